@@ -1,0 +1,856 @@
+"""Typed, frozen AST nodes of the rulespec language, each with a source span."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Iterator, Union
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a node came from: file, 1-based line and column, and its end."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+NOWHERE = Span("<builtin>", 0, 0, 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """Base of every node: walks its children generically."""
+
+    span: Span
+
+    def children(self) -> Iterator[Node]:
+        for f in dataclasses.fields(self):
+            if f.name == "span":
+                continue
+            value = getattr(self, f.name)
+            if isinstance(value, Node):
+                yield value
+            elif isinstance(value, tuple):
+                for item in value:
+                    if isinstance(item, Node):
+                        yield item
+                    elif isinstance(item, tuple):
+                        yield from (x for x in item if isinstance(x, Node))
+
+    def walk(self) -> Iterator[Node]:
+        yield self
+        for child in self.children():
+            yield from child.walk()
+
+    def find_all(self, cls: type) -> Iterator[Node]:
+        return (n for n in self.walk() if isinstance(n, cls))
+
+    def dump(self, indent: int = 0) -> str:
+        pad = "  " * indent
+        scalars = [
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in dataclasses.fields(self)
+            if f.name != "span" and not _holds_nodes(getattr(self, f.name))
+        ]
+        lines = [f"{pad}{type(self).__name__}({', '.join(scalars)})"]
+        lines += [child.dump(indent + 1) for child in self.children()]
+        return "\n".join(lines)
+
+
+def _holds_nodes(value: object) -> bool:
+    if isinstance(value, Node):
+        return True
+    return isinstance(value, tuple) and any(
+        isinstance(v, (Node, tuple)) for v in value
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Ident(Node):
+    """A name written in the spec, kept with its span for error messages."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TypeRef(Node):
+    """A type: int, bool, str, player, region, zone, an enum or a kind; '?' allows none."""
+
+    name: str
+    optional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Param(Node):
+    """A typed parameter of a definition, procedure, action, signal or effect."""
+
+    name: str
+    type: TypeRef
+
+
+# ---------------------------------------------------------------- expressions
+
+
+class Expr(Node):
+    """Base of expressions (marker only)."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class IntLit(Expr):
+    """An integer literal."""
+
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class StrLit(Expr):
+    """A string literal."""
+
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoolLit(Expr):
+    """true or false."""
+
+    value: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NoneLit(Expr):
+    """none: no player, no card, no space."""
+
+
+@dataclass(frozen=True, slots=True)
+class NameRef(Expr):
+    """A bare name: a local, a parameter, a track, a var, an entity, a zone, a set."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class CallExpr(Expr):
+    """name(args): a definition, a builtin, a counter or per-player track, a zone."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Attr(Expr):
+    """obj.name: an attribute of an entity."""
+
+    obj: Expr
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Not(Expr):
+    """not e."""
+
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Negate(Expr):
+    """-e."""
+
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp(Expr):
+    """Arithmetic: + - * / (floor division) %."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class BoolOp(Expr):
+    """and / or over two or more operands, short-circuit."""
+
+    op: str
+    operands: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Compare(Expr):
+    """A comparison: == != < <= > >=."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Member(Expr):
+    """e in collection (or not in)."""
+
+    element: Expr
+    collection: Expr
+    negated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Range(Expr):
+    """lo..hi, inclusive: a collection of integers."""
+
+    low: Expr
+    high: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Cond(Expr):
+    """if c then a else b."""
+
+    test: Expr
+    then: Expr
+    otherwise: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Quantifier(Expr):
+    """count / any / all (x in collection where condition)."""
+
+    kind: str
+    var: Ident
+    source: Expr
+    where: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class SumOf(Expr):
+    """sum(value for x in collection where condition)."""
+
+    value: Expr
+    var: Ident
+    source: Expr
+    where: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class Allowed(Expr):
+    """allowed action(args): no constraint or active effect forbids it."""
+
+    action: Ident
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Active(Expr):
+    """active effect or active effect(args): is such an instance in force."""
+
+    effect: Ident
+    args: tuple[Expr, ...] | None
+
+
+# ---------------------------------------------------------------- statements
+
+
+class Stmt(Node):
+    """Base of statements (marker only)."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Ref(Node):
+    """An assignable place: a local, var, track, track(player) or counter(args)."""
+
+    name: Ident
+    args: tuple[Expr, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Block(Node):
+    """A sequence of statements in braces."""
+
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Let(Stmt):
+    """let x = e: a new local."""
+
+    name: Ident
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class SetStmt(Stmt):
+    """set ref to e."""
+
+    target: Ref
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class AddStmt(Stmt):
+    """add n to ref (clamped to the ref's bounds)."""
+
+    amount: Expr
+    target: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveStmt(Stmt):
+    """remove n from ref (clamped to the ref's bounds)."""
+
+    amount: Expr
+    target: Ref
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Stmt):
+    """roll x: a new local holding a six-sided die."""
+
+    name: Ident
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCard(Stmt):
+    """move card to zone (on top)."""
+
+    card: Expr
+    dest: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAll(Stmt):
+    """move all x in source where condition to zone."""
+
+    var: Ident
+    source: Expr
+    where: Expr | None
+    dest: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle(Stmt):
+    """shuffle zone."""
+
+    zone: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(Stmt):
+    """reveal zone / conceal zone: switch its contents to public or back."""
+
+    zone: Expr
+    public: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CopyCounter(Stmt):
+    """copy counter to counter: remember a whole counter at once."""
+
+    source: Ident
+    dest: Ident
+
+
+@dataclass(frozen=True, slots=True)
+class ClearCounter(Stmt):
+    """clear counter: every cell back to 0."""
+
+    counter: Ident
+
+
+@dataclass(frozen=True, slots=True)
+class If(Stmt):
+    """if / else if / else."""
+
+    branches: tuple[tuple[Expr, Block], ...]
+    otherwise: Block | None
+
+
+@dataclass(frozen=True, slots=True)
+class For(Stmt):
+    """for x in collection where condition { ... }."""
+
+    var: Ident
+    source: Expr
+    where: Expr | None
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat(Stmt):
+    """repeat n { ... }."""
+
+    count: Expr
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class While(Stmt):
+    """while condition { ... }."""
+
+    test: Expr
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Break(Stmt):
+    """break out of the innermost loop."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRef(Node):
+    """action(args) named by a choice, so constraints filter its options."""
+
+    name: Ident
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Stmt):
+    """player chooses x in collection where condition [as action(args)] "prompt"."""
+
+    chooser: Expr
+    var: Ident
+    source: Expr
+    where: Expr | None
+    action: ActionRef | None
+    prompt: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Option(Node):
+    """option id "label" [when condition] { ... } of a menu."""
+
+    name: Ident
+    label: str
+    when: Expr | None
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Menu(Stmt):
+    """player chooses "prompt" { option ... }."""
+
+    chooser: Expr
+    prompt: str | None
+    options: tuple[Option, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CallStmt(Stmt):
+    """procedure(args)."""
+
+    name: Ident
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Resolve(Stmt):
+    """resolve card for player: run the card's event with `you` = player."""
+
+    card: Expr
+    player: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Activate(Stmt):
+    """activate effect(args) until lifetime."""
+
+    effect: Ident
+    args: tuple[Expr, ...]
+    lifetime: Ident | None
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel(Stmt):
+    """cancel effect / cancel effect(args)."""
+
+    effect: Ident
+    args: tuple[Expr, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Expire(Stmt):
+    """expire lifetime: end every effect activated until it."""
+
+    lifetime: Ident
+
+
+@dataclass(frozen=True, slots=True)
+class Emit(Stmt):
+    """emit signal(args): run the triggers of active effects listening to it."""
+
+    signal: Ident
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Win(Stmt):
+    """win player "reason" (win none: a draw): the game ends at once."""
+
+    player: Expr
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Log(Stmt):
+    """log parts: a line in the game's log."""
+
+    parts: tuple[Expr, ...]
+
+
+# ---------------------------------------------------------------- test steps
+
+
+@dataclass(frozen=True, slots=True)
+class DiceStep(Stmt):
+    """dice 4, 3: the next die rolls."""
+
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseStep(Stmt):
+    """choose "id": answer the pending decisions, in order."""
+
+    option_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectOffered(Stmt):
+    """expect [not] offered "id": the pending decision does (not) offer them."""
+
+    option_ids: tuple[str, ...]
+    negated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Expect(Stmt):
+    """expect condition "message"."""
+
+    test: Expr
+    message: str | None
+
+
+# ---------------------------------------------------------------- effects
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier(Node):
+    """modify quantity(x, y) by delta [min a] [max b] [when condition]."""
+
+    quantity: Ident
+    names: tuple[Ident, ...]
+    delta: Expr
+    low: Expr | None
+    high: Expr | None
+    when: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionPattern(Node):
+    """action(x, y) in a forbid clause; the names bind the action's arguments."""
+
+    action: Ident
+    names: tuple[Ident, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Forbid(Node):
+    """forbid action(x, y), ... when condition."""
+
+    patterns: tuple[ActionPattern, ...]
+    when: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger(Node):
+    """on signal(x, y) [when condition] { ... }."""
+
+    signal: Ident
+    names: tuple[Ident, ...]
+    when: Expr | None
+    body: Block
+
+
+# ---------------------------------------------------------------- declarations
+
+
+class Decl(Node):
+    """Base of top-level declarations (marker only)."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameDecl(Decl):
+    """game id "Title"."""
+
+    name: Ident
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerItem(Node):
+    """One player of `players`."""
+
+    name: Ident
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersDecl(Decl):
+    """players a "A", b "B": the sides, in turn order."""
+
+    players: tuple[PlayerItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ParamDecl(Decl):
+    """param name: type = default "doc": set with --param name=value."""
+
+    name: Ident
+    type: TypeRef
+    default: Expr
+    doc: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class EnumDecl(Decl):
+    """enum name { a, b, c }."""
+
+    name: Ident
+    values: tuple[Ident, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TrackDecl(Decl):
+    """track name "Label" [per player] lo..hi start n."""
+
+    name: Ident
+    label: str
+    per_player: bool
+    low: int
+    high: int
+    start: int
+
+
+@dataclass(frozen=True, slots=True)
+class VarDecl(Decl):
+    """var name: type = initial."""
+
+    name: Ident
+    type: TypeRef
+    initial: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneDecl(Decl):
+    """zone name "Label" [per player] hidden|owner|public [ordered]."""
+
+    name: Ident
+    label: str
+    per_player: bool
+    visibility: str
+    ordered: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CounterDecl(Decl):
+    """counter name "Label" [per player] on kind: a number on each space."""
+
+    name: Ident
+    label: str
+    per_player: bool
+    kind: Ident
+
+
+@dataclass(frozen=True, slots=True)
+class Field(Node):
+    """An attribute a kind declares, with an optional default."""
+
+    name: Ident
+    type: TypeRef
+    default: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class KindDecl(Decl):
+    """kind name: space|card|region(fields)."""
+
+    name: Ident
+    category: str
+    fields: tuple[Field, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LifetimesDecl(Decl):
+    """lifetimes a, b: the names effects may last until."""
+
+    names: tuple[Ident, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionDecl(Decl):
+    """action name(params) "Label": a kind of move constraints can forbid."""
+
+    name: Ident
+    params: tuple[Param, ...]
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class SignalDecl(Decl):
+    """signal name(params): something that happens, for triggers to hear."""
+
+    name: Ident
+    params: tuple[Param, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ConstraintDecl(Decl):
+    """constraint name "Label" { forbid ... }: always in force."""
+
+    name: Ident
+    label: str
+    forbids: tuple[Forbid, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EffectDecl(Decl):
+    """effect name(params) "Label" { modify / forbid / on ... }: in force while active."""
+
+    name: Ident
+    params: tuple[Param, ...]
+    label: str
+    modifiers: tuple[Modifier, ...]
+    forbids: tuple[Forbid, ...]
+    triggers: tuple[Trigger, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DefineDecl(Decl):
+    """define name(params) [-> type] = expression: a derived rule."""
+
+    name: Ident
+    params: tuple[Param, ...]
+    type: TypeRef | None
+    body: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class QuantityDecl(Decl):
+    """quantity name(params) = base: a number that effects may modify."""
+
+    name: Ident
+    params: tuple[Param, ...]
+    body: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class ProcedureDecl(Decl):
+    """procedure, phase, setup or start: statements run by the engine."""
+
+    role: str
+    name: Ident
+    label: str
+    params: tuple[Param, ...]
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class InvariantDecl(Decl):
+    """invariant name "Label" = condition: must hold after every decision."""
+
+    name: Ident
+    label: str
+    test: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class RequireConnected(Node):
+    """require connected: the map graph must be connected."""
+
+
+@dataclass(frozen=True, slots=True)
+class RequireInRegion(Node):
+    """require every kind in region: each such space sits in a region."""
+
+    kind: Ident
+
+
+@dataclass(frozen=True, slots=True)
+class MapDecl(Decl):
+    """map { require ... }: what the map graph must satisfy."""
+
+    rules: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TestDecl(Decl):
+    """test "name" { steps }: a designer test, run on both back ends."""
+
+    name: str
+    steps: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AttributeValue(Node):
+    """name value in an entity's attribute list (a bare name means true)."""
+
+    name: Ident
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class EventBlock(Node):
+    """event [when condition] { ... } of a card."""
+
+    when: Expr | None
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class EntityDecl(Decl):
+    """kind id "Label" (attributes) in regions adjacent spaces { event }."""
+
+    kind: Ident
+    name: Ident
+    label: str
+    attributes: tuple[AttributeValue, ...]
+    regions: tuple[Ident, ...]
+    adjacent: tuple[Ident, ...]
+    events: tuple[EventBlock, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SpecFile(Node):
+    """One parsed .rules file."""
+
+    path: str
+    decls: tuple[Decl, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Spec(Node):
+    """A whole game: every file of its folder, in path order."""
+
+    files: tuple[SpecFile, ...]
+
+    def decls(self) -> Iterator[Decl]:
+        for f in self.files:
+            yield from f.decls
+
+
+AnyExpr = Union[
+    IntLit, StrLit, BoolLit, NoneLit, NameRef, CallExpr, Attr, Not, Negate,
+    BinOp, BoolOp, Compare, Member, Range, Cond, Quantifier, SumOf, Allowed, Active,
+]

@@ -1,0 +1,80 @@
+"""Diagnostics that point at spec text: `file:line:col: error: message` and a caret."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable
+
+from .ast import Span
+
+MAX_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem found in a spec."""
+
+    message: str
+    span: Span
+
+    def headline(self) -> str:
+        return f"{self.span}: error: {self.message}"
+
+
+class SpecError(Exception):
+    """Bad spec input: carries every diagnostic found, ready to render."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = sorted(
+            diagnostics, key=lambda d: (d.span.file, d.span.line, d.span.column)
+        )
+        super().__init__("\n".join(d.headline() for d in self.diagnostics))
+
+
+class InternalError(Exception):
+    """A bug in rulespec itself, never dressed up as a spec error."""
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """'; did you mean 'x'?' when a close candidate exists, else ''."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+class Sources:
+    """The text of every spec file read, so diagnostics can quote it."""
+
+    def __init__(self) -> None:
+        self._text: dict[str, str] = {}
+
+    def add(self, path: str, text: str) -> None:
+        self._text[path] = text
+
+    def line(self, path: str, number: int) -> str | None:
+        text = self._text.get(path)
+        if text is None or number < 1:
+            return None
+        lines = text.splitlines()
+        return lines[number - 1] if number <= len(lines) else None
+
+    def render(self, diagnostic: Diagnostic) -> str:
+        span = diagnostic.span
+        out = [diagnostic.headline()]
+        source = self.line(span.file, span.line)
+        if source is not None:
+            width = 1
+            if span.end_line == span.line and span.end_column > span.column:
+                width = span.end_column - span.column
+            out.append(f"    {source}")
+            out.append("    " + " " * (span.column - 1) + "^" * width)
+        return "\n".join(out)
+
+    def render_all(self, error: SpecError, limit: int = MAX_SHOWN) -> str:
+        shown = [self.render(d) for d in error.diagnostics[:limit]]
+        rest = len(error.diagnostics) - limit
+        if rest > 0:
+            shown.append(f"... and {rest} more")
+        count = len(error.diagnostics)
+        shown.append(f"{count} error{'s' if count != 1 else ''} found")
+        return "\n".join(shown)

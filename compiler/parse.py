@@ -1,0 +1,588 @@
+"""Spec text in, AST out: lark parses, one Transformer builds typed nodes."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from . import ast
+from .errors import Diagnostic, SpecError, Sources
+
+SPEC_SUFFIX = ".rules"
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = resources.files(__package__).joinpath("grammar.lark").read_text()
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+
+
+def parse_text(text: str, path: str) -> ast.SpecFile:
+    """Parse one file's text; raises SpecError pointing at the bad token."""
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as exc:
+        raise SpecError([_syntax_diagnostic(exc, text, path)]) from None
+    decls = _Builder(path).transform(tree)
+    return ast.SpecFile(_file_span(path), path, tuple(decls))
+
+
+def spec_files(folder: Path) -> list[Path]:
+    """The .rules files of a game folder (not its tests or variants), sorted."""
+    return sorted(p for p in folder.glob(f"*{SPEC_SUFFIX}") if p.is_file())
+
+
+def parse_files(paths: list[Path], sources: Sources, root: Path) -> ast.Spec:
+    """Parse several files, collecting the syntax errors of all of them."""
+    files, problems = [], []
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        shown = _display_path(path, root)
+        sources.add(shown, text)
+        try:
+            files.append(parse_text(text, shown))
+        except SpecError as err:
+            problems.extend(err.diagnostics)
+    if problems:
+        raise SpecError(problems)
+    return ast.Spec(_file_span("<spec>"), tuple(files))
+
+
+def _display_path(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _file_span(path: str) -> ast.Span:
+    return ast.Span(path, 1, 1, 1, 1)
+
+
+# ------------------------------------------------------------ syntax errors
+
+_WORDS = {
+    "NAME": "a name", "STRING": "a string", "INT": "a number", "$END": "the end of the file",
+}
+
+
+def _describe(terminal: str) -> str:
+    if terminal in _WORDS:
+        return _WORDS[terminal]
+    try:
+        pattern = _parser().get_terminal(terminal).pattern
+    except KeyError:
+        return terminal.lower()
+    return f"'{pattern.value}'" if pattern.type == "str" else terminal.lower()
+
+
+def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
+    line, column = max(exc.line, 1), max(exc.column, 1)
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        message = f"unexpected character {char!r}"
+        return Diagnostic(message, ast.Span(path, line, column, line, column + 1))
+    token = getattr(exc, "token", None)
+    expected = sorted({_describe(t) for t in getattr(exc, "expected", ()) or ()})
+    if isinstance(exc, UnexpectedToken) and token is not None and token.type != "$END":
+        found = f"'{token}'" if token.type != "STRING" else f"string {token}"
+        width = max(len(str(token)), 1)
+        message = f"unexpected {found}"
+    else:
+        line, column = _last_line_column(text)
+        width = 1
+        message = "unexpected end of file"
+        opened = _open_block(text)
+        if opened:
+            message += f"; the block opened at line {opened[0]}, column {opened[1]} is still open"
+    if expected and len(expected) <= 8:
+        message += f"; expected {', '.join(expected[:-1])}{' or ' if len(expected) > 1 else ''}{expected[-1]}"
+    return Diagnostic(message, ast.Span(path, line, column, line, column + width))
+
+
+def _last_line_column(text: str) -> tuple[int, int]:
+    lines = text.rstrip().splitlines() or [""]
+    return len(lines), len(lines[-1]) + 1
+
+
+_NOISE = re.compile(r'"(?:\\.|[^"\\\n])*"|#[^\n]*')
+
+
+def _open_block(text: str) -> tuple[int, int] | None:
+    """Line and column of the innermost '{' never closed."""
+    stack: list[tuple[int, int]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = _NOISE.sub(lambda m: " " * len(m.group()), raw)
+        for col, char in enumerate(line, start=1):
+            if char == "{":
+                stack.append((number, col))
+            elif char == "}" and stack:
+                stack.pop()
+    return stack[-1] if stack else None
+
+
+# ------------------------------------------------------------ tree -> AST
+
+
+def _unquote(token: Token) -> str:
+    body = str(token)[1:-1]
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+@v_args(meta=True)
+class _Builder(Transformer):
+    """Turns lark's tree into ast nodes; tokens become str and int here."""
+
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    def _span(self, meta) -> ast.Span:
+        if getattr(meta, "empty", True):
+            return ast.Span(self.path, 1, 1, 1, 1)
+        return ast.Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _ident(self, token: Token) -> ast.Ident:
+        end = token.column + len(token)
+        return ast.Ident(ast.Span(self.path, token.line, token.column, token.line, end), str(token))
+
+    def _idents(self, tokens) -> tuple[ast.Ident, ...]:
+        return tuple(self._ident(t) for t in tokens if t is not None)
+
+    # -- file and declarations
+    def start(self, meta, children):
+        return children
+
+    def game_decl(self, meta, c):
+        return ast.GameDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]))
+
+    def player_item(self, meta, c):
+        return ast.PlayerItem(self._span(meta), self._ident(c[0]), _unquote(c[1]))
+
+    def players_decl(self, meta, c):
+        return ast.PlayersDecl(self._span(meta), tuple(c))
+
+    def param_decl(self, meta, c):
+        doc = _unquote(c[3]) if c[3] is not None else None
+        return ast.ParamDecl(self._span(meta), self._ident(c[0]), c[1], c[2], doc)
+
+    def enum_decl(self, meta, c):
+        return ast.EnumDecl(self._span(meta), self._ident(c[0]), self._idents(c[1:]))
+
+    def track_decl(self, meta, c):
+        name, label, per, low, high, start = c
+        return ast.TrackDecl(self._span(meta), self._ident(name), _unquote(label),
+                             per is not None, low.value, high.value, start.value)
+
+    def per_player(self, meta, c):
+        return True
+
+    def var_decl(self, meta, c):
+        return ast.VarDecl(self._span(meta), self._ident(c[0]), c[1], c[2])
+
+    def zone_decl(self, meta, c):
+        name, label, per, visibility, ordered = c
+        return ast.ZoneDecl(self._span(meta), self._ident(name), _unquote(label),
+                            per is not None, visibility, ordered is not None)
+
+    def hidden(self, meta, c):
+        return "hidden"
+
+    def owner_only(self, meta, c):
+        return "owner"
+
+    def public(self, meta, c):
+        return "public"
+
+    def ordered(self, meta, c):
+        return True
+
+    def counter_decl(self, meta, c):
+        name, label, per, kind = c
+        return ast.CounterDecl(self._span(meta), self._ident(name), _unquote(label),
+                               per is not None, self._ident(kind))
+
+    def kind_decl(self, meta, c):
+        fields = tuple(f for f in c[2:] if f is not None)
+        return ast.KindDecl(self._span(meta), self._ident(c[0]), c[1], fields)
+
+    def space_category(self, meta, c):
+        return "space"
+
+    def card_category(self, meta, c):
+        return "card"
+
+    def region_category(self, meta, c):
+        return "region"
+
+    def field(self, meta, c):
+        return ast.Field(self._span(meta), self._ident(c[0]), c[1], c[2])
+
+    def lifetimes_decl(self, meta, c):
+        return ast.LifetimesDecl(self._span(meta), self._idents(c))
+
+    def action_decl(self, meta, c):
+        return ast.ActionDecl(self._span(meta), self._ident(c[0]), c[1], _unquote(c[2]))
+
+    def signal_decl(self, meta, c):
+        return ast.SignalDecl(self._span(meta), self._ident(c[0]), c[1])
+
+    def constraint_decl(self, meta, c):
+        return ast.ConstraintDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]), tuple(c[2:]))
+
+    def effect_decl(self, meta, c):
+        name, params, label, *items = c
+        items = [i for i in items if i is not None]
+        return ast.EffectDecl(
+            self._span(meta), self._ident(name), params or (), _unquote(label),
+            tuple(i for i in items if isinstance(i, ast.Modifier)),
+            tuple(i for i in items if isinstance(i, ast.Forbid)),
+            tuple(i for i in items if isinstance(i, ast.Trigger)),
+        )
+
+    def effect_item(self, meta, c):
+        return c[0]
+
+    def define_decl(self, meta, c):
+        return ast.DefineDecl(self._span(meta), self._ident(c[0]), c[1], c[2], c[3])
+
+    def quantity_decl(self, meta, c):
+        return ast.QuantityDecl(self._span(meta), self._ident(c[0]), c[1], c[2])
+
+    def procedure_decl(self, meta, c):
+        name = self._ident(c[0])
+        return ast.ProcedureDecl(self._span(meta), "procedure", name, name.name, c[1], c[2])
+
+    def phase_decl(self, meta, c):
+        return ast.ProcedureDecl(self._span(meta), "phase", self._ident(c[0]), _unquote(c[1]), (), c[2])
+
+    def setup_decl(self, meta, c):
+        return ast.ProcedureDecl(self._span(meta), "setup", self._ident(c[0]), _unquote(c[1]), (), c[2])
+
+    def start_decl(self, meta, c):
+        span = self._span(meta)
+        return ast.ProcedureDecl(span, "start", ast.Ident(span, "start"), "start", (), c[0])
+
+    def invariant_decl(self, meta, c):
+        return ast.InvariantDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]), c[2])
+
+    def map_decl(self, meta, c):
+        return ast.MapDecl(self._span(meta), tuple(c))
+
+    def require_connected(self, meta, c):
+        return ast.RequireConnected(self._span(meta))
+
+    def require_in_region(self, meta, c):
+        return ast.RequireInRegion(self._span(meta), self._ident(c[0]))
+
+    def test_decl(self, meta, c):
+        return ast.TestDecl(self._span(meta), _unquote(c[0]), tuple(c[1:]))
+
+    def params(self, meta, c):
+        return tuple(p for p in c if p is not None)
+
+    def param(self, meta, c):
+        return ast.Param(self._span(meta), str(c[0]), c[1])
+
+    def type(self, meta, c):
+        return ast.TypeRef(self._span(meta), str(c[0]), c[1] is not None)
+
+    # -- entities
+    def entity_decl(self, meta, c):
+        kind, name, label, attrs, regions, adjacent, body = c
+        return ast.EntityDecl(
+            self._span(meta), self._ident(kind), self._ident(name), _unquote(label),
+            attrs or (), regions or (), adjacent or (), body or (),
+        )
+
+    def attributes(self, meta, c):
+        return tuple(c)
+
+    def attribute(self, meta, c):
+        value = c[1] if c[1] is not None else ast.BoolLit(self._span(meta), True)
+        return ast.AttributeValue(self._span(meta), self._ident(c[0]), value)
+
+    def in_regions(self, meta, c):
+        return self._idents(c)
+
+    def adjacency(self, meta, c):
+        return self._idents(c)
+
+    def entity_body(self, meta, c):
+        return tuple(c)
+
+    def event_block(self, meta, c):
+        return ast.EventBlock(self._span(meta), c[0], c[1])
+
+    # -- literals
+    def positive(self, meta, c):
+        return ast.IntLit(self._span(meta), int(c[0]))
+
+    def negative(self, meta, c):
+        return ast.IntLit(self._span(meta), -int(c[0]))
+
+    def str_literal(self, meta, c):
+        return ast.StrLit(self._span(meta), _unquote(c[0]))
+
+    def true_literal(self, meta, c):
+        return ast.BoolLit(self._span(meta), True)
+
+    def false_literal(self, meta, c):
+        return ast.BoolLit(self._span(meta), False)
+
+    def none_literal(self, meta, c):
+        return ast.NoneLit(self._span(meta))
+
+    def name_literal(self, meta, c):
+        return ast.NameRef(self._span(meta), str(c[0]))
+
+    # -- effects
+    def modifier(self, meta, c):
+        name, *rest = c
+        names, delta, bounds, when = [], None, [], None
+        for item in rest:
+            if isinstance(item, Token):
+                names.append(item)
+            elif isinstance(item, tuple):
+                bounds.append(item)
+            elif item is not None and delta is None:
+                delta = item
+            elif item is not None:
+                when = item
+        low = next((e for kind, e in bounds if kind == "min"), None)
+        high = next((e for kind, e in bounds if kind == "max"), None)
+        return ast.Modifier(self._span(meta), self._ident(name), self._idents(names),
+                            delta, low, high, when)
+
+    def lower_bound(self, meta, c):
+        return ("min", c[0])
+
+    def upper_bound(self, meta, c):
+        return ("max", c[0])
+
+    def forbid(self, meta, c):
+        return ast.Forbid(self._span(meta), tuple(c[:-1]), c[-1])
+
+    def action_pattern(self, meta, c):
+        return ast.ActionPattern(self._span(meta), self._ident(c[0]), self._idents(c[1:]))
+
+    def trigger(self, meta, c):
+        name, *rest = c
+        names = [t for t in rest if isinstance(t, Token)]
+        others = [x for x in rest if not isinstance(x, Token)]
+        when, body = others[-2], others[-1]
+        return ast.Trigger(self._span(meta), self._ident(name), self._idents(names), when, body)
+
+    # -- test steps
+    def dice_step(self, meta, c):
+        return ast.DiceStep(self._span(meta), tuple(int(t) for t in c))
+
+    def choose_step(self, meta, c):
+        return ast.ChooseStep(self._span(meta), tuple(_unquote(t) for t in c))
+
+    def expect_offered(self, meta, c):
+        return ast.ExpectOffered(self._span(meta), tuple(_unquote(t) for t in c), False)
+
+    def expect_not_offered(self, meta, c):
+        return ast.ExpectOffered(self._span(meta), tuple(_unquote(t) for t in c), True)
+
+    def expect_step(self, meta, c):
+        message = _unquote(c[1]) if c[1] is not None else None
+        return ast.Expect(self._span(meta), c[0], message)
+
+    # -- statements
+    def block(self, meta, c):
+        return ast.Block(self._span(meta), tuple(c))
+
+    def let_stmt(self, meta, c):
+        return ast.Let(self._span(meta), self._ident(c[0]), c[1])
+
+    def set_stmt(self, meta, c):
+        return ast.SetStmt(self._span(meta), c[0], c[1])
+
+    def add_stmt(self, meta, c):
+        return ast.AddStmt(self._span(meta), c[0], c[1])
+
+    def remove_stmt(self, meta, c):
+        return ast.RemoveStmt(self._span(meta), c[0], c[1])
+
+    def roll_stmt(self, meta, c):
+        return ast.Roll(self._span(meta), self._ident(c[0]))
+
+    def move_stmt(self, meta, c):
+        return ast.MoveCard(self._span(meta), c[0], c[1])
+
+    def move_all_stmt(self, meta, c):
+        return ast.MoveAll(self._span(meta), self._ident(c[0]), c[1], c[2], c[3])
+
+    def shuffle_stmt(self, meta, c):
+        return ast.Shuffle(self._span(meta), c[0])
+
+    def reveal_stmt(self, meta, c):
+        return ast.Reveal(self._span(meta), c[0], True)
+
+    def conceal_stmt(self, meta, c):
+        return ast.Reveal(self._span(meta), c[0], False)
+
+    def copy_stmt(self, meta, c):
+        return ast.CopyCounter(self._span(meta), self._ident(c[0]), self._ident(c[1]))
+
+    def clear_stmt(self, meta, c):
+        return ast.ClearCounter(self._span(meta), self._ident(c[0]))
+
+    def if_stmt(self, meta, c):
+        test, block, *rest = c
+        branches = [(test, block)]
+        otherwise = None
+        for item in rest:
+            if isinstance(item, tuple):
+                branches.append(item)
+            elif item is not None:
+                otherwise = item
+        return ast.If(self._span(meta), tuple(branches), otherwise)
+
+    def elif_clause(self, meta, c):
+        return (c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return c[0]
+
+    def for_stmt(self, meta, c):
+        return ast.For(self._span(meta), self._ident(c[0]), c[1], c[2], c[3])
+
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(self._span(meta), c[0], c[1])
+
+    def while_stmt(self, meta, c):
+        return ast.While(self._span(meta), c[0], c[1])
+
+    def break_stmt(self, meta, c):
+        return ast.Break(self._span(meta))
+
+    def choose_stmt(self, meta, c):
+        chooser, var, source, where, action, prompt = c
+        prompt = _unquote(prompt) if prompt is not None else None
+        return ast.Choose(self._span(meta), chooser, self._ident(var), source, where, action, prompt)
+
+    def menu_stmt(self, meta, c):
+        chooser, prompt, *options = c
+        prompt = _unquote(prompt) if prompt is not None else None
+        return ast.Menu(self._span(meta), chooser, prompt, tuple(options))
+
+    def option(self, meta, c):
+        return ast.Option(self._span(meta), self._ident(c[0]), _unquote(c[1]), c[2], c[3])
+
+    def action_ref(self, meta, c):
+        return ast.ActionRef(self._span(meta), self._ident(c[0]), c[1])
+
+    def call_stmt(self, meta, c):
+        return ast.CallStmt(self._span(meta), self._ident(c[0]), c[1])
+
+    def resolve_stmt(self, meta, c):
+        return ast.Resolve(self._span(meta), c[0], c[1])
+
+    def activate_stmt(self, meta, c):
+        lifetime = self._ident(c[2]) if c[2] is not None else None
+        return ast.Activate(self._span(meta), self._ident(c[0]), c[1] or (), lifetime)
+
+    def cancel_stmt(self, meta, c):
+        return ast.Cancel(self._span(meta), self._ident(c[0]), c[1])
+
+    def expire_stmt(self, meta, c):
+        return ast.Expire(self._span(meta), self._ident(c[0]))
+
+    def emit_stmt(self, meta, c):
+        return ast.Emit(self._span(meta), self._ident(c[0]), c[1])
+
+    def win_stmt(self, meta, c):
+        return ast.Win(self._span(meta), c[0], _unquote(c[1]))
+
+    def log_stmt(self, meta, c):
+        return ast.Log(self._span(meta), tuple(c))
+
+    def ref(self, meta, c):
+        return ast.Ref(self._span(meta), self._ident(c[0]), c[1])
+
+    def args(self, meta, c):
+        return tuple(a for a in c if a is not None)
+
+    # -- expressions
+    def cond_expr(self, meta, c):
+        return ast.Cond(self._span(meta), c[0], c[1], c[2])
+
+    def or_expr(self, meta, c):
+        return ast.BoolOp(self._span(meta), "or", tuple(c))
+
+    def and_expr(self, meta, c):
+        return ast.BoolOp(self._span(meta), "and", tuple(c))
+
+    def not_expr(self, meta, c):
+        return ast.Not(self._span(meta), c[0])
+
+    def compare(self, meta, c):
+        return ast.Compare(self._span(meta), str(c[1]), c[0], c[2])
+
+    def member(self, meta, c):
+        return ast.Member(self._span(meta), c[0], c[1], False)
+
+    def not_member(self, meta, c):
+        return ast.Member(self._span(meta), c[0], c[1], True)
+
+    def range_expr(self, meta, c):
+        return ast.Range(self._span(meta), c[0], c[1])
+
+    def _binary(op):  # noqa: N805 - builds methods at class creation
+        def method(self, meta, c):
+            return ast.BinOp(self._span(meta), op, c[0], c[1])
+        return method
+
+    add_expr, sub_expr, mul_expr = _binary("+"), _binary("-"), _binary("*")
+    div_expr, mod_expr = _binary("/"), _binary("%")
+
+    def negate(self, meta, c):
+        return ast.Negate(self._span(meta), c[0])
+
+    def int_expr(self, meta, c):
+        return ast.IntLit(self._span(meta), int(c[0]))
+
+    def str_expr(self, meta, c):
+        return ast.StrLit(self._span(meta), _unquote(c[0]))
+
+    def true_expr(self, meta, c):
+        return ast.BoolLit(self._span(meta), True)
+
+    def false_expr(self, meta, c):
+        return ast.BoolLit(self._span(meta), False)
+
+    def none_expr(self, meta, c):
+        return ast.NoneLit(self._span(meta))
+
+    def name_expr(self, meta, c):
+        return ast.NameRef(self._span(meta), str(c[0]))
+
+    def call_expr(self, meta, c):
+        return ast.CallExpr(self._span(meta), str(c[0]), c[1])
+
+    def attr_expr(self, meta, c):
+        return ast.Attr(self._span(meta), c[0], str(c[1]))
+
+    def _quantifier(kind):  # noqa: N805
+        def method(self, meta, c):
+            return ast.Quantifier(self._span(meta), kind, self._ident(c[0]), c[1], c[2])
+        return method
+
+    count_expr, any_expr, all_expr = _quantifier("count"), _quantifier("any"), _quantifier("all")
+
+    def sum_expr(self, meta, c):
+        return ast.SumOf(self._span(meta), c[0], self._ident(c[1]), c[2], c[3])
+
+    def allowed_expr(self, meta, c):
+        return ast.Allowed(self._span(meta), self._ident(c[0]), c[1])
+
+    def active_expr(self, meta, c):
+        return ast.Active(self._span(meta), self._ident(c[0]), c[1])
