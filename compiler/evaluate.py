@@ -1,0 +1,342 @@
+"""Expression evaluation for the interpreter: names, builtins, collections."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from . import ast
+from runtime.state import RuleError, State
+
+if TYPE_CHECKING:
+    from .interpret import Interpreter
+
+ARITHMETIC: dict[str, Callable[[int, int], int]] = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "/": lambda a, b: a // b, "%": lambda a, b: a % b,
+}
+COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+}
+
+
+class Evaluator:
+    """Evaluates expression nodes against a State and a local environment."""
+
+    def __init__(self, interp: Interpreter):
+        self.interp = interp
+        self.model = model = interp.model
+        self.meta = interp.meta
+        self.players = len(model.players)
+        self.region_sets = {r: frozenset(s) for r, s in model.region_members.items()}
+        self.effect_decls = interp.effect_decls
+        self.modifiers: dict[str, list[tuple[int, ast.Modifier]]] = {}
+        for index, decl in enumerate(self.effect_decls):
+            for mod in decl.modifiers:
+                self.modifiers.setdefault(mod.quantity.name, []).append((index, mod))
+        self._eval: dict[type, Callable[[State, dict, Any], Any]] = {
+            ast.IntLit: lambda s, e, n: n.value, ast.StrLit: lambda s, e, n: n.value,
+            ast.BoolLit: lambda s, e, n: n.value, ast.NoneLit: lambda s, e, n: None,
+            ast.NameRef: self._name, ast.CallExpr: self._call, ast.Attr: self._attr,
+            ast.Not: lambda s, e, n: not self.value(s, e, n.operand),
+            ast.Negate: lambda s, e, n: -self.value(s, e, n.operand),
+            ast.BinOp: self._binop, ast.BoolOp: self._boolop, ast.Compare: self._compare,
+            ast.Member: self._member, ast.Cond: self._cond, ast.Quantifier: self._quantifier,
+            ast.SumOf: self._sum, ast.Allowed: self._allowed_expr, ast.Active: self._active,
+            ast.Range: lambda s, e, n: self.collection(s, e, n),
+        }
+
+    # ------------------------------------------------------------ entry points
+    def value(self, state: State, env: dict, node: ast.Expr) -> Any:
+        return self._eval[type(node)](state, env, node)
+
+    def truth(self, state: State, env: dict, node: ast.Expr) -> bool:
+        return bool(self.value(state, env, node))
+
+    def members(self, state: State, env: dict, var: str, source: ast.Expr,
+                where: ast.Expr | None) -> list:
+        """The items of a collection that satisfy `where` (bound as `var`)."""
+        items = self.collection(state, env, source)
+        if where is None:
+            return list(items)
+        kept = []
+        saved = env.get(var, _MISSING)
+        for item in items:
+            env[var] = item
+            if self.value(state, env, where):
+                kept.append(item)
+        if saved is _MISSING:
+            env.pop(var, None)
+        else:
+            env[var] = saved
+        return kept
+
+    def collection(self, state: State, env: dict, node: ast.Expr) -> list:
+        model = self.model
+        if isinstance(node, ast.Range):
+            return list(range(self.value(state, env, node.low), self.value(state, env, node.high) + 1))
+        if isinstance(node, ast.NameRef) and node.name not in env:
+            if node.name in model.kinds:
+                return model.kind_members.get(node.name, [])
+            if node.name == "players":
+                return list(range(self.players))
+            if node.name in model.zones:
+                return list(state.zones[self.zone(state, env, node)])
+        if isinstance(node, ast.CallExpr):
+            if node.name in model.zones:
+                return list(state.zones[self.zone(state, env, node)])
+            if node.name == "adjacent":
+                return model.adjacency[self.value(state, env, node.args[0])]
+        region = self.value(state, env, node)
+        if region in model.region_members:
+            return model.region_members[region]
+        raise RuleError(f"not a collection: {_text(self.meta, region)}", str(node.span))
+
+    def zone(self, state: State, env: dict, node: ast.Expr) -> int:
+        if isinstance(node, ast.NameRef):
+            return self.model.zones[node.name].slot
+        if isinstance(node, ast.CallExpr):
+            zone = self.model.zones[node.name]
+            return zone.slot + self.value(state, env, node.args[0])
+        raise RuleError("not a zone", str(node.span))
+
+    def assign(self, state: State, env: dict, ref: ast.Ref, update: Callable[[Any], Any]) -> None:
+        name, model = ref.name.name, self.model
+        if ref.args is None and name in env:
+            env[name] = update(env[name])
+        elif name in model.var_index:
+            i = model.var_index[name]
+            state.vars[i] = update(state.vars[i])
+        elif name in model.tracks:
+            track = model.tracks[name]
+            slot = track.slot + (self.value(state, env, ref.args[0]) if track.per_player else 0)
+            state.tracks[slot] = max(track.low, min(track.high, update(state.tracks[slot])))
+        else:
+            counter = model.counters[name]
+            args = [self.value(state, env, a) for a in ref.args]
+            slot = counter.slot + (args[0] if counter.per_player else 0)
+            cells = state.counters[slot]
+            cells[args[-1]] = max(0, update(cells[args[-1]]))
+
+    # ------------------------------------------------------------ option ids
+    @staticmethod
+    def option_kind(source: ast.Expr) -> str:
+        """How a collection's members are named in a decision (decided statically)."""
+        if isinstance(source, ast.Range):
+            return "int"
+        if isinstance(source, ast.NameRef) and source.name == "players":
+            return "player"
+        return "entity"
+
+    def option_ids(self, kind: str, values: list) -> tuple[list[str], list[str]]:
+        meta = self.meta
+        if kind == "int":
+            ids = [str(v) for v in values]
+            return ids, ids
+        if kind == "player":
+            return [meta.players[v] for v in values], [meta.player_labels[v] for v in values]
+        return [meta.entity_ids[v] for v in values], [meta.entity_labels[v] for v in values]
+
+    def text(self, value: Any) -> str:
+        return _text(self.meta, value)
+
+    # ------------------------------------------------------------ names and calls
+    def _name(self, state: State, env: dict, node: ast.NameRef) -> Any:
+        name = node.name
+        if name in env:
+            return env[name]
+        model = self.model
+        if name in model.tracks:
+            return state.tracks[model.tracks[name].slot]
+        if name in model.var_index:
+            return state.vars[model.var_index[name]]
+        if name in model.params:
+            return state.params[name]
+        if name in model.players:
+            return model.players.index(name)
+        if name in model.entity_index:
+            return model.entity_index[name]
+        if name in model.enum_of_value:
+            return name
+        if name == "game_over":
+            return state.result is not None
+        if name == "winner":
+            return state.result["winner"] if state.result else None
+        if name == "end_reason":
+            return state.result["reason"] if state.result else ""
+        raise RuleError(f"unknown name '{name}'", str(node.span))
+
+    def _call(self, state: State, env: dict, node: ast.CallExpr) -> Any:
+        name, model = node.name, self.model
+        if name in ZONE_BUILTINS:
+            cards = state.zones[self.zone(state, env, node.args[0])]
+            if name == "size":
+                return len(cards)
+            return cards[-1] if cards else None
+        args = [self.value(state, env, a) for a in node.args]
+        if name in model.defines:
+            decl = model.defines[name]
+            return self.value(state, {p.name: v for p, v in zip(decl.params, args)}, decl.body)
+        if name in model.quantities:
+            return self._quantity(state, name, args)
+        if name in model.counters:
+            counter = model.counters[name]
+            slot = counter.slot + (args[0] if counter.per_player else 0)
+            return state.counters[slot][args[-1]]
+        if name in model.tracks:
+            return state.tracks[model.tracks[name].slot + args[0]]
+        builtin = _BUILTINS.get(name)
+        if builtin is not None:
+            return builtin(self, state, node, args)
+        raise RuleError(f"unknown function '{name}'", str(node.span))
+
+    def _quantity(self, state: State, name: str, args: list) -> Any:
+        decl = self.model.quantities[name]
+        value = self.value(state, {p.name: v for p, v in zip(decl.params, args)}, decl.body)
+        mods = self.modifiers.get(name)
+        if not mods:
+            return value
+        for effect, params, _ in state.effects:
+            for index, mod in mods:
+                if index != effect:
+                    continue
+                env = {p.name: v for p, v in zip(self.effect_decls[index].params, params)}
+                env.update({n.name: v for n, v in zip(mod.names, args)})
+                if mod.when is not None and not self.value(state, env, mod.when):
+                    continue
+                value += self.value(state, env, mod.delta)
+                if mod.low is not None:
+                    value = max(value, self.value(state, env, mod.low))
+                if mod.high is not None:
+                    value = min(value, self.value(state, env, mod.high))
+        return value
+
+    def _attr(self, state: State, env: dict, node: ast.Attr) -> Any:
+        entity = self.value(state, env, node.obj)
+        if entity is None:
+            raise RuleError(f"none has no attribute '{node.name}'", str(node.span))
+        if node.name == "label":
+            return self.meta.entity_labels[entity]
+        return self.model.entity_attrs[entity][node.name]
+
+    # ------------------------------------------------------------ operators
+    def _binop(self, state, env, node: ast.BinOp):
+        return ARITHMETIC[node.op](self.value(state, env, node.left), self.value(state, env, node.right))
+
+    def _boolop(self, state, env, node: ast.BoolOp):
+        if node.op == "and":
+            return all(self.value(state, env, o) for o in node.operands)
+        return any(self.value(state, env, o) for o in node.operands)
+
+    def _compare(self, state, env, node: ast.Compare):
+        return COMPARISONS[node.op](self.value(state, env, node.left), self.value(state, env, node.right))
+
+    def _member(self, state, env, node: ast.Member):
+        item = self.value(state, env, node.element)
+        coll = node.collection
+        if isinstance(coll, (ast.NameRef, ast.CallExpr)) and coll.name in self.model.zones:
+            found = item is not None and state.location[item] == self.zone(state, env, coll)
+        else:
+            found = item in self._membership(state, env, coll)
+        return found != node.negated
+
+    def _membership(self, state, env, coll: ast.Expr):
+        if isinstance(coll, ast.NameRef) and coll.name not in env and coll.name in self.model.entity_index:
+            region = self.model.entity_index[coll.name]
+            if region in self.region_sets:
+                return self.region_sets[region]
+        return self.collection(state, env, coll)
+
+    def _cond(self, state, env, node: ast.Cond):
+        branch = node.then if self.value(state, env, node.test) else node.otherwise
+        return self.value(state, env, branch)
+
+    def _quantifier(self, state, env, node: ast.Quantifier):
+        items = self.members(state, env, node.var.name, node.source, node.where)
+        if node.kind == "count":
+            return len(items)
+        if node.kind == "any":
+            return bool(items)
+        total = len(self.collection(state, env, node.source))
+        return len(items) == total
+
+    def _sum(self, state, env, node: ast.SumOf):
+        var = node.var.name
+        saved = env.get(var, _MISSING)
+        total = 0
+        for item in self.members(state, env, var, node.source, node.where):
+            env[var] = item
+            total += self.value(state, env, node.value)
+        if saved is _MISSING:
+            env.pop(var, None)
+        else:
+            env[var] = saved
+        return total
+
+    def _allowed_expr(self, state, env, node: ast.Allowed):
+        return self.allowed(state, node.action.name, [self.value(state, env, a) for a in node.args])
+
+    def allowed(self, state: State, action: str, args: list) -> bool:
+        for constraint in self.model.constraints:
+            if self._forbids(state, constraint.forbids, action, args, {}):
+                return False
+        for effect, params, _ in state.effects:
+            decl = self.effect_decls[effect]
+            if decl.forbids:
+                env = {p.name: v for p, v in zip(decl.params, params)}
+                if self._forbids(state, decl.forbids, action, args, env):
+                    return False
+        return True
+
+    def _forbids(self, state, forbids, action, args, base: dict) -> bool:
+        for forbid in forbids:
+            for pattern in forbid.patterns:
+                if pattern.action.name != action:
+                    continue
+                env = dict(base)
+                env.update({n.name: v for n, v in zip(pattern.names, args)})
+                if self.value(state, env, forbid.when):
+                    return True
+        return False
+
+    def _active(self, state, env, node: ast.Active):
+        from runtime.state import is_active
+        args = None if node.args is None else [self.value(state, env, a) for a in node.args]
+        return is_active(state, self.model.effect_index[node.effect.name], args)
+
+
+_MISSING = object()
+
+
+def _text(meta, value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _opponent(ev: Evaluator, state, node, args):
+    player = args[0]
+    if player is None:
+        return None
+    return (player + 1) % ev.players
+
+
+ZONE_BUILTINS = ("size", "top")
+_BUILTINS: dict[str, Callable[[Evaluator, State, ast.CallExpr, list], Any]] = {
+    "opponent": _opponent,
+    "adjacent": lambda ev, s, n, a: ev.model.adjacency[a[0]],
+    "min": lambda ev, s, n, a: min(a),
+    "max": lambda ev, s, n, a: max(a),
+    "abs": lambda ev, s, n, a: abs(a[0]),
+    "has_event": lambda ev, s, n, a: bool(ev.model.entities[a[0]].events),
+    "event_allowed": lambda ev, s, n, a: _event_allowed(ev, s, a[0], a[1]),
+}
+
+
+def _event_allowed(ev: Evaluator, state: State, card: int, player: int) -> bool:
+    event = ev.model.event_of(card)
+    if event is None or event.when is None:
+        return True
+    return ev.truth(state, {"you": player, "this": card}, event.when)

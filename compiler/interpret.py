@@ -1,0 +1,350 @@
+"""The reference back end: walks the checked AST directly on the runtime.
+
+Continuations are plain data: a frame is {proc, env, cur, wait}; `cur` is a
+stack of cursors [block id, next statement, loop state], so a state waiting in
+the middle of an event can be copied and saved like any other.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import ast
+from .model import Model
+from runtime import state as rt
+from runtime.program import TestCase, TestStep
+from runtime.state import GameOver, RuleError, State
+
+
+def _loc(node: ast.Node) -> str:
+    return str(node.span)
+
+
+class Interpreter:
+    """Runs a Model's procedures, events and tests on a runtime State."""
+
+    backend = "interpreted"
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.meta = model.meta()
+        self.blocks: list[ast.Block] = []
+        self._block_ids: dict[int, int] = {}
+        self.whiles: list[ast.While] = []
+        self._while_ids: dict[int, int] = {}
+        self.menus: list[ast.Menu] = []
+        self._menu_ids: dict[int, int] = {}
+        self._register_all()
+        self.effect_decls = list(model.effects.values())
+        self.players = len(model.players)
+        self._exec: dict[type, Callable[[State, dict, Any], None]] = {
+            ast.Let: self._let, ast.SetStmt: self._set, ast.AddStmt: self._add,
+            ast.RemoveStmt: self._remove, ast.Roll: self._roll, ast.MoveCard: self._move,
+            ast.MoveAll: self._move_all, ast.Shuffle: self._shuffle, ast.Reveal: self._reveal,
+            ast.CopyCounter: self._copy, ast.ClearCounter: self._clear, ast.If: self._if,
+            ast.For: self._for, ast.Repeat: self._repeat, ast.While: self._while,
+            ast.Break: self._break, ast.Choose: self._choose, ast.Menu: self._menu,
+            ast.CallStmt: self._call, ast.Resolve: self._resolve, ast.Activate: self._activate,
+            ast.Cancel: self._cancel, ast.Expire: self._expire, ast.Emit: self._emit,
+            ast.Win: self._win, ast.Log: self._log,
+        }
+        from .evaluate import Evaluator  # local: the evaluator needs the tables above
+        self.ev = Evaluator(self)
+
+    # ------------------------------------------------------------ tables
+    def _register_all(self) -> None:
+        for node in self.model.spec.walk():
+            self._register(node)
+        for test in self.model.tests:
+            for node in test.walk():
+                self._register(node)
+
+    def _register(self, node: ast.Node) -> None:
+        if isinstance(node, ast.Block) and id(node) not in self._block_ids:
+            self._block_ids[id(node)] = len(self.blocks)
+            self.blocks.append(node)
+        elif isinstance(node, ast.While) and id(node) not in self._while_ids:
+            self._while_ids[id(node)] = len(self.whiles)
+            self.whiles.append(node)
+        elif isinstance(node, ast.Menu) and id(node) not in self._menu_ids:
+            self._menu_ids[id(node)] = len(self.menus)
+            self.menus.append(node)
+
+    def block_id(self, block: ast.Block) -> int:
+        if id(block) not in self._block_ids:
+            self._register(block)
+        return self._block_ids[id(block)]
+
+    # ------------------------------------------------------------ driving
+    def begin(self, state: State) -> None:
+        """Push the `start` block: the whole game."""
+        start = self.model.start
+        if start is None:
+            raise RuleError("the spec has no `start` block")
+        self._push(state, "start", {}, start.body)
+
+    def run(self, state: State) -> None:
+        """Execute until a decision is pending or the game is over."""
+        try:
+            while state.frames and state.pending is None:
+                self._step(state)
+        except GameOver:
+            pass
+
+    def resume(self, state: State, index: int) -> None:
+        """Answer the pending decision with option `index`, then run on."""
+        pending = state.pending
+        state.pending = None
+        state.decisions += 1
+        frame = state.frames[-1]
+        kind, what = frame["wait"]
+        frame["wait"] = None
+        value = pending["values"][index]
+        if kind == "var":
+            frame["env"][what] = value
+        else:
+            option = self.menus[what].options[value]
+            frame["cur"].append([self.block_id(option.body), 0, None])
+        self.run(state)
+
+    def _push(self, state: State, proc: str, env: dict, body: ast.Block) -> None:
+        state.frames.append({"proc": proc, "env": env, "cur": [[self.block_id(body), 0, None]], "wait": None})
+
+    def _step(self, state: State) -> None:
+        frame = state.frames[-1]
+        cursors = frame["cur"]
+        if not cursors:
+            state.frames.pop()
+            return
+        cursor = cursors[-1]
+        body = self.blocks[cursor[0]].body
+        if cursor[1] >= len(body):
+            self._end_of_block(state, frame, cursor)
+            return
+        stmt = body[cursor[1]]
+        cursor[1] += 1
+        self._exec[type(stmt)](state, frame, stmt)
+
+    def _end_of_block(self, state: State, frame: dict, cursor: list) -> None:
+        loop = cursor[2]
+        if loop is None:
+            frame["cur"].pop()
+        elif loop[0] == "for":
+            loop[3] += 1
+            if loop[3] < len(loop[2]):
+                frame["env"][loop[1]] = loop[2][loop[3]]
+                cursor[1] = 0
+            else:
+                frame["cur"].pop()
+        elif loop[0] == "repeat":
+            loop[1] -= 1
+            if loop[1] > 0:
+                cursor[1] = 0
+            else:
+                frame["cur"].pop()
+        elif self.ev.truth(state, frame["env"], self.whiles[loop[1]].test):
+            cursor[1] = 0
+        else:
+            frame["cur"].pop()
+
+    # ------------------------------------------------------------ statements
+    def _let(self, state, frame, stmt: ast.Let):
+        frame["env"][stmt.name.name] = self.ev.value(state, frame["env"], stmt.value)
+
+    def _set(self, state, frame, stmt: ast.SetStmt):
+        value = self.ev.value(state, frame["env"], stmt.value)
+        self.ev.assign(state, frame["env"], stmt.target, lambda old: value)
+
+    def _add(self, state, frame, stmt: ast.AddStmt):
+        amount = self.ev.value(state, frame["env"], stmt.amount)
+        self.ev.assign(state, frame["env"], stmt.target, lambda old: old + amount)
+
+    def _remove(self, state, frame, stmt: ast.RemoveStmt):
+        amount = self.ev.value(state, frame["env"], stmt.amount)
+        self.ev.assign(state, frame["env"], stmt.target, lambda old: old - amount)
+
+    def _roll(self, state, frame, stmt: ast.Roll):
+        frame["env"][stmt.name.name] = rt.roll(state)
+
+    def _move(self, state, frame, stmt: ast.MoveCard):
+        card = self.ev.value(state, frame["env"], stmt.card)
+        if card is None:
+            raise RuleError("cannot move none: no card", _loc(stmt))
+        rt.move_card(state, card, self.ev.zone(state, frame["env"], stmt.dest))
+
+    def _move_all(self, state, frame, stmt: ast.MoveAll):
+        env = frame["env"]
+        dest = self.ev.zone(state, env, stmt.dest)
+        for card in self.ev.members(state, env, stmt.var.name, stmt.source, stmt.where):
+            rt.move_card(state, card, dest)
+
+    def _shuffle(self, state, frame, stmt: ast.Shuffle):
+        rt.shuffle(state, self.ev.zone(state, frame["env"], stmt.zone))
+
+    def _reveal(self, state, frame, stmt: ast.Reveal):
+        state.revealed[self.ev.zone(state, frame["env"], stmt.zone)] = stmt.public
+
+    def _copy(self, state, frame, stmt: ast.CopyCounter):
+        src, dst = self.model.counters[stmt.source.name], self.model.counters[stmt.dest.name]
+        width = self.players if src.per_player else 1
+        for k in range(width):
+            state.counters[dst.slot + k][:] = state.counters[src.slot + k]
+
+    def _clear(self, state, frame, stmt: ast.ClearCounter):
+        counter = self.model.counters[stmt.counter.name]
+        for k in range(self.players if counter.per_player else 1):
+            cells = state.counters[counter.slot + k]
+            cells[:] = [0] * len(cells)
+
+    def _if(self, state, frame, stmt: ast.If):
+        for test, block in stmt.branches:
+            if self.ev.truth(state, frame["env"], test):
+                frame["cur"].append([self.block_id(block), 0, None])
+                return
+        if stmt.otherwise is not None:
+            frame["cur"].append([self.block_id(stmt.otherwise), 0, None])
+
+    def _for(self, state, frame, stmt: ast.For):
+        env = frame["env"]
+        items = self.ev.members(state, env, stmt.var.name, stmt.source, stmt.where)
+        if items:
+            env[stmt.var.name] = items[0]
+            frame["cur"].append([self.block_id(stmt.body), 0, ["for", stmt.var.name, items, 0]])
+
+    def _repeat(self, state, frame, stmt: ast.Repeat):
+        count = self.ev.value(state, frame["env"], stmt.count)
+        if count > 0:
+            frame["cur"].append([self.block_id(stmt.body), 0, ["repeat", count]])
+
+    def _while(self, state, frame, stmt: ast.While):
+        if self.ev.truth(state, frame["env"], stmt.test):
+            frame["cur"].append([self.block_id(stmt.body), 0, ["while", self._while_ids[id(stmt)]]])
+
+    def _break(self, state, frame, stmt: ast.Break):
+        cursors = frame["cur"]
+        while cursors:
+            if cursors.pop()[2] is not None:
+                return
+
+    def _choose(self, state, frame, stmt: ast.Choose):
+        env = frame["env"]
+        player = self.ev.value(state, env, stmt.chooser)
+        values = self.ev.members(state, env, stmt.var.name, stmt.source, stmt.where)
+        if stmt.action is not None:
+            values = [v for v in values if self._allowed_with(state, env, stmt, v)]
+        env.pop(stmt.var.name, None)
+        prompt = stmt.prompt or f"Choose {stmt.var.name}"
+        ids, labels = self.ev.option_ids(self.ev.option_kind(stmt.source), values)
+        rt.ask(state, player, prompt, ids, labels, values, _loc(stmt))
+        frame["wait"] = ["var", stmt.var.name]
+
+    def _allowed_with(self, state, env, stmt: ast.Choose, value) -> bool:
+        env[stmt.var.name] = value
+        args = [self.ev.value(state, env, a) for a in stmt.action.args]
+        return self.ev.allowed(state, stmt.action.name.name, args)
+
+    def _menu(self, state, frame, stmt: ast.Menu):
+        env = frame["env"]
+        player = self.ev.value(state, env, stmt.chooser)
+        offered = [i for i, o in enumerate(stmt.options)
+                   if o.when is None or self.ev.truth(state, env, o.when)]
+        ids = [stmt.options[i].name.name for i in offered]
+        labels = [stmt.options[i].label for i in offered]
+        rt.ask(state, player, stmt.prompt or "Choose", ids, labels, offered, _loc(stmt))
+        frame["wait"] = ["menu", self._menu_ids[id(stmt)]]
+
+    def _call(self, state, frame, stmt: ast.CallStmt):
+        proc = self.model.procedures[stmt.name.name]
+        args = [self.ev.value(state, frame["env"], a) for a in stmt.args]
+        env = {p.name: v for p, v in zip(proc.params, args)}
+        self._push(state, proc.name.name, env, proc.body)
+
+    def _resolve(self, state, frame, stmt: ast.Resolve):
+        card = self.ev.value(state, frame["env"], stmt.card)
+        player = self.ev.value(state, frame["env"], stmt.player)
+        event = self.model.event_of(card)
+        if event is None:
+            return
+        env = {"you": player, "this": card}
+        if event.when is None or self.ev.truth(state, env, event.when):
+            self._push(state, "event " + self.meta.entity_ids[card], env, event.body)
+
+    def _activate(self, state, frame, stmt: ast.Activate):
+        args = [self.ev.value(state, frame["env"], a) for a in stmt.args]
+        lifetime = stmt.lifetime.name if stmt.lifetime else None
+        rt.activate(state, self.model.effect_index[stmt.effect.name], args, lifetime)
+
+    def _cancel(self, state, frame, stmt: ast.Cancel):
+        args = None if stmt.args is None else [self.ev.value(state, frame["env"], a) for a in stmt.args]
+        rt.cancel(state, self.model.effect_index[stmt.effect.name], args)
+
+    def _expire(self, state, frame, stmt: ast.Expire):
+        rt.expire(state, stmt.lifetime.name)
+
+    def _emit(self, state, frame, stmt: ast.Emit):
+        args = [self.ev.value(state, frame["env"], a) for a in stmt.args]
+        runs = []
+        for effect, params, _ in list(state.effects):
+            decl = self.effect_decls[effect]
+            for trigger in decl.triggers:
+                if trigger.signal.name != stmt.signal.name:
+                    continue
+                env = {p.name: v for p, v in zip(decl.params, params)}
+                env.update({n.name: v for n, v in zip(trigger.names, args)})
+                if trigger.when is None or self.ev.truth(state, env, trigger.when):
+                    runs.append((decl.name.name, env, trigger.body))
+        for name, env, body in reversed(runs):
+            self._push(state, "on " + name, env, body)
+
+    def _win(self, state, frame, stmt: ast.Win):
+        winner = self.ev.value(state, frame["env"], stmt.player)
+        rt.end_game(state, winner, stmt.reason, _loc(stmt))
+
+    def _log(self, state, frame, stmt: ast.Log):
+        parts = [self.ev.text(self.ev.value(state, frame["env"], p)) for p in stmt.parts]
+        state.log.append(" ".join(parts))
+
+    # ------------------------------------------------------------ checks and tests
+    def check_invariants(self, state: State) -> list[tuple[str, str]]:
+        return [(i.name.name, i.label) for i in self.model.invariants
+                if not self.ev.truth(state, {}, i.test)]
+
+    def tests(self) -> list[TestCase]:
+        return [self._test_case(t) for t in self.model.tests]
+
+    def _test_case(self, test: ast.TestDecl) -> TestCase:
+        steps: list[TestStep] = []
+        run: list[ast.Stmt] = []
+
+        def flush() -> None:
+            if run:
+                block = ast.Block(run[0].span, tuple(run))
+                steps.append(TestStep("run", self.block_id(block), location=_loc(run[0])))
+                run.clear()
+
+        for step in test.steps:
+            if isinstance(step, (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.Expect)):
+                flush()
+                steps.append(_test_step(step))
+            else:
+                run.append(step)
+        flush()
+        return TestCase(test.name, _loc(test), tuple(steps))
+
+    def run_test_block(self, state: State, handle: int, env: dict) -> None:
+        state.frames.append({"proc": "test", "env": env, "cur": [[handle, 0, None]], "wait": None})
+        self.run(state)
+
+    def test_expect(self, state: State, handle: ast.Expect, env: dict) -> bool:
+        return self.ev.truth(state, env, handle.test)
+
+
+def _test_step(step: ast.Stmt) -> TestStep:
+    loc = _loc(step)
+    if isinstance(step, ast.DiceStep):
+        return TestStep("dice", step.values, location=loc)
+    if isinstance(step, ast.ChooseStep):
+        return TestStep("choose", step.option_ids, location=loc)
+    if isinstance(step, ast.ExpectOffered):
+        return TestStep("not_offered" if step.negated else "offered", step.option_ids, location=loc)
+    return TestStep("expect", step, message=step.message, location=loc)

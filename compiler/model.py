@@ -1,0 +1,243 @@
+"""The symbol tables of a checked spec: what every name means, as tables."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import ast
+from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
+
+PRIMITIVE_TYPES = ("int", "bool", "str", "player", "zone", "space", "card", "region")
+
+
+@dataclass
+class Model:
+    """Every declaration of a spec, indexed by name, plus derived tables."""
+
+    spec: ast.Spec
+    spec_hash: str
+    spec_files: tuple[str, ...]
+    game: str = ""
+    title: str = ""
+    players: list[str] = field(default_factory=list)
+    player_labels: list[str] = field(default_factory=list)
+    params: dict[str, ast.ParamDecl] = field(default_factory=dict)
+    enums: dict[str, ast.EnumDecl] = field(default_factory=dict)
+    enum_of_value: dict[str, str] = field(default_factory=dict)
+    tracks: dict[str, TrackMeta] = field(default_factory=dict)
+    vars: dict[str, ast.VarDecl] = field(default_factory=dict)
+    var_index: dict[str, int] = field(default_factory=dict)
+    zones: dict[str, ZoneMeta] = field(default_factory=dict)
+    counters: dict[str, CounterMeta] = field(default_factory=dict)
+    counter_kinds: dict[str, str] = field(default_factory=dict)
+    kinds: dict[str, ast.KindDecl] = field(default_factory=dict)
+    entities: list[ast.EntityDecl] = field(default_factory=list)
+    entity_index: dict[str, int] = field(default_factory=dict)
+    entity_attrs: list[dict[str, Any]] = field(default_factory=list)
+    kind_members: dict[str, list[int]] = field(default_factory=dict)
+    region_members: dict[int, list[int]] = field(default_factory=dict)
+    adjacency: dict[int, list[int]] = field(default_factory=dict)
+    lifetimes: dict[str, ast.Ident] = field(default_factory=dict)
+    actions: dict[str, ast.ActionDecl] = field(default_factory=dict)
+    signals: dict[str, ast.SignalDecl] = field(default_factory=dict)
+    constraints: list[ast.ConstraintDecl] = field(default_factory=list)
+    effects: dict[str, ast.EffectDecl] = field(default_factory=dict)
+    effect_index: dict[str, int] = field(default_factory=dict)
+    defines: dict[str, ast.DefineDecl] = field(default_factory=dict)
+    quantities: dict[str, ast.QuantityDecl] = field(default_factory=dict)
+    procedures: dict[str, ast.ProcedureDecl] = field(default_factory=dict)
+    invariants: list[ast.InvariantDecl] = field(default_factory=list)
+    tests: list[ast.TestDecl] = field(default_factory=list)
+    map_rules: list[ast.Node] = field(default_factory=list)
+    start: ast.ProcedureDecl | None = None
+
+    # ------------------------------------------------------------ queries
+    def category(self, kind: str) -> str | None:
+        decl = self.kinds.get(kind)
+        return decl.category if decl else None
+
+    def entity_category(self, index: int) -> str | None:
+        return self.category(self.entities[index].kind.name)
+
+    def cards(self) -> list[int]:
+        return [i for i, e in enumerate(self.entities) if self.category(e.kind.name) == "card"]
+
+    def spaces(self) -> list[int]:
+        return [i for i, e in enumerate(self.entities) if self.category(e.kind.name) == "space"]
+
+    def event_of(self, index: int) -> ast.EventBlock | None:
+        events = self.entities[index].events
+        return events[0] if events else None
+
+    def literal(self, expr: ast.Expr | None) -> Any:
+        """The value of a literal in a declaration (attribute, default, var)."""
+        if expr is None or isinstance(expr, ast.NoneLit):
+            return None
+        if isinstance(expr, (ast.IntLit, ast.StrLit, ast.BoolLit)):
+            return expr.value
+        if isinstance(expr, ast.NameRef):
+            name = expr.name
+            if name in self.players:
+                return self.players.index(name)
+            if name in self.entity_index:
+                return self.entity_index[name]
+            return name  # an enum value (or unknown: the checker says so)
+        return None
+
+    def meta(self) -> GameMeta:
+        return GameMeta(
+            game=self.game, title=self.title, spec_hash=self.spec_hash,
+            spec_files=self.spec_files,
+            players=tuple(self.players), player_labels=tuple(self.player_labels),
+            tracks=tuple(self.tracks.values()),
+            vars=tuple((n, self.literal(d.initial)) for n, d in self.vars.items()),
+            zones=tuple(self.zones.values()),
+            counters=tuple(self.counters.values()),
+            entity_ids=tuple(e.name.name for e in self.entities),
+            entity_labels=tuple(e.label for e in self.entities),
+            entity_kinds=tuple(e.kind.name for e in self.entities),
+            card_entities=tuple(self.cards()),
+            params=tuple((n, d.type.name, self.literal(d.default)) for n, d in self.params.items()),
+            invariants=tuple((i.name.name, i.label) for i in self.invariants),
+            effects=tuple(self.effects),
+            counts=self.counts(),
+        )
+
+    def counts(self) -> dict[str, Any]:
+        cards = self.cards()
+        return {
+            "spaces": len(self.spaces()),
+            "regions": sum(1 for e in self.entities if self.category(e.kind.name) == "region"),
+            "cards": len(cards),
+            "cards_with_events": sum(1 for c in cards if self.entities[c].events),
+            "phases": sum(1 for p in self.procedures.values() if p.role == "phase"),
+            "constraints": len(self.constraints),
+            "designer_tests": len(self.tests),
+        }
+
+
+def spec_hash(files: list[tuple[str, str]]) -> str:
+    """sha256 over (name, text) of the engine's spec files, in name order."""
+    digest = hashlib.sha256()
+    for name, text in sorted(files):
+        digest.update(name.encode() + b"\0" + text.encode() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def build_model(spec: ast.Spec, tests: list[ast.TestDecl], files: list[tuple[str, str]]) -> Model:
+    """Index every declaration; tolerant of errors so checks can use it too."""
+    model = Model(spec, spec_hash(files), tuple(sorted(n for n, _ in files)))
+    for decl in spec.decls():
+        _index(model, decl)
+    model.tests.extend(tests)
+    _derive_entities(model)
+    return model
+
+
+def _index(model: Model, decl: ast.Decl) -> None:
+    players = max(len(model.players), 1)
+    match decl:
+        case ast.GameDecl():
+            model.game, model.title = decl.name.name, decl.title
+        case ast.PlayersDecl():
+            model.players = [p.name.name for p in decl.players]
+            model.player_labels = [p.label for p in decl.players]
+        case ast.ParamDecl():
+            model.params.setdefault(decl.name.name, decl)
+        case ast.EnumDecl():
+            model.enums.setdefault(decl.name.name, decl)
+            for value in decl.values:
+                model.enum_of_value.setdefault(value.name, decl.name.name)
+        case ast.TrackDecl():
+            slot = sum(players if t.per_player else 1 for t in model.tracks.values())
+            model.tracks.setdefault(decl.name.name, TrackMeta(
+                decl.name.name, decl.label, decl.per_player, decl.low, decl.high, decl.start, slot))
+        case ast.VarDecl():
+            if decl.name.name not in model.vars:
+                model.var_index[decl.name.name] = len(model.vars)
+                model.vars[decl.name.name] = decl
+        case ast.ZoneDecl():
+            slot = sum(players if z.per_player else 1 for z in model.zones.values())
+            model.zones.setdefault(decl.name.name, ZoneMeta(
+                decl.name.name, decl.label, decl.per_player, decl.visibility, decl.ordered, slot))
+        case ast.CounterDecl():
+            slot = sum(players if c.per_player else 1 for c in model.counters.values())
+            model.counters.setdefault(decl.name.name, CounterMeta(
+                decl.name.name, decl.label, decl.per_player, slot))
+            model.counter_kinds.setdefault(decl.name.name, decl.kind.name)
+        case ast.KindDecl():
+            model.kinds.setdefault(decl.name.name, decl)
+        case ast.LifetimesDecl():
+            for name in decl.names:
+                model.lifetimes.setdefault(name.name, name)
+        case ast.ActionDecl():
+            model.actions.setdefault(decl.name.name, decl)
+        case ast.SignalDecl():
+            model.signals.setdefault(decl.name.name, decl)
+        case ast.ConstraintDecl():
+            model.constraints.append(decl)
+        case ast.EffectDecl():
+            if decl.name.name not in model.effects:
+                model.effect_index[decl.name.name] = len(model.effects)
+                model.effects[decl.name.name] = decl
+        case ast.DefineDecl():
+            model.defines.setdefault(decl.name.name, decl)
+        case ast.QuantityDecl():
+            model.quantities.setdefault(decl.name.name, decl)
+        case ast.ProcedureDecl():
+            if decl.role == "start":
+                model.start = model.start or decl
+            else:
+                model.procedures.setdefault(decl.name.name, decl)
+        case ast.InvariantDecl():
+            model.invariants.append(decl)
+        case ast.MapDecl():
+            model.map_rules.extend(decl.rules)
+        case ast.TestDecl():
+            model.tests.append(decl)
+        case ast.EntityDecl():
+            if decl.name.name not in model.entity_index:
+                model.entity_index[decl.name.name] = len(model.entities)
+                model.entities.append(decl)
+
+
+def _derive_entities(model: Model) -> None:
+    for index, entity in enumerate(model.entities):
+        model.kind_members.setdefault(entity.kind.name, []).append(index)
+        kind = model.kinds.get(entity.kind.name)
+        attrs: dict[str, Any] = {}
+        if kind is not None:
+            for f in kind.fields:
+                attrs[f.name.name] = model.literal(f.default)
+        for attribute in entity.attributes:
+            attrs[attribute.name.name] = model.literal(attribute.value)
+        model.entity_attrs.append(attrs)
+        model.adjacency[index] = [
+            model.entity_index[a.name] for a in entity.adjacent if a.name in model.entity_index
+        ]
+    parents = {
+        i: [model.entity_index[r.name] for r in e.regions if r.name in model.entity_index]
+        for i, e in enumerate(model.entities)
+    }
+    for index in range(len(model.entities)):
+        if model.entity_category(index) == "region":
+            model.region_members[index] = []
+    for index in range(len(model.entities)):
+        if model.entity_category(index) != "space":
+            continue
+        for region in _ancestors(index, parents):
+            if region in model.region_members:
+                model.region_members[region].append(index)
+
+
+def _ancestors(index: int, parents: dict[int, list[int]]) -> list[int]:
+    seen: list[int] = []
+    todo = list(parents.get(index, []))
+    while todo:
+        region = todo.pop(0)
+        if region not in seen:
+            seen.append(region)
+            todo.extend(parents.get(region, []))
+    return seen

@@ -1,0 +1,140 @@
+"""The game driver: one decision at a time, views per player, the record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .meta import GameMeta
+from .program import Program
+from .state import RuleError, State
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the game waits for: a player picks one option id."""
+
+    player: str
+    prompt: str
+    option_ids: tuple[str, ...]
+    labels: tuple[str, ...]
+    location: str
+
+
+def new_state(meta: GameMeta, seed: int, params: dict[str, Any]) -> State:
+    """A fresh state with every declared param at its default unless given."""
+    values = {name: default for name, _, default in meta.params}
+    values.update(params)
+    return State(meta, seed, values)
+
+
+class Game:
+    """A game in progress on a back end."""
+
+    def __init__(self, program: Program, seed: int = 0, params: dict[str, Any] | None = None,
+                 variants: tuple[str, ...] = (), state: State | None = None):
+        self.program = program
+        self.meta = program.meta
+        self.seed = seed
+        self.variants = tuple(variants)
+        self.params = dict(params or {})
+        self.choices: list[str] = []
+        if state is None:
+            state = new_state(self.meta, seed, self.params)
+            program.begin(state)
+            program.run(state)
+        self.state = state
+
+    # ---------------------------------------------------------- protocol
+    @property
+    def over(self) -> bool:
+        return self.state.result is not None
+
+    @property
+    def decision(self) -> Decision | None:
+        pending = self.state.pending
+        if pending is None:
+            return None
+        return Decision(self.meta.players[pending["player"]], pending["prompt"],
+                        tuple(pending["ids"]), tuple(pending["labels"]), pending["at"])
+
+    def choose(self, option_id: str) -> None:
+        pending = self.state.pending
+        if pending is None:
+            raise RuleError("no decision is pending")
+        try:
+            index = pending["ids"].index(option_id)
+        except ValueError:
+            offered = ", ".join(pending["ids"])
+            raise RuleError(f"'{option_id}' is not a legal option for '{pending['prompt']}'"
+                            f" (legal: {offered})", pending["at"]) from None
+        self.choices.append(option_id)
+        self.program.resume(self.state, index)
+
+    @property
+    def winner(self) -> str | None:
+        result = self.state.result
+        if result is None or result["winner"] is None:
+            return None
+        return self.meta.players[result["winner"]]
+
+    @property
+    def reason(self) -> str | None:
+        return self.state.result["reason"] if self.state.result else None
+
+    def copy(self) -> Game:
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.state = self.state.copy()
+        other.choices = list(self.choices)
+        return other
+
+    # ---------------------------------------------------------- views
+    def view(self, player: str) -> dict[str, Any]:
+        """What `player` may see: hidden zones and others' private zones as counts."""
+        meta, state = self.meta, self.state
+        me = meta.players.index(player)
+        zones: dict[str, Any] = {}
+        for slot, cards in enumerate(state.zones):
+            zone, owner = meta.zone_of_slot(slot)
+            visible = state.revealed[slot] or zone.visibility == "public" or (
+                zone.visibility == "owner" and owner == me)
+            name = meta.zone_slot_name(slot)
+            zones[name] = [meta.entity_ids[c] for c in cards] if visible else {"count": len(cards)}
+        pending = state.pending
+        return {
+            "game": meta.game, "player": player,
+            "tracks": self.tracks(), "vars": dict(zip((n for n, _ in meta.vars), state.vars)),
+            "counters": self.counters(), "zones": zones,
+            "effects": [meta.effects[e] for e, _, _ in state.effects],
+            "decision": None if pending is None or pending["player"] != me else {
+                "prompt": pending["prompt"], "options": pending["ids"]},
+            "waiting_for": None if pending is None else meta.players[pending["player"]],
+            "result": None if state.result is None else {"winner": self.winner, "reason": self.reason},
+        }
+
+    def tracks(self) -> dict[str, Any]:
+        meta, state = self.meta, self.state
+        out: dict[str, Any] = {}
+        for track in meta.tracks:
+            if track.per_player:
+                out[track.name] = {p: state.tracks[track.slot + i] for i, p in enumerate(meta.players)}
+            else:
+                out[track.name] = state.tracks[track.slot]
+        return out
+
+    def counters(self) -> dict[str, Any]:
+        """Non-zero counter cells, by counter, player and entity id."""
+        meta, state = self.meta, self.state
+        out: dict[str, Any] = {}
+        for counter in meta.counters:
+            owners = list(enumerate(meta.players)) if counter.per_player else [(0, None)]
+            table: dict[str, Any] = {}
+            for k, player in owners:
+                cells = {meta.entity_ids[i]: v for i, v in enumerate(state.counters[counter.slot + k]) if v}
+                if player is None:
+                    table = cells
+                else:
+                    table[player] = cells
+            out[counter.name] = table
+        return out

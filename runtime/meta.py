@@ -1,0 +1,96 @@
+"""What the runtime knows of a game: names and tables, no rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class TrackMeta:
+    """A bounded number; per-player tracks take one slot per player."""
+
+    name: str
+    label: str
+    per_player: bool
+    low: int
+    high: int
+    start: int
+    slot: int
+
+
+@dataclass(frozen=True)
+class ZoneMeta:
+    """A place for cards; per-player zones take one slot per player."""
+
+    name: str
+    label: str
+    per_player: bool
+    visibility: str  # hidden | owner | public
+    ordered: bool
+    slot: int
+
+
+@dataclass(frozen=True)
+class CounterMeta:
+    """A number on every entity (used for spaces), per player or shared."""
+
+    name: str
+    label: str
+    per_player: bool
+    slot: int
+
+
+@dataclass(frozen=True)
+class GameMeta:
+    """Everything a driver, a view or a record needs to know about a game."""
+
+    game: str
+    title: str
+    spec_hash: str
+    spec_files: tuple[str, ...]
+    players: tuple[str, ...]
+    player_labels: tuple[str, ...]
+    tracks: tuple[TrackMeta, ...]
+    vars: tuple[tuple[str, object], ...]  # (name, initial value)
+    zones: tuple[ZoneMeta, ...]
+    counters: tuple[CounterMeta, ...]
+    entity_ids: tuple[str, ...]
+    entity_labels: tuple[str, ...]
+    entity_kinds: tuple[str, ...]
+    card_entities: tuple[int, ...]  # entities that live in zones
+    params: tuple[tuple[str, str, object], ...]  # (name, type, default)
+    invariants: tuple[tuple[str, str], ...]  # (name, label)
+    effects: tuple[str, ...]
+    counts: dict = field(default_factory=dict)  # for `rulespec info`
+
+    # --- derived sizes and lookups
+    @property
+    def track_slots(self) -> int:
+        return sum(len(self.players) if t.per_player else 1 for t in self.tracks)
+
+    @property
+    def zone_slots(self) -> int:
+        return sum(len(self.players) if z.per_player else 1 for z in self.zones)
+
+    @property
+    def counter_slots(self) -> int:
+        return sum(len(self.players) if c.per_player else 1 for c in self.counters)
+
+    def zone_of_slot(self, slot: int) -> tuple[ZoneMeta, int | None]:
+        for zone in self.zones:
+            width = len(self.players) if zone.per_player else 1
+            if zone.slot <= slot < zone.slot + width:
+                return zone, (slot - zone.slot) if zone.per_player else None
+        raise KeyError(slot)
+
+    def zone_slot_name(self, slot: int) -> str:
+        zone, player = self.zone_of_slot(slot)
+        return zone.name if player is None else f"{zone.name}({self.players[player]})"
+
+    def describe(self, value: object) -> str:
+        """An option id: entity id, player name, number or enum value."""
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)

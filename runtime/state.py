@@ -1,0 +1,179 @@
+"""Game state as plain data, and the primitive operations both back ends use."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from .meta import GameMeta
+
+_MASK = (1 << 64) - 1
+
+
+class RuleError(Exception):
+    """A rule could not be carried out at run time (a dead end, a bad move);
+    `location` names the spec line it came from."""
+
+    def __init__(self, message: str, location: str = ""):
+        super().__init__(f"{location}: {message}" if location else message)
+        self.location = location
+        self.reason = message
+
+
+class GameOver(Exception):
+    """Raised by `win` to unwind every frame; the result is already in the state."""
+
+
+class State:
+    """Everything that changes during a game; copyable and JSON-serialisable.
+
+    Values: players are ints (their index), entities ints (their index),
+    enum values strings, none is None.
+    """
+
+    __slots__ = (
+        "tracks", "vars", "counters", "zones", "location", "revealed",
+        "effects", "rng", "dice", "frames", "pending", "result", "log",
+        "decisions", "params",
+    )
+
+    def __init__(self, meta: GameMeta, seed: int, params: dict[str, Any]):
+        players = len(meta.players)
+        self.tracks: list[int] = []
+        for track in meta.tracks:
+            self.tracks += [track.start] * (players if track.per_player else 1)
+        self.vars: list[Any] = [initial for _, initial in meta.vars]
+        self.counters: list[list[int]] = [
+            [0] * len(meta.entity_ids) for _ in range(meta.counter_slots)
+        ]
+        self.zones: list[list[int]] = [[] for _ in range(meta.zone_slots)]
+        self.location: list[int] = [-1] * len(meta.entity_ids)
+        for card in meta.card_entities:
+            self.zones[0].append(card)
+            self.location[card] = 0
+        self.revealed: list[bool] = [False] * meta.zone_slots
+        self.effects: list[list[Any]] = []  # [effect, args, lifetime or None]
+        self.rng: int = seed & _MASK
+        self.dice: list[int] = []  # fixed rolls, used first (designer tests)
+        self.frames: list[Any] = []  # back-end specific, plain data
+        self.pending: dict[str, Any] | None = None
+        self.result: dict[str, Any] | None = None
+        self.log: list[str] = []
+        self.decisions: int = 0
+        self.params: dict[str, Any] = dict(params)
+
+    # ---------------------------------------------------------- copies
+    def copy(self) -> State:
+        other = object.__new__(State)
+        for name in self.__slots__:
+            setattr(other, name, copy.deepcopy(getattr(self, name)))
+        return other
+
+    def to_json(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        state = object.__new__(cls)
+        for name in cls.__slots__:
+            value = data[name]
+            if name == "effects":
+                value = [[e, list(a), life] for e, a, life in value]
+            setattr(state, name, value)
+        return state
+
+    def public_part(self) -> dict[str, Any]:
+        """What both back ends must agree on (frames are back-end specific)."""
+        return {
+            "tracks": self.tracks, "vars": self.vars, "counters": self.counters,
+            "zones": self.zones, "revealed": self.revealed,
+            "effects": self.effects, "rng": self.rng, "result": self.result,
+            "decisions": self.decisions,
+        }
+
+
+# ------------------------------------------------------------------ dice
+
+
+def next_random(state: State) -> int:
+    """splitmix64: small, fast, and its whole state is one int."""
+    state.rng = (state.rng + 0x9E3779B97F4A7C15) & _MASK
+    z = state.rng
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+def roll(state: State, sides: int = 6) -> int:
+    if state.dice:
+        return state.dice.pop(0)
+    return next_random(state) % sides + 1
+
+
+def shuffle(state: State, slot: int) -> None:
+    cards = state.zones[slot]
+    for i in range(len(cards) - 1, 0, -1):
+        j = next_random(state) % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+# ------------------------------------------------------------------ cards
+
+
+def move_card(state: State, card: int, slot: int) -> None:
+    old = state.location[card]
+    if old >= 0:
+        state.zones[old].remove(card)
+    state.zones[slot].append(card)
+    state.location[card] = slot
+
+
+def top_card(state: State, slot: int) -> int | None:
+    cards = state.zones[slot]
+    return cards[-1] if cards else None
+
+
+# ------------------------------------------------------------------ effects
+
+
+def activate(state: State, effect: int, args: list[Any], lifetime: str | None) -> None:
+    state.effects.append([effect, list(args), lifetime])
+
+
+def cancel(state: State, effect: int, args: list[Any] | None) -> None:
+    state.effects = [
+        e for e in state.effects
+        if not (e[0] == effect and (args is None or e[1] == list(args)))
+    ]
+
+
+def expire(state: State, lifetime: str) -> None:
+    state.effects = [e for e in state.effects if e[2] != lifetime]
+
+
+def is_active(state: State, effect: int, args: list[Any] | None) -> bool:
+    for e in state.effects:
+        if e[0] == effect and (args is None or e[1] == list(args)):
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ decisions
+
+
+def ask(state: State, player: int, prompt: str, ids: list[str], labels: list[str],
+        values: list[Any], location: str) -> None:
+    """Make the game wait for `player` to pick one of `ids`."""
+    if not ids:
+        raise RuleError(f"dead end: no legal option for '{prompt}'", location)
+    state.pending = {
+        "player": player, "prompt": prompt, "ids": ids, "labels": labels,
+        "values": values, "at": location,
+    }
+
+
+def end_game(state: State, winner: int | None, reason: str, location: str) -> None:
+    state.result = {"winner": winner, "reason": reason, "at": location}
+    state.pending = None
+    state.frames = []
+    raise GameOver()
