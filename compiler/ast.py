@@ -854,3 +854,36 @@ AnyExpr = Union[
     IntLit, StrLit, BoolLit, NoneLit, NameRef, CallExpr, Attr, Not, Negate,
     BinOp, BoolOp, Compare, Member, Range, Cond, Quantifier, SumOf, Allowed, Active,
 ]
+
+
+# ---------------------------------------------------------------- overlays
+
+
+@dataclass(frozen=True, slots=True)
+class LinkDecl(Decl):
+    """link a -- b: an adjacency added to both spaces (base or variant)."""
+
+    first: Ident
+    second: Ident
+
+
+@dataclass(frozen=True, slots=True)
+class VariantDecl(Decl):
+    """variant id "Label": opens a variant file."""
+
+    name: Ident
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaceDecl(Decl):
+    """replace <declaration>: a variant's version of a base declaration."""
+
+    decl: Decl
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveDecl(Decl):
+    """remove name: a variant drops a base declaration."""
+
+    name: Ident

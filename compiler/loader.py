@@ -1,4 +1,4 @@
-"""Finds a game's spec folder, parses and checks it: the front end in one call."""
+"""Finds a game's spec folder, parses, overlays variants and checks: the front end in one call."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import ast
-from .errors import SpecError, Sources
+from .errors import Diagnostic, SpecError, Sources, did_you_mean
 from .model import Model, build_model
 from .parse import parse_files, spec_files
+from .variants import apply_overlays
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,6 +21,7 @@ class LoadedSpec:
     folder: Path
     model: Model
     sources: Sources
+    variants: tuple[str, ...] = ()
 
 
 def find_spec_dir(game_or_path: str) -> Path:
@@ -31,29 +33,57 @@ def find_spec_dir(game_or_path: str) -> Path:
     raise FileNotFoundError(f"no spec folder with .rules files found for '{game_or_path}'")
 
 
-def load_spec(folder: Path, check: bool = True) -> LoadedSpec:
-    """Parse every .rules file of the folder and its tests/, then run the checks."""
+def available_variants(folder: Path) -> list[str]:
+    """The variant names of a game: the files of its variants/ folder."""
+    variants = folder / "variants"
+    return [p.stem for p in spec_files(variants)] if variants.is_dir() else []
+
+
+def load_spec(folder: Path, variants: tuple[str, ...] = (), check: bool = True) -> LoadedSpec:
+    """Parse the folder's .rules files, its tests/ and the chosen variants, then check."""
     sources = Sources()
-    engine_paths = spec_files(folder)
-    test_paths = spec_files(folder / "tests") if (folder / "tests").is_dir() else []
     try:
-        return _load(folder, check, sources, engine_paths, test_paths)
+        return _load(folder, tuple(sorted(set(variants))), check, sources)
     except SpecError as err:
         err.sources = sources  # so the caller can quote the spec text
         raise
 
 
-def _load(folder, check, sources, engine_paths, test_paths) -> LoadedSpec:
-    spec = parse_files(engine_paths + test_paths, sources, Path.cwd())
-    engine_files = tuple(f for f in spec.files if Path(f.path).parent.name != "tests")
-    test_decls = [d for f in spec.files if f not in engine_files for d in f.decls
-                  if isinstance(d, ast.TestDecl)]
-    engine = ast.Spec(spec.span, engine_files)
-    hashed = [(f"{folder.name}/{p.name}", p.read_text(encoding="utf-8")) for p in engine_paths]
-    model = build_model(engine, test_decls, hashed)
+def _variant_paths(folder: Path, variants: tuple[str, ...]) -> list[Path]:
+    known = available_variants(folder)
+    paths, problems = [], []
+    for name in variants:
+        if name not in known:
+            where = ast.Span(str(folder / "variants"), 1, 1, 1, 1)
+            choices = ", ".join(known) or "none"
+            problems.append(Diagnostic(
+                f"unknown variant '{name}'{did_you_mean(name, known)} (available: {choices})", where))
+        paths.append(folder / "variants" / f"{name}.rules")
+    if problems:
+        raise SpecError(problems)
+    return paths
+
+
+def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources) -> LoadedSpec:
+    engine_paths = spec_files(folder)
+    test_paths = spec_files(folder / "tests") if (folder / "tests").is_dir() else []
+    variant_paths = _variant_paths(folder, variants)
+    parsed = parse_files(engine_paths + variant_paths + test_paths, sources, Path.cwd())
+    count = len(engine_paths)
+    base, overlays = parsed.files[:count], list(parsed.files[count:count + len(variant_paths)])
+    test_files = parsed.files[count + len(variant_paths):]
+    merged, problems = apply_overlays(base, overlays)
+    if problems:
+        raise SpecError(problems)
+    test_decls = [d for f in test_files for d in f.decls if isinstance(d, ast.TestDecl)]
+    hashed = [(f"{folder.name}/{p.relative_to(folder)}", p.read_text(encoding="utf-8"))
+              for p in engine_paths + variant_paths]
+    model = build_model(ast.Spec(parsed.span, merged), test_decls, hashed)
+    model.variants = list(variants)
+    model.available_variants = available_variants(folder)
     if check:
         from .checks import run_checks
-        problems = run_checks(model, [f for f in spec.files if f not in engine_files])
+        problems = run_checks(model, list(test_files))
         if problems:
             raise SpecError(problems)
-    return LoadedSpec(folder, model, sources)
+    return LoadedSpec(folder, model, sources, variants)

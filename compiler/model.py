@@ -52,6 +52,8 @@ class Model:
     tests: list[ast.TestDecl] = field(default_factory=list)
     map_rules: list[ast.Node] = field(default_factory=list)
     start: ast.ProcedureDecl | None = None
+    variants: list[str] = field(default_factory=list)
+    available_variants: list[str] = field(default_factory=list)
 
     # ------------------------------------------------------------ queries
     def category(self, kind: str) -> str | None:

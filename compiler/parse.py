@@ -292,6 +292,19 @@ class _Builder(Transformer):
     def type(self, meta, c):
         return ast.TypeRef(self._span(meta), str(c[0]), c[1] is not None)
 
+    # -- overlays
+    def link_decl(self, meta, c):
+        return ast.LinkDecl(self._span(meta), self._ident(c[0]), self._ident(c[1]))
+
+    def variant_decl(self, meta, c):
+        return ast.VariantDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]))
+
+    def replace_decl(self, meta, c):
+        return ast.ReplaceDecl(self._span(meta), c[0])
+
+    def remove_decl(self, meta, c):
+        return ast.RemoveDecl(self._span(meta), self._ident(c[0]))
+
     # -- entities
     def entity_decl(self, meta, c):
         kind, name, label, attrs, regions, adjacent, body = c

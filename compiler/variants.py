@@ -1,0 +1,114 @@
+"""Variants as overlays: merge variant files into the base spec, or say why not.
+
+A variant file opens with `variant id "Label"`; its other declarations are
+added, `replace <decl>` swaps a base declaration of the same name, `remove
+name` drops one, and `link a -- b` adds an adjacency to both spaces. Two
+variants changing the same declaration is an error reported at both places.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from . import ast
+from .errors import Diagnostic, did_you_mean
+
+
+def decl_name(decl: ast.Decl) -> str | None:
+    """The name a declaration defines, or None for unnamed ones."""
+    if isinstance(decl, ast.ProcedureDecl):
+        return decl.name.name
+    if isinstance(decl, ast.TestDecl):
+        return None
+    name = getattr(decl, "name", None)
+    return name.name if isinstance(name, ast.Ident) else None
+
+
+def apply_overlays(base: tuple[ast.SpecFile, ...], variants: list[ast.SpecFile]
+                   ) -> tuple[tuple[ast.SpecFile, ...], list[Diagnostic]]:
+    """The merged files and every problem found while merging."""
+    problems: list[Diagnostic] = []
+    known = {decl_name(d): d for f in base for d in f.decls if decl_name(d)}
+    changes: dict[str, ast.Decl | None] = {}
+    touched: dict[str, tuple[str, ast.Span]] = {}
+    added: list[ast.SpecFile] = []
+    for file in variants:
+        variant = _header(file, problems)
+        kept = []
+        for decl in file.decls:
+            if isinstance(decl, ast.VariantDecl):
+                continue
+            if isinstance(decl, (ast.ReplaceDecl, ast.RemoveDecl)):
+                target = decl_name(decl.decl) if isinstance(decl, ast.ReplaceDecl) else decl.name.name
+                if _claim(target, variant, decl, known, touched, problems):
+                    changes[target] = decl.decl if isinstance(decl, ast.ReplaceDecl) else None
+            else:
+                kept.append(decl)
+        added.append(dataclasses.replace(file, decls=tuple(kept)))
+    merged = tuple(_rewrite(f, changes) for f in base) + tuple(added)
+    return _apply_links(merged, problems), problems
+
+
+def _header(file: ast.SpecFile, problems: list[Diagnostic]) -> str:
+    first = file.decls[0] if file.decls else None
+    if not isinstance(first, ast.VariantDecl):
+        problems.append(Diagnostic("a variant file must begin with `variant id \"Label\"`", file.span))
+        return "?"
+    return first.name.name
+
+
+def _claim(target, variant, decl, known, touched, problems) -> bool:
+    verb = "replaces" if isinstance(decl, ast.ReplaceDecl) else "removes"
+    if target not in known:
+        hint = did_you_mean(target, known)
+        problems.append(Diagnostic(
+            f"variant '{variant}' {verb} '{target}', which the base game does not have{hint}", decl.span))
+        return False
+    if target in touched:
+        other, span = touched[target]
+        problems.append(Diagnostic(
+            f"variant '{variant}' {verb} '{target}', which variant '{other}' also changes (at {span})", decl.span))
+        problems.append(Diagnostic(
+            f"variant '{other}' changes '{target}', which variant '{variant}' also changes (at {decl.span})", span))
+        return False
+    touched[target] = (variant, decl.span)
+    return True
+
+
+def _rewrite(file: ast.SpecFile, changes: dict[str, ast.Decl | None]) -> ast.SpecFile:
+    decls = []
+    for decl in file.decls:
+        name = decl_name(decl)
+        if name in changes:
+            if changes[name] is not None:
+                decls.append(changes[name])
+        else:
+            decls.append(decl)
+    return dataclasses.replace(file, decls=tuple(decls))
+
+
+def _apply_links(files: tuple[ast.SpecFile, ...], problems: list[Diagnostic]) -> tuple[ast.SpecFile, ...]:
+    links = [d for f in files for d in f.decls if isinstance(d, ast.LinkDecl)]
+    if not links:
+        return files
+    entities = {d.name.name for f in files for d in f.decls if isinstance(d, ast.EntityDecl)}
+    extra: dict[str, list[ast.Ident]] = {}
+    for link in links:
+        for end, other in ((link.first, link.second), (link.second, link.first)):
+            if end.name not in entities:
+                problems.append(Diagnostic(
+                    f"link names unknown space '{end.name}'{did_you_mean(end.name, entities)}", end.span))
+            else:
+                extra.setdefault(end.name, []).append(other)
+    return tuple(_with_links(f, extra) for f in files)
+
+
+def _with_links(file: ast.SpecFile, extra: dict[str, list[ast.Ident]]) -> ast.SpecFile:
+    decls = []
+    for decl in file.decls:
+        if isinstance(decl, ast.LinkDecl):
+            continue
+        if isinstance(decl, ast.EntityDecl) and decl.name.name in extra:
+            decl = dataclasses.replace(decl, adjacent=decl.adjacent + tuple(extra[decl.name.name]))
+        decls.append(decl)
+    return dataclasses.replace(file, decls=tuple(decls))
