@@ -64,9 +64,23 @@ class State:
 
     # ---------------------------------------------------------- copies
     def copy(self) -> State:
+        """An independent copy, cheap enough for search bots (values are immutable)."""
         other = object.__new__(State)
-        for name in self.__slots__:
-            setattr(other, name, copy.deepcopy(getattr(self, name)))
+        other.tracks = self.tracks[:]
+        other.vars = self.vars[:]
+        other.counters = [cells[:] for cells in self.counters]
+        other.zones = [cards[:] for cards in self.zones]
+        other.location = self.location[:]
+        other.revealed = self.revealed[:]
+        other.effects = [[e, args[:], life] for e, args, life in self.effects]
+        other.rng = self.rng
+        other.dice = self.dice[:]
+        other.frames = copy.deepcopy(self.frames)
+        other.pending = None if self.pending is None else dict(self.pending)
+        other.result = None if self.result is None else dict(self.result)
+        other.log = self.log[:]
+        other.decisions = self.decisions
+        other.params = dict(self.params)
         return other
 
     def to_json(self) -> dict[str, Any]:
