@@ -267,6 +267,7 @@ class Interpreter:
             return
         env = {"you": player, "this": card}
         if event.when is None or self.ev.truth(state, env, event.when):
+            rt.note_event(state, card)
             self._push(state, "event " + self.meta.entity_ids[card], env, event.body)
 
     def _activate(self, state, frame, stmt: ast.Activate):

@@ -34,7 +34,7 @@ class State:
     __slots__ = (
         "tracks", "vars", "counters", "zones", "location", "revealed",
         "effects", "rng", "dice", "frames", "pending", "result", "log",
-        "decisions", "params",
+        "decisions", "params", "trace",
     )
 
     def __init__(self, meta: GameMeta, seed: int, params: dict[str, Any]):
@@ -61,6 +61,7 @@ class State:
         self.log: list[str] = []
         self.decisions: int = 0
         self.params: dict[str, Any] = dict(params)
+        self.trace: dict[int, int] | None = None  # card -> events fired, when traced
 
     # ---------------------------------------------------------- copies
     def copy(self) -> State:
@@ -81,6 +82,7 @@ class State:
         other.log = self.log[:]
         other.decisions = self.decisions
         other.params = dict(self.params)
+        other.trace = None if self.trace is None else dict(self.trace)
         return other
 
     def to_json(self) -> dict[str, Any]:
@@ -90,9 +92,11 @@ class State:
     def from_json(cls, data: dict[str, Any]) -> State:
         state = object.__new__(cls)
         for name in cls.__slots__:
-            value = data[name]
+            value = data.get(name)
             if name == "effects":
                 value = [[e, list(a), life] for e, a, life in value]
+            elif name == "trace" and value is not None:
+                value = {int(k): v for k, v in value.items()}
             setattr(state, name, value)
         return state
 
@@ -145,6 +149,12 @@ def move_card(state: State, card: int, slot: int) -> None:
 def top_card(state: State, slot: int) -> int | None:
     cards = state.zones[slot]
     return cards[-1] if cards else None
+
+
+def note_event(state: State, card: int) -> None:
+    """Count a fired event when the game is traced (fuzz coverage, simulations)."""
+    if state.trace is not None:
+        state.trace[card] = state.trace.get(card, 0) + 1
 
 
 # ------------------------------------------------------------------ effects
