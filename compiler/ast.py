@@ -776,6 +776,15 @@ class InvariantDecl(Decl):
 
 
 @dataclass(frozen=True, slots=True)
+class BotDecl(Decl):
+    """bot name "Label" = value: how good a position is for `you`, for the search bots."""
+
+    name: Ident
+    label: str
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class RequireConnected(Node):
     """require connected: the map graph must be connected."""
 

@@ -310,6 +310,10 @@ class Interpreter:
         return [(i.name.name, i.label) for i in self.model.invariants
                 if not self.ev.truth(state, {}, i.test)]
 
+    def evaluate(self, state: State, bot: str, player: int) -> float:
+        """A spec-declared evaluation of the position for `player`."""
+        return self.ev.value(state, {"you": player}, self.model.bots[bot].value)
+
     def tests(self) -> list[TestCase]:
         return [self._test_case(t) for t in self.model.tests]
 

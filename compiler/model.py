@@ -49,6 +49,7 @@ class Model:
     quantities: dict[str, ast.QuantityDecl] = field(default_factory=dict)
     procedures: dict[str, ast.ProcedureDecl] = field(default_factory=dict)
     invariants: list[ast.InvariantDecl] = field(default_factory=list)
+    bots: dict[str, ast.BotDecl] = field(default_factory=dict)
     tests: list[ast.TestDecl] = field(default_factory=list)
     map_rules: list[ast.Node] = field(default_factory=list)
     start: ast.ProcedureDecl | None = None
@@ -104,6 +105,7 @@ class Model:
             params=tuple((n, d.type.name, self.literal(d.default)) for n, d in self.params.items()),
             invariants=tuple((i.name.name, i.label) for i in self.invariants),
             effects=tuple(self.effects),
+            bots=tuple(self.bots),
             counts=self.counts(),
         )
 
@@ -195,6 +197,8 @@ def _index(model: Model, decl: ast.Decl) -> None:
                 model.procedures.setdefault(decl.name.name, decl)
         case ast.InvariantDecl():
             model.invariants.append(decl)
+        case ast.BotDecl():
+            model.bots.setdefault(decl.name.name, decl)
         case ast.MapDecl():
             model.map_rules.extend(decl.rules)
         case ast.TestDecl():

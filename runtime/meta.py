@@ -61,6 +61,7 @@ class GameMeta:
     params: tuple[tuple[str, str, object], ...]  # (name, type, default)
     invariants: tuple[tuple[str, str], ...]  # (name, label)
     effects: tuple[str, ...]
+    bots: tuple[str, ...] = ()  # spec-declared evaluations for the search bots
     counts: dict = field(default_factory=dict)  # for `rulespec info`
 
     # --- derived sizes and lookups
