@@ -284,6 +284,8 @@ class Interpreter:
 
     def _emit(self, state, frame, stmt: ast.Emit):
         args = [self.ev.value(state, frame["env"], a) for a in stmt.args]
+        if state.trace is not None:
+            rt.note_signal(state, stmt.signal.name, [args[i] for i in self._card_params(stmt.signal.name)])
         runs = []
         for effect, params, _ in list(state.effects):
             decl = self.effect_decls[effect]
@@ -296,6 +298,11 @@ class Interpreter:
                     runs.append((decl.name.name, env, trigger.body))
         for name, env, body in reversed(runs):
             self._push(state, "on " + name, env, body)
+
+    def _card_params(self, signal: str) -> list[int]:
+        """Positions of a signal's card-typed parameters (traced for coverage)."""
+        params = self.model.signals[signal].params
+        return [i for i, p in enumerate(params) if self.model.category(p.type.name) == "card"]
 
     def _win(self, state, frame, stmt: ast.Win):
         winner = self.ev.value(state, frame["env"], stmt.player)

@@ -44,8 +44,17 @@ def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any
     bots = {p: make_agent(agents[i % len(agents)], seed * 7919 + i)
             for i, p in enumerate(program.meta.players)}
     decisions = play_out(game, bots, MAX_DECISIONS)
-    events = {program.meta.entity_ids[c]: n for c, n in sorted(game.state.trace.items())}
+    events = readable_trace(program.meta, game.state.trace)
     return GameSummary(seed, game.winner, game.reason, decisions, game.tracks(), events)
+
+
+def readable_trace(meta, trace: dict[str, int]) -> dict[str, int]:
+    """'event 12' -> 'event korean_war': trace keys with entity ids."""
+    out = {}
+    for key, count in sorted(trace.items()):
+        what, card = key.rsplit(" ", 1)
+        out[f"{what} {meta.entity_ids[int(card)]}"] = count
+    return out
 
 
 _LOADED: dict[Any, Any] = {}

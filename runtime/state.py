@@ -61,7 +61,7 @@ class State:
         self.log: list[str] = []
         self.decisions: int = 0
         self.params: dict[str, Any] = dict(params)
-        self.trace: dict[int, int] | None = None  # card -> events fired, when traced
+        self.trace: dict[str, int] | None = None  # "what card" -> count, when traced
 
     # ---------------------------------------------------------- copies
     def copy(self) -> State:
@@ -95,8 +95,6 @@ class State:
             value = data.get(name)
             if name == "effects":
                 value = [[e, list(a), life] for e, a, life in value]
-            elif name == "trace" and value is not None:
-                value = {int(k): v for k, v in value.items()}
             setattr(state, name, value)
         return state
 
@@ -154,7 +152,17 @@ def top_card(state: State, slot: int) -> int | None:
 def note_event(state: State, card: int) -> None:
     """Count a fired event when the game is traced (fuzz coverage, simulations)."""
     if state.trace is not None:
-        state.trace[card] = state.trace.get(card, 0) + 1
+        key = f"event {card}"
+        state.trace[key] = state.trace.get(key, 0) + 1
+
+
+def note_signal(state: State, signal: str, cards: list[int | None]) -> None:
+    """Count an emitted signal per card argument, when the game is traced."""
+    if state.trace is not None:
+        for card in cards:
+            if card is not None:
+                key = f"{signal} {card}"
+                state.trace[key] = state.trace.get(key, 0) + 1
 
 
 # ------------------------------------------------------------------ effects
