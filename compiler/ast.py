@@ -892,6 +892,15 @@ class ReplaceDecl(Decl):
 
 
 @dataclass(frozen=True, slots=True)
+class EventDecl(Decl):
+    """event card [when condition] { ... }: a card's event written apart from its data."""
+
+    card: Ident
+    when: Expr | None
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
 class RemoveDecl(Decl):
     """remove name: a variant drops a base declaration."""
 

@@ -305,6 +305,9 @@ class _Builder(Transformer):
     def replace_decl(self, meta, c):
         return ast.ReplaceDecl(self._span(meta), c[0])
 
+    def event_decl(self, meta, c):
+        return ast.EventDecl(self._span(meta), self._ident(c[0]), c[1], c[2])
+
     def remove_decl(self, meta, c):
         return ast.RemoveDecl(self._span(meta), self._ident(c[0]))
 

@@ -16,6 +16,8 @@ from .errors import Diagnostic, did_you_mean
 
 def decl_name(decl: ast.Decl) -> str | None:
     """The name a declaration defines, or None for unnamed ones."""
+    if isinstance(decl, ast.EventDecl):
+        return f"event {decl.card.name}"
     if isinstance(decl, ast.ProcedureDecl):
         return decl.name.name
     if isinstance(decl, ast.TestDecl):
@@ -28,6 +30,8 @@ def apply_overlays(base: tuple[ast.SpecFile, ...], variants: list[ast.SpecFile]
                    ) -> tuple[tuple[ast.SpecFile, ...], list[Diagnostic]]:
     """The merged files and every problem found while merging."""
     problems: list[Diagnostic] = []
+    base = tuple(_hoist_events(f) for f in base)
+    variants = [_hoist_events(f) for f in variants]
     known = {decl_name(d): d for f in base for d in f.decls if decl_name(d)}
     changes: dict[str, ast.Decl | None] = {}
     touched: dict[str, tuple[str, ast.Span]] = {}
@@ -46,7 +50,52 @@ def apply_overlays(base: tuple[ast.SpecFile, ...], variants: list[ast.SpecFile]
                 kept.append(decl)
         added.append(dataclasses.replace(file, decls=tuple(kept)))
     merged = tuple(_rewrite(f, changes) for f in base) + tuple(added)
-    return _apply_links(merged, problems), problems
+    return _attach_events(_apply_links(merged, problems), problems), problems
+
+
+def _hoist_events(file: ast.SpecFile) -> ast.SpecFile:
+    """Inline `{ event ... }` of entities become `event card ...` declarations."""
+    decls: list[ast.Decl] = []
+    for decl in file.decls:
+        target = decl.decl if isinstance(decl, ast.ReplaceDecl) else decl
+        if isinstance(target, ast.EntityDecl) and target.events:
+            bare = dataclasses.replace(target, events=())
+            decls.append(dataclasses.replace(decl, decl=bare) if decl is not target else bare)
+            for event in target.events:
+                hoisted = ast.EventDecl(event.span, target.name, event.when, event.body)
+                decls.append(dataclasses.replace(decl, decl=hoisted) if decl is not target else hoisted)
+        else:
+            decls.append(decl)
+    return dataclasses.replace(file, decls=tuple(decls))
+
+
+def _attach_events(files: tuple[ast.SpecFile, ...], problems: list[Diagnostic]) -> tuple[ast.SpecFile, ...]:
+    """Every `event card` declaration goes back into its card's entity."""
+    entities = {d.name.name: d for f in files for d in f.decls if isinstance(d, ast.EntityDecl)}
+    events: dict[str, ast.EventDecl] = {}
+    for event in (d for f in files for d in f.decls if isinstance(d, ast.EventDecl)):
+        name = event.card.name
+        if name not in entities:
+            problems.append(Diagnostic(
+                f"event for unknown card '{name}'{did_you_mean(name, entities)}", event.card.span))
+        elif name in events:
+            problems.append(Diagnostic(
+                f"card '{name}' already has an event (at {events[name].span})", event.span))
+        else:
+            events[name] = event
+    return tuple(_with_events(f, events) for f in files)
+
+
+def _with_events(file: ast.SpecFile, events: dict[str, ast.EventDecl]) -> ast.SpecFile:
+    decls = []
+    for decl in file.decls:
+        if isinstance(decl, ast.EventDecl):
+            continue
+        if isinstance(decl, ast.EntityDecl) and decl.name.name in events:
+            event = events[decl.name.name]
+            decl = dataclasses.replace(decl, events=(ast.EventBlock(event.span, event.when, event.body),))
+        decls.append(decl)
+    return dataclasses.replace(file, decls=tuple(decls))
 
 
 def _header(file: ast.SpecFile, problems: list[Diagnostic]) -> str:
