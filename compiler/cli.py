@@ -1,96 +1,501 @@
-"""The `rulespec` command line (contract: ../shared DESIGN.md, docs/CLI.md)."""
+"""The `rulespec` command line: check, compile, play, replay, test, bench, info.
+
+The contract (commands, flags, --json keys) is in docs/CLI.md. Every failure
+a user can cause ends in one plain line on stderr (spec errors: the rendered
+diagnostics) and a non-zero exit; a bug in rulespec ends in "internal error".
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
+import tempfile
+from pathlib import Path
+from typing import Any, NoReturn
 
 import click
 
-from .errors import SpecError
-from .loader import find_spec_dir, load_spec
+from . import backends
+from .errors import InternalError, SpecError
+from .loader import REPO_ROOT, LoadedSpec, available_variants, find_spec_dir, load_spec
+from runtime import record as records
+from runtime.agents import DEFAULT_MAX_DECISIONS, parse_agents, play_out, seat_agents
+from runtime.game import Game
 from runtime.state import RuleError
 
-
-def _fail(message: str) -> None:
-    click.echo(f"rulespec: error: {message}", err=True)
-    sys.exit(1)
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+LOG_LINES = 12
 
 
-@click.group()
+class UserError(Exception):
+    """Bad input of any kind: shown as one line, exit 1."""
+
+
+# ------------------------------------------------------------------ the guard
+
+
+class _Guarded(click.Group):
+    """Turns every exception into one line and an exit code, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except SpecError as err:
+            _spec_error(err)
+        except (UserError, RuleError, records.RecordError, backends.BackendError) as err:
+            _fail(str(err))
+        except KeyboardInterrupt:
+            click.echo("rulespec: interrupted", err=True)
+            ctx.exit(130)
+        except Exception as err:  # noqa: BLE001 - the last line of defence
+            if os.environ.get("RULESPEC_DEBUG"):
+                raise
+            kind = "internal error" if not isinstance(err, InternalError) else "internal compiler error"
+            click.echo(f"rulespec: {kind}: {type(err).__name__}: {_one_line(str(err))}", err=True)
+            click.echo("this is a bug in rulespec, not in your input: please report it with the"
+                       " command you ran (RULESPEC_DEBUG=1 shows the traceback)", err=True)
+            ctx.exit(EXIT_INTERNAL)
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"rulespec: error: {_one_line(message)}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def _spec_error(err: SpecError) -> NoReturn:
+    sources = getattr(err, "sources", None)
+    click.echo(sources.render_all(err) if sources is not None else str(err), err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def _one_line(text: str) -> str:
+    return "; ".join(part.strip() for part in text.strip().splitlines() if part.strip()) or "(no message)"
+
+
+def _emit_json(data: dict[str, Any]) -> None:
+    click.echo(json.dumps(data, sort_keys=False))
+
+
+# ------------------------------------------------------------------ shared steps
+
+
+def _load(game_or_dir: str, variants: tuple[str, ...] = ()) -> LoadedSpec:
+    """Find and load a spec (a game name or a folder); every failure as UserError/SpecError."""
+    try:
+        folder = find_spec_dir(game_or_dir)
+    except FileNotFoundError:
+        games = known_games()
+        known = f" (games: {', '.join(games)})" if games else ""
+        raise UserError(f"no spec found for '{game_or_dir}': not a folder with .rules files"
+                        f" nor a game under spec/{known}") from None
+    return load_spec(folder, variants=tuple(variants))
+
+
+def known_games() -> list[str]:
+    root = REPO_ROOT / "spec"
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and any(p.glob("*.rules")))
+
+
+def _params(meta, pairs: tuple[str, ...]) -> dict[str, Any]:
+    """--param NAME=VALUE, typed by the spec's declarations."""
+    declared = {name: (kind, default) for name, kind, default in meta.params}
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise UserError(f"bad --param '{pair}': expected NAME=VALUE")
+        if name not in declared:
+            names = ", ".join(declared) or "none"
+            raise UserError(f"unknown param '{name}' ({meta.game} declares: {names})")
+        out[name] = _param_value(meta, name, declared[name][0], text.strip())
+    return out
+
+
+def _param_value(meta, name: str, kind: str, text: str) -> Any:
+    if kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise UserError(f"param '{name}' is an int; '{text}' is not a whole number") from None
+    if kind == "bool":
+        lowered = text.lower()
+        if lowered in ("true", "yes", "on", "1"):
+            return True
+        if lowered in ("false", "no", "off", "0"):
+            return False
+        raise UserError(f"param '{name}' is a bool; use true or false, not '{text}'")
+    if kind == "player":
+        if text not in meta.players:
+            raise UserError(f"param '{name}' is a player: one of {', '.join(meta.players)}")
+        return meta.players.index(text)
+    return text
+
+
+def _program(loaded: LoadedSpec, backend: str, package: str | None = None):
+    return backends.load_program(loaded, backend, package)
+
+
+def _agents(text: str, meta) -> tuple[str, ...]:
+    try:
+        return parse_agents(text, meta.players, getattr(meta, "bots", ()))
+    except ValueError as err:
+        raise UserError(str(err)) from None
+
+
+# ------------------------------------------------------------------ readable output
+
+
+def _winner_text(game: Game) -> str:
+    if not game.over:
+        return "not finished"
+    if game.winner is None:
+        return f"draw — {game.reason}"
+    label = game.meta.player_labels[game.meta.players.index(game.winner)]
+    return f"{label} wins — {game.reason}"
+
+
+def _tracks_text(game: Game) -> list[str]:
+    lines = []
+    for name, value in game.tracks().items():
+        if isinstance(value, dict):
+            value = ", ".join(f"{p} {v}" for p, v in value.items())
+        lines.append(f"  {name}: {value}")
+    return lines
+
+
+def _summary(game: Game, backend: str) -> list[str]:
+    meta = game.meta
+    variants = f", variants {'+'.join(game.variants)}" if game.variants else ""
+    agents = f", agents {' vs '.join(game.agents)}" if game.agents else ""
+    lines = [f"{meta.title or meta.game} — seed {game.seed}, {backend} back end{agents}{variants}",
+             f"Result:    {_winner_text(game)}",
+             f"Decisions: {game.decisions}"]
+    if game.state.params:
+        lines.append("Params:    " + ", ".join(f"{k}={v}" for k, v in game.state.params.items()))
+    lines.append("Tracks:")
+    lines += _tracks_text(game)
+    log = game.state.log[-LOG_LINES:]
+    if log:
+        lines.append(f"Last {len(log)} lines of the game log:")
+        lines += [f"  {line}" for line in log]
+    return lines
+
+
+def _result_json(game: Game, backend: str) -> dict[str, Any]:
+    meta = game.meta
+    return {
+        "game": meta.game, "variants": list(game.variants), "seed": game.seed,
+        "backend": backend, "winner": game.winner, "reason": game.reason,
+        "decisions": game.decisions, "spec_hash": meta.spec_hash,
+        "over": game.over, "agents": list(game.agents or ()),
+        "params": dict(game.state.params), "tracks": game.tracks(),
+    }
+
+
+# ------------------------------------------------------------------ commands
+
+
+@click.group(cls=_Guarded, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rulespec", prog_name="rulespec")
 def main() -> None:
     """rulespec: game rules as data, a checked spec, a fast engine."""
 
 
+variant_option = click.option("--variant", "variants", multiple=True, metavar="V",
+                              help="A variant of spec/<game>/variants/ (repeatable).")
+json_option = click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+param_option = click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
+                            help="A parameter the spec declares (repeatable).")
+package_option = click.option("--package", default=None, metavar="DIR",
+                              help="The generated package to run (default generated/<game>).")
+
+
 @main.command()
 @click.argument("spec_dir")
-def check(spec_dir: str) -> None:
-    """Check a spec; every error as file:line:col."""
-    loaded = _load_with_sources(spec_dir)
-    click.echo(f"{loaded.model.game}: ok")
+@variant_option
+def check(spec_dir: str, variants: tuple[str, ...]) -> None:
+    """Check a spec: every error as file:line:col, exit 1 if any."""
+    loaded = _load(spec_dir, variants)
+    counts = loaded.model.counts()
+    chosen = f" with {'+'.join(loaded.variants)}" if loaded.variants else ""
+    click.echo(f"{loaded.model.game}{chosen}: ok — {counts['spaces']} spaces, {counts['cards']} cards,"
+               f" {counts['designer_tests']} designer tests (spec hash {loaded.model.spec_hash})")
 
 
-def _load_with_sources(game: str):
+@main.command("compile")
+@click.argument("spec_dir")
+@click.option("-o", "--output", default=None, metavar="DIR",
+              help="Where to write the package (default generated/<game>).")
+def compile_cmd(spec_dir: str, output: str | None) -> None:
+    """Generate the engine package; all-or-nothing."""
+    loaded = _load(spec_dir)
     try:
-        folder = find_spec_dir(game)
-    except FileNotFoundError as err:
-        _fail(str(err))
+        from .codegen import compile_game
+    except ImportError:
+        raise UserError("the code generator (compiler.codegen.compile_game) is not available yet;"
+                        " use --backend interpreted") from None
+    out = Path(output) if output else backends.default_package(loaded.model.game)
+    _atomic_compile(lambda target: compile_game(loaded.model, target), out)
+    click.echo(f"{loaded.model.game}: wrote {backends._shown(out)} (spec hash {loaded.model.spec_hash})")
+
+
+def _atomic_compile(write, out: Path) -> None:
+    """Write into a sibling temporary folder, then swap it in: a failure keeps the old output."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
     try:
-        return load_spec(folder)
-    except SpecError as err:
-        sources = getattr(err, "sources", None)
-        click.echo(err.sources.render_all(err) if sources else str(err), err=True)
-        sys.exit(1)
+        write(staging)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    old = None
+    if out.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+        old.rmdir()
+        os.rename(out, old)
+    os.rename(staging, out)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 @main.command()
-@click.argument("game")
-@click.option("--seed", default=1, type=int)
-@click.option("--backend", type=click.Choice(["generated", "interpreted"]), default="interpreted")
-@click.option("--agents", default="random,random")
-@click.option("--json", "as_json", is_flag=True)
-def play(game: str, seed: int, backend: str, agents: str, as_json: bool) -> None:
-    """Play one game between bots."""
-    from .interpret import Interpreter
-    from runtime.agents import make_agent, play_out
-    from runtime.game import Game
-    loaded = _load_with_sources(game)
-    program = Interpreter(loaded.model)
-    names = agents.split(",")
+@click.argument("game_name", metavar="GAME")
+@variant_option
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--agents", default="random", show_default=True, metavar="A,B",
+              help="One bot for all players, or one per player: random, first, last, greedy, mc.")
+@click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
+@click.option("--record", "record_path", default=None, metavar="FILE", help="Save the game record here.")
+@param_option
+@click.option("--max-decisions", default=DEFAULT_MAX_DECISIONS, show_default=True, type=int,
+              help="Stop a game that runs longer than this.")
+@package_option
+@json_option
+def play(game_name: str, variants: tuple[str, ...], seed: int, agents: str, backend: str,
+         record_path: str | None, params: tuple[str, ...], max_decisions: int,
+         package: str | None, as_json: bool) -> None:
+    """Play one game between bots and show the result."""
+    loaded = _load(game_name, variants)
+    program = _program(loaded, backend, package)
+    meta = program.meta
+    names = _agents(agents, meta)
+    values = _params(meta, params)
+    game = None
     try:
-        g = Game(program, seed=seed)
-        bots = {p: make_agent(names[i % len(names)], seed * 7919 + i) for i, p in enumerate(program.meta.players)}
-        decisions = play_out(g, bots)
+        game = Game(program, seed=seed, params=values, variants=loaded.variants, agents=names)
+        play_out(game, seat_agents(names, meta.players, seed), max_decisions)
     except RuleError as err:
-        _fail(str(err))
-    out = {"game": program.meta.game, "variants": [], "seed": seed, "backend": backend,
-           "winner": g.winner, "reason": g.reason, "decisions": decisions,
-           "spec_hash": program.meta.spec_hash}
+        if game is None:
+            raise UserError(f"{err} (while setting up the game, seed {seed})") from None
+        saved = ""
+        if record_path:
+            records.save(game, record_path, str(loaded.folder), snapshot=False)
+            saved = f"; the record up to it is in {record_path}"
+        raise UserError(f"{err} (after {game.decisions} decisions, seed {seed}){saved}") from None
+    if record_path:
+        records.save(game, record_path, str(loaded.folder))
     if as_json:
-        click.echo(json.dumps(out))
-    else:
-        for line in g.state.log[-40:]:
-            click.echo(line)
-        click.echo(out)
+        _emit_json(dict(_result_json(game, backend), record=record_path))
+        return
+    for line in _summary(game, backend):
+        click.echo(line)
+    if record_path:
+        click.echo(f"Record:    {record_path} (rulespec replay {record_path})")
+
+
+@main.command()
+@click.argument("file")
+@click.option("--backend", type=click.Choice(backends.BACKENDS), default=None,
+              help="Default: the back end that made the record.")
+@click.option("--spec", "spec_dir", default=None, metavar="DIR",
+              help="The spec folder (default: the one named in the record, else spec/<game>).")
+@package_option
+@json_option
+def replay(file: str, backend: str | None, spec_dir: str | None, package: str | None,
+           as_json: bool) -> None:
+    """Replay a game record and show where it ends."""
+    record = records.read(file)
+    loaded = _load(_record_spec(record, spec_dir), tuple(record["variants"]))
+    backend = backend or record.get("backend") or "generated"
+    program = _program(loaded, backend, package)
+    records.check_program(record, program)
+    game = records.replay(record, program)
+    if record.get("snapshot") is not None:
+        saved = records.restore(record, program, file) if record["snapshot"].get("backend") else None
+        if saved is not None and not records.same_state(saved.state, game.state):
+            raise UserError(f"{file}: replaying the choices does not reproduce the saved snapshot")
+    if as_json:
+        out = _result_json(game, backend)
+        out["replayed"] = len(record["choices"])
+        out["pending"] = _pending_json(game)
+        _emit_json(out)
+        return
+    click.echo(f"Replayed {len(record['choices'])} choices from {file}")
+    for line in _summary(game, backend):
+        click.echo(line)
+    decision = game.decision
+    if decision is not None:
+        click.echo(f"Waiting for {decision.player}: {decision.prompt} ({', '.join(decision.option_ids)})")
+
+
+def _record_spec(record: dict[str, Any], spec_dir: str | None) -> str:
+    if spec_dir:
+        return spec_dir
+    named = record.get("spec_dir")
+    if isinstance(named, str) and Path(named).is_dir():
+        return named
+    return record["game"]
+
+
+def _pending_json(game: Game) -> dict[str, Any] | None:
+    decision = game.decision
+    if decision is None:
+        return None
+    return {"player": decision.player, "prompt": decision.prompt, "options": list(decision.option_ids)}
 
 
 @main.command("test")
 @click.argument("spec_dir")
-@click.option("--json", "as_json", is_flag=True)
-def test_cmd(spec_dir: str, as_json: bool) -> None:
-    """Run the designer tests on both back ends."""
-    from .interpret import Interpreter
+@click.option("--backend", type=click.Choice(("both",) + backends.BACKENDS), default="both",
+              show_default=True)
+@package_option
+@json_option
+def test_cmd(spec_dir: str, backend: str, package: str | None, as_json: bool) -> None:
+    """Run the designer tests on both back ends; exit 1 if any fails."""
     from runtime.testing import run_test
-    loaded = _load_with_sources(spec_dir)
-    program = Interpreter(loaded.model)
-    failures, passed = [], 0
-    for case in program.tests():
-        failure = run_test(program, case)
-        if failure:
-            failures.append(failure)
-        else:
-            passed += 1
-    for f in failures:
-        click.echo(f"{f.location}: FAIL [{f.backend}] {f.name}: {f.message}")
-    click.echo(f"{passed} passed, {len(failures)} failed")
-    sys.exit(1 if failures else 0)
+    loaded = _load(spec_dir)
+    chosen = list(backends.BACKENDS) if backend == "both" else [backend]
+    failures: list[dict[str, Any]] = []
+    passed = 0
+    with tempfile.TemporaryDirectory(prefix="rulespec-test-") as scratch:
+        for name in chosen:
+            program = _test_program(loaded, name, package, Path(scratch), quiet=as_json)
+            for case in program.tests():
+                failure = run_test(program, case)
+                if failure is None:
+                    passed += 1
+                else:
+                    failures.append({"name": failure.name, "location": failure.location,
+                                     "message": failure.message, "backend": failure.backend})
+    if as_json:
+        _emit_json({"passed": passed, "failed": len(failures), "backends": chosen,
+                    "failures": failures})
+    else:
+        for f in failures:
+            click.echo(f"{f['location']}: FAIL [{f['backend']}] {f['name']}: {f['message']}")
+        click.echo(f"{passed} passed, {len(failures)} failed ({' and '.join(chosen)})")
+    sys.exit(EXIT_ERROR if failures else EXIT_OK)
+
+
+def _test_program(loaded: LoadedSpec, backend: str, package: str | None, scratch: Path, quiet: bool):
+    """The program to test; a missing or stale generated package is compiled afresh to scratch."""
+    try:
+        return _program(loaded, backend, package)
+    except backends.BackendError as err:
+        if backend != "generated" or package is not None or not backends.codegen_available():
+            raise
+        from .codegen import compile_game
+        fresh = scratch / loaded.model.game
+        compile_game(loaded.model, fresh)
+        if not quiet:
+            click.echo(f"note: {err.args[0].split(':')[0]}; testing a fresh compile", err=True)
+        return _program(loaded, backend, str(fresh))
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("--games", default=10, show_default=True, type=click.IntRange(min=1))
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--backend", type=click.Choice(("both",) + backends.BACKENDS), default="both",
+              show_default=True)
+@param_option
+@package_option
+@json_option
+def bench(game_name: str, games: int, seed: int, backend: str, params: tuple[str, ...],
+          package: str | None, as_json: bool) -> None:
+    """Games/s and decisions/s of both back ends, random bots, the same seeds."""
+    from runtime import bench as benchmark
+    loaded = _load(game_name)
+    chosen = list(backends.BACKENDS) if backend == "both" else [backend]
+    programs = {name: _program(loaded, name, package) for name in chosen}
+    values = _params(programs[chosen[0]].meta, params)
+    results = _run_bench(benchmark, programs, games, seed, values, show=not as_json)
+    out: dict[str, Any] = {"game": loaded.model.game, "games": games, "seed": seed,
+                           "generated": None, "interpreted": None, "ratio": None}
+    if len(results) == 2:
+        out.update(benchmark.compare(results["generated"], results["interpreted"]))
+    else:
+        out.update({name: r.to_json() for name, r in results.items()})
+    if as_json:
+        _emit_json(out)
+        return
+    click.echo(f"{loaded.model.game}: {games} games, seeds {seed}..{seed + games - 1}, random bots")
+    for name, result in results.items():
+        click.echo(f"  {name:<12} {result.games_per_s:10.2f} games/s {result.decisions_per_s:12.0f}"
+                   f" decisions/s  ({result.decisions} decisions in {result.seconds:.2f}s)")
+        if result.errors:
+            click.echo(f"  {'':<12} {result.errors} of {result.games} games stopped on a rule error")
+    if out["ratio"] is not None:
+        click.echo(f"  ratio        {out['ratio']:.2f}x (generated over interpreted, games/s)")
+        if not out.get("same_games"):
+            click.echo("  warning: the back ends played games of different lengths on the same"
+                       " seeds; run `rulespec fuzz` to find where they disagree")
+
+
+def _run_bench(benchmark, programs: dict, games: int, seed: int, params: dict, show: bool) -> dict:
+    if not (show and sys.stderr.isatty()):
+        return {name: benchmark.run(p, games, seed, params) for name, p in programs.items()}
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    results = {}
+    columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        for name, program in programs.items():
+            task = progress.add_task(name, total=games)
+            results[name] = benchmark.run(program, games, seed, params,
+                                          on_game=lambda t=task: progress.advance(t))
+    return results
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@json_option
+def info(game_name: str, as_json: bool) -> None:
+    """Counts of a game: spaces, regions, cards, phases, constraints, variants, tests."""
+    loaded = _load(game_name)
+    model = loaded.model
+    counts = model.counts()
+    out: dict[str, Any] = {
+        "game": model.game, "title": model.title, "spec_hash": model.spec_hash,
+        "players": list(model.players),
+        "spaces": counts["spaces"], "regions": counts["regions"], "cards": counts["cards"],
+        "cards_with_events": counts["cards_with_events"], "phases": counts["phases"],
+        "constraints": counts["constraints"], "variants": available_variants(loaded.folder),
+        "designer_tests": counts["designer_tests"],
+        "params": {name: {"type": kind, "default": default}
+                   for name, kind, default in model.meta().params},
+    }
+    if as_json:
+        _emit_json(out)
+        return
+    click.echo(f"{model.title or model.game} ({model.game}), spec hash {model.spec_hash}")
+    click.echo(f"  players: {', '.join(model.players)}")
+    for key in ("spaces", "regions", "cards", "cards_with_events", "phases", "constraints",
+                "designer_tests"):
+        click.echo(f"  {key.replace('_', ' ')}: {out[key]}")
+    click.echo(f"  variants: {', '.join(out['variants']) or 'none'}")
+    if out["params"]:
+        click.echo("  params: " + ", ".join(f"{n}={p['default']} ({p['type']})"
+                                           for n, p in out["params"].items()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,8 +1,27 @@
-"""Bots that play through the decision protocol; they see only their view."""
+"""Bots that play through the decision protocol.
+
+An agent has `choose(game, decision) -> option id`. Fair agents look only at
+`game.view(decision.player)`; the search bots (runtime/search.py) copy the
+state and re-deal every card their player cannot see before looking ahead.
+Names: `random`, `first`, `last`, and `greedy` / `mc` (optionally
+`greedy:<bot>` to pick one of the spec's `bot` evaluations).
+"""
 
 from __future__ import annotations
 
-from .state import next_random
+from typing import Any, Protocol
+
+from .game import Decision, Game
+from .state import RuleError, next_random
+
+DEFAULT_MAX_DECISIONS = 100_000
+
+
+class Agent(Protocol):
+    """Anything that picks one option id of a decision."""
+
+    def choose(self, game: Game, decision: Decision) -> str:
+        """The id of the chosen option."""
 
 
 class RandomAgent:
@@ -11,12 +30,10 @@ class RandomAgent:
     name = "random"
 
     def __init__(self, seed: int):
-        self._rng = seed * 0x9E3779B1 + 12345
+        self._stream = _Stream(seed * 0x9E3779B1 + 12345)
 
-    def choose(self, game, decision) -> str:
-        holder = _Stream(self._rng)
-        index = next_random(holder) % len(decision.option_ids)
-        self._rng = holder.rng
+    def choose(self, game: Game, decision: Decision) -> str:
+        index = next_random(self._stream) % len(decision.option_ids)
         return decision.option_ids[index]
 
 
@@ -28,36 +45,98 @@ class FirstAgent:
     def __init__(self, seed: int = 0):
         pass
 
-    def choose(self, game, decision) -> str:
+    def choose(self, game: Game, decision: Decision) -> str:
         return decision.option_ids[0]
 
 
+class LastAgent:
+    """Always the last legal option: a second cheap, different deterministic bot."""
+
+    name = "last"
+
+    def __init__(self, seed: int = 0):
+        pass
+
+    def choose(self, game: Game, decision: Decision) -> str:
+        return decision.option_ids[-1]
+
+
 class _Stream:
+    """The one attribute `next_random` advances."""
+
     __slots__ = ("rng",)
 
     def __init__(self, rng: int):
-        self.rng = rng
+        self.rng = rng & ((1 << 64) - 1)
 
 
-AGENTS = {"random": RandomAgent, "first": FirstAgent}
+AGENTS: dict[str, type] = {"random": RandomAgent, "first": FirstAgent, "last": LastAgent}
+SEARCH_AGENTS = ("greedy", "mc")
 
 
-def make_agent(name: str, seed: int):
+class DecisionLimit(RuleError):
+    """A game ran past the decision cap: the rules may never end."""
+
+
+def known_agents() -> list[str]:
+    return sorted(AGENTS) + list(SEARCH_AGENTS)
+
+
+def make_agent(name: str, seed: int) -> Agent:
+    kind, _, bot = name.partition(":")
+    if kind in SEARCH_AGENTS:
+        from .search import make_search_agent
+        return make_search_agent(kind, seed, bot or None)
     try:
         return AGENTS[name](seed)
     except KeyError:
-        raise ValueError(f"unknown agent '{name}' (known: {', '.join(sorted(AGENTS))})") from None
+        raise ValueError(f"unknown agent '{name}' (known: {', '.join(known_agents())})") from None
 
 
-def play_out(game, agents: dict[str, object], max_decisions: int = 100_000) -> int:
-    """Play until the game ends; returns the number of decisions made."""
+def parse_agents(text: str, players: tuple[str, ...], bots: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """'random' or 'random,greedy' → one agent name per player, or ValueError."""
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if len(names) == 1:
+        names = names * len(players)
+    if len(names) != len(players):
+        raise ValueError(f"--agents needs 1 or {len(players)} names (for {', '.join(players)}),"
+                         f" got {len(names)}")
+    for name in names:
+        _check_agent(name, bots)
+    return names
+
+
+def _check_agent(name: str, bots: tuple[str, ...]) -> None:
+    kind, _, bot = name.partition(":")
+    if kind not in SEARCH_AGENTS:
+        make_agent(name, 0)
+        return
+    if not bots:
+        raise ValueError(f"agent '{kind}' needs a `bot` evaluation in the spec, and it declares none")
+    if bot and bot not in bots:
+        raise ValueError(f"unknown bot evaluation '{bot}' (the spec declares: {', '.join(bots)})")
+
+
+def seat_agents(names: tuple[str, ...], players: tuple[str, ...], seed: int) -> dict[str, Agent]:
+    """One agent per player; each draws from its own stream derived from the game seed."""
+    return {p: make_agent(n, seed * 7919 + i) for i, (p, n) in enumerate(zip(players, names))}
+
+
+def play_out(game: Game, agents: dict[str, Agent], max_decisions: int = DEFAULT_MAX_DECISIONS,
+             after: Any = None) -> int:
+    """Play until the game ends; returns the number of decisions made.
+
+    `after(game)`, when given, runs after every decision (property tests use it).
+    """
     made = 0
     while not game.over:
         decision = game.decision
         if decision is None:
-            break
+            raise RuleError("the game stopped without a result: nothing is pending and no `win` ended it")
         if made >= max_decisions:
-            raise RuntimeError(f"game exceeded {max_decisions} decisions")
+            raise DecisionLimit(f"the game did not end within {max_decisions} decisions")
         game.choose(agents[decision.player].choose(game, decision))
         made += 1
+        if after is not None:
+            after(game)
     return made

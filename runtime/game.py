@@ -32,13 +32,15 @@ class Game:
     """A game in progress on a back end."""
 
     def __init__(self, program: Program, seed: int = 0, params: dict[str, Any] | None = None,
-                 variants: tuple[str, ...] = (), state: State | None = None):
+                 variants: tuple[str, ...] = (), state: State | None = None,
+                 agents: tuple[str, ...] | None = None, choices: list[str] | None = None):
         self.program = program
         self.meta = program.meta
         self.seed = seed
         self.variants = tuple(variants)
         self.params = dict(params or {})
-        self.choices: list[str] = []
+        self.agents = tuple(agents) if agents else None  # names, for the record
+        self.choices: list[str] = list(choices or [])
         if state is None:
             state = new_state(self.meta, seed, self.params)
             program.begin(state)
@@ -81,6 +83,10 @@ class Game:
     @property
     def reason(self) -> str | None:
         return self.state.result["reason"] if self.state.result else None
+
+    @property
+    def decisions(self) -> int:
+        return len(self.choices)
 
     def copy(self) -> Game:
         other = Game.__new__(Game)

@@ -1,0 +1,81 @@
+"""Measures a back end: full games between random bots, games/s and decisions/s."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .agents import DEFAULT_MAX_DECISIONS, play_out, seat_agents
+from .game import Game
+from .program import Program
+from .state import RuleError
+
+
+@dataclass
+class BenchResult:
+    """What one back end did in one benchmark run."""
+
+    backend: str
+    games: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    errors: int = 0  # games that stopped on a rule error (a dead end)
+    lengths: list[int] = field(default_factory=list)
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+    @property
+    def decisions_per_s(self) -> float:
+        return self.decisions / self.seconds if self.seconds else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games_per_s": round(self.games_per_s, 3),
+            "decisions_per_s": round(self.decisions_per_s, 1),
+            "games": self.games, "decisions": self.decisions,
+            "seconds": round(self.seconds, 4), "errors": self.errors,
+        }
+
+
+def play_one(program: Program, seed: int, params: dict[str, Any] | None = None,
+             max_decisions: int = DEFAULT_MAX_DECISIONS) -> tuple[int, bool]:
+    """One game between random bots: (decisions made, whether it ended on a rule error)."""
+    players = program.meta.players
+    agents = seat_agents(("random",) * len(players), players, seed)
+    game: Game | None = None
+    try:
+        game = Game(program, seed=seed, params=params)
+        return play_out(game, agents, max_decisions), False
+    except RuleError:
+        return (game.decisions if game is not None else 0), True
+
+
+def run(program: Program, games: int, seed: int = 1, params: dict[str, Any] | None = None,
+        on_game: Callable[[], None] | None = None) -> BenchResult:
+    """Play `games` games with seeds seed, seed+1, …; time them all."""
+    result = BenchResult(program.backend)
+    for k in range(games):
+        start = time.perf_counter()
+        made, failed = play_one(program, seed + k, params)
+        result.seconds += time.perf_counter() - start
+        result.games += 1
+        result.decisions += made
+        result.errors += failed
+        result.lengths.append(made)
+        if on_game is not None:
+            on_game()
+    return result
+
+
+def compare(generated: BenchResult, interpreted: BenchResult) -> dict[str, Any]:
+    """The `bench --json` object's numbers: both back ends and their games/s ratio."""
+    ratio = (generated.games_per_s / interpreted.games_per_s) if interpreted.games_per_s else None
+    return {
+        "generated": generated.to_json(),
+        "interpreted": interpreted.to_json(),
+        "ratio": round(ratio, 2) if ratio is not None else None,
+        "same_games": generated.lengths == interpreted.lengths,
+    }
