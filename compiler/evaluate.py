@@ -88,16 +88,22 @@ class Evaluator:
             if node.name == "adjacent":
                 return model.adjacency[self.value(state, env, node.args[0])]
         region = self.value(state, env, node)
+        if isinstance(region, str) and region.startswith(ZONE_TAG):
+            return list(state.zones[int(region[len(ZONE_TAG):])])
         if region in model.region_members:
             return model.region_members[region]
         raise RuleError(f"not a collection: {_text(self.meta, region)}", str(node.span))
 
     def zone(self, state: State, env: dict, node: ast.Expr) -> int:
-        if isinstance(node, ast.NameRef):
+        """The slot of a zone written directly (deck, hand(p)) or held in a local."""
+        if isinstance(node, ast.NameRef) and node.name not in env and node.name in self.model.zones:
             return self.model.zones[node.name].slot
-        if isinstance(node, ast.CallExpr):
+        if isinstance(node, ast.CallExpr) and node.name in self.model.zones:
             zone = self.model.zones[node.name]
             return zone.slot + self.value(state, env, node.args[0])
+        value = self.value(state, env, node)
+        if isinstance(value, str) and value.startswith(ZONE_TAG):
+            return int(value[len(ZONE_TAG):])
         raise RuleError("not a zone", str(node.span))
 
     def assign(self, state: State, env: dict, ref: ast.Ref, update: Callable[[Any], Any]) -> None:
@@ -158,6 +164,8 @@ class Evaluator:
             return model.entity_index[name]
         if name in model.enum_of_value:
             return name
+        if name in model.zones:
+            return f"{ZONE_TAG}{model.zones[name].slot}"
         if name == "game_over":
             return state.result is not None
         if name == "winner":
@@ -185,6 +193,8 @@ class Evaluator:
             return state.counters[slot][args[-1]]
         if name in model.tracks:
             return state.tracks[model.tracks[name].slot + args[0]]
+        if name in model.zones:
+            return f"{ZONE_TAG}{model.zones[name].slot + args[0]}"
         builtin = _BUILTINS.get(name)
         if builtin is not None:
             return builtin(self, state, node, args)
@@ -234,11 +244,19 @@ class Evaluator:
     def _member(self, state, env, node: ast.Member):
         item = self.value(state, env, node.element)
         coll = node.collection
-        if isinstance(coll, (ast.NameRef, ast.CallExpr)) and coll.name in self.model.zones:
+        if self._is_zone(env, coll):
             found = item is not None and state.location[item] == self.zone(state, env, coll)
         else:
             found = item in self._membership(state, env, coll)
         return found != node.negated
+
+    def _is_zone(self, env: dict, node: ast.Expr) -> bool:
+        if isinstance(node, (ast.NameRef, ast.CallExpr)) and node.name in self.model.zones:
+            return not (isinstance(node, ast.NameRef) and node.name in env)
+        if isinstance(node, ast.NameRef) and node.name in env:
+            value = env[node.name]
+            return isinstance(value, str) and value.startswith(ZONE_TAG)
+        return False
 
     def _membership(self, state, env, coll: ast.Expr):
         if isinstance(coll, ast.NameRef) and coll.name not in env and coll.name in self.model.entity_index:
@@ -324,6 +342,8 @@ def _opponent(ev: Evaluator, state, node, args):
 
 
 ZONE_BUILTINS = ("size", "top")
+# A zone as a value (a `zone` parameter or local) is "@<slot>": plain data.
+ZONE_TAG = "@"
 _BUILTINS: dict[str, Callable[[Evaluator, State, ast.CallExpr, list], Any]] = {
     "opponent": _opponent,
     "adjacent": lambda ev, s, n, a: ev.model.adjacency[a[0]],
