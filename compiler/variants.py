@@ -49,6 +49,8 @@ def apply_overlays(base: tuple[ast.SpecFile, ...], variants: list[ast.SpecFile]
             else:
                 kept.append(decl)
         added.append(dataclasses.replace(file, decls=tuple(kept)))
+    for name in [n for n, d in changes.items() if d is None and isinstance(known[n], ast.EntityDecl)]:
+        changes.setdefault(f"event {name}", None)  # a removed card takes its event along
     merged = tuple(_rewrite(f, changes) for f in base) + tuple(added)
     return _attach_events(_apply_links(merged, problems), problems), problems
 

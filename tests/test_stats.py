@@ -1,0 +1,39 @@
+"""Interval and paired-difference statistics against known values."""
+
+from __future__ import annotations
+
+import pytest
+
+from runtime.stats import describe_change, paired_difference, wilson
+
+
+def test_wilson_matches_the_textbook_values() -> None:
+    low, high = wilson(40, 100)
+    assert low == pytest.approx(0.3094, abs=1e-4) and high == pytest.approx(0.4980, abs=1e-4)
+    assert wilson(0, 10)[0] == pytest.approx(0.0) and wilson(10, 10)[1] == pytest.approx(1.0)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_paired_difference_of_identical_samples_is_exactly_zero() -> None:
+    diff = paired_difference([1, 0, 1], [1, 0, 1])
+    assert diff.difference == 0 and diff.ci95 == (0, 0) and diff.p_value == 1.0
+
+
+def test_paired_difference_detects_a_clear_shift() -> None:
+    after = [1.0] * 60 + [0.0] * 40
+    before = [1.0] * 40 + [0.0] * 60
+    diff = paired_difference(after, before)
+    assert diff.difference == pytest.approx(0.2)
+    assert diff.ci95[0] > 0 and diff.p_value < 0.001 and diff.discordant == 20
+
+
+def test_the_sentence_states_direction_size_interval_and_sample() -> None:
+    diff = paired_difference([1.0] * 60 + [0.0] * 40, [1.0] * 40 + [0.0] * 60)
+    text = describe_change("usa", 0.4, 0.6, diff, "chinese_civil_war", 100)
+    assert text.startswith("chinese_civil_war raises usa's win rate from 40.0% to 60.0%, +20.0 points, 95% CI +")
+    assert text.endswith("(significant), over 100 paired games")
+
+
+def test_paired_samples_must_match() -> None:
+    with pytest.raises(ValueError):
+        paired_difference([1.0], [])
