@@ -46,6 +46,9 @@ class Program(Protocol):
     def check_invariants(self, state: State) -> list[tuple[str, str]]:
         """The (name, label) of every invariant that does not hold."""
 
+    def evaluate(self, state: State, bot: str, player: int) -> float:
+        """A spec-declared `bot` evaluation of the position for `player`."""
+
     def tests(self) -> list[TestCase]:
         """The designer tests."""
 
