@@ -220,9 +220,12 @@ package_option = click.option("--package", default=None, metavar="DIR",
 @main.command()
 @click.argument("spec_dir")
 @variant_option
-def check(spec_dir: str, variants: tuple[str, ...]) -> None:
-    """Check a spec: every error as file:line:col, exit 1 if any."""
+@click.option("-v", "--verbose", is_flag=True, help="Say what was checked (silent by default).")
+def check(spec_dir: str, variants: tuple[str, ...], verbose: bool) -> None:
+    """Check a spec: silent and exit 0 when sound, else every error as file:line:col."""
     loaded = _load(spec_dir, variants)
+    if not verbose:
+        return
     counts = loaded.model.counts()
     chosen = f" with {'+'.join(loaded.variants)}" if loaded.variants else ""
     click.echo(f"{loaded.model.game}{chosen}: ok — {counts['spaces']} spaces, {counts['cards']} cards,"

@@ -1,0 +1,104 @@
+"""Shared helpers of the runtime, CLI and property tests: specs and programs of both back ends."""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from compiler import backends
+from compiler.interpret import Interpreter
+from compiler.loader import LoadedSpec, load_spec
+from runtime.agents import play_out, seat_agents
+from runtime.game import Game
+from runtime.state import RuleError
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+MINI = TESTS / "specs" / "mini"
+TS = REPO / "spec" / "twilight_struggle"
+BACKENDS = ("interpreted", "generated")
+NO_CODEGEN = "the code generator (compiler.codegen.compile_game) is not written yet"
+
+# A two-player game with a secret per-player zone revealed half-way: for views.
+PEEK = """\
+game peek "Peek"
+players north "North", south "South"
+track score "Score" per player 0..10 start 0
+zone box "Box" hidden
+zone deck "Deck" hidden ordered
+zone hand "Hand" per player owner
+zone secret "Secret" per player owner
+kind card: card(points: int)
+card c1 "C1" (points 1)
+card c2 "C2" (points 2)
+card c3 "C3" (points 3)
+card c4 "C4" (points 4)
+card c5 "C5" (points 5)
+start {
+    move all c in card to deck
+    shuffle deck
+    for p in players {
+        move top(deck) to hand(p)
+        move top(deck) to hand(p)
+    }
+    for p in players {
+        p chooses c in hand(p) "Pick a secret card"
+        move c to secret(p)
+    }
+    for p in players { reveal secret(p) }
+    for p in players {
+        p chooses d in secret(p) "Confirm"
+        add d.points to score(p)
+    }
+    win none "done"
+}
+"""
+
+
+@functools.cache
+def loaded(folder: Path, variants: tuple[str, ...] = ()) -> LoadedSpec:
+    return load_spec(folder, variants=variants)
+
+
+_SCRATCH = tempfile.TemporaryDirectory(prefix="rulespec-tests-")
+
+
+@functools.cache
+def program(folder: Path, backend: str, variants: tuple[str, ...] = ()):
+    """The Program of a spec on a back end; generated code is compiled once per session."""
+    spec = loaded(folder, variants)
+    if backend == "interpreted":
+        return Interpreter(spec.model)
+    if not backends.codegen_available():
+        pytest.skip(NO_CODEGEN)
+    from compiler.codegen import compile_game
+    out = Path(_SCRATCH.name) / "_".join((spec.model.game,) + variants) / spec.model.game
+    compile_game(spec.model, out)
+    return backends.load_program(spec, "generated", out)
+
+
+@functools.cache
+def ts_problem() -> str | None:
+    """Why Twilight Struggle cannot be played yet, or None when one full game runs."""
+    try:
+        prog = program(TS, "interpreted")
+        game = Game(prog, seed=1)
+        play_out(game, seat_agents(("random", "random"), prog.meta.players, 1), 50_000)
+    except (RuleError, Exception) as err:  # noqa: BLE001 - any failure means "not yet"
+        return f"twilight_struggle does not play a full game yet: {type(err).__name__}: {err}"
+    return None
+
+
+def need_ts() -> None:
+    problem = ts_problem()
+    if problem:
+        pytest.skip(problem)
+
+
+def write_peek(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "peek.rules").write_text(PEEK, encoding="utf-8")
+    return folder
