@@ -2,12 +2,34 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from .. import ast
 from ..errors import Diagnostic
 from ..model import Model
+from .declarations import check_declarations
+from .designer_tests import check_tests
+from .flow import check_flow
+from .kinds import check_kinds
+from .mapcheck import check_map_graph
+from .names import check_names
+from .typecheck import check_types
+
+Pass = Callable[[Model, list[ast.SpecFile]], list[Diagnostic]]
+
+# In this order: later passes stay quiet about what earlier ones report.
+PASSES: tuple[Pass, ...] = (
+    check_declarations, check_kinds, check_names, check_types, check_flow, check_map_graph, check_tests,
+)
 
 
 def run_checks(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic]:
-    """Every problem of the spec, from every pass, at once."""
+    """Every problem of the spec, from every pass, at once (each reported once)."""
     problems: list[Diagnostic] = []
+    seen: set[tuple[str, ast.Span]] = set()
+    for check in PASSES:
+        for problem in check(model, test_files):
+            if (problem.message, problem.span) not in seen:
+                seen.add((problem.message, problem.span))
+                problems.append(problem)
     return problems

@@ -1,0 +1,103 @@
+"""Declarations: one game, one players, one start; every name declared once and meaning one thing."""
+
+from __future__ import annotations
+
+from .. import ast
+from ..errors import Diagnostic
+from ..model import Model
+from .symbols import PLACES, RESERVED, Named, name_span, named_declarations
+from .types import PRIMITIVES
+
+SINGLE = (("game", ast.GameDecl), ("players", ast.PlayersDecl))
+
+
+def check_declarations(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic]:
+    """Missing or repeated singletons, duplicate and clashing names, track bounds."""
+    problems: list[Diagnostic] = []
+    problems += _singletons(model)
+    problems += _names(model)
+    problems += _parameter_lists(model)
+    problems += [p for d in model.spec.decls() if isinstance(d, ast.TrackDecl) for p in _track(d)]
+    return problems
+
+
+def _singletons(model: Model) -> list[Diagnostic]:
+    decls = list(model.spec.decls())
+    where = model.spec.files[0].span if model.spec.files else model.spec.span
+    starts = [d for d in decls if isinstance(d, ast.ProcedureDecl) and d.role == "start"]
+    found = [(word, [d for d in decls if isinstance(d, cls)]) for word, cls in SINGLE]
+    problems = []
+    for word, items in found + [("start", starts)]:
+        if not items:
+            problems.append(Diagnostic(f"the spec has no '{word}' declaration; every game needs one", where))
+        for extra in items[1:]:
+            problems.append(Diagnostic(
+                f"duplicate '{word}' declaration; first declared at {items[0].span}", extra.span))
+    return problems
+
+
+def _names(model: Model) -> list[Diagnostic]:
+    problems: list[Diagnostic] = []
+    seen: dict[str, list[Named]] = {}
+    for named in named_declarations(model.spec):
+        name = named.ident.name
+        problem = _reserved(named) or _against(named, seen.get(name, []))
+        if problem:
+            problems.append(problem)
+        seen.setdefault(name, []).append(named)
+    return problems
+
+
+def _reserved(named: Named) -> Diagnostic | None:
+    name = named.ident.name
+    typed = "type" in PLACES.get(named.namespace, ()) and name in PRIMITIVES
+    if name in RESERVED or typed:
+        return Diagnostic(f"'{name}' is a builtin name; choose another name for this {named.word}",
+                          named.ident.span)
+    return None
+
+
+def _against(named: Named, earlier: list[Named]) -> Diagnostic | None:
+    name, places = named.ident.name, PLACES.get(named.namespace, frozenset())
+    for first in earlier:
+        if first.namespace == named.namespace:
+            return Diagnostic(f"duplicate {named.word} '{name}'; first declared at {first.ident.span}",
+                              named.ident.span)
+    for first in earlier:
+        if places & PLACES.get(first.namespace, frozenset()):
+            return Diagnostic(f"{named.word} '{name}' clashes with the {first.word} '{name}' "
+                              f"first declared at {first.ident.span}", named.ident.span)
+    return None
+
+
+def _parameter_lists(model: Model) -> list[Diagnostic]:
+    """No name twice in one parameter list or pattern."""
+    problems = []
+    for node in model.spec.walk():
+        params = getattr(node, "params", None)
+        if isinstance(params, tuple):
+            problems += _repeats([(p.name, name_span(p.span, p.name)) for p in params], "parameter")
+        names = getattr(node, "names", None)
+        if isinstance(node, (ast.Modifier, ast.ActionPattern, ast.Trigger)):
+            problems += _repeats([(n.name, n.span) for n in names], "name")
+    return problems
+
+
+def _repeats(items: list[tuple[str, ast.Span]], word: str) -> list[Diagnostic]:
+    firsts: dict[str, ast.Span] = {}
+    problems = []
+    for name, span in items:
+        if name in firsts:
+            problems.append(Diagnostic(f"duplicate {word} '{name}'; first declared at {firsts[name]}", span))
+        firsts.setdefault(name, span)
+    return problems
+
+
+def _track(decl: ast.TrackDecl) -> list[Diagnostic]:
+    name, low, high = decl.name.name, decl.low, decl.high
+    if low > high:
+        return [Diagnostic(f"track '{name}' has an empty range {low}..{high}", decl.span)]
+    if not low <= decl.start <= high:
+        return [Diagnostic(f"track '{name}' starts at {decl.start}, outside its range {low}..{high}",
+                           decl.span)]
+    return []

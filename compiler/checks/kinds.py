@@ -1,0 +1,153 @@
+"""Kinds and entities: known kinds, attributes present and well typed, regions and links in place."""
+
+from __future__ import annotations
+
+from .. import ast
+from ..errors import Diagnostic, did_you_mean
+from ..model import Model
+from .symbols import article
+from .types import BOOL, Type, compatible, entity_type, literal_type, type_of_ref
+
+
+class KindCheck:
+    """Collects the problems of kind declarations, counters and entities."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.problems: list[Diagnostic] = []
+
+    def report(self, message: str, span: ast.Span) -> None:
+        self.problems.append(Diagnostic(message, span))
+
+    def run(self) -> list[Diagnostic]:
+        for decl in self.model.spec.decls():
+            if isinstance(decl, ast.KindDecl):
+                self.kind(decl)
+            elif isinstance(decl, ast.CounterDecl):
+                self.counter(decl)
+            elif isinstance(decl, ast.EntityDecl):
+                self.entity(decl)
+        return self.problems
+
+    # ------------------------------------------------------------ kinds and counters
+    def kind(self, decl: ast.KindDecl) -> None:
+        seen: dict[str, ast.Span] = {}
+        for field in decl.fields:
+            name = field.name.name
+            if name in seen:
+                self.report(f"duplicate attribute '{name}'; first declared at {seen[name]}", field.name.span)
+            elif name == "label":
+                self.report("'label' is every entity's label; choose another attribute name", field.name.span)
+            seen.setdefault(name, field.name.span)
+            if field.default is not None:
+                self.value(field.default, type_of_ref(self.model, field.type), f"the default of '{name}'")
+
+    def counter(self, decl: ast.CounterDecl) -> None:
+        kind = decl.kind.name
+        if kind not in self.model.kinds:
+            self.report(f"unknown kind '{kind}'{did_you_mean(kind, self.model.kinds)}", decl.kind.span)
+        elif self.model.category(kind) != "space":
+            self.report(f"counter '{decl.name.name}' must be on a kind of space; "
+                        f"'{kind}' is a kind of {self.model.category(kind)}", decl.kind.span)
+
+    def value(self, expr: ast.Expr, wanted: Type, what: str) -> None:
+        """A literal in a declaration must have the type wanted."""
+        actual = literal_type(self.model, expr)
+        if actual is None:
+            self.report(f"unknown name '{expr.name}'{did_you_mean(expr.name, self.names_of(wanted))}",
+                        expr.span)
+        elif not compatible(actual, wanted):
+            self.report(f"{what} must be {wanted}, not {actual}", expr.span)
+
+    def names_of(self, wanted: Type) -> list[str]:
+        """The literal names that would have the type wanted, for hints."""
+        model = self.model
+        if wanted.base == "player":
+            return list(model.players)
+        if wanted.base == "enum" and wanted.name in model.enums:
+            return [v.name for v in model.enums[wanted.name].values]
+        if wanted.base == "entity":
+            return [e.name.name for i, e in enumerate(model.entities)
+                    if compatible(entity_type(model, i), wanted)]
+        return list(model.players) + list(model.enum_of_value) + list(model.entity_index)
+
+    # ------------------------------------------------------------ entities
+    def entity(self, decl: ast.EntityDecl) -> None:
+        kind = self.model.kinds.get(decl.kind.name)
+        if kind is None:
+            hint = did_you_mean(decl.kind.name, self.model.kinds)
+            self.report(f"unknown kind '{decl.kind.name}'{hint}", decl.kind.span)
+            return
+        self.attributes(decl, kind)
+        self.regions(decl, kind.category)
+        self.links(decl, kind.category)
+        self.events(decl, kind.category)
+
+    def attributes(self, decl: ast.EntityDecl, kind: ast.KindDecl) -> None:
+        fields = {f.name.name: f for f in kind.fields}
+        seen: dict[str, ast.Span] = {}
+        for attribute in decl.attributes:
+            name = attribute.name.name
+            if name in seen:
+                self.report(f"duplicate attribute '{name}'; first given at {seen[name]}", attribute.name.span)
+            elif name not in fields:
+                self.report(f"{kind.name.name} has no attribute '{name}'{did_you_mean(name, fields)}",
+                            attribute.name.span)
+            else:
+                self.attribute(attribute, type_of_ref(self.model, fields[name].type))
+            seen.setdefault(name, attribute.name.span)
+        for name, field in fields.items():
+            if field.default is None and name not in seen:
+                self.report(f"{kind.name.name} '{decl.name.name}' has no value for attribute '{name}'",
+                            decl.name.span)
+
+    def attribute(self, attribute: ast.AttributeValue, wanted: Type) -> None:
+        name = attribute.name.name
+        bare = isinstance(attribute.value, ast.BoolLit) and attribute.value.span == attribute.span
+        if bare and not compatible(BOOL, wanted):
+            self.report(f"attribute '{name}' needs a value: it is {wanted}", attribute.span)
+        else:
+            self.value(attribute.value, wanted, f"attribute '{name}'")
+
+    def regions(self, decl: ast.EntityDecl, category: str) -> None:
+        if decl.regions and category == "card":
+            self.report(f"a card is in no region: '{decl.name.name}' is a card", decl.regions[0].span)
+            return
+        for region in decl.regions:
+            name = region.name
+            if name == decl.name.name:
+                self.report(f"region '{name}' cannot be in itself", region.span)
+            elif name not in self.model.entity_index:
+                self.report(f"unknown region '{name}'{did_you_mean(name, self.regions_named())}", region.span)
+            elif self.category_of(name) != "region":
+                self.report(f"'{name}' is {self.what(name)}, not a region", region.span)
+
+    def links(self, decl: ast.EntityDecl, category: str) -> None:
+        if decl.adjacent and category != "space":
+            self.report(f"only spaces are adjacent to others; '{decl.name.name}' is a {category}",
+                        decl.adjacent[0].span)
+            return
+        for other in decl.adjacent:
+            if other.name in self.model.entity_index and self.category_of(other.name) != "space":
+                self.report(f"'{other.name}' is {self.what(other.name)}, not a space", other.span)
+
+    def events(self, decl: ast.EntityDecl, category: str) -> None:
+        if decl.events and category != "card":
+            self.report(f"only cards have events; '{decl.name.name}' is a {category}", decl.events[0].span)
+        for extra in decl.events[1:]:
+            self.report(f"a card has one event; '{decl.name.name}' already has one", extra.span)
+
+    def category_of(self, name: str) -> str | None:
+        return self.model.entity_category(self.model.entity_index[name])
+
+    def what(self, name: str) -> str:
+        return article(self.model.entities[self.model.entity_index[name]].kind.name)
+
+    def regions_named(self) -> list[str]:
+        return [e.name.name for i, e in enumerate(self.model.entities)
+                if self.model.entity_category(i) == "region"]
+
+
+def check_kinds(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic]:
+    """Every problem of kinds, counters and entities."""
+    return KindCheck(model).run()

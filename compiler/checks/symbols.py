@@ -1,0 +1,109 @@
+"""Every global name of a spec: what it declares, where, and how expressions reach it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from .. import ast
+from ..model import Model
+from .types import BUILTIN_RESULTS, BUILTIN_VALUES, PRIMITIVES
+
+EVENT_LOCALS = ("you", "this")
+RESERVED = tuple(BUILTIN_VALUES) + tuple(BUILTIN_RESULTS) + EVENT_LOCALS
+
+# Where each namespace's names are used; two namespaces clash when they share a place.
+PLACES: dict[str, frozenset[str]] = {
+    "player": frozenset({"value"}), "param": frozenset({"value"}),
+    "enum value": frozenset({"value"}), "var": frozenset({"value"}),
+    "entity": frozenset({"value"}), "track": frozenset({"value", "call"}),
+    "zone": frozenset({"value", "call"}), "kind": frozenset({"value", "type"}),
+    "enum": frozenset({"type"}), "counter": frozenset({"call"}),
+    "define": frozenset({"call"}), "quantity": frozenset({"call"}),
+    "procedure": frozenset({"call"}),
+}
+
+
+@dataclass(frozen=True)
+class Named:
+    """One declared name: its namespace, the word for it, and its identifier."""
+
+    namespace: str
+    word: str
+    ident: ast.Ident
+
+
+def named_declarations(spec: ast.Spec) -> Iterator[Named]:
+    """Every name the spec's declarations introduce, in source order."""
+    for decl in spec.decls():
+        yield from _names_of(decl)
+
+
+def _names_of(decl: ast.Decl) -> Iterator[Named]:
+    simple = {
+        ast.ParamDecl: "param", ast.EnumDecl: "enum", ast.TrackDecl: "track",
+        ast.VarDecl: "var", ast.ZoneDecl: "zone", ast.CounterDecl: "counter",
+        ast.KindDecl: "kind", ast.ActionDecl: "action", ast.SignalDecl: "signal",
+        ast.ConstraintDecl: "constraint", ast.EffectDecl: "effect", ast.DefineDecl: "define",
+        ast.QuantityDecl: "quantity", ast.InvariantDecl: "invariant",
+    }
+    for cls, namespace in simple.items():
+        if isinstance(decl, cls):
+            yield Named(namespace, namespace, decl.name)
+    yield from _special_names(decl)
+
+
+def _special_names(decl: ast.Decl) -> Iterator[Named]:
+    if isinstance(decl, ast.PlayersDecl):
+        yield from (Named("player", "player", p.name) for p in decl.players)
+    elif isinstance(decl, ast.EnumDecl):
+        yield from (Named("enum value", "enum value", v) for v in decl.values)
+    elif isinstance(decl, ast.LifetimesDecl):
+        yield from (Named("lifetime", "lifetime", n) for n in decl.names)
+    elif isinstance(decl, ast.ProcedureDecl) and decl.role != "start":
+        yield Named("procedure", decl.role, decl.name)
+    elif isinstance(decl, ast.EntityDecl):
+        yield Named("entity", decl.kind.name, decl.name)
+    elif isinstance(decl, ast.BotDecl):
+        yield Named("bot", "bot", decl.name)
+
+
+class Globals:
+    """The first declaration of every global name, for lookups and messages."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.first: dict[tuple[str, str], Named] = {}
+        for named in named_declarations(model.spec):
+            self.first.setdefault((named.namespace, named.ident.name), named)
+        self.values = {n: d for (ns, n), d in self.first.items() if "value" in PLACES.get(ns, ())}
+        self.calls = {n: d for (ns, n), d in self.first.items() if "call" in PLACES.get(ns, ())}
+        # entities are data, not names a local can hide: a local `c` may share a card's name
+        self.shadowable = {n: d for (ns, n), d in self.first.items() if ns != "entity"}
+
+    def lookup(self, namespace: str, name: str) -> Named | None:
+        return self.first.get((namespace, name))
+
+    def names(self, namespace: str) -> list[str]:
+        return [n for (ns, n) in self.first if ns == namespace]
+
+    def describe(self, name: str) -> str | None:
+        """'a track' / 'a country' / 'a builtin': what a global name is, for messages."""
+        for table in (self.values, self.calls, self.shadowable):
+            if name in table:
+                return article(table[name].word)
+        return "a builtin" if name in RESERVED else None
+
+
+def name_span(span: ast.Span, name: str) -> ast.Span:
+    """The span of a name written at the start of a node."""
+    return ast.Span(span.file, span.line, span.column, span.line, span.column + len(name))
+
+
+def article(word: str) -> str:
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
+
+
+def is_type_name(model: Model, name: str) -> bool:
+    return name in PRIMITIVES or name in ("space", "region", "card") or \
+        name in model.kinds or name in model.enums

@@ -1,0 +1,271 @@
+"""Types and arity: operands, conditions, collections, attributes, calls and assignments agree."""
+
+from __future__ import annotations
+
+from .. import ast
+from ..errors import Diagnostic, did_you_mean
+from ..model import Model
+from .scope import ScopedVisitor
+from .signatures import Signature, call_signature, decl_signature
+from .symbols import Globals, name_span
+from .types import (BOOL, CARD, INT, NONE, PLAYER, ZONE, Type, comparable, compatible, element,
+                    literal_type, optional, type_of_ref)
+
+ORDERING = ("<", "<=", ">", ">=")
+
+
+class TypeCheck(ScopedVisitor):
+    """Reports every expression or statement whose parts have the wrong type or number."""
+
+    def __init__(self, model: Model):
+        super().__init__(model)
+        self.globals = Globals(model)
+
+    def run(self) -> list[Diagnostic]:
+        super().run()
+        for decl in self.model.spec.decls():
+            if isinstance(decl, ast.VarDecl):
+                self.literal(decl.initial, decl.type, f"the value of var '{decl.name.name}'")
+            elif isinstance(decl, ast.ParamDecl):
+                self.literal(decl.default, decl.type, f"the default of param '{decl.name.name}'")
+        return self.problems
+
+    def literal(self, expr: ast.Expr, ref: ast.TypeRef, what: str) -> None:
+        actual, wanted = literal_type(self.model, expr), type_of_ref(self.model, ref)
+        if actual is None:
+            self.report(f"unknown name '{expr.name}'", expr.span)
+        elif not compatible(actual, wanted):
+            self.report(f"{what} must be {wanted}, not {actual}", expr.span)
+
+    # ------------------------------------------------------------ hooks of the walk
+    def expect(self, expr: ast.Expr, wanted: Type, what: str) -> None:
+        self.visit(expr)
+        actual = self.infer(expr)
+        if not compatible(actual, wanted):
+            self.report(f"{what} must be {wanted}, not {actual}", expr.span)
+
+    def source(self, expr: ast.Expr, what: str) -> None:
+        self.visit(expr)
+        actual = self.infer(expr)
+        if element(actual) is None:
+            self.report(f"{what} needs a collection, not {actual}", expr.span)
+
+    def args(self, name: str, sig: Signature | None, args: tuple[ast.Expr, ...], span: ast.Span) -> None:
+        """Visit the arguments of a call and check them against the signature."""
+        for arg in args:
+            self.visit(arg)
+        if sig is None:
+            return
+        count, wanted = len(args), len(sig.params)
+        if count != wanted and not (sig.variadic and count > wanted):
+            self.report(f"{sig.word} '{name}' takes {sig.arity()}, not {count}", span)
+            return
+        for i, (arg, param) in enumerate(zip(args, sig.params + (sig.params[-1:] * count)), start=1):
+            actual = self.infer(arg)
+            if not compatible(actual, param):
+                self.report(f"argument {i} of '{name}' must be {param}, not {actual}", arg.span)
+
+    # ------------------------------------------------------------ expressions
+    def visit_Not(self, node: ast.Not) -> None:
+        self.expect(node.operand, BOOL, "the operand of 'not'")
+
+    def visit_Negate(self, node: ast.Negate) -> None:
+        self.expect(node.operand, INT, "the operand of '-'")
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> None:
+        for operand in node.operands:
+            self.expect(operand, BOOL, f"each operand of '{node.op}'")
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        self.expect(node.left, INT, f"each operand of '{node.op}'")
+        self.expect(node.right, INT, f"each operand of '{node.op}'")
+
+    def visit_Range(self, node: ast.Range) -> None:
+        self.expect(node.low, INT, "each end of '..'")
+        self.expect(node.high, INT, "each end of '..'")
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        if node.op in ORDERING:
+            self.expect(node.left, INT, f"each side of '{node.op}'")
+            self.expect(node.right, INT, f"each side of '{node.op}'")
+            return
+        self.generic_visit(node)
+        left, right = self.infer(node.left), self.infer(node.right)
+        if not comparable(left, right):
+            self.report(f"cannot compare {left} with {right}", node.span)
+
+    def visit_Member(self, node: ast.Member) -> None:
+        self.generic_visit(node)
+        item, coll = self.infer(node.element), self.infer(node.collection)
+        members = element(coll)
+        if members is None:
+            self.report(f"the right of 'in' must be a collection, not {coll}", node.collection.span)
+        elif not comparable(item, members):
+            self.report(f"cannot look for {item} in a collection of {members}", node.span)
+
+    def visit_Cond(self, node: ast.Cond) -> None:
+        self.expect(node.test, BOOL, "the condition of 'if … then … else'")
+        self.generic_visit(node)
+        then, otherwise = self.infer(node.then), self.infer(node.otherwise)
+        if not comparable(then, otherwise):
+            self.report(f"the two branches of 'if … then … else' differ: {then} and {otherwise}", node.span)
+
+    def visit_NameRef(self, node: ast.NameRef) -> None:
+        name, model = node.name, self.model
+        if name in self.env:
+            return
+        for word, table in (("track", model.tracks), ("zone", model.zones)):
+            if name in table and table[name].per_player:
+                self.report(f"{word} '{name}' is per player: write '{name}(p)' for a player p", node.span)
+
+    def visit_CallExpr(self, node: ast.CallExpr) -> None:
+        sig = call_signature(self.model, node.name)
+        span = name_span(node.span, node.name)
+        if sig is not None and sig.word in ("track", "zone") and not sig.params:
+            self.report(f"{sig.word} '{node.name}' is not per player: write '{node.name}' "
+                        "without arguments", span)
+            sig = None
+        self.args(node.name, sig, node.args, span)
+
+    def visit_Attr(self, node: ast.Attr) -> None:
+        self.visit(node.obj)
+        obj = self.infer(node.obj)
+        if self.types.attribute(obj, node.name) is not None:
+            return
+        span = ast.Span(node.span.file, node.span.end_line, node.span.end_column - len(node.name),
+                        node.span.end_line, node.span.end_column)
+        if obj.base != "entity":
+            self.report(f"only spaces, regions and cards have attributes, not {obj}", span)
+        else:
+            names = [f.name.name for f in self.types.fields(obj)] + ["label"]
+            self.report(f"{obj} has no attribute '{node.name}'{did_you_mean(node.name, names)}", span)
+
+    def visit_Allowed(self, node: ast.Allowed) -> None:
+        sig = decl_signature("action", self.model.actions.get(node.action.name), self.model)
+        self.args(node.action.name, sig, node.args, node.action.span)
+
+    def visit_Active(self, node: ast.Active) -> None:
+        sig = decl_signature("effect", self.model.effects.get(node.effect.name), self.model)
+        if node.args is not None:
+            self.args(node.effect.name, sig, node.args, node.effect.span)
+
+    # ------------------------------------------------------------ statements
+    def visit_Let(self, stmt: ast.Let) -> None:
+        value = self.infer(stmt.value)
+        if value.base in ("collection", "zone"):
+            self.report(f"a local cannot hold a {value.base}: use it where it is needed", stmt.value.span)
+        super().visit_Let(stmt)
+
+    def visit_SetStmt(self, stmt: ast.SetStmt) -> None:
+        target = self.target(stmt.target)
+        self.expect(stmt.value, target or Type("unknown"), f"the new value of '{stmt.target.name.name}'")
+
+    def visit_AddStmt(self, stmt: ast.AddStmt) -> None:
+        self.change(stmt.amount, stmt.target, "add")
+
+    def visit_RemoveStmt(self, stmt: ast.RemoveStmt) -> None:
+        self.change(stmt.amount, stmt.target, "remove")
+
+    def change(self, amount: ast.Expr, ref: ast.Ref, verb: str) -> None:
+        target = self.target(ref)
+        self.expect(amount, INT, f"the amount to {verb}")
+        if target is not None and not compatible(target, INT):
+            self.report(f"cannot {verb} to '{ref.name.name}': it is {target}, not a number", ref.span)
+
+    def target(self, ref: ast.Ref) -> Type | None:
+        """The type of an assignable place; reports places that cannot be set."""
+        name, model = ref.name.name, self.model
+        if ref.args is None and name in self.env:
+            return self.env[name]
+        if name in model.vars or name in self.env:
+            what = "var" if name in model.vars else "local"
+            if ref.args is not None:
+                self.report(f"{what} '{name}' takes no arguments", ref.span)
+            return type_of_ref(model, model.vars[name].type) if name in model.vars else self.env[name]
+        if name in model.tracks or name in model.counters:
+            self.args(name, call_signature(model, name), ref.args or (), ref.name.span)
+            return INT
+        for arg in ref.args or ():
+            self.visit(arg)
+        what = self.globals.describe(name)
+        if what is not None:
+            self.report(f"cannot set '{name}': it is {what}, not a local, var, track or counter", ref.span)
+        return None
+
+    def visit_MoveCard(self, stmt: ast.MoveCard) -> None:
+        self.expect(stmt.card, CARD, "what 'move' moves")
+        self.expect(stmt.dest, ZONE, "where 'move' puts a card")
+
+    def visit_MoveAll(self, stmt: ast.MoveAll) -> None:
+        members = self.element_of(stmt.source)
+        if element(self.infer(stmt.source)) is not None and not compatible(members, CARD):
+            self.report(f"'move all' moves cards, not {members}", stmt.source.span)
+        super().visit_MoveAll(stmt)
+        if not compatible(self.infer(stmt.dest), ZONE):
+            self.report(f"where 'move all' puts cards must be zone, not {self.infer(stmt.dest)}",
+                        stmt.dest.span)
+
+    def visit_Shuffle(self, stmt: ast.Shuffle) -> None:
+        self.expect(stmt.zone, ZONE, "what 'shuffle' shuffles")
+
+    def visit_Reveal(self, stmt: ast.Reveal) -> None:
+        self.expect(stmt.zone, ZONE, f"what '{'reveal' if stmt.public else 'conceal'}' shows")
+
+    def visit_CopyCounter(self, stmt: ast.CopyCounter) -> None:
+        counters, kinds = self.model.counters, self.model.counter_kinds
+        src, dst = stmt.source.name, stmt.dest.name
+        if src in counters and dst in counters and (
+                counters[src].per_player != counters[dst].per_player or kinds.get(src) != kinds.get(dst)):
+            self.report(f"cannot copy '{src}' to '{dst}': they are not kept on the same things", stmt.span)
+
+    def visit_CallStmt(self, stmt: ast.CallStmt) -> None:
+        sig = decl_signature("procedure", self.model.procedures.get(stmt.name.name), self.model)
+        self.args(stmt.name.name, sig, stmt.args, stmt.name.span)
+
+    def visit_ActionRef(self, node: ast.ActionRef) -> None:
+        sig = decl_signature("action", self.model.actions.get(node.name.name), self.model)
+        self.args(node.name.name, sig, node.args, node.name.span)
+
+    def visit_Resolve(self, stmt: ast.Resolve) -> None:
+        self.expect(stmt.card, CARD, "the card to resolve")
+        self.expect(stmt.player, PLAYER, "the player who resolves it")
+
+    def visit_Activate(self, stmt: ast.Activate) -> None:
+        sig = decl_signature("effect", self.model.effects.get(stmt.effect.name), self.model)
+        self.args(stmt.effect.name, sig, stmt.args, stmt.effect.span)
+
+    def visit_Cancel(self, stmt: ast.Cancel) -> None:
+        sig = decl_signature("effect", self.model.effects.get(stmt.effect.name), self.model)
+        if stmt.args is not None:
+            self.args(stmt.effect.name, sig, stmt.args, stmt.effect.span)
+
+    def visit_Emit(self, stmt: ast.Emit) -> None:
+        sig = decl_signature("signal", self.model.signals.get(stmt.signal.name), self.model)
+        self.args(stmt.signal.name, sig, stmt.args, stmt.signal.span)
+
+    def visit_Win(self, stmt: ast.Win) -> None:
+        self.expect(stmt.player, optional(PLAYER), "the winner")
+
+    # ------------------------------------------------------------ patterns of effects and constraints
+    def visit_Modifier(self, mod: ast.Modifier) -> None:
+        self.pattern_arity(mod.quantity, mod.names, self.model.quantities, "quantity")
+        super().visit_Modifier(mod)
+
+    def visit_ActionPattern(self, node: ast.ActionPattern) -> None:
+        self.pattern_arity(node.action, node.names, self.model.actions, "action")
+
+    def visit_Trigger(self, trigger: ast.Trigger) -> None:
+        self.pattern_arity(trigger.signal, trigger.names, self.model.signals, "signal")
+        super().visit_Trigger(trigger)
+
+    def pattern_arity(self, ident: ast.Ident, names: tuple[ast.Ident, ...], table: dict, word: str) -> None:
+        decl = table.get(ident.name)
+        if decl is not None and len(names) != len(decl.params):
+            sig = decl_signature(word, decl, self.model)
+            self.report(f"{word} '{ident.name}' takes {sig.arity()}, but the pattern names {len(names)}",
+                        ident.span)
+
+
+def check_types(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic]:
+    """Every type or arity mismatch."""
+    return TypeCheck(model).run()
