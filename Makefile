@@ -1,0 +1,50 @@
+# rulespec: `make demo` on a fresh machine, `make test` for the suite (see README.md).
+
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
+VENV := .venv
+PY := $(VENV)/bin/python
+RULESPEC := $(VENV)/bin/rulespec
+STAMP := $(VENV)/.installed
+SPECS := $(patsubst %/,%,$(wildcard spec/*/))
+
+GAME ?= twilight_struggle
+SEED ?= 7
+AGENTS ?= random,random
+DEMO_GAMES ?= 3
+BENCH_GAMES ?= 20
+
+.PHONY: install demo test compile check bench clean
+
+install: $(STAMP)
+
+$(PY):
+	@test -n "$(PYTHON)" || { echo "make: need python3.11 (or python3 >= 3.11) on PATH" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstalled when pyproject.toml changes.
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[test]'
+	@touch $@
+
+demo: $(STAMP) compile
+	@echo "== rulespec play $(GAME): one full game between two bots =="
+	$(RULESPEC) play $(GAME) --seed $(SEED) --agents $(AGENTS)
+	@echo "== rulespec bench $(GAME): generated engine and interpreter =="
+	$(RULESPEC) bench $(GAME) --games $(DEMO_GAMES)
+
+test: $(STAMP)
+	CI=1 $(PY) -m pytest -q
+
+compile: $(STAMP)
+	@for spec in $(SPECS); do echo "rulespec compile $$spec"; $(RULESPEC) compile $$spec || exit 1; done
+
+check: $(STAMP)
+	@for spec in $(SPECS); do echo "rulespec check $$spec"; $(RULESPEC) check $$spec || exit 1; done
+
+bench: $(STAMP)
+	$(RULESPEC) bench $(GAME) --games $(BENCH_GAMES)
+
+clean:
+	rm -rf $(VENV) build *.egg-info rulespec.egg-info .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +
