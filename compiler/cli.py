@@ -251,8 +251,11 @@ def compile_cmd(spec_dir: str, output: str | None) -> None:
 
 def _atomic_compile(write, out: Path) -> None:
     """Write into a sibling temporary folder, then swap it in: a failure keeps the old output."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    except OSError as err:
+        raise UserError(f"cannot write {out}: {err.strerror or err}") from None
     try:
         write(staging)
     except BaseException:

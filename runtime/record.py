@@ -57,11 +57,17 @@ def save(game: Game, path: str | Path, spec_dir: str | None = None, snapshot: bo
     """Write the record atomically: a crash never leaves half a file behind."""
     text = json.dumps(to_record(game, spec_dir, snapshot), indent=1, sort_keys=False)
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as err:
+        raise RecordError(f"cannot write the record {path}: {err.strerror or err}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text + "\n")
         os.replace(tmp, path)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise RecordError(f"cannot write the record {path}: {err.strerror or err}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

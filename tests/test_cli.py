@@ -376,3 +376,36 @@ def test_play_twilight_struggle_json():
     need_ts()
     data = as_json(run("play", str(TS), *INTERP, "--seed", "2", "--json"))
     assert data["game"] == "twilight_struggle" and data["decisions"] > 0
+
+
+STUCK = """\
+game stuck "Stuck"
+players a "A", b "B"
+track score "Score" per player 0..10 start 0
+zone box "Box" hidden
+kind card: card(points: int)
+card c1 "C1" (points 1)
+start {
+    a chooses n in 1..3 "How many"
+    add n to score(a)
+    b chooses c in box where c.points > 5 "Impossible"
+    win a "never"
+}
+"""
+
+
+def test_a_dead_end_is_one_line_and_its_record_replays_to_it(tmp_path):
+    (tmp_path / "stuck").mkdir()
+    (tmp_path / "stuck" / "stuck.rules").write_text(STUCK)
+    path = tmp_path / "stuck.json"
+    line = one_error(run("play", str(tmp_path / "stuck"), *INTERP, "--record", str(path)))
+    assert "stuck.rules:10:5: dead end: no legal option for 'Impossible'" in line
+    assert "after 1 decisions" in line and str(path) in line
+    data = json.loads(path.read_text())
+    assert len(data["choices"]) == 1 and "snapshot" not in data
+    assert "dead end" in one_error(run("replay", str(path)))
+
+
+def test_a_record_that_cannot_be_written_is_one_line(tmp_path):
+    line = one_error(run("play", M, *INTERP, "--record", str(tmp_path / "no" / "dir.json")))
+    assert "cannot write the record" in line
