@@ -170,6 +170,8 @@ class Evaluator:
             return state.result is not None
         if name == "winner":
             return state.result["winner"] if state.result else None
+        if name == "deciding":
+            return state.pending["player"] if state.pending else None
         if name == "end_reason":
             return state.result["reason"] if state.result else ""
         raise RuleError(f"unknown name '{name}'", str(node.span))
