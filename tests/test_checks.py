@@ -1,0 +1,86 @@
+"""Broken specs: every `# E:COL: message` comment is an error the checker must report, and no other.
+
+Each file of tests/broken/ is a complete spec; a folder is a spec folder (with
+its tests/). On the line of each expected error a comment gives its column
+and message, several per line if need be:
+
+    set defcon to true   # E:19: the new value of 'defcon' must be int, not bool
+
+The test compares the full headlines `file:line:col: error: message`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from compiler import ast
+from compiler.checks import run_checks
+from compiler.errors import Diagnostic, SpecError, Sources
+from compiler.loader import load_spec
+from compiler.model import build_model
+from compiler.parse import parse_files
+from compiler.variants import apply_overlays
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+BROKEN = TESTS / "broken"
+CASES = sorted(p for p in BROKEN.iterdir() if not p.name.startswith(("_", ".")))
+EXPECTED = re.compile(r"#\s*E:(\d+):\s*(.*?)\s*(?=#\s*E:\d+:|$)")
+
+
+def diagnostics(case: Path) -> list[Diagnostic]:
+    """What the front end reports for a broken file or folder, paths relative to the repository."""
+    try:
+        if case.is_dir():
+            load_spec(case.relative_to(REPO))
+            return []
+        return _check_file(case)
+    except SpecError as err:
+        return list(err.diagnostics)
+
+
+def _check_file(path: Path) -> list[Diagnostic]:
+    spec = parse_files([path], Sources(), REPO)
+    files, problems = apply_overlays(spec.files, [])
+    if problems:
+        return problems
+    model = build_model(ast.Spec(spec.span, files), [], [(path.name, path.read_text())])
+    return run_checks(model, [])
+
+
+def expected(case: Path) -> list[str]:
+    """The headlines the `# E:` comments of a case call for."""
+    paths = sorted(case.rglob("*.rules")) if case.is_dir() else [case]
+    found = []
+    for path in paths:
+        shown = path.relative_to(REPO)
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            start = line.find("# E:")
+            for column, message in EXPECTED.findall(line[start:] if start >= 0 else ""):
+                found.append(f"{shown}:{number}:{column}: error: {message}")
+    return found
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])
+def test_broken_spec(case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    want = expected(case)
+    assert want, f"{case.name} expects no error: a broken spec needs at least one '# E:' comment"
+    got = [d.headline() for d in diagnostics(case)]
+    assert sorted(got) == sorted(want)
+
+
+def test_there_are_enough_broken_specs() -> None:
+    assert len(CASES) >= 30
+
+
+@pytest.mark.parametrize("folder", [REPO / "tests" / "specs" / "mini", REPO / "spec" / "twilight_struggle"])
+def test_valid_specs_pass_every_check(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    try:
+        load_spec(folder.relative_to(REPO))
+    except SpecError as err:
+        pytest.fail("\n".join(d.headline() for d in err.diagnostics))
