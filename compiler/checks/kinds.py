@@ -5,8 +5,8 @@ from __future__ import annotations
 from .. import ast
 from ..errors import Diagnostic, did_you_mean
 from ..model import Model
-from .symbols import article
-from .types import BOOL, Type, compatible, entity_type, literal_type, type_of_ref
+from .symbols import article, literal_names
+from .types import BOOL, Type, compatible, literal_type, type_of_ref
 
 
 class KindCheck:
@@ -54,22 +54,10 @@ class KindCheck:
         """A literal in a declaration must have the type wanted."""
         actual = literal_type(self.model, expr)
         if actual is None:
-            self.report(f"unknown name '{expr.name}'{did_you_mean(expr.name, self.names_of(wanted))}",
+            self.report(f"unknown name '{expr.name}'{did_you_mean(expr.name, literal_names(self.model, wanted))}",
                         expr.span)
         elif not compatible(actual, wanted):
             self.report(f"{what} must be {wanted}, not {actual}", expr.span)
-
-    def names_of(self, wanted: Type) -> list[str]:
-        """The literal names that would have the type wanted, for hints."""
-        model = self.model
-        if wanted.base == "player":
-            return list(model.players)
-        if wanted.base == "enum" and wanted.name in model.enums:
-            return [v.name for v in model.enums[wanted.name].values]
-        if wanted.base == "entity":
-            return [e.name.name for i, e in enumerate(model.entities)
-                    if compatible(entity_type(model, i), wanted)]
-        return list(model.players) + list(model.enum_of_value) + list(model.entity_index)
 
     # ------------------------------------------------------------ entities
     def entity(self, decl: ast.EntityDecl) -> None:

@@ -105,8 +105,7 @@ class NameCheck(ScopedVisitor):
 
     def visit_Ref(self, ref: ast.Ref) -> None:
         name = ref.name.name
-        local = ref.args is None and name in self.env
-        if not local and name not in self.globals.values and name not in self.globals.calls:
+        if name not in self.env and name not in self.globals.values and name not in self.globals.calls:
             self.unknown("name", name, ref.name.span, self.value_names() + list(self.model.counters))
         self.generic_visit(ref)
 

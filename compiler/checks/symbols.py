@@ -7,7 +7,7 @@ from typing import Iterator
 
 from .. import ast
 from ..model import Model
-from .types import BUILTIN_RESULTS, BUILTIN_VALUES, PRIMITIVES
+from .types import BUILTIN_RESULTS, BUILTIN_VALUES, PRIMITIVES, Type, compatible, entity_type
 
 EVENT_LOCALS = ("you", "this")
 RESERVED = tuple(BUILTIN_VALUES) + tuple(BUILTIN_RESULTS) + EVENT_LOCALS
@@ -107,3 +107,14 @@ def article(word: str) -> str:
 def is_type_name(model: Model, name: str) -> bool:
     return name in PRIMITIVES or name in ("space", "region", "card") or \
         name in model.kinds or name in model.enums
+
+
+def literal_names(model: Model, wanted: Type) -> list[str]:
+    """The names a literal of the type wanted could be, for hints."""
+    if wanted.base == "player":
+        return list(model.players)
+    if wanted.base == "enum" and wanted.name in model.enums:
+        return [v.name for v in model.enums[wanted.name].values]
+    if wanted.base == "entity":
+        return [e.name.name for i, e in enumerate(model.entities) if compatible(entity_type(model, i), wanted)]
+    return list(model.players) + list(model.enum_of_value) + list(model.entity_index)

@@ -7,7 +7,7 @@ from ..errors import Diagnostic, did_you_mean
 from ..model import Model
 from .scope import ScopedVisitor
 from .signatures import Signature, call_signature, decl_signature
-from .symbols import Globals, name_span
+from .symbols import Globals, literal_names, name_span
 from .types import (BOOL, CARD, INT, NONE, PLAYER, ZONE, Type, comparable, compatible, element,
                     literal_type, optional, type_of_ref)
 
@@ -33,7 +33,8 @@ class TypeCheck(ScopedVisitor):
     def literal(self, expr: ast.Expr, ref: ast.TypeRef, what: str) -> None:
         actual, wanted = literal_type(self.model, expr), type_of_ref(self.model, ref)
         if actual is None:
-            self.report(f"unknown name '{expr.name}'", expr.span)
+            hint = did_you_mean(expr.name, literal_names(self.model, wanted))
+            self.report(f"unknown name '{expr.name}'{hint}", expr.span)
         elif not compatible(actual, wanted):
             self.report(f"{what} must be {wanted}, not {actual}", expr.span)
 
@@ -152,8 +153,8 @@ class TypeCheck(ScopedVisitor):
     # ------------------------------------------------------------ statements
     def visit_Let(self, stmt: ast.Let) -> None:
         value = self.infer(stmt.value)
-        if value.base in ("collection", "zone"):
-            self.report(f"a local cannot hold a {value.base}: use it where it is needed", stmt.value.span)
+        if value.base == "collection":
+            self.report("a local cannot hold a collection: use it where it is needed", stmt.value.span)
         super().visit_Let(stmt)
 
     def visit_SetStmt(self, stmt: ast.SetStmt) -> None:
