@@ -84,3 +84,17 @@ def test_valid_specs_pass_every_check(folder: Path, monkeypatch: pytest.MonkeyPa
         load_spec(folder.relative_to(REPO))
     except SpecError as err:
         pytest.fail("\n".join(d.headline() for d in err.diagnostics))
+
+
+def test_a_diagnostic_renders_with_its_line_and_carets(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    case = BROKEN / "names_unknown.rules"
+    sources = Sources()
+    sources.add(str(case.relative_to(REPO)), case.read_text())
+    first = sorted(diagnostics(case), key=lambda d: (d.span.line, d.span.column))[0]
+    headline, line, carets = sources.render(first).splitlines()
+    assert headline == ("tests/broken/names_unknown.rules:13:8: error: unknown function 'scroe'; "
+                        "did you mean 'score'?")
+    assert line == "        if scroe(p) > 3 { add 1 to score(p) }   # E:8: unknown function 'scroe'; " \
+                   "did you mean 'score'?"
+    assert carets == "           ^^^^^"

@@ -9,6 +9,7 @@ from .symbols import PLACES, RESERVED, Named, name_span, named_declarations
 from .types import PRIMITIVES
 
 SINGLE = (("game", ast.GameDecl), ("players", ast.PlayersDecl))
+OVERLAYS = (ast.VariantDecl, ast.ReplaceDecl, ast.RemoveDecl)
 
 
 def check_declarations(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic]:
@@ -18,6 +19,7 @@ def check_declarations(model: Model, test_files: list[ast.SpecFile]) -> list[Dia
     problems += _names(model)
     problems += _parameter_lists(model)
     problems += [p for d in model.spec.decls() if isinstance(d, ast.TrackDecl) for p in _track(d)]
+    problems += [_overlay(d) for d in model.spec.decls() if isinstance(d, OVERLAYS)]
     return problems
 
 
@@ -101,3 +103,10 @@ def _track(decl: ast.TrackDecl) -> list[Diagnostic]:
         return [Diagnostic(f"track '{name}' starts at {decl.start}, outside its range {low}..{high}",
                            decl.span)]
     return []
+
+
+def _overlay(decl: ast.Decl) -> Diagnostic:
+    """`variant`, `replace` and `remove` left in a base file would be silently ignored."""
+    word = {ast.VariantDecl: "variant", ast.ReplaceDecl: "replace", ast.RemoveDecl: "remove"}[type(decl)]
+    return Diagnostic(f"'{word}' belongs in a variant file (variants/<id>.rules), not in the base game",
+                      decl.span)
