@@ -1,0 +1,293 @@
+"""What every emitter shares: the model, its tables, routines, names and locations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .. import ast
+from ..errors import InternalError
+from ..loader import REPO_ROOT
+from ..model import Model
+from .analysis import Routine, Suspension, bound_names, nonnull_names
+from .names import check_helper, mangle
+
+MODULES = ("tables", "rules", "procedures", "tests")
+
+# Names the generated package takes from the runtime, and its own helpers (rules.py).
+RUNTIME_NAMES = (
+    "GameOver", "RuleError", "activate", "ask", "cancel", "end_game", "expire",
+    "is_active", "move_card", "note_event", "note_signal", "roll", "shuffle", "top_card",
+)
+HELPERS = (
+    "UNBOUND", "attr_of", "bound_local", "check_bound", "collection_of", "end_reason_of",
+    "event_allowed", "in_zone", "member_of", "opponent_of", "rule_error", "text_of",
+    "unknown_name", "winner_of", "zone_slot",
+)
+TABLES = (
+    "META", "PLAYERS", "PLAYER_IDS", "PLAYER_LABELS", "ENTITY_IDS", "ENTITY_LABELS",
+    "ADJ", "ADJS", "REGION_MEMBERS", "REGION_SETS", "HAS_EVENT",
+)
+
+
+class Gen:
+    """The shared state of one generation: tables, routines, imports, locations."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.players = len(model.players)
+        self.suspension = Suspension(model)
+        self.home: dict[str, str] = {}
+        self.uses: dict[str, set[str]] = {m: set() for m in MODULES + ("init",)}
+        self.module = "tables"
+        self._folder = model.spec_files[0].split("/")[0] if model.spec_files else ""
+        for name in RUNTIME_NAMES:
+            self._define(check_helper(name), "runtime")
+        for name in HELPERS:
+            self._define(check_helper(name), "rules")
+        for name in TABLES:
+            self._define(name, "tables")
+        self._tables()
+        self._rules()
+        self._signals()
+        for name in ("resolve_event", "EVENT_PLAIN", "EVENT_STEPS", "START"):
+            self._define(name, "procedures")
+        for name in ("TESTS", "TEST_STEPS", "EXPECTS"):
+            self._define(name, "tests")
+        self.routines: list[Routine] = []
+        self.by_key: dict[str, Routine] = {}
+        self._routines()
+
+    # ------------------------------------------------------------ names and imports
+    def _define(self, name: str, module: str) -> str:
+        if name in self.home:
+            raise InternalError(f"generated name {name!r} defined twice")
+        self.home[name] = module
+        return name
+
+    def ref(self, name: str) -> str:
+        """A module-level name used by the module being generated (imported if foreign)."""
+        if name not in self.home:
+            raise InternalError(f"reference to undefined generated name {name!r}")
+        self.uses[self.module].add(name)
+        return name
+
+    def imports(self, module: str) -> dict[str, list[str]]:
+        """For each module `module` uses names from: the sorted names."""
+        out: dict[str, list[str]] = {}
+        for name in self.uses[module]:
+            home = self.home[name]
+            if home != module:
+                out.setdefault(home, []).append(name)
+        order = ("runtime",) + MODULES
+        return {home: sorted(out[home]) for home in order if home in out}
+
+    # ------------------------------------------------------------ locations
+    def path(self, file: str) -> str:
+        """A spec file as generated code names it: repository-relative, else game-relative."""
+        if not file.endswith(".rules"):
+            return file
+        path = Path(file)
+        if not path.is_absolute():
+            path = Path.cwd() / path
+        try:
+            return path.resolve().relative_to(REPO_ROOT).as_posix()
+        except ValueError:
+            parts = path.parts
+            if self._folder in parts:
+                last = len(parts) - 1 - parts[::-1].index(self._folder)
+                return "/".join(parts[last:])
+            return path.name
+
+    def loc(self, node: ast.Node) -> str:
+        """file:line:col, the location a run-time error names."""
+        span = node.span
+        return f"{self.path(span.file)}:{span.line}:{span.column}"
+
+    def where(self, node: ast.Node | ast.Span) -> str:
+        """file:line, for `# spec:` comments."""
+        span = node if isinstance(node, ast.Span) else node.span
+        return f"{self.path(span.file)}:{span.line}"
+
+    # ------------------------------------------------------------ tables
+    def _tables(self) -> None:
+        model = self.model
+        self.attr_tables: dict[str, str] = {}
+        self.attr_total: dict[str, bool] = {}
+        self.attr_bool: dict[str, bool] = {}
+        names: list[str] = []
+        for attrs in model.entity_attrs:
+            names += [n for n in attrs if n not in names]
+        for name in names:
+            table = self._define(mangle("attribute", name), "tables")
+            self.attr_tables[name] = table
+            values = [a[name] for a in model.entity_attrs if name in a]
+            self.attr_total[name] = len(values) == len(model.entities)
+            self.attr_bool[name] = all(isinstance(v, bool) for v in values)
+        self.kind_tables = {k: self._define(mangle("kind", k), "tables") for k in model.kinds}
+        self.kind_sets = {k: self._define(mangle("kind_set", k), "tables") for k in model.kinds}
+        self.region_tables: dict[int, str] = {}
+        self.region_sets: dict[int, str] = {}
+        for index in model.region_members:
+            name = model.entities[index].name.name
+            self.region_tables[index] = self._define(mangle("region", name), "tables")
+            self.region_sets[index] = self._define(mangle("region_set", name), "tables")
+
+    def _rules(self) -> None:
+        model = self.model
+        self.defines = {n: self._define(mangle("define", n), "rules") for n in model.defines}
+        self.quantities = {n: self._define(mangle("quantity", n), "rules") for n in model.quantities}
+        self.forbidden = self._forbidden_actions()
+        self.allowed = {a: self._define(mangle("allowed", a), "rules") for a in self.forbidden}
+        self.event_whens = {
+            i: self._define(mangle("event_when", model.entities[i].name.name), "rules")
+            for i in range(len(model.entities))
+            if model.event_of(i) is not None and model.event_of(i).when is not None
+        }
+        self._define("EVENT_WHEN", "rules")
+        self.invariants = [self._define(mangle("invariant", i.name.name), "rules")
+                           for i in model.invariants]
+        self.bots = {n: self._define(mangle("bot", n), "rules") for n in model.bots}
+        self._define("INVARIANTS", "rules")
+        self._define("BOTS", "rules")
+
+    def _signals(self) -> None:
+        """Every signal emitted or listened to gets an emit function; its width fits all uses."""
+        model = self.model
+        arity = {name: len(decl.params) for name, decl in model.signals.items()}
+        for effect in model.effects.values():
+            for trigger in effect.triggers:
+                name = trigger.signal.name
+                arity[name] = max(arity.get(name, 0), len(trigger.names))
+        nodes = list(model.spec.walk()) + [n for t in model.tests for n in t.walk()]
+        for node in nodes:
+            if isinstance(node, ast.Emit):
+                arity[node.signal.name] = max(arity.get(node.signal.name, 0), len(node.args))
+        self.emit_arity = arity
+        self.emits = {name: self._define(mangle("emit", name), "procedures") for name in arity}
+
+    def _forbidden_actions(self) -> dict[str, int]:
+        """Actions some forbid names, with how many arguments their checks take."""
+        forbids = [f for c in self.model.constraints for f in c.forbids]
+        forbids += [f for e in self.model.effects.values() for f in e.forbids]
+        arity: dict[str, int] = {}
+        for forbid in forbids:
+            for pattern in forbid.patterns:
+                name = pattern.action.name
+                declared = self.model.actions.get(name)
+                width = max(len(pattern.names), len(declared.params) if declared else 0)
+                arity[name] = max(arity.get(name, 0), width)
+        return arity
+
+    # ------------------------------------------------------------ routines
+    def _routines(self) -> None:
+        model, sus = self.model, self.suspension
+        for name, decl in model.procedures.items():
+            params = [p.name for p in decl.params]
+            trusted = {p.name for p in decl.params if not p.type.optional}
+            self._routine(f"procedure {name}", "procedure", f"{decl.role} {name}", decl.span,
+                          params, trusted, decl.body, sus.procedures[name], name)
+        if model.start is not None:
+            self._routine("start", "start", "start", model.start.span, [], set(),
+                          model.start.body, sus.block(model.start.body), "start")
+        for index, entity in enumerate(model.entities):
+            event = model.event_of(index)
+            if event is not None:
+                self._routine(f"event {index}", "event", f"event of {entity.name.name}", event.span,
+                              ["you", "this"], {"you", "this"}, event.body, sus.events[index],
+                              entity.name.name)
+        for effect in model.effects.values():
+            for i, trigger in enumerate(effect.triggers):
+                names = self.trigger_names(effect, trigger)
+                self._routine(f"trigger {effect.name.name} {i}", "trigger",
+                              f"on {trigger.signal.name} of {effect.name.name}", trigger.span,
+                              names, self._trusted_trigger_names(effect, trigger), trigger.body,
+                              sus.triggers[(effect.name.name, i)], f"{effect.name.name}_{i}")
+        self._number_steps()
+
+    def _routine(self, key, kind, label, span, params, trusted, body, suspends, name) -> Routine:
+        routine = Routine(key, kind, label, span, params, set(trusted), body, suspends)
+        prefix = {"procedure": "procedure", "start": "procedure", "event": "event",
+                  "trigger": "trigger", "test": "test_block"}[kind]
+        if suspends or kind == "test":
+            step = {"procedure": "step", "start": "step", "event": "event_step",
+                    "trigger": "trigger_step", "test": "test_block"}[kind]
+            routine.step_name = self._define(mangle(step, name), "tests" if kind == "test" else "procedures")
+        else:
+            routine.plain_name = self._define(mangle(prefix, name), "procedures")
+        self.layout(routine)
+        self.routines.append(routine)
+        self.by_key[key] = routine
+        return routine
+
+    def trigger_names(self, effect: ast.EffectDecl, trigger: ast.Trigger) -> list[str]:
+        """A trigger's initial locals: the effect's parameters, then the signal's names."""
+        names = [p.name for p in effect.params]
+        names += [n.name for n in trigger.names if n.name not in names]
+        return list(dict.fromkeys(names))
+
+    def _trusted_trigger_names(self, effect: ast.EffectDecl, trigger: ast.Trigger) -> set[str]:
+        trusted = {p.name for p in effect.params if not p.type.optional}
+        signal = self.model.signals.get(trigger.signal.name)
+        for i, name in enumerate(trigger.names):
+            if signal is not None and i < len(signal.params) and not signal.params[i].type.optional:
+                trusted.add(name.name)
+            else:
+                trusted.discard(name.name)
+        return trusted
+
+    def layout(self, routine: Routine) -> None:
+        """Locals: parameters, then bound names, then the hidden slots of suspending loops."""
+        routine.locals = list(dict.fromkeys(routine.params + bound_names(routine.body)))
+        routine.slots = {name: i for i, name in enumerate(routine.locals)}
+        routine.nonnull = nonnull_names(routine.body, routine.nonnull_params)
+        size = len(routine.locals)
+        if routine.suspends or routine.kind == "test":
+            from .analysis import statements
+            for stmt in statements(routine.body):
+                if isinstance(stmt, (ast.For, ast.Repeat)) and self.suspension.stmt(stmt):
+                    routine.hidden[id(stmt)] = size
+                    size += 2 if isinstance(stmt, ast.For) else 1
+        routine.size = size
+
+    def _number_steps(self) -> None:
+        """Step ids: every resumable routine, then wrappers of plain ones run in frames."""
+        self.steps: list[tuple[str, Routine | None]] = []
+        self.wrappers: dict[str, str] = {}
+        for routine in self.routines:
+            if routine.step_name is not None:
+                routine.step_id = len(self.steps)
+                self.steps.append((routine.step_name, routine))
+        for routine in self.routines:
+            if routine.plain_name is not None and self._needs_frame(routine):
+                name = self._define(mangle("wrapper", routine.plain_name), "procedures")
+                routine.step_id = len(self.steps)
+                self.wrappers[routine.key] = name
+                self.steps.append((name, routine))
+        self._define("STEPS", "procedures")
+
+    def _needs_frame(self, routine: Routine) -> bool:
+        if routine.kind == "start":
+            return True
+        if routine.kind == "trigger":
+            effect, index = routine.key.split()[1:]
+            signal = self.model.effects[effect].triggers[int(index)].signal.name
+            return self.suspension.signal(signal)
+        return False
+
+    def add_test_routine(self, index: int, part: int, body: ast.Block, span: ast.Span) -> Routine:
+        routine = self._routine(f"test {index} {part}", "test", f"test {index}, part {part}", span,
+                                [], set(), body, True, f"{index}_{part}")
+        routine.step_id = len(self.steps)
+        self.steps.append((routine.step_name, routine))
+        return routine
+
+    # ------------------------------------------------------------ facts
+    def event_routine(self, index: int) -> Routine:
+        return self.by_key[f"event {index}"]
+
+    def literal(self, value: Any) -> str:
+        """A Python literal for a table value: only ever repr()."""
+        if value is None or isinstance(value, (bool, int, str)):
+            return repr(value)
+        raise InternalError(f"not a literal value: {value!r}")

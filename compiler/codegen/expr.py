@@ -1,0 +1,531 @@
+"""The expression emitter: one `emit_<Node>` method per expression node, Python out.
+
+An emitted expression is a `Code`: its text, its precedence (so operands are
+parenthesised only when Python needs it) and whether it is surely a bool.
+Names resolve as in the interpreter: comprehension bindings, then the
+routine's locals, then the game's globals. A local that may still be unbound
+where it is read falls back to the global (or to the interpreter's "unknown
+name" error) at run time, exactly like the interpreter's environment lookup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .. import ast
+from ..errors import InternalError
+from .analysis import Routine
+from .context import Gen
+from .names import mangle
+
+P_COND, P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = 1, 2, 3, 4, 5, 10, 11, 12, 20
+
+ARITHMETIC = {"+": ("+", P_ADD), "-": ("-", P_ADD), "*": ("*", P_MUL), "/": ("//", P_MUL),
+              "%": ("%", P_MUL)}
+COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+@dataclass(frozen=True)
+class Code:
+    """Python source of an expression, with its precedence."""
+
+    text: str
+    prec: int = P_ATOM
+    is_bool: bool = False
+
+    def at(self, prec: int) -> str:
+        """The text, parenthesised unless it binds at least as tightly as `prec`."""
+        return self.text if self.prec >= prec else f"({self.text})"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Scope:
+    """How the names of one routine read: bindings, then locals, then globals.
+
+    style: "py" (locals are Python locals), "slot" (L[i] of a frame), "dict"
+    (L['name'] of a designer test's environment) or "none" (no locals).
+    """
+
+    def __init__(self, style: str = "none", routine: Routine | None = None,
+                 bindings: list[tuple[str, str, bool]] | None = None):
+        self.style = style
+        self.routine = routine
+        self.locals: set[str] = set(routine.locals) if routine else set()
+        self.definite: set[str] = set(routine.params) if routine and style != "dict" else set()
+        self.nonnull: set[str] = set(routine.nonnull) if routine else set()
+        self.maybe: set[str] = set()  # locals read or written while perhaps unbound
+        self._bindings: list[tuple[str, str, bool]] = list(bindings or [])
+
+    def binding(self, name: str) -> tuple[str, bool] | None:
+        for bound, code, nonnull in reversed(self._bindings):
+            if bound == name:
+                return code, nonnull
+        return None
+
+    def push(self, name: str, code: str, nonnull: bool = True) -> None:
+        self._bindings.append((name, code, nonnull))
+
+    def pop(self) -> None:
+        self._bindings.pop()
+
+    def is_local(self, name: str) -> bool:
+        return name in self.locals
+
+    def local(self, name: str) -> str:
+        if self.style == "py":
+            return mangle("local", name)
+        if self.style == "slot":
+            return f"L[{self.routine.slots[name]}]"
+        if self.style == "dict":
+            return f"L[{name!r}]"
+        raise InternalError(f"no locals in this scope, yet '{name}' is one")
+
+    def is_definite(self, name: str) -> bool:
+        return self.style != "dict" and name in self.definite
+
+    def hidden(self, stmt: ast.Stmt, offset: int = 0) -> str:
+        """A slot of the frame that a suspending loop keeps its state in."""
+        if self.style == "dict":
+            return f"L[{'@loop%d_%d' % (self.routine.hidden[id(stmt)], offset)!r}]"
+        return f"L[{self.routine.hidden[id(stmt)] + offset}]"
+
+
+class ExprEmitter:
+    """Emits expressions of one scope; `gen.ref` records every table it uses."""
+
+    def __init__(self, gen: Gen, scope: Scope):
+        self.gen = gen
+        self.model = gen.model
+        self.scope = scope
+
+    # ------------------------------------------------------------ entry points
+    def emit(self, node: ast.Expr) -> Code:
+        method = getattr(self, "emit_" + type(node).__name__, None)
+        if method is None:
+            raise InternalError(f"code generation does not handle {type(node).__name__} at {node.span}")
+        return method(node)
+
+    def value(self, node: ast.Expr) -> str:
+        return self.emit(node).text
+
+    def truth(self, node: ast.Expr) -> Code:
+        """An expression whose truth alone matters (if, while, where): no bool() needed."""
+        if isinstance(node, ast.BoolOp):
+            return self._boolop(node, [self.truth(o) for o in node.operands], wrap=False)
+        if isinstance(node, ast.Not):
+            return Code(f"not {self.truth(node.operand).at(P_NOT)}", P_NOT, True)
+        return self.emit(node)
+
+    def test(self, node: ast.Expr) -> str:
+        return self.truth(node).text
+
+    def loc(self, node: ast.Node) -> str:
+        return repr(self.gen.loc(node))
+
+    def ref(self, name: str) -> str:
+        return self.gen.ref(name)
+
+    # ------------------------------------------------------------ literals
+    def emit_IntLit(self, node: ast.IntLit) -> Code:
+        return Code(repr(node.value), P_UNARY if node.value < 0 else P_ATOM)
+
+    def emit_StrLit(self, node: ast.StrLit) -> Code:
+        return Code(repr(node.value))
+
+    def emit_BoolLit(self, node: ast.BoolLit) -> Code:
+        return Code(repr(node.value), P_ATOM, True)
+
+    def emit_NoneLit(self, node: ast.NoneLit) -> Code:
+        return Code("None")
+
+    # ------------------------------------------------------------ names
+    def emit_NameRef(self, node: ast.NameRef) -> Code:
+        return self.dispatch(node.name, lambda: self.global_value(node), lambda v: Code(v))
+
+    def dispatch(self, name: str, static: Callable[[], Code], dynamic: Callable[[str], Code]) -> Code:
+        """A name read as the interpreter does: a binding or local if bound, else global."""
+        bound = self.scope.binding(name)
+        if bound is not None:
+            return dynamic(bound[0])
+        if not self.scope.is_local(name):
+            return static()
+        local = self.scope.local(name)
+        if self.scope.is_definite(name):
+            return dynamic(local)
+        self.scope.maybe.add(name)
+        if self.scope.style == "dict":
+            return Code(f"{dynamic(local).at(P_OR)} if {name!r} in L else {static().at(P_COND)}", P_COND)
+        unbound = self.ref("UNBOUND")
+        return Code(f"{static().at(P_OR)} if {local} == {unbound} else {dynamic(local).at(P_COND)}",
+                    P_COND)
+
+    def global_value(self, node: ast.NameRef) -> Code:
+        """A name no local binds: track, var, param, player, entity, enum value, zone, builtin."""
+        name, model = node.name, self.model
+        if name in model.tracks:
+            return Code(f"state.tracks[{model.tracks[name].slot}]")
+        if name in model.var_index:
+            return Code(f"state.vars[{model.var_index[name]}]")
+        if name in model.params:
+            return Code(f"state.params[{name!r}]")
+        if name in model.players:
+            return Code(repr(model.players.index(name)))
+        if name in model.entity_index:
+            return Code(repr(model.entity_index[name]))
+        if name in model.enum_of_value:
+            return Code(repr(name))
+        if name in model.zones:
+            return Code(repr(f"@{model.zones[name].slot}"))
+        if name == "game_over":
+            return Code("state.result is not None", P_CMP, True)
+        if name == "winner":
+            return Code(f"{self.ref('winner_of')}(state)")
+        if name == "end_reason":
+            return Code(f"{self.ref('end_reason_of')}(state)")
+        return Code(f"{self.ref('unknown_name')}({name!r}, {self.loc(node)})")
+
+    def is_global_entity(self, node: ast.Expr) -> bool:
+        """A name that surely means an entity: no local or binding can shadow it here."""
+        return (isinstance(node, ast.NameRef) and node.name in self.model.entity_index
+                and not self.scope.is_local(node.name) and self.scope.binding(node.name) is None
+                and not any(node.name in d for d in (self.model.tracks, self.model.var_index,
+                                                     self.model.params))
+                and node.name not in self.model.players)
+
+    def nonnull(self, node: ast.Expr) -> bool:
+        """Whether an expression surely is not none (so attributes need no check)."""
+        if isinstance(node, (ast.IntLit, ast.StrLit, ast.BoolLit)):
+            return True
+        if not isinstance(node, ast.NameRef):
+            return False
+        bound = self.scope.binding(node.name)
+        if bound is not None:
+            return bound[1]
+        if self.scope.is_local(node.name):
+            return self.scope.is_definite(node.name) and node.name in self.scope.nonnull
+        return node.name in self.model.entity_index or node.name in self.model.players
+
+    def is_simple(self, node: ast.Expr) -> bool:
+        """Cheap and pure enough to evaluate twice."""
+        if isinstance(node, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)):
+            return True
+        if isinstance(node, ast.NameRef):
+            if self.scope.binding(node.name) is not None:
+                return True
+            if self.scope.is_local(node.name):
+                return self.scope.is_definite(node.name)
+            return True
+        return False
+
+    # ------------------------------------------------------------ calls
+    def args(self, nodes: tuple[ast.Expr, ...], width: int | None = None) -> list[str]:
+        """Arguments as the interpreter binds them: extra ones dropped, missing ones unbound."""
+        codes = [self.value(a) for a in nodes]
+        if width is None:
+            return codes
+        codes = codes[:width]
+        return codes + [self.ref("UNBOUND")] * (width - len(codes))
+
+    def emit_CallExpr(self, node: ast.CallExpr) -> Code:
+        name, model = node.name, self.model
+        if name in ("size", "top"):
+            slot = self.zone_slot(node.args[0])
+            if name == "size":
+                return Code(f"len(state.zones[{slot.text}])")
+            return Code(f"{self.ref('top_card')}(state, {slot.text})")
+        if name in model.defines:
+            return self._call(self.gen.defines[name], node.args, len(model.defines[name].params))
+        if name in model.quantities:
+            return self._call(self.gen.quantities[name], node.args, len(model.quantities[name].params))
+        if name in model.counters:
+            return Code(self.counter_cell(name, node.args))
+        if name in model.tracks:
+            slot = self.offset(model.tracks[name].slot, node.args[0])
+            return Code(f"state.tracks[{slot.text}]")
+        if name in model.zones:
+            slot = self.offset(model.zones[name].slot, node.args[0])
+            if slot.prec == P_ATOM and slot.text.isdigit():
+                return Code(repr(f"@{slot.text}"))
+            return Code(f"'@' + str({slot.text})", P_ADD)
+        builtin = getattr(self, "builtin_" + name, None)
+        if builtin is not None:
+            return builtin(node)
+        return Code(f"{self.ref('rule_error')}({f'unknown function {name!r}'!r}, {self.loc(node)})")
+
+    def _call(self, function: str, args: tuple[ast.Expr, ...], width: int) -> Code:
+        return Code(f"{self.ref(function)}({', '.join(['state'] + self.args(args, width))})")
+
+    def offset(self, slot: int, arg: ast.Expr) -> Code:
+        """slot + arg, folded when the argument is a constant."""
+        code = self.emit(arg)
+        if code.text.isdigit():
+            return Code(str(slot + int(code.text)))
+        if slot == 0:
+            return code
+        return Code(f"{slot} + {code.at(P_ADD + 1)}", P_ADD)
+
+    def counter_cell(self, name: str, args: tuple[ast.Expr, ...]) -> str:
+        counter = self.model.counters[name]
+        row = self.offset(counter.slot, args[0]) if counter.per_player else Code(str(counter.slot))
+        return f"state.counters[{row.text}][{self.value(args[-1])}]"
+
+    def builtin_opponent(self, node: ast.CallExpr) -> Code:
+        player = self.emit(node.args[0])
+        if player.text.isdigit():
+            return Code(str((int(player.text) + 1) % self.gen.players))
+        if self.nonnull(node.args[0]):
+            return Code(f"({player.at(P_ADD)} + 1) % {self.gen.players}", P_MUL)
+        return Code(f"{self.ref('opponent_of')}({player.text})")
+
+    def builtin_adjacent(self, node: ast.CallExpr) -> Code:
+        return Code(f"{self.ref('ADJ')}[{self.value(node.args[0])}]")
+
+    def builtin_min(self, node: ast.CallExpr) -> Code:
+        return self._fold("min", node)
+
+    def builtin_max(self, node: ast.CallExpr) -> Code:
+        return self._fold("max", node)
+
+    def _fold(self, function: str, node: ast.CallExpr) -> Code:
+        args = self.args(node.args)
+        if len(args) == 1:  # min([x]) is x itself
+            return self.emit(node.args[0])
+        return Code(f"{function}({', '.join(args)})")
+
+    def builtin_abs(self, node: ast.CallExpr) -> Code:
+        return Code(f"abs({self.value(node.args[0])})")
+
+    def builtin_has_event(self, node: ast.CallExpr) -> Code:
+        return Code(f"{self.ref('HAS_EVENT')}[{self.value(node.args[0])}]", P_ATOM, True)
+
+    def builtin_event_allowed(self, node: ast.CallExpr) -> Code:
+        card, player = self.args(node.args[:2])
+        return Code(f"{self.ref('event_allowed')}(state, {card}, {player})", P_ATOM, True)
+
+    # ------------------------------------------------------------ attributes
+    def emit_Attr(self, node: ast.Attr) -> Code:
+        if isinstance(node.obj, ast.NameRef):
+            return self.dispatch(node.obj.name, lambda: self._global_attr(node),
+                                 lambda v: self._attr(node, Code(v), self.nonnull(node.obj)))
+        return self._attr(node, self.emit(node.obj), False)
+
+    def _global_attr(self, node: ast.Attr) -> Code:
+        obj = node.obj
+        if isinstance(obj, ast.NameRef) and self.is_global_entity(obj):
+            index = self.model.entity_index[obj.name]
+            if node.name == "label":
+                return Code(repr(self.model.entities[index].label))
+            attrs = self.model.entity_attrs[index]
+            if node.name in attrs:
+                return Code(self.gen.literal(attrs[node.name]), P_ATOM, isinstance(attrs[node.name], bool))
+        return self._attr(node, self.emit(obj), self.nonnull(obj))
+
+    def _attr(self, node: ast.Attr, obj: Code, nonnull: bool) -> Code:
+        if node.name == "label":
+            table = self.ref("ENTITY_LABELS")
+        elif node.name in self.gen.attr_tables:
+            table = self.ref(self.gen.attr_tables[node.name])
+        else:
+            message = f"no entity has an attribute {node.name!r}"
+            return Code(f"{self.ref('rule_error')}({message!r}, {self.loc(node)})")
+        is_bool = node.name != "label" and self.gen.attr_bool[node.name] and self.gen.attr_total[node.name]
+        if nonnull:
+            return Code(f"{table}[{obj.text}]", P_ATOM, is_bool)
+        return Code(f"{self.ref('attr_of')}({table}, {obj.text}, {node.name!r}, {self.loc(node)})",
+                    P_ATOM, is_bool)
+
+    # ------------------------------------------------------------ operators
+    def emit_Not(self, node: ast.Not) -> Code:
+        return Code(f"not {self.truth(node.operand).at(P_NOT)}", P_NOT, True)
+
+    def emit_Negate(self, node: ast.Negate) -> Code:
+        if isinstance(node.operand, ast.IntLit):
+            return self.emit_IntLit(ast.IntLit(node.span, -node.operand.value))
+        return Code(f"-{self.emit(node.operand).at(P_UNARY)}", P_UNARY)
+
+    def emit_BinOp(self, node: ast.BinOp) -> Code:
+        op, prec = ARITHMETIC[node.op]
+        left, right = self.emit(node.left), self.emit(node.right)
+        return Code(f"{left.at(prec)} {op} {right.at(prec + 1)}", prec)
+
+    def emit_BoolOp(self, node: ast.BoolOp) -> Code:
+        return self._boolop(node, [self.emit(o) for o in node.operands], wrap=True)
+
+    def _boolop(self, node: ast.BoolOp, operands: list[Code], wrap: bool) -> Code:
+        prec = P_AND if node.op == "and" else P_OR
+        text = f" {node.op} ".join(o.at(prec + 1) for o in operands)
+        if all(o.is_bool for o in operands) or not wrap:
+            return Code(text, prec, all(o.is_bool for o in operands))
+        return Code(f"bool({text})", P_ATOM, True)  # `and` of the interpreter is all(): a bool
+
+    def emit_Compare(self, node: ast.Compare) -> Code:
+        if node.op not in COMPARISONS:
+            raise InternalError(f"unknown comparison {node.op!r} at {node.span}")
+        left, right = self.emit(node.left), self.emit(node.right)
+        return Code(f"{left.at(P_CMP + 1)} {node.op} {right.at(P_CMP + 1)}", P_CMP, True)
+
+    def emit_Cond(self, node: ast.Cond) -> Code:
+        then, test, otherwise = self.emit(node.then), self.truth(node.test), self.emit(node.otherwise)
+        return Code(f"{then.at(P_OR)} if {test.at(P_OR)} else {otherwise.at(P_COND)}", P_COND,
+                    then.is_bool and otherwise.is_bool)
+
+    def emit_Range(self, node: ast.Range) -> Code:
+        return Code(f"list({self.range_of(node).text})")
+
+    def range_of(self, node: ast.Range) -> Code:
+        low, high = self.emit(node.low), self.emit(node.high)
+        if high.text.lstrip("-").isdigit():
+            end = str(int(high.text) + 1)
+        else:
+            end = f"{high.at(P_ADD)} + 1"
+        return Code(f"range({low.text}, {end})")
+
+    # ------------------------------------------------------------ zones and collections
+    def zone_slot(self, node: ast.Expr) -> Code:
+        """The slot of a zone written directly (deck, hand(p)) or held in a value."""
+        zones = self.model.zones
+        if isinstance(node, ast.CallExpr) and node.name in zones:
+            zone = zones[node.name]
+            return self.offset(zone.slot, node.args[0])
+        dynamic = lambda v: Code(f"{self.ref('zone_slot')}({v}, {self.loc(node)})")  # noqa: E731
+        if isinstance(node, ast.NameRef) and node.name in zones:
+            return self.dispatch(node.name, lambda: Code(str(zones[node.name].slot)), dynamic)
+        return dynamic(self.value(node))
+
+    def collection(self, node: ast.Expr, snapshot: bool = False) -> Code:
+        """Something to iterate over, in collection order (a copy of zones if `snapshot`)."""
+        if isinstance(node, ast.Range):
+            return self.range_of(node)
+        dynamic = lambda v: Code(f"{self.ref('collection_of')}(state, {v}, {self.loc(node)})")  # noqa: E731
+        if isinstance(node, ast.NameRef):
+            return self.dispatch(node.name, lambda: self._global_collection(node, snapshot), dynamic)
+        if isinstance(node, ast.CallExpr) and node.name in self.model.zones:
+            return self._zone_cards(self.zone_slot(node), snapshot)
+        if isinstance(node, ast.CallExpr) and node.name == "adjacent":
+            return self.builtin_adjacent(node)
+        return dynamic(self.value(node))
+
+    def _zone_cards(self, slot: Code, snapshot: bool) -> Code:
+        cards = f"state.zones[{slot.text}]"
+        return Code(f"list({cards})" if snapshot else cards)
+
+    def _global_collection(self, node: ast.NameRef, snapshot: bool) -> Code:
+        name, model = node.name, self.model
+        if name in model.kinds:
+            return Code(self.ref(self.gen.kind_tables[name]))
+        if name == "players":
+            return Code(self.ref("PLAYERS"))
+        if name in model.zones:
+            return self._zone_cards(Code(str(model.zones[name].slot)), snapshot)
+        if self.is_global_entity(node) and model.entity_index[name] in self.gen.region_tables:
+            return Code(self.ref(self.gen.region_tables[model.entity_index[name]]))
+        return Code(f"{self.ref('collection_of')}(state, {self.global_value(node).text}, {self.loc(node)})")
+
+    def emit_Member(self, node: ast.Member) -> Code:
+        item = self.emit(node.element)
+        coll = node.collection
+        negated = node.negated
+        dynamic = lambda v: self._member_of(item, Code(v), negated, node)  # noqa: E731
+        if isinstance(coll, ast.CallExpr) and coll.name in self.model.zones:
+            return self._in_zone(node.element, item, self.zone_slot(coll), negated)
+        if isinstance(coll, ast.NameRef):
+            return self.dispatch(coll.name, lambda: self._global_member(node, item), dynamic)
+        if isinstance(coll, ast.Range):
+            return self._in(item, self.range_of(coll), negated)
+        if isinstance(coll, ast.CallExpr) and coll.name == "adjacent":
+            return self._in(item, Code(f"{self.ref('ADJS')}[{self.value(coll.args[0])}]"), negated)
+        return self._member_of(item, self.emit(coll), negated, node)
+
+    def _global_member(self, node: ast.Member, item: Code) -> Code:
+        coll, model, negated = node.collection, self.model, node.negated
+        name = coll.name
+        if name in model.zones:
+            return self._in_zone(node.element, item, Code(str(model.zones[name].slot)), negated)
+        if self.is_global_entity(coll) and model.entity_index[name] in self.gen.region_sets:
+            return self._in(item, Code(self.ref(self.gen.region_sets[model.entity_index[name]])), negated)
+        if name in model.kinds:
+            return self._in(item, Code(self.ref(self.gen.kind_sets[name])), negated)
+        if name == "players":
+            return self._in(item, Code(self.ref("PLAYERS")), negated)
+        return self._member_of(item, self.global_value(coll), negated, node)
+
+    def _in(self, item: Code, coll: Code, negated: bool) -> Code:
+        op = "not in" if negated else "in"
+        return Code(f"{item.at(P_CMP + 1)} {op} {coll.at(P_CMP + 1)}", P_CMP, True)
+
+    def _in_zone(self, element: ast.Expr, item: Code, slot: Code, negated: bool) -> Code:
+        if self.nonnull(element):
+            op = "!=" if negated else "=="
+            return Code(f"state.location[{item.text}] {op} {slot.at(P_CMP + 1)}", P_CMP, True)
+        code = Code(f"{self.ref('in_zone')}(state, {item.text}, {slot.text})", P_ATOM, True)
+        return Code(f"not {code.text}", P_NOT, True) if negated else code
+
+    def _member_of(self, item: Code, value: Code, negated: bool, node: ast.Node) -> Code:
+        code = f"{self.ref('member_of')}(state, {item.text}, {value.text}, {self.loc(node)})"
+        return Code(f"not {code}", P_NOT, True) if negated else Code(code, P_ATOM, True)
+
+    # ------------------------------------------------------------ quantifiers
+    def bind(self, var: ast.Ident) -> str:
+        name = mangle("bound", var.name)
+        self.scope.push(var.name, name, True)
+        return name
+
+    def comprehension(self, var: ast.Ident, source: ast.Expr, where: ast.Expr | None,
+                      value: ast.Expr | None = None) -> tuple[str, str, str | None, str | None]:
+        """(python var, iterable, condition, value) of `var in source where ...`."""
+        iterable = self.collection(source).text
+        name = self.bind(var)
+        try:
+            condition = self.test(where) if where is not None else None
+            item = self.value(value) if value is not None else None
+        finally:
+            self.scope.pop()
+        return name, iterable, condition, item
+
+    def emit_Quantifier(self, node: ast.Quantifier) -> Code:
+        var, source, condition, _ = self.comprehension(node.var, node.source, node.where)
+        if node.kind == "count":
+            if condition is None:
+                return Code(f"len({source})")
+            return Code(f"len([{var} for {var} in {source} if {condition}])")
+        if node.kind == "any":
+            if condition is None:
+                return Code(f"len({source}) > 0", P_CMP, True)
+            return Code(f"any({condition} for {var} in {source})", P_ATOM, True)
+        if node.kind == "all":
+            if condition is None:
+                return Code(f"len({source}) >= 0", P_CMP, True)
+            return Code(f"all({condition} for {var} in {source})", P_ATOM, True)
+        raise InternalError(f"unknown quantifier {node.kind!r} at {node.span}")
+
+    def emit_SumOf(self, node: ast.SumOf) -> Code:
+        var, source, condition, item = self.comprehension(node.var, node.source, node.where, node.value)
+        where = f" if {condition}" if condition is not None else ""
+        return Code(f"sum([{item} for {var} in {source}{where}])")
+
+    # ------------------------------------------------------------ effects
+    def emit_Allowed(self, node: ast.Allowed) -> Code:
+        name = node.action.name
+        if name not in self.gen.allowed:
+            return Code("True", P_ATOM, True)  # nothing ever forbids it
+        return Code(f"{self.ref(self.gen.allowed[name])}("
+                    f"{', '.join(['state'] + self.args(node.args, self.gen.forbidden[name]))})",
+                    P_ATOM, True)
+
+    def emit_Active(self, node: ast.Active) -> Code:
+        name = node.effect.name
+        if name not in self.model.effect_index:
+            message = f"unknown effect {name!r}"
+            return Code(f"{self.ref('rule_error')}({message!r}, {self.loc(node)})")
+        index = self.model.effect_index[name]
+        args = "None" if node.args is None else f"[{', '.join(self.args(node.args))}]"
+        return Code(f"{self.ref('is_active')}(state, {index}, {args})", P_ATOM, True)
+
+
+def expression_classes() -> list[type]:
+    """Every concrete expression node class of the AST."""
+    return [c for c in vars(ast).values()
+            if isinstance(c, type) and issubclass(c, ast.Expr) and c is not ast.Expr]

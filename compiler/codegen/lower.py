@@ -1,0 +1,603 @@
+"""Statements to lines: plain functions, or resumable state machines in numbered blocks.
+
+A routine that never suspends becomes one list of lines (a plain function).
+A routine that may suspend becomes blocks: `if pc == N:` sections of a step
+function whose locals live in its frame (`L`). Structured statements that
+hold no suspension point stay ordinary Python inside a block; those that do
+are lowered into blocks joined by jumps (`pc = N`), and every decision, call
+of a suspending procedure, event or trigger ends a block (the frame's pc is
+saved, the step returns, and the engine resumes it later at the next block).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .. import ast
+from ..errors import InternalError
+from .analysis import Routine
+from .context import Gen
+from .expr import P_ADD, P_NOT, ExprEmitter, Scope
+
+
+class Label:
+    """A block to jump to; numbered once every block exists."""
+
+    __slots__ = ("number",)
+
+    def __init__(self) -> None:
+        self.number = -1
+
+
+class Line:
+    """One statement-shaped piece of output: a template macro name and its fields."""
+
+    def __init__(self, kind: str, depth: int, **fields):
+        self.kind = kind
+        self.depth = depth
+        self.__dict__.update(fields)
+
+    def __repr__(self) -> str:
+        return f"Line({self.kind}, {self.depth}, {self.__dict__})"
+
+
+class BlockOut:
+    """The lines of one `if pc == N:` section."""
+
+    def __init__(self, label: Label):
+        self.label = label
+        self.lines: list[Line] = []
+
+    @property
+    def number(self) -> int:
+        return self.label.number
+
+
+TERMINATORS = ("goto", "dispatch", "suspend", "push", "call_then", "tail_push", "tail_call_then",
+               "finish")
+
+
+class Lowerer:
+    """Lowers one routine's body; `style` says where its locals live (see Scope)."""
+
+    def __init__(self, gen: Gen, routine: Routine, style: str):
+        self.gen = gen
+        self.routine = routine
+        self.scope = Scope(style, routine)
+        self.ex = ExprEmitter(gen, self.scope)
+        self.resumable = style in ("slot", "dict")
+        self.blocks = [BlockOut(Label())]
+        self._last_where = ""
+        self.loops: list[Label | None] = []  # innermost last; None: a Python loop
+
+    # ------------------------------------------------------------ driving
+    def lower(self) -> list[BlockOut]:
+        self.statements(self.routine.body.body, 0)
+        if self.resumable:
+            self.add("finish", 0)
+            self._tail_calls()
+            self._drop_dead_blocks()
+        for number, block in enumerate(self.blocks):
+            block.label.number = number
+        for block in self.blocks:
+            self._finish_block(block)
+        return self.blocks
+
+    def _tail_calls(self) -> None:
+        """A call that is the routine's last act pops the caller first: one frame less."""
+        finishing = {id(b.label) for b in self.blocks
+                     if [l.kind for l in b.lines if l.kind != "comment"] == ["finish"]}
+        for block in self.blocks:
+            last = block.lines[-1] if block.lines else None
+            if last is not None and last.kind in ("push", "call_then") and id(last.next) in finishing:
+                last.kind = "tail_" + last.kind
+
+    def _drop_dead_blocks(self) -> None:
+        """Blocks nothing jumps to (the entry block aside) are never run."""
+        targets = {id(self.blocks[0].label)}
+        for block in self.blocks:
+            for line in block.lines:
+                if line.kind == "goto":
+                    targets.add(id(line.target))
+                elif line.kind == "dispatch":
+                    targets.update(id(label) for _, label in line.cases)
+                    targets.add(id(line.default))
+                elif line.kind in ("suspend", "push", "call_then"):
+                    targets.add(id(line.next))
+        self.blocks = [b for b in self.blocks if id(b.label) in targets]
+
+    def _finish_block(self, block: BlockOut) -> None:
+        if not self.resumable:
+            return
+        if not block.lines or block.lines[-1].kind not in TERMINATORS:
+            raise InternalError(f"block {block.number} of {self.routine.key} does not end in a jump")
+        for i, line in enumerate(block.lines):
+            if line.kind == "goto":
+                last = i == len(block.lines) - 1 and line.depth == 0
+                line.cont = not (last and line.target.number > block.number)
+
+    def add(self, kind: str, depth: int, **fields) -> Line:
+        line = Line(kind, depth, **fields)
+        self.blocks[-1].lines.append(line)
+        return line
+
+    def error(self, depth: int, message: str, stmt: ast.Stmt) -> None:
+        """A statement the interpreter would fail on: fail the same way, naming the spec line."""
+        self.gen.ref("RuleError")
+        self.add("error", depth, message=repr(message), at=self.loc(stmt))
+
+    def start(self, label: Label) -> None:
+        self.blocks.append(BlockOut(label))
+
+    def statements(self, stmts: tuple[ast.Stmt, ...], depth: int) -> None:
+        for stmt in stmts:
+            self.statement(stmt, depth)
+
+    def nested(self, stmts: tuple[ast.Stmt, ...], depth: int) -> None:
+        """An indented Python body (never empty)."""
+        before = len(self.blocks[-1].lines)
+        self.statements(stmts, depth)
+        if len(self.blocks[-1].lines) == before or all(
+                l.kind == "comment" for l in self.blocks[-1].lines[before:]):
+            self.add("pass", depth)
+
+    def statement(self, stmt: ast.Stmt, depth: int) -> None:
+        name = type(stmt).__name__
+        where = self.gen.where(stmt)
+        if where != self._last_where:  # one comment per spec line
+            self.add("comment", depth, text=where)
+            self._last_where = where
+        if self.resumable and self.gen.suspension.stmt(stmt):
+            if depth != 0:
+                raise InternalError(f"suspension point nested in Python code at {stmt.span}")
+            method = getattr(self, "suspend_" + name, None)
+        else:
+            method = getattr(self, "lower_" + name, None)
+        if method is None:
+            raise InternalError(f"code generation does not handle {name} at {stmt.span}")
+        method(stmt, depth)
+
+    def branches(self, runs: list[Callable[[], None]]) -> None:
+        """Run each branch from the same known-bound locals; keep what all of them bind."""
+        before = set(self.scope.definite)
+        after = []
+        for run in runs:
+            self.scope.definite = set(before)
+            run()
+            after.append(self.scope.definite)
+        self.scope.definite = set.intersection(*after) if after else before
+
+    def loop_body(self, run: Callable[[], None]) -> None:
+        """A loop body may run zero times: what it binds is not known bound after it."""
+        before = set(self.scope.definite)
+        run()
+        self.scope.definite = before
+
+    # ------------------------------------------------------------ locals
+    def local(self, name: str) -> str:
+        return self.scope.local(name)
+
+    def bind(self, name: str) -> None:
+        self.scope.definite.add(name)
+
+    def loc(self, node: ast.Node) -> str:
+        return repr(self.gen.loc(node))
+
+    # ------------------------------------------------------------ simple statements
+    def lower_Let(self, stmt: ast.Let, depth: int) -> None:
+        value = self.ex.value(stmt.value)
+        self.add("assign", depth, target=self.local(stmt.name.name), value=value)
+        self.bind(stmt.name.name)
+
+    def lower_Roll(self, stmt: ast.Roll, depth: int) -> None:
+        self.add("assign", depth, target=self.local(stmt.name.name), value=f"{self.gen.ref('roll')}(state)")
+        self.bind(stmt.name.name)
+
+    def lower_SetStmt(self, stmt: ast.SetStmt, depth: int) -> None:
+        self.assign(stmt.target, "=", self.ex.emit(stmt.value), depth, stmt)
+
+    def lower_AddStmt(self, stmt: ast.AddStmt, depth: int) -> None:
+        self.assign(stmt.target, "+", self.ex.emit(stmt.amount), depth, stmt)
+
+    def lower_RemoveStmt(self, stmt: ast.RemoveStmt, depth: int) -> None:
+        self.assign(stmt.target, "-", self.ex.emit(stmt.amount), depth, stmt)
+
+    def assign(self, ref: ast.Ref, op: str, amount, depth: int, stmt: ast.Stmt) -> None:
+        """set/add/remove: a local or var as is, a track clamped, a counter never below 0."""
+        name = ref.name.name
+        model = self.gen.model
+        if ref.args is None and self.scope.is_local(name):
+            local = self.local(name)
+            if self.scope.is_definite(name) or name not in model.var_index and name not in model.tracks:
+                if not self.scope.is_definite(name):
+                    self.scope.maybe.add(name)
+                self.add("assign", depth, target=local, value=self._update(local, op, amount))
+                return
+            self.scope.maybe.add(name)
+            if self.scope.style == "dict":
+                test = f"{name!r} in L"
+            else:
+                test = f"{local} != {self.gen.ref('UNBOUND')}"
+            self.add("if", depth, test=test)
+            self.add("assign", depth + 1, target=local, value=self._update(local, op, amount))
+            self.add("else", depth)
+            self._assign_global(ref, op, amount, depth + 1, stmt)
+            return
+        self._assign_global(ref, op, amount, depth, stmt)
+
+    def _update(self, old: str, op: str, amount) -> str:
+        if op == "=":
+            return amount.text
+        return f"{old} {op} {amount.at(P_ADD + 1)}"
+
+    def _assign_global(self, ref: ast.Ref, op: str, amount, depth: int, stmt: ast.Stmt) -> None:
+        name, model = ref.name.name, self.gen.model
+        if name in model.var_index:
+            target = f"state.vars[{model.var_index[name]}]"
+            self.add("assign", depth, target=target, value=self._update(target, op, amount))
+        elif name in model.tracks:
+            track = model.tracks[name]
+            slot = str(track.slot)
+            if track.per_player:
+                slot = self._simple(self.ex.offset(track.slot, ref.args[0]).text, ref.args[0], "slot", depth)
+            target = f"state.tracks[{slot}]"
+            self.add("clamp", depth, target=target, low=track.low, high=track.high,
+                     value=self._update(target, op, amount))
+        elif name in model.counters and ref.args:
+            counter = model.counters[name]
+            row = str(counter.slot)
+            if counter.per_player:
+                row = self._simple(self.ex.offset(counter.slot, ref.args[0]).text, ref.args[0], "row", depth)
+            cell = self._simple(self.ex.value(ref.args[-1]), ref.args[-1], "cell", depth)
+            target = f"state.counters[{row}][{cell}]"
+            self.add("floor", depth, target=target, value=self._update(target, op, amount))
+        else:
+            self.error(depth, f"cannot assign to '{name}'", stmt)
+
+    def _simple(self, code: str, node: ast.Expr, temp: str, depth: int) -> str:
+        """The code itself when cheap to repeat, else a temporary holding it."""
+        if self.ex.is_simple(node):
+            return code
+        self.add("assign", depth, target=temp, value=code)
+        return temp
+
+    def lower_MoveCard(self, stmt: ast.MoveCard, depth: int) -> None:
+        card = self.ex.value(stmt.card)
+        checked = not self.ex.nonnull(stmt.card)
+        self.gen.ref("move_card")
+        if checked:
+            self.gen.ref("RuleError")
+        self.add("move", depth, card=card, checked=checked,
+                 dest=self.ex.zone_slot(stmt.dest).text, at=self.loc(stmt))
+
+    def lower_MoveAll(self, stmt: ast.MoveAll, depth: int) -> None:
+        dest = self.ex.zone_slot(stmt.dest).text
+        cards = self.members(stmt.var, stmt.source, stmt.where, as_list=False)
+        self.gen.ref("move_card")
+        self.add("move_all", depth, dest=dest, constant=dest.isdigit(), cards=cards)
+
+    def members(self, var: ast.Ident, source: ast.Expr, where: ast.Expr | None,
+                action: ast.ActionRef | None = None, as_list: bool = True) -> str:
+        """A snapshot of a collection's members satisfying `where` (and allowed as `action`).
+
+        as_list: a list (decisions and frames hold plain data), else any fresh iterable.
+        """
+        if where is None and action is None:
+            code = self.ex.collection(source, snapshot=True).text
+            if as_list and not code.startswith(("list(", "collection_of(")):
+                return f"list({code})"
+            return code
+        iterable = self.ex.collection(source).text
+        name = self.ex.bind(var)
+        try:
+            tests = [self.ex.truth(where)] if where is not None else []
+            if action is not None:
+                tests.append(self.ex.emit(ast.Allowed(action.span, action.name, action.args)))
+            condition = " and ".join(t.at(P_NOT) for t in tests)
+        finally:
+            self.scope.pop()
+        return f"[{name} for {name} in {iterable} if {condition}]"
+
+    def lower_Shuffle(self, stmt: ast.Shuffle, depth: int) -> None:
+        self.add("call", depth, code=f"{self.gen.ref('shuffle')}(state, {self.ex.zone_slot(stmt.zone).text})")
+
+    def lower_Reveal(self, stmt: ast.Reveal, depth: int) -> None:
+        self.add("assign", depth, target=f"state.revealed[{self.ex.zone_slot(stmt.zone).text}]",
+                 value=repr(stmt.public))
+
+    def lower_CopyCounter(self, stmt: ast.CopyCounter, depth: int) -> None:
+        counters = self.gen.model.counters
+        src, dst = counters.get(stmt.source.name), counters.get(stmt.dest.name)
+        if src is None or dst is None:
+            self.error(depth, "copy needs two counters", stmt)
+            return
+        width = self.gen.players if src.per_player else 1
+        self.add("copy", depth, pairs=[(dst.slot + k, src.slot + k) for k in range(width)])
+
+    def lower_ClearCounter(self, stmt: ast.ClearCounter, depth: int) -> None:
+        counter = self.gen.model.counters.get(stmt.counter.name)
+        if counter is None:
+            self.error(depth, f"unknown counter '{stmt.counter.name}'", stmt)
+            return
+        width = self.gen.players if counter.per_player else 1
+        self.add("clear", depth, slots=[counter.slot + k for k in range(width)],
+                 size=len(self.gen.model.entities))
+
+    def lower_Activate(self, stmt: ast.Activate, depth: int) -> None:
+        index = self._effect(stmt.effect, depth, stmt)
+        if index is not None:
+            lifetime = stmt.lifetime.name if stmt.lifetime else None
+            self.add("call", depth, code=f"{self.gen.ref('activate')}(state, {index}, "
+                                         f"[{', '.join(self.ex.args(stmt.args))}], {lifetime!r})")
+
+    def lower_Cancel(self, stmt: ast.Cancel, depth: int) -> None:
+        index = self._effect(stmt.effect, depth, stmt)
+        if index is not None:
+            args = "None" if stmt.args is None else f"[{', '.join(self.ex.args(stmt.args))}]"
+            self.add("call", depth, code=f"{self.gen.ref('cancel')}(state, {index}, {args})")
+
+    def _effect(self, effect: ast.Ident, depth: int, stmt: ast.Stmt) -> int | None:
+        index = self.gen.model.effect_index.get(effect.name)
+        if index is None:
+            self.error(depth, f"unknown effect '{effect.name}'", stmt)
+        return index
+
+    def lower_Expire(self, stmt: ast.Expire, depth: int) -> None:
+        self.add("call", depth, code=f"{self.gen.ref('expire')}(state, {stmt.lifetime.name!r})")
+
+    def lower_Win(self, stmt: ast.Win, depth: int) -> None:
+        self.add("call", depth, code=f"{self.gen.ref('end_game')}(state, {self.ex.value(stmt.player)}, "
+                                     f"{stmt.reason!r}, {self.loc(stmt)})")
+
+    def lower_Log(self, stmt: ast.Log, depth: int) -> None:
+        parts = []
+        for part in stmt.parts:
+            if isinstance(part, ast.StrLit):
+                parts.append(repr(part.value))
+            elif isinstance(part, ast.IntLit):
+                parts.append(repr(str(part.value)))
+            else:
+                parts.append(f"{self.gen.ref('text_of')}({self.ex.value(part)})")
+        text = parts[0] if len(parts) == 1 else f"' '.join([{', '.join(parts)}])"
+        self.add("call", depth, code=f"state.log.append({text})")
+
+    def lower_CallStmt(self, stmt: ast.CallStmt, depth: int) -> None:
+        decl = self.gen.model.procedures.get(stmt.name.name)
+        if decl is None:
+            self.error(depth, f"unknown procedure '{stmt.name.name}'", stmt)
+            return
+        routine = self.gen.by_key[f"procedure {stmt.name.name}"]
+        args = self.ex.args(stmt.args, len(decl.params))
+        self.add("call", depth, code=f"{self.gen.ref(routine.plain_name)}({', '.join(['state'] + args)})")
+
+    def lower_Resolve(self, stmt: ast.Resolve, depth: int) -> None:
+        self.add("call", depth, code=self._resolve(stmt))
+
+    def _resolve(self, stmt: ast.Resolve) -> str:
+        card, player = self.ex.value(stmt.card), self.ex.value(stmt.player)
+        return f"{self.gen.ref('resolve_event')}(state, {card}, {player})"
+
+    def lower_Emit(self, stmt: ast.Emit, depth: int) -> None:
+        self.add("call", depth, code=self._emit(stmt))
+
+    def _emit(self, stmt: ast.Emit) -> str:
+        name = self.gen.emits[stmt.signal.name]
+        args = self.ex.args(stmt.args, self.gen.emit_arity[stmt.signal.name])
+        return f"{self.gen.ref(name)}({', '.join(['state'] + args)})"
+
+    # ------------------------------------------------------------ structured statements
+    def lower_If(self, stmt: ast.If, depth: int) -> None:
+        runs = []
+        for i, (test, block) in enumerate(stmt.branches):
+            def run(i=i, test=test, block=block):
+                self.add("if" if i == 0 else "elif", depth, test=self.ex.test(test))
+                self.nested(block.body, depth + 1)
+            runs.append(run)
+        if stmt.otherwise is not None:
+            def otherwise():
+                self.add("else", depth)
+                self.nested(stmt.otherwise.body, depth + 1)
+            runs.append(otherwise)
+        else:
+            runs.append(lambda: None)
+        self.branches(runs)
+
+    def lower_For(self, stmt: ast.For, depth: int) -> None:
+        items = self.members(stmt.var, stmt.source, stmt.where, as_list=False)
+        self.add("for", depth, target=self.local(stmt.var.name), items=items)
+
+        def body():
+            self.bind(stmt.var.name)
+            self.loops.append(None)
+            self.nested(stmt.body.body, depth + 1)
+            self.loops.pop()
+        self.loop_body(body)
+
+    def lower_Repeat(self, stmt: ast.Repeat, depth: int) -> None:
+        self.add("repeat", depth, count=self.ex.value(stmt.count))
+        self._python_loop(stmt.body, depth)
+
+    def lower_While(self, stmt: ast.While, depth: int) -> None:
+        self.add("while", depth, test=self.ex.test(stmt.test))
+        self._python_loop(stmt.body, depth)
+
+    def _python_loop(self, body: ast.Block, depth: int) -> None:
+        def run():
+            self.loops.append(None)
+            self.nested(body.body, depth + 1)
+            self.loops.pop()
+        self.loop_body(run)
+
+    def lower_Break(self, stmt: ast.Break, depth: int) -> None:
+        if not self.loops:  # the interpreter pops every cursor: the routine ends
+            self.add("finish" if self.resumable else "return", depth)
+        elif self.loops[-1] is None:
+            self.add("break", depth)
+        else:
+            self.add("goto", depth, target=self.loops[-1])
+
+    def lower_Choose(self, stmt: ast.Choose, depth: int) -> None:
+        raise InternalError(f"a choice in a routine that cannot suspend, at {stmt.span}")
+
+    def lower_Menu(self, stmt: ast.Menu, depth: int) -> None:
+        raise InternalError(f"a menu in a routine that cannot suspend, at {stmt.span}")
+
+    # ------------------------------------------------------------ suspension points
+    def suspend_Choose(self, stmt: ast.Choose, depth: int) -> None:
+        player = self.ex.value(stmt.chooser)
+        values = self.members(stmt.var, stmt.source, stmt.where, stmt.action)
+        kind = _option_kind(stmt.source)
+        ids, labels = {"int": (None, None), "player": ("PLAYER_IDS", "PLAYER_LABELS"),
+                       "entity": ("ENTITY_IDS", "ENTITY_LABELS")}[kind]
+        prompt = stmt.prompt or f"Choose {stmt.var.name}"
+        self.add("choose", depth, player=player, values=values, prompt=repr(prompt),
+                 ids=ids and self.gen.ref(ids), labels=labels and self.gen.ref(labels),
+                 at=self.loc(stmt))
+        self.gen.ref("ask")
+        after = Label()
+        self.add("suspend", 0, next=after)
+        self.start(after)
+        self.add("assign", 0, target=self.local(stmt.var.name), value="frame[3]")
+        self.bind(stmt.var.name)
+
+    def suspend_Menu(self, stmt: ast.Menu, depth: int) -> None:
+        options = [(i, self.ex.test(o.when) if o.when is not None else None)
+                   for i, o in enumerate(stmt.options)]
+        self.add("menu", depth, player=self.ex.value(stmt.chooser), options=options,
+                 ids=repr(tuple(o.name.name for o in stmt.options)),
+                 labels=repr(tuple(o.label for o in stmt.options)),
+                 prompt=repr(stmt.prompt or "Choose"), at=self.loc(stmt))
+        self.gen.ref("ask")
+        chosen = Label()
+        self.add("suspend", 0, next=chosen)
+        self.start(chosen)
+        self.add("assign", 0, target="k", value="frame[3]")
+        if not any(self.gen.suspension.block(o.body) for o in stmt.options):
+            runs = []
+            for i, option in enumerate(stmt.options):
+                def run(i=i, option=option):
+                    self.add("if" if i == 0 else "elif", 0, test=f"k == {i}")
+                    self.nested(option.body.body, 1)
+                runs.append(run)
+            self.branches(runs)
+            return
+        labels = [Label() for _ in stmt.options]
+        after = Label()
+        self.add("dispatch", 0, cases=[(f"k == {i}", label) for i, label in enumerate(labels)],
+                 default=after)
+        runs = []
+        for option, label in zip(stmt.options, labels):
+            def run(option=option, label=label):
+                self.start(label)
+                self.statements(option.body.body, 0)
+                self.add("goto", 0, target=after)
+            runs.append(run)
+        self.branches(runs)
+        self.start(after)
+
+    def suspend_CallStmt(self, stmt: ast.CallStmt, depth: int) -> None:
+        routine = self.gen.by_key[f"procedure {stmt.name.name}"]
+        args = self.ex.args(stmt.args, len(routine.params))
+        after = Label()
+        self.add("push", 0, next=after, step=routine.step_id, args=args,
+                 pad=routine.size - len(routine.params), unbound=self.gen.ref("UNBOUND"))
+        self.start(after)
+
+    def suspend_Resolve(self, stmt: ast.Resolve, depth: int) -> None:
+        self._call_then(self._resolve(stmt))
+
+    def suspend_Emit(self, stmt: ast.Emit, depth: int) -> None:
+        self._call_then(self._emit(stmt))
+
+    def _call_then(self, code: str) -> None:
+        after = Label()
+        self.add("call_then", 0, next=after, code=code)
+        self.start(after)
+
+    def suspend_If(self, stmt: ast.If, depth: int) -> None:
+        tests = [self.ex.test(test) for test, _ in stmt.branches]
+        labels = [Label() for _ in stmt.branches]
+        otherwise = Label() if stmt.otherwise is not None else None
+        after = Label()
+        self.add("dispatch", 0, cases=list(zip(tests, labels)), default=otherwise or after)
+        runs = []
+        blocks = [b for _, b in stmt.branches] + ([stmt.otherwise] if otherwise else [])
+        for block, label in zip(blocks, labels + ([otherwise] if otherwise else [])):
+            def run(block=block, label=label):
+                self.start(label)
+                self.statements(block.body, 0)
+                self.add("goto", 0, target=after)
+            runs.append(run)
+        if otherwise is None:
+            runs.append(lambda: None)
+        self.branches(runs)
+        self.start(after)
+
+    def suspend_For(self, stmt: ast.For, depth: int) -> None:
+        items, index = self.scope.hidden(stmt, 0), self.scope.hidden(stmt, 1)
+        self.add("assign", 0, target=items, value=self.members(stmt.var, stmt.source, stmt.where))
+        self.add("assign", 0, target=index, value="0")
+        head, after = Label(), Label()
+        self.add("goto", 0, target=head)
+        self.start(head)
+        self.add("if", 0, test=f"{index} >= len({items})")
+        self.add("goto", 1, target=after)
+        self.add("assign", 0, target=self.local(stmt.var.name), value=f"{items}[{index}]")
+
+        def body():
+            self.bind(stmt.var.name)
+            self.loops.append(after)
+            self.statements(stmt.body.body, 0)
+            self.loops.pop()
+            self.add("assign", 0, target=index, value=f"{index} + 1")
+            self.add("goto", 0, target=head)
+        self.loop_body(body)
+        self.start(after)
+
+    def suspend_Repeat(self, stmt: ast.Repeat, depth: int) -> None:
+        count = self.scope.hidden(stmt, 0)
+        self.add("assign", 0, target=count, value=self.ex.value(stmt.count))
+        head, after = Label(), Label()
+        self.add("goto", 0, target=head)
+        self.start(head)
+        self.add("if", 0, test=f"{count} <= 0")
+        self.add("goto", 1, target=after)
+
+        def body():
+            self.loops.append(after)
+            self.statements(stmt.body.body, 0)
+            self.loops.pop()
+            self.add("assign", 0, target=count, value=f"{count} - 1")
+            self.add("goto", 0, target=head)
+        self.loop_body(body)
+        self.start(after)
+
+    def suspend_While(self, stmt: ast.While, depth: int) -> None:
+        head, after = Label(), Label()
+        self.add("goto", 0, target=head)
+        self.start(head)
+        self.add("if", 0, test=f"not {self.ex.truth(stmt.test).at(P_NOT)}")
+        self.add("goto", 1, target=after)
+
+        def body():
+            self.loops.append(after)
+            self.statements(stmt.body.body, 0)
+            self.loops.pop()
+            self.add("goto", 0, target=head)
+        self.loop_body(body)
+        self.start(after)
+
+
+def _option_kind(source: ast.Expr) -> str:
+    """How a collection's members are named in a decision (as the interpreter decides)."""
+    if isinstance(source, ast.Range):
+        return "int"
+    if isinstance(source, ast.NameRef) and source.name == "players":
+        return "player"
+    return "entity"
+
+
+def statement_classes() -> list[type]:
+    """Every concrete statement node class of the AST."""
+    return [c for c in vars(ast).values()
+            if isinstance(c, type) and issubclass(c, ast.Stmt) and c is not ast.Stmt]

@@ -1,0 +1,73 @@
+"""Python names for spec names: one prefix per kind of thing, never a keyword.
+
+Spec text never reaches generated code except through `mangle` (names) and
+`repr` (literals). Every prefix is letters followed by one underscore and no
+prefix begins another, so two different (prefix, name) pairs never collide,
+and the helpers of the generated package (unprefixed) never meet a user name.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+from ..errors import InternalError
+
+PREFIXES = {
+    "local": "v_",        # a local of a plain function
+    "bound": "c_",        # a variable of a comprehension (count, any, sum, where)
+    "define": "d_",
+    "quantity": "q_",
+    "allowed": "allowed_",
+    "procedure": "p_",    # a procedure that never suspends: a plain function
+    "step": "s_",         # a procedure that may suspend: a resumable step function
+    "event": "ev_",
+    "event_step": "sev_",
+    "event_when": "when_",
+    "trigger": "t_",
+    "trigger_step": "st_",
+    "wrapper": "w_",      # a frame that runs a plain function
+    "emit": "emit_",
+    "invariant": "inv_",
+    "bot": "bot_",
+    "test_block": "tb_",
+    "test_expect": "tx_",
+    "attribute": "A_",
+    "kind": "K_",
+    "kind_set": "KS_",
+    "region": "R_",
+    "region_set": "RS_",
+}
+
+_PREFIX_RE = re.compile(r"^[A-Za-z]+_")
+
+
+def mangle(kind: str, name: str) -> str:
+    """The Python identifier for a spec name of this kind."""
+    if not re.fullmatch(r"[A-Za-z0-9_]+", name):
+        raise InternalError(f"not a spec name: {name!r}")
+    result = PREFIXES[kind] + name
+    if keyword.iskeyword(result) or not result.isidentifier():
+        raise InternalError(f"mangled name {result!r} is not a usable identifier")
+    return result
+
+
+def check_helper(name: str) -> str:
+    """A helper of the generated package must never look like a mangled name."""
+    match = _PREFIX_RE.match(name)
+    if match and match.group(0) in PREFIXES.values():
+        raise InternalError(f"helper name {name!r} collides with a prefix")
+    return name
+
+
+def _check_prefixes() -> None:
+    values = list(PREFIXES.values())
+    for a in values:
+        if not re.fullmatch(r"[A-Za-z]+_", a):
+            raise InternalError(f"bad prefix {a!r}")
+        for b in values:
+            if a != b and b.startswith(a):
+                raise InternalError(f"prefix {a!r} begins {b!r}")
+
+
+_check_prefixes()

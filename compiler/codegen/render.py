@@ -1,0 +1,70 @@
+"""Renders the view model through the jinja2 templates, checks and formats the result."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+import black
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from ..errors import InternalError
+
+# Template → generated module, in dependency order.
+MODULES = {
+    "tables.py": "tables.py.j2",
+    "rules.py": "rules.py.j2",
+    "procedures.py": "procedures.py.j2",
+    "tests.py": "tests.py.j2",
+    "__init__.py": "init.py.j2",
+}
+VIEWS = {"tables.py": "tables", "rules.py": "rules", "procedures.py": "procedures",
+         "tests.py": "tests", "__init__.py": "init"}
+
+
+def py(value: Any) -> str:
+    """A Python literal: the only way spec text enters generated code."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return repr(value)
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(py(v) for v in value)
+        if isinstance(value, list):
+            return f"[{inner}]"
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{py(k)}: {py(v)}" for k, v in value.items()) + "}"
+    raise InternalError(f"not a literal: {value!r}")
+
+
+def comment(text: Any) -> str:
+    """Text for a `#` comment: one line, whatever the spec or a path contains."""
+    return re.sub(r"[\x00-\x1f\x7f\u2028\u2029]", "?", str(text))
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("compiler.codegen", "templates"),
+        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True, autoescape=False,
+    )
+    env.filters["py"] = py
+    env.filters["comment"] = comment
+    return env
+
+
+def render_module(template: str, view: dict[str, Any], name: str) -> str:
+    """Render one module; compile it at once (a template bug fails here), then black."""
+    source = environment().get_template(template).render(**view)
+    try:
+        compile(source, name, "exec")
+    except SyntaxError as err:
+        line = source.splitlines()[err.lineno - 1] if err.lineno else ""
+        raise InternalError(f"generated {name} does not compile: {err.msg} at line {err.lineno}:"
+                            f" {line.strip()}") from err
+    return black.format_str(source, mode=black.Mode())
+
+
+def render_marker() -> str:
+    return environment().get_template("generated_init.py.j2").render()

@@ -1,0 +1,422 @@
+"""The view model: plain data, one dict per generated module, for the templates.
+
+Python decides everything here (names, literals, expression text, the lines
+of every routine); the templates only loop and branch over the result.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import ast
+from ..errors import InternalError
+from ..model import Model
+from .analysis import Routine
+from .context import Gen
+from .expr import ExprEmitter, Scope
+from .lower import BlockOut, Line, Lowerer
+from .names import mangle
+
+
+@dataclass
+class FunctionView:
+    """A function returning one expression: define, quantity base, condition, bot."""
+
+    name: str
+    params: list[str]
+    spec: str
+    body: str
+    doc: str = ""
+
+
+@dataclass
+class RoutineView:
+    """A procedure, event, trigger or test block: plain lines or resumable blocks."""
+
+    name: str
+    doc: str
+    spec: str
+    params: list[str] = field(default_factory=list)
+    unbound: list[str] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)
+    blocks: list[BlockOut] = field(default_factory=list)
+    uses_locals: bool = False
+
+
+@dataclass
+class Check:
+    """One conditional piece of an effect or constraint: a modifier, forbid or trigger."""
+
+    spec: str
+    when: str | None
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class EffectGroup:
+    """What instances of one effect contribute, tested by `effect[0] == index`."""
+
+    index: int
+    name: str
+    checks: list[Check]
+
+
+class ViewBuilder:
+    """Builds the views of every module of a game's package."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.gen = Gen(model)
+
+    def build(self) -> dict[str, dict[str, Any]]:
+        views: dict[str, dict[str, Any]] = {}
+        for module in ("tables", "rules", "procedures", "tests", "init"):
+            self.gen.module = module
+            views[module] = getattr(self, "build_" + module)()
+        common = self.common()
+        for module, view in views.items():
+            view.update(common)
+            view["imports"] = self.gen.imports(module)
+        return views
+
+    def common(self) -> dict[str, Any]:
+        model = self.model
+        return {"game": model.game, "title": model.title, "spec_hash": model.spec_hash,
+                "spec_files": list(model.spec_files)}
+
+    def scope(self, params: list[tuple[str, str, bool]]) -> Scope:
+        return Scope("none", bindings=params)
+
+    def emitter(self, params: list[tuple[str, str, bool]]) -> ExprEmitter:
+        return ExprEmitter(self.gen, self.scope(params))
+
+    def where(self, node: ast.Node) -> str:
+        return self.gen.where(node)
+
+    # ------------------------------------------------------------ tables.py
+    def build_tables(self) -> dict[str, Any]:
+        model, gen = self.model, self.gen
+        meta = model.meta()
+        attributes = []
+        for name, table in gen.attr_tables.items():
+            if gen.attr_total[name]:
+                values = tuple(a[name] for a in model.entity_attrs)
+            else:
+                values = {i: a[name] for i, a in enumerate(model.entity_attrs) if name in a}
+            attributes.append({"name": name, "table": table, "entries": values})
+        kinds = [{"name": k, "table": gen.kind_tables[k], "set": gen.kind_sets[k],
+                  "members": tuple(model.kind_members.get(k, ()))} for k in model.kinds]
+        regions = [{"id": model.entities[i].name.name, "index": i, "table": gen.region_tables[i],
+                    "set": gen.region_sets[i], "members": tuple(model.region_members[i])}
+                   for i in gen.region_tables]
+        return {
+            "meta": [(f.name, _py_value(getattr(meta, f.name))) for f in dataclasses.fields(meta)],
+            "meta_classes": sorted(_classes(meta)),
+            "players": tuple(range(len(model.players))),
+            "player_ids": tuple(model.players), "player_labels": tuple(model.player_labels),
+            "entities": [(i, e.name.name, e.label) for i, e in enumerate(model.entities)],
+            "attributes": attributes, "kinds": kinds, "regions": regions,
+            "adjacency": [(i, model.entities[i].name.name, tuple(model.adjacency[i]))
+                          for i in range(len(model.entities))],
+            "has_event": tuple(bool(e.events) for e in model.entities),
+        }
+
+    # ------------------------------------------------------------ rules.py
+    def build_rules(self) -> dict[str, Any]:
+        for helper in ("ENTITY_IDS", "REGION_MEMBERS", "REGION_SETS", "RuleError"):
+            self.gen.ref(helper)
+        return {
+            "players_count": self.gen.players,
+            "defines": [self.define(d) for d in self.model.defines.values()],
+            "quantities": [self.quantity(q) for q in self.model.quantities.values()],
+            "allowed": [self.allowed(a) for a in self.gen.allowed],
+            "whens": self.event_whens(),
+            "invariants": self.invariants(),
+            "bots": [self.bot(name, decl) for name, decl in self.model.bots.items()],
+        }
+
+    def params(self, params: tuple[ast.Param, ...]) -> list[tuple[str, str, bool]]:
+        return [(p.name, mangle("local", p.name), not p.type.optional) for p in params]
+
+    def define(self, decl: ast.DefineDecl) -> FunctionView:
+        params = self.params(decl.params)
+        body = self.emitter(params).value(decl.body)
+        return FunctionView(self.gen.defines[decl.name.name], [p[1] for p in params],
+                            self.where(decl), body, repr(f"define {decl.name.name}"))
+
+    def quantity(self, decl: ast.QuantityDecl) -> dict[str, Any]:
+        params = self.params(decl.params)
+        base = self.emitter(params).value(decl.body)
+        groups = []
+        for index, effect in enumerate(self.model.effects.values()):
+            checks = []
+            for mod in effect.modifiers:
+                if mod.quantity.name != decl.name.name:
+                    continue
+                bindings = self.effect_params(effect)
+                bindings += [(n.name, p[1], p[2]) for n, p in zip(mod.names, params)]
+                ex = self.emitter(bindings)
+                checks.append(Check(self.where(mod), ex.test(mod.when) if mod.when else None, {
+                    "delta": ex.emit(mod.delta).at(11),
+                    "low": ex.value(mod.low) if mod.low is not None else None,
+                    "high": ex.value(mod.high) if mod.high is not None else None,
+                }))
+            if checks:
+                groups.append(EffectGroup(index, effect.name.name, checks))
+        return {"name": self.gen.quantities[decl.name.name], "params": [p[1] for p in params],
+                "spec": self.where(decl), "base": base, "effects": groups,
+                "doc": repr(f"quantity {decl.name.name}")}
+
+    def effect_params(self, effect: ast.EffectDecl) -> list[tuple[str, str, bool]]:
+        return [(p.name, f"args[{i}]", not p.type.optional) for i, p in enumerate(effect.params)]
+
+    def allowed(self, action: str) -> dict[str, Any]:
+        width = self.gen.forbidden[action]
+        params = [f"x{i}" for i in range(width)]
+        checks = []
+        for constraint in self.model.constraints:
+            checks += self.forbid_checks(constraint.forbids, action, params, [])
+        groups = []
+        for index, effect in enumerate(self.model.effects.values()):
+            found = self.forbid_checks(effect.forbids, action, params, self.effect_params(effect))
+            if found:
+                groups.append(EffectGroup(index, effect.name.name, found))
+        return {"name": self.gen.allowed[action], "action": action, "params": params,
+                "checks": checks, "effects": groups, "doc": repr(f"may the action {action} be taken")}
+
+    def forbid_checks(self, forbids, action: str, params: list[str], base) -> list[Check]:
+        checks = []
+        for forbid in forbids:
+            for pattern in forbid.patterns:
+                if pattern.action.name != action:
+                    continue
+                bindings = list(base) + [(n.name, x, False) for n, x in zip(pattern.names, params)]
+                checks.append(Check(self.where(forbid), self.emitter(bindings).test(forbid.when)))
+        return checks
+
+    def event_whens(self) -> list[dict[str, Any]]:
+        out = []
+        for index, name in self.gen.event_whens.items():
+            event = self.model.event_of(index)
+            ex = self.emitter([("you", "v_you", True), ("this", "v_this", True)])
+            out.append({"index": index, "id": self.model.entities[index].name.name,
+                        "function": FunctionView(name, ["v_you", "v_this"], self.where(event),
+                                                 ex.test(event.when),
+                                                 repr(f"when the event of {self.model.entities[index].name.name} may happen"))})
+        return out
+
+    def invariants(self) -> list[dict[str, Any]]:
+        out = []
+        for decl, name in zip(self.model.invariants, self.gen.invariants):
+            out.append({"name": decl.name.name, "label": decl.label,
+                        "function": FunctionView(name, [], self.where(decl),
+                                                 self.emitter([]).test(decl.test),
+                                                 repr(f"invariant {decl.name.name}"))})
+        return out
+
+    def bot(self, name: str, decl: ast.BotDecl) -> dict[str, Any]:
+        ex = self.emitter([("you", "v_you", True)])
+        return {"name": name, "function": FunctionView(self.gen.bots[name], ["v_you"], self.where(decl),
+                                                        ex.value(decl.value), repr(f"bot {name}"))}
+
+    # ------------------------------------------------------------ procedures.py
+    def build_procedures(self) -> dict[str, Any]:
+        gen = self.gen
+        plain, steps = [], []
+        for routine in gen.routines:
+            if routine.kind == "test":
+                continue
+            if routine.plain_name is not None:
+                plain.append(self.routine(routine, "py"))
+            else:
+                steps.append(self.routine(routine, "slot"))
+        events_plain, events_steps = [], []
+        for index in sorted(gen.suspension.events):
+            routine = gen.event_routine(index)
+            entity = self.model.entities[index].name.name
+            if routine.plain_name is not None:
+                events_plain.append((index, entity, routine.plain_name))
+            else:
+                events_steps.append((index, entity, routine.step_id, routine.size - 2))
+        for name in ("HAS_EVENT", "EVENT_WHEN", "UNBOUND", "note_event"):
+            gen.ref(name)
+        start = gen.by_key.get("start")
+        return {
+            "plain": plain, "steps": steps,
+            "wrappers": [(name, gen.by_key[key].plain_name, len(gen.by_key[key].params))
+                         for key, name in gen.wrappers.items()],
+            "emits": [self.emit(signal) for signal in gen.emits],
+            "events_plain": events_plain, "events_steps": events_steps,
+            "step_names": [name for name, r in gen.steps if r is None or r.kind != "test"],
+            "start": None if start is None else (
+                start.step_id, start.size if start.plain_name is None else 0),
+        }
+
+    def routine(self, routine: Routine, style: str) -> RoutineView:
+        lowerer = Lowerer(self.gen, routine, style)
+        blocks = lowerer.lower()
+        where = self.gen.where(routine.body if routine.kind == "test" else routine.span)
+        doc = repr(f"{routine.label} ({where})")
+        if style == "py":
+            params = [mangle("local", p) for p in routine.params]
+            unbound = [mangle("local", n) for n in routine.locals
+                       if n in lowerer.scope.maybe and n not in routine.params]
+            if unbound:
+                self.gen.ref("UNBOUND")
+            return RoutineView(routine.plain_name, doc, where, params, unbound, blocks[0].lines)
+        uses = bool(routine.locals or routine.hidden)
+        return RoutineView(routine.step_name, doc, where, blocks=blocks, uses_locals=uses)
+
+    def emit(self, signal: str) -> dict[str, Any]:
+        gen, model = self.gen, self.model
+        width = gen.emit_arity[signal]
+        params = [f"x{i}" for i in range(width)]
+        suspends = gen.suspension.signal(signal)
+        groups = []
+        for index, effect in enumerate(model.effects.values()):
+            checks = []
+            for i, trigger in enumerate(effect.triggers):
+                if trigger.signal.name != signal:
+                    continue
+                routine = gen.by_key[f"trigger {effect.name.name} {i}"]
+                values = self.trigger_values(effect, trigger, params)
+                nonnull = routine.nonnull_params
+                ex = self.emitter([(n, values[n], n in nonnull) for n in routine.params])
+                when = ex.test(trigger.when) if trigger.when is not None else None
+                args = [values[n] for n in routine.params]
+                if suspends:
+                    pad = 0 if routine.plain_name else routine.size - len(routine.params)
+                    fields = {"step": routine.step_id, "args": args, "pad": pad}
+                else:
+                    fields = {"function": gen.ref(routine.plain_name), "args": args}
+                checks.append(Check(self.where(trigger), when, fields))
+            if checks:
+                groups.append(EffectGroup(index, effect.name.name, checks))
+        decl = model.signals.get(signal)
+        cards = [] if decl is None else [
+            params[i] for i, p in enumerate(decl.params) if model.category(p.type.name) == "card"]
+        gen.ref("note_signal")
+        if suspends:
+            gen.ref("UNBOUND")
+        return {"name": gen.emits[signal], "signal": signal, "params": params, "cards": cards,
+                "suspends": suspends, "effects": groups, "doc": repr(f"emit {signal}")}
+
+    def trigger_values(self, effect: ast.EffectDecl, trigger: ast.Trigger, params: list[str]) -> dict[str, str]:
+        """What each of a trigger's locals starts as: the signal's value, else the effect's."""
+        values = {p.name: f"args[{i}]" for i, p in enumerate(effect.params)}
+        for name, value in zip(trigger.names, params):
+            values[name.name] = value
+        return values
+
+    # ------------------------------------------------------------ tests.py
+    def build_tests(self) -> dict[str, Any]:
+        from .analysis import bound_names
+        gen = self.gen
+        tests, routines, expects = [], [], []
+        for number, test in enumerate(self.model.tests):
+            parts: list[list[ast.Stmt]] = [[]]
+            for step in test.steps:
+                if isinstance(step, (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.Expect)):
+                    parts.append([])
+                else:
+                    parts[-1].append(step)
+            names = bound_names(ast.Block(test.span, tuple(s for p in parts for s in p)))
+            steps, run, part = [], [], 0
+            scope_routines: list[Routine] = []
+
+            def flush() -> None:
+                nonlocal part
+                if run:
+                    body = ast.Block(run[0].span, tuple(run))
+                    routine = gen.add_test_routine(number, part, body, run[0].span)
+                    routine.locals = list(names)
+                    part += 1
+                    scope_routines.append(routine)
+                    steps.append(("run", str(routine.step_id), None) + _line_column(run[0]))
+                    run.clear()
+
+            for step in test.steps:
+                method = getattr(self, "step_" + type(step).__name__, None)
+                if method is None:
+                    run.append(step)
+                    continue
+                flush()
+                steps.append(method(step, names, expects))
+            flush()
+            tests.append({"name": test.name, "path": gen.path(test.span.file),
+                          "line": test.span.line, "column": test.span.column, "steps": steps})
+            routines += scope_routines
+        return {
+            "tests": tests,
+            "routines": [self.routine(r, "dict") for r in routines],
+            "expects": expects,
+            "step_names": [r.step_name for r in routines],
+        }
+
+    def step_DiceStep(self, step: ast.DiceStep, names, expects) -> tuple:
+        return ("dice", repr(tuple(step.values)), None) + _line_column(step)
+
+    def step_ChooseStep(self, step: ast.ChooseStep, names, expects) -> tuple:
+        return ("choose", repr(tuple(step.option_ids)), None) + _line_column(step)
+
+    def step_ExpectOffered(self, step: ast.ExpectOffered, names, expects) -> tuple:
+        kind = "not_offered" if step.negated else "offered"
+        return (kind, repr(tuple(step.option_ids)), None) + _line_column(step)
+
+    def step_Expect(self, step: ast.Expect, names, expects) -> tuple:
+        routine = Routine("expect", "test", "expect", step.span, [], set(), ast.Block(step.span, ()))
+        routine.locals = list(names)
+        ex = ExprEmitter(self.gen, Scope("dict", routine))
+        name = mangle("test_expect", str(len(expects)))
+        self.gen._define(name, "tests")
+        expects.append(FunctionView(name, ["L"], self.where(step), ex.test(step.test)))
+        return ("expect", str(len(expects) - 1), step.message) + _line_column(step)
+
+    # ------------------------------------------------------------ __init__.py
+    def build_init(self) -> dict[str, Any]:
+        for name in ("META", "STEPS", "TEST_STEPS", "START", "INVARIANTS", "BOTS", "TESTS",
+                     "EXPECTS", "GameOver", "RuleError", "UNBOUND"):
+            self.gen.ref(name)
+        return {}
+
+
+# ------------------------------------------------------------------ literal values
+
+
+def _line_column(node: ast.Node) -> tuple[int, int]:
+    return (node.span.line, node.span.column)
+
+
+def _py_value(value: Any) -> str:
+    """Python source for a meta value: dataclasses by constructor, literals by repr()."""
+    if dataclasses.is_dataclass(value):
+        parts = [f"{f.name}={_py_value(getattr(value, f.name))}" for f in dataclasses.fields(value)]
+        return f"{type(value).__name__}({', '.join(parts)})"
+    if isinstance(value, tuple):
+        inner = ", ".join(_py_value(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, list):
+        return f"[{', '.join(_py_value(v) for v in value)}]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_py_value(k)}: {_py_value(v)}" for k, v in value.items()) + "}"
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return repr(value)
+    raise InternalError(f"cannot write {value!r} into generated code")
+
+
+def _classes(value: Any) -> set[str]:
+    """The runtime.meta classes a meta value needs."""
+    found: set[str] = set()
+    if dataclasses.is_dataclass(value):
+        found.add(type(value).__name__)
+        for f in dataclasses.fields(value):
+            found |= _classes(getattr(value, f.name))
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            found |= _classes(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            found |= _classes(v)
+    return found
