@@ -30,8 +30,6 @@ class NameCheck(ScopedVisitor):
 
     # ------------------------------------------------------------ bindings
     def on_bind(self, name: str, span: ast.Span, role: str) -> None:
-        if role == "implicit":
-            return
         if name in self.globals.shadowable or name in RESERVED:
             what = self.globals.describe(name)
             self.report(f"'{name}' is already {what}; choose another name for this local", span)

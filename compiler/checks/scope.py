@@ -50,20 +50,20 @@ class ScopedVisitor(Visitor):
 
     # ------------------------------------------------------------ scopes
     def on_bind(self, name: str, span: ast.Span, role: str) -> None:
-        """Hook: a local is about to be bound (role: param, local, roll, implicit)."""
+        """Hook: a local is about to be bound (role: param, local or roll)."""
 
     def bind(self, name: str, type_: Type, span: ast.Span, role: str = "local") -> None:
         self.on_bind(name, span, role)
         self.env[name] = type_
 
     @contextmanager
-    def frame(self, bindings: list[Binding], role: str = "param") -> Iterator[None]:
-        """Fresh locals for a procedure, a rule or an event, holding the bindings."""
+    def frame(self, bindings: list[Binding], implicit: dict[str, Type] | None = None) -> Iterator[None]:
+        """Fresh locals for a procedure, a rule or an event: `you`/`this`, then the parameters."""
         saved, loops = self.env, self.loops
-        self.env, self.loops = {}, 0
+        self.env, self.loops = dict(implicit or {}), 0
         try:
             for name, type_, span in bindings:
-                self.bind(name, type_, span, "implicit" if name in ("you", "this") else role)
+                self.bind(name, type_, span, "param")
             yield
         finally:
             self.env, self.loops = saved, loops
@@ -119,7 +119,7 @@ class ScopedVisitor(Visitor):
             self.expect(decl.test, BOOL, "an invariant")
 
     def visit_BotDecl(self, decl: ast.BotDecl) -> None:
-        with self.frame([("you", PLAYER, decl.span)]):
+        with self.frame([], {"you": PLAYER}):
             self.expect(decl.value, INT, "a bot's value")
 
     def visit_TestDecl(self, decl: ast.TestDecl) -> None:
@@ -131,7 +131,7 @@ class ScopedVisitor(Visitor):
         category = self.model.category(decl.kind.name)
         this = entity(category, decl.kind.name) if category else UNKNOWN
         for event in decl.events:
-            with self.frame([("you", PLAYER, event.span), ("this", this, event.span)]):
+            with self.frame([], {"you": PLAYER, "this": this}):
                 self.visit(event)
 
     def visit_EventBlock(self, event: ast.EventBlock) -> None:

@@ -176,13 +176,8 @@ class TypeCheck(ScopedVisitor):
     def target(self, ref: ast.Ref) -> Type | None:
         """The type of an assignable place; reports places that cannot be set."""
         name, model = ref.name.name, self.model
-        if ref.args is None and name in self.env:
-            return self.env[name]
-        if name in model.vars or name in self.env:
-            what = "var" if name in model.vars else "local"
-            if ref.args is not None:
-                self.report(f"{what} '{name}' takes no arguments", ref.span)
-            return type_of_ref(model, model.vars[name].type) if name in model.vars else self.env[name]
+        if name in self.env or name in model.vars:
+            return self.plain_target(ref)
         if name in model.tracks or name in model.counters:
             self.args(name, call_signature(model, name), ref.args or (), ref.name.span)
             return INT
@@ -192,6 +187,14 @@ class TypeCheck(ScopedVisitor):
         if what is not None:
             self.report(f"cannot set '{name}': it is {what}, not a local, var, track or counter", ref.span)
         return None
+
+    def plain_target(self, ref: ast.Ref) -> Type:
+        """A local or a var: a name without arguments."""
+        name = ref.name.name
+        local = name in self.env and (ref.args is None or name not in self.model.vars)
+        if ref.args is not None:
+            self.report(f"{'local' if local else 'var'} '{name}' takes no arguments", ref.span)
+        return self.env[name] if local else type_of_ref(self.model, self.model.vars[name].type)
 
     def visit_MoveCard(self, stmt: ast.MoveCard) -> None:
         self.expect(stmt.card, CARD, "what 'move' moves")
