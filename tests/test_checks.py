@@ -77,11 +77,21 @@ def test_there_are_enough_broken_specs() -> None:
     assert len(CASES) >= 30
 
 
-@pytest.mark.parametrize("folder", [REPO / "tests" / "specs" / "mini", REPO / "spec" / "twilight_struggle"])
-def test_valid_specs_pass_every_check(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _valid_specs() -> list[tuple[Path, tuple[str, ...]]]:
+    """The mini spec and every game of spec/; with each of their variants in the slow suite."""
+    folders = [REPO / "tests" / "specs" / "mini"] + sorted(p for p in (REPO / "spec").iterdir() if p.is_dir())
+    variants = [pytest.param(folder, (v.stem,), marks=pytest.mark.slow)
+                for folder in folders for v in sorted(folder.glob("variants/*.rules"))]
+    return [(folder, ()) for folder in folders] + variants
+
+
+@pytest.mark.parametrize("folder, variants", _valid_specs(),
+                         ids=lambda x: x.name if isinstance(x, Path) else "+".join(x) or "base")
+def test_valid_specs_pass_every_check(folder: Path, variants: tuple[str, ...],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)
     try:
-        load_spec(folder.relative_to(REPO))
+        load_spec(folder.relative_to(REPO), variants)
     except SpecError as err:
         pytest.fail("\n".join(d.headline() for d in err.diagnostics))
 
