@@ -47,7 +47,8 @@ class NameCheck(ScopedVisitor):
         if name in self.env or name in self.globals.values or name in BUILTIN_VALUES:
             return
         if name in EVENT_LOCALS:
-            self.report(f"'{name}' is only known inside a card's event", node.span)
+            where = "a card's event or a bot's value" if name == "you" else "a card's event"
+            self.report(f"'{name}' is only known inside {where}", node.span)
         elif name in self.globals.calls or name in BUILTIN_RESULTS:
             self.report(f"'{name}' is {self.globals.describe(name)}: call it with its arguments, "
                         f"'{name}(...)'", node.span)
