@@ -19,7 +19,9 @@ from compiler.loader import load_spec
 
 REPO = Path(__file__).resolve().parent.parent
 FOLDERS = [REPO / "tests" / "specs" / "mini", REPO / "spec" / "twilight_struggle"]
-SOURCES = [(folder, path.relative_to(folder)) for folder in FOLDERS if folder.is_dir()
+# Read once: the texts must not change under hypothesis while it runs.
+SOURCES = [(folder, path.relative_to(folder), path.read_text(encoding="utf-8"))
+           for folder in FOLDERS if folder.is_dir()
            for path in sorted(folder.glob("*.rules")) + sorted(folder.glob("tests/*.rules"))]
 TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|[A-Za-z_]\w*|\d+|\.\.|--|->|[=!<>]=|[^\s#]')
 NAME = re.compile(r"[A-Za-z_]\w*")
@@ -66,9 +68,9 @@ MUTATIONS = [delete_token, swap_names, truncate, duplicate_line]
 @st.composite
 def mutated_specs(draw) -> tuple[Path, Path, str]:
     """A spec folder, one of its files, and that file's text mutated once."""
-    folder, relative = draw(st.sampled_from(SOURCES))
+    folder, relative, text = draw(st.sampled_from(SOURCES))
     mutation = draw(st.sampled_from(MUTATIONS))
-    return folder, relative, draw(mutation((folder / relative).read_text(encoding="utf-8")))
+    return folder, relative, draw(mutation(text))
 
 
 def _assert_plain(err: SpecError, folder: Path) -> None:
