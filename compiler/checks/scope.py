@@ -97,9 +97,10 @@ class ScopedVisitor(Visitor):
     def element_of(self, source: ast.Expr) -> Type:
         return element(self.infer(source)) or UNKNOWN
 
-    def merge(self, outs: list[dict[str, Type]]) -> dict[str, Type]:
-        """The locals every path binds."""
-        return {k: v for k, v in outs[0].items() if all(k in o for o in outs[1:])}
+    def merge(self, outs: list[dict[str, Type] | None]) -> dict[str, Type]:
+        """The locals every path that goes on binds."""
+        going = [o for o in outs if o is not None] or [self.env]
+        return {k: v for k, v in going[0].items() if all(k in o for o in going[1:])}
 
     # ------------------------------------------------------------ declarations with code
     def visit_DefineDecl(self, decl: ast.DefineDecl) -> None:
@@ -222,17 +223,16 @@ class ScopedVisitor(Visitor):
         outs.append(self.branch(stmt.otherwise) if stmt.otherwise else self.env)
         self.env = self.merge(outs)
 
-    def branch(self, node: ast.Node) -> dict[str, Type]:
-        """Visit one path; return the locals bound at its end."""
+    def branch(self, node: ast.Node) -> dict[str, Type] | None:
+        """Visit one path; return the locals bound at its end (None if it never gets there)."""
         with self.nested():
             self.visit(node)
-            return self.env
+            body = node.body.body if isinstance(node, ast.Option) else getattr(node, "body", ())
+            return None if body and isinstance(body[-1], (ast.Win, ast.Break)) else self.env
 
     def visit_Menu(self, stmt: ast.Menu) -> None:
         self.expect(stmt.chooser, PLAYER, "the chooser")
-        outs = [self.branch(option) for option in stmt.options]
-        if outs:
-            self.env = self.merge(outs)
+        self.env = self.merge([self.branch(option) for option in stmt.options])
 
     def visit_Option(self, option: ast.Option) -> None:
         if option.when is not None:
