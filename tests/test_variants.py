@@ -73,10 +73,12 @@ def test_unknown_variant_lists_the_available_ones(game: Path) -> None:
 
 
 def test_remove_and_replace_event_and_link(game: Path) -> None:
-    write(game, "edit", 'variant edit "Edit"\nremove four\n'
+    (game / "six.rules").write_text('card six "Six" (points 6, colour cold) { event { add 6 to score(you) } }\n')
+    write(game, "edit", 'variant edit "Edit"\nremove six\n'
           'replace event one { add 5 to score(you) }\nlink a -- c\n')
+    assert "six" in load_spec(game).model.entity_index
     model = load_spec(game, ("edit",)).model
-    assert "four" not in model.entity_index
+    assert "six" not in model.entity_index
     a, c = model.entity_index["a"], model.entity_index["c"]
     assert c in model.adjacency[a] and a in model.adjacency[c]
     event = model.event_of(model.entity_index["one"])
