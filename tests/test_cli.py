@@ -372,6 +372,13 @@ def test_the_installed_entry_point_runs():
     assert PLAY_KEYS <= set(json.loads(done.stdout))
 
 
+def test_info_twilight_struggle_json():
+    data = as_json(run("info", "twilight_struggle", "--json"))
+    assert INFO_KEYS <= set(data) and data["game"] == "twilight_struggle"
+    assert data["cards"] >= 100 and data["spaces"] >= 80
+
+
+@pytest.mark.slow
 def test_play_twilight_struggle_json():
     need_ts()
     data = as_json(run("play", str(TS), *INTERP, "--seed", "2", "--json"))
