@@ -20,24 +20,36 @@ from .view import ViewBuilder
 __all__ = ["compile_game", "render_game"]
 
 
-def render_game(model: Model) -> dict[str, str]:
-    """file name -> source of every module of the game's package."""
+def render_game(model: Model, previous: Path | None = None) -> dict[str, str]:
+    """file name -> source of every module of the game's package.
+
+    previous: an earlier output folder; its modules are reused where the text
+    before formatting is unchanged and the file intact (black is the slow part).
+    """
     views = ViewBuilder(model).build()
-    return {name: render_module(template, views[VIEWS[name]], name)
+    return {name: render_module(template, views[VIEWS[name]], name, _read(previous, name))
             for name, template in MODULES.items()}
 
 
-def compile_game(model: Model, out_dir: Path) -> list[Path]:
+def _read(folder: Path | None, name: str) -> str | None:
+    if folder is None or not (Path(folder) / name).is_file():
+        return None
+    return (Path(folder) / name).read_text(encoding="utf-8")
+
+
+def compile_game(model: Model, out_dir: Path, previous: Path | None = None) -> list[Path]:
     """Write the package to out_dir, all or nothing: a failure keeps the old output.
 
-    Also writes generated/__init__.py (a package marker) beside it when the
-    parent folder is named `generated`.
+    previous: where an earlier output may be reused from (default: out_dir).
+    Also writes generated/__init__.py (a package marker) beside the package
+    when the parent folder is named `generated`.
     """
     out_dir = Path(out_dir)
-    sources = render_game(model)  # every error happens before anything is written
+    sources = render_game(model, out_dir if previous is None else previous)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
     try:
+        staging.chmod(0o777 & ~_umask())  # mkdtemp makes it private; a package is not
         for name, source in sources.items():
             (staging / name).write_text(source, encoding="utf-8")
         _swap(staging, out_dir)
@@ -50,6 +62,12 @@ def compile_game(model: Model, out_dir: Path) -> list[Path]:
         marker.write_text(render_marker(), encoding="utf-8")
         written.append(marker)
     return written
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _swap(staging: Path, out_dir: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import lru_cache
 from typing import Any
@@ -54,16 +55,44 @@ def environment() -> Environment:
     return env
 
 
-def render_module(template: str, view: dict[str, Any], name: str) -> str:
+# Every module records a fingerprint: the hash of its text before black and of
+# its final text. A module whose text before black has not changed is the same
+# after black (black is pinned), so a recompile can take it from the previous
+# output instead of formatting it again, when its final text is intact.
+PENDING = "pending"
+_FINGERPRINT = re.compile(r"^# Fingerprint: source ([0-9a-f]+) output ([0-9a-f]+)$", re.M)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
+def render_module(template: str, view: dict[str, Any], name: str, previous: str | None = None) -> str:
     """Render one module; compile it at once (a template bug fails here), then black."""
-    source = environment().get_template(template).render(**view)
+    source = environment().get_template(template).render(fingerprint=PENDING, **view)
     try:
         compile(source, name, "exec")
     except SyntaxError as err:
         line = source.splitlines()[err.lineno - 1] if err.lineno else ""
         raise InternalError(f"generated {name} does not compile: {err.msg} at line {err.lineno}:"
                             f" {line.strip()}") from err
-    return black.format_str(source, mode=black.Mode())
+    source_hash = _digest(source)
+    if previous is not None and _intact(previous, source_hash):
+        return previous
+    formatted = black.format_str(source, mode=black.Mode())
+    stamp = f"# Fingerprint: {PENDING}"
+    if formatted.count(stamp) != 1:
+        raise InternalError(f"generated {name} lost its fingerprint line")
+    return formatted.replace(stamp, f"# Fingerprint: source {source_hash} output {_digest(formatted)}")
+
+
+def _intact(previous: str, source_hash: str) -> bool:
+    """Whether a previous module came from this very source and was not edited since."""
+    found = _FINGERPRINT.search(previous)
+    if found is None or found.group(1) != source_hash:
+        return False
+    restored = previous.replace(found.group(0), f"# Fingerprint: {PENDING}", 1)
+    return _digest(restored) == found.group(2)
 
 
 def render_marker() -> str:
