@@ -178,7 +178,8 @@ def _summary(game: Game, backend: str) -> list[str]:
              f"Result:    {_winner_text(game)}",
              f"Decisions: {game.decisions}"]
     if game.state.params:
-        lines.append("Params:    " + ", ".join(f"{k}={v}" for k, v in game.state.params.items()))
+        lines.append("Params:    " + ", ".join(f"{k}={meta.describe(v)}"
+                                               for k, v in game.state.params.items()))
     lines.append("Tracks:")
     lines += _tracks_text(game)
     log = game.state.log[-LOG_LINES:]

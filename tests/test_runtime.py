@@ -71,6 +71,40 @@ def test_view_hides_the_opponents_hand_and_the_deck_order(backend):
             replayed.choose(choice)
 
 
+def _assert_view_follows_visibility(game):
+    meta, state = game.meta, game.state
+    for me, player in enumerate(meta.players):
+        view = game.view(player)
+        for slot, cards in enumerate(state.zones):
+            zone, owner = meta.zone_of_slot(slot)
+            seen = view["zones"][meta.zone_slot_name(slot)]
+            if state.revealed[slot] or zone.visibility == "public" or (
+                    zone.visibility == "owner" and owner == me):
+                assert seen == [meta.entity_ids[c] for c in cards]
+            else:
+                assert seen == {"count": len(cards)}
+        if game.decision is not None and game.decision.player != player:
+            assert view["decision"] is None
+
+
+def test_twilight_struggle_views_hide_hands_headlines_and_the_deck():
+    need_ts()
+    prog = program(TS, "interpreted")
+    game = Game(prog, seed=11)
+    bots = _agents(prog, 11)
+    hidden_headlines = 0
+    while not game.over and len(game.choices) < 60:
+        _assert_view_follows_visibility(game)
+        decision = game.decision
+        if "headline" in decision.prompt.lower():
+            other = "usa" if decision.player == "ussr" else "ussr"
+            headline = game.view(decision.player)["zones"][f"headline({other})"]
+            assert isinstance(headline, dict), "a headline is seen before both are set"
+            hidden_headlines += headline["count"]
+        game.choose(bots[decision.player].choose(game, decision))
+    assert hidden_headlines >= 1  # the second chooser faced a set, unseen headline
+
+
 @pytest.mark.parametrize("backend", ["interpreted"])
 def test_view_hides_a_secret_zone_until_it_is_revealed(tmp_path, backend):
     prog = Interpreter(load_spec(write_peek(tmp_path / "peek")).model)
