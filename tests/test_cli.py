@@ -416,3 +416,12 @@ def test_a_dead_end_is_one_line_and_its_record_replays_to_it(tmp_path):
 def test_a_record_that_cannot_be_written_is_one_line(tmp_path):
     line = one_error(run("play", M, *INTERP, "--record", str(tmp_path / "no" / "dir.json")))
     assert "cannot write the record" in line
+
+
+def test_a_record_keeps_its_variants_and_params(tmp_path):
+    path = tmp_path / "quick.json"
+    played = as_json(run("play", M, *INTERP, "--variant", "quick", "--param", "goal=4",
+                         "--record", str(path), "--json"))
+    replayed = as_json(run("replay", str(path), "--json"))
+    assert replayed["variants"] == ["quick"] and replayed["params"] == {"goal": 4}
+    assert replayed["spec_hash"] == played["spec_hash"] and replayed["winner"] == played["winner"]
