@@ -8,7 +8,7 @@ from ..model import Model
 from .scope import ScopedVisitor
 from .signatures import Signature, call_signature, decl_signature
 from .symbols import Globals, literal_names, name_span
-from .types import (BOOL, CARD, INT, NONE, PLAYER, ZONE, Type, comparable, compatible, element,
+from .types import (BOOL, CARD, INT, PLAYER, ZONE, Type, comparable, compatible, element,
                     literal_type, optional, type_of_ref)
 
 ORDERING = ("<", "<=", ">", ">=")

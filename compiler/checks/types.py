@@ -146,6 +146,7 @@ def join(a: Type, b: Type) -> Type:
 
 BUILTIN_VALUES: dict[str, Type] = {
     "players": collection(PLAYER), "game_over": BOOL, "winner": optional(PLAYER), "end_reason": STR,
+    "deciding": optional(PLAYER),
 }
 BUILTIN_RESULTS: dict[str, Type] = {
     "size": INT, "top": optional(CARD), "opponent": PLAYER, "adjacent": collection(SPACE),
