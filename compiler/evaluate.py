@@ -29,6 +29,7 @@ class Evaluator:
         self.meta = interp.meta
         self.players = len(model.players)
         self.region_sets = {r: frozenset(s) for r, s in model.region_members.items()}
+        self.kind_sets = {k: frozenset(m) for k, m in model.kind_members.items()}
         self.effect_decls = interp.effect_decls
         self.modifiers: dict[str, list[tuple[int, ast.Modifier]]] = {}
         for index, decl in enumerate(self.effect_decls):
@@ -261,6 +262,8 @@ class Evaluator:
         return False
 
     def _membership(self, state, env, coll: ast.Expr):
+        if isinstance(coll, ast.NameRef) and coll.name not in env and coll.name in self.kind_sets:
+            return self.kind_sets[coll.name]
         if isinstance(coll, ast.NameRef) and coll.name not in env and coll.name in self.model.entity_index:
             region = self.model.entity_index[coll.name]
             if region in self.region_sets:
