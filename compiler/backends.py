@@ -20,9 +20,16 @@ class BackendError(Exception):
     """A back end cannot run this spec: missing, stale or broken generated code."""
 
 
-def default_package(game: str) -> Path:
-    """Where `rulespec compile` writes a game's package and `play` looks for it."""
-    return GENERATED_ROOT / game
+CACHE_ROOT = REPO_ROOT / ".rulespec-cache"
+
+
+def default_package(game: str, variants: tuple[str, ...] = ()) -> Path:
+    """Where `rulespec compile` writes a game's package and `play` looks for it.
+
+    The base game lives in generated/<game>; a variant set in
+    generated/<game>__<v1>__<v2> (names sorted, as the loader sorts them).
+    """
+    return GENERATED_ROOT / "__".join((game,) + tuple(sorted(variants)))
 
 
 def load_program(loaded: LoadedSpec, backend: str, package: Path | str | None = None) -> Program:
@@ -53,6 +60,8 @@ def compile_command(loaded: LoadedSpec) -> str:
 
 def _generated(loaded: LoadedSpec, package: Path | None) -> Program:
     game = loaded.model.game
+    if package is None and loaded.variants:
+        package = variant_package(loaded)
     where = package if package is not None else default_package(game)
     shown = _shown(where)
     if not (where / "__init__.py").is_file():
@@ -70,6 +79,46 @@ def _generated(loaded: LoadedSpec, package: Path | None) -> Program:
         raise BackendError(f"{shown} is stale (spec hash {loaded.model.spec_hash}, generated from"
                            f" {made_from}): run `{compile_command(loaded)}`")
     return program
+
+
+def variant_package(loaded: LoadedSpec) -> Path:
+    """A variant set's package: the committed one when current, else a cached compile.
+
+    Combinations nobody committed are compiled once into .rulespec-cache,
+    keyed by spec hash, so they can never be stale.
+    """
+    committed = default_package(loaded.model.game, loaded.variants)
+    if (committed / "__init__.py").is_file() and _hash_of(committed) == loaded.model.spec_hash:
+        return committed
+    cached = CACHE_ROOT / f"{loaded.model.game}-{loaded.model.spec_hash}"
+    if not (cached / "__init__.py").is_file():
+        if not codegen_available():
+            raise BackendError("the code generator is not available; use --backend interpreted")
+        from .codegen import compile_game
+        compile_game(loaded.model, cached)
+    return cached
+
+
+def _hash_of(package: Path) -> str | None:
+    """The SPEC_HASH a generated package was made from, read without importing it."""
+    for line in (package / "__init__.py").read_text(encoding="utf-8").splitlines():
+        if line.startswith("SPEC_HASH"):
+            return line.split("=", 1)[1].strip().strip("'\"")
+    return None
+
+
+class ProgramRef:
+    """A picklable recipe for a Program, so worker processes can load their own."""
+
+    def __init__(self, folder: str, variants: tuple[str, ...], backend: str):
+        self.folder, self.variants, self.backend = folder, tuple(variants), backend
+
+    def load(self) -> Program:
+        from .loader import load_spec
+        return load_program(load_spec(Path(self.folder), self.variants), self.backend)
+
+    def __repr__(self) -> str:
+        return f"ProgramRef({self.folder!r}, {self.variants!r}, {self.backend!r})"
 
 
 def _import(where: Path, default: bool, game: str, shown: str) -> ModuleType:

@@ -506,3 +506,181 @@ def info(game_name: str, as_json: bool) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@variant_option
+@click.option("--games", default=100, show_default=True, type=click.IntRange(min=1))
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--max-decisions", default=20_000, show_default=True, type=int,
+              help="A game longer than this is reported as overlong.")
+@click.option("--backend", type=click.Choice(("both",) + backends.BACKENDS), default="both",
+              show_default=True, help="Both: compare the back ends move for move.")
+@click.option("--problems-dir", default=None, metavar="DIR",
+              help="Write the record that reproduces each problem here.")
+@param_option
+@json_option
+def fuzz(game_name: str, variants: tuple[str, ...], games: int, seed: int, max_decisions: int,
+         backend: str, problems_dir: str | None, params: tuple[str, ...], as_json: bool) -> None:
+    """Random legal games on both back ends, compared move for move, invariants checked."""
+    from runtime.fuzz import FuzzReport, coverage_table, fuzz_game
+    loaded = _load(game_name, variants)
+    chosen = list(backends.BACKENDS) if backend == "both" else [backend]
+    programs = [_program(loaded, name) for name in chosen]
+    values = _params(programs[0].meta, params)
+    report = FuzzReport()
+    with _progress(games, "fuzz", show=not as_json) as advance:
+        for k in range(games):
+            fuzz_game(programs[0], programs[1] if len(programs) > 1 else None, seed + k, values,
+                      max_decisions, report, loaded.variants)
+            advance()
+    paths = _write_problems(report, problems_dir, loaded)
+    counts = report.counts()
+    coverage = coverage_table(programs[0].meta, report)
+    out = {"game": loaded.model.game, "variants": list(loaded.variants), "games": games,
+           "seed": seed, "backends": chosen, "problems": len(report.problems), **counts,
+           "decisions": report.decisions, "coverage": coverage,
+           "problem_list": [{"kind": p.kind, "seed": p.seed, "decision": p.decision,
+                             "message": p.message, "record": path}
+                            for p, path in zip(report.problems, paths)]}
+    if as_json:
+        _emit_json(out)
+    else:
+        _fuzz_summary(out, coverage)
+    sys.exit(EXIT_ERROR if report.problems else EXIT_OK)
+
+
+def _write_problems(report, folder: str | None, loaded: LoadedSpec) -> list[str | None]:
+    if folder is None:
+        return [None] * len(report.problems)
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    paths = []
+    for n, problem in enumerate(report.problems):
+        path = Path(folder) / f"{problem.kind}-{problem.seed}-{n}.json"
+        record = dict(problem.record, format=records.FORMAT, spec_dir=str(loaded.folder))
+        path.write_text(json.dumps(record, indent=1) + "\n")
+        paths.append(str(path))
+    return paths
+
+
+def _fuzz_summary(out: dict[str, Any], coverage: dict[str, dict[str, int]]) -> None:
+    click.echo(f"{out['game']}: {out['games']} games ({out['decisions']} decisions) on"
+               f" {' and '.join(out['backends'])}, seeds {out['seed']}..{out['seed'] + out['games'] - 1}")
+    for kind in ("crashes", "dead_ends", "invariant_violations", "disagreements", "overlong"):
+        click.echo(f"  {kind.replace('_', ' ')}: {out[kind]}")
+    for problem in out["problem_list"][:20]:
+        where = f" -> {problem['record']}" if problem["record"] else ""
+        click.echo(f"  [{problem['kind']}] seed {problem['seed']}, decision {problem['decision']}:"
+                   f" {_one_line(problem['message'])}{where}")
+    never = sorted(card for card, row in coverage.items() if not any(row.values()))
+    if never:
+        click.echo(f"  never seen in play ({len(never)}): {', '.join(never[:30])}"
+                   f"{' ...' if len(never) > 30 else ''}")
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@variant_option
+@click.option("--against", "against", multiple=True, metavar="V",
+              help="The variant set to compare with: 'base' for the base game (repeatable).")
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(min=1))
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--agents", default="random", show_default=True, metavar="A,B")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
+@click.option("--executor", type=click.Choice(("local", "ray")), default="local", show_default=True)
+@click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
+@click.option("--report", "report_dir", default=None, metavar="DIR",
+              help="Write an HTML report with plots and the JSON here.")
+@param_option
+@json_option
+def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...], games: int,
+             seed: int, agents: str, workers: int, executor: str, backend: str,
+             report_dir: str | None, params: tuple[str, ...], as_json: bool) -> None:
+    """Many games with paired seeds; win rates, intervals, and a variant against its base."""
+    from runtime import simulate as sim
+    loaded = _load(game_name, variants)
+    base = None
+    if against:
+        base_variants = tuple(v for v in against if v != "base")
+        base = _load(game_name, base_variants)
+    program = _program(loaded, backend)
+    if base is not None:
+        _program(base, backend)  # fail here, in one line, if it cannot run
+    meta = program.meta
+    names = _agents(agents, meta)
+    values = _params(meta, params)
+    sets = [loaded] + ([base] if base is not None else [])
+    factories = [backends.ProgramRef(str(s.folder), s.variants, backend) for s in sets]
+    runner = sim.LocalExecutor(workers) if executor == "local" else _ray_executor(workers)
+    total = games * len(factories)
+    with _progress(total, "simulate", show=not as_json) as advance:
+        results = sim.simulate(factories, games, seed, names, values, runner,
+                               on_done=lambda n: [advance() for _ in range(n)])
+    players = list(meta.players)
+    out: dict[str, Any] = {
+        "game": loaded.model.game, "games": games, "seed": seed, "agents": list(names),
+        "backend": backend, "executor": executor, "workers": workers,
+        "variants": [sim.summarise(players, s.variants, r) for s, r in zip(sets, results)],
+    }
+    if base is not None:
+        out["comparison"] = sim.compare(players, loaded.variants, results[0], results[1])
+        out["comparison"]["against"] = list(base.variants) or ["base"]
+    if report_dir:
+        from runtime.report import write_report
+        out["report"] = str(write_report(out, Path(report_dir)))
+    if as_json:
+        _emit_json(out)
+        return
+    _simulate_summary(out)
+
+
+def _ray_executor(workers: int):
+    from runtime.simulate import RayExecutor
+    try:
+        return RayExecutor(workers)
+    except RuntimeError as err:
+        raise UserError(str(err)) from None
+
+
+def _simulate_summary(out: dict[str, Any]) -> None:
+    click.echo(f"{out['game']}: {out['games']} games per set, agents {' vs '.join(out['agents'])},"
+               f" seeds {out['seed']}..{out['seed'] + out['games'] - 1}")
+    for entry in out["variants"]:
+        name = " + ".join(entry["variants"]) or "base game"
+        rates = ", ".join(f"{p} {r * 100:.1f}% [{lo * 100:.1f}..{hi * 100:.1f}]"
+                          for p, r in entry["win_rate"].items()
+                          for lo, hi in [entry["win_ci95"][p]])
+        click.echo(f"  {name}: {rates}; draws {entry['draws']}; mean length"
+                   f" {entry['mean_length']:.0f} decisions")
+        reasons = ", ".join(f"{k} {v}" for k, v in entry["end_reasons"].items())
+        click.echo(f"    ended by: {reasons}")
+    if "comparison" in out:
+        click.echo(out["comparison"]["sentence"])
+    if out.get("report"):
+        click.echo(f"Report: {out['report']}")
+
+
+class _progress:
+    """A rich progress bar on a terminal; nothing under --json or when piped."""
+
+    def __init__(self, total: int, label: str, show: bool):
+        self.total, self.label = total, label
+        self.show = show and sys.stderr.isatty()
+        self.bar = None
+
+    def __enter__(self):
+        if not self.show:
+            return lambda: None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+        self.bar = Progress("[progress.description]{task.description}", BarColumn(),
+                            MofNCompleteColumn(), TimeElapsedColumn(),
+                            console=Console(stderr=True), transient=True)
+        self.bar.__enter__()
+        task = self.bar.add_task(self.label, total=self.total)
+        return lambda: self.bar.advance(task)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable, Protocol
 
-from .agents import make_agent, play_out
+from .agents import play_out, seat_agents
 from .game import Game
 from .stats import describe_change, paired_difference, wilson
 
@@ -41,8 +41,7 @@ class GameSummary:
 def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any]) -> GameSummary:
     game = Game(program, seed=seed, params=params)
     game.state.trace = {}
-    bots = {p: make_agent(agents[i % len(agents)], seed * 7919 + i)
-            for i, p in enumerate(program.meta.players)}
+    bots = seat_agents(agents, program.meta.players, seed)
     decisions = play_out(game, bots, MAX_DECISIONS)
     events = readable_trace(program.meta, game.state.trace)
     return GameSummary(seed, game.winner, game.reason, decisions, game.tracks(), events)
