@@ -59,6 +59,17 @@ def test_every_statement_node_has_a_lowering():
     assert not missing, f"statement nodes without a lowering: {missing}"
 
 
+def test_every_builtin_of_the_language_has_an_emitter():
+    from compiler.checks.types import BUILTIN_RESULTS, BUILTIN_VALUES
+    emitter = ExprEmitter(Gen(loaded(MINI).model), Scope())
+    for name in BUILTIN_VALUES:
+        if name != "players":  # a collection, not a value
+            code = emitter.global_value(ast.NameRef(ast.NOWHERE, name)).text
+            assert "unknown_name" not in code, name
+    for name in BUILTIN_RESULTS:
+        assert name in ("size", "top") or hasattr(ExprEmitter, "builtin_" + name), name
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Strange(ast.Expr):
     """An expression the generator has never heard of."""

@@ -20,7 +20,7 @@ RUNTIME_NAMES = (
     "is_active", "move_card", "note_event", "note_signal", "roll", "shuffle", "top_card",
 )
 HELPERS = (
-    "UNBOUND", "attr_of", "bound_local", "check_bound", "collection_of", "end_reason_of",
+    "UNBOUND", "attr_of", "collection_of", "deciding_of", "end_reason_of",
     "event_allowed", "in_zone", "member_of", "opponent_of", "rule_error", "text_of",
     "unknown_name", "winner_of", "zone_slot",
 )

@@ -183,6 +183,8 @@ class ExprEmitter:
             return Code("state.result is not None", P_CMP, True)
         if name == "winner":
             return Code(f"{self.ref('winner_of')}(state)")
+        if name == "deciding":
+            return Code(f"{self.ref('deciding_of')}(state)")
         if name == "end_reason":
             return Code(f"{self.ref('end_reason_of')}(state)")
         return Code(f"{self.ref('unknown_name')}({name!r}, {self.loc(node)})")
@@ -331,7 +333,7 @@ class ExprEmitter:
         else:
             message = f"no entity has an attribute {node.name!r}"
             return Code(f"{self.ref('rule_error')}({message!r}, {self.loc(node)})")
-        is_bool = node.name != "label" and self.gen.attr_bool[node.name] and self.gen.attr_total[node.name]
+        is_bool = node.name != "label" and self.gen.attr_bool[node.name]
         if nonnull:
             return Code(f"{table}[{obj.text}]", P_ATOM, is_bool)
         return Code(f"{self.ref('attr_of')}({table}, {obj.text}, {node.name!r}, {self.loc(node)})",
@@ -352,7 +354,8 @@ class ExprEmitter:
         return Code(f"{left.at(prec)} {op} {right.at(prec + 1)}", prec)
 
     def emit_BoolOp(self, node: ast.BoolOp) -> Code:
-        return self._boolop(node, [self.emit(o) for o in node.operands], wrap=True)
+        # the operands' truth is enough: bool() of the whole makes the value
+        return self._boolop(node, [self.truth(o) for o in node.operands], wrap=True)
 
     def _boolop(self, node: ast.BoolOp, operands: list[Code], wrap: bool) -> Code:
         prec = P_AND if node.op == "and" else P_OR
@@ -444,10 +447,10 @@ class ExprEmitter:
         name = coll.name
         if name in model.zones:
             return self._in_zone(node.element, item, Code(str(model.zones[name].slot)), negated)
-        if self.is_global_entity(coll) and model.entity_index[name] in self.gen.region_sets:
-            return self._in(item, Code(self.ref(self.gen.region_sets[model.entity_index[name]])), negated)
         if name in model.kinds:
             return self._in(item, Code(self.ref(self.gen.kind_sets[name])), negated)
+        if self.is_global_entity(coll) and model.entity_index[name] in self.gen.region_sets:
+            return self._in(item, Code(self.ref(self.gen.region_sets[model.entity_index[name]])), negated)
         if name == "players":
             return self._in(item, Code(self.ref("PLAYERS")), negated)
         return self._member_of(item, self.global_value(coll), negated, node)
@@ -474,8 +477,17 @@ class ExprEmitter:
         return name
 
     def comprehension(self, var: ast.Ident, source: ast.Expr, where: ast.Expr | None,
-                      value: ast.Expr | None = None) -> tuple[str, str, str | None, str | None]:
-        """(python var, iterable, condition, value) of `var in source where ...`."""
+                      value: ast.Expr | None = None, narrow: str | None = None
+                      ) -> tuple[str, str, str | None, str | None]:
+        """(python var, iterable, condition, value) of `var in source where ...`.
+
+        narrow ("ordered" or "unordered"): when `where` starts with `var in C`, walk
+        the (usually much smaller) C and test membership of `source` instead; the
+        same items, in C's order, or in no particular order when that is allowed.
+        """
+        narrowed = self._narrowed(var, source, where, narrow) if narrow else None
+        if narrowed is not None:
+            source, where = narrowed
         iterable = self.collection(source).text
         name = self.bind(var)
         try:
@@ -483,10 +495,43 @@ class ExprEmitter:
             item = self.value(value) if value is not None else None
         finally:
             self.scope.pop()
+        if narrowed is not None and narrow == "unordered" and iterable.startswith("ADJ["):
+            iterable = self.ref("ADJS") + iterable[len("ADJ"):]  # a set: no duplicates to count
         return name, iterable, condition, item
 
+    def _narrowed(self, var: ast.Ident, source: ast.Expr, where: ast.Expr | None, narrow: str):
+        """(new source, new where) for `x in S where x in C and rest`, or None."""
+        if not isinstance(where, ast.BoolOp) or where.op != "and":
+            return None
+        first = where.operands[0]
+        if not (isinstance(first, ast.Member) and not first.negated
+                and isinstance(first.element, ast.NameRef) and first.element.name == var.name):
+            return None
+        inner = first.collection
+        if any(isinstance(n, ast.NameRef) and n.name == var.name for n in inner.walk()):
+            return None  # C depends on the variable itself
+        if not self._small(inner) or self._small(source):
+            return None
+        swapped = ast.Member(first.span, first.element, source, False)
+        rest = where.operands[1:]
+        condition = swapped if not rest else ast.BoolOp(where.span, "and", (swapped,) + rest)
+        return inner, condition
+
+    def _small(self, node: ast.Expr) -> bool:
+        """A collection usually much smaller than a kind: adjacency, a region, a zone."""
+        if isinstance(node, ast.CallExpr):
+            return node.name == "adjacent" or node.name in self.model.zones
+        if isinstance(node, ast.NameRef):
+            if node.name in self.model.kinds or node.name == "players":
+                return False
+            if self.scope.binding(node.name) is not None or self.scope.is_local(node.name):
+                return True
+            return node.name in self.model.zones or node.name in self.model.entity_index
+        return False
+
     def emit_Quantifier(self, node: ast.Quantifier) -> Code:
-        var, source, condition, _ = self.comprehension(node.var, node.source, node.where)
+        narrow = {"count": "unordered", "any": "ordered"}.get(node.kind)
+        var, source, condition, _ = self.comprehension(node.var, node.source, node.where, narrow=narrow)
         if node.kind == "count":
             if condition is None:
                 return Code(f"len({source})")
@@ -502,7 +547,8 @@ class ExprEmitter:
         raise InternalError(f"unknown quantifier {node.kind!r} at {node.span}")
 
     def emit_SumOf(self, node: ast.SumOf) -> Code:
-        var, source, condition, item = self.comprehension(node.var, node.source, node.where, node.value)
+        var, source, condition, item = self.comprehension(node.var, node.source, node.where, node.value,
+                                                          narrow="unordered")
         where = f" if {condition}" if condition is not None else ""
         return Code(f"sum([{item} for {var} in {source}{where}])")
 

@@ -75,6 +75,7 @@ class Lowerer:
         self.statements(self.routine.body.body, 0)
         if self.resumable:
             self.add("finish", 0)
+            self._thread_jumps()
             self._tail_calls()
             self._drop_dead_blocks()
         for number, block in enumerate(self.blocks):
@@ -82,6 +83,30 @@ class Lowerer:
         for block in self.blocks:
             self._finish_block(block)
         return self.blocks
+
+    def _thread_jumps(self) -> None:
+        """A block that only jumps on is skipped: whoever goes there goes straight on."""
+        forward: dict[int, Label] = {}
+        for block in self.blocks[1:]:
+            lines = [l for l in block.lines if l.kind != "comment"]
+            if len(lines) == 1 and lines[0].kind == "goto" and lines[0].target is not block.label:
+                forward[id(block.label)] = lines[0].target
+
+        def final(label: Label) -> Label:
+            seen = set()
+            while id(label) in forward and id(label) not in seen:
+                seen.add(id(label))
+                label = forward[id(label)]
+            return label
+        for block in self.blocks:
+            for line in block.lines:
+                if line.kind == "goto":
+                    line.target = final(line.target)
+                elif line.kind == "dispatch":
+                    line.cases = [(test, final(label)) for test, label in line.cases]
+                    line.default = final(line.default)
+                elif line.kind in ("suspend", "push", "call_then"):
+                    line.next = final(line.next)
 
     def _tail_calls(self) -> None:
         """A call that is the routine's last act pops the caller first: one frame less."""

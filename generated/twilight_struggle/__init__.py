@@ -14,8 +14,8 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: f0d56ab77e902632
-# Fingerprint: source 5f789d2f082f81640f28 output 2b1a0a1f334dd1b8ecf4
+# Spec hash: a0cdb18e837d6331
+# Fingerprint: source 13497701d9ed9029c905 output d9e454ce4f206ea48aa0
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.state import GameOver, RuleError
@@ -24,7 +24,7 @@ from .rules import BOTS, INVARIANTS, UNBOUND
 from .procedures import START, STEPS
 from .tests import EXPECTS, TESTS, TEST_STEPS
 
-SPEC_HASH = "f0d56ab77e902632"
+SPEC_HASH = "a0cdb18e837d6331"
 ALL_STEPS = STEPS + TEST_STEPS
 
 

@@ -14,8 +14,8 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: f0d56ab77e902632
-# Fingerprint: source a66652437ed4e2473dd0 output 70a93d9315b973d6ab46
+# Spec hash: a0cdb18e837d6331
+# Fingerprint: source 59feaed967d62c7d293b output c0485d21a6ac4df2b5c2
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.state import (
@@ -34,6 +34,7 @@ from runtime.state import (
     top_card,
 )
 from .tables import (
+    ADJ,
     ADJS,
     A_battleground,
     A_ops,
@@ -46,6 +47,7 @@ from .tables import (
     ENTITY_IDS,
     ENTITY_LABELS,
     HAS_EVENT,
+    KS_country,
     K_card,
     K_country,
     K_region,
@@ -57,6 +59,9 @@ from .tables import (
     RS_europe,
     RS_southeast_asia,
     RS_western_europe,
+    R_eastern_europe,
+    R_europe,
+    R_western_europe,
 )
 from .rules import (
     EVENT_WHEN,
@@ -67,6 +72,7 @@ from .rules import (
     allowed_realign,
     allowed_take_action_round,
     attr_of,
+    collection_of,
     d_brush_war_target,
     d_budget_in,
     d_che_target,
@@ -1510,7 +1516,7 @@ def s_play_card_in_action_round(state, frame):
             ):
                 pc = 1
             else:
-                pc = 4
+                pc = 3
         if pc == 1:
             # spec: spec/twilight_struggle/card_play.rules:47
             player = L[0]
@@ -1536,12 +1542,10 @@ def s_play_card_in_action_round(state, frame):
         if pc == 2:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/card_play.rules:49
-            frame[1] = 3
+            state.frames.pop()
             state.frames.append([1, 0, [L[0], L[2]], None])
             return
         if pc == 3:
-            pc = 5
-        if pc == 4:
             # spec: spec/twilight_struggle/card_play.rules:51
             state.log.append(
                 " ".join(
@@ -1551,8 +1555,8 @@ def s_play_card_in_action_round(state, frame):
                     ]
                 )
             )
-            pc = 5
-        if pc == 5:
+            pc = 4
+        if pc == 4:
             state.frames.pop()
             return
 
@@ -1583,15 +1587,13 @@ def s_play_card_for_action(state, frame):
             if A_scoring[L[1]]:
                 pc = 1
             else:
-                pc = 3
+                pc = 2
         if pc == 1:
             # spec: spec/twilight_struggle/card_play.rules:62
-            frame[1] = 2
+            frame[1] = 7
             state.frames.append([4, 0, [L[1], L[0]], None])
             return
         if pc == 2:
-            pc = 11
-        if pc == 3:
             # spec: spec/twilight_struggle/card_play.rules:64
             player = L[0]
             offered = []
@@ -1614,39 +1616,33 @@ def s_play_card_for_action(state, frame):
                 offered,
                 "spec/twilight_struggle/card_play.rules:64:9",
             )
-            frame[1] = 4
+            frame[1] = 3
             return
-        if pc == 4:
+        if pc == 3:
             k = frame[3]
             if k == 0:
-                pc = 5
+                pc = 4
             elif k == 1:
-                pc = 7
+                pc = 5
             elif k == 2:
-                pc = 9
+                pc = 6
             else:
-                pc = 10
-        if pc == 5:
+                pc = 7
+        if pc == 4:
             # spec: spec/twilight_struggle/card_play.rules:66
-            frame[1] = 6
+            frame[1] = 7
             state.frames.append([4, 0, [L[1], L[0]], None])
             return
-        if pc == 6:
-            pc = 10
-        if pc == 7:
+        if pc == 5:
             # spec: spec/twilight_struggle/card_play.rules:69
-            frame[1] = 8
+            frame[1] = 7
             state.frames.append([2, 0, [L[0], L[1]], None])
             return
-        if pc == 8:
-            pc = 10
-        if pc == 9:
+        if pc == 6:
             # spec: spec/twilight_struggle/card_play.rules:72
             p_space_race_attempt(state, L[0], L[1])
-            pc = 10
-        if pc == 10:
-            pc = 11
-        if pc == 11:
+            pc = 7
+        if pc == 7:
             # spec: spec/twilight_struggle/card_play.rules:76
             p_put_away_played_card(state, L[0], L[1])
             # spec: spec/twilight_struggle/card_play.rules:77
@@ -1665,7 +1661,7 @@ def s_operations_with_card(state, frame):
             if A_side[L[1]] == (L[0] + 1) % 2:
                 pc = 1
             else:
-                pc = 10
+                pc = 7
         if pc == 1:
             # spec: spec/twilight_struggle/card_play.rules:86
             player = L[0]
@@ -1696,9 +1692,9 @@ def s_operations_with_card(state, frame):
             if k == 0:
                 pc = 3
             elif k == 1:
-                pc = 6
+                pc = 5
             else:
-                pc = 9
+                pc = 8
         if pc == 3:
             # spec: spec/twilight_struggle/card_play.rules:88
             frame[1] = 4
@@ -1708,35 +1704,27 @@ def s_operations_with_card(state, frame):
             # spec: spec/twilight_struggle/card_play.rules:89
             p_check_vp_victory(state)
             # spec: spec/twilight_struggle/card_play.rules:90
-            frame[1] = 5
+            state.frames.pop()
             state.frames.append([3, 0, [L[0], L[1]], None])
             return
         if pc == 5:
-            pc = 9
-        if pc == 6:
             # spec: spec/twilight_struggle/card_play.rules:93
-            frame[1] = 7
+            frame[1] = 6
             state.frames.append([3, 0, [L[0], L[1]], None])
             return
-        if pc == 7:
+        if pc == 6:
             # spec: spec/twilight_struggle/card_play.rules:94
             p_check_vp_victory(state)
             # spec: spec/twilight_struggle/card_play.rules:95
-            frame[1] = 8
+            state.frames.pop()
             state.frames.append([4, 0, [L[1], (L[0] + 1) % 2], None])
             return
-        if pc == 8:
-            pc = 9
-        if pc == 9:
-            pc = 12
-        if pc == 10:
+        if pc == 7:
             # spec: spec/twilight_struggle/card_play.rules:99
-            frame[1] = 11
+            state.frames.pop()
             state.frames.append([3, 0, [L[0], L[1]], None])
             return
-        if pc == 11:
-            pc = 12
-        if pc == 12:
+        if pc == 8:
             state.frames.pop()
             return
 
@@ -1838,11 +1826,10 @@ def s_late_add_influence_capped(state, frame):
                 continue
             # spec: spec/twilight_struggle/events_late.rules:33
             if any(
-                member_of(
-                    state, c_c, L[3], "spec/twilight_struggle/events_late.rules:33:35"
+                c_c in KS_country and state.counters[0][c_c] < L[2]
+                for c_c in collection_of(
+                    state, L[3], "spec/twilight_struggle/events_late.rules:33:40"
                 )
-                and state.counters[0][c_c] < L[2]
-                for c_c in K_country
             ):
                 pc = 2
             else:
@@ -1909,12 +1896,12 @@ def s_late_remove_influence_capped(state, frame):
                 continue
             # spec: spec/twilight_struggle/events_late.rules:47
             if any(
-                member_of(
-                    state, c_c, L[4], "spec/twilight_struggle/events_late.rules:47:35"
-                )
+                c_c in KS_country
                 and state.counters[1 + L[1]][c_c] > 0
                 and state.counters[0][c_c] < L[3]
-                for c_c in K_country
+                for c_c in collection_of(
+                    state, L[4], "spec/twilight_struggle/events_late.rules:47:40"
+                )
             ):
                 pc = 2
             else:
@@ -2006,28 +1993,22 @@ def s_late_event_operations(state, frame):
             if k == 0:
                 pc = 2
             elif k == 1:
-                pc = 4
+                pc = 3
             elif k == 2:
-                pc = 6
+                pc = 4
             else:
-                pc = 7
+                pc = 4
         if pc == 2:
             # spec: spec/twilight_struggle/events_late.rules:71
-            frame[1] = 3
+            state.frames.pop()
             state.frames.append([19, 0, [L[0], L[2], 0, 0] + [UNBOUND] * 4, None])
             return
         if pc == 3:
-            pc = 7
-        if pc == 4:
             # spec: spec/twilight_struggle/events_late.rules:75
-            frame[1] = 5
+            state.frames.pop()
             state.frames.append([20, 0, [L[0], L[2], 0, 0] + [UNBOUND] * 4, None])
             return
-        if pc == 5:
-            pc = 7
-        if pc == 6:
-            pc = 7
-        if pc == 7:
+        if pc == 4:
             state.frames.pop()
             return
 
@@ -2048,18 +2029,15 @@ def s_late_double_influence(state, frame):
             if not (
                 L[3] > 0
                 and any(
-                    member_of(
-                        state,
-                        c_c,
-                        L[2],
-                        "spec/twilight_struggle/events_late.rules:290:47",
-                    )
+                    c_c in KS_country
                     and state.counters[1 + L[0]][c_c] > 0
                     and state.counters[0][c_c] == 0
-                    for c_c in K_country
+                    for c_c in collection_of(
+                        state, L[2], "spec/twilight_struggle/events_late.rules:290:52"
+                    )
                 )
             ):
-                pc = 7
+                pc = 6
                 continue
             # spec: spec/twilight_struggle/events_late.rules:291
             player = L[0]
@@ -2086,7 +2064,7 @@ def s_late_double_influence(state, frame):
             elif k == 1:
                 pc = 5
             else:
-                pc = 6
+                pc = 1
         if pc == 3:
             # spec: spec/twilight_struggle/events_late.rules:293
             player = L[0]
@@ -2127,15 +2105,14 @@ def s_late_double_influence(state, frame):
             state.counters[0][L[4]] = max(0, state.counters[0][L[4]] + 1)
             # spec: spec/twilight_struggle/events_late.rules:297
             L[3] = L[3] - 1
-            pc = 6
+            pc = 1
+            continue
         if pc == 5:
             # spec: spec/twilight_struggle/events_late.rules:299
             L[3] = 0
-            pc = 6
-        if pc == 6:
             pc = 1
             continue
-        if pc == 7:
+        if pc == 6:
             state.frames.pop()
             return
 
@@ -2154,14 +2131,10 @@ def s_late_free_realignments(state, frame):
             if not (
                 L[3] > 0
                 and any(
-                    member_of(
-                        state,
-                        c_c,
-                        L[2],
-                        "spec/twilight_struggle/events_late.rules:337:47",
+                    c_c in KS_country and state.counters[1 + (L[0] + 1) % 2][c_c] > 0
+                    for c_c in collection_of(
+                        state, L[2], "spec/twilight_struggle/events_late.rules:337:52"
                     )
-                    and state.counters[1 + (L[0] + 1) % 2][c_c] > 0
-                    for c_c in K_country
                 )
             ):
                 pc = 3
@@ -2279,23 +2252,21 @@ def s_optional_event_operations(state, frame):
             if k == 0:
                 pc = 2
             elif k == 1:
-                pc = 4
+                pc = 3
             else:
-                pc = 5
+                pc = 4
         if pc == 2:
             # spec: spec/twilight_struggle/events_mid.rules:28
-            frame[1] = 3
+            state.frames.pop()
             state.frames.append([5, 0, [L[0], L[1]], None])
             return
         if pc == 3:
-            pc = 5
-        if pc == 4:
             # spec: spec/twilight_struggle/events_mid.rules:29
             state.log.append(
                 " ".join([text_of(d_side_name(state, L[0])), "declines the operations"])
             )
-            pc = 5
-        if pc == 5:
+            pc = 4
+        if pc == 4:
             state.frames.pop()
             return
 
@@ -2380,7 +2351,7 @@ def s_trap_action_round(state, frame):
             if L[3] or L[4]:
                 pc = 1
             else:
-                pc = 9
+                pc = 7
         if pc == 1:
             # spec: spec/twilight_struggle/events_mid.rules:150
             player = L[0]
@@ -2483,14 +2454,10 @@ def s_trap_action_round(state, frame):
         if pc == 6:
             L[5] = frame[3]
             # spec: spec/twilight_struggle/events_mid.rules:163
-            frame[1] = 7
+            state.frames.pop()
             state.frames.append([1, 0, [L[0], L[5]], None])
             return
         if pc == 7:
-            pc = 8
-        if pc == 8:
-            pc = 10
-        if pc == 9:
             # spec: spec/twilight_struggle/events_mid.rules:167
             state.log.append(
                 " ".join(
@@ -2500,8 +2467,8 @@ def s_trap_action_round(state, frame):
                     ]
                 )
             )
-            pc = 10
-        if pc == 10:
+            pc = 8
+        if pc == 8:
             state.frames.pop()
             return
 
@@ -2705,41 +2672,35 @@ def s_conduct_operations(state, frame):
             if k == 0:
                 pc = 2
             elif k == 1:
-                pc = 4
+                pc = 3
             elif k == 2:
-                pc = 6
+                pc = 4
             elif k == 3:
-                pc = 8
+                pc = 5
             else:
-                pc = 9
+                pc = 6
         if pc == 2:
             # spec: spec/twilight_struggle/operations.rules:59
-            frame[1] = 3
+            state.frames.pop()
             state.frames.append([19, 0, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 4, None])
             return
         if pc == 3:
-            pc = 9
-        if pc == 4:
             # spec: spec/twilight_struggle/operations.rules:63
-            frame[1] = 5
+            state.frames.pop()
             state.frames.append([20, 0, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 4, None])
             return
-        if pc == 5:
-            pc = 9
-        if pc == 6:
+        if pc == 4:
             # spec: spec/twilight_struggle/operations.rules:67
-            frame[1] = 7
+            state.frames.pop()
             state.frames.append([21, 0, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 1, None])
             return
-        if pc == 7:
-            pc = 9
-        if pc == 8:
+        if pc == 5:
             # spec: spec/twilight_struggle/operations.rules:74
             state.log.append(
                 " ".join([text_of(d_side_name(state, L[0])), "can use no operations"])
             )
-            pc = 9
-        if pc == 9:
+            pc = 6
+        if pc == 6:
             state.frames.pop()
             return
 
@@ -3111,7 +3072,7 @@ def s_space_discard_ability(state, frame):
             pc = 1
         if pc == 1:
             if L[3] >= len(L[2]):
-                pc = 9
+                pc = 7
                 continue
             L[0] = L[2][L[3]]
             # spec: spec/twilight_struggle/space_race.rules:76
@@ -3120,7 +3081,7 @@ def s_space_discard_ability(state, frame):
             ):
                 pc = 2
             else:
-                pc = 8
+                pc = 6
         if pc == 2:
             # spec: spec/twilight_struggle/space_race.rules:77
             player = L[0]
@@ -3145,14 +3106,12 @@ def s_space_discard_ability(state, frame):
         if pc == 3:
             k = frame[3]
             if k == 0:
-                pc = 4
+                pc = 6
             elif k == 1:
-                pc = 5
+                pc = 4
             else:
-                pc = 7
+                pc = 6
         if pc == 4:
-            pc = 7
-        if pc == 5:
             # spec: spec/twilight_struggle/space_race.rules:80
             player = L[0]
             values = [c_c for c_c in state.zones[2 + L[0]] if not A_scoring[c_c]]
@@ -3167,20 +3126,18 @@ def s_space_discard_ability(state, frame):
                 values,
                 "spec/twilight_struggle/space_race.rules:80:21",
             )
-            frame[1] = 6
+            frame[1] = 5
             return
-        if pc == 6:
+        if pc == 5:
             L[1] = frame[3]
             # spec: spec/twilight_struggle/space_race.rules:81
             move_card(state, L[1], 9)
-            pc = 7
-        if pc == 7:
-            pc = 8
-        if pc == 8:
+            pc = 6
+        if pc == 6:
             L[3] = L[3] + 1
             pc = 1
             continue
-        if pc == 9:
+        if pc == 7:
             state.frames.pop()
             return
 
@@ -3395,7 +3352,7 @@ def s_action_rounds(state, frame):
             pc = 1
         if pc == 1:
             if L[3] >= len(L[2]):
-                pc = 7
+                pc = 6
                 continue
             L[0] = L[2][L[3]]
             # spec: spec/twilight_struggle/turn.rules:118
@@ -3406,29 +3363,27 @@ def s_action_rounds(state, frame):
             pc = 2
         if pc == 2:
             if L[5] >= len(L[4]):
-                pc = 6
+                pc = 5
                 continue
             L[1] = L[4][L[5]]
             # spec: spec/twilight_struggle/turn.rules:120
             if L[0] <= q_action_rounds_for(state, L[1]):
                 pc = 3
             else:
-                pc = 5
+                pc = 4
         if pc == 3:
             frame[1] = 4
             state.frames.append([30, 0, [L[1]], None])
             return
         if pc == 4:
-            pc = 5
-        if pc == 5:
             L[5] = L[5] + 1
             pc = 2
             continue
-        if pc == 6:
+        if pc == 5:
             L[3] = L[3] + 1
             pc = 1
             continue
-        if pc == 7:
+        if pc == 6:
             # spec: spec/twilight_struggle/turn.rules:123
             state.tracks[3] = max(0, min(8, 0))
             state.frames.pop()
@@ -3452,20 +3407,18 @@ def s_take_action_round_of(state, frame):
             if not allowed_take_action_round(state, L[0]):
                 pc = 1
             elif not d_has_playable_card(state, L[0]):
-                pc = 3
+                pc = 2
             elif state.tracks[3] > d_standard_action_rounds(state):
-                pc = 4
+                pc = 3
             else:
-                pc = 6
+                pc = 4
         if pc == 1:
             # spec: spec/twilight_struggle/turn.rules:133
-            frame[1] = 2
+            frame[1] = 5
             if emit_action_round_replaced(state, L[0]):
                 return
-            pc = 2
+            pc = 5
         if pc == 2:
-            pc = 8
-        if pc == 3:
             # spec: spec/twilight_struggle/turn.rules:135
             state.log.append(
                 " ".join(
@@ -3475,28 +3428,24 @@ def s_take_action_round_of(state, frame):
                     ]
                 )
             )
-            pc = 8
-        if pc == 4:
+            pc = 5
+        if pc == 3:
             # spec: spec/twilight_struggle/turn.rules:137
             frame[1] = 5
             state.frames.append([31, 0, [L[0]], None])
             return
-        if pc == 5:
-            pc = 8
-        if pc == 6:
+        if pc == 4:
             # spec: spec/twilight_struggle/turn.rules:139
-            frame[1] = 7
+            frame[1] = 5
             state.frames.append([0, 0, [L[0]] + [UNBOUND] * 2, None])
             return
-        if pc == 7:
-            pc = 8
-        if pc == 8:
+        if pc == 5:
             # spec: spec/twilight_struggle/turn.rules:141
-            frame[1] = 9
+            frame[1] = 6
             if emit_action_round_ended(state, L[0]):
                 return
-            pc = 9
-        if pc == 9:
+            pc = 6
+        if pc == 6:
             # spec: spec/twilight_struggle/turn.rules:142
             p_check_vp_victory(state)
             # spec: spec/twilight_struggle/turn.rules:143
@@ -3535,19 +3484,15 @@ def s_extra_action_round(state, frame):
             if k == 0:
                 pc = 2
             elif k == 1:
-                pc = 4
+                pc = 3
             else:
-                pc = 5
+                pc = 3
         if pc == 2:
             # spec: spec/twilight_struggle/turn.rules:150
-            frame[1] = 3
+            state.frames.pop()
             state.frames.append([0, 0, [L[0]] + [UNBOUND] * 2, None])
             return
         if pc == 3:
-            pc = 5
-        if pc == 4:
-            pc = 5
-        if pc == 5:
             state.frames.pop()
             return
 
@@ -3640,7 +3585,7 @@ def sev_five_year_plan(state, frame):
             if len(state.zones[2]) > 0:
                 pc = 1
             else:
-                pc = 5
+                pc = 4
         if pc == 1:
             # spec: spec/twilight_struggle/cards.rules:43
             p_move_random_card(state, 0, "@9")
@@ -3701,8 +3646,6 @@ def sev_five_year_plan(state, frame):
             state.vars[5] = True
             pc = 4
         if pc == 4:
-            pc = 5
-        if pc == 5:
             state.frames.pop()
             return
 
@@ -3724,10 +3667,10 @@ def sev_socialist_governments(state, frame):
                 continue
             # spec: spec/twilight_struggle/cards.rules:67
             if any(
-                c_c in RS_western_europe
+                c_c in KS_country
                 and state.counters[2][c_c] > 0
                 and state.counters[0][c_c] < 2
-                for c_c in K_country
+                for c_c in R_western_europe
             ):
                 pc = 2
             else:
@@ -3864,10 +3807,10 @@ def sev_comecon(state, frame):
                 continue
             # spec: spec/twilight_struggle/cards.rules:137
             if any(
-                c_c in RS_eastern_europe
+                c_c in KS_country
                 and not d_controls(state, 1, c_c)
                 and state.counters[0][c_c] == 0
-                for c_c in K_country
+                for c_c in R_eastern_europe
             ):
                 pc = 2
             else:
@@ -3950,21 +3893,21 @@ def sev_warsaw_pact_formed(state, frame):
             if k == 0:
                 pc = 2
             elif k == 1:
-                pc = 8
+                pc = 7
             else:
-                pc = 12
+                pc = 10
         if pc == 2:
             # spec: spec/twilight_struggle/cards.rules:163
             L[3] = 4
             pc = 3
         if pc == 3:
             if L[3] <= 0:
-                pc = 7
+                pc = 10
                 continue
             # spec: spec/twilight_struggle/cards.rules:164
             if any(
-                c_c in RS_eastern_europe and state.counters[2][c_c] > 0
-                for c_c in K_country
+                c_c in KS_country and state.counters[2][c_c] > 0
+                for c_c in R_eastern_europe
             ):
                 pc = 4
             else:
@@ -4000,14 +3943,12 @@ def sev_warsaw_pact_formed(state, frame):
             pc = 3
             continue
         if pc == 7:
-            pc = 12
-        if pc == 8:
             # spec: spec/twilight_struggle/cards.rules:172
             L[4] = 5
-            pc = 9
-        if pc == 9:
+            pc = 8
+        if pc == 8:
             if L[4] <= 0:
-                pc = 11
+                pc = 10
                 continue
             # spec: spec/twilight_struggle/cards.rules:173
             player = L[0]
@@ -4027,20 +3968,18 @@ def sev_warsaw_pact_formed(state, frame):
                 values,
                 "spec/twilight_struggle/cards.rules:173:21",
             )
-            frame[1] = 10
+            frame[1] = 9
             return
-        if pc == 10:
+        if pc == 9:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:175
             state.counters[1][L[2]] = max(0, state.counters[1][L[2]] + 1)
             # spec: spec/twilight_struggle/cards.rules:176
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             L[4] = L[4] - 1
-            pc = 9
+            pc = 8
             continue
-        if pc == 11:
-            pc = 12
-        if pc == 12:
+        if pc == 10:
             # spec: spec/twilight_struggle/cards.rules:180
             activate(state, 2, [], None)
             state.frames.pop()
@@ -4055,11 +3994,11 @@ def sev_truman_doctrine(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/cards.rules:202
             if any(
-                c_c in RS_europe
+                c_c in KS_country
                 and state.counters[1][c_c] > 0
                 and not d_controls(state, 0, c_c)
                 and not d_controls(state, 1, c_c)
-                for c_c in K_country
+                for c_c in R_europe
             ):
                 pc = 1
             else:
@@ -4133,7 +4072,7 @@ def sev_olympic_games(state, frame):
             elif k == 1:
                 pc = 3
             else:
-                pc = 5
+                pc = 4
         if pc == 2:
             # spec: spec/twilight_struggle/cards.rules:220
             L[2] = 0
@@ -4169,17 +4108,15 @@ def sev_olympic_games(state, frame):
             else:
                 # spec: spec/twilight_struggle/cards.rules:232
                 p_gain_vp(state, (L[0] + 1) % 2, 2)
-            pc = 5
+            pc = 4
         if pc == 3:
             # spec: spec/twilight_struggle/cards.rules:236
             p_degrade_defcon(state, 1)
             # spec: spec/twilight_struggle/cards.rules:237
-            frame[1] = 4
+            state.frames.pop()
             state.frames.append([5, 0, [L[0], d_event_ops(state, L[0], L[1], 4)], None])
             return
         if pc == 4:
-            pc = 5
-        if pc == 5:
             state.frames.pop()
             return
 
@@ -4250,10 +4187,10 @@ def sev_marshall_plan(state, frame):
                 continue
             # spec: spec/twilight_struggle/cards.rules:269
             if any(
-                c_c in RS_western_europe
+                c_c in KS_country
                 and not d_controls(state, 0, c_c)
                 and state.counters[0][c_c] == 0
-                for c_c in K_country
+                for c_c in R_western_europe
             ):
                 pc = 2
             else:
@@ -4439,10 +4376,10 @@ def sev_east_european_unrest(state, frame):
                 continue
             # spec: spec/twilight_struggle/cards.rules:338
             if any(
-                c_c in RS_eastern_europe
+                c_c in KS_country
                 and state.counters[1][c_c] > 0
                 and state.counters[0][c_c] == 0
-                for c_c in K_country
+                for c_c in R_eastern_europe
             ):
                 pc = 2
             else:
@@ -4607,7 +4544,7 @@ def sev_de_stalinization(state, frame):
             pc = 1
         if pc == 1:
             if not (L[2] < 4 and any(state.counters[1][c_c] > 0 for c_c in K_country)):
-                pc = 8
+                pc = 7
                 continue
             # spec: spec/twilight_struggle/cards.rules:394
             player = L[0]
@@ -4634,7 +4571,7 @@ def sev_de_stalinization(state, frame):
             elif k == 1:
                 pc = 6
             else:
-                pc = 7
+                pc = 1
         if pc == 3:
             # spec: spec/twilight_struggle/cards.rules:396
             player = L[0]
@@ -4686,15 +4623,14 @@ def sev_de_stalinization(state, frame):
             state.counters[0][L[4]] = max(0, state.counters[0][L[4]] + 1)
             # spec: spec/twilight_struggle/cards.rules:403
             L[2] = L[2] + 1
-            pc = 7
+            pc = 1
+            continue
         if pc == 6:
             # spec: spec/twilight_struggle/cards.rules:406
             L[2] = 4
-            pc = 7
-        if pc == 7:
             pc = 1
             continue
-        if pc == 8:
+        if pc == 7:
             state.frames.pop()
             return
 
@@ -4747,7 +4683,7 @@ def sev_salt_negotiations(state, frame):
             if any(not A_scoring[c_c] for c_c in state.zones[9]):
                 pc = 1
             else:
-                pc = 7
+                pc = 5
         if pc == 1:
             # spec: spec/twilight_struggle/events_mid.rules:190
             player = L[0]
@@ -4777,7 +4713,7 @@ def sev_salt_negotiations(state, frame):
             elif k == 1:
                 pc = 5
             else:
-                pc = 6
+                pc = 5
         if pc == 3:
             # spec: spec/twilight_struggle/events_mid.rules:192
             player = L[0]
@@ -4810,12 +4746,8 @@ def sev_salt_negotiations(state, frame):
                     ]
                 )
             )
-            pc = 6
+            pc = 5
         if pc == 5:
-            pc = 6
-        if pc == 6:
-            pc = 7
-        if pc == 7:
             state.frames.pop()
             return
 
@@ -4850,24 +4782,20 @@ def sev_summit(state, frame):
             if L[4] > L[5]:
                 pc = 1
             elif L[5] > L[4]:
-                pc = 3
+                pc = 2
             else:
-                pc = 5
+                pc = 3
         if pc == 1:
             # spec: spec/twilight_struggle/events_mid.rules:224
-            frame[1] = 2
+            state.frames.pop()
             state.frames.append([15, 0, [L[0]], None])
             return
         if pc == 2:
-            pc = 5
-        if pc == 3:
             # spec: spec/twilight_struggle/events_mid.rules:226
-            frame[1] = 4
+            state.frames.pop()
             state.frames.append([15, 0, [(L[0] + 1) % 2], None])
             return
-        if pc == 4:
-            pc = 5
-        if pc == 5:
+        if pc == 3:
             state.frames.pop()
             return
 
@@ -4976,11 +4904,11 @@ def sev_junta(state, frame):
             if k == 0:
                 pc = 3
             elif k == 1:
-                pc = 6
+                pc = 5
             elif k == 2:
-                pc = 8
+                pc = 6
             else:
-                pc = 9
+                pc = 6
         if pc == 3:
             # spec: spec/twilight_struggle/events_mid.rules:263
             player = L[0]
@@ -5008,21 +4936,15 @@ def sev_junta(state, frame):
         if pc == 4:
             L[4] = frame[3]
             # spec: spec/twilight_struggle/events_mid.rules:265
-            frame[1] = 5
+            state.frames.pop()
             state.frames.append([22, 0, [L[0], L[4], L[3], True] + [UNBOUND] * 3, None])
             return
         if pc == 5:
-            pc = 9
-        if pc == 6:
             # spec: spec/twilight_struggle/events_mid.rules:269
-            frame[1] = 7
+            state.frames.pop()
             state.frames.append([16, 0, [L[0], L[3]] + [UNBOUND] * 2, None])
             return
-        if pc == 7:
-            pc = 9
-        if pc == 8:
-            pc = 9
-        if pc == 9:
+        if pc == 6:
             state.frames.pop()
             return
 
@@ -5039,7 +4961,7 @@ def sev_missile_envy(state, frame):
             if len(state.zones[2 + L[2]]) > 0:
                 pc = 1
             else:
-                pc = 4
+                pc = 3
         if pc == 1:
             # spec: spec/twilight_struggle/events_mid.rules:314
             L[3] = 0
@@ -5082,12 +5004,10 @@ def sev_missile_envy(state, frame):
                 )
             )
             # spec: spec/twilight_struggle/events_mid.rules:320
-            frame[1] = 3
+            state.frames.pop()
             state.frames.append([17, 0, [L[0], L[5]], None])
             return
         if pc == 3:
-            pc = 4
-        if pc == 4:
             state.frames.pop()
             return
 
@@ -5399,7 +5319,7 @@ def sev_grain_sales_to_soviets(state, frame):
             if len(state.zones[2]) > 0:
                 pc = 1
             else:
-                pc = 9
+                pc = 7
         if pc == 1:
             # spec: spec/twilight_struggle/events_mid.rules:603
             p_move_random_card(state, 0, "@8")
@@ -5413,7 +5333,7 @@ def sev_grain_sales_to_soviets(state, frame):
             pc = 2
         if pc == 2:
             if L[5] >= len(L[4]):
-                pc = 8
+                pc = 7
                 continue
             L[3] = L[4][L[5]]
             # spec: spec/twilight_struggle/events_mid.rules:605
@@ -5444,9 +5364,9 @@ def sev_grain_sales_to_soviets(state, frame):
             if k == 0:
                 pc = 4
             elif k == 1:
-                pc = 6
+                pc = 5
             else:
-                pc = 7
+                pc = 6
         if pc == 4:
             # spec: spec/twilight_struggle/events_mid.rules:607
             L[2] = False
@@ -5457,37 +5377,31 @@ def sev_grain_sales_to_soviets(state, frame):
                 )
             )
             # spec: spec/twilight_struggle/events_mid.rules:609
-            frame[1] = 5
+            frame[1] = 6
             state.frames.append([1, 0, [1, L[3]], None])
             return
         if pc == 5:
-            pc = 7
-        if pc == 6:
             # spec: spec/twilight_struggle/events_mid.rules:612
             move_card(state, L[3], 2)
-            pc = 7
-        if pc == 7:
+            pc = 6
+        if pc == 6:
             L[5] = L[5] + 1
             pc = 2
             continue
-        if pc == 8:
-            pc = 9
-        if pc == 9:
+        if pc == 7:
             # spec: spec/twilight_struggle/events_mid.rules:617
             if L[2]:
-                pc = 10
+                pc = 8
             else:
-                pc = 12
-        if pc == 10:
+                pc = 9
+        if pc == 8:
             # spec: spec/twilight_struggle/events_mid.rules:618
-            frame[1] = 11
+            state.frames.pop()
             state.frames.append(
                 [12, 0, [1, d_event_ops(state, 1, L[1], A_ops[L[1]])], None]
             )
             return
-        if pc == 11:
-            pc = 12
-        if pc == 12:
+        if pc == 9:
             state.frames.pop()
             return
 
@@ -5647,11 +5561,11 @@ def sev_ussuri_river_skirmish(state, frame):
             elif state.location[5] == 5:
                 pc = 2
             else:
-                pc = 6
+                pc = 5
         if pc == 1:
             # spec: spec/twilight_struggle/events_mid.rules:722
             p_pass_china_card(state, 1, True)
-            pc = 6
+            pc = 5
         if pc == 2:
             # spec: spec/twilight_struggle/events_mid.rules:724
             state.counters[0][:] = [0] * 205
@@ -5692,8 +5606,6 @@ def sev_ussuri_river_skirmish(state, frame):
             pc = 3
             continue
         if pc == 5:
-            pc = 6
-        if pc == 6:
             state.frames.pop()
             return
 
@@ -5710,7 +5622,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             pc = 1
         if pc == 1:
             if not len(state.zones[3]) > 0:
-                pc = 7
+                pc = 6
                 continue
             # spec: spec/twilight_struggle/events_mid.rules:741
             player = 1
@@ -5737,7 +5649,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             elif k == 1:
                 pc = 5
             else:
-                pc = 6
+                pc = 1
         if pc == 3:
             # spec: spec/twilight_struggle/events_mid.rules:743
             player = 1
@@ -5761,16 +5673,15 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             move_card(state, L[3], 9)
             # spec: spec/twilight_struggle/events_mid.rules:745
             L[2] = L[2] + 1
-            pc = 6
-        if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:747
-            pc = 7
-            continue
-            pc = 6
-        if pc == 6:
             pc = 1
             continue
-        if pc == 7:
+        if pc == 5:
+            # spec: spec/twilight_struggle/events_mid.rules:747
+            pc = 6
+            continue
+            pc = 1
+            continue
+        if pc == 6:
             # spec: spec/twilight_struggle/events_mid.rules:750
             state.log.append(
                 " ".join(["USA discards", text_of(L[2]), "cards and draws as many"])
@@ -5881,15 +5792,13 @@ def sev_soviets_shoot_down_kal_007(state, frame):
             if d_controls(state, 1, 148):
                 pc = 1
             else:
-                pc = 3
+                pc = 2
         if pc == 1:
             # spec: spec/twilight_struggle/events_late.rules:192
-            frame[1] = 2
+            state.frames.pop()
             state.frames.append([8, 0, [1, L[1]] + [UNBOUND] * 1, None])
             return
         if pc == 2:
-            pc = 3
-        if pc == 3:
             state.frames.pop()
             return
 
@@ -5908,15 +5817,13 @@ def sev_glasnost(state, frame):
             if is_active(state, 11, None):
                 pc = 1
             else:
-                pc = 3
+                pc = 2
         if pc == 1:
             # spec: spec/twilight_struggle/events_late.rules:202
-            frame[1] = 2
+            state.frames.pop()
             state.frames.append([8, 0, [0, L[1]] + [UNBOUND] * 1, None])
             return
         if pc == 2:
-            pc = 3
-        if pc == 3:
             state.frames.pop()
             return
 
@@ -5931,11 +5838,11 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             state.counters[2][193] = max(0, 0)
             # spec: spec/twilight_struggle/events_late.rules:215
             if any(
-                c_c in ADJS[193] and state.counters[2][c_c] > 0 for c_c in K_country
+                c_c in KS_country and state.counters[2][c_c] > 0 for c_c in ADJ[193]
             ):
                 pc = 1
             else:
-                pc = 8
+                pc = 5
         if pc == 1:
             # spec: spec/twilight_struggle/events_late.rules:216
             player = 0
@@ -5960,9 +5867,9 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             if k == 0:
                 pc = 3
             elif k == 1:
-                pc = 6
+                pc = 5
             else:
-                pc = 7
+                pc = 5
         if pc == 3:
             # spec: spec/twilight_struggle/events_late.rules:218
             player = 0
@@ -5987,7 +5894,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
         if pc == 4:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/events_late.rules:221
-            frame[1] = 5
+            state.frames.pop()
             state.frames.append(
                 [
                     22,
@@ -5999,12 +5906,6 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             )
             return
         if pc == 5:
-            pc = 7
-        if pc == 6:
-            pc = 7
-        if pc == 7:
-            pc = 8
-        if pc == 8:
             state.frames.pop()
             return
 
@@ -6077,7 +5978,7 @@ def sev_latin_american_debt_crisis(state, frame):
             elif k == 1:
                 pc = 4
             else:
-                pc = 6
+                pc = 5
         if pc == 2:
             # spec: spec/twilight_struggle/events_late.rules:276
             player = 1
@@ -6099,15 +6000,13 @@ def sev_latin_american_debt_crisis(state, frame):
             L[2] = frame[3]
             # spec: spec/twilight_struggle/events_late.rules:277
             move_card(state, L[2], 9)
-            pc = 6
+            pc = 5
         if pc == 4:
             # spec: spec/twilight_struggle/events_late.rules:280
-            frame[1] = 5
+            state.frames.pop()
             state.frames.append([9, 0, [0, 2, 118] + [UNBOUND] * 2, None])
             return
         if pc == 5:
-            pc = 6
-        if pc == 6:
             state.frames.pop()
             return
 
@@ -6126,11 +6025,11 @@ def sev_tear_down_this_wall(state, frame):
             player = 1
             offered = []
             if any(
-                c_c in RS_europe and state.counters[1][c_c] > 0 for c_c in K_country
+                c_c in KS_country and state.counters[1][c_c] > 0 for c_c in R_europe
             ):
                 offered.append(0)
             if any(
-                c_c in RS_europe and state.counters[1][c_c] > 0 for c_c in K_country
+                c_c in KS_country and state.counters[1][c_c] > 0 for c_c in R_europe
             ):
                 offered.append(1)
             offered.append(2)
@@ -6159,11 +6058,11 @@ def sev_tear_down_this_wall(state, frame):
             if k == 0:
                 pc = 2
             elif k == 1:
-                pc = 5
+                pc = 4
             elif k == 2:
-                pc = 7
+                pc = 5
             else:
-                pc = 8
+                pc = 5
         if pc == 2:
             # spec: spec/twilight_struggle/events_late.rules:321
             player = 1
@@ -6188,21 +6087,15 @@ def sev_tear_down_this_wall(state, frame):
         if pc == 3:
             L[3] = frame[3]
             # spec: spec/twilight_struggle/events_late.rules:323
-            frame[1] = 4
+            state.frames.pop()
             state.frames.append([22, 0, [1, L[3], L[2], True] + [UNBOUND] * 3, None])
             return
         if pc == 4:
-            pc = 8
-        if pc == 5:
             # spec: spec/twilight_struggle/events_late.rules:327
-            frame[1] = 6
+            state.frames.pop()
             state.frames.append([10, 0, [1, L[2], 110] + [UNBOUND] * 2, None])
             return
-        if pc == 6:
-            pc = 8
-        if pc == 7:
-            pc = 8
-        if pc == 8:
+        if pc == 5:
             state.frames.pop()
             return
 
@@ -6388,7 +6281,7 @@ def sev_the_cambridge_five(state, frame):
             if any(A_scoring[c_s] for c_s in state.zones[3]):
                 pc = 1
             else:
-                pc = 7
+                pc = 5
         if pc == 1:
             # spec: spec/twilight_struggle/events_late.rules:457
             player = 0
@@ -6417,7 +6310,7 @@ def sev_the_cambridge_five(state, frame):
             elif k == 1:
                 pc = 5
             else:
-                pc = 6
+                pc = 5
         if pc == 3:
             # spec: spec/twilight_struggle/events_late.rules:459
             player = 0
@@ -6452,12 +6345,8 @@ def sev_the_cambridge_five(state, frame):
             L[3] = frame[3]
             # spec: spec/twilight_struggle/events_late.rules:462
             state.counters[1][L[3]] = max(0, state.counters[1][L[3]] + 1)
-            pc = 6
+            pc = 5
         if pc == 5:
-            pc = 6
-        if pc == 6:
-            pc = 7
-        if pc == 7:
             state.frames.pop()
             return
 
@@ -6472,7 +6361,7 @@ def sev_special_relationship(state, frame):
             if d_controls(state, 1, 139):
                 pc = 1
             else:
-                pc = 7
+                pc = 6
         if pc == 1:
             # spec: spec/twilight_struggle/events_late.rules:477
             if is_active(state, 5, None):
@@ -6526,8 +6415,6 @@ def sev_special_relationship(state, frame):
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
             pc = 6
         if pc == 6:
-            pc = 7
-        if pc == 7:
             state.frames.pop()
             return
 
@@ -6544,7 +6431,7 @@ def sev_che(state, frame):
             if any(d_che_target(state, c_c) for c_c in K_country):
                 pc = 1
             else:
-                pc = 16
+                pc = 10
         if pc == 1:
             # spec: spec/twilight_struggle/events_mid.rules:783
             player = 0
@@ -6575,9 +6462,9 @@ def sev_che(state, frame):
             if k == 0:
                 pc = 3
             elif k == 1:
-                pc = 14
+                pc = 10
             else:
-                pc = 15
+                pc = 10
         if pc == 3:
             # spec: spec/twilight_struggle/events_mid.rules:785
             player = 0
@@ -6610,7 +6497,7 @@ def sev_che(state, frame):
             ):
                 pc = 6
             else:
-                pc = 13
+                pc = 10
         if pc == 6:
             # spec: spec/twilight_struggle/events_mid.rules:789
             player = 0
@@ -6635,9 +6522,9 @@ def sev_che(state, frame):
             if k == 0:
                 pc = 8
             elif k == 1:
-                pc = 11
+                pc = 10
             else:
-                pc = 12
+                pc = 10
         if pc == 8:
             # spec: spec/twilight_struggle/events_mid.rules:791
             player = 0
@@ -6662,22 +6549,10 @@ def sev_che(state, frame):
         if pc == 9:
             L[5] = frame[3]
             # spec: spec/twilight_struggle/events_mid.rules:793
-            frame[1] = 10
+            state.frames.pop()
             state.frames.append([22, 0, [0, L[5], L[2], False] + [UNBOUND] * 3, None])
             return
         if pc == 10:
-            pc = 12
-        if pc == 11:
-            pc = 12
-        if pc == 12:
-            pc = 13
-        if pc == 13:
-            pc = 15
-        if pc == 14:
-            pc = 15
-        if pc == 15:
-            pc = 16
-        if pc == 16:
             state.frames.pop()
             return
 
@@ -6703,7 +6578,7 @@ def sev_our_man_in_tehran(state, frame):
             pc = 1
         if pc == 1:
             if not len(state.zones[13]) > 0:
-                pc = 7
+                pc = 6
                 continue
             # spec: spec/twilight_struggle/events_mid.rules:816
             player = 1
@@ -6733,7 +6608,7 @@ def sev_our_man_in_tehran(state, frame):
             elif k == 1:
                 pc = 5
             else:
-                pc = 6
+                pc = 1
         if pc == 3:
             # spec: spec/twilight_struggle/events_mid.rules:818
             player = 1
@@ -6765,16 +6640,15 @@ def sev_our_man_in_tehran(state, frame):
                     ]
                 )
             )
-            pc = 6
-        if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:822
-            pc = 7
-            continue
-            pc = 6
-        if pc == 6:
             pc = 1
             continue
-        if pc == 7:
+        if pc == 5:
+            # spec: spec/twilight_struggle/events_mid.rules:822
+            pc = 6
+            continue
+            pc = 1
+            continue
+        if pc == 6:
             # spec: spec/twilight_struggle/events_mid.rules:825
             for card in list(state.zones[13]):
                 move_card(state, card, 1)

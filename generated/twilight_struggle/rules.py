@@ -14,12 +14,13 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: f0d56ab77e902632
-# Fingerprint: source 915a39843915e6f91e00 output 4840cf2517c86996640e
+# Spec hash: a0cdb18e837d6331
+# Fingerprint: source 003a052281b259d24fd7 output 599f63ed34da2694bbbd
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.state import RuleError, is_active
 from .tables import (
+    ADJ,
     ADJS,
     A_battleground,
     A_control,
@@ -32,6 +33,7 @@ from .tables import (
     A_stability,
     A_starred,
     ENTITY_IDS,
+    KS_country,
     K_card,
     K_country,
     K_region,
@@ -46,6 +48,8 @@ from .tables import (
     RS_middle_east,
     RS_south_america,
     RS_southeast_asia,
+    R_middle_east,
+    R_southeast_asia,
 )
 
 # A local not bound yet (plain data, so frames stay JSON).
@@ -83,6 +87,11 @@ def winner_of(state):
     return state.result["winner"] if state.result else None
 
 
+def deciding_of(state):
+    """The player the pending decision waits for, or none."""
+    return state.pending["player"] if state.pending else None
+
+
 def end_reason_of(state):
     return state.result["reason"] if state.result else ""
 
@@ -109,10 +118,10 @@ def collection_of(state, value, location):
 
 def member_of(state, item, value, location):
     """`item in value` for a zone or region held in a value."""
-    if isinstance(value, str) and value.startswith("@"):
-        return item is not None and state.location[item] == int(value[1:])
     if value in REGION_SETS:
         return item in REGION_SETS[value]
+    if isinstance(value, str) and value.startswith("@"):
+        return item is not None and state.location[item] == int(value[1:])
     raise RuleError(f"not a collection: {text_of(value)}", location)
 
 
@@ -128,8 +137,11 @@ def event_allowed(state, card, player):
 def d_held_playable(state, v_p, v_c):
     "define held_playable"
     # spec: spec/twilight_struggle/card_play.rules:15
-    return state.location[v_c] == 2 + v_p or bool(
-        v_c == 5 and state.location[v_c] == 4 + v_p and state.vars[2]
+    return bool(
+        state.location[v_c] == 2 + v_p
+        or v_c == 5
+        and state.location[v_c] == 4 + v_p
+        and state.vars[2]
     )
 
 
@@ -150,7 +162,7 @@ def d_may_play_now(state, v_p, v_c, v_rounds_left):
     # spec: spec/twilight_struggle/card_play.rules:26
     return bool(
         d_held_playable(state, v_p, v_c)
-        and bool(A_scoring[v_c] or d_scoring_cards_held(state, v_p) < v_rounds_left)
+        and (A_scoring[v_c] or d_scoring_cards_held(state, v_p) < v_rounds_left)
     )
 
 
@@ -197,7 +209,7 @@ def d_adjacent_controlled(state, v_p, v_c):
     "define adjacent_controlled"
     # spec: spec/twilight_struggle/control.rules:20
     return len(
-        [c_x for c_x in K_country if c_x in ADJS[v_c] and d_controls(state, v_p, c_x)]
+        [c_x for c_x in ADJ[v_c] if c_x in KS_country and d_controls(state, v_p, c_x)]
     )
 
 
@@ -213,9 +225,10 @@ def d_countries_controlled(state, v_p, v_r):
     return len(
         [
             c_c
-            for c_c in K_country
-            if member_of(state, c_c, v_r, "spec/twilight_struggle/control.rules:39:30")
-            and d_controls(state, v_p, c_c)
+            for c_c in collection_of(
+                state, v_r, "spec/twilight_struggle/control.rules:39:35"
+            )
+            if c_c in KS_country and d_controls(state, v_p, c_c)
         ]
     )
 
@@ -228,10 +241,10 @@ def d_battlegrounds_controlled(state, v_p, v_r):
         len(
             [
                 c_c
-                for c_c in K_country
-                if member_of(
-                    state, c_c, v_r, "spec/twilight_struggle/control.rules:42:37"
+                for c_c in collection_of(
+                    state, v_r, "spec/twilight_struggle/control.rules:42:42"
                 )
+                if c_c in KS_country
                 and d_is_scoring_battleground(state, c_c)
                 and d_controls(state, v_p, c_c)
             ]
@@ -246,9 +259,10 @@ def d_battlegrounds_in(state, v_r):
     return len(
         [
             c_c
-            for c_c in K_country
-            if member_of(state, c_c, v_r, "spec/twilight_struggle/control.rules:46:30")
-            and d_is_scoring_battleground(state, c_c)
+            for c_c in collection_of(
+                state, v_r, "spec/twilight_struggle/control.rules:46:35"
+            )
+            if c_c in KS_country and d_is_scoring_battleground(state, c_c)
         ]
     )
 
@@ -305,10 +319,10 @@ def d_region_points(state, v_p, v_r):
         + len(
             [
                 c_c
-                for c_c in K_country
-                if member_of(
-                    state, c_c, v_r, "spec/twilight_struggle/control.rules:77:32"
+                for c_c in collection_of(
+                    state, v_r, "spec/twilight_struggle/control.rules:77:37"
                 )
+                if c_c in KS_country
                 and d_controls(state, v_p, c_c)
                 and d_adjacent_to_superpower_of(state, (v_p + 1) % 2, c_c)
             ]
@@ -322,8 +336,8 @@ def d_southeast_asia_points(state, v_p):
     return sum(
         [
             2 if c_c == 155 else 1
-            for c_c in K_country
-            if c_c in RS_southeast_asia and d_controls(state, v_p, c_c)
+            for c_c in R_southeast_asia
+            if c_c in KS_country and d_controls(state, v_p, c_c)
         ]
     )
 
@@ -352,7 +366,7 @@ def d_nato_protected(state, v_c):
 def d_starred_event_played(state, v_c):
     "define starred_event_played"
     # spec: spec/twilight_struggle/event_helpers.rules:95
-    return bool(A_starred[v_c] and state.location[v_c] == 10)
+    return A_starred[v_c] and state.location[v_c] == 10
 
 
 def d_independent_reds_country(state, v_c):
@@ -523,9 +537,9 @@ def d_voice_of_america_target(state, v_c):
 def d_che_target(state, v_c):
     "define che_target"
     # spec: spec/twilight_struggle/events_mid.rules:776
-    return (
+    return bool(
         not A_battleground[v_c]
-        and bool(d_in_latin_america(state, v_c) or v_c in RS_africa)
+        and (d_in_latin_america(state, v_c) or v_c in RS_africa)
         and state.counters[2][v_c] > 0
         and allowed_coup(state, 0, v_c)
     )
@@ -546,12 +560,13 @@ def d_may_place_influence(state, v_p, v_c):
     "define may_place_influence"
     # spec: spec/twilight_struggle/operations.rules:84
     return bool(
-        state.counters[3 + v_p][v_c] > 0
-        or any(
-            c_x in ADJS[v_c] and state.counters[3 + v_p][c_x] > 0 for c_x in K_country
+        (
+            state.counters[3 + v_p][v_c] > 0
+            or any(state.counters[3 + v_p][c_x] > 0 for c_x in ADJ[v_c])
+            or d_adjacent_to_superpower_of(state, v_p, v_c)
         )
-        or d_adjacent_to_superpower_of(state, v_p, v_c)
-    ) and allowed_place_influence(state, v_p, v_c)
+        and allowed_place_influence(state, v_p, v_c)
+    )
 
 
 def d_influence_cost(state, v_p, v_c):
@@ -1086,7 +1101,7 @@ def when_the_cambridge_five(state, v_you, v_this):
 def when_our_man_in_tehran(state, v_you, v_this):
     "when the event of our_man_in_tehran may happen"
     # spec: spec/twilight_struggle/events_mid.rules:811
-    return any(c_c in RS_middle_east and d_controls(state, 1, c_c) for c_c in K_country)
+    return any(c_c in KS_country and d_controls(state, 1, c_c) for c_c in R_middle_east)
 
 
 EVENT_WHEN = {

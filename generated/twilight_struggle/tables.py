@@ -14,8 +14,8 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: f0d56ab77e902632
-# Fingerprint: source cb8bacd58dd68513b16e output 0af30578d0212d14564a
+# Spec hash: a0cdb18e837d6331
+# Fingerprint: source 1d4a4e28fa7ea09b9dcb output 37a24185196be8c19c41
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -23,7 +23,7 @@ from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="f0d56ab77e902632",
+    spec_hash="a0cdb18e837d6331",
     spec_files=(
         "twilight_struggle/card_play.rules",
         "twilight_struggle/cards.rules",

@@ -14,8 +14,8 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: f0d56ab77e902632
-# Fingerprint: source 1da1e665700f9cd5f4be output e58cb065900b8f01d726
+# Spec hash: a0cdb18e837d6331
+# Fingerprint: source 54178c8dcddab50af6ce output 64f905d85c45a3ae6ab9
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests, run by runtime.testing on this back end."
 
 from runtime.program import TestCase, TestStep
@@ -40,7 +40,6 @@ from .rules import (
     d_is_scoring_battleground,
     d_level_points,
     d_may_attempt_space,
-    d_may_place_influence,
     d_may_play_as_event,
     d_nato_protected,
     d_realign_modifier,
@@ -50,6 +49,7 @@ from .rules import (
     d_space_success_max,
     d_starred_event_played,
     d_war_penalty,
+    deciding_of,
     event_allowed,
     q_action_rounds_for,
     q_battleground_adjustment,
@@ -2344,758 +2344,752 @@ def tb_152_1(state, frame):
 def tb_153_0(state, frame):
     "test 153, part 0 (spec/twilight_struggle/tests/events_late.rules:331)"
     # spec: spec/twilight_struggle/tests/events_late.rules:331
+    move_card(state, 93, 2)
+    # spec: spec/twilight_struggle/tests/events_late.rules:332
+    state.counters[3][:] = state.counters[1]
+    state.counters[4][:] = state.counters[2]
+    # spec: spec/twilight_struggle/tests/events_late.rules:333
     state.frames.pop()
-    resolve_event(state, 93, 1)
+    state.frames.append([1, 0, [0, 93], None])
     return
 
 
 def tb_153_1(state, frame):
-    "test 153, part 1 (spec/twilight_struggle/tests/events_late.rules:337)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:337
-    state.counters[1][134] = max(0, 1)
-    # spec: spec/twilight_struggle/tests/events_late.rules:338
-    state.counters[3][:] = state.counters[1]
-    state.counters[4][:] = state.counters[2]
-    state.frames.pop()
-    return
-
-
-def tb_153_2(state, frame):
-    "test 153, part 2 (spec/twilight_struggle/tests/events_late.rules:340)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:340
+    "test 153, part 1 (spec/twilight_struggle/tests/events_late.rules:347)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:347
     expire(state, "end_of_turn")
     state.frames.pop()
     return
 
 
 def tb_154_0(state, frame):
-    "test 154, part 0 (spec/twilight_struggle/tests/events_late.rules:345)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:345
+    "test 154, part 0 (spec/twilight_struggle/tests/events_late.rules:352)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:352
     state.frames.pop()
     resolve_event(state, 93, 1)
     return
 
 
 def tb_154_1(state, frame):
-    "test 154, part 1 (spec/twilight_struggle/tests/events_late.rules:347)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:347
+    "test 154, part 1 (spec/twilight_struggle/tests/events_late.rules:354)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:354
     state.frames.pop()
     resolve_event(state, 86, 0)
     return
 
 
 def tb_155_0(state, frame):
-    "test 155, part 0 (spec/twilight_struggle/tests/events_late.rules:355)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:355
+    "test 155, part 0 (spec/twilight_struggle/tests/events_late.rules:362)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:362
     move_card(state, 20, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:356
+    # spec: spec/twilight_struggle/tests/events_late.rules:363
     move_card(state, 102, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:357
+    # spec: spec/twilight_struggle/tests/events_late.rules:364
     state.counters[1][197] = max(0, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:358
+    # spec: spec/twilight_struggle/tests/events_late.rules:365
     state.frames.pop()
     resolve_event(state, 94, 0)
     return
 
 
 def tb_156_0(state, frame):
-    "test 156, part 0 (spec/twilight_struggle/tests/events_late.rules:368)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:368
+    "test 156, part 0 (spec/twilight_struggle/tests/events_late.rules:376)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:376
     move_card(state, 102, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:369
+    # spec: spec/twilight_struggle/tests/events_late.rules:377
     state.counters[1][197] = max(0, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:370
+    # spec: spec/twilight_struggle/tests/events_late.rules:378
     state.counters[1][195] = max(0, 1)
-    # spec: spec/twilight_struggle/tests/events_late.rules:371
+    # spec: spec/twilight_struggle/tests/events_late.rules:379
     state.counters[1][198] = max(0, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:372
+    # spec: spec/twilight_struggle/tests/events_late.rules:380
     state.frames.pop()
     resolve_event(state, 94, 0)
     return
 
 
 def tb_157_0(state, frame):
-    "test 157, part 0 (spec/twilight_struggle/tests/events_late.rules:383)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:383
+    "test 157, part 0 (spec/twilight_struggle/tests/events_late.rules:393)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:393
     state.tracks[0] = max(1, min(5, 3))
-    # spec: spec/twilight_struggle/tests/events_late.rules:384
+    # spec: spec/twilight_struggle/tests/events_late.rules:394
     state.counters[1][134] = max(0, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:385
+    # spec: spec/twilight_struggle/tests/events_late.rules:395
     state.frames.pop()
     resolve_event(state, 95, 1)
     return
 
 
 def tb_158_0(state, frame):
-    "test 158, part 0 (spec/twilight_struggle/tests/events_late.rules:395)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:395
+    "test 158, part 0 (spec/twilight_struggle/tests/events_late.rules:405)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:405
     state.tracks[0] = max(1, min(5, 2))
-    # spec: spec/twilight_struggle/tests/events_late.rules:396
+    # spec: spec/twilight_struggle/tests/events_late.rules:406
     state.counters[1][134] = max(0, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:397
+    # spec: spec/twilight_struggle/tests/events_late.rules:407
     state.counters[1][131] = max(0, 1)
-    # spec: spec/twilight_struggle/tests/events_late.rules:398
+    # spec: spec/twilight_struggle/tests/events_late.rules:408
     state.frames.pop()
     resolve_event(state, 95, 1)
     return
 
 
 def tb_159_0(state, frame):
-    "test 159, part 0 (spec/twilight_struggle/tests/events_late.rules:411)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:411
+    "test 159, part 0 (spec/twilight_struggle/tests/events_late.rules:421)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:421
     move_card(state, 95, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:412
+    # spec: spec/twilight_struggle/tests/events_late.rules:422
     state.frames.pop()
     state.frames.append([1, 0, [1, 95], None])
     return
 
 
 def tb_160_0(state, frame):
-    "test 160, part 0 (spec/twilight_struggle/tests/events_late.rules:420)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:420
+    "test 160, part 0 (spec/twilight_struggle/tests/events_late.rules:430)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:430
     move_card(state, 96, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:421
+    # spec: spec/twilight_struggle/tests/events_late.rules:431
     state.frames.pop()
     state.frames.append([1, 0, [1, 96], None])
     return
 
 
 def tb_161_0(state, frame):
-    "test 161, part 0 (spec/twilight_struggle/tests/events_late.rules:429)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:429
+    "test 161, part 0 (spec/twilight_struggle/tests/events_late.rules:439)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:439
     move_card(state, 1, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:430
+    # spec: spec/twilight_struggle/tests/events_late.rules:440
     move_card(state, 20, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:431
+    # spec: spec/twilight_struggle/tests/events_late.rules:441
     state.frames.pop()
     resolve_event(state, 97, 0)
     return
 
 
 def tb_161_1(state, frame):
-    "test 161, part 1 (spec/twilight_struggle/tests/events_late.rules:436)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:436
+    "test 161, part 1 (spec/twilight_struggle/tests/events_late.rules:447)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:447
     expire(state, "end_of_turn")
     state.frames.pop()
     return
 
 
 def tb_162_0(state, frame):
-    "test 162, part 0 (spec/twilight_struggle/tests/events_late.rules:443)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:443
+    "test 162, part 0 (spec/twilight_struggle/tests/events_late.rules:454)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:454
     state.counters[2][132] = max(0, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:444
+    # spec: spec/twilight_struggle/tests/events_late.rules:455
     state.counters[2][129] = max(0, 1)
-    # spec: spec/twilight_struggle/tests/events_late.rules:445
+    # spec: spec/twilight_struggle/tests/events_late.rules:456
     state.counters[2][139] = max(0, 5)
-    # spec: spec/twilight_struggle/tests/events_late.rules:446
-    state.counters[2][134] = max(0, 1)
-    # spec: spec/twilight_struggle/tests/events_late.rules:447
-    state.frames.pop()
-    resolve_event(state, 98, 0)
-    return
-
-
-def tb_163_0(state, frame):
-    "test 163, part 0 (spec/twilight_struggle/tests/events_late.rules:457)"
     # spec: spec/twilight_struggle/tests/events_late.rules:457
-    state.counters[2][132] = max(0, 2)
+    state.counters[2][134] = max(0, 1)
     # spec: spec/twilight_struggle/tests/events_late.rules:458
     state.frames.pop()
     resolve_event(state, 98, 0)
     return
 
 
+def tb_163_0(state, frame):
+    "test 163, part 0 (spec/twilight_struggle/tests/events_late.rules:468)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:468
+    state.counters[2][132] = max(0, 2)
+    # spec: spec/twilight_struggle/tests/events_late.rules:469
+    state.frames.pop()
+    resolve_event(state, 98, 0)
+    return
+
+
 def tb_164_0(state, frame):
-    "test 164, part 0 (spec/twilight_struggle/tests/events_late.rules:466)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:466
+    "test 164, part 0 (spec/twilight_struggle/tests/events_late.rules:477)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:477
     state.tracks[0] = max(1, min(5, 3))
     state.frames.pop()
     return
 
 
 def tb_164_1(state, frame):
-    "test 164, part 1 (spec/twilight_struggle/tests/events_late.rules:468)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:468
+    "test 164, part 1 (spec/twilight_struggle/tests/events_late.rules:479)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:479
     state.tracks[0] = max(1, min(5, 2))
     state.frames.pop()
     return
 
 
 def tb_165_0(state, frame):
-    "test 165, part 0 (spec/twilight_struggle/tests/events_late.rules:473)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:473
+    "test 165, part 0 (spec/twilight_struggle/tests/events_late.rules:484)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:484
     state.tracks[0] = max(1, min(5, 2))
-    # spec: spec/twilight_struggle/tests/events_late.rules:474
+    # spec: spec/twilight_struggle/tests/events_late.rules:485
     state.tracks[1] = max(-99, min(99, 10))
-    # spec: spec/twilight_struggle/tests/events_late.rules:475
+    # spec: spec/twilight_struggle/tests/events_late.rules:486
     state.counters[1][134] = max(0, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:476
+    # spec: spec/twilight_struggle/tests/events_late.rules:487
     state.frames.pop()
     resolve_event(state, 99, 1)
     return
 
 
 def tb_166_0(state, frame):
-    "test 166, part 0 (spec/twilight_struggle/tests/events_late.rules:482)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:482
+    "test 166, part 0 (spec/twilight_struggle/tests/events_late.rules:493)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:493
     state.tracks[0] = max(1, min(5, 2))
-    # spec: spec/twilight_struggle/tests/events_late.rules:483
+    # spec: spec/twilight_struggle/tests/events_late.rules:494
     state.tracks[1] = max(-99, min(99, 3))
-    # spec: spec/twilight_struggle/tests/events_late.rules:484
+    # spec: spec/twilight_struggle/tests/events_late.rules:495
     state.frames.pop()
     resolve_event(state, 99, 1)
     return
 
 
 def tb_167_0(state, frame):
-    "test 167, part 0 (spec/twilight_struggle/tests/events_late.rules:490)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:490
+    "test 167, part 0 (spec/twilight_struggle/tests/events_late.rules:501)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:501
     state.tracks[0] = max(1, min(5, 2))
-    # spec: spec/twilight_struggle/tests/events_late.rules:491
+    # spec: spec/twilight_struggle/tests/events_late.rules:502
     state.tracks[1] = max(-99, min(99, -6))
-    # spec: spec/twilight_struggle/tests/events_late.rules:492
+    # spec: spec/twilight_struggle/tests/events_late.rules:503
     state.frames.pop()
     resolve_event(state, 99, 0)
     return
 
 
 def tb_168_0(state, frame):
-    "test 168, part 0 (spec/twilight_struggle/tests/events_late.rules:498)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:498
+    "test 168, part 0 (spec/twilight_struggle/tests/events_late.rules:509)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:509
     state.tracks[0] = max(1, min(5, 2))
-    # spec: spec/twilight_struggle/tests/events_late.rules:499
+    # spec: spec/twilight_struggle/tests/events_late.rules:510
     move_card(state, 99, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:500
+    # spec: spec/twilight_struggle/tests/events_late.rules:511
     state.frames.pop()
     state.frames.append([1, 0, [0, 99], None])
     return
 
 
 def tb_169_0(state, frame):
-    "test 169, part 0 (spec/twilight_struggle/tests/events_late.rules:506)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:506
+    "test 169, part 0 (spec/twilight_struggle/tests/events_late.rules:517)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:517
     state.tracks[0] = max(1, min(5, 3))
-    # spec: spec/twilight_struggle/tests/events_late.rules:507
+    # spec: spec/twilight_struggle/tests/events_late.rules:518
     move_card(state, 99, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:508
+    # spec: spec/twilight_struggle/tests/events_late.rules:519
     state.frames.pop()
     state.frames.append([1, 0, [0, 99], None])
     return
 
 
 def tb_170_0(state, frame):
-    "test 170, part 0 (spec/twilight_struggle/tests/events_late.rules:517)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:517
+    "test 170, part 0 (spec/twilight_struggle/tests/events_late.rules:528)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:528
     move_card(state, 100, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:518
+    # spec: spec/twilight_struggle/tests/events_late.rules:529
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
-    # spec: spec/twilight_struggle/tests/events_late.rules:519
+    # spec: spec/twilight_struggle/tests/events_late.rules:530
     state.frames.pop()
     state.frames.append([1, 0, [0, 100], None])
     return
 
 
 def tb_171_0(state, frame):
-    "test 171, part 0 (spec/twilight_struggle/tests/events_late.rules:526)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:526
+    "test 171, part 0 (spec/twilight_struggle/tests/events_late.rules:537)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:537
     move_card(state, 67, 10)
-    # spec: spec/twilight_struggle/tests/events_late.rules:527
+    # spec: spec/twilight_struggle/tests/events_late.rules:538
     move_card(state, 100, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:528
+    # spec: spec/twilight_struggle/tests/events_late.rules:539
     state.frames.pop()
     state.frames.append([1, 0, [1, 100], None])
     return
 
 
 def tb_172_0(state, frame):
-    "test 172, part 0 (spec/twilight_struggle/tests/events_late.rules:536)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:536
+    "test 172, part 0 (spec/twilight_struggle/tests/events_late.rules:547)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:547
     state.counters[1][160] = max(0, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:537
+    # spec: spec/twilight_struggle/tests/events_late.rules:548
     state.frames.pop()
     resolve_event(state, 101, 1)
     return
 
 
 def tb_173_0(state, frame):
-    "test 173, part 0 (spec/twilight_struggle/tests/events_late.rules:546)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:546
+    "test 173, part 0 (spec/twilight_struggle/tests/events_late.rules:557)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:557
     state.counters[2][159] = max(0, 1)
-    # spec: spec/twilight_struggle/tests/events_late.rules:547
+    # spec: spec/twilight_struggle/tests/events_late.rules:558
     state.counters[2][147] = max(0, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:548
+    # spec: spec/twilight_struggle/tests/events_late.rules:559
     state.frames.pop()
     resolve_event(state, 101, 0)
     return
 
 
 def tb_174_0(state, frame):
-    "test 174, part 0 (spec/twilight_struggle/tests/events_late.rules:558)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:558
+    "test 174, part 0 (spec/twilight_struggle/tests/events_late.rules:569)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:569
     move_card(state, 7, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:559
+    # spec: spec/twilight_struggle/tests/events_late.rules:570
     move_card(state, 102, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:560
+    # spec: spec/twilight_struggle/tests/events_late.rules:571
     state.counters[2][186] = max(0, 1)
-    # spec: spec/twilight_struggle/tests/events_late.rules:561
+    # spec: spec/twilight_struggle/tests/events_late.rules:572
     state.frames.pop()
     state.frames.append([26, 0, [UNBOUND] * 3, None])
     return
 
 
 def tb_175_0(state, frame):
-    "test 175, part 0 (spec/twilight_struggle/tests/events_late.rules:569)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:569
+    "test 175, part 0 (spec/twilight_struggle/tests/events_late.rules:580)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:580
     move_card(state, 16, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:570
+    # spec: spec/twilight_struggle/tests/events_late.rules:581
     move_card(state, 102, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:571
+    # spec: spec/twilight_struggle/tests/events_late.rules:582
     state.frames.pop()
     state.frames.append([26, 0, [UNBOUND] * 3, None])
     return
 
 
 def tb_176_0(state, frame):
-    "test 176, part 0 (spec/twilight_struggle/tests/events_late.rules:578)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:578
+    "test 176, part 0 (spec/twilight_struggle/tests/events_late.rules:589)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:589
     state.counters[1][134] = max(0, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:579
+    # spec: spec/twilight_struggle/tests/events_late.rules:590
     move_card(state, 1, 6)
-    # spec: spec/twilight_struggle/tests/events_late.rules:580
+    # spec: spec/twilight_struggle/tests/events_late.rules:591
     state.vars[3] = True
-    # spec: spec/twilight_struggle/tests/events_late.rules:581
+    # spec: spec/twilight_struggle/tests/events_late.rules:592
     state.vars[1] = 1
-    # spec: spec/twilight_struggle/tests/events_late.rules:582
+    # spec: spec/twilight_struggle/tests/events_late.rules:593
     state.frames.pop()
     resolve_event(state, 102, 1)
     return
 
 
 def tb_177_0(state, frame):
-    "test 177, part 0 (spec/twilight_struggle/tests/events_late.rules:588)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:588
+    "test 177, part 0 (spec/twilight_struggle/tests/events_late.rules:599)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:599
     move_card(state, 102, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:589
+    # spec: spec/twilight_struggle/tests/events_late.rules:600
     state.vars[1] = 0
-    # spec: spec/twilight_struggle/tests/events_late.rules:590
+    # spec: spec/twilight_struggle/tests/events_late.rules:601
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
-    # spec: spec/twilight_struggle/tests/events_late.rules:591
+    # spec: spec/twilight_struggle/tests/events_late.rules:602
     state.frames.pop()
     state.frames.append([1, 0, [0, 102], None])
     return
 
 
 def tb_178_0(state, frame):
-    "test 178, part 0 (spec/twilight_struggle/tests/events_late.rules:599)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:599
+    "test 178, part 0 (spec/twilight_struggle/tests/events_late.rules:610)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:610
     move_card(state, 102, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:600
+    # spec: spec/twilight_struggle/tests/events_late.rules:611
     state.vars[1] = 1
-    # spec: spec/twilight_struggle/tests/events_late.rules:601
+    # spec: spec/twilight_struggle/tests/events_late.rules:612
     state.frames.pop()
     state.frames.append([1, 0, [1, 102], None])
     return
 
 
 def tb_179_0(state, frame):
-    "test 179, part 0 (spec/twilight_struggle/tests/events_late.rules:607)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:607
+    "test 179, part 0 (spec/twilight_struggle/tests/events_late.rules:618)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:618
     move_card(state, 24, 7)
-    # spec: spec/twilight_struggle/tests/events_late.rules:608
+    # spec: spec/twilight_struggle/tests/events_late.rules:619
     state.vars[3] = True
-    # spec: spec/twilight_struggle/tests/events_late.rules:609
+    # spec: spec/twilight_struggle/tests/events_late.rules:620
     state.vars[1] = 0
-    # spec: spec/twilight_struggle/tests/events_late.rules:610
+    # spec: spec/twilight_struggle/tests/events_late.rules:621
     state.frames.pop()
     resolve_event(state, 102, 1)
     return
 
 
 def tb_180_0(state, frame):
-    "test 180, part 0 (spec/twilight_struggle/tests/events_late.rules:617)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:617
+    "test 180, part 0 (spec/twilight_struggle/tests/events_late.rules:628)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:628
     move_card(state, 1, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:618
+    # spec: spec/twilight_struggle/tests/events_late.rules:629
     move_card(state, 37, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:619
+    # spec: spec/twilight_struggle/tests/events_late.rules:630
     move_card(state, 20, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:620
+    # spec: spec/twilight_struggle/tests/events_late.rules:631
     state.frames.pop()
     resolve_event(state, 103, 0)
     return
 
 
 def tb_181_0(state, frame):
-    "test 181, part 0 (spec/twilight_struggle/tests/events_late.rules:629)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:629
+    "test 181, part 0 (spec/twilight_struggle/tests/events_late.rules:640)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:640
     move_card(state, 20, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:630
+    # spec: spec/twilight_struggle/tests/events_late.rules:641
     state.frames.pop()
     resolve_event(state, 103, 0)
     return
 
 
 def tb_182_0(state, frame):
-    "test 182, part 0 (spec/twilight_struggle/tests/events_late.rules:635)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:635
+    "test 182, part 0 (spec/twilight_struggle/tests/events_late.rules:646)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:646
     state.tracks[2] = max(1, min(10, 7))
     state.frames.pop()
     return
 
 
 def tb_182_1(state, frame):
-    "test 182, part 1 (spec/twilight_struggle/tests/events_late.rules:637)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:637
+    "test 182, part 1 (spec/twilight_struggle/tests/events_late.rules:648)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:648
     state.tracks[2] = max(1, min(10, 8))
     state.frames.pop()
     return
 
 
 def tb_183_0(state, frame):
-    "test 183, part 0 (spec/twilight_struggle/tests/events_late.rules:644)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:644
+    "test 183, part 0 (spec/twilight_struggle/tests/events_late.rules:655)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:655
     state.counters[2][139] = max(0, 5)
-    # spec: spec/twilight_struggle/tests/events_late.rules:645
+    # spec: spec/twilight_struggle/tests/events_late.rules:656
     state.frames.pop()
     resolve_event(state, 104, 1)
     return
 
 
 def tb_184_0(state, frame):
-    "test 184, part 0 (spec/twilight_struggle/tests/events_late.rules:653)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:653
+    "test 184, part 0 (spec/twilight_struggle/tests/events_late.rules:664)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:664
     state.counters[2][139] = max(0, 5)
-    # spec: spec/twilight_struggle/tests/events_late.rules:654
+    # spec: spec/twilight_struggle/tests/events_late.rules:665
     activate(state, 5, [], None)
-    # spec: spec/twilight_struggle/tests/events_late.rules:655
+    # spec: spec/twilight_struggle/tests/events_late.rules:666
     state.frames.pop()
     resolve_event(state, 104, 1)
     return
 
 
 def tb_185_0(state, frame):
-    "test 185, part 0 (spec/twilight_struggle/tests/events_late.rules:662)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:662
+    "test 185, part 0 (spec/twilight_struggle/tests/events_late.rules:673)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:673
     state.counters[2][139] = max(0, 4)
-    # spec: spec/twilight_struggle/tests/events_late.rules:663
+    # spec: spec/twilight_struggle/tests/events_late.rules:674
     activate(state, 5, [], None)
-    # spec: spec/twilight_struggle/tests/events_late.rules:664
+    # spec: spec/twilight_struggle/tests/events_late.rules:675
     state.frames.pop()
     resolve_event(state, 104, 1)
     return
 
 
 def tb_186_0(state, frame):
-    "test 186, part 0 (spec/twilight_struggle/tests/events_late.rules:671)"
+    "test 186, part 0 (spec/twilight_struggle/tests/events_late.rules:682)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_late.rules:671
+            # spec: spec/twilight_struggle/tests/events_late.rules:682
             state.counters[2][124] = max(0, 4)
-            # spec: spec/twilight_struggle/tests/events_late.rules:672
+            # spec: spec/twilight_struggle/tests/events_late.rules:683
             state.counters[2][159] = max(0, 1)
-            # spec: spec/twilight_struggle/tests/events_late.rules:673
+            # spec: spec/twilight_struggle/tests/events_late.rules:684
             state.counters[2][145] = max(0, 1)
-            # spec: spec/twilight_struggle/tests/events_late.rules:674
+            # spec: spec/twilight_struggle/tests/events_late.rules:685
             state.tracks[0] = max(1, min(5, 3))
-            # spec: spec/twilight_struggle/tests/events_late.rules:675
+            # spec: spec/twilight_struggle/tests/events_late.rules:686
             frame[1] = 1
             if resolve_event(state, 105, 1):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_late.rules:676
+            # spec: spec/twilight_struggle/tests/events_late.rules:687
             move_card(state, 16, 2)
-            # spec: spec/twilight_struggle/tests/events_late.rules:677
+            # spec: spec/twilight_struggle/tests/events_late.rules:688
             state.tracks[3] = max(0, min(8, 2))
             state.frames.pop()
             return
 
 
 def tb_186_1(state, frame):
-    "test 186, part 1 (spec/twilight_struggle/tests/events_late.rules:679)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:679
+    "test 186, part 1 (spec/twilight_struggle/tests/events_late.rules:690)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:690
     state.frames.pop()
     state.frames.append([30, 0, [0], None])
     return
 
 
 def tb_187_0(state, frame):
-    "test 187, part 0 (spec/twilight_struggle/tests/events_late.rules:689)"
+    "test 187, part 0 (spec/twilight_struggle/tests/events_late.rules:700)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_late.rules:689
+            # spec: spec/twilight_struggle/tests/events_late.rules:700
             state.counters[2][124] = max(0, 3)
-            # spec: spec/twilight_struggle/tests/events_late.rules:690
+            # spec: spec/twilight_struggle/tests/events_late.rules:701
             state.counters[1][124] = max(0, 1)
-            # spec: spec/twilight_struggle/tests/events_late.rules:691
+            # spec: spec/twilight_struggle/tests/events_late.rules:702
             state.tracks[0] = max(1, min(5, 3))
-            # spec: spec/twilight_struggle/tests/events_late.rules:692
+            # spec: spec/twilight_struggle/tests/events_late.rules:703
             frame[1] = 1
             if resolve_event(state, 105, 1):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_late.rules:693
+            # spec: spec/twilight_struggle/tests/events_late.rules:704
             emit_action_round_started(state, 0)
-            # spec: spec/twilight_struggle/tests/events_late.rules:694
+            # spec: spec/twilight_struggle/tests/events_late.rules:705
             state.tracks[0] = max(1, min(5, 2))
-            # spec: spec/twilight_struggle/tests/events_late.rules:695
+            # spec: spec/twilight_struggle/tests/events_late.rules:706
             state.frames.pop()
             emit_action_round_ended(state, 0)
             return
 
 
 def tb_188_0(state, frame):
-    "test 188, part 0 (spec/twilight_struggle/tests/events_late.rules:700)"
+    "test 188, part 0 (spec/twilight_struggle/tests/events_late.rules:711)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_late.rules:700
-            state.counters[2][124] = max(0, 4)
-            # spec: spec/twilight_struggle/tests/events_late.rules:701
-            state.tracks[0] = max(1, min(5, 3))
-            # spec: spec/twilight_struggle/tests/events_late.rules:702
-            frame[1] = 1
-            if resolve_event(state, 105, 1):
-                return
-            pc = 1
-        if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_late.rules:703
-            state.tracks[0] = max(1, min(5, 2))
-            # spec: spec/twilight_struggle/tests/events_late.rules:704
-            emit_action_round_started(state, 1)
-            # spec: spec/twilight_struggle/tests/events_late.rules:705
-            state.frames.pop()
-            emit_action_round_ended(state, 1)
-            return
-
-
-def tb_189_0(state, frame):
-    "test 189, part 0 (spec/twilight_struggle/tests/events_late.rules:710)"
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_late.rules:710
-            state.counters[2][124] = max(0, 4)
             # spec: spec/twilight_struggle/tests/events_late.rules:711
-            state.tracks[0] = max(1, min(5, 3))
+            state.counters[2][124] = max(0, 4)
             # spec: spec/twilight_struggle/tests/events_late.rules:712
+            state.tracks[0] = max(1, min(5, 3))
+            # spec: spec/twilight_struggle/tests/events_late.rules:713
             frame[1] = 1
             if resolve_event(state, 105, 1):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_late.rules:713
-            emit_action_round_started(state, 1)
             # spec: spec/twilight_struggle/tests/events_late.rules:714
             state.tracks[0] = max(1, min(5, 2))
             # spec: spec/twilight_struggle/tests/events_late.rules:715
-            state.tracks[0] = max(1, min(5, 3))
+            emit_action_round_started(state, 1)
             # spec: spec/twilight_struggle/tests/events_late.rules:716
             state.frames.pop()
             emit_action_round_ended(state, 1)
             return
 
 
-def tb_190_0(state, frame):
-    "test 190, part 0 (spec/twilight_struggle/tests/events_late.rules:723)"
+def tb_189_0(state, frame):
+    "test 189, part 0 (spec/twilight_struggle/tests/events_late.rules:721)"
     pc = frame[1]
     while True:
         if pc == 0:
+            # spec: spec/twilight_struggle/tests/events_late.rules:721
+            state.counters[2][124] = max(0, 4)
+            # spec: spec/twilight_struggle/tests/events_late.rules:722
+            state.tracks[0] = max(1, min(5, 3))
             # spec: spec/twilight_struggle/tests/events_late.rules:723
+            frame[1] = 1
+            if resolve_event(state, 105, 1):
+                return
+            pc = 1
+        if pc == 1:
+            # spec: spec/twilight_struggle/tests/events_late.rules:724
+            emit_action_round_started(state, 1)
+            # spec: spec/twilight_struggle/tests/events_late.rules:725
+            state.tracks[0] = max(1, min(5, 2))
+            # spec: spec/twilight_struggle/tests/events_late.rules:726
+            state.tracks[0] = max(1, min(5, 3))
+            # spec: spec/twilight_struggle/tests/events_late.rules:727
+            state.frames.pop()
+            emit_action_round_ended(state, 1)
+            return
+
+
+def tb_190_0(state, frame):
+    "test 190, part 0 (spec/twilight_struggle/tests/events_late.rules:734)"
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/twilight_struggle/tests/events_late.rules:734
             frame[1] = 1
             if resolve_event(state, 108, 0):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_late.rules:724
+            # spec: spec/twilight_struggle/tests/events_late.rules:735
             state.counters[1][159] = max(0, 1)
             state.frames.pop()
             return
 
 
 def tb_190_1(state, frame):
-    "test 190, part 1 (spec/twilight_struggle/tests/events_late.rules:726)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:726
+    "test 190, part 1 (spec/twilight_struggle/tests/events_late.rules:737)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:737
     state.frames.pop()
     state.frames.append([22, 0, [1, 159, 2, False] + [UNBOUND] * 3, None])
     return
 
 
 def tb_190_2(state, frame):
-    "test 190, part 2 (spec/twilight_struggle/tests/events_late.rules:728)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:728
+    "test 190, part 2 (spec/twilight_struggle/tests/events_late.rules:739)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:739
     state.counters[2][160] = max(0, 1)
     state.frames.pop()
     return
 
 
 def tb_190_3(state, frame):
-    "test 190, part 3 (spec/twilight_struggle/tests/events_late.rules:730)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:730
+    "test 190, part 3 (spec/twilight_struggle/tests/events_late.rules:741)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:741
     state.frames.pop()
     state.frames.append([22, 0, [0, 160, 2, False] + [UNBOUND] * 3, None])
     return
 
 
 def tb_190_4(state, frame):
-    "test 190, part 4 (spec/twilight_struggle/tests/events_late.rules:732)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:732
+    "test 190, part 4 (spec/twilight_struggle/tests/events_late.rules:743)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:743
     state.counters[1][186] = max(0, 1)
     state.frames.pop()
     return
 
 
 def tb_190_5(state, frame):
-    "test 190, part 5 (spec/twilight_struggle/tests/events_late.rules:734)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:734
+    "test 190, part 5 (spec/twilight_struggle/tests/events_late.rules:745)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:745
     state.frames.pop()
     state.frames.append([22, 0, [1, 186, 2, True] + [UNBOUND] * 3, None])
     return
 
 
 def tb_190_6(state, frame):
-    "test 190, part 6 (spec/twilight_struggle/tests/events_late.rules:736)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:736
+    "test 190, part 6 (spec/twilight_struggle/tests/events_late.rules:747)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:747
     expire(state, "end_of_turn")
     state.frames.pop()
     return
 
 
 def tb_190_7(state, frame):
-    "test 190, part 7 (spec/twilight_struggle/tests/events_late.rules:738)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:738
+    "test 190, part 7 (spec/twilight_struggle/tests/events_late.rules:749)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:749
     state.frames.pop()
     state.frames.append([22, 0, [1, 159, 2, False] + [UNBOUND] * 3, None])
     return
 
 
 def tb_191_0(state, frame):
-    "test 191, part 0 (spec/twilight_struggle/tests/events_late.rules:745)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:745
+    "test 191, part 0 (spec/twilight_struggle/tests/events_late.rules:756)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:756
     move_card(state, 109, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:746
+    # spec: spec/twilight_struggle/tests/events_late.rules:757
     state.frames.pop()
     state.frames.append([1, 0, [1, 109], None])
     return
 
 
 def tb_192_0(state, frame):
-    "test 192, part 0 (spec/twilight_struggle/tests/events_late.rules:756)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:756
+    "test 192, part 0 (spec/twilight_struggle/tests/events_late.rules:767)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:767
     move_card(state, 85, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:757
+    # spec: spec/twilight_struggle/tests/events_late.rules:768
     state.frames.pop()
     state.frames.append([1, 0, [1, 85], None])
     return
 
 
 def tb_193_0(state, frame):
-    "test 193, part 0 (spec/twilight_struggle/tests/events_late.rules:764)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:764
+    "test 193, part 0 (spec/twilight_struggle/tests/events_late.rules:775)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:775
     move_card(state, 109, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:765
+    # spec: spec/twilight_struggle/tests/events_late.rules:776
     state.frames.pop()
     state.frames.append([1, 0, [1, 109], None])
     return
 
 
 def tb_194_0(state, frame):
-    "test 194, part 0 (spec/twilight_struggle/tests/events_late.rules:771)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:771
+    "test 194, part 0 (spec/twilight_struggle/tests/events_late.rules:782)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:782
     activate(state, 5, [], None)
-    # spec: spec/twilight_struggle/tests/events_late.rules:772
+    # spec: spec/twilight_struggle/tests/events_late.rules:783
     state.counters[2][140] = max(0, 4)
-    # spec: spec/twilight_struggle/tests/events_late.rules:773
+    # spec: spec/twilight_struggle/tests/events_late.rules:784
     move_card(state, 54, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:774
+    # spec: spec/twilight_struggle/tests/events_late.rules:785
     state.frames.pop()
     state.frames.append([1, 0, [0, 54], None])
     return
 
 
 def tb_194_1(state, frame):
-    "test 194, part 1 (spec/twilight_struggle/tests/events_late.rules:777)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:777
+    "test 194, part 1 (spec/twilight_struggle/tests/events_late.rules:788)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:788
     state.counters[2][140] = max(0, 5)
-    # spec: spec/twilight_struggle/tests/events_late.rules:778
+    # spec: spec/twilight_struggle/tests/events_late.rules:789
     move_card(state, 95, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:779
+    # spec: spec/twilight_struggle/tests/events_late.rules:790
     state.frames.pop()
     state.frames.append([1, 0, [1, 95], None])
     return
 
 
 def tb_195_0(state, frame):
-    "test 195, part 0 (spec/twilight_struggle/tests/events_late.rules:786)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:786
+    "test 195, part 0 (spec/twilight_struggle/tests/events_late.rules:797)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:797
     move_card(state, 58, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:787
+    # spec: spec/twilight_struggle/tests/events_late.rules:798
     state.frames.pop()
     state.frames.append([1, 0, [0, 58], None])
     return
 
 
 def tb_195_1(state, frame):
-    "test 195, part 1 (spec/twilight_struggle/tests/events_late.rules:789)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:789
+    "test 195, part 1 (spec/twilight_struggle/tests/events_late.rules:800)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:800
     emit_card_played(state, 1, 101)
     state.frames.pop()
     return
 
 
 def tb_195_2(state, frame):
-    "test 195, part 2 (spec/twilight_struggle/tests/events_late.rules:791)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:791
+    "test 195, part 2 (spec/twilight_struggle/tests/events_late.rules:802)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:802
     move_card(state, 96, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:792
+    # spec: spec/twilight_struggle/tests/events_late.rules:803
     state.frames.pop()
     state.frames.append([1, 0, [1, 96], None])
     return
 
 
 def tb_195_3(state, frame):
-    "test 195, part 3 (spec/twilight_struggle/tests/events_late.rules:795)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:795
+    "test 195, part 3 (spec/twilight_struggle/tests/events_late.rules:806)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:806
     emit_card_played(state, 1, 101)
     state.frames.pop()
     return
 
 
 def tb_196_0(state, frame):
-    "test 196, part 0 (spec/twilight_struggle/tests/events_late.rules:801)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:801
+    "test 196, part 0 (spec/twilight_struggle/tests/events_late.rules:812)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:812
     activate(state, 28, [], None)
-    # spec: spec/twilight_struggle/tests/events_late.rules:802
+    # spec: spec/twilight_struggle/tests/events_late.rules:813
     move_card(state, 101, 3)
     state.frames.pop()
     return
 
 
 def tb_196_1(state, frame):
-    "test 196, part 1 (spec/twilight_struggle/tests/events_late.rules:804)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:804
+    "test 196, part 1 (spec/twilight_struggle/tests/events_late.rules:815)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:815
     state.frames.pop()
     state.frames.append([1, 0, [1, 101], None])
     return
 
 
 def tb_197_0(state, frame):
-    "test 197, part 0 (spec/twilight_struggle/tests/events_late.rules:810)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:810
+    "test 197, part 0 (spec/twilight_struggle/tests/events_late.rules:821)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:821
     state.frames.pop()
     resolve_event(state, 105, 1)
     return
 
 
 def tb_197_1(state, frame):
-    "test 197, part 1 (spec/twilight_struggle/tests/events_late.rules:812)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:812
+    "test 197, part 1 (spec/twilight_struggle/tests/events_late.rules:823)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:823
     state.frames.pop()
     resolve_event(state, 41, 0)
     return
@@ -7309,7 +7303,7 @@ def tx_259(state, L):
 
 def tx_260(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:238
-    return state.counters[2][163] == 0
+    return state.counters[2][163] == 0 and deciding_of(state) == 0
 
 
 def tx_261(state, L):
@@ -7396,40 +7390,53 @@ def tx_275(state, L):
 
 def tx_276(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:335
-    return not allowed_place_influence(state, 0, 134)
+    return deciding_of(state) == 1
 
 
 def tx_277(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:336
+    # spec: spec/twilight_struggle/tests/events_late.rules:344
+    return state.location[93] == 10
+
+
+def tx_278(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:345
+    return not allowed_place_influence(state, 0, 134)
+
+
+def tx_279(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:346
     return allowed_place_influence(state, 0, 145) and allowed_place_influence(
         state, 1, 134
     )
 
 
-def tx_278(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:339
-    return not d_may_place_influence(state, 0, 134) and not d_may_place_influence(
-        state, 0, 127
-    )
-
-
-def tx_279(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:341
+def tx_280(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:348
     return allowed_place_influence(state, 0, 134)
 
 
-def tx_280(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:349
+def tx_281(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:356
     return state.counters[1][134] == 2
 
 
-def tx_281(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:364
+def tx_282(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:366
+    return deciding_of(state) == 1
+
+
+def tx_283(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:372
     return state.location[20] == 9 and state.counters[1][197] == 2
 
 
-def tx_282(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:377
+def tx_284(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:383
+    return deciding_of(state) == 0
+
+
+def tx_285(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:387
     return (
         state.counters[1][197] == 4
         and state.counters[1][195] == 2
@@ -7437,68 +7444,73 @@ def tx_282(state, L):
     )
 
 
-def tx_283(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:386
+def tx_286(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:396
     return state.counters[2][127] == 3
 
 
-def tx_284(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:390
-    return state.counters[1][134] == 0
-
-
-def tx_285(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:391
-    return state.tracks[5] == 0 and state.tracks[0] == 2
-
-
-def tx_286(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:403
-    return state.counters[1][134] == 0
-
-
 def tx_287(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:406
-    return state.counters[1][131] == 0
+    # spec: spec/twilight_struggle/tests/events_late.rules:400
+    return state.counters[1][134] == 0
 
 
 def tx_288(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:407
-    return sum([state.counters[1][c_c] for c_c in K_country]) == 0
+    # spec: spec/twilight_struggle/tests/events_late.rules:401
+    return state.tracks[5] == 0 and state.tracks[0] == 2
 
 
 def tx_289(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:414
-    return d_starred_event_played(state, 95)
+    # spec: spec/twilight_struggle/tests/events_late.rules:413
+    return state.counters[1][134] == 0
 
 
 def tx_290(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:423
-    return state.tracks[1] == 1 and state.location[96] == 10
+    # spec: spec/twilight_struggle/tests/events_late.rules:416
+    return state.counters[1][131] == 0
 
 
 def tx_291(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:434
-    return state.location[1] == 9 and state.tracks[1] == 0
+    # spec: spec/twilight_struggle/tests/events_late.rules:417
+    return sum([state.counters[1][c_c] for c_c in K_country]) == 0
 
 
 def tx_292(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:435
-    return is_active(state, 14, None)
+    # spec: spec/twilight_struggle/tests/events_late.rules:424
+    return d_starred_event_played(state, 95)
 
 
 def tx_293(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:437
-    return not is_active(state, 14, None)
+    # spec: spec/twilight_struggle/tests/events_late.rules:433
+    return state.tracks[1] == 1 and state.location[96] == 10
 
 
 def tx_294(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:452
-    return state.tracks[1] == -1
+    # spec: spec/twilight_struggle/tests/events_late.rules:442
+    return deciding_of(state) == 0
 
 
 def tx_295(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:453
+    # spec: spec/twilight_struggle/tests/events_late.rules:445
+    return state.location[1] == 9 and state.tracks[1] == 0
+
+
+def tx_296(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:446
+    return is_active(state, 14, None)
+
+
+def tx_297(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:448
+    return not is_active(state, 14, None)
+
+
+def tx_298(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:463
+    return state.tracks[1] == -1
+
+
+def tx_299(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:464
     return (
         state.counters[2][132] == 1
         and state.counters[2][129] == 0
@@ -7506,38 +7518,38 @@ def tx_295(state, L):
     )
 
 
-def tx_296(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:460
+def tx_300(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:471
     return state.counters[2][132] == 1 and state.tracks[1] == -1
 
 
-def tx_297(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:467
+def tx_301(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:478
     return not event_allowed(state, 99, 1)
 
 
-def tx_298(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:469
+def tx_302(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:480
     return event_allowed(state, 99, 1) and event_allowed(state, 99, 0)
 
 
-def tx_299(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:478
+def tx_303(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:489
     return state.result is not None and winner_of(state) == 1 and state.tracks[1] == 4
 
 
-def tx_300(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:486
+def tx_304(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:497
     return state.result is not None and winner_of(state) == 0
 
 
-def tx_301(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:494
+def tx_305(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:505
     return state.result is not None and winner_of(state) == None
 
 
-def tx_302(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:502
+def tx_306(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:513
     return (
         not state.result is not None
         and state.location[99] == 10
@@ -7545,324 +7557,324 @@ def tx_302(state, L):
     )
 
 
-def tx_303(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:516
+def tx_307(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:527
     return not event_allowed(state, 100, 1)
 
 
-def tx_304(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:521
+def tx_308(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:532
     return state.counters[2][134] == 0
 
 
-def tx_305(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:522
+def tx_309(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:533
     return state.location[100] == 9
 
 
-def tx_306(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:530
+def tx_310(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:541
     return state.counters[2][134] == 3 and state.location[100] == 10
 
 
-def tx_307(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:541
+def tx_311(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:552
     return state.counters[1][160] == 0 and state.counters[2][160] == 2
 
 
-def tx_308(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:542
+def tx_312(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:553
     return state.tracks[1] == 2 and state.tracks[5] == 2
 
 
-def tx_309(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:551
+def tx_313(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:562
     return state.counters[2][159] == 1 and state.tracks[1] == 0
 
 
-def tx_310(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:552
-    return state.tracks[4] == 2
-
-
-def tx_311(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:563
-    return state.location[7] == 9
-
-
-def tx_312(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:564
-    return state.counters[2][186] == 1 and state.counters[1][186] == 0
-
-
-def tx_313(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:565
-    return state.location[102] == 9
-
-
 def tx_314(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:573
-    return state.location[16] == 9 and state.counters[1][129] == 0
+    # spec: spec/twilight_struggle/tests/events_late.rules:563
+    return state.tracks[4] == 2
 
 
 def tx_315(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:574
-    return state.vars[1] == 1
+    return state.location[7] == 9
 
 
 def tx_316(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:583
-    return state.location[1] == 9 and state.tracks[1] == 0
+    # spec: spec/twilight_struggle/tests/events_late.rules:575
+    return state.counters[2][186] == 1 and state.counters[1][186] == 0
 
 
 def tx_317(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:584
-    return len(state.zones[6]) == 0
-
-
-def tx_318(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:593
-    return state.tracks[1] == 1
-
-
-def tx_319(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:595
+    # spec: spec/twilight_struggle/tests/events_late.rules:576
     return state.location[102] == 9
 
 
+def tx_318(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:584
+    return state.location[16] == 9 and state.counters[1][129] == 0
+
+
+def tx_319(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:585
+    return state.vars[1] == 1
+
+
 def tx_320(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:603
-    return state.tracks[1] == 0 and state.location[102] == 9
+    # spec: spec/twilight_struggle/tests/events_late.rules:594
+    return state.location[1] == 9 and state.tracks[1] == 0
 
 
 def tx_321(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:611
-    return state.location[24] == 7 and state.tracks[1] == 0
+    # spec: spec/twilight_struggle/tests/events_late.rules:595
+    return len(state.zones[6]) == 0
 
 
 def tx_322(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:625
-    return state.counters[1][155] == 1
+    # spec: spec/twilight_struggle/tests/events_late.rules:604
+    return state.tracks[1] == 1
 
 
 def tx_323(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:631
-    return sum([state.counters[1][c_c] for c_c in K_country]) == 0
+    # spec: spec/twilight_struggle/tests/events_late.rules:606
+    return state.location[102] == 9
 
 
 def tx_324(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:636
-    return event_allowed(state, 103, 0)
+    # spec: spec/twilight_struggle/tests/events_late.rules:614
+    return state.tracks[1] == 0 and state.location[102] == 9
 
 
 def tx_325(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:638
-    return not event_allowed(state, 103, 0)
+    # spec: spec/twilight_struggle/tests/events_late.rules:622
+    return state.location[24] == 7 and state.tracks[1] == 0
 
 
 def tx_326(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:649
-    return state.counters[2][133] == 1 and state.tracks[1] == 0
+    # spec: spec/twilight_struggle/tests/events_late.rules:636
+    return state.counters[1][155] == 1
 
 
 def tx_327(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:658
-    return state.counters[2][132] == 2 and state.tracks[1] == 2
+    # spec: spec/twilight_struggle/tests/events_late.rules:642
+    return sum([state.counters[1][c_c] for c_c in K_country]) == 0
 
 
 def tx_328(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:665
+    # spec: spec/twilight_struggle/tests/events_late.rules:647
+    return event_allowed(state, 103, 0)
+
+
+def tx_329(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:649
+    return not event_allowed(state, 103, 0)
+
+
+def tx_330(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:660
+    return state.counters[2][133] == 1 and state.tracks[1] == 0
+
+
+def tx_331(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:669
+    return state.counters[2][132] == 2 and state.tracks[1] == 2
+
+
+def tx_332(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:676
     return (
         state.tracks[1] == 0 and sum([state.counters[2][c_c] for c_c in K_country]) == 4
     )
 
 
-def tx_329(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:681
+def tx_333(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:692
     return state.tracks[0] == 2 and state.counters[2][159] == 0
 
 
-def tx_330(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:685
+def tx_334(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:696
     return state.counters[2][145] == 2
 
 
-def tx_331(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:696
+def tx_335(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:707
     return state.counters[2][124] == 3
 
 
-def tx_332(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:706
-    return state.counters[2][124] == 4
-
-
-def tx_333(state, L):
+def tx_336(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:717
     return state.counters[2][124] == 4
 
 
-def tx_334(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:727
-    return state.tracks[1] == -1
-
-
-def tx_335(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:731
-    return state.tracks[1] == -1
-
-
-def tx_336(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:735
-    return state.tracks[1] == -2
-
-
 def tx_337(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:739
-    return state.tracks[1] == -2
+    # spec: spec/twilight_struggle/tests/events_late.rules:728
+    return state.counters[2][124] == 4
 
 
 def tx_338(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:748
-    return state.counters[2][165] == 2
+    # spec: spec/twilight_struggle/tests/events_late.rules:738
+    return state.tracks[1] == -1
 
 
 def tx_339(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:749
-    return d_starred_event_played(state, 109)
+    # spec: spec/twilight_struggle/tests/events_late.rules:742
+    return state.tracks[1] == -1
 
 
 def tx_340(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:755
-    return event_allowed(state, 60, 0)
-
-
-def tx_341(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:759
-    return state.location[85] == 10 and not event_allowed(state, 60, 0)
-
-
-def tx_342(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:763
-    return event_allowed(state, 55, 0)
-
-
-def tx_343(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:767
-    return not event_allowed(state, 55, 0)
-
-
-def tx_344(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:776
-    return not d_nato_protected(state, 140)
-
-
-def tx_345(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:781
-    return d_nato_protected(state, 140)
-
-
-def tx_346(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:782
-    return not event_allowed(state, 54, 0)
-
-
-def tx_347(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:790
+    # spec: spec/twilight_struggle/tests/events_late.rules:746
     return state.tracks[1] == -2
 
 
+def tx_341(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:750
+    return state.tracks[1] == -2
+
+
+def tx_342(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:759
+    return state.counters[2][165] == 2
+
+
+def tx_343(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:760
+    return d_starred_event_played(state, 109)
+
+
+def tx_344(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:766
+    return event_allowed(state, 60, 0)
+
+
+def tx_345(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:770
+    return state.location[85] == 10 and not event_allowed(state, 60, 0)
+
+
+def tx_346(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:774
+    return event_allowed(state, 55, 0)
+
+
+def tx_347(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:778
+    return not event_allowed(state, 55, 0)
+
+
 def tx_348(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:794
-    return state.tracks[1] == -1
+    # spec: spec/twilight_struggle/tests/events_late.rules:787
+    return not d_nato_protected(state, 140)
 
 
 def tx_349(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:796
-    return state.tracks[1] == -1
+    # spec: spec/twilight_struggle/tests/events_late.rules:792
+    return d_nato_protected(state, 140)
 
 
 def tx_350(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:797
-    return not event_allowed(state, 58, 0)
+    # spec: spec/twilight_struggle/tests/events_late.rules:793
+    return not event_allowed(state, 54, 0)
 
 
 def tx_351(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:806
-    return state.tracks[1] == -2 and state.tracks[5] == 2
+    # spec: spec/twilight_struggle/tests/events_late.rules:801
+    return state.tracks[1] == -2
 
 
 def tx_352(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:811
-    return is_active(state, 15, None)
+    # spec: spec/twilight_struggle/tests/events_late.rules:805
+    return state.tracks[1] == -1
 
 
 def tx_353(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:813
-    return not is_active(state, 15, None)
+    # spec: spec/twilight_struggle/tests/events_late.rules:807
+    return state.tracks[1] == -1
 
 
 def tx_354(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:808
+    return not event_allowed(state, 58, 0)
+
+
+def tx_355(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:817
+    return state.tracks[1] == -2 and state.tracks[5] == 2
+
+
+def tx_356(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:822
+    return is_active(state, 15, None)
+
+
+def tx_357(state, L):
+    # spec: spec/twilight_struggle/tests/events_late.rules:824
+    return not is_active(state, 15, None)
+
+
+def tx_358(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:15
     return state.counters[1][163] == 2 and state.counters[2][163] == 0
 
 
-def tx_355(state, L):
+def tx_359(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:16
     return state.tracks[1] == -1 and state.tracks[4] == 3
 
 
-def tx_356(state, L):
+def tx_360(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:25
     return state.counters[2][163] == 2 and state.counters[1][163] == 0
 
 
-def tx_357(state, L):
+def tx_361(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:26
     return state.tracks[1] == 0 and state.tracks[4] == 3
 
 
-def tx_358(state, L):
+def tx_362(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:34
     return state.counters[2][192] == 2
 
 
-def tx_359(state, L):
+def tx_363(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:52
     return state.counters[2][130] == 2 and state.tracks[1] == 1 and state.tracks[5] == 3
 
 
-def tx_360(state, L):
+def tx_364(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:62
     return state.tracks[1] == 3
 
 
-def tx_361(state, L):
+def tx_365(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:70
     return state.tracks[1] == -1
 
 
-def tx_362(state, L):
+def tx_366(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:77
     return state.tracks[1] == 0
 
 
-def tx_363(state, L):
+def tx_367(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:84
     return state.tracks[0] == 2 and is_active(state, 17, [1])
 
 
-def tx_364(state, L):
+def tx_368(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:89
     return state.result is not None and winner_of(state) == 0
 
 
-def tx_365(state, L):
+def tx_369(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:97
     return not state.result is not None and state.counters[1][193] == 4
 
 
-def tx_366(state, L):
+def tx_370(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:109
     return (
         not state.result is not None
@@ -7871,12 +7883,12 @@ def tx_366(state, L):
     )
 
 
-def tx_367(state, L):
+def tx_371(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:110
     return not is_active(state, 17, None)
 
 
-def tx_368(state, L):
+def tx_372(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:123
     return (
         state.result is not None
@@ -7885,104 +7897,104 @@ def tx_368(state, L):
     )
 
 
-def tx_369(state, L):
+def tx_373(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:129
     return not is_active(state, 17, None)
 
 
-def tx_370(state, L):
+def tx_374(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:133
     return not state.result is not None
 
 
-def tx_371(state, L):
+def tx_375(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:143
     return state.tracks[0] == 5 and state.tracks[5] == 2
 
 
-def tx_372(state, L):
+def tx_376(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:151
     return state.tracks[0] == 4
 
 
-def tx_373(state, L):
+def tx_377(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:160
     return state.tracks[0] == 4
 
 
-def tx_374(state, L):
+def tx_378(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:178
     return state.location[3] == 9 and state.tracks[0] == 5
 
 
-def tx_375(state, L):
+def tx_379(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:179
     return not is_active(state, 19, None)
 
 
-def tx_376(state, L):
+def tx_380(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:189
     return is_active(state, 19, None) and state.location[3] == 9
 
 
-def tx_377(state, L):
+def tx_381(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:190
     return allowed_take_action_round(state, 0) and not allowed_take_action_round(
         state, 1
     )
 
 
-def tx_378(state, L):
+def tx_382(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:198
     return state.location[25] == 3 and is_active(state, 19, None)
 
 
-def tx_379(state, L):
+def tx_383(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:211
     return state.location[0] == 9 and state.tracks[1] == 3 + 1
 
 
-def tx_380(state, L):
+def tx_384(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:212
     return is_active(state, 19, None)
 
 
-def tx_381(state, L):
+def tx_385(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:222
     return state.location[7] == 3
 
 
-def tx_382(state, L):
+def tx_386(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:234
     return state.location[0] == 9 and state.location[3] == 3
 
 
-def tx_383(state, L):
+def tx_387(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:240
     return not is_active(state, 15, None) and is_active(state, 19, None)
 
 
-def tx_384(state, L):
+def tx_388(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:250
     return state.location[7] == 9 and state.counters[1][186] == 0
 
 
-def tx_385(state, L):
+def tx_389(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:251
     return not is_active(state, 20, None)
 
 
-def tx_386(state, L):
+def tx_390(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:262
     return is_active(state, 20, None) and not allowed_take_action_round(state, 0)
 
 
-def tx_387(state, L):
+def tx_391(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:272
     return state.tracks[0] == 4
 
 
-def tx_388(state, L):
+def tx_392(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:273
     return (
         q_coup_roll_modifier(state, 0, 159) == -1
@@ -7990,279 +8002,279 @@ def tx_388(state, L):
     )
 
 
-def tx_389(state, L):
+def tx_393(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:279
     return state.location[3] == 3 and state.location[0] == 9
 
 
-def tx_390(state, L):
+def tx_394(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:284
     return state.tracks[0] == 5 and is_active(state, 21, None)
 
 
-def tx_391(state, L):
+def tx_395(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:289
     return state.counters[2][159] == 0 and state.counters[1][159] == 0
 
 
-def tx_392(state, L):
+def tx_396(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:291
     return q_coup_roll_modifier(state, 0, 159) == 0
 
 
-def tx_393(state, L):
+def tx_397(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:302
     return state.tracks[1] == -2
 
 
-def tx_394(state, L):
+def tx_398(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:306
     return state.tracks[0] == 4
 
 
-def tx_395(state, L):
+def tx_399(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:314
     return state.tracks[1] == 2 and state.tracks[0] == 4
 
 
-def tx_396(state, L):
+def tx_400(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:320
     return state.tracks[1] == 0 and state.tracks[0] == 5
 
 
-def tx_397(state, L):
+def tx_401(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:330
     return state.tracks[0] == 4 and state.tracks[5] == 5 and state.tracks[4] == 0
 
 
-def tx_398(state, L):
+def tx_402(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:337
     return state.result is not None and winner_of(state) == 1
 
 
-def tx_399(state, L):
+def tx_403(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:348
     return state.counters[2][189] == 2
 
 
-def tx_400(state, L):
+def tx_404(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:351
     return state.counters[1][193] == 0 and state.counters[2][193] == 4
 
 
-def tx_401(state, L):
+def tx_405(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:352
     return state.tracks[5] == 0
 
 
-def tx_402(state, L):
+def tx_406(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:362
     return state.counters[1][193] == 1
 
 
-def tx_403(state, L):
+def tx_407(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:365
     return state.counters[1][193] == 0
 
 
-def tx_404(state, L):
+def tx_408(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:374
     return state.counters[1][186] == 2
 
 
-def tx_405(state, L):
+def tx_409(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:385
     return state.counters[1][194] == 1 and state.tracks[0] == 4
 
 
-def tx_406(state, L):
+def tx_410(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:395
     return state.tracks[1] == 2
 
 
-def tx_407(state, L):
+def tx_411(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:404
     return state.tracks[1] == 0 and state.location[47] == 10
 
 
-def tx_408(state, L):
+def tx_412(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:417
     return state.counters[1][128] == 3 and state.tracks[0] == 5
 
 
-def tx_409(state, L):
+def tx_413(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:418
     return state.location[3] == 9 and state.location[48] == 3
 
 
-def tx_410(state, L):
+def tx_414(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:419
     return is_active(state, 22, [1])
 
 
-def tx_411(state, L):
+def tx_415(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:428
     return state.counters[1][198] == 2 and state.location[53] == 10
 
 
-def tx_412(state, L):
+def tx_416(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:436
     return state.tracks[1] == -(3 + 1) and state.location[0] == 9
 
 
-def tx_413(state, L):
+def tx_417(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:443
     return state.counters[2][124] == 2 and state.location[48] == 2
 
 
-def tx_414(state, L):
+def tx_418(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:445
     return not allowed_play_card(state, 0, 53) and allowed_play_card(state, 0, 48)
 
 
-def tx_415(state, L):
+def tx_419(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:446
     return not allowed_headline_card(state, 0, 48)
 
 
-def tx_416(state, L):
+def tx_420(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:452
     return state.location[48] == 9 and allowed_play_card(state, 0, 53)
 
 
-def tx_417(state, L):
+def tx_421(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:454
     return d_may_play_as_event(state, 0, 48)
 
 
-def tx_418(state, L):
+def tx_422(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:459
     return not is_active(state, 22, [1]) and state.location[48] == 0
 
 
-def tx_419(state, L):
+def tx_423(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:466
     return state.tracks[0] == 4 and state.tracks[1] == 0
 
 
-def tx_420(state, L):
+def tx_424(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:471
     return state.tracks[1] == -3 and not is_active(state, 24, None)
 
 
-def tx_421(state, L):
+def tx_425(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:481
     return state.tracks[1] == 0 and not is_active(state, 24, None)
 
 
-def tx_422(state, L):
+def tx_426(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:482
     return state.counters[2][124] == 1 and state.counters[1][198] == 0
 
 
-def tx_423(state, L):
+def tx_427(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:492
     return state.tracks[1] == -3 and not is_active(state, 24, None)
 
 
-def tx_424(state, L):
+def tx_428(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:501
     return state.tracks[0] == 4 and state.tracks[1] == 0 and is_active(state, 24, None)
 
 
-def tx_425(state, L):
+def tx_429(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:506
     return state.tracks[1] == -3
 
 
-def tx_426(state, L):
+def tx_430(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:514
     return state.tracks[1] == -3
 
 
-def tx_427(state, L):
+def tx_431(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:521
     return state.result is not None and winner_of(state) == 0
 
 
-def tx_428(state, L):
+def tx_432(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:528
     return q_ops_value(state, 0, 7) == 3 and q_ops_value(state, 0, 13) == 4
 
 
-def tx_429(state, L):
+def tx_433(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:529
     return q_ops_value(state, 0, 33) == 4
 
 
-def tx_430(state, L):
+def tx_434(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:530
     return q_ops_value(state, 1, 7) == 2
 
 
-def tx_431(state, L):
+def tx_435(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:532
     return q_ops_value(state, 0, 7) == 2
 
 
-def tx_432(state, L):
+def tx_436(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:538
     return q_ops_value(state, 0, 7) == 2 and q_ops_value(state, 0, 25) == 1
 
 
-def tx_433(state, L):
+def tx_437(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:545
     return state.counters[1][168] == 2 and state.counters[1][176] == 2
 
 
-def tx_434(state, L):
+def tx_438(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:553
     return state.counters[1][179] == 2
 
 
-def tx_435(state, L):
+def tx_439(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:562
     return state.counters[1][179] == 1 and state.counters[1][169] == 2
 
 
-def tx_436(state, L):
+def tx_440(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:569
     return state.counters[1][198] == 2
 
 
-def tx_437(state, L):
+def tx_441(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:577
     return not allowed_coup(state, 0, 140)
 
 
-def tx_438(state, L):
+def tx_442(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:579
     return state.tracks[1] == -1 and state.counters[1][140] == 1
 
 
-def tx_439(state, L):
+def tx_443(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:580
     return allowed_coup(state, 0, 140)
 
 
-def tx_440(state, L):
+def tx_444(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:588
     return not allowed_coup(state, 0, 140)
 
 
-def tx_441(state, L):
+def tx_445(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:593
     return not event_allowed(state, 54, 0)
 
 
-def tx_442(state, L):
+def tx_446(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:598
     return (
         state.location[54] == 9 and state.tracks[1] == 0 and state.counters[1][140] == 0
     )
 
 
-def tx_443(state, L):
+def tx_447(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:611
     return (
         state.counters[2][159] == 0
@@ -8271,122 +8283,122 @@ def tx_443(state, L):
     )
 
 
-def tx_444(state, L):
+def tx_448(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:618
     return state.counters[2][162] == 0
 
 
-def tx_445(state, L):
+def tx_449(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:623
     return not event_allowed(state, 55, 0)
 
 
-def tx_446(state, L):
+def tx_450(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:631
     return state.tracks[0] == 4
 
 
-def tx_447(state, L):
+def tx_451(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:633
     return state.counters[2][124] == 4
 
 
-def tx_448(state, L):
+def tx_452(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:643
     return state.counters[2][133] == 4
 
 
-def tx_449(state, L):
+def tx_453(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:651
     return state.location[5] == 4 and state.vars[2] and state.tracks[1] == 0
 
 
-def tx_450(state, L):
+def tx_454(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:657
     return state.location[5] == 4 and state.tracks[1] == -1
 
 
-def tx_451(state, L):
+def tx_455(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:666
     return state.tracks[1] == -2
 
 
-def tx_452(state, L):
+def tx_456(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:675
     return state.tracks[1] == 0 and state.tracks[9] == 1
 
 
-def tx_453(state, L):
+def tx_457(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:684
     return state.tracks[1] == -2 and state.location[35] == 9
 
 
-def tx_454(state, L):
+def tx_458(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:691
     return state.tracks[1] == 0
 
 
-def tx_455(state, L):
+def tx_459(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:697
     return not event_allowed(state, 58, 0)
 
 
-def tx_456(state, L):
+def tx_460(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:700
     return state.tracks[1] == 0
 
 
-def tx_457(state, L):
+def tx_461(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:707
     return state.tracks[1] == -1
 
 
-def tx_458(state, L):
+def tx_462(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:713
     return state.tracks[1] == -2 and not is_active(state, 29, None)
 
 
-def tx_459(state, L):
+def tx_463(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:723
     return state.tracks[1] == -1
 
 
-def tx_460(state, L):
+def tx_464(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:725
     return not is_active(state, 29, None)
 
 
-def tx_461(state, L):
+def tx_465(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:736
     return state.tracks[1] == -3
 
 
-def tx_462(state, L):
+def tx_466(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:741
     return not event_allowed(state, 60, 0)
 
 
-def tx_463(state, L):
+def tx_467(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:750
     return state.counters[1][128] == 1
 
 
-def tx_464(state, L):
+def tx_468(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:757
     return state.counters[1][128] == 0
 
 
-def tx_465(state, L):
+def tx_469(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:768
     return state.counters[2][168] == 1 and state.counters[2][156] == 1
 
 
-def tx_466(state, L):
+def tx_470(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:769
     return state.counters[2][183] == 1 and state.counters[2][173] == 1
 
 
-def tx_467(state, L):
+def tx_471(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:776
     return (
         state.counters[2][194] == 1
@@ -8395,12 +8407,12 @@ def tx_467(state, L):
     )
 
 
-def tx_468(state, L):
+def tx_472(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:783
     return event_allowed(state, 12, 0)
 
 
-def tx_469(state, L):
+def tx_473(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:786
     return (
         state.tracks[1] == 1
@@ -8410,12 +8422,12 @@ def tx_469(state, L):
     )
 
 
-def tx_470(state, L):
+def tx_474(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:787
     return state.location[64] == 10 and not event_allowed(state, 12, 0)
 
 
-def tx_471(state, L):
+def tx_475(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:799
     return (
         state.counters[2][198] == 1
@@ -8424,7 +8436,7 @@ def tx_471(state, L):
     )
 
 
-def tx_472(state, L):
+def tx_476(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:805
     return (
         state.counters[2][198] == 1
@@ -8432,12 +8444,12 @@ def tx_472(state, L):
     )
 
 
-def tx_473(state, L):
+def tx_477(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:813
     return state.location[7] == 8
 
 
-def tx_474(state, L):
+def tx_478(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:818
     return (
         state.counters[2][124] == 2
@@ -8446,37 +8458,37 @@ def tx_474(state, L):
     )
 
 
-def tx_475(state, L):
+def tx_479(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:825
     return state.location[7] == 2
 
 
-def tx_476(state, L):
+def tx_480(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:827
     return state.counters[2][124] == 2
 
 
-def tx_477(state, L):
+def tx_481(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:834
     return len(state.zones[3]) == 0
 
 
-def tx_478(state, L):
+def tx_482(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:842
     return not event_allowed(state, 100, 1)
 
 
-def tx_479(state, L):
+def tx_483(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:845
     return state.counters[1][134] == 1 and state.counters[2][134] == 1
 
 
-def tx_480(state, L):
+def tx_484(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:846
     return event_allowed(state, 100, 1)
 
 
-def tx_481(state, L):
+def tx_485(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:853
     return (
         q_coup_roll_modifier(state, 1, 194) == 1
@@ -8484,67 +8496,67 @@ def tx_481(state, L):
     )
 
 
-def tx_482(state, L):
+def tx_486(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:854
     return q_coup_roll_modifier(state, 1, 159) == 0
 
 
-def tx_483(state, L):
+def tx_487(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:859
     return state.counters[1][193] == 0
 
 
-def tx_484(state, L):
+def tx_488(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:864
     return q_coup_roll_modifier(state, 0, 192) == 1
 
 
-def tx_485(state, L):
+def tx_489(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:866
     return q_coup_roll_modifier(state, 0, 192) == 0
 
 
-def tx_486(state, L):
+def tx_490(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:875
     return state.counters[2][194] == 2
 
 
-def tx_487(state, L):
+def tx_491(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:883
     return state.location[5] == 5 and not state.vars[2] and state.tracks[1] == 0
 
 
-def tx_488(state, L):
+def tx_492(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:889
     return state.location[5] == 5 and state.tracks[1] == 2
 
 
-def tx_489(state, L):
+def tx_493(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:897
     return state.counters[1][157] == 0 and state.counters[2][157] == 1
 
 
-def tx_490(state, L):
+def tx_494(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:906
     return state.location[72] == 11
 
 
-def tx_491(state, L):
+def tx_495(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:913
     return state.tracks[1] == 0
 
 
-def tx_492(state, L):
+def tx_496(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:914
     return state.location[72] == 9 and not is_active(state, 31, None)
 
 
-def tx_493(state, L):
+def tx_497(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:921
     return is_active(state, 31, None) and state.location[72] == 11
 
 
-def tx_494(state, L):
+def tx_498(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:922
     return (
         q_battleground_adjustment(state, 0, 113) == -1
@@ -8552,109 +8564,109 @@ def tx_494(state, L):
     )
 
 
-def tx_495(state, L):
+def tx_499(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:924
     return q_battleground_adjustment(state, 0, 113) == 0
 
 
-def tx_496(state, L):
+def tx_500(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:939
     return state.counters[1][157] == 1 and state.counters[1][168] == 0
 
 
-def tx_497(state, L):
+def tx_501(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:940
     return state.counters[1][186] == 0 and state.counters[1][134] == 2
 
 
-def tx_498(state, L):
+def tx_502(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:947
     return state.counters[1][168] == 0
 
 
-def tx_499(state, L):
+def tx_503(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:958
     return state.counters[1][186] == 2 and state.counters[1][190] == 1
 
 
-def tx_500(state, L):
+def tx_504(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:966
     return state.location[5] == 5 and state.vars[2]
 
 
-def tx_501(state, L):
+def tx_505(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:976
     return state.counters[2][145] == 2 and state.counters[2][155] == 2
 
 
-def tx_502(state, L):
+def tx_506(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:989
     return state.location[0] == 9 and state.location[25] == 9 and state.tracks[1] == 0
 
 
-def tx_503(state, L):
+def tx_507(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:990
     return (
         len(state.zones[3]) == 3 and state.location[7] == 3 and state.location[53] == 3
     )
 
 
-def tx_504(state, L):
+def tx_508(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:998
     return state.location[7] == 3 and len(state.zones[3]) == 1
 
 
-def tx_505(state, L):
+def tx_509(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1006
     return state.location[7] == 1 and len(state.zones[3]) == 1
 
 
-def tx_506(state, L):
+def tx_510(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1017
     return state.tracks[1] == 2
 
 
-def tx_507(state, L):
+def tx_511(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1026
     return state.tracks[7] == 7 and state.tracks[1] == 2
 
 
-def tx_508(state, L):
+def tx_512(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1033
     return state.tracks[6] == 3 and state.tracks[1] == -2
 
 
-def tx_509(state, L):
+def tx_513(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1039
     return not event_allowed(state, 79, 1)
 
 
-def tx_510(state, L):
+def tx_514(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1041
     return event_allowed(state, 79, 1) and not event_allowed(state, 79, 0)
 
 
-def tx_511(state, L):
+def tx_515(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1048
     return state.tracks[7] == 8 and state.tracks[1] == 0
 
 
-def tx_512(state, L):
+def tx_516(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1062
     return state.counters[2][193] == 0
 
 
-def tx_513(state, L):
+def tx_517(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1067
     return state.counters[2][190] == 0 and state.counters[1][190] == 5
 
 
-def tx_514(state, L):
+def tx_518(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1068
     return state.tracks[4] == 5
 
 
-def tx_515(state, L):
+def tx_519(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1078
     return (
         state.counters[2][191] == 1
@@ -8663,186 +8675,186 @@ def tx_515(state, L):
     )
 
 
-def tx_516(state, L):
+def tx_520(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1083
     return state.tracks[4] == 0
 
 
-def tx_517(state, L):
+def tx_521(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1088
     return state.counters[2][184] == 1
 
 
-def tx_518(state, L):
+def tx_522(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1106
     return (
         state.location[44] == 9 and state.location[38] == 9 and len(state.zones[1]) == 4
     )
 
 
-def tx_519(state, L):
+def tx_523(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1107
     return (
         state.location[7] == 1 and state.location[53] == 1 and len(state.zones[13]) == 0
     )
 
 
-def tx_520(state, L):
+def tx_524(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1111
     return not event_allowed(state, 107, 1)
 
 
-def tx_521(state, L):
+def tx_525(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1113
     return event_allowed(state, 107, 1)
 
 
-def tx_522(state, L):
+def tx_526(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1125
     return state.result is not None and winner_of(state) == 1
 
 
-def tx_523(state, L):
+def tx_527(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1134
     return state.result is not None and winner_of(state) == 0
 
 
-def tx_524(state, L):
+def tx_528(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1143
     return state.tracks[1] == -2 and state.tracks[5] == 3
 
 
-def tx_525(state, L):
+def tx_529(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1152
     return state.location[58] == 9 and not is_active(state, 28, None)
 
 
-def tx_526(state, L):
+def tx_530(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1160
     return state.tracks[1] == -3
 
 
-def tx_527(state, L):
+def tx_531(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1161
     return state.location[72] == 9 and not is_active(state, 31, None)
 
 
-def tx_528(state, L):
+def tx_532(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1169
     return state.location[78] == 9 and state.tracks[1] == 1 + 1
 
 
-def tx_529(state, L):
+def tx_533(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1175
     return d_event_ops(state, 1, 56, 4) == 4 and d_event_ops(state, 1, 38, 3) == 4
 
 
-def tx_530(state, L):
+def tx_534(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1178
     return state.counters[2][124] == 4
 
 
-def tx_531(state, L):
+def tx_535(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:12
     return state.counters[2][159] == 0 and state.counters[1][159] == 1
 
 
-def tx_532(state, L):
+def tx_536(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:13
     return state.tracks[0] == 4
 
 
-def tx_533(state, L):
+def tx_537(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:14
     return state.tracks[4] == 3
 
 
-def tx_534(state, L):
+def tx_538(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:21
     return state.counters[2][159] == 2 and state.counters[1][159] == 0
 
 
-def tx_535(state, L):
+def tx_539(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:22
     return state.tracks[0] == 4 and state.tracks[4] == 3
 
 
-def tx_536(state, L):
+def tx_540(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:29
     return state.tracks[0] == 5
 
 
-def tx_537(state, L):
+def tx_541(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:30
     return state.counters[2][162] == 0 and state.counters[1][162] == 3
 
 
-def tx_538(state, L):
+def tx_542(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:37
     return state.tracks[0] == 4
 
 
-def tx_539(state, L):
+def tx_543(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:38
     return state.tracks[4] == 0
 
 
-def tx_540(state, L):
+def tx_544(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:46
     return not allowed_coup(state, 0, 132)
 
 
-def tx_541(state, L):
+def tx_545(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:49
     return state.counters[2][132] == 0 and state.counters[1][132] == 2
 
 
-def tx_542(state, L):
+def tx_546(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:50
     return state.tracks[0] == 2
 
 
-def tx_543(state, L):
+def tx_547(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:60
     return state.tracks[4] == 5
 
 
-def tx_544(state, L):
+def tx_548(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:69
     return state.result is not None and winner_of(state) == 0
 
 
-def tx_545(state, L):
+def tx_549(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:76
     return not allowed_coup(state, 0, 132) and not allowed_realign(state, 0, 132)
 
 
-def tx_546(state, L):
+def tx_550(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:77
     return allowed_coup(state, 0, 145) and allowed_realign(state, 0, 159)
 
 
-def tx_547(state, L):
+def tx_551(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:78
     return allowed_place_influence(state, 0, 132)
 
 
-def tx_548(state, L):
+def tx_552(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:83
     return not allowed_coup(state, 1, 146) and not allowed_realign(state, 1, 155)
 
 
-def tx_549(state, L):
+def tx_553(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:84
     return allowed_coup(state, 1, 160)
 
 
-def tx_550(state, L):
+def tx_554(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:86
     return not allowed_coup(state, 1, 160) and not allowed_realign(state, 1, 157)
 
 
-def tx_551(state, L):
+def tx_555(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:87
     return (
         allowed_coup(state, 1, 168)
@@ -8851,157 +8863,157 @@ def tx_551(state, L):
     )
 
 
-def tx_552(state, L):
+def tx_556(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:88
     return allowed_place_influence(state, 1, 157)
 
 
-def tx_553(state, L):
+def tx_557(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:102
     return state.counters[2][159] == 0 and state.counters[1][159] == 2
 
 
-def tx_554(state, L):
+def tx_558(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:103
     return state.tracks[4] == 3
 
 
-def tx_555(state, L):
+def tx_559(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:115
     return d_influence_cost(state, 0, 138) == 2
 
 
-def tx_556(state, L):
+def tx_560(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:118
     return d_influence_cost(state, 0, 138) == 1
 
 
-def tx_557(state, L):
+def tx_561(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:120
     return state.counters[1][138] == 3
 
 
-def tx_558(state, L):
+def tx_562(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:134
     return state.counters[1][185] == 2
 
 
-def tx_559(state, L):
+def tx_563(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:143
     return state.counters[2][145] == 1
 
 
-def tx_560(state, L):
+def tx_564(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:154
     return state.counters[1][134] == 1
 
 
-def tx_561(state, L):
+def tx_565(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:161
     return d_realign_modifier(state, 1, 159) == 1
 
 
-def tx_562(state, L):
+def tx_566(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:162
     return d_realign_modifier(state, 0, 159) == 0
 
 
-def tx_563(state, L):
+def tx_567(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:165
     return d_realign_modifier(state, 0, 159) == 2
 
 
-def tx_564(state, L):
+def tx_568(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:167
     return d_realign_modifier(state, 0, 128) == 1
 
 
-def tx_565(state, L):
+def tx_569(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:175
     return state.counters[2][159] == 0 and state.counters[1][159] == 0
 
 
-def tx_566(state, L):
+def tx_570(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:183
     return state.counters[2][159] == 2 and state.counters[1][159] == 0
 
 
-def tx_567(state, L):
+def tx_571(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:187
     return state.counters[2][159] == 2 and state.counters[1][159] == 0
 
 
-def tx_568(state, L):
+def tx_572(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:195
     return state.counters[1][159] == 0 and state.counters[2][159] == 2
 
 
-def tx_569(state, L):
+def tx_573(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:205
     return state.counters[2][159] == 1
 
 
-def tx_570(state, L):
+def tx_574(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:208
     return state.counters[2][159] == 0
 
 
-def tx_571(state, L):
+def tx_575(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:209
     return state.tracks[4] == 0
 
 
-def tx_572(state, L):
+def tx_576(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:233
     return state.counters[1][146] == 8
 
 
-def tx_573(state, L):
+def tx_577(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:241
     return state.counters[1][134] == 1 and state.counters[1][146] == 6
 
 
-def tx_574(state, L):
+def tx_578(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:251
     return state.tracks[4] == 5 and state.counters[2][148] == 1
 
 
-def tx_575(state, L):
+def tx_579(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:263
     return state.counters[2][148] == 0 and state.counters[1][148] == 2
 
 
-def tx_576(state, L):
+def tx_580(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:264
     return state.tracks[1] == -2 and state.tracks[4] == 2
 
 
-def tx_577(state, L):
+def tx_581(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:272
     return state.counters[2][148] == 2 and state.tracks[1] == 0 and state.tracks[4] == 2
 
 
-def tx_578(state, L):
+def tx_582(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:276
     return d_war_penalty(state, 1, 192, False) == 1
 
 
-def tx_579(state, L):
+def tx_583(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:278
     return d_war_penalty(state, 1, 192, False) == 2
 
 
-def tx_580(state, L):
+def tx_584(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:14
     return sum([state.counters[1][c_c] for c_c in K_country]) == 15
 
 
-def tx_581(state, L):
+def tx_585(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:15
     return sum([state.counters[2][c_c] for c_c in K_country]) == 25
 
 
-def tx_582(state, L):
+def tx_586(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
     return (
         state.counters[1][127] == 4
@@ -9010,214 +9022,214 @@ def tx_582(state, L):
     )
 
 
-def tx_583(state, L):
+def tx_587(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:17
     return len(state.zones[2]) == 8 and len(state.zones[3]) == 8
 
 
-def tx_584(state, L):
+def tx_588(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:18
     return len(state.zones[1]) == 35 - 16
 
 
-def tx_585(state, L):
+def tx_589(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:19
     return state.location[5] == 4 and state.vars[2]
 
 
-def tx_586(state, L):
+def tx_590(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:20
     return state.tracks[0] == 5 and state.tracks[1] == 0 and state.tracks[2] == 1
 
 
-def tx_587(state, L):
+def tx_591(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:21
     return not any(
         A_war[c_c] != "early" or A_optional[c_c] or c_c == 5 for c_c in state.zones[1]
     )
 
 
-def tx_588(state, L):
+def tx_592(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:30
     return len(state.zones[2]) == 8 and len(state.zones[3]) == 8
 
 
-def tx_589(state, L):
+def tx_593(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:37
     return len(state.zones[2]) == 9 and len(state.zones[3]) == 9
 
 
-def tx_590(state, L):
+def tx_594(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:48
     return len(state.zones[2]) == 8 and len(state.zones[3]) == 8
 
 
-def tx_591(state, L):
+def tx_595(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:49
     return state.location[19] == 2
 
 
-def tx_592(state, L):
+def tx_596(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:51
     return len(state.zones[1]) == 10 - 2 and len(state.zones[9]) == 0
 
 
-def tx_593(state, L):
+def tx_597(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:52
     return len(state.zones[10]) == 2
 
 
-def tx_594(state, L):
+def tx_598(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:60
     return len(state.zones[1]) == 5 + 46
 
 
-def tx_595(state, L):
+def tx_599(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:61
     return len(state.zones[9]) == 4
 
 
-def tx_596(state, L):
+def tx_600(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:62
     return state.location[106] == 0 and state.location[107] == 0
 
 
-def tx_597(state, L):
+def tx_601(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:73
     return state.vars[1] == 1
 
 
-def tx_598(state, L):
+def tx_602(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:74
     return state.location[30] == 9 and state.location[24] == 10
 
 
-def tx_599(state, L):
+def tx_603(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:75
     return not state.vars[3]
 
 
-def tx_600(state, L):
+def tx_604(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:83
     return state.vars[1] == 0
 
 
-def tx_601(state, L):
+def tx_605(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:91
     return state.vars[1] == 1
 
 
-def tx_602(state, L):
+def tx_606(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:112
     return state.location[24] == 10
 
 
-def tx_603(state, L):
+def tx_607(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:119
     return state.vars[1] == 1 and state.location[1] == 9
 
 
-def tx_604(state, L):
+def tx_608(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:122
     return state.result is not None and winner_of(state) == 0
 
 
-def tx_605(state, L):
+def tx_609(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:130
     return state.tracks[0] == 4
 
 
-def tx_606(state, L):
+def tx_610(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:132
     return state.tracks[0] == 5
 
 
-def tx_607(state, L):
+def tx_611(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:139
     return state.result is not None and winner_of(state) == 1
 
 
-def tx_608(state, L):
+def tx_612(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:151
     return state.tracks[1] == -2
 
 
-def tx_609(state, L):
+def tx_613(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:152
     return state.tracks[5] == 0 and state.tracks[4] == 0
 
 
-def tx_610(state, L):
+def tx_614(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:161
     return state.tracks[1] == -2
 
 
-def tx_611(state, L):
+def tx_615(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:171
     return state.tracks[1] == 20
 
 
-def tx_612(state, L):
+def tx_616(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:172
     return state.result is not None and winner_of(state) == 0
 
 
-def tx_613(state, L):
+def tx_617(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:181
     return state.result is not None and winner_of(state) == 0
 
 
-def tx_614(state, L):
+def tx_618(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:190
     return state.result is not None and winner_of(state) == 1
 
 
-def tx_615(state, L):
+def tx_619(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:196
     return state.result is not None and winner_of(state) == 0 and state.tracks[1] == -25
 
 
-def tx_616(state, L):
+def tx_620(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:202
     return state.result is not None and winner_of(state) == 0
 
 
-def tx_617(state, L):
+def tx_621(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:210
     return not state.result is not None and state.vars[2]
 
 
-def tx_618(state, L):
+def tx_622(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:232
     return state.tracks[1] == 12 + 9 - 16 - 10
 
 
-def tx_619(state, L):
+def tx_623(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:233
     return state.result is not None and winner_of(state) == 0
 
 
-def tx_620(state, L):
+def tx_624(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:244
     return state.result is not None and winner_of(state) == 1
 
 
-def tx_621(state, L):
+def tx_625(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:251
     return state.tracks[1] == 0
 
 
-def tx_622(state, L):
+def tx_626(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:252
     return state.result is not None and winner_of(state) == None
 
 
-def tx_623(state, L):
+def tx_627(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:261
     return state.tracks[1] == 8 and winner_of(state) == 1
 
 
-def tx_624(state, L):
+def tx_628(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:267
     return state.params["last_turn"] == 3
 
@@ -9424,7 +9436,6 @@ TEST_STEPS = (
     tb_152_1,
     tb_153_0,
     tb_153_1,
-    tb_153_2,
     tb_154_0,
     tb_154_1,
     tb_155_0,
@@ -10358,6 +10369,10 @@ EXPECTS = (
     tx_622,
     tx_623,
     tx_624,
+    tx_625,
+    tx_626,
+    tx_627,
+    tx_628,
 )
 
 
@@ -12367,6 +12382,14 @@ TESTS = (
         1,
         (
             ("run", 290, None, 331, 5),
+            ("choose", ("operations", "event_first"), None, 334, 5),
+            (
+                "expect",
+                276,
+                "the US names the region, even when the USSR plays the card",
+                335,
+                5,
+            ),
             (
                 "offered",
                 (
@@ -12378,242 +12401,249 @@ TESTS = (
                     "south_america",
                 ),
                 None,
-                332,
+                336,
                 5,
             ),
-            ("not_offered", ("southeast_asia",), None, 333, 5),
-            ("choose", ("europe",), None, 334, 5),
-            ("expect", 276, None, 335, 5),
-            ("expect", 277, None, 336, 5),
-            ("run", 291, None, 337, 5),
-            ("expect", 278, None, 339, 5),
-            ("run", 292, None, 340, 5),
-            ("expect", 279, None, 341, 5),
+            ("not_offered", ("southeast_asia",), None, 337, 5),
+            ("choose", ("europe",), None, 338, 5),
+            ("choose", ("influence",), None, 340, 5),
+            ("offered", ("afghanistan", "north_korea"), None, 341, 5),
+            ("not_offered", ("poland", "finland", "romania"), None, 342, 5),
+            ("choose", ("afghanistan", "afghanistan", "north_korea"), None, 343, 5),
+            ("expect", 277, None, 344, 5),
+            ("expect", 278, None, 345, 5),
+            ("expect", 279, None, 346, 5),
+            ("run", 291, None, 347, 5),
+            ("expect", 280, None, 348, 5),
         ),
     ),
     make_case(
         "Chernobyl does not stop influence from events",
         "spec/twilight_struggle/tests/events_late.rules",
-        344,
+        351,
         1,
         (
-            ("run", 293, None, 345, 5),
-            ("choose", ("europe",), None, 346, 5),
-            ("run", 294, None, 347, 5),
-            ("choose", ("poland", "poland", "hungary", "hungary"), None, 348, 5),
-            ("expect", 280, None, 349, 5),
+            ("run", 292, None, 352, 5),
+            ("choose", ("europe",), None, 353, 5),
+            ("run", 293, None, 354, 5),
+            ("choose", ("poland", "poland", "hungary", "hungary"), None, 355, 5),
+            ("expect", 281, None, 356, 5),
         ),
     ),
     make_case(
         "Latin American Debt Crisis: the US discards a card of 3+ operations",
         "spec/twilight_struggle/tests/events_late.rules",
-        354,
+        361,
         1,
         (
-            ("run", 295, None, 355, 5),
-            ("offered", ("discard", "refuse"), None, 359, 5),
-            ("choose", ("discard",), None, 360, 5),
-            ("offered", ("nato",), None, 361, 5),
-            ("not_offered", ("defectors",), None, 362, 5),
-            ("choose", ("nato",), None, 363, 5),
-            ("expect", 281, None, 364, 5),
+            ("run", 294, None, 362, 5),
+            ("expect", 282, None, 366, 5),
+            ("offered", ("discard", "refuse"), None, 367, 5),
+            ("choose", ("discard",), None, 368, 5),
+            ("offered", ("nato",), None, 369, 5),
+            ("not_offered", ("defectors",), None, 370, 5),
+            ("choose", ("nato",), None, 371, 5),
+            ("expect", 283, None, 372, 5),
         ),
     ),
     make_case(
         "Latin American Debt Crisis: otherwise the USSR doubles in 2 South American countries",
         "spec/twilight_struggle/tests/events_late.rules",
-        367,
+        375,
         1,
         (
-            ("run", 296, None, 368, 5),
-            ("not_offered", ("discard",), None, 373, 5),
-            ("choose", ("refuse", "double", "brazil"), None, 374, 5),
-            ("not_offered", ("brazil",), None, 375, 5),
-            ("choose", ("double", "argentina"), None, 376, 5),
-            ("expect", 282, None, 377, 5),
+            ("run", 295, None, 376, 5),
+            ("not_offered", ("discard",), None, 381, 5),
+            ("choose", ("refuse",), None, 382, 5),
+            ("expect", 284, None, 383, 5),
+            ("choose", ("double", "brazil"), None, 384, 5),
+            ("not_offered", ("brazil",), None, 385, 5),
+            ("choose", ("double", "argentina"), None, 386, 5),
+            ("expect", 285, None, 387, 5),
         ),
     ),
     make_case(
         "Tear Down this Wall: 3 US in East Germany, free coup in Europe despite DEFCON",
         "spec/twilight_struggle/tests/events_late.rules",
-        382,
+        392,
         1,
         (
-            ("run", 297, None, 383, 5),
-            ("expect", 283, None, 386, 5),
-            ("dice", (5,), None, 387, 5),
-            ("choose", ("coup", "poland"), None, 388, 5),
-            ("expect", 284, None, 390, 5),
-            ("expect", 285, None, 391, 5),
+            ("run", 296, None, 393, 5),
+            ("expect", 286, None, 396, 5),
+            ("dice", (5,), None, 397, 5),
+            ("choose", ("coup", "poland"), None, 398, 5),
+            ("expect", 287, None, 400, 5),
+            ("expect", 288, None, 401, 5),
         ),
     ),
     make_case(
         "Tear Down this Wall: free realignment rolls in Europe",
         "spec/twilight_struggle/tests/events_late.rules",
-        394,
+        404,
         1,
         (
-            ("run", 298, None, 395, 5),
-            ("dice", (6, 1), None, 399, 5),
-            ("choose", ("realignment", "poland"), None, 400, 5),
-            ("expect", 286, None, 403, 5),
-            ("dice", (6, 1), None, 404, 5),
-            ("choose", ("hungary",), None, 405, 5),
-            ("expect", 287, None, 406, 5),
-            ("expect", 288, "the third roll has no target left", 407, 5),
+            ("run", 297, None, 405, 5),
+            ("dice", (6, 1), None, 409, 5),
+            ("choose", ("realignment", "poland"), None, 410, 5),
+            ("expect", 289, None, 413, 5),
+            ("dice", (6, 1), None, 414, 5),
+            ("choose", ("hungary",), None, 415, 5),
+            ("expect", 290, None, 416, 5),
+            ("expect", 291, "the third roll has no target left", 417, 5),
         ),
     ),
     make_case(
         "Tear Down this Wall, once played, bars the Willy Brandt event",
         "spec/twilight_struggle/tests/events_late.rules",
-        410,
+        420,
         1,
         (
-            ("run", 299, None, 411, 5),
-            ("choose", ("play_event", "decline"), None, 413, 5),
-            ("expect", 289, None, 414, 5),
+            ("run", 298, None, 421, 5),
+            ("choose", ("play_event", "decline"), None, 423, 5),
+            ("expect", 292, None, 424, 5),
         ),
     ),
     make_case(
         "An Evil Empire: US +1 VP",
         "spec/twilight_struggle/tests/events_late.rules",
-        419,
+        429,
         1,
         (
-            ("run", 300, None, 420, 5),
-            ("choose", ("play_event",), None, 422, 5),
-            ("expect", 290, None, 423, 5),
+            ("run", 299, None, 430, 5),
+            ("choose", ("play_event",), None, 432, 5),
+            ("expect", 293, None, 433, 5),
         ),
     ),
     make_case(
         "Aldrich Ames Remix: the US hand is shown, the USSR discards any card of it",
         "spec/twilight_struggle/tests/events_late.rules",
-        428,
+        438,
         1,
         (
-            ("run", 301, None, 429, 5),
-            ("offered", ("europe_scoring", "nato"), None, 432, 5),
-            ("choose", ("europe_scoring",), None, 433, 5),
-            ("expect", 291, "a discarded scoring card is not scored", 434, 5),
-            ("expect", 292, None, 435, 5),
-            ("run", 302, None, 436, 5),
-            ("expect", 293, None, 437, 5),
+            ("run", 300, None, 439, 5),
+            ("expect", 294, None, 442, 5),
+            ("offered", ("europe_scoring", "nato"), None, 443, 5),
+            ("choose", ("europe_scoring",), None, 444, 5),
+            ("expect", 295, "a discarded scoring card is not scored", 445, 5),
+            ("expect", 296, None, 446, 5),
+            ("run", 301, None, 447, 5),
+            ("expect", 297, None, 448, 5),
         ),
     ),
     make_case(
         "Pershing II: USSR +1 VP, 1 US influence off 3 different Western European countries",
         "spec/twilight_struggle/tests/events_late.rules",
-        442,
+        453,
         1,
         (
-            ("run", 303, None, 443, 5),
-            ("not_offered", ("poland",), None, 448, 5),
-            ("choose", ("italy",), None, 449, 5),
-            ("not_offered", ("italy",), None, 450, 5),
-            ("choose", ("france", "uk"), None, 451, 5),
-            ("expect", 294, None, 452, 5),
-            ("expect", 295, None, 453, 5),
+            ("run", 302, None, 454, 5),
+            ("not_offered", ("poland",), None, 459, 5),
+            ("choose", ("italy",), None, 460, 5),
+            ("not_offered", ("italy",), None, 461, 5),
+            ("choose", ("france", "uk"), None, 462, 5),
+            ("expect", 298, None, 463, 5),
+            ("expect", 299, None, 464, 5),
         ),
     ),
     make_case(
         "Pershing II: fewer countries with US influence, fewer removals",
         "spec/twilight_struggle/tests/events_late.rules",
-        456,
+        467,
         1,
         (
-            ("run", 304, None, 457, 5),
-            ("choose", ("italy",), None, 459, 5),
-            ("expect", 296, None, 460, 5),
+            ("run", 303, None, 468, 5),
+            ("choose", ("italy",), None, 470, 5),
+            ("expect", 300, None, 471, 5),
         ),
     ),
     make_case(
         "Wargames needs DEFCON 2",
         "spec/twilight_struggle/tests/events_late.rules",
-        465,
+        476,
         1,
         (
-            ("run", 305, None, 466, 5),
-            ("expect", 297, None, 467, 5),
-            ("run", 306, None, 468, 5),
-            ("expect", 298, None, 469, 5),
+            ("run", 304, None, 477, 5),
+            ("expect", 301, None, 478, 5),
+            ("run", 305, None, 479, 5),
+            ("expect", 302, None, 480, 5),
         ),
     ),
     make_case(
         "Wargames: the US gives 6 VP and the game ends, no final scoring",
         "spec/twilight_struggle/tests/events_late.rules",
-        472,
+        483,
         1,
         (
-            ("run", 307, None, 473, 5),
-            ("choose", ("end_game",), None, 477, 5),
-            ("expect", 299, None, 478, 5),
+            ("run", 306, None, 484, 5),
+            ("choose", ("end_game",), None, 488, 5),
+            ("expect", 303, None, 489, 5),
         ),
     ),
     make_case(
         "Wargames: giving the 6 VP can hand the opponent the win",
         "spec/twilight_struggle/tests/events_late.rules",
-        481,
+        492,
         1,
         (
-            ("run", 308, None, 482, 5),
-            ("choose", ("end_game",), None, 485, 5),
-            ("expect", 300, None, 486, 5),
+            ("run", 307, None, 493, 5),
+            ("choose", ("end_game",), None, 496, 5),
+            ("expect", 304, None, 497, 5),
         ),
     ),
     make_case(
         "Wargames: 0 VP after the gift is a draw",
         "spec/twilight_struggle/tests/events_late.rules",
-        489,
+        500,
         1,
         (
-            ("run", 309, None, 490, 5),
-            ("choose", ("end_game",), None, 493, 5),
-            ("expect", 301, None, 494, 5),
+            ("run", 308, None, 501, 5),
+            ("choose", ("end_game",), None, 504, 5),
+            ("expect", 305, None, 505, 5),
         ),
     ),
     make_case(
         "Wargames declined: the game goes on and the card leaves the game",
         "spec/twilight_struggle/tests/events_late.rules",
-        497,
+        508,
         1,
         (
-            ("run", 310, None, 498, 5),
-            ("choose", ("play_event", "decline"), None, 501, 5),
-            ("expect", 302, None, 502, 5),
+            ("run", 309, None, 509, 5),
+            ("choose", ("play_event", "decline"), None, 512, 5),
+            ("expect", 306, None, 513, 5),
         ),
     ),
     make_case(
         "Wargames at DEFCON 3 cannot be played as an event",
         "spec/twilight_struggle/tests/events_late.rules",
-        505,
+        516,
         1,
         (
-            ("run", 311, None, 506, 5),
-            ("not_offered", ("play_event",), None, 509, 5),
-            ("offered", ("operations",), None, 510, 5),
+            ("run", 310, None, 517, 5),
+            ("not_offered", ("play_event",), None, 520, 5),
+            ("offered", ("operations",), None, 521, 5),
         ),
     ),
     make_case(
         "Solidarity without John Paul II: no event, and used by the USSR it goes to the discards",
         "spec/twilight_struggle/tests/events_late.rules",
-        515,
+        526,
         1,
         (
-            ("expect", 303, None, 516, 5),
-            ("run", 312, None, 517, 5),
+            ("expect", 307, None, 527, 5),
+            ("run", 311, None, 528, 5),
             (
                 "choose",
                 ("operations", "event_first", "influence", "finland", "finland"),
                 None,
-                520,
+                531,
                 5,
             ),
-            ("expect", 304, None, 521, 5),
+            ("expect", 308, None, 532, 5),
             (
                 "expect",
-                305,
+                309,
                 "a starred event that could not take place stays in the game",
-                522,
+                533,
                 5,
             ),
         ),
@@ -12621,357 +12651,357 @@ TESTS = (
     make_case(
         "Solidarity after John Paul II: +3 US in Poland and the card leaves the game",
         "spec/twilight_struggle/tests/events_late.rules",
-        525,
+        536,
         1,
         (
-            ("run", 313, None, 526, 5),
-            ("choose", ("play_event",), None, 529, 5),
-            ("expect", 306, None, 530, 5),
+            ("run", 312, None, 537, 5),
+            ("choose", ("play_event",), None, 540, 5),
+            ("expect", 310, None, 541, 5),
         ),
     ),
     make_case(
         "Iran-Iraq War: a 4 wins the target, 2 VP and 2 military operations",
         "spec/twilight_struggle/tests/events_late.rules",
-        535,
+        546,
         1,
         (
-            ("run", 314, None, 536, 5),
-            ("offered", ("iran", "iraq"), None, 538, 5),
-            ("dice", (4,), None, 539, 5),
-            ("choose", ("iraq",), None, 540, 5),
-            ("expect", 307, None, 541, 5),
-            ("expect", 308, None, 542, 5),
+            ("run", 313, None, 547, 5),
+            ("offered", ("iran", "iraq"), None, 549, 5),
+            ("dice", (4,), None, 550, 5),
+            ("choose", ("iraq",), None, 551, 5),
+            ("expect", 311, None, 552, 5),
+            ("expect", 312, None, 553, 5),
         ),
     ),
     make_case(
         "Iran-Iraq War: -1 per adjacent country the defender controls",
         "spec/twilight_struggle/tests/events_late.rules",
-        545,
+        556,
         1,
         (
-            ("run", 315, None, 546, 5),
-            ("dice", (4,), None, 549, 5),
-            ("choose", ("iran",), None, 550, 5),
-            ("expect", 309, "4 - 1 = 3 fails", 551, 5),
-            ("expect", 310, "military operations either way", 552, 5),
+            ("run", 314, None, 557, 5),
+            ("dice", (4,), None, 560, 5),
+            ("choose", ("iran",), None, 561, 5),
+            ("expect", 313, "4 - 1 = 3 fails", 562, 5),
+            ("expect", 314, "military operations either way", 563, 5),
         ),
     ),
     make_case(
         "Defectors headlined by the US cancels the USSR headline (a tie: the US goes first)",
         "spec/twilight_struggle/tests/events_late.rules",
-        557,
+        568,
         1,
         (
-            ("run", 316, None, 558, 5),
-            ("choose", ("fidel", "defectors"), None, 562, 5),
+            ("run", 315, None, 569, 5),
+            ("choose", ("fidel", "defectors"), None, 573, 5),
             (
                 "expect",
-                311,
+                315,
                 "cancelled: discarded, not removed, even though starred",
-                563,
+                574,
                 5,
             ),
-            ("expect", 312, None, 564, 5),
-            ("expect", 313, None, 565, 5),
+            ("expect", 316, None, 575, 5),
+            ("expect", 317, None, 576, 5),
         ),
     ),
     make_case(
         "Defectors acts first even against a USSR headline worth more operations",
         "spec/twilight_struggle/tests/events_late.rules",
-        568,
+        579,
         1,
         (
-            ("run", 317, None, 569, 5),
-            ("choose", ("de_gaulle_leads_france", "defectors"), None, 572, 5),
-            ("expect", 314, None, 573, 5),
-            ("expect", 315, "only the US headline resolved", 574, 5),
+            ("run", 316, None, 580, 5),
+            ("choose", ("de_gaulle_leads_france", "defectors"), None, 583, 5),
+            ("expect", 318, None, 584, 5),
+            ("expect", 319, "only the US headline resolved", 585, 5),
         ),
     ),
     make_case(
         "Defectors cancels a USSR scoring card headline too",
         "spec/twilight_struggle/tests/events_late.rules",
-        577,
+        588,
         1,
         (
-            ("run", 318, None, 578, 5),
-            ("expect", 316, None, 583, 5),
-            ("expect", 317, None, 584, 5),
+            ("run", 317, None, 589, 5),
+            ("expect", 320, None, 594, 5),
+            ("expect", 321, None, 595, 5),
         ),
     ),
     make_case(
         "Defectors played by the USSR in an action round: US +1 VP",
         "spec/twilight_struggle/tests/events_late.rules",
-        587,
+        598,
         1,
         (
-            ("run", 319, None, 588, 5),
-            ("choose", ("operations", "event_first"), None, 592, 5),
-            ("expect", 318, None, 593, 5),
-            ("choose", ("influence", "finland", "finland"), None, 594, 5),
-            ("expect", 319, "not starred", 595, 5),
+            ("run", 318, None, 599, 5),
+            ("choose", ("operations", "event_first"), None, 603, 5),
+            ("expect", 322, None, 604, 5),
+            ("choose", ("influence", "finland", "finland"), None, 605, 5),
+            ("expect", 323, "not starred", 606, 5),
         ),
     ),
     make_case(
         "Defectors played by the US in an action round does nothing",
         "spec/twilight_struggle/tests/events_late.rules",
-        598,
+        609,
         1,
         (
-            ("run", 320, None, 599, 5),
-            ("choose", ("play_event",), None, 602, 5),
-            ("expect", 320, None, 603, 5),
+            ("run", 319, None, 610, 5),
+            ("choose", ("play_event",), None, 613, 5),
+            ("expect", 324, None, 614, 5),
         ),
     ),
     make_case(
         "Defectors headlined by the USSR does nothing",
         "spec/twilight_struggle/tests/events_late.rules",
-        606,
+        617,
         1,
         (
-            ("run", 321, None, 607, 5),
-            ("expect", 321, None, 611, 5),
+            ("run", 320, None, 618, 5),
+            ("expect", 325, None, 622, 5),
         ),
     ),
     make_case(
         "The Cambridge Five: the USSR may add 1 influence in a region of a US scoring card",
         "spec/twilight_struggle/tests/events_late.rules",
-        616,
+        627,
         1,
         (
-            ("run", 322, None, 617, 5),
-            ("choose", ("place",), None, 621, 5),
-            ("offered", ("italy", "thailand"), None, 622, 5),
-            ("not_offered", ("japan",), None, 623, 5),
-            ("choose", ("thailand",), None, 624, 5),
-            ("expect", 322, None, 625, 5),
+            ("run", 321, None, 628, 5),
+            ("choose", ("place",), None, 632, 5),
+            ("offered", ("italy", "thailand"), None, 633, 5),
+            ("not_offered", ("japan",), None, 634, 5),
+            ("choose", ("thailand",), None, 635, 5),
+            ("expect", 326, None, 636, 5),
         ),
     ),
     make_case(
         "The Cambridge Five: no US scoring card, nothing to do",
         "spec/twilight_struggle/tests/events_late.rules",
-        628,
+        639,
         1,
         (
-            ("run", 323, None, 629, 5),
-            ("expect", 323, None, 631, 5),
+            ("run", 322, None, 640, 5),
+            ("expect", 327, None, 642, 5),
         ),
     ),
     make_case(
         "The Cambridge Five is no event in the Late War",
         "spec/twilight_struggle/tests/events_late.rules",
-        634,
+        645,
         1,
         (
-            ("run", 324, None, 635, 5),
-            ("expect", 324, None, 636, 5),
-            ("run", 325, None, 637, 5),
-            ("expect", 325, None, 638, 5),
+            ("run", 323, None, 646, 5),
+            ("expect", 328, None, 647, 5),
+            ("run", 324, None, 648, 5),
+            ("expect", 329, None, 649, 5),
         ),
     ),
     make_case(
         "Special Relationship without NATO: +1 US next to the UK",
         "spec/twilight_struggle/tests/events_late.rules",
-        643,
+        654,
         1,
         (
-            ("run", 326, None, 644, 5),
-            ("offered", ("canada", "norway", "benelux", "france"), None, 646, 5),
-            ("not_offered", ("italy",), None, 647, 5),
-            ("choose", ("norway",), None, 648, 5),
-            ("expect", 326, None, 649, 5),
+            ("run", 325, None, 655, 5),
+            ("offered", ("canada", "norway", "benelux", "france"), None, 657, 5),
+            ("not_offered", ("italy",), None, 658, 5),
+            ("choose", ("norway",), None, 659, 5),
+            ("expect", 330, None, 660, 5),
         ),
     ),
     make_case(
         "Special Relationship with NATO: +2 US in Western Europe and US +2 VP",
         "spec/twilight_struggle/tests/events_late.rules",
-        652,
+        663,
         1,
         (
-            ("run", 327, None, 653, 5),
-            ("offered", ("italy",), None, 656, 5),
-            ("choose", ("italy",), None, 657, 5),
-            ("expect", 327, None, 658, 5),
+            ("run", 326, None, 664, 5),
+            ("offered", ("italy",), None, 667, 5),
+            ("choose", ("italy",), None, 668, 5),
+            ("expect", 331, None, 669, 5),
         ),
     ),
     make_case(
         "Special Relationship without control of the UK does nothing",
         "spec/twilight_struggle/tests/events_late.rules",
-        661,
+        672,
         1,
         (
-            ("run", 328, None, 662, 5),
-            ("expect", 328, None, 665, 5),
+            ("run", 327, None, 673, 5),
+            ("expect", 332, None, 676, 5),
         ),
     ),
     make_case(
         "NORAD: a USSR coup brings DEFCON to 2 in its round; the US adds 1 where it has influence",
         "spec/twilight_struggle/tests/events_late.rules",
-        670,
+        681,
         1,
         (
-            ("run", 329, None, 671, 5),
-            ("dice", (6,), None, 678, 5),
-            ("run", 330, None, 679, 5),
+            ("run", 328, None, 682, 5),
+            ("dice", (6,), None, 689, 5),
+            ("run", 329, None, 690, 5),
             (
                 "choose",
                 ("de_gaulle_leads_france", "operations", "coup", "iran"),
                 None,
-                680,
+                691,
                 5,
             ),
-            ("expect", 329, None, 681, 5),
-            ("offered", ("canada", "japan"), None, 682, 5),
-            ("not_offered", ("iran",), None, 683, 5),
-            ("choose", ("japan",), None, 684, 5),
-            ("expect", 330, None, 685, 5),
+            ("expect", 333, None, 692, 5),
+            ("offered", ("canada", "japan"), None, 693, 5),
+            ("not_offered", ("iran",), None, 694, 5),
+            ("choose", ("japan",), None, 695, 5),
+            ("expect", 334, None, 696, 5),
         ),
     ),
     make_case(
         "NORAD: nothing without control of Canada",
         "spec/twilight_struggle/tests/events_late.rules",
-        688,
+        699,
         1,
         (
-            ("run", 331, None, 689, 5),
-            ("expect", 331, None, 696, 5),
+            ("run", 330, None, 700, 5),
+            ("expect", 335, None, 707, 5),
         ),
     ),
     make_case(
         "NORAD: DEFCON already at 2 when the round began, nothing",
         "spec/twilight_struggle/tests/events_late.rules",
-        699,
+        710,
         1,
         (
-            ("run", 332, None, 700, 5),
-            ("expect", 332, None, 706, 5),
+            ("run", 331, None, 711, 5),
+            ("expect", 336, None, 717, 5),
         ),
     ),
     make_case(
         "NORAD: DEFCON moved to 2 and back up within the round, nothing",
         "spec/twilight_struggle/tests/events_late.rules",
-        709,
+        720,
         1,
         (
-            ("run", 333, None, 710, 5),
-            ("expect", 333, None, 717, 5),
+            ("run", 332, None, 721, 5),
+            ("expect", 337, None, 728, 5),
         ),
     ),
     make_case(
         "Yuri and Samantha: every US coup attempt this turn gives the USSR 1 VP",
         "spec/twilight_struggle/tests/events_late.rules",
-        722,
+        733,
         1,
         (
-            ("run", 334, None, 723, 5),
-            ("dice", (1,), None, 725, 5),
-            ("run", 335, None, 726, 5),
-            ("expect", 334, "even a failed coup", 727, 5),
-            ("run", 336, None, 728, 5),
-            ("dice", (6,), None, 729, 5),
-            ("run", 337, None, 730, 5),
-            ("expect", 335, "USSR coups do not count", 731, 5),
-            ("run", 338, None, 732, 5),
-            ("dice", (1,), None, 733, 5),
-            ("run", 339, None, 734, 5),
-            ("expect", 336, "free coups count too", 735, 5),
-            ("run", 340, None, 736, 5),
-            ("dice", (1,), None, 737, 5),
-            ("run", 341, None, 738, 5),
-            ("expect", 337, None, 739, 5),
+            ("run", 333, None, 734, 5),
+            ("dice", (1,), None, 736, 5),
+            ("run", 334, None, 737, 5),
+            ("expect", 338, "even a failed coup", 738, 5),
+            ("run", 335, None, 739, 5),
+            ("dice", (6,), None, 740, 5),
+            ("run", 336, None, 741, 5),
+            ("expect", 339, "USSR coups do not count", 742, 5),
+            ("run", 337, None, 743, 5),
+            ("dice", (1,), None, 744, 5),
+            ("run", 338, None, 745, 5),
+            ("expect", 340, "free coups count too", 746, 5),
+            ("run", 339, None, 747, 5),
+            ("dice", (1,), None, 748, 5),
+            ("run", 340, None, 749, 5),
+            ("expect", 341, None, 750, 5),
         ),
     ),
     make_case(
         "AWACS Sale to Saudis: +2 US in Saudi Arabia",
         "spec/twilight_struggle/tests/events_late.rules",
-        744,
+        755,
         1,
         (
-            ("run", 342, None, 745, 5),
-            ("choose", ("play_event",), None, 747, 5),
-            ("expect", 338, None, 748, 5),
-            ("expect", 339, None, 749, 5),
+            ("run", 341, None, 756, 5),
+            ("choose", ("play_event",), None, 758, 5),
+            ("expect", 342, None, 759, 5),
+            ("expect", 343, None, 760, 5),
         ),
     ),
     make_case(
         "North Sea Oil, once played, bars the OPEC event",
         "spec/twilight_struggle/tests/events_late.rules",
-        754,
+        765,
         1,
         (
-            ("expect", 340, None, 755, 5),
-            ("run", 343, None, 756, 5),
-            ("choose", ("play_event",), None, 758, 5),
-            ("expect", 341, None, 759, 5),
+            ("expect", 344, None, 766, 5),
+            ("run", 342, None, 767, 5),
+            ("choose", ("play_event",), None, 769, 5),
+            ("expect", 345, None, 770, 5),
         ),
     ),
     make_case(
         "AWACS Sale to Saudis, once played, bars the Muslim Revolution event",
         "spec/twilight_struggle/tests/events_late.rules",
-        762,
+        773,
         1,
         (
-            ("expect", 342, None, 763, 5),
-            ("run", 344, None, 764, 5),
-            ("choose", ("play_event",), None, 766, 5),
-            ("expect", 343, None, 767, 5),
+            ("expect", 346, None, 774, 5),
+            ("run", 343, None, 775, 5),
+            ("choose", ("play_event",), None, 777, 5),
+            ("expect", 347, None, 778, 5),
         ),
     ),
     make_case(
         "Tear Down this Wall bars Willy Brandt and ends its hold on West Germany",
         "spec/twilight_struggle/tests/events_late.rules",
-        770,
+        781,
         1,
         (
-            ("run", 345, None, 771, 5),
-            ("choose", ("play_event",), None, 775, 5),
-            ("expect", 344, "Willy Brandt took West Germany out of NATO", 776, 5),
-            ("run", 346, None, 777, 5),
-            ("choose", ("play_event", "decline"), None, 780, 5),
-            ("expect", 345, "NATO protects West Germany again", 781, 5),
-            ("expect", 346, None, 782, 5),
+            ("run", 344, None, 782, 5),
+            ("choose", ("play_event",), None, 786, 5),
+            ("expect", 348, "Willy Brandt took West Germany out of NATO", 787, 5),
+            ("run", 345, None, 788, 5),
+            ("choose", ("play_event", "decline"), None, 791, 5),
+            ("expect", 349, "NATO protects West Germany again", 792, 5),
+            ("expect", 350, None, 793, 5),
         ),
     ),
     make_case(
         "An Evil Empire bars Flower Power and ends it",
         "spec/twilight_struggle/tests/events_late.rules",
-        785,
+        796,
         1,
         (
-            ("run", 347, None, 786, 5),
-            ("choose", ("play_event",), None, 788, 5),
-            ("run", 348, None, 789, 5),
-            ("expect", 347, "Flower Power: a US war card gives the USSR 2 VP", 790, 5),
-            ("run", 349, None, 791, 5),
-            ("choose", ("play_event",), None, 793, 5),
-            ("expect", 348, None, 794, 5),
-            ("run", 350, None, 795, 5),
-            ("expect", 349, "Flower Power has ended", 796, 5),
-            ("expect", 350, None, 797, 5),
+            ("run", 346, None, 797, 5),
+            ("choose", ("play_event",), None, 799, 5),
+            ("run", 347, None, 800, 5),
+            ("expect", 351, "Flower Power: a US war card gives the USSR 2 VP", 801, 5),
+            ("run", 348, None, 802, 5),
+            ("choose", ("play_event",), None, 804, 5),
+            ("expect", 352, None, 805, 5),
+            ("run", 349, None, 806, 5),
+            ("expect", 353, "Flower Power has ended", 807, 5),
+            ("expect", 354, None, 808, 5),
         ),
     ),
     make_case(
         "Iran-Iraq War played by the US under Flower Power gives the USSR 2 VP",
         "spec/twilight_struggle/tests/events_late.rules",
-        800,
+        811,
         1,
         (
-            ("run", 351, None, 801, 5),
-            ("dice", (1,), None, 803, 5),
-            ("run", 352, None, 804, 5),
-            ("choose", ("play_event", "iraq"), None, 805, 5),
-            ("expect", 351, None, 806, 5),
+            ("run", 350, None, 812, 5),
+            ("dice", (1,), None, 814, 5),
+            ("run", 351, None, 815, 5),
+            ("choose", ("play_event", "iraq"), None, 816, 5),
+            ("expect", 355, None, 817, 5),
         ),
     ),
     make_case(
         "NORAD ends when Quagmire is played",
         "spec/twilight_struggle/tests/events_late.rules",
-        809,
+        820,
         1,
         (
-            ("run", 353, None, 810, 5),
-            ("expect", 352, None, 811, 5),
-            ("run", 354, None, 812, 5),
-            ("expect", 353, None, 813, 5),
+            ("run", 352, None, 821, 5),
+            ("expect", 356, None, 822, 5),
+            ("run", 353, None, 823, 5),
+            ("expect", 357, None, 824, 5),
         ),
     ),
     make_case(
@@ -12980,12 +13010,12 @@ TESTS = (
         9,
         1,
         (
-            ("run", 355, None, 10, 5),
+            ("run", 354, None, 10, 5),
             ("dice", (4,), None, 12, 5),
-            ("run", 356, None, 13, 5),
+            ("run", 355, None, 13, 5),
             ("choose", ("lebanon",), None, 14, 5),
-            ("expect", 354, None, 15, 5),
-            ("expect", 355, None, 16, 5),
+            ("expect", 358, None, 15, 5),
+            ("expect", 359, None, 16, 5),
         ),
     ),
     make_case(
@@ -12994,12 +13024,12 @@ TESTS = (
         19,
         1,
         (
-            ("run", 357, None, 20, 5),
+            ("run", 356, None, 20, 5),
             ("dice", (3,), None, 22, 5),
-            ("run", 358, None, 23, 5),
+            ("run", 357, None, 23, 5),
             ("choose", ("lebanon",), None, 24, 5),
-            ("expect", 356, None, 25, 5),
-            ("expect", 357, None, 26, 5),
+            ("expect", 360, None, 25, 5),
+            ("expect", 361, None, 26, 5),
         ),
     ),
     make_case(
@@ -13008,11 +13038,11 @@ TESTS = (
         29,
         1,
         (
-            ("run", 359, None, 30, 5),
+            ("run", 358, None, 30, 5),
             ("dice", (3,), None, 31, 5),
-            ("run", 360, None, 32, 5),
+            ("run", 359, None, 32, 5),
             ("choose", ("mexico",), None, 33, 5),
-            ("expect", 358, "3 - 1 for the USA next door: a failure", 34, 5),
+            ("expect", 362, "3 - 1 for the USA next door: a failure", 34, 5),
         ),
     ),
     make_case(
@@ -13021,7 +13051,7 @@ TESTS = (
         37,
         1,
         (
-            ("run", 361, None, 38, 5),
+            ("run", 360, None, 38, 5),
             ("not_offered", ("greece", "west_germany", "cuba"), None, 41, 5),
             ("offered", ("turkey", "lebanon", "angola"), None, 42, 5),
         ),
@@ -13032,12 +13062,12 @@ TESTS = (
         45,
         1,
         (
-            ("run", 362, None, 46, 5),
+            ("run", 361, None, 46, 5),
             ("dice", (6,), None, 48, 5),
-            ("run", 363, None, 49, 5),
+            ("run", 362, None, 49, 5),
             ("offered", ("greece",), None, 50, 5),
             ("choose", ("greece",), None, 51, 5),
-            ("expect", 359, None, 52, 5),
+            ("expect", 363, None, 52, 5),
         ),
     ),
     make_case(
@@ -13046,8 +13076,8 @@ TESTS = (
         57,
         1,
         (
-            ("run", 364, None, 58, 5),
-            ("expect", 360, None, 62, 5),
+            ("run", 363, None, 58, 5),
+            ("expect", 364, None, 62, 5),
         ),
     ),
     make_case(
@@ -13056,8 +13086,8 @@ TESTS = (
         65,
         1,
         (
-            ("run", 365, None, 66, 5),
-            ("expect", 361, None, 70, 5),
+            ("run", 364, None, 66, 5),
+            ("expect", 365, None, 70, 5),
         ),
     ),
     make_case(
@@ -13066,8 +13096,8 @@ TESTS = (
         73,
         1,
         (
-            ("run", 366, None, 74, 5),
-            ("expect", 362, None, 77, 5),
+            ("run", 365, None, 74, 5),
+            ("expect", 366, None, 77, 5),
         ),
     ),
     make_case(
@@ -13076,12 +13106,12 @@ TESTS = (
         82,
         1,
         (
-            ("run", 367, None, 83, 5),
-            ("expect", 363, None, 84, 5),
-            ("run", 368, None, 85, 5),
+            ("run", 366, None, 83, 5),
+            ("expect", 367, None, 84, 5),
+            ("run", 367, None, 85, 5),
             ("dice", (1,), None, 87, 5),
-            ("run", 369, None, 88, 5),
-            ("expect", 364, None, 89, 5),
+            ("run", 368, None, 88, 5),
+            ("expect", 368, None, 89, 5),
         ),
     ),
     make_case(
@@ -13090,10 +13120,10 @@ TESTS = (
         92,
         1,
         (
-            ("run", 370, None, 93, 5),
+            ("run", 369, None, 93, 5),
             ("dice", (6,), None, 95, 5),
-            ("run", 371, None, 96, 5),
-            ("expect", 365, None, 97, 5),
+            ("run", 370, None, 96, 5),
+            ("expect", 369, None, 97, 5),
         ),
     ),
     make_case(
@@ -13102,14 +13132,14 @@ TESTS = (
         100,
         1,
         (
-            ("run", 372, None, 101, 5),
+            ("run", 371, None, 101, 5),
             ("dice", (6,), None, 104, 5),
-            ("run", 373, None, 105, 5),
+            ("run", 372, None, 105, 5),
             ("offered", ("keep", "cuba"), None, 106, 5),
             ("not_offered", ("west_germany", "turkey"), None, 107, 5),
             ("choose", ("cuba",), None, 108, 5),
-            ("expect", 366, None, 109, 5),
-            ("expect", 367, None, 110, 5),
+            ("expect", 370, None, 109, 5),
+            ("expect", 371, None, 110, 5),
         ),
     ),
     make_case(
@@ -13118,13 +13148,13 @@ TESTS = (
         113,
         1,
         (
-            ("run", 374, None, 114, 5),
+            ("run", 373, None, 114, 5),
             ("dice", (1,), None, 118, 5),
-            ("run", 375, None, 119, 5),
+            ("run", 374, None, 119, 5),
             ("offered", ("keep", "west_germany"), None, 120, 5),
             ("not_offered", ("turkey", "cuba"), None, 121, 5),
             ("choose", ("keep",), None, 122, 5),
-            ("expect", 368, None, 123, 5),
+            ("expect", 372, None, 123, 5),
         ),
     ),
     make_case(
@@ -13133,12 +13163,12 @@ TESTS = (
         126,
         1,
         (
-            ("run", 376, None, 127, 5),
-            ("expect", 369, None, 129, 5),
-            ("run", 377, None, 130, 5),
+            ("run", 375, None, 127, 5),
+            ("expect", 373, None, 129, 5),
+            ("run", 376, None, 130, 5),
             ("dice", (1,), None, 131, 5),
-            ("run", 378, None, 132, 5),
-            ("expect", 370, None, 133, 5),
+            ("run", 377, None, 132, 5),
+            ("expect", 374, None, 133, 5),
         ),
     ),
     make_case(
@@ -13147,10 +13177,10 @@ TESTS = (
         138,
         1,
         (
-            ("run", 379, None, 139, 5),
+            ("run", 378, None, 139, 5),
             ("dice", (1,), None, 141, 5),
-            ("run", 380, None, 142, 5),
-            ("expect", 371, None, 143, 5),
+            ("run", 379, None, 142, 5),
+            ("expect", 375, None, 143, 5),
         ),
     ),
     make_case(
@@ -13159,10 +13189,10 @@ TESTS = (
         146,
         1,
         (
-            ("run", 381, None, 147, 5),
+            ("run", 380, None, 147, 5),
             ("dice", (1,), None, 149, 5),
-            ("run", 382, None, 150, 5),
-            ("expect", 372, None, 151, 5),
+            ("run", 381, None, 150, 5),
+            ("expect", 376, None, 151, 5),
         ),
     ),
     make_case(
@@ -13171,10 +13201,10 @@ TESTS = (
         154,
         1,
         (
-            ("run", 383, None, 155, 5),
+            ("run", 382, None, 155, 5),
             ("dice", (1,), None, 158, 5),
-            ("run", 384, None, 159, 5),
-            ("expect", 373, None, 160, 5),
+            ("run", 383, None, 159, 5),
+            ("expect", 377, None, 160, 5),
         ),
     ),
     make_case(
@@ -13183,17 +13213,17 @@ TESTS = (
         165,
         1,
         (
-            ("run", 385, None, 166, 5),
+            ("run", 384, None, 166, 5),
             ("dice", (3,), None, 170, 5),
-            ("run", 386, None, 171, 5),
+            ("run", 385, None, 171, 5),
             ("offered", ("discard",), None, 172, 5),
             ("not_offered", ("scoring",), None, 173, 5),
             ("choose", ("discard",), None, 174, 5),
             ("offered", ("duck_and_cover",), None, 175, 5),
             ("not_offered", ("cia_created",), None, 176, 5),
             ("choose", ("duck_and_cover",), None, 177, 5),
-            ("expect", 374, "the discarded card's event does not happen", 178, 5),
-            ("expect", 375, None, 179, 5),
+            ("expect", 378, "the discarded card's event does not happen", 178, 5),
+            ("expect", 379, None, 179, 5),
         ),
     ),
     make_case(
@@ -13202,12 +13232,12 @@ TESTS = (
         182,
         1,
         (
-            ("run", 387, None, 183, 5),
+            ("run", 386, None, 183, 5),
             ("dice", (5,), None, 186, 5),
-            ("run", 388, None, 187, 5),
+            ("run", 387, None, 187, 5),
             ("choose", ("discard", "duck_and_cover"), None, 188, 5),
-            ("expect", 376, None, 189, 5),
-            ("expect", 377, None, 190, 5),
+            ("expect", 380, None, 189, 5),
+            ("expect", 381, None, 190, 5),
         ),
     ),
     make_case(
@@ -13216,8 +13246,8 @@ TESTS = (
         193,
         1,
         (
-            ("run", 389, None, 194, 5),
-            ("expect", 378, None, 198, 5),
+            ("run", 388, None, 194, 5),
+            ("expect", 382, None, 198, 5),
         ),
     ),
     make_case(
@@ -13226,12 +13256,12 @@ TESTS = (
         201,
         1,
         (
-            ("run", 390, None, 202, 5),
+            ("run", 389, None, 202, 5),
             ("offered", ("scoring",), None, 208, 5),
             ("not_offered", ("discard",), None, 209, 5),
             ("choose", ("scoring", "asia_scoring"), None, 210, 5),
-            ("expect", 379, None, 211, 5),
-            ("expect", 380, None, 212, 5),
+            ("expect", 383, None, 211, 5),
+            ("expect", 384, None, 212, 5),
         ),
     ),
     make_case(
@@ -13240,10 +13270,10 @@ TESTS = (
         215,
         1,
         (
-            ("run", 391, None, 216, 5),
+            ("run", 390, None, 216, 5),
             (
                 "expect",
-                381,
+                385,
                 "a 2-operation card at 1 cannot be discarded: the round is skipped",
                 222,
                 5,
@@ -13256,11 +13286,11 @@ TESTS = (
         225,
         1,
         (
-            ("run", 392, None, 226, 5),
+            ("run", 391, None, 226, 5),
             ("offered", ("scoring",), None, 231, 5),
             ("not_offered", ("discard",), None, 232, 5),
             ("choose", ("scoring", "asia_scoring"), None, 233, 5),
-            ("expect", 382, None, 234, 5),
+            ("expect", 386, None, 234, 5),
         ),
     ),
     make_case(
@@ -13269,8 +13299,8 @@ TESTS = (
         237,
         1,
         (
-            ("run", 393, None, 238, 5),
-            ("expect", 383, None, 240, 5),
+            ("run", 392, None, 238, 5),
+            ("expect", 387, None, 240, 5),
         ),
     ),
     make_case(
@@ -13279,12 +13309,12 @@ TESTS = (
         243,
         1,
         (
-            ("run", 394, None, 244, 5),
+            ("run", 393, None, 244, 5),
             ("dice", (4,), None, 247, 5),
-            ("run", 395, None, 248, 5),
+            ("run", 394, None, 248, 5),
             ("choose", ("discard", "fidel"), None, 249, 5),
-            ("expect", 384, None, 250, 5),
-            ("expect", 385, None, 251, 5),
+            ("expect", 388, None, 250, 5),
+            ("expect", 389, None, 251, 5),
         ),
     ),
     make_case(
@@ -13293,12 +13323,12 @@ TESTS = (
         254,
         1,
         (
-            ("run", 396, None, 255, 5),
+            ("run", 395, None, 255, 5),
             ("dice", (6,), None, 258, 5),
-            ("run", 397, None, 259, 5),
+            ("run", 396, None, 259, 5),
             ("choose", ("discard", "fidel"), None, 260, 5),
-            ("run", 398, None, 261, 5),
-            ("expect", 386, None, 262, 5),
+            ("run", 397, None, 261, 5),
+            ("expect", 390, None, 262, 5),
         ),
     ),
     make_case(
@@ -13307,15 +13337,15 @@ TESTS = (
         267,
         1,
         (
-            ("run", 399, None, 268, 5),
-            ("expect", 387, None, 272, 5),
-            ("expect", 388, None, 273, 5),
+            ("run", 398, None, 268, 5),
+            ("expect", 391, None, 272, 5),
+            ("expect", 392, None, 273, 5),
             ("offered", ("take", "leave"), None, 274, 5),
             ("choose", ("take",), None, 275, 5),
             ("offered", ("duck_and_cover",), None, 276, 5),
             ("not_offered", ("asia_scoring",), None, 277, 5),
             ("choose", ("duck_and_cover",), None, 278, 5),
-            ("expect", 389, None, 279, 5),
+            ("expect", 393, None, 279, 5),
         ),
     ),
     make_case(
@@ -13324,14 +13354,14 @@ TESTS = (
         282,
         1,
         (
-            ("run", 400, None, 283, 5),
-            ("expect", 390, None, 284, 5),
-            ("run", 401, None, 285, 5),
+            ("run", 399, None, 283, 5),
+            ("expect", 394, None, 284, 5),
+            ("run", 400, None, 285, 5),
             ("dice", (4,), None, 286, 5),
-            ("run", 402, None, 287, 5),
-            ("expect", 391, None, 289, 5),
-            ("run", 403, None, 290, 5),
-            ("expect", 392, None, 291, 5),
+            ("run", 401, None, 287, 5),
+            ("expect", 395, None, 289, 5),
+            ("run", 402, None, 290, 5),
+            ("expect", 396, None, 291, 5),
         ),
     ),
     make_case(
@@ -13340,14 +13370,14 @@ TESTS = (
         296,
         1,
         (
-            ("run", 404, None, 297, 5),
+            ("run", 403, None, 297, 5),
             ("dice", (3, 3), None, 299, 5),
-            ("run", 405, None, 300, 5),
-            ("expect", 393, None, 302, 5),
+            ("run", 404, None, 300, 5),
+            ("expect", 397, None, 302, 5),
             ("offered", ("degrade", "leave"), None, 303, 5),
             ("not_offered", ("improve",), None, 304, 5),
             ("choose", ("degrade",), None, 305, 5),
-            ("expect", 394, None, 306, 5),
+            ("expect", 398, None, 306, 5),
         ),
     ),
     make_case(
@@ -13356,11 +13386,11 @@ TESTS = (
         309,
         1,
         (
-            ("run", 406, None, 310, 5),
+            ("run", 405, None, 310, 5),
             ("dice", (6, 1), None, 311, 5),
-            ("run", 407, None, 312, 5),
+            ("run", 406, None, 312, 5),
             ("choose", ("improve",), None, 313, 5),
-            ("expect", 395, None, 314, 5),
+            ("expect", 399, None, 314, 5),
         ),
     ),
     make_case(
@@ -13370,8 +13400,8 @@ TESTS = (
         1,
         (
             ("dice", (2, 2), None, 318, 5),
-            ("run", 408, None, 319, 5),
-            ("expect", 396, None, 320, 5),
+            ("run", 407, None, 319, 5),
+            ("expect", 400, None, 320, 5),
         ),
     ),
     make_case(
@@ -13380,10 +13410,10 @@ TESTS = (
         325,
         1,
         (
-            ("run", 409, None, 326, 5),
+            ("run", 408, None, 326, 5),
             ("offered", ("1", "2", "3", "4", "5"), None, 328, 5),
             ("choose", ("4",), None, 329, 5),
-            ("expect", 397, None, 330, 5),
+            ("expect", 401, None, 330, 5),
         ),
     ),
     make_case(
@@ -13392,9 +13422,9 @@ TESTS = (
         333,
         1,
         (
-            ("run", 410, None, 334, 5),
+            ("run", 409, None, 334, 5),
             ("choose", ("1",), None, 336, 5),
-            ("expect", 398, None, 337, 5),
+            ("expect", 402, None, 337, 5),
         ),
     ),
     make_case(
@@ -13403,15 +13433,15 @@ TESTS = (
         342,
         1,
         (
-            ("run", 411, None, 343, 5),
+            ("run", 410, None, 343, 5),
             ("dice", (5,), None, 344, 5),
-            ("run", 412, None, 345, 5),
+            ("run", 411, None, 345, 5),
             ("not_offered", ("spain_portugal",), None, 346, 5),
             ("choose", ("guatemala",), None, 347, 5),
-            ("expect", 399, None, 348, 5),
+            ("expect", 403, None, 348, 5),
             ("choose", ("coup", "nicaragua"), None, 349, 5),
-            ("expect", 400, None, 351, 5),
-            ("expect", 401, "a free coup gives no military operations", 352, 5),
+            ("expect", 404, None, 351, 5),
+            ("expect", 405, "a free coup gives no military operations", 352, 5),
         ),
     ),
     make_case(
@@ -13420,14 +13450,14 @@ TESTS = (
         355,
         1,
         (
-            ("run", 413, None, 356, 5),
+            ("run", 412, None, 356, 5),
             ("dice", (3, 3, 5, 2), None, 357, 5),
-            ("run", 414, None, 358, 5),
+            ("run", 413, None, 358, 5),
             ("choose", ("honduras",), None, 359, 5),
             ("choose", ("realign", "nicaragua"), None, 360, 5),
-            ("expect", 402, None, 362, 5),
+            ("expect", 406, None, 362, 5),
             ("choose", ("nicaragua",), None, 363, 5),
-            ("expect", 403, None, 365, 5),
+            ("expect", 407, None, 365, 5),
         ),
     ),
     make_case(
@@ -13436,12 +13466,12 @@ TESTS = (
         368,
         1,
         (
-            ("run", 415, None, 369, 5),
+            ("run", 414, None, 369, 5),
             ("choose", ("cuba",), None, 370, 5),
             ("offered", ("nothing",), None, 371, 5),
             ("not_offered", ("coup", "realign"), None, 372, 5),
             ("choose", ("nothing",), None, 373, 5),
-            ("expect", 404, None, 374, 5),
+            ("expect", 408, None, 374, 5),
         ),
     ),
     make_case(
@@ -13450,11 +13480,11 @@ TESTS = (
         377,
         1,
         (
-            ("run", 416, None, 378, 5),
+            ("run", 415, None, 378, 5),
             ("dice", (2,), None, 381, 5),
-            ("run", 417, None, 382, 5),
+            ("run", 416, None, 382, 5),
             ("choose", ("mexico", "coup", "panama"), None, 383, 5),
-            ("expect", 405, None, 385, 5),
+            ("expect", 409, None, 385, 5),
         ),
     ),
     make_case(
@@ -13463,8 +13493,8 @@ TESTS = (
         390,
         1,
         (
-            ("run", 418, None, 391, 5),
-            ("expect", 406, None, 395, 5),
+            ("run", 417, None, 391, 5),
+            ("expect", 410, None, 395, 5),
         ),
     ),
     make_case(
@@ -13473,9 +13503,9 @@ TESTS = (
         398,
         1,
         (
-            ("run", 419, None, 399, 5),
+            ("run", 418, None, 399, 5),
             ("choose", ("play_event",), None, 403, 5),
-            ("expect", 407, None, 404, 5),
+            ("expect", 411, None, 404, 5),
         ),
     ),
     make_case(
@@ -13484,14 +13514,14 @@ TESTS = (
         409,
         1,
         (
-            ("run", 420, None, 410, 5),
+            ("run", 419, None, 410, 5),
             ("offered", ("duck_and_cover",), None, 413, 5),
             ("not_offered", ("cia_created",), None, 414, 5),
             ("choose", ("duck_and_cover",), None, 415, 5),
             ("choose", ("influence", "finland", "finland", "finland"), None, 416, 5),
-            ("expect", 408, "3 operations, no Duck and Cover", 417, 5),
-            ("expect", 409, None, 418, 5),
-            ("expect", 410, None, 419, 5),
+            ("expect", 412, "3 operations, no Duck and Cover", 417, 5),
+            ("expect", 413, None, 418, 5),
+            ("expect", 414, None, 419, 5),
         ),
     ),
     make_case(
@@ -13500,10 +13530,10 @@ TESTS = (
         422,
         1,
         (
-            ("run", 421, None, 423, 5),
+            ("run", 420, None, 423, 5),
             ("offered", ("allende", "cia_created"), None, 426, 5),
             ("choose", ("allende",), None, 427, 5),
-            ("expect", 411, None, 428, 5),
+            ("expect", 415, None, 428, 5),
         ),
     ),
     make_case(
@@ -13512,9 +13542,9 @@ TESTS = (
         431,
         1,
         (
-            ("run", 422, None, 432, 5),
+            ("run", 421, None, 432, 5),
             ("choose", ("asia_scoring",), None, 435, 5),
-            ("expect", 412, None, 436, 5),
+            ("expect", 416, None, 436, 5),
         ),
     ),
     make_case(
@@ -13523,19 +13553,19 @@ TESTS = (
         439,
         1,
         (
-            ("run", 423, None, 440, 5),
+            ("run", 422, None, 440, 5),
             ("choose", ("fidel", "influence", "canada", "canada"), None, 442, 5),
-            ("expect", 413, None, 443, 5),
-            ("run", 424, None, 444, 5),
-            ("expect", 414, None, 445, 5),
-            ("expect", 415, None, 446, 5),
-            ("run", 425, None, 447, 5),
+            ("expect", 417, None, 443, 5),
+            ("run", 423, None, 444, 5),
+            ("expect", 418, None, 445, 5),
+            ("expect", 419, None, 446, 5),
+            ("run", 424, None, 447, 5),
             ("offered", ("operations",), None, 449, 5),
             ("not_offered", ("play_event", "space_attempt"), None, 450, 5),
             ("choose", ("operations", "influence", "finland", "finland"), None, 451, 5),
-            ("expect", 416, None, 452, 5),
-            ("run", 426, None, 453, 5),
-            ("expect", 417, None, 454, 5),
+            ("expect", 420, None, 452, 5),
+            ("run", 425, None, 453, 5),
+            ("expect", 421, None, 454, 5),
         ),
     ),
     make_case(
@@ -13544,8 +13574,8 @@ TESTS = (
         457,
         1,
         (
-            ("run", 427, None, 458, 5),
-            ("expect", 418, None, 459, 5),
+            ("run", 426, None, 458, 5),
+            ("expect", 422, None, 459, 5),
         ),
     ),
     make_case(
@@ -13554,9 +13584,9 @@ TESTS = (
         464,
         1,
         (
-            ("run", 428, None, 465, 5),
-            ("expect", 419, None, 466, 5),
-            ("run", 429, None, 467, 5),
+            ("run", 427, None, 465, 5),
+            ("expect", 423, None, 466, 5),
+            ("run", 428, None, 467, 5),
             (
                 "choose",
                 ("cia_created", "operations", "influence", "canada"),
@@ -13564,7 +13594,7 @@ TESTS = (
                 470,
                 5,
             ),
-            ("expect", 420, None, 471, 5),
+            ("expect", 424, None, 471, 5),
         ),
     ),
     make_case(
@@ -13573,7 +13603,7 @@ TESTS = (
         474,
         1,
         (
-            ("run", 430, None, 475, 5),
+            ("run", 429, None, 475, 5),
             (
                 "choose",
                 ("un_intervention", "play_event", "allende", "influence", "canada"),
@@ -13581,8 +13611,8 @@ TESTS = (
                 480,
                 5,
             ),
-            ("expect", 421, None, 481, 5),
-            ("expect", 422, None, 482, 5),
+            ("expect", 425, None, 481, 5),
+            ("expect", 426, None, 482, 5),
         ),
     ),
     make_case(
@@ -13591,7 +13621,7 @@ TESTS = (
         485,
         1,
         (
-            ("run", 431, None, 486, 5),
+            ("run", 430, None, 486, 5),
             (
                 "choose",
                 ("un_intervention", "operations", "influence", "canada"),
@@ -13599,7 +13629,7 @@ TESTS = (
                 491,
                 5,
             ),
-            ("expect", 423, None, 492, 5),
+            ("expect", 427, None, 492, 5),
         ),
     ),
     make_case(
@@ -13608,7 +13638,7 @@ TESTS = (
         495,
         1,
         (
-            ("run", 432, None, 496, 5),
+            ("run", 431, None, 496, 5),
             ("choose", ("we_will_bury_you", "operations", "event_first"), None, 499, 5),
             (
                 "choose",
@@ -13617,8 +13647,8 @@ TESTS = (
                 500,
                 5,
             ),
-            ("expect", 424, None, 501, 5),
-            ("run", 433, None, 502, 5),
+            ("expect", 428, None, 501, 5),
+            ("run", 432, None, 502, 5),
             (
                 "choose",
                 ("cia_created", "operations", "influence", "canada"),
@@ -13626,7 +13656,7 @@ TESTS = (
                 505,
                 5,
             ),
-            ("expect", 425, None, 506, 5),
+            ("expect", 429, None, 506, 5),
         ),
     ),
     make_case(
@@ -13635,8 +13665,8 @@ TESTS = (
         509,
         1,
         (
-            ("run", 434, None, 510, 5),
-            ("expect", 426, None, 514, 5),
+            ("run", 433, None, 510, 5),
+            ("expect", 430, None, 514, 5),
         ),
     ),
     make_case(
@@ -13645,8 +13675,8 @@ TESTS = (
         517,
         1,
         (
-            ("run", 435, None, 518, 5),
-            ("expect", 427, None, 521, 5),
+            ("run", 434, None, 518, 5),
+            ("expect", 431, None, 521, 5),
         ),
     ),
     make_case(
@@ -13655,12 +13685,12 @@ TESTS = (
         526,
         1,
         (
-            ("run", 436, None, 527, 5),
-            ("expect", 428, None, 528, 5),
-            ("expect", 429, None, 529, 5),
-            ("expect", 430, None, 530, 5),
-            ("run", 437, None, 531, 5),
-            ("expect", 431, None, 532, 5),
+            ("run", 435, None, 527, 5),
+            ("expect", 432, None, 528, 5),
+            ("expect", 433, None, 529, 5),
+            ("expect", 434, None, 530, 5),
+            ("run", 436, None, 531, 5),
+            ("expect", 435, None, 532, 5),
         ),
     ),
     make_case(
@@ -13669,8 +13699,8 @@ TESTS = (
         535,
         1,
         (
-            ("run", 438, None, 536, 5),
-            ("expect", 432, None, 538, 5),
+            ("run", 437, None, 536, 5),
+            ("expect", 436, None, 538, 5),
         ),
     ),
     make_case(
@@ -13679,8 +13709,8 @@ TESTS = (
         543,
         1,
         (
-            ("run", 439, None, 544, 5),
-            ("expect", 433, None, 545, 5),
+            ("run", 438, None, 544, 5),
+            ("expect", 437, None, 545, 5),
         ),
     ),
     make_case(
@@ -13689,9 +13719,9 @@ TESTS = (
         550,
         1,
         (
-            ("run", 440, None, 551, 5),
+            ("run", 439, None, 551, 5),
             ("choose", ("two",), None, 552, 5),
-            ("expect", 434, None, 553, 5),
+            ("expect", 438, None, 553, 5),
         ),
     ),
     make_case(
@@ -13700,12 +13730,12 @@ TESTS = (
         556,
         1,
         (
-            ("run", 441, None, 557, 5),
+            ("run", 440, None, 557, 5),
             ("choose", ("split",), None, 558, 5),
             ("offered", ("angola", "botswana"), None, 559, 5),
             ("not_offered", ("zimbabwe", "south_africa"), None, 560, 5),
             ("choose", ("botswana",), None, 561, 5),
-            ("expect", 435, None, 562, 5),
+            ("expect", 439, None, 562, 5),
         ),
     ),
     make_case(
@@ -13714,8 +13744,8 @@ TESTS = (
         567,
         1,
         (
-            ("run", 442, None, 568, 5),
-            ("expect", 436, None, 569, 5),
+            ("run", 441, None, 568, 5),
+            ("expect", 440, None, 569, 5),
         ),
     ),
     make_case(
@@ -13724,11 +13754,11 @@ TESTS = (
         574,
         1,
         (
-            ("run", 443, None, 575, 5),
-            ("expect", 437, None, 577, 5),
-            ("run", 444, None, 578, 5),
-            ("expect", 438, None, 579, 5),
-            ("expect", 439, None, 580, 5),
+            ("run", 442, None, 575, 5),
+            ("expect", 441, None, 577, 5),
+            ("run", 443, None, 578, 5),
+            ("expect", 442, None, 579, 5),
+            ("expect", 443, None, 580, 5),
         ),
     ),
     make_case(
@@ -13737,8 +13767,8 @@ TESTS = (
         583,
         1,
         (
-            ("run", 445, None, 584, 5),
-            ("expect", 440, None, 588, 5),
+            ("run", 444, None, 584, 5),
+            ("expect", 444, None, 588, 5),
         ),
     ),
     make_case(
@@ -13747,9 +13777,9 @@ TESTS = (
         591,
         1,
         (
-            ("run", 446, None, 592, 5),
-            ("expect", 441, None, 593, 5),
-            ("run", 447, None, 594, 5),
+            ("run", 445, None, 592, 5),
+            ("expect", 445, None, 593, 5),
+            ("run", 446, None, 594, 5),
             (
                 "choose",
                 ("operations", "event_first", "influence", "canada", "canada"),
@@ -13757,7 +13787,7 @@ TESTS = (
                 597,
                 5,
             ),
-            ("expect", 442, None, 598, 5),
+            ("expect", 446, None, 598, 5),
         ),
     ),
     make_case(
@@ -13766,11 +13796,11 @@ TESTS = (
         603,
         1,
         (
-            ("run", 448, None, 604, 5),
+            ("run", 447, None, 604, 5),
             ("offered", ("iran", "egypt"), None, 608, 5),
             ("not_offered", ("israel", "iraq"), None, 609, 5),
             ("choose", ("iran", "egypt"), None, 610, 5),
-            ("expect", 443, None, 611, 5),
+            ("expect", 447, None, 611, 5),
         ),
     ),
     make_case(
@@ -13779,9 +13809,9 @@ TESTS = (
         614,
         1,
         (
-            ("run", 449, None, 615, 5),
+            ("run", 448, None, 615, 5),
             ("choose", ("jordan",), None, 617, 5),
-            ("expect", 444, None, 618, 5),
+            ("expect", 448, None, 618, 5),
         ),
     ),
     make_case(
@@ -13790,8 +13820,8 @@ TESTS = (
         621,
         1,
         (
-            ("run", 450, None, 622, 5),
-            ("expect", 445, None, 623, 5),
+            ("run", 449, None, 622, 5),
+            ("expect", 449, None, 623, 5),
         ),
     ),
     make_case(
@@ -13800,8 +13830,8 @@ TESTS = (
         628,
         1,
         (
-            ("run", 451, None, 629, 5),
-            ("expect", 446, None, 631, 5),
+            ("run", 450, None, 629, 5),
+            ("expect", 450, None, 631, 5),
             (
                 "choose",
                 ("influence", "canada", "canada", "canada", "canada"),
@@ -13809,7 +13839,7 @@ TESTS = (
                 632,
                 5,
             ),
-            ("expect", 447, None, 633, 5),
+            ("expect", 451, None, 633, 5),
         ),
     ),
     make_case(
@@ -13818,11 +13848,11 @@ TESTS = (
         636,
         1,
         (
-            ("run", 452, None, 637, 5),
+            ("run", 451, None, 637, 5),
             ("choose", ("influence",), None, 640, 5),
             ("offered", ("norway",), None, 641, 5),
             ("choose", ("norway", "norway", "norway", "norway"), None, 642, 5),
-            ("expect", 448, None, 643, 5),
+            ("expect", 452, None, 643, 5),
         ),
     ),
     make_case(
@@ -13831,8 +13861,8 @@ TESTS = (
         648,
         1,
         (
-            ("run", 453, None, 649, 5),
-            ("expect", 449, None, 651, 5),
+            ("run", 452, None, 649, 5),
+            ("expect", 453, None, 651, 5),
         ),
     ),
     make_case(
@@ -13841,8 +13871,8 @@ TESTS = (
         654,
         1,
         (
-            ("run", 454, None, 655, 5),
-            ("expect", 450, None, 657, 5),
+            ("run", 453, None, 655, 5),
+            ("expect", 454, None, 657, 5),
         ),
     ),
     make_case(
@@ -13851,8 +13881,8 @@ TESTS = (
         662,
         1,
         (
-            ("run", 455, None, 663, 5),
-            ("expect", 451, None, 666, 5),
+            ("run", 454, None, 663, 5),
+            ("expect", 455, None, 666, 5),
         ),
     ),
     make_case(
@@ -13861,11 +13891,11 @@ TESTS = (
         669,
         1,
         (
-            ("run", 456, None, 670, 5),
+            ("run", 455, None, 670, 5),
             ("dice", (6,), None, 672, 5),
-            ("run", 457, None, 673, 5),
+            ("run", 456, None, 673, 5),
             ("choose", ("space_attempt",), None, 674, 5),
-            ("expect", 452, None, 675, 5),
+            ("expect", 456, None, 675, 5),
         ),
     ),
     make_case(
@@ -13874,11 +13904,11 @@ TESTS = (
         678,
         1,
         (
-            ("run", 458, None, 679, 5),
+            ("run", 457, None, 679, 5),
             ("dice", (1,), None, 681, 5),
-            ("run", 459, None, 682, 5),
+            ("run", 458, None, 682, 5),
             ("choose", ("lebanon",), None, 683, 5),
-            ("expect", 453, None, 684, 5),
+            ("expect", 457, None, 684, 5),
         ),
     ),
     make_case(
@@ -13887,8 +13917,8 @@ TESTS = (
         687,
         1,
         (
-            ("run", 460, None, 688, 5),
-            ("expect", 454, None, 691, 5),
+            ("run", 459, None, 688, 5),
+            ("expect", 458, None, 691, 5),
         ),
     ),
     make_case(
@@ -13897,10 +13927,10 @@ TESTS = (
         694,
         1,
         (
-            ("run", 461, None, 695, 5),
-            ("expect", 455, None, 697, 5),
-            ("run", 462, None, 698, 5),
-            ("expect", 456, None, 700, 5),
+            ("run", 460, None, 695, 5),
+            ("expect", 459, None, 697, 5),
+            ("run", 461, None, 698, 5),
+            ("expect", 460, None, 700, 5),
         ),
     ),
     make_case(
@@ -13909,9 +13939,9 @@ TESTS = (
         705,
         1,
         (
-            ("run", 463, None, 706, 5),
-            ("expect", 457, None, 707, 5),
-            ("run", 464, None, 708, 5),
+            ("run", 462, None, 706, 5),
+            ("expect", 461, None, 707, 5),
+            ("run", 463, None, 708, 5),
             (
                 "choose",
                 ("play_event", "cia_created", "influence", "finland"),
@@ -13919,7 +13949,7 @@ TESTS = (
                 712,
                 5,
             ),
-            ("expect", 458, None, 713, 5),
+            ("expect", 462, None, 713, 5),
         ),
     ),
     make_case(
@@ -13928,11 +13958,11 @@ TESTS = (
         716,
         1,
         (
-            ("run", 465, None, 717, 5),
+            ("run", 464, None, 717, 5),
             ("choose", ("operations", "influence", "canada"), None, 722, 5),
-            ("expect", 459, None, 723, 5),
-            ("run", 466, None, 724, 5),
-            ("expect", 460, None, 725, 5),
+            ("expect", 463, None, 723, 5),
+            ("run", 465, None, 724, 5),
+            ("expect", 464, None, 725, 5),
         ),
     ),
     make_case(
@@ -13941,8 +13971,8 @@ TESTS = (
         730,
         1,
         (
-            ("run", 467, None, 731, 5),
-            ("expect", 461, None, 736, 5),
+            ("run", 466, None, 731, 5),
+            ("expect", 465, None, 736, 5),
         ),
     ),
     make_case(
@@ -13951,8 +13981,8 @@ TESTS = (
         739,
         1,
         (
-            ("run", 468, None, 740, 5),
-            ("expect", 462, None, 741, 5),
+            ("run", 467, None, 740, 5),
+            ("expect", 466, None, 741, 5),
         ),
     ),
     make_case(
@@ -13961,9 +13991,9 @@ TESTS = (
         746,
         1,
         (
-            ("run", 469, None, 747, 5),
+            ("run", 468, None, 747, 5),
             ("choose", ("use", "influence", "finland"), None, 749, 5),
-            ("expect", 463, None, 750, 5),
+            ("expect", 467, None, 750, 5),
         ),
     ),
     make_case(
@@ -13972,10 +14002,10 @@ TESTS = (
         753,
         1,
         (
-            ("run", 470, None, 754, 5),
+            ("run", 469, None, 754, 5),
             ("offered", ("use", "decline"), None, 755, 5),
             ("choose", ("decline",), None, 756, 5),
-            ("expect", 464, None, 757, 5),
+            ("expect", 468, None, 757, 5),
         ),
     ),
     make_case(
@@ -13984,13 +14014,13 @@ TESTS = (
         762,
         1,
         (
-            ("run", 471, None, 763, 5),
+            ("run", 470, None, 763, 5),
             ("not_offered", ("japan", "egypt"), None, 764, 5),
             ("choose", ("angola",), None, 765, 5),
             ("not_offered", ("angola",), None, 766, 5),
             ("choose", ("vietnam", "zaire", "kenya"), None, 767, 5),
-            ("expect", 465, None, 768, 5),
-            ("expect", 466, None, 769, 5),
+            ("expect", 469, None, 768, 5),
+            ("expect", 470, None, 769, 5),
         ),
     ),
     make_case(
@@ -13999,8 +14029,8 @@ TESTS = (
         774,
         1,
         (
-            ("run", 472, None, 775, 5),
-            ("expect", 467, None, 776, 5),
+            ("run", 471, None, 775, 5),
+            ("expect", 471, None, 776, 5),
         ),
     ),
     make_case(
@@ -14009,12 +14039,12 @@ TESTS = (
         781,
         1,
         (
-            ("run", 473, None, 782, 5),
-            ("expect", 468, None, 783, 5),
-            ("run", 474, None, 784, 5),
+            ("run", 472, None, 782, 5),
+            ("expect", 472, None, 783, 5),
+            ("run", 473, None, 784, 5),
             ("choose", ("play_event",), None, 785, 5),
-            ("expect", 469, None, 786, 5),
-            ("expect", 470, None, 787, 5),
+            ("expect", 473, None, 786, 5),
+            ("expect", 474, None, 787, 5),
         ),
     ),
     make_case(
@@ -14023,11 +14053,11 @@ TESTS = (
         792,
         1,
         (
-            ("run", 475, None, 793, 5),
+            ("run", 474, None, 793, 5),
             ("choose", ("place",), None, 796, 5),
             ("not_offered", ("uk", "angola"), None, 797, 5),
             ("choose", ("chile", "place", "sudan", "place", "burma"), None, 798, 5),
-            ("expect", 471, None, 799, 5),
+            ("expect", 475, None, 799, 5),
         ),
     ),
     make_case(
@@ -14036,9 +14066,9 @@ TESTS = (
         802,
         1,
         (
-            ("run", 476, None, 803, 5),
+            ("run", 475, None, 803, 5),
             ("choose", ("place", "chile", "stop"), None, 804, 5),
-            ("expect", 472, None, 805, 5),
+            ("expect", 476, None, 805, 5),
         ),
     ),
     make_case(
@@ -14047,8 +14077,8 @@ TESTS = (
         810,
         1,
         (
-            ("run", 477, None, 811, 5),
-            ("expect", 473, None, 813, 5),
+            ("run", 476, None, 811, 5),
+            ("expect", 477, None, 813, 5),
             ("offered", ("play", "give_back"), None, 814, 5),
             ("choose", ("play",), None, 815, 5),
             ("not_offered", ("play_event",), None, 816, 5),
@@ -14059,7 +14089,7 @@ TESTS = (
                 817,
                 5,
             ),
-            ("expect", 474, None, 818, 5),
+            ("expect", 478, None, 818, 5),
         ),
     ),
     make_case(
@@ -14068,11 +14098,11 @@ TESTS = (
         821,
         1,
         (
-            ("run", 478, None, 822, 5),
+            ("run", 477, None, 822, 5),
             ("choose", ("give_back",), None, 824, 5),
-            ("expect", 475, None, 825, 5),
+            ("expect", 479, None, 825, 5),
             ("choose", ("use", "influence", "canada", "canada"), None, 826, 5),
-            ("expect", 476, None, 827, 5),
+            ("expect", 480, None, 827, 5),
         ),
     ),
     make_case(
@@ -14081,10 +14111,10 @@ TESTS = (
         830,
         1,
         (
-            ("run", 479, None, 831, 5),
+            ("run", 478, None, 831, 5),
             ("offered", ("use", "decline"), None, 832, 5),
             ("choose", ("decline",), None, 833, 5),
-            ("expect", 477, None, 834, 5),
+            ("expect", 481, None, 834, 5),
         ),
     ),
     make_case(
@@ -14093,12 +14123,12 @@ TESTS = (
         839,
         1,
         (
-            ("run", 480, None, 840, 5),
-            ("expect", 478, None, 842, 5),
-            ("run", 481, None, 843, 5),
+            ("run", 479, None, 840, 5),
+            ("expect", 482, None, 842, 5),
+            ("run", 480, None, 843, 5),
             ("choose", ("play_event",), None, 844, 5),
-            ("expect", 479, None, 845, 5),
-            ("expect", 480, None, 846, 5),
+            ("expect", 483, None, 845, 5),
+            ("expect", 484, None, 846, 5),
         ),
     ),
     make_case(
@@ -14107,13 +14137,13 @@ TESTS = (
         851,
         1,
         (
-            ("run", 482, None, 852, 5),
-            ("expect", 481, None, 853, 5),
-            ("expect", 482, None, 854, 5),
-            ("run", 483, None, 855, 5),
+            ("run", 481, None, 852, 5),
+            ("expect", 485, None, 853, 5),
+            ("expect", 486, None, 854, 5),
+            ("run", 482, None, 855, 5),
             ("dice", (2,), None, 856, 5),
-            ("run", 484, None, 857, 5),
-            ("expect", 483, None, 859, 5),
+            ("run", 483, None, 857, 5),
+            ("expect", 487, None, 859, 5),
         ),
     ),
     make_case(
@@ -14122,10 +14152,10 @@ TESTS = (
         862,
         1,
         (
-            ("run", 485, None, 863, 5),
-            ("expect", 484, None, 864, 5),
-            ("run", 486, None, 865, 5),
-            ("expect", 485, None, 866, 5),
+            ("run", 484, None, 863, 5),
+            ("expect", 488, None, 864, 5),
+            ("run", 485, None, 865, 5),
+            ("expect", 489, None, 866, 5),
         ),
     ),
     make_case(
@@ -14134,10 +14164,10 @@ TESTS = (
         871,
         1,
         (
-            ("run", 487, None, 872, 5),
+            ("run", 486, None, 872, 5),
             ("not_offered", ("spain_portugal",), None, 873, 5),
             ("choose", ("panama", "panama"), None, 874, 5),
-            ("expect", 486, None, 875, 5),
+            ("expect", 490, None, 875, 5),
         ),
     ),
     make_case(
@@ -14146,8 +14176,8 @@ TESTS = (
         880,
         1,
         (
-            ("run", 488, None, 881, 5),
-            ("expect", 487, None, 883, 5),
+            ("run", 487, None, 881, 5),
+            ("expect", 491, None, 883, 5),
         ),
     ),
     make_case(
@@ -14156,8 +14186,8 @@ TESTS = (
         886,
         1,
         (
-            ("run", 489, None, 887, 5),
-            ("expect", 488, None, 889, 5),
+            ("run", 488, None, 887, 5),
+            ("expect", 492, None, 889, 5),
         ),
     ),
     make_case(
@@ -14166,8 +14196,8 @@ TESTS = (
         894,
         1,
         (
-            ("run", 490, None, 895, 5),
-            ("expect", 489, None, 897, 5),
+            ("run", 489, None, 895, 5),
+            ("expect", 493, None, 897, 5),
         ),
     ),
     make_case(
@@ -14176,12 +14206,12 @@ TESTS = (
         902,
         1,
         (
-            ("run", 491, None, 903, 5),
+            ("run", 490, None, 903, 5),
             ("choose", ("play_event",), None, 905, 5),
-            ("expect", 490, "kept in front of the USA", 906, 5),
-            ("run", 492, None, 907, 5),
-            ("expect", 491, None, 913, 5),
-            ("expect", 492, None, 914, 5),
+            ("expect", 494, "kept in front of the USA", 906, 5),
+            ("run", 491, None, 907, 5),
+            ("expect", 495, None, 913, 5),
+            ("expect", 496, None, 914, 5),
         ),
     ),
     make_case(
@@ -14190,11 +14220,11 @@ TESTS = (
         917,
         1,
         (
-            ("run", 493, None, 918, 5),
-            ("expect", 493, None, 921, 5),
-            ("expect", 494, None, 922, 5),
-            ("run", 494, None, 923, 5),
-            ("expect", 495, None, 924, 5),
+            ("run", 492, None, 918, 5),
+            ("expect", 497, None, 921, 5),
+            ("expect", 498, None, 922, 5),
+            ("run", 493, None, 923, 5),
+            ("expect", 499, None, 924, 5),
         ),
     ),
     make_case(
@@ -14203,13 +14233,13 @@ TESTS = (
         929,
         1,
         (
-            ("run", 495, None, 930, 5),
+            ("run", 494, None, 930, 5),
             ("not_offered", ("poland",), None, 935, 5),
             ("choose", ("egypt", "egypt"), None, 936, 5),
             ("not_offered", ("egypt",), None, 937, 5),
             ("choose", ("angola", "cuba"), None, 938, 5),
-            ("expect", 496, None, 939, 5),
-            ("expect", 497, None, 940, 5),
+            ("expect", 500, None, 939, 5),
+            ("expect", 501, None, 940, 5),
         ),
     ),
     make_case(
@@ -14218,9 +14248,9 @@ TESTS = (
         943,
         1,
         (
-            ("run", 496, None, 944, 5),
+            ("run", 495, None, 944, 5),
             ("choose", ("angola",), None, 946, 5),
-            ("expect", 498, None, 947, 5),
+            ("expect", 502, None, 947, 5),
         ),
     ),
     make_case(
@@ -14229,12 +14259,12 @@ TESTS = (
         952,
         1,
         (
-            ("run", 497, None, 953, 5),
+            ("run", 496, None, 953, 5),
             ("not_offered", ("chile",), None, 954, 5),
             ("choose", ("cuba", "cuba"), None, 955, 5),
             ("not_offered", ("cuba",), None, 956, 5),
             ("choose", ("haiti",), None, 957, 5),
-            ("expect", 499, None, 958, 5),
+            ("expect", 503, None, 958, 5),
         ),
     ),
     make_case(
@@ -14243,8 +14273,8 @@ TESTS = (
         963,
         1,
         (
-            ("run", 498, None, 964, 5),
-            ("expect", 500, None, 966, 5),
+            ("run", 497, None, 964, 5),
+            ("expect", 504, None, 966, 5),
         ),
     ),
     make_case(
@@ -14253,12 +14283,12 @@ TESTS = (
         969,
         1,
         (
-            ("run", 499, None, 970, 5),
+            ("run", 498, None, 970, 5),
             ("not_offered", ("egypt",), None, 972, 5),
             ("choose", ("japan", "japan"), None, 973, 5),
             ("not_offered", ("japan",), None, 974, 5),
             ("choose", ("thailand", "thailand"), None, 975, 5),
-            ("expect", 501, None, 976, 5),
+            ("expect", 505, None, 976, 5),
         ),
     ),
     make_case(
@@ -14267,7 +14297,7 @@ TESTS = (
         981,
         1,
         (
-            ("run", 500, None, 982, 5),
+            ("run", 499, None, 982, 5),
             (
                 "choose",
                 ("discard_one", "asia_scoring", "discard_one", "cia_created", "done"),
@@ -14275,8 +14305,8 @@ TESTS = (
                 988,
                 5,
             ),
-            ("expect", 502, None, 989, 5),
-            ("expect", 503, None, 990, 5),
+            ("expect", 506, None, 989, 5),
+            ("expect", 507, None, 990, 5),
         ),
     ),
     make_case(
@@ -14285,9 +14315,9 @@ TESTS = (
         993,
         1,
         (
-            ("run", 501, None, 994, 5),
+            ("run", 500, None, 994, 5),
             ("choose", ("discard_one", "cia_created"), None, 997, 5),
-            ("expect", 504, None, 998, 5),
+            ("expect", 508, None, 998, 5),
         ),
     ),
     make_case(
@@ -14296,9 +14326,9 @@ TESTS = (
         1001,
         1,
         (
-            ("run", 502, None, 1002, 5),
+            ("run", 501, None, 1002, 5),
             ("choose", ("done",), None, 1005, 5),
-            ("expect", 505, None, 1006, 5),
+            ("expect", 509, None, 1006, 5),
         ),
     ),
     make_case(
@@ -14307,8 +14337,8 @@ TESTS = (
         1011,
         1,
         (
-            ("run", 503, None, 1012, 5),
-            ("expect", 506, None, 1017, 5),
+            ("run", 502, None, 1012, 5),
+            ("expect", 510, None, 1017, 5),
         ),
     ),
     make_case(
@@ -14317,8 +14347,8 @@ TESTS = (
         1022,
         1,
         (
-            ("run", 504, None, 1023, 5),
-            ("expect", 507, "box 7 reached second: 2 VP", 1026, 5),
+            ("run", 503, None, 1023, 5),
+            ("expect", 511, "box 7 reached second: 2 VP", 1026, 5),
         ),
     ),
     make_case(
@@ -14327,8 +14357,8 @@ TESTS = (
         1029,
         1,
         (
-            ("run", 505, None, 1030, 5),
-            ("expect", 508, None, 1033, 5),
+            ("run", 504, None, 1030, 5),
+            ("expect", 512, None, 1033, 5),
         ),
     ),
     make_case(
@@ -14337,10 +14367,10 @@ TESTS = (
         1036,
         1,
         (
-            ("run", 506, None, 1037, 5),
-            ("expect", 509, None, 1039, 5),
-            ("run", 507, None, 1040, 5),
-            ("expect", 510, None, 1041, 5),
+            ("run", 505, None, 1037, 5),
+            ("expect", 513, None, 1039, 5),
+            ("run", 506, None, 1040, 5),
+            ("expect", 514, None, 1041, 5),
         ),
     ),
     make_case(
@@ -14349,8 +14379,8 @@ TESTS = (
         1044,
         1,
         (
-            ("run", 508, None, 1045, 5),
-            ("expect", 511, None, 1048, 5),
+            ("run", 507, None, 1045, 5),
+            ("expect", 515, None, 1048, 5),
         ),
     ),
     make_case(
@@ -14359,21 +14389,21 @@ TESTS = (
         1053,
         1,
         (
-            ("run", 509, None, 1054, 5),
+            ("run", 508, None, 1054, 5),
             ("dice", (6, 6), None, 1057, 5),
-            ("run", 510, None, 1058, 5),
+            ("run", 509, None, 1058, 5),
             ("choose", ("coup",), None, 1059, 5),
             ("not_offered", ("panama",), None, 1060, 5),
             ("choose", ("nicaragua",), None, 1061, 5),
-            ("expect", 512, None, 1062, 5),
+            ("expect", 516, None, 1062, 5),
             ("offered", ("coup", "stop"), None, 1063, 5),
             ("choose", ("coup",), None, 1064, 5),
             ("not_offered", ("nicaragua",), None, 1065, 5),
             ("choose", ("haiti",), None, 1066, 5),
-            ("expect", 513, None, 1067, 5),
+            ("expect", 517, None, 1067, 5),
             (
                 "expect",
-                514,
+                518,
                 "decided: Che's coups count as military operations",
                 1068,
                 5,
@@ -14386,11 +14416,11 @@ TESTS = (
         1071,
         1,
         (
-            ("run", 511, None, 1072, 5),
+            ("run", 510, None, 1072, 5),
             ("dice", (1,), None, 1074, 5),
-            ("run", 512, None, 1075, 5),
+            ("run", 511, None, 1075, 5),
             ("choose", ("coup", "honduras"), None, 1076, 5),
-            ("expect", 515, None, 1078, 5),
+            ("expect", 519, None, 1078, 5),
         ),
     ),
     make_case(
@@ -14399,12 +14429,12 @@ TESTS = (
         1081,
         1,
         (
-            ("run", 513, None, 1082, 5),
-            ("expect", 516, None, 1083, 5),
-            ("run", 514, None, 1084, 5),
+            ("run", 512, None, 1082, 5),
+            ("expect", 520, None, 1083, 5),
+            ("run", 513, None, 1084, 5),
             ("offered", ("coup", "decline"), None, 1086, 5),
             ("choose", ("decline",), None, 1087, 5),
-            ("expect", 517, None, 1088, 5),
+            ("expect", 521, None, 1088, 5),
         ),
     ),
     make_case(
@@ -14413,13 +14443,13 @@ TESTS = (
         1093,
         1,
         (
-            ("run", 515, None, 1094, 5),
+            ("run", 514, None, 1094, 5),
             ("choose", ("discard_one",), None, 1102, 5),
             ("offered", ("summit", "allende"), None, 1103, 5),
             ("not_offered", ("fidel",), None, 1104, 5),
             ("choose", ("summit", "discard_one", "arms_race", "done"), None, 1105, 5),
-            ("expect", 518, None, 1106, 5),
-            ("expect", 519, None, 1107, 5),
+            ("expect", 522, None, 1106, 5),
+            ("expect", 523, None, 1107, 5),
         ),
     ),
     make_case(
@@ -14428,9 +14458,9 @@ TESTS = (
         1110,
         1,
         (
-            ("expect", 520, None, 1111, 5),
-            ("run", 516, None, 1112, 5),
-            ("expect", 521, None, 1113, 5),
+            ("expect", 524, None, 1111, 5),
+            ("run", 515, None, 1112, 5),
+            ("expect", 525, None, 1113, 5),
         ),
     ),
     make_case(
@@ -14439,11 +14469,11 @@ TESTS = (
         1118,
         1,
         (
-            ("run", 517, None, 1119, 5),
+            ("run", 516, None, 1119, 5),
             ("dice", (6,), None, 1122, 5),
-            ("run", 518, None, 1123, 5),
+            ("run", 517, None, 1123, 5),
             ("choose", ("guatemala", "coup", "nicaragua"), None, 1124, 5),
-            ("expect", 522, None, 1125, 5),
+            ("expect", 526, None, 1125, 5),
         ),
     ),
     make_case(
@@ -14452,10 +14482,10 @@ TESTS = (
         1128,
         1,
         (
-            ("run", 519, None, 1129, 5),
+            ("run", 518, None, 1129, 5),
             ("dice", (6,), None, 1132, 5),
-            ("run", 520, None, 1133, 5),
-            ("expect", 523, None, 1134, 5),
+            ("run", 519, None, 1133, 5),
+            ("expect", 527, None, 1134, 5),
         ),
     ),
     make_case(
@@ -14464,11 +14494,11 @@ TESTS = (
         1137,
         1,
         (
-            ("run", 521, None, 1138, 5),
+            ("run", 520, None, 1138, 5),
             ("dice", (1,), None, 1140, 5),
-            ("run", 522, None, 1141, 5),
+            ("run", 521, None, 1141, 5),
             ("choose", ("brush_war", "angola"), None, 1142, 5),
-            ("expect", 524, None, 1143, 5),
+            ("expect", 528, None, 1143, 5),
         ),
     ),
     make_case(
@@ -14477,7 +14507,7 @@ TESTS = (
         1146,
         1,
         (
-            ("run", 523, None, 1147, 5),
+            ("run", 522, None, 1147, 5),
             (
                 "choose",
                 (
@@ -14493,7 +14523,7 @@ TESTS = (
                 1151,
                 5,
             ),
-            ("expect", 525, None, 1152, 5),
+            ("expect", 529, None, 1152, 5),
         ),
     ),
     make_case(
@@ -14502,9 +14532,9 @@ TESTS = (
         1155,
         1,
         (
-            ("run", 524, None, 1156, 5),
-            ("expect", 526, None, 1160, 5),
-            ("expect", 527, None, 1161, 5),
+            ("run", 523, None, 1156, 5),
+            ("expect", 530, None, 1160, 5),
+            ("expect", 531, None, 1161, 5),
         ),
     ),
     make_case(
@@ -14513,9 +14543,9 @@ TESTS = (
         1164,
         1,
         (
-            ("run", 525, None, 1165, 5),
+            ("run", 524, None, 1165, 5),
             ("choose", ("play",), None, 1168, 5),
-            ("expect", 528, None, 1169, 5),
+            ("expect", 532, None, 1169, 5),
         ),
     ),
     make_case(
@@ -14524,9 +14554,9 @@ TESTS = (
         1172,
         1,
         (
-            ("run", 526, None, 1173, 5),
-            ("expect", 529, None, 1175, 5),
-            ("run", 527, None, 1176, 5),
+            ("run", 525, None, 1173, 5),
+            ("expect", 533, None, 1175, 5),
+            ("run", 526, None, 1176, 5),
             (
                 "choose",
                 ("influence", "canada", "canada", "canada", "canada"),
@@ -14534,7 +14564,7 @@ TESTS = (
                 1177,
                 5,
             ),
-            ("expect", 530, None, 1178, 5),
+            ("expect", 534, None, 1178, 5),
         ),
     ),
     make_case(
@@ -14543,12 +14573,12 @@ TESTS = (
         8,
         1,
         (
-            ("run", 528, None, 9, 5),
+            ("run", 527, None, 9, 5),
             ("dice", (4,), None, 10, 5),
-            ("run", 529, None, 11, 5),
-            ("expect", 531, None, 12, 5),
-            ("expect", 532, "Iran is a battleground: DEFCON degrades", 13, 5),
-            ("expect", 533, "a coup with operations counts its operations", 14, 5),
+            ("run", 528, None, 11, 5),
+            ("expect", 535, None, 12, 5),
+            ("expect", 536, "Iran is a battleground: DEFCON degrades", 13, 5),
+            ("expect", 537, "a coup with operations counts its operations", 14, 5),
         ),
     ),
     make_case(
@@ -14557,11 +14587,11 @@ TESTS = (
         17,
         1,
         (
-            ("run", 530, None, 18, 5),
+            ("run", 529, None, 18, 5),
             ("dice", (1,), None, 19, 5),
-            ("run", 531, None, 20, 5),
-            ("expect", 534, None, 21, 5),
-            ("expect", 535, None, 22, 5),
+            ("run", 530, None, 20, 5),
+            ("expect", 538, None, 21, 5),
+            ("expect", 539, None, 22, 5),
         ),
     ),
     make_case(
@@ -14570,11 +14600,11 @@ TESTS = (
         25,
         1,
         (
-            ("run", 532, None, 26, 5),
+            ("run", 531, None, 26, 5),
             ("dice", (6,), None, 27, 5),
-            ("run", 533, None, 28, 5),
-            ("expect", 536, None, 29, 5),
-            ("expect", 537, None, 30, 5),
+            ("run", 532, None, 28, 5),
+            ("expect", 540, None, 29, 5),
+            ("expect", 541, None, 30, 5),
         ),
     ),
     make_case(
@@ -14583,11 +14613,11 @@ TESTS = (
         33,
         1,
         (
-            ("run", 534, None, 34, 5),
+            ("run", 533, None, 34, 5),
             ("dice", (6,), None, 35, 5),
-            ("run", 535, None, 36, 5),
-            ("expect", 538, None, 37, 5),
-            ("expect", 539, None, 38, 5),
+            ("run", 534, None, 36, 5),
+            ("expect", 542, None, 37, 5),
+            ("expect", 543, None, 38, 5),
         ),
     ),
     make_case(
@@ -14596,12 +14626,12 @@ TESTS = (
         41,
         1,
         (
-            ("run", 536, None, 44, 5),
-            ("expect", 540, None, 46, 5),
+            ("run", 535, None, 44, 5),
+            ("expect", 544, None, 46, 5),
             ("dice", (6,), None, 47, 5),
-            ("run", 537, None, 48, 5),
-            ("expect", 541, None, 49, 5),
-            ("expect", 542, None, 50, 5),
+            ("run", 536, None, 48, 5),
+            ("expect", 545, None, 49, 5),
+            ("expect", 546, None, 50, 5),
         ),
     ),
     make_case(
@@ -14610,12 +14640,12 @@ TESTS = (
         53,
         1,
         (
-            ("run", 538, None, 54, 5),
+            ("run", 537, None, 54, 5),
             ("dice", (1,), None, 55, 5),
-            ("run", 539, None, 56, 5),
+            ("run", 538, None, 56, 5),
             ("dice", (1,), None, 58, 5),
-            ("run", 540, None, 59, 5),
-            ("expect", 543, None, 60, 5),
+            ("run", 539, None, 59, 5),
+            ("expect", 547, None, 60, 5),
         ),
     ),
     make_case(
@@ -14624,10 +14654,10 @@ TESTS = (
         63,
         1,
         (
-            ("run", 541, None, 64, 5),
+            ("run", 540, None, 64, 5),
             ("dice", (1,), None, 67, 5),
-            ("run", 542, None, 68, 5),
-            ("expect", 544, None, 69, 5),
+            ("run", 541, None, 68, 5),
+            ("expect", 548, None, 69, 5),
         ),
     ),
     make_case(
@@ -14636,10 +14666,10 @@ TESTS = (
         74,
         1,
         (
-            ("run", 543, None, 75, 5),
-            ("expect", 545, None, 76, 5),
-            ("expect", 546, None, 77, 5),
-            ("expect", 547, "influence may still go anywhere", 78, 5),
+            ("run", 542, None, 75, 5),
+            ("expect", 549, None, 76, 5),
+            ("expect", 550, None, 77, 5),
+            ("expect", 551, "influence may still go anywhere", 78, 5),
         ),
     ),
     make_case(
@@ -14648,13 +14678,13 @@ TESTS = (
         81,
         1,
         (
-            ("run", 544, None, 82, 5),
-            ("expect", 548, None, 83, 5),
-            ("expect", 549, None, 84, 5),
-            ("run", 545, None, 85, 5),
-            ("expect", 550, None, 86, 5),
-            ("expect", 551, None, 87, 5),
-            ("expect", 552, None, 88, 5),
+            ("run", 543, None, 82, 5),
+            ("expect", 552, None, 83, 5),
+            ("expect", 553, None, 84, 5),
+            ("run", 544, None, 85, 5),
+            ("expect", 554, None, 86, 5),
+            ("expect", 555, None, 87, 5),
+            ("expect", 556, None, 88, 5),
         ),
     ),
     make_case(
@@ -14663,14 +14693,14 @@ TESTS = (
         91,
         1,
         (
-            ("run", 546, None, 92, 5),
+            ("run", 545, None, 92, 5),
             ("choose", ("coup",), None, 96, 5),
             ("offered", ("iran",), None, 97, 5),
             ("not_offered", ("italy", "iraq"), None, 98, 5),
             ("dice", (4,), None, 99, 5),
             ("choose", ("iran",), None, 100, 5),
-            ("expect", 553, None, 102, 5),
-            ("expect", 554, None, 103, 5),
+            ("expect", 557, None, 102, 5),
+            ("expect", 558, None, 103, 5),
         ),
     ),
     make_case(
@@ -14679,13 +14709,13 @@ TESTS = (
         111,
         1,
         (
-            ("run", 547, None, 112, 5),
-            ("expect", 555, None, 115, 5),
-            ("run", 548, None, 116, 5),
+            ("run", 546, None, 112, 5),
+            ("expect", 559, None, 115, 5),
+            ("run", 547, None, 116, 5),
             ("choose", ("turkey",), None, 117, 5),
-            ("expect", 556, "control is broken", 118, 5),
+            ("expect", 560, "control is broken", 118, 5),
             ("choose", ("turkey", "turkey"), None, 119, 5),
-            ("expect", 557, None, 120, 5),
+            ("expect", 561, None, 120, 5),
         ),
     ),
     make_case(
@@ -14694,13 +14724,13 @@ TESTS = (
         123,
         1,
         (
-            ("run", 549, None, 126, 5),
+            ("run", 548, None, 126, 5),
             ("offered", ("panama", "costa_rica", "colombia"), None, 129, 5),
             ("not_offered", ("nicaragua", "cuba"), None, 130, 5),
             ("choose", ("costa_rica",), None, 131, 5),
             ("not_offered", ("nicaragua",), None, 132, 5),
             ("choose", ("costa_rica",), None, 133, 5),
-            ("expect", 558, None, 134, 5),
+            ("expect", 562, None, 134, 5),
         ),
     ),
     make_case(
@@ -14709,11 +14739,11 @@ TESTS = (
         137,
         1,
         (
-            ("run", 550, None, 138, 5),
+            ("run", 549, None, 138, 5),
             ("offered", ("canada", "mexico", "cuba", "japan"), None, 140, 5),
             ("not_offered", ("usa_superpower", "uk"), None, 141, 5),
             ("choose", ("japan",), None, 142, 5),
-            ("expect", 559, None, 143, 5),
+            ("expect", 563, None, 143, 5),
         ),
     ),
     make_case(
@@ -14722,10 +14752,10 @@ TESTS = (
         146,
         1,
         (
-            ("run", 551, None, 147, 5),
+            ("run", 550, None, 147, 5),
             ("offered", ("finland", "poland"), None, 152, 5),
             ("choose", ("poland",), None, 153, 5),
-            ("expect", 560, None, 154, 5),
+            ("expect", 564, None, 154, 5),
         ),
     ),
     make_case(
@@ -14734,13 +14764,13 @@ TESTS = (
         159,
         1,
         (
-            ("run", 552, None, 160, 5),
-            ("expect", 561, "more influence in Iran", 161, 5),
-            ("expect", 562, None, 162, 5),
-            ("run", 553, None, 163, 5),
-            ("expect", 563, "Afghanistan and Iraq controlled", 165, 5),
-            ("run", 554, None, 166, 5),
-            ("expect", 564, "Finland is next to the USSR", 167, 5),
+            ("run", 551, None, 160, 5),
+            ("expect", 565, "more influence in Iran", 161, 5),
+            ("expect", 566, None, 162, 5),
+            ("run", 552, None, 163, 5),
+            ("expect", 567, "Afghanistan and Iraq controlled", 165, 5),
+            ("run", 553, None, 166, 5),
+            ("expect", 568, "Finland is next to the USSR", 167, 5),
         ),
     ),
     make_case(
@@ -14749,10 +14779,10 @@ TESTS = (
         170,
         1,
         (
-            ("run", 555, None, 171, 5),
+            ("run", 554, None, 171, 5),
             ("dice", (6, 2), None, 172, 5),
-            ("run", 556, None, 173, 5),
-            ("expect", 565, None, 175, 5),
+            ("run", 555, None, 173, 5),
+            ("expect", 569, None, 175, 5),
         ),
     ),
     make_case(
@@ -14761,13 +14791,13 @@ TESTS = (
         178,
         1,
         (
-            ("run", 557, None, 179, 5),
+            ("run", 556, None, 179, 5),
             ("dice", (3, 2), None, 180, 5),
-            ("run", 558, None, 181, 5),
-            ("expect", 566, None, 183, 5),
+            ("run", 557, None, 181, 5),
+            ("expect", 570, None, 183, 5),
             ("dice", (1, 6), None, 184, 5),
-            ("run", 559, None, 185, 5),
-            ("expect", 567, None, 187, 5),
+            ("run", 558, None, 185, 5),
+            ("expect", 571, None, 187, 5),
         ),
     ),
     make_case(
@@ -14776,10 +14806,10 @@ TESTS = (
         190,
         1,
         (
-            ("run", 560, None, 191, 5),
+            ("run", 559, None, 191, 5),
             ("dice", (1, 4), None, 193, 5),
-            ("run", 561, None, 194, 5),
-            ("expect", 568, None, 195, 5),
+            ("run", 560, None, 194, 5),
+            ("expect", 572, None, 195, 5),
         ),
     ),
     make_case(
@@ -14788,16 +14818,16 @@ TESTS = (
         198,
         1,
         (
-            ("run", 562, None, 199, 5),
+            ("run", 561, None, 199, 5),
             ("offered", ("iran",), None, 201, 5),
             ("not_offered", ("iraq",), None, 202, 5),
             ("dice", (5, 1), None, 203, 5),
             ("choose", ("iran",), None, 204, 5),
-            ("expect", 569, "5 against 1 + 1: 3 removed", 205, 5),
+            ("expect", 573, "5 against 1 + 1: 3 removed", 205, 5),
             ("dice", (4, 1), None, 206, 5),
             ("choose", ("iran",), None, 207, 5),
-            ("expect", 570, None, 208, 5),
-            ("expect", 571, "realignment is not a military operation", 209, 5),
+            ("expect", 574, None, 208, 5),
+            ("expect", 575, "realignment is not a military operation", 209, 5),
         ),
     ),
     make_case(
@@ -14806,7 +14836,7 @@ TESTS = (
         212,
         1,
         (
-            ("run", 563, None, 213, 5),
+            ("run", 562, None, 213, 5),
             ("offered", ("iran",), None, 217, 5),
             ("not_offered", ("uk", "iraq"), None, 218, 5),
             ("dice", (1, 1), None, 219, 5),
@@ -14819,7 +14849,7 @@ TESTS = (
         225,
         1,
         (
-            ("run", 564, None, 226, 5),
+            ("run", 563, None, 226, 5),
             (
                 "choose",
                 ("north_korea", "north_korea", "north_korea", "north_korea"),
@@ -14830,7 +14860,7 @@ TESTS = (
             ("offered", ("north_korea",), None, 230, 5),
             ("not_offered", ("poland",), None, 231, 5),
             ("choose", ("north_korea",), None, 232, 5),
-            ("expect", 572, None, 233, 5),
+            ("expect", 576, None, 233, 5),
         ),
     ),
     make_case(
@@ -14839,7 +14869,7 @@ TESTS = (
         236,
         1,
         (
-            ("run", 565, None, 237, 5),
+            ("run", 564, None, 237, 5),
             (
                 "choose",
                 ("poland", "north_korea", "north_korea", "north_korea"),
@@ -14847,7 +14877,7 @@ TESTS = (
                 240,
                 5,
             ),
-            ("expect", 573, None, 241, 5),
+            ("expect", 577, None, 241, 5),
         ),
     ),
     make_case(
@@ -14856,10 +14886,10 @@ TESTS = (
         244,
         1,
         (
-            ("run", 566, None, 245, 5),
+            ("run", 565, None, 245, 5),
             ("dice", (1,), None, 248, 5),
             ("choose", ("south_korea",), None, 249, 5),
-            ("expect", 574, None, 251, 5),
+            ("expect", 578, None, 251, 5),
         ),
     ),
     make_case(
@@ -14868,11 +14898,11 @@ TESTS = (
         256,
         1,
         (
-            ("run", 567, None, 258, 5),
+            ("run", 566, None, 258, 5),
             ("dice", (5,), None, 260, 5),
-            ("run", 568, None, 261, 5),
-            ("expect", 575, None, 263, 5),
-            ("expect", 576, None, 264, 5),
+            ("run", 567, None, 261, 5),
+            ("expect", 579, None, 263, 5),
+            ("expect", 580, None, 264, 5),
         ),
     ),
     make_case(
@@ -14881,10 +14911,10 @@ TESTS = (
         267,
         1,
         (
-            ("run", 569, None, 268, 5),
+            ("run", 568, None, 268, 5),
             ("dice", (4,), None, 270, 5),
-            ("run", 570, None, 271, 5),
-            ("expect", 577, None, 272, 5),
+            ("run", 569, None, 271, 5),
+            ("expect", 581, None, 272, 5),
         ),
     ),
     make_case(
@@ -14893,9 +14923,9 @@ TESTS = (
         275,
         1,
         (
-            ("expect", 578, None, 276, 5),
-            ("run", 571, None, 277, 5),
-            ("expect", 579, None, 278, 5),
+            ("expect", 582, None, 276, 5),
+            ("run", 570, None, 277, 5),
+            ("expect", 583, None, 278, 5),
         ),
     ),
     make_case(
@@ -14904,7 +14934,7 @@ TESTS = (
         6,
         1,
         (
-            ("run", 572, None, 7, 5),
+            ("run", 571, None, 7, 5),
             ("offered", ("poland", "austria", "finland"), None, 8, 5),
             ("not_offered", ("west_germany", "iran"), None, 9, 5),
             (
@@ -14931,20 +14961,20 @@ TESTS = (
                 13,
                 5,
             ),
-            ("expect", 580, None, 14, 5),
-            ("expect", 581, None, 15, 5),
-            ("expect", 582, None, 16, 5),
-            ("expect", 583, None, 17, 5),
+            ("expect", 584, None, 14, 5),
+            ("expect", 585, None, 15, 5),
+            ("expect", 586, None, 16, 5),
+            ("expect", 587, None, 17, 5),
             (
                 "expect",
-                584,
+                588,
                 "35 Early War cards without the China card and the optional ones",
                 18,
                 5,
             ),
-            ("expect", 585, None, 19, 5),
-            ("expect", 586, None, 20, 5),
-            ("expect", 587, None, 21, 5),
+            ("expect", 589, None, 19, 5),
+            ("expect", 590, None, 20, 5),
+            ("expect", 591, None, 21, 5),
         ),
     ),
     make_case(
@@ -14953,8 +14983,8 @@ TESTS = (
         26,
         1,
         (
-            ("run", 573, None, 27, 5),
-            ("expect", 588, None, 30, 5),
+            ("run", 572, None, 27, 5),
+            ("expect", 592, None, 30, 5),
         ),
     ),
     make_case(
@@ -14963,8 +14993,8 @@ TESTS = (
         33,
         1,
         (
-            ("run", 574, None, 34, 5),
-            ("expect", 589, None, 37, 5),
+            ("run", 573, None, 34, 5),
+            ("expect", 593, None, 37, 5),
         ),
     ),
     make_case(
@@ -14973,11 +15003,11 @@ TESTS = (
         40,
         1,
         (
-            ("run", 575, None, 42, 5),
-            ("expect", 590, None, 48, 5),
-            ("expect", 591, "the last deck card went first, to the USSR", 49, 5),
-            ("expect", 592, None, 51, 5),
-            ("expect", 593, "removed cards never come back", 52, 5),
+            ("run", 574, None, 42, 5),
+            ("expect", 594, None, 48, 5),
+            ("expect", 595, "the last deck card went first, to the USSR", 49, 5),
+            ("expect", 596, None, 51, 5),
+            ("expect", 597, "removed cards never come back", 52, 5),
         ),
     ),
     make_case(
@@ -14986,10 +15016,10 @@ TESTS = (
         55,
         1,
         (
-            ("run", 576, None, 56, 5),
-            ("expect", 594, "46 Mid War cards without the optional ones", 60, 5),
-            ("expect", 595, None, 61, 5),
-            ("expect", 596, None, 62, 5),
+            ("run", 575, None, 56, 5),
+            ("expect", 598, "46 Mid War cards without the optional ones", 60, 5),
+            ("expect", 599, None, 61, 5),
+            ("expect", 600, None, 62, 5),
         ),
     ),
     make_case(
@@ -14998,11 +15028,11 @@ TESTS = (
         67,
         1,
         (
-            ("run", 577, None, 68, 5),
+            ("run", 576, None, 68, 5),
             ("choose", ("red_scare_purge", "containment"), None, 71, 5),
-            ("expect", 597, None, 73, 5),
-            ("expect", 598, None, 74, 5),
-            ("expect", 599, None, 75, 5),
+            ("expect", 601, None, 73, 5),
+            ("expect", 602, None, 74, 5),
+            ("expect", 603, None, 75, 5),
         ),
     ),
     make_case(
@@ -15011,9 +15041,9 @@ TESTS = (
         78,
         1,
         (
-            ("run", 578, None, 79, 5),
+            ("run", 577, None, 79, 5),
             ("choose", ("asia_scoring", "europe_scoring"), None, 82, 5),
-            ("expect", 600, None, 83, 5),
+            ("expect", 604, None, 83, 5),
         ),
     ),
     make_case(
@@ -15022,9 +15052,9 @@ TESTS = (
         86,
         1,
         (
-            ("run", 579, None, 87, 5),
+            ("run", 578, None, 87, 5),
             ("choose", ("romanian_abdication", "europe_scoring"), None, 90, 5),
-            ("expect", 601, None, 91, 5),
+            ("expect", 605, None, 91, 5),
         ),
     ),
     make_case(
@@ -15033,7 +15063,7 @@ TESTS = (
         94,
         1,
         (
-            ("run", 580, None, 95, 5),
+            ("run", 579, None, 95, 5),
             ("offered", ("romanian_abdication",), None, 98, 5),
             ("not_offered", ("containment",), None, 99, 5),
             ("choose", ("romanian_abdication",), None, 100, 5),
@@ -15046,11 +15076,11 @@ TESTS = (
         104,
         1,
         (
-            ("run", 581, None, 105, 5),
+            ("run", 580, None, 105, 5),
             ("offered", ("containment",), None, 109, 5),
             ("not_offered", ("romanian_abdication",), None, 110, 5),
             ("choose", ("containment", "romanian_abdication"), None, 111, 5),
-            ("expect", 602, None, 112, 5),
+            ("expect", 606, None, 112, 5),
         ),
     ),
     make_case(
@@ -15059,10 +15089,10 @@ TESTS = (
         115,
         1,
         (
-            ("run", 582, None, 116, 5),
-            ("expect", 603, None, 119, 5),
-            ("run", 583, None, 120, 5),
-            ("expect", 604, "the USA's headline caused DEFCON 1", 122, 5),
+            ("run", 581, None, 116, 5),
+            ("expect", 607, None, 119, 5),
+            ("run", 582, None, 120, 5),
+            ("expect", 608, "the USA's headline caused DEFCON 1", 122, 5),
         ),
     ),
     make_case(
@@ -15071,10 +15101,10 @@ TESTS = (
         127,
         1,
         (
-            ("run", 584, None, 128, 5),
-            ("expect", 605, None, 130, 5),
-            ("run", 585, None, 131, 5),
-            ("expect", 606, None, 132, 5),
+            ("run", 583, None, 128, 5),
+            ("expect", 609, None, 130, 5),
+            ("run", 584, None, 131, 5),
+            ("expect", 610, None, 132, 5),
         ),
     ),
     make_case(
@@ -15083,8 +15113,8 @@ TESTS = (
         135,
         1,
         (
-            ("run", 586, None, 136, 5),
-            ("expect", 607, None, 139, 5),
+            ("run", 585, None, 136, 5),
+            ("expect", 611, None, 139, 5),
         ),
     ),
     make_case(
@@ -15093,9 +15123,9 @@ TESTS = (
         146,
         1,
         (
-            ("run", 587, None, 147, 5),
-            ("expect", 608, None, 151, 5),
-            ("expect", 609, "reset after the check", 152, 5),
+            ("run", 586, None, 147, 5),
+            ("expect", 612, None, 151, 5),
+            ("expect", 613, "reset after the check", 152, 5),
         ),
     ),
     make_case(
@@ -15104,8 +15134,8 @@ TESTS = (
         155,
         1,
         (
-            ("run", 588, None, 156, 5),
-            ("expect", 610, None, 161, 5),
+            ("run", 587, None, 156, 5),
+            ("expect", 614, None, 161, 5),
         ),
     ),
     make_case(
@@ -15114,9 +15144,9 @@ TESTS = (
         164,
         1,
         (
-            ("run", 589, None, 165, 5),
-            ("expect", 611, None, 171, 5),
-            ("expect", 612, None, 172, 5),
+            ("run", 588, None, 165, 5),
+            ("expect", 615, None, 171, 5),
+            ("expect", 616, None, 172, 5),
         ),
     ),
     make_case(
@@ -15125,8 +15155,8 @@ TESTS = (
         175,
         1,
         (
-            ("run", 590, None, 176, 5),
-            ("expect", 613, None, 181, 5),
+            ("run", 589, None, 176, 5),
+            ("expect", 617, None, 181, 5),
         ),
     ),
     make_case(
@@ -15135,8 +15165,8 @@ TESTS = (
         186,
         1,
         (
-            ("run", 591, None, 187, 5),
-            ("expect", 614, None, 190, 5),
+            ("run", 590, None, 187, 5),
+            ("expect", 618, None, 190, 5),
         ),
     ),
     make_case(
@@ -15145,8 +15175,8 @@ TESTS = (
         193,
         1,
         (
-            ("run", 592, None, 194, 5),
-            ("expect", 615, None, 196, 5),
+            ("run", 591, None, 194, 5),
+            ("expect", 619, None, 196, 5),
         ),
     ),
     make_case(
@@ -15155,8 +15185,8 @@ TESTS = (
         199,
         1,
         (
-            ("run", 593, None, 200, 5),
-            ("expect", 616, None, 202, 5),
+            ("run", 592, None, 200, 5),
+            ("expect", 620, None, 202, 5),
         ),
     ),
     make_case(
@@ -15165,8 +15195,8 @@ TESTS = (
         205,
         1,
         (
-            ("run", 594, None, 206, 5),
-            ("expect", 617, None, 210, 5),
+            ("run", 593, None, 206, 5),
+            ("expect", 621, None, 210, 5),
         ),
     ),
     make_case(
@@ -15175,9 +15205,9 @@ TESTS = (
         217,
         1,
         (
-            ("run", 595, None, 218, 5),
-            ("expect", 618, None, 232, 5),
-            ("expect", 619, None, 233, 5),
+            ("run", 594, None, 218, 5),
+            ("expect", 622, None, 232, 5),
+            ("expect", 623, None, 233, 5),
         ),
     ),
     make_case(
@@ -15186,8 +15216,8 @@ TESTS = (
         236,
         1,
         (
-            ("run", 596, None, 237, 5),
-            ("expect", 620, None, 244, 5),
+            ("run", 595, None, 237, 5),
+            ("expect", 624, None, 244, 5),
         ),
     ),
     make_case(
@@ -15196,9 +15226,9 @@ TESTS = (
         247,
         1,
         (
-            ("run", 597, None, 248, 5),
-            ("expect", 621, None, 251, 5),
-            ("expect", 622, None, 252, 5),
+            ("run", 596, None, 248, 5),
+            ("expect", 625, None, 251, 5),
+            ("expect", 626, None, 252, 5),
         ),
     ),
     make_case(
@@ -15207,8 +15237,8 @@ TESTS = (
         255,
         1,
         (
-            ("run", 598, None, 256, 5),
-            ("expect", 623, None, 261, 5),
+            ("run", 597, None, 256, 5),
+            ("expect", 627, None, 261, 5),
         ),
     ),
     make_case(
@@ -15216,6 +15246,6 @@ TESTS = (
         "spec/twilight_struggle/tests/turn_and_victory.rules",
         266,
         1,
-        (("expect", 624, None, 267, 5),),
+        (("expect", 628, None, 267, 5),),
     ),
 )
