@@ -106,7 +106,11 @@ class ExprEmitter:
         method = getattr(self, "emit_" + type(node).__name__, None)
         if method is None:
             raise InternalError(f"code generation does not handle {type(node).__name__} at {node.span}")
-        return method(node)
+        try:
+            return method(node)
+        except (IndexError, KeyError, TypeError, AttributeError) as err:
+            raise InternalError(f"cannot generate {type(node).__name__} at {node.span}"
+                                f" (does the spec check?): {type(err).__name__}: {err}") from err
 
     def value(self, node: ast.Expr) -> str:
         return self.emit(node).text

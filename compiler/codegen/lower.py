@@ -180,7 +180,11 @@ class Lowerer:
             method = getattr(self, "lower_" + name, None)
         if method is None:
             raise InternalError(f"code generation does not handle {name} at {stmt.span}")
-        method(stmt, depth)
+        try:
+            method(stmt, depth)
+        except (IndexError, KeyError, TypeError, AttributeError) as err:
+            raise InternalError(f"cannot generate {name} at {stmt.span}"
+                                f" (does the spec check?): {type(err).__name__}: {err}") from err
 
     def branches(self, runs: list[Callable[[], None]]) -> None:
         """Run each branch from the same known-bound locals; keep what all of them bind."""
