@@ -235,17 +235,19 @@ def check(spec_dir: str, variants: tuple[str, ...], verbose: bool) -> None:
 
 @main.command("compile")
 @click.argument("spec_dir")
+@variant_option
 @click.option("-o", "--output", default=None, metavar="DIR",
-              help="Where to write the package (default generated/<game>).")
-def compile_cmd(spec_dir: str, output: str | None) -> None:
+              help="Where to write the package (default generated/<game>, or"
+                   " generated/<game>__<variant>... with variants).")
+def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None) -> None:
     """Generate the engine package; all-or-nothing."""
-    loaded = _load(spec_dir)
+    loaded = _load(spec_dir, variants)
     try:
         from .codegen import compile_game
     except ImportError:
         raise UserError("the code generator (compiler.codegen.compile_game) is not available yet;"
                         " use --backend interpreted") from None
-    out = Path(output) if output else backends.default_package(loaded.model.game)
+    out = Path(output) if output else backends.default_package(loaded.model.game, loaded.variants)
     _atomic_compile(lambda target: compile_game(loaded.model, target), out)
     click.echo(f"{loaded.model.game}: wrote {backends._shown(out)} (spec hash {loaded.model.spec_hash})")
 
