@@ -46,8 +46,8 @@ class KindCheck:
         kind = decl.kind.name
         if kind not in self.model.kinds:
             self.report(f"unknown kind '{kind}'{did_you_mean(kind, self.model.kinds)}", decl.kind.span)
-        elif self.model.category(kind) != "space":
-            self.report(f"counter '{decl.name.name}' must be on a kind of space; "
+        elif self.model.category(kind) not in ("space", "card"):
+            self.report(f"counter '{decl.name.name}' must be on a kind of space or card; "
                         f"'{kind}' is a kind of {self.model.category(kind)}", decl.kind.span)
 
     def value(self, expr: ast.Expr, wanted: Type, what: str) -> None:
