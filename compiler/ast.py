@@ -776,6 +776,15 @@ class InvariantDecl(Decl):
 
 
 @dataclass(frozen=True, slots=True)
+class AssertDecl(Decl):
+    """assert name "message" = condition: a rule about the spec's own data, checked by `check`."""
+
+    name: Ident
+    label: str
+    test: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class BotDecl(Decl):
     """bot name "Label" = value: how good a position is for `you`, for the search bots."""
 

@@ -50,6 +50,7 @@ class Model:
     procedures: dict[str, ast.ProcedureDecl] = field(default_factory=dict)
     invariants: list[ast.InvariantDecl] = field(default_factory=list)
     bots: dict[str, ast.BotDecl] = field(default_factory=dict)
+    asserts: list[ast.AssertDecl] = field(default_factory=list)
     tests: list[ast.TestDecl] = field(default_factory=list)
     map_rules: list[ast.Node] = field(default_factory=list)
     start: ast.ProcedureDecl | None = None
@@ -197,6 +198,8 @@ def _index(model: Model, decl: ast.Decl) -> None:
                 model.procedures.setdefault(decl.name.name, decl)
         case ast.InvariantDecl():
             model.invariants.append(decl)
+        case ast.AssertDecl():
+            model.asserts.append(decl)
         case ast.BotDecl():
             model.bots.setdefault(decl.name.name, decl)
         case ast.MapDecl():

@@ -271,6 +271,9 @@ class _Builder(Transformer):
     def invariant_decl(self, meta, c):
         return ast.InvariantDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]), c[2])
 
+    def assert_decl(self, meta, c):
+        return ast.AssertDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]), c[2])
+
     def bot_decl(self, meta, c):
         return ast.BotDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]), c[2])
 

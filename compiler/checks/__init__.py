@@ -7,6 +7,7 @@ from typing import Callable
 from .. import ast
 from ..errors import Diagnostic
 from ..model import Model
+from .asserts import check_asserts
 from .declarations import check_declarations
 from .designer_tests import check_tests
 from .flow import check_flow
@@ -32,4 +33,6 @@ def run_checks(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic]
             if (problem.message, problem.span) not in seen:
                 seen.add((problem.message, problem.span))
                 problems.append(problem)
+    if not problems:  # only a sound spec can be evaluated
+        problems += check_asserts(model)
     return problems
