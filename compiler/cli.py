@@ -372,35 +372,64 @@ def _pending_json(game: Game) -> dict[str, Any] | None:
 
 @main.command("test")
 @click.argument("spec_dir")
+@variant_option
 @click.option("--backend", type=click.Choice(("both",) + backends.BACKENDS), default="both",
               show_default=True)
 @package_option
 @json_option
-def test_cmd(spec_dir: str, backend: str, package: str | None, as_json: bool) -> None:
-    """Run the designer tests on both back ends; exit 1 if any fails."""
+def test_cmd(spec_dir: str, variants: tuple[str, ...], backend: str, package: str | None,
+             as_json: bool) -> None:
+    """Run the designer tests on both back ends; exit 1 if any fails.
+
+    Without --variant: the base game's tests, then each variant's own tests
+    with that variant on. With --variant: the listed variants' tests, with
+    all of them on together.
+    """
     from runtime.testing import run_test
-    loaded = _load(spec_dir)
+    base = _load(spec_dir)
     chosen = list(backends.BACKENDS) if backend == "both" else [backend]
     failures: list[dict[str, Any]] = []
     passed = 0
     with tempfile.TemporaryDirectory(prefix="rulespec-test-") as scratch:
-        for name in chosen:
-            program = _test_program(loaded, name, package, Path(scratch), quiet=as_json)
-            for case in program.tests():
-                failure = run_test(program, case)
-                if failure is None:
-                    passed += 1
-                else:
-                    failures.append({"name": failure.name, "location": failure.location,
-                                     "message": failure.message, "backend": failure.backend})
+        for loaded, wanted in _test_runs(base, spec_dir, variants):
+            for name in chosen:
+                program = _test_program(loaded, name, package if not loaded.variants else None,
+                                        Path(scratch), quiet=as_json)
+                for case in program.tests():
+                    if not wanted(case.location):
+                        continue
+                    failure = run_test(program, case)
+                    if failure is None:
+                        passed += 1
+                    else:
+                        failures.append({"name": failure.name, "location": failure.location,
+                                         "message": failure.message, "backend": failure.backend,
+                                         "variants": list(loaded.variants)})
     if as_json:
         _emit_json({"passed": passed, "failed": len(failures), "backends": chosen,
                     "failures": failures})
     else:
         for f in failures:
-            click.echo(f"{f['location']}: FAIL [{f['backend']}] {f['name']}: {f['message']}")
+            on = f" with {'+'.join(f['variants'])}" if f["variants"] else ""
+            click.echo(f"{f['location']}: FAIL [{f['backend']}{on}] {f['name']}: {f['message']}")
         click.echo(f"{passed} passed, {len(failures)} failed ({' and '.join(chosen)})")
     sys.exit(EXIT_ERROR if failures else EXIT_OK)
+
+
+def _in_variant_file(location: str, variant: str | None = None) -> bool:
+    name = f"{variant}.rules:" if variant else ".rules:"
+    return any(f"{sep}variants{sep}{name}" in location for sep in ("/", "\\"))
+
+
+def _test_runs(base: LoadedSpec, spec_dir: str, variants: tuple[str, ...]):
+    """(loaded spec, which test locations to run) for the base and each variant set."""
+    if variants:
+        loaded = _load(spec_dir, variants)
+        return [(loaded, lambda loc: any(_in_variant_file(loc, v) for v in loaded.variants))]
+    runs = [(base, lambda loc: not _in_variant_file(loc))]
+    for variant in available_variants(base.folder):
+        runs.append((_load(spec_dir, (variant,)), lambda loc, v=variant: _in_variant_file(loc, v)))
+    return runs
 
 
 def _test_program(loaded: LoadedSpec, backend: str, package: str | None, scratch: Path, quiet: bool):
@@ -411,7 +440,7 @@ def _test_program(loaded: LoadedSpec, backend: str, package: str | None, scratch
         if backend != "generated" or package is not None or not backends.codegen_available():
             raise
         from .codegen import compile_game
-        fresh = scratch / loaded.model.game
+        fresh = scratch / "__".join((loaded.model.game,) + loaded.variants)
         compile_game(loaded.model, fresh)
         if not quiet:
             click.echo(f"note: {err.args[0].split(':')[0]}; testing a fresh compile", err=True)
