@@ -34,6 +34,7 @@ class Routine:
     slots: dict[str, int] = field(default_factory=dict)
     nonnull: set[str] = field(default_factory=set)  # locals that never hold none
     hidden: dict[int, int] = field(default_factory=dict)  # id(loop) -> its first hidden slot
+    hidden_doc: list[str] = field(default_factory=list)  # what the hidden slots hold
     size: int = 0  # slots of its frames
 
 

@@ -247,7 +247,13 @@ class Gen:
             for stmt in statements(routine.body):
                 if isinstance(stmt, (ast.For, ast.Repeat)) and self.suspension.stmt(stmt):
                     routine.hidden[id(stmt)] = size
-                    size += 2 if isinstance(stmt, ast.For) else 1
+                    line = stmt.span.line
+                    if isinstance(stmt, ast.For):
+                        routine.hidden_doc += [f"{size} items and {size + 1} index of the loop at line {line}"]
+                        size += 2
+                    else:
+                        routine.hidden_doc += [f"{size} rounds left of the repeat at line {line}"]
+                        size += 1
         routine.size = size
 
     def _number_steps(self) -> None:

@@ -43,6 +43,7 @@ class RoutineView:
     lines: list[Line] = field(default_factory=list)
     blocks: list[BlockOut] = field(default_factory=list)
     uses_locals: bool = False
+    frame_doc: str = ""  # what each slot of L holds
 
 
 @dataclass
@@ -121,7 +122,25 @@ class ViewBuilder:
             "adjacency": [(i, model.entities[i].name.name, tuple(model.adjacency[i]))
                           for i in range(len(model.entities))],
             "has_event": tuple(bool(e.events) for e in model.entities),
+            "slots": self.slot_map(),
         }
+
+    def slot_map(self) -> list[str]:
+        """Which state slot holds what: tracks, vars, zones and counters by index."""
+        model, players = self.model, self.model.players
+        lines = []
+        for word, items, attr in (("tracks", model.tracks.values(), "per_player"),
+                                  ("zones", model.zones.values(), "per_player"),
+                                  ("counters", model.counters.values(), "per_player")):
+            parts = []
+            for item in items:
+                if getattr(item, attr):
+                    parts += [f"{item.slot + i} {item.name}({p})" for i, p in enumerate(players)]
+                else:
+                    parts.append(f"{item.slot} {item.name}")
+            lines.append(f"state.{word}: " + ", ".join(parts))
+        lines.append("state.vars: " + ", ".join(f"{i} {n}" for n, i in model.var_index.items()))
+        return lines
 
     # ------------------------------------------------------------ rules.py
     def build_rules(self) -> dict[str, Any]:
@@ -267,7 +286,15 @@ class ViewBuilder:
                 self.gen.ref("UNBOUND")
             return RoutineView(routine.plain_name, doc, where, params, unbound, blocks[0].lines)
         uses = bool(routine.locals or routine.hidden)
-        return RoutineView(routine.step_name, doc, where, blocks=blocks, uses_locals=uses)
+        return RoutineView(routine.step_name, doc, where, blocks=blocks, uses_locals=uses,
+                           frame_doc=self.frame_doc(routine, style))
+
+    def frame_doc(self, routine: Routine, style: str) -> str:
+        """L[0] p, L[1] c, ...: the slots of a step function's frame, for readers."""
+        if style == "dict":
+            return "L: the test's locals, by name"
+        parts = [f"{i} {name}" for i, name in enumerate(routine.locals)] + routine.hidden_doc
+        return "L: " + ", ".join(parts) if parts else ""
 
     def emit(self, signal: str) -> dict[str, Any]:
         gen, model = self.gen, self.model
