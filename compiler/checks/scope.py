@@ -119,6 +119,10 @@ class ScopedVisitor(Visitor):
         with self.frame([]):
             self.expect(decl.test, BOOL, "an invariant")
 
+    def visit_AssertDecl(self, decl: ast.AssertDecl) -> None:
+        with self.frame([]):
+            self.expect(decl.test, BOOL, "an assert")
+
     def visit_BotDecl(self, decl: ast.BotDecl) -> None:
         with self.frame([], {"you": PLAYER}):
             self.expect(decl.value, INT, "a bot's value")

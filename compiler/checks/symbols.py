@@ -45,7 +45,7 @@ def _names_of(decl: ast.Decl) -> Iterator[Named]:
         ast.VarDecl: "var", ast.ZoneDecl: "zone", ast.CounterDecl: "counter",
         ast.KindDecl: "kind", ast.ActionDecl: "action", ast.SignalDecl: "signal",
         ast.ConstraintDecl: "constraint", ast.EffectDecl: "effect", ast.DefineDecl: "define",
-        ast.QuantityDecl: "quantity", ast.InvariantDecl: "invariant",
+        ast.QuantityDecl: "quantity", ast.InvariantDecl: "invariant", ast.AssertDecl: "assert",
     }
     for cls, namespace in simple.items():
         if isinstance(decl, cls):
