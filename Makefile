@@ -12,6 +12,8 @@ GAME ?= twilight_struggle
 SEED ?= 7
 AGENTS ?= random,random
 DEMO_GAMES ?= 3
+SIM_GAMES ?= 500
+SIM_VARIANT ?= chinese_civil_war
 BENCH_GAMES ?= 20
 
 .PHONY: install demo test compile check bench clean
@@ -30,6 +32,8 @@ $(STAMP): pyproject.toml | $(PY)
 demo: $(STAMP) compile
 	@echo "== rulespec play $(GAME): one full game between two bots =="
 	$(RULESPEC) play $(GAME) --seed $(SEED) --agents $(AGENTS)
+	@echo "== rulespec simulate $(GAME): $(SIM_VARIANT) against the base game, paired seeds =="
+	$(RULESPEC) simulate $(GAME) --variant $(SIM_VARIANT) --against base --games $(SIM_GAMES) --workers 2 --report reports/$(SIM_VARIANT)
 	@echo "== rulespec bench $(GAME): generated engine and interpreter =="
 	$(RULESPEC) bench $(GAME) --games $(DEMO_GAMES)
 
@@ -38,6 +42,7 @@ test: $(STAMP)
 
 compile: $(STAMP)
 	@for spec in $(SPECS); do echo "rulespec compile $$spec"; $(RULESPEC) compile $$spec || exit 1; done
+	$(RULESPEC) compile spec/$(GAME) --variant $(SIM_VARIANT)
 
 check: $(STAMP)
 	@for spec in $(SPECS); do echo "rulespec check $$spec"; $(RULESPEC) check $$spec || exit 1; done
@@ -46,5 +51,5 @@ bench: $(STAMP)
 	$(RULESPEC) bench $(GAME) --games $(BENCH_GAMES)
 
 clean:
-	rm -rf $(VENV) build *.egg-info rulespec.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info rulespec.egg-info .pytest_cache .hypothesis .rulespec-cache reports
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +
