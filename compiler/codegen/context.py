@@ -9,7 +9,7 @@ from .. import ast
 from ..errors import InternalError
 from ..loader import REPO_ROOT
 from ..model import Model
-from .analysis import Routine, Suspension, bound_names, nonnull_names
+from .analysis import Routine, Suspension, bound_names, nonnull_names, statements
 from .names import check_helper, mangle
 
 MODULES = ("tables", "rules", "procedures", "tests")
@@ -243,7 +243,6 @@ class Gen:
         routine.nonnull = nonnull_names(routine.body, routine.nonnull_params)
         size = len(routine.locals)
         if routine.suspends or routine.kind == "test":
-            from .analysis import statements
             for stmt in statements(routine.body):
                 if isinstance(stmt, (ast.For, ast.Repeat)) and self.suspension.stmt(stmt):
                     routine.hidden[id(stmt)] = size

@@ -13,11 +13,14 @@ from typing import Any
 from .. import ast
 from ..errors import InternalError
 from ..model import Model
-from .analysis import Routine
+from .analysis import Routine, bound_names
 from .context import Gen
 from .expr import ExprEmitter, Scope
 from .lower import BlockOut, Line, Lowerer
 from .names import mangle
+
+
+TEST_STEPS = (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.Expect)
 
 
 @dataclass
@@ -339,48 +342,39 @@ class ViewBuilder:
 
     # ------------------------------------------------------------ tests.py
     def build_tests(self) -> dict[str, Any]:
-        from .analysis import bound_names
-        gen = self.gen
         tests, routines, expects = [], [], []
         for number, test in enumerate(self.model.tests):
-            parts: list[list[ast.Stmt]] = [[]]
-            for step in test.steps:
-                if isinstance(step, (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.Expect)):
-                    parts.append([])
-                else:
-                    parts[-1].append(step)
-            names = bound_names(ast.Block(test.span, tuple(s for p in parts for s in p)))
-            steps, run, part = [], [], 0
-            scope_routines: list[Routine] = []
-
-            def flush() -> None:
-                nonlocal part
-                if run:
-                    body = ast.Block(run[0].span, tuple(run))
-                    routine = gen.add_test_routine(number, part, body, run[0].span)
-                    routine.locals = list(names)
-                    part += 1
-                    scope_routines.append(routine)
-                    steps.append(("run", str(routine.step_id), None) + _line_column(run[0]))
-                    run.clear()
-
-            for step in test.steps:
-                method = getattr(self, "step_" + type(step).__name__, None)
-                if method is None:
-                    run.append(step)
-                    continue
-                flush()
-                steps.append(method(step, names, expects))
-            flush()
-            tests.append({"name": test.name, "path": gen.path(test.span.file),
-                          "line": test.span.line, "column": test.span.column, "steps": steps})
-            routines += scope_routines
+            tests.append(self.test_case(number, test, routines, expects))
         return {
             "tests": tests,
             "routines": [self.routine(r, "dict") for r in routines],
             "expects": expects,
             "step_names": [r.step_name for r in routines],
         }
+
+    def test_case(self, number: int, test: ast.TestDecl, routines: list[Routine],
+                  expects: list[FunctionView]) -> dict[str, Any]:
+        """One designer test: each run of statements a routine, the other steps data.
+
+        Its routines share one environment (the test's locals), as in the interpreter."""
+        names = bound_names(ast.Block(test.span, tuple(s for s in test.steps if not isinstance(s, TEST_STEPS))))
+        steps: list[tuple] = []
+        run: list[ast.Stmt] = []
+        for step in test.steps + (None,):
+            if step is not None and not isinstance(step, TEST_STEPS):
+                run.append(step)
+                continue
+            if run:
+                part = sum(1 for s in steps if s[0] == "run")
+                routine = self.gen.add_test_routine(number, part, ast.Block(run[0].span, tuple(run)), run[0].span)
+                routine.locals = list(names)
+                routines.append(routine)
+                steps.append(("run", str(routine.step_id), None) + _line_column(run[0]))
+                run = []
+            if step is not None:
+                steps.append(getattr(self, "step_" + type(step).__name__)(step, names, expects))
+        return {"name": test.name, "path": self.gen.path(test.span.file),
+                "line": test.span.line, "column": test.span.column, "steps": steps}
 
     def step_DiceStep(self, step: ast.DiceStep, names, expects) -> tuple:
         return ("dice", repr(tuple(step.values)), None) + _line_column(step)
