@@ -318,10 +318,11 @@ class ViewBuilder:
                 args = [values[n] for n in routine.params]
                 if suspends:
                     pad = 0 if routine.plain_name else routine.size - len(routine.params)
-                    fields = {"step": routine.step_id, "args": args, "pad": pad}
+                    frame_locals = f"[{', '.join(args)}]" + (f" + [UNBOUND] * {pad}" if pad else "")
+                    run = f"[{routine.step_id}, 0, {frame_locals}, None]"
                 else:
-                    fields = {"function": gen.ref(routine.plain_name), "args": args}
-                checks.append(Check(self.where(trigger), when, fields))
+                    run = f"({gen.ref(routine.plain_name)}, [{', '.join(args)}])"
+                checks.append(Check(self.where(trigger), when, {"run": run}))
             if checks:
                 groups.append(EffectGroup(index, effect.name.name, checks))
         decl = model.signals.get(signal)

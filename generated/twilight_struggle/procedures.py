@@ -16,7 +16,7 @@
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
 # Spec hash: 031f3ebe172efb95
-# Fingerprint: source cef67c56436467f9ee91 output 5f46c8f8871d9eb66e61
+# Fingerprint: source 5a898f91826b06d58d7f output 24254003e2d938f18f7e
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.state import (
@@ -1257,6 +1257,8 @@ def t_shuttle_diplomacy_in_effect_0(state, v_r):
 
 
 # ---------------------------------------------------------------- signals
+# A run is a trigger whose condition held, as a frame when the signal's triggers
+# may suspend, else as (function, arguments): all conditions first, then the runs.
 
 
 def emit_card_played(state, x0, x1):
