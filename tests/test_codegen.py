@@ -148,20 +148,26 @@ def test_rules_carry_their_spec_lines():
     assert '"tests/specs/mini/mini.rules:53:9"' in procedures  # ... and its location at run time
 
 
-def test_run_time_errors_name_the_spec_line(tmp_path):
+BROKEN_HEAD = ('game broken "Broken"\nplayers a "A", b "B"\nzone box "Box" hidden\nzone deck "Deck" hidden\n'
+               'kind card: card(ops: int)\ncard c1 "C1" (ops 1)\ndefine ops_of(c: card) -> int = c.ops\n')
+
+
+@pytest.mark.parametrize("start, message, where", [
+    ("move top(deck) to box", "cannot move none: no card", "9:5"),
+    ("let x = ops_of(top(deck))", "none has no attribute 'ops'", "7:33"),  # a card parameter given none
+], ids=["move", "attribute"])
+def test_run_time_errors_name_the_spec_line(tmp_path, start, message, where):
     folder = tmp_path / "broken"
     folder.mkdir()
-    (folder / "broken.rules").write_text(
-        'game broken "Broken"\nplayers a "A", b "B"\nzone box "Box" hidden\nzone deck "Deck" hidden\n'
-        'kind card: card()\ncard c1 "C1"\nstart {\n    move top(deck) to box\n    win none "never"\n}\n',
-        encoding="utf-8")
+    (folder / "broken.rules").write_text(BROKEN_HEAD + f'start {{\n    {start}\n    win none "never"\n}}\n',
+                                         encoding="utf-8")
     spec = load_spec(folder)
     compile_game(spec.model, tmp_path / "out" / "broken")
     for program in (Interpreter(spec.model), backends.load_program(spec, "generated", tmp_path / "out" / "broken")):
         with pytest.raises(RuleError) as caught:
             Game(program, seed=1)
-        assert caught.value.reason == "cannot move none: no card"
-        assert caught.value.location.endswith("broken/broken.rules:8:5"), program.backend
+        assert caught.value.reason == message, program.backend
+        assert caught.value.location.endswith(f"broken/broken.rules:{where}"), program.backend
 
 
 # ------------------------------------------------------------------ hostile input

@@ -184,7 +184,7 @@ class Gen:
         model, sus = self.model, self.suspension
         for name, decl in model.procedures.items():
             params = [p.name for p in decl.params]
-            trusted = {p.name for p in decl.params if not p.type.optional}
+            trusted: set[str] = set()  # a `card` parameter may still be given none
             self._routine(f"procedure {name}", "procedure", f"{decl.role} {name}", decl.span,
                           params, trusted, decl.body, sus.procedures[name], name)
         if model.start is not None:
@@ -194,7 +194,7 @@ class Gen:
             event = model.event_of(index)
             if event is not None:
                 self._routine(f"event {index}", "event", f"event of {entity.name.name}", event.span,
-                              ["you", "this"], {"you", "this"}, event.body, sus.events[index],
+                              ["you", "this"], {"this"}, event.body, sus.events[index],
                               entity.name.name)
         for effect in model.effects.values():
             for i, trigger in enumerate(effect.triggers):
@@ -227,14 +227,7 @@ class Gen:
         return list(dict.fromkeys(names))
 
     def _trusted_trigger_names(self, effect: ast.EffectDecl, trigger: ast.Trigger) -> set[str]:
-        trusted = {p.name for p in effect.params if not p.type.optional}
-        signal = self.model.signals.get(trigger.signal.name)
-        for i, name in enumerate(trigger.names):
-            if signal is not None and i < len(signal.params) and not signal.params[i].type.optional:
-                trusted.add(name.name)
-            else:
-                trusted.discard(name.name)
-        return trusted
+        return set()  # the signal's values and the effect's arguments may be none
 
     def layout(self, routine: Routine) -> None:
         """Locals: parameters, then bound names, then the hidden slots of suspending loops."""

@@ -284,7 +284,7 @@ class ExprEmitter:
             return Code(str((int(player.text) + 1) % self.gen.players))
         if self.nonnull(node.args[0]):
             return Code(f"({player.at(P_ADD)} + 1) % {self.gen.players}", P_MUL)
-        return Code(f"{self.ref('opponent_of')}({player.text})")
+        return Code(f"{self.ref('opponent_of')}({player.text})")  # opponent(none) is none
 
     def builtin_adjacent(self, node: ast.CallExpr) -> Code:
         return Code(f"{self.ref('ADJ')}[{self.value(node.args[0])}]")
@@ -340,8 +340,8 @@ class ExprEmitter:
         is_bool = node.name != "label" and self.gen.attr_bool[node.name]
         if nonnull:
             return Code(f"{table}[{obj.text}]", P_ATOM, is_bool)
-        return Code(f"{self.ref('attr_of')}({table}, {obj.text}, {node.name!r}, {self.loc(node)})",
-                    P_ATOM, is_bool)
+        checked = f"{self.ref('attr_of')}({table}, {obj.text}, {node.name!r}, {self.loc(node)})"
+        return Code(checked, P_ATOM, is_bool)
 
     # ------------------------------------------------------------ operators
     def emit_Not(self, node: ast.Not) -> Code:
@@ -464,9 +464,14 @@ class ExprEmitter:
         return Code(f"{item.at(P_CMP + 1)} {op} {coll.at(P_CMP + 1)}", P_CMP, True)
 
     def _in_zone(self, element: ast.Expr, item: Code, slot: Code, negated: bool) -> Code:
+        op = "!=" if negated else "=="
+        where = f"state.location[{item.text}] {op} {slot.at(P_CMP + 1)}"
         if self.nonnull(element):
-            op = "!=" if negated else "=="
-            return Code(f"state.location[{item.text}] {op} {slot.at(P_CMP + 1)}", P_CMP, True)
+            return Code(where, P_CMP, True)
+        if self.is_simple(element):  # none is in no zone
+            if negated:
+                return Code(f"{item.at(P_CMP + 1)} is None or {where}", P_OR, True)
+            return Code(f"{item.at(P_CMP + 1)} is not None and {where}", P_AND, True)
         code = Code(f"{self.ref('in_zone')}(state, {item.text}, {slot.text})", P_ATOM, True)
         return Code(f"not {code.text}", P_NOT, True) if negated else code
 

@@ -160,7 +160,7 @@ class ViewBuilder:
         }
 
     def params(self, params: tuple[ast.Param, ...]) -> list[tuple[str, str, bool]]:
-        return [(p.name, mangle("local", p.name), not p.type.optional) for p in params]
+        return [(p.name, mangle("local", p.name), False) for p in params]  # may be given none
 
     def define(self, decl: ast.DefineDecl) -> FunctionView:
         params = self.params(decl.params)
@@ -192,7 +192,7 @@ class ViewBuilder:
                 "doc": repr(f"quantity {decl.name.name}")}
 
     def effect_params(self, effect: ast.EffectDecl) -> list[tuple[str, str, bool]]:
-        return [(p.name, f"args[{i}]", not p.type.optional) for i, p in enumerate(effect.params)]
+        return [(p.name, f"args[{i}]", False) for i, p in enumerate(effect.params)]
 
     def allowed(self, action: str) -> dict[str, Any]:
         width = self.gen.forbidden[action]
@@ -222,7 +222,7 @@ class ViewBuilder:
         out = []
         for index, name in self.gen.event_whens.items():
             event = self.model.event_of(index)
-            ex = self.emitter([("you", "v_you", True), ("this", "v_this", True)])
+            ex = self.emitter([("you", "v_you", False), ("this", "v_this", True)])
             out.append({"index": index, "id": self.model.entities[index].name.name,
                         "function": FunctionView(name, ["v_you", "v_this"], self.where(event),
                                                  ex.test(event.when),
@@ -239,7 +239,7 @@ class ViewBuilder:
         return out
 
     def bot(self, name: str, decl: ast.BotDecl) -> dict[str, Any]:
-        ex = self.emitter([("you", "v_you", True)])
+        ex = self.emitter([("you", "v_you", False)])
         return {"name": name, "function": FunctionView(self.gen.bots[name], ["v_you"], self.where(decl),
                                                         ex.value(decl.value), repr(f"bot {name}"))}
 

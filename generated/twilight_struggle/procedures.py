@@ -16,7 +16,7 @@
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
 # Spec hash: 031f3ebe172efb95
-# Fingerprint: source 5a898f91826b06d58d7f output 24254003e2d938f18f7e
+# Fingerprint: source 1a8fefca7ae279b60a50 output bd28040a187087e19bcf
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.state import (
@@ -118,7 +118,6 @@ from .rules import (
     d_wants_cards,
     d_war_penalty,
     event_allowed,
-    in_zone,
     member_of,
     opponent_of,
     q_action_rounds_for,
@@ -141,17 +140,37 @@ from .rules import (
 def p_put_away_played_card(state, v_p, v_c):
     "procedure put_away_played_card (spec/twilight_struggle/card_play.rules:127)"
     # spec: spec/twilight_struggle/card_play.rules:128
-    if state.location[v_c] == 8:
+    if v_c is not None and state.location[v_c] == 8:
         # spec: spec/twilight_struggle/card_play.rules:129
         if v_c == 5:
             # spec: spec/twilight_struggle/card_play.rules:132
-            p_pass_china_card(state, (v_p + 1) % 2, False)
-        elif A_starred[v_c] and state.vars[5]:
+            p_pass_china_card(state, opponent_of(v_p), False)
+        elif (
+            attr_of(
+                A_starred,
+                v_c,
+                "starred",
+                "spec/twilight_struggle/card_play.rules:133:19",
+            )
+            and state.vars[5]
+        ):
             # spec: spec/twilight_struggle/card_play.rules:134
-            move_card(state, v_c, 10)
+            card = v_c
+            if card is None:
+                raise RuleError(
+                    "cannot move none: no card",
+                    "spec/twilight_struggle/card_play.rules:134:13",
+                )
+            move_card(state, card, 10)
         else:
             # spec: spec/twilight_struggle/card_play.rules:136
-            move_card(state, v_c, 9)
+            card = v_c
+            if card is None:
+                raise RuleError(
+                    "cannot move none: no card",
+                    "spec/twilight_struggle/card_play.rules:136:13",
+                )
+            move_card(state, card, 9)
 
 
 def p_pass_china_card(state, v_receiver, v_face_up):
@@ -186,8 +205,14 @@ def p_draw_card(state, v_p):
 def p_discard_from_hand(state, v_p, v_c):
     "procedure discard_from_hand (spec/twilight_struggle/card_play.rules:160)"
     # spec: spec/twilight_struggle/card_play.rules:161
-    if state.location[v_c] == 2 + v_p:
-        move_card(state, v_c, 9)
+    if v_c is not None and state.location[v_c] == 2 + v_p:
+        card = v_c
+        if card is None:
+            raise RuleError(
+                "cannot move none: no card",
+                "spec/twilight_struggle/card_play.rules:161:23",
+            )
+        move_card(state, card, 9)
 
 
 def p_move_random_card(state, v_p, v_dest):
@@ -224,7 +249,13 @@ def p_gain_control(state, v_p, v_c):
         0,
         max(
             state.counters[1 + v_p][v_c],
-            state.counters[1 + (v_p + 1) % 2][v_c] + A_stability[v_c],
+            state.counters[1 + opponent_of(v_p)][v_c]
+            + attr_of(
+                A_stability,
+                v_c,
+                "stability",
+                "spec/twilight_struggle/event_helpers.rules:32:77",
+            ),
         ),
     )
 
@@ -245,14 +276,21 @@ def p_realignment_roll(state, v_p, v_c):
     # spec: spec/twilight_struggle/operations.rules:155
     v_own_total = v_own_die + d_realign_modifier(state, v_p, v_c)
     # spec: spec/twilight_struggle/operations.rules:156
-    v_their_total = v_their_die + d_realign_modifier(state, (v_p + 1) % 2, v_c)
+    v_their_total = v_their_die + d_realign_modifier(state, opponent_of(v_p), v_c)
     # spec: spec/twilight_struggle/operations.rules:157
     state.log.append(
         " ".join(
             [
                 text_of(d_side_name(state, v_p)),
                 "realigns in",
-                text_of(ENTITY_LABELS[v_c]),
+                text_of(
+                    attr_of(
+                        ENTITY_LABELS,
+                        v_c,
+                        "label",
+                        "spec/twilight_struggle/operations.rules:157:38",
+                    )
+                ),
                 "-",
                 text_of(v_own_total),
                 "against",
@@ -263,7 +301,7 @@ def p_realignment_roll(state, v_p, v_c):
     # spec: spec/twilight_struggle/operations.rules:158
     if v_own_total > v_their_total:
         # spec: spec/twilight_struggle/operations.rules:159
-        row = 1 + (v_p + 1) % 2
+        row = 1 + opponent_of(v_p)
         state.counters[row][v_c] = max(
             0, state.counters[row][v_c] - (v_own_total - v_their_total)
         )
@@ -288,7 +326,7 @@ def p_war(
     v_die = roll(state)
     # spec: spec/twilight_struggle/operations.rules:215
     v_result = v_die - d_war_penalty(
-        state, (v_attacker + 1) % 2, v_target, v_target_counts
+        state, opponent_of(v_attacker), v_target, v_target_counts
     )
     # spec: spec/twilight_struggle/operations.rules:216
     state.log.append(
@@ -296,7 +334,14 @@ def p_war(
             [
                 text_of(d_side_name(state, v_attacker)),
                 "wages war in",
-                text_of(ENTITY_LABELS[v_target]),
+                text_of(
+                    attr_of(
+                        ENTITY_LABELS,
+                        v_target,
+                        "label",
+                        "spec/twilight_struggle/operations.rules:216:46",
+                    )
+                ),
                 "- roll",
                 text_of(v_die),
                 "modified",
@@ -314,10 +359,10 @@ def p_war(
         state.counters[1 + v_attacker][v_target] = max(
             0,
             state.counters[1 + v_attacker][v_target]
-            + state.counters[1 + (v_attacker + 1) % 2][v_target],
+            + state.counters[1 + opponent_of(v_attacker)][v_target],
         )
         # spec: spec/twilight_struggle/operations.rules:221
-        row = 1 + (v_attacker + 1) % 2
+        row = 1 + opponent_of(v_attacker)
         state.counters[row][v_target] = max(0, 0)
 
 
@@ -344,7 +389,14 @@ def p_score_region(state, v_r):
     state.log.append(
         " ".join(
             [
-                text_of(ENTITY_LABELS[v_r]),
+                text_of(
+                    attr_of(
+                        ENTITY_LABELS,
+                        v_r,
+                        "label",
+                        "spec/twilight_struggle/scoring.rules:21:9",
+                    )
+                ),
                 "scored: USA",
                 text_of(v_usa_points),
                 "USSR",
@@ -445,7 +497,14 @@ def p_space_race_attempt(state, v_p, v_c):
             [
                 text_of(d_side_name(state, v_p)),
                 "tries the space race with",
-                text_of(ENTITY_LABELS[v_c]),
+                text_of(
+                    attr_of(
+                        ENTITY_LABELS,
+                        v_c,
+                        "label",
+                        "spec/twilight_struggle/space_race.rules:54:52",
+                    )
+                ),
                 "- roll",
                 text_of(v_die),
             ]
@@ -464,7 +523,7 @@ def p_space_race_advance(state, v_p):
         # spec: spec/twilight_struggle/space_race.rules:62
         state.tracks[6 + v_p] = max(0, min(8, state.tracks[6 + v_p] + 1))
         # spec: spec/twilight_struggle/space_race.rules:63
-        if state.tracks[6 + (v_p + 1) % 2] >= state.tracks[6 + v_p]:
+        if state.tracks[6 + opponent_of(v_p)] >= state.tracks[6 + v_p]:
             # spec: spec/twilight_struggle/space_race.rules:64
             p_gain_vp(state, v_p, d_space_vp_second(state, state.tracks[6 + v_p]))
         else:
@@ -778,7 +837,7 @@ def ev_red_scare_purge(state, v_you, v_this):
     # spec: spec/twilight_struggle/cards.rules:366
     p_start_ops_shift_rule(state)
     # spec: spec/twilight_struggle/cards.rules:367
-    activate(state, 8, [(v_you + 1) % 2], "end_of_turn")
+    activate(state, 8, [opponent_of(v_you)], "end_of_turn")
 
 
 def ev_nuclear_test_ban(state, v_you, v_this):
@@ -810,7 +869,7 @@ def ev_southeast_asia_scoring(state, v_you, v_this):
 def ev_arms_race(state, v_you, v_this):
     "event of arms_race (spec/twilight_struggle/events_mid.rules:52)"
     # spec: spec/twilight_struggle/events_mid.rules:53
-    if state.tracks[4 + v_you] > state.tracks[4 + (v_you + 1) % 2]:
+    if state.tracks[4 + v_you] > state.tracks[4 + opponent_of(v_you)]:
         # spec: spec/twilight_struggle/events_mid.rules:54
         if state.tracks[4 + v_you] >= state.tracks[0]:
             p_gain_vp(state, v_you, 3)
@@ -823,7 +882,7 @@ def ev_cuban_missile_crisis(state, v_you, v_this):
     # spec: spec/twilight_struggle/events_mid.rules:72
     p_set_defcon_to(state, 2)
     # spec: spec/twilight_struggle/events_mid.rules:73
-    activate(state, 17, [(v_you + 1) % 2], "end_of_turn")
+    activate(state, 17, [opponent_of(v_you)], "end_of_turn")
 
 
 def ev_nuclear_subs(state, v_you, v_this):
@@ -1078,7 +1137,7 @@ def ev_terrorism(state, v_you, v_this):
     # spec: spec/twilight_struggle/events_late.rules:235
     for _ in range(v_count_lost):
         # spec: spec/twilight_struggle/events_late.rules:236
-        p_move_random_card(state, (v_you + 1) % 2, "@9")
+        p_move_random_card(state, opponent_of(v_you), "@9")
 
 
 def ev_iran_contra_scandal(state, v_you, v_this):
@@ -1172,7 +1231,7 @@ def t_cuban_missile_crisis_in_effect_1(state, v_target, v_p, v_c):
     # spec: spec/twilight_struggle/events_mid.rules:81
     end_game(
         state,
-        (v_target + 1) % 2,
+        opponent_of(v_target),
         "Cuban Missile Crisis: a coup attempt started a nuclear war",
         "spec/twilight_struggle/events_mid.rules:81:9",
     )
@@ -1573,7 +1632,13 @@ def s_play_card_for_action(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/card_play.rules:56
-            move_card(state, L[1], 8)
+            card = L[1]
+            if card is None:
+                raise RuleError(
+                    "cannot move none: no card",
+                    "spec/twilight_struggle/card_play.rules:56:5",
+                )
+            move_card(state, card, 8)
             # spec: spec/twilight_struggle/card_play.rules:57
             state.vars[5] = False
             # spec: spec/twilight_struggle/card_play.rules:58
@@ -1584,12 +1649,24 @@ def s_play_card_for_action(state, frame):
                     [
                         text_of(d_side_name(state, L[0])),
                         "plays",
-                        text_of(ENTITY_LABELS[L[1]]),
+                        text_of(
+                            attr_of(
+                                ENTITY_LABELS,
+                                L[1],
+                                "label",
+                                "spec/twilight_struggle/card_play.rules:59:32",
+                            )
+                        ),
                     ]
                 )
             )
             # spec: spec/twilight_struggle/card_play.rules:60
-            if A_scoring[L[1]]:
+            if attr_of(
+                A_scoring,
+                L[1],
+                "scoring",
+                "spec/twilight_struggle/card_play.rules:60:8",
+            ):
                 pc = 1
             else:
                 pc = 2
@@ -1664,7 +1741,9 @@ def s_operations_with_card(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/card_play.rules:85
-            if A_side[L[1]] == (L[0] + 1) % 2:
+            if attr_of(
+                A_side, L[1], "side", "spec/twilight_struggle/card_play.rules:85:8"
+            ) == opponent_of(L[0]):
                 pc = 1
             else:
                 pc = 7
@@ -1704,7 +1783,7 @@ def s_operations_with_card(state, frame):
         if pc == 3:
             # spec: spec/twilight_struggle/card_play.rules:88
             frame[1] = 4
-            state.frames.append([4, 0, [L[1], (L[0] + 1) % 2], None])
+            state.frames.append([4, 0, [L[1], opponent_of(L[0])], None])
             return
         if pc == 4:
             # spec: spec/twilight_struggle/card_play.rules:89
@@ -1723,7 +1802,7 @@ def s_operations_with_card(state, frame):
             p_check_vp_victory(state)
             # spec: spec/twilight_struggle/card_play.rules:95
             state.frames.pop()
-            state.frames.append([4, 0, [L[1], (L[0] + 1) % 2], None])
+            state.frames.append([4, 0, [L[1], opponent_of(L[0])], None])
             return
         if pc == 7:
             # spec: spec/twilight_struggle/card_play.rules:99
@@ -1795,7 +1874,17 @@ def s_fire_event(state, frame):
             # spec: spec/twilight_struggle/card_play.rules:122
             state.log.append(
                 " ".join(
-                    [text_of(ENTITY_LABELS[L[0]]), "- the event cannot take place"]
+                    [
+                        text_of(
+                            attr_of(
+                                ENTITY_LABELS,
+                                L[0],
+                                "label",
+                                "spec/twilight_struggle/card_play.rules:122:13",
+                            )
+                        ),
+                        "- the event cannot take place",
+                    ]
                 )
             )
             pc = 6
@@ -1971,7 +2060,14 @@ def s_late_event_operations(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/events_late.rules:66
-            L[2] = d_event_ops(state, L[0], L[1], A_ops[L[1]])
+            L[2] = d_event_ops(
+                state,
+                L[0],
+                L[1],
+                attr_of(
+                    A_ops, L[1], "ops", "spec/twilight_struggle/events_late.rules:66:34"
+                ),
+            )
             # spec: spec/twilight_struggle/events_late.rules:67
             player = L[0]
             offered = []
@@ -2141,7 +2237,7 @@ def s_late_free_realignments(state, frame):
             if not (
                 L[3] > 0
                 and any(
-                    c_c in KS_country and state.counters[1 + (L[0] + 1) % 2][c_c] > 0
+                    c_c in KS_country and state.counters[1 + opponent_of(L[0])][c_c] > 0
                     for c_c in collection_of(
                         state, L[2], "spec/twilight_struggle/events_late.rules:336:52"
                     )
@@ -2161,7 +2257,7 @@ def s_late_free_realignments(state, frame):
                         L[2],
                         "spec/twilight_struggle/events_late.rules:337:43",
                     )
-                    and state.counters[1 + (L[0] + 1) % 2][c_target] > 0
+                    and state.counters[1 + opponent_of(L[0])][c_target] > 0
                 )
             ]
             ids = [ENTITY_IDS[v] for v in values]
@@ -2553,7 +2649,7 @@ def s_free_latin_american_realignments(state, frame):
                 L[2] > 0
                 and any(
                     d_in_latin_america(state, c_c)
-                    and state.counters[1 + (L[0] + 1) % 2][c_c] > 0
+                    and state.counters[1 + opponent_of(L[0])][c_c] > 0
                     for c_c in K_country
                 )
             ):
@@ -2566,7 +2662,7 @@ def s_free_latin_american_realignments(state, frame):
                 for c_target in K_country
                 if (
                     d_in_latin_america(state, c_target)
-                    and state.counters[1 + (L[0] + 1) % 2][c_target] > 0
+                    and state.counters[1 + opponent_of(L[0])][c_target] > 0
                 )
             ]
             ids = [ENTITY_IDS[v] for v in values]
@@ -2603,11 +2699,19 @@ def s_missile_envy_use(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/events_mid.rules:326
-            move_card(state, L[1], 8)
+            card = L[1]
+            if card is None:
+                raise RuleError(
+                    "cannot move none: no card",
+                    "spec/twilight_struggle/events_mid.rules:326:5",
+                )
+            move_card(state, card, 8)
             # spec: spec/twilight_struggle/events_mid.rules:327
             emit_card_played(state, L[0], L[1])
             # spec: spec/twilight_struggle/events_mid.rules:328
-            if A_side[L[1]] == (L[0] + 1) % 2:
+            if attr_of(
+                A_side, L[1], "side", "spec/twilight_struggle/events_mid.rules:328:8"
+            ) == opponent_of(L[0]):
                 pc = 1
             else:
                 pc = 3
@@ -2615,12 +2719,36 @@ def s_missile_envy_use(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:329
             frame[1] = 2
             state.frames.append(
-                [5, 0, [L[0], d_event_ops(state, L[0], L[1], A_ops[L[1]])], None]
+                [
+                    5,
+                    0,
+                    [
+                        L[0],
+                        d_event_ops(
+                            state,
+                            L[0],
+                            L[1],
+                            attr_of(
+                                A_ops,
+                                L[1],
+                                "ops",
+                                "spec/twilight_struggle/events_mid.rules:329:45",
+                            ),
+                        ),
+                    ],
+                    None,
+                ]
             )
             return
         if pc == 2:
             # spec: spec/twilight_struggle/events_mid.rules:330
-            move_card(state, L[1], 9)
+            card = L[1]
+            if card is None:
+                raise RuleError(
+                    "cannot move none: no card",
+                    "spec/twilight_struggle/events_mid.rules:330:9",
+                )
+            move_card(state, card, 9)
             pc = 5
         if pc == 3:
             # spec: spec/twilight_struggle/events_mid.rules:332
@@ -2651,7 +2779,7 @@ def s_conduct_operations(state, frame):
             if any(d_realign_target(state, L[0], c_c) for c_c in K_country):
                 offered.append(1)
             if any(
-                state.counters[1 + (L[0] + 1) % 2][c_c] > 0
+                state.counters[1 + opponent_of(L[0])][c_c] > 0
                 and allowed_coup(state, L[0], c_c)
                 for c_c in K_country
             ):
@@ -2659,7 +2787,7 @@ def s_conduct_operations(state, frame):
             if not any(
                 d_may_place_influence(state, L[0], c_c)
                 or d_realign_target(state, L[0], c_c)
-                or state.counters[1 + (L[0] + 1) % 2][c_c] > 0
+                or state.counters[1 + opponent_of(L[0])][c_c] > 0
                 and allowed_coup(state, L[0], c_c)
                 for c_c in K_country
             ):
@@ -2819,7 +2947,7 @@ def s_realign_with_ops(state, frame):
                 c_target
                 for c_target in K_country
                 if (
-                    state.counters[1 + (L[0] + 1) % 2][c_target] > 0
+                    state.counters[1 + opponent_of(L[0])][c_target] > 0
                     and d_budget_in(state, c_target, L[1], L[4], L[5], L[6]) >= 1
                 )
                 and allowed_realign(state, L[0], c_target)
@@ -2868,7 +2996,7 @@ def s_coup_with_ops(state, frame):
             values = [
                 c_target
                 for c_target in K_country
-                if state.counters[1 + (L[0] + 1) % 2][c_target] > 0
+                if state.counters[1 + opponent_of(L[0])][c_target] > 0
                 and allowed_coup(state, L[0], c_target)
             ]
             ids = [ENTITY_IDS[v] for v in values]
@@ -2920,7 +3048,13 @@ def s_coup_attempt(state, frame):
                 L[4]
                 + L[2]
                 + q_coup_roll_modifier(state, L[0], L[1])
-                - 2 * A_stability[L[1]]
+                - 2
+                * attr_of(
+                    A_stability,
+                    L[1],
+                    "stability",
+                    "spec/twilight_struggle/operations.rules:185:61",
+                )
             )
             # spec: spec/twilight_struggle/operations.rules:186
             state.log.append(
@@ -2928,7 +3062,14 @@ def s_coup_attempt(state, frame):
                     [
                         text_of(d_side_name(state, L[0])),
                         "coups in",
-                        text_of(ENTITY_LABELS[L[1]]),
+                        text_of(
+                            attr_of(
+                                ENTITY_LABELS,
+                                L[1],
+                                "label",
+                                "spec/twilight_struggle/operations.rules:186:35",
+                            )
+                        ),
                         "with",
                         text_of(L[2]),
                         "operations: roll",
@@ -2941,9 +3082,9 @@ def s_coup_attempt(state, frame):
             # spec: spec/twilight_struggle/operations.rules:187
             if L[5] > 0:
                 # spec: spec/twilight_struggle/operations.rules:188
-                L[6] = min(L[5], state.counters[1 + (L[0] + 1) % 2][L[1]])
+                L[6] = min(L[5], state.counters[1 + opponent_of(L[0])][L[1]])
                 # spec: spec/twilight_struggle/operations.rules:189
-                row = 1 + (L[0] + 1) % 2
+                row = 1 + opponent_of(L[0])
                 state.counters[row][L[1]] = max(0, state.counters[row][L[1]] - L[6])
                 # spec: spec/twilight_struggle/operations.rules:190
                 state.counters[1 + L[0]][L[1]] = max(
@@ -3668,7 +3809,7 @@ def sev_five_year_plan(state, frame):
                     "spec/twilight_struggle/cards.rules:48:20",
                 )
                 and state.vars[5]
-                and in_zone(state, L[2], 9)
+                and (L[2] is not None and state.location[L[2]] == 9)
             ):
                 # spec: spec/twilight_struggle/cards.rules:49
                 card = L[2]
@@ -4088,7 +4229,7 @@ def sev_olympic_games(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/cards.rules:218
-            player = (L[0] + 1) % 2
+            player = opponent_of(L[0])
             offered = []
             offered.append(0)
             offered.append(1)
@@ -4138,7 +4279,7 @@ def sev_olympic_games(state, frame):
                         text_of(d_side_name(state, L[0])),
                         text_of(L[2]),
                         "against",
-                        text_of(d_side_name(state, (L[0] + 1) % 2)),
+                        text_of(d_side_name(state, opponent_of(L[0]))),
                         text_of(L[3]),
                     ]
                 )
@@ -4149,7 +4290,7 @@ def sev_olympic_games(state, frame):
                 p_gain_vp(state, L[0], 2)
             else:
                 # spec: spec/twilight_struggle/cards.rules:232
-                p_gain_vp(state, (L[0] + 1) % 2, 2)
+                p_gain_vp(state, opponent_of(L[0]), 2)
             pc = 4
         if pc == 3:
             # spec: spec/twilight_struggle/cards.rules:236
@@ -4536,7 +4677,7 @@ def sev_un_intervention(state, frame):
             # spec: spec/twilight_struggle/cards.rules:377
             player = L[0]
             values = [
-                c_c for c_c in state.zones[2 + L[0]] if A_side[c_c] == (L[0] + 1) % 2
+                c_c for c_c in state.zones[2 + L[0]] if A_side[c_c] == opponent_of(L[0])
             ]
             ids = [ENTITY_IDS[v] for v in values]
             labels = [ENTITY_LABELS[v] for v in values]
@@ -4819,7 +4960,7 @@ def sev_summit(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:220
             L[4] = L[2] + d_summit_bonus(state, L[0])
             # spec: spec/twilight_struggle/events_mid.rules:221
-            L[5] = L[3] + d_summit_bonus(state, (L[0] + 1) % 2)
+            L[5] = L[3] + d_summit_bonus(state, opponent_of(L[0]))
             # spec: spec/twilight_struggle/events_mid.rules:222
             state.log.append(
                 " ".join(
@@ -4847,7 +4988,7 @@ def sev_summit(state, frame):
         if pc == 2:
             # spec: spec/twilight_struggle/events_mid.rules:226
             state.frames.pop()
-            state.frames.append([15, 0, [(L[0] + 1) % 2], None])
+            state.frames.append([15, 0, [opponent_of(L[0])], None])
             return
         if pc == 3:
             state.frames.pop()
@@ -4924,13 +5065,13 @@ def sev_junta(state, frame):
             offered = []
             if any(
                 d_in_latin_america(state, c_c)
-                and state.counters[1 + (L[0] + 1) % 2][c_c] > 0
+                and state.counters[1 + opponent_of(L[0])][c_c] > 0
                 for c_c in K_country
             ):
                 offered.append(0)
             if any(
                 d_in_latin_america(state, c_c)
-                and state.counters[1 + (L[0] + 1) % 2][c_c] > 0
+                and state.counters[1 + opponent_of(L[0])][c_c] > 0
                 for c_c in K_country
             ):
                 offered.append(1)
@@ -4973,7 +5114,7 @@ def sev_junta(state, frame):
                 for c_c in K_country
                 if (
                     d_in_latin_america(state, c_c)
-                    and state.counters[1 + (L[0] + 1) % 2][c_c] > 0
+                    and state.counters[1 + opponent_of(L[0])][c_c] > 0
                 )
             ]
             ids = [ENTITY_IDS[v] for v in values]
@@ -5013,7 +5154,7 @@ def sev_missile_envy(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/events_mid.rules:313
-            L[2] = (L[0] + 1) % 2
+            L[2] = opponent_of(L[0])
             # spec: spec/twilight_struggle/events_mid.rules:314
             if len(state.zones[2 + L[2]]) > 0:
                 pc = 1
@@ -6265,7 +6406,7 @@ def sev_wargames(state, frame):
             k = frame[3]
             if k == 0:
                 # spec: spec/twilight_struggle/events_late.rules:389
-                p_gain_vp(state, (L[0] + 1) % 2, 6)
+                p_gain_vp(state, opponent_of(L[0]), 6)
                 # spec: spec/twilight_struggle/events_late.rules:390
                 state.log.append(
                     " ".join(

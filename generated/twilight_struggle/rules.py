@@ -16,7 +16,7 @@
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
 # Spec hash: 031f3ebe172efb95
-# Fingerprint: source 7a4927b15275ac682607 output accb7140e897d25f962b
+# Fingerprint: source 093baeba0b837ca3728b output cb316dc580ff979e362d
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.state import RuleError, is_active
@@ -181,9 +181,10 @@ def d_held_playable(state, v_p, v_c):
     "define held_playable"
     # spec: spec/twilight_struggle/card_play.rules:15
     return bool(
-        state.location[v_c] == 2 + v_p
+        v_c is not None
+        and state.location[v_c] == 2 + v_p
         or v_c == 5
-        and state.location[v_c] == 4 + v_p
+        and (v_c is not None and state.location[v_c] == 4 + v_p)
         and state.vars[2]
     )
 
@@ -205,14 +206,34 @@ def d_may_play_now(state, v_p, v_c, v_rounds_left):
     # spec: spec/twilight_struggle/card_play.rules:26
     return bool(
         d_held_playable(state, v_p, v_c)
-        and (A_scoring[v_c] or d_scoring_cards_held(state, v_p) < v_rounds_left)
+        and (
+            attr_of(
+                A_scoring,
+                v_c,
+                "scoring",
+                "spec/twilight_struggle/card_play.rules:27:30",
+            )
+            or d_scoring_cards_held(state, v_p) < v_rounds_left
+        )
     )
 
 
 def d_event_owner(state, v_c, v_p):
     "define event_owner"
     # spec: spec/twilight_struggle/card_play.rules:30
-    return 0 if A_side[v_c] == 0 else 1 if A_side[v_c] == 1 else v_p
+    return (
+        0
+        if attr_of(A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:31:8")
+        == 0
+        else (
+            1
+            if attr_of(
+                A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:31:41"
+            )
+            == 1
+            else v_p
+        )
+    )
 
 
 def d_may_play_as_event(state, v_p, v_c):
@@ -220,8 +241,17 @@ def d_may_play_as_event(state, v_p, v_c):
     # spec: spec/twilight_struggle/card_play.rules:37
     return (
         v_c != 5
-        and not A_scoring[v_c]
-        and (A_side[v_c] == v_p or A_side[v_c] == None)
+        and not attr_of(
+            A_scoring, v_c, "scoring", "spec/twilight_struggle/card_play.rules:38:29"
+        )
+        and (
+            attr_of(A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:39:10")
+            == v_p
+            or attr_of(
+                A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:39:25"
+            )
+            == None
+        )
         and event_allowed(state, v_c, v_p)
     )
 
@@ -229,10 +259,12 @@ def d_may_play_as_event(state, v_p, v_c):
 def d_controls(state, v_p, v_c):
     "define controls"
     # spec: spec/twilight_struggle/control.rules:7
-    return (
-        state.counters[1 + v_p][v_c] >= A_stability[v_c]
-        and state.counters[1 + v_p][v_c] - state.counters[1 + (v_p + 1) % 2][v_c]
-        >= A_stability[v_c]
+    return state.counters[1 + v_p][v_c] >= attr_of(
+        A_stability, v_c, "stability", "spec/twilight_struggle/control.rules:8:24"
+    ) and state.counters[1 + v_p][v_c] - state.counters[1 + opponent_of(v_p)][
+        v_c
+    ] >= attr_of(
+        A_stability, v_c, "stability", "spec/twilight_struggle/control.rules:9:56"
     )
 
 
@@ -321,9 +353,9 @@ def d_has_domination(state, v_p, v_r):
     # spec: spec/twilight_struggle/control.rules:54
     return (
         d_countries_controlled(state, v_p, v_r)
-        > d_countries_controlled(state, (v_p + 1) % 2, v_r)
+        > d_countries_controlled(state, opponent_of(v_p), v_r)
         and d_battlegrounds_controlled(state, v_p, v_r)
-        > d_battlegrounds_controlled(state, (v_p + 1) % 2, v_r)
+        > d_battlegrounds_controlled(state, opponent_of(v_p), v_r)
         and d_battlegrounds_controlled(state, v_p, v_r) >= 1
         and d_countries_controlled(state, v_p, v_r)
         - d_battlegrounds_controlled(state, v_p, v_r)
@@ -335,7 +367,7 @@ def d_has_region_control(state, v_p, v_r):
     "define has_region_control"
     # spec: spec/twilight_struggle/control.rules:61
     return d_countries_controlled(state, v_p, v_r) > d_countries_controlled(
-        state, (v_p + 1) % 2, v_r
+        state, opponent_of(v_p), v_r
     ) and d_battlegrounds_controlled(state, v_p, v_r) >= d_battlegrounds_in(state, v_r)
 
 
@@ -343,12 +375,26 @@ def d_level_points(state, v_p, v_r):
     "define level_points"
     # spec: spec/twilight_struggle/control.rules:66
     return (
-        A_control[v_r]
+        attr_of(A_control, v_r, "control", "spec/twilight_struggle/control.rules:67:38")
         if d_has_region_control(state, v_p, v_r)
         else (
-            A_domination[v_r]
+            attr_of(
+                A_domination,
+                v_r,
+                "domination",
+                "spec/twilight_struggle/control.rules:68:39",
+            )
             if d_has_domination(state, v_p, v_r)
-            else A_presence[v_r] if d_has_presence(state, v_p, v_r) else 0
+            else (
+                attr_of(
+                    A_presence,
+                    v_r,
+                    "presence",
+                    "spec/twilight_struggle/control.rules:69:37",
+                )
+                if d_has_presence(state, v_p, v_r)
+                else 0
+            )
         )
     )
 
@@ -367,7 +413,7 @@ def d_region_points(state, v_p, v_r):
                 )
                 if c_c in KS_country
                 and d_controls(state, v_p, c_c)
-                and d_adjacent_to_superpower_of(state, (v_p + 1) % 2, c_c)
+                and d_adjacent_to_superpower_of(state, opponent_of(v_p), c_c)
             ]
         )
     )
@@ -409,7 +455,9 @@ def d_nato_protected(state, v_c):
 def d_starred_event_played(state, v_c):
     "define starred_event_played"
     # spec: spec/twilight_struggle/event_helpers.rules:95
-    return A_starred[v_c] and state.location[v_c] == 10
+    return attr_of(
+        A_starred, v_c, "starred", "spec/twilight_struggle/event_helpers.rules:95:48"
+    ) and (v_c is not None and state.location[v_c] == 10)
 
 
 def d_independent_reds_country(state, v_c):
@@ -453,7 +501,15 @@ def d_scoring_region_of(state, v_c):
 def d_is_main_region(state, v_r):
     "define is_main_region"
     # spec: spec/twilight_struggle/events_late.rules:94
-    return A_presence[v_r] > 0
+    return (
+        attr_of(
+            A_presence,
+            v_r,
+            "presence",
+            "spec/twilight_struggle/events_late.rules:94:44",
+        )
+        > 0
+    )
 
 
 def d_headline_goes_first(state, v_c):
@@ -471,7 +527,9 @@ def d_in_latin_america(state, v_c):
 def d_brush_war_target(state, v_p, v_c):
     "define brush_war_target"
     # spec: spec/twilight_struggle/events_mid.rules:41
-    return A_stability[v_c] <= 2 and not (v_p == 0 and d_nato_protected(state, v_c))
+    return attr_of(
+        A_stability, v_c, "stability", "spec/twilight_struggle/events_mid.rules:42:5"
+    ) <= 2 and not (v_p == 0 and d_nato_protected(state, v_c))
 
 
 def d_cmc_can_cancel(state, v_p):
@@ -488,8 +546,10 @@ def d_trap_discard_ok(state, v_p, v_c):
     "define trap_discard_ok"
     # spec: spec/twilight_struggle/events_mid.rules:131
     return (
-        state.location[v_c] == 2 + v_p
-        and not A_scoring[v_c]
+        (v_c is not None and state.location[v_c] == 2 + v_p)
+        and not attr_of(
+            A_scoring, v_c, "scoring", "spec/twilight_struggle/events_mid.rules:132:26"
+        )
         and q_ops_value(state, v_p, v_c) >= 2
     )
 
@@ -581,7 +641,12 @@ def d_che_target(state, v_c):
     "define che_target"
     # spec: spec/twilight_struggle/events_mid.rules:777
     return bool(
-        not A_battleground[v_c]
+        not attr_of(
+            A_battleground,
+            v_c,
+            "battleground",
+            "spec/twilight_struggle/events_mid.rules:778:9",
+        )
         and (d_in_latin_america(state, v_c) or v_c in RS_africa)
         and state.counters[2][v_c] > 0
         and allowed_coup(state, 0, v_c)
@@ -615,13 +680,13 @@ def d_may_place_influence(state, v_p, v_c):
 def d_influence_cost(state, v_p, v_c):
     "define influence_cost"
     # spec: spec/twilight_struggle/operations.rules:92
-    return 2 if d_controls(state, (v_p + 1) % 2, v_c) else 1
+    return 2 if d_controls(state, opponent_of(v_p), v_c) else 1
 
 
 def d_realign_target(state, v_p, v_c):
     "define realign_target"
     # spec: spec/twilight_struggle/operations.rules:116
-    return state.counters[1 + (v_p + 1) % 2][v_c] > 0 and allowed_realign(
+    return state.counters[1 + opponent_of(v_p)][v_c] > 0 and allowed_realign(
         state, v_p, v_c
     )
 
@@ -633,7 +698,7 @@ def d_realign_modifier(state, v_p, v_c):
         d_adjacent_controlled(state, v_p, v_c)
         + (
             1
-            if state.counters[1 + v_p][v_c] > state.counters[1 + (v_p + 1) % 2][v_c]
+            if state.counters[1 + v_p][v_c] > state.counters[1 + opponent_of(v_p)][v_c]
             else 0
         )
         + (1 if d_adjacent_to_superpower_of(state, v_p, v_c) else 0)
@@ -686,7 +751,7 @@ def d_space_ability(state, v_p, v_box_number):
     # spec: spec/twilight_struggle/space_race.rules:35
     return (
         state.tracks[6 + v_p] >= v_box_number
-        and state.tracks[6 + (v_p + 1) % 2] < v_box_number
+        and state.tracks[6 + opponent_of(v_p)] < v_box_number
     )
 
 
@@ -694,7 +759,9 @@ def d_may_attempt_space(state, v_p, v_c):
     "define may_attempt_space"
     # spec: spec/twilight_struggle/space_race.rules:42
     return (
-        not A_scoring[v_c]
+        not attr_of(
+            A_scoring, v_c, "scoring", "spec/twilight_struggle/space_race.rules:43:9"
+        )
         and state.tracks[6 + v_p] < 8
         and state.tracks[8 + v_p] < q_space_attempts_allowed(state, v_p)
         and q_ops_value(state, v_p, v_c)
@@ -717,7 +784,11 @@ def d_wants_cards(state, v_p):
 def d_headline_value(state, v_c):
     "define headline_value"
     # spec: spec/twilight_struggle/turn.rules:47
-    return 0 if A_scoring[v_c] else A_ops[v_c]
+    return (
+        0
+        if attr_of(A_scoring, v_c, "scoring", "spec/twilight_struggle/turn.rules:47:44")
+        else attr_of(A_ops, v_c, "ops", "spec/twilight_struggle/turn.rules:47:66")
+    )
 
 
 def d_headline_value_of(state, v_p):
@@ -744,7 +815,16 @@ def d_milops_shortfall(state, v_p):
 def q_scoring_battleground(state, v_c):
     "quantity scoring_battleground"
     # spec: spec/twilight_struggle/control.rules:29
-    value = 1 if A_battleground[v_c] else 0
+    value = (
+        1
+        if attr_of(
+            A_battleground,
+            v_c,
+            "battleground",
+            "spec/twilight_struggle/control.rules:29:48",
+        )
+        else 0
+    )
     for effect in state.effects:
         kind = effect[0]
         if kind == 9:  # formosan_resolution_in_effect
@@ -815,13 +895,21 @@ def q_nato_exempt(state, v_c):
 def q_ops_value(state, v_p, v_c):
     "quantity ops_value"
     # spec: spec/twilight_struggle/operations.rules:30
-    value = A_ops[v_c]
+    value = attr_of(A_ops, v_c, "ops", "spec/twilight_struggle/operations.rules:30:42")
     for effect in state.effects:
         kind = effect[0]
         if kind == 0:  # ops_shift_rule
             args = effect[1]
             # spec: spec/twilight_struggle/event_helpers.rules:51
-            if not A_scoring[v_c] and q_ops_shift(state, v_p, v_c) != 0:
+            if (
+                not attr_of(
+                    A_scoring,
+                    v_c,
+                    "scoring",
+                    "spec/twilight_struggle/event_helpers.rules:52:18",
+                )
+                and q_ops_shift(state, v_p, v_c) != 0
+            ):
                 value += q_ops_shift(state, v_p, v_c)
                 value = max(value, 1)
                 value = min(value, 4)
@@ -837,7 +925,16 @@ def q_ops_bonus_in(state, v_p, v_c, v_r):
         if kind == 3:  # vietnam_revolts_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_early.rules:18
-            if v_p == 0 and v_r == 114 and not A_scoring[v_c]:
+            if (
+                v_p == 0
+                and v_r == 114
+                and not attr_of(
+                    A_scoring,
+                    v_c,
+                    "scoring",
+                    "spec/twilight_struggle/events_early.rules:19:56",
+                )
+            ):
                 value += 1
     return value
 
@@ -858,7 +955,7 @@ def q_coup_roll_modifier(state, v_p, v_c):
             if v_p == args[0] and d_in_latin_america(state, v_c):
                 value += 1
             # spec: spec/twilight_struggle/events_mid.rules:641
-            if v_p == (args[0] + 1) % 2 and d_in_latin_america(state, v_c):
+            if v_p == opponent_of(args[0]) and d_in_latin_america(state, v_c):
                 value += -1
     return value
 
@@ -880,7 +977,16 @@ def q_realign_roll_modifier(state, v_p, v_c):
 def q_coup_defcon_loss(state, v_p, v_c):
     "quantity coup_defcon_loss"
     # spec: spec/twilight_struggle/operations.rules:43
-    value = 1 if A_battleground[v_c] else 0
+    value = (
+        1
+        if attr_of(
+            A_battleground,
+            v_c,
+            "battleground",
+            "spec/twilight_struggle/operations.rules:43:55",
+        )
+        else 0
+    )
     for effect in state.effects:
         kind = effect[0]
         if kind == 18:  # nuclear_subs_in_effect
@@ -1077,7 +1183,7 @@ def when_un_intervention(state, v_you, v_this):
     "when the event of un_intervention may happen"
     # spec: spec/twilight_struggle/cards.rules:376
     return not state.vars[3] and any(
-        A_side[c_c] == (v_you + 1) % 2 for c_c in state.zones[2 + v_you]
+        A_side[c_c] == opponent_of(v_you) for c_c in state.zones[2 + v_you]
     )
 
 
@@ -1114,7 +1220,7 @@ def when_opec(state, v_you, v_this):
 def when_one_small_step(state, v_you, v_this):
     "when the event of one_small_step may happen"
     # spec: spec/twilight_struggle/events_mid.rules:765
-    return state.tracks[6 + v_you] < state.tracks[6 + (v_you + 1) % 2]
+    return state.tracks[6 + v_you] < state.tracks[6 + opponent_of(v_you)]
 
 
 def when_star_wars(state, v_you, v_this):
@@ -1230,15 +1336,18 @@ def bot_positional(state, v_you):
         + 6
         * (
             d_battlegrounds_held(state, v_you)
-            - d_battlegrounds_held(state, (v_you + 1) % 2)
+            - d_battlegrounds_held(state, opponent_of(v_you))
         )
         + 3
-        * (d_countries_held(state, v_you) - d_countries_held(state, (v_you + 1) % 2))
+        * (d_countries_held(state, v_you) - d_countries_held(state, opponent_of(v_you)))
         + 2
-        * (d_regions_present(state, v_you) - d_regions_present(state, (v_you + 1) % 2))
+        * (
+            d_regions_present(state, v_you)
+            - d_regions_present(state, opponent_of(v_you))
+        )
         + (
             d_influence_on_map(state, v_you)
-            - d_influence_on_map(state, (v_you + 1) % 2)
+            - d_influence_on_map(state, opponent_of(v_you))
         )
         + (-5 if state.tracks[0] == 2 and state.vars[1] == v_you else 0)
     )
