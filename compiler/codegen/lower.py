@@ -311,6 +311,8 @@ class Lowerer:
 
         as_list: a list (decisions and frames hold plain data), else any fresh iterable.
         """
+        if action is not None and action.name.name not in self.gen.allowed:
+            action = None  # nothing ever forbids it
         if where is None and action is None:
             code = self.ex.collection(source, snapshot=True).text
             if as_list and not code.startswith(("list(", "collection_of(")):
