@@ -4,7 +4,8 @@ Both back ends play the same seeded games in lockstep with random agents: the
 same decision (player, prompt, option ids) and the same public part of the
 state after every decision, the same invariants and bot evaluations (every
 10th decision and at the end), the same
-result, the same log - or the same rule error at the same point. The
+result, the same log and trace of events - or the same rule error at the
+same point. The
 generated game's state goes through JSON now and then, frames included, and
 plays on from the copy. The designer tests pass on the generated engine too.
 """
@@ -38,6 +39,7 @@ def lockstep(folder, seed: int) -> int:
         assert a == b, f"seed {seed}: the games start differently"
         return 0
     agents = seat_agents(("random",) * len(reference.meta.players), reference.meta.players, seed)
+    a.state.trace, b.state.trace = {}, {}  # events fired and signals emitted, per card
     made = 0
     while True:
         assert b.state.public_part() == a.state.public_part(), f"seed {seed}, decision {made}"
@@ -61,6 +63,7 @@ def lockstep(folder, seed: int) -> int:
     _same_judgements(reference, generated, a.state, b.state, f"seed {seed}, at the end")
     assert (b.winner, b.reason, b.state.result) == (a.winner, a.reason, a.state.result)
     assert b.state.log == a.state.log
+    assert b.state.trace == a.state.trace
     return made
 
 
