@@ -518,6 +518,8 @@ def info(game_name: str, as_json: bool) -> None:
         "cards_with_events": counts["cards_with_events"], "phases": counts["phases"],
         "constraints": counts["constraints"], "variants": available_variants(loaded.folder),
         "designer_tests": counts["designer_tests"],
+        "cards_without_events": [model.entities[c].name.name for c in model.cards()
+                                 if not model.entities[c].events],
         "params": {name: {"type": kind, "default": default}
                    for name, kind, default in model.meta().params},
     }
