@@ -248,7 +248,8 @@ def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None) ->
         raise UserError("the code generator (compiler.codegen.compile_game) is not available yet;"
                         " use --backend interpreted") from None
     out = Path(output) if output else backends.default_package(loaded.model.game, loaded.variants)
-    _atomic_compile(lambda target: compile_game(loaded.model, target), out)
+    # The previous output lends the modules whose source did not change (black is the slow part).
+    _atomic_compile(lambda target: compile_game(loaded.model, target, previous=out), out)
     click.echo(f"{loaded.model.game}: wrote {backends._shown(out)} (spec hash {loaded.model.spec_hash})")
 
 

@@ -243,7 +243,7 @@ def test_designer_tests_json_on_the_interpreter():
     result = run("test", M, *INTERP, "--json")
     data = as_json(result)
     assert set(data) == TEST_KEYS and result.exit_code == 0
-    assert data == {"passed": 3, "failed": 0, "backends": ["interpreted"], "failures": []}
+    assert data == {"passed": 4, "failed": 0, "backends": ["interpreted"], "failures": []}
 
 
 def test_failing_designer_tests_are_listed_and_exit_1(tmp_path):
@@ -254,7 +254,7 @@ def test_failing_designer_tests_are_listed_and_exit_1(tmp_path):
                     '    expect score(red) == 2 "one gives two"\n}\n')
     result = run("test", str(folder), *INTERP, "--json")
     data = as_json(result)
-    assert result.exit_code == 1 and data["failed"] == 1 and data["passed"] == 3
+    assert result.exit_code == 1 and data["failed"] == 1 and data["passed"] == 4
     failure = data["failures"][0]
     assert {"name", "location", "message"} <= set(failure)
     assert failure["name"] == "wrong on purpose" and failure["message"] == "one gives two"
@@ -267,7 +267,7 @@ def test_failing_designer_tests_are_listed_and_exit_1(tmp_path):
 def test_designer_tests_run_on_both_back_ends():
     data = as_json(run("test", M, "--json"))
     assert data["backends"] == ["interpreted", "generated"] or set(data["backends"]) == set(backends.BACKENDS)
-    assert data["failed"] == 0 and data["passed"] == 6
+    assert data["failed"] == 0 and data["passed"] == 8
 
 
 def test_without_the_code_generator_both_back_ends_fail_clearly(monkeypatch):
@@ -319,7 +319,7 @@ def test_compile_is_all_or_nothing(tmp_path, monkeypatch):
     out.mkdir()
     (out / "__init__.py").write_text("# the previous output\n")
 
-    def half_then_crash(model, target):
+    def half_then_crash(model, target, previous=None):
         (target / "__init__.py").write_text("# half written\n")
         raise RuntimeError("disk full")
 
@@ -329,7 +329,7 @@ def test_compile_is_all_or_nothing(tmp_path, monkeypatch):
     assert (out / "__init__.py").read_text() == "# the previous output\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mini"]  # no leftovers
 
-    def good(model, target):
+    def good(model, target, previous=None):
         (target / "__init__.py").write_text(f"SPEC_HASH = {model.spec_hash!r}\n")
 
     _fake_codegen(monkeypatch, good)
