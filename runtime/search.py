@@ -32,9 +32,34 @@ def hidden_slots(game, state: State, player: int) -> list[int]:
 
 
 def determinize(game, state: State, player: int, stream: _Stream) -> State:
-    """A copy of `state` with unseen cards re-dealt and fresh dice."""
+    """A copy of `state` with unseen cards re-dealt and fresh dice.
+
+    Cards are re-dealt only where they could be: an opponent's hidden zones
+    pool with the shared draw piles (hidden, ordered) - the opponent's hand
+    could hold any card still in the deck; the player's own hidden zones (its
+    own draw pile) pool among themselves; shared hidden piles that are not
+    ordered (a box of cards not yet in the game) stay as they are.
+    """
     world = state.copy()
-    slots = hidden_slots(game, world, player)
+    for slots in _pools(game, world, player):
+        _redeal(world, slots, stream)
+    world.rng = next_random(stream)
+    world.dice = []
+    return world
+
+
+def _pools(game, state: State, player: int) -> list[list[int]]:
+    meta, pools = game.meta, {}
+    for slot in hidden_slots(game, state, player):
+        zone, owner = meta.zone_of_slot(slot)
+        if owner is None and not zone.ordered:
+            continue
+        key = "mine" if owner == player else "theirs"
+        pools.setdefault(key, []).append(slot)
+    return [pools[k] for k in sorted(pools)]
+
+
+def _redeal(world: State, slots: list[int], stream: _Stream) -> None:
     pool = [card for slot in slots for card in world.zones[slot]]
     for i in range(len(pool) - 1, 0, -1):
         j = next_random(stream) % (i + 1)
@@ -46,9 +71,6 @@ def determinize(game, state: State, player: int, stream: _Stream) -> State:
         for card in world.zones[slot]:
             world.location[card] = slot
         at += size
-    world.rng = next_random(stream)
-    world.dice = []
-    return world
 
 
 def _score(program, state: State, bot: str, player: int) -> float:
