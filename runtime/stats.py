@@ -55,9 +55,13 @@ def describe_change(subject: str, before: float, after: float, diff: PairedDiffe
     """One plain sentence, e.g. 'X raises the USA's win rate from 41.2% to 47.9% ...'."""
     points = diff.difference * 100
     lo, hi = diff.ci95[0] * 100, diff.ci95[1] * 100
-    verb = "raises" if points > 0 else "lowers" if points < 0 else "leaves"
-    tail = "" if points else " unchanged"
+    shown = round(points, 1)
     significance = "significant" if diff.p_value < 0.05 else "not significant"
-    return (f"{variant} {verb} {subject}'s win rate from {before * 100:.1f}% to {after * 100:.1f}%"
-            f"{tail}, {points:+.1f} points, 95% CI {lo:+.1f}..{hi:+.1f}, p = {diff.p_value:.3g}"
-            f" ({significance}), over {games:,} paired games")
+    if shown == 0:
+        change = f"leaves {subject}'s win rate at {after * 100:.1f}% ({points:+.2f} points"
+    else:
+        verb = "raises" if shown > 0 else "lowers"
+        change = (f"{verb} {subject}'s win rate from {before * 100:.1f}% to {after * 100:.1f}%"
+                  f" ({shown:+.1f} points")
+    return (f"{variant} {change}, 95% CI {lo:+.1f}..{hi:+.1f}, p = {diff.p_value:.3g},"
+            f" {significance}) over {games:,} paired games")

@@ -30,8 +30,10 @@ def test_paired_difference_detects_a_clear_shift() -> None:
 def test_the_sentence_states_direction_size_interval_and_sample() -> None:
     diff = paired_difference([1.0] * 60 + [0.0] * 40, [1.0] * 40 + [0.0] * 60)
     text = describe_change("usa", 0.4, 0.6, diff, "chinese_civil_war", 100)
-    assert text.startswith("chinese_civil_war raises usa's win rate from 40.0% to 60.0%, +20.0 points, 95% CI +")
-    assert text.endswith("(significant), over 100 paired games")
+    assert text.startswith("chinese_civil_war raises usa's win rate from 40.0% to 60.0% (+20.0 points, 95% CI +")
+    assert text.endswith(", significant) over 100 paired games")
+    same = describe_change("usa", 0.5, 0.5, paired_difference([1.0, 0.0], [1.0, 0.0]), "v", 2)
+    assert same.startswith("v leaves usa's win rate at 50.0% (+0.00 points")
 
 
 def test_paired_samples_must_match() -> None:
