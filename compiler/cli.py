@@ -489,18 +489,10 @@ def bench(game_name: str, games: int, seed: int, backend: str, params: tuple[str
 
 
 def _run_bench(benchmark, programs: dict, games: int, seed: int, params: dict, show: bool) -> dict:
-    if not (show and sys.stderr.isatty()):
-        return {name: benchmark.run(p, games, seed, params) for name, p in programs.items()}
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
     results = {}
-    columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        for name, program in programs.items():
-            task = progress.add_task(name, total=games)
-            results[name] = benchmark.run(program, games, seed, params,
-                                          on_game=lambda t=task: progress.advance(t))
+    for name, program in programs.items():
+        with _progress(games, name, show=show) as advance:
+            results[name] = benchmark.run(program, games, seed, params, on_game=advance)
     return results
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from .game import Decision, Game
-from .state import RuleError, next_random
+from .state import RuleError, Stream, next_random
 
 DEFAULT_MAX_DECISIONS = 100_000
 
@@ -30,7 +30,7 @@ class RandomAgent:
     name = "random"
 
     def __init__(self, seed: int):
-        self._stream = _Stream(seed * 0x9E3779B1 + 12345)
+        self._stream = Stream(seed * 0x9E3779B1 + 12345)
 
     def choose(self, game: Game, decision: Decision) -> str:
         index = next_random(self._stream) % len(decision.option_ids)
@@ -59,15 +59,6 @@ class LastAgent:
 
     def choose(self, game: Game, decision: Decision) -> str:
         return decision.option_ids[-1]
-
-
-class _Stream:
-    """The one attribute `next_random` advances."""
-
-    __slots__ = ("rng",)
-
-    def __init__(self, rng: int):
-        self.rng = rng & ((1 << 64) - 1)
 
 
 AGENTS: dict[str, type] = {"random": RandomAgent, "first": FirstAgent, "last": LastAgent}

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .game import Game
-from .state import GameOver, RuleError, State, next_random
+from .state import GameOver, RuleError, State, Stream, next_random
 
 KINDS = ("crashes", "dead_ends", "invariant_violations", "disagreements", "overlong")
 
@@ -43,12 +43,6 @@ class FuzzReport:
         return {kind: counts[kind] for kind in KINDS}
 
 
-class _Stream:
-    __slots__ = ("rng",)
-
-    def __init__(self, rng: int):
-        self.rng = rng
-
 
 def structural_problems(state: State) -> list[str]:
     """Kernel invariants: every card in exactly the one zone its location names."""
@@ -73,7 +67,7 @@ def fuzz_game(primary, reference, seed: int, params: dict, max_decisions: int,
     """Play one random game on `primary`, mirrored on `reference` when given."""
     record = {"game": primary.meta.game, "variants": list(variants), "params": params,
               "spec_hash": primary.meta.spec_hash, "seed": seed, "choices": []}
-    stream = _Stream(seed * 0x9E3779B97F4A7C15 + 1)
+    stream = Stream(seed * 0x9E3779B97F4A7C15 + 1)
 
     def problem(kind: str, message: str) -> None:
         report.problems.append(Problem(kind, seed, len(record["choices"]), message,

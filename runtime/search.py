@@ -7,16 +7,10 @@ against a plausible world, not the true one (determinisation).
 
 from __future__ import annotations
 
-from .state import GameOver, State, next_random
+from .state import GameOver, State, Stream, next_random
 
 WIN = 1_000_000.0
 
-
-class _Stream:
-    __slots__ = ("rng",)
-
-    def __init__(self, rng: int):
-        self.rng = rng
 
 
 def hidden_slots(game, state: State, player: int) -> list[int]:
@@ -31,7 +25,7 @@ def hidden_slots(game, state: State, player: int) -> list[int]:
     return slots
 
 
-def determinize(game, state: State, player: int, stream: _Stream) -> State:
+def determinize(game, state: State, player: int, stream: Stream) -> State:
     """A copy of `state` with unseen cards re-dealt and fresh dice.
 
     Cards are re-dealt only where they could be: an opponent's hidden zones
@@ -59,7 +53,7 @@ def _pools(game, state: State, player: int) -> list[list[int]]:
     return [pools[k] for k in sorted(pools)]
 
 
-def _redeal(world: State, slots: list[int], stream: _Stream) -> None:
+def _redeal(world: State, slots: list[int], stream: Stream) -> None:
     pool = [card for slot in slots for card in world.zones[slot]]
     for i in range(len(pool) - 1, 0, -1):
         j = next_random(stream) % (i + 1)
@@ -94,7 +88,7 @@ class GreedyAgent:
     """One ply: the option whose resulting position the evaluation likes best."""
 
     def __init__(self, seed: int, bot: str | None = None):
-        self.stream = _Stream(seed * 0x2545F491 + 7)
+        self.stream = Stream(seed * 0x2545F491 + 7)
         self.bot = bot
 
     def choose(self, game, decision) -> str:
@@ -114,7 +108,7 @@ class MonteCarloAgent:
     """Flat Monte Carlo: short random playouts from each option, then evaluate."""
 
     def __init__(self, seed: int, bot: str | None = None, playouts: int = 4, depth: int = 30):
-        self.stream = _Stream(seed * 0x5851F42D + 11)
+        self.stream = Stream(seed * 0x5851F42D + 11)
         self.bot, self.playouts, self.depth = bot, playouts, depth
 
     def choose(self, game, decision) -> str:

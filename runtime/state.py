@@ -120,6 +120,15 @@ def next_random(state: State) -> int:
     return z ^ (z >> 31)
 
 
+class Stream:
+    """A random stream of its own (bots, the fuzzer): the one attribute `next_random` advances."""
+
+    __slots__ = ("rng",)
+
+    def __init__(self, rng: int):
+        self.rng = rng & _MASK
+
+
 def roll(state: State, sides: int = 6) -> int:
     if state.dice:
         return state.dice.pop(0)

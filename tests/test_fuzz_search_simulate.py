@@ -13,7 +13,8 @@ from compiler.loader import load_spec
 from runtime.agents import RandomAgent
 from runtime.fuzz import FuzzReport, coverage_table, fuzz_game
 from runtime.game import Game
-from runtime.search import GreedyAgent, determinize, hidden_slots, _Stream
+from runtime.search import GreedyAgent, determinize, hidden_slots
+from runtime.state import Stream
 from runtime.simulate import LocalExecutor, compare, simulate, summarise
 
 MINI = Path(__file__).resolve().parent / "specs" / "mini"
@@ -55,7 +56,7 @@ def test_fuzz_reports_a_disagreement_with_a_reproducing_record(mini: Path) -> No
 def test_determinisation_redeals_only_what_the_player_cannot_see(mini: Path) -> None:
     game = Game(program(mini), seed=4)
     state, me = game.state, game.state.pending["player"]
-    world = determinize(game, state, me, _Stream(99))
+    world = determinize(game, state, me, Stream(99))
     hidden = set(hidden_slots(game, state, me))
     for slot, cards in enumerate(state.zones):
         if slot in hidden:
