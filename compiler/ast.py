@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Iterator, Union
 
@@ -31,10 +32,8 @@ class Node:
     span: Span
 
     def children(self) -> Iterator[Node]:
-        for f in dataclasses.fields(self):
-            if f.name == "span":
-                continue
-            value = getattr(self, f.name)
+        for name in _child_fields(type(self)):
+            value = getattr(self, name)
             if isinstance(value, Node):
                 yield value
             elif isinstance(value, tuple):
@@ -62,6 +61,12 @@ class Node:
         lines = [f"{pad}{type(self).__name__}({', '.join(scalars)})"]
         lines += [child.dump(indent + 1) for child in self.children()]
         return "\n".join(lines)
+
+
+@functools.lru_cache(maxsize=None)
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields that may hold child nodes: every field but the span (walks are hot)."""
+    return tuple(f.name for f in dataclasses.fields(cls) if f.name != "span")
 
 
 def _holds_nodes(value: object) -> bool:
@@ -424,6 +429,20 @@ class Choose(Stmt):
     action: ActionRef | None
     prompt: str | None
 
+    @property
+    def asking(self) -> str:
+        """The prompt the chooser sees."""
+        return self.prompt or f"Choose {self.var.name}"
+
+    @property
+    def option_kind(self) -> str:
+        """How the options are named, decided statically: int (a range), player or entity."""
+        if isinstance(self.source, Range):
+            return "int"
+        if isinstance(self.source, NameRef) and self.source.name == "players":
+            return "player"
+        return "entity"
+
 
 @dataclass(frozen=True, slots=True)
 class Option(Node):
@@ -442,6 +461,11 @@ class Menu(Stmt):
     chooser: Expr
     prompt: str | None
     options: tuple[Option, ...]
+
+    @property
+    def asking(self) -> str:
+        """The prompt the chooser sees."""
+        return self.prompt or "Choose"
 
 
 @dataclass(frozen=True, slots=True)
@@ -914,3 +938,9 @@ class RemoveDecl(Decl):
     """remove name: a variant drops a base declaration."""
 
     name: Ident
+
+
+def node_classes(base: type) -> list[type]:
+    """Every node class below `base`, in source order: what a back end must handle."""
+    return [c for c in globals().values()
+            if isinstance(c, type) and issubclass(c, base) and c is not base]

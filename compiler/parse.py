@@ -11,6 +11,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from . import ast
+from .cache import cached_pickle, digest, source_version, store
 from .errors import Diagnostic, SpecError, Sources
 
 SPEC_SUFFIX = ".rules"
@@ -38,19 +39,33 @@ def spec_files(folder: Path) -> list[Path]:
 
 
 def parse_files(paths: list[Path], sources: Sources, root: Path) -> ast.Spec:
-    """Parse several files, collecting the syntax errors of all of them."""
+    """Parse several files, collecting the syntax errors of all of them.
+
+    A file parsed before with the same text is taken from the on-disk parse
+    cache (the key holds the parser's own source too), so an edit re-parses
+    only the edited file and an unchanged spec builds no parser at all.
+    """
     files, problems = [], []
     for path in paths:
         text = path.read_text(encoding="utf-8")
         shown = _display_path(path, root)
         sources.add(shown, text)
         try:
-            files.append(parse_text(text, shown))
+            files.append(_parse_cached(text, shown))
         except SpecError as err:
             problems.extend(err.diagnostics)
+    store(PARSE_CACHE).flush()
     if problems:
         raise SpecError(problems)
     return ast.Spec(_file_span("<spec>"), tuple(files))
+
+
+PARSE_CACHE = "parsed"
+
+
+def _parse_cached(text: str, shown: str) -> ast.SpecFile:
+    key = digest(source_version("grammar.lark", "parse.py", "ast.py"), shown, text)
+    return cached_pickle(PARSE_CACHE, key, lambda: parse_text(text, shown))
 
 
 def _display_path(path: Path, root: Path) -> str:

@@ -7,10 +7,10 @@ import re
 from functools import lru_cache
 from typing import Any
 
-import black
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from ..errors import InternalError
+from .format import format_module
 
 # Template → generated module, in dependency order.
 MODULES = {
@@ -56,11 +56,14 @@ def environment() -> Environment:
 
 
 # Every module records a fingerprint: the hash of its text before black and of
-# its final text. A module whose text before black has not changed is the same
-# after black (black is pinned), so a recompile can take it from the previous
-# output instead of formatting it again, when its final text is intact.
+# its final text, both without the header (which names the spec hash, so it
+# changes with every edit). A module whose text before black has not changed
+# is the same after black (black is pinned), so a recompile takes its body
+# from the previous output instead of formatting it again, when that body is
+# intact. Bodies that did change are formatted piece by piece (format.py).
 PENDING = "pending"
-_FINGERPRINT = re.compile(r"^# Fingerprint: source ([0-9a-f]+) output ([0-9a-f]+)$", re.M)
+_STAMP = f"# Fingerprint: {PENDING}\n"
+_FINGERPRINT = re.compile(r"^# Fingerprint: source ([0-9a-f]+) output ([0-9a-f]+)\n", re.M)
 
 
 def _digest(text: str) -> str:
@@ -68,31 +71,25 @@ def _digest(text: str) -> str:
 
 
 def render_module(template: str, view: dict[str, Any], name: str, previous: str | None = None) -> str:
-    """Render one module; compile it at once (a template bug fails here), then black."""
-    source = environment().get_template(template).render(fingerprint=PENDING, **view)
-    try:
-        compile(source, name, "exec")
-    except SyntaxError as err:
-        line = source.splitlines()[err.lineno - 1] if err.lineno else ""
-        raise InternalError(f"generated {name} does not compile: {err.msg} at line {err.lineno}:"
-                            f" {line.strip()}") from err
-    source_hash = _digest(source)
-    if previous is not None and _intact(previous, source_hash):
-        return previous
-    formatted = black.format_str(source, mode=black.Mode())
-    stamp = f"# Fingerprint: {PENDING}"
-    if formatted.count(stamp) != 1:
-        raise InternalError(f"generated {name} lost its fingerprint line")
-    return formatted.replace(stamp, f"# Fingerprint: source {source_hash} output {_digest(formatted)}")
+    """Render one module, then format its body with black (or reuse the previous body)."""
+    text = environment().get_template(template).render(fingerprint=PENDING, **view)
+    if text.count(_STAMP) != 1:
+        raise InternalError(f"generated {name} has no single fingerprint line")
+    header, body = text.split(_STAMP)
+    source_hash = _digest(body)
+    formatted = _reusable_body(previous, source_hash) if previous is not None else None
+    if formatted is None:
+        formatted = format_module(body, name)
+    return f"{header}# Fingerprint: source {source_hash} output {_digest(formatted)}\n{formatted}"
 
 
-def _intact(previous: str, source_hash: str) -> bool:
-    """Whether a previous module came from this very source and was not edited since."""
+def _reusable_body(previous: str, source_hash: str) -> str | None:
+    """A previous module's body, if it came from this very source and was not edited since."""
     found = _FINGERPRINT.search(previous)
     if found is None or found.group(1) != source_hash:
-        return False
-    restored = previous.replace(found.group(0), f"# Fingerprint: {PENDING}", 1)
-    return _digest(restored) == found.group(2)
+        return None
+    body = previous[found.end():]
+    return body if _digest(body) == found.group(2) else None
 
 
 def render_marker() -> str:

@@ -1,0 +1,116 @@
+"""rulespec's on-disk cache: values keyed by the content that made them.
+
+The edit loop leans on it: parsed files keyed by their text, black's output
+keyed by the text it formatted, compiled packages keyed by spec hash. A key
+always includes what shapes the value (the compiler's own source, black's
+version), so a stale entry cannot be hit, only missed. Losing the cache costs
+time, never correctness; a cache that cannot be written is silently skipped.
+
+The folder is `.rulespec-cache/` beside the repository, or $RULESPEC_CACHE.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sqlite3
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def cache_root() -> Path:
+    """Where cached data lives; $RULESPEC_CACHE overrides the default."""
+    return Path(os.environ.get("RULESPEC_CACHE") or REPO_ROOT / ".rulespec-cache")
+
+
+def digest(*parts: str | bytes) -> str:
+    """A short content hash of several parts, unambiguous in how they split."""
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()[:32]
+
+
+@lru_cache(maxsize=None)
+def source_version(*modules: str) -> str:
+    """A hash of compiler source files (relative to compiler/): part of every key they shape."""
+    here = Path(__file__).resolve().parent
+    return digest(*((here / m).read_bytes() for m in modules))
+
+
+class Store:
+    """A key-value table in one sqlite file, safe to share between processes."""
+
+    def __init__(self, name: str):
+        self.path = cache_root() / f"{name}.sqlite3"
+        self._db: sqlite3.Connection | None = None
+        self._broken = False
+        self._pending: dict[str, bytes] = {}
+
+    def _connect(self) -> sqlite3.Connection | None:
+        if self._db is None and not self._broken:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+                db.execute("pragma journal_mode=wal")
+                db.execute("create table if not exists kv (key text primary key, value blob)")
+                self._db = db
+            except (OSError, sqlite3.Error):
+                self._broken = True
+        return self._db
+
+    def get(self, key: str) -> bytes | None:
+        if key in self._pending:
+            return self._pending[key]
+        db = self._connect()
+        if db is None:
+            return None
+        try:
+            row = db.execute("select value from kv where key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return row[0] if row else None
+
+    def put(self, key: str, value: bytes) -> None:
+        """Remember a value; written at the next flush (one transaction for many)."""
+        self._pending[key] = value
+
+    def flush(self) -> None:
+        db = self._connect()
+        pending, self._pending = self._pending, {}
+        if db is None or not pending:
+            return
+        try:
+            with db:
+                db.executemany("insert or replace into kv values (?, ?)", pending.items())
+        except sqlite3.Error:
+            pass  # a full or read-only disk: the cache is only an accelerator
+
+
+def store(name: str) -> Store:
+    """The process's one Store of a name under the current cache root."""
+    return _store(name, str(cache_root()))
+
+
+@lru_cache(maxsize=None)
+def _store(name: str, root: str) -> Store:
+    return Store(name)
+
+
+def cached_pickle(name: str, key: str, make: Callable[[], Any]) -> Any:
+    """make()'s value, from the cache when a value was stored under key before."""
+    table = store(name)
+    found = table.get(key)
+    if found is not None:
+        try:
+            return pickle.loads(found)
+        except Exception:  # noqa: BLE001 - a damaged entry is a miss
+            pass
+    value = make()
+    table.put(key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    return value
