@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from . import ast
-from runtime.state import RuleError, State
-
-if TYPE_CHECKING:
-    from .interpret import Interpreter
+from .model import Model
+from runtime.meta import GameMeta
+from .errors import InternalError
+from runtime.state import State, is_active
+from runtime.values import (attr_of, collection_of, deciding_of, end_reason_of, in_zone, is_zone,
+                            opponent_of, option_names, text_of, unknown_function, unknown_name,
+                            winner_of, zone_slot, zone_value)
 
 ARITHMETIC: dict[str, Callable[[int, int], int]] = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
@@ -23,14 +26,13 @@ COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
 class Evaluator:
     """Evaluates expression nodes against a State and a local environment."""
 
-    def __init__(self, interp: Interpreter):
-        self.interp = interp
-        self.model = model = interp.model
-        self.meta = interp.meta
+    def __init__(self, model: Model, meta: GameMeta):
+        self.model = model
+        self.meta = meta
         self.players = len(model.players)
         self.region_sets = {r: frozenset(s) for r, s in model.region_members.items()}
         self.kind_sets = {k: frozenset(m) for k, m in model.kind_members.items()}
-        self.effect_decls = interp.effect_decls
+        self.effect_decls = list(model.effects.values())  # by effect index
         self.modifiers: dict[str, list[tuple[int, ast.Modifier]]] = {}
         for index, decl in enumerate(self.effect_decls):
             for mod in decl.modifiers:
@@ -49,7 +51,14 @@ class Evaluator:
 
     # ------------------------------------------------------------ entry points
     def value(self, state: State, env: dict, node: ast.Expr) -> Any:
-        return self._eval[type(node)](state, env, node)
+        try:
+            evaluate = self._eval[type(node)]
+        except KeyError:
+            raise InternalError(f"the interpreter does not handle {type(node).__name__} at {node.span}") from None
+        return evaluate(state, env, node)
+
+    def handles(self, node_class: type) -> bool:
+        return node_class in self._eval
 
     def truth(self, state: State, env: dict, node: ast.Expr) -> bool:
         return bool(self.value(state, env, node))
@@ -88,12 +97,7 @@ class Evaluator:
                 return list(state.zones[self.zone(state, env, node)])
             if node.name == "adjacent":
                 return model.adjacency[self.value(state, env, node.args[0])]
-        region = self.value(state, env, node)
-        if isinstance(region, str) and region.startswith(ZONE_TAG):
-            return list(state.zones[int(region[len(ZONE_TAG):])])
-        if region in model.region_members:
-            return model.region_members[region]
-        raise RuleError(f"not a collection: {_text(self.meta, region)}", str(node.span))
+        return collection_of(state, self.value(state, env, node), model.region_members, str(node.span))
 
     def zone(self, state: State, env: dict, node: ast.Expr) -> int:
         """The slot of a zone written directly (deck, hand(p)) or held in a local."""
@@ -102,10 +106,7 @@ class Evaluator:
         if isinstance(node, ast.CallExpr) and node.name in self.model.zones:
             zone = self.model.zones[node.name]
             return zone.slot + self.value(state, env, node.args[0])
-        value = self.value(state, env, node)
-        if isinstance(value, str) and value.startswith(ZONE_TAG):
-            return int(value[len(ZONE_TAG):])
-        raise RuleError("not a zone", str(node.span))
+        return zone_slot(self.value(state, env, node), str(node.span))
 
     def assign(self, state: State, env: dict, ref: ast.Ref, update: Callable[[Any], Any]) -> None:
         name, model = ref.name.name, self.model
@@ -126,26 +127,14 @@ class Evaluator:
             cells[args[-1]] = max(0, update(cells[args[-1]]))
 
     # ------------------------------------------------------------ option ids
-    @staticmethod
-    def option_kind(source: ast.Expr) -> str:
-        """How a collection's members are named in a decision (decided statically)."""
-        if isinstance(source, ast.Range):
-            return "int"
-        if isinstance(source, ast.NameRef) and source.name == "players":
-            return "player"
-        return "entity"
-
     def option_ids(self, kind: str, values: list) -> tuple[list[str], list[str]]:
+        """The ids and labels of a choice's options, named as `Choose.option_kind` says."""
         meta = self.meta
         if kind == "int":
-            ids = [str(v) for v in values]
-            return ids, ids
+            return option_names(values)
         if kind == "player":
-            return [meta.players[v] for v in values], [meta.player_labels[v] for v in values]
-        return [meta.entity_ids[v] for v in values], [meta.entity_labels[v] for v in values]
-
-    def text(self, value: Any) -> str:
-        return _text(self.meta, value)
+            return option_names(values, meta.players, meta.player_labels)
+        return option_names(values, meta.entity_ids, meta.entity_labels)
 
     # ------------------------------------------------------------ names and calls
     def _name(self, state: State, env: dict, node: ast.NameRef) -> Any:
@@ -166,16 +155,16 @@ class Evaluator:
         if name in model.enum_of_value:
             return name
         if name in model.zones:
-            return f"{ZONE_TAG}{model.zones[name].slot}"
+            return zone_value(model.zones[name].slot)
         if name == "game_over":
             return state.result is not None
         if name == "winner":
-            return state.result["winner"] if state.result else None
+            return winner_of(state)
         if name == "deciding":
-            return state.pending["player"] if state.pending else None
+            return deciding_of(state)
         if name == "end_reason":
-            return state.result["reason"] if state.result else ""
-        raise RuleError(f"unknown name '{name}'", str(node.span))
+            return end_reason_of(state)
+        unknown_name(name, str(node.span))
 
     def _call(self, state: State, env: dict, node: ast.CallExpr) -> Any:
         name, model = node.name, self.model
@@ -197,11 +186,11 @@ class Evaluator:
         if name in model.tracks:
             return state.tracks[model.tracks[name].slot + args[0]]
         if name in model.zones:
-            return f"{ZONE_TAG}{model.zones[name].slot + args[0]}"
+            return zone_value(model.zones[name].slot + args[0])
         builtin = _BUILTINS.get(name)
         if builtin is not None:
             return builtin(self, state, node, args)
-        raise RuleError(f"unknown function '{name}'", str(node.span))
+        unknown_function(name, str(node.span))
 
     def _quantity(self, state: State, name: str, args: list) -> Any:
         decl = self.model.quantities[name]
@@ -226,11 +215,9 @@ class Evaluator:
 
     def _attr(self, state: State, env: dict, node: ast.Attr) -> Any:
         entity = self.value(state, env, node.obj)
-        if entity is None:
-            raise RuleError(f"none has no attribute '{node.name}'", str(node.span))
         if node.name == "label":
-            return self.meta.entity_labels[entity]
-        return self.model.entity_attrs[entity][node.name]
+            return attr_of(self.meta.entity_labels, entity, node.name, str(node.span))
+        return attr_of(self.model.entity_attrs, entity, node.name, str(node.span))[node.name]
 
     # ------------------------------------------------------------ operators
     def _binop(self, state, env, node: ast.BinOp):
@@ -248,7 +235,7 @@ class Evaluator:
         item = self.value(state, env, node.element)
         coll = node.collection
         if self._is_zone(env, coll):
-            found = item is not None and state.location[item] == self.zone(state, env, coll)
+            found = in_zone(state, item, self.zone(state, env, coll))
         else:
             found = item in self._membership(state, env, coll)
         return found != node.negated
@@ -257,8 +244,7 @@ class Evaluator:
         if isinstance(node, (ast.NameRef, ast.CallExpr)) and node.name in self.model.zones:
             return not (isinstance(node, ast.NameRef) and node.name in env)
         if isinstance(node, ast.NameRef) and node.name in env:
-            value = env[node.name]
-            return isinstance(value, str) and value.startswith(ZONE_TAG)
+            return is_zone(env[node.name])
         return False
 
     def _membership(self, state, env, coll: ast.Expr):
@@ -323,34 +309,15 @@ class Evaluator:
         return False
 
     def _active(self, state, env, node: ast.Active):
-        from runtime.state import is_active
         args = None if node.args is None else [self.value(state, env, a) for a in node.args]
         return is_active(state, self.model.effect_index[node.effect.name], args)
 
 
 _MISSING = object()
 
-
-def _text(meta, value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def _opponent(ev: Evaluator, state, node, args):
-    player = args[0]
-    if player is None:
-        return None
-    return (player + 1) % ev.players
-
-
 ZONE_BUILTINS = ("size", "top")
-# A zone as a value (a `zone` parameter or local) is "@<slot>": plain data.
-ZONE_TAG = "@"
 _BUILTINS: dict[str, Callable[[Evaluator, State, ast.CallExpr, list], Any]] = {
-    "opponent": _opponent,
+    "opponent": lambda ev, s, n, a: opponent_of(a[0], ev.players),
     "adjacent": lambda ev, s, n, a: ev.model.adjacency[a[0]],
     "min": lambda ev, s, n, a: min(a),
     "max": lambda ev, s, n, a: max(a),

@@ -10,10 +10,13 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from . import ast
+from .errors import InternalError
+from .evaluate import Evaluator
 from .model import Model
 from runtime import state as rt
 from runtime.program import TestCase, TestStep
 from runtime.state import GameOver, RuleError, State
+from runtime.values import move_some_card, text_of
 
 
 def _loc(node: ast.Node) -> str:
@@ -35,7 +38,8 @@ class Interpreter:
         self.menus: list[ast.Menu] = []
         self._menu_ids: dict[int, int] = {}
         self._register_all()
-        self.effect_decls = list(model.effects.values())
+        self.ev = Evaluator(model, self.meta)
+        self.effect_decls = self.ev.effect_decls
         self.players = len(model.players)
         self._exec: dict[type, Callable[[State, dict, Any], None]] = {
             ast.Let: self._let, ast.SetStmt: self._set, ast.AddStmt: self._add,
@@ -48,8 +52,6 @@ class Interpreter:
             ast.Cancel: self._cancel, ast.Expire: self._expire, ast.Emit: self._emit,
             ast.Win: self._win, ast.Log: self._log,
         }
-        from .evaluate import Evaluator  # local: the evaluator needs the tables above
-        self.ev = Evaluator(self)
 
     # ------------------------------------------------------------ tables
     def _register_all(self) -> None:
@@ -123,7 +125,14 @@ class Interpreter:
             return
         stmt = body[cursor[1]]
         cursor[1] += 1
-        self._exec[type(stmt)](state, frame, stmt)
+        try:
+            execute = self._exec[type(stmt)]
+        except KeyError:
+            raise InternalError(f"the interpreter does not handle {type(stmt).__name__} at {stmt.span}") from None
+        execute(state, frame, stmt)
+
+    def handles(self, node_class: type) -> bool:
+        return node_class in self._exec
 
     def _end_of_block(self, state: State, frame: dict, cursor: list) -> None:
         loop = cursor[2]
@@ -168,9 +177,7 @@ class Interpreter:
 
     def _move(self, state, frame, stmt: ast.MoveCard):
         card = self.ev.value(state, frame["env"], stmt.card)
-        if card is None:
-            raise RuleError("cannot move none: no card", _loc(stmt))
-        rt.move_card(state, card, self.ev.zone(state, frame["env"], stmt.dest))
+        move_some_card(state, card, self.ev.zone(state, frame["env"], stmt.dest), _loc(stmt))
 
     def _move_all(self, state, frame, stmt: ast.MoveAll):
         env = frame["env"]
@@ -233,9 +240,8 @@ class Interpreter:
         if stmt.action is not None:
             values = [v for v in values if self._allowed_with(state, env, stmt, v)]
         env.pop(stmt.var.name, None)
-        prompt = stmt.prompt or f"Choose {stmt.var.name}"
-        ids, labels = self.ev.option_ids(self.ev.option_kind(stmt.source), values)
-        rt.ask(state, player, prompt, ids, labels, values, _loc(stmt))
+        ids, labels = self.ev.option_ids(stmt.option_kind, values)
+        rt.ask(state, player, stmt.asking, ids, labels, values, _loc(stmt))
         frame["wait"] = ["var", stmt.var.name]
 
     def _allowed_with(self, state, env, stmt: ast.Choose, value) -> bool:
@@ -250,7 +256,7 @@ class Interpreter:
                    if o.when is None or self.ev.truth(state, env, o.when)]
         ids = [stmt.options[i].name.name for i in offered]
         labels = [stmt.options[i].label for i in offered]
-        rt.ask(state, player, stmt.prompt or "Choose", ids, labels, offered, _loc(stmt))
+        rt.ask(state, player, stmt.asking, ids, labels, offered, _loc(stmt))
         frame["wait"] = ["menu", self._menu_ids[id(stmt)]]
 
     def _call(self, state, frame, stmt: ast.CallStmt):
@@ -309,8 +315,26 @@ class Interpreter:
         rt.end_game(state, winner, stmt.reason, _loc(stmt))
 
     def _log(self, state, frame, stmt: ast.Log):
-        parts = [self.ev.text(self.ev.value(state, frame["env"], p)) for p in stmt.parts]
+        parts = [text_of(self.ev.value(state, frame["env"], p)) for p in stmt.parts]
         state.log.append(" ".join(parts))
+
+    def rebind_cards(self, state: State, mapping: dict[int, int]) -> None:
+        """Replace the cards that suspended frames hold (search bots re-deal unseen cards)."""
+        if not hasattr(self, "_card_names"):
+            from .bindings import card_bindings
+            found = card_bindings(self.model)
+            self._card_names = {i: found.of(b) for i, b in enumerate(self.blocks) if found.of(b)}
+        for frame in state.frames:
+            names = self._card_names.get(frame["cur"][0][0]) if frame["cur"] else None
+            if not names:
+                continue
+            env = frame["env"]
+            for name in names & env.keys():
+                env[name] = mapping.get(env[name], env[name])
+            for cursor in frame["cur"]:
+                loop = cursor[2]
+                if loop is not None and loop[0] == "for" and loop[1] in names:
+                    loop[2] = [mapping.get(v, v) for v in loop[2]]
 
     # ------------------------------------------------------------ checks and tests
     def check_invariants(self, state: State) -> list[tuple[str, str]]:

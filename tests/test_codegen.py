@@ -20,8 +20,8 @@ from compiler import ast, backends
 from compiler import codegen
 from compiler.codegen import compile_game, render_game
 from compiler.codegen.context import Gen
-from compiler.codegen.expr import ExprEmitter, Scope, expression_classes
-from compiler.codegen.lower import Lowerer, statement_classes
+from compiler.codegen.expr import ExprEmitter, Scope
+from compiler.codegen.lower import Lowerer
 from compiler.codegen.view import ViewBuilder
 from compiler.errors import InternalError, SpecError
 from compiler.interpret import Interpreter
@@ -43,7 +43,7 @@ SUSPENDING = ("Choose", "Menu", "CallStmt", "Resolve", "Emit", "If", "For", "Rep
 
 
 def test_every_expression_node_has_an_emitter():
-    classes = expression_classes()
+    classes = ast.node_classes(ast.Expr)
     assert len(classes) >= 19
     missing = [c.__name__ for c in classes if not hasattr(ExprEmitter, "emit_" + c.__name__)]
     assert not missing, f"expression nodes without an emitter: {missing}"
@@ -51,7 +51,7 @@ def test_every_expression_node_has_an_emitter():
 
 def test_every_statement_node_has_a_lowering():
     missing = []
-    for cls in statement_classes():
+    for cls in ast.node_classes(ast.Stmt):
         owner, prefix = (ViewBuilder, "step_") if cls in TEST_STEPS else (Lowerer, "lower_")
         if not hasattr(owner, prefix + cls.__name__):
             missing.append(cls.__name__)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from runtime.game import new_state
+
 from ..errors import Diagnostic
+from ..evaluate import Evaluator
 from ..model import Model
 
 
@@ -10,12 +13,9 @@ def check_asserts(model: Model) -> list[Diagnostic]:
     """Evaluate every assert on the game's initial state; a false one is an error."""
     if not model.asserts:
         return []
-    from runtime.game import new_state
-
-    from ..interpret import Interpreter
-
-    evaluator = Interpreter(model).ev
-    state = new_state(evaluator.meta, seed=0, params={})
+    meta = model.meta()
+    evaluator = Evaluator(model, meta)
+    state = new_state(meta, seed=0, params={})
     problems = []
     for decl in model.asserts:
         try:

@@ -578,9 +578,3 @@ class ExprEmitter:
         index = self.model.effect_index[name]
         args = "None" if node.args is None else f"[{', '.join(self.args(node.args))}]"
         return Code(f"{self.ref('is_active')}(state, {index}, {args})", P_ATOM, True)
-
-
-def expression_classes() -> list[type]:
-    """Every concrete expression node class of the AST."""
-    return [c for c in vars(ast).values()
-            if isinstance(c, type) and issubclass(c, ast.Expr) and c is not ast.Expr]

@@ -477,10 +477,10 @@ class Lowerer:
     def suspend_Choose(self, stmt: ast.Choose, depth: int) -> None:
         player = self.ex.value(stmt.chooser)
         values = self.members(stmt.var, stmt.source, stmt.where, stmt.action)
-        kind = _option_kind(stmt.source)
+        kind = stmt.option_kind
         ids, labels = {"int": (None, None), "player": ("PLAYER_IDS", "PLAYER_LABELS"),
                        "entity": ("ENTITY_IDS", "ENTITY_LABELS")}[kind]
-        prompt = stmt.prompt or f"Choose {stmt.var.name}"
+        prompt = stmt.asking
         self.add("choose", depth, player=player, values=values, prompt=repr(prompt),
                  ids=ids and self.gen.ref(ids), labels=labels and self.gen.ref(labels),
                  at=self.loc(stmt))
@@ -497,7 +497,7 @@ class Lowerer:
         self.add("menu", depth, player=self.ex.value(stmt.chooser), options=options,
                  ids=repr(tuple(o.name.name for o in stmt.options)),
                  labels=repr(tuple(o.label for o in stmt.options)),
-                 prompt=repr(stmt.prompt or "Choose"), at=self.loc(stmt))
+                 prompt=repr(stmt.asking), at=self.loc(stmt))
         self.gen.ref("ask")
         chosen = Label()
         self.add("suspend", 0, next=chosen)
@@ -617,18 +617,3 @@ class Lowerer:
             self.add("goto", 0, target=head)
         self.loop_body(body)
         self.start(after)
-
-
-def _option_kind(source: ast.Expr) -> str:
-    """How a collection's members are named in a decision (as the interpreter decides)."""
-    if isinstance(source, ast.Range):
-        return "int"
-    if isinstance(source, ast.NameRef) and source.name == "players":
-        return "player"
-    return "entity"
-
-
-def statement_classes() -> list[type]:
-    """Every concrete statement node class of the AST."""
-    return [c for c in vars(ast).values()
-            if isinstance(c, type) and issubclass(c, ast.Stmt) and c is not ast.Stmt]

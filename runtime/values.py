@@ -1,0 +1,129 @@
+"""Values as both back ends read them: zones held in values, collections, text, errors.
+
+The interpreter and every generated package call these, so each rule about a
+value (how a zone is written as one, what `log` prints for none, which
+message a bad read fails with) has one home.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, NoReturn, Sequence
+
+from .state import RuleError, State, move_card
+
+# A zone as a value (a `zone` parameter or local) is "@<slot>": plain data.
+ZONE_TAG = "@"
+
+
+def zone_value(slot: int) -> str:
+    """The value that stands for the zone at `slot`."""
+    return f"{ZONE_TAG}{slot}"
+
+
+def is_zone(value: Any) -> bool:
+    return isinstance(value, str) and value.startswith(ZONE_TAG)
+
+
+def zone_slot(value: Any, location: str) -> int:
+    """The slot of a zone held in a value."""
+    if is_zone(value):
+        return int(value[len(ZONE_TAG):])
+    raise RuleError("not a zone", location)
+
+
+def in_zone(state: State, card: int | None, slot: int) -> bool:
+    return card is not None and state.location[card] == slot
+
+
+def collection_of(state: State, value: Any, regions: Mapping[int, Sequence[int]], location: str) -> list:
+    """The members of a zone or region held in a value, as a fresh list."""
+    if is_zone(value):
+        return list(state.zones[int(value[len(ZONE_TAG):])])
+    if value in regions:
+        return list(regions[value])
+    raise RuleError(f"not a collection: {text_of(value)}", location)
+
+
+def member_of(state: State, item: Any, value: Any, region_sets: Mapping[int, frozenset],
+              location: str) -> bool:
+    """`item in value` for a zone or region held in a value."""
+    if value in region_sets:
+        return item in region_sets[value]
+    if is_zone(value):
+        return in_zone(state, item, int(value[len(ZONE_TAG):]))
+    raise RuleError(f"not a collection: {text_of(value)}", location)
+
+
+def text_of(value: Any) -> str:
+    """A value as `log` writes it and an option id names it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+# ------------------------------------------------------------------ reads that may fail
+
+
+def attr_of(table: Sequence | Mapping, entity: int | None, name: str, location: str) -> Any:
+    """table[entity], where `entity` may be none."""
+    if entity is None:
+        raise RuleError(f"none has no attribute '{name}'", location)
+    return table[entity]
+
+
+def rule_error(message: str, location: str) -> NoReturn:
+    raise RuleError(message, location)
+
+
+def unknown_name(name: str, location: str) -> NoReturn:
+    raise RuleError(f"unknown name '{name}'", location)
+
+
+def unknown_function(name: str, location: str) -> NoReturn:
+    raise RuleError(f"unknown function '{name}'", location)
+
+
+def move_some_card(state: State, card: int | None, slot: int, location: str) -> None:
+    """Move a card that may be none (an empty zone's top): none is an error."""
+    if card is None:
+        raise RuleError("cannot move none: no card", location)
+    move_card(state, card, slot)
+
+
+# ------------------------------------------------------------------ the game's own values
+
+
+def opponent_of(player: int | None, players: int) -> int | None:
+    """The next player round the table; the opponent of none is none."""
+    return None if player is None else (player + 1) % players
+
+
+def winner_of(state: State) -> int | None:
+    return state.result["winner"] if state.result else None
+
+
+def deciding_of(state: State) -> int | None:
+    """The player the pending decision waits for, or none."""
+    return state.pending["player"] if state.pending else None
+
+
+def end_reason_of(state: State) -> str:
+    return state.result["reason"] if state.result else ""
+
+
+def event_allowed(state: State, whens: Mapping[int, Callable[..., Any]], card: int, player: int) -> bool:
+    """Whether a card's event condition holds for `player` (true without one)."""
+    when = whens.get(card)
+    return True if when is None else bool(when(state, player, card))
+
+
+
+def option_names(values: list, ids: Sequence[str] | None = None,
+                 labels: Sequence[str] | None = None) -> tuple[list[str], list[str]]:
+    """The ids and labels of a choice's options: by table, or numbers by themselves."""
+    if ids is None or labels is None:
+        names = [str(v) for v in values]
+        return names, names
+    return [ids[v] for v in values], [labels[v] for v in values]

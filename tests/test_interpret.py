@@ -1,0 +1,67 @@
+"""The interpreter: every node kind has a handler, every builtin an evaluation, unknown nodes fail loudly."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from compiler import ast
+from compiler.checks.types import BUILTIN_RESULTS, BUILTIN_VALUES
+from compiler.errors import InternalError
+from compiler.evaluate import _BUILTINS, ZONE_BUILTINS
+from compiler.interpret import Interpreter
+from runtime.game import new_state
+from support import MINI, loaded
+
+# The steps of a designer test that are not statements: the test runner reads them as data.
+TEST_STEPS = (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.Expect)
+
+
+def interpreter() -> Interpreter:
+    return Interpreter(loaded(MINI).model)
+
+
+def test_every_expression_node_has_an_evaluation():
+    ev = interpreter().ev
+    classes = ast.node_classes(ast.Expr)
+    assert len(classes) >= 19
+    missing = [c.__name__ for c in classes if not ev.handles(c)]
+    assert not missing, f"expression nodes the interpreter does not evaluate: {missing}"
+
+
+def test_every_statement_node_has_an_execution():
+    interp = interpreter()
+    missing = [c.__name__ for c in ast.node_classes(ast.Stmt) if c not in TEST_STEPS and not interp.handles(c)]
+    assert not missing, f"statement nodes the interpreter does not execute: {missing}"
+
+
+def test_every_builtin_of_the_language_has_an_evaluation():
+    interp = interpreter()
+    state = new_state(interp.meta, seed=0, params={})
+    for name in BUILTIN_VALUES:
+        if name != "players":  # a collection, not a value
+            interp.ev.value(state, {}, ast.NameRef(ast.NOWHERE, name))
+    missing = [n for n in BUILTIN_RESULTS if n not in _BUILTINS and n not in ZONE_BUILTINS]
+    assert not missing, f"builtins the interpreter does not evaluate: {missing}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Strange(ast.Expr):
+    """An expression the interpreter has never heard of."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Odd(ast.Stmt):
+    """A statement the interpreter has never heard of."""
+
+
+def test_an_unknown_node_fails_loudly():
+    interp = interpreter()
+    state = new_state(interp.meta, seed=0, params={})
+    with pytest.raises(InternalError, match="does not handle Strange"):
+        interp.ev.value(state, {}, Strange(ast.NOWHERE))
+    block = interp.block_id(ast.Block(ast.NOWHERE, (Odd(ast.NOWHERE),)))
+    state.frames.append({"proc": "odd", "env": {}, "cur": [[block, 0, None]], "wait": None})
+    with pytest.raises(InternalError, match="does not handle Odd"):
+        interp.run(state)
