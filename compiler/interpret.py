@@ -16,7 +16,7 @@ from .model import Model
 from runtime import state as rt
 from runtime.program import TestCase, TestStep
 from runtime.state import GameOver, RuleError, State
-from runtime.values import move_some_card, text_of
+from runtime.values import some_card, text_of
 
 
 def _loc(node: ast.Node) -> str:
@@ -177,7 +177,7 @@ class Interpreter:
 
     def _move(self, state, frame, stmt: ast.MoveCard):
         card = self.ev.value(state, frame["env"], stmt.card)
-        move_some_card(state, card, self.ev.zone(state, frame["env"], stmt.dest), _loc(stmt))
+        rt.move_card(state, some_card(card, _loc(stmt)), self.ev.zone(state, frame["env"], stmt.dest))
 
     def _move_all(self, state, frame, stmt: ast.MoveAll):
         env = frame["env"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, NoReturn, Sequence
 
-from .state import RuleError, State, move_card
+from .state import RuleError, State
 
 # A zone as a value (a `zone` parameter or local) is "@<slot>": plain data.
 ZONE_TAG = "@"
@@ -63,6 +63,15 @@ def text_of(value: Any) -> str:
     return str(value)
 
 
+def option_names(values: list, ids: Sequence[str] | None = None,
+                 labels: Sequence[str] | None = None) -> tuple[list[str], list[str]]:
+    """The ids and labels of a choice's options: by table, or numbers by themselves."""
+    if ids is None or labels is None:
+        names = [str(v) for v in values]
+        return names, names
+    return [ids[v] for v in values], [labels[v] for v in values]
+
+
 # ------------------------------------------------------------------ reads that may fail
 
 
@@ -85,11 +94,11 @@ def unknown_function(name: str, location: str) -> NoReturn:
     raise RuleError(f"unknown function '{name}'", location)
 
 
-def move_some_card(state: State, card: int | None, slot: int, location: str) -> None:
-    """Move a card that may be none (an empty zone's top): none is an error."""
+def some_card(card: int | None, location: str) -> int:
+    """A card to move, which may be none (the top of an empty zone): none is an error."""
     if card is None:
         raise RuleError("cannot move none: no card", location)
-    move_card(state, card, slot)
+    return card
 
 
 # ------------------------------------------------------------------ the game's own values
@@ -119,11 +128,3 @@ def event_allowed(state: State, whens: Mapping[int, Callable[..., Any]], card: i
     return True if when is None else bool(when(state, player, card))
 
 
-
-def option_names(values: list, ids: Sequence[str] | None = None,
-                 labels: Sequence[str] | None = None) -> tuple[list[str], list[str]]:
-    """The ids and labels of a choice's options: by table, or numbers by themselves."""
-    if ids is None or labels is None:
-        names = [str(v) for v in values]
-        return names, names
-    return [ids[v] for v in values], [labels[v] for v in values]

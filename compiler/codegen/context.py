@@ -14,16 +14,19 @@ from .names import check_helper, mangle
 
 MODULES = ("tables", "rules", "procedures", "tests")
 
-# Names the generated package takes from the runtime, and its own helpers (rules.py).
-RUNTIME_NAMES = (
-    "GameOver", "RuleError", "activate", "ask", "cancel", "end_game", "expire",
-    "is_active", "move_card", "note_event", "note_signal", "roll", "shuffle", "top_card",
-)
-HELPERS = (
-    "UNBOUND", "attr_of", "collection_of", "deciding_of", "end_reason_of",
-    "event_allowed", "in_zone", "member_of", "opponent_of", "rule_error", "text_of",
-    "unknown_name", "winner_of", "zone_slot",
-)
+# Names the generated package takes from the runtime, by module.
+RUNTIME_NAMES = {
+    "runtime.state": (
+        "GameOver", "RuleError", "activate", "ask", "cancel", "end_game", "expire",
+        "is_active", "move_card", "note_event", "note_signal", "roll", "shuffle", "top_card",
+    ),
+    "runtime.values": (
+        "attr_of", "collection_of", "deciding_of", "end_reason_of", "event_allowed", "in_zone",
+        "member_of", "opponent_of", "option_names", "rule_error", "some_card", "text_of",
+        "unknown_function", "unknown_name", "winner_of", "zone_slot", "zone_value",
+    ),
+    "runtime.frames": ("UNBOUND", "new_frame"),
+}
 TABLES = (
     "META", "PLAYERS", "PLAYER_IDS", "PLAYER_LABELS", "ENTITY_IDS", "ENTITY_LABELS",
     "ADJ", "ADJS", "REGION_MEMBERS", "REGION_SETS", "HAS_EVENT",
@@ -41,10 +44,9 @@ class Gen:
         self.uses: dict[str, set[str]] = {m: set() for m in MODULES + ("init",)}
         self.module = "tables"
         self._folder = model.spec_files[0].split("/")[0] if model.spec_files else ""
-        for name in RUNTIME_NAMES:
-            self._define(check_helper(name), "runtime")
-        for name in HELPERS:
-            self._define(check_helper(name), "rules")
+        for home, names in RUNTIME_NAMES.items():
+            for name in names:
+                self._define(check_helper(name), home)
         for name in TABLES:
             self._define(name, "tables")
         self._tables()
@@ -79,8 +81,15 @@ class Gen:
             home = self.home[name]
             if home != module:
                 out.setdefault(home, []).append(name)
-        order = ("runtime",) + MODULES
+        order = tuple(sorted(RUNTIME_NAMES)) + MODULES
         return {home: sorted(out[home]) for home in order if home in out}
+
+    def frame(self, step: int, args: list[str], pad: int) -> str:
+        """A new frame of STEPS[step]: its arguments, then `pad` unbound locals."""
+        parts = [f"[{', '.join(args)}]"] if args or not pad else []
+        if pad:
+            parts.append(f"[{self.ref('UNBOUND')}] * {pad}")
+        return f"{self.ref('new_frame')}({step}, {' + '.join(parts)})"
 
     # ------------------------------------------------------------ locations
     def path(self, file: str) -> str:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from runtime.values import zone_value
+
 from .. import ast
 from ..errors import InternalError
 from .analysis import Routine
@@ -182,7 +184,7 @@ class ExprEmitter:
         if name in model.enum_of_value:
             return Code(repr(name))
         if name in model.zones:
-            return Code(repr(f"@{model.zones[name].slot}"))
+            return Code(repr(zone_value(model.zones[name].slot)))
         if name == "game_over":
             return Code("state.result is not None", P_CMP, True)
         if name == "winner":
@@ -254,12 +256,12 @@ class ExprEmitter:
         if name in model.zones:
             slot = self.offset(model.zones[name].slot, node.args[0])
             if slot.prec == P_ATOM and slot.text.isdigit():
-                return Code(repr(f"@{slot.text}"))
-            return Code(f"'@' + str({slot.text})", P_ADD)
+                return Code(repr(zone_value(int(slot.text))))
+            return Code(f"{self.ref('zone_value')}({slot.text})")
         builtin = getattr(self, "builtin_" + name, None)
         if builtin is not None:
             return builtin(node)
-        return Code(f"{self.ref('rule_error')}({f'unknown function {name!r}'!r}, {self.loc(node)})")
+        return Code(f"{self.ref('unknown_function')}({name!r}, {self.loc(node)})")
 
     def _call(self, function: str, args: tuple[ast.Expr, ...], width: int) -> Code:
         return Code(f"{self.ref(function)}({', '.join(['state'] + self.args(args, width))})")
@@ -284,7 +286,7 @@ class ExprEmitter:
             return Code(str((int(player.text) + 1) % self.gen.players))
         if self.nonnull(node.args[0]):
             return Code(f"({player.at(P_ADD)} + 1) % {self.gen.players}", P_MUL)
-        return Code(f"{self.ref('opponent_of')}({player.text})")  # opponent(none) is none
+        return Code(f"{self.ref('opponent_of')}({player.text}, {self.gen.players})")  # opponent(none) is none
 
     def builtin_adjacent(self, node: ast.CallExpr) -> Code:
         return Code(f"{self.ref('ADJ')}[{self.value(node.args[0])}]")
@@ -309,7 +311,8 @@ class ExprEmitter:
 
     def builtin_event_allowed(self, node: ast.CallExpr) -> Code:
         card, player = self.args(node.args[:2])
-        return Code(f"{self.ref('event_allowed')}(state, {card}, {player})", P_ATOM, True)
+        return Code(f"{self.ref('event_allowed')}(state, {self.ref('EVENT_WHEN')}, {card}, {player})",
+                    P_ATOM, True)
 
     # ------------------------------------------------------------ attributes
     def emit_Attr(self, node: ast.Attr) -> Code:
@@ -406,7 +409,7 @@ class ExprEmitter:
         """Something to iterate over, in collection order (a copy of zones if `snapshot`)."""
         if isinstance(node, ast.Range):
             return self.range_of(node)
-        dynamic = lambda v: Code(f"{self.ref('collection_of')}(state, {v}, {self.loc(node)})")  # noqa: E731
+        dynamic = lambda v: self._collection_of(Code(v), node)  # noqa: E731
         if isinstance(node, ast.NameRef):
             return self.dispatch(node.name, lambda: self._global_collection(node, snapshot), dynamic)
         if isinstance(node, ast.CallExpr) and node.name in self.model.zones:
@@ -429,7 +432,12 @@ class ExprEmitter:
             return self._zone_cards(Code(str(model.zones[name].slot)), snapshot)
         if self.is_global_entity(node) and model.entity_index[name] in self.gen.region_tables:
             return Code(self.ref(self.gen.region_tables[model.entity_index[name]]))
-        return Code(f"{self.ref('collection_of')}(state, {self.global_value(node).text}, {self.loc(node)})")
+        return self._collection_of(self.global_value(node), node)
+
+    def _collection_of(self, value: Code, node: ast.Node) -> Code:
+        """The members of a zone or region held in a value, known only at run time."""
+        return Code(f"{self.ref('collection_of')}(state, {value.text}, {self.ref('REGION_MEMBERS')},"
+                    f" {self.loc(node)})")
 
     def emit_Member(self, node: ast.Member) -> Code:
         item = self.emit(node.element)
@@ -476,7 +484,8 @@ class ExprEmitter:
         return Code(f"not {code.text}", P_NOT, True) if negated else code
 
     def _member_of(self, item: Code, value: Code, negated: bool, node: ast.Node) -> Code:
-        code = f"{self.ref('member_of')}(state, {item.text}, {value.text}, {self.loc(node)})"
+        code = (f"{self.ref('member_of')}(state, {item.text}, {value.text}, {self.ref('REGION_SETS')},"
+                f" {self.loc(node)})")
         return Code(f"not {code}", P_NOT, True) if negated else Code(code, P_ATOM, True)
 
     # ------------------------------------------------------------ quantifiers

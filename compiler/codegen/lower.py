@@ -295,8 +295,8 @@ class Lowerer:
         checked = not self.ex.nonnull(stmt.card)
         self.gen.ref("move_card")
         if checked:
-            self.gen.ref("RuleError")
-        self.add("move", depth, card=card, checked=checked,
+            card = f"{self.gen.ref('some_card')}({card}, {self.loc(stmt)})"
+        self.add("move", depth, card=card,
                  dest=self.ex.zone_slot(stmt.dest).text, at=self.loc(stmt))
 
     def lower_MoveAll(self, stmt: ast.MoveAll, depth: int) -> None:
@@ -481,9 +481,9 @@ class Lowerer:
         ids, labels = {"int": (None, None), "player": ("PLAYER_IDS", "PLAYER_LABELS"),
                        "entity": ("ENTITY_IDS", "ENTITY_LABELS")}[kind]
         prompt = stmt.asking
+        tables = "" if ids is None else f", {self.gen.ref(ids)}, {self.gen.ref(labels)}"
         self.add("choose", depth, player=player, values=values, prompt=repr(prompt),
-                 ids=ids and self.gen.ref(ids), labels=labels and self.gen.ref(labels),
-                 at=self.loc(stmt))
+                 names=f"{self.gen.ref('option_names')}(values{tables})", at=self.loc(stmt))
         self.gen.ref("ask")
         after = Label()
         self.add("suspend", 0, next=after)
@@ -494,9 +494,9 @@ class Lowerer:
     def suspend_Menu(self, stmt: ast.Menu, depth: int) -> None:
         options = [(i, self.ex.test(o.when) if o.when is not None else None)
                    for i, o in enumerate(stmt.options)]
+        ids, labels = tuple(o.name.name for o in stmt.options), tuple(o.label for o in stmt.options)
         self.add("menu", depth, player=self.ex.value(stmt.chooser), options=options,
-                 ids=repr(tuple(o.name.name for o in stmt.options)),
-                 labels=repr(tuple(o.label for o in stmt.options)),
+                 names=f"{self.gen.ref('option_names')}(offered, {ids!r}, {labels!r})",
                  prompt=repr(stmt.asking), at=self.loc(stmt))
         self.gen.ref("ask")
         chosen = Label()
@@ -530,8 +530,8 @@ class Lowerer:
         routine = self.gen.by_key[f"procedure {stmt.name.name}"]
         args = self.ex.args(stmt.args, len(routine.params))
         after = Label()
-        self.add("push", 0, next=after, step=routine.step_id, args=args,
-                 pad=routine.size - len(routine.params), unbound=self.gen.ref("UNBOUND"))
+        self.add("push", 0, next=after,
+                 frame=self.gen.frame(routine.step_id, args, routine.size - len(routine.params)))
         self.start(after)
 
     def suspend_Resolve(self, stmt: ast.Resolve, depth: int) -> None:

@@ -147,10 +147,7 @@ class ViewBuilder:
 
     # ------------------------------------------------------------ rules.py
     def build_rules(self) -> dict[str, Any]:
-        for helper in ("ENTITY_IDS", "REGION_MEMBERS", "REGION_SETS", "RuleError"):
-            self.gen.ref(helper)
         return {
-            "players_count": self.gen.players,
             "defines": [self.define(d) for d in self.model.defines.values()],
             "quantities": [self.quantity(q) for q in self.model.quantities.values()],
             "allowed": [self.allowed(a) for a in self.gen.allowed],
@@ -262,7 +259,7 @@ class ViewBuilder:
                 events_plain.append((index, entity, routine.plain_name))
             else:
                 events_steps.append((index, entity, routine.step_id, routine.size - 2))
-        for name in ("HAS_EVENT", "EVENT_WHEN", "UNBOUND", "note_event"):
+        for name in ("HAS_EVENT", "EVENT_WHEN", "UNBOUND", "new_frame", "note_event"):
             gen.ref(name)
         start = gen.by_key.get("start")
         return {
@@ -318,8 +315,7 @@ class ViewBuilder:
                 args = [values[n] for n in routine.params]
                 if suspends:
                     pad = 0 if routine.plain_name else routine.size - len(routine.params)
-                    frame_locals = f"[{', '.join(args)}]" + (f" + [UNBOUND] * {pad}" if pad else "")
-                    run = f"[{routine.step_id}, 0, {frame_locals}, None]"
+                    run = gen.frame(routine.step_id, args, pad)
                 else:
                     run = f"({gen.ref(routine.plain_name)}, [{', '.join(args)}])"
                 checks.append(Check(self.where(trigger), when, {"run": run}))
@@ -399,7 +395,7 @@ class ViewBuilder:
     # ------------------------------------------------------------ __init__.py
     def build_init(self) -> dict[str, Any]:
         for name in ("META", "STEPS", "TEST_STEPS", "START", "INVARIANTS", "BOTS", "TESTS",
-                     "EXPECTS", "GameOver", "RuleError", "UNBOUND"):
+                     "EXPECTS", "GameOver", "RuleError", "UNBOUND", "new_frame"):
             self.gen.ref(name)
         return {}
 
