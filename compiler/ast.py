@@ -536,9 +536,10 @@ class Log(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class DiceStep(Stmt):
-    """dice 4, 3: the next die rolls."""
+    """dice 4, 3: the next die rolls; `dice random`: unqueued rolls use the seeded stream."""
 
     values: tuple[int, ...]
+    random: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -554,6 +555,27 @@ class ExpectOffered(Stmt):
 
     option_ids: tuple[str, ...]
     negated: bool
+    message: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ParamStep(Stmt):
+    """param action_points = 2: the test's game has this param value."""
+
+    name: Name
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class VariantStep(Stmt):
+    """variant two_action_points: the test runs with this variant on."""
+
+    name: Name
+
+
+@dataclass(frozen=True, slots=True)
+class StartStep(Stmt):
+    """start: run the game's `start` up to its first decision."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -837,11 +859,23 @@ class MapDecl(Decl):
 
 
 @dataclass(frozen=True, slots=True)
+class ChangesDecl(Decl):
+    """changes test "a", "b": in a variant, the base tests it is meant to break."""
+
+    tests: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class TestDecl(Decl):
     """test "name" { steps }: a designer test, run on both back ends."""
 
     name: str
     steps: tuple[Stmt, ...]
+    number: int = 0  # its place among the tests of its file: its stable key
+
+    def variants(self) -> frozenset[str]:
+        """The variants the test turns on for itself."""
+        return frozenset(s.name.name for s in self.steps if isinstance(s, VariantStep))
 
 
 @dataclass(frozen=True, slots=True)

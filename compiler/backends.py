@@ -5,10 +5,12 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
 
+from .cache import cache_root
 from .loader import REPO_ROOT, LoadedSpec
 from runtime.program import Program
 
@@ -20,35 +22,33 @@ class BackendError(Exception):
     """A back end cannot run this spec: missing, stale or broken generated code."""
 
 
-CACHE_ROOT = REPO_ROOT / ".rulespec-cache"
+KEPT_BUILDS = 3  # cached builds kept per variant set; older ones are pruned
 
 
 def default_package(game: str, variants: tuple[str, ...] = ()) -> Path:
-    """Where `rulespec compile` writes a game's package and `play` looks for it.
-
-    The base game lives in generated/<game>; a variant set in
+    """Where `rulespec compile` writes a package: generated/<game>, with variants
     generated/<game>__<v1>__<v2> (names sorted, as the loader sorts them).
-    """
+
+    Only base games are committed; a variant set runs from the build cache
+    unless someone compiled it here on purpose."""
     return GENERATED_ROOT / "__".join((game,) + tuple(sorted(variants)))
 
 
-def load_program(loaded: LoadedSpec, backend: str, package: Path | str | None = None) -> Program:
-    """The Program for `backend`; `package` overrides where the generated code is."""
+def load_program(loaded: LoadedSpec, backend: str, package: Path | str | None = None,
+                 for_tests: bool = False, on_note=None) -> Program:
+    """The Program for `backend`; `package` overrides where the generated code is.
+
+    for_tests: the generated package must also hold the current designer
+    tests. A stale or missing package (other than one named by `package`) is
+    built into the cache, and on_note(message) says so in one line."""
     if backend == "interpreted":
         from .interpret import Interpreter
         return Interpreter(loaded.model)
-    if backend == "generated":
-        return _generated(loaded, Path(package) if package is not None else None)
-    raise BackendError(f"unknown back end '{backend}' (known: {', '.join(BACKENDS)})")
-
-
-def codegen_available() -> bool:
-    """Whether the code generator (compiler.codegen.compile_game) is installed."""
-    try:
-        from .codegen import compile_game  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    if backend != "generated":
+        raise BackendError(f"unknown back end '{backend}' (known: {', '.join(BACKENDS)})")
+    if package is not None:
+        return _checked(loaded, Path(package), for_tests, explicit=True)
+    return _checked(loaded, current_package(loaded, for_tests, on_note), for_tests)
 
 
 def compile_command(loaded: LoadedSpec) -> str:
@@ -58,67 +58,131 @@ def compile_command(loaded: LoadedSpec) -> str:
 # ------------------------------------------------------------------ generated
 
 
-def _generated(loaded: LoadedSpec, package: Path | None) -> Program:
-    game = loaded.model.game
-    if package is None and loaded.variants:
-        package = variant_package(loaded)
-    where = package if package is not None else default_package(game)
-    shown = _shown(where)
-    if not (where / "__init__.py").is_file():
-        hint = (f": run `{compile_command(loaded)}`" if codegen_available()
-                else ": the code generator (compiler.codegen) is not available yet;"
-                     " use --backend interpreted")
-        raise BackendError(f"{shown} is missing{hint}")
-    module = _import(where, package is None, game, shown)
-    made_from = getattr(module, "SPEC_HASH", None)
-    program = getattr(module, "PROGRAM", None)
-    if made_from is None or program is None:
-        raise BackendError(f"{shown} is not a generated package (no SPEC_HASH or PROGRAM):"
-                           f" run `{compile_command(loaded)}`")
-    if made_from != loaded.model.spec_hash:
-        raise BackendError(f"{shown} is stale (spec hash {loaded.model.spec_hash}, generated from"
-                           f" {made_from}): run `{compile_command(loaded)}`")
-    return program
-
-
-def variant_package(loaded: LoadedSpec) -> Path:
-    """A variant set's package: the committed one when current, else a cached compile.
-
-    Combinations nobody committed are compiled once into .rulespec-cache,
-    keyed by spec hash, so they can never be stale.
-    """
+def current_package(loaded: LoadedSpec, for_tests: bool = False, on_note=None) -> Path:
+    """A package made from exactly this spec: the committed one when current, else a cached build."""
     committed = default_package(loaded.model.game, loaded.variants)
-    if (committed / "__init__.py").is_file() and _hash_of(committed) == loaded.model.spec_hash:
+    why = _staleness(loaded, committed, for_tests)
+    if why is None:
         return committed
-    cached = CACHE_ROOT / f"{loaded.model.game}-{loaded.model.spec_hash}"
-    if not (cached / "__init__.py").is_file():
-        if not codegen_available():
-            raise BackendError("the code generator is not available; use --backend interpreted")
-        from .codegen import compile_game
-        compile_game(loaded.model, cached)
-    return cached
+    if on_note is not None and (committed / "__init__.py").is_file():
+        on_note(f"{_shown(committed)} is stale ({why}): running a fresh build from the cache")
+    return cached_build(loaded)
 
 
-def _hash_of(package: Path) -> str | None:
-    """The SPEC_HASH a generated package was made from, read without importing it."""
-    for line in (package / "__init__.py").read_text(encoding="utf-8").splitlines():
-        if line.startswith("SPEC_HASH"):
-            return line.split("=", 1)[1].strip().strip("'\"")
+def _staleness(loaded: LoadedSpec, package: Path, for_tests: bool) -> str | None:
+    """Why a package does not fit the loaded spec, or None when it does."""
+    if not (package / "__init__.py").is_file():
+        return "missing"
+    made = _hashes_of(package)
+    if made.get("SPEC_HASH") != loaded.model.spec_hash:
+        return "the rules changed"
+    if for_tests and made.get("TESTS_HASH") != loaded.model.tests_hash:
+        return "the designer tests changed"
     return None
 
 
-class ProgramRef:
-    """A picklable recipe for a Program, so worker processes can load their own."""
+def cached_build(loaded: LoadedSpec) -> Path:
+    """The cache's build of this exact spec (and tests), compiled once when missing.
 
-    def __init__(self, folder: str, variants: tuple[str, ...], backend: str):
+    A new build reuses what it can from the newest earlier build of the same
+    variant set, or from the committed package, so it costs little after an edit."""
+    model = loaded.model
+    root = cache_root() / "packages"
+    name = "__".join((model.game,) + tuple(loaded.variants))
+    target = root / f"{name}-{model.spec_hash}-{model.tests_hash}"
+    if _staleness(loaded, target, for_tests=True) is None:
+        return target
+    from .codegen import compile_game
+    earlier = sorted(root.glob(f"{name}-*"), key=_mtime, reverse=True) if root.is_dir() else []
+    previous = next((p for p in earlier if (p / "__init__.py").is_file()), None)
+    if previous is None:
+        previous = default_package(model.game)
+    try:
+        compile_game(model, target, previous=previous)
+    except OSError as err:
+        raise BackendError(f"cannot build {name} into the cache {_shown(root)}:"
+                           f" {err.strerror or err}") from None
+    for old in earlier[KEPT_BUILDS:]:
+        shutil.rmtree(old, ignore_errors=True)
+    return target
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _checked(loaded: LoadedSpec, where: Path, for_tests: bool, explicit: bool = False) -> Program:
+    """Import a package and make sure it was made from this spec."""
+    shown = _shown(where)
+    if not (where / "__init__.py").is_file():
+        raise BackendError(f"{shown} is missing: run `{compile_command(loaded)}`")
+    made = _hashes_of(where)
+    if made.get("SPEC_HASH") is None:
+        raise BackendError(f"{shown} is not a generated package (no SPEC_HASH):"
+                           f" run `{compile_command(loaded)}`")
+    why = _staleness(loaded, where, for_tests)
+    if why is not None:
+        raise BackendError(f"{shown} is stale ({why}; spec hash {loaded.model.spec_hash}, generated"
+                           f" from {made.get('SPEC_HASH')}): run `{compile_command(loaded)}`")
+    return import_program(where, loaded.model.game, default=not explicit and where == default_package(
+        loaded.model.game))
+
+
+def import_program(where: Path, game: str, default: bool = False) -> Program:
+    shown = _shown(where)
+    module = _import(where, default, game, shown)
+    program = getattr(module, "PROGRAM", None)
+    if program is None:
+        raise BackendError(f"{shown} is not a generated package (no PROGRAM): recompile it")
+    return program
+
+
+def _hashes_of(package: Path) -> dict[str, str]:
+    """SPEC_HASH and TESTS_HASH of a generated package, read without importing it."""
+    found: dict[str, str] = {}
+    try:
+        text = (package / "__init__.py").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return found
+    for line in text.splitlines():
+        for key in ("SPEC_HASH", "TESTS_HASH"):
+            if line.startswith(key + " ="):
+                found[key] = line.split("=", 1)[1].strip().strip("'\"")
+    return found
+
+
+class ProgramRef:
+    """A picklable recipe for a Program, so worker processes can load their own.
+
+    A generated program is imported from its package alone (checked by spec
+    hash): workers never parse the spec. The interpreter needs the model."""
+
+    def __init__(self, folder: str, variants: tuple[str, ...], backend: str,
+                 package: str | None = None, spec_hash: str | None = None, game: str = ""):
         self.folder, self.variants, self.backend = folder, tuple(variants), backend
+        self.package, self.spec_hash, self.game = package, spec_hash, game
+
+    @classmethod
+    def of(cls, loaded: LoadedSpec, backend: str) -> "ProgramRef":
+        """A recipe for this loaded spec; a generated package is found (or built) now, once."""
+        package = str(current_package(loaded)) if backend == "generated" else None
+        return cls(str(loaded.folder), loaded.variants, backend, package, loaded.model.spec_hash,
+                   loaded.model.game)
 
     def load(self) -> Program:
+        if self.backend == "generated" and self.package is not None:
+            program = import_program(Path(self.package), self.game)
+            if program.meta.spec_hash != self.spec_hash:
+                raise BackendError(f"{self.package} changed while the simulation ran")
+            return program
         from .loader import load_spec
         return load_program(load_spec(Path(self.folder), self.variants), self.backend)
 
     def __repr__(self) -> str:
-        return f"ProgramRef({self.folder!r}, {self.variants!r}, {self.backend!r})"
+        return f"ProgramRef({self.folder!r}, {self.variants!r}, {self.backend!r}, {self.package!r})"
 
 
 def _import(where: Path, default: bool, game: str, shown: str) -> ModuleType:

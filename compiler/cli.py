@@ -19,7 +19,8 @@ import click
 
 from . import backends
 from .errors import InternalError, SpecError
-from .loader import REPO_ROOT, LoadedSpec, available_variants, find_spec_dir, load_spec
+from .loader import (REPO_ROOT, LoadedSpec, available_variants, find_spec_dir, load_spec,
+                     test_variant_sets)
 from runtime import record as records
 from runtime.agents import DEFAULT_MAX_DECISIONS, parse_agents, play_out, seat_agents
 from runtime.game import Game
@@ -139,7 +140,9 @@ def _param_value(meta, name: str, kind: str, text: str) -> Any:
 
 
 def _program(loaded: LoadedSpec, backend: str, package: str | None = None):
-    return backends.load_program(loaded, backend, package)
+    """The back end's program; a stale committed package is replaced by a cached build, noted."""
+    return backends.load_program(loaded, backend, package,
+                                 on_note=lambda note: click.echo(f"note: {note}", err=True))
 
 
 def _agents(text: str, meta) -> tuple[str, ...]:
@@ -225,6 +228,8 @@ package_option = click.option("--package", default=None, metavar="DIR",
 def check(spec_dir: str, variants: tuple[str, ...], verbose: bool) -> None:
     """Check a spec: silent and exit 0 when sound, else every error as file:line:col."""
     loaded = _load(spec_dir, variants)
+    for extra in test_variant_sets(loaded.folder):  # tests that turn variants on for themselves
+        _load(spec_dir, tuple(set(variants) | set(extra)))
     if not verbose:
         return
     counts = loaded.model.counts()
@@ -374,78 +379,47 @@ def _pending_json(game: Game) -> dict[str, Any] | None:
 @main.command("test")
 @click.argument("spec_dir")
 @variant_option
+@click.option("--all-variants", is_flag=True,
+              help="Run the base tests under every variant, one at a time, and say what each breaks.")
 @click.option("--backend", type=click.Choice(("both",) + backends.BACKENDS), default="both",
               show_default=True)
 @package_option
 @json_option
-def test_cmd(spec_dir: str, variants: tuple[str, ...], backend: str, package: str | None,
-             as_json: bool) -> None:
+def test_cmd(spec_dir: str, variants: tuple[str, ...], all_variants: bool, backend: str,
+             package: str | None, as_json: bool) -> None:
     """Run the designer tests on both back ends; exit 1 if any fails.
 
     Without --variant: the base game's tests, then each variant's own tests
-    with that variant on. With --variant: the listed variants' tests, with
-    all of them on together.
+    with that variant on. With --variant: the base tests and the listed
+    variants' tests with all of them on, and which base tests they break.
     """
-    from runtime.testing import run_test
-    base = _load(spec_dir)
-    chosen = list(backends.BACKENDS) if backend == "both" else [backend]
-    failures: list[dict[str, Any]] = []
-    passed = 0
-    with tempfile.TemporaryDirectory(prefix="rulespec-test-") as scratch:
-        for loaded, wanted in _test_runs(base, spec_dir, variants):
-            for name in chosen:
-                program = _test_program(loaded, name, package if not loaded.variants else None,
-                                        Path(scratch), quiet=as_json)
-                for case in program.tests():
-                    if not wanted(case.location):
-                        continue
-                    failure = run_test(program, case)
-                    if failure is None:
-                        passed += 1
-                    else:
-                        failures.append({"name": failure.name, "location": failure.location,
-                                         "message": failure.message, "backend": failure.backend,
-                                         "variants": list(loaded.variants)})
+    from .testrun import run_tests
+    folder = _load(spec_dir).folder
+    chosen = tuple(backends.BACKENDS) if backend == "both" else (backend,)
+    notes: list[str] = []
+    report = run_tests(folder, variants, all_variants, chosen, package, on_note=notes.append)
+    failures = report.failures
     if as_json:
-        _emit_json({"passed": passed, "failed": len(failures), "backends": chosen,
-                    "failures": failures})
+        _emit_json({"passed": report.passed, "failed": len(failures), "backends": list(chosen),
+                    "failures": [o.to_json() for o in failures], "counts": report.counts(),
+                    "variant_breaks": [r.to_json() for r in report.variant_reports],
+                    "problems": report.problems, "notes": notes})
     else:
-        for f in failures:
-            on = f" with {'+'.join(f['variants'])}" if f["variants"] else ""
-            click.echo(f"{f['location']}: FAIL [{f['backend']}{on}] {f['name']}: {f['message']}")
-        click.echo(f"{passed} passed, {len(failures)} failed ({' and '.join(chosen)})")
-    sys.exit(EXIT_ERROR if failures else EXIT_OK)
-
-
-def _in_variant_file(location: str, variant: str | None = None) -> bool:
-    name = f"{variant}.rules:" if variant else ".rules:"
-    return any(f"{sep}variants{sep}{name}" in location for sep in ("/", "\\"))
-
-
-def _test_runs(base: LoadedSpec, spec_dir: str, variants: tuple[str, ...]):
-    """(loaded spec, which test locations to run) for the base and each variant set."""
-    if variants:
-        loaded = _load(spec_dir, variants)
-        return [(loaded, lambda loc: any(_in_variant_file(loc, v) for v in loaded.variants))]
-    runs = [(base, lambda loc: not _in_variant_file(loc))]
-    for variant in available_variants(base.folder):
-        runs.append((_load(spec_dir, (variant,)), lambda loc, v=variant: _in_variant_file(loc, v)))
-    return runs
-
-
-def _test_program(loaded: LoadedSpec, backend: str, package: str | None, scratch: Path, quiet: bool):
-    """The program to test; a missing or stale generated package is compiled afresh to scratch."""
-    try:
-        return _program(loaded, backend, package)
-    except backends.BackendError as err:
-        if backend != "generated" or package is not None or not backends.codegen_available():
-            raise
-        from .codegen import compile_game
-        fresh = scratch / "__".join((loaded.model.game,) + loaded.variants)
-        compile_game(loaded.model, fresh)
-        if not quiet:
-            click.echo(f"note: {err.args[0].split(':')[0]}; testing a fresh compile", err=True)
-        return _program(loaded, backend, str(fresh))
+        for note in notes:
+            click.echo(f"note: {note}", err=True)
+        for o in failures:
+            on = f" with {'+'.join(o.variants)}" if o.variants else ""
+            click.echo(f"{o.location or o.case.location}: FAIL [{o.backend}{on}] {o.case.name}: {o.message}")
+        for variant_report in report.variant_reports:
+            click.echo(variant_report.sentence())
+            if variant_report.unchanged:
+                click.echo(f"  declared to change but still passing: "
+                           f"{', '.join(repr(n) for n in variant_report.unchanged)}")
+        for problem in report.problems:
+            click.echo(f"error: {problem}")
+        counts = ", ".join(f"{n} on {b}" for b, n in report.counts().items())
+        click.echo(f"{report.passed} passed, {len(failures)} failed ({counts or 'no tests'})")
+    sys.exit(EXIT_ERROR if failures or report.problems else EXIT_OK)
 
 
 @main.command()
@@ -637,7 +611,7 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
     names = _agents(agents, meta)
     values = _params(meta, params)
     sets = [loaded] + ([base] if base is not None else [])
-    factories = [backends.ProgramRef(str(s.folder), s.variants, backend) for s in sets]
+    factories = [backends.ProgramRef.of(s, backend) for s in sets]
     runner = sim.LocalExecutor(workers) if executor == "local" else _ray_executor(workers)
     total = games * len(factories)
     with _progress(total, "simulate", show=not as_json) as advance:

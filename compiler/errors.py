@@ -58,6 +58,20 @@ class Sources:
         lines = text.splitlines()
         return lines[number - 1] if number <= len(lines) else None
 
+    def text_of(self, span) -> str:
+        """The spec text a span covers, on one line (for messages that quote it)."""
+        text = self._text.get(span.file)
+        if text is None:
+            return "?"
+        lines = text.splitlines()[span.line - 1:span.end_line]
+        if not lines:
+            return "?"
+        if len(lines) == 1:
+            return lines[0][span.column - 1:span.end_column - 1]
+        lines[0] = lines[0][span.column - 1:]
+        lines[-1] = lines[-1][:span.end_column - 1]
+        return " ".join(line.strip() for line in lines)
+
     def render(self, diagnostic: Diagnostic) -> str:
         span = diagnostic.span
         out = [diagnostic.headline()]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from . import ast
+from .locations import location
 from .model import Model
 from runtime.meta import GameMeta
 from .errors import InternalError
@@ -97,7 +98,7 @@ class Evaluator:
                 return list(state.zones[self.zone(state, env, node)])
             if node.name == "adjacent":
                 return model.adjacency[self.value(state, env, node.args[0])]
-        return collection_of(state, self.value(state, env, node), model.region_members, str(node.span))
+        return collection_of(state, self.value(state, env, node), model.region_members, location(node.span))
 
     def zone(self, state: State, env: dict, node: ast.Expr) -> int:
         """The slot of a zone written directly (deck, hand(p)) or held in a local."""
@@ -106,7 +107,7 @@ class Evaluator:
         if isinstance(node, ast.CallExpr) and node.name in self.model.zones:
             zone = self.model.zones[node.name]
             return zone.slot + self.value(state, env, node.args[0])
-        return zone_slot(self.value(state, env, node), str(node.span))
+        return zone_slot(self.value(state, env, node), location(node.span))
 
     def assign(self, state: State, env: dict, ref: ast.Ref, update: Callable[[Any], Any]) -> None:
         name, model = ref.name.name, self.model
@@ -164,7 +165,7 @@ class Evaluator:
             return deciding_of(state)
         if name == "end_reason":
             return end_reason_of(state)
-        unknown_name(name, str(node.span))
+        unknown_name(name, location(node.span))
 
     def _call(self, state: State, env: dict, node: ast.CallExpr) -> Any:
         name, model = node.name, self.model
@@ -190,7 +191,7 @@ class Evaluator:
         builtin = _BUILTINS.get(name)
         if builtin is not None:
             return builtin(self, state, node, args)
-        unknown_function(name, str(node.span))
+        unknown_function(name, location(node.span))
 
     def _quantity(self, state: State, name: str, args: list) -> Any:
         decl = self.model.quantities[name]
@@ -216,8 +217,8 @@ class Evaluator:
     def _attr(self, state: State, env: dict, node: ast.Attr) -> Any:
         entity = self.value(state, env, node.obj)
         if node.name == "label":
-            return attr_of(self.meta.entity_labels, entity, node.name, str(node.span))
-        return attr_of(self.model.entity_attrs, entity, node.name, str(node.span))[node.name]
+            return attr_of(self.meta.entity_labels, entity, node.name, location(node.span))
+        return attr_of(self.model.entity_attrs, entity, node.name, location(node.span))[node.name]
 
     # ------------------------------------------------------------ operators
     def _binop(self, state, env, node: ast.BinOp):

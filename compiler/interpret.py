@@ -12,15 +12,16 @@ from typing import Any, Callable
 from . import ast
 from .errors import InternalError
 from .evaluate import Evaluator
+from .locations import location
 from .model import Model
+from .testplan import Plan, plan_tests
 from runtime import state as rt
-from runtime.program import TestCase, TestStep
 from runtime.state import GameOver, RuleError, State
 from runtime.values import some_card, text_of
 
 
 def _loc(node: ast.Node) -> str:
-    return str(node.span)
+    return location(node.span)
 
 
 class Interpreter:
@@ -31,6 +32,7 @@ class Interpreter:
     def __init__(self, model: Model):
         self.model = model
         self.meta = model.meta()
+        self._plan: Plan | None = None
         self.blocks: list[ast.Block] = []
         self._block_ids: dict[int, int] = {}
         self.whiles: list[ast.While] = []
@@ -173,7 +175,7 @@ class Interpreter:
         self.ev.assign(state, frame["env"], stmt.target, lambda old: old - amount)
 
     def _roll(self, state, frame, stmt: ast.Roll):
-        frame["env"][stmt.name.name] = rt.roll(state)
+        frame["env"][stmt.name.name] = rt.roll(state, 6, _loc(stmt))
 
     def _move(self, state, frame, stmt: ast.MoveCard):
         card = self.ev.value(state, frame["env"], stmt.card)
@@ -345,42 +347,24 @@ class Interpreter:
         """A spec-declared evaluation of the position for `player`."""
         return self.ev.value(state, {"you": player}, self.model.bots[bot].value)
 
-    def tests(self) -> list[TestCase]:
-        return [self._test_case(t) for t in self.model.tests]
+    # The designer tests run from their plan (compiler/testplan.py), as in generated code.
+    @property
+    def plan(self) -> Plan:
+        if self._plan is None:
+            self._plan = plan_tests(self.model, _loc)
+        return self._plan
 
-    def _test_case(self, test: ast.TestDecl) -> TestCase:
-        steps: list[TestStep] = []
-        run: list[ast.Stmt] = []
+    def test_keys(self) -> frozenset[str]:
+        return frozenset(self.plan.blocks) | frozenset(self.plan.checks)
 
-        def flush() -> None:
-            if run:
-                block = ast.Block(run[0].span, tuple(run))
-                steps.append(TestStep("run", self.block_id(block), location=_loc(run[0])))
-                run.clear()
-
-        for step in test.steps:
-            if isinstance(step, (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.Expect)):
-                flush()
-                steps.append(_test_step(step))
-            else:
-                run.append(step)
-        flush()
-        return TestCase(test.name, _loc(test), tuple(steps))
-
-    def run_test_block(self, state: State, handle: int, env: dict) -> None:
+    def run_test_block(self, state: State, key: str, env: dict) -> None:
+        handle = self.block_id(self.plan.blocks[key])
         state.frames.append({"proc": "test", "env": env, "cur": [[handle, 0, None]], "wait": None})
         self.run(state)
 
-    def test_expect(self, state: State, handle: ast.Expect, env: dict) -> bool:
-        return self.ev.truth(state, env, handle.test)
+    def test_expect(self, state: State, key: str, env: dict) -> bool:
+        return self.ev.truth(state, env, self.plan.checks[key].test)
 
-
-def _test_step(step: ast.Stmt) -> TestStep:
-    loc = _loc(step)
-    if isinstance(step, ast.DiceStep):
-        return TestStep("dice", step.values, location=loc)
-    if isinstance(step, ast.ChooseStep):
-        return TestStep("choose", step.option_ids, location=loc)
-    if isinstance(step, ast.ExpectOffered):
-        return TestStep("not_offered" if step.negated else "offered", step.option_ids, location=loc)
-    return TestStep("expect", step, message=step.message, location=loc)
+    def test_sides(self, state: State, key: str, env: dict) -> tuple[Any, Any]:
+        check = self.plan.checks[key]
+        return self.ev.value(state, env, check.left), self.ev.value(state, env, check.right)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from . import ast
 from .errors import Diagnostic, SpecError, Sources, did_you_mean
-from .model import Model, build_model
+from .model import Model, build_model, spec_hash
 from .parse import parse_files, spec_files
 from .variants import apply_overlays
 
@@ -49,6 +49,18 @@ def load_spec(folder: Path, variants: tuple[str, ...] = (), check: bool = True) 
         raise
 
 
+def test_variant_sets(folder: Path) -> list[tuple[str, ...]]:
+    """The variant sets the tests of tests/ turn on for themselves (checked under those sets)."""
+    tests = folder / "tests"
+    found: set[tuple[str, ...]] = set()
+    for path in spec_files(tests) if tests.is_dir() else []:
+        for decl in parse_files([path], Sources(), Path.cwd()).files[0].decls:
+            if isinstance(decl, ast.TestDecl) and decl.variants() \
+                    and decl.variants() <= set(available_variants(folder)):
+                found.add(tuple(sorted(decl.variants())))
+    return sorted(found)
+
+
 def _variant_paths(folder: Path, variants: tuple[str, ...]) -> list[Path]:
     known = available_variants(folder)
     paths, problems = [], []
@@ -75,10 +87,19 @@ def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources
     merged, problems = apply_overlays(base, overlays)
     if problems:
         raise SpecError(problems)
-    test_decls = [d for f in test_files for d in f.decls if isinstance(d, ast.TestDecl)]
+    # A test that turns variants on is checked and run where they are on.
+    # (one naming a variant that does not exist stays, for the checks to report)
+    known = set(available_variants(folder))
+    test_decls = [d for f in test_files for d in f.decls if isinstance(d, ast.TestDecl)
+                  and (d.variants() <= set(variants) or not d.variants() <= known)]
     hashed = [(f"{folder.name}/{p.relative_to(folder)}", p.read_text(encoding="utf-8"))
               for p in engine_paths + variant_paths]
     model = build_model(ast.Spec(parsed.span, merged), test_decls, hashed)
+    tested = [(f"{folder.name}/{p.relative_to(folder)}", p.read_text(encoding="utf-8"))
+              for p in test_paths]
+    model.test_files = tuple(sorted(name for name, _ in tested))
+    model.tests_hash = spec_hash(tested)
+    model.sources = sources
     model.variants = list(variants)
     model.available_variants = available_variants(folder)
     if check:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any
 
 from . import ast
@@ -56,6 +57,14 @@ class Model:
     start: ast.ProcedureDecl | None = None
     variants: list[str] = field(default_factory=list)
     available_variants: list[str] = field(default_factory=list)
+    # The designer tests' files (tests/) and their hash: part of what makes a
+    # generated package current for `rulespec test`, not of the spec hash
+    # (a test edit changes no game, so records stay valid).
+    changed_tests: dict[str, list[str]] = field(default_factory=dict)  # variant -> base tests
+    changes: list[ast.ChangesDecl] = field(default_factory=list)
+    test_files: tuple[str, ...] = ()
+    tests_hash: str = ""
+    sources: Any = None  # errors.Sources of every parsed file, to quote spec text
 
     # ------------------------------------------------------------ queries
     def category(self, kind: str) -> str | None:
@@ -108,7 +117,16 @@ class Model:
             effects=tuple(self.effects),
             bots=tuple(self.bots),
             counts=self.counts(),
+            var_kinds=tuple(self.value_kind(d.type.name) for d in self.vars.values()),
+            effect_param_kinds=tuple(tuple(self.value_kind(p.type.name) for p in e.params)
+                                     for e in self.effects.values()),
         )
+
+    def value_kind(self, type_name: str) -> str:
+        """What a value of a type stands for at run time: card, space, region, player or ''."""
+        if type_name in ("card", "space", "region", "player"):
+            return type_name
+        return self.category(type_name) or ""
 
     def counts(self) -> dict[str, Any]:
         cards = self.cards()
@@ -204,6 +222,10 @@ def _index(model: Model, decl: ast.Decl) -> None:
             model.bots.setdefault(decl.name.name, decl)
         case ast.MapDecl():
             model.map_rules.extend(decl.rules)
+        case ast.ChangesDecl():
+            variant = PurePath(decl.span.file).stem
+            model.changed_tests.setdefault(variant, []).extend(decl.tests)
+            model.changes.append(decl)
         case ast.TestDecl():
             model.tests.append(decl)
         case ast.EntityDecl():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from functools import lru_cache
 from importlib import resources
@@ -29,8 +30,15 @@ def parse_text(text: str, path: str) -> ast.SpecFile:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
         raise SpecError([_syntax_diagnostic(exc, text, path)]) from None
-    decls = _Builder(path).transform(tree)
+    decls = _number_tests(_Builder(path).transform(tree))
     return ast.SpecFile(_file_span(path), path, tuple(decls))
+
+
+def _number_tests(decls: list[ast.Decl]) -> list[ast.Decl]:
+    """Each test's place in its file: keys of compiled tests stay put when others come and go."""
+    tests = iter(range(len(decls)))
+    return [dataclasses.replace(d, number=next(tests)) if isinstance(d, ast.TestDecl) else d
+            for d in decls]
 
 
 def spec_files(folder: Path) -> list[Path]:
@@ -320,6 +328,9 @@ class _Builder(Transformer):
     def variant_decl(self, meta, c):
         return ast.VariantDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]))
 
+    def changes_decl(self, meta, c):
+        return ast.ChangesDecl(self._span(meta), tuple(_unquote(t) for t in c))
+
     def replace_decl(self, meta, c):
         return ast.ReplaceDecl(self._span(meta), c[0])
 
@@ -422,11 +433,28 @@ class _Builder(Transformer):
     def choose_step(self, meta, c):
         return ast.ChooseStep(self._span(meta), tuple(_unquote(t) for t in c))
 
+    def dice_random_step(self, meta, c):
+        return ast.DiceStep(self._span(meta), (), True)
+
+    def param_step(self, meta, c):
+        return ast.ParamStep(self._span(meta), self._ident(c[0]), c[1])
+
+    def variant_step(self, meta, c):
+        return ast.VariantStep(self._span(meta), self._ident(c[0]))
+
+    def start_step(self, meta, c):
+        return ast.StartStep(self._span(meta))
+
     def expect_offered(self, meta, c):
-        return ast.ExpectOffered(self._span(meta), tuple(_unquote(t) for t in c), False)
+        return self._offered(meta, c, False)
 
     def expect_not_offered(self, meta, c):
-        return ast.ExpectOffered(self._span(meta), tuple(_unquote(t) for t in c), True)
+        return self._offered(meta, c, True)
+
+    def _offered(self, meta, c, negated: bool):
+        *ids, message = c
+        return ast.ExpectOffered(self._span(meta), tuple(_unquote(t) for t in ids), negated,
+                                 _unquote(message) if message is not None else None)
 
     def expect_step(self, meta, c):
         message = _unquote(c[1]) if c[1] is not None else None

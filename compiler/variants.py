@@ -20,7 +20,7 @@ def decl_name(decl: ast.Decl) -> str | None:
         return f"event {decl.card.name}"
     if isinstance(decl, ast.ProcedureDecl):
         return decl.name.name
-    if isinstance(decl, ast.TestDecl):
+    if isinstance(decl, (ast.TestDecl, ast.ChangesDecl)):
         return None
     name = getattr(decl, "name", None)
     return name.name if isinstance(name, ast.Ident) else None

@@ -122,12 +122,9 @@ def _agree(games: list[Game], problem: Callable[[str, str], None]) -> bool:
 
 
 def _comparable(state: State) -> dict:
-    """The public part, without where a `win` was written: back ends may name
-    spec files relative to different folders."""
-    part = dict(state.public_part())
-    if part["result"] is not None:
-        part["result"] = {k: v for k, v in part["result"].items() if k != "at"}
-    return part
+    """The public part, where a `win` was written included: both back ends name
+    spec files the same way (compiler/locations.py)."""
+    return state.public_part()
 
 
 def _check(game: Game, problem: Callable[[str, str], None]) -> bool:

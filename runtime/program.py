@@ -10,8 +10,21 @@ from .state import State
 
 
 @dataclass(frozen=True)
+class ExpectPart:
+    """One condition of an `expect` (its `and`s split), named by a back-end key."""
+
+    key: str
+    text: str  # the spec text, quoted when it fails
+    is_compare: bool  # the back end can give its two sides
+    shows: tuple[bool, bool] = (True, True)  # which sides are worth printing
+
+
+@dataclass(frozen=True)
 class TestStep:
-    """One step of a designer test: run, dice, choose, offered, not_offered, expect."""
+    """One step of a designer test: run, start, dice, choose, offered, not_offered, expect.
+
+    payload: run -> a block key; dice -> the values; choose/offered -> option
+    ids; expect -> a tuple of ExpectPart."""
 
     kind: str
     payload: Any
@@ -26,6 +39,10 @@ class TestCase:
     name: str
     location: str
     steps: tuple[TestStep, ...]
+    key: str = ""  # stable across back ends: file#number
+    variants: tuple[str, ...] = ()  # the variants the test turns on for itself
+    params: tuple[tuple[str, Any], ...] = ()  # the params it sets
+    random_dice: bool = False  # `dice random`: unqueued rolls use the seeded stream
 
 
 class Program(Protocol):
@@ -49,11 +66,14 @@ class Program(Protocol):
     def evaluate(self, state: State, bot: str, player: int) -> float:
         """A spec-declared `bot` evaluation of the position for `player`."""
 
-    def tests(self) -> list[TestCase]:
-        """The designer tests."""
+    def test_keys(self) -> frozenset[str]:
+        """The keys of every test block and expectation this back end can run."""
 
-    def run_test_block(self, state: State, handle: Any, env: dict) -> None:
+    def run_test_block(self, state: State, key: str, env: dict) -> None:
         """Run the statements of a test step until a decision or the end."""
 
-    def test_expect(self, state: State, handle: Any, env: dict) -> bool:
-        """Evaluate an `expect` of a test."""
+    def test_expect(self, state: State, key: str, env: dict) -> bool:
+        """Evaluate one part of an `expect`."""
+
+    def test_sides(self, state: State, key: str, env: dict) -> tuple[Any, Any]:
+        """The two sides of a comparison in an `expect`, for the failure message."""

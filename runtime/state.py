@@ -34,7 +34,7 @@ class State:
     __slots__ = (
         "tracks", "vars", "counters", "zones", "location", "revealed",
         "effects", "rng", "dice", "frames", "pending", "result", "log",
-        "decisions", "params", "trace",
+        "decisions", "params", "trace", "dice_strict",
     )
 
     def __init__(self, meta: GameMeta, seed: int, params: dict[str, Any]):
@@ -55,6 +55,7 @@ class State:
         self.effects: list[list[Any]] = []  # [effect, args, lifetime or None]
         self.rng: int = seed & _MASK
         self.dice: list[int] = []  # fixed rolls, used first (designer tests)
+        self.dice_strict = False  # a roll with no fixed die left is an error (designer tests)
         self.frames: list[Any] = []  # back-end specific, plain data
         self.pending: dict[str, Any] | None = None
         self.result: dict[str, Any] | None = None
@@ -76,6 +77,7 @@ class State:
         other.effects = [[e, args[:], life] for e, args, life in self.effects]
         other.rng = self.rng
         other.dice = self.dice[:]
+        other.dice_strict = self.dice_strict
         other.frames = copy.deepcopy(self.frames)
         other.pending = None if self.pending is None else dict(self.pending)
         other.result = None if self.result is None else dict(self.result)
@@ -129,9 +131,16 @@ class Stream:
         self.rng = rng & _MASK
 
 
-def roll(state: State, sides: int = 6) -> int:
+def roll(state: State, sides: int = 6, at: str = "") -> int:
+    """A die: the next fixed one if any are queued, else the seeded stream.
+
+    `at` is the spec line of the roll, named when a designer test rolls a die
+    it did not fix."""
     if state.dice:
         return state.dice.pop(0)
+    if state.dice_strict:
+        raise RuleError("a die is rolled here but the test queued none: add `dice N` before"
+                        " the step that rolls it, or `dice random` to the test", at)
     return next_random(state) % sides + 1
 
 

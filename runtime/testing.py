@@ -1,12 +1,21 @@
-"""Runs designer tests on any back end and reports failures with spec locations."""
+"""Runs designer tests on any back end and reports failures with spec locations.
+
+The test language is strict, so a test cannot pass by accident: a die rolled
+with none queued is an error at the roll (unless the test says `dice
+random`), queued dice left unrolled are an error, and a failed `expect` says
+which part failed and what its sides were.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .game import new_state
-from .program import Program, TestCase
-from .state import GameOver, RuleError
+from .program import ExpectPart, Program, TestCase
+from .state import GameOver, RuleError, State
+
+SHOWN_OPTIONS = 20
 
 
 @dataclass(frozen=True)
@@ -20,48 +29,98 @@ class TestFailure:
 
 
 def run_test(program: Program, test: TestCase) -> TestFailure | None:
-    state = new_state(program.meta, seed=0, params={})
+    """Run one test on one back end: None when it passes."""
+    state = new_state(program.meta, seed=0, params=dict(test.params))
+    state.dice_strict = not test.random_dice
     env: dict = {}
+    last_dice = ""
 
     def fail(location: str, message: str) -> TestFailure:
         return TestFailure(test.name, location or test.location, message, program.backend)
 
     for step in test.steps:
-        pending = state.pending
         try:
-            if step.kind == "run":
-                if pending is not None:
-                    return fail(step.location, f"a decision is still pending: {_describe(pending)}")
-                if state.result is not None:
-                    return fail(step.location, f"the game is already over ({state.result['reason']})")
-                program.run_test_block(state, step.payload, env)
-            elif step.kind == "dice":
+            if step.kind == "dice":
                 state.dice.extend(step.payload)
-            elif step.kind == "choose":
-                for option in step.payload:
-                    pending = state.pending
-                    if pending is None:
-                        return fail(step.location, f"no decision is pending to choose '{option}'")
-                    if option not in pending["ids"]:
-                        return fail(step.location, f"'{option}' is not offered; {_describe(pending)}")
-                    program.resume(state, pending["ids"].index(option))
-            elif step.kind in ("offered", "not_offered"):
-                if pending is None:
-                    return fail(step.location, "no decision is pending")
-                for option in step.payload:
-                    if (option in pending["ids"]) != (step.kind == "offered"):
-                        verb = "not offered" if step.kind == "offered" else "offered"
-                        return fail(step.location, f"'{option}' is {verb}; {_describe(pending)}")
-            elif not program.test_expect(state, step.payload, env):
-                return fail(step.location, step.message or "expectation failed")
+                last_dice = step.location
+                continue
+            problem = _step(program, state, env, step)
         except GameOver:
             continue
         except RuleError as err:
             return fail(err.location or step.location, err.reason)
+        if problem is not None:
+            return fail(step.location, problem)
+    if state.dice:
+        left = ", ".join(str(d) for d in state.dice)
+        return fail(last_dice, f"{len(state.dice)} queued {'die was' if len(state.dice) == 1 else 'dice were'}"
+                               f" never rolled ({left}): the test expected rolls that did not happen")
     return None
 
 
+def _step(program: Program, state: State, env: dict, step) -> str | None:
+    """Carry out one step; a message when it fails."""
+    pending = state.pending
+    if step.kind in ("run", "start"):
+        if pending is not None:
+            return f"a decision is still pending: {_describe(pending)}"
+        if state.result is not None:
+            return f"the game is already over ({state.result['reason']})"
+        if step.kind == "start":
+            program.begin(state)
+            program.run(state)
+        else:
+            program.run_test_block(state, step.payload, env)
+        return None
+    if step.kind == "choose":
+        for option in step.payload:
+            pending = state.pending
+            if pending is None:
+                return f"no decision is pending to choose '{option}'"
+            if option not in pending["ids"]:
+                return f"'{option}' is not offered; {_describe(pending)}"
+            program.resume(state, pending["ids"].index(option))
+        return None
+    if step.kind in ("offered", "not_offered"):
+        if pending is None:
+            return _with(step.message, "no decision is pending")
+        for option in step.payload:
+            if (option in pending["ids"]) != (step.kind == "offered"):
+                verb = "not offered" if step.kind == "offered" else "offered"
+                return _with(step.message, f"'{option}' is {verb}; {_describe(pending)}")
+        return None
+    if step.kind == "expect":
+        for part in step.payload:
+            if not program.test_expect(state, part.key, env):
+                return _with(step.message, _expect_failed(program, state, env, part))
+        return None
+    raise RuleError(f"unknown test step '{step.kind}'", step.location)
+
+
+def _expect_failed(program: Program, state: State, env: dict, part: ExpectPart) -> str:
+    """'influence(usa, iran) == 0: left side is 2'."""
+    if not part.is_compare:
+        return f"{part.text} is false"
+    left, right = program.test_sides(state, part.key, env)
+    sides = [f"{name} side is {_shown(program, value)}"
+             for name, value, shown in (("left", left, part.shows[0]), ("right", right, part.shows[1]))
+             if shown]
+    return f"{part.text}: {', '.join(sides) or 'false'}"
+
+
+def _shown(program: Program, value: Any) -> str:
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return "[" + ", ".join(_shown(program, v) for v in value) + "]"
+    if isinstance(value, str):
+        return repr(value)
+    return program.meta.describe(value)
+
+
+def _with(message: str | None, detail: str) -> str:
+    return f"{message}: {detail}" if message else detail
+
+
 def _describe(pending: dict) -> str:
-    ids = ", ".join(pending["ids"][:20])
-    more = " ..." if len(pending["ids"]) > 20 else ""
+    ids = ", ".join(pending["ids"][:SHOWN_OPTIONS])
+    more = " ..." if len(pending["ids"]) > SHOWN_OPTIONS else ""
     return f"'{pending['prompt']}' offers {ids}{more}"

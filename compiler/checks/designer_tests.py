@@ -1,12 +1,17 @@
-"""Designer tests: test steps only in tests, dice a die can show, test files holding only tests."""
+"""Designer tests: test steps only in tests, dice a die can show, test files holding only tests,
+params and variants a test may set, set before anything runs."""
 
 from __future__ import annotations
 
+from pathlib import PurePath
+
 from .. import ast
-from ..errors import Diagnostic
+from ..errors import Diagnostic, did_you_mean
 from ..model import Model
 
-STEPS = (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.Expect)
+STEPS = (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.Expect, ast.ParamStep,
+         ast.VariantStep, ast.StartStep)
+SETTINGS = (ast.ParamStep, ast.VariantStep)
 
 
 def check_tests(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic]:
@@ -21,7 +26,74 @@ def check_tests(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic
     for test in model.tests:
         problems += [_die(step, v) for step in test.find_all(ast.DiceStep)
                      for v in step.values if not 1 <= v <= 6]
+        problems += _settings(model, test)
+    problems += _changes(model)
     return problems
+
+
+def _changes(model: Model) -> list[Diagnostic]:
+    """`changes test` lives in a variant and names base tests."""
+    base = [t.name for t in model.tests if PurePath(t.span.file).parent.name != "variants"]
+    problems = []
+    for decl in model.changes:
+        if PurePath(decl.span.file).parent.name != "variants":
+            problems.append(Diagnostic("'changes test' belongs in a variant file: it names the base"
+                                       " tests the variant is meant to break", decl.span))
+            continue
+        for name in decl.tests:
+            if name not in base:
+                problems.append(Diagnostic(f"no base test is named \"{name}\"{did_you_mean(name, base)}",
+                                           decl.span))
+    return problems
+
+
+def _settings(model: Model, test: ast.TestDecl) -> list[Diagnostic]:
+    """param/variant steps: known names, fitting values, before any other step; start needs a start."""
+    problems: list[Diagnostic] = []
+    started = False
+    seen: set[str] = set()
+    for step in test.steps:
+        if isinstance(step, SETTINGS):
+            if started:
+                problems.append(Diagnostic("set params and variants at the top of the test, before"
+                                           " any other step", step.span))
+            key = f"{type(step).__name__}:{step.name.name}"
+            if key in seen:
+                problems.append(Diagnostic(f"'{step.name.name}' is set twice in this test", step.span))
+            seen.add(key)
+        else:
+            started = True
+        if isinstance(step, ast.ParamStep):
+            problems += _param(model, step)
+        elif isinstance(step, ast.VariantStep) and step.name.name not in model.available_variants:
+            known = model.available_variants
+            problems.append(Diagnostic(
+                f"unknown variant '{step.name.name}'{did_you_mean(step.name.name, known)}"
+                f" (available: {', '.join(known) or 'none'})", step.name.span))
+        elif isinstance(step, ast.StartStep) and model.start is None:
+            problems.append(Diagnostic("'start' runs the game's start block, but the spec has none",
+                                       step.span))
+    return problems
+
+
+def _param(model: Model, step: ast.ParamStep) -> list[Diagnostic]:
+    name = step.name.name
+    decl = model.params.get(name)
+    if decl is None:
+        return [Diagnostic(f"unknown param '{name}'{did_you_mean(name, list(model.params))}",
+                           step.name.span)]
+    kind, value = decl.type.name, step.value
+    fits = {
+        "int": isinstance(value, ast.IntLit),
+        "bool": isinstance(value, ast.BoolLit),
+        "player": isinstance(value, ast.NameRef) and value.name in model.players,
+    }.get(kind)
+    if fits is None:  # an enum: one of its values
+        values = [v.name for v in model.enums[kind].values] if kind in model.enums else []
+        fits = isinstance(value, ast.NameRef) and value.name in values
+    if not fits:
+        return [Diagnostic(f"param '{name}' is a {kind}; this value does not fit it", value.span)]
+    return []
 
 
 def _misplaced(step: ast.Node) -> Diagnostic:

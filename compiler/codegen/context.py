@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import ast
 from ..errors import InternalError
-from ..loader import REPO_ROOT
+from ..locations import spec_path
 from ..model import Model
 from .analysis import Routine, Suspension, bound_names, nonnull_names, statements
 from .names import check_helper, mangle
@@ -43,7 +43,6 @@ class Gen:
         self.home: dict[str, str] = {}
         self.uses: dict[str, set[str]] = {m: set() for m in MODULES + ("init",)}
         self.module = "tables"
-        self._folder = model.spec_files[0].split("/")[0] if model.spec_files else ""
         for home, names in RUNTIME_NAMES.items():
             for name in names:
                 self._define(check_helper(name), home)
@@ -52,9 +51,9 @@ class Gen:
         self._tables()
         self._rules()
         self._signals()
-        for name in ("resolve_event", "EVENT_PLAIN", "EVENT_STEPS", "START"):
+        for name in ("resolve_event", "EVENT_PLAIN", "EVENT_STEPS", "START", "CARD_SLOTS"):
             self._define(name, "procedures")
-        for name in ("TESTS", "TEST_STEPS", "EXPECTS"):
+        for name in ("TEST_STEPS", "TEST_BLOCKS", "TEST_EXPECTS", "TEST_SIDES"):
             self._define(name, "tests")
         self.routines: list[Routine] = []
         self.by_key: dict[str, Routine] = {}
@@ -93,20 +92,8 @@ class Gen:
 
     # ------------------------------------------------------------ locations
     def path(self, file: str) -> str:
-        """A spec file as generated code names it: repository-relative, else game-relative."""
-        if not file.endswith(".rules"):
-            return file
-        path = Path(file)
-        if not path.is_absolute():
-            path = Path.cwd() / path
-        try:
-            return path.resolve().relative_to(REPO_ROOT).as_posix()
-        except ValueError:
-            parts = path.parts
-            if self._folder in parts:
-                last = len(parts) - 1 - parts[::-1].index(self._folder)
-                return "/".join(parts[last:])
-            return path.name
+        """A spec file as generated code names it (compiler/locations.py, as the interpreter does)."""
+        return spec_path(file)
 
     def loc(self, node: ast.Node) -> str:
         """file:line:col, the location a run-time error names."""
@@ -282,9 +269,9 @@ class Gen:
             return self.suspension.signal(signal)
         return False
 
-    def add_test_routine(self, index: int, part: int, body: ast.Block, span: ast.Span) -> Routine:
-        routine = self._routine(f"test {index} {part}", "test", f"test {index}, part {part}", span,
-                                [], set(), body, True, f"{index}_{part}")
+    def add_test_routine(self, name: str, label: str, body: ast.Block, span: ast.Span) -> Routine:
+        routine = self._routine(f"test {name}", "test", f"test {label}", span,
+                                [], set(), body, True, name)
         routine.step_id = len(self.steps)
         self.steps.append((routine.step_name, routine))
         return routine

@@ -17,7 +17,8 @@ from .. import ast
 from ..errors import InternalError
 from .analysis import Routine
 from .context import Gen
-from .expr import P_ADD, P_NOT, ExprEmitter, Scope
+from .code import P_ADD, P_NOT, Code, clamp
+from .expr import ExprEmitter, Scope
 
 
 class Label:
@@ -219,7 +220,7 @@ class Lowerer:
         self.bind(stmt.name.name)
 
     def lower_Roll(self, stmt: ast.Roll, depth: int) -> None:
-        self.add("assign", depth, target=self.local(stmt.name.name), value=f"{self.gen.ref('roll')}(state)")
+        self.add("assign", depth, target=self.local(stmt.name.name), value=f"{self.gen.ref('roll')}(state, 6, {self.gen.loc(stmt)!r})")
         self.bind(stmt.name.name)
 
     def lower_SetStmt(self, stmt: ast.SetStmt, depth: int) -> None:
@@ -240,7 +241,7 @@ class Lowerer:
             if self.scope.is_definite(name) or name not in model.var_index and name not in model.tracks:
                 if not self.scope.is_definite(name):
                     self.scope.maybe.add(name)
-                self.add("assign", depth, target=local, value=self._update(local, op, amount))
+                self.add("assign", depth, target=local, value=self._update(local, op, amount).text)
                 return
             self.scope.maybe.add(name)
             if self.scope.style == "dict":
@@ -248,30 +249,34 @@ class Lowerer:
             else:
                 test = f"{local} != {self.gen.ref('UNBOUND')}"
             self.add("if", depth, test=test)
-            self.add("assign", depth + 1, target=local, value=self._update(local, op, amount))
+            self.add("assign", depth + 1, target=local, value=self._update(local, op, amount).text)
             self.add("else", depth)
             self._assign_global(ref, op, amount, depth + 1, stmt)
             return
         self._assign_global(ref, op, amount, depth, stmt)
 
-    def _update(self, old: str, op: str, amount) -> str:
+    def _update(self, old: str, op: str, amount: Code) -> Code:
         if op == "=":
-            return amount.text
-        return f"{old} {op} {amount.at(P_ADD + 1)}"
+            return amount
+        return Code(f"{old} {op} {amount.at(P_ADD + 1)}", P_ADD)
 
     def _assign_global(self, ref: ast.Ref, op: str, amount, depth: int, stmt: ast.Stmt) -> None:
         name, model = ref.name.name, self.gen.model
         if name in model.var_index:
             target = f"state.vars[{model.var_index[name]}]"
-            self.add("assign", depth, target=target, value=self._update(target, op, amount))
+            self.add("assign", depth, target=target, value=self._update(target, op, amount).text)
         elif name in model.tracks:
             track = model.tracks[name]
             slot = str(track.slot)
             if track.per_player:
                 slot = self._simple(self.ex.offset(track.slot, ref.args[0]).text, ref.args[0], "slot", depth)
             target = f"state.tracks[{slot}]"
-            self.add("clamp", depth, target=target, low=track.low, high=track.high,
-                     value=self._update(target, op, amount))
+            value = self._update(target, op, amount)
+            bounded = clamp(track.low, track.high, value)
+            if bounded is not None:
+                self.add("assign", depth, target=target, value=bounded.text)
+            else:
+                self.add("clamp", depth, target=target, low=track.low, high=track.high, value=value.text)
         elif name in model.counters and ref.args:
             counter = model.counters[name]
             row = str(counter.slot)
@@ -279,7 +284,11 @@ class Lowerer:
                 row = self._simple(self.ex.offset(counter.slot, ref.args[0]).text, ref.args[0], "row", depth)
             cell = self._simple(self.ex.value(ref.args[-1]), ref.args[-1], "cell", depth)
             target = f"state.counters[{row}][{cell}]"
-            self.add("floor", depth, target=target, value=self._update(target, op, amount))
+            value = self._update(target, op, amount)
+            if value.number is not None:
+                self.add("assign", depth, target=target, value=repr(max(0, value.number)))
+            else:
+                self.add("floor", depth, target=target, value=value.text)
         else:
             self.error(depth, f"cannot assign to '{name}'", stmt)
 
@@ -300,10 +309,10 @@ class Lowerer:
                  dest=self.ex.zone_slot(stmt.dest).text, at=self.loc(stmt))
 
     def lower_MoveAll(self, stmt: ast.MoveAll, depth: int) -> None:
-        dest = self.ex.zone_slot(stmt.dest).text
+        dest = self.ex.zone_slot(stmt.dest)
         cards = self.members(stmt.var, stmt.source, stmt.where, as_list=False)
         self.gen.ref("move_card")
-        self.add("move_all", depth, dest=dest, constant=dest.isdigit(), cards=cards)
+        self.add("move_all", depth, dest=dest.text, constant=dest.is_constant, cards=cards)
 
     def members(self, var: ast.Ident, source: ast.Expr, where: ast.Expr | None,
                 action: ast.ActionRef | None = None, as_list: bool = True) -> str:
@@ -314,10 +323,10 @@ class Lowerer:
         if action is not None and action.name.name not in self.gen.allowed:
             action = None  # nothing ever forbids it
         if where is None and action is None:
-            code = self.ex.collection(source, snapshot=True).text
-            if as_list and not code.startswith(("list(", "collection_of(")):
-                return f"list({code})"
-            return code
+            code = self.ex.collection(source, snapshot=True)
+            if as_list and not code.fresh:
+                return f"list({code.text})"
+            return code.text
         iterable = self.ex.collection(source).text
         name = self.ex.bind(var)
         try:

@@ -7,20 +7,22 @@ of every routine); the templates only loop and branch over the result.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import ast
 from ..errors import InternalError
 from ..model import Model
-from .analysis import Routine, bound_names
+from ..bindings import card_bindings
+from .analysis import Routine, bound_names, statements
 from .context import Gen
 from .expr import ExprEmitter, Scope
 from .lower import BlockOut, Line, Lowerer
 from .names import mangle
+from ..testplan import DRIVING, plan_tests
 
 
-TEST_STEPS = (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.Expect)
 
 
 @dataclass
@@ -88,7 +90,8 @@ class ViewBuilder:
     def common(self) -> dict[str, Any]:
         model = self.model
         return {"game": model.game, "title": model.title, "spec_hash": model.spec_hash,
-                "spec_files": list(model.spec_files)}
+                "spec_files": list(model.spec_files), "test_files": list(model.test_files),
+                "tests_hash": model.tests_hash}
 
     def scope(self, params: list[tuple[str, str, bool]]) -> Scope:
         return Scope("none", bindings=params)
@@ -269,9 +272,32 @@ class ViewBuilder:
             "emits": [self.emit(signal) for signal in gen.emits],
             "events_plain": events_plain, "events_steps": events_steps,
             "step_names": [name for name, r in gen.steps if r is None or r.kind != "test"],
+            "card_slots": self.card_slots(),
             "start": None if start is None else (
                 start.step_id, start.size if start.plain_name is None else 0),
         }
+
+    def card_slots(self) -> list[tuple[int, str, tuple[int, ...], tuple[int, ...]]]:
+        """(step, routine, slots holding a card, slots holding loop items that are cards)."""
+        found = card_bindings(self.model)
+        out = []
+        for _, routine in self.gen.steps:
+            if routine is None or routine.kind == "test":
+                continue
+            names = found.of(routine.body)
+            if routine.plain_name is not None:  # a wrapper's frame holds the arguments only
+                names = names & set(routine.params)
+            cards = tuple(sorted(routine.slots[n] for n in names if n in routine.slots))
+            lists = tuple(sorted(slot for stmt, slot in self._loops(routine) if id(stmt) in found.loops))
+            if cards or lists:
+                out.append((routine.step_id, routine.label, cards, lists))
+        return out
+
+    @staticmethod
+    def _loops(routine: Routine):
+        for stmt in statements(routine.body):
+            if id(stmt) in routine.hidden and isinstance(stmt, ast.For):
+                yield stmt, routine.hidden[id(stmt)]
 
     def routine(self, routine: Routine, style: str) -> RoutineView:
         lowerer = Lowerer(self.gen, routine, style)
@@ -339,63 +365,47 @@ class ViewBuilder:
 
     # ------------------------------------------------------------ tests.py
     def build_tests(self) -> dict[str, Any]:
-        tests, routines, expects = [], [], []
-        for number, test in enumerate(self.model.tests):
-            tests.append(self.test_case(number, test, routines, expects))
-        return {
-            "tests": tests,
-            "routines": [self.routine(r, "dict") for r in routines],
-            "expects": expects,
-            "step_names": [r.step_name for r in routines],
-        }
+        """A function per key of the tests' plan (compiler/testplan.py): blocks, checks, sides."""
+        plan = plan_tests(self.model, self.gen.loc)
+        blocks, checks = [], []
+        for test, case in zip(self.model.tests, plan.cases):
+            names = bound_names(ast.Block(test.span, tuple(
+                s for s in test.steps if not isinstance(s, DRIVING))))
+            stem = _test_stem(case.key)
+            for step in case.steps:
+                if step.kind == "run":
+                    part = step.payload.rsplit(":run", 1)[1]
+                    body = plan.blocks[step.payload]
+                    routine = self.gen.add_test_routine(f"{stem}_{part}", f"{case.key} part {part}",
+                                                        body, body.span)
+                    routine.locals = list(names)
+                    blocks.append((step.payload, self.routine(routine, "dict")))
+                elif step.kind == "expect":
+                    for part in step.payload:
+                        checks.append(self.test_check(part.key, stem, plan.checks[part.key], names))
+        return {"blocks": blocks, "checks": checks,
+                "test_steps": [view.name for _, view in blocks]}
 
-    def test_case(self, number: int, test: ast.TestDecl, routines: list[Routine],
-                  expects: list[FunctionView]) -> dict[str, Any]:
-        """One designer test: each run of statements a routine, the other steps data.
-
-        Its routines share one environment (the test's locals), as in the interpreter."""
-        names = bound_names(ast.Block(test.span, tuple(s for s in test.steps if not isinstance(s, TEST_STEPS))))
-        steps: list[tuple] = []
-        run: list[ast.Stmt] = []
-        for step in test.steps + (None,):
-            if step is not None and not isinstance(step, TEST_STEPS):
-                run.append(step)
-                continue
-            if run:
-                part = sum(1 for s in steps if s[0] == "run")
-                routine = self.gen.add_test_routine(number, part, ast.Block(run[0].span, tuple(run)), run[0].span)
-                routine.locals = list(names)
-                routines.append(routine)
-                steps.append(("run", str(routine.step_id), None) + _line_column(run[0]))
-                run = []
-            if step is not None:
-                steps.append(getattr(self, "step_" + type(step).__name__)(step, names, expects))
-        return {"name": test.name, "path": self.gen.path(test.span.file),
-                "line": test.span.line, "column": test.span.column, "steps": steps}
-
-    def step_DiceStep(self, step: ast.DiceStep, names, expects) -> tuple:
-        return ("dice", repr(tuple(step.values)), None) + _line_column(step)
-
-    def step_ChooseStep(self, step: ast.ChooseStep, names, expects) -> tuple:
-        return ("choose", repr(tuple(step.option_ids)), None) + _line_column(step)
-
-    def step_ExpectOffered(self, step: ast.ExpectOffered, names, expects) -> tuple:
-        kind = "not_offered" if step.negated else "offered"
-        return (kind, repr(tuple(step.option_ids)), None) + _line_column(step)
-
-    def step_Expect(self, step: ast.Expect, names, expects) -> tuple:
-        routine = Routine("expect", "test", "expect", step.span, [], set(), ast.Block(step.span, ()))
+    def test_check(self, key: str, stem: str, check, names: list[str]) -> dict[str, Any]:
+        """An expectation's condition, and for a comparison its two sides, as functions."""
+        routine = Routine("expect", "test", "expect", check.test.span, [], set(),
+                          ast.Block(check.test.span, ()))
         routine.locals = list(names)
         ex = ExprEmitter(self.gen, Scope("dict", routine))
-        name = mangle("test_expect", str(len(expects)))
-        self.gen._define(name, "tests")
-        expects.append(FunctionView(name, ["L"], self.where(step), ex.test(step.test)))
-        return ("expect", str(len(expects) - 1), step.message) + _line_column(step)
+        number = key.rsplit(":expect", 1)[1]
+        name = self.gen._define(mangle("test_expect", f"{stem}_{number}"), "tests")
+        sides = None
+        if check.left is not None:
+            sides = self.gen._define(mangle("test_expect", f"{stem}_{number}_sides"), "tests")
+        return {"key": key, "name": name, "spec": self.where(check.test), "test": ex.test(check.test),
+                "sides": sides, "left": ex.value(check.left) if sides else None,
+                "right": ex.value(check.right) if sides else None}
 
     # ------------------------------------------------------------ __init__.py
     def build_init(self) -> dict[str, Any]:
-        for name in ("META", "STEPS", "TEST_STEPS", "START", "INVARIANTS", "BOTS", "TESTS",
-                     "EXPECTS", "GameOver", "RuleError", "UNBOUND", "new_frame"):
+        self.gen.ref("CARD_SLOTS")  # rebind_cards
+        for name in ("META", "STEPS", "TEST_STEPS", "START", "INVARIANTS", "BOTS",
+                     "TEST_BLOCKS", "TEST_EXPECTS", "TEST_SIDES", "GameOver", "RuleError", "UNBOUND", "new_frame"):
             self.gen.ref(name)
         return {}
 
@@ -403,8 +413,12 @@ class ViewBuilder:
 # ------------------------------------------------------------------ literal values
 
 
-def _line_column(node: ast.Node) -> tuple[int, int]:
-    return (node.span.line, node.span.column)
+def _test_stem(key: str) -> str:
+    """tests/card_play.rules#3 -> card_play_3; variants/x.rules#0 -> v_x_0 (a name part)."""
+    file, number = key.rsplit("#", 1)
+    folder, _, name = file.rpartition("/")
+    stem = re.sub(r"\W", "_", name.rsplit(".", 1)[0])
+    return f"{'v_' if folder == 'variants' else ''}{stem}_{number}"
 
 
 def _py_value(value: Any) -> str:

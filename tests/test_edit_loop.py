@@ -1,0 +1,178 @@
+"""The designer's edit loop: never a stale test, base tests under variants, a strict test language,
+and the caches that make it fast (parse cache, black per statement)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import black
+import pytest
+
+from compiler import backends
+from compiler.codegen import compile_game, render_game
+from compiler.codegen import format as formatting
+from compiler.errors import SpecError
+from compiler.loader import load_spec
+from compiler.testrun import run_tests
+from support import MINI
+
+
+@pytest.fixture
+def mini(tmp_path: Path, monkeypatch) -> Path:
+    """A private copy of the mini spec, its own cache and its own generated/ folder."""
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(backends, "GENERATED_ROOT", tmp_path / "generated")
+    folder = tmp_path / "spec" / "mini"
+    shutil.copytree(MINI, folder)
+    (folder / "tests").mkdir()
+    return folder
+
+
+def add(folder: Path, name: str, text: str) -> None:
+    path = folder / name
+    path.write_text((path.read_text() if path.exists() else "") + text, encoding="utf-8")
+
+
+def failures(report) -> dict[tuple[str, str], str]:
+    return {(o.case.name, o.backend): o.message for o in report.failures}
+
+
+def test_a_test_added_after_the_compile_runs_on_both_back_ends(mini: Path) -> None:
+    compile_game(load_spec(mini).model, backends.GENERATED_ROOT / "mini")
+    add(mini, "tests/probe.rules", 'test "probe" { expect false }\n')
+    notes: list[str] = []
+    report = run_tests(mini, on_note=notes.append)
+    assert failures(report) == {("probe", "generated"): "false is false",
+                                ("probe", "interpreted"): "false is false"}
+    assert any("stale (the designer tests changed)" in n for n in notes)
+    assert report.counts()["generated"] == report.counts()["interpreted"]
+    assert not report.problems
+
+
+def test_a_die_nobody_queued_fails_at_the_roll(mini: Path) -> None:
+    red_plays_one = 'move one to hand(red)\n    move two to hand(red)\n    turn_phase()\n    choose "one"'
+    add(mini, "tests/dice.rules", f"""test "unqueued" {{ {red_plays_one} }}
+test "queued" {{ dice 6, 6
+    {red_plays_one} }}
+test "random" {{ dice random
+    {red_plays_one} }}
+""")
+    report = run_tests(mini)
+    found = {(o.case.name, o.backend): o for o in report.failures}
+    for backend in backends.BACKENDS:
+        unqueued = found[("unqueued", backend)]
+        assert unqueued.message.startswith("a die is rolled here but the test queued none")
+        assert unqueued.location.endswith("mini.rules:58:9"), unqueued.location
+        leftover = found[("queued", backend)]
+        assert leftover.message.startswith("1 queued die was never rolled (6)")
+        assert ("random", backend) not in found
+
+
+def test_a_failed_expect_says_which_part_and_its_sides(mini: Path) -> None:
+    add(mini, "tests/sides.rules", '''test "sides" {
+    resolve one for red
+    expect score(red) == 1 and score(blue) == 3 "scores after one"
+    }
+test "offered" { resolve two for blue
+    expect offered "a", "z" "the fields" }
+''')
+    messages = failures(run_tests(mini))
+    for backend in backends.BACKENDS:
+        assert messages[("sides", backend)] == (
+            "scores after one: score(blue) == 3: left side is 0")
+        assert messages[("offered", backend)].startswith("the fields: 'z' is not offered")
+
+
+def test_a_test_sets_params_turns_on_variants_and_runs_start(mini: Path) -> None:
+    add(mini, "tests/settings.rules", '''test "start" {
+    param goal = 1
+    start
+    expect goal == 1
+    expect offered "one" "the first decision: red plays a card" }
+test "quick" {
+    variant quick
+    expect five in box and goal == 3 }
+''')
+    report = run_tests(mini)
+    assert failures(report) == {}
+    assert {o.case.name for o in report.outcomes} >= {"start", "quick"}
+    assert {o.variants for o in report.outcomes if o.case.name == "quick"} == {("quick",)}
+
+
+@pytest.mark.parametrize("step,error", [
+    ("param nope = 1", "unknown param 'nope'"),
+    ("param goal = true", "param 'goal' is a int; this value does not fit it"),
+    ("variant quik", "unknown variant 'quik'; did you mean 'quick'?"),
+])
+def test_bad_test_settings_are_spec_errors(mini: Path, step: str, error: str) -> None:
+    add(mini, "tests/bad.rules", f'test "bad" {{\n    {step}\n}}\n')
+    with pytest.raises(SpecError) as raised:
+        load_spec(mini)
+    assert error in str(raised.value)
+
+
+def test_a_variant_reports_the_base_tests_it_breaks(mini: Path) -> None:
+    add(mini, "tests/goal.rules", 'test "goal is five" { expect goal == 5 }\n')
+    report = run_tests(mini, variants=("quick",))
+    (variant,) = report.variant_reports
+    assert variant.sentence().startswith('quick breaks 1 of 4 base tests: "goal is five"')
+    assert {o.case.name for o in report.failures} == {"goal is five"}
+    add(mini, "variants/quick.rules", 'changes test "goal is five"\n')
+    report = run_tests(mini, variants=("quick",))
+    (variant,) = report.variant_reports
+    assert variant.declared == ["goal is five"] and not variant.breaks and not report.failures
+    everything = run_tests(mini, all_variants=True)
+    assert [r.variants for r in everything.variant_reports] == [("quick",), ("slow",)]
+    assert {o.case.name for r in everything.variant_reports for o in r.breaks} == {"goal is five"}
+
+
+def test_changes_test_names_a_base_test(mini: Path) -> None:
+    add(mini, "variants/quick.rules", 'changes test "one scorez"\n')
+    with pytest.raises(SpecError) as raised:
+        load_spec(mini, ("quick",))
+    assert 'no base test is named "one scorez"; did you mean "one scores"?' in str(raised.value) \
+        or "no base test is named \"one scorez\"" in str(raised.value)
+
+
+def test_a_variant_package_is_built_once_into_the_cache(mini: Path) -> None:
+    loaded = load_spec(mini, ("quick",))
+    first = backends.current_package(loaded)
+    assert "cache" in first.parts and first.name.startswith("mini__quick-")
+    stamp = (first / "tables.py").stat().st_mtime_ns
+    assert backends.current_package(load_spec(mini, ("quick",))) == first
+    assert (first / "tables.py").stat().st_mtime_ns == stamp
+
+
+def test_tests_are_numbered_per_file(mini: Path) -> None:
+    add(mini, "tests/a.rules", 'test "a0" { expect true }\n')
+    add(mini, "tests/b.rules", 'test "b0" { resolve one for red\n expect score(red) == 1 }\n')
+    before = render_game(load_spec(mini).model)["tests.py"]
+    add(mini, "tests/a.rules", 'test "a1" { resolve two for red }\n')
+    after = render_game(load_spec(mini).model)["tests.py"]
+    assert "def tb_b_0_0(" in before and "def tb_b_0_0(" in after
+    assert "def tb_a_1_0(" in after and "def tb_a_1_0(" not in before
+
+
+def test_black_per_statement_is_black_on_the_whole_module(mini: Path) -> None:
+    for name, text in render_game(load_spec(mini).model).items():
+        assert black.format_str(text, mode=black.Mode()) == text, name
+
+
+def test_an_edit_formats_only_the_statements_it_changed(mini: Path, monkeypatch) -> None:
+    render_game(load_spec(mini).model)
+    calls: list[str] = []
+    real = black.format_str
+    monkeypatch.setattr(formatting.black, "format_str", lambda text, mode: calls.append(text) or real(text, mode=mode))
+    render_game(load_spec(mini).model)
+    assert calls == []
+    add(mini, "tests/edit.rules", 'test "new" { expect score(red) == 0 }\n')
+    render_game(load_spec(mini).model)
+    assert 0 < len(calls) <= 6, [c[:40] for c in calls]
+
+
+def test_the_parse_cache_is_keyed_by_text(mini: Path) -> None:
+    assert load_spec(mini).model.spec_hash == load_spec(mini).model.spec_hash
+    add(mini, "mini.rules", "\n# a comment changes the text, not the rules\n")
+    model = load_spec(mini).model
+    assert model.spec_hash != load_spec(MINI).model.spec_hash
