@@ -97,27 +97,45 @@ class Game:
 
     # ---------------------------------------------------------- views
     def view(self, player: str) -> dict[str, Any]:
-        """What `player` may see: hidden zones and others' private zones as counts."""
+        """What `player` may see, and nothing else (the one place a leak could happen).
+
+        Hidden zones and others' private zones show as counts; the counters on a
+        card and a var holding a card show only while the card itself can be seen.
+        """
         meta, state = self.meta, self.state
         me = meta.players.index(player)
+        seen = seen_slots(meta, state, me)
+        unseen = unseen_cards(meta, state, seen)
         zones: dict[str, Any] = {}
         for slot, cards in enumerate(state.zones):
-            zone, owner = meta.zone_of_slot(slot)
-            visible = state.revealed[slot] or zone.visibility == "public" or (
-                zone.visibility == "owner" and owner == me)
             name = meta.zone_slot_name(slot)
-            zones[name] = [meta.entity_ids[c] for c in cards] if visible else {"count": len(cards)}
+            zones[name] = [meta.entity_ids[c] for c in cards] if seen[slot] else {"count": len(cards)}
         pending = state.pending
         return {
             "game": meta.game, "player": player,
-            "tracks": self.tracks(), "vars": dict(zip((n for n, _ in meta.vars), state.vars)),
-            "counters": self.counters(), "zones": zones,
+            "tracks": self.tracks(), "vars": self._vars(unseen),
+            "counters": self.counters(unseen), "zones": zones,
             "effects": [meta.effects[e] for e, _, _ in state.effects],
             "decision": None if pending is None or pending["player"] != me else {
                 "prompt": pending["prompt"], "options": pending["ids"]},
             "waiting_for": None if pending is None else meta.players[pending["player"]],
             "result": None if state.result is None else {"winner": self.winner, "reason": self.reason},
         }
+
+    def _vars(self, unseen: frozenset[int]) -> dict[str, Any]:
+        """The vars by name: entities by id, players by name, a card nobody may see as hidden."""
+        meta, out = self.meta, {}
+        kinds = meta.var_kinds or ("",) * len(meta.vars)
+        for (name, _), kind, value in zip(meta.vars, kinds, self.state.vars):
+            if value is None or not kind:
+                out[name] = value
+            elif kind == "card" and value in unseen:
+                out[name] = {"hidden": True}
+            elif kind == "player":
+                out[name] = meta.players[value]
+            else:
+                out[name] = meta.entity_ids[value]
+        return out
 
     def tracks(self) -> dict[str, Any]:
         meta, state = self.meta, self.state
@@ -129,18 +147,34 @@ class Game:
                 out[track.name] = state.tracks[track.slot]
         return out
 
-    def counters(self) -> dict[str, Any]:
-        """Non-zero counter cells, by counter, player and entity id."""
+    def counters(self, unseen: frozenset[int] = frozenset()) -> dict[str, Any]:
+        """Non-zero counter cells, by counter, player and entity id (none on `unseen` cards)."""
         meta, state = self.meta, self.state
         out: dict[str, Any] = {}
         for counter in meta.counters:
             owners = list(enumerate(meta.players)) if counter.per_player else [(0, None)]
             table: dict[str, Any] = {}
             for k, player in owners:
-                cells = {meta.entity_ids[i]: v for i, v in enumerate(state.counters[counter.slot + k]) if v}
+                cells = {meta.entity_ids[i]: v for i, v in enumerate(state.counters[counter.slot + k])
+                         if v and i not in unseen}
                 if player is None:
                     table = cells
                 else:
                     table[player] = cells
             out[counter.name] = table
         return out
+
+
+def seen_slots(meta: GameMeta, state: State, seat: int) -> list[bool]:
+    """Per zone slot: whether `seat` sees its cards (public, its own, or revealed)."""
+    seen = []
+    for slot in range(len(state.zones)):
+        zone, owner = meta.zone_of_slot(slot)
+        seen.append(state.revealed[slot] or zone.visibility == "public"
+                    or (zone.visibility == "owner" and owner == seat))
+    return seen
+
+
+def unseen_cards(meta: GameMeta, state: State, seen: list[bool]) -> frozenset[int]:
+    """The cards lying in slots the seat cannot see."""
+    return frozenset(c for slot, cards in enumerate(state.zones) if not seen[slot] for c in cards)

@@ -63,6 +63,11 @@ class GameMeta:
     effects: tuple[str, ...]
     bots: tuple[str, ...] = ()  # spec-declared evaluations for the search bots
     counts: dict = field(default_factory=dict)  # for `rulespec info`
+    # What a value stands for, per var and per effect parameter: "card", "space",
+    # "region", "player" or "" (a number, flag, text or enum value). Views hide a
+    # card nobody may see; determinisation re-deals what is bound to one.
+    var_kinds: tuple[str, ...] = ()
+    effect_param_kinds: tuple[tuple[str, ...], ...] = ()
 
     # --- derived sizes and lookups
     @property

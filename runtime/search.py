@@ -7,22 +7,15 @@ against a plausible world, not the true one (determinisation).
 
 from __future__ import annotations
 
+from .game import seen_slots
 from .state import GameOver, State, Stream, next_random
 
 WIN = 1_000_000.0
 
 
-
 def hidden_slots(game, state: State, player: int) -> list[int]:
     """Zone slots whose cards `player` cannot see."""
-    meta, slots = game.meta, []
-    for slot in range(len(state.zones)):
-        zone, owner = meta.zone_of_slot(slot)
-        visible = state.revealed[slot] or zone.visibility == "public" or (
-            zone.visibility == "owner" and owner == player)
-        if not visible:
-            slots.append(slot)
-    return slots
+    return [slot for slot, seen in enumerate(seen_slots(game.meta, state, player)) if not seen]
 
 
 def determinize(game, state: State, player: int, stream: Stream) -> State:
@@ -32,14 +25,31 @@ def determinize(game, state: State, player: int, stream: Stream) -> State:
     pool with the shared draw piles (hidden, ordered) - the opponent's hand
     could hold any card still in the deck; the player's own hidden zones (its
     own draw pile) pool among themselves; shared hidden piles that are not
-    ordered (a box of cards not yet in the game) stay as they are.
+    ordered (a box of cards not yet in the game) stay as they are. A card the
+    pending decision offers the player is known to it and stays too.
+
+    What is bound to a re-dealt card goes with its place, not its name: the
+    card now lying where card X lay takes X's counters, and every var, effect
+    argument and suspended frame's local that held X holds it instead.
     """
     world = state.copy()
+    known = _offered(game.meta, world, player)
+    mapping: dict[int, int] = {}
     for slots in _pools(game, world, player):
-        _redeal(world, slots, stream)
+        mapping.update(_redeal(world, slots, known, stream))
+    if any(old != new for old, new in mapping.items()):
+        _rebind(game, world, mapping)
     world.rng = next_random(stream)
     world.dice = []
     return world
+
+
+def _offered(meta, state: State, player: int) -> frozenset[int]:
+    pending = state.pending
+    if pending is None or pending["player"] != player:
+        return frozenset()
+    index = {e: i for i, e in enumerate(meta.entity_ids)}
+    return frozenset(index[i] for i in pending["ids"] if i in index)
 
 
 def _pools(game, state: State, player: int) -> list[list[int]]:
@@ -53,18 +63,39 @@ def _pools(game, state: State, player: int) -> list[list[int]]:
     return [pools[k] for k in sorted(pools)]
 
 
-def _redeal(world: State, slots: list[int], stream: Stream) -> None:
-    pool = [card for slot in slots for card in world.zones[slot]]
+def _redeal(world: State, slots: list[int], known: frozenset[int], stream: Stream) -> dict[int, int]:
+    """Shuffle the pool's cards over their places; old card -> the card now in its place."""
+    places = [(slot, i) for slot in slots for i, card in enumerate(world.zones[slot])
+              if card not in known]
+    pool = [world.zones[slot][i] for slot, i in places]
     for i in range(len(pool) - 1, 0, -1):
         j = next_random(stream) % (i + 1)
         pool[i], pool[j] = pool[j], pool[i]
-    at = 0
-    for slot in slots:
-        size = len(world.zones[slot])
-        world.zones[slot] = pool[at:at + size]
-        for card in world.zones[slot]:
-            world.location[card] = slot
-        at += size
+    mapping = {}
+    for (slot, i), card in zip(places, pool):
+        mapping[world.zones[slot][i]] = card
+        world.zones[slot][i] = card
+        world.location[card] = slot
+    return mapping
+
+
+def _rebind(game, world: State, mapping: dict[int, int]) -> None:
+    """Move what was bound to each re-dealt card onto the card that took its place."""
+    meta = game.meta
+    for row in world.counters:
+        before = {old: row[old] for old in mapping}
+        for old, new in mapping.items():
+            row[new] = before[old]
+    for i, kind in enumerate(meta.var_kinds):
+        if kind == "card" and world.vars[i] in mapping:
+            world.vars[i] = mapping[world.vars[i]]
+    for effect in world.effects:
+        kinds = meta.effect_param_kinds[effect[0]] if meta.effect_param_kinds else ()
+        effect[1] = [mapping.get(v, v) if k == "card" else v for k, v in zip(kinds, effect[1])] \
+            + effect[1][len(kinds):]
+    rebind = getattr(game.program, "rebind_cards", None)
+    if rebind is not None:
+        rebind(world, mapping)
 
 
 def _score(program, state: State, bot: str, player: int) -> float:
