@@ -10,6 +10,7 @@ import dataclasses
 import functools
 import hashlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -68,6 +69,34 @@ def test_every_builtin_of_the_language_has_an_emitter():
             assert "unknown_name" not in code, name
     for name in BUILTIN_RESULTS:
         assert name in ("size", "top") or hasattr(ExprEmitter, "builtin_" + name), name
+
+
+def _num(value: int) -> ast.IntLit:
+    return ast.IntLit(ast.NOWHERE, value)
+
+
+@pytest.mark.parametrize("expr, text", [
+    (ast.BinOp(ast.NOWHERE, "+", _num(2), ast.BinOp(ast.NOWHERE, "*", _num(3), _num(4))), "14"),
+    (ast.BinOp(ast.NOWHERE, "/", _num(-7), _num(2)), "-4"),  # floors, as the interpreter does
+    (ast.BinOp(ast.NOWHERE, "/", _num(1), _num(0)), "1 // 0"),  # fails when it runs, not now
+    (ast.CallExpr(ast.NOWHERE, "min", (_num(8), _num(6))), "6"),
+    (ast.Compare(ast.NOWHERE, "<", _num(1), _num(2)), "True"),
+    (ast.BoolOp(ast.NOWHERE, "and", (ast.BoolLit(ast.NOWHERE, True), ast.Compare(
+        ast.NOWHERE, "==", ast.NameRef(ast.NOWHERE, "round"), _num(3)))), "state.tracks[2] == 3"),
+    (ast.BoolOp(ast.NOWHERE, "or", (ast.BoolLit(ast.NOWHERE, True), ast.NameRef(ast.NOWHERE, "nobody"))),
+     "True"),  # what follows a deciding constant is never evaluated
+    (ast.Cond(ast.NOWHERE, ast.BoolLit(ast.NOWHERE, False), _num(1), _num(2)), "2"),
+    (ast.Attr(ast.NOWHERE, ast.NameRef(ast.NOWHERE, "one"), "points"), "1"),
+    (ast.Member(ast.NOWHERE, ast.NameRef(ast.NOWHERE, "a"), ast.NameRef(ast.NOWHERE, "field"), False), "True"),
+], ids=["arithmetic", "floor", "by-zero", "min", "compare", "and", "or", "cond", "attribute", "member"])
+def test_constants_fold(expr, text):
+    emitter = ExprEmitter(Gen(loaded(MINI).model), Scope())
+    assert emitter.value(expr) == text
+
+
+def test_no_clamp_of_a_constant_is_generated():
+    sources = "".join(render_game(loaded(INJECTION).model).values()) + "".join(mini_sources().values())
+    assert not re.search(r"max\(-?\d+, (min\(-?\d+, )?-?\d+\)", sources)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

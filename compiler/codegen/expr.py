@@ -1,7 +1,9 @@
 """The expression emitter: one `emit_<Node>` method per expression node, Python out.
 
-An emitted expression is a `Code`: its text, its precedence (so operands are
-parenthesised only when Python needs it) and whether it is surely a bool.
+An emitted expression is a `Code` (code.py): its text, its precedence (so
+operands are parenthesised only when Python needs it), whether it is surely a
+bool, and what else is known (a constant's value, a fresh list, a set twin);
+operations on constants fold.
 Names resolve as in the interpreter: comprehension bindings, then the
 routine's locals, then the game's globals. A local that may still be unbound
 where it is read falls back to the global (or to the interpreter's "unknown
@@ -10,7 +12,6 @@ name" error) at run time, exactly like the interpreter's environment lookup.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
 from runtime.values import zone_value
@@ -18,30 +19,10 @@ from runtime.values import zone_value
 from .. import ast
 from ..errors import InternalError
 from .analysis import Routine
+from .code import (ARITHMETIC, COMPARISONS, P_ADD, P_AND, P_ATOM, P_CMP, P_COND, P_MUL, P_NOT, P_OR,
+                   P_UNARY, Code, Table, fold_arithmetic, fold_comparison, numbers)
 from .context import Gen
 from .names import mangle
-
-P_COND, P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = 1, 2, 3, 4, 5, 10, 11, 12, 20
-
-ARITHMETIC = {"+": ("+", P_ADD), "-": ("-", P_ADD), "*": ("*", P_MUL), "/": ("//", P_MUL),
-              "%": ("%", P_MUL)}
-COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
-
-
-@dataclass(frozen=True)
-class Code:
-    """Python source of an expression, with its precedence."""
-
-    text: str
-    prec: int = P_ATOM
-    is_bool: bool = False
-
-    def at(self, prec: int) -> str:
-        """The text, parenthesised unless it binds at least as tightly as `prec`."""
-        return self.text if self.prec >= prec else f"({self.text})"
-
-    def __str__(self) -> str:
-        return self.text
 
 
 class Scope:
@@ -122,7 +103,7 @@ class ExprEmitter:
         if isinstance(node, ast.BoolOp):
             return self._boolop(node, [self.truth(o) for o in node.operands], wrap=False)
         if isinstance(node, ast.Not):
-            return Code(f"not {self.truth(node.operand).at(P_NOT)}", P_NOT, True)
+            return self._not(self.truth(node.operand))
         return self.emit(node)
 
     def test(self, node: ast.Expr) -> str:
@@ -136,16 +117,16 @@ class ExprEmitter:
 
     # ------------------------------------------------------------ literals
     def emit_IntLit(self, node: ast.IntLit) -> Code:
-        return Code(repr(node.value), P_UNARY if node.value < 0 else P_ATOM)
+        return Code.constant(node.value)
 
     def emit_StrLit(self, node: ast.StrLit) -> Code:
-        return Code(repr(node.value))
+        return Code.constant(node.value)
 
     def emit_BoolLit(self, node: ast.BoolLit) -> Code:
-        return Code(repr(node.value), P_ATOM, True)
+        return Code.constant(node.value)
 
     def emit_NoneLit(self, node: ast.NoneLit) -> Code:
-        return Code("None")
+        return Code.constant(None)
 
     # ------------------------------------------------------------ names
     def emit_NameRef(self, node: ast.NameRef) -> Code:
@@ -178,13 +159,13 @@ class ExprEmitter:
         if name in model.params:
             return Code(f"state.params[{name!r}]")
         if name in model.players:
-            return Code(repr(model.players.index(name)))
+            return Code.constant(model.players.index(name))
         if name in model.entity_index:
-            return Code(repr(model.entity_index[name]))
+            return Code.constant(model.entity_index[name])
         if name in model.enum_of_value:
-            return Code(repr(name))
+            return Code.constant(name)
         if name in model.zones:
-            return Code(repr(zone_value(model.zones[name].slot)))
+            return Code.constant(zone_value(model.zones[name].slot))
         if name == "game_over":
             return Code("state.result is not None", P_CMP, True)
         if name == "winner":
@@ -255,8 +236,8 @@ class ExprEmitter:
             return Code(f"state.tracks[{slot.text}]")
         if name in model.zones:
             slot = self.offset(model.zones[name].slot, node.args[0])
-            if slot.prec == P_ATOM and slot.text.isdigit():
-                return Code(repr(zone_value(int(slot.text))))
+            if slot.number is not None:
+                return Code.constant(zone_value(slot.number))
             return Code(f"{self.ref('zone_value')}({slot.text})")
         builtin = getattr(self, "builtin_" + name, None)
         if builtin is not None:
@@ -269,27 +250,28 @@ class ExprEmitter:
     def offset(self, slot: int, arg: ast.Expr) -> Code:
         """slot + arg, folded when the argument is a constant."""
         code = self.emit(arg)
-        if code.text.isdigit():
-            return Code(str(slot + int(code.text)))
+        if code.number is not None:
+            return Code.constant(slot + code.number)
         if slot == 0:
             return code
         return Code(f"{slot} + {code.at(P_ADD + 1)}", P_ADD)
 
     def counter_cell(self, name: str, args: tuple[ast.Expr, ...]) -> str:
         counter = self.model.counters[name]
-        row = self.offset(counter.slot, args[0]) if counter.per_player else Code(str(counter.slot))
+        row = self.offset(counter.slot, args[0]) if counter.per_player else Code.constant(counter.slot)
         return f"state.counters[{row.text}][{self.value(args[-1])}]"
 
     def builtin_opponent(self, node: ast.CallExpr) -> Code:
         player = self.emit(node.args[0])
-        if player.text.isdigit():
-            return Code(str((int(player.text) + 1) % self.gen.players))
+        if player.number is not None:
+            return Code.constant((player.number + 1) % self.gen.players)
         if self.nonnull(node.args[0]):
             return Code(f"({player.at(P_ADD)} + 1) % {self.gen.players}", P_MUL)
         return Code(f"{self.ref('opponent_of')}({player.text}, {self.gen.players})")  # opponent(none) is none
 
     def builtin_adjacent(self, node: ast.CallExpr) -> Code:
-        return Code(f"{self.ref('ADJ')}[{self.value(node.args[0])}]")
+        space = self.value(node.args[0])
+        return Code(f"{self.ref('ADJ')}[{space}]", table=Table("ADJ", "ADJS", space))
 
     def builtin_min(self, node: ast.CallExpr) -> Code:
         return self._fold("min", node)
@@ -298,16 +280,25 @@ class ExprEmitter:
         return self._fold("max", node)
 
     def _fold(self, function: str, node: ast.CallExpr) -> Code:
-        args = self.args(node.args)
+        args = [self.emit(a) for a in node.args]
         if len(args) == 1:  # min([x]) is x itself
-            return self.emit(node.args[0])
-        return Code(f"{function}({', '.join(args)})")
+            return args[0]
+        values = numbers(args)
+        if values is not None:
+            return Code.constant(min(values) if function == "min" else max(values))
+        return Code(f"{function}({', '.join(a.text for a in args)})")
 
     def builtin_abs(self, node: ast.CallExpr) -> Code:
-        return Code(f"abs({self.value(node.args[0])})")
+        number = self.emit(node.args[0])
+        if number.number is not None:
+            return Code.constant(abs(number.number))
+        return Code(f"abs({number.text})")
 
     def builtin_has_event(self, node: ast.CallExpr) -> Code:
-        return Code(f"{self.ref('HAS_EVENT')}[{self.value(node.args[0])}]", P_ATOM, True)
+        card = self.emit(node.args[0])
+        if card.number is not None and 0 <= card.number < len(self.model.entities):
+            return Code.constant(bool(self.model.entities[card.number].events))
+        return Code(f"{self.ref('HAS_EVENT')}[{card.text}]", P_ATOM, True)
 
     def builtin_event_allowed(self, node: ast.CallExpr) -> Code:
         card, player = self.args(node.args[:2])
@@ -325,14 +316,27 @@ class ExprEmitter:
         obj = node.obj
         if isinstance(obj, ast.NameRef) and self.is_global_entity(obj):
             index = self.model.entity_index[obj.name]
-            if node.name == "label":
-                return Code(repr(self.model.entities[index].label))
-            attrs = self.model.entity_attrs[index]
-            if node.name in attrs:
-                return Code(self.gen.literal(attrs[node.name]), P_ATOM, isinstance(attrs[node.name], bool))
+            known = self._known_attr(index, node.name)
+            if known is not None:
+                return known
         return self._attr(node, self.emit(obj), self.nonnull(obj))
 
+    def _known_attr(self, entity: int, name: str) -> Code | None:
+        """An attribute of a known entity, as a constant (None when it has none)."""
+        if not 0 <= entity < len(self.model.entities):
+            return None
+        if name == "label":
+            return Code.constant(self.model.entities[entity].label)
+        attrs = self.model.entity_attrs[entity]
+        if name not in attrs:
+            return None
+        self.gen.literal(attrs[name])  # only literals reach generated code
+        return Code.constant(attrs[name])
+
     def _attr(self, node: ast.Attr, obj: Code, nonnull: bool) -> Code:
+        known = None if obj.number is None else self._known_attr(obj.number, node.name)
+        if known is not None:
+            return known
         if node.name == "label":
             table = self.ref("ENTITY_LABELS")
         elif node.name in self.gen.attr_tables:
@@ -348,16 +352,25 @@ class ExprEmitter:
 
     # ------------------------------------------------------------ operators
     def emit_Not(self, node: ast.Not) -> Code:
-        return Code(f"not {self.truth(node.operand).at(P_NOT)}", P_NOT, True)
+        return self._not(self.truth(node.operand))
+
+    def _not(self, operand: Code) -> Code:
+        if operand.is_constant:
+            return Code.constant(not operand.value)
+        return Code(f"not {operand.at(P_NOT)}", P_NOT, True)
 
     def emit_Negate(self, node: ast.Negate) -> Code:
-        if isinstance(node.operand, ast.IntLit):
-            return self.emit_IntLit(ast.IntLit(node.span, -node.operand.value))
-        return Code(f"-{self.emit(node.operand).at(P_UNARY)}", P_UNARY)
+        operand = self.emit(node.operand)
+        if operand.number is not None:
+            return Code.constant(-operand.number)
+        return Code(f"-{operand.at(P_UNARY)}", P_UNARY)
 
     def emit_BinOp(self, node: ast.BinOp) -> Code:
-        op, prec = ARITHMETIC[node.op]
+        op, prec, _ = ARITHMETIC[node.op]
         left, right = self.emit(node.left), self.emit(node.right)
+        folded = fold_arithmetic(node.op, left, right)
+        if folded is not None:
+            return folded
         return Code(f"{left.at(prec)} {op} {right.at(prec + 1)}", prec)
 
     def emit_BoolOp(self, node: ast.BoolOp) -> Code:
@@ -365,6 +378,9 @@ class ExprEmitter:
         return self._boolop(node, [self.truth(o) for o in node.operands], wrap=True)
 
     def _boolop(self, node: ast.BoolOp, operands: list[Code], wrap: bool) -> Code:
+        operands = _without_constants(node.op, operands)
+        if len(operands) == 1 and operands[0].is_constant:
+            return operands[0]
         prec = P_AND if node.op == "and" else P_OR
         text = f" {node.op} ".join(o.at(prec + 1) for o in operands)
         if all(o.is_bool for o in operands) or not wrap:
@@ -375,20 +391,26 @@ class ExprEmitter:
         if node.op not in COMPARISONS:
             raise InternalError(f"unknown comparison {node.op!r} at {node.span}")
         left, right = self.emit(node.left), self.emit(node.right)
+        folded = fold_comparison(node.op, left, right)
+        if folded is not None:
+            return folded
         return Code(f"{left.at(P_CMP + 1)} {node.op} {right.at(P_CMP + 1)}", P_CMP, True)
 
     def emit_Cond(self, node: ast.Cond) -> Code:
-        then, test, otherwise = self.emit(node.then), self.truth(node.test), self.emit(node.otherwise)
+        test = self.truth(node.test)
+        if test.is_constant:  # the other branch is never evaluated
+            return self.emit(node.then if test.value else node.otherwise)
+        then, otherwise = self.emit(node.then), self.emit(node.otherwise)
         return Code(f"{then.at(P_OR)} if {test.at(P_OR)} else {otherwise.at(P_COND)}", P_COND,
                     then.is_bool and otherwise.is_bool)
 
     def emit_Range(self, node: ast.Range) -> Code:
-        return Code(f"list({self.range_of(node).text})")
+        return Code(f"list({self.range_of(node).text})", fresh=True)
 
     def range_of(self, node: ast.Range) -> Code:
         low, high = self.emit(node.low), self.emit(node.high)
-        if high.text.lstrip("-").isdigit():
-            end = str(int(high.text) + 1)
+        if high.number is not None:
+            end = str(high.number + 1)
         else:
             end = f"{high.at(P_ADD)} + 1"
         return Code(f"range({low.text}, {end})")
@@ -402,7 +424,7 @@ class ExprEmitter:
             return self.offset(zone.slot, node.args[0])
         dynamic = lambda v: Code(f"{self.ref('zone_slot')}({v}, {self.loc(node)})")  # noqa: E731
         if isinstance(node, ast.NameRef) and node.name in zones:
-            return self.dispatch(node.name, lambda: Code(str(zones[node.name].slot)), dynamic)
+            return self.dispatch(node.name, lambda: Code.constant(zones[node.name].slot), dynamic)
         return dynamic(self.value(node))
 
     def collection(self, node: ast.Expr, snapshot: bool = False) -> Code:
@@ -420,24 +442,47 @@ class ExprEmitter:
 
     def _zone_cards(self, slot: Code, snapshot: bool) -> Code:
         cards = f"state.zones[{slot.text}]"
-        return Code(f"list({cards})" if snapshot else cards)
+        return Code(f"list({cards})", fresh=True) if snapshot else Code(cards)
 
     def _global_collection(self, node: ast.NameRef, snapshot: bool) -> Code:
         name, model = node.name, self.model
         if name in model.kinds:
-            return Code(self.ref(self.gen.kind_tables[name]))
+            return self._table(self._kind_table(name))
         if name == "players":
             return Code(self.ref("PLAYERS"))
         if name in model.zones:
-            return self._zone_cards(Code(str(model.zones[name].slot)), snapshot)
-        if self.is_global_entity(node) and model.entity_index[name] in self.gen.region_tables:
-            return Code(self.ref(self.gen.region_tables[model.entity_index[name]]))
+            return self._zone_cards(Code.constant(model.zones[name].slot), snapshot)
+        region = self._global_region(node)
+        if region is not None:
+            return self._table(self._region_table(region))
         return self._collection_of(self.global_value(node), node)
+
+    def _global_region(self, node: ast.NameRef) -> int | None:
+        """The region a name surely means, if it does."""
+        index = self.model.entity_index.get(node.name)
+        return index if self.is_global_entity(node) and index in self.gen.region_tables else None
+
+    def _kind_table(self, kind: str) -> Table:
+        return Table(self.gen.kind_tables[kind], self.gen.kind_sets[kind])
+
+    def _region_table(self, region: int) -> Table:
+        return Table(self.gen.region_tables[region], self.gen.region_sets[region])
+
+    def _table(self, table: Table) -> Code:
+        return Code(self.ref(table.name), table=table)
+
+    def as_set(self, code: Code) -> Code:
+        """The frozenset twin of a table read: the same members, each once."""
+        table = code.table
+        if table is None:
+            raise InternalError(f"{code.text} reads no table")
+        name = self.ref(table.set_name)
+        return Code(name if table.index is None else f"{name}[{table.index}]")
 
     def _collection_of(self, value: Code, node: ast.Node) -> Code:
         """The members of a zone or region held in a value, known only at run time."""
         return Code(f"{self.ref('collection_of')}(state, {value.text}, {self.ref('REGION_MEMBERS')},"
-                    f" {self.loc(node)})")
+                    f" {self.loc(node)})", fresh=True)
 
     def emit_Member(self, node: ast.Member) -> Code:
         item = self.emit(node.element)
@@ -451,21 +496,28 @@ class ExprEmitter:
         if isinstance(coll, ast.Range):
             return self._in(item, self.range_of(coll), negated)
         if isinstance(coll, ast.CallExpr) and coll.name == "adjacent":
-            return self._in(item, Code(f"{self.ref('ADJS')}[{self.value(coll.args[0])}]"), negated)
+            return self._in(item, self.as_set(self.builtin_adjacent(coll)), negated)
         return self._member_of(item, self.emit(coll), negated, node)
 
     def _global_member(self, node: ast.Member, item: Code) -> Code:
         coll, model, negated = node.collection, self.model, node.negated
         name = coll.name
         if name in model.zones:
-            return self._in_zone(node.element, item, Code(str(model.zones[name].slot)), negated)
+            return self._in_zone(node.element, item, Code.constant(model.zones[name].slot), negated)
         if name in model.kinds:
-            return self._in(item, Code(self.ref(self.gen.kind_sets[name])), negated)
-        if self.is_global_entity(coll) and model.entity_index[name] in self.gen.region_sets:
-            return self._in(item, Code(self.ref(self.gen.region_sets[model.entity_index[name]])), negated)
+            return self._in_table(item, self._kind_table(name), model.kind_members.get(name, []), negated)
+        region = self._global_region(coll)
+        if region is not None:
+            return self._in_table(item, self._region_table(region), model.region_members[region], negated)
         if name == "players":
             return self._in(item, Code(self.ref("PLAYERS")), negated)
         return self._member_of(item, self.global_value(coll), negated, node)
+
+    def _in_table(self, item: Code, table: Table, members: list[int], negated: bool) -> Code:
+        """item in a table's members (its frozenset), folded when the item is a constant."""
+        if item.is_constant:
+            return Code.constant((item.value in members) != negated)
+        return self._in(item, self.as_set(Code(table.name, table=table)), negated)
 
     def _in(self, item: Code, coll: Code, negated: bool) -> Code:
         op = "not in" if negated else "in"
@@ -506,16 +558,16 @@ class ExprEmitter:
         narrowed = self._narrowed(var, source, where, narrow) if narrow else None
         if narrowed is not None:
             source, where = narrowed
-        iterable = self.collection(source).text
+        iterable = self.collection(source)
+        if narrowed is not None and narrow == "unordered" and iterable.table is not None:
+            iterable = self.as_set(iterable)  # each member once: a spec may list a link twice
         name = self.bind(var)
         try:
             condition = self.test(where) if where is not None else None
             item = self.value(value) if value is not None else None
         finally:
             self.scope.pop()
-        if narrowed is not None and narrow == "unordered" and iterable.startswith("ADJ["):
-            iterable = self.ref("ADJS") + iterable[len("ADJ"):]  # a set: no duplicates to count
-        return name, iterable, condition, item
+        return name, iterable.text, condition, item
 
     def _narrowed(self, var: ast.Ident, source: ast.Expr, where: ast.Expr | None, narrow: str):
         """(new source, new where) for `x in S where x in C and rest`, or None."""
@@ -574,7 +626,7 @@ class ExprEmitter:
     def emit_Allowed(self, node: ast.Allowed) -> Code:
         name = node.action.name
         if name not in self.gen.allowed:
-            return Code("True", P_ATOM, True)  # nothing ever forbids it
+            return Code.constant(True)  # nothing ever forbids it
         return Code(f"{self.ref(self.gen.allowed[name])}("
                     f"{', '.join(['state'] + self.args(node.args, self.gen.forbidden[name]))})",
                     P_ATOM, True)
@@ -587,3 +639,19 @@ class ExprEmitter:
         index = self.model.effect_index[name]
         args = "None" if node.args is None else f"[{', '.join(self.args(node.args))}]"
         return Code(f"{self.ref('is_active')}(state, {index}, {args})", P_ATOM, True)
+
+
+def _without_constants(op: str, operands: list[Code]) -> list[Code]:
+    """and/or operands with the constants that cannot change the result left out.
+
+    A constant that decides the result (false for and, true for or) ends the
+    list: what follows it is never evaluated, as in the interpreter.
+    """
+    kept: list[Code] = []
+    for operand in operands:
+        if not operand.is_constant:
+            kept.append(operand)
+        elif bool(operand.value) == (op == "or"):
+            kept.append(Code.constant(op == "or"))
+            break
+    return kept or [Code.constant(op == "and")]
