@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from compiler import backends
 from compiler.cli import main
-from support import MINI, NO_CODEGEN, REPO, TS, need_ts
+from support import MINI, REPO, TS, need_ts
 
 M = str(MINI)
 INTERP = ("--backend", "interpreted")
@@ -22,8 +22,6 @@ INFO_KEYS = {"game", "spaces", "regions", "cards", "cards_with_events", "phases"
              "variants", "designer_tests"}
 TEST_KEYS = {"passed", "failed", "backends", "failures"}
 BENCH_KEYS = {"game", "games", "generated", "interpreted", "ratio"}
-
-needs_codegen = pytest.mark.skipif(not backends.codegen_available(), reason=NO_CODEGEN)
 
 
 def run(*args: str):
@@ -263,17 +261,10 @@ def test_failing_designer_tests_are_listed_and_exit_1(tmp_path):
     assert text.exit_code == 1 and "FAIL [interpreted] wrong on purpose" in text.stdout
 
 
-@needs_codegen
 def test_designer_tests_run_on_both_back_ends():
     data = as_json(run("test", M, "--json"))
     assert data["backends"] == ["interpreted", "generated"] or set(data["backends"]) == set(backends.BACKENDS)
     assert data["failed"] == 0 and data["passed"] == 8
-
-
-def test_without_the_code_generator_both_back_ends_fail_clearly(monkeypatch):
-    monkeypatch.setattr(backends, "codegen_available", lambda: False)
-    line = one_error(run("test", M))
-    assert "code generator" in line and "--backend interpreted" in line
 
 
 # ------------------------------------------------------------------ bench and compile
@@ -286,7 +277,6 @@ def test_bench_json_on_one_back_end():
     assert data["interpreted"]["games_per_s"] > 0 and data["interpreted"]["decisions_per_s"] > 0
 
 
-@needs_codegen
 def test_bench_both_back_ends(tmp_path):
     package = tmp_path / "mini"
     assert run("compile", M, "-o", str(package)).exit_code == 0
@@ -296,7 +286,6 @@ def test_bench_both_back_ends(tmp_path):
         assert {"games_per_s", "decisions_per_s"} <= set(data[side])
 
 
-@needs_codegen
 def test_compile_then_play_generated(tmp_path):
     package = tmp_path / "mini"
     result = run("compile", M, "-o", str(package))

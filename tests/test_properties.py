@@ -55,7 +55,7 @@ def test_random_games_of_mini_variants_keep_every_invariant(variant, seed, choos
 @given(seed=st.integers(0, 2**63 - 1), chooser=st.randoms(use_true_random=False))
 def test_random_games_of_twilight_struggle_keep_every_invariant(backend, seed, chooser):
     need_ts()
-    assert play_checked(program(TS, backend, compile=False), seed, chooser).over
+    assert play_checked(program(TS, backend), seed, chooser).over
 
 
 @pytest.mark.slow
