@@ -10,18 +10,39 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 227f32bbff0d3494
-# Fingerprint: source d64feefb9c7a9de2831b output d0776646dc4aba232563
+# Spec hash: 81a357c1e1564410
+# Designer tests from:
+#     heldenhain/tests/01_decks.rules
+#     heldenhain/tests/03_setup.rules
+#     heldenhain/tests/04_turn.rules
+#     heldenhain/tests/05_bots.rules
+#     heldenhain/tests/05_figures.rules
+#     heldenhain/tests/06_collect.rules
+#     heldenhain/tests/07_distract.rules
+#     heldenhain/tests/08_card_kinds.rules
+#     heldenhain/tests/09_keywords.rules
+#     heldenhain/tests/10_superfreundinnen.rules
+#     heldenhain/tests/11_overview.rules
+#     heldenhain/tests/11_schattenkabinett.rules
+#     heldenhain/tests/12_weggefaehrten.rules
+#     heldenhain/tests/13_purpurpakt.rules
+# Tests hash: 2efbbd3c76028207
+# Fingerprint: source 4e4433d1b16078e4f1c7 output e33d3269eb826afba93f
 "Heldenhain: the generated engine (runtime.program.Program)."
 
+from runtime.frames import UNBOUND, new_frame
 from runtime.state import GameOver, RuleError
 from .tables import META
-from .rules import BOTS, INVARIANTS, UNBOUND
-from .procedures import START, STEPS
-from .tests import EXPECTS, TESTS, TEST_STEPS
+from .rules import BOTS, INVARIANTS
+from .procedures import CARD_SLOTS, START, STEPS
+from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "227f32bbff0d3494"
+SPEC_HASH = "81a357c1e1564410"
+TESTS_HASH = "2efbbd3c76028207"
 ALL_STEPS = STEPS + TEST_STEPS
+TEST_STEP_IDS = {
+    key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()
+}
 
 
 class GeneratedProgram:
@@ -35,7 +56,7 @@ class GeneratedProgram:
         if START is None:
             raise RuleError("the spec has no `start` block")
         step, size = START
-        state.frames.append([step, 0, [UNBOUND] * size, None])
+        state.frames.append(new_frame(step, [UNBOUND] * size))
 
     def run(self, state):
         """Execute until a decision is pending or the game is over."""
@@ -56,6 +77,19 @@ class GeneratedProgram:
         state.frames[-1][3] = pending["values"][index]
         self.run(state)
 
+    def rebind_cards(self, state, mapping):
+        """Replace the cards suspended frames hold (search bots re-deal unseen cards)."""
+        for frame in state.frames:
+            slots = CARD_SLOTS.get(frame[0])
+            if slots is None:
+                continue
+            values = frame[2]
+            for k in slots[0]:
+                values[k] = mapping.get(values[k], values[k])
+            for k in slots[1]:
+                if isinstance(values[k], list):
+                    values[k] = [mapping.get(c, c) for c in values[k]]
+
     def check_invariants(self, state):
         """The (name, label) of every invariant that does not hold."""
         return [(name, label) for name, label, holds in INVARIANTS if not holds(state)]
@@ -64,18 +98,22 @@ class GeneratedProgram:
         """A spec-declared `bot` evaluation of the position for `player`."""
         return BOTS[bot](state, player)
 
-    def tests(self):
-        """The designer tests."""
-        return list(TESTS)
+    def test_keys(self):
+        """The keys of every test block and expectation compiled here."""
+        return frozenset(TEST_BLOCKS) | frozenset(TEST_EXPECTS)
 
-    def run_test_block(self, state, handle, env):
+    def run_test_block(self, state, key, env):
         """Run the statements of a test step until a decision or the end."""
-        state.frames.append([handle, 0, env, None])
+        state.frames.append(new_frame(TEST_STEP_IDS[key], env))
         self.run(state)
 
-    def test_expect(self, state, handle, env):
-        """Evaluate an `expect` of a test."""
-        return bool(EXPECTS[handle](state, env))
+    def test_expect(self, state, key, env):
+        """Evaluate one part of a test's `expect`."""
+        return bool(TEST_EXPECTS[key](state, env))
+
+    def test_sides(self, state, key, env):
+        """The two sides of a comparison in a test's `expect`."""
+        return TEST_SIDES[key](state, env)
 
 
 PROGRAM = GeneratedProgram()

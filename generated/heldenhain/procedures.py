@@ -10,12 +10,28 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 227f32bbff0d3494
-# Fingerprint: source 14b3bb578825359f797a output 758cb6ed3a1b8c10d0ab
+# Spec hash: 81a357c1e1564410
+# Designer tests from:
+#     heldenhain/tests/01_decks.rules
+#     heldenhain/tests/03_setup.rules
+#     heldenhain/tests/04_turn.rules
+#     heldenhain/tests/05_bots.rules
+#     heldenhain/tests/05_figures.rules
+#     heldenhain/tests/06_collect.rules
+#     heldenhain/tests/07_distract.rules
+#     heldenhain/tests/08_card_kinds.rules
+#     heldenhain/tests/09_keywords.rules
+#     heldenhain/tests/10_superfreundinnen.rules
+#     heldenhain/tests/11_overview.rules
+#     heldenhain/tests/11_schattenkabinett.rules
+#     heldenhain/tests/12_weggefaehrten.rules
+#     heldenhain/tests/13_purpurpakt.rules
+# Tests hash: 2efbbd3c76028207
+# Fingerprint: source ed38a208d763689a2bdd output 03ab7cf4a9c605cad5da
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
+from runtime.frames import UNBOUND, new_frame
 from runtime.state import (
-    RuleError,
     activate,
     ask,
     cancel,
@@ -28,6 +44,7 @@ from runtime.state import (
     shuffle,
     top_card,
 )
+from runtime.values import attr_of, opponent_of, option_names, some_card, text_of
 from .tables import (
     A_beendet_zug,
     A_deck,
@@ -40,7 +57,6 @@ from .tables import (
 )
 from .rules import (
     EVENT_WHEN,
-    UNBOUND,
     allowed_ablenken,
     allowed_ablenken_mit,
     allowed_aussetzen_lassen,
@@ -49,7 +65,6 @@ from .rules import (
     allowed_hq_nutzen,
     allowed_ki_nutzen,
     allowed_sammeln,
-    attr_of,
     d_bereit,
     d_besitzer,
     d_energiespeicher,
@@ -77,19 +92,15 @@ from .rules import (
     d_traegt,
     d_ueberlastet,
     d_wartezeit,
-    opponent_of,
     q_ablenkstress,
     q_einsatz,
     q_kosten,
     q_rettung,
-    text_of,
 )
 
-# A frame is [step, pc, locals, answer]: STEPS[step](state, frame) runs it from
-# block pc until it finishes (pops itself), calls a routine that may suspend
-# (pushes its frame) or waits for a decision (the answer arrives in frame[3]).
-
-
+# A frame is [step, pc, locals, answer] (runtime/frames.py): STEPS[step](state, frame)
+# runs it from block pc until it finishes (pops itself), calls a routine that may
+# suspend (pushes its frame) or waits for a decision (the answer arrives in frame[3]).
 # ---------------------------------------------------------------- plain routines (never suspend)
 
 
@@ -157,12 +168,13 @@ def p_ziehen(state, v_p):
         shuffle(state, 1 + v_p)
     # spec: spec/heldenhain/03_rules.rules:162
     if len(state.zones[1 + v_p]) > 0:
-        card = top_card(state, 1 + v_p)
-        if card is None:
-            raise RuleError(
-                "cannot move none: no card", "spec/heldenhain/03_rules.rules:162:30"
-            )
-        move_card(state, card, 3 + v_p)
+        move_card(
+            state,
+            some_card(
+                top_card(state, 1 + v_p), "spec/heldenhain/03_rules.rules:162:30"
+            ),
+            3 + v_p,
+        )
 
 
 def p_karten_ziehen(state, v_p, v_n):
@@ -182,12 +194,11 @@ def p_zufaellig_abwerfen(state, v_p):
         # spec: spec/heldenhain/03_rules.rules:177
         shuffle(state, 15)
         # spec: spec/heldenhain/03_rules.rules:178
-        card = top_card(state, 15)
-        if card is None:
-            raise RuleError(
-                "cannot move none: no card", "spec/heldenhain/03_rules.rules:178:9"
-            )
-        move_card(state, card, 16 + v_p)
+        move_card(
+            state,
+            some_card(top_card(state, 15), "spec/heldenhain/03_rules.rules:178:9"),
+            16 + v_p,
+        )
         # spec: spec/heldenhain/03_rules.rules:179
         dest = 3 + v_p
         for card in list(state.zones[15]):
@@ -233,7 +244,7 @@ def p_genutzt_setzen(state, v_f, v_an):
 def p_startcharakter_setzen(state, v_f):
     "procedure startcharakter_setzen (spec/heldenhain/03_rules.rules:191)"
     # spec: spec/heldenhain/03_rules.rules:191
-    state.counters[10][v_f] = max(0, 1)
+    state.counters[10][v_f] = 1
 
 
 def p_sperrschutz_setzen(state, v_f, v_n):
@@ -269,7 +280,7 @@ def p_dauerhaft_rettung(state, v_f, v_n):
 def p_aufrichten(state, v_f):
     "procedure aufrichten (spec/heldenhain/03_rules.rules:198)"
     # spec: spec/heldenhain/03_rules.rules:199
-    state.counters[1][v_f] = max(0, 0)
+    state.counters[1][v_f] = 0
     # spec: spec/heldenhain/03_rules.rules:200
     p_setzt_aus_setzen(state, v_f, False)
 
@@ -277,7 +288,7 @@ def p_aufrichten(state, v_f):
 def p_erschoepfen(state, v_f):
     "procedure erschoepfen (spec/heldenhain/03_rules.rules:203)"
     # spec: spec/heldenhain/03_rules.rules:203
-    state.counters[1][v_f] = max(0, 1)
+    state.counters[1][v_f] = 1
 
 
 def p_sperren(state, v_f):
@@ -292,23 +303,23 @@ def p_sperren(state, v_f):
 def p_zuruecksetzen(state, v_f):
     "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:213)"
     # spec: spec/heldenhain/03_rules.rules:214
-    state.counters[0][v_f] = max(0, 0)
+    state.counters[0][v_f] = 0
     # spec: spec/heldenhain/03_rules.rules:215
-    state.counters[1][v_f] = max(0, 0)
+    state.counters[1][v_f] = 0
     # spec: spec/heldenhain/03_rules.rules:216
-    state.counters[2][v_f] = max(0, 0)
+    state.counters[2][v_f] = 0
     # spec: spec/heldenhain/03_rules.rules:217
-    state.counters[3][v_f] = max(0, 0)
+    state.counters[3][v_f] = 0
     # spec: spec/heldenhain/03_rules.rules:218
-    state.counters[4][v_f] = max(0, 0)
+    state.counters[4][v_f] = 0
     # spec: spec/heldenhain/03_rules.rules:219
-    state.counters[5][v_f] = max(0, 0)
+    state.counters[5][v_f] = 0
     # spec: spec/heldenhain/03_rules.rules:220
-    state.counters[6][v_f] = max(0, 0)
+    state.counters[6][v_f] = 0
     # spec: spec/heldenhain/03_rules.rules:221
-    state.counters[7][v_f] = max(0, 0)
+    state.counters[7][v_f] = 0
     # spec: spec/heldenhain/03_rules.rules:222
-    state.counters[9][v_f] = max(0, 0)
+    state.counters[9][v_f] = 0
     # spec: spec/heldenhain/03_rules.rules:223
     state.counters[8][v_f] = max(0, state.counters[8][v_f] + 1)
 
@@ -348,12 +359,7 @@ def p_ausscheiden(state, v_f):
     # spec: spec/heldenhain/03_rules.rules:235
     p_zuruecksetzen(state, v_f)
     # spec: spec/heldenhain/03_rules.rules:236
-    card = v_f
-    if card is None:
-        raise RuleError(
-            "cannot move none: no card", "spec/heldenhain/03_rules.rules:236:5"
-        )
-    move_card(state, card, 16 + v_p)
+    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:236:5"), 16 + v_p)
     # spec: spec/heldenhain/03_rules.rules:237
     emit_ausgeschieden(state, v_p, v_f)
 
@@ -371,12 +377,7 @@ def p_ablegen(state, v_f):
     # spec: spec/heldenhain/03_rules.rules:246
     p_zuruecksetzen(state, v_f)
     # spec: spec/heldenhain/03_rules.rules:247
-    card = v_f
-    if card is None:
-        raise RuleError(
-            "cannot move none: no card", "spec/heldenhain/03_rules.rules:247:5"
-        )
-    move_card(state, card, 16 + v_p)
+    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:247:5"), 16 + v_p)
 
 
 def p_auf_die_hand(state, v_f):
@@ -392,12 +393,7 @@ def p_auf_die_hand(state, v_f):
     # spec: spec/heldenhain/03_rules.rules:258
     p_zuruecksetzen(state, v_f)
     # spec: spec/heldenhain/03_rules.rules:259
-    card = v_f
-    if card is None:
-        raise RuleError(
-            "cannot move none: no card", "spec/heldenhain/03_rules.rules:259:5"
-        )
-    move_card(state, card, 3 + v_p)
+    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:259:5"), 3 + v_p)
 
 
 def p_stress_pruefen(state):
@@ -427,8 +423,8 @@ def p_aktion_beginnen(state):
 
 
 def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
-    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:352)"
-    # spec: spec/heldenhain/03_rules.rules:353
+    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:355)"
+    # spec: spec/heldenhain/03_rules.rules:356
     state.log.append(
         " ".join(
             [
@@ -439,7 +435,7 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:353:24",
+                        "spec/heldenhain/03_rules.rules:356:24",
                     )
                 ),
                 "lenkt",
@@ -448,28 +444,28 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_z,
                         "label",
-                        "spec/heldenhain/03_rules.rules:353:42",
+                        "spec/heldenhain/03_rules.rules:356:42",
                     )
                 ),
                 "ab",
             ]
         )
     )
-    # spec: spec/heldenhain/03_rules.rules:354
-    p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:355
-    v_an_ziel = q_ablenkstress(state, v_z, q_einsatz(state, v_f))
-    # spec: spec/heldenhain/03_rules.rules:356
-    v_an_figur = q_ablenkstress(state, v_f, q_einsatz(state, v_z))
     # spec: spec/heldenhain/03_rules.rules:357
-    p_stress_geben(state, v_z, v_an_ziel)
+    p_erschoepfen(state, v_f)
     # spec: spec/heldenhain/03_rules.rules:358
-    p_stress_geben(state, v_f, v_an_figur)
+    v_an_ziel = q_ablenkstress(state, v_z, q_einsatz(state, v_f))
     # spec: spec/heldenhain/03_rules.rules:359
-    p_sperren(state, v_z)
+    v_an_figur = max(0, q_einsatz(state, v_z))
     # spec: spec/heldenhain/03_rules.rules:360
-    emit_abgelenkt(state, v_p, v_f, v_z)
+    p_stress_geben(state, v_z, v_an_ziel)
     # spec: spec/heldenhain/03_rules.rules:361
+    p_stress_geben(state, v_f, v_an_figur)
+    # spec: spec/heldenhain/03_rules.rules:362
+    p_sperren(state, v_z)
+    # spec: spec/heldenhain/03_rules.rules:363
+    emit_abgelenkt(state, v_p, v_f, v_z)
+    # spec: spec/heldenhain/03_rules.rules:364
     p_stress_pruefen(state)
 
 
@@ -680,7 +676,7 @@ def p_texte_purpurpakt(state):
 def ev_kiki_kleeblatt(state, v_you, v_this):
     "event of kiki_kleeblatt (spec/heldenhain/10_superfreundinnen.rules:32)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:33
-    v_w = roll(state)
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:33:9")
     # spec: spec/heldenhain/10_superfreundinnen.rules:34
     if v_w >= 4:
         p_energie_gewinnen(state, v_you, 1)
@@ -702,7 +698,7 @@ def ev_sunny_sonnenschein(state, v_you, v_this):
 def ev_gina_gluecksgriff(state, v_you, v_this):
     "event of gina_gluecksgriff (spec/heldenhain/10_superfreundinnen.rules:59)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:60
-    v_w = roll(state)
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:60:9")
     # spec: spec/heldenhain/10_superfreundinnen.rules:61
     if v_w == 6:
         p_punkte_gewinnen(state, v_you, 1)
@@ -718,7 +714,7 @@ def ev_gruppenumarmung(state, v_you, v_this):
 def ev_glueckstreffer(state, v_you, v_this):
     "event of glueckstreffer (spec/heldenhain/10_superfreundinnen.rules:114)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:115
-    v_w = roll(state)
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:115:9")
     # spec: spec/heldenhain/10_superfreundinnen.rules:116
     if v_w >= 5:
         p_punkte_gewinnen(state, v_you, 2)
@@ -747,7 +743,7 @@ def ev_grosses_finale(state, v_you, v_this):
 def ev_wunschbrunnen(state, v_you, v_this):
     "event of wunschbrunnen (spec/heldenhain/10_superfreundinnen.rules:161)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:162
-    v_w = roll(state)
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:162:9")
     # spec: spec/heldenhain/10_superfreundinnen.rules:163
     if v_w <= 2:
         p_ziehen(state, v_you)
@@ -781,26 +777,26 @@ def ev_freundinnen_power(state, v_you, v_this):
 def ev_frau_flaute(state, v_you, v_this):
     "event of frau_flaute (spec/heldenhain/11_schattenkabinett.rules:31)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:31
-    slot = 2 + opponent_of(v_you)
+    slot = 2 + opponent_of(v_you, 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
 
 
 def ev_notar_nimmermehr(state, v_you, v_this):
     "event of notar_nimmermehr (spec/heldenhain/11_schattenkabinett.rules:44)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:44
-    p_punktabzug(state, opponent_of(v_you), 1)
+    p_punktabzug(state, opponent_of(v_you, 2), 1)
 
 
 def ev_rufmord(state, v_you, v_this):
     "event of rufmord (spec/heldenhain/11_schattenkabinett.rules:96)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:96
-    p_punktabzug(state, opponent_of(v_you), 2)
+    p_punktabzug(state, opponent_of(v_you, 2), 2)
 
 
 def ev_schmutzkampagne(state, v_you, v_this):
     "event of schmutzkampagne (spec/heldenhain/11_schattenkabinett.rules:100)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:100
-    p_punktabzug(state, opponent_of(v_you), 3)
+    p_punktabzug(state, opponent_of(v_you, 2), 3)
 
 
 def ev_raenke_schmieden(state, v_you, v_this):
@@ -812,7 +808,7 @@ def ev_raenke_schmieden(state, v_you, v_this):
 def ev_verhoer(state, v_you, v_this):
     "event of verhoer (spec/heldenhain/11_schattenkabinett.rules:118)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:119
-    p_zufaellig_abwerfen(state, opponent_of(v_you))
+    p_zufaellig_abwerfen(state, opponent_of(v_you, 2))
     # spec: spec/heldenhain/11_schattenkabinett.rules:120
     p_ziehen(state, v_you)
 
@@ -828,7 +824,7 @@ def ev_hinterzimmer(state, v_you, v_this):
 def ev_schachzug(state, v_you, v_this):
     "event of schachzug (spec/heldenhain/11_schattenkabinett.rules:132)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:133
-    p_punktabzug(state, opponent_of(v_you), 2)
+    p_punktabzug(state, opponent_of(v_you, 2), 2)
     # spec: spec/heldenhain/11_schattenkabinett.rules:134
     p_ziehen(state, v_you)
 
@@ -836,18 +832,20 @@ def ev_schachzug(state, v_you, v_this):
 def ev_abgesagt(state, v_you, v_this):
     "event of abgesagt (spec/heldenhain/11_schattenkabinett.rules:139)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:140
-    for v_h in list(state.zones[11 + opponent_of(v_you)]):
+    for v_h in list(state.zones[11 + opponent_of(v_you, 2)]):
         # spec: spec/heldenhain/11_schattenkabinett.rules:141
         p_zuruecksetzen(state, v_h)
         # spec: spec/heldenhain/11_schattenkabinett.rules:142
-        move_card(state, v_h, 16 + opponent_of(v_you))
+        move_card(state, v_h, 16 + opponent_of(v_you, 2))
 
 
 def ev_sperrstunde(state, v_you, v_this):
     "event of sperrstunde (spec/heldenhain/11_schattenkabinett.rules:148)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:148
     for v_z in [
-        c_z for c_z in state.zones[5 + opponent_of(v_you)] if d_erschoepft(state, c_z)
+        c_z
+        for c_z in state.zones[5 + opponent_of(v_you, 2)]
+        if d_erschoepft(state, c_z)
     ]:
         p_stress_geben(state, v_z, 1)
 
@@ -865,13 +863,13 @@ def ev_nullsummenspiel(state, v_you, v_this):
     # spec: spec/heldenhain/11_schattenkabinett.rules:172
     p_punktabzug(
         state,
-        opponent_of(v_you),
+        opponent_of(v_you, 2),
         min(
             3,
             len(
                 [
                     c_z
-                    for c_z in state.zones[5 + opponent_of(v_you)]
+                    for c_z in state.zones[5 + opponent_of(v_you, 2)]
                     if d_erschoepft(state, c_z)
                 ]
             ),
@@ -1003,9 +1001,9 @@ def ev_pakt_mit_preis(state, v_you, v_this):
 def ev_schuldenberg(state, v_you, v_this):
     "event of schuldenberg (spec/heldenhain/13_purpurpakt.rules:180)"
     # spec: spec/heldenhain/13_purpurpakt.rules:181
-    p_zufaellig_abwerfen(state, opponent_of(v_you))
+    p_zufaellig_abwerfen(state, opponent_of(v_you, 2))
     # spec: spec/heldenhain/13_purpurpakt.rules:182
-    p_zufaellig_abwerfen(state, opponent_of(v_you))
+    p_zufaellig_abwerfen(state, opponent_of(v_you, 2))
 
 
 def ev_zinseszins(state, v_you, v_this):
@@ -1020,7 +1018,7 @@ def ev_zinseszins(state, v_you, v_this):
 def ev_kleingedrucktes(state, v_you, v_this):
     "event of kleingedrucktes (spec/heldenhain/13_purpurpakt.rules:245)"
     # spec: spec/heldenhain/13_purpurpakt.rules:246
-    p_punktabzug(state, opponent_of(v_you), 1)
+    p_punktabzug(state, opponent_of(v_you, 2), 1)
     # spec: spec/heldenhain/13_purpurpakt.rules:247
     p_ziehen(state, v_you)
 
@@ -1046,7 +1044,7 @@ def t_lena_text_0(state, v_p, v_f, v_n):
 def t_pia_purzel_text_0(state, v_p):
     "on zugbeginn of pia_purzel_text (spec/heldenhain/10_superfreundinnen.rules:250)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:251
-    v_w = roll(state)
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:251:9")
     # spec: spec/heldenhain/10_superfreundinnen.rules:252
     if v_w >= 5:
         p_ziehen(state, v_p)
@@ -1055,7 +1053,7 @@ def t_pia_purzel_text_0(state, v_p):
 def t_fee_fortuna_text_0(state, v_p, v_f, v_n):
     "on gesammelt of fee_fortuna_text (spec/heldenhain/10_superfreundinnen.rules:256)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:257
-    v_w = roll(state)
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:257:9")
     # spec: spec/heldenhain/10_superfreundinnen.rules:258
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
@@ -1071,7 +1069,7 @@ def t_luzi_lichtblick_text_0(state, v_p):
 def t_cleo_chance_text_0(state, v_p, v_f, v_n):
     "on gesammelt of cleo_chance_text (spec/heldenhain/10_superfreundinnen.rules:267)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:268
-    v_w = roll(state)
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:268:9")
     # spec: spec/heldenhain/10_superfreundinnen.rules:269
     if v_w == 1:
         p_stress_geben(state, v_f, 1)
@@ -1100,7 +1098,7 @@ def t_flauschi_text_0(state, v_p, v_f, v_n):
 def t_gluecksschwein_trudi_text_0(state, v_p, v_f, v_n):
     "on gesammelt of gluecksschwein_trudi_text (spec/heldenhain/10_superfreundinnen.rules:284)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:285
-    v_w = roll(state)
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:285:9")
     # spec: spec/heldenhain/10_superfreundinnen.rules:286
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
@@ -1115,7 +1113,7 @@ def t_ki_sternchen_text_0(state, v_p, v_k):
 def t_ki_gluecksrad_text_0(state, v_p, v_k):
     "on ki_genutzt of ki_gluecksrad_text (spec/heldenhain/10_superfreundinnen.rules:302)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:303
-    v_w = roll(state)
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:303:9")
     # spec: spec/heldenhain/10_superfreundinnen.rules:304
     if v_w >= 4:
         p_karten_ziehen(state, v_p, 2)
@@ -1141,7 +1139,7 @@ def t_heilamulett_text_0(state, v_p):
 def t_sternwarte_text_0(state, v_p, v_h):
     "on hq_genutzt of sternwarte_text (spec/heldenhain/10_superfreundinnen.rules:324)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:325
-    v_w = roll(state)
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:325:9")
     # spec: spec/heldenhain/10_superfreundinnen.rules:326
     if v_w >= 5:
         p_energie_gewinnen(state, v_p, 1)
@@ -1150,7 +1148,7 @@ def t_sternwarte_text_0(state, v_p, v_h):
 def t_gluecksmarkt_text_0(state, v_p):
     "on zugbeginn of gluecksmarkt_text (spec/heldenhain/10_superfreundinnen.rules:336)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:337
-    v_w = roll(state)
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:337:9")
     # spec: spec/heldenhain/10_superfreundinnen.rules:338
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
@@ -1159,13 +1157,13 @@ def t_gluecksmarkt_text_0(state, v_p):
 def t_professor_null_text_0(state, v_p, v_f, v_n):
     "on gesammelt of professor_null_text (spec/heldenhain/11_schattenkabinett.rules:207)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:207
-    p_punktabzug(state, opponent_of(v_p), 1)
+    p_punktabzug(state, opponent_of(v_p, 2), 1)
 
 
 def t_baronin_bremse_text_0(state, v_p):
     "on zugbeginn of baronin_bremse_text (spec/heldenhain/11_schattenkabinett.rules:213)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:214
-    p_punktabzug(state, opponent_of(v_p), 1)
+    p_punktabzug(state, opponent_of(v_p, 2), 1)
 
 
 def t_fraeulein_frost_text_0(state, v_p, v_f, v_z):
@@ -1177,7 +1175,7 @@ def t_fraeulein_frost_text_0(state, v_p, v_f, v_z):
 def t_zensor_zack_text_0(state, v_p, v_f, v_n):
     "on gesammelt of zensor_zack_text (spec/heldenhain/11_schattenkabinett.rules:234)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:234
-    p_zufaellig_abwerfen(state, opponent_of(v_p))
+    p_zufaellig_abwerfen(state, opponent_of(v_p, 2))
 
 
 def t_rabe_raspel_text_0(state, v_p, v_f, v_n):
@@ -1195,13 +1193,13 @@ def t_rabe_raspel_text_0(state, v_p, v_f, v_n):
         # spec: spec/heldenhain/11_schattenkabinett.rules:239
         p_erschoepfen(state, v_b)
         # spec: spec/heldenhain/11_schattenkabinett.rules:240
-        p_punktabzug(state, opponent_of(v_p), 1)
+        p_punktabzug(state, opponent_of(v_p, 2), 1)
 
 
 def t_schleichkatze_nebel_text_0(state, v_p):
     "on zugbeginn of schleichkatze_nebel_text (spec/heldenhain/11_schattenkabinett.rules:245)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:245
-    slot = 2 + opponent_of(v_p)
+    slot = 2 + opponent_of(v_p, 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
 
 
@@ -1214,7 +1212,7 @@ def t_spitzel_spinne_text_0(state, v_p, v_f, v_z):
 def t_ki_stoppuhr_text_0(state, v_p, v_k):
     "on ki_genutzt of ki_stoppuhr_text (spec/heldenhain/11_schattenkabinett.rules:251)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:251
-    activate(state, 4, [opponent_of(v_p), -1], "turn")
+    activate(state, 4, [opponent_of(v_p, 2), -1], "turn")
 
 
 def t_ki_rechenknecht_text_0(state, v_p, v_k):
@@ -1226,7 +1224,7 @@ def t_ki_rechenknecht_text_0(state, v_p, v_k):
 def t_siegelring_text_0(state, v_p, v_f, v_n):
     "on gesammelt of siegelring_text (spec/heldenhain/11_schattenkabinett.rules:263)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:264
-    p_punktabzug(state, opponent_of(v_p), 1)
+    p_punktabzug(state, opponent_of(v_p, 2), 1)
 
 
 def t_grauer_platz_text_0(state, v_p):
@@ -1353,7 +1351,7 @@ def t_elster_elvira_text_0(state, v_p, v_f, v_n):
         # spec: spec/heldenhain/13_purpurpakt.rules:365
         p_erschoepfen(state, v_b)
         # spec: spec/heldenhain/13_purpurpakt.rules:366
-        p_zufaellig_abwerfen(state, opponent_of(v_p))
+        p_zufaellig_abwerfen(state, opponent_of(v_p, 2))
 
 
 def t_perlenkette_text_0(state, v_p):
@@ -1397,52 +1395,52 @@ def emit_gesammelt(state, x0, x1, x2):
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:244
             if d_ist(state, x1, 0):
-                runs.append([95, 0, [x0, x1, x2], None])
+                runs.append(new_frame(95, [x0, x1, x2]))
         elif kind == 9:  # lena_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:247
             if d_im_feld(state, x0, 3) and not d_ist(state, x1, 3):
-                runs.append([96, 0, [x0, x1, x2], None])
+                runs.append(new_frame(96, [x0, x1, x2]))
         elif kind == 11:  # fee_fortuna_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:256
             if d_ist(state, x1, 6):
-                runs.append([98, 0, [x0, x1, x2], None])
+                runs.append(new_frame(98, [x0, x1, x2]))
         elif kind == 13:  # cleo_chance_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:267
             if d_ist(state, x1, 16):
-                runs.append([100, 0, [x0, x1, x2], None])
+                runs.append(new_frame(100, [x0, x1, x2]))
         elif kind == 14:  # flauschi_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:273
             if state.counters[0][x1] > 0 and d_im_feld(state, x0, 20):
-                runs.append([101, 0, [x0, x1, x2], None])
+                runs.append(new_frame(101, [x0, x1, x2]))
         elif kind == 16:  # gluecksschwein_trudi_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:284
             if d_im_feld(state, x0, 23):
-                runs.append([102, 0, [x0, x1, x2], None])
+                runs.append(new_frame(102, [x0, x1, x2]))
         elif kind == 28:  # professor_null_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:207
             if d_ist(state, x1, 63):
-                runs.append([109, 0, [x0, x1, x2], None])
+                runs.append(new_frame(109, [x0, x1, x2]))
         elif kind == 29:  # graf_grau_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:210
             if d_ist(state, x1, 66):
-                runs.append([73, 0, [x0, x1, x2], None])
+                runs.append(new_frame(73, [x0, x1, x2]))
         elif kind == 34:  # zensor_zack_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:234
             if d_ist(state, x1, 80):
-                runs.append([111, 0, [x0, x1, x2], None])
+                runs.append(new_frame(111, [x0, x1, x2]))
         elif kind == 35:  # rabe_raspel_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:237
             if d_im_feld(state, x0, 83):
-                runs.append([112, 0, [x0, x1, x2], None])
+                runs.append(new_frame(112, [x0, x1, x2]))
         elif kind == 42:  # siegelring_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:263
@@ -1450,27 +1448,27 @@ def emit_gesammelt(state, x0, x1, x2):
                 d_ist(state, c_a, 114) and d_traegt(state, x1, c_a)
                 for c_a in state.zones[9 + x0]
             ):
-                runs.append([116, 0, [x0, x1, x2], None])
+                runs.append(new_frame(116, [x0, x1, x2]))
         elif kind == 48:  # paula_pfad_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:199
             if d_ist(state, x1, 135) and d_mannschaft(state, x0, 4):
-                runs.append([118, 0, [x0, x1, x2], None])
+                runs.append(new_frame(118, [x0, x1, x2]))
         elif kind == 50:  # selma_seil_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:205
             if d_ist(state, x1, 141) and d_mannschaft(state, x0, 3):
-                runs.append([120, 0, [x0, x1, x2], None])
+                runs.append(new_frame(120, [x0, x1, x2]))
         elif kind == 51:  # pony_polka_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:208
             if d_im_feld(state, x0, 146):
-                runs.append([121, 0, [x0, x1, x2], None])
+                runs.append(new_frame(121, [x0, x1, x2]))
         elif kind == 64:  # edgar_satzsprung_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:305
             if d_ist(state, x1, 186) and len(state.zones[3 + x0]) > 0:
-                runs.append([81, 0, [x0, x1, x2], None])
+                runs.append(new_frame(81, [x0, x1, x2]))
         elif kind == 65:  # madame_zugabe_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:311
@@ -1479,22 +1477,22 @@ def emit_gesammelt(state, x0, x1, x2):
                 and not d_genutzt(state, x1)
                 and len(state.zones[3 + x0]) > 0
             ):
-                runs.append([82, 0, [x0, x1, x2], None])
+                runs.append(new_frame(82, [x0, x1, x2]))
         elif kind == 67:  # lord_leihgabe_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:328
             if d_ist(state, x1, 193):
-                runs.append([84, 0, [x0, x1, x2], None])
+                runs.append(new_frame(84, [x0, x1, x2]))
         elif kind == 71:  # tante_tantieme_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:357
             if d_ist(state, x1, 203):
-                runs.append([130, 0, [x0, x1, x2], None])
+                runs.append(new_frame(130, [x0, x1, x2]))
         elif kind == 72:  # elster_elvira_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:363
             if d_im_feld(state, x0, 207):
-                runs.append([131, 0, [x0, x1, x2], None])
+                runs.append(new_frame(131, [x0, x1, x2]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1511,110 +1509,110 @@ def emit_zugbeginn(state, x0):
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:250
             if d_im_feld(state, x0, 5):
-                runs.append([97, 0, [x0], None])
+                runs.append(new_frame(97, [x0]))
         elif kind == 12:  # luzi_lichtblick_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:262
             if d_im_feld(state, x0, 13):
-                runs.append([99, 0, [x0], None])
+                runs.append(new_frame(99, [x0]))
         elif kind == 15:  # kater_kuschel_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:281
             if d_im_feld(state, x0, 22):
-                runs.append([68, 0, [x0], None])
+                runs.append(new_frame(68, [x0]))
         elif kind == 22:  # heilamulett_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:314
             if d_im_spiel(state, x0, 51):
-                runs.append([106, 0, [x0], None])
+                runs.append(new_frame(106, [x0]))
         elif kind == 25:  # blumenwiese_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:330
             if d_schauplatz_liegt(state, 59):
-                runs.append([72, 0, [x0], None])
+                runs.append(new_frame(72, [x0]))
         elif kind == 27:  # gluecksmarkt_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:336
             if d_schauplatz_liegt(state, 61):
-                runs.append([108, 0, [x0], None])
+                runs.append(new_frame(108, [x0]))
         elif kind == 30:  # baronin_bremse_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:213
             if (
                 d_im_feld(state, x0, 67)
-                and state.tracks[opponent_of(x0)] > state.tracks[x0]
+                and state.tracks[opponent_of(x0, 2)] > state.tracks[x0]
             ):
-                runs.append([110, 0, [x0], None])
+                runs.append(new_frame(110, [x0]))
         elif kind == 33:  # graefin_gaehn_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:226
             if d_im_feld(state, x0, 77):
-                runs.append([74, 0, [x0] + [UNBOUND] * 1, None])
+                runs.append(new_frame(74, [x0] + [UNBOUND] * 1))
         elif kind == 36:  # schleichkatze_nebel_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:245
             if d_im_feld(state, x0, 86):
-                runs.append([113, 0, [x0], None])
+                runs.append(new_frame(113, [x0]))
         elif kind == 46:  # grauer_platz_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:280
             if d_schauplatz_liegt(state, 122) and state.tracks[x0] > 10:
-                runs.append([117, 0, [x0], None])
+                runs.append(new_frame(117, [x0]))
         elif kind == 49:  # wilma_weitblick_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:202
             if d_im_feld(state, x0, 138) and d_mannschaft(state, x0, 4):
-                runs.append([119, 0, [x0], None])
+                runs.append(new_frame(119, [x0]))
         elif kind == 52:  # dachs_dieter_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:216
             if d_im_feld(state, x0, 149):
-                runs.append([79, 0, [x0], None])
+                runs.append(new_frame(79, [x0]))
         elif kind == 57:  # feldflasche_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:236
             if d_im_spiel(state, x0, 176):
-                runs.append([126, 0, [x0], None])
+                runs.append(new_frame(126, [x0]))
         elif kind == 61:  # marktplatz_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:252
             if d_schauplatz_liegt(state, 184) and d_mannschaft(state, x0, 3):
-                runs.append([128, 0, [x0], None])
+                runs.append(new_frame(128, [x0]))
         elif kind == 66:  # graefin_gier_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:320
             if d_im_feld(state, x0, 190):
-                runs.append([83, 0, [x0] + [UNBOUND] * 3, None])
+                runs.append(new_frame(83, [x0] + [UNBOUND] * 3))
         elif kind == 68:  # zauberer_zins_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:334
             if d_im_feld(state, x0, 198):
-                runs.append([85, 0, [x0] + [UNBOUND] * 3, None])
+                runs.append(new_frame(85, [x0] + [UNBOUND] * 3))
         elif kind == 69:  # diva_dacapo_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:344
             if d_im_feld(state, x0, 199):
-                runs.append([129, 0, [x0], None])
+                runs.append(new_frame(129, [x0]))
         elif kind == 70:  # wucherin_wanda_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:349
             if d_im_feld(state, x0, 201) and len(state.zones[3 + x0]) > 0:
-                runs.append([86, 0, [x0] + [UNBOUND] * 3, None])
+                runs.append(new_frame(86, [x0] + [UNBOUND] * 3))
         elif kind == 73:  # kater_kasse_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:371
             if d_im_feld(state, x0, 212) and len(state.zones[3 + x0]) > 0:
-                runs.append([87, 0, [x0], None])
+                runs.append(new_frame(87, [x0]))
         elif kind == 78:  # perlenkette_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:404
             if d_im_spiel(state, x0, 236):
-                runs.append([132, 0, [x0], None])
+                runs.append(new_frame(132, [x0]))
         elif kind == 82:  # opernhaus_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:430
             if d_schauplatz_liegt(state, 246) and len(state.zones[3 + x0]) > 0:
-                runs.append([94, 0, [x0], None])
+                runs.append(new_frame(94, [x0]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1631,7 +1629,7 @@ def emit_abgelenkt(state, x0, x1, x2):
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:221
             if d_ist(state, x1, 72) and (
-                x2 is not None and state.location[x2] == 5 + opponent_of(x0)
+                x2 is not None and state.location[x2] == 5 + opponent_of(x0, 2)
             ):
                 runs.append((t_fraeulein_frost_text_0, [x0, x1, x2]))
         elif kind == 37:  # spitzel_spinne_text
@@ -1660,82 +1658,82 @@ def emit_ki_genutzt(state, x0, x1):
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:299
             if d_ist(state, x1, 27):
-                runs.append([103, 0, [x0, x1], None])
+                runs.append(new_frame(103, [x0, x1]))
         elif kind == 19:  # ki_gluecksrad_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:302
             if d_ist(state, x1, 28):
-                runs.append([104, 0, [x0, x1], None])
+                runs.append(new_frame(104, [x0, x1]))
         elif kind == 20:  # ki_pflaster_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:308
             if d_ist(state, x1, 29):
-                runs.append([70, 0, [x0, x1], None])
+                runs.append(new_frame(70, [x0, x1]))
         elif kind == 21:  # ki_kompass_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:311
             if d_ist(state, x1, 30):
-                runs.append([105, 0, [x0, x1], None])
+                runs.append(new_frame(105, [x0, x1]))
         elif kind == 38:  # ki_stoppuhr_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:251
             if d_ist(state, x1, 89):
-                runs.append([114, 0, [x0, x1], None])
+                runs.append(new_frame(114, [x0, x1]))
         elif kind == 39:  # ki_fluesterkasten_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:254
             if d_ist(state, x1, 90):
-                runs.append([75, 0, [x0, x1], None])
+                runs.append(new_frame(75, [x0, x1]))
         elif kind == 40:  # ki_rechenknecht_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:257
             if d_ist(state, x1, 91):
-                runs.append([115, 0, [x0, x1], None])
+                runs.append(new_frame(115, [x0, x1]))
         elif kind == 41:  # ki_bremsklotz_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:260
             if d_ist(state, x1, 92):
-                runs.append([76, 0, [x0, x1], None])
+                runs.append(new_frame(76, [x0, x1]))
         elif kind == 53:  # ki_wanderkarte_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:219
             if d_ist(state, x1, 151):
-                runs.append([122, 0, [x0, x1], None])
+                runs.append(new_frame(122, [x0, x1]))
         elif kind == 54:  # ki_funkgeraet_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:225
             if d_ist(state, x1, 152):
-                runs.append([123, 0, [x0, x1], None])
+                runs.append(new_frame(123, [x0, x1]))
         elif kind == 55:  # ki_lagerfeuer_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:228
             if d_ist(state, x1, 153):
-                runs.append([124, 0, [x0, x1], None])
+                runs.append(new_frame(124, [x0, x1]))
         elif kind == 56:  # ki_fernglas_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:231
             if d_ist(state, x1, 154):
-                runs.append([125, 0, [x0, x1], None])
+                runs.append(new_frame(125, [x0, x1]))
         elif kind == 74:  # ki_rechenmaschine_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:377
             if d_ist(state, x1, 213):
-                runs.append([88, 0, [x0, x1] + [UNBOUND] * 1, None])
+                runs.append(new_frame(88, [x0, x1] + [UNBOUND] * 1))
         elif kind == 75:  # ki_preisschild_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:386
             if d_ist(state, x1, 214) and len(state.zones[3 + x0]) > 0:
-                runs.append([89, 0, [x0, x1], None])
+                runs.append(new_frame(89, [x0, x1]))
         elif kind == 76:  # ki_spielautomat_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:392
             if d_ist(state, x1, 215) and len(state.zones[3 + x0]) > 0:
-                runs.append([90, 0, [x0, x1], None])
+                runs.append(new_frame(90, [x0, x1]))
         elif kind == 77:  # ki_wechselstube_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:398
             if d_ist(state, x1, 216):
-                runs.append([91, 0, [x0, x1], None])
+                runs.append(new_frame(91, [x0, x1]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1752,7 +1750,7 @@ def emit_drache_genutzt(state, x0, x1):
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:290
             if d_ist(state, x1, 26):
-                runs.append([69, 0, [x0, x1] + [UNBOUND] * 1, None])
+                runs.append(new_frame(69, [x0, x1] + [UNBOUND] * 1))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1769,42 +1767,42 @@ def emit_hq_genutzt(state, x0, x1):
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:321
             if d_ist(state, x1, 57):
-                runs.append([71, 0, [x0, x1], None])
+                runs.append(new_frame(71, [x0, x1]))
         elif kind == 24:  # sternwarte_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:324
             if d_ist(state, x1, 58):
-                runs.append([107, 0, [x0, x1], None])
+                runs.append(new_frame(107, [x0, x1]))
         elif kind == 43:  # aktenarchiv_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:268
             if d_ist(state, x1, 118):
-                runs.append([77, 0, [x0, x1], None])
+                runs.append(new_frame(77, [x0, x1]))
         elif kind == 44:  # kontrollzentrum_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:274
             if d_ist(state, x1, 119):
-                runs.append([78, 0, [x0, x1], None])
+                runs.append(new_frame(78, [x0, x1]))
         elif kind == 58:  # wachturm_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:243
             if d_ist(state, x1, 181):
-                runs.append([80, 0, [x0, x1], None])
+                runs.append(new_frame(80, [x0, x1]))
         elif kind == 59:  # gildenhaus_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:246
             if d_ist(state, x1, 182) and d_mannschaft(state, x0, 3):
-                runs.append([127, 0, [x0, x1], None])
+                runs.append(new_frame(127, [x0, x1]))
         elif kind == 79:  # spielcasino_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:411
             if d_ist(state, x1, 242):
-                runs.append([92, 0, [x0, x1], None])
+                runs.append(new_frame(92, [x0, x1]))
         elif kind == 80:  # pfandhaus_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:419
             if d_ist(state, x1, 243):
-                runs.append([93, 0, [x0, x1], None])
+                runs.append(new_frame(93, [x0, x1]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1827,7 +1825,7 @@ def resolve_event(state, card, you):
         plain(state, you, card)
         return False
     step, size = EVENT_STEPS[card]
-    state.frames.append([step, 0, [you, card] + [UNBOUND] * size, None])
+    state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
 
@@ -1850,8 +1848,7 @@ def s_handkarte_abwerfen(state, frame):
             # spec: spec/heldenhain/03_rules.rules:168
             player = L[0]
             values = list(state.zones[3 + L[0]])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -1889,8 +1886,7 @@ def s_figur_ins_feld(state, frame):
             # spec: spec/heldenhain/03_rules.rules:277
             player = L[0]
             values = list(state.zones[5 + L[0]])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -1911,12 +1907,9 @@ def s_figur_ins_feld(state, frame):
             # spec: spec/heldenhain/03_rules.rules:280
             p_zuruecksetzen(state, L[1])
             # spec: spec/heldenhain/03_rules.rules:281
-            card = L[1]
-            if card is None:
-                raise RuleError(
-                    "cannot move none: no card", "spec/heldenhain/03_rules.rules:281:5"
-                )
-            move_card(state, card, 5 + L[0])
+            move_card(
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:281:5"), 5 + L[0]
+            )
             # spec: spec/heldenhain/03_rules.rules:282
             p_wartezeit_setzen(state, L[1], True)
             state.frames.pop()
@@ -1935,8 +1928,7 @@ def s_anlegen(state, frame):
             values = [
                 c_h for c_h in state.zones[5 + L[0]] if d_ist_charakter(state, c_h)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -1961,12 +1953,9 @@ def s_anlegen(state, frame):
             # spec: spec/heldenhain/03_rules.rules:292
             activate(state, 0, [L[1], L[2]], None)
             # spec: spec/heldenhain/03_rules.rules:293
-            card = L[1]
-            if card is None:
-                raise RuleError(
-                    "cannot move none: no card", "spec/heldenhain/03_rules.rules:293:5"
-                )
-            move_card(state, card, 9 + L[0])
+            move_card(
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:293:5"), 9 + L[0]
+            )
             # spec: spec/heldenhain/03_rules.rules:294
             p_stress_pruefen(state)
             state.frames.pop()
@@ -2020,23 +2009,20 @@ def s_karte_ausspielen(state, frame):
         if pc == 1:
             # spec: spec/heldenhain/03_rules.rules:305
             frame[1] = 7
-            state.frames.append([1, 0, [L[0], L[1]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(1, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
             # spec: spec/heldenhain/03_rules.rules:307
             p_zuruecksetzen(state, L[1])
             # spec: spec/heldenhain/03_rules.rules:308
-            card = L[1]
-            if card is None:
-                raise RuleError(
-                    "cannot move none: no card", "spec/heldenhain/03_rules.rules:308:9"
-                )
-            move_card(state, card, 7 + L[0])
+            move_card(
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:308:9"), 7 + L[0]
+            )
             pc = 7
         if pc == 3:
             # spec: spec/heldenhain/03_rules.rules:310
             frame[1] = 7
-            state.frames.append([2, 0, [L[0], L[1]] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(2, [L[0], L[1]] + [UNBOUND] * 2))
             return
         if pc == 4:
             # spec: spec/heldenhain/03_rules.rules:313
@@ -2045,12 +2031,11 @@ def s_karte_ausspielen(state, frame):
             # spec: spec/heldenhain/03_rules.rules:314
             p_zuruecksetzen(state, L[1])
             # spec: spec/heldenhain/03_rules.rules:315
-            card = L[1]
-            if card is None:
-                raise RuleError(
-                    "cannot move none: no card", "spec/heldenhain/03_rules.rules:315:9"
-                )
-            move_card(state, card, 11 + L[0])
+            move_card(
+                state,
+                some_card(L[1], "spec/heldenhain/03_rules.rules:315:9"),
+                11 + L[0],
+            )
             # spec: spec/heldenhain/03_rules.rules:316
             p_wartezeit_setzen(state, L[1], True)
             pc = 7
@@ -2059,21 +2044,15 @@ def s_karte_ausspielen(state, frame):
             for L[3] in list(state.zones[13]):
                 move_card(state, L[3], 16 + d_besitzer(state, L[3]))
             # spec: spec/heldenhain/03_rules.rules:320
-            card = L[1]
-            if card is None:
-                raise RuleError(
-                    "cannot move none: no card", "spec/heldenhain/03_rules.rules:320:9"
-                )
-            move_card(state, card, 13)
+            move_card(
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:320:9"), 13
+            )
             pc = 7
         if pc == 6:
             # spec: spec/heldenhain/03_rules.rules:322
-            card = L[1]
-            if card is None:
-                raise RuleError(
-                    "cannot move none: no card", "spec/heldenhain/03_rules.rules:322:9"
-                )
-            move_card(state, card, 14)
+            move_card(
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:322:9"), 14
+            )
             pc = 7
         if pc == 7:
             # spec: spec/heldenhain/03_rules.rules:324
@@ -2088,13 +2067,11 @@ def s_karte_ausspielen(state, frame):
             if d_ist_aktion(state, L[1]):
                 # spec: spec/heldenhain/03_rules.rules:327
                 if L[1] is not None and state.location[L[1]] == 14:
-                    card = L[1]
-                    if card is None:
-                        raise RuleError(
-                            "cannot move none: no card",
-                            "spec/heldenhain/03_rules.rules:327:30",
-                        )
-                    move_card(state, card, 16 + L[0])
+                    move_card(
+                        state,
+                        some_card(L[1], "spec/heldenhain/03_rules.rules:327:30"),
+                        16 + L[0],
+                    )
                 # spec: spec/heldenhain/03_rules.rules:329
                 if attr_of(
                     A_beendet_zug,
@@ -2155,13 +2132,13 @@ def s_punkte_sammeln(state, frame):
 
 
 def s_ki_ausfuehren(state, frame):
-    "procedure ki_ausfuehren (spec/heldenhain/03_rules.rules:364)"
+    "procedure ki_ausfuehren (spec/heldenhain/03_rules.rules:367)"
     # L: 0 p, 1 k
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:365
+            # spec: spec/heldenhain/03_rules.rules:368
             state.log.append(
                 " ".join(
                     [
@@ -2172,34 +2149,34 @@ def s_ki_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:365:28",
+                                "spec/heldenhain/03_rules.rules:368:28",
                             )
                         ),
                     ]
                 )
             )
-            # spec: spec/heldenhain/03_rules.rules:366
+            # spec: spec/heldenhain/03_rules.rules:369
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:367
+            # spec: spec/heldenhain/03_rules.rules:370
             frame[1] = 1
             if emit_ki_genutzt(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:368
+            # spec: spec/heldenhain/03_rules.rules:371
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_drache_ausfuehren(state, frame):
-    "procedure drache_ausfuehren (spec/heldenhain/03_rules.rules:370)"
+    "procedure drache_ausfuehren (spec/heldenhain/03_rules.rules:373)"
     # L: 0 p, 1 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:371
+            # spec: spec/heldenhain/03_rules.rules:374
             state.log.append(
                 " ".join(
                     [
@@ -2210,34 +2187,34 @@ def s_drache_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:371:28",
+                                "spec/heldenhain/03_rules.rules:374:28",
                             )
                         ),
                     ]
                 )
             )
-            # spec: spec/heldenhain/03_rules.rules:372
+            # spec: spec/heldenhain/03_rules.rules:375
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:373
+            # spec: spec/heldenhain/03_rules.rules:376
             frame[1] = 1
             if emit_drache_genutzt(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:374
+            # spec: spec/heldenhain/03_rules.rules:377
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_hq_ausfuehren(state, frame):
-    "procedure hq_ausfuehren (spec/heldenhain/03_rules.rules:376)"
+    "procedure hq_ausfuehren (spec/heldenhain/03_rules.rules:379)"
     # L: 0 p, 1 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:377
+            # spec: spec/heldenhain/03_rules.rules:380
             state.log.append(
                 " ".join(
                     [
@@ -2248,46 +2225,45 @@ def s_hq_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:377:28",
+                                "spec/heldenhain/03_rules.rules:380:28",
                             )
                         ),
                     ]
                 )
             )
-            # spec: spec/heldenhain/03_rules.rules:378
+            # spec: spec/heldenhain/03_rules.rules:381
             p_genutzt_setzen(state, L[1], True)
-            # spec: spec/heldenhain/03_rules.rules:379
+            # spec: spec/heldenhain/03_rules.rules:382
             frame[1] = 1
             if emit_hq_genutzt(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:380
+            # spec: spec/heldenhain/03_rules.rules:383
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_eigene_figur_heilen(state, frame):
-    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:387)"
+    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:390)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:388
+            # spec: spec/heldenhain/03_rules.rules:391
             if any(state.counters[0][c_f] > 0 for c_f in state.zones[5 + L[0]]):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:389
+            # spec: spec/heldenhain/03_rules.rules:392
             player = L[0]
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[0][c_f] > 0
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2295,13 +2271,13 @@ def s_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:389:9",
+                "spec/heldenhain/03_rules.rules:392:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:390
+            # spec: spec/heldenhain/03_rules.rules:393
             p_heilen(state, L[2], L[1])
             pc = 3
         if pc == 3:
@@ -2310,13 +2286,13 @@ def s_eigene_figur_heilen(state, frame):
 
 
 def s_andere_eigene_figur_heilen(state, frame):
-    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:393)"
+    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:396)"
     # L: 0 p, 1 selbst, 2 n, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:394
+            # spec: spec/heldenhain/03_rules.rules:397
             if any(
                 c_f != L[1] and state.counters[0][c_f] > 0
                 for c_f in state.zones[5 + L[0]]
@@ -2325,15 +2301,14 @@ def s_andere_eigene_figur_heilen(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:395
+            # spec: spec/heldenhain/03_rules.rules:398
             player = L[0]
             values = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
                 if (c_f != L[1] and state.counters[0][c_f] > 0)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2341,13 +2316,13 @@ def s_andere_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:395:9",
+                "spec/heldenhain/03_rules.rules:398:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[3] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:396
+            # spec: spec/heldenhain/03_rules.rules:399
             p_heilen(state, L[3], L[2])
             pc = 3
         if pc == 3:
@@ -2356,23 +2331,22 @@ def s_andere_eigene_figur_heilen(state, frame):
 
 
 def s_eigene_figur_einsatz_bis_zugende(state, frame):
-    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:399)"
+    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:402)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:400
+            # spec: spec/heldenhain/03_rules.rules:403
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:401
+            # spec: spec/heldenhain/03_rules.rules:404
             player = L[0]
             values = list(state.zones[5 + L[0]])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2380,13 +2354,13 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:401:9",
+                "spec/heldenhain/03_rules.rules:404:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:402
+            # spec: spec/heldenhain/03_rules.rules:405
             p_bis_zugende_einsatz(state, L[2], L[1])
             pc = 3
         if pc == 3:
@@ -2395,27 +2369,28 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
 
 
 def s_gegnerische_figur_sperren(state, frame):
-    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:407)"
+    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:410)"
     # L: 0 p, 1 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:408
-            if any(d_bereit(state, c_z) for c_z in state.zones[5 + opponent_of(L[0])]):
+            # spec: spec/heldenhain/03_rules.rules:411
+            if any(
+                d_bereit(state, c_z) for c_z in state.zones[5 + opponent_of(L[0], 2)]
+            ):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:409
+            # spec: spec/heldenhain/03_rules.rules:412
             player = L[0]
             values = [
                 c_z
-                for c_z in state.zones[5 + opponent_of(L[0])]
+                for c_z in state.zones[5 + opponent_of(L[0], 2)]
                 if d_bereit(state, c_z)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2423,13 +2398,13 @@ def s_gegnerische_figur_sperren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:409:9",
+                "spec/heldenhain/03_rules.rules:412:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:410
+            # spec: spec/heldenhain/03_rules.rules:413
             p_sperren(state, L[1])
             pc = 3
         if pc == 3:
@@ -2438,23 +2413,22 @@ def s_gegnerische_figur_sperren(state, frame):
 
 
 def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
-    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:413)"
+    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:416)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:414
-            if len(state.zones[5 + opponent_of(L[0])]) > 0:
+            # spec: spec/heldenhain/03_rules.rules:417
+            if len(state.zones[5 + opponent_of(L[0], 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:415
+            # spec: spec/heldenhain/03_rules.rules:418
             player = L[0]
-            values = list(state.zones[5 + opponent_of(L[0])])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            values = list(state.zones[5 + opponent_of(L[0], 2)])
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2462,13 +2436,13 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:415:9",
+                "spec/heldenhain/03_rules.rules:418:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:416
+            # spec: spec/heldenhain/03_rules.rules:419
             p_bis_zugende_einsatz(state, L[2], -L[1])
             pc = 3
         if pc == 3:
@@ -2477,23 +2451,22 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
 
 
 def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
-    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:420)"
+    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:423)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:421
-            if len(state.zones[5 + opponent_of(L[0])]) > 0:
+            # spec: spec/heldenhain/03_rules.rules:424
+            if len(state.zones[5 + opponent_of(L[0], 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:422
+            # spec: spec/heldenhain/03_rules.rules:425
             player = L[0]
-            values = list(state.zones[5 + opponent_of(L[0])])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            values = list(state.zones[5 + opponent_of(L[0], 2)])
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2501,13 +2474,13 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:422:9",
+                "spec/heldenhain/03_rules.rules:425:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:423
+            # spec: spec/heldenhain/03_rules.rules:426
             activate(state, 1, [L[2], -L[1], state.counters[8][L[2]]], None)
             pc = 3
         if pc == 3:
@@ -2516,23 +2489,22 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
 
 
 def s_gegnerischer_figur_stress_geben(state, frame):
-    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:426)"
+    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:429)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:427
-            if len(state.zones[5 + opponent_of(L[0])]) > 0:
+            # spec: spec/heldenhain/03_rules.rules:430
+            if len(state.zones[5 + opponent_of(L[0], 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:428
+            # spec: spec/heldenhain/03_rules.rules:431
             player = L[0]
-            values = list(state.zones[5 + opponent_of(L[0])])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            values = list(state.zones[5 + opponent_of(L[0], 2)])
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2540,13 +2512,13 @@ def s_gegnerischer_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:428:9",
+                "spec/heldenhain/03_rules.rules:431:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:429
+            # spec: spec/heldenhain/03_rules.rules:432
             p_stress_geben(state, L[2], L[1])
             pc = 3
         if pc == 3:
@@ -2555,23 +2527,22 @@ def s_gegnerischer_figur_stress_geben(state, frame):
 
 
 def s_eigener_figur_stress_geben(state, frame):
-    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:432)"
+    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:435)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:433
+            # spec: spec/heldenhain/03_rules.rules:436
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:434
+            # spec: spec/heldenhain/03_rules.rules:437
             player = L[0]
             values = list(state.zones[5 + L[0]])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2579,13 +2550,13 @@ def s_eigener_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:434:9",
+                "spec/heldenhain/03_rules.rules:437:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:435
+            # spec: spec/heldenhain/03_rules.rules:438
             p_stress_geben(state, L[2], L[1])
             pc = 3
         if pc == 3:
@@ -2605,14 +2576,14 @@ def s_neu_mischen_anbieten(state, frame):
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("behalten", "neu_mischen")[i] for i in offered]
-            labels = [
+            ids, labels = option_names(
+                offered,
+                ("behalten", "neu_mischen"),
                 (
                     "Starthand behalten",
                     "Einmal neu mischen (der Startcharakter bleibt)",
-                )[i]
-                for i in offered
-            ]
+                ),
+            )
             ask(
                 state,
                 player,
@@ -2676,7 +2647,7 @@ def s_aufbau(state, frame):
                 # spec: spec/heldenhain/04_turn.rules:33
                 p_karten_ziehen(state, L[0], 4)
             # spec: spec/heldenhain/04_turn.rules:36
-            L[2] = roll(state)
+            L[2] = roll(state, 6, "spec/heldenhain/04_turn.rules:36:5")
             # spec: spec/heldenhain/04_turn.rules:37
             if L[2] <= 3:
                 state.vars[1] = 0
@@ -2688,12 +2659,12 @@ def s_aufbau(state, frame):
             )
             # spec: spec/heldenhain/04_turn.rules:39
             frame[1] = 1
-            state.frames.append([16, 0, [state.vars[1]], None])
+            state.frames.append(new_frame(16, [state.vars[1]]))
             return
         if pc == 1:
             # spec: spec/heldenhain/04_turn.rules:40
             state.frames.pop()
-            state.frames.append([16, 0, [opponent_of(state.vars[1])], None])
+            state.frames.append(new_frame(16, [opponent_of(state.vars[1], 2)]))
             return
 
 
@@ -2806,8 +2777,7 @@ def s_zugende_ausfuehren(state, frame):
             # spec: spec/heldenhain/04_turn.rules:88
             player = L[0]
             values = list(state.zones[3 + L[0]])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2865,14 +2835,14 @@ def s_zug_spielen(state, frame):
                         "(Punkte",
                         text_of(state.tracks[L[0]]),
                         ":",
-                        text_of(state.tracks[opponent_of(L[0])]),
+                        text_of(state.tracks[opponent_of(L[0], 2)]),
                         ")",
                     ]
                 )
             )
             # spec: spec/heldenhain/04_turn.rules:102
             frame[1] = 1
-            state.frames.append([18, 0, [L[0]] + [UNBOUND] * 3, None])
+            state.frames.append(new_frame(18, [L[0]] + [UNBOUND] * 3))
             return
         if pc == 1:
             if not not state.vars[3]:
@@ -2904,7 +2874,8 @@ def s_zug_spielen(state, frame):
             ):
                 offered.append(5)
             offered.append(6)
-            ids = [
+            ids, labels = option_names(
+                offered,
                 (
                     "ausspielen",
                     "hauptquartier",
@@ -2913,10 +2884,7 @@ def s_zug_spielen(state, frame):
                     "ki",
                     "drache",
                     "beenden",
-                )[i]
-                for i in offered
-            ]
-            labels = [
+                ),
                 (
                     "Eine Handkarte ausspielen",
                     "Die Fähigkeit des Hauptquartiers nutzen",
@@ -2925,9 +2893,8 @@ def s_zug_spielen(state, frame):
                     "Eine KI-Unterstützung erschöpfen (1 Aktionspunkt)",
                     "Die Erschöpfen-Aktion des Illusionsdrachen (1 Aktionspunkt)",
                     "Den Zug beenden",
-                )[i]
-                for i in offered
-            ]
+                ),
+            )
             ask(
                 state,
                 player,
@@ -2965,8 +2932,7 @@ def s_zug_spielen(state, frame):
                 for c_c in state.zones[3 + L[0]]
                 if allowed_ausspielen(state, L[0], c_c)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2982,7 +2948,7 @@ def s_zug_spielen(state, frame):
             L[1] = frame[3]
             # spec: spec/heldenhain/04_turn.rules:108
             frame[1] = 1
-            state.frames.append([3, 0, [L[0], L[1]] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(3, [L[0], L[1]] + [UNBOUND] * 2))
             return
         if pc == 5:
             # spec: spec/heldenhain/04_turn.rules:112
@@ -2999,7 +2965,7 @@ def s_zug_spielen(state, frame):
                 continue
             L[2] = L[7][L[8]]
             frame[1] = 7
-            state.frames.append([7, 0, [L[0], L[2]], None])
+            state.frames.append(new_frame(7, [L[0], L[2]]))
             return
         if pc == 7:
             L[8] = L[8] + 1
@@ -3013,8 +2979,7 @@ def s_zug_spielen(state, frame):
                 for c_f in state.zones[5 + L[0]]
                 if allowed_sammeln(state, L[0], c_f)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3032,7 +2997,7 @@ def s_zug_spielen(state, frame):
             p_aktion_beginnen(state)
             # spec: spec/heldenhain/04_turn.rules:118
             frame[1] = 1
-            state.frames.append([4, 0, [L[0], L[3]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(4, [L[0], L[3]] + [UNBOUND] * 1))
             return
         if pc == 10:
             # spec: spec/heldenhain/04_turn.rules:122
@@ -3042,8 +3007,7 @@ def s_zug_spielen(state, frame):
                 for c_f in state.zones[5 + L[0]]
                 if allowed_ablenken_mit(state, L[0], c_f)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3061,11 +3025,10 @@ def s_zug_spielen(state, frame):
             player = L[0]
             values = [
                 c_z
-                for c_z in state.zones[5 + opponent_of(L[0])]
+                for c_z in state.zones[5 + opponent_of(L[0], 2)]
                 if allowed_ablenken(state, L[0], L[3], c_z)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3093,8 +3056,7 @@ def s_zug_spielen(state, frame):
                 for c_k in state.zones[7 + L[0]]
                 if allowed_ki_nutzen(state, L[0], c_k)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3112,7 +3074,7 @@ def s_zug_spielen(state, frame):
             p_aktion_beginnen(state)
             # spec: spec/heldenhain/04_turn.rules:131
             frame[1] = 1
-            state.frames.append([5, 0, [L[0], L[5]], None])
+            state.frames.append(new_frame(5, [L[0], L[5]]))
             return
         if pc == 15:
             # spec: spec/heldenhain/04_turn.rules:135
@@ -3132,7 +3094,7 @@ def s_zug_spielen(state, frame):
             p_aktion_beginnen(state)
             # spec: spec/heldenhain/04_turn.rules:137
             frame[1] = 17
-            state.frames.append([6, 0, [L[0], L[6]], None])
+            state.frames.append(new_frame(6, [L[0], L[6]]))
             return
         if pc == 17:
             L[10] = L[10] + 1
@@ -3146,7 +3108,7 @@ def s_zug_spielen(state, frame):
         if pc == 19:
             # spec: spec/heldenhain/04_turn.rules:143
             state.frames.pop()
-            state.frames.append([19, 0, [L[0]] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(19, [L[0]] + [UNBOUND] * 2))
             return
 
 
@@ -3165,8 +3127,9 @@ def s_preis_handkarte_anbieten(state, frame):
             if len(state.zones[3 + L[0]]) > 0:
                 offered.append(0)
             offered.append(1)
-            ids = [("zahlen", "verzichten")[i] for i in offered]
-            labels = [("1 Handkarte abwerfen", "Nein")[i] for i in offered]
+            ids, labels = option_names(
+                offered, ("zahlen", "verzichten"), ("1 Handkarte abwerfen", "Nein")
+            )
             ask(
                 state,
                 player,
@@ -3189,7 +3152,7 @@ def s_preis_handkarte_anbieten(state, frame):
         if pc == 2:
             # spec: spec/heldenhain/13_purpurpakt.rules:286
             frame[1] = 3
-            state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
             # spec: spec/heldenhain/13_purpurpakt.rules:287
@@ -3218,8 +3181,9 @@ def s_preis_stress_anbieten(state, frame):
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("zahlen", "verzichten")[i] for i in offered]
-            labels = [("1 Stress nehmen", "Nein")[i] for i in offered]
+            ids, labels = option_names(
+                offered, ("zahlen", "verzichten"), ("1 Stress nehmen", "Nein")
+            )
             ask(
                 state,
                 player,
@@ -3252,7 +3216,7 @@ def s_start(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/04_turn.rules:148
             frame[1] = 1
-            state.frames.append([17, 0, [UNBOUND] * 3, None])
+            state.frames.append(new_frame(17, [UNBOUND] * 3))
             return
         if pc == 1:
             # spec: spec/heldenhain/04_turn.rules:149
@@ -3274,11 +3238,11 @@ def s_start(state, frame):
                 )
             # spec: spec/heldenhain/04_turn.rules:154
             frame[1] = 3
-            state.frames.append([20, 0, [UNBOUND] * 11, None])
+            state.frames.append(new_frame(20, [UNBOUND] * 11))
             return
         if pc == 3:
             # spec: spec/heldenhain/04_turn.rules:155
-            state.vars[0] = opponent_of(state.vars[0])
+            state.vars[0] = opponent_of(state.vars[0], 2)
             pc = 2
             continue
         if pc == 4:
@@ -3292,7 +3256,7 @@ def sev_roxy(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/10_superfreundinnen.rules:17
     state.frames.pop()
-    state.frames.append([9, 0, [L[0], state.vars[4], 2] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(9, [L[0], state.vars[4], 2] + [UNBOUND] * 1))
     return
 
 
@@ -3319,8 +3283,7 @@ def sev_ronja_regenbogen(state, frame):
                 for c_f in state.zones[5 + L[0]]
                 if (c_f != state.vars[4] and d_erschoepft(state, c_f))
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3350,7 +3313,7 @@ def sev_eule_elsa(state, frame):
     p_ziehen(state, L[0])
     # spec: spec/heldenhain/10_superfreundinnen.rules:89
     state.frames.pop()
-    state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -3370,8 +3333,7 @@ def sev_zweite_chance(state, frame):
             # spec: spec/heldenhain/10_superfreundinnen.rules:127
             player = L[0]
             values = [c_f for c_f in state.zones[5 + L[0]] if d_erschoepft(state, c_f)]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3402,7 +3364,7 @@ def sev_sonnenstrahl(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/10_superfreundinnen.rules:138
             frame[1] = 1
-            state.frames.append([8, 0, [L[0], 1] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/10_superfreundinnen.rules:139
@@ -3417,7 +3379,7 @@ def sev_schutzengel(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/10_superfreundinnen.rules:148
     state.frames.pop()
-    state.frames.append([8, 0, [L[0], 3] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(8, [L[0], 3] + [UNBOUND] * 1))
     return
 
 
@@ -3439,8 +3401,7 @@ def sev_gluecksbringer(state, frame):
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if d_ist_charakter(state, c_f)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3468,7 +3429,7 @@ def sev_tapferes_herz(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/10_superfreundinnen.rules:168
     state.frames.pop()
-    state.frames.append([10, 0, [L[0], 2] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -3488,8 +3449,7 @@ def sev_sternschnuppe(state, frame):
             # spec: spec/heldenhain/10_superfreundinnen.rules:174
             player = L[0]
             values = list(state.zones[16 + L[0]])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3527,8 +3487,7 @@ def sev_heilkraeuter(state, frame):
             # spec: spec/heldenhain/10_superfreundinnen.rules:183
             player = L[0]
             values = list(state.zones[5 + L[0]])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3568,8 +3527,7 @@ def sev_rueckzug_ins_baumhaus(state, frame):
             # spec: spec/heldenhain/10_superfreundinnen.rules:193
             player = L[0]
             values = list(state.zones[5 + L[0]])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3597,7 +3555,7 @@ def sev_lady_stillstand(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:15
     state.frames.pop()
-    state.frames.append([11, 0, [L[0]] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -3607,7 +3565,7 @@ def sev_samt(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:21
     state.frames.pop()
-    state.frames.append([12, 0, [L[0], 1] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -3617,7 +3575,7 @@ def sev_leutnant_lahm(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:52
     state.frames.pop()
-    state.frames.append([12, 0, [L[0], 2] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -3627,7 +3585,7 @@ def sev_stillstand(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:86
     state.frames.pop()
-    state.frames.append([11, 0, [L[0]] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -3640,12 +3598,12 @@ def sev_laehmende_rede(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/11_schattenkabinett.rules:91
             frame[1] = 1
-            state.frames.append([11, 0, [L[0]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/11_schattenkabinett.rules:92
             state.frames.pop()
-            state.frames.append([11, 0, [L[0]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
 
 
@@ -3655,7 +3613,7 @@ def sev_buerokratie(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:104
     state.frames.pop()
-    state.frames.append([13, 0, [L[0], 1] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -3665,7 +3623,7 @@ def sev_kaltes_schweigen(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:108
     state.frames.pop()
-    state.frames.append([12, 0, [L[0], 2] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -3675,7 +3633,7 @@ def sev_intrige(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:111
     state.frames.pop()
-    state.frames.append([14, 0, [L[0], 2] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -3685,7 +3643,7 @@ def sev_eiserne_disziplin(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:152
     state.frames.pop()
-    state.frames.append([10, 0, [L[0], 2] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -3697,16 +3655,15 @@ def sev_kalte_schulter(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/11_schattenkabinett.rules:157
-            if len(state.zones[5 + opponent_of(L[0])]) > 0:
+            if len(state.zones[5 + opponent_of(L[0], 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/11_schattenkabinett.rules:158
             player = L[0]
-            values = list(state.zones[5 + opponent_of(L[0])])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            values = list(state.zones[5 + opponent_of(L[0], 2)])
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3744,8 +3701,7 @@ def sev_theo_treu(state, frame):
             # spec: spec/heldenhain/12_weggefaehrten.rules:42
             player = L[0]
             values = [c_f for c_f in state.zones[5 + L[0]] if c_f != state.vars[4]]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3773,7 +3729,7 @@ def sev_lagerpause(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/12_weggefaehrten.rules:99
     state.frames.pop()
-    state.frames.append([8, 0, [L[0], 2] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -3783,7 +3739,7 @@ def sev_heldenmut(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/12_weggefaehrten.rules:113
     state.frames.pop()
-    state.frames.append([10, 0, [L[0], 2] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -3803,8 +3759,7 @@ def sev_rettungsaktion(state, frame):
             # spec: spec/heldenhain/12_weggefaehrten.rules:119
             player = L[0]
             values = list(state.zones[5 + L[0]])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3834,7 +3789,7 @@ def sev_festes_band(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/12_weggefaehrten.rules:127
     state.frames.pop()
-    state.frames.append([8, 0, [L[0], 2] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -3854,8 +3809,7 @@ def sev_mutprobe(state, frame):
             # spec: spec/heldenhain/12_weggefaehrten.rules:158
             player = L[0]
             values = list(state.zones[5 + L[0]])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3891,8 +3845,9 @@ def sev_rico_rueckprall(state, frame):
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("zahlen", "verzichten")[i] for i in offered]
-            labels = [("1 Stress auf Rico legen", "Nein")[i] for i in offered]
+            ids, labels = option_names(
+                offered, ("zahlen", "verzichten"), ("1 Stress auf Rico legen", "Nein")
+            )
             ask(
                 state,
                 player,
@@ -3931,8 +3886,11 @@ def sev_baron_blutdruck(state, frame):
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("zahlen", "verzichten")[i] for i in offered]
-            labels = [("2 Stress auf den Baron legen", "Nein")[i] for i in offered]
+            ids, labels = option_names(
+                offered,
+                ("zahlen", "verzichten"),
+                ("2 Stress auf den Baron legen", "Nein"),
+            )
             ask(
                 state,
                 player,
@@ -3970,8 +3928,9 @@ def sev_herr_handel(state, frame):
             if len(state.zones[3 + L[0]]) > 0:
                 offered.append(0)
             offered.append(1)
-            ids = [("zahlen", "verzichten")[i] for i in offered]
-            labels = [("1 Handkarte abwerfen", "Nein")[i] for i in offered]
+            ids, labels = option_names(
+                offered, ("zahlen", "verzichten"), ("1 Handkarte abwerfen", "Nein")
+            )
             ask(
                 state,
                 player,
@@ -3994,7 +3953,7 @@ def sev_herr_handel(state, frame):
         if pc == 2:
             # spec: spec/heldenhain/13_purpurpakt.rules:53
             frame[1] = 3
-            state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
             # spec: spec/heldenhain/13_purpurpakt.rules:54
@@ -4013,7 +3972,7 @@ def sev_jongleur_jupp(state, frame):
     p_ziehen(state, L[0])
     # spec: spec/heldenhain/13_purpurpakt.rules:70
     state.frames.pop()
-    state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -4031,8 +3990,11 @@ def sev_magier_mehrwert(state, frame):
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("zahlen", "verzichten")[i] for i in offered]
-            labels = [("1 Stress auf den Magier legen", "Nein")[i] for i in offered]
+            ids, labels = option_names(
+                offered,
+                ("zahlen", "verzichten"),
+                ("1 Stress auf den Magier legen", "Nein"),
+            )
             ask(
                 state,
                 player,
@@ -4066,7 +4028,7 @@ def sev_teurer_spass(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:130
             frame[1] = 1
-            state.frames.append([15, 0, [L[0], 2] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(15, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:131
@@ -4084,12 +4046,12 @@ def sev_tauschgeschaeft(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:141
             frame[1] = 1
-            state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:142
             frame[1] = 2
-            state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
             # spec: spec/heldenhain/13_purpurpakt.rules:143
@@ -4107,11 +4069,11 @@ def sev_ausverkauf(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:149
             frame[1] = 1
-            state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:150
-            p_punktabzug(state, opponent_of(L[0]), 2)
+            p_punktabzug(state, opponent_of(L[0], 2), 2)
             state.frames.pop()
             return
 
@@ -4145,8 +4107,7 @@ def sev_zugabe(state, frame):
                     and not d_wartezeit(state, c_f)
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4180,7 +4141,7 @@ def sev_wechselgeld(state, frame):
     p_ziehen(state, L[0])
     # spec: spec/heldenhain/13_purpurpakt.rules:168
     state.frames.pop()
-    state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -4192,7 +4153,7 @@ def sev_lockangebot(state, frame):
     p_karten_ziehen(state, L[0], 2)
     # spec: spec/heldenhain/13_purpurpakt.rules:188
     state.frames.pop()
-    state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -4206,8 +4167,7 @@ def sev_blutgeld(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:194
             player = L[0]
             values = list(state.zones[5 + L[0]])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4234,10 +4194,10 @@ def sev_preisexplosion(state, frame):
     # L: 0 you, 1 this
     L = frame[2]
     # spec: spec/heldenhain/13_purpurpakt.rules:202
-    p_punktabzug(state, opponent_of(L[0]), 2)
+    p_punktabzug(state, opponent_of(L[0], 2), 2)
     # spec: spec/heldenhain/13_purpurpakt.rules:203
     state.frames.pop()
-    state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -4250,12 +4210,12 @@ def sev_vertragsbruch(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:209
             frame[1] = 1
-            state.frames.append([14, 0, [L[0], 2] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:210
             state.frames.pop()
-            state.frames.append([15, 0, [L[0], 1] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
@@ -4268,7 +4228,8 @@ def sev_hinterlist(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:223
             if any(
-                d_erschoepft(state, c_z) for c_z in state.zones[5 + opponent_of(L[0])]
+                d_erschoepft(state, c_z)
+                for c_z in state.zones[5 + opponent_of(L[0], 2)]
             ):
                 pc = 1
             else:
@@ -4278,11 +4239,10 @@ def sev_hinterlist(state, frame):
             player = L[0]
             values = [
                 c_z
-                for c_z in state.zones[5 + opponent_of(L[0])]
+                for c_z in state.zones[5 + opponent_of(L[0], 2)]
                 if d_erschoepft(state, c_z)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4315,12 +4275,12 @@ def sev_kredit(state, frame):
             p_energie_gewinnen(state, L[0], 3)
             # spec: spec/heldenhain/13_purpurpakt.rules:232
             frame[1] = 1
-            state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:233
             state.frames.pop()
-            state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
 
 
@@ -4333,7 +4293,7 @@ def sev_letzte_rate(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:239
             frame[1] = 1
-            state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:240
@@ -4348,7 +4308,7 @@ def st_kater_kuschel_text_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/10_superfreundinnen.rules:281
     state.frames.pop()
-    state.frames.append([8, 0, [L[0], 1] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -4375,8 +4335,7 @@ def st_illusionsdrache_text_0(state, frame):
                 for c_f in state.zones[5 + L[0]]
                 if (c_f != L[1] and d_erschoepft(state, c_f))
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4406,7 +4365,7 @@ def st_ki_pflaster_text_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/10_superfreundinnen.rules:308
     state.frames.pop()
-    state.frames.append([8, 0, [L[0], 2] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -4416,7 +4375,7 @@ def st_wolkenschloss_text_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/10_superfreundinnen.rules:321
     state.frames.pop()
-    state.frames.append([8, 0, [L[0], 1] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -4426,7 +4385,7 @@ def st_blumenwiese_text_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/10_superfreundinnen.rules:330
     state.frames.pop()
-    state.frames.append([8, 0, [L[0], 1] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -4436,7 +4395,7 @@ def st_graf_grau_text_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:210
     state.frames.pop()
-    state.frames.append([13, 0, [L[0], 1] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -4449,7 +4408,8 @@ def st_graefin_gaehn_text_0(state, frame):
         if pc == 0:
             # spec: spec/heldenhain/11_schattenkabinett.rules:227
             if any(
-                d_erschoepft(state, c_z) for c_z in state.zones[5 + opponent_of(L[0])]
+                d_erschoepft(state, c_z)
+                for c_z in state.zones[5 + opponent_of(L[0], 2)]
             ):
                 pc = 1
             else:
@@ -4459,11 +4419,10 @@ def st_graefin_gaehn_text_0(state, frame):
             player = L[0]
             values = [
                 c_z
-                for c_z in state.zones[5 + opponent_of(L[0])]
+                for c_z in state.zones[5 + opponent_of(L[0], 2)]
                 if d_erschoepft(state, c_z)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4491,7 +4450,7 @@ def st_ki_fluesterkasten_text_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:254
     state.frames.pop()
-    state.frames.append([10, 0, [L[0], 2] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
@@ -4501,7 +4460,7 @@ def st_ki_bremsklotz_text_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:260
     state.frames.pop()
-    state.frames.append([11, 0, [L[0]] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -4513,7 +4472,7 @@ def st_aktenarchiv_text_0(state, frame):
     p_ziehen(state, L[0])
     # spec: spec/heldenhain/11_schattenkabinett.rules:270
     state.frames.pop()
-    state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
@@ -4523,7 +4482,7 @@ def st_kontrollzentrum_text_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/11_schattenkabinett.rules:274
     state.frames.pop()
-    state.frames.append([12, 0, [L[0], 1] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -4533,7 +4492,7 @@ def st_dachs_dieter_text_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/12_weggefaehrten.rules:216
     state.frames.pop()
-    state.frames.append([8, 0, [L[0], 1] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -4543,7 +4502,7 @@ def st_wachturm_text_0(state, frame):
     L = frame[2]
     # spec: spec/heldenhain/12_weggefaehrten.rules:243
     state.frames.pop()
-    state.frames.append([8, 0, [L[0], 1] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -4557,12 +4516,9 @@ def st_edgar_satzsprung_text_0(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:306
             frame[1] = 1
             state.frames.append(
-                [
-                    21,
-                    0,
-                    [L[0], "Edgar Satzsprung: 1 Handkarte für 1 weiteren Punkt?"],
-                    None,
-                ]
+                new_frame(
+                    21, [L[0], "Edgar Satzsprung: 1 Handkarte für 1 weiteren Punkt?"]
+                )
             )
             return
         if pc == 1:
@@ -4583,12 +4539,10 @@ def st_madame_zugabe_text_0(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:312
             frame[1] = 1
             state.frames.append(
-                [
+                new_frame(
                     21,
-                    0,
                     [L[0], "Madame Zugabe: 1 Handkarte, damit sie wieder bereit wird?"],
-                    None,
-                ]
+                )
             )
             return
         if pc == 1:
@@ -4621,7 +4575,7 @@ def st_graefin_gier_text_0(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:322
             frame[1] = 2
             state.frames.append(
-                [22, 0, [L[0], L[1], "Gräfin Gier: 1 Stress für 1 Energie?"], None]
+                new_frame(22, [L[0], L[1], "Gräfin Gier: 1 Stress für 1 Energie?"])
             )
             return
         if pc == 2:
@@ -4646,12 +4600,9 @@ def st_lord_leihgabe_text_0(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:329
             frame[1] = 1
             state.frames.append(
-                [
-                    22,
-                    0,
-                    [L[0], L[1], "Lord Leihgabe: 1 Stress für 1 weiteren Punkt?"],
-                    None,
-                ]
+                new_frame(
+                    22, [L[0], L[1], "Lord Leihgabe: 1 Stress für 1 weiteren Punkt?"]
+                )
             )
             return
         if pc == 1:
@@ -4684,11 +4635,11 @@ def st_zauberer_zins_text_0(state, frame):
             if len(state.zones[3 + L[0]]) > 0:
                 offered.append(0)
             offered.append(1)
-            ids = [("handkarte", "stress")[i] for i in offered]
-            labels = [
-                ("1 Handkarte abwerfen", "Zauberer Zins bekommt 1 Stress")[i]
-                for i in offered
-            ]
+            ids, labels = option_names(
+                offered,
+                ("handkarte", "stress"),
+                ("1 Handkarte abwerfen", "Zauberer Zins bekommt 1 Stress"),
+            )
             ask(
                 state,
                 player,
@@ -4711,7 +4662,7 @@ def st_zauberer_zins_text_0(state, frame):
         if pc == 3:
             # spec: spec/heldenhain/13_purpurpakt.rules:337
             frame[1] = 5
-            state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 4:
             # spec: spec/heldenhain/13_purpurpakt.rules:338
@@ -4745,12 +4696,10 @@ def st_wucherin_wanda_text_0(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:351
             frame[1] = 2
             state.frames.append(
-                [
+                new_frame(
                     21,
-                    0,
                     [L[0], "Wucherin Wanda: 1 Handkarte für +2 Einsatz bis Zugende?"],
-                    None,
-                ]
+                )
             )
             return
         if pc == 2:
@@ -4775,7 +4724,7 @@ def st_kater_kasse_text_0(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:372
             frame[1] = 1
             state.frames.append(
-                [21, 0, [L[0], "Kater Kasse: 1 Handkarte für 1 Energie?"], None]
+                new_frame(21, [L[0], "Kater Kasse: 1 Handkarte für 1 Energie?"])
             )
             return
         if pc == 1:
@@ -4802,8 +4751,7 @@ def st_ki_rechenmaschine_text_0(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:379
             player = L[0]
             values = list(state.zones[5 + L[0]])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4837,12 +4785,10 @@ def st_ki_preisschild_text_0(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:387
             frame[1] = 1
             state.frames.append(
-                [
+                new_frame(
                     21,
-                    0,
                     [L[0], "KI Preisschild: 1 Handkarte für +1 Einfluss bis Zugende?"],
-                    None,
-                ]
+                )
             )
             return
         if pc == 1:
@@ -4863,7 +4809,7 @@ def st_ki_spielautomat_text_0(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:393
             frame[1] = 1
             state.frames.append(
-                [21, 0, [L[0], "KI Spielautomat: 1 Handkarte für 2 Karten?"], None]
+                new_frame(21, [L[0], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
             )
             return
         if pc == 1:
@@ -4882,7 +4828,7 @@ def st_ki_wechselstube_text_0(state, frame):
     activate(state, 4, [L[0], 1], "turn")
     # spec: spec/heldenhain/13_purpurpakt.rules:400
     state.frames.pop()
-    state.frames.append([15, 0, [L[0], 1] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
@@ -4901,7 +4847,7 @@ def st_spielcasino_text_0(state, frame):
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:413
             frame[1] = 2
-            state.frames.append([0, 0, [L[0]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
             # spec: spec/heldenhain/13_purpurpakt.rules:414
@@ -4927,7 +4873,7 @@ def st_pfandhaus_text_0(state, frame):
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:421
             frame[1] = 2
-            state.frames.append([15, 0, [L[0], 1] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 2:
             # spec: spec/heldenhain/13_purpurpakt.rules:422
@@ -4948,7 +4894,7 @@ def st_opernhaus_text_0(state, frame):
             # spec: spec/heldenhain/13_purpurpakt.rules:431
             frame[1] = 1
             state.frames.append(
-                [21, 0, [L[0], "Opernhaus: 1 Handkarte für 1 Energie?"], None]
+                new_frame(21, [L[0], "Opernhaus: 1 Handkarte für 1 Energie?"])
             )
             return
         if pc == 1:
@@ -5415,3 +5361,120 @@ STEPS = (
     w_t_perlenkette_text_0,  # 132
 )
 START = (23, 0)
+# Where suspended frames hold cards: step -> (slots of cards, slots of lists of
+# cards), so a search bot that re-deals unseen cards re-deals these too.
+CARD_SLOTS = {
+    0: ((1,), ()),  # procedure handkarte_abwerfen
+    1: ((1, 2), ()),  # procedure figur_ins_feld
+    2: ((1, 2, 3), ()),  # procedure anlegen
+    3: ((1, 2, 3), ()),  # procedure karte_ausspielen
+    4: ((1,), ()),  # procedure punkte_sammeln
+    5: ((1,), ()),  # procedure ki_ausfuehren
+    6: ((1,), ()),  # procedure drache_ausfuehren
+    7: ((1,), ()),  # procedure hq_ausfuehren
+    8: ((2,), ()),  # procedure eigene_figur_heilen
+    9: ((1, 3), ()),  # procedure andere_eigene_figur_heilen
+    10: ((2,), ()),  # procedure eigene_figur_einsatz_bis_zugende
+    11: ((1,), ()),  # procedure gegnerische_figur_sperren
+    12: ((2,), ()),  # procedure gegnerischen_einsatz_bis_zugende_senken
+    13: ((2,), ()),  # procedure gegnerischen_einsatz_dauerhaft_senken
+    14: ((2,), ()),  # procedure gegnerischer_figur_stress_geben
+    15: ((2,), ()),  # procedure eigener_figur_stress_geben
+    17: ((1,), ()),  # setup aufbau
+    18: ((1, 2, 3), ()),  # procedure zugbeginn_ausfuehren
+    19: ((1, 2), ()),  # procedure zugende_ausfuehren
+    20: ((1, 2, 3, 4, 5, 6), (7, 9)),  # phase zug_spielen
+    22: ((1,), ()),  # procedure preis_stress_anbieten
+    24: ((1,), ()),  # event of roxy
+    25: ((1, 2), ()),  # event of ronja_regenbogen
+    26: ((1,), ()),  # event of eule_elsa
+    27: ((1, 2), ()),  # event of zweite_chance
+    28: ((1,), ()),  # event of sonnenstrahl
+    29: ((1,), ()),  # event of schutzengel
+    30: ((1, 2), ()),  # event of gluecksbringer
+    31: ((1,), ()),  # event of tapferes_herz
+    32: ((1, 2), ()),  # event of sternschnuppe
+    33: ((1, 2), ()),  # event of heilkraeuter
+    34: ((1, 2), ()),  # event of rueckzug_ins_baumhaus
+    35: ((1,), ()),  # event of lady_stillstand
+    36: ((1,), ()),  # event of samt
+    37: ((1,), ()),  # event of leutnant_lahm
+    38: ((1,), ()),  # event of stillstand
+    39: ((1,), ()),  # event of laehmende_rede
+    40: ((1,), ()),  # event of buerokratie
+    41: ((1,), ()),  # event of kaltes_schweigen
+    42: ((1,), ()),  # event of intrige
+    43: ((1,), ()),  # event of eiserne_disziplin
+    44: ((1, 2), ()),  # event of kalte_schulter
+    45: ((1, 2), ()),  # event of theo_treu
+    46: ((1,), ()),  # event of lagerpause
+    47: ((1,), ()),  # event of heldenmut
+    48: ((1, 2), ()),  # event of rettungsaktion
+    49: ((1,), ()),  # event of festes_band
+    50: ((1, 2), ()),  # event of mutprobe
+    51: ((1, 2), ()),  # event of rico_rueckprall
+    52: ((1, 2), ()),  # event of baron_blutdruck
+    53: ((1,), ()),  # event of herr_handel
+    54: ((1,), ()),  # event of jongleur_jupp
+    55: ((1, 2), ()),  # event of magier_mehrwert
+    56: ((1,), ()),  # event of teurer_spass
+    57: ((1,), ()),  # event of tauschgeschaeft
+    58: ((1,), ()),  # event of ausverkauf
+    59: ((1, 2), ()),  # event of zugabe
+    60: ((1,), ()),  # event of wechselgeld
+    61: ((1,), ()),  # event of lockangebot
+    62: ((1, 2), ()),  # event of blutgeld
+    63: ((1,), ()),  # event of preisexplosion
+    64: ((1,), ()),  # event of vertragsbruch
+    65: ((1, 2), ()),  # event of hinterlist
+    66: ((1,), ()),  # event of kredit
+    67: ((1,), ()),  # event of letzte_rate
+    69: ((1, 2), ()),  # on drache_genutzt of illusionsdrache_text
+    70: ((1,), ()),  # on ki_genutzt of ki_pflaster_text
+    71: ((1,), ()),  # on hq_genutzt of wolkenschloss_text
+    73: ((1,), ()),  # on gesammelt of graf_grau_text
+    74: ((1,), ()),  # on zugbeginn of graefin_gaehn_text
+    75: ((1,), ()),  # on ki_genutzt of ki_fluesterkasten_text
+    76: ((1,), ()),  # on ki_genutzt of ki_bremsklotz_text
+    77: ((1,), ()),  # on hq_genutzt of aktenarchiv_text
+    78: ((1,), ()),  # on hq_genutzt of kontrollzentrum_text
+    80: ((1,), ()),  # on hq_genutzt of wachturm_text
+    81: ((1,), ()),  # on gesammelt of edgar_satzsprung_text
+    82: ((1,), ()),  # on gesammelt of madame_zugabe_text
+    83: ((1,), (2,)),  # on zugbeginn of graefin_gier_text
+    84: ((1,), ()),  # on gesammelt of lord_leihgabe_text
+    85: ((1,), (2,)),  # on zugbeginn of zauberer_zins_text
+    86: ((1,), (2,)),  # on zugbeginn of wucherin_wanda_text
+    88: ((1, 2), ()),  # on ki_genutzt of ki_rechenmaschine_text
+    89: ((1,), ()),  # on ki_genutzt of ki_preisschild_text
+    90: ((1,), ()),  # on ki_genutzt of ki_spielautomat_text
+    91: ((1,), ()),  # on ki_genutzt of ki_wechselstube_text
+    92: ((1,), ()),  # on hq_genutzt of spielcasino_text
+    93: ((1,), ()),  # on hq_genutzt of pfandhaus_text
+    95: ((1,), ()),  # on gesammelt of blitzy_text
+    96: ((1,), ()),  # on gesammelt of lena_text
+    98: ((1,), ()),  # on gesammelt of fee_fortuna_text
+    100: ((1,), ()),  # on gesammelt of cleo_chance_text
+    101: ((1,), ()),  # on gesammelt of flauschi_text
+    102: ((1,), ()),  # on gesammelt of gluecksschwein_trudi_text
+    103: ((1,), ()),  # on ki_genutzt of ki_sternchen_text
+    104: ((1,), ()),  # on ki_genutzt of ki_gluecksrad_text
+    105: ((1,), ()),  # on ki_genutzt of ki_kompass_text
+    107: ((1,), ()),  # on hq_genutzt of sternwarte_text
+    109: ((1,), ()),  # on gesammelt of professor_null_text
+    111: ((1,), ()),  # on gesammelt of zensor_zack_text
+    112: ((1,), ()),  # on gesammelt of rabe_raspel_text
+    114: ((1,), ()),  # on ki_genutzt of ki_stoppuhr_text
+    115: ((1,), ()),  # on ki_genutzt of ki_rechenknecht_text
+    116: ((1,), ()),  # on gesammelt of siegelring_text
+    118: ((1,), ()),  # on gesammelt of paula_pfad_text
+    120: ((1,), ()),  # on gesammelt of selma_seil_text
+    121: ((1,), ()),  # on gesammelt of pony_polka_text
+    122: ((1,), ()),  # on ki_genutzt of ki_wanderkarte_text
+    123: ((1,), ()),  # on ki_genutzt of ki_funkgeraet_text
+    124: ((1,), ()),  # on ki_genutzt of ki_lagerfeuer_text
+    125: ((1,), ()),  # on ki_genutzt of ki_fernglas_text
+    127: ((1,), ()),  # on hq_genutzt of gildenhaus_text
+    130: ((1,), ()),  # on gesammelt of tante_tantieme_text
+    131: ((1,), ()),  # on gesammelt of elster_elvira_text
+}

@@ -10,11 +10,29 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 227f32bbff0d3494
-# Fingerprint: source da0de3423a222ad79a53 output 441f85617a2d46a65deb
+# Spec hash: 81a357c1e1564410
+# Designer tests from:
+#     heldenhain/tests/01_decks.rules
+#     heldenhain/tests/03_setup.rules
+#     heldenhain/tests/04_turn.rules
+#     heldenhain/tests/05_bots.rules
+#     heldenhain/tests/05_figures.rules
+#     heldenhain/tests/06_collect.rules
+#     heldenhain/tests/07_distract.rules
+#     heldenhain/tests/08_card_kinds.rules
+#     heldenhain/tests/09_keywords.rules
+#     heldenhain/tests/10_superfreundinnen.rules
+#     heldenhain/tests/11_overview.rules
+#     heldenhain/tests/11_schattenkabinett.rules
+#     heldenhain/tests/12_weggefaehrten.rules
+#     heldenhain/tests/13_purpurpakt.rules
+# Tests hash: 2efbbd3c76028207
+# Fingerprint: source 4017c289864383767364 output 717b97fdacf0989ecfa9
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
-from runtime.state import RuleError, is_active
+from runtime.frames import UNBOUND
+from runtime.state import is_active
+from runtime.values import attr_of, event_allowed, opponent_of
 from .tables import (
     A_ausdauer,
     A_deck,
@@ -30,7 +48,6 @@ from .tables import (
     A_rueckendeckung,
     A_spaet,
     A_von,
-    ENTITY_IDS,
     ENTITY_LABELS,
     KS_aktion,
     KS_ausruestung,
@@ -42,88 +59,7 @@ from .tables import (
     KS_schauplatz,
     KS_spiegel,
     PLAYERS,
-    REGION_MEMBERS,
-    REGION_SETS,
 )
-
-# A local not bound yet (plain data, so frames stay JSON).
-UNBOUND = "\x00unbound"
-
-
-def text_of(value):
-    """A value as `log` writes it."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def rule_error(message, location):
-    raise RuleError(message, location)
-
-
-def unknown_name(name, location):
-    raise RuleError(f"unknown name '{name}'", location)
-
-
-def attr_of(table, entity, name, location):
-    if entity is None:
-        raise RuleError(f"none has no attribute '{name}'", location)
-    return table[entity]
-
-
-def opponent_of(player):
-    return None if player is None else (player + 1) % 2
-
-
-def winner_of(state):
-    return state.result["winner"] if state.result else None
-
-
-def deciding_of(state):
-    """The player the pending decision waits for, or none."""
-    return state.pending["player"] if state.pending else None
-
-
-def end_reason_of(state):
-    return state.result["reason"] if state.result else ""
-
-
-def zone_slot(value, location):
-    """The slot of a zone held in a value ("@<slot>")."""
-    if isinstance(value, str) and value.startswith("@"):
-        return int(value[1:])
-    raise RuleError("not a zone", location)
-
-
-def in_zone(state, card, slot):
-    return card is not None and state.location[card] == slot
-
-
-def collection_of(state, value, location):
-    """The members of a zone or region held in a value, as a fresh list."""
-    if isinstance(value, str) and value.startswith("@"):
-        return list(state.zones[int(value[1:])])
-    if value in REGION_MEMBERS:
-        return list(REGION_MEMBERS[value])
-    raise RuleError(f"not a collection: {text_of(value)}", location)
-
-
-def member_of(state, item, value, location):
-    """`item in value` for a zone or region held in a value."""
-    if value in REGION_SETS:
-        return item in REGION_SETS[value]
-    if isinstance(value, str) and value.startswith("@"):
-        return item is not None and state.location[item] == int(value[1:])
-    raise RuleError(f"not a collection: {text_of(value)}", location)
-
-
-def event_allowed(state, card, player):
-    """Whether a card's event `when` holds (true without one)."""
-    when = EVENT_WHEN.get(card)
-    return True if when is None else bool(when(state, player, card))
-
 
 # ---------------------------------------------------------------- defines
 
@@ -371,14 +307,14 @@ def d_mannschaft_gilt(state, v_f):
 
 def d_rueckendeckung_summe(state, v_z):
     "define rueckendeckung_summe"
-    # spec: spec/heldenhain/02_cards.rules:87
+    # spec: spec/heldenhain/02_cards.rules:90
     return sum(
         [
             attr_of(
                 A_rueckendeckung,
                 d_orig(state, c_g),
                 "rueckendeckung",
-                "spec/heldenhain/02_cards.rules:88:9",
+                "spec/heldenhain/02_cards.rules:91:9",
             )
             for c_g in state.zones[5 + d_besitzer(state, v_z)]
             if c_g != v_z and d_ist_figur(state, c_g)
@@ -388,7 +324,7 @@ def d_rueckendeckung_summe(state, v_z):
 
 def d_ueberlastet(state, v_f):
     "define ueberlastet"
-    # spec: spec/heldenhain/02_cards.rules:94
+    # spec: spec/heldenhain/02_cards.rules:97
     return state.counters[0][v_f] >= q_ausdauer(state, v_f)
 
 
@@ -421,7 +357,7 @@ def d_feldwert(state, v_p):
 def d_punktvorsprung(state, v_p):
     "define punktvorsprung"
     # spec: spec/heldenhain/05_bots.rules:12
-    return state.tracks[v_p] - state.tracks[opponent_of(v_p)]
+    return state.tracks[v_p] - state.tracks[opponent_of(v_p, 2)]
 
 
 def d_dauerkarten(state, v_p):
@@ -458,7 +394,7 @@ def d_eval_tante_taktik(state, v_p):
     return (
         100 * d_punktvorsprung(state, v_p)
         + 10 * d_feldwert(state, v_p)
-        - 8 * d_feldwert(state, opponent_of(v_p))
+        - 8 * d_feldwert(state, opponent_of(v_p, 2))
         - 6 * d_eigener_stress(state, v_p)
         + 4 * len(state.zones[5 + v_p])
         + 3 * len(state.zones[3 + v_p])
@@ -473,9 +409,9 @@ def d_eval_graf_gruebel(state, v_p):
     return (
         100 * d_punktvorsprung(state, v_p)
         + 7 * d_feldwert(state, v_p)
-        - 12 * d_feldwert(state, opponent_of(v_p))
-        + 15 * d_gesperrt(state, opponent_of(v_p))
-        + 5 * d_eigener_stress(state, opponent_of(v_p))
+        - 12 * d_feldwert(state, opponent_of(v_p, 2))
+        + 15 * d_gesperrt(state, opponent_of(v_p, 2))
+        + 5 * d_eigener_stress(state, opponent_of(v_p, 2))
         + 3 * len(state.zones[3 + v_p])
         + 2 * state.tracks[2 + v_p]
         + 6 * d_dauerkarten(state, v_p)
@@ -488,7 +424,7 @@ def d_eval_der_wegweiser(state, v_p):
     return (
         100 * d_punktvorsprung(state, v_p)
         + 9 * d_feldwert(state, v_p)
-        - 8 * d_feldwert(state, opponent_of(v_p))
+        - 8 * d_feldwert(state, opponent_of(v_p, 2))
         + 25 * len([c_f for c_f in state.zones[5 + v_p] if d_ist_charakter(state, c_f)])
         + 8
         * sum(
@@ -514,7 +450,7 @@ def d_eval_fraeulein_rabatt(state, v_p):
     return (
         100 * d_punktvorsprung(state, v_p)
         + 10 * d_feldwert(state, v_p)
-        - 8 * d_feldwert(state, opponent_of(v_p))
+        - 8 * d_feldwert(state, opponent_of(v_p, 2))
         - 3 * d_eigener_stress(state, v_p)
         + 6 * len(state.zones[3 + v_p])
         + 5 * state.tracks[2 + v_p]
@@ -629,7 +565,7 @@ def q_einsatz(state, v_f):
             # spec: spec/heldenhain/11_schattenkabinett.rules:218
             if (
                 v_f is not None and state.location[v_f] == 5 + d_besitzer(state, v_f)
-            ) and d_im_feld(state, opponent_of(d_besitzer(state, v_f)), 70):
+            ) and d_im_feld(state, opponent_of(d_besitzer(state, v_f), 2), 70):
                 value += -1
                 value = max(value, 0)
         elif kind == 45:  # nebelmoor_text
@@ -785,7 +721,7 @@ def q_kosten(state, v_p, v_c):
 
 def q_rueckendeckung_fuer(state, v_z):
     "quantity rueckendeckung_fuer"
-    # spec: spec/heldenhain/02_cards.rules:89
+    # spec: spec/heldenhain/02_cards.rules:92
     value = d_rueckendeckung_summe(state, v_z)
     for effect in state.effects:
         kind = effect[0]
@@ -799,7 +735,7 @@ def q_rueckendeckung_fuer(state, v_z):
 
 def q_ablenkstress(state, v_z, v_n):
     "quantity ablenkstress"
-    # spec: spec/heldenhain/02_cards.rules:90
+    # spec: spec/heldenhain/02_cards.rules:93
     value = 0 if v_n <= 0 else max(1, v_n - q_rueckendeckung_fuer(state, v_z))
     return value
 
@@ -846,7 +782,9 @@ def allowed_ausspielen(state, x0, x1):
     ):
         return False
     # spec: spec/heldenhain/03_rules.rules:48
-    if d_ist_aktion(state, x1) and not event_allowed(state, d_orig(state, x1), x0):
+    if d_ist_aktion(state, x1) and not event_allowed(
+        state, EVENT_WHEN, d_orig(state, x1), x0
+    ):
         return False
     return True
 
@@ -880,7 +818,8 @@ def allowed_ablenken_mit(state, x0, x1):
         return False
     # spec: spec/heldenhain/03_rules.rules:68
     if not d_darf_ablenken(state, x0, x1) or not any(
-        allowed_ablenken(state, x0, x1, c_z) for c_z in state.zones[5 + opponent_of(x0)]
+        allowed_ablenken(state, x0, x1, c_z)
+        for c_z in state.zones[5 + opponent_of(x0, 2)]
     ):
         return False
     for effect in state.effects:
@@ -905,7 +844,9 @@ def allowed_ablenken(state, x0, x1, x2):
     if not d_darf_ablenken(state, x0, x1):
         return False
     # spec: spec/heldenhain/03_rules.rules:74
-    if (x2 is None or state.location[x2] != 5 + opponent_of(x0)) or d_bereit(state, x2):
+    if (x2 is None or state.location[x2] != 5 + opponent_of(x0, 2)) or d_bereit(
+        state, x2
+    ):
         return False
     for effect in state.effects:
         kind = effect[0]

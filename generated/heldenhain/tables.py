@@ -10,8 +10,24 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 227f32bbff0d3494
-# Fingerprint: source 369a56487f37a97f5961 output 7eeb2f32bfd43c6c8a1f
+# Spec hash: 81a357c1e1564410
+# Designer tests from:
+#     heldenhain/tests/01_decks.rules
+#     heldenhain/tests/03_setup.rules
+#     heldenhain/tests/04_turn.rules
+#     heldenhain/tests/05_bots.rules
+#     heldenhain/tests/05_figures.rules
+#     heldenhain/tests/06_collect.rules
+#     heldenhain/tests/07_distract.rules
+#     heldenhain/tests/08_card_kinds.rules
+#     heldenhain/tests/09_keywords.rules
+#     heldenhain/tests/10_superfreundinnen.rules
+#     heldenhain/tests/11_overview.rules
+#     heldenhain/tests/11_schattenkabinett.rules
+#     heldenhain/tests/12_weggefaehrten.rules
+#     heldenhain/tests/13_purpurpakt.rules
+# Tests hash: 2efbbd3c76028207
+# Fingerprint: source f7a675b86586e882b9cc output 89f999ec81d2ce388add
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -19,7 +35,7 @@ from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="heldenhain",
     title="Heldenhain",
-    spec_hash="227f32bbff0d3494",
+    spec_hash="81a357c1e1564410",
     spec_files=(
         "heldenhain/01_frame.rules",
         "heldenhain/02_cards.rules",
@@ -2334,8 +2350,95 @@ META = GameMeta(
         "cards_with_events": 88,
         "phases": 1,
         "constraints": 16,
-        "designer_tests": 287,
+        "designer_tests": 289,
     },
+    var_kinds=("player", "player", "", "", "card", ""),
+    effect_param_kinds=(
+        ("card", "card"),
+        ("card", "", ""),
+        ("card", "", ""),
+        ("card", "", ""),
+        ("player", ""),
+        ("player", ""),
+        ("player", ""),
+        ("player", "", "card"),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+    ),
 )
 
 # Where the state keeps what (the rules index these lists directly):

@@ -10,12 +10,29 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 227f32bbff0d3494
-# Fingerprint: source 4ecaf6815da76cc58ffe output 9063fdc9843856d91308
-"Heldenhain: the designer tests, run by runtime.testing on this back end."
+# Spec hash: 81a357c1e1564410
+# Designer tests from:
+#     heldenhain/tests/01_decks.rules
+#     heldenhain/tests/03_setup.rules
+#     heldenhain/tests/04_turn.rules
+#     heldenhain/tests/05_bots.rules
+#     heldenhain/tests/05_figures.rules
+#     heldenhain/tests/06_collect.rules
+#     heldenhain/tests/07_distract.rules
+#     heldenhain/tests/08_card_kinds.rules
+#     heldenhain/tests/09_keywords.rules
+#     heldenhain/tests/10_superfreundinnen.rules
+#     heldenhain/tests/11_overview.rules
+#     heldenhain/tests/11_schattenkabinett.rules
+#     heldenhain/tests/12_weggefaehrten.rules
+#     heldenhain/tests/13_purpurpakt.rules
+# Tests hash: 2efbbd3c76028207
+# Fingerprint: source 6e04a1d9226b0c40cd51 output 11340204dc841644425a
+"Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
-from runtime.program import TestCase, TestStep
+from runtime.frames import UNBOUND, new_frame
 from runtime.state import activate, move_card
+from runtime.values import attr_of, unknown_name, winner_of
 from .tables import (
     A_deck,
     A_kosten,
@@ -32,7 +49,6 @@ from .tables import (
     K_schauplatz,
 )
 from .rules import (
-    UNBOUND,
     allowed_ablenken,
     allowed_ablenken_mit,
     allowed_aussetzen_lassen,
@@ -41,7 +57,6 @@ from .rules import (
     allowed_hq_nutzen,
     allowed_ki_nutzen,
     allowed_sammeln,
-    attr_of,
     d_bereit,
     d_besitzer,
     d_deck_ki_wert,
@@ -67,8 +82,6 @@ from .rules import (
     q_kosten,
     q_mannschaftsgroesse,
     q_rettung,
-    unknown_name,
-    winner_of,
 )
 from .procedures import (
     p_ablenken_ausfuehren,
@@ -93,8 +106,8 @@ from .procedures import (
 # Test statements keep their locals in the test's environment (L, a dict).
 
 
-def tb_4_0(state, frame):
-    "test 4, part 0 (spec/heldenhain/tests/01_decks.rules:39)"
+def tb_01_decks_4_0(state, frame):
+    "test tests/01_decks.rules#4 part 0 (spec/heldenhain/tests/01_decks.rules:39)"
     # spec: spec/heldenhain/tests/01_decks.rules:39
     state.vars[1] = 0
     # spec: spec/heldenhain/tests/01_decks.rules:40
@@ -105,24 +118,24 @@ def tb_4_0(state, frame):
     return
 
 
-def tb_7_0(state, frame):
-    "test 7, part 0 (spec/heldenhain/tests/03_setup.rules:11)"
+def tb_03_setup_1_0(state, frame):
+    "test tests/03_setup.rules#1 part 0 (spec/heldenhain/tests/03_setup.rules:11)"
     # spec: spec/heldenhain/tests/03_setup.rules:11
     state.frames.pop()
-    state.frames.append([17, 0, [UNBOUND] * 3, None])
+    state.frames.append(new_frame(17, [UNBOUND] * 3))
     return
 
 
-def tb_8_0(state, frame):
-    "test 8, part 0 (spec/heldenhain/tests/03_setup.rules:23)"
+def tb_03_setup_2_0(state, frame):
+    "test tests/03_setup.rules#2 part 0 (spec/heldenhain/tests/03_setup.rules:23)"
     # spec: spec/heldenhain/tests/03_setup.rules:23
     state.frames.pop()
-    state.frames.append([17, 0, [UNBOUND] * 3, None])
+    state.frames.append(new_frame(17, [UNBOUND] * 3))
     return
 
 
-def tb_9_0(state, frame):
-    "test 9, part 0 (spec/heldenhain/tests/03_setup.rules:30)"
+def tb_03_setup_3_0(state, frame):
+    "test tests/03_setup.rules#3 part 0 (spec/heldenhain/tests/03_setup.rules:30)"
     # spec: spec/heldenhain/tests/03_setup.rules:30
     for card in [
         c_c
@@ -153,28 +166,28 @@ def tb_9_0(state, frame):
     move_card(state, 50, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:37
     state.frames.pop()
-    state.frames.append([16, 0, [0], None])
+    state.frames.append(new_frame(16, [0]))
     return
 
 
-def tb_10_0(state, frame):
-    "test 10, part 0 (spec/heldenhain/tests/03_setup.rules:45)"
+def tb_03_setup_4_0(state, frame):
+    "test tests/03_setup.rules#4 part 0 (spec/heldenhain/tests/03_setup.rules:45)"
     # spec: spec/heldenhain/tests/03_setup.rules:45
     state.frames.pop()
-    state.frames.append([17, 0, [UNBOUND] * 3, None])
+    state.frames.append(new_frame(17, [UNBOUND] * 3))
     return
 
 
-def tb_10_1(state, frame):
-    "test 10, part 1 (spec/heldenhain/tests/03_setup.rules:48)"
+def tb_03_setup_4_1(state, frame):
+    "test tests/03_setup.rules#4 part 1 (spec/heldenhain/tests/03_setup.rules:48)"
     # spec: spec/heldenhain/tests/03_setup.rules:48
     state.vars[3] = False
     state.frames.pop()
     return
 
 
-def tb_11_0(state, frame):
-    "test 11, part 0 (spec/heldenhain/tests/03_setup.rules:53)"
+def tb_03_setup_5_0(state, frame):
+    "test tests/03_setup.rules#5 part 0 (spec/heldenhain/tests/03_setup.rules:53)"
     # spec: spec/heldenhain/tests/03_setup.rules:53
     move_card(state, 35, 1)
     # spec: spec/heldenhain/tests/03_setup.rules:54
@@ -187,40 +200,40 @@ def tb_11_0(state, frame):
     state.vars[0] = 0
     # spec: spec/heldenhain/tests/03_setup.rules:58
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_11_1(state, frame):
-    "test 11, part 1 (spec/heldenhain/tests/03_setup.rules:61)"
+def tb_03_setup_5_1(state, frame):
+    "test tests/03_setup.rules#5 part 1 (spec/heldenhain/tests/03_setup.rules:61)"
     # spec: spec/heldenhain/tests/03_setup.rules:61
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/03_setup.rules:62
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_11_2(state, frame):
-    "test 11, part 2 (spec/heldenhain/tests/03_setup.rules:65)"
+def tb_03_setup_5_2(state, frame):
+    "test tests/03_setup.rules#5 part 2 (spec/heldenhain/tests/03_setup.rules:65)"
     # spec: spec/heldenhain/tests/03_setup.rules:65
     state.vars[0] = 0
     # spec: spec/heldenhain/tests/03_setup.rules:66
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_12_0(state, frame):
-    "test 12, part 0 (spec/heldenhain/tests/03_setup.rules:73)"
+def tb_03_setup_6_0(state, frame):
+    "test tests/03_setup.rules#6 part 0 (spec/heldenhain/tests/03_setup.rules:73)"
     # spec: spec/heldenhain/tests/03_setup.rules:73
     state.frames.pop()
-    state.frames.append([17, 0, [UNBOUND] * 3, None])
+    state.frames.append(new_frame(17, [UNBOUND] * 3))
     return
 
 
-def tb_13_0(state, frame):
-    "test 13, part 0 (spec/heldenhain/tests/04_turn.rules:6)"
+def tb_04_turn_0_0(state, frame):
+    "test tests/04_turn.rules#0 part 0 (spec/heldenhain/tests/04_turn.rules:6)"
     # spec: spec/heldenhain/tests/04_turn.rules:6
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:7
@@ -235,88 +248,88 @@ def tb_13_0(state, frame):
     p_sperren(state, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:12
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_14_0(state, frame):
-    "test 14, part 0 (spec/heldenhain/tests/04_turn.rules:19)"
+def tb_04_turn_1_0(state, frame):
+    "test tests/04_turn.rules#1 part 0 (spec/heldenhain/tests/04_turn.rules:19)"
     # spec: spec/heldenhain/tests/04_turn.rules:19
     move_card(state, 312, 6)
     # spec: spec/heldenhain/tests/04_turn.rules:20
     p_erschoepfen(state, 312)
     # spec: spec/heldenhain/tests/04_turn.rules:21
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_15_0(state, frame):
-    "test 15, part 0 (spec/heldenhain/tests/04_turn.rules:27)"
+def tb_04_turn_2_0(state, frame):
+    "test tests/04_turn.rules#2 part 0 (spec/heldenhain/tests/04_turn.rules:27)"
     # spec: spec/heldenhain/tests/04_turn.rules:27
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/04_turn.rules:28
     state.frames.pop()
-    state.frames.append([3, 0, [0, 0] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 0] + [UNBOUND] * 2))
     return
 
 
-def tb_15_1(state, frame):
-    "test 15, part 1 (spec/heldenhain/tests/04_turn.rules:30)"
+def tb_04_turn_2_1(state, frame):
+    "test tests/04_turn.rules#2 part 1 (spec/heldenhain/tests/04_turn.rules:30)"
     # spec: spec/heldenhain/tests/04_turn.rules:30
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_16_0(state, frame):
-    "test 16, part 0 (spec/heldenhain/tests/04_turn.rules:36)"
+def tb_04_turn_3_0(state, frame):
+    "test tests/04_turn.rules#3 part 0 (spec/heldenhain/tests/04_turn.rules:36)"
     # spec: spec/heldenhain/tests/04_turn.rules:36
-    state.tracks[2] = max(0, min(6, 1))
+    state.tracks[2] = 1
     # spec: spec/heldenhain/tests/04_turn.rules:37
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_17_0(state, frame):
-    "test 17, part 0 (spec/heldenhain/tests/04_turn.rules:43)"
+def tb_04_turn_4_0(state, frame):
+    "test tests/04_turn.rules#4 part 0 (spec/heldenhain/tests/04_turn.rules:43)"
     # spec: spec/heldenhain/tests/04_turn.rules:43
-    state.tracks[5] = max(0, min(9999, 3))
+    state.tracks[5] = 3
     # spec: spec/heldenhain/tests/04_turn.rules:44
-    state.tracks[2] = max(0, min(6, 1))
+    state.tracks[2] = 1
     # spec: spec/heldenhain/tests/04_turn.rules:45
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_17_1(state, frame):
-    "test 17, part 1 (spec/heldenhain/tests/04_turn.rules:48)"
+def tb_04_turn_4_1(state, frame):
+    "test tests/04_turn.rules#4 part 1 (spec/heldenhain/tests/04_turn.rules:48)"
     # spec: spec/heldenhain/tests/04_turn.rules:48
-    state.tracks[2] = max(0, min(6, 5))
+    state.tracks[2] = 5
     # spec: spec/heldenhain/tests/04_turn.rules:49
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_18_0(state, frame):
-    "test 18, part 0 (spec/heldenhain/tests/04_turn.rules:55)"
+def tb_04_turn_5_0(state, frame):
+    "test tests/04_turn.rules#5 part 0 (spec/heldenhain/tests/04_turn.rules:55)"
     # spec: spec/heldenhain/tests/04_turn.rules:55
-    state.tracks[5] = max(0, min(9999, 3))
+    state.tracks[5] = 3
     # spec: spec/heldenhain/tests/04_turn.rules:56
-    state.tracks[2] = max(0, min(6, 1))
+    state.tracks[2] = 1
     # spec: spec/heldenhain/tests/04_turn.rules:57
     move_card(state, 55, 11)
     # spec: spec/heldenhain/tests/04_turn.rules:58
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_18_1(state, frame):
-    "test 18, part 1 (spec/heldenhain/tests/04_turn.rules:61)"
+def tb_04_turn_5_1(state, frame):
+    "test tests/04_turn.rules#5 part 1 (spec/heldenhain/tests/04_turn.rules:61)"
     # spec: spec/heldenhain/tests/04_turn.rules:61
     move_card(state, 56, 11)
     # spec: spec/heldenhain/tests/04_turn.rules:62
@@ -325,42 +338,42 @@ def tb_18_1(state, frame):
     p_stress_geben(state, 0, 2)
     # spec: spec/heldenhain/tests/04_turn.rules:64
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_19_0(state, frame):
-    "test 19, part 0 (spec/heldenhain/tests/04_turn.rules:70)"
+def tb_04_turn_6_0(state, frame):
+    "test tests/04_turn.rules#6 part 0 (spec/heldenhain/tests/04_turn.rules:70)"
     # spec: spec/heldenhain/tests/04_turn.rules:70
     activate(state, 68, [], None)
     # spec: spec/heldenhain/tests/04_turn.rules:71
-    state.tracks[5] = max(0, min(9999, 3))
+    state.tracks[5] = 3
     # spec: spec/heldenhain/tests/04_turn.rules:72
     move_card(state, 198, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:73
     move_card(state, 35, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:74
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_20_0(state, frame):
-    "test 20, part 0 (spec/heldenhain/tests/04_turn.rules:84)"
+def tb_04_turn_7_0(state, frame):
+    "test tests/04_turn.rules#7 part 0 (spec/heldenhain/tests/04_turn.rules:84)"
     # spec: spec/heldenhain/tests/04_turn.rules:84
-    state.tracks[5] = max(0, min(9999, 2))
+    state.tracks[5] = 2
     # spec: spec/heldenhain/tests/04_turn.rules:85
     move_card(state, 35, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:86
     move_card(state, 36, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:87
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_21_0(state, frame):
-    "test 21, part 0 (spec/heldenhain/tests/04_turn.rules:93)"
+def tb_04_turn_8_0(state, frame):
+    "test tests/04_turn.rules#8 part 0 (spec/heldenhain/tests/04_turn.rules:93)"
     # spec: spec/heldenhain/tests/04_turn.rules:93
     move_card(state, 1, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:94
@@ -370,29 +383,29 @@ def tb_21_0(state, frame):
     # spec: spec/heldenhain/tests/04_turn.rules:96
     move_card(state, 50, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:97
-    state.tracks[2] = max(0, min(6, 3))
+    state.tracks[2] = 3
     state.frames.pop()
     return
 
 
-def tb_21_1(state, frame):
-    "test 21, part 1 (spec/heldenhain/tests/04_turn.rules:100)"
+def tb_04_turn_8_1(state, frame):
+    "test tests/04_turn.rules#8 part 1 (spec/heldenhain/tests/04_turn.rules:100)"
     # spec: spec/heldenhain/tests/04_turn.rules:100
     state.frames.pop()
-    state.frames.append([3, 0, [0, 0] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 0] + [UNBOUND] * 2))
     return
 
 
-def tb_21_2(state, frame):
-    "test 21, part 2 (spec/heldenhain/tests/04_turn.rules:103)"
+def tb_04_turn_8_2(state, frame):
+    "test tests/04_turn.rules#8 part 2 (spec/heldenhain/tests/04_turn.rules:103)"
     # spec: spec/heldenhain/tests/04_turn.rules:103
     state.frames.pop()
-    state.frames.append([3, 0, [0, 35] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 35] + [UNBOUND] * 2))
     return
 
 
-def tb_22_0(state, frame):
-    "test 22, part 0 (spec/heldenhain/tests/04_turn.rules:108)"
+def tb_04_turn_9_0(state, frame):
+    "test tests/04_turn.rules#9 part 0 (spec/heldenhain/tests/04_turn.rules:108)"
     # spec: spec/heldenhain/tests/04_turn.rules:108
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:109
@@ -403,24 +416,24 @@ def tb_22_0(state, frame):
     move_card(state, 4, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:112
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_23_0(state, frame):
-    "test 23, part 0 (spec/heldenhain/tests/04_turn.rules:124)"
+def tb_04_turn_10_0(state, frame):
+    "test tests/04_turn.rules#10 part 0 (spec/heldenhain/tests/04_turn.rules:124)"
     # spec: spec/heldenhain/tests/04_turn.rules:124
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:125
     move_card(state, 36, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:126
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_24_0(state, frame):
-    "test 24, part 0 (spec/heldenhain/tests/04_turn.rules:135)"
+def tb_04_turn_11_0(state, frame):
+    "test tests/04_turn.rules#11 part 0 (spec/heldenhain/tests/04_turn.rules:135)"
     # spec: spec/heldenhain/tests/04_turn.rules:135
     move_card(state, 15, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:136
@@ -433,12 +446,12 @@ def tb_24_0(state, frame):
     p_stress_geben(state, 0, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:140
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_25_0(state, frame):
-    "test 25, part 0 (spec/heldenhain/tests/04_turn.rules:149)"
+def tb_04_turn_12_0(state, frame):
+    "test tests/04_turn.rules#12 part 0 (spec/heldenhain/tests/04_turn.rules:149)"
     # spec: spec/heldenhain/tests/04_turn.rules:149
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:150
@@ -449,16 +462,16 @@ def tb_25_0(state, frame):
     return
 
 
-def tb_25_1(state, frame):
-    "test 25, part 1 (spec/heldenhain/tests/04_turn.rules:153)"
+def tb_04_turn_12_1(state, frame):
+    "test tests/04_turn.rules#12 part 1 (spec/heldenhain/tests/04_turn.rules:153)"
     # spec: spec/heldenhain/tests/04_turn.rules:153
     state.frames.pop()
-    state.frames.append([19, 0, [0] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
     return
 
 
-def tb_26_0(state, frame):
-    "test 26, part 0 (spec/heldenhain/tests/04_turn.rules:158)"
+def tb_04_turn_13_0(state, frame):
+    "test tests/04_turn.rules#13 part 0 (spec/heldenhain/tests/04_turn.rules:158)"
     # spec: spec/heldenhain/tests/04_turn.rules:158
     for card in [
         c_c
@@ -491,48 +504,48 @@ def tb_26_0(state, frame):
     return
 
 
-def tb_26_1(state, frame):
-    "test 26, part 1 (spec/heldenhain/tests/04_turn.rules:163)"
+def tb_04_turn_13_1(state, frame):
+    "test tests/04_turn.rules#13 part 1 (spec/heldenhain/tests/04_turn.rules:163)"
     # spec: spec/heldenhain/tests/04_turn.rules:163
     state.frames.pop()
-    state.frames.append([19, 0, [0] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
     return
 
 
-def tb_27_0(state, frame):
-    "test 27, part 0 (spec/heldenhain/tests/04_turn.rules:169)"
+def tb_04_turn_14_0(state, frame):
+    "test tests/04_turn.rules#14 part 0 (spec/heldenhain/tests/04_turn.rules:169)"
     # spec: spec/heldenhain/tests/04_turn.rules:169
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:170
     move_card(state, 35, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:171
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_28_0(state, frame):
-    "test 28, part 0 (spec/heldenhain/tests/04_turn.rules:178)"
+def tb_04_turn_15_0(state, frame):
+    "test tests/04_turn.rules#15 part 0 (spec/heldenhain/tests/04_turn.rules:178)"
     # spec: spec/heldenhain/tests/04_turn.rules:178
     move_card(state, 37, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:179
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:180
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_28_1(state, frame):
-    "test 28, part 1 (spec/heldenhain/tests/04_turn.rules:184)"
+def tb_04_turn_15_1(state, frame):
+    "test tests/04_turn.rules#15 part 1 (spec/heldenhain/tests/04_turn.rules:184)"
     # spec: spec/heldenhain/tests/04_turn.rules:184
     state.vars[0] = 1
     state.frames.pop()
     return
 
 
-def tb_29_0(state, frame):
-    "test 29, part 0 (spec/heldenhain/tests/05_bots.rules:4)"
+def tb_05_bots_0_0(state, frame):
+    "test tests/05_bots.rules#0 part 0 (spec/heldenhain/tests/05_bots.rules:4)"
     # L: the test's locals, by name
     L = frame[2]
     # spec: spec/heldenhain/tests/05_bots.rules:4
@@ -546,23 +559,23 @@ def tb_29_0(state, frame):
     # spec: spec/heldenhain/tests/05_bots.rules:8
     L["d"] = d_eval_fraeulein_rabatt(state, 0)
     # spec: spec/heldenhain/tests/05_bots.rules:9
-    state.tracks[0] = max(0, min(20, 1))
+    state.tracks[0] = 1
     state.frames.pop()
     return
 
 
-def tb_29_1(state, frame):
-    "test 29, part 1 (spec/heldenhain/tests/05_bots.rules:12)"
+def tb_05_bots_0_1(state, frame):
+    "test tests/05_bots.rules#0 part 1 (spec/heldenhain/tests/05_bots.rules:12)"
     # L: the test's locals, by name
     L = frame[2]
     # spec: spec/heldenhain/tests/05_bots.rules:12
-    state.tracks[1] = max(0, min(20, 1))
+    state.tracks[1] = 1
     state.frames.pop()
     return
 
 
-def tb_30_0(state, frame):
-    "test 30, part 0 (spec/heldenhain/tests/05_bots.rules:17)"
+def tb_05_bots_1_0(state, frame):
+    "test tests/05_bots.rules#1 part 0 (spec/heldenhain/tests/05_bots.rules:17)"
     # L: the test's locals, by name
     L = frame[2]
     # spec: spec/heldenhain/tests/05_bots.rules:17
@@ -575,8 +588,8 @@ def tb_30_0(state, frame):
     return
 
 
-def tb_31_0(state, frame):
-    "test 31, part 0 (spec/heldenhain/tests/05_bots.rules:24)"
+def tb_05_bots_2_0(state, frame):
+    "test tests/05_bots.rules#2 part 0 (spec/heldenhain/tests/05_bots.rules:24)"
     # L: the test's locals, by name
     L = frame[2]
     # spec: spec/heldenhain/tests/05_bots.rules:24
@@ -589,8 +602,8 @@ def tb_31_0(state, frame):
     return
 
 
-def tb_32_0(state, frame):
-    "test 32, part 0 (spec/heldenhain/tests/05_bots.rules:31)"
+def tb_05_bots_3_0(state, frame):
+    "test tests/05_bots.rules#3 part 0 (spec/heldenhain/tests/05_bots.rules:31)"
     # L: the test's locals, by name
     L = frame[2]
     # spec: spec/heldenhain/tests/05_bots.rules:31
@@ -603,8 +616,8 @@ def tb_32_0(state, frame):
     return
 
 
-def tb_32_1(state, frame):
-    "test 32, part 1 (spec/heldenhain/tests/05_bots.rules:35)"
+def tb_05_bots_3_1(state, frame):
+    "test tests/05_bots.rules#3 part 1 (spec/heldenhain/tests/05_bots.rules:35)"
     # L: the test's locals, by name
     L = frame[2]
     # spec: spec/heldenhain/tests/05_bots.rules:35
@@ -615,8 +628,8 @@ def tb_32_1(state, frame):
     return
 
 
-def tb_33_0(state, frame):
-    "test 33, part 0 (spec/heldenhain/tests/05_bots.rules:41)"
+def tb_05_bots_4_0(state, frame):
+    "test tests/05_bots.rules#4 part 0 (spec/heldenhain/tests/05_bots.rules:41)"
     # L: the test's locals, by name
     L = frame[2]
     # spec: spec/heldenhain/tests/05_bots.rules:41
@@ -629,8 +642,8 @@ def tb_33_0(state, frame):
     return
 
 
-def tb_34_0(state, frame):
-    "test 34, part 0 (spec/heldenhain/tests/05_bots.rules:48)"
+def tb_05_bots_5_0(state, frame):
+    "test tests/05_bots.rules#5 part 0 (spec/heldenhain/tests/05_bots.rules:48)"
     # spec: spec/heldenhain/tests/05_bots.rules:48
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/05_bots.rules:49
@@ -639,104 +652,104 @@ def tb_34_0(state, frame):
     return
 
 
-def tb_36_0(state, frame):
-    "test 36, part 0 (spec/heldenhain/tests/05_figures.rules:11)"
+def tb_05_figures_1_0(state, frame):
+    "test tests/05_figures.rules#1 part 0 (spec/heldenhain/tests/05_figures.rules:11)"
     # spec: spec/heldenhain/tests/05_figures.rules:11
     move_card(state, 0, 3)
     # spec: spec/heldenhain/tests/05_figures.rules:12
     state.frames.pop()
-    state.frames.append([3, 0, [0, 0] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 0] + [UNBOUND] * 2))
     return
 
 
-def tb_37_0(state, frame):
-    "test 37, part 0 (spec/heldenhain/tests/05_figures.rules:18)"
+def tb_05_figures_2_0(state, frame):
+    "test tests/05_figures.rules#2 part 0 (spec/heldenhain/tests/05_figures.rules:18)"
     pc = frame[1]
     while True:
         if pc == 0:
             # spec: spec/heldenhain/tests/05_figures.rules:18
-            state.tracks[4] = max(0, min(9, 3))
+            state.tracks[4] = 3
             # spec: spec/heldenhain/tests/05_figures.rules:19
             move_card(state, 312, 6)
             # spec: spec/heldenhain/tests/05_figures.rules:20
             p_erschoepfen(state, 312)
             # spec: spec/heldenhain/tests/05_figures.rules:21
             frame[1] = 1
-            state.frames.append([3, 0, [0, 0] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(3, [0, 0] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/05_figures.rules:22
             state.frames.pop()
-            state.frames.append([3, 0, [0, 26] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(3, [0, 26] + [UNBOUND] * 2))
             return
 
 
-def tb_37_1(state, frame):
-    "test 37, part 1 (spec/heldenhain/tests/05_figures.rules:26)"
+def tb_05_figures_2_1(state, frame):
+    "test tests/05_figures.rules#2 part 1 (spec/heldenhain/tests/05_figures.rules:26)"
     # spec: spec/heldenhain/tests/05_figures.rules:26
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_38_0(state, frame):
-    "test 38, part 0 (spec/heldenhain/tests/05_figures.rules:33)"
+def tb_05_figures_3_0(state, frame):
+    "test tests/05_figures.rules#3 part 0 (spec/heldenhain/tests/05_figures.rules:33)"
     # spec: spec/heldenhain/tests/05_figures.rules:33
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/05_figures.rules:34
     move_card(state, 312, 6)
     # spec: spec/heldenhain/tests/05_figures.rules:35
     p_erschoepfen(state, 312)
     # spec: spec/heldenhain/tests/05_figures.rules:36
     state.frames.pop()
-    state.frames.append([3, 0, [0, 2] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 2] + [UNBOUND] * 2))
     return
 
 
-def tb_39_0(state, frame):
-    "test 39, part 0 (spec/heldenhain/tests/05_figures.rules:43)"
+def tb_05_figures_4_0(state, frame):
+    "test tests/05_figures.rules#4 part 0 (spec/heldenhain/tests/05_figures.rules:43)"
     # spec: spec/heldenhain/tests/05_figures.rules:43
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/05_figures.rules:44
     move_card(state, 248, 6)
     # spec: spec/heldenhain/tests/05_figures.rules:45
     p_erschoepfen(state, 248)
     # spec: spec/heldenhain/tests/05_figures.rules:46
     state.frames.pop()
-    state.frames.append([3, 0, [0, 65] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 65] + [UNBOUND] * 2))
     return
 
 
-def tb_40_0(state, frame):
-    "test 40, part 0 (spec/heldenhain/tests/05_figures.rules:51)"
+def tb_05_figures_5_0(state, frame):
+    "test tests/05_figures.rules#5 part 0 (spec/heldenhain/tests/05_figures.rules:51)"
     # spec: spec/heldenhain/tests/05_figures.rules:51
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/05_figures.rules:52
     move_card(state, 248, 6)
     # spec: spec/heldenhain/tests/05_figures.rules:53
     p_erschoepfen(state, 248)
     # spec: spec/heldenhain/tests/05_figures.rules:54
     state.frames.pop()
-    state.frames.append([3, 0, [0, 128] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 128] + [UNBOUND] * 2))
     return
 
 
-def tb_41_0(state, frame):
-    "test 41, part 0 (spec/heldenhain/tests/05_figures.rules:59)"
+def tb_05_figures_6_0(state, frame):
+    "test tests/05_figures.rules#6 part 0 (spec/heldenhain/tests/05_figures.rules:59)"
     # spec: spec/heldenhain/tests/05_figures.rules:59
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/05_figures.rules:60
     move_card(state, 248, 6)
     # spec: spec/heldenhain/tests/05_figures.rules:61
     p_erschoepfen(state, 248)
     # spec: spec/heldenhain/tests/05_figures.rules:62
     state.frames.pop()
-    state.frames.append([3, 0, [0, 187] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 187] + [UNBOUND] * 2))
     return
 
 
-def tb_42_0(state, frame):
-    "test 42, part 0 (spec/heldenhain/tests/05_figures.rules:68)"
+def tb_05_figures_7_0(state, frame):
+    "test tests/05_figures.rules#7 part 0 (spec/heldenhain/tests/05_figures.rules:68)"
     # spec: spec/heldenhain/tests/05_figures.rules:68
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:69
@@ -757,24 +770,24 @@ def tb_42_0(state, frame):
     return
 
 
-def tb_42_1(state, frame):
-    "test 42, part 1 (spec/heldenhain/tests/05_figures.rules:77)"
+def tb_05_figures_7_1(state, frame):
+    "test tests/05_figures.rules#7 part 1 (spec/heldenhain/tests/05_figures.rules:77)"
     # spec: spec/heldenhain/tests/05_figures.rules:77
     move_card(state, 1, 3)
     state.frames.pop()
     return
 
 
-def tb_42_2(state, frame):
-    "test 42, part 2 (spec/heldenhain/tests/05_figures.rules:79)"
+def tb_05_figures_7_2(state, frame):
+    "test tests/05_figures.rules#7 part 2 (spec/heldenhain/tests/05_figures.rules:79)"
     # spec: spec/heldenhain/tests/05_figures.rules:79
     state.frames.pop()
-    state.frames.append([3, 0, [0, 1] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 1] + [UNBOUND] * 2))
     return
 
 
-def tb_43_0(state, frame):
-    "test 43, part 0 (spec/heldenhain/tests/05_figures.rules:88)"
+def tb_05_figures_8_0(state, frame):
+    "test tests/05_figures.rules#8 part 0 (spec/heldenhain/tests/05_figures.rules:88)"
     # spec: spec/heldenhain/tests/05_figures.rules:88
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:89
@@ -791,12 +804,12 @@ def tb_43_0(state, frame):
     move_card(state, 30, 3)
     # spec: spec/heldenhain/tests/05_figures.rules:95
     state.frames.pop()
-    state.frames.append([3, 0, [0, 30] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 30] + [UNBOUND] * 2))
     return
 
 
-def tb_44_0(state, frame):
-    "test 44, part 0 (spec/heldenhain/tests/05_figures.rules:100)"
+def tb_05_figures_9_0(state, frame):
+    "test tests/05_figures.rules#9 part 0 (spec/heldenhain/tests/05_figures.rules:100)"
     # spec: spec/heldenhain/tests/05_figures.rules:100
     move_card(state, 250, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:101
@@ -805,16 +818,16 @@ def tb_44_0(state, frame):
     return
 
 
-def tb_44_1(state, frame):
-    "test 44, part 1 (spec/heldenhain/tests/05_figures.rules:103)"
+def tb_05_figures_9_1(state, frame):
+    "test tests/05_figures.rules#9 part 1 (spec/heldenhain/tests/05_figures.rules:103)"
     # spec: spec/heldenhain/tests/05_figures.rules:103
     move_card(state, 250, 17)
     state.frames.pop()
     return
 
 
-def tb_45_0(state, frame):
-    "test 45, part 0 (spec/heldenhain/tests/05_figures.rules:108)"
+def tb_05_figures_10_0(state, frame):
+    "test tests/05_figures.rules#10 part 0 (spec/heldenhain/tests/05_figures.rules:108)"
     pc = frame[1]
     while True:
         if pc == 0:
@@ -822,19 +835,19 @@ def tb_45_0(state, frame):
             move_card(state, 0, 3)
             # spec: spec/heldenhain/tests/05_figures.rules:109
             frame[1] = 1
-            state.frames.append([3, 0, [0, 0] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(3, [0, 0] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/05_figures.rules:110
             move_card(state, 48, 3)
             # spec: spec/heldenhain/tests/05_figures.rules:111
             state.frames.pop()
-            state.frames.append([3, 0, [0, 48] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(3, [0, 48] + [UNBOUND] * 2))
             return
 
 
-def tb_45_1(state, frame):
-    "test 45, part 1 (spec/heldenhain/tests/05_figures.rules:113)"
+def tb_05_figures_10_1(state, frame):
+    "test tests/05_figures.rules#10 part 1 (spec/heldenhain/tests/05_figures.rules:113)"
     # spec: spec/heldenhain/tests/05_figures.rules:113
     p_stress_geben(state, 0, 2)
     # spec: spec/heldenhain/tests/05_figures.rules:114
@@ -845,52 +858,52 @@ def tb_45_1(state, frame):
     return
 
 
-def tb_45_2(state, frame):
-    "test 45, part 2 (spec/heldenhain/tests/05_figures.rules:117)"
+def tb_05_figures_10_2(state, frame):
+    "test tests/05_figures.rules#10 part 2 (spec/heldenhain/tests/05_figures.rules:117)"
     # spec: spec/heldenhain/tests/05_figures.rules:117
     p_auf_die_hand(state, 0)
     state.frames.pop()
     return
 
 
-def tb_45_3(state, frame):
-    "test 45, part 3 (spec/heldenhain/tests/05_figures.rules:120)"
+def tb_05_figures_10_3(state, frame):
+    "test tests/05_figures.rules#10 part 3 (spec/heldenhain/tests/05_figures.rules:120)"
     # spec: spec/heldenhain/tests/05_figures.rules:120
-    state.tracks[2] = max(0, min(6, 6))
+    state.tracks[2] = 6
     # spec: spec/heldenhain/tests/05_figures.rules:121
     state.frames.pop()
-    state.frames.append([3, 0, [0, 0] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 0] + [UNBOUND] * 2))
     return
 
 
-def tb_46_0(state, frame):
-    "test 46, part 0 (spec/heldenhain/tests/06_collect.rules:4)"
+def tb_06_collect_0_0(state, frame):
+    "test tests/06_collect.rules#0 part 0 (spec/heldenhain/tests/06_collect.rules:4)"
     # spec: spec/heldenhain/tests/06_collect.rules:4
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:5
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_47_0(state, frame):
-    "test 47, part 0 (spec/heldenhain/tests/06_collect.rules:15)"
+def tb_06_collect_1_0(state, frame):
+    "test tests/06_collect.rules#1 part 0 (spec/heldenhain/tests/06_collect.rules:15)"
     # spec: spec/heldenhain/tests/06_collect.rules:15
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/06_collect.rules:16
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:17
     p_bis_zugende_rettung(state, 1, 2)
     # spec: spec/heldenhain/tests/06_collect.rules:18
     state.frames.pop()
-    state.frames.append([4, 0, [0, 1] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 1] + [UNBOUND] * 1))
     return
 
 
-def tb_48_0(state, frame):
-    "test 48, part 0 (spec/heldenhain/tests/06_collect.rules:23)"
+def tb_06_collect_2_0(state, frame):
+    "test tests/06_collect.rules#2 part 0 (spec/heldenhain/tests/06_collect.rules:23)"
     # spec: spec/heldenhain/tests/06_collect.rules:23
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/06_collect.rules:24
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:25
@@ -907,10 +920,10 @@ def tb_48_0(state, frame):
     return
 
 
-def tb_49_0(state, frame):
-    "test 49, part 0 (spec/heldenhain/tests/06_collect.rules:37)"
+def tb_06_collect_3_0(state, frame):
+    "test tests/06_collect.rules#3 part 0 (spec/heldenhain/tests/06_collect.rules:37)"
     # spec: spec/heldenhain/tests/06_collect.rules:37
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/06_collect.rules:38
     move_card(state, 20, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:39
@@ -919,56 +932,56 @@ def tb_49_0(state, frame):
     return
 
 
-def tb_50_0(state, frame):
-    "test 50, part 0 (spec/heldenhain/tests/06_collect.rules:45)"
+def tb_06_collect_4_0(state, frame):
+    "test tests/06_collect.rules#4 part 0 (spec/heldenhain/tests/06_collect.rules:45)"
     # spec: spec/heldenhain/tests/06_collect.rules:45
-    state.tracks[0] = max(0, min(20, 18))
+    state.tracks[0] = 18
     # spec: spec/heldenhain/tests/06_collect.rules:46
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:47
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_51_0(state, frame):
-    "test 51, part 0 (spec/heldenhain/tests/06_collect.rules:53)"
+def tb_06_collect_5_0(state, frame):
+    "test tests/06_collect.rules#5 part 0 (spec/heldenhain/tests/06_collect.rules:53)"
     # spec: spec/heldenhain/tests/06_collect.rules:53
     activate(state, 8, [], None)
     # spec: spec/heldenhain/tests/06_collect.rules:54
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/06_collect.rules:55
-    state.tracks[0] = max(0, min(20, 18))
+    state.tracks[0] = 18
     # spec: spec/heldenhain/tests/06_collect.rules:56
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:57
     move_card(state, 35, 1)
     # spec: spec/heldenhain/tests/06_collect.rules:58
     state.frames.pop()
-    state.frames.append([4, 0, [0, 0] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 0] + [UNBOUND] * 1))
     return
 
 
-def tb_52_0(state, frame):
-    "test 52, part 0 (spec/heldenhain/tests/06_collect.rules:64)"
+def tb_06_collect_6_0(state, frame):
+    "test tests/06_collect.rules#6 part 0 (spec/heldenhain/tests/06_collect.rules:64)"
     # spec: spec/heldenhain/tests/06_collect.rules:64
     activate(state, 8, [], None)
     # spec: spec/heldenhain/tests/06_collect.rules:65
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/06_collect.rules:66
-    state.tracks[0] = max(0, min(20, 10))
+    state.tracks[0] = 10
     # spec: spec/heldenhain/tests/06_collect.rules:67
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:68
     move_card(state, 35, 1)
     # spec: spec/heldenhain/tests/06_collect.rules:69
     state.frames.pop()
-    state.frames.append([4, 0, [0, 0] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 0] + [UNBOUND] * 1))
     return
 
 
-def tb_53_0(state, frame):
-    "test 53, part 0 (spec/heldenhain/tests/07_distract.rules:4)"
+def tb_07_distract_0_0(state, frame):
+    "test tests/07_distract.rules#0 part 0 (spec/heldenhain/tests/07_distract.rules:4)"
     # spec: spec/heldenhain/tests/07_distract.rules:4
     move_card(state, 2, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:5
@@ -979,18 +992,18 @@ def tb_53_0(state, frame):
     return
 
 
-def tb_53_1(state, frame):
-    "test 53, part 1 (spec/heldenhain/tests/07_distract.rules:9)"
+def tb_07_distract_0_1(state, frame):
+    "test tests/07_distract.rules#0 part 1 (spec/heldenhain/tests/07_distract.rules:9)"
     # spec: spec/heldenhain/tests/07_distract.rules:9
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_54_0(state, frame):
-    "test 54, part 0 (spec/heldenhain/tests/07_distract.rules:22)"
+def tb_07_distract_1_0(state, frame):
+    "test tests/07_distract.rules#1 part 0 (spec/heldenhain/tests/07_distract.rules:22)"
     # spec: spec/heldenhain/tests/07_distract.rules:22
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/07_distract.rules:23
     move_card(state, 2, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:24
@@ -999,18 +1012,18 @@ def tb_54_0(state, frame):
     return
 
 
-def tb_54_1(state, frame):
-    "test 54, part 1 (spec/heldenhain/tests/07_distract.rules:27)"
+def tb_07_distract_1_1(state, frame):
+    "test tests/07_distract.rules#1 part 1 (spec/heldenhain/tests/07_distract.rules:27)"
     # spec: spec/heldenhain/tests/07_distract.rules:27
     p_erschoepfen(state, 312)
     state.frames.pop()
     return
 
 
-def tb_55_0(state, frame):
-    "test 55, part 0 (spec/heldenhain/tests/07_distract.rules:32)"
+def tb_07_distract_2_0(state, frame):
+    "test tests/07_distract.rules#2 part 0 (spec/heldenhain/tests/07_distract.rules:32)"
     # spec: spec/heldenhain/tests/07_distract.rules:32
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/07_distract.rules:33
     move_card(state, 2, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:34
@@ -1023,10 +1036,10 @@ def tb_55_0(state, frame):
     return
 
 
-def tb_56_0(state, frame):
-    "test 56, part 0 (spec/heldenhain/tests/07_distract.rules:42)"
+def tb_07_distract_3_0(state, frame):
+    "test tests/07_distract.rules#3 part 0 (spec/heldenhain/tests/07_distract.rules:42)"
     # spec: spec/heldenhain/tests/07_distract.rules:42
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/07_distract.rules:43
     move_card(state, 4, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:44
@@ -1043,218 +1056,260 @@ def tb_56_0(state, frame):
     return
 
 
-def tb_57_0(state, frame):
-    "test 57, part 0 (spec/heldenhain/tests/07_distract.rules:54)"
+def tb_07_distract_4_0(state, frame):
+    "test tests/07_distract.rules#4 part 0 (spec/heldenhain/tests/07_distract.rules:54)"
     # spec: spec/heldenhain/tests/07_distract.rules:54
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/07_distract.rules:55
     move_card(state, 2, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:56
-    move_card(state, 312, 6)
+    move_card(state, 9, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:57
-    activate(state, 0, [360, 312], None)
+    move_card(state, 327, 6)
     # spec: spec/heldenhain/tests/07_distract.rules:58
-    move_card(state, 360, 10)
-    # spec: spec/heldenhain/tests/07_distract.rules:59
-    p_erschoepfen(state, 312)
-    # spec: spec/heldenhain/tests/07_distract.rules:60
-    p_ablenken_ausfuehren(state, 0, 2, 312)
+    p_erschoepfen(state, 327)
     state.frames.pop()
     return
 
 
-def tb_58_0(state, frame):
-    "test 58, part 0 (spec/heldenhain/tests/07_distract.rules:65)"
-    # spec: spec/heldenhain/tests/07_distract.rules:65
-    state.tracks[4] = max(0, min(9, 3))
-    # spec: spec/heldenhain/tests/07_distract.rules:66
-    move_card(state, 2, 5)
-    # spec: spec/heldenhain/tests/07_distract.rules:67
-    move_card(state, 327, 6)
-    # spec: spec/heldenhain/tests/07_distract.rules:68
-    p_erschoepfen(state, 327)
-    # spec: spec/heldenhain/tests/07_distract.rules:69
+def tb_07_distract_4_1(state, frame):
+    "test tests/07_distract.rules#4 part 1 (spec/heldenhain/tests/07_distract.rules:60)"
+    # spec: spec/heldenhain/tests/07_distract.rules:60
     p_ablenken_ausfuehren(state, 0, 2, 327)
     state.frames.pop()
     return
 
 
-def tb_58_1(state, frame):
-    "test 58, part 1 (spec/heldenhain/tests/07_distract.rules:71)"
+def tb_07_distract_5_0(state, frame):
+    "test tests/07_distract.rules#5 part 0 (spec/heldenhain/tests/07_distract.rules:67)"
+    # spec: spec/heldenhain/tests/07_distract.rules:67
+    state.tracks[4] = 3
+    # spec: spec/heldenhain/tests/07_distract.rules:68
+    move_card(state, 2, 5)
+    # spec: spec/heldenhain/tests/07_distract.rules:69
+    move_card(state, 327, 6)
+    # spec: spec/heldenhain/tests/07_distract.rules:70
+    move_card(state, 321, 6)
     # spec: spec/heldenhain/tests/07_distract.rules:71
-    state.vars[0] = 1
+    p_erschoepfen(state, 327)
     # spec: spec/heldenhain/tests/07_distract.rules:72
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_58_2(state, frame):
-    "test 58, part 2 (spec/heldenhain/tests/07_distract.rules:75)"
-    # spec: spec/heldenhain/tests/07_distract.rules:75
-    state.vars[0] = 0
-    # spec: spec/heldenhain/tests/07_distract.rules:76
-    state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
-    return
-
-
-def tb_58_3(state, frame):
-    "test 58, part 3 (spec/heldenhain/tests/07_distract.rules:79)"
-    # spec: spec/heldenhain/tests/07_distract.rules:79
-    state.vars[0] = 1
+def tb_07_distract_6_0(state, frame):
+    "test tests/07_distract.rules#6 part 0 (spec/heldenhain/tests/07_distract.rules:80)"
     # spec: spec/heldenhain/tests/07_distract.rules:80
-    state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
-    return
-
-
-def tb_59_0(state, frame):
-    "test 59, part 0 (spec/heldenhain/tests/07_distract.rules:86)"
-    # spec: spec/heldenhain/tests/07_distract.rules:86
+    state.tracks[4] = 3
+    # spec: spec/heldenhain/tests/07_distract.rules:81
     move_card(state, 2, 5)
-    # spec: spec/heldenhain/tests/07_distract.rules:87
-    p_stress_geben(state, 2, 2)
-    # spec: spec/heldenhain/tests/07_distract.rules:88
+    # spec: spec/heldenhain/tests/07_distract.rules:82
+    move_card(state, 312, 6)
+    # spec: spec/heldenhain/tests/07_distract.rules:83
+    activate(state, 0, [360, 312], None)
+    # spec: spec/heldenhain/tests/07_distract.rules:84
+    move_card(state, 360, 10)
+    # spec: spec/heldenhain/tests/07_distract.rules:85
+    p_erschoepfen(state, 312)
+    # spec: spec/heldenhain/tests/07_distract.rules:86
+    p_ablenken_ausfuehren(state, 0, 2, 312)
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
     return
 
 
-def tb_59_1(state, frame):
-    "test 59, part 1 (spec/heldenhain/tests/07_distract.rules:90)"
-    # spec: spec/heldenhain/tests/07_distract.rules:90
-    state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
-    return
-
-
-def tb_59_2(state, frame):
-    "test 59, part 2 (spec/heldenhain/tests/07_distract.rules:93)"
+def tb_07_distract_7_0(state, frame):
+    "test tests/07_distract.rules#7 part 0 (spec/heldenhain/tests/07_distract.rules:91)"
+    # spec: spec/heldenhain/tests/07_distract.rules:91
+    state.tracks[4] = 3
+    # spec: spec/heldenhain/tests/07_distract.rules:92
+    move_card(state, 2, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:93
+    move_card(state, 327, 6)
+    # spec: spec/heldenhain/tests/07_distract.rules:94
+    p_erschoepfen(state, 327)
+    # spec: spec/heldenhain/tests/07_distract.rules:95
+    p_ablenken_ausfuehren(state, 0, 2, 327)
+    state.frames.pop()
+    return
+
+
+def tb_07_distract_7_1(state, frame):
+    "test tests/07_distract.rules#7 part 1 (spec/heldenhain/tests/07_distract.rules:97)"
+    # spec: spec/heldenhain/tests/07_distract.rules:97
+    state.vars[0] = 1
+    # spec: spec/heldenhain/tests/07_distract.rules:98
+    state.frames.pop()
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    return
+
+
+def tb_07_distract_7_2(state, frame):
+    "test tests/07_distract.rules#7 part 2 (spec/heldenhain/tests/07_distract.rules:101)"
+    # spec: spec/heldenhain/tests/07_distract.rules:101
+    state.vars[0] = 0
+    # spec: spec/heldenhain/tests/07_distract.rules:102
+    state.frames.pop()
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    return
+
+
+def tb_07_distract_7_3(state, frame):
+    "test tests/07_distract.rules#7 part 3 (spec/heldenhain/tests/07_distract.rules:105)"
+    # spec: spec/heldenhain/tests/07_distract.rules:105
+    state.vars[0] = 1
+    # spec: spec/heldenhain/tests/07_distract.rules:106
+    state.frames.pop()
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    return
+
+
+def tb_07_distract_8_0(state, frame):
+    "test tests/07_distract.rules#8 part 0 (spec/heldenhain/tests/07_distract.rules:112)"
+    # spec: spec/heldenhain/tests/07_distract.rules:112
+    move_card(state, 2, 5)
+    # spec: spec/heldenhain/tests/07_distract.rules:113
+    p_stress_geben(state, 2, 2)
+    # spec: spec/heldenhain/tests/07_distract.rules:114
+    state.frames.pop()
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    return
+
+
+def tb_07_distract_8_1(state, frame):
+    "test tests/07_distract.rules#8 part 1 (spec/heldenhain/tests/07_distract.rules:116)"
+    # spec: spec/heldenhain/tests/07_distract.rules:116
+    state.frames.pop()
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    return
+
+
+def tb_07_distract_8_2(state, frame):
+    "test tests/07_distract.rules#8 part 2 (spec/heldenhain/tests/07_distract.rules:119)"
+    # spec: spec/heldenhain/tests/07_distract.rules:119
     p_heilen(state, 2, 1)
     state.frames.pop()
     return
 
 
-def tb_60_0(state, frame):
-    "test 60, part 0 (spec/heldenhain/tests/07_distract.rules:98)"
-    # spec: spec/heldenhain/tests/07_distract.rules:98
-    move_card(state, 248, 6)
-    # spec: spec/heldenhain/tests/07_distract.rules:99
-    move_card(state, 62, 3)
-    # spec: spec/heldenhain/tests/07_distract.rules:100
-    state.frames.pop()
-    state.frames.append([3, 0, [0, 62] + [UNBOUND] * 2, None])
-    return
-
-
-def tb_60_1(state, frame):
-    "test 60, part 1 (spec/heldenhain/tests/07_distract.rules:104)"
-    # spec: spec/heldenhain/tests/07_distract.rules:104
-    state.vars[0] = 1
-    # spec: spec/heldenhain/tests/07_distract.rules:105
-    state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
-    return
-
-
-def tb_61_0(state, frame):
-    "test 61, part 0 (spec/heldenhain/tests/07_distract.rules:111)"
-    # spec: spec/heldenhain/tests/07_distract.rules:111
-    move_card(state, 0, 5)
-    # spec: spec/heldenhain/tests/07_distract.rules:112
-    p_erschoepfen(state, 0)
-    # spec: spec/heldenhain/tests/07_distract.rules:113
-    state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
-    return
-
-
-def tb_62_0(state, frame):
-    "test 62, part 0 (spec/heldenhain/tests/07_distract.rules:119)"
-    # spec: spec/heldenhain/tests/07_distract.rules:119
-    state.tracks[4] = max(0, min(9, 3))
-    # spec: spec/heldenhain/tests/07_distract.rules:120
-    move_card(state, 258, 6)
-    # spec: spec/heldenhain/tests/07_distract.rules:121
-    move_card(state, 2, 5)
-    # spec: spec/heldenhain/tests/07_distract.rules:122
-    p_sperren(state, 258)
-    # spec: spec/heldenhain/tests/07_distract.rules:123
-    state.vars[0] = 1
+def tb_07_distract_9_0(state, frame):
+    "test tests/07_distract.rules#9 part 0 (spec/heldenhain/tests/07_distract.rules:124)"
     # spec: spec/heldenhain/tests/07_distract.rules:124
-    state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
-    return
-
-
-def tb_62_1(state, frame):
-    "test 62, part 1 (spec/heldenhain/tests/07_distract.rules:128)"
-    # spec: spec/heldenhain/tests/07_distract.rules:128
-    state.vars[0] = 0
-    # spec: spec/heldenhain/tests/07_distract.rules:129
-    state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
-    return
-
-
-def tb_62_2(state, frame):
-    "test 62, part 2 (spec/heldenhain/tests/07_distract.rules:133)"
-    # spec: spec/heldenhain/tests/07_distract.rules:133
-    state.vars[0] = 1
-    # spec: spec/heldenhain/tests/07_distract.rules:134
-    state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
-    return
-
-
-def tb_63_0(state, frame):
-    "test 63, part 0 (spec/heldenhain/tests/07_distract.rules:141)"
-    # spec: spec/heldenhain/tests/07_distract.rules:141
     move_card(state, 248, 6)
-    # spec: spec/heldenhain/tests/07_distract.rules:142
-    p_sperren(state, 248)
-    # spec: spec/heldenhain/tests/07_distract.rules:143
+    # spec: spec/heldenhain/tests/07_distract.rules:125
+    move_card(state, 62, 3)
+    # spec: spec/heldenhain/tests/07_distract.rules:126
+    state.frames.pop()
+    state.frames.append(new_frame(3, [0, 62] + [UNBOUND] * 2))
+    return
+
+
+def tb_07_distract_9_1(state, frame):
+    "test tests/07_distract.rules#9 part 1 (spec/heldenhain/tests/07_distract.rules:130)"
+    # spec: spec/heldenhain/tests/07_distract.rules:130
     state.vars[0] = 1
-    # spec: spec/heldenhain/tests/07_distract.rules:144
+    # spec: spec/heldenhain/tests/07_distract.rules:131
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_63_1(state, frame):
-    "test 63, part 1 (spec/heldenhain/tests/07_distract.rules:146)"
+def tb_07_distract_10_0(state, frame):
+    "test tests/07_distract.rules#10 part 0 (spec/heldenhain/tests/07_distract.rules:137)"
+    # spec: spec/heldenhain/tests/07_distract.rules:137
+    move_card(state, 0, 5)
+    # spec: spec/heldenhain/tests/07_distract.rules:138
+    p_erschoepfen(state, 0)
+    # spec: spec/heldenhain/tests/07_distract.rules:139
+    state.frames.pop()
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    return
+
+
+def tb_07_distract_11_0(state, frame):
+    "test tests/07_distract.rules#11 part 0 (spec/heldenhain/tests/07_distract.rules:145)"
+    # spec: spec/heldenhain/tests/07_distract.rules:145
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/07_distract.rules:146
-    state.vars[0] = 0
+    move_card(state, 258, 6)
     # spec: spec/heldenhain/tests/07_distract.rules:147
+    move_card(state, 2, 5)
+    # spec: spec/heldenhain/tests/07_distract.rules:148
+    p_sperren(state, 258)
+    # spec: spec/heldenhain/tests/07_distract.rules:149
+    state.vars[0] = 1
+    # spec: spec/heldenhain/tests/07_distract.rules:150
+    state.frames.pop()
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    return
+
+
+def tb_07_distract_11_1(state, frame):
+    "test tests/07_distract.rules#11 part 1 (spec/heldenhain/tests/07_distract.rules:154)"
+    # spec: spec/heldenhain/tests/07_distract.rules:154
+    state.vars[0] = 0
+    # spec: spec/heldenhain/tests/07_distract.rules:155
+    state.frames.pop()
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    return
+
+
+def tb_07_distract_11_2(state, frame):
+    "test tests/07_distract.rules#11 part 2 (spec/heldenhain/tests/07_distract.rules:159)"
+    # spec: spec/heldenhain/tests/07_distract.rules:159
+    state.vars[0] = 1
+    # spec: spec/heldenhain/tests/07_distract.rules:160
+    state.frames.pop()
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    return
+
+
+def tb_07_distract_12_0(state, frame):
+    "test tests/07_distract.rules#12 part 0 (spec/heldenhain/tests/07_distract.rules:167)"
+    # spec: spec/heldenhain/tests/07_distract.rules:167
+    move_card(state, 248, 6)
+    # spec: spec/heldenhain/tests/07_distract.rules:168
+    p_sperren(state, 248)
+    # spec: spec/heldenhain/tests/07_distract.rules:169
+    state.vars[0] = 1
+    # spec: spec/heldenhain/tests/07_distract.rules:170
+    state.frames.pop()
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
+    return
+
+
+def tb_07_distract_12_1(state, frame):
+    "test tests/07_distract.rules#12 part 1 (spec/heldenhain/tests/07_distract.rules:172)"
+    # spec: spec/heldenhain/tests/07_distract.rules:172
+    state.vars[0] = 0
+    # spec: spec/heldenhain/tests/07_distract.rules:173
     p_sperren(state, 248)
     state.frames.pop()
     return
 
 
-def tb_64_0(state, frame):
-    "test 64, part 0 (spec/heldenhain/tests/08_card_kinds.rules:4)"
+def tb_08_card_kinds_0_0(state, frame):
+    "test tests/08_card_kinds.rules#0 part 0 (spec/heldenhain/tests/08_card_kinds.rules:4)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:4
     move_card(state, 35, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:5
     move_card(state, 55, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:6
-    state.tracks[2] = max(0, min(6, 1))
+    state.tracks[2] = 1
     state.frames.pop()
     return
 
 
-def tb_64_1(state, frame):
-    "test 64, part 1 (spec/heldenhain/tests/08_card_kinds.rules:8)"
+def tb_08_card_kinds_0_1(state, frame):
+    "test tests/08_card_kinds.rules#0 part 1 (spec/heldenhain/tests/08_card_kinds.rules:8)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:8
     state.vars[2] = False
     state.frames.pop()
     return
 
 
-def tb_65_0(state, frame):
-    "test 65, part 0 (spec/heldenhain/tests/08_card_kinds.rules:14)"
+def tb_08_card_kinds_1_0(state, frame):
+    "test tests/08_card_kinds.rules#1 part 0 (spec/heldenhain/tests/08_card_kinds.rules:14)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:14
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:15
@@ -1263,12 +1318,12 @@ def tb_65_0(state, frame):
     move_card(state, 50, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:17
     state.frames.pop()
-    state.frames.append([3, 0, [0, 50] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 50] + [UNBOUND] * 2))
     return
 
 
-def tb_66_0(state, frame):
-    "test 66, part 0 (spec/heldenhain/tests/08_card_kinds.rules:26)"
+def tb_08_card_kinds_2_0(state, frame):
+    "test tests/08_card_kinds.rules#2 part 0 (spec/heldenhain/tests/08_card_kinds.rules:26)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:26
     move_card(state, 50, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:27
@@ -1279,16 +1334,16 @@ def tb_66_0(state, frame):
     return
 
 
-def tb_66_1(state, frame):
-    "test 66, part 1 (spec/heldenhain/tests/08_card_kinds.rules:30)"
+def tb_08_card_kinds_2_1(state, frame):
+    "test tests/08_card_kinds.rules#2 part 1 (spec/heldenhain/tests/08_card_kinds.rules:30)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:30
     move_card(state, 0, 5)
     state.frames.pop()
     return
 
 
-def tb_67_0(state, frame):
-    "test 67, part 0 (spec/heldenhain/tests/08_card_kinds.rules:35)"
+def tb_08_card_kinds_3_0(state, frame):
+    "test tests/08_card_kinds.rules#3 part 0 (spec/heldenhain/tests/08_card_kinds.rules:35)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:35
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:36
@@ -1297,20 +1352,20 @@ def tb_67_0(state, frame):
     move_card(state, 53, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:38
     state.frames.pop()
-    state.frames.append([3, 0, [0, 50] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 50] + [UNBOUND] * 2))
     return
 
 
-def tb_67_1(state, frame):
-    "test 67, part 1 (spec/heldenhain/tests/08_card_kinds.rules:40)"
+def tb_08_card_kinds_3_1(state, frame):
+    "test tests/08_card_kinds.rules#3 part 1 (spec/heldenhain/tests/08_card_kinds.rules:40)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:40
     state.frames.pop()
-    state.frames.append([3, 0, [0, 53] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 53] + [UNBOUND] * 2))
     return
 
 
-def tb_68_0(state, frame):
-    "test 68, part 0 (spec/heldenhain/tests/08_card_kinds.rules:47)"
+def tb_08_card_kinds_4_0(state, frame):
+    "test tests/08_card_kinds.rules#4 part 0 (spec/heldenhain/tests/08_card_kinds.rules:47)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:47
     move_card(state, 252, 6)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:48
@@ -1321,28 +1376,28 @@ def tb_68_0(state, frame):
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/08_card_kinds.rules:51
     state.frames.pop()
-    state.frames.append([3, 0, [1, 297] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [1, 297] + [UNBOUND] * 2))
     return
 
 
-def tb_68_1(state, frame):
-    "test 68, part 1 (spec/heldenhain/tests/08_card_kinds.rules:53)"
+def tb_08_card_kinds_4_1(state, frame):
+    "test tests/08_card_kinds.rules#4 part 1 (spec/heldenhain/tests/08_card_kinds.rules:53)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:53
     p_stress_geben(state, 252, 3)
     state.frames.pop()
     return
 
 
-def tb_68_2(state, frame):
-    "test 68, part 2 (spec/heldenhain/tests/08_card_kinds.rules:55)"
+def tb_08_card_kinds_4_2(state, frame):
+    "test tests/08_card_kinds.rules#4 part 2 (spec/heldenhain/tests/08_card_kinds.rules:55)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:55
     state.frames.pop()
-    state.frames.append([3, 0, [1, 486] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [1, 486] + [UNBOUND] * 2))
     return
 
 
-def tb_69_0(state, frame):
-    "test 69, part 0 (spec/heldenhain/tests/08_card_kinds.rules:61)"
+def tb_08_card_kinds_5_0(state, frame):
+    "test tests/08_card_kinds.rules#5 part 0 (spec/heldenhain/tests/08_card_kinds.rules:61)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:61
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:62
@@ -1357,20 +1412,20 @@ def tb_69_0(state, frame):
     return
 
 
-def tb_70_0(state, frame):
-    "test 70, part 0 (spec/heldenhain/tests/08_card_kinds.rules:71)"
+def tb_08_card_kinds_6_0(state, frame):
+    "test tests/08_card_kinds.rules#6 part 0 (spec/heldenhain/tests/08_card_kinds.rules:71)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:71
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/08_card_kinds.rules:72
     move_card(state, 20, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:73
     state.frames.pop()
-    state.frames.append([3, 0, [0, 20] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 20] + [UNBOUND] * 2))
     return
 
 
-def tb_70_1(state, frame):
-    "test 70, part 1 (spec/heldenhain/tests/08_card_kinds.rules:76)"
+def tb_08_card_kinds_6_1(state, frame):
+    "test tests/08_card_kinds.rules#6 part 1 (spec/heldenhain/tests/08_card_kinds.rules:76)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:76
     p_erschoepfen(state, 20)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:77
@@ -1381,20 +1436,20 @@ def tb_70_1(state, frame):
     return
 
 
-def tb_70_2(state, frame):
-    "test 70, part 2 (spec/heldenhain/tests/08_card_kinds.rules:80)"
+def tb_08_card_kinds_6_2(state, frame):
+    "test tests/08_card_kinds.rules#6 part 2 (spec/heldenhain/tests/08_card_kinds.rules:80)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:80
     p_ablenken_ausfuehren(state, 1, 312, 20)
     state.frames.pop()
     return
 
 
-def tb_71_0(state, frame):
-    "test 71, part 0 (spec/heldenhain/tests/08_card_kinds.rules:85)"
+def tb_08_card_kinds_7_0(state, frame):
+    "test tests/08_card_kinds.rules#7 part 0 (spec/heldenhain/tests/08_card_kinds.rules:85)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:85
     activate(state, 14, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:86
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/08_card_kinds.rules:87
     move_card(state, 20, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:88
@@ -1403,12 +1458,12 @@ def tb_71_0(state, frame):
     p_stress_geben(state, 1, 2)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:90
     state.frames.pop()
-    state.frames.append([4, 0, [0, 1] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 1] + [UNBOUND] * 1))
     return
 
 
-def tb_72_0(state, frame):
-    "test 72, part 0 (spec/heldenhain/tests/08_card_kinds.rules:96)"
+def tb_08_card_kinds_8_0(state, frame):
+    "test tests/08_card_kinds.rules#8 part 0 (spec/heldenhain/tests/08_card_kinds.rules:96)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:96
     move_card(state, 337, 8)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:97
@@ -1416,25 +1471,25 @@ def tb_72_0(state, frame):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:98
     move_card(state, 2, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:99
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     state.frames.pop()
     return
 
 
-def tb_72_1(state, frame):
-    "test 72, part 1 (spec/heldenhain/tests/08_card_kinds.rules:102)"
+def tb_08_card_kinds_8_1(state, frame):
+    "test tests/08_card_kinds.rules#8 part 1 (spec/heldenhain/tests/08_card_kinds.rules:102)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:102
     move_card(state, 93, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:103
     p_aufrichten(state, 337)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:104
     state.frames.pop()
-    state.frames.append([3, 0, [0, 93] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 93] + [UNBOUND] * 2))
     return
 
 
-def tb_73_0(state, frame):
-    "test 73, part 0 (spec/heldenhain/tests/08_card_kinds.rules:109)"
+def tb_08_card_kinds_9_0(state, frame):
+    "test tests/08_card_kinds.rules#9 part 0 (spec/heldenhain/tests/08_card_kinds.rules:109)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:109
     activate(state, 21, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:110
@@ -1443,32 +1498,32 @@ def tb_73_0(state, frame):
     move_card(state, 30, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:112
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_74_0(state, frame):
-    "test 74, part 0 (spec/heldenhain/tests/08_card_kinds.rules:122)"
+def tb_08_card_kinds_10_0(state, frame):
+    "test tests/08_card_kinds.rules#10 part 0 (spec/heldenhain/tests/08_card_kinds.rules:122)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:122
     move_card(state, 30, 7)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:123
     p_erschoepfen(state, 30)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:124
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_74_1(state, frame):
-    "test 74, part 1 (spec/heldenhain/tests/08_card_kinds.rules:127)"
+def tb_08_card_kinds_10_1(state, frame):
+    "test tests/08_card_kinds.rules#10 part 1 (spec/heldenhain/tests/08_card_kinds.rules:127)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:127
     move_card(state, 278, 3)
     state.frames.pop()
     return
 
 
-def tb_75_0(state, frame):
-    "test 75, part 0 (spec/heldenhain/tests/08_card_kinds.rules:133)"
+def tb_08_card_kinds_11_0(state, frame):
+    "test tests/08_card_kinds.rules#11 part 0 (spec/heldenhain/tests/08_card_kinds.rules:133)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:133
     move_card(state, 35, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:134
@@ -1477,24 +1532,24 @@ def tb_75_0(state, frame):
     move_card(state, 1, 1)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:136
     state.frames.pop()
-    state.frames.append([3, 0, [0, 35] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 35] + [UNBOUND] * 2))
     return
 
 
-def tb_76_0(state, frame):
-    "test 76, part 0 (spec/heldenhain/tests/08_card_kinds.rules:141)"
+def tb_08_card_kinds_12_0(state, frame):
+    "test tests/08_card_kinds.rules#12 part 0 (spec/heldenhain/tests/08_card_kinds.rules:141)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:141
     move_card(state, 36, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:142
     move_card(state, 0, 1)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:143
     state.frames.pop()
-    state.frames.append([3, 0, [0, 36] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 36] + [UNBOUND] * 2))
     return
 
 
-def tb_77_0(state, frame):
-    "test 77, part 0 (spec/heldenhain/tests/08_card_kinds.rules:148)"
+def tb_08_card_kinds_13_0(state, frame):
+    "test tests/08_card_kinds.rules#13 part 0 (spec/heldenhain/tests/08_card_kinds.rules:148)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:148
     move_card(state, 35, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:149
@@ -1505,8 +1560,8 @@ def tb_77_0(state, frame):
     return
 
 
-def tb_78_0(state, frame):
-    "test 78, part 0 (spec/heldenhain/tests/08_card_kinds.rules:156)"
+def tb_08_card_kinds_14_0(state, frame):
+    "test tests/08_card_kinds.rules#14 part 0 (spec/heldenhain/tests/08_card_kinds.rules:156)"
     pc = frame[1]
     while True:
         if pc == 0:
@@ -1516,17 +1571,17 @@ def tb_78_0(state, frame):
             move_card(state, 58, 3)
             # spec: spec/heldenhain/tests/08_card_kinds.rules:158
             frame[1] = 1
-            state.frames.append([3, 0, [0, 55] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(3, [0, 55] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/08_card_kinds.rules:159
             state.frames.pop()
-            state.frames.append([3, 0, [0, 58] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(3, [0, 58] + [UNBOUND] * 2))
             return
 
 
-def tb_79_0(state, frame):
-    "test 79, part 0 (spec/heldenhain/tests/08_card_kinds.rules:164)"
+def tb_08_card_kinds_15_0(state, frame):
+    "test tests/08_card_kinds.rules#15 part 0 (spec/heldenhain/tests/08_card_kinds.rules:164)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:164
     activate(state, 23, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:165
@@ -1537,20 +1592,20 @@ def tb_79_0(state, frame):
     p_stress_geben(state, 0, 2)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:168
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_79_1(state, frame):
-    "test 79, part 1 (spec/heldenhain/tests/08_card_kinds.rules:173)"
+def tb_08_card_kinds_15_1(state, frame):
+    "test tests/08_card_kinds.rules#15 part 1 (spec/heldenhain/tests/08_card_kinds.rules:173)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:173
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_80_0(state, frame):
-    "test 80, part 0 (spec/heldenhain/tests/08_card_kinds.rules:182)"
+def tb_08_card_kinds_16_0(state, frame):
+    "test tests/08_card_kinds.rules#16 part 0 (spec/heldenhain/tests/08_card_kinds.rules:182)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:182
     activate(state, 24, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:183
@@ -1559,34 +1614,34 @@ def tb_80_0(state, frame):
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:185
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_80_1(state, frame):
-    "test 80, part 1 (spec/heldenhain/tests/08_card_kinds.rules:191)"
+def tb_08_card_kinds_16_1(state, frame):
+    "test tests/08_card_kinds.rules#16 part 1 (spec/heldenhain/tests/08_card_kinds.rules:191)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:191
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_81_0(state, frame):
-    "test 81, part 0 (spec/heldenhain/tests/08_card_kinds.rules:198)"
+def tb_08_card_kinds_17_0(state, frame):
+    "test tests/08_card_kinds.rules#17 part 0 (spec/heldenhain/tests/08_card_kinds.rules:198)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:198
-    state.tracks[5] = max(0, min(9999, 2))
+    state.tracks[5] = 2
     # spec: spec/heldenhain/tests/08_card_kinds.rules:199
-    state.tracks[2] = max(0, min(6, 4))
+    state.tracks[2] = 4
     # spec: spec/heldenhain/tests/08_card_kinds.rules:200
     move_card(state, 55, 11)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:201
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_82_0(state, frame):
-    "test 82, part 0 (spec/heldenhain/tests/08_card_kinds.rules:208)"
+def tb_08_card_kinds_18_0(state, frame):
+    "test tests/08_card_kinds.rules#18 part 0 (spec/heldenhain/tests/08_card_kinds.rules:208)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:208
     activate(state, 26, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:209
@@ -1597,52 +1652,52 @@ def tb_82_0(state, frame):
     move_card(state, 60, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:212
     state.frames.pop()
-    state.frames.append([3, 0, [0, 60] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 60] + [UNBOUND] * 2))
     return
 
 
-def tb_83_0(state, frame):
-    "test 83, part 0 (spec/heldenhain/tests/08_card_kinds.rules:218)"
+def tb_08_card_kinds_19_0(state, frame):
+    "test tests/08_card_kinds.rules#19 part 0 (spec/heldenhain/tests/08_card_kinds.rules:218)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:218
     move_card(state, 307, 13)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:219
     move_card(state, 61, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:220
     state.frames.pop()
-    state.frames.append([3, 0, [0, 61] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 61] + [UNBOUND] * 2))
     return
 
 
-def tb_84_0(state, frame):
-    "test 84, part 0 (spec/heldenhain/tests/08_card_kinds.rules:225)"
+def tb_08_card_kinds_20_0(state, frame):
+    "test tests/08_card_kinds.rules#20 part 0 (spec/heldenhain/tests/08_card_kinds.rules:225)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:225
     activate(state, 27, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:226
     move_card(state, 61, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:227
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_84_1(state, frame):
-    "test 84, part 1 (spec/heldenhain/tests/08_card_kinds.rules:231)"
+def tb_08_card_kinds_20_1(state, frame):
+    "test tests/08_card_kinds.rules#20 part 1 (spec/heldenhain/tests/08_card_kinds.rules:231)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:231
     state.vars[0] = 1
     state.frames.pop()
     return
 
 
-def tb_84_2(state, frame):
-    "test 84, part 2 (spec/heldenhain/tests/08_card_kinds.rules:233)"
+def tb_08_card_kinds_20_2(state, frame):
+    "test tests/08_card_kinds.rules#20 part 2 (spec/heldenhain/tests/08_card_kinds.rules:233)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:233
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_85_0(state, frame):
-    "test 85, part 0 (spec/heldenhain/tests/08_card_kinds.rules:239)"
+def tb_08_card_kinds_21_0(state, frame):
+    "test tests/08_card_kinds.rules#21 part 0 (spec/heldenhain/tests/08_card_kinds.rules:239)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:239
     move_card(state, 303, 12)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:240
@@ -1651,12 +1706,12 @@ def tb_85_0(state, frame):
     move_card(state, 104, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:242
     state.frames.pop()
-    state.frames.append([3, 0, [0, 104] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 104] + [UNBOUND] * 2))
     return
 
 
-def tb_86_0(state, frame):
-    "test 86, part 0 (spec/heldenhain/tests/08_card_kinds.rules:248)"
+def tb_08_card_kinds_22_0(state, frame):
+    "test tests/08_card_kinds.rules#22 part 0 (spec/heldenhain/tests/08_card_kinds.rules:248)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:248
     activate(state, 17, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:249
@@ -1665,12 +1720,12 @@ def tb_86_0(state, frame):
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:251
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_87_0(state, frame):
-    "test 87, part 0 (spec/heldenhain/tests/09_keywords.rules:4)"
+def tb_09_keywords_0_0(state, frame):
+    "test tests/09_keywords.rules#0 part 0 (spec/heldenhain/tests/09_keywords.rules:4)"
     pc = frame[1]
     while True:
         if pc == 0:
@@ -1678,7 +1733,7 @@ def tb_87_0(state, frame):
             move_card(state, 35, 3)
             # spec: spec/heldenhain/tests/09_keywords.rules:5
             frame[1] = 1
-            state.frames.append([3, 0, [0, 35] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(3, [0, 35] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/09_keywords.rules:6
@@ -1691,32 +1746,32 @@ def tb_87_0(state, frame):
             return
 
 
-def tb_88_0(state, frame):
-    "test 88, part 0 (spec/heldenhain/tests/09_keywords.rules:13)"
+def tb_09_keywords_1_0(state, frame):
+    "test tests/09_keywords.rules#1 part 0 (spec/heldenhain/tests/09_keywords.rules:13)"
     # spec: spec/heldenhain/tests/09_keywords.rules:13
     move_card(state, 15, 3)
     # spec: spec/heldenhain/tests/09_keywords.rules:14
     move_card(state, 35, 1)
     # spec: spec/heldenhain/tests/09_keywords.rules:15
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_89_0(state, frame):
-    "test 89, part 0 (spec/heldenhain/tests/09_keywords.rules:22)"
+def tb_09_keywords_2_0(state, frame):
+    "test tests/09_keywords.rules#2 part 0 (spec/heldenhain/tests/09_keywords.rules:22)"
     # spec: spec/heldenhain/tests/09_keywords.rules:22
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:23
     move_card(state, 41, 3)
     # spec: spec/heldenhain/tests/09_keywords.rules:24
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_90_0(state, frame):
-    "test 90, part 0 (spec/heldenhain/tests/09_keywords.rules:32)"
+def tb_09_keywords_3_0(state, frame):
+    "test tests/09_keywords.rules#3 part 0 (spec/heldenhain/tests/09_keywords.rules:32)"
     # spec: spec/heldenhain/tests/09_keywords.rules:32
     move_card(state, 7, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:33
@@ -1725,16 +1780,16 @@ def tb_90_0(state, frame):
     return
 
 
-def tb_90_1(state, frame):
-    "test 90, part 1 (spec/heldenhain/tests/09_keywords.rules:35)"
+def tb_09_keywords_3_1(state, frame):
+    "test tests/09_keywords.rules#3 part 1 (spec/heldenhain/tests/09_keywords.rules:35)"
     # spec: spec/heldenhain/tests/09_keywords.rules:35
     move_card(state, 1, 5)
     state.frames.pop()
     return
 
 
-def tb_91_0(state, frame):
-    "test 91, part 0 (spec/heldenhain/tests/09_keywords.rules:40)"
+def tb_09_keywords_4_0(state, frame):
+    "test tests/09_keywords.rules#4 part 0 (spec/heldenhain/tests/09_keywords.rules:40)"
     # spec: spec/heldenhain/tests/09_keywords.rules:40
     move_card(state, 7, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:41
@@ -1749,12 +1804,12 @@ def tb_91_0(state, frame):
     return
 
 
-def tb_92_0(state, frame):
-    "test 92, part 0 (spec/heldenhain/tests/09_keywords.rules:49)"
+def tb_09_keywords_5_0(state, frame):
+    "test tests/09_keywords.rules#5 part 0 (spec/heldenhain/tests/09_keywords.rules:49)"
     # spec: spec/heldenhain/tests/09_keywords.rules:49
     activate(state, 9, [], None)
     # spec: spec/heldenhain/tests/09_keywords.rules:50
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/09_keywords.rules:51
     move_card(state, 3, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:52
@@ -1763,28 +1818,28 @@ def tb_92_0(state, frame):
     p_stress_geben(state, 1, 2)
     # spec: spec/heldenhain/tests/09_keywords.rules:54
     state.frames.pop()
-    state.frames.append([4, 0, [0, 1] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 1] + [UNBOUND] * 1))
     return
 
 
-def tb_93_0(state, frame):
-    "test 93, part 0 (spec/heldenhain/tests/09_keywords.rules:59)"
+def tb_09_keywords_6_0(state, frame):
+    "test tests/09_keywords.rules#6 part 0 (spec/heldenhain/tests/09_keywords.rules:59)"
     # spec: spec/heldenhain/tests/09_keywords.rules:59
-    state.tracks[1] = max(0, min(20, 1))
+    state.tracks[1] = 1
     # spec: spec/heldenhain/tests/09_keywords.rules:60
     move_card(state, 95, 3)
     # spec: spec/heldenhain/tests/09_keywords.rules:61
     state.frames.pop()
-    state.frames.append([3, 0, [0, 95] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 95] + [UNBOUND] * 2))
     return
 
 
-def tb_94_0(state, frame):
-    "test 94, part 0 (spec/heldenhain/tests/09_keywords.rules:66)"
+def tb_09_keywords_7_0(state, frame):
+    "test tests/09_keywords.rules#7 part 0 (spec/heldenhain/tests/09_keywords.rules:66)"
     # spec: spec/heldenhain/tests/09_keywords.rules:66
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/09_keywords.rules:67
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/09_keywords.rules:68
     move_card(state, 9, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:69
@@ -1799,12 +1854,12 @@ def tb_94_0(state, frame):
     return
 
 
-def tb_95_0(state, frame):
-    "test 95, part 0 (spec/heldenhain/tests/09_keywords.rules:78)"
+def tb_09_keywords_8_0(state, frame):
+    "test tests/09_keywords.rules#8 part 0 (spec/heldenhain/tests/09_keywords.rules:78)"
     # spec: spec/heldenhain/tests/09_keywords.rules:78
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/09_keywords.rules:79
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/09_keywords.rules:80
     move_card(state, 9, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:81
@@ -1821,8 +1876,8 @@ def tb_95_0(state, frame):
     return
 
 
-def tb_96_0(state, frame):
-    "test 96, part 0 (spec/heldenhain/tests/09_keywords.rules:90)"
+def tb_09_keywords_9_0(state, frame):
+    "test tests/09_keywords.rules#9 part 0 (spec/heldenhain/tests/09_keywords.rules:90)"
     # spec: spec/heldenhain/tests/09_keywords.rules:90
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:91
@@ -1833,8 +1888,8 @@ def tb_96_0(state, frame):
     return
 
 
-def tb_96_1(state, frame):
-    "test 96, part 1 (spec/heldenhain/tests/09_keywords.rules:94)"
+def tb_09_keywords_9_1(state, frame):
+    "test tests/09_keywords.rules#9 part 1 (spec/heldenhain/tests/09_keywords.rules:94)"
     # spec: spec/heldenhain/tests/09_keywords.rules:94
     p_stress_geben(state, 1, 1)
     # spec: spec/heldenhain/tests/09_keywords.rules:95
@@ -1843,8 +1898,8 @@ def tb_96_1(state, frame):
     return
 
 
-def tb_97_0(state, frame):
-    "test 97, part 0 (spec/heldenhain/tests/09_keywords.rules:100)"
+def tb_09_keywords_10_0(state, frame):
+    "test tests/09_keywords.rules#10 part 0 (spec/heldenhain/tests/09_keywords.rules:100)"
     # spec: spec/heldenhain/tests/09_keywords.rules:100
     activate(state, 12, [], None)
     # spec: spec/heldenhain/tests/09_keywords.rules:101
@@ -1855,22 +1910,22 @@ def tb_97_0(state, frame):
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/09_keywords.rules:104
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_97_1(state, frame):
-    "test 97, part 1 (spec/heldenhain/tests/09_keywords.rules:107)"
+def tb_09_keywords_10_1(state, frame):
+    "test tests/09_keywords.rules#10 part 1 (spec/heldenhain/tests/09_keywords.rules:107)"
     # spec: spec/heldenhain/tests/09_keywords.rules:107
     state.vars[0] = 0
     # spec: spec/heldenhain/tests/09_keywords.rules:108
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_98_0(state, frame):
-    "test 98, part 0 (spec/heldenhain/tests/09_keywords.rules:114)"
+def tb_09_keywords_11_0(state, frame):
+    "test tests/09_keywords.rules#11 part 0 (spec/heldenhain/tests/09_keywords.rules:114)"
     # spec: spec/heldenhain/tests/09_keywords.rules:114
     move_card(state, 35, 16)
     # spec: spec/heldenhain/tests/09_keywords.rules:115
@@ -1881,8 +1936,8 @@ def tb_98_0(state, frame):
     return
 
 
-def tb_99_0(state, frame):
-    "test 99, part 0 (spec/heldenhain/tests/09_keywords.rules:121)"
+def tb_09_keywords_12_0(state, frame):
+    "test tests/09_keywords.rules#12 part 0 (spec/heldenhain/tests/09_keywords.rules:121)"
     # spec: spec/heldenhain/tests/09_keywords.rules:121
     p_ziehen(state, 0)
     # spec: spec/heldenhain/tests/09_keywords.rules:122
@@ -1891,8 +1946,8 @@ def tb_99_0(state, frame):
     return
 
 
-def tb_100_0(state, frame):
-    "test 100, part 0 (spec/heldenhain/tests/09_keywords.rules:127)"
+def tb_09_keywords_13_0(state, frame):
+    "test tests/09_keywords.rules#13 part 0 (spec/heldenhain/tests/09_keywords.rules:127)"
     # spec: spec/heldenhain/tests/09_keywords.rules:127
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/09_keywords.rules:128
@@ -1901,12 +1956,12 @@ def tb_100_0(state, frame):
     move_card(state, 465, 4)
     # spec: spec/heldenhain/tests/09_keywords.rules:130
     state.frames.pop()
-    state.frames.append([3, 0, [1, 465] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [1, 465] + [UNBOUND] * 2))
     return
 
 
-def tb_101_0(state, frame):
-    "test 101, part 0 (spec/heldenhain/tests/09_keywords.rules:136)"
+def tb_09_keywords_14_0(state, frame):
+    "test tests/09_keywords.rules#14 part 0 (spec/heldenhain/tests/09_keywords.rules:136)"
     # spec: spec/heldenhain/tests/09_keywords.rules:136
     move_card(state, 286, 4)
     # spec: spec/heldenhain/tests/09_keywords.rules:137
@@ -1914,45 +1969,45 @@ def tb_101_0(state, frame):
     # spec: spec/heldenhain/tests/09_keywords.rules:138
     move_card(state, 248, 6)
     # spec: spec/heldenhain/tests/09_keywords.rules:139
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     state.frames.pop()
     return
 
 
-def tb_101_1(state, frame):
-    "test 101, part 1 (spec/heldenhain/tests/09_keywords.rules:143)"
+def tb_09_keywords_14_1(state, frame):
+    "test tests/09_keywords.rules#14 part 1 (spec/heldenhain/tests/09_keywords.rules:143)"
     # spec: spec/heldenhain/tests/09_keywords.rules:143
     state.vars[0] = 1
     state.frames.pop()
     return
 
 
-def tb_102_0(state, frame):
-    "test 102, part 0 (spec/heldenhain/tests/09_keywords.rules:148)"
+def tb_09_keywords_15_0(state, frame):
+    "test tests/09_keywords.rules#15 part 0 (spec/heldenhain/tests/09_keywords.rules:148)"
     # spec: spec/heldenhain/tests/09_keywords.rules:148
     activate(state, 47, [], None)
     # spec: spec/heldenhain/tests/09_keywords.rules:149
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/09_keywords.rules:150
     move_card(state, 312, 6)
     # spec: spec/heldenhain/tests/09_keywords.rules:151
     p_erschoepfen(state, 312)
     # spec: spec/heldenhain/tests/09_keywords.rules:152
     state.frames.pop()
-    state.frames.append([3, 0, [0, 2] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 2] + [UNBOUND] * 2))
     return
 
 
-def tb_102_1(state, frame):
-    "test 102, part 1 (spec/heldenhain/tests/09_keywords.rules:154)"
+def tb_09_keywords_15_1(state, frame):
+    "test tests/09_keywords.rules#15 part 1 (spec/heldenhain/tests/09_keywords.rules:154)"
     # spec: spec/heldenhain/tests/09_keywords.rules:154
     move_card(state, 371, 13)
     state.frames.pop()
     return
 
 
-def tb_103_0(state, frame):
-    "test 103, part 0 (spec/heldenhain/tests/09_keywords.rules:159)"
+def tb_09_keywords_16_0(state, frame):
+    "test tests/09_keywords.rules#16 part 0 (spec/heldenhain/tests/09_keywords.rules:159)"
     # spec: spec/heldenhain/tests/09_keywords.rules:159
     activate(state, 63, [], None)
     # spec: spec/heldenhain/tests/09_keywords.rules:160
@@ -1963,36 +2018,36 @@ def tb_103_0(state, frame):
     return
 
 
-def tb_103_1(state, frame):
-    "test 103, part 1 (spec/heldenhain/tests/09_keywords.rules:163)"
+def tb_09_keywords_16_1(state, frame):
+    "test tests/09_keywords.rules#16 part 1 (spec/heldenhain/tests/09_keywords.rules:163)"
     # spec: spec/heldenhain/tests/09_keywords.rules:163
     move_card(state, 185, 13)
     state.frames.pop()
     return
 
 
-def tb_104_0(state, frame):
-    "test 104, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:8)"
+def tb_10_superfreundinnen_0_0(state, frame):
+    "test tests/10_superfreundinnen.rules#0 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:8)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:8
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:9
     p_stress_geben(state, 0, 2)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:10
     state.frames.pop()
-    state.frames.append([3, 0, [0, 1] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 1] + [UNBOUND] * 2))
     return
 
 
-def tb_105_0(state, frame):
-    "test 105, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:18)"
+def tb_10_superfreundinnen_1_0(state, frame):
+    "test tests/10_superfreundinnen.rules#1 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:18)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:18
     state.frames.pop()
-    state.frames.append([3, 0, [0, 1] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 1] + [UNBOUND] * 2))
     return
 
 
-def tb_106_0(state, frame):
-    "test 106, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:23)"
+def tb_10_superfreundinnen_2_0(state, frame):
+    "test tests/10_superfreundinnen.rules#2 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:23)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:23
     activate(state, 10, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:24
@@ -2005,76 +2060,76 @@ def tb_106_0(state, frame):
     return
 
 
-def tb_106_1(state, frame):
-    "test 106, part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:28)"
+def tb_10_superfreundinnen_2_1(state, frame):
+    "test tests/10_superfreundinnen.rules#2 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:28)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:28
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_106_2(state, frame):
-    "test 106, part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:32)"
+def tb_10_superfreundinnen_2_2(state, frame):
+    "test tests/10_superfreundinnen.rules#2 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:32)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:32
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_107_0(state, frame):
-    "test 107, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:38)"
+def tb_10_superfreundinnen_3_0(state, frame):
+    "test tests/10_superfreundinnen.rules#3 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:38)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:38
     activate(state, 11, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:39
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:40
     move_card(state, 6, 5)
     state.frames.pop()
     return
 
 
-def tb_107_1(state, frame):
-    "test 107, part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:42)"
+def tb_10_superfreundinnen_3_1(state, frame):
+    "test tests/10_superfreundinnen.rules#3 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:42)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:42
     state.frames.pop()
-    state.frames.append([4, 0, [0, 6] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 6] + [UNBOUND] * 1))
     return
 
 
-def tb_107_2(state, frame):
-    "test 107, part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:44)"
+def tb_10_superfreundinnen_3_2(state, frame):
+    "test tests/10_superfreundinnen.rules#3 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:44)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:44
     p_aufrichten(state, 6)
     state.frames.pop()
     return
 
 
-def tb_107_3(state, frame):
-    "test 107, part 3 (spec/heldenhain/tests/10_superfreundinnen.rules:46)"
+def tb_10_superfreundinnen_3_3(state, frame):
+    "test tests/10_superfreundinnen.rules#3 part 3 (spec/heldenhain/tests/10_superfreundinnen.rules:46)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:46
     state.frames.pop()
-    state.frames.append([4, 0, [0, 6] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 6] + [UNBOUND] * 1))
     return
 
 
-def tb_108_0(state, frame):
-    "test 108, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:52)"
+def tb_10_superfreundinnen_4_0(state, frame):
+    "test tests/10_superfreundinnen.rules#4 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:52)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:52
     state.frames.pop()
-    state.frames.append([3, 0, [0, 8] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 8] + [UNBOUND] * 2))
     return
 
 
-def tb_108_1(state, frame):
-    "test 108, part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:55)"
+def tb_10_superfreundinnen_4_1(state, frame):
+    "test tests/10_superfreundinnen.rules#4 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:55)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:55
     state.frames.pop()
-    state.frames.append([3, 0, [1, 256] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [1, 256] + [UNBOUND] * 2))
     return
 
 
-def tb_109_0(state, frame):
-    "test 109, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:60)"
+def tb_10_superfreundinnen_5_0(state, frame):
+    "test tests/10_superfreundinnen.rules#5 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:60)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:60
     move_card(state, 11, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:61
@@ -2085,16 +2140,16 @@ def tb_109_0(state, frame):
     return
 
 
-def tb_109_1(state, frame):
-    "test 109, part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:64)"
+def tb_10_superfreundinnen_5_1(state, frame):
+    "test tests/10_superfreundinnen.rules#5 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:64)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:64
     move_card(state, 3, 5)
     state.frames.pop()
     return
 
 
-def tb_110_0(state, frame):
-    "test 110, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:69)"
+def tb_10_superfreundinnen_6_0(state, frame):
+    "test tests/10_superfreundinnen.rules#6 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:69)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:69
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:70
@@ -2105,16 +2160,16 @@ def tb_110_0(state, frame):
     p_stress_geben(state, 1, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:73
     state.frames.pop()
-    state.frames.append([3, 0, [0, 12] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 12] + [UNBOUND] * 2))
     return
 
 
-def tb_111_0(state, frame):
-    "test 111, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:78)"
+def tb_10_superfreundinnen_7_0(state, frame):
+    "test tests/10_superfreundinnen.rules#7 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:78)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:78
     activate(state, 13, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:79
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:80
     move_card(state, 16, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:81
@@ -2123,32 +2178,32 @@ def tb_111_0(state, frame):
     return
 
 
-def tb_111_1(state, frame):
-    "test 111, part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:83)"
+def tb_10_superfreundinnen_7_1(state, frame):
+    "test tests/10_superfreundinnen.rules#7 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:83)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:83
     state.frames.pop()
-    state.frames.append([4, 0, [0, 16] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 16] + [UNBOUND] * 1))
     return
 
 
-def tb_111_2(state, frame):
-    "test 111, part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:85)"
+def tb_10_superfreundinnen_7_2(state, frame):
+    "test tests/10_superfreundinnen.rules#7 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:85)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:85
     p_aufrichten(state, 16)
     state.frames.pop()
     return
 
 
-def tb_111_3(state, frame):
-    "test 111, part 3 (spec/heldenhain/tests/10_superfreundinnen.rules:87)"
+def tb_10_superfreundinnen_7_3(state, frame):
+    "test tests/10_superfreundinnen.rules#7 part 3 (spec/heldenhain/tests/10_superfreundinnen.rules:87)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:87
     state.frames.pop()
-    state.frames.append([4, 0, [0, 16] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 16] + [UNBOUND] * 1))
     return
 
 
-def tb_112_0(state, frame):
-    "test 112, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:92)"
+def tb_10_superfreundinnen_8_0(state, frame):
+    "test tests/10_superfreundinnen.rules#8 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:92)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:92
     move_card(state, 17, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:93
@@ -2157,76 +2212,76 @@ def tb_112_0(state, frame):
     return
 
 
-def tb_112_1(state, frame):
-    "test 112, part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:95)"
+def tb_10_superfreundinnen_8_1(state, frame):
+    "test tests/10_superfreundinnen.rules#8 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:95)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:95
     move_card(state, 1, 5)
     state.frames.pop()
     return
 
 
-def tb_113_0(state, frame):
-    "test 113, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:101)"
+def tb_10_superfreundinnen_9_0(state, frame):
+    "test tests/10_superfreundinnen.rules#9 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:101)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:101
     state.frames.pop()
-    state.frames.append([3, 0, [0, 18] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 18] + [UNBOUND] * 2))
     return
 
 
-def tb_114_0(state, frame):
-    "test 114, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:106)"
+def tb_10_superfreundinnen_10_0(state, frame):
+    "test tests/10_superfreundinnen.rules#10 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:106)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:106
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:107
     p_sperren(state, 0)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:108
     state.frames.pop()
-    state.frames.append([3, 0, [0, 19] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 19] + [UNBOUND] * 2))
     return
 
 
-def tb_115_0(state, frame):
-    "test 115, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:114)"
+def tb_10_superfreundinnen_11_0(state, frame):
+    "test tests/10_superfreundinnen.rules#11 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:114)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:114
     activate(state, 14, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:115
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:116
     move_card(state, 20, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:117
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:118
     state.frames.pop()
-    state.frames.append([4, 0, [0, 1] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 1] + [UNBOUND] * 1))
     return
 
 
-def tb_116_0(state, frame):
-    "test 116, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:123)"
+def tb_10_superfreundinnen_12_0(state, frame):
+    "test tests/10_superfreundinnen.rules#12 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:123)"
     pc = frame[1]
     while True:
         if pc == 0:
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:123
             activate(state, 14, [], None)
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:124
-            state.tracks[4] = max(0, min(9, 3))
+            state.tracks[4] = 3
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:125
             move_card(state, 1, 5)
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:126
             p_stress_geben(state, 1, 1)
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:127
             frame[1] = 1
-            state.frames.append([3, 0, [0, 20] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(3, [0, 20] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:128
             state.frames.pop()
-            state.frames.append([4, 0, [0, 1] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(4, [0, 1] + [UNBOUND] * 1))
             return
 
 
-def tb_117_0(state, frame):
-    "test 117, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:133)"
+def tb_10_superfreundinnen_13_0(state, frame):
+    "test tests/10_superfreundinnen.rules#13 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:133)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:133
     activate(state, 15, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:134
@@ -2237,16 +2292,16 @@ def tb_117_0(state, frame):
     p_stress_geben(state, 1, 2)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:137
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_118_0(state, frame):
-    "test 118, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:144)"
+def tb_10_superfreundinnen_14_0(state, frame):
+    "test tests/10_superfreundinnen.rules#14 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:144)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:144
     activate(state, 16, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:145
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:146
     move_card(state, 23, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:147
@@ -2255,42 +2310,42 @@ def tb_118_0(state, frame):
     return
 
 
-def tb_118_1(state, frame):
-    "test 118, part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:149)"
+def tb_10_superfreundinnen_14_1(state, frame):
+    "test tests/10_superfreundinnen.rules#14 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:149)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:149
     state.frames.pop()
-    state.frames.append([4, 0, [0, 1] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 1] + [UNBOUND] * 1))
     return
 
 
-def tb_119_0(state, frame):
-    "test 119, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:154)"
+def tb_10_superfreundinnen_15_0(state, frame):
+    "test tests/10_superfreundinnen.rules#15 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:154)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:154
     move_card(state, 35, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:155
     move_card(state, 0, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:156
     state.frames.pop()
-    state.frames.append([3, 0, [0, 25] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 25] + [UNBOUND] * 2))
     return
 
 
-def tb_120_0(state, frame):
-    "test 120, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:163)"
+def tb_10_superfreundinnen_16_0(state, frame):
+    "test tests/10_superfreundinnen.rules#16 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:163)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:163
     activate(state, 17, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:164
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:165
     move_card(state, 26, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:166
     state.frames.pop()
-    state.frames.append([6, 0, [0, 26], None])
+    state.frames.append(new_frame(6, [0, 26]))
     return
 
 
-def tb_121_0(state, frame):
-    "test 121, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:171)"
+def tb_10_superfreundinnen_17_0(state, frame):
+    "test tests/10_superfreundinnen.rules#17 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:171)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:171
     activate(state, 18, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:172
@@ -2301,20 +2356,20 @@ def tb_121_0(state, frame):
     move_card(state, 20, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:175
     state.frames.pop()
-    state.frames.append([5, 0, [0, 27], None])
+    state.frames.append(new_frame(5, [0, 27]))
     return
 
 
-def tb_121_1(state, frame):
-    "test 121, part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:177)"
+def tb_10_superfreundinnen_17_1(state, frame):
+    "test tests/10_superfreundinnen.rules#17 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:177)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:177
     state.frames.pop()
-    state.frames.append([19, 0, [0] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
     return
 
 
-def tb_122_0(state, frame):
-    "test 122, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:182)"
+def tb_10_superfreundinnen_18_0(state, frame):
+    "test tests/10_superfreundinnen.rules#18 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:182)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:182
     activate(state, 19, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:183
@@ -2329,24 +2384,24 @@ def tb_122_0(state, frame):
     return
 
 
-def tb_122_1(state, frame):
-    "test 122, part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:188)"
+def tb_10_superfreundinnen_18_1(state, frame):
+    "test tests/10_superfreundinnen.rules#18 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:188)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:188
     state.frames.pop()
-    state.frames.append([5, 0, [0, 28], None])
+    state.frames.append(new_frame(5, [0, 28]))
     return
 
 
-def tb_122_2(state, frame):
-    "test 122, part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:191)"
+def tb_10_superfreundinnen_18_2(state, frame):
+    "test tests/10_superfreundinnen.rules#18 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:191)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:191
     state.frames.pop()
-    state.frames.append([5, 0, [0, 28], None])
+    state.frames.append(new_frame(5, [0, 28]))
     return
 
 
-def tb_123_0(state, frame):
-    "test 123, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:196)"
+def tb_10_superfreundinnen_19_0(state, frame):
+    "test tests/10_superfreundinnen.rules#19 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:196)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:196
     activate(state, 20, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:197
@@ -2357,12 +2412,12 @@ def tb_123_0(state, frame):
     p_stress_geben(state, 1, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:200
     state.frames.pop()
-    state.frames.append([5, 0, [0, 29], None])
+    state.frames.append(new_frame(5, [0, 29]))
     return
 
 
-def tb_124_0(state, frame):
-    "test 124, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:206)"
+def tb_10_superfreundinnen_20_0(state, frame):
+    "test tests/10_superfreundinnen.rules#20 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:206)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:206
     activate(state, 22, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:207
@@ -2375,20 +2430,20 @@ def tb_124_0(state, frame):
     p_stress_geben(state, 0, 2)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:211
     state.frames.pop()
-    state.frames.append([3, 0, [0, 51] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 51] + [UNBOUND] * 2))
     return
 
 
-def tb_124_1(state, frame):
-    "test 124, part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:214)"
+def tb_10_superfreundinnen_20_1(state, frame):
+    "test tests/10_superfreundinnen.rules#20 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:214)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:214
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_125_0(state, frame):
-    "test 125, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:220)"
+def tb_10_superfreundinnen_21_0(state, frame):
+    "test tests/10_superfreundinnen.rules#21 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:220)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:220
     activate(state, 25, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:221
@@ -2401,12 +2456,12 @@ def tb_125_0(state, frame):
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:225
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_126_0(state, frame):
-    "test 126, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:232)"
+def tb_10_superfreundinnen_22_0(state, frame):
+    "test tests/10_superfreundinnen.rules#22 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:232)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:232
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:233
@@ -2417,36 +2472,36 @@ def tb_126_0(state, frame):
     p_stress_geben(state, 0, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:236
     state.frames.pop()
-    state.frames.append([3, 0, [0, 31] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 31] + [UNBOUND] * 2))
     return
 
 
-def tb_127_0(state, frame):
-    "test 127, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:242)"
+def tb_10_superfreundinnen_23_0(state, frame):
+    "test tests/10_superfreundinnen.rules#23 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:242)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:242
     state.frames.pop()
-    state.frames.append([3, 0, [0, 32] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 32] + [UNBOUND] * 2))
     return
 
 
-def tb_127_1(state, frame):
-    "test 127, part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:244)"
+def tb_10_superfreundinnen_23_1(state, frame):
+    "test tests/10_superfreundinnen.rules#23 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:244)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:244
     move_card(state, 32, 3)
     state.frames.pop()
     return
 
 
-def tb_127_2(state, frame):
-    "test 127, part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:246)"
+def tb_10_superfreundinnen_23_2(state, frame):
+    "test tests/10_superfreundinnen.rules#23 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:246)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:246
     state.frames.pop()
-    state.frames.append([3, 0, [0, 32] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 32] + [UNBOUND] * 2))
     return
 
 
-def tb_128_0(state, frame):
-    "test 128, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:251)"
+def tb_10_superfreundinnen_24_0(state, frame):
+    "test tests/10_superfreundinnen.rules#24 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:251)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:251
     move_card(state, 33, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:252
@@ -2457,36 +2512,36 @@ def tb_128_0(state, frame):
     return
 
 
-def tb_128_1(state, frame):
-    "test 128, part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:255)"
+def tb_10_superfreundinnen_24_1(state, frame):
+    "test tests/10_superfreundinnen.rules#24 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:255)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:255
     move_card(state, 3, 5)
     state.frames.pop()
     return
 
 
-def tb_128_2(state, frame):
-    "test 128, part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:257)"
+def tb_10_superfreundinnen_24_2(state, frame):
+    "test tests/10_superfreundinnen.rules#24 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:257)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:257
     state.frames.pop()
-    state.frames.append([3, 0, [0, 33] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 33] + [UNBOUND] * 2))
     return
 
 
-def tb_129_0(state, frame):
-    "test 129, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:262)"
+def tb_10_superfreundinnen_25_0(state, frame):
+    "test tests/10_superfreundinnen.rules#25 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:262)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:262
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:263
     p_erschoepfen(state, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:264
     state.frames.pop()
-    state.frames.append([3, 0, [0, 34] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 34] + [UNBOUND] * 2))
     return
 
 
-def tb_130_0(state, frame):
-    "test 130, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:270)"
+def tb_10_superfreundinnen_26_0(state, frame):
+    "test tests/10_superfreundinnen.rules#26 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:270)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:270
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:271
@@ -2497,24 +2552,24 @@ def tb_130_0(state, frame):
     move_card(state, 38, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:274
     state.frames.pop()
-    state.frames.append([3, 0, [0, 38] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 38] + [UNBOUND] * 2))
     return
 
 
-def tb_131_0(state, frame):
-    "test 131, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:280)"
+def tb_10_superfreundinnen_27_0(state, frame):
+    "test tests/10_superfreundinnen.rules#27 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:280)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:280
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:281
     move_card(state, 20, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:282
     state.frames.pop()
-    state.frames.append([3, 0, [0, 39] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 39] + [UNBOUND] * 2))
     return
 
 
-def tb_132_0(state, frame):
-    "test 132, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:290)"
+def tb_10_superfreundinnen_28_0(state, frame):
+    "test tests/10_superfreundinnen.rules#28 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:290)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:290
     move_card(state, 35, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:291
@@ -2525,92 +2580,92 @@ def tb_132_0(state, frame):
     return
 
 
-def tb_132_1(state, frame):
-    "test 132, part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:294)"
+def tb_10_superfreundinnen_28_1(state, frame):
+    "test tests/10_superfreundinnen.rules#28 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:294)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:294
     state.frames.pop()
-    state.frames.append([3, 0, [0, 40] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 40] + [UNBOUND] * 2))
     return
 
 
-def tb_132_2(state, frame):
-    "test 132, part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:296)"
+def tb_10_superfreundinnen_28_2(state, frame):
+    "test tests/10_superfreundinnen.rules#28 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:296)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:296
     move_card(state, 40, 3)
     state.frames.pop()
     return
 
 
-def tb_132_3(state, frame):
-    "test 132, part 3 (spec/heldenhain/tests/10_superfreundinnen.rules:298)"
+def tb_10_superfreundinnen_28_3(state, frame):
+    "test tests/10_superfreundinnen.rules#28 part 3 (spec/heldenhain/tests/10_superfreundinnen.rules:298)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:298
     state.frames.pop()
-    state.frames.append([3, 0, [0, 40] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 40] + [UNBOUND] * 2))
     return
 
 
-def tb_132_4(state, frame):
-    "test 132, part 4 (spec/heldenhain/tests/10_superfreundinnen.rules:300)"
+def tb_10_superfreundinnen_28_4(state, frame):
+    "test tests/10_superfreundinnen.rules#28 part 4 (spec/heldenhain/tests/10_superfreundinnen.rules:300)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:300
     move_card(state, 40, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:301
-    state.tracks[2] = max(0, min(6, 6))
+    state.tracks[2] = 6
     state.frames.pop()
     return
 
 
-def tb_132_5(state, frame):
-    "test 132, part 5 (spec/heldenhain/tests/10_superfreundinnen.rules:303)"
+def tb_10_superfreundinnen_28_5(state, frame):
+    "test tests/10_superfreundinnen.rules#28 part 5 (spec/heldenhain/tests/10_superfreundinnen.rules:303)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:303
     state.frames.pop()
-    state.frames.append([3, 0, [0, 40] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 40] + [UNBOUND] * 2))
     return
 
 
-def tb_133_0(state, frame):
-    "test 133, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:308)"
+def tb_10_superfreundinnen_29_0(state, frame):
+    "test tests/10_superfreundinnen.rules#29 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:308)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:308
     move_card(state, 1, 16)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:309
     state.frames.pop()
-    state.frames.append([3, 0, [0, 42] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 42] + [UNBOUND] * 2))
     return
 
 
-def tb_134_0(state, frame):
-    "test 134, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:316)"
+def tb_10_superfreundinnen_30_0(state, frame):
+    "test tests/10_superfreundinnen.rules#30 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:316)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:316
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:317
     p_stress_geben(state, 1, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:318
     state.frames.pop()
-    state.frames.append([3, 0, [0, 43] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 43] + [UNBOUND] * 2))
     return
 
 
-def tb_134_1(state, frame):
-    "test 134, part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:321)"
+def tb_10_superfreundinnen_30_1(state, frame):
+    "test tests/10_superfreundinnen.rules#30 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:321)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:321
     state.frames.pop()
-    state.frames.append([19, 0, [0] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
     return
 
 
-def tb_135_0(state, frame):
-    "test 135, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:326)"
+def tb_10_superfreundinnen_31_0(state, frame):
+    "test tests/10_superfreundinnen.rules#31 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:326)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:326
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:327
     p_stress_geben(state, 1, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:328
     state.frames.pop()
-    state.frames.append([3, 0, [0, 44] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 44] + [UNBOUND] * 2))
     return
 
 
-def tb_136_0(state, frame):
-    "test 136, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:334)"
+def tb_10_superfreundinnen_32_0(state, frame):
+    "test tests/10_superfreundinnen.rules#32 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:334)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:334
     move_card(state, 45, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:335
@@ -2619,8 +2674,8 @@ def tb_136_0(state, frame):
     return
 
 
-def tb_136_1(state, frame):
-    "test 136, part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:337)"
+def tb_10_superfreundinnen_32_1(state, frame):
+    "test tests/10_superfreundinnen.rules#32 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:337)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:337
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:338
@@ -2629,38 +2684,38 @@ def tb_136_1(state, frame):
     move_card(state, 36, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:340
     state.frames.pop()
-    state.frames.append([3, 0, [0, 45] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 45] + [UNBOUND] * 2))
     return
 
 
-def tb_137_0(state, frame):
-    "test 137, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:345)"
+def tb_10_superfreundinnen_33_0(state, frame):
+    "test tests/10_superfreundinnen.rules#33 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:345)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:345
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:346
     move_card(state, 20, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:347
     state.frames.pop()
-    state.frames.append([3, 0, [0, 46] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 46] + [UNBOUND] * 2))
     return
 
 
-def tb_138_0(state, frame):
-    "test 138, part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:352)"
+def tb_10_superfreundinnen_34_0(state, frame):
+    "test tests/10_superfreundinnen.rules#34 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:352)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:352
     move_card(state, 1, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:353
     move_card(state, 312, 6)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:354
     state.frames.pop()
-    state.frames.append([3, 0, [0, 47] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 47] + [UNBOUND] * 2))
     return
 
 
-def tb_139_0(state, frame):
-    "test 139, part 0 (spec/heldenhain/tests/11_overview.rules:4)"
+def tb_11_overview_0_0(state, frame):
+    "test tests/11_overview.rules#0 part 0 (spec/heldenhain/tests/11_overview.rules:4)"
     # spec: spec/heldenhain/tests/11_overview.rules:4
-    state.tracks[1] = max(0, min(20, 17))
+    state.tracks[1] = 17
     # spec: spec/heldenhain/tests/11_overview.rules:5
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/11_overview.rules:6
@@ -2669,8 +2724,8 @@ def tb_139_0(state, frame):
     return
 
 
-def tb_140_0(state, frame):
-    "test 140, part 0 (spec/heldenhain/tests/11_overview.rules:11)"
+def tb_11_overview_1_0(state, frame):
+    "test tests/11_overview.rules#1 part 0 (spec/heldenhain/tests/11_overview.rules:11)"
     # spec: spec/heldenhain/tests/11_overview.rules:11
     p_deck_bilden(state, 0, "superfreundinnen")
     # spec: spec/heldenhain/tests/11_overview.rules:12
@@ -2679,42 +2734,42 @@ def tb_140_0(state, frame):
     return
 
 
-def tb_141_0(state, frame):
-    "test 141, part 0 (spec/heldenhain/tests/11_overview.rules:19)"
+def tb_11_overview_2_0(state, frame):
+    "test tests/11_overview.rules#2 part 0 (spec/heldenhain/tests/11_overview.rules:19)"
     # spec: spec/heldenhain/tests/11_overview.rules:19
     state.frames.pop()
-    state.frames.append([17, 0, [UNBOUND] * 3, None])
+    state.frames.append(new_frame(17, [UNBOUND] * 3))
     return
 
 
-def tb_142_0(state, frame):
-    "test 142, part 0 (spec/heldenhain/tests/11_overview.rules:27)"
+def tb_11_overview_3_0(state, frame):
+    "test tests/11_overview.rules#3 part 0 (spec/heldenhain/tests/11_overview.rules:27)"
     # spec: spec/heldenhain/tests/11_overview.rules:27
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_142_1(state, frame):
-    "test 142, part 1 (spec/heldenhain/tests/11_overview.rules:30)"
+def tb_11_overview_3_1(state, frame):
+    "test tests/11_overview.rules#3 part 1 (spec/heldenhain/tests/11_overview.rules:30)"
     # spec: spec/heldenhain/tests/11_overview.rules:30
-    state.tracks[2] = max(0, min(6, 3))
+    state.tracks[2] = 3
     # spec: spec/heldenhain/tests/11_overview.rules:31
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_142_2(state, frame):
-    "test 142, part 2 (spec/heldenhain/tests/11_overview.rules:34)"
+def tb_11_overview_3_2(state, frame):
+    "test tests/11_overview.rules#3 part 2 (spec/heldenhain/tests/11_overview.rules:34)"
     # spec: spec/heldenhain/tests/11_overview.rules:34
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_143_0(state, frame):
-    "test 143, part 0 (spec/heldenhain/tests/11_overview.rules:40)"
+def tb_11_overview_4_0(state, frame):
+    "test tests/11_overview.rules#4 part 0 (spec/heldenhain/tests/11_overview.rules:40)"
     # spec: spec/heldenhain/tests/11_overview.rules:40
     activate(state, 17, [], None)
     # spec: spec/heldenhain/tests/11_overview.rules:41
@@ -2731,12 +2786,12 @@ def tb_143_0(state, frame):
     p_erschoepfen(state, 312)
     # spec: spec/heldenhain/tests/11_overview.rules:47
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_144_0(state, frame):
-    "test 144, part 0 (spec/heldenhain/tests/11_overview.rules:57)"
+def tb_11_overview_5_0(state, frame):
+    "test tests/11_overview.rules#5 part 0 (spec/heldenhain/tests/11_overview.rules:57)"
     # spec: spec/heldenhain/tests/11_overview.rules:57
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:58
@@ -2753,12 +2808,12 @@ def tb_144_0(state, frame):
     move_card(state, 1, 3)
     # spec: spec/heldenhain/tests/11_overview.rules:64
     state.frames.pop()
-    state.frames.append([3, 0, [0, 1] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 1] + [UNBOUND] * 2))
     return
 
 
-def tb_145_0(state, frame):
-    "test 145, part 0 (spec/heldenhain/tests/11_overview.rules:70)"
+def tb_11_overview_6_0(state, frame):
+    "test tests/11_overview.rules#6 part 0 (spec/heldenhain/tests/11_overview.rules:70)"
     # spec: spec/heldenhain/tests/11_overview.rules:70
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:71
@@ -2767,20 +2822,20 @@ def tb_145_0(state, frame):
     move_card(state, 54, 3)
     # spec: spec/heldenhain/tests/11_overview.rules:73
     state.frames.pop()
-    state.frames.append([3, 0, [0, 50] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 50] + [UNBOUND] * 2))
     return
 
 
-def tb_145_1(state, frame):
-    "test 145, part 1 (spec/heldenhain/tests/11_overview.rules:75)"
+def tb_11_overview_6_1(state, frame):
+    "test tests/11_overview.rules#6 part 1 (spec/heldenhain/tests/11_overview.rules:75)"
     # spec: spec/heldenhain/tests/11_overview.rules:75
     state.frames.pop()
-    state.frames.append([3, 0, [0, 54] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 54] + [UNBOUND] * 2))
     return
 
 
-def tb_146_0(state, frame):
-    "test 146, part 0 (spec/heldenhain/tests/11_overview.rules:81)"
+def tb_11_overview_7_0(state, frame):
+    "test tests/11_overview.rules#7 part 0 (spec/heldenhain/tests/11_overview.rules:81)"
     pc = frame[1]
     while True:
         if pc == 0:
@@ -2794,29 +2849,29 @@ def tb_146_0(state, frame):
             move_card(state, 369, 4)
             # spec: spec/heldenhain/tests/11_overview.rules:85
             frame[1] = 1
-            state.frames.append([3, 0, [0, 55] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(3, [0, 55] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/11_overview.rules:86
             frame[1] = 2
-            state.frames.append([3, 0, [0, 57] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(3, [0, 57] + [UNBOUND] * 2))
             return
         if pc == 2:
             # spec: spec/heldenhain/tests/11_overview.rules:87
             frame[1] = 3
-            state.frames.append([3, 0, [0, 59] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(3, [0, 59] + [UNBOUND] * 2))
             return
         if pc == 3:
             # spec: spec/heldenhain/tests/11_overview.rules:88
             state.vars[0] = 1
             # spec: spec/heldenhain/tests/11_overview.rules:89
             state.frames.pop()
-            state.frames.append([3, 0, [1, 369] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(3, [1, 369] + [UNBOUND] * 2))
             return
 
 
-def tb_147_0(state, frame):
-    "test 147, part 0 (spec/heldenhain/tests/11_overview.rules:94)"
+def tb_11_overview_8_0(state, frame):
+    "test tests/11_overview.rules#8 part 0 (spec/heldenhain/tests/11_overview.rules:94)"
     # spec: spec/heldenhain/tests/11_overview.rules:94
     for card in [
         c_c
@@ -2845,18 +2900,18 @@ def tb_147_0(state, frame):
     return
 
 
-def tb_147_1(state, frame):
-    "test 147, part 1 (spec/heldenhain/tests/11_overview.rules:97)"
+def tb_11_overview_8_1(state, frame):
+    "test tests/11_overview.rules#8 part 1 (spec/heldenhain/tests/11_overview.rules:97)"
     # spec: spec/heldenhain/tests/11_overview.rules:97
     state.frames.pop()
-    state.frames.append([19, 0, [1] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(19, [1] + [UNBOUND] * 2))
     return
 
 
-def tb_148_0(state, frame):
-    "test 148, part 0 (spec/heldenhain/tests/11_overview.rules:103)"
+def tb_11_overview_9_0(state, frame):
+    "test tests/11_overview.rules#9 part 0 (spec/heldenhain/tests/11_overview.rules:103)"
     # spec: spec/heldenhain/tests/11_overview.rules:103
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/11_overview.rules:104
     move_card(state, 125, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:105
@@ -2865,8 +2920,8 @@ def tb_148_0(state, frame):
     return
 
 
-def tb_148_1(state, frame):
-    "test 148, part 1 (spec/heldenhain/tests/11_overview.rules:107)"
+def tb_11_overview_9_1(state, frame):
+    "test tests/11_overview.rules#9 part 1 (spec/heldenhain/tests/11_overview.rules:107)"
     # spec: spec/heldenhain/tests/11_overview.rules:107
     p_erschoepfen(state, 319)
     # spec: spec/heldenhain/tests/11_overview.rules:108
@@ -2875,8 +2930,8 @@ def tb_148_1(state, frame):
     return
 
 
-def tb_149_0(state, frame):
-    "test 149, part 0 (spec/heldenhain/tests/11_overview.rules:113)"
+def tb_11_overview_10_0(state, frame):
+    "test tests/11_overview.rules#10 part 0 (spec/heldenhain/tests/11_overview.rules:113)"
     # spec: spec/heldenhain/tests/11_overview.rules:113
     move_card(state, 0, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:114
@@ -2891,128 +2946,128 @@ def tb_149_0(state, frame):
     return
 
 
-def tb_150_0(state, frame):
-    "test 150, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:7)"
+def tb_11_schattenkabinett_0_0(state, frame):
+    "test tests/11_schattenkabinett.rules#0 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:7)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:7
     move_card(state, 249, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:8
     state.frames.pop()
-    state.frames.append([3, 0, [0, 64] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 64] + [UNBOUND] * 2))
     return
 
 
-def tb_150_1(state, frame):
-    "test 150, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:11)"
+def tb_11_schattenkabinett_0_1(state, frame):
+    "test tests/11_schattenkabinett.rules#0 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:11)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:11
     state.frames.pop()
-    state.frames.append([19, 0, [0] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
     return
 
 
-def tb_151_0(state, frame):
-    "test 151, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:16)"
+def tb_11_schattenkabinett_1_0(state, frame):
+    "test tests/11_schattenkabinett.rules#1 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:16)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:16
     activate(state, 28, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:17
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:18
-    state.tracks[1] = max(0, min(20, 4))
+    state.tracks[1] = 4
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:19
     move_card(state, 63, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:20
     state.frames.pop()
-    state.frames.append([4, 0, [0, 63] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 63] + [UNBOUND] * 1))
     return
 
 
-def tb_152_0(state, frame):
-    "test 152, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:25)"
+def tb_11_schattenkabinett_2_0(state, frame):
+    "test tests/11_schattenkabinett.rules#2 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:25)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:25
     activate(state, 29, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:26
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:27
     move_card(state, 66, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:28
     move_card(state, 249, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:29
     state.frames.pop()
-    state.frames.append([4, 0, [0, 66] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 66] + [UNBOUND] * 1))
     return
 
 
-def tb_152_1(state, frame):
-    "test 152, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:32)"
+def tb_11_schattenkabinett_2_1(state, frame):
+    "test tests/11_schattenkabinett.rules#2 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:32)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:32
     state.frames.pop()
-    state.frames.append([19, 0, [0] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
     return
 
 
-def tb_152_2(state, frame):
-    "test 152, part 2 (spec/heldenhain/tests/11_schattenkabinett.rules:34)"
+def tb_11_schattenkabinett_2_2(state, frame):
+    "test tests/11_schattenkabinett.rules#2 part 2 (spec/heldenhain/tests/11_schattenkabinett.rules:34)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:34
     p_aufrichten(state, 66)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:35
     state.frames.pop()
-    state.frames.append([4, 0, [0, 66] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 66] + [UNBOUND] * 1))
     return
 
 
-def tb_152_3(state, frame):
-    "test 152, part 3 (spec/heldenhain/tests/11_schattenkabinett.rules:37)"
+def tb_11_schattenkabinett_2_3(state, frame):
+    "test tests/11_schattenkabinett.rules#2 part 3 (spec/heldenhain/tests/11_schattenkabinett.rules:37)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:37
     p_aufrichten(state, 66)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:38
     state.frames.pop()
-    state.frames.append([4, 0, [0, 66] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 66] + [UNBOUND] * 1))
     return
 
 
-def tb_152_4(state, frame):
-    "test 152, part 4 (spec/heldenhain/tests/11_schattenkabinett.rules:41)"
+def tb_11_schattenkabinett_2_4(state, frame):
+    "test tests/11_schattenkabinett.rules#2 part 4 (spec/heldenhain/tests/11_schattenkabinett.rules:41)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:41
     p_auf_die_hand(state, 249)
     state.frames.pop()
     return
 
 
-def tb_153_0(state, frame):
-    "test 153, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:46)"
+def tb_11_schattenkabinett_3_0(state, frame):
+    "test tests/11_schattenkabinett.rules#3 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:46)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:46
     activate(state, 30, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:47
     move_card(state, 67, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:48
-    state.tracks[0] = max(0, min(20, 3))
+    state.tracks[0] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:49
-    state.tracks[1] = max(0, min(20, 3))
+    state.tracks[1] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:50
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_153_1(state, frame):
-    "test 153, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:53)"
+def tb_11_schattenkabinett_3_1(state, frame):
+    "test tests/11_schattenkabinett.rules#3 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:53)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:53
-    state.tracks[1] = max(0, min(20, 5))
+    state.tracks[1] = 5
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:54
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_154_0(state, frame):
-    "test 154, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:60)"
+def tb_11_schattenkabinett_4_0(state, frame):
+    "test tests/11_schattenkabinett.rules#4 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:60)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:60
     state.frames.pop()
-    state.frames.append([3, 0, [0, 68] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 68] + [UNBOUND] * 2))
     return
 
 
-def tb_155_0(state, frame):
-    "test 155, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:65)"
+def tb_11_schattenkabinett_5_0(state, frame):
+    "test tests/11_schattenkabinett.rules#5 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:65)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:65
     move_card(state, 69, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:66
@@ -3021,16 +3076,16 @@ def tb_155_0(state, frame):
     return
 
 
-def tb_155_1(state, frame):
-    "test 155, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:68)"
+def tb_11_schattenkabinett_5_1(state, frame):
+    "test tests/11_schattenkabinett.rules#5 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:68)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:68
     move_card(state, 76, 5)
     state.frames.pop()
     return
 
 
-def tb_156_0(state, frame):
-    "test 156, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:73)"
+def tb_11_schattenkabinett_6_0(state, frame):
+    "test tests/11_schattenkabinett.rules#6 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:73)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:73
     activate(state, 31, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:74
@@ -3045,12 +3100,12 @@ def tb_156_0(state, frame):
     return
 
 
-def tb_157_0(state, frame):
-    "test 157, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:82)"
+def tb_11_schattenkabinett_7_0(state, frame):
+    "test tests/11_schattenkabinett.rules#7 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:82)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:82
     activate(state, 32, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:83
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:84
     move_card(state, 72, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:85
@@ -3063,8 +3118,8 @@ def tb_157_0(state, frame):
     return
 
 
-def tb_158_0(state, frame):
-    "test 158, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:93)"
+def tb_11_schattenkabinett_8_0(state, frame):
+    "test tests/11_schattenkabinett.rules#8 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:93)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:93
     move_card(state, 73, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:94
@@ -3073,18 +3128,18 @@ def tb_158_0(state, frame):
     return
 
 
-def tb_159_0(state, frame):
-    "test 159, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:99)"
+def tb_11_schattenkabinett_9_0(state, frame):
+    "test tests/11_schattenkabinett.rules#9 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:99)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:99
-    state.tracks[1] = max(0, min(20, 2))
+    state.tracks[1] = 2
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:100
     state.frames.pop()
-    state.frames.append([3, 0, [0, 74] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 74] + [UNBOUND] * 2))
     return
 
 
-def tb_160_0(state, frame):
-    "test 160, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:105)"
+def tb_11_schattenkabinett_10_0(state, frame):
+    "test tests/11_schattenkabinett.rules#10 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:105)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:105
     activate(state, 33, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:106
@@ -3097,26 +3152,26 @@ def tb_160_0(state, frame):
     p_erschoepfen(state, 249)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:110
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_161_0(state, frame):
-    "test 161, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:119)"
+def tb_11_schattenkabinett_11_0(state, frame):
+    "test tests/11_schattenkabinett.rules#11 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:119)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:119
     move_card(state, 249, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:120
     state.frames.pop()
-    state.frames.append([3, 0, [0, 78] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 78] + [UNBOUND] * 2))
     return
 
 
-def tb_162_0(state, frame):
-    "test 162, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:126)"
+def tb_11_schattenkabinett_12_0(state, frame):
+    "test tests/11_schattenkabinett.rules#12 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:126)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:126
     activate(state, 34, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:127
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:128
     move_card(state, 80, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:129
@@ -3125,12 +3180,12 @@ def tb_162_0(state, frame):
     move_card(state, 248, 4)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:131
     state.frames.pop()
-    state.frames.append([4, 0, [0, 80] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 80] + [UNBOUND] * 1))
     return
 
 
-def tb_163_0(state, frame):
-    "test 163, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:136)"
+def tb_11_schattenkabinett_13_0(state, frame):
+    "test tests/11_schattenkabinett.rules#13 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:136)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:136
     move_card(state, 82, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:137
@@ -3141,22 +3196,22 @@ def tb_163_0(state, frame):
     return
 
 
-def tb_163_1(state, frame):
-    "test 163, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:140)"
+def tb_11_schattenkabinett_13_1(state, frame):
+    "test tests/11_schattenkabinett.rules#13 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:140)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:140
     move_card(state, 75, 5)
     state.frames.pop()
     return
 
 
-def tb_164_0(state, frame):
-    "test 164, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:145)"
+def tb_11_schattenkabinett_14_0(state, frame):
+    "test tests/11_schattenkabinett.rules#14 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:145)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:145
     activate(state, 35, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:146
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:147
-    state.tracks[1] = max(0, min(20, 3))
+    state.tracks[1] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:148
     move_card(state, 83, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:149
@@ -3165,20 +3220,20 @@ def tb_164_0(state, frame):
     move_card(state, 76, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:151
     state.frames.pop()
-    state.frames.append([4, 0, [0, 64] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 64] + [UNBOUND] * 1))
     return
 
 
-def tb_164_1(state, frame):
-    "test 164, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:153)"
+def tb_11_schattenkabinett_14_1(state, frame):
+    "test tests/11_schattenkabinett.rules#14 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:153)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:153
     state.frames.pop()
-    state.frames.append([4, 0, [0, 76] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 76] + [UNBOUND] * 1))
     return
 
 
-def tb_165_0(state, frame):
-    "test 165, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:158)"
+def tb_11_schattenkabinett_15_0(state, frame):
+    "test tests/11_schattenkabinett.rules#15 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:158)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:158
     move_card(state, 85, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:159
@@ -3187,24 +3242,24 @@ def tb_165_0(state, frame):
     return
 
 
-def tb_166_0(state, frame):
-    "test 166, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:164)"
+def tb_11_schattenkabinett_16_0(state, frame):
+    "test tests/11_schattenkabinett.rules#16 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:164)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:164
     activate(state, 36, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:165
     move_card(state, 86, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:166
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_167_0(state, frame):
-    "test 167, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:172)"
+def tb_11_schattenkabinett_17_0(state, frame):
+    "test tests/11_schattenkabinett.rules#17 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:172)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:172
     activate(state, 37, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:173
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:174
     move_card(state, 88, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:175
@@ -3221,8 +3276,8 @@ def tb_167_0(state, frame):
     return
 
 
-def tb_168_0(state, frame):
-    "test 168, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:184)"
+def tb_11_schattenkabinett_18_0(state, frame):
+    "test tests/11_schattenkabinett.rules#18 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:184)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:184
     activate(state, 38, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:185
@@ -3233,20 +3288,20 @@ def tb_168_0(state, frame):
     move_card(state, 64, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:188
     state.frames.pop()
-    state.frames.append([5, 0, [0, 89], None])
+    state.frames.append(new_frame(5, [0, 89]))
     return
 
 
-def tb_168_1(state, frame):
-    "test 168, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:190)"
+def tb_11_schattenkabinett_18_1(state, frame):
+    "test tests/11_schattenkabinett.rules#18 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:190)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:190
     state.frames.pop()
-    state.frames.append([19, 0, [0] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
     return
 
 
-def tb_169_0(state, frame):
-    "test 169, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:195)"
+def tb_11_schattenkabinett_19_0(state, frame):
+    "test tests/11_schattenkabinett.rules#19 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:195)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:195
     activate(state, 39, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:196
@@ -3255,12 +3310,12 @@ def tb_169_0(state, frame):
     move_card(state, 64, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:198
     state.frames.pop()
-    state.frames.append([5, 0, [0, 90], None])
+    state.frames.append(new_frame(5, [0, 90]))
     return
 
 
-def tb_170_0(state, frame):
-    "test 170, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:204)"
+def tb_11_schattenkabinett_20_0(state, frame):
+    "test tests/11_schattenkabinett.rules#20 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:204)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:204
     activate(state, 40, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:205
@@ -3269,12 +3324,12 @@ def tb_170_0(state, frame):
     move_card(state, 64, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:207
     state.frames.pop()
-    state.frames.append([5, 0, [0, 91], None])
+    state.frames.append(new_frame(5, [0, 91]))
     return
 
 
-def tb_171_0(state, frame):
-    "test 171, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:212)"
+def tb_11_schattenkabinett_21_0(state, frame):
+    "test tests/11_schattenkabinett.rules#21 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:212)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:212
     activate(state, 41, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:213
@@ -3283,12 +3338,12 @@ def tb_171_0(state, frame):
     move_card(state, 249, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:215
     state.frames.pop()
-    state.frames.append([5, 0, [0, 92], None])
+    state.frames.append(new_frame(5, [0, 92]))
     return
 
 
-def tb_172_0(state, frame):
-    "test 172, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:221)"
+def tb_11_schattenkabinett_22_0(state, frame):
+    "test tests/11_schattenkabinett.rules#22 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:221)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:221
     move_card(state, 249, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:222
@@ -3297,140 +3352,140 @@ def tb_172_0(state, frame):
     move_card(state, 251, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:224
     state.frames.pop()
-    state.frames.append([3, 0, [0, 94] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 94] + [UNBOUND] * 2))
     return
 
 
-def tb_173_0(state, frame):
-    "test 173, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:232)"
+def tb_11_schattenkabinett_23_0(state, frame):
+    "test tests/11_schattenkabinett.rules#23 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:232)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:232
     move_card(state, 249, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:233
     state.frames.pop()
-    state.frames.append([3, 0, [0, 94] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 94] + [UNBOUND] * 2))
     return
 
 
-def tb_174_0(state, frame):
-    "test 174, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:239)"
+def tb_11_schattenkabinett_24_0(state, frame):
+    "test tests/11_schattenkabinett.rules#24 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:239)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:239
-    state.tracks[1] = max(0, min(20, 5))
+    state.tracks[1] = 5
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:240
     move_card(state, 96, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:241
     move_card(state, 64, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:242
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_174_1(state, frame):
-    "test 174, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:245)"
+def tb_11_schattenkabinett_24_1(state, frame):
+    "test tests/11_schattenkabinett.rules#24 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:245)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:245
     state.vars[0] = 1
     state.frames.pop()
     return
 
 
-def tb_175_0(state, frame):
-    "test 175, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:249)"
+def tb_11_schattenkabinett_25_0(state, frame):
+    "test tests/11_schattenkabinett.rules#25 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:249)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:249
     move_card(state, 249, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:250
     state.frames.pop()
-    state.frames.append([3, 0, [0, 97] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 97] + [UNBOUND] * 2))
     return
 
 
-def tb_175_1(state, frame):
-    "test 175, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:252)"
+def tb_11_schattenkabinett_25_1(state, frame):
+    "test tests/11_schattenkabinett.rules#25 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:252)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:252
     state.frames.pop()
-    state.frames.append([19, 0, [0] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
     return
 
 
-def tb_176_0(state, frame):
-    "test 176, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:257)"
+def tb_11_schattenkabinett_26_0(state, frame):
+    "test tests/11_schattenkabinett.rules#26 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:257)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:257
     move_card(state, 258, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:258
     state.frames.pop()
-    state.frames.append([3, 0, [0, 98] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 98] + [UNBOUND] * 2))
     return
 
 
-def tb_176_1(state, frame):
-    "test 176, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:261)"
+def tb_11_schattenkabinett_26_1(state, frame):
+    "test tests/11_schattenkabinett.rules#26 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:261)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:261
     state.frames.pop()
-    state.frames.append([19, 0, [0] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
     return
 
 
-def tb_177_0(state, frame):
-    "test 177, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:266)"
+def tb_11_schattenkabinett_27_0(state, frame):
+    "test tests/11_schattenkabinett.rules#27 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:266)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:266
     move_card(state, 252, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:267
     state.frames.pop()
-    state.frames.append([3, 0, [0, 99] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 99] + [UNBOUND] * 2))
     return
 
 
-def tb_178_0(state, frame):
-    "test 178, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:273)"
+def tb_11_schattenkabinett_28_0(state, frame):
+    "test tests/11_schattenkabinett.rules#28 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:273)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:273
     move_card(state, 95, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:274
     move_card(state, 99, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:275
     state.frames.pop()
-    state.frames.append([3, 0, [0, 100] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 100] + [UNBOUND] * 2))
     return
 
 
-def tb_179_0(state, frame):
-    "test 179, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:280)"
+def tb_11_schattenkabinett_29_0(state, frame):
+    "test tests/11_schattenkabinett.rules#29 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:280)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:280
     move_card(state, 249, 4)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:281
     move_card(state, 95, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:282
     state.frames.pop()
-    state.frames.append([3, 0, [0, 101] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 101] + [UNBOUND] * 2))
     return
 
 
-def tb_180_0(state, frame):
-    "test 180, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:287)"
+def tb_11_schattenkabinett_30_0(state, frame):
+    "test tests/11_schattenkabinett.rules#30 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:287)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:287
     move_card(state, 102, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:288
     move_card(state, 95, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:289
-    state.tracks[5] = max(0, min(9999, 2))
+    state.tracks[5] = 2
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:290
-    state.tracks[2] = max(0, min(6, 2))
+    state.tracks[2] = 2
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:291
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_180_1(state, frame):
-    "test 180, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:294)"
+def tb_11_schattenkabinett_30_1(state, frame):
+    "test tests/11_schattenkabinett.rules#30 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:294)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:294
     state.vars[0] = 1
     state.frames.pop()
     return
 
 
-def tb_181_0(state, frame):
-    "test 181, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:298)"
+def tb_11_schattenkabinett_31_0(state, frame):
+    "test tests/11_schattenkabinett.rules#31 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:298)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:298
-    state.tracks[1] = max(0, min(20, 4))
+    state.tracks[1] = 4
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:299
     move_card(state, 103, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:300
@@ -3441,18 +3496,18 @@ def tb_181_0(state, frame):
     return
 
 
-def tb_181_1(state, frame):
-    "test 181, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:303)"
+def tb_11_schattenkabinett_31_1(state, frame):
+    "test tests/11_schattenkabinett.rules#31 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:303)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:303
     move_card(state, 75, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:304
     state.frames.pop()
-    state.frames.append([3, 0, [0, 103] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 103] + [UNBOUND] * 2))
     return
 
 
-def tb_182_0(state, frame):
-    "test 182, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:309)"
+def tb_11_schattenkabinett_32_0(state, frame):
+    "test tests/11_schattenkabinett.rules#32 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:309)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:309
     move_card(state, 249, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:310
@@ -3461,12 +3516,12 @@ def tb_182_0(state, frame):
     p_erschoepfen(state, 249)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:312
     state.frames.pop()
-    state.frames.append([3, 0, [0, 105] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 105] + [UNBOUND] * 2))
     return
 
 
-def tb_183_0(state, frame):
-    "test 183, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:317)"
+def tb_11_schattenkabinett_33_0(state, frame):
+    "test tests/11_schattenkabinett.rules#33 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:317)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:317
     move_card(state, 64, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:318
@@ -3477,16 +3532,16 @@ def tb_183_0(state, frame):
     return
 
 
-def tb_183_1(state, frame):
-    "test 183, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:321)"
+def tb_11_schattenkabinett_33_1(state, frame):
+    "test tests/11_schattenkabinett.rules#33 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:321)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:321
     state.frames.pop()
-    state.frames.append([3, 0, [0, 106] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 106] + [UNBOUND] * 2))
     return
 
 
-def tb_184_0(state, frame):
-    "test 184, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:327)"
+def tb_11_schattenkabinett_34_0(state, frame):
+    "test tests/11_schattenkabinett.rules#34 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:327)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:327
     move_card(state, 249, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:328
@@ -3495,24 +3550,24 @@ def tb_184_0(state, frame):
     move_card(state, 298, 10)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:330
     state.frames.pop()
-    state.frames.append([3, 0, [0, 107] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 107] + [UNBOUND] * 2))
     return
 
 
-def tb_185_0(state, frame):
-    "test 185, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:336)"
+def tb_11_schattenkabinett_35_0(state, frame):
+    "test tests/11_schattenkabinett.rules#35 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:336)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:336
     move_card(state, 95, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:337
     state.frames.pop()
-    state.frames.append([3, 0, [0, 108] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 108] + [UNBOUND] * 2))
     return
 
 
-def tb_186_0(state, frame):
-    "test 186, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:342)"
+def tb_11_schattenkabinett_36_0(state, frame):
+    "test tests/11_schattenkabinett.rules#36 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:342)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:342
-    state.tracks[1] = max(0, min(20, 10))
+    state.tracks[1] = 10
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:343
     move_card(state, 249, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:344
@@ -3527,12 +3582,12 @@ def tb_186_0(state, frame):
     p_erschoepfen(state, 248)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:349
     state.frames.pop()
-    state.frames.append([3, 0, [0, 109] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 109] + [UNBOUND] * 2))
     return
 
 
-def tb_186_1(state, frame):
-    "test 186, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:351)"
+def tb_11_schattenkabinett_36_1(state, frame):
+    "test tests/11_schattenkabinett.rules#36 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:351)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:351
     p_erschoepfen(state, 251)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:352
@@ -3540,59 +3595,59 @@ def tb_186_1(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:353
     move_card(state, 109, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:354
-    state.tracks[2] = max(0, min(6, 6))
+    state.tracks[2] = 6
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:355
     state.frames.pop()
-    state.frames.append([3, 0, [0, 109] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 109] + [UNBOUND] * 2))
     return
 
 
-def tb_187_0(state, frame):
-    "test 187, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:360)"
+def tb_11_schattenkabinett_37_0(state, frame):
+    "test tests/11_schattenkabinett.rules#37 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:360)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:360
     activate(state, 42, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:361
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:362
-    state.tracks[1] = max(0, min(20, 3))
+    state.tracks[1] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:363
     move_card(state, 64, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:364
     move_card(state, 76, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:365
     state.frames.pop()
-    state.frames.append([3, 0, [0, 114] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 114] + [UNBOUND] * 2))
     return
 
 
-def tb_187_1(state, frame):
-    "test 187, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:367)"
+def tb_11_schattenkabinett_37_1(state, frame):
+    "test tests/11_schattenkabinett.rules#37 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:367)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:367
     state.frames.pop()
-    state.frames.append([4, 0, [0, 76] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 76] + [UNBOUND] * 1))
     return
 
 
-def tb_187_2(state, frame):
-    "test 187, part 2 (spec/heldenhain/tests/11_schattenkabinett.rules:369)"
+def tb_11_schattenkabinett_37_2(state, frame):
+    "test tests/11_schattenkabinett.rules#37 part 2 (spec/heldenhain/tests/11_schattenkabinett.rules:369)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:369
     state.frames.pop()
-    state.frames.append([4, 0, [0, 64] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 64] + [UNBOUND] * 1))
     return
 
 
-def tb_188_0(state, frame):
-    "test 188, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:374)"
+def tb_11_schattenkabinett_38_0(state, frame):
+    "test tests/11_schattenkabinett.rules#38 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:374)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:374
     move_card(state, 64, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:375
     state.frames.pop()
-    state.frames.append([3, 0, [0, 115] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 115] + [UNBOUND] * 2))
     return
 
 
-def tb_189_0(state, frame):
-    "test 189, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:381)"
+def tb_11_schattenkabinett_39_0(state, frame):
+    "test tests/11_schattenkabinett.rules#39 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:381)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:381
     activate(state, 43, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:382
@@ -3603,12 +3658,12 @@ def tb_189_0(state, frame):
     move_card(state, 99, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:385
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_190_0(state, frame):
-    "test 190, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:393)"
+def tb_11_schattenkabinett_40_0(state, frame):
+    "test tests/11_schattenkabinett.rules#40 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:393)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:393
     activate(state, 44, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:394
@@ -3617,12 +3672,12 @@ def tb_190_0(state, frame):
     move_card(state, 249, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:396
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_191_0(state, frame):
-    "test 191, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:404)"
+def tb_11_schattenkabinett_41_0(state, frame):
+    "test tests/11_schattenkabinett.rules#41 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:404)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:404
     move_card(state, 120, 11)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:405
@@ -3631,12 +3686,12 @@ def tb_191_0(state, frame):
     p_stress_geben(state, 64, 2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:407
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_192_0(state, frame):
-    "test 192, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:413)"
+def tb_11_schattenkabinett_42_0(state, frame):
+    "test tests/11_schattenkabinett.rules#42 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:413)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:413
     activate(state, 45, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:414
@@ -3651,32 +3706,32 @@ def tb_192_0(state, frame):
     return
 
 
-def tb_193_0(state, frame):
-    "test 193, part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:422)"
+def tb_11_schattenkabinett_43_0(state, frame):
+    "test tests/11_schattenkabinett.rules#43 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:422)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:422
     activate(state, 46, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:423
     move_card(state, 122, 13)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:424
-    state.tracks[0] = max(0, min(20, 11))
+    state.tracks[0] = 11
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:425
-    state.tracks[1] = max(0, min(20, 11))
+    state.tracks[1] = 11
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:426
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_193_1(state, frame):
-    "test 193, part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:429)"
+def tb_11_schattenkabinett_43_1(state, frame):
+    "test tests/11_schattenkabinett.rules#43 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:429)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:429
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_194_0(state, frame):
-    "test 194, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:5)"
+def tb_12_weggefaehrten_0_0(state, frame):
+    "test tests/12_weggefaehrten.rules#0 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:5)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:5
     move_card(state, 124, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:6
@@ -3685,16 +3740,16 @@ def tb_194_0(state, frame):
     return
 
 
-def tb_194_1(state, frame):
-    "test 194, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:8)"
+def tb_12_weggefaehrten_0_1(state, frame):
+    "test tests/12_weggefaehrten.rules#0 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:8)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:8
     move_card(state, 131, 5)
     state.frames.pop()
     return
 
 
-def tb_195_0(state, frame):
-    "test 195, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:13)"
+def tb_12_weggefaehrten_1_0(state, frame):
+    "test tests/12_weggefaehrten.rules#1 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:13)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:13
     move_card(state, 125, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:14
@@ -3703,24 +3758,24 @@ def tb_195_0(state, frame):
     return
 
 
-def tb_196_0(state, frame):
-    "test 196, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:19)"
+def tb_12_weggefaehrten_2_0(state, frame):
+    "test tests/12_weggefaehrten.rules#2 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:19)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:19
     move_card(state, 126, 5)
     state.frames.pop()
     return
 
 
-def tb_196_1(state, frame):
-    "test 196, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:21)"
+def tb_12_weggefaehrten_2_1(state, frame):
+    "test tests/12_weggefaehrten.rules#2 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:21)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:21
     move_card(state, 131, 5)
     state.frames.pop()
     return
 
 
-def tb_197_0(state, frame):
-    "test 197, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:26)"
+def tb_12_weggefaehrten_3_0(state, frame):
+    "test tests/12_weggefaehrten.rules#3 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:26)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:26
     move_card(state, 159, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:27
@@ -3729,26 +3784,26 @@ def tb_197_0(state, frame):
     move_card(state, 124, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:29
     state.frames.pop()
-    state.frames.append([3, 0, [0, 127] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 127] + [UNBOUND] * 2))
     return
 
 
-def tb_197_1(state, frame):
-    "test 197, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:31)"
+def tb_12_weggefaehrten_3_1(state, frame):
+    "test tests/12_weggefaehrten.rules#3 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:31)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:31
     move_card(state, 127, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:32
     move_card(state, 126, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:33
-    state.tracks[2] = max(0, min(6, 6))
+    state.tracks[2] = 6
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:34
     state.frames.pop()
-    state.frames.append([3, 0, [0, 127] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 127] + [UNBOUND] * 2))
     return
 
 
-def tb_198_0(state, frame):
-    "test 198, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:39)"
+def tb_12_weggefaehrten_4_0(state, frame):
+    "test tests/12_weggefaehrten.rules#4 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:39)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:39
     move_card(state, 129, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:40
@@ -3757,16 +3812,16 @@ def tb_198_0(state, frame):
     return
 
 
-def tb_198_1(state, frame):
-    "test 198, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:42)"
+def tb_12_weggefaehrten_4_1(state, frame):
+    "test tests/12_weggefaehrten.rules#4 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:42)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:42
     move_card(state, 131, 5)
     state.frames.pop()
     return
 
 
-def tb_199_0(state, frame):
-    "test 199, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:47)"
+def tb_12_weggefaehrten_5_0(state, frame):
+    "test tests/12_weggefaehrten.rules#5 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:47)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:47
     move_card(state, 130, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:48
@@ -3775,8 +3830,8 @@ def tb_199_0(state, frame):
     return
 
 
-def tb_199_1(state, frame):
-    "test 199, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:50)"
+def tb_12_weggefaehrten_5_1(state, frame):
+    "test tests/12_weggefaehrten.rules#5 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:50)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:50
     move_card(state, 132, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:51
@@ -3785,16 +3840,16 @@ def tb_199_1(state, frame):
     return
 
 
-def tb_199_2(state, frame):
-    "test 199, part 2 (spec/heldenhain/tests/12_weggefaehrten.rules:53)"
+def tb_12_weggefaehrten_5_2(state, frame):
+    "test tests/12_weggefaehrten.rules#5 part 2 (spec/heldenhain/tests/12_weggefaehrten.rules:53)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:53
     move_card(state, 133, 5)
     state.frames.pop()
     return
 
 
-def tb_200_0(state, frame):
-    "test 200, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:59)"
+def tb_12_weggefaehrten_6_0(state, frame):
+    "test tests/12_weggefaehrten.rules#6 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:59)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:59
     move_card(state, 134, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:60
@@ -3805,20 +3860,20 @@ def tb_200_0(state, frame):
     return
 
 
-def tb_200_1(state, frame):
-    "test 200, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:63)"
+def tb_12_weggefaehrten_6_1(state, frame):
+    "test tests/12_weggefaehrten.rules#6 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:63)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:63
     move_card(state, 131, 5)
     state.frames.pop()
     return
 
 
-def tb_201_0(state, frame):
-    "test 201, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:68)"
+def tb_12_weggefaehrten_7_0(state, frame):
+    "test tests/12_weggefaehrten.rules#7 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:68)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:68
     activate(state, 48, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:69
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:70
     move_card(state, 135, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:71
@@ -3827,40 +3882,40 @@ def tb_201_0(state, frame):
     move_card(state, 126, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:73
     state.frames.pop()
-    state.frames.append([4, 0, [0, 135] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 135] + [UNBOUND] * 1))
     return
 
 
-def tb_201_1(state, frame):
-    "test 201, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:75)"
+def tb_12_weggefaehrten_7_1(state, frame):
+    "test tests/12_weggefaehrten.rules#7 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:75)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:75
     move_card(state, 131, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:76
     p_aufrichten(state, 135)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:77
     state.frames.pop()
-    state.frames.append([4, 0, [0, 135] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 135] + [UNBOUND] * 1))
     return
 
 
-def tb_202_0(state, frame):
-    "test 202, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:82)"
+def tb_12_weggefaehrten_8_0(state, frame):
+    "test tests/12_weggefaehrten.rules#8 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:82)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:82
     move_card(state, 124, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:83
     state.frames.pop()
-    state.frames.append([3, 0, [0, 136] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 136] + [UNBOUND] * 2))
     return
 
 
-def tb_203_0(state, frame):
-    "test 203, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:90)"
+def tb_12_weggefaehrten_9_0(state, frame):
+    "test tests/12_weggefaehrten.rules#9 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:90)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:90
     activate(state, 49, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:91
-    state.tracks[5] = max(0, min(9999, 2))
+    state.tracks[5] = 2
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:92
-    state.tracks[2] = max(0, min(6, 1))
+    state.tracks[2] = 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:93
     move_card(state, 138, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:94
@@ -3869,28 +3924,28 @@ def tb_203_0(state, frame):
     move_card(state, 126, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:96
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_203_1(state, frame):
-    "test 203, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:99)"
+def tb_12_weggefaehrten_9_1(state, frame):
+    "test tests/12_weggefaehrten.rules#9 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:99)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:99
     move_card(state, 131, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:100
-    state.tracks[2] = max(0, min(6, 1))
+    state.tracks[2] = 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:101
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_204_0(state, frame):
-    "test 204, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:107)"
+def tb_12_weggefaehrten_10_0(state, frame):
+    "test tests/12_weggefaehrten.rules#10 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:107)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:107
     activate(state, 50, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:108
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:109
     move_card(state, 141, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:110
@@ -3899,24 +3954,24 @@ def tb_204_0(state, frame):
     move_card(state, 159, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:112
     state.frames.pop()
-    state.frames.append([4, 0, [0, 141] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 141] + [UNBOUND] * 1))
     return
 
 
-def tb_204_1(state, frame):
-    "test 204, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:114)"
+def tb_12_weggefaehrten_10_1(state, frame):
+    "test tests/12_weggefaehrten.rules#10 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:114)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:114
     move_card(state, 126, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:115
     p_aufrichten(state, 141)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:116
     state.frames.pop()
-    state.frames.append([4, 0, [0, 141] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 141] + [UNBOUND] * 1))
     return
 
 
-def tb_205_0(state, frame):
-    "test 205, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:121)"
+def tb_12_weggefaehrten_11_0(state, frame):
+    "test tests/12_weggefaehrten.rules#11 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:121)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:121
     move_card(state, 143, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:122
@@ -3929,16 +3984,16 @@ def tb_205_0(state, frame):
     return
 
 
-def tb_205_1(state, frame):
-    "test 205, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:126)"
+def tb_12_weggefaehrten_11_1(state, frame):
+    "test tests/12_weggefaehrten.rules#11 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:126)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:126
     move_card(state, 131, 5)
     state.frames.pop()
     return
 
 
-def tb_206_0(state, frame):
-    "test 206, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:131)"
+def tb_12_weggefaehrten_12_0(state, frame):
+    "test tests/12_weggefaehrten.rules#12 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:131)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:131
     move_card(state, 145, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:132
@@ -3949,38 +4004,38 @@ def tb_206_0(state, frame):
     return
 
 
-def tb_207_0(state, frame):
-    "test 207, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:138)"
+def tb_12_weggefaehrten_13_0(state, frame):
+    "test tests/12_weggefaehrten.rules#13 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:138)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:138
     activate(state, 51, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:139
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:140
     move_card(state, 146, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:141
     move_card(state, 124, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:142
     state.frames.pop()
-    state.frames.append([4, 0, [0, 124] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 124] + [UNBOUND] * 1))
     return
 
 
-def tb_208_0(state, frame):
-    "test 208, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:147)"
+def tb_12_weggefaehrten_14_0(state, frame):
+    "test tests/12_weggefaehrten.rules#14 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:147)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:147
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:148
     move_card(state, 312, 6)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:149
     p_erschoepfen(state, 312)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:150
     state.frames.pop()
-    state.frames.append([3, 0, [0, 147] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 147] + [UNBOUND] * 2))
     return
 
 
-def tb_209_0(state, frame):
-    "test 209, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:155)"
+def tb_12_weggefaehrten_15_0(state, frame):
+    "test tests/12_weggefaehrten.rules#15 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:155)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:155
     activate(state, 52, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:156
@@ -3991,28 +4046,28 @@ def tb_209_0(state, frame):
     p_stress_geben(state, 124, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:159
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_210_0(state, frame):
-    "test 210, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:166)"
+def tb_12_weggefaehrten_16_0(state, frame):
+    "test tests/12_weggefaehrten.rules#16 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:166)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:166
     activate(state, 53, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:167
-    state.tracks[4] = max(0, min(9, 2))
+    state.tracks[4] = 2
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:168
     move_card(state, 151, 7)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:169
     move_card(state, 124, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:170
     state.frames.pop()
-    state.frames.append([5, 0, [0, 151], None])
+    state.frames.append(new_frame(5, [0, 151]))
     return
 
 
-def tb_210_1(state, frame):
-    "test 210, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:172)"
+def tb_12_weggefaehrten_16_1(state, frame):
+    "test tests/12_weggefaehrten.rules#16 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:172)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:172
     p_aufrichten(state, 151)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:173
@@ -4023,12 +4078,12 @@ def tb_210_1(state, frame):
     move_card(state, 127, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:176
     state.frames.pop()
-    state.frames.append([5, 0, [0, 151], None])
+    state.frames.append(new_frame(5, [0, 151]))
     return
 
 
-def tb_211_0(state, frame):
-    "test 211, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:181)"
+def tb_12_weggefaehrten_17_0(state, frame):
+    "test tests/12_weggefaehrten.rules#17 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:181)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:181
     activate(state, 54, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:182
@@ -4039,12 +4094,12 @@ def tb_211_0(state, frame):
     move_card(state, 145, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:185
     state.frames.pop()
-    state.frames.append([5, 0, [0, 152], None])
+    state.frames.append(new_frame(5, [0, 152]))
     return
 
 
-def tb_212_0(state, frame):
-    "test 212, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:190)"
+def tb_12_weggefaehrten_18_0(state, frame):
+    "test tests/12_weggefaehrten.rules#18 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:190)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:190
     activate(state, 55, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:191
@@ -4057,12 +4112,12 @@ def tb_212_0(state, frame):
     p_stress_geben(state, 124, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:195
     state.frames.pop()
-    state.frames.append([5, 0, [0, 153], None])
+    state.frames.append(new_frame(5, [0, 153]))
     return
 
 
-def tb_213_0(state, frame):
-    "test 213, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:200)"
+def tb_12_weggefaehrten_19_0(state, frame):
+    "test tests/12_weggefaehrten.rules#19 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:200)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:200
     activate(state, 56, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:201
@@ -4075,12 +4130,12 @@ def tb_213_0(state, frame):
     move_card(state, 162, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:205
     state.frames.pop()
-    state.frames.append([5, 0, [0, 154], None])
+    state.frames.append(new_frame(5, [0, 154]))
     return
 
 
-def tb_213_1(state, frame):
-    "test 213, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:207)"
+def tb_12_weggefaehrten_19_1(state, frame):
+    "test tests/12_weggefaehrten.rules#19 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:207)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:207
     move_card(state, 124, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:208
@@ -4089,12 +4144,12 @@ def tb_213_1(state, frame):
     move_card(state, 131, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:210
     state.frames.pop()
-    state.frames.append([5, 0, [0, 154], None])
+    state.frames.append(new_frame(5, [0, 154]))
     return
 
 
-def tb_214_0(state, frame):
-    "test 214, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:215)"
+def tb_12_weggefaehrten_20_0(state, frame):
+    "test tests/12_weggefaehrten.rules#20 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:215)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:215
     move_card(state, 155, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:216
@@ -4105,28 +4160,28 @@ def tb_214_0(state, frame):
     return
 
 
-def tb_214_1(state, frame):
-    "test 214, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:219)"
+def tb_12_weggefaehrten_20_1(state, frame):
+    "test tests/12_weggefaehrten.rules#20 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:219)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:219
     move_card(state, 131, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:220
     state.frames.pop()
-    state.frames.append([3, 0, [0, 155] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 155] + [UNBOUND] * 2))
     return
 
 
-def tb_215_0(state, frame):
-    "test 215, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:225)"
+def tb_12_weggefaehrten_21_0(state, frame):
+    "test tests/12_weggefaehrten.rules#21 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:225)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:225
     move_card(state, 124, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:226
     state.frames.pop()
-    state.frames.append([3, 0, [0, 156] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 156] + [UNBOUND] * 2))
     return
 
 
-def tb_216_0(state, frame):
-    "test 216, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:231)"
+def tb_12_weggefaehrten_22_0(state, frame):
+    "test tests/12_weggefaehrten.rules#22 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:231)"
     pc = frame[1]
     while True:
         if pc == 0:
@@ -4136,29 +4191,29 @@ def tb_216_0(state, frame):
             move_card(state, 145, 5)
             # spec: spec/heldenhain/tests/12_weggefaehrten.rules:233
             frame[1] = 1
-            state.frames.append([3, 0, [0, 157] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(3, [0, 157] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/12_weggefaehrten.rules:234
             state.frames.pop()
-            state.frames.append([19, 0, [0] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
             return
 
 
-def tb_217_0(state, frame):
-    "test 217, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:239)"
+def tb_12_weggefaehrten_23_0(state, frame):
+    "test tests/12_weggefaehrten.rules#23 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:239)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:239
     move_card(state, 124, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:240
     p_stress_geben(state, 124, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:241
     state.frames.pop()
-    state.frames.append([3, 0, [0, 158] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 158] + [UNBOUND] * 2))
     return
 
 
-def tb_217_1(state, frame):
-    "test 217, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:244)"
+def tb_12_weggefaehrten_23_1(state, frame):
+    "test tests/12_weggefaehrten.rules#23 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:244)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:244
     state.vars[2] = False
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:245
@@ -4167,28 +4222,28 @@ def tb_217_1(state, frame):
     return
 
 
-def tb_217_2(state, frame):
-    "test 217, part 2 (spec/heldenhain/tests/12_weggefaehrten.rules:247)"
+def tb_12_weggefaehrten_23_2(state, frame):
+    "test tests/12_weggefaehrten.rules#23 part 2 (spec/heldenhain/tests/12_weggefaehrten.rules:247)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:247
     state.frames.pop()
-    state.frames.append([3, 0, [0, 164] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 164] + [UNBOUND] * 2))
     return
 
 
-def tb_218_0(state, frame):
-    "test 218, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:253)"
+def tb_12_weggefaehrten_24_0(state, frame):
+    "test tests/12_weggefaehrten.rules#24 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:253)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:253
     move_card(state, 158, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:254
     move_card(state, 162, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:255
     state.frames.pop()
-    state.frames.append([3, 0, [0, 159] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 159] + [UNBOUND] * 2))
     return
 
 
-def tb_219_0(state, frame):
-    "test 219, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:260)"
+def tb_12_weggefaehrten_25_0(state, frame):
+    "test tests/12_weggefaehrten.rules#25 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:260)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:260
     move_card(state, 160, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:261
@@ -4197,20 +4252,20 @@ def tb_219_0(state, frame):
     return
 
 
-def tb_219_1(state, frame):
-    "test 219, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:263)"
+def tb_12_weggefaehrten_25_1(state, frame):
+    "test tests/12_weggefaehrten.rules#25 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:263)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:263
     move_card(state, 126, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:264
-    state.tracks[2] = max(0, min(6, 2))
+    state.tracks[2] = 2
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:265
     state.frames.pop()
-    state.frames.append([3, 0, [0, 160] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 160] + [UNBOUND] * 2))
     return
 
 
-def tb_220_0(state, frame):
-    "test 220, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:270)"
+def tb_12_weggefaehrten_26_0(state, frame):
+    "test tests/12_weggefaehrten.rules#26 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:270)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:270
     move_card(state, 159, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:271
@@ -4231,12 +4286,12 @@ def tb_220_0(state, frame):
     move_card(state, 145, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:279
     state.frames.pop()
-    state.frames.append([3, 0, [0, 161] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 161] + [UNBOUND] * 2))
     return
 
 
-def tb_220_1(state, frame):
-    "test 220, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:281)"
+def tb_12_weggefaehrten_26_1(state, frame):
+    "test tests/12_weggefaehrten.rules#26 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:281)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:281
     move_card(state, 131, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:282
@@ -4244,25 +4299,25 @@ def tb_220_1(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:283
     move_card(state, 161, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:284
-    state.tracks[2] = max(0, min(6, 6))
+    state.tracks[2] = 6
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:285
     state.frames.pop()
-    state.frames.append([3, 0, [0, 161] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 161] + [UNBOUND] * 2))
     return
 
 
-def tb_221_0(state, frame):
-    "test 221, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:290)"
+def tb_12_weggefaehrten_27_0(state, frame):
+    "test tests/12_weggefaehrten.rules#27 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:290)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:290
     move_card(state, 124, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:291
     state.frames.pop()
-    state.frames.append([3, 0, [0, 162] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 162] + [UNBOUND] * 2))
     return
 
 
-def tb_222_0(state, frame):
-    "test 222, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:297)"
+def tb_12_weggefaehrten_28_0(state, frame):
+    "test tests/12_weggefaehrten.rules#28 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:297)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:297
     move_card(state, 124, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:298
@@ -4271,12 +4326,12 @@ def tb_222_0(state, frame):
     move_card(state, 159, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:300
     state.frames.pop()
-    state.frames.append([3, 0, [0, 163] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 163] + [UNBOUND] * 2))
     return
 
 
-def tb_223_0(state, frame):
-    "test 223, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:306)"
+def tb_12_weggefaehrten_29_0(state, frame):
+    "test tests/12_weggefaehrten.rules#29 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:306)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:306
     move_card(state, 165, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:307
@@ -4289,26 +4344,26 @@ def tb_223_0(state, frame):
     return
 
 
-def tb_223_1(state, frame):
-    "test 223, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:311)"
+def tb_12_weggefaehrten_29_1(state, frame):
+    "test tests/12_weggefaehrten.rules#29 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:311)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:311
     move_card(state, 127, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:312
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_223_2(state, frame):
-    "test 223, part 2 (spec/heldenhain/tests/12_weggefaehrten.rules:315)"
+def tb_12_weggefaehrten_29_2(state, frame):
+    "test tests/12_weggefaehrten.rules#29 part 2 (spec/heldenhain/tests/12_weggefaehrten.rules:315)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:315
     state.vars[0] = 1
     state.frames.pop()
     return
 
 
-def tb_224_0(state, frame):
-    "test 224, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:319)"
+def tb_12_weggefaehrten_30_0(state, frame):
+    "test tests/12_weggefaehrten.rules#30 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:319)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:319
     move_card(state, 166, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:320
@@ -4321,40 +4376,40 @@ def tb_224_0(state, frame):
     return
 
 
-def tb_224_1(state, frame):
-    "test 224, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:324)"
+def tb_12_weggefaehrten_30_1(state, frame):
+    "test tests/12_weggefaehrten.rules#30 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:324)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:324
     move_card(state, 131, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:325
     state.frames.pop()
-    state.frames.append([3, 0, [0, 166] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 166] + [UNBOUND] * 2))
     return
 
 
-def tb_225_0(state, frame):
-    "test 225, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:330)"
+def tb_12_weggefaehrten_31_0(state, frame):
+    "test tests/12_weggefaehrten.rules#31 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:330)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:330
-    state.tracks[2] = max(0, min(6, 2))
+    state.tracks[2] = 2
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:331
     state.frames.pop()
-    state.frames.append([3, 0, [0, 167] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 167] + [UNBOUND] * 2))
     return
 
 
-def tb_226_0(state, frame):
-    "test 226, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:336)"
+def tb_12_weggefaehrten_32_0(state, frame):
+    "test tests/12_weggefaehrten.rules#32 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:336)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:336
     move_card(state, 159, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:337
     move_card(state, 124, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:338
     state.frames.pop()
-    state.frames.append([3, 0, [0, 168] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 168] + [UNBOUND] * 2))
     return
 
 
-def tb_226_1(state, frame):
-    "test 226, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:340)"
+def tb_12_weggefaehrten_32_1(state, frame):
+    "test tests/12_weggefaehrten.rules#32 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:340)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:340
     move_card(state, 158, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:341
@@ -4365,12 +4420,12 @@ def tb_226_1(state, frame):
     move_card(state, 168, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:344
     state.frames.pop()
-    state.frames.append([3, 0, [0, 168] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 168] + [UNBOUND] * 2))
     return
 
 
-def tb_227_0(state, frame):
-    "test 227, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:349)"
+def tb_12_weggefaehrten_33_0(state, frame):
+    "test tests/12_weggefaehrten.rules#33 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:349)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:349
     move_card(state, 124, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:350
@@ -4379,30 +4434,30 @@ def tb_227_0(state, frame):
     move_card(state, 159, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:352
     state.frames.pop()
-    state.frames.append([3, 0, [0, 169] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 169] + [UNBOUND] * 2))
     return
 
 
-def tb_228_0(state, frame):
-    "test 228, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:357)"
+def tb_12_weggefaehrten_34_0(state, frame):
+    "test tests/12_weggefaehrten.rules#34 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:357)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:357
     move_card(state, 124, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:358
     state.frames.pop()
-    state.frames.append([3, 0, [0, 170] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 170] + [UNBOUND] * 2))
     return
 
 
-def tb_228_1(state, frame):
-    "test 228, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:360)"
+def tb_12_weggefaehrten_34_1(state, frame):
+    "test tests/12_weggefaehrten.rules#34 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:360)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:360
     state.frames.pop()
-    state.frames.append([19, 0, [0] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
     return
 
 
-def tb_229_0(state, frame):
-    "test 229, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:365)"
+def tb_12_weggefaehrten_35_0(state, frame):
+    "test tests/12_weggefaehrten.rules#35 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:365)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:365
     move_card(state, 171, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:366
@@ -4417,20 +4472,20 @@ def tb_229_0(state, frame):
     return
 
 
-def tb_229_1(state, frame):
-    "test 229, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:371)"
+def tb_12_weggefaehrten_35_1(state, frame):
+    "test tests/12_weggefaehrten.rules#35 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:371)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:371
     move_card(state, 139, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:372
     move_card(state, 145, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:373
     state.frames.pop()
-    state.frames.append([3, 0, [0, 171] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 171] + [UNBOUND] * 2))
     return
 
 
-def tb_230_0(state, frame):
-    "test 230, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:378)"
+def tb_12_weggefaehrten_36_0(state, frame):
+    "test tests/12_weggefaehrten.rules#36 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:378)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:378
     activate(state, 57, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:379
@@ -4439,20 +4494,20 @@ def tb_230_0(state, frame):
     p_stress_geben(state, 124, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:381
     state.frames.pop()
-    state.frames.append([3, 0, [0, 176] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 176] + [UNBOUND] * 2))
     return
 
 
-def tb_230_1(state, frame):
-    "test 230, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:384)"
+def tb_12_weggefaehrten_36_1(state, frame):
+    "test tests/12_weggefaehrten.rules#36 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:384)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:384
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_231_0(state, frame):
-    "test 231, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:390)"
+def tb_12_weggefaehrten_37_0(state, frame):
+    "test tests/12_weggefaehrten.rules#37 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:390)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:390
     activate(state, 62, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:391
@@ -4461,26 +4516,26 @@ def tb_231_0(state, frame):
     move_card(state, 126, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:393
     state.frames.pop()
-    state.frames.append([3, 0, [0, 178] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 178] + [UNBOUND] * 2))
     return
 
 
-def tb_232_0(state, frame):
-    "test 232, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:399)"
+def tb_12_weggefaehrten_38_0(state, frame):
+    "test tests/12_weggefaehrten.rules#38 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:399)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:399
-    state.tracks[5] = max(0, min(9999, 2))
+    state.tracks[5] = 2
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:400
-    state.tracks[2] = max(0, min(6, 0))
+    state.tracks[2] = 0
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:401
     move_card(state, 179, 11)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:402
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_232_1(state, frame):
-    "test 232, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:405)"
+def tb_12_weggefaehrten_38_1(state, frame):
+    "test tests/12_weggefaehrten.rules#38 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:405)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:405
     move_card(state, 180, 11)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:406
@@ -4491,12 +4546,12 @@ def tb_232_1(state, frame):
     p_stress_geben(state, 124, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:409
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_233_0(state, frame):
-    "test 233, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:415)"
+def tb_12_weggefaehrten_39_0(state, frame):
+    "test tests/12_weggefaehrten.rules#39 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:415)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:415
     activate(state, 58, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:416
@@ -4507,12 +4562,12 @@ def tb_233_0(state, frame):
     p_stress_geben(state, 124, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:419
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_234_0(state, frame):
-    "test 234, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:426)"
+def tb_12_weggefaehrten_40_0(state, frame):
+    "test tests/12_weggefaehrten.rules#40 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:426)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:426
     activate(state, 59, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:427
@@ -4525,24 +4580,24 @@ def tb_234_0(state, frame):
     move_card(state, 124, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:431
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_234_1(state, frame):
-    "test 234, part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:435)"
+def tb_12_weggefaehrten_40_1(state, frame):
+    "test tests/12_weggefaehrten.rules#40 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:435)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:435
     move_card(state, 126, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:436
     move_card(state, 131, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:437
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_235_0(state, frame):
-    "test 235, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:445)"
+def tb_12_weggefaehrten_41_0(state, frame):
+    "test tests/12_weggefaehrten.rules#41 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:445)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:445
     activate(state, 60, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:446
@@ -4555,8 +4610,8 @@ def tb_235_0(state, frame):
     return
 
 
-def tb_236_0(state, frame):
-    "test 236, part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:453)"
+def tb_12_weggefaehrten_42_0(state, frame):
+    "test tests/12_weggefaehrten.rules#42 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:453)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:453
     activate(state, 61, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:454
@@ -4571,58 +4626,58 @@ def tb_236_0(state, frame):
     move_card(state, 159, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:459
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_237_0(state, frame):
-    "test 237, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:6)"
+def tb_13_purpurpakt_0_0(state, frame):
+    "test tests/13_purpurpakt.rules#0 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:6)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:6
     activate(state, 64, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:7
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:8
     move_card(state, 186, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:9
     move_card(state, 231, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:10
     state.frames.pop()
-    state.frames.append([4, 0, [0, 186] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 186] + [UNBOUND] * 1))
     return
 
 
-def tb_238_0(state, frame):
-    "test 238, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:17)"
+def tb_13_purpurpakt_1_0(state, frame):
+    "test tests/13_purpurpakt.rules#1 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:17)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:17
     activate(state, 64, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:18
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:19
     move_card(state, 186, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:20
     state.frames.pop()
-    state.frames.append([4, 0, [0, 186] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 186] + [UNBOUND] * 1))
     return
 
 
-def tb_239_0(state, frame):
-    "test 239, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:25)"
+def tb_13_purpurpakt_2_0(state, frame):
+    "test tests/13_purpurpakt.rules#2 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:25)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:25
     state.frames.pop()
-    state.frames.append([3, 0, [0, 187] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 187] + [UNBOUND] * 2))
     return
 
 
-def tb_239_1(state, frame):
-    "test 239, part 1 (spec/heldenhain/tests/13_purpurpakt.rules:28)"
+def tb_13_purpurpakt_2_1(state, frame):
+    "test tests/13_purpurpakt.rules#2 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:28)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:28
     state.frames.pop()
-    state.frames.append([19, 0, [0] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
     return
 
 
-def tb_240_0(state, frame):
-    "test 240, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:33)"
+def tb_13_purpurpakt_3_0(state, frame):
+    "test tests/13_purpurpakt.rules#3 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:33)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:33
     activate(state, 65, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:34
@@ -4633,72 +4688,72 @@ def tb_240_0(state, frame):
     move_card(state, 222, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:37
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_241_0(state, frame):
-    "test 241, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:47)"
+def tb_13_purpurpakt_4_0(state, frame):
+    "test tests/13_purpurpakt.rules#4 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:47)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:47
     move_card(state, 231, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:48
     move_card(state, 222, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:49
     state.frames.pop()
-    state.frames.append([3, 0, [0, 189] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 189] + [UNBOUND] * 2))
     return
 
 
-def tb_242_0(state, frame):
-    "test 242, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:55)"
+def tb_13_purpurpakt_5_0(state, frame):
+    "test tests/13_purpurpakt.rules#5 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:55)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:55
     activate(state, 66, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:56
     move_card(state, 190, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:57
-    state.tracks[5] = max(0, min(9999, 2))
+    state.tracks[5] = 2
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:58
-    state.tracks[2] = max(0, min(6, 1))
+    state.tracks[2] = 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:59
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_243_0(state, frame):
-    "test 243, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:66)"
+def tb_13_purpurpakt_6_0(state, frame):
+    "test tests/13_purpurpakt.rules#6 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:66)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:66
     move_card(state, 231, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:67
     state.frames.pop()
-    state.frames.append([3, 0, [0, 191] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 191] + [UNBOUND] * 2))
     return
 
 
-def tb_244_0(state, frame):
-    "test 244, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:74)"
+def tb_13_purpurpakt_7_0(state, frame):
+    "test tests/13_purpurpakt.rules#7 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:74)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:74
     state.frames.pop()
-    state.frames.append([3, 0, [0, 191] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 191] + [UNBOUND] * 2))
     return
 
 
-def tb_245_0(state, frame):
-    "test 245, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:81)"
+def tb_13_purpurpakt_8_0(state, frame):
+    "test tests/13_purpurpakt.rules#8 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:81)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:81
     activate(state, 67, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:82
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:83
     move_card(state, 193, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:84
     state.frames.pop()
-    state.frames.append([4, 0, [0, 193] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 193] + [UNBOUND] * 1))
     return
 
 
-def tb_246_0(state, frame):
-    "test 246, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:90)"
+def tb_13_purpurpakt_9_0(state, frame):
+    "test tests/13_purpurpakt.rules#9 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:90)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:90
     move_card(state, 194, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:91
@@ -4707,26 +4762,26 @@ def tb_246_0(state, frame):
     return
 
 
-def tb_246_1(state, frame):
-    "test 246, part 1 (spec/heldenhain/tests/13_purpurpakt.rules:93)"
+def tb_13_purpurpakt_9_1(state, frame):
+    "test tests/13_purpurpakt.rules#9 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:93)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:93
     move_card(state, 200, 5)
     state.frames.pop()
     return
 
 
-def tb_247_0(state, frame):
-    "test 247, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:98)"
+def tb_13_purpurpakt_10_0(state, frame):
+    "test tests/13_purpurpakt.rules#10 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:98)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:98
     move_card(state, 231, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:99
     state.frames.pop()
-    state.frames.append([3, 0, [0, 196] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 196] + [UNBOUND] * 2))
     return
 
 
-def tb_248_0(state, frame):
-    "test 248, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:105)"
+def tb_13_purpurpakt_11_0(state, frame):
+    "test tests/13_purpurpakt.rules#11 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:105)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:105
     activate(state, 68, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:106
@@ -4735,36 +4790,36 @@ def tb_248_0(state, frame):
     move_card(state, 231, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:108
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_249_0(state, frame):
-    "test 249, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:116)"
+def tb_13_purpurpakt_12_0(state, frame):
+    "test tests/13_purpurpakt.rules#12 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:116)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:116
     activate(state, 69, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:117
     move_card(state, 199, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:118
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_249_1(state, frame):
-    "test 249, part 1 (spec/heldenhain/tests/13_purpurpakt.rules:121)"
+def tb_13_purpurpakt_12_1(state, frame):
+    "test tests/13_purpurpakt.rules#12 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:121)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:121
     p_stress_geben(state, 199, 2)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:122
     move_card(state, 231, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:123
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_250_0(state, frame):
-    "test 250, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:129)"
+def tb_13_purpurpakt_13_0(state, frame):
+    "test tests/13_purpurpakt.rules#13 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:129)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:129
     activate(state, 70, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:130
@@ -4773,40 +4828,40 @@ def tb_250_0(state, frame):
     move_card(state, 231, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:132
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_251_0(state, frame):
-    "test 251, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:140)"
+def tb_13_purpurpakt_14_0(state, frame):
+    "test tests/13_purpurpakt.rules#14 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:140)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:140
     state.frames.pop()
-    state.frames.append([3, 0, [0, 202] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 202] + [UNBOUND] * 2))
     return
 
 
-def tb_252_0(state, frame):
-    "test 252, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:146)"
+def tb_13_purpurpakt_15_0(state, frame):
+    "test tests/13_purpurpakt.rules#15 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:146)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:146
     activate(state, 71, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:147
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:148
     move_card(state, 203, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:149
     move_card(state, 231, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:150
     state.frames.pop()
-    state.frames.append([4, 0, [0, 203] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 203] + [UNBOUND] * 1))
     return
 
 
-def tb_253_0(state, frame):
-    "test 253, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:155)"
+def tb_13_purpurpakt_16_0(state, frame):
+    "test tests/13_purpurpakt.rules#16 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:155)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:155
     activate(state, 72, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:156
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:157
     move_card(state, 207, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:158
@@ -4815,36 +4870,36 @@ def tb_253_0(state, frame):
     move_card(state, 249, 4)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:160
     state.frames.pop()
-    state.frames.append([4, 0, [0, 200] + [UNBOUND] * 1, None])
+    state.frames.append(new_frame(4, [0, 200] + [UNBOUND] * 1))
     return
 
 
-def tb_254_0(state, frame):
-    "test 254, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:165)"
+def tb_13_purpurpakt_17_0(state, frame):
+    "test tests/13_purpurpakt.rules#17 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:165)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:165
-    state.tracks[4] = max(0, min(9, 3))
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:166
     move_card(state, 312, 6)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:167
     p_erschoepfen(state, 312)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:168
     state.frames.pop()
-    state.frames.append([3, 0, [0, 208] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 208] + [UNBOUND] * 2))
     return
 
 
-def tb_255_0(state, frame):
-    "test 255, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:173)"
+def tb_13_purpurpakt_18_0(state, frame):
+    "test tests/13_purpurpakt.rules#18 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:173)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:173
     move_card(state, 231, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:174
     state.frames.pop()
-    state.frames.append([3, 0, [0, 209] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 209] + [UNBOUND] * 2))
     return
 
 
-def tb_256_0(state, frame):
-    "test 256, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:179)"
+def tb_13_purpurpakt_19_0(state, frame):
+    "test tests/13_purpurpakt.rules#19 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:179)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:179
     move_card(state, 210, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:180
@@ -4853,8 +4908,8 @@ def tb_256_0(state, frame):
     return
 
 
-def tb_257_0(state, frame):
-    "test 257, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:185)"
+def tb_13_purpurpakt_20_0(state, frame):
+    "test tests/13_purpurpakt.rules#20 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:185)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:185
     activate(state, 73, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:186
@@ -4862,17 +4917,17 @@ def tb_257_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:187
     move_card(state, 231, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:188
-    state.tracks[5] = max(0, min(9999, 2))
+    state.tracks[5] = 2
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:189
-    state.tracks[2] = max(0, min(6, 0))
+    state.tracks[2] = 0
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:190
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_258_0(state, frame):
-    "test 258, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:197)"
+def tb_13_purpurpakt_21_0(state, frame):
+    "test tests/13_purpurpakt.rules#21 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:197)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:197
     activate(state, 74, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:198
@@ -4881,12 +4936,12 @@ def tb_258_0(state, frame):
     move_card(state, 200, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:200
     state.frames.pop()
-    state.frames.append([5, 0, [0, 213], None])
+    state.frames.append(new_frame(5, [0, 213]))
     return
 
 
-def tb_259_0(state, frame):
-    "test 259, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:206)"
+def tb_13_purpurpakt_22_0(state, frame):
+    "test tests/13_purpurpakt.rules#22 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:206)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:206
     activate(state, 75, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:207
@@ -4897,12 +4952,12 @@ def tb_259_0(state, frame):
     move_card(state, 231, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:210
     state.frames.pop()
-    state.frames.append([5, 0, [0, 214], None])
+    state.frames.append(new_frame(5, [0, 214]))
     return
 
 
-def tb_260_0(state, frame):
-    "test 260, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:216)"
+def tb_13_purpurpakt_23_0(state, frame):
+    "test tests/13_purpurpakt.rules#23 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:216)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:216
     activate(state, 76, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:217
@@ -4915,12 +4970,12 @@ def tb_260_0(state, frame):
     move_card(state, 225, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:221
     state.frames.pop()
-    state.frames.append([5, 0, [0, 215], None])
+    state.frames.append(new_frame(5, [0, 215]))
     return
 
 
-def tb_261_0(state, frame):
-    "test 261, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:227)"
+def tb_13_purpurpakt_24_0(state, frame):
+    "test tests/13_purpurpakt.rules#24 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:227)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:227
     activate(state, 77, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:228
@@ -4929,32 +4984,32 @@ def tb_261_0(state, frame):
     move_card(state, 200, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:230
     state.frames.pop()
-    state.frames.append([5, 0, [0, 216], None])
+    state.frames.append(new_frame(5, [0, 216]))
     return
 
 
-def tb_262_0(state, frame):
-    "test 262, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:236)"
+def tb_13_purpurpakt_25_0(state, frame):
+    "test tests/13_purpurpakt.rules#25 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:236)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:236
     move_card(state, 192, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:237
     move_card(state, 200, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:238
     state.frames.pop()
-    state.frames.append([3, 0, [0, 218] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 218] + [UNBOUND] * 2))
     return
 
 
-def tb_262_1(state, frame):
-    "test 262, part 1 (spec/heldenhain/tests/13_purpurpakt.rules:240)"
+def tb_13_purpurpakt_25_1(state, frame):
+    "test tests/13_purpurpakt.rules#25 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:240)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:240
     state.frames.pop()
-    state.frames.append([3, 0, [0, 192] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 192] + [UNBOUND] * 2))
     return
 
 
-def tb_263_0(state, frame):
-    "test 263, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:245)"
+def tb_13_purpurpakt_26_0(state, frame):
+    "test tests/13_purpurpakt.rules#26 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:245)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:245
     move_card(state, 219, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:246
@@ -4963,8 +5018,8 @@ def tb_263_0(state, frame):
     return
 
 
-def tb_263_1(state, frame):
-    "test 263, part 1 (spec/heldenhain/tests/13_purpurpakt.rules:248)"
+def tb_13_purpurpakt_26_1(state, frame):
+    "test tests/13_purpurpakt.rules#26 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:248)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:248
     move_card(state, 222, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:249
@@ -4975,60 +5030,60 @@ def tb_263_1(state, frame):
     move_card(state, 224, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:252
     state.frames.pop()
-    state.frames.append([3, 0, [0, 219] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 219] + [UNBOUND] * 2))
     return
 
 
-def tb_264_0(state, frame):
-    "test 264, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:258)"
+def tb_13_purpurpakt_27_0(state, frame):
+    "test tests/13_purpurpakt.rules#27 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:258)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:258
-    state.tracks[1] = max(0, min(20, 5))
+    state.tracks[1] = 5
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:259
     move_card(state, 220, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:260
     move_card(state, 231, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:261
     state.frames.pop()
-    state.frames.append([3, 0, [0, 220] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 220] + [UNBOUND] * 2))
     return
 
 
-def tb_265_0(state, frame):
-    "test 265, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:267)"
+def tb_13_purpurpakt_28_0(state, frame):
+    "test tests/13_purpurpakt.rules#28 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:267)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:267
     move_card(state, 200, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:268
     move_card(state, 221, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:269
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_266_0(state, frame):
-    "test 266, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:280)"
+def tb_13_purpurpakt_29_0(state, frame):
+    "test tests/13_purpurpakt.rules#29 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:280)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:280
     move_card(state, 231, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:281
     state.frames.pop()
-    state.frames.append([3, 0, [0, 222] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 222] + [UNBOUND] * 2))
     return
 
 
-def tb_267_0(state, frame):
-    "test 267, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:287)"
+def tb_13_purpurpakt_30_0(state, frame):
+    "test tests/13_purpurpakt.rules#30 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:287)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:287
     move_card(state, 200, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:288
     move_card(state, 211, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:289
     state.frames.pop()
-    state.frames.append([3, 0, [0, 223] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 223] + [UNBOUND] * 2))
     return
 
 
-def tb_268_0(state, frame):
-    "test 268, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:294)"
+def tb_13_purpurpakt_31_0(state, frame):
+    "test tests/13_purpurpakt.rules#31 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:294)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:294
     move_card(state, 249, 4)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:295
@@ -5037,24 +5092,24 @@ def tb_268_0(state, frame):
     move_card(state, 251, 4)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:297
     state.frames.pop()
-    state.frames.append([3, 0, [0, 224] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 224] + [UNBOUND] * 2))
     return
 
 
-def tb_269_0(state, frame):
-    "test 269, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:302)"
+def tb_13_purpurpakt_32_0(state, frame):
+    "test tests/13_purpurpakt.rules#32 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:302)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:302
     move_card(state, 231, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:303
     move_card(state, 222, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:304
     state.frames.pop()
-    state.frames.append([3, 0, [0, 225] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 225] + [UNBOUND] * 2))
     return
 
 
-def tb_270_0(state, frame):
-    "test 270, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:310)"
+def tb_13_purpurpakt_33_0(state, frame):
+    "test tests/13_purpurpakt.rules#33 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:310)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:310
     move_card(state, 200, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:311
@@ -5065,64 +5120,64 @@ def tb_270_0(state, frame):
     move_card(state, 226, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:314
     state.frames.pop()
-    state.frames.append([3, 0, [0, 226] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 226] + [UNBOUND] * 2))
     return
 
 
-def tb_271_0(state, frame):
-    "test 271, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:320)"
+def tb_13_purpurpakt_34_0(state, frame):
+    "test tests/13_purpurpakt.rules#34 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:320)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:320
     move_card(state, 226, 3)
     state.frames.pop()
     return
 
 
-def tb_272_0(state, frame):
-    "test 272, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:325)"
+def tb_13_purpurpakt_35_0(state, frame):
+    "test tests/13_purpurpakt.rules#35 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:325)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:325
-    state.tracks[1] = max(0, min(20, 1))
+    state.tracks[1] = 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:326
     move_card(state, 231, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:327
     state.frames.pop()
-    state.frames.append([3, 0, [0, 227] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 227] + [UNBOUND] * 2))
     return
 
 
-def tb_273_0(state, frame):
-    "test 273, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:333)"
+def tb_13_purpurpakt_36_0(state, frame):
+    "test tests/13_purpurpakt.rules#36 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:333)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:333
     move_card(state, 200, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:334
     move_card(state, 249, 6)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:335
     state.frames.pop()
-    state.frames.append([3, 0, [0, 228] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 228] + [UNBOUND] * 2))
     return
 
 
-def tb_274_0(state, frame):
-    "test 274, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:341)"
+def tb_13_purpurpakt_37_0(state, frame):
+    "test tests/13_purpurpakt.rules#37 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:341)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:341
     move_card(state, 229, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:342
     move_card(state, 200, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:343
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_274_1(state, frame):
-    "test 274, part 1 (spec/heldenhain/tests/13_purpurpakt.rules:346)"
+def tb_13_purpurpakt_37_1(state, frame):
+    "test tests/13_purpurpakt.rules#37 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:346)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:346
     state.vars[0] = 1
     state.frames.pop()
     return
 
 
-def tb_275_0(state, frame):
-    "test 275, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:350)"
+def tb_13_purpurpakt_38_0(state, frame):
+    "test tests/13_purpurpakt.rules#38 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:350)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:350
     move_card(state, 249, 6)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:351
@@ -5131,12 +5186,12 @@ def tb_275_0(state, frame):
     p_erschoepfen(state, 248)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:353
     state.frames.pop()
-    state.frames.append([3, 0, [0, 230] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 230] + [UNBOUND] * 2))
     return
 
 
-def tb_276_0(state, frame):
-    "test 276, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:360)"
+def tb_13_purpurpakt_39_0(state, frame):
+    "test tests/13_purpurpakt.rules#39 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:360)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:360
     move_card(state, 231, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:361
@@ -5145,20 +5200,20 @@ def tb_276_0(state, frame):
     return
 
 
-def tb_276_1(state, frame):
-    "test 276, part 1 (spec/heldenhain/tests/13_purpurpakt.rules:363)"
+def tb_13_purpurpakt_39_1(state, frame):
+    "test tests/13_purpurpakt.rules#39 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:363)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:363
     move_card(state, 225, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:364
-    state.tracks[2] = max(0, min(6, 1))
+    state.tracks[2] = 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:365
     state.frames.pop()
-    state.frames.append([3, 0, [0, 231] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 231] + [UNBOUND] * 2))
     return
 
 
-def tb_277_0(state, frame):
-    "test 277, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:371)"
+def tb_13_purpurpakt_40_0(state, frame):
+    "test tests/13_purpurpakt.rules#40 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:371)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:371
     move_card(state, 232, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:372
@@ -5169,18 +5224,18 @@ def tb_277_0(state, frame):
     return
 
 
-def tb_277_1(state, frame):
-    "test 277, part 1 (spec/heldenhain/tests/13_purpurpakt.rules:375)"
+def tb_13_purpurpakt_40_1(state, frame):
+    "test tests/13_purpurpakt.rules#40 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:375)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:375
     state.frames.pop()
-    state.frames.append([3, 0, [0, 232] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 232] + [UNBOUND] * 2))
     return
 
 
-def tb_278_0(state, frame):
-    "test 278, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:381)"
+def tb_13_purpurpakt_41_0(state, frame):
+    "test tests/13_purpurpakt.rules#41 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:381)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:381
-    state.tracks[1] = max(0, min(20, 2))
+    state.tracks[1] = 2
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:382
     move_card(state, 233, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:383
@@ -5191,38 +5246,38 @@ def tb_278_0(state, frame):
     return
 
 
-def tb_278_1(state, frame):
-    "test 278, part 1 (spec/heldenhain/tests/13_purpurpakt.rules:386)"
+def tb_13_purpurpakt_41_1(state, frame):
+    "test tests/13_purpurpakt.rules#41 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:386)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:386
     move_card(state, 206, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:387
     state.frames.pop()
-    state.frames.append([3, 0, [0, 233] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 233] + [UNBOUND] * 2))
     return
 
 
-def tb_279_0(state, frame):
-    "test 279, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:392)"
+def tb_13_purpurpakt_42_0(state, frame):
+    "test tests/13_purpurpakt.rules#42 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:392)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:392
     activate(state, 78, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:393
     move_card(state, 200, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:394
     state.frames.pop()
-    state.frames.append([3, 0, [0, 236] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 236] + [UNBOUND] * 2))
     return
 
 
-def tb_279_1(state, frame):
-    "test 279, part 1 (spec/heldenhain/tests/13_purpurpakt.rules:397)"
+def tb_13_purpurpakt_42_1(state, frame):
+    "test tests/13_purpurpakt.rules#42 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:397)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:397
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_280_0(state, frame):
-    "test 280, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:403)"
+def tb_13_purpurpakt_43_0(state, frame):
+    "test tests/13_purpurpakt.rules#43 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:403)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:403
     activate(state, 79, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:404
@@ -5230,19 +5285,19 @@ def tb_280_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:405
     move_card(state, 231, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:406
-    state.tracks[5] = max(0, min(9999, 2))
+    state.tracks[5] = 2
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:407
-    state.tracks[2] = max(0, min(6, 0))
+    state.tracks[2] = 0
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:408
     state.vars[1] = 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:409
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_281_0(state, frame):
-    "test 281, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:416)"
+def tb_13_purpurpakt_44_0(state, frame):
+    "test tests/13_purpurpakt.rules#44 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:416)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:416
     activate(state, 80, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:417
@@ -5253,26 +5308,26 @@ def tb_281_0(state, frame):
     move_card(state, 231, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:420
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_282_0(state, frame):
-    "test 282, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:427)"
+def tb_13_purpurpakt_45_0(state, frame):
+    "test tests/13_purpurpakt.rules#45 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:427)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:427
     move_card(state, 241, 11)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:428
-    state.tracks[5] = max(0, min(9999, 2))
+    state.tracks[5] = 2
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:429
-    state.tracks[2] = max(0, min(6, 0))
+    state.tracks[2] = 0
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:430
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_282_1(state, frame):
-    "test 282, part 1 (spec/heldenhain/tests/13_purpurpakt.rules:433)"
+def tb_13_purpurpakt_45_1(state, frame):
+    "test tests/13_purpurpakt.rules#45 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:433)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:433
     move_card(state, 241, 16)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:434
@@ -5283,12 +5338,12 @@ def tb_282_1(state, frame):
     p_stress_geben(state, 200, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:437
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_283_0(state, frame):
-    "test 283, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:443)"
+def tb_13_purpurpakt_46_0(state, frame):
+    "test tests/13_purpurpakt.rules#46 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:443)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:443
     activate(state, 81, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:444
@@ -5297,8 +5352,8 @@ def tb_283_0(state, frame):
     return
 
 
-def tb_284_0(state, frame):
-    "test 284, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:450)"
+def tb_13_purpurpakt_47_0(state, frame):
+    "test tests/13_purpurpakt.rules#47 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:450)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:450
     activate(state, 82, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:451
@@ -5308,17 +5363,17 @@ def tb_284_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:453
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:454
-    state.tracks[6] = max(0, min(9999, 2))
+    state.tracks[6] = 2
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:455
-    state.tracks[3] = max(0, min(6, 0))
+    state.tracks[3] = 0
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:456
     state.frames.pop()
-    state.frames.append([20, 0, [UNBOUND] * 11, None])
+    state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
-def tb_285_0(state, frame):
-    "test 285, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:463)"
+def tb_13_purpurpakt_48_0(state, frame):
+    "test tests/13_purpurpakt.rules#48 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:463)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:463
     activate(state, 83, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:464
@@ -5331,27 +5386,27 @@ def tb_285_0(state, frame):
     return
 
 
-def tb_286_0(state, frame):
-    "test 286, part 0 (spec/heldenhain/tests/13_purpurpakt.rules:471)"
+def tb_13_purpurpakt_49_0(state, frame):
+    "test tests/13_purpurpakt.rules#49 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:471)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:471
     move_card(state, 200, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:472
     move_card(state, 204, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:473
     state.frames.pop()
-    state.frames.append([3, 0, [0, 237] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 237] + [UNBOUND] * 2))
     return
 
 
-def tb_286_1(state, frame):
-    "test 286, part 1 (spec/heldenhain/tests/13_purpurpakt.rules:475)"
+def tb_13_purpurpakt_49_1(state, frame):
+    "test tests/13_purpurpakt.rules#49 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:475)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:475
     state.frames.pop()
-    state.frames.append([3, 0, [0, 240] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(3, [0, 240] + [UNBOUND] * 2))
     return
 
 
-def tx_0(state, L):
+def tx_01_decks_0_0(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:6
     return (
         len(
@@ -5372,7 +5427,28 @@ def tx_0(state, L):
     )
 
 
-def tx_1(state, L):
+def tx_01_decks_0_0_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:6
+    return (
+        len(
+            [
+                c_c
+                for c_c in state.zones[0]
+                if d_besitzer(state, c_c) == 0
+                and attr_of(
+                    A_deck,
+                    d_orig(state, c_c),
+                    "deck",
+                    "spec/heldenhain/tests/01_decks.rules:6:61",
+                )
+                == "superfreundinnen"
+            ]
+        ),
+        62,
+    )
+
+
+def tx_01_decks_0_1(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:7
     return (
         len(
@@ -5393,7 +5469,28 @@ def tx_1(state, L):
     )
 
 
-def tx_2(state, L):
+def tx_01_decks_0_1_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:7
+    return (
+        len(
+            [
+                c_c
+                for c_c in state.zones[0]
+                if d_besitzer(state, c_c) == 0
+                and attr_of(
+                    A_deck,
+                    d_orig(state, c_c),
+                    "deck",
+                    "spec/heldenhain/tests/01_decks.rules:7:61",
+                )
+                == "schattenkabinett"
+            ]
+        ),
+        62,
+    )
+
+
+def tx_01_decks_0_2(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:8
     return (
         len(
@@ -5414,7 +5511,28 @@ def tx_2(state, L):
     )
 
 
-def tx_3(state, L):
+def tx_01_decks_0_2_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:8
+    return (
+        len(
+            [
+                c_c
+                for c_c in state.zones[0]
+                if d_besitzer(state, c_c) == 0
+                and attr_of(
+                    A_deck,
+                    d_orig(state, c_c),
+                    "deck",
+                    "spec/heldenhain/tests/01_decks.rules:8:61",
+                )
+                == "weggefaehrten"
+            ]
+        ),
+        62,
+    )
+
+
+def tx_01_decks_0_3(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:9
     return (
         len(
@@ -5435,7 +5553,28 @@ def tx_3(state, L):
     )
 
 
-def tx_4(state, L):
+def tx_01_decks_0_3_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:9
+    return (
+        len(
+            [
+                c_c
+                for c_c in state.zones[0]
+                if d_besitzer(state, c_c) == 0
+                and attr_of(
+                    A_deck,
+                    d_orig(state, c_c),
+                    "deck",
+                    "spec/heldenhain/tests/01_decks.rules:9:61",
+                )
+                == "purpurpakt"
+            ]
+        ),
+        62,
+    )
+
+
+def tx_01_decks_1_0(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:13
     return all(
         d_besitzer(state, c_c) == 1
@@ -5464,12 +5603,17 @@ def tx_4(state, L):
     )
 
 
-def tx_5(state, L):
+def tx_01_decks_2_0(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:18
     return len([c_c for c_c in state.zones[0] if d_besitzer(state, c_c) == 1]) == 248
 
 
-def tx_6(state, L):
+def tx_01_decks_2_0_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:18
+    return (len([c_c for c_c in state.zones[0] if d_besitzer(state, c_c) == 1]), 248)
+
+
+def tx_01_decks_2_1(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:19
     return all(
         d_besitzer(state, c_c) == 0
@@ -5485,7 +5629,7 @@ def tx_6(state, L):
     )
 
 
-def tx_7(state, L):
+def tx_01_decks_2_2(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:20
     return all(
         d_besitzer(state, c_c) == 1
@@ -5494,173 +5638,507 @@ def tx_7(state, L):
     )
 
 
-def tx_8(state, L):
+def tx_01_decks_3_0(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:24
     return len([c_c for c_c in K_charakter if A_deck[c_c] == "superfreundinnen"]) == 20
 
 
-def tx_9(state, L):
+def tx_01_decks_3_0_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:24
+    return (len([c_c for c_c in K_charakter if A_deck[c_c] == "superfreundinnen"]), 20)
+
+
+def tx_01_decks_3_1(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:25
     return len([c_c for c_c in K_charakter if A_deck[c_c] == "schattenkabinett"]) == 21
 
 
-def tx_10(state, L):
+def tx_01_decks_3_1_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:25
+    return (len([c_c for c_c in K_charakter if A_deck[c_c] == "schattenkabinett"]), 21)
+
+
+def tx_01_decks_3_2(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:26
     return len([c_c for c_c in K_charakter if A_deck[c_c] == "weggefaehrten"]) == 21
 
 
-def tx_11(state, L):
+def tx_01_decks_3_2_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:26
+    return (len([c_c for c_c in K_charakter if A_deck[c_c] == "weggefaehrten"]), 21)
+
+
+def tx_01_decks_3_3(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:27
     return len([c_c for c_c in K_charakter if A_deck[c_c] == "purpurpakt"]) == 21
 
 
-def tx_12(state, L):
+def tx_01_decks_3_3_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:27
+    return (len([c_c for c_c in K_charakter if A_deck[c_c] == "purpurpakt"]), 21)
+
+
+def tx_01_decks_3_4(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:28
-    return len(K_drache) == 1 and all(
-        A_deck[c_c] == "superfreundinnen" for c_c in K_drache
-    )
+    return len(K_drache) == 1
 
 
-def tx_13(state, L):
+def tx_01_decks_3_4_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:28
+    return (len(K_drache), 1)
+
+
+def tx_01_decks_3_5(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:28
+    return all(A_deck[c_c] == "superfreundinnen" for c_c in K_drache)
+
+
+def tx_01_decks_3_6(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:29
-    return (
-        len([c_c for c_c in K_begleiter if A_deck[c_c] == "superfreundinnen"]) == 6
-        and len([c_c for c_c in K_begleiter if A_deck[c_c] == "purpurpakt"]) == 6
-    )
+    return len([c_c for c_c in K_begleiter if A_deck[c_c] == "superfreundinnen"]) == 6
 
 
-def tx_14(state, L):
+def tx_01_decks_3_6_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:29
+    return (len([c_c for c_c in K_begleiter if A_deck[c_c] == "superfreundinnen"]), 6)
+
+
+def tx_01_decks_3_7(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:30
+    return len([c_c for c_c in K_begleiter if A_deck[c_c] == "purpurpakt"]) == 6
+
+
+def tx_01_decks_3_7_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:30
+    return (len([c_c for c_c in K_begleiter if A_deck[c_c] == "purpurpakt"]), 6)
+
+
+def tx_01_decks_3_8(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:31
-    return (
-        len([c_c for c_c in K_ki if A_deck[c_c] == "schattenkabinett"]) == 4
-        and len([c_c for c_c in K_ki if A_deck[c_c] == "weggefaehrten"]) == 4
-    )
+    return len([c_c for c_c in K_ki if A_deck[c_c] == "schattenkabinett"]) == 4
 
 
-def tx_15(state, L):
+def tx_01_decks_3_8_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:31
+    return (len([c_c for c_c in K_ki if A_deck[c_c] == "schattenkabinett"]), 4)
+
+
+def tx_01_decks_3_9(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:31
+    return len([c_c for c_c in K_ki if A_deck[c_c] == "weggefaehrten"]) == 4
+
+
+def tx_01_decks_3_9_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:31
+    return (len([c_c for c_c in K_ki if A_deck[c_c] == "weggefaehrten"]), 4)
+
+
+def tx_01_decks_3_10(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:32
-    return (
-        len([c_c for c_c in K_aktion if A_deck[c_c] == "weggefaehrten"]) == 17
-        and len([c_c for c_c in K_aktion if A_deck[c_c] == "superfreundinnen"]) == 17
-    )
+    return len([c_c for c_c in K_aktion if A_deck[c_c] == "weggefaehrten"]) == 17
 
 
-def tx_16(state, L):
+def tx_01_decks_3_10_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:32
+    return (len([c_c for c_c in K_aktion if A_deck[c_c] == "weggefaehrten"]), 17)
+
+
+def tx_01_decks_3_11(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:32
+    return len([c_c for c_c in K_aktion if A_deck[c_c] == "superfreundinnen"]) == 17
+
+
+def tx_01_decks_3_11_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:32
+    return (len([c_c for c_c in K_aktion if A_deck[c_c] == "superfreundinnen"]), 17)
+
+
+def tx_01_decks_3_12(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:33
-    return (
-        len([c_c for c_c in K_ausruestung if A_deck[c_c] == "purpurpakt"]) == 7
-        and len([c_c for c_c in K_ausruestung if A_deck[c_c] == "schattenkabinett"])
-        == 7
-    )
+    return len([c_c for c_c in K_ausruestung if A_deck[c_c] == "purpurpakt"]) == 7
 
 
-def tx_17(state, L):
+def tx_01_decks_3_12_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:33
+    return (len([c_c for c_c in K_ausruestung if A_deck[c_c] == "purpurpakt"]), 7)
+
+
+def tx_01_decks_3_13(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:33
+    return len([c_c for c_c in K_ausruestung if A_deck[c_c] == "schattenkabinett"]) == 7
+
+
+def tx_01_decks_3_13_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:33
+    return (len([c_c for c_c in K_ausruestung if A_deck[c_c] == "schattenkabinett"]), 7)
+
+
+def tx_01_decks_3_14(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:34
     return (
         len([c_c for c_c in K_hauptquartier if A_deck[c_c] == "superfreundinnen"]) == 4
-        and len([c_c for c_c in K_hauptquartier if A_deck[c_c] == "purpurpakt"]) == 4
     )
 
 
-def tx_18(state, L):
+def tx_01_decks_3_14_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:34
+    return (
+        len([c_c for c_c in K_hauptquartier if A_deck[c_c] == "superfreundinnen"]),
+        4,
+    )
+
+
+def tx_01_decks_3_15(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:34
+    return len([c_c for c_c in K_hauptquartier if A_deck[c_c] == "purpurpakt"]) == 4
+
+
+def tx_01_decks_3_15_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:34
+    return (len([c_c for c_c in K_hauptquartier if A_deck[c_c] == "purpurpakt"]), 4)
+
+
+def tx_01_decks_3_16(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:35
-    return (
-        len([c_c for c_c in K_schauplatz if A_deck[c_c] == "schattenkabinett"]) == 3
-        and len([c_c for c_c in K_schauplatz if A_deck[c_c] == "weggefaehrten"]) == 3
-    )
+    return len([c_c for c_c in K_schauplatz if A_deck[c_c] == "schattenkabinett"]) == 3
 
 
-def tx_19(state, L):
+def tx_01_decks_3_16_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:35
+    return (len([c_c for c_c in K_schauplatz if A_deck[c_c] == "schattenkabinett"]), 3)
+
+
+def tx_01_decks_3_17(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:35
+    return len([c_c for c_c in K_schauplatz if A_deck[c_c] == "weggefaehrten"]) == 3
+
+
+def tx_01_decks_3_17_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:35
+    return (len([c_c for c_c in K_schauplatz if A_deck[c_c] == "weggefaehrten"]), 3)
+
+
+def tx_01_decks_4_0(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:42
-    return len(state.zones[1]) == 62 and len(state.zones[2]) == 62
+    return len(state.zones[1]) == 62
 
 
-def tx_20(state, L):
+def tx_01_decks_4_0_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:42
+    return (len(state.zones[1]), 62)
+
+
+def tx_01_decks_4_1(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:42
+    return len(state.zones[2]) == 62
+
+
+def tx_01_decks_4_1_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:42
+    return (len(state.zones[2]), 62)
+
+
+def tx_01_decks_4_2(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:43
-    return all(d_besitzer(state, c_c) == 0 for c_c in state.zones[1]) and all(
-        d_besitzer(state, c_c) == 1 for c_c in state.zones[2]
-    )
+    return all(d_besitzer(state, c_c) == 0 for c_c in state.zones[1])
 
 
-def tx_21(state, L):
+def tx_01_decks_4_3(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:43
+    return all(d_besitzer(state, c_c) == 1 for c_c in state.zones[2])
+
+
+def tx_01_decks_4_4(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:44
-    return any(d_ist(state, c_c, 124) for c_c in state.zones[1]) and any(
-        d_ist(state, c_c, 124) for c_c in state.zones[2]
-    )
+    return any(d_ist(state, c_c, 124) for c_c in state.zones[1])
 
 
-def tx_22(state, L):
+def tx_01_decks_4_5(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:44
+    return any(d_ist(state, c_c, 124) for c_c in state.zones[2])
+
+
+def tx_01_decks_5_0(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:48
-    return "superfreundinnen" == "superfreundinnen" and 3 == 3 and 4 == 4
+    return True
 
 
-def tx_23(state, L):
+def tx_01_decks_5_0_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:48
+    return ("superfreundinnen", "superfreundinnen")
+
+
+def tx_01_decks_5_1(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:48
+    return True
+
+
+def tx_01_decks_5_1_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:48
+    return (3, 3)
+
+
+def tx_01_decks_5_2(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:48
+    return True
+
+
+def tx_01_decks_5_2_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:48
+    return (4, 4)
+
+
+def tx_01_decks_5_3(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:49
-    return "schattenkabinett" == "schattenkabinett" and 2 == 2 and 3 == 3
+    return True
 
 
-def tx_24(state, L):
+def tx_01_decks_5_3_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:49
+    return ("schattenkabinett", "schattenkabinett")
+
+
+def tx_01_decks_5_4(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:49
+    return True
+
+
+def tx_01_decks_5_4_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:49
+    return (2, 2)
+
+
+def tx_01_decks_5_5(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:49
+    return True
+
+
+def tx_01_decks_5_5_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:49
+    return (3, 3)
+
+
+def tx_01_decks_5_6(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:50
-    return (
-        "superfreundinnen" == "superfreundinnen"
-        and "superfreundinnen" == "superfreundinnen"
-        and "superfreundinnen" == "superfreundinnen"
-    )
+    return True
 
 
-def tx_25(state, L):
+def tx_01_decks_5_6_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:50
+    return ("superfreundinnen", "superfreundinnen")
+
+
+def tx_01_decks_5_7(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:50
+    return True
+
+
+def tx_01_decks_5_7_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:50
+    return ("superfreundinnen", "superfreundinnen")
+
+
+def tx_01_decks_5_8(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:50
+    return True
+
+
+def tx_01_decks_5_8_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:50
+    return ("superfreundinnen", "superfreundinnen")
+
+
+def tx_01_decks_5_9(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:51
-    return (
-        "schattenkabinett" == "schattenkabinett"
-        and "schattenkabinett" == "schattenkabinett"
-    )
+    return True
 
 
-def tx_26(state, L):
+def tx_01_decks_5_9_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:51
+    return ("schattenkabinett", "schattenkabinett")
+
+
+def tx_01_decks_5_10(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:51
+    return True
+
+
+def tx_01_decks_5_10_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:51
+    return ("schattenkabinett", "schattenkabinett")
+
+
+def tx_01_decks_5_11(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:52
-    return (
-        "weggefaehrten" == "weggefaehrten"
-        and "weggefaehrten" == "weggefaehrten"
-        and "weggefaehrten" == "weggefaehrten"
-        and "weggefaehrten" == "weggefaehrten"
-    )
+    return True
 
 
-def tx_27(state, L):
+def tx_01_decks_5_11_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:52
+    return ("weggefaehrten", "weggefaehrten")
+
+
+def tx_01_decks_5_12(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:52
+    return True
+
+
+def tx_01_decks_5_12_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:52
+    return ("weggefaehrten", "weggefaehrten")
+
+
+def tx_01_decks_5_13(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:52
+    return True
+
+
+def tx_01_decks_5_13_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:52
+    return ("weggefaehrten", "weggefaehrten")
+
+
+def tx_01_decks_5_14(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:53
+    return True
+
+
+def tx_01_decks_5_14_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:53
+    return ("weggefaehrten", "weggefaehrten")
+
+
+def tx_01_decks_5_15(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:54
-    return (
-        "purpurpakt" == "purpurpakt"
-        and "purpurpakt" == "purpurpakt"
-        and "purpurpakt" == "purpurpakt"
-    )
+    return True
 
 
-def tx_28(state, L):
+def tx_01_decks_5_15_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:54
+    return ("purpurpakt", "purpurpakt")
+
+
+def tx_01_decks_5_16(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:54
+    return True
+
+
+def tx_01_decks_5_16_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:54
+    return ("purpurpakt", "purpurpakt")
+
+
+def tx_01_decks_5_17(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:55
+    return True
+
+
+def tx_01_decks_5_17_sides(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:55
+    return ("purpurpakt", "purpurpakt")
+
+
+def tx_01_decks_5_18(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:56
-    return True and True and True and True
+    return True
 
 
-def tx_29(state, L):
+def tx_01_decks_5_19(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:56
+    return True
+
+
+def tx_01_decks_5_20(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:56
+    return True
+
+
+def tx_01_decks_5_21(state, L):
+    # spec: spec/heldenhain/tests/01_decks.rules:56
+    return True
+
+
+def tx_03_setup_0_0(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:5
-    return state.tracks[0] == 0 and state.tracks[1] == 0
+    return state.tracks[0] == 0
 
 
-def tx_30(state, L):
+def tx_03_setup_0_0_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:5
+    return (state.tracks[0], 0)
+
+
+def tx_03_setup_0_1(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:5
+    return state.tracks[1] == 0
+
+
+def tx_03_setup_0_1_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:5
+    return (state.tracks[1], 0)
+
+
+def tx_03_setup_0_2(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:6
-    return state.tracks[2] == 6 and state.tracks[3] == 6
+    return state.tracks[2] == 6
 
 
-def tx_31(state, L):
+def tx_03_setup_0_2_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:6
+    return (state.tracks[2], 6)
+
+
+def tx_03_setup_0_3(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:6
+    return state.tracks[3] == 6
+
+
+def tx_03_setup_0_3_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:6
+    return (state.tracks[3], 6)
+
+
+def tx_03_setup_1_0(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:12
-    return len(state.zones[3]) == 5 and len(state.zones[4]) == 5
+    return len(state.zones[3]) == 5
 
 
-def tx_32(state, L):
+def tx_03_setup_1_0_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:12
+    return (len(state.zones[3]), 5)
+
+
+def tx_03_setup_1_1(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:12
+    return len(state.zones[4]) == 5
+
+
+def tx_03_setup_1_1_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:12
+    return (len(state.zones[4]), 5)
+
+
+def tx_03_setup_1_2(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:13
-    return len(state.zones[1]) == 57 and len(state.zones[2]) == 57
+    return len(state.zones[1]) == 57
 
 
-def tx_33(state, L):
+def tx_03_setup_1_2_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:13
+    return (len(state.zones[1]), 57)
+
+
+def tx_03_setup_1_3(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:13
+    return len(state.zones[2]) == 57
+
+
+def tx_03_setup_1_3_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:13
+    return (len(state.zones[2]), 57)
+
+
+def tx_03_setup_1_4(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:14
     return (
         len(
@@ -5674,7 +6152,21 @@ def tx_33(state, L):
     )
 
 
-def tx_34(state, L):
+def tx_03_setup_1_4_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:14
+    return (
+        len(
+            [
+                c_c
+                for c_c in state.zones[3]
+                if d_startcharakter(state, c_c) and d_ist_charakter(state, c_c)
+            ]
+        ),
+        1,
+    )
+
+
+def tx_03_setup_1_5(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:15
     return (
         len(
@@ -5688,7 +6180,21 @@ def tx_34(state, L):
     )
 
 
-def tx_35(state, L):
+def tx_03_setup_1_5_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:15
+    return (
+        len(
+            [
+                c_c
+                for c_c in state.zones[4]
+                if d_startcharakter(state, c_c) and d_ist_charakter(state, c_c)
+            ]
+        ),
+        1,
+    )
+
+
+def tx_03_setup_1_6(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:16
     return all(
         attr_of(
@@ -5703,7 +6209,7 @@ def tx_35(state, L):
     )
 
 
-def tx_36(state, L):
+def tx_03_setup_1_7(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:17
     return all(
         attr_of(
@@ -5718,50 +6224,112 @@ def tx_36(state, L):
     )
 
 
-def tx_37(state, L):
+def tx_03_setup_2_0(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:24
     return state.vars[1] == 1
 
 
-def tx_38(state, L):
+def tx_03_setup_2_0_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:24
+    return (state.vars[1], 1)
+
+
+def tx_03_setup_2_1(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:26
     return state.vars[1] == 1
 
 
-def tx_39(state, L):
+def tx_03_setup_2_1_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:26
+    return (state.vars[1], 1)
+
+
+def tx_03_setup_3_0(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:40
-    return (
-        state.location[0] == 3
-        and len(state.zones[3]) == 5
-        and len(state.zones[1]) == 57
-    )
+    return state.location[0] == 3
 
 
-def tx_40(state, L):
+def tx_03_setup_3_1(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:40
+    return len(state.zones[3]) == 5
+
+
+def tx_03_setup_3_1_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:40
+    return (len(state.zones[3]), 5)
+
+
+def tx_03_setup_3_2(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:40
+    return len(state.zones[1]) == 57
+
+
+def tx_03_setup_3_2_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:40
+    return (len(state.zones[1]), 57)
+
+
+def tx_03_setup_4_0(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:49
-    return (
-        len(state.zones[3]) == 5
-        and len(state.zones[4]) == 5
-        and not state.result is not None
-    )
+    return len(state.zones[3]) == 5
 
 
-def tx_41(state, L):
+def tx_03_setup_4_0_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:49
+    return (len(state.zones[3]), 5)
+
+
+def tx_03_setup_4_1(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:49
+    return len(state.zones[4]) == 5
+
+
+def tx_03_setup_4_1_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:49
+    return (len(state.zones[4]), 5)
+
+
+def tx_03_setup_4_2(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:49
+    return not state.result is not None
+
+
+def tx_03_setup_5_0(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:59
     return len(state.zones[3]) == 0
 
 
-def tx_42(state, L):
+def tx_03_setup_5_0_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:59
+    return (len(state.zones[3]), 0)
+
+
+def tx_03_setup_5_1(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:63
     return len(state.zones[4]) == 1
 
 
-def tx_43(state, L):
+def tx_03_setup_5_1_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:63
+    return (len(state.zones[4]), 1)
+
+
+def tx_03_setup_5_2(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:67
-    return len(state.zones[3]) == 1 and state.location[36] == 3
+    return len(state.zones[3]) == 1
 
 
-def tx_44(state, L):
+def tx_03_setup_5_2_sides(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:67
+    return (len(state.zones[3]), 1)
+
+
+def tx_03_setup_5_3(state, L):
+    # spec: spec/heldenhain/tests/03_setup.rules:67
+    return state.location[36] == 3
+
+
+def tx_03_setup_6_0(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:75
     return any(
         d_ist_charakter(state, c_c) and allowed_ausspielen(state, 0, c_c)
@@ -5769,165 +6337,357 @@ def tx_44(state, L):
     )
 
 
-def tx_45(state, L):
+def tx_04_turn_0_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:13
-    return d_bereit(state, 0) and d_bereit(state, 30)
+    return d_bereit(state, 0)
 
 
-def tx_46(state, L):
+def tx_04_turn_0_1(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:13
+    return d_bereit(state, 30)
+
+
+def tx_04_turn_0_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:14
     return d_erschoepft(state, 1)
 
 
-def tx_47(state, L):
+def tx_04_turn_1_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:22
     return d_erschoepft(state, 312)
 
 
-def tx_48(state, L):
+def tx_04_turn_2_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:29
-    return d_wartezeit(state, 0) and not allowed_sammeln(state, 0, 0)
+    return d_wartezeit(state, 0)
 
 
-def tx_49(state, L):
+def tx_04_turn_2_1(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:29
+    return not allowed_sammeln(state, 0, 0)
+
+
+def tx_04_turn_2_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:31
-    return not d_wartezeit(state, 0) and allowed_sammeln(state, 0, 0)
+    return not d_wartezeit(state, 0)
 
 
-def tx_50(state, L):
+def tx_04_turn_2_3(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:31
+    return allowed_sammeln(state, 0, 0)
+
+
+def tx_04_turn_3_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:38
     return state.tracks[2] == 6
 
 
-def tx_51(state, L):
+def tx_04_turn_3_0_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:38
+    return (state.tracks[2], 6)
+
+
+def tx_04_turn_4_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:46
     return state.tracks[2] == 3
 
 
-def tx_52(state, L):
+def tx_04_turn_4_0_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:46
+    return (state.tracks[2], 3)
+
+
+def tx_04_turn_4_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:50
     return state.tracks[2] == 6
 
 
-def tx_53(state, L):
+def tx_04_turn_4_1_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:50
+    return (state.tracks[2], 6)
+
+
+def tx_04_turn_5_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:59
     return state.tracks[2] == 4
 
 
-def tx_54(state, L):
+def tx_04_turn_5_0_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:59
+    return (state.tracks[2], 4)
+
+
+def tx_04_turn_5_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:65
     return state.counters[0][0] == 1
 
 
-def tx_55(state, L):
+def tx_04_turn_5_1_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:65
+    return (state.counters[0][0], 1)
+
+
+def tx_04_turn_6_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:79
-    return state.counters[0][198] == 1 and state.location[35] == 3
+    return state.counters[0][198] == 1
 
 
-def tx_56(state, L):
+def tx_04_turn_6_0_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:79
+    return (state.counters[0][198], 1)
+
+
+def tx_04_turn_6_1(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:79
+    return state.location[35] == 3
+
+
+def tx_04_turn_7_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:88
-    return (
-        len(state.zones[3]) == 1 and state.location[36] == 3 and state.location[35] == 1
-    )
+    return len(state.zones[3]) == 1
 
 
-def tx_57(state, L):
+def tx_04_turn_7_0_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:88
+    return (len(state.zones[3]), 1)
+
+
+def tx_04_turn_7_1(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:88
+    return state.location[36] == 3
+
+
+def tx_04_turn_7_2(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:88
+    return state.location[35] == 1
+
+
+def tx_04_turn_8_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:98
-    return (
-        allowed_ausspielen(state, 0, 1)
-        and allowed_ausspielen(state, 0, 0)
-        and allowed_ausspielen(state, 0, 35)
-    )
+    return allowed_ausspielen(state, 0, 1)
 
 
-def tx_58(state, L):
+def tx_04_turn_8_1(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:98
+    return allowed_ausspielen(state, 0, 0)
+
+
+def tx_04_turn_8_2(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:98
+    return allowed_ausspielen(state, 0, 35)
+
+
+def tx_04_turn_8_3(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:99
     return not allowed_ausspielen(state, 0, 50)
 
 
-def tx_59(state, L):
+def tx_04_turn_8_4(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:101
     return state.tracks[2] == 1
 
 
-def tx_60(state, L):
+def tx_04_turn_8_4_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:101
+    return (state.tracks[2], 1)
+
+
+def tx_04_turn_8_5(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:102
-    return not allowed_ausspielen(state, 0, 1) and allowed_ausspielen(state, 0, 35)
+    return not allowed_ausspielen(state, 0, 1)
 
 
-def tx_61(state, L):
+def tx_04_turn_8_6(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:102
+    return allowed_ausspielen(state, 0, 35)
+
+
+def tx_04_turn_8_7(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:104
-    return state.tracks[2] == 0 and state.location[35] == 16
+    return state.tracks[2] == 0
 
 
-def tx_62(state, L):
+def tx_04_turn_8_7_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:104
+    return (state.tracks[2], 0)
+
+
+def tx_04_turn_8_8(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:104
+    return state.location[35] == 16
+
+
+def tx_04_turn_9_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:113
     return state.tracks[4] == 3
 
 
-def tx_63(state, L):
+def tx_04_turn_9_0_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:113
+    return (state.tracks[4], 3)
+
+
+def tx_04_turn_9_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:115
     return state.tracks[4] == 2
 
 
-def tx_64(state, L):
+def tx_04_turn_9_1_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:115
+    return (state.tracks[4], 2)
+
+
+def tx_04_turn_9_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:117
-    return state.tracks[4] == 0 and state.tracks[0] == 6
+    return state.tracks[4] == 0
 
 
-def tx_65(state, L):
+def tx_04_turn_9_2_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:117
+    return (state.tracks[4], 0)
+
+
+def tx_04_turn_9_3(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:117
+    return state.tracks[0] == 6
+
+
+def tx_04_turn_9_3_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:117
+    return (state.tracks[0], 6)
+
+
+def tx_04_turn_10_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:129
-    return not state.vars[2] and not allowed_ausspielen(state, 0, 36)
+    return not state.vars[2]
 
 
-def tx_66(state, L):
+def tx_04_turn_10_1(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:129
+    return not allowed_ausspielen(state, 0, 36)
+
+
+def tx_04_turn_11_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:142
-    return state.tracks[4] == 3 and state.location[35] == 3
+    return state.tracks[4] == 3
 
 
-def tx_67(state, L):
+def tx_04_turn_11_0_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:142
+    return (state.tracks[4], 3)
+
+
+def tx_04_turn_11_1(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:142
+    return state.location[35] == 3
+
+
+def tx_04_turn_11_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:144
     return state.tracks[4] == 3
 
 
-def tx_68(state, L):
+def tx_04_turn_11_2_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:144
+    return (state.tracks[4], 3)
+
+
+def tx_04_turn_12_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:152
-    return q_ausdauer(state, 0) == 4 and not d_ueberlastet(state, 0)
+    return q_ausdauer(state, 0) == 4
 
 
-def tx_69(state, L):
+def tx_04_turn_12_0_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:152
+    return (q_ausdauer(state, 0), 4)
+
+
+def tx_04_turn_12_1(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:152
+    return not d_ueberlastet(state, 0)
+
+
+def tx_04_turn_12_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:154
     return state.location[0] == 16
 
 
-def tx_70(state, L):
+def tx_04_turn_13_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:162
     return len(state.zones[3]) == 9
 
 
-def tx_71(state, L):
+def tx_04_turn_13_0_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:162
+    return (len(state.zones[3]), 9)
+
+
+def tx_04_turn_13_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:165
-    return (
-        len(state.zones[3]) == 7 and state.location[0] == 16 and state.location[1] == 16
-    )
+    return len(state.zones[3]) == 7
 
 
-def tx_72(state, L):
+def tx_04_turn_13_1_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:165
+    return (len(state.zones[3]), 7)
+
+
+def tx_04_turn_13_2(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:165
+    return state.location[0] == 16
+
+
+def tx_04_turn_13_3(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:165
+    return state.location[1] == 16
+
+
+def tx_04_turn_14_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:174
-    return state.tracks[0] == 0 and state.location[35] == 3
+    return state.tracks[0] == 0
 
 
-def tx_73(state, L):
+def tx_04_turn_14_0_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:174
+    return (state.tracks[0], 0)
+
+
+def tx_04_turn_14_1(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:174
+    return state.location[35] == 3
+
+
+def tx_04_turn_15_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:182
-    return state.tracks[0] == 3 and state.location[37] == 16
+    return state.tracks[0] == 3
 
 
-def tx_74(state, L):
+def tx_04_turn_15_0_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:182
+    return (state.tracks[0], 3)
+
+
+def tx_04_turn_15_1(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:182
+    return state.location[37] == 16
+
+
+def tx_04_turn_15_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:185
-    return d_bereit(state, 0) and state.tracks[0] == 3
+    return d_bereit(state, 0)
 
 
-def tx_75(state, L):
+def tx_04_turn_15_3(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:185
+    return state.tracks[0] == 3
+
+
+def tx_04_turn_15_3_sides(state, L):
+    # spec: spec/heldenhain/tests/04_turn.rules:185
+    return (state.tracks[0], 3)
+
+
+def tx_05_bots_0_0(state, L):
     # spec: spec/heldenhain/tests/05_bots.rules:10
     return (
         d_eval_tante_taktik(state, 0)
@@ -5937,7 +6697,26 @@ def tx_75(state, L):
             else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:10:37")
         )
         + 100
-        and d_eval_graf_gruebel(state, 0)
+    )
+
+
+def tx_05_bots_0_0_sides(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:10
+    return (
+        d_eval_tante_taktik(state, 0),
+        (
+            L["a"]
+            if "a" in L
+            else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:10:37")
+        )
+        + 100,
+    )
+
+
+def tx_05_bots_0_1(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:10
+    return (
+        d_eval_graf_gruebel(state, 0)
         == (
             L["b"]
             if "b" in L
@@ -5947,7 +6726,20 @@ def tx_75(state, L):
     )
 
 
-def tx_76(state, L):
+def tx_05_bots_0_1_sides(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:10
+    return (
+        d_eval_graf_gruebel(state, 0),
+        (
+            L["b"]
+            if "b" in L
+            else unknown_name("b", "spec/heldenhain/tests/05_bots.rules:10:74")
+        )
+        + 100,
+    )
+
+
+def tx_05_bots_0_2(state, L):
     # spec: spec/heldenhain/tests/05_bots.rules:11
     return (
         d_eval_der_wegweiser(state, 0)
@@ -5957,7 +6749,26 @@ def tx_76(state, L):
             else unknown_name("c", "spec/heldenhain/tests/05_bots.rules:11:38")
         )
         + 100
-        and d_eval_fraeulein_rabatt(state, 0)
+    )
+
+
+def tx_05_bots_0_2_sides(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:11
+    return (
+        d_eval_der_wegweiser(state, 0),
+        (
+            L["c"]
+            if "c" in L
+            else unknown_name("c", "spec/heldenhain/tests/05_bots.rules:11:38")
+        )
+        + 100,
+    )
+
+
+def tx_05_bots_0_3(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:11
+    return (
+        d_eval_fraeulein_rabatt(state, 0)
         == (
             L["d"]
             if "d" in L
@@ -5967,7 +6778,20 @@ def tx_76(state, L):
     )
 
 
-def tx_77(state, L):
+def tx_05_bots_0_3_sides(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:11
+    return (
+        d_eval_fraeulein_rabatt(state, 0),
+        (
+            L["d"]
+            if "d" in L
+            else unknown_name("d", "spec/heldenhain/tests/05_bots.rules:11:79")
+        )
+        + 100,
+    )
+
+
+def tx_05_bots_0_4(state, L):
     # spec: spec/heldenhain/tests/05_bots.rules:13
     return d_eval_tante_taktik(state, 0) == (
         L["a"]
@@ -5976,7 +6800,19 @@ def tx_77(state, L):
     )
 
 
-def tx_78(state, L):
+def tx_05_bots_0_4_sides(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:13
+    return (
+        d_eval_tante_taktik(state, 0),
+        (
+            L["a"]
+            if "a" in L
+            else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:13:37")
+        ),
+    )
+
+
+def tx_05_bots_1_0(state, L):
     # spec: spec/heldenhain/tests/05_bots.rules:20
     return (
         d_eval_tante_taktik(state, 0)
@@ -5989,7 +6825,20 @@ def tx_78(state, L):
     )
 
 
-def tx_79(state, L):
+def tx_05_bots_1_0_sides(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:20
+    return (
+        d_eval_tante_taktik(state, 0),
+        (
+            L["a"]
+            if "a" in L
+            else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:20:37")
+        )
+        - 16,
+    )
+
+
+def tx_05_bots_2_0(state, L):
     # spec: spec/heldenhain/tests/05_bots.rules:27
     return (
         d_eval_graf_gruebel(state, 0)
@@ -6002,7 +6851,20 @@ def tx_79(state, L):
     )
 
 
-def tx_80(state, L):
+def tx_05_bots_2_0_sides(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:27
+    return (
+        d_eval_graf_gruebel(state, 0),
+        (
+            L["a"]
+            if "a" in L
+            else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:27:37")
+        )
+        + 15,
+    )
+
+
+def tx_05_bots_3_0(state, L):
     # spec: spec/heldenhain/tests/05_bots.rules:34
     return d_eval_der_wegweiser(state, 0) == (
         L["a"]
@@ -6011,7 +6873,21 @@ def tx_80(state, L):
     ) + 25 + 9 * d_figurwert(state, 131)
 
 
-def tx_81(state, L):
+def tx_05_bots_3_0_sides(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:34
+    return (
+        d_eval_der_wegweiser(state, 0),
+        (
+            L["a"]
+            if "a" in L
+            else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:34:38")
+        )
+        + 25
+        + 9 * d_figurwert(state, 131),
+    )
+
+
+def tx_05_bots_3_1(state, L):
     # spec: spec/heldenhain/tests/05_bots.rules:37
     return d_eval_der_wegweiser(state, 0) == (
         L["b"]
@@ -6020,7 +6896,20 @@ def tx_81(state, L):
     ) + 9 * d_figurwert(state, 150)
 
 
-def tx_82(state, L):
+def tx_05_bots_3_1_sides(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:37
+    return (
+        d_eval_der_wegweiser(state, 0),
+        (
+            L["b"]
+            if "b" in L
+            else unknown_name("b", "spec/heldenhain/tests/05_bots.rules:37:38")
+        )
+        + 9 * d_figurwert(state, 150),
+    )
+
+
+def tx_05_bots_4_0(state, L):
     # spec: spec/heldenhain/tests/05_bots.rules:44
     return (
         d_eval_fraeulein_rabatt(state, 0)
@@ -6030,7 +6919,26 @@ def tx_82(state, L):
             else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:44:41")
         )
         + 6
-        and d_eval_tante_taktik(state, 0)
+    )
+
+
+def tx_05_bots_4_0_sides(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:44
+    return (
+        d_eval_fraeulein_rabatt(state, 0),
+        (
+            L["a"]
+            if "a" in L
+            else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:44:41")
+        )
+        + 6,
+    )
+
+
+def tx_05_bots_4_1(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:44
+    return (
+        d_eval_tante_taktik(state, 0)
         == (
             L["t"]
             if "t" in L
@@ -6040,1005 +6948,2255 @@ def tx_82(state, L):
     )
 
 
-def tx_83(state, L):
+def tx_05_bots_4_1_sides(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:44
+    return (
+        d_eval_tante_taktik(state, 0),
+        (
+            L["t"]
+            if "t" in L
+            else unknown_name("t", "spec/heldenhain/tests/05_bots.rules:44:76")
+        )
+        + 3,
+    )
+
+
+def tx_05_bots_5_0(state, L):
     # spec: spec/heldenhain/tests/05_bots.rules:50
     return d_deck_ki_wert(state, 0) == d_eval_tante_taktik(state, 0)
 
 
-def tx_84(state, L):
+def tx_05_bots_5_0_sides(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:50
+    return (d_deck_ki_wert(state, 0), d_eval_tante_taktik(state, 0))
+
+
+def tx_05_bots_5_1(state, L):
     # spec: spec/heldenhain/tests/05_bots.rules:51
     return d_deck_ki_wert(state, 1) == d_eval_graf_gruebel(state, 1)
 
 
-def tx_85(state, L):
+def tx_05_bots_5_1_sides(state, L):
+    # spec: spec/heldenhain/tests/05_bots.rules:51
+    return (d_deck_ki_wert(state, 1), d_eval_graf_gruebel(state, 1))
+
+
+def tx_05_figures_0_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:4
-    return d_ist_figur(state, 2) and d_ist_figur(state, 20) and d_ist_figur(state, 26)
+    return d_ist_figur(state, 2)
 
 
-def tx_86(state, L):
+def tx_05_figures_0_1(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:4
+    return d_ist_figur(state, 20)
+
+
+def tx_05_figures_0_2(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:4
+    return d_ist_figur(state, 26)
+
+
+def tx_05_figures_0_3(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:5
-    return (
-        not d_ist_figur(state, 30)
-        and not d_ist_figur(state, 35)
-        and not d_ist_figur(state, 50)
-    )
+    return not d_ist_figur(state, 30)
 
 
-def tx_87(state, L):
+def tx_05_figures_0_4(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:5
+    return not d_ist_figur(state, 35)
+
+
+def tx_05_figures_0_5(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:5
+    return not d_ist_figur(state, 50)
+
+
+def tx_05_figures_0_6(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:6
-    return not d_ist_figur(state, 55) and not d_ist_figur(state, 59)
+    return not d_ist_figur(state, 55)
 
 
-def tx_88(state, L):
+def tx_05_figures_0_7(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:6
+    return not d_ist_figur(state, 59)
+
+
+def tx_05_figures_0_8(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:7
-    return d_ist_figur(state, 250) and not d_ist_figur(state, 278)
+    return d_ist_figur(state, 250)
 
 
-def tx_89(state, L):
+def tx_05_figures_0_9(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:7
+    return not d_ist_figur(state, 278)
+
+
+def tx_05_figures_1_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:13
-    return state.location[0] == 5 and d_bereit(state, 0) and d_wartezeit(state, 0)
+    return state.location[0] == 5
 
 
-def tx_90(state, L):
+def tx_05_figures_1_1(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:13
+    return d_bereit(state, 0)
+
+
+def tx_05_figures_1_2(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:13
+    return d_wartezeit(state, 0)
+
+
+def tx_05_figures_1_3(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:14
     return state.tracks[2] == 4
 
 
-def tx_91(state, L):
+def tx_05_figures_1_3_sides(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:14
+    return (state.tracks[2], 4)
+
+
+def tx_05_figures_2_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:23
     return not allowed_sammeln(state, 0, 0)
 
 
-def tx_92(state, L):
+def tx_05_figures_2_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:24
-    return not allowed_ablenken_mit(state, 0, 0) and not allowed_ablenken(
-        state, 0, 0, 312
-    )
+    return not allowed_ablenken_mit(state, 0, 0)
 
 
-def tx_93(state, L):
+def tx_05_figures_2_2(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:24
+    return not allowed_ablenken(state, 0, 0, 312)
+
+
+def tx_05_figures_2_3(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:25
     return not allowed_drache_nutzen(state, 0, 26)
 
 
-def tx_94(state, L):
+def tx_05_figures_2_4(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:27
-    return allowed_sammeln(state, 0, 0) and allowed_ablenken(state, 0, 0, 312)
+    return allowed_sammeln(state, 0, 0)
 
 
-def tx_95(state, L):
+def tx_05_figures_2_5(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:27
+    return allowed_ablenken(state, 0, 0, 312)
+
+
+def tx_05_figures_2_6(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:28
     return allowed_drache_nutzen(state, 0, 26)
 
 
-def tx_96(state, L):
+def tx_05_figures_3_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:37
     return d_wartezeit(state, 2)
 
 
-def tx_97(state, L):
+def tx_05_figures_3_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:38
     return allowed_ablenken(state, 0, 2, 312)
 
 
-def tx_98(state, L):
+def tx_05_figures_3_2(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:39
     return not allowed_sammeln(state, 0, 2)
 
 
-def tx_99(state, L):
+def tx_05_figures_4_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:47
-    return allowed_ablenken(state, 0, 65, 248) and not allowed_sammeln(state, 0, 65)
+    return allowed_ablenken(state, 0, 65, 248)
 
 
-def tx_100(state, L):
+def tx_05_figures_4_1(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:47
+    return not allowed_sammeln(state, 0, 65)
+
+
+def tx_05_figures_5_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:55
-    return allowed_ablenken(state, 0, 128, 248) and not allowed_sammeln(state, 0, 128)
+    return allowed_ablenken(state, 0, 128, 248)
 
 
-def tx_101(state, L):
+def tx_05_figures_5_1(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:55
+    return not allowed_sammeln(state, 0, 128)
+
+
+def tx_05_figures_6_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:64
-    return allowed_ablenken(state, 0, 187, 248) and not allowed_sammeln(state, 0, 187)
+    return allowed_ablenken(state, 0, 187, 248)
 
 
-def tx_102(state, L):
+def tx_05_figures_6_1(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:64
+    return not allowed_sammeln(state, 0, 187)
+
+
+def tx_05_figures_7_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:76
     return allowed_ausspielen(state, 0, 1) == False
 
 
-def tx_103(state, L):
+def tx_05_figures_7_0_sides(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:76
+    return (allowed_ausspielen(state, 0, 1), False)
+
+
+def tx_05_figures_7_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:78
     return allowed_ausspielen(state, 0, 1)
 
 
-def tx_104(state, L):
+def tx_05_figures_7_2(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:83
-    return state.location[10] == 16 and state.location[50] == 16
+    return state.location[10] == 16
 
 
-def tx_105(state, L):
+def tx_05_figures_7_3(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:83
+    return state.location[50] == 16
+
+
+def tx_05_figures_7_4(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:84
-    return state.location[1] == 5 and len(state.zones[5]) == 6
+    return state.location[1] == 5
 
 
-def tx_106(state, L):
+def tx_05_figures_7_5(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:84
+    return len(state.zones[5]) == 6
+
+
+def tx_05_figures_7_5_sides(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:84
+    return (len(state.zones[5]), 6)
+
+
+def tx_05_figures_8_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:96
-    return state.location[30] == 7 and len(state.zones[5]) == 6
+    return state.location[30] == 7
 
 
-def tx_107(state, L):
+def tx_05_figures_8_1(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:96
+    return len(state.zones[5]) == 6
+
+
+def tx_05_figures_8_1_sides(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:96
+    return (len(state.zones[5]), 6)
+
+
+def tx_05_figures_9_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:102
     return not allowed_ausspielen(state, 0, 2)
 
 
-def tx_108(state, L):
+def tx_05_figures_9_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:104
     return allowed_ausspielen(state, 0, 2)
 
 
-def tx_109(state, L):
+def tx_05_figures_10_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:116
-    return q_einsatz(state, 0) == 3 and q_rettung(state, 0) == 5
+    return q_einsatz(state, 0) == 3
 
 
-def tx_110(state, L):
+def tx_05_figures_10_0_sides(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:116
+    return (q_einsatz(state, 0), 3)
+
+
+def tx_05_figures_10_1(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:116
+    return q_rettung(state, 0) == 5
+
+
+def tx_05_figures_10_1_sides(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:116
+    return (q_rettung(state, 0), 5)
+
+
+def tx_05_figures_10_2(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:118
-    return state.location[0] == 3 and state.location[48] == 3
+    return state.location[0] == 3
 
 
-def tx_111(state, L):
+def tx_05_figures_10_3(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:118
+    return state.location[48] == 3
+
+
+def tx_05_figures_10_4(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:119
-    return state.counters[0][0] == 0 and state.counters[5][0] == 0
+    return state.counters[0][0] == 0
 
 
-def tx_112(state, L):
+def tx_05_figures_10_4_sides(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:119
+    return (state.counters[0][0], 0)
+
+
+def tx_05_figures_10_5(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:119
+    return state.counters[5][0] == 0
+
+
+def tx_05_figures_10_5_sides(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:119
+    return (state.counters[5][0], 0)
+
+
+def tx_05_figures_10_6(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:122
-    return (
-        d_wartezeit(state, 0)
-        and q_einsatz(state, 0) == 2
-        and q_rettung(state, 0) == 2
-        and state.counters[0][0] == 0
-    )
+    return d_wartezeit(state, 0)
 
 
-def tx_113(state, L):
+def tx_05_figures_10_7(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:122
+    return q_einsatz(state, 0) == 2
+
+
+def tx_05_figures_10_7_sides(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:122
+    return (q_einsatz(state, 0), 2)
+
+
+def tx_05_figures_10_8(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:122
+    return q_rettung(state, 0) == 2
+
+
+def tx_05_figures_10_8_sides(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:122
+    return (q_rettung(state, 0), 2)
+
+
+def tx_05_figures_10_9(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:122
+    return state.counters[0][0] == 0
+
+
+def tx_05_figures_10_9_sides(state, L):
+    # spec: spec/heldenhain/tests/05_figures.rules:122
+    return (state.counters[0][0], 0)
+
+
+def tx_06_collect_0_0(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:9
-    return state.tracks[0] == 2 and d_erschoepft(state, 1) and state.tracks[4] == 2
+    return state.tracks[0] == 2
 
 
-def tx_114(state, L):
+def tx_06_collect_0_0_sides(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:9
+    return (state.tracks[0], 2)
+
+
+def tx_06_collect_0_1(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:9
+    return d_erschoepft(state, 1)
+
+
+def tx_06_collect_0_2(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:9
+    return state.tracks[4] == 2
+
+
+def tx_06_collect_0_2_sides(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:9
+    return (state.tracks[4], 2)
+
+
+def tx_06_collect_1_0(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:19
     return state.tracks[0] == 4
 
 
-def tx_115(state, L):
+def tx_06_collect_1_0_sides(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:19
+    return (state.tracks[0], 4)
+
+
+def tx_06_collect_2_0(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:30
     return allowed_sammeln(state, 0, 1)
 
 
-def tx_116(state, L):
+def tx_06_collect_2_1(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:31
     return not allowed_sammeln(state, 0, 248)
 
 
-def tx_117(state, L):
+def tx_06_collect_2_2(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:32
     return not allowed_sammeln(state, 0, 10)
 
 
-def tx_118(state, L):
+def tx_06_collect_2_3(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:33
     return not allowed_sammeln(state, 0, 3)
 
 
-def tx_119(state, L):
+def tx_06_collect_3_0(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:40
-    return not allowed_sammeln(state, 0, 20) and not allowed_sammeln(state, 0, 26)
+    return not allowed_sammeln(state, 0, 20)
 
 
-def tx_120(state, L):
+def tx_06_collect_3_1(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:40
+    return not allowed_sammeln(state, 0, 26)
+
+
+def tx_06_collect_3_2(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:41
     return q_rettung(state, 20) == 0
 
 
-def tx_121(state, L):
+def tx_06_collect_3_2_sides(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:41
+    return (q_rettung(state, 20), 0)
+
+
+def tx_06_collect_4_0(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:49
-    return state.result is not None and winner_of(state) == 0 and state.tracks[0] == 20
+    return state.result is not None
 
 
-def tx_122(state, L):
+def tx_06_collect_4_1(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:49
+    return winner_of(state) == 0
+
+
+def tx_06_collect_4_1_sides(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:49
+    return (winner_of(state), 0)
+
+
+def tx_06_collect_4_2(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:49
+    return state.tracks[0] == 20
+
+
+def tx_06_collect_4_2_sides(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:49
+    return (state.tracks[0], 20)
+
+
+def tx_06_collect_5_0(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:59
-    return state.result is not None and winner_of(state) == 0
+    return state.result is not None
 
 
-def tx_123(state, L):
+def tx_06_collect_5_1(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:59
+    return winner_of(state) == 0
+
+
+def tx_06_collect_5_1_sides(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:59
+    return (winner_of(state), 0)
+
+
+def tx_06_collect_5_2(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:60
-    return len(state.zones[3]) == 0 and state.location[35] == 1
+    return len(state.zones[3]) == 0
 
 
-def tx_124(state, L):
+def tx_06_collect_5_2_sides(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:60
+    return (len(state.zones[3]), 0)
+
+
+def tx_06_collect_5_3(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:60
+    return state.location[35] == 1
+
+
+def tx_06_collect_6_0(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:70
-    return state.tracks[0] == 12 and state.location[35] == 3
+    return state.tracks[0] == 12
 
 
-def tx_125(state, L):
+def tx_06_collect_6_0_sides(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:70
+    return (state.tracks[0], 12)
+
+
+def tx_06_collect_6_1(state, L):
+    # spec: spec/heldenhain/tests/06_collect.rules:70
+    return state.location[35] == 3
+
+
+def tx_07_distract_0_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:7
-    return q_einsatz(state, 2) == 3 and q_ausdauer(state, 2) == 4
+    return q_einsatz(state, 2) == 3
 
 
-def tx_126(state, L):
+def tx_07_distract_0_0_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:7
+    return (q_einsatz(state, 2), 3)
+
+
+def tx_07_distract_0_1(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:7
+    return q_ausdauer(state, 2) == 4
+
+
+def tx_07_distract_0_1_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:7
+    return (q_ausdauer(state, 2), 4)
+
+
+def tx_07_distract_0_2(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:8
-    return q_einsatz(state, 312) == 2 and q_ausdauer(state, 312) == 3
+    return q_einsatz(state, 312) == 2
 
 
-def tx_127(state, L):
+def tx_07_distract_0_2_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:8
+    return (q_einsatz(state, 312), 2)
+
+
+def tx_07_distract_0_3(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:8
+    return q_ausdauer(state, 312) == 3
+
+
+def tx_07_distract_0_3_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:8
+    return (q_ausdauer(state, 312), 3)
+
+
+def tx_07_distract_0_4(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:15
     return state.location[312] == 17
 
 
-def tx_128(state, L):
+def tx_07_distract_0_5(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:16
-    return (
-        state.location[2] == 5
-        and state.counters[0][2] == 2
-        and q_ausdauer(state, 2) == 4
-    )
+    return state.location[2] == 5
 
 
-def tx_129(state, L):
+def tx_07_distract_0_6(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:16
+    return state.counters[0][2] == 2
+
+
+def tx_07_distract_0_6_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:16
+    return (state.counters[0][2], 2)
+
+
+def tx_07_distract_0_7(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:16
+    return q_ausdauer(state, 2) == 4
+
+
+def tx_07_distract_0_7_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:16
+    return (q_ausdauer(state, 2), 4)
+
+
+def tx_07_distract_0_8(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:17
-    return d_erschoepft(state, 2) and state.tracks[4] == 2
+    return d_erschoepft(state, 2)
 
 
-def tx_130(state, L):
+def tx_07_distract_0_9(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:17
+    return state.tracks[4] == 2
+
+
+def tx_07_distract_0_9_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:17
+    return (state.tracks[4], 2)
+
+
+def tx_07_distract_1_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:25
     return not allowed_ablenken(state, 0, 2, 312)
 
 
-def tx_131(state, L):
+def tx_07_distract_1_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:26
     return not allowed_ablenken_mit(state, 0, 2)
 
 
-def tx_132(state, L):
+def tx_07_distract_1_2(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:28
-    return allowed_ablenken(state, 0, 2, 312) and allowed_ablenken_mit(state, 0, 2)
+    return allowed_ablenken(state, 0, 2, 312)
 
 
-def tx_133(state, L):
+def tx_07_distract_1_3(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:28
+    return allowed_ablenken_mit(state, 0, 2)
+
+
+def tx_07_distract_2_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:37
     return not allowed_ablenken_mit(state, 0, 2)
 
 
-def tx_134(state, L):
+def tx_07_distract_2_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:38
     return not allowed_ablenken(state, 1, 312, 2)
 
 
-def tx_135(state, L):
+def tx_07_distract_3_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:49
     return state.location[312] == 17
 
 
-def tx_136(state, L):
+def tx_07_distract_3_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:50
     return state.location[4] == 16
 
 
-def tx_137(state, L):
+def tx_07_distract_4_0(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:59
+    return q_einsatz(state, 2) == 3
+
+
+def tx_07_distract_4_0_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:59
+    return (q_einsatz(state, 2), 3)
+
+
+def tx_07_distract_4_1(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:59
+    return q_einsatz(state, 327) == 3
+
+
+def tx_07_distract_4_1_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:59
+    return (q_einsatz(state, 327), 3)
+
+
+def tx_07_distract_4_2(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:61
-    return state.location[312] == 17 and state.location[360] == 17
+    return state.counters[0][2] == 3
 
 
-def tx_138(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:70
-    return (
-        state.counters[0][327] == 3
-        and state.counters[0][2] == 3
-        and state.location[327] == 6
-    )
+def tx_07_distract_4_2_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:61
+    return (state.counters[0][2], 3)
 
 
-def tx_139(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:73
+def tx_07_distract_4_3(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:62
+    return state.counters[0][327] == 3
+
+
+def tx_07_distract_4_3_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:62
+    return (state.counters[0][327], 3)
+
+
+def tx_07_distract_4_4(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:63
+    return state.location[2] == 5
+
+
+def tx_07_distract_4_5(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:63
+    return state.location[327] == 6
+
+
+def tx_07_distract_5_0(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:74
+    return state.counters[0][327] == 2
+
+
+def tx_07_distract_5_0_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:74
+    return (state.counters[0][327], 2)
+
+
+def tx_07_distract_5_1(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:75
+    return state.counters[0][2] == 3
+
+
+def tx_07_distract_5_1_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:75
+    return (state.counters[0][2], 3)
+
+
+def tx_07_distract_6_0(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:87
+    return state.location[312] == 17
+
+
+def tx_07_distract_6_1(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:87
+    return state.location[360] == 17
+
+
+def tx_07_distract_7_0(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:96
+    return state.counters[0][327] == 3
+
+
+def tx_07_distract_7_0_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:96
+    return (state.counters[0][327], 3)
+
+
+def tx_07_distract_7_1(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:96
+    return state.counters[0][2] == 3
+
+
+def tx_07_distract_7_1_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:96
+    return (state.counters[0][2], 3)
+
+
+def tx_07_distract_7_2(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:96
+    return state.location[327] == 6
+
+
+def tx_07_distract_7_3(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:99
     return d_erschoepft(state, 327)
 
 
-def tx_140(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:77
+def tx_07_distract_7_4(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:103
     return d_bereit(state, 2)
 
 
-def tx_141(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:81
+def tx_07_distract_7_5(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:107
     return d_bereit(state, 327)
 
 
-def tx_142(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:92
+def tx_07_distract_8_0(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:118
     return state.counters[0][2] == 2
 
 
-def tx_143(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:94
+def tx_07_distract_8_0_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:118
+    return (state.counters[0][2], 2)
+
+
+def tx_07_distract_8_1(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:120
     return state.counters[0][2] == 1
 
 
-def tx_144(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:103
-    return d_erschoepft(state, 248) and d_setzt_aus(state, 248)
+def tx_07_distract_8_1_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:120
+    return (state.counters[0][2], 1)
 
 
-def tx_145(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:106
+def tx_07_distract_9_0(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:129
     return d_erschoepft(state, 248)
 
 
-def tx_146(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:114
+def tx_07_distract_9_1(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:129
+    return d_setzt_aus(state, 248)
+
+
+def tx_07_distract_9_2(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:132
+    return d_erschoepft(state, 248)
+
+
+def tx_07_distract_10_0(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:140
     return d_bereit(state, 0)
 
 
-def tx_147(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:125
-    return d_erschoepft(state, 258) and not allowed_aussetzen_lassen(state, 258)
+def tx_07_distract_11_0(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:151
+    return d_erschoepft(state, 258)
 
 
-def tx_148(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:131
-    return state.counters[0][258] == 3 and not d_setzt_aus(state, 258)
+def tx_07_distract_11_1(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:151
+    return not allowed_aussetzen_lassen(state, 258)
 
 
-def tx_149(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:135
+def tx_07_distract_11_2(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:157
+    return state.counters[0][258] == 3
+
+
+def tx_07_distract_11_2_sides(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:157
+    return (state.counters[0][258], 3)
+
+
+def tx_07_distract_11_3(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:157
+    return not d_setzt_aus(state, 258)
+
+
+def tx_07_distract_11_4(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:161
     return d_bereit(state, 258)
 
 
-def tx_150(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:137
+def tx_07_distract_11_5(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:163
     return allowed_aussetzen_lassen(state, 258)
 
 
-def tx_151(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:148
-    return d_erschoepft(state, 248) and not d_setzt_aus(state, 248)
+def tx_07_distract_12_0(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:174
+    return d_erschoepft(state, 248)
 
 
-def tx_152(state, L):
+def tx_07_distract_12_1(state, L):
+    # spec: spec/heldenhain/tests/07_distract.rules:174
+    return not d_setzt_aus(state, 248)
+
+
+def tx_08_card_kinds_0_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:7
-    return allowed_ausspielen(state, 0, 35) and not allowed_ausspielen(state, 0, 55)
+    return allowed_ausspielen(state, 0, 35)
 
 
-def tx_153(state, L):
+def tx_08_card_kinds_0_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:7
+    return not allowed_ausspielen(state, 0, 55)
+
+
+def tx_08_card_kinds_0_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:9
     return not allowed_ausspielen(state, 0, 35)
 
 
-def tx_154(state, L):
+def tx_08_card_kinds_1_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:21
-    return state.location[50] == 9 and d_traegt(state, 0, 50)
+    return state.location[50] == 9
 
 
-def tx_155(state, L):
+def tx_08_card_kinds_1_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:21
+    return d_traegt(state, 0, 50)
+
+
+def tx_08_card_kinds_1_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:22
-    return q_einsatz(state, 0) == 3 and q_rettung(state, 0) == 3
+    return q_einsatz(state, 0) == 3
 
 
-def tx_156(state, L):
+def tx_08_card_kinds_1_2_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:22
+    return (q_einsatz(state, 0), 3)
+
+
+def tx_08_card_kinds_1_3(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:22
+    return q_rettung(state, 0) == 3
+
+
+def tx_08_card_kinds_1_3_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:22
+    return (q_rettung(state, 0), 3)
+
+
+def tx_08_card_kinds_2_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:29
     return not allowed_ausspielen(state, 0, 50)
 
 
-def tx_157(state, L):
+def tx_08_card_kinds_2_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:31
     return allowed_ausspielen(state, 0, 50)
 
 
-def tx_158(state, L):
+def tx_08_card_kinds_3_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:42
-    return state.location[50] == 16 and state.location[53] == 9
+    return state.location[50] == 16
 
 
-def tx_159(state, L):
+def tx_08_card_kinds_3_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:42
+    return state.location[53] == 9
+
+
+def tx_08_card_kinds_3_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:43
-    return q_einsatz(state, 0) == 2 and q_rettung(state, 0) == 4
+    return q_einsatz(state, 0) == 2
 
 
-def tx_160(state, L):
+def tx_08_card_kinds_3_2_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:43
+    return (q_einsatz(state, 0), 2)
+
+
+def tx_08_card_kinds_3_3(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:43
+    return q_rettung(state, 0) == 4
+
+
+def tx_08_card_kinds_3_3_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:43
+    return (q_rettung(state, 0), 4)
+
+
+def tx_08_card_kinds_4_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:54
-    return q_ausdauer(state, 252) == 4 and state.location[252] == 6
+    return q_ausdauer(state, 252) == 4
 
 
-def tx_161(state, L):
+def tx_08_card_kinds_4_0_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:54
+    return (q_ausdauer(state, 252), 4)
+
+
+def tx_08_card_kinds_4_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:54
+    return state.location[252] == 6
+
+
+def tx_08_card_kinds_4_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:57
-    return (
-        state.location[252] == 17
-        and state.location[486] == 17
-        and state.location[297] == 17
-    )
+    return state.location[252] == 17
 
 
-def tx_162(state, L):
+def tx_08_card_kinds_4_3(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:57
+    return state.location[486] == 17
+
+
+def tx_08_card_kinds_4_4(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:57
+    return state.location[297] == 17
+
+
+def tx_08_card_kinds_5_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:66
-    return (
-        state.location[0] == 16
-        and state.location[54] == 16
-        and not d_traegt(state, 0, 54)
-    )
+    return state.location[0] == 16
 
 
-def tx_163(state, L):
+def tx_08_card_kinds_5_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:66
+    return state.location[54] == 16
+
+
+def tx_08_card_kinds_5_2(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:66
+    return not d_traegt(state, 0, 54)
+
+
+def tx_08_card_kinds_6_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:74
-    return state.location[20] == 5 and len(state.zones[5]) == 1
+    return state.location[20] == 5
 
 
-def tx_164(state, L):
+def tx_08_card_kinds_6_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:74
+    return len(state.zones[5]) == 1
+
+
+def tx_08_card_kinds_6_1_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:74
+    return (len(state.zones[5]), 1)
+
+
+def tx_08_card_kinds_6_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:75
     return not allowed_sammeln(state, 0, 20)
 
 
-def tx_165(state, L):
+def tx_08_card_kinds_6_3(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:79
     return allowed_ablenken(state, 1, 312, 20)
 
 
-def tx_166(state, L):
+def tx_08_card_kinds_6_4(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:81
     return state.location[20] == 16
 
 
-def tx_167(state, L):
+def tx_08_card_kinds_7_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:91
-    return d_erschoepft(state, 20) and state.counters[0][1] == 1
+    return d_erschoepft(state, 20)
 
 
-def tx_168(state, L):
+def tx_08_card_kinds_7_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:91
+    return state.counters[0][1] == 1
+
+
+def tx_08_card_kinds_7_1_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:91
+    return (state.counters[0][1], 1)
+
+
+def tx_08_card_kinds_8_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:100
     return not d_ist_figur(state, 337)
 
 
-def tx_169(state, L):
+def tx_08_card_kinds_8_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:101
     return not allowed_ablenken(state, 0, 2, 337)
 
 
-def tx_170(state, L):
+def tx_08_card_kinds_8_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:105
     return d_bereit(state, 337)
 
 
-def tx_171(state, L):
+def tx_08_card_kinds_9_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:116
-    return d_erschoepft(state, 30) and state.tracks[4] == 2 and q_einsatz(state, 0) == 3
+    return d_erschoepft(state, 30)
 
 
-def tx_172(state, L):
+def tx_08_card_kinds_9_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:116
+    return state.tracks[4] == 2
+
+
+def tx_08_card_kinds_9_1_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:116
+    return (state.tracks[4], 2)
+
+
+def tx_08_card_kinds_9_2(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:116
+    return q_einsatz(state, 0) == 3
+
+
+def tx_08_card_kinds_9_2_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:116
+    return (q_einsatz(state, 0), 3)
+
+
+def tx_08_card_kinds_9_3(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:118
     return q_einsatz(state, 0) == 2
 
 
-def tx_173(state, L):
+def tx_08_card_kinds_9_3_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:118
+    return (q_einsatz(state, 0), 2)
+
+
+def tx_08_card_kinds_10_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:125
     return d_bereit(state, 30)
 
 
-def tx_174(state, L):
+def tx_08_card_kinds_10_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:128
     return not allowed_ausspielen(state, 0, 278)
 
 
-def tx_175(state, L):
+def tx_08_card_kinds_11_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:137
-    return state.location[35] == 16 and len(state.zones[3]) == 2
+    return state.location[35] == 16
 
 
-def tx_176(state, L):
+def tx_08_card_kinds_11_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:137
+    return len(state.zones[3]) == 2
+
+
+def tx_08_card_kinds_11_1_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:137
+    return (len(state.zones[3]), 2)
+
+
+def tx_08_card_kinds_12_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:144
-    return state.location[0] == 3 and state.location[36] == 16
+    return state.location[0] == 3
 
 
-def tx_177(state, L):
+def tx_08_card_kinds_12_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:144
+    return state.location[36] == 16
+
+
+def tx_08_card_kinds_13_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:151
-    return not allowed_ausspielen(state, 0, 35) and allowed_ausspielen(state, 0, 38)
+    return not allowed_ausspielen(state, 0, 35)
 
 
-def tx_178(state, L):
+def tx_08_card_kinds_13_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:151
+    return allowed_ausspielen(state, 0, 38)
+
+
+def tx_08_card_kinds_14_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:160
-    return (
-        state.location[58] == 11
-        and state.location[55] == 16
-        and len(state.zones[11]) == 1
-    )
+    return state.location[58] == 11
 
 
-def tx_179(state, L):
+def tx_08_card_kinds_14_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:160
+    return state.location[55] == 16
+
+
+def tx_08_card_kinds_14_2(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:160
+    return len(state.zones[11]) == 1
+
+
+def tx_08_card_kinds_14_2_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:160
+    return (len(state.zones[11]), 1)
+
+
+def tx_08_card_kinds_15_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:170
-    return not d_ist_figur(state, 57) and d_wartezeit(state, 57)
+    return not d_ist_figur(state, 57)
 
 
-def tx_180(state, L):
+def tx_08_card_kinds_15_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:170
+    return d_wartezeit(state, 57)
+
+
+def tx_08_card_kinds_15_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:177
     return state.counters[0][0] == 1
 
 
-def tx_181(state, L):
+def tx_08_card_kinds_15_2_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:177
+    return (state.counters[0][0], 1)
+
+
+def tx_08_card_kinds_16_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:188
-    return state.tracks[4] == 3 and d_genutzt(state, 58)
+    return state.tracks[4] == 3
 
 
-def tx_182(state, L):
+def tx_08_card_kinds_16_0_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:188
+    return (state.tracks[4], 3)
+
+
+def tx_08_card_kinds_16_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:188
+    return d_genutzt(state, 58)
+
+
+def tx_08_card_kinds_16_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:193
     return not allowed_hq_nutzen(state, 0, 58)
 
 
-def tx_183(state, L):
+def tx_08_card_kinds_17_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:202
     return state.tracks[2] == 6
 
 
-def tx_184(state, L):
+def tx_08_card_kinds_17_0_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:202
+    return (state.tracks[2], 6)
+
+
+def tx_08_card_kinds_18_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:213
     return state.location[60] == 13
 
 
-def tx_185(state, L):
+def tx_08_card_kinds_18_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:214
-    return q_ausdauer(state, 0) == 4 and q_ausdauer(state, 312) == 4
+    return q_ausdauer(state, 0) == 4
 
 
-def tx_186(state, L):
+def tx_08_card_kinds_18_1_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:214
+    return (q_ausdauer(state, 0), 4)
+
+
+def tx_08_card_kinds_18_2(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:214
+    return q_ausdauer(state, 312) == 4
+
+
+def tx_08_card_kinds_18_2_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:214
+    return (q_ausdauer(state, 312), 4)
+
+
+def tx_08_card_kinds_19_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:221
-    return (
-        state.location[61] == 13
-        and state.location[307] == 17
-        and len(state.zones[13]) == 1
-    )
+    return state.location[61] == 13
 
 
-def tx_187(state, L):
+def tx_08_card_kinds_19_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:221
+    return state.location[307] == 17
+
+
+def tx_08_card_kinds_19_2(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:221
+    return len(state.zones[13]) == 1
+
+
+def tx_08_card_kinds_19_2_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:221
+    return (len(state.zones[13]), 1)
+
+
+def tx_08_card_kinds_20_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:229
     return state.tracks[0] == 0
 
 
-def tx_188(state, L):
+def tx_08_card_kinds_20_0_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:229
+    return (state.tracks[0], 0)
+
+
+def tx_08_card_kinds_20_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:234
-    return state.tracks[1] == 1 and state.tracks[0] == 0
+    return state.tracks[1] == 1
 
 
-def tx_189(state, L):
+def tx_08_card_kinds_20_1_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:234
+    return (state.tracks[1], 1)
+
+
+def tx_08_card_kinds_20_2(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:234
+    return state.tracks[0] == 0
+
+
+def tx_08_card_kinds_20_2_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:234
+    return (state.tracks[0], 0)
+
+
+def tx_08_card_kinds_21_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:243
-    return state.location[303] == 17 and state.location[307] == 13
+    return state.location[303] == 17
 
 
-def tx_190(state, L):
+def tx_08_card_kinds_21_1(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:243
+    return state.location[307] == 13
+
+
+def tx_08_card_kinds_22_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:253
     return d_erschoepft(state, 1)
 
 
-def tx_191(state, L):
+def tx_08_card_kinds_22_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:258
-    return d_erschoepft(state, 26) and state.tracks[4] == 1
+    return d_erschoepft(state, 26)
 
 
-def tx_192(state, L):
+def tx_08_card_kinds_22_2(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:258
+    return state.tracks[4] == 1
+
+
+def tx_08_card_kinds_22_2_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:258
+    return (state.tracks[4], 1)
+
+
+def tx_08_card_kinds_22_3(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:259
     return d_bereit(state, 1)
 
 
-def tx_193(state, L):
+def tx_08_card_kinds_22_4(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:261
     return state.tracks[0] == 4
 
 
-def tx_194(state, L):
+def tx_08_card_kinds_22_4_sides(state, L):
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:261
+    return (state.tracks[0], 4)
+
+
+def tx_09_keywords_0_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:9
-    return state.location[35] == 16 and state.location[0] == 16
+    return state.location[35] == 16
 
 
-def tx_195(state, L):
+def tx_09_keywords_0_1(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:9
+    return state.location[0] == 16
+
+
+def tx_09_keywords_1_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:17
-    return state.location[35] == 3 and state.tracks[4] == 3
+    return state.location[35] == 3
 
 
-def tx_196(state, L):
+def tx_09_keywords_1_1(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:17
+    return state.tracks[4] == 3
+
+
+def tx_09_keywords_1_1_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:17
+    return (state.tracks[4], 3)
+
+
+def tx_09_keywords_2_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:26
     return q_einsatz(state, 0) == 4
 
 
-def tx_197(state, L):
+def tx_09_keywords_2_0_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:26
+    return (q_einsatz(state, 0), 4)
+
+
+def tx_09_keywords_2_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:28
     return q_einsatz(state, 0) == 2
 
 
-def tx_198(state, L):
+def tx_09_keywords_2_1_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:28
+    return (q_einsatz(state, 0), 2)
+
+
+def tx_09_keywords_3_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:34
     return q_rettung(state, 7) == 1
 
 
-def tx_199(state, L):
+def tx_09_keywords_3_0_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:34
+    return (q_rettung(state, 7), 1)
+
+
+def tx_09_keywords_3_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:36
     return q_rettung(state, 7) == 2
 
 
-def tx_200(state, L):
+def tx_09_keywords_3_1_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:36
+    return (q_rettung(state, 7), 2)
+
+
+def tx_09_keywords_4_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:45
-    return q_mannschaftsgroesse(state, 0) == 2 and q_rettung(state, 7) == 1
+    return q_mannschaftsgroesse(state, 0) == 2
 
 
-def tx_201(state, L):
+def tx_09_keywords_4_0_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:45
+    return (q_mannschaftsgroesse(state, 0), 2)
+
+
+def tx_09_keywords_4_1(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:45
+    return q_rettung(state, 7) == 1
+
+
+def tx_09_keywords_4_1_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:45
+    return (q_rettung(state, 7), 1)
+
+
+def tx_09_keywords_5_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:55
-    return state.counters[0][1] == 1 and state.tracks[0] == 2
+    return state.counters[0][1] == 1
 
 
-def tx_202(state, L):
+def tx_09_keywords_5_0_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:55
+    return (state.counters[0][1], 1)
+
+
+def tx_09_keywords_5_1(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:55
+    return state.tracks[0] == 2
+
+
+def tx_09_keywords_5_1_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:55
+    return (state.tracks[0], 2)
+
+
+def tx_09_keywords_6_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:62
-    return state.tracks[1] == 0 and state.tracks[0] == 0
+    return state.tracks[1] == 0
 
 
-def tx_203(state, L):
+def tx_09_keywords_6_0_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:62
+    return (state.tracks[1], 0)
+
+
+def tx_09_keywords_6_1(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:62
+    return state.tracks[0] == 0
+
+
+def tx_09_keywords_6_1_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:62
+    return (state.tracks[0], 0)
+
+
+def tx_09_keywords_7_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:73
     return state.counters[0][1] == 2
 
 
-def tx_204(state, L):
+def tx_09_keywords_7_0_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:73
+    return (state.counters[0][1], 2)
+
+
+def tx_09_keywords_7_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:74
     return state.counters[0][327] == 2
 
 
-def tx_205(state, L):
+def tx_09_keywords_7_1_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:74
+    return (state.counters[0][327], 2)
+
+
+def tx_09_keywords_8_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:86
     return state.counters[0][9] == 1
 
 
-def tx_206(state, L):
+def tx_09_keywords_8_0_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:86
+    return (state.counters[0][9], 1)
+
+
+def tx_09_keywords_9_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:93
     return state.location[1] == 5
 
 
-def tx_207(state, L):
+def tx_09_keywords_9_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:96
     return state.location[1] == 16
 
 
-def tx_208(state, L):
+def tx_09_keywords_10_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:105
     return state.counters[0][13] == 2
 
 
-def tx_209(state, L):
+def tx_09_keywords_10_0_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:105
+    return (state.counters[0][13], 2)
+
+
+def tx_09_keywords_10_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:109
     return state.counters[0][13] == 1
 
 
-def tx_210(state, L):
+def tx_09_keywords_10_1_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:109
+    return (state.counters[0][13], 1)
+
+
+def tx_09_keywords_11_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:117
-    return (
-        len(state.zones[3]) == 1
-        and len(state.zones[1]) == 1
-        and len(state.zones[16]) == 0
-    )
+    return len(state.zones[3]) == 1
 
 
-def tx_211(state, L):
+def tx_09_keywords_11_0_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:117
+    return (len(state.zones[3]), 1)
+
+
+def tx_09_keywords_11_1(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:117
+    return len(state.zones[1]) == 1
+
+
+def tx_09_keywords_11_1_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:117
+    return (len(state.zones[1]), 1)
+
+
+def tx_09_keywords_11_2(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:117
+    return len(state.zones[16]) == 0
+
+
+def tx_09_keywords_11_2_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:117
+    return (len(state.zones[16]), 0)
+
+
+def tx_09_keywords_12_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:123
     return len(state.zones[3]) == 0
 
 
-def tx_212(state, L):
+def tx_09_keywords_12_0_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:123
+    return (len(state.zones[3]), 0)
+
+
+def tx_09_keywords_13_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:132
-    return state.location[252] == 17 and state.tracks[1] == 2
+    return state.location[252] == 17
 
 
-def tx_213(state, L):
+def tx_09_keywords_13_1(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:132
+    return state.tracks[1] == 2
+
+
+def tx_09_keywords_13_1_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:132
+    return (state.tracks[1], 2)
+
+
+def tx_09_keywords_14_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:140
     return not allowed_ausspielen(state, 1, 286)
 
 
-def tx_214(state, L):
+def tx_09_keywords_14_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:141
     return not allowed_ki_nutzen(state, 1, 278)
 
 
-def tx_215(state, L):
+def tx_09_keywords_14_2(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:142
     return not allowed_sammeln(state, 1, 248)
 
 
-def tx_216(state, L):
+def tx_09_keywords_14_3(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:144
-    return (
-        allowed_ausspielen(state, 1, 286)
-        and allowed_ki_nutzen(state, 1, 278)
-        and allowed_sammeln(state, 1, 248)
-    )
+    return allowed_ausspielen(state, 1, 286)
 
 
-def tx_217(state, L):
+def tx_09_keywords_14_4(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:144
+    return allowed_ki_nutzen(state, 1, 278)
+
+
+def tx_09_keywords_14_5(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:144
+    return allowed_sammeln(state, 1, 248)
+
+
+def tx_09_keywords_15_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:153
     return allowed_ablenken(state, 0, 2, 312)
 
 
-def tx_218(state, L):
+def tx_09_keywords_15_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:155
     return not allowed_ablenken(state, 0, 2, 312)
 
 
-def tx_219(state, L):
+def tx_09_keywords_16_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:162
     return q_ablenkstress(state, 1, 3) == 2
 
 
-def tx_220(state, L):
+def tx_09_keywords_16_0_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:162
+    return (q_ablenkstress(state, 1, 3), 2)
+
+
+def tx_09_keywords_16_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:164
     return q_ablenkstress(state, 1, 3) == 1
 
 
-def tx_221(state, L):
+def tx_09_keywords_16_1_sides(state, L):
+    # spec: spec/heldenhain/tests/09_keywords.rules:164
+    return (q_ablenkstress(state, 1, 3), 1)
+
+
+def tx_10_superfreundinnen_0_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:14
     return state.counters[0][0] == 0
 
 
-def tx_222(state, L):
+def tx_10_superfreundinnen_0_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:14
+    return (state.counters[0][0], 0)
+
+
+def tx_10_superfreundinnen_1_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:19
     return state.location[1] == 5
 
 
-def tx_223(state, L):
+def tx_10_superfreundinnen_2_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:29
     return len(state.zones[3]) == 0
 
 
-def tx_224(state, L):
+def tx_10_superfreundinnen_2_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:29
+    return (len(state.zones[3]), 0)
+
+
+def tx_10_superfreundinnen_2_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:33
     return len(state.zones[3]) == 2
 
 
-def tx_225(state, L):
+def tx_10_superfreundinnen_2_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:33
+    return (len(state.zones[3]), 2)
+
+
+def tx_10_superfreundinnen_3_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:43
     return state.tracks[0] == 4
 
 
-def tx_226(state, L):
+def tx_10_superfreundinnen_3_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:43
+    return (state.tracks[0], 4)
+
+
+def tx_10_superfreundinnen_3_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:47
     return state.tracks[0] == 7
 
 
-def tx_227(state, L):
+def tx_10_superfreundinnen_3_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:47
+    return (state.tracks[0], 7)
+
+
+def tx_10_superfreundinnen_4_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:53
     return state.tracks[2] == 6
 
 
-def tx_228(state, L):
+def tx_10_superfreundinnen_4_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:53
+    return (state.tracks[2], 6)
+
+
+def tx_10_superfreundinnen_4_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:56
     return state.tracks[3] == 5
 
 
-def tx_229(state, L):
+def tx_10_superfreundinnen_4_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:56
+    return (state.tracks[3], 5)
+
+
+def tx_10_superfreundinnen_5_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:63
-    return q_ausdauer(state, 11) == 3 and q_rettung(state, 11) == 2
+    return q_ausdauer(state, 11) == 3
 
 
-def tx_230(state, L):
+def tx_10_superfreundinnen_5_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:63
+    return (q_ausdauer(state, 11), 3)
+
+
+def tx_10_superfreundinnen_5_1(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:63
+    return q_rettung(state, 11) == 2
+
+
+def tx_10_superfreundinnen_5_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:63
+    return (q_rettung(state, 11), 2)
+
+
+def tx_10_superfreundinnen_5_2(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:65
-    return q_ausdauer(state, 11) == 4 and q_rettung(state, 11) == 3
+    return q_ausdauer(state, 11) == 4
 
 
-def tx_231(state, L):
+def tx_10_superfreundinnen_5_2_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:65
+    return (q_ausdauer(state, 11), 4)
+
+
+def tx_10_superfreundinnen_5_3(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:65
+    return q_rettung(state, 11) == 3
+
+
+def tx_10_superfreundinnen_5_3_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:65
+    return (q_rettung(state, 11), 3)
+
+
+def tx_10_superfreundinnen_6_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:74
-    return state.counters[0][0] == 1 and state.counters[0][1] == 0
+    return state.counters[0][0] == 1
 
 
-def tx_232(state, L):
+def tx_10_superfreundinnen_6_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:74
+    return (state.counters[0][0], 1)
+
+
+def tx_10_superfreundinnen_6_1(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:74
+    return state.counters[0][1] == 0
+
+
+def tx_10_superfreundinnen_6_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:74
+    return (state.counters[0][1], 0)
+
+
+def tx_10_superfreundinnen_7_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:84
-    return state.counters[0][16] == 1 and len(state.zones[3]) == 0
+    return state.counters[0][16] == 1
 
 
-def tx_233(state, L):
+def tx_10_superfreundinnen_7_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:84
+    return (state.counters[0][16], 1)
+
+
+def tx_10_superfreundinnen_7_1(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:84
+    return len(state.zones[3]) == 0
+
+
+def tx_10_superfreundinnen_7_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:84
+    return (len(state.zones[3]), 0)
+
+
+def tx_10_superfreundinnen_7_2(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:88
-    return state.counters[0][16] == 1 and state.location[35] == 3
+    return state.counters[0][16] == 1
 
 
-def tx_234(state, L):
+def tx_10_superfreundinnen_7_2_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:88
+    return (state.counters[0][16], 1)
+
+
+def tx_10_superfreundinnen_7_3(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:88
+    return state.location[35] == 3
+
+
+def tx_10_superfreundinnen_8_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:94
     return q_einsatz(state, 17) == 2
 
 
-def tx_235(state, L):
+def tx_10_superfreundinnen_8_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:94
+    return (q_einsatz(state, 17), 2)
+
+
+def tx_10_superfreundinnen_8_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:96
     return q_einsatz(state, 17) == 3
 
 
-def tx_236(state, L):
+def tx_10_superfreundinnen_8_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:96
+    return (q_einsatz(state, 17), 3)
+
+
+def tx_10_superfreundinnen_9_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:102
     return state.tracks[0] == 1
 
 
-def tx_237(state, L):
+def tx_10_superfreundinnen_9_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:102
+    return (state.tracks[0], 1)
+
+
+def tx_10_superfreundinnen_10_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:110
-    return d_bereit(state, 0) and not d_setzt_aus(state, 0)
+    return d_bereit(state, 0)
 
 
-def tx_238(state, L):
+def tx_10_superfreundinnen_10_1(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:110
+    return not d_setzt_aus(state, 0)
+
+
+def tx_10_superfreundinnen_11_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:119
     return d_bereit(state, 20)
 
 
-def tx_239(state, L):
+def tx_10_superfreundinnen_12_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:129
-    return d_bereit(state, 20) and state.counters[0][1] == 1
+    return d_bereit(state, 20)
 
 
-def tx_240(state, L):
+def tx_10_superfreundinnen_12_1(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:129
+    return state.counters[0][1] == 1
+
+
+def tx_10_superfreundinnen_12_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:129
+    return (state.counters[0][1], 1)
+
+
+def tx_10_superfreundinnen_13_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:139
     return state.counters[0][1] == 1
 
 
-def tx_241(state, L):
+def tx_10_superfreundinnen_13_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:139
+    return (state.counters[0][1], 1)
+
+
+def tx_10_superfreundinnen_14_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:150
     return state.tracks[0] == 3
 
 
-def tx_242(state, L):
+def tx_10_superfreundinnen_14_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:150
+    return (state.tracks[0], 3)
+
+
+def tx_10_superfreundinnen_15_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:159
-    return state.location[35] == 3 and state.location[0] == 16
+    return state.location[35] == 3
 
 
-def tx_243(state, L):
+def tx_10_superfreundinnen_15_1(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:159
+    return state.location[0] == 16
+
+
+def tx_10_superfreundinnen_16_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:167
     return d_erschoepft(state, 26)
 
 
-def tx_244(state, L):
+def tx_10_superfreundinnen_17_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:176
-    return q_rettung(state, 1) == 3 and q_rettung(state, 20) == 0
+    return q_rettung(state, 1) == 3
 
 
-def tx_245(state, L):
+def tx_10_superfreundinnen_17_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:176
+    return (q_rettung(state, 1), 3)
+
+
+def tx_10_superfreundinnen_17_1(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:176
+    return q_rettung(state, 20) == 0
+
+
+def tx_10_superfreundinnen_17_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:176
+    return (q_rettung(state, 20), 0)
+
+
+def tx_10_superfreundinnen_17_2(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:178
     return q_rettung(state, 1) == 2
 
 
-def tx_246(state, L):
+def tx_10_superfreundinnen_17_2_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:178
+    return (q_rettung(state, 1), 2)
+
+
+def tx_10_superfreundinnen_18_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:189
     return len(state.zones[3]) == 1
 
 
-def tx_247(state, L):
+def tx_10_superfreundinnen_18_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:189
+    return (len(state.zones[3]), 1)
+
+
+def tx_10_superfreundinnen_18_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:192
     return len(state.zones[3]) == 3
 
 
-def tx_248(state, L):
+def tx_10_superfreundinnen_18_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:192
+    return (len(state.zones[3]), 3)
+
+
+def tx_10_superfreundinnen_19_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:202
     return state.counters[0][1] == 1
 
 
-def tx_249(state, L):
+def tx_10_superfreundinnen_19_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:202
+    return (state.counters[0][1], 1)
+
+
+def tx_10_superfreundinnen_20_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:213
     return q_ausdauer(state, 1) == 5
 
 
-def tx_250(state, L):
+def tx_10_superfreundinnen_20_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:213
+    return (q_ausdauer(state, 1), 5)
+
+
+def tx_10_superfreundinnen_20_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:215
-    return state.counters[0][1] == 1 and state.counters[0][0] == 2
+    return state.counters[0][1] == 1
 
 
-def tx_251(state, L):
+def tx_10_superfreundinnen_20_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:215
+    return (state.counters[0][1], 1)
+
+
+def tx_10_superfreundinnen_20_2(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:215
+    return state.counters[0][0] == 2
+
+
+def tx_10_superfreundinnen_20_2_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:215
+    return (state.counters[0][0], 2)
+
+
+def tx_10_superfreundinnen_21_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:227
     return state.counters[0][312] == 1
 
 
-def tx_252(state, L):
+def tx_10_superfreundinnen_21_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:227
+    return (state.counters[0][312], 1)
+
+
+def tx_10_superfreundinnen_22_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:237
-    return state.counters[0][1] == 1 and state.counters[0][0] == 0
+    return state.counters[0][1] == 1
 
 
-def tx_253(state, L):
+def tx_10_superfreundinnen_22_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:237
+    return (state.counters[0][1], 1)
+
+
+def tx_10_superfreundinnen_22_1(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:237
+    return state.counters[0][0] == 0
+
+
+def tx_10_superfreundinnen_22_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:237
+    return (state.counters[0][0], 0)
+
+
+def tx_10_superfreundinnen_23_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:243
-    return state.tracks[0] == 2 and state.tracks[2] == 5
+    return state.tracks[0] == 2
 
 
-def tx_254(state, L):
+def tx_10_superfreundinnen_23_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:243
+    return (state.tracks[0], 2)
+
+
+def tx_10_superfreundinnen_23_1(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:243
+    return state.tracks[2] == 5
+
+
+def tx_10_superfreundinnen_23_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:243
+    return (state.tracks[2], 5)
+
+
+def tx_10_superfreundinnen_23_2(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:247
-    return state.tracks[0] == 2 and state.tracks[2] == 5
+    return state.tracks[0] == 2
 
 
-def tx_255(state, L):
+def tx_10_superfreundinnen_23_2_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:247
+    return (state.tracks[0], 2)
+
+
+def tx_10_superfreundinnen_23_3(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:247
+    return state.tracks[2] == 5
+
+
+def tx_10_superfreundinnen_23_3_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:247
+    return (state.tracks[2], 5)
+
+
+def tx_10_superfreundinnen_24_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:254
     return not allowed_ausspielen(state, 0, 33)
 
 
-def tx_256(state, L):
+def tx_10_superfreundinnen_24_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:256
     return allowed_ausspielen(state, 0, 33)
 
 
-def tx_257(state, L):
+def tx_10_superfreundinnen_24_2(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:258
-    return q_rettung(state, 1) == 3 and q_rettung(state, 3) == 3
+    return q_rettung(state, 1) == 3
 
 
-def tx_258(state, L):
+def tx_10_superfreundinnen_24_2_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:258
+    return (q_rettung(state, 1), 3)
+
+
+def tx_10_superfreundinnen_24_3(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:258
+    return q_rettung(state, 3) == 3
+
+
+def tx_10_superfreundinnen_24_3_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:258
+    return (q_rettung(state, 3), 3)
+
+
+def tx_10_superfreundinnen_25_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:266
     return d_bereit(state, 1)
 
 
-def tx_259(state, L):
+def tx_10_superfreundinnen_26_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:276
     return state.counters[0][1] == 0
 
 
-def tx_260(state, L):
+def tx_10_superfreundinnen_26_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:276
+    return (state.counters[0][1], 0)
+
+
+def tx_10_superfreundinnen_27_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:286
     return q_rettung(state, 1) == 4
 
 
-def tx_261(state, L):
+def tx_10_superfreundinnen_27_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:286
+    return (q_rettung(state, 1), 4)
+
+
+def tx_10_superfreundinnen_28_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:295
     return len(state.zones[3]) == 1
 
 
-def tx_262(state, L):
+def tx_10_superfreundinnen_28_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:295
+    return (len(state.zones[3]), 1)
+
+
+def tx_10_superfreundinnen_28_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:299
     return len(state.zones[3]) == 3
 
 
-def tx_263(state, L):
+def tx_10_superfreundinnen_28_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:299
+    return (len(state.zones[3]), 3)
+
+
+def tx_10_superfreundinnen_28_2(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:304
     return state.tracks[0] == 2
 
 
-def tx_264(state, L):
+def tx_10_superfreundinnen_28_2_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:304
+    return (state.tracks[0], 2)
+
+
+def tx_10_superfreundinnen_29_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:312
-    return state.location[1] == 3 and state.location[42] == 16
+    return state.location[1] == 3
 
 
-def tx_265(state, L):
+def tx_10_superfreundinnen_29_1(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:312
+    return state.location[42] == 16
+
+
+def tx_10_superfreundinnen_30_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:320
-    return state.counters[0][1] == 1 and q_ausdauer(state, 1) == 5
+    return state.counters[0][1] == 1
 
 
-def tx_266(state, L):
+def tx_10_superfreundinnen_30_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:320
+    return (state.counters[0][1], 1)
+
+
+def tx_10_superfreundinnen_30_1(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:320
+    return q_ausdauer(state, 1) == 5
+
+
+def tx_10_superfreundinnen_30_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:320
+    return (q_ausdauer(state, 1), 5)
+
+
+def tx_10_superfreundinnen_30_2(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:322
     return q_ausdauer(state, 1) == 5
 
 
-def tx_267(state, L):
+def tx_10_superfreundinnen_30_2_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:322
+    return (q_ausdauer(state, 1), 5)
+
+
+def tx_10_superfreundinnen_31_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:330
-    return state.location[1] == 3 and state.counters[0][1] == 0
+    return state.location[1] == 3
 
 
-def tx_268(state, L):
+def tx_10_superfreundinnen_31_1(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:330
+    return state.counters[0][1] == 0
+
+
+def tx_10_superfreundinnen_31_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:330
+    return (state.counters[0][1], 0)
+
+
+def tx_10_superfreundinnen_32_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:336
     return not allowed_ausspielen(state, 0, 45)
 
 
-def tx_269(state, L):
+def tx_10_superfreundinnen_32_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:341
-    return len(state.zones[3]) == 2 and state.tracks[2] == 5
+    return len(state.zones[3]) == 2
 
 
-def tx_270(state, L):
+def tx_10_superfreundinnen_32_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:341
+    return (len(state.zones[3]), 2)
+
+
+def tx_10_superfreundinnen_32_2(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:341
+    return state.tracks[2] == 5
+
+
+def tx_10_superfreundinnen_32_2_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:341
+    return (state.tracks[2], 5)
+
+
+def tx_10_superfreundinnen_33_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:348
-    return q_ausdauer(state, 1) == 5 and q_ausdauer(state, 20) == 3
+    return q_ausdauer(state, 1) == 5
 
 
-def tx_271(state, L):
+def tx_10_superfreundinnen_33_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:348
+    return (q_ausdauer(state, 1), 5)
+
+
+def tx_10_superfreundinnen_33_1(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:348
+    return q_ausdauer(state, 20) == 3
+
+
+def tx_10_superfreundinnen_33_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:348
+    return (q_ausdauer(state, 20), 3)
+
+
+def tx_10_superfreundinnen_34_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:355
-    return q_einsatz(state, 1) == 3 and q_einsatz(state, 312) == 2
+    return q_einsatz(state, 1) == 3
 
 
-def tx_272(state, L):
+def tx_10_superfreundinnen_34_0_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:355
+    return (q_einsatz(state, 1), 3)
+
+
+def tx_10_superfreundinnen_34_1(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:355
+    return q_einsatz(state, 312) == 2
+
+
+def tx_10_superfreundinnen_34_1_sides(state, L):
+    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:355
+    return (q_einsatz(state, 312), 2)
+
+
+def tx_11_overview_0_0(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:7
-    return state.result is not None and winner_of(state) == 1 and state.tracks[1] == 20
+    return state.result is not None
 
 
-def tx_273(state, L):
+def tx_11_overview_0_1(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:7
+    return winner_of(state) == 1
+
+
+def tx_11_overview_0_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:7
+    return (winner_of(state), 1)
+
+
+def tx_11_overview_0_2(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:7
+    return state.tracks[1] == 20
+
+
+def tx_11_overview_0_2_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:7
+    return (state.tracks[1], 20)
+
+
+def tx_11_overview_1_0(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:13
-    return len(state.zones[1]) == 62 and len(state.zones[2]) == 62
+    return len(state.zones[1]) == 62
 
 
-def tx_274(state, L):
+def tx_11_overview_1_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:13
+    return (len(state.zones[1]), 62)
+
+
+def tx_11_overview_1_1(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:13
+    return len(state.zones[2]) == 62
+
+
+def tx_11_overview_1_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:13
+    return (len(state.zones[2]), 62)
+
+
+def tx_11_overview_1_2(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:14
     return all(
         len([c_d for c_d in state.zones[1] if ENTITY_LABELS[c_d] == ENTITY_LABELS[c_c]])
@@ -7047,5559 +9205,4761 @@ def tx_274(state, L):
     )
 
 
-def tx_275(state, L):
+def tx_11_overview_2_0(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:21
-    return len(state.zones[3]) == 5 and len(state.zones[4]) == 5
+    return len(state.zones[3]) == 5
 
 
-def tx_276(state, L):
+def tx_11_overview_2_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:21
+    return (len(state.zones[3]), 5)
+
+
+def tx_11_overview_2_1(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:21
+    return len(state.zones[4]) == 5
+
+
+def tx_11_overview_2_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:21
+    return (len(state.zones[4]), 5)
+
+
+def tx_11_overview_2_2(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:22
-    return (
-        len([c_c for c_c in state.zones[3] if d_startcharakter(state, c_c)]) == 1
-        and len([c_c for c_c in state.zones[4] if d_startcharakter(state, c_c)]) == 1
-    )
+    return len([c_c for c_c in state.zones[3] if d_startcharakter(state, c_c)]) == 1
 
 
-def tx_277(state, L):
+def tx_11_overview_2_2_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:22
+    return (len([c_c for c_c in state.zones[3] if d_startcharakter(state, c_c)]), 1)
+
+
+def tx_11_overview_2_3(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:22
+    return len([c_c for c_c in state.zones[4] if d_startcharakter(state, c_c)]) == 1
+
+
+def tx_11_overview_2_3_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:22
+    return (len([c_c for c_c in state.zones[4] if d_startcharakter(state, c_c)]), 1)
+
+
+def tx_11_overview_3_0(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:26
     return state.tracks[2] == 6
 
 
-def tx_278(state, L):
+def tx_11_overview_3_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:26
+    return (state.tracks[2], 6)
+
+
+def tx_11_overview_3_1(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:28
     return state.tracks[2] == 6
 
 
-def tx_279(state, L):
+def tx_11_overview_3_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:28
+    return (state.tracks[2], 6)
+
+
+def tx_11_overview_3_2(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:32
     return state.tracks[2] == 5
 
 
-def tx_280(state, L):
+def tx_11_overview_3_2_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:32
+    return (state.tracks[2], 5)
+
+
+def tx_11_overview_3_3(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:35
     return state.tracks[2] == 6
 
 
-def tx_281(state, L):
+def tx_11_overview_3_3_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:35
+    return (state.tracks[2], 6)
+
+
+def tx_11_overview_4_0(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:50
     return state.tracks[4] == 0
 
 
-def tx_282(state, L):
+def tx_11_overview_4_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:50
+    return (state.tracks[4], 0)
+
+
+def tx_11_overview_5_0(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:66
-    return len(state.zones[5]) == 6 and state.location[20] == 16
+    return len(state.zones[5]) == 6
 
 
-def tx_283(state, L):
+def tx_11_overview_5_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:66
+    return (len(state.zones[5]), 6)
+
+
+def tx_11_overview_5_1(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:66
+    return state.location[20] == 16
+
+
+def tx_11_overview_6_0(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:77
     return len([c_a for c_a in state.zones[9] if d_traegt(state, 0, c_a)]) == 1
 
 
-def tx_284(state, L):
+def tx_11_overview_6_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:77
+    return (len([c_a for c_a in state.zones[9] if d_traegt(state, 0, c_a)]), 1)
+
+
+def tx_11_overview_7_0(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:90
-    return (
-        len(state.zones[11]) == 1
-        and len(state.zones[13]) == 1
-        and state.location[369] == 13
-    )
+    return len(state.zones[11]) == 1
 
 
-def tx_285(state, L):
+def tx_11_overview_7_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:90
+    return (len(state.zones[11]), 1)
+
+
+def tx_11_overview_7_1(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:90
+    return len(state.zones[13]) == 1
+
+
+def tx_11_overview_7_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:90
+    return (len(state.zones[13]), 1)
+
+
+def tx_11_overview_7_2(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:90
+    return state.location[369] == 13
+
+
+def tx_11_overview_8_0(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:96
     return len(state.zones[4]) == 9
 
 
-def tx_286(state, L):
+def tx_11_overview_8_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:96
+    return (len(state.zones[4]), 9)
+
+
+def tx_11_overview_8_1(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:99
     return len(state.zones[4]) == 7
 
 
-def tx_287(state, L):
+def tx_11_overview_8_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:99
+    return (len(state.zones[4]), 7)
+
+
+def tx_11_overview_9_0(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:106
     return not allowed_ablenken(state, 0, 125, 319)
 
 
-def tx_288(state, L):
+def tx_11_overview_9_1(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:109
-    return (
-        state.counters[0][125] == 2
-        and state.counters[0][319] == 2
-        and d_setzt_aus(state, 319)
-    )
+    return state.counters[0][125] == 2
 
 
-def tx_289(state, L):
+def tx_11_overview_9_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:109
+    return (state.counters[0][125], 2)
+
+
+def tx_11_overview_9_2(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:109
+    return state.counters[0][319] == 2
+
+
+def tx_11_overview_9_2_sides(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:109
+    return (state.counters[0][319], 2)
+
+
+def tx_11_overview_9_3(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:109
+    return d_setzt_aus(state, 319)
+
+
+def tx_11_overview_10_0(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:118
-    return state.location[0] == 16 and state.location[1] == 16
+    return state.location[0] == 16
 
 
-def tx_290(state, L):
+def tx_11_overview_10_1(state, L):
+    # spec: spec/heldenhain/tests/11_overview.rules:118
+    return state.location[1] == 16
+
+
+def tx_11_schattenkabinett_0_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:10
     return q_einsatz(state, 249) == 1
 
 
-def tx_291(state, L):
+def tx_11_schattenkabinett_0_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:10
+    return (q_einsatz(state, 249), 1)
+
+
+def tx_11_schattenkabinett_0_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:12
     return q_einsatz(state, 249) == 2
 
 
-def tx_292(state, L):
+def tx_11_schattenkabinett_0_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:12
+    return (q_einsatz(state, 249), 2)
+
+
+def tx_11_schattenkabinett_1_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:21
-    return state.tracks[0] == 2 and state.tracks[1] == 3
+    return state.tracks[0] == 2
 
 
-def tx_293(state, L):
+def tx_11_schattenkabinett_1_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:21
+    return (state.tracks[0], 2)
+
+
+def tx_11_schattenkabinett_1_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:21
+    return state.tracks[1] == 3
+
+
+def tx_11_schattenkabinett_1_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:21
+    return (state.tracks[1], 3)
+
+
+def tx_11_schattenkabinett_2_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:31
     return q_einsatz(state, 249) == 1
 
 
-def tx_294(state, L):
+def tx_11_schattenkabinett_2_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:31
+    return (q_einsatz(state, 249), 1)
+
+
+def tx_11_schattenkabinett_2_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:33
     return q_einsatz(state, 249) == 1
 
 
-def tx_295(state, L):
+def tx_11_schattenkabinett_2_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:33
+    return (q_einsatz(state, 249), 1)
+
+
+def tx_11_schattenkabinett_2_2(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:40
     return q_einsatz(state, 249) == 0
 
 
-def tx_296(state, L):
+def tx_11_schattenkabinett_2_2_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:40
+    return (q_einsatz(state, 249), 0)
+
+
+def tx_11_schattenkabinett_2_3(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:42
     return q_einsatz(state, 249) == 2
 
 
-def tx_297(state, L):
+def tx_11_schattenkabinett_2_3_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:42
+    return (q_einsatz(state, 249), 2)
+
+
+def tx_11_schattenkabinett_3_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:51
     return state.tracks[1] == 3
 
 
-def tx_298(state, L):
+def tx_11_schattenkabinett_3_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:51
+    return (state.tracks[1], 3)
+
+
+def tx_11_schattenkabinett_3_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:55
     return state.tracks[1] == 4
 
 
-def tx_299(state, L):
+def tx_11_schattenkabinett_3_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:55
+    return (state.tracks[1], 4)
+
+
+def tx_11_schattenkabinett_4_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:61
-    return state.tracks[3] == 5 and state.tracks[2] == 4
+    return state.tracks[3] == 5
 
 
-def tx_300(state, L):
+def tx_11_schattenkabinett_4_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:61
+    return (state.tracks[3], 5)
+
+
+def tx_11_schattenkabinett_4_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:61
+    return state.tracks[2] == 4
+
+
+def tx_11_schattenkabinett_4_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:61
+    return (state.tracks[2], 4)
+
+
+def tx_11_schattenkabinett_5_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:67
     return q_rettung(state, 69) == 1
 
 
-def tx_301(state, L):
+def tx_11_schattenkabinett_5_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:67
+    return (q_rettung(state, 69), 1)
+
+
+def tx_11_schattenkabinett_5_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:69
     return q_rettung(state, 69) == 2
 
 
-def tx_302(state, L):
+def tx_11_schattenkabinett_5_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:69
+    return (q_rettung(state, 69), 2)
+
+
+def tx_11_schattenkabinett_6_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
-    return (
-        q_einsatz(state, 249) == 1
-        and q_einsatz(state, 269) == 0
-        and q_einsatz(state, 64) == 2
-    )
+    return q_einsatz(state, 249) == 1
 
 
-def tx_303(state, L):
+def tx_11_schattenkabinett_6_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
+    return (q_einsatz(state, 249), 1)
+
+
+def tx_11_schattenkabinett_6_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
+    return q_einsatz(state, 269) == 0
+
+
+def tx_11_schattenkabinett_6_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
+    return (q_einsatz(state, 269), 0)
+
+
+def tx_11_schattenkabinett_6_2(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
+    return q_einsatz(state, 64) == 2
+
+
+def tx_11_schattenkabinett_6_2_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
+    return (q_einsatz(state, 64), 2)
+
+
+def tx_11_schattenkabinett_7_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:88
-    return state.counters[0][258] == 3 and q_einsatz(state, 258) == 1
+    return state.counters[0][258] == 3
 
 
-def tx_304(state, L):
+def tx_11_schattenkabinett_7_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:88
+    return (state.counters[0][258], 3)
+
+
+def tx_11_schattenkabinett_7_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:88
+    return q_einsatz(state, 258) == 1
+
+
+def tx_11_schattenkabinett_7_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:88
+    return (q_einsatz(state, 258), 1)
+
+
+def tx_11_schattenkabinett_7_2(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:89
     return state.counters[0][72] == 2
 
 
-def tx_305(state, L):
+def tx_11_schattenkabinett_7_2_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:89
+    return (state.counters[0][72], 2)
+
+
+def tx_11_schattenkabinett_8_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:95
-    return q_ablenkstress(state, 64, 3) == 2 and q_ablenkstress(state, 73, 3) == 3
+    return q_ablenkstress(state, 64, 3) == 2
 
 
-def tx_306(state, L):
+def tx_11_schattenkabinett_8_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:95
+    return (q_ablenkstress(state, 64, 3), 2)
+
+
+def tx_11_schattenkabinett_8_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:95
+    return q_ablenkstress(state, 73, 3) == 3
+
+
+def tx_11_schattenkabinett_8_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:95
+    return (q_ablenkstress(state, 73, 3), 3)
+
+
+def tx_11_schattenkabinett_9_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:101
     return state.tracks[1] == 1
 
 
-def tx_307(state, L):
+def tx_11_schattenkabinett_9_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:101
+    return (state.tracks[1], 1)
+
+
+def tx_11_schattenkabinett_10_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:114
     return state.counters[0][249] == 1
 
 
-def tx_308(state, L):
+def tx_11_schattenkabinett_10_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:114
+    return (state.counters[0][249], 1)
+
+
+def tx_11_schattenkabinett_11_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:122
     return q_einsatz(state, 249) == 0
 
 
-def tx_309(state, L):
+def tx_11_schattenkabinett_11_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:122
+    return (q_einsatz(state, 249), 0)
+
+
+def tx_11_schattenkabinett_12_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:132
-    return len(state.zones[4]) == 1 and len(state.zones[17]) == 1
+    return len(state.zones[4]) == 1
 
 
-def tx_310(state, L):
+def tx_11_schattenkabinett_12_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:132
+    return (len(state.zones[4]), 1)
+
+
+def tx_11_schattenkabinett_12_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:132
+    return len(state.zones[17]) == 1
+
+
+def tx_11_schattenkabinett_12_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:132
+    return (len(state.zones[17]), 1)
+
+
+def tx_11_schattenkabinett_13_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:139
     return q_rettung(state, 82) == 2
 
 
-def tx_311(state, L):
+def tx_11_schattenkabinett_13_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:139
+    return (q_rettung(state, 82), 2)
+
+
+def tx_11_schattenkabinett_13_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:141
     return q_rettung(state, 82) == 3
 
 
-def tx_312(state, L):
+def tx_11_schattenkabinett_13_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:141
+    return (q_rettung(state, 82), 3)
+
+
+def tx_11_schattenkabinett_14_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:152
-    return d_erschoepft(state, 83) and state.tracks[1] == 2
+    return d_erschoepft(state, 83)
 
 
-def tx_313(state, L):
+def tx_11_schattenkabinett_14_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:152
+    return state.tracks[1] == 2
+
+
+def tx_11_schattenkabinett_14_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:152
+    return (state.tracks[1], 2)
+
+
+def tx_11_schattenkabinett_14_2(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:154
     return state.tracks[1] == 2
 
 
-def tx_314(state, L):
+def tx_11_schattenkabinett_14_2_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:154
+    return (state.tracks[1], 2)
+
+
+def tx_11_schattenkabinett_15_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:160
     return q_ablenkstress(state, 64, 2) == 1
 
 
-def tx_315(state, L):
+def tx_11_schattenkabinett_15_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:160
+    return (q_ablenkstress(state, 64, 2), 1)
+
+
+def tx_11_schattenkabinett_16_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:167
     return state.tracks[3] == 5
 
 
-def tx_316(state, L):
+def tx_11_schattenkabinett_16_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:167
+    return (state.tracks[3], 5)
+
+
+def tx_11_schattenkabinett_17_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:180
     return state.location[95] == 3
 
 
-def tx_317(state, L):
+def tx_11_schattenkabinett_18_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:189
-    return q_einsatz(state, 249) == 1 and q_einsatz(state, 64) == 2
+    return q_einsatz(state, 249) == 1
 
 
-def tx_318(state, L):
+def tx_11_schattenkabinett_18_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:189
+    return (q_einsatz(state, 249), 1)
+
+
+def tx_11_schattenkabinett_18_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:189
+    return q_einsatz(state, 64) == 2
+
+
+def tx_11_schattenkabinett_18_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:189
+    return (q_einsatz(state, 64), 2)
+
+
+def tx_11_schattenkabinett_18_2(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:191
     return q_einsatz(state, 249) == 2
 
 
-def tx_319(state, L):
+def tx_11_schattenkabinett_18_2_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:191
+    return (q_einsatz(state, 249), 2)
+
+
+def tx_11_schattenkabinett_19_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:200
     return q_einsatz(state, 64) == 4
 
 
-def tx_320(state, L):
+def tx_11_schattenkabinett_19_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:200
+    return (q_einsatz(state, 64), 4)
+
+
+def tx_11_schattenkabinett_20_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:208
     return q_rettung(state, 64) == 2
 
 
-def tx_321(state, L):
+def tx_11_schattenkabinett_20_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:208
+    return (q_rettung(state, 64), 2)
+
+
+def tx_11_schattenkabinett_21_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:217
-    return d_erschoepft(state, 249) and d_setzt_aus(state, 249)
+    return d_erschoepft(state, 249)
 
 
-def tx_322(state, L):
+def tx_11_schattenkabinett_21_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:217
+    return d_setzt_aus(state, 249)
+
+
+def tx_11_schattenkabinett_22_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:228
-    return d_setzt_aus(state, 249) and d_setzt_aus(state, 251) and d_bereit(state, 248)
+    return d_setzt_aus(state, 249)
 
 
-def tx_323(state, L):
+def tx_11_schattenkabinett_22_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:228
+    return d_setzt_aus(state, 251)
+
+
+def tx_11_schattenkabinett_22_2(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:228
+    return d_bereit(state, 248)
+
+
+def tx_11_schattenkabinett_23_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:235
-    return d_setzt_aus(state, 249) and state.location[94] == 16
+    return d_setzt_aus(state, 249)
 
 
-def tx_324(state, L):
+def tx_11_schattenkabinett_23_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:235
+    return state.location[94] == 16
+
+
+def tx_11_schattenkabinett_24_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:244
-    return state.tracks[1] == 2 and d_bereit(state, 64)
+    return state.tracks[1] == 2
 
 
-def tx_325(state, L):
+def tx_11_schattenkabinett_24_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:244
+    return (state.tracks[1], 2)
+
+
+def tx_11_schattenkabinett_24_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:244
+    return d_bereit(state, 64)
+
+
+def tx_11_schattenkabinett_25_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:253
     return q_einsatz(state, 249) == 1
 
 
-def tx_326(state, L):
+def tx_11_schattenkabinett_25_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:253
+    return (q_einsatz(state, 249), 1)
+
+
+def tx_11_schattenkabinett_26_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:260
     return q_einsatz(state, 258) == 0
 
 
-def tx_327(state, L):
+def tx_11_schattenkabinett_26_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:260
+    return (q_einsatz(state, 258), 0)
+
+
+def tx_11_schattenkabinett_26_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:262
     return q_einsatz(state, 258) == 2
 
 
-def tx_328(state, L):
+def tx_11_schattenkabinett_26_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:262
+    return (q_einsatz(state, 258), 2)
+
+
+def tx_11_schattenkabinett_27_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:269
     return state.location[252] == 17
 
 
-def tx_329(state, L):
+def tx_11_schattenkabinett_28_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:276
     return len(state.zones[3]) == 2
 
 
-def tx_330(state, L):
+def tx_11_schattenkabinett_28_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:276
+    return (len(state.zones[3]), 2)
+
+
+def tx_11_schattenkabinett_29_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:283
-    return state.location[249] == 17 and state.location[95] == 3
+    return state.location[249] == 17
 
 
-def tx_331(state, L):
+def tx_11_schattenkabinett_29_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:283
+    return state.location[95] == 3
+
+
+def tx_11_schattenkabinett_30_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:293
-    return state.tracks[2] == 6 and len(state.zones[3]) == 1
+    return state.tracks[2] == 6
 
 
-def tx_332(state, L):
+def tx_11_schattenkabinett_30_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:293
+    return (state.tracks[2], 6)
+
+
+def tx_11_schattenkabinett_30_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:293
+    return len(state.zones[3]) == 1
+
+
+def tx_11_schattenkabinett_30_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:293
+    return (len(state.zones[3]), 1)
+
+
+def tx_11_schattenkabinett_31_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:302
     return not allowed_ausspielen(state, 0, 103)
 
 
-def tx_333(state, L):
+def tx_11_schattenkabinett_31_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:305
     return state.tracks[1] == 2
 
 
-def tx_334(state, L):
+def tx_11_schattenkabinett_31_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:305
+    return (state.tracks[1], 2)
+
+
+def tx_11_schattenkabinett_32_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:313
-    return state.counters[0][249] == 1 and state.counters[0][248] == 0
+    return state.counters[0][249] == 1
 
 
-def tx_335(state, L):
+def tx_11_schattenkabinett_32_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:313
+    return (state.counters[0][249], 1)
+
+
+def tx_11_schattenkabinett_32_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:313
+    return state.counters[0][248] == 0
+
+
+def tx_11_schattenkabinett_32_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:313
+    return (state.counters[0][248], 0)
+
+
+def tx_11_schattenkabinett_33_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:320
     return allowed_ausspielen(state, 0, 106)
 
 
-def tx_336(state, L):
+def tx_11_schattenkabinett_33_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:323
     return q_einsatz(state, 64) == 4
 
 
-def tx_337(state, L):
+def tx_11_schattenkabinett_33_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:323
+    return (q_einsatz(state, 64), 4)
+
+
+def tx_11_schattenkabinett_34_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:332
-    return state.location[249] == 4 and state.location[298] == 4
+    return state.location[249] == 4
 
 
-def tx_338(state, L):
+def tx_11_schattenkabinett_34_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:332
+    return state.location[298] == 4
+
+
+def tx_11_schattenkabinett_35_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:338
-    return state.location[95] == 3 and state.tracks[2] == 6
+    return state.location[95] == 3
 
 
-def tx_339(state, L):
+def tx_11_schattenkabinett_35_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:338
+    return state.tracks[2] == 6
+
+
+def tx_11_schattenkabinett_35_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:338
+    return (state.tracks[2], 6)
+
+
+def tx_11_schattenkabinett_36_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:350
     return state.tracks[1] == 8
 
 
-def tx_340(state, L):
+def tx_11_schattenkabinett_36_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:350
+    return (state.tracks[1], 8)
+
+
+def tx_11_schattenkabinett_36_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:356
     return state.tracks[1] == 5
 
 
-def tx_341(state, L):
+def tx_11_schattenkabinett_36_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:356
+    return (state.tracks[1], 5)
+
+
+def tx_11_schattenkabinett_37_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:368
     return state.tracks[1] == 3
 
 
-def tx_342(state, L):
+def tx_11_schattenkabinett_37_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:368
+    return (state.tracks[1], 3)
+
+
+def tx_11_schattenkabinett_37_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:370
-    return state.tracks[0] == 3 and state.tracks[1] == 2
+    return state.tracks[0] == 3
 
 
-def tx_343(state, L):
+def tx_11_schattenkabinett_37_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:370
+    return (state.tracks[0], 3)
+
+
+def tx_11_schattenkabinett_37_2(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:370
+    return state.tracks[1] == 2
+
+
+def tx_11_schattenkabinett_37_2_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:370
+    return (state.tracks[1], 2)
+
+
+def tx_11_schattenkabinett_38_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:377
-    return q_einsatz(state, 64) == 1 and q_ausdauer(state, 64) == 6
+    return q_einsatz(state, 64) == 1
 
 
-def tx_344(state, L):
+def tx_11_schattenkabinett_38_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:377
+    return (q_einsatz(state, 64), 1)
+
+
+def tx_11_schattenkabinett_38_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:377
+    return q_ausdauer(state, 64) == 6
+
+
+def tx_11_schattenkabinett_38_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:377
+    return (q_ausdauer(state, 64), 6)
+
+
+def tx_11_schattenkabinett_39_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:388
-    return state.location[95] == 3 and state.location[99] == 16
+    return state.location[95] == 3
 
 
-def tx_345(state, L):
+def tx_11_schattenkabinett_39_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:388
+    return state.location[99] == 16
+
+
+def tx_11_schattenkabinett_40_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:398
     return q_einsatz(state, 249) == 1
 
 
-def tx_346(state, L):
+def tx_11_schattenkabinett_40_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:398
+    return (q_einsatz(state, 249), 1)
+
+
+def tx_11_schattenkabinett_40_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:400
     return q_einsatz(state, 249) == 2
 
 
-def tx_347(state, L):
+def tx_11_schattenkabinett_40_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:400
+    return (q_einsatz(state, 249), 2)
+
+
+def tx_11_schattenkabinett_41_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:408
     return state.counters[0][64] == 1
 
 
-def tx_348(state, L):
+def tx_11_schattenkabinett_41_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:408
+    return (state.counters[0][64], 1)
+
+
+def tx_11_schattenkabinett_42_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
-    return (
-        q_einsatz(state, 64) == 1
-        and q_einsatz(state, 249) == 1
-        and q_einsatz(state, 269) == 0
-    )
+    return q_einsatz(state, 64) == 1
 
 
-def tx_349(state, L):
+def tx_11_schattenkabinett_42_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
+    return (q_einsatz(state, 64), 1)
+
+
+def tx_11_schattenkabinett_42_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
+    return q_einsatz(state, 249) == 1
+
+
+def tx_11_schattenkabinett_42_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
+    return (q_einsatz(state, 249), 1)
+
+
+def tx_11_schattenkabinett_42_2(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
+    return q_einsatz(state, 269) == 0
+
+
+def tx_11_schattenkabinett_42_2_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
+    return (q_einsatz(state, 269), 0)
+
+
+def tx_11_schattenkabinett_43_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:427
-    return state.tracks[0] == 10 and state.tracks[1] == 11
+    return state.tracks[0] == 10
 
 
-def tx_350(state, L):
+def tx_11_schattenkabinett_43_0_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:427
+    return (state.tracks[0], 10)
+
+
+def tx_11_schattenkabinett_43_1(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:427
+    return state.tracks[1] == 11
+
+
+def tx_11_schattenkabinett_43_1_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:427
+    return (state.tracks[1], 11)
+
+
+def tx_11_schattenkabinett_43_2(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:430
     return state.tracks[0] == 10
 
 
-def tx_351(state, L):
+def tx_11_schattenkabinett_43_2_sides(state, L):
+    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:430
+    return (state.tracks[0], 10)
+
+
+def tx_12_weggefaehrten_0_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:7
     return q_rettung(state, 124) == 2
 
 
-def tx_352(state, L):
+def tx_12_weggefaehrten_0_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:7
+    return (q_rettung(state, 124), 2)
+
+
+def tx_12_weggefaehrten_0_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:9
     return q_rettung(state, 124) == 3
 
 
-def tx_353(state, L):
+def tx_12_weggefaehrten_0_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:9
+    return (q_rettung(state, 124), 3)
+
+
+def tx_12_weggefaehrten_1_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:15
-    return q_ablenkstress(state, 124, 3) == 2 and q_ablenkstress(state, 125, 3) == 3
+    return q_ablenkstress(state, 124, 3) == 2
 
 
-def tx_354(state, L):
+def tx_12_weggefaehrten_1_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:15
+    return (q_ablenkstress(state, 124, 3), 2)
+
+
+def tx_12_weggefaehrten_1_1(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:15
+    return q_ablenkstress(state, 125, 3) == 3
+
+
+def tx_12_weggefaehrten_1_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:15
+    return (q_ablenkstress(state, 125, 3), 3)
+
+
+def tx_12_weggefaehrten_2_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:20
     return q_einsatz(state, 126) == 1
 
 
-def tx_355(state, L):
+def tx_12_weggefaehrten_2_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:20
+    return (q_einsatz(state, 126), 1)
+
+
+def tx_12_weggefaehrten_2_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:22
     return q_einsatz(state, 126) == 2
 
 
-def tx_356(state, L):
+def tx_12_weggefaehrten_2_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:22
+    return (q_einsatz(state, 126), 2)
+
+
+def tx_12_weggefaehrten_3_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:30
     return len(state.zones[3]) == 0
 
 
-def tx_357(state, L):
+def tx_12_weggefaehrten_3_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:30
+    return (len(state.zones[3]), 0)
+
+
+def tx_12_weggefaehrten_3_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:35
     return len(state.zones[3]) == 2
 
 
-def tx_358(state, L):
+def tx_12_weggefaehrten_3_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:35
+    return (len(state.zones[3]), 2)
+
+
+def tx_12_weggefaehrten_4_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:41
-    return q_rettung(state, 129) == 1 and q_einsatz(state, 137) == 1
+    return q_rettung(state, 129) == 1
 
 
-def tx_359(state, L):
+def tx_12_weggefaehrten_4_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:41
+    return (q_rettung(state, 129), 1)
+
+
+def tx_12_weggefaehrten_4_1(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:41
+    return q_einsatz(state, 137) == 1
+
+
+def tx_12_weggefaehrten_4_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:41
+    return (q_einsatz(state, 137), 1)
+
+
+def tx_12_weggefaehrten_4_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:43
-    return q_rettung(state, 129) == 2 and q_einsatz(state, 137) == 2
+    return q_rettung(state, 129) == 2
 
 
-def tx_360(state, L):
+def tx_12_weggefaehrten_4_2_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:43
+    return (q_rettung(state, 129), 2)
+
+
+def tx_12_weggefaehrten_4_3(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:43
+    return q_einsatz(state, 137) == 2
+
+
+def tx_12_weggefaehrten_4_3_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:43
+    return (q_einsatz(state, 137), 2)
+
+
+def tx_12_weggefaehrten_5_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:49
     return q_ablenkstress(state, 131, 4) == 3
 
 
-def tx_361(state, L):
+def tx_12_weggefaehrten_5_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:49
+    return (q_ablenkstress(state, 131, 4), 3)
+
+
+def tx_12_weggefaehrten_5_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:52
     return q_ablenkstress(state, 131, 4) == 1
 
 
-def tx_362(state, L):
+def tx_12_weggefaehrten_5_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:52
+    return (q_ablenkstress(state, 131, 4), 1)
+
+
+def tx_12_weggefaehrten_5_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:54
     return q_ablenkstress(state, 131, 4) == 1
 
 
-def tx_363(state, L):
+def tx_12_weggefaehrten_5_2_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:54
+    return (q_ablenkstress(state, 131, 4), 1)
+
+
+def tx_12_weggefaehrten_5_3(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:55
     return q_ablenkstress(state, 133, 4) == 1
 
 
-def tx_364(state, L):
+def tx_12_weggefaehrten_5_3_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:55
+    return (q_ablenkstress(state, 133, 4), 1)
+
+
+def tx_12_weggefaehrten_6_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:62
-    return q_einsatz(state, 134) == 3 and q_rettung(state, 134) == 2
+    return q_einsatz(state, 134) == 3
 
 
-def tx_365(state, L):
+def tx_12_weggefaehrten_6_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:62
+    return (q_einsatz(state, 134), 3)
+
+
+def tx_12_weggefaehrten_6_1(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:62
+    return q_rettung(state, 134) == 2
+
+
+def tx_12_weggefaehrten_6_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:62
+    return (q_rettung(state, 134), 2)
+
+
+def tx_12_weggefaehrten_6_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:64
-    return q_einsatz(state, 134) == 4 and q_rettung(state, 134) == 3
+    return q_einsatz(state, 134) == 4
 
 
-def tx_366(state, L):
+def tx_12_weggefaehrten_6_2_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:64
+    return (q_einsatz(state, 134), 4)
+
+
+def tx_12_weggefaehrten_6_3(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:64
+    return q_rettung(state, 134) == 3
+
+
+def tx_12_weggefaehrten_6_3_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:64
+    return (q_rettung(state, 134), 3)
+
+
+def tx_12_weggefaehrten_7_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:74
     return state.tracks[0] == 2
 
 
-def tx_367(state, L):
+def tx_12_weggefaehrten_7_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:74
+    return (state.tracks[0], 2)
+
+
+def tx_12_weggefaehrten_7_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:78
     return state.tracks[0] == 5
 
 
-def tx_368(state, L):
+def tx_12_weggefaehrten_7_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:78
+    return (state.tracks[0], 5)
+
+
+def tx_12_weggefaehrten_8_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:86
     return q_ausdauer(state, 124) == 5
 
 
-def tx_369(state, L):
+def tx_12_weggefaehrten_8_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:86
+    return (q_ausdauer(state, 124), 5)
+
+
+def tx_12_weggefaehrten_9_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:97
     return state.tracks[2] == 3
 
 
-def tx_370(state, L):
+def tx_12_weggefaehrten_9_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:97
+    return (state.tracks[2], 3)
+
+
+def tx_12_weggefaehrten_9_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:102
     return state.tracks[2] == 4
 
 
-def tx_371(state, L):
+def tx_12_weggefaehrten_9_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:102
+    return (state.tracks[2], 4)
+
+
+def tx_12_weggefaehrten_10_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:113
     return len(state.zones[3]) == 0
 
 
-def tx_372(state, L):
+def tx_12_weggefaehrten_10_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:113
+    return (len(state.zones[3]), 0)
+
+
+def tx_12_weggefaehrten_10_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:117
     return state.location[159] == 3
 
 
-def tx_373(state, L):
+def tx_12_weggefaehrten_11_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:125
-    return q_ausdauer(state, 143) == 3 and q_rettung(state, 144) == 1
+    return q_ausdauer(state, 143) == 3
 
 
-def tx_374(state, L):
+def tx_12_weggefaehrten_11_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:125
+    return (q_ausdauer(state, 143), 3)
+
+
+def tx_12_weggefaehrten_11_1(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:125
+    return q_rettung(state, 144) == 1
+
+
+def tx_12_weggefaehrten_11_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:125
+    return (q_rettung(state, 144), 1)
+
+
+def tx_12_weggefaehrten_11_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:127
     return q_rettung(state, 144) == 3
 
 
-def tx_375(state, L):
+def tx_12_weggefaehrten_11_2_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:127
+    return (q_rettung(state, 144), 3)
+
+
+def tx_12_weggefaehrten_12_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:134
     return q_ablenkstress(state, 124, 4) == 2
 
 
-def tx_376(state, L):
+def tx_12_weggefaehrten_12_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:134
+    return (q_ablenkstress(state, 124, 4), 2)
+
+
+def tx_12_weggefaehrten_13_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:143
-    return d_erschoepft(state, 146) and q_ausdauer(state, 124) == 5
+    return d_erschoepft(state, 146)
 
 
-def tx_377(state, L):
+def tx_12_weggefaehrten_13_1(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:143
+    return q_ausdauer(state, 124) == 5
+
+
+def tx_12_weggefaehrten_13_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:143
+    return (q_ausdauer(state, 124), 5)
+
+
+def tx_12_weggefaehrten_14_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:151
     return allowed_ablenken(state, 0, 147, 312)
 
 
-def tx_378(state, L):
+def tx_12_weggefaehrten_15_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:161
     return state.counters[0][124] == 1
 
 
-def tx_379(state, L):
+def tx_12_weggefaehrten_15_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:161
+    return (state.counters[0][124], 1)
+
+
+def tx_12_weggefaehrten_16_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:171
-    return q_rettung(state, 124) == 3 and state.tracks[4] == 2
+    return q_rettung(state, 124) == 3
 
 
-def tx_380(state, L):
+def tx_12_weggefaehrten_16_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:171
+    return (q_rettung(state, 124), 3)
+
+
+def tx_12_weggefaehrten_16_1(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:171
+    return state.tracks[4] == 2
+
+
+def tx_12_weggefaehrten_16_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:171
+    return (state.tracks[4], 2)
+
+
+def tx_12_weggefaehrten_16_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:177
     return state.tracks[4] == 3
 
 
-def tx_381(state, L):
+def tx_12_weggefaehrten_16_2_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:177
+    return (state.tracks[4], 3)
+
+
+def tx_12_weggefaehrten_17_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:186
-    return q_einsatz(state, 124) == 3 and q_einsatz(state, 145) == 2
+    return q_einsatz(state, 124) == 3
 
 
-def tx_382(state, L):
+def tx_12_weggefaehrten_17_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:186
+    return (q_einsatz(state, 124), 3)
+
+
+def tx_12_weggefaehrten_17_1(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:186
+    return q_einsatz(state, 145) == 2
+
+
+def tx_12_weggefaehrten_17_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:186
+    return (q_einsatz(state, 145), 2)
+
+
+def tx_12_weggefaehrten_18_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:196
-    return state.counters[0][124] == 1 and state.counters[0][126] == 0
+    return state.counters[0][124] == 1
 
 
-def tx_383(state, L):
+def tx_12_weggefaehrten_18_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:196
+    return (state.counters[0][124], 1)
+
+
+def tx_12_weggefaehrten_18_1(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:196
+    return state.counters[0][126] == 0
+
+
+def tx_12_weggefaehrten_18_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:196
+    return (state.counters[0][126], 0)
+
+
+def tx_12_weggefaehrten_19_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:206
     return len(state.zones[3]) == 1
 
 
-def tx_384(state, L):
+def tx_12_weggefaehrten_19_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:206
+    return (len(state.zones[3]), 1)
+
+
+def tx_12_weggefaehrten_19_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:211
     return len(state.zones[3]) == 3
 
 
-def tx_385(state, L):
+def tx_12_weggefaehrten_19_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:211
+    return (len(state.zones[3]), 3)
+
+
+def tx_12_weggefaehrten_20_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:218
     return not allowed_ausspielen(state, 0, 155)
 
 
-def tx_386(state, L):
+def tx_12_weggefaehrten_20_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:221
     return q_rettung(state, 126) == 3
 
 
-def tx_387(state, L):
+def tx_12_weggefaehrten_20_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:221
+    return (q_rettung(state, 126), 3)
+
+
+def tx_12_weggefaehrten_21_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:227
     return q_einsatz(state, 124) == 3
 
 
-def tx_388(state, L):
+def tx_12_weggefaehrten_21_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:227
+    return (q_einsatz(state, 124), 3)
+
+
+def tx_12_weggefaehrten_22_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:235
-    return q_ausdauer(state, 124) == 5 and q_ausdauer(state, 145) == 4
+    return q_ausdauer(state, 124) == 5
 
 
-def tx_389(state, L):
+def tx_12_weggefaehrten_22_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:235
+    return (q_ausdauer(state, 124), 5)
+
+
+def tx_12_weggefaehrten_22_1(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:235
+    return q_ausdauer(state, 145) == 4
+
+
+def tx_12_weggefaehrten_22_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:235
+    return (q_ausdauer(state, 145), 4)
+
+
+def tx_12_weggefaehrten_23_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:243
     return state.counters[0][124] == 1
 
 
-def tx_390(state, L):
+def tx_12_weggefaehrten_23_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:243
+    return (state.counters[0][124], 1)
+
+
+def tx_12_weggefaehrten_23_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:246
     return allowed_ausspielen(state, 0, 164)
 
 
-def tx_391(state, L):
+def tx_12_weggefaehrten_23_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:249
     return state.counters[0][124] == 0
 
 
-def tx_392(state, L):
+def tx_12_weggefaehrten_23_2_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:249
+    return (state.counters[0][124], 0)
+
+
+def tx_12_weggefaehrten_24_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:256
     return len(state.zones[3]) == 2
 
 
-def tx_393(state, L):
+def tx_12_weggefaehrten_24_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:256
+    return (len(state.zones[3]), 2)
+
+
+def tx_12_weggefaehrten_25_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:262
     return not allowed_ausspielen(state, 0, 160)
 
 
-def tx_394(state, L):
+def tx_12_weggefaehrten_25_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:266
     return state.tracks[2] == 4
 
 
-def tx_395(state, L):
+def tx_12_weggefaehrten_25_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:266
+    return (state.tracks[2], 4)
+
+
+def tx_12_weggefaehrten_26_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:280
     return len(state.zones[3]) == 2
 
 
-def tx_396(state, L):
+def tx_12_weggefaehrten_26_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:280
+    return (len(state.zones[3]), 2)
+
+
+def tx_12_weggefaehrten_26_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:286
     return len(state.zones[3]) == 5
 
 
-def tx_397(state, L):
+def tx_12_weggefaehrten_26_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:286
+    return (len(state.zones[3]), 5)
+
+
+def tx_12_weggefaehrten_27_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:293
     return q_einsatz(state, 124) == 4
 
 
-def tx_398(state, L):
+def tx_12_weggefaehrten_27_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:293
+    return (q_einsatz(state, 124), 4)
+
+
+def tx_12_weggefaehrten_28_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:302
-    return (
-        state.location[124] == 3
-        and state.location[159] == 3
-        and state.counters[0][124] == 0
-    )
+    return state.location[124] == 3
 
 
-def tx_399(state, L):
+def tx_12_weggefaehrten_28_1(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:302
+    return state.location[159] == 3
+
+
+def tx_12_weggefaehrten_28_2(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:302
+    return state.counters[0][124] == 0
+
+
+def tx_12_weggefaehrten_28_2_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:302
+    return (state.counters[0][124], 0)
+
+
+def tx_12_weggefaehrten_29_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:310
     return not allowed_ausspielen(state, 0, 165)
 
 
-def tx_400(state, L):
+def tx_12_weggefaehrten_29_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:314
     return state.tracks[0] == 3
 
 
-def tx_401(state, L):
+def tx_12_weggefaehrten_29_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:314
+    return (state.tracks[0], 3)
+
+
+def tx_12_weggefaehrten_30_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:323
     return not allowed_ausspielen(state, 0, 166)
 
 
-def tx_402(state, L):
+def tx_12_weggefaehrten_30_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:326
     return state.tracks[0] == 2
 
 
-def tx_403(state, L):
+def tx_12_weggefaehrten_30_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:326
+    return (state.tracks[0], 2)
+
+
+def tx_12_weggefaehrten_31_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:332
     return state.tracks[2] == 3
 
 
-def tx_404(state, L):
+def tx_12_weggefaehrten_31_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:332
+    return (state.tracks[2], 3)
+
+
+def tx_12_weggefaehrten_32_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:339
-    return state.location[124] == 3 and state.location[159] == 3
+    return state.location[124] == 3
 
 
-def tx_405(state, L):
+def tx_12_weggefaehrten_32_1(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:339
+    return state.location[159] == 3
+
+
+def tx_12_weggefaehrten_32_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:345
-    return state.location[162] == 3 and state.location[126] == 1
+    return state.location[162] == 3
 
 
-def tx_406(state, L):
+def tx_12_weggefaehrten_32_3(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:345
+    return state.location[126] == 1
+
+
+def tx_12_weggefaehrten_33_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:353
-    return state.counters[0][124] == 1 and state.location[159] == 3
+    return state.counters[0][124] == 1
 
 
-def tx_407(state, L):
+def tx_12_weggefaehrten_33_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:353
+    return (state.counters[0][124], 1)
+
+
+def tx_12_weggefaehrten_33_1(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:353
+    return state.location[159] == 3
+
+
+def tx_12_weggefaehrten_34_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:361
     return q_einsatz(state, 124) == 3
 
 
-def tx_408(state, L):
+def tx_12_weggefaehrten_34_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:361
+    return (q_einsatz(state, 124), 3)
+
+
+def tx_12_weggefaehrten_35_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:370
     return not allowed_ausspielen(state, 0, 171)
 
 
-def tx_409(state, L):
+def tx_12_weggefaehrten_35_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
-    return (
-        q_rettung(state, 126) == 3
-        and q_rettung(state, 139) == 2
-        and q_rettung(state, 145) == 0
-    )
+    return q_rettung(state, 126) == 3
 
 
-def tx_410(state, L):
+def tx_12_weggefaehrten_35_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
+    return (q_rettung(state, 126), 3)
+
+
+def tx_12_weggefaehrten_35_2(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
+    return q_rettung(state, 139) == 2
+
+
+def tx_12_weggefaehrten_35_2_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
+    return (q_rettung(state, 139), 2)
+
+
+def tx_12_weggefaehrten_35_3(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
+    return q_rettung(state, 145) == 0
+
+
+def tx_12_weggefaehrten_35_3_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
+    return (q_rettung(state, 145), 0)
+
+
+def tx_12_weggefaehrten_36_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:383
     return q_ausdauer(state, 124) == 5
 
 
-def tx_411(state, L):
+def tx_12_weggefaehrten_36_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:383
+    return (q_ausdauer(state, 124), 5)
+
+
+def tx_12_weggefaehrten_36_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:385
     return state.counters[0][124] == 1
 
 
-def tx_412(state, L):
+def tx_12_weggefaehrten_36_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:385
+    return (state.counters[0][124], 1)
+
+
+def tx_12_weggefaehrten_37_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
-    return (
-        q_mannschaftsgroesse(state, 0) == 3
-        and q_rettung(state, 124) == 3
-        and q_rettung(state, 126) == 3
-    )
+    return q_mannschaftsgroesse(state, 0) == 3
 
 
-def tx_413(state, L):
+def tx_12_weggefaehrten_37_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
+    return (q_mannschaftsgroesse(state, 0), 3)
+
+
+def tx_12_weggefaehrten_37_1(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
+    return q_rettung(state, 124) == 3
+
+
+def tx_12_weggefaehrten_37_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
+    return (q_rettung(state, 124), 3)
+
+
+def tx_12_weggefaehrten_37_2(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
+    return q_rettung(state, 126) == 3
+
+
+def tx_12_weggefaehrten_37_2_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
+    return (q_rettung(state, 126), 3)
+
+
+def tx_12_weggefaehrten_38_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:403
     return state.tracks[2] == 3
 
 
-def tx_414(state, L):
+def tx_12_weggefaehrten_38_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:403
+    return (state.tracks[2], 3)
+
+
+def tx_12_weggefaehrten_38_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:410
     return state.counters[0][124] == 0
 
 
-def tx_415(state, L):
+def tx_12_weggefaehrten_38_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:410
+    return (state.counters[0][124], 0)
+
+
+def tx_12_weggefaehrten_39_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:421
     return state.counters[0][124] == 1
 
 
-def tx_416(state, L):
+def tx_12_weggefaehrten_39_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:421
+    return (state.counters[0][124], 1)
+
+
+def tx_12_weggefaehrten_40_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:433
     return len(state.zones[3]) == 0
 
 
-def tx_417(state, L):
+def tx_12_weggefaehrten_40_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:433
+    return (len(state.zones[3]), 0)
+
+
+def tx_12_weggefaehrten_40_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:438
     return len(state.zones[3]) == 1
 
 
-def tx_418(state, L):
+def tx_12_weggefaehrten_40_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:438
+    return (len(state.zones[3]), 1)
+
+
+def tx_12_weggefaehrten_40_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:440
     return len(state.zones[3]) == 2
 
 
-def tx_419(state, L):
+def tx_12_weggefaehrten_40_2_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:440
+    return (len(state.zones[3]), 2)
+
+
+def tx_12_weggefaehrten_41_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:449
-    return q_ausdauer(state, 124) == 5 and q_ausdauer(state, 312) == 4
+    return q_ausdauer(state, 124) == 5
 
 
-def tx_420(state, L):
+def tx_12_weggefaehrten_41_0_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:449
+    return (q_ausdauer(state, 124), 5)
+
+
+def tx_12_weggefaehrten_41_1(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:449
+    return q_ausdauer(state, 312) == 4
+
+
+def tx_12_weggefaehrten_41_1_sides(state, L):
+    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:449
+    return (q_ausdauer(state, 312), 4)
+
+
+def tx_12_weggefaehrten_42_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:460
     return state.location[159] == 3
 
 
-def tx_421(state, L):
+def tx_13_purpurpakt_0_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:13
-    return state.tracks[0] == 3 and state.location[231] == 16
+    return state.tracks[0] == 3
 
 
-def tx_422(state, L):
+def tx_13_purpurpakt_0_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:13
+    return (state.tracks[0], 3)
+
+
+def tx_13_purpurpakt_0_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:13
+    return state.location[231] == 16
+
+
+def tx_13_purpurpakt_1_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:21
     return state.tracks[0] == 2
 
 
-def tx_423(state, L):
+def tx_13_purpurpakt_1_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:21
+    return (state.tracks[0], 2)
+
+
+def tx_13_purpurpakt_2_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:27
-    return state.counters[0][187] == 1 and q_einsatz(state, 187) == 4
+    return state.counters[0][187] == 1
 
 
-def tx_424(state, L):
+def tx_13_purpurpakt_2_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:27
+    return (state.counters[0][187], 1)
+
+
+def tx_13_purpurpakt_2_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:27
+    return q_einsatz(state, 187) == 4
+
+
+def tx_13_purpurpakt_2_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:27
+    return (q_einsatz(state, 187), 4)
+
+
+def tx_13_purpurpakt_2_2(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:29
     return q_einsatz(state, 187) == 2
 
 
-def tx_425(state, L):
+def tx_13_purpurpakt_2_2_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:29
+    return (q_einsatz(state, 187), 2)
+
+
+def tx_13_purpurpakt_3_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:39
-    return d_bereit(state, 188) and state.tracks[0] == 2
+    return d_bereit(state, 188)
 
 
-def tx_426(state, L):
+def tx_13_purpurpakt_3_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:39
+    return state.tracks[0] == 2
+
+
+def tx_13_purpurpakt_3_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:39
+    return (state.tracks[0], 2)
+
+
+def tx_13_purpurpakt_3_2(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:41
-    return state.tracks[0] == 4 and d_erschoepft(state, 188)
+    return state.tracks[0] == 4
 
 
-def tx_427(state, L):
+def tx_13_purpurpakt_3_2_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:41
+    return (state.tracks[0], 4)
+
+
+def tx_13_purpurpakt_3_3(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:41
+    return d_erschoepft(state, 188)
+
+
+def tx_13_purpurpakt_3_4(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:42
     return state.location[222] == 3
 
 
-def tx_428(state, L):
+def tx_13_purpurpakt_4_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:51
-    return state.counters[0][189] == 2 and len(state.zones[3]) == 2
+    return state.counters[0][189] == 2
 
 
-def tx_429(state, L):
+def tx_13_purpurpakt_4_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:51
+    return (state.counters[0][189], 2)
+
+
+def tx_13_purpurpakt_4_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:51
+    return len(state.zones[3]) == 2
+
+
+def tx_13_purpurpakt_4_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:51
+    return (len(state.zones[3]), 2)
+
+
+def tx_13_purpurpakt_5_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:61
-    return state.counters[0][190] == 1 and state.tracks[2] == 4
+    return state.counters[0][190] == 1
 
 
-def tx_430(state, L):
+def tx_13_purpurpakt_5_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:61
+    return (state.counters[0][190], 1)
+
+
+def tx_13_purpurpakt_5_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:61
+    return state.tracks[2] == 4
+
+
+def tx_13_purpurpakt_5_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:61
+    return (state.tracks[2], 4)
+
+
+def tx_13_purpurpakt_6_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:70
     return state.tracks[2] == 6
 
 
-def tx_431(state, L):
+def tx_13_purpurpakt_6_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:70
+    return (state.tracks[2], 6)
+
+
+def tx_13_purpurpakt_7_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:77
     return state.tracks[2] == 4
 
 
-def tx_432(state, L):
+def tx_13_purpurpakt_7_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:77
+    return (state.tracks[2], 4)
+
+
+def tx_13_purpurpakt_8_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:86
-    return state.tracks[0] == 3 and state.counters[0][193] == 1
+    return state.tracks[0] == 3
 
 
-def tx_433(state, L):
+def tx_13_purpurpakt_8_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:86
+    return (state.tracks[0], 3)
+
+
+def tx_13_purpurpakt_8_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:86
+    return state.counters[0][193] == 1
+
+
+def tx_13_purpurpakt_8_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:86
+    return (state.counters[0][193], 1)
+
+
+def tx_13_purpurpakt_9_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:92
-    return q_rettung(state, 194) == 1 and q_einsatz(state, 205) == 2
+    return q_rettung(state, 194) == 1
 
 
-def tx_434(state, L):
+def tx_13_purpurpakt_9_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:92
+    return (q_rettung(state, 194), 1)
+
+
+def tx_13_purpurpakt_9_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:92
+    return q_einsatz(state, 205) == 2
+
+
+def tx_13_purpurpakt_9_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:92
+    return (q_einsatz(state, 205), 2)
+
+
+def tx_13_purpurpakt_9_2(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:94
-    return q_rettung(state, 194) == 2 and q_einsatz(state, 205) == 3
+    return q_rettung(state, 194) == 2
 
 
-def tx_435(state, L):
+def tx_13_purpurpakt_9_2_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:94
+    return (q_rettung(state, 194), 2)
+
+
+def tx_13_purpurpakt_9_3(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:94
+    return q_einsatz(state, 205) == 3
+
+
+def tx_13_purpurpakt_9_3_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:94
+    return (q_einsatz(state, 205), 3)
+
+
+def tx_13_purpurpakt_10_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:101
     return state.location[231] == 16
 
 
-def tx_436(state, L):
+def tx_13_purpurpakt_11_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:111
-    return state.location[231] == 16 and state.counters[0][198] == 0
+    return state.location[231] == 16
 
 
-def tx_437(state, L):
+def tx_13_purpurpakt_11_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:111
+    return state.counters[0][198] == 0
+
+
+def tx_13_purpurpakt_11_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:111
+    return (state.counters[0][198], 0)
+
+
+def tx_13_purpurpakt_12_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:119
     return state.counters[0][199] == 1
 
 
-def tx_438(state, L):
+def tx_13_purpurpakt_12_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:119
+    return (state.counters[0][199], 1)
+
+
+def tx_13_purpurpakt_12_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:124
     return state.location[199] == 16
 
 
-def tx_439(state, L):
+def tx_13_purpurpakt_13_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:134
     return q_einsatz(state, 201) == 5
 
 
-def tx_440(state, L):
+def tx_13_purpurpakt_13_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:134
+    return (q_einsatz(state, 201), 5)
+
+
+def tx_13_purpurpakt_13_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:136
     return q_einsatz(state, 201) == 3
 
 
-def tx_441(state, L):
+def tx_13_purpurpakt_13_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:136
+    return (q_einsatz(state, 201), 3)
+
+
+def tx_13_purpurpakt_14_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:142
-    return state.counters[0][202] == 1 and state.tracks[2] == 5
+    return state.counters[0][202] == 1
 
 
-def tx_442(state, L):
+def tx_13_purpurpakt_14_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:142
+    return (state.counters[0][202], 1)
+
+
+def tx_13_purpurpakt_14_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:142
+    return state.tracks[2] == 5
+
+
+def tx_13_purpurpakt_14_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:142
+    return (state.tracks[2], 5)
+
+
+def tx_13_purpurpakt_15_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:151
-    return state.location[231] == 3 and state.counters[0][203] == 1
+    return state.location[231] == 3
 
 
-def tx_443(state, L):
+def tx_13_purpurpakt_15_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:151
+    return state.counters[0][203] == 1
+
+
+def tx_13_purpurpakt_15_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:151
+    return (state.counters[0][203], 1)
+
+
+def tx_13_purpurpakt_16_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:161
-    return d_erschoepft(state, 207) and state.location[249] == 17
+    return d_erschoepft(state, 207)
 
 
-def tx_444(state, L):
+def tx_13_purpurpakt_16_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:161
+    return state.location[249] == 17
+
+
+def tx_13_purpurpakt_17_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:169
     return allowed_ablenken(state, 0, 208, 312)
 
 
-def tx_445(state, L):
+def tx_13_purpurpakt_18_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:175
     return state.location[231] == 3
 
 
-def tx_446(state, L):
+def tx_13_purpurpakt_19_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:181
     return q_ablenkstress(state, 200, 2) == 1
 
 
-def tx_447(state, L):
+def tx_13_purpurpakt_19_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:181
+    return (q_ablenkstress(state, 200, 2), 1)
+
+
+def tx_13_purpurpakt_20_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:192
     return state.tracks[2] == 3
 
 
-def tx_448(state, L):
+def tx_13_purpurpakt_20_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:192
+    return (state.tracks[2], 3)
+
+
+def tx_13_purpurpakt_21_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:202
-    return q_einsatz(state, 200) == 3 and state.counters[0][200] == 1
+    return q_einsatz(state, 200) == 3
 
 
-def tx_449(state, L):
+def tx_13_purpurpakt_21_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:202
+    return (q_einsatz(state, 200), 3)
+
+
+def tx_13_purpurpakt_21_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:202
+    return state.counters[0][200] == 1
+
+
+def tx_13_purpurpakt_21_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:202
+    return (state.counters[0][200], 1)
+
+
+def tx_13_purpurpakt_22_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:212
     return q_rettung(state, 200) == 2
 
 
-def tx_450(state, L):
+def tx_13_purpurpakt_22_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:212
+    return (q_rettung(state, 200), 2)
+
+
+def tx_13_purpurpakt_23_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:223
-    return len(state.zones[3]) == 2 and state.location[231] == 16
+    return len(state.zones[3]) == 2
 
 
-def tx_451(state, L):
+def tx_13_purpurpakt_23_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:223
+    return (len(state.zones[3]), 2)
+
+
+def tx_13_purpurpakt_23_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:223
+    return state.location[231] == 16
+
+
+def tx_13_purpurpakt_24_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:232
-    return q_einsatz(state, 200) == 2 and state.counters[0][200] == 1
+    return q_einsatz(state, 200) == 2
 
 
-def tx_452(state, L):
+def tx_13_purpurpakt_24_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:232
+    return (q_einsatz(state, 200), 2)
+
+
+def tx_13_purpurpakt_24_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:232
+    return state.counters[0][200] == 1
+
+
+def tx_13_purpurpakt_24_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:232
+    return (state.counters[0][200], 1)
+
+
+def tx_13_purpurpakt_25_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:239
-    return q_kosten(state, 0, 192) == 3 and q_kosten(state, 0, 200) == 0
+    return q_kosten(state, 0, 192) == 3
 
 
-def tx_453(state, L):
+def tx_13_purpurpakt_25_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:239
+    return (q_kosten(state, 0, 192), 3)
+
+
+def tx_13_purpurpakt_25_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:239
+    return q_kosten(state, 0, 200) == 0
+
+
+def tx_13_purpurpakt_25_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:239
+    return (q_kosten(state, 0, 200), 0)
+
+
+def tx_13_purpurpakt_25_2(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:241
-    return state.tracks[2] == 3 and q_kosten(state, 0, 200) == 1
+    return state.tracks[2] == 3
 
 
-def tx_454(state, L):
+def tx_13_purpurpakt_25_2_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:241
+    return (state.tracks[2], 3)
+
+
+def tx_13_purpurpakt_25_3(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:241
+    return q_kosten(state, 0, 200) == 1
+
+
+def tx_13_purpurpakt_25_3_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:241
+    return (q_kosten(state, 0, 200), 1)
+
+
+def tx_13_purpurpakt_26_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:247
     return not allowed_ausspielen(state, 0, 219)
 
 
-def tx_455(state, L):
+def tx_13_purpurpakt_26_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:254
     return len(state.zones[3]) == 3
 
 
-def tx_456(state, L):
+def tx_13_purpurpakt_26_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:254
+    return (len(state.zones[3]), 3)
+
+
+def tx_13_purpurpakt_27_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:263
     return state.tracks[1] == 3
 
 
-def tx_457(state, L):
+def tx_13_purpurpakt_27_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:263
+    return (state.tracks[1], 3)
+
+
+def tx_13_purpurpakt_28_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:273
-    return d_bereit(state, 200) and state.counters[0][200] == 1
+    return d_bereit(state, 200)
 
 
-def tx_458(state, L):
+def tx_13_purpurpakt_28_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:273
+    return state.counters[0][200] == 1
+
+
+def tx_13_purpurpakt_28_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:273
+    return (state.counters[0][200], 1)
+
+
+def tx_13_purpurpakt_28_2(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:275
     return state.tracks[0] == 2
 
 
-def tx_459(state, L):
+def tx_13_purpurpakt_28_2_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:275
+    return (state.tracks[0], 2)
+
+
+def tx_13_purpurpakt_29_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:283
-    return state.tracks[2] == 6 and state.location[231] == 16
+    return state.tracks[2] == 6
 
 
-def tx_460(state, L):
+def tx_13_purpurpakt_29_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:283
+    return (state.tracks[2], 6)
+
+
+def tx_13_purpurpakt_29_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:283
+    return state.location[231] == 16
+
+
+def tx_13_purpurpakt_30_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
-    return (
-        q_einsatz(state, 200) == 3
-        and state.counters[0][200] == 1
-        and state.counters[0][211] == 1
-    )
+    return q_einsatz(state, 200) == 3
 
 
-def tx_461(state, L):
+def tx_13_purpurpakt_30_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
+    return (q_einsatz(state, 200), 3)
+
+
+def tx_13_purpurpakt_30_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
+    return state.counters[0][200] == 1
+
+
+def tx_13_purpurpakt_30_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
+    return (state.counters[0][200], 1)
+
+
+def tx_13_purpurpakt_30_2(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
+    return state.counters[0][211] == 1
+
+
+def tx_13_purpurpakt_30_2_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
+    return (state.counters[0][211], 1)
+
+
+def tx_13_purpurpakt_31_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:298
-    return len(state.zones[4]) == 1 and len(state.zones[17]) == 2
+    return len(state.zones[4]) == 1
 
 
-def tx_462(state, L):
+def tx_13_purpurpakt_31_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:298
+    return (len(state.zones[4]), 1)
+
+
+def tx_13_purpurpakt_31_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:298
+    return len(state.zones[17]) == 2
+
+
+def tx_13_purpurpakt_31_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:298
+    return (len(state.zones[17]), 2)
+
+
+def tx_13_purpurpakt_32_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:306
-    return state.location[222] == 3 and len(state.zones[3]) == 1
+    return state.location[222] == 3
 
 
-def tx_463(state, L):
+def tx_13_purpurpakt_32_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:306
+    return len(state.zones[3]) == 1
+
+
+def tx_13_purpurpakt_32_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:306
+    return (len(state.zones[3]), 1)
+
+
+def tx_13_purpurpakt_33_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:316
-    return (
-        state.location[200] == 16 and state.location[234] == 16 and state.tracks[0] == 3
-    )
+    return state.location[200] == 16
 
 
-def tx_464(state, L):
+def tx_13_purpurpakt_33_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:316
+    return state.location[234] == 16
+
+
+def tx_13_purpurpakt_33_2(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:316
+    return state.tracks[0] == 3
+
+
+def tx_13_purpurpakt_33_2_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:316
+    return (state.tracks[0], 3)
+
+
+def tx_13_purpurpakt_34_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:321
     return not allowed_ausspielen(state, 0, 226)
 
 
-def tx_465(state, L):
+def tx_13_purpurpakt_35_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:329
-    return state.tracks[1] == 0 and state.location[231] == 16
+    return state.tracks[1] == 0
 
 
-def tx_466(state, L):
+def tx_13_purpurpakt_35_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:329
+    return (state.tracks[1], 0)
+
+
+def tx_13_purpurpakt_35_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:329
+    return state.location[231] == 16
+
+
+def tx_13_purpurpakt_36_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:337
-    return state.counters[0][249] == 2 and state.counters[0][200] == 1
+    return state.counters[0][249] == 2
 
 
-def tx_467(state, L):
+def tx_13_purpurpakt_36_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:337
+    return (state.counters[0][249], 2)
+
+
+def tx_13_purpurpakt_36_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:337
+    return state.counters[0][200] == 1
+
+
+def tx_13_purpurpakt_36_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:337
+    return (state.counters[0][200], 1)
+
+
+def tx_13_purpurpakt_37_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:345
-    return state.tracks[0] == 3 and state.counters[0][200] == 1
+    return state.tracks[0] == 3
 
 
-def tx_468(state, L):
+def tx_13_purpurpakt_37_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:345
+    return (state.tracks[0], 3)
+
+
+def tx_13_purpurpakt_37_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:345
+    return state.counters[0][200] == 1
+
+
+def tx_13_purpurpakt_37_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:345
+    return (state.counters[0][200], 1)
+
+
+def tx_13_purpurpakt_38_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:356
     return state.counters[0][248] == 1
 
 
-def tx_469(state, L):
+def tx_13_purpurpakt_38_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:356
+    return (state.counters[0][248], 1)
+
+
+def tx_13_purpurpakt_39_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:362
     return not allowed_ausspielen(state, 0, 231)
 
 
-def tx_470(state, L):
+def tx_13_purpurpakt_39_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:367
-    return state.tracks[2] == 4 and len(state.zones[3]) == 0
+    return state.tracks[2] == 4
 
 
-def tx_471(state, L):
+def tx_13_purpurpakt_39_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:367
+    return (state.tracks[2], 4)
+
+
+def tx_13_purpurpakt_39_2(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:367
+    return len(state.zones[3]) == 0
+
+
+def tx_13_purpurpakt_39_2_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:367
+    return (len(state.zones[3]), 0)
+
+
+def tx_13_purpurpakt_40_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:374
     return allowed_ausspielen(state, 0, 232)
 
 
-def tx_472(state, L):
+def tx_13_purpurpakt_40_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:377
     return state.tracks[0] == 1
 
 
-def tx_473(state, L):
+def tx_13_purpurpakt_40_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:377
+    return (state.tracks[0], 1)
+
+
+def tx_13_purpurpakt_41_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:385
     return not allowed_ausspielen(state, 0, 233)
 
 
-def tx_474(state, L):
+def tx_13_purpurpakt_41_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:388
     return state.tracks[1] == 1
 
 
-def tx_475(state, L):
+def tx_13_purpurpakt_41_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:388
+    return (state.tracks[1], 1)
+
+
+def tx_13_purpurpakt_42_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:396
     return q_rettung(state, 200) == 3
 
 
-def tx_476(state, L):
+def tx_13_purpurpakt_42_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:396
+    return (q_rettung(state, 200), 3)
+
+
+def tx_13_purpurpakt_42_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:398
     return state.counters[0][200] == 1
 
 
-def tx_477(state, L):
+def tx_13_purpurpakt_42_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:398
+    return (state.counters[0][200], 1)
+
+
+def tx_13_purpurpakt_43_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:411
-    return state.tracks[2] == 3 and state.location[231] == 16
+    return state.tracks[2] == 3
 
 
-def tx_478(state, L):
+def tx_13_purpurpakt_43_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:411
+    return (state.tracks[2], 3)
+
+
+def tx_13_purpurpakt_43_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:411
+    return state.location[231] == 16
+
+
+def tx_13_purpurpakt_44_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:422
-    return state.counters[0][200] == 1 and state.location[231] == 3
+    return state.counters[0][200] == 1
 
 
-def tx_479(state, L):
+def tx_13_purpurpakt_44_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:422
+    return (state.counters[0][200], 1)
+
+
+def tx_13_purpurpakt_44_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:422
+    return state.location[231] == 3
+
+
+def tx_13_purpurpakt_45_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:431
     return state.tracks[2] == 3
 
 
-def tx_480(state, L):
+def tx_13_purpurpakt_45_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:431
+    return (state.tracks[2], 3)
+
+
+def tx_13_purpurpakt_45_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:438
     return state.counters[0][200] == 0
 
 
-def tx_481(state, L):
+def tx_13_purpurpakt_45_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:438
+    return (state.counters[0][200], 0)
+
+
+def tx_13_purpurpakt_46_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
-    return (
-        q_kosten(state, 0, 220) == 1
-        and q_kosten(state, 1, 343) == 1
-        and q_kosten(state, 0, 200) == 1
-    )
+    return q_kosten(state, 0, 220) == 1
 
 
-def tx_482(state, L):
+def tx_13_purpurpakt_46_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
+    return (q_kosten(state, 0, 220), 1)
+
+
+def tx_13_purpurpakt_46_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
+    return q_kosten(state, 1, 343) == 1
+
+
+def tx_13_purpurpakt_46_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
+    return (q_kosten(state, 1, 343), 1)
+
+
+def tx_13_purpurpakt_46_2(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
+    return q_kosten(state, 0, 200) == 1
+
+
+def tx_13_purpurpakt_46_2_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
+    return (q_kosten(state, 0, 200), 1)
+
+
+def tx_13_purpurpakt_46_3(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:446
     return q_kosten(state, 0, 231) == 0
 
 
-def tx_483(state, L):
+def tx_13_purpurpakt_46_3_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:446
+    return (q_kosten(state, 0, 231), 0)
+
+
+def tx_13_purpurpakt_47_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:458
     return state.tracks[3] == 3
 
 
-def tx_484(state, L):
+def tx_13_purpurpakt_47_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:458
+    return (state.tracks[3], 3)
+
+
+def tx_13_purpurpakt_48_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:467
-    return q_einsatz(state, 200) == 2 and q_einsatz(state, 249) == 3
+    return q_einsatz(state, 200) == 2
 
 
-def tx_485(state, L):
+def tx_13_purpurpakt_48_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:467
+    return (q_einsatz(state, 200), 2)
+
+
+def tx_13_purpurpakt_48_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:467
+    return q_einsatz(state, 249) == 3
+
+
+def tx_13_purpurpakt_48_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:467
+    return (q_einsatz(state, 249), 3)
+
+
+def tx_13_purpurpakt_49_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:477
-    return q_ausdauer(state, 200) == 3 and q_rettung(state, 200) == 2
+    return q_ausdauer(state, 200) == 3
 
 
-def tx_486(state, L):
+def tx_13_purpurpakt_49_0_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:477
+    return (q_ausdauer(state, 200), 3)
+
+
+def tx_13_purpurpakt_49_1(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:477
+    return q_rettung(state, 200) == 2
+
+
+def tx_13_purpurpakt_49_1_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:477
+    return (q_rettung(state, 200), 2)
+
+
+def tx_13_purpurpakt_49_2(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:478
-    return q_einsatz(state, 204) == 3 and q_rettung(state, 204) == 2
+    return q_einsatz(state, 204) == 3
+
+
+def tx_13_purpurpakt_49_2_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:478
+    return (q_einsatz(state, 204), 3)
+
+
+def tx_13_purpurpakt_49_3(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:478
+    return q_rettung(state, 204) == 2
+
+
+def tx_13_purpurpakt_49_3_sides(state, L):
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:478
+    return (q_rettung(state, 204), 2)
 
 
 TEST_STEPS = (
-    tb_4_0,
-    tb_7_0,
-    tb_8_0,
-    tb_9_0,
-    tb_10_0,
-    tb_10_1,
-    tb_11_0,
-    tb_11_1,
-    tb_11_2,
-    tb_12_0,
-    tb_13_0,
-    tb_14_0,
-    tb_15_0,
-    tb_15_1,
-    tb_16_0,
-    tb_17_0,
-    tb_17_1,
-    tb_18_0,
-    tb_18_1,
-    tb_19_0,
-    tb_20_0,
-    tb_21_0,
-    tb_21_1,
-    tb_21_2,
-    tb_22_0,
-    tb_23_0,
-    tb_24_0,
-    tb_25_0,
-    tb_25_1,
-    tb_26_0,
-    tb_26_1,
-    tb_27_0,
-    tb_28_0,
-    tb_28_1,
-    tb_29_0,
-    tb_29_1,
-    tb_30_0,
-    tb_31_0,
-    tb_32_0,
-    tb_32_1,
-    tb_33_0,
-    tb_34_0,
-    tb_36_0,
-    tb_37_0,
-    tb_37_1,
-    tb_38_0,
-    tb_39_0,
-    tb_40_0,
-    tb_41_0,
-    tb_42_0,
-    tb_42_1,
-    tb_42_2,
-    tb_43_0,
-    tb_44_0,
-    tb_44_1,
-    tb_45_0,
-    tb_45_1,
-    tb_45_2,
-    tb_45_3,
-    tb_46_0,
-    tb_47_0,
-    tb_48_0,
-    tb_49_0,
-    tb_50_0,
-    tb_51_0,
-    tb_52_0,
-    tb_53_0,
-    tb_53_1,
-    tb_54_0,
-    tb_54_1,
-    tb_55_0,
-    tb_56_0,
-    tb_57_0,
-    tb_58_0,
-    tb_58_1,
-    tb_58_2,
-    tb_58_3,
-    tb_59_0,
-    tb_59_1,
-    tb_59_2,
-    tb_60_0,
-    tb_60_1,
-    tb_61_0,
-    tb_62_0,
-    tb_62_1,
-    tb_62_2,
-    tb_63_0,
-    tb_63_1,
-    tb_64_0,
-    tb_64_1,
-    tb_65_0,
-    tb_66_0,
-    tb_66_1,
-    tb_67_0,
-    tb_67_1,
-    tb_68_0,
-    tb_68_1,
-    tb_68_2,
-    tb_69_0,
-    tb_70_0,
-    tb_70_1,
-    tb_70_2,
-    tb_71_0,
-    tb_72_0,
-    tb_72_1,
-    tb_73_0,
-    tb_74_0,
-    tb_74_1,
-    tb_75_0,
-    tb_76_0,
-    tb_77_0,
-    tb_78_0,
-    tb_79_0,
-    tb_79_1,
-    tb_80_0,
-    tb_80_1,
-    tb_81_0,
-    tb_82_0,
-    tb_83_0,
-    tb_84_0,
-    tb_84_1,
-    tb_84_2,
-    tb_85_0,
-    tb_86_0,
-    tb_87_0,
-    tb_88_0,
-    tb_89_0,
-    tb_90_0,
-    tb_90_1,
-    tb_91_0,
-    tb_92_0,
-    tb_93_0,
-    tb_94_0,
-    tb_95_0,
-    tb_96_0,
-    tb_96_1,
-    tb_97_0,
-    tb_97_1,
-    tb_98_0,
-    tb_99_0,
-    tb_100_0,
-    tb_101_0,
-    tb_101_1,
-    tb_102_0,
-    tb_102_1,
-    tb_103_0,
-    tb_103_1,
-    tb_104_0,
-    tb_105_0,
-    tb_106_0,
-    tb_106_1,
-    tb_106_2,
-    tb_107_0,
-    tb_107_1,
-    tb_107_2,
-    tb_107_3,
-    tb_108_0,
-    tb_108_1,
-    tb_109_0,
-    tb_109_1,
-    tb_110_0,
-    tb_111_0,
-    tb_111_1,
-    tb_111_2,
-    tb_111_3,
-    tb_112_0,
-    tb_112_1,
-    tb_113_0,
-    tb_114_0,
-    tb_115_0,
-    tb_116_0,
-    tb_117_0,
-    tb_118_0,
-    tb_118_1,
-    tb_119_0,
-    tb_120_0,
-    tb_121_0,
-    tb_121_1,
-    tb_122_0,
-    tb_122_1,
-    tb_122_2,
-    tb_123_0,
-    tb_124_0,
-    tb_124_1,
-    tb_125_0,
-    tb_126_0,
-    tb_127_0,
-    tb_127_1,
-    tb_127_2,
-    tb_128_0,
-    tb_128_1,
-    tb_128_2,
-    tb_129_0,
-    tb_130_0,
-    tb_131_0,
-    tb_132_0,
-    tb_132_1,
-    tb_132_2,
-    tb_132_3,
-    tb_132_4,
-    tb_132_5,
-    tb_133_0,
-    tb_134_0,
-    tb_134_1,
-    tb_135_0,
-    tb_136_0,
-    tb_136_1,
-    tb_137_0,
-    tb_138_0,
-    tb_139_0,
-    tb_140_0,
-    tb_141_0,
-    tb_142_0,
-    tb_142_1,
-    tb_142_2,
-    tb_143_0,
-    tb_144_0,
-    tb_145_0,
-    tb_145_1,
-    tb_146_0,
-    tb_147_0,
-    tb_147_1,
-    tb_148_0,
-    tb_148_1,
-    tb_149_0,
-    tb_150_0,
-    tb_150_1,
-    tb_151_0,
-    tb_152_0,
-    tb_152_1,
-    tb_152_2,
-    tb_152_3,
-    tb_152_4,
-    tb_153_0,
-    tb_153_1,
-    tb_154_0,
-    tb_155_0,
-    tb_155_1,
-    tb_156_0,
-    tb_157_0,
-    tb_158_0,
-    tb_159_0,
-    tb_160_0,
-    tb_161_0,
-    tb_162_0,
-    tb_163_0,
-    tb_163_1,
-    tb_164_0,
-    tb_164_1,
-    tb_165_0,
-    tb_166_0,
-    tb_167_0,
-    tb_168_0,
-    tb_168_1,
-    tb_169_0,
-    tb_170_0,
-    tb_171_0,
-    tb_172_0,
-    tb_173_0,
-    tb_174_0,
-    tb_174_1,
-    tb_175_0,
-    tb_175_1,
-    tb_176_0,
-    tb_176_1,
-    tb_177_0,
-    tb_178_0,
-    tb_179_0,
-    tb_180_0,
-    tb_180_1,
-    tb_181_0,
-    tb_181_1,
-    tb_182_0,
-    tb_183_0,
-    tb_183_1,
-    tb_184_0,
-    tb_185_0,
-    tb_186_0,
-    tb_186_1,
-    tb_187_0,
-    tb_187_1,
-    tb_187_2,
-    tb_188_0,
-    tb_189_0,
-    tb_190_0,
-    tb_191_0,
-    tb_192_0,
-    tb_193_0,
-    tb_193_1,
-    tb_194_0,
-    tb_194_1,
-    tb_195_0,
-    tb_196_0,
-    tb_196_1,
-    tb_197_0,
-    tb_197_1,
-    tb_198_0,
-    tb_198_1,
-    tb_199_0,
-    tb_199_1,
-    tb_199_2,
-    tb_200_0,
-    tb_200_1,
-    tb_201_0,
-    tb_201_1,
-    tb_202_0,
-    tb_203_0,
-    tb_203_1,
-    tb_204_0,
-    tb_204_1,
-    tb_205_0,
-    tb_205_1,
-    tb_206_0,
-    tb_207_0,
-    tb_208_0,
-    tb_209_0,
-    tb_210_0,
-    tb_210_1,
-    tb_211_0,
-    tb_212_0,
-    tb_213_0,
-    tb_213_1,
-    tb_214_0,
-    tb_214_1,
-    tb_215_0,
-    tb_216_0,
-    tb_217_0,
-    tb_217_1,
-    tb_217_2,
-    tb_218_0,
-    tb_219_0,
-    tb_219_1,
-    tb_220_0,
-    tb_220_1,
-    tb_221_0,
-    tb_222_0,
-    tb_223_0,
-    tb_223_1,
-    tb_223_2,
-    tb_224_0,
-    tb_224_1,
-    tb_225_0,
-    tb_226_0,
-    tb_226_1,
-    tb_227_0,
-    tb_228_0,
-    tb_228_1,
-    tb_229_0,
-    tb_229_1,
-    tb_230_0,
-    tb_230_1,
-    tb_231_0,
-    tb_232_0,
-    tb_232_1,
-    tb_233_0,
-    tb_234_0,
-    tb_234_1,
-    tb_235_0,
-    tb_236_0,
-    tb_237_0,
-    tb_238_0,
-    tb_239_0,
-    tb_239_1,
-    tb_240_0,
-    tb_241_0,
-    tb_242_0,
-    tb_243_0,
-    tb_244_0,
-    tb_245_0,
-    tb_246_0,
-    tb_246_1,
-    tb_247_0,
-    tb_248_0,
-    tb_249_0,
-    tb_249_1,
-    tb_250_0,
-    tb_251_0,
-    tb_252_0,
-    tb_253_0,
-    tb_254_0,
-    tb_255_0,
-    tb_256_0,
-    tb_257_0,
-    tb_258_0,
-    tb_259_0,
-    tb_260_0,
-    tb_261_0,
-    tb_262_0,
-    tb_262_1,
-    tb_263_0,
-    tb_263_1,
-    tb_264_0,
-    tb_265_0,
-    tb_266_0,
-    tb_267_0,
-    tb_268_0,
-    tb_269_0,
-    tb_270_0,
-    tb_271_0,
-    tb_272_0,
-    tb_273_0,
-    tb_274_0,
-    tb_274_1,
-    tb_275_0,
-    tb_276_0,
-    tb_276_1,
-    tb_277_0,
-    tb_277_1,
-    tb_278_0,
-    tb_278_1,
-    tb_279_0,
-    tb_279_1,
-    tb_280_0,
-    tb_281_0,
-    tb_282_0,
-    tb_282_1,
-    tb_283_0,
-    tb_284_0,
-    tb_285_0,
-    tb_286_0,
-    tb_286_1,
+    tb_01_decks_4_0,
+    tb_03_setup_1_0,
+    tb_03_setup_2_0,
+    tb_03_setup_3_0,
+    tb_03_setup_4_0,
+    tb_03_setup_4_1,
+    tb_03_setup_5_0,
+    tb_03_setup_5_1,
+    tb_03_setup_5_2,
+    tb_03_setup_6_0,
+    tb_04_turn_0_0,
+    tb_04_turn_1_0,
+    tb_04_turn_2_0,
+    tb_04_turn_2_1,
+    tb_04_turn_3_0,
+    tb_04_turn_4_0,
+    tb_04_turn_4_1,
+    tb_04_turn_5_0,
+    tb_04_turn_5_1,
+    tb_04_turn_6_0,
+    tb_04_turn_7_0,
+    tb_04_turn_8_0,
+    tb_04_turn_8_1,
+    tb_04_turn_8_2,
+    tb_04_turn_9_0,
+    tb_04_turn_10_0,
+    tb_04_turn_11_0,
+    tb_04_turn_12_0,
+    tb_04_turn_12_1,
+    tb_04_turn_13_0,
+    tb_04_turn_13_1,
+    tb_04_turn_14_0,
+    tb_04_turn_15_0,
+    tb_04_turn_15_1,
+    tb_05_bots_0_0,
+    tb_05_bots_0_1,
+    tb_05_bots_1_0,
+    tb_05_bots_2_0,
+    tb_05_bots_3_0,
+    tb_05_bots_3_1,
+    tb_05_bots_4_0,
+    tb_05_bots_5_0,
+    tb_05_figures_1_0,
+    tb_05_figures_2_0,
+    tb_05_figures_2_1,
+    tb_05_figures_3_0,
+    tb_05_figures_4_0,
+    tb_05_figures_5_0,
+    tb_05_figures_6_0,
+    tb_05_figures_7_0,
+    tb_05_figures_7_1,
+    tb_05_figures_7_2,
+    tb_05_figures_8_0,
+    tb_05_figures_9_0,
+    tb_05_figures_9_1,
+    tb_05_figures_10_0,
+    tb_05_figures_10_1,
+    tb_05_figures_10_2,
+    tb_05_figures_10_3,
+    tb_06_collect_0_0,
+    tb_06_collect_1_0,
+    tb_06_collect_2_0,
+    tb_06_collect_3_0,
+    tb_06_collect_4_0,
+    tb_06_collect_5_0,
+    tb_06_collect_6_0,
+    tb_07_distract_0_0,
+    tb_07_distract_0_1,
+    tb_07_distract_1_0,
+    tb_07_distract_1_1,
+    tb_07_distract_2_0,
+    tb_07_distract_3_0,
+    tb_07_distract_4_0,
+    tb_07_distract_4_1,
+    tb_07_distract_5_0,
+    tb_07_distract_6_0,
+    tb_07_distract_7_0,
+    tb_07_distract_7_1,
+    tb_07_distract_7_2,
+    tb_07_distract_7_3,
+    tb_07_distract_8_0,
+    tb_07_distract_8_1,
+    tb_07_distract_8_2,
+    tb_07_distract_9_0,
+    tb_07_distract_9_1,
+    tb_07_distract_10_0,
+    tb_07_distract_11_0,
+    tb_07_distract_11_1,
+    tb_07_distract_11_2,
+    tb_07_distract_12_0,
+    tb_07_distract_12_1,
+    tb_08_card_kinds_0_0,
+    tb_08_card_kinds_0_1,
+    tb_08_card_kinds_1_0,
+    tb_08_card_kinds_2_0,
+    tb_08_card_kinds_2_1,
+    tb_08_card_kinds_3_0,
+    tb_08_card_kinds_3_1,
+    tb_08_card_kinds_4_0,
+    tb_08_card_kinds_4_1,
+    tb_08_card_kinds_4_2,
+    tb_08_card_kinds_5_0,
+    tb_08_card_kinds_6_0,
+    tb_08_card_kinds_6_1,
+    tb_08_card_kinds_6_2,
+    tb_08_card_kinds_7_0,
+    tb_08_card_kinds_8_0,
+    tb_08_card_kinds_8_1,
+    tb_08_card_kinds_9_0,
+    tb_08_card_kinds_10_0,
+    tb_08_card_kinds_10_1,
+    tb_08_card_kinds_11_0,
+    tb_08_card_kinds_12_0,
+    tb_08_card_kinds_13_0,
+    tb_08_card_kinds_14_0,
+    tb_08_card_kinds_15_0,
+    tb_08_card_kinds_15_1,
+    tb_08_card_kinds_16_0,
+    tb_08_card_kinds_16_1,
+    tb_08_card_kinds_17_0,
+    tb_08_card_kinds_18_0,
+    tb_08_card_kinds_19_0,
+    tb_08_card_kinds_20_0,
+    tb_08_card_kinds_20_1,
+    tb_08_card_kinds_20_2,
+    tb_08_card_kinds_21_0,
+    tb_08_card_kinds_22_0,
+    tb_09_keywords_0_0,
+    tb_09_keywords_1_0,
+    tb_09_keywords_2_0,
+    tb_09_keywords_3_0,
+    tb_09_keywords_3_1,
+    tb_09_keywords_4_0,
+    tb_09_keywords_5_0,
+    tb_09_keywords_6_0,
+    tb_09_keywords_7_0,
+    tb_09_keywords_8_0,
+    tb_09_keywords_9_0,
+    tb_09_keywords_9_1,
+    tb_09_keywords_10_0,
+    tb_09_keywords_10_1,
+    tb_09_keywords_11_0,
+    tb_09_keywords_12_0,
+    tb_09_keywords_13_0,
+    tb_09_keywords_14_0,
+    tb_09_keywords_14_1,
+    tb_09_keywords_15_0,
+    tb_09_keywords_15_1,
+    tb_09_keywords_16_0,
+    tb_09_keywords_16_1,
+    tb_10_superfreundinnen_0_0,
+    tb_10_superfreundinnen_1_0,
+    tb_10_superfreundinnen_2_0,
+    tb_10_superfreundinnen_2_1,
+    tb_10_superfreundinnen_2_2,
+    tb_10_superfreundinnen_3_0,
+    tb_10_superfreundinnen_3_1,
+    tb_10_superfreundinnen_3_2,
+    tb_10_superfreundinnen_3_3,
+    tb_10_superfreundinnen_4_0,
+    tb_10_superfreundinnen_4_1,
+    tb_10_superfreundinnen_5_0,
+    tb_10_superfreundinnen_5_1,
+    tb_10_superfreundinnen_6_0,
+    tb_10_superfreundinnen_7_0,
+    tb_10_superfreundinnen_7_1,
+    tb_10_superfreundinnen_7_2,
+    tb_10_superfreundinnen_7_3,
+    tb_10_superfreundinnen_8_0,
+    tb_10_superfreundinnen_8_1,
+    tb_10_superfreundinnen_9_0,
+    tb_10_superfreundinnen_10_0,
+    tb_10_superfreundinnen_11_0,
+    tb_10_superfreundinnen_12_0,
+    tb_10_superfreundinnen_13_0,
+    tb_10_superfreundinnen_14_0,
+    tb_10_superfreundinnen_14_1,
+    tb_10_superfreundinnen_15_0,
+    tb_10_superfreundinnen_16_0,
+    tb_10_superfreundinnen_17_0,
+    tb_10_superfreundinnen_17_1,
+    tb_10_superfreundinnen_18_0,
+    tb_10_superfreundinnen_18_1,
+    tb_10_superfreundinnen_18_2,
+    tb_10_superfreundinnen_19_0,
+    tb_10_superfreundinnen_20_0,
+    tb_10_superfreundinnen_20_1,
+    tb_10_superfreundinnen_21_0,
+    tb_10_superfreundinnen_22_0,
+    tb_10_superfreundinnen_23_0,
+    tb_10_superfreundinnen_23_1,
+    tb_10_superfreundinnen_23_2,
+    tb_10_superfreundinnen_24_0,
+    tb_10_superfreundinnen_24_1,
+    tb_10_superfreundinnen_24_2,
+    tb_10_superfreundinnen_25_0,
+    tb_10_superfreundinnen_26_0,
+    tb_10_superfreundinnen_27_0,
+    tb_10_superfreundinnen_28_0,
+    tb_10_superfreundinnen_28_1,
+    tb_10_superfreundinnen_28_2,
+    tb_10_superfreundinnen_28_3,
+    tb_10_superfreundinnen_28_4,
+    tb_10_superfreundinnen_28_5,
+    tb_10_superfreundinnen_29_0,
+    tb_10_superfreundinnen_30_0,
+    tb_10_superfreundinnen_30_1,
+    tb_10_superfreundinnen_31_0,
+    tb_10_superfreundinnen_32_0,
+    tb_10_superfreundinnen_32_1,
+    tb_10_superfreundinnen_33_0,
+    tb_10_superfreundinnen_34_0,
+    tb_11_overview_0_0,
+    tb_11_overview_1_0,
+    tb_11_overview_2_0,
+    tb_11_overview_3_0,
+    tb_11_overview_3_1,
+    tb_11_overview_3_2,
+    tb_11_overview_4_0,
+    tb_11_overview_5_0,
+    tb_11_overview_6_0,
+    tb_11_overview_6_1,
+    tb_11_overview_7_0,
+    tb_11_overview_8_0,
+    tb_11_overview_8_1,
+    tb_11_overview_9_0,
+    tb_11_overview_9_1,
+    tb_11_overview_10_0,
+    tb_11_schattenkabinett_0_0,
+    tb_11_schattenkabinett_0_1,
+    tb_11_schattenkabinett_1_0,
+    tb_11_schattenkabinett_2_0,
+    tb_11_schattenkabinett_2_1,
+    tb_11_schattenkabinett_2_2,
+    tb_11_schattenkabinett_2_3,
+    tb_11_schattenkabinett_2_4,
+    tb_11_schattenkabinett_3_0,
+    tb_11_schattenkabinett_3_1,
+    tb_11_schattenkabinett_4_0,
+    tb_11_schattenkabinett_5_0,
+    tb_11_schattenkabinett_5_1,
+    tb_11_schattenkabinett_6_0,
+    tb_11_schattenkabinett_7_0,
+    tb_11_schattenkabinett_8_0,
+    tb_11_schattenkabinett_9_0,
+    tb_11_schattenkabinett_10_0,
+    tb_11_schattenkabinett_11_0,
+    tb_11_schattenkabinett_12_0,
+    tb_11_schattenkabinett_13_0,
+    tb_11_schattenkabinett_13_1,
+    tb_11_schattenkabinett_14_0,
+    tb_11_schattenkabinett_14_1,
+    tb_11_schattenkabinett_15_0,
+    tb_11_schattenkabinett_16_0,
+    tb_11_schattenkabinett_17_0,
+    tb_11_schattenkabinett_18_0,
+    tb_11_schattenkabinett_18_1,
+    tb_11_schattenkabinett_19_0,
+    tb_11_schattenkabinett_20_0,
+    tb_11_schattenkabinett_21_0,
+    tb_11_schattenkabinett_22_0,
+    tb_11_schattenkabinett_23_0,
+    tb_11_schattenkabinett_24_0,
+    tb_11_schattenkabinett_24_1,
+    tb_11_schattenkabinett_25_0,
+    tb_11_schattenkabinett_25_1,
+    tb_11_schattenkabinett_26_0,
+    tb_11_schattenkabinett_26_1,
+    tb_11_schattenkabinett_27_0,
+    tb_11_schattenkabinett_28_0,
+    tb_11_schattenkabinett_29_0,
+    tb_11_schattenkabinett_30_0,
+    tb_11_schattenkabinett_30_1,
+    tb_11_schattenkabinett_31_0,
+    tb_11_schattenkabinett_31_1,
+    tb_11_schattenkabinett_32_0,
+    tb_11_schattenkabinett_33_0,
+    tb_11_schattenkabinett_33_1,
+    tb_11_schattenkabinett_34_0,
+    tb_11_schattenkabinett_35_0,
+    tb_11_schattenkabinett_36_0,
+    tb_11_schattenkabinett_36_1,
+    tb_11_schattenkabinett_37_0,
+    tb_11_schattenkabinett_37_1,
+    tb_11_schattenkabinett_37_2,
+    tb_11_schattenkabinett_38_0,
+    tb_11_schattenkabinett_39_0,
+    tb_11_schattenkabinett_40_0,
+    tb_11_schattenkabinett_41_0,
+    tb_11_schattenkabinett_42_0,
+    tb_11_schattenkabinett_43_0,
+    tb_11_schattenkabinett_43_1,
+    tb_12_weggefaehrten_0_0,
+    tb_12_weggefaehrten_0_1,
+    tb_12_weggefaehrten_1_0,
+    tb_12_weggefaehrten_2_0,
+    tb_12_weggefaehrten_2_1,
+    tb_12_weggefaehrten_3_0,
+    tb_12_weggefaehrten_3_1,
+    tb_12_weggefaehrten_4_0,
+    tb_12_weggefaehrten_4_1,
+    tb_12_weggefaehrten_5_0,
+    tb_12_weggefaehrten_5_1,
+    tb_12_weggefaehrten_5_2,
+    tb_12_weggefaehrten_6_0,
+    tb_12_weggefaehrten_6_1,
+    tb_12_weggefaehrten_7_0,
+    tb_12_weggefaehrten_7_1,
+    tb_12_weggefaehrten_8_0,
+    tb_12_weggefaehrten_9_0,
+    tb_12_weggefaehrten_9_1,
+    tb_12_weggefaehrten_10_0,
+    tb_12_weggefaehrten_10_1,
+    tb_12_weggefaehrten_11_0,
+    tb_12_weggefaehrten_11_1,
+    tb_12_weggefaehrten_12_0,
+    tb_12_weggefaehrten_13_0,
+    tb_12_weggefaehrten_14_0,
+    tb_12_weggefaehrten_15_0,
+    tb_12_weggefaehrten_16_0,
+    tb_12_weggefaehrten_16_1,
+    tb_12_weggefaehrten_17_0,
+    tb_12_weggefaehrten_18_0,
+    tb_12_weggefaehrten_19_0,
+    tb_12_weggefaehrten_19_1,
+    tb_12_weggefaehrten_20_0,
+    tb_12_weggefaehrten_20_1,
+    tb_12_weggefaehrten_21_0,
+    tb_12_weggefaehrten_22_0,
+    tb_12_weggefaehrten_23_0,
+    tb_12_weggefaehrten_23_1,
+    tb_12_weggefaehrten_23_2,
+    tb_12_weggefaehrten_24_0,
+    tb_12_weggefaehrten_25_0,
+    tb_12_weggefaehrten_25_1,
+    tb_12_weggefaehrten_26_0,
+    tb_12_weggefaehrten_26_1,
+    tb_12_weggefaehrten_27_0,
+    tb_12_weggefaehrten_28_0,
+    tb_12_weggefaehrten_29_0,
+    tb_12_weggefaehrten_29_1,
+    tb_12_weggefaehrten_29_2,
+    tb_12_weggefaehrten_30_0,
+    tb_12_weggefaehrten_30_1,
+    tb_12_weggefaehrten_31_0,
+    tb_12_weggefaehrten_32_0,
+    tb_12_weggefaehrten_32_1,
+    tb_12_weggefaehrten_33_0,
+    tb_12_weggefaehrten_34_0,
+    tb_12_weggefaehrten_34_1,
+    tb_12_weggefaehrten_35_0,
+    tb_12_weggefaehrten_35_1,
+    tb_12_weggefaehrten_36_0,
+    tb_12_weggefaehrten_36_1,
+    tb_12_weggefaehrten_37_0,
+    tb_12_weggefaehrten_38_0,
+    tb_12_weggefaehrten_38_1,
+    tb_12_weggefaehrten_39_0,
+    tb_12_weggefaehrten_40_0,
+    tb_12_weggefaehrten_40_1,
+    tb_12_weggefaehrten_41_0,
+    tb_12_weggefaehrten_42_0,
+    tb_13_purpurpakt_0_0,
+    tb_13_purpurpakt_1_0,
+    tb_13_purpurpakt_2_0,
+    tb_13_purpurpakt_2_1,
+    tb_13_purpurpakt_3_0,
+    tb_13_purpurpakt_4_0,
+    tb_13_purpurpakt_5_0,
+    tb_13_purpurpakt_6_0,
+    tb_13_purpurpakt_7_0,
+    tb_13_purpurpakt_8_0,
+    tb_13_purpurpakt_9_0,
+    tb_13_purpurpakt_9_1,
+    tb_13_purpurpakt_10_0,
+    tb_13_purpurpakt_11_0,
+    tb_13_purpurpakt_12_0,
+    tb_13_purpurpakt_12_1,
+    tb_13_purpurpakt_13_0,
+    tb_13_purpurpakt_14_0,
+    tb_13_purpurpakt_15_0,
+    tb_13_purpurpakt_16_0,
+    tb_13_purpurpakt_17_0,
+    tb_13_purpurpakt_18_0,
+    tb_13_purpurpakt_19_0,
+    tb_13_purpurpakt_20_0,
+    tb_13_purpurpakt_21_0,
+    tb_13_purpurpakt_22_0,
+    tb_13_purpurpakt_23_0,
+    tb_13_purpurpakt_24_0,
+    tb_13_purpurpakt_25_0,
+    tb_13_purpurpakt_25_1,
+    tb_13_purpurpakt_26_0,
+    tb_13_purpurpakt_26_1,
+    tb_13_purpurpakt_27_0,
+    tb_13_purpurpakt_28_0,
+    tb_13_purpurpakt_29_0,
+    tb_13_purpurpakt_30_0,
+    tb_13_purpurpakt_31_0,
+    tb_13_purpurpakt_32_0,
+    tb_13_purpurpakt_33_0,
+    tb_13_purpurpakt_34_0,
+    tb_13_purpurpakt_35_0,
+    tb_13_purpurpakt_36_0,
+    tb_13_purpurpakt_37_0,
+    tb_13_purpurpakt_37_1,
+    tb_13_purpurpakt_38_0,
+    tb_13_purpurpakt_39_0,
+    tb_13_purpurpakt_39_1,
+    tb_13_purpurpakt_40_0,
+    tb_13_purpurpakt_40_1,
+    tb_13_purpurpakt_41_0,
+    tb_13_purpurpakt_41_1,
+    tb_13_purpurpakt_42_0,
+    tb_13_purpurpakt_42_1,
+    tb_13_purpurpakt_43_0,
+    tb_13_purpurpakt_44_0,
+    tb_13_purpurpakt_45_0,
+    tb_13_purpurpakt_45_1,
+    tb_13_purpurpakt_46_0,
+    tb_13_purpurpakt_47_0,
+    tb_13_purpurpakt_48_0,
+    tb_13_purpurpakt_49_0,
+    tb_13_purpurpakt_49_1,
 )
-EXPECTS = (
-    tx_0,
-    tx_1,
-    tx_2,
-    tx_3,
-    tx_4,
-    tx_5,
-    tx_6,
-    tx_7,
-    tx_8,
-    tx_9,
-    tx_10,
-    tx_11,
-    tx_12,
-    tx_13,
-    tx_14,
-    tx_15,
-    tx_16,
-    tx_17,
-    tx_18,
-    tx_19,
-    tx_20,
-    tx_21,
-    tx_22,
-    tx_23,
-    tx_24,
-    tx_25,
-    tx_26,
-    tx_27,
-    tx_28,
-    tx_29,
-    tx_30,
-    tx_31,
-    tx_32,
-    tx_33,
-    tx_34,
-    tx_35,
-    tx_36,
-    tx_37,
-    tx_38,
-    tx_39,
-    tx_40,
-    tx_41,
-    tx_42,
-    tx_43,
-    tx_44,
-    tx_45,
-    tx_46,
-    tx_47,
-    tx_48,
-    tx_49,
-    tx_50,
-    tx_51,
-    tx_52,
-    tx_53,
-    tx_54,
-    tx_55,
-    tx_56,
-    tx_57,
-    tx_58,
-    tx_59,
-    tx_60,
-    tx_61,
-    tx_62,
-    tx_63,
-    tx_64,
-    tx_65,
-    tx_66,
-    tx_67,
-    tx_68,
-    tx_69,
-    tx_70,
-    tx_71,
-    tx_72,
-    tx_73,
-    tx_74,
-    tx_75,
-    tx_76,
-    tx_77,
-    tx_78,
-    tx_79,
-    tx_80,
-    tx_81,
-    tx_82,
-    tx_83,
-    tx_84,
-    tx_85,
-    tx_86,
-    tx_87,
-    tx_88,
-    tx_89,
-    tx_90,
-    tx_91,
-    tx_92,
-    tx_93,
-    tx_94,
-    tx_95,
-    tx_96,
-    tx_97,
-    tx_98,
-    tx_99,
-    tx_100,
-    tx_101,
-    tx_102,
-    tx_103,
-    tx_104,
-    tx_105,
-    tx_106,
-    tx_107,
-    tx_108,
-    tx_109,
-    tx_110,
-    tx_111,
-    tx_112,
-    tx_113,
-    tx_114,
-    tx_115,
-    tx_116,
-    tx_117,
-    tx_118,
-    tx_119,
-    tx_120,
-    tx_121,
-    tx_122,
-    tx_123,
-    tx_124,
-    tx_125,
-    tx_126,
-    tx_127,
-    tx_128,
-    tx_129,
-    tx_130,
-    tx_131,
-    tx_132,
-    tx_133,
-    tx_134,
-    tx_135,
-    tx_136,
-    tx_137,
-    tx_138,
-    tx_139,
-    tx_140,
-    tx_141,
-    tx_142,
-    tx_143,
-    tx_144,
-    tx_145,
-    tx_146,
-    tx_147,
-    tx_148,
-    tx_149,
-    tx_150,
-    tx_151,
-    tx_152,
-    tx_153,
-    tx_154,
-    tx_155,
-    tx_156,
-    tx_157,
-    tx_158,
-    tx_159,
-    tx_160,
-    tx_161,
-    tx_162,
-    tx_163,
-    tx_164,
-    tx_165,
-    tx_166,
-    tx_167,
-    tx_168,
-    tx_169,
-    tx_170,
-    tx_171,
-    tx_172,
-    tx_173,
-    tx_174,
-    tx_175,
-    tx_176,
-    tx_177,
-    tx_178,
-    tx_179,
-    tx_180,
-    tx_181,
-    tx_182,
-    tx_183,
-    tx_184,
-    tx_185,
-    tx_186,
-    tx_187,
-    tx_188,
-    tx_189,
-    tx_190,
-    tx_191,
-    tx_192,
-    tx_193,
-    tx_194,
-    tx_195,
-    tx_196,
-    tx_197,
-    tx_198,
-    tx_199,
-    tx_200,
-    tx_201,
-    tx_202,
-    tx_203,
-    tx_204,
-    tx_205,
-    tx_206,
-    tx_207,
-    tx_208,
-    tx_209,
-    tx_210,
-    tx_211,
-    tx_212,
-    tx_213,
-    tx_214,
-    tx_215,
-    tx_216,
-    tx_217,
-    tx_218,
-    tx_219,
-    tx_220,
-    tx_221,
-    tx_222,
-    tx_223,
-    tx_224,
-    tx_225,
-    tx_226,
-    tx_227,
-    tx_228,
-    tx_229,
-    tx_230,
-    tx_231,
-    tx_232,
-    tx_233,
-    tx_234,
-    tx_235,
-    tx_236,
-    tx_237,
-    tx_238,
-    tx_239,
-    tx_240,
-    tx_241,
-    tx_242,
-    tx_243,
-    tx_244,
-    tx_245,
-    tx_246,
-    tx_247,
-    tx_248,
-    tx_249,
-    tx_250,
-    tx_251,
-    tx_252,
-    tx_253,
-    tx_254,
-    tx_255,
-    tx_256,
-    tx_257,
-    tx_258,
-    tx_259,
-    tx_260,
-    tx_261,
-    tx_262,
-    tx_263,
-    tx_264,
-    tx_265,
-    tx_266,
-    tx_267,
-    tx_268,
-    tx_269,
-    tx_270,
-    tx_271,
-    tx_272,
-    tx_273,
-    tx_274,
-    tx_275,
-    tx_276,
-    tx_277,
-    tx_278,
-    tx_279,
-    tx_280,
-    tx_281,
-    tx_282,
-    tx_283,
-    tx_284,
-    tx_285,
-    tx_286,
-    tx_287,
-    tx_288,
-    tx_289,
-    tx_290,
-    tx_291,
-    tx_292,
-    tx_293,
-    tx_294,
-    tx_295,
-    tx_296,
-    tx_297,
-    tx_298,
-    tx_299,
-    tx_300,
-    tx_301,
-    tx_302,
-    tx_303,
-    tx_304,
-    tx_305,
-    tx_306,
-    tx_307,
-    tx_308,
-    tx_309,
-    tx_310,
-    tx_311,
-    tx_312,
-    tx_313,
-    tx_314,
-    tx_315,
-    tx_316,
-    tx_317,
-    tx_318,
-    tx_319,
-    tx_320,
-    tx_321,
-    tx_322,
-    tx_323,
-    tx_324,
-    tx_325,
-    tx_326,
-    tx_327,
-    tx_328,
-    tx_329,
-    tx_330,
-    tx_331,
-    tx_332,
-    tx_333,
-    tx_334,
-    tx_335,
-    tx_336,
-    tx_337,
-    tx_338,
-    tx_339,
-    tx_340,
-    tx_341,
-    tx_342,
-    tx_343,
-    tx_344,
-    tx_345,
-    tx_346,
-    tx_347,
-    tx_348,
-    tx_349,
-    tx_350,
-    tx_351,
-    tx_352,
-    tx_353,
-    tx_354,
-    tx_355,
-    tx_356,
-    tx_357,
-    tx_358,
-    tx_359,
-    tx_360,
-    tx_361,
-    tx_362,
-    tx_363,
-    tx_364,
-    tx_365,
-    tx_366,
-    tx_367,
-    tx_368,
-    tx_369,
-    tx_370,
-    tx_371,
-    tx_372,
-    tx_373,
-    tx_374,
-    tx_375,
-    tx_376,
-    tx_377,
-    tx_378,
-    tx_379,
-    tx_380,
-    tx_381,
-    tx_382,
-    tx_383,
-    tx_384,
-    tx_385,
-    tx_386,
-    tx_387,
-    tx_388,
-    tx_389,
-    tx_390,
-    tx_391,
-    tx_392,
-    tx_393,
-    tx_394,
-    tx_395,
-    tx_396,
-    tx_397,
-    tx_398,
-    tx_399,
-    tx_400,
-    tx_401,
-    tx_402,
-    tx_403,
-    tx_404,
-    tx_405,
-    tx_406,
-    tx_407,
-    tx_408,
-    tx_409,
-    tx_410,
-    tx_411,
-    tx_412,
-    tx_413,
-    tx_414,
-    tx_415,
-    tx_416,
-    tx_417,
-    tx_418,
-    tx_419,
-    tx_420,
-    tx_421,
-    tx_422,
-    tx_423,
-    tx_424,
-    tx_425,
-    tx_426,
-    tx_427,
-    tx_428,
-    tx_429,
-    tx_430,
-    tx_431,
-    tx_432,
-    tx_433,
-    tx_434,
-    tx_435,
-    tx_436,
-    tx_437,
-    tx_438,
-    tx_439,
-    tx_440,
-    tx_441,
-    tx_442,
-    tx_443,
-    tx_444,
-    tx_445,
-    tx_446,
-    tx_447,
-    tx_448,
-    tx_449,
-    tx_450,
-    tx_451,
-    tx_452,
-    tx_453,
-    tx_454,
-    tx_455,
-    tx_456,
-    tx_457,
-    tx_458,
-    tx_459,
-    tx_460,
-    tx_461,
-    tx_462,
-    tx_463,
-    tx_464,
-    tx_465,
-    tx_466,
-    tx_467,
-    tx_468,
-    tx_469,
-    tx_470,
-    tx_471,
-    tx_472,
-    tx_473,
-    tx_474,
-    tx_475,
-    tx_476,
-    tx_477,
-    tx_478,
-    tx_479,
-    tx_480,
-    tx_481,
-    tx_482,
-    tx_483,
-    tx_484,
-    tx_485,
-    tx_486,
-)
-
-
-def make_case(name, path, line, column, steps):
-    """A designer test; its steps are (kind, payload, message, line, column) in `path`."""
-    return TestCase(
-        name,
-        f"{path}:{line}:{column}",
-        tuple(
-            TestStep(kind, payload, message, f"{path}:{at}:{col}")
-            for kind, payload, message, at, col in steps
-        ),
-    )
-
-
-TESTS = (
-    make_case(
-        "[01] jedes Deck hat 62 Karten",
-        "spec/heldenhain/tests/01_decks.rules",
-        5,
-        1,
-        (
-            ("expect", 0, None, 6, 5),
-            ("expect", 1, None, 7, 5),
-            ("expect", 2, None, 8, 5),
-            ("expect", 3, None, 9, 5),
-        ),
-    ),
-    make_case(
-        "[01] jede Karte eines Decks ist verschieden (kein Name doppelt)",
-        "spec/heldenhain/tests/01_decks.rules",
-        12,
-        1,
-        (("expect", 4, None, 13, 5),),
-    ),
-    make_case(
-        "[01] Seite 2 hat von jeder Karte eine Kopie mit demselben Namen",
-        "spec/heldenhain/tests/01_decks.rules",
-        17,
-        1,
-        (
-            ("expect", 5, None, 18, 5),
-            ("expect", 6, None, 19, 5),
-            ("expect", 7, None, 20, 5),
-        ),
-    ),
-    make_case(
-        "[01, 10] jedes Deck nutzt jede Kartenart; nur die Superfreundinnen haben den Illusionsdrachen",
-        "spec/heldenhain/tests/01_decks.rules",
-        23,
-        1,
-        (
-            ("expect", 8, None, 24, 5),
-            ("expect", 9, None, 25, 5),
-            ("expect", 10, None, 26, 5),
-            ("expect", 11, None, 27, 5),
-            ("expect", 12, None, 28, 5),
-            ("expect", 13, None, 29, 5),
-            ("expect", 14, None, 31, 5),
-            ("expect", 15, None, 32, 5),
-            ("expect", 16, None, 33, 5),
-            ("expect", 17, None, 34, 5),
-            ("expect", 18, None, 35, 5),
-        ),
-    ),
-    make_case(
-        "[01, 10] dasselbe Deck auf beiden Seiten",
-        "spec/heldenhain/tests/01_decks.rules",
-        38,
-        1,
-        (
-            ("run", 133, None, 39, 5),
-            ("expect", 19, None, 42, 5),
-            ("expect", 20, None, 43, 5),
-            ("expect", 21, None, 44, 5),
-        ),
-    ),
-    make_case(
-        "[10] die Figuren aus dem Regelheft: Nami 3/4, Samt 2/3, die vier Flinken",
-        "spec/heldenhain/tests/01_decks.rules",
-        47,
-        1,
-        (
-            ("expect", 22, None, 48, 5),
-            ("expect", 23, None, 49, 5),
-            ("expect", 24, None, 50, 5),
-            ("expect", 25, None, 51, 5),
-            ("expect", 26, None, 52, 5),
-            ("expect", 27, None, 54, 5),
-            ("expect", 28, None, 56, 5),
-        ),
-    ),
-    make_case(
-        "[03] jede Seite beginnt mit 0 Punkten und vollem Energiespeicher 6",
-        "spec/heldenhain/tests/03_setup.rules",
-        4,
-        1,
-        (
-            ("expect", 29, None, 5, 5),
-            ("expect", 30, None, 6, 5),
-        ),
-    ),
-    make_case(
-        "[03] 1.-2. jede Seite mischt ihr Deck und nimmt einen zufälligen Charakter plus 4 Karten",
-        "spec/heldenhain/tests/03_setup.rules",
-        9,
-        1,
-        (
-            ("dice", (2,), None, 10, 5),
-            ("run", 134, None, 11, 5),
-            ("expect", 31, None, 12, 5),
-            ("expect", 32, None, 13, 5),
-            ("expect", 33, None, 14, 5),
-            ("expect", 34, None, 15, 5),
-            ("expect", 35, None, 16, 5),
-            ("expect", 36, None, 17, 5),
-            ("choose", ("behalten", "behalten"), None, 18, 5),
-        ),
-    ),
-    make_case(
-        "[03] 3. der Zufall entscheidet, wer anfängt (Würfel 1-3: Seite 1, 4-6: Seite 2)",
-        "spec/heldenhain/tests/03_setup.rules",
-        21,
-        1,
-        (
-            ("dice", (5,), None, 22, 5),
-            ("run", 135, None, 23, 5),
-            ("expect", 37, None, 24, 5),
-            ("choose", ("behalten", "behalten"), None, 25, 5),
-            ("expect", 38, None, 26, 5),
-        ),
-    ),
-    make_case(
-        "[03] 4. einmal neu mischen: die 4 übrigen Karten zurück, 4 neue ziehen, der Startcharakter bleibt",
-        "spec/heldenhain/tests/03_setup.rules",
-        29,
-        1,
-        (
-            ("run", 136, None, 30, 5),
-            ("offered", ("behalten", "neu_mischen"), None, 38, 5),
-            ("choose", ("neu_mischen",), None, 39, 5),
-            ("expect", 39, None, 40, 5),
-        ),
-    ),
-    make_case(
-        "[03] 4. neu mischen geht pro Partie nur einmal: danach fragt niemand mehr",
-        "spec/heldenhain/tests/03_setup.rules",
-        43,
-        1,
-        (
-            ("dice", (1,), None, 44, 5),
-            ("run", 137, None, 45, 5),
-            ("choose", ("neu_mischen", "neu_mischen"), None, 46, 5),
-            ("run", 138, None, 48, 5),
-            ("expect", 40, None, 49, 5),
-        ),
-    ),
-    make_case(
-        "[03] 5. der Startspieler zieht in seinem allerersten Zug keine Karte, alle anderen Züge ziehen",
-        "spec/heldenhain/tests/03_setup.rules",
-        52,
-        1,
-        (
-            ("run", 139, None, 53, 5),
-            ("expect", 41, "kein Ziehen im allerersten Zug des Startspielers", 59, 5),
-            ("choose", ("beenden",), None, 60, 5),
-            ("run", 140, None, 61, 5),
-            ("expect", 42, "der erste Zug der anderen Seite zieht normal", 63, 5),
-            ("choose", ("beenden",), None, 64, 5),
-            ("run", 141, None, 65, 5),
-            ("expect", 43, None, 67, 5),
-            ("choose", ("beenden",), None, 68, 5),
-        ),
-    ),
-    make_case(
-        "[03] der Startcharakter erlaubt beiden Seiten im ersten Zug eine Figur",
-        "spec/heldenhain/tests/03_setup.rules",
-        71,
-        1,
-        (
-            ("dice", (3,), None, 72, 5),
-            ("run", 142, None, 73, 5),
-            ("choose", ("behalten", "behalten"), None, 74, 5),
-            ("expect", 44, None, 75, 5),
-        ),
-    ),
-    make_case(
-        "[04] 1.1 eigene Figuren und KI-Unterstützung werden bereit, außer sie setzen aus",
-        "spec/heldenhain/tests/04_turn.rules",
-        5,
-        1,
-        (
-            ("run", 143, None, 6, 5),
-            ("expect", 45, None, 13, 5),
-            ("expect", 46, "Roxy setzt diesen Zug aus", 14, 5),
-            ("choose", ("beenden",), None, 15, 5),
-        ),
-    ),
-    make_case(
-        "[04] 1.1 nur die eigenen Figuren werden bereit",
-        "spec/heldenhain/tests/04_turn.rules",
-        18,
-        1,
-        (
-            ("run", 144, None, 19, 5),
-            ("expect", 47, None, 22, 5),
-            ("choose", ("beenden",), None, 23, 5),
-        ),
-    ),
-    make_case(
-        "[04] 1.1 die Wartezeit der im letzten Zug ausgespielten Figuren endet",
-        "spec/heldenhain/tests/04_turn.rules",
-        26,
-        1,
-        (
-            ("run", 145, None, 27, 5),
-            ("expect", 48, None, 29, 5),
-            ("run", 146, None, 30, 5),
-            ("expect", 49, None, 31, 5),
-            ("choose", ("beenden",), None, 32, 5),
-        ),
-    ),
-    make_case(
-        "[04] 1.2 Energie: im ersten eigenen Zug voll (6)",
-        "spec/heldenhain/tests/04_turn.rules",
-        35,
-        1,
-        (
-            ("run", 147, None, 36, 5),
-            ("expect", 50, None, 38, 5),
-            ("choose", ("beenden",), None, 39, 5),
-        ),
-    ),
-    make_case(
-        "[04] 1.2 Energie: danach +2 pro Zug, höchstens 6, der Rest bleibt",
-        "spec/heldenhain/tests/04_turn.rules",
-        42,
-        1,
-        (
-            ("run", 148, None, 43, 5),
-            ("expect", 51, None, 46, 5),
-            ("choose", ("beenden",), None, 47, 5),
-            ("run", 149, None, 48, 5),
-            ("expect", 52, None, 50, 5),
-            ("choose", ("beenden",), None, 51, 5),
-        ),
-    ),
-    make_case(
-        "[04] 1.3 Hauptquartier-Effekte zum Zugbeginn: Extra-Energie und Heilung",
-        "spec/heldenhain/tests/04_turn.rules",
-        54,
-        1,
-        (
-            ("run", 150, None, 55, 5),
-            ("expect", 53, "1 + 2 + 1 vom Baumhaus", 59, 5),
-            ("choose", ("beenden",), None, 60, 5),
-            ("run", 151, None, 61, 5),
-            ("expect", 54, None, 65, 5),
-            ("choose", ("beenden",), None, 66, 5),
-        ),
-    ),
-    make_case(
-        "[04, 09] 1.3 'Zu Beginn deines Zuges' wirkt vor dem Ziehen",
-        "spec/heldenhain/tests/04_turn.rules",
-        69,
-        1,
-        (
-            ("run", 152, None, 70, 5),
-            ("not_offered", ("handkarte",), None, 76, 5),
-            ("offered", ("stress",), None, 77, 5),
-            ("choose", ("stress",), None, 78, 5),
-            ("expect", 55, None, 79, 5),
-            ("choose", ("beenden",), None, 80, 5),
-        ),
-    ),
-    make_case(
-        "[04] 1.4 ziehe 1 Karte",
-        "spec/heldenhain/tests/04_turn.rules",
-        83,
-        1,
-        (
-            ("run", 153, None, 84, 5),
-            ("expect", 56, None, 88, 5),
-            ("choose", ("beenden",), None, 89, 5),
-        ),
-    ),
-    make_case(
-        "[04] 2. beliebig viele Handkarten, solange die Energie reicht - alle Kartenarten",
-        "spec/heldenhain/tests/04_turn.rules",
-        92,
-        1,
-        (
-            ("run", 154, None, 93, 5),
-            ("expect", 57, None, 98, 5),
-            ("expect", 58, "Ausrüstung braucht einen eigenen Charakter", 99, 5),
-            ("run", 155, None, 100, 5),
-            ("expect", 59, None, 101, 5),
-            ("expect", 60, None, 102, 5),
-            ("run", 156, None, 103, 5),
-            ("expect", 61, None, 104, 5),
-        ),
-    ),
-    make_case(
-        "[04] 3. höchstens 3 Aktionspunkte; jede Aktion kostet einen",
-        "spec/heldenhain/tests/04_turn.rules",
-        107,
-        1,
-        (
-            ("run", 157, None, 108, 5),
-            ("expect", 62, None, 113, 5),
-            ("choose", ("sammeln", "blitzy"), None, 114, 5),
-            ("expect", 63, None, 115, 5),
-            ("choose", ("sammeln", "roxy", "sammeln", "lena"), None, 116, 5),
-            ("expect", 64, None, 117, 5),
-            ("not_offered", ("sammeln",), None, 119, 5),
-            ("choose", ("beenden",), None, 120, 5),
-        ),
-    ),
-    make_case(
-        "[04] 3. mit der ersten Aktion endet die Ausspielphase",
-        "spec/heldenhain/tests/04_turn.rules",
-        123,
-        1,
-        (
-            ("run", 158, None, 124, 5),
-            ("offered", ("ausspielen",), None, 127, 5),
-            ("choose", ("sammeln", "blitzy"), None, 128, 5),
-            ("expect", 65, None, 129, 5),
-            ("not_offered", ("ausspielen",), None, 130, 5),
-            ("choose", ("beenden",), None, 131, 5),
-        ),
-    ),
-    make_case(
-        "[04] 3. ausspielen, Hauptquartier und Auslöser kosten keine Aktionspunkte",
-        "spec/heldenhain/tests/04_turn.rules",
-        134,
-        1,
-        (
-            ("run", 159, None, 135, 5),
-            ("choose", ("ausspielen", "sunny_sonnenschein"), None, 141, 5),
-            ("expect", 66, None, 142, 5),
-            ("choose", ("hauptquartier",), None, 143, 5),
-            ("expect", 67, None, 144, 5),
-            ("choose", ("beenden",), None, 145, 5),
-        ),
-    ),
-    make_case(
-        "[04] 4. Zugende: Boni bis Zugende enden, danach wird Stress noch einmal geprüft",
-        "spec/heldenhain/tests/04_turn.rules",
-        148,
-        1,
-        (
-            ("run", 160, None, 149, 5),
-            ("expect", 68, None, 152, 5),
-            ("run", 161, None, 153, 5),
-            ("expect", 69, "3 Stress bei Ausdauer 3: Blitzy scheidet aus", 154, 5),
-        ),
-    ),
-    make_case(
-        "[04] 4. Zugende: mehr als 7 Handkarten - auf 7 abwerfen",
-        "spec/heldenhain/tests/04_turn.rules",
-        157,
-        1,
-        (
-            ("run", 162, None, 158, 5),
-            ("expect", 70, None, 162, 5),
-            ("run", 163, None, 163, 5),
-            ("choose", ("blitzy", "roxy"), None, 164, 5),
-            ("expect", 71, None, 165, 5),
-        ),
-    ),
-    make_case(
-        "[04] du darfst deinen Zug jederzeit früher beenden",
-        "spec/heldenhain/tests/04_turn.rules",
-        168,
-        1,
-        (
-            ("run", 164, None, 169, 5),
-            ("offered", ("ausspielen", "sammeln", "beenden"), None, 172, 5),
-            ("choose", ("beenden",), None, 173, 5),
-            ("expect", 72, None, 174, 5),
-        ),
-    ),
-    make_case(
-        "[04, 09] 'Beende danach sofort deinen Zug' beendet ihn direkt nach der Wirkung",
-        "spec/heldenhain/tests/04_turn.rules",
-        177,
-        1,
-        (
-            ("run", 165, None, 178, 5),
-            ("choose", ("ausspielen", "grosses_finale"), None, 181, 5),
-            ("expect", 73, None, 182, 5),
-            ("run", 166, None, 184, 5),
-            ("expect", 74, None, 185, 5),
-        ),
-    ),
-    make_case(
-        "[10] jede KI zählt Punktvorsprung am stärksten",
-        "spec/heldenhain/tests/05_bots.rules",
-        3,
-        1,
-        (
-            ("run", 167, None, 4, 5),
-            ("expect", 75, None, 10, 5),
-            ("expect", 76, None, 11, 5),
-            ("run", 168, None, 12, 5),
-            ("expect", 77, "gleichstand: kein Vorsprung", 13, 5),
-        ),
-    ),
-    make_case(
-        "[10] Tante Taktik (Superfreundinnen): Stress auf eigenen Figuren ist schlecht",
-        "spec/heldenhain/tests/05_bots.rules",
-        16,
-        1,
-        (
-            ("run", 169, None, 17, 5),
-            ("expect", 78, "6 je Stress und 10 je verlorenem Ausdauerpunkt", 20, 5),
-        ),
-    ),
-    make_case(
-        "[10] Graf Grübel (Schattenkabinett): gesperrte gegnerische Figuren sind gut",
-        "spec/heldenhain/tests/05_bots.rules",
-        23,
-        1,
-        (
-            ("run", 170, None, 24, 5),
-            ("expect", 79, None, 27, 5),
-        ),
-    ),
-    make_case(
-        "[10] Der Wegweiser (Weggefährten): jeder weitere Charakter zählt extra, Begleiter nicht",
-        "spec/heldenhain/tests/05_bots.rules",
-        30,
-        1,
-        (
-            ("run", 171, None, 31, 5),
-            ("expect", 80, None, 34, 5),
-            ("run", 172, None, 35, 5),
-            ("expect", 81, None, 37, 5),
-        ),
-    ),
-    make_case(
-        "[10] Fräulein Rabatt (Purpurpakt): Handkarten und Energie sind Währung",
-        "spec/heldenhain/tests/05_bots.rules",
-        40,
-        1,
-        (
-            ("run", 173, None, 41, 5),
-            ("expect", 82, None, 44, 5),
-        ),
-    ),
-    make_case(
-        "[10] deck_ki ist die KI des eigenen Decks",
-        "spec/heldenhain/tests/05_bots.rules",
-        47,
-        1,
-        (
-            ("run", 174, None, 48, 5),
-            ("expect", 83, "Seite 1 spielt die Superfreundinnen", 50, 5),
-            ("expect", 84, "Seite 2 das Schattenkabinett", 51, 5),
-        ),
-    ),
-    make_case(
-        "[05] Figuren sind Charaktere, Begleiter und der Illusionsdrache",
-        "spec/heldenhain/tests/05_figures.rules",
-        3,
-        1,
-        (
-            ("expect", 85, None, 4, 5),
-            ("expect", 86, None, 5, 5),
-            ("expect", 87, None, 6, 5),
-            ("expect", 88, None, 7, 5),
-        ),
-    ),
-    make_case(
-        "[05] eine neue Figur kommt bereit ins Feld, hat aber Wartezeit",
-        "spec/heldenhain/tests/05_figures.rules",
-        10,
-        1,
-        (
-            ("run", 175, None, 11, 5),
-            ("expect", 89, None, 13, 5),
-            ("expect", 90, None, 14, 5),
-        ),
-    ),
-    make_case(
-        "[05] Wartezeit: erst ab dem nächsten Zug Punkte sammeln, ablenken oder eine Erschöpfen-Fähigkeit nutzen",
-        "spec/heldenhain/tests/05_figures.rules",
-        17,
-        1,
-        (
-            ("run", 176, None, 18, 5),
-            ("expect", 91, None, 23, 5),
-            ("expect", 92, None, 24, 5),
-            ("expect", 93, None, 25, 5),
-            ("run", 177, None, 26, 5),
-            ("expect", 94, None, 27, 5),
-            ("expect", 95, None, 28, 5),
-            ("choose", ("beenden",), None, 29, 5),
-        ),
-    ),
-    make_case(
-        "[05] Ausnahme: Nami darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln",
-        "spec/heldenhain/tests/05_figures.rules",
-        32,
-        1,
-        (
-            ("run", 178, None, 33, 5),
-            ("expect", 96, None, 37, 5),
-            ("expect", 97, None, 38, 5),
-            ("expect", 98, None, 39, 5),
-        ),
-    ),
-    make_case(
-        "[05] Ausnahme: Herr Gegenwind darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln",
-        "spec/heldenhain/tests/05_figures.rules",
-        42,
-        1,
-        (
-            ("run", 179, None, 43, 5),
-            ("expect", 99, None, 47, 5),
-        ),
-    ),
-    make_case(
-        "[05] Ausnahme: Dorian Faltfach darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln",
-        "spec/heldenhain/tests/05_figures.rules",
-        50,
-        1,
-        (
-            ("run", 180, None, 51, 5),
-            ("expect", 100, None, 55, 5),
-        ),
-    ),
-    make_case(
-        "[05] Ausnahme: Rico Rückprall darf schon im Ausspielzug ablenken, aber noch keine Punkte sammeln",
-        "spec/heldenhain/tests/05_figures.rules",
-        58,
-        1,
-        (
-            ("run", 181, None, 59, 5),
-            ("choose", ("verzichten",), None, 63, 5),
-            ("expect", 101, None, 64, 5),
-        ),
-    ),
-    make_case(
-        "[05] höchstens 6 Figuren: ist das Feld voll, wird vor dem Ausspielen eine eigene Figur samt Ausrüstung abgelegt",
-        "spec/heldenhain/tests/05_figures.rules",
-        67,
-        1,
-        (
-            ("run", 182, None, 68, 5),
-            ("expect", 102, None, 76, 5),
-            ("run", 183, None, 77, 5),
-            ("expect", 103, None, 78, 5),
-            ("run", 184, None, 79, 5),
-            ("offered", ("blitzy", "ella_eiche", "spatz_pieps"), None, 80, 5),
-            ("not_offered", ("roxy",), None, 81, 5),
-            ("choose", ("ella_eiche",), None, 82, 5),
-            ("expect", 104, None, 83, 5),
-            ("expect", 105, None, 84, 5),
-        ),
-    ),
-    make_case(
-        "[05] KI-Unterstützung, Ausrüstung und Hauptquartier belegen keinen Feldplatz",
-        "spec/heldenhain/tests/05_figures.rules",
-        87,
-        1,
-        (
-            ("run", 185, None, 88, 5),
-            ("expect", 106, None, 96, 5),
-        ),
-    ),
-    make_case(
-        "[05] jeder Name nur einmal im Feld",
-        "spec/heldenhain/tests/05_figures.rules",
-        99,
-        1,
-        (
-            ("run", 186, None, 100, 5),
-            ("expect", 107, None, 102, 5),
-            ("run", 187, None, 103, 5),
-            ("expect", 108, None, 104, 5),
-        ),
-    ),
-    make_case(
-        "[05] zurück auf die Hand: aller Stress und alle Boni weg, die Ausrüstung auf die Hand, danach erneut Wartezeit",
-        "spec/heldenhain/tests/05_figures.rules",
-        107,
-        1,
-        (
-            ("run", 188, None, 108, 5),
-            ("choose", ("blitzy",), None, 112, 5),
-            ("run", 189, None, 113, 5),
-            ("expect", 109, None, 116, 5),
-            ("run", 190, None, 117, 5),
-            ("expect", 110, None, 118, 5),
-            ("expect", 111, None, 119, 5),
-            ("run", 191, None, 120, 5),
-            ("expect", 112, None, 122, 5),
-        ),
-    ),
-    make_case(
-        "[06] eine bereite eigene Charakterfigur ohne Wartezeit erschöpft sich und bringt ihre Rettung; 1 Aktionspunkt",
-        "spec/heldenhain/tests/06_collect.rules",
-        3,
-        1,
-        (
-            ("run", 192, None, 4, 5),
-            ("choose", ("sammeln",), None, 6, 5),
-            ("offered", ("roxy",), None, 7, 5),
-            ("choose", ("roxy",), None, 8, 5),
-            ("expect", 113, None, 9, 5),
-            ("not_offered", ("sammeln",), None, 10, 5),
-            ("choose", ("beenden",), None, 11, 5),
-        ),
-    ),
-    make_case(
-        "[06] es zählt der gerade gültige Rettungswert",
-        "spec/heldenhain/tests/06_collect.rules",
-        14,
-        1,
-        (
-            ("run", 193, None, 15, 5),
-            ("expect", 114, None, 19, 5),
-        ),
-    ),
-    make_case(
-        "[06] nur eigene, bereite Charaktere ohne Wartezeit sammeln",
-        "spec/heldenhain/tests/06_collect.rules",
-        22,
-        1,
-        (
-            ("run", 194, None, 23, 5),
-            ("expect", 115, None, 30, 5),
-            ("expect", 116, None, 31, 5),
-            ("expect", 117, None, 32, 5),
-            ("expect", 118, None, 33, 5),
-        ),
-    ),
-    make_case(
-        "[06] Begleiter (und der Drache) sammeln keine Punkte",
-        "spec/heldenhain/tests/06_collect.rules",
-        36,
-        1,
-        (
-            ("run", 195, None, 37, 5),
-            ("expect", 119, None, 40, 5),
-            ("expect", 120, None, 41, 5),
-        ),
-    ),
-    make_case(
-        "[06] bei 20 Punkten gewinnst du sofort",
-        "spec/heldenhain/tests/06_collect.rules",
-        44,
-        1,
-        (
-            ("run", 196, None, 45, 5),
-            ("choose", ("sammeln", "roxy"), None, 48, 5),
-            ("expect", 121, None, 49, 5),
-        ),
-    ),
-    make_case(
-        "[06, 09] ist das Spiel gewonnen, wirken Effekte 'nach dem Punktesammeln' nicht mehr",
-        "spec/heldenhain/tests/06_collect.rules",
-        52,
-        1,
-        (
-            ("run", 197, None, 53, 5),
-            ("expect", 122, None, 59, 5),
-            ("expect", 123, "Blitzy zieht nicht mehr", 60, 5),
-        ),
-    ),
-    make_case(
-        "[06, 09] sonst wirkt 'nach dem Punktesammeln' direkt danach",
-        "spec/heldenhain/tests/06_collect.rules",
-        63,
-        1,
-        (
-            ("run", 198, None, 64, 5),
-            ("expect", 124, None, 70, 5),
-        ),
-    ),
-    make_case(
-        "[07] Beispiel aus dem Regelheft: Nami lenkt die erschöpfte Samt ab - Samt scheidet aus, Nami bleibt mit 2 von 4",
-        "spec/heldenhain/tests/07_distract.rules",
-        3,
-        1,
-        (
-            ("run", 199, None, 4, 5),
-            ("expect", 125, None, 7, 5),
-            ("expect", 126, None, 8, 5),
-            ("run", 200, None, 9, 5),
-            ("choose", ("ablenken",), None, 10, 5),
-            ("offered", ("nami",), None, 11, 5),
-            ("choose", ("nami",), None, 12, 5),
-            ("offered", ("samt_2",), None, 13, 5),
-            ("choose", ("samt_2",), None, 14, 5),
-            ("expect", 127, "Samt bekommt 3 Stress und scheidet aus", 15, 5),
-            ("expect", 128, "Nami bleibt mit 2 von 4", 16, 5),
-            ("expect", 129, None, 17, 5),
-            ("choose", ("beenden",), None, 18, 5),
-        ),
-    ),
-    make_case(
-        "[07] nur bereits erschöpfte gegnerische Figuren werden abgelenkt",
-        "spec/heldenhain/tests/07_distract.rules",
-        21,
-        1,
-        (
-            ("run", 201, None, 22, 5),
-            ("expect", 130, None, 25, 5),
-            ("expect", 131, "ohne erschöpftes Ziel kann Nami nicht ablenken", 26, 5),
-            ("run", 202, None, 27, 5),
-            ("expect", 132, None, 28, 5),
-        ),
-    ),
-    make_case(
-        "[07] abgelenkt wird mit einer bereiten eigenen Figur",
-        "spec/heldenhain/tests/07_distract.rules",
-        31,
-        1,
-        (
-            ("run", 203, None, 32, 5),
-            ("expect", 133, None, 37, 5),
-            ("expect", 134, "nicht im Zug der anderen Seite", 38, 5),
-        ),
-    ),
-    make_case(
-        "[07] beide bekommen gleichzeitig Stress in Höhe des Einsatzes der anderen",
-        "spec/heldenhain/tests/07_distract.rules",
-        41,
-        1,
-        (
-            ("run", 204, None, 42, 5),
-            ("expect", 135, "Samt: 2 + 1 = 3 Stress bei Ausdauer 3", 49, 5),
-            (
-                "expect",
-                136,
-                "Mira bekommt trotzdem Samts Einsatz: 1 + 2 = 3 bei Ausdauer 2",
-                50,
-                5,
-            ),
-        ),
-    ),
-    make_case(
-        "[07] erreicht der Stress die Ausdauer, scheidet die Figur samt Ausrüstung aus (auf die Ablage)",
-        "spec/heldenhain/tests/07_distract.rules",
-        53,
-        1,
-        (
-            ("run", 205, None, 54, 5),
-            ("expect", 137, None, 61, 5),
-        ),
-    ),
-    make_case(
-        "[07] die abgelenkte Figur setzt ihren nächsten Zug aus, die ablenkende wird normal wieder bereit",
-        "spec/heldenhain/tests/07_distract.rules",
-        64,
-        1,
-        (
-            ("run", 206, None, 65, 5),
-            ("expect", 138, None, 70, 5),
-            ("run", 207, None, 71, 5),
-            ("expect", 139, "Direktor Dunkel setzt aus", 73, 5),
-            ("choose", ("beenden",), None, 74, 5),
-            ("run", 208, None, 75, 5),
-            ("expect", 140, None, 77, 5),
-            ("choose", ("beenden",), None, 78, 5),
-            ("run", 209, None, 79, 5),
-            ("expect", 141, "nach dem Aussetzen wird er wieder bereit", 81, 5),
-            ("choose", ("beenden",), None, 82, 5),
-        ),
-    ),
-    make_case(
-        "[07] Stress bleibt liegen, bis ihn ein Effekt entfernt",
-        "spec/heldenhain/tests/07_distract.rules",
-        85,
-        1,
-        (
-            ("run", 210, None, 86, 5),
-            ("choose", ("beenden",), None, 89, 5),
-            ("run", 211, None, 90, 5),
-            ("choose", ("beenden",), None, 91, 5),
-            ("expect", 142, None, 92, 5),
-            ("run", 212, None, 93, 5),
-            ("expect", 143, None, 94, 5),
-        ),
-    ),
-    make_case(
-        "[07] erschöpft ein Karteneffekt eine gegnerische Figur, bleibt sie auch im nächsten gegnerischen Zug erschöpft",
-        "spec/heldenhain/tests/07_distract.rules",
-        97,
-        1,
-        (
-            ("run", 213, None, 98, 5),
-            ("offered", ("blitzy_2",), None, 101, 5),
-            ("choose", ("blitzy_2",), None, 102, 5),
-            ("expect", 144, None, 103, 5),
-            ("run", 214, None, 104, 5),
-            ("expect", 145, None, 106, 5),
-            ("choose", ("beenden",), None, 107, 5),
-        ),
-    ),
-    make_case(
-        "[07] ein eigener Effekt, der die eigene Figur erschöpft, sperrt sie nicht",
-        "spec/heldenhain/tests/07_distract.rules",
-        110,
-        1,
-        (
-            ("run", 215, None, 111, 5),
-            ("expect", 146, None, 114, 5),
-            ("choose", ("beenden",), None, 115, 5),
-        ),
-    ),
-    make_case(
-        "[07] keine Kettensperre: wer gerade ausgesetzt hat, wird nicht direkt wieder gesperrt",
-        "spec/heldenhain/tests/07_distract.rules",
-        118,
-        1,
-        (
-            ("run", 216, None, 119, 5),
-            ("expect", 147, None, 125, 5),
-            ("choose", ("beenden",), None, 126, 5),
-            ("run", 217, None, 128, 5),
-            ("choose", ("ablenken", "nami", "ella_eiche_2"), None, 130, 5),
-            ("expect", 148, None, 131, 5),
-            ("choose", ("beenden",), None, 132, 5),
-            ("run", 218, None, 133, 5),
-            (
-                "expect",
-                149,
-                "zwischen zwei Sperren hat sie immer einen spielbaren Zug",
-                135,
-                5,
-            ),
-            ("choose", ("beenden",), None, 136, 5),
-            (
-                "expect",
-                150,
-                "nach dem spielbaren Zug kann sie wieder gesperrt werden",
-                137,
-                5,
-            ),
-        ),
-    ),
-    make_case(
-        "[07] keine Kettensperre gilt auch für Karteneffekte",
-        "spec/heldenhain/tests/07_distract.rules",
-        140,
-        1,
-        (
-            ("run", 219, None, 141, 5),
-            ("choose", ("beenden",), None, 145, 5),
-            ("run", 220, None, 146, 5),
-            ("expect", 151, None, 148, 5),
-        ),
-    ),
-    make_case(
-        "[08] alle Karten werden in der Ausspielphase mit Energie bezahlt",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        3,
-        1,
-        (
-            ("run", 221, None, 4, 5),
-            ("expect", 152, None, 7, 5),
-            ("run", 222, None, 8, 5),
-            ("expect", 153, None, 9, 5),
-        ),
-    ),
-    make_case(
-        "[08] Ausrüstung wird an einen eigenen Charakter angelegt und wirkt sofort",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        13,
-        1,
-        (
-            ("run", 223, None, 14, 5),
-            ("offered", ("blitzy",), None, 18, 5),
-            ("not_offered", ("flauschi",), None, 19, 5),
-            ("choose", ("blitzy",), None, 20, 5),
-            ("expect", 154, None, 21, 5),
-            ("expect", 155, None, 22, 5),
-        ),
-    ),
-    make_case(
-        "[08] Ausrüstung braucht einen eigenen Charakter im Feld",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        25,
-        1,
-        (
-            ("run", 224, None, 26, 5),
-            ("expect", 156, None, 29, 5),
-            ("run", 225, None, 30, 5),
-            ("expect", 157, None, 31, 5),
-        ),
-    ),
-    make_case(
-        "[08] höchstens eine Ausrüstung pro Charakter: eine neue ersetzt die alte, die auf die Ablage kommt",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        34,
-        1,
-        (
-            ("run", 226, None, 35, 5),
-            ("choose", ("blitzy",), None, 39, 5),
-            ("run", 227, None, 40, 5),
-            ("choose", ("blitzy",), None, 41, 5),
-            ("expect", 158, None, 42, 5),
-            ("expect", 159, None, 43, 5),
-        ),
-    ),
-    make_case(
-        "[08] verliert die Figur dabei Ausdauer, wird ihr Stress sofort geprüft",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        46,
-        1,
-        (
-            ("run", 228, None, 47, 5),
-            ("choose", ("mira_morgentau_2",), None, 52, 5),
-            ("run", 229, None, 53, 5),
-            ("expect", 160, None, 54, 5),
-            ("run", 230, None, 55, 5),
-            ("choose", ("mira_morgentau_2",), None, 56, 5),
-            ("expect", 161, None, 57, 5),
-        ),
-    ),
-    make_case(
-        "[08] scheidet der Träger aus, geht die Ausrüstung mit auf die Ablage",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        60,
-        1,
-        (
-            ("run", 231, None, 61, 5),
-            ("expect", 162, None, 66, 5),
-        ),
-    ),
-    make_case(
-        "[08] Begleiter: eigener Feldplatz, sammelt keine Punkte, kann abgelenkt werden und ausscheiden",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        70,
-        1,
-        (
-            ("run", 232, None, 71, 5),
-            ("expect", 163, None, 74, 5),
-            ("expect", 164, None, 75, 5),
-            ("run", 233, None, 76, 5),
-            ("expect", 165, None, 79, 5),
-            ("run", 234, None, 80, 5),
-            ("expect", 166, None, 81, 5),
-        ),
-    ),
-    make_case(
-        "[08] Begleiter: 'Nach dem Punktesammeln einer eigenen Figur: Erschöpfe den Begleiter, entferne 1 Stress'",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        84,
-        1,
-        (
-            ("run", 235, None, 85, 5),
-            ("expect", 167, None, 91, 5),
-        ),
-    ),
-    make_case(
-        "[08] KI-Unterstützung liegt neben dem Feld, ist keine Figur und kein Ziel für Effekte gegen Figuren",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        95,
-        1,
-        (
-            ("run", 236, None, 96, 5),
-            ("expect", 168, None, 100, 5),
-            ("expect", 169, None, 101, 5),
-            ("run", 237, None, 102, 5),
-            ("expect", 170, "Stillstand! trifft keine KI", 105, 5),
-        ),
-    ),
-    make_case(
-        "[08] KI: ohne Wartezeit sofort nutzbar; Erschöpfen kostet 1 Aktionspunkt und gibt einen Bonus bis Zugende",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        108,
-        1,
-        (
-            ("run", 238, None, 109, 5),
-            ("choose", ("ausspielen", "ki_kompass"), None, 113, 5),
-            ("offered", ("ki",), None, 114, 5),
-            ("choose", ("ki", "ki_kompass"), None, 115, 5),
-            ("expect", 171, None, 116, 5),
-            ("choose", ("beenden",), None, 117, 5),
-            ("expect", 172, None, 118, 5),
-        ),
-    ),
-    make_case(
-        "[08] KI wird zu Beginn deines Zuges wieder bereit; jede KI nur einmal pro Seite",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        121,
-        1,
-        (
-            ("run", 239, None, 122, 5),
-            ("expect", 173, None, 125, 5),
-            ("choose", ("beenden",), None, 126, 5),
-            ("run", 240, None, 127, 5),
-            ("expect", 174, None, 128, 5),
-        ),
-    ),
-    make_case(
-        "[08] eine Aktion wirkt einmal und kommt danach auf die Ablage",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        132,
-        1,
-        (
-            ("run", 241, None, 133, 5),
-            ("expect", 175, None, 137, 5),
-        ),
-    ),
-    make_case(
-        "[08] fehlt für einen Teil der Wirkung ein gültiges Ziel, entfällt nur dieser Teil",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        140,
-        1,
-        (
-            ("run", 242, None, 141, 5),
-            ("expect", 176, None, 144, 5),
-        ),
-    ),
-    make_case(
-        "[08] auch Aktionskarten nur in der Ausspielphase (außer die Karte erlaubt es)",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        147,
-        1,
-        (
-            ("run", 243, None, 148, 5),
-            ("expect", 177, None, 151, 5),
-        ),
-    ),
-    make_case(
-        "[08] ein Platz für ein Hauptquartier: ein neues ersetzt das alte, das auf die Ablage kommt",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        155,
-        1,
-        (
-            ("run", 244, None, 156, 5),
-            ("expect", 178, None, 160, 5),
-        ),
-    ),
-    make_case(
-        "[08] ein Hauptquartier ist keine Figur und wirkt erst ab deinem nächsten Zugbeginn",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        163,
-        1,
-        (
-            ("run", 245, None, 164, 5),
-            ("choose", ("ausspielen", "wolkenschloss"), None, 169, 5),
-            ("expect", 179, None, 170, 5),
-            ("not_offered", ("hauptquartier",), None, 171, 5),
-            ("choose", ("beenden",), None, 172, 5),
-            ("run", 246, None, 173, 5),
-            ("offered", ("hauptquartier",), None, 174, 5),
-            ("choose", ("hauptquartier",), None, 175, 5),
-            ("choose", ("blitzy",), None, 176, 5),
-            ("expect", 180, None, 177, 5),
-            ("choose", ("beenden",), None, 178, 5),
-        ),
-    ),
-    make_case(
-        "[08] Hauptquartier-Fähigkeiten: nur in der Ausspielphase, einmal pro Zug, ohne Aktionspunkt",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        181,
-        1,
-        (
-            ("run", 247, None, 182, 5),
-            ("dice", (6,), None, 186, 5),
-            ("choose", ("hauptquartier",), None, 187, 5),
-            ("expect", 181, None, 188, 5),
-            ("not_offered", ("hauptquartier",), None, 189, 5),
-            ("choose", ("beenden",), None, 190, 5),
-            ("run", 248, None, 191, 5),
-            ("choose", ("sammeln", "blitzy"), None, 192, 5),
-            ("expect", 182, "die Ausspielphase ist vorbei", 193, 5),
-            ("choose", ("beenden",), None, 194, 5),
-        ),
-    ),
-    make_case(
-        "[08] Extra-Energie vom Hauptquartier füllt den Speicher nie über 6",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        197,
-        1,
-        (
-            ("run", 249, None, 198, 5),
-            ("expect", 183, None, 202, 5),
-            ("choose", ("beenden",), None, 203, 5),
-        ),
-    ),
-    make_case(
-        "[08] ein gemeinsamer Schauplatz; seine Dauerregeln gelten sofort und für beide Seiten",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        207,
-        1,
-        (
-            ("run", 250, None, 208, 5),
-            ("expect", 184, None, 213, 5),
-            ("expect", 185, None, 214, 5),
-        ),
-    ),
-    make_case(
-        "[08] ein neuer Schauplatz ersetzt den alten; der kommt auf die Ablage seines Besitzers",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        217,
-        1,
-        (
-            ("run", 251, None, 218, 5),
-            ("expect", 186, None, 221, 5),
-        ),
-    ),
-    make_case(
-        "[08] Schauplatz 'zu Zugbeginn' wirkt ab dem nächsten Zugbeginn für die Seite am Zug",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        224,
-        1,
-        (
-            ("run", 252, None, 225, 5),
-            ("choose", ("ausspielen", "gluecksmarkt"), None, 228, 5),
-            ("expect", 187, None, 229, 5),
-            ("choose", ("beenden",), None, 230, 5),
-            ("run", 253, None, 231, 5),
-            ("dice", (6,), None, 232, 5),
-            ("run", 254, None, 233, 5),
-            ("expect", 188, None, 234, 5),
-            ("choose", ("beenden",), None, 235, 5),
-        ),
-    ),
-    make_case(
-        "[08] Hauptquartier und Schauplatz bestehen nebeneinander; Karten gegen Hauptquartiere treffen keinen Schauplatz",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        238,
-        1,
-        (
-            ("run", 255, None, 239, 5),
-            ("expect", 189, None, 243, 5),
-        ),
-    ),
-    make_case(
-        "[08] der Illusionsdrache belegt als Figur einen Feldplatz; seine Erschöpfen-Aktion kostet 1 Aktionspunkt",
-        "spec/heldenhain/tests/08_card_kinds.rules",
-        247,
-        1,
-        (
-            ("run", 256, None, 248, 5),
-            ("choose", ("sammeln", "roxy"), None, 252, 5),
-            ("expect", 190, None, 253, 5),
-            ("offered", ("drache",), None, 254, 5),
-            ("choose", ("drache",), None, 255, 5),
-            ("offered", ("roxy",), None, 256, 5),
-            ("choose", ("roxy",), None, 257, 5),
-            ("expect", 191, None, 258, 5),
-            (
-                "expect",
-                192,
-                "die Wirkung steht auf der Karte: Roxy wird wieder bereit",
-                259,
-                5,
-            ),
-            ("choose", ("sammeln", "roxy"), None, 260, 5),
-            ("expect", 193, None, 261, 5),
-            ("choose", ("beenden",), None, 262, 5),
-        ),
-    ),
-    make_case(
-        "[09] Ablage: gespielte Aktionen, ausgeschiedene Figuren und ersetzte Karten; offen",
-        "spec/heldenhain/tests/09_keywords.rules",
-        3,
-        1,
-        (
-            ("run", 257, None, 4, 5),
-            ("expect", 194, None, 9, 5),
-        ),
-    ),
-    make_case(
-        "[09] Beim Ausspielen: wirkt einmal, sobald die Karte ins Spiel kommt, kostet keinen Aktionspunkt",
-        "spec/heldenhain/tests/09_keywords.rules",
-        12,
-        1,
-        (
-            ("run", 258, None, 13, 5),
-            ("choose", ("ausspielen", "sunny_sonnenschein"), None, 16, 5),
-            ("expect", 195, None, 17, 5),
-            ("choose", ("beenden",), None, 18, 5),
-        ),
-    ),
-    make_case(
-        "[09] Bis Zugende: der Bonus endet am Ende des laufenden Zuges",
-        "spec/heldenhain/tests/09_keywords.rules",
-        21,
-        1,
-        (
-            ("run", 259, None, 22, 5),
-            ("choose", ("ausspielen", "tapferes_herz", "blitzy"), None, 25, 5),
-            ("expect", 196, None, 26, 5),
-            ("choose", ("beenden",), None, 27, 5),
-            ("expect", 197, None, 28, 5),
-        ),
-    ),
-    make_case(
-        "[09] Mannschaft X: mindestens X eigene Charaktere im Feld, diese Karte mitgezählt",
-        "spec/heldenhain/tests/09_keywords.rules",
-        31,
-        1,
-        (
-            ("run", 260, None, 32, 5),
-            ("expect", 198, "erst 2 Charaktere", 34, 5),
-            ("run", 261, None, 35, 5),
-            ("expect", 199, "Mannschaft 3: Juna, Blitzy und Roxy", 36, 5),
-        ),
-    ),
-    make_case(
-        "[09] Mannschaft: Begleiter und Illusionen zählen nicht; Charaktere der anderen Seite auch nicht",
-        "spec/heldenhain/tests/09_keywords.rules",
-        39,
-        1,
-        (
-            ("run", 262, None, 40, 5),
-            ("expect", 200, None, 45, 5),
-        ),
-    ),
-    make_case(
-        "[09] Nach dem Punktesammeln: wirkt direkt nach dem Punktesammeln",
-        "spec/heldenhain/tests/09_keywords.rules",
-        48,
-        1,
-        (
-            ("run", 263, None, 49, 5),
-            ("expect", 201, None, 55, 5),
-        ),
-    ),
-    make_case(
-        "[09] Punktabzug: die andere Seite verliert Punkte ihrer eigenen Art, nie unter 0",
-        "spec/heldenhain/tests/09_keywords.rules",
-        58,
-        1,
-        (
-            ("run", 264, None, 59, 5),
-            ("expect", 202, None, 62, 5),
-        ),
-    ),
-    make_case(
-        "[09] Rückendeckung: andere eigene Figuren bekommen weniger Stress beim Abgelenkt-Werden",
-        "spec/heldenhain/tests/09_keywords.rules",
-        65,
-        1,
-        (
-            ("run", 265, None, 66, 5),
-            ("expect", 203, "Einsatz 3, Rückendeckung 1", 73, 5),
-            ("expect", 204, "Rückendeckung schützt nur die eigenen Figuren", 74, 5),
-        ),
-    ),
-    make_case(
-        "[09] Rückendeckung schützt nicht die Figur selbst und lässt mindestens 1 Stress",
-        "spec/heldenhain/tests/09_keywords.rules",
-        77,
-        1,
-        (
-            ("run", 266, None, 78, 5),
-            (
-                "expect",
-                205,
-                "Einsatz 2 - Pieps 1 - Hugo 2 = -1, aber mindestens 1",
-                86,
-                5,
-            ),
-        ),
-    ),
-    make_case(
-        "[09] Stress sammelt sich; erreicht er die Ausdauer, scheidet die Figur aus",
-        "spec/heldenhain/tests/09_keywords.rules",
-        89,
-        1,
-        (
-            ("run", 267, None, 90, 5),
-            ("expect", 206, None, 93, 5),
-            ("run", 268, None, 94, 5),
-            ("expect", 207, None, 96, 5),
-        ),
-    ),
-    make_case(
-        "[09] Zu Beginn deines Zuges: wirkt in deinem Zugbeginn (nach der Energie, vor dem Ziehen), nicht im Zug der anderen",
-        "spec/heldenhain/tests/09_keywords.rules",
-        99,
-        1,
-        (
-            ("run", 269, None, 100, 5),
-            ("expect", 208, None, 105, 5),
-            ("choose", ("beenden",), None, 106, 5),
-            ("run", 270, None, 107, 5),
-            ("expect", 209, None, 109, 5),
-            ("choose", ("beenden",), None, 110, 5),
-        ),
-    ),
-    make_case(
-        "[09] ist dein Nachziehstapel leer, mischst du die Ablage zum neuen Stapel",
-        "spec/heldenhain/tests/09_keywords.rules",
-        113,
-        1,
-        (
-            ("run", 271, None, 114, 5),
-            ("expect", 210, None, 117, 5),
-        ),
-    ),
-    make_case(
-        "[09] ist auch die Ablage leer, ziehst du nichts mehr",
-        "spec/heldenhain/tests/09_keywords.rules",
-        120,
-        1,
-        (
-            ("run", 272, None, 121, 5),
-            ("expect", 211, None, 123, 5),
-        ),
-    ),
-    make_case(
-        "[09] ein Effekt wird immer ganz abgewickelt, bevor der nächste beginnt",
-        "spec/heldenhain/tests/09_keywords.rules",
-        126,
-        1,
-        (
-            ("run", 273, None, 127, 5),
-            ("choose", ("mira_morgentau_2",), None, 131, 5),
-            ("expect", 212, "erst die ganze Wirkung, dann die Stressprüfung", 132, 5),
-        ),
-    ),
-    make_case(
-        "[09] im Zug der anderen Seite gibt es keine Reaktionen",
-        "spec/heldenhain/tests/09_keywords.rules",
-        135,
-        1,
-        (
-            ("run", 274, None, 136, 5),
-            ("expect", 213, None, 140, 5),
-            ("expect", 214, None, 141, 5),
-            ("expect", 215, None, 142, 5),
-            ("run", 275, None, 143, 5),
-            ("expect", 216, None, 144, 5),
-        ),
-    ),
-    make_case(
-        "[01, 09] Kartentext hat Vorrang: die Zeitlupenstadt verbietet auch flinken Figuren das Ablenken mit Wartezeit",
-        "spec/heldenhain/tests/09_keywords.rules",
-        147,
-        1,
-        (
-            ("run", 276, None, 148, 5),
-            ("expect", 217, None, 153, 5),
-            ("run", 277, None, 154, 5),
-            ("expect", 218, None, 155, 5),
-        ),
-    ),
-    make_case(
-        "[01, 09] Kartentext hat Vorrang: Steile Pfade verdoppeln die Rückendeckung",
-        "spec/heldenhain/tests/09_keywords.rules",
-        158,
-        1,
-        (
-            ("run", 278, None, 159, 5),
-            ("expect", 219, None, 162, 5),
-            ("run", 279, None, 163, 5),
-            ("expect", 220, None, 164, 5),
-        ),
-    ),
-    make_case(
-        "Roxy: Beim Ausspielen: Entferne 2 Stress von einer anderen eigenen Figur",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        7,
-        1,
-        (
-            ("run", 280, None, 8, 5),
-            ("offered", ("blitzy",), None, 11, 5),
-            ("not_offered", ("roxy",), None, 12, 5),
-            ("choose", ("blitzy",), None, 13, 5),
-            ("expect", 221, None, 14, 5),
-        ),
-    ),
-    make_case(
-        "Roxy: ohne gestresste andere Figur entfällt die Wirkung",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        17,
-        1,
-        (
-            ("run", 281, None, 18, 5),
-            ("expect", 222, None, 19, 5),
-        ),
-    ),
-    make_case(
-        "Pia Purzel: Zu Beginn deines Zuges: bei 5 oder 6 ziehst du 1 Karte",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        22,
-        1,
-        (
-            ("run", 282, None, 23, 5),
-            ("dice", (4,), None, 27, 5),
-            ("run", 283, None, 28, 5),
-            ("expect", 223, None, 29, 5),
-            ("choose", ("beenden",), None, 30, 5),
-            ("dice", (5,), None, 31, 5),
-            ("run", 284, None, 32, 5),
-            ("expect", 224, "Pia zieht eine, dann der normale Zug", 33, 5),
-            ("choose", ("beenden",), None, 34, 5),
-        ),
-    ),
-    make_case(
-        "Fee Fortuna: Nach dem Punktesammeln: bei 6 ein weiterer Punkt",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        37,
-        1,
-        (
-            ("run", 285, None, 38, 5),
-            ("dice", (6,), None, 41, 5),
-            ("run", 286, None, 42, 5),
-            ("expect", 225, None, 43, 5),
-            ("run", 287, None, 44, 5),
-            ("dice", (5,), None, 45, 5),
-            ("run", 288, None, 46, 5),
-            ("expect", 226, None, 47, 5),
-        ),
-    ),
-    make_case(
-        "Kiki Kleeblatt: Beim Ausspielen: bei 4 bis 6 +1 Energie",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        50,
-        1,
-        (
-            ("dice", (4,), None, 51, 5),
-            ("run", 289, None, 52, 5),
-            ("expect", 227, None, 53, 5),
-            ("dice", (3,), None, 54, 5),
-            ("run", 290, None, 55, 5),
-            ("expect", 228, None, 56, 5),
-        ),
-    ),
-    make_case(
-        "Zoe Zuversicht: Mannschaft 4: +1 Ausdauer und +1 Rettung",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        59,
-        1,
-        (
-            ("run", 291, None, 60, 5),
-            ("expect", 229, None, 63, 5),
-            ("run", 292, None, 64, 5),
-            ("expect", 230, None, 65, 5),
-        ),
-    ),
-    make_case(
-        "Hanna Herzlich: Beim Ausspielen: 1 Stress weniger auf jeder eigenen Figur",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        68,
-        1,
-        (
-            ("run", 293, None, 69, 5),
-            ("expect", 231, None, 74, 5),
-        ),
-    ),
-    make_case(
-        "Cleo Chance: Nach dem Punktesammeln: bei 1 Stress für Cleo, bei 5 oder 6 eine Karte",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        77,
-        1,
-        (
-            ("run", 294, None, 78, 5),
-            ("dice", (1,), None, 82, 5),
-            ("run", 295, None, 83, 5),
-            ("expect", 232, None, 84, 5),
-            ("run", 296, None, 85, 5),
-            ("dice", (6,), None, 86, 5),
-            ("run", 297, None, 87, 5),
-            ("expect", 233, None, 88, 5),
-        ),
-    ),
-    make_case(
-        "Frieda Freundschaft: Mannschaft 3: +1 Einsatz",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        91,
-        1,
-        (
-            ("run", 298, None, 92, 5),
-            ("expect", 234, None, 94, 5),
-            ("run", 299, None, 95, 5),
-            ("expect", 235, None, 96, 5),
-        ),
-    ),
-    make_case(
-        "Gina Glücksgriff: Beim Ausspielen: bei 6 ein Punkt",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        99,
-        1,
-        (
-            ("dice", (6,), None, 100, 5),
-            ("run", 300, None, 101, 5),
-            ("expect", 236, None, 102, 5),
-        ),
-    ),
-    make_case(
-        "Ronja Regenbogen: Beim Ausspielen: eine andere eigene erschöpfte Figur wird bereit",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        105,
-        1,
-        (
-            ("run", 301, None, 106, 5),
-            ("choose", ("blitzy",), None, 109, 5),
-            ("expect", 237, None, 110, 5),
-        ),
-    ),
-    make_case(
-        "Flauschi: ohne Stress auf der Figur wird Flauschi nicht erschöpft",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        113,
-        1,
-        (
-            ("run", 302, None, 114, 5),
-            ("expect", 238, None, 119, 5),
-        ),
-    ),
-    make_case(
-        "Flauschi: mit Wartezeit nutzt er seine Erschöpfen-Fähigkeit noch nicht",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        122,
-        1,
-        (
-            ("run", 303, None, 123, 5),
-            ("expect", 239, None, 129, 5),
-        ),
-    ),
-    make_case(
-        "Kater Kuschel: Zu Beginn deines Zuges: 1 Stress weniger auf einer eigenen Figur",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        132,
-        1,
-        (
-            ("run", 304, None, 133, 5),
-            ("choose", ("roxy",), None, 138, 5),
-            ("expect", 240, None, 139, 5),
-            ("choose", ("beenden",), None, 140, 5),
-        ),
-    ),
-    make_case(
-        "Glücksschwein Trudi: Nach dem Punktesammeln einer eigenen Figur: bei 6 ein Punkt",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        143,
-        1,
-        (
-            ("run", 305, None, 144, 5),
-            ("dice", (6,), None, 148, 5),
-            ("run", 306, None, 149, 5),
-            ("expect", 241, None, 150, 5),
-        ),
-    ),
-    make_case(
-        "Eule Elsa: Beim Ausspielen: ziehe 1 Karte, dann wirf 1 Handkarte ab",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        153,
-        1,
-        (
-            ("run", 307, None, 154, 5),
-            ("offered", ("kuchenpause", "blitzy"), None, 157, 5),
-            ("choose", ("blitzy",), None, 158, 5),
-            ("expect", 242, None, 159, 5),
-        ),
-    ),
-    make_case(
-        "Illusionsdrache: ohne erschöpfte eigene Figur entfällt die Wirkung",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        162,
-        1,
-        (
-            ("run", 308, None, 163, 5),
-            ("expect", 243, None, 167, 5),
-        ),
-    ),
-    make_case(
-        "KI Sternchen: bis Zugende +1 Rettung für alle eigenen Charaktere",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        170,
-        1,
-        (
-            ("run", 309, None, 171, 5),
-            ("expect", 244, None, 176, 5),
-            ("run", 310, None, 177, 5),
-            ("expect", 245, None, 178, 5),
-        ),
-    ),
-    make_case(
-        "KI Glücksrad: bei 4 bis 6 zwei Karten, sonst eine",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        181,
-        1,
-        (
-            ("run", 311, None, 182, 5),
-            ("dice", (3,), None, 187, 5),
-            ("run", 312, None, 188, 5),
-            ("expect", 246, None, 189, 5),
-            ("dice", (4,), None, 190, 5),
-            ("run", 313, None, 191, 5),
-            ("expect", 247, None, 192, 5),
-        ),
-    ),
-    make_case(
-        "KI Pflaster: 2 Stress weniger auf einer eigenen Figur",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        195,
-        1,
-        (
-            ("run", 314, None, 196, 5),
-            ("choose", ("roxy",), None, 201, 5),
-            ("expect", 248, None, 202, 5),
-        ),
-    ),
-    make_case(
-        "Heilamulett: Zu Beginn deines Zuges: 1 Stress weniger auf der Trägerin",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        205,
-        1,
-        (
-            ("run", 315, None, 206, 5),
-            ("choose", ("roxy",), None, 212, 5),
-            ("expect", 249, None, 213, 5),
-            ("run", 316, None, 214, 5),
-            ("expect", 250, None, 215, 5),
-            ("choose", ("beenden",), None, 216, 5),
-        ),
-    ),
-    make_case(
-        "Blumenwiese: Zu Zugbeginn entfernt die Seite am Zug 1 Stress von einer eigenen Figur",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        219,
-        1,
-        (
-            ("run", 317, None, 220, 5),
-            ("choose", ("samt_2",), None, 226, 5),
-            ("expect", 251, None, 227, 5),
-            ("choose", ("beenden",), None, 228, 5),
-        ),
-    ),
-    make_case(
-        "Gruppenumarmung: 2 Stress weniger auf jeder eigenen Figur",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        231,
-        1,
-        (
-            ("run", 318, None, 232, 5),
-            ("expect", 252, None, 237, 5),
-        ),
-    ),
-    make_case(
-        "Glückstreffer: bei 5 oder 6 zwei Punkte, sonst 1 Energie",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        240,
-        1,
-        (
-            ("dice", (5,), None, 241, 5),
-            ("run", 319, None, 242, 5),
-            ("expect", 253, None, 243, 5),
-            ("run", 320, None, 244, 5),
-            ("dice", (2,), None, 245, 5),
-            ("run", 321, None, 246, 5),
-            ("expect", 254, None, 247, 5),
-        ),
-    ),
-    make_case(
-        "Zusammenhalt: nur mit Mannschaft 3; bis Zugende +1 Rettung für alle eigenen Charaktere",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        250,
-        1,
-        (
-            ("run", 322, None, 251, 5),
-            ("expect", 255, None, 254, 5),
-            ("run", 323, None, 255, 5),
-            ("expect", 256, None, 256, 5),
-            ("run", 324, None, 257, 5),
-            ("expect", 257, None, 258, 5),
-        ),
-    ),
-    make_case(
-        "Zweite Chance: eine eigene erschöpfte Figur wird bereit",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        261,
-        1,
-        (
-            ("run", 325, None, 262, 5),
-            ("choose", ("roxy",), None, 265, 5),
-            ("expect", 258, None, 266, 5),
-        ),
-    ),
-    make_case(
-        "Schutzengel: darf nach der ersten Aktion gespielt werden; 3 Stress weniger",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        269,
-        1,
-        (
-            ("run", 326, None, 270, 5),
-            ("choose", ("roxy",), None, 275, 5),
-            ("expect", 259, None, 276, 5),
-        ),
-    ),
-    make_case(
-        "Glücksbringer: ein eigener Charakter hat bis Zugende +2 Rettung",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        279,
-        1,
-        (
-            ("run", 327, None, 280, 5),
-            ("offered", ("roxy",), None, 283, 5),
-            ("not_offered", ("flauschi",), None, 284, 5),
-            ("choose", ("roxy",), None, 285, 5),
-            ("expect", 260, None, 286, 5),
-        ),
-    ),
-    make_case(
-        "Wunschbrunnen: 1-2 eine Karte, 3-4 zwei Karten, 5-6 zwei Punkte",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        289,
-        1,
-        (
-            ("run", 328, None, 290, 5),
-            ("dice", (2,), None, 293, 5),
-            ("run", 329, None, 294, 5),
-            ("expect", 261, None, 295, 5),
-            ("run", 330, None, 296, 5),
-            ("dice", (3,), None, 297, 5),
-            ("run", 331, None, 298, 5),
-            ("expect", 262, None, 299, 5),
-            ("run", 332, None, 300, 5),
-            ("dice", (6,), None, 302, 5),
-            ("run", 333, None, 303, 5),
-            ("expect", 263, None, 304, 5),
-        ),
-    ),
-    make_case(
-        "Sternschnuppe: eine Karte aus der Ablage auf die Hand",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        307,
-        1,
-        (
-            ("run", 334, None, 308, 5),
-            ("offered", ("roxy",), None, 310, 5),
-            ("choose", ("roxy",), None, 311, 5),
-            ("expect", 264, None, 312, 5),
-        ),
-    ),
-    make_case(
-        "Heilkräuter: 2 Stress weniger und dauerhaft +1 Ausdauer",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        315,
-        1,
-        (
-            ("run", 335, None, 316, 5),
-            ("choose", ("roxy",), None, 319, 5),
-            ("expect", 265, None, 320, 5),
-            ("run", 336, None, 321, 5),
-            ("expect", 266, None, 322, 5),
-        ),
-    ),
-    make_case(
-        "Rückzug ins Baumhaus: eine eigene Figur kommt zurück auf die Hand",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        325,
-        1,
-        (
-            ("run", 337, None, 326, 5),
-            ("choose", ("roxy",), None, 329, 5),
-            ("expect", 267, None, 330, 5),
-        ),
-    ),
-    make_case(
-        "Pyjamaparty: nur mit Mannschaft 2; 2 Karten und 1 Energie",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        333,
-        1,
-        (
-            ("run", 338, None, 334, 5),
-            ("expect", 268, None, 336, 5),
-            ("run", 339, None, 337, 5),
-            ("expect", 269, None, 341, 5),
-        ),
-    ),
-    make_case(
-        "Gemeinsam stark: jede eigene Figur dauerhaft +1 Ausdauer",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        344,
-        1,
-        (
-            ("run", 340, None, 345, 5),
-            ("expect", 270, None, 348, 5),
-        ),
-    ),
-    make_case(
-        "Freundinnen-Power: bis Zugende +1 Einsatz für alle eigenen Figuren",
-        "spec/heldenhain/tests/10_superfreundinnen.rules",
-        351,
-        1,
-        (
-            ("run", 341, None, 352, 5),
-            ("expect", 271, None, 355, 5),
-        ),
-    ),
-    make_case(
-        "[11] Siegziel: 20 Punkte, sofortiger Sieg",
-        "spec/heldenhain/tests/11_overview.rules",
-        3,
-        1,
-        (
-            ("run", 342, None, 4, 5),
-            ("expect", 272, None, 7, 5),
-        ),
-    ),
-    make_case(
-        "[11] Deck: 62 Karten, jede einmal",
-        "spec/heldenhain/tests/11_overview.rules",
-        10,
-        1,
-        (
-            ("run", 343, None, 11, 5),
-            ("expect", 273, None, 13, 5),
-            ("expect", 274, None, 14, 5),
-        ),
-    ),
-    make_case(
-        "[11] Starthand: 1 zufälliger Charakter + 4 Karten; einmal neu mischen, der Charakter bleibt",
-        "spec/heldenhain/tests/11_overview.rules",
-        17,
-        1,
-        (
-            ("dice", (4,), None, 18, 5),
-            ("run", 344, None, 19, 5),
-            ("choose", ("neu_mischen", "behalten"), None, 20, 5),
-            ("expect", 275, None, 21, 5),
-            ("expect", 276, None, 22, 5),
-        ),
-    ),
-    make_case(
-        "[11] Energie: Start 6, danach +2 pro eigenem Zug, höchstens 6, der Rest bleibt",
-        "spec/heldenhain/tests/11_overview.rules",
-        25,
-        1,
-        (
-            ("expect", 277, None, 26, 5),
-            ("run", 345, None, 27, 5),
-            ("expect", 278, None, 28, 5),
-            ("choose", ("beenden",), None, 29, 5),
-            ("run", 346, None, 30, 5),
-            ("expect", 279, None, 32, 5),
-            ("choose", ("beenden",), None, 33, 5),
-            ("run", 347, None, 34, 5),
-            ("expect", 280, None, 35, 5),
-            ("choose", ("beenden",), None, 36, 5),
-        ),
-    ),
-    make_case(
-        "[11] Aktionspunkte: 3 pro Zug - sammeln, ablenken, KI nutzen oder die Erschöpfen-Aktion des Drachen",
-        "spec/heldenhain/tests/11_overview.rules",
-        39,
-        1,
-        (
-            ("run", 348, None, 40, 5),
-            ("offered", ("sammeln", "ablenken", "ki", "drache"), None, 48, 5),
-            (
-                "choose",
-                ("sammeln", "roxy", "drache", "roxy", "ki", "ki_kompass"),
-                None,
-                49,
-                5,
-            ),
-            ("expect", 281, None, 50, 5),
-            ("not_offered", ("sammeln",), None, 51, 5),
-            ("not_offered", ("ablenken",), None, 52, 5),
-            ("choose", ("beenden",), None, 53, 5),
-        ),
-    ),
-    make_case(
-        "[11] Feld: höchstens 6 Figuren, jeder Name einmal",
-        "spec/heldenhain/tests/11_overview.rules",
-        56,
-        1,
-        (
-            ("run", 349, None, 57, 5),
-            ("choose", ("flauschi",), None, 65, 5),
-            ("expect", 282, None, 66, 5),
-        ),
-    ),
-    make_case(
-        "[11] Ausrüstung: höchstens 1 pro Charakter",
-        "spec/heldenhain/tests/11_overview.rules",
-        69,
-        1,
-        (
-            ("run", 350, None, 70, 5),
-            ("choose", ("blitzy",), None, 74, 5),
-            ("run", 351, None, 75, 5),
-            ("choose", ("blitzy",), None, 76, 5),
-            ("expect", 283, None, 77, 5),
-        ),
-    ),
-    make_case(
-        "[11] Hauptquartier: 1 Platz pro Seite; Schauplatz: 1 gemeinsamer Platz",
-        "spec/heldenhain/tests/11_overview.rules",
-        80,
-        1,
-        (
-            ("run", 352, None, 81, 5),
-            ("expect", 284, None, 90, 5),
-        ),
-    ),
-    make_case(
-        "[11] Handlimit: 7 Karten am Zugende",
-        "spec/heldenhain/tests/11_overview.rules",
-        93,
-        1,
-        (
-            ("run", 353, None, 94, 5),
-            ("expect", 285, None, 96, 5),
-            ("run", 354, None, 97, 5),
-            ("choose", ("herr_handel_2", "rico_rueckprall_2"), None, 98, 5),
-            ("expect", 286, None, 99, 5),
-        ),
-    ),
-    make_case(
-        "[11] Ablenken: nur erschöpfte Ziele, beide bekommen Stress, das Ziel setzt einen Zug aus",
-        "spec/heldenhain/tests/11_overview.rules",
-        102,
-        1,
-        (
-            ("run", 355, None, 103, 5),
-            ("expect", 287, None, 106, 5),
-            ("run", 356, None, 107, 5),
-            ("expect", 288, None, 109, 5),
-        ),
-    ),
-    make_case(
-        "[11] Ausscheiden: Stress gleich oder größer als die Ausdauer",
-        "spec/heldenhain/tests/11_overview.rules",
-        112,
-        1,
-        (
-            ("run", 357, None, 113, 5),
-            ("expect", 289, None, 118, 5),
-        ),
-    ),
-    make_case(
-        "Samt: Beim Ausspielen: eine gegnerische Figur hat bis Zugende -1 Einsatz",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        6,
-        1,
-        (
-            ("run", 358, None, 7, 5),
-            ("choose", ("roxy_2",), None, 9, 5),
-            ("expect", 290, None, 10, 5),
-            ("run", 359, None, 11, 5),
-            ("expect", 291, None, 12, 5),
-        ),
-    ),
-    make_case(
-        "Professor Null: Nach dem Punktesammeln: Punktabzug 1",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        15,
-        1,
-        (
-            ("run", 360, None, 16, 5),
-            ("expect", 292, None, 21, 5),
-        ),
-    ),
-    make_case(
-        "Graf Grau: Nach dem Punktesammeln: eine gegnerische Figur hat dauerhaft -1 Einsatz (nie unter 0)",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        24,
-        1,
-        (
-            ("run", 361, None, 25, 5),
-            ("choose", ("roxy_2",), None, 30, 5),
-            ("expect", 293, None, 31, 5),
-            ("run", 362, None, 32, 5),
-            ("expect", 294, "dauerhaft", 33, 5),
-            ("run", 363, None, 34, 5),
-            ("choose", ("roxy_2",), None, 36, 5),
-            ("run", 364, None, 37, 5),
-            ("choose", ("roxy_2",), None, 39, 5),
-            ("expect", 295, None, 40, 5),
-            ("run", 365, None, 41, 5),
-            ("expect", 296, "zurück auf der Hand: alle Boni weg", 42, 5),
-        ),
-    ),
-    make_case(
-        "Baronin Bremse: Zu Beginn deines Zuges, wenn die andere Seite führt: Punktabzug 1",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        45,
-        1,
-        (
-            ("run", 366, None, 46, 5),
-            ("expect", 297, None, 51, 5),
-            ("choose", ("beenden",), None, 52, 5),
-            ("run", 367, None, 53, 5),
-            ("expect", 298, None, 55, 5),
-            ("choose", ("beenden",), None, 56, 5),
-        ),
-    ),
-    make_case(
-        "Frau Flaute: Beim Ausspielen: die andere Seite verliert 1 Energie",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        59,
-        1,
-        (
-            ("run", 368, None, 60, 5),
-            ("expect", 299, None, 61, 5),
-        ),
-    ),
-    make_case(
-        "Kommissar Kleinlaut: Mannschaft 3: +1 Einfluss",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        64,
-        1,
-        (
-            ("run", 369, None, 65, 5),
-            ("expect", 300, None, 67, 5),
-            ("run", 370, None, 68, 5),
-            ("expect", 301, None, 69, 5),
-        ),
-    ),
-    make_case(
-        "Doktor Dämmer: alle gegnerischen Figuren haben -1 Einsatz, nie unter 0",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        72,
-        1,
-        (
-            ("run", 371, None, 73, 5),
-            ("expect", 302, None, 78, 5),
-        ),
-    ),
-    make_case(
-        "Fräulein Frost: nach dem Ablenken hat das Ziel dauerhaft -1 Einsatz",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        81,
-        1,
-        (
-            ("run", 372, None, 82, 5),
-            ("expect", 303, None, 88, 5),
-            ("expect", 304, "der Stress für Frost kommt vor der Wirkung", 89, 5),
-        ),
-    ),
-    make_case(
-        "Herr Hemmschuh: Rückendeckung 1",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        92,
-        1,
-        (
-            ("run", 373, None, 93, 5),
-            ("expect", 305, None, 95, 5),
-        ),
-    ),
-    make_case(
-        "Notar Nimmermehr: Beim Ausspielen: Punktabzug 1",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        98,
-        1,
-        (
-            ("run", 374, None, 99, 5),
-            ("expect", 306, None, 101, 5),
-        ),
-    ),
-    make_case(
-        "Gräfin Gähn: Zu Beginn deines Zuges bekommt eine erschöpfte gegnerische Figur 1 Stress",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        104,
-        1,
-        (
-            ("run", 375, None, 105, 5),
-            ("offered", ("roxy_2",), None, 111, 5),
-            ("not_offered", ("blitzy_2",), None, 112, 5),
-            ("choose", ("roxy_2",), None, 113, 5),
-            ("expect", 307, None, 114, 5),
-            ("choose", ("beenden",), None, 115, 5),
-        ),
-    ),
-    make_case(
-        "Leutnant Lahm: Beim Ausspielen: eine gegnerische Figur hat bis Zugende -2 Einsatz",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        118,
-        1,
-        (
-            ("run", 376, None, 119, 5),
-            ("choose", ("roxy_2",), None, 121, 5),
-            ("expect", 308, None, 122, 5),
-        ),
-    ),
-    make_case(
-        "Zensor Zack: Nach dem Punktesammeln wirft die andere Seite 1 zufällige Handkarte ab",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        125,
-        1,
-        (
-            ("run", 377, None, 126, 5),
-            ("expect", 309, None, 132, 5),
-        ),
-    ),
-    make_case(
-        "Baron Bleischwer: Mannschaft 4: +1 Einfluss",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        135,
-        1,
-        (
-            ("run", 378, None, 136, 5),
-            ("expect", 310, None, 139, 5),
-            ("run", 379, None, 140, 5),
-            ("expect", 311, None, 141, 5),
-        ),
-    ),
-    make_case(
-        "Rabe Raspel: Nach dem Punktesammeln einer eigenen Figur: Erschöpfe Raspel; Punktabzug 1",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        144,
-        1,
-        (
-            ("run", 380, None, 145, 5),
-            ("expect", 312, None, 152, 5),
-            ("run", 381, None, 153, 5),
-            ("expect", 313, "Raspel ist schon erschöpft", 154, 5),
-        ),
-    ),
-    make_case(
-        "Wachhund Wotan: Rückendeckung 1",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        157,
-        1,
-        (
-            ("run", 382, None, 158, 5),
-            ("expect", 314, None, 160, 5),
-        ),
-    ),
-    make_case(
-        "Schleichkatze Nebel: Zu Beginn deines Zuges verliert die andere Seite 1 Energie",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        163,
-        1,
-        (
-            ("run", 383, None, 164, 5),
-            ("expect", 315, None, 167, 5),
-            ("choose", ("beenden",), None, 168, 5),
-        ),
-    ),
-    make_case(
-        "Spitzel Spinne: nach dem Ablenken durch eine eigene Figur: ziehe 1 Karte",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        171,
-        1,
-        (
-            ("run", 384, None, 172, 5),
-            ("expect", 316, None, 180, 5),
-        ),
-    ),
-    make_case(
-        "KI Stoppuhr: bis Zugende haben alle gegnerischen Figuren -1 Einsatz",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        183,
-        1,
-        (
-            ("run", 385, None, 184, 5),
-            ("expect", 317, None, 189, 5),
-            ("run", 386, None, 190, 5),
-            ("expect", 318, None, 191, 5),
-        ),
-    ),
-    make_case(
-        "KI Flüsterkasten: eine eigene Figur hat bis Zugende +2 Einsatz",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        194,
-        1,
-        (
-            ("run", 387, None, 195, 5),
-            ("choose", ("samt",), None, 199, 5),
-            ("expect", 319, None, 200, 5),
-        ),
-    ),
-    make_case(
-        "KI Rechenknecht: bis Zugende +1 Einfluss für alle eigenen Charaktere",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        203,
-        1,
-        (
-            ("run", 388, None, 204, 5),
-            ("expect", 320, None, 208, 5),
-        ),
-    ),
-    make_case(
-        "KI Bremsklotz: erschöpft eine bereite gegnerische Figur, die dann aussetzt",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        211,
-        1,
-        (
-            ("run", 389, None, 212, 5),
-            ("choose", ("roxy_2",), None, 216, 5),
-            ("expect", 321, None, 217, 5),
-        ),
-    ),
-    make_case(
-        "Lähmende Rede: bis zu zwei bereite gegnerische Figuren werden gesperrt",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        220,
-        1,
-        (
-            ("run", 390, None, 221, 5),
-            ("choose", ("roxy_2",), None, 225, 5),
-            ("not_offered", ("roxy_2",), None, 226, 5),
-            ("choose", ("lena_2",), None, 227, 5),
-            ("expect", 322, None, 228, 5),
-        ),
-    ),
-    make_case(
-        "Lähmende Rede: mit nur einem Ziel entfällt der zweite Teil",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        231,
-        1,
-        (
-            ("run", 391, None, 232, 5),
-            ("choose", ("roxy_2",), None, 234, 5),
-            ("expect", 323, None, 235, 5),
-        ),
-    ),
-    make_case(
-        "Schmutzkampagne: Punktabzug 3, dann endet der Zug sofort",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        238,
-        1,
-        (
-            ("run", 392, None, 239, 5),
-            ("choose", ("ausspielen", "schmutzkampagne"), None, 243, 5),
-            ("expect", 324, None, 244, 5),
-            ("run", 393, None, 245, 5),
-        ),
-    ),
-    make_case(
-        "Bürokratie: eine gegnerische Figur hat dauerhaft -1 Einsatz",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        248,
-        1,
-        (
-            ("run", 394, None, 249, 5),
-            ("choose", ("roxy_2",), None, 251, 5),
-            ("run", 395, None, 252, 5),
-            ("expect", 325, None, 253, 5),
-        ),
-    ),
-    make_case(
-        "Kaltes Schweigen: eine gegnerische Figur hat bis Zugende -2 Einsatz",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        256,
-        1,
-        (
-            ("run", 396, None, 257, 5),
-            ("choose", ("ella_eiche_2",), None, 259, 5),
-            ("expect", 326, None, 260, 5),
-            ("run", 397, None, 261, 5),
-            ("expect", 327, None, 262, 5),
-        ),
-    ),
-    make_case(
-        "Intrige: eine gegnerische Figur bekommt 2 Stress (und scheidet vielleicht aus)",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        265,
-        1,
-        (
-            ("run", 398, None, 266, 5),
-            ("choose", ("mira_morgentau_2",), None, 268, 5),
-            ("expect", 328, None, 269, 5),
-        ),
-    ),
-    make_case(
-        "Ränke schmieden: ziehe 2 Karten",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        272,
-        1,
-        (
-            ("run", 399, None, 273, 5),
-            ("expect", 329, None, 276, 5),
-        ),
-    ),
-    make_case(
-        "Verhör: die andere Seite wirft 1 zufällige Handkarte ab; ziehe 1 Karte",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        279,
-        1,
-        (
-            ("run", 400, None, 280, 5),
-            ("expect", 330, None, 283, 5),
-        ),
-    ),
-    make_case(
-        "Hinterzimmer: 2 Energie und 1 Karte, dann endet der Zug sofort",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        286,
-        1,
-        (
-            ("run", 401, None, 287, 5),
-            ("choose", ("ausspielen", "hinterzimmer"), None, 292, 5),
-            ("expect", 331, None, 293, 5),
-            ("run", 402, None, 294, 5),
-        ),
-    ),
-    make_case(
-        "Schachzug: nur mit Mannschaft 3; Punktabzug 2 und ziehe 1 Karte",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        297,
-        1,
-        (
-            ("run", 403, None, 298, 5),
-            ("expect", 332, None, 302, 5),
-            ("run", 404, None, 303, 5),
-            ("expect", 333, None, 305, 5),
-        ),
-    ),
-    make_case(
-        "Sperrstunde: jede erschöpfte gegnerische Figur bekommt 1 Stress",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        308,
-        1,
-        (
-            ("run", 405, None, 309, 5),
-            ("expect", 334, None, 313, 5),
-        ),
-    ),
-    make_case(
-        "Eiserne Disziplin: darf nach der ersten Aktion gespielt werden; +2 Einsatz bis Zugende",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        316,
-        1,
-        (
-            ("run", 406, None, 317, 5),
-            ("expect", 335, None, 320, 5),
-            ("run", 407, None, 321, 5),
-            ("choose", ("samt",), None, 322, 5),
-            ("expect", 336, None, 323, 5),
-        ),
-    ),
-    make_case(
-        "Kalte Schulter: eine gegnerische Figur kommt zurück auf die Hand ihrer Seite, samt Ausrüstung",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        326,
-        1,
-        (
-            ("run", 408, None, 327, 5),
-            ("choose", ("roxy_2",), None, 331, 5),
-            ("expect", 337, None, 332, 5),
-        ),
-    ),
-    make_case(
-        "Dunkle Pläne: ziehe 1 Karte und erhalte 1 Energie",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        335,
-        1,
-        (
-            ("run", 409, None, 336, 5),
-            ("expect", 338, None, 338, 5),
-        ),
-    ),
-    make_case(
-        "Nullsummenspiel: Punktabzug in Höhe der erschöpften gegnerischen Figuren, höchstens 3",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        341,
-        1,
-        (
-            ("run", 410, None, 342, 5),
-            ("expect", 339, None, 350, 5),
-            ("run", 411, None, 351, 5),
-            ("expect", 340, None, 356, 5),
-        ),
-    ),
-    make_case(
-        "Siegelring: Nach dem Punktesammeln des Trägers: Punktabzug 1",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        359,
-        1,
-        (
-            ("run", 412, None, 360, 5),
-            ("choose", ("samt",), None, 366, 5),
-            ("run", 413, None, 367, 5),
-            ("expect", 341, None, 368, 5),
-            ("run", 414, None, 369, 5),
-            ("expect", 342, None, 370, 5),
-        ),
-    ),
-    make_case(
-        "Bleischuhe: -1 Einsatz, +3 Ausdauer",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        373,
-        1,
-        (
-            ("run", 415, None, 374, 5),
-            ("choose", ("samt",), None, 376, 5),
-            ("expect", 343, None, 377, 5),
-        ),
-    ),
-    make_case(
-        "Aktenarchiv: Nutzen: ziehe 1 Karte, dann wirf 1 Handkarte ab",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        380,
-        1,
-        (
-            ("run", 416, None, 381, 5),
-            ("choose", ("hauptquartier",), None, 386, 5),
-            ("choose", ("intrige",), None, 387, 5),
-            ("expect", 344, None, 388, 5),
-            ("choose", ("beenden",), None, 389, 5),
-        ),
-    ),
-    make_case(
-        "Kontrollzentrum: Nutzen: eine gegnerische Figur hat bis Zugende -1 Einsatz",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        392,
-        1,
-        (
-            ("run", 417, None, 393, 5),
-            ("choose", ("hauptquartier", "roxy_2"), None, 397, 5),
-            ("expect", 345, None, 398, 5),
-            ("choose", ("beenden",), None, 399, 5),
-            ("expect", 346, None, 400, 5),
-        ),
-    ),
-    make_case(
-        "Kabinettssaal: Zu Beginn deines Zuges 1 Stress weniger auf jeder eigenen Figur",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        403,
-        1,
-        (
-            ("run", 418, None, 404, 5),
-            ("expect", 347, None, 408, 5),
-            ("choose", ("beenden",), None, 409, 5),
-        ),
-    ),
-    make_case(
-        "Nebelmoor: alle Figuren haben -1 Einsatz, nie unter 0",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        412,
-        1,
-        (
-            ("run", 419, None, 413, 5),
-            ("expect", 348, None, 418, 5),
-        ),
-    ),
-    make_case(
-        "Grauer Platz: Zu Zugbeginn verliert die Seite am Zug 1 Punkt, wenn sie mehr als 10 hat",
-        "spec/heldenhain/tests/11_schattenkabinett.rules",
-        421,
-        1,
-        (
-            ("run", 420, None, 422, 5),
-            ("expect", 349, None, 427, 5),
-            ("choose", ("beenden",), None, 428, 5),
-            ("run", 421, None, 429, 5),
-            ("expect", 350, None, 430, 5),
-            ("choose", ("beenden",), None, 431, 5),
-        ),
-    ),
-    make_case(
-        "Jaro: Mannschaft 3: +1 Rettung",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        4,
-        1,
-        (
-            ("run", 422, None, 5, 5),
-            ("expect", 351, None, 7, 5),
-            ("run", 423, None, 8, 5),
-            ("expect", 352, None, 9, 5),
-        ),
-    ),
-    make_case(
-        "Bruno: Rückendeckung 1 für andere eigene Figuren",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        12,
-        1,
-        (
-            ("run", 424, None, 13, 5),
-            ("expect", 353, None, 15, 5),
-        ),
-    ),
-    make_case(
-        "Emil: Mannschaft 2: +1 Einsatz",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        18,
-        1,
-        (
-            ("run", 425, None, 19, 5),
-            ("expect", 354, None, 20, 5),
-            ("run", 426, None, 21, 5),
-            ("expect", 355, None, 22, 5),
-        ),
-    ),
-    make_case(
-        "Oskar: Beim Ausspielen, mit Mannschaft 3: ziehe 2 Karten",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        25,
-        1,
-        (
-            ("run", 427, None, 26, 5),
-            ("expect", 356, "mit Oskar erst 2 Charaktere", 30, 5),
-            ("run", 428, None, 31, 5),
-            ("expect", 357, None, 35, 5),
-        ),
-    ),
-    make_case(
-        "Karl Kompass: Mannschaft 3: +1 Rettung; Ida Eifer: Mannschaft 3: +1 Einsatz",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        38,
-        1,
-        (
-            ("run", 429, None, 39, 5),
-            ("expect", 358, None, 41, 5),
-            ("run", 430, None, 42, 5),
-            ("expect", 359, None, 43, 5),
-        ),
-    ),
-    make_case(
-        "Lotte Leuchte, Greta Granit, Anton Anker: Rückendeckung 1; Hugo Hüter: Rückendeckung 2",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        46,
-        1,
-        (
-            ("run", 431, None, 47, 5),
-            ("expect", 360, None, 49, 5),
-            ("run", 432, None, 50, 5),
-            ("expect", 361, None, 52, 5),
-            ("run", 433, None, 53, 5),
-            ("expect", 362, "mindestens 1", 54, 5),
-            ("expect", 363, None, 55, 5),
-        ),
-    ),
-    make_case(
-        "Mats Mut: Mannschaft 4: +1 Einsatz und +1 Rettung",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        58,
-        1,
-        (
-            ("run", 434, None, 59, 5),
-            ("expect", 364, None, 62, 5),
-            ("run", 435, None, 63, 5),
-            ("expect", 365, None, 64, 5),
-        ),
-    ),
-    make_case(
-        "Paula Pfad: Nach dem Punktesammeln, mit Mannschaft 4: +1 Punkt",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        67,
-        1,
-        (
-            ("run", 436, None, 68, 5),
-            ("expect", 366, None, 74, 5),
-            ("run", 437, None, 75, 5),
-            ("expect", 367, None, 78, 5),
-        ),
-    ),
-    make_case(
-        "Theo Treu: Beim Ausspielen: eine andere eigene Figur erhält dauerhaft +1 Ausdauer",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        81,
-        1,
-        (
-            ("run", 438, None, 82, 5),
-            ("not_offered", ("theo_treu",), None, 84, 5),
-            ("choose", ("jaro",), None, 85, 5),
-            ("expect", 368, None, 86, 5),
-        ),
-    ),
-    make_case(
-        "Wilma Weitblick: Zu Beginn deines Zuges, mit Mannschaft 4: +1 Energie",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        89,
-        1,
-        (
-            ("run", 439, None, 90, 5),
-            ("expect", 369, None, 97, 5),
-            ("choose", ("beenden",), None, 98, 5),
-            ("run", 440, None, 99, 5),
-            ("expect", 370, None, 102, 5),
-            ("choose", ("beenden",), None, 103, 5),
-        ),
-    ),
-    make_case(
-        "Selma Seil: Nach dem Punktesammeln, mit Mannschaft 3: ziehe 1 Karte",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        106,
-        1,
-        (
-            ("run", 441, None, 107, 5),
-            ("expect", 371, None, 113, 5),
-            ("run", 442, None, 114, 5),
-            ("expect", 372, None, 117, 5),
-        ),
-    ),
-    make_case(
-        "Nele Nebenan: Mannschaft 2: +1 Ausdauer; Bert Bergführer: Mannschaft 5: +2 Rettung",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        120,
-        1,
-        (
-            ("run", 443, None, 121, 5),
-            ("expect", 373, None, 125, 5),
-            ("run", 444, None, 126, 5),
-            ("expect", 374, None, 127, 5),
-        ),
-    ),
-    make_case(
-        "Hund Hasso und Esel Emma: Rückendeckung 1 (Begleiter beschützen auch)",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        130,
-        1,
-        (
-            ("run", 445, None, 131, 5),
-            ("expect", 375, None, 134, 5),
-        ),
-    ),
-    make_case(
-        "Pony Polka: Nach dem Punktesammeln einer eigenen Figur: Erschöpfe Polka; die Figur erhält dauerhaft +1 Ausdauer",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        137,
-        1,
-        (
-            ("run", 446, None, 138, 5),
-            ("expect", 376, None, 143, 5),
-        ),
-    ),
-    make_case(
-        "Falke Fiete: flink - darf im Ausspielzug ablenken",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        146,
-        1,
-        (
-            ("run", 447, None, 147, 5),
-            ("expect", 377, None, 151, 5),
-        ),
-    ),
-    make_case(
-        "Dachs Dieter: Zu Beginn deines Zuges: 1 Stress weniger auf einer eigenen Figur",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        154,
-        1,
-        (
-            ("run", 448, None, 155, 5),
-            ("choose", ("jaro",), None, 160, 5),
-            ("expect", 378, None, 161, 5),
-            ("choose", ("beenden",), None, 162, 5),
-        ),
-    ),
-    make_case(
-        "KI Wanderkarte: +1 Rettung bis Zugende; mit Mannschaft 4 dazu 1 Aktionspunkt",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        165,
-        1,
-        (
-            ("run", 449, None, 166, 5),
-            ("expect", 379, None, 171, 5),
-            ("run", 450, None, 172, 5),
-            ("expect", 380, None, 177, 5),
-        ),
-    ),
-    make_case(
-        "KI Funkgerät: bis Zugende +1 Einsatz für alle eigenen Figuren",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        180,
-        1,
-        (
-            ("run", 451, None, 181, 5),
-            ("expect", 381, None, 186, 5),
-        ),
-    ),
-    make_case(
-        "KI Lagerfeuer: 1 Stress weniger auf jeder eigenen Figur",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        189,
-        1,
-        (
-            ("run", 452, None, 190, 5),
-            ("expect", 382, None, 196, 5),
-        ),
-    ),
-    make_case(
-        "KI Fernglas: ziehe 1 Karte, mit Mannschaft 3 zwei",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        199,
-        1,
-        (
-            ("run", 453, None, 200, 5),
-            ("expect", 383, None, 206, 5),
-            ("run", 454, None, 207, 5),
-            ("expect", 384, None, 211, 5),
-        ),
-    ),
-    make_case(
-        "Alle für einen: nur mit Mannschaft 3; bis Zugende +1 Rettung",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        214,
-        1,
-        (
-            ("run", 455, None, 215, 5),
-            ("expect", 385, None, 218, 5),
-            ("run", 456, None, 219, 5),
-            ("expect", 386, None, 221, 5),
-        ),
-    ),
-    make_case(
-        "Schulter an Schulter: bis Zugende +1 Einsatz für alle eigenen Figuren",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        224,
-        1,
-        (
-            ("run", 457, None, 225, 5),
-            ("expect", 387, None, 227, 5),
-        ),
-    ),
-    make_case(
-        "Schutzwall: jede eigene Figur dauerhaft +1 Ausdauer",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        230,
-        1,
-        (
-            ("run", 458, None, 231, 5),
-            ("expect", 388, None, 235, 5),
-        ),
-    ),
-    make_case(
-        "Lagerpause und Festes Band: 2 Stress weniger; Festes Band auch nach der ersten Aktion",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        238,
-        1,
-        (
-            ("run", 459, None, 239, 5),
-            ("choose", ("jaro",), None, 242, 5),
-            ("expect", 389, None, 243, 5),
-            ("run", 460, None, 244, 5),
-            ("expect", 390, None, 246, 5),
-            ("run", 461, None, 247, 5),
-            ("choose", ("jaro",), None, 248, 5),
-            ("expect", 391, None, 249, 5),
-        ),
-    ),
-    make_case(
-        "Aufbruch: ziehe 2 Karten",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        252,
-        1,
-        (
-            ("run", 462, None, 253, 5),
-            ("expect", 392, None, 256, 5),
-        ),
-    ),
-    make_case(
-        "Gemeinsamer Marsch: nur mit Mannschaft 2; 2 Energie",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        259,
-        1,
-        (
-            ("run", 463, None, 260, 5),
-            ("expect", 393, None, 262, 5),
-            ("run", 464, None, 263, 5),
-            ("expect", 394, None, 266, 5),
-        ),
-    ),
-    make_case(
-        "Verstärkung: 1 Karte je eigenem Charakter, höchstens 3",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        269,
-        1,
-        (
-            ("run", 465, None, 270, 5),
-            ("expect", 395, None, 280, 5),
-            ("run", 466, None, 281, 5),
-            ("expect", 396, None, 286, 5),
-        ),
-    ),
-    make_case(
-        "Heldenmut: eine eigene Figur +2 Einsatz bis Zugende",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        289,
-        1,
-        (
-            ("run", 467, None, 290, 5),
-            ("choose", ("jaro",), None, 292, 5),
-            ("expect", 397, None, 293, 5),
-        ),
-    ),
-    make_case(
-        "Rettungsaktion: eine eigene Figur zurück auf die Hand, ziehe 1 Karte",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        296,
-        1,
-        (
-            ("run", 468, None, 297, 5),
-            ("choose", ("jaro",), None, 301, 5),
-            ("expect", 398, None, 302, 5),
-        ),
-    ),
-    make_case(
-        "Gipfelsturm: nur mit Mannschaft 4; 3 Punkte, dann endet der Zug",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        305,
-        1,
-        (
-            ("run", 469, None, 306, 5),
-            ("expect", 399, None, 310, 5),
-            ("run", 470, None, 311, 5),
-            ("choose", ("ausspielen", "gipfelsturm"), None, 313, 5),
-            ("expect", 400, None, 314, 5),
-            ("run", 471, None, 315, 5),
-        ),
-    ),
-    make_case(
-        "Treue Freunde: nur mit Mannschaft 3; 2 Punkte",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        318,
-        1,
-        (
-            ("run", 472, None, 319, 5),
-            ("expect", 401, None, 323, 5),
-            ("run", 473, None, 324, 5),
-            ("expect", 402, None, 326, 5),
-        ),
-    ),
-    make_case(
-        "Wegzehrung: 2 Energie (höchstens 6)",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        329,
-        1,
-        (
-            ("run", 474, None, 330, 5),
-            ("expect", 403, None, 332, 5),
-        ),
-    ),
-    make_case(
-        "Kundschafter: ziehe 1 Karte; ist es ein Charakter, noch eine",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        335,
-        1,
-        (
-            ("run", 475, None, 336, 5),
-            ("expect", 404, None, 339, 5),
-            ("run", 476, None, 340, 5),
-            ("expect", 405, None, 345, 5),
-        ),
-    ),
-    make_case(
-        "Zeltlager: 1 Stress weniger auf jeder eigenen Figur; ziehe 1 Karte",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        348,
-        1,
-        (
-            ("run", 477, None, 349, 5),
-            ("expect", 406, None, 353, 5),
-        ),
-    ),
-    make_case(
-        "Mutprobe: eine eigene Figur dauerhaft +1 Einsatz",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        356,
-        1,
-        (
-            ("run", 478, None, 357, 5),
-            ("choose", ("jaro",), None, 359, 5),
-            ("run", 479, None, 360, 5),
-            ("expect", 407, None, 361, 5),
-        ),
-    ),
-    make_case(
-        "Schwur der Gefährten: nur mit Mannschaft 5; jeder eigene Charakter dauerhaft +1 Rettung",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        364,
-        1,
-        (
-            ("run", 480, None, 365, 5),
-            ("expect", 408, None, 370, 5),
-            ("run", 481, None, 371, 5),
-            ("expect", 409, None, 374, 5),
-        ),
-    ),
-    make_case(
-        "Feldflasche: +1 Ausdauer; zu Beginn deines Zuges 1 Stress weniger auf dem Träger",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        377,
-        1,
-        (
-            ("run", 482, None, 378, 5),
-            ("choose", ("jaro",), None, 382, 5),
-            ("expect", 410, None, 383, 5),
-            ("run", 483, None, 384, 5),
-            ("expect", 411, None, 385, 5),
-            ("choose", ("beenden",), None, 386, 5),
-        ),
-    ),
-    make_case(
-        "Banner der Gefährten: +1 Rettung; der Träger zählt für Mannschaft doppelt",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        389,
-        1,
-        (
-            ("run", 484, None, 390, 5),
-            ("choose", ("emil",), None, 394, 5),
-            ("expect", 412, None, 395, 5),
-        ),
-    ),
-    make_case(
-        "Bergdorf: +1 Energie; Hütte am See: 1 Stress weniger zu Beginn deines Zuges",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        398,
-        1,
-        (
-            ("run", 485, None, 399, 5),
-            ("expect", 413, None, 403, 5),
-            ("choose", ("beenden",), None, 404, 5),
-            ("run", 486, None, 405, 5),
-            ("expect", 414, None, 410, 5),
-            ("choose", ("beenden",), None, 411, 5),
-        ),
-    ),
-    make_case(
-        "Wachturm: Nutzen: 1 Stress weniger auf einer eigenen Figur",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        414,
-        1,
-        (
-            ("run", 487, None, 415, 5),
-            ("choose", ("hauptquartier", "jaro"), None, 420, 5),
-            ("expect", 415, None, 421, 5),
-            ("choose", ("beenden",), None, 422, 5),
-        ),
-    ),
-    make_case(
-        "Gildenhaus: Nutzen, mit Mannschaft 3: ziehe 1 Karte",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        425,
-        1,
-        (
-            ("run", 488, None, 426, 5),
-            ("choose", ("hauptquartier",), None, 432, 5),
-            ("expect", 416, None, 433, 5),
-            ("choose", ("beenden",), None, 434, 5),
-            ("run", 489, None, 435, 5),
-            ("expect", 417, "der normale Zug zieht eine", 438, 5),
-            ("choose", ("hauptquartier",), None, 439, 5),
-            ("expect", 418, None, 440, 5),
-            ("choose", ("beenden",), None, 441, 5),
-        ),
-    ),
-    make_case(
-        "Alter Wald: alle Figuren haben +1 Ausdauer",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        444,
-        1,
-        (
-            ("run", 490, None, 445, 5),
-            ("expect", 419, None, 449, 5),
-        ),
-    ),
-    make_case(
-        "Marktplatz: zu Zugbeginn zieht die Seite am Zug mit Mannschaft 3 eine Karte",
-        "spec/heldenhain/tests/12_weggefaehrten.rules",
-        452,
-        1,
-        (
-            ("run", 491, None, 453, 5),
-            ("expect", 420, None, 460, 5),
-            ("choose", ("beenden",), None, 461, 5),
-        ),
-    ),
-    make_case(
-        "Edgar Satzsprung: Nach dem Punktesammeln: 1 Handkarte abwerfen für 1 weiteren Punkt",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        5,
-        1,
-        (
-            ("run", 492, None, 6, 5),
-            ("offered", ("zahlen", "verzichten"), None, 11, 5),
-            ("choose", ("zahlen", "kredit"), None, 12, 5),
-            ("expect", 421, None, 13, 5),
-        ),
-    ),
-    make_case(
-        "Edgar Satzsprung: ohne Handkarte wird nichts angeboten",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        16,
-        1,
-        (
-            ("run", 493, None, 17, 5),
-            ("expect", 422, None, 21, 5),
-        ),
-    ),
-    make_case(
-        "Rico Rückprall: Beim Ausspielen: 1 Stress für +2 Einsatz bis Zugende",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        24,
-        1,
-        (
-            ("run", 494, None, 25, 5),
-            ("choose", ("zahlen",), None, 26, 5),
-            ("expect", 423, None, 27, 5),
-            ("run", 495, None, 28, 5),
-            ("expect", 424, None, 29, 5),
-        ),
-    ),
-    make_case(
-        "Madame Zugabe: Nach dem Punktesammeln, einmal pro Zug: 1 Handkarte, und sie wird wieder bereit",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        32,
-        1,
-        (
-            ("run", 496, None, 33, 5),
-            ("choose", ("sammeln", "madame_zugabe", "zahlen", "kredit"), None, 38, 5),
-            ("expect", 425, None, 39, 5),
-            ("choose", ("sammeln", "madame_zugabe"), None, 40, 5),
-            ("expect", 426, "nur einmal pro Zug", 41, 5),
-            ("expect", 427, None, 42, 5),
-            ("choose", ("beenden",), None, 43, 5),
-        ),
-    ),
-    make_case(
-        "Baron Blutdruck: Beim Ausspielen: 2 Stress für 2 Karten",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        46,
-        1,
-        (
-            ("run", 497, None, 47, 5),
-            ("choose", ("zahlen",), None, 50, 5),
-            ("expect", 428, None, 51, 5),
-        ),
-    ),
-    make_case(
-        "Gräfin Gier: Zu Beginn deines Zuges: 1 Stress für 1 Energie",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        54,
-        1,
-        (
-            ("run", 498, None, 55, 5),
-            ("choose", ("zahlen",), None, 60, 5),
-            ("expect", 429, None, 61, 5),
-            ("choose", ("beenden",), None, 62, 5),
-        ),
-    ),
-    make_case(
-        "Herr Handel: Beim Ausspielen: 1 Handkarte für 2 Energie",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        65,
-        1,
-        (
-            ("run", 499, None, 66, 5),
-            ("offered", ("zahlen",), None, 68, 5),
-            ("choose", ("zahlen", "kredit"), None, 69, 5),
-            ("expect", 430, None, 70, 5),
-        ),
-    ),
-    make_case(
-        "Herr Handel: ohne Handkarte gibt es nur 'Nein'",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        73,
-        1,
-        (
-            ("run", 500, None, 74, 5),
-            ("not_offered", ("zahlen",), None, 75, 5),
-            ("choose", ("verzichten",), None, 76, 5),
-            ("expect", 431, None, 77, 5),
-        ),
-    ),
-    make_case(
-        "Lord Leihgabe: Nach dem Punktesammeln: 1 Stress für 1 weiteren Punkt",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        80,
-        1,
-        (
-            ("run", 501, None, 81, 5),
-            ("choose", ("zahlen",), None, 85, 5),
-            ("expect", 432, None, 86, 5),
-        ),
-    ),
-    make_case(
-        "Mamsell Mitgift: Mannschaft 3: +1 Einfluss; Prinz Prämie: Mannschaft 3: +1 Einsatz",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        89,
-        1,
-        (
-            ("run", 502, None, 90, 5),
-            ("expect", 433, None, 92, 5),
-            ("run", 503, None, 93, 5),
-            ("expect", 434, None, 94, 5),
-        ),
-    ),
-    make_case(
-        "Jongleur Jupp: Beim Ausspielen: ziehe 1, wirf 1 ab",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        97,
-        1,
-        (
-            ("run", 504, None, 98, 5),
-            ("choose", ("kredit",), None, 100, 5),
-            ("expect", 435, None, 101, 5),
-        ),
-    ),
-    make_case(
-        "Zauberer Zins: Zu Beginn deines Zuges: 1 Handkarte abwerfen oder 1 Stress",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        104,
-        1,
-        (
-            ("run", 505, None, 105, 5),
-            ("offered", ("handkarte", "stress"), None, 109, 5),
-            ("choose", ("handkarte", "kredit"), None, 110, 5),
-            ("expect", 436, None, 111, 5),
-            ("choose", ("beenden",), None, 112, 5),
-        ),
-    ),
-    make_case(
-        "Diva Dacapo: Zu Beginn deines Zuges bekommt sie 1 Stress",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        115,
-        1,
-        (
-            ("run", 506, None, 116, 5),
-            ("expect", 437, None, 119, 5),
-            ("choose", ("beenden",), None, 120, 5),
-            ("run", 507, None, 121, 5),
-            ("expect", 438, "4 Stress bei Ausdauer 4", 124, 5),
-            ("choose", ("beenden",), None, 125, 5),
-        ),
-    ),
-    make_case(
-        "Wucherin Wanda: Zu Beginn deines Zuges: 1 Handkarte für +2 Einsatz bis Zugende",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        128,
-        1,
-        (
-            ("run", 508, None, 129, 5),
-            ("choose", ("zahlen", "kredit"), None, 133, 5),
-            ("expect", 439, None, 134, 5),
-            ("choose", ("beenden",), None, 135, 5),
-            ("expect", 440, None, 136, 5),
-        ),
-    ),
-    make_case(
-        "Magier Mehrwert: Beim Ausspielen: 1 Stress für 1 Energie",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        139,
-        1,
-        (
-            ("run", 509, None, 140, 5),
-            ("choose", ("zahlen",), None, 141, 5),
-            ("expect", 441, None, 142, 5),
-        ),
-    ),
-    make_case(
-        "Tante Tantieme: Nach dem Punktesammeln: ziehe 1 Karte, dann bekommt sie 1 Stress",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        145,
-        1,
-        (
-            ("run", 510, None, 146, 5),
-            ("expect", 442, None, 151, 5),
-        ),
-    ),
-    make_case(
-        "Elster Elvira: Nach dem Punktesammeln einer eigenen Figur: Erschöpfe Elvira; zufällige gegnerische Handkarte ab",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        154,
-        1,
-        (
-            ("run", 511, None, 155, 5),
-            ("expect", 443, None, 161, 5),
-        ),
-    ),
-    make_case(
-        "Affe Anleihe: flink",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        164,
-        1,
-        (
-            ("run", 512, None, 165, 5),
-            ("expect", 444, None, 169, 5),
-        ),
-    ),
-    make_case(
-        "Papagei Plapper: Beim Ausspielen: ziehe 1 Karte",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        172,
-        1,
-        (
-            ("run", 513, None, 173, 5),
-            ("expect", 445, None, 175, 5),
-        ),
-    ),
-    make_case(
-        "Schlange Schulden: Rückendeckung 1",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        178,
-        1,
-        (
-            ("run", 514, None, 179, 5),
-            ("expect", 446, None, 181, 5),
-        ),
-    ),
-    make_case(
-        "Kater Kasse: Zu Beginn deines Zuges: 1 Handkarte für 1 Energie",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        184,
-        1,
-        (
-            ("run", 515, None, 185, 5),
-            ("choose", ("zahlen", "kredit"), None, 191, 5),
-            ("expect", 447, None, 192, 5),
-            ("choose", ("beenden",), None, 193, 5),
-        ),
-    ),
-    make_case(
-        "KI Rechenmaschine: eine eigene Figur +2 Einsatz bis Zugende und 1 Stress",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        196,
-        1,
-        (
-            ("run", 516, None, 197, 5),
-            ("choose", ("kassierer_knick",), None, 201, 5),
-            ("expect", 448, None, 202, 5),
-        ),
-    ),
-    make_case(
-        "KI Preisschild: 1 Handkarte für +1 Einfluss bis Zugende",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        205,
-        1,
-        (
-            ("run", 517, None, 206, 5),
-            ("choose", ("zahlen", "kredit"), None, 211, 5),
-            ("expect", 449, None, 212, 5),
-        ),
-    ),
-    make_case(
-        "KI Spielautomat: 1 Handkarte für 2 Karten",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        215,
-        1,
-        (
-            ("run", 518, None, 216, 5),
-            ("choose", ("zahlen", "kredit"), None, 222, 5),
-            ("expect", 450, None, 223, 5),
-        ),
-    ),
-    make_case(
-        "KI Wechselstube: +1 Einsatz für alle eigenen Figuren; eine bekommt 1 Stress",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        226,
-        1,
-        (
-            ("run", 519, None, 227, 5),
-            ("choose", ("kassierer_knick",), None, 231, 5),
-            ("expect", 451, None, 232, 5),
-        ),
-    ),
-    make_case(
-        "Sonderangebot: die nächste Karte in diesem Zug kostet 2 Energie weniger",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        235,
-        1,
-        (
-            ("run", 520, None, 236, 5),
-            ("expect", 452, None, 239, 5),
-            ("run", 521, None, 240, 5),
-            ("expect", 453, None, 241, 5),
-        ),
-    ),
-    make_case(
-        "Tauschgeschäft: nur mit 2 anderen Handkarten; wirf 2 ab, ziehe 3",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        244,
-        1,
-        (
-            ("run", 522, None, 245, 5),
-            ("expect", 454, None, 247, 5),
-            ("run", 523, None, 248, 5),
-            ("choose", ("kredit", "wechselgeld"), None, 253, 5),
-            ("expect", 455, None, 254, 5),
-        ),
-    ),
-    make_case(
-        "Ausverkauf: 1 Handkarte abwerfen, dann Punktabzug 2",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        257,
-        1,
-        (
-            ("run", 524, None, 258, 5),
-            ("choose", ("kredit",), None, 262, 5),
-            ("expect", 456, None, 263, 5),
-        ),
-    ),
-    make_case(
-        "Zugabe!: darf nach der ersten Aktion gespielt werden; ein erschöpfter Charakter wird bereit und bekommt 1 Stress",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        266,
-        1,
-        (
-            ("run", 525, None, 267, 5),
-            ("choose", ("sammeln", "kassierer_knick"), None, 270, 5),
-            ("offered", ("ausspielen",), None, 271, 5),
-            ("choose", ("ausspielen", "zugabe", "kassierer_knick"), None, 272, 5),
-            ("expect", 457, None, 273, 5),
-            ("choose", ("sammeln", "kassierer_knick"), None, 274, 5),
-            ("expect", 458, None, 275, 5),
-            ("choose", ("beenden",), None, 276, 5),
-        ),
-    ),
-    make_case(
-        "Wechselgeld: 1 Energie, ziehe 1, wirf 1 ab",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        279,
-        1,
-        (
-            ("run", 526, None, 280, 5),
-            ("choose", ("kredit",), None, 282, 5),
-            ("expect", 459, None, 283, 5),
-        ),
-    ),
-    make_case(
-        "Pakt mit Preis: +2 Einsatz für alle eigenen Figuren bis Zugende; jede bekommt 1 Stress",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        286,
-        1,
-        (
-            ("run", 527, None, 287, 5),
-            ("expect", 460, None, 290, 5),
-        ),
-    ),
-    make_case(
-        "Schuldenberg: die andere Seite wirft 2 zufällige Handkarten ab",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        293,
-        1,
-        (
-            ("run", 528, None, 294, 5),
-            ("expect", 461, None, 298, 5),
-        ),
-    ),
-    make_case(
-        "Lockangebot: ziehe 2, wirf 1 ab",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        301,
-        1,
-        (
-            ("run", 529, None, 302, 5),
-            ("choose", ("kredit",), None, 305, 5),
-            ("expect", 462, None, 306, 5),
-        ),
-    ),
-    make_case(
-        "Blutgeld: eine eigene Figur scheidet aus (samt Ausrüstung), dann 3 Punkte",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        309,
-        1,
-        (
-            ("run", 530, None, 310, 5),
-            ("choose", ("kassierer_knick",), None, 315, 5),
-            ("expect", 463, None, 316, 5),
-        ),
-    ),
-    make_case(
-        "Blutgeld: nur mit einer eigenen Figur",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        319,
-        1,
-        (
-            ("run", 531, None, 320, 5),
-            ("expect", 464, None, 321, 5),
-        ),
-    ),
-    make_case(
-        "Preisexplosion: Punktabzug 2, dann wirf 1 Handkarte ab",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        324,
-        1,
-        (
-            ("run", 532, None, 325, 5),
-            ("choose", ("kredit",), None, 328, 5),
-            ("expect", 465, None, 329, 5),
-        ),
-    ),
-    make_case(
-        "Vertragsbruch: 2 Stress auf eine gegnerische, 1 auf eine eigene Figur",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        332,
-        1,
-        (
-            ("run", 533, None, 333, 5),
-            ("choose", ("roxy_2", "kassierer_knick"), None, 336, 5),
-            ("expect", 466, None, 337, 5),
-        ),
-    ),
-    make_case(
-        "Zinseszins: 3 Punkte, jede eigene Figur 1 Stress, dann endet der Zug",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        340,
-        1,
-        (
-            ("run", 534, None, 341, 5),
-            ("choose", ("ausspielen", "zinseszins"), None, 344, 5),
-            ("expect", 467, None, 345, 5),
-            ("run", 535, None, 346, 5),
-        ),
-    ),
-    make_case(
-        "Hinterlist: eine erschöpfte gegnerische Figur bekommt 1 Stress",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        349,
-        1,
-        (
-            ("run", 536, None, 350, 5),
-            ("not_offered", ("roxy_2",), None, 354, 5),
-            ("choose", ("blitzy_2",), None, 355, 5),
-            ("expect", 468, None, 356, 5),
-        ),
-    ),
-    make_case(
-        "Kredit: nur mit 2 anderen Handkarten; 3 Energie, wirf 2 ab",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        359,
-        1,
-        (
-            ("run", 537, None, 360, 5),
-            ("expect", 469, None, 362, 5),
-            ("run", 538, None, 363, 5),
-            ("choose", ("wechselgeld", "lockangebot"), None, 366, 5),
-            ("expect", 470, None, 367, 5),
-        ),
-    ),
-    make_case(
-        "Letzte Rate: auch nach der ersten Aktion; 1 Handkarte ab, 1 Punkt",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        370,
-        1,
-        (
-            ("run", 539, None, 371, 5),
-            ("expect", 471, None, 374, 5),
-            ("run", 540, None, 375, 5),
-            ("choose", ("kredit",), None, 376, 5),
-            ("expect", 472, None, 377, 5),
-        ),
-    ),
-    make_case(
-        "Kleingedrucktes: nur mit Mannschaft 3; Punktabzug 1 und ziehe 1",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        380,
-        1,
-        (
-            ("run", 541, None, 381, 5),
-            ("expect", 473, None, 385, 5),
-            ("run", 542, None, 386, 5),
-            ("expect", 474, None, 388, 5),
-        ),
-    ),
-    make_case(
-        "Perlenkette: +2 Einfluss; zu Beginn deines Zuges bekommt der Träger 1 Stress",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        391,
-        1,
-        (
-            ("run", 543, None, 392, 5),
-            ("choose", ("kassierer_knick",), None, 395, 5),
-            ("expect", 475, None, 396, 5),
-            ("run", 544, None, 397, 5),
-            ("expect", 476, None, 398, 5),
-            ("choose", ("beenden",), None, 399, 5),
-        ),
-    ),
-    make_case(
-        "Spielcasino: Nutzen: 1 Handkarte für 1 Energie",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        402,
-        1,
-        (
-            ("run", 545, None, 403, 5),
-            ("choose", ("hauptquartier", "kredit"), None, 410, 5),
-            ("expect", 477, None, 411, 5),
-            ("choose", ("beenden",), None, 412, 5),
-        ),
-    ),
-    make_case(
-        "Pfandhaus: Nutzen: 1 Stress auf eine eigene Figur für 1 Karte",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        415,
-        1,
-        (
-            ("run", 546, None, 416, 5),
-            ("choose", ("hauptquartier", "kassierer_knick"), None, 421, 5),
-            ("expect", 478, None, 422, 5),
-            ("choose", ("beenden",), None, 423, 5),
-        ),
-    ),
-    make_case(
-        "Purpurpalast: +1 Energie; Salon: 1 Stress weniger zu Beginn deines Zuges",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        426,
-        1,
-        (
-            ("run", 547, None, 427, 5),
-            ("expect", 479, None, 431, 5),
-            ("choose", ("beenden",), None, 432, 5),
-            ("run", 548, None, 433, 5),
-            ("expect", 480, None, 438, 5),
-            ("choose", ("beenden",), None, 439, 5),
-        ),
-    ),
-    make_case(
-        "Basar: Aktionskarten kosten für beide Seiten 1 Energie weniger",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        442,
-        1,
-        (
-            ("run", 549, None, 443, 5),
-            ("expect", 481, None, 445, 5),
-            ("expect", 482, None, 446, 5),
-        ),
-    ),
-    make_case(
-        "Opernhaus: zu Zugbeginn darf die Seite am Zug 1 Handkarte für 1 Energie abwerfen",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        449,
-        1,
-        (
-            ("run", 550, None, 450, 5),
-            ("choose", ("zahlen", "roxy_2"), None, 457, 5),
-            ("expect", 483, None, 458, 5),
-            ("choose", ("beenden",), None, 459, 5),
-        ),
-    ),
-    make_case(
-        "Maskenball: alle Figuren haben +1 Einsatz",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        462,
-        1,
-        (
-            ("run", 551, None, 463, 5),
-            ("expect", 484, None, 467, 5),
-        ),
-    ),
-    make_case(
-        "Goldene Uhr, Samthandschuh, Zylinder, Spazierstock, Brosche: Werte der Ausrüstung",
-        "spec/heldenhain/tests/13_purpurpakt.rules",
-        470,
-        1,
-        (
-            ("run", 552, None, 471, 5),
-            ("choose", ("kassierer_knick",), None, 474, 5),
-            ("run", 553, None, 475, 5),
-            ("choose", ("clown_kredit",), None, 476, 5),
-            ("expect", 485, None, 477, 5),
-            ("expect", 486, None, 478, 5),
-        ),
-    ),
-)
+TEST_BLOCKS = {
+    "tests/01_decks.rules#4:run0": tb_01_decks_4_0,
+    "tests/03_setup.rules#1:run0": tb_03_setup_1_0,
+    "tests/03_setup.rules#2:run0": tb_03_setup_2_0,
+    "tests/03_setup.rules#3:run0": tb_03_setup_3_0,
+    "tests/03_setup.rules#4:run0": tb_03_setup_4_0,
+    "tests/03_setup.rules#4:run1": tb_03_setup_4_1,
+    "tests/03_setup.rules#5:run0": tb_03_setup_5_0,
+    "tests/03_setup.rules#5:run1": tb_03_setup_5_1,
+    "tests/03_setup.rules#5:run2": tb_03_setup_5_2,
+    "tests/03_setup.rules#6:run0": tb_03_setup_6_0,
+    "tests/04_turn.rules#0:run0": tb_04_turn_0_0,
+    "tests/04_turn.rules#1:run0": tb_04_turn_1_0,
+    "tests/04_turn.rules#2:run0": tb_04_turn_2_0,
+    "tests/04_turn.rules#2:run1": tb_04_turn_2_1,
+    "tests/04_turn.rules#3:run0": tb_04_turn_3_0,
+    "tests/04_turn.rules#4:run0": tb_04_turn_4_0,
+    "tests/04_turn.rules#4:run1": tb_04_turn_4_1,
+    "tests/04_turn.rules#5:run0": tb_04_turn_5_0,
+    "tests/04_turn.rules#5:run1": tb_04_turn_5_1,
+    "tests/04_turn.rules#6:run0": tb_04_turn_6_0,
+    "tests/04_turn.rules#7:run0": tb_04_turn_7_0,
+    "tests/04_turn.rules#8:run0": tb_04_turn_8_0,
+    "tests/04_turn.rules#8:run1": tb_04_turn_8_1,
+    "tests/04_turn.rules#8:run2": tb_04_turn_8_2,
+    "tests/04_turn.rules#9:run0": tb_04_turn_9_0,
+    "tests/04_turn.rules#10:run0": tb_04_turn_10_0,
+    "tests/04_turn.rules#11:run0": tb_04_turn_11_0,
+    "tests/04_turn.rules#12:run0": tb_04_turn_12_0,
+    "tests/04_turn.rules#12:run1": tb_04_turn_12_1,
+    "tests/04_turn.rules#13:run0": tb_04_turn_13_0,
+    "tests/04_turn.rules#13:run1": tb_04_turn_13_1,
+    "tests/04_turn.rules#14:run0": tb_04_turn_14_0,
+    "tests/04_turn.rules#15:run0": tb_04_turn_15_0,
+    "tests/04_turn.rules#15:run1": tb_04_turn_15_1,
+    "tests/05_bots.rules#0:run0": tb_05_bots_0_0,
+    "tests/05_bots.rules#0:run1": tb_05_bots_0_1,
+    "tests/05_bots.rules#1:run0": tb_05_bots_1_0,
+    "tests/05_bots.rules#2:run0": tb_05_bots_2_0,
+    "tests/05_bots.rules#3:run0": tb_05_bots_3_0,
+    "tests/05_bots.rules#3:run1": tb_05_bots_3_1,
+    "tests/05_bots.rules#4:run0": tb_05_bots_4_0,
+    "tests/05_bots.rules#5:run0": tb_05_bots_5_0,
+    "tests/05_figures.rules#1:run0": tb_05_figures_1_0,
+    "tests/05_figures.rules#2:run0": tb_05_figures_2_0,
+    "tests/05_figures.rules#2:run1": tb_05_figures_2_1,
+    "tests/05_figures.rules#3:run0": tb_05_figures_3_0,
+    "tests/05_figures.rules#4:run0": tb_05_figures_4_0,
+    "tests/05_figures.rules#5:run0": tb_05_figures_5_0,
+    "tests/05_figures.rules#6:run0": tb_05_figures_6_0,
+    "tests/05_figures.rules#7:run0": tb_05_figures_7_0,
+    "tests/05_figures.rules#7:run1": tb_05_figures_7_1,
+    "tests/05_figures.rules#7:run2": tb_05_figures_7_2,
+    "tests/05_figures.rules#8:run0": tb_05_figures_8_0,
+    "tests/05_figures.rules#9:run0": tb_05_figures_9_0,
+    "tests/05_figures.rules#9:run1": tb_05_figures_9_1,
+    "tests/05_figures.rules#10:run0": tb_05_figures_10_0,
+    "tests/05_figures.rules#10:run1": tb_05_figures_10_1,
+    "tests/05_figures.rules#10:run2": tb_05_figures_10_2,
+    "tests/05_figures.rules#10:run3": tb_05_figures_10_3,
+    "tests/06_collect.rules#0:run0": tb_06_collect_0_0,
+    "tests/06_collect.rules#1:run0": tb_06_collect_1_0,
+    "tests/06_collect.rules#2:run0": tb_06_collect_2_0,
+    "tests/06_collect.rules#3:run0": tb_06_collect_3_0,
+    "tests/06_collect.rules#4:run0": tb_06_collect_4_0,
+    "tests/06_collect.rules#5:run0": tb_06_collect_5_0,
+    "tests/06_collect.rules#6:run0": tb_06_collect_6_0,
+    "tests/07_distract.rules#0:run0": tb_07_distract_0_0,
+    "tests/07_distract.rules#0:run1": tb_07_distract_0_1,
+    "tests/07_distract.rules#1:run0": tb_07_distract_1_0,
+    "tests/07_distract.rules#1:run1": tb_07_distract_1_1,
+    "tests/07_distract.rules#2:run0": tb_07_distract_2_0,
+    "tests/07_distract.rules#3:run0": tb_07_distract_3_0,
+    "tests/07_distract.rules#4:run0": tb_07_distract_4_0,
+    "tests/07_distract.rules#4:run1": tb_07_distract_4_1,
+    "tests/07_distract.rules#5:run0": tb_07_distract_5_0,
+    "tests/07_distract.rules#6:run0": tb_07_distract_6_0,
+    "tests/07_distract.rules#7:run0": tb_07_distract_7_0,
+    "tests/07_distract.rules#7:run1": tb_07_distract_7_1,
+    "tests/07_distract.rules#7:run2": tb_07_distract_7_2,
+    "tests/07_distract.rules#7:run3": tb_07_distract_7_3,
+    "tests/07_distract.rules#8:run0": tb_07_distract_8_0,
+    "tests/07_distract.rules#8:run1": tb_07_distract_8_1,
+    "tests/07_distract.rules#8:run2": tb_07_distract_8_2,
+    "tests/07_distract.rules#9:run0": tb_07_distract_9_0,
+    "tests/07_distract.rules#9:run1": tb_07_distract_9_1,
+    "tests/07_distract.rules#10:run0": tb_07_distract_10_0,
+    "tests/07_distract.rules#11:run0": tb_07_distract_11_0,
+    "tests/07_distract.rules#11:run1": tb_07_distract_11_1,
+    "tests/07_distract.rules#11:run2": tb_07_distract_11_2,
+    "tests/07_distract.rules#12:run0": tb_07_distract_12_0,
+    "tests/07_distract.rules#12:run1": tb_07_distract_12_1,
+    "tests/08_card_kinds.rules#0:run0": tb_08_card_kinds_0_0,
+    "tests/08_card_kinds.rules#0:run1": tb_08_card_kinds_0_1,
+    "tests/08_card_kinds.rules#1:run0": tb_08_card_kinds_1_0,
+    "tests/08_card_kinds.rules#2:run0": tb_08_card_kinds_2_0,
+    "tests/08_card_kinds.rules#2:run1": tb_08_card_kinds_2_1,
+    "tests/08_card_kinds.rules#3:run0": tb_08_card_kinds_3_0,
+    "tests/08_card_kinds.rules#3:run1": tb_08_card_kinds_3_1,
+    "tests/08_card_kinds.rules#4:run0": tb_08_card_kinds_4_0,
+    "tests/08_card_kinds.rules#4:run1": tb_08_card_kinds_4_1,
+    "tests/08_card_kinds.rules#4:run2": tb_08_card_kinds_4_2,
+    "tests/08_card_kinds.rules#5:run0": tb_08_card_kinds_5_0,
+    "tests/08_card_kinds.rules#6:run0": tb_08_card_kinds_6_0,
+    "tests/08_card_kinds.rules#6:run1": tb_08_card_kinds_6_1,
+    "tests/08_card_kinds.rules#6:run2": tb_08_card_kinds_6_2,
+    "tests/08_card_kinds.rules#7:run0": tb_08_card_kinds_7_0,
+    "tests/08_card_kinds.rules#8:run0": tb_08_card_kinds_8_0,
+    "tests/08_card_kinds.rules#8:run1": tb_08_card_kinds_8_1,
+    "tests/08_card_kinds.rules#9:run0": tb_08_card_kinds_9_0,
+    "tests/08_card_kinds.rules#10:run0": tb_08_card_kinds_10_0,
+    "tests/08_card_kinds.rules#10:run1": tb_08_card_kinds_10_1,
+    "tests/08_card_kinds.rules#11:run0": tb_08_card_kinds_11_0,
+    "tests/08_card_kinds.rules#12:run0": tb_08_card_kinds_12_0,
+    "tests/08_card_kinds.rules#13:run0": tb_08_card_kinds_13_0,
+    "tests/08_card_kinds.rules#14:run0": tb_08_card_kinds_14_0,
+    "tests/08_card_kinds.rules#15:run0": tb_08_card_kinds_15_0,
+    "tests/08_card_kinds.rules#15:run1": tb_08_card_kinds_15_1,
+    "tests/08_card_kinds.rules#16:run0": tb_08_card_kinds_16_0,
+    "tests/08_card_kinds.rules#16:run1": tb_08_card_kinds_16_1,
+    "tests/08_card_kinds.rules#17:run0": tb_08_card_kinds_17_0,
+    "tests/08_card_kinds.rules#18:run0": tb_08_card_kinds_18_0,
+    "tests/08_card_kinds.rules#19:run0": tb_08_card_kinds_19_0,
+    "tests/08_card_kinds.rules#20:run0": tb_08_card_kinds_20_0,
+    "tests/08_card_kinds.rules#20:run1": tb_08_card_kinds_20_1,
+    "tests/08_card_kinds.rules#20:run2": tb_08_card_kinds_20_2,
+    "tests/08_card_kinds.rules#21:run0": tb_08_card_kinds_21_0,
+    "tests/08_card_kinds.rules#22:run0": tb_08_card_kinds_22_0,
+    "tests/09_keywords.rules#0:run0": tb_09_keywords_0_0,
+    "tests/09_keywords.rules#1:run0": tb_09_keywords_1_0,
+    "tests/09_keywords.rules#2:run0": tb_09_keywords_2_0,
+    "tests/09_keywords.rules#3:run0": tb_09_keywords_3_0,
+    "tests/09_keywords.rules#3:run1": tb_09_keywords_3_1,
+    "tests/09_keywords.rules#4:run0": tb_09_keywords_4_0,
+    "tests/09_keywords.rules#5:run0": tb_09_keywords_5_0,
+    "tests/09_keywords.rules#6:run0": tb_09_keywords_6_0,
+    "tests/09_keywords.rules#7:run0": tb_09_keywords_7_0,
+    "tests/09_keywords.rules#8:run0": tb_09_keywords_8_0,
+    "tests/09_keywords.rules#9:run0": tb_09_keywords_9_0,
+    "tests/09_keywords.rules#9:run1": tb_09_keywords_9_1,
+    "tests/09_keywords.rules#10:run0": tb_09_keywords_10_0,
+    "tests/09_keywords.rules#10:run1": tb_09_keywords_10_1,
+    "tests/09_keywords.rules#11:run0": tb_09_keywords_11_0,
+    "tests/09_keywords.rules#12:run0": tb_09_keywords_12_0,
+    "tests/09_keywords.rules#13:run0": tb_09_keywords_13_0,
+    "tests/09_keywords.rules#14:run0": tb_09_keywords_14_0,
+    "tests/09_keywords.rules#14:run1": tb_09_keywords_14_1,
+    "tests/09_keywords.rules#15:run0": tb_09_keywords_15_0,
+    "tests/09_keywords.rules#15:run1": tb_09_keywords_15_1,
+    "tests/09_keywords.rules#16:run0": tb_09_keywords_16_0,
+    "tests/09_keywords.rules#16:run1": tb_09_keywords_16_1,
+    "tests/10_superfreundinnen.rules#0:run0": tb_10_superfreundinnen_0_0,
+    "tests/10_superfreundinnen.rules#1:run0": tb_10_superfreundinnen_1_0,
+    "tests/10_superfreundinnen.rules#2:run0": tb_10_superfreundinnen_2_0,
+    "tests/10_superfreundinnen.rules#2:run1": tb_10_superfreundinnen_2_1,
+    "tests/10_superfreundinnen.rules#2:run2": tb_10_superfreundinnen_2_2,
+    "tests/10_superfreundinnen.rules#3:run0": tb_10_superfreundinnen_3_0,
+    "tests/10_superfreundinnen.rules#3:run1": tb_10_superfreundinnen_3_1,
+    "tests/10_superfreundinnen.rules#3:run2": tb_10_superfreundinnen_3_2,
+    "tests/10_superfreundinnen.rules#3:run3": tb_10_superfreundinnen_3_3,
+    "tests/10_superfreundinnen.rules#4:run0": tb_10_superfreundinnen_4_0,
+    "tests/10_superfreundinnen.rules#4:run1": tb_10_superfreundinnen_4_1,
+    "tests/10_superfreundinnen.rules#5:run0": tb_10_superfreundinnen_5_0,
+    "tests/10_superfreundinnen.rules#5:run1": tb_10_superfreundinnen_5_1,
+    "tests/10_superfreundinnen.rules#6:run0": tb_10_superfreundinnen_6_0,
+    "tests/10_superfreundinnen.rules#7:run0": tb_10_superfreundinnen_7_0,
+    "tests/10_superfreundinnen.rules#7:run1": tb_10_superfreundinnen_7_1,
+    "tests/10_superfreundinnen.rules#7:run2": tb_10_superfreundinnen_7_2,
+    "tests/10_superfreundinnen.rules#7:run3": tb_10_superfreundinnen_7_3,
+    "tests/10_superfreundinnen.rules#8:run0": tb_10_superfreundinnen_8_0,
+    "tests/10_superfreundinnen.rules#8:run1": tb_10_superfreundinnen_8_1,
+    "tests/10_superfreundinnen.rules#9:run0": tb_10_superfreundinnen_9_0,
+    "tests/10_superfreundinnen.rules#10:run0": tb_10_superfreundinnen_10_0,
+    "tests/10_superfreundinnen.rules#11:run0": tb_10_superfreundinnen_11_0,
+    "tests/10_superfreundinnen.rules#12:run0": tb_10_superfreundinnen_12_0,
+    "tests/10_superfreundinnen.rules#13:run0": tb_10_superfreundinnen_13_0,
+    "tests/10_superfreundinnen.rules#14:run0": tb_10_superfreundinnen_14_0,
+    "tests/10_superfreundinnen.rules#14:run1": tb_10_superfreundinnen_14_1,
+    "tests/10_superfreundinnen.rules#15:run0": tb_10_superfreundinnen_15_0,
+    "tests/10_superfreundinnen.rules#16:run0": tb_10_superfreundinnen_16_0,
+    "tests/10_superfreundinnen.rules#17:run0": tb_10_superfreundinnen_17_0,
+    "tests/10_superfreundinnen.rules#17:run1": tb_10_superfreundinnen_17_1,
+    "tests/10_superfreundinnen.rules#18:run0": tb_10_superfreundinnen_18_0,
+    "tests/10_superfreundinnen.rules#18:run1": tb_10_superfreundinnen_18_1,
+    "tests/10_superfreundinnen.rules#18:run2": tb_10_superfreundinnen_18_2,
+    "tests/10_superfreundinnen.rules#19:run0": tb_10_superfreundinnen_19_0,
+    "tests/10_superfreundinnen.rules#20:run0": tb_10_superfreundinnen_20_0,
+    "tests/10_superfreundinnen.rules#20:run1": tb_10_superfreundinnen_20_1,
+    "tests/10_superfreundinnen.rules#21:run0": tb_10_superfreundinnen_21_0,
+    "tests/10_superfreundinnen.rules#22:run0": tb_10_superfreundinnen_22_0,
+    "tests/10_superfreundinnen.rules#23:run0": tb_10_superfreundinnen_23_0,
+    "tests/10_superfreundinnen.rules#23:run1": tb_10_superfreundinnen_23_1,
+    "tests/10_superfreundinnen.rules#23:run2": tb_10_superfreundinnen_23_2,
+    "tests/10_superfreundinnen.rules#24:run0": tb_10_superfreundinnen_24_0,
+    "tests/10_superfreundinnen.rules#24:run1": tb_10_superfreundinnen_24_1,
+    "tests/10_superfreundinnen.rules#24:run2": tb_10_superfreundinnen_24_2,
+    "tests/10_superfreundinnen.rules#25:run0": tb_10_superfreundinnen_25_0,
+    "tests/10_superfreundinnen.rules#26:run0": tb_10_superfreundinnen_26_0,
+    "tests/10_superfreundinnen.rules#27:run0": tb_10_superfreundinnen_27_0,
+    "tests/10_superfreundinnen.rules#28:run0": tb_10_superfreundinnen_28_0,
+    "tests/10_superfreundinnen.rules#28:run1": tb_10_superfreundinnen_28_1,
+    "tests/10_superfreundinnen.rules#28:run2": tb_10_superfreundinnen_28_2,
+    "tests/10_superfreundinnen.rules#28:run3": tb_10_superfreundinnen_28_3,
+    "tests/10_superfreundinnen.rules#28:run4": tb_10_superfreundinnen_28_4,
+    "tests/10_superfreundinnen.rules#28:run5": tb_10_superfreundinnen_28_5,
+    "tests/10_superfreundinnen.rules#29:run0": tb_10_superfreundinnen_29_0,
+    "tests/10_superfreundinnen.rules#30:run0": tb_10_superfreundinnen_30_0,
+    "tests/10_superfreundinnen.rules#30:run1": tb_10_superfreundinnen_30_1,
+    "tests/10_superfreundinnen.rules#31:run0": tb_10_superfreundinnen_31_0,
+    "tests/10_superfreundinnen.rules#32:run0": tb_10_superfreundinnen_32_0,
+    "tests/10_superfreundinnen.rules#32:run1": tb_10_superfreundinnen_32_1,
+    "tests/10_superfreundinnen.rules#33:run0": tb_10_superfreundinnen_33_0,
+    "tests/10_superfreundinnen.rules#34:run0": tb_10_superfreundinnen_34_0,
+    "tests/11_overview.rules#0:run0": tb_11_overview_0_0,
+    "tests/11_overview.rules#1:run0": tb_11_overview_1_0,
+    "tests/11_overview.rules#2:run0": tb_11_overview_2_0,
+    "tests/11_overview.rules#3:run0": tb_11_overview_3_0,
+    "tests/11_overview.rules#3:run1": tb_11_overview_3_1,
+    "tests/11_overview.rules#3:run2": tb_11_overview_3_2,
+    "tests/11_overview.rules#4:run0": tb_11_overview_4_0,
+    "tests/11_overview.rules#5:run0": tb_11_overview_5_0,
+    "tests/11_overview.rules#6:run0": tb_11_overview_6_0,
+    "tests/11_overview.rules#6:run1": tb_11_overview_6_1,
+    "tests/11_overview.rules#7:run0": tb_11_overview_7_0,
+    "tests/11_overview.rules#8:run0": tb_11_overview_8_0,
+    "tests/11_overview.rules#8:run1": tb_11_overview_8_1,
+    "tests/11_overview.rules#9:run0": tb_11_overview_9_0,
+    "tests/11_overview.rules#9:run1": tb_11_overview_9_1,
+    "tests/11_overview.rules#10:run0": tb_11_overview_10_0,
+    "tests/11_schattenkabinett.rules#0:run0": tb_11_schattenkabinett_0_0,
+    "tests/11_schattenkabinett.rules#0:run1": tb_11_schattenkabinett_0_1,
+    "tests/11_schattenkabinett.rules#1:run0": tb_11_schattenkabinett_1_0,
+    "tests/11_schattenkabinett.rules#2:run0": tb_11_schattenkabinett_2_0,
+    "tests/11_schattenkabinett.rules#2:run1": tb_11_schattenkabinett_2_1,
+    "tests/11_schattenkabinett.rules#2:run2": tb_11_schattenkabinett_2_2,
+    "tests/11_schattenkabinett.rules#2:run3": tb_11_schattenkabinett_2_3,
+    "tests/11_schattenkabinett.rules#2:run4": tb_11_schattenkabinett_2_4,
+    "tests/11_schattenkabinett.rules#3:run0": tb_11_schattenkabinett_3_0,
+    "tests/11_schattenkabinett.rules#3:run1": tb_11_schattenkabinett_3_1,
+    "tests/11_schattenkabinett.rules#4:run0": tb_11_schattenkabinett_4_0,
+    "tests/11_schattenkabinett.rules#5:run0": tb_11_schattenkabinett_5_0,
+    "tests/11_schattenkabinett.rules#5:run1": tb_11_schattenkabinett_5_1,
+    "tests/11_schattenkabinett.rules#6:run0": tb_11_schattenkabinett_6_0,
+    "tests/11_schattenkabinett.rules#7:run0": tb_11_schattenkabinett_7_0,
+    "tests/11_schattenkabinett.rules#8:run0": tb_11_schattenkabinett_8_0,
+    "tests/11_schattenkabinett.rules#9:run0": tb_11_schattenkabinett_9_0,
+    "tests/11_schattenkabinett.rules#10:run0": tb_11_schattenkabinett_10_0,
+    "tests/11_schattenkabinett.rules#11:run0": tb_11_schattenkabinett_11_0,
+    "tests/11_schattenkabinett.rules#12:run0": tb_11_schattenkabinett_12_0,
+    "tests/11_schattenkabinett.rules#13:run0": tb_11_schattenkabinett_13_0,
+    "tests/11_schattenkabinett.rules#13:run1": tb_11_schattenkabinett_13_1,
+    "tests/11_schattenkabinett.rules#14:run0": tb_11_schattenkabinett_14_0,
+    "tests/11_schattenkabinett.rules#14:run1": tb_11_schattenkabinett_14_1,
+    "tests/11_schattenkabinett.rules#15:run0": tb_11_schattenkabinett_15_0,
+    "tests/11_schattenkabinett.rules#16:run0": tb_11_schattenkabinett_16_0,
+    "tests/11_schattenkabinett.rules#17:run0": tb_11_schattenkabinett_17_0,
+    "tests/11_schattenkabinett.rules#18:run0": tb_11_schattenkabinett_18_0,
+    "tests/11_schattenkabinett.rules#18:run1": tb_11_schattenkabinett_18_1,
+    "tests/11_schattenkabinett.rules#19:run0": tb_11_schattenkabinett_19_0,
+    "tests/11_schattenkabinett.rules#20:run0": tb_11_schattenkabinett_20_0,
+    "tests/11_schattenkabinett.rules#21:run0": tb_11_schattenkabinett_21_0,
+    "tests/11_schattenkabinett.rules#22:run0": tb_11_schattenkabinett_22_0,
+    "tests/11_schattenkabinett.rules#23:run0": tb_11_schattenkabinett_23_0,
+    "tests/11_schattenkabinett.rules#24:run0": tb_11_schattenkabinett_24_0,
+    "tests/11_schattenkabinett.rules#24:run1": tb_11_schattenkabinett_24_1,
+    "tests/11_schattenkabinett.rules#25:run0": tb_11_schattenkabinett_25_0,
+    "tests/11_schattenkabinett.rules#25:run1": tb_11_schattenkabinett_25_1,
+    "tests/11_schattenkabinett.rules#26:run0": tb_11_schattenkabinett_26_0,
+    "tests/11_schattenkabinett.rules#26:run1": tb_11_schattenkabinett_26_1,
+    "tests/11_schattenkabinett.rules#27:run0": tb_11_schattenkabinett_27_0,
+    "tests/11_schattenkabinett.rules#28:run0": tb_11_schattenkabinett_28_0,
+    "tests/11_schattenkabinett.rules#29:run0": tb_11_schattenkabinett_29_0,
+    "tests/11_schattenkabinett.rules#30:run0": tb_11_schattenkabinett_30_0,
+    "tests/11_schattenkabinett.rules#30:run1": tb_11_schattenkabinett_30_1,
+    "tests/11_schattenkabinett.rules#31:run0": tb_11_schattenkabinett_31_0,
+    "tests/11_schattenkabinett.rules#31:run1": tb_11_schattenkabinett_31_1,
+    "tests/11_schattenkabinett.rules#32:run0": tb_11_schattenkabinett_32_0,
+    "tests/11_schattenkabinett.rules#33:run0": tb_11_schattenkabinett_33_0,
+    "tests/11_schattenkabinett.rules#33:run1": tb_11_schattenkabinett_33_1,
+    "tests/11_schattenkabinett.rules#34:run0": tb_11_schattenkabinett_34_0,
+    "tests/11_schattenkabinett.rules#35:run0": tb_11_schattenkabinett_35_0,
+    "tests/11_schattenkabinett.rules#36:run0": tb_11_schattenkabinett_36_0,
+    "tests/11_schattenkabinett.rules#36:run1": tb_11_schattenkabinett_36_1,
+    "tests/11_schattenkabinett.rules#37:run0": tb_11_schattenkabinett_37_0,
+    "tests/11_schattenkabinett.rules#37:run1": tb_11_schattenkabinett_37_1,
+    "tests/11_schattenkabinett.rules#37:run2": tb_11_schattenkabinett_37_2,
+    "tests/11_schattenkabinett.rules#38:run0": tb_11_schattenkabinett_38_0,
+    "tests/11_schattenkabinett.rules#39:run0": tb_11_schattenkabinett_39_0,
+    "tests/11_schattenkabinett.rules#40:run0": tb_11_schattenkabinett_40_0,
+    "tests/11_schattenkabinett.rules#41:run0": tb_11_schattenkabinett_41_0,
+    "tests/11_schattenkabinett.rules#42:run0": tb_11_schattenkabinett_42_0,
+    "tests/11_schattenkabinett.rules#43:run0": tb_11_schattenkabinett_43_0,
+    "tests/11_schattenkabinett.rules#43:run1": tb_11_schattenkabinett_43_1,
+    "tests/12_weggefaehrten.rules#0:run0": tb_12_weggefaehrten_0_0,
+    "tests/12_weggefaehrten.rules#0:run1": tb_12_weggefaehrten_0_1,
+    "tests/12_weggefaehrten.rules#1:run0": tb_12_weggefaehrten_1_0,
+    "tests/12_weggefaehrten.rules#2:run0": tb_12_weggefaehrten_2_0,
+    "tests/12_weggefaehrten.rules#2:run1": tb_12_weggefaehrten_2_1,
+    "tests/12_weggefaehrten.rules#3:run0": tb_12_weggefaehrten_3_0,
+    "tests/12_weggefaehrten.rules#3:run1": tb_12_weggefaehrten_3_1,
+    "tests/12_weggefaehrten.rules#4:run0": tb_12_weggefaehrten_4_0,
+    "tests/12_weggefaehrten.rules#4:run1": tb_12_weggefaehrten_4_1,
+    "tests/12_weggefaehrten.rules#5:run0": tb_12_weggefaehrten_5_0,
+    "tests/12_weggefaehrten.rules#5:run1": tb_12_weggefaehrten_5_1,
+    "tests/12_weggefaehrten.rules#5:run2": tb_12_weggefaehrten_5_2,
+    "tests/12_weggefaehrten.rules#6:run0": tb_12_weggefaehrten_6_0,
+    "tests/12_weggefaehrten.rules#6:run1": tb_12_weggefaehrten_6_1,
+    "tests/12_weggefaehrten.rules#7:run0": tb_12_weggefaehrten_7_0,
+    "tests/12_weggefaehrten.rules#7:run1": tb_12_weggefaehrten_7_1,
+    "tests/12_weggefaehrten.rules#8:run0": tb_12_weggefaehrten_8_0,
+    "tests/12_weggefaehrten.rules#9:run0": tb_12_weggefaehrten_9_0,
+    "tests/12_weggefaehrten.rules#9:run1": tb_12_weggefaehrten_9_1,
+    "tests/12_weggefaehrten.rules#10:run0": tb_12_weggefaehrten_10_0,
+    "tests/12_weggefaehrten.rules#10:run1": tb_12_weggefaehrten_10_1,
+    "tests/12_weggefaehrten.rules#11:run0": tb_12_weggefaehrten_11_0,
+    "tests/12_weggefaehrten.rules#11:run1": tb_12_weggefaehrten_11_1,
+    "tests/12_weggefaehrten.rules#12:run0": tb_12_weggefaehrten_12_0,
+    "tests/12_weggefaehrten.rules#13:run0": tb_12_weggefaehrten_13_0,
+    "tests/12_weggefaehrten.rules#14:run0": tb_12_weggefaehrten_14_0,
+    "tests/12_weggefaehrten.rules#15:run0": tb_12_weggefaehrten_15_0,
+    "tests/12_weggefaehrten.rules#16:run0": tb_12_weggefaehrten_16_0,
+    "tests/12_weggefaehrten.rules#16:run1": tb_12_weggefaehrten_16_1,
+    "tests/12_weggefaehrten.rules#17:run0": tb_12_weggefaehrten_17_0,
+    "tests/12_weggefaehrten.rules#18:run0": tb_12_weggefaehrten_18_0,
+    "tests/12_weggefaehrten.rules#19:run0": tb_12_weggefaehrten_19_0,
+    "tests/12_weggefaehrten.rules#19:run1": tb_12_weggefaehrten_19_1,
+    "tests/12_weggefaehrten.rules#20:run0": tb_12_weggefaehrten_20_0,
+    "tests/12_weggefaehrten.rules#20:run1": tb_12_weggefaehrten_20_1,
+    "tests/12_weggefaehrten.rules#21:run0": tb_12_weggefaehrten_21_0,
+    "tests/12_weggefaehrten.rules#22:run0": tb_12_weggefaehrten_22_0,
+    "tests/12_weggefaehrten.rules#23:run0": tb_12_weggefaehrten_23_0,
+    "tests/12_weggefaehrten.rules#23:run1": tb_12_weggefaehrten_23_1,
+    "tests/12_weggefaehrten.rules#23:run2": tb_12_weggefaehrten_23_2,
+    "tests/12_weggefaehrten.rules#24:run0": tb_12_weggefaehrten_24_0,
+    "tests/12_weggefaehrten.rules#25:run0": tb_12_weggefaehrten_25_0,
+    "tests/12_weggefaehrten.rules#25:run1": tb_12_weggefaehrten_25_1,
+    "tests/12_weggefaehrten.rules#26:run0": tb_12_weggefaehrten_26_0,
+    "tests/12_weggefaehrten.rules#26:run1": tb_12_weggefaehrten_26_1,
+    "tests/12_weggefaehrten.rules#27:run0": tb_12_weggefaehrten_27_0,
+    "tests/12_weggefaehrten.rules#28:run0": tb_12_weggefaehrten_28_0,
+    "tests/12_weggefaehrten.rules#29:run0": tb_12_weggefaehrten_29_0,
+    "tests/12_weggefaehrten.rules#29:run1": tb_12_weggefaehrten_29_1,
+    "tests/12_weggefaehrten.rules#29:run2": tb_12_weggefaehrten_29_2,
+    "tests/12_weggefaehrten.rules#30:run0": tb_12_weggefaehrten_30_0,
+    "tests/12_weggefaehrten.rules#30:run1": tb_12_weggefaehrten_30_1,
+    "tests/12_weggefaehrten.rules#31:run0": tb_12_weggefaehrten_31_0,
+    "tests/12_weggefaehrten.rules#32:run0": tb_12_weggefaehrten_32_0,
+    "tests/12_weggefaehrten.rules#32:run1": tb_12_weggefaehrten_32_1,
+    "tests/12_weggefaehrten.rules#33:run0": tb_12_weggefaehrten_33_0,
+    "tests/12_weggefaehrten.rules#34:run0": tb_12_weggefaehrten_34_0,
+    "tests/12_weggefaehrten.rules#34:run1": tb_12_weggefaehrten_34_1,
+    "tests/12_weggefaehrten.rules#35:run0": tb_12_weggefaehrten_35_0,
+    "tests/12_weggefaehrten.rules#35:run1": tb_12_weggefaehrten_35_1,
+    "tests/12_weggefaehrten.rules#36:run0": tb_12_weggefaehrten_36_0,
+    "tests/12_weggefaehrten.rules#36:run1": tb_12_weggefaehrten_36_1,
+    "tests/12_weggefaehrten.rules#37:run0": tb_12_weggefaehrten_37_0,
+    "tests/12_weggefaehrten.rules#38:run0": tb_12_weggefaehrten_38_0,
+    "tests/12_weggefaehrten.rules#38:run1": tb_12_weggefaehrten_38_1,
+    "tests/12_weggefaehrten.rules#39:run0": tb_12_weggefaehrten_39_0,
+    "tests/12_weggefaehrten.rules#40:run0": tb_12_weggefaehrten_40_0,
+    "tests/12_weggefaehrten.rules#40:run1": tb_12_weggefaehrten_40_1,
+    "tests/12_weggefaehrten.rules#41:run0": tb_12_weggefaehrten_41_0,
+    "tests/12_weggefaehrten.rules#42:run0": tb_12_weggefaehrten_42_0,
+    "tests/13_purpurpakt.rules#0:run0": tb_13_purpurpakt_0_0,
+    "tests/13_purpurpakt.rules#1:run0": tb_13_purpurpakt_1_0,
+    "tests/13_purpurpakt.rules#2:run0": tb_13_purpurpakt_2_0,
+    "tests/13_purpurpakt.rules#2:run1": tb_13_purpurpakt_2_1,
+    "tests/13_purpurpakt.rules#3:run0": tb_13_purpurpakt_3_0,
+    "tests/13_purpurpakt.rules#4:run0": tb_13_purpurpakt_4_0,
+    "tests/13_purpurpakt.rules#5:run0": tb_13_purpurpakt_5_0,
+    "tests/13_purpurpakt.rules#6:run0": tb_13_purpurpakt_6_0,
+    "tests/13_purpurpakt.rules#7:run0": tb_13_purpurpakt_7_0,
+    "tests/13_purpurpakt.rules#8:run0": tb_13_purpurpakt_8_0,
+    "tests/13_purpurpakt.rules#9:run0": tb_13_purpurpakt_9_0,
+    "tests/13_purpurpakt.rules#9:run1": tb_13_purpurpakt_9_1,
+    "tests/13_purpurpakt.rules#10:run0": tb_13_purpurpakt_10_0,
+    "tests/13_purpurpakt.rules#11:run0": tb_13_purpurpakt_11_0,
+    "tests/13_purpurpakt.rules#12:run0": tb_13_purpurpakt_12_0,
+    "tests/13_purpurpakt.rules#12:run1": tb_13_purpurpakt_12_1,
+    "tests/13_purpurpakt.rules#13:run0": tb_13_purpurpakt_13_0,
+    "tests/13_purpurpakt.rules#14:run0": tb_13_purpurpakt_14_0,
+    "tests/13_purpurpakt.rules#15:run0": tb_13_purpurpakt_15_0,
+    "tests/13_purpurpakt.rules#16:run0": tb_13_purpurpakt_16_0,
+    "tests/13_purpurpakt.rules#17:run0": tb_13_purpurpakt_17_0,
+    "tests/13_purpurpakt.rules#18:run0": tb_13_purpurpakt_18_0,
+    "tests/13_purpurpakt.rules#19:run0": tb_13_purpurpakt_19_0,
+    "tests/13_purpurpakt.rules#20:run0": tb_13_purpurpakt_20_0,
+    "tests/13_purpurpakt.rules#21:run0": tb_13_purpurpakt_21_0,
+    "tests/13_purpurpakt.rules#22:run0": tb_13_purpurpakt_22_0,
+    "tests/13_purpurpakt.rules#23:run0": tb_13_purpurpakt_23_0,
+    "tests/13_purpurpakt.rules#24:run0": tb_13_purpurpakt_24_0,
+    "tests/13_purpurpakt.rules#25:run0": tb_13_purpurpakt_25_0,
+    "tests/13_purpurpakt.rules#25:run1": tb_13_purpurpakt_25_1,
+    "tests/13_purpurpakt.rules#26:run0": tb_13_purpurpakt_26_0,
+    "tests/13_purpurpakt.rules#26:run1": tb_13_purpurpakt_26_1,
+    "tests/13_purpurpakt.rules#27:run0": tb_13_purpurpakt_27_0,
+    "tests/13_purpurpakt.rules#28:run0": tb_13_purpurpakt_28_0,
+    "tests/13_purpurpakt.rules#29:run0": tb_13_purpurpakt_29_0,
+    "tests/13_purpurpakt.rules#30:run0": tb_13_purpurpakt_30_0,
+    "tests/13_purpurpakt.rules#31:run0": tb_13_purpurpakt_31_0,
+    "tests/13_purpurpakt.rules#32:run0": tb_13_purpurpakt_32_0,
+    "tests/13_purpurpakt.rules#33:run0": tb_13_purpurpakt_33_0,
+    "tests/13_purpurpakt.rules#34:run0": tb_13_purpurpakt_34_0,
+    "tests/13_purpurpakt.rules#35:run0": tb_13_purpurpakt_35_0,
+    "tests/13_purpurpakt.rules#36:run0": tb_13_purpurpakt_36_0,
+    "tests/13_purpurpakt.rules#37:run0": tb_13_purpurpakt_37_0,
+    "tests/13_purpurpakt.rules#37:run1": tb_13_purpurpakt_37_1,
+    "tests/13_purpurpakt.rules#38:run0": tb_13_purpurpakt_38_0,
+    "tests/13_purpurpakt.rules#39:run0": tb_13_purpurpakt_39_0,
+    "tests/13_purpurpakt.rules#39:run1": tb_13_purpurpakt_39_1,
+    "tests/13_purpurpakt.rules#40:run0": tb_13_purpurpakt_40_0,
+    "tests/13_purpurpakt.rules#40:run1": tb_13_purpurpakt_40_1,
+    "tests/13_purpurpakt.rules#41:run0": tb_13_purpurpakt_41_0,
+    "tests/13_purpurpakt.rules#41:run1": tb_13_purpurpakt_41_1,
+    "tests/13_purpurpakt.rules#42:run0": tb_13_purpurpakt_42_0,
+    "tests/13_purpurpakt.rules#42:run1": tb_13_purpurpakt_42_1,
+    "tests/13_purpurpakt.rules#43:run0": tb_13_purpurpakt_43_0,
+    "tests/13_purpurpakt.rules#44:run0": tb_13_purpurpakt_44_0,
+    "tests/13_purpurpakt.rules#45:run0": tb_13_purpurpakt_45_0,
+    "tests/13_purpurpakt.rules#45:run1": tb_13_purpurpakt_45_1,
+    "tests/13_purpurpakt.rules#46:run0": tb_13_purpurpakt_46_0,
+    "tests/13_purpurpakt.rules#47:run0": tb_13_purpurpakt_47_0,
+    "tests/13_purpurpakt.rules#48:run0": tb_13_purpurpakt_48_0,
+    "tests/13_purpurpakt.rules#49:run0": tb_13_purpurpakt_49_0,
+    "tests/13_purpurpakt.rules#49:run1": tb_13_purpurpakt_49_1,
+}
+TEST_EXPECTS = {
+    "tests/01_decks.rules#0:expect0": tx_01_decks_0_0,
+    "tests/01_decks.rules#0:expect1": tx_01_decks_0_1,
+    "tests/01_decks.rules#0:expect2": tx_01_decks_0_2,
+    "tests/01_decks.rules#0:expect3": tx_01_decks_0_3,
+    "tests/01_decks.rules#1:expect0": tx_01_decks_1_0,
+    "tests/01_decks.rules#2:expect0": tx_01_decks_2_0,
+    "tests/01_decks.rules#2:expect1": tx_01_decks_2_1,
+    "tests/01_decks.rules#2:expect2": tx_01_decks_2_2,
+    "tests/01_decks.rules#3:expect0": tx_01_decks_3_0,
+    "tests/01_decks.rules#3:expect1": tx_01_decks_3_1,
+    "tests/01_decks.rules#3:expect2": tx_01_decks_3_2,
+    "tests/01_decks.rules#3:expect3": tx_01_decks_3_3,
+    "tests/01_decks.rules#3:expect4": tx_01_decks_3_4,
+    "tests/01_decks.rules#3:expect5": tx_01_decks_3_5,
+    "tests/01_decks.rules#3:expect6": tx_01_decks_3_6,
+    "tests/01_decks.rules#3:expect7": tx_01_decks_3_7,
+    "tests/01_decks.rules#3:expect8": tx_01_decks_3_8,
+    "tests/01_decks.rules#3:expect9": tx_01_decks_3_9,
+    "tests/01_decks.rules#3:expect10": tx_01_decks_3_10,
+    "tests/01_decks.rules#3:expect11": tx_01_decks_3_11,
+    "tests/01_decks.rules#3:expect12": tx_01_decks_3_12,
+    "tests/01_decks.rules#3:expect13": tx_01_decks_3_13,
+    "tests/01_decks.rules#3:expect14": tx_01_decks_3_14,
+    "tests/01_decks.rules#3:expect15": tx_01_decks_3_15,
+    "tests/01_decks.rules#3:expect16": tx_01_decks_3_16,
+    "tests/01_decks.rules#3:expect17": tx_01_decks_3_17,
+    "tests/01_decks.rules#4:expect0": tx_01_decks_4_0,
+    "tests/01_decks.rules#4:expect1": tx_01_decks_4_1,
+    "tests/01_decks.rules#4:expect2": tx_01_decks_4_2,
+    "tests/01_decks.rules#4:expect3": tx_01_decks_4_3,
+    "tests/01_decks.rules#4:expect4": tx_01_decks_4_4,
+    "tests/01_decks.rules#4:expect5": tx_01_decks_4_5,
+    "tests/01_decks.rules#5:expect0": tx_01_decks_5_0,
+    "tests/01_decks.rules#5:expect1": tx_01_decks_5_1,
+    "tests/01_decks.rules#5:expect2": tx_01_decks_5_2,
+    "tests/01_decks.rules#5:expect3": tx_01_decks_5_3,
+    "tests/01_decks.rules#5:expect4": tx_01_decks_5_4,
+    "tests/01_decks.rules#5:expect5": tx_01_decks_5_5,
+    "tests/01_decks.rules#5:expect6": tx_01_decks_5_6,
+    "tests/01_decks.rules#5:expect7": tx_01_decks_5_7,
+    "tests/01_decks.rules#5:expect8": tx_01_decks_5_8,
+    "tests/01_decks.rules#5:expect9": tx_01_decks_5_9,
+    "tests/01_decks.rules#5:expect10": tx_01_decks_5_10,
+    "tests/01_decks.rules#5:expect11": tx_01_decks_5_11,
+    "tests/01_decks.rules#5:expect12": tx_01_decks_5_12,
+    "tests/01_decks.rules#5:expect13": tx_01_decks_5_13,
+    "tests/01_decks.rules#5:expect14": tx_01_decks_5_14,
+    "tests/01_decks.rules#5:expect15": tx_01_decks_5_15,
+    "tests/01_decks.rules#5:expect16": tx_01_decks_5_16,
+    "tests/01_decks.rules#5:expect17": tx_01_decks_5_17,
+    "tests/01_decks.rules#5:expect18": tx_01_decks_5_18,
+    "tests/01_decks.rules#5:expect19": tx_01_decks_5_19,
+    "tests/01_decks.rules#5:expect20": tx_01_decks_5_20,
+    "tests/01_decks.rules#5:expect21": tx_01_decks_5_21,
+    "tests/03_setup.rules#0:expect0": tx_03_setup_0_0,
+    "tests/03_setup.rules#0:expect1": tx_03_setup_0_1,
+    "tests/03_setup.rules#0:expect2": tx_03_setup_0_2,
+    "tests/03_setup.rules#0:expect3": tx_03_setup_0_3,
+    "tests/03_setup.rules#1:expect0": tx_03_setup_1_0,
+    "tests/03_setup.rules#1:expect1": tx_03_setup_1_1,
+    "tests/03_setup.rules#1:expect2": tx_03_setup_1_2,
+    "tests/03_setup.rules#1:expect3": tx_03_setup_1_3,
+    "tests/03_setup.rules#1:expect4": tx_03_setup_1_4,
+    "tests/03_setup.rules#1:expect5": tx_03_setup_1_5,
+    "tests/03_setup.rules#1:expect6": tx_03_setup_1_6,
+    "tests/03_setup.rules#1:expect7": tx_03_setup_1_7,
+    "tests/03_setup.rules#2:expect0": tx_03_setup_2_0,
+    "tests/03_setup.rules#2:expect1": tx_03_setup_2_1,
+    "tests/03_setup.rules#3:expect0": tx_03_setup_3_0,
+    "tests/03_setup.rules#3:expect1": tx_03_setup_3_1,
+    "tests/03_setup.rules#3:expect2": tx_03_setup_3_2,
+    "tests/03_setup.rules#4:expect0": tx_03_setup_4_0,
+    "tests/03_setup.rules#4:expect1": tx_03_setup_4_1,
+    "tests/03_setup.rules#4:expect2": tx_03_setup_4_2,
+    "tests/03_setup.rules#5:expect0": tx_03_setup_5_0,
+    "tests/03_setup.rules#5:expect1": tx_03_setup_5_1,
+    "tests/03_setup.rules#5:expect2": tx_03_setup_5_2,
+    "tests/03_setup.rules#5:expect3": tx_03_setup_5_3,
+    "tests/03_setup.rules#6:expect0": tx_03_setup_6_0,
+    "tests/04_turn.rules#0:expect0": tx_04_turn_0_0,
+    "tests/04_turn.rules#0:expect1": tx_04_turn_0_1,
+    "tests/04_turn.rules#0:expect2": tx_04_turn_0_2,
+    "tests/04_turn.rules#1:expect0": tx_04_turn_1_0,
+    "tests/04_turn.rules#2:expect0": tx_04_turn_2_0,
+    "tests/04_turn.rules#2:expect1": tx_04_turn_2_1,
+    "tests/04_turn.rules#2:expect2": tx_04_turn_2_2,
+    "tests/04_turn.rules#2:expect3": tx_04_turn_2_3,
+    "tests/04_turn.rules#3:expect0": tx_04_turn_3_0,
+    "tests/04_turn.rules#4:expect0": tx_04_turn_4_0,
+    "tests/04_turn.rules#4:expect1": tx_04_turn_4_1,
+    "tests/04_turn.rules#5:expect0": tx_04_turn_5_0,
+    "tests/04_turn.rules#5:expect1": tx_04_turn_5_1,
+    "tests/04_turn.rules#6:expect0": tx_04_turn_6_0,
+    "tests/04_turn.rules#6:expect1": tx_04_turn_6_1,
+    "tests/04_turn.rules#7:expect0": tx_04_turn_7_0,
+    "tests/04_turn.rules#7:expect1": tx_04_turn_7_1,
+    "tests/04_turn.rules#7:expect2": tx_04_turn_7_2,
+    "tests/04_turn.rules#8:expect0": tx_04_turn_8_0,
+    "tests/04_turn.rules#8:expect1": tx_04_turn_8_1,
+    "tests/04_turn.rules#8:expect2": tx_04_turn_8_2,
+    "tests/04_turn.rules#8:expect3": tx_04_turn_8_3,
+    "tests/04_turn.rules#8:expect4": tx_04_turn_8_4,
+    "tests/04_turn.rules#8:expect5": tx_04_turn_8_5,
+    "tests/04_turn.rules#8:expect6": tx_04_turn_8_6,
+    "tests/04_turn.rules#8:expect7": tx_04_turn_8_7,
+    "tests/04_turn.rules#8:expect8": tx_04_turn_8_8,
+    "tests/04_turn.rules#9:expect0": tx_04_turn_9_0,
+    "tests/04_turn.rules#9:expect1": tx_04_turn_9_1,
+    "tests/04_turn.rules#9:expect2": tx_04_turn_9_2,
+    "tests/04_turn.rules#9:expect3": tx_04_turn_9_3,
+    "tests/04_turn.rules#10:expect0": tx_04_turn_10_0,
+    "tests/04_turn.rules#10:expect1": tx_04_turn_10_1,
+    "tests/04_turn.rules#11:expect0": tx_04_turn_11_0,
+    "tests/04_turn.rules#11:expect1": tx_04_turn_11_1,
+    "tests/04_turn.rules#11:expect2": tx_04_turn_11_2,
+    "tests/04_turn.rules#12:expect0": tx_04_turn_12_0,
+    "tests/04_turn.rules#12:expect1": tx_04_turn_12_1,
+    "tests/04_turn.rules#12:expect2": tx_04_turn_12_2,
+    "tests/04_turn.rules#13:expect0": tx_04_turn_13_0,
+    "tests/04_turn.rules#13:expect1": tx_04_turn_13_1,
+    "tests/04_turn.rules#13:expect2": tx_04_turn_13_2,
+    "tests/04_turn.rules#13:expect3": tx_04_turn_13_3,
+    "tests/04_turn.rules#14:expect0": tx_04_turn_14_0,
+    "tests/04_turn.rules#14:expect1": tx_04_turn_14_1,
+    "tests/04_turn.rules#15:expect0": tx_04_turn_15_0,
+    "tests/04_turn.rules#15:expect1": tx_04_turn_15_1,
+    "tests/04_turn.rules#15:expect2": tx_04_turn_15_2,
+    "tests/04_turn.rules#15:expect3": tx_04_turn_15_3,
+    "tests/05_bots.rules#0:expect0": tx_05_bots_0_0,
+    "tests/05_bots.rules#0:expect1": tx_05_bots_0_1,
+    "tests/05_bots.rules#0:expect2": tx_05_bots_0_2,
+    "tests/05_bots.rules#0:expect3": tx_05_bots_0_3,
+    "tests/05_bots.rules#0:expect4": tx_05_bots_0_4,
+    "tests/05_bots.rules#1:expect0": tx_05_bots_1_0,
+    "tests/05_bots.rules#2:expect0": tx_05_bots_2_0,
+    "tests/05_bots.rules#3:expect0": tx_05_bots_3_0,
+    "tests/05_bots.rules#3:expect1": tx_05_bots_3_1,
+    "tests/05_bots.rules#4:expect0": tx_05_bots_4_0,
+    "tests/05_bots.rules#4:expect1": tx_05_bots_4_1,
+    "tests/05_bots.rules#5:expect0": tx_05_bots_5_0,
+    "tests/05_bots.rules#5:expect1": tx_05_bots_5_1,
+    "tests/05_figures.rules#0:expect0": tx_05_figures_0_0,
+    "tests/05_figures.rules#0:expect1": tx_05_figures_0_1,
+    "tests/05_figures.rules#0:expect2": tx_05_figures_0_2,
+    "tests/05_figures.rules#0:expect3": tx_05_figures_0_3,
+    "tests/05_figures.rules#0:expect4": tx_05_figures_0_4,
+    "tests/05_figures.rules#0:expect5": tx_05_figures_0_5,
+    "tests/05_figures.rules#0:expect6": tx_05_figures_0_6,
+    "tests/05_figures.rules#0:expect7": tx_05_figures_0_7,
+    "tests/05_figures.rules#0:expect8": tx_05_figures_0_8,
+    "tests/05_figures.rules#0:expect9": tx_05_figures_0_9,
+    "tests/05_figures.rules#1:expect0": tx_05_figures_1_0,
+    "tests/05_figures.rules#1:expect1": tx_05_figures_1_1,
+    "tests/05_figures.rules#1:expect2": tx_05_figures_1_2,
+    "tests/05_figures.rules#1:expect3": tx_05_figures_1_3,
+    "tests/05_figures.rules#2:expect0": tx_05_figures_2_0,
+    "tests/05_figures.rules#2:expect1": tx_05_figures_2_1,
+    "tests/05_figures.rules#2:expect2": tx_05_figures_2_2,
+    "tests/05_figures.rules#2:expect3": tx_05_figures_2_3,
+    "tests/05_figures.rules#2:expect4": tx_05_figures_2_4,
+    "tests/05_figures.rules#2:expect5": tx_05_figures_2_5,
+    "tests/05_figures.rules#2:expect6": tx_05_figures_2_6,
+    "tests/05_figures.rules#3:expect0": tx_05_figures_3_0,
+    "tests/05_figures.rules#3:expect1": tx_05_figures_3_1,
+    "tests/05_figures.rules#3:expect2": tx_05_figures_3_2,
+    "tests/05_figures.rules#4:expect0": tx_05_figures_4_0,
+    "tests/05_figures.rules#4:expect1": tx_05_figures_4_1,
+    "tests/05_figures.rules#5:expect0": tx_05_figures_5_0,
+    "tests/05_figures.rules#5:expect1": tx_05_figures_5_1,
+    "tests/05_figures.rules#6:expect0": tx_05_figures_6_0,
+    "tests/05_figures.rules#6:expect1": tx_05_figures_6_1,
+    "tests/05_figures.rules#7:expect0": tx_05_figures_7_0,
+    "tests/05_figures.rules#7:expect1": tx_05_figures_7_1,
+    "tests/05_figures.rules#7:expect2": tx_05_figures_7_2,
+    "tests/05_figures.rules#7:expect3": tx_05_figures_7_3,
+    "tests/05_figures.rules#7:expect4": tx_05_figures_7_4,
+    "tests/05_figures.rules#7:expect5": tx_05_figures_7_5,
+    "tests/05_figures.rules#8:expect0": tx_05_figures_8_0,
+    "tests/05_figures.rules#8:expect1": tx_05_figures_8_1,
+    "tests/05_figures.rules#9:expect0": tx_05_figures_9_0,
+    "tests/05_figures.rules#9:expect1": tx_05_figures_9_1,
+    "tests/05_figures.rules#10:expect0": tx_05_figures_10_0,
+    "tests/05_figures.rules#10:expect1": tx_05_figures_10_1,
+    "tests/05_figures.rules#10:expect2": tx_05_figures_10_2,
+    "tests/05_figures.rules#10:expect3": tx_05_figures_10_3,
+    "tests/05_figures.rules#10:expect4": tx_05_figures_10_4,
+    "tests/05_figures.rules#10:expect5": tx_05_figures_10_5,
+    "tests/05_figures.rules#10:expect6": tx_05_figures_10_6,
+    "tests/05_figures.rules#10:expect7": tx_05_figures_10_7,
+    "tests/05_figures.rules#10:expect8": tx_05_figures_10_8,
+    "tests/05_figures.rules#10:expect9": tx_05_figures_10_9,
+    "tests/06_collect.rules#0:expect0": tx_06_collect_0_0,
+    "tests/06_collect.rules#0:expect1": tx_06_collect_0_1,
+    "tests/06_collect.rules#0:expect2": tx_06_collect_0_2,
+    "tests/06_collect.rules#1:expect0": tx_06_collect_1_0,
+    "tests/06_collect.rules#2:expect0": tx_06_collect_2_0,
+    "tests/06_collect.rules#2:expect1": tx_06_collect_2_1,
+    "tests/06_collect.rules#2:expect2": tx_06_collect_2_2,
+    "tests/06_collect.rules#2:expect3": tx_06_collect_2_3,
+    "tests/06_collect.rules#3:expect0": tx_06_collect_3_0,
+    "tests/06_collect.rules#3:expect1": tx_06_collect_3_1,
+    "tests/06_collect.rules#3:expect2": tx_06_collect_3_2,
+    "tests/06_collect.rules#4:expect0": tx_06_collect_4_0,
+    "tests/06_collect.rules#4:expect1": tx_06_collect_4_1,
+    "tests/06_collect.rules#4:expect2": tx_06_collect_4_2,
+    "tests/06_collect.rules#5:expect0": tx_06_collect_5_0,
+    "tests/06_collect.rules#5:expect1": tx_06_collect_5_1,
+    "tests/06_collect.rules#5:expect2": tx_06_collect_5_2,
+    "tests/06_collect.rules#5:expect3": tx_06_collect_5_3,
+    "tests/06_collect.rules#6:expect0": tx_06_collect_6_0,
+    "tests/06_collect.rules#6:expect1": tx_06_collect_6_1,
+    "tests/07_distract.rules#0:expect0": tx_07_distract_0_0,
+    "tests/07_distract.rules#0:expect1": tx_07_distract_0_1,
+    "tests/07_distract.rules#0:expect2": tx_07_distract_0_2,
+    "tests/07_distract.rules#0:expect3": tx_07_distract_0_3,
+    "tests/07_distract.rules#0:expect4": tx_07_distract_0_4,
+    "tests/07_distract.rules#0:expect5": tx_07_distract_0_5,
+    "tests/07_distract.rules#0:expect6": tx_07_distract_0_6,
+    "tests/07_distract.rules#0:expect7": tx_07_distract_0_7,
+    "tests/07_distract.rules#0:expect8": tx_07_distract_0_8,
+    "tests/07_distract.rules#0:expect9": tx_07_distract_0_9,
+    "tests/07_distract.rules#1:expect0": tx_07_distract_1_0,
+    "tests/07_distract.rules#1:expect1": tx_07_distract_1_1,
+    "tests/07_distract.rules#1:expect2": tx_07_distract_1_2,
+    "tests/07_distract.rules#1:expect3": tx_07_distract_1_3,
+    "tests/07_distract.rules#2:expect0": tx_07_distract_2_0,
+    "tests/07_distract.rules#2:expect1": tx_07_distract_2_1,
+    "tests/07_distract.rules#3:expect0": tx_07_distract_3_0,
+    "tests/07_distract.rules#3:expect1": tx_07_distract_3_1,
+    "tests/07_distract.rules#4:expect0": tx_07_distract_4_0,
+    "tests/07_distract.rules#4:expect1": tx_07_distract_4_1,
+    "tests/07_distract.rules#4:expect2": tx_07_distract_4_2,
+    "tests/07_distract.rules#4:expect3": tx_07_distract_4_3,
+    "tests/07_distract.rules#4:expect4": tx_07_distract_4_4,
+    "tests/07_distract.rules#4:expect5": tx_07_distract_4_5,
+    "tests/07_distract.rules#5:expect0": tx_07_distract_5_0,
+    "tests/07_distract.rules#5:expect1": tx_07_distract_5_1,
+    "tests/07_distract.rules#6:expect0": tx_07_distract_6_0,
+    "tests/07_distract.rules#6:expect1": tx_07_distract_6_1,
+    "tests/07_distract.rules#7:expect0": tx_07_distract_7_0,
+    "tests/07_distract.rules#7:expect1": tx_07_distract_7_1,
+    "tests/07_distract.rules#7:expect2": tx_07_distract_7_2,
+    "tests/07_distract.rules#7:expect3": tx_07_distract_7_3,
+    "tests/07_distract.rules#7:expect4": tx_07_distract_7_4,
+    "tests/07_distract.rules#7:expect5": tx_07_distract_7_5,
+    "tests/07_distract.rules#8:expect0": tx_07_distract_8_0,
+    "tests/07_distract.rules#8:expect1": tx_07_distract_8_1,
+    "tests/07_distract.rules#9:expect0": tx_07_distract_9_0,
+    "tests/07_distract.rules#9:expect1": tx_07_distract_9_1,
+    "tests/07_distract.rules#9:expect2": tx_07_distract_9_2,
+    "tests/07_distract.rules#10:expect0": tx_07_distract_10_0,
+    "tests/07_distract.rules#11:expect0": tx_07_distract_11_0,
+    "tests/07_distract.rules#11:expect1": tx_07_distract_11_1,
+    "tests/07_distract.rules#11:expect2": tx_07_distract_11_2,
+    "tests/07_distract.rules#11:expect3": tx_07_distract_11_3,
+    "tests/07_distract.rules#11:expect4": tx_07_distract_11_4,
+    "tests/07_distract.rules#11:expect5": tx_07_distract_11_5,
+    "tests/07_distract.rules#12:expect0": tx_07_distract_12_0,
+    "tests/07_distract.rules#12:expect1": tx_07_distract_12_1,
+    "tests/08_card_kinds.rules#0:expect0": tx_08_card_kinds_0_0,
+    "tests/08_card_kinds.rules#0:expect1": tx_08_card_kinds_0_1,
+    "tests/08_card_kinds.rules#0:expect2": tx_08_card_kinds_0_2,
+    "tests/08_card_kinds.rules#1:expect0": tx_08_card_kinds_1_0,
+    "tests/08_card_kinds.rules#1:expect1": tx_08_card_kinds_1_1,
+    "tests/08_card_kinds.rules#1:expect2": tx_08_card_kinds_1_2,
+    "tests/08_card_kinds.rules#1:expect3": tx_08_card_kinds_1_3,
+    "tests/08_card_kinds.rules#2:expect0": tx_08_card_kinds_2_0,
+    "tests/08_card_kinds.rules#2:expect1": tx_08_card_kinds_2_1,
+    "tests/08_card_kinds.rules#3:expect0": tx_08_card_kinds_3_0,
+    "tests/08_card_kinds.rules#3:expect1": tx_08_card_kinds_3_1,
+    "tests/08_card_kinds.rules#3:expect2": tx_08_card_kinds_3_2,
+    "tests/08_card_kinds.rules#3:expect3": tx_08_card_kinds_3_3,
+    "tests/08_card_kinds.rules#4:expect0": tx_08_card_kinds_4_0,
+    "tests/08_card_kinds.rules#4:expect1": tx_08_card_kinds_4_1,
+    "tests/08_card_kinds.rules#4:expect2": tx_08_card_kinds_4_2,
+    "tests/08_card_kinds.rules#4:expect3": tx_08_card_kinds_4_3,
+    "tests/08_card_kinds.rules#4:expect4": tx_08_card_kinds_4_4,
+    "tests/08_card_kinds.rules#5:expect0": tx_08_card_kinds_5_0,
+    "tests/08_card_kinds.rules#5:expect1": tx_08_card_kinds_5_1,
+    "tests/08_card_kinds.rules#5:expect2": tx_08_card_kinds_5_2,
+    "tests/08_card_kinds.rules#6:expect0": tx_08_card_kinds_6_0,
+    "tests/08_card_kinds.rules#6:expect1": tx_08_card_kinds_6_1,
+    "tests/08_card_kinds.rules#6:expect2": tx_08_card_kinds_6_2,
+    "tests/08_card_kinds.rules#6:expect3": tx_08_card_kinds_6_3,
+    "tests/08_card_kinds.rules#6:expect4": tx_08_card_kinds_6_4,
+    "tests/08_card_kinds.rules#7:expect0": tx_08_card_kinds_7_0,
+    "tests/08_card_kinds.rules#7:expect1": tx_08_card_kinds_7_1,
+    "tests/08_card_kinds.rules#8:expect0": tx_08_card_kinds_8_0,
+    "tests/08_card_kinds.rules#8:expect1": tx_08_card_kinds_8_1,
+    "tests/08_card_kinds.rules#8:expect2": tx_08_card_kinds_8_2,
+    "tests/08_card_kinds.rules#9:expect0": tx_08_card_kinds_9_0,
+    "tests/08_card_kinds.rules#9:expect1": tx_08_card_kinds_9_1,
+    "tests/08_card_kinds.rules#9:expect2": tx_08_card_kinds_9_2,
+    "tests/08_card_kinds.rules#9:expect3": tx_08_card_kinds_9_3,
+    "tests/08_card_kinds.rules#10:expect0": tx_08_card_kinds_10_0,
+    "tests/08_card_kinds.rules#10:expect1": tx_08_card_kinds_10_1,
+    "tests/08_card_kinds.rules#11:expect0": tx_08_card_kinds_11_0,
+    "tests/08_card_kinds.rules#11:expect1": tx_08_card_kinds_11_1,
+    "tests/08_card_kinds.rules#12:expect0": tx_08_card_kinds_12_0,
+    "tests/08_card_kinds.rules#12:expect1": tx_08_card_kinds_12_1,
+    "tests/08_card_kinds.rules#13:expect0": tx_08_card_kinds_13_0,
+    "tests/08_card_kinds.rules#13:expect1": tx_08_card_kinds_13_1,
+    "tests/08_card_kinds.rules#14:expect0": tx_08_card_kinds_14_0,
+    "tests/08_card_kinds.rules#14:expect1": tx_08_card_kinds_14_1,
+    "tests/08_card_kinds.rules#14:expect2": tx_08_card_kinds_14_2,
+    "tests/08_card_kinds.rules#15:expect0": tx_08_card_kinds_15_0,
+    "tests/08_card_kinds.rules#15:expect1": tx_08_card_kinds_15_1,
+    "tests/08_card_kinds.rules#15:expect2": tx_08_card_kinds_15_2,
+    "tests/08_card_kinds.rules#16:expect0": tx_08_card_kinds_16_0,
+    "tests/08_card_kinds.rules#16:expect1": tx_08_card_kinds_16_1,
+    "tests/08_card_kinds.rules#16:expect2": tx_08_card_kinds_16_2,
+    "tests/08_card_kinds.rules#17:expect0": tx_08_card_kinds_17_0,
+    "tests/08_card_kinds.rules#18:expect0": tx_08_card_kinds_18_0,
+    "tests/08_card_kinds.rules#18:expect1": tx_08_card_kinds_18_1,
+    "tests/08_card_kinds.rules#18:expect2": tx_08_card_kinds_18_2,
+    "tests/08_card_kinds.rules#19:expect0": tx_08_card_kinds_19_0,
+    "tests/08_card_kinds.rules#19:expect1": tx_08_card_kinds_19_1,
+    "tests/08_card_kinds.rules#19:expect2": tx_08_card_kinds_19_2,
+    "tests/08_card_kinds.rules#20:expect0": tx_08_card_kinds_20_0,
+    "tests/08_card_kinds.rules#20:expect1": tx_08_card_kinds_20_1,
+    "tests/08_card_kinds.rules#20:expect2": tx_08_card_kinds_20_2,
+    "tests/08_card_kinds.rules#21:expect0": tx_08_card_kinds_21_0,
+    "tests/08_card_kinds.rules#21:expect1": tx_08_card_kinds_21_1,
+    "tests/08_card_kinds.rules#22:expect0": tx_08_card_kinds_22_0,
+    "tests/08_card_kinds.rules#22:expect1": tx_08_card_kinds_22_1,
+    "tests/08_card_kinds.rules#22:expect2": tx_08_card_kinds_22_2,
+    "tests/08_card_kinds.rules#22:expect3": tx_08_card_kinds_22_3,
+    "tests/08_card_kinds.rules#22:expect4": tx_08_card_kinds_22_4,
+    "tests/09_keywords.rules#0:expect0": tx_09_keywords_0_0,
+    "tests/09_keywords.rules#0:expect1": tx_09_keywords_0_1,
+    "tests/09_keywords.rules#1:expect0": tx_09_keywords_1_0,
+    "tests/09_keywords.rules#1:expect1": tx_09_keywords_1_1,
+    "tests/09_keywords.rules#2:expect0": tx_09_keywords_2_0,
+    "tests/09_keywords.rules#2:expect1": tx_09_keywords_2_1,
+    "tests/09_keywords.rules#3:expect0": tx_09_keywords_3_0,
+    "tests/09_keywords.rules#3:expect1": tx_09_keywords_3_1,
+    "tests/09_keywords.rules#4:expect0": tx_09_keywords_4_0,
+    "tests/09_keywords.rules#4:expect1": tx_09_keywords_4_1,
+    "tests/09_keywords.rules#5:expect0": tx_09_keywords_5_0,
+    "tests/09_keywords.rules#5:expect1": tx_09_keywords_5_1,
+    "tests/09_keywords.rules#6:expect0": tx_09_keywords_6_0,
+    "tests/09_keywords.rules#6:expect1": tx_09_keywords_6_1,
+    "tests/09_keywords.rules#7:expect0": tx_09_keywords_7_0,
+    "tests/09_keywords.rules#7:expect1": tx_09_keywords_7_1,
+    "tests/09_keywords.rules#8:expect0": tx_09_keywords_8_0,
+    "tests/09_keywords.rules#9:expect0": tx_09_keywords_9_0,
+    "tests/09_keywords.rules#9:expect1": tx_09_keywords_9_1,
+    "tests/09_keywords.rules#10:expect0": tx_09_keywords_10_0,
+    "tests/09_keywords.rules#10:expect1": tx_09_keywords_10_1,
+    "tests/09_keywords.rules#11:expect0": tx_09_keywords_11_0,
+    "tests/09_keywords.rules#11:expect1": tx_09_keywords_11_1,
+    "tests/09_keywords.rules#11:expect2": tx_09_keywords_11_2,
+    "tests/09_keywords.rules#12:expect0": tx_09_keywords_12_0,
+    "tests/09_keywords.rules#13:expect0": tx_09_keywords_13_0,
+    "tests/09_keywords.rules#13:expect1": tx_09_keywords_13_1,
+    "tests/09_keywords.rules#14:expect0": tx_09_keywords_14_0,
+    "tests/09_keywords.rules#14:expect1": tx_09_keywords_14_1,
+    "tests/09_keywords.rules#14:expect2": tx_09_keywords_14_2,
+    "tests/09_keywords.rules#14:expect3": tx_09_keywords_14_3,
+    "tests/09_keywords.rules#14:expect4": tx_09_keywords_14_4,
+    "tests/09_keywords.rules#14:expect5": tx_09_keywords_14_5,
+    "tests/09_keywords.rules#15:expect0": tx_09_keywords_15_0,
+    "tests/09_keywords.rules#15:expect1": tx_09_keywords_15_1,
+    "tests/09_keywords.rules#16:expect0": tx_09_keywords_16_0,
+    "tests/09_keywords.rules#16:expect1": tx_09_keywords_16_1,
+    "tests/10_superfreundinnen.rules#0:expect0": tx_10_superfreundinnen_0_0,
+    "tests/10_superfreundinnen.rules#1:expect0": tx_10_superfreundinnen_1_0,
+    "tests/10_superfreundinnen.rules#2:expect0": tx_10_superfreundinnen_2_0,
+    "tests/10_superfreundinnen.rules#2:expect1": tx_10_superfreundinnen_2_1,
+    "tests/10_superfreundinnen.rules#3:expect0": tx_10_superfreundinnen_3_0,
+    "tests/10_superfreundinnen.rules#3:expect1": tx_10_superfreundinnen_3_1,
+    "tests/10_superfreundinnen.rules#4:expect0": tx_10_superfreundinnen_4_0,
+    "tests/10_superfreundinnen.rules#4:expect1": tx_10_superfreundinnen_4_1,
+    "tests/10_superfreundinnen.rules#5:expect0": tx_10_superfreundinnen_5_0,
+    "tests/10_superfreundinnen.rules#5:expect1": tx_10_superfreundinnen_5_1,
+    "tests/10_superfreundinnen.rules#5:expect2": tx_10_superfreundinnen_5_2,
+    "tests/10_superfreundinnen.rules#5:expect3": tx_10_superfreundinnen_5_3,
+    "tests/10_superfreundinnen.rules#6:expect0": tx_10_superfreundinnen_6_0,
+    "tests/10_superfreundinnen.rules#6:expect1": tx_10_superfreundinnen_6_1,
+    "tests/10_superfreundinnen.rules#7:expect0": tx_10_superfreundinnen_7_0,
+    "tests/10_superfreundinnen.rules#7:expect1": tx_10_superfreundinnen_7_1,
+    "tests/10_superfreundinnen.rules#7:expect2": tx_10_superfreundinnen_7_2,
+    "tests/10_superfreundinnen.rules#7:expect3": tx_10_superfreundinnen_7_3,
+    "tests/10_superfreundinnen.rules#8:expect0": tx_10_superfreundinnen_8_0,
+    "tests/10_superfreundinnen.rules#8:expect1": tx_10_superfreundinnen_8_1,
+    "tests/10_superfreundinnen.rules#9:expect0": tx_10_superfreundinnen_9_0,
+    "tests/10_superfreundinnen.rules#10:expect0": tx_10_superfreundinnen_10_0,
+    "tests/10_superfreundinnen.rules#10:expect1": tx_10_superfreundinnen_10_1,
+    "tests/10_superfreundinnen.rules#11:expect0": tx_10_superfreundinnen_11_0,
+    "tests/10_superfreundinnen.rules#12:expect0": tx_10_superfreundinnen_12_0,
+    "tests/10_superfreundinnen.rules#12:expect1": tx_10_superfreundinnen_12_1,
+    "tests/10_superfreundinnen.rules#13:expect0": tx_10_superfreundinnen_13_0,
+    "tests/10_superfreundinnen.rules#14:expect0": tx_10_superfreundinnen_14_0,
+    "tests/10_superfreundinnen.rules#15:expect0": tx_10_superfreundinnen_15_0,
+    "tests/10_superfreundinnen.rules#15:expect1": tx_10_superfreundinnen_15_1,
+    "tests/10_superfreundinnen.rules#16:expect0": tx_10_superfreundinnen_16_0,
+    "tests/10_superfreundinnen.rules#17:expect0": tx_10_superfreundinnen_17_0,
+    "tests/10_superfreundinnen.rules#17:expect1": tx_10_superfreundinnen_17_1,
+    "tests/10_superfreundinnen.rules#17:expect2": tx_10_superfreundinnen_17_2,
+    "tests/10_superfreundinnen.rules#18:expect0": tx_10_superfreundinnen_18_0,
+    "tests/10_superfreundinnen.rules#18:expect1": tx_10_superfreundinnen_18_1,
+    "tests/10_superfreundinnen.rules#19:expect0": tx_10_superfreundinnen_19_0,
+    "tests/10_superfreundinnen.rules#20:expect0": tx_10_superfreundinnen_20_0,
+    "tests/10_superfreundinnen.rules#20:expect1": tx_10_superfreundinnen_20_1,
+    "tests/10_superfreundinnen.rules#20:expect2": tx_10_superfreundinnen_20_2,
+    "tests/10_superfreundinnen.rules#21:expect0": tx_10_superfreundinnen_21_0,
+    "tests/10_superfreundinnen.rules#22:expect0": tx_10_superfreundinnen_22_0,
+    "tests/10_superfreundinnen.rules#22:expect1": tx_10_superfreundinnen_22_1,
+    "tests/10_superfreundinnen.rules#23:expect0": tx_10_superfreundinnen_23_0,
+    "tests/10_superfreundinnen.rules#23:expect1": tx_10_superfreundinnen_23_1,
+    "tests/10_superfreundinnen.rules#23:expect2": tx_10_superfreundinnen_23_2,
+    "tests/10_superfreundinnen.rules#23:expect3": tx_10_superfreundinnen_23_3,
+    "tests/10_superfreundinnen.rules#24:expect0": tx_10_superfreundinnen_24_0,
+    "tests/10_superfreundinnen.rules#24:expect1": tx_10_superfreundinnen_24_1,
+    "tests/10_superfreundinnen.rules#24:expect2": tx_10_superfreundinnen_24_2,
+    "tests/10_superfreundinnen.rules#24:expect3": tx_10_superfreundinnen_24_3,
+    "tests/10_superfreundinnen.rules#25:expect0": tx_10_superfreundinnen_25_0,
+    "tests/10_superfreundinnen.rules#26:expect0": tx_10_superfreundinnen_26_0,
+    "tests/10_superfreundinnen.rules#27:expect0": tx_10_superfreundinnen_27_0,
+    "tests/10_superfreundinnen.rules#28:expect0": tx_10_superfreundinnen_28_0,
+    "tests/10_superfreundinnen.rules#28:expect1": tx_10_superfreundinnen_28_1,
+    "tests/10_superfreundinnen.rules#28:expect2": tx_10_superfreundinnen_28_2,
+    "tests/10_superfreundinnen.rules#29:expect0": tx_10_superfreundinnen_29_0,
+    "tests/10_superfreundinnen.rules#29:expect1": tx_10_superfreundinnen_29_1,
+    "tests/10_superfreundinnen.rules#30:expect0": tx_10_superfreundinnen_30_0,
+    "tests/10_superfreundinnen.rules#30:expect1": tx_10_superfreundinnen_30_1,
+    "tests/10_superfreundinnen.rules#30:expect2": tx_10_superfreundinnen_30_2,
+    "tests/10_superfreundinnen.rules#31:expect0": tx_10_superfreundinnen_31_0,
+    "tests/10_superfreundinnen.rules#31:expect1": tx_10_superfreundinnen_31_1,
+    "tests/10_superfreundinnen.rules#32:expect0": tx_10_superfreundinnen_32_0,
+    "tests/10_superfreundinnen.rules#32:expect1": tx_10_superfreundinnen_32_1,
+    "tests/10_superfreundinnen.rules#32:expect2": tx_10_superfreundinnen_32_2,
+    "tests/10_superfreundinnen.rules#33:expect0": tx_10_superfreundinnen_33_0,
+    "tests/10_superfreundinnen.rules#33:expect1": tx_10_superfreundinnen_33_1,
+    "tests/10_superfreundinnen.rules#34:expect0": tx_10_superfreundinnen_34_0,
+    "tests/10_superfreundinnen.rules#34:expect1": tx_10_superfreundinnen_34_1,
+    "tests/11_overview.rules#0:expect0": tx_11_overview_0_0,
+    "tests/11_overview.rules#0:expect1": tx_11_overview_0_1,
+    "tests/11_overview.rules#0:expect2": tx_11_overview_0_2,
+    "tests/11_overview.rules#1:expect0": tx_11_overview_1_0,
+    "tests/11_overview.rules#1:expect1": tx_11_overview_1_1,
+    "tests/11_overview.rules#1:expect2": tx_11_overview_1_2,
+    "tests/11_overview.rules#2:expect0": tx_11_overview_2_0,
+    "tests/11_overview.rules#2:expect1": tx_11_overview_2_1,
+    "tests/11_overview.rules#2:expect2": tx_11_overview_2_2,
+    "tests/11_overview.rules#2:expect3": tx_11_overview_2_3,
+    "tests/11_overview.rules#3:expect0": tx_11_overview_3_0,
+    "tests/11_overview.rules#3:expect1": tx_11_overview_3_1,
+    "tests/11_overview.rules#3:expect2": tx_11_overview_3_2,
+    "tests/11_overview.rules#3:expect3": tx_11_overview_3_3,
+    "tests/11_overview.rules#4:expect0": tx_11_overview_4_0,
+    "tests/11_overview.rules#5:expect0": tx_11_overview_5_0,
+    "tests/11_overview.rules#5:expect1": tx_11_overview_5_1,
+    "tests/11_overview.rules#6:expect0": tx_11_overview_6_0,
+    "tests/11_overview.rules#7:expect0": tx_11_overview_7_0,
+    "tests/11_overview.rules#7:expect1": tx_11_overview_7_1,
+    "tests/11_overview.rules#7:expect2": tx_11_overview_7_2,
+    "tests/11_overview.rules#8:expect0": tx_11_overview_8_0,
+    "tests/11_overview.rules#8:expect1": tx_11_overview_8_1,
+    "tests/11_overview.rules#9:expect0": tx_11_overview_9_0,
+    "tests/11_overview.rules#9:expect1": tx_11_overview_9_1,
+    "tests/11_overview.rules#9:expect2": tx_11_overview_9_2,
+    "tests/11_overview.rules#9:expect3": tx_11_overview_9_3,
+    "tests/11_overview.rules#10:expect0": tx_11_overview_10_0,
+    "tests/11_overview.rules#10:expect1": tx_11_overview_10_1,
+    "tests/11_schattenkabinett.rules#0:expect0": tx_11_schattenkabinett_0_0,
+    "tests/11_schattenkabinett.rules#0:expect1": tx_11_schattenkabinett_0_1,
+    "tests/11_schattenkabinett.rules#1:expect0": tx_11_schattenkabinett_1_0,
+    "tests/11_schattenkabinett.rules#1:expect1": tx_11_schattenkabinett_1_1,
+    "tests/11_schattenkabinett.rules#2:expect0": tx_11_schattenkabinett_2_0,
+    "tests/11_schattenkabinett.rules#2:expect1": tx_11_schattenkabinett_2_1,
+    "tests/11_schattenkabinett.rules#2:expect2": tx_11_schattenkabinett_2_2,
+    "tests/11_schattenkabinett.rules#2:expect3": tx_11_schattenkabinett_2_3,
+    "tests/11_schattenkabinett.rules#3:expect0": tx_11_schattenkabinett_3_0,
+    "tests/11_schattenkabinett.rules#3:expect1": tx_11_schattenkabinett_3_1,
+    "tests/11_schattenkabinett.rules#4:expect0": tx_11_schattenkabinett_4_0,
+    "tests/11_schattenkabinett.rules#4:expect1": tx_11_schattenkabinett_4_1,
+    "tests/11_schattenkabinett.rules#5:expect0": tx_11_schattenkabinett_5_0,
+    "tests/11_schattenkabinett.rules#5:expect1": tx_11_schattenkabinett_5_1,
+    "tests/11_schattenkabinett.rules#6:expect0": tx_11_schattenkabinett_6_0,
+    "tests/11_schattenkabinett.rules#6:expect1": tx_11_schattenkabinett_6_1,
+    "tests/11_schattenkabinett.rules#6:expect2": tx_11_schattenkabinett_6_2,
+    "tests/11_schattenkabinett.rules#7:expect0": tx_11_schattenkabinett_7_0,
+    "tests/11_schattenkabinett.rules#7:expect1": tx_11_schattenkabinett_7_1,
+    "tests/11_schattenkabinett.rules#7:expect2": tx_11_schattenkabinett_7_2,
+    "tests/11_schattenkabinett.rules#8:expect0": tx_11_schattenkabinett_8_0,
+    "tests/11_schattenkabinett.rules#8:expect1": tx_11_schattenkabinett_8_1,
+    "tests/11_schattenkabinett.rules#9:expect0": tx_11_schattenkabinett_9_0,
+    "tests/11_schattenkabinett.rules#10:expect0": tx_11_schattenkabinett_10_0,
+    "tests/11_schattenkabinett.rules#11:expect0": tx_11_schattenkabinett_11_0,
+    "tests/11_schattenkabinett.rules#12:expect0": tx_11_schattenkabinett_12_0,
+    "tests/11_schattenkabinett.rules#12:expect1": tx_11_schattenkabinett_12_1,
+    "tests/11_schattenkabinett.rules#13:expect0": tx_11_schattenkabinett_13_0,
+    "tests/11_schattenkabinett.rules#13:expect1": tx_11_schattenkabinett_13_1,
+    "tests/11_schattenkabinett.rules#14:expect0": tx_11_schattenkabinett_14_0,
+    "tests/11_schattenkabinett.rules#14:expect1": tx_11_schattenkabinett_14_1,
+    "tests/11_schattenkabinett.rules#14:expect2": tx_11_schattenkabinett_14_2,
+    "tests/11_schattenkabinett.rules#15:expect0": tx_11_schattenkabinett_15_0,
+    "tests/11_schattenkabinett.rules#16:expect0": tx_11_schattenkabinett_16_0,
+    "tests/11_schattenkabinett.rules#17:expect0": tx_11_schattenkabinett_17_0,
+    "tests/11_schattenkabinett.rules#18:expect0": tx_11_schattenkabinett_18_0,
+    "tests/11_schattenkabinett.rules#18:expect1": tx_11_schattenkabinett_18_1,
+    "tests/11_schattenkabinett.rules#18:expect2": tx_11_schattenkabinett_18_2,
+    "tests/11_schattenkabinett.rules#19:expect0": tx_11_schattenkabinett_19_0,
+    "tests/11_schattenkabinett.rules#20:expect0": tx_11_schattenkabinett_20_0,
+    "tests/11_schattenkabinett.rules#21:expect0": tx_11_schattenkabinett_21_0,
+    "tests/11_schattenkabinett.rules#21:expect1": tx_11_schattenkabinett_21_1,
+    "tests/11_schattenkabinett.rules#22:expect0": tx_11_schattenkabinett_22_0,
+    "tests/11_schattenkabinett.rules#22:expect1": tx_11_schattenkabinett_22_1,
+    "tests/11_schattenkabinett.rules#22:expect2": tx_11_schattenkabinett_22_2,
+    "tests/11_schattenkabinett.rules#23:expect0": tx_11_schattenkabinett_23_0,
+    "tests/11_schattenkabinett.rules#23:expect1": tx_11_schattenkabinett_23_1,
+    "tests/11_schattenkabinett.rules#24:expect0": tx_11_schattenkabinett_24_0,
+    "tests/11_schattenkabinett.rules#24:expect1": tx_11_schattenkabinett_24_1,
+    "tests/11_schattenkabinett.rules#25:expect0": tx_11_schattenkabinett_25_0,
+    "tests/11_schattenkabinett.rules#26:expect0": tx_11_schattenkabinett_26_0,
+    "tests/11_schattenkabinett.rules#26:expect1": tx_11_schattenkabinett_26_1,
+    "tests/11_schattenkabinett.rules#27:expect0": tx_11_schattenkabinett_27_0,
+    "tests/11_schattenkabinett.rules#28:expect0": tx_11_schattenkabinett_28_0,
+    "tests/11_schattenkabinett.rules#29:expect0": tx_11_schattenkabinett_29_0,
+    "tests/11_schattenkabinett.rules#29:expect1": tx_11_schattenkabinett_29_1,
+    "tests/11_schattenkabinett.rules#30:expect0": tx_11_schattenkabinett_30_0,
+    "tests/11_schattenkabinett.rules#30:expect1": tx_11_schattenkabinett_30_1,
+    "tests/11_schattenkabinett.rules#31:expect0": tx_11_schattenkabinett_31_0,
+    "tests/11_schattenkabinett.rules#31:expect1": tx_11_schattenkabinett_31_1,
+    "tests/11_schattenkabinett.rules#32:expect0": tx_11_schattenkabinett_32_0,
+    "tests/11_schattenkabinett.rules#32:expect1": tx_11_schattenkabinett_32_1,
+    "tests/11_schattenkabinett.rules#33:expect0": tx_11_schattenkabinett_33_0,
+    "tests/11_schattenkabinett.rules#33:expect1": tx_11_schattenkabinett_33_1,
+    "tests/11_schattenkabinett.rules#34:expect0": tx_11_schattenkabinett_34_0,
+    "tests/11_schattenkabinett.rules#34:expect1": tx_11_schattenkabinett_34_1,
+    "tests/11_schattenkabinett.rules#35:expect0": tx_11_schattenkabinett_35_0,
+    "tests/11_schattenkabinett.rules#35:expect1": tx_11_schattenkabinett_35_1,
+    "tests/11_schattenkabinett.rules#36:expect0": tx_11_schattenkabinett_36_0,
+    "tests/11_schattenkabinett.rules#36:expect1": tx_11_schattenkabinett_36_1,
+    "tests/11_schattenkabinett.rules#37:expect0": tx_11_schattenkabinett_37_0,
+    "tests/11_schattenkabinett.rules#37:expect1": tx_11_schattenkabinett_37_1,
+    "tests/11_schattenkabinett.rules#37:expect2": tx_11_schattenkabinett_37_2,
+    "tests/11_schattenkabinett.rules#38:expect0": tx_11_schattenkabinett_38_0,
+    "tests/11_schattenkabinett.rules#38:expect1": tx_11_schattenkabinett_38_1,
+    "tests/11_schattenkabinett.rules#39:expect0": tx_11_schattenkabinett_39_0,
+    "tests/11_schattenkabinett.rules#39:expect1": tx_11_schattenkabinett_39_1,
+    "tests/11_schattenkabinett.rules#40:expect0": tx_11_schattenkabinett_40_0,
+    "tests/11_schattenkabinett.rules#40:expect1": tx_11_schattenkabinett_40_1,
+    "tests/11_schattenkabinett.rules#41:expect0": tx_11_schattenkabinett_41_0,
+    "tests/11_schattenkabinett.rules#42:expect0": tx_11_schattenkabinett_42_0,
+    "tests/11_schattenkabinett.rules#42:expect1": tx_11_schattenkabinett_42_1,
+    "tests/11_schattenkabinett.rules#42:expect2": tx_11_schattenkabinett_42_2,
+    "tests/11_schattenkabinett.rules#43:expect0": tx_11_schattenkabinett_43_0,
+    "tests/11_schattenkabinett.rules#43:expect1": tx_11_schattenkabinett_43_1,
+    "tests/11_schattenkabinett.rules#43:expect2": tx_11_schattenkabinett_43_2,
+    "tests/12_weggefaehrten.rules#0:expect0": tx_12_weggefaehrten_0_0,
+    "tests/12_weggefaehrten.rules#0:expect1": tx_12_weggefaehrten_0_1,
+    "tests/12_weggefaehrten.rules#1:expect0": tx_12_weggefaehrten_1_0,
+    "tests/12_weggefaehrten.rules#1:expect1": tx_12_weggefaehrten_1_1,
+    "tests/12_weggefaehrten.rules#2:expect0": tx_12_weggefaehrten_2_0,
+    "tests/12_weggefaehrten.rules#2:expect1": tx_12_weggefaehrten_2_1,
+    "tests/12_weggefaehrten.rules#3:expect0": tx_12_weggefaehrten_3_0,
+    "tests/12_weggefaehrten.rules#3:expect1": tx_12_weggefaehrten_3_1,
+    "tests/12_weggefaehrten.rules#4:expect0": tx_12_weggefaehrten_4_0,
+    "tests/12_weggefaehrten.rules#4:expect1": tx_12_weggefaehrten_4_1,
+    "tests/12_weggefaehrten.rules#4:expect2": tx_12_weggefaehrten_4_2,
+    "tests/12_weggefaehrten.rules#4:expect3": tx_12_weggefaehrten_4_3,
+    "tests/12_weggefaehrten.rules#5:expect0": tx_12_weggefaehrten_5_0,
+    "tests/12_weggefaehrten.rules#5:expect1": tx_12_weggefaehrten_5_1,
+    "tests/12_weggefaehrten.rules#5:expect2": tx_12_weggefaehrten_5_2,
+    "tests/12_weggefaehrten.rules#5:expect3": tx_12_weggefaehrten_5_3,
+    "tests/12_weggefaehrten.rules#6:expect0": tx_12_weggefaehrten_6_0,
+    "tests/12_weggefaehrten.rules#6:expect1": tx_12_weggefaehrten_6_1,
+    "tests/12_weggefaehrten.rules#6:expect2": tx_12_weggefaehrten_6_2,
+    "tests/12_weggefaehrten.rules#6:expect3": tx_12_weggefaehrten_6_3,
+    "tests/12_weggefaehrten.rules#7:expect0": tx_12_weggefaehrten_7_0,
+    "tests/12_weggefaehrten.rules#7:expect1": tx_12_weggefaehrten_7_1,
+    "tests/12_weggefaehrten.rules#8:expect0": tx_12_weggefaehrten_8_0,
+    "tests/12_weggefaehrten.rules#9:expect0": tx_12_weggefaehrten_9_0,
+    "tests/12_weggefaehrten.rules#9:expect1": tx_12_weggefaehrten_9_1,
+    "tests/12_weggefaehrten.rules#10:expect0": tx_12_weggefaehrten_10_0,
+    "tests/12_weggefaehrten.rules#10:expect1": tx_12_weggefaehrten_10_1,
+    "tests/12_weggefaehrten.rules#11:expect0": tx_12_weggefaehrten_11_0,
+    "tests/12_weggefaehrten.rules#11:expect1": tx_12_weggefaehrten_11_1,
+    "tests/12_weggefaehrten.rules#11:expect2": tx_12_weggefaehrten_11_2,
+    "tests/12_weggefaehrten.rules#12:expect0": tx_12_weggefaehrten_12_0,
+    "tests/12_weggefaehrten.rules#13:expect0": tx_12_weggefaehrten_13_0,
+    "tests/12_weggefaehrten.rules#13:expect1": tx_12_weggefaehrten_13_1,
+    "tests/12_weggefaehrten.rules#14:expect0": tx_12_weggefaehrten_14_0,
+    "tests/12_weggefaehrten.rules#15:expect0": tx_12_weggefaehrten_15_0,
+    "tests/12_weggefaehrten.rules#16:expect0": tx_12_weggefaehrten_16_0,
+    "tests/12_weggefaehrten.rules#16:expect1": tx_12_weggefaehrten_16_1,
+    "tests/12_weggefaehrten.rules#16:expect2": tx_12_weggefaehrten_16_2,
+    "tests/12_weggefaehrten.rules#17:expect0": tx_12_weggefaehrten_17_0,
+    "tests/12_weggefaehrten.rules#17:expect1": tx_12_weggefaehrten_17_1,
+    "tests/12_weggefaehrten.rules#18:expect0": tx_12_weggefaehrten_18_0,
+    "tests/12_weggefaehrten.rules#18:expect1": tx_12_weggefaehrten_18_1,
+    "tests/12_weggefaehrten.rules#19:expect0": tx_12_weggefaehrten_19_0,
+    "tests/12_weggefaehrten.rules#19:expect1": tx_12_weggefaehrten_19_1,
+    "tests/12_weggefaehrten.rules#20:expect0": tx_12_weggefaehrten_20_0,
+    "tests/12_weggefaehrten.rules#20:expect1": tx_12_weggefaehrten_20_1,
+    "tests/12_weggefaehrten.rules#21:expect0": tx_12_weggefaehrten_21_0,
+    "tests/12_weggefaehrten.rules#22:expect0": tx_12_weggefaehrten_22_0,
+    "tests/12_weggefaehrten.rules#22:expect1": tx_12_weggefaehrten_22_1,
+    "tests/12_weggefaehrten.rules#23:expect0": tx_12_weggefaehrten_23_0,
+    "tests/12_weggefaehrten.rules#23:expect1": tx_12_weggefaehrten_23_1,
+    "tests/12_weggefaehrten.rules#23:expect2": tx_12_weggefaehrten_23_2,
+    "tests/12_weggefaehrten.rules#24:expect0": tx_12_weggefaehrten_24_0,
+    "tests/12_weggefaehrten.rules#25:expect0": tx_12_weggefaehrten_25_0,
+    "tests/12_weggefaehrten.rules#25:expect1": tx_12_weggefaehrten_25_1,
+    "tests/12_weggefaehrten.rules#26:expect0": tx_12_weggefaehrten_26_0,
+    "tests/12_weggefaehrten.rules#26:expect1": tx_12_weggefaehrten_26_1,
+    "tests/12_weggefaehrten.rules#27:expect0": tx_12_weggefaehrten_27_0,
+    "tests/12_weggefaehrten.rules#28:expect0": tx_12_weggefaehrten_28_0,
+    "tests/12_weggefaehrten.rules#28:expect1": tx_12_weggefaehrten_28_1,
+    "tests/12_weggefaehrten.rules#28:expect2": tx_12_weggefaehrten_28_2,
+    "tests/12_weggefaehrten.rules#29:expect0": tx_12_weggefaehrten_29_0,
+    "tests/12_weggefaehrten.rules#29:expect1": tx_12_weggefaehrten_29_1,
+    "tests/12_weggefaehrten.rules#30:expect0": tx_12_weggefaehrten_30_0,
+    "tests/12_weggefaehrten.rules#30:expect1": tx_12_weggefaehrten_30_1,
+    "tests/12_weggefaehrten.rules#31:expect0": tx_12_weggefaehrten_31_0,
+    "tests/12_weggefaehrten.rules#32:expect0": tx_12_weggefaehrten_32_0,
+    "tests/12_weggefaehrten.rules#32:expect1": tx_12_weggefaehrten_32_1,
+    "tests/12_weggefaehrten.rules#32:expect2": tx_12_weggefaehrten_32_2,
+    "tests/12_weggefaehrten.rules#32:expect3": tx_12_weggefaehrten_32_3,
+    "tests/12_weggefaehrten.rules#33:expect0": tx_12_weggefaehrten_33_0,
+    "tests/12_weggefaehrten.rules#33:expect1": tx_12_weggefaehrten_33_1,
+    "tests/12_weggefaehrten.rules#34:expect0": tx_12_weggefaehrten_34_0,
+    "tests/12_weggefaehrten.rules#35:expect0": tx_12_weggefaehrten_35_0,
+    "tests/12_weggefaehrten.rules#35:expect1": tx_12_weggefaehrten_35_1,
+    "tests/12_weggefaehrten.rules#35:expect2": tx_12_weggefaehrten_35_2,
+    "tests/12_weggefaehrten.rules#35:expect3": tx_12_weggefaehrten_35_3,
+    "tests/12_weggefaehrten.rules#36:expect0": tx_12_weggefaehrten_36_0,
+    "tests/12_weggefaehrten.rules#36:expect1": tx_12_weggefaehrten_36_1,
+    "tests/12_weggefaehrten.rules#37:expect0": tx_12_weggefaehrten_37_0,
+    "tests/12_weggefaehrten.rules#37:expect1": tx_12_weggefaehrten_37_1,
+    "tests/12_weggefaehrten.rules#37:expect2": tx_12_weggefaehrten_37_2,
+    "tests/12_weggefaehrten.rules#38:expect0": tx_12_weggefaehrten_38_0,
+    "tests/12_weggefaehrten.rules#38:expect1": tx_12_weggefaehrten_38_1,
+    "tests/12_weggefaehrten.rules#39:expect0": tx_12_weggefaehrten_39_0,
+    "tests/12_weggefaehrten.rules#40:expect0": tx_12_weggefaehrten_40_0,
+    "tests/12_weggefaehrten.rules#40:expect1": tx_12_weggefaehrten_40_1,
+    "tests/12_weggefaehrten.rules#40:expect2": tx_12_weggefaehrten_40_2,
+    "tests/12_weggefaehrten.rules#41:expect0": tx_12_weggefaehrten_41_0,
+    "tests/12_weggefaehrten.rules#41:expect1": tx_12_weggefaehrten_41_1,
+    "tests/12_weggefaehrten.rules#42:expect0": tx_12_weggefaehrten_42_0,
+    "tests/13_purpurpakt.rules#0:expect0": tx_13_purpurpakt_0_0,
+    "tests/13_purpurpakt.rules#0:expect1": tx_13_purpurpakt_0_1,
+    "tests/13_purpurpakt.rules#1:expect0": tx_13_purpurpakt_1_0,
+    "tests/13_purpurpakt.rules#2:expect0": tx_13_purpurpakt_2_0,
+    "tests/13_purpurpakt.rules#2:expect1": tx_13_purpurpakt_2_1,
+    "tests/13_purpurpakt.rules#2:expect2": tx_13_purpurpakt_2_2,
+    "tests/13_purpurpakt.rules#3:expect0": tx_13_purpurpakt_3_0,
+    "tests/13_purpurpakt.rules#3:expect1": tx_13_purpurpakt_3_1,
+    "tests/13_purpurpakt.rules#3:expect2": tx_13_purpurpakt_3_2,
+    "tests/13_purpurpakt.rules#3:expect3": tx_13_purpurpakt_3_3,
+    "tests/13_purpurpakt.rules#3:expect4": tx_13_purpurpakt_3_4,
+    "tests/13_purpurpakt.rules#4:expect0": tx_13_purpurpakt_4_0,
+    "tests/13_purpurpakt.rules#4:expect1": tx_13_purpurpakt_4_1,
+    "tests/13_purpurpakt.rules#5:expect0": tx_13_purpurpakt_5_0,
+    "tests/13_purpurpakt.rules#5:expect1": tx_13_purpurpakt_5_1,
+    "tests/13_purpurpakt.rules#6:expect0": tx_13_purpurpakt_6_0,
+    "tests/13_purpurpakt.rules#7:expect0": tx_13_purpurpakt_7_0,
+    "tests/13_purpurpakt.rules#8:expect0": tx_13_purpurpakt_8_0,
+    "tests/13_purpurpakt.rules#8:expect1": tx_13_purpurpakt_8_1,
+    "tests/13_purpurpakt.rules#9:expect0": tx_13_purpurpakt_9_0,
+    "tests/13_purpurpakt.rules#9:expect1": tx_13_purpurpakt_9_1,
+    "tests/13_purpurpakt.rules#9:expect2": tx_13_purpurpakt_9_2,
+    "tests/13_purpurpakt.rules#9:expect3": tx_13_purpurpakt_9_3,
+    "tests/13_purpurpakt.rules#10:expect0": tx_13_purpurpakt_10_0,
+    "tests/13_purpurpakt.rules#11:expect0": tx_13_purpurpakt_11_0,
+    "tests/13_purpurpakt.rules#11:expect1": tx_13_purpurpakt_11_1,
+    "tests/13_purpurpakt.rules#12:expect0": tx_13_purpurpakt_12_0,
+    "tests/13_purpurpakt.rules#12:expect1": tx_13_purpurpakt_12_1,
+    "tests/13_purpurpakt.rules#13:expect0": tx_13_purpurpakt_13_0,
+    "tests/13_purpurpakt.rules#13:expect1": tx_13_purpurpakt_13_1,
+    "tests/13_purpurpakt.rules#14:expect0": tx_13_purpurpakt_14_0,
+    "tests/13_purpurpakt.rules#14:expect1": tx_13_purpurpakt_14_1,
+    "tests/13_purpurpakt.rules#15:expect0": tx_13_purpurpakt_15_0,
+    "tests/13_purpurpakt.rules#15:expect1": tx_13_purpurpakt_15_1,
+    "tests/13_purpurpakt.rules#16:expect0": tx_13_purpurpakt_16_0,
+    "tests/13_purpurpakt.rules#16:expect1": tx_13_purpurpakt_16_1,
+    "tests/13_purpurpakt.rules#17:expect0": tx_13_purpurpakt_17_0,
+    "tests/13_purpurpakt.rules#18:expect0": tx_13_purpurpakt_18_0,
+    "tests/13_purpurpakt.rules#19:expect0": tx_13_purpurpakt_19_0,
+    "tests/13_purpurpakt.rules#20:expect0": tx_13_purpurpakt_20_0,
+    "tests/13_purpurpakt.rules#21:expect0": tx_13_purpurpakt_21_0,
+    "tests/13_purpurpakt.rules#21:expect1": tx_13_purpurpakt_21_1,
+    "tests/13_purpurpakt.rules#22:expect0": tx_13_purpurpakt_22_0,
+    "tests/13_purpurpakt.rules#23:expect0": tx_13_purpurpakt_23_0,
+    "tests/13_purpurpakt.rules#23:expect1": tx_13_purpurpakt_23_1,
+    "tests/13_purpurpakt.rules#24:expect0": tx_13_purpurpakt_24_0,
+    "tests/13_purpurpakt.rules#24:expect1": tx_13_purpurpakt_24_1,
+    "tests/13_purpurpakt.rules#25:expect0": tx_13_purpurpakt_25_0,
+    "tests/13_purpurpakt.rules#25:expect1": tx_13_purpurpakt_25_1,
+    "tests/13_purpurpakt.rules#25:expect2": tx_13_purpurpakt_25_2,
+    "tests/13_purpurpakt.rules#25:expect3": tx_13_purpurpakt_25_3,
+    "tests/13_purpurpakt.rules#26:expect0": tx_13_purpurpakt_26_0,
+    "tests/13_purpurpakt.rules#26:expect1": tx_13_purpurpakt_26_1,
+    "tests/13_purpurpakt.rules#27:expect0": tx_13_purpurpakt_27_0,
+    "tests/13_purpurpakt.rules#28:expect0": tx_13_purpurpakt_28_0,
+    "tests/13_purpurpakt.rules#28:expect1": tx_13_purpurpakt_28_1,
+    "tests/13_purpurpakt.rules#28:expect2": tx_13_purpurpakt_28_2,
+    "tests/13_purpurpakt.rules#29:expect0": tx_13_purpurpakt_29_0,
+    "tests/13_purpurpakt.rules#29:expect1": tx_13_purpurpakt_29_1,
+    "tests/13_purpurpakt.rules#30:expect0": tx_13_purpurpakt_30_0,
+    "tests/13_purpurpakt.rules#30:expect1": tx_13_purpurpakt_30_1,
+    "tests/13_purpurpakt.rules#30:expect2": tx_13_purpurpakt_30_2,
+    "tests/13_purpurpakt.rules#31:expect0": tx_13_purpurpakt_31_0,
+    "tests/13_purpurpakt.rules#31:expect1": tx_13_purpurpakt_31_1,
+    "tests/13_purpurpakt.rules#32:expect0": tx_13_purpurpakt_32_0,
+    "tests/13_purpurpakt.rules#32:expect1": tx_13_purpurpakt_32_1,
+    "tests/13_purpurpakt.rules#33:expect0": tx_13_purpurpakt_33_0,
+    "tests/13_purpurpakt.rules#33:expect1": tx_13_purpurpakt_33_1,
+    "tests/13_purpurpakt.rules#33:expect2": tx_13_purpurpakt_33_2,
+    "tests/13_purpurpakt.rules#34:expect0": tx_13_purpurpakt_34_0,
+    "tests/13_purpurpakt.rules#35:expect0": tx_13_purpurpakt_35_0,
+    "tests/13_purpurpakt.rules#35:expect1": tx_13_purpurpakt_35_1,
+    "tests/13_purpurpakt.rules#36:expect0": tx_13_purpurpakt_36_0,
+    "tests/13_purpurpakt.rules#36:expect1": tx_13_purpurpakt_36_1,
+    "tests/13_purpurpakt.rules#37:expect0": tx_13_purpurpakt_37_0,
+    "tests/13_purpurpakt.rules#37:expect1": tx_13_purpurpakt_37_1,
+    "tests/13_purpurpakt.rules#38:expect0": tx_13_purpurpakt_38_0,
+    "tests/13_purpurpakt.rules#39:expect0": tx_13_purpurpakt_39_0,
+    "tests/13_purpurpakt.rules#39:expect1": tx_13_purpurpakt_39_1,
+    "tests/13_purpurpakt.rules#39:expect2": tx_13_purpurpakt_39_2,
+    "tests/13_purpurpakt.rules#40:expect0": tx_13_purpurpakt_40_0,
+    "tests/13_purpurpakt.rules#40:expect1": tx_13_purpurpakt_40_1,
+    "tests/13_purpurpakt.rules#41:expect0": tx_13_purpurpakt_41_0,
+    "tests/13_purpurpakt.rules#41:expect1": tx_13_purpurpakt_41_1,
+    "tests/13_purpurpakt.rules#42:expect0": tx_13_purpurpakt_42_0,
+    "tests/13_purpurpakt.rules#42:expect1": tx_13_purpurpakt_42_1,
+    "tests/13_purpurpakt.rules#43:expect0": tx_13_purpurpakt_43_0,
+    "tests/13_purpurpakt.rules#43:expect1": tx_13_purpurpakt_43_1,
+    "tests/13_purpurpakt.rules#44:expect0": tx_13_purpurpakt_44_0,
+    "tests/13_purpurpakt.rules#44:expect1": tx_13_purpurpakt_44_1,
+    "tests/13_purpurpakt.rules#45:expect0": tx_13_purpurpakt_45_0,
+    "tests/13_purpurpakt.rules#45:expect1": tx_13_purpurpakt_45_1,
+    "tests/13_purpurpakt.rules#46:expect0": tx_13_purpurpakt_46_0,
+    "tests/13_purpurpakt.rules#46:expect1": tx_13_purpurpakt_46_1,
+    "tests/13_purpurpakt.rules#46:expect2": tx_13_purpurpakt_46_2,
+    "tests/13_purpurpakt.rules#46:expect3": tx_13_purpurpakt_46_3,
+    "tests/13_purpurpakt.rules#47:expect0": tx_13_purpurpakt_47_0,
+    "tests/13_purpurpakt.rules#48:expect0": tx_13_purpurpakt_48_0,
+    "tests/13_purpurpakt.rules#48:expect1": tx_13_purpurpakt_48_1,
+    "tests/13_purpurpakt.rules#49:expect0": tx_13_purpurpakt_49_0,
+    "tests/13_purpurpakt.rules#49:expect1": tx_13_purpurpakt_49_1,
+    "tests/13_purpurpakt.rules#49:expect2": tx_13_purpurpakt_49_2,
+    "tests/13_purpurpakt.rules#49:expect3": tx_13_purpurpakt_49_3,
+}
+TEST_SIDES = {
+    "tests/01_decks.rules#0:expect0": tx_01_decks_0_0_sides,
+    "tests/01_decks.rules#0:expect1": tx_01_decks_0_1_sides,
+    "tests/01_decks.rules#0:expect2": tx_01_decks_0_2_sides,
+    "tests/01_decks.rules#0:expect3": tx_01_decks_0_3_sides,
+    "tests/01_decks.rules#2:expect0": tx_01_decks_2_0_sides,
+    "tests/01_decks.rules#3:expect0": tx_01_decks_3_0_sides,
+    "tests/01_decks.rules#3:expect1": tx_01_decks_3_1_sides,
+    "tests/01_decks.rules#3:expect2": tx_01_decks_3_2_sides,
+    "tests/01_decks.rules#3:expect3": tx_01_decks_3_3_sides,
+    "tests/01_decks.rules#3:expect4": tx_01_decks_3_4_sides,
+    "tests/01_decks.rules#3:expect6": tx_01_decks_3_6_sides,
+    "tests/01_decks.rules#3:expect7": tx_01_decks_3_7_sides,
+    "tests/01_decks.rules#3:expect8": tx_01_decks_3_8_sides,
+    "tests/01_decks.rules#3:expect9": tx_01_decks_3_9_sides,
+    "tests/01_decks.rules#3:expect10": tx_01_decks_3_10_sides,
+    "tests/01_decks.rules#3:expect11": tx_01_decks_3_11_sides,
+    "tests/01_decks.rules#3:expect12": tx_01_decks_3_12_sides,
+    "tests/01_decks.rules#3:expect13": tx_01_decks_3_13_sides,
+    "tests/01_decks.rules#3:expect14": tx_01_decks_3_14_sides,
+    "tests/01_decks.rules#3:expect15": tx_01_decks_3_15_sides,
+    "tests/01_decks.rules#3:expect16": tx_01_decks_3_16_sides,
+    "tests/01_decks.rules#3:expect17": tx_01_decks_3_17_sides,
+    "tests/01_decks.rules#4:expect0": tx_01_decks_4_0_sides,
+    "tests/01_decks.rules#4:expect1": tx_01_decks_4_1_sides,
+    "tests/01_decks.rules#5:expect0": tx_01_decks_5_0_sides,
+    "tests/01_decks.rules#5:expect1": tx_01_decks_5_1_sides,
+    "tests/01_decks.rules#5:expect2": tx_01_decks_5_2_sides,
+    "tests/01_decks.rules#5:expect3": tx_01_decks_5_3_sides,
+    "tests/01_decks.rules#5:expect4": tx_01_decks_5_4_sides,
+    "tests/01_decks.rules#5:expect5": tx_01_decks_5_5_sides,
+    "tests/01_decks.rules#5:expect6": tx_01_decks_5_6_sides,
+    "tests/01_decks.rules#5:expect7": tx_01_decks_5_7_sides,
+    "tests/01_decks.rules#5:expect8": tx_01_decks_5_8_sides,
+    "tests/01_decks.rules#5:expect9": tx_01_decks_5_9_sides,
+    "tests/01_decks.rules#5:expect10": tx_01_decks_5_10_sides,
+    "tests/01_decks.rules#5:expect11": tx_01_decks_5_11_sides,
+    "tests/01_decks.rules#5:expect12": tx_01_decks_5_12_sides,
+    "tests/01_decks.rules#5:expect13": tx_01_decks_5_13_sides,
+    "tests/01_decks.rules#5:expect14": tx_01_decks_5_14_sides,
+    "tests/01_decks.rules#5:expect15": tx_01_decks_5_15_sides,
+    "tests/01_decks.rules#5:expect16": tx_01_decks_5_16_sides,
+    "tests/01_decks.rules#5:expect17": tx_01_decks_5_17_sides,
+    "tests/03_setup.rules#0:expect0": tx_03_setup_0_0_sides,
+    "tests/03_setup.rules#0:expect1": tx_03_setup_0_1_sides,
+    "tests/03_setup.rules#0:expect2": tx_03_setup_0_2_sides,
+    "tests/03_setup.rules#0:expect3": tx_03_setup_0_3_sides,
+    "tests/03_setup.rules#1:expect0": tx_03_setup_1_0_sides,
+    "tests/03_setup.rules#1:expect1": tx_03_setup_1_1_sides,
+    "tests/03_setup.rules#1:expect2": tx_03_setup_1_2_sides,
+    "tests/03_setup.rules#1:expect3": tx_03_setup_1_3_sides,
+    "tests/03_setup.rules#1:expect4": tx_03_setup_1_4_sides,
+    "tests/03_setup.rules#1:expect5": tx_03_setup_1_5_sides,
+    "tests/03_setup.rules#2:expect0": tx_03_setup_2_0_sides,
+    "tests/03_setup.rules#2:expect1": tx_03_setup_2_1_sides,
+    "tests/03_setup.rules#3:expect1": tx_03_setup_3_1_sides,
+    "tests/03_setup.rules#3:expect2": tx_03_setup_3_2_sides,
+    "tests/03_setup.rules#4:expect0": tx_03_setup_4_0_sides,
+    "tests/03_setup.rules#4:expect1": tx_03_setup_4_1_sides,
+    "tests/03_setup.rules#5:expect0": tx_03_setup_5_0_sides,
+    "tests/03_setup.rules#5:expect1": tx_03_setup_5_1_sides,
+    "tests/03_setup.rules#5:expect2": tx_03_setup_5_2_sides,
+    "tests/04_turn.rules#3:expect0": tx_04_turn_3_0_sides,
+    "tests/04_turn.rules#4:expect0": tx_04_turn_4_0_sides,
+    "tests/04_turn.rules#4:expect1": tx_04_turn_4_1_sides,
+    "tests/04_turn.rules#5:expect0": tx_04_turn_5_0_sides,
+    "tests/04_turn.rules#5:expect1": tx_04_turn_5_1_sides,
+    "tests/04_turn.rules#6:expect0": tx_04_turn_6_0_sides,
+    "tests/04_turn.rules#7:expect0": tx_04_turn_7_0_sides,
+    "tests/04_turn.rules#8:expect4": tx_04_turn_8_4_sides,
+    "tests/04_turn.rules#8:expect7": tx_04_turn_8_7_sides,
+    "tests/04_turn.rules#9:expect0": tx_04_turn_9_0_sides,
+    "tests/04_turn.rules#9:expect1": tx_04_turn_9_1_sides,
+    "tests/04_turn.rules#9:expect2": tx_04_turn_9_2_sides,
+    "tests/04_turn.rules#9:expect3": tx_04_turn_9_3_sides,
+    "tests/04_turn.rules#11:expect0": tx_04_turn_11_0_sides,
+    "tests/04_turn.rules#11:expect2": tx_04_turn_11_2_sides,
+    "tests/04_turn.rules#12:expect0": tx_04_turn_12_0_sides,
+    "tests/04_turn.rules#13:expect0": tx_04_turn_13_0_sides,
+    "tests/04_turn.rules#13:expect1": tx_04_turn_13_1_sides,
+    "tests/04_turn.rules#14:expect0": tx_04_turn_14_0_sides,
+    "tests/04_turn.rules#15:expect0": tx_04_turn_15_0_sides,
+    "tests/04_turn.rules#15:expect3": tx_04_turn_15_3_sides,
+    "tests/05_bots.rules#0:expect0": tx_05_bots_0_0_sides,
+    "tests/05_bots.rules#0:expect1": tx_05_bots_0_1_sides,
+    "tests/05_bots.rules#0:expect2": tx_05_bots_0_2_sides,
+    "tests/05_bots.rules#0:expect3": tx_05_bots_0_3_sides,
+    "tests/05_bots.rules#0:expect4": tx_05_bots_0_4_sides,
+    "tests/05_bots.rules#1:expect0": tx_05_bots_1_0_sides,
+    "tests/05_bots.rules#2:expect0": tx_05_bots_2_0_sides,
+    "tests/05_bots.rules#3:expect0": tx_05_bots_3_0_sides,
+    "tests/05_bots.rules#3:expect1": tx_05_bots_3_1_sides,
+    "tests/05_bots.rules#4:expect0": tx_05_bots_4_0_sides,
+    "tests/05_bots.rules#4:expect1": tx_05_bots_4_1_sides,
+    "tests/05_bots.rules#5:expect0": tx_05_bots_5_0_sides,
+    "tests/05_bots.rules#5:expect1": tx_05_bots_5_1_sides,
+    "tests/05_figures.rules#1:expect3": tx_05_figures_1_3_sides,
+    "tests/05_figures.rules#7:expect0": tx_05_figures_7_0_sides,
+    "tests/05_figures.rules#7:expect5": tx_05_figures_7_5_sides,
+    "tests/05_figures.rules#8:expect1": tx_05_figures_8_1_sides,
+    "tests/05_figures.rules#10:expect0": tx_05_figures_10_0_sides,
+    "tests/05_figures.rules#10:expect1": tx_05_figures_10_1_sides,
+    "tests/05_figures.rules#10:expect4": tx_05_figures_10_4_sides,
+    "tests/05_figures.rules#10:expect5": tx_05_figures_10_5_sides,
+    "tests/05_figures.rules#10:expect7": tx_05_figures_10_7_sides,
+    "tests/05_figures.rules#10:expect8": tx_05_figures_10_8_sides,
+    "tests/05_figures.rules#10:expect9": tx_05_figures_10_9_sides,
+    "tests/06_collect.rules#0:expect0": tx_06_collect_0_0_sides,
+    "tests/06_collect.rules#0:expect2": tx_06_collect_0_2_sides,
+    "tests/06_collect.rules#1:expect0": tx_06_collect_1_0_sides,
+    "tests/06_collect.rules#3:expect2": tx_06_collect_3_2_sides,
+    "tests/06_collect.rules#4:expect1": tx_06_collect_4_1_sides,
+    "tests/06_collect.rules#4:expect2": tx_06_collect_4_2_sides,
+    "tests/06_collect.rules#5:expect1": tx_06_collect_5_1_sides,
+    "tests/06_collect.rules#5:expect2": tx_06_collect_5_2_sides,
+    "tests/06_collect.rules#6:expect0": tx_06_collect_6_0_sides,
+    "tests/07_distract.rules#0:expect0": tx_07_distract_0_0_sides,
+    "tests/07_distract.rules#0:expect1": tx_07_distract_0_1_sides,
+    "tests/07_distract.rules#0:expect2": tx_07_distract_0_2_sides,
+    "tests/07_distract.rules#0:expect3": tx_07_distract_0_3_sides,
+    "tests/07_distract.rules#0:expect6": tx_07_distract_0_6_sides,
+    "tests/07_distract.rules#0:expect7": tx_07_distract_0_7_sides,
+    "tests/07_distract.rules#0:expect9": tx_07_distract_0_9_sides,
+    "tests/07_distract.rules#4:expect0": tx_07_distract_4_0_sides,
+    "tests/07_distract.rules#4:expect1": tx_07_distract_4_1_sides,
+    "tests/07_distract.rules#4:expect2": tx_07_distract_4_2_sides,
+    "tests/07_distract.rules#4:expect3": tx_07_distract_4_3_sides,
+    "tests/07_distract.rules#5:expect0": tx_07_distract_5_0_sides,
+    "tests/07_distract.rules#5:expect1": tx_07_distract_5_1_sides,
+    "tests/07_distract.rules#7:expect0": tx_07_distract_7_0_sides,
+    "tests/07_distract.rules#7:expect1": tx_07_distract_7_1_sides,
+    "tests/07_distract.rules#8:expect0": tx_07_distract_8_0_sides,
+    "tests/07_distract.rules#8:expect1": tx_07_distract_8_1_sides,
+    "tests/07_distract.rules#11:expect2": tx_07_distract_11_2_sides,
+    "tests/08_card_kinds.rules#1:expect2": tx_08_card_kinds_1_2_sides,
+    "tests/08_card_kinds.rules#1:expect3": tx_08_card_kinds_1_3_sides,
+    "tests/08_card_kinds.rules#3:expect2": tx_08_card_kinds_3_2_sides,
+    "tests/08_card_kinds.rules#3:expect3": tx_08_card_kinds_3_3_sides,
+    "tests/08_card_kinds.rules#4:expect0": tx_08_card_kinds_4_0_sides,
+    "tests/08_card_kinds.rules#6:expect1": tx_08_card_kinds_6_1_sides,
+    "tests/08_card_kinds.rules#7:expect1": tx_08_card_kinds_7_1_sides,
+    "tests/08_card_kinds.rules#9:expect1": tx_08_card_kinds_9_1_sides,
+    "tests/08_card_kinds.rules#9:expect2": tx_08_card_kinds_9_2_sides,
+    "tests/08_card_kinds.rules#9:expect3": tx_08_card_kinds_9_3_sides,
+    "tests/08_card_kinds.rules#11:expect1": tx_08_card_kinds_11_1_sides,
+    "tests/08_card_kinds.rules#14:expect2": tx_08_card_kinds_14_2_sides,
+    "tests/08_card_kinds.rules#15:expect2": tx_08_card_kinds_15_2_sides,
+    "tests/08_card_kinds.rules#16:expect0": tx_08_card_kinds_16_0_sides,
+    "tests/08_card_kinds.rules#17:expect0": tx_08_card_kinds_17_0_sides,
+    "tests/08_card_kinds.rules#18:expect1": tx_08_card_kinds_18_1_sides,
+    "tests/08_card_kinds.rules#18:expect2": tx_08_card_kinds_18_2_sides,
+    "tests/08_card_kinds.rules#19:expect2": tx_08_card_kinds_19_2_sides,
+    "tests/08_card_kinds.rules#20:expect0": tx_08_card_kinds_20_0_sides,
+    "tests/08_card_kinds.rules#20:expect1": tx_08_card_kinds_20_1_sides,
+    "tests/08_card_kinds.rules#20:expect2": tx_08_card_kinds_20_2_sides,
+    "tests/08_card_kinds.rules#22:expect2": tx_08_card_kinds_22_2_sides,
+    "tests/08_card_kinds.rules#22:expect4": tx_08_card_kinds_22_4_sides,
+    "tests/09_keywords.rules#1:expect1": tx_09_keywords_1_1_sides,
+    "tests/09_keywords.rules#2:expect0": tx_09_keywords_2_0_sides,
+    "tests/09_keywords.rules#2:expect1": tx_09_keywords_2_1_sides,
+    "tests/09_keywords.rules#3:expect0": tx_09_keywords_3_0_sides,
+    "tests/09_keywords.rules#3:expect1": tx_09_keywords_3_1_sides,
+    "tests/09_keywords.rules#4:expect0": tx_09_keywords_4_0_sides,
+    "tests/09_keywords.rules#4:expect1": tx_09_keywords_4_1_sides,
+    "tests/09_keywords.rules#5:expect0": tx_09_keywords_5_0_sides,
+    "tests/09_keywords.rules#5:expect1": tx_09_keywords_5_1_sides,
+    "tests/09_keywords.rules#6:expect0": tx_09_keywords_6_0_sides,
+    "tests/09_keywords.rules#6:expect1": tx_09_keywords_6_1_sides,
+    "tests/09_keywords.rules#7:expect0": tx_09_keywords_7_0_sides,
+    "tests/09_keywords.rules#7:expect1": tx_09_keywords_7_1_sides,
+    "tests/09_keywords.rules#8:expect0": tx_09_keywords_8_0_sides,
+    "tests/09_keywords.rules#10:expect0": tx_09_keywords_10_0_sides,
+    "tests/09_keywords.rules#10:expect1": tx_09_keywords_10_1_sides,
+    "tests/09_keywords.rules#11:expect0": tx_09_keywords_11_0_sides,
+    "tests/09_keywords.rules#11:expect1": tx_09_keywords_11_1_sides,
+    "tests/09_keywords.rules#11:expect2": tx_09_keywords_11_2_sides,
+    "tests/09_keywords.rules#12:expect0": tx_09_keywords_12_0_sides,
+    "tests/09_keywords.rules#13:expect1": tx_09_keywords_13_1_sides,
+    "tests/09_keywords.rules#16:expect0": tx_09_keywords_16_0_sides,
+    "tests/09_keywords.rules#16:expect1": tx_09_keywords_16_1_sides,
+    "tests/10_superfreundinnen.rules#0:expect0": tx_10_superfreundinnen_0_0_sides,
+    "tests/10_superfreundinnen.rules#2:expect0": tx_10_superfreundinnen_2_0_sides,
+    "tests/10_superfreundinnen.rules#2:expect1": tx_10_superfreundinnen_2_1_sides,
+    "tests/10_superfreundinnen.rules#3:expect0": tx_10_superfreundinnen_3_0_sides,
+    "tests/10_superfreundinnen.rules#3:expect1": tx_10_superfreundinnen_3_1_sides,
+    "tests/10_superfreundinnen.rules#4:expect0": tx_10_superfreundinnen_4_0_sides,
+    "tests/10_superfreundinnen.rules#4:expect1": tx_10_superfreundinnen_4_1_sides,
+    "tests/10_superfreundinnen.rules#5:expect0": tx_10_superfreundinnen_5_0_sides,
+    "tests/10_superfreundinnen.rules#5:expect1": tx_10_superfreundinnen_5_1_sides,
+    "tests/10_superfreundinnen.rules#5:expect2": tx_10_superfreundinnen_5_2_sides,
+    "tests/10_superfreundinnen.rules#5:expect3": tx_10_superfreundinnen_5_3_sides,
+    "tests/10_superfreundinnen.rules#6:expect0": tx_10_superfreundinnen_6_0_sides,
+    "tests/10_superfreundinnen.rules#6:expect1": tx_10_superfreundinnen_6_1_sides,
+    "tests/10_superfreundinnen.rules#7:expect0": tx_10_superfreundinnen_7_0_sides,
+    "tests/10_superfreundinnen.rules#7:expect1": tx_10_superfreundinnen_7_1_sides,
+    "tests/10_superfreundinnen.rules#7:expect2": tx_10_superfreundinnen_7_2_sides,
+    "tests/10_superfreundinnen.rules#8:expect0": tx_10_superfreundinnen_8_0_sides,
+    "tests/10_superfreundinnen.rules#8:expect1": tx_10_superfreundinnen_8_1_sides,
+    "tests/10_superfreundinnen.rules#9:expect0": tx_10_superfreundinnen_9_0_sides,
+    "tests/10_superfreundinnen.rules#12:expect1": tx_10_superfreundinnen_12_1_sides,
+    "tests/10_superfreundinnen.rules#13:expect0": tx_10_superfreundinnen_13_0_sides,
+    "tests/10_superfreundinnen.rules#14:expect0": tx_10_superfreundinnen_14_0_sides,
+    "tests/10_superfreundinnen.rules#17:expect0": tx_10_superfreundinnen_17_0_sides,
+    "tests/10_superfreundinnen.rules#17:expect1": tx_10_superfreundinnen_17_1_sides,
+    "tests/10_superfreundinnen.rules#17:expect2": tx_10_superfreundinnen_17_2_sides,
+    "tests/10_superfreundinnen.rules#18:expect0": tx_10_superfreundinnen_18_0_sides,
+    "tests/10_superfreundinnen.rules#18:expect1": tx_10_superfreundinnen_18_1_sides,
+    "tests/10_superfreundinnen.rules#19:expect0": tx_10_superfreundinnen_19_0_sides,
+    "tests/10_superfreundinnen.rules#20:expect0": tx_10_superfreundinnen_20_0_sides,
+    "tests/10_superfreundinnen.rules#20:expect1": tx_10_superfreundinnen_20_1_sides,
+    "tests/10_superfreundinnen.rules#20:expect2": tx_10_superfreundinnen_20_2_sides,
+    "tests/10_superfreundinnen.rules#21:expect0": tx_10_superfreundinnen_21_0_sides,
+    "tests/10_superfreundinnen.rules#22:expect0": tx_10_superfreundinnen_22_0_sides,
+    "tests/10_superfreundinnen.rules#22:expect1": tx_10_superfreundinnen_22_1_sides,
+    "tests/10_superfreundinnen.rules#23:expect0": tx_10_superfreundinnen_23_0_sides,
+    "tests/10_superfreundinnen.rules#23:expect1": tx_10_superfreundinnen_23_1_sides,
+    "tests/10_superfreundinnen.rules#23:expect2": tx_10_superfreundinnen_23_2_sides,
+    "tests/10_superfreundinnen.rules#23:expect3": tx_10_superfreundinnen_23_3_sides,
+    "tests/10_superfreundinnen.rules#24:expect2": tx_10_superfreundinnen_24_2_sides,
+    "tests/10_superfreundinnen.rules#24:expect3": tx_10_superfreundinnen_24_3_sides,
+    "tests/10_superfreundinnen.rules#26:expect0": tx_10_superfreundinnen_26_0_sides,
+    "tests/10_superfreundinnen.rules#27:expect0": tx_10_superfreundinnen_27_0_sides,
+    "tests/10_superfreundinnen.rules#28:expect0": tx_10_superfreundinnen_28_0_sides,
+    "tests/10_superfreundinnen.rules#28:expect1": tx_10_superfreundinnen_28_1_sides,
+    "tests/10_superfreundinnen.rules#28:expect2": tx_10_superfreundinnen_28_2_sides,
+    "tests/10_superfreundinnen.rules#30:expect0": tx_10_superfreundinnen_30_0_sides,
+    "tests/10_superfreundinnen.rules#30:expect1": tx_10_superfreundinnen_30_1_sides,
+    "tests/10_superfreundinnen.rules#30:expect2": tx_10_superfreundinnen_30_2_sides,
+    "tests/10_superfreundinnen.rules#31:expect1": tx_10_superfreundinnen_31_1_sides,
+    "tests/10_superfreundinnen.rules#32:expect1": tx_10_superfreundinnen_32_1_sides,
+    "tests/10_superfreundinnen.rules#32:expect2": tx_10_superfreundinnen_32_2_sides,
+    "tests/10_superfreundinnen.rules#33:expect0": tx_10_superfreundinnen_33_0_sides,
+    "tests/10_superfreundinnen.rules#33:expect1": tx_10_superfreundinnen_33_1_sides,
+    "tests/10_superfreundinnen.rules#34:expect0": tx_10_superfreundinnen_34_0_sides,
+    "tests/10_superfreundinnen.rules#34:expect1": tx_10_superfreundinnen_34_1_sides,
+    "tests/11_overview.rules#0:expect1": tx_11_overview_0_1_sides,
+    "tests/11_overview.rules#0:expect2": tx_11_overview_0_2_sides,
+    "tests/11_overview.rules#1:expect0": tx_11_overview_1_0_sides,
+    "tests/11_overview.rules#1:expect1": tx_11_overview_1_1_sides,
+    "tests/11_overview.rules#2:expect0": tx_11_overview_2_0_sides,
+    "tests/11_overview.rules#2:expect1": tx_11_overview_2_1_sides,
+    "tests/11_overview.rules#2:expect2": tx_11_overview_2_2_sides,
+    "tests/11_overview.rules#2:expect3": tx_11_overview_2_3_sides,
+    "tests/11_overview.rules#3:expect0": tx_11_overview_3_0_sides,
+    "tests/11_overview.rules#3:expect1": tx_11_overview_3_1_sides,
+    "tests/11_overview.rules#3:expect2": tx_11_overview_3_2_sides,
+    "tests/11_overview.rules#3:expect3": tx_11_overview_3_3_sides,
+    "tests/11_overview.rules#4:expect0": tx_11_overview_4_0_sides,
+    "tests/11_overview.rules#5:expect0": tx_11_overview_5_0_sides,
+    "tests/11_overview.rules#6:expect0": tx_11_overview_6_0_sides,
+    "tests/11_overview.rules#7:expect0": tx_11_overview_7_0_sides,
+    "tests/11_overview.rules#7:expect1": tx_11_overview_7_1_sides,
+    "tests/11_overview.rules#8:expect0": tx_11_overview_8_0_sides,
+    "tests/11_overview.rules#8:expect1": tx_11_overview_8_1_sides,
+    "tests/11_overview.rules#9:expect1": tx_11_overview_9_1_sides,
+    "tests/11_overview.rules#9:expect2": tx_11_overview_9_2_sides,
+    "tests/11_schattenkabinett.rules#0:expect0": tx_11_schattenkabinett_0_0_sides,
+    "tests/11_schattenkabinett.rules#0:expect1": tx_11_schattenkabinett_0_1_sides,
+    "tests/11_schattenkabinett.rules#1:expect0": tx_11_schattenkabinett_1_0_sides,
+    "tests/11_schattenkabinett.rules#1:expect1": tx_11_schattenkabinett_1_1_sides,
+    "tests/11_schattenkabinett.rules#2:expect0": tx_11_schattenkabinett_2_0_sides,
+    "tests/11_schattenkabinett.rules#2:expect1": tx_11_schattenkabinett_2_1_sides,
+    "tests/11_schattenkabinett.rules#2:expect2": tx_11_schattenkabinett_2_2_sides,
+    "tests/11_schattenkabinett.rules#2:expect3": tx_11_schattenkabinett_2_3_sides,
+    "tests/11_schattenkabinett.rules#3:expect0": tx_11_schattenkabinett_3_0_sides,
+    "tests/11_schattenkabinett.rules#3:expect1": tx_11_schattenkabinett_3_1_sides,
+    "tests/11_schattenkabinett.rules#4:expect0": tx_11_schattenkabinett_4_0_sides,
+    "tests/11_schattenkabinett.rules#4:expect1": tx_11_schattenkabinett_4_1_sides,
+    "tests/11_schattenkabinett.rules#5:expect0": tx_11_schattenkabinett_5_0_sides,
+    "tests/11_schattenkabinett.rules#5:expect1": tx_11_schattenkabinett_5_1_sides,
+    "tests/11_schattenkabinett.rules#6:expect0": tx_11_schattenkabinett_6_0_sides,
+    "tests/11_schattenkabinett.rules#6:expect1": tx_11_schattenkabinett_6_1_sides,
+    "tests/11_schattenkabinett.rules#6:expect2": tx_11_schattenkabinett_6_2_sides,
+    "tests/11_schattenkabinett.rules#7:expect0": tx_11_schattenkabinett_7_0_sides,
+    "tests/11_schattenkabinett.rules#7:expect1": tx_11_schattenkabinett_7_1_sides,
+    "tests/11_schattenkabinett.rules#7:expect2": tx_11_schattenkabinett_7_2_sides,
+    "tests/11_schattenkabinett.rules#8:expect0": tx_11_schattenkabinett_8_0_sides,
+    "tests/11_schattenkabinett.rules#8:expect1": tx_11_schattenkabinett_8_1_sides,
+    "tests/11_schattenkabinett.rules#9:expect0": tx_11_schattenkabinett_9_0_sides,
+    "tests/11_schattenkabinett.rules#10:expect0": tx_11_schattenkabinett_10_0_sides,
+    "tests/11_schattenkabinett.rules#11:expect0": tx_11_schattenkabinett_11_0_sides,
+    "tests/11_schattenkabinett.rules#12:expect0": tx_11_schattenkabinett_12_0_sides,
+    "tests/11_schattenkabinett.rules#12:expect1": tx_11_schattenkabinett_12_1_sides,
+    "tests/11_schattenkabinett.rules#13:expect0": tx_11_schattenkabinett_13_0_sides,
+    "tests/11_schattenkabinett.rules#13:expect1": tx_11_schattenkabinett_13_1_sides,
+    "tests/11_schattenkabinett.rules#14:expect1": tx_11_schattenkabinett_14_1_sides,
+    "tests/11_schattenkabinett.rules#14:expect2": tx_11_schattenkabinett_14_2_sides,
+    "tests/11_schattenkabinett.rules#15:expect0": tx_11_schattenkabinett_15_0_sides,
+    "tests/11_schattenkabinett.rules#16:expect0": tx_11_schattenkabinett_16_0_sides,
+    "tests/11_schattenkabinett.rules#18:expect0": tx_11_schattenkabinett_18_0_sides,
+    "tests/11_schattenkabinett.rules#18:expect1": tx_11_schattenkabinett_18_1_sides,
+    "tests/11_schattenkabinett.rules#18:expect2": tx_11_schattenkabinett_18_2_sides,
+    "tests/11_schattenkabinett.rules#19:expect0": tx_11_schattenkabinett_19_0_sides,
+    "tests/11_schattenkabinett.rules#20:expect0": tx_11_schattenkabinett_20_0_sides,
+    "tests/11_schattenkabinett.rules#24:expect0": tx_11_schattenkabinett_24_0_sides,
+    "tests/11_schattenkabinett.rules#25:expect0": tx_11_schattenkabinett_25_0_sides,
+    "tests/11_schattenkabinett.rules#26:expect0": tx_11_schattenkabinett_26_0_sides,
+    "tests/11_schattenkabinett.rules#26:expect1": tx_11_schattenkabinett_26_1_sides,
+    "tests/11_schattenkabinett.rules#28:expect0": tx_11_schattenkabinett_28_0_sides,
+    "tests/11_schattenkabinett.rules#30:expect0": tx_11_schattenkabinett_30_0_sides,
+    "tests/11_schattenkabinett.rules#30:expect1": tx_11_schattenkabinett_30_1_sides,
+    "tests/11_schattenkabinett.rules#31:expect1": tx_11_schattenkabinett_31_1_sides,
+    "tests/11_schattenkabinett.rules#32:expect0": tx_11_schattenkabinett_32_0_sides,
+    "tests/11_schattenkabinett.rules#32:expect1": tx_11_schattenkabinett_32_1_sides,
+    "tests/11_schattenkabinett.rules#33:expect1": tx_11_schattenkabinett_33_1_sides,
+    "tests/11_schattenkabinett.rules#35:expect1": tx_11_schattenkabinett_35_1_sides,
+    "tests/11_schattenkabinett.rules#36:expect0": tx_11_schattenkabinett_36_0_sides,
+    "tests/11_schattenkabinett.rules#36:expect1": tx_11_schattenkabinett_36_1_sides,
+    "tests/11_schattenkabinett.rules#37:expect0": tx_11_schattenkabinett_37_0_sides,
+    "tests/11_schattenkabinett.rules#37:expect1": tx_11_schattenkabinett_37_1_sides,
+    "tests/11_schattenkabinett.rules#37:expect2": tx_11_schattenkabinett_37_2_sides,
+    "tests/11_schattenkabinett.rules#38:expect0": tx_11_schattenkabinett_38_0_sides,
+    "tests/11_schattenkabinett.rules#38:expect1": tx_11_schattenkabinett_38_1_sides,
+    "tests/11_schattenkabinett.rules#40:expect0": tx_11_schattenkabinett_40_0_sides,
+    "tests/11_schattenkabinett.rules#40:expect1": tx_11_schattenkabinett_40_1_sides,
+    "tests/11_schattenkabinett.rules#41:expect0": tx_11_schattenkabinett_41_0_sides,
+    "tests/11_schattenkabinett.rules#42:expect0": tx_11_schattenkabinett_42_0_sides,
+    "tests/11_schattenkabinett.rules#42:expect1": tx_11_schattenkabinett_42_1_sides,
+    "tests/11_schattenkabinett.rules#42:expect2": tx_11_schattenkabinett_42_2_sides,
+    "tests/11_schattenkabinett.rules#43:expect0": tx_11_schattenkabinett_43_0_sides,
+    "tests/11_schattenkabinett.rules#43:expect1": tx_11_schattenkabinett_43_1_sides,
+    "tests/11_schattenkabinett.rules#43:expect2": tx_11_schattenkabinett_43_2_sides,
+    "tests/12_weggefaehrten.rules#0:expect0": tx_12_weggefaehrten_0_0_sides,
+    "tests/12_weggefaehrten.rules#0:expect1": tx_12_weggefaehrten_0_1_sides,
+    "tests/12_weggefaehrten.rules#1:expect0": tx_12_weggefaehrten_1_0_sides,
+    "tests/12_weggefaehrten.rules#1:expect1": tx_12_weggefaehrten_1_1_sides,
+    "tests/12_weggefaehrten.rules#2:expect0": tx_12_weggefaehrten_2_0_sides,
+    "tests/12_weggefaehrten.rules#2:expect1": tx_12_weggefaehrten_2_1_sides,
+    "tests/12_weggefaehrten.rules#3:expect0": tx_12_weggefaehrten_3_0_sides,
+    "tests/12_weggefaehrten.rules#3:expect1": tx_12_weggefaehrten_3_1_sides,
+    "tests/12_weggefaehrten.rules#4:expect0": tx_12_weggefaehrten_4_0_sides,
+    "tests/12_weggefaehrten.rules#4:expect1": tx_12_weggefaehrten_4_1_sides,
+    "tests/12_weggefaehrten.rules#4:expect2": tx_12_weggefaehrten_4_2_sides,
+    "tests/12_weggefaehrten.rules#4:expect3": tx_12_weggefaehrten_4_3_sides,
+    "tests/12_weggefaehrten.rules#5:expect0": tx_12_weggefaehrten_5_0_sides,
+    "tests/12_weggefaehrten.rules#5:expect1": tx_12_weggefaehrten_5_1_sides,
+    "tests/12_weggefaehrten.rules#5:expect2": tx_12_weggefaehrten_5_2_sides,
+    "tests/12_weggefaehrten.rules#5:expect3": tx_12_weggefaehrten_5_3_sides,
+    "tests/12_weggefaehrten.rules#6:expect0": tx_12_weggefaehrten_6_0_sides,
+    "tests/12_weggefaehrten.rules#6:expect1": tx_12_weggefaehrten_6_1_sides,
+    "tests/12_weggefaehrten.rules#6:expect2": tx_12_weggefaehrten_6_2_sides,
+    "tests/12_weggefaehrten.rules#6:expect3": tx_12_weggefaehrten_6_3_sides,
+    "tests/12_weggefaehrten.rules#7:expect0": tx_12_weggefaehrten_7_0_sides,
+    "tests/12_weggefaehrten.rules#7:expect1": tx_12_weggefaehrten_7_1_sides,
+    "tests/12_weggefaehrten.rules#8:expect0": tx_12_weggefaehrten_8_0_sides,
+    "tests/12_weggefaehrten.rules#9:expect0": tx_12_weggefaehrten_9_0_sides,
+    "tests/12_weggefaehrten.rules#9:expect1": tx_12_weggefaehrten_9_1_sides,
+    "tests/12_weggefaehrten.rules#10:expect0": tx_12_weggefaehrten_10_0_sides,
+    "tests/12_weggefaehrten.rules#11:expect0": tx_12_weggefaehrten_11_0_sides,
+    "tests/12_weggefaehrten.rules#11:expect1": tx_12_weggefaehrten_11_1_sides,
+    "tests/12_weggefaehrten.rules#11:expect2": tx_12_weggefaehrten_11_2_sides,
+    "tests/12_weggefaehrten.rules#12:expect0": tx_12_weggefaehrten_12_0_sides,
+    "tests/12_weggefaehrten.rules#13:expect1": tx_12_weggefaehrten_13_1_sides,
+    "tests/12_weggefaehrten.rules#15:expect0": tx_12_weggefaehrten_15_0_sides,
+    "tests/12_weggefaehrten.rules#16:expect0": tx_12_weggefaehrten_16_0_sides,
+    "tests/12_weggefaehrten.rules#16:expect1": tx_12_weggefaehrten_16_1_sides,
+    "tests/12_weggefaehrten.rules#16:expect2": tx_12_weggefaehrten_16_2_sides,
+    "tests/12_weggefaehrten.rules#17:expect0": tx_12_weggefaehrten_17_0_sides,
+    "tests/12_weggefaehrten.rules#17:expect1": tx_12_weggefaehrten_17_1_sides,
+    "tests/12_weggefaehrten.rules#18:expect0": tx_12_weggefaehrten_18_0_sides,
+    "tests/12_weggefaehrten.rules#18:expect1": tx_12_weggefaehrten_18_1_sides,
+    "tests/12_weggefaehrten.rules#19:expect0": tx_12_weggefaehrten_19_0_sides,
+    "tests/12_weggefaehrten.rules#19:expect1": tx_12_weggefaehrten_19_1_sides,
+    "tests/12_weggefaehrten.rules#20:expect1": tx_12_weggefaehrten_20_1_sides,
+    "tests/12_weggefaehrten.rules#21:expect0": tx_12_weggefaehrten_21_0_sides,
+    "tests/12_weggefaehrten.rules#22:expect0": tx_12_weggefaehrten_22_0_sides,
+    "tests/12_weggefaehrten.rules#22:expect1": tx_12_weggefaehrten_22_1_sides,
+    "tests/12_weggefaehrten.rules#23:expect0": tx_12_weggefaehrten_23_0_sides,
+    "tests/12_weggefaehrten.rules#23:expect2": tx_12_weggefaehrten_23_2_sides,
+    "tests/12_weggefaehrten.rules#24:expect0": tx_12_weggefaehrten_24_0_sides,
+    "tests/12_weggefaehrten.rules#25:expect1": tx_12_weggefaehrten_25_1_sides,
+    "tests/12_weggefaehrten.rules#26:expect0": tx_12_weggefaehrten_26_0_sides,
+    "tests/12_weggefaehrten.rules#26:expect1": tx_12_weggefaehrten_26_1_sides,
+    "tests/12_weggefaehrten.rules#27:expect0": tx_12_weggefaehrten_27_0_sides,
+    "tests/12_weggefaehrten.rules#28:expect2": tx_12_weggefaehrten_28_2_sides,
+    "tests/12_weggefaehrten.rules#29:expect1": tx_12_weggefaehrten_29_1_sides,
+    "tests/12_weggefaehrten.rules#30:expect1": tx_12_weggefaehrten_30_1_sides,
+    "tests/12_weggefaehrten.rules#31:expect0": tx_12_weggefaehrten_31_0_sides,
+    "tests/12_weggefaehrten.rules#33:expect0": tx_12_weggefaehrten_33_0_sides,
+    "tests/12_weggefaehrten.rules#34:expect0": tx_12_weggefaehrten_34_0_sides,
+    "tests/12_weggefaehrten.rules#35:expect1": tx_12_weggefaehrten_35_1_sides,
+    "tests/12_weggefaehrten.rules#35:expect2": tx_12_weggefaehrten_35_2_sides,
+    "tests/12_weggefaehrten.rules#35:expect3": tx_12_weggefaehrten_35_3_sides,
+    "tests/12_weggefaehrten.rules#36:expect0": tx_12_weggefaehrten_36_0_sides,
+    "tests/12_weggefaehrten.rules#36:expect1": tx_12_weggefaehrten_36_1_sides,
+    "tests/12_weggefaehrten.rules#37:expect0": tx_12_weggefaehrten_37_0_sides,
+    "tests/12_weggefaehrten.rules#37:expect1": tx_12_weggefaehrten_37_1_sides,
+    "tests/12_weggefaehrten.rules#37:expect2": tx_12_weggefaehrten_37_2_sides,
+    "tests/12_weggefaehrten.rules#38:expect0": tx_12_weggefaehrten_38_0_sides,
+    "tests/12_weggefaehrten.rules#38:expect1": tx_12_weggefaehrten_38_1_sides,
+    "tests/12_weggefaehrten.rules#39:expect0": tx_12_weggefaehrten_39_0_sides,
+    "tests/12_weggefaehrten.rules#40:expect0": tx_12_weggefaehrten_40_0_sides,
+    "tests/12_weggefaehrten.rules#40:expect1": tx_12_weggefaehrten_40_1_sides,
+    "tests/12_weggefaehrten.rules#40:expect2": tx_12_weggefaehrten_40_2_sides,
+    "tests/12_weggefaehrten.rules#41:expect0": tx_12_weggefaehrten_41_0_sides,
+    "tests/12_weggefaehrten.rules#41:expect1": tx_12_weggefaehrten_41_1_sides,
+    "tests/13_purpurpakt.rules#0:expect0": tx_13_purpurpakt_0_0_sides,
+    "tests/13_purpurpakt.rules#1:expect0": tx_13_purpurpakt_1_0_sides,
+    "tests/13_purpurpakt.rules#2:expect0": tx_13_purpurpakt_2_0_sides,
+    "tests/13_purpurpakt.rules#2:expect1": tx_13_purpurpakt_2_1_sides,
+    "tests/13_purpurpakt.rules#2:expect2": tx_13_purpurpakt_2_2_sides,
+    "tests/13_purpurpakt.rules#3:expect1": tx_13_purpurpakt_3_1_sides,
+    "tests/13_purpurpakt.rules#3:expect2": tx_13_purpurpakt_3_2_sides,
+    "tests/13_purpurpakt.rules#4:expect0": tx_13_purpurpakt_4_0_sides,
+    "tests/13_purpurpakt.rules#4:expect1": tx_13_purpurpakt_4_1_sides,
+    "tests/13_purpurpakt.rules#5:expect0": tx_13_purpurpakt_5_0_sides,
+    "tests/13_purpurpakt.rules#5:expect1": tx_13_purpurpakt_5_1_sides,
+    "tests/13_purpurpakt.rules#6:expect0": tx_13_purpurpakt_6_0_sides,
+    "tests/13_purpurpakt.rules#7:expect0": tx_13_purpurpakt_7_0_sides,
+    "tests/13_purpurpakt.rules#8:expect0": tx_13_purpurpakt_8_0_sides,
+    "tests/13_purpurpakt.rules#8:expect1": tx_13_purpurpakt_8_1_sides,
+    "tests/13_purpurpakt.rules#9:expect0": tx_13_purpurpakt_9_0_sides,
+    "tests/13_purpurpakt.rules#9:expect1": tx_13_purpurpakt_9_1_sides,
+    "tests/13_purpurpakt.rules#9:expect2": tx_13_purpurpakt_9_2_sides,
+    "tests/13_purpurpakt.rules#9:expect3": tx_13_purpurpakt_9_3_sides,
+    "tests/13_purpurpakt.rules#11:expect1": tx_13_purpurpakt_11_1_sides,
+    "tests/13_purpurpakt.rules#12:expect0": tx_13_purpurpakt_12_0_sides,
+    "tests/13_purpurpakt.rules#13:expect0": tx_13_purpurpakt_13_0_sides,
+    "tests/13_purpurpakt.rules#13:expect1": tx_13_purpurpakt_13_1_sides,
+    "tests/13_purpurpakt.rules#14:expect0": tx_13_purpurpakt_14_0_sides,
+    "tests/13_purpurpakt.rules#14:expect1": tx_13_purpurpakt_14_1_sides,
+    "tests/13_purpurpakt.rules#15:expect1": tx_13_purpurpakt_15_1_sides,
+    "tests/13_purpurpakt.rules#19:expect0": tx_13_purpurpakt_19_0_sides,
+    "tests/13_purpurpakt.rules#20:expect0": tx_13_purpurpakt_20_0_sides,
+    "tests/13_purpurpakt.rules#21:expect0": tx_13_purpurpakt_21_0_sides,
+    "tests/13_purpurpakt.rules#21:expect1": tx_13_purpurpakt_21_1_sides,
+    "tests/13_purpurpakt.rules#22:expect0": tx_13_purpurpakt_22_0_sides,
+    "tests/13_purpurpakt.rules#23:expect0": tx_13_purpurpakt_23_0_sides,
+    "tests/13_purpurpakt.rules#24:expect0": tx_13_purpurpakt_24_0_sides,
+    "tests/13_purpurpakt.rules#24:expect1": tx_13_purpurpakt_24_1_sides,
+    "tests/13_purpurpakt.rules#25:expect0": tx_13_purpurpakt_25_0_sides,
+    "tests/13_purpurpakt.rules#25:expect1": tx_13_purpurpakt_25_1_sides,
+    "tests/13_purpurpakt.rules#25:expect2": tx_13_purpurpakt_25_2_sides,
+    "tests/13_purpurpakt.rules#25:expect3": tx_13_purpurpakt_25_3_sides,
+    "tests/13_purpurpakt.rules#26:expect1": tx_13_purpurpakt_26_1_sides,
+    "tests/13_purpurpakt.rules#27:expect0": tx_13_purpurpakt_27_0_sides,
+    "tests/13_purpurpakt.rules#28:expect1": tx_13_purpurpakt_28_1_sides,
+    "tests/13_purpurpakt.rules#28:expect2": tx_13_purpurpakt_28_2_sides,
+    "tests/13_purpurpakt.rules#29:expect0": tx_13_purpurpakt_29_0_sides,
+    "tests/13_purpurpakt.rules#30:expect0": tx_13_purpurpakt_30_0_sides,
+    "tests/13_purpurpakt.rules#30:expect1": tx_13_purpurpakt_30_1_sides,
+    "tests/13_purpurpakt.rules#30:expect2": tx_13_purpurpakt_30_2_sides,
+    "tests/13_purpurpakt.rules#31:expect0": tx_13_purpurpakt_31_0_sides,
+    "tests/13_purpurpakt.rules#31:expect1": tx_13_purpurpakt_31_1_sides,
+    "tests/13_purpurpakt.rules#32:expect1": tx_13_purpurpakt_32_1_sides,
+    "tests/13_purpurpakt.rules#33:expect2": tx_13_purpurpakt_33_2_sides,
+    "tests/13_purpurpakt.rules#35:expect0": tx_13_purpurpakt_35_0_sides,
+    "tests/13_purpurpakt.rules#36:expect0": tx_13_purpurpakt_36_0_sides,
+    "tests/13_purpurpakt.rules#36:expect1": tx_13_purpurpakt_36_1_sides,
+    "tests/13_purpurpakt.rules#37:expect0": tx_13_purpurpakt_37_0_sides,
+    "tests/13_purpurpakt.rules#37:expect1": tx_13_purpurpakt_37_1_sides,
+    "tests/13_purpurpakt.rules#38:expect0": tx_13_purpurpakt_38_0_sides,
+    "tests/13_purpurpakt.rules#39:expect1": tx_13_purpurpakt_39_1_sides,
+    "tests/13_purpurpakt.rules#39:expect2": tx_13_purpurpakt_39_2_sides,
+    "tests/13_purpurpakt.rules#40:expect1": tx_13_purpurpakt_40_1_sides,
+    "tests/13_purpurpakt.rules#41:expect1": tx_13_purpurpakt_41_1_sides,
+    "tests/13_purpurpakt.rules#42:expect0": tx_13_purpurpakt_42_0_sides,
+    "tests/13_purpurpakt.rules#42:expect1": tx_13_purpurpakt_42_1_sides,
+    "tests/13_purpurpakt.rules#43:expect0": tx_13_purpurpakt_43_0_sides,
+    "tests/13_purpurpakt.rules#44:expect0": tx_13_purpurpakt_44_0_sides,
+    "tests/13_purpurpakt.rules#45:expect0": tx_13_purpurpakt_45_0_sides,
+    "tests/13_purpurpakt.rules#45:expect1": tx_13_purpurpakt_45_1_sides,
+    "tests/13_purpurpakt.rules#46:expect0": tx_13_purpurpakt_46_0_sides,
+    "tests/13_purpurpakt.rules#46:expect1": tx_13_purpurpakt_46_1_sides,
+    "tests/13_purpurpakt.rules#46:expect2": tx_13_purpurpakt_46_2_sides,
+    "tests/13_purpurpakt.rules#46:expect3": tx_13_purpurpakt_46_3_sides,
+    "tests/13_purpurpakt.rules#47:expect0": tx_13_purpurpakt_47_0_sides,
+    "tests/13_purpurpakt.rules#48:expect0": tx_13_purpurpakt_48_0_sides,
+    "tests/13_purpurpakt.rules#48:expect1": tx_13_purpurpakt_48_1_sides,
+    "tests/13_purpurpakt.rules#49:expect0": tx_13_purpurpakt_49_0_sides,
+    "tests/13_purpurpakt.rules#49:expect1": tx_13_purpurpakt_49_1_sides,
+    "tests/13_purpurpakt.rules#49:expect2": tx_13_purpurpakt_49_2_sides,
+    "tests/13_purpurpakt.rules#49:expect3": tx_13_purpurpakt_49_3_sides,
+}

@@ -15,18 +15,33 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 031f3ebe172efb95
-# Fingerprint: source 777921ef04be35d85d57 output 4394b7e8cd5337fa2354
+# Spec hash: 1114c7c3b6ca1e94
+# Designer tests from:
+#     twilight_struggle/tests/card_play.rules
+#     twilight_struggle/tests/control_and_scoring.rules
+#     twilight_struggle/tests/events_early.rules
+#     twilight_struggle/tests/events_late.rules
+#     twilight_struggle/tests/events_mid.rules
+#     twilight_struggle/tests/inside_other_plays.rules
+#     twilight_struggle/tests/operations.rules
+#     twilight_struggle/tests/turn_and_victory.rules
+# Tests hash: 6b32bceaf5a2ebd9
+# Fingerprint: source ddb4b290452cb11a2ebf output 28dcce0e2ec66149fc9d
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
+from runtime.frames import UNBOUND, new_frame
 from runtime.state import GameOver, RuleError
 from .tables import META
-from .rules import BOTS, INVARIANTS, UNBOUND
-from .procedures import START, STEPS
-from .tests import EXPECTS, TESTS, TEST_STEPS
+from .rules import BOTS, INVARIANTS
+from .procedures import CARD_SLOTS, START, STEPS
+from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "031f3ebe172efb95"
+SPEC_HASH = "1114c7c3b6ca1e94"
+TESTS_HASH = "6b32bceaf5a2ebd9"
 ALL_STEPS = STEPS + TEST_STEPS
+TEST_STEP_IDS = {
+    key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()
+}
 
 
 class GeneratedProgram:
@@ -40,7 +55,7 @@ class GeneratedProgram:
         if START is None:
             raise RuleError("the spec has no `start` block")
         step, size = START
-        state.frames.append([step, 0, [UNBOUND] * size, None])
+        state.frames.append(new_frame(step, [UNBOUND] * size))
 
     def run(self, state):
         """Execute until a decision is pending or the game is over."""
@@ -61,6 +76,19 @@ class GeneratedProgram:
         state.frames[-1][3] = pending["values"][index]
         self.run(state)
 
+    def rebind_cards(self, state, mapping):
+        """Replace the cards suspended frames hold (search bots re-deal unseen cards)."""
+        for frame in state.frames:
+            slots = CARD_SLOTS.get(frame[0])
+            if slots is None:
+                continue
+            values = frame[2]
+            for k in slots[0]:
+                values[k] = mapping.get(values[k], values[k])
+            for k in slots[1]:
+                if isinstance(values[k], list):
+                    values[k] = [mapping.get(c, c) for c in values[k]]
+
     def check_invariants(self, state):
         """The (name, label) of every invariant that does not hold."""
         return [(name, label) for name, label, holds in INVARIANTS if not holds(state)]
@@ -69,18 +97,22 @@ class GeneratedProgram:
         """A spec-declared `bot` evaluation of the position for `player`."""
         return BOTS[bot](state, player)
 
-    def tests(self):
-        """The designer tests."""
-        return list(TESTS)
+    def test_keys(self):
+        """The keys of every test block and expectation compiled here."""
+        return frozenset(TEST_BLOCKS) | frozenset(TEST_EXPECTS)
 
-    def run_test_block(self, state, handle, env):
+    def run_test_block(self, state, key, env):
         """Run the statements of a test step until a decision or the end."""
-        state.frames.append([handle, 0, env, None])
+        state.frames.append(new_frame(TEST_STEP_IDS[key], env))
         self.run(state)
 
-    def test_expect(self, state, handle, env):
-        """Evaluate an `expect` of a test."""
-        return bool(EXPECTS[handle](state, env))
+    def test_expect(self, state, key, env):
+        """Evaluate one part of a test's `expect`."""
+        return bool(TEST_EXPECTS[key](state, env))
+
+    def test_sides(self, state, key, env):
+        """The two sides of a comparison in a test's `expect`."""
+        return TEST_SIDES[key](state, env)
 
 
 PROGRAM = GeneratedProgram()

@@ -15,12 +15,22 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 031f3ebe172efb95
-# Fingerprint: source 1a8fefca7ae279b60a50 output bd28040a187087e19bcf
+# Spec hash: 1114c7c3b6ca1e94
+# Designer tests from:
+#     twilight_struggle/tests/card_play.rules
+#     twilight_struggle/tests/control_and_scoring.rules
+#     twilight_struggle/tests/events_early.rules
+#     twilight_struggle/tests/events_late.rules
+#     twilight_struggle/tests/events_mid.rules
+#     twilight_struggle/tests/inside_other_plays.rules
+#     twilight_struggle/tests/operations.rules
+#     twilight_struggle/tests/turn_and_victory.rules
+# Tests hash: 6b32bceaf5a2ebd9
+# Fingerprint: source e5b52c024bce56dca4e1 output a8c6fe31f4e12fe7f98f
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
+from runtime.frames import UNBOUND, new_frame
 from runtime.state import (
-    RuleError,
     activate,
     ask,
     cancel,
@@ -33,6 +43,17 @@ from runtime.state import (
     roll,
     shuffle,
     top_card,
+)
+from runtime.values import (
+    attr_of,
+    collection_of,
+    event_allowed,
+    member_of,
+    opponent_of,
+    option_names,
+    some_card,
+    text_of,
+    zone_slot,
 )
 from .tables import (
     ADJ,
@@ -53,6 +74,8 @@ from .tables import (
     K_country,
     K_region,
     PLAYERS,
+    REGION_MEMBERS,
+    REGION_SETS,
     RS_africa,
     RS_asia,
     RS_central_america,
@@ -66,14 +89,11 @@ from .tables import (
 )
 from .rules import (
     EVENT_WHEN,
-    UNBOUND,
     allowed_coup,
     allowed_headline_card,
     allowed_play_card,
     allowed_realign,
     allowed_take_action_round,
-    attr_of,
-    collection_of,
     d_brush_war_target,
     d_budget_in,
     d_che_target,
@@ -117,152 +137,133 @@ from .rules import (
     d_voice_of_america_target,
     d_wants_cards,
     d_war_penalty,
-    event_allowed,
-    member_of,
-    opponent_of,
     q_action_rounds_for,
     q_coup_defcon_loss,
     q_coup_roll_modifier,
     q_ops_bonus_in,
     q_ops_value,
-    text_of,
-    zone_slot,
 )
 
-# A frame is [step, pc, locals, answer]: STEPS[step](state, frame) runs it from
-# block pc until it finishes (pops itself), calls a routine that may suspend
-# (pushes its frame) or waits for a decision (the answer arrives in frame[3]).
-
-
+# A frame is [step, pc, locals, answer] (runtime/frames.py): STEPS[step](state, frame)
+# runs it from block pc until it finishes (pops itself), calls a routine that may
+# suspend (pushes its frame) or waits for a decision (the answer arrives in frame[3]).
 # ---------------------------------------------------------------- plain routines (never suspend)
 
 
 def p_put_away_played_card(state, v_p, v_c):
-    "procedure put_away_played_card (spec/twilight_struggle/card_play.rules:127)"
-    # spec: spec/twilight_struggle/card_play.rules:128
+    "procedure put_away_played_card (spec/twilight_struggle/card_play.rules:142)"
+    # spec: spec/twilight_struggle/card_play.rules:143
     if v_c is not None and state.location[v_c] == 8:
-        # spec: spec/twilight_struggle/card_play.rules:129
+        # spec: spec/twilight_struggle/card_play.rules:144
         if v_c == 5:
-            # spec: spec/twilight_struggle/card_play.rules:132
-            p_pass_china_card(state, opponent_of(v_p), False)
+            # spec: spec/twilight_struggle/card_play.rules:147
+            p_pass_china_card(state, opponent_of(v_p, 2), False)
         elif (
             attr_of(
                 A_starred,
                 v_c,
                 "starred",
-                "spec/twilight_struggle/card_play.rules:133:19",
+                "spec/twilight_struggle/card_play.rules:148:19",
             )
             and state.vars[5]
         ):
-            # spec: spec/twilight_struggle/card_play.rules:134
-            card = v_c
-            if card is None:
-                raise RuleError(
-                    "cannot move none: no card",
-                    "spec/twilight_struggle/card_play.rules:134:13",
-                )
-            move_card(state, card, 10)
+            # spec: spec/twilight_struggle/card_play.rules:149
+            move_card(
+                state,
+                some_card(v_c, "spec/twilight_struggle/card_play.rules:149:13"),
+                10,
+            )
         else:
-            # spec: spec/twilight_struggle/card_play.rules:136
-            card = v_c
-            if card is None:
-                raise RuleError(
-                    "cannot move none: no card",
-                    "spec/twilight_struggle/card_play.rules:136:13",
-                )
-            move_card(state, card, 9)
+            # spec: spec/twilight_struggle/card_play.rules:151
+            move_card(
+                state,
+                some_card(v_c, "spec/twilight_struggle/card_play.rules:151:13"),
+                9,
+            )
 
 
 def p_pass_china_card(state, v_receiver, v_face_up):
-    "procedure pass_china_card (spec/twilight_struggle/card_play.rules:141)"
-    # spec: spec/twilight_struggle/card_play.rules:142
+    "procedure pass_china_card (spec/twilight_struggle/card_play.rules:156)"
+    # spec: spec/twilight_struggle/card_play.rules:157
     move_card(state, 5, 4 + v_receiver)
-    # spec: spec/twilight_struggle/card_play.rules:143
+    # spec: spec/twilight_struggle/card_play.rules:158
     state.vars[2] = v_face_up
 
 
 def p_draw_card(state, v_p):
-    "procedure draw_card (spec/twilight_struggle/card_play.rules:150)"
-    # spec: spec/twilight_struggle/card_play.rules:151
+    "procedure draw_card (spec/twilight_struggle/card_play.rules:165)"
+    # spec: spec/twilight_struggle/card_play.rules:166
     if len(state.zones[1]) == 0:
-        # spec: spec/twilight_struggle/card_play.rules:152
+        # spec: spec/twilight_struggle/card_play.rules:167
         for card in list(state.zones[9]):
             move_card(state, card, 1)
-        # spec: spec/twilight_struggle/card_play.rules:153
+        # spec: spec/twilight_struggle/card_play.rules:168
         shuffle(state, 1)
-    # spec: spec/twilight_struggle/card_play.rules:155
+    # spec: spec/twilight_struggle/card_play.rules:170
     if len(state.zones[1]) > 0:
-        # spec: spec/twilight_struggle/card_play.rules:156
-        card = top_card(state, 1)
-        if card is None:
-            raise RuleError(
-                "cannot move none: no card",
-                "spec/twilight_struggle/card_play.rules:156:9",
-            )
-        move_card(state, card, 2 + v_p)
+        # spec: spec/twilight_struggle/card_play.rules:171
+        move_card(
+            state,
+            some_card(
+                top_card(state, 1), "spec/twilight_struggle/card_play.rules:171:9"
+            ),
+            2 + v_p,
+        )
 
 
 def p_discard_from_hand(state, v_p, v_c):
-    "procedure discard_from_hand (spec/twilight_struggle/card_play.rules:160)"
-    # spec: spec/twilight_struggle/card_play.rules:161
+    "procedure discard_from_hand (spec/twilight_struggle/card_play.rules:175)"
+    # spec: spec/twilight_struggle/card_play.rules:176
     if v_c is not None and state.location[v_c] == 2 + v_p:
-        card = v_c
-        if card is None:
-            raise RuleError(
-                "cannot move none: no card",
-                "spec/twilight_struggle/card_play.rules:161:23",
-            )
-        move_card(state, card, 9)
+        move_card(
+            state, some_card(v_c, "spec/twilight_struggle/card_play.rules:176:23"), 9
+        )
 
 
 def p_move_random_card(state, v_p, v_dest):
-    "procedure move_random_card (spec/twilight_struggle/card_play.rules:166)"
-    # spec: spec/twilight_struggle/card_play.rules:167
+    "procedure move_random_card (spec/twilight_struggle/card_play.rules:181)"
+    # spec: spec/twilight_struggle/card_play.rules:182
     if len(state.zones[2 + v_p]) > 0:
-        # spec: spec/twilight_struggle/card_play.rules:168
+        # spec: spec/twilight_struggle/card_play.rules:183
         for card in list(state.zones[2 + v_p]):
             move_card(state, card, 14)
-        # spec: spec/twilight_struggle/card_play.rules:169
+        # spec: spec/twilight_struggle/card_play.rules:184
         shuffle(state, 14)
-        # spec: spec/twilight_struggle/card_play.rules:170
-        card = top_card(state, 14)
-        if card is None:
-            raise RuleError(
-                "cannot move none: no card",
-                "spec/twilight_struggle/card_play.rules:170:9",
-            )
+        # spec: spec/twilight_struggle/card_play.rules:185
         move_card(
             state,
-            card,
-            zone_slot(v_dest, "spec/twilight_struggle/card_play.rules:170:34"),
+            some_card(
+                top_card(state, 14), "spec/twilight_struggle/card_play.rules:185:9"
+            ),
+            zone_slot(v_dest, "spec/twilight_struggle/card_play.rules:185:34"),
         )
-        # spec: spec/twilight_struggle/card_play.rules:171
+        # spec: spec/twilight_struggle/card_play.rules:186
         dest = 2 + v_p
         for card in list(state.zones[14]):
             move_card(state, card, dest)
 
 
 def p_gain_control(state, v_p, v_c):
-    "procedure gain_control (spec/twilight_struggle/event_helpers.rules:31)"
-    # spec: spec/twilight_struggle/event_helpers.rules:32
+    "procedure gain_control (spec/twilight_struggle/event_helpers.rules:34)"
+    # spec: spec/twilight_struggle/event_helpers.rules:35
     state.counters[1 + v_p][v_c] = max(
         0,
         max(
             state.counters[1 + v_p][v_c],
-            state.counters[1 + opponent_of(v_p)][v_c]
+            state.counters[1 + opponent_of(v_p, 2)][v_c]
             + attr_of(
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/event_helpers.rules:32:77",
+                "spec/twilight_struggle/event_helpers.rules:35:77",
             ),
         ),
     )
 
 
 def p_start_ops_shift_rule(state):
-    "procedure start_ops_shift_rule (spec/twilight_struggle/event_helpers.rules:55)"
-    # spec: spec/twilight_struggle/event_helpers.rules:56
+    "procedure start_ops_shift_rule (spec/twilight_struggle/event_helpers.rules:58)"
+    # spec: spec/twilight_struggle/event_helpers.rules:59
     if not is_active(state, 0, None):
         activate(state, 0, [], None)
 
@@ -270,13 +271,13 @@ def p_start_ops_shift_rule(state):
 def p_realignment_roll(state, v_p, v_c):
     "procedure realignment_roll (spec/twilight_struggle/operations.rules:152)"
     # spec: spec/twilight_struggle/operations.rules:153
-    v_own_die = roll(state)
+    v_own_die = roll(state, 6, "spec/twilight_struggle/operations.rules:153:5")
     # spec: spec/twilight_struggle/operations.rules:154
-    v_their_die = roll(state)
+    v_their_die = roll(state, 6, "spec/twilight_struggle/operations.rules:154:5")
     # spec: spec/twilight_struggle/operations.rules:155
     v_own_total = v_own_die + d_realign_modifier(state, v_p, v_c)
     # spec: spec/twilight_struggle/operations.rules:156
-    v_their_total = v_their_die + d_realign_modifier(state, opponent_of(v_p), v_c)
+    v_their_total = v_their_die + d_realign_modifier(state, opponent_of(v_p, 2), v_c)
     # spec: spec/twilight_struggle/operations.rules:157
     state.log.append(
         " ".join(
@@ -301,7 +302,7 @@ def p_realignment_roll(state, v_p, v_c):
     # spec: spec/twilight_struggle/operations.rules:158
     if v_own_total > v_their_total:
         # spec: spec/twilight_struggle/operations.rules:159
-        row = 1 + opponent_of(v_p)
+        row = 1 + opponent_of(v_p, 2)
         state.counters[row][v_c] = max(
             0, state.counters[row][v_c] - (v_own_total - v_their_total)
         )
@@ -323,10 +324,10 @@ def p_war(
 ):
     "procedure war (spec/twilight_struggle/operations.rules:212)"
     # spec: spec/twilight_struggle/operations.rules:214
-    v_die = roll(state)
+    v_die = roll(state, 6, "spec/twilight_struggle/operations.rules:214:5")
     # spec: spec/twilight_struggle/operations.rules:215
     v_result = v_die - d_war_penalty(
-        state, opponent_of(v_attacker), v_target, v_target_counts
+        state, opponent_of(v_attacker, 2), v_target, v_target_counts
     )
     # spec: spec/twilight_struggle/operations.rules:216
     state.log.append(
@@ -359,11 +360,11 @@ def p_war(
         state.counters[1 + v_attacker][v_target] = max(
             0,
             state.counters[1 + v_attacker][v_target]
-            + state.counters[1 + opponent_of(v_attacker)][v_target],
+            + state.counters[1 + opponent_of(v_attacker, 2)][v_target],
         )
         # spec: spec/twilight_struggle/operations.rules:221
-        row = 1 + opponent_of(v_attacker)
-        state.counters[row][v_target] = max(0, 0)
+        row = 1 + opponent_of(v_attacker, 2)
+        state.counters[row][v_target] = 0
 
 
 def p_score_region(state, v_r):
@@ -382,10 +383,14 @@ def p_score_region(state, v_r):
                     "spec/twilight_struggle/scoring.rules:15:17",
                 )
     # spec: spec/twilight_struggle/scoring.rules:19
-    v_usa_points = d_region_points(state, 1, v_r)
+    state.vars[8] = v_r
     # spec: spec/twilight_struggle/scoring.rules:20
-    v_ussr_points = d_region_points(state, 0, v_r)
+    v_usa_points = d_region_points(state, 1, v_r)
     # spec: spec/twilight_struggle/scoring.rules:21
+    v_ussr_points = d_region_points(state, 0, v_r)
+    # spec: spec/twilight_struggle/scoring.rules:22
+    state.vars[8] = None
+    # spec: spec/twilight_struggle/scoring.rules:23
     state.log.append(
         " ".join(
             [
@@ -394,7 +399,7 @@ def p_score_region(state, v_r):
                         ENTITY_LABELS,
                         v_r,
                         "label",
-                        "spec/twilight_struggle/scoring.rules:21:9",
+                        "spec/twilight_struggle/scoring.rules:23:9",
                     )
                 ),
                 "scored: USA",
@@ -404,19 +409,19 @@ def p_score_region(state, v_r):
             ]
         )
     )
-    # spec: spec/twilight_struggle/scoring.rules:22
+    # spec: spec/twilight_struggle/scoring.rules:24
     state.tracks[1] = max(-99, min(99, state.tracks[1] + v_usa_points - v_ussr_points))
-    # spec: spec/twilight_struggle/scoring.rules:23
+    # spec: spec/twilight_struggle/scoring.rules:25
     emit_region_scored(state, v_r)
 
 
 def p_score_southeast_asia(state):
-    "procedure score_southeast_asia (spec/twilight_struggle/scoring.rules:29)"
-    # spec: spec/twilight_struggle/scoring.rules:30
-    v_usa_points = d_southeast_asia_points(state, 1)
-    # spec: spec/twilight_struggle/scoring.rules:31
-    v_ussr_points = d_southeast_asia_points(state, 0)
+    "procedure score_southeast_asia (spec/twilight_struggle/scoring.rules:31)"
     # spec: spec/twilight_struggle/scoring.rules:32
+    v_usa_points = d_southeast_asia_points(state, 1)
+    # spec: spec/twilight_struggle/scoring.rules:33
+    v_ussr_points = d_southeast_asia_points(state, 0)
+    # spec: spec/twilight_struggle/scoring.rules:34
     state.log.append(
         " ".join(
             [
@@ -427,59 +432,59 @@ def p_score_southeast_asia(state):
             ]
         )
     )
-    # spec: spec/twilight_struggle/scoring.rules:33
+    # spec: spec/twilight_struggle/scoring.rules:35
     state.tracks[1] = max(-99, min(99, state.tracks[1] + v_usa_points - v_ussr_points))
-    # spec: spec/twilight_struggle/scoring.rules:34
+    # spec: spec/twilight_struggle/scoring.rules:36
     emit_region_scored(state, 114)
 
 
 def p_final_scoring(state):
-    "phase final_scoring (spec/twilight_struggle/scoring.rules:42)"
-    # spec: spec/twilight_struggle/scoring.rules:43
-    state.vars[4] = True
-    # spec: spec/twilight_struggle/scoring.rules:44
-    state.log.append("Final scoring")
+    "phase final_scoring (spec/twilight_struggle/scoring.rules:44)"
     # spec: spec/twilight_struggle/scoring.rules:45
-    p_score_region(state, 110)
+    state.vars[4] = True
     # spec: spec/twilight_struggle/scoring.rules:46
-    p_score_region(state, 113)
+    state.log.append("Final scoring")
     # spec: spec/twilight_struggle/scoring.rules:47
-    p_score_region(state, 115)
+    p_score_region(state, 110)
     # spec: spec/twilight_struggle/scoring.rules:48
-    p_score_region(state, 116)
+    p_score_region(state, 113)
     # spec: spec/twilight_struggle/scoring.rules:49
-    p_score_region(state, 117)
+    p_score_region(state, 115)
     # spec: spec/twilight_struggle/scoring.rules:50
-    p_score_region(state, 118)
+    p_score_region(state, 116)
     # spec: spec/twilight_struggle/scoring.rules:51
+    p_score_region(state, 117)
+    # spec: spec/twilight_struggle/scoring.rules:52
+    p_score_region(state, 118)
+    # spec: spec/twilight_struggle/scoring.rules:53
     for v_p in PLAYERS:
-        # spec: spec/twilight_struggle/scoring.rules:52
+        # spec: spec/twilight_struggle/scoring.rules:54
         if state.location[5] == 4 + v_p:
             p_gain_vp(state, v_p, 1)
-    # spec: spec/twilight_struggle/scoring.rules:54
+    # spec: spec/twilight_struggle/scoring.rules:56
     if state.tracks[1] > 0:
-        # spec: spec/twilight_struggle/scoring.rules:55
+        # spec: spec/twilight_struggle/scoring.rules:57
         end_game(
             state,
             1,
             "more victory points after final scoring",
-            "spec/twilight_struggle/scoring.rules:55:9",
+            "spec/twilight_struggle/scoring.rules:57:9",
         )
     elif state.tracks[1] < 0:
-        # spec: spec/twilight_struggle/scoring.rules:57
+        # spec: spec/twilight_struggle/scoring.rules:59
         end_game(
             state,
             0,
             "more victory points after final scoring",
-            "spec/twilight_struggle/scoring.rules:57:9",
+            "spec/twilight_struggle/scoring.rules:59:9",
         )
     else:
-        # spec: spec/twilight_struggle/scoring.rules:59
+        # spec: spec/twilight_struggle/scoring.rules:61
         end_game(
             state,
             None,
             "0 victory points after final scoring: a draw",
-            "spec/twilight_struggle/scoring.rules:59:9",
+            "spec/twilight_struggle/scoring.rules:61:9",
         )
 
 
@@ -490,7 +495,7 @@ def p_space_race_attempt(state, v_p, v_c):
     # spec: spec/twilight_struggle/space_race.rules:52
     state.tracks[8 + v_p] = max(0, min(2, state.tracks[8 + v_p] + 1))
     # spec: spec/twilight_struggle/space_race.rules:53
-    v_die = roll(state)
+    v_die = roll(state, 6, "spec/twilight_struggle/space_race.rules:53:5")
     # spec: spec/twilight_struggle/space_race.rules:54
     state.log.append(
         " ".join(
@@ -523,7 +528,7 @@ def p_space_race_advance(state, v_p):
         # spec: spec/twilight_struggle/space_race.rules:62
         state.tracks[6 + v_p] = max(0, min(8, state.tracks[6 + v_p] + 1))
         # spec: spec/twilight_struggle/space_race.rules:63
-        if state.tracks[6 + opponent_of(v_p)] >= state.tracks[6 + v_p]:
+        if state.tracks[6 + opponent_of(v_p, 2)] >= state.tracks[6 + v_p]:
             # spec: spec/twilight_struggle/space_race.rules:64
             p_gain_vp(state, v_p, d_space_vp_second(state, state.tracks[6 + v_p]))
         else:
@@ -625,7 +630,7 @@ def p_defcon_one_check(state):
         # spec: spec/twilight_struggle/victory.rules:56
         end_game(
             state,
-            opponent_of(state.vars[1]),
+            opponent_of(state.vars[1], 2),
             "DEFCON 1: the phasing player started a nuclear war",
             "spec/twilight_struggle/victory.rules:56:9",
         )
@@ -655,7 +660,7 @@ def p_military_operations_check(state):
         p_twenty_vp_at_military_check(state)
     # spec: spec/twilight_struggle/victory.rules:86
     for v_p in PLAYERS:
-        state.tracks[4 + v_p] = max(0, min(5, 0))
+        state.tracks[4 + v_p] = 0
 
 
 def p_twenty_vp_at_military_check(state):
@@ -669,7 +674,7 @@ def p_twenty_vp_at_military_check(state):
         # spec: spec/twilight_struggle/victory.rules:96
         end_game(
             state,
-            opponent_of(v_leader),
+            opponent_of(v_leader, 2),
             "the side reaching 20 VP held a scoring card (rule 10.3.1)",
             "spec/twilight_struggle/victory.rules:96:9",
         )
@@ -749,128 +754,128 @@ def ev_duck_and_cover(state, v_you, v_this):
 
 
 def ev_fidel(state, v_you, v_this):
-    "event of fidel (spec/twilight_struggle/cards.rules:79)"
-    # spec: spec/twilight_struggle/cards.rules:80
-    state.counters[2][186] = max(0, 0)
-    # spec: spec/twilight_struggle/cards.rules:81
+    "event of fidel (spec/twilight_struggle/cards.rules:82)"
+    # spec: spec/twilight_struggle/cards.rules:83
+    state.counters[2][186] = 0
+    # spec: spec/twilight_struggle/cards.rules:84
     p_gain_control(state, 0, 186)
 
 
 def ev_vietnam_revolts(state, v_you, v_this):
-    "event of vietnam_revolts (spec/twilight_struggle/cards.rules:85)"
-    # spec: spec/twilight_struggle/cards.rules:86
+    "event of vietnam_revolts (spec/twilight_struggle/cards.rules:88)"
+    # spec: spec/twilight_struggle/cards.rules:89
     state.counters[1][156] = max(0, state.counters[1][156] + 2)
-    # spec: spec/twilight_struggle/cards.rules:87
+    # spec: spec/twilight_struggle/cards.rules:90
     activate(state, 3, [], "end_of_turn")
 
 
 def ev_korean_war(state, v_you, v_this):
-    "event of korean_war (spec/twilight_struggle/cards.rules:115)"
-    # spec: spec/twilight_struggle/cards.rules:115
+    "event of korean_war (spec/twilight_struggle/cards.rules:118)"
+    # spec: spec/twilight_struggle/cards.rules:118
     p_war(state, 0, 148, 4, 2, 2, False)
 
 
 def ev_romanian_abdication(state, v_you, v_this):
-    "event of romanian_abdication (spec/twilight_struggle/cards.rules:118)"
-    # spec: spec/twilight_struggle/cards.rules:119
-    state.counters[2][135] = max(0, 0)
-    # spec: spec/twilight_struggle/cards.rules:120
+    "event of romanian_abdication (spec/twilight_struggle/cards.rules:121)"
+    # spec: spec/twilight_struggle/cards.rules:122
+    state.counters[2][135] = 0
+    # spec: spec/twilight_struggle/cards.rules:123
     p_gain_control(state, 0, 135)
 
 
 def ev_arab_israeli_war(state, v_you, v_this):
-    "event of arab_israeli_war (spec/twilight_struggle/cards.rules:127)"
-    # spec: spec/twilight_struggle/cards.rules:128
+    "event of arab_israeli_war (spec/twilight_struggle/cards.rules:130)"
+    # spec: spec/twilight_struggle/cards.rules:131
     p_war(state, 0, 161, 4, 2, 2, True)
 
 
 def ev_nasser(state, v_you, v_this):
-    "event of nasser (spec/twilight_struggle/cards.rules:149)"
-    # spec: spec/twilight_struggle/cards.rules:150
+    "event of nasser (spec/twilight_struggle/cards.rules:152)"
+    # spec: spec/twilight_struggle/cards.rules:153
     state.counters[1][157] = max(0, state.counters[1][157] + 2)
-    # spec: spec/twilight_struggle/cards.rules:151
+    # spec: spec/twilight_struggle/cards.rules:154
     state.counters[2][157] = max(
         0, state.counters[2][157] - (state.counters[2][157] + 1) // 2
     )
 
 
 def ev_de_gaulle_leads_france(state, v_you, v_this):
-    "event of de_gaulle_leads_france (spec/twilight_struggle/cards.rules:186)"
-    # spec: spec/twilight_struggle/cards.rules:187
+    "event of de_gaulle_leads_france (spec/twilight_struggle/cards.rules:189)"
+    # spec: spec/twilight_struggle/cards.rules:190
     state.counters[2][129] = max(0, state.counters[2][129] - 2)
-    # spec: spec/twilight_struggle/cards.rules:188
+    # spec: spec/twilight_struggle/cards.rules:191
     state.counters[1][129] = max(0, state.counters[1][129] + 1)
-    # spec: spec/twilight_struggle/cards.rules:189
+    # spec: spec/twilight_struggle/cards.rules:192
     activate(state, 4, [], None)
 
 
 def ev_captured_nazi_scientist(state, v_you, v_this):
-    "event of captured_nazi_scientist (spec/twilight_struggle/cards.rules:195)"
-    # spec: spec/twilight_struggle/cards.rules:195
+    "event of captured_nazi_scientist (spec/twilight_struggle/cards.rules:198)"
+    # spec: spec/twilight_struggle/cards.rules:198
     p_space_race_advance(state, v_you)
 
 
 def ev_nato(state, v_you, v_this):
-    "event of nato (spec/twilight_struggle/cards.rules:245)"
-    # spec: spec/twilight_struggle/cards.rules:246
+    "event of nato (spec/twilight_struggle/cards.rules:249)"
+    # spec: spec/twilight_struggle/cards.rules:250
     activate(state, 5, [], None)
 
 
 def ev_containment(state, v_you, v_this):
-    "event of containment (spec/twilight_struggle/cards.rules:293)"
-    # spec: spec/twilight_struggle/cards.rules:294
+    "event of containment (spec/twilight_struggle/cards.rules:297)"
+    # spec: spec/twilight_struggle/cards.rules:298
     p_start_ops_shift_rule(state)
-    # spec: spec/twilight_struggle/cards.rules:295
+    # spec: spec/twilight_struggle/cards.rules:299
     activate(state, 6, [], "end_of_turn")
 
 
 def ev_us_japan_mutual_defense_pact(state, v_you, v_this):
-    "event of us_japan_mutual_defense_pact (spec/twilight_struggle/cards.rules:310)"
-    # spec: spec/twilight_struggle/cards.rules:311
+    "event of us_japan_mutual_defense_pact (spec/twilight_struggle/cards.rules:315)"
+    # spec: spec/twilight_struggle/cards.rules:316
     p_gain_control(state, 1, 145)
-    # spec: spec/twilight_struggle/cards.rules:312
+    # spec: spec/twilight_struggle/cards.rules:317
     activate(state, 7, [], None)
 
 
 def ev_red_scare_purge(state, v_you, v_this):
-    "event of red_scare_purge (spec/twilight_struggle/cards.rules:365)"
-    # spec: spec/twilight_struggle/cards.rules:366
+    "event of red_scare_purge (spec/twilight_struggle/cards.rules:370)"
+    # spec: spec/twilight_struggle/cards.rules:371
     p_start_ops_shift_rule(state)
-    # spec: spec/twilight_struggle/cards.rules:367
-    activate(state, 8, [opponent_of(v_you)], "end_of_turn")
+    # spec: spec/twilight_struggle/cards.rules:372
+    activate(state, 8, [opponent_of(v_you, 2)], "end_of_turn")
 
 
 def ev_nuclear_test_ban(state, v_you, v_this):
-    "event of nuclear_test_ban (spec/twilight_struggle/cards.rules:414)"
-    # spec: spec/twilight_struggle/cards.rules:415
+    "event of nuclear_test_ban (spec/twilight_struggle/cards.rules:419)"
+    # spec: spec/twilight_struggle/cards.rules:420
     p_gain_vp(state, v_you, state.tracks[0] - 2)
-    # spec: spec/twilight_struggle/cards.rules:416
+    # spec: spec/twilight_struggle/cards.rules:421
     p_improve_defcon(state, 2)
 
 
 def ev_formosan_resolution(state, v_you, v_this):
-    "event of formosan_resolution (spec/twilight_struggle/cards.rules:422)"
-    # spec: spec/twilight_struggle/cards.rules:422
+    "event of formosan_resolution (spec/twilight_struggle/cards.rules:427)"
+    # spec: spec/twilight_struggle/cards.rules:427
     activate(state, 9, [], None)
 
 
 def ev_central_america_scoring(state, v_you, v_this):
-    "event of central_america_scoring (spec/twilight_struggle/cards.rules:429)"
-    # spec: spec/twilight_struggle/cards.rules:429
+    "event of central_america_scoring (spec/twilight_struggle/cards.rules:434)"
+    # spec: spec/twilight_struggle/cards.rules:434
     p_score_region(state, 117)
 
 
 def ev_southeast_asia_scoring(state, v_you, v_this):
-    "event of southeast_asia_scoring (spec/twilight_struggle/cards.rules:433)"
-    # spec: spec/twilight_struggle/cards.rules:433
+    "event of southeast_asia_scoring (spec/twilight_struggle/cards.rules:438)"
+    # spec: spec/twilight_struggle/cards.rules:438
     p_score_southeast_asia(state)
 
 
 def ev_arms_race(state, v_you, v_this):
-    "event of arms_race (spec/twilight_struggle/events_mid.rules:52)"
-    # spec: spec/twilight_struggle/events_mid.rules:53
-    if state.tracks[4 + v_you] > state.tracks[4 + opponent_of(v_you)]:
-        # spec: spec/twilight_struggle/events_mid.rules:54
+    "event of arms_race (spec/twilight_struggle/events_mid.rules:46)"
+    # spec: spec/twilight_struggle/events_mid.rules:47
+    if state.tracks[4 + v_you] > state.tracks[4 + opponent_of(v_you, 2)]:
+        # spec: spec/twilight_struggle/events_mid.rules:48
         if state.tracks[4 + v_you] >= state.tracks[0]:
             p_gain_vp(state, v_you, 3)
         else:
@@ -878,113 +883,113 @@ def ev_arms_race(state, v_you, v_this):
 
 
 def ev_cuban_missile_crisis(state, v_you, v_this):
-    "event of cuban_missile_crisis (spec/twilight_struggle/events_mid.rules:71)"
-    # spec: spec/twilight_struggle/events_mid.rules:72
+    "event of cuban_missile_crisis (spec/twilight_struggle/events_mid.rules:70)"
+    # spec: spec/twilight_struggle/events_mid.rules:71
     p_set_defcon_to(state, 2)
-    # spec: spec/twilight_struggle/events_mid.rules:73
-    activate(state, 17, [opponent_of(v_you)], "end_of_turn")
+    # spec: spec/twilight_struggle/events_mid.rules:72
+    activate(state, 17, [opponent_of(v_you, 2)], "end_of_turn")
 
 
 def ev_nuclear_subs(state, v_you, v_this):
-    "event of nuclear_subs (spec/twilight_struggle/events_mid.rules:111)"
-    # spec: spec/twilight_struggle/events_mid.rules:112
+    "event of nuclear_subs (spec/twilight_struggle/events_mid.rules:113)"
+    # spec: spec/twilight_struggle/events_mid.rules:114
     activate(state, 18, [], "end_of_turn")
 
 
 def ev_quagmire(state, v_you, v_this):
-    "event of quagmire (spec/twilight_struggle/events_mid.rules:173)"
-    # spec: spec/twilight_struggle/events_mid.rules:174
+    "event of quagmire (spec/twilight_struggle/events_mid.rules:175)"
+    # spec: spec/twilight_struggle/events_mid.rules:176
     cancel(state, 15, None)
-    # spec: spec/twilight_struggle/events_mid.rules:175
+    # spec: spec/twilight_struggle/events_mid.rules:177
     activate(state, 19, [], None)
 
 
 def ev_bear_trap(state, v_you, v_this):
-    "event of bear_trap (spec/twilight_struggle/events_mid.rules:178)"
-    # spec: spec/twilight_struggle/events_mid.rules:179
+    "event of bear_trap (spec/twilight_struggle/events_mid.rules:180)"
+    # spec: spec/twilight_struggle/events_mid.rules:181
     activate(state, 20, [], None)
 
 
 def ev_kitchen_debates(state, v_you, v_this):
-    "event of kitchen_debates (spec/twilight_struggle/events_mid.rules:290)"
-    # spec: spec/twilight_struggle/events_mid.rules:291
+    "event of kitchen_debates (spec/twilight_struggle/events_mid.rules:292)"
+    # spec: spec/twilight_struggle/events_mid.rules:293
     if len(
         [c_c for c_c in K_country if A_battleground[c_c] and d_controls(state, 1, c_c)]
     ) > len(
         [c_c for c_c in K_country if A_battleground[c_c] and d_controls(state, 0, c_c)]
     ):
-        # spec: spec/twilight_struggle/events_mid.rules:293
+        # spec: spec/twilight_struggle/events_mid.rules:295
         p_gain_vp(state, 1, 2)
 
 
 def ev_we_will_bury_you(state, v_you, v_this):
-    "event of we_will_bury_you (spec/twilight_struggle/events_mid.rules:360)"
-    # spec: spec/twilight_struggle/events_mid.rules:361
+    "event of we_will_bury_you (spec/twilight_struggle/events_mid.rules:375)"
+    # spec: spec/twilight_struggle/events_mid.rules:376
     p_degrade_defcon(state, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:362
+    # spec: spec/twilight_struggle/events_mid.rules:377
     activate(state, 24, [], None)
 
 
 def ev_brezhnev_doctrine(state, v_you, v_this):
-    "event of brezhnev_doctrine (spec/twilight_struggle/events_mid.rules:388)"
-    # spec: spec/twilight_struggle/events_mid.rules:389
+    "event of brezhnev_doctrine (spec/twilight_struggle/events_mid.rules:403)"
+    # spec: spec/twilight_struggle/events_mid.rules:404
     p_start_ops_shift_rule(state)
-    # spec: spec/twilight_struggle/events_mid.rules:390
+    # spec: spec/twilight_struggle/events_mid.rules:405
     activate(state, 26, [], "end_of_turn")
 
 
 def ev_portuguese_empire_crumbles(state, v_you, v_this):
-    "event of portuguese_empire_crumbles (spec/twilight_struggle/events_mid.rules:399)"
-    # spec: spec/twilight_struggle/events_mid.rules:400
+    "event of portuguese_empire_crumbles (spec/twilight_struggle/events_mid.rules:414)"
+    # spec: spec/twilight_struggle/events_mid.rules:415
     state.counters[1][176] = max(0, state.counters[1][176] + 2)
-    # spec: spec/twilight_struggle/events_mid.rules:401
+    # spec: spec/twilight_struggle/events_mid.rules:416
     state.counters[1][168] = max(0, state.counters[1][168] + 2)
 
 
 def ev_allende(state, v_you, v_this):
-    "event of allende (spec/twilight_struggle/events_mid.rules:422)"
-    # spec: spec/twilight_struggle/events_mid.rules:423
+    "event of allende (spec/twilight_struggle/events_mid.rules:437)"
+    # spec: spec/twilight_struggle/events_mid.rules:438
     state.counters[1][198] = max(0, state.counters[1][198] + 2)
 
 
 def ev_willy_brandt(state, v_you, v_this):
-    "event of willy_brandt (spec/twilight_struggle/events_mid.rules:431)"
-    # spec: spec/twilight_struggle/events_mid.rules:432
+    "event of willy_brandt (spec/twilight_struggle/events_mid.rules:446)"
+    # spec: spec/twilight_struggle/events_mid.rules:447
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:433
+    # spec: spec/twilight_struggle/events_mid.rules:448
     state.counters[1][140] = max(0, state.counters[1][140] + 1)
-    # spec: spec/twilight_struggle/events_mid.rules:434
+    # spec: spec/twilight_struggle/events_mid.rules:449
     activate(state, 27, [], None)
 
 
 def ev_cultural_revolution(state, v_you, v_this):
-    "event of cultural_revolution (spec/twilight_struggle/events_mid.rules:471)"
-    # spec: spec/twilight_struggle/events_mid.rules:472
+    "event of cultural_revolution (spec/twilight_struggle/events_mid.rules:486)"
+    # spec: spec/twilight_struggle/events_mid.rules:487
     if state.location[5] == 5:
-        # spec: spec/twilight_struggle/events_mid.rules:473
+        # spec: spec/twilight_struggle/events_mid.rules:488
         p_pass_china_card(state, 0, True)
     elif state.location[5] == 4:
-        # spec: spec/twilight_struggle/events_mid.rules:475
+        # spec: spec/twilight_struggle/events_mid.rules:490
         p_gain_vp(state, 0, 1)
 
 
 def ev_flower_power(state, v_you, v_this):
-    "event of flower_power (spec/twilight_struggle/events_mid.rules:495)"
-    # spec: spec/twilight_struggle/events_mid.rules:496
+    "event of flower_power (spec/twilight_struggle/events_mid.rules:510)"
+    # spec: spec/twilight_struggle/events_mid.rules:511
     activate(state, 28, [], None)
 
 
 def ev_u2_incident(state, v_you, v_this):
-    "event of u2_incident (spec/twilight_struggle/events_mid.rules:516)"
-    # spec: spec/twilight_struggle/events_mid.rules:517
+    "event of u2_incident (spec/twilight_struggle/events_mid.rules:531)"
+    # spec: spec/twilight_struggle/events_mid.rules:532
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:518
+    # spec: spec/twilight_struggle/events_mid.rules:533
     activate(state, 29, [], "end_of_turn")
 
 
 def ev_opec(state, v_you, v_this):
-    "event of opec (spec/twilight_struggle/events_mid.rules:534)"
-    # spec: spec/twilight_struggle/events_mid.rules:535
+    "event of opec (spec/twilight_struggle/events_mid.rules:549)"
+    # spec: spec/twilight_struggle/events_mid.rules:550
     p_gain_vp(
         state,
         0,
@@ -999,71 +1004,71 @@ def ev_opec(state, v_you, v_this):
 
 
 def ev_panama_canal_returned(state, v_you, v_this):
-    "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:561)"
-    # spec: spec/twilight_struggle/events_mid.rules:562
+    "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:577)"
+    # spec: spec/twilight_struggle/events_mid.rules:578
     state.counters[2][194] = max(0, state.counters[2][194] + 1)
-    # spec: spec/twilight_struggle/events_mid.rules:563
+    # spec: spec/twilight_struggle/events_mid.rules:579
     state.counters[2][185] = max(0, state.counters[2][185] + 1)
-    # spec: spec/twilight_struggle/events_mid.rules:564
+    # spec: spec/twilight_struggle/events_mid.rules:580
     state.counters[2][204] = max(0, state.counters[2][204] + 1)
 
 
 def ev_camp_david_accords(state, v_you, v_this):
-    "event of camp_david_accords (spec/twilight_struggle/events_mid.rules:570)"
-    # spec: spec/twilight_struggle/events_mid.rules:571
+    "event of camp_david_accords (spec/twilight_struggle/events_mid.rules:586)"
+    # spec: spec/twilight_struggle/events_mid.rules:587
     p_gain_vp(state, 1, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:572
+    # spec: spec/twilight_struggle/events_mid.rules:588
     state.counters[2][161] = max(0, state.counters[2][161] + 1)
-    # spec: spec/twilight_struggle/events_mid.rules:573
+    # spec: spec/twilight_struggle/events_mid.rules:589
     state.counters[2][162] = max(0, state.counters[2][162] + 1)
-    # spec: spec/twilight_struggle/events_mid.rules:574
+    # spec: spec/twilight_struggle/events_mid.rules:590
     state.counters[2][157] = max(0, state.counters[2][157] + 1)
 
 
 def ev_john_paul_ii_elected_pope(state, v_you, v_this):
-    "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:626)"
-    # spec: spec/twilight_struggle/events_mid.rules:627
+    "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:644)"
+    # spec: spec/twilight_struggle/events_mid.rules:645
     state.counters[1][134] = max(0, state.counters[1][134] - 2)
-    # spec: spec/twilight_struggle/events_mid.rules:628
+    # spec: spec/twilight_struggle/events_mid.rules:646
     state.counters[2][134] = max(0, state.counters[2][134] + 1)
 
 
 def ev_latin_american_death_squads(state, v_you, v_this):
-    "event of latin_american_death_squads (spec/twilight_struggle/events_mid.rules:635)"
-    # spec: spec/twilight_struggle/events_mid.rules:636
+    "event of latin_american_death_squads (spec/twilight_struggle/events_mid.rules:653)"
+    # spec: spec/twilight_struggle/events_mid.rules:654
     activate(state, 30, [v_you], "end_of_turn")
 
 
 def ev_nixon_plays_the_china_card(state, v_you, v_this):
-    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:655)"
-    # spec: spec/twilight_struggle/events_mid.rules:656
+    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:673)"
+    # spec: spec/twilight_struggle/events_mid.rules:674
     if state.location[5] == 4:
-        # spec: spec/twilight_struggle/events_mid.rules:657
+        # spec: spec/twilight_struggle/events_mid.rules:675
         p_pass_china_card(state, 1, False)
     elif state.location[5] == 5:
-        # spec: spec/twilight_struggle/events_mid.rules:659
+        # spec: spec/twilight_struggle/events_mid.rules:677
         p_gain_vp(state, 1, 2)
 
 
 def ev_sadat_expels_soviets(state, v_you, v_this):
-    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:665)"
-    # spec: spec/twilight_struggle/events_mid.rules:666
-    state.counters[1][157] = max(0, 0)
-    # spec: spec/twilight_struggle/events_mid.rules:667
+    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:683)"
+    # spec: spec/twilight_struggle/events_mid.rules:684
+    state.counters[1][157] = 0
+    # spec: spec/twilight_struggle/events_mid.rules:685
     state.counters[2][157] = max(0, state.counters[2][157] + 1)
 
 
 def ev_shuttle_diplomacy(state, v_you, v_this):
-    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:675)"
-    # spec: spec/twilight_struggle/events_mid.rules:676
+    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:703)"
+    # spec: spec/twilight_struggle/events_mid.rules:704
     move_card(state, v_this, 11)
-    # spec: spec/twilight_struggle/events_mid.rules:677
+    # spec: spec/twilight_struggle/events_mid.rules:705
     activate(state, 31, [], None)
 
 
 def ev_alliance_for_progress(state, v_you, v_this):
-    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:757)"
-    # spec: spec/twilight_struggle/events_mid.rules:758
+    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:786)"
+    # spec: spec/twilight_struggle/events_mid.rules:787
     p_gain_vp(
         state,
         1,
@@ -1080,30 +1085,30 @@ def ev_alliance_for_progress(state, v_you, v_this):
 
 
 def ev_africa_scoring(state, v_you, v_this):
-    "event of africa_scoring (spec/twilight_struggle/cards.rules:476)"
-    # spec: spec/twilight_struggle/cards.rules:476
+    "event of africa_scoring (spec/twilight_struggle/cards.rules:481)"
+    # spec: spec/twilight_struggle/cards.rules:481
     p_score_region(state, 116)
 
 
 def ev_one_small_step(state, v_you, v_this):
-    "event of one_small_step (spec/twilight_struggle/events_mid.rules:765)"
-    # spec: spec/twilight_struggle/events_mid.rules:766
+    "event of one_small_step (spec/twilight_struggle/events_mid.rules:794)"
+    # spec: spec/twilight_struggle/events_mid.rules:795
     if state.tracks[6 + v_you] < 7:
         state.tracks[6 + v_you] = max(0, min(8, state.tracks[6 + v_you] + 1))
-    # spec: spec/twilight_struggle/events_mid.rules:767
+    # spec: spec/twilight_struggle/events_mid.rules:796
     p_space_race_advance(state, v_you)
 
 
 def ev_south_america_scoring(state, v_you, v_this):
-    "event of south_america_scoring (spec/twilight_struggle/cards.rules:480)"
-    # spec: spec/twilight_struggle/cards.rules:480
+    "event of south_america_scoring (spec/twilight_struggle/cards.rules:485)"
+    # spec: spec/twilight_struggle/cards.rules:485
     p_score_region(state, 118)
 
 
 def ev_iranian_hostage_crisis(state, v_you, v_this):
     "event of iranian_hostage_crisis (spec/twilight_struggle/events_late.rules:100)"
     # spec: spec/twilight_struggle/events_late.rules:101
-    state.counters[2][159] = max(0, 0)
+    state.counters[2][159] = 0
     # spec: spec/twilight_struggle/events_late.rules:102
     state.counters[1][159] = max(0, state.counters[1][159] + 2)
 
@@ -1115,7 +1120,7 @@ def ev_the_iron_lady(state, v_you, v_this):
     # spec: spec/twilight_struggle/events_late.rules:111
     state.counters[1][195] = max(0, state.counters[1][195] + 1)
     # spec: spec/twilight_struggle/events_late.rules:112
-    state.counters[1][139] = max(0, 0)
+    state.counters[1][139] = 0
 
 
 def ev_reagan_bombs_libya(state, v_you, v_this):
@@ -1125,80 +1130,82 @@ def ev_reagan_bombs_libya(state, v_you, v_this):
 
 
 def ev_north_sea_oil(state, v_you, v_this):
-    "event of north_sea_oil (spec/twilight_struggle/events_late.rules:152)"
-    # spec: spec/twilight_struggle/events_late.rules:153
+    "event of north_sea_oil (spec/twilight_struggle/events_late.rules:156)"
+    # spec: spec/twilight_struggle/events_late.rules:157
     activate(state, 10, [], "end_of_turn")
 
 
 def ev_terrorism(state, v_you, v_this):
-    "event of terrorism (spec/twilight_struggle/events_late.rules:233)"
-    # spec: spec/twilight_struggle/events_late.rules:234
+    "event of terrorism (spec/twilight_struggle/events_late.rules:237)"
+    # spec: spec/twilight_struggle/events_late.rules:238
     v_count_lost = 2 if v_you == 0 and d_starred_event_played(state, 81) else 1
-    # spec: spec/twilight_struggle/events_late.rules:235
+    # spec: spec/twilight_struggle/events_late.rules:239
     for _ in range(v_count_lost):
-        # spec: spec/twilight_struggle/events_late.rules:236
-        p_move_random_card(state, opponent_of(v_you), "@9")
+        # spec: spec/twilight_struggle/events_late.rules:240
+        p_move_random_card(state, opponent_of(v_you, 2), "@9")
 
 
 def ev_iran_contra_scandal(state, v_you, v_this):
-    "event of iran_contra_scandal (spec/twilight_struggle/events_late.rules:248)"
-    # spec: spec/twilight_struggle/events_late.rules:249
+    "event of iran_contra_scandal (spec/twilight_struggle/events_late.rules:252)"
+    # spec: spec/twilight_struggle/events_late.rules:253
     activate(state, 12, [], "end_of_turn")
 
 
 def ev_an_evil_empire(state, v_you, v_this):
-    "event of an_evil_empire (spec/twilight_struggle/events_late.rules:349)"
-    # spec: spec/twilight_struggle/events_late.rules:350
+    "event of an_evil_empire (spec/twilight_struggle/events_late.rules:353)"
+    # spec: spec/twilight_struggle/events_late.rules:354
     p_gain_vp(state, 1, 1)
 
 
 def ev_solidarity(state, v_you, v_this):
-    "event of solidarity (spec/twilight_struggle/events_late.rules:407)"
-    # spec: spec/twilight_struggle/events_late.rules:408
+    "event of solidarity (spec/twilight_struggle/events_late.rules:411)"
+    # spec: spec/twilight_struggle/events_late.rules:412
     state.counters[2][134] = max(0, state.counters[2][134] + 3)
 
 
 def ev_defectors(state, v_you, v_this):
-    "event of defectors (spec/twilight_struggle/events_late.rules:433)"
-    # spec: spec/twilight_struggle/events_late.rules:434
-    if state.vars[3]:
-        # spec: spec/twilight_struggle/events_late.rules:435
-        if state.vars[1] == 1:
-            # spec: spec/twilight_struggle/events_late.rules:436
-            for v_c in [c_c for c_c in K_card if state.location[c_c] == 6]:
-                # spec: spec/twilight_struggle/events_late.rules:437
-                state.log.append(
-                    " ".join(
-                        [
-                            "Defectors cancels the USSR headline",
-                            text_of(ENTITY_LABELS[v_c]),
-                        ]
+    "event of defectors (spec/twilight_struggle/events_late.rules:443)"
+    # spec: spec/twilight_struggle/events_late.rules:444
+    if state.vars[6] == v_this:
+        # spec: spec/twilight_struggle/events_late.rules:445
+        if state.vars[3]:
+            # spec: spec/twilight_struggle/events_late.rules:446
+            if state.vars[7] == 1:
+                # spec: spec/twilight_struggle/events_late.rules:447
+                for v_c in [c_c for c_c in K_card if state.location[c_c] == 6]:
+                    # spec: spec/twilight_struggle/events_late.rules:448
+                    state.log.append(
+                        " ".join(
+                            [
+                                "Defectors cancels the USSR headline",
+                                text_of(ENTITY_LABELS[v_c]),
+                            ]
+                        )
                     )
-                )
-                # spec: spec/twilight_struggle/events_late.rules:438
-                move_card(state, v_c, 9)
-    elif state.vars[1] == 0:
-        # spec: spec/twilight_struggle/events_late.rules:442
-        p_gain_vp(state, 1, 1)
+                    # spec: spec/twilight_struggle/events_late.rules:449
+                    move_card(state, v_c, 9)
+        elif state.vars[7] == 0:
+            # spec: spec/twilight_struggle/events_late.rules:453
+            p_gain_vp(state, 1, 1)
 
 
 def ev_norad(state, v_you, v_this):
-    "event of norad (spec/twilight_struggle/events_late.rules:510)"
-    # spec: spec/twilight_struggle/events_late.rules:511
+    "event of norad (spec/twilight_struggle/events_late.rules:522)"
+    # spec: spec/twilight_struggle/events_late.rules:523
     state.vars[0] = state.tracks[0]
-    # spec: spec/twilight_struggle/events_late.rules:512
+    # spec: spec/twilight_struggle/events_late.rules:524
     activate(state, 15, [], None)
 
 
 def ev_yuri_and_samantha(state, v_you, v_this):
-    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:523)"
-    # spec: spec/twilight_struggle/events_late.rules:524
+    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:535)"
+    # spec: spec/twilight_struggle/events_late.rules:536
     activate(state, 16, [], "end_of_turn")
 
 
 def ev_awacs_sale_to_saudis(state, v_you, v_this):
-    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:531)"
-    # spec: spec/twilight_struggle/events_late.rules:532
+    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:543)"
+    # spec: spec/twilight_struggle/events_late.rules:544
     state.counters[2][165] = max(0, state.counters[2][165] + 2)
 
 
@@ -1209,108 +1216,113 @@ def t_formosan_resolution_in_effect_0(state, v_p, v_c):
 
 
 def t_aldrich_ames_remix_in_effect_0(state):
-    "on turn_ending of aldrich_ames_remix_in_effect (spec/twilight_struggle/events_late.rules:359)"
-    # spec: spec/twilight_struggle/events_late.rules:359
+    "on turn_ending of aldrich_ames_remix_in_effect (spec/twilight_struggle/events_late.rules:363)"
+    # spec: spec/twilight_struggle/events_late.rules:363
     state.revealed[3] = False
 
 
 def t_norad_in_effect_0(state, v_p):
-    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:498)"
-    # spec: spec/twilight_struggle/events_late.rules:498
+    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:510)"
+    # spec: spec/twilight_struggle/events_late.rules:510
     state.vars[0] = state.tracks[0]
 
 
 def t_yuri_and_samantha_in_effect_0(state, v_p, v_c):
-    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:520)"
-    # spec: spec/twilight_struggle/events_late.rules:520
+    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:532)"
+    # spec: spec/twilight_struggle/events_late.rules:532
     p_gain_vp(state, 0, 1)
 
 
-def t_cuban_missile_crisis_in_effect_1(state, v_target, v_p, v_c):
-    "on coup_made of cuban_missile_crisis_in_effect (spec/twilight_struggle/events_mid.rules:80)"
-    # spec: spec/twilight_struggle/events_mid.rules:81
+def t_cuban_missile_crisis_in_effect_2(state, v_target, v_p, v_c):
+    "on coup_made of cuban_missile_crisis_in_effect (spec/twilight_struggle/events_mid.rules:82)"
+    # spec: spec/twilight_struggle/events_mid.rules:83
     end_game(
         state,
-        opponent_of(v_target),
+        opponent_of(v_target, 2),
         "Cuban Missile Crisis: a coup attempt started a nuclear war",
-        "spec/twilight_struggle/events_mid.rules:81:9",
+        "spec/twilight_struggle/events_mid.rules:83:9",
     )
 
 
 def t_missile_envy_obligation_0(state, v_target, v_p, v_c):
-    "on card_played of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:341)"
-    # spec: spec/twilight_struggle/events_mid.rules:342
+    "on card_played of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:351)"
+    # spec: spec/twilight_struggle/events_mid.rules:352
     cancel(state, 22, [v_target])
-    # spec: spec/twilight_struggle/events_mid.rules:343
-    if v_c == 48:
-        activate(state, 23, [v_target], "end_of_action_round")
+    # spec: spec/twilight_struggle/events_mid.rules:353
+    activate(state, 23, [v_target], "end_of_action_round")
 
 
 def t_missile_envy_obligation_1(state, v_target, v_p):
-    "on action_round_replaced of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:345)"
-    # spec: spec/twilight_struggle/events_mid.rules:345
+    "on action_round_started of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:355)"
+    # spec: spec/twilight_struggle/events_mid.rules:356
+    cancel(state, 22, [v_target])
+
+
+def t_missile_envy_obligation_2(state, v_target, v_p):
+    "on action_round_ended of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:358)"
+    # spec: spec/twilight_struggle/events_mid.rules:359
     cancel(state, 22, [v_target])
 
 
 def t_we_will_bury_you_pending_0(state, v_p):
-    "on action_round_started of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:366)"
-    # spec: spec/twilight_struggle/events_mid.rules:367
+    "on action_round_started of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:381)"
+    # spec: spec/twilight_struggle/events_mid.rules:382
     activate(state, 25, [], None)
 
 
 def t_we_will_bury_you_pending_1(state, v_o, v_c):
-    "on event_resolved of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:369)"
-    # spec: spec/twilight_struggle/events_mid.rules:370
+    "on event_resolved of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:384)"
+    # spec: spec/twilight_struggle/events_mid.rules:385
     cancel(state, 24, None)
-    # spec: spec/twilight_struggle/events_mid.rules:371
+    # spec: spec/twilight_struggle/events_mid.rules:386
     cancel(state, 25, None)
-    # spec: spec/twilight_struggle/events_mid.rules:372
+    # spec: spec/twilight_struggle/events_mid.rules:387
     state.log.append('UN Intervention answers "We Will Bury You"')
 
 
 def t_we_will_bury_you_pending_2(state, v_p):
-    "on action_round_ended of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:374)"
-    # spec: spec/twilight_struggle/events_mid.rules:375
+    "on action_round_ended of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:389)"
+    # spec: spec/twilight_struggle/events_mid.rules:390
     cancel(state, 24, None)
-    # spec: spec/twilight_struggle/events_mid.rules:376
+    # spec: spec/twilight_struggle/events_mid.rules:391
     cancel(state, 25, None)
-    # spec: spec/twilight_struggle/events_mid.rules:377
+    # spec: spec/twilight_struggle/events_mid.rules:392
     p_gain_vp(state, 0, 3)
 
 
 def t_flower_power_in_effect_0(state, v_p, v_c):
-    "on card_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:500)"
-    # spec: spec/twilight_struggle/events_mid.rules:501
+    "on card_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:515)"
+    # spec: spec/twilight_struggle/events_mid.rules:516
     p_gain_vp(state, 0, 2)
 
 
 def t_flower_power_in_effect_1(state, v_p, v_c):
-    "on space_attempted of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:503)"
-    # spec: spec/twilight_struggle/events_mid.rules:504
+    "on space_attempted of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:518)"
+    # spec: spec/twilight_struggle/events_mid.rules:519
     state.log.append("Flower Power: a war card on the space race scores nothing")
-    # spec: spec/twilight_struggle/events_mid.rules:505
+    # spec: spec/twilight_struggle/events_mid.rules:520
     p_gain_vp(state, 1, 2)
 
 
 def t_flower_power_in_effect_2(state, v_p, v_c):
-    "on headline_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:507)"
-    # spec: spec/twilight_struggle/events_mid.rules:508
+    "on headline_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:522)"
+    # spec: spec/twilight_struggle/events_mid.rules:523
     p_gain_vp(state, 0, 2)
 
 
 def t_u2_incident_in_effect_0(state, v_o, v_c):
-    "on event_resolved of u2_incident_in_effect (spec/twilight_struggle/events_mid.rules:522)"
-    # spec: spec/twilight_struggle/events_mid.rules:523
+    "on event_resolved of u2_incident_in_effect (spec/twilight_struggle/events_mid.rules:537)"
+    # spec: spec/twilight_struggle/events_mid.rules:538
     cancel(state, 29, None)
-    # spec: spec/twilight_struggle/events_mid.rules:524
+    # spec: spec/twilight_struggle/events_mid.rules:539
     p_gain_vp(state, 0, 1)
 
 
 def t_shuttle_diplomacy_in_effect_0(state, v_r):
-    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:683)"
-    # spec: spec/twilight_struggle/events_mid.rules:684
+    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:712)"
+    # spec: spec/twilight_struggle/events_mid.rules:713
     cancel(state, 31, None)
-    # spec: spec/twilight_struggle/events_mid.rules:685
+    # spec: spec/twilight_struggle/events_mid.rules:714
     if state.location[72] == 11:
         move_card(state, 72, 9)
 
@@ -1334,12 +1346,12 @@ def emit_card_played(state, x0, x1):
                 runs.append((t_formosan_resolution_in_effect_0, [x0, x1]))
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:341
-            if x0 == args[0]:
+            # spec: spec/twilight_struggle/events_mid.rules:351
+            if x0 == args[0] and x1 == 48:
                 runs.append((t_missile_envy_obligation_0, [args[0], x0, x1]))
         elif kind == 28:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:500
+            # spec: spec/twilight_struggle/events_mid.rules:515
             if d_flower_power_counts(state, x0, x1):
                 runs.append((t_flower_power_in_effect_0, [x0, x1]))
     for function, values in runs:
@@ -1355,14 +1367,14 @@ def emit_coup_made(state, x0, x1):
         kind = effect[0]
         if kind == 16:  # yuri_and_samantha_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:520
+            # spec: spec/twilight_struggle/events_late.rules:532
             if x0 == 1:
                 runs.append((t_yuri_and_samantha_in_effect_0, [x0, x1]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:80
+            # spec: spec/twilight_struggle/events_mid.rules:82
             if x0 == args[0]:
-                runs.append((t_cuban_missile_crisis_in_effect_1, [args[0], x0, x1]))
+                runs.append((t_cuban_missile_crisis_in_effect_2, [args[0], x0, x1]))
     for function, values in runs:
         function(state, *values)
 
@@ -1376,7 +1388,7 @@ def emit_region_scored(state, x0):
         kind = effect[0]
         if kind == 31:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:683
+            # spec: spec/twilight_struggle/events_mid.rules:712
             if (x0 == 115 or x0 == 113) and not state.vars[4]:
                 runs.append((t_shuttle_diplomacy_in_effect_0, [x0]))
     for function, values in runs:
@@ -1392,19 +1404,14 @@ def emit_action_round_replaced(state, x0):
         kind = effect[0]
         if kind == 19:  # quagmire_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:136
+            # spec: spec/twilight_struggle/events_mid.rules:138
             if x0 == 1:
-                runs.append([87, 0, [x0], None])
+                runs.append(new_frame(88, [x0]))
         elif kind == 20:  # bear_trap_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:141
+            # spec: spec/twilight_struggle/events_mid.rules:143
             if x0 == 0:
-                runs.append([88, 0, [x0], None])
-        elif kind == 22:  # missile_envy_obligation
-            args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:345
-            if x0 == args[0]:
-                runs.append([89, 0, [args[0], x0], None])
+                runs.append(new_frame(89, [x0]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1419,15 +1426,26 @@ def emit_action_round_started(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:498
-            runs.append((t_norad_in_effect_0, [x0]))
+            # spec: spec/twilight_struggle/events_late.rules:510
+            runs.append(new_frame(90, [x0]))
+        elif kind == 17:  # cuban_missile_crisis_in_effect
+            args = effect[1]
+            # spec: spec/twilight_struggle/events_mid.rules:76
+            if x0 == args[0] and d_cmc_can_cancel(state, args[0]):
+                runs.append(new_frame(86, [args[0], x0]))
+        elif kind == 22:  # missile_envy_obligation
+            args = effect[1]
+            # spec: spec/twilight_struggle/events_mid.rules:355
+            if state.location[48] != 2 + args[0]:
+                runs.append(new_frame(91, [args[0], x0]))
         elif kind == 24:  # we_will_bury_you_pending
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:366
+            # spec: spec/twilight_struggle/events_mid.rules:381
             if x0 == 1:
-                runs.append((t_we_will_bury_you_pending_0, [x0]))
-    for function, values in runs:
-        function(state, *values)
+                runs.append(new_frame(93, [x0]))
+    # the first trigger runs first: it goes on top
+    state.frames.extend(reversed(runs))
+    return len(runs) > 0
 
 
 def emit_action_round_ended(state, x0):
@@ -1439,13 +1457,18 @@ def emit_action_round_ended(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:499
-            runs.append([85, 0, [x0], None])
+            # spec: spec/twilight_struggle/events_late.rules:511
+            runs.append(new_frame(85, [x0]))
+        elif kind == 22:  # missile_envy_obligation
+            args = effect[1]
+            # spec: spec/twilight_struggle/events_mid.rules:358
+            if state.location[48] != 2 + args[0]:
+                runs.append(new_frame(92, [args[0], x0]))
         elif kind == 24:  # we_will_bury_you_pending
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:374
+            # spec: spec/twilight_struggle/events_mid.rules:389
             if x0 == 1 and is_active(state, 25, None):
-                runs.append([90, 0, [x0], None])
+                runs.append(new_frame(94, [x0]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1460,7 +1483,7 @@ def emit_turn_ending(state):
         kind = effect[0]
         if kind == 14:  # aldrich_ames_remix_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:359
+            # spec: spec/twilight_struggle/events_late.rules:363
             runs.append((t_aldrich_ames_remix_in_effect_0, []))
     for function, values in runs:
         function(state, *values)
@@ -1475,12 +1498,12 @@ def emit_event_resolved(state, x0, x1):
         kind = effect[0]
         if kind == 24:  # we_will_bury_you_pending
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:369
+            # spec: spec/twilight_struggle/events_mid.rules:384
             if x0 == 1 and x1 == 31 and is_active(state, 25, None):
                 runs.append((t_we_will_bury_you_pending_1, [x0, x1]))
         elif kind == 29:  # u2_incident_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:522
+            # spec: spec/twilight_struggle/events_mid.rules:537
             if x1 == 31:
                 runs.append((t_u2_incident_in_effect_0, [x0, x1]))
     for function, values in runs:
@@ -1496,7 +1519,7 @@ def emit_space_attempted(state, x0, x1):
         kind = effect[0]
         if kind == 28:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:503
+            # spec: spec/twilight_struggle/events_mid.rules:518
             if d_flower_power_counts(state, x0, x1):
                 runs.append((t_flower_power_in_effect_1, [x0, x1]))
     for function, values in runs:
@@ -1512,9 +1535,9 @@ def emit_headline_played(state, x0, x1):
         kind = effect[0]
         if kind == 28:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:507
+            # spec: spec/twilight_struggle/events_mid.rules:522
             if d_flower_power_counts(state, x0, x1) and event_allowed(
-                state, x1, d_event_owner(state, x1, x0)
+                state, EVENT_WHEN, x1, d_event_owner(state, x1, x0)
             ):
                 runs.append((t_flower_power_in_effect_2, [x0, x1]))
     for function, values in runs:
@@ -1530,9 +1553,9 @@ def emit_coup_announced(state, x0, x1):
         kind = effect[0]
         if kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:77
+            # spec: spec/twilight_struggle/events_mid.rules:79
             if x0 == args[0] and d_cmc_can_cancel(state, args[0]):
-                runs.append([86, 0, [args[0], x0, x1], None])
+                runs.append(new_frame(87, [args[0], x0, x1]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
     return len(runs) > 0
@@ -1555,7 +1578,7 @@ def resolve_event(state, card, you):
         plain(state, you, card)
         return False
     step, size = EVENT_STEPS[card]
-    state.frames.append([step, 0, [you, card] + [UNBOUND] * size, None])
+    state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
 
@@ -1563,15 +1586,15 @@ def resolve_event(state, card, you):
 
 
 def s_play_card_in_action_round(state, frame):
-    "procedure play_card_in_action_round (spec/twilight_struggle/card_play.rules:44)"
+    "procedure play_card_in_action_round (spec/twilight_struggle/card_play.rules:51)"
     # L: 0 p, 1 rounds_left, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:45
+            # spec: spec/twilight_struggle/card_play.rules:52
             L[1] = q_action_rounds_for(state, L[0]) - state.tracks[3] + 1
-            # spec: spec/twilight_struggle/card_play.rules:46
+            # spec: spec/twilight_struggle/card_play.rules:53
             if any(
                 d_may_play_now(state, L[0], c_c, L[1])
                 and allowed_play_card(state, L[0], c_c)
@@ -1581,7 +1604,7 @@ def s_play_card_in_action_round(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:47
+            # spec: spec/twilight_struggle/card_play.rules:54
             player = L[0]
             values = [
                 c_c
@@ -1589,8 +1612,7 @@ def s_play_card_in_action_round(state, frame):
                 if d_may_play_now(state, L[0], c_c, L[1])
                 and allowed_play_card(state, L[0], c_c)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -1598,18 +1620,18 @@ def s_play_card_in_action_round(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/card_play.rules:47:9",
+                "spec/twilight_struggle/card_play.rules:54:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/card_play.rules:49
+            # spec: spec/twilight_struggle/card_play.rules:56
             state.frames.pop()
-            state.frames.append([1, 0, [L[0], L[2]], None])
+            state.frames.append(new_frame(1, [L[0], L[2]] + [UNBOUND] * 2))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:51
+            # spec: spec/twilight_struggle/card_play.rules:58
             state.log.append(
                 " ".join(
                     [
@@ -1625,25 +1647,29 @@ def s_play_card_in_action_round(state, frame):
 
 
 def s_play_card_for_action(state, frame):
-    "procedure play_card_for_action (spec/twilight_struggle/card_play.rules:55)"
-    # L: 0 p, 1 c
+    "procedure play_card_for_action (spec/twilight_struggle/card_play.rules:62)"
+    # L: 0 p, 1 c, 2 outer_card, 3 outer_player
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:56
-            card = L[1]
-            if card is None:
-                raise RuleError(
-                    "cannot move none: no card",
-                    "spec/twilight_struggle/card_play.rules:56:5",
-                )
-            move_card(state, card, 8)
-            # spec: spec/twilight_struggle/card_play.rules:57
+            # spec: spec/twilight_struggle/card_play.rules:65
+            L[2] = state.vars[6]
+            # spec: spec/twilight_struggle/card_play.rules:66
+            L[3] = state.vars[7]
+            # spec: spec/twilight_struggle/card_play.rules:67
+            state.vars[6] = L[1]
+            # spec: spec/twilight_struggle/card_play.rules:68
+            state.vars[7] = L[0]
+            # spec: spec/twilight_struggle/card_play.rules:69
+            move_card(
+                state, some_card(L[1], "spec/twilight_struggle/card_play.rules:69:5"), 8
+            )
+            # spec: spec/twilight_struggle/card_play.rules:70
             state.vars[5] = False
-            # spec: spec/twilight_struggle/card_play.rules:58
+            # spec: spec/twilight_struggle/card_play.rules:71
             emit_card_played(state, L[0], L[1])
-            # spec: spec/twilight_struggle/card_play.rules:59
+            # spec: spec/twilight_struggle/card_play.rules:72
             state.log.append(
                 " ".join(
                     [
@@ -1654,29 +1680,29 @@ def s_play_card_for_action(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/twilight_struggle/card_play.rules:59:32",
+                                "spec/twilight_struggle/card_play.rules:72:32",
                             )
                         ),
                     ]
                 )
             )
-            # spec: spec/twilight_struggle/card_play.rules:60
+            # spec: spec/twilight_struggle/card_play.rules:73
             if attr_of(
                 A_scoring,
                 L[1],
                 "scoring",
-                "spec/twilight_struggle/card_play.rules:60:8",
+                "spec/twilight_struggle/card_play.rules:73:8",
             ):
                 pc = 1
             else:
                 pc = 2
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:62
+            # spec: spec/twilight_struggle/card_play.rules:75
             frame[1] = 7
-            state.frames.append([4, 0, [L[1], L[0]], None])
+            state.frames.append(new_frame(4, [L[1], L[0]]))
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/card_play.rules:64
+            # spec: spec/twilight_struggle/card_play.rules:77
             player = L[0]
             offered = []
             if d_may_play_as_event(state, L[0], L[1]):
@@ -1684,11 +1710,11 @@ def s_play_card_for_action(state, frame):
             offered.append(1)
             if d_may_attempt_space(state, L[0], L[1]):
                 offered.append(2)
-            ids = [("play_event", "operations", "space_attempt")[i] for i in offered]
-            labels = [
-                ("As its event", "For operations", "On the space race")[i]
-                for i in offered
-            ]
+            ids, labels = option_names(
+                offered,
+                ("play_event", "operations", "space_attempt"),
+                ("As its event", "For operations", "On the space race"),
+            )
             ask(
                 state,
                 player,
@@ -1696,7 +1722,7 @@ def s_play_card_for_action(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/card_play.rules:64:9",
+                "spec/twilight_struggle/card_play.rules:77:9",
             )
             frame[1] = 3
             return
@@ -1711,56 +1737,60 @@ def s_play_card_for_action(state, frame):
             else:
                 pc = 7
         if pc == 4:
-            # spec: spec/twilight_struggle/card_play.rules:66
+            # spec: spec/twilight_struggle/card_play.rules:79
             frame[1] = 7
-            state.frames.append([4, 0, [L[1], L[0]], None])
+            state.frames.append(new_frame(4, [L[1], L[0]]))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/card_play.rules:69
+            # spec: spec/twilight_struggle/card_play.rules:82
             frame[1] = 7
-            state.frames.append([2, 0, [L[0], L[1]], None])
+            state.frames.append(new_frame(2, [L[0], L[1]]))
             return
         if pc == 6:
-            # spec: spec/twilight_struggle/card_play.rules:72
+            # spec: spec/twilight_struggle/card_play.rules:85
             p_space_race_attempt(state, L[0], L[1])
             pc = 7
         if pc == 7:
-            # spec: spec/twilight_struggle/card_play.rules:76
+            # spec: spec/twilight_struggle/card_play.rules:89
             p_put_away_played_card(state, L[0], L[1])
-            # spec: spec/twilight_struggle/card_play.rules:77
+            # spec: spec/twilight_struggle/card_play.rules:90
+            state.vars[6] = L[2]
+            # spec: spec/twilight_struggle/card_play.rules:91
+            state.vars[7] = L[3]
+            # spec: spec/twilight_struggle/card_play.rules:92
             p_check_vp_victory(state)
             state.frames.pop()
             return
 
 
 def s_operations_with_card(state, frame):
-    "procedure operations_with_card (spec/twilight_struggle/card_play.rules:84)"
+    "procedure operations_with_card (spec/twilight_struggle/card_play.rules:99)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:85
+            # spec: spec/twilight_struggle/card_play.rules:100
             if attr_of(
-                A_side, L[1], "side", "spec/twilight_struggle/card_play.rules:85:8"
-            ) == opponent_of(L[0]):
+                A_side, L[1], "side", "spec/twilight_struggle/card_play.rules:100:8"
+            ) == opponent_of(L[0], 2):
                 pc = 1
             else:
                 pc = 7
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:86
+            # spec: spec/twilight_struggle/card_play.rules:101
             player = L[0]
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("event_first", "operations_first")[i] for i in offered]
-            labels = [
+            ids, labels = option_names(
+                offered,
+                ("event_first", "operations_first"),
                 (
                     "Event first, then the operations",
                     "Operations first, then the event",
-                )[i]
-                for i in offered
-            ]
+                ),
+            )
             ask(
                 state,
                 player,
@@ -1768,7 +1798,7 @@ def s_operations_with_card(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/card_play.rules:86:9",
+                "spec/twilight_struggle/card_play.rules:101:9",
             )
             frame[1] = 2
             return
@@ -1781,33 +1811,33 @@ def s_operations_with_card(state, frame):
             else:
                 pc = 8
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:88
+            # spec: spec/twilight_struggle/card_play.rules:103
             frame[1] = 4
-            state.frames.append([4, 0, [L[1], opponent_of(L[0])], None])
+            state.frames.append(new_frame(4, [L[1], opponent_of(L[0], 2)]))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/card_play.rules:89
+            # spec: spec/twilight_struggle/card_play.rules:104
             p_check_vp_victory(state)
-            # spec: spec/twilight_struggle/card_play.rules:90
+            # spec: spec/twilight_struggle/card_play.rules:105
             state.frames.pop()
-            state.frames.append([3, 0, [L[0], L[1]], None])
+            state.frames.append(new_frame(3, [L[0], L[1]]))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/card_play.rules:93
+            # spec: spec/twilight_struggle/card_play.rules:108
             frame[1] = 6
-            state.frames.append([3, 0, [L[0], L[1]], None])
+            state.frames.append(new_frame(3, [L[0], L[1]]))
             return
         if pc == 6:
-            # spec: spec/twilight_struggle/card_play.rules:94
+            # spec: spec/twilight_struggle/card_play.rules:109
             p_check_vp_victory(state)
-            # spec: spec/twilight_struggle/card_play.rules:95
+            # spec: spec/twilight_struggle/card_play.rules:110
             state.frames.pop()
-            state.frames.append([4, 0, [L[1], opponent_of(L[0])], None])
+            state.frames.append(new_frame(4, [L[1], opponent_of(L[0], 2)]))
             return
         if pc == 7:
-            # spec: spec/twilight_struggle/card_play.rules:99
+            # spec: spec/twilight_struggle/card_play.rules:114
             state.frames.pop()
-            state.frames.append([3, 0, [L[0], L[1]], None])
+            state.frames.append(new_frame(3, [L[0], L[1]]))
             return
         if pc == 8:
             state.frames.pop()
@@ -1815,63 +1845,61 @@ def s_operations_with_card(state, frame):
 
 
 def s_card_operations(state, frame):
-    "procedure card_operations (spec/twilight_struggle/card_play.rules:103)"
+    "procedure card_operations (spec/twilight_struggle/card_play.rules:118)"
     # L: 0 p, 1 c
     L = frame[2]
-    # spec: spec/twilight_struggle/card_play.rules:104
+    # spec: spec/twilight_struggle/card_play.rules:119
     state.frames.pop()
     state.frames.append(
-        [
+        new_frame(
             18,
-            0,
             [
                 L[0],
                 q_ops_value(state, L[0], L[1]),
                 q_ops_bonus_in(state, L[0], L[1], 113),
                 q_ops_bonus_in(state, L[0], L[1], 114),
             ],
-            None,
-        ]
+        )
     )
     return
 
 
 def s_fire_event(state, frame):
-    "procedure fire_event (spec/twilight_struggle/card_play.rules:113)"
+    "procedure fire_event (spec/twilight_struggle/card_play.rules:128)"
     # L: 0 c, 1 owner
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:114
-            if event_allowed(state, L[0], L[1]):
+            # spec: spec/twilight_struggle/card_play.rules:129
+            if event_allowed(state, EVENT_WHEN, L[0], L[1]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:115
+            # spec: spec/twilight_struggle/card_play.rules:130
             if HAS_EVENT[L[0]]:
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/card_play.rules:116
+            # spec: spec/twilight_struggle/card_play.rules:131
             frame[1] = 3
             if resolve_event(state, L[0], L[1]):
                 return
             pc = 3
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:117
+            # spec: spec/twilight_struggle/card_play.rules:132
             emit_event_resolved(state, L[1], L[0])
             pc = 4
         if pc == 4:
-            # spec: spec/twilight_struggle/card_play.rules:119
+            # spec: spec/twilight_struggle/card_play.rules:134
             state.vars[5] = True
             pc = 6
         if pc == 5:
-            # spec: spec/twilight_struggle/card_play.rules:121
+            # spec: spec/twilight_struggle/card_play.rules:136
             state.vars[5] = False
-            # spec: spec/twilight_struggle/card_play.rules:122
+            # spec: spec/twilight_struggle/card_play.rules:137
             state.log.append(
                 " ".join(
                     [
@@ -1880,7 +1908,7 @@ def s_fire_event(state, frame):
                                 ENTITY_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/card_play.rules:122:13",
+                                "spec/twilight_struggle/card_play.rules:137:13",
                             )
                         ),
                         "- the event cannot take place",
@@ -1894,17 +1922,67 @@ def s_fire_event(state, frame):
 
 
 def s_event_operations(state, frame):
-    "procedure event_operations (spec/twilight_struggle/event_helpers.rules:71)"
+    "procedure event_operations (spec/twilight_struggle/event_helpers.rules:74)"
     # L: 0 p, 1 ops
     L = frame[2]
-    # spec: spec/twilight_struggle/event_helpers.rules:72
+    # spec: spec/twilight_struggle/event_helpers.rules:75
     if state.vars[3]:
         state.counters[3][:] = state.counters[1]
         state.counters[4][:] = state.counters[2]
-    # spec: spec/twilight_struggle/event_helpers.rules:73
+    # spec: spec/twilight_struggle/event_helpers.rules:76
     state.frames.pop()
-    state.frames.append([18, 0, [L[0], L[1], 0, 0], None])
+    state.frames.append(new_frame(18, [L[0], L[1], 0, 0]))
     return
+
+
+def s_optional_event_operations(state, frame):
+    "procedure optional_event_operations (spec/twilight_struggle/event_helpers.rules:82)"
+    # L: 0 p, 1 ops
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/twilight_struggle/event_helpers.rules:83
+            player = L[0]
+            offered = []
+            offered.append(0)
+            offered.append(1)
+            ids, labels = option_names(
+                offered, ("use", "decline"), ("Conduct operations", "Do not use them")
+            )
+            ask(
+                state,
+                player,
+                "Use the operations the event grants?",
+                ids,
+                labels,
+                offered,
+                "spec/twilight_struggle/event_helpers.rules:83:5",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            k = frame[3]
+            if k == 0:
+                pc = 2
+            elif k == 1:
+                pc = 3
+            else:
+                pc = 4
+        if pc == 2:
+            # spec: spec/twilight_struggle/event_helpers.rules:84
+            state.frames.pop()
+            state.frames.append(new_frame(5, [L[0], L[1]]))
+            return
+        if pc == 3:
+            # spec: spec/twilight_struggle/event_helpers.rules:85
+            state.log.append(
+                " ".join([text_of(d_side_name(state, L[0])), "declines the operations"])
+            )
+            pc = 4
+        if pc == 4:
+            state.frames.pop()
+            return
 
 
 def s_late_add_influence_capped(state, frame):
@@ -1927,7 +2005,10 @@ def s_late_add_influence_capped(state, frame):
             if any(
                 c_c in KS_country and state.counters[0][c_c] < L[2]
                 for c_c in collection_of(
-                    state, L[3], "spec/twilight_struggle/events_late.rules:33:40"
+                    state,
+                    L[3],
+                    REGION_MEMBERS,
+                    "spec/twilight_struggle/events_late.rules:33:40",
                 )
             ):
                 pc = 2
@@ -1944,13 +2025,13 @@ def s_late_add_influence_capped(state, frame):
                         state,
                         c_c,
                         L[3],
+                        REGION_SETS,
                         "spec/twilight_struggle/events_late.rules:34:42",
                     )
                     and state.counters[0][c_c] < L[2]
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2000,7 +2081,10 @@ def s_late_remove_influence_capped(state, frame):
                 and state.counters[1 + L[1]][c_c] > 0
                 and state.counters[0][c_c] < L[3]
                 for c_c in collection_of(
-                    state, L[4], "spec/twilight_struggle/events_late.rules:47:40"
+                    state,
+                    L[4],
+                    REGION_MEMBERS,
+                    "spec/twilight_struggle/events_late.rules:47:40",
                 )
             ):
                 pc = 2
@@ -2017,14 +2101,14 @@ def s_late_remove_influence_capped(state, frame):
                         state,
                         c_c,
                         L[4],
+                        REGION_SETS,
                         "spec/twilight_struggle/events_late.rules:49:23",
                     )
                     and state.counters[1 + L[1]][c_c] > 0
                     and state.counters[0][c_c] < L[3]
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2076,11 +2160,11 @@ def s_late_event_operations(state, frame):
             if any(d_realign_target(state, L[0], c_x) for c_x in K_country):
                 offered.append(1)
             offered.append(2)
-            ids = [("influence", "realignment", "decline")[i] for i in offered]
-            labels = [
-                ("Place influence", "Realignment rolls", "Use none of them")[i]
-                for i in offered
-            ]
+            ids, labels = option_names(
+                offered,
+                ("influence", "realignment", "decline"),
+                ("Place influence", "Realignment rolls", "Use none of them"),
+            )
             ask(
                 state,
                 player,
@@ -2105,12 +2189,12 @@ def s_late_event_operations(state, frame):
         if pc == 2:
             # spec: spec/twilight_struggle/events_late.rules:70
             state.frames.pop()
-            state.frames.append([19, 0, [L[0], L[2], 0, 0] + [UNBOUND] * 4, None])
+            state.frames.append(new_frame(19, [L[0], L[2], 0, 0] + [UNBOUND] * 4))
             return
         if pc == 3:
             # spec: spec/twilight_struggle/events_late.rules:74
             state.frames.pop()
-            state.frames.append([20, 0, [L[0], L[2], 0, 0] + [UNBOUND] * 4, None])
+            state.frames.append(new_frame(20, [L[0], L[2], 0, 0] + [UNBOUND] * 4))
             return
         if pc == 4:
             state.frames.pop()
@@ -2118,17 +2202,17 @@ def s_late_event_operations(state, frame):
 
 
 def s_late_double_influence(state, frame):
-    "procedure late_double_influence (spec/twilight_struggle/events_late.rules:286)"
+    "procedure late_double_influence (spec/twilight_struggle/events_late.rules:290)"
     # L: 0 p, 1 n, 2 r, 3 left, 4 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:287
+            # spec: spec/twilight_struggle/events_late.rules:291
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/events_late.rules:288
+            # spec: spec/twilight_struggle/events_late.rules:292
             L[3] = L[1]
-            # spec: spec/twilight_struggle/events_late.rules:289
+            # spec: spec/twilight_struggle/events_late.rules:293
             pc = 1
         if pc == 1:
             if not (
@@ -2138,19 +2222,25 @@ def s_late_double_influence(state, frame):
                     and state.counters[1 + L[0]][c_c] > 0
                     and state.counters[0][c_c] == 0
                     for c_c in collection_of(
-                        state, L[2], "spec/twilight_struggle/events_late.rules:289:52"
+                        state,
+                        L[2],
+                        REGION_MEMBERS,
+                        "spec/twilight_struggle/events_late.rules:293:52",
                     )
                 )
             ):
                 pc = 6
                 continue
-            # spec: spec/twilight_struggle/events_late.rules:290
+            # spec: spec/twilight_struggle/events_late.rules:294
             player = L[0]
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("double", "stop")[i] for i in offered]
-            labels = [("Double the influence in a country", "Stop")[i] for i in offered]
+            ids, labels = option_names(
+                offered,
+                ("double", "stop"),
+                ("Double the influence in a country", "Stop"),
+            )
             ask(
                 state,
                 player,
@@ -2158,7 +2248,7 @@ def s_late_double_influence(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:290:9",
+                "spec/twilight_struggle/events_late.rules:294:9",
             )
             frame[1] = 2
             return
@@ -2171,7 +2261,7 @@ def s_late_double_influence(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:292
+            # spec: spec/twilight_struggle/events_late.rules:296
             player = L[0]
             values = [
                 c_c
@@ -2181,14 +2271,14 @@ def s_late_double_influence(state, frame):
                         state,
                         c_c,
                         L[2],
-                        "spec/twilight_struggle/events_late.rules:292:46",
+                        REGION_SETS,
+                        "spec/twilight_struggle/events_late.rules:296:46",
                     )
                     and state.counters[1 + L[0]][c_c] > 0
                     and state.counters[0][c_c] == 0
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2196,24 +2286,24 @@ def s_late_double_influence(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:292:17",
+                "spec/twilight_struggle/events_late.rules:296:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:294
+            # spec: spec/twilight_struggle/events_late.rules:298
             state.counters[1 + L[0]][L[4]] = max(
                 0, state.counters[1 + L[0]][L[4]] + state.counters[1 + L[0]][L[4]]
             )
-            # spec: spec/twilight_struggle/events_late.rules:295
+            # spec: spec/twilight_struggle/events_late.rules:299
             state.counters[0][L[4]] = max(0, state.counters[0][L[4]] + 1)
-            # spec: spec/twilight_struggle/events_late.rules:296
+            # spec: spec/twilight_struggle/events_late.rules:300
             L[3] = L[3] - 1
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_late.rules:298
+            # spec: spec/twilight_struggle/events_late.rules:302
             L[3] = 0
             pc = 1
             continue
@@ -2223,29 +2313,33 @@ def s_late_double_influence(state, frame):
 
 
 def s_late_free_realignments(state, frame):
-    "procedure late_free_realignments (spec/twilight_struggle/events_late.rules:334)"
+    "procedure late_free_realignments (spec/twilight_struggle/events_late.rules:338)"
     # L: 0 p, 1 points, 2 r, 3 left, 4 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:335
+            # spec: spec/twilight_struggle/events_late.rules:339
             L[3] = L[1]
-            # spec: spec/twilight_struggle/events_late.rules:336
+            # spec: spec/twilight_struggle/events_late.rules:340
             pc = 1
         if pc == 1:
             if not (
                 L[3] > 0
                 and any(
-                    c_c in KS_country and state.counters[1 + opponent_of(L[0])][c_c] > 0
+                    c_c in KS_country
+                    and state.counters[1 + opponent_of(L[0], 2)][c_c] > 0
                     for c_c in collection_of(
-                        state, L[2], "spec/twilight_struggle/events_late.rules:336:52"
+                        state,
+                        L[2],
+                        REGION_MEMBERS,
+                        "spec/twilight_struggle/events_late.rules:340:52",
                     )
                 )
             ):
                 pc = 3
                 continue
-            # spec: spec/twilight_struggle/events_late.rules:337
+            # spec: spec/twilight_struggle/events_late.rules:341
             player = L[0]
             values = [
                 c_target
@@ -2255,13 +2349,13 @@ def s_late_free_realignments(state, frame):
                         state,
                         c_target,
                         L[2],
-                        "spec/twilight_struggle/events_late.rules:337:43",
+                        REGION_SETS,
+                        "spec/twilight_struggle/events_late.rules:341:43",
                     )
-                    and state.counters[1 + opponent_of(L[0])][c_target] > 0
+                    and state.counters[1 + opponent_of(L[0], 2)][c_target] > 0
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2269,15 +2363,15 @@ def s_late_free_realignments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:337:9",
+                "spec/twilight_struggle/events_late.rules:341:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:339
+            # spec: spec/twilight_struggle/events_late.rules:343
             p_realignment_roll(state, L[0], L[4])
-            # spec: spec/twilight_struggle/events_late.rules:340
+            # spec: spec/twilight_struggle/events_late.rules:344
             L[3] = L[3] - 1
             pc = 1
             continue
@@ -2287,13 +2381,13 @@ def s_late_free_realignments(state, frame):
 
 
 def s_norad_check(state, frame):
-    "procedure norad_check (spec/twilight_struggle/events_late.rules:502)"
+    "procedure norad_check (spec/twilight_struggle/events_late.rules:514)"
     # L: 0 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:503
+            # spec: spec/twilight_struggle/events_late.rules:515
             if (
                 state.tracks[0] == 2
                 and state.vars[0] != 2
@@ -2304,11 +2398,10 @@ def s_norad_check(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:505
+            # spec: spec/twilight_struggle/events_late.rules:517
             player = 1
             values = [c_c for c_c in K_country if state.counters[2][c_c] > 0]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2316,13 +2409,13 @@ def s_norad_check(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:505:9",
+                "spec/twilight_struggle/events_late.rules:517:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[0] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:506
+            # spec: spec/twilight_struggle/events_late.rules:518
             state.counters[2][L[0]] = max(0, state.counters[2][L[0]] + 1)
             pc = 3
         if pc == 3:
@@ -2330,63 +2423,14 @@ def s_norad_check(state, frame):
             return
 
 
-def s_optional_event_operations(state, frame):
-    "procedure optional_event_operations (spec/twilight_struggle/events_mid.rules:26)"
-    # L: 0 p, 1 ops
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:27
-            player = L[0]
-            offered = []
-            offered.append(0)
-            offered.append(1)
-            ids = [("use", "decline")[i] for i in offered]
-            labels = [("Conduct operations", "Do not use them")[i] for i in offered]
-            ask(
-                state,
-                player,
-                "Use the operations the event grants?",
-                ids,
-                labels,
-                offered,
-                "spec/twilight_struggle/events_mid.rules:27:5",
-            )
-            frame[1] = 1
-            return
-        if pc == 1:
-            k = frame[3]
-            if k == 0:
-                pc = 2
-            elif k == 1:
-                pc = 3
-            else:
-                pc = 4
-        if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:28
-            state.frames.pop()
-            state.frames.append([5, 0, [L[0], L[1]], None])
-            return
-        if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:29
-            state.log.append(
-                " ".join([text_of(d_side_name(state, L[0])), "declines the operations"])
-            )
-            pc = 4
-        if pc == 4:
-            state.frames.pop()
-            return
-
-
 def s_offer_cmc_cancel(state, frame):
-    "procedure offer_cmc_cancel (spec/twilight_struggle/events_mid.rules:85)"
+    "procedure offer_cmc_cancel (spec/twilight_struggle/events_mid.rules:87)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:86
+            # spec: spec/twilight_struggle/events_mid.rules:88
             player = L[0]
             offered = []
             offered.append(0)
@@ -2396,24 +2440,24 @@ def s_offer_cmc_cancel(state, frame):
                 offered.append(2)
             if L[0] == 1 and state.counters[2][138] >= 2:
                 offered.append(3)
-            ids = [("keep", "cuba", "west_germany", "turkey")[i] for i in offered]
-            labels = [
+            ids, labels = option_names(
+                offered,
+                ("keep", "cuba", "west_germany", "turkey"),
                 (
-                    "Keep the influence (this coup loses the game)",
+                    "Keep the influence (a coup of yours this turn loses the game)",
                     "Remove 2 USSR influence from Cuba",
                     "Remove 2 US influence from West Germany",
                     "Remove 2 US influence from Turkey",
-                )[i]
-                for i in offered
-            ]
+                ),
+            )
             ask(
                 state,
                 player,
-                "Remove 2 influence to end the Cuban Missile Crisis before this coup?",
+                "Remove 2 influence to end the Cuban Missile Crisis?",
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:86:5",
+                "spec/twilight_struggle/events_mid.rules:88:5",
             )
             frame[1] = 1
             return
@@ -2422,62 +2466,62 @@ def s_offer_cmc_cancel(state, frame):
             if k == 0:
                 pass
             elif k == 1:
-                # spec: spec/twilight_struggle/events_mid.rules:90
+                # spec: spec/twilight_struggle/events_mid.rules:92
                 state.counters[1][186] = max(0, state.counters[1][186] - 2)
-                # spec: spec/twilight_struggle/events_mid.rules:91
+                # spec: spec/twilight_struggle/events_mid.rules:93
                 cancel(state, 17, None)
             elif k == 2:
-                # spec: spec/twilight_struggle/events_mid.rules:95
+                # spec: spec/twilight_struggle/events_mid.rules:97
                 state.counters[2][140] = max(0, state.counters[2][140] - 2)
-                # spec: spec/twilight_struggle/events_mid.rules:96
+                # spec: spec/twilight_struggle/events_mid.rules:98
                 cancel(state, 17, None)
             elif k == 3:
-                # spec: spec/twilight_struggle/events_mid.rules:100
+                # spec: spec/twilight_struggle/events_mid.rules:102
                 state.counters[2][138] = max(0, state.counters[2][138] - 2)
-                # spec: spec/twilight_struggle/events_mid.rules:101
+                # spec: spec/twilight_struggle/events_mid.rules:103
                 cancel(state, 17, None)
             state.frames.pop()
             return
 
 
 def s_trap_action_round(state, frame):
-    "procedure trap_action_round (spec/twilight_struggle/events_mid.rules:144)"
+    "procedure trap_action_round (spec/twilight_struggle/events_mid.rules:146)"
     # L: 0 p, 1 rounds_left, 2 can_discard, 3 may_discard, 4 may_score, 5 c, 6 die
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:145
-            L[1] = q_action_rounds_for(state, L[0]) - state.tracks[3] + 1
-            # spec: spec/twilight_struggle/events_mid.rules:146
-            L[2] = any(d_trap_discard_ok(state, L[0], c_c) for c_c in K_card)
             # spec: spec/twilight_struggle/events_mid.rules:147
-            L[3] = bool(L[2] and d_scoring_cards_held(state, L[0]) < L[1])
+            L[1] = q_action_rounds_for(state, L[0]) - state.tracks[3] + 1
             # spec: spec/twilight_struggle/events_mid.rules:148
+            L[2] = any(d_trap_discard_ok(state, L[0], c_c) for c_c in K_card)
+            # spec: spec/twilight_struggle/events_mid.rules:149
+            L[3] = bool(L[2] and d_scoring_cards_held(state, L[0]) < L[1])
+            # spec: spec/twilight_struggle/events_mid.rules:150
             L[4] = d_scoring_cards_held(state, L[0]) > 0 and (
                 not L[2] or d_scoring_cards_held(state, L[0]) >= L[1]
             )
-            # spec: spec/twilight_struggle/events_mid.rules:149
+            # spec: spec/twilight_struggle/events_mid.rules:151
             if L[3] or L[4]:
                 pc = 1
             else:
                 pc = 7
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:150
+            # spec: spec/twilight_struggle/events_mid.rules:152
             player = L[0]
             offered = []
             if L[3]:
                 offered.append(0)
             if L[4]:
                 offered.append(1)
-            ids = [("discard", "scoring")[i] for i in offered]
-            labels = [
+            ids, labels = option_names(
+                offered,
+                ("discard", "scoring"),
                 (
                     "Discard a card of 2 or more operations and roll (1-4 escapes)",
                     "Play a scoring card",
-                )[i]
-                for i in offered
-            ]
+                ),
+            )
             ask(
                 state,
                 player,
@@ -2485,7 +2529,7 @@ def s_trap_action_round(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:150:9",
+                "spec/twilight_struggle/events_mid.rules:152:9",
             )
             frame[1] = 2
             return
@@ -2498,11 +2542,10 @@ def s_trap_action_round(state, frame):
             else:
                 pc = 8
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:152
+            # spec: spec/twilight_struggle/events_mid.rules:154
             player = L[0]
             values = [c_c for c_c in K_card if d_trap_discard_ok(state, L[0], c_c)]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2510,17 +2553,17 @@ def s_trap_action_round(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:152:17",
+                "spec/twilight_struggle/events_mid.rules:154:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:153
-            move_card(state, L[5], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:154
-            L[6] = roll(state)
             # spec: spec/twilight_struggle/events_mid.rules:155
+            move_card(state, L[5], 9)
+            # spec: spec/twilight_struggle/events_mid.rules:156
+            L[6] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:156:17")
+            # spec: spec/twilight_struggle/events_mid.rules:157
             state.log.append(
                 " ".join(
                     [
@@ -2532,24 +2575,23 @@ def s_trap_action_round(state, frame):
                     ]
                 )
             )
-            # spec: spec/twilight_struggle/events_mid.rules:156
+            # spec: spec/twilight_struggle/events_mid.rules:158
             if L[6] <= 4:
-                # spec: spec/twilight_struggle/events_mid.rules:157
+                # spec: spec/twilight_struggle/events_mid.rules:159
                 if L[0] == 1:
                     cancel(state, 19, None)
                 else:
                     cancel(state, 20, None)
-                # spec: spec/twilight_struggle/events_mid.rules:158
+                # spec: spec/twilight_struggle/events_mid.rules:160
                 state.log.append(
                     " ".join([text_of(d_side_name(state, L[0])), "escapes the trap"])
                 )
             pc = 8
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:162
+            # spec: spec/twilight_struggle/events_mid.rules:164
             player = L[0]
             values = [c_c for c_c in state.zones[2 + L[0]] if A_scoring[c_c]]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2557,18 +2599,18 @@ def s_trap_action_round(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:162:17",
+                "spec/twilight_struggle/events_mid.rules:164:17",
             )
             frame[1] = 6
             return
         if pc == 6:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:163
+            # spec: spec/twilight_struggle/events_mid.rules:165
             state.frames.pop()
-            state.frames.append([1, 0, [L[0], L[5]], None])
+            state.frames.append(new_frame(1, [L[0], L[5]] + [UNBOUND] * 2))
             return
         if pc == 7:
-            # spec: spec/twilight_struggle/events_mid.rules:167
+            # spec: spec/twilight_struggle/events_mid.rules:169
             state.log.append(
                 " ".join(
                     [
@@ -2584,30 +2626,30 @@ def s_trap_action_round(state, frame):
 
 
 def s_summit_winner(state, frame):
-    "procedure summit_winner (spec/twilight_struggle/events_mid.rules:230)"
+    "procedure summit_winner (spec/twilight_struggle/events_mid.rules:232)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:231
+            # spec: spec/twilight_struggle/events_mid.rules:233
             p_gain_vp(state, L[0], 2)
-            # spec: spec/twilight_struggle/events_mid.rules:232
+            # spec: spec/twilight_struggle/events_mid.rules:234
             player = L[0]
             offered = []
             offered.append(0)
             if state.tracks[0] < 5:
                 offered.append(1)
             offered.append(2)
-            ids = [("degrade", "improve", "leave")[i] for i in offered]
-            labels = [
+            ids, labels = option_names(
+                offered,
+                ("degrade", "improve", "leave"),
                 (
                     "Degrade DEFCON by 1",
                     "Improve DEFCON by 1",
                     "Leave DEFCON where it is",
-                )[i]
-                for i in offered
-            ]
+                ),
+            )
             ask(
                 state,
                 player,
@@ -2615,17 +2657,17 @@ def s_summit_winner(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:232:5",
+                "spec/twilight_struggle/events_mid.rules:234:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/twilight_struggle/events_mid.rules:233
+                # spec: spec/twilight_struggle/events_mid.rules:235
                 p_degrade_defcon(state, 1)
             elif k == 1:
-                # spec: spec/twilight_struggle/events_mid.rules:234
+                # spec: spec/twilight_struggle/events_mid.rules:236
                 p_improve_defcon(state, 1)
             elif k == 2:
                 pass
@@ -2634,39 +2676,38 @@ def s_summit_winner(state, frame):
 
 
 def s_free_latin_american_realignments(state, frame):
-    "procedure free_latin_american_realignments (spec/twilight_struggle/events_mid.rules:275)"
+    "procedure free_latin_american_realignments (spec/twilight_struggle/events_mid.rules:277)"
     # L: 0 p, 1 rolls, 2 left, 3 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:276
+            # spec: spec/twilight_struggle/events_mid.rules:278
             L[2] = L[1]
-            # spec: spec/twilight_struggle/events_mid.rules:277
+            # spec: spec/twilight_struggle/events_mid.rules:279
             pc = 1
         if pc == 1:
             if not (
                 L[2] > 0
                 and any(
                     d_in_latin_america(state, c_c)
-                    and state.counters[1 + opponent_of(L[0])][c_c] > 0
+                    and state.counters[1 + opponent_of(L[0], 2)][c_c] > 0
                     for c_c in K_country
                 )
             ):
                 pc = 3
                 continue
-            # spec: spec/twilight_struggle/events_mid.rules:278
+            # spec: spec/twilight_struggle/events_mid.rules:280
             player = L[0]
             values = [
                 c_target
                 for c_target in K_country
                 if (
                     d_in_latin_america(state, c_target)
-                    and state.counters[1 + opponent_of(L[0])][c_target] > 0
+                    and state.counters[1 + opponent_of(L[0], 2)][c_target] > 0
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2674,15 +2715,15 @@ def s_free_latin_american_realignments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:278:9",
+                "spec/twilight_struggle/events_mid.rules:280:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:280
+            # spec: spec/twilight_struggle/events_mid.rules:282
             p_realignment_roll(state, L[0], L[3])
-            # spec: spec/twilight_struggle/events_mid.rules:281
+            # spec: spec/twilight_struggle/events_mid.rules:283
             L[2] = L[2] - 1
             pc = 1
             continue
@@ -2692,36 +2733,33 @@ def s_free_latin_american_realignments(state, frame):
 
 
 def s_missile_envy_use(state, frame):
-    "procedure missile_envy_use (spec/twilight_struggle/events_mid.rules:325)"
+    "procedure missile_envy_use (spec/twilight_struggle/events_mid.rules:335)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:326
-            card = L[1]
-            if card is None:
-                raise RuleError(
-                    "cannot move none: no card",
-                    "spec/twilight_struggle/events_mid.rules:326:5",
-                )
-            move_card(state, card, 8)
-            # spec: spec/twilight_struggle/events_mid.rules:327
+            # spec: spec/twilight_struggle/events_mid.rules:336
+            move_card(
+                state,
+                some_card(L[1], "spec/twilight_struggle/events_mid.rules:336:5"),
+                8,
+            )
+            # spec: spec/twilight_struggle/events_mid.rules:337
             emit_card_played(state, L[0], L[1])
-            # spec: spec/twilight_struggle/events_mid.rules:328
+            # spec: spec/twilight_struggle/events_mid.rules:338
             if attr_of(
-                A_side, L[1], "side", "spec/twilight_struggle/events_mid.rules:328:8"
-            ) == opponent_of(L[0]):
+                A_side, L[1], "side", "spec/twilight_struggle/events_mid.rules:338:8"
+            ) == opponent_of(L[0], 2):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:329
+            # spec: spec/twilight_struggle/events_mid.rules:339
             frame[1] = 2
             state.frames.append(
-                [
+                new_frame(
                     5,
-                    0,
                     [
                         L[0],
                         d_event_ops(
@@ -2732,31 +2770,28 @@ def s_missile_envy_use(state, frame):
                                 A_ops,
                                 L[1],
                                 "ops",
-                                "spec/twilight_struggle/events_mid.rules:329:45",
+                                "spec/twilight_struggle/events_mid.rules:339:45",
                             ),
                         ),
                     ],
-                    None,
-                ]
+                )
             )
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:330
-            card = L[1]
-            if card is None:
-                raise RuleError(
-                    "cannot move none: no card",
-                    "spec/twilight_struggle/events_mid.rules:330:9",
-                )
-            move_card(state, card, 9)
+            # spec: spec/twilight_struggle/events_mid.rules:340
+            move_card(
+                state,
+                some_card(L[1], "spec/twilight_struggle/events_mid.rules:340:9"),
+                9,
+            )
             pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:332
+            # spec: spec/twilight_struggle/events_mid.rules:342
             frame[1] = 4
-            state.frames.append([4, 0, [L[1], L[0]], None])
+            state.frames.append(new_frame(4, [L[1], L[0]]))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/events_mid.rules:333
+            # spec: spec/twilight_struggle/events_mid.rules:343
             p_put_away_played_card(state, L[0], L[1])
             pc = 5
         if pc == 5:
@@ -2779,7 +2814,7 @@ def s_conduct_operations(state, frame):
             if any(d_realign_target(state, L[0], c_c) for c_c in K_country):
                 offered.append(1)
             if any(
-                state.counters[1 + opponent_of(L[0])][c_c] > 0
+                state.counters[1 + opponent_of(L[0], 2)][c_c] > 0
                 and allowed_coup(state, L[0], c_c)
                 for c_c in K_country
             ):
@@ -2787,21 +2822,21 @@ def s_conduct_operations(state, frame):
             if not any(
                 d_may_place_influence(state, L[0], c_c)
                 or d_realign_target(state, L[0], c_c)
-                or state.counters[1 + opponent_of(L[0])][c_c] > 0
+                or state.counters[1 + opponent_of(L[0], 2)][c_c] > 0
                 and allowed_coup(state, L[0], c_c)
                 for c_c in K_country
             ):
                 offered.append(3)
-            ids = [("influence", "realignment", "coup", "nothing")[i] for i in offered]
-            labels = [
+            ids, labels = option_names(
+                offered,
+                ("influence", "realignment", "coup", "nothing"),
                 (
                     "Place influence",
                     "Realignment rolls",
                     "A coup",
                     "Nothing can be done",
-                )[i]
-                for i in offered
-            ]
+                ),
+            )
             ask(
                 state,
                 player,
@@ -2828,17 +2863,17 @@ def s_conduct_operations(state, frame):
         if pc == 2:
             # spec: spec/twilight_struggle/operations.rules:59
             state.frames.pop()
-            state.frames.append([19, 0, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 4, None])
+            state.frames.append(new_frame(19, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 4))
             return
         if pc == 3:
             # spec: spec/twilight_struggle/operations.rules:63
             state.frames.pop()
-            state.frames.append([20, 0, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 4, None])
+            state.frames.append(new_frame(20, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 4))
             return
         if pc == 4:
             # spec: spec/twilight_struggle/operations.rules:67
             state.frames.pop()
-            state.frames.append([21, 0, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(21, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 1))
             return
         if pc == 5:
             # spec: spec/twilight_struggle/operations.rules:74
@@ -2886,8 +2921,7 @@ def s_place_influence_by_ops(state, frame):
                     <= d_budget_in(state, c_target, L[1], L[4], L[5], L[6])
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2947,13 +2981,12 @@ def s_realign_with_ops(state, frame):
                 c_target
                 for c_target in K_country
                 if (
-                    state.counters[1 + opponent_of(L[0])][c_target] > 0
+                    state.counters[1 + opponent_of(L[0], 2)][c_target] > 0
                     and d_budget_in(state, c_target, L[1], L[4], L[5], L[6]) >= 1
                 )
                 and allowed_realign(state, L[0], c_target)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -2996,11 +3029,10 @@ def s_coup_with_ops(state, frame):
             values = [
                 c_target
                 for c_target in K_country
-                if state.counters[1 + opponent_of(L[0])][c_target] > 0
+                if state.counters[1 + opponent_of(L[0], 2)][c_target] > 0
                 and allowed_coup(state, L[0], c_target)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3017,13 +3049,11 @@ def s_coup_with_ops(state, frame):
             # spec: spec/twilight_struggle/operations.rules:174
             state.frames.pop()
             state.frames.append(
-                [
+                new_frame(
                     22,
-                    0,
                     [L[0], L[4], d_budget_in(state, L[4], L[1], 0, L[2], L[3]), False]
                     + [UNBOUND] * 3,
-                    None,
-                ]
+                )
             )
             return
 
@@ -3042,7 +3072,7 @@ def s_coup_attempt(state, frame):
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/operations.rules:184
-            L[4] = roll(state)
+            L[4] = roll(state, 6, "spec/twilight_struggle/operations.rules:184:5")
             # spec: spec/twilight_struggle/operations.rules:185
             L[5] = (
                 L[4]
@@ -3082,9 +3112,9 @@ def s_coup_attempt(state, frame):
             # spec: spec/twilight_struggle/operations.rules:187
             if L[5] > 0:
                 # spec: spec/twilight_struggle/operations.rules:188
-                L[6] = min(L[5], state.counters[1 + opponent_of(L[0])][L[1]])
+                L[6] = min(L[5], state.counters[1 + opponent_of(L[0], 2)][L[1]])
                 # spec: spec/twilight_struggle/operations.rules:189
-                row = 1 + opponent_of(L[0])
+                row = 1 + opponent_of(L[0], 2)
                 state.counters[row][L[1]] = max(0, state.counters[row][L[1]] - L[6])
                 # spec: spec/twilight_struggle/operations.rules:190
                 state.counters[1 + L[0]][L[1]] = max(
@@ -3115,29 +3145,29 @@ def s_standard(state, frame):
             # spec: spec/twilight_struggle/setup.rules:8
             p_deal_cards(state)
             # spec: spec/twilight_struggle/setup.rules:10
-            state.tracks[0] = max(1, min(5, 5))
+            state.tracks[0] = 5
             # spec: spec/twilight_struggle/setup.rules:11
-            state.tracks[1] = max(-99, min(99, 0))
+            state.tracks[1] = 0
             # spec: spec/twilight_struggle/setup.rules:12
-            state.tracks[2] = max(1, min(10, 1))
+            state.tracks[2] = 1
             # spec: spec/twilight_struggle/setup.rules:13
             for L[0] in PLAYERS:
                 # spec: spec/twilight_struggle/setup.rules:14
-                state.tracks[4 + L[0]] = max(0, min(5, 0))
+                state.tracks[4 + L[0]] = 0
                 # spec: spec/twilight_struggle/setup.rules:15
-                state.tracks[6 + L[0]] = max(0, min(8, 0))
+                state.tracks[6 + L[0]] = 0
                 # spec: spec/twilight_struggle/setup.rules:16
-                state.tracks[8 + L[0]] = max(0, min(2, 0))
+                state.tracks[8 + L[0]] = 0
             # spec: spec/twilight_struggle/setup.rules:22
-            state.counters[1][166] = max(0, 1)
+            state.counters[1][166] = 1
             # spec: spec/twilight_struggle/setup.rules:23
-            state.counters[1][160] = max(0, 1)
+            state.counters[1][160] = 1
             # spec: spec/twilight_struggle/setup.rules:24
-            state.counters[1][146] = max(0, 3)
+            state.counters[1][146] = 3
             # spec: spec/twilight_struggle/setup.rules:25
-            state.counters[1][127] = max(0, 3)
+            state.counters[1][127] = 3
             # spec: spec/twilight_struggle/setup.rules:26
-            state.counters[1][128] = max(0, 1)
+            state.counters[1][128] = 1
             # spec: spec/twilight_struggle/setup.rules:27
             L[2] = 6
             pc = 1
@@ -3148,8 +3178,7 @@ def s_standard(state, frame):
             # spec: spec/twilight_struggle/setup.rules:28
             player = 0
             values = [c_c for c_c in K_country if c_c in RS_eastern_europe]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3170,25 +3199,25 @@ def s_standard(state, frame):
             continue
         if pc == 3:
             # spec: spec/twilight_struggle/setup.rules:35
-            state.counters[2][124] = max(0, 2)
+            state.counters[2][124] = 2
             # spec: spec/twilight_struggle/setup.rules:36
-            state.counters[2][159] = max(0, 1)
+            state.counters[2][159] = 1
             # spec: spec/twilight_struggle/setup.rules:37
-            state.counters[2][161] = max(0, 1)
+            state.counters[2][161] = 1
             # spec: spec/twilight_struggle/setup.rules:38
-            state.counters[2][145] = max(0, 1)
+            state.counters[2][145] = 1
             # spec: spec/twilight_struggle/setup.rules:39
-            state.counters[2][143] = max(0, 4)
+            state.counters[2][143] = 4
             # spec: spec/twilight_struggle/setup.rules:40
-            state.counters[2][154] = max(0, 1)
+            state.counters[2][154] = 1
             # spec: spec/twilight_struggle/setup.rules:41
-            state.counters[2][148] = max(0, 1)
+            state.counters[2][148] = 1
             # spec: spec/twilight_struggle/setup.rules:42
-            state.counters[2][194] = max(0, 1)
+            state.counters[2][194] = 1
             # spec: spec/twilight_struggle/setup.rules:43
-            state.counters[2][179] = max(0, 1)
+            state.counters[2][179] = 1
             # spec: spec/twilight_struggle/setup.rules:44
-            state.counters[2][139] = max(0, 5)
+            state.counters[2][139] = 5
             # spec: spec/twilight_struggle/setup.rules:45
             L[3] = 7
             pc = 4
@@ -3199,8 +3228,7 @@ def s_standard(state, frame):
             # spec: spec/twilight_struggle/setup.rules:46
             player = 1
             values = [c_c for c_c in K_country if c_c in RS_western_europe]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3253,10 +3281,11 @@ def s_space_discard_ability(state, frame):
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("keep", "discard_one")[i] for i in offered]
-            labels = [
-                ("Keep all held cards", "Discard one held card")[i] for i in offered
-            ]
+            ids, labels = option_names(
+                offered,
+                ("keep", "discard_one"),
+                ("Keep all held cards", "Discard one held card"),
+            )
             ask(
                 state,
                 player,
@@ -3280,8 +3309,7 @@ def s_space_discard_ability(state, frame):
             # spec: spec/twilight_struggle/space_race.rules:80
             player = L[0]
             values = [c_c for c_c in state.zones[2 + L[0]] if not A_scoring[c_c]]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3315,7 +3343,7 @@ def s_play_turn(state, frame):
             # spec: spec/twilight_struggle/turn.rules:5
             state.log.append(" ".join(["Turn", text_of(state.tracks[2])]))
             # spec: spec/twilight_struggle/turn.rules:6
-            state.tracks[3] = max(0, min(8, 0))
+            state.tracks[3] = 0
             # spec: spec/twilight_struggle/turn.rules:7
             p_improve_defcon(state, 1)
             # spec: spec/twilight_struggle/turn.rules:10
@@ -3328,17 +3356,17 @@ def s_play_turn(state, frame):
             p_deal_cards(state)
             # spec: spec/twilight_struggle/turn.rules:13
             frame[1] = 1
-            state.frames.append([26, 0, [UNBOUND] * 3, None])
+            state.frames.append(new_frame(26, [UNBOUND] * 3))
             return
         if pc == 1:
             # spec: spec/twilight_struggle/turn.rules:14
             frame[1] = 2
-            state.frames.append([29, 0, [UNBOUND] * 6, None])
+            state.frames.append(new_frame(29, [UNBOUND] * 6))
             return
         if pc == 2:
             # spec: spec/twilight_struggle/turn.rules:15
             state.frames.pop()
-            state.frames.append([32, 0, [UNBOUND] * 1, None])
+            state.frames.append(new_frame(32, [UNBOUND] * 1))
             return
 
 
@@ -3369,7 +3397,7 @@ def s_headline_phase(state, frame):
                 L[1] = True
             # spec: spec/twilight_struggle/turn.rules:68
             frame[1] = 1
-            state.frames.append([27, 0, [L[0]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(27, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
             # spec: spec/twilight_struggle/turn.rules:69
@@ -3377,7 +3405,7 @@ def s_headline_phase(state, frame):
                 state.revealed[6 + L[0]] = True
             # spec: spec/twilight_struggle/turn.rules:70
             frame[1] = 2
-            state.frames.append([27, 0, [opponent_of(L[0])] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(27, [opponent_of(L[0], 2)] + [UNBOUND] * 1))
             return
         if pc == 2:
             # spec: spec/twilight_struggle/turn.rules:71
@@ -3396,12 +3424,12 @@ def s_headline_phase(state, frame):
             )
             # spec: spec/twilight_struggle/turn.rules:78
             frame[1] = 3
-            state.frames.append([28, 0, [L[2]] + [UNBOUND] * 3, None])
+            state.frames.append(new_frame(28, [L[2]] + [UNBOUND] * 3))
             return
         if pc == 3:
             # spec: spec/twilight_struggle/turn.rules:79
             frame[1] = 4
-            state.frames.append([28, 0, [opponent_of(L[2])] + [UNBOUND] * 3, None])
+            state.frames.append(new_frame(28, [opponent_of(L[2], 2)] + [UNBOUND] * 3))
             return
         if pc == 4:
             # spec: spec/twilight_struggle/turn.rules:80
@@ -3436,8 +3464,7 @@ def s_choose_headline(state, frame):
                 for c_c in state.zones[2 + L[0]]
                 if allowed_headline_card(state, L[0], c_c)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3483,8 +3510,12 @@ def s_resolve_headline(state, frame):
             # spec: spec/twilight_struggle/turn.rules:101
             move_card(state, L[1], 8)
             # spec: spec/twilight_struggle/turn.rules:102
-            emit_headline_played(state, L[0], L[1])
+            state.vars[6] = L[1]
             # spec: spec/twilight_struggle/turn.rules:103
+            state.vars[7] = L[0]
+            # spec: spec/twilight_struggle/turn.rules:104
+            emit_headline_played(state, L[0], L[1])
+            # spec: spec/twilight_struggle/turn.rules:105
             state.log.append(
                 " ".join(
                     [
@@ -3494,14 +3525,16 @@ def s_resolve_headline(state, frame):
                     ]
                 )
             )
-            # spec: spec/twilight_struggle/turn.rules:104
+            # spec: spec/twilight_struggle/turn.rules:106
             frame[1] = 2
-            state.frames.append([4, 0, [L[1], d_event_owner(state, L[1], L[0])], None])
+            state.frames.append(new_frame(4, [L[1], d_event_owner(state, L[1], L[0])]))
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/turn.rules:105
+            # spec: spec/twilight_struggle/turn.rules:107
             p_put_away_played_card(state, L[0], L[1])
-            # spec: spec/twilight_struggle/turn.rules:106
+            # spec: spec/twilight_struggle/turn.rules:108
+            state.vars[6] = None
+            # spec: spec/twilight_struggle/turn.rules:109
             p_check_vp_victory(state)
             L[3] = L[3] + 1
             pc = 1
@@ -3512,13 +3545,13 @@ def s_resolve_headline(state, frame):
 
 
 def s_action_rounds(state, frame):
-    "phase action_rounds (spec/twilight_struggle/turn.rules:119)"
-    # L: 0 n, 1 p, 2 items and 3 index of the loop at line 120, 4 items and 5 index of the loop at line 122
+    "phase action_rounds (spec/twilight_struggle/turn.rules:122)"
+    # L: 0 n, 1 p, 2 items and 3 index of the loop at line 123, 4 items and 5 index of the loop at line 125
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:120
+            # spec: spec/twilight_struggle/turn.rules:123
             L[2] = list(range(1, 9))
             L[3] = 0
             pc = 1
@@ -3527,9 +3560,9 @@ def s_action_rounds(state, frame):
                 pc = 6
                 continue
             L[0] = L[2][L[3]]
-            # spec: spec/twilight_struggle/turn.rules:121
+            # spec: spec/twilight_struggle/turn.rules:124
             state.tracks[3] = max(0, min(8, L[0]))
-            # spec: spec/twilight_struggle/turn.rules:122
+            # spec: spec/twilight_struggle/turn.rules:125
             L[4] = list(PLAYERS)
             L[5] = 0
             pc = 2
@@ -3538,14 +3571,14 @@ def s_action_rounds(state, frame):
                 pc = 5
                 continue
             L[1] = L[4][L[5]]
-            # spec: spec/twilight_struggle/turn.rules:123
+            # spec: spec/twilight_struggle/turn.rules:126
             if L[0] <= q_action_rounds_for(state, L[1]):
                 pc = 3
             else:
                 pc = 4
         if pc == 3:
             frame[1] = 4
-            state.frames.append([30, 0, [L[1]], None])
+            state.frames.append(new_frame(30, [L[1]]))
             return
         if pc == 4:
             L[5] = L[5] + 1
@@ -3556,43 +3589,47 @@ def s_action_rounds(state, frame):
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/turn.rules:126
-            state.tracks[3] = max(0, min(8, 0))
+            # spec: spec/twilight_struggle/turn.rules:129
+            state.tracks[3] = 0
             state.frames.pop()
             return
 
 
 def s_take_action_round_of(state, frame):
-    "procedure take_action_round_of (spec/twilight_struggle/turn.rules:129)"
+    "procedure take_action_round_of (spec/twilight_struggle/turn.rules:132)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:130
-            state.vars[1] = L[0]
             # spec: spec/twilight_struggle/turn.rules:133
+            state.vars[1] = L[0]
+            # spec: spec/twilight_struggle/turn.rules:136
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
-            # spec: spec/twilight_struggle/turn.rules:134
-            emit_action_round_started(state, L[0])
-            # spec: spec/twilight_struggle/turn.rules:135
-            if not allowed_take_action_round(state, L[0]):
-                pc = 1
-            elif not d_has_playable_card(state, L[0]):
-                pc = 2
-            elif state.tracks[3] > d_standard_action_rounds(state):
-                pc = 3
-            else:
-                pc = 4
+            # spec: spec/twilight_struggle/turn.rules:137
+            frame[1] = 1
+            if emit_action_round_started(state, L[0]):
+                return
+            pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/turn.rules:136
-            frame[1] = 5
+            # spec: spec/twilight_struggle/turn.rules:138
+            if not allowed_take_action_round(state, L[0]):
+                pc = 2
+            elif not d_has_playable_card(state, L[0]):
+                pc = 3
+            elif state.tracks[3] > d_standard_action_rounds(state):
+                pc = 4
+            else:
+                pc = 5
+        if pc == 2:
+            # spec: spec/twilight_struggle/turn.rules:139
+            frame[1] = 6
             if emit_action_round_replaced(state, L[0]):
                 return
-            pc = 5
-        if pc == 2:
-            # spec: spec/twilight_struggle/turn.rules:138
+            pc = 6
+        if pc == 3:
+            # spec: spec/twilight_struggle/turn.rules:141
             state.log.append(
                 " ".join(
                     [
@@ -3601,47 +3638,48 @@ def s_take_action_round_of(state, frame):
                     ]
                 )
             )
-            pc = 5
-        if pc == 3:
-            # spec: spec/twilight_struggle/turn.rules:140
-            frame[1] = 5
-            state.frames.append([31, 0, [L[0]], None])
-            return
+            pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/turn.rules:142
-            frame[1] = 5
-            state.frames.append([0, 0, [L[0]] + [UNBOUND] * 2, None])
+            # spec: spec/twilight_struggle/turn.rules:143
+            frame[1] = 6
+            state.frames.append(new_frame(31, [L[0]]))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/turn.rules:144
+            # spec: spec/twilight_struggle/turn.rules:145
             frame[1] = 6
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 2))
+            return
+        if pc == 6:
+            # spec: spec/twilight_struggle/turn.rules:147
+            frame[1] = 7
             if emit_action_round_ended(state, L[0]):
                 return
-            pc = 6
-        if pc == 6:
-            # spec: spec/twilight_struggle/turn.rules:145
+            pc = 7
+        if pc == 7:
+            # spec: spec/twilight_struggle/turn.rules:148
             p_check_vp_victory(state)
-            # spec: spec/twilight_struggle/turn.rules:146
+            # spec: spec/twilight_struggle/turn.rules:149
             expire(state, "end_of_action_round")
             state.frames.pop()
             return
 
 
 def s_extra_action_round(state, frame):
-    "procedure extra_action_round (spec/twilight_struggle/turn.rules:151)"
+    "procedure extra_action_round (spec/twilight_struggle/turn.rules:154)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:152
+            # spec: spec/twilight_struggle/turn.rules:155
             player = L[0]
             offered = []
             offered.append(0)
             if d_scoring_cards_held(state, L[0]) == 0:
                 offered.append(1)
-            ids = [("take", "pass")[i] for i in offered]
-            labels = [("Play a card", "Pass")[i] for i in offered]
+            ids, labels = option_names(
+                offered, ("take", "pass"), ("Play a card", "Pass")
+            )
             ask(
                 state,
                 player,
@@ -3649,7 +3687,7 @@ def s_extra_action_round(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/turn.rules:152:5",
+                "spec/twilight_struggle/turn.rules:155:5",
             )
             frame[1] = 1
             return
@@ -3662,9 +3700,9 @@ def s_extra_action_round(state, frame):
             else:
                 pc = 3
         if pc == 2:
-            # spec: spec/twilight_struggle/turn.rules:153
+            # spec: spec/twilight_struggle/turn.rules:156
             state.frames.pop()
-            state.frames.append([0, 0, [L[0]] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 2))
             return
         if pc == 3:
             state.frames.pop()
@@ -3672,30 +3710,30 @@ def s_extra_action_round(state, frame):
 
 
 def s_turn_end(state, frame):
-    "phase turn_end (spec/twilight_struggle/turn.rules:160)"
+    "phase turn_end (spec/twilight_struggle/turn.rules:163)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:161
+            # spec: spec/twilight_struggle/turn.rules:164
             p_military_operations_check(state)
-            # spec: spec/twilight_struggle/turn.rules:162
+            # spec: spec/twilight_struggle/turn.rules:165
             frame[1] = 1
-            state.frames.append([24, 0, [UNBOUND] * 4, None])
+            state.frames.append(new_frame(24, [UNBOUND] * 4))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/turn.rules:163
+            # spec: spec/twilight_struggle/turn.rules:166
             if state.params["held_card_reveal"]:
                 p_held_card_check(state)
-            # spec: spec/twilight_struggle/turn.rules:165
-            state.vars[2] = True
-            # spec: spec/twilight_struggle/turn.rules:166
-            for L[0] in PLAYERS:
-                state.tracks[8 + L[0]] = max(0, min(2, 0))
-            # spec: spec/twilight_struggle/turn.rules:167
-            emit_turn_ending(state)
             # spec: spec/twilight_struggle/turn.rules:168
+            state.vars[2] = True
+            # spec: spec/twilight_struggle/turn.rules:169
+            for L[0] in PLAYERS:
+                state.tracks[8 + L[0]] = 0
+            # spec: spec/twilight_struggle/turn.rules:170
+            emit_turn_ending(state)
+            # spec: spec/twilight_struggle/turn.rules:171
             expire(state, "end_of_turn")
             state.frames.pop()
             return
@@ -3710,7 +3748,7 @@ def s_start(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/setup.rules:53
             frame[1] = 1
-            state.frames.append([23, 0, [UNBOUND] * 4, None])
+            state.frames.append(new_frame(23, [UNBOUND] * 4))
             return
         if pc == 1:
             # spec: spec/twilight_struggle/setup.rules:54
@@ -3726,7 +3764,7 @@ def s_start(state, frame):
             state.tracks[2] = max(1, min(10, L[0]))
             # spec: spec/twilight_struggle/setup.rules:56
             frame[1] = 3
-            state.frames.append([25, 0, [], None])
+            state.frames.append(new_frame(25, []))
             return
         if pc == 3:
             L[2] = L[2] + 1
@@ -3752,23 +3790,23 @@ def s_start(state, frame):
 
 
 def sev_five_year_plan(state, frame):
-    "event of five_year_plan (spec/twilight_struggle/cards.rules:41)"
+    "event of five_year_plan (spec/twilight_struggle/cards.rules:46)"
     # L: 0 you, 1 this, 2 picked
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:42
+            # spec: spec/twilight_struggle/cards.rules:47
             if len(state.zones[2]) > 0:
                 pc = 1
             else:
-                pc = 4
+                pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/cards.rules:43
-            p_move_random_card(state, 0, "@9")
-            # spec: spec/twilight_struggle/cards.rules:44
-            L[2] = top_card(state, 9)
-            # spec: spec/twilight_struggle/cards.rules:45
+            # spec: spec/twilight_struggle/cards.rules:48
+            p_move_random_card(state, 0, "@8")
+            # spec: spec/twilight_struggle/cards.rules:49
+            L[2] = top_card(state, 8)
+            # spec: spec/twilight_struggle/cards.rules:50
             state.log.append(
                 " ".join(
                     [
@@ -3778,16 +3816,16 @@ def sev_five_year_plan(state, frame):
                                 ENTITY_LABELS,
                                 L[2],
                                 "label",
-                                "spec/twilight_struggle/cards.rules:45:54",
+                                "spec/twilight_struggle/cards.rules:50:54",
                             )
                         ),
                     ]
                 )
             )
-            # spec: spec/twilight_struggle/cards.rules:46
+            # spec: spec/twilight_struggle/cards.rules:51
             if (
                 attr_of(
-                    A_side, L[2], "side", "spec/twilight_struggle/cards.rules:46:16"
+                    A_side, L[2], "side", "spec/twilight_struggle/cards.rules:51:16"
                 )
                 == 1
             ):
@@ -3795,55 +3833,42 @@ def sev_five_year_plan(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:47
+            # spec: spec/twilight_struggle/cards.rules:52
             frame[1] = 3
-            state.frames.append([4, 0, [L[2], 1], None])
+            state.frames.append(new_frame(4, [L[2], 1]))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/cards.rules:48
-            if (
-                attr_of(
-                    A_starred,
-                    L[2],
-                    "starred",
-                    "spec/twilight_struggle/cards.rules:48:20",
-                )
-                and state.vars[5]
-                and (L[2] is not None and state.location[L[2]] == 9)
-            ):
-                # spec: spec/twilight_struggle/cards.rules:49
-                card = L[2]
-                if card is None:
-                    raise RuleError(
-                        "cannot move none: no card",
-                        "spec/twilight_struggle/cards.rules:49:21",
-                    )
-                move_card(state, card, 10)
-            # spec: spec/twilight_struggle/cards.rules:52
-            state.vars[5] = True
-            pc = 4
+            # spec: spec/twilight_struggle/cards.rules:53
+            p_put_away_played_card(state, 1, L[2])
+            pc = 5
         if pc == 4:
+            # spec: spec/twilight_struggle/cards.rules:55
+            move_card(
+                state, some_card(L[2], "spec/twilight_struggle/cards.rules:55:17"), 9
+            )
+            pc = 5
+        if pc == 5:
             state.frames.pop()
             return
 
 
 def sev_socialist_governments(state, frame):
-    "event of socialist_governments (spec/twilight_struggle/cards.rules:64)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 66
+    "event of socialist_governments (spec/twilight_struggle/cards.rules:67)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 69
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:65
+            # spec: spec/twilight_struggle/cards.rules:68
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/cards.rules:66
+            # spec: spec/twilight_struggle/cards.rules:69
             L[3] = 3
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 5
                 continue
-            # spec: spec/twilight_struggle/cards.rules:67
+            # spec: spec/twilight_struggle/cards.rules:70
             if any(
                 c_c in KS_country
                 and state.counters[2][c_c] > 0
@@ -3854,7 +3879,7 @@ def sev_socialist_governments(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:68
+            # spec: spec/twilight_struggle/cards.rules:71
             player = L[0]
             values = [
                 c_c
@@ -3865,8 +3890,7 @@ def sev_socialist_governments(state, frame):
                     and state.counters[0][c_c] < 2
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3874,15 +3898,15 @@ def sev_socialist_governments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:68:17",
+                "spec/twilight_struggle/cards.rules:71:17",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:71
+            # spec: spec/twilight_struggle/cards.rules:74
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] - 1)
-            # spec: spec/twilight_struggle/cards.rules:72
+            # spec: spec/twilight_struggle/cards.rules:75
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             pc = 4
         if pc == 4:
@@ -3895,26 +3919,26 @@ def sev_socialist_governments(state, frame):
 
 
 def sev_blockade(state, frame):
-    "event of blockade (spec/twilight_struggle/cards.rules:96)"
+    "event of blockade (spec/twilight_struggle/cards.rules:99)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:97
+            # spec: spec/twilight_struggle/cards.rules:100
             player = 1
             offered = []
             if any(q_ops_value(state, 1, c_c) >= 3 for c_c in state.zones[3]):
                 offered.append(0)
             offered.append(1)
-            ids = [("discard", "lose")[i] for i in offered]
-            labels = [
+            ids, labels = option_names(
+                offered,
+                ("discard", "lose"),
                 (
                     "Discard a card worth 3 or more operations",
                     "Lose all US influence in West Germany",
-                )[i]
-                for i in offered
-            ]
+                ),
+            )
             ask(
                 state,
                 player,
@@ -3922,7 +3946,7 @@ def sev_blockade(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:97:9",
+                "spec/twilight_struggle/cards.rules:100:9",
             )
             frame[1] = 1
             return
@@ -3935,11 +3959,10 @@ def sev_blockade(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:100
+            # spec: spec/twilight_struggle/cards.rules:103
             player = 1
             values = [c_c for c_c in state.zones[3] if q_ops_value(state, 1, c_c) >= 3]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -3947,22 +3970,22 @@ def sev_blockade(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:100:17",
+                "spec/twilight_struggle/cards.rules:103:17",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:102
+            # spec: spec/twilight_struggle/cards.rules:105
             state.log.append(
                 " ".join(["Blockade: the USA discards", text_of(ENTITY_LABELS[L[2]])])
             )
-            # spec: spec/twilight_struggle/cards.rules:103
+            # spec: spec/twilight_struggle/cards.rules:106
             move_card(state, L[2], 9)
             pc = 5
         if pc == 4:
-            # spec: spec/twilight_struggle/cards.rules:106
-            state.counters[2][140] = max(0, 0)
+            # spec: spec/twilight_struggle/cards.rules:109
+            state.counters[2][140] = 0
             pc = 5
         if pc == 5:
             state.frames.pop()
@@ -3970,22 +3993,22 @@ def sev_blockade(state, frame):
 
 
 def sev_comecon(state, frame):
-    "event of comecon (spec/twilight_struggle/cards.rules:134)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 136
+    "event of comecon (spec/twilight_struggle/cards.rules:137)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 139
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:135
+            # spec: spec/twilight_struggle/cards.rules:138
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/cards.rules:136
+            # spec: spec/twilight_struggle/cards.rules:139
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 5
                 continue
-            # spec: spec/twilight_struggle/cards.rules:137
+            # spec: spec/twilight_struggle/cards.rules:140
             if any(
                 c_c in KS_country
                 and not d_controls(state, 1, c_c)
@@ -3996,7 +4019,7 @@ def sev_comecon(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:138
+            # spec: spec/twilight_struggle/cards.rules:141
             player = L[0]
             values = [
                 c_c
@@ -4007,8 +4030,7 @@ def sev_comecon(state, frame):
                     and state.counters[0][c_c] == 0
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4016,15 +4038,15 @@ def sev_comecon(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:138:17",
+                "spec/twilight_struggle/cards.rules:141:17",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:141
+            # spec: spec/twilight_struggle/cards.rules:144
             state.counters[1][L[2]] = max(0, state.counters[1][L[2]] + 1)
-            # spec: spec/twilight_struggle/cards.rules:142
+            # spec: spec/twilight_struggle/cards.rules:145
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             pc = 4
         if pc == 4:
@@ -4037,27 +4059,27 @@ def sev_comecon(state, frame):
 
 
 def sev_warsaw_pact_formed(state, frame):
-    "event of warsaw_pact_formed (spec/twilight_struggle/cards.rules:159)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 163, 4 rounds left of the repeat at line 172
+    "event of warsaw_pact_formed (spec/twilight_struggle/cards.rules:162)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 166, 4 rounds left of the repeat at line 175
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:160
+            # spec: spec/twilight_struggle/cards.rules:163
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/cards.rules:161
+            # spec: spec/twilight_struggle/cards.rules:164
             player = L[0]
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("remove", "add")[i] for i in offered]
-            labels = [
+            ids, labels = option_names(
+                offered,
+                ("remove", "add"),
                 (
                     "Remove all US influence from 4 countries in Eastern Europe",
                     "Add 5 USSR influence in Eastern Europe (at most 2 per country)",
-                )[i]
-                for i in offered
-            ]
+                ),
+            )
             ask(
                 state,
                 player,
@@ -4065,7 +4087,7 @@ def sev_warsaw_pact_formed(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:161:9",
+                "spec/twilight_struggle/cards.rules:164:9",
             )
             frame[1] = 1
             return
@@ -4078,14 +4100,14 @@ def sev_warsaw_pact_formed(state, frame):
             else:
                 pc = 10
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:163
+            # spec: spec/twilight_struggle/cards.rules:166
             L[3] = 4
             pc = 3
         if pc == 3:
             if L[3] <= 0:
                 pc = 10
                 continue
-            # spec: spec/twilight_struggle/cards.rules:164
+            # spec: spec/twilight_struggle/cards.rules:167
             if any(
                 c_c in KS_country and state.counters[2][c_c] > 0
                 for c_c in R_eastern_europe
@@ -4094,15 +4116,14 @@ def sev_warsaw_pact_formed(state, frame):
             else:
                 pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/cards.rules:165
+            # spec: spec/twilight_struggle/cards.rules:168
             player = L[0]
             values = [
                 c_c
                 for c_c in K_country
                 if (c_c in RS_eastern_europe and state.counters[2][c_c] > 0)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4110,36 +4131,35 @@ def sev_warsaw_pact_formed(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:165:25",
+                "spec/twilight_struggle/cards.rules:168:25",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:167
-            state.counters[2][L[2]] = max(0, 0)
+            # spec: spec/twilight_struggle/cards.rules:170
+            state.counters[2][L[2]] = 0
             pc = 6
         if pc == 6:
             L[3] = L[3] - 1
             pc = 3
             continue
         if pc == 7:
-            # spec: spec/twilight_struggle/cards.rules:172
+            # spec: spec/twilight_struggle/cards.rules:175
             L[4] = 5
             pc = 8
         if pc == 8:
             if L[4] <= 0:
                 pc = 10
                 continue
-            # spec: spec/twilight_struggle/cards.rules:173
+            # spec: spec/twilight_struggle/cards.rules:176
             player = L[0]
             values = [
                 c_c
                 for c_c in K_country
                 if (c_c in RS_eastern_europe and state.counters[0][c_c] < 2)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4147,34 +4167,34 @@ def sev_warsaw_pact_formed(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:173:21",
+                "spec/twilight_struggle/cards.rules:176:21",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:175
+            # spec: spec/twilight_struggle/cards.rules:178
             state.counters[1][L[2]] = max(0, state.counters[1][L[2]] + 1)
-            # spec: spec/twilight_struggle/cards.rules:176
+            # spec: spec/twilight_struggle/cards.rules:179
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             L[4] = L[4] - 1
             pc = 8
             continue
         if pc == 10:
-            # spec: spec/twilight_struggle/cards.rules:180
+            # spec: spec/twilight_struggle/cards.rules:183
             activate(state, 2, [], None)
             state.frames.pop()
             return
 
 
 def sev_truman_doctrine(state, frame):
-    "event of truman_doctrine (spec/twilight_struggle/cards.rules:201)"
+    "event of truman_doctrine (spec/twilight_struggle/cards.rules:204)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:202
+            # spec: spec/twilight_struggle/cards.rules:205
             if any(
                 c_c in KS_country
                 and state.counters[1][c_c] > 0
@@ -4186,7 +4206,7 @@ def sev_truman_doctrine(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/cards.rules:204
+            # spec: spec/twilight_struggle/cards.rules:207
             player = L[0]
             values = [
                 c_c
@@ -4198,8 +4218,7 @@ def sev_truman_doctrine(state, frame):
                     and not d_controls(state, 1, c_c)
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4207,14 +4226,14 @@ def sev_truman_doctrine(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:204:13",
+                "spec/twilight_struggle/cards.rules:207:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:207
-            state.counters[1][L[2]] = max(0, 0)
+            # spec: spec/twilight_struggle/cards.rules:210
+            state.counters[1][L[2]] = 0
             pc = 3
         if pc == 3:
             state.frames.pop()
@@ -4222,21 +4241,22 @@ def sev_truman_doctrine(state, frame):
 
 
 def sev_olympic_games(state, frame):
-    "event of olympic_games (spec/twilight_struggle/cards.rules:217)"
+    "event of olympic_games (spec/twilight_struggle/cards.rules:221)"
     # L: 0 you, 1 this, 2 sponsor_total, 3 guest_total, 4 sponsor_die, 5 guest_die
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:218
-            player = opponent_of(L[0])
+            # spec: spec/twilight_struggle/cards.rules:222
+            player = opponent_of(L[0], 2)
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("compete", "boycott")[i] for i in offered]
-            labels = [
-                ("Take part in the Games", "Boycott the Games")[i] for i in offered
-            ]
+            ids, labels = option_names(
+                offered,
+                ("compete", "boycott"),
+                ("Take part in the Games", "Boycott the Games"),
+            )
             ask(
                 state,
                 player,
@@ -4244,7 +4264,7 @@ def sev_olympic_games(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:218:9",
+                "spec/twilight_struggle/cards.rules:222:9",
             )
             frame[1] = 1
             return
@@ -4257,21 +4277,21 @@ def sev_olympic_games(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:220
+            # spec: spec/twilight_struggle/cards.rules:224
             L[2] = 0
-            # spec: spec/twilight_struggle/cards.rules:221
+            # spec: spec/twilight_struggle/cards.rules:225
             L[3] = 0
-            # spec: spec/twilight_struggle/cards.rules:222
+            # spec: spec/twilight_struggle/cards.rules:226
             while L[2] == L[3]:
-                # spec: spec/twilight_struggle/cards.rules:223
-                L[4] = roll(state)
-                # spec: spec/twilight_struggle/cards.rules:224
-                L[5] = roll(state)
-                # spec: spec/twilight_struggle/cards.rules:225
+                # spec: spec/twilight_struggle/cards.rules:227
+                L[4] = roll(state, 6, "spec/twilight_struggle/cards.rules:227:21")
+                # spec: spec/twilight_struggle/cards.rules:228
+                L[5] = roll(state, 6, "spec/twilight_struggle/cards.rules:228:21")
+                # spec: spec/twilight_struggle/cards.rules:229
                 L[2] = L[4] + 2
-                # spec: spec/twilight_struggle/cards.rules:226
+                # spec: spec/twilight_struggle/cards.rules:230
                 L[3] = L[5]
-            # spec: spec/twilight_struggle/cards.rules:228
+            # spec: spec/twilight_struggle/cards.rules:232
             state.log.append(
                 " ".join(
                     [
@@ -4279,25 +4299,25 @@ def sev_olympic_games(state, frame):
                         text_of(d_side_name(state, L[0])),
                         text_of(L[2]),
                         "against",
-                        text_of(d_side_name(state, opponent_of(L[0]))),
+                        text_of(d_side_name(state, opponent_of(L[0], 2))),
                         text_of(L[3]),
                     ]
                 )
             )
-            # spec: spec/twilight_struggle/cards.rules:229
+            # spec: spec/twilight_struggle/cards.rules:233
             if L[2] > L[3]:
-                # spec: spec/twilight_struggle/cards.rules:230
+                # spec: spec/twilight_struggle/cards.rules:234
                 p_gain_vp(state, L[0], 2)
             else:
-                # spec: spec/twilight_struggle/cards.rules:232
-                p_gain_vp(state, opponent_of(L[0]), 2)
+                # spec: spec/twilight_struggle/cards.rules:236
+                p_gain_vp(state, opponent_of(L[0], 2), 2)
             pc = 4
         if pc == 3:
-            # spec: spec/twilight_struggle/cards.rules:236
+            # spec: spec/twilight_struggle/cards.rules:240
             p_degrade_defcon(state, 1)
-            # spec: spec/twilight_struggle/cards.rules:237
+            # spec: spec/twilight_struggle/cards.rules:241
             state.frames.pop()
-            state.frames.append([5, 0, [L[0], d_event_ops(state, L[0], L[1], 4)], None])
+            state.frames.append(new_frame(6, [L[0], d_event_ops(state, L[0], L[1], 4)]))
             return
         if pc == 4:
             state.frames.pop()
@@ -4305,13 +4325,13 @@ def sev_olympic_games(state, frame):
 
 
 def sev_independent_reds(state, frame):
-    "event of independent_reds (spec/twilight_struggle/cards.rules:254)"
+    "event of independent_reds (spec/twilight_struggle/cards.rules:258)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:255
+            # spec: spec/twilight_struggle/cards.rules:259
             if any(
                 d_independent_reds_country(state, c_c)
                 and state.counters[1][c_c] > state.counters[2][c_c]
@@ -4321,7 +4341,7 @@ def sev_independent_reds(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/cards.rules:256
+            # spec: spec/twilight_struggle/cards.rules:260
             player = L[0]
             values = [
                 c_c
@@ -4331,8 +4351,7 @@ def sev_independent_reds(state, frame):
                     and state.counters[1][c_c] > state.counters[2][c_c]
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4340,13 +4359,13 @@ def sev_independent_reds(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:256:13",
+                "spec/twilight_struggle/cards.rules:260:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:259
+            # spec: spec/twilight_struggle/cards.rules:263
             state.counters[2][L[2]] = max(0, state.counters[1][L[2]])
             pc = 3
         if pc == 3:
@@ -4355,22 +4374,22 @@ def sev_independent_reds(state, frame):
 
 
 def sev_marshall_plan(state, frame):
-    "event of marshall_plan (spec/twilight_struggle/cards.rules:266)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 268
+    "event of marshall_plan (spec/twilight_struggle/cards.rules:270)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 272
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:267
+            # spec: spec/twilight_struggle/cards.rules:271
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/cards.rules:268
+            # spec: spec/twilight_struggle/cards.rules:272
             L[3] = 7
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 5
                 continue
-            # spec: spec/twilight_struggle/cards.rules:269
+            # spec: spec/twilight_struggle/cards.rules:273
             if any(
                 c_c in KS_country
                 and not d_controls(state, 0, c_c)
@@ -4381,7 +4400,7 @@ def sev_marshall_plan(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:270
+            # spec: spec/twilight_struggle/cards.rules:274
             player = L[0]
             values = [
                 c_c
@@ -4392,8 +4411,7 @@ def sev_marshall_plan(state, frame):
                     and state.counters[0][c_c] == 0
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4401,15 +4419,15 @@ def sev_marshall_plan(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:270:17",
+                "spec/twilight_struggle/cards.rules:274:17",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:273
+            # spec: spec/twilight_struggle/cards.rules:277
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
-            # spec: spec/twilight_struggle/cards.rules:274
+            # spec: spec/twilight_struggle/cards.rules:278
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             pc = 4
         if pc == 4:
@@ -4417,28 +4435,27 @@ def sev_marshall_plan(state, frame):
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/cards.rules:277
+            # spec: spec/twilight_struggle/cards.rules:281
             activate(state, 1, [], None)
             state.frames.pop()
             return
 
 
 def sev_indo_pakistani_war(state, frame):
-    "event of indo_pakistani_war (spec/twilight_struggle/cards.rules:284)"
+    "event of indo_pakistani_war (spec/twilight_struggle/cards.rules:288)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:285
+            # spec: spec/twilight_struggle/cards.rules:289
             player = L[0]
             values = [
                 c_target
                 for c_target in K_country
                 if (c_target == 144 or c_target == 147)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4446,55 +4463,55 @@ def sev_indo_pakistani_war(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:285:9",
+                "spec/twilight_struggle/cards.rules:289:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:287
+            # spec: spec/twilight_struggle/cards.rules:291
             p_war(state, L[0], L[2], 4, 2, 2, False)
             state.frames.pop()
             return
 
 
 def sev_cia_created(state, frame):
-    "event of cia_created (spec/twilight_struggle/cards.rules:301)"
+    "event of cia_created (spec/twilight_struggle/cards.rules:306)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:302
+            # spec: spec/twilight_struggle/cards.rules:307
             state.revealed[2] = True
-            # spec: spec/twilight_struggle/cards.rules:303
+            # spec: spec/twilight_struggle/cards.rules:308
             frame[1] = 1
-            state.frames.append([5, 0, [1, d_event_ops(state, 1, L[1], 1)], None])
+            state.frames.append(new_frame(6, [1, d_event_ops(state, 1, L[1], 1)]))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/cards.rules:304
+            # spec: spec/twilight_struggle/cards.rules:309
             state.revealed[2] = False
             state.frames.pop()
             return
 
 
 def sev_suez_crisis(state, frame):
-    "event of suez_crisis (spec/twilight_struggle/cards.rules:318)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 320
+    "event of suez_crisis (spec/twilight_struggle/cards.rules:323)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 325
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:319
+            # spec: spec/twilight_struggle/cards.rules:324
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/cards.rules:320
+            # spec: spec/twilight_struggle/cards.rules:325
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 5
                 continue
-            # spec: spec/twilight_struggle/cards.rules:321
+            # spec: spec/twilight_struggle/cards.rules:326
             if any(
                 d_suez_country(state, c_c)
                 and state.counters[2][c_c] > 0
@@ -4505,7 +4522,7 @@ def sev_suez_crisis(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:322
+            # spec: spec/twilight_struggle/cards.rules:327
             player = L[0]
             values = [
                 c_c
@@ -4516,8 +4533,7 @@ def sev_suez_crisis(state, frame):
                     and state.counters[0][c_c] < 2
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4525,15 +4541,15 @@ def sev_suez_crisis(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:322:17",
+                "spec/twilight_struggle/cards.rules:327:17",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:324
+            # spec: spec/twilight_struggle/cards.rules:329
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] - 1)
-            # spec: spec/twilight_struggle/cards.rules:325
+            # spec: spec/twilight_struggle/cards.rules:330
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             pc = 4
         if pc == 4:
@@ -4546,24 +4562,24 @@ def sev_suez_crisis(state, frame):
 
 
 def sev_east_european_unrest(state, frame):
-    "event of east_european_unrest (spec/twilight_struggle/cards.rules:334)"
-    # L: 0 you, 1 this, 2 amount, 3 c, 4 rounds left of the repeat at line 337
+    "event of east_european_unrest (spec/twilight_struggle/cards.rules:339)"
+    # L: 0 you, 1 this, 2 amount, 3 c, 4 rounds left of the repeat at line 342
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:335
+            # spec: spec/twilight_struggle/cards.rules:340
             L[2] = 2 if state.tracks[2] >= 8 else 1
-            # spec: spec/twilight_struggle/cards.rules:336
+            # spec: spec/twilight_struggle/cards.rules:341
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/cards.rules:337
+            # spec: spec/twilight_struggle/cards.rules:342
             L[4] = 3
             pc = 1
         if pc == 1:
             if L[4] <= 0:
                 pc = 5
                 continue
-            # spec: spec/twilight_struggle/cards.rules:338
+            # spec: spec/twilight_struggle/cards.rules:343
             if any(
                 c_c in KS_country
                 and state.counters[1][c_c] > 0
@@ -4574,7 +4590,7 @@ def sev_east_european_unrest(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:339
+            # spec: spec/twilight_struggle/cards.rules:344
             player = L[0]
             values = [
                 c_c
@@ -4585,8 +4601,7 @@ def sev_east_european_unrest(state, frame):
                     and state.counters[0][c_c] == 0
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4594,15 +4609,15 @@ def sev_east_european_unrest(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:339:17",
+                "spec/twilight_struggle/cards.rules:344:17",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:342
+            # spec: spec/twilight_struggle/cards.rules:347
             state.counters[1][L[3]] = max(0, state.counters[1][L[3]] - L[2])
-            # spec: spec/twilight_struggle/cards.rules:343
+            # spec: spec/twilight_struggle/cards.rules:348
             state.counters[0][L[3]] = max(0, state.counters[0][L[3]] + 1)
             pc = 4
         if pc == 4:
@@ -4615,22 +4630,22 @@ def sev_east_european_unrest(state, frame):
 
 
 def sev_decolonization(state, frame):
-    "event of decolonization (spec/twilight_struggle/cards.rules:351)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 353
+    "event of decolonization (spec/twilight_struggle/cards.rules:356)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 358
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:352
+            # spec: spec/twilight_struggle/cards.rules:357
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/cards.rules:353
+            # spec: spec/twilight_struggle/cards.rules:358
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            # spec: spec/twilight_struggle/cards.rules:354
+            # spec: spec/twilight_struggle/cards.rules:359
             player = L[0]
             values = [
                 c_c
@@ -4640,8 +4655,7 @@ def sev_decolonization(state, frame):
                     and state.counters[0][c_c] == 0
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4649,15 +4663,15 @@ def sev_decolonization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:354:13",
+                "spec/twilight_struggle/cards.rules:359:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:357
+            # spec: spec/twilight_struggle/cards.rules:362
             state.counters[1][L[2]] = max(0, state.counters[1][L[2]] + 1)
-            # spec: spec/twilight_struggle/cards.rules:358
+            # spec: spec/twilight_struggle/cards.rules:363
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             L[3] = L[3] - 1
             pc = 1
@@ -4668,19 +4682,20 @@ def sev_decolonization(state, frame):
 
 
 def sev_un_intervention(state, frame):
-    "event of un_intervention (spec/twilight_struggle/cards.rules:376)"
+    "event of un_intervention (spec/twilight_struggle/cards.rules:381)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:377
+            # spec: spec/twilight_struggle/cards.rules:382
             player = L[0]
             values = [
-                c_c for c_c in state.zones[2 + L[0]] if A_side[c_c] == opponent_of(L[0])
+                c_c
+                for c_c in state.zones[2 + L[0]]
+                if A_side[c_c] == opponent_of(L[0], 2)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4688,13 +4703,13 @@ def sev_un_intervention(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:377:9",
+                "spec/twilight_struggle/cards.rules:382:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:379
+            # spec: spec/twilight_struggle/cards.rules:384
             state.log.append(
                 " ".join(
                     [
@@ -4705,16 +4720,16 @@ def sev_un_intervention(state, frame):
                     ]
                 )
             )
-            # spec: spec/twilight_struggle/cards.rules:380
+            # spec: spec/twilight_struggle/cards.rules:385
             move_card(state, L[2], 8)
-            # spec: spec/twilight_struggle/cards.rules:381
+            # spec: spec/twilight_struggle/cards.rules:386
             emit_card_played(state, L[0], L[2])
-            # spec: spec/twilight_struggle/cards.rules:382
+            # spec: spec/twilight_struggle/cards.rules:387
             frame[1] = 2
-            state.frames.append([3, 0, [L[0], L[2]], None])
+            state.frames.append(new_frame(3, [L[0], L[2]]))
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:383
+            # spec: spec/twilight_struggle/cards.rules:388
             if state.location[L[2]] == 8:
                 move_card(state, L[2], 9)
             state.frames.pop()
@@ -4722,29 +4737,30 @@ def sev_un_intervention(state, frame):
 
 
 def sev_de_stalinization(state, frame):
-    "event of de_stalinization (spec/twilight_struggle/cards.rules:390)"
+    "event of de_stalinization (spec/twilight_struggle/cards.rules:395)"
     # L: 0 you, 1 this, 2 moved, 3 source, 4 dest
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:391
+            # spec: spec/twilight_struggle/cards.rules:396
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/cards.rules:392
+            # spec: spec/twilight_struggle/cards.rules:397
             L[2] = 0
-            # spec: spec/twilight_struggle/cards.rules:393
+            # spec: spec/twilight_struggle/cards.rules:398
             pc = 1
         if pc == 1:
             if not (L[2] < 4 and any(state.counters[1][c_c] > 0 for c_c in K_country)):
                 pc = 7
                 continue
-            # spec: spec/twilight_struggle/cards.rules:394
+            # spec: spec/twilight_struggle/cards.rules:399
             player = L[0]
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("move", "stop")[i] for i in offered]
-            labels = [("Move 1 USSR influence", "Stop")[i] for i in offered]
+            ids, labels = option_names(
+                offered, ("move", "stop"), ("Move 1 USSR influence", "Stop")
+            )
             ask(
                 state,
                 player,
@@ -4752,7 +4768,7 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:394:13",
+                "spec/twilight_struggle/cards.rules:399:13",
             )
             frame[1] = 2
             return
@@ -4765,13 +4781,12 @@ def sev_de_stalinization(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/cards.rules:396
+            # spec: spec/twilight_struggle/cards.rules:401
             player = L[0]
             values = [
                 c_source for c_source in K_country if state.counters[1][c_source] > 0
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4779,23 +4794,22 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:396:21",
+                "spec/twilight_struggle/cards.rules:401:21",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:398
+            # spec: spec/twilight_struggle/cards.rules:403
             state.counters[1][L[3]] = max(0, state.counters[1][L[3]] - 1)
-            # spec: spec/twilight_struggle/cards.rules:399
+            # spec: spec/twilight_struggle/cards.rules:404
             player = L[0]
             values = [
                 c_dest
                 for c_dest in K_country
                 if (not d_controls(state, 1, c_dest) and state.counters[0][c_dest] < 2)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4803,22 +4817,22 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:399:21",
+                "spec/twilight_struggle/cards.rules:404:21",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:401
+            # spec: spec/twilight_struggle/cards.rules:406
             state.counters[1][L[4]] = max(0, state.counters[1][L[4]] + 1)
-            # spec: spec/twilight_struggle/cards.rules:402
+            # spec: spec/twilight_struggle/cards.rules:407
             state.counters[0][L[4]] = max(0, state.counters[0][L[4]] + 1)
-            # spec: spec/twilight_struggle/cards.rules:403
+            # spec: spec/twilight_struggle/cards.rules:408
             L[2] = L[2] + 1
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/cards.rules:406
+            # spec: spec/twilight_struggle/cards.rules:411
             L[2] = 4
             pc = 1
             continue
@@ -4828,21 +4842,20 @@ def sev_de_stalinization(state, frame):
 
 
 def sev_brush_war(state, frame):
-    "event of brush_war (spec/twilight_struggle/events_mid.rules:44)"
+    "event of brush_war (spec/twilight_struggle/events_mid.rules:38)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:45
+            # spec: spec/twilight_struggle/events_mid.rules:39
             player = L[0]
             values = [
                 c_target
                 for c_target in K_country
                 if d_brush_war_target(state, L[0], c_target)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4850,45 +4863,45 @@ def sev_brush_war(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:45:5",
+                "spec/twilight_struggle/events_mid.rules:39:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:46
+            # spec: spec/twilight_struggle/events_mid.rules:40
             p_war(state, L[0], L[2], 3, 1, 3, False)
             state.frames.pop()
             return
 
 
 def sev_salt_negotiations(state, frame):
-    "event of salt_negotiations (spec/twilight_struggle/events_mid.rules:186)"
+    "event of salt_negotiations (spec/twilight_struggle/events_mid.rules:188)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:187
-            p_improve_defcon(state, 2)
-            # spec: spec/twilight_struggle/events_mid.rules:188
-            activate(state, 21, [], "end_of_turn")
             # spec: spec/twilight_struggle/events_mid.rules:189
+            p_improve_defcon(state, 2)
+            # spec: spec/twilight_struggle/events_mid.rules:190
+            activate(state, 21, [], "end_of_turn")
+            # spec: spec/twilight_struggle/events_mid.rules:191
             if any(not A_scoring[c_c] for c_c in state.zones[9]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:190
+            # spec: spec/twilight_struggle/events_mid.rules:192
             player = L[0]
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("take", "leave")[i] for i in offered]
-            labels = [
-                ("Take a non-scoring card from the discards", "Take nothing")[i]
-                for i in offered
-            ]
+            ids, labels = option_names(
+                offered,
+                ("take", "leave"),
+                ("Take a non-scoring card from the discards", "Take nothing"),
+            )
             ask(
                 state,
                 player,
@@ -4896,7 +4909,7 @@ def sev_salt_negotiations(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:190:9",
+                "spec/twilight_struggle/events_mid.rules:192:9",
             )
             frame[1] = 2
             return
@@ -4909,11 +4922,10 @@ def sev_salt_negotiations(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:192
+            # spec: spec/twilight_struggle/events_mid.rules:194
             player = L[0]
             values = [c_c for c_c in state.zones[9] if not A_scoring[c_c]]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -4921,15 +4933,15 @@ def sev_salt_negotiations(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:192:17",
+                "spec/twilight_struggle/events_mid.rules:194:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:193
+            # spec: spec/twilight_struggle/events_mid.rules:195
             move_card(state, L[2], 2 + L[0])
-            # spec: spec/twilight_struggle/events_mid.rules:194
+            # spec: spec/twilight_struggle/events_mid.rules:196
             state.log.append(
                 " ".join(
                     [
@@ -4947,21 +4959,21 @@ def sev_salt_negotiations(state, frame):
 
 
 def sev_summit(state, frame):
-    "event of summit (spec/twilight_struggle/events_mid.rules:217)"
+    "event of summit (spec/twilight_struggle/events_mid.rules:219)"
     # L: 0 you, 1 this, 2 own_die, 3 their_die, 4 own_total, 5 their_total
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:218
-            L[2] = roll(state)
-            # spec: spec/twilight_struggle/events_mid.rules:219
-            L[3] = roll(state)
             # spec: spec/twilight_struggle/events_mid.rules:220
-            L[4] = L[2] + d_summit_bonus(state, L[0])
+            L[2] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:220:5")
             # spec: spec/twilight_struggle/events_mid.rules:221
-            L[5] = L[3] + d_summit_bonus(state, opponent_of(L[0]))
+            L[3] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:221:5")
             # spec: spec/twilight_struggle/events_mid.rules:222
+            L[4] = L[2] + d_summit_bonus(state, L[0])
+            # spec: spec/twilight_struggle/events_mid.rules:223
+            L[5] = L[3] + d_summit_bonus(state, opponent_of(L[0], 2))
+            # spec: spec/twilight_struggle/events_mid.rules:224
             state.log.append(
                 " ".join(
                     [
@@ -4973,7 +4985,7 @@ def sev_summit(state, frame):
                     ]
                 )
             )
-            # spec: spec/twilight_struggle/events_mid.rules:223
+            # spec: spec/twilight_struggle/events_mid.rules:225
             if L[4] > L[5]:
                 pc = 1
             elif L[5] > L[4]:
@@ -4981,14 +4993,14 @@ def sev_summit(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:224
-            state.frames.pop()
-            state.frames.append([15, 0, [L[0]], None])
-            return
-        if pc == 2:
             # spec: spec/twilight_struggle/events_mid.rules:226
             state.frames.pop()
-            state.frames.append([15, 0, [opponent_of(L[0])], None])
+            state.frames.append(new_frame(15, [L[0]]))
+            return
+        if pc == 2:
+            # spec: spec/twilight_struggle/events_mid.rules:228
+            state.frames.pop()
+            state.frames.append(new_frame(15, [opponent_of(L[0], 2)]))
             return
         if pc == 3:
             state.frames.pop()
@@ -4996,53 +5008,52 @@ def sev_summit(state, frame):
 
 
 def sev_how_i_learned_to_stop_worrying(state, frame):
-    "event of how_i_learned_to_stop_worrying (spec/twilight_struggle/events_mid.rules:243)"
+    "event of how_i_learned_to_stop_worrying (spec/twilight_struggle/events_mid.rules:245)"
     # L: 0 you, 1 this, 2 level
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:244
+            # spec: spec/twilight_struggle/events_mid.rules:246
             player = L[0]
             values = list(range(1, 6))
-            ids = [str(v) for v in values]
+            ids, labels = option_names(values)
             ask(
                 state,
                 player,
                 "Set DEFCON to which level?",
                 ids,
-                ids,
+                labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:244:5",
+                "spec/twilight_struggle/events_mid.rules:246:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:245
+            # spec: spec/twilight_struggle/events_mid.rules:247
             p_set_defcon_to(state, L[2])
-            # spec: spec/twilight_struggle/events_mid.rules:246
+            # spec: spec/twilight_struggle/events_mid.rules:248
             p_add_milops(state, L[0], 5)
             state.frames.pop()
             return
 
 
 def sev_junta(state, frame):
-    "event of junta (spec/twilight_struggle/events_mid.rules:256)"
+    "event of junta (spec/twilight_struggle/events_mid.rules:258)"
     # L: 0 you, 1 this, 2 target, 3 ops, 4 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:257
+            # spec: spec/twilight_struggle/events_mid.rules:259
             player = L[0]
             values = [
                 c_target
                 for c_target in K_country
                 if d_in_latin_america(state, c_target)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -5050,41 +5061,41 @@ def sev_junta(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:257:5",
+                "spec/twilight_struggle/events_mid.rules:259:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:258
-            state.counters[1 + L[0]][L[2]] = max(0, state.counters[1 + L[0]][L[2]] + 2)
-            # spec: spec/twilight_struggle/events_mid.rules:259
-            L[3] = d_event_ops(state, L[0], L[1], A_ops[L[1]])
             # spec: spec/twilight_struggle/events_mid.rules:260
+            state.counters[1 + L[0]][L[2]] = max(0, state.counters[1 + L[0]][L[2]] + 2)
+            # spec: spec/twilight_struggle/events_mid.rules:261
+            L[3] = d_event_ops(state, L[0], L[1], A_ops[L[1]])
+            # spec: spec/twilight_struggle/events_mid.rules:262
             player = L[0]
             offered = []
             if any(
                 d_in_latin_america(state, c_c)
-                and state.counters[1 + opponent_of(L[0])][c_c] > 0
+                and state.counters[1 + opponent_of(L[0], 2)][c_c] > 0
                 for c_c in K_country
             ):
                 offered.append(0)
             if any(
                 d_in_latin_america(state, c_c)
-                and state.counters[1 + opponent_of(L[0])][c_c] > 0
+                and state.counters[1 + opponent_of(L[0], 2)][c_c] > 0
                 for c_c in K_country
             ):
                 offered.append(1)
             offered.append(2)
-            ids = [("coup", "realign", "nothing")[i] for i in offered]
-            labels = [
+            ids, labels = option_names(
+                offered,
+                ("coup", "realign", "nothing"),
                 (
                     "A free coup in Central or South America",
                     "Free realignment rolls in Central or South America",
                     "Neither",
-                )[i]
-                for i in offered
-            ]
+                ),
+            )
             ask(
                 state,
                 player,
@@ -5092,7 +5103,7 @@ def sev_junta(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:260:5",
+                "spec/twilight_struggle/events_mid.rules:262:5",
             )
             frame[1] = 2
             return
@@ -5107,18 +5118,17 @@ def sev_junta(state, frame):
             else:
                 pc = 6
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:263
+            # spec: spec/twilight_struggle/events_mid.rules:265
             player = L[0]
             values = [
                 c_c
                 for c_c in K_country
                 if (
                     d_in_latin_america(state, c_c)
-                    and state.counters[1 + opponent_of(L[0])][c_c] > 0
+                    and state.counters[1 + opponent_of(L[0], 2)][c_c] > 0
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -5126,20 +5136,20 @@ def sev_junta(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:263:13",
+                "spec/twilight_struggle/events_mid.rules:265:13",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:265
+            # spec: spec/twilight_struggle/events_mid.rules:267
             state.frames.pop()
-            state.frames.append([22, 0, [L[0], L[4], L[3], True] + [UNBOUND] * 3, None])
+            state.frames.append(new_frame(22, [L[0], L[4], L[3], True] + [UNBOUND] * 3))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:269
+            # spec: spec/twilight_struggle/events_mid.rules:271
             state.frames.pop()
-            state.frames.append([16, 0, [L[0], L[3]] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(16, [L[0], L[3]] + [UNBOUND] * 2))
             return
         if pc == 6:
             state.frames.pop()
@@ -5147,32 +5157,31 @@ def sev_junta(state, frame):
 
 
 def sev_missile_envy(state, frame):
-    "event of missile_envy (spec/twilight_struggle/events_mid.rules:312)"
+    "event of missile_envy (spec/twilight_struggle/events_mid.rules:322)"
     # L: 0 you, 1 this, 2 them, 3 best, 4 c, 5 taken
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:313
-            L[2] = opponent_of(L[0])
-            # spec: spec/twilight_struggle/events_mid.rules:314
+            # spec: spec/twilight_struggle/events_mid.rules:323
+            L[2] = opponent_of(L[0], 2)
+            # spec: spec/twilight_struggle/events_mid.rules:324
             if len(state.zones[2 + L[2]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:315
+            # spec: spec/twilight_struggle/events_mid.rules:325
             L[3] = 0
-            # spec: spec/twilight_struggle/events_mid.rules:316
+            # spec: spec/twilight_struggle/events_mid.rules:326
             for L[4] in list(state.zones[2 + L[2]]):
                 L[3] = max(L[3], A_ops[L[4]])
-            # spec: spec/twilight_struggle/events_mid.rules:317
+            # spec: spec/twilight_struggle/events_mid.rules:327
             player = L[2]
             values = [
                 c_taken for c_taken in state.zones[2 + L[2]] if A_ops[c_taken] == L[3]
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -5180,17 +5189,18 @@ def sev_missile_envy(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:317:9",
+                "spec/twilight_struggle/events_mid.rules:327:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:318
+            # spec: spec/twilight_struggle/events_mid.rules:328
             move_card(state, L[1], 2 + L[2])
-            # spec: spec/twilight_struggle/events_mid.rules:319
-            activate(state, 22, [L[2]], None)
-            # spec: spec/twilight_struggle/events_mid.rules:320
+            # spec: spec/twilight_struggle/events_mid.rules:329
+            if not is_active(state, 22, [L[2]]):
+                activate(state, 22, [L[2]], None)
+            # spec: spec/twilight_struggle/events_mid.rules:330
             state.log.append(
                 " ".join(
                     [
@@ -5201,9 +5211,9 @@ def sev_missile_envy(state, frame):
                     ]
                 )
             )
-            # spec: spec/twilight_struggle/events_mid.rules:321
+            # spec: spec/twilight_struggle/events_mid.rules:331
             state.frames.pop()
-            state.frames.append([17, 0, [L[0], L[5]], None])
+            state.frames.append(new_frame(17, [L[0], L[5]]))
             return
         if pc == 3:
             state.frames.pop()
@@ -5211,25 +5221,25 @@ def sev_missile_envy(state, frame):
 
 
 def sev_south_african_unrest(state, frame):
-    "event of south_african_unrest (spec/twilight_struggle/events_mid.rules:407)"
+    "event of south_african_unrest (spec/twilight_struggle/events_mid.rules:422)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:408
+            # spec: spec/twilight_struggle/events_mid.rules:423
             player = 0
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("two", "split")[i] for i in offered]
-            labels = [
+            ids, labels = option_names(
+                offered,
+                ("two", "split"),
                 (
                     "2 influence in South Africa",
                     "1 in South Africa and 2 in one adjacent country",
-                )[i]
-                for i in offered
-            ]
+                ),
+            )
             ask(
                 state,
                 player,
@@ -5237,7 +5247,7 @@ def sev_south_african_unrest(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:408:5",
+                "spec/twilight_struggle/events_mid.rules:423:5",
             )
             frame[1] = 1
             return
@@ -5250,17 +5260,16 @@ def sev_south_african_unrest(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:410
+            # spec: spec/twilight_struggle/events_mid.rules:425
             state.counters[1][179] = max(0, state.counters[1][179] + 2)
             pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:413
+            # spec: spec/twilight_struggle/events_mid.rules:428
             state.counters[1][179] = max(0, state.counters[1][179] + 1)
-            # spec: spec/twilight_struggle/events_mid.rules:414
+            # spec: spec/twilight_struggle/events_mid.rules:429
             player = 0
             values = [c_c for c_c in K_country if c_c in ADJS[179]]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -5268,13 +5277,13 @@ def sev_south_african_unrest(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:414:13",
+                "spec/twilight_struggle/events_mid.rules:429:13",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:415
+            # spec: spec/twilight_struggle/events_mid.rules:430
             state.counters[1][L[2]] = max(0, state.counters[1][L[2]] + 2)
             pc = 5
         if pc == 5:
@@ -5283,20 +5292,20 @@ def sev_south_african_unrest(state, frame):
 
 
 def sev_muslim_revolution(state, frame):
-    "event of muslim_revolution (spec/twilight_struggle/events_mid.rules:450)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 451
+    "event of muslim_revolution (spec/twilight_struggle/events_mid.rules:465)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 466
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:451
+            # spec: spec/twilight_struggle/events_mid.rules:466
             L[3] = 2
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 5
                 continue
-            # spec: spec/twilight_struggle/events_mid.rules:452
+            # spec: spec/twilight_struggle/events_mid.rules:467
             if any(
                 d_muslim_revolution_country(state, c_c) and state.counters[2][c_c] > 0
                 for c_c in K_country
@@ -5305,7 +5314,7 @@ def sev_muslim_revolution(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:453
+            # spec: spec/twilight_struggle/events_mid.rules:468
             player = L[0]
             values = [
                 c_c
@@ -5315,8 +5324,7 @@ def sev_muslim_revolution(state, frame):
                     and state.counters[2][c_c] > 0
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -5324,14 +5332,14 @@ def sev_muslim_revolution(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:453:13",
+                "spec/twilight_struggle/events_mid.rules:468:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:455
-            state.counters[2][L[2]] = max(0, 0)
+            # spec: spec/twilight_struggle/events_mid.rules:470
+            state.counters[2][L[2]] = 0
             pc = 4
         if pc == 4:
             L[3] = L[3] - 1
@@ -5343,58 +5351,59 @@ def sev_muslim_revolution(state, frame):
 
 
 def sev_abm_treaty(state, frame):
-    "event of abm_treaty (spec/twilight_struggle/events_mid.rules:464)"
+    "event of abm_treaty (spec/twilight_struggle/events_mid.rules:479)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:465
+    # spec: spec/twilight_struggle/events_mid.rules:480
     p_improve_defcon(state, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:466
+    # spec: spec/twilight_struggle/events_mid.rules:481
     state.frames.pop()
     state.frames.append(
-        [5, 0, [L[0], d_event_ops(state, L[0], L[1], A_ops[L[1]])], None]
+        new_frame(5, [L[0], d_event_ops(state, L[0], L[1], A_ops[L[1]])])
     )
     return
 
 
 def sev_lone_gunman(state, frame):
-    "event of lone_gunman (spec/twilight_struggle/events_mid.rules:541)"
+    "event of lone_gunman (spec/twilight_struggle/events_mid.rules:557)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:542
+            # spec: spec/twilight_struggle/events_mid.rules:558
             state.revealed[3] = True
-            # spec: spec/twilight_struggle/events_mid.rules:543
+            # spec: spec/twilight_struggle/events_mid.rules:559
             frame[1] = 1
             state.frames.append(
-                [12, 0, [0, d_event_ops(state, 0, L[1], A_ops[L[1]])], None]
+                new_frame(6, [0, d_event_ops(state, 0, L[1], A_ops[L[1]])])
             )
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:544
-            state.revealed[3] = False
+            # spec: spec/twilight_struggle/events_mid.rules:560
+            if not is_active(state, 14, None):
+                state.revealed[3] = False
             state.frames.pop()
             return
 
 
 def sev_colonial_rear_guards(state, frame):
-    "event of colonial_rear_guards (spec/twilight_struggle/events_mid.rules:549)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 551
+    "event of colonial_rear_guards (spec/twilight_struggle/events_mid.rules:565)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 567
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:550
+            # spec: spec/twilight_struggle/events_mid.rules:566
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/events_mid.rules:551
+            # spec: spec/twilight_struggle/events_mid.rules:567
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            # spec: spec/twilight_struggle/events_mid.rules:552
+            # spec: spec/twilight_struggle/events_mid.rules:568
             player = 1
             values = [
                 c_c
@@ -5404,8 +5413,7 @@ def sev_colonial_rear_guards(state, frame):
                     and state.counters[0][c_c] == 0
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -5413,15 +5421,15 @@ def sev_colonial_rear_guards(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:552:9",
+                "spec/twilight_struggle/events_mid.rules:568:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:554
+            # spec: spec/twilight_struggle/events_mid.rules:570
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
-            # spec: spec/twilight_struggle/events_mid.rules:555
+            # spec: spec/twilight_struggle/events_mid.rules:571
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             L[3] = L[3] - 1
             pc = 1
@@ -5432,30 +5440,30 @@ def sev_colonial_rear_guards(state, frame):
 
 
 def sev_puppet_governments(state, frame):
-    "event of puppet_governments (spec/twilight_struggle/events_mid.rules:583)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 584
+    "event of puppet_governments (spec/twilight_struggle/events_mid.rules:599)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 600
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:584
+            # spec: spec/twilight_struggle/events_mid.rules:600
             L[3] = 3
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 7
                 continue
-            # spec: spec/twilight_struggle/events_mid.rules:585
+            # spec: spec/twilight_struggle/events_mid.rules:601
             player = 1
             offered = []
             if any(d_empty_country(state, c_c) for c_c in K_country):
                 offered.append(0)
             offered.append(1)
-            ids = [("place", "stop")[i] for i in offered]
-            labels = [
-                ("1 influence in a country without influence", "Place no more")[i]
-                for i in offered
-            ]
+            ids, labels = option_names(
+                offered,
+                ("place", "stop"),
+                ("1 influence in a country without influence", "Place no more"),
+            )
             ask(
                 state,
                 player,
@@ -5463,7 +5471,7 @@ def sev_puppet_governments(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:585:9",
+                "spec/twilight_struggle/events_mid.rules:601:9",
             )
             frame[1] = 2
             return
@@ -5476,11 +5484,10 @@ def sev_puppet_governments(state, frame):
             else:
                 pc = 6
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:587
+            # spec: spec/twilight_struggle/events_mid.rules:603
             player = 1
             values = [c_c for c_c in K_country if d_empty_country(state, c_c)]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -5488,17 +5495,17 @@ def sev_puppet_governments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:587:17",
+                "spec/twilight_struggle/events_mid.rules:603:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:588
+            # spec: spec/twilight_struggle/events_mid.rules:604
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
             pc = 6
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:590
+            # spec: spec/twilight_struggle/events_mid.rules:606
             pc = 7
             continue
             pc = 6
@@ -5512,47 +5519,34 @@ def sev_puppet_governments(state, frame):
 
 
 def sev_grain_sales_to_soviets(state, frame):
-    "event of grain_sales_to_soviets (spec/twilight_struggle/events_mid.rules:601)"
-    # L: 0 you, 1 this, 2 own_ops, 3 taken, 4 items and 5 index of the loop at line 605
+    "event of grain_sales_to_soviets (spec/twilight_struggle/events_mid.rules:620)"
+    # L: 0 you, 1 this, 2 own_ops, 3 taken
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:602
+            # spec: spec/twilight_struggle/events_mid.rules:621
             L[2] = True
-            # spec: spec/twilight_struggle/events_mid.rules:603
+            # spec: spec/twilight_struggle/events_mid.rules:622
             if len(state.zones[2]) > 0:
                 pc = 1
             else:
-                pc = 7
+                pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:604
+            # spec: spec/twilight_struggle/events_mid.rules:623
             p_move_random_card(state, 0, "@8")
-            # spec: spec/twilight_struggle/events_mid.rules:605
-            L[4] = [
-                c_taken
-                for c_taken in K_card
-                if (state.location[c_taken] == 8 and c_taken != L[1])
-            ]
-            L[5] = 0
-            pc = 2
-        if pc == 2:
-            if L[5] >= len(L[4]):
-                pc = 7
-                continue
-            L[3] = L[4][L[5]]
-            # spec: spec/twilight_struggle/events_mid.rules:606
+            # spec: spec/twilight_struggle/events_mid.rules:624
+            L[3] = top_card(state, 8)
+            # spec: spec/twilight_struggle/events_mid.rules:625
             player = 1
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("play", "give_back")[i] for i in offered]
-            labels = [
-                ("Play the card taken", "Give it back, and use this card's operations")[
-                    i
-                ]
-                for i in offered
-            ]
+            ids, labels = option_names(
+                offered,
+                ("play", "give_back"),
+                ("Play the card taken", "Give it back, and use this card's operations"),
+            )
             ask(
                 state,
                 player,
@@ -5560,76 +5554,86 @@ def sev_grain_sales_to_soviets(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:606:13",
+                "spec/twilight_struggle/events_mid.rules:625:9",
             )
-            frame[1] = 3
+            frame[1] = 2
             return
-        if pc == 3:
+        if pc == 2:
             k = frame[3]
             if k == 0:
-                pc = 4
+                pc = 3
             elif k == 1:
-                pc = 5
+                pc = 4
             else:
-                pc = 6
-        if pc == 4:
-            # spec: spec/twilight_struggle/events_mid.rules:608
+                pc = 5
+        if pc == 3:
+            # spec: spec/twilight_struggle/events_mid.rules:627
             L[2] = False
-            # spec: spec/twilight_struggle/events_mid.rules:609
+            # spec: spec/twilight_struggle/events_mid.rules:628
             state.log.append(
                 " ".join(
-                    ["USA plays", text_of(ENTITY_LABELS[L[3]]), "taken from the USSR"]
+                    [
+                        "USA plays",
+                        text_of(
+                            attr_of(
+                                ENTITY_LABELS,
+                                L[3],
+                                "label",
+                                "spec/twilight_struggle/events_mid.rules:628:34",
+                            )
+                        ),
+                        "taken from the USSR",
+                    ]
                 )
             )
-            # spec: spec/twilight_struggle/events_mid.rules:610
-            frame[1] = 6
-            state.frames.append([1, 0, [1, L[3]], None])
+            # spec: spec/twilight_struggle/events_mid.rules:629
+            frame[1] = 5
+            state.frames.append(new_frame(1, [1, L[3]] + [UNBOUND] * 2))
             return
+        if pc == 4:
+            # spec: spec/twilight_struggle/events_mid.rules:632
+            move_card(
+                state,
+                some_card(L[3], "spec/twilight_struggle/events_mid.rules:632:17"),
+                2,
+            )
+            pc = 5
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:613
-            move_card(state, L[3], 2)
-            pc = 6
-        if pc == 6:
-            L[5] = L[5] + 1
-            pc = 2
-            continue
-        if pc == 7:
-            # spec: spec/twilight_struggle/events_mid.rules:618
+            # spec: spec/twilight_struggle/events_mid.rules:636
             if L[2]:
-                pc = 8
+                pc = 6
             else:
-                pc = 9
-        if pc == 8:
-            # spec: spec/twilight_struggle/events_mid.rules:619
+                pc = 7
+        if pc == 6:
+            # spec: spec/twilight_struggle/events_mid.rules:637
             state.frames.pop()
             state.frames.append(
-                [12, 0, [1, d_event_ops(state, 1, L[1], A_ops[L[1]])], None]
+                new_frame(6, [1, d_event_ops(state, 1, L[1], A_ops[L[1]])])
             )
             return
-        if pc == 9:
+        if pc == 7:
             state.frames.pop()
             return
 
 
 def sev_oas_founded(state, frame):
-    "event of oas_founded (spec/twilight_struggle/events_mid.rules:646)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 647
+    "event of oas_founded (spec/twilight_struggle/events_mid.rules:664)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 665
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:647
+            # spec: spec/twilight_struggle/events_mid.rules:665
             L[3] = 2
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            # spec: spec/twilight_struggle/events_mid.rules:648
+            # spec: spec/twilight_struggle/events_mid.rules:666
             player = 1
             values = [c_c for c_c in K_country if d_in_latin_america(state, c_c)]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -5637,13 +5641,13 @@ def sev_oas_founded(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:648:9",
+                "spec/twilight_struggle/events_mid.rules:666:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:649
+            # spec: spec/twilight_struggle/events_mid.rules:667
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
             L[3] = L[3] - 1
             pc = 1
@@ -5654,32 +5658,31 @@ def sev_oas_founded(state, frame):
 
 
 def sev_the_voice_of_america(state, frame):
-    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:695)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 697
+    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:724)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 726
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:696
+            # spec: spec/twilight_struggle/events_mid.rules:725
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/events_mid.rules:697
+            # spec: spec/twilight_struggle/events_mid.rules:726
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 5
                 continue
-            # spec: spec/twilight_struggle/events_mid.rules:698
+            # spec: spec/twilight_struggle/events_mid.rules:727
             if any(d_voice_of_america_target(state, c_c) for c_c in K_country):
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:699
+            # spec: spec/twilight_struggle/events_mid.rules:728
             player = 1
             values = [c_c for c_c in K_country if d_voice_of_america_target(state, c_c)]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -5687,15 +5690,15 @@ def sev_the_voice_of_america(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:699:13",
+                "spec/twilight_struggle/events_mid.rules:728:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:701
+            # spec: spec/twilight_struggle/events_mid.rules:730
             state.counters[1][L[2]] = max(0, state.counters[1][L[2]] - 1)
-            # spec: spec/twilight_struggle/events_mid.rules:702
+            # spec: spec/twilight_struggle/events_mid.rules:731
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             pc = 4
         if pc == 4:
@@ -5708,30 +5711,29 @@ def sev_the_voice_of_america(state, frame):
 
 
 def sev_liberation_theology(state, frame):
-    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:709)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 711
+    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:738)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 740
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:710
+            # spec: spec/twilight_struggle/events_mid.rules:739
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/events_mid.rules:711
+            # spec: spec/twilight_struggle/events_mid.rules:740
             L[3] = 3
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            # spec: spec/twilight_struggle/events_mid.rules:712
+            # spec: spec/twilight_struggle/events_mid.rules:741
             player = 0
             values = [
                 c_c
                 for c_c in K_country
                 if (c_c in RS_central_america and state.counters[0][c_c] < 2)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -5739,15 +5741,15 @@ def sev_liberation_theology(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:712:9",
+                "spec/twilight_struggle/events_mid.rules:741:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:714
+            # spec: spec/twilight_struggle/events_mid.rules:743
             state.counters[1][L[2]] = max(0, state.counters[1][L[2]] + 1)
-            # spec: spec/twilight_struggle/events_mid.rules:715
+            # spec: spec/twilight_struggle/events_mid.rules:744
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             L[3] = L[3] - 1
             pc = 1
@@ -5758,13 +5760,13 @@ def sev_liberation_theology(state, frame):
 
 
 def sev_ussuri_river_skirmish(state, frame):
-    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:721)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 726
+    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:750)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 755
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:722
+            # spec: spec/twilight_struggle/events_mid.rules:751
             if state.location[5] == 4:
                 pc = 1
             elif state.location[5] == 5:
@@ -5772,28 +5774,27 @@ def sev_ussuri_river_skirmish(state, frame):
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:723
+            # spec: spec/twilight_struggle/events_mid.rules:752
             p_pass_china_card(state, 1, True)
             pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:725
+            # spec: spec/twilight_struggle/events_mid.rules:754
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/events_mid.rules:726
+            # spec: spec/twilight_struggle/events_mid.rules:755
             L[3] = 4
             pc = 3
         if pc == 3:
             if L[3] <= 0:
                 pc = 5
                 continue
-            # spec: spec/twilight_struggle/events_mid.rules:727
+            # spec: spec/twilight_struggle/events_mid.rules:756
             player = 1
             values = [
                 c_c
                 for c_c in K_country
                 if (c_c in RS_asia and state.counters[0][c_c] < 2)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -5801,15 +5802,15 @@ def sev_ussuri_river_skirmish(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:727:13",
+                "spec/twilight_struggle/events_mid.rules:756:13",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:729
+            # spec: spec/twilight_struggle/events_mid.rules:758
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
-            # spec: spec/twilight_struggle/events_mid.rules:730
+            # spec: spec/twilight_struggle/events_mid.rules:759
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             L[3] = L[3] - 1
             pc = 3
@@ -5820,27 +5821,30 @@ def sev_ussuri_river_skirmish(state, frame):
 
 
 def sev_ask_not_what_your_country_can_do_for_you(state, frame):
-    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:739)"
+    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:768)"
     # L: 0 you, 1 this, 2 discarded, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:740
+            # spec: spec/twilight_struggle/events_mid.rules:769
             L[2] = 0
-            # spec: spec/twilight_struggle/events_mid.rules:741
+            # spec: spec/twilight_struggle/events_mid.rules:770
             pc = 1
         if pc == 1:
             if not len(state.zones[3]) > 0:
                 pc = 6
                 continue
-            # spec: spec/twilight_struggle/events_mid.rules:742
+            # spec: spec/twilight_struggle/events_mid.rules:771
             player = 1
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("discard_one", "done")[i] for i in offered]
-            labels = [("Discard a card", "Draw the replacements")[i] for i in offered]
+            ids, labels = option_names(
+                offered,
+                ("discard_one", "done"),
+                ("Discard a card", "Draw the replacements"),
+            )
             ask(
                 state,
                 player,
@@ -5848,7 +5852,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:742:9",
+                "spec/twilight_struggle/events_mid.rules:771:9",
             )
             frame[1] = 2
             return
@@ -5861,11 +5865,10 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:744
+            # spec: spec/twilight_struggle/events_mid.rules:773
             player = 1
             values = list(state.zones[3])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -5873,30 +5876,30 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:744:17",
+                "spec/twilight_struggle/events_mid.rules:773:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:745
+            # spec: spec/twilight_struggle/events_mid.rules:774
             move_card(state, L[3], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:746
+            # spec: spec/twilight_struggle/events_mid.rules:775
             L[2] = L[2] + 1
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:748
+            # spec: spec/twilight_struggle/events_mid.rules:777
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:751
+            # spec: spec/twilight_struggle/events_mid.rules:780
             state.log.append(
                 " ".join(["USA discards", text_of(L[2]), "cards and draws as many"])
             )
-            # spec: spec/twilight_struggle/events_mid.rules:752
+            # spec: spec/twilight_struggle/events_mid.rules:781
             for _ in range(L[2]):
                 p_draw_card(state, 1)
             state.frames.pop()
@@ -5904,23 +5907,22 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
 
 
 def sev_star_wars(state, frame):
-    "event of star_wars (spec/twilight_struggle/events_late.rules:132)"
+    "event of star_wars (spec/twilight_struggle/events_late.rules:136)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:133
+            # spec: spec/twilight_struggle/events_late.rules:137
             if any(not A_scoring[c_c] for c_c in state.zones[9]):
                 pc = 1
             else:
                 pc = 4
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:134
+            # spec: spec/twilight_struggle/events_late.rules:138
             player = 1
             values = [c_c for c_c in state.zones[9] if not A_scoring[c_c]]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -5928,15 +5930,15 @@ def sev_star_wars(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:134:9",
+                "spec/twilight_struggle/events_late.rules:138:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:135
+            # spec: spec/twilight_struggle/events_late.rules:139
             move_card(state, L[2], 8)
-            # spec: spec/twilight_struggle/events_late.rules:136
+            # spec: spec/twilight_struggle/events_late.rules:140
             state.log.append(
                 " ".join(
                     [
@@ -5946,12 +5948,12 @@ def sev_star_wars(state, frame):
                     ]
                 )
             )
-            # spec: spec/twilight_struggle/events_late.rules:137
+            # spec: spec/twilight_struggle/events_late.rules:141
             frame[1] = 3
-            state.frames.append([4, 0, [L[2], d_event_owner(state, L[2], 1)], None])
+            state.frames.append(new_frame(4, [L[2], d_event_owner(state, L[2], 1)]))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:138
+            # spec: spec/twilight_struggle/events_late.rules:142
             p_put_away_played_card(state, 1, L[2])
             pc = 4
         if pc == 4:
@@ -5960,57 +5962,57 @@ def sev_star_wars(state, frame):
 
 
 def sev_the_reformer(state, frame):
-    "event of the_reformer (spec/twilight_struggle/events_late.rules:166)"
+    "event of the_reformer (spec/twilight_struggle/events_late.rules:170)"
     # L: 0 you, 1 this, 2 amount
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:167
+            # spec: spec/twilight_struggle/events_late.rules:171
             L[2] = 6 if state.tracks[1] < 0 else 4
-            # spec: spec/twilight_struggle/events_late.rules:168
+            # spec: spec/twilight_struggle/events_late.rules:172
             frame[1] = 1
-            state.frames.append([6, 0, [0, L[2], 2, 110] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(7, [0, L[2], 2, 110] + [UNBOUND] * 2))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:169
+            # spec: spec/twilight_struggle/events_late.rules:173
             activate(state, 11, [], None)
             state.frames.pop()
             return
 
 
 def sev_marine_barracks_bombing(state, frame):
-    "event of marine_barracks_bombing (spec/twilight_struggle/events_late.rules:177)"
+    "event of marine_barracks_bombing (spec/twilight_struggle/events_late.rules:181)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:178
-    state.counters[2][163] = max(0, 0)
-    # spec: spec/twilight_struggle/events_late.rules:179
+    # spec: spec/twilight_struggle/events_late.rules:182
+    state.counters[2][163] = 0
+    # spec: spec/twilight_struggle/events_late.rules:183
     state.frames.pop()
-    state.frames.append([7, 0, [0, 1, 2, 2, 115] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(8, [0, 1, 2, 2, 115] + [UNBOUND] * 2))
     return
 
 
 def sev_soviets_shoot_down_kal_007(state, frame):
-    "event of soviets_shoot_down_kal_007 (spec/twilight_struggle/events_late.rules:187)"
+    "event of soviets_shoot_down_kal_007 (spec/twilight_struggle/events_late.rules:191)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:188
+            # spec: spec/twilight_struggle/events_late.rules:192
             p_degrade_defcon(state, 1)
-            # spec: spec/twilight_struggle/events_late.rules:189
+            # spec: spec/twilight_struggle/events_late.rules:193
             p_gain_vp(state, 1, 2)
-            # spec: spec/twilight_struggle/events_late.rules:190
+            # spec: spec/twilight_struggle/events_late.rules:194
             if d_controls(state, 1, 148):
                 pc = 1
             else:
                 pc = 2
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:191
+            # spec: spec/twilight_struggle/events_late.rules:195
             state.frames.pop()
-            state.frames.append([8, 0, [1, L[1]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(9, [1, L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
             state.frames.pop()
@@ -6018,25 +6020,25 @@ def sev_soviets_shoot_down_kal_007(state, frame):
 
 
 def sev_glasnost(state, frame):
-    "event of glasnost (spec/twilight_struggle/events_late.rules:197)"
+    "event of glasnost (spec/twilight_struggle/events_late.rules:201)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:198
+            # spec: spec/twilight_struggle/events_late.rules:202
             p_improve_defcon(state, 1)
-            # spec: spec/twilight_struggle/events_late.rules:199
+            # spec: spec/twilight_struggle/events_late.rules:203
             p_gain_vp(state, 0, 2)
-            # spec: spec/twilight_struggle/events_late.rules:200
+            # spec: spec/twilight_struggle/events_late.rules:204
             if is_active(state, 11, None):
                 pc = 1
             else:
                 pc = 2
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:201
+            # spec: spec/twilight_struggle/events_late.rules:205
             state.frames.pop()
-            state.frames.append([8, 0, [0, L[1]] + [UNBOUND] * 1, None])
+            state.frames.append(new_frame(9, [0, L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
             state.frames.pop()
@@ -6044,15 +6046,15 @@ def sev_glasnost(state, frame):
 
 
 def sev_ortega_elected_in_nicaragua(state, frame):
-    "event of ortega_elected_in_nicaragua (spec/twilight_struggle/events_late.rules:212)"
+    "event of ortega_elected_in_nicaragua (spec/twilight_struggle/events_late.rules:216)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:213
-            state.counters[2][193] = max(0, 0)
-            # spec: spec/twilight_struggle/events_late.rules:214
+            # spec: spec/twilight_struggle/events_late.rules:217
+            state.counters[2][193] = 0
+            # spec: spec/twilight_struggle/events_late.rules:218
             if any(
                 c_c in KS_country and state.counters[2][c_c] > 0 for c_c in ADJ[193]
             ):
@@ -6060,13 +6062,14 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:215
+            # spec: spec/twilight_struggle/events_late.rules:219
             player = 0
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("coup", "decline")[i] for i in offered]
-            labels = [("Make the free coup", "No coup")[i] for i in offered]
+            ids, labels = option_names(
+                offered, ("coup", "decline"), ("Make the free coup", "No coup")
+            )
             ask(
                 state,
                 player,
@@ -6074,7 +6077,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:215:9",
+                "spec/twilight_struggle/events_late.rules:219:9",
             )
             frame[1] = 2
             return
@@ -6087,15 +6090,14 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:217
+            # spec: spec/twilight_struggle/events_late.rules:221
             player = 0
             values = [
                 c_target
                 for c_target in K_country
                 if (c_target in ADJS[193] and state.counters[2][c_target] > 0)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -6103,22 +6105,20 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:217:17",
+                "spec/twilight_struggle/events_late.rules:221:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:220
+            # spec: spec/twilight_struggle/events_late.rules:224
             state.frames.pop()
             state.frames.append(
-                [
+                new_frame(
                     22,
-                    0,
                     [0, L[2], d_event_ops(state, 0, L[1], A_ops[L[1]]), True]
                     + [UNBOUND] * 3,
-                    None,
-                ]
+                )
             )
             return
         if pc == 5:
@@ -6127,17 +6127,16 @@ def sev_ortega_elected_in_nicaragua(state, frame):
 
 
 def sev_chernobyl(state, frame):
-    "event of chernobyl (spec/twilight_struggle/events_late.rules:260)"
+    "event of chernobyl (spec/twilight_struggle/events_late.rules:264)"
     # L: 0 you, 1 this, 2 r
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:261
+            # spec: spec/twilight_struggle/events_late.rules:265
             player = 1
             values = [c_r for c_r in K_region if d_is_main_region(state, c_r)]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -6145,39 +6144,39 @@ def sev_chernobyl(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:261:5",
+                "spec/twilight_struggle/events_late.rules:265:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:262
+            # spec: spec/twilight_struggle/events_late.rules:266
             activate(state, 13, [L[2]], "end_of_turn")
             state.frames.pop()
             return
 
 
 def sev_latin_american_debt_crisis(state, frame):
-    "event of latin_american_debt_crisis (spec/twilight_struggle/events_late.rules:271)"
+    "event of latin_american_debt_crisis (spec/twilight_struggle/events_late.rules:275)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:272
+            # spec: spec/twilight_struggle/events_late.rules:276
             player = 1
             offered = []
             if any(q_ops_value(state, 1, c_c) >= 3 for c_c in state.zones[3]):
                 offered.append(0)
             offered.append(1)
-            ids = [("discard", "refuse")[i] for i in offered]
-            labels = [
+            ids, labels = option_names(
+                offered,
+                ("discard", "refuse"),
                 (
                     "Discard a card worth 3 or more operations",
                     "Let the USSR double its influence in 2 South American countries",
-                )[i]
-                for i in offered
-            ]
+                ),
+            )
             ask(
                 state,
                 player,
@@ -6185,7 +6184,7 @@ def sev_latin_american_debt_crisis(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:272:5",
+                "spec/twilight_struggle/events_late.rules:276:5",
             )
             frame[1] = 1
             return
@@ -6198,11 +6197,10 @@ def sev_latin_american_debt_crisis(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:275
+            # spec: spec/twilight_struggle/events_late.rules:279
             player = 1
             values = [c_c for c_c in state.zones[3] if q_ops_value(state, 1, c_c) >= 3]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -6210,19 +6208,19 @@ def sev_latin_american_debt_crisis(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:275:13",
+                "spec/twilight_struggle/events_late.rules:279:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:276
+            # spec: spec/twilight_struggle/events_late.rules:280
             move_card(state, L[2], 9)
             pc = 5
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:279
+            # spec: spec/twilight_struggle/events_late.rules:283
             state.frames.pop()
-            state.frames.append([9, 0, [0, 2, 118] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(10, [0, 2, 118] + [UNBOUND] * 2))
             return
         if pc == 5:
             state.frames.pop()
@@ -6230,17 +6228,17 @@ def sev_latin_american_debt_crisis(state, frame):
 
 
 def sev_tear_down_this_wall(state, frame):
-    "event of tear_down_this_wall (spec/twilight_struggle/events_late.rules:314)"
+    "event of tear_down_this_wall (spec/twilight_struggle/events_late.rules:318)"
     # L: 0 you, 1 this, 2 points, 3 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:315
+            # spec: spec/twilight_struggle/events_late.rules:319
             state.counters[2][127] = max(0, state.counters[2][127] + 3)
-            # spec: spec/twilight_struggle/events_late.rules:316
+            # spec: spec/twilight_struggle/events_late.rules:320
             L[2] = d_event_ops(state, 1, L[1], A_ops[L[1]])
-            # spec: spec/twilight_struggle/events_late.rules:317
+            # spec: spec/twilight_struggle/events_late.rules:321
             player = 1
             offered = []
             if any(
@@ -6252,15 +6250,15 @@ def sev_tear_down_this_wall(state, frame):
             ):
                 offered.append(1)
             offered.append(2)
-            ids = [("coup", "realignment", "decline")[i] for i in offered]
-            labels = [
+            ids, labels = option_names(
+                offered,
+                ("coup", "realignment", "decline"),
                 (
                     "A free coup in Europe",
                     "Free realignment rolls in Europe",
                     "Neither",
-                )[i]
-                for i in offered
-            ]
+                ),
+            )
             ask(
                 state,
                 player,
@@ -6268,7 +6266,7 @@ def sev_tear_down_this_wall(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:317:5",
+                "spec/twilight_struggle/events_late.rules:321:5",
             )
             frame[1] = 1
             return
@@ -6283,15 +6281,14 @@ def sev_tear_down_this_wall(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:320
+            # spec: spec/twilight_struggle/events_late.rules:324
             player = 1
             values = [
                 c_target
                 for c_target in K_country
                 if (c_target in RS_europe and state.counters[1][c_target] > 0)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -6299,20 +6296,20 @@ def sev_tear_down_this_wall(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:320:13",
+                "spec/twilight_struggle/events_late.rules:324:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:322
-            state.frames.pop()
-            state.frames.append([22, 0, [1, L[3], L[2], True] + [UNBOUND] * 3, None])
-            return
-        if pc == 4:
             # spec: spec/twilight_struggle/events_late.rules:326
             state.frames.pop()
-            state.frames.append([10, 0, [1, L[2], 110] + [UNBOUND] * 2, None])
+            state.frames.append(new_frame(22, [1, L[3], L[2], True] + [UNBOUND] * 3))
+            return
+        if pc == 4:
+            # spec: spec/twilight_struggle/events_late.rules:330
+            state.frames.pop()
+            state.frames.append(new_frame(11, [1, L[2], 110] + [UNBOUND] * 2))
             return
         if pc == 5:
             state.frames.pop()
@@ -6320,27 +6317,26 @@ def sev_tear_down_this_wall(state, frame):
 
 
 def sev_aldrich_ames_remix(state, frame):
-    "event of aldrich_ames_remix (spec/twilight_struggle/events_late.rules:362)"
+    "event of aldrich_ames_remix (spec/twilight_struggle/events_late.rules:366)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:363
+            # spec: spec/twilight_struggle/events_late.rules:367
             state.revealed[3] = True
-            # spec: spec/twilight_struggle/events_late.rules:364
+            # spec: spec/twilight_struggle/events_late.rules:368
             activate(state, 14, [], "end_of_turn")
-            # spec: spec/twilight_struggle/events_late.rules:365
+            # spec: spec/twilight_struggle/events_late.rules:369
             if len(state.zones[3]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:366
+            # spec: spec/twilight_struggle/events_late.rules:370
             player = 0
             values = list(state.zones[3])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -6348,13 +6344,13 @@ def sev_aldrich_ames_remix(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:366:9",
+                "spec/twilight_struggle/events_late.rules:370:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:367
+            # spec: spec/twilight_struggle/events_late.rules:371
             move_card(state, L[2], 9)
             pc = 3
         if pc == 3:
@@ -6363,34 +6359,34 @@ def sev_aldrich_ames_remix(state, frame):
 
 
 def sev_pershing_ii_deployed(state, frame):
-    "event of pershing_ii_deployed (spec/twilight_struggle/events_late.rules:375)"
+    "event of pershing_ii_deployed (spec/twilight_struggle/events_late.rules:379)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:376
+    # spec: spec/twilight_struggle/events_late.rules:380
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_late.rules:377
+    # spec: spec/twilight_struggle/events_late.rules:381
     state.frames.pop()
-    state.frames.append([7, 0, [0, 1, 3, 1, 111] + [UNBOUND] * 2, None])
+    state.frames.append(new_frame(8, [0, 1, 3, 1, 111] + [UNBOUND] * 2))
     return
 
 
 def sev_wargames(state, frame):
-    "event of wargames (spec/twilight_struggle/events_late.rules:386)"
+    "event of wargames (spec/twilight_struggle/events_late.rules:390)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:387
+            # spec: spec/twilight_struggle/events_late.rules:391
             player = L[0]
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("end_game", "decline")[i] for i in offered]
-            labels = [
-                ("Give the opponent 6 VP and end the game", "Play on")[i]
-                for i in offered
-            ]
+            ids, labels = option_names(
+                offered,
+                ("end_game", "decline"),
+                ("Give the opponent 6 VP and end the game", "Play on"),
+            )
             ask(
                 state,
                 player,
@@ -6398,16 +6394,16 @@ def sev_wargames(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:387:5",
+                "spec/twilight_struggle/events_late.rules:391:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/twilight_struggle/events_late.rules:389
-                p_gain_vp(state, opponent_of(L[0]), 6)
-                # spec: spec/twilight_struggle/events_late.rules:390
+                # spec: spec/twilight_struggle/events_late.rules:393
+                p_gain_vp(state, opponent_of(L[0], 2), 6)
+                # spec: spec/twilight_struggle/events_late.rules:394
                 state.log.append(
                     " ".join(
                         [
@@ -6417,30 +6413,30 @@ def sev_wargames(state, frame):
                         ]
                     )
                 )
-                # spec: spec/twilight_struggle/events_late.rules:391
+                # spec: spec/twilight_struggle/events_late.rules:395
                 if state.tracks[1] > 0:
-                    # spec: spec/twilight_struggle/events_late.rules:392
+                    # spec: spec/twilight_struggle/events_late.rules:396
                     end_game(
                         state,
                         1,
                         "Wargames ended the game with the USA ahead",
-                        "spec/twilight_struggle/events_late.rules:392:17",
+                        "spec/twilight_struggle/events_late.rules:396:17",
                     )
                 elif state.tracks[1] < 0:
-                    # spec: spec/twilight_struggle/events_late.rules:394
+                    # spec: spec/twilight_struggle/events_late.rules:398
                     end_game(
                         state,
                         0,
                         "Wargames ended the game with the USSR ahead",
-                        "spec/twilight_struggle/events_late.rules:394:17",
+                        "spec/twilight_struggle/events_late.rules:398:17",
                     )
                 else:
-                    # spec: spec/twilight_struggle/events_late.rules:396
+                    # spec: spec/twilight_struggle/events_late.rules:400
                     end_game(
                         state,
                         None,
                         "Wargames ended the game at 0 VP: a draw",
-                        "spec/twilight_struggle/events_late.rules:396:17",
+                        "spec/twilight_struggle/events_late.rules:400:17",
                     )
             elif k == 1:
                 pass
@@ -6449,21 +6445,20 @@ def sev_wargames(state, frame):
 
 
 def sev_iran_iraq_war(state, frame):
-    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:417)"
+    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:421)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:418
+            # spec: spec/twilight_struggle/events_late.rules:422
             player = L[0]
             values = [
                 c_target
                 for c_target in K_country
                 if (c_target == 159 or c_target == 160)
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -6471,28 +6466,28 @@ def sev_iran_iraq_war(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:418:5",
+                "spec/twilight_struggle/events_late.rules:422:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:419
+            # spec: spec/twilight_struggle/events_late.rules:423
             p_war(state, L[0], L[2], 4, 2, 2, False)
             state.frames.pop()
             return
 
 
 def sev_the_cambridge_five(state, frame):
-    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:451)"
+    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:463)"
     # L: 0 you, 1 this, 2 s, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:452
+            # spec: spec/twilight_struggle/events_late.rules:464
             for L[2] in [c_s for c_s in state.zones[3] if A_scoring[c_s]]:
-                # spec: spec/twilight_struggle/events_late.rules:453
+                # spec: spec/twilight_struggle/events_late.rules:465
                 state.log.append(
                     " ".join(
                         [
@@ -6501,21 +6496,22 @@ def sev_the_cambridge_five(state, frame):
                         ]
                     )
                 )
-            # spec: spec/twilight_struggle/events_late.rules:455
+            # spec: spec/twilight_struggle/events_late.rules:467
             if any(A_scoring[c_s] for c_s in state.zones[3]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:456
+            # spec: spec/twilight_struggle/events_late.rules:468
             player = 0
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("place", "decline")[i] for i in offered]
-            labels = [
-                ("Add 1 influence in a revealed region", "Add none")[i] for i in offered
-            ]
+            ids, labels = option_names(
+                offered,
+                ("place", "decline"),
+                ("Add 1 influence in a revealed region", "Add none"),
+            )
             ask(
                 state,
                 player,
@@ -6523,7 +6519,7 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:456:9",
+                "spec/twilight_struggle/events_late.rules:468:9",
             )
             frame[1] = 2
             return
@@ -6536,7 +6532,7 @@ def sev_the_cambridge_five(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:458
+            # spec: spec/twilight_struggle/events_late.rules:470
             player = 0
             values = [
                 c_c
@@ -6547,13 +6543,13 @@ def sev_the_cambridge_five(state, frame):
                         state,
                         c_c,
                         d_scoring_region_of(state, c_s),
-                        "spec/twilight_struggle/events_late.rules:459:66",
+                        REGION_SETS,
+                        "spec/twilight_struggle/events_late.rules:471:66",
                     )
                     for c_s in state.zones[3]
                 )
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -6561,13 +6557,13 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:458:17",
+                "spec/twilight_struggle/events_late.rules:470:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:461
+            # spec: spec/twilight_struggle/events_late.rules:473
             state.counters[1][L[3]] = max(0, state.counters[1][L[3]] + 1)
             pc = 5
         if pc == 5:
@@ -6576,29 +6572,28 @@ def sev_the_cambridge_five(state, frame):
 
 
 def sev_special_relationship(state, frame):
-    "event of special_relationship (spec/twilight_struggle/events_late.rules:474)"
+    "event of special_relationship (spec/twilight_struggle/events_late.rules:486)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:475
+            # spec: spec/twilight_struggle/events_late.rules:487
             if d_controls(state, 1, 139):
                 pc = 1
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:476
+            # spec: spec/twilight_struggle/events_late.rules:488
             if is_active(state, 5, None):
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:477
+            # spec: spec/twilight_struggle/events_late.rules:489
             player = 1
             values = [c_c for c_c in K_country if c_c in RS_western_europe]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -6606,23 +6601,22 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:477:13",
+                "spec/twilight_struggle/events_late.rules:489:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:478
+            # spec: spec/twilight_struggle/events_late.rules:490
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 2)
-            # spec: spec/twilight_struggle/events_late.rules:479
+            # spec: spec/twilight_struggle/events_late.rules:491
             p_gain_vp(state, 1, 2)
             pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:481
+            # spec: spec/twilight_struggle/events_late.rules:493
             player = 1
             values = [c_c for c_c in K_country if c_c in ADJS[139]]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -6630,13 +6624,13 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:481:13",
+                "spec/twilight_struggle/events_late.rules:493:13",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:482
+            # spec: spec/twilight_struggle/events_late.rules:494
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
             pc = 6
         if pc == 6:
@@ -6645,33 +6639,33 @@ def sev_special_relationship(state, frame):
 
 
 def sev_che(state, frame):
-    "event of che (spec/twilight_struggle/events_mid.rules:781)"
+    "event of che (spec/twilight_struggle/events_mid.rules:810)"
     # L: 0 you, 1 this, 2 ops, 3 first, 4 before, 5 second
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:782
+            # spec: spec/twilight_struggle/events_mid.rules:811
             L[2] = d_event_ops(state, 0, L[1], A_ops[L[1]])
-            # spec: spec/twilight_struggle/events_mid.rules:783
+            # spec: spec/twilight_struggle/events_mid.rules:812
             if any(d_che_target(state, c_c) for c_c in K_country):
                 pc = 1
             else:
                 pc = 10
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:784
+            # spec: spec/twilight_struggle/events_mid.rules:813
             player = 0
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("coup", "decline")[i] for i in offered]
-            labels = [
+            ids, labels = option_names(
+                offered,
+                ("coup", "decline"),
                 (
                     "Coup a non-battleground in Central/South America or Africa",
                     "No coup",
-                )[i]
-                for i in offered
-            ]
+                ),
+            )
             ask(
                 state,
                 player,
@@ -6679,7 +6673,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:784:9",
+                "spec/twilight_struggle/events_mid.rules:813:9",
             )
             frame[1] = 2
             return
@@ -6692,11 +6686,10 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:786
+            # spec: spec/twilight_struggle/events_mid.rules:815
             player = 0
             values = [c_first for c_first in K_country if d_che_target(state, c_first)]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -6704,20 +6697,20 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:786:17",
+                "spec/twilight_struggle/events_mid.rules:815:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:787
+            # spec: spec/twilight_struggle/events_mid.rules:816
             L[4] = state.counters[2][L[3]]
-            # spec: spec/twilight_struggle/events_mid.rules:788
+            # spec: spec/twilight_struggle/events_mid.rules:817
             frame[1] = 5
-            state.frames.append([22, 0, [0, L[3], L[2], False] + [UNBOUND] * 3, None])
+            state.frames.append(new_frame(22, [0, L[3], L[2], False] + [UNBOUND] * 3))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:789
+            # spec: spec/twilight_struggle/events_mid.rules:818
             if state.counters[2][L[3]] < L[4] and any(
                 d_che_target(state, c_c) and c_c != L[3] for c_c in K_country
             ):
@@ -6725,13 +6718,14 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:790
+            # spec: spec/twilight_struggle/events_mid.rules:819
             player = 0
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("coup", "stop")[i] for i in offered]
-            labels = [("A second coup elsewhere", "No second coup")[i] for i in offered]
+            ids, labels = option_names(
+                offered, ("coup", "stop"), ("A second coup elsewhere", "No second coup")
+            )
             ask(
                 state,
                 player,
@@ -6739,7 +6733,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:790:21",
+                "spec/twilight_struggle/events_mid.rules:819:21",
             )
             frame[1] = 7
             return
@@ -6752,15 +6746,14 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 8:
-            # spec: spec/twilight_struggle/events_mid.rules:792
+            # spec: spec/twilight_struggle/events_mid.rules:821
             player = 0
             values = [
                 c_second
                 for c_second in K_country
                 if (d_che_target(state, c_second) and c_second != L[3])
             ]
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -6768,15 +6761,15 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:792:29",
+                "spec/twilight_struggle/events_mid.rules:821:29",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:794
+            # spec: spec/twilight_struggle/events_mid.rules:823
             state.frames.pop()
-            state.frames.append([22, 0, [0, L[5], L[2], False] + [UNBOUND] * 3, None])
+            state.frames.append(new_frame(22, [0, L[5], L[2], False] + [UNBOUND] * 3))
             return
         if pc == 10:
             state.frames.pop()
@@ -6784,39 +6777,40 @@ def sev_che(state, frame):
 
 
 def sev_our_man_in_tehran(state, frame):
-    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:812)"
+    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:841)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:813
+            # spec: spec/twilight_struggle/events_mid.rules:842
             for _ in range(5):
-                # spec: spec/twilight_struggle/events_mid.rules:814
+                # spec: spec/twilight_struggle/events_mid.rules:843
                 if len(state.zones[1]) > 0:
-                    card = top_card(state, 1)
-                    if card is None:
-                        raise RuleError(
-                            "cannot move none: no card",
-                            "spec/twilight_struggle/events_mid.rules:814:29",
-                        )
-                    move_card(state, card, 13)
-            # spec: spec/twilight_struggle/events_mid.rules:816
+                    move_card(
+                        state,
+                        some_card(
+                            top_card(state, 1),
+                            "spec/twilight_struggle/events_mid.rules:843:29",
+                        ),
+                        13,
+                    )
+            # spec: spec/twilight_struggle/events_mid.rules:845
             pc = 1
         if pc == 1:
             if not len(state.zones[13]) > 0:
                 pc = 6
                 continue
-            # spec: spec/twilight_struggle/events_mid.rules:817
+            # spec: spec/twilight_struggle/events_mid.rules:846
             player = 1
             offered = []
             offered.append(0)
             offered.append(1)
-            ids = [("discard_one", "done")[i] for i in offered]
-            labels = [
-                ("Discard one of the drawn cards", "Return the rest to the deck")[i]
-                for i in offered
-            ]
+            ids, labels = option_names(
+                offered,
+                ("discard_one", "done"),
+                ("Discard one of the drawn cards", "Return the rest to the deck"),
+            )
             ask(
                 state,
                 player,
@@ -6824,7 +6818,7 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:817:9",
+                "spec/twilight_struggle/events_mid.rules:846:9",
             )
             frame[1] = 2
             return
@@ -6837,11 +6831,10 @@ def sev_our_man_in_tehran(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:819
+            # spec: spec/twilight_struggle/events_mid.rules:848
             player = 1
             values = list(state.zones[13])
-            ids = [ENTITY_IDS[v] for v in values]
-            labels = [ENTITY_LABELS[v] for v in values]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
                 player,
@@ -6849,15 +6842,15 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:819:17",
+                "spec/twilight_struggle/events_mid.rules:848:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:820
+            # spec: spec/twilight_struggle/events_mid.rules:849
             move_card(state, L[2], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:821
+            # spec: spec/twilight_struggle/events_mid.rules:850
             state.log.append(
                 " ".join(
                     [
@@ -6870,65 +6863,93 @@ def sev_our_man_in_tehran(state, frame):
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:823
+            # spec: spec/twilight_struggle/events_mid.rules:852
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:826
+            # spec: spec/twilight_struggle/events_mid.rules:855
             for card in list(state.zones[13]):
                 move_card(state, card, 1)
-            # spec: spec/twilight_struggle/events_mid.rules:827
+            # spec: spec/twilight_struggle/events_mid.rules:856
             shuffle(state, 1)
             state.frames.pop()
             return
 
 
 def st_norad_in_effect_1(state, frame):
-    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:499)"
+    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:511)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:499
+    # spec: spec/twilight_struggle/events_late.rules:511
     state.frames.pop()
-    state.frames.append([11, 0, [UNBOUND] * 1, None])
+    state.frames.append(new_frame(12, [UNBOUND] * 1))
     return
 
 
 def st_cuban_missile_crisis_in_effect_0(state, frame):
-    "on coup_announced of cuban_missile_crisis_in_effect (spec/twilight_struggle/events_mid.rules:77)"
+    "on action_round_started of cuban_missile_crisis_in_effect (spec/twilight_struggle/events_mid.rules:76)"
+    # L: 0 target, 1 p
+    L = frame[2]
+    # spec: spec/twilight_struggle/events_mid.rules:77
+    state.frames.pop()
+    state.frames.append(new_frame(13, [L[0]]))
+    return
+
+
+def st_cuban_missile_crisis_in_effect_1(state, frame):
+    "on coup_announced of cuban_missile_crisis_in_effect (spec/twilight_struggle/events_mid.rules:79)"
     # L: 0 target, 1 p, 2 c
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:78
+    # spec: spec/twilight_struggle/events_mid.rules:80
     state.frames.pop()
-    state.frames.append([13, 0, [L[0]], None])
+    state.frames.append(new_frame(13, [L[0]]))
     return
 
 
 def st_quagmire_in_effect_0(state, frame):
-    "on action_round_replaced of quagmire_in_effect (spec/twilight_struggle/events_mid.rules:136)"
+    "on action_round_replaced of quagmire_in_effect (spec/twilight_struggle/events_mid.rules:138)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:136
+    # spec: spec/twilight_struggle/events_mid.rules:138
     state.frames.pop()
-    state.frames.append([14, 0, [1] + [UNBOUND] * 6, None])
+    state.frames.append(new_frame(14, [1] + [UNBOUND] * 6))
     return
 
 
 def st_bear_trap_in_effect_0(state, frame):
-    "on action_round_replaced of bear_trap_in_effect (spec/twilight_struggle/events_mid.rules:141)"
+    "on action_round_replaced of bear_trap_in_effect (spec/twilight_struggle/events_mid.rules:143)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:141
+    # spec: spec/twilight_struggle/events_mid.rules:143
     state.frames.pop()
-    state.frames.append([14, 0, [0] + [UNBOUND] * 6, None])
+    state.frames.append(new_frame(14, [0] + [UNBOUND] * 6))
     return
+
+
+def w_t_norad_in_effect_0(state, frame):
+    """Runs the plain t_norad_in_effect_0 in a frame (it cannot suspend)."""
+    state.frames.pop()
+    t_norad_in_effect_0(state, *frame[2])
 
 
 def w_t_missile_envy_obligation_1(state, frame):
     """Runs the plain t_missile_envy_obligation_1 in a frame (it cannot suspend)."""
     state.frames.pop()
     t_missile_envy_obligation_1(state, *frame[2])
+
+
+def w_t_missile_envy_obligation_2(state, frame):
+    """Runs the plain t_missile_envy_obligation_2 in a frame (it cannot suspend)."""
+    state.frames.pop()
+    t_missile_envy_obligation_2(state, *frame[2])
+
+
+def w_t_we_will_bury_you_pending_0(state, frame):
+    """Runs the plain t_we_will_bury_you_pending_0 in a frame (it cannot suspend)."""
+    state.frames.pop()
+    t_we_will_bury_you_pending_0(state, *frame[2])
 
 
 def w_t_we_will_bury_you_pending_2(state, frame):
@@ -7026,7 +7047,7 @@ EVENT_STEPS = {
     61: (59, 0),  # lone_gunman
     62: (60, 2),  # colonial_rear_guards
     65: (61, 2),  # puppet_governments
-    66: (62, 4),  # grain_sales_to_soviets
+    66: (62, 2),  # grain_sales_to_soviets
     69: (63, 2),  # oas_founded
     73: (64, 2),  # the_voice_of_america
     74: (65, 2),  # liberation_theology
@@ -7057,13 +7078,13 @@ STEPS = (
     s_card_operations,  # 3
     s_fire_event,  # 4
     s_event_operations,  # 5
-    s_late_add_influence_capped,  # 6
-    s_late_remove_influence_capped,  # 7
-    s_late_event_operations,  # 8
-    s_late_double_influence,  # 9
-    s_late_free_realignments,  # 10
-    s_norad_check,  # 11
-    s_optional_event_operations,  # 12
+    s_optional_event_operations,  # 6
+    s_late_add_influence_capped,  # 7
+    s_late_remove_influence_capped,  # 8
+    s_late_event_operations,  # 9
+    s_late_double_influence,  # 10
+    s_late_free_realignments,  # 11
+    s_norad_check,  # 12
     s_offer_cmc_cancel,  # 13
     s_trap_action_round,  # 14
     s_summit_winner,  # 15
@@ -7138,9 +7159,79 @@ STEPS = (
     sev_our_man_in_tehran,  # 84
     st_norad_in_effect_1,  # 85
     st_cuban_missile_crisis_in_effect_0,  # 86
-    st_quagmire_in_effect_0,  # 87
-    st_bear_trap_in_effect_0,  # 88
-    w_t_missile_envy_obligation_1,  # 89
-    w_t_we_will_bury_you_pending_2,  # 90
+    st_cuban_missile_crisis_in_effect_1,  # 87
+    st_quagmire_in_effect_0,  # 88
+    st_bear_trap_in_effect_0,  # 89
+    w_t_norad_in_effect_0,  # 90
+    w_t_missile_envy_obligation_1,  # 91
+    w_t_missile_envy_obligation_2,  # 92
+    w_t_we_will_bury_you_pending_0,  # 93
+    w_t_we_will_bury_you_pending_2,  # 94
 )
 START = (33, 3)
+# Where suspended frames hold cards: step -> (slots of cards, slots of lists of
+# cards), so a search bot that re-deals unseen cards re-deals these too.
+CARD_SLOTS = {
+    0: ((2,), ()),  # procedure play_card_in_action_round
+    1: ((1, 2), ()),  # procedure play_card_for_action
+    2: ((1,), ()),  # procedure operations_with_card
+    3: ((1,), ()),  # procedure card_operations
+    4: ((0,), ()),  # procedure fire_event
+    9: ((1,), ()),  # procedure late_event_operations
+    14: ((5,), ()),  # procedure trap_action_round
+    17: ((1,), ()),  # procedure missile_envy_use
+    24: ((1,), ()),  # procedure space_discard_ability
+    27: ((1,), ()),  # procedure choose_headline
+    28: ((1,), (2,)),  # procedure resolve_headline
+    34: ((1, 2), ()),  # event of five_year_plan
+    35: ((1,), ()),  # event of socialist_governments
+    36: ((1, 2), ()),  # event of blockade
+    37: ((1,), ()),  # event of comecon
+    38: ((1,), ()),  # event of warsaw_pact_formed
+    39: ((1,), ()),  # event of truman_doctrine
+    40: ((1,), ()),  # event of olympic_games
+    41: ((1,), ()),  # event of independent_reds
+    42: ((1,), ()),  # event of marshall_plan
+    43: ((1,), ()),  # event of indo_pakistani_war
+    44: ((1,), ()),  # event of cia_created
+    45: ((1,), ()),  # event of suez_crisis
+    46: ((1,), ()),  # event of east_european_unrest
+    47: ((1,), ()),  # event of decolonization
+    48: ((1, 2), ()),  # event of un_intervention
+    49: ((1,), ()),  # event of de_stalinization
+    50: ((1,), ()),  # event of brush_war
+    51: ((1, 2), ()),  # event of salt_negotiations
+    52: ((1,), ()),  # event of summit
+    53: ((1,), ()),  # event of how_i_learned_to_stop_worrying
+    54: ((1,), ()),  # event of junta
+    55: ((1, 4, 5), ()),  # event of missile_envy
+    56: ((1,), ()),  # event of south_african_unrest
+    57: ((1,), ()),  # event of muslim_revolution
+    58: ((1,), ()),  # event of abm_treaty
+    59: ((1,), ()),  # event of lone_gunman
+    60: ((1,), ()),  # event of colonial_rear_guards
+    61: ((1,), ()),  # event of puppet_governments
+    62: ((1, 3), ()),  # event of grain_sales_to_soviets
+    63: ((1,), ()),  # event of oas_founded
+    64: ((1,), ()),  # event of the_voice_of_america
+    65: ((1,), ()),  # event of liberation_theology
+    66: ((1,), ()),  # event of ussuri_river_skirmish
+    67: ((1, 3), ()),  # event of ask_not_what_your_country_can_do_for_you
+    68: ((1, 2), ()),  # event of star_wars
+    69: ((1,), ()),  # event of the_reformer
+    70: ((1,), ()),  # event of marine_barracks_bombing
+    71: ((1,), ()),  # event of soviets_shoot_down_kal_007
+    72: ((1,), ()),  # event of glasnost
+    73: ((1,), ()),  # event of ortega_elected_in_nicaragua
+    74: ((1,), ()),  # event of chernobyl
+    75: ((1, 2), ()),  # event of latin_american_debt_crisis
+    76: ((1,), ()),  # event of tear_down_this_wall
+    77: ((1, 2), ()),  # event of aldrich_ames_remix
+    78: ((1,), ()),  # event of pershing_ii_deployed
+    79: ((1,), ()),  # event of wargames
+    80: ((1,), ()),  # event of iran_iraq_war
+    81: ((1, 2), ()),  # event of the_cambridge_five
+    82: ((1,), ()),  # event of special_relationship
+    83: ((1,), ()),  # event of che
+    84: ((1, 2), ()),  # event of our_man_in_tehran
+}

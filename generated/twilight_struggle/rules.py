@@ -15,11 +15,23 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 031f3ebe172efb95
-# Fingerprint: source 093baeba0b837ca3728b output cb316dc580ff979e362d
+# Spec hash: 1114c7c3b6ca1e94
+# Designer tests from:
+#     twilight_struggle/tests/card_play.rules
+#     twilight_struggle/tests/control_and_scoring.rules
+#     twilight_struggle/tests/events_early.rules
+#     twilight_struggle/tests/events_late.rules
+#     twilight_struggle/tests/events_mid.rules
+#     twilight_struggle/tests/inside_other_plays.rules
+#     twilight_struggle/tests/operations.rules
+#     twilight_struggle/tests/turn_and_victory.rules
+# Tests hash: 6b32bceaf5a2ebd9
+# Fingerprint: source 55542092e5ff7e3cf338 output 6d1c4861cc6d7d20dab8
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
-from runtime.state import RuleError, is_active
+from runtime.frames import UNBOUND
+from runtime.state import is_active
+from runtime.values import attr_of, collection_of, event_allowed, member_of, opponent_of
 from .tables import (
     ADJ,
     ADJS,
@@ -33,7 +45,6 @@ from .tables import (
     A_side,
     A_stability,
     A_starred,
-    ENTITY_IDS,
     KS_country,
     K_card,
     K_country,
@@ -52,85 +63,6 @@ from .tables import (
     R_middle_east,
     R_southeast_asia,
 )
-
-# A local not bound yet (plain data, so frames stay JSON).
-UNBOUND = "\x00unbound"
-
-
-def text_of(value):
-    """A value as `log` writes it."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def rule_error(message, location):
-    raise RuleError(message, location)
-
-
-def unknown_name(name, location):
-    raise RuleError(f"unknown name '{name}'", location)
-
-
-def attr_of(table, entity, name, location):
-    if entity is None:
-        raise RuleError(f"none has no attribute '{name}'", location)
-    return table[entity]
-
-
-def opponent_of(player):
-    return None if player is None else (player + 1) % 2
-
-
-def winner_of(state):
-    return state.result["winner"] if state.result else None
-
-
-def deciding_of(state):
-    """The player the pending decision waits for, or none."""
-    return state.pending["player"] if state.pending else None
-
-
-def end_reason_of(state):
-    return state.result["reason"] if state.result else ""
-
-
-def zone_slot(value, location):
-    """The slot of a zone held in a value ("@<slot>")."""
-    if isinstance(value, str) and value.startswith("@"):
-        return int(value[1:])
-    raise RuleError("not a zone", location)
-
-
-def in_zone(state, card, slot):
-    return card is not None and state.location[card] == slot
-
-
-def collection_of(state, value, location):
-    """The members of a zone or region held in a value, as a fresh list."""
-    if isinstance(value, str) and value.startswith("@"):
-        return list(state.zones[int(value[1:])])
-    if value in REGION_MEMBERS:
-        return list(REGION_MEMBERS[value])
-    raise RuleError(f"not a collection: {text_of(value)}", location)
-
-
-def member_of(state, item, value, location):
-    """`item in value` for a zone or region held in a value."""
-    if value in REGION_SETS:
-        return item in REGION_SETS[value]
-    if isinstance(value, str) and value.startswith("@"):
-        return item is not None and state.location[item] == int(value[1:])
-    raise RuleError(f"not a collection: {text_of(value)}", location)
-
-
-def event_allowed(state, card, player):
-    """Whether a card's event `when` holds (true without one)."""
-    when = EVENT_WHEN.get(card)
-    return True if when is None else bool(when(state, player, card))
-
 
 # ---------------------------------------------------------------- defines
 
@@ -218,17 +150,29 @@ def d_may_play_now(state, v_p, v_c, v_rounds_left):
     )
 
 
+def d_action_rounds_left(state, v_p):
+    "define action_rounds_left"
+    # spec: spec/twilight_struggle/card_play.rules:30
+    return q_action_rounds_for(state, v_p) - state.tracks[3] + 1
+
+
+def d_scoring_card_due(state, v_p):
+    "define scoring_card_due"
+    # spec: spec/twilight_struggle/card_play.rules:34
+    return d_scoring_cards_held(state, v_p) >= d_action_rounds_left(state, v_p)
+
+
 def d_event_owner(state, v_c, v_p):
     "define event_owner"
-    # spec: spec/twilight_struggle/card_play.rules:30
+    # spec: spec/twilight_struggle/card_play.rules:37
     return (
         0
-        if attr_of(A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:31:8")
+        if attr_of(A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:38:8")
         == 0
         else (
             1
             if attr_of(
-                A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:31:41"
+                A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:38:41"
             )
             == 1
             else v_p
@@ -238,21 +182,21 @@ def d_event_owner(state, v_c, v_p):
 
 def d_may_play_as_event(state, v_p, v_c):
     "define may_play_as_event"
-    # spec: spec/twilight_struggle/card_play.rules:37
+    # spec: spec/twilight_struggle/card_play.rules:44
     return (
         v_c != 5
         and not attr_of(
-            A_scoring, v_c, "scoring", "spec/twilight_struggle/card_play.rules:38:29"
+            A_scoring, v_c, "scoring", "spec/twilight_struggle/card_play.rules:45:29"
         )
         and (
-            attr_of(A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:39:10")
+            attr_of(A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:46:10")
             == v_p
             or attr_of(
-                A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:39:25"
+                A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:46:25"
             )
             == None
         )
-        and event_allowed(state, v_c, v_p)
+        and event_allowed(state, EVENT_WHEN, v_c, v_p)
     )
 
 
@@ -261,7 +205,7 @@ def d_controls(state, v_p, v_c):
     # spec: spec/twilight_struggle/control.rules:7
     return state.counters[1 + v_p][v_c] >= attr_of(
         A_stability, v_c, "stability", "spec/twilight_struggle/control.rules:8:24"
-    ) and state.counters[1 + v_p][v_c] - state.counters[1 + opponent_of(v_p)][
+    ) and state.counters[1 + v_p][v_c] - state.counters[1 + opponent_of(v_p, 2)][
         v_c
     ] >= attr_of(
         A_stability, v_c, "stability", "spec/twilight_struggle/control.rules:9:56"
@@ -296,12 +240,12 @@ def d_is_scoring_battleground(state, v_c):
 
 def d_countries_controlled(state, v_p, v_r):
     "define countries_controlled"
-    # spec: spec/twilight_struggle/control.rules:38
+    # spec: spec/twilight_struggle/control.rules:41
     return len(
         [
             c_c
             for c_c in collection_of(
-                state, v_r, "spec/twilight_struggle/control.rules:39:35"
+                state, v_r, REGION_MEMBERS, "spec/twilight_struggle/control.rules:42:35"
             )
             if c_c in KS_country and d_controls(state, v_p, c_c)
         ]
@@ -310,14 +254,17 @@ def d_countries_controlled(state, v_p, v_r):
 
 def d_battlegrounds_controlled(state, v_p, v_r):
     "define battlegrounds_controlled"
-    # spec: spec/twilight_struggle/control.rules:41
+    # spec: spec/twilight_struggle/control.rules:44
     return max(
         0,
         len(
             [
                 c_c
                 for c_c in collection_of(
-                    state, v_r, "spec/twilight_struggle/control.rules:42:42"
+                    state,
+                    v_r,
+                    REGION_MEMBERS,
+                    "spec/twilight_struggle/control.rules:45:42",
                 )
                 if c_c in KS_country
                 and d_is_scoring_battleground(state, c_c)
@@ -330,59 +277,73 @@ def d_battlegrounds_controlled(state, v_p, v_r):
 
 def d_battlegrounds_in(state, v_r):
     "define battlegrounds_in"
-    # spec: spec/twilight_struggle/control.rules:45
+    # spec: spec/twilight_struggle/control.rules:48
     return len(
         [
             c_c
             for c_c in collection_of(
-                state, v_r, "spec/twilight_struggle/control.rules:46:35"
+                state, v_r, REGION_MEMBERS, "spec/twilight_struggle/control.rules:49:35"
             )
             if c_c in KS_country and d_is_scoring_battleground(state, c_c)
         ]
     )
 
 
+def d_nonbattlegrounds_controlled(state, v_p, v_r):
+    "define nonbattlegrounds_controlled"
+    # spec: spec/twilight_struggle/control.rules:51
+    return len(
+        [
+            c_c
+            for c_c in collection_of(
+                state, v_r, REGION_MEMBERS, "spec/twilight_struggle/control.rules:52:35"
+            )
+            if c_c in KS_country
+            and not d_is_scoring_battleground(state, c_c)
+            and d_controls(state, v_p, c_c)
+        ]
+    )
+
+
 def d_has_presence(state, v_p, v_r):
     "define has_presence"
-    # spec: spec/twilight_struggle/control.rules:50
+    # spec: spec/twilight_struggle/control.rules:56
     return d_countries_controlled(state, v_p, v_r) >= 1
 
 
 def d_has_domination(state, v_p, v_r):
     "define has_domination"
-    # spec: spec/twilight_struggle/control.rules:54
+    # spec: spec/twilight_struggle/control.rules:60
     return (
         d_countries_controlled(state, v_p, v_r)
-        > d_countries_controlled(state, opponent_of(v_p), v_r)
+        > d_countries_controlled(state, opponent_of(v_p, 2), v_r)
         and d_battlegrounds_controlled(state, v_p, v_r)
-        > d_battlegrounds_controlled(state, opponent_of(v_p), v_r)
+        > d_battlegrounds_controlled(state, opponent_of(v_p, 2), v_r)
         and d_battlegrounds_controlled(state, v_p, v_r) >= 1
-        and d_countries_controlled(state, v_p, v_r)
-        - d_battlegrounds_controlled(state, v_p, v_r)
-        >= 1
+        and d_nonbattlegrounds_controlled(state, v_p, v_r) >= 1
     )
 
 
 def d_has_region_control(state, v_p, v_r):
     "define has_region_control"
-    # spec: spec/twilight_struggle/control.rules:61
+    # spec: spec/twilight_struggle/control.rules:67
     return d_countries_controlled(state, v_p, v_r) > d_countries_controlled(
-        state, opponent_of(v_p), v_r
+        state, opponent_of(v_p, 2), v_r
     ) and d_battlegrounds_controlled(state, v_p, v_r) >= d_battlegrounds_in(state, v_r)
 
 
 def d_level_points(state, v_p, v_r):
     "define level_points"
-    # spec: spec/twilight_struggle/control.rules:66
+    # spec: spec/twilight_struggle/control.rules:72
     return (
-        attr_of(A_control, v_r, "control", "spec/twilight_struggle/control.rules:67:38")
+        attr_of(A_control, v_r, "control", "spec/twilight_struggle/control.rules:73:38")
         if d_has_region_control(state, v_p, v_r)
         else (
             attr_of(
                 A_domination,
                 v_r,
                 "domination",
-                "spec/twilight_struggle/control.rules:68:39",
+                "spec/twilight_struggle/control.rules:74:39",
             )
             if d_has_domination(state, v_p, v_r)
             else (
@@ -390,7 +351,7 @@ def d_level_points(state, v_p, v_r):
                     A_presence,
                     v_r,
                     "presence",
-                    "spec/twilight_struggle/control.rules:69:37",
+                    "spec/twilight_struggle/control.rules:75:37",
                 )
                 if d_has_presence(state, v_p, v_r)
                 else 0
@@ -401,7 +362,7 @@ def d_level_points(state, v_p, v_r):
 
 def d_region_points(state, v_p, v_r):
     "define region_points"
-    # spec: spec/twilight_struggle/control.rules:74
+    # spec: spec/twilight_struggle/control.rules:80
     return (
         d_level_points(state, v_p, v_r)
         + d_battlegrounds_controlled(state, v_p, v_r)
@@ -409,11 +370,14 @@ def d_region_points(state, v_p, v_r):
             [
                 c_c
                 for c_c in collection_of(
-                    state, v_r, "spec/twilight_struggle/control.rules:77:37"
+                    state,
+                    v_r,
+                    REGION_MEMBERS,
+                    "spec/twilight_struggle/control.rules:83:37",
                 )
                 if c_c in KS_country
                 and d_controls(state, v_p, c_c)
-                and d_adjacent_to_superpower_of(state, opponent_of(v_p), c_c)
+                and d_adjacent_to_superpower_of(state, opponent_of(v_p, 2), c_c)
             ]
         )
     )
@@ -421,11 +385,11 @@ def d_region_points(state, v_p, v_r):
 
 def d_southeast_asia_points(state, v_p):
     "define southeast_asia_points"
-    # spec: spec/twilight_struggle/control.rules:80
+    # spec: spec/twilight_struggle/control.rules:86
     return sum(
         [
             2 if c_c == 155 else 1
-            for c_c in R_southeast_asia
+            for c_c in RS_southeast_asia
             if c_c in KS_country and d_controls(state, v_p, c_c)
         ]
     )
@@ -433,7 +397,7 @@ def d_southeast_asia_points(state, v_p):
 
 def d_event_ops(state, v_p, v_c, v_n):
     "define event_ops"
-    # spec: spec/twilight_struggle/event_helpers.rules:62
+    # spec: spec/twilight_struggle/event_helpers.rules:65
     return (
         v_n
         if q_ops_shift(state, v_p, v_c) == 0
@@ -443,7 +407,7 @@ def d_event_ops(state, v_p, v_c, v_n):
 
 def d_nato_protected(state, v_c):
     "define nato_protected"
-    # spec: spec/twilight_struggle/event_helpers.rules:85
+    # spec: spec/twilight_struggle/event_helpers.rules:98
     return bool(
         is_active(state, 5, None)
         and v_c in RS_europe
@@ -454,9 +418,9 @@ def d_nato_protected(state, v_c):
 
 def d_starred_event_played(state, v_c):
     "define starred_event_played"
-    # spec: spec/twilight_struggle/event_helpers.rules:95
+    # spec: spec/twilight_struggle/event_helpers.rules:108
     return attr_of(
-        A_starred, v_c, "starred", "spec/twilight_struggle/event_helpers.rules:95:48"
+        A_starred, v_c, "starred", "spec/twilight_struggle/event_helpers.rules:108:48"
     ) and (v_c is not None and state.location[v_c] == 10)
 
 
@@ -514,7 +478,7 @@ def d_is_main_region(state, v_r):
 
 def d_headline_goes_first(state, v_c):
     "define headline_goes_first"
-    # spec: spec/twilight_struggle/events_late.rules:431
+    # spec: spec/twilight_struggle/events_late.rules:441
     return v_c == 102
 
 
@@ -526,15 +490,15 @@ def d_in_latin_america(state, v_c):
 
 def d_brush_war_target(state, v_p, v_c):
     "define brush_war_target"
-    # spec: spec/twilight_struggle/events_mid.rules:41
+    # spec: spec/twilight_struggle/events_mid.rules:35
     return attr_of(
-        A_stability, v_c, "stability", "spec/twilight_struggle/events_mid.rules:42:5"
+        A_stability, v_c, "stability", "spec/twilight_struggle/events_mid.rules:36:5"
     ) <= 2 and not (v_p == 0 and d_nato_protected(state, v_c))
 
 
 def d_cmc_can_cancel(state, v_p):
     "define cmc_can_cancel"
-    # spec: spec/twilight_struggle/events_mid.rules:67
+    # spec: spec/twilight_struggle/events_mid.rules:66
     return (
         state.counters[1][186] >= 2
         if v_p == 0
@@ -544,11 +508,11 @@ def d_cmc_can_cancel(state, v_p):
 
 def d_trap_discard_ok(state, v_p, v_c):
     "define trap_discard_ok"
-    # spec: spec/twilight_struggle/events_mid.rules:131
+    # spec: spec/twilight_struggle/events_mid.rules:133
     return (
         (v_c is not None and state.location[v_c] == 2 + v_p)
         and not attr_of(
-            A_scoring, v_c, "scoring", "spec/twilight_struggle/events_mid.rules:132:26"
+            A_scoring, v_c, "scoring", "spec/twilight_struggle/events_mid.rules:134:26"
         )
         and q_ops_value(state, v_p, v_c) >= 2
     )
@@ -556,7 +520,7 @@ def d_trap_discard_ok(state, v_p, v_c):
 
 def d_scoring_region(state, v_r):
     "define scoring_region"
-    # spec: spec/twilight_struggle/events_mid.rules:210
+    # spec: spec/twilight_struggle/events_mid.rules:212
     return (
         v_r == 110 or v_r == 113 or v_r == 115 or v_r == 116 or v_r == 117 or v_r == 118
     )
@@ -564,7 +528,7 @@ def d_scoring_region(state, v_r):
 
 def d_summit_bonus(state, v_p):
     "define summit_bonus"
-    # spec: spec/twilight_struggle/events_mid.rules:214
+    # spec: spec/twilight_struggle/events_mid.rules:216
     return len(
         [
             c_r
@@ -580,7 +544,7 @@ def d_summit_bonus(state, v_p):
 
 def d_muslim_revolution_country(state, v_c):
     "define muslim_revolution_country"
-    # spec: spec/twilight_struggle/events_mid.rules:446
+    # spec: spec/twilight_struggle/events_mid.rules:461
     return (
         v_c == 180
         or v_c == 159
@@ -595,13 +559,13 @@ def d_muslim_revolution_country(state, v_c):
 
 def d_is_war_card(state, v_c):
     "define is_war_card"
-    # spec: spec/twilight_struggle/events_mid.rules:488
+    # spec: spec/twilight_struggle/events_mid.rules:503
     return v_c == 12 or v_c == 10 or v_c == 35 or v_c == 23 or v_c == 101
 
 
 def d_flower_power_counts(state, v_p, v_c):
     "define flower_power_counts"
-    # spec: spec/twilight_struggle/events_mid.rules:492
+    # spec: spec/twilight_struggle/events_mid.rules:507
     return bool(
         v_p == 1 and d_is_war_card(state, v_c) and not d_starred_event_played(state, 96)
     )
@@ -609,7 +573,7 @@ def d_flower_power_counts(state, v_p, v_c):
 
 def d_opec_country(state, v_c):
     "define opec_country"
-    # spec: spec/twilight_struggle/events_mid.rules:530
+    # spec: spec/twilight_struggle/events_mid.rules:545
     return (
         v_c == 157
         or v_c == 159
@@ -623,13 +587,13 @@ def d_opec_country(state, v_c):
 
 def d_empty_country(state, v_c):
     "define empty_country"
-    # spec: spec/twilight_struggle/events_mid.rules:581
+    # spec: spec/twilight_struggle/events_mid.rules:597
     return state.counters[2][v_c] == 0 and state.counters[1][v_c] == 0
 
 
 def d_voice_of_america_target(state, v_c):
     "define voice_of_america_target"
-    # spec: spec/twilight_struggle/events_mid.rules:692
+    # spec: spec/twilight_struggle/events_mid.rules:721
     return (
         v_c not in RS_europe
         and state.counters[1][v_c] > 0
@@ -639,13 +603,13 @@ def d_voice_of_america_target(state, v_c):
 
 def d_che_target(state, v_c):
     "define che_target"
-    # spec: spec/twilight_struggle/events_mid.rules:777
+    # spec: spec/twilight_struggle/events_mid.rules:806
     return bool(
         not attr_of(
             A_battleground,
             v_c,
             "battleground",
-            "spec/twilight_struggle/events_mid.rules:778:9",
+            "spec/twilight_struggle/events_mid.rules:807:9",
         )
         and (d_in_latin_america(state, v_c) or v_c in RS_africa)
         and state.counters[2][v_c] > 0
@@ -680,13 +644,13 @@ def d_may_place_influence(state, v_p, v_c):
 def d_influence_cost(state, v_p, v_c):
     "define influence_cost"
     # spec: spec/twilight_struggle/operations.rules:92
-    return 2 if d_controls(state, opponent_of(v_p), v_c) else 1
+    return 2 if d_controls(state, opponent_of(v_p, 2), v_c) else 1
 
 
 def d_realign_target(state, v_p, v_c):
     "define realign_target"
     # spec: spec/twilight_struggle/operations.rules:116
-    return state.counters[1 + opponent_of(v_p)][v_c] > 0 and allowed_realign(
+    return state.counters[1 + opponent_of(v_p, 2)][v_c] > 0 and allowed_realign(
         state, v_p, v_c
     )
 
@@ -698,7 +662,8 @@ def d_realign_modifier(state, v_p, v_c):
         d_adjacent_controlled(state, v_p, v_c)
         + (
             1
-            if state.counters[1 + v_p][v_c] > state.counters[1 + opponent_of(v_p)][v_c]
+            if state.counters[1 + v_p][v_c]
+            > state.counters[1 + opponent_of(v_p, 2)][v_c]
             else 0
         )
         + (1 if d_adjacent_to_superpower_of(state, v_p, v_c) else 0)
@@ -751,7 +716,7 @@ def d_space_ability(state, v_p, v_box_number):
     # spec: spec/twilight_struggle/space_race.rules:35
     return (
         state.tracks[6 + v_p] >= v_box_number
-        and state.tracks[6 + opponent_of(v_p)] < v_box_number
+        and state.tracks[6 + opponent_of(v_p, 2)] < v_box_number
     )
 
 
@@ -799,7 +764,7 @@ def d_headline_value_of(state, v_p):
 
 def d_standard_action_rounds(state):
     "define standard_action_rounds"
-    # spec: spec/twilight_struggle/turn.rules:114
+    # spec: spec/twilight_struggle/turn.rules:117
     return 7 if state.tracks[2] >= 4 else 6
 
 
@@ -837,21 +802,26 @@ def q_scoring_battleground(state, v_c):
 
 def q_battleground_adjustment(state, v_p, v_r):
     "quantity battleground_adjustment"
-    # spec: spec/twilight_struggle/control.rules:36
+    # spec: spec/twilight_struggle/control.rules:39
     value = 0
     for effect in state.effects:
         kind = effect[0]
         if kind == 31:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:681
-            if v_p == 0 and (v_r == 115 or v_r == 113) and not state.vars[4]:
+            # spec: spec/twilight_struggle/events_mid.rules:709
+            if (
+                v_p == 0
+                and (v_r == 115 or v_r == 113)
+                and v_r == state.vars[8]
+                and not state.vars[4]
+            ):
                 value += -1
     return value
 
 
 def q_ops_shift(state, v_p, v_c):
     "quantity ops_shift"
-    # spec: spec/twilight_struggle/event_helpers.rules:48
+    # spec: spec/twilight_struggle/event_helpers.rules:51
     value = 0
     for effect in state.effects:
         kind = effect[0]
@@ -867,7 +837,7 @@ def q_ops_shift(state, v_p, v_c):
                 value += -1
         elif kind == 26:  # brezhnev_doctrine_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:394
+            # spec: spec/twilight_struggle/events_mid.rules:409
             if v_p == 0:
                 value += 1
     return value
@@ -875,7 +845,7 @@ def q_ops_shift(state, v_p, v_c):
 
 def q_nato_exempt(state, v_c):
     "quantity nato_exempt"
-    # spec: spec/twilight_struggle/event_helpers.rules:80
+    # spec: spec/twilight_struggle/event_helpers.rules:93
     value = 0
     for effect in state.effects:
         kind = effect[0]
@@ -886,7 +856,7 @@ def q_nato_exempt(state, v_c):
                 value += 1
         elif kind == 27:  # willy_brandt_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:438
+            # spec: spec/twilight_struggle/events_mid.rules:453
             if v_c == 140 and not d_starred_event_played(state, 95):
                 value += 1
     return value
@@ -900,13 +870,13 @@ def q_ops_value(state, v_p, v_c):
         kind = effect[0]
         if kind == 0:  # ops_shift_rule
             args = effect[1]
-            # spec: spec/twilight_struggle/event_helpers.rules:51
+            # spec: spec/twilight_struggle/event_helpers.rules:54
             if (
                 not attr_of(
                     A_scoring,
                     v_c,
                     "scoring",
-                    "spec/twilight_struggle/event_helpers.rules:52:18",
+                    "spec/twilight_struggle/event_helpers.rules:55:18",
                 )
                 and q_ops_shift(state, v_p, v_c) != 0
             ):
@@ -947,15 +917,15 @@ def q_coup_roll_modifier(state, v_p, v_c):
         kind = effect[0]
         if kind == 21:  # salt_negotiations_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:202
+            # spec: spec/twilight_struggle/events_mid.rules:204
             value += -1
         elif kind == 30:  # latin_american_death_squads_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:640
+            # spec: spec/twilight_struggle/events_mid.rules:658
             if v_p == args[0] and d_in_latin_america(state, v_c):
                 value += 1
-            # spec: spec/twilight_struggle/events_mid.rules:641
-            if v_p == opponent_of(args[0]) and d_in_latin_america(state, v_c):
+            # spec: spec/twilight_struggle/events_mid.rules:659
+            if v_p == opponent_of(args[0], 2) and d_in_latin_america(state, v_c):
                 value += -1
     return value
 
@@ -968,7 +938,7 @@ def q_realign_roll_modifier(state, v_p, v_c):
         kind = effect[0]
         if kind == 12:  # iran_contra_scandal_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:245
+            # spec: spec/twilight_struggle/events_late.rules:249
             if v_p == 1:
                 value += -1
     return value
@@ -991,7 +961,7 @@ def q_coup_defcon_loss(state, v_p, v_c):
         kind = effect[0]
         if kind == 18:  # nuclear_subs_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:116
+            # spec: spec/twilight_struggle/events_mid.rules:118
             if v_p == 1:
                 value += -1
                 value = max(value, 0)
@@ -1006,7 +976,7 @@ def q_space_attempts_allowed(state, v_p):
         kind = effect[0]
         if kind == 23:  # missile_envy_ops_only
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:350
+            # spec: spec/twilight_struggle/events_mid.rules:365
             if v_p == args[0]:
                 value += -2
                 value = max(value, 0)
@@ -1015,7 +985,7 @@ def q_space_attempts_allowed(state, v_p):
 
 def q_action_rounds_for(state, v_p):
     "quantity action_rounds_for"
-    # spec: spec/twilight_struggle/turn.rules:116
+    # spec: spec/twilight_struggle/turn.rules:119
     value = d_standard_action_rounds(state) + (
         1 if d_space_ability(state, v_p, 8) else 0
     )
@@ -1023,7 +993,7 @@ def q_action_rounds_for(state, v_p):
         kind = effect[0]
         if kind == 10:  # north_sea_oil_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:149
+            # spec: spec/twilight_struggle/events_late.rules:153
             if v_p == 1:
                 value += 1
                 value = min(value, 8)
@@ -1042,7 +1012,7 @@ def allowed_headline_card(state, x0, x1):
         kind = effect[0]
         if kind == 22:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:340
+            # spec: spec/twilight_struggle/events_mid.rules:350
             if x0 == args[0] and x1 == 48:
                 return False
     return True
@@ -1073,7 +1043,7 @@ def allowed_coup(state, x0, x1):
                 return False
         elif kind == 11:  # the_reformer_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:161
+            # spec: spec/twilight_struggle/events_late.rules:165
             if x0 == 0 and x1 in RS_europe:
                 return False
     return True
@@ -1111,9 +1081,13 @@ def allowed_place_influence(state, x0, x1):
         kind = effect[0]
         if kind == 13:  # chernobyl_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:257
+            # spec: spec/twilight_struggle/events_late.rules:261
             if x0 == 0 and member_of(
-                state, x1, args[0], "spec/twilight_struggle/events_late.rules:257:53"
+                state,
+                x1,
+                args[0],
+                REGION_SETS,
+                "spec/twilight_struggle/events_late.rules:261:53",
             ):
                 return False
     return True
@@ -1125,12 +1099,12 @@ def allowed_take_action_round(state, x0):
         kind = effect[0]
         if kind == 19:  # quagmire_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:135
+            # spec: spec/twilight_struggle/events_mid.rules:137
             if x0 == 1:
                 return False
         elif kind == 20:  # bear_trap_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:140
+            # spec: spec/twilight_struggle/events_mid.rules:142
             if x0 == 0:
                 return False
     return True
@@ -1142,16 +1116,19 @@ def allowed_play_card(state, x0, x1):
         kind = effect[0]
         if kind == 22:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:338
+            # spec: spec/twilight_struggle/events_mid.rules:348
             if (
                 x0 == args[0]
                 and state.location[48] == 2 + args[0]
                 and x1 != 48
-                and not attr_of(
-                    A_scoring,
-                    x1,
-                    "scoring",
-                    "spec/twilight_struggle/events_mid.rules:339:39",
+                and not (
+                    attr_of(
+                        A_scoring,
+                        x1,
+                        "scoring",
+                        "spec/twilight_struggle/events_mid.rules:349:40",
+                    )
+                    and d_scoring_card_due(state, args[0])
                 )
             ):
                 return False
@@ -1163,93 +1140,93 @@ def allowed_play_card(state, x0, x1):
 
 def when_socialist_governments(state, v_you, v_this):
     "when the event of socialist_governments may happen"
-    # spec: spec/twilight_struggle/cards.rules:64
+    # spec: spec/twilight_struggle/cards.rules:67
     return not d_starred_event_played(state, 82)
 
 
 def when_arab_israeli_war(state, v_you, v_this):
     "when the event of arab_israeli_war may happen"
-    # spec: spec/twilight_struggle/cards.rules:127
+    # spec: spec/twilight_struggle/cards.rules:130
     return not d_starred_event_played(state, 64)
 
 
 def when_nato(state, v_you, v_this):
     "when the event of nato may happen"
-    # spec: spec/twilight_struggle/cards.rules:245
+    # spec: spec/twilight_struggle/cards.rules:249
     return is_active(state, 1, None) or is_active(state, 2, None)
 
 
 def when_un_intervention(state, v_you, v_this):
     "when the event of un_intervention may happen"
-    # spec: spec/twilight_struggle/cards.rules:376
+    # spec: spec/twilight_struggle/cards.rules:381
     return not state.vars[3] and any(
-        A_side[c_c] == opponent_of(v_you) for c_c in state.zones[2 + v_you]
+        A_side[c_c] == opponent_of(v_you, 2) for c_c in state.zones[2 + v_you]
     )
 
 
 def when_missile_envy(state, v_you, v_this):
     "when the event of missile_envy may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:312
+    # spec: spec/twilight_struggle/events_mid.rules:322
     return not is_active(state, 23, [v_you])
 
 
 def when_willy_brandt(state, v_you, v_this):
     "when the event of willy_brandt may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:431
+    # spec: spec/twilight_struggle/events_mid.rules:446
     return not d_starred_event_played(state, 95)
 
 
 def when_muslim_revolution(state, v_you, v_this):
     "when the event of muslim_revolution may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:450
+    # spec: spec/twilight_struggle/events_mid.rules:465
     return not d_starred_event_played(state, 109)
 
 
 def when_flower_power(state, v_you, v_this):
     "when the event of flower_power may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:495
+    # spec: spec/twilight_struggle/events_mid.rules:510
     return not d_starred_event_played(state, 96)
 
 
 def when_opec(state, v_you, v_this):
     "when the event of opec may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:534
+    # spec: spec/twilight_struggle/events_mid.rules:549
     return not d_starred_event_played(state, 85)
 
 
 def when_one_small_step(state, v_you, v_this):
     "when the event of one_small_step may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:765
-    return state.tracks[6 + v_you] < state.tracks[6 + opponent_of(v_you)]
+    # spec: spec/twilight_struggle/events_mid.rules:794
+    return state.tracks[6 + v_you] < state.tracks[6 + opponent_of(v_you, 2)]
 
 
 def when_star_wars(state, v_you, v_this):
     "when the event of star_wars may happen"
-    # spec: spec/twilight_struggle/events_late.rules:132
+    # spec: spec/twilight_struggle/events_late.rules:136
     return state.tracks[7] > state.tracks[6]
 
 
 def when_wargames(state, v_you, v_this):
     "when the event of wargames may happen"
-    # spec: spec/twilight_struggle/events_late.rules:386
+    # spec: spec/twilight_struggle/events_late.rules:390
     return state.tracks[0] == 2
 
 
 def when_solidarity(state, v_you, v_this):
     "when the event of solidarity may happen"
-    # spec: spec/twilight_struggle/events_late.rules:407
+    # spec: spec/twilight_struggle/events_late.rules:411
     return d_starred_event_played(state, 67)
 
 
 def when_the_cambridge_five(state, v_you, v_this):
     "when the event of the_cambridge_five may happen"
-    # spec: spec/twilight_struggle/events_late.rules:451
+    # spec: spec/twilight_struggle/events_late.rules:463
     return state.tracks[2] < 8
 
 
 def when_our_man_in_tehran(state, v_you, v_this):
     "when the event of our_man_in_tehran may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:812
+    # spec: spec/twilight_struggle/events_mid.rules:841
     return any(c_c in KS_country and d_controls(state, 1, c_c) for c_c in R_middle_east)
 
 
@@ -1277,13 +1254,13 @@ EVENT_WHEN = {
 
 def inv_defcon_range(state):
     "invariant defcon_range"
-    # spec: spec/twilight_struggle/frame.rules:149
+    # spec: spec/twilight_struggle/frame.rules:161
     return state.tracks[0] >= 1 and state.tracks[0] <= 5
 
 
 def inv_milops_range(state):
     "invariant milops_range"
-    # spec: spec/twilight_struggle/frame.rules:151
+    # spec: spec/twilight_struggle/frame.rules:163
     return all(
         state.tracks[4 + c_p] >= 0 and state.tracks[4 + c_p] <= 5 for c_p in PLAYERS
     )
@@ -1291,7 +1268,7 @@ def inv_milops_range(state):
 
 def inv_space_range(state):
     "invariant space_range"
-    # spec: spec/twilight_struggle/frame.rules:154
+    # spec: spec/twilight_struggle/frame.rules:166
     return all(
         state.tracks[6 + c_p] >= 0 and state.tracks[6 + c_p] <= 8 for c_p in PLAYERS
     )
@@ -1299,7 +1276,7 @@ def inv_space_range(state):
 
 def inv_influence_not_negative(state):
     "invariant influence_not_negative"
-    # spec: spec/twilight_struggle/frame.rules:157
+    # spec: spec/twilight_struggle/frame.rules:169
     return all(
         state.counters[1][c_c] >= 0 and state.counters[2][c_c] >= 0 for c_c in K_country
     )
@@ -1307,13 +1284,13 @@ def inv_influence_not_negative(state):
 
 def inv_hand_limit(state):
     "invariant hand_limit"
-    # spec: spec/twilight_struggle/frame.rules:161
+    # spec: spec/twilight_struggle/frame.rules:173
     return all(len(state.zones[2 + c_p]) <= 9 for c_p in PLAYERS)
 
 
 def inv_china_card_place(state):
     "invariant china_card_place"
-    # spec: spec/twilight_struggle/frame.rules:164
+    # spec: spec/twilight_struggle/frame.rules:176
     return (
         state.location[5] == 4
         or state.location[5] == 5
@@ -1324,7 +1301,7 @@ def inv_china_card_place(state):
 
 def inv_one_headline_each(state):
     "invariant one_headline_each"
-    # spec: spec/twilight_struggle/frame.rules:168
+    # spec: spec/twilight_struggle/frame.rules:180
     return all(len(state.zones[6 + c_p]) <= 1 for c_p in PLAYERS)
 
 
@@ -1336,18 +1313,21 @@ def bot_positional(state, v_you):
         + 6
         * (
             d_battlegrounds_held(state, v_you)
-            - d_battlegrounds_held(state, opponent_of(v_you))
+            - d_battlegrounds_held(state, opponent_of(v_you, 2))
         )
         + 3
-        * (d_countries_held(state, v_you) - d_countries_held(state, opponent_of(v_you)))
+        * (
+            d_countries_held(state, v_you)
+            - d_countries_held(state, opponent_of(v_you, 2))
+        )
         + 2
         * (
             d_regions_present(state, v_you)
-            - d_regions_present(state, opponent_of(v_you))
+            - d_regions_present(state, opponent_of(v_you, 2))
         )
         + (
             d_influence_on_map(state, v_you)
-            - d_influence_on_map(state, opponent_of(v_you))
+            - d_influence_on_map(state, opponent_of(v_you, 2))
         )
         + (-5 if state.tracks[0] == 2 and state.vars[1] == v_you else 0)
     )

@@ -15,8 +15,18 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 031f3ebe172efb95
-# Fingerprint: source 3d3bd09caef7d5652372 output dbf211defefdfe019ad5
+# Spec hash: 1114c7c3b6ca1e94
+# Designer tests from:
+#     twilight_struggle/tests/card_play.rules
+#     twilight_struggle/tests/control_and_scoring.rules
+#     twilight_struggle/tests/events_early.rules
+#     twilight_struggle/tests/events_late.rules
+#     twilight_struggle/tests/events_mid.rules
+#     twilight_struggle/tests/inside_other_plays.rules
+#     twilight_struggle/tests/operations.rules
+#     twilight_struggle/tests/turn_and_victory.rules
+# Tests hash: 6b32bceaf5a2ebd9
+# Fingerprint: source 3726f6463fa0f4a0f20f output 3c11e327d11940d003ce
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -24,7 +34,7 @@ from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="031f3ebe172efb95",
+    spec_hash="1114c7c3b6ca1e94",
     spec_files=(
         "twilight_struggle/bots.rules",
         "twilight_struggle/card_play.rules",
@@ -111,6 +121,9 @@ META = GameMeta(
         ("in_headline", False),
         ("in_final_scoring", False),
         ("event_fired", False),
+        ("card_being_played", None),
+        ("card_player", 0),
+        ("region_being_scored", None),
     ),
     zones=(
         ZoneMeta(
@@ -1009,15 +1022,50 @@ META = GameMeta(
         "cards_with_events": 109,
         "phases": 6,
         "constraints": 2,
-        "designer_tests": 368,
+        "designer_tests": 393,
     },
+    var_kinds=("", "player", "", "", "", "", "card", "player", "region"),
+    effect_param_kinds=(
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        ("player",),
+        (),
+        (),
+        (),
+        (),
+        ("region",),
+        (),
+        (),
+        (),
+        ("player",),
+        (),
+        (),
+        (),
+        (),
+        ("player",),
+        ("player",),
+        (),
+        (),
+        (),
+        (),
+        (),
+        (),
+        ("player",),
+        (),
+    ),
 )
 
 # Where the state keeps what (the rules index these lists directly):
 #   state.tracks: 0 defcon, 1 vp, 2 turn, 3 action_round, 4 milops(ussr), 5 milops(usa), 6 space_race(ussr), 7 space_race(usa), 8 space_attempts(ussr), 9 space_attempts(usa)
 #   state.zones: 0 box, 1 deck, 2 hand(ussr), 3 hand(usa), 4 china_holder(ussr), 5 china_holder(usa), 6 headline(ussr), 7 headline(usa), 8 in_play, 9 discard, 10 removed, 11 in_effect, 12 event_view(ussr), 13 event_view(usa), 14 random_pick
 #   state.counters: 0 event_tally, 1 influence(ussr), 2 influence(usa), 3 start_influence(ussr), 4 start_influence(usa)
-#   state.vars: 0 norad_defcon_at_round_start, 1 phasing, 2 china_face_up, 3 in_headline, 4 in_final_scoring, 5 event_fired
+#   state.vars: 0 norad_defcon_at_round_start, 1 phasing, 2 china_face_up, 3 in_headline, 4 in_final_scoring, 5 event_fired, 6 card_being_played, 7 card_player, 8 region_being_scored
 
 PLAYERS = (0, 1)
 PLAYER_IDS = ("ussr", "usa")
