@@ -15,47 +15,11 @@ from typing import Callable
 
 from .. import ast
 from ..errors import InternalError
+from . import lines as ln
 from .analysis import Routine
 from .context import Gen
 from .code import P_ADD, P_NOT, Code, clamp
 from .expr import ExprEmitter, Scope
-
-
-class Label:
-    """A block to jump to; numbered once every block exists."""
-
-    __slots__ = ("number",)
-
-    def __init__(self) -> None:
-        self.number = -1
-
-
-class Line:
-    """One statement-shaped piece of output: a template macro name and its fields."""
-
-    def __init__(self, kind: str, depth: int, **fields):
-        self.kind = kind
-        self.depth = depth
-        self.__dict__.update(fields)
-
-    def __repr__(self) -> str:
-        return f"Line({self.kind}, {self.depth}, {self.__dict__})"
-
-
-class BlockOut:
-    """The lines of one `if pc == N:` section."""
-
-    def __init__(self, label: Label):
-        self.label = label
-        self.lines: list[Line] = []
-
-    @property
-    def number(self) -> int:
-        return self.label.number
-
-
-TERMINATORS = ("goto", "dispatch", "suspend", "push", "call_then", "tail_push", "tail_call_then",
-               "finish")
 
 
 class Lowerer:
@@ -67,15 +31,15 @@ class Lowerer:
         self.scope = Scope(style, routine)
         self.ex = ExprEmitter(gen, self.scope)
         self.resumable = style in ("slot", "dict")
-        self.blocks = [BlockOut(Label())]
+        self.blocks = [ln.BlockOut(ln.Label())]
         self._last_where = ""
-        self.loops: list[Label | None] = []  # innermost last; None: a Python loop
+        self.loops: list[ln.Label | None] = []  # innermost last; None: a Python loop
 
     # ------------------------------------------------------------ driving
-    def lower(self) -> list[BlockOut]:
+    def lower(self) -> list[ln.BlockOut]:
         self.statements(self.routine.body.body, 0)
         if self.resumable:
-            self.add("finish", 0)
+            self.add(ln.Finish(0))
             self._thread_jumps()
             self._tail_calls()
             self._drop_dead_blocks()
@@ -87,13 +51,13 @@ class Lowerer:
 
     def _thread_jumps(self) -> None:
         """A block that only jumps on is skipped: whoever goes there goes straight on."""
-        forward: dict[int, Label] = {}
+        forward: dict[int, ln.Label] = {}
         for block in self.blocks[1:]:
-            lines = [l for l in block.lines if l.kind != "comment"]
-            if len(lines) == 1 and lines[0].kind == "goto" and lines[0].target is not block.label:
+            lines = block.code_lines()
+            if len(lines) == 1 and isinstance(lines[0], ln.Goto) and lines[0].target is not block.label:
                 forward[id(block.label)] = lines[0].target
 
-        def final(label: Label) -> Label:
+        def final(label: ln.Label) -> ln.Label:
             seen = set()
             while id(label) in forward and id(label) not in seen:
                 seen.add(id(label))
@@ -101,59 +65,46 @@ class Lowerer:
             return label
         for block in self.blocks:
             for line in block.lines:
-                if line.kind == "goto":
-                    line.target = final(line.target)
-                elif line.kind == "dispatch":
-                    line.cases = [(test, final(label)) for test, label in line.cases]
-                    line.default = final(line.default)
-                elif line.kind in ("suspend", "push", "call_then"):
-                    line.next = final(line.next)
+                line.retarget(final)
 
     def _tail_calls(self) -> None:
         """A call that is the routine's last act pops the caller first: one frame less."""
         finishing = {id(b.label) for b in self.blocks
-                     if [l.kind for l in b.lines if l.kind != "comment"] == ["finish"]}
+                     if [type(line) for line in b.code_lines()] == [ln.Finish]}
         for block in self.blocks:
             last = block.lines[-1] if block.lines else None
-            if last is not None and last.kind in ("push", "call_then") and id(last.next) in finishing:
-                last.kind = "tail_" + last.kind
+            if isinstance(last, (ln.Push, ln.CallThen)) and id(last.next) in finishing:
+                last.tail = True
 
     def _drop_dead_blocks(self) -> None:
         """Blocks nothing jumps to (the entry block aside) are never run."""
         targets = {id(self.blocks[0].label)}
         for block in self.blocks:
             for line in block.lines:
-                if line.kind == "goto":
-                    targets.add(id(line.target))
-                elif line.kind == "dispatch":
-                    targets.update(id(label) for _, label in line.cases)
-                    targets.add(id(line.default))
-                elif line.kind in ("suspend", "push", "call_then"):
-                    targets.add(id(line.next))
+                targets.update(id(label) for label in line.jumps())
         self.blocks = [b for b in self.blocks if id(b.label) in targets]
 
-    def _finish_block(self, block: BlockOut) -> None:
+    def _finish_block(self, block: ln.BlockOut) -> None:
         if not self.resumable:
             return
-        if not block.lines or block.lines[-1].kind not in TERMINATORS:
+        if not block.lines or not block.lines[-1].ends_block:
             raise InternalError(f"block {block.number} of {self.routine.key} does not end in a jump")
         for i, line in enumerate(block.lines):
-            if line.kind == "goto":
+            if isinstance(line, ln.Goto):
                 last = i == len(block.lines) - 1 and line.depth == 0
                 line.cont = not (last and line.target.number > block.number)
 
-    def add(self, kind: str, depth: int, **fields) -> Line:
-        line = Line(kind, depth, **fields)
+    def add(self, line: ln.Line) -> ln.Line:
         self.blocks[-1].lines.append(line)
         return line
 
     def error(self, depth: int, message: str, stmt: ast.Stmt) -> None:
         """A statement the interpreter would fail on: fail the same way, naming the spec line."""
         self.gen.ref("RuleError")
-        self.add("error", depth, message=repr(message), at=self.loc(stmt))
+        self.add(ln.Error(depth, message=repr(message), at=self.loc(stmt)))
 
-    def start(self, label: Label) -> None:
-        self.blocks.append(BlockOut(label))
+    def start(self, label: ln.Label) -> None:
+        self.blocks.append(ln.BlockOut(label))
 
     def statements(self, stmts: tuple[ast.Stmt, ...], depth: int) -> None:
         for stmt in stmts:
@@ -164,14 +115,14 @@ class Lowerer:
         before = len(self.blocks[-1].lines)
         self.statements(stmts, depth)
         if len(self.blocks[-1].lines) == before or all(
-                l.kind == "comment" for l in self.blocks[-1].lines[before:]):
-            self.add("pass", depth)
+                isinstance(line, ln.Comment) for line in self.blocks[-1].lines[before:]):
+            self.add(ln.Pass(depth))
 
     def statement(self, stmt: ast.Stmt, depth: int) -> None:
         name = type(stmt).__name__
         where = self.gen.where(stmt)
         if where != self._last_where:  # one comment per spec line
-            self.add("comment", depth, text=where)
+            self.add(ln.Comment(depth, text=where))
             self._last_where = where
         if self.resumable and self.gen.suspension.stmt(stmt):
             if depth != 0:
@@ -216,11 +167,11 @@ class Lowerer:
     # ------------------------------------------------------------ simple statements
     def lower_Let(self, stmt: ast.Let, depth: int) -> None:
         value = self.ex.value(stmt.value)
-        self.add("assign", depth, target=self.local(stmt.name.name), value=value)
+        self.add(ln.Assign(depth, target=self.local(stmt.name.name), value=value))
         self.bind(stmt.name.name)
 
     def lower_Roll(self, stmt: ast.Roll, depth: int) -> None:
-        self.add("assign", depth, target=self.local(stmt.name.name), value=f"{self.gen.ref('roll')}(state, 6, {self.gen.loc(stmt)!r})")
+        self.add(ln.Assign(depth, target=self.local(stmt.name.name), value=f"{self.gen.ref('roll')}(state, 6, {self.gen.loc(stmt)!r})"))
         self.bind(stmt.name.name)
 
     def lower_SetStmt(self, stmt: ast.SetStmt, depth: int) -> None:
@@ -241,16 +192,16 @@ class Lowerer:
             if self.scope.is_definite(name) or name not in model.var_index and name not in model.tracks:
                 if not self.scope.is_definite(name):
                     self.scope.maybe.add(name)
-                self.add("assign", depth, target=local, value=self._update(local, op, amount).text)
+                self.add(ln.Assign(depth, target=local, value=self._update(local, op, amount).text))
                 return
             self.scope.maybe.add(name)
             if self.scope.style == "dict":
                 test = f"{name!r} in L"
             else:
                 test = f"{local} != {self.gen.ref('UNBOUND')}"
-            self.add("if", depth, test=test)
-            self.add("assign", depth + 1, target=local, value=self._update(local, op, amount).text)
-            self.add("else", depth)
+            self.add(ln.If(depth, test=test))
+            self.add(ln.Assign(depth + 1, target=local, value=self._update(local, op, amount).text))
+            self.add(ln.Else(depth))
             self._assign_global(ref, op, amount, depth + 1, stmt)
             return
         self._assign_global(ref, op, amount, depth, stmt)
@@ -264,7 +215,7 @@ class Lowerer:
         name, model = ref.name.name, self.gen.model
         if name in model.var_index:
             target = f"state.vars[{model.var_index[name]}]"
-            self.add("assign", depth, target=target, value=self._update(target, op, amount).text)
+            self.add(ln.Assign(depth, target=target, value=self._update(target, op, amount).text))
         elif name in model.tracks:
             track = model.tracks[name]
             slot = str(track.slot)
@@ -274,9 +225,9 @@ class Lowerer:
             value = self._update(target, op, amount)
             bounded = clamp(track.low, track.high, value)
             if bounded is not None:
-                self.add("assign", depth, target=target, value=bounded.text)
+                self.add(ln.Assign(depth, target=target, value=bounded.text))
             else:
-                self.add("clamp", depth, target=target, low=track.low, high=track.high, value=value.text)
+                self.add(ln.Clamp(depth, target=target, low=track.low, high=track.high, value=value.text))
         elif name in model.counters and ref.args:
             counter = model.counters[name]
             row = str(counter.slot)
@@ -286,9 +237,9 @@ class Lowerer:
             target = f"state.counters[{row}][{cell}]"
             value = self._update(target, op, amount)
             if value.number is not None:
-                self.add("assign", depth, target=target, value=repr(max(0, value.number)))
+                self.add(ln.Assign(depth, target=target, value=repr(max(0, value.number))))
             else:
-                self.add("floor", depth, target=target, value=value.text)
+                self.add(ln.Floor(depth, target=target, value=value.text))
         else:
             self.error(depth, f"cannot assign to '{name}'", stmt)
 
@@ -296,7 +247,7 @@ class Lowerer:
         """The code itself when cheap to repeat, else a temporary holding it."""
         if self.ex.is_simple(node):
             return code
-        self.add("assign", depth, target=temp, value=code)
+        self.add(ln.Assign(depth, target=temp, value=code))
         return temp
 
     def lower_MoveCard(self, stmt: ast.MoveCard, depth: int) -> None:
@@ -305,14 +256,13 @@ class Lowerer:
         self.gen.ref("move_card")
         if checked:
             card = f"{self.gen.ref('some_card')}({card}, {self.loc(stmt)})"
-        self.add("move", depth, card=card,
-                 dest=self.ex.zone_slot(stmt.dest).text, at=self.loc(stmt))
+        self.add(ln.Move(depth, card=card, dest=self.ex.zone_slot(stmt.dest).text))
 
     def lower_MoveAll(self, stmt: ast.MoveAll, depth: int) -> None:
         dest = self.ex.zone_slot(stmt.dest)
         cards = self.members(stmt.var, stmt.source, stmt.where, as_list=False)
         self.gen.ref("move_card")
-        self.add("move_all", depth, dest=dest.text, constant=dest.is_constant, cards=cards)
+        self.add(ln.MoveAll(depth, dest=dest.text, constant=dest.is_constant, cards=cards))
 
     def members(self, var: ast.Ident, source: ast.Expr, where: ast.Expr | None,
                 action: ast.ActionRef | None = None, as_list: bool = True) -> str:
@@ -339,11 +289,11 @@ class Lowerer:
         return f"[{name} for {name} in {iterable} if {condition}]"
 
     def lower_Shuffle(self, stmt: ast.Shuffle, depth: int) -> None:
-        self.add("call", depth, code=f"{self.gen.ref('shuffle')}(state, {self.ex.zone_slot(stmt.zone).text})")
+        self.add(ln.Call(depth, code=f"{self.gen.ref('shuffle')}(state, {self.ex.zone_slot(stmt.zone).text})"))
 
     def lower_Reveal(self, stmt: ast.Reveal, depth: int) -> None:
-        self.add("assign", depth, target=f"state.revealed[{self.ex.zone_slot(stmt.zone).text}]",
-                 value=repr(stmt.public))
+        self.add(ln.Assign(depth, target=f"state.revealed[{self.ex.zone_slot(stmt.zone).text}]",
+                 value=repr(stmt.public)))
 
     def lower_CopyCounter(self, stmt: ast.CopyCounter, depth: int) -> None:
         counters = self.gen.model.counters
@@ -352,7 +302,7 @@ class Lowerer:
             self.error(depth, "copy needs two counters", stmt)
             return
         width = self.gen.players if src.per_player else 1
-        self.add("copy", depth, pairs=[(dst.slot + k, src.slot + k) for k in range(width)])
+        self.add(ln.Copy(depth, pairs=[(dst.slot + k, src.slot + k) for k in range(width)]))
 
     def lower_ClearCounter(self, stmt: ast.ClearCounter, depth: int) -> None:
         counter = self.gen.model.counters.get(stmt.counter.name)
@@ -360,21 +310,21 @@ class Lowerer:
             self.error(depth, f"unknown counter '{stmt.counter.name}'", stmt)
             return
         width = self.gen.players if counter.per_player else 1
-        self.add("clear", depth, slots=[counter.slot + k for k in range(width)],
-                 size=len(self.gen.model.entities))
+        self.add(ln.Clear(depth, slots=[counter.slot + k for k in range(width)],
+                 size=len(self.gen.model.entities)))
 
     def lower_Activate(self, stmt: ast.Activate, depth: int) -> None:
         index = self._effect(stmt.effect, depth, stmt)
         if index is not None:
             lifetime = stmt.lifetime.name if stmt.lifetime else None
-            self.add("call", depth, code=f"{self.gen.ref('activate')}(state, {index}, "
-                                         f"[{', '.join(self.ex.args(stmt.args))}], {lifetime!r})")
+            self.add(ln.Call(depth, code=f"{self.gen.ref('activate')}(state, {index}, "
+                                         f"[{', '.join(self.ex.args(stmt.args))}], {lifetime!r})"))
 
     def lower_Cancel(self, stmt: ast.Cancel, depth: int) -> None:
         index = self._effect(stmt.effect, depth, stmt)
         if index is not None:
             args = "None" if stmt.args is None else f"[{', '.join(self.ex.args(stmt.args))}]"
-            self.add("call", depth, code=f"{self.gen.ref('cancel')}(state, {index}, {args})")
+            self.add(ln.Call(depth, code=f"{self.gen.ref('cancel')}(state, {index}, {args})"))
 
     def _effect(self, effect: ast.Ident, depth: int, stmt: ast.Stmt) -> int | None:
         index = self.gen.model.effect_index.get(effect.name)
@@ -383,11 +333,11 @@ class Lowerer:
         return index
 
     def lower_Expire(self, stmt: ast.Expire, depth: int) -> None:
-        self.add("call", depth, code=f"{self.gen.ref('expire')}(state, {stmt.lifetime.name!r})")
+        self.add(ln.Call(depth, code=f"{self.gen.ref('expire')}(state, {stmt.lifetime.name!r})"))
 
     def lower_Win(self, stmt: ast.Win, depth: int) -> None:
-        self.add("call", depth, code=f"{self.gen.ref('end_game')}(state, {self.ex.value(stmt.player)}, "
-                                     f"{stmt.reason!r}, {self.loc(stmt)})")
+        self.add(ln.Call(depth, code=f"{self.gen.ref('end_game')}(state, {self.ex.value(stmt.player)}, "
+                                     f"{stmt.reason!r}, {self.loc(stmt)})"))
 
     def lower_Log(self, stmt: ast.Log, depth: int) -> None:
         parts = []
@@ -399,7 +349,7 @@ class Lowerer:
             else:
                 parts.append(f"{self.gen.ref('text_of')}({self.ex.value(part)})")
         text = parts[0] if len(parts) == 1 else f"' '.join([{', '.join(parts)}])"
-        self.add("call", depth, code=f"state.log.append({text})")
+        self.add(ln.Call(depth, code=f"state.log.append({text})"))
 
     def lower_CallStmt(self, stmt: ast.CallStmt, depth: int) -> None:
         decl = self.gen.model.procedures.get(stmt.name.name)
@@ -408,17 +358,17 @@ class Lowerer:
             return
         routine = self.gen.by_key[f"procedure {stmt.name.name}"]
         args = self.ex.args(stmt.args, len(decl.params))
-        self.add("call", depth, code=f"{self.gen.ref(routine.plain_name)}({', '.join(['state'] + args)})")
+        self.add(ln.Call(depth, code=f"{self.gen.ref(routine.plain_name)}({', '.join(['state'] + args)})"))
 
     def lower_Resolve(self, stmt: ast.Resolve, depth: int) -> None:
-        self.add("call", depth, code=self._resolve(stmt))
+        self.add(ln.Call(depth, code=self._resolve(stmt)))
 
     def _resolve(self, stmt: ast.Resolve) -> str:
         card, player = self.ex.value(stmt.card), self.ex.value(stmt.player)
         return f"{self.gen.ref('resolve_event')}(state, {card}, {player})"
 
     def lower_Emit(self, stmt: ast.Emit, depth: int) -> None:
-        self.add("call", depth, code=self._emit(stmt))
+        self.add(ln.Call(depth, code=self._emit(stmt)))
 
     def _emit(self, stmt: ast.Emit) -> str:
         name = self.gen.emits[stmt.signal.name]
@@ -430,12 +380,12 @@ class Lowerer:
         runs = []
         for i, (test, block) in enumerate(stmt.branches):
             def run(i=i, test=test, block=block):
-                self.add("if" if i == 0 else "elif", depth, test=self.ex.test(test))
+                self.add((ln.If if i == 0 else ln.Elif)(depth, test=self.ex.test(test)))
                 self.nested(block.body, depth + 1)
             runs.append(run)
         if stmt.otherwise is not None:
             def otherwise():
-                self.add("else", depth)
+                self.add(ln.Else(depth))
                 self.nested(stmt.otherwise.body, depth + 1)
             runs.append(otherwise)
         else:
@@ -444,7 +394,7 @@ class Lowerer:
 
     def lower_For(self, stmt: ast.For, depth: int) -> None:
         items = self.members(stmt.var, stmt.source, stmt.where, as_list=False)
-        self.add("for", depth, target=self.local(stmt.var.name), items=items)
+        self.add(ln.For(depth, target=self.local(stmt.var.name), items=items))
 
         def body():
             self.bind(stmt.var.name)
@@ -454,11 +404,11 @@ class Lowerer:
         self.loop_body(body)
 
     def lower_Repeat(self, stmt: ast.Repeat, depth: int) -> None:
-        self.add("repeat", depth, count=self.ex.value(stmt.count))
+        self.add(ln.Repeat(depth, count=self.ex.value(stmt.count)))
         self._python_loop(stmt.body, depth)
 
     def lower_While(self, stmt: ast.While, depth: int) -> None:
-        self.add("while", depth, test=self.ex.test(stmt.test))
+        self.add(ln.While(depth, test=self.ex.test(stmt.test)))
         self._python_loop(stmt.body, depth)
 
     def _python_loop(self, body: ast.Block, depth: int) -> None:
@@ -470,11 +420,11 @@ class Lowerer:
 
     def lower_Break(self, stmt: ast.Break, depth: int) -> None:
         if not self.loops:  # the interpreter pops every cursor: the routine ends
-            self.add("finish" if self.resumable else "return", depth)
+            self.add(ln.Finish(depth) if self.resumable else ln.Return(depth))
         elif self.loops[-1] is None:
-            self.add("break", depth)
+            self.add(ln.Break(depth))
         else:
-            self.add("goto", depth, target=self.loops[-1])
+            self.add(ln.Goto(depth, target=self.loops[-1]))
 
     def lower_Choose(self, stmt: ast.Choose, depth: int) -> None:
         raise InternalError(f"a choice in a routine that cannot suspend, at {stmt.span}")
@@ -491,46 +441,46 @@ class Lowerer:
                        "entity": ("ENTITY_IDS", "ENTITY_LABELS")}[kind]
         prompt = stmt.asking
         tables = "" if ids is None else f", {self.gen.ref(ids)}, {self.gen.ref(labels)}"
-        self.add("choose", depth, player=player, values=values, prompt=repr(prompt),
-                 names=f"{self.gen.ref('option_names')}(values{tables})", at=self.loc(stmt))
+        self.add(ln.Choose(depth, player=player, values=values, prompt=repr(prompt),
+                 names=f"{self.gen.ref('option_names')}(values{tables})", at=self.loc(stmt)))
         self.gen.ref("ask")
-        after = Label()
-        self.add("suspend", 0, next=after)
+        after = ln.Label()
+        self.add(ln.Suspend(0, next=after))
         self.start(after)
-        self.add("assign", 0, target=self.local(stmt.var.name), value="frame[3]")
+        self.add(ln.Assign(0, target=self.local(stmt.var.name), value="frame[3]"))
         self.bind(stmt.var.name)
 
     def suspend_Menu(self, stmt: ast.Menu, depth: int) -> None:
         options = [(i, self.ex.test(o.when) if o.when is not None else None)
                    for i, o in enumerate(stmt.options)]
         ids, labels = tuple(o.name.name for o in stmt.options), tuple(o.label for o in stmt.options)
-        self.add("menu", depth, player=self.ex.value(stmt.chooser), options=options,
+        self.add(ln.Menu(depth, player=self.ex.value(stmt.chooser), options=options,
                  names=f"{self.gen.ref('option_names')}(offered, {ids!r}, {labels!r})",
-                 prompt=repr(stmt.asking), at=self.loc(stmt))
+                 prompt=repr(stmt.asking), at=self.loc(stmt)))
         self.gen.ref("ask")
-        chosen = Label()
-        self.add("suspend", 0, next=chosen)
+        chosen = ln.Label()
+        self.add(ln.Suspend(0, next=chosen))
         self.start(chosen)
-        self.add("assign", 0, target="k", value="frame[3]")
+        self.add(ln.Assign(0, target="k", value="frame[3]"))
         if not any(self.gen.suspension.block(o.body) for o in stmt.options):
             runs = []
             for i, option in enumerate(stmt.options):
                 def run(i=i, option=option):
-                    self.add("if" if i == 0 else "elif", 0, test=f"k == {i}")
+                    self.add((ln.If if i == 0 else ln.Elif)(0, test=f"k == {i}"))
                     self.nested(option.body.body, 1)
                 runs.append(run)
             self.branches(runs)
             return
-        labels = [Label() for _ in stmt.options]
-        after = Label()
-        self.add("dispatch", 0, cases=[(f"k == {i}", label) for i, label in enumerate(labels)],
-                 default=after)
+        labels = [ln.Label() for _ in stmt.options]
+        after = ln.Label()
+        self.add(ln.Dispatch(0, cases=[(f"k == {i}", label) for i, label in enumerate(labels)],
+                 default=after))
         runs = []
         for option, label in zip(stmt.options, labels):
             def run(option=option, label=label):
                 self.start(label)
                 self.statements(option.body.body, 0)
-                self.add("goto", 0, target=after)
+                self.add(ln.Goto(0, target=after))
             runs.append(run)
         self.branches(runs)
         self.start(after)
@@ -538,9 +488,9 @@ class Lowerer:
     def suspend_CallStmt(self, stmt: ast.CallStmt, depth: int) -> None:
         routine = self.gen.by_key[f"procedure {stmt.name.name}"]
         args = self.ex.args(stmt.args, len(routine.params))
-        after = Label()
-        self.add("push", 0, next=after,
-                 frame=self.gen.frame(routine.step_id, args, routine.size - len(routine.params)))
+        after = ln.Label()
+        self.add(ln.Push(0, next=after,
+                 frame=self.gen.frame(routine.step_id, args, routine.size - len(routine.params))))
         self.start(after)
 
     def suspend_Resolve(self, stmt: ast.Resolve, depth: int) -> None:
@@ -550,23 +500,23 @@ class Lowerer:
         self._call_then(self._emit(stmt))
 
     def _call_then(self, code: str) -> None:
-        after = Label()
-        self.add("call_then", 0, next=after, code=code)
+        after = ln.Label()
+        self.add(ln.CallThen(0, next=after, code=code))
         self.start(after)
 
     def suspend_If(self, stmt: ast.If, depth: int) -> None:
         tests = [self.ex.test(test) for test, _ in stmt.branches]
-        labels = [Label() for _ in stmt.branches]
-        otherwise = Label() if stmt.otherwise is not None else None
-        after = Label()
-        self.add("dispatch", 0, cases=list(zip(tests, labels)), default=otherwise or after)
+        labels = [ln.Label() for _ in stmt.branches]
+        otherwise = ln.Label() if stmt.otherwise is not None else None
+        after = ln.Label()
+        self.add(ln.Dispatch(0, cases=list(zip(tests, labels)), default=otherwise or after))
         runs = []
         blocks = [b for _, b in stmt.branches] + ([stmt.otherwise] if otherwise else [])
         for block, label in zip(blocks, labels + ([otherwise] if otherwise else [])):
             def run(block=block, label=label):
                 self.start(label)
                 self.statements(block.body, 0)
-                self.add("goto", 0, target=after)
+                self.add(ln.Goto(0, target=after))
             runs.append(run)
         if otherwise is None:
             runs.append(lambda: None)
@@ -575,54 +525,54 @@ class Lowerer:
 
     def suspend_For(self, stmt: ast.For, depth: int) -> None:
         items, index = self.scope.hidden(stmt, 0), self.scope.hidden(stmt, 1)
-        self.add("assign", 0, target=items, value=self.members(stmt.var, stmt.source, stmt.where))
-        self.add("assign", 0, target=index, value="0")
-        head, after = Label(), Label()
-        self.add("goto", 0, target=head)
+        self.add(ln.Assign(0, target=items, value=self.members(stmt.var, stmt.source, stmt.where)))
+        self.add(ln.Assign(0, target=index, value="0"))
+        head, after = ln.Label(), ln.Label()
+        self.add(ln.Goto(0, target=head))
         self.start(head)
-        self.add("if", 0, test=f"{index} >= len({items})")
-        self.add("goto", 1, target=after)
-        self.add("assign", 0, target=self.local(stmt.var.name), value=f"{items}[{index}]")
+        self.add(ln.If(0, test=f"{index} >= len({items})"))
+        self.add(ln.Goto(1, target=after))
+        self.add(ln.Assign(0, target=self.local(stmt.var.name), value=f"{items}[{index}]"))
 
         def body():
             self.bind(stmt.var.name)
             self.loops.append(after)
             self.statements(stmt.body.body, 0)
             self.loops.pop()
-            self.add("assign", 0, target=index, value=f"{index} + 1")
-            self.add("goto", 0, target=head)
+            self.add(ln.Assign(0, target=index, value=f"{index} + 1"))
+            self.add(ln.Goto(0, target=head))
         self.loop_body(body)
         self.start(after)
 
     def suspend_Repeat(self, stmt: ast.Repeat, depth: int) -> None:
         count = self.scope.hidden(stmt, 0)
-        self.add("assign", 0, target=count, value=self.ex.value(stmt.count))
-        head, after = Label(), Label()
-        self.add("goto", 0, target=head)
+        self.add(ln.Assign(0, target=count, value=self.ex.value(stmt.count)))
+        head, after = ln.Label(), ln.Label()
+        self.add(ln.Goto(0, target=head))
         self.start(head)
-        self.add("if", 0, test=f"{count} <= 0")
-        self.add("goto", 1, target=after)
+        self.add(ln.If(0, test=f"{count} <= 0"))
+        self.add(ln.Goto(1, target=after))
 
         def body():
             self.loops.append(after)
             self.statements(stmt.body.body, 0)
             self.loops.pop()
-            self.add("assign", 0, target=count, value=f"{count} - 1")
-            self.add("goto", 0, target=head)
+            self.add(ln.Assign(0, target=count, value=f"{count} - 1"))
+            self.add(ln.Goto(0, target=head))
         self.loop_body(body)
         self.start(after)
 
     def suspend_While(self, stmt: ast.While, depth: int) -> None:
-        head, after = Label(), Label()
-        self.add("goto", 0, target=head)
+        head, after = ln.Label(), ln.Label()
+        self.add(ln.Goto(0, target=head))
         self.start(head)
-        self.add("if", 0, test=f"not {self.ex.truth(stmt.test).at(P_NOT)}")
-        self.add("goto", 1, target=after)
+        self.add(ln.If(0, test=f"not {self.ex.truth(stmt.test).at(P_NOT)}"))
+        self.add(ln.Goto(1, target=after))
 
         def body():
             self.loops.append(after)
             self.statements(stmt.body.body, 0)
             self.loops.pop()
-            self.add("goto", 0, target=head)
+            self.add(ln.Goto(0, target=head))
         self.loop_body(body)
         self.start(after)

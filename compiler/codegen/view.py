@@ -18,7 +18,8 @@ from ..bindings import card_bindings
 from .analysis import Routine, bound_names, statements
 from .context import Gen
 from .expr import ExprEmitter, Scope
-from .lower import BlockOut, Line, Lowerer
+from .lines import BlockOut, Line
+from .lower import Lowerer
 from .names import mangle
 from ..testplan import DRIVING, plan_tests
 

@@ -1,0 +1,286 @@
+"""The lowered form of a routine: typed lines grouped in blocks, one template macro per kind.
+
+A line is statement-shaped output at a nesting depth; its text fields are
+Python source already emitted. Lines that end a block jump somewhere (a
+Label, numbered once every block exists), and say where, so jump threading
+and dead-block removal read the lines' fields, never their text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, ClassVar
+
+
+class Label:
+    """A block to jump to; numbered once every block exists."""
+
+    __slots__ = ("number",)
+
+    def __init__(self) -> None:
+        self.number = -1
+
+
+@dataclass
+class Line:
+    """One statement-shaped piece of output at a nesting depth."""
+
+    depth: int
+    kind: ClassVar[str]  # the template macro that writes it: stmt_<kind>
+    ends_block: ClassVar[bool] = False
+
+    def jumps(self) -> list[Label]:
+        """The blocks control may go to next, for a line that ends a block."""
+        return []
+
+    def retarget(self, final: Callable[[Label], Label]) -> None:
+        """Send every jump to final(label) instead."""
+
+
+# ------------------------------------------------------------------ plain lines
+
+
+@dataclass
+class Comment(Line):
+    kind = "comment"
+    text: str
+
+
+@dataclass
+class Assign(Line):
+    kind = "assign"
+    target: str
+    value: str
+
+
+@dataclass
+class Clamp(Line):
+    """A track's update, kept within its bounds."""
+
+    kind = "clamp"
+    target: str
+    low: int
+    high: int
+    value: str
+
+
+@dataclass
+class Floor(Line):
+    """A counter's update, never below 0."""
+
+    kind = "floor"
+    target: str
+    value: str
+
+
+@dataclass
+class Call(Line):
+    kind = "call"
+    code: str
+
+
+@dataclass
+class Error(Line):
+    kind = "error"
+    message: str
+    at: str
+
+
+@dataclass
+class Move(Line):
+    kind = "move"
+    card: str
+    dest: str
+
+
+@dataclass
+class MoveAll(Line):
+    kind = "move_all"
+    dest: str
+    constant: bool  # a known slot: no local needed for it
+    cards: str
+
+
+@dataclass
+class Copy(Line):
+    kind = "copy"
+    pairs: list[tuple[int, int]]  # (destination, source) counter rows
+
+
+@dataclass
+class Clear(Line):
+    kind = "clear"
+    slots: list[int]
+    size: int
+
+
+@dataclass
+class If(Line):
+    kind = "if"
+    test: str
+
+
+@dataclass
+class Elif(Line):
+    kind = "elif"
+    test: str
+
+
+@dataclass
+class Else(Line):
+    kind = "else"
+
+
+@dataclass
+class Pass(Line):
+    kind = "pass"
+
+
+@dataclass
+class For(Line):
+    kind = "for"
+    target: str
+    items: str
+
+
+@dataclass
+class Repeat(Line):
+    kind = "repeat"
+    count: str
+
+
+@dataclass
+class While(Line):
+    kind = "while"
+    test: str
+
+
+@dataclass
+class Break(Line):
+    kind = "break"
+
+
+@dataclass
+class Return(Line):
+    kind = "return"
+
+
+@dataclass
+class Choose(Line):
+    """Ask a player to pick one of `values`, named by `names` (ids, labels)."""
+
+    kind = "choose"
+    player: str
+    values: str
+    prompt: str
+    names: str
+    at: str
+
+
+@dataclass
+class Menu(Line):
+    """Ask a player to pick one of the options whose condition holds (None: always)."""
+
+    kind = "menu"
+    player: str
+    options: list[tuple[int, str | None]]
+    prompt: str
+    names: str
+    at: str
+
+
+# ------------------------------------------------------------------ lines that end a block
+
+
+@dataclass
+class Suspend(Line):
+    """Wait for a decision; resume at `next`."""
+
+    kind = "suspend"
+    ends_block = True
+    next: Label
+
+    def jumps(self) -> list[Label]:
+        return [self.next]
+
+    def retarget(self, final: Callable[[Label], Label]) -> None:
+        self.next = final(self.next)
+
+
+@dataclass
+class Push(Suspend):
+    """Run a routine in a new frame, then `next`; a tail push pops the caller first."""
+
+    kind = "push"
+    frame: str = ""
+    tail: bool = False
+
+    def jumps(self) -> list[Label]:
+        return [] if self.tail else [self.next]  # a tail call never comes back
+
+
+@dataclass
+class CallThen(Suspend):
+    """Call something that may push frames (`code` says whether it did), then `next`."""
+
+    kind = "call_then"
+    code: str = ""
+    tail: bool = False
+
+    def jumps(self) -> list[Label]:
+        return [] if self.tail else [self.next]  # a tail call never comes back
+
+
+@dataclass
+class Goto(Line):
+    kind = "goto"
+    ends_block = True
+    target: Label
+    cont: bool = True  # `continue` the block loop (not when the next block follows anyway)
+
+    def jumps(self) -> list[Label]:
+        return [self.target]
+
+    def retarget(self, final: Callable[[Label], Label]) -> None:
+        self.target = final(self.target)
+
+
+@dataclass
+class Dispatch(Line):
+    """Jump to the first case whose test holds, else to `default`."""
+
+    kind = "dispatch"
+    ends_block = True
+    cases: list[tuple[str, Label]]
+    default: Label
+
+    def jumps(self) -> list[Label]:
+        return [label for _, label in self.cases] + [self.default]
+
+    def retarget(self, final: Callable[[Label], Label]) -> None:
+        self.cases = [(test, final(label)) for test, label in self.cases]
+        self.default = final(self.default)
+
+
+@dataclass
+class Finish(Line):
+    """The routine is over: pop its frame."""
+
+    kind = "finish"
+    ends_block = True
+
+
+@dataclass
+class BlockOut:
+    """The lines of one `if pc == N:` section."""
+
+    label: Label
+    lines: list[Line] = field(default_factory=list)
+
+    @property
+    def number(self) -> int:
+        return self.label.number
+
+    def code_lines(self) -> list[Line]:
+        """Its lines but the comments."""
+        return [line for line in self.lines if not isinstance(line, Comment)]
