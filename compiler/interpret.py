@@ -119,6 +119,8 @@ class Interpreter:
         cursors = frame["cur"]
         if not cursors:
             state.frames.pop()
+            if frame["proc"].startswith("event "):
+                rt.leave_event(state)
             return
         cursor = cursors[-1]
         body = self.blocks[cursor[0]].body
@@ -150,10 +152,12 @@ class Interpreter:
         elif loop[0] == "repeat":
             loop[1] -= 1
             if loop[1] > 0:
+                rt.tick(state, "repeat", self._repeat_at(cursor[0]))
                 cursor[1] = 0
             else:
                 frame["cur"].pop()
         elif self.ev.truth(state, frame["env"], self.whiles[loop[1]].test):
+            rt.tick(state, "while", _loc(self.whiles[loop[1]]))
             cursor[1] = 0
         else:
             frame["cur"].pop()
@@ -223,10 +227,19 @@ class Interpreter:
     def _repeat(self, state, frame, stmt: ast.Repeat):
         count = self.ev.value(state, frame["env"], stmt.count)
         if count > 0:
+            rt.tick(state, "repeat", _loc(stmt))
             frame["cur"].append([self.block_id(stmt.body), 0, ["repeat", count]])
+
+    def _repeat_at(self, body: int) -> str:
+        """Where the `repeat` whose body is block `body` is written."""
+        if not hasattr(self, "_repeats"):
+            nodes = [n for root in [self.model.spec, *self.model.tests] for n in root.walk()]
+            self._repeats = {self.block_id(n.body): _loc(n) for n in nodes if isinstance(n, ast.Repeat)}
+        return self._repeats.get(body, "")
 
     def _while(self, state, frame, stmt: ast.While):
         if self.ev.truth(state, frame["env"], stmt.test):
+            rt.tick(state, "while", _loc(stmt))
             frame["cur"].append([self.block_id(stmt.body), 0, ["while", self._while_ids[id(stmt)]]])
 
     def _break(self, state, frame, stmt: ast.Break):
@@ -276,6 +289,7 @@ class Interpreter:
         env = {"you": player, "this": card}
         if event.when is None or self.ev.truth(state, env, event.when):
             rt.note_event(state, card)
+            rt.enter_event(state, self.meta.entity_ids[card], _loc(stmt))
             self._push(state, "event " + self.meta.entity_ids[card], env, event.body)
 
     def _activate(self, state, frame, stmt: ast.Activate):

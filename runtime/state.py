@@ -9,6 +9,12 @@ from .meta import GameMeta
 
 _MASK = (1 << 64) - 1
 
+# A budget both back ends keep alike, so a program that never ends stops with
+# the same located error on either: loop rounds (`while`, `repeat`) between two
+# decisions, and events resolved inside events still running.
+MAX_ROUNDS = 1_000_000
+MAX_NESTING = 50
+
 
 class RuleError(Exception):
     """A rule could not be carried out at run time (a dead end, a bad move);
@@ -34,8 +40,10 @@ class State:
     __slots__ = (
         "tracks", "vars", "counters", "zones", "location", "revealed",
         "effects", "rng", "dice", "frames", "pending", "result", "log",
-        "decisions", "params", "trace", "dice_strict",
+        "decisions", "params", "trace", "dice_strict", "rounds", "nesting",
     )
+    # Slots a snapshot may lack (older records): their values when absent.
+    OPTIONAL = {"trace": None, "dice_strict": False, "rounds": 0, "nesting": 0}
 
     def __init__(self, meta: GameMeta, seed: int, params: dict[str, Any]):
         players = len(meta.players)
@@ -63,6 +71,8 @@ class State:
         self.decisions: int = 0
         self.params: dict[str, Any] = dict(params)
         self.trace: dict[str, int] | None = None  # "what card" -> count, when traced
+        self.rounds: int = 0  # loop rounds since the last decision (MAX_ROUNDS)
+        self.nesting: int = 0  # events running inside events (MAX_NESTING)
 
     # ---------------------------------------------------------- copies
     def copy(self) -> State:
@@ -85,6 +95,8 @@ class State:
         other.decisions = self.decisions
         other.params = dict(self.params)
         other.trace = None if self.trace is None else dict(self.trace)
+        other.rounds = self.rounds
+        other.nesting = self.nesting
         return other
 
     def to_json(self) -> dict[str, Any]:
@@ -94,7 +106,7 @@ class State:
     def from_json(cls, data: dict[str, Any]) -> State:
         state = object.__new__(cls)
         for name in cls.__slots__:
-            value = data.get(name)
+            value = data.get(name, cls.OPTIONAL.get(name))
             if name == "effects":
                 value = [[e, list(a), life] for e, a, life in value]
             setattr(state, name, value)
@@ -220,6 +232,31 @@ def ask(state: State, player: int, prompt: str, ids: list[str], labels: list[str
         "player": player, "prompt": prompt, "ids": ids, "labels": labels,
         "values": values, "at": location,
     }
+    state.rounds = 0
+
+
+# ------------------------------------------------------------------ the budget
+
+
+def tick(state: State, loop: str, location: str) -> None:
+    """One more round of a `while` or `repeat` loop; an error past MAX_ROUNDS without a decision."""
+    state.rounds += 1
+    if state.rounds > MAX_ROUNDS:
+        raise RuleError(f"{MAX_ROUNDS:,} loop rounds without a decision, the last in this"
+                        f" '{loop}': a loop that never ends?", location)
+
+
+def enter_event(state: State, card: str, location: str) -> None:
+    """An event starts inside the events still running; an error past MAX_NESTING."""
+    state.nesting += 1
+    if state.nesting > MAX_NESTING:
+        raise RuleError(f"the event of {card} would run inside {MAX_NESTING} other events:"
+                        f" events that resolve each other without end?", location)
+
+
+def leave_event(state: State) -> None:
+    """An event has run to its end."""
+    state.nesting -= 1
 
 
 def end_game(state: State, winner: int | None, reason: str, location: str) -> None:

@@ -14,6 +14,7 @@ from .flow import check_flow
 from .kinds import check_kinds
 from .mapcheck import check_map_graph
 from .names import check_names
+from .termination import check_termination
 from .typecheck import check_types
 
 Pass = Callable[[Model, list[ast.SpecFile]], list[Diagnostic]]
@@ -33,6 +34,8 @@ def run_checks(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic]
             if (problem.message, problem.span) not in seen:
                 seen.add((problem.message, problem.span))
                 problems.append(problem)
-    if not problems:  # only a sound spec can be evaluated
+    if not problems:  # what never ends, in a spec sound otherwise
+        problems += check_termination(model, test_files)
+    if not problems:  # only a sound spec that ends can be evaluated
         problems += check_asserts(model)
     return problems

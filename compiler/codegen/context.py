@@ -19,6 +19,7 @@ RUNTIME_NAMES = {
     "runtime.state": (
         "GameOver", "RuleError", "activate", "ask", "cancel", "end_game", "expire",
         "is_active", "move_card", "note_event", "note_signal", "roll", "shuffle", "top_card",
+        "enter_event", "leave_event", "tick",
     ),
     "runtime.values": (
         "attr_of", "collection_of", "deciding_of", "end_reason_of", "event_allowed", "in_zone",
@@ -258,6 +259,9 @@ class Gen:
                 routine.step_id = len(self.steps)
                 self.wrappers[routine.key] = name
                 self.steps.append((name, routine))
+        # Below the frame of a suspending event: it pops when the event is over.
+        self.event_done = len(self.steps)
+        self.steps.append((self._define("event_done", "procedures"), None))
         self._define("STEPS", "procedures")
 
     def _needs_frame(self, routine: Routine) -> bool:

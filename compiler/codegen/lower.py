@@ -365,7 +365,7 @@ class Lowerer:
 
     def _resolve(self, stmt: ast.Resolve) -> str:
         card, player = self.ex.value(stmt.card), self.ex.value(stmt.player)
-        return f"{self.gen.ref('resolve_event')}(state, {card}, {player})"
+        return f"{self.gen.ref('resolve_event')}(state, {card}, {player}, {self.loc(stmt)})"
 
     def lower_Emit(self, stmt: ast.Emit, depth: int) -> None:
         self.add(ln.Call(depth, code=self._emit(stmt)))
@@ -405,18 +405,24 @@ class Lowerer:
 
     def lower_Repeat(self, stmt: ast.Repeat, depth: int) -> None:
         self.add(ln.Repeat(depth, count=self.ex.value(stmt.count)))
-        self._python_loop(stmt.body, depth)
+        self._python_loop(stmt, depth)
 
     def lower_While(self, stmt: ast.While, depth: int) -> None:
         self.add(ln.While(depth, test=self.ex.test(stmt.test)))
-        self._python_loop(stmt.body, depth)
+        self._python_loop(stmt, depth)
 
-    def _python_loop(self, body: ast.Block, depth: int) -> None:
+    def _python_loop(self, stmt: ast.Repeat | ast.While, depth: int) -> None:
         def run():
             self.loops.append(None)
-            self.nested(body.body, depth + 1)
+            self.tick(stmt, depth + 1)
+            self.nested(stmt.body.body, depth + 1)
             self.loops.pop()
         self.loop_body(run)
+
+    def tick(self, stmt: ast.Repeat | ast.While, depth: int) -> None:
+        """Count a round of the loop against the budget between decisions (runtime.state.tick)."""
+        word = "while" if isinstance(stmt, ast.While) else "repeat"
+        self.add(ln.Call(depth, code=f"{self.gen.ref('tick')}(state, {word!r}, {self.loc(stmt)})"))
 
     def lower_Break(self, stmt: ast.Break, depth: int) -> None:
         if not self.loops:  # the interpreter pops every cursor: the routine ends
@@ -552,6 +558,7 @@ class Lowerer:
         self.start(head)
         self.add(ln.If(0, test=f"{count} <= 0"))
         self.add(ln.Goto(1, target=after))
+        self.tick(stmt, 0)
 
         def body():
             self.loops.append(after)
@@ -568,6 +575,7 @@ class Lowerer:
         self.start(head)
         self.add(ln.If(0, test=f"not {self.ex.truth(stmt.test).at(P_NOT)}"))
         self.add(ln.Goto(1, target=after))
+        self.tick(stmt, 0)
 
         def body():
             self.loops.append(after)

@@ -265,6 +265,8 @@ class ViewBuilder:
                 events_steps.append((index, entity, routine.step_id, routine.size - 2))
         for name in ("HAS_EVENT", "EVENT_WHEN", "UNBOUND", "new_frame", "note_event"):
             gen.ref(name)
+        for name in ("ENTITY_IDS", "enter_event", "leave_event"):  # resolve_event's budget
+            gen.ref(name)
         start = gen.by_key.get("start")
         return {
             "plain": plain, "steps": steps,
@@ -274,6 +276,7 @@ class ViewBuilder:
             "events_plain": events_plain, "events_steps": events_steps,
             "step_names": [name for name, r in gen.steps if r is None or r.kind != "test"],
             "card_slots": self.card_slots(),
+            "event_done": gen.event_done,
             "start": None if start is None else (
                 start.step_id, start.size if start.plain_name is None else 0),
         }

@@ -27,7 +27,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 2efbbd3c76028207
-# Fingerprint: source ed38a208d763689a2bdd output 03ab7cf4a9c605cad5da
+# Fingerprint: source 8bdd0692e30a243a0334 output 9abc2d786fbaa24c4352
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -36,12 +36,15 @@ from runtime.state import (
     ask,
     cancel,
     end_game,
+    enter_event,
     expire,
+    leave_event,
     move_card,
     note_event,
     note_signal,
     roll,
     shuffle,
+    tick,
     top_card,
 )
 from runtime.values import attr_of, opponent_of, option_names, some_card, text_of
@@ -181,6 +184,7 @@ def p_karten_ziehen(state, v_p, v_n):
     "procedure karten_ziehen (spec/heldenhain/03_rules.rules:164)"
     # spec: spec/heldenhain/03_rules.rules:164
     for _ in range(v_n):
+        tick(state, "repeat", "spec/heldenhain/03_rules.rules:164:46")
         p_ziehen(state, v_p)
 
 
@@ -403,6 +407,7 @@ def p_stress_pruefen(state):
         any(d_ueberlastet(state, c_f) for c_f in state.zones[5 + c_q])
         for c_q in PLAYERS
     ):
+        tick(state, "while", "spec/heldenhain/03_rules.rules:264:5")
         # spec: spec/heldenhain/03_rules.rules:265
         for v_q in PLAYERS:
             # spec: spec/heldenhain/03_rules.rules:266
@@ -1811,8 +1816,10 @@ def emit_hq_genutzt(state, x0, x1):
 # ---------------------------------------------------------------- events
 
 
-def resolve_event(state, card, you):
-    """Run a card's event for `you`; True when it waits in a frame (it may suspend)."""
+def resolve_event(state, card, you, at):
+    """Run a card's event for `you`; True when it waits in a frame (it may suspend).
+
+    `at` is the `resolve` that asked: events inside events are counted there."""
     if not HAS_EVENT[card]:
         return False
     when = EVENT_WHEN.get(card)
@@ -1820,13 +1827,22 @@ def resolve_event(state, card, you):
         return False
     if state.trace is not None:
         note_event(state, card)
+    enter_event(state, ENTITY_IDS[card], at)
     plain = EVENT_PLAIN.get(card)
     if plain is not None:
         plain(state, you, card)
+        leave_event(state)
         return False
     step, size = EVENT_STEPS[card]
+    state.frames.append(new_frame(133, []))  # event_done, when the event is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
+
+
+def event_done(state, frame):
+    """The event whose frame lay above this one has run to its end."""
+    state.frames.pop()
+    leave_event(state)
 
 
 # ---------------------------------------------------------------- step functions (may suspend)
@@ -2057,7 +2073,9 @@ def s_karte_ausspielen(state, frame):
         if pc == 7:
             # spec: spec/heldenhain/03_rules.rules:324
             frame[1] = 8
-            if resolve_event(state, d_orig(state, L[1]), L[0]):
+            if resolve_event(
+                state, d_orig(state, L[1]), L[0], "spec/heldenhain/03_rules.rules:324:5"
+            ):
                 return
             pc = 8
         if pc == 8:
@@ -2774,6 +2792,7 @@ def s_zugende_ausfuehren(state, frame):
             if not len(state.zones[3 + L[0]]) > d_handlimit(state):
                 pc = 3
                 continue
+            tick(state, "while", "spec/heldenhain/04_turn.rules:87:5")
             # spec: spec/heldenhain/04_turn.rules:88
             player = L[0]
             values = list(state.zones[3 + L[0]])
@@ -2848,6 +2867,7 @@ def s_zug_spielen(state, frame):
             if not not state.vars[3]:
                 pc = 19
                 continue
+            tick(state, "while", "spec/heldenhain/04_turn.rules:104:5")
             # spec: spec/heldenhain/04_turn.rules:105
             player = L[0]
             offered = []
@@ -3227,6 +3247,7 @@ def s_start(state, frame):
             if not True:
                 pc = 4
                 continue
+            tick(state, "while", "spec/heldenhain/04_turn.rules:150:5")
             # spec: spec/heldenhain/04_turn.rules:151
             if state.tracks[7] >= state.params["turn_limit"]:
                 # spec: spec/heldenhain/04_turn.rules:152
@@ -5359,6 +5380,7 @@ STEPS = (
     w_t_tante_tantieme_text_0,  # 130
     w_t_elster_elvira_text_0,  # 131
     w_t_perlenkette_text_0,  # 132
+    event_done,  # 133
 )
 START = (23, 0)
 # Where suspended frames hold cards: step -> (slots of cards, slots of lists of

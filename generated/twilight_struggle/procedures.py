@@ -26,7 +26,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source e5b52c024bce56dca4e1 output a8c6fe31f4e12fe7f98f
+# Fingerprint: source b9472943c7cf0dce1faa output f1f91d827bd7de379aa6
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -35,13 +35,16 @@ from runtime.state import (
     ask,
     cancel,
     end_game,
+    enter_event,
     expire,
     is_active,
+    leave_event,
     move_card,
     note_event,
     note_signal,
     roll,
     shuffle,
+    tick,
     top_card,
 )
 from runtime.values import (
@@ -560,6 +563,7 @@ def p_deal_cards(state):
         any(d_wants_cards(state, c_p) for c_p in PLAYERS)
         and len(state.zones[1]) + len(state.zones[9]) > 0
     ):
+        tick(state, "while", "spec/twilight_struggle/turn.rules:37:5")
         # spec: spec/twilight_struggle/turn.rules:38
         for v_p in PLAYERS:
             # spec: spec/twilight_struggle/turn.rules:39
@@ -1141,6 +1145,7 @@ def ev_terrorism(state, v_you, v_this):
     v_count_lost = 2 if v_you == 0 and d_starred_event_played(state, 81) else 1
     # spec: spec/twilight_struggle/events_late.rules:239
     for _ in range(v_count_lost):
+        tick(state, "repeat", "spec/twilight_struggle/events_late.rules:239:5")
         # spec: spec/twilight_struggle/events_late.rules:240
         p_move_random_card(state, opponent_of(v_you, 2), "@9")
 
@@ -1564,8 +1569,10 @@ def emit_coup_announced(state, x0, x1):
 # ---------------------------------------------------------------- events
 
 
-def resolve_event(state, card, you):
-    """Run a card's event for `you`; True when it waits in a frame (it may suspend)."""
+def resolve_event(state, card, you, at):
+    """Run a card's event for `you`; True when it waits in a frame (it may suspend).
+
+    `at` is the `resolve` that asked: events inside events are counted there."""
     if not HAS_EVENT[card]:
         return False
     when = EVENT_WHEN.get(card)
@@ -1573,13 +1580,22 @@ def resolve_event(state, card, you):
         return False
     if state.trace is not None:
         note_event(state, card)
+    enter_event(state, ENTITY_IDS[card], at)
     plain = EVENT_PLAIN.get(card)
     if plain is not None:
         plain(state, you, card)
+        leave_event(state)
         return False
     step, size = EVENT_STEPS[card]
+    state.frames.append(new_frame(95, []))  # event_done, when the event is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
+
+
+def event_done(state, frame):
+    """The event whose frame lay above this one has run to its end."""
+    state.frames.pop()
+    leave_event(state)
 
 
 # ---------------------------------------------------------------- step functions (may suspend)
@@ -1885,7 +1901,9 @@ def s_fire_event(state, frame):
         if pc == 2:
             # spec: spec/twilight_struggle/card_play.rules:131
             frame[1] = 3
-            if resolve_event(state, L[0], L[1]):
+            if resolve_event(
+                state, L[0], L[1], "spec/twilight_struggle/card_play.rules:131:13"
+            ):
                 return
             pc = 3
         if pc == 3:
@@ -2001,6 +2019,7 @@ def s_late_add_influence_capped(state, frame):
             if L[5] <= 0:
                 pc = 5
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/events_late.rules:32:5")
             # spec: spec/twilight_struggle/events_late.rules:33
             if any(
                 c_c in KS_country and state.counters[0][c_c] < L[2]
@@ -2075,6 +2094,7 @@ def s_late_remove_influence_capped(state, frame):
             if L[6] <= 0:
                 pc = 5
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/events_late.rules:46:5")
             # spec: spec/twilight_struggle/events_late.rules:47
             if any(
                 c_c in KS_country
@@ -2231,6 +2251,7 @@ def s_late_double_influence(state, frame):
             ):
                 pc = 6
                 continue
+            tick(state, "while", "spec/twilight_struggle/events_late.rules:293:5")
             # spec: spec/twilight_struggle/events_late.rules:294
             player = L[0]
             offered = []
@@ -2339,6 +2360,7 @@ def s_late_free_realignments(state, frame):
             ):
                 pc = 3
                 continue
+            tick(state, "while", "spec/twilight_struggle/events_late.rules:340:5")
             # spec: spec/twilight_struggle/events_late.rules:341
             player = L[0]
             values = [
@@ -2697,6 +2719,7 @@ def s_free_latin_american_realignments(state, frame):
             ):
                 pc = 3
                 continue
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:279:5")
             # spec: spec/twilight_struggle/events_mid.rules:280
             player = L[0]
             values = [
@@ -2910,6 +2933,7 @@ def s_place_influence_by_ops(state, frame):
             ):
                 pc = 3
                 continue
+            tick(state, "while", "spec/twilight_struggle/operations.rules:99:5")
             # spec: spec/twilight_struggle/operations.rules:101
             player = L[0]
             values = [
@@ -2975,6 +2999,7 @@ def s_realign_with_ops(state, frame):
             ):
                 pc = 3
                 continue
+            tick(state, "while", "spec/twilight_struggle/operations.rules:134:5")
             # spec: spec/twilight_struggle/operations.rules:136
             player = L[0]
             values = [
@@ -3175,6 +3200,7 @@ def s_standard(state, frame):
             if L[2] <= 0:
                 pc = 3
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/setup.rules:27:5")
             # spec: spec/twilight_struggle/setup.rules:28
             player = 0
             values = [c_c for c_c in K_country if c_c in RS_eastern_europe]
@@ -3225,6 +3251,7 @@ def s_standard(state, frame):
             if L[3] <= 0:
                 pc = 6
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/setup.rules:45:5")
             # spec: spec/twilight_struggle/setup.rules:46
             player = 1
             values = [c_c for c_c in K_country if c_c in RS_western_europe]
@@ -3868,6 +3895,7 @@ def sev_socialist_governments(state, frame):
             if L[3] <= 0:
                 pc = 5
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:69:9")
             # spec: spec/twilight_struggle/cards.rules:70
             if any(
                 c_c in KS_country
@@ -4008,6 +4036,7 @@ def sev_comecon(state, frame):
             if L[3] <= 0:
                 pc = 5
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:139:9")
             # spec: spec/twilight_struggle/cards.rules:140
             if any(
                 c_c in KS_country
@@ -4107,6 +4136,7 @@ def sev_warsaw_pact_formed(state, frame):
             if L[3] <= 0:
                 pc = 10
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:166:17")
             # spec: spec/twilight_struggle/cards.rules:167
             if any(
                 c_c in KS_country and state.counters[2][c_c] > 0
@@ -4152,6 +4182,7 @@ def sev_warsaw_pact_formed(state, frame):
             if L[4] <= 0:
                 pc = 10
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:175:17")
             # spec: spec/twilight_struggle/cards.rules:176
             player = L[0]
             values = [
@@ -4283,6 +4314,7 @@ def sev_olympic_games(state, frame):
             L[3] = 0
             # spec: spec/twilight_struggle/cards.rules:226
             while L[2] == L[3]:
+                tick(state, "while", "spec/twilight_struggle/cards.rules:226:17")
                 # spec: spec/twilight_struggle/cards.rules:227
                 L[4] = roll(state, 6, "spec/twilight_struggle/cards.rules:227:21")
                 # spec: spec/twilight_struggle/cards.rules:228
@@ -4389,6 +4421,7 @@ def sev_marshall_plan(state, frame):
             if L[3] <= 0:
                 pc = 5
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:272:9")
             # spec: spec/twilight_struggle/cards.rules:273
             if any(
                 c_c in KS_country
@@ -4511,6 +4544,7 @@ def sev_suez_crisis(state, frame):
             if L[3] <= 0:
                 pc = 5
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:325:9")
             # spec: spec/twilight_struggle/cards.rules:326
             if any(
                 d_suez_country(state, c_c)
@@ -4579,6 +4613,7 @@ def sev_east_european_unrest(state, frame):
             if L[4] <= 0:
                 pc = 5
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:342:9")
             # spec: spec/twilight_struggle/cards.rules:343
             if any(
                 c_c in KS_country
@@ -4645,6 +4680,7 @@ def sev_decolonization(state, frame):
             if L[3] <= 0:
                 pc = 3
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:358:9")
             # spec: spec/twilight_struggle/cards.rules:359
             player = L[0]
             values = [
@@ -4753,6 +4789,7 @@ def sev_de_stalinization(state, frame):
             if not (L[2] < 4 and any(state.counters[1][c_c] > 0 for c_c in K_country)):
                 pc = 7
                 continue
+            tick(state, "while", "spec/twilight_struggle/cards.rules:398:9")
             # spec: spec/twilight_struggle/cards.rules:399
             player = L[0]
             offered = []
@@ -5305,6 +5342,7 @@ def sev_muslim_revolution(state, frame):
             if L[3] <= 0:
                 pc = 5
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:466:5")
             # spec: spec/twilight_struggle/events_mid.rules:467
             if any(
                 d_muslim_revolution_country(state, c_c) and state.counters[2][c_c] > 0
@@ -5403,6 +5441,7 @@ def sev_colonial_rear_guards(state, frame):
             if L[3] <= 0:
                 pc = 3
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:567:5")
             # spec: spec/twilight_struggle/events_mid.rules:568
             player = 1
             values = [
@@ -5453,6 +5492,7 @@ def sev_puppet_governments(state, frame):
             if L[3] <= 0:
                 pc = 7
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:600:5")
             # spec: spec/twilight_struggle/events_mid.rules:601
             player = 1
             offered = []
@@ -5630,6 +5670,7 @@ def sev_oas_founded(state, frame):
             if L[3] <= 0:
                 pc = 3
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:665:5")
             # spec: spec/twilight_struggle/events_mid.rules:666
             player = 1
             values = [c_c for c_c in K_country if d_in_latin_america(state, c_c)]
@@ -5673,6 +5714,7 @@ def sev_the_voice_of_america(state, frame):
             if L[3] <= 0:
                 pc = 5
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:726:5")
             # spec: spec/twilight_struggle/events_mid.rules:727
             if any(d_voice_of_america_target(state, c_c) for c_c in K_country):
                 pc = 2
@@ -5726,6 +5768,7 @@ def sev_liberation_theology(state, frame):
             if L[3] <= 0:
                 pc = 3
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:740:5")
             # spec: spec/twilight_struggle/events_mid.rules:741
             player = 0
             values = [
@@ -5787,6 +5830,7 @@ def sev_ussuri_river_skirmish(state, frame):
             if L[3] <= 0:
                 pc = 5
                 continue
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:755:9")
             # spec: spec/twilight_struggle/events_mid.rules:756
             player = 1
             values = [
@@ -5835,6 +5879,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             if not len(state.zones[3]) > 0:
                 pc = 6
                 continue
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:770:5")
             # spec: spec/twilight_struggle/events_mid.rules:771
             player = 1
             offered = []
@@ -5901,6 +5946,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             )
             # spec: spec/twilight_struggle/events_mid.rules:781
             for _ in range(L[2]):
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:781:5")
                 p_draw_card(state, 1)
             state.frames.pop()
             return
@@ -6785,6 +6831,7 @@ def sev_our_man_in_tehran(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/events_mid.rules:842
             for _ in range(5):
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:842:5")
                 # spec: spec/twilight_struggle/events_mid.rules:843
                 if len(state.zones[1]) > 0:
                     move_card(
@@ -6801,6 +6848,7 @@ def sev_our_man_in_tehran(state, frame):
             if not len(state.zones[13]) > 0:
                 pc = 6
                 continue
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:845:5")
             # spec: spec/twilight_struggle/events_mid.rules:846
             player = 1
             offered = []
@@ -7167,6 +7215,7 @@ STEPS = (
     w_t_missile_envy_obligation_2,  # 92
     w_t_we_will_bury_you_pending_0,  # 93
     w_t_we_will_bury_you_pending_2,  # 94
+    event_done,  # 95
 )
 START = (33, 3)
 # Where suspended frames hold cards: step -> (slots of cards, slots of lists of

@@ -26,7 +26,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source 89afb55d9d85030dbc19 output e514552aaa54d9bb8262
+# Fingerprint: source e425a0a4125b66ff0e19 output 57218168827451250053
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -724,7 +724,7 @@ def tb_events_early_0_0(state, frame):
     state.counters[2][145] = 4
     # spec: spec/twilight_struggle/tests/events_early.rules:13
     state.frames.pop()
-    resolve_event(state, 0, 0)
+    resolve_event(state, 0, 0, "spec/twilight_struggle/tests/events_early.rules:13:5")
     return
 
 
@@ -740,7 +740,7 @@ def tb_events_early_1_0(state, frame):
     state.counters[1][123] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:23
     state.frames.pop()
-    resolve_event(state, 1, 1)
+    resolve_event(state, 1, 1, "spec/twilight_struggle/tests/events_early.rules:23:5")
     return
 
 
@@ -758,7 +758,7 @@ def tb_events_early_2_0(state, frame):
     state.counters[1][132] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:34
     state.frames.pop()
-    resolve_event(state, 1, 1)
+    resolve_event(state, 1, 1, "spec/twilight_struggle/tests/events_early.rules:34:5")
     return
 
 
@@ -768,7 +768,7 @@ def tb_events_early_3_0(state, frame):
     state.counters[2][161] = 4
     # spec: spec/twilight_struggle/tests/events_early.rules:40
     state.frames.pop()
-    resolve_event(state, 2, 1)
+    resolve_event(state, 2, 1, "spec/twilight_struggle/tests/events_early.rules:40:5")
     return
 
 
@@ -778,7 +778,7 @@ def tb_events_early_4_0(state, frame):
     state.counters[2][194] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:46
     state.frames.pop()
-    resolve_event(state, 36, 1)
+    resolve_event(state, 36, 1, "spec/twilight_struggle/tests/events_early.rules:46:5")
     return
 
 
@@ -788,7 +788,7 @@ def tb_events_early_4_1(state, frame):
     state.counters[1][198] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:49
     state.frames.pop()
-    resolve_event(state, 80, 0)
+    resolve_event(state, 80, 0, "spec/twilight_struggle/tests/events_early.rules:49:5")
     return
 
 
@@ -798,7 +798,7 @@ def tb_events_early_4_2(state, frame):
     state.counters[1][168] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:52
     state.frames.pop()
-    resolve_event(state, 78, 0)
+    resolve_event(state, 78, 0, "spec/twilight_struggle/tests/events_early.rules:52:5")
     return
 
 
@@ -810,7 +810,7 @@ def tb_events_early_4_3(state, frame):
     state.counters[2][156] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:56
     state.frames.pop()
-    resolve_event(state, 37, 0)
+    resolve_event(state, 37, 0, "spec/twilight_struggle/tests/events_early.rules:56:5")
     return
 
 
@@ -818,7 +818,7 @@ def tb_events_early_5_0(state, frame):
     "test tests/events_early.rules#5 part 0 (spec/twilight_struggle/tests/events_early.rules:63)"
     # spec: spec/twilight_struggle/tests/events_early.rules:63
     state.frames.pop()
-    resolve_event(state, 3, 1)
+    resolve_event(state, 3, 1, "spec/twilight_struggle/tests/events_early.rules:63:5")
     return
 
 
@@ -828,7 +828,7 @@ def tb_events_early_6_0(state, frame):
     state.tracks[0] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:69
     state.frames.pop()
-    resolve_event(state, 3, 1)
+    resolve_event(state, 3, 1, "spec/twilight_struggle/tests/events_early.rules:69:5")
     return
 
 
@@ -840,7 +840,7 @@ def tb_events_early_7_0(state, frame):
     state.vars[1] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:76
     state.frames.pop()
-    resolve_event(state, 3, 1)
+    resolve_event(state, 3, 1, "spec/twilight_struggle/tests/events_early.rules:76:5")
     return
 
 
@@ -850,7 +850,7 @@ def tb_events_early_8_0(state, frame):
     move_card(state, 3, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:84
     state.frames.pop()
-    resolve_event(state, 4, 1)
+    resolve_event(state, 4, 1, "spec/twilight_struggle/tests/events_early.rules:84:5")
     return
 
 
@@ -862,7 +862,7 @@ def tb_events_early_9_0(state, frame):
     move_card(state, 7, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:92
     state.frames.pop()
-    resolve_event(state, 4, 1)
+    resolve_event(state, 4, 1, "spec/twilight_struggle/tests/events_early.rules:92:5")
     return
 
 
@@ -872,7 +872,7 @@ def tb_events_early_10_0(state, frame):
     move_card(state, 24, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:98
     state.frames.pop()
-    resolve_event(state, 4, 1)
+    resolve_event(state, 4, 1, "spec/twilight_struggle/tests/events_early.rules:98:5")
     return
 
 
@@ -882,7 +882,7 @@ def tb_events_early_11_0(state, frame):
     move_card(state, 20, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:104
     state.frames.pop()
-    resolve_event(state, 4, 1)
+    resolve_event(state, 4, 1, "spec/twilight_struggle/tests/events_early.rules:104:5")
     return
 
 
@@ -890,7 +890,7 @@ def tb_events_early_12_0(state, frame):
     "test tests/events_early.rules#12 part 0 (spec/twilight_struggle/tests/events_early.rules:109)"
     # spec: spec/twilight_struggle/tests/events_early.rules:109
     state.frames.pop()
-    resolve_event(state, 4, 1)
+    resolve_event(state, 4, 1, "spec/twilight_struggle/tests/events_early.rules:109:5")
     return
 
 
@@ -902,7 +902,7 @@ def tb_events_early_13_0(state, frame):
     move_card(state, 18, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:116
     state.frames.pop()
-    resolve_event(state, 4, 1)
+    resolve_event(state, 4, 1, "spec/twilight_struggle/tests/events_early.rules:116:5")
     return
 
 
@@ -914,7 +914,7 @@ def tb_events_early_14_0(state, frame):
     state.counters[2][139] = 5
     # spec: spec/twilight_struggle/tests/events_early.rules:127
     state.frames.pop()
-    resolve_event(state, 6, 0)
+    resolve_event(state, 6, 0, "spec/twilight_struggle/tests/events_early.rules:127:5")
     return
 
 
@@ -924,7 +924,7 @@ def tb_events_early_15_0(state, frame):
     state.counters[2][132] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:137
     state.frames.pop()
-    resolve_event(state, 6, 0)
+    resolve_event(state, 6, 0, "spec/twilight_struggle/tests/events_early.rules:137:5")
     return
 
 
@@ -944,7 +944,7 @@ def tb_events_early_17_0(state, frame):
     state.counters[1][186] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:153
     state.frames.pop()
-    resolve_event(state, 7, 0)
+    resolve_event(state, 7, 0, "spec/twilight_struggle/tests/events_early.rules:153:5")
     return
 
 
@@ -954,7 +954,7 @@ def tb_events_early_18_0(state, frame):
     state.counters[2][135] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:159
     state.frames.pop()
-    resolve_event(state, 11, 0)
+    resolve_event(state, 11, 0, "spec/twilight_struggle/tests/events_early.rules:159:5")
     return
 
 
@@ -964,7 +964,7 @@ def tb_events_early_19_0(state, frame):
     state.counters[1][135] = 5
     # spec: spec/twilight_struggle/tests/events_early.rules:165
     state.frames.pop()
-    resolve_event(state, 11, 0)
+    resolve_event(state, 11, 0, "spec/twilight_struggle/tests/events_early.rules:165:5")
     return
 
 
@@ -972,7 +972,7 @@ def tb_events_early_20_0(state, frame):
     "test tests/events_early.rules#20 part 0 (spec/twilight_struggle/tests/events_early.rules:172)"
     # spec: spec/twilight_struggle/tests/events_early.rules:172
     state.frames.pop()
-    resolve_event(state, 8, 0)
+    resolve_event(state, 8, 0, "spec/twilight_struggle/tests/events_early.rules:172:5")
     return
 
 
@@ -991,7 +991,9 @@ def tb_events_early_21_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_early.rules:183
             frame[1] = 1
-            if resolve_event(state, 8, 0):
+            if resolve_event(
+                state, 8, 0, "spec/twilight_struggle/tests/events_early.rules:183:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -1011,7 +1013,9 @@ def tb_events_early_22_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_early.rules:191
             frame[1] = 1
-            if resolve_event(state, 8, 0):
+            if resolve_event(
+                state, 8, 0, "spec/twilight_struggle/tests/events_early.rules:191:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -1036,7 +1040,7 @@ def tb_events_early_23_0(state, frame):
     move_card(state, 25, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:205
     state.frames.pop()
-    resolve_event(state, 9, 0)
+    resolve_event(state, 9, 0, "spec/twilight_struggle/tests/events_early.rules:205:5")
     return
 
 
@@ -1048,7 +1052,7 @@ def tb_events_early_24_0(state, frame):
     move_card(state, 25, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:216
     state.frames.pop()
-    resolve_event(state, 9, 0)
+    resolve_event(state, 9, 0, "spec/twilight_struggle/tests/events_early.rules:216:5")
     return
 
 
@@ -1060,7 +1064,7 @@ def tb_events_early_25_0(state, frame):
     move_card(state, 22, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:225
     state.frames.pop()
-    resolve_event(state, 9, 0)
+    resolve_event(state, 9, 0, "spec/twilight_struggle/tests/events_early.rules:225:5")
     return
 
 
@@ -1075,13 +1079,17 @@ def tb_events_early_26_0(state, frame):
             move_card(state, 21, 3)
             # spec: spec/twilight_struggle/tests/events_early.rules:233
             frame[1] = 1
-            if resolve_event(state, 24, 1):
+            if resolve_event(
+                state, 24, 1, "spec/twilight_struggle/tests/events_early.rules:233:5"
+            ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_early.rules:234
             state.frames.pop()
-            resolve_event(state, 9, 0)
+            resolve_event(
+                state, 9, 0, "spec/twilight_struggle/tests/events_early.rules:234:5"
+            )
             return
 
 
@@ -1099,7 +1107,7 @@ def tb_events_early_27_1(state, frame):
     "test tests/events_early.rules#27 part 1 (spec/twilight_struggle/tests/events_early.rules:246)"
     # spec: spec/twilight_struggle/tests/events_early.rules:246
     state.frames.pop()
-    resolve_event(state, 10, 0)
+    resolve_event(state, 10, 0, "spec/twilight_struggle/tests/events_early.rules:246:5")
     return
 
 
@@ -1117,7 +1125,7 @@ def tb_events_early_28_1(state, frame):
     "test tests/events_early.rules#28 part 1 (spec/twilight_struggle/tests/events_early.rules:255)"
     # spec: spec/twilight_struggle/tests/events_early.rules:255
     state.frames.pop()
-    resolve_event(state, 10, 0)
+    resolve_event(state, 10, 0, "spec/twilight_struggle/tests/events_early.rules:255:5")
     return
 
 
@@ -1133,7 +1141,7 @@ def tb_events_early_29_1(state, frame):
     "test tests/events_early.rules#29 part 1 (spec/twilight_struggle/tests/events_early.rules:264)"
     # spec: spec/twilight_struggle/tests/events_early.rules:264
     state.frames.pop()
-    resolve_event(state, 12, 0)
+    resolve_event(state, 12, 0, "spec/twilight_struggle/tests/events_early.rules:264:5")
     return
 
 
@@ -1149,7 +1157,7 @@ def tb_events_early_30_1(state, frame):
     "test tests/events_early.rules#30 part 1 (spec/twilight_struggle/tests/events_early.rules:272)"
     # spec: spec/twilight_struggle/tests/events_early.rules:272
     state.frames.pop()
-    resolve_event(state, 12, 0)
+    resolve_event(state, 12, 0, "spec/twilight_struggle/tests/events_early.rules:272:5")
     return
 
 
@@ -1167,7 +1175,7 @@ def tb_events_early_32_0(state, frame):
     state.counters[2][134] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:286
     state.frames.pop()
-    resolve_event(state, 13, 0)
+    resolve_event(state, 13, 0, "spec/twilight_struggle/tests/events_early.rules:286:5")
     return
 
 
@@ -1177,7 +1185,7 @@ def tb_events_early_33_0(state, frame):
     state.counters[2][157] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:300
     state.frames.pop()
-    resolve_event(state, 14, 0)
+    resolve_event(state, 14, 0, "spec/twilight_struggle/tests/events_early.rules:300:5")
     return
 
 
@@ -1187,7 +1195,7 @@ def tb_events_early_34_0(state, frame):
     state.counters[2][157] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:306
     state.frames.pop()
-    resolve_event(state, 14, 0)
+    resolve_event(state, 14, 0, "spec/twilight_struggle/tests/events_early.rules:306:5")
     return
 
 
@@ -1211,7 +1219,7 @@ def tb_events_early_35_1(state, frame):
     "test tests/events_early.rules#35 part 1 (spec/twilight_struggle/tests/events_early.rules:319)"
     # spec: spec/twilight_struggle/tests/events_early.rules:319
     state.frames.pop()
-    resolve_event(state, 15, 0)
+    resolve_event(state, 15, 0, "spec/twilight_struggle/tests/events_early.rules:319:5")
     return
 
 
@@ -1219,7 +1227,7 @@ def tb_events_early_36_0(state, frame):
     "test tests/events_early.rules#36 part 0 (spec/twilight_struggle/tests/events_early.rules:329)"
     # spec: spec/twilight_struggle/tests/events_early.rules:329
     state.frames.pop()
-    resolve_event(state, 15, 0)
+    resolve_event(state, 15, 0, "spec/twilight_struggle/tests/events_early.rules:329:5")
     return
 
 
@@ -1229,7 +1237,7 @@ def tb_events_early_37_0(state, frame):
     state.counters[2][141] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:339
     state.frames.pop()
-    resolve_event(state, 15, 0)
+    resolve_event(state, 15, 0, "spec/twilight_struggle/tests/events_early.rules:339:5")
     return
 
 
@@ -1239,7 +1247,7 @@ def tb_events_early_38_0(state, frame):
     state.counters[2][129] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:348
     state.frames.pop()
-    resolve_event(state, 16, 0)
+    resolve_event(state, 16, 0, "spec/twilight_struggle/tests/events_early.rules:348:5")
     return
 
 
@@ -1247,7 +1255,7 @@ def tb_events_early_39_0(state, frame):
     "test tests/events_early.rules#39 part 0 (spec/twilight_struggle/tests/events_early.rules:353)"
     # spec: spec/twilight_struggle/tests/events_early.rules:353
     state.frames.pop()
-    resolve_event(state, 22, 1)
+    resolve_event(state, 22, 1, "spec/twilight_struggle/tests/events_early.rules:353:5")
     return
 
 
@@ -1258,7 +1266,9 @@ def tb_events_early_39_1(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_early.rules:355
             frame[1] = 1
-            if resolve_event(state, 20, 1):
+            if resolve_event(
+                state, 20, 1, "spec/twilight_struggle/tests/events_early.rules:355:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -1274,7 +1284,7 @@ def tb_events_early_39_2(state, frame):
     "test tests/events_early.rules#39 part 2 (spec/twilight_struggle/tests/events_early.rules:359)"
     # spec: spec/twilight_struggle/tests/events_early.rules:359
     state.frames.pop()
-    resolve_event(state, 16, 0)
+    resolve_event(state, 16, 0, "spec/twilight_struggle/tests/events_early.rules:359:5")
     return
 
 
@@ -1282,7 +1292,7 @@ def tb_events_early_40_0(state, frame):
     "test tests/events_early.rules#40 part 0 (spec/twilight_struggle/tests/events_early.rules:368)"
     # spec: spec/twilight_struggle/tests/events_early.rules:368
     state.frames.pop()
-    resolve_event(state, 17, 0)
+    resolve_event(state, 17, 0, "spec/twilight_struggle/tests/events_early.rules:368:5")
     return
 
 
@@ -1290,7 +1300,7 @@ def tb_events_early_40_1(state, frame):
     "test tests/events_early.rules#40 part 1 (spec/twilight_struggle/tests/events_early.rules:370)"
     # spec: spec/twilight_struggle/tests/events_early.rules:370
     state.frames.pop()
-    resolve_event(state, 17, 1)
+    resolve_event(state, 17, 1, "spec/twilight_struggle/tests/events_early.rules:370:5")
     return
 
 
@@ -1308,7 +1318,7 @@ def tb_events_early_41_0(state, frame):
     state.counters[1][159] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:383
     state.frames.pop()
-    resolve_event(state, 18, 1)
+    resolve_event(state, 18, 1, "spec/twilight_struggle/tests/events_early.rules:383:5")
     return
 
 
@@ -1318,7 +1328,7 @@ def tb_events_early_42_0(state, frame):
     state.counters[1][134] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:392
     state.frames.pop()
-    resolve_event(state, 18, 1)
+    resolve_event(state, 18, 1, "spec/twilight_struggle/tests/events_early.rules:392:5")
     return
 
 
@@ -1326,7 +1336,7 @@ def tb_events_early_43_0(state, frame):
     "test tests/events_early.rules#43 part 0 (spec/twilight_struggle/tests/events_early.rules:399)"
     # spec: spec/twilight_struggle/tests/events_early.rules:399
     state.frames.pop()
-    resolve_event(state, 19, 1)
+    resolve_event(state, 19, 1, "spec/twilight_struggle/tests/events_early.rules:399:5")
     return
 
 
@@ -1334,7 +1344,7 @@ def tb_events_early_44_0(state, frame):
     "test tests/events_early.rules#44 part 0 (spec/twilight_struggle/tests/events_early.rules:407)"
     # spec: spec/twilight_struggle/tests/events_early.rules:407
     state.frames.pop()
-    resolve_event(state, 19, 0)
+    resolve_event(state, 19, 0, "spec/twilight_struggle/tests/events_early.rules:407:5")
     return
 
 
@@ -1347,7 +1357,7 @@ def tb_events_early_45_0(state, frame):
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_early.rules:416
     state.frames.pop()
-    resolve_event(state, 19, 0)
+    resolve_event(state, 19, 0, "spec/twilight_struggle/tests/events_early.rules:416:5")
     return
 
 
@@ -1359,7 +1369,7 @@ def tb_events_early_46_0(state, frame):
     state.vars[1] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:427
     state.frames.pop()
-    resolve_event(state, 19, 1)
+    resolve_event(state, 19, 1, "spec/twilight_struggle/tests/events_early.rules:427:5")
     return
 
 
@@ -1371,7 +1381,7 @@ def tb_events_early_47_0(state, frame):
     state.counters[2][139] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:435
     state.frames.pop()
-    resolve_event(state, 19, 1)
+    resolve_event(state, 19, 1, "spec/twilight_struggle/tests/events_early.rules:435:5")
     return
 
 
@@ -1384,7 +1394,7 @@ def tb_events_early_48_0(state, frame):
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_early.rules:445
     state.frames.pop()
-    resolve_event(state, 19, 0)
+    resolve_event(state, 19, 0, "spec/twilight_struggle/tests/events_early.rules:445:5")
     return
 
 
@@ -1392,7 +1402,7 @@ def tb_events_early_49_0(state, frame):
     "test tests/events_early.rules#49 part 0 (spec/twilight_struggle/tests/events_early.rules:457)"
     # spec: spec/twilight_struggle/tests/events_early.rules:457
     state.frames.pop()
-    resolve_event(state, 20, 1)
+    resolve_event(state, 20, 1, "spec/twilight_struggle/tests/events_early.rules:457:5")
     return
 
 
@@ -1414,7 +1424,7 @@ def tb_events_early_50_1(state, frame):
     "test tests/events_early.rules#50 part 1 (spec/twilight_struggle/tests/events_early.rules:467)"
     # spec: spec/twilight_struggle/tests/events_early.rules:467
     state.frames.pop()
-    resolve_event(state, 20, 1)
+    resolve_event(state, 20, 1, "spec/twilight_struggle/tests/events_early.rules:467:5")
     return
 
 
@@ -1426,7 +1436,7 @@ def tb_events_early_51_0(state, frame):
     state.counters[2][138] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:478
     state.frames.pop()
-    resolve_event(state, 20, 1)
+    resolve_event(state, 20, 1, "spec/twilight_struggle/tests/events_early.rules:478:5")
     return
 
 
@@ -1461,7 +1471,7 @@ def tb_events_early_53_0(state, frame):
     state.counters[2][123] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:501
     state.frames.pop()
-    resolve_event(state, 21, 1)
+    resolve_event(state, 21, 1, "spec/twilight_struggle/tests/events_early.rules:501:5")
     return
 
 
@@ -1469,7 +1479,7 @@ def tb_events_early_54_0(state, frame):
     "test tests/events_early.rules#54 part 0 (spec/twilight_struggle/tests/events_early.rules:509)"
     # spec: spec/twilight_struggle/tests/events_early.rules:509
     state.frames.pop()
-    resolve_event(state, 21, 1)
+    resolve_event(state, 21, 1, "spec/twilight_struggle/tests/events_early.rules:509:5")
     return
 
 
@@ -1479,7 +1489,7 @@ def tb_events_early_55_0(state, frame):
     state.counters[1][132] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:517
     state.frames.pop()
-    resolve_event(state, 22, 1)
+    resolve_event(state, 22, 1, "spec/twilight_struggle/tests/events_early.rules:517:5")
     return
 
 
@@ -1491,7 +1501,7 @@ def tb_events_early_56_0(state, frame):
     state.counters[2][159] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:531
     state.frames.pop()
-    resolve_event(state, 23, 0)
+    resolve_event(state, 23, 0, "spec/twilight_struggle/tests/events_early.rules:531:5")
     return
 
 
@@ -1503,7 +1513,7 @@ def tb_events_early_57_0(state, frame):
     state.counters[1][150] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:541
     state.frames.pop()
-    resolve_event(state, 23, 1)
+    resolve_event(state, 23, 1, "spec/twilight_struggle/tests/events_early.rules:541:5")
     return
 
 
@@ -1511,7 +1521,7 @@ def tb_events_early_58_0(state, frame):
     "test tests/events_early.rules#58 part 0 (spec/twilight_struggle/tests/events_early.rules:550)"
     # spec: spec/twilight_struggle/tests/events_early.rules:550
     state.frames.pop()
-    resolve_event(state, 24, 1)
+    resolve_event(state, 24, 1, "spec/twilight_struggle/tests/events_early.rules:550:5")
     return
 
 
@@ -1527,7 +1537,7 @@ def tb_events_early_59_0(state, frame):
     "test tests/events_early.rules#59 part 0 (spec/twilight_struggle/tests/events_early.rules:561)"
     # spec: spec/twilight_struggle/tests/events_early.rules:561
     state.frames.pop()
-    resolve_event(state, 30, 0)
+    resolve_event(state, 30, 0, "spec/twilight_struggle/tests/events_early.rules:561:5")
     return
 
 
@@ -1535,7 +1545,7 @@ def tb_events_early_59_1(state, frame):
     "test tests/events_early.rules#59 part 1 (spec/twilight_struggle/tests/events_early.rules:564)"
     # spec: spec/twilight_struggle/tests/events_early.rules:564
     state.frames.pop()
-    resolve_event(state, 30, 1)
+    resolve_event(state, 30, 1, "spec/twilight_struggle/tests/events_early.rules:564:5")
     return
 
 
@@ -1554,13 +1564,17 @@ def tb_events_early_60_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_early.rules:571
             frame[1] = 1
-            if resolve_event(state, 30, 0):
+            if resolve_event(
+                state, 30, 0, "spec/twilight_struggle/tests/events_early.rules:571:5"
+            ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_early.rules:572
             state.frames.pop()
-            resolve_event(state, 24, 1)
+            resolve_event(
+                state, 24, 1, "spec/twilight_struggle/tests/events_early.rules:572:5"
+            )
             return
 
 
@@ -1573,13 +1587,17 @@ def tb_events_early_60_1(state, frame):
             expire(state, "end_of_turn")
             # spec: spec/twilight_struggle/tests/events_early.rules:575
             frame[1] = 1
-            if resolve_event(state, 24, 1):
+            if resolve_event(
+                state, 24, 1, "spec/twilight_struggle/tests/events_early.rules:575:5"
+            ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_early.rules:576
             state.frames.pop()
-            resolve_event(state, 30, 0)
+            resolve_event(
+                state, 30, 0, "spec/twilight_struggle/tests/events_early.rules:576:5"
+            )
             return
 
 
@@ -1589,7 +1607,7 @@ def tb_events_early_61_0(state, frame):
     move_card(state, 7, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:584
     state.frames.pop()
-    resolve_event(state, 25, 1)
+    resolve_event(state, 25, 1, "spec/twilight_struggle/tests/events_early.rules:584:5")
     return
 
 
@@ -1599,7 +1617,7 @@ def tb_events_early_62_0(state, frame):
     state.counters[1][192] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:591
     state.frames.pop()
-    resolve_event(state, 25, 1)
+    resolve_event(state, 25, 1, "spec/twilight_struggle/tests/events_early.rules:591:5")
     return
 
 
@@ -1610,13 +1628,17 @@ def tb_events_early_63_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_early.rules:599
             frame[1] = 1
-            if resolve_event(state, 24, 1):
+            if resolve_event(
+                state, 24, 1, "spec/twilight_struggle/tests/events_early.rules:599:5"
+            ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_early.rules:600
             state.frames.pop()
-            resolve_event(state, 25, 1)
+            resolve_event(
+                state, 25, 1, "spec/twilight_struggle/tests/events_early.rules:600:5"
+            )
             return
 
 
@@ -1626,7 +1648,7 @@ def tb_events_early_64_0(state, frame):
     move_card(state, 7, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:607
     state.frames.pop()
-    resolve_event(state, 25, 1)
+    resolve_event(state, 25, 1, "spec/twilight_struggle/tests/events_early.rules:607:5")
     return
 
 
@@ -1638,7 +1660,7 @@ def tb_events_early_65_0(state, frame):
     state.counters[2][145] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:619
     state.frames.pop()
-    resolve_event(state, 26, 1)
+    resolve_event(state, 26, 1, "spec/twilight_struggle/tests/events_early.rules:619:5")
     return
 
 
@@ -1654,7 +1676,7 @@ def tb_events_early_66_0(state, frame):
     state.counters[2][132] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:632
     state.frames.pop()
-    resolve_event(state, 27, 0)
+    resolve_event(state, 27, 0, "spec/twilight_struggle/tests/events_early.rules:632:5")
     return
 
 
@@ -1670,7 +1692,7 @@ def tb_events_early_67_0(state, frame):
     state.counters[1][123] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:649
     state.frames.pop()
-    resolve_event(state, 28, 1)
+    resolve_event(state, 28, 1, "spec/twilight_struggle/tests/events_early.rules:649:5")
     return
 
 
@@ -1686,7 +1708,7 @@ def tb_events_early_68_0(state, frame):
     state.counters[1][131] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:663
     state.frames.pop()
-    resolve_event(state, 28, 1)
+    resolve_event(state, 28, 1, "spec/twilight_struggle/tests/events_early.rules:663:5")
     return
 
 
@@ -1694,7 +1716,7 @@ def tb_events_early_69_0(state, frame):
     "test tests/events_early.rules#69 part 0 (spec/twilight_struggle/tests/events_early.rules:671)"
     # spec: spec/twilight_struggle/tests/events_early.rules:671
     state.frames.pop()
-    resolve_event(state, 29, 0)
+    resolve_event(state, 29, 0, "spec/twilight_struggle/tests/events_early.rules:671:5")
     return
 
 
@@ -1711,7 +1733,7 @@ def tb_events_early_70_0(state, frame):
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_early.rules:688
     state.frames.pop()
-    resolve_event(state, 31, 1)
+    resolve_event(state, 31, 1, "spec/twilight_struggle/tests/events_early.rules:688:5")
     return
 
 
@@ -1766,7 +1788,7 @@ def tb_events_early_73_0(state, frame):
     state.counters[2][132] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:727
     state.frames.pop()
-    resolve_event(state, 32, 0)
+    resolve_event(state, 32, 0, "spec/twilight_struggle/tests/events_early.rules:727:5")
     return
 
 
@@ -1776,7 +1798,7 @@ def tb_events_early_74_0(state, frame):
     state.counters[1][134] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:744
     state.frames.pop()
-    resolve_event(state, 32, 0)
+    resolve_event(state, 32, 0, "spec/twilight_struggle/tests/events_early.rules:744:5")
     return
 
 
@@ -1786,7 +1808,7 @@ def tb_events_early_75_0(state, frame):
     state.tracks[0] = 4
     # spec: spec/twilight_struggle/tests/events_early.rules:753
     state.frames.pop()
-    resolve_event(state, 33, 1)
+    resolve_event(state, 33, 1, "spec/twilight_struggle/tests/events_early.rules:753:5")
     return
 
 
@@ -1796,7 +1818,7 @@ def tb_events_early_76_0(state, frame):
     state.tracks[0] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:759
     state.frames.pop()
-    resolve_event(state, 33, 0)
+    resolve_event(state, 33, 0, "spec/twilight_struggle/tests/events_early.rules:759:5")
     return
 
 
@@ -1806,7 +1828,7 @@ def tb_events_early_77_0(state, frame):
     state.counters[2][149] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:767
     state.frames.pop()
-    resolve_event(state, 34, 1)
+    resolve_event(state, 34, 1, "spec/twilight_struggle/tests/events_early.rules:767:5")
     return
 
 
@@ -1814,7 +1836,7 @@ def tb_events_early_77_1(state, frame):
     "test tests/events_early.rules#77 part 1 (spec/twilight_struggle/tests/events_early.rules:769)"
     # spec: spec/twilight_struggle/tests/events_early.rules:769
     state.frames.pop()
-    resolve_event(state, 0, 1)
+    resolve_event(state, 0, 1, "spec/twilight_struggle/tests/events_early.rules:769:5")
     return
 
 
@@ -1824,7 +1846,7 @@ def tb_events_early_78_0(state, frame):
     state.counters[1][149] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:775
     state.frames.pop()
-    resolve_event(state, 34, 1)
+    resolve_event(state, 34, 1, "spec/twilight_struggle/tests/events_early.rules:775:5")
     return
 
 
@@ -1835,7 +1857,9 @@ def tb_events_early_79_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_early.rules:780
             frame[1] = 1
-            if resolve_event(state, 34, 1):
+            if resolve_event(
+                state, 34, 1, "spec/twilight_struggle/tests/events_early.rules:780:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -1862,7 +1886,9 @@ def tb_events_early_80_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_early.rules:789
             frame[1] = 1
-            if resolve_event(state, 34, 1):
+            if resolve_event(
+                state, 34, 1, "spec/twilight_struggle/tests/events_early.rules:789:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -1913,7 +1939,7 @@ def tb_events_late_0_0(state, frame):
     state.counters[1][159] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:13
     state.frames.pop()
-    resolve_event(state, 81, 0)
+    resolve_event(state, 81, 0, "spec/twilight_struggle/tests/events_late.rules:13:5")
     return
 
 
@@ -1927,7 +1953,7 @@ def tb_events_late_1_0(state, frame):
     move_card(state, 3, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:23
     state.frames.pop()
-    resolve_event(state, 91, 0)
+    resolve_event(state, 91, 0, "spec/twilight_struggle/tests/events_late.rules:23:5")
     return
 
 
@@ -1951,7 +1977,7 @@ def tb_events_late_2_1(state, frame):
     move_card(state, 3, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:35
     state.frames.pop()
-    resolve_event(state, 91, 0)
+    resolve_event(state, 91, 0, "spec/twilight_struggle/tests/events_late.rules:35:5")
     return
 
 
@@ -1965,7 +1991,7 @@ def tb_events_late_3_0(state, frame):
     move_card(state, 9, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:43
     state.frames.pop()
-    resolve_event(state, 91, 1)
+    resolve_event(state, 91, 1, "spec/twilight_struggle/tests/events_late.rules:43:5")
     return
 
 
@@ -1973,7 +1999,7 @@ def tb_events_late_4_0(state, frame):
     "test tests/events_late.rules#4 part 0 (spec/twilight_struggle/tests/events_late.rules:48)"
     # spec: spec/twilight_struggle/tests/events_late.rules:48
     state.frames.pop()
-    resolve_event(state, 91, 0)
+    resolve_event(state, 91, 0, "spec/twilight_struggle/tests/events_late.rules:48:5")
     return
 
 
@@ -1983,7 +2009,7 @@ def tb_events_late_5_0(state, frame):
     state.counters[1][139] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:56
     state.frames.pop()
-    resolve_event(state, 82, 1)
+    resolve_event(state, 82, 1, "spec/twilight_struggle/tests/events_late.rules:56:5")
     return
 
 
@@ -2003,7 +2029,7 @@ def tb_events_late_7_0(state, frame):
     state.counters[1][164] = 5
     # spec: spec/twilight_struggle/tests/events_late.rules:74
     state.frames.pop()
-    resolve_event(state, 83, 1)
+    resolve_event(state, 83, 1, "spec/twilight_struggle/tests/events_late.rules:74:5")
     return
 
 
@@ -2065,7 +2091,7 @@ def tb_events_late_11_0(state, frame):
     move_card(state, 81, 9)
     # spec: spec/twilight_struggle/tests/events_late.rules:118
     state.frames.pop()
-    resolve_event(state, 84, 1)
+    resolve_event(state, 84, 1, "spec/twilight_struggle/tests/events_late.rules:118:5")
     return
 
 
@@ -2077,7 +2103,7 @@ def tb_events_late_12_0(state, frame):
     move_card(state, 100, 9)
     # spec: spec/twilight_struggle/tests/events_late.rules:126
     state.frames.pop()
-    resolve_event(state, 84, 1)
+    resolve_event(state, 84, 1, "spec/twilight_struggle/tests/events_late.rules:126:5")
     return
 
 
@@ -2089,7 +2115,7 @@ def tb_events_late_13_0(state, frame):
     move_card(state, 0, 9)
     # spec: spec/twilight_struggle/tests/events_late.rules:135
     state.frames.pop()
-    resolve_event(state, 84, 1)
+    resolve_event(state, 84, 1, "spec/twilight_struggle/tests/events_late.rules:135:5")
     return
 
 
@@ -2105,7 +2131,7 @@ def tb_events_late_14_1(state, frame):
     "test tests/events_late.rules#14 part 1 (spec/twilight_struggle/tests/events_late.rules:144)"
     # spec: spec/twilight_struggle/tests/events_late.rules:144
     state.frames.pop()
-    resolve_event(state, 85, 1)
+    resolve_event(state, 85, 1, "spec/twilight_struggle/tests/events_late.rules:144:5")
     return
 
 
@@ -2131,7 +2157,7 @@ def tb_events_late_15_1(state, frame):
     "test tests/events_late.rules#15 part 1 (spec/twilight_struggle/tests/events_late.rules:154)"
     # spec: spec/twilight_struggle/tests/events_late.rules:154
     state.frames.pop()
-    resolve_event(state, 85, 1)
+    resolve_event(state, 85, 1, "spec/twilight_struggle/tests/events_late.rules:154:5")
     return
 
 
@@ -2144,7 +2170,9 @@ def tb_events_late_16_0(state, frame):
             state.tracks[2] = 8
             # spec: spec/twilight_struggle/tests/events_late.rules:160
             frame[1] = 1
-            if resolve_event(state, 85, 1):
+            if resolve_event(
+                state, 85, 1, "spec/twilight_struggle/tests/events_late.rules:160:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -2162,7 +2190,7 @@ def tb_events_late_17_0(state, frame):
     "test tests/events_late.rules#17 part 0 (spec/twilight_struggle/tests/events_late.rules:172)"
     # spec: spec/twilight_struggle/tests/events_late.rules:172
     state.frames.pop()
-    resolve_event(state, 86, 0)
+    resolve_event(state, 86, 0, "spec/twilight_struggle/tests/events_late.rules:172:5")
     return
 
 
@@ -2172,7 +2200,7 @@ def tb_events_late_18_0(state, frame):
     state.tracks[1] = -1
     # spec: spec/twilight_struggle/tests/events_late.rules:183
     state.frames.pop()
-    resolve_event(state, 86, 0)
+    resolve_event(state, 86, 0, "spec/twilight_struggle/tests/events_late.rules:183:5")
     return
 
 
@@ -2190,7 +2218,7 @@ def tb_events_late_19_1(state, frame):
     "test tests/events_late.rules#19 part 1 (spec/twilight_struggle/tests/events_late.rules:192)"
     # spec: spec/twilight_struggle/tests/events_late.rules:192
     state.frames.pop()
-    resolve_event(state, 86, 0)
+    resolve_event(state, 86, 0, "spec/twilight_struggle/tests/events_late.rules:192:5")
     return
 
 
@@ -2208,7 +2236,7 @@ def tb_events_late_20_0(state, frame):
     state.tracks[0] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:203
     state.frames.pop()
-    resolve_event(state, 89, 0)
+    resolve_event(state, 89, 0, "spec/twilight_struggle/tests/events_late.rules:203:5")
     return
 
 
@@ -2225,7 +2253,7 @@ def tb_events_late_21_0(state, frame):
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_late.rules:212
     state.frames.pop()
-    resolve_event(state, 89, 0)
+    resolve_event(state, 89, 0, "spec/twilight_struggle/tests/events_late.rules:212:5")
     return
 
 
@@ -2237,7 +2265,7 @@ def tb_events_late_22_0(state, frame):
     state.counters[2][159] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:224
     state.frames.pop()
-    resolve_event(state, 89, 0)
+    resolve_event(state, 89, 0, "spec/twilight_struggle/tests/events_late.rules:224:5")
     return
 
 
@@ -2251,7 +2279,7 @@ def tb_events_late_23_0(state, frame):
     state.counters[2][159] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:237
     state.frames.pop()
-    resolve_event(state, 87, 0)
+    resolve_event(state, 87, 0, "spec/twilight_struggle/tests/events_late.rules:237:5")
     return
 
 
@@ -2265,7 +2293,7 @@ def tb_events_late_24_0(state, frame):
     state.counters[2][145] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:249
     state.frames.pop()
-    resolve_event(state, 87, 0)
+    resolve_event(state, 87, 0, "spec/twilight_struggle/tests/events_late.rules:249:5")
     return
 
 
@@ -2273,7 +2301,7 @@ def tb_events_late_25_0(state, frame):
     "test tests/events_late.rules#25 part 0 (spec/twilight_struggle/tests/events_late.rules:257)"
     # spec: spec/twilight_struggle/tests/events_late.rules:257
     state.frames.pop()
-    resolve_event(state, 88, 1)
+    resolve_event(state, 88, 1, "spec/twilight_struggle/tests/events_late.rules:257:5")
     return
 
 
@@ -2286,7 +2314,7 @@ def tb_events_late_26_0(state, frame):
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_late.rules:264
     state.frames.pop()
-    resolve_event(state, 88, 1)
+    resolve_event(state, 88, 1, "spec/twilight_struggle/tests/events_late.rules:264:5")
     return
 
 
@@ -2298,7 +2326,7 @@ def tb_events_late_27_0(state, frame):
     state.vars[1] = 0
     # spec: spec/twilight_struggle/tests/events_late.rules:275
     state.frames.pop()
-    resolve_event(state, 88, 1)
+    resolve_event(state, 88, 1, "spec/twilight_struggle/tests/events_late.rules:275:5")
     return
 
 
@@ -2310,7 +2338,7 @@ def tb_events_late_28_0(state, frame):
     state.counters[2][186] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:284
     state.frames.pop()
-    resolve_event(state, 90, 0)
+    resolve_event(state, 90, 0, "spec/twilight_struggle/tests/events_late.rules:284:5")
     return
 
 
@@ -2320,7 +2348,7 @@ def tb_events_late_29_0(state, frame):
     state.counters[2][193] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:298
     state.frames.pop()
-    resolve_event(state, 90, 0)
+    resolve_event(state, 90, 0, "spec/twilight_struggle/tests/events_late.rules:298:5")
     return
 
 
@@ -2330,7 +2358,7 @@ def tb_events_late_30_0(state, frame):
     state.counters[2][191] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:304
     state.frames.pop()
-    resolve_event(state, 90, 0)
+    resolve_event(state, 90, 0, "spec/twilight_struggle/tests/events_late.rules:304:5")
     return
 
 
@@ -2338,7 +2366,7 @@ def tb_events_late_31_0(state, frame):
     "test tests/events_late.rules#31 part 0 (spec/twilight_struggle/tests/events_late.rules:312)"
     # spec: spec/twilight_struggle/tests/events_late.rules:312
     state.frames.pop()
-    resolve_event(state, 92, 0)
+    resolve_event(state, 92, 0, "spec/twilight_struggle/tests/events_late.rules:312:5")
     return
 
 
@@ -2357,7 +2385,9 @@ def tb_events_late_32_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_late.rules:319
             frame[1] = 1
-            if resolve_event(state, 92, 0):
+            if resolve_event(
+                state, 92, 0, "spec/twilight_struggle/tests/events_late.rules:319:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -2400,7 +2430,7 @@ def tb_events_late_34_0(state, frame):
     "test tests/events_late.rules#34 part 0 (spec/twilight_struggle/tests/events_late.rules:352)"
     # spec: spec/twilight_struggle/tests/events_late.rules:352
     state.frames.pop()
-    resolve_event(state, 93, 1)
+    resolve_event(state, 93, 1, "spec/twilight_struggle/tests/events_late.rules:352:5")
     return
 
 
@@ -2408,7 +2438,7 @@ def tb_events_late_34_1(state, frame):
     "test tests/events_late.rules#34 part 1 (spec/twilight_struggle/tests/events_late.rules:354)"
     # spec: spec/twilight_struggle/tests/events_late.rules:354
     state.frames.pop()
-    resolve_event(state, 86, 0)
+    resolve_event(state, 86, 0, "spec/twilight_struggle/tests/events_late.rules:354:5")
     return
 
 
@@ -2422,7 +2452,7 @@ def tb_events_late_35_0(state, frame):
     state.counters[1][197] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:365
     state.frames.pop()
-    resolve_event(state, 94, 0)
+    resolve_event(state, 94, 0, "spec/twilight_struggle/tests/events_late.rules:365:5")
     return
 
 
@@ -2438,7 +2468,7 @@ def tb_events_late_36_0(state, frame):
     state.counters[1][198] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:380
     state.frames.pop()
-    resolve_event(state, 94, 0)
+    resolve_event(state, 94, 0, "spec/twilight_struggle/tests/events_late.rules:380:5")
     return
 
 
@@ -2450,7 +2480,7 @@ def tb_events_late_37_0(state, frame):
     state.counters[1][134] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:395
     state.frames.pop()
-    resolve_event(state, 95, 1)
+    resolve_event(state, 95, 1, "spec/twilight_struggle/tests/events_late.rules:395:5")
     return
 
 
@@ -2464,7 +2494,7 @@ def tb_events_late_38_0(state, frame):
     state.counters[1][131] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:408
     state.frames.pop()
-    resolve_event(state, 95, 1)
+    resolve_event(state, 95, 1, "spec/twilight_struggle/tests/events_late.rules:408:5")
     return
 
 
@@ -2496,7 +2526,7 @@ def tb_events_late_41_0(state, frame):
     move_card(state, 20, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:441
     state.frames.pop()
-    resolve_event(state, 97, 0)
+    resolve_event(state, 97, 0, "spec/twilight_struggle/tests/events_late.rules:441:5")
     return
 
 
@@ -2520,7 +2550,7 @@ def tb_events_late_42_0(state, frame):
     state.counters[2][134] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:458
     state.frames.pop()
-    resolve_event(state, 98, 0)
+    resolve_event(state, 98, 0, "spec/twilight_struggle/tests/events_late.rules:458:5")
     return
 
 
@@ -2530,7 +2560,7 @@ def tb_events_late_43_0(state, frame):
     state.counters[2][132] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:469
     state.frames.pop()
-    resolve_event(state, 98, 0)
+    resolve_event(state, 98, 0, "spec/twilight_struggle/tests/events_late.rules:469:5")
     return
 
 
@@ -2560,7 +2590,7 @@ def tb_events_late_45_0(state, frame):
     state.counters[1][134] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:487
     state.frames.pop()
-    resolve_event(state, 99, 1)
+    resolve_event(state, 99, 1, "spec/twilight_struggle/tests/events_late.rules:487:5")
     return
 
 
@@ -2572,7 +2602,7 @@ def tb_events_late_46_0(state, frame):
     state.tracks[1] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:495
     state.frames.pop()
-    resolve_event(state, 99, 1)
+    resolve_event(state, 99, 1, "spec/twilight_struggle/tests/events_late.rules:495:5")
     return
 
 
@@ -2584,7 +2614,7 @@ def tb_events_late_47_0(state, frame):
     state.tracks[1] = -6
     # spec: spec/twilight_struggle/tests/events_late.rules:503
     state.frames.pop()
-    resolve_event(state, 99, 0)
+    resolve_event(state, 99, 0, "spec/twilight_struggle/tests/events_late.rules:503:5")
     return
 
 
@@ -2643,7 +2673,7 @@ def tb_events_late_52_0(state, frame):
     state.counters[1][160] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:548
     state.frames.pop()
-    resolve_event(state, 101, 1)
+    resolve_event(state, 101, 1, "spec/twilight_struggle/tests/events_late.rules:548:5")
     return
 
 
@@ -2655,7 +2685,7 @@ def tb_events_late_53_0(state, frame):
     state.counters[2][147] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:559
     state.frames.pop()
-    resolve_event(state, 101, 0)
+    resolve_event(state, 101, 0, "spec/twilight_struggle/tests/events_late.rules:559:5")
     return
 
 
@@ -2701,7 +2731,7 @@ def tb_events_late_56_0(state, frame):
     state.vars[7] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:595
     state.frames.pop()
-    resolve_event(state, 102, 1)
+    resolve_event(state, 102, 1, "spec/twilight_struggle/tests/events_late.rules:595:5")
     return
 
 
@@ -2746,7 +2776,7 @@ def tb_events_late_59_0(state, frame):
     state.vars[7] = 0
     # spec: spec/twilight_struggle/tests/events_late.rules:625
     state.frames.pop()
-    resolve_event(state, 102, 1)
+    resolve_event(state, 102, 1, "spec/twilight_struggle/tests/events_late.rules:625:5")
     return
 
 
@@ -2760,7 +2790,7 @@ def tb_events_late_60_0(state, frame):
     move_card(state, 20, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:635
     state.frames.pop()
-    resolve_event(state, 103, 0)
+    resolve_event(state, 103, 0, "spec/twilight_struggle/tests/events_late.rules:635:5")
     return
 
 
@@ -2770,7 +2800,7 @@ def tb_events_late_61_0(state, frame):
     move_card(state, 20, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:645
     state.frames.pop()
-    resolve_event(state, 103, 0)
+    resolve_event(state, 103, 0, "spec/twilight_struggle/tests/events_late.rules:645:5")
     return
 
 
@@ -2796,7 +2826,7 @@ def tb_events_late_63_0(state, frame):
     state.counters[2][139] = 5
     # spec: spec/twilight_struggle/tests/events_late.rules:660
     state.frames.pop()
-    resolve_event(state, 104, 1)
+    resolve_event(state, 104, 1, "spec/twilight_struggle/tests/events_late.rules:660:5")
     return
 
 
@@ -2808,7 +2838,7 @@ def tb_events_late_64_0(state, frame):
     activate(state, 5, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:670
     state.frames.pop()
-    resolve_event(state, 104, 1)
+    resolve_event(state, 104, 1, "spec/twilight_struggle/tests/events_late.rules:670:5")
     return
 
 
@@ -2820,7 +2850,7 @@ def tb_events_late_65_0(state, frame):
     activate(state, 5, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:679
     state.frames.pop()
-    resolve_event(state, 104, 1)
+    resolve_event(state, 104, 1, "spec/twilight_struggle/tests/events_late.rules:679:5")
     return
 
 
@@ -2839,7 +2869,9 @@ def tb_events_late_66_0(state, frame):
             state.tracks[0] = 3
             # spec: spec/twilight_struggle/tests/events_late.rules:690
             frame[1] = 1
-            if resolve_event(state, 105, 1):
+            if resolve_event(
+                state, 105, 1, "spec/twilight_struggle/tests/events_late.rules:690:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -2872,7 +2904,9 @@ def tb_events_late_67_0(state, frame):
             state.tracks[0] = 3
             # spec: spec/twilight_struggle/tests/events_late.rules:707
             frame[1] = 1
-            if resolve_event(state, 105, 1):
+            if resolve_event(
+                state, 105, 1, "spec/twilight_struggle/tests/events_late.rules:707:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -2901,7 +2935,9 @@ def tb_events_late_68_0(state, frame):
             state.tracks[0] = 3
             # spec: spec/twilight_struggle/tests/events_late.rules:717
             frame[1] = 1
-            if resolve_event(state, 105, 1):
+            if resolve_event(
+                state, 105, 1, "spec/twilight_struggle/tests/events_late.rules:717:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -2930,7 +2966,9 @@ def tb_events_late_69_0(state, frame):
             state.tracks[0] = 3
             # spec: spec/twilight_struggle/tests/events_late.rules:727
             frame[1] = 1
-            if resolve_event(state, 105, 1):
+            if resolve_event(
+                state, 105, 1, "spec/twilight_struggle/tests/events_late.rules:727:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -2957,7 +2995,9 @@ def tb_events_late_70_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_late.rules:738
             frame[1] = 1
-            if resolve_event(state, 108, 0):
+            if resolve_event(
+                state, 108, 0, "spec/twilight_struggle/tests/events_late.rules:738:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3137,7 +3177,7 @@ def tb_events_late_77_0(state, frame):
     "test tests/events_late.rules#77 part 0 (spec/twilight_struggle/tests/events_late.rules:825)"
     # spec: spec/twilight_struggle/tests/events_late.rules:825
     state.frames.pop()
-    resolve_event(state, 105, 1)
+    resolve_event(state, 105, 1, "spec/twilight_struggle/tests/events_late.rules:825:5")
     return
 
 
@@ -3145,7 +3185,7 @@ def tb_events_late_77_1(state, frame):
     "test tests/events_late.rules#77 part 1 (spec/twilight_struggle/tests/events_late.rules:827)"
     # spec: spec/twilight_struggle/tests/events_late.rules:827
     state.frames.pop()
-    resolve_event(state, 41, 0)
+    resolve_event(state, 41, 0, "spec/twilight_struggle/tests/events_late.rules:827:5")
     return
 
 
@@ -3163,7 +3203,7 @@ def tb_events_mid_0_1(state, frame):
     "test tests/events_mid.rules#0 part 1 (spec/twilight_struggle/tests/events_mid.rules:13)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:13
     state.frames.pop()
-    resolve_event(state, 35, 0)
+    resolve_event(state, 35, 0, "spec/twilight_struggle/tests/events_mid.rules:13:5")
     return
 
 
@@ -3181,7 +3221,7 @@ def tb_events_mid_1_1(state, frame):
     "test tests/events_mid.rules#1 part 1 (spec/twilight_struggle/tests/events_mid.rules:23)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:23
     state.frames.pop()
-    resolve_event(state, 35, 0)
+    resolve_event(state, 35, 0, "spec/twilight_struggle/tests/events_mid.rules:23:5")
     return
 
 
@@ -3197,7 +3237,7 @@ def tb_events_mid_2_1(state, frame):
     "test tests/events_mid.rules#2 part 1 (spec/twilight_struggle/tests/events_mid.rules:32)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:32
     state.frames.pop()
-    resolve_event(state, 35, 0)
+    resolve_event(state, 35, 0, "spec/twilight_struggle/tests/events_mid.rules:32:5")
     return
 
 
@@ -3209,7 +3249,7 @@ def tb_events_mid_3_0(state, frame):
     state.counters[2][130] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:40
     state.frames.pop()
-    resolve_event(state, 35, 0)
+    resolve_event(state, 35, 0, "spec/twilight_struggle/tests/events_mid.rules:40:5")
     return
 
 
@@ -3227,7 +3267,7 @@ def tb_events_mid_4_1(state, frame):
     "test tests/events_mid.rules#4 part 1 (spec/twilight_struggle/tests/events_mid.rules:49)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:49
     state.frames.pop()
-    resolve_event(state, 35, 1)
+    resolve_event(state, 35, 1, "spec/twilight_struggle/tests/events_mid.rules:49:5")
     return
 
 
@@ -3241,7 +3281,7 @@ def tb_events_mid_5_0(state, frame):
     state.tracks[4] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:61
     state.frames.pop()
-    resolve_event(state, 38, 1)
+    resolve_event(state, 38, 1, "spec/twilight_struggle/tests/events_mid.rules:61:5")
     return
 
 
@@ -3255,7 +3295,7 @@ def tb_events_mid_6_0(state, frame):
     state.tracks[5] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:69
     state.frames.pop()
-    resolve_event(state, 38, 0)
+    resolve_event(state, 38, 0, "spec/twilight_struggle/tests/events_mid.rules:69:5")
     return
 
 
@@ -3267,7 +3307,7 @@ def tb_events_mid_7_0(state, frame):
     state.tracks[4] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:76
     state.frames.pop()
-    resolve_event(state, 38, 1)
+    resolve_event(state, 38, 1, "spec/twilight_struggle/tests/events_mid.rules:76:5")
     return
 
 
@@ -3275,7 +3315,7 @@ def tb_events_mid_8_0(state, frame):
     "test tests/events_mid.rules#8 part 0 (spec/twilight_struggle/tests/events_mid.rules:83)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:83
     state.frames.pop()
-    resolve_event(state, 39, 0)
+    resolve_event(state, 39, 0, "spec/twilight_struggle/tests/events_mid.rules:83:5")
     return
 
 
@@ -3304,7 +3344,9 @@ def tb_events_mid_9_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:93
             frame[1] = 1
-            if resolve_event(state, 39, 0):
+            if resolve_event(
+                state, 39, 0, "spec/twilight_struggle/tests/events_mid.rules:93:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3329,7 +3371,9 @@ def tb_events_mid_10_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:101
             frame[1] = 1
-            if resolve_event(state, 39, 1):
+            if resolve_event(
+                state, 39, 1, "spec/twilight_struggle/tests/events_mid.rules:101:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3356,7 +3400,9 @@ def tb_events_mid_11_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:114
             frame[1] = 1
-            if resolve_event(state, 39, 0):
+            if resolve_event(
+                state, 39, 0, "spec/twilight_struggle/tests/events_mid.rules:114:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3385,7 +3431,9 @@ def tb_events_mid_12_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:127
             frame[1] = 1
-            if resolve_event(state, 39, 1):
+            if resolve_event(
+                state, 39, 1, "spec/twilight_struggle/tests/events_mid.rules:127:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3408,7 +3456,9 @@ def tb_events_mid_13_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:142
             frame[1] = 1
-            if resolve_event(state, 39, 1):
+            if resolve_event(
+                state, 39, 1, "spec/twilight_struggle/tests/events_mid.rules:142:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3433,7 +3483,9 @@ def tb_events_mid_14_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:158
             frame[1] = 1
-            if resolve_event(state, 39, 1):
+            if resolve_event(
+                state, 39, 1, "spec/twilight_struggle/tests/events_mid.rules:158:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3470,7 +3522,9 @@ def tb_events_mid_15_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:176
             frame[1] = 1
-            if resolve_event(state, 39, 1):
+            if resolve_event(
+                state, 39, 1, "spec/twilight_struggle/tests/events_mid.rules:176:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3503,7 +3557,9 @@ def tb_events_mid_16_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:188
             frame[1] = 1
-            if resolve_event(state, 40, 1):
+            if resolve_event(
+                state, 40, 1, "spec/twilight_struggle/tests/events_mid.rules:188:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3528,7 +3584,9 @@ def tb_events_mid_17_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:196
             frame[1] = 1
-            if resolve_event(state, 40, 1):
+            if resolve_event(
+                state, 40, 1, "spec/twilight_struggle/tests/events_mid.rules:196:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3553,7 +3611,9 @@ def tb_events_mid_18_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:204
             frame[1] = 1
-            if resolve_event(state, 40, 1):
+            if resolve_event(
+                state, 40, 1, "spec/twilight_struggle/tests/events_mid.rules:204:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3580,7 +3640,9 @@ def tb_events_mid_19_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:215
             frame[1] = 1
-            if resolve_event(state, 41, 0):
+            if resolve_event(
+                state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:215:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3609,7 +3671,9 @@ def tb_events_mid_20_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:232
             frame[1] = 1
-            if resolve_event(state, 41, 0):
+            if resolve_event(
+                state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:232:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3636,7 +3700,9 @@ def tb_events_mid_21_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:243
             frame[1] = 1
-            if resolve_event(state, 41, 0):
+            if resolve_event(
+                state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:243:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3657,7 +3723,9 @@ def tb_events_mid_22_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:251
             frame[1] = 1
-            if resolve_event(state, 41, 0):
+            if resolve_event(
+                state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:251:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3682,7 +3750,9 @@ def tb_events_mid_23_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:265
             frame[1] = 1
-            if resolve_event(state, 41, 0):
+            if resolve_event(
+                state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:265:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3707,7 +3777,9 @@ def tb_events_mid_24_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:275
             frame[1] = 1
-            if resolve_event(state, 41, 0):
+            if resolve_event(
+                state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:275:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3729,7 +3801,7 @@ def tb_events_mid_25_0(state, frame):
     activate(state, 15, [], None)
     # spec: spec/twilight_struggle/tests/events_mid.rules:288
     state.frames.pop()
-    resolve_event(state, 41, 0)
+    resolve_event(state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:288:5")
     return
 
 
@@ -3740,7 +3812,9 @@ def tb_events_mid_26_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:293
             frame[1] = 1
-            if resolve_event(state, 43, 1):
+            if resolve_event(
+                state, 43, 1, "spec/twilight_struggle/tests/events_mid.rules:293:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3767,7 +3841,9 @@ def tb_events_mid_27_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:304
             frame[1] = 1
-            if resolve_event(state, 43, 1):
+            if resolve_event(
+                state, 43, 1, "spec/twilight_struggle/tests/events_mid.rules:304:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -3805,7 +3881,7 @@ def tb_events_mid_28_0(state, frame):
     move_card(state, 0, 9)
     # spec: spec/twilight_struggle/tests/events_mid.rules:320
     state.frames.pop()
-    resolve_event(state, 42, 1)
+    resolve_event(state, 42, 1, "spec/twilight_struggle/tests/events_mid.rules:320:5")
     return
 
 
@@ -3813,7 +3889,7 @@ def tb_events_mid_29_0(state, frame):
     "test tests/events_mid.rules#29 part 0 (spec/twilight_struggle/tests/events_mid.rules:332)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:332
     state.frames.pop()
-    resolve_event(state, 42, 0)
+    resolve_event(state, 42, 0, "spec/twilight_struggle/tests/events_mid.rules:332:5")
     return
 
 
@@ -3855,7 +3931,7 @@ def tb_events_mid_30_1(state, frame):
     "test tests/events_mid.rules#30 part 1 (spec/twilight_struggle/tests/events_mid.rules:349)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:349
     state.frames.pop()
-    resolve_event(state, 44, 1)
+    resolve_event(state, 44, 1, "spec/twilight_struggle/tests/events_mid.rules:349:5")
     return
 
 
@@ -3871,7 +3947,7 @@ def tb_events_mid_31_1(state, frame):
     "test tests/events_mid.rules#31 part 1 (spec/twilight_struggle/tests/events_mid.rules:361)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:361
     state.frames.pop()
-    resolve_event(state, 44, 1)
+    resolve_event(state, 44, 1, "spec/twilight_struggle/tests/events_mid.rules:361:5")
     return
 
 
@@ -3879,7 +3955,7 @@ def tb_events_mid_32_0(state, frame):
     "test tests/events_mid.rules#32 part 0 (spec/twilight_struggle/tests/events_mid.rules:368)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:368
     state.frames.pop()
-    resolve_event(state, 44, 0)
+    resolve_event(state, 44, 0, "spec/twilight_struggle/tests/events_mid.rules:368:5")
     return
 
 
@@ -3889,7 +3965,7 @@ def tb_events_mid_33_0(state, frame):
     state.tracks[0] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:376
     state.frames.pop()
-    resolve_event(state, 45, 1)
+    resolve_event(state, 45, 1, "spec/twilight_struggle/tests/events_mid.rules:376:5")
     return
 
 
@@ -3899,7 +3975,7 @@ def tb_events_mid_34_0(state, frame):
     state.vars[1] = 0
     # spec: spec/twilight_struggle/tests/events_mid.rules:384
     state.frames.pop()
-    resolve_event(state, 45, 0)
+    resolve_event(state, 45, 0, "spec/twilight_struggle/tests/events_mid.rules:384:5")
     return
 
 
@@ -3915,7 +3991,7 @@ def tb_events_mid_35_1(state, frame):
     "test tests/events_mid.rules#35 part 1 (spec/twilight_struggle/tests/events_mid.rules:394)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:394
     state.frames.pop()
-    resolve_event(state, 46, 1)
+    resolve_event(state, 46, 1, "spec/twilight_struggle/tests/events_mid.rules:394:5")
     return
 
 
@@ -3931,7 +4007,7 @@ def tb_events_mid_36_1(state, frame):
     "test tests/events_mid.rules#36 part 1 (spec/twilight_struggle/tests/events_mid.rules:407)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:407
     state.frames.pop()
-    resolve_event(state, 46, 1)
+    resolve_event(state, 46, 1, "spec/twilight_struggle/tests/events_mid.rules:407:5")
     return
 
 
@@ -3939,7 +4015,7 @@ def tb_events_mid_37_0(state, frame):
     "test tests/events_mid.rules#37 part 0 (spec/twilight_struggle/tests/events_mid.rules:418)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:418
     state.frames.pop()
-    resolve_event(state, 46, 0)
+    resolve_event(state, 46, 0, "spec/twilight_struggle/tests/events_mid.rules:418:5")
     return
 
 
@@ -3959,7 +4035,7 @@ def tb_events_mid_38_1(state, frame):
     "test tests/events_mid.rules#38 part 1 (spec/twilight_struggle/tests/events_mid.rules:431)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:431
     state.frames.pop()
-    resolve_event(state, 46, 1)
+    resolve_event(state, 46, 1, "spec/twilight_struggle/tests/events_mid.rules:431:5")
     return
 
 
@@ -3973,7 +4049,7 @@ def tb_events_mid_39_0(state, frame):
     state.counters[1][160] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:443
     state.frames.pop()
-    resolve_event(state, 47, 1)
+    resolve_event(state, 47, 1, "spec/twilight_struggle/tests/events_mid.rules:443:5")
     return
 
 
@@ -3999,7 +4075,7 @@ def tb_events_mid_41_0(state, frame):
     move_card(state, 25, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:461
     state.frames.pop()
-    resolve_event(state, 48, 0)
+    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:461:5")
     return
 
 
@@ -4011,7 +4087,7 @@ def tb_events_mid_42_0(state, frame):
     move_card(state, 25, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:474
     state.frames.pop()
-    resolve_event(state, 48, 0)
+    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:474:5")
     return
 
 
@@ -4023,7 +4099,7 @@ def tb_events_mid_43_0(state, frame):
     state.counters[1][146] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:483
     state.frames.pop()
-    resolve_event(state, 48, 0)
+    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:483:5")
     return
 
 
@@ -4033,7 +4109,7 @@ def tb_events_mid_44_0(state, frame):
     move_card(state, 7, 2)
     # spec: spec/twilight_struggle/tests/events_mid.rules:490
     state.frames.pop()
-    resolve_event(state, 48, 1)
+    resolve_event(state, 48, 1, "spec/twilight_struggle/tests/events_mid.rules:490:5")
     return
 
 
@@ -4072,7 +4148,7 @@ def tb_events_mid_45_0(state, frame):
     move_card(state, 0, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:509
     state.frames.pop()
-    resolve_event(state, 48, 0)
+    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:509:5")
     return
 
 
@@ -4102,7 +4178,7 @@ def tb_events_mid_46_0(state, frame):
     move_card(state, 0, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:526
     state.frames.pop()
-    resolve_event(state, 48, 0)
+    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:526:5")
     return
 
 
@@ -4144,7 +4220,7 @@ def tb_events_mid_47_0(state, frame):
     move_card(state, 53, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:550
     state.frames.pop()
-    resolve_event(state, 48, 0)
+    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:550:5")
     return
 
 
@@ -4174,7 +4250,7 @@ def tb_events_mid_48_0(state, frame):
     move_card(state, 91, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:564
     state.frames.pop()
-    resolve_event(state, 48, 0)
+    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:564:5")
     return
 
 
@@ -4202,7 +4278,7 @@ def tb_events_mid_49_0(state, frame):
     "test tests/events_mid.rules#49 part 0 (spec/twilight_struggle/tests/events_mid.rules:578)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:578
     state.frames.pop()
-    resolve_event(state, 48, 0)
+    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:578:5")
     return
 
 
@@ -4210,7 +4286,7 @@ def tb_events_mid_50_0(state, frame):
     "test tests/events_mid.rules#50 part 0 (spec/twilight_struggle/tests/events_mid.rules:585)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:585
     state.frames.pop()
-    resolve_event(state, 49, 0)
+    resolve_event(state, 49, 0, "spec/twilight_struggle/tests/events_mid.rules:585:5")
     return
 
 
@@ -4233,7 +4309,9 @@ def tb_events_mid_51_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:595
             frame[1] = 1
-            if resolve_event(state, 49, 0):
+            if resolve_event(
+                state, 49, 0, "spec/twilight_struggle/tests/events_mid.rules:595:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -4256,7 +4334,9 @@ def tb_events_mid_52_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:606
             frame[1] = 1
-            if resolve_event(state, 49, 0):
+            if resolve_event(
+                state, 49, 0, "spec/twilight_struggle/tests/events_mid.rules:606:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -4303,13 +4383,17 @@ def tb_events_mid_54_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:630
             frame[1] = 1
-            if resolve_event(state, 49, 0):
+            if resolve_event(
+                state, 49, 0, "spec/twilight_struggle/tests/events_mid.rules:630:5"
+            ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:631
             frame[1] = 2
-            if resolve_event(state, 41, 0):
+            if resolve_event(
+                state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:631:5"
+            ):
                 return
             pc = 2
         if pc == 2:
@@ -4329,7 +4413,7 @@ def tb_events_mid_55_0(state, frame):
     state.vars[1] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:640
     state.frames.pop()
-    resolve_event(state, 49, 0)
+    resolve_event(state, 49, 0, "spec/twilight_struggle/tests/events_mid.rules:640:5")
     return
 
 
@@ -4337,7 +4421,7 @@ def tb_events_mid_56_0(state, frame):
     "test tests/events_mid.rules#56 part 0 (spec/twilight_struggle/tests/events_mid.rules:647)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:647
     state.frames.pop()
-    resolve_event(state, 50, 0)
+    resolve_event(state, 50, 0, "spec/twilight_struggle/tests/events_mid.rules:647:5")
     return
 
 
@@ -4356,7 +4440,9 @@ def tb_events_mid_57_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:656
             frame[1] = 1
-            if resolve_event(state, 50, 0):
+            if resolve_event(
+                state, 50, 0, "spec/twilight_struggle/tests/events_mid.rules:656:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -4370,7 +4456,7 @@ def tb_events_mid_58_0(state, frame):
     "test tests/events_mid.rules#58 part 0 (spec/twilight_struggle/tests/events_mid.rules:664)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:664
     state.frames.pop()
-    resolve_event(state, 51, 0)
+    resolve_event(state, 51, 0, "spec/twilight_struggle/tests/events_mid.rules:664:5")
     return
 
 
@@ -4378,7 +4464,7 @@ def tb_events_mid_59_0(state, frame):
     "test tests/events_mid.rules#59 part 0 (spec/twilight_struggle/tests/events_mid.rules:671)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:671
     state.frames.pop()
-    resolve_event(state, 52, 0)
+    resolve_event(state, 52, 0, "spec/twilight_struggle/tests/events_mid.rules:671:5")
     return
 
 
@@ -4386,7 +4472,7 @@ def tb_events_mid_60_0(state, frame):
     "test tests/events_mid.rules#60 part 0 (spec/twilight_struggle/tests/events_mid.rules:677)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:677
     state.frames.pop()
-    resolve_event(state, 52, 0)
+    resolve_event(state, 52, 0, "spec/twilight_struggle/tests/events_mid.rules:677:5")
     return
 
 
@@ -4394,7 +4480,7 @@ def tb_events_mid_61_0(state, frame):
     "test tests/events_mid.rules#61 part 0 (spec/twilight_struggle/tests/events_mid.rules:688)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:688
     state.frames.pop()
-    resolve_event(state, 53, 0)
+    resolve_event(state, 53, 0, "spec/twilight_struggle/tests/events_mid.rules:688:5")
     return
 
 
@@ -4412,7 +4498,7 @@ def tb_events_mid_62_1(state, frame):
     "test tests/events_mid.rules#62 part 1 (spec/twilight_struggle/tests/events_mid.rules:698)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:698
     state.frames.pop()
-    resolve_event(state, 54, 0)
+    resolve_event(state, 54, 0, "spec/twilight_struggle/tests/events_mid.rules:698:5")
     return
 
 
@@ -4427,7 +4513,9 @@ def tb_events_mid_63_0(state, frame):
             state.counters[2][140] = 5
             # spec: spec/twilight_struggle/tests/events_mid.rules:706
             frame[1] = 1
-            if resolve_event(state, 54, 0):
+            if resolve_event(
+                state, 54, 0, "spec/twilight_struggle/tests/events_mid.rules:706:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -4468,7 +4556,7 @@ def tb_events_mid_65_0(state, frame):
     state.counters[2][161] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:727
     state.frames.pop()
-    resolve_event(state, 55, 0)
+    resolve_event(state, 55, 0, "spec/twilight_struggle/tests/events_mid.rules:727:5")
     return
 
 
@@ -4478,7 +4566,7 @@ def tb_events_mid_66_0(state, frame):
     state.counters[2][162] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:736
     state.frames.pop()
-    resolve_event(state, 55, 0)
+    resolve_event(state, 55, 0, "spec/twilight_struggle/tests/events_mid.rules:736:5")
     return
 
 
@@ -4496,7 +4584,7 @@ def tb_events_mid_68_0(state, frame):
     state.tracks[0] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:750
     state.frames.pop()
-    resolve_event(state, 56, 1)
+    resolve_event(state, 56, 1, "spec/twilight_struggle/tests/events_mid.rules:750:5")
     return
 
 
@@ -4508,7 +4596,7 @@ def tb_events_mid_69_0(state, frame):
     state.counters[2][139] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:759
     state.frames.pop()
-    resolve_event(state, 56, 1)
+    resolve_event(state, 56, 1, "spec/twilight_struggle/tests/events_mid.rules:759:5")
     return
 
 
@@ -4518,7 +4606,7 @@ def tb_events_mid_70_0(state, frame):
     p_pass_china_card(state, 1, False)
     # spec: spec/twilight_struggle/tests/events_mid.rules:770
     state.frames.pop()
-    resolve_event(state, 57, 0)
+    resolve_event(state, 57, 0, "spec/twilight_struggle/tests/events_mid.rules:770:5")
     return
 
 
@@ -4528,7 +4616,7 @@ def tb_events_mid_71_0(state, frame):
     p_pass_china_card(state, 0, True)
     # spec: spec/twilight_struggle/tests/events_mid.rules:776
     state.frames.pop()
-    resolve_event(state, 57, 0)
+    resolve_event(state, 57, 0, "spec/twilight_struggle/tests/events_mid.rules:776:5")
     return
 
 
@@ -4539,7 +4627,9 @@ def tb_events_mid_72_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:783
             frame[1] = 1
-            if resolve_event(state, 58, 0):
+            if resolve_event(
+                state, 58, 0, "spec/twilight_struggle/tests/events_mid.rules:783:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -4558,7 +4648,9 @@ def tb_events_mid_73_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:790
             frame[1] = 1
-            if resolve_event(state, 58, 0):
+            if resolve_event(
+                state, 58, 0, "spec/twilight_struggle/tests/events_mid.rules:790:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -4583,7 +4675,9 @@ def tb_events_mid_74_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:799
             frame[1] = 1
-            if resolve_event(state, 58, 0):
+            if resolve_event(
+                state, 58, 0, "spec/twilight_struggle/tests/events_mid.rules:799:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -4608,7 +4702,9 @@ def tb_events_mid_75_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:808
             frame[1] = 1
-            if resolve_event(state, 58, 0):
+            if resolve_event(
+                state, 58, 0, "spec/twilight_struggle/tests/events_mid.rules:808:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -4627,7 +4723,9 @@ def tb_events_mid_76_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:815
             frame[1] = 1
-            if resolve_event(state, 58, 0):
+            if resolve_event(
+                state, 58, 0, "spec/twilight_struggle/tests/events_mid.rules:815:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -4651,7 +4749,7 @@ def tb_events_mid_77_0(state, frame):
     "test tests/events_mid.rules#77 part 0 (spec/twilight_struggle/tests/events_mid.rules:826)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:826
     state.frames.pop()
-    resolve_event(state, 59, 0)
+    resolve_event(state, 59, 0, "spec/twilight_struggle/tests/events_mid.rules:826:5")
     return
 
 
@@ -4677,7 +4775,9 @@ def tb_events_mid_78_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:837
             frame[1] = 1
-            if resolve_event(state, 59, 0):
+            if resolve_event(
+                state, 59, 0, "spec/twilight_struggle/tests/events_mid.rules:837:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -4714,7 +4814,7 @@ def tb_events_mid_79_0(state, frame):
     state.counters[1][166] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:855
     state.frames.pop()
-    resolve_event(state, 60, 0)
+    resolve_event(state, 60, 0, "spec/twilight_struggle/tests/events_mid.rules:855:5")
     return
 
 
@@ -4732,7 +4832,7 @@ def tb_events_mid_81_0(state, frame):
     move_card(state, 3, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:868
     state.frames.pop()
-    resolve_event(state, 61, 0)
+    resolve_event(state, 61, 0, "spec/twilight_struggle/tests/events_mid.rules:868:5")
     return
 
 
@@ -4740,7 +4840,7 @@ def tb_events_mid_82_0(state, frame):
     "test tests/events_mid.rules#82 part 0 (spec/twilight_struggle/tests/events_mid.rules:874)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:874
     state.frames.pop()
-    resolve_event(state, 61, 0)
+    resolve_event(state, 61, 0, "spec/twilight_struggle/tests/events_mid.rules:874:5")
     return
 
 
@@ -4748,7 +4848,7 @@ def tb_events_mid_83_0(state, frame):
     "test tests/events_mid.rules#83 part 0 (spec/twilight_struggle/tests/events_mid.rules:883)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:883
     state.frames.pop()
-    resolve_event(state, 62, 1)
+    resolve_event(state, 62, 1, "spec/twilight_struggle/tests/events_mid.rules:883:5")
     return
 
 
@@ -4756,7 +4856,7 @@ def tb_events_mid_84_0(state, frame):
     "test tests/events_mid.rules#84 part 0 (spec/twilight_struggle/tests/events_mid.rules:895)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:895
     state.frames.pop()
-    resolve_event(state, 63, 1)
+    resolve_event(state, 63, 1, "spec/twilight_struggle/tests/events_mid.rules:895:5")
     return
 
 
@@ -4784,7 +4884,7 @@ def tb_events_mid_86_0(state, frame):
     state.counters[1][168] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:915
     state.frames.pop()
-    resolve_event(state, 65, 1)
+    resolve_event(state, 65, 1, "spec/twilight_struggle/tests/events_mid.rules:915:5")
     return
 
 
@@ -4792,7 +4892,7 @@ def tb_events_mid_87_0(state, frame):
     "test tests/events_mid.rules#87 part 0 (spec/twilight_struggle/tests/events_mid.rules:923)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:923
     state.frames.pop()
-    resolve_event(state, 65, 1)
+    resolve_event(state, 65, 1, "spec/twilight_struggle/tests/events_mid.rules:923:5")
     return
 
 
@@ -4802,7 +4902,7 @@ def tb_events_mid_88_0(state, frame):
     move_card(state, 7, 2)
     # spec: spec/twilight_struggle/tests/events_mid.rules:932
     state.frames.pop()
-    resolve_event(state, 66, 1)
+    resolve_event(state, 66, 1, "spec/twilight_struggle/tests/events_mid.rules:932:5")
     return
 
 
@@ -4812,7 +4912,7 @@ def tb_events_mid_89_0(state, frame):
     move_card(state, 7, 2)
     # spec: spec/twilight_struggle/tests/events_mid.rules:943
     state.frames.pop()
-    resolve_event(state, 66, 1)
+    resolve_event(state, 66, 1, "spec/twilight_struggle/tests/events_mid.rules:943:5")
     return
 
 
@@ -4820,7 +4920,7 @@ def tb_events_mid_90_0(state, frame):
     "test tests/events_mid.rules#90 part 0 (spec/twilight_struggle/tests/events_mid.rules:951)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:951
     state.frames.pop()
-    resolve_event(state, 66, 1)
+    resolve_event(state, 66, 1, "spec/twilight_struggle/tests/events_mid.rules:951:5")
     return
 
 
@@ -4846,7 +4946,7 @@ def tb_events_mid_92_0(state, frame):
     "test tests/events_mid.rules#92 part 0 (spec/twilight_struggle/tests/events_mid.rules:972)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:972
     state.frames.pop()
-    resolve_event(state, 68, 1)
+    resolve_event(state, 68, 1, "spec/twilight_struggle/tests/events_mid.rules:972:5")
     return
 
 
@@ -4870,7 +4970,7 @@ def tb_events_mid_93_0(state, frame):
     "test tests/events_mid.rules#93 part 0 (spec/twilight_struggle/tests/events_mid.rules:983)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:983
     state.frames.pop()
-    resolve_event(state, 68, 0)
+    resolve_event(state, 68, 0, "spec/twilight_struggle/tests/events_mid.rules:983:5")
     return
 
 
@@ -4886,7 +4986,7 @@ def tb_events_mid_94_0(state, frame):
     "test tests/events_mid.rules#94 part 0 (spec/twilight_struggle/tests/events_mid.rules:992)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:992
     state.frames.pop()
-    resolve_event(state, 69, 1)
+    resolve_event(state, 69, 1, "spec/twilight_struggle/tests/events_mid.rules:992:5")
     return
 
 
@@ -4896,7 +4996,7 @@ def tb_events_mid_95_0(state, frame):
     p_pass_china_card(state, 0, True)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1002
     state.frames.pop()
-    resolve_event(state, 70, 1)
+    resolve_event(state, 70, 1, "spec/twilight_struggle/tests/events_mid.rules:1002:5")
     return
 
 
@@ -4906,7 +5006,7 @@ def tb_events_mid_96_0(state, frame):
     p_pass_china_card(state, 1, False)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1008
     state.frames.pop()
-    resolve_event(state, 70, 1)
+    resolve_event(state, 70, 1, "spec/twilight_struggle/tests/events_mid.rules:1008:5")
     return
 
 
@@ -4916,7 +5016,7 @@ def tb_events_mid_97_0(state, frame):
     state.counters[1][157] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:1016
     state.frames.pop()
-    resolve_event(state, 71, 1)
+    resolve_event(state, 71, 1, "spec/twilight_struggle/tests/events_mid.rules:1016:5")
     return
 
 
@@ -4942,7 +5042,7 @@ def tb_events_mid_98_1(state, frame):
     state.counters[2][161] = 4
     # spec: spec/twilight_struggle/tests/events_mid.rules:1031
     state.frames.pop()
-    resolve_event(state, 2, 1)
+    resolve_event(state, 2, 1, "spec/twilight_struggle/tests/events_mid.rules:1031:5")
     return
 
 
@@ -4953,19 +5053,25 @@ def tb_events_mid_99_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1038
             frame[1] = 1
-            if resolve_event(state, 72, 1):
+            if resolve_event(
+                state, 72, 1, "spec/twilight_struggle/tests/events_mid.rules:1038:5"
+            ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1039
             frame[1] = 2
-            if resolve_event(state, 1, 1):
+            if resolve_event(
+                state, 1, 1, "spec/twilight_struggle/tests/events_mid.rules:1039:5"
+            ):
                 return
             pc = 2
         if pc == 2:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1040
             state.frames.pop()
-            resolve_event(state, 37, 1)
+            resolve_event(
+                state, 37, 1, "spec/twilight_struggle/tests/events_mid.rules:1040:5"
+            )
             return
 
 
@@ -4992,7 +5098,9 @@ def tb_events_mid_100_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1050
             frame[1] = 1
-            if resolve_event(state, 72, 1):
+            if resolve_event(
+                state, 72, 1, "spec/twilight_struggle/tests/events_mid.rules:1050:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -5006,7 +5114,9 @@ def tb_events_mid_100_0(state, frame):
             state.counters[2][161] = 4
             # spec: spec/twilight_struggle/tests/events_mid.rules:1055
             state.frames.pop()
-            resolve_event(state, 2, 1)
+            resolve_event(
+                state, 2, 1, "spec/twilight_struggle/tests/events_mid.rules:1055:5"
+            )
             return
 
 
@@ -5028,7 +5138,7 @@ def tb_events_mid_101_1(state, frame):
     "test tests/events_mid.rules#101 part 1 (spec/twilight_struggle/tests/events_mid.rules:1068)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1068
     state.frames.pop()
-    resolve_event(state, 2, 1)
+    resolve_event(state, 2, 1, "spec/twilight_struggle/tests/events_mid.rules:1068:5")
     return
 
 
@@ -5039,7 +5149,9 @@ def tb_events_mid_102_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1073
             frame[1] = 1
-            if resolve_event(state, 72, 1):
+            if resolve_event(
+                state, 72, 1, "spec/twilight_struggle/tests/events_mid.rules:1073:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -5053,7 +5165,9 @@ def tb_events_mid_102_0(state, frame):
             state.counters[1][163] = 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:1078
             state.frames.pop()
-            resolve_event(state, 2, 1)
+            resolve_event(
+                state, 2, 1, "spec/twilight_struggle/tests/events_mid.rules:1078:5"
+            )
             return
 
 
@@ -5064,7 +5178,9 @@ def tb_events_mid_103_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1085
             frame[1] = 1
-            if resolve_event(state, 72, 1):
+            if resolve_event(
+                state, 72, 1, "spec/twilight_struggle/tests/events_mid.rules:1085:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -5080,7 +5196,7 @@ def tb_events_mid_103_1(state, frame):
     "test tests/events_mid.rules#103 part 1 (spec/twilight_struggle/tests/events_mid.rules:1091)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1091
     state.frames.pop()
-    resolve_event(state, 44, 1)
+    resolve_event(state, 44, 1, "spec/twilight_struggle/tests/events_mid.rules:1091:5")
     return
 
 
@@ -5096,7 +5212,7 @@ def tb_events_mid_104_0(state, frame):
     state.counters[1][186] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1106
     state.frames.pop()
-    resolve_event(state, 73, 1)
+    resolve_event(state, 73, 1, "spec/twilight_struggle/tests/events_mid.rules:1106:5")
     return
 
 
@@ -5106,7 +5222,7 @@ def tb_events_mid_105_0(state, frame):
     state.counters[1][168] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1117
     state.frames.pop()
-    resolve_event(state, 73, 1)
+    resolve_event(state, 73, 1, "spec/twilight_struggle/tests/events_mid.rules:1117:5")
     return
 
 
@@ -5114,7 +5230,7 @@ def tb_events_mid_106_0(state, frame):
     "test tests/events_mid.rules#106 part 0 (spec/twilight_struggle/tests/events_mid.rules:1125)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1125
     state.frames.pop()
-    resolve_event(state, 74, 0)
+    resolve_event(state, 74, 0, "spec/twilight_struggle/tests/events_mid.rules:1125:5")
     return
 
 
@@ -5124,7 +5240,7 @@ def tb_events_mid_107_0(state, frame):
     p_pass_china_card(state, 0, False)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1137
     state.frames.pop()
-    resolve_event(state, 75, 1)
+    resolve_event(state, 75, 1, "spec/twilight_struggle/tests/events_mid.rules:1137:5")
     return
 
 
@@ -5134,7 +5250,7 @@ def tb_events_mid_108_0(state, frame):
     p_pass_china_card(state, 1, True)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1143
     state.frames.pop()
-    resolve_event(state, 75, 1)
+    resolve_event(state, 75, 1, "spec/twilight_struggle/tests/events_mid.rules:1143:5")
     return
 
 
@@ -5152,7 +5268,7 @@ def tb_events_mid_109_0(state, frame):
     move_card(state, 53, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1159
     state.frames.pop()
-    resolve_event(state, 76, 1)
+    resolve_event(state, 76, 1, "spec/twilight_struggle/tests/events_mid.rules:1159:5")
     return
 
 
@@ -5164,7 +5280,7 @@ def tb_events_mid_110_0(state, frame):
     move_card(state, 7, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1168
     state.frames.pop()
-    resolve_event(state, 76, 1)
+    resolve_event(state, 76, 1, "spec/twilight_struggle/tests/events_mid.rules:1168:5")
     return
 
 
@@ -5176,7 +5292,7 @@ def tb_events_mid_111_0(state, frame):
     move_card(state, 7, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1176
     state.frames.pop()
-    resolve_event(state, 76, 1)
+    resolve_event(state, 76, 1, "spec/twilight_struggle/tests/events_mid.rules:1176:5")
     return
 
 
@@ -5192,7 +5308,7 @@ def tb_events_mid_112_0(state, frame):
     state.counters[2][145] = 4
     # spec: spec/twilight_struggle/tests/events_mid.rules:1188
     state.frames.pop()
-    resolve_event(state, 77, 1)
+    resolve_event(state, 77, 1, "spec/twilight_struggle/tests/events_mid.rules:1188:5")
     return
 
 
@@ -5204,7 +5320,7 @@ def tb_events_mid_113_0(state, frame):
     state.tracks[6] = 7
     # spec: spec/twilight_struggle/tests/events_mid.rules:1197
     state.frames.pop()
-    resolve_event(state, 79, 1)
+    resolve_event(state, 79, 1, "spec/twilight_struggle/tests/events_mid.rules:1197:5")
     return
 
 
@@ -5216,7 +5332,7 @@ def tb_events_mid_114_0(state, frame):
     state.tracks[7] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:1204
     state.frames.pop()
-    resolve_event(state, 79, 0)
+    resolve_event(state, 79, 0, "spec/twilight_struggle/tests/events_mid.rules:1204:5")
     return
 
 
@@ -5246,7 +5362,7 @@ def tb_events_mid_116_0(state, frame):
     state.tracks[6] = 8
     # spec: spec/twilight_struggle/tests/events_mid.rules:1219
     state.frames.pop()
-    resolve_event(state, 79, 1)
+    resolve_event(state, 79, 1, "spec/twilight_struggle/tests/events_mid.rules:1219:5")
     return
 
 
@@ -5266,7 +5382,7 @@ def tb_events_mid_117_1(state, frame):
     "test tests/events_mid.rules#117 part 1 (spec/twilight_struggle/tests/events_mid.rules:1230)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1230
     state.frames.pop()
-    resolve_event(state, 106, 0)
+    resolve_event(state, 106, 0, "spec/twilight_struggle/tests/events_mid.rules:1230:5")
     return
 
 
@@ -5284,7 +5400,7 @@ def tb_events_mid_118_1(state, frame):
     "test tests/events_mid.rules#118 part 1 (spec/twilight_struggle/tests/events_mid.rules:1247)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1247
     state.frames.pop()
-    resolve_event(state, 106, 0)
+    resolve_event(state, 106, 0, "spec/twilight_struggle/tests/events_mid.rules:1247:5")
     return
 
 
@@ -5292,7 +5408,7 @@ def tb_events_mid_119_0(state, frame):
     "test tests/events_mid.rules#119 part 0 (spec/twilight_struggle/tests/events_mid.rules:1254)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1254
     state.frames.pop()
-    resolve_event(state, 106, 0)
+    resolve_event(state, 106, 0, "spec/twilight_struggle/tests/events_mid.rules:1254:5")
     return
 
 
@@ -5302,7 +5418,7 @@ def tb_events_mid_119_1(state, frame):
     state.counters[2][184] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1257
     state.frames.pop()
-    resolve_event(state, 106, 0)
+    resolve_event(state, 106, 0, "spec/twilight_struggle/tests/events_mid.rules:1257:5")
     return
 
 
@@ -5324,7 +5440,7 @@ def tb_events_mid_120_0(state, frame):
     move_card(state, 44, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1273
     state.frames.pop()
-    resolve_event(state, 107, 1)
+    resolve_event(state, 107, 1, "spec/twilight_struggle/tests/events_mid.rules:1273:5")
     return
 
 
@@ -5343,7 +5459,9 @@ def tb_events_mid_122_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1291
             frame[1] = 1
-            if resolve_event(state, 39, 1):
+            if resolve_event(
+                state, 39, 1, "spec/twilight_struggle/tests/events_mid.rules:1291:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -5359,7 +5477,7 @@ def tb_events_mid_122_1(state, frame):
     "test tests/events_mid.rules#122 part 1 (spec/twilight_struggle/tests/events_mid.rules:1295)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1295
     state.frames.pop()
-    resolve_event(state, 46, 0)
+    resolve_event(state, 46, 0, "spec/twilight_struggle/tests/events_mid.rules:1295:5")
     return
 
 
@@ -5370,13 +5488,17 @@ def tb_events_mid_123_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1301
             frame[1] = 1
-            if resolve_event(state, 40, 1):
+            if resolve_event(
+                state, 40, 1, "spec/twilight_struggle/tests/events_mid.rules:1301:5"
+            ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1302
             frame[1] = 2
-            if resolve_event(state, 39, 0):
+            if resolve_event(
+                state, 39, 0, "spec/twilight_struggle/tests/events_mid.rules:1302:5"
+            ):
                 return
             pc = 2
         if pc == 2:
@@ -5401,7 +5523,9 @@ def tb_events_mid_124_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1310
             frame[1] = 1
-            if resolve_event(state, 58, 0):
+            if resolve_event(
+                state, 58, 0, "spec/twilight_struggle/tests/events_mid.rules:1310:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -5415,7 +5539,7 @@ def tb_events_mid_124_1(state, frame):
     "test tests/events_mid.rules#124 part 1 (spec/twilight_struggle/tests/events_mid.rules:1313)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1313
     state.frames.pop()
-    resolve_event(state, 48, 1)
+    resolve_event(state, 48, 1, "spec/twilight_struggle/tests/events_mid.rules:1313:5")
     return
 
 
@@ -5441,7 +5565,9 @@ def tb_events_mid_126_0(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1328
             frame[1] = 1
-            if resolve_event(state, 72, 1):
+            if resolve_event(
+                state, 72, 1, "spec/twilight_struggle/tests/events_mid.rules:1328:5"
+            ):
                 return
             pc = 1
         if pc == 1:
@@ -5449,7 +5575,9 @@ def tb_events_mid_126_0(state, frame):
             state.counters[1][146] = 3
             # spec: spec/twilight_struggle/tests/events_mid.rules:1330
             state.frames.pop()
-            resolve_event(state, 0, 1)
+            resolve_event(
+                state, 0, 1, "spec/twilight_struggle/tests/events_mid.rules:1330:5"
+            )
             return
 
 
@@ -5461,7 +5589,7 @@ def tb_events_mid_127_0(state, frame):
     state.counters[2][168] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1339
     state.frames.pop()
-    resolve_event(state, 66, 1)
+    resolve_event(state, 66, 1, "spec/twilight_struggle/tests/events_mid.rules:1339:5")
     return
 
 
@@ -5479,7 +5607,7 @@ def tb_events_mid_128_1(state, frame):
     "test tests/events_mid.rules#128 part 1 (spec/twilight_struggle/tests/events_mid.rules:1348)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1348
     state.frames.pop()
-    resolve_event(state, 56, 1)
+    resolve_event(state, 56, 1, "spec/twilight_struggle/tests/events_mid.rules:1348:5")
     return
 
 
@@ -5528,7 +5656,9 @@ def tb_inside_other_plays_2_0(state, frame):
     move_card(state, 53, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:48
     state.frames.pop()
-    resolve_event(state, 66, 1)
+    resolve_event(
+        state, 66, 1, "spec/twilight_struggle/tests/inside_other_plays.rules:48:5"
+    )
     return
 
 
@@ -5557,7 +5687,9 @@ def tb_inside_other_plays_4_0(state, frame):
     move_card(state, 84, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:74
     state.frames.pop()
-    resolve_event(state, 4, 1)
+    resolve_event(
+        state, 4, 1, "spec/twilight_struggle/tests/inside_other_plays.rules:74:5"
+    )
     return
 
 
@@ -5569,7 +5701,9 @@ def tb_inside_other_plays_5_0(state, frame):
     move_card(state, 84, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:85
     state.frames.pop()
-    resolve_event(state, 4, 1)
+    resolve_event(
+        state, 4, 1, "spec/twilight_struggle/tests/inside_other_plays.rules:85:5"
+    )
     return
 
 
@@ -5585,7 +5719,9 @@ def tb_inside_other_plays_6_0(state, frame):
     move_card(state, 7, 9)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:95
     state.frames.pop()
-    resolve_event(state, 4, 1)
+    resolve_event(
+        state, 4, 1, "spec/twilight_struggle/tests/inside_other_plays.rules:95:5"
+    )
     return
 
 
@@ -5659,7 +5795,9 @@ def tb_inside_other_plays_11_0(state, frame):
     move_card(state, 3, 3)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:155
     state.frames.pop()
-    resolve_event(state, 97, 0)
+    resolve_event(
+        state, 97, 0, "spec/twilight_struggle/tests/inside_other_plays.rules:155:5"
+    )
     return
 
 
@@ -5667,7 +5805,9 @@ def tb_inside_other_plays_11_1(state, frame):
     "test tests/inside_other_plays.rules#11 part 1 (spec/twilight_struggle/tests/inside_other_plays.rules:158)"
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:158
     state.frames.pop()
-    resolve_event(state, 61, 0)
+    resolve_event(
+        state, 61, 0, "spec/twilight_struggle/tests/inside_other_plays.rules:158:5"
+    )
     return
 
 
