@@ -21,6 +21,9 @@ class Span:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
 
+    def __reduce__(self):
+        return (Span, (self.file, self.line, self.column, self.end_line, self.end_column))
+
 
 NOWHERE = Span("<builtin>", 0, 0, 0, 0)
 
@@ -30,6 +33,11 @@ class Node:
     """Base of every node: walks its children generically."""
 
     span: Span
+
+    def __reduce__(self):
+        # Pickling (the parse cache) by constructor: far faster to load than
+        # the generic per-field state of slotted dataclasses.
+        return (type(self), tuple(getattr(self, name) for name in _all_fields(type(self))))
 
     def children(self) -> Iterator[Node]:
         for name in _child_fields(type(self)):
@@ -61,6 +69,11 @@ class Node:
         lines = [f"{pad}{type(self).__name__}({', '.join(scalars)})"]
         lines += [child.dump(indent + 1) for child in self.children()]
         return "\n".join(lines)
+
+
+@functools.lru_cache(maxsize=None)
+def _all_fields(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 @functools.lru_cache(maxsize=None)

@@ -66,7 +66,18 @@ def current_package(loaded: LoadedSpec, for_tests: bool = False, on_note=None) -
         return committed
     if on_note is not None and (committed / "__init__.py").is_file():
         on_note(f"{_shown(committed)} is stale ({why}): running a fresh build from the cache")
+    if not for_tests:  # any build of these rules will do, whatever tests it holds
+        for build in sorted(_builds(loaded, loaded.model.spec_hash), key=_mtime, reverse=True):
+            if _staleness(loaded, build, for_tests=False) is None:
+                return build
     return cached_build(loaded)
+
+
+def _builds(loaded: LoadedSpec, spec_hash: str = "") -> list[Path]:
+    """The cache's builds of this variant set (of one spec hash, if given)."""
+    root = cache_root() / "packages"
+    name = "__".join((loaded.model.game,) + tuple(loaded.variants))
+    return list(root.glob(f"{name}-{spec_hash}*")) if root.is_dir() else []
 
 
 def _staleness(loaded: LoadedSpec, package: Path, for_tests: bool) -> str | None:
@@ -93,7 +104,7 @@ def cached_build(loaded: LoadedSpec) -> Path:
     if _staleness(loaded, target, for_tests=True) is None:
         return target
     from .codegen import compile_game
-    earlier = sorted(root.glob(f"{name}-*"), key=_mtime, reverse=True) if root.is_dir() else []
+    earlier = sorted(_builds(loaded), key=_mtime, reverse=True)
     previous = next((p for p in earlier if (p / "__init__.py").is_file()), None)
     if previous is None:
         previous = default_package(model.game)

@@ -43,6 +43,15 @@ def source_version(*modules: str) -> str:
     return digest(*((here / m).read_bytes() for m in modules))
 
 
+@lru_cache(maxsize=1)
+def compiler_version() -> str:
+    """A hash of every source file of the compiler (and the runtime it builds on)."""
+    root = Path(__file__).resolve().parent.parent
+    files = sorted(p for folder in ("compiler", "runtime") for p in (root / folder).rglob("*")
+                   if p.suffix in (".py", ".lark", ".j2") and "__pycache__" not in p.parts)
+    return digest(*(part for p in files for part in (p.relative_to(root).as_posix(), p.read_bytes())))
+
+
 class Store:
     """A key-value table in one sqlite file, safe to share between processes."""
 

@@ -253,31 +253,14 @@ def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None) ->
         raise UserError("the code generator (compiler.codegen.compile_game) is not available yet;"
                         " use --backend interpreted") from None
     out = Path(output) if output else backends.default_package(loaded.model.game, loaded.variants)
-    # The previous output lends the modules whose source did not change (black is the slow part).
-    _atomic_compile(lambda target: compile_game(loaded.model, target, previous=out), out)
-    click.echo(f"{loaded.model.game}: wrote {backends._shown(out)} (spec hash {loaded.model.spec_hash})")
-
-
-def _atomic_compile(write, out: Path) -> None:
-    """Write into a sibling temporary folder, then swap it in: a failure keeps the old output."""
+    # compile_game is atomic itself; the previous output lends the modules whose
+    # source did not change (black is the slow part).
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+        written = compile_game(loaded.model, out)
     except OSError as err:
         raise UserError(f"cannot write {out}: {err.strerror or err}") from None
-    try:
-        write(staging)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    old = None
-    if out.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-        old.rmdir()
-        os.rename(out, old)
-    os.rename(staging, out)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    verb = "wrote" if written else "up to date:"
+    click.echo(f"{loaded.model.game}: {verb} {backends._shown(out)} (spec hash {loaded.model.spec_hash})")
 
 
 @main.command()

@@ -47,9 +47,11 @@ class Sources:
 
     def __init__(self) -> None:
         self._text: dict[str, str] = {}
+        self._split: dict[str, list[str] | None] = {}
 
     def add(self, path: str, text: str) -> None:
         self._text[path] = text
+        self._split.pop(path, None)
 
     def line(self, path: str, number: int) -> str | None:
         text = self._text.get(path)
@@ -58,12 +60,22 @@ class Sources:
         lines = text.splitlines()
         return lines[number - 1] if number <= len(lines) else None
 
+    def texts(self) -> dict[str, str]:
+        """Every file read: path -> text."""
+        return dict(self._text)
+
+    def _lines(self, path: str) -> list[str] | None:
+        if path not in self._split:
+            text = self._text.get(path)
+            self._split[path] = None if text is None else text.splitlines()
+        return self._split[path]
+
     def text_of(self, span) -> str:
         """The spec text a span covers, on one line (for messages that quote it)."""
-        text = self._text.get(span.file)
-        if text is None:
+        every = self._lines(span.file)
+        if every is None:
             return "?"
-        lines = text.splitlines()[span.line - 1:span.end_line]
+        lines = every[span.line - 1:span.end_line]
         if not lines:
             return "?"
         if len(lines) == 1:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import ast
+from .cache import compiler_version, digest, store
 from .errors import Diagnostic, SpecError, Sources, did_you_mean
 from .model import Model, build_model, spec_hash
 from .parse import parse_files, spec_files
@@ -39,11 +40,15 @@ def available_variants(folder: Path) -> list[str]:
     return [p.stem for p in spec_files(variants)] if variants.is_dir() else []
 
 
-def load_spec(folder: Path, variants: tuple[str, ...] = (), check: bool = True) -> LoadedSpec:
-    """Parse the folder's .rules files, its tests/ and the chosen variants, then check."""
+def load_spec(folder: Path, variants: tuple[str, ...] = (), check: bool = True,
+              base_tests: bool = True) -> LoadedSpec:
+    """Parse the folder's .rules files, its tests/ and the chosen variants, then check.
+
+    base_tests=False leaves tests/ out: a variant's own tests are all that
+    run, so the base tests need not be checked (or compiled) under it."""
     sources = Sources()
     try:
-        return _load(folder, tuple(sorted(set(variants))), check, sources)
+        return _load(folder, tuple(sorted(set(variants))), check, sources, base_tests)
     except SpecError as err:
         err.sources = sources  # so the caller can quote the spec text
         raise
@@ -76,9 +81,11 @@ def _variant_paths(folder: Path, variants: tuple[str, ...]) -> list[Path]:
     return paths
 
 
-def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources) -> LoadedSpec:
+def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources,
+          base_tests: bool = True) -> LoadedSpec:
     engine_paths = spec_files(folder)
-    test_paths = spec_files(folder / "tests") if (folder / "tests").is_dir() else []
+    tests = folder / "tests"
+    test_paths = spec_files(tests) if base_tests and tests.is_dir() else []
     variant_paths = _variant_paths(folder, variants)
     parsed = parse_files(engine_paths + variant_paths + test_paths, sources, Path.cwd())
     count = len(engine_paths)
@@ -102,9 +109,30 @@ def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources
     model.sources = sources
     model.variants = list(variants)
     model.available_variants = available_variants(folder)
-    if check:
+    if check and not _checked_before(sources, variants):
         from .checks import run_checks
         problems = run_checks(model, list(test_files))
         if problems:
             raise SpecError(problems)
+        _remember_checked(sources, variants)
     return LoadedSpec(folder, model, sources, variants)
+
+
+# A spec whose every file is byte for byte one that passed the checks before,
+# under the same compiler, passes them again: the edit loop skips them.
+CHECKED = "checked"
+
+
+def _checked_key(sources: Sources, variants: tuple[str, ...]) -> str:
+    files = sorted(sources.texts().items())
+    return digest(compiler_version(), "\0".join(variants), *(part for f in files for part in f))
+
+
+def _checked_before(sources: Sources, variants: tuple[str, ...]) -> bool:
+    return store(CHECKED).get(_checked_key(sources, variants)) is not None
+
+
+def _remember_checked(sources: Sources, variants: tuple[str, ...]) -> None:
+    table = store(CHECKED)
+    table.put(_checked_key(sources, variants), b"1")
+    table.flush()

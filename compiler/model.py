@@ -65,6 +65,7 @@ class Model:
     test_files: tuple[str, ...] = ()
     tests_hash: str = ""
     sources: Any = None  # errors.Sources of every parsed file, to quote spec text
+    test_plan: Any = None  # testplan.Plan, made on first use
 
     # ------------------------------------------------------------ queries
     def category(self, kind: str) -> str | None:

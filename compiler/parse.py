@@ -71,9 +71,14 @@ def parse_files(paths: list[Path], sources: Sources, root: Path) -> ast.Spec:
 PARSE_CACHE = "parsed"
 
 
+_PARSED: dict[str, ast.SpecFile] = {}  # this process's parses: a file is loaded once
+
+
 def _parse_cached(text: str, shown: str) -> ast.SpecFile:
     key = digest(source_version("grammar.lark", "parse.py", "ast.py"), shown, text)
-    return cached_pickle(PARSE_CACHE, key, lambda: parse_text(text, shown))
+    if key not in _PARSED:
+        _PARSED[key] = cached_pickle(PARSE_CACHE, key, lambda: parse_text(text, shown))
+    return _PARSED[key]
 
 
 def _display_path(path: Path, root: Path) -> str:

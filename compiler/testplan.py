@@ -36,16 +36,25 @@ class Plan:
     """Every designer test of a model, and the spec behind each key."""
 
     cases: list[TestCase] = field(default_factory=list)
+    keys: frozenset[str] = frozenset()
     blocks: dict[str, ast.Block] = field(default_factory=dict)
     checks: dict[str, Check] = field(default_factory=dict)
 
 
-def plan_tests(model: Model, location) -> Plan:
-    """The plan of the model's tests; `location(node)` names a node's spec line."""
+def plan_tests(model: Model) -> Plan:
+    """The plan of the model's tests (made once per model: both back ends share it)."""
+    if model.test_plan is None:
+        model.test_plan = _plan(model, lambda node: str(node.span))
+    return model.test_plan
+
+
+def _plan(model: Model, location) -> Plan:
+    """Locations are as the designer sees them (the checker's paths)."""
     plan = Plan()
     for test in model.tests:
         key = f"{test_file_key(test.span.file)}#{test.number}"
         plan.cases.append(_plan_case(plan, test, key, location, model))
+    plan.keys = frozenset(plan.blocks) | frozenset(plan.checks)
     return plan
 
 

@@ -109,8 +109,8 @@ def run_tests(folder: Path, variants: tuple[str, ...] = (), all_variants: bool =
     else:
         runner.run(base, _is_base)
         for variant in known:
-            runner.run(runner.loaded((variant,)), lambda c, v=variant: _variant_of(c) == v,
-                       extras=False)
+            own = runner.loaded((variant,), base_tests=False)
+            runner.run(own, lambda c, v=variant: _variant_of(c) == v, extras=False)
     counts = runner.report.counts()
     if len(set(counts.values())) > 1:
         shown = ", ".join(f"{n} on {b}" for b, n in counts.items())
@@ -125,16 +125,17 @@ class _Runner:
         self.report = TestReport(backends=self.chosen)
         self._loaded: dict[tuple[str, ...], LoadedSpec] = {}
         self.extra_sets = test_variant_sets(folder)
-        self._programs: dict[tuple[tuple[str, ...], str], Program] = {}
+        self._keys: dict[int, frozenset[str]] = {}
+        self._programs: dict[tuple[int, str], Program] = {}
 
-    def loaded(self, variants: tuple[str, ...]) -> LoadedSpec:
-        key = tuple(sorted(set(variants)))
+    def loaded(self, variants: tuple[str, ...], base_tests: bool = True) -> LoadedSpec:
+        key = (tuple(sorted(set(variants))), base_tests)
         if key not in self._loaded:
-            self._loaded[key] = load_spec(self.folder, key)
+            self._loaded[key] = load_spec(self.folder, key[0], base_tests=base_tests)
         return self._loaded[key]
 
     def program(self, loaded: LoadedSpec, backend: str) -> Program:
-        key = (loaded.variants, backend)
+        key = (id(loaded), backend)
         if key not in self._programs:
             package = self.package if not loaded.variants else None
             self._programs[key] = backends.load_program(loaded, backend, package, for_tests=True,
@@ -159,7 +160,7 @@ class _Runner:
                 continue
             groups.append((target, lambda case, extra=extra: set(case.variants) == set(extra)))
         for target, fits in groups:
-            for case in plan_tests(target.model, _where).cases:
+            for case in plan_tests(target.model).cases:
                 if not (wanted(case) and fits(case)):
                     continue
                 for backend in self.chosen:
@@ -168,9 +169,14 @@ class _Runner:
                     results[(case.key, backend)] = outcome
         return results
 
+    def keys(self, program: Program) -> frozenset[str]:
+        if id(program) not in self._keys:
+            self._keys[id(program)] = program.test_keys()
+        return self._keys[id(program)]
+
     def _one(self, loaded: LoadedSpec, backend: str, case: TestCase) -> Outcome:
         program = self.program(loaded, backend)
-        missing = _keys(case) - program.test_keys()
+        missing = _keys(case) - self.keys(program)
         if missing:
             return Outcome(case, backend, loaded.variants,
                            f"this back end has no code for {len(missing)} of the test's steps"
@@ -180,10 +186,6 @@ class _Runner:
             return Outcome(case, backend, loaded.variants, None)
         return Outcome(case, backend, loaded.variants, failure.message,
                        shown(failure.location, self.folder))
-
-
-def _where(node) -> str:
-    return str(node.span)
 
 
 def _keys(case: TestCase) -> set[str]:

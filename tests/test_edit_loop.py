@@ -163,7 +163,7 @@ def test_an_edit_formats_only_the_statements_it_changed(mini: Path, monkeypatch)
     render_game(load_spec(mini).model)
     calls: list[str] = []
     real = black.format_str
-    monkeypatch.setattr(formatting.black, "format_str", lambda text, mode: calls.append(text) or real(text, mode=mode))
+    monkeypatch.setattr(black, "format_str", lambda text, mode: calls.append(text) or real(text, mode=mode))
     render_game(load_spec(mini).model)
     assert calls == []
     add(mini, "tests/edit.rules", 'test "new" { expect score(red) == 0 }\n')
@@ -176,3 +176,14 @@ def test_the_parse_cache_is_keyed_by_text(mini: Path) -> None:
     add(mini, "mini.rules", "\n# a comment changes the text, not the rules\n")
     model = load_spec(mini).model
     assert model.spec_hash != load_spec(MINI).model.spec_hash
+
+
+@pytest.mark.parametrize("spec", ["mini", "injection"])
+def test_the_fast_statement_scan_cuts_where_python_does(spec: str) -> None:
+    from compiler.codegen.render import MODULES, PENDING, VIEWS, environment
+    from compiler.codegen.view import ViewBuilder
+    views = ViewBuilder(load_spec(MINI.parent / spec).model).build()
+    for name, template in MODULES.items():
+        text = environment().get_template(template).render(fingerprint=PENDING, **views[VIEWS[name]])
+        body = text.split("# Fingerprint: pending\n")[1]
+        assert formatting._scan(body.splitlines(keepends=True)) == formatting._parse(body, name), name

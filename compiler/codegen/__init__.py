@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from ..cache import compiler_version, digest, store
 from ..model import Model
 from .render import MODULES, VIEWS, render_marker, render_module
 from .view import ViewBuilder
@@ -45,6 +46,8 @@ def compile_game(model: Model, out_dir: Path, previous: Path | None = None) -> l
     when the parent folder is named `generated`.
     """
     out_dir = Path(out_dir)
+    if _up_to_date(model, out_dir):
+        return []
     sources = render_game(model, out_dir if previous is None else previous)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
@@ -56,12 +59,40 @@ def compile_game(model: Model, out_dir: Path, previous: Path | None = None) -> l
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    _remember(model, out_dir)
     written = [out_dir / name for name in sources]
     marker = out_dir.parent / "__init__.py"
     if out_dir.parent.name == "generated" and not marker.exists():
         marker.write_text(render_marker(), encoding="utf-8")
         written.append(marker)
     return written
+
+
+# A package this compiler made from this very spec and tests, untouched since,
+# needs no compile: the edit loop's "nothing changed" costs a hash of the files.
+COMPILED = "compiled"
+
+
+def _compiled_key(model: Model) -> str:
+    return digest(compiler_version(), model.spec_hash, model.tests_hash, *model.variants)
+
+
+def _package_digest(folder: Path) -> str:
+    try:
+        return digest(*((folder / name).read_bytes() for name in MODULES))
+    except OSError:
+        return ""
+
+
+def _up_to_date(model: Model, out_dir: Path) -> bool:
+    made = store(COMPILED).get(_compiled_key(model))
+    return made is not None and made.decode() == _package_digest(out_dir)
+
+
+def _remember(model: Model, out_dir: Path) -> None:
+    table = store(COMPILED)
+    table.put(_compiled_key(model), _package_digest(out_dir).encode())
+    table.flush()
 
 
 def _umask() -> int:

@@ -13,16 +13,22 @@ unchanged, so the result is exactly black's.
 from __future__ import annotations
 
 import ast as pyast
+import re
 from dataclasses import dataclass
-
-import black
+from functools import lru_cache
 
 from ..cache import digest, store
 from ..errors import InternalError
 
-MODE = black.Mode()
 FORMAT_CACHE = "black"
-_KEY = digest(black.__version__, repr(MODE))
+
+
+@lru_cache(maxsize=1)
+def _black():
+    """black and the cache key of its settings, imported only when something needs formatting."""
+    import black
+    mode = black.Mode()
+    return black, mode, digest(black.__version__, repr(mode))
 
 
 @dataclass(frozen=True)
@@ -53,7 +59,8 @@ def format_module(source: str, name: str) -> str:
 
 
 def _format_piece(text: str, name: str, table) -> str:
-    key = digest(_KEY, text)
+    black, mode, settings = _black()
+    key = digest(settings, text)
     found = table.get(key)
     if found is not None:
         return found.decode("utf-8")
@@ -62,7 +69,7 @@ def _format_piece(text: str, name: str, table) -> str:
     except SyntaxError as err:
         line = text.splitlines()[err.lineno - 1] if err.lineno else ""
         raise InternalError(f"generated {name} does not compile: {err.msg}: {line.strip()}") from err
-    formatted = black.format_str(text, mode=MODE)
+    formatted = black.format_str(text, mode=mode)
     table.put(key, formatted.encode("utf-8"))
     return formatted
 
@@ -78,20 +85,23 @@ def _blank_lines(before: Piece, after: Piece) -> int:
     return after.blank_before
 
 
+@dataclass(frozen=True)
+class _Statement:
+    first: int  # 0-based line of its first line (a decorator's, if any)
+    last: int  # 0-based line after its last line
+    kind: str  # block, import, docstring or other
+
+
 def split(source: str, name: str) -> list[Piece]:
     """Cut the source at its top-level statements; each piece compiles on its own."""
-    try:
-        tree = pyast.parse(source, name)
-    except SyntaxError as err:
-        line = source.splitlines()[err.lineno - 1] if err.lineno else ""
-        raise InternalError(f"generated {name} does not compile: {err.msg} at line {err.lineno}:"
-                            f" {line.strip()}") from err
     lines = source.splitlines(keepends=True)
+    statements = _scan(lines)
+    if statements is None:
+        statements = _parse(source, name)
     pieces: list[Piece] = []
     start = 0  # the first line (0-based) not yet in a piece
-    for index, node in enumerate(tree.body):
-        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]) - 1
-        last = node.end_lineno or node.lineno
+    for statement in statements:
+        first, last = statement.first, statement.last
         head = lines[start:first]
         # Comments cut off from the statement by a blank line stand alone.
         gap = max((i for i, line in enumerate(head) if not line.strip()), default=-1)
@@ -101,18 +111,78 @@ def split(source: str, name: str) -> list[Piece]:
             pieces.append(Piece("".join(comments[blank:]), min(blank, 2), False, False, False))
         blank = _leading_blanks(head[gap + 1:]) + (_trailing_blanks(head[:gap + 1]))
         text = "".join(head[gap + 1:] + lines[first:last])
-        pieces.append(Piece(
-            text=text if text.endswith("\n") else text + "\n",
-            blank_before=min(blank, 2),
-            is_block=isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef, pyast.ClassDef)),
-            is_import=isinstance(node, (pyast.Import, pyast.ImportFrom)),
-            is_docstring=index == 0 and isinstance(node, pyast.Expr)
-            and isinstance(node.value, pyast.Constant) and isinstance(node.value.value, str),
-        ))
+        pieces.append(Piece(text if text.endswith("\n") else text + "\n", min(blank, 2),
+                            statement.kind == "block", statement.kind == "import",
+                            statement.kind == "docstring"))
         start = last
     if any(line.strip() for line in lines[start:]):
         raise InternalError(f"generated {name} ends in text that is not a statement")
     return pieces
+
+
+# Strings and comments, so brackets inside them are not counted.
+_NOISE = re.compile(r'"""(?:[^"\\]|\\.)*?"""|\'\'\'(?:[^\'\\]|\\.)*?\'\'\'|"(?:[^"\\\n]|\\.)*"'
+                    r"|'(?:[^'\\\n]|\\.)*'|#.*")
+_CONTINUES = ("else", "elif", "except", "finally")
+
+
+def _scan(lines: list[str]) -> list[_Statement] | None:
+    """Top-level statements found by bracket depth: fast, for the code this generator writes.
+
+    None when a line holds what the scan does not follow (a string spanning
+    lines); Python's own parser then cuts the module."""
+    statements: list[_Statement] = []
+    depth, decorated, current = 0, False, None
+    for number, line in enumerate(lines):
+        code = _NOISE.sub("", line)
+        if '"""' in code or "\'\'\'" in code or code.rstrip().endswith("\\"):
+            return None
+        head = line[:1]
+        word = line.split(None, 1)[0].rstrip(":") if line.strip() else ""
+        starts = depth == 0 and head not in ("", " ", "\t", "\n", "#", ")", "]", "}") \
+            and word not in _CONTINUES and not decorated
+        if starts:
+            kind = "other"
+            if word in ("def", "class", "async") or head == "@":
+                kind = "block"
+            elif word in ("import", "from"):
+                kind = "import"
+            elif not statements and head in ("'", '"'):
+                kind = "docstring"
+            current = [number, number + 1, kind]
+            statements.append(current)
+        if depth == 0 and head not in (" ", "\t") and line.strip() and not line.startswith("#"):
+            decorated = head == "@"
+        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+        if depth < 0:
+            return None
+        if current is not None and line.strip() and not (head == "#" and depth == 0):
+            current[1] = number + 1
+    if depth != 0:
+        return None
+    return [_Statement(*s) for s in statements]
+
+
+def _parse(source: str, name: str) -> list[_Statement]:
+    try:
+        tree = pyast.parse(source, name)
+    except SyntaxError as err:
+        line = source.splitlines()[err.lineno - 1] if err.lineno else ""
+        raise InternalError(f"generated {name} does not compile: {err.msg} at line {err.lineno}:"
+                            f" {line.strip()}") from err
+    out = []
+    for index, node in enumerate(tree.body):
+        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]) - 1
+        kind = "other"
+        if isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef, pyast.ClassDef)):
+            kind = "block"
+        elif isinstance(node, (pyast.Import, pyast.ImportFrom)):
+            kind = "import"
+        elif index == 0 and isinstance(node, pyast.Expr) and isinstance(node.value, pyast.Constant) \
+                and isinstance(node.value.value, str):
+            kind = "docstring"
+        out.append(_Statement(first, node.end_lineno or node.lineno, kind))
+    return out
 
 
 def _comment_runs(lines: list[str]) -> list[list[str]]:

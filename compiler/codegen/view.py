@@ -370,7 +370,7 @@ class ViewBuilder:
     # ------------------------------------------------------------ tests.py
     def build_tests(self) -> dict[str, Any]:
         """A function per key of the tests' plan (compiler/testplan.py): blocks, checks, sides."""
-        plan = plan_tests(self.model, self.gen.loc)
+        plan = plan_tests(self.model)
         blocks, checks = [], []
         for test, case in zip(self.model.tests, plan.cases):
             names = bound_names(ast.Block(test.span, tuple(
