@@ -168,6 +168,12 @@ def test_every_module_names_its_spec_and_hash():
     assert f'SPEC_HASH = "{model.spec_hash}"' in package and "PROGRAM = " in package
 
 
+def test_generated_code_names_entities():
+    sources = mini_sources()
+    assert "E_three = 7" in sources["tables.py"]  # every entity's index, by name
+    assert "q_worth(state, 0, E_three) == 4" in sources["tests.py"]  # ... used wherever one is named
+
+
 def test_rules_carry_their_spec_lines():
     procedures = mini_sources()["procedures.py"]
     assert "# spec: tests/specs/mini/mini.rules:53" in procedures  # the choice of a card to play

@@ -13,6 +13,7 @@ from .analysis import Routine, Suspension, bound_names, nonnull_names, statement
 from .names import check_helper, mangle
 
 MODULES = ("tables", "rules", "procedures", "tests")
+ENTITY_TYPES = ("space", "card", "region")  # attributes of these types hold an entity
 
 # Names the generated package takes from the runtime, by module.
 RUNTIME_NAMES = {
@@ -109,6 +110,9 @@ class Gen:
     # ------------------------------------------------------------ tables
     def _tables(self) -> None:
         model = self.model
+        self.entity_names = [self._define(mangle("entity", e.name.name), "tables") for e in model.entities]
+        self.entity_attrs = {f.name.name for k in model.kinds.values() for f in k.fields
+                             if f.type.name in model.kinds or f.type.name in ENTITY_TYPES}
         self.attr_tables: dict[str, str] = {}
         self.attr_total: dict[str, bool] = {}
         self.attr_bool: dict[str, bool] = {}
@@ -283,6 +287,10 @@ class Gen:
     # ------------------------------------------------------------ facts
     def event_routine(self, index: int) -> Routine:
         return self.by_key[f"event {index}"]
+
+    def entity(self, index: int) -> str:
+        """The name generated code gives an entity's index (E_cuba), imported where used."""
+        return self.ref(self.entity_names[index])
 
     def literal(self, value: Any) -> str:
         """A Python literal for a table value: only ever repr()."""

@@ -161,7 +161,7 @@ class ExprEmitter:
         if name in model.players:
             return Code.constant(model.players.index(name))
         if name in model.entity_index:
-            return Code.constant(model.entity_index[name])
+            return self.entity(model.entity_index[name])
         if name in model.enum_of_value:
             return Code.constant(name)
         if name in model.zones:
@@ -330,8 +330,15 @@ class ExprEmitter:
         attrs = self.model.entity_attrs[entity]
         if name not in attrs:
             return None
-        self.gen.literal(attrs[name])  # only literals reach generated code
-        return Code.constant(attrs[name])
+        value = attrs[name]
+        self.gen.literal(value)  # only literals reach generated code
+        if name in self.gen.entity_attrs and isinstance(value, int) and not isinstance(value, bool):
+            return self.entity(value)
+        return Code.constant(value)
+
+    def entity(self, index: int) -> Code:
+        """An entity's index, by its name (E_cuba)."""
+        return Code.constant(index, self.gen.entity(index))
 
     def _attr(self, node: ast.Attr, obj: Code, nonnull: bool) -> Code:
         known = None if obj.number is None else self._known_attr(obj.number, node.name)

@@ -33,6 +33,7 @@ PREFIXES = {
     "test_block": "tb_",
     "test_expect": "tx_",
     "attribute": "A_",
+    "entity": "E_",       # an entity's index, by name
     "kind": "K_",
     "kind_set": "KS_",
     "region": "R_",

@@ -125,6 +125,7 @@ class ViewBuilder:
             "players": tuple(range(len(model.players))),
             "player_ids": tuple(model.players), "player_labels": tuple(model.player_labels),
             "entities": [(i, e.name.name, e.label) for i, e in enumerate(model.entities)],
+            "entity_names": gen.entity_names,
             "attributes": attributes, "kinds": kinds, "regions": regions,
             "adjacency": [(i, model.entities[i].name.name, tuple(model.adjacency[i]))
                           for i in range(len(model.entities))],
