@@ -25,6 +25,7 @@ from runtime import record as records
 from runtime.agents import DEFAULT_MAX_DECISIONS, parse_agents, play_out, seat_agents
 from runtime.game import Game
 from runtime.state import RuleError
+from runtime.values import text_of
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 LOG_LINES = 12
@@ -181,7 +182,7 @@ def _summary(game: Game, backend: str) -> list[str]:
              f"Result:    {_winner_text(game)}",
              f"Decisions: {game.decisions}"]
     if game.state.params:
-        lines.append("Params:    " + ", ".join(f"{k}={meta.describe(v)}"
+        lines.append("Params:    " + ", ".join(f"{k}={text_of(v)}"
                                                for k, v in game.state.params.items()))
     lines.append("Tracks:")
     lines += _tracks_text(game)

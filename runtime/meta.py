@@ -92,11 +92,3 @@ class GameMeta:
     def zone_slot_name(self, slot: int) -> str:
         zone, player = self.zone_of_slot(slot)
         return zone.name if player is None else f"{zone.name}({self.players[player]})"
-
-    def describe(self, value: object) -> str:
-        """An option id: entity id, player name, number or enum value."""
-        if value is None:
-            return "none"
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        return str(value)

@@ -14,6 +14,7 @@ from typing import Any
 from .game import new_state
 from .program import ExpectPart, Program, TestCase
 from .state import GameOver, RuleError, State
+from .values import text_of
 
 SHOWN_OPTIONS = 20
 
@@ -113,7 +114,7 @@ def _shown(program: Program, value: Any) -> str:
         return "[" + ", ".join(_shown(program, v) for v in value) + "]"
     if isinstance(value, str):
         return repr(value)
-    return program.meta.describe(value)
+    return text_of(value)
 
 
 def _with(message: str | None, detail: str) -> str:
