@@ -24,6 +24,7 @@ from .loader import (REPO_ROOT, LoadedSpec, available_variants, find_spec_dir, l
 from runtime import record as records
 from runtime.agents import DEFAULT_MAX_DECISIONS, parse_agents, play_out, seat_agents
 from runtime.game import Game
+from runtime.files import WriteError
 from runtime.state import RuleError
 from runtime.values import text_of
 
@@ -48,7 +49,7 @@ class _Guarded(click.Group):
             raise
         except SpecError as err:
             _spec_error(err)
-        except (UserError, RuleError, records.RecordError, backends.BackendError) as err:
+        except (UserError, RuleError, records.RecordError, backends.BackendError, WriteError) as err:
             _fail(str(err))
         except KeyboardInterrupt:
             click.echo("rulespec: interrupted", err=True)

@@ -19,7 +19,7 @@ import pytest
 
 from compiler import ast, backends
 from compiler import codegen
-from compiler.codegen import compile_game, render_game
+from compiler.codegen import compile_game, output, render_game
 from compiler.codegen.context import Gen
 from compiler.codegen.expr import ExprEmitter, Scope
 from compiler.codegen.lower import Lowerer
@@ -27,6 +27,7 @@ from compiler.errors import InternalError
 from compiler.interpret import Interpreter
 from compiler.testplan import DRIVING
 from compiler.loader import load_spec
+from runtime.files import WriteError
 from runtime.game import Game
 from runtime.state import RuleError
 from runtime.testing import run_test
@@ -267,15 +268,15 @@ def test_a_failed_compile_leaves_the_previous_output(tmp_path, monkeypatch):
     monkeypatch.undo()
 
     writes = []
-    real_write = Path.write_text
+    real_write = output.write_atomic
 
-    def failing_write(self, *args, **kwargs):
-        writes.append(self)
+    def failing_write(path, data):
+        writes.append(path)
         if len(writes) == 3:
-            raise OSError("disk full")
-        return real_write(self, *args, **kwargs)
-    monkeypatch.setattr(Path, "write_text", failing_write)
-    with pytest.raises(OSError):
+            raise WriteError(f"cannot write {path}: No space left on device")
+        return real_write(path, data)
+    monkeypatch.setattr(output, "write_atomic", failing_write)
+    with pytest.raises(WriteError):
         compile_game(model, out)
     monkeypatch.undo()
     assert _snapshot(out) == before

@@ -8,14 +8,13 @@ whenever it is regenerated from the same spec.
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 from pathlib import Path
 
 from ..cache import compiler_version, digest, store
 from ..model import Model
+from .output import write_package
 from .render import MODULES, VIEWS, render_marker, render_module
+from runtime.files import write_atomic
 from .view import ViewBuilder
 
 __all__ = ["compile_game", "render_game"]
@@ -39,7 +38,8 @@ def _read(folder: Path | None, name: str) -> str | None:
 
 
 def compile_game(model: Model, out_dir: Path, previous: Path | None = None) -> list[Path]:
-    """Write the package to out_dir, all or nothing: a failure keeps the old output.
+    """Write the package to out_dir, all or nothing: a failure keeps the old output
+    (compiler/codegen/output.py); runtime.files.WriteError when it cannot be written.
 
     previous: where an earlier output may be reused from (default: out_dir).
     Also writes generated/__init__.py (a package marker) beside the package
@@ -49,21 +49,12 @@ def compile_game(model: Model, out_dir: Path, previous: Path | None = None) -> l
     if _up_to_date(model, out_dir):
         return []
     sources = render_game(model, out_dir if previous is None else previous)
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
-    try:
-        staging.chmod(0o777 & ~_umask())  # mkdtemp makes it private; a package is not
-        for name, source in sources.items():
-            (staging / name).write_text(source, encoding="utf-8")
-        _swap(staging, out_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+    write_package(out_dir, sources)
     _remember(model, out_dir)
     written = [out_dir / name for name in sources]
     marker = out_dir.parent / "__init__.py"
     if out_dir.parent.name == "generated" and not marker.exists():
-        marker.write_text(render_marker(), encoding="utf-8")
+        write_atomic(marker, render_marker())
         written.append(marker)
     return written
 
@@ -93,25 +84,3 @@ def _remember(model: Model, out_dir: Path) -> None:
     table = store(COMPILED)
     table.put(_compiled_key(model), _package_digest(out_dir).encode())
     table.flush()
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _swap(staging: Path, out_dir: Path) -> None:
-    """Put staging in out_dir's place; the old folder goes only once the new one is in."""
-    if not out_dir.exists():
-        os.rename(staging, out_dir)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
-    os.rmdir(old)
-    os.rename(out_dir, old)
-    try:
-        os.rename(staging, out_dir)
-    except BaseException:
-        os.rename(old, out_dir)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
