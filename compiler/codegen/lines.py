@@ -208,11 +208,9 @@ class Suspend(Line):
 
 
 @dataclass
-class Push(Suspend):
-    """Run a routine in a new frame, then `next`; a tail push pops the caller first."""
+class CallAway(Suspend):
+    """Run another routine, then `next`; a tail call (the routine's last act) pops the caller first."""
 
-    kind = "push"
-    frame: str = ""
     tail: bool = False
 
     def jumps(self) -> list[Label]:
@@ -220,15 +218,19 @@ class Push(Suspend):
 
 
 @dataclass
-class CallThen(Suspend):
-    """Call something that may push frames (`code` says whether it did), then `next`."""
+class Push(CallAway):
+    """Push the frame of a routine that may suspend."""
+
+    kind = "push"
+    frame: str = ""
+
+
+@dataclass
+class CallThen(CallAway):
+    """Call something that may push frames (`code` says whether it did)."""
 
     kind = "call_then"
     code: str = ""
-    tail: bool = False
-
-    def jumps(self) -> list[Label]:
-        return [] if self.tail else [self.next]  # a tail call never comes back
 
 
 @dataclass

@@ -73,7 +73,7 @@ class Lowerer:
                      if [type(line) for line in b.code_lines()] == [ln.Finish]}
         for block in self.blocks:
             last = block.lines[-1] if block.lines else None
-            if isinstance(last, (ln.Push, ln.CallThen)) and id(last.next) in finishing:
+            if isinstance(last, ln.CallAway) and id(last.next) in finishing:
                 last.tail = True
 
     def _drop_dead_blocks(self) -> None:
