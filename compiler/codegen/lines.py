@@ -28,13 +28,16 @@ class Line:
     depth: int
     kind: ClassVar[str]  # the template macro that writes it: stmt_<kind>
     ends_block: ClassVar[bool] = False
+    label_fields: ClassVar[tuple[str, ...]] = ()  # the fields that hold a Label to jump to
 
     def jumps(self) -> list[Label]:
         """The blocks control may go to next, for a line that ends a block."""
-        return []
+        return [getattr(self, name) for name in self.label_fields]
 
     def retarget(self, final: Callable[[Label], Label]) -> None:
         """Send every jump to final(label) instead."""
+        for name in self.label_fields:
+            setattr(self, name, final(getattr(self, name)))
 
 
 # ------------------------------------------------------------------ plain lines
@@ -198,13 +201,8 @@ class Suspend(Line):
 
     kind = "suspend"
     ends_block = True
+    label_fields = ("next",)
     next: Label
-
-    def jumps(self) -> list[Label]:
-        return [self.next]
-
-    def retarget(self, final: Callable[[Label], Label]) -> None:
-        self.next = final(self.next)
 
 
 @dataclass
@@ -237,14 +235,9 @@ class CallThen(CallAway):
 class Goto(Line):
     kind = "goto"
     ends_block = True
+    label_fields = ("target",)
     target: Label
     cont: bool = True  # `continue` the block loop (not when the next block follows anyway)
-
-    def jumps(self) -> list[Label]:
-        return [self.target]
-
-    def retarget(self, final: Callable[[Label], Label]) -> None:
-        self.target = final(self.target)
 
 
 @dataclass
