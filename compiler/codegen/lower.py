@@ -553,27 +553,17 @@ class Lowerer:
     def suspend_Repeat(self, stmt: ast.Repeat, depth: int) -> None:
         count = self.scope.hidden(stmt, 0)
         self.add(ln.Assign(0, target=count, value=self.ex.value(stmt.count)))
-        head, after = ln.Label(), ln.Label()
-        self.add(ln.Goto(0, target=head))
-        self.start(head)
-        self.add(ln.If(0, test=f"{count} <= 0"))
-        self.add(ln.Goto(1, target=after))
-        self.tick(stmt, 0)
-
-        def body():
-            self.loops.append(after)
-            self.statements(stmt.body.body, 0)
-            self.loops.pop()
-            self.add(ln.Assign(0, target=count, value=f"{count} - 1"))
-            self.add(ln.Goto(0, target=head))
-        self.loop_body(body)
-        self.start(after)
+        self._suspending_loop(stmt, f"{count} <= 0", ln.Assign(0, target=count, value=f"{count} - 1"))
 
     def suspend_While(self, stmt: ast.While, depth: int) -> None:
+        self._suspending_loop(stmt, f"not {self.ex.truth(stmt.test).at(P_NOT)}", None)
+
+    def _suspending_loop(self, stmt: ast.Repeat | ast.While, done: str, step: ln.Line | None) -> None:
+        """A loop in blocks: its head leaves once `done` holds, its body ends with `step`."""
         head, after = ln.Label(), ln.Label()
         self.add(ln.Goto(0, target=head))
         self.start(head)
-        self.add(ln.If(0, test=f"not {self.ex.truth(stmt.test).at(P_NOT)}"))
+        self.add(ln.If(0, test=done))
         self.add(ln.Goto(1, target=after))
         self.tick(stmt, 0)
 
@@ -581,6 +571,8 @@ class Lowerer:
             self.loops.append(after)
             self.statements(stmt.body.body, 0)
             self.loops.pop()
+            if step is not None:
+                self.add(step)
             self.add(ln.Goto(0, target=head))
         self.loop_body(body)
         self.start(after)
