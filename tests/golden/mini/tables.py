@@ -3,7 +3,7 @@
 # Spec hash: fba098106008c222
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 1236421e5c67f8507c2a output 37aba03ad163698f10c0
+# Fingerprint: source 4f48ae8da32318765bb5 output 2fe2f15d8786f0ee5452
 "Mini: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -112,7 +112,16 @@ PLAYERS = (0, 1)
 PLAYER_IDS = ("red", "blue")
 PLAYER_LABELS = ("Red", "Blue")
 
-# Entities by index: the integer every rule uses for them.
+# Entities by index: the integer every rule uses for them, by name.
+E_north = 0
+E_south = 1
+E_a = 2
+E_b = 3
+E_c = 4
+E_one = 5
+E_two = 6
+E_three = 7
+E_four = 8
 ENTITY_IDS = (
     "north",  # 0
     "south",  # 1

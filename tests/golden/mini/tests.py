@@ -3,11 +3,12 @@
 # Spec hash: fba098106008c222
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 24cbe0e6ef1b3f999fba output f4eb027a9c2f582e1431
+# Fingerprint: source 80aa05c93fd77a19f22b output 93d29ae1b6c341ac26c4
 "Mini: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND
 from runtime.state import is_active
+from .tables import E_b, E_four, E_one, E_three, E_two
 from .rules import d_total, q_worth
 from .procedures import resolve_event
 
@@ -18,7 +19,7 @@ def tb_mini_0_0(state, frame):
     "test mini/mini.rules#0 part 0 (tests/specs/mini/mini.rules:73)"
     # spec: tests/specs/mini/mini.rules:73
     state.frames.pop()
-    resolve_event(state, 5, 0, "tests/specs/mini/mini.rules:73:5")
+    resolve_event(state, E_one, 0, "tests/specs/mini/mini.rules:73:5")
     return
 
 
@@ -26,7 +27,7 @@ def tb_mini_1_0(state, frame):
     "test mini/mini.rules#1 part 0 (tests/specs/mini/mini.rules:77)"
     # spec: tests/specs/mini/mini.rules:77
     state.frames.pop()
-    resolve_event(state, 6, 1, "tests/specs/mini/mini.rules:77:5")
+    resolve_event(state, E_two, 1, "tests/specs/mini/mini.rules:77:5")
     return
 
 
@@ -34,7 +35,7 @@ def tb_mini_2_0(state, frame):
     "test mini/mini.rules#2 part 0 (tests/specs/mini/mini.rules:83)"
     # spec: tests/specs/mini/mini.rules:83
     state.frames.pop()
-    resolve_event(state, 8, 0, "tests/specs/mini/mini.rules:83:5")
+    resolve_event(state, E_four, 0, "tests/specs/mini/mini.rules:83:5")
     return
 
 
@@ -50,12 +51,12 @@ def tx_mini_0_0_sides(state, L):
 
 def tx_mini_1_0(state, L):
     # spec: tests/specs/mini/mini.rules:80
-    return state.counters[1][3] == 1
+    return state.counters[1][E_b] == 1
 
 
 def tx_mini_1_0_sides(state, L):
     # spec: tests/specs/mini/mini.rules:80
-    return (state.counters[1][3], 1)
+    return (state.counters[1][E_b], 1)
 
 
 def tx_mini_1_1(state, L):
@@ -75,12 +76,12 @@ def tx_mini_2_0(state, L):
 
 def tx_mini_2_1(state, L):
     # spec: tests/specs/mini/mini.rules:86
-    return q_worth(state, 0, 7) == 4
+    return q_worth(state, 0, E_three) == 4
 
 
 def tx_mini_2_1_sides(state, L):
     # spec: tests/specs/mini/mini.rules:86
-    return (q_worth(state, 0, 7), 4)
+    return (q_worth(state, 0, E_three), 4)
 
 
 TEST_STEPS = (
