@@ -27,7 +27,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 2efbbd3c76028207
-# Fingerprint: source 8bdd0692e30a243a0334 output 9abc2d786fbaa24c4352
+# Fingerprint: source f5375181fa7b434bca87 output 221d707df709a38e9ba2
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -55,6 +55,73 @@ from .tables import (
     A_heilung,
     ENTITY_IDS,
     ENTITY_LABELS,
+    E_aktenarchiv,
+    E_baronin_bremse,
+    E_blitzy,
+    E_blumenwiese,
+    E_cleo_chance,
+    E_dachs_dieter,
+    E_diva_dacapo,
+    E_edgar_satzsprung,
+    E_elster_elvira,
+    E_fee_fortuna,
+    E_feldflasche,
+    E_flauschi,
+    E_fraeulein_frost,
+    E_gildenhaus,
+    E_gluecksmarkt,
+    E_gluecksschwein_trudi,
+    E_graefin_gaehn,
+    E_graefin_gier,
+    E_graf_grau,
+    E_grauer_platz,
+    E_heilamulett,
+    E_illusionsdrache,
+    E_kater_kasse,
+    E_kater_kuschel,
+    E_ki_bremsklotz,
+    E_ki_fernglas,
+    E_ki_fluesterkasten,
+    E_ki_funkgeraet,
+    E_ki_gluecksrad,
+    E_ki_kompass,
+    E_ki_lagerfeuer,
+    E_ki_pflaster,
+    E_ki_preisschild,
+    E_ki_rechenknecht,
+    E_ki_rechenmaschine,
+    E_ki_spielautomat,
+    E_ki_sternchen,
+    E_ki_stoppuhr,
+    E_ki_wanderkarte,
+    E_ki_wechselstube,
+    E_kontrollzentrum,
+    E_lena,
+    E_lord_leihgabe,
+    E_luzi_lichtblick,
+    E_madame_zugabe,
+    E_marktplatz,
+    E_opernhaus,
+    E_paula_pfad,
+    E_perlenkette,
+    E_pfandhaus,
+    E_pia_purzel,
+    E_pony_polka,
+    E_professor_null,
+    E_rabe_raspel,
+    E_schleichkatze_nebel,
+    E_selma_seil,
+    E_siegelring,
+    E_spielcasino,
+    E_spitzel_spinne,
+    E_sternwarte,
+    E_tante_tantieme,
+    E_wachturm,
+    E_wilma_weitblick,
+    E_wolkenschloss,
+    E_wucherin_wanda,
+    E_zauberer_zins,
+    E_zensor_zack,
     HAS_EVENT,
     PLAYERS,
 )
@@ -1067,7 +1134,9 @@ def t_fee_fortuna_text_0(state, v_p, v_f, v_n):
 def t_luzi_lichtblick_text_0(state, v_p):
     "on zugbeginn of luzi_lichtblick_text (spec/heldenhain/10_superfreundinnen.rules:262)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:263
-    for v_f in [c_f for c_f in state.zones[5 + v_p] if d_ist(state, c_f, 13)]:
+    for v_f in [
+        c_f for c_f in state.zones[5 + v_p] if d_ist(state, c_f, E_luzi_lichtblick)
+    ]:
         p_heilen(state, v_f, 1)
 
 
@@ -1089,7 +1158,7 @@ def t_flauschi_text_0(state, v_p, v_f, v_n):
         c_b
         for c_b in state.zones[5 + v_p]
         if (
-            d_ist(state, c_b, 20)
+            d_ist(state, c_b, E_flauschi)
             and d_bereit(state, c_b)
             and not d_wartezeit(state, c_b)
         )
@@ -1135,7 +1204,9 @@ def t_ki_kompass_text_0(state, v_p, v_k):
 def t_heilamulett_text_0(state, v_p):
     "on zugbeginn of heilamulett_text (spec/heldenhain/10_superfreundinnen.rules:314)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:315
-    for v_a in [c_a for c_a in state.zones[9 + v_p] if d_ist(state, c_a, 51)]:
+    for v_a in [
+        c_a for c_a in state.zones[9 + v_p] if d_ist(state, c_a, E_heilamulett)
+    ]:
         # spec: spec/heldenhain/10_superfreundinnen.rules:316
         for v_f in [c_f for c_f in state.zones[5 + v_p] if d_traegt(state, c_f, v_a)]:
             p_heilen(state, v_f, 1)
@@ -1190,7 +1261,7 @@ def t_rabe_raspel_text_0(state, v_p, v_f, v_n):
         c_b
         for c_b in state.zones[5 + v_p]
         if (
-            d_ist(state, c_b, 83)
+            d_ist(state, c_b, E_rabe_raspel)
             and d_bereit(state, c_b)
             and not d_wartezeit(state, c_b)
         )
@@ -1263,7 +1334,7 @@ def t_pony_polka_text_0(state, v_p, v_f, v_n):
         c_b
         for c_b in state.zones[5 + v_p]
         if (
-            d_ist(state, c_b, 146)
+            d_ist(state, c_b, E_pony_polka)
             and d_bereit(state, c_b)
             and not d_wartezeit(state, c_b)
         )
@@ -1308,7 +1379,9 @@ def t_ki_fernglas_text_0(state, v_p, v_k):
 def t_feldflasche_text_0(state, v_p):
     "on zugbeginn of feldflasche_text (spec/heldenhain/12_weggefaehrten.rules:236)"
     # spec: spec/heldenhain/12_weggefaehrten.rules:237
-    for v_a in [c_a for c_a in state.zones[9 + v_p] if d_ist(state, c_a, 176)]:
+    for v_a in [
+        c_a for c_a in state.zones[9 + v_p] if d_ist(state, c_a, E_feldflasche)
+    ]:
         # spec: spec/heldenhain/12_weggefaehrten.rules:238
         for v_f in [c_f for c_f in state.zones[5 + v_p] if d_traegt(state, c_f, v_a)]:
             p_heilen(state, v_f, 1)
@@ -1329,7 +1402,9 @@ def t_marktplatz_text_0(state, v_p):
 def t_diva_dacapo_text_0(state, v_p):
     "on zugbeginn of diva_dacapo_text (spec/heldenhain/13_purpurpakt.rules:344)"
     # spec: spec/heldenhain/13_purpurpakt.rules:345
-    for v_f in [c_f for c_f in state.zones[5 + v_p] if d_ist(state, c_f, 199)]:
+    for v_f in [
+        c_f for c_f in state.zones[5 + v_p] if d_ist(state, c_f, E_diva_dacapo)
+    ]:
         p_stress_geben(state, v_f, 1)
 
 
@@ -1348,7 +1423,7 @@ def t_elster_elvira_text_0(state, v_p, v_f, v_n):
         c_b
         for c_b in state.zones[5 + v_p]
         if (
-            d_ist(state, c_b, 207)
+            d_ist(state, c_b, E_elster_elvira)
             and d_bereit(state, c_b)
             and not d_wartezeit(state, c_b)
         )
@@ -1362,7 +1437,9 @@ def t_elster_elvira_text_0(state, v_p, v_f, v_n):
 def t_perlenkette_text_0(state, v_p):
     "on zugbeginn of perlenkette_text (spec/heldenhain/13_purpurpakt.rules:404)"
     # spec: spec/heldenhain/13_purpurpakt.rules:405
-    for v_a in [c_a for c_a in state.zones[9 + v_p] if d_ist(state, c_a, 236)]:
+    for v_a in [
+        c_a for c_a in state.zones[9 + v_p] if d_ist(state, c_a, E_perlenkette)
+    ]:
         # spec: spec/heldenhain/13_purpurpakt.rules:406
         for v_f in [c_f for c_f in state.zones[5 + v_p] if d_traegt(state, c_f, v_a)]:
             p_stress_geben(state, v_f, 1)
@@ -1399,86 +1476,86 @@ def emit_gesammelt(state, x0, x1, x2):
         if kind == 8:  # blitzy_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:244
-            if d_ist(state, x1, 0):
+            if d_ist(state, x1, E_blitzy):
                 runs.append(new_frame(95, [x0, x1, x2]))
         elif kind == 9:  # lena_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:247
-            if d_im_feld(state, x0, 3) and not d_ist(state, x1, 3):
+            if d_im_feld(state, x0, E_lena) and not d_ist(state, x1, E_lena):
                 runs.append(new_frame(96, [x0, x1, x2]))
         elif kind == 11:  # fee_fortuna_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:256
-            if d_ist(state, x1, 6):
+            if d_ist(state, x1, E_fee_fortuna):
                 runs.append(new_frame(98, [x0, x1, x2]))
         elif kind == 13:  # cleo_chance_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:267
-            if d_ist(state, x1, 16):
+            if d_ist(state, x1, E_cleo_chance):
                 runs.append(new_frame(100, [x0, x1, x2]))
         elif kind == 14:  # flauschi_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:273
-            if state.counters[0][x1] > 0 and d_im_feld(state, x0, 20):
+            if state.counters[0][x1] > 0 and d_im_feld(state, x0, E_flauschi):
                 runs.append(new_frame(101, [x0, x1, x2]))
         elif kind == 16:  # gluecksschwein_trudi_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:284
-            if d_im_feld(state, x0, 23):
+            if d_im_feld(state, x0, E_gluecksschwein_trudi):
                 runs.append(new_frame(102, [x0, x1, x2]))
         elif kind == 28:  # professor_null_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:207
-            if d_ist(state, x1, 63):
+            if d_ist(state, x1, E_professor_null):
                 runs.append(new_frame(109, [x0, x1, x2]))
         elif kind == 29:  # graf_grau_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:210
-            if d_ist(state, x1, 66):
+            if d_ist(state, x1, E_graf_grau):
                 runs.append(new_frame(73, [x0, x1, x2]))
         elif kind == 34:  # zensor_zack_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:234
-            if d_ist(state, x1, 80):
+            if d_ist(state, x1, E_zensor_zack):
                 runs.append(new_frame(111, [x0, x1, x2]))
         elif kind == 35:  # rabe_raspel_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:237
-            if d_im_feld(state, x0, 83):
+            if d_im_feld(state, x0, E_rabe_raspel):
                 runs.append(new_frame(112, [x0, x1, x2]))
         elif kind == 42:  # siegelring_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:263
             if any(
-                d_ist(state, c_a, 114) and d_traegt(state, x1, c_a)
+                d_ist(state, c_a, E_siegelring) and d_traegt(state, x1, c_a)
                 for c_a in state.zones[9 + x0]
             ):
                 runs.append(new_frame(116, [x0, x1, x2]))
         elif kind == 48:  # paula_pfad_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:199
-            if d_ist(state, x1, 135) and d_mannschaft(state, x0, 4):
+            if d_ist(state, x1, E_paula_pfad) and d_mannschaft(state, x0, 4):
                 runs.append(new_frame(118, [x0, x1, x2]))
         elif kind == 50:  # selma_seil_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:205
-            if d_ist(state, x1, 141) and d_mannschaft(state, x0, 3):
+            if d_ist(state, x1, E_selma_seil) and d_mannschaft(state, x0, 3):
                 runs.append(new_frame(120, [x0, x1, x2]))
         elif kind == 51:  # pony_polka_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:208
-            if d_im_feld(state, x0, 146):
+            if d_im_feld(state, x0, E_pony_polka):
                 runs.append(new_frame(121, [x0, x1, x2]))
         elif kind == 64:  # edgar_satzsprung_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:305
-            if d_ist(state, x1, 186) and len(state.zones[3 + x0]) > 0:
+            if d_ist(state, x1, E_edgar_satzsprung) and len(state.zones[3 + x0]) > 0:
                 runs.append(new_frame(81, [x0, x1, x2]))
         elif kind == 65:  # madame_zugabe_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:311
             if (
-                d_ist(state, x1, 188)
+                d_ist(state, x1, E_madame_zugabe)
                 and not d_genutzt(state, x1)
                 and len(state.zones[3 + x0]) > 0
             ):
@@ -1486,17 +1563,17 @@ def emit_gesammelt(state, x0, x1, x2):
         elif kind == 67:  # lord_leihgabe_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:328
-            if d_ist(state, x1, 193):
+            if d_ist(state, x1, E_lord_leihgabe):
                 runs.append(new_frame(84, [x0, x1, x2]))
         elif kind == 71:  # tante_tantieme_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:357
-            if d_ist(state, x1, 203):
+            if d_ist(state, x1, E_tante_tantieme):
                 runs.append(new_frame(130, [x0, x1, x2]))
         elif kind == 72:  # elster_elvira_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:363
-            if d_im_feld(state, x0, 207):
+            if d_im_feld(state, x0, E_elster_elvira):
                 runs.append(new_frame(131, [x0, x1, x2]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
@@ -1513,110 +1590,110 @@ def emit_zugbeginn(state, x0):
         if kind == 10:  # pia_purzel_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:250
-            if d_im_feld(state, x0, 5):
+            if d_im_feld(state, x0, E_pia_purzel):
                 runs.append(new_frame(97, [x0]))
         elif kind == 12:  # luzi_lichtblick_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:262
-            if d_im_feld(state, x0, 13):
+            if d_im_feld(state, x0, E_luzi_lichtblick):
                 runs.append(new_frame(99, [x0]))
         elif kind == 15:  # kater_kuschel_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:281
-            if d_im_feld(state, x0, 22):
+            if d_im_feld(state, x0, E_kater_kuschel):
                 runs.append(new_frame(68, [x0]))
         elif kind == 22:  # heilamulett_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:314
-            if d_im_spiel(state, x0, 51):
+            if d_im_spiel(state, x0, E_heilamulett):
                 runs.append(new_frame(106, [x0]))
         elif kind == 25:  # blumenwiese_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:330
-            if d_schauplatz_liegt(state, 59):
+            if d_schauplatz_liegt(state, E_blumenwiese):
                 runs.append(new_frame(72, [x0]))
         elif kind == 27:  # gluecksmarkt_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:336
-            if d_schauplatz_liegt(state, 61):
+            if d_schauplatz_liegt(state, E_gluecksmarkt):
                 runs.append(new_frame(108, [x0]))
         elif kind == 30:  # baronin_bremse_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:213
             if (
-                d_im_feld(state, x0, 67)
+                d_im_feld(state, x0, E_baronin_bremse)
                 and state.tracks[opponent_of(x0, 2)] > state.tracks[x0]
             ):
                 runs.append(new_frame(110, [x0]))
         elif kind == 33:  # graefin_gaehn_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:226
-            if d_im_feld(state, x0, 77):
+            if d_im_feld(state, x0, E_graefin_gaehn):
                 runs.append(new_frame(74, [x0] + [UNBOUND] * 1))
         elif kind == 36:  # schleichkatze_nebel_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:245
-            if d_im_feld(state, x0, 86):
+            if d_im_feld(state, x0, E_schleichkatze_nebel):
                 runs.append(new_frame(113, [x0]))
         elif kind == 46:  # grauer_platz_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:280
-            if d_schauplatz_liegt(state, 122) and state.tracks[x0] > 10:
+            if d_schauplatz_liegt(state, E_grauer_platz) and state.tracks[x0] > 10:
                 runs.append(new_frame(117, [x0]))
         elif kind == 49:  # wilma_weitblick_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:202
-            if d_im_feld(state, x0, 138) and d_mannschaft(state, x0, 4):
+            if d_im_feld(state, x0, E_wilma_weitblick) and d_mannschaft(state, x0, 4):
                 runs.append(new_frame(119, [x0]))
         elif kind == 52:  # dachs_dieter_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:216
-            if d_im_feld(state, x0, 149):
+            if d_im_feld(state, x0, E_dachs_dieter):
                 runs.append(new_frame(79, [x0]))
         elif kind == 57:  # feldflasche_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:236
-            if d_im_spiel(state, x0, 176):
+            if d_im_spiel(state, x0, E_feldflasche):
                 runs.append(new_frame(126, [x0]))
         elif kind == 61:  # marktplatz_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:252
-            if d_schauplatz_liegt(state, 184) and d_mannschaft(state, x0, 3):
+            if d_schauplatz_liegt(state, E_marktplatz) and d_mannschaft(state, x0, 3):
                 runs.append(new_frame(128, [x0]))
         elif kind == 66:  # graefin_gier_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:320
-            if d_im_feld(state, x0, 190):
+            if d_im_feld(state, x0, E_graefin_gier):
                 runs.append(new_frame(83, [x0] + [UNBOUND] * 3))
         elif kind == 68:  # zauberer_zins_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:334
-            if d_im_feld(state, x0, 198):
+            if d_im_feld(state, x0, E_zauberer_zins):
                 runs.append(new_frame(85, [x0] + [UNBOUND] * 3))
         elif kind == 69:  # diva_dacapo_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:344
-            if d_im_feld(state, x0, 199):
+            if d_im_feld(state, x0, E_diva_dacapo):
                 runs.append(new_frame(129, [x0]))
         elif kind == 70:  # wucherin_wanda_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:349
-            if d_im_feld(state, x0, 201) and len(state.zones[3 + x0]) > 0:
+            if d_im_feld(state, x0, E_wucherin_wanda) and len(state.zones[3 + x0]) > 0:
                 runs.append(new_frame(86, [x0] + [UNBOUND] * 3))
         elif kind == 73:  # kater_kasse_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:371
-            if d_im_feld(state, x0, 212) and len(state.zones[3 + x0]) > 0:
+            if d_im_feld(state, x0, E_kater_kasse) and len(state.zones[3 + x0]) > 0:
                 runs.append(new_frame(87, [x0]))
         elif kind == 78:  # perlenkette_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:404
-            if d_im_spiel(state, x0, 236):
+            if d_im_spiel(state, x0, E_perlenkette):
                 runs.append(new_frame(132, [x0]))
         elif kind == 82:  # opernhaus_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:430
-            if d_schauplatz_liegt(state, 246) and len(state.zones[3 + x0]) > 0:
+            if d_schauplatz_liegt(state, E_opernhaus) and len(state.zones[3 + x0]) > 0:
                 runs.append(new_frame(94, [x0]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
@@ -1633,14 +1710,14 @@ def emit_abgelenkt(state, x0, x1, x2):
         if kind == 32:  # fraeulein_frost_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:221
-            if d_ist(state, x1, 72) and (
+            if d_ist(state, x1, E_fraeulein_frost) and (
                 x2 is not None and state.location[x2] == 5 + opponent_of(x0, 2)
             ):
                 runs.append((t_fraeulein_frost_text_0, [x0, x1, x2]))
         elif kind == 37:  # spitzel_spinne_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:248
-            if d_im_feld(state, x0, 88):
+            if d_im_feld(state, x0, E_spitzel_spinne):
                 runs.append((t_spitzel_spinne_text_0, [x0, x1, x2]))
     for function, values in runs:
         function(state, *values)
@@ -1662,82 +1739,82 @@ def emit_ki_genutzt(state, x0, x1):
         if kind == 18:  # ki_sternchen_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:299
-            if d_ist(state, x1, 27):
+            if d_ist(state, x1, E_ki_sternchen):
                 runs.append(new_frame(103, [x0, x1]))
         elif kind == 19:  # ki_gluecksrad_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:302
-            if d_ist(state, x1, 28):
+            if d_ist(state, x1, E_ki_gluecksrad):
                 runs.append(new_frame(104, [x0, x1]))
         elif kind == 20:  # ki_pflaster_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:308
-            if d_ist(state, x1, 29):
+            if d_ist(state, x1, E_ki_pflaster):
                 runs.append(new_frame(70, [x0, x1]))
         elif kind == 21:  # ki_kompass_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:311
-            if d_ist(state, x1, 30):
+            if d_ist(state, x1, E_ki_kompass):
                 runs.append(new_frame(105, [x0, x1]))
         elif kind == 38:  # ki_stoppuhr_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:251
-            if d_ist(state, x1, 89):
+            if d_ist(state, x1, E_ki_stoppuhr):
                 runs.append(new_frame(114, [x0, x1]))
         elif kind == 39:  # ki_fluesterkasten_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:254
-            if d_ist(state, x1, 90):
+            if d_ist(state, x1, E_ki_fluesterkasten):
                 runs.append(new_frame(75, [x0, x1]))
         elif kind == 40:  # ki_rechenknecht_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:257
-            if d_ist(state, x1, 91):
+            if d_ist(state, x1, E_ki_rechenknecht):
                 runs.append(new_frame(115, [x0, x1]))
         elif kind == 41:  # ki_bremsklotz_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:260
-            if d_ist(state, x1, 92):
+            if d_ist(state, x1, E_ki_bremsklotz):
                 runs.append(new_frame(76, [x0, x1]))
         elif kind == 53:  # ki_wanderkarte_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:219
-            if d_ist(state, x1, 151):
+            if d_ist(state, x1, E_ki_wanderkarte):
                 runs.append(new_frame(122, [x0, x1]))
         elif kind == 54:  # ki_funkgeraet_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:225
-            if d_ist(state, x1, 152):
+            if d_ist(state, x1, E_ki_funkgeraet):
                 runs.append(new_frame(123, [x0, x1]))
         elif kind == 55:  # ki_lagerfeuer_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:228
-            if d_ist(state, x1, 153):
+            if d_ist(state, x1, E_ki_lagerfeuer):
                 runs.append(new_frame(124, [x0, x1]))
         elif kind == 56:  # ki_fernglas_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:231
-            if d_ist(state, x1, 154):
+            if d_ist(state, x1, E_ki_fernglas):
                 runs.append(new_frame(125, [x0, x1]))
         elif kind == 74:  # ki_rechenmaschine_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:377
-            if d_ist(state, x1, 213):
+            if d_ist(state, x1, E_ki_rechenmaschine):
                 runs.append(new_frame(88, [x0, x1] + [UNBOUND] * 1))
         elif kind == 75:  # ki_preisschild_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:386
-            if d_ist(state, x1, 214) and len(state.zones[3 + x0]) > 0:
+            if d_ist(state, x1, E_ki_preisschild) and len(state.zones[3 + x0]) > 0:
                 runs.append(new_frame(89, [x0, x1]))
         elif kind == 76:  # ki_spielautomat_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:392
-            if d_ist(state, x1, 215) and len(state.zones[3 + x0]) > 0:
+            if d_ist(state, x1, E_ki_spielautomat) and len(state.zones[3 + x0]) > 0:
                 runs.append(new_frame(90, [x0, x1]))
         elif kind == 77:  # ki_wechselstube_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:398
-            if d_ist(state, x1, 216):
+            if d_ist(state, x1, E_ki_wechselstube):
                 runs.append(new_frame(91, [x0, x1]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
@@ -1754,7 +1831,7 @@ def emit_drache_genutzt(state, x0, x1):
         if kind == 17:  # illusionsdrache_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:290
-            if d_ist(state, x1, 26):
+            if d_ist(state, x1, E_illusionsdrache):
                 runs.append(new_frame(69, [x0, x1] + [UNBOUND] * 1))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
@@ -1771,42 +1848,42 @@ def emit_hq_genutzt(state, x0, x1):
         if kind == 23:  # wolkenschloss_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:321
-            if d_ist(state, x1, 57):
+            if d_ist(state, x1, E_wolkenschloss):
                 runs.append(new_frame(71, [x0, x1]))
         elif kind == 24:  # sternwarte_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:324
-            if d_ist(state, x1, 58):
+            if d_ist(state, x1, E_sternwarte):
                 runs.append(new_frame(107, [x0, x1]))
         elif kind == 43:  # aktenarchiv_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:268
-            if d_ist(state, x1, 118):
+            if d_ist(state, x1, E_aktenarchiv):
                 runs.append(new_frame(77, [x0, x1]))
         elif kind == 44:  # kontrollzentrum_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:274
-            if d_ist(state, x1, 119):
+            if d_ist(state, x1, E_kontrollzentrum):
                 runs.append(new_frame(78, [x0, x1]))
         elif kind == 58:  # wachturm_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:243
-            if d_ist(state, x1, 181):
+            if d_ist(state, x1, E_wachturm):
                 runs.append(new_frame(80, [x0, x1]))
         elif kind == 59:  # gildenhaus_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:246
-            if d_ist(state, x1, 182) and d_mannschaft(state, x0, 3):
+            if d_ist(state, x1, E_gildenhaus) and d_mannschaft(state, x0, 3):
                 runs.append(new_frame(127, [x0, x1]))
         elif kind == 79:  # spielcasino_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:411
-            if d_ist(state, x1, 242):
+            if d_ist(state, x1, E_spielcasino):
                 runs.append(new_frame(92, [x0, x1]))
         elif kind == 80:  # pfandhaus_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:419
-            if d_ist(state, x1, 243):
+            if d_ist(state, x1, E_pfandhaus):
                 runs.append(new_frame(93, [x0, x1]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
@@ -4585,7 +4662,11 @@ def st_graefin_gier_text_0(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:321
-            L[2] = [c_f for c_f in state.zones[5 + L[0]] if d_ist(state, c_f, 190)]
+            L[2] = [
+                c_f
+                for c_f in state.zones[5 + L[0]]
+                if d_ist(state, c_f, E_graefin_gier)
+            ]
             L[3] = 0
             pc = 1
         if pc == 1:
@@ -4642,7 +4723,11 @@ def st_zauberer_zins_text_0(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:335
-            L[2] = [c_f for c_f in state.zones[5 + L[0]] if d_ist(state, c_f, 198)]
+            L[2] = [
+                c_f
+                for c_f in state.zones[5 + L[0]]
+                if d_ist(state, c_f, E_zauberer_zins)
+            ]
             L[3] = 0
             pc = 1
         if pc == 1:
@@ -4706,7 +4791,11 @@ def st_wucherin_wanda_text_0(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:350
-            L[2] = [c_f for c_f in state.zones[5 + L[0]] if d_ist(state, c_f, 201)]
+            L[2] = [
+                c_f
+                for c_f in state.zones[5 + L[0]]
+                if d_ist(state, c_f, E_wucherin_wanda)
+            ]
             L[3] = 0
             pc = 1
         if pc == 1:

@@ -27,7 +27,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 2efbbd3c76028207
-# Fingerprint: source 4017c289864383767364 output 717b97fdacf0989ecfa9
+# Fingerprint: source 9896aaf54eac6f49b6bc output 0418b237c6b76cebf54f
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -49,6 +49,15 @@ from .tables import (
     A_spaet,
     A_von,
     ENTITY_LABELS,
+    E_alter_wald,
+    E_banner_der_gefaehrten,
+    E_basar,
+    E_doktor_daemmer,
+    E_maskenball,
+    E_nebelmoor,
+    E_regenbogenbruecke,
+    E_steile_pfade,
+    E_zeitlupenstadt,
     KS_aktion,
     KS_ausruestung,
     KS_begleiter,
@@ -507,7 +516,10 @@ def q_mannschaftsgroesse(state, v_p):
         if kind == 62:  # banner_der_gefaehrten_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:255
-            if any(d_ist(state, c_a, 178) for c_a in state.zones[9 + v_p]):
+            if any(
+                d_ist(state, c_a, E_banner_der_gefaehrten)
+                for c_a in state.zones[9 + v_p]
+            ):
                 value += 1
     return value
 
@@ -565,19 +577,21 @@ def q_einsatz(state, v_f):
             # spec: spec/heldenhain/11_schattenkabinett.rules:218
             if (
                 v_f is not None and state.location[v_f] == 5 + d_besitzer(state, v_f)
-            ) and d_im_feld(state, opponent_of(d_besitzer(state, v_f), 2), 70):
+            ) and d_im_feld(
+                state, opponent_of(d_besitzer(state, v_f), 2), E_doktor_daemmer
+            ):
                 value += -1
                 value = max(value, 0)
         elif kind == 45:  # nebelmoor_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:277
-            if d_schauplatz_liegt(state, 121):
+            if d_schauplatz_liegt(state, E_nebelmoor):
                 value += -1
                 value = max(value, 0)
         elif kind == 83:  # maskenball_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:436
-            if d_schauplatz_liegt(state, 247):
+            if d_schauplatz_liegt(state, E_maskenball):
                 value += 1
     return value
 
@@ -631,12 +645,12 @@ def q_ausdauer(state, v_f):
         elif kind == 26:  # regenbogenbruecke_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:333
-            if d_schauplatz_liegt(state, 60):
+            if d_schauplatz_liegt(state, E_regenbogenbruecke):
                 value += 1
         elif kind == 60:  # alter_wald_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:249
-            if d_schauplatz_liegt(state, 183):
+            if d_schauplatz_liegt(state, E_alter_wald):
                 value += 1
     return value
 
@@ -713,7 +727,7 @@ def q_kosten(state, v_p, v_c):
         elif kind == 81:  # basar_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:427
-            if d_schauplatz_liegt(state, 245) and d_ist_aktion(state, v_c):
+            if d_schauplatz_liegt(state, E_basar) and d_ist_aktion(state, v_c):
                 value += -1
                 value = max(value, 0)
     return value
@@ -728,7 +742,7 @@ def q_rueckendeckung_fuer(state, v_z):
         if kind == 63:  # steile_pfade_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:258
-            if d_schauplatz_liegt(state, 185):
+            if d_schauplatz_liegt(state, E_steile_pfade):
                 value += d_rueckendeckung_summe(state, v_z)
     return value
 
@@ -827,7 +841,7 @@ def allowed_ablenken_mit(state, x0, x1):
         if kind == 47:  # zeitlupenstadt_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:283
-            if d_schauplatz_liegt(state, 123) and d_wartezeit(state, x1):
+            if d_schauplatz_liegt(state, E_zeitlupenstadt) and d_wartezeit(state, x1):
                 return False
     return True
 
@@ -853,7 +867,7 @@ def allowed_ablenken(state, x0, x1, x2):
         if kind == 47:  # zeitlupenstadt_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:283
-            if d_schauplatz_liegt(state, 123) and d_wartezeit(state, x1):
+            if d_schauplatz_liegt(state, E_zeitlupenstadt) and d_wartezeit(state, x1):
                 return False
     return True
 

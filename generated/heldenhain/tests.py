@@ -27,7 +27,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 2efbbd3c76028207
-# Fingerprint: source 6e04a1d9226b0c40cd51 output 11340204dc841644425a
+# Fingerprint: source 4f531a632fe6318d6648 output 566b0feb6004c356253f
 "Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -37,6 +37,251 @@ from .tables import (
     A_deck,
     A_kosten,
     ENTITY_LABELS,
+    E_abgesagt,
+    E_affe_anleihe,
+    E_aktenarchiv,
+    E_alle_fuer_einen,
+    E_alter_wald,
+    E_anton_anker,
+    E_aufbruch,
+    E_ausverkauf,
+    E_banner_der_gefaehrten,
+    E_baron_bleischwer,
+    E_baron_blutdruck,
+    E_baronin_bremse,
+    E_basar,
+    E_baumhaus,
+    E_baumhaus_2,
+    E_bergdorf,
+    E_bert_bergfuehrer,
+    E_bleischuhe,
+    E_blitzy,
+    E_blitzy_2,
+    E_blumenwiese,
+    E_blumenwiese_2,
+    E_blutgeld,
+    E_brosche,
+    E_bruno,
+    E_buerokratie,
+    E_cleo_chance,
+    E_clown_kredit,
+    E_dachs_dieter,
+    E_direktor_dunkel_2,
+    E_diva_dacapo,
+    E_doktor_daemmer,
+    E_dorian_faltfach,
+    E_dornenkrone_2,
+    E_dunkle_plaene,
+    E_edgar_satzsprung,
+    E_eiserne_disziplin,
+    E_ella_eiche,
+    E_ella_eiche_2,
+    E_elster_elvira,
+    E_emil,
+    E_esel_emma,
+    E_eule_elsa,
+    E_falke_fiete,
+    E_fee_fortuna,
+    E_feldflasche,
+    E_festes_band,
+    E_finn_faehrte,
+    E_flauschi,
+    E_fraeulein_faelligkeit,
+    E_fraeulein_frost,
+    E_frau_flaute,
+    E_freundinnen_power,
+    E_frieda_freundschaft,
+    E_fuerst_faustpfand,
+    E_gemeinsam_stark,
+    E_gemeinsamer_marsch,
+    E_gildenhaus,
+    E_gina_gluecksgriff,
+    E_gipfelsturm,
+    E_gluecksarmband,
+    E_gluecksbringer,
+    E_gluecksmarkt,
+    E_gluecksschwein_trudi,
+    E_glueckstreffer,
+    E_goldene_uhr,
+    E_graefin_gaehn,
+    E_graefin_gier,
+    E_graf_grau,
+    E_graue_eminenz_2,
+    E_grauer_platz,
+    E_greta_granit,
+    E_grosses_finale,
+    E_gruppenumarmung,
+    E_hanna_herzlich,
+    E_heilamulett,
+    E_heilkraeuter,
+    E_heldenmut,
+    E_herr_gegenwind,
+    E_herr_handel,
+    E_herr_hemmschuh,
+    E_herr_hemmschuh_2,
+    E_hinterlist,
+    E_hinterzimmer,
+    E_huette_am_see,
+    E_hugo_hueter,
+    E_hund_hasso,
+    E_ida_eifer,
+    E_igel_ingo,
+    E_illusionsdrache,
+    E_intrige,
+    E_jaro,
+    E_jongleur_jupp,
+    E_juna_jubel,
+    E_kabinettssaal,
+    E_kalte_schulter,
+    E_kaltes_schweigen,
+    E_karl_kompass,
+    E_kassierer_knick,
+    E_kater_kasse,
+    E_kater_kuschel,
+    E_ki_bremsklotz,
+    E_ki_fernglas,
+    E_ki_fluesterkasten,
+    E_ki_funkgeraet,
+    E_ki_gluecksrad,
+    E_ki_kompass,
+    E_ki_kompass_2,
+    E_ki_lagerfeuer,
+    E_ki_pflaster,
+    E_ki_preisschild,
+    E_ki_rechenknecht,
+    E_ki_rechenmaschine,
+    E_ki_spielautomat,
+    E_ki_sternchen,
+    E_ki_stoppuhr,
+    E_ki_stoppuhr_2,
+    E_ki_wanderkarte,
+    E_ki_wechselstube,
+    E_kiki_kleeblatt,
+    E_kiki_kleeblatt_2,
+    E_kleingedrucktes,
+    E_kommissar_kleinlaut,
+    E_kontrollzentrum,
+    E_kredit,
+    E_kuchenpause,
+    E_kundschafter,
+    E_kuscheldecke,
+    E_lady_stillstand,
+    E_laehmende_rede,
+    E_lagerpause,
+    E_lena,
+    E_lena_2,
+    E_letzte_rate,
+    E_leuchtturm_der_hoffnung,
+    E_leutnant_lahm,
+    E_lockangebot,
+    E_lord_leihgabe,
+    E_lotte_leuchte,
+    E_luzi_lichtblick,
+    E_madame_muerrisch,
+    E_madame_zugabe,
+    E_magier_mehrwert,
+    E_mamsell_mitgift,
+    E_marktplatz,
+    E_maskenball,
+    E_mats_mut,
+    E_mira_morgentau,
+    E_mira_morgentau_2,
+    E_monokel_2,
+    E_mutprobe,
+    E_nami,
+    E_nami_2,
+    E_nebelmoor,
+    E_nebelmoor_2,
+    E_nele_nebenan,
+    E_notar_nimmermehr,
+    E_nullsummenspiel,
+    E_opernhaus,
+    E_oskar,
+    E_pakt_mit_preis,
+    E_papagei_plapper,
+    E_paula_pfad,
+    E_perlenkette,
+    E_pfandhaus,
+    E_pia_purzel,
+    E_pony_polka,
+    E_preisexplosion,
+    E_prinz_praemie,
+    E_professor_null,
+    E_pudel_pomp,
+    E_purpurpalast,
+    E_pyjamaparty,
+    E_rabe_raspel,
+    E_raenke_schmieden,
+    E_regenbogenbruecke,
+    E_regenbogenschirm_2,
+    E_rettungsaktion,
+    E_rico_rueckprall,
+    E_ronja_regenbogen,
+    E_roxy,
+    E_roxy_2,
+    E_rudi_rast,
+    E_rueckzug_ins_baumhaus,
+    E_rufmord,
+    E_rufmord_2,
+    E_salon,
+    E_samt,
+    E_samt_2,
+    E_schachzug,
+    E_schatten_schorsch,
+    E_schlange_schulden,
+    E_schleichkatze_nebel,
+    E_schmutzkampagne,
+    E_schuldenberg,
+    E_schulter_an_schulter,
+    E_schutzengel,
+    E_schutzengel_2,
+    E_schutzwall,
+    E_schwur_der_gefaehrten,
+    E_selma_seil,
+    E_siegelring,
+    E_sonderangebot,
+    E_sonnenstrahl,
+    E_spatz_pieps,
+    E_spatz_pieps_2,
+    E_sperrstunde,
+    E_spielcasino,
+    E_spitzel_spinne,
+    E_steile_pfade,
+    E_sternenkrone,
+    E_sternschnuppe,
+    E_sternwarte,
+    E_stillstand,
+    E_sunny_sonnenschein,
+    E_tante_tantieme,
+    E_tapferes_herz,
+    E_tauschgeschaeft,
+    E_tessa_trost,
+    E_teurer_spass_2,
+    E_theo_treu,
+    E_treue_freunde,
+    E_verhoer,
+    E_verstaerkung,
+    E_vertragsbruch,
+    E_wachhund_wotan,
+    E_wachturm,
+    E_wechselgeld,
+    E_wegzehrung,
+    E_wilma_weitblick,
+    E_wolkenschloss,
+    E_wucherin_wanda,
+    E_wunschbrunnen,
+    E_zauberer_zins,
+    E_zauberstab,
+    E_zauberstab_2,
+    E_zeitlupenstadt_2,
+    E_zeltlager,
+    E_zensor_zack,
+    E_zinseszins,
+    E_zoe_zuversicht,
+    E_zugabe,
+    E_zusammenhalt,
+    E_zweite_chance,
+    E_zylinder,
     KS_aktion,
     KS_charakter,
     K_aktion,
@@ -153,17 +398,17 @@ def tb_03_setup_3_0(state, frame):
     ]:
         move_card(state, card, 1)
     # spec: spec/heldenhain/tests/03_setup.rules:31
-    move_card(state, 0, 3)
+    move_card(state, E_blitzy, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:32
-    p_startcharakter_setzen(state, 0)
+    p_startcharakter_setzen(state, E_blitzy)
     # spec: spec/heldenhain/tests/03_setup.rules:33
-    move_card(state, 31, 3)
+    move_card(state, E_gruppenumarmung, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:34
-    move_card(state, 35, 3)
+    move_card(state, E_kuchenpause, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:35
-    move_card(state, 36, 3)
+    move_card(state, E_sonnenstrahl, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:36
-    move_card(state, 50, 3)
+    move_card(state, E_zauberstab, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:37
     state.frames.pop()
     state.frames.append(new_frame(16, [0]))
@@ -189,11 +434,11 @@ def tb_03_setup_4_1(state, frame):
 def tb_03_setup_5_0(state, frame):
     "test tests/03_setup.rules#5 part 0 (spec/heldenhain/tests/03_setup.rules:53)"
     # spec: spec/heldenhain/tests/03_setup.rules:53
-    move_card(state, 35, 1)
+    move_card(state, E_kuchenpause, 1)
     # spec: spec/heldenhain/tests/03_setup.rules:54
-    move_card(state, 343, 2)
+    move_card(state, E_rufmord_2, 2)
     # spec: spec/heldenhain/tests/03_setup.rules:55
-    move_card(state, 36, 1)
+    move_card(state, E_sonnenstrahl, 1)
     # spec: spec/heldenhain/tests/03_setup.rules:56
     state.vars[1] = 0
     # spec: spec/heldenhain/tests/03_setup.rules:57
@@ -235,17 +480,17 @@ def tb_03_setup_6_0(state, frame):
 def tb_04_turn_0_0(state, frame):
     "test tests/04_turn.rules#0 part 0 (spec/heldenhain/tests/04_turn.rules:6)"
     # spec: spec/heldenhain/tests/04_turn.rules:6
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:7
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:8
-    move_card(state, 30, 7)
+    move_card(state, E_ki_kompass, 7)
     # spec: spec/heldenhain/tests/04_turn.rules:9
-    p_erschoepfen(state, 0)
+    p_erschoepfen(state, E_blitzy)
     # spec: spec/heldenhain/tests/04_turn.rules:10
-    p_erschoepfen(state, 30)
+    p_erschoepfen(state, E_ki_kompass)
     # spec: spec/heldenhain/tests/04_turn.rules:11
-    p_sperren(state, 1)
+    p_sperren(state, E_roxy)
     # spec: spec/heldenhain/tests/04_turn.rules:12
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -255,9 +500,9 @@ def tb_04_turn_0_0(state, frame):
 def tb_04_turn_1_0(state, frame):
     "test tests/04_turn.rules#1 part 0 (spec/heldenhain/tests/04_turn.rules:19)"
     # spec: spec/heldenhain/tests/04_turn.rules:19
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/04_turn.rules:20
-    p_erschoepfen(state, 312)
+    p_erschoepfen(state, E_samt_2)
     # spec: spec/heldenhain/tests/04_turn.rules:21
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -270,7 +515,7 @@ def tb_04_turn_2_0(state, frame):
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/04_turn.rules:28
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_blitzy] + [UNBOUND] * 2))
     return
 
 
@@ -321,7 +566,7 @@ def tb_04_turn_5_0(state, frame):
     # spec: spec/heldenhain/tests/04_turn.rules:56
     state.tracks[2] = 1
     # spec: spec/heldenhain/tests/04_turn.rules:57
-    move_card(state, 55, 11)
+    move_card(state, E_baumhaus, 11)
     # spec: spec/heldenhain/tests/04_turn.rules:58
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -331,11 +576,11 @@ def tb_04_turn_5_0(state, frame):
 def tb_04_turn_5_1(state, frame):
     "test tests/04_turn.rules#5 part 1 (spec/heldenhain/tests/04_turn.rules:61)"
     # spec: spec/heldenhain/tests/04_turn.rules:61
-    move_card(state, 56, 11)
+    move_card(state, E_leuchtturm_der_hoffnung, 11)
     # spec: spec/heldenhain/tests/04_turn.rules:62
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:63
-    p_stress_geben(state, 0, 2)
+    p_stress_geben(state, E_blitzy, 2)
     # spec: spec/heldenhain/tests/04_turn.rules:64
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -349,9 +594,9 @@ def tb_04_turn_6_0(state, frame):
     # spec: spec/heldenhain/tests/04_turn.rules:71
     state.tracks[5] = 3
     # spec: spec/heldenhain/tests/04_turn.rules:72
-    move_card(state, 198, 5)
+    move_card(state, E_zauberer_zins, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:73
-    move_card(state, 35, 1)
+    move_card(state, E_kuchenpause, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:74
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -363,9 +608,9 @@ def tb_04_turn_7_0(state, frame):
     # spec: spec/heldenhain/tests/04_turn.rules:84
     state.tracks[5] = 2
     # spec: spec/heldenhain/tests/04_turn.rules:85
-    move_card(state, 35, 1)
+    move_card(state, E_kuchenpause, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:86
-    move_card(state, 36, 1)
+    move_card(state, E_sonnenstrahl, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:87
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -375,13 +620,13 @@ def tb_04_turn_7_0(state, frame):
 def tb_04_turn_8_0(state, frame):
     "test tests/04_turn.rules#8 part 0 (spec/heldenhain/tests/04_turn.rules:93)"
     # spec: spec/heldenhain/tests/04_turn.rules:93
-    move_card(state, 1, 3)
+    move_card(state, E_roxy, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:94
-    move_card(state, 0, 3)
+    move_card(state, E_blitzy, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:95
-    move_card(state, 35, 3)
+    move_card(state, E_kuchenpause, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:96
-    move_card(state, 50, 3)
+    move_card(state, E_zauberstab, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:97
     state.tracks[2] = 3
     state.frames.pop()
@@ -392,7 +637,7 @@ def tb_04_turn_8_1(state, frame):
     "test tests/04_turn.rules#8 part 1 (spec/heldenhain/tests/04_turn.rules:100)"
     # spec: spec/heldenhain/tests/04_turn.rules:100
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_blitzy] + [UNBOUND] * 2))
     return
 
 
@@ -400,20 +645,20 @@ def tb_04_turn_8_2(state, frame):
     "test tests/04_turn.rules#8 part 2 (spec/heldenhain/tests/04_turn.rules:103)"
     # spec: spec/heldenhain/tests/04_turn.rules:103
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 35] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_kuchenpause] + [UNBOUND] * 2))
     return
 
 
 def tb_04_turn_9_0(state, frame):
     "test tests/04_turn.rules#9 part 0 (spec/heldenhain/tests/04_turn.rules:108)"
     # spec: spec/heldenhain/tests/04_turn.rules:108
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:109
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:110
-    move_card(state, 3, 5)
+    move_card(state, E_lena, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:111
-    move_card(state, 4, 5)
+    move_card(state, E_mira_morgentau, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:112
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -423,9 +668,9 @@ def tb_04_turn_9_0(state, frame):
 def tb_04_turn_10_0(state, frame):
     "test tests/04_turn.rules#10 part 0 (spec/heldenhain/tests/04_turn.rules:124)"
     # spec: spec/heldenhain/tests/04_turn.rules:124
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:125
-    move_card(state, 36, 3)
+    move_card(state, E_sonnenstrahl, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:126
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -435,15 +680,15 @@ def tb_04_turn_10_0(state, frame):
 def tb_04_turn_11_0(state, frame):
     "test tests/04_turn.rules#11 part 0 (spec/heldenhain/tests/04_turn.rules:135)"
     # spec: spec/heldenhain/tests/04_turn.rules:135
-    move_card(state, 15, 3)
+    move_card(state, E_sunny_sonnenschein, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:136
-    move_card(state, 57, 11)
+    move_card(state, E_wolkenschloss, 11)
     # spec: spec/heldenhain/tests/04_turn.rules:137
-    move_card(state, 35, 1)
+    move_card(state, E_kuchenpause, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:138
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:139
-    p_stress_geben(state, 0, 1)
+    p_stress_geben(state, E_blitzy, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:140
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -453,11 +698,11 @@ def tb_04_turn_11_0(state, frame):
 def tb_04_turn_12_0(state, frame):
     "test tests/04_turn.rules#12 part 0 (spec/heldenhain/tests/04_turn.rules:149)"
     # spec: spec/heldenhain/tests/04_turn.rules:149
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:150
-    p_stress_geben(state, 0, 3)
+    p_stress_geben(state, E_blitzy, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:151
-    p_bis_zugende_ausdauer(state, 0, 1)
+    p_bis_zugende_ausdauer(state, E_blitzy, 1)
     state.frames.pop()
     return
 
@@ -497,9 +742,9 @@ def tb_04_turn_13_0(state, frame):
     ]:
         move_card(state, card, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:160
-    move_card(state, 0, 3)
+    move_card(state, E_blitzy, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:161
-    move_card(state, 1, 3)
+    move_card(state, E_roxy, 3)
     state.frames.pop()
     return
 
@@ -515,9 +760,9 @@ def tb_04_turn_13_1(state, frame):
 def tb_04_turn_14_0(state, frame):
     "test tests/04_turn.rules#14 part 0 (spec/heldenhain/tests/04_turn.rules:169)"
     # spec: spec/heldenhain/tests/04_turn.rules:169
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:170
-    move_card(state, 35, 3)
+    move_card(state, E_kuchenpause, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:171
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -527,9 +772,9 @@ def tb_04_turn_14_0(state, frame):
 def tb_04_turn_15_0(state, frame):
     "test tests/04_turn.rules#15 part 0 (spec/heldenhain/tests/04_turn.rules:178)"
     # spec: spec/heldenhain/tests/04_turn.rules:178
-    move_card(state, 37, 3)
+    move_card(state, E_grosses_finale, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:179
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:180
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -549,7 +794,7 @@ def tb_05_bots_0_0(state, frame):
     # L: the test's locals, by name
     L = frame[2]
     # spec: spec/heldenhain/tests/05_bots.rules:4
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/05_bots.rules:5
     L["a"] = d_eval_tante_taktik(state, 0)
     # spec: spec/heldenhain/tests/05_bots.rules:6
@@ -579,11 +824,11 @@ def tb_05_bots_1_0(state, frame):
     # L: the test's locals, by name
     L = frame[2]
     # spec: spec/heldenhain/tests/05_bots.rules:17
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/05_bots.rules:18
     L["a"] = d_eval_tante_taktik(state, 0)
     # spec: spec/heldenhain/tests/05_bots.rules:19
-    p_stress_geben(state, 1, 1)
+    p_stress_geben(state, E_roxy, 1)
     state.frames.pop()
     return
 
@@ -593,11 +838,11 @@ def tb_05_bots_2_0(state, frame):
     # L: the test's locals, by name
     L = frame[2]
     # spec: spec/heldenhain/tests/05_bots.rules:24
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/05_bots.rules:25
     L["a"] = d_eval_graf_gruebel(state, 0)
     # spec: spec/heldenhain/tests/05_bots.rules:26
-    p_sperren(state, 249)
+    p_sperren(state, E_roxy_2)
     state.frames.pop()
     return
 
@@ -607,11 +852,11 @@ def tb_05_bots_3_0(state, frame):
     # L: the test's locals, by name
     L = frame[2]
     # spec: spec/heldenhain/tests/05_bots.rules:31
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/05_bots.rules:32
     L["a"] = d_eval_der_wegweiser(state, 0)
     # spec: spec/heldenhain/tests/05_bots.rules:33
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     state.frames.pop()
     return
 
@@ -623,7 +868,7 @@ def tb_05_bots_3_1(state, frame):
     # spec: spec/heldenhain/tests/05_bots.rules:35
     L["b"] = d_eval_der_wegweiser(state, 0)
     # spec: spec/heldenhain/tests/05_bots.rules:36
-    move_card(state, 150, 5)
+    move_card(state, E_igel_ingo, 5)
     state.frames.pop()
     return
 
@@ -637,7 +882,7 @@ def tb_05_bots_4_0(state, frame):
     # spec: spec/heldenhain/tests/05_bots.rules:42
     L["t"] = d_eval_tante_taktik(state, 0)
     # spec: spec/heldenhain/tests/05_bots.rules:43
-    move_card(state, 231, 3)
+    move_card(state, E_kredit, 3)
     state.frames.pop()
     return
 
@@ -645,9 +890,9 @@ def tb_05_bots_4_0(state, frame):
 def tb_05_bots_5_0(state, frame):
     "test tests/05_bots.rules#5 part 0 (spec/heldenhain/tests/05_bots.rules:48)"
     # spec: spec/heldenhain/tests/05_bots.rules:48
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/05_bots.rules:49
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     state.frames.pop()
     return
 
@@ -655,10 +900,10 @@ def tb_05_bots_5_0(state, frame):
 def tb_05_figures_1_0(state, frame):
     "test tests/05_figures.rules#1 part 0 (spec/heldenhain/tests/05_figures.rules:11)"
     # spec: spec/heldenhain/tests/05_figures.rules:11
-    move_card(state, 0, 3)
+    move_card(state, E_blitzy, 3)
     # spec: spec/heldenhain/tests/05_figures.rules:12
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_blitzy] + [UNBOUND] * 2))
     return
 
 
@@ -670,17 +915,17 @@ def tb_05_figures_2_0(state, frame):
             # spec: spec/heldenhain/tests/05_figures.rules:18
             state.tracks[4] = 3
             # spec: spec/heldenhain/tests/05_figures.rules:19
-            move_card(state, 312, 6)
+            move_card(state, E_samt_2, 6)
             # spec: spec/heldenhain/tests/05_figures.rules:20
-            p_erschoepfen(state, 312)
+            p_erschoepfen(state, E_samt_2)
             # spec: spec/heldenhain/tests/05_figures.rules:21
             frame[1] = 1
-            state.frames.append(new_frame(3, [0, 0] + [UNBOUND] * 2))
+            state.frames.append(new_frame(3, [0, E_blitzy] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/05_figures.rules:22
             state.frames.pop()
-            state.frames.append(new_frame(3, [0, 26] + [UNBOUND] * 2))
+            state.frames.append(new_frame(3, [0, E_illusionsdrache] + [UNBOUND] * 2))
             return
 
 
@@ -697,12 +942,12 @@ def tb_05_figures_3_0(state, frame):
     # spec: spec/heldenhain/tests/05_figures.rules:33
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/05_figures.rules:34
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/05_figures.rules:35
-    p_erschoepfen(state, 312)
+    p_erschoepfen(state, E_samt_2)
     # spec: spec/heldenhain/tests/05_figures.rules:36
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 2] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_nami] + [UNBOUND] * 2))
     return
 
 
@@ -711,12 +956,12 @@ def tb_05_figures_4_0(state, frame):
     # spec: spec/heldenhain/tests/05_figures.rules:43
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/05_figures.rules:44
-    move_card(state, 248, 6)
+    move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/05_figures.rules:45
-    p_erschoepfen(state, 248)
+    p_erschoepfen(state, E_blitzy_2)
     # spec: spec/heldenhain/tests/05_figures.rules:46
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 65] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_herr_gegenwind] + [UNBOUND] * 2))
     return
 
 
@@ -725,12 +970,12 @@ def tb_05_figures_5_0(state, frame):
     # spec: spec/heldenhain/tests/05_figures.rules:51
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/05_figures.rules:52
-    move_card(state, 248, 6)
+    move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/05_figures.rules:53
-    p_erschoepfen(state, 248)
+    p_erschoepfen(state, E_blitzy_2)
     # spec: spec/heldenhain/tests/05_figures.rules:54
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 128] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_dorian_faltfach] + [UNBOUND] * 2))
     return
 
 
@@ -739,33 +984,33 @@ def tb_05_figures_6_0(state, frame):
     # spec: spec/heldenhain/tests/05_figures.rules:59
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/05_figures.rules:60
-    move_card(state, 248, 6)
+    move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/05_figures.rules:61
-    p_erschoepfen(state, 248)
+    p_erschoepfen(state, E_blitzy_2)
     # spec: spec/heldenhain/tests/05_figures.rules:62
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 187] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_rico_rueckprall] + [UNBOUND] * 2))
     return
 
 
 def tb_05_figures_7_0(state, frame):
     "test tests/05_figures.rules#7 part 0 (spec/heldenhain/tests/05_figures.rules:68)"
     # spec: spec/heldenhain/tests/05_figures.rules:68
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:69
-    move_card(state, 3, 5)
+    move_card(state, E_lena, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:70
-    move_card(state, 4, 5)
+    move_card(state, E_mira_morgentau, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:71
-    move_card(state, 20, 5)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:72
-    move_card(state, 21, 5)
+    move_card(state, E_spatz_pieps, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:73
-    move_card(state, 10, 5)
+    move_card(state, E_ella_eiche, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:74
-    activate(state, 0, [50, 10], None)
+    activate(state, 0, [E_zauberstab, E_ella_eiche], None)
     # spec: spec/heldenhain/tests/05_figures.rules:75
-    move_card(state, 50, 9)
+    move_card(state, E_zauberstab, 9)
     state.frames.pop()
     return
 
@@ -773,7 +1018,7 @@ def tb_05_figures_7_0(state, frame):
 def tb_05_figures_7_1(state, frame):
     "test tests/05_figures.rules#7 part 1 (spec/heldenhain/tests/05_figures.rules:77)"
     # spec: spec/heldenhain/tests/05_figures.rules:77
-    move_card(state, 1, 3)
+    move_card(state, E_roxy, 3)
     state.frames.pop()
     return
 
@@ -782,38 +1027,38 @@ def tb_05_figures_7_2(state, frame):
     "test tests/05_figures.rules#7 part 2 (spec/heldenhain/tests/05_figures.rules:79)"
     # spec: spec/heldenhain/tests/05_figures.rules:79
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_roxy] + [UNBOUND] * 2))
     return
 
 
 def tb_05_figures_8_0(state, frame):
     "test tests/05_figures.rules#8 part 0 (spec/heldenhain/tests/05_figures.rules:88)"
     # spec: spec/heldenhain/tests/05_figures.rules:88
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:89
-    move_card(state, 3, 5)
+    move_card(state, E_lena, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:90
-    move_card(state, 4, 5)
+    move_card(state, E_mira_morgentau, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:91
-    move_card(state, 20, 5)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:92
-    move_card(state, 21, 5)
+    move_card(state, E_spatz_pieps, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:93
-    move_card(state, 10, 5)
+    move_card(state, E_ella_eiche, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:94
-    move_card(state, 30, 3)
+    move_card(state, E_ki_kompass, 3)
     # spec: spec/heldenhain/tests/05_figures.rules:95
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 30] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_ki_kompass] + [UNBOUND] * 2))
     return
 
 
 def tb_05_figures_9_0(state, frame):
     "test tests/05_figures.rules#9 part 0 (spec/heldenhain/tests/05_figures.rules:100)"
     # spec: spec/heldenhain/tests/05_figures.rules:100
-    move_card(state, 250, 5)
+    move_card(state, E_nami_2, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:101
-    move_card(state, 2, 3)
+    move_card(state, E_nami, 3)
     state.frames.pop()
     return
 
@@ -821,7 +1066,7 @@ def tb_05_figures_9_0(state, frame):
 def tb_05_figures_9_1(state, frame):
     "test tests/05_figures.rules#9 part 1 (spec/heldenhain/tests/05_figures.rules:103)"
     # spec: spec/heldenhain/tests/05_figures.rules:103
-    move_card(state, 250, 17)
+    move_card(state, E_nami_2, 17)
     state.frames.pop()
     return
 
@@ -832,28 +1077,28 @@ def tb_05_figures_10_0(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/tests/05_figures.rules:108
-            move_card(state, 0, 3)
+            move_card(state, E_blitzy, 3)
             # spec: spec/heldenhain/tests/05_figures.rules:109
             frame[1] = 1
-            state.frames.append(new_frame(3, [0, 0] + [UNBOUND] * 2))
+            state.frames.append(new_frame(3, [0, E_blitzy] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/05_figures.rules:110
-            move_card(state, 48, 3)
+            move_card(state, E_gluecksarmband, 3)
             # spec: spec/heldenhain/tests/05_figures.rules:111
             state.frames.pop()
-            state.frames.append(new_frame(3, [0, 48] + [UNBOUND] * 2))
+            state.frames.append(new_frame(3, [0, E_gluecksarmband] + [UNBOUND] * 2))
             return
 
 
 def tb_05_figures_10_1(state, frame):
     "test tests/05_figures.rules#10 part 1 (spec/heldenhain/tests/05_figures.rules:113)"
     # spec: spec/heldenhain/tests/05_figures.rules:113
-    p_stress_geben(state, 0, 2)
+    p_stress_geben(state, E_blitzy, 2)
     # spec: spec/heldenhain/tests/05_figures.rules:114
-    p_dauerhaft_einsatz(state, 0, 1)
+    p_dauerhaft_einsatz(state, E_blitzy, 1)
     # spec: spec/heldenhain/tests/05_figures.rules:115
-    p_bis_zugende_rettung(state, 0, 2)
+    p_bis_zugende_rettung(state, E_blitzy, 2)
     state.frames.pop()
     return
 
@@ -861,7 +1106,7 @@ def tb_05_figures_10_1(state, frame):
 def tb_05_figures_10_2(state, frame):
     "test tests/05_figures.rules#10 part 2 (spec/heldenhain/tests/05_figures.rules:117)"
     # spec: spec/heldenhain/tests/05_figures.rules:117
-    p_auf_die_hand(state, 0)
+    p_auf_die_hand(state, E_blitzy)
     state.frames.pop()
     return
 
@@ -872,14 +1117,14 @@ def tb_05_figures_10_3(state, frame):
     state.tracks[2] = 6
     # spec: spec/heldenhain/tests/05_figures.rules:121
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_blitzy] + [UNBOUND] * 2))
     return
 
 
 def tb_06_collect_0_0(state, frame):
     "test tests/06_collect.rules#0 part 0 (spec/heldenhain/tests/06_collect.rules:4)"
     # spec: spec/heldenhain/tests/06_collect.rules:4
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:5
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -891,12 +1136,12 @@ def tb_06_collect_1_0(state, frame):
     # spec: spec/heldenhain/tests/06_collect.rules:15
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/06_collect.rules:16
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:17
-    p_bis_zugende_rettung(state, 1, 2)
+    p_bis_zugende_rettung(state, E_roxy, 2)
     # spec: spec/heldenhain/tests/06_collect.rules:18
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_roxy] + [UNBOUND] * 1))
     return
 
 
@@ -905,17 +1150,17 @@ def tb_06_collect_2_0(state, frame):
     # spec: spec/heldenhain/tests/06_collect.rules:23
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/06_collect.rules:24
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:25
-    move_card(state, 248, 6)
+    move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/06_collect.rules:26
-    move_card(state, 10, 5)
+    move_card(state, E_ella_eiche, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:27
-    p_erschoepfen(state, 10)
+    p_erschoepfen(state, E_ella_eiche)
     # spec: spec/heldenhain/tests/06_collect.rules:28
-    move_card(state, 3, 5)
+    move_card(state, E_lena, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:29
-    p_wartezeit_setzen(state, 3, True)
+    p_wartezeit_setzen(state, E_lena, True)
     state.frames.pop()
     return
 
@@ -925,9 +1170,9 @@ def tb_06_collect_3_0(state, frame):
     # spec: spec/heldenhain/tests/06_collect.rules:37
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/06_collect.rules:38
-    move_card(state, 20, 5)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:39
-    move_card(state, 26, 5)
+    move_card(state, E_illusionsdrache, 5)
     state.frames.pop()
     return
 
@@ -937,7 +1182,7 @@ def tb_06_collect_4_0(state, frame):
     # spec: spec/heldenhain/tests/06_collect.rules:45
     state.tracks[0] = 18
     # spec: spec/heldenhain/tests/06_collect.rules:46
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:47
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -953,12 +1198,12 @@ def tb_06_collect_5_0(state, frame):
     # spec: spec/heldenhain/tests/06_collect.rules:55
     state.tracks[0] = 18
     # spec: spec/heldenhain/tests/06_collect.rules:56
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:57
-    move_card(state, 35, 1)
+    move_card(state, E_kuchenpause, 1)
     # spec: spec/heldenhain/tests/06_collect.rules:58
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 0] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_blitzy] + [UNBOUND] * 1))
     return
 
 
@@ -971,23 +1216,23 @@ def tb_06_collect_6_0(state, frame):
     # spec: spec/heldenhain/tests/06_collect.rules:66
     state.tracks[0] = 10
     # spec: spec/heldenhain/tests/06_collect.rules:67
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/06_collect.rules:68
-    move_card(state, 35, 1)
+    move_card(state, E_kuchenpause, 1)
     # spec: spec/heldenhain/tests/06_collect.rules:69
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 0] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_blitzy] + [UNBOUND] * 1))
     return
 
 
 def tb_07_distract_0_0(state, frame):
     "test tests/07_distract.rules#0 part 0 (spec/heldenhain/tests/07_distract.rules:4)"
     # spec: spec/heldenhain/tests/07_distract.rules:4
-    move_card(state, 2, 5)
+    move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:5
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/07_distract.rules:6
-    p_erschoepfen(state, 312)
+    p_erschoepfen(state, E_samt_2)
     state.frames.pop()
     return
 
@@ -1005,9 +1250,9 @@ def tb_07_distract_1_0(state, frame):
     # spec: spec/heldenhain/tests/07_distract.rules:22
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/07_distract.rules:23
-    move_card(state, 2, 5)
+    move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:24
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     state.frames.pop()
     return
 
@@ -1015,7 +1260,7 @@ def tb_07_distract_1_0(state, frame):
 def tb_07_distract_1_1(state, frame):
     "test tests/07_distract.rules#1 part 1 (spec/heldenhain/tests/07_distract.rules:27)"
     # spec: spec/heldenhain/tests/07_distract.rules:27
-    p_erschoepfen(state, 312)
+    p_erschoepfen(state, E_samt_2)
     state.frames.pop()
     return
 
@@ -1025,13 +1270,13 @@ def tb_07_distract_2_0(state, frame):
     # spec: spec/heldenhain/tests/07_distract.rules:32
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/07_distract.rules:33
-    move_card(state, 2, 5)
+    move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:34
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/07_distract.rules:35
-    p_erschoepfen(state, 312)
+    p_erschoepfen(state, E_samt_2)
     # spec: spec/heldenhain/tests/07_distract.rules:36
-    p_erschoepfen(state, 2)
+    p_erschoepfen(state, E_nami)
     state.frames.pop()
     return
 
@@ -1041,17 +1286,17 @@ def tb_07_distract_3_0(state, frame):
     # spec: spec/heldenhain/tests/07_distract.rules:42
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/07_distract.rules:43
-    move_card(state, 4, 5)
+    move_card(state, E_mira_morgentau, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:44
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/07_distract.rules:45
-    p_stress_geben(state, 4, 1)
+    p_stress_geben(state, E_mira_morgentau, 1)
     # spec: spec/heldenhain/tests/07_distract.rules:46
-    p_stress_geben(state, 312, 2)
+    p_stress_geben(state, E_samt_2, 2)
     # spec: spec/heldenhain/tests/07_distract.rules:47
-    p_erschoepfen(state, 312)
+    p_erschoepfen(state, E_samt_2)
     # spec: spec/heldenhain/tests/07_distract.rules:48
-    p_ablenken_ausfuehren(state, 0, 4, 312)
+    p_ablenken_ausfuehren(state, 0, E_mira_morgentau, E_samt_2)
     state.frames.pop()
     return
 
@@ -1061,13 +1306,13 @@ def tb_07_distract_4_0(state, frame):
     # spec: spec/heldenhain/tests/07_distract.rules:54
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/07_distract.rules:55
-    move_card(state, 2, 5)
+    move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:56
-    move_card(state, 9, 5)
+    move_card(state, E_tessa_trost, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:57
-    move_card(state, 327, 6)
+    move_card(state, E_direktor_dunkel_2, 6)
     # spec: spec/heldenhain/tests/07_distract.rules:58
-    p_erschoepfen(state, 327)
+    p_erschoepfen(state, E_direktor_dunkel_2)
     state.frames.pop()
     return
 
@@ -1075,7 +1320,7 @@ def tb_07_distract_4_0(state, frame):
 def tb_07_distract_4_1(state, frame):
     "test tests/07_distract.rules#4 part 1 (spec/heldenhain/tests/07_distract.rules:60)"
     # spec: spec/heldenhain/tests/07_distract.rules:60
-    p_ablenken_ausfuehren(state, 0, 2, 327)
+    p_ablenken_ausfuehren(state, 0, E_nami, E_direktor_dunkel_2)
     state.frames.pop()
     return
 
@@ -1085,13 +1330,13 @@ def tb_07_distract_5_0(state, frame):
     # spec: spec/heldenhain/tests/07_distract.rules:67
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/07_distract.rules:68
-    move_card(state, 2, 5)
+    move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:69
-    move_card(state, 327, 6)
+    move_card(state, E_direktor_dunkel_2, 6)
     # spec: spec/heldenhain/tests/07_distract.rules:70
-    move_card(state, 321, 6)
+    move_card(state, E_herr_hemmschuh_2, 6)
     # spec: spec/heldenhain/tests/07_distract.rules:71
-    p_erschoepfen(state, 327)
+    p_erschoepfen(state, E_direktor_dunkel_2)
     # spec: spec/heldenhain/tests/07_distract.rules:72
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1103,17 +1348,17 @@ def tb_07_distract_6_0(state, frame):
     # spec: spec/heldenhain/tests/07_distract.rules:80
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/07_distract.rules:81
-    move_card(state, 2, 5)
+    move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:82
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/07_distract.rules:83
-    activate(state, 0, [360, 312], None)
+    activate(state, 0, [E_monokel_2, E_samt_2], None)
     # spec: spec/heldenhain/tests/07_distract.rules:84
-    move_card(state, 360, 10)
+    move_card(state, E_monokel_2, 10)
     # spec: spec/heldenhain/tests/07_distract.rules:85
-    p_erschoepfen(state, 312)
+    p_erschoepfen(state, E_samt_2)
     # spec: spec/heldenhain/tests/07_distract.rules:86
-    p_ablenken_ausfuehren(state, 0, 2, 312)
+    p_ablenken_ausfuehren(state, 0, E_nami, E_samt_2)
     state.frames.pop()
     return
 
@@ -1123,13 +1368,13 @@ def tb_07_distract_7_0(state, frame):
     # spec: spec/heldenhain/tests/07_distract.rules:91
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/07_distract.rules:92
-    move_card(state, 2, 5)
+    move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:93
-    move_card(state, 327, 6)
+    move_card(state, E_direktor_dunkel_2, 6)
     # spec: spec/heldenhain/tests/07_distract.rules:94
-    p_erschoepfen(state, 327)
+    p_erschoepfen(state, E_direktor_dunkel_2)
     # spec: spec/heldenhain/tests/07_distract.rules:95
-    p_ablenken_ausfuehren(state, 0, 2, 327)
+    p_ablenken_ausfuehren(state, 0, E_nami, E_direktor_dunkel_2)
     state.frames.pop()
     return
 
@@ -1167,9 +1412,9 @@ def tb_07_distract_7_3(state, frame):
 def tb_07_distract_8_0(state, frame):
     "test tests/07_distract.rules#8 part 0 (spec/heldenhain/tests/07_distract.rules:112)"
     # spec: spec/heldenhain/tests/07_distract.rules:112
-    move_card(state, 2, 5)
+    move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:113
-    p_stress_geben(state, 2, 2)
+    p_stress_geben(state, E_nami, 2)
     # spec: spec/heldenhain/tests/07_distract.rules:114
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1187,7 +1432,7 @@ def tb_07_distract_8_1(state, frame):
 def tb_07_distract_8_2(state, frame):
     "test tests/07_distract.rules#8 part 2 (spec/heldenhain/tests/07_distract.rules:119)"
     # spec: spec/heldenhain/tests/07_distract.rules:119
-    p_heilen(state, 2, 1)
+    p_heilen(state, E_nami, 1)
     state.frames.pop()
     return
 
@@ -1195,12 +1440,12 @@ def tb_07_distract_8_2(state, frame):
 def tb_07_distract_9_0(state, frame):
     "test tests/07_distract.rules#9 part 0 (spec/heldenhain/tests/07_distract.rules:124)"
     # spec: spec/heldenhain/tests/07_distract.rules:124
-    move_card(state, 248, 6)
+    move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/07_distract.rules:125
-    move_card(state, 62, 3)
+    move_card(state, E_lady_stillstand, 3)
     # spec: spec/heldenhain/tests/07_distract.rules:126
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 62] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_lady_stillstand] + [UNBOUND] * 2))
     return
 
 
@@ -1217,9 +1462,9 @@ def tb_07_distract_9_1(state, frame):
 def tb_07_distract_10_0(state, frame):
     "test tests/07_distract.rules#10 part 0 (spec/heldenhain/tests/07_distract.rules:137)"
     # spec: spec/heldenhain/tests/07_distract.rules:137
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:138
-    p_erschoepfen(state, 0)
+    p_erschoepfen(state, E_blitzy)
     # spec: spec/heldenhain/tests/07_distract.rules:139
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1231,11 +1476,11 @@ def tb_07_distract_11_0(state, frame):
     # spec: spec/heldenhain/tests/07_distract.rules:145
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/07_distract.rules:146
-    move_card(state, 258, 6)
+    move_card(state, E_ella_eiche_2, 6)
     # spec: spec/heldenhain/tests/07_distract.rules:147
-    move_card(state, 2, 5)
+    move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/07_distract.rules:148
-    p_sperren(state, 258)
+    p_sperren(state, E_ella_eiche_2)
     # spec: spec/heldenhain/tests/07_distract.rules:149
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/07_distract.rules:150
@@ -1267,9 +1512,9 @@ def tb_07_distract_11_2(state, frame):
 def tb_07_distract_12_0(state, frame):
     "test tests/07_distract.rules#12 part 0 (spec/heldenhain/tests/07_distract.rules:167)"
     # spec: spec/heldenhain/tests/07_distract.rules:167
-    move_card(state, 248, 6)
+    move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/07_distract.rules:168
-    p_sperren(state, 248)
+    p_sperren(state, E_blitzy_2)
     # spec: spec/heldenhain/tests/07_distract.rules:169
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/07_distract.rules:170
@@ -1283,7 +1528,7 @@ def tb_07_distract_12_1(state, frame):
     # spec: spec/heldenhain/tests/07_distract.rules:172
     state.vars[0] = 0
     # spec: spec/heldenhain/tests/07_distract.rules:173
-    p_sperren(state, 248)
+    p_sperren(state, E_blitzy_2)
     state.frames.pop()
     return
 
@@ -1291,9 +1536,9 @@ def tb_07_distract_12_1(state, frame):
 def tb_08_card_kinds_0_0(state, frame):
     "test tests/08_card_kinds.rules#0 part 0 (spec/heldenhain/tests/08_card_kinds.rules:4)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:4
-    move_card(state, 35, 3)
+    move_card(state, E_kuchenpause, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:5
-    move_card(state, 55, 3)
+    move_card(state, E_baumhaus, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:6
     state.tracks[2] = 1
     state.frames.pop()
@@ -1311,25 +1556,25 @@ def tb_08_card_kinds_0_1(state, frame):
 def tb_08_card_kinds_1_0(state, frame):
     "test tests/08_card_kinds.rules#1 part 0 (spec/heldenhain/tests/08_card_kinds.rules:14)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:14
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:15
-    move_card(state, 20, 5)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:16
-    move_card(state, 50, 3)
+    move_card(state, E_zauberstab, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:17
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 50] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_zauberstab] + [UNBOUND] * 2))
     return
 
 
 def tb_08_card_kinds_2_0(state, frame):
     "test tests/08_card_kinds.rules#2 part 0 (spec/heldenhain/tests/08_card_kinds.rules:26)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:26
-    move_card(state, 50, 3)
+    move_card(state, E_zauberstab, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:27
-    move_card(state, 20, 5)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:28
-    move_card(state, 248, 6)
+    move_card(state, E_blitzy_2, 6)
     state.frames.pop()
     return
 
@@ -1337,7 +1582,7 @@ def tb_08_card_kinds_2_0(state, frame):
 def tb_08_card_kinds_2_1(state, frame):
     "test tests/08_card_kinds.rules#2 part 1 (spec/heldenhain/tests/08_card_kinds.rules:30)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:30
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     state.frames.pop()
     return
 
@@ -1345,14 +1590,14 @@ def tb_08_card_kinds_2_1(state, frame):
 def tb_08_card_kinds_3_0(state, frame):
     "test tests/08_card_kinds.rules#3 part 0 (spec/heldenhain/tests/08_card_kinds.rules:35)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:35
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:36
-    move_card(state, 50, 3)
+    move_card(state, E_zauberstab, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:37
-    move_card(state, 53, 3)
+    move_card(state, E_sternenkrone, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:38
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 50] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_zauberstab] + [UNBOUND] * 2))
     return
 
 
@@ -1360,30 +1605,30 @@ def tb_08_card_kinds_3_1(state, frame):
     "test tests/08_card_kinds.rules#3 part 1 (spec/heldenhain/tests/08_card_kinds.rules:40)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:40
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 53] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_sternenkrone] + [UNBOUND] * 2))
     return
 
 
 def tb_08_card_kinds_4_0(state, frame):
     "test tests/08_card_kinds.rules#4 part 0 (spec/heldenhain/tests/08_card_kinds.rules:47)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:47
-    move_card(state, 252, 6)
+    move_card(state, E_mira_morgentau_2, 6)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:48
-    move_card(state, 297, 4)
+    move_card(state, E_regenbogenschirm_2, 4)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:49
-    move_card(state, 486, 4)
+    move_card(state, E_dornenkrone_2, 4)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:50
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/08_card_kinds.rules:51
     state.frames.pop()
-    state.frames.append(new_frame(3, [1, 297] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [1, E_regenbogenschirm_2] + [UNBOUND] * 2))
     return
 
 
 def tb_08_card_kinds_4_1(state, frame):
     "test tests/08_card_kinds.rules#4 part 1 (spec/heldenhain/tests/08_card_kinds.rules:53)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:53
-    p_stress_geben(state, 252, 3)
+    p_stress_geben(state, E_mira_morgentau_2, 3)
     state.frames.pop()
     return
 
@@ -1392,20 +1637,20 @@ def tb_08_card_kinds_4_2(state, frame):
     "test tests/08_card_kinds.rules#4 part 2 (spec/heldenhain/tests/08_card_kinds.rules:55)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:55
     state.frames.pop()
-    state.frames.append(new_frame(3, [1, 486] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [1, E_dornenkrone_2] + [UNBOUND] * 2))
     return
 
 
 def tb_08_card_kinds_5_0(state, frame):
     "test tests/08_card_kinds.rules#5 part 0 (spec/heldenhain/tests/08_card_kinds.rules:61)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:61
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:62
-    activate(state, 0, [54, 0], None)
+    activate(state, 0, [E_kuscheldecke, E_blitzy], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:63
-    move_card(state, 54, 9)
+    move_card(state, E_kuscheldecke, 9)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:64
-    p_stress_geben(state, 0, 4)
+    p_stress_geben(state, E_blitzy, 4)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:65
     p_stress_pruefen(state)
     state.frames.pop()
@@ -1417,21 +1662,21 @@ def tb_08_card_kinds_6_0(state, frame):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:71
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/08_card_kinds.rules:72
-    move_card(state, 20, 3)
+    move_card(state, E_flauschi, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:73
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 20] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_flauschi] + [UNBOUND] * 2))
     return
 
 
 def tb_08_card_kinds_6_1(state, frame):
     "test tests/08_card_kinds.rules#6 part 1 (spec/heldenhain/tests/08_card_kinds.rules:76)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:76
-    p_erschoepfen(state, 20)
+    p_erschoepfen(state, E_flauschi)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:77
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/08_card_kinds.rules:78
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     state.frames.pop()
     return
 
@@ -1439,7 +1684,7 @@ def tb_08_card_kinds_6_1(state, frame):
 def tb_08_card_kinds_6_2(state, frame):
     "test tests/08_card_kinds.rules#6 part 2 (spec/heldenhain/tests/08_card_kinds.rules:80)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:80
-    p_ablenken_ausfuehren(state, 1, 312, 20)
+    p_ablenken_ausfuehren(state, 1, E_samt_2, E_flauschi)
     state.frames.pop()
     return
 
@@ -1451,25 +1696,25 @@ def tb_08_card_kinds_7_0(state, frame):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:86
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/08_card_kinds.rules:87
-    move_card(state, 20, 5)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:88
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:89
-    p_stress_geben(state, 1, 2)
+    p_stress_geben(state, E_roxy, 2)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:90
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_roxy] + [UNBOUND] * 1))
     return
 
 
 def tb_08_card_kinds_8_0(state, frame):
     "test tests/08_card_kinds.rules#8 part 0 (spec/heldenhain/tests/08_card_kinds.rules:96)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:96
-    move_card(state, 337, 8)
+    move_card(state, E_ki_stoppuhr_2, 8)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:97
-    p_erschoepfen(state, 337)
+    p_erschoepfen(state, E_ki_stoppuhr_2)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:98
-    move_card(state, 2, 5)
+    move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:99
     state.tracks[4] = 3
     state.frames.pop()
@@ -1479,12 +1724,12 @@ def tb_08_card_kinds_8_0(state, frame):
 def tb_08_card_kinds_8_1(state, frame):
     "test tests/08_card_kinds.rules#8 part 1 (spec/heldenhain/tests/08_card_kinds.rules:102)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:102
-    move_card(state, 93, 3)
+    move_card(state, E_stillstand, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:103
-    p_aufrichten(state, 337)
+    p_aufrichten(state, E_ki_stoppuhr_2)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:104
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 93] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_stillstand] + [UNBOUND] * 2))
     return
 
 
@@ -1493,9 +1738,9 @@ def tb_08_card_kinds_9_0(state, frame):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:109
     activate(state, 21, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:110
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:111
-    move_card(state, 30, 3)
+    move_card(state, E_ki_kompass, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:112
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1505,9 +1750,9 @@ def tb_08_card_kinds_9_0(state, frame):
 def tb_08_card_kinds_10_0(state, frame):
     "test tests/08_card_kinds.rules#10 part 0 (spec/heldenhain/tests/08_card_kinds.rules:122)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:122
-    move_card(state, 30, 7)
+    move_card(state, E_ki_kompass, 7)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:123
-    p_erschoepfen(state, 30)
+    p_erschoepfen(state, E_ki_kompass)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:124
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1517,7 +1762,7 @@ def tb_08_card_kinds_10_0(state, frame):
 def tb_08_card_kinds_10_1(state, frame):
     "test tests/08_card_kinds.rules#10 part 1 (spec/heldenhain/tests/08_card_kinds.rules:127)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:127
-    move_card(state, 278, 3)
+    move_card(state, E_ki_kompass_2, 3)
     state.frames.pop()
     return
 
@@ -1525,35 +1770,35 @@ def tb_08_card_kinds_10_1(state, frame):
 def tb_08_card_kinds_11_0(state, frame):
     "test tests/08_card_kinds.rules#11 part 0 (spec/heldenhain/tests/08_card_kinds.rules:133)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:133
-    move_card(state, 35, 3)
+    move_card(state, E_kuchenpause, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:134
-    move_card(state, 0, 1)
+    move_card(state, E_blitzy, 1)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:135
-    move_card(state, 1, 1)
+    move_card(state, E_roxy, 1)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:136
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 35] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_kuchenpause] + [UNBOUND] * 2))
     return
 
 
 def tb_08_card_kinds_12_0(state, frame):
     "test tests/08_card_kinds.rules#12 part 0 (spec/heldenhain/tests/08_card_kinds.rules:141)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:141
-    move_card(state, 36, 3)
+    move_card(state, E_sonnenstrahl, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:142
-    move_card(state, 0, 1)
+    move_card(state, E_blitzy, 1)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:143
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 36] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_sonnenstrahl] + [UNBOUND] * 2))
     return
 
 
 def tb_08_card_kinds_13_0(state, frame):
     "test tests/08_card_kinds.rules#13 part 0 (spec/heldenhain/tests/08_card_kinds.rules:148)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:148
-    move_card(state, 35, 3)
+    move_card(state, E_kuchenpause, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:149
-    move_card(state, 38, 3)
+    move_card(state, E_schutzengel, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:150
     state.vars[2] = False
     state.frames.pop()
@@ -1566,17 +1811,17 @@ def tb_08_card_kinds_14_0(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/tests/08_card_kinds.rules:156
-            move_card(state, 55, 3)
+            move_card(state, E_baumhaus, 3)
             # spec: spec/heldenhain/tests/08_card_kinds.rules:157
-            move_card(state, 58, 3)
+            move_card(state, E_sternwarte, 3)
             # spec: spec/heldenhain/tests/08_card_kinds.rules:158
             frame[1] = 1
-            state.frames.append(new_frame(3, [0, 55] + [UNBOUND] * 2))
+            state.frames.append(new_frame(3, [0, E_baumhaus] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/08_card_kinds.rules:159
             state.frames.pop()
-            state.frames.append(new_frame(3, [0, 58] + [UNBOUND] * 2))
+            state.frames.append(new_frame(3, [0, E_sternwarte] + [UNBOUND] * 2))
             return
 
 
@@ -1585,11 +1830,11 @@ def tb_08_card_kinds_15_0(state, frame):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:164
     activate(state, 23, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:165
-    move_card(state, 57, 3)
+    move_card(state, E_wolkenschloss, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:166
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:167
-    p_stress_geben(state, 0, 2)
+    p_stress_geben(state, E_blitzy, 2)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:168
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1609,9 +1854,9 @@ def tb_08_card_kinds_16_0(state, frame):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:182
     activate(state, 24, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:183
-    move_card(state, 58, 11)
+    move_card(state, E_sternwarte, 11)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:184
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:185
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1633,7 +1878,7 @@ def tb_08_card_kinds_17_0(state, frame):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:199
     state.tracks[2] = 4
     # spec: spec/heldenhain/tests/08_card_kinds.rules:200
-    move_card(state, 55, 11)
+    move_card(state, E_baumhaus, 11)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:201
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1645,26 +1890,26 @@ def tb_08_card_kinds_18_0(state, frame):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:208
     activate(state, 26, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:209
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:210
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:211
-    move_card(state, 60, 3)
+    move_card(state, E_regenbogenbruecke, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:212
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 60] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_regenbogenbruecke] + [UNBOUND] * 2))
     return
 
 
 def tb_08_card_kinds_19_0(state, frame):
     "test tests/08_card_kinds.rules#19 part 0 (spec/heldenhain/tests/08_card_kinds.rules:218)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:218
-    move_card(state, 307, 13)
+    move_card(state, E_blumenwiese_2, 13)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:219
-    move_card(state, 61, 3)
+    move_card(state, E_gluecksmarkt, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:220
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 61] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_gluecksmarkt] + [UNBOUND] * 2))
     return
 
 
@@ -1673,7 +1918,7 @@ def tb_08_card_kinds_20_0(state, frame):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:225
     activate(state, 27, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:226
-    move_card(state, 61, 3)
+    move_card(state, E_gluecksmarkt, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:227
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1699,14 +1944,14 @@ def tb_08_card_kinds_20_2(state, frame):
 def tb_08_card_kinds_21_0(state, frame):
     "test tests/08_card_kinds.rules#21 part 0 (spec/heldenhain/tests/08_card_kinds.rules:239)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:239
-    move_card(state, 303, 12)
+    move_card(state, E_baumhaus_2, 12)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:240
-    move_card(state, 307, 13)
+    move_card(state, E_blumenwiese_2, 13)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:241
-    move_card(state, 104, 3)
+    move_card(state, E_abgesagt, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:242
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 104] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_abgesagt] + [UNBOUND] * 2))
     return
 
 
@@ -1715,9 +1960,9 @@ def tb_08_card_kinds_22_0(state, frame):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:248
     activate(state, 17, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:249
-    move_card(state, 26, 5)
+    move_card(state, E_illusionsdrache, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:250
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:251
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1730,16 +1975,16 @@ def tb_09_keywords_0_0(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/tests/09_keywords.rules:4
-            move_card(state, 35, 3)
+            move_card(state, E_kuchenpause, 3)
             # spec: spec/heldenhain/tests/09_keywords.rules:5
             frame[1] = 1
-            state.frames.append(new_frame(3, [0, 35] + [UNBOUND] * 2))
+            state.frames.append(new_frame(3, [0, E_kuchenpause] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/09_keywords.rules:6
-            move_card(state, 0, 5)
+            move_card(state, E_blitzy, 5)
             # spec: spec/heldenhain/tests/09_keywords.rules:7
-            p_stress_geben(state, 0, 3)
+            p_stress_geben(state, E_blitzy, 3)
             # spec: spec/heldenhain/tests/09_keywords.rules:8
             p_stress_pruefen(state)
             state.frames.pop()
@@ -1749,9 +1994,9 @@ def tb_09_keywords_0_0(state, frame):
 def tb_09_keywords_1_0(state, frame):
     "test tests/09_keywords.rules#1 part 0 (spec/heldenhain/tests/09_keywords.rules:13)"
     # spec: spec/heldenhain/tests/09_keywords.rules:13
-    move_card(state, 15, 3)
+    move_card(state, E_sunny_sonnenschein, 3)
     # spec: spec/heldenhain/tests/09_keywords.rules:14
-    move_card(state, 35, 1)
+    move_card(state, E_kuchenpause, 1)
     # spec: spec/heldenhain/tests/09_keywords.rules:15
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1761,9 +2006,9 @@ def tb_09_keywords_1_0(state, frame):
 def tb_09_keywords_2_0(state, frame):
     "test tests/09_keywords.rules#2 part 0 (spec/heldenhain/tests/09_keywords.rules:22)"
     # spec: spec/heldenhain/tests/09_keywords.rules:22
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:23
-    move_card(state, 41, 3)
+    move_card(state, E_tapferes_herz, 3)
     # spec: spec/heldenhain/tests/09_keywords.rules:24
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -1773,9 +2018,9 @@ def tb_09_keywords_2_0(state, frame):
 def tb_09_keywords_3_0(state, frame):
     "test tests/09_keywords.rules#3 part 0 (spec/heldenhain/tests/09_keywords.rules:32)"
     # spec: spec/heldenhain/tests/09_keywords.rules:32
-    move_card(state, 7, 5)
+    move_card(state, E_juna_jubel, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:33
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     state.frames.pop()
     return
 
@@ -1783,7 +2028,7 @@ def tb_09_keywords_3_0(state, frame):
 def tb_09_keywords_3_1(state, frame):
     "test tests/09_keywords.rules#3 part 1 (spec/heldenhain/tests/09_keywords.rules:35)"
     # spec: spec/heldenhain/tests/09_keywords.rules:35
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     state.frames.pop()
     return
 
@@ -1791,15 +2036,15 @@ def tb_09_keywords_3_1(state, frame):
 def tb_09_keywords_4_0(state, frame):
     "test tests/09_keywords.rules#4 part 0 (spec/heldenhain/tests/09_keywords.rules:40)"
     # spec: spec/heldenhain/tests/09_keywords.rules:40
-    move_card(state, 7, 5)
+    move_card(state, E_juna_jubel, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:41
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:42
-    move_card(state, 20, 5)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:43
-    move_card(state, 26, 5)
+    move_card(state, E_illusionsdrache, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:44
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     state.frames.pop()
     return
 
@@ -1811,14 +2056,14 @@ def tb_09_keywords_5_0(state, frame):
     # spec: spec/heldenhain/tests/09_keywords.rules:50
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/09_keywords.rules:51
-    move_card(state, 3, 5)
+    move_card(state, E_lena, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:52
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:53
-    p_stress_geben(state, 1, 2)
+    p_stress_geben(state, E_roxy, 2)
     # spec: spec/heldenhain/tests/09_keywords.rules:54
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_roxy] + [UNBOUND] * 1))
     return
 
 
@@ -1827,10 +2072,10 @@ def tb_09_keywords_6_0(state, frame):
     # spec: spec/heldenhain/tests/09_keywords.rules:59
     state.tracks[1] = 1
     # spec: spec/heldenhain/tests/09_keywords.rules:60
-    move_card(state, 95, 3)
+    move_card(state, E_rufmord, 3)
     # spec: spec/heldenhain/tests/09_keywords.rules:61
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 95] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_rufmord] + [UNBOUND] * 2))
     return
 
 
@@ -1841,15 +2086,15 @@ def tb_09_keywords_7_0(state, frame):
     # spec: spec/heldenhain/tests/09_keywords.rules:67
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/09_keywords.rules:68
-    move_card(state, 9, 5)
+    move_card(state, E_tessa_trost, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:69
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:70
-    p_erschoepfen(state, 1)
+    p_erschoepfen(state, E_roxy)
     # spec: spec/heldenhain/tests/09_keywords.rules:71
-    move_card(state, 327, 6)
+    move_card(state, E_direktor_dunkel_2, 6)
     # spec: spec/heldenhain/tests/09_keywords.rules:72
-    p_ablenken_ausfuehren(state, 1, 327, 1)
+    p_ablenken_ausfuehren(state, 1, E_direktor_dunkel_2, E_roxy)
     state.frames.pop()
     return
 
@@ -1861,17 +2106,17 @@ def tb_09_keywords_8_0(state, frame):
     # spec: spec/heldenhain/tests/09_keywords.rules:79
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/09_keywords.rules:80
-    move_card(state, 9, 5)
+    move_card(state, E_tessa_trost, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:81
-    move_card(state, 21, 5)
+    move_card(state, E_spatz_pieps, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:82
-    move_card(state, 133, 5)
+    move_card(state, E_hugo_hueter, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:83
-    p_erschoepfen(state, 9)
+    p_erschoepfen(state, E_tessa_trost)
     # spec: spec/heldenhain/tests/09_keywords.rules:84
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/09_keywords.rules:85
-    p_ablenken_ausfuehren(state, 1, 312, 9)
+    p_ablenken_ausfuehren(state, 1, E_samt_2, E_tessa_trost)
     state.frames.pop()
     return
 
@@ -1879,9 +2124,9 @@ def tb_09_keywords_8_0(state, frame):
 def tb_09_keywords_9_0(state, frame):
     "test tests/09_keywords.rules#9 part 0 (spec/heldenhain/tests/09_keywords.rules:90)"
     # spec: spec/heldenhain/tests/09_keywords.rules:90
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:91
-    p_stress_geben(state, 1, 3)
+    p_stress_geben(state, E_roxy, 3)
     # spec: spec/heldenhain/tests/09_keywords.rules:92
     p_stress_pruefen(state)
     state.frames.pop()
@@ -1891,7 +2136,7 @@ def tb_09_keywords_9_0(state, frame):
 def tb_09_keywords_9_1(state, frame):
     "test tests/09_keywords.rules#9 part 1 (spec/heldenhain/tests/09_keywords.rules:94)"
     # spec: spec/heldenhain/tests/09_keywords.rules:94
-    p_stress_geben(state, 1, 1)
+    p_stress_geben(state, E_roxy, 1)
     # spec: spec/heldenhain/tests/09_keywords.rules:95
     p_stress_pruefen(state)
     state.frames.pop()
@@ -1903,9 +2148,9 @@ def tb_09_keywords_10_0(state, frame):
     # spec: spec/heldenhain/tests/09_keywords.rules:100
     activate(state, 12, [], None)
     # spec: spec/heldenhain/tests/09_keywords.rules:101
-    move_card(state, 13, 5)
+    move_card(state, E_luzi_lichtblick, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:102
-    p_stress_geben(state, 13, 2)
+    p_stress_geben(state, E_luzi_lichtblick, 2)
     # spec: spec/heldenhain/tests/09_keywords.rules:103
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/09_keywords.rules:104
@@ -1927,9 +2172,9 @@ def tb_09_keywords_10_1(state, frame):
 def tb_09_keywords_11_0(state, frame):
     "test tests/09_keywords.rules#11 part 0 (spec/heldenhain/tests/09_keywords.rules:114)"
     # spec: spec/heldenhain/tests/09_keywords.rules:114
-    move_card(state, 35, 16)
+    move_card(state, E_kuchenpause, 16)
     # spec: spec/heldenhain/tests/09_keywords.rules:115
-    move_card(state, 36, 16)
+    move_card(state, E_sonnenstrahl, 16)
     # spec: spec/heldenhain/tests/09_keywords.rules:116
     p_ziehen(state, 0)
     state.frames.pop()
@@ -1951,23 +2196,23 @@ def tb_09_keywords_13_0(state, frame):
     # spec: spec/heldenhain/tests/09_keywords.rules:127
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/09_keywords.rules:128
-    move_card(state, 252, 6)
+    move_card(state, E_mira_morgentau_2, 6)
     # spec: spec/heldenhain/tests/09_keywords.rules:129
-    move_card(state, 465, 4)
+    move_card(state, E_teurer_spass_2, 4)
     # spec: spec/heldenhain/tests/09_keywords.rules:130
     state.frames.pop()
-    state.frames.append(new_frame(3, [1, 465] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [1, E_teurer_spass_2] + [UNBOUND] * 2))
     return
 
 
 def tb_09_keywords_14_0(state, frame):
     "test tests/09_keywords.rules#14 part 0 (spec/heldenhain/tests/09_keywords.rules:136)"
     # spec: spec/heldenhain/tests/09_keywords.rules:136
-    move_card(state, 286, 4)
+    move_card(state, E_schutzengel_2, 4)
     # spec: spec/heldenhain/tests/09_keywords.rules:137
-    move_card(state, 278, 8)
+    move_card(state, E_ki_kompass_2, 8)
     # spec: spec/heldenhain/tests/09_keywords.rules:138
-    move_card(state, 248, 6)
+    move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/09_keywords.rules:139
     state.tracks[4] = 3
     state.frames.pop()
@@ -1989,19 +2234,19 @@ def tb_09_keywords_15_0(state, frame):
     # spec: spec/heldenhain/tests/09_keywords.rules:149
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/09_keywords.rules:150
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/09_keywords.rules:151
-    p_erschoepfen(state, 312)
+    p_erschoepfen(state, E_samt_2)
     # spec: spec/heldenhain/tests/09_keywords.rules:152
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 2] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_nami] + [UNBOUND] * 2))
     return
 
 
 def tb_09_keywords_15_1(state, frame):
     "test tests/09_keywords.rules#15 part 1 (spec/heldenhain/tests/09_keywords.rules:154)"
     # spec: spec/heldenhain/tests/09_keywords.rules:154
-    move_card(state, 371, 13)
+    move_card(state, E_zeitlupenstadt_2, 13)
     state.frames.pop()
     return
 
@@ -2011,9 +2256,9 @@ def tb_09_keywords_16_0(state, frame):
     # spec: spec/heldenhain/tests/09_keywords.rules:159
     activate(state, 63, [], None)
     # spec: spec/heldenhain/tests/09_keywords.rules:160
-    move_card(state, 9, 5)
+    move_card(state, E_tessa_trost, 5)
     # spec: spec/heldenhain/tests/09_keywords.rules:161
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     state.frames.pop()
     return
 
@@ -2021,7 +2266,7 @@ def tb_09_keywords_16_0(state, frame):
 def tb_09_keywords_16_1(state, frame):
     "test tests/09_keywords.rules#16 part 1 (spec/heldenhain/tests/09_keywords.rules:163)"
     # spec: spec/heldenhain/tests/09_keywords.rules:163
-    move_card(state, 185, 13)
+    move_card(state, E_steile_pfade, 13)
     state.frames.pop()
     return
 
@@ -2029,12 +2274,12 @@ def tb_09_keywords_16_1(state, frame):
 def tb_10_superfreundinnen_0_0(state, frame):
     "test tests/10_superfreundinnen.rules#0 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:8)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:8
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:9
-    p_stress_geben(state, 0, 2)
+    p_stress_geben(state, E_blitzy, 2)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:10
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_roxy] + [UNBOUND] * 2))
     return
 
 
@@ -2042,7 +2287,7 @@ def tb_10_superfreundinnen_1_0(state, frame):
     "test tests/10_superfreundinnen.rules#1 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:18)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:18
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_roxy] + [UNBOUND] * 2))
     return
 
 
@@ -2051,11 +2296,11 @@ def tb_10_superfreundinnen_2_0(state, frame):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:23
     activate(state, 10, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:24
-    move_card(state, 5, 5)
+    move_card(state, E_pia_purzel, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:25
-    move_card(state, 35, 1)
+    move_card(state, E_kuchenpause, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:26
-    move_card(state, 36, 1)
+    move_card(state, E_sonnenstrahl, 1)
     state.frames.pop()
     return
 
@@ -2083,7 +2328,7 @@ def tb_10_superfreundinnen_3_0(state, frame):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:39
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:40
-    move_card(state, 6, 5)
+    move_card(state, E_fee_fortuna, 5)
     state.frames.pop()
     return
 
@@ -2092,14 +2337,14 @@ def tb_10_superfreundinnen_3_1(state, frame):
     "test tests/10_superfreundinnen.rules#3 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:42)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:42
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 6] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_fee_fortuna] + [UNBOUND] * 1))
     return
 
 
 def tb_10_superfreundinnen_3_2(state, frame):
     "test tests/10_superfreundinnen.rules#3 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:44)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:44
-    p_aufrichten(state, 6)
+    p_aufrichten(state, E_fee_fortuna)
     state.frames.pop()
     return
 
@@ -2108,7 +2353,7 @@ def tb_10_superfreundinnen_3_3(state, frame):
     "test tests/10_superfreundinnen.rules#3 part 3 (spec/heldenhain/tests/10_superfreundinnen.rules:46)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:46
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 6] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_fee_fortuna] + [UNBOUND] * 1))
     return
 
 
@@ -2116,7 +2361,7 @@ def tb_10_superfreundinnen_4_0(state, frame):
     "test tests/10_superfreundinnen.rules#4 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:52)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:52
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 8] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_kiki_kleeblatt] + [UNBOUND] * 2))
     return
 
 
@@ -2124,18 +2369,18 @@ def tb_10_superfreundinnen_4_1(state, frame):
     "test tests/10_superfreundinnen.rules#4 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:55)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:55
     state.frames.pop()
-    state.frames.append(new_frame(3, [1, 256] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [1, E_kiki_kleeblatt_2] + [UNBOUND] * 2))
     return
 
 
 def tb_10_superfreundinnen_5_0(state, frame):
     "test tests/10_superfreundinnen.rules#5 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:60)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:60
-    move_card(state, 11, 5)
+    move_card(state, E_zoe_zuversicht, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:61
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:62
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     state.frames.pop()
     return
 
@@ -2143,7 +2388,7 @@ def tb_10_superfreundinnen_5_0(state, frame):
 def tb_10_superfreundinnen_5_1(state, frame):
     "test tests/10_superfreundinnen.rules#5 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:64)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:64
-    move_card(state, 3, 5)
+    move_card(state, E_lena, 5)
     state.frames.pop()
     return
 
@@ -2151,16 +2396,16 @@ def tb_10_superfreundinnen_5_1(state, frame):
 def tb_10_superfreundinnen_6_0(state, frame):
     "test tests/10_superfreundinnen.rules#6 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:69)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:69
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:70
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:71
-    p_stress_geben(state, 0, 2)
+    p_stress_geben(state, E_blitzy, 2)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:72
-    p_stress_geben(state, 1, 1)
+    p_stress_geben(state, E_roxy, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:73
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 12] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_hanna_herzlich] + [UNBOUND] * 2))
     return
 
 
@@ -2171,9 +2416,9 @@ def tb_10_superfreundinnen_7_0(state, frame):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:79
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:80
-    move_card(state, 16, 5)
+    move_card(state, E_cleo_chance, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:81
-    move_card(state, 35, 1)
+    move_card(state, E_kuchenpause, 1)
     state.frames.pop()
     return
 
@@ -2182,14 +2427,14 @@ def tb_10_superfreundinnen_7_1(state, frame):
     "test tests/10_superfreundinnen.rules#7 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:83)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:83
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 16] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_cleo_chance] + [UNBOUND] * 1))
     return
 
 
 def tb_10_superfreundinnen_7_2(state, frame):
     "test tests/10_superfreundinnen.rules#7 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:85)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:85
-    p_aufrichten(state, 16)
+    p_aufrichten(state, E_cleo_chance)
     state.frames.pop()
     return
 
@@ -2198,16 +2443,16 @@ def tb_10_superfreundinnen_7_3(state, frame):
     "test tests/10_superfreundinnen.rules#7 part 3 (spec/heldenhain/tests/10_superfreundinnen.rules:87)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:87
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 16] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_cleo_chance] + [UNBOUND] * 1))
     return
 
 
 def tb_10_superfreundinnen_8_0(state, frame):
     "test tests/10_superfreundinnen.rules#8 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:92)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:92
-    move_card(state, 17, 5)
+    move_card(state, E_frieda_freundschaft, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:93
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     state.frames.pop()
     return
 
@@ -2215,7 +2460,7 @@ def tb_10_superfreundinnen_8_0(state, frame):
 def tb_10_superfreundinnen_8_1(state, frame):
     "test tests/10_superfreundinnen.rules#8 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:95)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:95
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     state.frames.pop()
     return
 
@@ -2224,19 +2469,19 @@ def tb_10_superfreundinnen_9_0(state, frame):
     "test tests/10_superfreundinnen.rules#9 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:101)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:101
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 18] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_gina_gluecksgriff] + [UNBOUND] * 2))
     return
 
 
 def tb_10_superfreundinnen_10_0(state, frame):
     "test tests/10_superfreundinnen.rules#10 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:106)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:106
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:107
-    p_sperren(state, 0)
+    p_sperren(state, E_blitzy)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:108
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 19] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_ronja_regenbogen] + [UNBOUND] * 2))
     return
 
 
@@ -2247,12 +2492,12 @@ def tb_10_superfreundinnen_11_0(state, frame):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:115
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:116
-    move_card(state, 20, 5)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:117
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:118
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_roxy] + [UNBOUND] * 1))
     return
 
 
@@ -2266,17 +2511,17 @@ def tb_10_superfreundinnen_12_0(state, frame):
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:124
             state.tracks[4] = 3
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:125
-            move_card(state, 1, 5)
+            move_card(state, E_roxy, 5)
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:126
-            p_stress_geben(state, 1, 1)
+            p_stress_geben(state, E_roxy, 1)
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:127
             frame[1] = 1
-            state.frames.append(new_frame(3, [0, 20] + [UNBOUND] * 2))
+            state.frames.append(new_frame(3, [0, E_flauschi] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/10_superfreundinnen.rules:128
             state.frames.pop()
-            state.frames.append(new_frame(4, [0, 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(4, [0, E_roxy] + [UNBOUND] * 1))
             return
 
 
@@ -2285,11 +2530,11 @@ def tb_10_superfreundinnen_13_0(state, frame):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:133
     activate(state, 15, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:134
-    move_card(state, 22, 5)
+    move_card(state, E_kater_kuschel, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:135
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:136
-    p_stress_geben(state, 1, 2)
+    p_stress_geben(state, E_roxy, 2)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:137
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -2303,9 +2548,9 @@ def tb_10_superfreundinnen_14_0(state, frame):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:145
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:146
-    move_card(state, 23, 5)
+    move_card(state, E_gluecksschwein_trudi, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:147
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     state.frames.pop()
     return
 
@@ -2314,19 +2559,19 @@ def tb_10_superfreundinnen_14_1(state, frame):
     "test tests/10_superfreundinnen.rules#14 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:149)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:149
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 1] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_roxy] + [UNBOUND] * 1))
     return
 
 
 def tb_10_superfreundinnen_15_0(state, frame):
     "test tests/10_superfreundinnen.rules#15 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:154)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:154
-    move_card(state, 35, 1)
+    move_card(state, E_kuchenpause, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:155
-    move_card(state, 0, 3)
+    move_card(state, E_blitzy, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:156
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 25] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_eule_elsa] + [UNBOUND] * 2))
     return
 
 
@@ -2337,10 +2582,10 @@ def tb_10_superfreundinnen_16_0(state, frame):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:164
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:165
-    move_card(state, 26, 5)
+    move_card(state, E_illusionsdrache, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:166
     state.frames.pop()
-    state.frames.append(new_frame(6, [0, 26]))
+    state.frames.append(new_frame(6, [0, E_illusionsdrache]))
     return
 
 
@@ -2349,14 +2594,14 @@ def tb_10_superfreundinnen_17_0(state, frame):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:171
     activate(state, 18, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:172
-    move_card(state, 27, 7)
+    move_card(state, E_ki_sternchen, 7)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:173
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:174
-    move_card(state, 20, 5)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:175
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 27]))
+    state.frames.append(new_frame(5, [0, E_ki_sternchen]))
     return
 
 
@@ -2373,13 +2618,13 @@ def tb_10_superfreundinnen_18_0(state, frame):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:182
     activate(state, 19, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:183
-    move_card(state, 28, 7)
+    move_card(state, E_ki_gluecksrad, 7)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:184
-    move_card(state, 35, 1)
+    move_card(state, E_kuchenpause, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:185
-    move_card(state, 36, 1)
+    move_card(state, E_sonnenstrahl, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:186
-    move_card(state, 1, 1)
+    move_card(state, E_roxy, 1)
     state.frames.pop()
     return
 
@@ -2388,7 +2633,7 @@ def tb_10_superfreundinnen_18_1(state, frame):
     "test tests/10_superfreundinnen.rules#18 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:188)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:188
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 28]))
+    state.frames.append(new_frame(5, [0, E_ki_gluecksrad]))
     return
 
 
@@ -2396,7 +2641,7 @@ def tb_10_superfreundinnen_18_2(state, frame):
     "test tests/10_superfreundinnen.rules#18 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:191)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:191
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 28]))
+    state.frames.append(new_frame(5, [0, E_ki_gluecksrad]))
     return
 
 
@@ -2405,14 +2650,14 @@ def tb_10_superfreundinnen_19_0(state, frame):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:196
     activate(state, 20, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:197
-    move_card(state, 29, 7)
+    move_card(state, E_ki_pflaster, 7)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:198
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:199
-    p_stress_geben(state, 1, 3)
+    p_stress_geben(state, E_roxy, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:200
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 29]))
+    state.frames.append(new_frame(5, [0, E_ki_pflaster]))
     return
 
 
@@ -2421,16 +2666,16 @@ def tb_10_superfreundinnen_20_0(state, frame):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:206
     activate(state, 22, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:207
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:208
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:209
-    p_stress_geben(state, 1, 2)
+    p_stress_geben(state, E_roxy, 2)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:210
-    p_stress_geben(state, 0, 2)
+    p_stress_geben(state, E_blitzy, 2)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:211
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 51] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_heilamulett] + [UNBOUND] * 2))
     return
 
 
@@ -2447,11 +2692,11 @@ def tb_10_superfreundinnen_21_0(state, frame):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:220
     activate(state, 25, [], None)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:221
-    move_card(state, 59, 13)
+    move_card(state, E_blumenwiese, 13)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:222
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:223
-    p_stress_geben(state, 312, 2)
+    p_stress_geben(state, E_samt_2, 2)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:224
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:225
@@ -2463,16 +2708,16 @@ def tb_10_superfreundinnen_21_0(state, frame):
 def tb_10_superfreundinnen_22_0(state, frame):
     "test tests/10_superfreundinnen.rules#22 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:232)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:232
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:233
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:234
-    p_stress_geben(state, 1, 3)
+    p_stress_geben(state, E_roxy, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:235
-    p_stress_geben(state, 0, 1)
+    p_stress_geben(state, E_blitzy, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:236
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 31] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_gruppenumarmung] + [UNBOUND] * 2))
     return
 
 
@@ -2480,14 +2725,14 @@ def tb_10_superfreundinnen_23_0(state, frame):
     "test tests/10_superfreundinnen.rules#23 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:242)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:242
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 32] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_glueckstreffer] + [UNBOUND] * 2))
     return
 
 
 def tb_10_superfreundinnen_23_1(state, frame):
     "test tests/10_superfreundinnen.rules#23 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:244)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:244
-    move_card(state, 32, 3)
+    move_card(state, E_glueckstreffer, 3)
     state.frames.pop()
     return
 
@@ -2496,18 +2741,18 @@ def tb_10_superfreundinnen_23_2(state, frame):
     "test tests/10_superfreundinnen.rules#23 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:246)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:246
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 32] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_glueckstreffer] + [UNBOUND] * 2))
     return
 
 
 def tb_10_superfreundinnen_24_0(state, frame):
     "test tests/10_superfreundinnen.rules#24 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:251)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:251
-    move_card(state, 33, 3)
+    move_card(state, E_zusammenhalt, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:252
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:253
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     state.frames.pop()
     return
 
@@ -2515,7 +2760,7 @@ def tb_10_superfreundinnen_24_0(state, frame):
 def tb_10_superfreundinnen_24_1(state, frame):
     "test tests/10_superfreundinnen.rules#24 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:255)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:255
-    move_card(state, 3, 5)
+    move_card(state, E_lena, 5)
     state.frames.pop()
     return
 
@@ -2524,58 +2769,58 @@ def tb_10_superfreundinnen_24_2(state, frame):
     "test tests/10_superfreundinnen.rules#24 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:257)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:257
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 33] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_zusammenhalt] + [UNBOUND] * 2))
     return
 
 
 def tb_10_superfreundinnen_25_0(state, frame):
     "test tests/10_superfreundinnen.rules#25 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:262)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:262
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:263
-    p_erschoepfen(state, 1)
+    p_erschoepfen(state, E_roxy)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:264
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 34] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_zweite_chance] + [UNBOUND] * 2))
     return
 
 
 def tb_10_superfreundinnen_26_0(state, frame):
     "test tests/10_superfreundinnen.rules#26 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:270)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:270
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:271
-    p_stress_geben(state, 1, 3)
+    p_stress_geben(state, E_roxy, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:272
     state.vars[2] = False
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:273
-    move_card(state, 38, 3)
+    move_card(state, E_schutzengel, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:274
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 38] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_schutzengel] + [UNBOUND] * 2))
     return
 
 
 def tb_10_superfreundinnen_27_0(state, frame):
     "test tests/10_superfreundinnen.rules#27 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:280)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:280
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:281
-    move_card(state, 20, 5)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:282
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 39] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_gluecksbringer] + [UNBOUND] * 2))
     return
 
 
 def tb_10_superfreundinnen_28_0(state, frame):
     "test tests/10_superfreundinnen.rules#28 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:290)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:290
-    move_card(state, 35, 1)
+    move_card(state, E_kuchenpause, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:291
-    move_card(state, 36, 1)
+    move_card(state, E_sonnenstrahl, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:292
-    move_card(state, 1, 1)
+    move_card(state, E_roxy, 1)
     state.frames.pop()
     return
 
@@ -2584,14 +2829,14 @@ def tb_10_superfreundinnen_28_1(state, frame):
     "test tests/10_superfreundinnen.rules#28 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:294)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:294
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 40] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_wunschbrunnen] + [UNBOUND] * 2))
     return
 
 
 def tb_10_superfreundinnen_28_2(state, frame):
     "test tests/10_superfreundinnen.rules#28 part 2 (spec/heldenhain/tests/10_superfreundinnen.rules:296)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:296
-    move_card(state, 40, 3)
+    move_card(state, E_wunschbrunnen, 3)
     state.frames.pop()
     return
 
@@ -2600,14 +2845,14 @@ def tb_10_superfreundinnen_28_3(state, frame):
     "test tests/10_superfreundinnen.rules#28 part 3 (spec/heldenhain/tests/10_superfreundinnen.rules:298)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:298
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 40] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_wunschbrunnen] + [UNBOUND] * 2))
     return
 
 
 def tb_10_superfreundinnen_28_4(state, frame):
     "test tests/10_superfreundinnen.rules#28 part 4 (spec/heldenhain/tests/10_superfreundinnen.rules:300)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:300
-    move_card(state, 40, 3)
+    move_card(state, E_wunschbrunnen, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:301
     state.tracks[2] = 6
     state.frames.pop()
@@ -2618,29 +2863,29 @@ def tb_10_superfreundinnen_28_5(state, frame):
     "test tests/10_superfreundinnen.rules#28 part 5 (spec/heldenhain/tests/10_superfreundinnen.rules:303)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:303
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 40] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_wunschbrunnen] + [UNBOUND] * 2))
     return
 
 
 def tb_10_superfreundinnen_29_0(state, frame):
     "test tests/10_superfreundinnen.rules#29 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:308)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:308
-    move_card(state, 1, 16)
+    move_card(state, E_roxy, 16)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:309
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 42] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_sternschnuppe] + [UNBOUND] * 2))
     return
 
 
 def tb_10_superfreundinnen_30_0(state, frame):
     "test tests/10_superfreundinnen.rules#30 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:316)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:316
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:317
-    p_stress_geben(state, 1, 3)
+    p_stress_geben(state, E_roxy, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:318
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 43] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_heilkraeuter] + [UNBOUND] * 2))
     return
 
 
@@ -2655,21 +2900,21 @@ def tb_10_superfreundinnen_30_1(state, frame):
 def tb_10_superfreundinnen_31_0(state, frame):
     "test tests/10_superfreundinnen.rules#31 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:326)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:326
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:327
-    p_stress_geben(state, 1, 3)
+    p_stress_geben(state, E_roxy, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:328
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 44] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_rueckzug_ins_baumhaus] + [UNBOUND] * 2))
     return
 
 
 def tb_10_superfreundinnen_32_0(state, frame):
     "test tests/10_superfreundinnen.rules#32 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:334)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:334
-    move_card(state, 45, 3)
+    move_card(state, E_pyjamaparty, 3)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:335
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     state.frames.pop()
     return
 
@@ -2677,38 +2922,38 @@ def tb_10_superfreundinnen_32_0(state, frame):
 def tb_10_superfreundinnen_32_1(state, frame):
     "test tests/10_superfreundinnen.rules#32 part 1 (spec/heldenhain/tests/10_superfreundinnen.rules:337)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:337
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:338
-    move_card(state, 35, 1)
+    move_card(state, E_kuchenpause, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:339
-    move_card(state, 36, 1)
+    move_card(state, E_sonnenstrahl, 1)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:340
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 45] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_pyjamaparty] + [UNBOUND] * 2))
     return
 
 
 def tb_10_superfreundinnen_33_0(state, frame):
     "test tests/10_superfreundinnen.rules#33 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:345)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:345
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:346
-    move_card(state, 20, 5)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:347
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 46] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_gemeinsam_stark] + [UNBOUND] * 2))
     return
 
 
 def tb_10_superfreundinnen_34_0(state, frame):
     "test tests/10_superfreundinnen.rules#34 part 0 (spec/heldenhain/tests/10_superfreundinnen.rules:352)"
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:352
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:353
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:354
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 47] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_freundinnen_power] + [UNBOUND] * 2))
     return
 
 
@@ -2773,17 +3018,17 @@ def tb_11_overview_4_0(state, frame):
     # spec: spec/heldenhain/tests/11_overview.rules:40
     activate(state, 17, [], None)
     # spec: spec/heldenhain/tests/11_overview.rules:41
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:42
-    move_card(state, 2, 5)
+    move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:43
-    move_card(state, 30, 7)
+    move_card(state, E_ki_kompass, 7)
     # spec: spec/heldenhain/tests/11_overview.rules:44
-    move_card(state, 26, 5)
+    move_card(state, E_illusionsdrache, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:45
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/11_overview.rules:46
-    p_erschoepfen(state, 312)
+    p_erschoepfen(state, E_samt_2)
     # spec: spec/heldenhain/tests/11_overview.rules:47
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -2793,36 +3038,36 @@ def tb_11_overview_4_0(state, frame):
 def tb_11_overview_5_0(state, frame):
     "test tests/11_overview.rules#5 part 0 (spec/heldenhain/tests/11_overview.rules:57)"
     # spec: spec/heldenhain/tests/11_overview.rules:57
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:58
-    move_card(state, 3, 5)
+    move_card(state, E_lena, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:59
-    move_card(state, 4, 5)
+    move_card(state, E_mira_morgentau, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:60
-    move_card(state, 20, 5)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:61
-    move_card(state, 21, 5)
+    move_card(state, E_spatz_pieps, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:62
-    move_card(state, 10, 5)
+    move_card(state, E_ella_eiche, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:63
-    move_card(state, 1, 3)
+    move_card(state, E_roxy, 3)
     # spec: spec/heldenhain/tests/11_overview.rules:64
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 1] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_roxy] + [UNBOUND] * 2))
     return
 
 
 def tb_11_overview_6_0(state, frame):
     "test tests/11_overview.rules#6 part 0 (spec/heldenhain/tests/11_overview.rules:70)"
     # spec: spec/heldenhain/tests/11_overview.rules:70
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:71
-    move_card(state, 50, 3)
+    move_card(state, E_zauberstab, 3)
     # spec: spec/heldenhain/tests/11_overview.rules:72
-    move_card(state, 54, 3)
+    move_card(state, E_kuscheldecke, 3)
     # spec: spec/heldenhain/tests/11_overview.rules:73
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 50] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_zauberstab] + [UNBOUND] * 2))
     return
 
 
@@ -2830,7 +3075,7 @@ def tb_11_overview_6_1(state, frame):
     "test tests/11_overview.rules#6 part 1 (spec/heldenhain/tests/11_overview.rules:75)"
     # spec: spec/heldenhain/tests/11_overview.rules:75
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 54] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_kuscheldecke] + [UNBOUND] * 2))
     return
 
 
@@ -2840,33 +3085,33 @@ def tb_11_overview_7_0(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/tests/11_overview.rules:81
-            move_card(state, 55, 3)
+            move_card(state, E_baumhaus, 3)
             # spec: spec/heldenhain/tests/11_overview.rules:82
-            move_card(state, 57, 3)
+            move_card(state, E_wolkenschloss, 3)
             # spec: spec/heldenhain/tests/11_overview.rules:83
-            move_card(state, 59, 3)
+            move_card(state, E_blumenwiese, 3)
             # spec: spec/heldenhain/tests/11_overview.rules:84
-            move_card(state, 369, 4)
+            move_card(state, E_nebelmoor_2, 4)
             # spec: spec/heldenhain/tests/11_overview.rules:85
             frame[1] = 1
-            state.frames.append(new_frame(3, [0, 55] + [UNBOUND] * 2))
+            state.frames.append(new_frame(3, [0, E_baumhaus] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/11_overview.rules:86
             frame[1] = 2
-            state.frames.append(new_frame(3, [0, 57] + [UNBOUND] * 2))
+            state.frames.append(new_frame(3, [0, E_wolkenschloss] + [UNBOUND] * 2))
             return
         if pc == 2:
             # spec: spec/heldenhain/tests/11_overview.rules:87
             frame[1] = 3
-            state.frames.append(new_frame(3, [0, 59] + [UNBOUND] * 2))
+            state.frames.append(new_frame(3, [0, E_blumenwiese] + [UNBOUND] * 2))
             return
         if pc == 3:
             # spec: spec/heldenhain/tests/11_overview.rules:88
             state.vars[0] = 1
             # spec: spec/heldenhain/tests/11_overview.rules:89
             state.frames.pop()
-            state.frames.append(new_frame(3, [1, 369] + [UNBOUND] * 2))
+            state.frames.append(new_frame(3, [1, E_nebelmoor_2] + [UNBOUND] * 2))
             return
 
 
@@ -2913,9 +3158,9 @@ def tb_11_overview_9_0(state, frame):
     # spec: spec/heldenhain/tests/11_overview.rules:103
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/11_overview.rules:104
-    move_card(state, 125, 5)
+    move_card(state, E_bruno, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:105
-    move_card(state, 319, 6)
+    move_card(state, E_graue_eminenz_2, 6)
     state.frames.pop()
     return
 
@@ -2923,9 +3168,9 @@ def tb_11_overview_9_0(state, frame):
 def tb_11_overview_9_1(state, frame):
     "test tests/11_overview.rules#9 part 1 (spec/heldenhain/tests/11_overview.rules:107)"
     # spec: spec/heldenhain/tests/11_overview.rules:107
-    p_erschoepfen(state, 319)
+    p_erschoepfen(state, E_graue_eminenz_2)
     # spec: spec/heldenhain/tests/11_overview.rules:108
-    p_ablenken_ausfuehren(state, 0, 125, 319)
+    p_ablenken_ausfuehren(state, 0, E_bruno, E_graue_eminenz_2)
     state.frames.pop()
     return
 
@@ -2933,13 +3178,13 @@ def tb_11_overview_9_1(state, frame):
 def tb_11_overview_10_0(state, frame):
     "test tests/11_overview.rules#10 part 0 (spec/heldenhain/tests/11_overview.rules:113)"
     # spec: spec/heldenhain/tests/11_overview.rules:113
-    move_card(state, 0, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:114
-    move_card(state, 1, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:115
-    p_stress_geben(state, 0, 3)
+    p_stress_geben(state, E_blitzy, 3)
     # spec: spec/heldenhain/tests/11_overview.rules:116
-    p_stress_geben(state, 1, 5)
+    p_stress_geben(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:117
     p_stress_pruefen(state)
     state.frames.pop()
@@ -2949,10 +3194,10 @@ def tb_11_overview_10_0(state, frame):
 def tb_11_schattenkabinett_0_0(state, frame):
     "test tests/11_schattenkabinett.rules#0 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:7)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:7
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:8
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 64] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_samt] + [UNBOUND] * 2))
     return
 
 
@@ -2973,10 +3218,10 @@ def tb_11_schattenkabinett_1_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:18
     state.tracks[1] = 4
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:19
-    move_card(state, 63, 5)
+    move_card(state, E_professor_null, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:20
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 63] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_professor_null] + [UNBOUND] * 1))
     return
 
 
@@ -2987,12 +3232,12 @@ def tb_11_schattenkabinett_2_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:26
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:27
-    move_card(state, 66, 5)
+    move_card(state, E_graf_grau, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:28
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:29
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 66] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_graf_grau] + [UNBOUND] * 1))
     return
 
 
@@ -3007,27 +3252,27 @@ def tb_11_schattenkabinett_2_1(state, frame):
 def tb_11_schattenkabinett_2_2(state, frame):
     "test tests/11_schattenkabinett.rules#2 part 2 (spec/heldenhain/tests/11_schattenkabinett.rules:34)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:34
-    p_aufrichten(state, 66)
+    p_aufrichten(state, E_graf_grau)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:35
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 66] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_graf_grau] + [UNBOUND] * 1))
     return
 
 
 def tb_11_schattenkabinett_2_3(state, frame):
     "test tests/11_schattenkabinett.rules#2 part 3 (spec/heldenhain/tests/11_schattenkabinett.rules:37)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:37
-    p_aufrichten(state, 66)
+    p_aufrichten(state, E_graf_grau)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:38
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 66] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_graf_grau] + [UNBOUND] * 1))
     return
 
 
 def tb_11_schattenkabinett_2_4(state, frame):
     "test tests/11_schattenkabinett.rules#2 part 4 (spec/heldenhain/tests/11_schattenkabinett.rules:41)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:41
-    p_auf_die_hand(state, 249)
+    p_auf_die_hand(state, E_roxy_2)
     state.frames.pop()
     return
 
@@ -3037,7 +3282,7 @@ def tb_11_schattenkabinett_3_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:46
     activate(state, 30, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:47
-    move_card(state, 67, 5)
+    move_card(state, E_baronin_bremse, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:48
     state.tracks[0] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:49
@@ -3062,16 +3307,16 @@ def tb_11_schattenkabinett_4_0(state, frame):
     "test tests/11_schattenkabinett.rules#4 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:60)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:60
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 68] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_frau_flaute] + [UNBOUND] * 2))
     return
 
 
 def tb_11_schattenkabinett_5_0(state, frame):
     "test tests/11_schattenkabinett.rules#5 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:65)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:65
-    move_card(state, 69, 5)
+    move_card(state, E_kommissar_kleinlaut, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:66
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     state.frames.pop()
     return
 
@@ -3079,7 +3324,7 @@ def tb_11_schattenkabinett_5_0(state, frame):
 def tb_11_schattenkabinett_5_1(state, frame):
     "test tests/11_schattenkabinett.rules#5 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:68)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:68
-    move_card(state, 76, 5)
+    move_card(state, E_madame_muerrisch, 5)
     state.frames.pop()
     return
 
@@ -3089,13 +3334,13 @@ def tb_11_schattenkabinett_6_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:73
     activate(state, 31, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:74
-    move_card(state, 70, 5)
+    move_card(state, E_doktor_daemmer, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:75
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:76
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:77
-    move_card(state, 269, 6)
+    move_card(state, E_spatz_pieps_2, 6)
     state.frames.pop()
     return
 
@@ -3107,13 +3352,13 @@ def tb_11_schattenkabinett_7_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:83
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:84
-    move_card(state, 72, 5)
+    move_card(state, E_fraeulein_frost, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:85
-    move_card(state, 258, 6)
+    move_card(state, E_ella_eiche_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:86
-    p_erschoepfen(state, 258)
+    p_erschoepfen(state, E_ella_eiche_2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:87
-    p_ablenken_ausfuehren(state, 0, 72, 258)
+    p_ablenken_ausfuehren(state, 0, E_fraeulein_frost, E_ella_eiche_2)
     state.frames.pop()
     return
 
@@ -3121,9 +3366,9 @@ def tb_11_schattenkabinett_7_0(state, frame):
 def tb_11_schattenkabinett_8_0(state, frame):
     "test tests/11_schattenkabinett.rules#8 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:93)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:93
-    move_card(state, 73, 5)
+    move_card(state, E_herr_hemmschuh, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:94
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     state.frames.pop()
     return
 
@@ -3134,7 +3379,7 @@ def tb_11_schattenkabinett_9_0(state, frame):
     state.tracks[1] = 2
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:100
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 74] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_notar_nimmermehr] + [UNBOUND] * 2))
     return
 
 
@@ -3143,13 +3388,13 @@ def tb_11_schattenkabinett_10_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:105
     activate(state, 33, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:106
-    move_card(state, 77, 5)
+    move_card(state, E_graefin_gaehn, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:107
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:108
-    move_card(state, 248, 6)
+    move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:109
-    p_erschoepfen(state, 249)
+    p_erschoepfen(state, E_roxy_2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:110
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -3159,10 +3404,10 @@ def tb_11_schattenkabinett_10_0(state, frame):
 def tb_11_schattenkabinett_11_0(state, frame):
     "test tests/11_schattenkabinett.rules#11 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:119)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:119
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:120
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 78] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_leutnant_lahm] + [UNBOUND] * 2))
     return
 
 
@@ -3173,25 +3418,25 @@ def tb_11_schattenkabinett_12_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:127
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:128
-    move_card(state, 80, 5)
+    move_card(state, E_zensor_zack, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:129
-    move_card(state, 249, 4)
+    move_card(state, E_roxy_2, 4)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:130
-    move_card(state, 248, 4)
+    move_card(state, E_blitzy_2, 4)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:131
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 80] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_zensor_zack] + [UNBOUND] * 1))
     return
 
 
 def tb_11_schattenkabinett_13_0(state, frame):
     "test tests/11_schattenkabinett.rules#13 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:136)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:136
-    move_card(state, 82, 5)
+    move_card(state, E_baron_bleischwer, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:137
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:138
-    move_card(state, 76, 5)
+    move_card(state, E_madame_muerrisch, 5)
     state.frames.pop()
     return
 
@@ -3199,7 +3444,7 @@ def tb_11_schattenkabinett_13_0(state, frame):
 def tb_11_schattenkabinett_13_1(state, frame):
     "test tests/11_schattenkabinett.rules#13 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:140)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:140
-    move_card(state, 75, 5)
+    move_card(state, E_schatten_schorsch, 5)
     state.frames.pop()
     return
 
@@ -3213,14 +3458,14 @@ def tb_11_schattenkabinett_14_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:147
     state.tracks[1] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:148
-    move_card(state, 83, 5)
+    move_card(state, E_rabe_raspel, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:149
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:150
-    move_card(state, 76, 5)
+    move_card(state, E_madame_muerrisch, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:151
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 64] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_samt] + [UNBOUND] * 1))
     return
 
 
@@ -3228,16 +3473,16 @@ def tb_11_schattenkabinett_14_1(state, frame):
     "test tests/11_schattenkabinett.rules#14 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:153)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:153
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 76] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_madame_muerrisch] + [UNBOUND] * 1))
     return
 
 
 def tb_11_schattenkabinett_15_0(state, frame):
     "test tests/11_schattenkabinett.rules#15 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:158)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:158
-    move_card(state, 85, 5)
+    move_card(state, E_wachhund_wotan, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:159
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     state.frames.pop()
     return
 
@@ -3247,7 +3492,7 @@ def tb_11_schattenkabinett_16_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:164
     activate(state, 36, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:165
-    move_card(state, 86, 5)
+    move_card(state, E_schleichkatze_nebel, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:166
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -3261,17 +3506,17 @@ def tb_11_schattenkabinett_17_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:173
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:174
-    move_card(state, 88, 5)
+    move_card(state, E_spitzel_spinne, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:175
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:176
-    move_card(state, 258, 6)
+    move_card(state, E_ella_eiche_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:177
-    p_erschoepfen(state, 258)
+    p_erschoepfen(state, E_ella_eiche_2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:178
-    move_card(state, 95, 1)
+    move_card(state, E_rufmord, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:179
-    p_ablenken_ausfuehren(state, 0, 64, 258)
+    p_ablenken_ausfuehren(state, 0, E_samt, E_ella_eiche_2)
     state.frames.pop()
     return
 
@@ -3281,14 +3526,14 @@ def tb_11_schattenkabinett_18_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:184
     activate(state, 38, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:185
-    move_card(state, 89, 7)
+    move_card(state, E_ki_stoppuhr, 7)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:186
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:187
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:188
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 89]))
+    state.frames.append(new_frame(5, [0, E_ki_stoppuhr]))
     return
 
 
@@ -3305,12 +3550,12 @@ def tb_11_schattenkabinett_19_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:195
     activate(state, 39, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:196
-    move_card(state, 90, 7)
+    move_card(state, E_ki_fluesterkasten, 7)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:197
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:198
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 90]))
+    state.frames.append(new_frame(5, [0, E_ki_fluesterkasten]))
     return
 
 
@@ -3319,12 +3564,12 @@ def tb_11_schattenkabinett_20_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:204
     activate(state, 40, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:205
-    move_card(state, 91, 7)
+    move_card(state, E_ki_rechenknecht, 7)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:206
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:207
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 91]))
+    state.frames.append(new_frame(5, [0, E_ki_rechenknecht]))
     return
 
 
@@ -3333,36 +3578,36 @@ def tb_11_schattenkabinett_21_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:212
     activate(state, 41, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:213
-    move_card(state, 92, 7)
+    move_card(state, E_ki_bremsklotz, 7)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:214
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:215
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 92]))
+    state.frames.append(new_frame(5, [0, E_ki_bremsklotz]))
     return
 
 
 def tb_11_schattenkabinett_22_0(state, frame):
     "test tests/11_schattenkabinett.rules#22 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:221)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:221
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:222
-    move_card(state, 248, 6)
+    move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:223
-    move_card(state, 251, 6)
+    move_card(state, E_lena_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:224
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 94] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_laehmende_rede] + [UNBOUND] * 2))
     return
 
 
 def tb_11_schattenkabinett_23_0(state, frame):
     "test tests/11_schattenkabinett.rules#23 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:232)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:232
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:233
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 94] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_laehmende_rede] + [UNBOUND] * 2))
     return
 
 
@@ -3371,9 +3616,9 @@ def tb_11_schattenkabinett_24_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:239
     state.tracks[1] = 5
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:240
-    move_card(state, 96, 3)
+    move_card(state, E_schmutzkampagne, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:241
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:242
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -3391,10 +3636,10 @@ def tb_11_schattenkabinett_24_1(state, frame):
 def tb_11_schattenkabinett_25_0(state, frame):
     "test tests/11_schattenkabinett.rules#25 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:249)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:249
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:250
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 97] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_buerokratie] + [UNBOUND] * 2))
     return
 
 
@@ -3409,10 +3654,10 @@ def tb_11_schattenkabinett_25_1(state, frame):
 def tb_11_schattenkabinett_26_0(state, frame):
     "test tests/11_schattenkabinett.rules#26 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:257)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:257
-    move_card(state, 258, 6)
+    move_card(state, E_ella_eiche_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:258
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 98] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_kaltes_schweigen] + [UNBOUND] * 2))
     return
 
 
@@ -3427,43 +3672,43 @@ def tb_11_schattenkabinett_26_1(state, frame):
 def tb_11_schattenkabinett_27_0(state, frame):
     "test tests/11_schattenkabinett.rules#27 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:266)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:266
-    move_card(state, 252, 6)
+    move_card(state, E_mira_morgentau_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:267
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 99] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_intrige] + [UNBOUND] * 2))
     return
 
 
 def tb_11_schattenkabinett_28_0(state, frame):
     "test tests/11_schattenkabinett.rules#28 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:273)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:273
-    move_card(state, 95, 1)
+    move_card(state, E_rufmord, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:274
-    move_card(state, 99, 1)
+    move_card(state, E_intrige, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:275
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 100] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_raenke_schmieden] + [UNBOUND] * 2))
     return
 
 
 def tb_11_schattenkabinett_29_0(state, frame):
     "test tests/11_schattenkabinett.rules#29 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:280)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:280
-    move_card(state, 249, 4)
+    move_card(state, E_roxy_2, 4)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:281
-    move_card(state, 95, 1)
+    move_card(state, E_rufmord, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:282
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 101] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_verhoer] + [UNBOUND] * 2))
     return
 
 
 def tb_11_schattenkabinett_30_0(state, frame):
     "test tests/11_schattenkabinett.rules#30 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:287)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:287
-    move_card(state, 102, 3)
+    move_card(state, E_hinterzimmer, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:288
-    move_card(state, 95, 1)
+    move_card(state, E_rufmord, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:289
     state.tracks[5] = 2
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:290
@@ -3487,11 +3732,11 @@ def tb_11_schattenkabinett_31_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:298
     state.tracks[1] = 4
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:299
-    move_card(state, 103, 3)
+    move_card(state, E_schachzug, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:300
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:301
-    move_card(state, 76, 5)
+    move_card(state, E_madame_muerrisch, 5)
     state.frames.pop()
     return
 
@@ -3499,33 +3744,33 @@ def tb_11_schattenkabinett_31_0(state, frame):
 def tb_11_schattenkabinett_31_1(state, frame):
     "test tests/11_schattenkabinett.rules#31 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:303)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:303
-    move_card(state, 75, 5)
+    move_card(state, E_schatten_schorsch, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:304
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 103] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_schachzug] + [UNBOUND] * 2))
     return
 
 
 def tb_11_schattenkabinett_32_0(state, frame):
     "test tests/11_schattenkabinett.rules#32 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:309)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:309
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:310
-    move_card(state, 248, 6)
+    move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:311
-    p_erschoepfen(state, 249)
+    p_erschoepfen(state, E_roxy_2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:312
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 105] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_sperrstunde] + [UNBOUND] * 2))
     return
 
 
 def tb_11_schattenkabinett_33_0(state, frame):
     "test tests/11_schattenkabinett.rules#33 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:317)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:317
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:318
-    move_card(state, 106, 3)
+    move_card(state, E_eiserne_disziplin, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:319
     state.vars[2] = False
     state.frames.pop()
@@ -3536,31 +3781,31 @@ def tb_11_schattenkabinett_33_1(state, frame):
     "test tests/11_schattenkabinett.rules#33 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:321)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:321
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 106] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_eiserne_disziplin] + [UNBOUND] * 2))
     return
 
 
 def tb_11_schattenkabinett_34_0(state, frame):
     "test tests/11_schattenkabinett.rules#34 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:327)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:327
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:328
-    activate(state, 0, [298, 249], None)
+    activate(state, 0, [E_zauberstab_2, E_roxy_2], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:329
-    move_card(state, 298, 10)
+    move_card(state, E_zauberstab_2, 10)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:330
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 107] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_kalte_schulter] + [UNBOUND] * 2))
     return
 
 
 def tb_11_schattenkabinett_35_0(state, frame):
     "test tests/11_schattenkabinett.rules#35 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:336)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:336
-    move_card(state, 95, 1)
+    move_card(state, E_rufmord, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:337
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 108] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_dunkle_plaene] + [UNBOUND] * 2))
     return
 
 
@@ -3569,36 +3814,36 @@ def tb_11_schattenkabinett_36_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:342
     state.tracks[1] = 10
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:343
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:344
-    move_card(state, 248, 6)
+    move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:345
-    move_card(state, 251, 6)
+    move_card(state, E_lena_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:346
-    move_card(state, 250, 6)
+    move_card(state, E_nami_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:347
-    p_erschoepfen(state, 249)
+    p_erschoepfen(state, E_roxy_2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:348
-    p_erschoepfen(state, 248)
+    p_erschoepfen(state, E_blitzy_2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:349
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 109] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_nullsummenspiel] + [UNBOUND] * 2))
     return
 
 
 def tb_11_schattenkabinett_36_1(state, frame):
     "test tests/11_schattenkabinett.rules#36 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:351)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:351
-    p_erschoepfen(state, 251)
+    p_erschoepfen(state, E_lena_2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:352
-    p_erschoepfen(state, 250)
+    p_erschoepfen(state, E_nami_2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:353
-    move_card(state, 109, 3)
+    move_card(state, E_nullsummenspiel, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:354
     state.tracks[2] = 6
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:355
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 109] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_nullsummenspiel] + [UNBOUND] * 2))
     return
 
 
@@ -3611,12 +3856,12 @@ def tb_11_schattenkabinett_37_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:362
     state.tracks[1] = 3
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:363
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:364
-    move_card(state, 76, 5)
+    move_card(state, E_madame_muerrisch, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:365
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 114] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_siegelring] + [UNBOUND] * 2))
     return
 
 
@@ -3624,7 +3869,7 @@ def tb_11_schattenkabinett_37_1(state, frame):
     "test tests/11_schattenkabinett.rules#37 part 1 (spec/heldenhain/tests/11_schattenkabinett.rules:367)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:367
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 76] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_madame_muerrisch] + [UNBOUND] * 1))
     return
 
 
@@ -3632,17 +3877,17 @@ def tb_11_schattenkabinett_37_2(state, frame):
     "test tests/11_schattenkabinett.rules#37 part 2 (spec/heldenhain/tests/11_schattenkabinett.rules:369)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:369
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 64] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_samt] + [UNBOUND] * 1))
     return
 
 
 def tb_11_schattenkabinett_38_0(state, frame):
     "test tests/11_schattenkabinett.rules#38 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:374)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:374
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:375
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 115] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_bleischuhe] + [UNBOUND] * 2))
     return
 
 
@@ -3651,11 +3896,11 @@ def tb_11_schattenkabinett_39_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:381
     activate(state, 43, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:382
-    move_card(state, 118, 11)
+    move_card(state, E_aktenarchiv, 11)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:383
-    move_card(state, 95, 1)
+    move_card(state, E_rufmord, 1)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:384
-    move_card(state, 99, 3)
+    move_card(state, E_intrige, 3)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:385
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -3667,9 +3912,9 @@ def tb_11_schattenkabinett_40_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:393
     activate(state, 44, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:394
-    move_card(state, 119, 11)
+    move_card(state, E_kontrollzentrum, 11)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:395
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:396
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -3679,11 +3924,11 @@ def tb_11_schattenkabinett_40_0(state, frame):
 def tb_11_schattenkabinett_41_0(state, frame):
     "test tests/11_schattenkabinett.rules#41 part 0 (spec/heldenhain/tests/11_schattenkabinett.rules:404)"
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:404
-    move_card(state, 120, 11)
+    move_card(state, E_kabinettssaal, 11)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:405
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:406
-    p_stress_geben(state, 64, 2)
+    p_stress_geben(state, E_samt, 2)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:407
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -3695,13 +3940,13 @@ def tb_11_schattenkabinett_42_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:413
     activate(state, 45, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:414
-    move_card(state, 121, 13)
+    move_card(state, E_nebelmoor, 13)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:415
-    move_card(state, 64, 5)
+    move_card(state, E_samt, 5)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:416
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:417
-    move_card(state, 269, 6)
+    move_card(state, E_spatz_pieps_2, 6)
     state.frames.pop()
     return
 
@@ -3711,7 +3956,7 @@ def tb_11_schattenkabinett_43_0(state, frame):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:422
     activate(state, 46, [], None)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:423
-    move_card(state, 122, 13)
+    move_card(state, E_grauer_platz, 13)
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:424
     state.tracks[0] = 11
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:425
@@ -3733,9 +3978,9 @@ def tb_11_schattenkabinett_43_1(state, frame):
 def tb_12_weggefaehrten_0_0(state, frame):
     "test tests/12_weggefaehrten.rules#0 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:5)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:5
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:6
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     state.frames.pop()
     return
 
@@ -3743,7 +3988,7 @@ def tb_12_weggefaehrten_0_0(state, frame):
 def tb_12_weggefaehrten_0_1(state, frame):
     "test tests/12_weggefaehrten.rules#0 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:8)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:8
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     state.frames.pop()
     return
 
@@ -3751,9 +3996,9 @@ def tb_12_weggefaehrten_0_1(state, frame):
 def tb_12_weggefaehrten_1_0(state, frame):
     "test tests/12_weggefaehrten.rules#1 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:13)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:13
-    move_card(state, 125, 5)
+    move_card(state, E_bruno, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:14
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     state.frames.pop()
     return
 
@@ -3761,7 +4006,7 @@ def tb_12_weggefaehrten_1_0(state, frame):
 def tb_12_weggefaehrten_2_0(state, frame):
     "test tests/12_weggefaehrten.rules#2 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:19)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:19
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     state.frames.pop()
     return
 
@@ -3769,7 +4014,7 @@ def tb_12_weggefaehrten_2_0(state, frame):
 def tb_12_weggefaehrten_2_1(state, frame):
     "test tests/12_weggefaehrten.rules#2 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:21)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:21
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     state.frames.pop()
     return
 
@@ -3777,37 +4022,37 @@ def tb_12_weggefaehrten_2_1(state, frame):
 def tb_12_weggefaehrten_3_0(state, frame):
     "test tests/12_weggefaehrten.rules#3 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:26)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:26
-    move_card(state, 159, 1)
+    move_card(state, E_aufbruch, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:27
-    move_card(state, 158, 1)
+    move_card(state, E_lagerpause, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:28
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:29
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 127] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_oskar] + [UNBOUND] * 2))
     return
 
 
 def tb_12_weggefaehrten_3_1(state, frame):
     "test tests/12_weggefaehrten.rules#3 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:31)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:31
-    move_card(state, 127, 3)
+    move_card(state, E_oskar, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:32
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:33
     state.tracks[2] = 6
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:34
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 127] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_oskar] + [UNBOUND] * 2))
     return
 
 
 def tb_12_weggefaehrten_4_0(state, frame):
     "test tests/12_weggefaehrten.rules#4 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:39)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:39
-    move_card(state, 129, 5)
+    move_card(state, E_karl_kompass, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:40
-    move_card(state, 137, 5)
+    move_card(state, E_ida_eifer, 5)
     state.frames.pop()
     return
 
@@ -3815,7 +4060,7 @@ def tb_12_weggefaehrten_4_0(state, frame):
 def tb_12_weggefaehrten_4_1(state, frame):
     "test tests/12_weggefaehrten.rules#4 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:42)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:42
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     state.frames.pop()
     return
 
@@ -3823,9 +4068,9 @@ def tb_12_weggefaehrten_4_1(state, frame):
 def tb_12_weggefaehrten_5_0(state, frame):
     "test tests/12_weggefaehrten.rules#5 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:47)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:47
-    move_card(state, 130, 5)
+    move_card(state, E_lotte_leuchte, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:48
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     state.frames.pop()
     return
 
@@ -3833,9 +4078,9 @@ def tb_12_weggefaehrten_5_0(state, frame):
 def tb_12_weggefaehrten_5_1(state, frame):
     "test tests/12_weggefaehrten.rules#5 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:50)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:50
-    move_card(state, 132, 5)
+    move_card(state, E_greta_granit, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:51
-    move_card(state, 142, 5)
+    move_card(state, E_anton_anker, 5)
     state.frames.pop()
     return
 
@@ -3843,7 +4088,7 @@ def tb_12_weggefaehrten_5_1(state, frame):
 def tb_12_weggefaehrten_5_2(state, frame):
     "test tests/12_weggefaehrten.rules#5 part 2 (spec/heldenhain/tests/12_weggefaehrten.rules:53)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:53
-    move_card(state, 133, 5)
+    move_card(state, E_hugo_hueter, 5)
     state.frames.pop()
     return
 
@@ -3851,11 +4096,11 @@ def tb_12_weggefaehrten_5_2(state, frame):
 def tb_12_weggefaehrten_6_0(state, frame):
     "test tests/12_weggefaehrten.rules#6 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:59)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:59
-    move_card(state, 134, 5)
+    move_card(state, E_mats_mut, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:60
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:61
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     state.frames.pop()
     return
 
@@ -3863,7 +4108,7 @@ def tb_12_weggefaehrten_6_0(state, frame):
 def tb_12_weggefaehrten_6_1(state, frame):
     "test tests/12_weggefaehrten.rules#6 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:63)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:63
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     state.frames.pop()
     return
 
@@ -3875,36 +4120,36 @@ def tb_12_weggefaehrten_7_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:69
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:70
-    move_card(state, 135, 5)
+    move_card(state, E_paula_pfad, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:71
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:72
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:73
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 135] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_paula_pfad] + [UNBOUND] * 1))
     return
 
 
 def tb_12_weggefaehrten_7_1(state, frame):
     "test tests/12_weggefaehrten.rules#7 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:75)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:75
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:76
-    p_aufrichten(state, 135)
+    p_aufrichten(state, E_paula_pfad)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:77
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 135] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_paula_pfad] + [UNBOUND] * 1))
     return
 
 
 def tb_12_weggefaehrten_8_0(state, frame):
     "test tests/12_weggefaehrten.rules#8 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:82)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:82
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:83
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 136] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_theo_treu] + [UNBOUND] * 2))
     return
 
 
@@ -3917,11 +4162,11 @@ def tb_12_weggefaehrten_9_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:92
     state.tracks[2] = 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:93
-    move_card(state, 138, 5)
+    move_card(state, E_wilma_weitblick, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:94
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:95
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:96
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -3931,7 +4176,7 @@ def tb_12_weggefaehrten_9_0(state, frame):
 def tb_12_weggefaehrten_9_1(state, frame):
     "test tests/12_weggefaehrten.rules#9 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:99)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:99
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:100
     state.tracks[2] = 1
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:101
@@ -3947,39 +4192,39 @@ def tb_12_weggefaehrten_10_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:108
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:109
-    move_card(state, 141, 5)
+    move_card(state, E_selma_seil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:110
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:111
-    move_card(state, 159, 1)
+    move_card(state, E_aufbruch, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:112
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 141] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_selma_seil] + [UNBOUND] * 1))
     return
 
 
 def tb_12_weggefaehrten_10_1(state, frame):
     "test tests/12_weggefaehrten.rules#10 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:114)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:114
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:115
-    p_aufrichten(state, 141)
+    p_aufrichten(state, E_selma_seil)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:116
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 141] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_selma_seil] + [UNBOUND] * 1))
     return
 
 
 def tb_12_weggefaehrten_11_0(state, frame):
     "test tests/12_weggefaehrten.rules#11 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:121)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:121
-    move_card(state, 143, 5)
+    move_card(state, E_nele_nebenan, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:122
-    move_card(state, 144, 5)
+    move_card(state, E_bert_bergfuehrer, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:123
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:124
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     state.frames.pop()
     return
 
@@ -3987,7 +4232,7 @@ def tb_12_weggefaehrten_11_0(state, frame):
 def tb_12_weggefaehrten_11_1(state, frame):
     "test tests/12_weggefaehrten.rules#11 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:126)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:126
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     state.frames.pop()
     return
 
@@ -3995,11 +4240,11 @@ def tb_12_weggefaehrten_11_1(state, frame):
 def tb_12_weggefaehrten_12_0(state, frame):
     "test tests/12_weggefaehrten.rules#12 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:131)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:131
-    move_card(state, 145, 5)
+    move_card(state, E_hund_hasso, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:132
-    move_card(state, 148, 5)
+    move_card(state, E_esel_emma, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:133
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     state.frames.pop()
     return
 
@@ -4011,12 +4256,12 @@ def tb_12_weggefaehrten_13_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:139
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:140
-    move_card(state, 146, 5)
+    move_card(state, E_pony_polka, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:141
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:142
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 124] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_jaro] + [UNBOUND] * 1))
     return
 
 
@@ -4025,12 +4270,12 @@ def tb_12_weggefaehrten_14_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:147
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:148
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:149
-    p_erschoepfen(state, 312)
+    p_erschoepfen(state, E_samt_2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:150
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 147] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_falke_fiete] + [UNBOUND] * 2))
     return
 
 
@@ -4039,11 +4284,11 @@ def tb_12_weggefaehrten_15_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:155
     activate(state, 52, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:156
-    move_card(state, 149, 5)
+    move_card(state, E_dachs_dieter, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:157
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:158
-    p_stress_geben(state, 124, 2)
+    p_stress_geben(state, E_jaro, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:159
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -4057,28 +4302,28 @@ def tb_12_weggefaehrten_16_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:167
     state.tracks[4] = 2
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:168
-    move_card(state, 151, 7)
+    move_card(state, E_ki_wanderkarte, 7)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:169
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:170
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 151]))
+    state.frames.append(new_frame(5, [0, E_ki_wanderkarte]))
     return
 
 
 def tb_12_weggefaehrten_16_1(state, frame):
     "test tests/12_weggefaehrten.rules#16 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:172)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:172
-    p_aufrichten(state, 151)
+    p_aufrichten(state, E_ki_wanderkarte)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:173
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:174
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:175
-    move_card(state, 127, 5)
+    move_card(state, E_oskar, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:176
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 151]))
+    state.frames.append(new_frame(5, [0, E_ki_wanderkarte]))
     return
 
 
@@ -4087,14 +4332,14 @@ def tb_12_weggefaehrten_17_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:181
     activate(state, 54, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:182
-    move_card(state, 152, 7)
+    move_card(state, E_ki_funkgeraet, 7)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:183
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:184
-    move_card(state, 145, 5)
+    move_card(state, E_hund_hasso, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:185
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 152]))
+    state.frames.append(new_frame(5, [0, E_ki_funkgeraet]))
     return
 
 
@@ -4103,16 +4348,16 @@ def tb_12_weggefaehrten_18_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:190
     activate(state, 55, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:191
-    move_card(state, 153, 7)
+    move_card(state, E_ki_lagerfeuer, 7)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:192
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:193
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:194
-    p_stress_geben(state, 124, 2)
+    p_stress_geben(state, E_jaro, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:195
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 153]))
+    state.frames.append(new_frame(5, [0, E_ki_lagerfeuer]))
     return
 
 
@@ -4121,41 +4366,41 @@ def tb_12_weggefaehrten_19_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:200
     activate(state, 56, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:201
-    move_card(state, 154, 7)
+    move_card(state, E_ki_fernglas, 7)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:202
-    move_card(state, 159, 1)
+    move_card(state, E_aufbruch, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:203
-    move_card(state, 158, 1)
+    move_card(state, E_lagerpause, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:204
-    move_card(state, 162, 1)
+    move_card(state, E_heldenmut, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:205
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 154]))
+    state.frames.append(new_frame(5, [0, E_ki_fernglas]))
     return
 
 
 def tb_12_weggefaehrten_19_1(state, frame):
     "test tests/12_weggefaehrten.rules#19 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:207)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:207
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:208
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:209
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:210
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 154]))
+    state.frames.append(new_frame(5, [0, E_ki_fernglas]))
     return
 
 
 def tb_12_weggefaehrten_20_0(state, frame):
     "test tests/12_weggefaehrten.rules#20 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:215)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:215
-    move_card(state, 155, 3)
+    move_card(state, E_alle_fuer_einen, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:216
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:217
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     state.frames.pop()
     return
 
@@ -4163,20 +4408,20 @@ def tb_12_weggefaehrten_20_0(state, frame):
 def tb_12_weggefaehrten_20_1(state, frame):
     "test tests/12_weggefaehrten.rules#20 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:219)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:219
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:220
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 155] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_alle_fuer_einen] + [UNBOUND] * 2))
     return
 
 
 def tb_12_weggefaehrten_21_0(state, frame):
     "test tests/12_weggefaehrten.rules#21 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:225)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:225
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:226
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 156] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_schulter_an_schulter] + [UNBOUND] * 2))
     return
 
 
@@ -4186,12 +4431,12 @@ def tb_12_weggefaehrten_22_0(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/tests/12_weggefaehrten.rules:231
-            move_card(state, 124, 5)
+            move_card(state, E_jaro, 5)
             # spec: spec/heldenhain/tests/12_weggefaehrten.rules:232
-            move_card(state, 145, 5)
+            move_card(state, E_hund_hasso, 5)
             # spec: spec/heldenhain/tests/12_weggefaehrten.rules:233
             frame[1] = 1
-            state.frames.append(new_frame(3, [0, 157] + [UNBOUND] * 2))
+            state.frames.append(new_frame(3, [0, E_schutzwall] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/heldenhain/tests/12_weggefaehrten.rules:234
@@ -4203,12 +4448,12 @@ def tb_12_weggefaehrten_22_0(state, frame):
 def tb_12_weggefaehrten_23_0(state, frame):
     "test tests/12_weggefaehrten.rules#23 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:239)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:239
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:240
-    p_stress_geben(state, 124, 3)
+    p_stress_geben(state, E_jaro, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:241
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 158] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_lagerpause] + [UNBOUND] * 2))
     return
 
 
@@ -4217,7 +4462,7 @@ def tb_12_weggefaehrten_23_1(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:244
     state.vars[2] = False
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:245
-    move_card(state, 164, 3)
+    move_card(state, E_festes_band, 3)
     state.frames.pop()
     return
 
@@ -4226,28 +4471,28 @@ def tb_12_weggefaehrten_23_2(state, frame):
     "test tests/12_weggefaehrten.rules#23 part 2 (spec/heldenhain/tests/12_weggefaehrten.rules:247)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:247
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 164] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_festes_band] + [UNBOUND] * 2))
     return
 
 
 def tb_12_weggefaehrten_24_0(state, frame):
     "test tests/12_weggefaehrten.rules#24 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:253)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:253
-    move_card(state, 158, 1)
+    move_card(state, E_lagerpause, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:254
-    move_card(state, 162, 1)
+    move_card(state, E_heldenmut, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:255
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 159] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_aufbruch] + [UNBOUND] * 2))
     return
 
 
 def tb_12_weggefaehrten_25_0(state, frame):
     "test tests/12_weggefaehrten.rules#25 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:260)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:260
-    move_card(state, 160, 3)
+    move_card(state, E_gemeinsamer_marsch, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:261
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     state.frames.pop()
     return
 
@@ -4255,91 +4500,91 @@ def tb_12_weggefaehrten_25_0(state, frame):
 def tb_12_weggefaehrten_25_1(state, frame):
     "test tests/12_weggefaehrten.rules#25 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:263)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:263
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:264
     state.tracks[2] = 2
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:265
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 160] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_gemeinsamer_marsch] + [UNBOUND] * 2))
     return
 
 
 def tb_12_weggefaehrten_26_0(state, frame):
     "test tests/12_weggefaehrten.rules#26 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:270)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:270
-    move_card(state, 159, 1)
+    move_card(state, E_aufbruch, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:271
-    move_card(state, 158, 1)
+    move_card(state, E_lagerpause, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:272
-    move_card(state, 162, 1)
+    move_card(state, E_heldenmut, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:273
-    move_card(state, 170, 1)
+    move_card(state, E_mutprobe, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:274
-    move_card(state, 169, 1)
+    move_card(state, E_zeltlager, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:275
-    move_card(state, 167, 1)
+    move_card(state, E_wegzehrung, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:276
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:277
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:278
-    move_card(state, 145, 5)
+    move_card(state, E_hund_hasso, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:279
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 161] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_verstaerkung] + [UNBOUND] * 2))
     return
 
 
 def tb_12_weggefaehrten_26_1(state, frame):
     "test tests/12_weggefaehrten.rules#26 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:281)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:281
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:282
-    move_card(state, 127, 5)
+    move_card(state, E_oskar, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:283
-    move_card(state, 161, 3)
+    move_card(state, E_verstaerkung, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:284
     state.tracks[2] = 6
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:285
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 161] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_verstaerkung] + [UNBOUND] * 2))
     return
 
 
 def tb_12_weggefaehrten_27_0(state, frame):
     "test tests/12_weggefaehrten.rules#27 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:290)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:290
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:291
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 162] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_heldenmut] + [UNBOUND] * 2))
     return
 
 
 def tb_12_weggefaehrten_28_0(state, frame):
     "test tests/12_weggefaehrten.rules#28 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:297)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:297
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:298
-    p_stress_geben(state, 124, 3)
+    p_stress_geben(state, E_jaro, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:299
-    move_card(state, 159, 1)
+    move_card(state, E_aufbruch, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:300
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 163] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_rettungsaktion] + [UNBOUND] * 2))
     return
 
 
 def tb_12_weggefaehrten_29_0(state, frame):
     "test tests/12_weggefaehrten.rules#29 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:306)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:306
-    move_card(state, 165, 3)
+    move_card(state, E_gipfelsturm, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:307
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:308
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:309
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     state.frames.pop()
     return
 
@@ -4347,7 +4592,7 @@ def tb_12_weggefaehrten_29_0(state, frame):
 def tb_12_weggefaehrten_29_1(state, frame):
     "test tests/12_weggefaehrten.rules#29 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:311)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:311
-    move_card(state, 127, 5)
+    move_card(state, E_oskar, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:312
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -4365,13 +4610,13 @@ def tb_12_weggefaehrten_29_2(state, frame):
 def tb_12_weggefaehrten_30_0(state, frame):
     "test tests/12_weggefaehrten.rules#30 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:319)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:319
-    move_card(state, 166, 3)
+    move_card(state, E_treue_freunde, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:320
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:321
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:322
-    move_card(state, 145, 5)
+    move_card(state, E_hund_hasso, 5)
     state.frames.pop()
     return
 
@@ -4379,10 +4624,10 @@ def tb_12_weggefaehrten_30_0(state, frame):
 def tb_12_weggefaehrten_30_1(state, frame):
     "test tests/12_weggefaehrten.rules#30 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:324)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:324
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:325
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 166] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_treue_freunde] + [UNBOUND] * 2))
     return
 
 
@@ -4392,59 +4637,59 @@ def tb_12_weggefaehrten_31_0(state, frame):
     state.tracks[2] = 2
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:331
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 167] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_wegzehrung] + [UNBOUND] * 2))
     return
 
 
 def tb_12_weggefaehrten_32_0(state, frame):
     "test tests/12_weggefaehrten.rules#32 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:336)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:336
-    move_card(state, 159, 1)
+    move_card(state, E_aufbruch, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:337
-    move_card(state, 124, 1)
+    move_card(state, E_jaro, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:338
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 168] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_kundschafter] + [UNBOUND] * 2))
     return
 
 
 def tb_12_weggefaehrten_32_1(state, frame):
     "test tests/12_weggefaehrten.rules#32 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:340)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:340
-    move_card(state, 158, 1)
+    move_card(state, E_lagerpause, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:341
-    move_card(state, 126, 1)
+    move_card(state, E_emil, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:342
-    move_card(state, 162, 1)
+    move_card(state, E_heldenmut, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:343
-    move_card(state, 168, 3)
+    move_card(state, E_kundschafter, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:344
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 168] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_kundschafter] + [UNBOUND] * 2))
     return
 
 
 def tb_12_weggefaehrten_33_0(state, frame):
     "test tests/12_weggefaehrten.rules#33 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:349)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:349
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:350
-    p_stress_geben(state, 124, 2)
+    p_stress_geben(state, E_jaro, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:351
-    move_card(state, 159, 1)
+    move_card(state, E_aufbruch, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:352
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 169] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_zeltlager] + [UNBOUND] * 2))
     return
 
 
 def tb_12_weggefaehrten_34_0(state, frame):
     "test tests/12_weggefaehrten.rules#34 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:357)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:357
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:358
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 170] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_mutprobe] + [UNBOUND] * 2))
     return
 
 
@@ -4459,15 +4704,15 @@ def tb_12_weggefaehrten_34_1(state, frame):
 def tb_12_weggefaehrten_35_0(state, frame):
     "test tests/12_weggefaehrten.rules#35 part 0 (spec/heldenhain/tests/12_weggefaehrten.rules:365)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:365
-    move_card(state, 171, 3)
+    move_card(state, E_schwur_der_gefaehrten, 3)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:366
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:367
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:368
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:369
-    move_card(state, 127, 5)
+    move_card(state, E_oskar, 5)
     state.frames.pop()
     return
 
@@ -4475,12 +4720,12 @@ def tb_12_weggefaehrten_35_0(state, frame):
 def tb_12_weggefaehrten_35_1(state, frame):
     "test tests/12_weggefaehrten.rules#35 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:371)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:371
-    move_card(state, 139, 5)
+    move_card(state, E_rudi_rast, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:372
-    move_card(state, 145, 5)
+    move_card(state, E_hund_hasso, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:373
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 171] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_schwur_der_gefaehrten] + [UNBOUND] * 2))
     return
 
 
@@ -4489,12 +4734,12 @@ def tb_12_weggefaehrten_36_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:378
     activate(state, 57, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:379
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:380
-    p_stress_geben(state, 124, 2)
+    p_stress_geben(state, E_jaro, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:381
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 176] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_feldflasche] + [UNBOUND] * 2))
     return
 
 
@@ -4511,12 +4756,12 @@ def tb_12_weggefaehrten_37_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:390
     activate(state, 62, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:391
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:392
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:393
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 178] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_banner_der_gefaehrten] + [UNBOUND] * 2))
     return
 
 
@@ -4527,7 +4772,7 @@ def tb_12_weggefaehrten_38_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:400
     state.tracks[2] = 0
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:401
-    move_card(state, 179, 11)
+    move_card(state, E_bergdorf, 11)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:402
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -4537,13 +4782,13 @@ def tb_12_weggefaehrten_38_0(state, frame):
 def tb_12_weggefaehrten_38_1(state, frame):
     "test tests/12_weggefaehrten.rules#38 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:405)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:405
-    move_card(state, 180, 11)
+    move_card(state, E_huette_am_see, 11)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:406
-    move_card(state, 179, 16)
+    move_card(state, E_bergdorf, 16)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:407
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:408
-    p_stress_geben(state, 124, 1)
+    p_stress_geben(state, E_jaro, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:409
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -4555,11 +4800,11 @@ def tb_12_weggefaehrten_39_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:415
     activate(state, 58, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:416
-    move_card(state, 181, 11)
+    move_card(state, E_wachturm, 11)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:417
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:418
-    p_stress_geben(state, 124, 2)
+    p_stress_geben(state, E_jaro, 2)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:419
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -4571,13 +4816,13 @@ def tb_12_weggefaehrten_40_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:426
     activate(state, 59, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:427
-    move_card(state, 182, 11)
+    move_card(state, E_gildenhaus, 11)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:428
-    move_card(state, 159, 1)
+    move_card(state, E_aufbruch, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:429
-    move_card(state, 158, 1)
+    move_card(state, E_lagerpause, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:430
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:431
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -4587,9 +4832,9 @@ def tb_12_weggefaehrten_40_0(state, frame):
 def tb_12_weggefaehrten_40_1(state, frame):
     "test tests/12_weggefaehrten.rules#40 part 1 (spec/heldenhain/tests/12_weggefaehrten.rules:435)"
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:435
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:436
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:437
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -4601,11 +4846,11 @@ def tb_12_weggefaehrten_41_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:445
     activate(state, 60, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:446
-    move_card(state, 183, 13)
+    move_card(state, E_alter_wald, 13)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:447
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:448
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     state.frames.pop()
     return
 
@@ -4615,15 +4860,15 @@ def tb_12_weggefaehrten_42_0(state, frame):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:453
     activate(state, 61, [], None)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:454
-    move_card(state, 184, 13)
+    move_card(state, E_marktplatz, 13)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:455
-    move_card(state, 124, 5)
+    move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:456
-    move_card(state, 126, 5)
+    move_card(state, E_emil, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:457
-    move_card(state, 131, 5)
+    move_card(state, E_finn_faehrte, 5)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:458
-    move_card(state, 159, 1)
+    move_card(state, E_aufbruch, 1)
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:459
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -4637,12 +4882,12 @@ def tb_13_purpurpakt_0_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:7
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:8
-    move_card(state, 186, 5)
+    move_card(state, E_edgar_satzsprung, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:9
-    move_card(state, 231, 3)
+    move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:10
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 186] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_edgar_satzsprung] + [UNBOUND] * 1))
     return
 
 
@@ -4653,10 +4898,10 @@ def tb_13_purpurpakt_1_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:18
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:19
-    move_card(state, 186, 5)
+    move_card(state, E_edgar_satzsprung, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:20
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 186] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_edgar_satzsprung] + [UNBOUND] * 1))
     return
 
 
@@ -4664,7 +4909,7 @@ def tb_13_purpurpakt_2_0(state, frame):
     "test tests/13_purpurpakt.rules#2 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:25)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:25
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 187] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_rico_rueckprall] + [UNBOUND] * 2))
     return
 
 
@@ -4681,11 +4926,11 @@ def tb_13_purpurpakt_3_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:33
     activate(state, 65, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:34
-    move_card(state, 188, 5)
+    move_card(state, E_madame_zugabe, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:35
-    move_card(state, 231, 3)
+    move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:36
-    move_card(state, 222, 3)
+    move_card(state, E_wechselgeld, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:37
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -4695,12 +4940,12 @@ def tb_13_purpurpakt_3_0(state, frame):
 def tb_13_purpurpakt_4_0(state, frame):
     "test tests/13_purpurpakt.rules#4 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:47)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:47
-    move_card(state, 231, 1)
+    move_card(state, E_kredit, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:48
-    move_card(state, 222, 1)
+    move_card(state, E_wechselgeld, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:49
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 189] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_baron_blutdruck] + [UNBOUND] * 2))
     return
 
 
@@ -4709,7 +4954,7 @@ def tb_13_purpurpakt_5_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:55
     activate(state, 66, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:56
-    move_card(state, 190, 5)
+    move_card(state, E_graefin_gier, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:57
     state.tracks[5] = 2
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:58
@@ -4723,10 +4968,10 @@ def tb_13_purpurpakt_5_0(state, frame):
 def tb_13_purpurpakt_6_0(state, frame):
     "test tests/13_purpurpakt.rules#6 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:66)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:66
-    move_card(state, 231, 3)
+    move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:67
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 191] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_herr_handel] + [UNBOUND] * 2))
     return
 
 
@@ -4734,7 +4979,7 @@ def tb_13_purpurpakt_7_0(state, frame):
     "test tests/13_purpurpakt.rules#7 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:74)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:74
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 191] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_herr_handel] + [UNBOUND] * 2))
     return
 
 
@@ -4745,19 +4990,19 @@ def tb_13_purpurpakt_8_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:82
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:83
-    move_card(state, 193, 5)
+    move_card(state, E_lord_leihgabe, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:84
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 193] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_lord_leihgabe] + [UNBOUND] * 1))
     return
 
 
 def tb_13_purpurpakt_9_0(state, frame):
     "test tests/13_purpurpakt.rules#9 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:90)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:90
-    move_card(state, 194, 5)
+    move_card(state, E_mamsell_mitgift, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:91
-    move_card(state, 205, 5)
+    move_card(state, E_prinz_praemie, 5)
     state.frames.pop()
     return
 
@@ -4765,7 +5010,7 @@ def tb_13_purpurpakt_9_0(state, frame):
 def tb_13_purpurpakt_9_1(state, frame):
     "test tests/13_purpurpakt.rules#9 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:93)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:93
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     state.frames.pop()
     return
 
@@ -4773,10 +5018,10 @@ def tb_13_purpurpakt_9_1(state, frame):
 def tb_13_purpurpakt_10_0(state, frame):
     "test tests/13_purpurpakt.rules#10 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:98)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:98
-    move_card(state, 231, 1)
+    move_card(state, E_kredit, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:99
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 196] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_jongleur_jupp] + [UNBOUND] * 2))
     return
 
 
@@ -4785,9 +5030,9 @@ def tb_13_purpurpakt_11_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:105
     activate(state, 68, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:106
-    move_card(state, 198, 5)
+    move_card(state, E_zauberer_zins, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:107
-    move_card(state, 231, 3)
+    move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:108
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -4799,7 +5044,7 @@ def tb_13_purpurpakt_12_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:116
     activate(state, 69, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:117
-    move_card(state, 199, 5)
+    move_card(state, E_diva_dacapo, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:118
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -4809,9 +5054,9 @@ def tb_13_purpurpakt_12_0(state, frame):
 def tb_13_purpurpakt_12_1(state, frame):
     "test tests/13_purpurpakt.rules#12 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:121)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:121
-    p_stress_geben(state, 199, 2)
+    p_stress_geben(state, E_diva_dacapo, 2)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:122
-    move_card(state, 231, 1)
+    move_card(state, E_kredit, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:123
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -4823,9 +5068,9 @@ def tb_13_purpurpakt_13_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:129
     activate(state, 70, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:130
-    move_card(state, 201, 5)
+    move_card(state, E_wucherin_wanda, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:131
-    move_card(state, 231, 3)
+    move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:132
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -4836,7 +5081,7 @@ def tb_13_purpurpakt_14_0(state, frame):
     "test tests/13_purpurpakt.rules#14 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:140)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:140
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 202] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_magier_mehrwert] + [UNBOUND] * 2))
     return
 
 
@@ -4847,12 +5092,12 @@ def tb_13_purpurpakt_15_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:147
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:148
-    move_card(state, 203, 5)
+    move_card(state, E_tante_tantieme, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:149
-    move_card(state, 231, 1)
+    move_card(state, E_kredit, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:150
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 203] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_tante_tantieme] + [UNBOUND] * 1))
     return
 
 
@@ -4863,14 +5108,14 @@ def tb_13_purpurpakt_16_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:156
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:157
-    move_card(state, 207, 5)
+    move_card(state, E_elster_elvira, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:158
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:159
-    move_card(state, 249, 4)
+    move_card(state, E_roxy_2, 4)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:160
     state.frames.pop()
-    state.frames.append(new_frame(4, [0, 200] + [UNBOUND] * 1))
+    state.frames.append(new_frame(4, [0, E_kassierer_knick] + [UNBOUND] * 1))
     return
 
 
@@ -4879,31 +5124,31 @@ def tb_13_purpurpakt_17_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:165
     state.tracks[4] = 3
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:166
-    move_card(state, 312, 6)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:167
-    p_erschoepfen(state, 312)
+    p_erschoepfen(state, E_samt_2)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:168
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 208] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_affe_anleihe] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_18_0(state, frame):
     "test tests/13_purpurpakt.rules#18 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:173)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:173
-    move_card(state, 231, 1)
+    move_card(state, E_kredit, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:174
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 209] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_papagei_plapper] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_19_0(state, frame):
     "test tests/13_purpurpakt.rules#19 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:179)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:179
-    move_card(state, 210, 5)
+    move_card(state, E_schlange_schulden, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:180
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     state.frames.pop()
     return
 
@@ -4913,9 +5158,9 @@ def tb_13_purpurpakt_20_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:185
     activate(state, 73, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:186
-    move_card(state, 212, 5)
+    move_card(state, E_kater_kasse, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:187
-    move_card(state, 231, 3)
+    move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:188
     state.tracks[5] = 2
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:189
@@ -4931,12 +5176,12 @@ def tb_13_purpurpakt_21_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:197
     activate(state, 74, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:198
-    move_card(state, 213, 7)
+    move_card(state, E_ki_rechenmaschine, 7)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:199
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:200
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 213]))
+    state.frames.append(new_frame(5, [0, E_ki_rechenmaschine]))
     return
 
 
@@ -4945,14 +5190,14 @@ def tb_13_purpurpakt_22_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:206
     activate(state, 75, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:207
-    move_card(state, 214, 7)
+    move_card(state, E_ki_preisschild, 7)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:208
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:209
-    move_card(state, 231, 3)
+    move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:210
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 214]))
+    state.frames.append(new_frame(5, [0, E_ki_preisschild]))
     return
 
 
@@ -4961,16 +5206,16 @@ def tb_13_purpurpakt_23_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:216
     activate(state, 76, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:217
-    move_card(state, 215, 7)
+    move_card(state, E_ki_spielautomat, 7)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:218
-    move_card(state, 231, 3)
+    move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:219
-    move_card(state, 222, 1)
+    move_card(state, E_wechselgeld, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:220
-    move_card(state, 225, 1)
+    move_card(state, E_lockangebot, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:221
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 215]))
+    state.frames.append(new_frame(5, [0, E_ki_spielautomat]))
     return
 
 
@@ -4979,24 +5224,24 @@ def tb_13_purpurpakt_24_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:227
     activate(state, 77, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:228
-    move_card(state, 216, 7)
+    move_card(state, E_ki_wechselstube, 7)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:229
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:230
     state.frames.pop()
-    state.frames.append(new_frame(5, [0, 216]))
+    state.frames.append(new_frame(5, [0, E_ki_wechselstube]))
     return
 
 
 def tb_13_purpurpakt_25_0(state, frame):
     "test tests/13_purpurpakt.rules#25 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:236)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:236
-    move_card(state, 192, 3)
+    move_card(state, E_fuerst_faustpfand, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:237
-    move_card(state, 200, 3)
+    move_card(state, E_kassierer_knick, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:238
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 218] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_sonderangebot] + [UNBOUND] * 2))
     return
 
 
@@ -5004,16 +5249,16 @@ def tb_13_purpurpakt_25_1(state, frame):
     "test tests/13_purpurpakt.rules#25 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:240)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:240
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 192] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_fuerst_faustpfand] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_26_0(state, frame):
     "test tests/13_purpurpakt.rules#26 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:245)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:245
-    move_card(state, 219, 3)
+    move_card(state, E_tauschgeschaeft, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:246
-    move_card(state, 231, 3)
+    move_card(state, E_kredit, 3)
     state.frames.pop()
     return
 
@@ -5021,16 +5266,16 @@ def tb_13_purpurpakt_26_0(state, frame):
 def tb_13_purpurpakt_26_1(state, frame):
     "test tests/13_purpurpakt.rules#26 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:248)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:248
-    move_card(state, 222, 3)
+    move_card(state, E_wechselgeld, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:249
-    move_card(state, 225, 1)
+    move_card(state, E_lockangebot, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:250
-    move_card(state, 230, 1)
+    move_card(state, E_hinterlist, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:251
-    move_card(state, 224, 1)
+    move_card(state, E_schuldenberg, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:252
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 219] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_tauschgeschaeft] + [UNBOUND] * 2))
     return
 
 
@@ -5039,21 +5284,21 @@ def tb_13_purpurpakt_27_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:258
     state.tracks[1] = 5
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:259
-    move_card(state, 220, 3)
+    move_card(state, E_ausverkauf, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:260
-    move_card(state, 231, 3)
+    move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:261
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 220] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_ausverkauf] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_28_0(state, frame):
     "test tests/13_purpurpakt.rules#28 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:267)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:267
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:268
-    move_card(state, 221, 3)
+    move_card(state, E_zugabe, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:269
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -5063,71 +5308,71 @@ def tb_13_purpurpakt_28_0(state, frame):
 def tb_13_purpurpakt_29_0(state, frame):
     "test tests/13_purpurpakt.rules#29 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:280)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:280
-    move_card(state, 231, 1)
+    move_card(state, E_kredit, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:281
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 222] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_wechselgeld] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_30_0(state, frame):
     "test tests/13_purpurpakt.rules#30 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:287)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:287
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:288
-    move_card(state, 211, 5)
+    move_card(state, E_pudel_pomp, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:289
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 223] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_pakt_mit_preis] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_31_0(state, frame):
     "test tests/13_purpurpakt.rules#31 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:294)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:294
-    move_card(state, 249, 4)
+    move_card(state, E_roxy_2, 4)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:295
-    move_card(state, 248, 4)
+    move_card(state, E_blitzy_2, 4)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:296
-    move_card(state, 251, 4)
+    move_card(state, E_lena_2, 4)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:297
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 224] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_schuldenberg] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_32_0(state, frame):
     "test tests/13_purpurpakt.rules#32 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:302)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:302
-    move_card(state, 231, 1)
+    move_card(state, E_kredit, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:303
-    move_card(state, 222, 1)
+    move_card(state, E_wechselgeld, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:304
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 225] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_lockangebot] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_33_0(state, frame):
     "test tests/13_purpurpakt.rules#33 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:310)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:310
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:311
-    activate(state, 0, [234, 200], None)
+    activate(state, 0, [E_goldene_uhr, E_kassierer_knick], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:312
-    move_card(state, 234, 9)
+    move_card(state, E_goldene_uhr, 9)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:313
-    move_card(state, 226, 3)
+    move_card(state, E_blutgeld, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:314
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 226] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_blutgeld] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_34_0(state, frame):
     "test tests/13_purpurpakt.rules#34 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:320)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:320
-    move_card(state, 226, 3)
+    move_card(state, E_blutgeld, 3)
     state.frames.pop()
     return
 
@@ -5137,31 +5382,31 @@ def tb_13_purpurpakt_35_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:325
     state.tracks[1] = 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:326
-    move_card(state, 231, 3)
+    move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:327
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 227] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_preisexplosion] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_36_0(state, frame):
     "test tests/13_purpurpakt.rules#36 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:333)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:333
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:334
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:335
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 228] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_vertragsbruch] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_37_0(state, frame):
     "test tests/13_purpurpakt.rules#37 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:341)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:341
-    move_card(state, 229, 3)
+    move_card(state, E_zinseszins, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:342
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:343
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -5179,23 +5424,23 @@ def tb_13_purpurpakt_37_1(state, frame):
 def tb_13_purpurpakt_38_0(state, frame):
     "test tests/13_purpurpakt.rules#38 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:350)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:350
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:351
-    move_card(state, 248, 6)
+    move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:352
-    p_erschoepfen(state, 248)
+    p_erschoepfen(state, E_blitzy_2)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:353
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 230] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_hinterlist] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_39_0(state, frame):
     "test tests/13_purpurpakt.rules#39 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:360)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:360
-    move_card(state, 231, 3)
+    move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:361
-    move_card(state, 222, 3)
+    move_card(state, E_wechselgeld, 3)
     state.frames.pop()
     return
 
@@ -5203,21 +5448,21 @@ def tb_13_purpurpakt_39_0(state, frame):
 def tb_13_purpurpakt_39_1(state, frame):
     "test tests/13_purpurpakt.rules#39 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:363)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:363
-    move_card(state, 225, 3)
+    move_card(state, E_lockangebot, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:364
     state.tracks[2] = 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:365
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 231] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_kredit] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_40_0(state, frame):
     "test tests/13_purpurpakt.rules#40 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:371)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:371
-    move_card(state, 232, 3)
+    move_card(state, E_letzte_rate, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:372
-    move_card(state, 231, 3)
+    move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:373
     state.vars[2] = False
     state.frames.pop()
@@ -5228,7 +5473,7 @@ def tb_13_purpurpakt_40_1(state, frame):
     "test tests/13_purpurpakt.rules#40 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:375)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:375
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 232] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_letzte_rate] + [UNBOUND] * 2))
     return
 
 
@@ -5237,11 +5482,11 @@ def tb_13_purpurpakt_41_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:381
     state.tracks[1] = 2
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:382
-    move_card(state, 233, 3)
+    move_card(state, E_kleingedrucktes, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:383
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:384
-    move_card(state, 204, 5)
+    move_card(state, E_clown_kredit, 5)
     state.frames.pop()
     return
 
@@ -5249,10 +5494,10 @@ def tb_13_purpurpakt_41_0(state, frame):
 def tb_13_purpurpakt_41_1(state, frame):
     "test tests/13_purpurpakt.rules#41 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:386)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:386
-    move_card(state, 206, 5)
+    move_card(state, E_fraeulein_faelligkeit, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:387
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 233] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_kleingedrucktes] + [UNBOUND] * 2))
     return
 
 
@@ -5261,10 +5506,10 @@ def tb_13_purpurpakt_42_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:392
     activate(state, 78, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:393
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:394
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 236] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_perlenkette] + [UNBOUND] * 2))
     return
 
 
@@ -5281,9 +5526,9 @@ def tb_13_purpurpakt_43_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:403
     activate(state, 79, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:404
-    move_card(state, 242, 11)
+    move_card(state, E_spielcasino, 11)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:405
-    move_card(state, 231, 3)
+    move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:406
     state.tracks[5] = 2
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:407
@@ -5301,11 +5546,11 @@ def tb_13_purpurpakt_44_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:416
     activate(state, 80, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:417
-    move_card(state, 243, 11)
+    move_card(state, E_pfandhaus, 11)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:418
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:419
-    move_card(state, 231, 1)
+    move_card(state, E_kredit, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:420
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -5315,7 +5560,7 @@ def tb_13_purpurpakt_44_0(state, frame):
 def tb_13_purpurpakt_45_0(state, frame):
     "test tests/13_purpurpakt.rules#45 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:427)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:427
-    move_card(state, 241, 11)
+    move_card(state, E_purpurpalast, 11)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:428
     state.tracks[5] = 2
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:429
@@ -5329,13 +5574,13 @@ def tb_13_purpurpakt_45_0(state, frame):
 def tb_13_purpurpakt_45_1(state, frame):
     "test tests/13_purpurpakt.rules#45 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:433)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:433
-    move_card(state, 241, 16)
+    move_card(state, E_purpurpalast, 16)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:434
-    move_card(state, 244, 11)
+    move_card(state, E_salon, 11)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:435
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:436
-    p_stress_geben(state, 200, 1)
+    p_stress_geben(state, E_kassierer_knick, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:437
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
@@ -5347,7 +5592,7 @@ def tb_13_purpurpakt_46_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:443
     activate(state, 81, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:444
-    move_card(state, 245, 13)
+    move_card(state, E_basar, 13)
     state.frames.pop()
     return
 
@@ -5357,9 +5602,9 @@ def tb_13_purpurpakt_47_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:450
     activate(state, 82, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:451
-    move_card(state, 246, 13)
+    move_card(state, E_opernhaus, 13)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:452
-    move_card(state, 249, 4)
+    move_card(state, E_roxy_2, 4)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:453
     state.vars[0] = 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:454
@@ -5377,11 +5622,11 @@ def tb_13_purpurpakt_48_0(state, frame):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:463
     activate(state, 83, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:464
-    move_card(state, 247, 13)
+    move_card(state, E_maskenball, 13)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:465
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:466
-    move_card(state, 249, 6)
+    move_card(state, E_roxy_2, 6)
     state.frames.pop()
     return
 
@@ -5389,12 +5634,12 @@ def tb_13_purpurpakt_48_0(state, frame):
 def tb_13_purpurpakt_49_0(state, frame):
     "test tests/13_purpurpakt.rules#49 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:471)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:471
-    move_card(state, 200, 5)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:472
-    move_card(state, 204, 5)
+    move_card(state, E_clown_kredit, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:473
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 237] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_zylinder] + [UNBOUND] * 2))
     return
 
 
@@ -5402,7 +5647,7 @@ def tb_13_purpurpakt_49_1(state, frame):
     "test tests/13_purpurpakt.rules#49 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:475)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:475
     state.frames.pop()
-    state.frames.append(new_frame(3, [0, 240] + [UNBOUND] * 2))
+    state.frames.append(new_frame(3, [0, E_brosche] + [UNBOUND] * 2))
     return
 
 
@@ -5850,12 +6095,12 @@ def tx_01_decks_4_3(state, L):
 
 def tx_01_decks_4_4(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:44
-    return any(d_ist(state, c_c, 124) for c_c in state.zones[1])
+    return any(d_ist(state, c_c, E_jaro) for c_c in state.zones[1])
 
 
 def tx_01_decks_4_5(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:44
-    return any(d_ist(state, c_c, 124) for c_c in state.zones[2])
+    return any(d_ist(state, c_c, E_jaro) for c_c in state.zones[2])
 
 
 def tx_01_decks_5_0(state, L):
@@ -6246,7 +6491,7 @@ def tx_03_setup_2_1_sides(state, L):
 
 def tx_03_setup_3_0(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:40
-    return state.location[0] == 3
+    return state.location[E_blitzy] == 3
 
 
 def tx_03_setup_3_1(state, L):
@@ -6326,7 +6571,7 @@ def tx_03_setup_5_2_sides(state, L):
 
 def tx_03_setup_5_3(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:67
-    return state.location[36] == 3
+    return state.location[E_sonnenstrahl] == 3
 
 
 def tx_03_setup_6_0(state, L):
@@ -6339,42 +6584,42 @@ def tx_03_setup_6_0(state, L):
 
 def tx_04_turn_0_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:13
-    return d_bereit(state, 0)
+    return d_bereit(state, E_blitzy)
 
 
 def tx_04_turn_0_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:13
-    return d_bereit(state, 30)
+    return d_bereit(state, E_ki_kompass)
 
 
 def tx_04_turn_0_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:14
-    return d_erschoepft(state, 1)
+    return d_erschoepft(state, E_roxy)
 
 
 def tx_04_turn_1_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:22
-    return d_erschoepft(state, 312)
+    return d_erschoepft(state, E_samt_2)
 
 
 def tx_04_turn_2_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:29
-    return d_wartezeit(state, 0)
+    return d_wartezeit(state, E_blitzy)
 
 
 def tx_04_turn_2_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:29
-    return not allowed_sammeln(state, 0, 0)
+    return not allowed_sammeln(state, 0, E_blitzy)
 
 
 def tx_04_turn_2_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:31
-    return not d_wartezeit(state, 0)
+    return not d_wartezeit(state, E_blitzy)
 
 
 def tx_04_turn_2_3(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:31
-    return allowed_sammeln(state, 0, 0)
+    return allowed_sammeln(state, 0, E_blitzy)
 
 
 def tx_04_turn_3_0(state, L):
@@ -6419,27 +6664,27 @@ def tx_04_turn_5_0_sides(state, L):
 
 def tx_04_turn_5_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:65
-    return state.counters[0][0] == 1
+    return state.counters[0][E_blitzy] == 1
 
 
 def tx_04_turn_5_1_sides(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:65
-    return (state.counters[0][0], 1)
+    return (state.counters[0][E_blitzy], 1)
 
 
 def tx_04_turn_6_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:79
-    return state.counters[0][198] == 1
+    return state.counters[0][E_zauberer_zins] == 1
 
 
 def tx_04_turn_6_0_sides(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:79
-    return (state.counters[0][198], 1)
+    return (state.counters[0][E_zauberer_zins], 1)
 
 
 def tx_04_turn_6_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:79
-    return state.location[35] == 3
+    return state.location[E_kuchenpause] == 3
 
 
 def tx_04_turn_7_0(state, L):
@@ -6454,32 +6699,32 @@ def tx_04_turn_7_0_sides(state, L):
 
 def tx_04_turn_7_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:88
-    return state.location[36] == 3
+    return state.location[E_sonnenstrahl] == 3
 
 
 def tx_04_turn_7_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:88
-    return state.location[35] == 1
+    return state.location[E_kuchenpause] == 1
 
 
 def tx_04_turn_8_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:98
-    return allowed_ausspielen(state, 0, 1)
+    return allowed_ausspielen(state, 0, E_roxy)
 
 
 def tx_04_turn_8_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:98
-    return allowed_ausspielen(state, 0, 0)
+    return allowed_ausspielen(state, 0, E_blitzy)
 
 
 def tx_04_turn_8_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:98
-    return allowed_ausspielen(state, 0, 35)
+    return allowed_ausspielen(state, 0, E_kuchenpause)
 
 
 def tx_04_turn_8_3(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:99
-    return not allowed_ausspielen(state, 0, 50)
+    return not allowed_ausspielen(state, 0, E_zauberstab)
 
 
 def tx_04_turn_8_4(state, L):
@@ -6494,12 +6739,12 @@ def tx_04_turn_8_4_sides(state, L):
 
 def tx_04_turn_8_5(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:102
-    return not allowed_ausspielen(state, 0, 1)
+    return not allowed_ausspielen(state, 0, E_roxy)
 
 
 def tx_04_turn_8_6(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:102
-    return allowed_ausspielen(state, 0, 35)
+    return allowed_ausspielen(state, 0, E_kuchenpause)
 
 
 def tx_04_turn_8_7(state, L):
@@ -6514,7 +6759,7 @@ def tx_04_turn_8_7_sides(state, L):
 
 def tx_04_turn_8_8(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:104
-    return state.location[35] == 16
+    return state.location[E_kuchenpause] == 16
 
 
 def tx_04_turn_9_0(state, L):
@@ -6564,7 +6809,7 @@ def tx_04_turn_10_0(state, L):
 
 def tx_04_turn_10_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:129
-    return not allowed_ausspielen(state, 0, 36)
+    return not allowed_ausspielen(state, 0, E_sonnenstrahl)
 
 
 def tx_04_turn_11_0(state, L):
@@ -6579,7 +6824,7 @@ def tx_04_turn_11_0_sides(state, L):
 
 def tx_04_turn_11_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:142
-    return state.location[35] == 3
+    return state.location[E_kuchenpause] == 3
 
 
 def tx_04_turn_11_2(state, L):
@@ -6594,22 +6839,22 @@ def tx_04_turn_11_2_sides(state, L):
 
 def tx_04_turn_12_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:152
-    return q_ausdauer(state, 0) == 4
+    return q_ausdauer(state, E_blitzy) == 4
 
 
 def tx_04_turn_12_0_sides(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:152
-    return (q_ausdauer(state, 0), 4)
+    return (q_ausdauer(state, E_blitzy), 4)
 
 
 def tx_04_turn_12_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:152
-    return not d_ueberlastet(state, 0)
+    return not d_ueberlastet(state, E_blitzy)
 
 
 def tx_04_turn_12_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:154
-    return state.location[0] == 16
+    return state.location[E_blitzy] == 16
 
 
 def tx_04_turn_13_0(state, L):
@@ -6634,12 +6879,12 @@ def tx_04_turn_13_1_sides(state, L):
 
 def tx_04_turn_13_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:165
-    return state.location[0] == 16
+    return state.location[E_blitzy] == 16
 
 
 def tx_04_turn_13_3(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:165
-    return state.location[1] == 16
+    return state.location[E_roxy] == 16
 
 
 def tx_04_turn_14_0(state, L):
@@ -6654,7 +6899,7 @@ def tx_04_turn_14_0_sides(state, L):
 
 def tx_04_turn_14_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:174
-    return state.location[35] == 3
+    return state.location[E_kuchenpause] == 3
 
 
 def tx_04_turn_15_0(state, L):
@@ -6669,12 +6914,12 @@ def tx_04_turn_15_0_sides(state, L):
 
 def tx_04_turn_15_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:182
-    return state.location[37] == 16
+    return state.location[E_grosses_finale] == 16
 
 
 def tx_04_turn_15_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:185
-    return d_bereit(state, 0)
+    return d_bereit(state, E_blitzy)
 
 
 def tx_04_turn_15_3(state, L):
@@ -6870,7 +7115,7 @@ def tx_05_bots_3_0(state, L):
         L["a"]
         if "a" in L
         else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:34:38")
-    ) + 25 + 9 * d_figurwert(state, 131)
+    ) + 25 + 9 * d_figurwert(state, E_finn_faehrte)
 
 
 def tx_05_bots_3_0_sides(state, L):
@@ -6883,7 +7128,7 @@ def tx_05_bots_3_0_sides(state, L):
             else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:34:38")
         )
         + 25
-        + 9 * d_figurwert(state, 131),
+        + 9 * d_figurwert(state, E_finn_faehrte),
     )
 
 
@@ -6893,7 +7138,7 @@ def tx_05_bots_3_1(state, L):
         L["b"]
         if "b" in L
         else unknown_name("b", "spec/heldenhain/tests/05_bots.rules:37:38")
-    ) + 9 * d_figurwert(state, 150)
+    ) + 9 * d_figurwert(state, E_igel_ingo)
 
 
 def tx_05_bots_3_1_sides(state, L):
@@ -6905,7 +7150,7 @@ def tx_05_bots_3_1_sides(state, L):
             if "b" in L
             else unknown_name("b", "spec/heldenhain/tests/05_bots.rules:37:38")
         )
-        + 9 * d_figurwert(state, 150),
+        + 9 * d_figurwert(state, E_igel_ingo),
     )
 
 
@@ -6983,67 +7228,67 @@ def tx_05_bots_5_1_sides(state, L):
 
 def tx_05_figures_0_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:4
-    return d_ist_figur(state, 2)
+    return d_ist_figur(state, E_nami)
 
 
 def tx_05_figures_0_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:4
-    return d_ist_figur(state, 20)
+    return d_ist_figur(state, E_flauschi)
 
 
 def tx_05_figures_0_2(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:4
-    return d_ist_figur(state, 26)
+    return d_ist_figur(state, E_illusionsdrache)
 
 
 def tx_05_figures_0_3(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:5
-    return not d_ist_figur(state, 30)
+    return not d_ist_figur(state, E_ki_kompass)
 
 
 def tx_05_figures_0_4(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:5
-    return not d_ist_figur(state, 35)
+    return not d_ist_figur(state, E_kuchenpause)
 
 
 def tx_05_figures_0_5(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:5
-    return not d_ist_figur(state, 50)
+    return not d_ist_figur(state, E_zauberstab)
 
 
 def tx_05_figures_0_6(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:6
-    return not d_ist_figur(state, 55)
+    return not d_ist_figur(state, E_baumhaus)
 
 
 def tx_05_figures_0_7(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:6
-    return not d_ist_figur(state, 59)
+    return not d_ist_figur(state, E_blumenwiese)
 
 
 def tx_05_figures_0_8(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:7
-    return d_ist_figur(state, 250)
+    return d_ist_figur(state, E_nami_2)
 
 
 def tx_05_figures_0_9(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:7
-    return not d_ist_figur(state, 278)
+    return not d_ist_figur(state, E_ki_kompass_2)
 
 
 def tx_05_figures_1_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:13
-    return state.location[0] == 5
+    return state.location[E_blitzy] == 5
 
 
 def tx_05_figures_1_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:13
-    return d_bereit(state, 0)
+    return d_bereit(state, E_blitzy)
 
 
 def tx_05_figures_1_2(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:13
-    return d_wartezeit(state, 0)
+    return d_wartezeit(state, E_blitzy)
 
 
 def tx_05_figures_1_3(state, L):
@@ -7058,112 +7303,112 @@ def tx_05_figures_1_3_sides(state, L):
 
 def tx_05_figures_2_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:23
-    return not allowed_sammeln(state, 0, 0)
+    return not allowed_sammeln(state, 0, E_blitzy)
 
 
 def tx_05_figures_2_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:24
-    return not allowed_ablenken_mit(state, 0, 0)
+    return not allowed_ablenken_mit(state, 0, E_blitzy)
 
 
 def tx_05_figures_2_2(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:24
-    return not allowed_ablenken(state, 0, 0, 312)
+    return not allowed_ablenken(state, 0, E_blitzy, E_samt_2)
 
 
 def tx_05_figures_2_3(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:25
-    return not allowed_drache_nutzen(state, 0, 26)
+    return not allowed_drache_nutzen(state, 0, E_illusionsdrache)
 
 
 def tx_05_figures_2_4(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:27
-    return allowed_sammeln(state, 0, 0)
+    return allowed_sammeln(state, 0, E_blitzy)
 
 
 def tx_05_figures_2_5(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:27
-    return allowed_ablenken(state, 0, 0, 312)
+    return allowed_ablenken(state, 0, E_blitzy, E_samt_2)
 
 
 def tx_05_figures_2_6(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:28
-    return allowed_drache_nutzen(state, 0, 26)
+    return allowed_drache_nutzen(state, 0, E_illusionsdrache)
 
 
 def tx_05_figures_3_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:37
-    return d_wartezeit(state, 2)
+    return d_wartezeit(state, E_nami)
 
 
 def tx_05_figures_3_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:38
-    return allowed_ablenken(state, 0, 2, 312)
+    return allowed_ablenken(state, 0, E_nami, E_samt_2)
 
 
 def tx_05_figures_3_2(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:39
-    return not allowed_sammeln(state, 0, 2)
+    return not allowed_sammeln(state, 0, E_nami)
 
 
 def tx_05_figures_4_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:47
-    return allowed_ablenken(state, 0, 65, 248)
+    return allowed_ablenken(state, 0, E_herr_gegenwind, E_blitzy_2)
 
 
 def tx_05_figures_4_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:47
-    return not allowed_sammeln(state, 0, 65)
+    return not allowed_sammeln(state, 0, E_herr_gegenwind)
 
 
 def tx_05_figures_5_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:55
-    return allowed_ablenken(state, 0, 128, 248)
+    return allowed_ablenken(state, 0, E_dorian_faltfach, E_blitzy_2)
 
 
 def tx_05_figures_5_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:55
-    return not allowed_sammeln(state, 0, 128)
+    return not allowed_sammeln(state, 0, E_dorian_faltfach)
 
 
 def tx_05_figures_6_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:64
-    return allowed_ablenken(state, 0, 187, 248)
+    return allowed_ablenken(state, 0, E_rico_rueckprall, E_blitzy_2)
 
 
 def tx_05_figures_6_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:64
-    return not allowed_sammeln(state, 0, 187)
+    return not allowed_sammeln(state, 0, E_rico_rueckprall)
 
 
 def tx_05_figures_7_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:76
-    return allowed_ausspielen(state, 0, 1) == False
+    return allowed_ausspielen(state, 0, E_roxy) == False
 
 
 def tx_05_figures_7_0_sides(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:76
-    return (allowed_ausspielen(state, 0, 1), False)
+    return (allowed_ausspielen(state, 0, E_roxy), False)
 
 
 def tx_05_figures_7_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:78
-    return allowed_ausspielen(state, 0, 1)
+    return allowed_ausspielen(state, 0, E_roxy)
 
 
 def tx_05_figures_7_2(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:83
-    return state.location[10] == 16
+    return state.location[E_ella_eiche] == 16
 
 
 def tx_05_figures_7_3(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:83
-    return state.location[50] == 16
+    return state.location[E_zauberstab] == 16
 
 
 def tx_05_figures_7_4(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:84
-    return state.location[1] == 5
+    return state.location[E_roxy] == 5
 
 
 def tx_05_figures_7_5(state, L):
@@ -7178,7 +7423,7 @@ def tx_05_figures_7_5_sides(state, L):
 
 def tx_05_figures_8_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:96
-    return state.location[30] == 7
+    return state.location[E_ki_kompass] == 7
 
 
 def tx_05_figures_8_1(state, L):
@@ -7193,97 +7438,97 @@ def tx_05_figures_8_1_sides(state, L):
 
 def tx_05_figures_9_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:102
-    return not allowed_ausspielen(state, 0, 2)
+    return not allowed_ausspielen(state, 0, E_nami)
 
 
 def tx_05_figures_9_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:104
-    return allowed_ausspielen(state, 0, 2)
+    return allowed_ausspielen(state, 0, E_nami)
 
 
 def tx_05_figures_10_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:116
-    return q_einsatz(state, 0) == 3
+    return q_einsatz(state, E_blitzy) == 3
 
 
 def tx_05_figures_10_0_sides(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:116
-    return (q_einsatz(state, 0), 3)
+    return (q_einsatz(state, E_blitzy), 3)
 
 
 def tx_05_figures_10_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:116
-    return q_rettung(state, 0) == 5
+    return q_rettung(state, E_blitzy) == 5
 
 
 def tx_05_figures_10_1_sides(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:116
-    return (q_rettung(state, 0), 5)
+    return (q_rettung(state, E_blitzy), 5)
 
 
 def tx_05_figures_10_2(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:118
-    return state.location[0] == 3
+    return state.location[E_blitzy] == 3
 
 
 def tx_05_figures_10_3(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:118
-    return state.location[48] == 3
+    return state.location[E_gluecksarmband] == 3
 
 
 def tx_05_figures_10_4(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:119
-    return state.counters[0][0] == 0
+    return state.counters[0][E_blitzy] == 0
 
 
 def tx_05_figures_10_4_sides(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:119
-    return (state.counters[0][0], 0)
+    return (state.counters[0][E_blitzy], 0)
 
 
 def tx_05_figures_10_5(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:119
-    return state.counters[5][0] == 0
+    return state.counters[5][E_blitzy] == 0
 
 
 def tx_05_figures_10_5_sides(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:119
-    return (state.counters[5][0], 0)
+    return (state.counters[5][E_blitzy], 0)
 
 
 def tx_05_figures_10_6(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:122
-    return d_wartezeit(state, 0)
+    return d_wartezeit(state, E_blitzy)
 
 
 def tx_05_figures_10_7(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:122
-    return q_einsatz(state, 0) == 2
+    return q_einsatz(state, E_blitzy) == 2
 
 
 def tx_05_figures_10_7_sides(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:122
-    return (q_einsatz(state, 0), 2)
+    return (q_einsatz(state, E_blitzy), 2)
 
 
 def tx_05_figures_10_8(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:122
-    return q_rettung(state, 0) == 2
+    return q_rettung(state, E_blitzy) == 2
 
 
 def tx_05_figures_10_8_sides(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:122
-    return (q_rettung(state, 0), 2)
+    return (q_rettung(state, E_blitzy), 2)
 
 
 def tx_05_figures_10_9(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:122
-    return state.counters[0][0] == 0
+    return state.counters[0][E_blitzy] == 0
 
 
 def tx_05_figures_10_9_sides(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:122
-    return (state.counters[0][0], 0)
+    return (state.counters[0][E_blitzy], 0)
 
 
 def tx_06_collect_0_0(state, L):
@@ -7298,7 +7543,7 @@ def tx_06_collect_0_0_sides(state, L):
 
 def tx_06_collect_0_1(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:9
-    return d_erschoepft(state, 1)
+    return d_erschoepft(state, E_roxy)
 
 
 def tx_06_collect_0_2(state, L):
@@ -7323,42 +7568,42 @@ def tx_06_collect_1_0_sides(state, L):
 
 def tx_06_collect_2_0(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:30
-    return allowed_sammeln(state, 0, 1)
+    return allowed_sammeln(state, 0, E_roxy)
 
 
 def tx_06_collect_2_1(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:31
-    return not allowed_sammeln(state, 0, 248)
+    return not allowed_sammeln(state, 0, E_blitzy_2)
 
 
 def tx_06_collect_2_2(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:32
-    return not allowed_sammeln(state, 0, 10)
+    return not allowed_sammeln(state, 0, E_ella_eiche)
 
 
 def tx_06_collect_2_3(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:33
-    return not allowed_sammeln(state, 0, 3)
+    return not allowed_sammeln(state, 0, E_lena)
 
 
 def tx_06_collect_3_0(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:40
-    return not allowed_sammeln(state, 0, 20)
+    return not allowed_sammeln(state, 0, E_flauschi)
 
 
 def tx_06_collect_3_1(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:40
-    return not allowed_sammeln(state, 0, 26)
+    return not allowed_sammeln(state, 0, E_illusionsdrache)
 
 
 def tx_06_collect_3_2(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:41
-    return q_rettung(state, 20) == 0
+    return q_rettung(state, E_flauschi) == 0
 
 
 def tx_06_collect_3_2_sides(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:41
-    return (q_rettung(state, 20), 0)
+    return (q_rettung(state, E_flauschi), 0)
 
 
 def tx_06_collect_4_0(state, L):
@@ -7413,7 +7658,7 @@ def tx_06_collect_5_2_sides(state, L):
 
 def tx_06_collect_5_3(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:60
-    return state.location[35] == 1
+    return state.location[E_kuchenpause] == 1
 
 
 def tx_06_collect_6_0(state, L):
@@ -7428,82 +7673,82 @@ def tx_06_collect_6_0_sides(state, L):
 
 def tx_06_collect_6_1(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:70
-    return state.location[35] == 3
+    return state.location[E_kuchenpause] == 3
 
 
 def tx_07_distract_0_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:7
-    return q_einsatz(state, 2) == 3
+    return q_einsatz(state, E_nami) == 3
 
 
 def tx_07_distract_0_0_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:7
-    return (q_einsatz(state, 2), 3)
+    return (q_einsatz(state, E_nami), 3)
 
 
 def tx_07_distract_0_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:7
-    return q_ausdauer(state, 2) == 4
+    return q_ausdauer(state, E_nami) == 4
 
 
 def tx_07_distract_0_1_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:7
-    return (q_ausdauer(state, 2), 4)
+    return (q_ausdauer(state, E_nami), 4)
 
 
 def tx_07_distract_0_2(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:8
-    return q_einsatz(state, 312) == 2
+    return q_einsatz(state, E_samt_2) == 2
 
 
 def tx_07_distract_0_2_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:8
-    return (q_einsatz(state, 312), 2)
+    return (q_einsatz(state, E_samt_2), 2)
 
 
 def tx_07_distract_0_3(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:8
-    return q_ausdauer(state, 312) == 3
+    return q_ausdauer(state, E_samt_2) == 3
 
 
 def tx_07_distract_0_3_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:8
-    return (q_ausdauer(state, 312), 3)
+    return (q_ausdauer(state, E_samt_2), 3)
 
 
 def tx_07_distract_0_4(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:15
-    return state.location[312] == 17
+    return state.location[E_samt_2] == 17
 
 
 def tx_07_distract_0_5(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:16
-    return state.location[2] == 5
+    return state.location[E_nami] == 5
 
 
 def tx_07_distract_0_6(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:16
-    return state.counters[0][2] == 2
+    return state.counters[0][E_nami] == 2
 
 
 def tx_07_distract_0_6_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:16
-    return (state.counters[0][2], 2)
+    return (state.counters[0][E_nami], 2)
 
 
 def tx_07_distract_0_7(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:16
-    return q_ausdauer(state, 2) == 4
+    return q_ausdauer(state, E_nami) == 4
 
 
 def tx_07_distract_0_7_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:16
-    return (q_ausdauer(state, 2), 4)
+    return (q_ausdauer(state, E_nami), 4)
 
 
 def tx_07_distract_0_8(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:17
-    return d_erschoepft(state, 2)
+    return d_erschoepft(state, E_nami)
 
 
 def tx_07_distract_0_9(state, L):
@@ -7518,382 +7763,382 @@ def tx_07_distract_0_9_sides(state, L):
 
 def tx_07_distract_1_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:25
-    return not allowed_ablenken(state, 0, 2, 312)
+    return not allowed_ablenken(state, 0, E_nami, E_samt_2)
 
 
 def tx_07_distract_1_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:26
-    return not allowed_ablenken_mit(state, 0, 2)
+    return not allowed_ablenken_mit(state, 0, E_nami)
 
 
 def tx_07_distract_1_2(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:28
-    return allowed_ablenken(state, 0, 2, 312)
+    return allowed_ablenken(state, 0, E_nami, E_samt_2)
 
 
 def tx_07_distract_1_3(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:28
-    return allowed_ablenken_mit(state, 0, 2)
+    return allowed_ablenken_mit(state, 0, E_nami)
 
 
 def tx_07_distract_2_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:37
-    return not allowed_ablenken_mit(state, 0, 2)
+    return not allowed_ablenken_mit(state, 0, E_nami)
 
 
 def tx_07_distract_2_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:38
-    return not allowed_ablenken(state, 1, 312, 2)
+    return not allowed_ablenken(state, 1, E_samt_2, E_nami)
 
 
 def tx_07_distract_3_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:49
-    return state.location[312] == 17
+    return state.location[E_samt_2] == 17
 
 
 def tx_07_distract_3_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:50
-    return state.location[4] == 16
+    return state.location[E_mira_morgentau] == 16
 
 
 def tx_07_distract_4_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:59
-    return q_einsatz(state, 2) == 3
+    return q_einsatz(state, E_nami) == 3
 
 
 def tx_07_distract_4_0_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:59
-    return (q_einsatz(state, 2), 3)
+    return (q_einsatz(state, E_nami), 3)
 
 
 def tx_07_distract_4_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:59
-    return q_einsatz(state, 327) == 3
+    return q_einsatz(state, E_direktor_dunkel_2) == 3
 
 
 def tx_07_distract_4_1_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:59
-    return (q_einsatz(state, 327), 3)
+    return (q_einsatz(state, E_direktor_dunkel_2), 3)
 
 
 def tx_07_distract_4_2(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:61
-    return state.counters[0][2] == 3
+    return state.counters[0][E_nami] == 3
 
 
 def tx_07_distract_4_2_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:61
-    return (state.counters[0][2], 3)
+    return (state.counters[0][E_nami], 3)
 
 
 def tx_07_distract_4_3(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:62
-    return state.counters[0][327] == 3
+    return state.counters[0][E_direktor_dunkel_2] == 3
 
 
 def tx_07_distract_4_3_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:62
-    return (state.counters[0][327], 3)
+    return (state.counters[0][E_direktor_dunkel_2], 3)
 
 
 def tx_07_distract_4_4(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:63
-    return state.location[2] == 5
+    return state.location[E_nami] == 5
 
 
 def tx_07_distract_4_5(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:63
-    return state.location[327] == 6
+    return state.location[E_direktor_dunkel_2] == 6
 
 
 def tx_07_distract_5_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:74
-    return state.counters[0][327] == 2
+    return state.counters[0][E_direktor_dunkel_2] == 2
 
 
 def tx_07_distract_5_0_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:74
-    return (state.counters[0][327], 2)
+    return (state.counters[0][E_direktor_dunkel_2], 2)
 
 
 def tx_07_distract_5_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:75
-    return state.counters[0][2] == 3
+    return state.counters[0][E_nami] == 3
 
 
 def tx_07_distract_5_1_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:75
-    return (state.counters[0][2], 3)
+    return (state.counters[0][E_nami], 3)
 
 
 def tx_07_distract_6_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:87
-    return state.location[312] == 17
+    return state.location[E_samt_2] == 17
 
 
 def tx_07_distract_6_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:87
-    return state.location[360] == 17
+    return state.location[E_monokel_2] == 17
 
 
 def tx_07_distract_7_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:96
-    return state.counters[0][327] == 3
+    return state.counters[0][E_direktor_dunkel_2] == 3
 
 
 def tx_07_distract_7_0_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:96
-    return (state.counters[0][327], 3)
+    return (state.counters[0][E_direktor_dunkel_2], 3)
 
 
 def tx_07_distract_7_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:96
-    return state.counters[0][2] == 3
+    return state.counters[0][E_nami] == 3
 
 
 def tx_07_distract_7_1_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:96
-    return (state.counters[0][2], 3)
+    return (state.counters[0][E_nami], 3)
 
 
 def tx_07_distract_7_2(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:96
-    return state.location[327] == 6
+    return state.location[E_direktor_dunkel_2] == 6
 
 
 def tx_07_distract_7_3(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:99
-    return d_erschoepft(state, 327)
+    return d_erschoepft(state, E_direktor_dunkel_2)
 
 
 def tx_07_distract_7_4(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:103
-    return d_bereit(state, 2)
+    return d_bereit(state, E_nami)
 
 
 def tx_07_distract_7_5(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:107
-    return d_bereit(state, 327)
+    return d_bereit(state, E_direktor_dunkel_2)
 
 
 def tx_07_distract_8_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:118
-    return state.counters[0][2] == 2
+    return state.counters[0][E_nami] == 2
 
 
 def tx_07_distract_8_0_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:118
-    return (state.counters[0][2], 2)
+    return (state.counters[0][E_nami], 2)
 
 
 def tx_07_distract_8_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:120
-    return state.counters[0][2] == 1
+    return state.counters[0][E_nami] == 1
 
 
 def tx_07_distract_8_1_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:120
-    return (state.counters[0][2], 1)
+    return (state.counters[0][E_nami], 1)
 
 
 def tx_07_distract_9_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:129
-    return d_erschoepft(state, 248)
+    return d_erschoepft(state, E_blitzy_2)
 
 
 def tx_07_distract_9_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:129
-    return d_setzt_aus(state, 248)
+    return d_setzt_aus(state, E_blitzy_2)
 
 
 def tx_07_distract_9_2(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:132
-    return d_erschoepft(state, 248)
+    return d_erschoepft(state, E_blitzy_2)
 
 
 def tx_07_distract_10_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:140
-    return d_bereit(state, 0)
+    return d_bereit(state, E_blitzy)
 
 
 def tx_07_distract_11_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:151
-    return d_erschoepft(state, 258)
+    return d_erschoepft(state, E_ella_eiche_2)
 
 
 def tx_07_distract_11_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:151
-    return not allowed_aussetzen_lassen(state, 258)
+    return not allowed_aussetzen_lassen(state, E_ella_eiche_2)
 
 
 def tx_07_distract_11_2(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:157
-    return state.counters[0][258] == 3
+    return state.counters[0][E_ella_eiche_2] == 3
 
 
 def tx_07_distract_11_2_sides(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:157
-    return (state.counters[0][258], 3)
+    return (state.counters[0][E_ella_eiche_2], 3)
 
 
 def tx_07_distract_11_3(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:157
-    return not d_setzt_aus(state, 258)
+    return not d_setzt_aus(state, E_ella_eiche_2)
 
 
 def tx_07_distract_11_4(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:161
-    return d_bereit(state, 258)
+    return d_bereit(state, E_ella_eiche_2)
 
 
 def tx_07_distract_11_5(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:163
-    return allowed_aussetzen_lassen(state, 258)
+    return allowed_aussetzen_lassen(state, E_ella_eiche_2)
 
 
 def tx_07_distract_12_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:174
-    return d_erschoepft(state, 248)
+    return d_erschoepft(state, E_blitzy_2)
 
 
 def tx_07_distract_12_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:174
-    return not d_setzt_aus(state, 248)
+    return not d_setzt_aus(state, E_blitzy_2)
 
 
 def tx_08_card_kinds_0_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:7
-    return allowed_ausspielen(state, 0, 35)
+    return allowed_ausspielen(state, 0, E_kuchenpause)
 
 
 def tx_08_card_kinds_0_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:7
-    return not allowed_ausspielen(state, 0, 55)
+    return not allowed_ausspielen(state, 0, E_baumhaus)
 
 
 def tx_08_card_kinds_0_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:9
-    return not allowed_ausspielen(state, 0, 35)
+    return not allowed_ausspielen(state, 0, E_kuchenpause)
 
 
 def tx_08_card_kinds_1_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:21
-    return state.location[50] == 9
+    return state.location[E_zauberstab] == 9
 
 
 def tx_08_card_kinds_1_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:21
-    return d_traegt(state, 0, 50)
+    return d_traegt(state, E_blitzy, E_zauberstab)
 
 
 def tx_08_card_kinds_1_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:22
-    return q_einsatz(state, 0) == 3
+    return q_einsatz(state, E_blitzy) == 3
 
 
 def tx_08_card_kinds_1_2_sides(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:22
-    return (q_einsatz(state, 0), 3)
+    return (q_einsatz(state, E_blitzy), 3)
 
 
 def tx_08_card_kinds_1_3(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:22
-    return q_rettung(state, 0) == 3
+    return q_rettung(state, E_blitzy) == 3
 
 
 def tx_08_card_kinds_1_3_sides(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:22
-    return (q_rettung(state, 0), 3)
+    return (q_rettung(state, E_blitzy), 3)
 
 
 def tx_08_card_kinds_2_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:29
-    return not allowed_ausspielen(state, 0, 50)
+    return not allowed_ausspielen(state, 0, E_zauberstab)
 
 
 def tx_08_card_kinds_2_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:31
-    return allowed_ausspielen(state, 0, 50)
+    return allowed_ausspielen(state, 0, E_zauberstab)
 
 
 def tx_08_card_kinds_3_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:42
-    return state.location[50] == 16
+    return state.location[E_zauberstab] == 16
 
 
 def tx_08_card_kinds_3_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:42
-    return state.location[53] == 9
+    return state.location[E_sternenkrone] == 9
 
 
 def tx_08_card_kinds_3_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:43
-    return q_einsatz(state, 0) == 2
+    return q_einsatz(state, E_blitzy) == 2
 
 
 def tx_08_card_kinds_3_2_sides(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:43
-    return (q_einsatz(state, 0), 2)
+    return (q_einsatz(state, E_blitzy), 2)
 
 
 def tx_08_card_kinds_3_3(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:43
-    return q_rettung(state, 0) == 4
+    return q_rettung(state, E_blitzy) == 4
 
 
 def tx_08_card_kinds_3_3_sides(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:43
-    return (q_rettung(state, 0), 4)
+    return (q_rettung(state, E_blitzy), 4)
 
 
 def tx_08_card_kinds_4_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:54
-    return q_ausdauer(state, 252) == 4
+    return q_ausdauer(state, E_mira_morgentau_2) == 4
 
 
 def tx_08_card_kinds_4_0_sides(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:54
-    return (q_ausdauer(state, 252), 4)
+    return (q_ausdauer(state, E_mira_morgentau_2), 4)
 
 
 def tx_08_card_kinds_4_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:54
-    return state.location[252] == 6
+    return state.location[E_mira_morgentau_2] == 6
 
 
 def tx_08_card_kinds_4_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:57
-    return state.location[252] == 17
+    return state.location[E_mira_morgentau_2] == 17
 
 
 def tx_08_card_kinds_4_3(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:57
-    return state.location[486] == 17
+    return state.location[E_dornenkrone_2] == 17
 
 
 def tx_08_card_kinds_4_4(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:57
-    return state.location[297] == 17
+    return state.location[E_regenbogenschirm_2] == 17
 
 
 def tx_08_card_kinds_5_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:66
-    return state.location[0] == 16
+    return state.location[E_blitzy] == 16
 
 
 def tx_08_card_kinds_5_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:66
-    return state.location[54] == 16
+    return state.location[E_kuscheldecke] == 16
 
 
 def tx_08_card_kinds_5_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:66
-    return not d_traegt(state, 0, 54)
+    return not d_traegt(state, E_blitzy, E_kuscheldecke)
 
 
 def tx_08_card_kinds_6_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:74
-    return state.location[20] == 5
+    return state.location[E_flauschi] == 5
 
 
 def tx_08_card_kinds_6_1(state, L):
@@ -7908,52 +8153,52 @@ def tx_08_card_kinds_6_1_sides(state, L):
 
 def tx_08_card_kinds_6_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:75
-    return not allowed_sammeln(state, 0, 20)
+    return not allowed_sammeln(state, 0, E_flauschi)
 
 
 def tx_08_card_kinds_6_3(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:79
-    return allowed_ablenken(state, 1, 312, 20)
+    return allowed_ablenken(state, 1, E_samt_2, E_flauschi)
 
 
 def tx_08_card_kinds_6_4(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:81
-    return state.location[20] == 16
+    return state.location[E_flauschi] == 16
 
 
 def tx_08_card_kinds_7_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:91
-    return d_erschoepft(state, 20)
+    return d_erschoepft(state, E_flauschi)
 
 
 def tx_08_card_kinds_7_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:91
-    return state.counters[0][1] == 1
+    return state.counters[0][E_roxy] == 1
 
 
 def tx_08_card_kinds_7_1_sides(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:91
-    return (state.counters[0][1], 1)
+    return (state.counters[0][E_roxy], 1)
 
 
 def tx_08_card_kinds_8_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:100
-    return not d_ist_figur(state, 337)
+    return not d_ist_figur(state, E_ki_stoppuhr_2)
 
 
 def tx_08_card_kinds_8_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:101
-    return not allowed_ablenken(state, 0, 2, 337)
+    return not allowed_ablenken(state, 0, E_nami, E_ki_stoppuhr_2)
 
 
 def tx_08_card_kinds_8_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:105
-    return d_bereit(state, 337)
+    return d_bereit(state, E_ki_stoppuhr_2)
 
 
 def tx_08_card_kinds_9_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:116
-    return d_erschoepft(state, 30)
+    return d_erschoepft(state, E_ki_kompass)
 
 
 def tx_08_card_kinds_9_1(state, L):
@@ -7968,37 +8213,37 @@ def tx_08_card_kinds_9_1_sides(state, L):
 
 def tx_08_card_kinds_9_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:116
-    return q_einsatz(state, 0) == 3
+    return q_einsatz(state, E_blitzy) == 3
 
 
 def tx_08_card_kinds_9_2_sides(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:116
-    return (q_einsatz(state, 0), 3)
+    return (q_einsatz(state, E_blitzy), 3)
 
 
 def tx_08_card_kinds_9_3(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:118
-    return q_einsatz(state, 0) == 2
+    return q_einsatz(state, E_blitzy) == 2
 
 
 def tx_08_card_kinds_9_3_sides(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:118
-    return (q_einsatz(state, 0), 2)
+    return (q_einsatz(state, E_blitzy), 2)
 
 
 def tx_08_card_kinds_10_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:125
-    return d_bereit(state, 30)
+    return d_bereit(state, E_ki_kompass)
 
 
 def tx_08_card_kinds_10_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:128
-    return not allowed_ausspielen(state, 0, 278)
+    return not allowed_ausspielen(state, 0, E_ki_kompass_2)
 
 
 def tx_08_card_kinds_11_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:137
-    return state.location[35] == 16
+    return state.location[E_kuchenpause] == 16
 
 
 def tx_08_card_kinds_11_1(state, L):
@@ -8013,32 +8258,32 @@ def tx_08_card_kinds_11_1_sides(state, L):
 
 def tx_08_card_kinds_12_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:144
-    return state.location[0] == 3
+    return state.location[E_blitzy] == 3
 
 
 def tx_08_card_kinds_12_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:144
-    return state.location[36] == 16
+    return state.location[E_sonnenstrahl] == 16
 
 
 def tx_08_card_kinds_13_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:151
-    return not allowed_ausspielen(state, 0, 35)
+    return not allowed_ausspielen(state, 0, E_kuchenpause)
 
 
 def tx_08_card_kinds_13_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:151
-    return allowed_ausspielen(state, 0, 38)
+    return allowed_ausspielen(state, 0, E_schutzengel)
 
 
 def tx_08_card_kinds_14_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:160
-    return state.location[58] == 11
+    return state.location[E_sternwarte] == 11
 
 
 def tx_08_card_kinds_14_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:160
-    return state.location[55] == 16
+    return state.location[E_baumhaus] == 16
 
 
 def tx_08_card_kinds_14_2(state, L):
@@ -8053,22 +8298,22 @@ def tx_08_card_kinds_14_2_sides(state, L):
 
 def tx_08_card_kinds_15_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:170
-    return not d_ist_figur(state, 57)
+    return not d_ist_figur(state, E_wolkenschloss)
 
 
 def tx_08_card_kinds_15_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:170
-    return d_wartezeit(state, 57)
+    return d_wartezeit(state, E_wolkenschloss)
 
 
 def tx_08_card_kinds_15_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:177
-    return state.counters[0][0] == 1
+    return state.counters[0][E_blitzy] == 1
 
 
 def tx_08_card_kinds_15_2_sides(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:177
-    return (state.counters[0][0], 1)
+    return (state.counters[0][E_blitzy], 1)
 
 
 def tx_08_card_kinds_16_0(state, L):
@@ -8083,12 +8328,12 @@ def tx_08_card_kinds_16_0_sides(state, L):
 
 def tx_08_card_kinds_16_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:188
-    return d_genutzt(state, 58)
+    return d_genutzt(state, E_sternwarte)
 
 
 def tx_08_card_kinds_16_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:193
-    return not allowed_hq_nutzen(state, 0, 58)
+    return not allowed_hq_nutzen(state, 0, E_sternwarte)
 
 
 def tx_08_card_kinds_17_0(state, L):
@@ -8103,37 +8348,37 @@ def tx_08_card_kinds_17_0_sides(state, L):
 
 def tx_08_card_kinds_18_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:213
-    return state.location[60] == 13
+    return state.location[E_regenbogenbruecke] == 13
 
 
 def tx_08_card_kinds_18_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:214
-    return q_ausdauer(state, 0) == 4
+    return q_ausdauer(state, E_blitzy) == 4
 
 
 def tx_08_card_kinds_18_1_sides(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:214
-    return (q_ausdauer(state, 0), 4)
+    return (q_ausdauer(state, E_blitzy), 4)
 
 
 def tx_08_card_kinds_18_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:214
-    return q_ausdauer(state, 312) == 4
+    return q_ausdauer(state, E_samt_2) == 4
 
 
 def tx_08_card_kinds_18_2_sides(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:214
-    return (q_ausdauer(state, 312), 4)
+    return (q_ausdauer(state, E_samt_2), 4)
 
 
 def tx_08_card_kinds_19_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:221
-    return state.location[61] == 13
+    return state.location[E_gluecksmarkt] == 13
 
 
 def tx_08_card_kinds_19_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:221
-    return state.location[307] == 17
+    return state.location[E_blumenwiese_2] == 17
 
 
 def tx_08_card_kinds_19_2(state, L):
@@ -8178,22 +8423,22 @@ def tx_08_card_kinds_20_2_sides(state, L):
 
 def tx_08_card_kinds_21_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:243
-    return state.location[303] == 17
+    return state.location[E_baumhaus_2] == 17
 
 
 def tx_08_card_kinds_21_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:243
-    return state.location[307] == 13
+    return state.location[E_blumenwiese_2] == 13
 
 
 def tx_08_card_kinds_22_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:253
-    return d_erschoepft(state, 1)
+    return d_erschoepft(state, E_roxy)
 
 
 def tx_08_card_kinds_22_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:258
-    return d_erschoepft(state, 26)
+    return d_erschoepft(state, E_illusionsdrache)
 
 
 def tx_08_card_kinds_22_2(state, L):
@@ -8208,7 +8453,7 @@ def tx_08_card_kinds_22_2_sides(state, L):
 
 def tx_08_card_kinds_22_3(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:259
-    return d_bereit(state, 1)
+    return d_bereit(state, E_roxy)
 
 
 def tx_08_card_kinds_22_4(state, L):
@@ -8223,17 +8468,17 @@ def tx_08_card_kinds_22_4_sides(state, L):
 
 def tx_09_keywords_0_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:9
-    return state.location[35] == 16
+    return state.location[E_kuchenpause] == 16
 
 
 def tx_09_keywords_0_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:9
-    return state.location[0] == 16
+    return state.location[E_blitzy] == 16
 
 
 def tx_09_keywords_1_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:17
-    return state.location[35] == 3
+    return state.location[E_kuchenpause] == 3
 
 
 def tx_09_keywords_1_1(state, L):
@@ -8248,42 +8493,42 @@ def tx_09_keywords_1_1_sides(state, L):
 
 def tx_09_keywords_2_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:26
-    return q_einsatz(state, 0) == 4
+    return q_einsatz(state, E_blitzy) == 4
 
 
 def tx_09_keywords_2_0_sides(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:26
-    return (q_einsatz(state, 0), 4)
+    return (q_einsatz(state, E_blitzy), 4)
 
 
 def tx_09_keywords_2_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:28
-    return q_einsatz(state, 0) == 2
+    return q_einsatz(state, E_blitzy) == 2
 
 
 def tx_09_keywords_2_1_sides(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:28
-    return (q_einsatz(state, 0), 2)
+    return (q_einsatz(state, E_blitzy), 2)
 
 
 def tx_09_keywords_3_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:34
-    return q_rettung(state, 7) == 1
+    return q_rettung(state, E_juna_jubel) == 1
 
 
 def tx_09_keywords_3_0_sides(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:34
-    return (q_rettung(state, 7), 1)
+    return (q_rettung(state, E_juna_jubel), 1)
 
 
 def tx_09_keywords_3_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:36
-    return q_rettung(state, 7) == 2
+    return q_rettung(state, E_juna_jubel) == 2
 
 
 def tx_09_keywords_3_1_sides(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:36
-    return (q_rettung(state, 7), 2)
+    return (q_rettung(state, E_juna_jubel), 2)
 
 
 def tx_09_keywords_4_0(state, L):
@@ -8298,22 +8543,22 @@ def tx_09_keywords_4_0_sides(state, L):
 
 def tx_09_keywords_4_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:45
-    return q_rettung(state, 7) == 1
+    return q_rettung(state, E_juna_jubel) == 1
 
 
 def tx_09_keywords_4_1_sides(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:45
-    return (q_rettung(state, 7), 1)
+    return (q_rettung(state, E_juna_jubel), 1)
 
 
 def tx_09_keywords_5_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:55
-    return state.counters[0][1] == 1
+    return state.counters[0][E_roxy] == 1
 
 
 def tx_09_keywords_5_0_sides(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:55
-    return (state.counters[0][1], 1)
+    return (state.counters[0][E_roxy], 1)
 
 
 def tx_09_keywords_5_1(state, L):
@@ -8348,62 +8593,62 @@ def tx_09_keywords_6_1_sides(state, L):
 
 def tx_09_keywords_7_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:73
-    return state.counters[0][1] == 2
+    return state.counters[0][E_roxy] == 2
 
 
 def tx_09_keywords_7_0_sides(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:73
-    return (state.counters[0][1], 2)
+    return (state.counters[0][E_roxy], 2)
 
 
 def tx_09_keywords_7_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:74
-    return state.counters[0][327] == 2
+    return state.counters[0][E_direktor_dunkel_2] == 2
 
 
 def tx_09_keywords_7_1_sides(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:74
-    return (state.counters[0][327], 2)
+    return (state.counters[0][E_direktor_dunkel_2], 2)
 
 
 def tx_09_keywords_8_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:86
-    return state.counters[0][9] == 1
+    return state.counters[0][E_tessa_trost] == 1
 
 
 def tx_09_keywords_8_0_sides(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:86
-    return (state.counters[0][9], 1)
+    return (state.counters[0][E_tessa_trost], 1)
 
 
 def tx_09_keywords_9_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:93
-    return state.location[1] == 5
+    return state.location[E_roxy] == 5
 
 
 def tx_09_keywords_9_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:96
-    return state.location[1] == 16
+    return state.location[E_roxy] == 16
 
 
 def tx_09_keywords_10_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:105
-    return state.counters[0][13] == 2
+    return state.counters[0][E_luzi_lichtblick] == 2
 
 
 def tx_09_keywords_10_0_sides(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:105
-    return (state.counters[0][13], 2)
+    return (state.counters[0][E_luzi_lichtblick], 2)
 
 
 def tx_09_keywords_10_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:109
-    return state.counters[0][13] == 1
+    return state.counters[0][E_luzi_lichtblick] == 1
 
 
 def tx_09_keywords_10_1_sides(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:109
-    return (state.counters[0][13], 1)
+    return (state.counters[0][E_luzi_lichtblick], 1)
 
 
 def tx_09_keywords_11_0(state, L):
@@ -8448,7 +8693,7 @@ def tx_09_keywords_12_0_sides(state, L):
 
 def tx_09_keywords_13_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:132
-    return state.location[252] == 17
+    return state.location[E_mira_morgentau_2] == 17
 
 
 def tx_09_keywords_13_1(state, L):
@@ -8463,77 +8708,77 @@ def tx_09_keywords_13_1_sides(state, L):
 
 def tx_09_keywords_14_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:140
-    return not allowed_ausspielen(state, 1, 286)
+    return not allowed_ausspielen(state, 1, E_schutzengel_2)
 
 
 def tx_09_keywords_14_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:141
-    return not allowed_ki_nutzen(state, 1, 278)
+    return not allowed_ki_nutzen(state, 1, E_ki_kompass_2)
 
 
 def tx_09_keywords_14_2(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:142
-    return not allowed_sammeln(state, 1, 248)
+    return not allowed_sammeln(state, 1, E_blitzy_2)
 
 
 def tx_09_keywords_14_3(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:144
-    return allowed_ausspielen(state, 1, 286)
+    return allowed_ausspielen(state, 1, E_schutzengel_2)
 
 
 def tx_09_keywords_14_4(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:144
-    return allowed_ki_nutzen(state, 1, 278)
+    return allowed_ki_nutzen(state, 1, E_ki_kompass_2)
 
 
 def tx_09_keywords_14_5(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:144
-    return allowed_sammeln(state, 1, 248)
+    return allowed_sammeln(state, 1, E_blitzy_2)
 
 
 def tx_09_keywords_15_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:153
-    return allowed_ablenken(state, 0, 2, 312)
+    return allowed_ablenken(state, 0, E_nami, E_samt_2)
 
 
 def tx_09_keywords_15_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:155
-    return not allowed_ablenken(state, 0, 2, 312)
+    return not allowed_ablenken(state, 0, E_nami, E_samt_2)
 
 
 def tx_09_keywords_16_0(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:162
-    return q_ablenkstress(state, 1, 3) == 2
+    return q_ablenkstress(state, E_roxy, 3) == 2
 
 
 def tx_09_keywords_16_0_sides(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:162
-    return (q_ablenkstress(state, 1, 3), 2)
+    return (q_ablenkstress(state, E_roxy, 3), 2)
 
 
 def tx_09_keywords_16_1(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:164
-    return q_ablenkstress(state, 1, 3) == 1
+    return q_ablenkstress(state, E_roxy, 3) == 1
 
 
 def tx_09_keywords_16_1_sides(state, L):
     # spec: spec/heldenhain/tests/09_keywords.rules:164
-    return (q_ablenkstress(state, 1, 3), 1)
+    return (q_ablenkstress(state, E_roxy, 3), 1)
 
 
 def tx_10_superfreundinnen_0_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:14
-    return state.counters[0][0] == 0
+    return state.counters[0][E_blitzy] == 0
 
 
 def tx_10_superfreundinnen_0_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:14
-    return (state.counters[0][0], 0)
+    return (state.counters[0][E_blitzy], 0)
 
 
 def tx_10_superfreundinnen_1_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:19
-    return state.location[1] == 5
+    return state.location[E_roxy] == 5
 
 
 def tx_10_superfreundinnen_2_0(state, L):
@@ -8598,72 +8843,72 @@ def tx_10_superfreundinnen_4_1_sides(state, L):
 
 def tx_10_superfreundinnen_5_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:63
-    return q_ausdauer(state, 11) == 3
+    return q_ausdauer(state, E_zoe_zuversicht) == 3
 
 
 def tx_10_superfreundinnen_5_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:63
-    return (q_ausdauer(state, 11), 3)
+    return (q_ausdauer(state, E_zoe_zuversicht), 3)
 
 
 def tx_10_superfreundinnen_5_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:63
-    return q_rettung(state, 11) == 2
+    return q_rettung(state, E_zoe_zuversicht) == 2
 
 
 def tx_10_superfreundinnen_5_1_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:63
-    return (q_rettung(state, 11), 2)
+    return (q_rettung(state, E_zoe_zuversicht), 2)
 
 
 def tx_10_superfreundinnen_5_2(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:65
-    return q_ausdauer(state, 11) == 4
+    return q_ausdauer(state, E_zoe_zuversicht) == 4
 
 
 def tx_10_superfreundinnen_5_2_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:65
-    return (q_ausdauer(state, 11), 4)
+    return (q_ausdauer(state, E_zoe_zuversicht), 4)
 
 
 def tx_10_superfreundinnen_5_3(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:65
-    return q_rettung(state, 11) == 3
+    return q_rettung(state, E_zoe_zuversicht) == 3
 
 
 def tx_10_superfreundinnen_5_3_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:65
-    return (q_rettung(state, 11), 3)
+    return (q_rettung(state, E_zoe_zuversicht), 3)
 
 
 def tx_10_superfreundinnen_6_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:74
-    return state.counters[0][0] == 1
+    return state.counters[0][E_blitzy] == 1
 
 
 def tx_10_superfreundinnen_6_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:74
-    return (state.counters[0][0], 1)
+    return (state.counters[0][E_blitzy], 1)
 
 
 def tx_10_superfreundinnen_6_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:74
-    return state.counters[0][1] == 0
+    return state.counters[0][E_roxy] == 0
 
 
 def tx_10_superfreundinnen_6_1_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:74
-    return (state.counters[0][1], 0)
+    return (state.counters[0][E_roxy], 0)
 
 
 def tx_10_superfreundinnen_7_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:84
-    return state.counters[0][16] == 1
+    return state.counters[0][E_cleo_chance] == 1
 
 
 def tx_10_superfreundinnen_7_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:84
-    return (state.counters[0][16], 1)
+    return (state.counters[0][E_cleo_chance], 1)
 
 
 def tx_10_superfreundinnen_7_1(state, L):
@@ -8678,37 +8923,37 @@ def tx_10_superfreundinnen_7_1_sides(state, L):
 
 def tx_10_superfreundinnen_7_2(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:88
-    return state.counters[0][16] == 1
+    return state.counters[0][E_cleo_chance] == 1
 
 
 def tx_10_superfreundinnen_7_2_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:88
-    return (state.counters[0][16], 1)
+    return (state.counters[0][E_cleo_chance], 1)
 
 
 def tx_10_superfreundinnen_7_3(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:88
-    return state.location[35] == 3
+    return state.location[E_kuchenpause] == 3
 
 
 def tx_10_superfreundinnen_8_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:94
-    return q_einsatz(state, 17) == 2
+    return q_einsatz(state, E_frieda_freundschaft) == 2
 
 
 def tx_10_superfreundinnen_8_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:94
-    return (q_einsatz(state, 17), 2)
+    return (q_einsatz(state, E_frieda_freundschaft), 2)
 
 
 def tx_10_superfreundinnen_8_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:96
-    return q_einsatz(state, 17) == 3
+    return q_einsatz(state, E_frieda_freundschaft) == 3
 
 
 def tx_10_superfreundinnen_8_1_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:96
-    return (q_einsatz(state, 17), 3)
+    return (q_einsatz(state, E_frieda_freundschaft), 3)
 
 
 def tx_10_superfreundinnen_9_0(state, L):
@@ -8723,42 +8968,42 @@ def tx_10_superfreundinnen_9_0_sides(state, L):
 
 def tx_10_superfreundinnen_10_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:110
-    return d_bereit(state, 0)
+    return d_bereit(state, E_blitzy)
 
 
 def tx_10_superfreundinnen_10_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:110
-    return not d_setzt_aus(state, 0)
+    return not d_setzt_aus(state, E_blitzy)
 
 
 def tx_10_superfreundinnen_11_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:119
-    return d_bereit(state, 20)
+    return d_bereit(state, E_flauschi)
 
 
 def tx_10_superfreundinnen_12_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:129
-    return d_bereit(state, 20)
+    return d_bereit(state, E_flauschi)
 
 
 def tx_10_superfreundinnen_12_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:129
-    return state.counters[0][1] == 1
+    return state.counters[0][E_roxy] == 1
 
 
 def tx_10_superfreundinnen_12_1_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:129
-    return (state.counters[0][1], 1)
+    return (state.counters[0][E_roxy], 1)
 
 
 def tx_10_superfreundinnen_13_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:139
-    return state.counters[0][1] == 1
+    return state.counters[0][E_roxy] == 1
 
 
 def tx_10_superfreundinnen_13_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:139
-    return (state.counters[0][1], 1)
+    return (state.counters[0][E_roxy], 1)
 
 
 def tx_10_superfreundinnen_14_0(state, L):
@@ -8773,47 +9018,47 @@ def tx_10_superfreundinnen_14_0_sides(state, L):
 
 def tx_10_superfreundinnen_15_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:159
-    return state.location[35] == 3
+    return state.location[E_kuchenpause] == 3
 
 
 def tx_10_superfreundinnen_15_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:159
-    return state.location[0] == 16
+    return state.location[E_blitzy] == 16
 
 
 def tx_10_superfreundinnen_16_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:167
-    return d_erschoepft(state, 26)
+    return d_erschoepft(state, E_illusionsdrache)
 
 
 def tx_10_superfreundinnen_17_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:176
-    return q_rettung(state, 1) == 3
+    return q_rettung(state, E_roxy) == 3
 
 
 def tx_10_superfreundinnen_17_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:176
-    return (q_rettung(state, 1), 3)
+    return (q_rettung(state, E_roxy), 3)
 
 
 def tx_10_superfreundinnen_17_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:176
-    return q_rettung(state, 20) == 0
+    return q_rettung(state, E_flauschi) == 0
 
 
 def tx_10_superfreundinnen_17_1_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:176
-    return (q_rettung(state, 20), 0)
+    return (q_rettung(state, E_flauschi), 0)
 
 
 def tx_10_superfreundinnen_17_2(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:178
-    return q_rettung(state, 1) == 2
+    return q_rettung(state, E_roxy) == 2
 
 
 def tx_10_superfreundinnen_17_2_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:178
-    return (q_rettung(state, 1), 2)
+    return (q_rettung(state, E_roxy), 2)
 
 
 def tx_10_superfreundinnen_18_0(state, L):
@@ -8838,72 +9083,72 @@ def tx_10_superfreundinnen_18_1_sides(state, L):
 
 def tx_10_superfreundinnen_19_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:202
-    return state.counters[0][1] == 1
+    return state.counters[0][E_roxy] == 1
 
 
 def tx_10_superfreundinnen_19_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:202
-    return (state.counters[0][1], 1)
+    return (state.counters[0][E_roxy], 1)
 
 
 def tx_10_superfreundinnen_20_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:213
-    return q_ausdauer(state, 1) == 5
+    return q_ausdauer(state, E_roxy) == 5
 
 
 def tx_10_superfreundinnen_20_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:213
-    return (q_ausdauer(state, 1), 5)
+    return (q_ausdauer(state, E_roxy), 5)
 
 
 def tx_10_superfreundinnen_20_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:215
-    return state.counters[0][1] == 1
+    return state.counters[0][E_roxy] == 1
 
 
 def tx_10_superfreundinnen_20_1_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:215
-    return (state.counters[0][1], 1)
+    return (state.counters[0][E_roxy], 1)
 
 
 def tx_10_superfreundinnen_20_2(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:215
-    return state.counters[0][0] == 2
+    return state.counters[0][E_blitzy] == 2
 
 
 def tx_10_superfreundinnen_20_2_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:215
-    return (state.counters[0][0], 2)
+    return (state.counters[0][E_blitzy], 2)
 
 
 def tx_10_superfreundinnen_21_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:227
-    return state.counters[0][312] == 1
+    return state.counters[0][E_samt_2] == 1
 
 
 def tx_10_superfreundinnen_21_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:227
-    return (state.counters[0][312], 1)
+    return (state.counters[0][E_samt_2], 1)
 
 
 def tx_10_superfreundinnen_22_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:237
-    return state.counters[0][1] == 1
+    return state.counters[0][E_roxy] == 1
 
 
 def tx_10_superfreundinnen_22_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:237
-    return (state.counters[0][1], 1)
+    return (state.counters[0][E_roxy], 1)
 
 
 def tx_10_superfreundinnen_22_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:237
-    return state.counters[0][0] == 0
+    return state.counters[0][E_blitzy] == 0
 
 
 def tx_10_superfreundinnen_22_1_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:237
-    return (state.counters[0][0], 0)
+    return (state.counters[0][E_blitzy], 0)
 
 
 def tx_10_superfreundinnen_23_0(state, L):
@@ -8948,57 +9193,57 @@ def tx_10_superfreundinnen_23_3_sides(state, L):
 
 def tx_10_superfreundinnen_24_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:254
-    return not allowed_ausspielen(state, 0, 33)
+    return not allowed_ausspielen(state, 0, E_zusammenhalt)
 
 
 def tx_10_superfreundinnen_24_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:256
-    return allowed_ausspielen(state, 0, 33)
+    return allowed_ausspielen(state, 0, E_zusammenhalt)
 
 
 def tx_10_superfreundinnen_24_2(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:258
-    return q_rettung(state, 1) == 3
+    return q_rettung(state, E_roxy) == 3
 
 
 def tx_10_superfreundinnen_24_2_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:258
-    return (q_rettung(state, 1), 3)
+    return (q_rettung(state, E_roxy), 3)
 
 
 def tx_10_superfreundinnen_24_3(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:258
-    return q_rettung(state, 3) == 3
+    return q_rettung(state, E_lena) == 3
 
 
 def tx_10_superfreundinnen_24_3_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:258
-    return (q_rettung(state, 3), 3)
+    return (q_rettung(state, E_lena), 3)
 
 
 def tx_10_superfreundinnen_25_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:266
-    return d_bereit(state, 1)
+    return d_bereit(state, E_roxy)
 
 
 def tx_10_superfreundinnen_26_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:276
-    return state.counters[0][1] == 0
+    return state.counters[0][E_roxy] == 0
 
 
 def tx_10_superfreundinnen_26_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:276
-    return (state.counters[0][1], 0)
+    return (state.counters[0][E_roxy], 0)
 
 
 def tx_10_superfreundinnen_27_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:286
-    return q_rettung(state, 1) == 4
+    return q_rettung(state, E_roxy) == 4
 
 
 def tx_10_superfreundinnen_27_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:286
-    return (q_rettung(state, 1), 4)
+    return (q_rettung(state, E_roxy), 4)
 
 
 def tx_10_superfreundinnen_28_0(state, L):
@@ -9033,62 +9278,62 @@ def tx_10_superfreundinnen_28_2_sides(state, L):
 
 def tx_10_superfreundinnen_29_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:312
-    return state.location[1] == 3
+    return state.location[E_roxy] == 3
 
 
 def tx_10_superfreundinnen_29_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:312
-    return state.location[42] == 16
+    return state.location[E_sternschnuppe] == 16
 
 
 def tx_10_superfreundinnen_30_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:320
-    return state.counters[0][1] == 1
+    return state.counters[0][E_roxy] == 1
 
 
 def tx_10_superfreundinnen_30_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:320
-    return (state.counters[0][1], 1)
+    return (state.counters[0][E_roxy], 1)
 
 
 def tx_10_superfreundinnen_30_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:320
-    return q_ausdauer(state, 1) == 5
+    return q_ausdauer(state, E_roxy) == 5
 
 
 def tx_10_superfreundinnen_30_1_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:320
-    return (q_ausdauer(state, 1), 5)
+    return (q_ausdauer(state, E_roxy), 5)
 
 
 def tx_10_superfreundinnen_30_2(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:322
-    return q_ausdauer(state, 1) == 5
+    return q_ausdauer(state, E_roxy) == 5
 
 
 def tx_10_superfreundinnen_30_2_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:322
-    return (q_ausdauer(state, 1), 5)
+    return (q_ausdauer(state, E_roxy), 5)
 
 
 def tx_10_superfreundinnen_31_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:330
-    return state.location[1] == 3
+    return state.location[E_roxy] == 3
 
 
 def tx_10_superfreundinnen_31_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:330
-    return state.counters[0][1] == 0
+    return state.counters[0][E_roxy] == 0
 
 
 def tx_10_superfreundinnen_31_1_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:330
-    return (state.counters[0][1], 0)
+    return (state.counters[0][E_roxy], 0)
 
 
 def tx_10_superfreundinnen_32_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:336
-    return not allowed_ausspielen(state, 0, 45)
+    return not allowed_ausspielen(state, 0, E_pyjamaparty)
 
 
 def tx_10_superfreundinnen_32_1(state, L):
@@ -9113,42 +9358,42 @@ def tx_10_superfreundinnen_32_2_sides(state, L):
 
 def tx_10_superfreundinnen_33_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:348
-    return q_ausdauer(state, 1) == 5
+    return q_ausdauer(state, E_roxy) == 5
 
 
 def tx_10_superfreundinnen_33_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:348
-    return (q_ausdauer(state, 1), 5)
+    return (q_ausdauer(state, E_roxy), 5)
 
 
 def tx_10_superfreundinnen_33_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:348
-    return q_ausdauer(state, 20) == 3
+    return q_ausdauer(state, E_flauschi) == 3
 
 
 def tx_10_superfreundinnen_33_1_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:348
-    return (q_ausdauer(state, 20), 3)
+    return (q_ausdauer(state, E_flauschi), 3)
 
 
 def tx_10_superfreundinnen_34_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:355
-    return q_einsatz(state, 1) == 3
+    return q_einsatz(state, E_roxy) == 3
 
 
 def tx_10_superfreundinnen_34_0_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:355
-    return (q_einsatz(state, 1), 3)
+    return (q_einsatz(state, E_roxy), 3)
 
 
 def tx_10_superfreundinnen_34_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:355
-    return q_einsatz(state, 312) == 2
+    return q_einsatz(state, E_samt_2) == 2
 
 
 def tx_10_superfreundinnen_34_1_sides(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:355
-    return (q_einsatz(state, 312), 2)
+    return (q_einsatz(state, E_samt_2), 2)
 
 
 def tx_11_overview_0_0(state, L):
@@ -9307,17 +9552,17 @@ def tx_11_overview_5_0_sides(state, L):
 
 def tx_11_overview_5_1(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:66
-    return state.location[20] == 16
+    return state.location[E_flauschi] == 16
 
 
 def tx_11_overview_6_0(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:77
-    return len([c_a for c_a in state.zones[9] if d_traegt(state, 0, c_a)]) == 1
+    return len([c_a for c_a in state.zones[9] if d_traegt(state, E_blitzy, c_a)]) == 1
 
 
 def tx_11_overview_6_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:77
-    return (len([c_a for c_a in state.zones[9] if d_traegt(state, 0, c_a)]), 1)
+    return (len([c_a for c_a in state.zones[9] if d_traegt(state, E_blitzy, c_a)]), 1)
 
 
 def tx_11_overview_7_0(state, L):
@@ -9342,7 +9587,7 @@ def tx_11_overview_7_1_sides(state, L):
 
 def tx_11_overview_7_2(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:90
-    return state.location[369] == 13
+    return state.location[E_nebelmoor_2] == 13
 
 
 def tx_11_overview_8_0(state, L):
@@ -9367,62 +9612,62 @@ def tx_11_overview_8_1_sides(state, L):
 
 def tx_11_overview_9_0(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:106
-    return not allowed_ablenken(state, 0, 125, 319)
+    return not allowed_ablenken(state, 0, E_bruno, E_graue_eminenz_2)
 
 
 def tx_11_overview_9_1(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:109
-    return state.counters[0][125] == 2
+    return state.counters[0][E_bruno] == 2
 
 
 def tx_11_overview_9_1_sides(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:109
-    return (state.counters[0][125], 2)
+    return (state.counters[0][E_bruno], 2)
 
 
 def tx_11_overview_9_2(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:109
-    return state.counters[0][319] == 2
+    return state.counters[0][E_graue_eminenz_2] == 2
 
 
 def tx_11_overview_9_2_sides(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:109
-    return (state.counters[0][319], 2)
+    return (state.counters[0][E_graue_eminenz_2], 2)
 
 
 def tx_11_overview_9_3(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:109
-    return d_setzt_aus(state, 319)
+    return d_setzt_aus(state, E_graue_eminenz_2)
 
 
 def tx_11_overview_10_0(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:118
-    return state.location[0] == 16
+    return state.location[E_blitzy] == 16
 
 
 def tx_11_overview_10_1(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:118
-    return state.location[1] == 16
+    return state.location[E_roxy] == 16
 
 
 def tx_11_schattenkabinett_0_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:10
-    return q_einsatz(state, 249) == 1
+    return q_einsatz(state, E_roxy_2) == 1
 
 
 def tx_11_schattenkabinett_0_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:10
-    return (q_einsatz(state, 249), 1)
+    return (q_einsatz(state, E_roxy_2), 1)
 
 
 def tx_11_schattenkabinett_0_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:12
-    return q_einsatz(state, 249) == 2
+    return q_einsatz(state, E_roxy_2) == 2
 
 
 def tx_11_schattenkabinett_0_1_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:12
-    return (q_einsatz(state, 249), 2)
+    return (q_einsatz(state, E_roxy_2), 2)
 
 
 def tx_11_schattenkabinett_1_0(state, L):
@@ -9447,42 +9692,42 @@ def tx_11_schattenkabinett_1_1_sides(state, L):
 
 def tx_11_schattenkabinett_2_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:31
-    return q_einsatz(state, 249) == 1
+    return q_einsatz(state, E_roxy_2) == 1
 
 
 def tx_11_schattenkabinett_2_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:31
-    return (q_einsatz(state, 249), 1)
+    return (q_einsatz(state, E_roxy_2), 1)
 
 
 def tx_11_schattenkabinett_2_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:33
-    return q_einsatz(state, 249) == 1
+    return q_einsatz(state, E_roxy_2) == 1
 
 
 def tx_11_schattenkabinett_2_1_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:33
-    return (q_einsatz(state, 249), 1)
+    return (q_einsatz(state, E_roxy_2), 1)
 
 
 def tx_11_schattenkabinett_2_2(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:40
-    return q_einsatz(state, 249) == 0
+    return q_einsatz(state, E_roxy_2) == 0
 
 
 def tx_11_schattenkabinett_2_2_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:40
-    return (q_einsatz(state, 249), 0)
+    return (q_einsatz(state, E_roxy_2), 0)
 
 
 def tx_11_schattenkabinett_2_3(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:42
-    return q_einsatz(state, 249) == 2
+    return q_einsatz(state, E_roxy_2) == 2
 
 
 def tx_11_schattenkabinett_2_3_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:42
-    return (q_einsatz(state, 249), 2)
+    return (q_einsatz(state, E_roxy_2), 2)
 
 
 def tx_11_schattenkabinett_3_0(state, L):
@@ -9527,102 +9772,102 @@ def tx_11_schattenkabinett_4_1_sides(state, L):
 
 def tx_11_schattenkabinett_5_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:67
-    return q_rettung(state, 69) == 1
+    return q_rettung(state, E_kommissar_kleinlaut) == 1
 
 
 def tx_11_schattenkabinett_5_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:67
-    return (q_rettung(state, 69), 1)
+    return (q_rettung(state, E_kommissar_kleinlaut), 1)
 
 
 def tx_11_schattenkabinett_5_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:69
-    return q_rettung(state, 69) == 2
+    return q_rettung(state, E_kommissar_kleinlaut) == 2
 
 
 def tx_11_schattenkabinett_5_1_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:69
-    return (q_rettung(state, 69), 2)
+    return (q_rettung(state, E_kommissar_kleinlaut), 2)
 
 
 def tx_11_schattenkabinett_6_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
-    return q_einsatz(state, 249) == 1
+    return q_einsatz(state, E_roxy_2) == 1
 
 
 def tx_11_schattenkabinett_6_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
-    return (q_einsatz(state, 249), 1)
+    return (q_einsatz(state, E_roxy_2), 1)
 
 
 def tx_11_schattenkabinett_6_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
-    return q_einsatz(state, 269) == 0
+    return q_einsatz(state, E_spatz_pieps_2) == 0
 
 
 def tx_11_schattenkabinett_6_1_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
-    return (q_einsatz(state, 269), 0)
+    return (q_einsatz(state, E_spatz_pieps_2), 0)
 
 
 def tx_11_schattenkabinett_6_2(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
-    return q_einsatz(state, 64) == 2
+    return q_einsatz(state, E_samt) == 2
 
 
 def tx_11_schattenkabinett_6_2_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
-    return (q_einsatz(state, 64), 2)
+    return (q_einsatz(state, E_samt), 2)
 
 
 def tx_11_schattenkabinett_7_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:88
-    return state.counters[0][258] == 3
+    return state.counters[0][E_ella_eiche_2] == 3
 
 
 def tx_11_schattenkabinett_7_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:88
-    return (state.counters[0][258], 3)
+    return (state.counters[0][E_ella_eiche_2], 3)
 
 
 def tx_11_schattenkabinett_7_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:88
-    return q_einsatz(state, 258) == 1
+    return q_einsatz(state, E_ella_eiche_2) == 1
 
 
 def tx_11_schattenkabinett_7_1_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:88
-    return (q_einsatz(state, 258), 1)
+    return (q_einsatz(state, E_ella_eiche_2), 1)
 
 
 def tx_11_schattenkabinett_7_2(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:89
-    return state.counters[0][72] == 2
+    return state.counters[0][E_fraeulein_frost] == 2
 
 
 def tx_11_schattenkabinett_7_2_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:89
-    return (state.counters[0][72], 2)
+    return (state.counters[0][E_fraeulein_frost], 2)
 
 
 def tx_11_schattenkabinett_8_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:95
-    return q_ablenkstress(state, 64, 3) == 2
+    return q_ablenkstress(state, E_samt, 3) == 2
 
 
 def tx_11_schattenkabinett_8_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:95
-    return (q_ablenkstress(state, 64, 3), 2)
+    return (q_ablenkstress(state, E_samt, 3), 2)
 
 
 def tx_11_schattenkabinett_8_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:95
-    return q_ablenkstress(state, 73, 3) == 3
+    return q_ablenkstress(state, E_herr_hemmschuh, 3) == 3
 
 
 def tx_11_schattenkabinett_8_1_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:95
-    return (q_ablenkstress(state, 73, 3), 3)
+    return (q_ablenkstress(state, E_herr_hemmschuh, 3), 3)
 
 
 def tx_11_schattenkabinett_9_0(state, L):
@@ -9637,22 +9882,22 @@ def tx_11_schattenkabinett_9_0_sides(state, L):
 
 def tx_11_schattenkabinett_10_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:114
-    return state.counters[0][249] == 1
+    return state.counters[0][E_roxy_2] == 1
 
 
 def tx_11_schattenkabinett_10_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:114
-    return (state.counters[0][249], 1)
+    return (state.counters[0][E_roxy_2], 1)
 
 
 def tx_11_schattenkabinett_11_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:122
-    return q_einsatz(state, 249) == 0
+    return q_einsatz(state, E_roxy_2) == 0
 
 
 def tx_11_schattenkabinett_11_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:122
-    return (q_einsatz(state, 249), 0)
+    return (q_einsatz(state, E_roxy_2), 0)
 
 
 def tx_11_schattenkabinett_12_0(state, L):
@@ -9677,27 +9922,27 @@ def tx_11_schattenkabinett_12_1_sides(state, L):
 
 def tx_11_schattenkabinett_13_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:139
-    return q_rettung(state, 82) == 2
+    return q_rettung(state, E_baron_bleischwer) == 2
 
 
 def tx_11_schattenkabinett_13_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:139
-    return (q_rettung(state, 82), 2)
+    return (q_rettung(state, E_baron_bleischwer), 2)
 
 
 def tx_11_schattenkabinett_13_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:141
-    return q_rettung(state, 82) == 3
+    return q_rettung(state, E_baron_bleischwer) == 3
 
 
 def tx_11_schattenkabinett_13_1_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:141
-    return (q_rettung(state, 82), 3)
+    return (q_rettung(state, E_baron_bleischwer), 3)
 
 
 def tx_11_schattenkabinett_14_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:152
-    return d_erschoepft(state, 83)
+    return d_erschoepft(state, E_rabe_raspel)
 
 
 def tx_11_schattenkabinett_14_1(state, L):
@@ -9722,12 +9967,12 @@ def tx_11_schattenkabinett_14_2_sides(state, L):
 
 def tx_11_schattenkabinett_15_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:160
-    return q_ablenkstress(state, 64, 2) == 1
+    return q_ablenkstress(state, E_samt, 2) == 1
 
 
 def tx_11_schattenkabinett_15_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:160
-    return (q_ablenkstress(state, 64, 2), 1)
+    return (q_ablenkstress(state, E_samt, 2), 1)
 
 
 def tx_11_schattenkabinett_16_0(state, L):
@@ -9742,92 +9987,92 @@ def tx_11_schattenkabinett_16_0_sides(state, L):
 
 def tx_11_schattenkabinett_17_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:180
-    return state.location[95] == 3
+    return state.location[E_rufmord] == 3
 
 
 def tx_11_schattenkabinett_18_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:189
-    return q_einsatz(state, 249) == 1
+    return q_einsatz(state, E_roxy_2) == 1
 
 
 def tx_11_schattenkabinett_18_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:189
-    return (q_einsatz(state, 249), 1)
+    return (q_einsatz(state, E_roxy_2), 1)
 
 
 def tx_11_schattenkabinett_18_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:189
-    return q_einsatz(state, 64) == 2
+    return q_einsatz(state, E_samt) == 2
 
 
 def tx_11_schattenkabinett_18_1_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:189
-    return (q_einsatz(state, 64), 2)
+    return (q_einsatz(state, E_samt), 2)
 
 
 def tx_11_schattenkabinett_18_2(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:191
-    return q_einsatz(state, 249) == 2
+    return q_einsatz(state, E_roxy_2) == 2
 
 
 def tx_11_schattenkabinett_18_2_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:191
-    return (q_einsatz(state, 249), 2)
+    return (q_einsatz(state, E_roxy_2), 2)
 
 
 def tx_11_schattenkabinett_19_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:200
-    return q_einsatz(state, 64) == 4
+    return q_einsatz(state, E_samt) == 4
 
 
 def tx_11_schattenkabinett_19_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:200
-    return (q_einsatz(state, 64), 4)
+    return (q_einsatz(state, E_samt), 4)
 
 
 def tx_11_schattenkabinett_20_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:208
-    return q_rettung(state, 64) == 2
+    return q_rettung(state, E_samt) == 2
 
 
 def tx_11_schattenkabinett_20_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:208
-    return (q_rettung(state, 64), 2)
+    return (q_rettung(state, E_samt), 2)
 
 
 def tx_11_schattenkabinett_21_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:217
-    return d_erschoepft(state, 249)
+    return d_erschoepft(state, E_roxy_2)
 
 
 def tx_11_schattenkabinett_21_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:217
-    return d_setzt_aus(state, 249)
+    return d_setzt_aus(state, E_roxy_2)
 
 
 def tx_11_schattenkabinett_22_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:228
-    return d_setzt_aus(state, 249)
+    return d_setzt_aus(state, E_roxy_2)
 
 
 def tx_11_schattenkabinett_22_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:228
-    return d_setzt_aus(state, 251)
+    return d_setzt_aus(state, E_lena_2)
 
 
 def tx_11_schattenkabinett_22_2(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:228
-    return d_bereit(state, 248)
+    return d_bereit(state, E_blitzy_2)
 
 
 def tx_11_schattenkabinett_23_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:235
-    return d_setzt_aus(state, 249)
+    return d_setzt_aus(state, E_roxy_2)
 
 
 def tx_11_schattenkabinett_23_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:235
-    return state.location[94] == 16
+    return state.location[E_laehmende_rede] == 16
 
 
 def tx_11_schattenkabinett_24_0(state, L):
@@ -9842,42 +10087,42 @@ def tx_11_schattenkabinett_24_0_sides(state, L):
 
 def tx_11_schattenkabinett_24_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:244
-    return d_bereit(state, 64)
+    return d_bereit(state, E_samt)
 
 
 def tx_11_schattenkabinett_25_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:253
-    return q_einsatz(state, 249) == 1
+    return q_einsatz(state, E_roxy_2) == 1
 
 
 def tx_11_schattenkabinett_25_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:253
-    return (q_einsatz(state, 249), 1)
+    return (q_einsatz(state, E_roxy_2), 1)
 
 
 def tx_11_schattenkabinett_26_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:260
-    return q_einsatz(state, 258) == 0
+    return q_einsatz(state, E_ella_eiche_2) == 0
 
 
 def tx_11_schattenkabinett_26_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:260
-    return (q_einsatz(state, 258), 0)
+    return (q_einsatz(state, E_ella_eiche_2), 0)
 
 
 def tx_11_schattenkabinett_26_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:262
-    return q_einsatz(state, 258) == 2
+    return q_einsatz(state, E_ella_eiche_2) == 2
 
 
 def tx_11_schattenkabinett_26_1_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:262
-    return (q_einsatz(state, 258), 2)
+    return (q_einsatz(state, E_ella_eiche_2), 2)
 
 
 def tx_11_schattenkabinett_27_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:269
-    return state.location[252] == 17
+    return state.location[E_mira_morgentau_2] == 17
 
 
 def tx_11_schattenkabinett_28_0(state, L):
@@ -9892,12 +10137,12 @@ def tx_11_schattenkabinett_28_0_sides(state, L):
 
 def tx_11_schattenkabinett_29_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:283
-    return state.location[249] == 17
+    return state.location[E_roxy_2] == 17
 
 
 def tx_11_schattenkabinett_29_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:283
-    return state.location[95] == 3
+    return state.location[E_rufmord] == 3
 
 
 def tx_11_schattenkabinett_30_0(state, L):
@@ -9922,7 +10167,7 @@ def tx_11_schattenkabinett_30_1_sides(state, L):
 
 def tx_11_schattenkabinett_31_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:302
-    return not allowed_ausspielen(state, 0, 103)
+    return not allowed_ausspielen(state, 0, E_schachzug)
 
 
 def tx_11_schattenkabinett_31_1(state, L):
@@ -9937,52 +10182,52 @@ def tx_11_schattenkabinett_31_1_sides(state, L):
 
 def tx_11_schattenkabinett_32_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:313
-    return state.counters[0][249] == 1
+    return state.counters[0][E_roxy_2] == 1
 
 
 def tx_11_schattenkabinett_32_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:313
-    return (state.counters[0][249], 1)
+    return (state.counters[0][E_roxy_2], 1)
 
 
 def tx_11_schattenkabinett_32_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:313
-    return state.counters[0][248] == 0
+    return state.counters[0][E_blitzy_2] == 0
 
 
 def tx_11_schattenkabinett_32_1_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:313
-    return (state.counters[0][248], 0)
+    return (state.counters[0][E_blitzy_2], 0)
 
 
 def tx_11_schattenkabinett_33_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:320
-    return allowed_ausspielen(state, 0, 106)
+    return allowed_ausspielen(state, 0, E_eiserne_disziplin)
 
 
 def tx_11_schattenkabinett_33_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:323
-    return q_einsatz(state, 64) == 4
+    return q_einsatz(state, E_samt) == 4
 
 
 def tx_11_schattenkabinett_33_1_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:323
-    return (q_einsatz(state, 64), 4)
+    return (q_einsatz(state, E_samt), 4)
 
 
 def tx_11_schattenkabinett_34_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:332
-    return state.location[249] == 4
+    return state.location[E_roxy_2] == 4
 
 
 def tx_11_schattenkabinett_34_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:332
-    return state.location[298] == 4
+    return state.location[E_zauberstab_2] == 4
 
 
 def tx_11_schattenkabinett_35_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:338
-    return state.location[95] == 3
+    return state.location[E_rufmord] == 3
 
 
 def tx_11_schattenkabinett_35_1(state, L):
@@ -10047,92 +10292,92 @@ def tx_11_schattenkabinett_37_2_sides(state, L):
 
 def tx_11_schattenkabinett_38_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:377
-    return q_einsatz(state, 64) == 1
+    return q_einsatz(state, E_samt) == 1
 
 
 def tx_11_schattenkabinett_38_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:377
-    return (q_einsatz(state, 64), 1)
+    return (q_einsatz(state, E_samt), 1)
 
 
 def tx_11_schattenkabinett_38_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:377
-    return q_ausdauer(state, 64) == 6
+    return q_ausdauer(state, E_samt) == 6
 
 
 def tx_11_schattenkabinett_38_1_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:377
-    return (q_ausdauer(state, 64), 6)
+    return (q_ausdauer(state, E_samt), 6)
 
 
 def tx_11_schattenkabinett_39_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:388
-    return state.location[95] == 3
+    return state.location[E_rufmord] == 3
 
 
 def tx_11_schattenkabinett_39_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:388
-    return state.location[99] == 16
+    return state.location[E_intrige] == 16
 
 
 def tx_11_schattenkabinett_40_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:398
-    return q_einsatz(state, 249) == 1
+    return q_einsatz(state, E_roxy_2) == 1
 
 
 def tx_11_schattenkabinett_40_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:398
-    return (q_einsatz(state, 249), 1)
+    return (q_einsatz(state, E_roxy_2), 1)
 
 
 def tx_11_schattenkabinett_40_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:400
-    return q_einsatz(state, 249) == 2
+    return q_einsatz(state, E_roxy_2) == 2
 
 
 def tx_11_schattenkabinett_40_1_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:400
-    return (q_einsatz(state, 249), 2)
+    return (q_einsatz(state, E_roxy_2), 2)
 
 
 def tx_11_schattenkabinett_41_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:408
-    return state.counters[0][64] == 1
+    return state.counters[0][E_samt] == 1
 
 
 def tx_11_schattenkabinett_41_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:408
-    return (state.counters[0][64], 1)
+    return (state.counters[0][E_samt], 1)
 
 
 def tx_11_schattenkabinett_42_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
-    return q_einsatz(state, 64) == 1
+    return q_einsatz(state, E_samt) == 1
 
 
 def tx_11_schattenkabinett_42_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
-    return (q_einsatz(state, 64), 1)
+    return (q_einsatz(state, E_samt), 1)
 
 
 def tx_11_schattenkabinett_42_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
-    return q_einsatz(state, 249) == 1
+    return q_einsatz(state, E_roxy_2) == 1
 
 
 def tx_11_schattenkabinett_42_1_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
-    return (q_einsatz(state, 249), 1)
+    return (q_einsatz(state, E_roxy_2), 1)
 
 
 def tx_11_schattenkabinett_42_2(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
-    return q_einsatz(state, 269) == 0
+    return q_einsatz(state, E_spatz_pieps_2) == 0
 
 
 def tx_11_schattenkabinett_42_2_sides(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
-    return (q_einsatz(state, 269), 0)
+    return (q_einsatz(state, E_spatz_pieps_2), 0)
 
 
 def tx_11_schattenkabinett_43_0(state, L):
@@ -10167,62 +10412,62 @@ def tx_11_schattenkabinett_43_2_sides(state, L):
 
 def tx_12_weggefaehrten_0_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:7
-    return q_rettung(state, 124) == 2
+    return q_rettung(state, E_jaro) == 2
 
 
 def tx_12_weggefaehrten_0_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:7
-    return (q_rettung(state, 124), 2)
+    return (q_rettung(state, E_jaro), 2)
 
 
 def tx_12_weggefaehrten_0_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:9
-    return q_rettung(state, 124) == 3
+    return q_rettung(state, E_jaro) == 3
 
 
 def tx_12_weggefaehrten_0_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:9
-    return (q_rettung(state, 124), 3)
+    return (q_rettung(state, E_jaro), 3)
 
 
 def tx_12_weggefaehrten_1_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:15
-    return q_ablenkstress(state, 124, 3) == 2
+    return q_ablenkstress(state, E_jaro, 3) == 2
 
 
 def tx_12_weggefaehrten_1_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:15
-    return (q_ablenkstress(state, 124, 3), 2)
+    return (q_ablenkstress(state, E_jaro, 3), 2)
 
 
 def tx_12_weggefaehrten_1_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:15
-    return q_ablenkstress(state, 125, 3) == 3
+    return q_ablenkstress(state, E_bruno, 3) == 3
 
 
 def tx_12_weggefaehrten_1_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:15
-    return (q_ablenkstress(state, 125, 3), 3)
+    return (q_ablenkstress(state, E_bruno, 3), 3)
 
 
 def tx_12_weggefaehrten_2_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:20
-    return q_einsatz(state, 126) == 1
+    return q_einsatz(state, E_emil) == 1
 
 
 def tx_12_weggefaehrten_2_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:20
-    return (q_einsatz(state, 126), 1)
+    return (q_einsatz(state, E_emil), 1)
 
 
 def tx_12_weggefaehrten_2_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:22
-    return q_einsatz(state, 126) == 2
+    return q_einsatz(state, E_emil) == 2
 
 
 def tx_12_weggefaehrten_2_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:22
-    return (q_einsatz(state, 126), 2)
+    return (q_einsatz(state, E_emil), 2)
 
 
 def tx_12_weggefaehrten_3_0(state, L):
@@ -10247,122 +10492,122 @@ def tx_12_weggefaehrten_3_1_sides(state, L):
 
 def tx_12_weggefaehrten_4_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:41
-    return q_rettung(state, 129) == 1
+    return q_rettung(state, E_karl_kompass) == 1
 
 
 def tx_12_weggefaehrten_4_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:41
-    return (q_rettung(state, 129), 1)
+    return (q_rettung(state, E_karl_kompass), 1)
 
 
 def tx_12_weggefaehrten_4_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:41
-    return q_einsatz(state, 137) == 1
+    return q_einsatz(state, E_ida_eifer) == 1
 
 
 def tx_12_weggefaehrten_4_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:41
-    return (q_einsatz(state, 137), 1)
+    return (q_einsatz(state, E_ida_eifer), 1)
 
 
 def tx_12_weggefaehrten_4_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:43
-    return q_rettung(state, 129) == 2
+    return q_rettung(state, E_karl_kompass) == 2
 
 
 def tx_12_weggefaehrten_4_2_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:43
-    return (q_rettung(state, 129), 2)
+    return (q_rettung(state, E_karl_kompass), 2)
 
 
 def tx_12_weggefaehrten_4_3(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:43
-    return q_einsatz(state, 137) == 2
+    return q_einsatz(state, E_ida_eifer) == 2
 
 
 def tx_12_weggefaehrten_4_3_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:43
-    return (q_einsatz(state, 137), 2)
+    return (q_einsatz(state, E_ida_eifer), 2)
 
 
 def tx_12_weggefaehrten_5_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:49
-    return q_ablenkstress(state, 131, 4) == 3
+    return q_ablenkstress(state, E_finn_faehrte, 4) == 3
 
 
 def tx_12_weggefaehrten_5_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:49
-    return (q_ablenkstress(state, 131, 4), 3)
+    return (q_ablenkstress(state, E_finn_faehrte, 4), 3)
 
 
 def tx_12_weggefaehrten_5_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:52
-    return q_ablenkstress(state, 131, 4) == 1
+    return q_ablenkstress(state, E_finn_faehrte, 4) == 1
 
 
 def tx_12_weggefaehrten_5_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:52
-    return (q_ablenkstress(state, 131, 4), 1)
+    return (q_ablenkstress(state, E_finn_faehrte, 4), 1)
 
 
 def tx_12_weggefaehrten_5_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:54
-    return q_ablenkstress(state, 131, 4) == 1
+    return q_ablenkstress(state, E_finn_faehrte, 4) == 1
 
 
 def tx_12_weggefaehrten_5_2_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:54
-    return (q_ablenkstress(state, 131, 4), 1)
+    return (q_ablenkstress(state, E_finn_faehrte, 4), 1)
 
 
 def tx_12_weggefaehrten_5_3(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:55
-    return q_ablenkstress(state, 133, 4) == 1
+    return q_ablenkstress(state, E_hugo_hueter, 4) == 1
 
 
 def tx_12_weggefaehrten_5_3_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:55
-    return (q_ablenkstress(state, 133, 4), 1)
+    return (q_ablenkstress(state, E_hugo_hueter, 4), 1)
 
 
 def tx_12_weggefaehrten_6_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:62
-    return q_einsatz(state, 134) == 3
+    return q_einsatz(state, E_mats_mut) == 3
 
 
 def tx_12_weggefaehrten_6_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:62
-    return (q_einsatz(state, 134), 3)
+    return (q_einsatz(state, E_mats_mut), 3)
 
 
 def tx_12_weggefaehrten_6_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:62
-    return q_rettung(state, 134) == 2
+    return q_rettung(state, E_mats_mut) == 2
 
 
 def tx_12_weggefaehrten_6_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:62
-    return (q_rettung(state, 134), 2)
+    return (q_rettung(state, E_mats_mut), 2)
 
 
 def tx_12_weggefaehrten_6_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:64
-    return q_einsatz(state, 134) == 4
+    return q_einsatz(state, E_mats_mut) == 4
 
 
 def tx_12_weggefaehrten_6_2_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:64
-    return (q_einsatz(state, 134), 4)
+    return (q_einsatz(state, E_mats_mut), 4)
 
 
 def tx_12_weggefaehrten_6_3(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:64
-    return q_rettung(state, 134) == 3
+    return q_rettung(state, E_mats_mut) == 3
 
 
 def tx_12_weggefaehrten_6_3_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:64
-    return (q_rettung(state, 134), 3)
+    return (q_rettung(state, E_mats_mut), 3)
 
 
 def tx_12_weggefaehrten_7_0(state, L):
@@ -10387,12 +10632,12 @@ def tx_12_weggefaehrten_7_1_sides(state, L):
 
 def tx_12_weggefaehrten_8_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:86
-    return q_ausdauer(state, 124) == 5
+    return q_ausdauer(state, E_jaro) == 5
 
 
 def tx_12_weggefaehrten_8_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:86
-    return (q_ausdauer(state, 124), 5)
+    return (q_ausdauer(state, E_jaro), 5)
 
 
 def tx_12_weggefaehrten_9_0(state, L):
@@ -10427,87 +10672,87 @@ def tx_12_weggefaehrten_10_0_sides(state, L):
 
 def tx_12_weggefaehrten_10_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:117
-    return state.location[159] == 3
+    return state.location[E_aufbruch] == 3
 
 
 def tx_12_weggefaehrten_11_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:125
-    return q_ausdauer(state, 143) == 3
+    return q_ausdauer(state, E_nele_nebenan) == 3
 
 
 def tx_12_weggefaehrten_11_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:125
-    return (q_ausdauer(state, 143), 3)
+    return (q_ausdauer(state, E_nele_nebenan), 3)
 
 
 def tx_12_weggefaehrten_11_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:125
-    return q_rettung(state, 144) == 1
+    return q_rettung(state, E_bert_bergfuehrer) == 1
 
 
 def tx_12_weggefaehrten_11_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:125
-    return (q_rettung(state, 144), 1)
+    return (q_rettung(state, E_bert_bergfuehrer), 1)
 
 
 def tx_12_weggefaehrten_11_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:127
-    return q_rettung(state, 144) == 3
+    return q_rettung(state, E_bert_bergfuehrer) == 3
 
 
 def tx_12_weggefaehrten_11_2_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:127
-    return (q_rettung(state, 144), 3)
+    return (q_rettung(state, E_bert_bergfuehrer), 3)
 
 
 def tx_12_weggefaehrten_12_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:134
-    return q_ablenkstress(state, 124, 4) == 2
+    return q_ablenkstress(state, E_jaro, 4) == 2
 
 
 def tx_12_weggefaehrten_12_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:134
-    return (q_ablenkstress(state, 124, 4), 2)
+    return (q_ablenkstress(state, E_jaro, 4), 2)
 
 
 def tx_12_weggefaehrten_13_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:143
-    return d_erschoepft(state, 146)
+    return d_erschoepft(state, E_pony_polka)
 
 
 def tx_12_weggefaehrten_13_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:143
-    return q_ausdauer(state, 124) == 5
+    return q_ausdauer(state, E_jaro) == 5
 
 
 def tx_12_weggefaehrten_13_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:143
-    return (q_ausdauer(state, 124), 5)
+    return (q_ausdauer(state, E_jaro), 5)
 
 
 def tx_12_weggefaehrten_14_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:151
-    return allowed_ablenken(state, 0, 147, 312)
+    return allowed_ablenken(state, 0, E_falke_fiete, E_samt_2)
 
 
 def tx_12_weggefaehrten_15_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:161
-    return state.counters[0][124] == 1
+    return state.counters[0][E_jaro] == 1
 
 
 def tx_12_weggefaehrten_15_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:161
-    return (state.counters[0][124], 1)
+    return (state.counters[0][E_jaro], 1)
 
 
 def tx_12_weggefaehrten_16_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:171
-    return q_rettung(state, 124) == 3
+    return q_rettung(state, E_jaro) == 3
 
 
 def tx_12_weggefaehrten_16_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:171
-    return (q_rettung(state, 124), 3)
+    return (q_rettung(state, E_jaro), 3)
 
 
 def tx_12_weggefaehrten_16_1(state, L):
@@ -10532,42 +10777,42 @@ def tx_12_weggefaehrten_16_2_sides(state, L):
 
 def tx_12_weggefaehrten_17_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:186
-    return q_einsatz(state, 124) == 3
+    return q_einsatz(state, E_jaro) == 3
 
 
 def tx_12_weggefaehrten_17_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:186
-    return (q_einsatz(state, 124), 3)
+    return (q_einsatz(state, E_jaro), 3)
 
 
 def tx_12_weggefaehrten_17_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:186
-    return q_einsatz(state, 145) == 2
+    return q_einsatz(state, E_hund_hasso) == 2
 
 
 def tx_12_weggefaehrten_17_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:186
-    return (q_einsatz(state, 145), 2)
+    return (q_einsatz(state, E_hund_hasso), 2)
 
 
 def tx_12_weggefaehrten_18_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:196
-    return state.counters[0][124] == 1
+    return state.counters[0][E_jaro] == 1
 
 
 def tx_12_weggefaehrten_18_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:196
-    return (state.counters[0][124], 1)
+    return (state.counters[0][E_jaro], 1)
 
 
 def tx_12_weggefaehrten_18_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:196
-    return state.counters[0][126] == 0
+    return state.counters[0][E_emil] == 0
 
 
 def tx_12_weggefaehrten_18_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:196
-    return (state.counters[0][126], 0)
+    return (state.counters[0][E_emil], 0)
 
 
 def tx_12_weggefaehrten_19_0(state, L):
@@ -10592,72 +10837,72 @@ def tx_12_weggefaehrten_19_1_sides(state, L):
 
 def tx_12_weggefaehrten_20_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:218
-    return not allowed_ausspielen(state, 0, 155)
+    return not allowed_ausspielen(state, 0, E_alle_fuer_einen)
 
 
 def tx_12_weggefaehrten_20_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:221
-    return q_rettung(state, 126) == 3
+    return q_rettung(state, E_emil) == 3
 
 
 def tx_12_weggefaehrten_20_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:221
-    return (q_rettung(state, 126), 3)
+    return (q_rettung(state, E_emil), 3)
 
 
 def tx_12_weggefaehrten_21_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:227
-    return q_einsatz(state, 124) == 3
+    return q_einsatz(state, E_jaro) == 3
 
 
 def tx_12_weggefaehrten_21_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:227
-    return (q_einsatz(state, 124), 3)
+    return (q_einsatz(state, E_jaro), 3)
 
 
 def tx_12_weggefaehrten_22_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:235
-    return q_ausdauer(state, 124) == 5
+    return q_ausdauer(state, E_jaro) == 5
 
 
 def tx_12_weggefaehrten_22_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:235
-    return (q_ausdauer(state, 124), 5)
+    return (q_ausdauer(state, E_jaro), 5)
 
 
 def tx_12_weggefaehrten_22_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:235
-    return q_ausdauer(state, 145) == 4
+    return q_ausdauer(state, E_hund_hasso) == 4
 
 
 def tx_12_weggefaehrten_22_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:235
-    return (q_ausdauer(state, 145), 4)
+    return (q_ausdauer(state, E_hund_hasso), 4)
 
 
 def tx_12_weggefaehrten_23_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:243
-    return state.counters[0][124] == 1
+    return state.counters[0][E_jaro] == 1
 
 
 def tx_12_weggefaehrten_23_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:243
-    return (state.counters[0][124], 1)
+    return (state.counters[0][E_jaro], 1)
 
 
 def tx_12_weggefaehrten_23_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:246
-    return allowed_ausspielen(state, 0, 164)
+    return allowed_ausspielen(state, 0, E_festes_band)
 
 
 def tx_12_weggefaehrten_23_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:249
-    return state.counters[0][124] == 0
+    return state.counters[0][E_jaro] == 0
 
 
 def tx_12_weggefaehrten_23_2_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:249
-    return (state.counters[0][124], 0)
+    return (state.counters[0][E_jaro], 0)
 
 
 def tx_12_weggefaehrten_24_0(state, L):
@@ -10672,7 +10917,7 @@ def tx_12_weggefaehrten_24_0_sides(state, L):
 
 def tx_12_weggefaehrten_25_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:262
-    return not allowed_ausspielen(state, 0, 160)
+    return not allowed_ausspielen(state, 0, E_gemeinsamer_marsch)
 
 
 def tx_12_weggefaehrten_25_1(state, L):
@@ -10707,37 +10952,37 @@ def tx_12_weggefaehrten_26_1_sides(state, L):
 
 def tx_12_weggefaehrten_27_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:293
-    return q_einsatz(state, 124) == 4
+    return q_einsatz(state, E_jaro) == 4
 
 
 def tx_12_weggefaehrten_27_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:293
-    return (q_einsatz(state, 124), 4)
+    return (q_einsatz(state, E_jaro), 4)
 
 
 def tx_12_weggefaehrten_28_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:302
-    return state.location[124] == 3
+    return state.location[E_jaro] == 3
 
 
 def tx_12_weggefaehrten_28_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:302
-    return state.location[159] == 3
+    return state.location[E_aufbruch] == 3
 
 
 def tx_12_weggefaehrten_28_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:302
-    return state.counters[0][124] == 0
+    return state.counters[0][E_jaro] == 0
 
 
 def tx_12_weggefaehrten_28_2_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:302
-    return (state.counters[0][124], 0)
+    return (state.counters[0][E_jaro], 0)
 
 
 def tx_12_weggefaehrten_29_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:310
-    return not allowed_ausspielen(state, 0, 165)
+    return not allowed_ausspielen(state, 0, E_gipfelsturm)
 
 
 def tx_12_weggefaehrten_29_1(state, L):
@@ -10752,7 +10997,7 @@ def tx_12_weggefaehrten_29_1_sides(state, L):
 
 def tx_12_weggefaehrten_30_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:323
-    return not allowed_ausspielen(state, 0, 166)
+    return not allowed_ausspielen(state, 0, E_treue_freunde)
 
 
 def tx_12_weggefaehrten_30_1(state, L):
@@ -10777,102 +11022,102 @@ def tx_12_weggefaehrten_31_0_sides(state, L):
 
 def tx_12_weggefaehrten_32_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:339
-    return state.location[124] == 3
+    return state.location[E_jaro] == 3
 
 
 def tx_12_weggefaehrten_32_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:339
-    return state.location[159] == 3
+    return state.location[E_aufbruch] == 3
 
 
 def tx_12_weggefaehrten_32_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:345
-    return state.location[162] == 3
+    return state.location[E_heldenmut] == 3
 
 
 def tx_12_weggefaehrten_32_3(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:345
-    return state.location[126] == 1
+    return state.location[E_emil] == 1
 
 
 def tx_12_weggefaehrten_33_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:353
-    return state.counters[0][124] == 1
+    return state.counters[0][E_jaro] == 1
 
 
 def tx_12_weggefaehrten_33_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:353
-    return (state.counters[0][124], 1)
+    return (state.counters[0][E_jaro], 1)
 
 
 def tx_12_weggefaehrten_33_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:353
-    return state.location[159] == 3
+    return state.location[E_aufbruch] == 3
 
 
 def tx_12_weggefaehrten_34_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:361
-    return q_einsatz(state, 124) == 3
+    return q_einsatz(state, E_jaro) == 3
 
 
 def tx_12_weggefaehrten_34_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:361
-    return (q_einsatz(state, 124), 3)
+    return (q_einsatz(state, E_jaro), 3)
 
 
 def tx_12_weggefaehrten_35_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:370
-    return not allowed_ausspielen(state, 0, 171)
+    return not allowed_ausspielen(state, 0, E_schwur_der_gefaehrten)
 
 
 def tx_12_weggefaehrten_35_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
-    return q_rettung(state, 126) == 3
+    return q_rettung(state, E_emil) == 3
 
 
 def tx_12_weggefaehrten_35_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
-    return (q_rettung(state, 126), 3)
+    return (q_rettung(state, E_emil), 3)
 
 
 def tx_12_weggefaehrten_35_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
-    return q_rettung(state, 139) == 2
+    return q_rettung(state, E_rudi_rast) == 2
 
 
 def tx_12_weggefaehrten_35_2_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
-    return (q_rettung(state, 139), 2)
+    return (q_rettung(state, E_rudi_rast), 2)
 
 
 def tx_12_weggefaehrten_35_3(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
-    return q_rettung(state, 145) == 0
+    return q_rettung(state, E_hund_hasso) == 0
 
 
 def tx_12_weggefaehrten_35_3_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
-    return (q_rettung(state, 145), 0)
+    return (q_rettung(state, E_hund_hasso), 0)
 
 
 def tx_12_weggefaehrten_36_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:383
-    return q_ausdauer(state, 124) == 5
+    return q_ausdauer(state, E_jaro) == 5
 
 
 def tx_12_weggefaehrten_36_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:383
-    return (q_ausdauer(state, 124), 5)
+    return (q_ausdauer(state, E_jaro), 5)
 
 
 def tx_12_weggefaehrten_36_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:385
-    return state.counters[0][124] == 1
+    return state.counters[0][E_jaro] == 1
 
 
 def tx_12_weggefaehrten_36_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:385
-    return (state.counters[0][124], 1)
+    return (state.counters[0][E_jaro], 1)
 
 
 def tx_12_weggefaehrten_37_0(state, L):
@@ -10887,22 +11132,22 @@ def tx_12_weggefaehrten_37_0_sides(state, L):
 
 def tx_12_weggefaehrten_37_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
-    return q_rettung(state, 124) == 3
+    return q_rettung(state, E_jaro) == 3
 
 
 def tx_12_weggefaehrten_37_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
-    return (q_rettung(state, 124), 3)
+    return (q_rettung(state, E_jaro), 3)
 
 
 def tx_12_weggefaehrten_37_2(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
-    return q_rettung(state, 126) == 3
+    return q_rettung(state, E_emil) == 3
 
 
 def tx_12_weggefaehrten_37_2_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
-    return (q_rettung(state, 126), 3)
+    return (q_rettung(state, E_emil), 3)
 
 
 def tx_12_weggefaehrten_38_0(state, L):
@@ -10917,22 +11162,22 @@ def tx_12_weggefaehrten_38_0_sides(state, L):
 
 def tx_12_weggefaehrten_38_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:410
-    return state.counters[0][124] == 0
+    return state.counters[0][E_jaro] == 0
 
 
 def tx_12_weggefaehrten_38_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:410
-    return (state.counters[0][124], 0)
+    return (state.counters[0][E_jaro], 0)
 
 
 def tx_12_weggefaehrten_39_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:421
-    return state.counters[0][124] == 1
+    return state.counters[0][E_jaro] == 1
 
 
 def tx_12_weggefaehrten_39_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:421
-    return (state.counters[0][124], 1)
+    return (state.counters[0][E_jaro], 1)
 
 
 def tx_12_weggefaehrten_40_0(state, L):
@@ -10967,27 +11212,27 @@ def tx_12_weggefaehrten_40_2_sides(state, L):
 
 def tx_12_weggefaehrten_41_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:449
-    return q_ausdauer(state, 124) == 5
+    return q_ausdauer(state, E_jaro) == 5
 
 
 def tx_12_weggefaehrten_41_0_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:449
-    return (q_ausdauer(state, 124), 5)
+    return (q_ausdauer(state, E_jaro), 5)
 
 
 def tx_12_weggefaehrten_41_1(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:449
-    return q_ausdauer(state, 312) == 4
+    return q_ausdauer(state, E_samt_2) == 4
 
 
 def tx_12_weggefaehrten_41_1_sides(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:449
-    return (q_ausdauer(state, 312), 4)
+    return (q_ausdauer(state, E_samt_2), 4)
 
 
 def tx_12_weggefaehrten_42_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:460
-    return state.location[159] == 3
+    return state.location[E_aufbruch] == 3
 
 
 def tx_13_purpurpakt_0_0(state, L):
@@ -11002,7 +11247,7 @@ def tx_13_purpurpakt_0_0_sides(state, L):
 
 def tx_13_purpurpakt_0_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:13
-    return state.location[231] == 16
+    return state.location[E_kredit] == 16
 
 
 def tx_13_purpurpakt_1_0(state, L):
@@ -11017,37 +11262,37 @@ def tx_13_purpurpakt_1_0_sides(state, L):
 
 def tx_13_purpurpakt_2_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:27
-    return state.counters[0][187] == 1
+    return state.counters[0][E_rico_rueckprall] == 1
 
 
 def tx_13_purpurpakt_2_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:27
-    return (state.counters[0][187], 1)
+    return (state.counters[0][E_rico_rueckprall], 1)
 
 
 def tx_13_purpurpakt_2_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:27
-    return q_einsatz(state, 187) == 4
+    return q_einsatz(state, E_rico_rueckprall) == 4
 
 
 def tx_13_purpurpakt_2_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:27
-    return (q_einsatz(state, 187), 4)
+    return (q_einsatz(state, E_rico_rueckprall), 4)
 
 
 def tx_13_purpurpakt_2_2(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:29
-    return q_einsatz(state, 187) == 2
+    return q_einsatz(state, E_rico_rueckprall) == 2
 
 
 def tx_13_purpurpakt_2_2_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:29
-    return (q_einsatz(state, 187), 2)
+    return (q_einsatz(state, E_rico_rueckprall), 2)
 
 
 def tx_13_purpurpakt_3_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:39
-    return d_bereit(state, 188)
+    return d_bereit(state, E_madame_zugabe)
 
 
 def tx_13_purpurpakt_3_1(state, L):
@@ -11072,22 +11317,22 @@ def tx_13_purpurpakt_3_2_sides(state, L):
 
 def tx_13_purpurpakt_3_3(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:41
-    return d_erschoepft(state, 188)
+    return d_erschoepft(state, E_madame_zugabe)
 
 
 def tx_13_purpurpakt_3_4(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:42
-    return state.location[222] == 3
+    return state.location[E_wechselgeld] == 3
 
 
 def tx_13_purpurpakt_4_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:51
-    return state.counters[0][189] == 2
+    return state.counters[0][E_baron_blutdruck] == 2
 
 
 def tx_13_purpurpakt_4_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:51
-    return (state.counters[0][189], 2)
+    return (state.counters[0][E_baron_blutdruck], 2)
 
 
 def tx_13_purpurpakt_4_1(state, L):
@@ -11102,12 +11347,12 @@ def tx_13_purpurpakt_4_1_sides(state, L):
 
 def tx_13_purpurpakt_5_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:61
-    return state.counters[0][190] == 1
+    return state.counters[0][E_graefin_gier] == 1
 
 
 def tx_13_purpurpakt_5_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:61
-    return (state.counters[0][190], 1)
+    return (state.counters[0][E_graefin_gier], 1)
 
 
 def tx_13_purpurpakt_5_1(state, L):
@@ -11152,117 +11397,117 @@ def tx_13_purpurpakt_8_0_sides(state, L):
 
 def tx_13_purpurpakt_8_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:86
-    return state.counters[0][193] == 1
+    return state.counters[0][E_lord_leihgabe] == 1
 
 
 def tx_13_purpurpakt_8_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:86
-    return (state.counters[0][193], 1)
+    return (state.counters[0][E_lord_leihgabe], 1)
 
 
 def tx_13_purpurpakt_9_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:92
-    return q_rettung(state, 194) == 1
+    return q_rettung(state, E_mamsell_mitgift) == 1
 
 
 def tx_13_purpurpakt_9_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:92
-    return (q_rettung(state, 194), 1)
+    return (q_rettung(state, E_mamsell_mitgift), 1)
 
 
 def tx_13_purpurpakt_9_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:92
-    return q_einsatz(state, 205) == 2
+    return q_einsatz(state, E_prinz_praemie) == 2
 
 
 def tx_13_purpurpakt_9_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:92
-    return (q_einsatz(state, 205), 2)
+    return (q_einsatz(state, E_prinz_praemie), 2)
 
 
 def tx_13_purpurpakt_9_2(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:94
-    return q_rettung(state, 194) == 2
+    return q_rettung(state, E_mamsell_mitgift) == 2
 
 
 def tx_13_purpurpakt_9_2_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:94
-    return (q_rettung(state, 194), 2)
+    return (q_rettung(state, E_mamsell_mitgift), 2)
 
 
 def tx_13_purpurpakt_9_3(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:94
-    return q_einsatz(state, 205) == 3
+    return q_einsatz(state, E_prinz_praemie) == 3
 
 
 def tx_13_purpurpakt_9_3_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:94
-    return (q_einsatz(state, 205), 3)
+    return (q_einsatz(state, E_prinz_praemie), 3)
 
 
 def tx_13_purpurpakt_10_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:101
-    return state.location[231] == 16
+    return state.location[E_kredit] == 16
 
 
 def tx_13_purpurpakt_11_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:111
-    return state.location[231] == 16
+    return state.location[E_kredit] == 16
 
 
 def tx_13_purpurpakt_11_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:111
-    return state.counters[0][198] == 0
+    return state.counters[0][E_zauberer_zins] == 0
 
 
 def tx_13_purpurpakt_11_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:111
-    return (state.counters[0][198], 0)
+    return (state.counters[0][E_zauberer_zins], 0)
 
 
 def tx_13_purpurpakt_12_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:119
-    return state.counters[0][199] == 1
+    return state.counters[0][E_diva_dacapo] == 1
 
 
 def tx_13_purpurpakt_12_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:119
-    return (state.counters[0][199], 1)
+    return (state.counters[0][E_diva_dacapo], 1)
 
 
 def tx_13_purpurpakt_12_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:124
-    return state.location[199] == 16
+    return state.location[E_diva_dacapo] == 16
 
 
 def tx_13_purpurpakt_13_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:134
-    return q_einsatz(state, 201) == 5
+    return q_einsatz(state, E_wucherin_wanda) == 5
 
 
 def tx_13_purpurpakt_13_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:134
-    return (q_einsatz(state, 201), 5)
+    return (q_einsatz(state, E_wucherin_wanda), 5)
 
 
 def tx_13_purpurpakt_13_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:136
-    return q_einsatz(state, 201) == 3
+    return q_einsatz(state, E_wucherin_wanda) == 3
 
 
 def tx_13_purpurpakt_13_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:136
-    return (q_einsatz(state, 201), 3)
+    return (q_einsatz(state, E_wucherin_wanda), 3)
 
 
 def tx_13_purpurpakt_14_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:142
-    return state.counters[0][202] == 1
+    return state.counters[0][E_magier_mehrwert] == 1
 
 
 def tx_13_purpurpakt_14_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:142
-    return (state.counters[0][202], 1)
+    return (state.counters[0][E_magier_mehrwert], 1)
 
 
 def tx_13_purpurpakt_14_1(state, L):
@@ -11277,47 +11522,47 @@ def tx_13_purpurpakt_14_1_sides(state, L):
 
 def tx_13_purpurpakt_15_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:151
-    return state.location[231] == 3
+    return state.location[E_kredit] == 3
 
 
 def tx_13_purpurpakt_15_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:151
-    return state.counters[0][203] == 1
+    return state.counters[0][E_tante_tantieme] == 1
 
 
 def tx_13_purpurpakt_15_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:151
-    return (state.counters[0][203], 1)
+    return (state.counters[0][E_tante_tantieme], 1)
 
 
 def tx_13_purpurpakt_16_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:161
-    return d_erschoepft(state, 207)
+    return d_erschoepft(state, E_elster_elvira)
 
 
 def tx_13_purpurpakt_16_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:161
-    return state.location[249] == 17
+    return state.location[E_roxy_2] == 17
 
 
 def tx_13_purpurpakt_17_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:169
-    return allowed_ablenken(state, 0, 208, 312)
+    return allowed_ablenken(state, 0, E_affe_anleihe, E_samt_2)
 
 
 def tx_13_purpurpakt_18_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:175
-    return state.location[231] == 3
+    return state.location[E_kredit] == 3
 
 
 def tx_13_purpurpakt_19_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:181
-    return q_ablenkstress(state, 200, 2) == 1
+    return q_ablenkstress(state, E_kassierer_knick, 2) == 1
 
 
 def tx_13_purpurpakt_19_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:181
-    return (q_ablenkstress(state, 200, 2), 1)
+    return (q_ablenkstress(state, E_kassierer_knick, 2), 1)
 
 
 def tx_13_purpurpakt_20_0(state, L):
@@ -11332,32 +11577,32 @@ def tx_13_purpurpakt_20_0_sides(state, L):
 
 def tx_13_purpurpakt_21_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:202
-    return q_einsatz(state, 200) == 3
+    return q_einsatz(state, E_kassierer_knick) == 3
 
 
 def tx_13_purpurpakt_21_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:202
-    return (q_einsatz(state, 200), 3)
+    return (q_einsatz(state, E_kassierer_knick), 3)
 
 
 def tx_13_purpurpakt_21_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:202
-    return state.counters[0][200] == 1
+    return state.counters[0][E_kassierer_knick] == 1
 
 
 def tx_13_purpurpakt_21_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:202
-    return (state.counters[0][200], 1)
+    return (state.counters[0][E_kassierer_knick], 1)
 
 
 def tx_13_purpurpakt_22_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:212
-    return q_rettung(state, 200) == 2
+    return q_rettung(state, E_kassierer_knick) == 2
 
 
 def tx_13_purpurpakt_22_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:212
-    return (q_rettung(state, 200), 2)
+    return (q_rettung(state, E_kassierer_knick), 2)
 
 
 def tx_13_purpurpakt_23_0(state, L):
@@ -11372,47 +11617,47 @@ def tx_13_purpurpakt_23_0_sides(state, L):
 
 def tx_13_purpurpakt_23_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:223
-    return state.location[231] == 16
+    return state.location[E_kredit] == 16
 
 
 def tx_13_purpurpakt_24_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:232
-    return q_einsatz(state, 200) == 2
+    return q_einsatz(state, E_kassierer_knick) == 2
 
 
 def tx_13_purpurpakt_24_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:232
-    return (q_einsatz(state, 200), 2)
+    return (q_einsatz(state, E_kassierer_knick), 2)
 
 
 def tx_13_purpurpakt_24_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:232
-    return state.counters[0][200] == 1
+    return state.counters[0][E_kassierer_knick] == 1
 
 
 def tx_13_purpurpakt_24_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:232
-    return (state.counters[0][200], 1)
+    return (state.counters[0][E_kassierer_knick], 1)
 
 
 def tx_13_purpurpakt_25_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:239
-    return q_kosten(state, 0, 192) == 3
+    return q_kosten(state, 0, E_fuerst_faustpfand) == 3
 
 
 def tx_13_purpurpakt_25_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:239
-    return (q_kosten(state, 0, 192), 3)
+    return (q_kosten(state, 0, E_fuerst_faustpfand), 3)
 
 
 def tx_13_purpurpakt_25_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:239
-    return q_kosten(state, 0, 200) == 0
+    return q_kosten(state, 0, E_kassierer_knick) == 0
 
 
 def tx_13_purpurpakt_25_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:239
-    return (q_kosten(state, 0, 200), 0)
+    return (q_kosten(state, 0, E_kassierer_knick), 0)
 
 
 def tx_13_purpurpakt_25_2(state, L):
@@ -11427,17 +11672,17 @@ def tx_13_purpurpakt_25_2_sides(state, L):
 
 def tx_13_purpurpakt_25_3(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:241
-    return q_kosten(state, 0, 200) == 1
+    return q_kosten(state, 0, E_kassierer_knick) == 1
 
 
 def tx_13_purpurpakt_25_3_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:241
-    return (q_kosten(state, 0, 200), 1)
+    return (q_kosten(state, 0, E_kassierer_knick), 1)
 
 
 def tx_13_purpurpakt_26_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:247
-    return not allowed_ausspielen(state, 0, 219)
+    return not allowed_ausspielen(state, 0, E_tauschgeschaeft)
 
 
 def tx_13_purpurpakt_26_1(state, L):
@@ -11462,17 +11707,17 @@ def tx_13_purpurpakt_27_0_sides(state, L):
 
 def tx_13_purpurpakt_28_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:273
-    return d_bereit(state, 200)
+    return d_bereit(state, E_kassierer_knick)
 
 
 def tx_13_purpurpakt_28_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:273
-    return state.counters[0][200] == 1
+    return state.counters[0][E_kassierer_knick] == 1
 
 
 def tx_13_purpurpakt_28_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:273
-    return (state.counters[0][200], 1)
+    return (state.counters[0][E_kassierer_knick], 1)
 
 
 def tx_13_purpurpakt_28_2(state, L):
@@ -11497,37 +11742,37 @@ def tx_13_purpurpakt_29_0_sides(state, L):
 
 def tx_13_purpurpakt_29_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:283
-    return state.location[231] == 16
+    return state.location[E_kredit] == 16
 
 
 def tx_13_purpurpakt_30_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
-    return q_einsatz(state, 200) == 3
+    return q_einsatz(state, E_kassierer_knick) == 3
 
 
 def tx_13_purpurpakt_30_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
-    return (q_einsatz(state, 200), 3)
+    return (q_einsatz(state, E_kassierer_knick), 3)
 
 
 def tx_13_purpurpakt_30_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
-    return state.counters[0][200] == 1
+    return state.counters[0][E_kassierer_knick] == 1
 
 
 def tx_13_purpurpakt_30_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
-    return (state.counters[0][200], 1)
+    return (state.counters[0][E_kassierer_knick], 1)
 
 
 def tx_13_purpurpakt_30_2(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
-    return state.counters[0][211] == 1
+    return state.counters[0][E_pudel_pomp] == 1
 
 
 def tx_13_purpurpakt_30_2_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
-    return (state.counters[0][211], 1)
+    return (state.counters[0][E_pudel_pomp], 1)
 
 
 def tx_13_purpurpakt_31_0(state, L):
@@ -11552,7 +11797,7 @@ def tx_13_purpurpakt_31_1_sides(state, L):
 
 def tx_13_purpurpakt_32_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:306
-    return state.location[222] == 3
+    return state.location[E_wechselgeld] == 3
 
 
 def tx_13_purpurpakt_32_1(state, L):
@@ -11567,12 +11812,12 @@ def tx_13_purpurpakt_32_1_sides(state, L):
 
 def tx_13_purpurpakt_33_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:316
-    return state.location[200] == 16
+    return state.location[E_kassierer_knick] == 16
 
 
 def tx_13_purpurpakt_33_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:316
-    return state.location[234] == 16
+    return state.location[E_goldene_uhr] == 16
 
 
 def tx_13_purpurpakt_33_2(state, L):
@@ -11587,7 +11832,7 @@ def tx_13_purpurpakt_33_2_sides(state, L):
 
 def tx_13_purpurpakt_34_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:321
-    return not allowed_ausspielen(state, 0, 226)
+    return not allowed_ausspielen(state, 0, E_blutgeld)
 
 
 def tx_13_purpurpakt_35_0(state, L):
@@ -11602,27 +11847,27 @@ def tx_13_purpurpakt_35_0_sides(state, L):
 
 def tx_13_purpurpakt_35_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:329
-    return state.location[231] == 16
+    return state.location[E_kredit] == 16
 
 
 def tx_13_purpurpakt_36_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:337
-    return state.counters[0][249] == 2
+    return state.counters[0][E_roxy_2] == 2
 
 
 def tx_13_purpurpakt_36_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:337
-    return (state.counters[0][249], 2)
+    return (state.counters[0][E_roxy_2], 2)
 
 
 def tx_13_purpurpakt_36_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:337
-    return state.counters[0][200] == 1
+    return state.counters[0][E_kassierer_knick] == 1
 
 
 def tx_13_purpurpakt_36_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:337
-    return (state.counters[0][200], 1)
+    return (state.counters[0][E_kassierer_knick], 1)
 
 
 def tx_13_purpurpakt_37_0(state, L):
@@ -11637,27 +11882,27 @@ def tx_13_purpurpakt_37_0_sides(state, L):
 
 def tx_13_purpurpakt_37_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:345
-    return state.counters[0][200] == 1
+    return state.counters[0][E_kassierer_knick] == 1
 
 
 def tx_13_purpurpakt_37_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:345
-    return (state.counters[0][200], 1)
+    return (state.counters[0][E_kassierer_knick], 1)
 
 
 def tx_13_purpurpakt_38_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:356
-    return state.counters[0][248] == 1
+    return state.counters[0][E_blitzy_2] == 1
 
 
 def tx_13_purpurpakt_38_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:356
-    return (state.counters[0][248], 1)
+    return (state.counters[0][E_blitzy_2], 1)
 
 
 def tx_13_purpurpakt_39_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:362
-    return not allowed_ausspielen(state, 0, 231)
+    return not allowed_ausspielen(state, 0, E_kredit)
 
 
 def tx_13_purpurpakt_39_1(state, L):
@@ -11682,7 +11927,7 @@ def tx_13_purpurpakt_39_2_sides(state, L):
 
 def tx_13_purpurpakt_40_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:374
-    return allowed_ausspielen(state, 0, 232)
+    return allowed_ausspielen(state, 0, E_letzte_rate)
 
 
 def tx_13_purpurpakt_40_1(state, L):
@@ -11697,7 +11942,7 @@ def tx_13_purpurpakt_40_1_sides(state, L):
 
 def tx_13_purpurpakt_41_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:385
-    return not allowed_ausspielen(state, 0, 233)
+    return not allowed_ausspielen(state, 0, E_kleingedrucktes)
 
 
 def tx_13_purpurpakt_41_1(state, L):
@@ -11712,22 +11957,22 @@ def tx_13_purpurpakt_41_1_sides(state, L):
 
 def tx_13_purpurpakt_42_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:396
-    return q_rettung(state, 200) == 3
+    return q_rettung(state, E_kassierer_knick) == 3
 
 
 def tx_13_purpurpakt_42_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:396
-    return (q_rettung(state, 200), 3)
+    return (q_rettung(state, E_kassierer_knick), 3)
 
 
 def tx_13_purpurpakt_42_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:398
-    return state.counters[0][200] == 1
+    return state.counters[0][E_kassierer_knick] == 1
 
 
 def tx_13_purpurpakt_42_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:398
-    return (state.counters[0][200], 1)
+    return (state.counters[0][E_kassierer_knick], 1)
 
 
 def tx_13_purpurpakt_43_0(state, L):
@@ -11742,22 +11987,22 @@ def tx_13_purpurpakt_43_0_sides(state, L):
 
 def tx_13_purpurpakt_43_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:411
-    return state.location[231] == 16
+    return state.location[E_kredit] == 16
 
 
 def tx_13_purpurpakt_44_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:422
-    return state.counters[0][200] == 1
+    return state.counters[0][E_kassierer_knick] == 1
 
 
 def tx_13_purpurpakt_44_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:422
-    return (state.counters[0][200], 1)
+    return (state.counters[0][E_kassierer_knick], 1)
 
 
 def tx_13_purpurpakt_44_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:422
-    return state.location[231] == 3
+    return state.location[E_kredit] == 3
 
 
 def tx_13_purpurpakt_45_0(state, L):
@@ -11772,52 +12017,52 @@ def tx_13_purpurpakt_45_0_sides(state, L):
 
 def tx_13_purpurpakt_45_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:438
-    return state.counters[0][200] == 0
+    return state.counters[0][E_kassierer_knick] == 0
 
 
 def tx_13_purpurpakt_45_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:438
-    return (state.counters[0][200], 0)
+    return (state.counters[0][E_kassierer_knick], 0)
 
 
 def tx_13_purpurpakt_46_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
-    return q_kosten(state, 0, 220) == 1
+    return q_kosten(state, 0, E_ausverkauf) == 1
 
 
 def tx_13_purpurpakt_46_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
-    return (q_kosten(state, 0, 220), 1)
+    return (q_kosten(state, 0, E_ausverkauf), 1)
 
 
 def tx_13_purpurpakt_46_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
-    return q_kosten(state, 1, 343) == 1
+    return q_kosten(state, 1, E_rufmord_2) == 1
 
 
 def tx_13_purpurpakt_46_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
-    return (q_kosten(state, 1, 343), 1)
+    return (q_kosten(state, 1, E_rufmord_2), 1)
 
 
 def tx_13_purpurpakt_46_2(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
-    return q_kosten(state, 0, 200) == 1
+    return q_kosten(state, 0, E_kassierer_knick) == 1
 
 
 def tx_13_purpurpakt_46_2_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
-    return (q_kosten(state, 0, 200), 1)
+    return (q_kosten(state, 0, E_kassierer_knick), 1)
 
 
 def tx_13_purpurpakt_46_3(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:446
-    return q_kosten(state, 0, 231) == 0
+    return q_kosten(state, 0, E_kredit) == 0
 
 
 def tx_13_purpurpakt_46_3_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:446
-    return (q_kosten(state, 0, 231), 0)
+    return (q_kosten(state, 0, E_kredit), 0)
 
 
 def tx_13_purpurpakt_47_0(state, L):
@@ -11832,62 +12077,62 @@ def tx_13_purpurpakt_47_0_sides(state, L):
 
 def tx_13_purpurpakt_48_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:467
-    return q_einsatz(state, 200) == 2
+    return q_einsatz(state, E_kassierer_knick) == 2
 
 
 def tx_13_purpurpakt_48_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:467
-    return (q_einsatz(state, 200), 2)
+    return (q_einsatz(state, E_kassierer_knick), 2)
 
 
 def tx_13_purpurpakt_48_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:467
-    return q_einsatz(state, 249) == 3
+    return q_einsatz(state, E_roxy_2) == 3
 
 
 def tx_13_purpurpakt_48_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:467
-    return (q_einsatz(state, 249), 3)
+    return (q_einsatz(state, E_roxy_2), 3)
 
 
 def tx_13_purpurpakt_49_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:477
-    return q_ausdauer(state, 200) == 3
+    return q_ausdauer(state, E_kassierer_knick) == 3
 
 
 def tx_13_purpurpakt_49_0_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:477
-    return (q_ausdauer(state, 200), 3)
+    return (q_ausdauer(state, E_kassierer_knick), 3)
 
 
 def tx_13_purpurpakt_49_1(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:477
-    return q_rettung(state, 200) == 2
+    return q_rettung(state, E_kassierer_knick) == 2
 
 
 def tx_13_purpurpakt_49_1_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:477
-    return (q_rettung(state, 200), 2)
+    return (q_rettung(state, E_kassierer_knick), 2)
 
 
 def tx_13_purpurpakt_49_2(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:478
-    return q_einsatz(state, 204) == 3
+    return q_einsatz(state, E_clown_kredit) == 3
 
 
 def tx_13_purpurpakt_49_2_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:478
-    return (q_einsatz(state, 204), 3)
+    return (q_einsatz(state, E_clown_kredit), 3)
 
 
 def tx_13_purpurpakt_49_3(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:478
-    return q_rettung(state, 204) == 2
+    return q_rettung(state, E_clown_kredit) == 2
 
 
 def tx_13_purpurpakt_49_3_sides(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:478
-    return (q_rettung(state, 204), 2)
+    return (q_rettung(state, E_clown_kredit), 2)
 
 
 TEST_STEPS = (

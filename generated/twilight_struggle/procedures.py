@@ -26,7 +26,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source b9472943c7cf0dce1faa output f1f91d827bd7de379aa6
+# Fingerprint: source 383dfbea4345253da57f output ba9356f740126fd06723
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -71,6 +71,55 @@ from .tables import (
     A_war,
     ENTITY_IDS,
     ENTITY_LABELS,
+    E_africa,
+    E_angola,
+    E_argentina,
+    E_asia,
+    E_australia,
+    E_canada,
+    E_central_america,
+    E_chile,
+    E_china_card,
+    E_costa_rica,
+    E_cuba,
+    E_east_germany,
+    E_egypt,
+    E_europe,
+    E_finland,
+    E_france,
+    E_india,
+    E_iran,
+    E_iranian_hostage_crisis,
+    E_iraq,
+    E_israel,
+    E_japan,
+    E_jordan,
+    E_lebanon,
+    E_libya,
+    E_middle_east,
+    E_missile_envy,
+    E_nicaragua,
+    E_north_korea,
+    E_pakistan,
+    E_panama,
+    E_philippines,
+    E_poland,
+    E_romania,
+    E_saudi_arabia,
+    E_se_african_states,
+    E_shuttle_diplomacy,
+    E_south_africa,
+    E_south_america,
+    E_south_korea,
+    E_southeast_asia,
+    E_syria,
+    E_turkey,
+    E_uk,
+    E_un_intervention,
+    E_venezuela,
+    E_vietnam,
+    E_west_germany,
+    E_western_europe,
     HAS_EVENT,
     KS_country,
     K_card,
@@ -158,7 +207,7 @@ def p_put_away_played_card(state, v_p, v_c):
     # spec: spec/twilight_struggle/card_play.rules:143
     if v_c is not None and state.location[v_c] == 8:
         # spec: spec/twilight_struggle/card_play.rules:144
-        if v_c == 5:
+        if v_c == E_china_card:
             # spec: spec/twilight_struggle/card_play.rules:147
             p_pass_china_card(state, opponent_of(v_p, 2), False)
         elif (
@@ -188,7 +237,7 @@ def p_put_away_played_card(state, v_p, v_c):
 def p_pass_china_card(state, v_receiver, v_face_up):
     "procedure pass_china_card (spec/twilight_struggle/card_play.rules:156)"
     # spec: spec/twilight_struggle/card_play.rules:157
-    move_card(state, 5, 4 + v_receiver)
+    move_card(state, E_china_card, 4 + v_receiver)
     # spec: spec/twilight_struggle/card_play.rules:158
     state.vars[2] = v_face_up
 
@@ -373,11 +422,11 @@ def p_war(
 def p_score_region(state, v_r):
     "procedure score_region (spec/twilight_struggle/scoring.rules:11)"
     # spec: spec/twilight_struggle/scoring.rules:12
-    if v_r == 110:
+    if v_r == E_europe:
         # spec: spec/twilight_struggle/scoring.rules:13
         for v_p in PLAYERS:
             # spec: spec/twilight_struggle/scoring.rules:14
-            if d_has_region_control(state, v_p, 110):
+            if d_has_region_control(state, v_p, E_europe):
                 # spec: spec/twilight_struggle/scoring.rules:15
                 end_game(
                     state,
@@ -438,7 +487,7 @@ def p_score_southeast_asia(state):
     # spec: spec/twilight_struggle/scoring.rules:35
     state.tracks[1] = max(-99, min(99, state.tracks[1] + v_usa_points - v_ussr_points))
     # spec: spec/twilight_struggle/scoring.rules:36
-    emit_region_scored(state, 114)
+    emit_region_scored(state, E_southeast_asia)
 
 
 def p_final_scoring(state):
@@ -448,21 +497,21 @@ def p_final_scoring(state):
     # spec: spec/twilight_struggle/scoring.rules:46
     state.log.append("Final scoring")
     # spec: spec/twilight_struggle/scoring.rules:47
-    p_score_region(state, 110)
+    p_score_region(state, E_europe)
     # spec: spec/twilight_struggle/scoring.rules:48
-    p_score_region(state, 113)
+    p_score_region(state, E_asia)
     # spec: spec/twilight_struggle/scoring.rules:49
-    p_score_region(state, 115)
+    p_score_region(state, E_middle_east)
     # spec: spec/twilight_struggle/scoring.rules:50
-    p_score_region(state, 116)
+    p_score_region(state, E_africa)
     # spec: spec/twilight_struggle/scoring.rules:51
-    p_score_region(state, 117)
+    p_score_region(state, E_central_america)
     # spec: spec/twilight_struggle/scoring.rules:52
-    p_score_region(state, 118)
+    p_score_region(state, E_south_america)
     # spec: spec/twilight_struggle/scoring.rules:53
     for v_p in PLAYERS:
         # spec: spec/twilight_struggle/scoring.rules:54
-        if state.location[5] == 4 + v_p:
+        if state.location[E_china_card] == 4 + v_p:
             p_gain_vp(state, v_p, 1)
     # spec: spec/twilight_struggle/scoring.rules:56
     if state.tracks[1] > 0:
@@ -547,7 +596,7 @@ def p_add_war_to_deck(state, v_w):
         for c_c in state.zones[0]
         if (
             A_war[c_c] == v_w
-            and c_c != 5
+            and c_c != E_china_card
             and (state.params["optional_cards"] or not A_optional[c_c])
         )
     ]:
@@ -734,19 +783,19 @@ def p_held_card_check(state):
 def ev_asia_scoring(state, v_you, v_this):
     "event of asia_scoring (spec/twilight_struggle/cards.rules:20)"
     # spec: spec/twilight_struggle/cards.rules:20
-    p_score_region(state, 113)
+    p_score_region(state, E_asia)
 
 
 def ev_europe_scoring(state, v_you, v_this):
     "event of europe_scoring (spec/twilight_struggle/cards.rules:23)"
     # spec: spec/twilight_struggle/cards.rules:23
-    p_score_region(state, 110)
+    p_score_region(state, E_europe)
 
 
 def ev_middle_east_scoring(state, v_you, v_this):
     "event of middle_east_scoring (spec/twilight_struggle/cards.rules:26)"
     # spec: spec/twilight_struggle/cards.rules:26
-    p_score_region(state, 115)
+    p_score_region(state, E_middle_east)
 
 
 def ev_duck_and_cover(state, v_you, v_this):
@@ -760,15 +809,15 @@ def ev_duck_and_cover(state, v_you, v_this):
 def ev_fidel(state, v_you, v_this):
     "event of fidel (spec/twilight_struggle/cards.rules:82)"
     # spec: spec/twilight_struggle/cards.rules:83
-    state.counters[2][186] = 0
+    state.counters[2][E_cuba] = 0
     # spec: spec/twilight_struggle/cards.rules:84
-    p_gain_control(state, 0, 186)
+    p_gain_control(state, 0, E_cuba)
 
 
 def ev_vietnam_revolts(state, v_you, v_this):
     "event of vietnam_revolts (spec/twilight_struggle/cards.rules:88)"
     # spec: spec/twilight_struggle/cards.rules:89
-    state.counters[1][156] = max(0, state.counters[1][156] + 2)
+    state.counters[1][E_vietnam] = max(0, state.counters[1][E_vietnam] + 2)
     # spec: spec/twilight_struggle/cards.rules:90
     activate(state, 3, [], "end_of_turn")
 
@@ -776,39 +825,39 @@ def ev_vietnam_revolts(state, v_you, v_this):
 def ev_korean_war(state, v_you, v_this):
     "event of korean_war (spec/twilight_struggle/cards.rules:118)"
     # spec: spec/twilight_struggle/cards.rules:118
-    p_war(state, 0, 148, 4, 2, 2, False)
+    p_war(state, 0, E_south_korea, 4, 2, 2, False)
 
 
 def ev_romanian_abdication(state, v_you, v_this):
     "event of romanian_abdication (spec/twilight_struggle/cards.rules:121)"
     # spec: spec/twilight_struggle/cards.rules:122
-    state.counters[2][135] = 0
+    state.counters[2][E_romania] = 0
     # spec: spec/twilight_struggle/cards.rules:123
-    p_gain_control(state, 0, 135)
+    p_gain_control(state, 0, E_romania)
 
 
 def ev_arab_israeli_war(state, v_you, v_this):
     "event of arab_israeli_war (spec/twilight_struggle/cards.rules:130)"
     # spec: spec/twilight_struggle/cards.rules:131
-    p_war(state, 0, 161, 4, 2, 2, True)
+    p_war(state, 0, E_israel, 4, 2, 2, True)
 
 
 def ev_nasser(state, v_you, v_this):
     "event of nasser (spec/twilight_struggle/cards.rules:152)"
     # spec: spec/twilight_struggle/cards.rules:153
-    state.counters[1][157] = max(0, state.counters[1][157] + 2)
+    state.counters[1][E_egypt] = max(0, state.counters[1][E_egypt] + 2)
     # spec: spec/twilight_struggle/cards.rules:154
-    state.counters[2][157] = max(
-        0, state.counters[2][157] - (state.counters[2][157] + 1) // 2
+    state.counters[2][E_egypt] = max(
+        0, state.counters[2][E_egypt] - (state.counters[2][E_egypt] + 1) // 2
     )
 
 
 def ev_de_gaulle_leads_france(state, v_you, v_this):
     "event of de_gaulle_leads_france (spec/twilight_struggle/cards.rules:189)"
     # spec: spec/twilight_struggle/cards.rules:190
-    state.counters[2][129] = max(0, state.counters[2][129] - 2)
+    state.counters[2][E_france] = max(0, state.counters[2][E_france] - 2)
     # spec: spec/twilight_struggle/cards.rules:191
-    state.counters[1][129] = max(0, state.counters[1][129] + 1)
+    state.counters[1][E_france] = max(0, state.counters[1][E_france] + 1)
     # spec: spec/twilight_struggle/cards.rules:192
     activate(state, 4, [], None)
 
@@ -836,7 +885,7 @@ def ev_containment(state, v_you, v_this):
 def ev_us_japan_mutual_defense_pact(state, v_you, v_this):
     "event of us_japan_mutual_defense_pact (spec/twilight_struggle/cards.rules:315)"
     # spec: spec/twilight_struggle/cards.rules:316
-    p_gain_control(state, 1, 145)
+    p_gain_control(state, 1, E_japan)
     # spec: spec/twilight_struggle/cards.rules:317
     activate(state, 7, [], None)
 
@@ -866,7 +915,7 @@ def ev_formosan_resolution(state, v_you, v_this):
 def ev_central_america_scoring(state, v_you, v_this):
     "event of central_america_scoring (spec/twilight_struggle/cards.rules:434)"
     # spec: spec/twilight_struggle/cards.rules:434
-    p_score_region(state, 117)
+    p_score_region(state, E_central_america)
 
 
 def ev_southeast_asia_scoring(state, v_you, v_this):
@@ -945,15 +994,17 @@ def ev_brezhnev_doctrine(state, v_you, v_this):
 def ev_portuguese_empire_crumbles(state, v_you, v_this):
     "event of portuguese_empire_crumbles (spec/twilight_struggle/events_mid.rules:414)"
     # spec: spec/twilight_struggle/events_mid.rules:415
-    state.counters[1][176] = max(0, state.counters[1][176] + 2)
+    state.counters[1][E_se_african_states] = max(
+        0, state.counters[1][E_se_african_states] + 2
+    )
     # spec: spec/twilight_struggle/events_mid.rules:416
-    state.counters[1][168] = max(0, state.counters[1][168] + 2)
+    state.counters[1][E_angola] = max(0, state.counters[1][E_angola] + 2)
 
 
 def ev_allende(state, v_you, v_this):
     "event of allende (spec/twilight_struggle/events_mid.rules:437)"
     # spec: spec/twilight_struggle/events_mid.rules:438
-    state.counters[1][198] = max(0, state.counters[1][198] + 2)
+    state.counters[1][E_chile] = max(0, state.counters[1][E_chile] + 2)
 
 
 def ev_willy_brandt(state, v_you, v_this):
@@ -961,7 +1012,7 @@ def ev_willy_brandt(state, v_you, v_this):
     # spec: spec/twilight_struggle/events_mid.rules:447
     p_gain_vp(state, 0, 1)
     # spec: spec/twilight_struggle/events_mid.rules:448
-    state.counters[1][140] = max(0, state.counters[1][140] + 1)
+    state.counters[1][E_west_germany] = max(0, state.counters[1][E_west_germany] + 1)
     # spec: spec/twilight_struggle/events_mid.rules:449
     activate(state, 27, [], None)
 
@@ -969,10 +1020,10 @@ def ev_willy_brandt(state, v_you, v_this):
 def ev_cultural_revolution(state, v_you, v_this):
     "event of cultural_revolution (spec/twilight_struggle/events_mid.rules:486)"
     # spec: spec/twilight_struggle/events_mid.rules:487
-    if state.location[5] == 5:
+    if state.location[E_china_card] == 5:
         # spec: spec/twilight_struggle/events_mid.rules:488
         p_pass_china_card(state, 0, True)
-    elif state.location[5] == 4:
+    elif state.location[E_china_card] == 4:
         # spec: spec/twilight_struggle/events_mid.rules:490
         p_gain_vp(state, 0, 1)
 
@@ -1010,11 +1061,11 @@ def ev_opec(state, v_you, v_this):
 def ev_panama_canal_returned(state, v_you, v_this):
     "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:577)"
     # spec: spec/twilight_struggle/events_mid.rules:578
-    state.counters[2][194] = max(0, state.counters[2][194] + 1)
+    state.counters[2][E_panama] = max(0, state.counters[2][E_panama] + 1)
     # spec: spec/twilight_struggle/events_mid.rules:579
-    state.counters[2][185] = max(0, state.counters[2][185] + 1)
+    state.counters[2][E_costa_rica] = max(0, state.counters[2][E_costa_rica] + 1)
     # spec: spec/twilight_struggle/events_mid.rules:580
-    state.counters[2][204] = max(0, state.counters[2][204] + 1)
+    state.counters[2][E_venezuela] = max(0, state.counters[2][E_venezuela] + 1)
 
 
 def ev_camp_david_accords(state, v_you, v_this):
@@ -1022,19 +1073,19 @@ def ev_camp_david_accords(state, v_you, v_this):
     # spec: spec/twilight_struggle/events_mid.rules:587
     p_gain_vp(state, 1, 1)
     # spec: spec/twilight_struggle/events_mid.rules:588
-    state.counters[2][161] = max(0, state.counters[2][161] + 1)
+    state.counters[2][E_israel] = max(0, state.counters[2][E_israel] + 1)
     # spec: spec/twilight_struggle/events_mid.rules:589
-    state.counters[2][162] = max(0, state.counters[2][162] + 1)
+    state.counters[2][E_jordan] = max(0, state.counters[2][E_jordan] + 1)
     # spec: spec/twilight_struggle/events_mid.rules:590
-    state.counters[2][157] = max(0, state.counters[2][157] + 1)
+    state.counters[2][E_egypt] = max(0, state.counters[2][E_egypt] + 1)
 
 
 def ev_john_paul_ii_elected_pope(state, v_you, v_this):
     "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:644)"
     # spec: spec/twilight_struggle/events_mid.rules:645
-    state.counters[1][134] = max(0, state.counters[1][134] - 2)
+    state.counters[1][E_poland] = max(0, state.counters[1][E_poland] - 2)
     # spec: spec/twilight_struggle/events_mid.rules:646
-    state.counters[2][134] = max(0, state.counters[2][134] + 1)
+    state.counters[2][E_poland] = max(0, state.counters[2][E_poland] + 1)
 
 
 def ev_latin_american_death_squads(state, v_you, v_this):
@@ -1046,10 +1097,10 @@ def ev_latin_american_death_squads(state, v_you, v_this):
 def ev_nixon_plays_the_china_card(state, v_you, v_this):
     "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:673)"
     # spec: spec/twilight_struggle/events_mid.rules:674
-    if state.location[5] == 4:
+    if state.location[E_china_card] == 4:
         # spec: spec/twilight_struggle/events_mid.rules:675
         p_pass_china_card(state, 1, False)
-    elif state.location[5] == 5:
+    elif state.location[E_china_card] == 5:
         # spec: spec/twilight_struggle/events_mid.rules:677
         p_gain_vp(state, 1, 2)
 
@@ -1057,9 +1108,9 @@ def ev_nixon_plays_the_china_card(state, v_you, v_this):
 def ev_sadat_expels_soviets(state, v_you, v_this):
     "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:683)"
     # spec: spec/twilight_struggle/events_mid.rules:684
-    state.counters[1][157] = 0
+    state.counters[1][E_egypt] = 0
     # spec: spec/twilight_struggle/events_mid.rules:685
-    state.counters[2][157] = max(0, state.counters[2][157] + 1)
+    state.counters[2][E_egypt] = max(0, state.counters[2][E_egypt] + 1)
 
 
 def ev_shuttle_diplomacy(state, v_you, v_this):
@@ -1091,7 +1142,7 @@ def ev_alliance_for_progress(state, v_you, v_this):
 def ev_africa_scoring(state, v_you, v_this):
     "event of africa_scoring (spec/twilight_struggle/cards.rules:481)"
     # spec: spec/twilight_struggle/cards.rules:481
-    p_score_region(state, 116)
+    p_score_region(state, E_africa)
 
 
 def ev_one_small_step(state, v_you, v_this):
@@ -1106,15 +1157,15 @@ def ev_one_small_step(state, v_you, v_this):
 def ev_south_america_scoring(state, v_you, v_this):
     "event of south_america_scoring (spec/twilight_struggle/cards.rules:485)"
     # spec: spec/twilight_struggle/cards.rules:485
-    p_score_region(state, 118)
+    p_score_region(state, E_south_america)
 
 
 def ev_iranian_hostage_crisis(state, v_you, v_this):
     "event of iranian_hostage_crisis (spec/twilight_struggle/events_late.rules:100)"
     # spec: spec/twilight_struggle/events_late.rules:101
-    state.counters[2][159] = 0
+    state.counters[2][E_iran] = 0
     # spec: spec/twilight_struggle/events_late.rules:102
-    state.counters[1][159] = max(0, state.counters[1][159] + 2)
+    state.counters[1][E_iran] = max(0, state.counters[1][E_iran] + 2)
 
 
 def ev_the_iron_lady(state, v_you, v_this):
@@ -1122,15 +1173,15 @@ def ev_the_iron_lady(state, v_you, v_this):
     # spec: spec/twilight_struggle/events_late.rules:110
     p_gain_vp(state, 1, 1)
     # spec: spec/twilight_struggle/events_late.rules:111
-    state.counters[1][195] = max(0, state.counters[1][195] + 1)
+    state.counters[1][E_argentina] = max(0, state.counters[1][E_argentina] + 1)
     # spec: spec/twilight_struggle/events_late.rules:112
-    state.counters[1][139] = 0
+    state.counters[1][E_uk] = 0
 
 
 def ev_reagan_bombs_libya(state, v_you, v_this):
     "event of reagan_bombs_libya (spec/twilight_struggle/events_late.rules:117)"
     # spec: spec/twilight_struggle/events_late.rules:118
-    p_gain_vp(state, 1, state.counters[1][164] // 2)
+    p_gain_vp(state, 1, state.counters[1][E_libya] // 2)
 
 
 def ev_north_sea_oil(state, v_you, v_this):
@@ -1142,7 +1193,11 @@ def ev_north_sea_oil(state, v_you, v_this):
 def ev_terrorism(state, v_you, v_this):
     "event of terrorism (spec/twilight_struggle/events_late.rules:237)"
     # spec: spec/twilight_struggle/events_late.rules:238
-    v_count_lost = 2 if v_you == 0 and d_starred_event_played(state, 81) else 1
+    v_count_lost = (
+        2
+        if v_you == 0 and d_starred_event_played(state, E_iranian_hostage_crisis)
+        else 1
+    )
     # spec: spec/twilight_struggle/events_late.rules:239
     for _ in range(v_count_lost):
         tick(state, "repeat", "spec/twilight_struggle/events_late.rules:239:5")
@@ -1165,7 +1220,7 @@ def ev_an_evil_empire(state, v_you, v_this):
 def ev_solidarity(state, v_you, v_this):
     "event of solidarity (spec/twilight_struggle/events_late.rules:411)"
     # spec: spec/twilight_struggle/events_late.rules:412
-    state.counters[2][134] = max(0, state.counters[2][134] + 3)
+    state.counters[2][E_poland] = max(0, state.counters[2][E_poland] + 3)
 
 
 def ev_defectors(state, v_you, v_this):
@@ -1211,7 +1266,7 @@ def ev_yuri_and_samantha(state, v_you, v_this):
 def ev_awacs_sale_to_saudis(state, v_you, v_this):
     "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:543)"
     # spec: spec/twilight_struggle/events_late.rules:544
-    state.counters[2][165] = max(0, state.counters[2][165] + 2)
+    state.counters[2][E_saudi_arabia] = max(0, state.counters[2][E_saudi_arabia] + 2)
 
 
 def t_formosan_resolution_in_effect_0(state, v_p, v_c):
@@ -1328,8 +1383,8 @@ def t_shuttle_diplomacy_in_effect_0(state, v_r):
     # spec: spec/twilight_struggle/events_mid.rules:713
     cancel(state, 31, None)
     # spec: spec/twilight_struggle/events_mid.rules:714
-    if state.location[72] == 11:
-        move_card(state, 72, 9)
+    if state.location[E_shuttle_diplomacy] == 11:
+        move_card(state, E_shuttle_diplomacy, 9)
 
 
 # ---------------------------------------------------------------- signals
@@ -1347,12 +1402,12 @@ def emit_card_played(state, x0, x1):
         if kind == 9:  # formosan_resolution_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_early.rules:75
-            if x0 == 1 and x1 == 5:
+            if x0 == 1 and x1 == E_china_card:
                 runs.append((t_formosan_resolution_in_effect_0, [x0, x1]))
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:351
-            if x0 == args[0] and x1 == 48:
+            if x0 == args[0] and x1 == E_missile_envy:
                 runs.append((t_missile_envy_obligation_0, [args[0], x0, x1]))
         elif kind == 28:  # flower_power_in_effect
             args = effect[1]
@@ -1394,7 +1449,7 @@ def emit_region_scored(state, x0):
         if kind == 31:  # shuttle_diplomacy_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:712
-            if (x0 == 115 or x0 == 113) and not state.vars[4]:
+            if (x0 == E_middle_east or x0 == E_asia) and not state.vars[4]:
                 runs.append((t_shuttle_diplomacy_in_effect_0, [x0]))
     for function, values in runs:
         function(state, *values)
@@ -1441,7 +1496,7 @@ def emit_action_round_started(state, x0):
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:355
-            if state.location[48] != 2 + args[0]:
+            if state.location[E_missile_envy] != 2 + args[0]:
                 runs.append(new_frame(91, [args[0], x0]))
         elif kind == 24:  # we_will_bury_you_pending
             args = effect[1]
@@ -1467,7 +1522,7 @@ def emit_action_round_ended(state, x0):
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:358
-            if state.location[48] != 2 + args[0]:
+            if state.location[E_missile_envy] != 2 + args[0]:
                 runs.append(new_frame(92, [args[0], x0]))
         elif kind == 24:  # we_will_bury_you_pending
             args = effect[1]
@@ -1504,12 +1559,12 @@ def emit_event_resolved(state, x0, x1):
         if kind == 24:  # we_will_bury_you_pending
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:384
-            if x0 == 1 and x1 == 31 and is_active(state, 25, None):
+            if x0 == 1 and x1 == E_un_intervention and is_active(state, 25, None):
                 runs.append((t_we_will_bury_you_pending_1, [x0, x1]))
         elif kind == 29:  # u2_incident_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:537
-            if x1 == 31:
+            if x1 == E_un_intervention:
                 runs.append((t_u2_incident_in_effect_0, [x0, x1]))
     for function, values in runs:
         function(state, *values)
@@ -1872,8 +1927,8 @@ def s_card_operations(state, frame):
             [
                 L[0],
                 q_ops_value(state, L[0], L[1]),
-                q_ops_bonus_in(state, L[0], L[1], 113),
-                q_ops_bonus_in(state, L[0], L[1], 114),
+                q_ops_bonus_in(state, L[0], L[1], E_asia),
+                q_ops_bonus_in(state, L[0], L[1], E_southeast_asia),
             ],
         )
     )
@@ -2413,7 +2468,7 @@ def s_norad_check(state, frame):
             if (
                 state.tracks[0] == 2
                 and state.vars[0] != 2
-                and d_controls(state, 1, 124)
+                and d_controls(state, 1, E_canada)
                 and any(state.counters[2][c_c] > 0 for c_c in K_country)
             ):
                 pc = 1
@@ -2456,11 +2511,11 @@ def s_offer_cmc_cancel(state, frame):
             player = L[0]
             offered = []
             offered.append(0)
-            if L[0] == 0 and state.counters[1][186] >= 2:
+            if L[0] == 0 and state.counters[1][E_cuba] >= 2:
                 offered.append(1)
-            if L[0] == 1 and state.counters[2][140] >= 2:
+            if L[0] == 1 and state.counters[2][E_west_germany] >= 2:
                 offered.append(2)
-            if L[0] == 1 and state.counters[2][138] >= 2:
+            if L[0] == 1 and state.counters[2][E_turkey] >= 2:
                 offered.append(3)
             ids, labels = option_names(
                 offered,
@@ -2489,17 +2544,19 @@ def s_offer_cmc_cancel(state, frame):
                 pass
             elif k == 1:
                 # spec: spec/twilight_struggle/events_mid.rules:92
-                state.counters[1][186] = max(0, state.counters[1][186] - 2)
+                state.counters[1][E_cuba] = max(0, state.counters[1][E_cuba] - 2)
                 # spec: spec/twilight_struggle/events_mid.rules:93
                 cancel(state, 17, None)
             elif k == 2:
                 # spec: spec/twilight_struggle/events_mid.rules:97
-                state.counters[2][140] = max(0, state.counters[2][140] - 2)
+                state.counters[2][E_west_germany] = max(
+                    0, state.counters[2][E_west_germany] - 2
+                )
                 # spec: spec/twilight_struggle/events_mid.rules:98
                 cancel(state, 17, None)
             elif k == 3:
                 # spec: spec/twilight_struggle/events_mid.rules:102
-                state.counters[2][138] = max(0, state.counters[2][138] - 2)
+                state.counters[2][E_turkey] = max(0, state.counters[2][E_turkey] - 2)
                 # spec: spec/twilight_struggle/events_mid.rules:103
                 cancel(state, 17, None)
             state.frames.pop()
@@ -3184,15 +3241,15 @@ def s_standard(state, frame):
                 # spec: spec/twilight_struggle/setup.rules:16
                 state.tracks[8 + L[0]] = 0
             # spec: spec/twilight_struggle/setup.rules:22
-            state.counters[1][166] = 1
+            state.counters[1][E_syria] = 1
             # spec: spec/twilight_struggle/setup.rules:23
-            state.counters[1][160] = 1
+            state.counters[1][E_iraq] = 1
             # spec: spec/twilight_struggle/setup.rules:24
-            state.counters[1][146] = 3
+            state.counters[1][E_north_korea] = 3
             # spec: spec/twilight_struggle/setup.rules:25
-            state.counters[1][127] = 3
+            state.counters[1][E_east_germany] = 3
             # spec: spec/twilight_struggle/setup.rules:26
-            state.counters[1][128] = 1
+            state.counters[1][E_finland] = 1
             # spec: spec/twilight_struggle/setup.rules:27
             L[2] = 6
             pc = 1
@@ -3225,25 +3282,25 @@ def s_standard(state, frame):
             continue
         if pc == 3:
             # spec: spec/twilight_struggle/setup.rules:35
-            state.counters[2][124] = 2
+            state.counters[2][E_canada] = 2
             # spec: spec/twilight_struggle/setup.rules:36
-            state.counters[2][159] = 1
+            state.counters[2][E_iran] = 1
             # spec: spec/twilight_struggle/setup.rules:37
-            state.counters[2][161] = 1
+            state.counters[2][E_israel] = 1
             # spec: spec/twilight_struggle/setup.rules:38
-            state.counters[2][145] = 1
+            state.counters[2][E_japan] = 1
             # spec: spec/twilight_struggle/setup.rules:39
-            state.counters[2][143] = 4
+            state.counters[2][E_australia] = 4
             # spec: spec/twilight_struggle/setup.rules:40
-            state.counters[2][154] = 1
+            state.counters[2][E_philippines] = 1
             # spec: spec/twilight_struggle/setup.rules:41
-            state.counters[2][148] = 1
+            state.counters[2][E_south_korea] = 1
             # spec: spec/twilight_struggle/setup.rules:42
-            state.counters[2][194] = 1
+            state.counters[2][E_panama] = 1
             # spec: spec/twilight_struggle/setup.rules:43
-            state.counters[2][179] = 1
+            state.counters[2][E_south_africa] = 1
             # spec: spec/twilight_struggle/setup.rules:44
-            state.counters[2][139] = 5
+            state.counters[2][E_uk] = 5
             # spec: spec/twilight_struggle/setup.rules:45
             L[3] = 7
             pc = 4
@@ -4013,7 +4070,7 @@ def sev_blockade(state, frame):
             pc = 5
         if pc == 4:
             # spec: spec/twilight_struggle/cards.rules:109
-            state.counters[2][140] = 0
+            state.counters[2][E_west_germany] = 0
             pc = 5
         if pc == 5:
             state.frames.pop()
@@ -4486,7 +4543,7 @@ def sev_indo_pakistani_war(state, frame):
             values = [
                 c_target
                 for c_target in K_country
-                if (c_target == 144 or c_target == 147)
+                if (c_target == E_india or c_target == E_pakistan)
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -5298,14 +5355,18 @@ def sev_south_african_unrest(state, frame):
                 pc = 5
         if pc == 2:
             # spec: spec/twilight_struggle/events_mid.rules:425
-            state.counters[1][179] = max(0, state.counters[1][179] + 2)
+            state.counters[1][E_south_africa] = max(
+                0, state.counters[1][E_south_africa] + 2
+            )
             pc = 5
         if pc == 3:
             # spec: spec/twilight_struggle/events_mid.rules:428
-            state.counters[1][179] = max(0, state.counters[1][179] + 1)
+            state.counters[1][E_south_africa] = max(
+                0, state.counters[1][E_south_africa] + 1
+            )
             # spec: spec/twilight_struggle/events_mid.rules:429
             player = 0
-            values = [c_c for c_c in K_country if c_c in ADJS[179]]
+            values = [c_c for c_c in K_country if c_c in ADJS[E_south_africa]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5810,9 +5871,9 @@ def sev_ussuri_river_skirmish(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/events_mid.rules:751
-            if state.location[5] == 4:
+            if state.location[E_china_card] == 4:
                 pc = 1
-            elif state.location[5] == 5:
+            elif state.location[E_china_card] == 5:
                 pc = 2
             else:
                 pc = 5
@@ -6018,7 +6079,7 @@ def sev_the_reformer(state, frame):
             L[2] = 6 if state.tracks[1] < 0 else 4
             # spec: spec/twilight_struggle/events_late.rules:172
             frame[1] = 1
-            state.frames.append(new_frame(7, [0, L[2], 2, 110] + [UNBOUND] * 2))
+            state.frames.append(new_frame(7, [0, L[2], 2, E_europe] + [UNBOUND] * 2))
             return
         if pc == 1:
             # spec: spec/twilight_struggle/events_late.rules:173
@@ -6032,10 +6093,10 @@ def sev_marine_barracks_bombing(state, frame):
     # L: 0 you, 1 this
     L = frame[2]
     # spec: spec/twilight_struggle/events_late.rules:182
-    state.counters[2][163] = 0
+    state.counters[2][E_lebanon] = 0
     # spec: spec/twilight_struggle/events_late.rules:183
     state.frames.pop()
-    state.frames.append(new_frame(8, [0, 1, 2, 2, 115] + [UNBOUND] * 2))
+    state.frames.append(new_frame(8, [0, 1, 2, 2, E_middle_east] + [UNBOUND] * 2))
     return
 
 
@@ -6051,7 +6112,7 @@ def sev_soviets_shoot_down_kal_007(state, frame):
             # spec: spec/twilight_struggle/events_late.rules:193
             p_gain_vp(state, 1, 2)
             # spec: spec/twilight_struggle/events_late.rules:194
-            if d_controls(state, 1, 148):
+            if d_controls(state, 1, E_south_korea):
                 pc = 1
             else:
                 pc = 2
@@ -6099,10 +6160,11 @@ def sev_ortega_elected_in_nicaragua(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/events_late.rules:217
-            state.counters[2][193] = 0
+            state.counters[2][E_nicaragua] = 0
             # spec: spec/twilight_struggle/events_late.rules:218
             if any(
-                c_c in KS_country and state.counters[2][c_c] > 0 for c_c in ADJ[193]
+                c_c in KS_country and state.counters[2][c_c] > 0
+                for c_c in ADJ[E_nicaragua]
             ):
                 pc = 1
             else:
@@ -6141,7 +6203,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             values = [
                 c_target
                 for c_target in K_country
-                if (c_target in ADJS[193] and state.counters[2][c_target] > 0)
+                if (c_target in ADJS[E_nicaragua] and state.counters[2][c_target] > 0)
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -6266,7 +6328,7 @@ def sev_latin_american_debt_crisis(state, frame):
         if pc == 4:
             # spec: spec/twilight_struggle/events_late.rules:283
             state.frames.pop()
-            state.frames.append(new_frame(10, [0, 2, 118] + [UNBOUND] * 2))
+            state.frames.append(new_frame(10, [0, 2, E_south_america] + [UNBOUND] * 2))
             return
         if pc == 5:
             state.frames.pop()
@@ -6281,7 +6343,9 @@ def sev_tear_down_this_wall(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/events_late.rules:319
-            state.counters[2][127] = max(0, state.counters[2][127] + 3)
+            state.counters[2][E_east_germany] = max(
+                0, state.counters[2][E_east_germany] + 3
+            )
             # spec: spec/twilight_struggle/events_late.rules:320
             L[2] = d_event_ops(state, 1, L[1], A_ops[L[1]])
             # spec: spec/twilight_struggle/events_late.rules:321
@@ -6355,7 +6419,7 @@ def sev_tear_down_this_wall(state, frame):
         if pc == 4:
             # spec: spec/twilight_struggle/events_late.rules:330
             state.frames.pop()
-            state.frames.append(new_frame(11, [1, L[2], 110] + [UNBOUND] * 2))
+            state.frames.append(new_frame(11, [1, L[2], E_europe] + [UNBOUND] * 2))
             return
         if pc == 5:
             state.frames.pop()
@@ -6412,7 +6476,7 @@ def sev_pershing_ii_deployed(state, frame):
     p_gain_vp(state, 0, 1)
     # spec: spec/twilight_struggle/events_late.rules:381
     state.frames.pop()
-    state.frames.append(new_frame(8, [0, 1, 3, 1, 111] + [UNBOUND] * 2))
+    state.frames.append(new_frame(8, [0, 1, 3, 1, E_western_europe] + [UNBOUND] * 2))
     return
 
 
@@ -6502,7 +6566,7 @@ def sev_iran_iraq_war(state, frame):
             values = [
                 c_target
                 for c_target in K_country
-                if (c_target == 159 or c_target == 160)
+                if (c_target == E_iran or c_target == E_iraq)
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -6625,7 +6689,7 @@ def sev_special_relationship(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/events_late.rules:487
-            if d_controls(state, 1, 139):
+            if d_controls(state, 1, E_uk):
                 pc = 1
             else:
                 pc = 6
@@ -6661,7 +6725,7 @@ def sev_special_relationship(state, frame):
         if pc == 4:
             # spec: spec/twilight_struggle/events_late.rules:493
             player = 1
-            values = [c_c for c_c in K_country if c_c in ADJS[139]]
+            values = [c_c for c_c in K_country if c_c in ADJS[E_uk]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,

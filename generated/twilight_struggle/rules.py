@@ -26,7 +26,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source 55542092e5ff7e3cf338 output 6d1c4861cc6d7d20dab8
+# Fingerprint: source a0ccfb812a2229b9c824 output eb53017bcb0362f73e6b
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -45,6 +45,60 @@ from .tables import (
     A_side,
     A_stability,
     A_starred,
+    E_africa,
+    E_africa_scoring,
+    E_an_evil_empire,
+    E_arab_israeli_war,
+    E_asia,
+    E_asia_scoring,
+    E_awacs_sale_to_saudis,
+    E_brush_war,
+    E_bulgaria,
+    E_camp_david_accords,
+    E_central_america,
+    E_central_america_scoring,
+    E_china_card,
+    E_cuba,
+    E_czechoslovakia,
+    E_defectors,
+    E_egypt,
+    E_europe,
+    E_europe_scoring,
+    E_france,
+    E_gulf_states,
+    E_hungary,
+    E_indo_pakistani_war,
+    E_iran,
+    E_iran_iraq_war,
+    E_iraq,
+    E_israel,
+    E_japan,
+    E_john_paul_ii_elected_pope,
+    E_jordan,
+    E_korean_war,
+    E_libya,
+    E_middle_east,
+    E_middle_east_scoring,
+    E_missile_envy,
+    E_north_sea_oil,
+    E_romania,
+    E_saudi_arabia,
+    E_south_america,
+    E_south_america_scoring,
+    E_southeast_asia,
+    E_southeast_asia_scoring,
+    E_sudan,
+    E_syria,
+    E_taiwan,
+    E_tear_down_this_wall,
+    E_thailand,
+    E_the_iron_lady,
+    E_turkey,
+    E_uk,
+    E_un_intervention,
+    E_venezuela,
+    E_west_germany,
+    E_yugoslavia,
     KS_country,
     K_card,
     K_country,
@@ -115,7 +169,7 @@ def d_held_playable(state, v_p, v_c):
     return bool(
         v_c is not None
         and state.location[v_c] == 2 + v_p
-        or v_c == 5
+        or v_c == E_china_card
         and (v_c is not None and state.location[v_c] == 4 + v_p)
         and state.vars[2]
     )
@@ -184,7 +238,7 @@ def d_may_play_as_event(state, v_p, v_c):
     "define may_play_as_event"
     # spec: spec/twilight_struggle/card_play.rules:44
     return (
-        v_c != 5
+        v_c != E_china_card
         and not attr_of(
             A_scoring, v_c, "scoring", "spec/twilight_struggle/card_play.rules:45:29"
         )
@@ -388,7 +442,7 @@ def d_southeast_asia_points(state, v_p):
     # spec: spec/twilight_struggle/control.rules:86
     return sum(
         [
-            2 if c_c == 155 else 1
+            2 if c_c == E_thailand else 1
             for c_c in RS_southeast_asia
             if c_c in KS_country and d_controls(state, v_p, c_c)
         ]
@@ -427,34 +481,48 @@ def d_starred_event_played(state, v_c):
 def d_independent_reds_country(state, v_c):
     "define independent_reds_country"
     # spec: spec/twilight_struggle/events_early.rules:81
-    return v_c == 141 or v_c == 135 or v_c == 123 or v_c == 131 or v_c == 125
+    return (
+        v_c == E_yugoslavia
+        or v_c == E_romania
+        or v_c == E_bulgaria
+        or v_c == E_hungary
+        or v_c == E_czechoslovakia
+    )
 
 
 def d_suez_country(state, v_c):
     "define suez_country"
     # spec: spec/twilight_struggle/events_early.rules:85
-    return v_c == 129 or v_c == 139 or v_c == 161
+    return v_c == E_france or v_c == E_uk or v_c == E_israel
 
 
 def d_scoring_region_of(state, v_c):
     "define scoring_region_of"
     # spec: spec/twilight_struggle/events_late.rules:81
     return (
-        110
-        if v_c == 1
+        E_europe
+        if v_c == E_europe_scoring
         else (
-            113
-            if v_c == 0
+            E_asia
+            if v_c == E_asia_scoring
             else (
-                115
-                if v_c == 2
+                E_middle_east
+                if v_c == E_middle_east_scoring
                 else (
-                    117
-                    if v_c == 36
+                    E_central_america
+                    if v_c == E_central_america_scoring
                     else (
-                        114
-                        if v_c == 37
-                        else 116 if v_c == 78 else 118 if v_c == 80 else None
+                        E_southeast_asia
+                        if v_c == E_southeast_asia_scoring
+                        else (
+                            E_africa
+                            if v_c == E_africa_scoring
+                            else (
+                                E_south_america
+                                if v_c == E_south_america_scoring
+                                else None
+                            )
+                        )
                     )
                 )
             )
@@ -479,7 +547,7 @@ def d_is_main_region(state, v_r):
 def d_headline_goes_first(state, v_c):
     "define headline_goes_first"
     # spec: spec/twilight_struggle/events_late.rules:441
-    return v_c == 102
+    return v_c == E_defectors
 
 
 def d_in_latin_america(state, v_c):
@@ -500,9 +568,9 @@ def d_cmc_can_cancel(state, v_p):
     "define cmc_can_cancel"
     # spec: spec/twilight_struggle/events_mid.rules:66
     return (
-        state.counters[1][186] >= 2
+        state.counters[1][E_cuba] >= 2
         if v_p == 0
-        else state.counters[2][140] >= 2 or state.counters[2][138] >= 2
+        else state.counters[2][E_west_germany] >= 2 or state.counters[2][E_turkey] >= 2
     )
 
 
@@ -522,7 +590,12 @@ def d_scoring_region(state, v_r):
     "define scoring_region"
     # spec: spec/twilight_struggle/events_mid.rules:212
     return (
-        v_r == 110 or v_r == 113 or v_r == 115 or v_r == 116 or v_r == 117 or v_r == 118
+        v_r == E_europe
+        or v_r == E_asia
+        or v_r == E_middle_east
+        or v_r == E_africa
+        or v_r == E_central_america
+        or v_r == E_south_america
     )
 
 
@@ -546,28 +619,36 @@ def d_muslim_revolution_country(state, v_c):
     "define muslim_revolution_country"
     # spec: spec/twilight_struggle/events_mid.rules:461
     return (
-        v_c == 180
-        or v_c == 159
-        or v_c == 160
-        or v_c == 157
-        or v_c == 164
-        or v_c == 165
-        or v_c == 166
-        or v_c == 162
+        v_c == E_sudan
+        or v_c == E_iran
+        or v_c == E_iraq
+        or v_c == E_egypt
+        or v_c == E_libya
+        or v_c == E_saudi_arabia
+        or v_c == E_syria
+        or v_c == E_jordan
     )
 
 
 def d_is_war_card(state, v_c):
     "define is_war_card"
     # spec: spec/twilight_struggle/events_mid.rules:503
-    return v_c == 12 or v_c == 10 or v_c == 35 or v_c == 23 or v_c == 101
+    return (
+        v_c == E_arab_israeli_war
+        or v_c == E_korean_war
+        or v_c == E_brush_war
+        or v_c == E_indo_pakistani_war
+        or v_c == E_iran_iraq_war
+    )
 
 
 def d_flower_power_counts(state, v_p, v_c):
     "define flower_power_counts"
     # spec: spec/twilight_struggle/events_mid.rules:507
     return bool(
-        v_p == 1 and d_is_war_card(state, v_c) and not d_starred_event_played(state, 96)
+        v_p == 1
+        and d_is_war_card(state, v_c)
+        and not d_starred_event_played(state, E_an_evil_empire)
     )
 
 
@@ -575,13 +656,13 @@ def d_opec_country(state, v_c):
     "define opec_country"
     # spec: spec/twilight_struggle/events_mid.rules:545
     return (
-        v_c == 157
-        or v_c == 159
-        or v_c == 164
-        or v_c == 165
-        or v_c == 160
-        or v_c == 158
-        or v_c == 204
+        v_c == E_egypt
+        or v_c == E_iran
+        or v_c == E_libya
+        or v_c == E_saudi_arabia
+        or v_c == E_iraq
+        or v_c == E_gulf_states
+        or v_c == E_venezuela
     )
 
 
@@ -795,7 +876,7 @@ def q_scoring_battleground(state, v_c):
         if kind == 9:  # formosan_resolution_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_early.rules:74
-            if v_c == 149 and d_controls(state, 1, 149):
+            if v_c == E_taiwan and d_controls(state, 1, E_taiwan):
                 value += 1
     return value
 
@@ -811,7 +892,7 @@ def q_battleground_adjustment(state, v_p, v_r):
             # spec: spec/twilight_struggle/events_mid.rules:709
             if (
                 v_p == 0
-                and (v_r == 115 or v_r == 113)
+                and (v_r == E_middle_east or v_r == E_asia)
                 and v_r == state.vars[8]
                 and not state.vars[4]
             ):
@@ -852,12 +933,14 @@ def q_nato_exempt(state, v_c):
         if kind == 4:  # de_gaulle_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_early.rules:26
-            if v_c == 129:
+            if v_c == E_france:
                 value += 1
         elif kind == 27:  # willy_brandt_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:453
-            if v_c == 140 and not d_starred_event_played(state, 95):
+            if v_c == E_west_germany and not d_starred_event_played(
+                state, E_tear_down_this_wall
+            ):
                 value += 1
     return value
 
@@ -889,7 +972,7 @@ def q_ops_value(state, v_p, v_c):
 def q_ops_bonus_in(state, v_p, v_c, v_r):
     "quantity ops_bonus_in"
     # spec: spec/twilight_struggle/operations.rules:35
-    value = 1 if v_c == 5 and v_r == 113 else 0
+    value = 1 if v_c == E_china_card and v_r == E_asia else 0
     for effect in state.effects:
         kind = effect[0]
         if kind == 3:  # vietnam_revolts_in_effect
@@ -897,7 +980,7 @@ def q_ops_bonus_in(state, v_p, v_c, v_r):
             # spec: spec/twilight_struggle/events_early.rules:18
             if (
                 v_p == 0
-                and v_r == 114
+                and v_r == E_southeast_asia
                 and not attr_of(
                     A_scoring,
                     v_c,
@@ -1006,14 +1089,14 @@ def q_action_rounds_for(state, v_p):
 def allowed_headline_card(state, x0, x1):
     "may the action headline_card be taken"
     # spec: spec/twilight_struggle/events_early.rules:64
-    if x1 == 31:
+    if x1 == E_un_intervention:
         return False
     for effect in state.effects:
         kind = effect[0]
         if kind == 22:  # missile_envy_obligation
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:350
-            if x0 == args[0] and x1 == 48:
+            if x0 == args[0] and x1 == E_missile_envy:
                 return False
     return True
 
@@ -1039,7 +1122,7 @@ def allowed_coup(state, x0, x1):
         elif kind == 7:  # us_japan_pact_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_early.rules:48
-            if x0 == 0 and x1 == 145:
+            if x0 == 0 and x1 == E_japan:
                 return False
         elif kind == 11:  # the_reformer_in_effect
             args = effect[1]
@@ -1070,7 +1153,7 @@ def allowed_realign(state, x0, x1):
         elif kind == 7:  # us_japan_pact_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_early.rules:48
-            if x0 == 0 and x1 == 145:
+            if x0 == 0 and x1 == E_japan:
                 return False
     return True
 
@@ -1119,8 +1202,8 @@ def allowed_play_card(state, x0, x1):
             # spec: spec/twilight_struggle/events_mid.rules:348
             if (
                 x0 == args[0]
-                and state.location[48] == 2 + args[0]
-                and x1 != 48
+                and state.location[E_missile_envy] == 2 + args[0]
+                and x1 != E_missile_envy
                 and not (
                     attr_of(
                         A_scoring,
@@ -1141,13 +1224,13 @@ def allowed_play_card(state, x0, x1):
 def when_socialist_governments(state, v_you, v_this):
     "when the event of socialist_governments may happen"
     # spec: spec/twilight_struggle/cards.rules:67
-    return not d_starred_event_played(state, 82)
+    return not d_starred_event_played(state, E_the_iron_lady)
 
 
 def when_arab_israeli_war(state, v_you, v_this):
     "when the event of arab_israeli_war may happen"
     # spec: spec/twilight_struggle/cards.rules:130
-    return not d_starred_event_played(state, 64)
+    return not d_starred_event_played(state, E_camp_david_accords)
 
 
 def when_nato(state, v_you, v_this):
@@ -1173,25 +1256,25 @@ def when_missile_envy(state, v_you, v_this):
 def when_willy_brandt(state, v_you, v_this):
     "when the event of willy_brandt may happen"
     # spec: spec/twilight_struggle/events_mid.rules:446
-    return not d_starred_event_played(state, 95)
+    return not d_starred_event_played(state, E_tear_down_this_wall)
 
 
 def when_muslim_revolution(state, v_you, v_this):
     "when the event of muslim_revolution may happen"
     # spec: spec/twilight_struggle/events_mid.rules:465
-    return not d_starred_event_played(state, 109)
+    return not d_starred_event_played(state, E_awacs_sale_to_saudis)
 
 
 def when_flower_power(state, v_you, v_this):
     "when the event of flower_power may happen"
     # spec: spec/twilight_struggle/events_mid.rules:510
-    return not d_starred_event_played(state, 96)
+    return not d_starred_event_played(state, E_an_evil_empire)
 
 
 def when_opec(state, v_you, v_this):
     "when the event of opec may happen"
     # spec: spec/twilight_struggle/events_mid.rules:549
-    return not d_starred_event_played(state, 85)
+    return not d_starred_event_played(state, E_north_sea_oil)
 
 
 def when_one_small_step(state, v_you, v_this):
@@ -1215,7 +1298,7 @@ def when_wargames(state, v_you, v_this):
 def when_solidarity(state, v_you, v_this):
     "when the event of solidarity may happen"
     # spec: spec/twilight_struggle/events_late.rules:411
-    return d_starred_event_played(state, 67)
+    return d_starred_event_played(state, E_john_paul_ii_elected_pope)
 
 
 def when_the_cambridge_five(state, v_you, v_this):
@@ -1292,10 +1375,10 @@ def inv_china_card_place(state):
     "invariant china_card_place"
     # spec: spec/twilight_struggle/frame.rules:176
     return (
-        state.location[5] == 4
-        or state.location[5] == 5
-        or state.location[5] == 8
-        or state.location[5] == 0
+        state.location[E_china_card] == 4
+        or state.location[E_china_card] == 5
+        or state.location[E_china_card] == 8
+        or state.location[E_china_card] == 0
     )
 
 

@@ -26,13 +26,193 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source e425a0a4125b66ff0e19 output 57218168827451250053
+# Fingerprint: source 2e13600c98f4c106351d output 64f0be755066280a3f28
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
 from runtime.state import activate, expire, is_active, move_card
 from runtime.values import deciding_of, event_allowed, winner_of
-from .tables import A_number, A_optional, A_war, K_country
+from .tables import (
+    A_number,
+    A_optional,
+    A_war,
+    E_abm_treaty,
+    E_afghanistan,
+    E_africa_scoring,
+    E_aldrich_ames_remix,
+    E_allende,
+    E_alliance_for_progress,
+    E_an_evil_empire,
+    E_angola,
+    E_arab_israeli_war,
+    E_argentina,
+    E_arms_race,
+    E_asia,
+    E_asia_scoring,
+    E_ask_not_what_your_country_can_do_for_you,
+    E_australia,
+    E_austria,
+    E_awacs_sale_to_saudis,
+    E_bear_trap,
+    E_blockade,
+    E_botswana,
+    E_brazil,
+    E_brezhnev_doctrine,
+    E_brush_war,
+    E_bulgaria,
+    E_burma,
+    E_camp_david_accords,
+    E_canada,
+    E_captured_nazi_scientist,
+    E_central_america,
+    E_central_america_scoring,
+    E_che,
+    E_chernobyl,
+    E_chile,
+    E_china_card,
+    E_cia_created,
+    E_colonial_rear_guards,
+    E_comecon,
+    E_containment,
+    E_costa_rica,
+    E_cuba,
+    E_cuban_missile_crisis,
+    E_cultural_revolution,
+    E_czechoslovakia,
+    E_de_gaulle_leads_france,
+    E_de_stalinization,
+    E_decolonization,
+    E_defectors,
+    E_dominican_republic,
+    E_duck_and_cover,
+    E_east_european_unrest,
+    E_east_germany,
+    E_egypt,
+    E_europe,
+    E_europe_scoring,
+    E_fidel,
+    E_finland,
+    E_five_year_plan,
+    E_flower_power,
+    E_formosan_resolution,
+    E_france,
+    E_glasnost,
+    E_grain_sales_to_soviets,
+    E_greece,
+    E_guatemala,
+    E_haiti,
+    E_honduras,
+    E_how_i_learned_to_stop_worrying,
+    E_hungary,
+    E_independent_reds,
+    E_india,
+    E_indo_pakistani_war,
+    E_iran,
+    E_iran_contra_scandal,
+    E_iran_iraq_war,
+    E_iranian_hostage_crisis,
+    E_iraq,
+    E_israel,
+    E_italy,
+    E_japan,
+    E_john_paul_ii_elected_pope,
+    E_jordan,
+    E_junta,
+    E_kenya,
+    E_kitchen_debates,
+    E_korean_war,
+    E_latin_american_death_squads,
+    E_latin_american_debt_crisis,
+    E_lebanon,
+    E_liberation_theology,
+    E_libya,
+    E_lone_gunman,
+    E_malaysia,
+    E_marine_barracks_bombing,
+    E_marshall_plan,
+    E_mexico,
+    E_middle_east,
+    E_middle_east_scoring,
+    E_missile_envy,
+    E_muslim_revolution,
+    E_nasser,
+    E_nato,
+    E_nicaragua,
+    E_nixon_plays_the_china_card,
+    E_norad,
+    E_north_korea,
+    E_north_sea_oil,
+    E_norway,
+    E_nuclear_subs,
+    E_nuclear_test_ban,
+    E_oas_founded,
+    E_olympic_games,
+    E_one_small_step,
+    E_opec,
+    E_ortega_elected_in_nicaragua,
+    E_our_man_in_tehran,
+    E_pakistan,
+    E_panama,
+    E_panama_canal_returned,
+    E_pershing_ii_deployed,
+    E_poland,
+    E_portuguese_empire_crumbles,
+    E_puppet_governments,
+    E_quagmire,
+    E_reagan_bombs_libya,
+    E_red_scare_purge,
+    E_romania,
+    E_romanian_abdication,
+    E_sadat_expels_soviets,
+    E_salt_negotiations,
+    E_saudi_arabia,
+    E_se_african_states,
+    E_shuttle_diplomacy,
+    E_socialist_governments,
+    E_solidarity,
+    E_south_africa,
+    E_south_african_unrest,
+    E_south_america_scoring,
+    E_south_korea,
+    E_southeast_asia,
+    E_southeast_asia_scoring,
+    E_soviets_shoot_down_kal_007,
+    E_special_relationship,
+    E_star_wars,
+    E_sudan,
+    E_suez_crisis,
+    E_summit,
+    E_sweden,
+    E_syria,
+    E_taiwan,
+    E_tear_down_this_wall,
+    E_terrorism,
+    E_thailand,
+    E_the_cambridge_five,
+    E_the_iron_lady,
+    E_the_reformer,
+    E_the_voice_of_america,
+    E_truman_doctrine,
+    E_turkey,
+    E_u2_incident,
+    E_uk,
+    E_un_intervention,
+    E_us_japan_mutual_defense_pact,
+    E_ussuri_river_skirmish,
+    E_venezuela,
+    E_vietnam,
+    E_vietnam_revolts,
+    E_wargames,
+    E_warsaw_pact_formed,
+    E_we_will_bury_you,
+    E_west_germany,
+    E_willy_brandt,
+    E_yugoslavia,
+    E_yuri_and_samantha,
+    E_zaire,
+    E_zimbabwe,
+    K_country,
+)
 from .rules import (
     EVENT_WHEN,
     allowed_coup,
@@ -100,7 +280,7 @@ from .procedures import (
 def tb_card_play_0_0(state, frame):
     "test tests/card_play.rules#0 part 0 (spec/twilight_struggle/tests/card_play.rules:12)"
     # spec: spec/twilight_struggle/tests/card_play.rules:12
-    move_card(state, 11, 3)
+    move_card(state, E_romanian_abdication, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:13
     state.vars[1] = 1
     # spec: spec/twilight_struggle/tests/card_play.rules:14
@@ -108,87 +288,87 @@ def tb_card_play_0_0(state, frame):
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/card_play.rules:15
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 11] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_romanian_abdication] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_1_0(state, frame):
     "test tests/card_play.rules#1 part 0 (spec/twilight_struggle/tests/card_play.rules:28)"
     # spec: spec/twilight_struggle/tests/card_play.rules:28
-    move_card(state, 11, 3)
+    move_card(state, E_romanian_abdication, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:29
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/card_play.rules:30
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 11] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_romanian_abdication] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_3_0(state, frame):
     "test tests/card_play.rules#3 part 0 (spec/twilight_struggle/tests/card_play.rules:47)"
     # spec: spec/twilight_struggle/tests/card_play.rules:47
-    move_card(state, 8, 2)
+    move_card(state, E_vietnam_revolts, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:48
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 8] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_vietnam_revolts] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_4_0(state, frame):
     "test tests/card_play.rules#4 part 0 (spec/twilight_struggle/tests/card_play.rules:54)"
     # spec: spec/twilight_struggle/tests/card_play.rules:54
-    move_card(state, 8, 2)
+    move_card(state, E_vietnam_revolts, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:55
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/card_play.rules:56
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 8] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_vietnam_revolts] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_5_0(state, frame):
     "test tests/card_play.rules#5 part 0 (spec/twilight_struggle/tests/card_play.rules:67)"
     # spec: spec/twilight_struggle/tests/card_play.rules:67
-    move_card(state, 20, 2)
+    move_card(state, E_nato, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:68
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/card_play.rules:69
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 20] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_nato] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_6_0(state, frame):
     "test tests/card_play.rules#6 part 0 (spec/twilight_struggle/tests/card_play.rules:75)"
     # spec: spec/twilight_struggle/tests/card_play.rules:75
-    move_card(state, 0, 3)
+    move_card(state, E_asia_scoring, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:76
-    state.counters[2][145] = 4
+    state.counters[2][E_japan] = 4
     # spec: spec/twilight_struggle/tests/card_play.rules:77
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 0] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_asia_scoring] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_7_0(state, frame):
     "test tests/card_play.rules#7 part 0 (spec/twilight_struggle/tests/card_play.rules:84)"
     # spec: spec/twilight_struggle/tests/card_play.rules:84
-    move_card(state, 37, 2)
+    move_card(state, E_southeast_asia_scoring, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:85
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 37] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_southeast_asia_scoring] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_8_0(state, frame):
     "test tests/card_play.rules#8 part 0 (spec/twilight_struggle/tests/card_play.rules:92)"
     # spec: spec/twilight_struggle/tests/card_play.rules:92
-    move_card(state, 0, 2)
+    move_card(state, E_asia_scoring, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:93
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:94
     p_pass_china_card(state, 0, True)
     # spec: spec/twilight_struggle/tests/card_play.rules:95
@@ -202,9 +382,9 @@ def tb_card_play_8_0(state, frame):
 def tb_card_play_9_0(state, frame):
     "test tests/card_play.rules#9 part 0 (spec/twilight_struggle/tests/card_play.rules:104)"
     # spec: spec/twilight_struggle/tests/card_play.rules:104
-    move_card(state, 0, 2)
+    move_card(state, E_asia_scoring, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:105
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:106
     p_pass_china_card(state, 0, True)
     # spec: spec/twilight_struggle/tests/card_play.rules:107
@@ -228,20 +408,20 @@ def tb_card_play_10_0(state, frame):
 def tb_card_play_11_0(state, frame):
     "test tests/card_play.rules#11 part 0 (spec/twilight_struggle/tests/card_play.rules:121)"
     # spec: spec/twilight_struggle/tests/card_play.rules:121
-    move_card(state, 8, 3)
+    move_card(state, E_vietnam_revolts, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:122
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 8] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_vietnam_revolts] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_12_0(state, frame):
     "test tests/card_play.rules#12 part 0 (spec/twilight_struggle/tests/card_play.rules:132)"
     # spec: spec/twilight_struggle/tests/card_play.rules:132
-    move_card(state, 8, 3)
+    move_card(state, E_vietnam_revolts, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:133
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 8] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_vietnam_revolts] + [UNBOUND] * 2))
     return
 
 
@@ -250,10 +430,10 @@ def tb_card_play_13_0(state, frame):
     # spec: spec/twilight_struggle/tests/card_play.rules:140
     state.tracks[9] = 1
     # spec: spec/twilight_struggle/tests/card_play.rules:141
-    move_card(state, 8, 3)
+    move_card(state, E_vietnam_revolts, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:142
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 8] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_vietnam_revolts] + [UNBOUND] * 2))
     return
 
 
@@ -352,7 +532,7 @@ def tb_card_play_18_0(state, frame):
     # spec: spec/twilight_struggle/tests/card_play.rules:190
     state.tracks[7] = 6
     # spec: spec/twilight_struggle/tests/card_play.rules:191
-    move_card(state, 7, 3)
+    move_card(state, E_fidel, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:192
     state.frames.pop()
     state.frames.append(new_frame(24, [UNBOUND] * 4))
@@ -382,7 +562,7 @@ def tb_card_play_20_0(state, frame):
     # spec: spec/twilight_struggle/tests/card_play.rules:207
     state.tracks[7] = 8
     # spec: spec/twilight_struggle/tests/card_play.rules:208
-    move_card(state, 7, 3)
+    move_card(state, E_fidel, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:209
     state.tracks[3] = 7
     # spec: spec/twilight_struggle/tests/card_play.rules:210
@@ -394,7 +574,7 @@ def tb_card_play_20_0(state, frame):
 def tb_card_play_20_1(state, frame):
     "test tests/card_play.rules#20 part 1 (spec/twilight_struggle/tests/card_play.rules:214)"
     # spec: spec/twilight_struggle/tests/card_play.rules:214
-    move_card(state, 0, 3)
+    move_card(state, E_asia_scoring, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:215
     state.frames.pop()
     state.frames.append(new_frame(30, [1]))
@@ -406,13 +586,13 @@ def tb_card_play_21_0(state, frame):
     # spec: spec/twilight_struggle/tests/card_play.rules:223
     p_pass_china_card(state, 0, True)
     # spec: spec/twilight_struggle/tests/card_play.rules:224
-    state.counters[1][146] = 3
+    state.counters[1][E_north_korea] = 3
     # spec: spec/twilight_struggle/tests/card_play.rules:225
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/card_play.rules:226
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 5] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_china_card] + [UNBOUND] * 2))
     return
 
 
@@ -432,7 +612,7 @@ def tb_card_play_23_0(state, frame):
     p_pass_china_card(state, 1, True)
     # spec: spec/twilight_struggle/tests/card_play.rules:244
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 5] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_china_card] + [UNBOUND] * 2))
     return
 
 
@@ -441,7 +621,7 @@ def tb_card_play_24_0(state, frame):
     # spec: spec/twilight_struggle/tests/card_play.rules:251
     p_pass_china_card(state, 0, True)
     # spec: spec/twilight_struggle/tests/card_play.rules:252
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:253
     state.frames.pop()
     state.frames.append(new_frame(27, [0] + [UNBOUND] * 1))
@@ -451,11 +631,11 @@ def tb_card_play_24_0(state, frame):
 def tb_card_play_25_0(state, frame):
     "test tests/card_play.rules#25 part 0 (spec/twilight_struggle/tests/card_play.rules:259)"
     # spec: spec/twilight_struggle/tests/card_play.rules:259
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:260
-    move_card(state, 14, 2)
+    move_card(state, E_nasser, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:261
-    move_card(state, 9, 2)
+    move_card(state, E_blockade, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:262
     p_move_random_card(state, 0, "@9")
     state.frames.pop()
@@ -465,9 +645,9 @@ def tb_card_play_25_0(state, frame):
 def tb_control_and_scoring_0_0(state, frame):
     "test tests/control_and_scoring.rules#0 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:4)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:4
-    state.counters[2][159] = 3
+    state.counters[2][E_iran] = 3
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:5
-    state.counters[1][159] = 2
+    state.counters[1][E_iran] = 2
     state.frames.pop()
     return
 
@@ -475,7 +655,7 @@ def tb_control_and_scoring_0_0(state, frame):
 def tb_control_and_scoring_0_1(state, frame):
     "test tests/control_and_scoring.rules#0 part 1 (spec/twilight_struggle/tests/control_and_scoring.rules:7)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:7
-    state.counters[1][159] = 1
+    state.counters[1][E_iran] = 1
     state.frames.pop()
     return
 
@@ -483,7 +663,7 @@ def tb_control_and_scoring_0_1(state, frame):
 def tb_control_and_scoring_0_2(state, frame):
     "test tests/control_and_scoring.rules#0 part 2 (spec/twilight_struggle/tests/control_and_scoring.rules:9)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:9
-    state.counters[2][139] = 4
+    state.counters[2][E_uk] = 4
     state.frames.pop()
     return
 
@@ -491,7 +671,7 @@ def tb_control_and_scoring_0_2(state, frame):
 def tb_control_and_scoring_0_3(state, frame):
     "test tests/control_and_scoring.rules#0 part 3 (spec/twilight_struggle/tests/control_and_scoring.rules:11)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:11
-    state.counters[2][139] = 5
+    state.counters[2][E_uk] = 5
     state.frames.pop()
     return
 
@@ -499,7 +679,7 @@ def tb_control_and_scoring_0_3(state, frame):
 def tb_control_and_scoring_1_0(state, frame):
     "test tests/control_and_scoring.rules#1 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:16)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:16
-    state.counters[2][138] = 2
+    state.counters[2][E_turkey] = 2
     state.frames.pop()
     return
 
@@ -507,15 +687,15 @@ def tb_control_and_scoring_1_0(state, frame):
 def tb_control_and_scoring_2_0(state, frame):
     "test tests/control_and_scoring.rules#2 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:25)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:25
-    state.counters[1][186] = 3
+    state.counters[1][E_cuba] = 3
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:26
-    state.counters[1][190] = 1
+    state.counters[1][E_haiti] = 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:27
-    state.counters[1][187] = 1
+    state.counters[1][E_dominican_republic] = 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:28
-    state.counters[2][189] = 1
+    state.counters[2][E_guatemala] = 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:29
-    state.counters[2][194] = 1
+    state.counters[2][E_panama] = 1
     state.frames.pop()
     return
 
@@ -523,7 +703,7 @@ def tb_control_and_scoring_2_0(state, frame):
 def tb_control_and_scoring_2_1(state, frame):
     "test tests/control_and_scoring.rules#2 part 1 (spec/twilight_struggle/tests/control_and_scoring.rules:35)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:35
-    p_score_region(state, 117)
+    p_score_region(state, E_central_america)
     state.frames.pop()
     return
 
@@ -531,11 +711,11 @@ def tb_control_and_scoring_2_1(state, frame):
 def tb_control_and_scoring_3_0(state, frame):
     "test tests/control_and_scoring.rules#3 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:42)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:42
-    state.counters[2][159] = 2
+    state.counters[2][E_iran] = 2
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:43
-    state.counters[2][160] = 3
+    state.counters[2][E_iraq] = 3
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:44
-    state.counters[2][157] = 2
+    state.counters[2][E_egypt] = 2
     state.frames.pop()
     return
 
@@ -543,7 +723,7 @@ def tb_control_and_scoring_3_0(state, frame):
 def tb_control_and_scoring_3_1(state, frame):
     "test tests/control_and_scoring.rules#3 part 1 (spec/twilight_struggle/tests/control_and_scoring.rules:47)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:47
-    state.counters[2][162] = 2
+    state.counters[2][E_jordan] = 2
     state.frames.pop()
     return
 
@@ -551,19 +731,19 @@ def tb_control_and_scoring_3_1(state, frame):
 def tb_control_and_scoring_4_0(state, frame):
     "test tests/control_and_scoring.rules#4 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:55)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:55
-    state.counters[1][157] = 2
+    state.counters[1][E_egypt] = 2
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:56
-    state.counters[1][159] = 2
+    state.counters[1][E_iran] = 2
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:57
-    state.counters[1][160] = 3
+    state.counters[1][E_iraq] = 3
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:58
-    state.counters[1][161] = 4
+    state.counters[1][E_israel] = 4
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:59
-    state.counters[1][164] = 2
+    state.counters[1][E_libya] = 2
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:60
-    state.counters[1][165] = 3
+    state.counters[1][E_saudi_arabia] = 3
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:61
-    state.counters[2][162] = 2
+    state.counters[2][E_jordan] = 2
     state.frames.pop()
     return
 
@@ -571,7 +751,7 @@ def tb_control_and_scoring_4_0(state, frame):
 def tb_control_and_scoring_4_1(state, frame):
     "test tests/control_and_scoring.rules#4 part 1 (spec/twilight_struggle/tests/control_and_scoring.rules:65)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:65
-    p_score_region(state, 115)
+    p_score_region(state, E_middle_east)
     state.frames.pop()
     return
 
@@ -579,13 +759,13 @@ def tb_control_and_scoring_4_1(state, frame):
 def tb_control_and_scoring_5_0(state, frame):
     "test tests/control_and_scoring.rules#5 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:70)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:70
-    state.counters[1][186] = 3
+    state.counters[1][E_cuba] = 3
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:71
-    state.counters[1][190] = 1
+    state.counters[1][E_haiti] = 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:72
-    state.counters[2][192] = 2
+    state.counters[2][E_mexico] = 2
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:73
-    state.counters[2][189] = 1
+    state.counters[2][E_guatemala] = 1
     state.frames.pop()
     return
 
@@ -593,7 +773,7 @@ def tb_control_and_scoring_5_0(state, frame):
 def tb_control_and_scoring_6_0(state, frame):
     "test tests/control_and_scoring.rules#6 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:80)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:80
-    state.counters[1][145] = 4
+    state.counters[1][E_japan] = 4
     state.frames.pop()
     return
 
@@ -601,7 +781,7 @@ def tb_control_and_scoring_6_0(state, frame):
 def tb_control_and_scoring_6_1(state, frame):
     "test tests/control_and_scoring.rules#6 part 1 (spec/twilight_struggle/tests/control_and_scoring.rules:84)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:84
-    state.counters[1][146] = 3
+    state.counters[1][E_north_korea] = 3
     state.frames.pop()
     return
 
@@ -609,13 +789,13 @@ def tb_control_and_scoring_6_1(state, frame):
 def tb_control_and_scoring_7_0(state, frame):
     "test tests/control_and_scoring.rules#7 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:89)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:89
-    state.counters[1][155] = 2
+    state.counters[1][E_thailand] = 2
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:90
-    state.counters[1][156] = 1
+    state.counters[1][E_vietnam] = 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:91
-    state.counters[2][153] = 2
+    state.counters[2][E_malaysia] = 2
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:92
-    state.counters[2][150] = 1
+    state.counters[2][E_burma] = 1
     state.frames.pop()
     return
 
@@ -631,7 +811,7 @@ def tb_control_and_scoring_7_1(state, frame):
 def tb_control_and_scoring_8_0(state, frame):
     "test tests/control_and_scoring.rules#8 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:100)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:100
-    state.counters[2][155] = 2
+    state.counters[2][E_thailand] = 2
     state.frames.pop()
     return
 
@@ -639,17 +819,17 @@ def tb_control_and_scoring_8_0(state, frame):
 def tb_control_and_scoring_9_0(state, frame):
     "test tests/control_and_scoring.rules#9 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:106)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:106
-    state.counters[2][129] = 3
+    state.counters[2][E_france] = 3
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:107
-    state.counters[2][140] = 4
+    state.counters[2][E_west_germany] = 4
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:108
-    state.counters[2][132] = 2
+    state.counters[2][E_italy] = 2
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:109
-    state.counters[2][127] = 3
+    state.counters[2][E_east_germany] = 3
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:110
-    state.counters[2][134] = 3
+    state.counters[2][E_poland] = 3
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:111
-    state.counters[1][123] = 3
+    state.counters[1][E_bulgaria] = 3
     state.frames.pop()
     return
 
@@ -657,7 +837,7 @@ def tb_control_and_scoring_9_0(state, frame):
 def tb_control_and_scoring_9_1(state, frame):
     "test tests/control_and_scoring.rules#9 part 1 (spec/twilight_struggle/tests/control_and_scoring.rules:113)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:113
-    p_score_region(state, 110)
+    p_score_region(state, E_europe)
     state.frames.pop()
     return
 
@@ -665,17 +845,17 @@ def tb_control_and_scoring_9_1(state, frame):
 def tb_control_and_scoring_10_0(state, frame):
     "test tests/control_and_scoring.rules#10 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:118)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:118
-    state.counters[2][129] = 3
+    state.counters[2][E_france] = 3
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:119
-    state.counters[2][140] = 4
+    state.counters[2][E_west_germany] = 4
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:120
-    state.counters[2][132] = 2
+    state.counters[2][E_italy] = 2
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:121
-    state.counters[2][127] = 3
+    state.counters[2][E_east_germany] = 3
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:122
-    state.counters[2][134] = 3
+    state.counters[2][E_poland] = 3
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:123
-    p_score_region(state, 113)
+    p_score_region(state, E_asia)
     state.frames.pop()
     return
 
@@ -683,15 +863,15 @@ def tb_control_and_scoring_10_0(state, frame):
 def tb_control_and_scoring_11_0(state, frame):
     "test tests/control_and_scoring.rules#11 part 0 (spec/twilight_struggle/tests/control_and_scoring.rules:128)"
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:128
-    state.counters[1][127] = 3
+    state.counters[1][E_east_germany] = 3
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:129
-    state.counters[1][134] = 3
+    state.counters[1][E_poland] = 3
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:130
-    state.counters[1][123] = 3
+    state.counters[1][E_bulgaria] = 3
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:131
-    state.counters[2][139] = 5
+    state.counters[2][E_uk] = 5
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:132
-    p_score_region(state, 110)
+    p_score_region(state, E_europe)
     state.frames.pop()
     return
 
@@ -701,11 +881,11 @@ def tb_control_and_scoring_12_0(state, frame):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:140
     state.tracks[1] = 18
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:141
-    state.counters[2][189] = 1
+    state.counters[2][E_guatemala] = 1
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:142
-    state.counters[2][192] = 2
+    state.counters[2][E_mexico] = 2
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:143
-    p_score_region(state, 117)
+    p_score_region(state, E_central_america)
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:144
     p_check_vp_victory(state)
     state.frames.pop()
@@ -715,102 +895,139 @@ def tb_control_and_scoring_12_0(state, frame):
 def tb_events_early_0_0(state, frame):
     "test tests/events_early.rules#0 part 0 (spec/twilight_struggle/tests/events_early.rules:9)"
     # spec: spec/twilight_struggle/tests/events_early.rules:9
-    state.counters[1][146] = 3
+    state.counters[1][E_north_korea] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:10
-    state.counters[1][147] = 2
+    state.counters[1][E_pakistan] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:11
-    state.counters[1][142] = 2
+    state.counters[1][E_afghanistan] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:12
-    state.counters[2][145] = 4
+    state.counters[2][E_japan] = 4
     # spec: spec/twilight_struggle/tests/events_early.rules:13
     state.frames.pop()
-    resolve_event(state, 0, 0, "spec/twilight_struggle/tests/events_early.rules:13:5")
+    resolve_event(
+        state, E_asia_scoring, 0, "spec/twilight_struggle/tests/events_early.rules:13:5"
+    )
     return
 
 
 def tb_events_early_1_0(state, frame):
     "test tests/events_early.rules#1 part 0 (spec/twilight_struggle/tests/events_early.rules:19)"
     # spec: spec/twilight_struggle/tests/events_early.rules:19
-    state.counters[2][139] = 5
+    state.counters[2][E_uk] = 5
     # spec: spec/twilight_struggle/tests/events_early.rules:20
-    state.counters[2][124] = 4
+    state.counters[2][E_canada] = 4
     # spec: spec/twilight_struggle/tests/events_early.rules:21
-    state.counters[1][127] = 3
+    state.counters[1][E_east_germany] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:22
-    state.counters[1][123] = 3
+    state.counters[1][E_bulgaria] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:23
     state.frames.pop()
-    resolve_event(state, 1, 1, "spec/twilight_struggle/tests/events_early.rules:23:5")
+    resolve_event(
+        state,
+        E_europe_scoring,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:23:5",
+    )
     return
 
 
 def tb_events_early_2_0(state, frame):
     "test tests/events_early.rules#2 part 0 (spec/twilight_struggle/tests/events_early.rules:29)"
     # spec: spec/twilight_struggle/tests/events_early.rules:29
-    state.counters[1][129] = 3
+    state.counters[1][E_france] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:30
-    state.counters[1][140] = 4
+    state.counters[1][E_west_germany] = 4
     # spec: spec/twilight_struggle/tests/events_early.rules:31
-    state.counters[1][127] = 3
+    state.counters[1][E_east_germany] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:32
-    state.counters[1][134] = 3
+    state.counters[1][E_poland] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:33
-    state.counters[1][132] = 2
+    state.counters[1][E_italy] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:34
     state.frames.pop()
-    resolve_event(state, 1, 1, "spec/twilight_struggle/tests/events_early.rules:34:5")
+    resolve_event(
+        state,
+        E_europe_scoring,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:34:5",
+    )
     return
 
 
 def tb_events_early_3_0(state, frame):
     "test tests/events_early.rules#3 part 0 (spec/twilight_struggle/tests/events_early.rules:39)"
     # spec: spec/twilight_struggle/tests/events_early.rules:39
-    state.counters[2][161] = 4
+    state.counters[2][E_israel] = 4
     # spec: spec/twilight_struggle/tests/events_early.rules:40
     state.frames.pop()
-    resolve_event(state, 2, 1, "spec/twilight_struggle/tests/events_early.rules:40:5")
+    resolve_event(
+        state,
+        E_middle_east_scoring,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:40:5",
+    )
     return
 
 
 def tb_events_early_4_0(state, frame):
     "test tests/events_early.rules#4 part 0 (spec/twilight_struggle/tests/events_early.rules:45)"
     # spec: spec/twilight_struggle/tests/events_early.rules:45
-    state.counters[2][194] = 2
+    state.counters[2][E_panama] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:46
     state.frames.pop()
-    resolve_event(state, 36, 1, "spec/twilight_struggle/tests/events_early.rules:46:5")
+    resolve_event(
+        state,
+        E_central_america_scoring,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:46:5",
+    )
     return
 
 
 def tb_events_early_4_1(state, frame):
     "test tests/events_early.rules#4 part 1 (spec/twilight_struggle/tests/events_early.rules:48)"
     # spec: spec/twilight_struggle/tests/events_early.rules:48
-    state.counters[1][198] = 3
+    state.counters[1][E_chile] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:49
     state.frames.pop()
-    resolve_event(state, 80, 0, "spec/twilight_struggle/tests/events_early.rules:49:5")
+    resolve_event(
+        state,
+        E_south_america_scoring,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:49:5",
+    )
     return
 
 
 def tb_events_early_4_2(state, frame):
     "test tests/events_early.rules#4 part 2 (spec/twilight_struggle/tests/events_early.rules:51)"
     # spec: spec/twilight_struggle/tests/events_early.rules:51
-    state.counters[1][168] = 1
+    state.counters[1][E_angola] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:52
     state.frames.pop()
-    resolve_event(state, 78, 0, "spec/twilight_struggle/tests/events_early.rules:52:5")
+    resolve_event(
+        state,
+        E_africa_scoring,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:52:5",
+    )
     return
 
 
 def tb_events_early_4_3(state, frame):
     "test tests/events_early.rules#4 part 3 (spec/twilight_struggle/tests/events_early.rules:54)"
     # spec: spec/twilight_struggle/tests/events_early.rules:54
-    state.counters[1][155] = 2
+    state.counters[1][E_thailand] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:55
-    state.counters[2][156] = 1
+    state.counters[2][E_vietnam] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:56
     state.frames.pop()
-    resolve_event(state, 37, 0, "spec/twilight_struggle/tests/events_early.rules:56:5")
+    resolve_event(
+        state,
+        E_southeast_asia_scoring,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:56:5",
+    )
     return
 
 
@@ -818,7 +1035,12 @@ def tb_events_early_5_0(state, frame):
     "test tests/events_early.rules#5 part 0 (spec/twilight_struggle/tests/events_early.rules:63)"
     # spec: spec/twilight_struggle/tests/events_early.rules:63
     state.frames.pop()
-    resolve_event(state, 3, 1, "spec/twilight_struggle/tests/events_early.rules:63:5")
+    resolve_event(
+        state,
+        E_duck_and_cover,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:63:5",
+    )
     return
 
 
@@ -828,7 +1050,12 @@ def tb_events_early_6_0(state, frame):
     state.tracks[0] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:69
     state.frames.pop()
-    resolve_event(state, 3, 1, "spec/twilight_struggle/tests/events_early.rules:69:5")
+    resolve_event(
+        state,
+        E_duck_and_cover,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:69:5",
+    )
     return
 
 
@@ -840,49 +1067,74 @@ def tb_events_early_7_0(state, frame):
     state.vars[1] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:76
     state.frames.pop()
-    resolve_event(state, 3, 1, "spec/twilight_struggle/tests/events_early.rules:76:5")
+    resolve_event(
+        state,
+        E_duck_and_cover,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:76:5",
+    )
     return
 
 
 def tb_events_early_8_0(state, frame):
     "test tests/events_early.rules#8 part 0 (spec/twilight_struggle/tests/events_early.rules:83)"
     # spec: spec/twilight_struggle/tests/events_early.rules:83
-    move_card(state, 3, 2)
+    move_card(state, E_duck_and_cover, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:84
     state.frames.pop()
-    resolve_event(state, 4, 1, "spec/twilight_struggle/tests/events_early.rules:84:5")
+    resolve_event(
+        state,
+        E_five_year_plan,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:84:5",
+    )
     return
 
 
 def tb_events_early_9_0(state, frame):
     "test tests/events_early.rules#9 part 0 (spec/twilight_struggle/tests/events_early.rules:90)"
     # spec: spec/twilight_struggle/tests/events_early.rules:90
-    state.counters[2][186] = 2
+    state.counters[2][E_cuba] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:91
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:92
     state.frames.pop()
-    resolve_event(state, 4, 1, "spec/twilight_struggle/tests/events_early.rules:92:5")
+    resolve_event(
+        state,
+        E_five_year_plan,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:92:5",
+    )
     return
 
 
 def tb_events_early_10_0(state, frame):
     "test tests/events_early.rules#10 part 0 (spec/twilight_struggle/tests/events_early.rules:97)"
     # spec: spec/twilight_struggle/tests/events_early.rules:97
-    move_card(state, 24, 2)
+    move_card(state, E_containment, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:98
     state.frames.pop()
-    resolve_event(state, 4, 1, "spec/twilight_struggle/tests/events_early.rules:98:5")
+    resolve_event(
+        state,
+        E_five_year_plan,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:98:5",
+    )
     return
 
 
 def tb_events_early_11_0(state, frame):
     "test tests/events_early.rules#11 part 0 (spec/twilight_struggle/tests/events_early.rules:103)"
     # spec: spec/twilight_struggle/tests/events_early.rules:103
-    move_card(state, 20, 2)
+    move_card(state, E_nato, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:104
     state.frames.pop()
-    resolve_event(state, 4, 1, "spec/twilight_struggle/tests/events_early.rules:104:5")
+    resolve_event(
+        state,
+        E_five_year_plan,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:104:5",
+    )
     return
 
 
@@ -890,48 +1142,68 @@ def tb_events_early_12_0(state, frame):
     "test tests/events_early.rules#12 part 0 (spec/twilight_struggle/tests/events_early.rules:109)"
     # spec: spec/twilight_struggle/tests/events_early.rules:109
     state.frames.pop()
-    resolve_event(state, 4, 1, "spec/twilight_struggle/tests/events_early.rules:109:5")
+    resolve_event(
+        state,
+        E_five_year_plan,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:109:5",
+    )
     return
 
 
 def tb_events_early_13_0(state, frame):
     "test tests/events_early.rules#13 part 0 (spec/twilight_struggle/tests/events_early.rules:114)"
     # spec: spec/twilight_struggle/tests/events_early.rules:114
-    state.counters[1][121] = 1
+    state.counters[1][E_austria] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:115
-    move_card(state, 18, 2)
+    move_card(state, E_truman_doctrine, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:116
     state.frames.pop()
-    resolve_event(state, 4, 1, "spec/twilight_struggle/tests/events_early.rules:116:5")
+    resolve_event(
+        state,
+        E_five_year_plan,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:116:5",
+    )
     return
 
 
 def tb_events_early_14_0(state, frame):
     "test tests/events_early.rules#14 part 0 (spec/twilight_struggle/tests/events_early.rules:125)"
     # spec: spec/twilight_struggle/tests/events_early.rules:125
-    state.counters[2][129] = 3
+    state.counters[2][E_france] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:126
-    state.counters[2][139] = 5
+    state.counters[2][E_uk] = 5
     # spec: spec/twilight_struggle/tests/events_early.rules:127
     state.frames.pop()
-    resolve_event(state, 6, 0, "spec/twilight_struggle/tests/events_early.rules:127:5")
+    resolve_event(
+        state,
+        E_socialist_governments,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:127:5",
+    )
     return
 
 
 def tb_events_early_15_0(state, frame):
     "test tests/events_early.rules#15 part 0 (spec/twilight_struggle/tests/events_early.rules:136)"
     # spec: spec/twilight_struggle/tests/events_early.rules:136
-    state.counters[2][132] = 1
+    state.counters[2][E_italy] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:137
     state.frames.pop()
-    resolve_event(state, 6, 0, "spec/twilight_struggle/tests/events_early.rules:137:5")
+    resolve_event(
+        state,
+        E_socialist_governments,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:137:5",
+    )
     return
 
 
 def tb_events_early_16_0(state, frame):
     "test tests/events_early.rules#16 part 0 (spec/twilight_struggle/tests/events_early.rules:144)"
     # spec: spec/twilight_struggle/tests/events_early.rules:144
-    move_card(state, 82, 10)
+    move_card(state, E_the_iron_lady, 10)
     state.frames.pop()
     return
 
@@ -939,32 +1211,44 @@ def tb_events_early_16_0(state, frame):
 def tb_events_early_17_0(state, frame):
     "test tests/events_early.rules#17 part 0 (spec/twilight_struggle/tests/events_early.rules:151)"
     # spec: spec/twilight_struggle/tests/events_early.rules:151
-    state.counters[2][186] = 2
+    state.counters[2][E_cuba] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:152
-    state.counters[1][186] = 1
+    state.counters[1][E_cuba] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:153
     state.frames.pop()
-    resolve_event(state, 7, 0, "spec/twilight_struggle/tests/events_early.rules:153:5")
+    resolve_event(
+        state, E_fidel, 0, "spec/twilight_struggle/tests/events_early.rules:153:5"
+    )
     return
 
 
 def tb_events_early_18_0(state, frame):
     "test tests/events_early.rules#18 part 0 (spec/twilight_struggle/tests/events_early.rules:158)"
     # spec: spec/twilight_struggle/tests/events_early.rules:158
-    state.counters[2][135] = 2
+    state.counters[2][E_romania] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:159
     state.frames.pop()
-    resolve_event(state, 11, 0, "spec/twilight_struggle/tests/events_early.rules:159:5")
+    resolve_event(
+        state,
+        E_romanian_abdication,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:159:5",
+    )
     return
 
 
 def tb_events_early_19_0(state, frame):
     "test tests/events_early.rules#19 part 0 (spec/twilight_struggle/tests/events_early.rules:164)"
     # spec: spec/twilight_struggle/tests/events_early.rules:164
-    state.counters[1][135] = 5
+    state.counters[1][E_romania] = 5
     # spec: spec/twilight_struggle/tests/events_early.rules:165
     state.frames.pop()
-    resolve_event(state, 11, 0, "spec/twilight_struggle/tests/events_early.rules:165:5")
+    resolve_event(
+        state,
+        E_romanian_abdication,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:165:5",
+    )
     return
 
 
@@ -972,7 +1256,12 @@ def tb_events_early_20_0(state, frame):
     "test tests/events_early.rules#20 part 0 (spec/twilight_struggle/tests/events_early.rules:172)"
     # spec: spec/twilight_struggle/tests/events_early.rules:172
     state.frames.pop()
-    resolve_event(state, 8, 0, "spec/twilight_struggle/tests/events_early.rules:172:5")
+    resolve_event(
+        state,
+        E_vietnam_revolts,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:172:5",
+    )
     return
 
 
@@ -992,7 +1281,10 @@ def tb_events_early_21_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_early.rules:183
             frame[1] = 1
             if resolve_event(
-                state, 8, 0, "spec/twilight_struggle/tests/events_early.rules:183:5"
+                state,
+                E_vietnam_revolts,
+                0,
+                "spec/twilight_struggle/tests/events_early.rules:183:5",
             ):
                 return
             pc = 1
@@ -1002,7 +1294,7 @@ def tb_events_early_21_0(state, frame):
             state.counters[4][:] = state.counters[2]
             # spec: spec/twilight_struggle/tests/events_early.rules:185
             state.frames.pop()
-            state.frames.append(new_frame(3, [0, 10]))
+            state.frames.append(new_frame(3, [0, E_korean_war]))
             return
 
 
@@ -1014,57 +1306,66 @@ def tb_events_early_22_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_early.rules:191
             frame[1] = 1
             if resolve_event(
-                state, 8, 0, "spec/twilight_struggle/tests/events_early.rules:191:5"
+                state,
+                E_vietnam_revolts,
+                0,
+                "spec/twilight_struggle/tests/events_early.rules:191:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_early.rules:192
-            state.counters[1][134] = 1
+            state.counters[1][E_poland] = 1
             # spec: spec/twilight_struggle/tests/events_early.rules:193
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
             # spec: spec/twilight_struggle/tests/events_early.rules:194
             state.frames.pop()
-            state.frames.append(new_frame(3, [0, 10]))
+            state.frames.append(new_frame(3, [0, E_korean_war]))
             return
 
 
 def tb_events_early_23_0(state, frame):
     "test tests/events_early.rules#23 part 0 (spec/twilight_struggle/tests/events_early.rules:202)"
     # spec: spec/twilight_struggle/tests/events_early.rules:202
-    state.counters[2][140] = 4
+    state.counters[2][E_west_germany] = 4
     # spec: spec/twilight_struggle/tests/events_early.rules:203
-    move_card(state, 20, 3)
+    move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:204
-    move_card(state, 25, 3)
+    move_card(state, E_cia_created, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:205
     state.frames.pop()
-    resolve_event(state, 9, 0, "spec/twilight_struggle/tests/events_early.rules:205:5")
+    resolve_event(
+        state, E_blockade, 0, "spec/twilight_struggle/tests/events_early.rules:205:5"
+    )
     return
 
 
 def tb_events_early_24_0(state, frame):
     "test tests/events_early.rules#24 part 0 (spec/twilight_struggle/tests/events_early.rules:214)"
     # spec: spec/twilight_struggle/tests/events_early.rules:214
-    state.counters[2][140] = 4
+    state.counters[2][E_west_germany] = 4
     # spec: spec/twilight_struggle/tests/events_early.rules:215
-    move_card(state, 25, 3)
+    move_card(state, E_cia_created, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:216
     state.frames.pop()
-    resolve_event(state, 9, 0, "spec/twilight_struggle/tests/events_early.rules:216:5")
+    resolve_event(
+        state, E_blockade, 0, "spec/twilight_struggle/tests/events_early.rules:216:5"
+    )
     return
 
 
 def tb_events_early_25_0(state, frame):
     "test tests/events_early.rules#25 part 0 (spec/twilight_struggle/tests/events_early.rules:223)"
     # spec: spec/twilight_struggle/tests/events_early.rules:223
-    state.counters[2][140] = 2
+    state.counters[2][E_west_germany] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:224
-    move_card(state, 22, 3)
+    move_card(state, E_marshall_plan, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:225
     state.frames.pop()
-    resolve_event(state, 9, 0, "spec/twilight_struggle/tests/events_early.rules:225:5")
+    resolve_event(
+        state, E_blockade, 0, "spec/twilight_struggle/tests/events_early.rules:225:5"
+    )
     return
 
 
@@ -1074,13 +1375,16 @@ def tb_events_early_26_0(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_early.rules:231
-            state.counters[2][140] = 2
+            state.counters[2][E_west_germany] = 2
             # spec: spec/twilight_struggle/tests/events_early.rules:232
-            move_card(state, 21, 3)
+            move_card(state, E_independent_reds, 3)
             # spec: spec/twilight_struggle/tests/events_early.rules:233
             frame[1] = 1
             if resolve_event(
-                state, 24, 1, "spec/twilight_struggle/tests/events_early.rules:233:5"
+                state,
+                E_containment,
+                1,
+                "spec/twilight_struggle/tests/events_early.rules:233:5",
             ):
                 return
             pc = 1
@@ -1088,7 +1392,10 @@ def tb_events_early_26_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_early.rules:234
             state.frames.pop()
             resolve_event(
-                state, 9, 0, "spec/twilight_struggle/tests/events_early.rules:234:5"
+                state,
+                E_blockade,
+                0,
+                "spec/twilight_struggle/tests/events_early.rules:234:5",
             )
             return
 
@@ -1096,9 +1403,9 @@ def tb_events_early_26_0(state, frame):
 def tb_events_early_27_0(state, frame):
     "test tests/events_early.rules#27 part 0 (spec/twilight_struggle/tests/events_early.rules:243)"
     # spec: spec/twilight_struggle/tests/events_early.rules:243
-    state.counters[2][148] = 2
+    state.counters[2][E_south_korea] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:244
-    state.counters[1][148] = 1
+    state.counters[1][E_south_korea] = 1
     state.frames.pop()
     return
 
@@ -1107,16 +1414,18 @@ def tb_events_early_27_1(state, frame):
     "test tests/events_early.rules#27 part 1 (spec/twilight_struggle/tests/events_early.rules:246)"
     # spec: spec/twilight_struggle/tests/events_early.rules:246
     state.frames.pop()
-    resolve_event(state, 10, 0, "spec/twilight_struggle/tests/events_early.rules:246:5")
+    resolve_event(
+        state, E_korean_war, 0, "spec/twilight_struggle/tests/events_early.rules:246:5"
+    )
     return
 
 
 def tb_events_early_28_0(state, frame):
     "test tests/events_early.rules#28 part 0 (spec/twilight_struggle/tests/events_early.rules:252)"
     # spec: spec/twilight_struggle/tests/events_early.rules:252
-    state.counters[2][148] = 2
+    state.counters[2][E_south_korea] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:253
-    state.counters[2][145] = 4
+    state.counters[2][E_japan] = 4
     state.frames.pop()
     return
 
@@ -1125,14 +1434,16 @@ def tb_events_early_28_1(state, frame):
     "test tests/events_early.rules#28 part 1 (spec/twilight_struggle/tests/events_early.rules:255)"
     # spec: spec/twilight_struggle/tests/events_early.rules:255
     state.frames.pop()
-    resolve_event(state, 10, 0, "spec/twilight_struggle/tests/events_early.rules:255:5")
+    resolve_event(
+        state, E_korean_war, 0, "spec/twilight_struggle/tests/events_early.rules:255:5"
+    )
     return
 
 
 def tb_events_early_29_0(state, frame):
     "test tests/events_early.rules#29 part 0 (spec/twilight_struggle/tests/events_early.rules:262)"
     # spec: spec/twilight_struggle/tests/events_early.rules:262
-    state.counters[2][161] = 4
+    state.counters[2][E_israel] = 4
     state.frames.pop()
     return
 
@@ -1141,14 +1452,19 @@ def tb_events_early_29_1(state, frame):
     "test tests/events_early.rules#29 part 1 (spec/twilight_struggle/tests/events_early.rules:264)"
     # spec: spec/twilight_struggle/tests/events_early.rules:264
     state.frames.pop()
-    resolve_event(state, 12, 0, "spec/twilight_struggle/tests/events_early.rules:264:5")
+    resolve_event(
+        state,
+        E_arab_israeli_war,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:264:5",
+    )
     return
 
 
 def tb_events_early_30_0(state, frame):
     "test tests/events_early.rules#30 part 0 (spec/twilight_struggle/tests/events_early.rules:270)"
     # spec: spec/twilight_struggle/tests/events_early.rules:270
-    state.counters[2][161] = 4
+    state.counters[2][E_israel] = 4
     state.frames.pop()
     return
 
@@ -1157,14 +1473,19 @@ def tb_events_early_30_1(state, frame):
     "test tests/events_early.rules#30 part 1 (spec/twilight_struggle/tests/events_early.rules:272)"
     # spec: spec/twilight_struggle/tests/events_early.rules:272
     state.frames.pop()
-    resolve_event(state, 12, 0, "spec/twilight_struggle/tests/events_early.rules:272:5")
+    resolve_event(
+        state,
+        E_arab_israeli_war,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:272:5",
+    )
     return
 
 
 def tb_events_early_31_0(state, frame):
     "test tests/events_early.rules#31 part 0 (spec/twilight_struggle/tests/events_early.rules:278)"
     # spec: spec/twilight_struggle/tests/events_early.rules:278
-    move_card(state, 64, 10)
+    move_card(state, E_camp_david_accords, 10)
     state.frames.pop()
     return
 
@@ -1172,45 +1493,51 @@ def tb_events_early_31_0(state, frame):
 def tb_events_early_32_0(state, frame):
     "test tests/events_early.rules#32 part 0 (spec/twilight_struggle/tests/events_early.rules:285)"
     # spec: spec/twilight_struggle/tests/events_early.rules:285
-    state.counters[2][134] = 3
+    state.counters[2][E_poland] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:286
     state.frames.pop()
-    resolve_event(state, 13, 0, "spec/twilight_struggle/tests/events_early.rules:286:5")
+    resolve_event(
+        state, E_comecon, 0, "spec/twilight_struggle/tests/events_early.rules:286:5"
+    )
     return
 
 
 def tb_events_early_33_0(state, frame):
     "test tests/events_early.rules#33 part 0 (spec/twilight_struggle/tests/events_early.rules:299)"
     # spec: spec/twilight_struggle/tests/events_early.rules:299
-    state.counters[2][157] = 3
+    state.counters[2][E_egypt] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:300
     state.frames.pop()
-    resolve_event(state, 14, 0, "spec/twilight_struggle/tests/events_early.rules:300:5")
+    resolve_event(
+        state, E_nasser, 0, "spec/twilight_struggle/tests/events_early.rules:300:5"
+    )
     return
 
 
 def tb_events_early_34_0(state, frame):
     "test tests/events_early.rules#34 part 0 (spec/twilight_struggle/tests/events_early.rules:305)"
     # spec: spec/twilight_struggle/tests/events_early.rules:305
-    state.counters[2][157] = 1
+    state.counters[2][E_egypt] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:306
     state.frames.pop()
-    resolve_event(state, 14, 0, "spec/twilight_struggle/tests/events_early.rules:306:5")
+    resolve_event(
+        state, E_nasser, 0, "spec/twilight_struggle/tests/events_early.rules:306:5"
+    )
     return
 
 
 def tb_events_early_35_0(state, frame):
     "test tests/events_early.rules#35 part 0 (spec/twilight_struggle/tests/events_early.rules:313)"
     # spec: spec/twilight_struggle/tests/events_early.rules:313
-    state.counters[2][127] = 2
+    state.counters[2][E_east_germany] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:314
-    state.counters[2][134] = 1
+    state.counters[2][E_poland] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:315
-    state.counters[2][121] = 3
+    state.counters[2][E_austria] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:316
-    state.counters[2][128] = 1
+    state.counters[2][E_finland] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:317
-    state.counters[2][131] = 1
+    state.counters[2][E_hungary] = 1
     state.frames.pop()
     return
 
@@ -1219,7 +1546,12 @@ def tb_events_early_35_1(state, frame):
     "test tests/events_early.rules#35 part 1 (spec/twilight_struggle/tests/events_early.rules:319)"
     # spec: spec/twilight_struggle/tests/events_early.rules:319
     state.frames.pop()
-    resolve_event(state, 15, 0, "spec/twilight_struggle/tests/events_early.rules:319:5")
+    resolve_event(
+        state,
+        E_warsaw_pact_formed,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:319:5",
+    )
     return
 
 
@@ -1227,27 +1559,42 @@ def tb_events_early_36_0(state, frame):
     "test tests/events_early.rules#36 part 0 (spec/twilight_struggle/tests/events_early.rules:329)"
     # spec: spec/twilight_struggle/tests/events_early.rules:329
     state.frames.pop()
-    resolve_event(state, 15, 0, "spec/twilight_struggle/tests/events_early.rules:329:5")
+    resolve_event(
+        state,
+        E_warsaw_pact_formed,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:329:5",
+    )
     return
 
 
 def tb_events_early_37_0(state, frame):
     "test tests/events_early.rules#37 part 0 (spec/twilight_struggle/tests/events_early.rules:338)"
     # spec: spec/twilight_struggle/tests/events_early.rules:338
-    state.counters[2][141] = 2
+    state.counters[2][E_yugoslavia] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:339
     state.frames.pop()
-    resolve_event(state, 15, 0, "spec/twilight_struggle/tests/events_early.rules:339:5")
+    resolve_event(
+        state,
+        E_warsaw_pact_formed,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:339:5",
+    )
     return
 
 
 def tb_events_early_38_0(state, frame):
     "test tests/events_early.rules#38 part 0 (spec/twilight_struggle/tests/events_early.rules:347)"
     # spec: spec/twilight_struggle/tests/events_early.rules:347
-    state.counters[2][129] = 3
+    state.counters[2][E_france] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:348
     state.frames.pop()
-    resolve_event(state, 16, 0, "spec/twilight_struggle/tests/events_early.rules:348:5")
+    resolve_event(
+        state,
+        E_de_gaulle_leads_france,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:348:5",
+    )
     return
 
 
@@ -1255,7 +1602,12 @@ def tb_events_early_39_0(state, frame):
     "test tests/events_early.rules#39 part 0 (spec/twilight_struggle/tests/events_early.rules:353)"
     # spec: spec/twilight_struggle/tests/events_early.rules:353
     state.frames.pop()
-    resolve_event(state, 22, 1, "spec/twilight_struggle/tests/events_early.rules:353:5")
+    resolve_event(
+        state,
+        E_marshall_plan,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:353:5",
+    )
     return
 
 
@@ -1267,15 +1619,18 @@ def tb_events_early_39_1(state, frame):
             # spec: spec/twilight_struggle/tests/events_early.rules:355
             frame[1] = 1
             if resolve_event(
-                state, 20, 1, "spec/twilight_struggle/tests/events_early.rules:355:5"
+                state,
+                E_nato,
+                1,
+                "spec/twilight_struggle/tests/events_early.rules:355:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_early.rules:356
-            state.counters[2][129] = 6
+            state.counters[2][E_france] = 6
             # spec: spec/twilight_struggle/tests/events_early.rules:357
-            state.counters[2][140] = 4
+            state.counters[2][E_west_germany] = 4
             state.frames.pop()
             return
 
@@ -1284,7 +1639,12 @@ def tb_events_early_39_2(state, frame):
     "test tests/events_early.rules#39 part 2 (spec/twilight_struggle/tests/events_early.rules:359)"
     # spec: spec/twilight_struggle/tests/events_early.rules:359
     state.frames.pop()
-    resolve_event(state, 16, 0, "spec/twilight_struggle/tests/events_early.rules:359:5")
+    resolve_event(
+        state,
+        E_de_gaulle_leads_france,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:359:5",
+    )
     return
 
 
@@ -1292,7 +1652,12 @@ def tb_events_early_40_0(state, frame):
     "test tests/events_early.rules#40 part 0 (spec/twilight_struggle/tests/events_early.rules:368)"
     # spec: spec/twilight_struggle/tests/events_early.rules:368
     state.frames.pop()
-    resolve_event(state, 17, 0, "spec/twilight_struggle/tests/events_early.rules:368:5")
+    resolve_event(
+        state,
+        E_captured_nazi_scientist,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:368:5",
+    )
     return
 
 
@@ -1300,35 +1665,50 @@ def tb_events_early_40_1(state, frame):
     "test tests/events_early.rules#40 part 1 (spec/twilight_struggle/tests/events_early.rules:370)"
     # spec: spec/twilight_struggle/tests/events_early.rules:370
     state.frames.pop()
-    resolve_event(state, 17, 1, "spec/twilight_struggle/tests/events_early.rules:370:5")
+    resolve_event(
+        state,
+        E_captured_nazi_scientist,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:370:5",
+    )
     return
 
 
 def tb_events_early_41_0(state, frame):
     "test tests/events_early.rules#41 part 0 (spec/twilight_struggle/tests/events_early.rules:378)"
     # spec: spec/twilight_struggle/tests/events_early.rules:378
-    state.counters[1][134] = 3
+    state.counters[1][E_poland] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:379
-    state.counters[1][121] = 2
+    state.counters[1][E_austria] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:380
-    state.counters[1][132] = 1
+    state.counters[1][E_italy] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:381
-    state.counters[2][132] = 4
+    state.counters[2][E_italy] = 4
     # spec: spec/twilight_struggle/tests/events_early.rules:382
-    state.counters[1][159] = 1
+    state.counters[1][E_iran] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:383
     state.frames.pop()
-    resolve_event(state, 18, 1, "spec/twilight_struggle/tests/events_early.rules:383:5")
+    resolve_event(
+        state,
+        E_truman_doctrine,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:383:5",
+    )
     return
 
 
 def tb_events_early_42_0(state, frame):
     "test tests/events_early.rules#42 part 0 (spec/twilight_struggle/tests/events_early.rules:391)"
     # spec: spec/twilight_struggle/tests/events_early.rules:391
-    state.counters[1][134] = 3
+    state.counters[1][E_poland] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:392
     state.frames.pop()
-    resolve_event(state, 18, 1, "spec/twilight_struggle/tests/events_early.rules:392:5")
+    resolve_event(
+        state,
+        E_truman_doctrine,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:392:5",
+    )
     return
 
 
@@ -1336,7 +1716,12 @@ def tb_events_early_43_0(state, frame):
     "test tests/events_early.rules#43 part 0 (spec/twilight_struggle/tests/events_early.rules:399)"
     # spec: spec/twilight_struggle/tests/events_early.rules:399
     state.frames.pop()
-    resolve_event(state, 19, 1, "spec/twilight_struggle/tests/events_early.rules:399:5")
+    resolve_event(
+        state,
+        E_olympic_games,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:399:5",
+    )
     return
 
 
@@ -1344,20 +1729,30 @@ def tb_events_early_44_0(state, frame):
     "test tests/events_early.rules#44 part 0 (spec/twilight_struggle/tests/events_early.rules:407)"
     # spec: spec/twilight_struggle/tests/events_early.rules:407
     state.frames.pop()
-    resolve_event(state, 19, 0, "spec/twilight_struggle/tests/events_early.rules:407:5")
+    resolve_event(
+        state,
+        E_olympic_games,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:407:5",
+    )
     return
 
 
 def tb_events_early_45_0(state, frame):
     "test tests/events_early.rules#45 part 0 (spec/twilight_struggle/tests/events_early.rules:414)"
     # spec: spec/twilight_struggle/tests/events_early.rules:414
-    state.counters[1][134] = 1
+    state.counters[1][E_poland] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:415
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_early.rules:416
     state.frames.pop()
-    resolve_event(state, 19, 0, "spec/twilight_struggle/tests/events_early.rules:416:5")
+    resolve_event(
+        state,
+        E_olympic_games,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:416:5",
+    )
     return
 
 
@@ -1369,7 +1764,12 @@ def tb_events_early_46_0(state, frame):
     state.vars[1] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:427
     state.frames.pop()
-    resolve_event(state, 19, 1, "spec/twilight_struggle/tests/events_early.rules:427:5")
+    resolve_event(
+        state,
+        E_olympic_games,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:427:5",
+    )
     return
 
 
@@ -1378,23 +1778,33 @@ def tb_events_early_47_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_early.rules:433
     state.vars[3] = True
     # spec: spec/twilight_struggle/tests/events_early.rules:434
-    state.counters[2][139] = 1
+    state.counters[2][E_uk] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:435
     state.frames.pop()
-    resolve_event(state, 19, 1, "spec/twilight_struggle/tests/events_early.rules:435:5")
+    resolve_event(
+        state,
+        E_olympic_games,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:435:5",
+    )
     return
 
 
 def tb_events_early_48_0(state, frame):
     "test tests/events_early.rules#48 part 0 (spec/twilight_struggle/tests/events_early.rules:443)"
     # spec: spec/twilight_struggle/tests/events_early.rules:443
-    state.counters[1][134] = 1
+    state.counters[1][E_poland] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:444
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_early.rules:445
     state.frames.pop()
-    resolve_event(state, 19, 0, "spec/twilight_struggle/tests/events_early.rules:445:5")
+    resolve_event(
+        state,
+        E_olympic_games,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:445:5",
+    )
     return
 
 
@@ -1402,18 +1812,20 @@ def tb_events_early_49_0(state, frame):
     "test tests/events_early.rules#49 part 0 (spec/twilight_struggle/tests/events_early.rules:457)"
     # spec: spec/twilight_struggle/tests/events_early.rules:457
     state.frames.pop()
-    resolve_event(state, 20, 1, "spec/twilight_struggle/tests/events_early.rules:457:5")
+    resolve_event(
+        state, E_nato, 1, "spec/twilight_struggle/tests/events_early.rules:457:5"
+    )
     return
 
 
 def tb_events_early_50_0(state, frame):
     "test tests/events_early.rules#50 part 0 (spec/twilight_struggle/tests/events_early.rules:462)"
     # spec: spec/twilight_struggle/tests/events_early.rules:462
-    state.counters[2][140] = 4
+    state.counters[2][E_west_germany] = 4
     # spec: spec/twilight_struggle/tests/events_early.rules:463
-    state.counters[2][132] = 1
+    state.counters[2][E_italy] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:464
-    state.counters[2][145] = 4
+    state.counters[2][E_japan] = 4
     # spec: spec/twilight_struggle/tests/events_early.rules:465
     activate(state, 1, [], None)
     state.frames.pop()
@@ -1424,7 +1836,9 @@ def tb_events_early_50_1(state, frame):
     "test tests/events_early.rules#50 part 1 (spec/twilight_struggle/tests/events_early.rules:467)"
     # spec: spec/twilight_struggle/tests/events_early.rules:467
     state.frames.pop()
-    resolve_event(state, 20, 1, "spec/twilight_struggle/tests/events_early.rules:467:5")
+    resolve_event(
+        state, E_nato, 1, "spec/twilight_struggle/tests/events_early.rules:467:5"
+    )
     return
 
 
@@ -1433,17 +1847,19 @@ def tb_events_early_51_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_early.rules:476
     activate(state, 2, [], None)
     # spec: spec/twilight_struggle/tests/events_early.rules:477
-    state.counters[2][138] = 2
+    state.counters[2][E_turkey] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:478
     state.frames.pop()
-    resolve_event(state, 20, 1, "spec/twilight_struggle/tests/events_early.rules:478:5")
+    resolve_event(
+        state, E_nato, 1, "spec/twilight_struggle/tests/events_early.rules:478:5"
+    )
     return
 
 
 def tb_events_early_52_0(state, frame):
     "test tests/events_early.rules#52 part 0 (spec/twilight_struggle/tests/events_early.rules:483)"
     # spec: spec/twilight_struggle/tests/events_early.rules:483
-    move_card(state, 20, 3)
+    move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:484
     state.vars[1] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:485
@@ -1451,27 +1867,32 @@ def tb_events_early_52_0(state, frame):
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_early.rules:486
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 20] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_nato] + [UNBOUND] * 2))
     return
 
 
 def tb_events_early_53_0(state, frame):
     "test tests/events_early.rules#53 part 0 (spec/twilight_struggle/tests/events_early.rules:495)"
     # spec: spec/twilight_struggle/tests/events_early.rules:495
-    state.counters[1][135] = 3
+    state.counters[1][E_romania] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:496
-    state.counters[2][135] = 1
+    state.counters[2][E_romania] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:497
-    state.counters[1][131] = 2
+    state.counters[1][E_hungary] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:498
-    state.counters[1][134] = 3
+    state.counters[1][E_poland] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:499
-    state.counters[1][123] = 1
+    state.counters[1][E_bulgaria] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:500
-    state.counters[2][123] = 1
+    state.counters[2][E_bulgaria] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:501
     state.frames.pop()
-    resolve_event(state, 21, 1, "spec/twilight_struggle/tests/events_early.rules:501:5")
+    resolve_event(
+        state,
+        E_independent_reds,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:501:5",
+    )
     return
 
 
@@ -1479,41 +1900,61 @@ def tb_events_early_54_0(state, frame):
     "test tests/events_early.rules#54 part 0 (spec/twilight_struggle/tests/events_early.rules:509)"
     # spec: spec/twilight_struggle/tests/events_early.rules:509
     state.frames.pop()
-    resolve_event(state, 21, 1, "spec/twilight_struggle/tests/events_early.rules:509:5")
+    resolve_event(
+        state,
+        E_independent_reds,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:509:5",
+    )
     return
 
 
 def tb_events_early_55_0(state, frame):
     "test tests/events_early.rules#55 part 0 (spec/twilight_struggle/tests/events_early.rules:516)"
     # spec: spec/twilight_struggle/tests/events_early.rules:516
-    state.counters[1][132] = 2
+    state.counters[1][E_italy] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:517
     state.frames.pop()
-    resolve_event(state, 22, 1, "spec/twilight_struggle/tests/events_early.rules:517:5")
+    resolve_event(
+        state,
+        E_marshall_plan,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:517:5",
+    )
     return
 
 
 def tb_events_early_56_0(state, frame):
     "test tests/events_early.rules#56 part 0 (spec/twilight_struggle/tests/events_early.rules:529)"
     # spec: spec/twilight_struggle/tests/events_early.rules:529
-    state.counters[2][147] = 2
+    state.counters[2][E_pakistan] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:530
-    state.counters[2][159] = 2
+    state.counters[2][E_iran] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:531
     state.frames.pop()
-    resolve_event(state, 23, 0, "spec/twilight_struggle/tests/events_early.rules:531:5")
+    resolve_event(
+        state,
+        E_indo_pakistani_war,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:531:5",
+    )
     return
 
 
 def tb_events_early_57_0(state, frame):
     "test tests/events_early.rules#57 part 0 (spec/twilight_struggle/tests/events_early.rules:539)"
     # spec: spec/twilight_struggle/tests/events_early.rules:539
-    state.counters[1][144] = 2
+    state.counters[1][E_india] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:540
-    state.counters[1][150] = 2
+    state.counters[1][E_burma] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:541
     state.frames.pop()
-    resolve_event(state, 23, 1, "spec/twilight_struggle/tests/events_early.rules:541:5")
+    resolve_event(
+        state,
+        E_indo_pakistani_war,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:541:5",
+    )
     return
 
 
@@ -1521,7 +1962,9 @@ def tb_events_early_58_0(state, frame):
     "test tests/events_early.rules#58 part 0 (spec/twilight_struggle/tests/events_early.rules:550)"
     # spec: spec/twilight_struggle/tests/events_early.rules:550
     state.frames.pop()
-    resolve_event(state, 24, 1, "spec/twilight_struggle/tests/events_early.rules:550:5")
+    resolve_event(
+        state, E_containment, 1, "spec/twilight_struggle/tests/events_early.rules:550:5"
+    )
     return
 
 
@@ -1537,7 +1980,12 @@ def tb_events_early_59_0(state, frame):
     "test tests/events_early.rules#59 part 0 (spec/twilight_struggle/tests/events_early.rules:561)"
     # spec: spec/twilight_struggle/tests/events_early.rules:561
     state.frames.pop()
-    resolve_event(state, 30, 0, "spec/twilight_struggle/tests/events_early.rules:561:5")
+    resolve_event(
+        state,
+        E_red_scare_purge,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:561:5",
+    )
     return
 
 
@@ -1545,7 +1993,12 @@ def tb_events_early_59_1(state, frame):
     "test tests/events_early.rules#59 part 1 (spec/twilight_struggle/tests/events_early.rules:564)"
     # spec: spec/twilight_struggle/tests/events_early.rules:564
     state.frames.pop()
-    resolve_event(state, 30, 1, "spec/twilight_struggle/tests/events_early.rules:564:5")
+    resolve_event(
+        state,
+        E_red_scare_purge,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:564:5",
+    )
     return
 
 
@@ -1565,7 +2018,10 @@ def tb_events_early_60_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_early.rules:571
             frame[1] = 1
             if resolve_event(
-                state, 30, 0, "spec/twilight_struggle/tests/events_early.rules:571:5"
+                state,
+                E_red_scare_purge,
+                0,
+                "spec/twilight_struggle/tests/events_early.rules:571:5",
             ):
                 return
             pc = 1
@@ -1573,7 +2029,10 @@ def tb_events_early_60_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_early.rules:572
             state.frames.pop()
             resolve_event(
-                state, 24, 1, "spec/twilight_struggle/tests/events_early.rules:572:5"
+                state,
+                E_containment,
+                1,
+                "spec/twilight_struggle/tests/events_early.rules:572:5",
             )
             return
 
@@ -1588,7 +2047,10 @@ def tb_events_early_60_1(state, frame):
             # spec: spec/twilight_struggle/tests/events_early.rules:575
             frame[1] = 1
             if resolve_event(
-                state, 24, 1, "spec/twilight_struggle/tests/events_early.rules:575:5"
+                state,
+                E_containment,
+                1,
+                "spec/twilight_struggle/tests/events_early.rules:575:5",
             ):
                 return
             pc = 1
@@ -1596,7 +2058,10 @@ def tb_events_early_60_1(state, frame):
             # spec: spec/twilight_struggle/tests/events_early.rules:576
             state.frames.pop()
             resolve_event(
-                state, 30, 0, "spec/twilight_struggle/tests/events_early.rules:576:5"
+                state,
+                E_red_scare_purge,
+                0,
+                "spec/twilight_struggle/tests/events_early.rules:576:5",
             )
             return
 
@@ -1604,20 +2069,24 @@ def tb_events_early_60_1(state, frame):
 def tb_events_early_61_0(state, frame):
     "test tests/events_early.rules#61 part 0 (spec/twilight_struggle/tests/events_early.rules:583)"
     # spec: spec/twilight_struggle/tests/events_early.rules:583
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:584
     state.frames.pop()
-    resolve_event(state, 25, 1, "spec/twilight_struggle/tests/events_early.rules:584:5")
+    resolve_event(
+        state, E_cia_created, 1, "spec/twilight_struggle/tests/events_early.rules:584:5"
+    )
     return
 
 
 def tb_events_early_62_0(state, frame):
     "test tests/events_early.rules#62 part 0 (spec/twilight_struggle/tests/events_early.rules:590)"
     # spec: spec/twilight_struggle/tests/events_early.rules:590
-    state.counters[1][192] = 1
+    state.counters[1][E_mexico] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:591
     state.frames.pop()
-    resolve_event(state, 25, 1, "spec/twilight_struggle/tests/events_early.rules:591:5")
+    resolve_event(
+        state, E_cia_created, 1, "spec/twilight_struggle/tests/events_early.rules:591:5"
+    )
     return
 
 
@@ -1629,7 +2098,10 @@ def tb_events_early_63_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_early.rules:599
             frame[1] = 1
             if resolve_event(
-                state, 24, 1, "spec/twilight_struggle/tests/events_early.rules:599:5"
+                state,
+                E_containment,
+                1,
+                "spec/twilight_struggle/tests/events_early.rules:599:5",
             ):
                 return
             pc = 1
@@ -1637,7 +2109,10 @@ def tb_events_early_63_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_early.rules:600
             state.frames.pop()
             resolve_event(
-                state, 25, 1, "spec/twilight_struggle/tests/events_early.rules:600:5"
+                state,
+                E_cia_created,
+                1,
+                "spec/twilight_struggle/tests/events_early.rules:600:5",
             )
             return
 
@@ -1645,54 +2120,68 @@ def tb_events_early_63_0(state, frame):
 def tb_events_early_64_0(state, frame):
     "test tests/events_early.rules#64 part 0 (spec/twilight_struggle/tests/events_early.rules:606)"
     # spec: spec/twilight_struggle/tests/events_early.rules:606
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:607
     state.frames.pop()
-    resolve_event(state, 25, 1, "spec/twilight_struggle/tests/events_early.rules:607:5")
+    resolve_event(
+        state, E_cia_created, 1, "spec/twilight_struggle/tests/events_early.rules:607:5"
+    )
     return
 
 
 def tb_events_early_65_0(state, frame):
     "test tests/events_early.rules#65 part 0 (spec/twilight_struggle/tests/events_early.rules:617)"
     # spec: spec/twilight_struggle/tests/events_early.rules:617
-    state.counters[1][145] = 2
+    state.counters[1][E_japan] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:618
-    state.counters[2][145] = 1
+    state.counters[2][E_japan] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:619
     state.frames.pop()
-    resolve_event(state, 26, 1, "spec/twilight_struggle/tests/events_early.rules:619:5")
+    resolve_event(
+        state,
+        E_us_japan_mutual_defense_pact,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:619:5",
+    )
     return
 
 
 def tb_events_early_66_0(state, frame):
     "test tests/events_early.rules#66 part 0 (spec/twilight_struggle/tests/events_early.rules:628)"
     # spec: spec/twilight_struggle/tests/events_early.rules:628
-    state.counters[2][129] = 3
+    state.counters[2][E_france] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:629
-    state.counters[2][139] = 5
+    state.counters[2][E_uk] = 5
     # spec: spec/twilight_struggle/tests/events_early.rules:630
-    state.counters[2][161] = 1
+    state.counters[2][E_israel] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:631
-    state.counters[2][132] = 2
+    state.counters[2][E_italy] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:632
     state.frames.pop()
-    resolve_event(state, 27, 0, "spec/twilight_struggle/tests/events_early.rules:632:5")
+    resolve_event(
+        state, E_suez_crisis, 0, "spec/twilight_struggle/tests/events_early.rules:632:5"
+    )
     return
 
 
 def tb_events_early_67_0(state, frame):
     "test tests/events_early.rules#67 part 0 (spec/twilight_struggle/tests/events_early.rules:645)"
     # spec: spec/twilight_struggle/tests/events_early.rules:645
-    state.counters[1][127] = 3
+    state.counters[1][E_east_germany] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:646
-    state.counters[1][134] = 2
+    state.counters[1][E_poland] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:647
-    state.counters[1][131] = 1
+    state.counters[1][E_hungary] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:648
-    state.counters[1][123] = 1
+    state.counters[1][E_bulgaria] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:649
     state.frames.pop()
-    resolve_event(state, 28, 1, "spec/twilight_struggle/tests/events_early.rules:649:5")
+    resolve_event(
+        state,
+        E_east_european_unrest,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:649:5",
+    )
     return
 
 
@@ -1701,14 +2190,19 @@ def tb_events_early_68_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_early.rules:659
     state.tracks[2] = 8
     # spec: spec/twilight_struggle/tests/events_early.rules:660
-    state.counters[1][127] = 3
+    state.counters[1][E_east_germany] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:661
-    state.counters[1][134] = 2
+    state.counters[1][E_poland] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:662
-    state.counters[1][131] = 1
+    state.counters[1][E_hungary] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:663
     state.frames.pop()
-    resolve_event(state, 28, 1, "spec/twilight_struggle/tests/events_early.rules:663:5")
+    resolve_event(
+        state,
+        E_east_european_unrest,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:663:5",
+    )
     return
 
 
@@ -1716,31 +2210,41 @@ def tb_events_early_69_0(state, frame):
     "test tests/events_early.rules#69 part 0 (spec/twilight_struggle/tests/events_early.rules:671)"
     # spec: spec/twilight_struggle/tests/events_early.rules:671
     state.frames.pop()
-    resolve_event(state, 29, 0, "spec/twilight_struggle/tests/events_early.rules:671:5")
+    resolve_event(
+        state,
+        E_decolonization,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:671:5",
+    )
     return
 
 
 def tb_events_early_70_0(state, frame):
     "test tests/events_early.rules#70 part 0 (spec/twilight_struggle/tests/events_early.rules:684)"
     # spec: spec/twilight_struggle/tests/events_early.rules:684
-    state.counters[2][186] = 1
+    state.counters[2][E_cuba] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:685
-    move_card(state, 7, 3)
+    move_card(state, E_fidel, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:686
-    move_card(state, 20, 3)
+    move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:687
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_early.rules:688
     state.frames.pop()
-    resolve_event(state, 31, 1, "spec/twilight_struggle/tests/events_early.rules:688:5")
+    resolve_event(
+        state,
+        E_un_intervention,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:688:5",
+    )
     return
 
 
 def tb_events_early_71_0(state, frame):
     "test tests/events_early.rules#71 part 0 (spec/twilight_struggle/tests/events_early.rules:698)"
     # spec: spec/twilight_struggle/tests/events_early.rules:698
-    move_card(state, 20, 3)
+    move_card(state, E_nato, 3)
     state.frames.pop()
     return
 
@@ -1748,7 +2252,7 @@ def tb_events_early_71_0(state, frame):
 def tb_events_early_71_1(state, frame):
     "test tests/events_early.rules#71 part 1 (spec/twilight_struggle/tests/events_early.rules:700)"
     # spec: spec/twilight_struggle/tests/events_early.rules:700
-    move_card(state, 9, 3)
+    move_card(state, E_blockade, 3)
     state.frames.pop()
     return
 
@@ -1764,41 +2268,51 @@ def tb_events_early_71_2(state, frame):
 def tb_events_early_72_0(state, frame):
     "test tests/events_early.rules#72 part 0 (spec/twilight_struggle/tests/events_early.rules:709)"
     # spec: spec/twilight_struggle/tests/events_early.rules:709
-    move_card(state, 31, 2)
+    move_card(state, E_un_intervention, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:710
-    move_card(state, 3, 2)
+    move_card(state, E_duck_and_cover, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:711
-    state.counters[1][134] = 1
+    state.counters[1][E_poland] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:712
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_early.rules:713
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 31] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_un_intervention] + [UNBOUND] * 2))
     return
 
 
 def tb_events_early_73_0(state, frame):
     "test tests/events_early.rules#73 part 0 (spec/twilight_struggle/tests/events_early.rules:724)"
     # spec: spec/twilight_struggle/tests/events_early.rules:724
-    state.counters[1][134] = 3
+    state.counters[1][E_poland] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:725
-    state.counters[1][127] = 3
+    state.counters[1][E_east_germany] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:726
-    state.counters[2][132] = 2
+    state.counters[2][E_italy] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:727
     state.frames.pop()
-    resolve_event(state, 32, 0, "spec/twilight_struggle/tests/events_early.rules:727:5")
+    resolve_event(
+        state,
+        E_de_stalinization,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:727:5",
+    )
     return
 
 
 def tb_events_early_74_0(state, frame):
     "test tests/events_early.rules#74 part 0 (spec/twilight_struggle/tests/events_early.rules:743)"
     # spec: spec/twilight_struggle/tests/events_early.rules:743
-    state.counters[1][134] = 3
+    state.counters[1][E_poland] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:744
     state.frames.pop()
-    resolve_event(state, 32, 0, "spec/twilight_struggle/tests/events_early.rules:744:5")
+    resolve_event(
+        state,
+        E_de_stalinization,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:744:5",
+    )
     return
 
 
@@ -1808,7 +2322,12 @@ def tb_events_early_75_0(state, frame):
     state.tracks[0] = 4
     # spec: spec/twilight_struggle/tests/events_early.rules:753
     state.frames.pop()
-    resolve_event(state, 33, 1, "spec/twilight_struggle/tests/events_early.rules:753:5")
+    resolve_event(
+        state,
+        E_nuclear_test_ban,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:753:5",
+    )
     return
 
 
@@ -1818,17 +2337,27 @@ def tb_events_early_76_0(state, frame):
     state.tracks[0] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:759
     state.frames.pop()
-    resolve_event(state, 33, 0, "spec/twilight_struggle/tests/events_early.rules:759:5")
+    resolve_event(
+        state,
+        E_nuclear_test_ban,
+        0,
+        "spec/twilight_struggle/tests/events_early.rules:759:5",
+    )
     return
 
 
 def tb_events_early_77_0(state, frame):
     "test tests/events_early.rules#77 part 0 (spec/twilight_struggle/tests/events_early.rules:766)"
     # spec: spec/twilight_struggle/tests/events_early.rules:766
-    state.counters[2][149] = 3
+    state.counters[2][E_taiwan] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:767
     state.frames.pop()
-    resolve_event(state, 34, 1, "spec/twilight_struggle/tests/events_early.rules:767:5")
+    resolve_event(
+        state,
+        E_formosan_resolution,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:767:5",
+    )
     return
 
 
@@ -1836,17 +2365,27 @@ def tb_events_early_77_1(state, frame):
     "test tests/events_early.rules#77 part 1 (spec/twilight_struggle/tests/events_early.rules:769)"
     # spec: spec/twilight_struggle/tests/events_early.rules:769
     state.frames.pop()
-    resolve_event(state, 0, 1, "spec/twilight_struggle/tests/events_early.rules:769:5")
+    resolve_event(
+        state,
+        E_asia_scoring,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:769:5",
+    )
     return
 
 
 def tb_events_early_78_0(state, frame):
     "test tests/events_early.rules#78 part 0 (spec/twilight_struggle/tests/events_early.rules:774)"
     # spec: spec/twilight_struggle/tests/events_early.rules:774
-    state.counters[1][149] = 3
+    state.counters[1][E_taiwan] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:775
     state.frames.pop()
-    resolve_event(state, 34, 1, "spec/twilight_struggle/tests/events_early.rules:775:5")
+    resolve_event(
+        state,
+        E_formosan_resolution,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:775:5",
+    )
     return
 
 
@@ -1858,15 +2397,18 @@ def tb_events_early_79_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_early.rules:780
             frame[1] = 1
             if resolve_event(
-                state, 34, 1, "spec/twilight_struggle/tests/events_early.rules:780:5"
+                state,
+                E_formosan_resolution,
+                1,
+                "spec/twilight_struggle/tests/events_early.rules:780:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_early.rules:781
-            state.counters[2][149] = 3
+            state.counters[2][E_taiwan] = 3
             # spec: spec/twilight_struggle/tests/events_early.rules:782
-            emit_card_played(state, 0, 5)
+            emit_card_played(state, 0, E_china_card)
             state.frames.pop()
             return
 
@@ -1874,7 +2416,7 @@ def tb_events_early_79_0(state, frame):
 def tb_events_early_79_1(state, frame):
     "test tests/events_early.rules#79 part 1 (spec/twilight_struggle/tests/events_early.rules:784)"
     # spec: spec/twilight_struggle/tests/events_early.rules:784
-    emit_card_played(state, 1, 5)
+    emit_card_played(state, 1, E_china_card)
     state.frames.pop()
     return
 
@@ -1887,7 +2429,10 @@ def tb_events_early_80_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_early.rules:789
             frame[1] = 1
             if resolve_event(
-                state, 34, 1, "spec/twilight_struggle/tests/events_early.rules:789:5"
+                state,
+                E_formosan_resolution,
+                1,
+                "spec/twilight_struggle/tests/events_early.rules:789:5",
             ):
                 return
             pc = 1
@@ -1901,7 +2446,7 @@ def tb_events_early_80_0(state, frame):
             state.counters[4][:] = state.counters[2]
             # spec: spec/twilight_struggle/tests/events_early.rules:793
             state.frames.pop()
-            state.frames.append(new_frame(1, [1, 5] + [UNBOUND] * 2))
+            state.frames.append(new_frame(1, [1, E_china_card] + [UNBOUND] * 2))
             return
 
 
@@ -1910,7 +2455,7 @@ def tb_events_early_81_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_early.rules:802
     state.tracks[0] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:803
-    move_card(state, 3, 7)
+    move_card(state, E_duck_and_cover, 7)
     # spec: spec/twilight_struggle/tests/events_early.rules:804
     state.frames.pop()
     state.frames.append(new_frame(28, [1] + [UNBOUND] * 3))
@@ -1920,11 +2465,11 @@ def tb_events_early_81_0(state, frame):
 def tb_events_early_82_0(state, frame):
     "test tests/events_early.rules#82 part 0 (spec/twilight_struggle/tests/events_early.rules:809)"
     # spec: spec/twilight_struggle/tests/events_early.rules:809
-    state.counters[2][140] = 3
+    state.counters[2][E_west_germany] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:810
-    move_card(state, 20, 3)
+    move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:811
-    move_card(state, 9, 7)
+    move_card(state, E_blockade, 7)
     # spec: spec/twilight_struggle/tests/events_early.rules:812
     state.frames.pop()
     state.frames.append(new_frame(28, [1] + [UNBOUND] * 3))
@@ -1934,64 +2479,75 @@ def tb_events_early_82_0(state, frame):
 def tb_events_late_0_0(state, frame):
     "test tests/events_late.rules#0 part 0 (spec/twilight_struggle/tests/events_late.rules:11)"
     # spec: spec/twilight_struggle/tests/events_late.rules:11
-    state.counters[2][159] = 3
+    state.counters[2][E_iran] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:12
-    state.counters[1][159] = 1
+    state.counters[1][E_iran] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:13
     state.frames.pop()
-    resolve_event(state, 81, 0, "spec/twilight_struggle/tests/events_late.rules:13:5")
+    resolve_event(
+        state,
+        E_iranian_hostage_crisis,
+        0,
+        "spec/twilight_struggle/tests/events_late.rules:13:5",
+    )
     return
 
 
 def tb_events_late_1_0(state, frame):
     "test tests/events_late.rules#1 part 0 (spec/twilight_struggle/tests/events_late.rules:20)"
     # spec: spec/twilight_struggle/tests/events_late.rules:20
-    move_card(state, 20, 3)
+    move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:21
-    move_card(state, 24, 3)
+    move_card(state, E_containment, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:22
-    move_card(state, 3, 3)
+    move_card(state, E_duck_and_cover, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:23
     state.frames.pop()
-    resolve_event(state, 91, 0, "spec/twilight_struggle/tests/events_late.rules:23:5")
+    resolve_event(
+        state, E_terrorism, 0, "spec/twilight_struggle/tests/events_late.rules:23:5"
+    )
     return
 
 
 def tb_events_late_2_0(state, frame):
     "test tests/events_late.rules#2 part 0 (spec/twilight_struggle/tests/events_late.rules:28)"
     # spec: spec/twilight_struggle/tests/events_late.rules:28
-    move_card(state, 81, 2)
+    move_card(state, E_iranian_hostage_crisis, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:29
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 81] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_iranian_hostage_crisis] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_2_1(state, frame):
     "test tests/events_late.rules#2 part 1 (spec/twilight_struggle/tests/events_late.rules:32)"
     # spec: spec/twilight_struggle/tests/events_late.rules:32
-    move_card(state, 20, 3)
+    move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:33
-    move_card(state, 24, 3)
+    move_card(state, E_containment, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:34
-    move_card(state, 3, 3)
+    move_card(state, E_duck_and_cover, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:35
     state.frames.pop()
-    resolve_event(state, 91, 0, "spec/twilight_struggle/tests/events_late.rules:35:5")
+    resolve_event(
+        state, E_terrorism, 0, "spec/twilight_struggle/tests/events_late.rules:35:5"
+    )
     return
 
 
 def tb_events_late_3_0(state, frame):
     "test tests/events_late.rules#3 part 0 (spec/twilight_struggle/tests/events_late.rules:40)"
     # spec: spec/twilight_struggle/tests/events_late.rules:40
-    move_card(state, 81, 10)
+    move_card(state, E_iranian_hostage_crisis, 10)
     # spec: spec/twilight_struggle/tests/events_late.rules:41
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:42
-    move_card(state, 9, 2)
+    move_card(state, E_blockade, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:43
     state.frames.pop()
-    resolve_event(state, 91, 1, "spec/twilight_struggle/tests/events_late.rules:43:5")
+    resolve_event(
+        state, E_terrorism, 1, "spec/twilight_struggle/tests/events_late.rules:43:5"
+    )
     return
 
 
@@ -1999,49 +2555,58 @@ def tb_events_late_4_0(state, frame):
     "test tests/events_late.rules#4 part 0 (spec/twilight_struggle/tests/events_late.rules:48)"
     # spec: spec/twilight_struggle/tests/events_late.rules:48
     state.frames.pop()
-    resolve_event(state, 91, 0, "spec/twilight_struggle/tests/events_late.rules:48:5")
+    resolve_event(
+        state, E_terrorism, 0, "spec/twilight_struggle/tests/events_late.rules:48:5"
+    )
     return
 
 
 def tb_events_late_5_0(state, frame):
     "test tests/events_late.rules#5 part 0 (spec/twilight_struggle/tests/events_late.rules:55)"
     # spec: spec/twilight_struggle/tests/events_late.rules:55
-    state.counters[1][139] = 2
+    state.counters[1][E_uk] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:56
     state.frames.pop()
-    resolve_event(state, 82, 1, "spec/twilight_struggle/tests/events_late.rules:56:5")
+    resolve_event(
+        state, E_the_iron_lady, 1, "spec/twilight_struggle/tests/events_late.rules:56:5"
+    )
     return
 
 
 def tb_events_late_6_0(state, frame):
     "test tests/events_late.rules#6 part 0 (spec/twilight_struggle/tests/events_late.rules:62)"
     # spec: spec/twilight_struggle/tests/events_late.rules:62
-    move_card(state, 82, 3)
+    move_card(state, E_the_iron_lady, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:63
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 82] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_the_iron_lady] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_7_0(state, frame):
     "test tests/events_late.rules#7 part 0 (spec/twilight_struggle/tests/events_late.rules:73)"
     # spec: spec/twilight_struggle/tests/events_late.rules:73
-    state.counters[1][164] = 5
+    state.counters[1][E_libya] = 5
     # spec: spec/twilight_struggle/tests/events_late.rules:74
     state.frames.pop()
-    resolve_event(state, 83, 1, "spec/twilight_struggle/tests/events_late.rules:74:5")
+    resolve_event(
+        state,
+        E_reagan_bombs_libya,
+        1,
+        "spec/twilight_struggle/tests/events_late.rules:74:5",
+    )
     return
 
 
 def tb_events_late_8_0(state, frame):
     "test tests/events_late.rules#8 part 0 (spec/twilight_struggle/tests/events_late.rules:79)"
     # spec: spec/twilight_struggle/tests/events_late.rules:79
-    state.counters[1][164] = 1
+    state.counters[1][E_libya] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:80
-    move_card(state, 83, 3)
+    move_card(state, E_reagan_bombs_libya, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:81
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 83] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_reagan_bombs_libya] + [UNBOUND] * 2))
     return
 
 
@@ -2068,16 +2633,16 @@ def tb_events_late_10_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:99
     state.tracks[7] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:100
-    state.counters[1][164] = 4
+    state.counters[1][E_libya] = 4
     # spec: spec/twilight_struggle/tests/events_late.rules:101
-    move_card(state, 83, 9)
+    move_card(state, E_reagan_bombs_libya, 9)
     # spec: spec/twilight_struggle/tests/events_late.rules:102
-    move_card(state, 1, 9)
+    move_card(state, E_europe_scoring, 9)
     # spec: spec/twilight_struggle/tests/events_late.rules:103
-    move_card(state, 84, 3)
+    move_card(state, E_star_wars, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:104
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 84] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_star_wars] + [UNBOUND] * 2))
     return
 
 
@@ -2086,12 +2651,14 @@ def tb_events_late_11_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:115
     state.tracks[7] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:116
-    state.counters[2][159] = 2
+    state.counters[2][E_iran] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:117
-    move_card(state, 81, 9)
+    move_card(state, E_iranian_hostage_crisis, 9)
     # spec: spec/twilight_struggle/tests/events_late.rules:118
     state.frames.pop()
-    resolve_event(state, 84, 1, "spec/twilight_struggle/tests/events_late.rules:118:5")
+    resolve_event(
+        state, E_star_wars, 1, "spec/twilight_struggle/tests/events_late.rules:118:5"
+    )
     return
 
 
@@ -2100,10 +2667,12 @@ def tb_events_late_12_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:124
     state.tracks[7] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:125
-    move_card(state, 100, 9)
+    move_card(state, E_solidarity, 9)
     # spec: spec/twilight_struggle/tests/events_late.rules:126
     state.frames.pop()
-    resolve_event(state, 84, 1, "spec/twilight_struggle/tests/events_late.rules:126:5")
+    resolve_event(
+        state, E_star_wars, 1, "spec/twilight_struggle/tests/events_late.rules:126:5"
+    )
     return
 
 
@@ -2112,10 +2681,12 @@ def tb_events_late_13_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:133
     state.tracks[7] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:134
-    move_card(state, 0, 9)
+    move_card(state, E_asia_scoring, 9)
     # spec: spec/twilight_struggle/tests/events_late.rules:135
     state.frames.pop()
-    resolve_event(state, 84, 1, "spec/twilight_struggle/tests/events_late.rules:135:5")
+    resolve_event(
+        state, E_star_wars, 1, "spec/twilight_struggle/tests/events_late.rules:135:5"
+    )
     return
 
 
@@ -2131,7 +2702,12 @@ def tb_events_late_14_1(state, frame):
     "test tests/events_late.rules#14 part 1 (spec/twilight_struggle/tests/events_late.rules:144)"
     # spec: spec/twilight_struggle/tests/events_late.rules:144
     state.frames.pop()
-    resolve_event(state, 85, 1, "spec/twilight_struggle/tests/events_late.rules:144:5")
+    resolve_event(
+        state,
+        E_north_sea_oil,
+        1,
+        "spec/twilight_struggle/tests/events_late.rules:144:5",
+    )
     return
 
 
@@ -2157,7 +2733,12 @@ def tb_events_late_15_1(state, frame):
     "test tests/events_late.rules#15 part 1 (spec/twilight_struggle/tests/events_late.rules:154)"
     # spec: spec/twilight_struggle/tests/events_late.rules:154
     state.frames.pop()
-    resolve_event(state, 85, 1, "spec/twilight_struggle/tests/events_late.rules:154:5")
+    resolve_event(
+        state,
+        E_north_sea_oil,
+        1,
+        "spec/twilight_struggle/tests/events_late.rules:154:5",
+    )
     return
 
 
@@ -2171,13 +2752,16 @@ def tb_events_late_16_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_late.rules:160
             frame[1] = 1
             if resolve_event(
-                state, 85, 1, "spec/twilight_struggle/tests/events_late.rules:160:5"
+                state,
+                E_north_sea_oil,
+                1,
+                "spec/twilight_struggle/tests/events_late.rules:160:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_late.rules:161
-            move_card(state, 24, 3)
+            move_card(state, E_containment, 3)
             # spec: spec/twilight_struggle/tests/events_late.rules:162
             state.tracks[3] = 8
             # spec: spec/twilight_struggle/tests/events_late.rules:163
@@ -2190,7 +2774,9 @@ def tb_events_late_17_0(state, frame):
     "test tests/events_late.rules#17 part 0 (spec/twilight_struggle/tests/events_late.rules:172)"
     # spec: spec/twilight_struggle/tests/events_late.rules:172
     state.frames.pop()
-    resolve_event(state, 86, 0, "spec/twilight_struggle/tests/events_late.rules:172:5")
+    resolve_event(
+        state, E_the_reformer, 0, "spec/twilight_struggle/tests/events_late.rules:172:5"
+    )
     return
 
 
@@ -2200,16 +2786,18 @@ def tb_events_late_18_0(state, frame):
     state.tracks[1] = -1
     # spec: spec/twilight_struggle/tests/events_late.rules:183
     state.frames.pop()
-    resolve_event(state, 86, 0, "spec/twilight_struggle/tests/events_late.rules:183:5")
+    resolve_event(
+        state, E_the_reformer, 0, "spec/twilight_struggle/tests/events_late.rules:183:5"
+    )
     return
 
 
 def tb_events_late_19_0(state, frame):
     "test tests/events_late.rules#19 part 0 (spec/twilight_struggle/tests/events_late.rules:189)"
     # spec: spec/twilight_struggle/tests/events_late.rules:189
-    state.counters[2][132] = 1
+    state.counters[2][E_italy] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:190
-    state.counters[1][132] = 1
+    state.counters[1][E_italy] = 1
     state.frames.pop()
     return
 
@@ -2218,14 +2806,16 @@ def tb_events_late_19_1(state, frame):
     "test tests/events_late.rules#19 part 1 (spec/twilight_struggle/tests/events_late.rules:192)"
     # spec: spec/twilight_struggle/tests/events_late.rules:192
     state.frames.pop()
-    resolve_event(state, 86, 0, "spec/twilight_struggle/tests/events_late.rules:192:5")
+    resolve_event(
+        state, E_the_reformer, 0, "spec/twilight_struggle/tests/events_late.rules:192:5"
+    )
     return
 
 
 def tb_events_late_19_2(state, frame):
     "test tests/events_late.rules#19 part 2 (spec/twilight_struggle/tests/events_late.rules:197)"
     # spec: spec/twilight_struggle/tests/events_late.rules:197
-    state.counters[2][159] = 1
+    state.counters[2][E_iran] = 1
     state.frames.pop()
     return
 
@@ -2236,7 +2826,9 @@ def tb_events_late_20_0(state, frame):
     state.tracks[0] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:203
     state.frames.pop()
-    resolve_event(state, 89, 0, "spec/twilight_struggle/tests/events_late.rules:203:5")
+    resolve_event(
+        state, E_glasnost, 0, "spec/twilight_struggle/tests/events_late.rules:203:5"
+    )
     return
 
 
@@ -2247,13 +2839,15 @@ def tb_events_late_21_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:209
     activate(state, 11, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:210
-    state.counters[2][159] = 2
+    state.counters[2][E_iran] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:211
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_late.rules:212
     state.frames.pop()
-    resolve_event(state, 89, 0, "spec/twilight_struggle/tests/events_late.rules:212:5")
+    resolve_event(
+        state, E_glasnost, 0, "spec/twilight_struggle/tests/events_late.rules:212:5"
+    )
     return
 
 
@@ -2262,38 +2856,50 @@ def tb_events_late_22_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:222
     activate(state, 11, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:223
-    state.counters[2][159] = 2
+    state.counters[2][E_iran] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:224
     state.frames.pop()
-    resolve_event(state, 89, 0, "spec/twilight_struggle/tests/events_late.rules:224:5")
+    resolve_event(
+        state, E_glasnost, 0, "spec/twilight_struggle/tests/events_late.rules:224:5"
+    )
     return
 
 
 def tb_events_late_23_0(state, frame):
     "test tests/events_late.rules#23 part 0 (spec/twilight_struggle/tests/events_late.rules:234)"
     # spec: spec/twilight_struggle/tests/events_late.rules:234
-    state.counters[2][163] = 2
+    state.counters[2][E_lebanon] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:235
-    state.counters[2][161] = 1
+    state.counters[2][E_israel] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:236
-    state.counters[2][159] = 3
+    state.counters[2][E_iran] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:237
     state.frames.pop()
-    resolve_event(state, 87, 0, "spec/twilight_struggle/tests/events_late.rules:237:5")
+    resolve_event(
+        state,
+        E_marine_barracks_bombing,
+        0,
+        "spec/twilight_struggle/tests/events_late.rules:237:5",
+    )
     return
 
 
 def tb_events_late_24_0(state, frame):
     "test tests/events_late.rules#24 part 0 (spec/twilight_struggle/tests/events_late.rules:246)"
     # spec: spec/twilight_struggle/tests/events_late.rules:246
-    state.counters[2][163] = 1
+    state.counters[2][E_lebanon] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:247
-    state.counters[2][161] = 1
+    state.counters[2][E_israel] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:248
-    state.counters[2][145] = 2
+    state.counters[2][E_japan] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:249
     state.frames.pop()
-    resolve_event(state, 87, 0, "spec/twilight_struggle/tests/events_late.rules:249:5")
+    resolve_event(
+        state,
+        E_marine_barracks_bombing,
+        0,
+        "spec/twilight_struggle/tests/events_late.rules:249:5",
+    )
     return
 
 
@@ -2301,20 +2907,30 @@ def tb_events_late_25_0(state, frame):
     "test tests/events_late.rules#25 part 0 (spec/twilight_struggle/tests/events_late.rules:257)"
     # spec: spec/twilight_struggle/tests/events_late.rules:257
     state.frames.pop()
-    resolve_event(state, 88, 1, "spec/twilight_struggle/tests/events_late.rules:257:5")
+    resolve_event(
+        state,
+        E_soviets_shoot_down_kal_007,
+        1,
+        "spec/twilight_struggle/tests/events_late.rules:257:5",
+    )
     return
 
 
 def tb_events_late_26_0(state, frame):
     "test tests/events_late.rules#26 part 0 (spec/twilight_struggle/tests/events_late.rules:262)"
     # spec: spec/twilight_struggle/tests/events_late.rules:262
-    state.counters[2][148] = 3
+    state.counters[2][E_south_korea] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:263
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_late.rules:264
     state.frames.pop()
-    resolve_event(state, 88, 1, "spec/twilight_struggle/tests/events_late.rules:264:5")
+    resolve_event(
+        state,
+        E_soviets_shoot_down_kal_007,
+        1,
+        "spec/twilight_struggle/tests/events_late.rules:264:5",
+    )
     return
 
 
@@ -2326,39 +2942,59 @@ def tb_events_late_27_0(state, frame):
     state.vars[1] = 0
     # spec: spec/twilight_struggle/tests/events_late.rules:275
     state.frames.pop()
-    resolve_event(state, 88, 1, "spec/twilight_struggle/tests/events_late.rules:275:5")
+    resolve_event(
+        state,
+        E_soviets_shoot_down_kal_007,
+        1,
+        "spec/twilight_struggle/tests/events_late.rules:275:5",
+    )
     return
 
 
 def tb_events_late_28_0(state, frame):
     "test tests/events_late.rules#28 part 0 (spec/twilight_struggle/tests/events_late.rules:282)"
     # spec: spec/twilight_struggle/tests/events_late.rules:282
-    state.counters[2][193] = 2
+    state.counters[2][E_nicaragua] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:283
-    state.counters[2][186] = 1
+    state.counters[2][E_cuba] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:284
     state.frames.pop()
-    resolve_event(state, 90, 0, "spec/twilight_struggle/tests/events_late.rules:284:5")
+    resolve_event(
+        state,
+        E_ortega_elected_in_nicaragua,
+        0,
+        "spec/twilight_struggle/tests/events_late.rules:284:5",
+    )
     return
 
 
 def tb_events_late_29_0(state, frame):
     "test tests/events_late.rules#29 part 0 (spec/twilight_struggle/tests/events_late.rules:297)"
     # spec: spec/twilight_struggle/tests/events_late.rules:297
-    state.counters[2][193] = 1
+    state.counters[2][E_nicaragua] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:298
     state.frames.pop()
-    resolve_event(state, 90, 0, "spec/twilight_struggle/tests/events_late.rules:298:5")
+    resolve_event(
+        state,
+        E_ortega_elected_in_nicaragua,
+        0,
+        "spec/twilight_struggle/tests/events_late.rules:298:5",
+    )
     return
 
 
 def tb_events_late_30_0(state, frame):
     "test tests/events_late.rules#30 part 0 (spec/twilight_struggle/tests/events_late.rules:303)"
     # spec: spec/twilight_struggle/tests/events_late.rules:303
-    state.counters[2][191] = 1
+    state.counters[2][E_honduras] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:304
     state.frames.pop()
-    resolve_event(state, 90, 0, "spec/twilight_struggle/tests/events_late.rules:304:5")
+    resolve_event(
+        state,
+        E_ortega_elected_in_nicaragua,
+        0,
+        "spec/twilight_struggle/tests/events_late.rules:304:5",
+    )
     return
 
 
@@ -2366,7 +3002,12 @@ def tb_events_late_31_0(state, frame):
     "test tests/events_late.rules#31 part 0 (spec/twilight_struggle/tests/events_late.rules:312)"
     # spec: spec/twilight_struggle/tests/events_late.rules:312
     state.frames.pop()
-    resolve_event(state, 92, 0, "spec/twilight_struggle/tests/events_late.rules:312:5")
+    resolve_event(
+        state,
+        E_iran_contra_scandal,
+        0,
+        "spec/twilight_struggle/tests/events_late.rules:312:5",
+    )
     return
 
 
@@ -2386,13 +3027,16 @@ def tb_events_late_32_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_late.rules:319
             frame[1] = 1
             if resolve_event(
-                state, 92, 0, "spec/twilight_struggle/tests/events_late.rules:319:5"
+                state,
+                E_iran_contra_scandal,
+                0,
+                "spec/twilight_struggle/tests/events_late.rules:319:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_late.rules:320
-            state.counters[1][159] = 1
+            state.counters[1][E_iran] = 1
             state.frames.pop()
             return
 
@@ -2400,7 +3044,7 @@ def tb_events_late_32_0(state, frame):
 def tb_events_late_32_1(state, frame):
     "test tests/events_late.rules#32 part 1 (spec/twilight_struggle/tests/events_late.rules:322)"
     # spec: spec/twilight_struggle/tests/events_late.rules:322
-    p_realignment_roll(state, 1, 159)
+    p_realignment_roll(state, 1, E_iran)
     state.frames.pop()
     return
 
@@ -2408,13 +3052,13 @@ def tb_events_late_32_1(state, frame):
 def tb_events_late_33_0(state, frame):
     "test tests/events_late.rules#33 part 0 (spec/twilight_struggle/tests/events_late.rules:331)"
     # spec: spec/twilight_struggle/tests/events_late.rules:331
-    move_card(state, 93, 2)
+    move_card(state, E_chernobyl, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:332
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_late.rules:333
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 93] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_chernobyl] + [UNBOUND] * 2))
     return
 
 
@@ -2430,7 +3074,9 @@ def tb_events_late_34_0(state, frame):
     "test tests/events_late.rules#34 part 0 (spec/twilight_struggle/tests/events_late.rules:352)"
     # spec: spec/twilight_struggle/tests/events_late.rules:352
     state.frames.pop()
-    resolve_event(state, 93, 1, "spec/twilight_struggle/tests/events_late.rules:352:5")
+    resolve_event(
+        state, E_chernobyl, 1, "spec/twilight_struggle/tests/events_late.rules:352:5"
+    )
     return
 
 
@@ -2438,37 +3084,49 @@ def tb_events_late_34_1(state, frame):
     "test tests/events_late.rules#34 part 1 (spec/twilight_struggle/tests/events_late.rules:354)"
     # spec: spec/twilight_struggle/tests/events_late.rules:354
     state.frames.pop()
-    resolve_event(state, 86, 0, "spec/twilight_struggle/tests/events_late.rules:354:5")
+    resolve_event(
+        state, E_the_reformer, 0, "spec/twilight_struggle/tests/events_late.rules:354:5"
+    )
     return
 
 
 def tb_events_late_35_0(state, frame):
     "test tests/events_late.rules#35 part 0 (spec/twilight_struggle/tests/events_late.rules:362)"
     # spec: spec/twilight_struggle/tests/events_late.rules:362
-    move_card(state, 20, 3)
+    move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:363
-    move_card(state, 102, 3)
+    move_card(state, E_defectors, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:364
-    state.counters[1][197] = 2
+    state.counters[1][E_brazil] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:365
     state.frames.pop()
-    resolve_event(state, 94, 0, "spec/twilight_struggle/tests/events_late.rules:365:5")
+    resolve_event(
+        state,
+        E_latin_american_debt_crisis,
+        0,
+        "spec/twilight_struggle/tests/events_late.rules:365:5",
+    )
     return
 
 
 def tb_events_late_36_0(state, frame):
     "test tests/events_late.rules#36 part 0 (spec/twilight_struggle/tests/events_late.rules:376)"
     # spec: spec/twilight_struggle/tests/events_late.rules:376
-    move_card(state, 102, 3)
+    move_card(state, E_defectors, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:377
-    state.counters[1][197] = 2
+    state.counters[1][E_brazil] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:378
-    state.counters[1][195] = 1
+    state.counters[1][E_argentina] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:379
-    state.counters[1][198] = 3
+    state.counters[1][E_chile] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:380
     state.frames.pop()
-    resolve_event(state, 94, 0, "spec/twilight_struggle/tests/events_late.rules:380:5")
+    resolve_event(
+        state,
+        E_latin_american_debt_crisis,
+        0,
+        "spec/twilight_struggle/tests/events_late.rules:380:5",
+    )
     return
 
 
@@ -2477,10 +3135,15 @@ def tb_events_late_37_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:393
     state.tracks[0] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:394
-    state.counters[1][134] = 2
+    state.counters[1][E_poland] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:395
     state.frames.pop()
-    resolve_event(state, 95, 1, "spec/twilight_struggle/tests/events_late.rules:395:5")
+    resolve_event(
+        state,
+        E_tear_down_this_wall,
+        1,
+        "spec/twilight_struggle/tests/events_late.rules:395:5",
+    )
     return
 
 
@@ -2489,44 +3152,54 @@ def tb_events_late_38_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:405
     state.tracks[0] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:406
-    state.counters[1][134] = 2
+    state.counters[1][E_poland] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:407
-    state.counters[1][131] = 1
+    state.counters[1][E_hungary] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:408
     state.frames.pop()
-    resolve_event(state, 95, 1, "spec/twilight_struggle/tests/events_late.rules:408:5")
+    resolve_event(
+        state,
+        E_tear_down_this_wall,
+        1,
+        "spec/twilight_struggle/tests/events_late.rules:408:5",
+    )
     return
 
 
 def tb_events_late_39_0(state, frame):
     "test tests/events_late.rules#39 part 0 (spec/twilight_struggle/tests/events_late.rules:421)"
     # spec: spec/twilight_struggle/tests/events_late.rules:421
-    move_card(state, 95, 3)
+    move_card(state, E_tear_down_this_wall, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:422
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 95] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_tear_down_this_wall] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_40_0(state, frame):
     "test tests/events_late.rules#40 part 0 (spec/twilight_struggle/tests/events_late.rules:430)"
     # spec: spec/twilight_struggle/tests/events_late.rules:430
-    move_card(state, 96, 3)
+    move_card(state, E_an_evil_empire, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:431
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 96] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_an_evil_empire] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_41_0(state, frame):
     "test tests/events_late.rules#41 part 0 (spec/twilight_struggle/tests/events_late.rules:439)"
     # spec: spec/twilight_struggle/tests/events_late.rules:439
-    move_card(state, 1, 3)
+    move_card(state, E_europe_scoring, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:440
-    move_card(state, 20, 3)
+    move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:441
     state.frames.pop()
-    resolve_event(state, 97, 0, "spec/twilight_struggle/tests/events_late.rules:441:5")
+    resolve_event(
+        state,
+        E_aldrich_ames_remix,
+        0,
+        "spec/twilight_struggle/tests/events_late.rules:441:5",
+    )
     return
 
 
@@ -2541,26 +3214,36 @@ def tb_events_late_41_1(state, frame):
 def tb_events_late_42_0(state, frame):
     "test tests/events_late.rules#42 part 0 (spec/twilight_struggle/tests/events_late.rules:454)"
     # spec: spec/twilight_struggle/tests/events_late.rules:454
-    state.counters[2][132] = 2
+    state.counters[2][E_italy] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:455
-    state.counters[2][129] = 1
+    state.counters[2][E_france] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:456
-    state.counters[2][139] = 5
+    state.counters[2][E_uk] = 5
     # spec: spec/twilight_struggle/tests/events_late.rules:457
-    state.counters[2][134] = 1
+    state.counters[2][E_poland] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:458
     state.frames.pop()
-    resolve_event(state, 98, 0, "spec/twilight_struggle/tests/events_late.rules:458:5")
+    resolve_event(
+        state,
+        E_pershing_ii_deployed,
+        0,
+        "spec/twilight_struggle/tests/events_late.rules:458:5",
+    )
     return
 
 
 def tb_events_late_43_0(state, frame):
     "test tests/events_late.rules#43 part 0 (spec/twilight_struggle/tests/events_late.rules:468)"
     # spec: spec/twilight_struggle/tests/events_late.rules:468
-    state.counters[2][132] = 2
+    state.counters[2][E_italy] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:469
     state.frames.pop()
-    resolve_event(state, 98, 0, "spec/twilight_struggle/tests/events_late.rules:469:5")
+    resolve_event(
+        state,
+        E_pershing_ii_deployed,
+        0,
+        "spec/twilight_struggle/tests/events_late.rules:469:5",
+    )
     return
 
 
@@ -2587,10 +3270,12 @@ def tb_events_late_45_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:485
     state.tracks[1] = 10
     # spec: spec/twilight_struggle/tests/events_late.rules:486
-    state.counters[1][134] = 3
+    state.counters[1][E_poland] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:487
     state.frames.pop()
-    resolve_event(state, 99, 1, "spec/twilight_struggle/tests/events_late.rules:487:5")
+    resolve_event(
+        state, E_wargames, 1, "spec/twilight_struggle/tests/events_late.rules:487:5"
+    )
     return
 
 
@@ -2602,7 +3287,9 @@ def tb_events_late_46_0(state, frame):
     state.tracks[1] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:495
     state.frames.pop()
-    resolve_event(state, 99, 1, "spec/twilight_struggle/tests/events_late.rules:495:5")
+    resolve_event(
+        state, E_wargames, 1, "spec/twilight_struggle/tests/events_late.rules:495:5"
+    )
     return
 
 
@@ -2614,7 +3301,9 @@ def tb_events_late_47_0(state, frame):
     state.tracks[1] = -6
     # spec: spec/twilight_struggle/tests/events_late.rules:503
     state.frames.pop()
-    resolve_event(state, 99, 0, "spec/twilight_struggle/tests/events_late.rules:503:5")
+    resolve_event(
+        state, E_wargames, 0, "spec/twilight_struggle/tests/events_late.rules:503:5"
+    )
     return
 
 
@@ -2623,10 +3312,10 @@ def tb_events_late_48_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:509
     state.tracks[0] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:510
-    move_card(state, 99, 2)
+    move_card(state, E_wargames, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:511
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 99] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_wargames] + [UNBOUND] * 2))
     return
 
 
@@ -2635,68 +3324,78 @@ def tb_events_late_49_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:517
     state.tracks[0] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:518
-    move_card(state, 99, 2)
+    move_card(state, E_wargames, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:519
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 99] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_wargames] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_50_0(state, frame):
     "test tests/events_late.rules#50 part 0 (spec/twilight_struggle/tests/events_late.rules:528)"
     # spec: spec/twilight_struggle/tests/events_late.rules:528
-    move_card(state, 100, 2)
+    move_card(state, E_solidarity, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:529
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_late.rules:530
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 100] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_solidarity] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_51_0(state, frame):
     "test tests/events_late.rules#51 part 0 (spec/twilight_struggle/tests/events_late.rules:537)"
     # spec: spec/twilight_struggle/tests/events_late.rules:537
-    move_card(state, 67, 10)
+    move_card(state, E_john_paul_ii_elected_pope, 10)
     # spec: spec/twilight_struggle/tests/events_late.rules:538
-    move_card(state, 100, 3)
+    move_card(state, E_solidarity, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:539
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 100] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_solidarity] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_52_0(state, frame):
     "test tests/events_late.rules#52 part 0 (spec/twilight_struggle/tests/events_late.rules:547)"
     # spec: spec/twilight_struggle/tests/events_late.rules:547
-    state.counters[1][160] = 2
+    state.counters[1][E_iraq] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:548
     state.frames.pop()
-    resolve_event(state, 101, 1, "spec/twilight_struggle/tests/events_late.rules:548:5")
+    resolve_event(
+        state,
+        E_iran_iraq_war,
+        1,
+        "spec/twilight_struggle/tests/events_late.rules:548:5",
+    )
     return
 
 
 def tb_events_late_53_0(state, frame):
     "test tests/events_late.rules#53 part 0 (spec/twilight_struggle/tests/events_late.rules:557)"
     # spec: spec/twilight_struggle/tests/events_late.rules:557
-    state.counters[2][159] = 1
+    state.counters[2][E_iran] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:558
-    state.counters[2][147] = 2
+    state.counters[2][E_pakistan] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:559
     state.frames.pop()
-    resolve_event(state, 101, 0, "spec/twilight_struggle/tests/events_late.rules:559:5")
+    resolve_event(
+        state,
+        E_iran_iraq_war,
+        0,
+        "spec/twilight_struggle/tests/events_late.rules:559:5",
+    )
     return
 
 
 def tb_events_late_54_0(state, frame):
     "test tests/events_late.rules#54 part 0 (spec/twilight_struggle/tests/events_late.rules:569)"
     # spec: spec/twilight_struggle/tests/events_late.rules:569
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:570
-    move_card(state, 102, 3)
+    move_card(state, E_defectors, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:571
-    state.counters[2][186] = 1
+    state.counters[2][E_cuba] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:572
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
@@ -2706,9 +3405,9 @@ def tb_events_late_54_0(state, frame):
 def tb_events_late_55_0(state, frame):
     "test tests/events_late.rules#55 part 0 (spec/twilight_struggle/tests/events_late.rules:580)"
     # spec: spec/twilight_struggle/tests/events_late.rules:580
-    move_card(state, 16, 2)
+    move_card(state, E_de_gaulle_leads_france, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:581
-    move_card(state, 102, 3)
+    move_card(state, E_defectors, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:582
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
@@ -2718,27 +3417,29 @@ def tb_events_late_55_0(state, frame):
 def tb_events_late_56_0(state, frame):
     "test tests/events_late.rules#56 part 0 (spec/twilight_struggle/tests/events_late.rules:589)"
     # spec: spec/twilight_struggle/tests/events_late.rules:589
-    state.counters[1][134] = 3
+    state.counters[1][E_poland] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:590
-    move_card(state, 1, 6)
+    move_card(state, E_europe_scoring, 6)
     # spec: spec/twilight_struggle/tests/events_late.rules:591
     state.vars[3] = True
     # spec: spec/twilight_struggle/tests/events_late.rules:592
     state.vars[1] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:593
-    state.vars[6] = 102
+    state.vars[6] = E_defectors
     # spec: spec/twilight_struggle/tests/events_late.rules:594
     state.vars[7] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:595
     state.frames.pop()
-    resolve_event(state, 102, 1, "spec/twilight_struggle/tests/events_late.rules:595:5")
+    resolve_event(
+        state, E_defectors, 1, "spec/twilight_struggle/tests/events_late.rules:595:5"
+    )
     return
 
 
 def tb_events_late_57_0(state, frame):
     "test tests/events_late.rules#57 part 0 (spec/twilight_struggle/tests/events_late.rules:601)"
     # spec: spec/twilight_struggle/tests/events_late.rules:601
-    move_card(state, 102, 2)
+    move_card(state, E_defectors, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:602
     state.vars[1] = 0
     # spec: spec/twilight_struggle/tests/events_late.rules:603
@@ -2746,61 +3447,73 @@ def tb_events_late_57_0(state, frame):
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_late.rules:604
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 102] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_defectors] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_58_0(state, frame):
     "test tests/events_late.rules#58 part 0 (spec/twilight_struggle/tests/events_late.rules:612)"
     # spec: spec/twilight_struggle/tests/events_late.rules:612
-    move_card(state, 102, 3)
+    move_card(state, E_defectors, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:613
     state.vars[1] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:614
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 102] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_defectors] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_59_0(state, frame):
     "test tests/events_late.rules#59 part 0 (spec/twilight_struggle/tests/events_late.rules:620)"
     # spec: spec/twilight_struggle/tests/events_late.rules:620
-    move_card(state, 24, 7)
+    move_card(state, E_containment, 7)
     # spec: spec/twilight_struggle/tests/events_late.rules:621
     state.vars[3] = True
     # spec: spec/twilight_struggle/tests/events_late.rules:622
     state.vars[1] = 0
     # spec: spec/twilight_struggle/tests/events_late.rules:623
-    state.vars[6] = 102
+    state.vars[6] = E_defectors
     # spec: spec/twilight_struggle/tests/events_late.rules:624
     state.vars[7] = 0
     # spec: spec/twilight_struggle/tests/events_late.rules:625
     state.frames.pop()
-    resolve_event(state, 102, 1, "spec/twilight_struggle/tests/events_late.rules:625:5")
+    resolve_event(
+        state, E_defectors, 1, "spec/twilight_struggle/tests/events_late.rules:625:5"
+    )
     return
 
 
 def tb_events_late_60_0(state, frame):
     "test tests/events_late.rules#60 part 0 (spec/twilight_struggle/tests/events_late.rules:632)"
     # spec: spec/twilight_struggle/tests/events_late.rules:632
-    move_card(state, 1, 3)
+    move_card(state, E_europe_scoring, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:633
-    move_card(state, 37, 3)
+    move_card(state, E_southeast_asia_scoring, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:634
-    move_card(state, 20, 3)
+    move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:635
     state.frames.pop()
-    resolve_event(state, 103, 0, "spec/twilight_struggle/tests/events_late.rules:635:5")
+    resolve_event(
+        state,
+        E_the_cambridge_five,
+        0,
+        "spec/twilight_struggle/tests/events_late.rules:635:5",
+    )
     return
 
 
 def tb_events_late_61_0(state, frame):
     "test tests/events_late.rules#61 part 0 (spec/twilight_struggle/tests/events_late.rules:644)"
     # spec: spec/twilight_struggle/tests/events_late.rules:644
-    move_card(state, 20, 3)
+    move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:645
     state.frames.pop()
-    resolve_event(state, 103, 0, "spec/twilight_struggle/tests/events_late.rules:645:5")
+    resolve_event(
+        state,
+        E_the_cambridge_five,
+        0,
+        "spec/twilight_struggle/tests/events_late.rules:645:5",
+    )
     return
 
 
@@ -2823,34 +3536,49 @@ def tb_events_late_62_1(state, frame):
 def tb_events_late_63_0(state, frame):
     "test tests/events_late.rules#63 part 0 (spec/twilight_struggle/tests/events_late.rules:659)"
     # spec: spec/twilight_struggle/tests/events_late.rules:659
-    state.counters[2][139] = 5
+    state.counters[2][E_uk] = 5
     # spec: spec/twilight_struggle/tests/events_late.rules:660
     state.frames.pop()
-    resolve_event(state, 104, 1, "spec/twilight_struggle/tests/events_late.rules:660:5")
+    resolve_event(
+        state,
+        E_special_relationship,
+        1,
+        "spec/twilight_struggle/tests/events_late.rules:660:5",
+    )
     return
 
 
 def tb_events_late_64_0(state, frame):
     "test tests/events_late.rules#64 part 0 (spec/twilight_struggle/tests/events_late.rules:668)"
     # spec: spec/twilight_struggle/tests/events_late.rules:668
-    state.counters[2][139] = 5
+    state.counters[2][E_uk] = 5
     # spec: spec/twilight_struggle/tests/events_late.rules:669
     activate(state, 5, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:670
     state.frames.pop()
-    resolve_event(state, 104, 1, "spec/twilight_struggle/tests/events_late.rules:670:5")
+    resolve_event(
+        state,
+        E_special_relationship,
+        1,
+        "spec/twilight_struggle/tests/events_late.rules:670:5",
+    )
     return
 
 
 def tb_events_late_65_0(state, frame):
     "test tests/events_late.rules#65 part 0 (spec/twilight_struggle/tests/events_late.rules:677)"
     # spec: spec/twilight_struggle/tests/events_late.rules:677
-    state.counters[2][139] = 4
+    state.counters[2][E_uk] = 4
     # spec: spec/twilight_struggle/tests/events_late.rules:678
     activate(state, 5, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:679
     state.frames.pop()
-    resolve_event(state, 104, 1, "spec/twilight_struggle/tests/events_late.rules:679:5")
+    resolve_event(
+        state,
+        E_special_relationship,
+        1,
+        "spec/twilight_struggle/tests/events_late.rules:679:5",
+    )
     return
 
 
@@ -2860,23 +3588,26 @@ def tb_events_late_66_0(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_late.rules:686
-            state.counters[2][124] = 4
+            state.counters[2][E_canada] = 4
             # spec: spec/twilight_struggle/tests/events_late.rules:687
-            state.counters[2][159] = 1
+            state.counters[2][E_iran] = 1
             # spec: spec/twilight_struggle/tests/events_late.rules:688
-            state.counters[2][145] = 1
+            state.counters[2][E_japan] = 1
             # spec: spec/twilight_struggle/tests/events_late.rules:689
             state.tracks[0] = 3
             # spec: spec/twilight_struggle/tests/events_late.rules:690
             frame[1] = 1
             if resolve_event(
-                state, 105, 1, "spec/twilight_struggle/tests/events_late.rules:690:5"
+                state,
+                E_norad,
+                1,
+                "spec/twilight_struggle/tests/events_late.rules:690:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_late.rules:691
-            move_card(state, 16, 2)
+            move_card(state, E_de_gaulle_leads_france, 2)
             # spec: spec/twilight_struggle/tests/events_late.rules:692
             state.tracks[3] = 2
             state.frames.pop()
@@ -2897,15 +3628,18 @@ def tb_events_late_67_0(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_late.rules:704
-            state.counters[2][124] = 3
+            state.counters[2][E_canada] = 3
             # spec: spec/twilight_struggle/tests/events_late.rules:705
-            state.counters[1][124] = 1
+            state.counters[1][E_canada] = 1
             # spec: spec/twilight_struggle/tests/events_late.rules:706
             state.tracks[0] = 3
             # spec: spec/twilight_struggle/tests/events_late.rules:707
             frame[1] = 1
             if resolve_event(
-                state, 105, 1, "spec/twilight_struggle/tests/events_late.rules:707:5"
+                state,
+                E_norad,
+                1,
+                "spec/twilight_struggle/tests/events_late.rules:707:5",
             ):
                 return
             pc = 1
@@ -2930,13 +3664,16 @@ def tb_events_late_68_0(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_late.rules:715
-            state.counters[2][124] = 4
+            state.counters[2][E_canada] = 4
             # spec: spec/twilight_struggle/tests/events_late.rules:716
             state.tracks[0] = 3
             # spec: spec/twilight_struggle/tests/events_late.rules:717
             frame[1] = 1
             if resolve_event(
-                state, 105, 1, "spec/twilight_struggle/tests/events_late.rules:717:5"
+                state,
+                E_norad,
+                1,
+                "spec/twilight_struggle/tests/events_late.rules:717:5",
             ):
                 return
             pc = 1
@@ -2961,13 +3698,16 @@ def tb_events_late_69_0(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/tests/events_late.rules:725
-            state.counters[2][124] = 4
+            state.counters[2][E_canada] = 4
             # spec: spec/twilight_struggle/tests/events_late.rules:726
             state.tracks[0] = 3
             # spec: spec/twilight_struggle/tests/events_late.rules:727
             frame[1] = 1
             if resolve_event(
-                state, 105, 1, "spec/twilight_struggle/tests/events_late.rules:727:5"
+                state,
+                E_norad,
+                1,
+                "spec/twilight_struggle/tests/events_late.rules:727:5",
             ):
                 return
             pc = 1
@@ -2996,13 +3736,16 @@ def tb_events_late_70_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_late.rules:738
             frame[1] = 1
             if resolve_event(
-                state, 108, 0, "spec/twilight_struggle/tests/events_late.rules:738:5"
+                state,
+                E_yuri_and_samantha,
+                0,
+                "spec/twilight_struggle/tests/events_late.rules:738:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_late.rules:739
-            state.counters[1][159] = 1
+            state.counters[1][E_iran] = 1
             state.frames.pop()
             return
 
@@ -3011,14 +3754,14 @@ def tb_events_late_70_1(state, frame):
     "test tests/events_late.rules#70 part 1 (spec/twilight_struggle/tests/events_late.rules:741)"
     # spec: spec/twilight_struggle/tests/events_late.rules:741
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, 159, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [1, E_iran, 2, False] + [UNBOUND] * 3))
     return
 
 
 def tb_events_late_70_2(state, frame):
     "test tests/events_late.rules#70 part 2 (spec/twilight_struggle/tests/events_late.rules:743)"
     # spec: spec/twilight_struggle/tests/events_late.rules:743
-    state.counters[2][160] = 1
+    state.counters[2][E_iraq] = 1
     state.frames.pop()
     return
 
@@ -3027,14 +3770,14 @@ def tb_events_late_70_3(state, frame):
     "test tests/events_late.rules#70 part 3 (spec/twilight_struggle/tests/events_late.rules:745)"
     # spec: spec/twilight_struggle/tests/events_late.rules:745
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, 160, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [0, E_iraq, 2, False] + [UNBOUND] * 3))
     return
 
 
 def tb_events_late_70_4(state, frame):
     "test tests/events_late.rules#70 part 4 (spec/twilight_struggle/tests/events_late.rules:747)"
     # spec: spec/twilight_struggle/tests/events_late.rules:747
-    state.counters[1][186] = 1
+    state.counters[1][E_cuba] = 1
     state.frames.pop()
     return
 
@@ -3043,7 +3786,7 @@ def tb_events_late_70_5(state, frame):
     "test tests/events_late.rules#70 part 5 (spec/twilight_struggle/tests/events_late.rules:749)"
     # spec: spec/twilight_struggle/tests/events_late.rules:749
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, 186, 2, True] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [1, E_cuba, 2, True] + [UNBOUND] * 3))
     return
 
 
@@ -3059,37 +3802,37 @@ def tb_events_late_70_7(state, frame):
     "test tests/events_late.rules#70 part 7 (spec/twilight_struggle/tests/events_late.rules:753)"
     # spec: spec/twilight_struggle/tests/events_late.rules:753
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, 159, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [1, E_iran, 2, False] + [UNBOUND] * 3))
     return
 
 
 def tb_events_late_71_0(state, frame):
     "test tests/events_late.rules#71 part 0 (spec/twilight_struggle/tests/events_late.rules:760)"
     # spec: spec/twilight_struggle/tests/events_late.rules:760
-    move_card(state, 109, 3)
+    move_card(state, E_awacs_sale_to_saudis, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:761
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 109] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_awacs_sale_to_saudis] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_72_0(state, frame):
     "test tests/events_late.rules#72 part 0 (spec/twilight_struggle/tests/events_late.rules:771)"
     # spec: spec/twilight_struggle/tests/events_late.rules:771
-    move_card(state, 85, 3)
+    move_card(state, E_north_sea_oil, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:772
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 85] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_north_sea_oil] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_73_0(state, frame):
     "test tests/events_late.rules#73 part 0 (spec/twilight_struggle/tests/events_late.rules:779)"
     # spec: spec/twilight_struggle/tests/events_late.rules:779
-    move_card(state, 109, 3)
+    move_card(state, E_awacs_sale_to_saudis, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:780
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 109] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_awacs_sale_to_saudis] + [UNBOUND] * 2))
     return
 
 
@@ -3098,41 +3841,41 @@ def tb_events_late_74_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:786
     activate(state, 5, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:787
-    state.counters[2][140] = 4
+    state.counters[2][E_west_germany] = 4
     # spec: spec/twilight_struggle/tests/events_late.rules:788
-    move_card(state, 54, 2)
+    move_card(state, E_willy_brandt, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:789
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 54] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_willy_brandt] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_74_1(state, frame):
     "test tests/events_late.rules#74 part 1 (spec/twilight_struggle/tests/events_late.rules:792)"
     # spec: spec/twilight_struggle/tests/events_late.rules:792
-    state.counters[2][140] = 5
+    state.counters[2][E_west_germany] = 5
     # spec: spec/twilight_struggle/tests/events_late.rules:793
-    move_card(state, 95, 3)
+    move_card(state, E_tear_down_this_wall, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:794
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 95] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_tear_down_this_wall] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_75_0(state, frame):
     "test tests/events_late.rules#75 part 0 (spec/twilight_struggle/tests/events_late.rules:801)"
     # spec: spec/twilight_struggle/tests/events_late.rules:801
-    move_card(state, 58, 2)
+    move_card(state, E_flower_power, 2)
     # spec: spec/twilight_struggle/tests/events_late.rules:802
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 58] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_flower_power] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_75_1(state, frame):
     "test tests/events_late.rules#75 part 1 (spec/twilight_struggle/tests/events_late.rules:804)"
     # spec: spec/twilight_struggle/tests/events_late.rules:804
-    emit_card_played(state, 1, 101)
+    emit_card_played(state, 1, E_iran_iraq_war)
     state.frames.pop()
     return
 
@@ -3140,17 +3883,17 @@ def tb_events_late_75_1(state, frame):
 def tb_events_late_75_2(state, frame):
     "test tests/events_late.rules#75 part 2 (spec/twilight_struggle/tests/events_late.rules:806)"
     # spec: spec/twilight_struggle/tests/events_late.rules:806
-    move_card(state, 96, 3)
+    move_card(state, E_an_evil_empire, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:807
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 96] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_an_evil_empire] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_75_3(state, frame):
     "test tests/events_late.rules#75 part 3 (spec/twilight_struggle/tests/events_late.rules:810)"
     # spec: spec/twilight_struggle/tests/events_late.rules:810
-    emit_card_played(state, 1, 101)
+    emit_card_played(state, 1, E_iran_iraq_war)
     state.frames.pop()
     return
 
@@ -3160,7 +3903,7 @@ def tb_events_late_76_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_late.rules:816
     activate(state, 28, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:817
-    move_card(state, 101, 3)
+    move_card(state, E_iran_iraq_war, 3)
     state.frames.pop()
     return
 
@@ -3169,7 +3912,7 @@ def tb_events_late_76_1(state, frame):
     "test tests/events_late.rules#76 part 1 (spec/twilight_struggle/tests/events_late.rules:819)"
     # spec: spec/twilight_struggle/tests/events_late.rules:819
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 101] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_iran_iraq_war] + [UNBOUND] * 2))
     return
 
 
@@ -3177,7 +3920,9 @@ def tb_events_late_77_0(state, frame):
     "test tests/events_late.rules#77 part 0 (spec/twilight_struggle/tests/events_late.rules:825)"
     # spec: spec/twilight_struggle/tests/events_late.rules:825
     state.frames.pop()
-    resolve_event(state, 105, 1, "spec/twilight_struggle/tests/events_late.rules:825:5")
+    resolve_event(
+        state, E_norad, 1, "spec/twilight_struggle/tests/events_late.rules:825:5"
+    )
     return
 
 
@@ -3185,16 +3930,18 @@ def tb_events_late_77_1(state, frame):
     "test tests/events_late.rules#77 part 1 (spec/twilight_struggle/tests/events_late.rules:827)"
     # spec: spec/twilight_struggle/tests/events_late.rules:827
     state.frames.pop()
-    resolve_event(state, 41, 0, "spec/twilight_struggle/tests/events_late.rules:827:5")
+    resolve_event(
+        state, E_quagmire, 0, "spec/twilight_struggle/tests/events_late.rules:827:5"
+    )
     return
 
 
 def tb_events_mid_0_0(state, frame):
     "test tests/events_mid.rules#0 part 0 (spec/twilight_struggle/tests/events_mid.rules:10)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:10
-    state.counters[2][163] = 2
+    state.counters[2][E_lebanon] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:11
-    state.counters[2][161] = 4
+    state.counters[2][E_israel] = 4
     state.frames.pop()
     return
 
@@ -3203,16 +3950,18 @@ def tb_events_mid_0_1(state, frame):
     "test tests/events_mid.rules#0 part 1 (spec/twilight_struggle/tests/events_mid.rules:13)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:13
     state.frames.pop()
-    resolve_event(state, 35, 0, "spec/twilight_struggle/tests/events_mid.rules:13:5")
+    resolve_event(
+        state, E_brush_war, 0, "spec/twilight_struggle/tests/events_mid.rules:13:5"
+    )
     return
 
 
 def tb_events_mid_1_0(state, frame):
     "test tests/events_mid.rules#1 part 0 (spec/twilight_struggle/tests/events_mid.rules:20)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:20
-    state.counters[2][163] = 2
+    state.counters[2][E_lebanon] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:21
-    state.counters[2][161] = 4
+    state.counters[2][E_israel] = 4
     state.frames.pop()
     return
 
@@ -3221,14 +3970,16 @@ def tb_events_mid_1_1(state, frame):
     "test tests/events_mid.rules#1 part 1 (spec/twilight_struggle/tests/events_mid.rules:23)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:23
     state.frames.pop()
-    resolve_event(state, 35, 0, "spec/twilight_struggle/tests/events_mid.rules:23:5")
+    resolve_event(
+        state, E_brush_war, 0, "spec/twilight_struggle/tests/events_mid.rules:23:5"
+    )
     return
 
 
 def tb_events_mid_2_0(state, frame):
     "test tests/events_mid.rules#2 part 0 (spec/twilight_struggle/tests/events_mid.rules:30)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:30
-    state.counters[2][192] = 2
+    state.counters[2][E_mexico] = 2
     state.frames.pop()
     return
 
@@ -3237,7 +3988,9 @@ def tb_events_mid_2_1(state, frame):
     "test tests/events_mid.rules#2 part 1 (spec/twilight_struggle/tests/events_mid.rules:32)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:32
     state.frames.pop()
-    resolve_event(state, 35, 0, "spec/twilight_struggle/tests/events_mid.rules:32:5")
+    resolve_event(
+        state, E_brush_war, 0, "spec/twilight_struggle/tests/events_mid.rules:32:5"
+    )
     return
 
 
@@ -3246,10 +3999,12 @@ def tb_events_mid_3_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:38
     activate(state, 5, [], None)
     # spec: spec/twilight_struggle/tests/events_mid.rules:39
-    state.counters[2][130] = 2
+    state.counters[2][E_greece] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:40
     state.frames.pop()
-    resolve_event(state, 35, 0, "spec/twilight_struggle/tests/events_mid.rules:40:5")
+    resolve_event(
+        state, E_brush_war, 0, "spec/twilight_struggle/tests/events_mid.rules:40:5"
+    )
     return
 
 
@@ -3258,7 +4013,7 @@ def tb_events_mid_4_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:46
     activate(state, 5, [], None)
     # spec: spec/twilight_struggle/tests/events_mid.rules:47
-    state.counters[1][130] = 2
+    state.counters[1][E_greece] = 2
     state.frames.pop()
     return
 
@@ -3267,7 +4022,9 @@ def tb_events_mid_4_1(state, frame):
     "test tests/events_mid.rules#4 part 1 (spec/twilight_struggle/tests/events_mid.rules:49)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:49
     state.frames.pop()
-    resolve_event(state, 35, 1, "spec/twilight_struggle/tests/events_mid.rules:49:5")
+    resolve_event(
+        state, E_brush_war, 1, "spec/twilight_struggle/tests/events_mid.rules:49:5"
+    )
     return
 
 
@@ -3281,7 +4038,9 @@ def tb_events_mid_5_0(state, frame):
     state.tracks[4] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:61
     state.frames.pop()
-    resolve_event(state, 38, 1, "spec/twilight_struggle/tests/events_mid.rules:61:5")
+    resolve_event(
+        state, E_arms_race, 1, "spec/twilight_struggle/tests/events_mid.rules:61:5"
+    )
     return
 
 
@@ -3295,7 +4054,9 @@ def tb_events_mid_6_0(state, frame):
     state.tracks[5] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:69
     state.frames.pop()
-    resolve_event(state, 38, 0, "spec/twilight_struggle/tests/events_mid.rules:69:5")
+    resolve_event(
+        state, E_arms_race, 0, "spec/twilight_struggle/tests/events_mid.rules:69:5"
+    )
     return
 
 
@@ -3307,7 +4068,9 @@ def tb_events_mid_7_0(state, frame):
     state.tracks[4] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:76
     state.frames.pop()
-    resolve_event(state, 38, 1, "spec/twilight_struggle/tests/events_mid.rules:76:5")
+    resolve_event(
+        state, E_arms_race, 1, "spec/twilight_struggle/tests/events_mid.rules:76:5"
+    )
     return
 
 
@@ -3315,7 +4078,12 @@ def tb_events_mid_8_0(state, frame):
     "test tests/events_mid.rules#8 part 0 (spec/twilight_struggle/tests/events_mid.rules:83)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:83
     state.frames.pop()
-    resolve_event(state, 39, 0, "spec/twilight_struggle/tests/events_mid.rules:83:5")
+    resolve_event(
+        state,
+        E_cuban_missile_crisis,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:83:5",
+    )
     return
 
 
@@ -3324,7 +4092,7 @@ def tb_events_mid_8_1(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:85
     state.vars[1] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:86
-    state.counters[1][193] = 1
+    state.counters[1][E_nicaragua] = 1
     state.frames.pop()
     return
 
@@ -3333,7 +4101,7 @@ def tb_events_mid_8_2(state, frame):
     "test tests/events_mid.rules#8 part 2 (spec/twilight_struggle/tests/events_mid.rules:88)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:88
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, 193, 1, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [1, E_nicaragua, 1, False] + [UNBOUND] * 3))
     return
 
 
@@ -3345,13 +4113,16 @@ def tb_events_mid_9_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:93
             frame[1] = 1
             if resolve_event(
-                state, 39, 0, "spec/twilight_struggle/tests/events_mid.rules:93:5"
+                state,
+                E_cuban_missile_crisis,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:93:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:94
-            state.counters[2][193] = 1
+            state.counters[2][E_nicaragua] = 1
             state.frames.pop()
             return
 
@@ -3360,7 +4131,7 @@ def tb_events_mid_9_1(state, frame):
     "test tests/events_mid.rules#9 part 1 (spec/twilight_struggle/tests/events_mid.rules:96)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:96
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, 193, 1, True] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [0, E_nicaragua, 1, True] + [UNBOUND] * 3))
     return
 
 
@@ -3372,15 +4143,18 @@ def tb_events_mid_10_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:101
             frame[1] = 1
             if resolve_event(
-                state, 39, 1, "spec/twilight_struggle/tests/events_mid.rules:101:5"
+                state,
+                E_cuban_missile_crisis,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:101:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:102
-            state.counters[1][186] = 3
+            state.counters[1][E_cuba] = 3
             # spec: spec/twilight_struggle/tests/events_mid.rules:103
-            state.counters[2][193] = 1
+            state.counters[2][E_nicaragua] = 1
             state.frames.pop()
             return
 
@@ -3389,7 +4163,7 @@ def tb_events_mid_10_1(state, frame):
     "test tests/events_mid.rules#10 part 1 (spec/twilight_struggle/tests/events_mid.rules:105)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:105
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, 193, 1, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [0, E_nicaragua, 1, False] + [UNBOUND] * 3))
     return
 
 
@@ -3401,17 +4175,20 @@ def tb_events_mid_11_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:114
             frame[1] = 1
             if resolve_event(
-                state, 39, 0, "spec/twilight_struggle/tests/events_mid.rules:114:5"
+                state,
+                E_cuban_missile_crisis,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:114:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:115
-            state.counters[2][140] = 2
+            state.counters[2][E_west_germany] = 2
             # spec: spec/twilight_struggle/tests/events_mid.rules:116
-            state.counters[2][138] = 1
+            state.counters[2][E_turkey] = 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:117
-            state.counters[1][193] = 1
+            state.counters[1][E_nicaragua] = 1
             state.frames.pop()
             return
 
@@ -3420,7 +4197,7 @@ def tb_events_mid_11_1(state, frame):
     "test tests/events_mid.rules#11 part 1 (spec/twilight_struggle/tests/events_mid.rules:119)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:119
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, 193, 1, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [1, E_nicaragua, 1, False] + [UNBOUND] * 3))
     return
 
 
@@ -3432,15 +4209,18 @@ def tb_events_mid_12_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:127
             frame[1] = 1
             if resolve_event(
-                state, 39, 1, "spec/twilight_struggle/tests/events_mid.rules:127:5"
+                state,
+                E_cuban_missile_crisis,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:127:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:128
-            state.counters[1][186] = 2
+            state.counters[1][E_cuba] = 2
             # spec: spec/twilight_struggle/tests/events_mid.rules:129
-            move_card(state, 53, 2)
+            move_card(state, E_allende, 2)
             # spec: spec/twilight_struggle/tests/events_mid.rules:130
             state.tracks[3] = 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:131
@@ -3457,17 +4237,20 @@ def tb_events_mid_13_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:142
             frame[1] = 1
             if resolve_event(
-                state, 39, 1, "spec/twilight_struggle/tests/events_mid.rules:142:5"
+                state,
+                E_cuban_missile_crisis,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:142:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:143
-            state.counters[1][186] = 2
+            state.counters[1][E_cuba] = 2
             # spec: spec/twilight_struggle/tests/events_mid.rules:144
-            state.counters[2][193] = 1
+            state.counters[2][E_nicaragua] = 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:145
-            move_card(state, 46, 2)
+            move_card(state, E_junta, 2)
             # spec: spec/twilight_struggle/tests/events_mid.rules:146
             state.tracks[3] = 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:147
@@ -3484,15 +4267,18 @@ def tb_events_mid_14_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:158
             frame[1] = 1
             if resolve_event(
-                state, 39, 1, "spec/twilight_struggle/tests/events_mid.rules:158:5"
+                state,
+                E_cuban_missile_crisis,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:158:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:159
-            state.counters[1][186] = 2
+            state.counters[1][E_cuba] = 2
             # spec: spec/twilight_struggle/tests/events_mid.rules:160
-            move_card(state, 34, 3)
+            move_card(state, E_formosan_resolution, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:161
             state.tracks[3] = 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:162
@@ -3504,9 +4290,9 @@ def tb_events_mid_14_0(state, frame):
 def tb_events_mid_14_1(state, frame):
     "test tests/events_mid.rules#14 part 1 (spec/twilight_struggle/tests/events_mid.rules:166)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:166
-    state.counters[1][186] = 1
+    state.counters[1][E_cuba] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:167
-    move_card(state, 53, 2)
+    move_card(state, E_allende, 2)
     # spec: spec/twilight_struggle/tests/events_mid.rules:168
     state.tracks[3] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:169
@@ -3523,7 +4309,10 @@ def tb_events_mid_15_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:176
             frame[1] = 1
             if resolve_event(
-                state, 39, 1, "spec/twilight_struggle/tests/events_mid.rules:176:5"
+                state,
+                E_cuban_missile_crisis,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:176:5",
             ):
                 return
             pc = 1
@@ -3537,7 +4326,7 @@ def tb_events_mid_15_0(state, frame):
 def tb_events_mid_15_1(state, frame):
     "test tests/events_mid.rules#15 part 1 (spec/twilight_struggle/tests/events_mid.rules:179)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:179
-    state.counters[2][193] = 1
+    state.counters[2][E_nicaragua] = 1
     state.frames.pop()
     return
 
@@ -3546,7 +4335,7 @@ def tb_events_mid_15_2(state, frame):
     "test tests/events_mid.rules#15 part 2 (spec/twilight_struggle/tests/events_mid.rules:181)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:181
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, 193, 1, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [0, E_nicaragua, 1, False] + [UNBOUND] * 3))
     return
 
 
@@ -3558,13 +4347,16 @@ def tb_events_mid_16_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:188
             frame[1] = 1
             if resolve_event(
-                state, 40, 1, "spec/twilight_struggle/tests/events_mid.rules:188:5"
+                state,
+                E_nuclear_subs,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:188:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:189
-            state.counters[1][160] = 1
+            state.counters[1][E_iraq] = 1
             state.frames.pop()
             return
 
@@ -3573,7 +4365,7 @@ def tb_events_mid_16_1(state, frame):
     "test tests/events_mid.rules#16 part 1 (spec/twilight_struggle/tests/events_mid.rules:191)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:191
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, 160, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [1, E_iraq, 2, False] + [UNBOUND] * 3))
     return
 
 
@@ -3585,13 +4377,16 @@ def tb_events_mid_17_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:196
             frame[1] = 1
             if resolve_event(
-                state, 40, 1, "spec/twilight_struggle/tests/events_mid.rules:196:5"
+                state,
+                E_nuclear_subs,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:196:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:197
-            state.counters[2][159] = 1
+            state.counters[2][E_iran] = 1
             state.frames.pop()
             return
 
@@ -3600,7 +4395,7 @@ def tb_events_mid_17_1(state, frame):
     "test tests/events_mid.rules#17 part 1 (spec/twilight_struggle/tests/events_mid.rules:199)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:199
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, 159, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [0, E_iran, 2, False] + [UNBOUND] * 3))
     return
 
 
@@ -3612,7 +4407,10 @@ def tb_events_mid_18_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:204
             frame[1] = 1
             if resolve_event(
-                state, 40, 1, "spec/twilight_struggle/tests/events_mid.rules:204:5"
+                state,
+                E_nuclear_subs,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:204:5",
             ):
                 return
             pc = 1
@@ -3620,7 +4418,7 @@ def tb_events_mid_18_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:205
             expire(state, "end_of_turn")
             # spec: spec/twilight_struggle/tests/events_mid.rules:206
-            state.counters[1][160] = 1
+            state.counters[1][E_iraq] = 1
             state.frames.pop()
             return
 
@@ -3629,7 +4427,7 @@ def tb_events_mid_18_1(state, frame):
     "test tests/events_mid.rules#18 part 1 (spec/twilight_struggle/tests/events_mid.rules:208)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:208
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, 160, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [1, E_iraq, 2, False] + [UNBOUND] * 3))
     return
 
 
@@ -3641,15 +4439,18 @@ def tb_events_mid_19_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:215
             frame[1] = 1
             if resolve_event(
-                state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:215:5"
+                state,
+                E_quagmire,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:215:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:216
-            move_card(state, 3, 3)
+            move_card(state, E_duck_and_cover, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:217
-            move_card(state, 25, 3)
+            move_card(state, E_cia_created, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:218
             state.tracks[3] = 1
             state.frames.pop()
@@ -3672,13 +4473,16 @@ def tb_events_mid_20_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:232
             frame[1] = 1
             if resolve_event(
-                state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:232:5"
+                state,
+                E_quagmire,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:232:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:233
-            move_card(state, 3, 3)
+            move_card(state, E_duck_and_cover, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:234
             state.tracks[3] = 1
             state.frames.pop()
@@ -3701,13 +4505,16 @@ def tb_events_mid_21_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:243
             frame[1] = 1
             if resolve_event(
-                state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:243:5"
+                state,
+                E_quagmire,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:243:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:244
-            move_card(state, 25, 3)
+            move_card(state, E_cia_created, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:245
             state.tracks[3] = 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:246
@@ -3724,17 +4531,20 @@ def tb_events_mid_22_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:251
             frame[1] = 1
             if resolve_event(
-                state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:251:5"
+                state,
+                E_quagmire,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:251:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:252
-            move_card(state, 0, 3)
+            move_card(state, E_asia_scoring, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:253
-            move_card(state, 25, 3)
+            move_card(state, E_cia_created, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:254
-            state.counters[2][145] = 4
+            state.counters[2][E_japan] = 4
             # spec: spec/twilight_struggle/tests/events_mid.rules:255
             state.tracks[3] = 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:256
@@ -3751,7 +4561,10 @@ def tb_events_mid_23_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:265
             frame[1] = 1
             if resolve_event(
-                state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:265:5"
+                state,
+                E_quagmire,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:265:5",
             ):
                 return
             pc = 1
@@ -3761,7 +4574,7 @@ def tb_events_mid_23_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:267
             activate(state, 8, [1], None)
             # spec: spec/twilight_struggle/tests/events_mid.rules:268
-            move_card(state, 7, 3)
+            move_card(state, E_fidel, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:269
             state.tracks[3] = 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:270
@@ -3778,15 +4591,18 @@ def tb_events_mid_24_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:275
             frame[1] = 1
             if resolve_event(
-                state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:275:5"
+                state,
+                E_quagmire,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:275:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:276
-            move_card(state, 3, 3)
+            move_card(state, E_duck_and_cover, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:277
-            move_card(state, 0, 3)
+            move_card(state, E_asia_scoring, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:278
             state.tracks[3] = 6
             # spec: spec/twilight_struggle/tests/events_mid.rules:279
@@ -3801,7 +4617,9 @@ def tb_events_mid_25_0(state, frame):
     activate(state, 15, [], None)
     # spec: spec/twilight_struggle/tests/events_mid.rules:288
     state.frames.pop()
-    resolve_event(state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:288:5")
+    resolve_event(
+        state, E_quagmire, 0, "spec/twilight_struggle/tests/events_mid.rules:288:5"
+    )
     return
 
 
@@ -3813,13 +4631,16 @@ def tb_events_mid_26_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:293
             frame[1] = 1
             if resolve_event(
-                state, 43, 1, "spec/twilight_struggle/tests/events_mid.rules:293:5"
+                state,
+                E_bear_trap,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:293:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:294
-            move_card(state, 7, 2)
+            move_card(state, E_fidel, 2)
             # spec: spec/twilight_struggle/tests/events_mid.rules:295
             state.tracks[3] = 1
             state.frames.pop()
@@ -3842,13 +4663,16 @@ def tb_events_mid_27_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:304
             frame[1] = 1
             if resolve_event(
-                state, 43, 1, "spec/twilight_struggle/tests/events_mid.rules:304:5"
+                state,
+                E_bear_trap,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:304:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:305
-            move_card(state, 7, 2)
+            move_card(state, E_fidel, 2)
             # spec: spec/twilight_struggle/tests/events_mid.rules:306
             state.tracks[3] = 1
             state.frames.pop()
@@ -3876,12 +4700,17 @@ def tb_events_mid_28_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:317
     state.tracks[0] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:318
-    move_card(state, 3, 9)
+    move_card(state, E_duck_and_cover, 9)
     # spec: spec/twilight_struggle/tests/events_mid.rules:319
-    move_card(state, 0, 9)
+    move_card(state, E_asia_scoring, 9)
     # spec: spec/twilight_struggle/tests/events_mid.rules:320
     state.frames.pop()
-    resolve_event(state, 42, 1, "spec/twilight_struggle/tests/events_mid.rules:320:5")
+    resolve_event(
+        state,
+        E_salt_negotiations,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:320:5",
+    )
     return
 
 
@@ -3889,14 +4718,19 @@ def tb_events_mid_29_0(state, frame):
     "test tests/events_mid.rules#29 part 0 (spec/twilight_struggle/tests/events_mid.rules:332)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:332
     state.frames.pop()
-    resolve_event(state, 42, 0, "spec/twilight_struggle/tests/events_mid.rules:332:5")
+    resolve_event(
+        state,
+        E_salt_negotiations,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:332:5",
+    )
     return
 
 
 def tb_events_mid_29_1(state, frame):
     "test tests/events_mid.rules#29 part 1 (spec/twilight_struggle/tests/events_mid.rules:334)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:334
-    state.counters[2][159] = 1
+    state.counters[2][E_iran] = 1
     state.frames.pop()
     return
 
@@ -3905,7 +4739,7 @@ def tb_events_mid_29_2(state, frame):
     "test tests/events_mid.rules#29 part 2 (spec/twilight_struggle/tests/events_mid.rules:336)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:336
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, 159, 2, True] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [0, E_iran, 2, True] + [UNBOUND] * 3))
     return
 
 
@@ -3920,9 +4754,9 @@ def tb_events_mid_29_3(state, frame):
 def tb_events_mid_30_0(state, frame):
     "test tests/events_mid.rules#30 part 0 (spec/twilight_struggle/tests/events_mid.rules:346)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:346
-    state.counters[1][186] = 3
+    state.counters[1][E_cuba] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:347
-    state.counters[1][190] = 1
+    state.counters[1][E_haiti] = 1
     state.frames.pop()
     return
 
@@ -3931,7 +4765,9 @@ def tb_events_mid_30_1(state, frame):
     "test tests/events_mid.rules#30 part 1 (spec/twilight_struggle/tests/events_mid.rules:349)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:349
     state.frames.pop()
-    resolve_event(state, 44, 1, "spec/twilight_struggle/tests/events_mid.rules:349:5")
+    resolve_event(
+        state, E_summit, 1, "spec/twilight_struggle/tests/events_mid.rules:349:5"
+    )
     return
 
 
@@ -3947,7 +4783,9 @@ def tb_events_mid_31_1(state, frame):
     "test tests/events_mid.rules#31 part 1 (spec/twilight_struggle/tests/events_mid.rules:361)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:361
     state.frames.pop()
-    resolve_event(state, 44, 1, "spec/twilight_struggle/tests/events_mid.rules:361:5")
+    resolve_event(
+        state, E_summit, 1, "spec/twilight_struggle/tests/events_mid.rules:361:5"
+    )
     return
 
 
@@ -3955,7 +4793,9 @@ def tb_events_mid_32_0(state, frame):
     "test tests/events_mid.rules#32 part 0 (spec/twilight_struggle/tests/events_mid.rules:368)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:368
     state.frames.pop()
-    resolve_event(state, 44, 0, "spec/twilight_struggle/tests/events_mid.rules:368:5")
+    resolve_event(
+        state, E_summit, 0, "spec/twilight_struggle/tests/events_mid.rules:368:5"
+    )
     return
 
 
@@ -3965,7 +4805,12 @@ def tb_events_mid_33_0(state, frame):
     state.tracks[0] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:376
     state.frames.pop()
-    resolve_event(state, 45, 1, "spec/twilight_struggle/tests/events_mid.rules:376:5")
+    resolve_event(
+        state,
+        E_how_i_learned_to_stop_worrying,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:376:5",
+    )
     return
 
 
@@ -3975,14 +4820,19 @@ def tb_events_mid_34_0(state, frame):
     state.vars[1] = 0
     # spec: spec/twilight_struggle/tests/events_mid.rules:384
     state.frames.pop()
-    resolve_event(state, 45, 0, "spec/twilight_struggle/tests/events_mid.rules:384:5")
+    resolve_event(
+        state,
+        E_how_i_learned_to_stop_worrying,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:384:5",
+    )
     return
 
 
 def tb_events_mid_35_0(state, frame):
     "test tests/events_mid.rules#35 part 0 (spec/twilight_struggle/tests/events_mid.rules:392)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:392
-    state.counters[1][193] = 1
+    state.counters[1][E_nicaragua] = 1
     state.frames.pop()
     return
 
@@ -3991,14 +4841,16 @@ def tb_events_mid_35_1(state, frame):
     "test tests/events_mid.rules#35 part 1 (spec/twilight_struggle/tests/events_mid.rules:394)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:394
     state.frames.pop()
-    resolve_event(state, 46, 1, "spec/twilight_struggle/tests/events_mid.rules:394:5")
+    resolve_event(
+        state, E_junta, 1, "spec/twilight_struggle/tests/events_mid.rules:394:5"
+    )
     return
 
 
 def tb_events_mid_36_0(state, frame):
     "test tests/events_mid.rules#36 part 0 (spec/twilight_struggle/tests/events_mid.rules:405)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:405
-    state.counters[1][193] = 1
+    state.counters[1][E_nicaragua] = 1
     state.frames.pop()
     return
 
@@ -4007,7 +4859,9 @@ def tb_events_mid_36_1(state, frame):
     "test tests/events_mid.rules#36 part 1 (spec/twilight_struggle/tests/events_mid.rules:407)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:407
     state.frames.pop()
-    resolve_event(state, 46, 1, "spec/twilight_struggle/tests/events_mid.rules:407:5")
+    resolve_event(
+        state, E_junta, 1, "spec/twilight_struggle/tests/events_mid.rules:407:5"
+    )
     return
 
 
@@ -4015,7 +4869,9 @@ def tb_events_mid_37_0(state, frame):
     "test tests/events_mid.rules#37 part 0 (spec/twilight_struggle/tests/events_mid.rules:418)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:418
     state.frames.pop()
-    resolve_event(state, 46, 0, "spec/twilight_struggle/tests/events_mid.rules:418:5")
+    resolve_event(
+        state, E_junta, 0, "spec/twilight_struggle/tests/events_mid.rules:418:5"
+    )
     return
 
 
@@ -4026,7 +4882,7 @@ def tb_events_mid_38_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:428
     activate(state, 6, [], None)
     # spec: spec/twilight_struggle/tests/events_mid.rules:429
-    state.counters[1][194] = 2
+    state.counters[1][E_panama] = 2
     state.frames.pop()
     return
 
@@ -4035,88 +4891,103 @@ def tb_events_mid_38_1(state, frame):
     "test tests/events_mid.rules#38 part 1 (spec/twilight_struggle/tests/events_mid.rules:431)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:431
     state.frames.pop()
-    resolve_event(state, 46, 1, "spec/twilight_struggle/tests/events_mid.rules:431:5")
+    resolve_event(
+        state, E_junta, 1, "spec/twilight_struggle/tests/events_mid.rules:431:5"
+    )
     return
 
 
 def tb_events_mid_39_0(state, frame):
     "test tests/events_mid.rules#39 part 0 (spec/twilight_struggle/tests/events_mid.rules:440)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:440
-    state.counters[2][145] = 4
+    state.counters[2][E_japan] = 4
     # spec: spec/twilight_struggle/tests/events_mid.rules:441
-    state.counters[2][161] = 4
+    state.counters[2][E_israel] = 4
     # spec: spec/twilight_struggle/tests/events_mid.rules:442
-    state.counters[1][160] = 3
+    state.counters[1][E_iraq] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:443
     state.frames.pop()
-    resolve_event(state, 47, 1, "spec/twilight_struggle/tests/events_mid.rules:443:5")
+    resolve_event(
+        state,
+        E_kitchen_debates,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:443:5",
+    )
     return
 
 
 def tb_events_mid_40_0(state, frame):
     "test tests/events_mid.rules#40 part 0 (spec/twilight_struggle/tests/events_mid.rules:448)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:448
-    state.counters[2][145] = 4
+    state.counters[2][E_japan] = 4
     # spec: spec/twilight_struggle/tests/events_mid.rules:449
-    state.counters[1][160] = 3
+    state.counters[1][E_iraq] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:450
-    move_card(state, 47, 3)
+    move_card(state, E_kitchen_debates, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:451
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 47] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_kitchen_debates] + [UNBOUND] * 2))
     return
 
 
 def tb_events_mid_41_0(state, frame):
     "test tests/events_mid.rules#41 part 0 (spec/twilight_struggle/tests/events_mid.rules:459)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:459
-    move_card(state, 3, 3)
+    move_card(state, E_duck_and_cover, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:460
-    move_card(state, 25, 3)
+    move_card(state, E_cia_created, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:461
     state.frames.pop()
-    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:461:5")
+    resolve_event(
+        state, E_missile_envy, 0, "spec/twilight_struggle/tests/events_mid.rules:461:5"
+    )
     return
 
 
 def tb_events_mid_42_0(state, frame):
     "test tests/events_mid.rules#42 part 0 (spec/twilight_struggle/tests/events_mid.rules:472)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:472
-    move_card(state, 53, 3)
+    move_card(state, E_allende, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:473
-    move_card(state, 25, 3)
+    move_card(state, E_cia_created, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:474
     state.frames.pop()
-    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:474:5")
+    resolve_event(
+        state, E_missile_envy, 0, "spec/twilight_struggle/tests/events_mid.rules:474:5"
+    )
     return
 
 
 def tb_events_mid_43_0(state, frame):
     "test tests/events_mid.rules#43 part 0 (spec/twilight_struggle/tests/events_mid.rules:481)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:481
-    move_card(state, 0, 3)
+    move_card(state, E_asia_scoring, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:482
-    state.counters[1][146] = 3
+    state.counters[1][E_north_korea] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:483
     state.frames.pop()
-    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:483:5")
+    resolve_event(
+        state, E_missile_envy, 0, "spec/twilight_struggle/tests/events_mid.rules:483:5"
+    )
     return
 
 
 def tb_events_mid_44_0(state, frame):
     "test tests/events_mid.rules#44 part 0 (spec/twilight_struggle/tests/events_mid.rules:489)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:489
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/events_mid.rules:490
     state.frames.pop()
-    resolve_event(state, 48, 1, "spec/twilight_struggle/tests/events_mid.rules:490:5")
+    resolve_event(
+        state, E_missile_envy, 1, "spec/twilight_struggle/tests/events_mid.rules:490:5"
+    )
     return
 
 
 def tb_events_mid_44_1(state, frame):
     "test tests/events_mid.rules#44 part 1 (spec/twilight_struggle/tests/events_mid.rules:493)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:493
-    move_card(state, 53, 2)
+    move_card(state, E_allende, 2)
     state.frames.pop()
     return
 
@@ -4128,7 +4999,7 @@ def tb_events_mid_44_2(state, frame):
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_mid.rules:497
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 48] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_missile_envy] + [UNBOUND] * 2))
     return
 
 
@@ -4143,19 +5014,21 @@ def tb_events_mid_44_3(state, frame):
 def tb_events_mid_45_0(state, frame):
     "test tests/events_mid.rules#45 part 0 (spec/twilight_struggle/tests/events_mid.rules:507)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:507
-    move_card(state, 53, 3)
+    move_card(state, E_allende, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:508
-    move_card(state, 0, 3)
+    move_card(state, E_asia_scoring, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:509
     state.frames.pop()
-    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:509:5")
+    resolve_event(
+        state, E_missile_envy, 0, "spec/twilight_struggle/tests/events_mid.rules:509:5"
+    )
     return
 
 
 def tb_events_mid_45_1(state, frame):
     "test tests/events_mid.rules#45 part 1 (spec/twilight_struggle/tests/events_mid.rules:512)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:512
-    move_card(state, 3, 3)
+    move_card(state, E_duck_and_cover, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:513
     state.tracks[3] = 1
     state.frames.pop()
@@ -4173,12 +5046,14 @@ def tb_events_mid_45_2(state, frame):
 def tb_events_mid_46_0(state, frame):
     "test tests/events_mid.rules#46 part 0 (spec/twilight_struggle/tests/events_mid.rules:524)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:524
-    move_card(state, 53, 3)
+    move_card(state, E_allende, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:525
-    move_card(state, 0, 3)
+    move_card(state, E_asia_scoring, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:526
     state.frames.pop()
-    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:526:5")
+    resolve_event(
+        state, E_missile_envy, 0, "spec/twilight_struggle/tests/events_mid.rules:526:5"
+    )
     return
 
 
@@ -4199,7 +5074,7 @@ def tb_events_mid_46_2(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:537
     state.tracks[3] = 0
     # spec: spec/twilight_struggle/tests/events_mid.rules:538
-    move_card(state, 3, 3)
+    move_card(state, E_duck_and_cover, 3)
     state.frames.pop()
     return
 
@@ -4217,10 +5092,12 @@ def tb_events_mid_46_3(state, frame):
 def tb_events_mid_47_0(state, frame):
     "test tests/events_mid.rules#47 part 0 (spec/twilight_struggle/tests/events_mid.rules:549)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:549
-    move_card(state, 53, 3)
+    move_card(state, E_allende, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:550
     state.frames.pop()
-    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:550:5")
+    resolve_event(
+        state, E_missile_envy, 0, "spec/twilight_struggle/tests/events_mid.rules:550:5"
+    )
     return
 
 
@@ -4229,7 +5106,7 @@ def tb_events_mid_47_1(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:552
     activate(state, 19, [], None)
     # spec: spec/twilight_struggle/tests/events_mid.rules:553
-    move_card(state, 3, 3)
+    move_card(state, E_duck_and_cover, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:554
     state.tracks[3] = 1
     state.frames.pop()
@@ -4247,10 +5124,12 @@ def tb_events_mid_47_2(state, frame):
 def tb_events_mid_48_0(state, frame):
     "test tests/events_mid.rules#48 part 0 (spec/twilight_struggle/tests/events_mid.rules:563)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:563
-    move_card(state, 91, 3)
+    move_card(state, E_terrorism, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:564
     state.frames.pop()
-    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:564:5")
+    resolve_event(
+        state, E_missile_envy, 0, "spec/twilight_struggle/tests/events_mid.rules:564:5"
+    )
     return
 
 
@@ -4267,9 +5146,9 @@ def tb_events_mid_48_1(state, frame):
 def tb_events_mid_48_2(state, frame):
     "test tests/events_mid.rules#48 part 2 (spec/twilight_struggle/tests/events_mid.rules:572)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:572
-    move_card(state, 48, 3)
+    move_card(state, E_missile_envy, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:573
-    move_card(state, 3, 3)
+    move_card(state, E_duck_and_cover, 3)
     state.frames.pop()
     return
 
@@ -4278,7 +5157,9 @@ def tb_events_mid_49_0(state, frame):
     "test tests/events_mid.rules#49 part 0 (spec/twilight_struggle/tests/events_mid.rules:578)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:578
     state.frames.pop()
-    resolve_event(state, 48, 0, "spec/twilight_struggle/tests/events_mid.rules:578:5")
+    resolve_event(
+        state, E_missile_envy, 0, "spec/twilight_struggle/tests/events_mid.rules:578:5"
+    )
     return
 
 
@@ -4286,14 +5167,19 @@ def tb_events_mid_50_0(state, frame):
     "test tests/events_mid.rules#50 part 0 (spec/twilight_struggle/tests/events_mid.rules:585)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:585
     state.frames.pop()
-    resolve_event(state, 49, 0, "spec/twilight_struggle/tests/events_mid.rules:585:5")
+    resolve_event(
+        state,
+        E_we_will_bury_you,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:585:5",
+    )
     return
 
 
 def tb_events_mid_50_1(state, frame):
     "test tests/events_mid.rules#50 part 1 (spec/twilight_struggle/tests/events_mid.rules:587)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:587
-    move_card(state, 25, 3)
+    move_card(state, E_cia_created, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:588
     state.tracks[3] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:589
@@ -4310,15 +5196,18 @@ def tb_events_mid_51_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:595
             frame[1] = 1
             if resolve_event(
-                state, 49, 0, "spec/twilight_struggle/tests/events_mid.rules:595:5"
+                state,
+                E_we_will_bury_you,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:595:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:596
-            move_card(state, 31, 3)
+            move_card(state, E_un_intervention, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:597
-            move_card(state, 53, 3)
+            move_card(state, E_allende, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:598
             state.tracks[3] = 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:599
@@ -4335,15 +5224,18 @@ def tb_events_mid_52_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:606
             frame[1] = 1
             if resolve_event(
-                state, 49, 0, "spec/twilight_struggle/tests/events_mid.rules:606:5"
+                state,
+                E_we_will_bury_you,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:606:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:607
-            move_card(state, 31, 3)
+            move_card(state, E_un_intervention, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:608
-            move_card(state, 53, 3)
+            move_card(state, E_allende, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:609
             state.tracks[3] = 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:610
@@ -4355,7 +5247,7 @@ def tb_events_mid_52_0(state, frame):
 def tb_events_mid_53_0(state, frame):
     "test tests/events_mid.rules#53 part 0 (spec/twilight_struggle/tests/events_mid.rules:616)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:616
-    move_card(state, 49, 3)
+    move_card(state, E_we_will_bury_you, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:617
     state.tracks[3] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:618
@@ -4367,7 +5259,7 @@ def tb_events_mid_53_0(state, frame):
 def tb_events_mid_53_1(state, frame):
     "test tests/events_mid.rules#53 part 1 (spec/twilight_struggle/tests/events_mid.rules:622)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:622
-    move_card(state, 25, 3)
+    move_card(state, E_cia_created, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:623
     state.tracks[3] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:624
@@ -4384,7 +5276,10 @@ def tb_events_mid_54_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:630
             frame[1] = 1
             if resolve_event(
-                state, 49, 0, "spec/twilight_struggle/tests/events_mid.rules:630:5"
+                state,
+                E_we_will_bury_you,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:630:5",
             ):
                 return
             pc = 1
@@ -4392,7 +5287,10 @@ def tb_events_mid_54_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:631
             frame[1] = 2
             if resolve_event(
-                state, 41, 0, "spec/twilight_struggle/tests/events_mid.rules:631:5"
+                state,
+                E_quagmire,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:631:5",
             ):
                 return
             pc = 2
@@ -4413,7 +5311,12 @@ def tb_events_mid_55_0(state, frame):
     state.vars[1] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:640
     state.frames.pop()
-    resolve_event(state, 49, 0, "spec/twilight_struggle/tests/events_mid.rules:640:5")
+    resolve_event(
+        state,
+        E_we_will_bury_you,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:640:5",
+    )
     return
 
 
@@ -4421,7 +5324,12 @@ def tb_events_mid_56_0(state, frame):
     "test tests/events_mid.rules#56 part 0 (spec/twilight_struggle/tests/events_mid.rules:647)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:647
     state.frames.pop()
-    resolve_event(state, 50, 0, "spec/twilight_struggle/tests/events_mid.rules:647:5")
+    resolve_event(
+        state,
+        E_brezhnev_doctrine,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:647:5",
+    )
     return
 
 
@@ -4441,7 +5349,10 @@ def tb_events_mid_57_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:656
             frame[1] = 1
             if resolve_event(
-                state, 50, 0, "spec/twilight_struggle/tests/events_mid.rules:656:5"
+                state,
+                E_brezhnev_doctrine,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:656:5",
             ):
                 return
             pc = 1
@@ -4456,7 +5367,12 @@ def tb_events_mid_58_0(state, frame):
     "test tests/events_mid.rules#58 part 0 (spec/twilight_struggle/tests/events_mid.rules:664)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:664
     state.frames.pop()
-    resolve_event(state, 51, 0, "spec/twilight_struggle/tests/events_mid.rules:664:5")
+    resolve_event(
+        state,
+        E_portuguese_empire_crumbles,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:664:5",
+    )
     return
 
 
@@ -4464,7 +5380,12 @@ def tb_events_mid_59_0(state, frame):
     "test tests/events_mid.rules#59 part 0 (spec/twilight_struggle/tests/events_mid.rules:671)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:671
     state.frames.pop()
-    resolve_event(state, 52, 0, "spec/twilight_struggle/tests/events_mid.rules:671:5")
+    resolve_event(
+        state,
+        E_south_african_unrest,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:671:5",
+    )
     return
 
 
@@ -4472,7 +5393,12 @@ def tb_events_mid_60_0(state, frame):
     "test tests/events_mid.rules#60 part 0 (spec/twilight_struggle/tests/events_mid.rules:677)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:677
     state.frames.pop()
-    resolve_event(state, 52, 0, "spec/twilight_struggle/tests/events_mid.rules:677:5")
+    resolve_event(
+        state,
+        E_south_african_unrest,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:677:5",
+    )
     return
 
 
@@ -4480,7 +5406,9 @@ def tb_events_mid_61_0(state, frame):
     "test tests/events_mid.rules#61 part 0 (spec/twilight_struggle/tests/events_mid.rules:688)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:688
     state.frames.pop()
-    resolve_event(state, 53, 0, "spec/twilight_struggle/tests/events_mid.rules:688:5")
+    resolve_event(
+        state, E_allende, 0, "spec/twilight_struggle/tests/events_mid.rules:688:5"
+    )
     return
 
 
@@ -4489,7 +5417,7 @@ def tb_events_mid_62_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:695
     activate(state, 5, [], None)
     # spec: spec/twilight_struggle/tests/events_mid.rules:696
-    state.counters[2][140] = 5
+    state.counters[2][E_west_germany] = 5
     state.frames.pop()
     return
 
@@ -4498,7 +5426,9 @@ def tb_events_mid_62_1(state, frame):
     "test tests/events_mid.rules#62 part 1 (spec/twilight_struggle/tests/events_mid.rules:698)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:698
     state.frames.pop()
-    resolve_event(state, 54, 0, "spec/twilight_struggle/tests/events_mid.rules:698:5")
+    resolve_event(
+        state, E_willy_brandt, 0, "spec/twilight_struggle/tests/events_mid.rules:698:5"
+    )
     return
 
 
@@ -4510,17 +5440,20 @@ def tb_events_mid_63_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:704
             activate(state, 5, [], None)
             # spec: spec/twilight_struggle/tests/events_mid.rules:705
-            state.counters[2][140] = 5
+            state.counters[2][E_west_germany] = 5
             # spec: spec/twilight_struggle/tests/events_mid.rules:706
             frame[1] = 1
             if resolve_event(
-                state, 54, 0, "spec/twilight_struggle/tests/events_mid.rules:706:5"
+                state,
+                E_willy_brandt,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:706:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:707
-            move_card(state, 95, 10)
+            move_card(state, E_tear_down_this_wall, 10)
             state.frames.pop()
             return
 
@@ -4528,7 +5461,7 @@ def tb_events_mid_63_0(state, frame):
 def tb_events_mid_64_0(state, frame):
     "test tests/events_mid.rules#64 part 0 (spec/twilight_struggle/tests/events_mid.rules:712)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:712
-    move_card(state, 95, 10)
+    move_card(state, E_tear_down_this_wall, 10)
     state.frames.pop()
     return
 
@@ -4536,44 +5469,54 @@ def tb_events_mid_64_0(state, frame):
 def tb_events_mid_64_1(state, frame):
     "test tests/events_mid.rules#64 part 1 (spec/twilight_struggle/tests/events_mid.rules:714)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:714
-    move_card(state, 54, 3)
+    move_card(state, E_willy_brandt, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:715
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_mid.rules:716
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 54] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_willy_brandt] + [UNBOUND] * 2))
     return
 
 
 def tb_events_mid_65_0(state, frame):
     "test tests/events_mid.rules#65 part 0 (spec/twilight_struggle/tests/events_mid.rules:724)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:724
-    state.counters[2][159] = 2
+    state.counters[2][E_iran] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:725
-    state.counters[2][157] = 1
+    state.counters[2][E_egypt] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:726
-    state.counters[2][161] = 3
+    state.counters[2][E_israel] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:727
     state.frames.pop()
-    resolve_event(state, 55, 0, "spec/twilight_struggle/tests/events_mid.rules:727:5")
+    resolve_event(
+        state,
+        E_muslim_revolution,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:727:5",
+    )
     return
 
 
 def tb_events_mid_66_0(state, frame):
     "test tests/events_mid.rules#66 part 0 (spec/twilight_struggle/tests/events_mid.rules:735)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:735
-    state.counters[2][162] = 1
+    state.counters[2][E_jordan] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:736
     state.frames.pop()
-    resolve_event(state, 55, 0, "spec/twilight_struggle/tests/events_mid.rules:736:5")
+    resolve_event(
+        state,
+        E_muslim_revolution,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:736:5",
+    )
     return
 
 
 def tb_events_mid_67_0(state, frame):
     "test tests/events_mid.rules#67 part 0 (spec/twilight_struggle/tests/events_mid.rules:742)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:742
-    move_card(state, 109, 10)
+    move_card(state, E_awacs_sale_to_saudis, 10)
     state.frames.pop()
     return
 
@@ -4584,7 +5527,9 @@ def tb_events_mid_68_0(state, frame):
     state.tracks[0] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:750
     state.frames.pop()
-    resolve_event(state, 56, 1, "spec/twilight_struggle/tests/events_mid.rules:750:5")
+    resolve_event(
+        state, E_abm_treaty, 1, "spec/twilight_struggle/tests/events_mid.rules:750:5"
+    )
     return
 
 
@@ -4593,10 +5538,12 @@ def tb_events_mid_69_0(state, frame):
     # spec: spec/twilight_struggle/tests/events_mid.rules:757
     state.vars[3] = True
     # spec: spec/twilight_struggle/tests/events_mid.rules:758
-    state.counters[2][139] = 1
+    state.counters[2][E_uk] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:759
     state.frames.pop()
-    resolve_event(state, 56, 1, "spec/twilight_struggle/tests/events_mid.rules:759:5")
+    resolve_event(
+        state, E_abm_treaty, 1, "spec/twilight_struggle/tests/events_mid.rules:759:5"
+    )
     return
 
 
@@ -4606,7 +5553,12 @@ def tb_events_mid_70_0(state, frame):
     p_pass_china_card(state, 1, False)
     # spec: spec/twilight_struggle/tests/events_mid.rules:770
     state.frames.pop()
-    resolve_event(state, 57, 0, "spec/twilight_struggle/tests/events_mid.rules:770:5")
+    resolve_event(
+        state,
+        E_cultural_revolution,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:770:5",
+    )
     return
 
 
@@ -4616,7 +5568,12 @@ def tb_events_mid_71_0(state, frame):
     p_pass_china_card(state, 0, True)
     # spec: spec/twilight_struggle/tests/events_mid.rules:776
     state.frames.pop()
-    resolve_event(state, 57, 0, "spec/twilight_struggle/tests/events_mid.rules:776:5")
+    resolve_event(
+        state,
+        E_cultural_revolution,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:776:5",
+    )
     return
 
 
@@ -4628,16 +5585,19 @@ def tb_events_mid_72_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:783
             frame[1] = 1
             if resolve_event(
-                state, 58, 0, "spec/twilight_struggle/tests/events_mid.rules:783:5"
+                state,
+                E_flower_power,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:783:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:784
-            move_card(state, 35, 3)
+            move_card(state, E_brush_war, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:785
             state.frames.pop()
-            state.frames.append(new_frame(1, [1, 35] + [UNBOUND] * 2))
+            state.frames.append(new_frame(1, [1, E_brush_war] + [UNBOUND] * 2))
             return
 
 
@@ -4649,13 +5609,16 @@ def tb_events_mid_73_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:790
             frame[1] = 1
             if resolve_event(
-                state, 58, 0, "spec/twilight_struggle/tests/events_mid.rules:790:5"
+                state,
+                E_flower_power,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:790:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:791
-            move_card(state, 35, 3)
+            move_card(state, E_brush_war, 3)
             state.frames.pop()
             return
 
@@ -4664,7 +5627,7 @@ def tb_events_mid_73_1(state, frame):
     "test tests/events_mid.rules#73 part 1 (spec/twilight_struggle/tests/events_mid.rules:793)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:793
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 35] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_brush_war] + [UNBOUND] * 2))
     return
 
 
@@ -4676,13 +5639,16 @@ def tb_events_mid_74_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:799
             frame[1] = 1
             if resolve_event(
-                state, 58, 0, "spec/twilight_struggle/tests/events_mid.rules:799:5"
+                state,
+                E_flower_power,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:799:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:800
-            move_card(state, 35, 7)
+            move_card(state, E_brush_war, 7)
             state.frames.pop()
             return
 
@@ -4703,16 +5669,19 @@ def tb_events_mid_75_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:808
             frame[1] = 1
             if resolve_event(
-                state, 58, 0, "spec/twilight_struggle/tests/events_mid.rules:808:5"
+                state,
+                E_flower_power,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:808:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:809
-            move_card(state, 10, 2)
+            move_card(state, E_korean_war, 2)
             # spec: spec/twilight_struggle/tests/events_mid.rules:810
             state.frames.pop()
-            state.frames.append(new_frame(1, [0, 10] + [UNBOUND] * 2))
+            state.frames.append(new_frame(1, [0, E_korean_war] + [UNBOUND] * 2))
             return
 
 
@@ -4724,13 +5693,16 @@ def tb_events_mid_76_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:815
             frame[1] = 1
             if resolve_event(
-                state, 58, 0, "spec/twilight_struggle/tests/events_mid.rules:815:5"
+                state,
+                E_flower_power,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:815:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:816
-            move_card(state, 96, 10)
+            move_card(state, E_an_evil_empire, 10)
             state.frames.pop()
             return
 
@@ -4738,10 +5710,10 @@ def tb_events_mid_76_0(state, frame):
 def tb_events_mid_76_1(state, frame):
     "test tests/events_mid.rules#76 part 1 (spec/twilight_struggle/tests/events_mid.rules:818)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:818
-    move_card(state, 23, 3)
+    move_card(state, E_indo_pakistani_war, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:819
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 23] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_indo_pakistani_war] + [UNBOUND] * 2))
     return
 
 
@@ -4749,22 +5721,24 @@ def tb_events_mid_77_0(state, frame):
     "test tests/events_mid.rules#77 part 0 (spec/twilight_struggle/tests/events_mid.rules:826)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:826
     state.frames.pop()
-    resolve_event(state, 59, 0, "spec/twilight_struggle/tests/events_mid.rules:826:5")
+    resolve_event(
+        state, E_u2_incident, 0, "spec/twilight_struggle/tests/events_mid.rules:826:5"
+    )
     return
 
 
 def tb_events_mid_77_1(state, frame):
     "test tests/events_mid.rules#77 part 1 (spec/twilight_struggle/tests/events_mid.rules:828)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:828
-    move_card(state, 31, 2)
+    move_card(state, E_un_intervention, 2)
     # spec: spec/twilight_struggle/tests/events_mid.rules:829
-    move_card(state, 25, 2)
+    move_card(state, E_cia_created, 2)
     # spec: spec/twilight_struggle/tests/events_mid.rules:830
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_mid.rules:831
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 31] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_un_intervention] + [UNBOUND] * 2))
     return
 
 
@@ -4776,21 +5750,24 @@ def tb_events_mid_78_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:837
             frame[1] = 1
             if resolve_event(
-                state, 59, 0, "spec/twilight_struggle/tests/events_mid.rules:837:5"
+                state,
+                E_u2_incident,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:837:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:838
-            move_card(state, 31, 3)
+            move_card(state, E_un_intervention, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:839
-            move_card(state, 53, 3)
+            move_card(state, E_allende, 3)
             # spec: spec/twilight_struggle/tests/events_mid.rules:840
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
             # spec: spec/twilight_struggle/tests/events_mid.rules:841
             state.frames.pop()
-            state.frames.append(new_frame(1, [1, 31] + [UNBOUND] * 2))
+            state.frames.append(new_frame(1, [1, E_un_intervention] + [UNBOUND] * 2))
             return
 
 
@@ -4805,23 +5782,25 @@ def tb_events_mid_78_1(state, frame):
 def tb_events_mid_79_0(state, frame):
     "test tests/events_mid.rules#79 part 0 (spec/twilight_struggle/tests/events_mid.rules:851)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:851
-    state.counters[1][157] = 2
+    state.counters[1][E_egypt] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:852
-    state.counters[1][164] = 2
+    state.counters[1][E_libya] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:853
-    state.counters[1][204] = 2
+    state.counters[1][E_venezuela] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:854
-    state.counters[1][166] = 2
+    state.counters[1][E_syria] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:855
     state.frames.pop()
-    resolve_event(state, 60, 0, "spec/twilight_struggle/tests/events_mid.rules:855:5")
+    resolve_event(
+        state, E_opec, 0, "spec/twilight_struggle/tests/events_mid.rules:855:5"
+    )
     return
 
 
 def tb_events_mid_80_0(state, frame):
     "test tests/events_mid.rules#80 part 0 (spec/twilight_struggle/tests/events_mid.rules:860)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:860
-    move_card(state, 85, 10)
+    move_card(state, E_north_sea_oil, 10)
     state.frames.pop()
     return
 
@@ -4829,10 +5808,12 @@ def tb_events_mid_80_0(state, frame):
 def tb_events_mid_81_0(state, frame):
     "test tests/events_mid.rules#81 part 0 (spec/twilight_struggle/tests/events_mid.rules:867)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:867
-    move_card(state, 3, 3)
+    move_card(state, E_duck_and_cover, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:868
     state.frames.pop()
-    resolve_event(state, 61, 0, "spec/twilight_struggle/tests/events_mid.rules:868:5")
+    resolve_event(
+        state, E_lone_gunman, 0, "spec/twilight_struggle/tests/events_mid.rules:868:5"
+    )
     return
 
 
@@ -4840,7 +5821,9 @@ def tb_events_mid_82_0(state, frame):
     "test tests/events_mid.rules#82 part 0 (spec/twilight_struggle/tests/events_mid.rules:874)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:874
     state.frames.pop()
-    resolve_event(state, 61, 0, "spec/twilight_struggle/tests/events_mid.rules:874:5")
+    resolve_event(
+        state, E_lone_gunman, 0, "spec/twilight_struggle/tests/events_mid.rules:874:5"
+    )
     return
 
 
@@ -4848,7 +5831,12 @@ def tb_events_mid_83_0(state, frame):
     "test tests/events_mid.rules#83 part 0 (spec/twilight_struggle/tests/events_mid.rules:883)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:883
     state.frames.pop()
-    resolve_event(state, 62, 1, "spec/twilight_struggle/tests/events_mid.rules:883:5")
+    resolve_event(
+        state,
+        E_colonial_rear_guards,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:883:5",
+    )
     return
 
 
@@ -4856,14 +5844,19 @@ def tb_events_mid_84_0(state, frame):
     "test tests/events_mid.rules#84 part 0 (spec/twilight_struggle/tests/events_mid.rules:895)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:895
     state.frames.pop()
-    resolve_event(state, 63, 1, "spec/twilight_struggle/tests/events_mid.rules:895:5")
+    resolve_event(
+        state,
+        E_panama_canal_returned,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:895:5",
+    )
     return
 
 
 def tb_events_mid_85_0(state, frame):
     "test tests/events_mid.rules#85 part 0 (spec/twilight_struggle/tests/events_mid.rules:902)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:902
-    move_card(state, 64, 3)
+    move_card(state, E_camp_david_accords, 3)
     state.frames.pop()
     return
 
@@ -4872,19 +5865,24 @@ def tb_events_mid_85_1(state, frame):
     "test tests/events_mid.rules#85 part 1 (spec/twilight_struggle/tests/events_mid.rules:904)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:904
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 64] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_camp_david_accords] + [UNBOUND] * 2))
     return
 
 
 def tb_events_mid_86_0(state, frame):
     "test tests/events_mid.rules#86 part 0 (spec/twilight_struggle/tests/events_mid.rules:913)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:913
-    state.counters[2][139] = 1
+    state.counters[2][E_uk] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:914
-    state.counters[1][168] = 1
+    state.counters[1][E_angola] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:915
     state.frames.pop()
-    resolve_event(state, 65, 1, "spec/twilight_struggle/tests/events_mid.rules:915:5")
+    resolve_event(
+        state,
+        E_puppet_governments,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:915:5",
+    )
     return
 
 
@@ -4892,27 +5890,42 @@ def tb_events_mid_87_0(state, frame):
     "test tests/events_mid.rules#87 part 0 (spec/twilight_struggle/tests/events_mid.rules:923)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:923
     state.frames.pop()
-    resolve_event(state, 65, 1, "spec/twilight_struggle/tests/events_mid.rules:923:5")
+    resolve_event(
+        state,
+        E_puppet_governments,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:923:5",
+    )
     return
 
 
 def tb_events_mid_88_0(state, frame):
     "test tests/events_mid.rules#88 part 0 (spec/twilight_struggle/tests/events_mid.rules:931)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:931
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/events_mid.rules:932
     state.frames.pop()
-    resolve_event(state, 66, 1, "spec/twilight_struggle/tests/events_mid.rules:932:5")
+    resolve_event(
+        state,
+        E_grain_sales_to_soviets,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:932:5",
+    )
     return
 
 
 def tb_events_mid_89_0(state, frame):
     "test tests/events_mid.rules#89 part 0 (spec/twilight_struggle/tests/events_mid.rules:942)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:942
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/events_mid.rules:943
     state.frames.pop()
-    resolve_event(state, 66, 1, "spec/twilight_struggle/tests/events_mid.rules:943:5")
+    resolve_event(
+        state,
+        E_grain_sales_to_soviets,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:943:5",
+    )
     return
 
 
@@ -4920,16 +5933,21 @@ def tb_events_mid_90_0(state, frame):
     "test tests/events_mid.rules#90 part 0 (spec/twilight_struggle/tests/events_mid.rules:951)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:951
     state.frames.pop()
-    resolve_event(state, 66, 1, "spec/twilight_struggle/tests/events_mid.rules:951:5")
+    resolve_event(
+        state,
+        E_grain_sales_to_soviets,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:951:5",
+    )
     return
 
 
 def tb_events_mid_91_0(state, frame):
     "test tests/events_mid.rules#91 part 0 (spec/twilight_struggle/tests/events_mid.rules:960)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:960
-    state.counters[1][134] = 3
+    state.counters[1][E_poland] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:961
-    move_card(state, 67, 3)
+    move_card(state, E_john_paul_ii_elected_pope, 3)
     state.frames.pop()
     return
 
@@ -4938,7 +5956,7 @@ def tb_events_mid_91_1(state, frame):
     "test tests/events_mid.rules#91 part 1 (spec/twilight_struggle/tests/events_mid.rules:963)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:963
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 67] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_john_paul_ii_elected_pope] + [UNBOUND] * 2))
     return
 
 
@@ -4946,14 +5964,19 @@ def tb_events_mid_92_0(state, frame):
     "test tests/events_mid.rules#92 part 0 (spec/twilight_struggle/tests/events_mid.rules:972)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:972
     state.frames.pop()
-    resolve_event(state, 68, 1, "spec/twilight_struggle/tests/events_mid.rules:972:5")
+    resolve_event(
+        state,
+        E_latin_american_death_squads,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:972:5",
+    )
     return
 
 
 def tb_events_mid_92_1(state, frame):
     "test tests/events_mid.rules#92 part 1 (spec/twilight_struggle/tests/events_mid.rules:975)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:975
-    state.counters[1][193] = 2
+    state.counters[1][E_nicaragua] = 2
     state.frames.pop()
     return
 
@@ -4962,7 +5985,7 @@ def tb_events_mid_92_2(state, frame):
     "test tests/events_mid.rules#92 part 2 (spec/twilight_struggle/tests/events_mid.rules:977)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:977
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, 193, 1, True] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [1, E_nicaragua, 1, True] + [UNBOUND] * 3))
     return
 
 
@@ -4970,7 +5993,12 @@ def tb_events_mid_93_0(state, frame):
     "test tests/events_mid.rules#93 part 0 (spec/twilight_struggle/tests/events_mid.rules:983)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:983
     state.frames.pop()
-    resolve_event(state, 68, 0, "spec/twilight_struggle/tests/events_mid.rules:983:5")
+    resolve_event(
+        state,
+        E_latin_american_death_squads,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:983:5",
+    )
     return
 
 
@@ -4986,7 +6014,9 @@ def tb_events_mid_94_0(state, frame):
     "test tests/events_mid.rules#94 part 0 (spec/twilight_struggle/tests/events_mid.rules:992)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:992
     state.frames.pop()
-    resolve_event(state, 69, 1, "spec/twilight_struggle/tests/events_mid.rules:992:5")
+    resolve_event(
+        state, E_oas_founded, 1, "spec/twilight_struggle/tests/events_mid.rules:992:5"
+    )
     return
 
 
@@ -4996,7 +6026,12 @@ def tb_events_mid_95_0(state, frame):
     p_pass_china_card(state, 0, True)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1002
     state.frames.pop()
-    resolve_event(state, 70, 1, "spec/twilight_struggle/tests/events_mid.rules:1002:5")
+    resolve_event(
+        state,
+        E_nixon_plays_the_china_card,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1002:5",
+    )
     return
 
 
@@ -5006,43 +6041,58 @@ def tb_events_mid_96_0(state, frame):
     p_pass_china_card(state, 1, False)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1008
     state.frames.pop()
-    resolve_event(state, 70, 1, "spec/twilight_struggle/tests/events_mid.rules:1008:5")
+    resolve_event(
+        state,
+        E_nixon_plays_the_china_card,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1008:5",
+    )
     return
 
 
 def tb_events_mid_97_0(state, frame):
     "test tests/events_mid.rules#97 part 0 (spec/twilight_struggle/tests/events_mid.rules:1015)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1015
-    state.counters[1][157] = 3
+    state.counters[1][E_egypt] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:1016
     state.frames.pop()
-    resolve_event(state, 71, 1, "spec/twilight_struggle/tests/events_mid.rules:1016:5")
+    resolve_event(
+        state,
+        E_sadat_expels_soviets,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1016:5",
+    )
     return
 
 
 def tb_events_mid_98_0(state, frame):
     "test tests/events_mid.rules#98 part 0 (spec/twilight_struggle/tests/events_mid.rules:1023)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1023
-    move_card(state, 72, 3)
+    move_card(state, E_shuttle_diplomacy, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1024
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 72] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_shuttle_diplomacy] + [UNBOUND] * 2))
     return
 
 
 def tb_events_mid_98_1(state, frame):
     "test tests/events_mid.rules#98 part 1 (spec/twilight_struggle/tests/events_mid.rules:1027)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1027
-    state.counters[1][160] = 3
+    state.counters[1][E_iraq] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:1028
-    state.counters[1][164] = 2
+    state.counters[1][E_libya] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:1029
-    state.counters[1][166] = 2
+    state.counters[1][E_syria] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:1030
-    state.counters[2][161] = 4
+    state.counters[2][E_israel] = 4
     # spec: spec/twilight_struggle/tests/events_mid.rules:1031
     state.frames.pop()
-    resolve_event(state, 2, 1, "spec/twilight_struggle/tests/events_mid.rules:1031:5")
+    resolve_event(
+        state,
+        E_middle_east_scoring,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1031:5",
+    )
     return
 
 
@@ -5054,7 +6104,10 @@ def tb_events_mid_99_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:1038
             frame[1] = 1
             if resolve_event(
-                state, 72, 1, "spec/twilight_struggle/tests/events_mid.rules:1038:5"
+                state,
+                E_shuttle_diplomacy,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:1038:5",
             ):
                 return
             pc = 1
@@ -5062,7 +6115,10 @@ def tb_events_mid_99_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:1039
             frame[1] = 2
             if resolve_event(
-                state, 1, 1, "spec/twilight_struggle/tests/events_mid.rules:1039:5"
+                state,
+                E_europe_scoring,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:1039:5",
             ):
                 return
             pc = 2
@@ -5070,7 +6126,10 @@ def tb_events_mid_99_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:1040
             state.frames.pop()
             resolve_event(
-                state, 37, 1, "spec/twilight_struggle/tests/events_mid.rules:1040:5"
+                state,
+                E_southeast_asia_scoring,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:1040:5",
             )
             return
 
@@ -5078,7 +6137,7 @@ def tb_events_mid_99_0(state, frame):
 def tb_events_mid_99_1(state, frame):
     "test tests/events_mid.rules#99 part 1 (spec/twilight_struggle/tests/events_mid.rules:1042)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1042
-    state.vars[8] = 113
+    state.vars[8] = E_asia
     state.frames.pop()
     return
 
@@ -5099,23 +6158,29 @@ def tb_events_mid_100_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:1050
             frame[1] = 1
             if resolve_event(
-                state, 72, 1, "spec/twilight_struggle/tests/events_mid.rules:1050:5"
+                state,
+                E_shuttle_diplomacy,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:1050:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1051
-            state.counters[1][160] = 3
+            state.counters[1][E_iraq] = 3
             # spec: spec/twilight_struggle/tests/events_mid.rules:1052
-            state.counters[1][164] = 2
+            state.counters[1][E_libya] = 2
             # spec: spec/twilight_struggle/tests/events_mid.rules:1053
-            state.counters[1][157] = 2
+            state.counters[1][E_egypt] = 2
             # spec: spec/twilight_struggle/tests/events_mid.rules:1054
-            state.counters[2][161] = 4
+            state.counters[2][E_israel] = 4
             # spec: spec/twilight_struggle/tests/events_mid.rules:1055
             state.frames.pop()
             resolve_event(
-                state, 2, 1, "spec/twilight_struggle/tests/events_mid.rules:1055:5"
+                state,
+                E_middle_east_scoring,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:1055:5",
             )
             return
 
@@ -5123,13 +6188,13 @@ def tb_events_mid_100_0(state, frame):
 def tb_events_mid_101_0(state, frame):
     "test tests/events_mid.rules#101 part 0 (spec/twilight_struggle/tests/events_mid.rules:1063)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1063
-    state.counters[1][160] = 3
+    state.counters[1][E_iraq] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:1064
-    state.counters[1][164] = 2
+    state.counters[1][E_libya] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:1065
-    state.counters[1][157] = 2
+    state.counters[1][E_egypt] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:1066
-    state.counters[2][161] = 4
+    state.counters[2][E_israel] = 4
     state.frames.pop()
     return
 
@@ -5138,7 +6203,12 @@ def tb_events_mid_101_1(state, frame):
     "test tests/events_mid.rules#101 part 1 (spec/twilight_struggle/tests/events_mid.rules:1068)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1068
     state.frames.pop()
-    resolve_event(state, 2, 1, "spec/twilight_struggle/tests/events_mid.rules:1068:5")
+    resolve_event(
+        state,
+        E_middle_east_scoring,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1068:5",
+    )
     return
 
 
@@ -5150,23 +6220,29 @@ def tb_events_mid_102_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:1073
             frame[1] = 1
             if resolve_event(
-                state, 72, 1, "spec/twilight_struggle/tests/events_mid.rules:1073:5"
+                state,
+                E_shuttle_diplomacy,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:1073:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1074
-            state.counters[1][160] = 3
+            state.counters[1][E_iraq] = 3
             # spec: spec/twilight_struggle/tests/events_mid.rules:1075
-            state.counters[1][164] = 2
+            state.counters[1][E_libya] = 2
             # spec: spec/twilight_struggle/tests/events_mid.rules:1076
-            state.counters[1][166] = 2
+            state.counters[1][E_syria] = 2
             # spec: spec/twilight_struggle/tests/events_mid.rules:1077
-            state.counters[1][163] = 1
+            state.counters[1][E_lebanon] = 1
             # spec: spec/twilight_struggle/tests/events_mid.rules:1078
             state.frames.pop()
             resolve_event(
-                state, 2, 1, "spec/twilight_struggle/tests/events_mid.rules:1078:5"
+                state,
+                E_middle_east_scoring,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:1078:5",
             )
             return
 
@@ -5179,15 +6255,18 @@ def tb_events_mid_103_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:1085
             frame[1] = 1
             if resolve_event(
-                state, 72, 1, "spec/twilight_struggle/tests/events_mid.rules:1085:5"
+                state,
+                E_shuttle_diplomacy,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:1085:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1086
-            state.counters[1][160] = 3
+            state.counters[1][E_iraq] = 3
             # spec: spec/twilight_struggle/tests/events_mid.rules:1087
-            state.counters[1][166] = 2
+            state.counters[1][E_syria] = 2
             state.frames.pop()
             return
 
@@ -5196,33 +6275,45 @@ def tb_events_mid_103_1(state, frame):
     "test tests/events_mid.rules#103 part 1 (spec/twilight_struggle/tests/events_mid.rules:1091)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1091
     state.frames.pop()
-    resolve_event(state, 44, 1, "spec/twilight_struggle/tests/events_mid.rules:1091:5")
+    resolve_event(
+        state, E_summit, 1, "spec/twilight_struggle/tests/events_mid.rules:1091:5"
+    )
     return
 
 
 def tb_events_mid_104_0(state, frame):
     "test tests/events_mid.rules#104 part 0 (spec/twilight_struggle/tests/events_mid.rules:1102)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1102
-    state.counters[1][157] = 3
+    state.counters[1][E_egypt] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:1103
-    state.counters[1][168] = 1
+    state.counters[1][E_angola] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1104
-    state.counters[1][134] = 2
+    state.counters[1][E_poland] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:1105
-    state.counters[1][186] = 1
+    state.counters[1][E_cuba] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1106
     state.frames.pop()
-    resolve_event(state, 73, 1, "spec/twilight_struggle/tests/events_mid.rules:1106:5")
+    resolve_event(
+        state,
+        E_the_voice_of_america,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1106:5",
+    )
     return
 
 
 def tb_events_mid_105_0(state, frame):
     "test tests/events_mid.rules#105 part 0 (spec/twilight_struggle/tests/events_mid.rules:1116)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1116
-    state.counters[1][168] = 1
+    state.counters[1][E_angola] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1117
     state.frames.pop()
-    resolve_event(state, 73, 1, "spec/twilight_struggle/tests/events_mid.rules:1117:5")
+    resolve_event(
+        state,
+        E_the_voice_of_america,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1117:5",
+    )
     return
 
 
@@ -5230,7 +6321,12 @@ def tb_events_mid_106_0(state, frame):
     "test tests/events_mid.rules#106 part 0 (spec/twilight_struggle/tests/events_mid.rules:1125)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1125
     state.frames.pop()
-    resolve_event(state, 74, 0, "spec/twilight_struggle/tests/events_mid.rules:1125:5")
+    resolve_event(
+        state,
+        E_liberation_theology,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:1125:5",
+    )
     return
 
 
@@ -5240,7 +6336,12 @@ def tb_events_mid_107_0(state, frame):
     p_pass_china_card(state, 0, False)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1137
     state.frames.pop()
-    resolve_event(state, 75, 1, "spec/twilight_struggle/tests/events_mid.rules:1137:5")
+    resolve_event(
+        state,
+        E_ussuri_river_skirmish,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1137:5",
+    )
     return
 
 
@@ -5250,65 +6351,90 @@ def tb_events_mid_108_0(state, frame):
     p_pass_china_card(state, 1, True)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1143
     state.frames.pop()
-    resolve_event(state, 75, 1, "spec/twilight_struggle/tests/events_mid.rules:1143:5")
+    resolve_event(
+        state,
+        E_ussuri_river_skirmish,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1143:5",
+    )
     return
 
 
 def tb_events_mid_109_0(state, frame):
     "test tests/events_mid.rules#109 part 0 (spec/twilight_struggle/tests/events_mid.rules:1154)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1154
-    move_card(state, 25, 3)
+    move_card(state, E_cia_created, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1155
-    move_card(state, 0, 3)
+    move_card(state, E_asia_scoring, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1156
-    move_card(state, 3, 3)
+    move_card(state, E_duck_and_cover, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1157
-    move_card(state, 7, 1)
+    move_card(state, E_fidel, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1158
-    move_card(state, 53, 1)
+    move_card(state, E_allende, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1159
     state.frames.pop()
-    resolve_event(state, 76, 1, "spec/twilight_struggle/tests/events_mid.rules:1159:5")
+    resolve_event(
+        state,
+        E_ask_not_what_your_country_can_do_for_you,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1159:5",
+    )
     return
 
 
 def tb_events_mid_110_0(state, frame):
     "test tests/events_mid.rules#110 part 0 (spec/twilight_struggle/tests/events_mid.rules:1166)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1166
-    move_card(state, 25, 3)
+    move_card(state, E_cia_created, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1167
-    move_card(state, 7, 1)
+    move_card(state, E_fidel, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1168
     state.frames.pop()
-    resolve_event(state, 76, 1, "spec/twilight_struggle/tests/events_mid.rules:1168:5")
+    resolve_event(
+        state,
+        E_ask_not_what_your_country_can_do_for_you,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1168:5",
+    )
     return
 
 
 def tb_events_mid_111_0(state, frame):
     "test tests/events_mid.rules#111 part 0 (spec/twilight_struggle/tests/events_mid.rules:1174)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1174
-    move_card(state, 25, 3)
+    move_card(state, E_cia_created, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1175
-    move_card(state, 7, 1)
+    move_card(state, E_fidel, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1176
     state.frames.pop()
-    resolve_event(state, 76, 1, "spec/twilight_struggle/tests/events_mid.rules:1176:5")
+    resolve_event(
+        state,
+        E_ask_not_what_your_country_can_do_for_you,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1176:5",
+    )
     return
 
 
 def tb_events_mid_112_0(state, frame):
     "test tests/events_mid.rules#112 part 0 (spec/twilight_struggle/tests/events_mid.rules:1184)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1184
-    state.counters[2][194] = 2
+    state.counters[2][E_panama] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:1185
-    state.counters[2][198] = 3
+    state.counters[2][E_chile] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:1186
-    state.counters[2][191] = 2
+    state.counters[2][E_honduras] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:1187
-    state.counters[2][145] = 4
+    state.counters[2][E_japan] = 4
     # spec: spec/twilight_struggle/tests/events_mid.rules:1188
     state.frames.pop()
-    resolve_event(state, 77, 1, "spec/twilight_struggle/tests/events_mid.rules:1188:5")
+    resolve_event(
+        state,
+        E_alliance_for_progress,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1188:5",
+    )
     return
 
 
@@ -5320,7 +6446,12 @@ def tb_events_mid_113_0(state, frame):
     state.tracks[6] = 7
     # spec: spec/twilight_struggle/tests/events_mid.rules:1197
     state.frames.pop()
-    resolve_event(state, 79, 1, "spec/twilight_struggle/tests/events_mid.rules:1197:5")
+    resolve_event(
+        state,
+        E_one_small_step,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1197:5",
+    )
     return
 
 
@@ -5332,7 +6463,12 @@ def tb_events_mid_114_0(state, frame):
     state.tracks[7] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:1204
     state.frames.pop()
-    resolve_event(state, 79, 0, "spec/twilight_struggle/tests/events_mid.rules:1204:5")
+    resolve_event(
+        state,
+        E_one_small_step,
+        0,
+        "spec/twilight_struggle/tests/events_mid.rules:1204:5",
+    )
     return
 
 
@@ -5362,18 +6498,23 @@ def tb_events_mid_116_0(state, frame):
     state.tracks[6] = 8
     # spec: spec/twilight_struggle/tests/events_mid.rules:1219
     state.frames.pop()
-    resolve_event(state, 79, 1, "spec/twilight_struggle/tests/events_mid.rules:1219:5")
+    resolve_event(
+        state,
+        E_one_small_step,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1219:5",
+    )
     return
 
 
 def tb_events_mid_117_0(state, frame):
     "test tests/events_mid.rules#117 part 0 (spec/twilight_struggle/tests/events_mid.rules:1226)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1226
-    state.counters[2][193] = 1
+    state.counters[2][E_nicaragua] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1227
-    state.counters[2][190] = 2
+    state.counters[2][E_haiti] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:1228
-    state.counters[2][194] = 2
+    state.counters[2][E_panama] = 2
     state.frames.pop()
     return
 
@@ -5382,16 +6523,18 @@ def tb_events_mid_117_1(state, frame):
     "test tests/events_mid.rules#117 part 1 (spec/twilight_struggle/tests/events_mid.rules:1230)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1230
     state.frames.pop()
-    resolve_event(state, 106, 0, "spec/twilight_struggle/tests/events_mid.rules:1230:5")
+    resolve_event(
+        state, E_che, 0, "spec/twilight_struggle/tests/events_mid.rules:1230:5"
+    )
     return
 
 
 def tb_events_mid_118_0(state, frame):
     "test tests/events_mid.rules#118 part 0 (spec/twilight_struggle/tests/events_mid.rules:1244)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1244
-    state.counters[2][191] = 1
+    state.counters[2][E_honduras] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1245
-    state.counters[2][190] = 1
+    state.counters[2][E_haiti] = 1
     state.frames.pop()
     return
 
@@ -5400,7 +6543,9 @@ def tb_events_mid_118_1(state, frame):
     "test tests/events_mid.rules#118 part 1 (spec/twilight_struggle/tests/events_mid.rules:1247)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1247
     state.frames.pop()
-    resolve_event(state, 106, 0, "spec/twilight_struggle/tests/events_mid.rules:1247:5")
+    resolve_event(
+        state, E_che, 0, "spec/twilight_struggle/tests/events_mid.rules:1247:5"
+    )
     return
 
 
@@ -5408,46 +6553,55 @@ def tb_events_mid_119_0(state, frame):
     "test tests/events_mid.rules#119 part 0 (spec/twilight_struggle/tests/events_mid.rules:1254)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1254
     state.frames.pop()
-    resolve_event(state, 106, 0, "spec/twilight_struggle/tests/events_mid.rules:1254:5")
+    resolve_event(
+        state, E_che, 0, "spec/twilight_struggle/tests/events_mid.rules:1254:5"
+    )
     return
 
 
 def tb_events_mid_119_1(state, frame):
     "test tests/events_mid.rules#119 part 1 (spec/twilight_struggle/tests/events_mid.rules:1256)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1256
-    state.counters[2][184] = 1
+    state.counters[2][E_zimbabwe] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1257
     state.frames.pop()
-    resolve_event(state, 106, 0, "spec/twilight_struggle/tests/events_mid.rules:1257:5")
+    resolve_event(
+        state, E_che, 0, "spec/twilight_struggle/tests/events_mid.rules:1257:5"
+    )
     return
 
 
 def tb_events_mid_120_0(state, frame):
     "test tests/events_mid.rules#120 part 0 (spec/twilight_struggle/tests/events_mid.rules:1266)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1266
-    state.counters[2][161] = 4
+    state.counters[2][E_israel] = 4
     # spec: spec/twilight_struggle/tests/events_mid.rules:1267
-    move_card(state, 7, 1)
+    move_card(state, E_fidel, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1268
-    move_card(state, 53, 1)
+    move_card(state, E_allende, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1269
-    move_card(state, 25, 1)
+    move_card(state, E_cia_created, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1270
-    move_card(state, 3, 1)
+    move_card(state, E_duck_and_cover, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1271
-    move_card(state, 38, 1)
+    move_card(state, E_arms_race, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1272
-    move_card(state, 44, 1)
+    move_card(state, E_summit, 1)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1273
     state.frames.pop()
-    resolve_event(state, 107, 1, "spec/twilight_struggle/tests/events_mid.rules:1273:5")
+    resolve_event(
+        state,
+        E_our_man_in_tehran,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1273:5",
+    )
     return
 
 
 def tb_events_mid_121_0(state, frame):
     "test tests/events_mid.rules#121 part 0 (spec/twilight_struggle/tests/events_mid.rules:1284)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1284
-    state.counters[2][159] = 2
+    state.counters[2][E_iran] = 2
     state.frames.pop()
     return
 
@@ -5460,7 +6614,10 @@ def tb_events_mid_122_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:1291
             frame[1] = 1
             if resolve_event(
-                state, 39, 1, "spec/twilight_struggle/tests/events_mid.rules:1291:5"
+                state,
+                E_cuban_missile_crisis,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:1291:5",
             ):
                 return
             pc = 1
@@ -5468,7 +6625,7 @@ def tb_events_mid_122_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:1292
             state.vars[1] = 0
             # spec: spec/twilight_struggle/tests/events_mid.rules:1293
-            state.counters[2][193] = 1
+            state.counters[2][E_nicaragua] = 1
             state.frames.pop()
             return
 
@@ -5477,7 +6634,9 @@ def tb_events_mid_122_1(state, frame):
     "test tests/events_mid.rules#122 part 1 (spec/twilight_struggle/tests/events_mid.rules:1295)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1295
     state.frames.pop()
-    resolve_event(state, 46, 0, "spec/twilight_struggle/tests/events_mid.rules:1295:5")
+    resolve_event(
+        state, E_junta, 0, "spec/twilight_struggle/tests/events_mid.rules:1295:5"
+    )
     return
 
 
@@ -5489,7 +6648,10 @@ def tb_events_mid_123_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:1301
             frame[1] = 1
             if resolve_event(
-                state, 40, 1, "spec/twilight_struggle/tests/events_mid.rules:1301:5"
+                state,
+                E_nuclear_subs,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:1301:5",
             ):
                 return
             pc = 1
@@ -5497,13 +6659,16 @@ def tb_events_mid_123_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:1302
             frame[1] = 2
             if resolve_event(
-                state, 39, 0, "spec/twilight_struggle/tests/events_mid.rules:1302:5"
+                state,
+                E_cuban_missile_crisis,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:1302:5",
             ):
                 return
             pc = 2
         if pc == 2:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1303
-            state.counters[1][160] = 1
+            state.counters[1][E_iraq] = 1
             state.frames.pop()
             return
 
@@ -5512,7 +6677,7 @@ def tb_events_mid_123_1(state, frame):
     "test tests/events_mid.rules#123 part 1 (spec/twilight_struggle/tests/events_mid.rules:1305)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1305
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, 160, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [1, E_iraq, 2, False] + [UNBOUND] * 3))
     return
 
 
@@ -5524,13 +6689,16 @@ def tb_events_mid_124_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:1310
             frame[1] = 1
             if resolve_event(
-                state, 58, 0, "spec/twilight_struggle/tests/events_mid.rules:1310:5"
+                state,
+                E_flower_power,
+                0,
+                "spec/twilight_struggle/tests/events_mid.rules:1310:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1311
-            move_card(state, 35, 2)
+            move_card(state, E_brush_war, 2)
             state.frames.pop()
             return
 
@@ -5539,22 +6707,24 @@ def tb_events_mid_124_1(state, frame):
     "test tests/events_mid.rules#124 part 1 (spec/twilight_struggle/tests/events_mid.rules:1313)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1313
     state.frames.pop()
-    resolve_event(state, 48, 1, "spec/twilight_struggle/tests/events_mid.rules:1313:5")
+    resolve_event(
+        state, E_missile_envy, 1, "spec/twilight_struggle/tests/events_mid.rules:1313:5"
+    )
     return
 
 
 def tb_events_mid_125_0(state, frame):
     "test tests/events_mid.rules#125 part 0 (spec/twilight_struggle/tests/events_mid.rules:1319)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1319
-    move_card(state, 96, 10)
+    move_card(state, E_an_evil_empire, 10)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1320
-    move_card(state, 58, 3)
+    move_card(state, E_flower_power, 3)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1321
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/events_mid.rules:1322
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 58] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_flower_power] + [UNBOUND] * 2))
     return
 
 
@@ -5566,17 +6736,23 @@ def tb_events_mid_126_0(state, frame):
             # spec: spec/twilight_struggle/tests/events_mid.rules:1328
             frame[1] = 1
             if resolve_event(
-                state, 72, 1, "spec/twilight_struggle/tests/events_mid.rules:1328:5"
+                state,
+                E_shuttle_diplomacy,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:1328:5",
             ):
                 return
             pc = 1
         if pc == 1:
             # spec: spec/twilight_struggle/tests/events_mid.rules:1329
-            state.counters[1][146] = 3
+            state.counters[1][E_north_korea] = 3
             # spec: spec/twilight_struggle/tests/events_mid.rules:1330
             state.frames.pop()
             resolve_event(
-                state, 0, 1, "spec/twilight_struggle/tests/events_mid.rules:1330:5"
+                state,
+                E_asia_scoring,
+                1,
+                "spec/twilight_struggle/tests/events_mid.rules:1330:5",
             )
             return
 
@@ -5584,12 +6760,17 @@ def tb_events_mid_126_0(state, frame):
 def tb_events_mid_127_0(state, frame):
     "test tests/events_mid.rules#127 part 0 (spec/twilight_struggle/tests/events_mid.rules:1337)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1337
-    move_card(state, 78, 2)
+    move_card(state, E_africa_scoring, 2)
     # spec: spec/twilight_struggle/tests/events_mid.rules:1338
-    state.counters[2][168] = 1
+    state.counters[2][E_angola] = 1
     # spec: spec/twilight_struggle/tests/events_mid.rules:1339
     state.frames.pop()
-    resolve_event(state, 66, 1, "spec/twilight_struggle/tests/events_mid.rules:1339:5")
+    resolve_event(
+        state,
+        E_grain_sales_to_soviets,
+        1,
+        "spec/twilight_struggle/tests/events_mid.rules:1339:5",
+    )
     return
 
 
@@ -5607,7 +6788,9 @@ def tb_events_mid_128_1(state, frame):
     "test tests/events_mid.rules#128 part 1 (spec/twilight_struggle/tests/events_mid.rules:1348)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1348
     state.frames.pop()
-    resolve_event(state, 56, 1, "spec/twilight_struggle/tests/events_mid.rules:1348:5")
+    resolve_event(
+        state, E_abm_treaty, 1, "spec/twilight_struggle/tests/events_mid.rules:1348:5"
+    )
     return
 
 
@@ -5616,14 +6799,14 @@ def tb_inside_other_plays_0_0(state, frame):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:11
     state.tracks[7] = 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:12
-    move_card(state, 66, 9)
+    move_card(state, E_grain_sales_to_soviets, 9)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:13
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:14
-    move_card(state, 84, 3)
+    move_card(state, E_star_wars, 3)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:15
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 84] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_star_wars] + [UNBOUND] * 2))
     return
 
 
@@ -5632,32 +6815,35 @@ def tb_inside_other_plays_1_0(state, frame):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:29
     state.tracks[7] = 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:30
-    move_card(state, 66, 9)
+    move_card(state, E_grain_sales_to_soviets, 9)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:31
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:32
-    move_card(state, 84, 3)
+    move_card(state, E_star_wars, 3)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:33
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:34
     state.frames.pop()
-    state.frames.append(new_frame(1, [1, 84] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [1, E_star_wars] + [UNBOUND] * 2))
     return
 
 
 def tb_inside_other_plays_2_0(state, frame):
     "test tests/inside_other_plays.rules#2 part 0 (spec/twilight_struggle/tests/inside_other_plays.rules:45)"
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:45
-    move_card(state, 4, 8)
+    move_card(state, E_five_year_plan, 8)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:46
-    move_card(state, 66, 8)
+    move_card(state, E_grain_sales_to_soviets, 8)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:47
-    move_card(state, 53, 2)
+    move_card(state, E_allende, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:48
     state.frames.pop()
     resolve_event(
-        state, 66, 1, "spec/twilight_struggle/tests/inside_other_plays.rules:48:5"
+        state,
+        E_grain_sales_to_soviets,
+        1,
+        "spec/twilight_struggle/tests/inside_other_plays.rules:48:5",
     )
     return
 
@@ -5665,15 +6851,15 @@ def tb_inside_other_plays_2_0(state, frame):
 def tb_inside_other_plays_3_0(state, frame):
     "test tests/inside_other_plays.rules#3 part 0 (spec/twilight_struggle/tests/inside_other_plays.rules:58)"
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:58
-    move_card(state, 66, 2)
+    move_card(state, E_grain_sales_to_soviets, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:59
-    move_card(state, 102, 2)
+    move_card(state, E_defectors, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:60
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:61
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 66] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_grain_sales_to_soviets] + [UNBOUND] * 2))
     return
 
 
@@ -5682,13 +6868,16 @@ def tb_inside_other_plays_4_0(state, frame):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:71
     state.tracks[7] = 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:72
-    move_card(state, 53, 9)
+    move_card(state, E_allende, 9)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:73
-    move_card(state, 84, 2)
+    move_card(state, E_star_wars, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:74
     state.frames.pop()
     resolve_event(
-        state, 4, 1, "spec/twilight_struggle/tests/inside_other_plays.rules:74:5"
+        state,
+        E_five_year_plan,
+        1,
+        "spec/twilight_struggle/tests/inside_other_plays.rules:74:5",
     )
     return
 
@@ -5698,11 +6887,14 @@ def tb_inside_other_plays_5_0(state, frame):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:83
     state.tracks[7] = 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:84
-    move_card(state, 84, 2)
+    move_card(state, E_star_wars, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:85
     state.frames.pop()
     resolve_event(
-        state, 4, 1, "spec/twilight_struggle/tests/inside_other_plays.rules:85:5"
+        state,
+        E_five_year_plan,
+        1,
+        "spec/twilight_struggle/tests/inside_other_plays.rules:85:5",
     )
     return
 
@@ -5710,17 +6902,20 @@ def tb_inside_other_plays_5_0(state, frame):
 def tb_inside_other_plays_6_0(state, frame):
     "test tests/inside_other_plays.rules#6 part 0 (spec/twilight_struggle/tests/inside_other_plays.rules:91)"
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:91
-    move_card(state, 76, 2)
+    move_card(state, E_ask_not_what_your_country_can_do_for_you, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:92
-    move_card(state, 3, 3)
+    move_card(state, E_duck_and_cover, 3)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:93
-    move_card(state, 25, 3)
+    move_card(state, E_cia_created, 3)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:94
-    move_card(state, 7, 9)
+    move_card(state, E_fidel, 9)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:95
     state.frames.pop()
     resolve_event(
-        state, 4, 1, "spec/twilight_struggle/tests/inside_other_plays.rules:95:5"
+        state,
+        E_five_year_plan,
+        1,
+        "spec/twilight_struggle/tests/inside_other_plays.rules:95:5",
     )
     return
 
@@ -5728,26 +6923,26 @@ def tb_inside_other_plays_6_0(state, frame):
 def tb_inside_other_plays_7_0(state, frame):
     "test tests/inside_other_plays.rules#7 part 0 (spec/twilight_struggle/tests/inside_other_plays.rules:103)"
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:103
-    move_card(state, 4, 2)
+    move_card(state, E_five_year_plan, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:104
-    move_card(state, 102, 2)
+    move_card(state, E_defectors, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:105
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:106
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 4] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_five_year_plan] + [UNBOUND] * 2))
     return
 
 
 def tb_inside_other_plays_8_0(state, frame):
     "test tests/inside_other_plays.rules#8 part 0 (spec/twilight_struggle/tests/inside_other_plays.rules:114)"
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:114
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:115
-    move_card(state, 102, 2)
+    move_card(state, E_defectors, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:116
-    move_card(state, 4, 3)
+    move_card(state, E_five_year_plan, 3)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:117
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
@@ -5759,15 +6954,15 @@ def tb_inside_other_plays_9_0(state, frame):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:126
     state.tracks[7] = 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:127
-    move_card(state, 102, 9)
+    move_card(state, E_defectors, 9)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:128
-    move_card(state, 84, 2)
+    move_card(state, E_star_wars, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:129
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:130
     state.frames.pop()
-    state.frames.append(new_frame(1, [0, 84] + [UNBOUND] * 2))
+    state.frames.append(new_frame(1, [0, E_star_wars] + [UNBOUND] * 2))
     return
 
 
@@ -5776,11 +6971,11 @@ def tb_inside_other_plays_10_0(state, frame):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:138
     state.tracks[7] = 1
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:139
-    move_card(state, 102, 9)
+    move_card(state, E_defectors, 9)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:140
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:141
-    move_card(state, 84, 3)
+    move_card(state, E_star_wars, 3)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:142
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
@@ -5790,13 +6985,16 @@ def tb_inside_other_plays_10_0(state, frame):
 def tb_inside_other_plays_11_0(state, frame):
     "test tests/inside_other_plays.rules#11 part 0 (spec/twilight_struggle/tests/inside_other_plays.rules:153)"
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:153
-    move_card(state, 7, 3)
+    move_card(state, E_fidel, 3)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:154
-    move_card(state, 3, 3)
+    move_card(state, E_duck_and_cover, 3)
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:155
     state.frames.pop()
     resolve_event(
-        state, 97, 0, "spec/twilight_struggle/tests/inside_other_plays.rules:155:5"
+        state,
+        E_aldrich_ames_remix,
+        0,
+        "spec/twilight_struggle/tests/inside_other_plays.rules:155:5",
     )
     return
 
@@ -5806,7 +7004,10 @@ def tb_inside_other_plays_11_1(state, frame):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:158
     state.frames.pop()
     resolve_event(
-        state, 61, 0, "spec/twilight_struggle/tests/inside_other_plays.rules:158:5"
+        state,
+        E_lone_gunman,
+        0,
+        "spec/twilight_struggle/tests/inside_other_plays.rules:158:5",
     )
     return
 
@@ -5814,7 +7015,7 @@ def tb_inside_other_plays_11_1(state, frame):
 def tb_operations_0_0(state, frame):
     "test tests/operations.rules#0 part 0 (spec/twilight_struggle/tests/operations.rules:9)"
     # spec: spec/twilight_struggle/tests/operations.rules:9
-    state.counters[2][159] = 2
+    state.counters[2][E_iran] = 2
     state.frames.pop()
     return
 
@@ -5823,14 +7024,14 @@ def tb_operations_0_1(state, frame):
     "test tests/operations.rules#0 part 1 (spec/twilight_struggle/tests/operations.rules:11)"
     # spec: spec/twilight_struggle/tests/operations.rules:11
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, 159, 3, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [0, E_iran, 3, False] + [UNBOUND] * 3))
     return
 
 
 def tb_operations_1_0(state, frame):
     "test tests/operations.rules#1 part 0 (spec/twilight_struggle/tests/operations.rules:18)"
     # spec: spec/twilight_struggle/tests/operations.rules:18
-    state.counters[2][159] = 2
+    state.counters[2][E_iran] = 2
     state.frames.pop()
     return
 
@@ -5839,14 +7040,14 @@ def tb_operations_1_1(state, frame):
     "test tests/operations.rules#1 part 1 (spec/twilight_struggle/tests/operations.rules:20)"
     # spec: spec/twilight_struggle/tests/operations.rules:20
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, 159, 3, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [0, E_iran, 3, False] + [UNBOUND] * 3))
     return
 
 
 def tb_operations_2_0(state, frame):
     "test tests/operations.rules#2 part 0 (spec/twilight_struggle/tests/operations.rules:26)"
     # spec: spec/twilight_struggle/tests/operations.rules:26
-    state.counters[2][162] = 1
+    state.counters[2][E_jordan] = 1
     state.frames.pop()
     return
 
@@ -5855,14 +7056,14 @@ def tb_operations_2_1(state, frame):
     "test tests/operations.rules#2 part 1 (spec/twilight_struggle/tests/operations.rules:28)"
     # spec: spec/twilight_struggle/tests/operations.rules:28
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, 162, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [0, E_jordan, 2, False] + [UNBOUND] * 3))
     return
 
 
 def tb_operations_3_0(state, frame):
     "test tests/operations.rules#3 part 0 (spec/twilight_struggle/tests/operations.rules:34)"
     # spec: spec/twilight_struggle/tests/operations.rules:34
-    state.counters[2][159] = 1
+    state.counters[2][E_iran] = 1
     state.frames.pop()
     return
 
@@ -5871,7 +7072,7 @@ def tb_operations_3_1(state, frame):
     "test tests/operations.rules#3 part 1 (spec/twilight_struggle/tests/operations.rules:36)"
     # spec: spec/twilight_struggle/tests/operations.rules:36
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, 159, 2, True] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [0, E_iran, 2, True] + [UNBOUND] * 3))
     return
 
 
@@ -5880,7 +7081,7 @@ def tb_operations_4_0(state, frame):
     # spec: spec/twilight_struggle/tests/operations.rules:44
     state.tracks[0] = 3
     # spec: spec/twilight_struggle/tests/operations.rules:45
-    state.counters[2][132] = 2
+    state.counters[2][E_italy] = 2
     state.frames.pop()
     return
 
@@ -5889,14 +7090,14 @@ def tb_operations_4_1(state, frame):
     "test tests/operations.rules#4 part 1 (spec/twilight_struggle/tests/operations.rules:48)"
     # spec: spec/twilight_struggle/tests/operations.rules:48
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, 132, 2, True] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [0, E_italy, 2, True] + [UNBOUND] * 3))
     return
 
 
 def tb_operations_5_0(state, frame):
     "test tests/operations.rules#5 part 0 (spec/twilight_struggle/tests/operations.rules:54)"
     # spec: spec/twilight_struggle/tests/operations.rules:54
-    state.counters[2][159] = 1
+    state.counters[2][E_iran] = 1
     state.frames.pop()
     return
 
@@ -5908,11 +7109,11 @@ def tb_operations_5_1(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/tests/operations.rules:56
             frame[1] = 1
-            state.frames.append(new_frame(22, [0, 159, 4, False] + [UNBOUND] * 3))
+            state.frames.append(new_frame(22, [0, E_iran, 4, False] + [UNBOUND] * 3))
             return
         if pc == 1:
             # spec: spec/twilight_struggle/tests/operations.rules:57
-            state.counters[2][160] = 1
+            state.counters[2][E_iraq] = 1
             state.frames.pop()
             return
 
@@ -5921,7 +7122,7 @@ def tb_operations_5_2(state, frame):
     "test tests/operations.rules#5 part 2 (spec/twilight_struggle/tests/operations.rules:59)"
     # spec: spec/twilight_struggle/tests/operations.rules:59
     state.frames.pop()
-    state.frames.append(new_frame(22, [0, 160, 4, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [0, E_iraq, 4, False] + [UNBOUND] * 3))
     return
 
 
@@ -5932,7 +7133,7 @@ def tb_operations_6_0(state, frame):
     # spec: spec/twilight_struggle/tests/operations.rules:65
     state.vars[1] = 1
     # spec: spec/twilight_struggle/tests/operations.rules:66
-    state.counters[1][192] = 1
+    state.counters[1][E_mexico] = 1
     state.frames.pop()
     return
 
@@ -5941,7 +7142,7 @@ def tb_operations_6_1(state, frame):
     "test tests/operations.rules#6 part 1 (spec/twilight_struggle/tests/operations.rules:68)"
     # spec: spec/twilight_struggle/tests/operations.rules:68
     state.frames.pop()
-    state.frames.append(new_frame(22, [1, 192, 2, False] + [UNBOUND] * 3))
+    state.frames.append(new_frame(22, [1, E_mexico, 2, False] + [UNBOUND] * 3))
     return
 
 
@@ -5974,9 +7175,9 @@ def tb_operations_9_0(state, frame):
     # spec: spec/twilight_struggle/tests/operations.rules:92
     state.tracks[0] = 4
     # spec: spec/twilight_struggle/tests/operations.rules:93
-    state.counters[2][132] = 2
+    state.counters[2][E_italy] = 2
     # spec: spec/twilight_struggle/tests/operations.rules:94
-    state.counters[2][159] = 1
+    state.counters[2][E_iran] = 1
     # spec: spec/twilight_struggle/tests/operations.rules:95
     state.frames.pop()
     state.frames.append(new_frame(18, [0, 3, 0, 0]))
@@ -5986,9 +7187,9 @@ def tb_operations_9_0(state, frame):
 def tb_operations_10_0(state, frame):
     "test tests/operations.rules#10 part 0 (spec/twilight_struggle/tests/operations.rules:112)"
     # spec: spec/twilight_struggle/tests/operations.rules:112
-    state.counters[2][138] = 2
+    state.counters[2][E_turkey] = 2
     # spec: spec/twilight_struggle/tests/operations.rules:113
-    state.counters[1][166] = 1
+    state.counters[1][E_syria] = 1
     # spec: spec/twilight_struggle/tests/operations.rules:114
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
@@ -6007,7 +7208,7 @@ def tb_operations_10_1(state, frame):
 def tb_operations_11_0(state, frame):
     "test tests/operations.rules#11 part 0 (spec/twilight_struggle/tests/operations.rules:126)"
     # spec: spec/twilight_struggle/tests/operations.rules:126
-    state.counters[1][194] = 1
+    state.counters[1][E_panama] = 1
     # spec: spec/twilight_struggle/tests/operations.rules:127
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
@@ -6031,11 +7232,11 @@ def tb_operations_12_0(state, frame):
 def tb_operations_13_0(state, frame):
     "test tests/operations.rules#13 part 0 (spec/twilight_struggle/tests/operations.rules:147)"
     # spec: spec/twilight_struggle/tests/operations.rules:147
-    state.counters[2][124] = 4
+    state.counters[2][E_canada] = 4
     # spec: spec/twilight_struggle/tests/operations.rules:148
-    state.counters[1][128] = 1
+    state.counters[1][E_finland] = 1
     # spec: spec/twilight_struggle/tests/operations.rules:149
-    state.counters[1][137] = 0
+    state.counters[1][E_sweden] = 0
     # spec: spec/twilight_struggle/tests/operations.rules:150
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
@@ -6048,7 +7249,7 @@ def tb_operations_13_0(state, frame):
 def tb_operations_14_0(state, frame):
     "test tests/operations.rules#14 part 0 (spec/twilight_struggle/tests/operations.rules:160)"
     # spec: spec/twilight_struggle/tests/operations.rules:160
-    state.counters[2][159] = 1
+    state.counters[2][E_iran] = 1
     state.frames.pop()
     return
 
@@ -6056,9 +7257,9 @@ def tb_operations_14_0(state, frame):
 def tb_operations_14_1(state, frame):
     "test tests/operations.rules#14 part 1 (spec/twilight_struggle/tests/operations.rules:163)"
     # spec: spec/twilight_struggle/tests/operations.rules:163
-    state.counters[1][142] = 2
+    state.counters[1][E_afghanistan] = 2
     # spec: spec/twilight_struggle/tests/operations.rules:164
-    state.counters[1][160] = 3
+    state.counters[1][E_iraq] = 3
     state.frames.pop()
     return
 
@@ -6066,7 +7267,7 @@ def tb_operations_14_1(state, frame):
 def tb_operations_14_2(state, frame):
     "test tests/operations.rules#14 part 2 (spec/twilight_struggle/tests/operations.rules:166)"
     # spec: spec/twilight_struggle/tests/operations.rules:166
-    state.counters[2][128] = 1
+    state.counters[2][E_finland] = 1
     state.frames.pop()
     return
 
@@ -6074,7 +7275,7 @@ def tb_operations_14_2(state, frame):
 def tb_operations_15_0(state, frame):
     "test tests/operations.rules#15 part 0 (spec/twilight_struggle/tests/operations.rules:171)"
     # spec: spec/twilight_struggle/tests/operations.rules:171
-    state.counters[2][159] = 3
+    state.counters[2][E_iran] = 3
     state.frames.pop()
     return
 
@@ -6082,7 +7283,7 @@ def tb_operations_15_0(state, frame):
 def tb_operations_15_1(state, frame):
     "test tests/operations.rules#15 part 1 (spec/twilight_struggle/tests/operations.rules:173)"
     # spec: spec/twilight_struggle/tests/operations.rules:173
-    p_realignment_roll(state, 0, 159)
+    p_realignment_roll(state, 0, E_iran)
     state.frames.pop()
     return
 
@@ -6090,7 +7291,7 @@ def tb_operations_15_1(state, frame):
 def tb_operations_16_0(state, frame):
     "test tests/operations.rules#16 part 0 (spec/twilight_struggle/tests/operations.rules:179)"
     # spec: spec/twilight_struggle/tests/operations.rules:179
-    state.counters[2][159] = 2
+    state.counters[2][E_iran] = 2
     state.frames.pop()
     return
 
@@ -6098,7 +7299,7 @@ def tb_operations_16_0(state, frame):
 def tb_operations_16_1(state, frame):
     "test tests/operations.rules#16 part 1 (spec/twilight_struggle/tests/operations.rules:181)"
     # spec: spec/twilight_struggle/tests/operations.rules:181
-    p_realignment_roll(state, 0, 159)
+    p_realignment_roll(state, 0, E_iran)
     state.frames.pop()
     return
 
@@ -6106,7 +7307,7 @@ def tb_operations_16_1(state, frame):
 def tb_operations_16_2(state, frame):
     "test tests/operations.rules#16 part 2 (spec/twilight_struggle/tests/operations.rules:185)"
     # spec: spec/twilight_struggle/tests/operations.rules:185
-    p_realignment_roll(state, 0, 159)
+    p_realignment_roll(state, 0, E_iran)
     state.frames.pop()
     return
 
@@ -6114,9 +7315,9 @@ def tb_operations_16_2(state, frame):
 def tb_operations_17_0(state, frame):
     "test tests/operations.rules#17 part 0 (spec/twilight_struggle/tests/operations.rules:191)"
     # spec: spec/twilight_struggle/tests/operations.rules:191
-    state.counters[2][159] = 2
+    state.counters[2][E_iran] = 2
     # spec: spec/twilight_struggle/tests/operations.rules:192
-    state.counters[1][159] = 2
+    state.counters[1][E_iran] = 2
     state.frames.pop()
     return
 
@@ -6124,7 +7325,7 @@ def tb_operations_17_0(state, frame):
 def tb_operations_17_1(state, frame):
     "test tests/operations.rules#17 part 1 (spec/twilight_struggle/tests/operations.rules:194)"
     # spec: spec/twilight_struggle/tests/operations.rules:194
-    p_realignment_roll(state, 0, 159)
+    p_realignment_roll(state, 0, E_iran)
     state.frames.pop()
     return
 
@@ -6132,7 +7333,7 @@ def tb_operations_17_1(state, frame):
 def tb_operations_18_0(state, frame):
     "test tests/operations.rules#18 part 0 (spec/twilight_struggle/tests/operations.rules:199)"
     # spec: spec/twilight_struggle/tests/operations.rules:199
-    state.counters[2][159] = 4
+    state.counters[2][E_iran] = 4
     # spec: spec/twilight_struggle/tests/operations.rules:200
     state.frames.pop()
     state.frames.append(new_frame(20, [0, 2, 0, 0] + [UNBOUND] * 4))
@@ -6144,9 +7345,9 @@ def tb_operations_19_0(state, frame):
     # spec: spec/twilight_struggle/tests/operations.rules:213
     state.tracks[0] = 4
     # spec: spec/twilight_struggle/tests/operations.rules:214
-    state.counters[2][159] = 1
+    state.counters[2][E_iran] = 1
     # spec: spec/twilight_struggle/tests/operations.rules:215
-    state.counters[2][139] = 5
+    state.counters[2][E_uk] = 5
     # spec: spec/twilight_struggle/tests/operations.rules:216
     state.frames.pop()
     state.frames.append(new_frame(20, [0, 1, 0, 0] + [UNBOUND] * 4))
@@ -6156,7 +7357,7 @@ def tb_operations_19_0(state, frame):
 def tb_operations_20_0(state, frame):
     "test tests/operations.rules#20 part 0 (spec/twilight_struggle/tests/operations.rules:226)"
     # spec: spec/twilight_struggle/tests/operations.rules:226
-    state.counters[1][146] = 3
+    state.counters[1][E_north_korea] = 3
     # spec: spec/twilight_struggle/tests/operations.rules:227
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
@@ -6169,7 +7370,7 @@ def tb_operations_20_0(state, frame):
 def tb_operations_21_0(state, frame):
     "test tests/operations.rules#21 part 0 (spec/twilight_struggle/tests/operations.rules:237)"
     # spec: spec/twilight_struggle/tests/operations.rules:237
-    state.counters[1][146] = 3
+    state.counters[1][E_north_korea] = 3
     # spec: spec/twilight_struggle/tests/operations.rules:238
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
@@ -6182,7 +7383,7 @@ def tb_operations_21_0(state, frame):
 def tb_operations_22_0(state, frame):
     "test tests/operations.rules#22 part 0 (spec/twilight_struggle/tests/operations.rules:245)"
     # spec: spec/twilight_struggle/tests/operations.rules:245
-    state.counters[2][148] = 1
+    state.counters[2][E_south_korea] = 1
     # spec: spec/twilight_struggle/tests/operations.rules:246
     state.tracks[0] = 5
     # spec: spec/twilight_struggle/tests/operations.rules:247
@@ -6194,9 +7395,9 @@ def tb_operations_22_0(state, frame):
 def tb_operations_23_0(state, frame):
     "test tests/operations.rules#23 part 0 (spec/twilight_struggle/tests/operations.rules:258)"
     # spec: spec/twilight_struggle/tests/operations.rules:258
-    state.counters[2][148] = 2
+    state.counters[2][E_south_korea] = 2
     # spec: spec/twilight_struggle/tests/operations.rules:259
-    state.counters[2][145] = 4
+    state.counters[2][E_japan] = 4
     state.frames.pop()
     return
 
@@ -6204,7 +7405,7 @@ def tb_operations_23_0(state, frame):
 def tb_operations_23_1(state, frame):
     "test tests/operations.rules#23 part 1 (spec/twilight_struggle/tests/operations.rules:261)"
     # spec: spec/twilight_struggle/tests/operations.rules:261
-    p_war(state, 0, 148, 4, 2, 2, False)
+    p_war(state, 0, E_south_korea, 4, 2, 2, False)
     state.frames.pop()
     return
 
@@ -6212,9 +7413,9 @@ def tb_operations_23_1(state, frame):
 def tb_operations_24_0(state, frame):
     "test tests/operations.rules#24 part 0 (spec/twilight_struggle/tests/operations.rules:268)"
     # spec: spec/twilight_struggle/tests/operations.rules:268
-    state.counters[2][148] = 2
+    state.counters[2][E_south_korea] = 2
     # spec: spec/twilight_struggle/tests/operations.rules:269
-    state.counters[2][145] = 4
+    state.counters[2][E_japan] = 4
     state.frames.pop()
     return
 
@@ -6222,7 +7423,7 @@ def tb_operations_24_0(state, frame):
 def tb_operations_24_1(state, frame):
     "test tests/operations.rules#24 part 1 (spec/twilight_struggle/tests/operations.rules:271)"
     # spec: spec/twilight_struggle/tests/operations.rules:271
-    p_war(state, 0, 148, 4, 2, 2, False)
+    p_war(state, 0, E_south_korea, 4, 2, 2, False)
     state.frames.pop()
     return
 
@@ -6230,7 +7431,7 @@ def tb_operations_24_1(state, frame):
 def tb_operations_25_0(state, frame):
     "test tests/operations.rules#25 part 0 (spec/twilight_struggle/tests/operations.rules:277)"
     # spec: spec/twilight_struggle/tests/operations.rules:277
-    state.counters[2][189] = 1
+    state.counters[2][E_guatemala] = 1
     state.frames.pop()
     return
 
@@ -6323,9 +7524,9 @@ def tb_turn_and_victory_4_0(state, frame):
 def tb_turn_and_victory_5_0(state, frame):
     "test tests/turn_and_victory.rules#5 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:68)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:68
-    move_card(state, 30, 2)
+    move_card(state, E_red_scare_purge, 2)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:69
-    move_card(state, 24, 3)
+    move_card(state, E_containment, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:70
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
@@ -6335,9 +7536,9 @@ def tb_turn_and_victory_5_0(state, frame):
 def tb_turn_and_victory_6_0(state, frame):
     "test tests/turn_and_victory.rules#6 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:79)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:79
-    move_card(state, 0, 2)
+    move_card(state, E_asia_scoring, 2)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:80
-    move_card(state, 1, 3)
+    move_card(state, E_europe_scoring, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:81
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
@@ -6347,9 +7548,9 @@ def tb_turn_and_victory_6_0(state, frame):
 def tb_turn_and_victory_7_0(state, frame):
     "test tests/turn_and_victory.rules#7 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:87)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:87
-    move_card(state, 11, 2)
+    move_card(state, E_romanian_abdication, 2)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:88
-    move_card(state, 1, 3)
+    move_card(state, E_europe_scoring, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:89
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
@@ -6359,9 +7560,9 @@ def tb_turn_and_victory_7_0(state, frame):
 def tb_turn_and_victory_8_0(state, frame):
     "test tests/turn_and_victory.rules#8 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:95)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:95
-    move_card(state, 11, 2)
+    move_card(state, E_romanian_abdication, 2)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:96
-    move_card(state, 24, 3)
+    move_card(state, E_containment, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:97
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
@@ -6373,9 +7574,9 @@ def tb_turn_and_victory_9_0(state, frame):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:105
     state.tracks[6] = 4
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:106
-    move_card(state, 11, 2)
+    move_card(state, E_romanian_abdication, 2)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:107
-    move_card(state, 24, 3)
+    move_card(state, E_containment, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:108
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
@@ -6385,7 +7586,7 @@ def tb_turn_and_victory_9_0(state, frame):
 def tb_turn_and_victory_10_0(state, frame):
     "test tests/turn_and_victory.rules#10 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:116)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:116
-    move_card(state, 1, 7)
+    move_card(state, E_europe_scoring, 7)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:117
     state.vars[1] = 0
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:118
@@ -6473,7 +7674,7 @@ def tb_turn_and_victory_15_0(state, frame):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:168
     state.tracks[4] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:169
-    move_card(state, 1, 3)
+    move_card(state, E_europe_scoring, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:170
     p_military_operations_check(state)
     state.frames.pop()
@@ -6489,7 +7690,7 @@ def tb_turn_and_victory_16_0(state, frame):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:178
     state.tracks[4] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:179
-    move_card(state, 7, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:180
     p_military_operations_check(state)
     state.frames.pop()
@@ -6521,7 +7722,7 @@ def tb_turn_and_victory_18_0(state, frame):
 def tb_turn_and_victory_19_0(state, frame):
     "test tests/turn_and_victory.rules#19 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:200)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:200
-    move_card(state, 1, 3)
+    move_card(state, E_europe_scoring, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:201
     p_held_card_check(state)
     state.frames.pop()
@@ -6531,7 +7732,7 @@ def tb_turn_and_victory_19_0(state, frame):
 def tb_turn_and_victory_20_0(state, frame):
     "test tests/turn_and_victory.rules#20 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:206)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:206
-    move_card(state, 7, 3)
+    move_card(state, E_fidel, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:207
     state.tracks[4] = 5
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:208
@@ -6547,29 +7748,29 @@ def tb_turn_and_victory_21_0(state, frame):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:218
     state.tracks[1] = 12
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:219
-    state.counters[2][129] = 3
+    state.counters[2][E_france] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:220
-    state.counters[2][140] = 4
+    state.counters[2][E_west_germany] = 4
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:221
-    state.counters[2][139] = 5
+    state.counters[2][E_uk] = 5
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:222
-    state.counters[1][146] = 3
+    state.counters[1][E_north_korea] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:223
-    state.counters[1][148] = 3
+    state.counters[1][E_south_korea] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:224
-    state.counters[1][145] = 4
+    state.counters[1][E_japan] = 4
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:225
-    state.counters[1][147] = 2
+    state.counters[1][E_pakistan] = 2
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:226
-    state.counters[1][144] = 3
+    state.counters[1][E_india] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:227
-    state.counters[1][155] = 2
+    state.counters[1][E_thailand] = 2
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:228
-    state.counters[1][186] = 3
+    state.counters[1][E_cuba] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:229
-    state.counters[1][192] = 2
+    state.counters[1][E_mexico] = 2
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:230
-    state.counters[1][194] = 2
+    state.counters[1][E_panama] = 2
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:231
     p_final_scoring(state)
     state.frames.pop()
@@ -6581,15 +7782,15 @@ def tb_turn_and_victory_22_0(state, frame):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:237
     state.tracks[1] = -30
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:238
-    state.counters[2][129] = 3
+    state.counters[2][E_france] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:239
-    state.counters[2][140] = 4
+    state.counters[2][E_west_germany] = 4
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:240
-    state.counters[2][132] = 2
+    state.counters[2][E_italy] = 2
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:241
-    state.counters[2][127] = 3
+    state.counters[2][E_east_germany] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:242
-    state.counters[2][134] = 3
+    state.counters[2][E_poland] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:243
     p_final_scoring(state)
     state.frames.pop()
@@ -6611,9 +7812,9 @@ def tb_turn_and_victory_23_0(state, frame):
 def tb_turn_and_victory_24_0(state, frame):
     "test tests/turn_and_victory.rules#24 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:256)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:256
-    state.counters[2][155] = 2
+    state.counters[2][E_thailand] = 2
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:257
-    state.counters[2][156] = 1
+    state.counters[2][E_vietnam] = 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:258
     p_final_scoring(state)
     state.frames.pop()
@@ -6622,17 +7823,17 @@ def tb_turn_and_victory_24_0(state, frame):
 
 def tx_card_play_0_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:22
-    return state.counters[2][145] == 1
+    return state.counters[2][E_japan] == 1
 
 
 def tx_card_play_0_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:22
-    return (state.counters[2][145], 1)
+    return (state.counters[2][E_japan], 1)
 
 
 def tx_card_play_0_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:23
-    return state.location[11] == 10
+    return state.location[E_romanian_abdication] == 10
 
 
 def tx_card_play_0_2(state, L):
@@ -6647,107 +7848,107 @@ def tx_card_play_0_2_sides(state, L):
 
 def tx_card_play_1_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:34
-    return state.counters[2][124] == 1
+    return state.counters[2][E_canada] == 1
 
 
 def tx_card_play_1_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:34
-    return (state.counters[2][124], 1)
+    return (state.counters[2][E_canada], 1)
 
 
 def tx_card_play_1_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:34
-    return state.location[11] == 10
+    return state.location[E_romanian_abdication] == 10
 
 
 def tx_card_play_2_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:38
-    return d_may_play_as_event(state, 0, 8)
+    return d_may_play_as_event(state, 0, E_vietnam_revolts)
 
 
 def tx_card_play_2_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:39
-    return not d_may_play_as_event(state, 1, 8)
+    return not d_may_play_as_event(state, 1, E_vietnam_revolts)
 
 
 def tx_card_play_2_2(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:40
-    return d_may_play_as_event(state, 1, 24)
+    return d_may_play_as_event(state, 1, E_containment)
 
 
 def tx_card_play_2_3(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:41
-    return d_may_play_as_event(state, 0, 30)
+    return d_may_play_as_event(state, 0, E_red_scare_purge)
 
 
 def tx_card_play_2_4(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:41
-    return d_may_play_as_event(state, 1, 30)
+    return d_may_play_as_event(state, 1, E_red_scare_purge)
 
 
 def tx_card_play_2_5(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:42
-    return not d_may_play_as_event(state, 0, 5)
+    return not d_may_play_as_event(state, 0, E_china_card)
 
 
 def tx_card_play_2_6(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:43
-    return d_event_owner(state, 30, 1) == 1
+    return d_event_owner(state, E_red_scare_purge, 1) == 1
 
 
 def tx_card_play_2_6_sides(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:43
-    return (d_event_owner(state, 30, 1), 1)
+    return (d_event_owner(state, E_red_scare_purge, 1), 1)
 
 
 def tx_card_play_2_7(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:43
-    return d_event_owner(state, 24, 0) == 1
+    return d_event_owner(state, E_containment, 0) == 1
 
 
 def tx_card_play_2_7_sides(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:43
-    return (d_event_owner(state, 24, 0), 1)
+    return (d_event_owner(state, E_containment, 0), 1)
 
 
 def tx_card_play_3_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:50
-    return state.location[8] == 10
+    return state.location[E_vietnam_revolts] == 10
 
 
 def tx_card_play_3_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:50
-    return state.location[8] != 2
+    return state.location[E_vietnam_revolts] != 2
 
 
 def tx_card_play_4_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:58
-    return state.location[8] == 9
+    return state.location[E_vietnam_revolts] == 9
 
 
 def tx_card_play_4_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:58
-    return state.counters[1][134] == 2
+    return state.counters[1][E_poland] == 2
 
 
 def tx_card_play_4_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:58
-    return (state.counters[1][134], 2)
+    return (state.counters[1][E_poland], 2)
 
 
 def tx_card_play_5_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:71
     return (
-        event_allowed(state, EVENT_WHEN, 20, 1)
-        and state.location[20] == 10
-        or not event_allowed(state, EVENT_WHEN, 20, 1)
-        and state.location[20] == 9
+        event_allowed(state, EVENT_WHEN, E_nato, 1)
+        and state.location[E_nato] == 10
+        or not event_allowed(state, EVENT_WHEN, E_nato, 1)
+        and state.location[E_nato] == 9
     )
 
 
 def tx_card_play_6_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:78
-    return state.location[0] == 9
+    return state.location[E_asia_scoring] == 9
 
 
 def tx_card_play_6_1(state, L):
@@ -6757,17 +7958,17 @@ def tx_card_play_6_1(state, L):
 
 def tx_card_play_7_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:86
-    return state.location[37] == 10
+    return state.location[E_southeast_asia_scoring] == 10
 
 
 def tx_card_play_8_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:100
-    return state.location[0] == 9
+    return state.location[E_asia_scoring] == 9
 
 
 def tx_card_play_8_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:100
-    return state.location[7] == 2
+    return state.location[E_fidel] == 2
 
 
 def tx_card_play_10_0(state, L):
@@ -6807,7 +8008,7 @@ def tx_card_play_11_1_sides(state, L):
 
 def tx_card_play_11_2(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:127
-    return state.location[8] == 9
+    return state.location[E_vietnam_revolts] == 9
 
 
 def tx_card_play_11_3(state, L):
@@ -6832,7 +8033,7 @@ def tx_card_play_12_0_sides(state, L):
 
 def tx_card_play_12_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:136
-    return state.location[8] == 9
+    return state.location[E_vietnam_revolts] == 9
 
 
 def tx_card_play_12_2(state, L):
@@ -6857,7 +8058,7 @@ def tx_card_play_14_0_sides(state, L):
 
 def tx_card_play_14_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:150
-    return d_may_attempt_space(state, 1, 8)
+    return d_may_attempt_space(state, 1, E_vietnam_revolts)
 
 
 def tx_card_play_14_2(state, L):
@@ -6872,37 +8073,37 @@ def tx_card_play_14_2_sides(state, L):
 
 def tx_card_play_14_3(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:152
-    return not d_may_attempt_space(state, 1, 8)
+    return not d_may_attempt_space(state, 1, E_vietnam_revolts)
 
 
 def tx_card_play_15_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:157
-    return not d_may_attempt_space(state, 0, 8)
+    return not d_may_attempt_space(state, 0, E_vietnam_revolts)
 
 
 def tx_card_play_15_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:158
-    return d_may_attempt_space(state, 0, 6)
+    return d_may_attempt_space(state, 0, E_socialist_governments)
 
 
 def tx_card_play_15_2(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:160
-    return not d_may_attempt_space(state, 0, 6)
+    return not d_may_attempt_space(state, 0, E_socialist_governments)
 
 
 def tx_card_play_15_3(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:161
-    return d_may_attempt_space(state, 0, 30)
+    return d_may_attempt_space(state, 0, E_red_scare_purge)
 
 
 def tx_card_play_15_4(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:163
-    return not d_may_attempt_space(state, 0, 30)
+    return not d_may_attempt_space(state, 0, E_red_scare_purge)
 
 
 def tx_card_play_15_5(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:164
-    return not d_may_attempt_space(state, 0, 0)
+    return not d_may_attempt_space(state, 0, E_asia_scoring)
 
 
 def tx_card_play_16_0(state, L):
@@ -7017,7 +8218,7 @@ def tx_card_play_17_5_sides(state, L):
 
 def tx_card_play_18_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:195
-    return state.location[7] == 9
+    return state.location[E_fidel] == 9
 
 
 def tx_card_play_19_0(state, L):
@@ -7052,22 +8253,22 @@ def tx_card_play_19_2_sides(state, L):
 
 def tx_card_play_20_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:213
-    return state.location[7] == 3
+    return state.location[E_fidel] == 3
 
 
 def tx_card_play_21_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:230
-    return state.counters[1][146] == 8
+    return state.counters[1][E_north_korea] == 8
 
 
 def tx_card_play_21_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:230
-    return (state.counters[1][146], 8)
+    return (state.counters[1][E_north_korea], 8)
 
 
 def tx_card_play_21_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:231
-    return state.location[5] == 5
+    return state.location[E_china_card] == 5
 
 
 def tx_card_play_21_2(state, L):
@@ -7077,12 +8278,12 @@ def tx_card_play_21_2(state, L):
 
 def tx_card_play_21_3(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:232
-    return not d_held_playable(state, 1, 5)
+    return not d_held_playable(state, 1, E_china_card)
 
 
 def tx_card_play_21_4(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:233
-    return not d_held_playable(state, 0, 5)
+    return not d_held_playable(state, 0, E_china_card)
 
 
 def tx_card_play_22_0(state, L):
@@ -7092,12 +8293,12 @@ def tx_card_play_22_0(state, L):
 
 def tx_card_play_22_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:239
-    return d_held_playable(state, 1, 5)
+    return d_held_playable(state, 1, E_china_card)
 
 
 def tx_card_play_23_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:247
-    return state.location[5] == 4
+    return state.location[E_china_card] == 4
 
 
 def tx_card_play_23_1(state, L):
@@ -7137,77 +8338,77 @@ def tx_card_play_25_2_sides(state, L):
 
 def tx_control_and_scoring_0_0(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:6
-    return not d_controls(state, 1, 159)
+    return not d_controls(state, 1, E_iran)
 
 
 def tx_control_and_scoring_0_1(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:8
-    return d_controls(state, 1, 159)
+    return d_controls(state, 1, E_iran)
 
 
 def tx_control_and_scoring_0_2(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:10
-    return not d_controls(state, 1, 139)
+    return not d_controls(state, 1, E_uk)
 
 
 def tx_control_and_scoring_0_3(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:12
-    return d_controls(state, 1, 139)
+    return d_controls(state, 1, E_uk)
 
 
 def tx_control_and_scoring_0_4(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:12
-    return not d_controls(state, 0, 139)
+    return not d_controls(state, 0, E_uk)
 
 
 def tx_control_and_scoring_1_0(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:17
-    return d_controls(state, 1, 138)
+    return d_controls(state, 1, E_turkey)
 
 
 def tx_control_and_scoring_2_0(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:30
-    return not d_controls(state, 1, 194)
+    return not d_controls(state, 1, E_panama)
 
 
 def tx_control_and_scoring_2_1(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:31
-    return d_has_domination(state, 0, 117)
+    return d_has_domination(state, 0, E_central_america)
 
 
 def tx_control_and_scoring_2_2(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:31
-    return not d_has_region_control(state, 0, 117)
+    return not d_has_region_control(state, 0, E_central_america)
 
 
 def tx_control_and_scoring_2_3(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:32
-    return d_has_presence(state, 1, 117)
+    return d_has_presence(state, 1, E_central_america)
 
 
 def tx_control_and_scoring_2_4(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:32
-    return not d_has_domination(state, 1, 117)
+    return not d_has_domination(state, 1, E_central_america)
 
 
 def tx_control_and_scoring_2_5(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:33
-    return d_region_points(state, 0, 117) == 5
+    return d_region_points(state, 0, E_central_america) == 5
 
 
 def tx_control_and_scoring_2_5_sides(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:33
-    return (d_region_points(state, 0, 117), 5)
+    return (d_region_points(state, 0, E_central_america), 5)
 
 
 def tx_control_and_scoring_2_6(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:34
-    return d_region_points(state, 1, 117) == 1
+    return d_region_points(state, 1, E_central_america) == 1
 
 
 def tx_control_and_scoring_2_6_sides(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:34
-    return (d_region_points(state, 1, 117), 1)
+    return (d_region_points(state, 1, E_central_america), 1)
 
 
 def tx_control_and_scoring_2_7(state, L):
@@ -7222,57 +8423,57 @@ def tx_control_and_scoring_2_7_sides(state, L):
 
 def tx_control_and_scoring_3_0(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:45
-    return not d_has_domination(state, 1, 115)
+    return not d_has_domination(state, 1, E_middle_east)
 
 
 def tx_control_and_scoring_3_1(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:46
-    return d_level_points(state, 1, 115) == 3
+    return d_level_points(state, 1, E_middle_east) == 3
 
 
 def tx_control_and_scoring_3_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:46
-    return (d_level_points(state, 1, 115), 3)
+    return (d_level_points(state, 1, E_middle_east), 3)
 
 
 def tx_control_and_scoring_3_2(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:48
-    return d_has_domination(state, 1, 115)
+    return d_has_domination(state, 1, E_middle_east)
 
 
 def tx_control_and_scoring_3_3(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:49
-    return d_region_points(state, 1, 115) == 8
+    return d_region_points(state, 1, E_middle_east) == 8
 
 
 def tx_control_and_scoring_3_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:49
-    return (d_region_points(state, 1, 115), 8)
+    return (d_region_points(state, 1, E_middle_east), 8)
 
 
 def tx_control_and_scoring_4_0(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:62
-    return d_has_region_control(state, 0, 115)
+    return d_has_region_control(state, 0, E_middle_east)
 
 
 def tx_control_and_scoring_4_1(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:63
-    return d_region_points(state, 0, 115) == 13
+    return d_region_points(state, 0, E_middle_east) == 13
 
 
 def tx_control_and_scoring_4_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:63
-    return (d_region_points(state, 0, 115), 13)
+    return (d_region_points(state, 0, E_middle_east), 13)
 
 
 def tx_control_and_scoring_4_2(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:64
-    return d_region_points(state, 1, 115) == 3
+    return d_region_points(state, 1, E_middle_east) == 3
 
 
 def tx_control_and_scoring_4_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:64
-    return (d_region_points(state, 1, 115), 3)
+    return (d_region_points(state, 1, E_middle_east), 3)
 
 
 def tx_control_and_scoring_4_3(state, L):
@@ -7287,52 +8488,52 @@ def tx_control_and_scoring_4_3_sides(state, L):
 
 def tx_control_and_scoring_5_0(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:74
-    return not d_has_domination(state, 0, 117)
+    return not d_has_domination(state, 0, E_central_america)
 
 
 def tx_control_and_scoring_5_1(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:74
-    return not d_has_domination(state, 1, 117)
+    return not d_has_domination(state, 1, E_central_america)
 
 
 def tx_control_and_scoring_5_2(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:75
-    return d_level_points(state, 0, 117) == 1
+    return d_level_points(state, 0, E_central_america) == 1
 
 
 def tx_control_and_scoring_5_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:75
-    return (d_level_points(state, 0, 117), 1)
+    return (d_level_points(state, 0, E_central_america), 1)
 
 
 def tx_control_and_scoring_5_3(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:75
-    return d_level_points(state, 1, 117) == 1
+    return d_level_points(state, 1, E_central_america) == 1
 
 
 def tx_control_and_scoring_5_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:75
-    return (d_level_points(state, 1, 117), 1)
+    return (d_level_points(state, 1, E_central_america), 1)
 
 
 def tx_control_and_scoring_6_0(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:81
-    return d_region_points(state, 0, 113) == 5
+    return d_region_points(state, 0, E_asia) == 5
 
 
 def tx_control_and_scoring_6_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:81
-    return (d_region_points(state, 0, 113), 5)
+    return (d_region_points(state, 0, E_asia), 5)
 
 
 def tx_control_and_scoring_6_1(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:85
-    return d_region_points(state, 0, 113) == 6
+    return d_region_points(state, 0, E_asia) == 6
 
 
 def tx_control_and_scoring_6_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:85
-    return (d_region_points(state, 0, 113), 6)
+    return (d_region_points(state, 0, E_asia), 6)
 
 
 def tx_control_and_scoring_7_0(state, L):
@@ -7367,22 +8568,22 @@ def tx_control_and_scoring_7_2_sides(state, L):
 
 def tx_control_and_scoring_8_0(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:101
-    return d_has_presence(state, 1, 113)
+    return d_has_presence(state, 1, E_asia)
 
 
 def tx_control_and_scoring_8_1(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:101
-    return d_region_points(state, 1, 113) == 4
+    return d_region_points(state, 1, E_asia) == 4
 
 
 def tx_control_and_scoring_8_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:101
-    return (d_region_points(state, 1, 113), 4)
+    return (d_region_points(state, 1, E_asia), 4)
 
 
 def tx_control_and_scoring_9_0(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:112
-    return d_has_region_control(state, 1, 110)
+    return d_has_region_control(state, 1, E_europe)
 
 
 def tx_control_and_scoring_9_1(state, L):
@@ -7602,7 +8803,7 @@ def tx_events_early_8_0_sides(state, L):
 
 def tx_events_early_8_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:85
-    return state.location[3] == 9
+    return state.location[E_duck_and_cover] == 9
 
 
 def tx_events_early_8_2(state, L):
@@ -7627,32 +8828,32 @@ def tx_events_early_8_3_sides(state, L):
 
 def tx_events_early_9_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:93
-    return state.location[7] == 9
+    return state.location[E_fidel] == 9
 
 
 def tx_events_early_9_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:93
-    return state.counters[2][186] == 2
+    return state.counters[2][E_cuba] == 2
 
 
 def tx_events_early_9_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:93
-    return (state.counters[2][186], 2)
+    return (state.counters[2][E_cuba], 2)
 
 
 def tx_events_early_9_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:93
-    return state.counters[1][186] == 0
+    return state.counters[1][E_cuba] == 0
 
 
 def tx_events_early_9_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:93
-    return (state.counters[1][186], 0)
+    return (state.counters[1][E_cuba], 0)
 
 
 def tx_events_early_10_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:99
-    return state.location[24] == 10
+    return state.location[E_containment] == 10
 
 
 def tx_events_early_10_1(state, L):
@@ -7662,7 +8863,7 @@ def tx_events_early_10_1(state, L):
 
 def tx_events_early_11_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:105
-    return state.location[20] == 9
+    return state.location[E_nato] == 9
 
 
 def tx_events_early_11_1(state, L):
@@ -7682,237 +8883,237 @@ def tx_events_early_12_0_sides(state, L):
 
 def tx_events_early_13_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:119
-    return state.counters[1][121] == 0
+    return state.counters[1][E_austria] == 0
 
 
 def tx_events_early_13_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:119
-    return (state.counters[1][121], 0)
+    return (state.counters[1][E_austria], 0)
 
 
 def tx_events_early_13_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:119
-    return state.location[18] == 10
+    return state.location[E_truman_doctrine] == 10
 
 
 def tx_events_early_14_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:132
-    return state.counters[2][129] == 1
+    return state.counters[2][E_france] == 1
 
 
 def tx_events_early_14_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:132
-    return (state.counters[2][129], 1)
+    return (state.counters[2][E_france], 1)
 
 
 def tx_events_early_14_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:132
-    return state.counters[2][139] == 4
+    return state.counters[2][E_uk] == 4
 
 
 def tx_events_early_14_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:132
-    return (state.counters[2][139], 4)
+    return (state.counters[2][E_uk], 4)
 
 
 def tx_events_early_15_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:139
-    return state.counters[2][132] == 0
+    return state.counters[2][E_italy] == 0
 
 
 def tx_events_early_15_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:139
-    return (state.counters[2][132], 0)
+    return (state.counters[2][E_italy], 0)
 
 
 def tx_events_early_16_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:143
-    return event_allowed(state, EVENT_WHEN, 6, 0)
+    return event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
 
 
 def tx_events_early_16_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:145
-    return not event_allowed(state, EVENT_WHEN, 6, 0)
+    return not event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
 
 
 def tx_events_early_17_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:154
-    return state.counters[2][186] == 0
+    return state.counters[2][E_cuba] == 0
 
 
 def tx_events_early_17_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:154
-    return (state.counters[2][186], 0)
+    return (state.counters[2][E_cuba], 0)
 
 
 def tx_events_early_17_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:154
-    return state.counters[1][186] == 3
+    return state.counters[1][E_cuba] == 3
 
 
 def tx_events_early_17_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:154
-    return (state.counters[1][186], 3)
+    return (state.counters[1][E_cuba], 3)
 
 
 def tx_events_early_17_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:154
-    return d_controls(state, 0, 186)
+    return d_controls(state, 0, E_cuba)
 
 
 def tx_events_early_18_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:160
-    return state.counters[2][135] == 0
+    return state.counters[2][E_romania] == 0
 
 
 def tx_events_early_18_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:160
-    return (state.counters[2][135], 0)
+    return (state.counters[2][E_romania], 0)
 
 
 def tx_events_early_18_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:160
-    return state.counters[1][135] == 3
+    return state.counters[1][E_romania] == 3
 
 
 def tx_events_early_18_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:160
-    return (state.counters[1][135], 3)
+    return (state.counters[1][E_romania], 3)
 
 
 def tx_events_early_19_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:166
-    return state.counters[1][135] == 5
+    return state.counters[1][E_romania] == 5
 
 
 def tx_events_early_19_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:166
-    return (state.counters[1][135], 5)
+    return (state.counters[1][E_romania], 5)
 
 
 def tx_events_early_20_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:173
-    return state.counters[1][156] == 2
+    return state.counters[1][E_vietnam] == 2
 
 
 def tx_events_early_20_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:173
-    return (state.counters[1][156], 2)
+    return (state.counters[1][E_vietnam], 2)
 
 
 def tx_events_early_20_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:174
-    return q_ops_bonus_in(state, 0, 10, 114) == 1
+    return q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia) == 1
 
 
 def tx_events_early_20_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:174
-    return (q_ops_bonus_in(state, 0, 10, 114), 1)
+    return (q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia), 1)
 
 
 def tx_events_early_20_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:175
-    return q_ops_bonus_in(state, 1, 10, 114) == 0
+    return q_ops_bonus_in(state, 1, E_korean_war, E_southeast_asia) == 0
 
 
 def tx_events_early_20_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:175
-    return (q_ops_bonus_in(state, 1, 10, 114), 0)
+    return (q_ops_bonus_in(state, 1, E_korean_war, E_southeast_asia), 0)
 
 
 def tx_events_early_20_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:176
-    return q_ops_bonus_in(state, 0, 10, 113) == 0
+    return q_ops_bonus_in(state, 0, E_korean_war, E_asia) == 0
 
 
 def tx_events_early_20_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:176
-    return (q_ops_bonus_in(state, 0, 10, 113), 0)
+    return (q_ops_bonus_in(state, 0, E_korean_war, E_asia), 0)
 
 
 def tx_events_early_20_4(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:177
-    return q_ops_bonus_in(state, 0, 5, 113) == 1
+    return q_ops_bonus_in(state, 0, E_china_card, E_asia) == 1
 
 
 def tx_events_early_20_4_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:177
-    return (q_ops_bonus_in(state, 0, 5, 113), 1)
+    return (q_ops_bonus_in(state, 0, E_china_card, E_asia), 1)
 
 
 def tx_events_early_20_5(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:177
-    return q_ops_bonus_in(state, 0, 5, 114) == 1
+    return q_ops_bonus_in(state, 0, E_china_card, E_southeast_asia) == 1
 
 
 def tx_events_early_20_5_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:177
-    return (q_ops_bonus_in(state, 0, 5, 114), 1)
+    return (q_ops_bonus_in(state, 0, E_china_card, E_southeast_asia), 1)
 
 
 def tx_events_early_20_6(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:179
-    return q_ops_bonus_in(state, 0, 10, 114) == 0
+    return q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia) == 0
 
 
 def tx_events_early_20_6_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:179
-    return (q_ops_bonus_in(state, 0, 10, 114), 0)
+    return (q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia), 0)
 
 
 def tx_events_early_21_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:187
-    return state.counters[1][156] == 4
+    return state.counters[1][E_vietnam] == 4
 
 
 def tx_events_early_21_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:187
-    return (state.counters[1][156], 4)
+    return (state.counters[1][E_vietnam], 4)
 
 
 def tx_events_early_21_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:187
-    return state.counters[1][155] == 1
+    return state.counters[1][E_thailand] == 1
 
 
 def tx_events_early_21_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:187
-    return (state.counters[1][155], 1)
+    return (state.counters[1][E_thailand], 1)
 
 
 def tx_events_early_22_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:196
-    return state.counters[1][156] == 3
+    return state.counters[1][E_vietnam] == 3
 
 
 def tx_events_early_22_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:196
-    return (state.counters[1][156], 3)
+    return (state.counters[1][E_vietnam], 3)
 
 
 def tx_events_early_22_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:196
-    return state.counters[1][134] == 2
+    return state.counters[1][E_poland] == 2
 
 
 def tx_events_early_22_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:196
-    return (state.counters[1][134], 2)
+    return (state.counters[1][E_poland], 2)
 
 
 def tx_events_early_23_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:210
-    return state.location[20] == 9
+    return state.location[E_nato] == 9
 
 
 def tx_events_early_23_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:210
-    return state.counters[2][140] == 4
+    return state.counters[2][E_west_germany] == 4
 
 
 def tx_events_early_23_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:210
-    return (state.counters[2][140], 4)
+    return (state.counters[2][E_west_germany], 4)
 
 
 def tx_events_early_23_2(state, L):
@@ -7922,47 +9123,47 @@ def tx_events_early_23_2(state, L):
 
 def tx_events_early_24_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:219
-    return state.counters[2][140] == 0
+    return state.counters[2][E_west_germany] == 0
 
 
 def tx_events_early_24_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:219
-    return (state.counters[2][140], 0)
+    return (state.counters[2][E_west_germany], 0)
 
 
 def tx_events_early_24_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:219
-    return state.location[25] == 3
+    return state.location[E_cia_created] == 3
 
 
 def tx_events_early_25_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:227
-    return state.counters[2][140] == 0
+    return state.counters[2][E_west_germany] == 0
 
 
 def tx_events_early_25_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:227
-    return (state.counters[2][140], 0)
+    return (state.counters[2][E_west_germany], 0)
 
 
 def tx_events_early_25_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:227
-    return state.location[22] == 3
+    return state.location[E_marshall_plan] == 3
 
 
 def tx_events_early_26_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:237
-    return state.location[21] == 9
+    return state.location[E_independent_reds] == 9
 
 
 def tx_events_early_26_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:237
-    return state.counters[2][140] == 2
+    return state.counters[2][E_west_germany] == 2
 
 
 def tx_events_early_26_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:237
-    return (state.counters[2][140], 2)
+    return (state.counters[2][E_west_germany], 2)
 
 
 def tx_events_early_27_0(state, L):
@@ -7987,22 +9188,22 @@ def tx_events_early_27_1_sides(state, L):
 
 def tx_events_early_27_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:248
-    return state.counters[2][148] == 0
+    return state.counters[2][E_south_korea] == 0
 
 
 def tx_events_early_27_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:248
-    return (state.counters[2][148], 0)
+    return (state.counters[2][E_south_korea], 0)
 
 
 def tx_events_early_27_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:248
-    return state.counters[1][148] == 3
+    return state.counters[1][E_south_korea] == 3
 
 
 def tx_events_early_27_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:248
-    return (state.counters[1][148], 3)
+    return (state.counters[1][E_south_korea], 3)
 
 
 def tx_events_early_28_0(state, L):
@@ -8027,12 +9228,12 @@ def tx_events_early_28_1_sides(state, L):
 
 def tx_events_early_28_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:256
-    return state.counters[2][148] == 2
+    return state.counters[2][E_south_korea] == 2
 
 
 def tx_events_early_28_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:256
-    return (state.counters[2][148], 2)
+    return (state.counters[2][E_south_korea], 2)
 
 
 def tx_events_early_29_0(state, L):
@@ -8057,22 +9258,22 @@ def tx_events_early_29_1_sides(state, L):
 
 def tx_events_early_29_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:266
-    return state.counters[2][161] == 0
+    return state.counters[2][E_israel] == 0
 
 
 def tx_events_early_29_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:266
-    return (state.counters[2][161], 0)
+    return (state.counters[2][E_israel], 0)
 
 
 def tx_events_early_29_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:266
-    return state.counters[1][161] == 4
+    return state.counters[1][E_israel] == 4
 
 
 def tx_events_early_29_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:266
-    return (state.counters[1][161], 4)
+    return (state.counters[1][E_israel], 4)
 
 
 def tx_events_early_30_0(state, L):
@@ -8097,157 +9298,157 @@ def tx_events_early_30_1_sides(state, L):
 
 def tx_events_early_30_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:273
-    return state.counters[2][161] == 4
+    return state.counters[2][E_israel] == 4
 
 
 def tx_events_early_30_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:273
-    return (state.counters[2][161], 4)
+    return (state.counters[2][E_israel], 4)
 
 
 def tx_events_early_31_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:277
-    return event_allowed(state, EVENT_WHEN, 12, 0)
+    return event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
 
 
 def tx_events_early_31_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:279
-    return not event_allowed(state, EVENT_WHEN, 12, 0)
+    return not event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
 
 
 def tx_events_early_32_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:292
-    return state.counters[1][127] == 1
+    return state.counters[1][E_east_germany] == 1
 
 
 def tx_events_early_32_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:292
-    return (state.counters[1][127], 1)
+    return (state.counters[1][E_east_germany], 1)
 
 
 def tx_events_early_32_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:292
-    return state.counters[1][131] == 1
+    return state.counters[1][E_hungary] == 1
 
 
 def tx_events_early_32_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:292
-    return (state.counters[1][131], 1)
+    return (state.counters[1][E_hungary], 1)
 
 
 def tx_events_early_32_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:293
-    return state.counters[1][135] == 1
+    return state.counters[1][E_romania] == 1
 
 
 def tx_events_early_32_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:293
-    return (state.counters[1][135], 1)
+    return (state.counters[1][E_romania], 1)
 
 
 def tx_events_early_32_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:293
-    return state.counters[1][128] == 1
+    return state.counters[1][E_finland] == 1
 
 
 def tx_events_early_32_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:293
-    return (state.counters[1][128], 1)
+    return (state.counters[1][E_finland], 1)
 
 
 def tx_events_early_32_4(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:293
-    return state.counters[1][134] == 0
+    return state.counters[1][E_poland] == 0
 
 
 def tx_events_early_32_4_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:293
-    return (state.counters[1][134], 0)
+    return (state.counters[1][E_poland], 0)
 
 
 def tx_events_early_33_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:301
-    return state.counters[1][157] == 2
+    return state.counters[1][E_egypt] == 2
 
 
 def tx_events_early_33_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:301
-    return (state.counters[1][157], 2)
+    return (state.counters[1][E_egypt], 2)
 
 
 def tx_events_early_33_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:301
-    return state.counters[2][157] == 1
+    return state.counters[2][E_egypt] == 1
 
 
 def tx_events_early_33_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:301
-    return (state.counters[2][157], 1)
+    return (state.counters[2][E_egypt], 1)
 
 
 def tx_events_early_34_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:307
-    return state.counters[2][157] == 0
+    return state.counters[2][E_egypt] == 0
 
 
 def tx_events_early_34_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:307
-    return (state.counters[2][157], 0)
+    return (state.counters[2][E_egypt], 0)
 
 
 def tx_events_early_35_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:318
-    return not event_allowed(state, EVENT_WHEN, 20, 1)
+    return not event_allowed(state, EVENT_WHEN, E_nato, 1)
 
 
 def tx_events_early_35_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:323
-    return state.counters[2][127] == 0
+    return state.counters[2][E_east_germany] == 0
 
 
 def tx_events_early_35_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:323
-    return (state.counters[2][127], 0)
+    return (state.counters[2][E_east_germany], 0)
 
 
 def tx_events_early_35_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:323
-    return state.counters[2][121] == 0
+    return state.counters[2][E_austria] == 0
 
 
 def tx_events_early_35_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:323
-    return (state.counters[2][121], 0)
+    return (state.counters[2][E_austria], 0)
 
 
 def tx_events_early_35_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:324
-    return state.counters[2][134] == 0
+    return state.counters[2][E_poland] == 0
 
 
 def tx_events_early_35_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:324
-    return (state.counters[2][134], 0)
+    return (state.counters[2][E_poland], 0)
 
 
 def tx_events_early_35_4(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:324
-    return state.counters[2][131] == 0
+    return state.counters[2][E_hungary] == 0
 
 
 def tx_events_early_35_4_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:324
-    return (state.counters[2][131], 0)
+    return (state.counters[2][E_hungary], 0)
 
 
 def tx_events_early_35_5(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:324
-    return state.counters[2][128] == 1
+    return state.counters[2][E_finland] == 1
 
 
 def tx_events_early_35_5_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:324
-    return (state.counters[2][128], 1)
+    return (state.counters[2][E_finland], 1)
 
 
 def tx_events_early_35_6(state, L):
@@ -8257,37 +9458,37 @@ def tx_events_early_35_6(state, L):
 
 def tx_events_early_35_7(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:325
-    return event_allowed(state, EVENT_WHEN, 20, 1)
+    return event_allowed(state, EVENT_WHEN, E_nato, 1)
 
 
 def tx_events_early_36_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:333
-    return state.counters[1][134] == 2
+    return state.counters[1][E_poland] == 2
 
 
 def tx_events_early_36_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:333
-    return (state.counters[1][134], 2)
+    return (state.counters[1][E_poland], 2)
 
 
 def tx_events_early_36_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:333
-    return state.counters[1][131] == 2
+    return state.counters[1][E_hungary] == 2
 
 
 def tx_events_early_36_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:333
-    return (state.counters[1][131], 2)
+    return (state.counters[1][E_hungary], 2)
 
 
 def tx_events_early_36_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:333
-    return state.counters[1][121] == 1
+    return state.counters[1][E_austria] == 1
 
 
 def tx_events_early_36_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:333
-    return (state.counters[1][121], 1)
+    return (state.counters[1][E_austria], 1)
 
 
 def tx_events_early_36_3(state, L):
@@ -8297,12 +9498,12 @@ def tx_events_early_36_3(state, L):
 
 def tx_events_early_37_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:341
-    return state.counters[2][141] == 0
+    return state.counters[2][E_yugoslavia] == 0
 
 
 def tx_events_early_37_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:341
-    return (state.counters[2][141], 0)
+    return (state.counters[2][E_yugoslavia], 0)
 
 
 def tx_events_early_37_1(state, L):
@@ -8312,52 +9513,52 @@ def tx_events_early_37_1(state, L):
 
 def tx_events_early_38_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:349
-    return state.counters[2][129] == 1
+    return state.counters[2][E_france] == 1
 
 
 def tx_events_early_38_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:349
-    return (state.counters[2][129], 1)
+    return (state.counters[2][E_france], 1)
 
 
 def tx_events_early_38_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:349
-    return state.counters[1][129] == 1
+    return state.counters[1][E_france] == 1
 
 
 def tx_events_early_38_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:349
-    return (state.counters[1][129], 1)
+    return (state.counters[1][E_france], 1)
 
 
 def tx_events_early_39_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:358
-    return not allowed_coup(state, 0, 129)
+    return not allowed_coup(state, 0, E_france)
 
 
 def tx_events_early_39_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:358
-    return not allowed_realign(state, 0, 129)
+    return not allowed_realign(state, 0, E_france)
 
 
 def tx_events_early_39_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:360
-    return d_controls(state, 1, 129)
+    return d_controls(state, 1, E_france)
 
 
 def tx_events_early_39_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:361
-    return allowed_coup(state, 0, 129)
+    return allowed_coup(state, 0, E_france)
 
 
 def tx_events_early_39_4(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:361
-    return allowed_realign(state, 0, 129)
+    return allowed_realign(state, 0, E_france)
 
 
 def tx_events_early_39_5(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:362
-    return not allowed_coup(state, 0, 140)
+    return not allowed_coup(state, 0, E_west_germany)
 
 
 def tx_events_early_40_0(state, L):
@@ -8412,32 +9613,32 @@ def tx_events_early_40_4_sides(state, L):
 
 def tx_events_early_41_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:387
-    return state.counters[1][121] == 0
+    return state.counters[1][E_austria] == 0
 
 
 def tx_events_early_41_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:387
-    return (state.counters[1][121], 0)
+    return (state.counters[1][E_austria], 0)
 
 
 def tx_events_early_41_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:387
-    return state.counters[1][134] == 3
+    return state.counters[1][E_poland] == 3
 
 
 def tx_events_early_41_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:387
-    return (state.counters[1][134], 3)
+    return (state.counters[1][E_poland], 3)
 
 
 def tx_events_early_42_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:393
-    return state.counters[1][134] == 3
+    return state.counters[1][E_poland] == 3
 
 
 def tx_events_early_42_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:393
-    return (state.counters[1][134], 3)
+    return (state.counters[1][E_poland], 3)
 
 
 def tx_events_early_43_0(state, L):
@@ -8472,32 +9673,32 @@ def tx_events_early_45_0_sides(state, L):
 
 def tx_events_early_45_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:421
-    return state.counters[1][134] == 3
+    return state.counters[1][E_poland] == 3
 
 
 def tx_events_early_45_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:421
-    return (state.counters[1][134], 3)
+    return (state.counters[1][E_poland], 3)
 
 
 def tx_events_early_45_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:421
-    return state.counters[1][127] == 1
+    return state.counters[1][E_east_germany] == 1
 
 
 def tx_events_early_45_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:421
-    return (state.counters[1][127], 1)
+    return (state.counters[1][E_east_germany], 1)
 
 
 def tx_events_early_45_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:421
-    return state.counters[1][125] == 1
+    return state.counters[1][E_czechoslovakia] == 1
 
 
 def tx_events_early_45_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:421
-    return (state.counters[1][125], 1)
+    return (state.counters[1][E_czechoslovakia], 1)
 
 
 def tx_events_early_46_0(state, L):
@@ -8517,12 +9718,12 @@ def tx_events_early_46_1_sides(state, L):
 
 def tx_events_early_47_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:439
-    return state.counters[2][139] == 5
+    return state.counters[2][E_uk] == 5
 
 
 def tx_events_early_47_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:439
-    return (state.counters[2][139], 5)
+    return (state.counters[2][E_uk], 5)
 
 
 def tx_events_early_48_0(state, L):
@@ -8537,12 +9738,12 @@ def tx_events_early_48_0_sides(state, L):
 
 def tx_events_early_48_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:450
-    return state.counters[1][134] == 1
+    return state.counters[1][E_poland] == 1
 
 
 def tx_events_early_48_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:450
-    return (state.counters[1][134], 1)
+    return (state.counters[1][E_poland], 1)
 
 
 def tx_events_early_48_2(state, L):
@@ -8557,7 +9758,7 @@ def tx_events_early_48_2_sides(state, L):
 
 def tx_events_early_49_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:456
-    return not event_allowed(state, EVENT_WHEN, 20, 1)
+    return not event_allowed(state, EVENT_WHEN, E_nato, 1)
 
 
 def tx_events_early_49_1(state, L):
@@ -8567,7 +9768,7 @@ def tx_events_early_49_1(state, L):
 
 def tx_events_early_50_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:466
-    return event_allowed(state, EVENT_WHEN, 20, 1)
+    return event_allowed(state, EVENT_WHEN, E_nato, 1)
 
 
 def tx_events_early_50_1(state, L):
@@ -8577,27 +9778,27 @@ def tx_events_early_50_1(state, L):
 
 def tx_events_early_50_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:469
-    return not allowed_coup(state, 0, 140)
+    return not allowed_coup(state, 0, E_west_germany)
 
 
 def tx_events_early_50_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:469
-    return not allowed_realign(state, 0, 140)
+    return not allowed_realign(state, 0, E_west_germany)
 
 
 def tx_events_early_50_4(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:470
-    return allowed_coup(state, 0, 132)
+    return allowed_coup(state, 0, E_italy)
 
 
 def tx_events_early_50_5(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:471
-    return allowed_coup(state, 0, 145)
+    return allowed_coup(state, 0, E_japan)
 
 
 def tx_events_early_50_6(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:472
-    return allowed_coup(state, 1, 140)
+    return allowed_coup(state, 1, E_west_germany)
 
 
 def tx_events_early_51_0(state, L):
@@ -8607,77 +9808,77 @@ def tx_events_early_51_0(state, L):
 
 def tx_events_early_51_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:479
-    return d_nato_protected(state, 138)
+    return d_nato_protected(state, E_turkey)
 
 
 def tx_events_early_51_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:479
-    return not allowed_coup(state, 0, 138)
+    return not allowed_coup(state, 0, E_turkey)
 
 
 def tx_events_early_52_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:489
-    return state.location[20] == 9
+    return state.location[E_nato] == 9
 
 
 def tx_events_early_53_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:505
-    return state.counters[2][135] == 3
+    return state.counters[2][E_romania] == 3
 
 
 def tx_events_early_53_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:505
-    return (state.counters[2][135], 3)
+    return (state.counters[2][E_romania], 3)
 
 
 def tx_events_early_53_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:505
-    return state.counters[2][131] == 0
+    return state.counters[2][E_hungary] == 0
 
 
 def tx_events_early_53_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:505
-    return (state.counters[2][131], 0)
+    return (state.counters[2][E_hungary], 0)
 
 
 def tx_events_early_54_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:510
-    return state.counters[2][135] == 0
+    return state.counters[2][E_romania] == 0
 
 
 def tx_events_early_54_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:510
-    return (state.counters[2][135], 0)
+    return (state.counters[2][E_romania], 0)
 
 
 def tx_events_early_55_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:522
-    return state.counters[2][139] == 1
+    return state.counters[2][E_uk] == 1
 
 
 def tx_events_early_55_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:522
-    return (state.counters[2][139], 1)
+    return (state.counters[2][E_uk], 1)
 
 
 def tx_events_early_55_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:522
-    return state.counters[2][138] == 1
+    return state.counters[2][E_turkey] == 1
 
 
 def tx_events_early_55_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:522
-    return (state.counters[2][138], 1)
+    return (state.counters[2][E_turkey], 1)
 
 
 def tx_events_early_55_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:522
-    return state.counters[2][132] == 0
+    return state.counters[2][E_italy] == 0
 
 
 def tx_events_early_55_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:522
-    return (state.counters[2][132], 0)
+    return (state.counters[2][E_italy], 0)
 
 
 def tx_events_early_55_3(state, L):
@@ -8687,7 +9888,7 @@ def tx_events_early_55_3(state, L):
 
 def tx_events_early_55_4(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:523
-    return event_allowed(state, EVENT_WHEN, 20, 1)
+    return event_allowed(state, EVENT_WHEN, E_nato, 1)
 
 
 def tx_events_early_56_0(state, L):
@@ -8712,22 +9913,22 @@ def tx_events_early_56_1_sides(state, L):
 
 def tx_events_early_56_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:535
-    return state.counters[2][147] == 0
+    return state.counters[2][E_pakistan] == 0
 
 
 def tx_events_early_56_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:535
-    return (state.counters[2][147], 0)
+    return (state.counters[2][E_pakistan], 0)
 
 
 def tx_events_early_56_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:535
-    return state.counters[1][147] == 2
+    return state.counters[1][E_pakistan] == 2
 
 
 def tx_events_early_56_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:535
-    return (state.counters[1][147], 2)
+    return (state.counters[1][E_pakistan], 2)
 
 
 def tx_events_early_57_0(state, L):
@@ -8752,247 +9953,247 @@ def tx_events_early_57_1_sides(state, L):
 
 def tx_events_early_57_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:544
-    return state.counters[1][144] == 2
+    return state.counters[1][E_india] == 2
 
 
 def tx_events_early_57_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:544
-    return (state.counters[1][144], 2)
+    return (state.counters[1][E_india], 2)
 
 
 def tx_events_early_58_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:551
-    return q_ops_value(state, 1, 3) == 4
+    return q_ops_value(state, 1, E_duck_and_cover) == 4
 
 
 def tx_events_early_58_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:551
-    return (q_ops_value(state, 1, 3), 4)
+    return (q_ops_value(state, 1, E_duck_and_cover), 4)
 
 
 def tx_events_early_58_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:551
-    return q_ops_value(state, 1, 25) == 2
+    return q_ops_value(state, 1, E_cia_created) == 2
 
 
 def tx_events_early_58_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:551
-    return (q_ops_value(state, 1, 25), 2)
+    return (q_ops_value(state, 1, E_cia_created), 2)
 
 
 def tx_events_early_58_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:552
-    return q_ops_value(state, 1, 20) == 4
+    return q_ops_value(state, 1, E_nato) == 4
 
 
 def tx_events_early_58_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:552
-    return (q_ops_value(state, 1, 20), 4)
+    return (q_ops_value(state, 1, E_nato), 4)
 
 
 def tx_events_early_58_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:552
-    return q_ops_value(state, 1, 5) == 4
+    return q_ops_value(state, 1, E_china_card) == 4
 
 
 def tx_events_early_58_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:552
-    return (q_ops_value(state, 1, 5), 4)
+    return (q_ops_value(state, 1, E_china_card), 4)
 
 
 def tx_events_early_58_4(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:553
-    return q_ops_value(state, 1, 7) == 3
+    return q_ops_value(state, 1, E_fidel) == 3
 
 
 def tx_events_early_58_4_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:553
-    return (q_ops_value(state, 1, 7), 3)
+    return (q_ops_value(state, 1, E_fidel), 3)
 
 
 def tx_events_early_58_5(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:554
-    return q_ops_value(state, 0, 3) == 3
+    return q_ops_value(state, 0, E_duck_and_cover) == 3
 
 
 def tx_events_early_58_5_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:554
-    return (q_ops_value(state, 0, 3), 3)
+    return (q_ops_value(state, 0, E_duck_and_cover), 3)
 
 
 def tx_events_early_58_6(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:555
-    return q_ops_value(state, 1, 0) == 0
+    return q_ops_value(state, 1, E_asia_scoring) == 0
 
 
 def tx_events_early_58_6_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:555
-    return (q_ops_value(state, 1, 0), 0)
+    return (q_ops_value(state, 1, E_asia_scoring), 0)
 
 
 def tx_events_early_58_7(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:557
-    return q_ops_value(state, 1, 3) == 3
+    return q_ops_value(state, 1, E_duck_and_cover) == 3
 
 
 def tx_events_early_58_7_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:557
-    return (q_ops_value(state, 1, 3), 3)
+    return (q_ops_value(state, 1, E_duck_and_cover), 3)
 
 
 def tx_events_early_59_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:562
-    return q_ops_value(state, 1, 20) == 3
+    return q_ops_value(state, 1, E_nato) == 3
 
 
 def tx_events_early_59_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:562
-    return (q_ops_value(state, 1, 20), 3)
+    return (q_ops_value(state, 1, E_nato), 3)
 
 
 def tx_events_early_59_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:562
-    return q_ops_value(state, 1, 25) == 1
+    return q_ops_value(state, 1, E_cia_created) == 1
 
 
 def tx_events_early_59_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:562
-    return (q_ops_value(state, 1, 25), 1)
+    return (q_ops_value(state, 1, E_cia_created), 1)
 
 
 def tx_events_early_59_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:563
-    return q_ops_value(state, 0, 20) == 4
+    return q_ops_value(state, 0, E_nato) == 4
 
 
 def tx_events_early_59_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:563
-    return (q_ops_value(state, 0, 20), 4)
+    return (q_ops_value(state, 0, E_nato), 4)
 
 
 def tx_events_early_59_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:565
-    return q_ops_value(state, 0, 20) == 3
+    return q_ops_value(state, 0, E_nato) == 3
 
 
 def tx_events_early_59_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:565
-    return (q_ops_value(state, 0, 20), 3)
+    return (q_ops_value(state, 0, E_nato), 3)
 
 
 def tx_events_early_59_4(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:567
-    return q_ops_value(state, 1, 20) == 4
+    return q_ops_value(state, 1, E_nato) == 4
 
 
 def tx_events_early_59_4_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:567
-    return (q_ops_value(state, 1, 20), 4)
+    return (q_ops_value(state, 1, E_nato), 4)
 
 
 def tx_events_early_59_5(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:567
-    return q_ops_value(state, 0, 20) == 4
+    return q_ops_value(state, 0, E_nato) == 4
 
 
 def tx_events_early_59_5_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:567
-    return (q_ops_value(state, 0, 20), 4)
+    return (q_ops_value(state, 0, E_nato), 4)
 
 
 def tx_events_early_60_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:573
-    return q_ops_value(state, 1, 25) == 1
+    return q_ops_value(state, 1, E_cia_created) == 1
 
 
 def tx_events_early_60_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:573
-    return (q_ops_value(state, 1, 25), 1)
+    return (q_ops_value(state, 1, E_cia_created), 1)
 
 
 def tx_events_early_60_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:573
-    return q_ops_value(state, 1, 20) == 4
+    return q_ops_value(state, 1, E_nato) == 4
 
 
 def tx_events_early_60_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:573
-    return (q_ops_value(state, 1, 20), 4)
+    return (q_ops_value(state, 1, E_nato), 4)
 
 
 def tx_events_early_60_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:573
-    return q_ops_value(state, 1, 7) == 2
+    return q_ops_value(state, 1, E_fidel) == 2
 
 
 def tx_events_early_60_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:573
-    return (q_ops_value(state, 1, 7), 2)
+    return (q_ops_value(state, 1, E_fidel), 2)
 
 
 def tx_events_early_60_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:577
-    return q_ops_value(state, 1, 25) == 1
+    return q_ops_value(state, 1, E_cia_created) == 1
 
 
 def tx_events_early_60_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:577
-    return (q_ops_value(state, 1, 25), 1)
+    return (q_ops_value(state, 1, E_cia_created), 1)
 
 
 def tx_events_early_60_4(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:577
-    return q_ops_value(state, 1, 20) == 4
+    return q_ops_value(state, 1, E_nato) == 4
 
 
 def tx_events_early_60_4_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:577
-    return (q_ops_value(state, 1, 20), 4)
+    return (q_ops_value(state, 1, E_nato), 4)
 
 
 def tx_events_early_60_5(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:577
-    return q_ops_value(state, 1, 7) == 2
+    return q_ops_value(state, 1, E_fidel) == 2
 
 
 def tx_events_early_60_5_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:577
-    return (q_ops_value(state, 1, 7), 2)
+    return (q_ops_value(state, 1, E_fidel), 2)
 
 
 def tx_events_early_61_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:586
-    return state.counters[2][124] == 1
+    return state.counters[2][E_canada] == 1
 
 
 def tx_events_early_61_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:586
-    return (state.counters[2][124], 1)
+    return (state.counters[2][E_canada], 1)
 
 
 def tx_events_early_61_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:586
-    return state.location[7] == 2
+    return state.location[E_fidel] == 2
 
 
 def tx_events_early_62_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:595
-    return state.counters[1][192] == 0
+    return state.counters[1][E_mexico] == 0
 
 
 def tx_events_early_62_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:595
-    return (state.counters[1][192], 0)
+    return (state.counters[1][E_mexico], 0)
 
 
 def tx_events_early_62_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:595
-    return state.counters[2][192] == 2
+    return state.counters[2][E_mexico] == 2
 
 
 def tx_events_early_62_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:595
-    return (state.counters[2][192], 2)
+    return (state.counters[2][E_mexico], 2)
 
 
 def tx_events_early_62_2(state, L):
@@ -9007,12 +10208,12 @@ def tx_events_early_62_2_sides(state, L):
 
 def tx_events_early_63_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:602
-    return state.counters[2][124] == 2
+    return state.counters[2][E_canada] == 2
 
 
 def tx_events_early_63_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:602
-    return (state.counters[2][124], 2)
+    return (state.counters[2][E_canada], 2)
 
 
 def tx_events_early_64_0(state, L):
@@ -9027,7 +10228,7 @@ def tx_events_early_64_0_sides(state, L):
 
 def tx_events_early_64_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:610
-    return state.location[7] == 2
+    return state.location[E_fidel] == 2
 
 
 def tx_events_early_64_2(state, L):
@@ -9042,232 +10243,232 @@ def tx_events_early_64_2_sides(state, L):
 
 def tx_events_early_65_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:620
-    return state.counters[2][145] == 6
+    return state.counters[2][E_japan] == 6
 
 
 def tx_events_early_65_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:620
-    return (state.counters[2][145], 6)
+    return (state.counters[2][E_japan], 6)
 
 
 def tx_events_early_65_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:620
-    return d_controls(state, 1, 145)
+    return d_controls(state, 1, E_japan)
 
 
 def tx_events_early_65_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:621
-    return not allowed_coup(state, 0, 145)
+    return not allowed_coup(state, 0, E_japan)
 
 
 def tx_events_early_65_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:621
-    return not allowed_realign(state, 0, 145)
+    return not allowed_realign(state, 0, E_japan)
 
 
 def tx_events_early_65_4(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:622
-    return allowed_coup(state, 0, 148)
+    return allowed_coup(state, 0, E_south_korea)
 
 
 def tx_events_early_66_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:639
-    return state.counters[2][129] == 1
+    return state.counters[2][E_france] == 1
 
 
 def tx_events_early_66_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:639
-    return (state.counters[2][129], 1)
+    return (state.counters[2][E_france], 1)
 
 
 def tx_events_early_66_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:639
-    return state.counters[2][161] == 0
+    return state.counters[2][E_israel] == 0
 
 
 def tx_events_early_66_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:639
-    return (state.counters[2][161], 0)
+    return (state.counters[2][E_israel], 0)
 
 
 def tx_events_early_66_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:639
-    return state.counters[2][139] == 4
+    return state.counters[2][E_uk] == 4
 
 
 def tx_events_early_66_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:639
-    return (state.counters[2][139], 4)
+    return (state.counters[2][E_uk], 4)
 
 
 def tx_events_early_67_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:654
-    return state.counters[1][127] == 2
+    return state.counters[1][E_east_germany] == 2
 
 
 def tx_events_early_67_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:654
-    return (state.counters[1][127], 2)
+    return (state.counters[1][E_east_germany], 2)
 
 
 def tx_events_early_67_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:654
-    return state.counters[1][134] == 1
+    return state.counters[1][E_poland] == 1
 
 
 def tx_events_early_67_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:654
-    return (state.counters[1][134], 1)
+    return (state.counters[1][E_poland], 1)
 
 
 def tx_events_early_67_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:655
-    return state.counters[1][131] == 0
+    return state.counters[1][E_hungary] == 0
 
 
 def tx_events_early_67_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:655
-    return (state.counters[1][131], 0)
+    return (state.counters[1][E_hungary], 0)
 
 
 def tx_events_early_67_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:655
-    return state.counters[1][123] == 1
+    return state.counters[1][E_bulgaria] == 1
 
 
 def tx_events_early_67_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:655
-    return (state.counters[1][123], 1)
+    return (state.counters[1][E_bulgaria], 1)
 
 
 def tx_events_early_68_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:665
-    return state.counters[1][127] == 1
+    return state.counters[1][E_east_germany] == 1
 
 
 def tx_events_early_68_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:665
-    return (state.counters[1][127], 1)
+    return (state.counters[1][E_east_germany], 1)
 
 
 def tx_events_early_68_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:665
-    return state.counters[1][134] == 0
+    return state.counters[1][E_poland] == 0
 
 
 def tx_events_early_68_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:665
-    return (state.counters[1][134], 0)
+    return (state.counters[1][E_poland], 0)
 
 
 def tx_events_early_68_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:665
-    return state.counters[1][131] == 0
+    return state.counters[1][E_hungary] == 0
 
 
 def tx_events_early_68_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:665
-    return (state.counters[1][131], 0)
+    return (state.counters[1][E_hungary], 0)
 
 
 def tx_events_early_69_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:677
-    return state.counters[1][168] == 1
+    return state.counters[1][E_angola] == 1
 
 
 def tx_events_early_69_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:677
-    return (state.counters[1][168], 1)
+    return (state.counters[1][E_angola], 1)
 
 
 def tx_events_early_69_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:677
-    return state.counters[1][156] == 1
+    return state.counters[1][E_vietnam] == 1
 
 
 def tx_events_early_69_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:677
-    return (state.counters[1][156], 1)
+    return (state.counters[1][E_vietnam], 1)
 
 
 def tx_events_early_69_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:678
-    return state.counters[1][183] == 1
+    return state.counters[1][E_zaire] == 1
 
 
 def tx_events_early_69_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:678
-    return (state.counters[1][183], 1)
+    return (state.counters[1][E_zaire], 1)
 
 
 def tx_events_early_69_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:678
-    return state.counters[1][150] == 1
+    return state.counters[1][E_burma] == 1
 
 
 def tx_events_early_69_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:678
-    return (state.counters[1][150], 1)
+    return (state.counters[1][E_burma], 1)
 
 
 def tx_events_early_70_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:693
-    return state.counters[2][124] == 2
+    return state.counters[2][E_canada] == 2
 
 
 def tx_events_early_70_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:693
-    return (state.counters[2][124], 2)
+    return (state.counters[2][E_canada], 2)
 
 
 def tx_events_early_70_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:693
-    return state.counters[2][186] == 1
+    return state.counters[2][E_cuba] == 1
 
 
 def tx_events_early_70_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:693
-    return (state.counters[2][186], 1)
+    return (state.counters[2][E_cuba], 1)
 
 
 def tx_events_early_70_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:693
-    return state.counters[1][186] == 0
+    return state.counters[1][E_cuba] == 0
 
 
 def tx_events_early_70_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:693
-    return (state.counters[1][186], 0)
+    return (state.counters[1][E_cuba], 0)
 
 
 def tx_events_early_70_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:694
-    return state.location[7] == 9
+    return state.location[E_fidel] == 9
 
 
 def tx_events_early_71_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:699
-    return not event_allowed(state, EVENT_WHEN, 31, 1)
+    return not event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
 
 
 def tx_events_early_71_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:701
-    return event_allowed(state, EVENT_WHEN, 31, 1)
+    return event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
 
 
 def tx_events_early_71_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:703
-    return not event_allowed(state, EVENT_WHEN, 31, 1)
+    return not event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
 
 
 def tx_events_early_71_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:704
-    return not allowed_headline_card(state, 1, 31)
+    return not allowed_headline_card(state, 1, E_un_intervention)
 
 
 def tx_events_early_71_4(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:705
-    return allowed_headline_card(state, 1, 20)
+    return allowed_headline_card(state, 1, E_nato)
 
 
 def tx_events_early_72_0(state, L):
@@ -9292,82 +10493,82 @@ def tx_events_early_72_1_sides(state, L):
 
 def tx_events_early_72_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:717
-    return state.counters[1][134] == 4
+    return state.counters[1][E_poland] == 4
 
 
 def tx_events_early_72_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:717
-    return (state.counters[1][134], 4)
+    return (state.counters[1][E_poland], 4)
 
 
 def tx_events_early_72_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:718
-    return state.location[31] == 9
+    return state.location[E_un_intervention] == 9
 
 
 def tx_events_early_72_4(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:718
-    return state.location[3] == 9
+    return state.location[E_duck_and_cover] == 9
 
 
 def tx_events_early_73_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:738
-    return state.counters[1][134] == 1
+    return state.counters[1][E_poland] == 1
 
 
 def tx_events_early_73_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:738
-    return (state.counters[1][134], 1)
+    return (state.counters[1][E_poland], 1)
 
 
 def tx_events_early_73_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:738
-    return state.counters[1][127] == 1
+    return state.counters[1][E_east_germany] == 1
 
 
 def tx_events_early_73_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:738
-    return (state.counters[1][127], 1)
+    return (state.counters[1][E_east_germany], 1)
 
 
 def tx_events_early_73_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:739
-    return state.counters[1][129] == 2
+    return state.counters[1][E_france] == 2
 
 
 def tx_events_early_73_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:739
-    return (state.counters[1][129], 2)
+    return (state.counters[1][E_france], 2)
 
 
 def tx_events_early_73_3(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:739
-    return state.counters[1][159] == 2
+    return state.counters[1][E_iran] == 2
 
 
 def tx_events_early_73_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:739
-    return (state.counters[1][159], 2)
+    return (state.counters[1][E_iran], 2)
 
 
 def tx_events_early_74_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:746
-    return state.counters[1][134] == 2
+    return state.counters[1][E_poland] == 2
 
 
 def tx_events_early_74_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:746
-    return (state.counters[1][134], 2)
+    return (state.counters[1][E_poland], 2)
 
 
 def tx_events_early_74_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:746
-    return state.counters[1][186] == 1
+    return state.counters[1][E_cuba] == 1
 
 
 def tx_events_early_74_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:746
-    return (state.counters[1][186], 1)
+    return (state.counters[1][E_cuba], 1)
 
 
 def tx_events_early_75_0(state, L):
@@ -9412,7 +10613,7 @@ def tx_events_early_76_1_sides(state, L):
 
 def tx_events_early_77_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:768
-    return d_is_scoring_battleground(state, 149)
+    return d_is_scoring_battleground(state, E_taiwan)
 
 
 def tx_events_early_77_1(state, L):
@@ -9432,7 +10633,7 @@ def tx_events_early_77_2_sides(state, L):
 
 def tx_events_early_78_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:776
-    return not d_is_scoring_battleground(state, 149)
+    return not d_is_scoring_battleground(state, E_taiwan)
 
 
 def tx_events_early_79_0(state, L):
@@ -9447,7 +10648,7 @@ def tx_events_early_79_1(state, L):
 
 def tx_events_early_79_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:785
-    return not d_is_scoring_battleground(state, 149)
+    return not d_is_scoring_battleground(state, E_taiwan)
 
 
 def tx_events_early_80_0(state, L):
@@ -9457,7 +10658,7 @@ def tx_events_early_80_0(state, L):
 
 def tx_events_early_80_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:796
-    return state.location[5] == 4
+    return state.location[E_china_card] == 4
 
 
 def tx_events_early_81_0(state, L):
@@ -9477,37 +10678,37 @@ def tx_events_early_81_1_sides(state, L):
 
 def tx_events_early_82_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:814
-    return state.counters[2][140] == 0
+    return state.counters[2][E_west_germany] == 0
 
 
 def tx_events_early_82_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:814
-    return (state.counters[2][140], 0)
+    return (state.counters[2][E_west_germany], 0)
 
 
 def tx_events_early_82_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:814
-    return state.location[9] == 10
+    return state.location[E_blockade] == 10
 
 
 def tx_events_late_0_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:14
-    return state.counters[2][159] == 0
+    return state.counters[2][E_iran] == 0
 
 
 def tx_events_late_0_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:14
-    return (state.counters[2][159], 0)
+    return (state.counters[2][E_iran], 0)
 
 
 def tx_events_late_0_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:14
-    return state.counters[1][159] == 3
+    return state.counters[1][E_iran] == 3
 
 
 def tx_events_late_0_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:14
-    return (state.counters[1][159], 3)
+    return (state.counters[1][E_iran], 3)
 
 
 def tx_events_late_1_0(state, L):
@@ -9532,7 +10733,7 @@ def tx_events_late_1_1_sides(state, L):
 
 def tx_events_late_2_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:31
-    return state.location[81] == 10
+    return state.location[E_iranian_hostage_crisis] == 10
 
 
 def tx_events_late_2_1(state, L):
@@ -9597,42 +10798,42 @@ def tx_events_late_5_0_sides(state, L):
 
 def tx_events_late_5_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:57
-    return state.counters[1][195] == 1
+    return state.counters[1][E_argentina] == 1
 
 
 def tx_events_late_5_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:57
-    return (state.counters[1][195], 1)
+    return (state.counters[1][E_argentina], 1)
 
 
 def tx_events_late_5_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:57
-    return state.counters[1][139] == 0
+    return state.counters[1][E_uk] == 0
 
 
 def tx_events_late_5_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:57
-    return (state.counters[1][139], 0)
+    return (state.counters[1][E_uk], 0)
 
 
 def tx_events_late_6_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:61
-    return event_allowed(state, EVENT_WHEN, 6, 0)
+    return event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
 
 
 def tx_events_late_6_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:65
-    return state.location[82] == 10
+    return state.location[E_the_iron_lady] == 10
 
 
 def tx_events_late_6_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:66
-    return not event_allowed(state, EVENT_WHEN, 6, 0)
+    return not event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
 
 
 def tx_events_late_6_3(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:67
-    return not d_may_play_as_event(state, 0, 6)
+    return not d_may_play_as_event(state, 0, E_socialist_governments)
 
 
 def tx_events_late_7_0(state, L):
@@ -9657,22 +10858,22 @@ def tx_events_late_8_0_sides(state, L):
 
 def tx_events_late_8_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:84
-    return state.location[83] == 10
+    return state.location[E_reagan_bombs_libya] == 10
 
 
 def tx_events_late_9_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:90
-    return not event_allowed(state, EVENT_WHEN, 84, 1)
+    return not event_allowed(state, EVENT_WHEN, E_star_wars, 1)
 
 
 def tx_events_late_9_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:93
-    return not event_allowed(state, EVENT_WHEN, 84, 1)
+    return not event_allowed(state, EVENT_WHEN, E_star_wars, 1)
 
 
 def tx_events_late_9_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:95
-    return event_allowed(state, EVENT_WHEN, 84, 1)
+    return event_allowed(state, EVENT_WHEN, E_star_wars, 1)
 
 
 def tx_events_late_10_0(state, L):
@@ -9687,52 +10888,52 @@ def tx_events_late_10_0_sides(state, L):
 
 def tx_events_late_10_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:110
-    return state.location[83] == 10
+    return state.location[E_reagan_bombs_libya] == 10
 
 
 def tx_events_late_10_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:111
-    return state.location[84] == 10
+    return state.location[E_star_wars] == 10
 
 
 def tx_events_late_11_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:120
-    return state.counters[2][159] == 0
+    return state.counters[2][E_iran] == 0
 
 
 def tx_events_late_11_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:120
-    return (state.counters[2][159], 0)
+    return (state.counters[2][E_iran], 0)
 
 
 def tx_events_late_11_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:120
-    return state.counters[1][159] == 2
+    return state.counters[1][E_iran] == 2
 
 
 def tx_events_late_11_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:120
-    return (state.counters[1][159], 2)
+    return (state.counters[1][E_iran], 2)
 
 
 def tx_events_late_12_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:128
-    return state.counters[2][134] == 0
+    return state.counters[2][E_poland] == 0
 
 
 def tx_events_late_12_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:128
-    return (state.counters[2][134], 0)
+    return (state.counters[2][E_poland], 0)
 
 
 def tx_events_late_12_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:129
-    return state.location[100] == 9
+    return state.location[E_solidarity] == 9
 
 
 def tx_events_late_13_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:136
-    return state.location[0] == 9
+    return state.location[E_asia_scoring] == 9
 
 
 def tx_events_late_13_1(state, L):
@@ -9807,37 +11008,37 @@ def tx_events_late_15_1_sides(state, L):
 
 def tx_events_late_16_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:166
-    return state.location[24] == 3
+    return state.location[E_containment] == 3
 
 
 def tx_events_late_17_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:177
-    return state.counters[1][134] == 2
+    return state.counters[1][E_poland] == 2
 
 
 def tx_events_late_17_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:177
-    return (state.counters[1][134], 2)
+    return (state.counters[1][E_poland], 2)
 
 
 def tx_events_late_17_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:177
-    return state.counters[1][132] == 1
+    return state.counters[1][E_italy] == 1
 
 
 def tx_events_late_17_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:177
-    return (state.counters[1][132], 1)
+    return (state.counters[1][E_italy], 1)
 
 
 def tx_events_late_17_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:177
-    return state.counters[1][129] == 1
+    return state.counters[1][E_france] == 1
 
 
 def tx_events_late_17_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:177
-    return (state.counters[1][129], 1)
+    return (state.counters[1][E_france], 1)
 
 
 def tx_events_late_17_3(state, L):
@@ -9862,27 +11063,27 @@ def tx_events_late_18_0_sides(state, L):
 
 def tx_events_late_19_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:191
-    return allowed_coup(state, 0, 132)
+    return allowed_coup(state, 0, E_italy)
 
 
 def tx_events_late_19_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:194
-    return not allowed_coup(state, 0, 132)
+    return not allowed_coup(state, 0, E_italy)
 
 
 def tx_events_late_19_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:195
-    return allowed_realign(state, 0, 132)
+    return allowed_realign(state, 0, E_italy)
 
 
 def tx_events_late_19_3(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:196
-    return allowed_coup(state, 1, 132)
+    return allowed_coup(state, 1, E_italy)
 
 
 def tx_events_late_19_4(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:198
-    return allowed_coup(state, 0, 159)
+    return allowed_coup(state, 0, E_iran)
 
 
 def tx_events_late_20_0(state, L):
@@ -9907,22 +11108,22 @@ def tx_events_late_20_1_sides(state, L):
 
 def tx_events_late_21_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:217
-    return state.counters[1][128] == 2
+    return state.counters[1][E_finland] == 2
 
 
 def tx_events_late_21_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:217
-    return (state.counters[1][128], 2)
+    return (state.counters[1][E_finland], 2)
 
 
 def tx_events_late_21_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:217
-    return state.counters[1][134] == 2
+    return state.counters[1][E_poland] == 2
 
 
 def tx_events_late_21_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:217
-    return (state.counters[1][134], 2)
+    return (state.counters[1][E_poland], 2)
 
 
 def tx_events_late_21_2(state, L):
@@ -9947,22 +11148,22 @@ def tx_events_late_21_3_sides(state, L):
 
 def tx_events_late_22_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:228
-    return state.counters[2][159] == 0
+    return state.counters[2][E_iran] == 0
 
 
 def tx_events_late_22_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:228
-    return (state.counters[2][159], 0)
+    return (state.counters[2][E_iran], 0)
 
 
 def tx_events_late_23_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:238
-    return state.counters[2][163] == 0
+    return state.counters[2][E_lebanon] == 0
 
 
 def tx_events_late_23_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:238
-    return (state.counters[2][163], 0)
+    return (state.counters[2][E_lebanon], 0)
 
 
 def tx_events_late_23_1(state, L):
@@ -9977,42 +11178,42 @@ def tx_events_late_23_1_sides(state, L):
 
 def tx_events_late_23_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:242
-    return state.counters[2][159] == 1
+    return state.counters[2][E_iran] == 1
 
 
 def tx_events_late_23_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:242
-    return (state.counters[2][159], 1)
+    return (state.counters[2][E_iran], 1)
 
 
 def tx_events_late_23_3(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:242
-    return state.counters[2][161] == 1
+    return state.counters[2][E_israel] == 1
 
 
 def tx_events_late_23_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:242
-    return (state.counters[2][161], 1)
+    return (state.counters[2][E_israel], 1)
 
 
 def tx_events_late_24_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:251
-    return state.counters[2][161] == 0
+    return state.counters[2][E_israel] == 0
 
 
 def tx_events_late_24_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:251
-    return (state.counters[2][161], 0)
+    return (state.counters[2][E_israel], 0)
 
 
 def tx_events_late_24_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:251
-    return state.counters[2][145] == 2
+    return state.counters[2][E_japan] == 2
 
 
 def tx_events_late_24_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:251
-    return (state.counters[2][145], 2)
+    return (state.counters[2][E_japan], 2)
 
 
 def tx_events_late_25_0(state, L):
@@ -10037,32 +11238,32 @@ def tx_events_late_25_1_sides(state, L):
 
 def tx_events_late_26_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:268
-    return state.counters[2][145] == 2
+    return state.counters[2][E_japan] == 2
 
 
 def tx_events_late_26_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:268
-    return (state.counters[2][145], 2)
+    return (state.counters[2][E_japan], 2)
 
 
 def tx_events_late_26_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:268
-    return state.counters[2][149] == 1
+    return state.counters[2][E_taiwan] == 1
 
 
 def tx_events_late_26_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:268
-    return (state.counters[2][149], 1)
+    return (state.counters[2][E_taiwan], 1)
 
 
 def tx_events_late_26_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:268
-    return state.counters[2][148] == 4
+    return state.counters[2][E_south_korea] == 4
 
 
 def tx_events_late_26_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:268
-    return (state.counters[2][148], 4)
+    return (state.counters[2][E_south_korea], 4)
 
 
 def tx_events_late_26_3(state, L):
@@ -10102,32 +11303,32 @@ def tx_events_late_27_1_sides(state, L):
 
 def tx_events_late_28_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:285
-    return state.counters[2][193] == 0
+    return state.counters[2][E_nicaragua] == 0
 
 
 def tx_events_late_28_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:285
-    return (state.counters[2][193], 0)
+    return (state.counters[2][E_nicaragua], 0)
 
 
 def tx_events_late_28_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:291
-    return state.counters[2][186] == 0
+    return state.counters[2][E_cuba] == 0
 
 
 def tx_events_late_28_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:291
-    return (state.counters[2][186], 0)
+    return (state.counters[2][E_cuba], 0)
 
 
 def tx_events_late_28_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:291
-    return state.counters[1][186] == 1
+    return state.counters[1][E_cuba] == 1
 
 
 def tx_events_late_28_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:291
-    return (state.counters[1][186], 1)
+    return (state.counters[1][E_cuba], 1)
 
 
 def tx_events_late_28_3(state, L):
@@ -10152,12 +11353,12 @@ def tx_events_late_28_4_sides(state, L):
 
 def tx_events_late_29_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:299
-    return state.counters[2][193] == 0
+    return state.counters[2][E_nicaragua] == 0
 
 
 def tx_events_late_29_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:299
-    return (state.counters[2][193], 0)
+    return (state.counters[2][E_nicaragua], 0)
 
 
 def tx_events_late_29_1(state, L):
@@ -10172,52 +11373,52 @@ def tx_events_late_29_1_sides(state, L):
 
 def tx_events_late_30_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:306
-    return state.counters[2][191] == 1
+    return state.counters[2][E_honduras] == 1
 
 
 def tx_events_late_30_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:306
-    return (state.counters[2][191], 1)
+    return (state.counters[2][E_honduras], 1)
 
 
 def tx_events_late_31_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:313
-    return d_realign_modifier(state, 1, 159) == -1
+    return d_realign_modifier(state, 1, E_iran) == -1
 
 
 def tx_events_late_31_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:313
-    return (d_realign_modifier(state, 1, 159), -1)
+    return (d_realign_modifier(state, 1, E_iran), -1)
 
 
 def tx_events_late_31_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:313
-    return d_realign_modifier(state, 0, 159) == 0
+    return d_realign_modifier(state, 0, E_iran) == 0
 
 
 def tx_events_late_31_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:313
-    return (d_realign_modifier(state, 0, 159), 0)
+    return (d_realign_modifier(state, 0, E_iran), 0)
 
 
 def tx_events_late_31_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:315
-    return d_realign_modifier(state, 1, 159) == 0
+    return d_realign_modifier(state, 1, E_iran) == 0
 
 
 def tx_events_late_31_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:315
-    return (d_realign_modifier(state, 1, 159), 0)
+    return (d_realign_modifier(state, 1, E_iran), 0)
 
 
 def tx_events_late_32_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:325
-    return state.counters[1][159] == 1
+    return state.counters[1][E_iran] == 1
 
 
 def tx_events_late_32_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:325
-    return (state.counters[1][159], 1)
+    return (state.counters[1][E_iran], 1)
 
 
 def tx_events_late_33_0(state, L):
@@ -10232,37 +11433,37 @@ def tx_events_late_33_0_sides(state, L):
 
 def tx_events_late_33_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:344
-    return state.location[93] == 10
+    return state.location[E_chernobyl] == 10
 
 
 def tx_events_late_33_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:345
-    return not allowed_place_influence(state, 0, 134)
+    return not allowed_place_influence(state, 0, E_poland)
 
 
 def tx_events_late_33_3(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:346
-    return allowed_place_influence(state, 0, 145)
+    return allowed_place_influence(state, 0, E_japan)
 
 
 def tx_events_late_33_4(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:346
-    return allowed_place_influence(state, 1, 134)
+    return allowed_place_influence(state, 1, E_poland)
 
 
 def tx_events_late_33_5(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:348
-    return allowed_place_influence(state, 0, 134)
+    return allowed_place_influence(state, 0, E_poland)
 
 
 def tx_events_late_34_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:356
-    return state.counters[1][134] == 2
+    return state.counters[1][E_poland] == 2
 
 
 def tx_events_late_34_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:356
-    return (state.counters[1][134], 2)
+    return (state.counters[1][E_poland], 2)
 
 
 def tx_events_late_35_0(state, L):
@@ -10277,17 +11478,17 @@ def tx_events_late_35_0_sides(state, L):
 
 def tx_events_late_35_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:372
-    return state.location[20] == 9
+    return state.location[E_nato] == 9
 
 
 def tx_events_late_35_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:372
-    return state.counters[1][197] == 2
+    return state.counters[1][E_brazil] == 2
 
 
 def tx_events_late_35_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:372
-    return (state.counters[1][197], 2)
+    return (state.counters[1][E_brazil], 2)
 
 
 def tx_events_late_36_0(state, L):
@@ -10302,52 +11503,52 @@ def tx_events_late_36_0_sides(state, L):
 
 def tx_events_late_36_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:387
-    return state.counters[1][197] == 4
+    return state.counters[1][E_brazil] == 4
 
 
 def tx_events_late_36_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:387
-    return (state.counters[1][197], 4)
+    return (state.counters[1][E_brazil], 4)
 
 
 def tx_events_late_36_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:387
-    return state.counters[1][195] == 2
+    return state.counters[1][E_argentina] == 2
 
 
 def tx_events_late_36_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:387
-    return (state.counters[1][195], 2)
+    return (state.counters[1][E_argentina], 2)
 
 
 def tx_events_late_36_3(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:387
-    return state.counters[1][198] == 3
+    return state.counters[1][E_chile] == 3
 
 
 def tx_events_late_36_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:387
-    return (state.counters[1][198], 3)
+    return (state.counters[1][E_chile], 3)
 
 
 def tx_events_late_37_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:396
-    return state.counters[2][127] == 3
+    return state.counters[2][E_east_germany] == 3
 
 
 def tx_events_late_37_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:396
-    return (state.counters[2][127], 3)
+    return (state.counters[2][E_east_germany], 3)
 
 
 def tx_events_late_37_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:400
-    return state.counters[1][134] == 0
+    return state.counters[1][E_poland] == 0
 
 
 def tx_events_late_37_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:400
-    return (state.counters[1][134], 0)
+    return (state.counters[1][E_poland], 0)
 
 
 def tx_events_late_37_2(state, L):
@@ -10372,22 +11573,22 @@ def tx_events_late_37_3_sides(state, L):
 
 def tx_events_late_38_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:413
-    return state.counters[1][134] == 0
+    return state.counters[1][E_poland] == 0
 
 
 def tx_events_late_38_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:413
-    return (state.counters[1][134], 0)
+    return (state.counters[1][E_poland], 0)
 
 
 def tx_events_late_38_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:416
-    return state.counters[1][131] == 0
+    return state.counters[1][E_hungary] == 0
 
 
 def tx_events_late_38_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:416
-    return (state.counters[1][131], 0)
+    return (state.counters[1][E_hungary], 0)
 
 
 def tx_events_late_38_2(state, L):
@@ -10402,7 +11603,7 @@ def tx_events_late_38_2_sides(state, L):
 
 def tx_events_late_39_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:424
-    return d_starred_event_played(state, 95)
+    return d_starred_event_played(state, E_tear_down_this_wall)
 
 
 def tx_events_late_40_0(state, L):
@@ -10417,7 +11618,7 @@ def tx_events_late_40_0_sides(state, L):
 
 def tx_events_late_40_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:433
-    return state.location[96] == 10
+    return state.location[E_an_evil_empire] == 10
 
 
 def tx_events_late_41_0(state, L):
@@ -10432,7 +11633,7 @@ def tx_events_late_41_0_sides(state, L):
 
 def tx_events_late_41_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:445
-    return state.location[1] == 9
+    return state.location[E_europe_scoring] == 9
 
 
 def tx_events_late_41_2(state, L):
@@ -10467,42 +11668,42 @@ def tx_events_late_42_0_sides(state, L):
 
 def tx_events_late_42_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:464
-    return state.counters[2][132] == 1
+    return state.counters[2][E_italy] == 1
 
 
 def tx_events_late_42_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:464
-    return (state.counters[2][132], 1)
+    return (state.counters[2][E_italy], 1)
 
 
 def tx_events_late_42_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:464
-    return state.counters[2][129] == 0
+    return state.counters[2][E_france] == 0
 
 
 def tx_events_late_42_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:464
-    return (state.counters[2][129], 0)
+    return (state.counters[2][E_france], 0)
 
 
 def tx_events_late_42_3(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:464
-    return state.counters[2][139] == 4
+    return state.counters[2][E_uk] == 4
 
 
 def tx_events_late_42_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:464
-    return (state.counters[2][139], 4)
+    return (state.counters[2][E_uk], 4)
 
 
 def tx_events_late_43_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:471
-    return state.counters[2][132] == 1
+    return state.counters[2][E_italy] == 1
 
 
 def tx_events_late_43_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:471
-    return (state.counters[2][132], 1)
+    return (state.counters[2][E_italy], 1)
 
 
 def tx_events_late_43_1(state, L):
@@ -10517,17 +11718,17 @@ def tx_events_late_43_1_sides(state, L):
 
 def tx_events_late_44_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:478
-    return not event_allowed(state, EVENT_WHEN, 99, 1)
+    return not event_allowed(state, EVENT_WHEN, E_wargames, 1)
 
 
 def tx_events_late_44_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:480
-    return event_allowed(state, EVENT_WHEN, 99, 1)
+    return event_allowed(state, EVENT_WHEN, E_wargames, 1)
 
 
 def tx_events_late_44_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:480
-    return event_allowed(state, EVENT_WHEN, 99, 0)
+    return event_allowed(state, EVENT_WHEN, E_wargames, 0)
 
 
 def tx_events_late_45_0(state, L):
@@ -10592,7 +11793,7 @@ def tx_events_late_48_0(state, L):
 
 def tx_events_late_48_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:513
-    return state.location[99] == 10
+    return state.location[E_wargames] == 10
 
 
 def tx_events_late_48_2(state, L):
@@ -10607,57 +11808,57 @@ def tx_events_late_48_2_sides(state, L):
 
 def tx_events_late_50_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:527
-    return not event_allowed(state, EVENT_WHEN, 100, 1)
+    return not event_allowed(state, EVENT_WHEN, E_solidarity, 1)
 
 
 def tx_events_late_50_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:532
-    return state.counters[2][134] == 0
+    return state.counters[2][E_poland] == 0
 
 
 def tx_events_late_50_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:532
-    return (state.counters[2][134], 0)
+    return (state.counters[2][E_poland], 0)
 
 
 def tx_events_late_50_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:533
-    return state.location[100] == 9
+    return state.location[E_solidarity] == 9
 
 
 def tx_events_late_51_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:541
-    return state.counters[2][134] == 3
+    return state.counters[2][E_poland] == 3
 
 
 def tx_events_late_51_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:541
-    return (state.counters[2][134], 3)
+    return (state.counters[2][E_poland], 3)
 
 
 def tx_events_late_51_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:541
-    return state.location[100] == 10
+    return state.location[E_solidarity] == 10
 
 
 def tx_events_late_52_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:552
-    return state.counters[1][160] == 0
+    return state.counters[1][E_iraq] == 0
 
 
 def tx_events_late_52_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:552
-    return (state.counters[1][160], 0)
+    return (state.counters[1][E_iraq], 0)
 
 
 def tx_events_late_52_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:552
-    return state.counters[2][160] == 2
+    return state.counters[2][E_iraq] == 2
 
 
 def tx_events_late_52_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:552
-    return (state.counters[2][160], 2)
+    return (state.counters[2][E_iraq], 2)
 
 
 def tx_events_late_52_2(state, L):
@@ -10682,12 +11883,12 @@ def tx_events_late_52_3_sides(state, L):
 
 def tx_events_late_53_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:562
-    return state.counters[2][159] == 1
+    return state.counters[2][E_iran] == 1
 
 
 def tx_events_late_53_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:562
-    return (state.counters[2][159], 1)
+    return (state.counters[2][E_iran], 1)
 
 
 def tx_events_late_53_1(state, L):
@@ -10712,47 +11913,47 @@ def tx_events_late_53_2_sides(state, L):
 
 def tx_events_late_54_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:574
-    return state.location[7] == 9
+    return state.location[E_fidel] == 9
 
 
 def tx_events_late_54_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:575
-    return state.counters[2][186] == 1
+    return state.counters[2][E_cuba] == 1
 
 
 def tx_events_late_54_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:575
-    return (state.counters[2][186], 1)
+    return (state.counters[2][E_cuba], 1)
 
 
 def tx_events_late_54_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:575
-    return state.counters[1][186] == 0
+    return state.counters[1][E_cuba] == 0
 
 
 def tx_events_late_54_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:575
-    return (state.counters[1][186], 0)
+    return (state.counters[1][E_cuba], 0)
 
 
 def tx_events_late_54_3(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:576
-    return state.location[102] == 9
+    return state.location[E_defectors] == 9
 
 
 def tx_events_late_55_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:584
-    return state.location[16] == 9
+    return state.location[E_de_gaulle_leads_france] == 9
 
 
 def tx_events_late_55_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:584
-    return state.counters[1][129] == 0
+    return state.counters[1][E_france] == 0
 
 
 def tx_events_late_55_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:584
-    return (state.counters[1][129], 0)
+    return (state.counters[1][E_france], 0)
 
 
 def tx_events_late_55_2(state, L):
@@ -10767,7 +11968,7 @@ def tx_events_late_55_2_sides(state, L):
 
 def tx_events_late_56_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:596
-    return state.location[1] == 9
+    return state.location[E_europe_scoring] == 9
 
 
 def tx_events_late_56_1(state, L):
@@ -10802,7 +12003,7 @@ def tx_events_late_57_0_sides(state, L):
 
 def tx_events_late_57_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:608
-    return state.location[102] == 9
+    return state.location[E_defectors] == 9
 
 
 def tx_events_late_58_0(state, L):
@@ -10817,12 +12018,12 @@ def tx_events_late_58_0_sides(state, L):
 
 def tx_events_late_58_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:616
-    return state.location[102] == 9
+    return state.location[E_defectors] == 9
 
 
 def tx_events_late_59_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:626
-    return state.location[24] == 7
+    return state.location[E_containment] == 7
 
 
 def tx_events_late_59_1(state, L):
@@ -10837,12 +12038,12 @@ def tx_events_late_59_1_sides(state, L):
 
 def tx_events_late_60_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:640
-    return state.counters[1][155] == 1
+    return state.counters[1][E_thailand] == 1
 
 
 def tx_events_late_60_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:640
-    return (state.counters[1][155], 1)
+    return (state.counters[1][E_thailand], 1)
 
 
 def tx_events_late_61_0(state, L):
@@ -10857,22 +12058,22 @@ def tx_events_late_61_0_sides(state, L):
 
 def tx_events_late_62_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:651
-    return event_allowed(state, EVENT_WHEN, 103, 0)
+    return event_allowed(state, EVENT_WHEN, E_the_cambridge_five, 0)
 
 
 def tx_events_late_62_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:653
-    return not event_allowed(state, EVENT_WHEN, 103, 0)
+    return not event_allowed(state, EVENT_WHEN, E_the_cambridge_five, 0)
 
 
 def tx_events_late_63_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:664
-    return state.counters[2][133] == 1
+    return state.counters[2][E_norway] == 1
 
 
 def tx_events_late_63_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:664
-    return (state.counters[2][133], 1)
+    return (state.counters[2][E_norway], 1)
 
 
 def tx_events_late_63_1(state, L):
@@ -10887,12 +12088,12 @@ def tx_events_late_63_1_sides(state, L):
 
 def tx_events_late_64_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:673
-    return state.counters[2][132] == 2
+    return state.counters[2][E_italy] == 2
 
 
 def tx_events_late_64_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:673
-    return (state.counters[2][132], 2)
+    return (state.counters[2][E_italy], 2)
 
 
 def tx_events_late_64_1(state, L):
@@ -10937,52 +12138,52 @@ def tx_events_late_66_0_sides(state, L):
 
 def tx_events_late_66_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:696
-    return state.counters[2][159] == 0
+    return state.counters[2][E_iran] == 0
 
 
 def tx_events_late_66_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:696
-    return (state.counters[2][159], 0)
+    return (state.counters[2][E_iran], 0)
 
 
 def tx_events_late_66_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:700
-    return state.counters[2][145] == 2
+    return state.counters[2][E_japan] == 2
 
 
 def tx_events_late_66_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:700
-    return (state.counters[2][145], 2)
+    return (state.counters[2][E_japan], 2)
 
 
 def tx_events_late_67_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:711
-    return state.counters[2][124] == 3
+    return state.counters[2][E_canada] == 3
 
 
 def tx_events_late_67_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:711
-    return (state.counters[2][124], 3)
+    return (state.counters[2][E_canada], 3)
 
 
 def tx_events_late_68_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:721
-    return state.counters[2][124] == 4
+    return state.counters[2][E_canada] == 4
 
 
 def tx_events_late_68_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:721
-    return (state.counters[2][124], 4)
+    return (state.counters[2][E_canada], 4)
 
 
 def tx_events_late_69_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:732
-    return state.counters[2][124] == 4
+    return state.counters[2][E_canada] == 4
 
 
 def tx_events_late_69_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:732
-    return (state.counters[2][124], 4)
+    return (state.counters[2][E_canada], 4)
 
 
 def tx_events_late_70_0(state, L):
@@ -11027,57 +12228,57 @@ def tx_events_late_70_3_sides(state, L):
 
 def tx_events_late_71_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:763
-    return state.counters[2][165] == 2
+    return state.counters[2][E_saudi_arabia] == 2
 
 
 def tx_events_late_71_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:763
-    return (state.counters[2][165], 2)
+    return (state.counters[2][E_saudi_arabia], 2)
 
 
 def tx_events_late_71_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:764
-    return d_starred_event_played(state, 109)
+    return d_starred_event_played(state, E_awacs_sale_to_saudis)
 
 
 def tx_events_late_72_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:770
-    return event_allowed(state, EVENT_WHEN, 60, 0)
+    return event_allowed(state, EVENT_WHEN, E_opec, 0)
 
 
 def tx_events_late_72_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:774
-    return state.location[85] == 10
+    return state.location[E_north_sea_oil] == 10
 
 
 def tx_events_late_72_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:774
-    return not event_allowed(state, EVENT_WHEN, 60, 0)
+    return not event_allowed(state, EVENT_WHEN, E_opec, 0)
 
 
 def tx_events_late_73_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:778
-    return event_allowed(state, EVENT_WHEN, 55, 0)
+    return event_allowed(state, EVENT_WHEN, E_muslim_revolution, 0)
 
 
 def tx_events_late_73_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:782
-    return not event_allowed(state, EVENT_WHEN, 55, 0)
+    return not event_allowed(state, EVENT_WHEN, E_muslim_revolution, 0)
 
 
 def tx_events_late_74_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:791
-    return not d_nato_protected(state, 140)
+    return not d_nato_protected(state, E_west_germany)
 
 
 def tx_events_late_74_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:796
-    return d_nato_protected(state, 140)
+    return d_nato_protected(state, E_west_germany)
 
 
 def tx_events_late_74_2(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:797
-    return not event_allowed(state, EVENT_WHEN, 54, 0)
+    return not event_allowed(state, EVENT_WHEN, E_willy_brandt, 0)
 
 
 def tx_events_late_75_0(state, L):
@@ -11112,7 +12313,7 @@ def tx_events_late_75_2_sides(state, L):
 
 def tx_events_late_75_3(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:812
-    return not event_allowed(state, EVENT_WHEN, 58, 0)
+    return not event_allowed(state, EVENT_WHEN, E_flower_power, 0)
 
 
 def tx_events_late_76_0(state, L):
@@ -11147,22 +12348,22 @@ def tx_events_late_77_1(state, L):
 
 def tx_events_mid_0_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:15
-    return state.counters[1][163] == 2
+    return state.counters[1][E_lebanon] == 2
 
 
 def tx_events_mid_0_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:15
-    return (state.counters[1][163], 2)
+    return (state.counters[1][E_lebanon], 2)
 
 
 def tx_events_mid_0_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:15
-    return state.counters[2][163] == 0
+    return state.counters[2][E_lebanon] == 0
 
 
 def tx_events_mid_0_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:15
-    return (state.counters[2][163], 0)
+    return (state.counters[2][E_lebanon], 0)
 
 
 def tx_events_mid_0_2(state, L):
@@ -11187,22 +12388,22 @@ def tx_events_mid_0_3_sides(state, L):
 
 def tx_events_mid_1_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:25
-    return state.counters[2][163] == 2
+    return state.counters[2][E_lebanon] == 2
 
 
 def tx_events_mid_1_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:25
-    return (state.counters[2][163], 2)
+    return (state.counters[2][E_lebanon], 2)
 
 
 def tx_events_mid_1_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:25
-    return state.counters[1][163] == 0
+    return state.counters[1][E_lebanon] == 0
 
 
 def tx_events_mid_1_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:25
-    return (state.counters[1][163], 0)
+    return (state.counters[1][E_lebanon], 0)
 
 
 def tx_events_mid_1_2(state, L):
@@ -11227,22 +12428,22 @@ def tx_events_mid_1_3_sides(state, L):
 
 def tx_events_mid_2_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:34
-    return state.counters[2][192] == 2
+    return state.counters[2][E_mexico] == 2
 
 
 def tx_events_mid_2_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:34
-    return (state.counters[2][192], 2)
+    return (state.counters[2][E_mexico], 2)
 
 
 def tx_events_mid_4_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:52
-    return state.counters[2][130] == 2
+    return state.counters[2][E_greece] == 2
 
 
 def tx_events_mid_4_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:52
-    return (state.counters[2][130], 2)
+    return (state.counters[2][E_greece], 2)
 
 
 def tx_events_mid_4_1(state, L):
@@ -11332,12 +12533,12 @@ def tx_events_mid_9_0(state, L):
 
 def tx_events_mid_9_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:97
-    return state.counters[1][193] == 4
+    return state.counters[1][E_nicaragua] == 4
 
 
 def tx_events_mid_9_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:97
-    return (state.counters[1][193], 4)
+    return (state.counters[1][E_nicaragua], 4)
 
 
 def tx_events_mid_10_0(state, L):
@@ -11347,22 +12548,22 @@ def tx_events_mid_10_0(state, L):
 
 def tx_events_mid_10_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:109
-    return state.counters[1][186] == 1
+    return state.counters[1][E_cuba] == 1
 
 
 def tx_events_mid_10_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:109
-    return (state.counters[1][186], 1)
+    return (state.counters[1][E_cuba], 1)
 
 
 def tx_events_mid_10_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:109
-    return state.counters[1][193] == 4
+    return state.counters[1][E_nicaragua] == 4
 
 
 def tx_events_mid_10_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:109
-    return (state.counters[1][193], 4)
+    return (state.counters[1][E_nicaragua], 4)
 
 
 def tx_events_mid_10_3(state, L):
@@ -11387,12 +12588,12 @@ def tx_events_mid_11_1_sides(state, L):
 
 def tx_events_mid_11_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:123
-    return state.counters[2][140] == 2
+    return state.counters[2][E_west_germany] == 2
 
 
 def tx_events_mid_11_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:123
-    return (state.counters[2][140], 2)
+    return (state.counters[2][E_west_germany], 2)
 
 
 def tx_events_mid_12_0(state, L):
@@ -11402,22 +12603,22 @@ def tx_events_mid_12_0(state, L):
 
 def tx_events_mid_12_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:135
-    return state.counters[1][186] == 0
+    return state.counters[1][E_cuba] == 0
 
 
 def tx_events_mid_12_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:135
-    return (state.counters[1][186], 0)
+    return (state.counters[1][E_cuba], 0)
 
 
 def tx_events_mid_12_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:138
-    return state.counters[1][198] == 2
+    return state.counters[1][E_chile] == 2
 
 
 def tx_events_mid_12_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:138
-    return (state.counters[1][198], 2)
+    return (state.counters[1][E_chile], 2)
 
 
 def tx_events_mid_13_0(state, L):
@@ -11502,7 +12703,7 @@ def tx_events_mid_18_0_sides(state, L):
 
 def tx_events_mid_19_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:227
-    return state.location[3] == 9
+    return state.location[E_duck_and_cover] == 9
 
 
 def tx_events_mid_19_1(state, L):
@@ -11527,7 +12728,7 @@ def tx_events_mid_20_0(state, L):
 
 def tx_events_mid_20_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:238
-    return state.location[3] == 9
+    return state.location[E_duck_and_cover] == 9
 
 
 def tx_events_mid_20_2(state, L):
@@ -11542,7 +12743,7 @@ def tx_events_mid_20_3(state, L):
 
 def tx_events_mid_21_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:247
-    return state.location[25] == 3
+    return state.location[E_cia_created] == 3
 
 
 def tx_events_mid_21_1(state, L):
@@ -11552,7 +12753,7 @@ def tx_events_mid_21_1(state, L):
 
 def tx_events_mid_22_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:260
-    return state.location[0] == 9
+    return state.location[E_asia_scoring] == 9
 
 
 def tx_events_mid_22_1(state, L):
@@ -11572,17 +12773,17 @@ def tx_events_mid_22_2(state, L):
 
 def tx_events_mid_23_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:271
-    return state.location[7] == 3
+    return state.location[E_fidel] == 3
 
 
 def tx_events_mid_24_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:283
-    return state.location[0] == 9
+    return state.location[E_asia_scoring] == 9
 
 
 def tx_events_mid_24_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:283
-    return state.location[3] == 3
+    return state.location[E_duck_and_cover] == 3
 
 
 def tx_events_mid_25_0(state, L):
@@ -11597,17 +12798,17 @@ def tx_events_mid_25_1(state, L):
 
 def tx_events_mid_26_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:299
-    return state.location[7] == 9
+    return state.location[E_fidel] == 9
 
 
 def tx_events_mid_26_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:299
-    return state.counters[1][186] == 0
+    return state.counters[1][E_cuba] == 0
 
 
 def tx_events_mid_26_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:299
-    return (state.counters[1][186], 0)
+    return (state.counters[1][E_cuba], 0)
 
 
 def tx_events_mid_26_2(state, L):
@@ -11637,32 +12838,32 @@ def tx_events_mid_28_0_sides(state, L):
 
 def tx_events_mid_28_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:322
-    return q_coup_roll_modifier(state, 0, 159) == -1
+    return q_coup_roll_modifier(state, 0, E_iran) == -1
 
 
 def tx_events_mid_28_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:322
-    return (q_coup_roll_modifier(state, 0, 159), -1)
+    return (q_coup_roll_modifier(state, 0, E_iran), -1)
 
 
 def tx_events_mid_28_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:322
-    return q_coup_roll_modifier(state, 1, 186) == -1
+    return q_coup_roll_modifier(state, 1, E_cuba) == -1
 
 
 def tx_events_mid_28_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:322
-    return (q_coup_roll_modifier(state, 1, 186), -1)
+    return (q_coup_roll_modifier(state, 1, E_cuba), -1)
 
 
 def tx_events_mid_28_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:328
-    return state.location[3] == 3
+    return state.location[E_duck_and_cover] == 3
 
 
 def tx_events_mid_28_4(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:328
-    return state.location[0] == 9
+    return state.location[E_asia_scoring] == 9
 
 
 def tx_events_mid_29_0(state, L):
@@ -11682,32 +12883,32 @@ def tx_events_mid_29_1(state, L):
 
 def tx_events_mid_29_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:338
-    return state.counters[2][159] == 0
+    return state.counters[2][E_iran] == 0
 
 
 def tx_events_mid_29_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:338
-    return (state.counters[2][159], 0)
+    return (state.counters[2][E_iran], 0)
 
 
 def tx_events_mid_29_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:338
-    return state.counters[1][159] == 0
+    return state.counters[1][E_iran] == 0
 
 
 def tx_events_mid_29_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:338
-    return (state.counters[1][159], 0)
+    return (state.counters[1][E_iran], 0)
 
 
 def tx_events_mid_29_4(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:340
-    return q_coup_roll_modifier(state, 0, 159) == 0
+    return q_coup_roll_modifier(state, 0, E_iran) == 0
 
 
 def tx_events_mid_29_4_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:340
-    return (q_coup_roll_modifier(state, 0, 159), 0)
+    return (q_coup_roll_modifier(state, 0, E_iran), 0)
 
 
 def tx_events_mid_30_0(state, L):
@@ -11817,32 +13018,32 @@ def tx_events_mid_34_1_sides(state, L):
 
 def tx_events_mid_35_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:397
-    return state.counters[2][189] == 2
+    return state.counters[2][E_guatemala] == 2
 
 
 def tx_events_mid_35_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:397
-    return (state.counters[2][189], 2)
+    return (state.counters[2][E_guatemala], 2)
 
 
 def tx_events_mid_35_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:400
-    return state.counters[1][193] == 0
+    return state.counters[1][E_nicaragua] == 0
 
 
 def tx_events_mid_35_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:400
-    return (state.counters[1][193], 0)
+    return (state.counters[1][E_nicaragua], 0)
 
 
 def tx_events_mid_35_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:400
-    return state.counters[2][193] == 4
+    return state.counters[2][E_nicaragua] == 4
 
 
 def tx_events_mid_35_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:400
-    return (state.counters[2][193], 4)
+    return (state.counters[2][E_nicaragua], 4)
 
 
 def tx_events_mid_35_3(state, L):
@@ -11857,42 +13058,42 @@ def tx_events_mid_35_3_sides(state, L):
 
 def tx_events_mid_36_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:411
-    return state.counters[1][193] == 1
+    return state.counters[1][E_nicaragua] == 1
 
 
 def tx_events_mid_36_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:411
-    return (state.counters[1][193], 1)
+    return (state.counters[1][E_nicaragua], 1)
 
 
 def tx_events_mid_36_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:414
-    return state.counters[1][193] == 0
+    return state.counters[1][E_nicaragua] == 0
 
 
 def tx_events_mid_36_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:414
-    return (state.counters[1][193], 0)
+    return (state.counters[1][E_nicaragua], 0)
 
 
 def tx_events_mid_37_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:423
-    return state.counters[1][186] == 2
+    return state.counters[1][E_cuba] == 2
 
 
 def tx_events_mid_37_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:423
-    return (state.counters[1][186], 2)
+    return (state.counters[1][E_cuba], 2)
 
 
 def tx_events_mid_38_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:434
-    return state.counters[1][194] == 1
+    return state.counters[1][E_panama] == 1
 
 
 def tx_events_mid_38_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:434
-    return (state.counters[1][194], 1)
+    return (state.counters[1][E_panama], 1)
 
 
 def tx_events_mid_38_1(state, L):
@@ -11927,17 +13128,17 @@ def tx_events_mid_40_0_sides(state, L):
 
 def tx_events_mid_40_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:453
-    return state.location[47] == 10
+    return state.location[E_kitchen_debates] == 10
 
 
 def tx_events_mid_41_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:466
-    return state.counters[1][128] == 3
+    return state.counters[1][E_finland] == 3
 
 
 def tx_events_mid_41_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:466
-    return (state.counters[1][128], 3)
+    return (state.counters[1][E_finland], 3)
 
 
 def tx_events_mid_41_1(state, L):
@@ -11952,12 +13153,12 @@ def tx_events_mid_41_1_sides(state, L):
 
 def tx_events_mid_41_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:467
-    return state.location[3] == 9
+    return state.location[E_duck_and_cover] == 9
 
 
 def tx_events_mid_41_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:467
-    return state.location[48] == 3
+    return state.location[E_missile_envy] == 3
 
 
 def tx_events_mid_41_4(state, L):
@@ -11967,17 +13168,17 @@ def tx_events_mid_41_4(state, L):
 
 def tx_events_mid_42_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:477
-    return state.counters[1][198] == 2
+    return state.counters[1][E_chile] == 2
 
 
 def tx_events_mid_42_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:477
-    return (state.counters[1][198], 2)
+    return (state.counters[1][E_chile], 2)
 
 
 def tx_events_mid_42_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:477
-    return state.location[53] == 10
+    return state.location[E_allende] == 10
 
 
 def tx_events_mid_43_0(state, L):
@@ -11992,77 +13193,77 @@ def tx_events_mid_43_0_sides(state, L):
 
 def tx_events_mid_43_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:485
-    return state.location[0] == 9
+    return state.location[E_asia_scoring] == 9
 
 
 def tx_events_mid_44_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:492
-    return state.counters[2][124] == 2
+    return state.counters[2][E_canada] == 2
 
 
 def tx_events_mid_44_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:492
-    return (state.counters[2][124], 2)
+    return (state.counters[2][E_canada], 2)
 
 
 def tx_events_mid_44_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:492
-    return state.location[48] == 2
+    return state.location[E_missile_envy] == 2
 
 
 def tx_events_mid_44_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:494
-    return not allowed_play_card(state, 0, 53)
+    return not allowed_play_card(state, 0, E_allende)
 
 
 def tx_events_mid_44_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:494
-    return allowed_play_card(state, 0, 48)
+    return allowed_play_card(state, 0, E_missile_envy)
 
 
 def tx_events_mid_44_4(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:495
-    return not allowed_headline_card(state, 0, 48)
+    return not allowed_headline_card(state, 0, E_missile_envy)
 
 
 def tx_events_mid_44_5(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:501
-    return state.location[48] == 9
+    return state.location[E_missile_envy] == 9
 
 
 def tx_events_mid_44_6(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:501
-    return allowed_play_card(state, 0, 53)
+    return allowed_play_card(state, 0, E_allende)
 
 
 def tx_events_mid_44_7(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:503
-    return d_may_play_as_event(state, 0, 48)
+    return d_may_play_as_event(state, 0, E_missile_envy)
 
 
 def tx_events_mid_45_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:511
-    return state.location[53] == 10
+    return state.location[E_allende] == 10
 
 
 def tx_events_mid_45_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:511
-    return state.location[48] == 3
+    return state.location[E_missile_envy] == 3
 
 
 def tx_events_mid_45_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:514
-    return not allowed_play_card(state, 1, 0)
+    return not allowed_play_card(state, 1, E_asia_scoring)
 
 
 def tx_events_mid_45_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:515
-    return not allowed_play_card(state, 1, 3)
+    return not allowed_play_card(state, 1, E_duck_and_cover)
 
 
 def tx_events_mid_45_4(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:520
-    return state.location[48] == 9
+    return state.location[E_missile_envy] == 9
 
 
 def tx_events_mid_45_5(state, L):
@@ -12072,7 +13273,7 @@ def tx_events_mid_45_5(state, L):
 
 def tx_events_mid_46_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:533
-    return state.location[0] == 9
+    return state.location[E_asia_scoring] == 9
 
 
 def tx_events_mid_46_1(state, L):
@@ -12082,7 +13283,7 @@ def tx_events_mid_46_1(state, L):
 
 def tx_events_mid_46_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:539
-    return not allowed_headline_card(state, 1, 48)
+    return not allowed_headline_card(state, 1, E_missile_envy)
 
 
 def tx_events_mid_46_3(state, L):
@@ -12092,7 +13293,7 @@ def tx_events_mid_46_3(state, L):
 
 def tx_events_mid_46_4(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:545
-    return allowed_play_card(state, 1, 3)
+    return allowed_play_card(state, 1, E_duck_and_cover)
 
 
 def tx_events_mid_47_0(state, L):
@@ -12107,17 +13308,17 @@ def tx_events_mid_47_1(state, L):
 
 def tx_events_mid_47_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:559
-    return state.location[48] == 3
+    return state.location[E_missile_envy] == 3
 
 
 def tx_events_mid_48_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:568
-    return state.location[48] == 9
+    return state.location[E_missile_envy] == 9
 
 
 def tx_events_mid_48_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:568
-    return state.location[91] == 9
+    return state.location[E_terrorism] == 9
 
 
 def tx_events_mid_48_2(state, L):
@@ -12127,7 +13328,7 @@ def tx_events_mid_48_2(state, L):
 
 def tx_events_mid_48_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:574
-    return allowed_play_card(state, 1, 3)
+    return allowed_play_card(state, 1, E_duck_and_cover)
 
 
 def tx_events_mid_49_0(state, L):
@@ -12137,7 +13338,7 @@ def tx_events_mid_49_0(state, L):
 
 def tx_events_mid_49_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:579
-    return state.location[48] == 0
+    return state.location[E_missile_envy] == 0
 
 
 def tx_events_mid_50_0(state, L):
@@ -12192,22 +13393,22 @@ def tx_events_mid_51_1(state, L):
 
 def tx_events_mid_51_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:602
-    return state.counters[2][124] == 1
+    return state.counters[2][E_canada] == 1
 
 
 def tx_events_mid_51_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:602
-    return (state.counters[2][124], 1)
+    return (state.counters[2][E_canada], 1)
 
 
 def tx_events_mid_51_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:602
-    return state.counters[1][198] == 0
+    return state.counters[1][E_chile] == 0
 
 
 def tx_events_mid_51_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:602
-    return (state.counters[1][198], 0)
+    return (state.counters[1][E_chile], 0)
 
 
 def tx_events_mid_52_0(state, L):
@@ -12287,137 +13488,137 @@ def tx_events_mid_55_1_sides(state, L):
 
 def tx_events_mid_56_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:648
-    return q_ops_value(state, 0, 7) == 3
+    return q_ops_value(state, 0, E_fidel) == 3
 
 
 def tx_events_mid_56_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:648
-    return (q_ops_value(state, 0, 7), 3)
+    return (q_ops_value(state, 0, E_fidel), 3)
 
 
 def tx_events_mid_56_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:648
-    return q_ops_value(state, 0, 13) == 4
+    return q_ops_value(state, 0, E_comecon) == 4
 
 
 def tx_events_mid_56_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:648
-    return (q_ops_value(state, 0, 13), 4)
+    return (q_ops_value(state, 0, E_comecon), 4)
 
 
 def tx_events_mid_56_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:649
-    return q_ops_value(state, 0, 33) == 4
+    return q_ops_value(state, 0, E_nuclear_test_ban) == 4
 
 
 def tx_events_mid_56_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:649
-    return (q_ops_value(state, 0, 33), 4)
+    return (q_ops_value(state, 0, E_nuclear_test_ban), 4)
 
 
 def tx_events_mid_56_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:650
-    return q_ops_value(state, 1, 7) == 2
+    return q_ops_value(state, 1, E_fidel) == 2
 
 
 def tx_events_mid_56_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:650
-    return (q_ops_value(state, 1, 7), 2)
+    return (q_ops_value(state, 1, E_fidel), 2)
 
 
 def tx_events_mid_56_4(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:652
-    return q_ops_value(state, 0, 7) == 2
+    return q_ops_value(state, 0, E_fidel) == 2
 
 
 def tx_events_mid_56_4_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:652
-    return (q_ops_value(state, 0, 7), 2)
+    return (q_ops_value(state, 0, E_fidel), 2)
 
 
 def tx_events_mid_57_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:658
-    return q_ops_value(state, 0, 7) == 2
+    return q_ops_value(state, 0, E_fidel) == 2
 
 
 def tx_events_mid_57_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:658
-    return (q_ops_value(state, 0, 7), 2)
+    return (q_ops_value(state, 0, E_fidel), 2)
 
 
 def tx_events_mid_57_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:658
-    return q_ops_value(state, 0, 25) == 1
+    return q_ops_value(state, 0, E_cia_created) == 1
 
 
 def tx_events_mid_57_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:658
-    return (q_ops_value(state, 0, 25), 1)
+    return (q_ops_value(state, 0, E_cia_created), 1)
 
 
 def tx_events_mid_58_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:665
-    return state.counters[1][168] == 2
+    return state.counters[1][E_angola] == 2
 
 
 def tx_events_mid_58_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:665
-    return (state.counters[1][168], 2)
+    return (state.counters[1][E_angola], 2)
 
 
 def tx_events_mid_58_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:665
-    return state.counters[1][176] == 2
+    return state.counters[1][E_se_african_states] == 2
 
 
 def tx_events_mid_58_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:665
-    return (state.counters[1][176], 2)
+    return (state.counters[1][E_se_african_states], 2)
 
 
 def tx_events_mid_59_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:673
-    return state.counters[1][179] == 2
+    return state.counters[1][E_south_africa] == 2
 
 
 def tx_events_mid_59_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:673
-    return (state.counters[1][179], 2)
+    return (state.counters[1][E_south_africa], 2)
 
 
 def tx_events_mid_60_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:682
-    return state.counters[1][179] == 1
+    return state.counters[1][E_south_africa] == 1
 
 
 def tx_events_mid_60_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:682
-    return (state.counters[1][179], 1)
+    return (state.counters[1][E_south_africa], 1)
 
 
 def tx_events_mid_60_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:682
-    return state.counters[1][169] == 2
+    return state.counters[1][E_botswana] == 2
 
 
 def tx_events_mid_60_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:682
-    return (state.counters[1][169], 2)
+    return (state.counters[1][E_botswana], 2)
 
 
 def tx_events_mid_61_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:689
-    return state.counters[1][198] == 2
+    return state.counters[1][E_chile] == 2
 
 
 def tx_events_mid_61_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:689
-    return (state.counters[1][198], 2)
+    return (state.counters[1][E_chile], 2)
 
 
 def tx_events_mid_62_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:697
-    return not allowed_coup(state, 0, 140)
+    return not allowed_coup(state, 0, E_west_germany)
 
 
 def tx_events_mid_62_1(state, L):
@@ -12432,32 +13633,32 @@ def tx_events_mid_62_1_sides(state, L):
 
 def tx_events_mid_62_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:699
-    return state.counters[1][140] == 1
+    return state.counters[1][E_west_germany] == 1
 
 
 def tx_events_mid_62_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:699
-    return (state.counters[1][140], 1)
+    return (state.counters[1][E_west_germany], 1)
 
 
 def tx_events_mid_62_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:700
-    return allowed_coup(state, 0, 140)
+    return allowed_coup(state, 0, E_west_germany)
 
 
 def tx_events_mid_63_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:708
-    return not allowed_coup(state, 0, 140)
+    return not allowed_coup(state, 0, E_west_germany)
 
 
 def tx_events_mid_64_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:713
-    return not event_allowed(state, EVENT_WHEN, 54, 0)
+    return not event_allowed(state, EVENT_WHEN, E_willy_brandt, 0)
 
 
 def tx_events_mid_64_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:718
-    return state.location[54] == 9
+    return state.location[E_willy_brandt] == 9
 
 
 def tx_events_mid_64_2(state, L):
@@ -12472,57 +13673,57 @@ def tx_events_mid_64_2_sides(state, L):
 
 def tx_events_mid_64_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:718
-    return state.counters[1][140] == 0
+    return state.counters[1][E_west_germany] == 0
 
 
 def tx_events_mid_64_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:718
-    return (state.counters[1][140], 0)
+    return (state.counters[1][E_west_germany], 0)
 
 
 def tx_events_mid_65_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:731
-    return state.counters[2][159] == 0
+    return state.counters[2][E_iran] == 0
 
 
 def tx_events_mid_65_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:731
-    return (state.counters[2][159], 0)
+    return (state.counters[2][E_iran], 0)
 
 
 def tx_events_mid_65_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:731
-    return state.counters[2][157] == 0
+    return state.counters[2][E_egypt] == 0
 
 
 def tx_events_mid_65_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:731
-    return (state.counters[2][157], 0)
+    return (state.counters[2][E_egypt], 0)
 
 
 def tx_events_mid_65_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:731
-    return state.counters[2][161] == 3
+    return state.counters[2][E_israel] == 3
 
 
 def tx_events_mid_65_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:731
-    return (state.counters[2][161], 3)
+    return (state.counters[2][E_israel], 3)
 
 
 def tx_events_mid_66_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:738
-    return state.counters[2][162] == 0
+    return state.counters[2][E_jordan] == 0
 
 
 def tx_events_mid_66_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:738
-    return (state.counters[2][162], 0)
+    return (state.counters[2][E_jordan], 0)
 
 
 def tx_events_mid_67_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:743
-    return not event_allowed(state, EVENT_WHEN, 55, 0)
+    return not event_allowed(state, EVENT_WHEN, E_muslim_revolution, 0)
 
 
 def tx_events_mid_68_0(state, L):
@@ -12537,27 +13738,27 @@ def tx_events_mid_68_0_sides(state, L):
 
 def tx_events_mid_68_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:753
-    return state.counters[2][124] == 4
+    return state.counters[2][E_canada] == 4
 
 
 def tx_events_mid_68_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:753
-    return (state.counters[2][124], 4)
+    return (state.counters[2][E_canada], 4)
 
 
 def tx_events_mid_69_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:763
-    return state.counters[2][133] == 4
+    return state.counters[2][E_norway] == 4
 
 
 def tx_events_mid_69_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:763
-    return (state.counters[2][133], 4)
+    return (state.counters[2][E_norway], 4)
 
 
 def tx_events_mid_70_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:771
-    return state.location[5] == 4
+    return state.location[E_china_card] == 4
 
 
 def tx_events_mid_70_1(state, L):
@@ -12577,7 +13778,7 @@ def tx_events_mid_70_2_sides(state, L):
 
 def tx_events_mid_71_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:777
-    return state.location[5] == 4
+    return state.location[E_china_card] == 4
 
 
 def tx_events_mid_71_1(state, L):
@@ -12632,7 +13833,7 @@ def tx_events_mid_74_0_sides(state, L):
 
 def tx_events_mid_74_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:804
-    return state.location[35] == 9
+    return state.location[E_brush_war] == 9
 
 
 def tx_events_mid_75_0(state, L):
@@ -12647,7 +13848,7 @@ def tx_events_mid_75_0_sides(state, L):
 
 def tx_events_mid_76_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:817
-    return not event_allowed(state, EVENT_WHEN, 58, 0)
+    return not event_allowed(state, EVENT_WHEN, E_flower_power, 0)
 
 
 def tx_events_mid_76_1(state, L):
@@ -12712,102 +13913,102 @@ def tx_events_mid_79_0_sides(state, L):
 
 def tx_events_mid_80_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:861
-    return not event_allowed(state, EVENT_WHEN, 60, 0)
+    return not event_allowed(state, EVENT_WHEN, E_opec, 0)
 
 
 def tx_events_mid_81_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:870
-    return state.counters[1][128] == 1
+    return state.counters[1][E_finland] == 1
 
 
 def tx_events_mid_81_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:870
-    return (state.counters[1][128], 1)
+    return (state.counters[1][E_finland], 1)
 
 
 def tx_events_mid_82_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:877
-    return state.counters[1][128] == 0
+    return state.counters[1][E_finland] == 0
 
 
 def tx_events_mid_82_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:877
-    return (state.counters[1][128], 0)
+    return (state.counters[1][E_finland], 0)
 
 
 def tx_events_mid_83_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:888
-    return state.counters[2][168] == 1
+    return state.counters[2][E_angola] == 1
 
 
 def tx_events_mid_83_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:888
-    return (state.counters[2][168], 1)
+    return (state.counters[2][E_angola], 1)
 
 
 def tx_events_mid_83_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:888
-    return state.counters[2][156] == 1
+    return state.counters[2][E_vietnam] == 1
 
 
 def tx_events_mid_83_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:888
-    return (state.counters[2][156], 1)
+    return (state.counters[2][E_vietnam], 1)
 
 
 def tx_events_mid_83_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:889
-    return state.counters[2][183] == 1
+    return state.counters[2][E_zaire] == 1
 
 
 def tx_events_mid_83_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:889
-    return (state.counters[2][183], 1)
+    return (state.counters[2][E_zaire], 1)
 
 
 def tx_events_mid_83_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:889
-    return state.counters[2][173] == 1
+    return state.counters[2][E_kenya] == 1
 
 
 def tx_events_mid_83_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:889
-    return (state.counters[2][173], 1)
+    return (state.counters[2][E_kenya], 1)
 
 
 def tx_events_mid_84_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:896
-    return state.counters[2][194] == 1
+    return state.counters[2][E_panama] == 1
 
 
 def tx_events_mid_84_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:896
-    return (state.counters[2][194], 1)
+    return (state.counters[2][E_panama], 1)
 
 
 def tx_events_mid_84_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:896
-    return state.counters[2][185] == 1
+    return state.counters[2][E_costa_rica] == 1
 
 
 def tx_events_mid_84_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:896
-    return (state.counters[2][185], 1)
+    return (state.counters[2][E_costa_rica], 1)
 
 
 def tx_events_mid_84_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:896
-    return state.counters[2][204] == 1
+    return state.counters[2][E_venezuela] == 1
 
 
 def tx_events_mid_84_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:896
-    return (state.counters[2][204], 1)
+    return (state.counters[2][E_venezuela], 1)
 
 
 def tx_events_mid_85_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:903
-    return event_allowed(state, EVENT_WHEN, 12, 0)
+    return event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
 
 
 def tx_events_mid_85_1(state, L):
@@ -12822,82 +14023,82 @@ def tx_events_mid_85_1_sides(state, L):
 
 def tx_events_mid_85_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:906
-    return state.counters[2][161] == 1
+    return state.counters[2][E_israel] == 1
 
 
 def tx_events_mid_85_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:906
-    return (state.counters[2][161], 1)
+    return (state.counters[2][E_israel], 1)
 
 
 def tx_events_mid_85_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:906
-    return state.counters[2][162] == 1
+    return state.counters[2][E_jordan] == 1
 
 
 def tx_events_mid_85_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:906
-    return (state.counters[2][162], 1)
+    return (state.counters[2][E_jordan], 1)
 
 
 def tx_events_mid_85_4(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:906
-    return state.counters[2][157] == 1
+    return state.counters[2][E_egypt] == 1
 
 
 def tx_events_mid_85_4_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:906
-    return (state.counters[2][157], 1)
+    return (state.counters[2][E_egypt], 1)
 
 
 def tx_events_mid_85_5(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:907
-    return state.location[64] == 10
+    return state.location[E_camp_david_accords] == 10
 
 
 def tx_events_mid_85_6(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:907
-    return not event_allowed(state, EVENT_WHEN, 12, 0)
+    return not event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
 
 
 def tx_events_mid_86_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:919
-    return state.counters[2][198] == 1
+    return state.counters[2][E_chile] == 1
 
 
 def tx_events_mid_86_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:919
-    return (state.counters[2][198], 1)
+    return (state.counters[2][E_chile], 1)
 
 
 def tx_events_mid_86_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:919
-    return state.counters[2][180] == 1
+    return state.counters[2][E_sudan] == 1
 
 
 def tx_events_mid_86_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:919
-    return (state.counters[2][180], 1)
+    return (state.counters[2][E_sudan], 1)
 
 
 def tx_events_mid_86_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:919
-    return state.counters[2][150] == 1
+    return state.counters[2][E_burma] == 1
 
 
 def tx_events_mid_86_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:919
-    return (state.counters[2][150], 1)
+    return (state.counters[2][E_burma], 1)
 
 
 def tx_events_mid_87_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:925
-    return state.counters[2][198] == 1
+    return state.counters[2][E_chile] == 1
 
 
 def tx_events_mid_87_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:925
-    return (state.counters[2][198], 1)
+    return (state.counters[2][E_chile], 1)
 
 
 def tx_events_mid_87_1(state, L):
@@ -12912,47 +14113,47 @@ def tx_events_mid_87_1_sides(state, L):
 
 def tx_events_mid_88_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:933
-    return state.location[7] == 8
+    return state.location[E_fidel] == 8
 
 
 def tx_events_mid_88_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:938
-    return state.counters[2][124] == 2
+    return state.counters[2][E_canada] == 2
 
 
 def tx_events_mid_88_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:938
-    return (state.counters[2][124], 2)
+    return (state.counters[2][E_canada], 2)
 
 
 def tx_events_mid_88_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:938
-    return state.counters[1][186] == 3
+    return state.counters[1][E_cuba] == 3
 
 
 def tx_events_mid_88_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:938
-    return (state.counters[1][186], 3)
+    return (state.counters[1][E_cuba], 3)
 
 
 def tx_events_mid_88_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:938
-    return state.location[7] == 10
+    return state.location[E_fidel] == 10
 
 
 def tx_events_mid_89_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:945
-    return state.location[7] == 2
+    return state.location[E_fidel] == 2
 
 
 def tx_events_mid_89_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:947
-    return state.counters[2][124] == 2
+    return state.counters[2][E_canada] == 2
 
 
 def tx_events_mid_89_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:947
-    return (state.counters[2][124], 2)
+    return (state.counters[2][E_canada], 2)
 
 
 def tx_events_mid_90_0(state, L):
@@ -12967,107 +14168,107 @@ def tx_events_mid_90_0_sides(state, L):
 
 def tx_events_mid_91_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:962
-    return not event_allowed(state, EVENT_WHEN, 100, 1)
+    return not event_allowed(state, EVENT_WHEN, E_solidarity, 1)
 
 
 def tx_events_mid_91_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:965
-    return state.counters[1][134] == 1
+    return state.counters[1][E_poland] == 1
 
 
 def tx_events_mid_91_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:965
-    return (state.counters[1][134], 1)
+    return (state.counters[1][E_poland], 1)
 
 
 def tx_events_mid_91_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:965
-    return state.counters[2][134] == 1
+    return state.counters[2][E_poland] == 1
 
 
 def tx_events_mid_91_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:965
-    return (state.counters[2][134], 1)
+    return (state.counters[2][E_poland], 1)
 
 
 def tx_events_mid_91_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:966
-    return event_allowed(state, EVENT_WHEN, 100, 1)
+    return event_allowed(state, EVENT_WHEN, E_solidarity, 1)
 
 
 def tx_events_mid_92_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:973
-    return q_coup_roll_modifier(state, 1, 194) == 1
+    return q_coup_roll_modifier(state, 1, E_panama) == 1
 
 
 def tx_events_mid_92_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:973
-    return (q_coup_roll_modifier(state, 1, 194), 1)
+    return (q_coup_roll_modifier(state, 1, E_panama), 1)
 
 
 def tx_events_mid_92_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:973
-    return q_coup_roll_modifier(state, 0, 198) == -1
+    return q_coup_roll_modifier(state, 0, E_chile) == -1
 
 
 def tx_events_mid_92_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:973
-    return (q_coup_roll_modifier(state, 0, 198), -1)
+    return (q_coup_roll_modifier(state, 0, E_chile), -1)
 
 
 def tx_events_mid_92_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:974
-    return q_coup_roll_modifier(state, 1, 159) == 0
+    return q_coup_roll_modifier(state, 1, E_iran) == 0
 
 
 def tx_events_mid_92_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:974
-    return (q_coup_roll_modifier(state, 1, 159), 0)
+    return (q_coup_roll_modifier(state, 1, E_iran), 0)
 
 
 def tx_events_mid_92_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:979
-    return state.counters[1][193] == 0
+    return state.counters[1][E_nicaragua] == 0
 
 
 def tx_events_mid_92_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:979
-    return (state.counters[1][193], 0)
+    return (state.counters[1][E_nicaragua], 0)
 
 
 def tx_events_mid_93_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:984
-    return q_coup_roll_modifier(state, 0, 192) == 1
+    return q_coup_roll_modifier(state, 0, E_mexico) == 1
 
 
 def tx_events_mid_93_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:984
-    return (q_coup_roll_modifier(state, 0, 192), 1)
+    return (q_coup_roll_modifier(state, 0, E_mexico), 1)
 
 
 def tx_events_mid_93_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:986
-    return q_coup_roll_modifier(state, 0, 192) == 0
+    return q_coup_roll_modifier(state, 0, E_mexico) == 0
 
 
 def tx_events_mid_93_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:986
-    return (q_coup_roll_modifier(state, 0, 192), 0)
+    return (q_coup_roll_modifier(state, 0, E_mexico), 0)
 
 
 def tx_events_mid_94_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:995
-    return state.counters[2][194] == 2
+    return state.counters[2][E_panama] == 2
 
 
 def tx_events_mid_94_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:995
-    return (state.counters[2][194], 2)
+    return (state.counters[2][E_panama], 2)
 
 
 def tx_events_mid_95_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1003
-    return state.location[5] == 5
+    return state.location[E_china_card] == 5
 
 
 def tx_events_mid_95_1(state, L):
@@ -13087,7 +14288,7 @@ def tx_events_mid_95_2_sides(state, L):
 
 def tx_events_mid_96_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1009
-    return state.location[5] == 5
+    return state.location[E_china_card] == 5
 
 
 def tx_events_mid_96_1(state, L):
@@ -13102,27 +14303,27 @@ def tx_events_mid_96_1_sides(state, L):
 
 def tx_events_mid_97_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1017
-    return state.counters[1][157] == 0
+    return state.counters[1][E_egypt] == 0
 
 
 def tx_events_mid_97_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1017
-    return (state.counters[1][157], 0)
+    return (state.counters[1][E_egypt], 0)
 
 
 def tx_events_mid_97_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1017
-    return state.counters[2][157] == 1
+    return state.counters[2][E_egypt] == 1
 
 
 def tx_events_mid_97_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1017
-    return (state.counters[2][157], 1)
+    return (state.counters[2][E_egypt], 1)
 
 
 def tx_events_mid_98_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1026
-    return state.location[72] == 11
+    return state.location[E_shuttle_diplomacy] == 11
 
 
 def tx_events_mid_98_1(state, L):
@@ -13137,7 +14338,7 @@ def tx_events_mid_98_1_sides(state, L):
 
 def tx_events_mid_98_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1034
-    return state.location[72] == 9
+    return state.location[E_shuttle_diplomacy] == 9
 
 
 def tx_events_mid_98_3(state, L):
@@ -13152,37 +14353,37 @@ def tx_events_mid_99_0(state, L):
 
 def tx_events_mid_99_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1041
-    return state.location[72] == 11
+    return state.location[E_shuttle_diplomacy] == 11
 
 
 def tx_events_mid_99_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1043
-    return q_battleground_adjustment(state, 0, 113) == -1
+    return q_battleground_adjustment(state, 0, E_asia) == -1
 
 
 def tx_events_mid_99_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1043
-    return (q_battleground_adjustment(state, 0, 113), -1)
+    return (q_battleground_adjustment(state, 0, E_asia), -1)
 
 
 def tx_events_mid_99_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1043
-    return q_battleground_adjustment(state, 1, 113) == 0
+    return q_battleground_adjustment(state, 1, E_asia) == 0
 
 
 def tx_events_mid_99_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1043
-    return (q_battleground_adjustment(state, 1, 113), 0)
+    return (q_battleground_adjustment(state, 1, E_asia), 0)
 
 
 def tx_events_mid_99_4(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1046
-    return q_battleground_adjustment(state, 0, 113) == 0
+    return q_battleground_adjustment(state, 0, E_asia) == 0
 
 
 def tx_events_mid_99_4_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1046
-    return (q_battleground_adjustment(state, 0, 113), 0)
+    return (q_battleground_adjustment(state, 0, E_asia), 0)
 
 
 def tx_events_mid_100_0(state, L):
@@ -13197,7 +14398,7 @@ def tx_events_mid_100_0_sides(state, L):
 
 def tx_events_mid_100_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1059
-    return state.location[72] == 9
+    return state.location[E_shuttle_diplomacy] == 9
 
 
 def tx_events_mid_100_2(state, L):
@@ -13207,7 +14408,7 @@ def tx_events_mid_100_2(state, L):
 
 def tx_events_mid_101_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1067
-    return not d_has_domination(state, 0, 115)
+    return not d_has_domination(state, 0, E_middle_east)
 
 
 def tx_events_mid_101_1(state, L):
@@ -13232,7 +14433,7 @@ def tx_events_mid_102_0_sides(state, L):
 
 def tx_events_mid_103_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1088
-    return d_has_domination(state, 0, 115)
+    return d_has_domination(state, 0, E_middle_east)
 
 
 def tx_events_mid_103_1(state, L):
@@ -13247,12 +14448,12 @@ def tx_events_mid_103_1_sides(state, L):
 
 def tx_events_mid_103_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1089
-    return d_battlegrounds_controlled(state, 0, 115) == 1
+    return d_battlegrounds_controlled(state, 0, E_middle_east) == 1
 
 
 def tx_events_mid_103_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1089
-    return (d_battlegrounds_controlled(state, 0, 115), 1)
+    return (d_battlegrounds_controlled(state, 0, E_middle_east), 1)
 
 
 def tx_events_mid_103_3(state, L):
@@ -13272,82 +14473,82 @@ def tx_events_mid_103_4(state, L):
 
 def tx_events_mid_103_5(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1095
-    return state.location[72] == 11
+    return state.location[E_shuttle_diplomacy] == 11
 
 
 def tx_events_mid_104_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1111
-    return state.counters[1][157] == 1
+    return state.counters[1][E_egypt] == 1
 
 
 def tx_events_mid_104_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1111
-    return (state.counters[1][157], 1)
+    return (state.counters[1][E_egypt], 1)
 
 
 def tx_events_mid_104_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1111
-    return state.counters[1][168] == 0
+    return state.counters[1][E_angola] == 0
 
 
 def tx_events_mid_104_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1111
-    return (state.counters[1][168], 0)
+    return (state.counters[1][E_angola], 0)
 
 
 def tx_events_mid_104_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1112
-    return state.counters[1][186] == 0
+    return state.counters[1][E_cuba] == 0
 
 
 def tx_events_mid_104_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1112
-    return (state.counters[1][186], 0)
+    return (state.counters[1][E_cuba], 0)
 
 
 def tx_events_mid_104_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1112
-    return state.counters[1][134] == 2
+    return state.counters[1][E_poland] == 2
 
 
 def tx_events_mid_104_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1112
-    return (state.counters[1][134], 2)
+    return (state.counters[1][E_poland], 2)
 
 
 def tx_events_mid_105_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1119
-    return state.counters[1][168] == 0
+    return state.counters[1][E_angola] == 0
 
 
 def tx_events_mid_105_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1119
-    return (state.counters[1][168], 0)
+    return (state.counters[1][E_angola], 0)
 
 
 def tx_events_mid_106_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1130
-    return state.counters[1][186] == 2
+    return state.counters[1][E_cuba] == 2
 
 
 def tx_events_mid_106_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1130
-    return (state.counters[1][186], 2)
+    return (state.counters[1][E_cuba], 2)
 
 
 def tx_events_mid_106_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1130
-    return state.counters[1][190] == 1
+    return state.counters[1][E_haiti] == 1
 
 
 def tx_events_mid_106_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1130
-    return (state.counters[1][190], 1)
+    return (state.counters[1][E_haiti], 1)
 
 
 def tx_events_mid_107_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1138
-    return state.location[5] == 5
+    return state.location[E_china_card] == 5
 
 
 def tx_events_mid_107_1(state, L):
@@ -13357,32 +14558,32 @@ def tx_events_mid_107_1(state, L):
 
 def tx_events_mid_108_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1148
-    return state.counters[2][145] == 2
+    return state.counters[2][E_japan] == 2
 
 
 def tx_events_mid_108_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1148
-    return (state.counters[2][145], 2)
+    return (state.counters[2][E_japan], 2)
 
 
 def tx_events_mid_108_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1148
-    return state.counters[2][155] == 2
+    return state.counters[2][E_thailand] == 2
 
 
 def tx_events_mid_108_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1148
-    return (state.counters[2][155], 2)
+    return (state.counters[2][E_thailand], 2)
 
 
 def tx_events_mid_109_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1161
-    return state.location[0] == 9
+    return state.location[E_asia_scoring] == 9
 
 
 def tx_events_mid_109_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1161
-    return state.location[25] == 9
+    return state.location[E_cia_created] == 9
 
 
 def tx_events_mid_109_2(state, L):
@@ -13407,17 +14608,17 @@ def tx_events_mid_109_3_sides(state, L):
 
 def tx_events_mid_109_4(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1162
-    return state.location[7] == 3
+    return state.location[E_fidel] == 3
 
 
 def tx_events_mid_109_5(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1162
-    return state.location[53] == 3
+    return state.location[E_allende] == 3
 
 
 def tx_events_mid_110_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1170
-    return state.location[7] == 3
+    return state.location[E_fidel] == 3
 
 
 def tx_events_mid_110_1(state, L):
@@ -13432,7 +14633,7 @@ def tx_events_mid_110_1_sides(state, L):
 
 def tx_events_mid_111_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1178
-    return state.location[7] == 1
+    return state.location[E_fidel] == 1
 
 
 def tx_events_mid_111_1(state, L):
@@ -13497,17 +14698,17 @@ def tx_events_mid_114_1_sides(state, L):
 
 def tx_events_mid_115_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1211
-    return not event_allowed(state, EVENT_WHEN, 79, 1)
+    return not event_allowed(state, EVENT_WHEN, E_one_small_step, 1)
 
 
 def tx_events_mid_115_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1213
-    return event_allowed(state, EVENT_WHEN, 79, 1)
+    return event_allowed(state, EVENT_WHEN, E_one_small_step, 1)
 
 
 def tx_events_mid_115_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1213
-    return not event_allowed(state, EVENT_WHEN, 79, 0)
+    return not event_allowed(state, EVENT_WHEN, E_one_small_step, 0)
 
 
 def tx_events_mid_116_0(state, L):
@@ -13532,32 +14733,32 @@ def tx_events_mid_116_1_sides(state, L):
 
 def tx_events_mid_117_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1234
-    return state.counters[2][193] == 0
+    return state.counters[2][E_nicaragua] == 0
 
 
 def tx_events_mid_117_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1234
-    return (state.counters[2][193], 0)
+    return (state.counters[2][E_nicaragua], 0)
 
 
 def tx_events_mid_117_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1239
-    return state.counters[2][190] == 0
+    return state.counters[2][E_haiti] == 0
 
 
 def tx_events_mid_117_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1239
-    return (state.counters[2][190], 0)
+    return (state.counters[2][E_haiti], 0)
 
 
 def tx_events_mid_117_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1239
-    return state.counters[1][190] == 5
+    return state.counters[1][E_haiti] == 5
 
 
 def tx_events_mid_117_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1239
-    return (state.counters[1][190], 5)
+    return (state.counters[1][E_haiti], 5)
 
 
 def tx_events_mid_117_3(state, L):
@@ -13572,22 +14773,22 @@ def tx_events_mid_117_3_sides(state, L):
 
 def tx_events_mid_118_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1250
-    return state.counters[2][191] == 1
+    return state.counters[2][E_honduras] == 1
 
 
 def tx_events_mid_118_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1250
-    return (state.counters[2][191], 1)
+    return (state.counters[2][E_honduras], 1)
 
 
 def tx_events_mid_118_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1250
-    return state.counters[2][190] == 1
+    return state.counters[2][E_haiti] == 1
 
 
 def tx_events_mid_118_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1250
-    return (state.counters[2][190], 1)
+    return (state.counters[2][E_haiti], 1)
 
 
 def tx_events_mid_118_2(state, L):
@@ -13612,22 +14813,22 @@ def tx_events_mid_119_0_sides(state, L):
 
 def tx_events_mid_119_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1260
-    return state.counters[2][184] == 1
+    return state.counters[2][E_zimbabwe] == 1
 
 
 def tx_events_mid_119_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1260
-    return (state.counters[2][184], 1)
+    return (state.counters[2][E_zimbabwe], 1)
 
 
 def tx_events_mid_120_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1278
-    return state.location[44] == 9
+    return state.location[E_summit] == 9
 
 
 def tx_events_mid_120_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1278
-    return state.location[38] == 9
+    return state.location[E_arms_race] == 9
 
 
 def tx_events_mid_120_2(state, L):
@@ -13642,12 +14843,12 @@ def tx_events_mid_120_2_sides(state, L):
 
 def tx_events_mid_120_3(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1279
-    return state.location[7] == 1
+    return state.location[E_fidel] == 1
 
 
 def tx_events_mid_120_4(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1279
-    return state.location[53] == 1
+    return state.location[E_allende] == 1
 
 
 def tx_events_mid_120_5(state, L):
@@ -13662,12 +14863,12 @@ def tx_events_mid_120_5_sides(state, L):
 
 def tx_events_mid_121_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1283
-    return not event_allowed(state, EVENT_WHEN, 107, 1)
+    return not event_allowed(state, EVENT_WHEN, E_our_man_in_tehran, 1)
 
 
 def tx_events_mid_121_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1285
-    return event_allowed(state, EVENT_WHEN, 107, 1)
+    return event_allowed(state, EVENT_WHEN, E_our_man_in_tehran, 1)
 
 
 def tx_events_mid_122_0(state, L):
@@ -13722,7 +14923,7 @@ def tx_events_mid_124_1_sides(state, L):
 
 def tx_events_mid_125_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1324
-    return state.location[58] == 9
+    return state.location[E_flower_power] == 9
 
 
 def tx_events_mid_125_1(state, L):
@@ -13742,7 +14943,7 @@ def tx_events_mid_126_0_sides(state, L):
 
 def tx_events_mid_126_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1333
-    return state.location[72] == 9
+    return state.location[E_shuttle_diplomacy] == 9
 
 
 def tx_events_mid_126_2(state, L):
@@ -13752,7 +14953,7 @@ def tx_events_mid_126_2(state, L):
 
 def tx_events_mid_127_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1341
-    return state.location[78] == 9
+    return state.location[E_africa_scoring] == 9
 
 
 def tx_events_mid_127_1(state, L):
@@ -13767,47 +14968,47 @@ def tx_events_mid_127_1_sides(state, L):
 
 def tx_events_mid_128_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1347
-    return d_event_ops(state, 1, 56, 4) == 4
+    return d_event_ops(state, 1, E_abm_treaty, 4) == 4
 
 
 def tx_events_mid_128_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1347
-    return (d_event_ops(state, 1, 56, 4), 4)
+    return (d_event_ops(state, 1, E_abm_treaty, 4), 4)
 
 
 def tx_events_mid_128_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1347
-    return d_event_ops(state, 1, 38, 3) == 4
+    return d_event_ops(state, 1, E_arms_race, 3) == 4
 
 
 def tx_events_mid_128_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1347
-    return (d_event_ops(state, 1, 38, 3), 4)
+    return (d_event_ops(state, 1, E_arms_race, 3), 4)
 
 
 def tx_events_mid_128_2(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1350
-    return state.counters[2][124] == 4
+    return state.counters[2][E_canada] == 4
 
 
 def tx_events_mid_128_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1350
-    return (state.counters[2][124], 4)
+    return (state.counters[2][E_canada], 4)
 
 
 def tx_inside_other_plays_0_0(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:17
-    return state.location[7] == 8
+    return state.location[E_fidel] == 8
 
 
 def tx_inside_other_plays_0_1(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:17
-    return state.location[84] == 8
+    return state.location[E_star_wars] == 8
 
 
 def tx_inside_other_plays_0_2(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:20
-    return state.location[7] == 2
+    return state.location[E_fidel] == 2
 
 
 def tx_inside_other_plays_0_3(state, L):
@@ -13822,12 +15023,12 @@ def tx_inside_other_plays_0_3_sides(state, L):
 
 def tx_inside_other_plays_0_4(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:25
-    return state.location[84] == 10
+    return state.location[E_star_wars] == 10
 
 
 def tx_inside_other_plays_0_5(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:25
-    return state.location[66] == 9
+    return state.location[E_grain_sales_to_soviets] == 9
 
 
 def tx_inside_other_plays_0_6(state, L):
@@ -13842,17 +15043,17 @@ def tx_inside_other_plays_0_6_sides(state, L):
 
 def tx_inside_other_plays_1_0(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:37
-    return d_controls(state, 0, 186)
+    return d_controls(state, 0, E_cuba)
 
 
 def tx_inside_other_plays_1_1(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:38
-    return state.counters[2][124] == 2
+    return state.counters[2][E_canada] == 2
 
 
 def tx_inside_other_plays_1_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:38
-    return (state.counters[2][124], 2)
+    return (state.counters[2][E_canada], 2)
 
 
 def tx_inside_other_plays_1_2(state, L):
@@ -13867,32 +15068,32 @@ def tx_inside_other_plays_1_2_sides(state, L):
 
 def tx_inside_other_plays_1_3(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:39
-    return state.location[7] == 10
+    return state.location[E_fidel] == 10
 
 
 def tx_inside_other_plays_1_4(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:39
-    return state.location[84] == 10
+    return state.location[E_star_wars] == 10
 
 
 def tx_inside_other_plays_1_5(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:39
-    return state.location[66] == 9
+    return state.location[E_grain_sales_to_soviets] == 9
 
 
 def tx_inside_other_plays_2_0(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:49
-    return state.location[53] == 8
+    return state.location[E_allende] == 8
 
 
 def tx_inside_other_plays_2_1(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:51
-    return state.location[53] == 2
+    return state.location[E_allende] == 2
 
 
 def tx_inside_other_plays_2_2(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:51
-    return state.location[4] == 8
+    return state.location[E_five_year_plan] == 8
 
 
 def tx_inside_other_plays_2_3(state, L):
@@ -13917,32 +15118,32 @@ def tx_inside_other_plays_3_0_sides(state, L):
 
 def tx_inside_other_plays_3_1(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:65
-    return state.location[102] == 9
+    return state.location[E_defectors] == 9
 
 
 def tx_inside_other_plays_3_2(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:65
-    return state.location[66] == 9
+    return state.location[E_grain_sales_to_soviets] == 9
 
 
 def tx_inside_other_plays_4_0(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:78
-    return state.counters[1][198] == 2
+    return state.counters[1][E_chile] == 2
 
 
 def tx_inside_other_plays_4_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:78
-    return (state.counters[1][198], 2)
+    return (state.counters[1][E_chile], 2)
 
 
 def tx_inside_other_plays_4_1(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:78
-    return state.location[53] == 10
+    return state.location[E_allende] == 10
 
 
 def tx_inside_other_plays_4_2(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:79
-    return state.location[84] == 10
+    return state.location[E_star_wars] == 10
 
 
 def tx_inside_other_plays_5_0(state, L):
@@ -13957,7 +15158,7 @@ def tx_inside_other_plays_5_0_sides(state, L):
 
 def tx_inside_other_plays_5_1(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:87
-    return state.location[84] == 10
+    return state.location[E_star_wars] == 10
 
 
 def tx_inside_other_plays_6_0(state, L):
@@ -13992,12 +15193,12 @@ def tx_inside_other_plays_6_2_sides(state, L):
 
 def tx_inside_other_plays_6_3(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:99
-    return state.location[76] == 10
+    return state.location[E_ask_not_what_your_country_can_do_for_you] == 10
 
 
 def tx_inside_other_plays_7_0(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:108
-    return state.location[102] == 9
+    return state.location[E_defectors] == 9
 
 
 def tx_inside_other_plays_7_1(state, L):
@@ -14012,22 +15213,22 @@ def tx_inside_other_plays_7_1_sides(state, L):
 
 def tx_inside_other_plays_7_2(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:110
-    return state.location[4] == 9
+    return state.location[E_five_year_plan] == 9
 
 
 def tx_inside_other_plays_8_0(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:119
-    return state.location[102] == 9
+    return state.location[E_defectors] == 9
 
 
 def tx_inside_other_plays_8_1(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:120
-    return state.location[7] == 10
+    return state.location[E_fidel] == 10
 
 
 def tx_inside_other_plays_8_2(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:120
-    return d_controls(state, 0, 186)
+    return d_controls(state, 0, E_cuba)
 
 
 def tx_inside_other_plays_9_0(state, L):
@@ -14042,42 +15243,42 @@ def tx_inside_other_plays_9_0_sides(state, L):
 
 def tx_inside_other_plays_9_1(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:134
-    return state.location[84] == 10
+    return state.location[E_star_wars] == 10
 
 
 def tx_inside_other_plays_9_2(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:134
-    return state.location[102] == 9
+    return state.location[E_defectors] == 9
 
 
 def tx_inside_other_plays_10_0(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:146
-    return state.location[7] == 10
+    return state.location[E_fidel] == 10
 
 
 def tx_inside_other_plays_10_1(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:146
-    return d_controls(state, 0, 186)
+    return d_controls(state, 0, E_cuba)
 
 
 def tx_inside_other_plays_10_2(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:147
-    return state.location[84] == 10
+    return state.location[E_star_wars] == 10
 
 
 def tx_inside_other_plays_10_3(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:147
-    return state.location[102] == 9
+    return state.location[E_defectors] == 9
 
 
 def tx_inside_other_plays_11_0(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:157
-    return state.location[7] == 9
+    return state.location[E_fidel] == 9
 
 
 def tx_inside_other_plays_11_1(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:157
-    return state.location[3] == 3
+    return state.location[E_duck_and_cover] == 3
 
 
 def tx_inside_other_plays_11_2(state, L):
@@ -14087,22 +15288,22 @@ def tx_inside_other_plays_11_2(state, L):
 
 def tx_operations_0_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:12
-    return state.counters[2][159] == 0
+    return state.counters[2][E_iran] == 0
 
 
 def tx_operations_0_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:12
-    return (state.counters[2][159], 0)
+    return (state.counters[2][E_iran], 0)
 
 
 def tx_operations_0_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:12
-    return state.counters[1][159] == 1
+    return state.counters[1][E_iran] == 1
 
 
 def tx_operations_0_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:12
-    return (state.counters[1][159], 1)
+    return (state.counters[1][E_iran], 1)
 
 
 def tx_operations_0_2(state, L):
@@ -14127,22 +15328,22 @@ def tx_operations_0_3_sides(state, L):
 
 def tx_operations_1_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:21
-    return state.counters[2][159] == 2
+    return state.counters[2][E_iran] == 2
 
 
 def tx_operations_1_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:21
-    return (state.counters[2][159], 2)
+    return (state.counters[2][E_iran], 2)
 
 
 def tx_operations_1_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:21
-    return state.counters[1][159] == 0
+    return state.counters[1][E_iran] == 0
 
 
 def tx_operations_1_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:21
-    return (state.counters[1][159], 0)
+    return (state.counters[1][E_iran], 0)
 
 
 def tx_operations_1_2(state, L):
@@ -14177,22 +15378,22 @@ def tx_operations_2_0_sides(state, L):
 
 def tx_operations_2_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:30
-    return state.counters[2][162] == 0
+    return state.counters[2][E_jordan] == 0
 
 
 def tx_operations_2_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:30
-    return (state.counters[2][162], 0)
+    return (state.counters[2][E_jordan], 0)
 
 
 def tx_operations_2_2(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:30
-    return state.counters[1][162] == 3
+    return state.counters[1][E_jordan] == 3
 
 
 def tx_operations_2_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:30
-    return (state.counters[1][162], 3)
+    return (state.counters[1][E_jordan], 3)
 
 
 def tx_operations_3_0(state, L):
@@ -14217,27 +15418,27 @@ def tx_operations_3_1_sides(state, L):
 
 def tx_operations_4_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:46
-    return not allowed_coup(state, 0, 132)
+    return not allowed_coup(state, 0, E_italy)
 
 
 def tx_operations_4_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:49
-    return state.counters[2][132] == 0
+    return state.counters[2][E_italy] == 0
 
 
 def tx_operations_4_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:49
-    return (state.counters[2][132], 0)
+    return (state.counters[2][E_italy], 0)
 
 
 def tx_operations_4_2(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:49
-    return state.counters[1][132] == 2
+    return state.counters[1][E_italy] == 2
 
 
 def tx_operations_4_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:49
-    return (state.counters[1][132], 2)
+    return (state.counters[1][E_italy], 2)
 
 
 def tx_operations_4_3(state, L):
@@ -14277,92 +15478,92 @@ def tx_operations_6_1_sides(state, L):
 
 def tx_operations_7_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:76
-    return not allowed_coup(state, 0, 132)
+    return not allowed_coup(state, 0, E_italy)
 
 
 def tx_operations_7_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:76
-    return not allowed_realign(state, 0, 132)
+    return not allowed_realign(state, 0, E_italy)
 
 
 def tx_operations_7_2(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:77
-    return allowed_coup(state, 0, 145)
+    return allowed_coup(state, 0, E_japan)
 
 
 def tx_operations_7_3(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:77
-    return allowed_realign(state, 0, 159)
+    return allowed_realign(state, 0, E_iran)
 
 
 def tx_operations_7_4(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:78
-    return allowed_place_influence(state, 0, 132)
+    return allowed_place_influence(state, 0, E_italy)
 
 
 def tx_operations_8_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:83
-    return not allowed_coup(state, 1, 146)
+    return not allowed_coup(state, 1, E_north_korea)
 
 
 def tx_operations_8_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:83
-    return not allowed_realign(state, 1, 155)
+    return not allowed_realign(state, 1, E_thailand)
 
 
 def tx_operations_8_2(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:84
-    return allowed_coup(state, 1, 160)
+    return allowed_coup(state, 1, E_iraq)
 
 
 def tx_operations_8_3(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:86
-    return not allowed_coup(state, 1, 160)
+    return not allowed_coup(state, 1, E_iraq)
 
 
 def tx_operations_8_4(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:86
-    return not allowed_realign(state, 1, 157)
+    return not allowed_realign(state, 1, E_egypt)
 
 
 def tx_operations_8_5(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:87
-    return allowed_coup(state, 1, 168)
+    return allowed_coup(state, 1, E_angola)
 
 
 def tx_operations_8_6(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:87
-    return allowed_coup(state, 1, 186)
+    return allowed_coup(state, 1, E_cuba)
 
 
 def tx_operations_8_7(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:87
-    return allowed_coup(state, 1, 197)
+    return allowed_coup(state, 1, E_brazil)
 
 
 def tx_operations_8_8(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:88
-    return allowed_place_influence(state, 1, 157)
+    return allowed_place_influence(state, 1, E_egypt)
 
 
 def tx_operations_9_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:102
-    return state.counters[2][159] == 0
+    return state.counters[2][E_iran] == 0
 
 
 def tx_operations_9_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:102
-    return (state.counters[2][159], 0)
+    return (state.counters[2][E_iran], 0)
 
 
 def tx_operations_9_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:102
-    return state.counters[1][159] == 2
+    return state.counters[1][E_iran] == 2
 
 
 def tx_operations_9_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:102
-    return (state.counters[1][159], 2)
+    return (state.counters[1][E_iran], 2)
 
 
 def tx_operations_9_2(state, L):
@@ -14377,202 +15578,202 @@ def tx_operations_9_2_sides(state, L):
 
 def tx_operations_10_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:115
-    return d_influence_cost(state, 0, 138) == 2
+    return d_influence_cost(state, 0, E_turkey) == 2
 
 
 def tx_operations_10_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:115
-    return (d_influence_cost(state, 0, 138), 2)
+    return (d_influence_cost(state, 0, E_turkey), 2)
 
 
 def tx_operations_10_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:118
-    return d_influence_cost(state, 0, 138) == 1
+    return d_influence_cost(state, 0, E_turkey) == 1
 
 
 def tx_operations_10_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:118
-    return (d_influence_cost(state, 0, 138), 1)
+    return (d_influence_cost(state, 0, E_turkey), 1)
 
 
 def tx_operations_10_2(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:120
-    return state.counters[1][138] == 3
+    return state.counters[1][E_turkey] == 3
 
 
 def tx_operations_10_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:120
-    return (state.counters[1][138], 3)
+    return (state.counters[1][E_turkey], 3)
 
 
 def tx_operations_11_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:134
-    return state.counters[1][185] == 2
+    return state.counters[1][E_costa_rica] == 2
 
 
 def tx_operations_11_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:134
-    return (state.counters[1][185], 2)
+    return (state.counters[1][E_costa_rica], 2)
 
 
 def tx_operations_12_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:143
-    return state.counters[2][145] == 1
+    return state.counters[2][E_japan] == 1
 
 
 def tx_operations_12_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:143
-    return (state.counters[2][145], 1)
+    return (state.counters[2][E_japan], 1)
 
 
 def tx_operations_13_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:154
-    return state.counters[1][134] == 1
+    return state.counters[1][E_poland] == 1
 
 
 def tx_operations_13_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:154
-    return (state.counters[1][134], 1)
+    return (state.counters[1][E_poland], 1)
 
 
 def tx_operations_14_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:161
-    return d_realign_modifier(state, 1, 159) == 1
+    return d_realign_modifier(state, 1, E_iran) == 1
 
 
 def tx_operations_14_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:161
-    return (d_realign_modifier(state, 1, 159), 1)
+    return (d_realign_modifier(state, 1, E_iran), 1)
 
 
 def tx_operations_14_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:162
-    return d_realign_modifier(state, 0, 159) == 0
+    return d_realign_modifier(state, 0, E_iran) == 0
 
 
 def tx_operations_14_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:162
-    return (d_realign_modifier(state, 0, 159), 0)
+    return (d_realign_modifier(state, 0, E_iran), 0)
 
 
 def tx_operations_14_2(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:165
-    return d_realign_modifier(state, 0, 159) == 2
+    return d_realign_modifier(state, 0, E_iran) == 2
 
 
 def tx_operations_14_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:165
-    return (d_realign_modifier(state, 0, 159), 2)
+    return (d_realign_modifier(state, 0, E_iran), 2)
 
 
 def tx_operations_14_3(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:167
-    return d_realign_modifier(state, 0, 128) == 1
+    return d_realign_modifier(state, 0, E_finland) == 1
 
 
 def tx_operations_14_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:167
-    return (d_realign_modifier(state, 0, 128), 1)
+    return (d_realign_modifier(state, 0, E_finland), 1)
 
 
 def tx_operations_15_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:175
-    return state.counters[2][159] == 0
+    return state.counters[2][E_iran] == 0
 
 
 def tx_operations_15_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:175
-    return (state.counters[2][159], 0)
+    return (state.counters[2][E_iran], 0)
 
 
 def tx_operations_15_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:175
-    return state.counters[1][159] == 0
+    return state.counters[1][E_iran] == 0
 
 
 def tx_operations_15_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:175
-    return (state.counters[1][159], 0)
+    return (state.counters[1][E_iran], 0)
 
 
 def tx_operations_16_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:183
-    return state.counters[2][159] == 2
+    return state.counters[2][E_iran] == 2
 
 
 def tx_operations_16_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:183
-    return (state.counters[2][159], 2)
+    return (state.counters[2][E_iran], 2)
 
 
 def tx_operations_16_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:183
-    return state.counters[1][159] == 0
+    return state.counters[1][E_iran] == 0
 
 
 def tx_operations_16_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:183
-    return (state.counters[1][159], 0)
+    return (state.counters[1][E_iran], 0)
 
 
 def tx_operations_16_2(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:187
-    return state.counters[2][159] == 2
+    return state.counters[2][E_iran] == 2
 
 
 def tx_operations_16_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:187
-    return (state.counters[2][159], 2)
+    return (state.counters[2][E_iran], 2)
 
 
 def tx_operations_16_3(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:187
-    return state.counters[1][159] == 0
+    return state.counters[1][E_iran] == 0
 
 
 def tx_operations_16_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:187
-    return (state.counters[1][159], 0)
+    return (state.counters[1][E_iran], 0)
 
 
 def tx_operations_17_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:195
-    return state.counters[1][159] == 0
+    return state.counters[1][E_iran] == 0
 
 
 def tx_operations_17_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:195
-    return (state.counters[1][159], 0)
+    return (state.counters[1][E_iran], 0)
 
 
 def tx_operations_17_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:195
-    return state.counters[2][159] == 2
+    return state.counters[2][E_iran] == 2
 
 
 def tx_operations_17_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:195
-    return (state.counters[2][159], 2)
+    return (state.counters[2][E_iran], 2)
 
 
 def tx_operations_18_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:205
-    return state.counters[2][159] == 1
+    return state.counters[2][E_iran] == 1
 
 
 def tx_operations_18_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:205
-    return (state.counters[2][159], 1)
+    return (state.counters[2][E_iran], 1)
 
 
 def tx_operations_18_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:208
-    return state.counters[2][159] == 0
+    return state.counters[2][E_iran] == 0
 
 
 def tx_operations_18_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:208
-    return (state.counters[2][159], 0)
+    return (state.counters[2][E_iran], 0)
 
 
 def tx_operations_18_2(state, L):
@@ -14587,32 +15788,32 @@ def tx_operations_18_2_sides(state, L):
 
 def tx_operations_20_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:233
-    return state.counters[1][146] == 8
+    return state.counters[1][E_north_korea] == 8
 
 
 def tx_operations_20_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:233
-    return (state.counters[1][146], 8)
+    return (state.counters[1][E_north_korea], 8)
 
 
 def tx_operations_21_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:241
-    return state.counters[1][134] == 1
+    return state.counters[1][E_poland] == 1
 
 
 def tx_operations_21_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:241
-    return (state.counters[1][134], 1)
+    return (state.counters[1][E_poland], 1)
 
 
 def tx_operations_21_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:241
-    return state.counters[1][146] == 6
+    return state.counters[1][E_north_korea] == 6
 
 
 def tx_operations_21_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:241
-    return (state.counters[1][146], 6)
+    return (state.counters[1][E_north_korea], 6)
 
 
 def tx_operations_22_0(state, L):
@@ -14627,32 +15828,32 @@ def tx_operations_22_0_sides(state, L):
 
 def tx_operations_22_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:251
-    return state.counters[2][148] == 1
+    return state.counters[2][E_south_korea] == 1
 
 
 def tx_operations_22_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:251
-    return (state.counters[2][148], 1)
+    return (state.counters[2][E_south_korea], 1)
 
 
 def tx_operations_23_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:263
-    return state.counters[2][148] == 0
+    return state.counters[2][E_south_korea] == 0
 
 
 def tx_operations_23_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:263
-    return (state.counters[2][148], 0)
+    return (state.counters[2][E_south_korea], 0)
 
 
 def tx_operations_23_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:263
-    return state.counters[1][148] == 2
+    return state.counters[1][E_south_korea] == 2
 
 
 def tx_operations_23_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:263
-    return (state.counters[1][148], 2)
+    return (state.counters[1][E_south_korea], 2)
 
 
 def tx_operations_23_2(state, L):
@@ -14677,12 +15878,12 @@ def tx_operations_23_3_sides(state, L):
 
 def tx_operations_24_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:272
-    return state.counters[2][148] == 2
+    return state.counters[2][E_south_korea] == 2
 
 
 def tx_operations_24_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:272
-    return (state.counters[2][148], 2)
+    return (state.counters[2][E_south_korea], 2)
 
 
 def tx_operations_24_1(state, L):
@@ -14707,22 +15908,22 @@ def tx_operations_24_2_sides(state, L):
 
 def tx_operations_25_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:276
-    return d_war_penalty(state, 1, 192, False) == 1
+    return d_war_penalty(state, 1, E_mexico, False) == 1
 
 
 def tx_operations_25_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:276
-    return (d_war_penalty(state, 1, 192, False), 1)
+    return (d_war_penalty(state, 1, E_mexico, False), 1)
 
 
 def tx_operations_25_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:278
-    return d_war_penalty(state, 1, 192, False) == 2
+    return d_war_penalty(state, 1, E_mexico, False) == 2
 
 
 def tx_operations_25_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:278
-    return (d_war_penalty(state, 1, 192, False), 2)
+    return (d_war_penalty(state, 1, E_mexico, False), 2)
 
 
 def tx_turn_and_victory_0_0(state, L):
@@ -14747,32 +15948,32 @@ def tx_turn_and_victory_0_1_sides(state, L):
 
 def tx_turn_and_victory_0_2(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
-    return state.counters[1][127] == 4
+    return state.counters[1][E_east_germany] == 4
 
 
 def tx_turn_and_victory_0_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
-    return (state.counters[1][127], 4)
+    return (state.counters[1][E_east_germany], 4)
 
 
 def tx_turn_and_victory_0_3(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
-    return state.counters[2][139] == 5
+    return state.counters[2][E_uk] == 5
 
 
 def tx_turn_and_victory_0_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
-    return (state.counters[2][139], 5)
+    return (state.counters[2][E_uk], 5)
 
 
 def tx_turn_and_victory_0_4(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
-    return state.counters[2][143] == 4
+    return state.counters[2][E_australia] == 4
 
 
 def tx_turn_and_victory_0_4_sides(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
-    return (state.counters[2][143], 4)
+    return (state.counters[2][E_australia], 4)
 
 
 def tx_turn_and_victory_0_5(state, L):
@@ -14807,7 +16008,7 @@ def tx_turn_and_victory_0_7_sides(state, L):
 
 def tx_turn_and_victory_0_8(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:19
-    return state.location[5] == 4
+    return state.location[E_china_card] == 4
 
 
 def tx_turn_and_victory_0_9(state, L):
@@ -14848,7 +16049,8 @@ def tx_turn_and_victory_0_12_sides(state, L):
 def tx_turn_and_victory_0_13(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:21
     return not any(
-        A_war[c_c] != "early" or A_optional[c_c] or c_c == 5 for c_c in state.zones[1]
+        A_war[c_c] != "early" or A_optional[c_c] or c_c == E_china_card
+        for c_c in state.zones[1]
     )
 
 
@@ -14914,7 +16116,7 @@ def tx_turn_and_victory_3_1_sides(state, L):
 
 def tx_turn_and_victory_3_2(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:49
-    return state.location[19] == 2
+    return state.location[E_olympic_games] == 2
 
 
 def tx_turn_and_victory_3_3(state, L):
@@ -14969,12 +16171,12 @@ def tx_turn_and_victory_4_1_sides(state, L):
 
 def tx_turn_and_victory_4_2(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:62
-    return state.location[106] == 0
+    return state.location[E_che] == 0
 
 
 def tx_turn_and_victory_4_3(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:62
-    return state.location[107] == 0
+    return state.location[E_our_man_in_tehran] == 0
 
 
 def tx_turn_and_victory_5_0(state, L):
@@ -14989,12 +16191,12 @@ def tx_turn_and_victory_5_0_sides(state, L):
 
 def tx_turn_and_victory_5_1(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:74
-    return state.location[30] == 9
+    return state.location[E_red_scare_purge] == 9
 
 
 def tx_turn_and_victory_5_2(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:74
-    return state.location[24] == 10
+    return state.location[E_containment] == 10
 
 
 def tx_turn_and_victory_5_3(state, L):
@@ -15024,7 +16226,7 @@ def tx_turn_and_victory_7_0_sides(state, L):
 
 def tx_turn_and_victory_9_0(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:112
-    return state.location[24] == 10
+    return state.location[E_containment] == 10
 
 
 def tx_turn_and_victory_10_0(state, L):
@@ -15039,7 +16241,7 @@ def tx_turn_and_victory_10_0_sides(state, L):
 
 def tx_turn_and_victory_10_1(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:119
-    return state.location[1] == 9
+    return state.location[E_europe_scoring] == 9
 
 
 def tx_turn_and_victory_10_2(state, L):
