@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from .cache import cache_root
+from .cache import cache_root, compiler_version
 from .loader import REPO_ROOT, LoadedSpec
 from runtime.program import Program
 
@@ -68,7 +68,7 @@ def current_package(loaded: LoadedSpec, for_tests: bool = False, on_note=None) -
         on_note(f"{_shown(committed)} is stale ({why}): running a fresh build from the cache")
     if not for_tests:  # any build of these rules will do, whatever tests it holds
         for build in sorted(_builds(loaded, loaded.model.spec_hash), key=_mtime, reverse=True):
-            if _staleness(loaded, build, for_tests=False) is None:
+            if build.name.endswith(compiler_version()[:12]) and _staleness(loaded, build, False) is None:
                 return build
     return cached_build(loaded)
 
@@ -100,7 +100,8 @@ def cached_build(loaded: LoadedSpec) -> Path:
     model = loaded.model
     root = cache_root() / "packages"
     name = "__".join((model.game,) + tuple(loaded.variants))
-    target = root / f"{name}-{model.spec_hash}-{model.tests_hash}"
+    # The compiler's own version is in the name too: a new code generator builds anew.
+    target = root / f"{name}-{model.spec_hash}-{model.tests_hash}-{compiler_version()[:12]}"
     if _staleness(loaded, target, for_tests=True) is None:
         return target
     from .codegen import compile_game

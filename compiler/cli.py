@@ -577,11 +577,15 @@ def _fuzz_summary(out: dict[str, Any], coverage: dict[str, dict[str, int]]) -> N
 @click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
 @click.option("--report", "report_dir", default=None, metavar="DIR",
               help="Write an HTML report with plots and the JSON here.")
+@click.option("--precision", default=None, type=click.FloatRange(min=0.01, max=50), metavar="P",
+              help="With --against: play paired games until the 95%% interval of the difference"
+                   " is within ±P points, or --games pairs are played.")
 @param_option
 @json_option
 def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...], games: int,
              seed: int, agents: str, workers: int, executor: str, backend: str,
-             report_dir: str | None, params: tuple[str, ...], as_json: bool) -> None:
+             report_dir: str | None, precision: float | None, params: tuple[str, ...],
+             as_json: bool) -> None:
     """Many games with paired seeds; win rates, intervals, and a variant against its base."""
     from runtime import simulate as sim
     loaded = _load(game_name, variants)
@@ -597,20 +601,35 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
     values = _params(meta, params)
     sets = [loaded] + ([base] if base is not None else [])
     factories = [backends.ProgramRef.of(s, backend) for s in sets]
+    asked = workers
+    workers, note = sim.choose_workers(asked, games, len(factories), executor)
+    if note:
+        click.echo(f"note: {note}", err=True)
     runner = sim.LocalExecutor(workers) if executor == "local" else _ray_executor(workers)
     total = games * len(factories)
-    with _progress(total, "simulate", show=not as_json) as advance:
-        results = sim.simulate(factories, games, seed, names, values, runner,
-                               on_done=lambda n: [advance() for _ in range(n)])
     players = list(meta.players)
+    if precision is not None and base is None:
+        raise UserError("--precision needs --against: it is the precision of a difference")
+    with _progress(total, "simulate", show=not as_json) as advance:
+        results, stopped = sim.simulate_until(
+            factories, games, seed, names, values, runner, players,
+            None if precision is None else precision / 100,
+            on_done=lambda n: [advance() for _ in range(n)])
+    played = len(results[0])
     out: dict[str, Any] = {
-        "game": loaded.model.game, "games": games, "seed": seed, "agents": list(names),
-        "backend": backend, "executor": executor, "workers": workers,
+        "game": loaded.model.game, "games": played, "games_asked": games, "seed": seed,
+        "agents": list(names), "precision": precision, "stopped_by": stopped,
+        "backend": backend, "executor": executor, "workers": workers, "workers_asked": asked,
         "variants": [sim.summarise(players, s.variants, r) for s, r in zip(sets, results)],
     }
     if base is not None:
         out["comparison"] = sim.compare(players, loaded.variants, results[0], results[1])
         out["comparison"]["against"] = list(base.variants) or ["base"]
+        if precision is not None:
+            out["comparison"]["sentence"] += (
+                f"; the interval is within ±{precision:g} points" if stopped == "precision" else
+                f"; the interval did not narrow to ±{precision:g} points within {played:,} pairs"
+                f" (raise --games to settle it)")
     if report_dir:
         from runtime.report import write_report
         out["report"] = str(write_report(out, Path(report_dir)))
@@ -642,6 +661,13 @@ def _simulate_summary(out: dict[str, Any]) -> None:
         click.echo(f"    ended by: {reasons}")
     if "comparison" in out:
         click.echo(out["comparison"]["sentence"])
+        for warning in out["comparison"].get("warnings", []):
+            click.echo(f"warning: {warning}")
+        movers = [r for r in out["comparison"].get("cards", []) if r["clear"]][:5]
+        for row in movers:
+            click.echo(f"  {row['card']} ({row['use']} by {row['player']}): {row['player']} wins"
+                       f" {row['win_rate'] * 100:.1f}% (base {row['base_win_rate'] * 100:.1f}%,"
+                       f" {row['difference'] * 100:+.1f} points)")
     if out.get("report"):
         click.echo(f"Report: {out['report']}")
 

@@ -44,7 +44,8 @@ class Interpreter:
         self.players = len(model.players)
         self._exec: dict[type, Callable[[State, dict, Any], None]] = {
             ast.Let: self._let, ast.SetStmt: self._set, ast.AddStmt: self._add,
-            ast.RemoveStmt: self._remove, ast.Roll: self._roll, ast.MoveCard: self._move,
+            ast.RemoveStmt: self._remove, ast.Roll: self._roll, ast.RollDice: self._roll_dice,
+            ast.MoveCard: self._move,
             ast.MoveAll: self._move_all, ast.Shuffle: self._shuffle, ast.Reveal: self._reveal,
             ast.CopyCounter: self._copy, ast.ClearCounter: self._clear, ast.If: self._if,
             ast.For: self._for, ast.Repeat: self._repeat, ast.While: self._while,
@@ -180,6 +181,12 @@ class Interpreter:
     def _roll(self, state, frame, stmt: ast.Roll):
         frame["env"][stmt.name.name] = rt.roll(state, 6, _loc(stmt))
 
+    def _roll_dice(self, state, frame, stmt: ast.RollDice):
+        env = frame["env"]
+        count = self.ev.value(state, env, stmt.count)
+        for name, value in zip(stmt.names, rt.roll_sorted(state, count, len(stmt.names), _loc(stmt))):
+            env[name.name] = value
+
     def _move(self, state, frame, stmt: ast.MoveCard):
         card = self.ev.value(state, frame["env"], stmt.card)
         rt.move_card(state, some_card(card, _loc(stmt)), self.ev.zone(state, frame["env"], stmt.dest))
@@ -287,7 +294,7 @@ class Interpreter:
             return
         env = {"you": player, "this": card}
         if event.when is None or self.ev.truth(state, env, event.when):
-            rt.note_event(state, card)
+            rt.note_event(state, card, player)
             rt.enter_event(state, self.meta.entity_ids[card], _loc(stmt))
             self._push(state, "event " + self.meta.entity_ids[card], env, event.body)
 
@@ -306,7 +313,9 @@ class Interpreter:
     def _emit(self, state, frame, stmt: ast.Emit):
         args = [self.ev.value(state, frame["env"], a) for a in stmt.args]
         if state.trace is not None:
-            rt.note_signal(state, stmt.signal.name, [args[i] for i in self._card_params(stmt.signal.name)])
+            by = self._player_param(stmt.signal.name)
+            rt.note_signal(state, stmt.signal.name, [args[i] for i in self._card_params(stmt.signal.name)],
+                           None if by is None else args[by])
         runs = []
         for effect, params, _ in list(state.effects):
             decl = self.effect_decls[effect]
@@ -319,6 +328,11 @@ class Interpreter:
                     runs.append((decl.name.name, env, trigger.body))
         for name, env, body in reversed(runs):
             self._push(state, "on " + name, env, body)
+
+    def _player_param(self, signal: str) -> int | None:
+        """Position of a signal's first player parameter: whose use a trace counts."""
+        params = self.model.signals[signal].params
+        return next((i for i, p in enumerate(params) if p.type.name == "player"), None)
 
     def _card_params(self, signal: str) -> list[int]:
         """Positions of a signal's card-typed parameters (traced for coverage)."""

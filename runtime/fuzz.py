@@ -149,7 +149,7 @@ def _crash(err: Exception) -> str:
 def coverage_table(meta, report: FuzzReport) -> dict[str, dict[str, int]]:
     """Per card: how often each traced thing (event, signals) happened; zeros shown."""
     table: dict[str, dict[str, int]] = {meta.entity_ids[c]: {} for c in meta.card_entities}
-    kinds = sorted({key.rsplit(" ", 1)[0] for key in report.coverage} | {"event"})
+    kinds = sorted({key.rsplit(" ", 1)[0] for key in report.coverage if " by " not in key} | {"event"})
     for card in meta.card_entities:
         row = table[meta.entity_ids[card]]
         for kind in kinds:

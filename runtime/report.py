@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import html
 import json
+import tempfile
 from pathlib import Path
 from typing import Any
+
+from .files import make_dirs, write_atomic
+from .simulate import MIN_CARD_GAMES
 
 
 def _pyplot():
@@ -86,32 +89,110 @@ def plot_events(results: dict, path: Path, top: int = 40) -> None:
     _save(plt, fig, path)
 
 
+def plot_difference(results: dict, path: Path) -> None:
+    """The comparison: each player's change in win rate with its 95% interval, zero marked."""
+    comparison = results.get("comparison")
+    if not comparison:
+        return
+    plt = _pyplot()
+    rows = list(comparison["by_player"].items())
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.6 * len(rows)))
+    for y, (player, row) in enumerate(rows):
+        lo, hi = (v * 100 for v in row["ci95"])
+        point = row["difference"] * 100
+        ax.errorbar([point], [y], xerr=[[point - lo], [hi - point]], fmt="o", capsize=5)
+    precision = results.get("precision")
+    if precision:
+        ax.axvspan(-precision, precision, color="#dde6f3", zorder=0, label=f"±{precision:g} asked")
+        ax.legend(fontsize="small")
+    ax.axvline(0, color="#555", linewidth=1)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([p for p, _ in rows])
+    ax.set_xlabel("change in win rate, points (variant − base, 95% interval)")
+    _save(plt, fig, path)
+
+
+def plot_lengths(results: dict, path: Path) -> None:
+    """How long games last, per rule set, in decisions."""
+    plt = _pyplot()
+    sets = [s for s in results["variants"] if s.get("lengths")]
+    if not sets:
+        return
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    for s in sets:
+        hist = s["lengths"]["histogram"]
+        values = [int(k) for k, n in hist.items() for _ in range(n)]
+        ax.hist(values, bins=40, histtype="step", linewidth=1.5, label=_label(s))
+    ax.set_xlabel("decisions per game")
+    ax.set_ylabel("games")
+    ax.legend(fontsize="small")
+    _save(plt, fig, path)
+
+
+def plot_player_tracks(results: dict, path: Path) -> None:
+    """Per-player tracks at the end: the median with the 10th to 90th percentile, per set."""
+    plt = _pyplot()
+    sets = results["variants"]
+    names = sorted({n for s in sets for n in s.get("final_player_tracks", {})})
+    if not names:
+        return
+    fig, axes = plt.subplots(len(names), 1, figsize=(7, 1.6 + 0.9 * len(names) * len(sets)),
+                             squeeze=False)
+    for ax, name in zip(axes[:, 0], names):
+        labels = []
+        for s in sets:
+            for player, d in s.get("final_player_tracks", {}).get(name, {}).items():
+                y = len(labels)
+                ax.errorbar([d["median"]], [y], xerr=[[d["median"] - d["p10"]], [d["p90"] - d["median"]]],
+                            fmt="o", capsize=4)
+                labels.append(f"{player}, {_label(s)}")
+        ax.set_yticks(range(len(labels)))
+        ax.set_yticklabels(labels, fontsize="small")
+        ax.set_title(f"final {name} (median, 10th-90th percentile)")
+    _save(plt, fig, path)
+
+
 def _save(plt, fig, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
 
+PLOTS = (
+    ("difference.png", plot_difference, "The change, with its interval"),
+    ("win_rates.png", plot_win_rates, "Win rates"),
+    ("lengths.png", plot_lengths, "How long games last"),
+    ("player_tracks.png", plot_player_tracks, "Each player's tracks at the end"),
+    ("final_tracks.png", plot_tracks, "Final values of the shared tracks"),
+    ("end_reasons.png", plot_end_reasons, "How games ended, side by side"),
+    ("events.png", plot_events, "Cards: events and signals"),
+)
+TOP_CARDS = 25
+
+
 def write_report(results: dict[str, Any], folder: Path) -> Path:
-    """results.json, the plots and index.html in `folder`; returns the page."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "results.json").write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
-    plots = [("win_rates.png", plot_win_rates, "Win rates"),
-             ("final_tracks.png", plot_tracks, "Final values of the tracks"),
-             ("end_reasons.png", plot_end_reasons, "How games ended"),
-             ("events.png", plot_events, "Cards: events and signals")]
-    sections = []
-    for name, plot, title in plots:
-        plot(results, folder / name)
-        if (folder / name).exists():
-            sections.append(f"<h2>{title}</h2><img src='{name}' alt='{title}'>")
-    sentence = results.get("comparison", {}).get("sentence")
-    lead = f"<p class='lead'>{html.escape(sentence)}</p>" if sentence else ""
-    page = (f"<!doctype html><meta charset='utf-8'><title>{html.escape(results['game'])} simulation</title>"
-            f"<style>body{{font-family:sans-serif;max-width:900px;margin:auto}} .lead{{font-size:1.2em}}</style>"
-            f"<h1>{html.escape(results['game'])}: {results['games']} games per set, agents "
-            f"{html.escape(', '.join(results['agents']))}</h1>{lead}{''.join(sections)}"
-            f"<p>All numbers: <a href='results.json'>results.json</a></p>\n")
-    index = folder / "index.html"
-    index.write_text(page)
-    return index
+    """results.json, the plots and index.html (from templates/report.html.j2) in `folder`."""
+    from jinja2 import Environment, PackageLoader
+
+    make_dirs(folder)
+    write_atomic(folder / "results.json", json.dumps(results, indent=2, sort_keys=True) + "\n")
+    plots = []
+    for name, plot, title in PLOTS:
+        with tempfile.TemporaryDirectory() as scratch:  # a plot lands whole or not at all
+            plot(results, Path(scratch) / name)
+            if (Path(scratch) / name).exists():
+                write_atomic(folder / name, (Path(scratch) / name).read_bytes())
+                plots.append({"file": name, "title": title})
+    env = Environment(loader=PackageLoader("runtime", "templates"), autoescape=True,
+                      trim_blocks=True, lstrip_blocks=True)
+    comparison = results.get("comparison")
+    page = env.get_template("report.html.j2").render(
+        game=results["game"], games=results["games"], seed=results["seed"],
+        agents=results["agents"], backend=results.get("backend", "generated"),
+        precision=results.get("precision"), stopped_by=results.get("stopped_by"),
+        comparison=comparison, plots=plots, sets=results["variants"],
+        players=list(results["variants"][0]["win_rate"]),
+        movers=(comparison or {}).get("cards", [])[:TOP_CARDS],
+        cards=sorted(results["variants"][0].get("cards", []), key=lambda r: -r["games"])[:TOP_CARDS],
+        min_games=MIN_CARD_GAMES)
+    return write_atomic(folder / "index.html", page)

@@ -7,13 +7,15 @@ seed, which makes the numbers independent of worker count and executor.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable, Protocol
 
 from .agents import play_out, seat_agents
 from .game import Game
-from .stats import describe_change, paired_difference, wilson
+from .stats import Z95, describe_change, lopsided, paired_difference, two_proportions, wilson
 
 MAX_DECISIONS = 200_000
 
@@ -36,6 +38,7 @@ class GameSummary:
     decisions: int
     tracks: dict[str, Any]
     events: dict[str, int] = field(default_factory=dict)
+    uses: dict[str, int] = field(default_factory=dict)  # "use card player" -> times
 
 
 def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any]) -> GameSummary:
@@ -43,17 +46,22 @@ def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any
     game.state.trace = {}
     bots = seat_agents(agents, program.meta.players, seed)
     decisions = play_out(game, bots, MAX_DECISIONS)
-    events = readable_trace(program.meta, game.state.trace)
-    return GameSummary(seed, game.winner, game.reason, decisions, game.tracks(), events)
+    events, uses = readable_trace(program.meta, game.state.trace)
+    return GameSummary(seed, game.winner, game.reason, decisions, game.tracks(), events, uses)
 
 
-def readable_trace(meta, trace: dict[str, int]) -> dict[str, int]:
-    """'event 12' -> 'event korean_war': trace keys with entity ids."""
-    out = {}
+def readable_trace(meta, trace: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
+    """'event 12' -> 'event korean_war'; 'event 12 by 1' -> uses['event korean_war usa']."""
+    events, uses = {}, {}
     for key, count in sorted(trace.items()):
-        what, card = key.rsplit(" ", 1)
-        out[f"{what} {meta.entity_ids[int(card)]}"] = count
-    return out
+        what, by, player = key.partition(" by ")
+        use, card = what.rsplit(" ", 1)
+        name = f"{use} {meta.entity_ids[int(card)]}"
+        if by:
+            uses[f"{name} {meta.players[int(player)]}"] = count
+        else:
+            events[name] = count
+    return events, uses
 
 
 _LOADED: dict[Any, Any] = {}
@@ -73,6 +81,38 @@ def batches(seeds: list[int], size: int) -> list[list[int]]:
     return [seeds[i:i + size] for i in range(0, len(seeds), size)]
 
 
+BATCH = 25  # games a worker plays per job
+
+
+def job_count(games: int, sets: int, batch_size: int = BATCH) -> int:
+    """How many batches `simulate` hands out: the most workers that can be busy at once."""
+    return sets * -(-games // batch_size)
+
+
+WORKERS_PER_CPU = 2  # processes beyond this only wait for a CPU
+
+
+def worker_cap(jobs: int, cpus: int | None = None) -> int:
+    """The most workers that can help: one per batch, at most WORKERS_PER_CPU per CPU."""
+    cpus = cpus or os.cpu_count() or 1
+    return max(1, min(jobs, cpus * WORKERS_PER_CPU))
+
+
+def choose_workers(asked: int, games: int, sets: int, executor: str = "local",
+                   cpus: int | None = None) -> tuple[int, str | None]:
+    """The workers a run uses, and a note when fewer than asked: never more than there are
+    batches, and on this machine at most WORKERS_PER_CPU per CPU (a cluster has its own)."""
+    jobs = job_count(games, sets)
+    cap = jobs if executor != "local" else worker_cap(jobs, cpus)
+    if asked <= cap:
+        return asked, None
+    cpus = cpus or os.cpu_count() or 1
+    why = f"{jobs} batch{'es' if jobs != 1 else ''} of up to {BATCH} games"
+    if executor == "local" and cap < jobs:
+        why = f"{cpus} CPU{'s' if cpus != 1 else ''} x {WORKERS_PER_CPU}"
+    return cap, f"--workers {asked} capped at {cap} ({why})"
+
+
 class LocalExecutor:
     """This machine: in-process for one worker, a process pool otherwise."""
 
@@ -80,14 +120,15 @@ class LocalExecutor:
         self.workers = max(1, workers)
 
     def map(self, jobs: list[tuple], on_done: Callable[[int], None]) -> list[list[GameSummary]]:
-        if self.workers == 1:
+        workers = min(self.workers, len(jobs))
+        if workers <= 1:
             out = []
             for job in jobs:
                 out.append(run_batch(*job))
                 on_done(len(job[1]))
             return out
         from concurrent.futures import ProcessPoolExecutor
-        with ProcessPoolExecutor(self.workers) as pool:
+        with ProcessPoolExecutor(workers) as pool:
             futures = [pool.submit(run_batch, *job) for job in jobs]
             out = []
             for job, future in zip(jobs, futures):
@@ -95,19 +136,41 @@ class LocalExecutor:
                 on_done(len(job[1]))
             return out
 
+    def close(self) -> None:
+        """Nothing to stop: the pool ends with each map."""
+
 
 class RayExecutor:
-    """A Ray cluster (optional extra): the same batches as remote tasks."""
+    """Ray (the optional extra `rulespec[ray]`): the same batches as remote tasks.
 
-    def __init__(self, workers: int = 0, address: str | None = None):
-        try:
-            import ray
-        except ImportError:
-            raise RuntimeError("the ray executor needs Ray: pip install 'rulespec[ray]'") from None
+    With an address (or RAY_ADDRESS in the environment) it joins that running
+    cluster and uses the CPUs the cluster has (Ray refuses a CPU count when it
+    joins). Otherwise it starts a Ray of its own on this machine, listening on
+    127.0.0.1 only, with `workers` CPUs, and stops it when done; a cluster that
+    happens to run here already is left alone. docs/SCALING.md says what a
+    cluster run exposes.
+    """
+
+    LOOPBACK = "127.0.0.1"
+
+    def __init__(self, workers: int = 0, address: str | None = None, ray_module=None):
+        ray = ray_module or _import_ray()
         self.ray = ray
+        self.address = address or os.environ.get("RAY_ADDRESS") or None
+        self.started = False
         if not ray.is_initialized():
-            ray.init(address=address, num_cpus=workers or None, include_dashboard=False,
-                     log_to_driver=False)
+            try:
+                if self.address:
+                    ray.init(address=self.address, log_to_driver=False)
+                else:
+                    with _loopback_only(ray):
+                        ray.init(address="local", num_cpus=workers or None, include_dashboard=False,
+                                 log_to_driver=False, _node_ip_address=self.LOOPBACK)
+                    self.started = True
+            except Exception as err:  # noqa: BLE001 - Ray's own errors, in one line
+                where = f"join the Ray cluster at {self.address}" if self.address else "start Ray"
+                first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+                raise RuntimeError(f"cannot {where}: {first}") from None
         self.remote = ray.remote(run_batch)
 
     def map(self, jobs: list[tuple], on_done: Callable[[int], None]) -> list[list[GameSummary]]:
@@ -118,18 +181,99 @@ class RayExecutor:
             on_done(len(job[1]))
         return out
 
+    def close(self) -> None:
+        """Stop the Ray this executor started (a cluster it joined keeps running)."""
+        if self.started:
+            self.ray.shutdown()
+            self.started = False
+
+
+# Ray on Linux takes this machine's network address as a node's and listens on
+# every interface; with "cluster support" off (as Ray does on macOS and Windows)
+# a node is 127.0.0.1 and every server it starts listens there only.
+_RAY_CLUSTER_SWITCH = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+
+
+@contextlib.contextmanager
+def _loopback_only(ray):
+    """While a private Ray starts: its node address is loopback, in this process and its own."""
+    saved = os.environ.get(_RAY_CLUSTER_SWITCH)
+    os.environ[_RAY_CLUSTER_SWITCH] = "0"
+    constants = getattr(getattr(ray, "_private", None), "ray_constants", None)
+    was = getattr(constants, "ENABLE_RAY_CLUSTER", None)
+    if was is not None:
+        constants.ENABLE_RAY_CLUSTER = False  # read at import; ray may be imported already
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(_RAY_CLUSTER_SWITCH, None)
+        else:
+            os.environ[_RAY_CLUSTER_SWITCH] = saved
+        if was is not None:
+            constants.ENABLE_RAY_CLUSTER = was
+
+
+def _import_ray():
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("the ray executor needs Ray: pip install 'rulespec[ray]'") from None
+    return ray
+
 
 def simulate(factories: list[ProgramFactory], games: int, seed: int, agents: tuple[str, ...],
              params: dict[str, Any], executor, on_done: Callable[[int], None] = lambda n: None,
-             batch_size: int = 25) -> list[list[GameSummary]]:
+             batch_size: int = BATCH) -> list[list[GameSummary]]:
     """The games of every variant set, each list ordered by seed."""
     seeds = list(range(seed, seed + games))
     jobs = [(f, chunk, agents, params) for f in factories for chunk in batches(seeds, batch_size)]
-    results = executor.map(jobs, on_done)
+    try:
+        results = executor.map(jobs, on_done)
+    finally:
+        close = getattr(executor, "close", None)
+        if close is not None:
+            close()
     per_set, chunks = [], len(batches(seeds, batch_size))
     for k in range(len(factories)):
         per_set.append([g for chunk in results[k * chunks:(k + 1) * chunks] for g in chunk])
     return per_set
+
+
+FIRST_ROUND = 200  # paired games before the first look at the interval
+
+
+def simulate_until(factories: list[ProgramFactory], games: int, seed: int, agents: tuple[str, ...],
+                   params: dict[str, Any], executor, players: list[str], precision: float | None,
+                   on_done: Callable[[int], None] = lambda n: None,
+                   batch_size: int = 25) -> tuple[list[list[GameSummary]], str]:
+    """Paired games in rounds until every player's 95% interval of the difference is at
+    most ±precision (a win-rate fraction), or `games` pairs are played.
+
+    Returns the games of each set and why it stopped: "precision" or "games". Seeds
+    run on from round to round, so the games are those of one longer run."""
+    if precision is None or len(factories) < 2:
+        return simulate(factories, games, seed, agents, params, executor, on_done, batch_size), "games"
+    per_set: list[list[GameSummary]] = [[] for _ in factories]
+    done, size = 0, min(FIRST_ROUND, games)
+    while True:
+        chunk = simulate(factories, size, seed + done, agents, params, executor, on_done, batch_size)
+        for played, more in zip(per_set, chunk):
+            played.extend(more)
+        done += size
+        diffs = [_paired(p, per_set[0], per_set[1]) for p in players]
+        if max(d.half_width for d in diffs) <= precision:
+            return per_set, "precision"
+        if done >= games:
+            return per_set, "games"
+        sd = max(d.sd for d in diffs)
+        needed = int((Z95 * sd / precision) ** 2) + 1
+        size = min(games - done, max(100, min(done, needed - done)))
+
+
+def _paired(player: str, results: list[GameSummary], base: list[GameSummary]):
+    return paired_difference([1.0 if g.winner == player else 0.0 for g in results],
+                             [1.0 if g.winner == player else 0.0 for g in base])
 
 
 def summarise(players: Iterable[str], variants: tuple[str, ...], results: list[GameSummary]) -> dict:
@@ -145,6 +289,13 @@ def summarise(players: Iterable[str], variants: tuple[str, ...], results: list[G
     events = Counter()
     for g in results:
         events.update(g.events)
+    per_player: dict[str, dict[str, list]] = {}
+    for g in results:
+        for name, value in g.tracks.items():
+            if isinstance(value, dict):
+                for p, v in value.items():
+                    if isinstance(v, int):
+                        per_player.setdefault(name, {}).setdefault(p, []).append(v)
     return {
         "variants": list(variants),
         "games": n,
@@ -154,19 +305,68 @@ def summarise(players: Iterable[str], variants: tuple[str, ...], results: list[G
         "mean_length": sum(g.decisions for g in results) / n if n else 0.0,
         "end_reasons": dict(sorted(Counter(g.reason for g in results).items())),
         "final_tracks": {name: _distribution(values) for name, values in sorted(tracks.items())},
+        "final_player_tracks": {name: {p: _distribution(v) for p, v in by.items()}
+                                for name, by in sorted(per_player.items())},
+        "lengths": _distribution([g.decisions for g in results]) if results else {},
         "events_fired": dict(sorted(events.items())),
+        "cards": card_table(players, results),
     }
+
+
+def _uses(players: list[str], results: list[GameSummary]) -> dict[tuple[str, str, str], list[int]]:
+    """(card, use, player) -> [games with that use by that player, of them won by that player]."""
+    table: dict[tuple[str, str, str], list[int]] = {}
+    for g in results:
+        for key in g.uses:
+            use, card, player = key.rsplit(" ", 2)
+            row = table.setdefault((card, use, player), [0, 0])
+            row[0] += 1
+            row[1] += g.winner == player
+    return table
+
+
+def card_table(players: list[str], results: list[GameSummary]) -> list[dict[str, Any]]:
+    """Per card and use (event, and each signal a spec declares with a card and a player):
+    in how many games the side used it, and that side's win rate in them."""
+    rows = []
+    for (card, use, player), (games, won) in sorted(_uses(players, results).items()):
+        rows.append({"card": card, "use": use, "player": player, "games": games,
+                     "win_rate": won / games, "win_ci95": list(wilson(won, games))})
+    return rows
+
+
+MIN_CARD_GAMES = 30  # fewer uses than this say nothing about a card
+
+
+def card_movers(players: list[str], results: list[GameSummary], base: list[GameSummary]) -> list[dict]:
+    """Per card and use: the using side's win rate under the variant minus under the base,
+    with its interval; the largest changes first (cards used too seldom left out)."""
+    after, before = _uses(players, results), _uses(players, base)
+    rows = []
+    for key in sorted(set(after) & set(before)):
+        (n, a), (m, b) = after[key], before[key]
+        if n < MIN_CARD_GAMES or m < MIN_CARD_GAMES:
+            continue
+        difference, ci = two_proportions(a, n, b, m)
+        card, use, player = key
+        rows.append({"card": card, "use": use, "player": player, "games": n, "win_rate": a / n,
+                     "base_games": m, "base_win_rate": b / m, "difference": difference,
+                     "ci95": list(ci), "clear": ci[0] > 0 or ci[1] < 0})
+    return sorted(rows, key=lambda r: (-abs(r["difference"]), r["card"], r["use"], r["player"]))
 
 
 def _distribution(values: list[int]) -> dict[str, Any]:
     counts = Counter(values)
-    return {"mean": sum(values) / len(values), "min": min(values), "max": max(values),
+    ordered = sorted(values)
+    return {"mean": sum(values) / len(values), "min": ordered[0], "max": ordered[-1],
+            "median": ordered[len(ordered) // 2],
+            "p10": ordered[len(ordered) // 10], "p90": ordered[(len(ordered) * 9) // 10],
             "histogram": {str(k): counts[k] for k in sorted(counts)}}
 
 
 def compare(players: list[str], variant: tuple[str, ...], results: list[GameSummary],
             base: list[GameSummary]) -> dict:
-    """The paired difference in each player's win rate; the largest change leads."""
+    """The paired difference in each player's win rate; the side that gains leads."""
     name = " + ".join(variant) or "the base game"
     by_player = {}
     for p in players:
@@ -176,10 +376,19 @@ def compare(players: list[str], variant: tuple[str, ...], results: list[GameSumm
         sentence = describe_change(p, sum(before) / len(before), sum(after) / len(after),
                                    diff, name, len(results))
         by_player[p] = {"difference": diff.difference, "ci95": list(diff.ci95),
-                        "p_value": diff.p_value, "discordant_pairs": diff.discordant,
-                        "sentence": sentence}
-    lead = max(players, key=lambda p: (abs(by_player[p]["difference"]), -players.index(p)))
-    return {"player": lead, **by_player[lead], "by_player": by_player}
+                        "half_width": diff.half_width, "p_value": diff.p_value,
+                        "discordant_pairs": diff.discordant, "pairs": diff.pairs,
+                        "pairs_to_settle": diff.pairs_to_settle(), "sentence": sentence}
+    # The gaining side leads; with no gain (say, only more draws), the largest change.
+    lead = max(players, key=lambda p: (by_player[p]["difference"] > 0,
+                                       abs(by_player[p]["difference"]), -players.index(p)))
+    base_rates = {p: sum(1 for g in base if g.winner == p) / len(base) for p in players}
+    warning = lopsided(base_rates)
+    out = {"player": lead, **by_player[lead], "by_player": by_player, "warnings": [],
+           "cards": card_movers(players, results, base)}
+    if warning:
+        out["warnings"].append(warning)
+    return out
 
 
 def summary_dict(summary: GameSummary) -> dict:

@@ -156,6 +156,14 @@ def roll(state: State, sides: int = 6, at: str = "") -> int:
     return next_random(state) % sides + 1
 
 
+def roll_sorted(state: State, count: int, width: int, at: str = "") -> list[int]:
+    """`count` dice, highest first, as `width` values: the highest ones, or 0 where none is left."""
+    if count < 0:
+        raise RuleError(f"cannot roll {count} dice", at)
+    rolls = sorted((roll(state, 6, at) for _ in range(count)), reverse=True)
+    return (rolls + [0] * width)[:width]
+
+
 def shuffle(state: State, slot: int) -> None:
     cards = state.zones[slot]
     for i in range(len(cards) - 1, 0, -1):
@@ -179,20 +187,27 @@ def top_card(state: State, slot: int) -> int | None:
     return cards[-1] if cards else None
 
 
-def note_event(state: State, card: int) -> None:
-    """Count a fired event when the game is traced (fuzz coverage, simulations)."""
+def note_event(state: State, card: int, player: int | None = None) -> None:
+    """Count a fired event when the game is traced (fuzz coverage, simulations);
+    "event <card> by <player>" too, so simulations can tell whose use it was."""
     if state.trace is not None:
-        key = f"event {card}"
-        state.trace[key] = state.trace.get(key, 0) + 1
+        _count(state.trace, f"event {card}", player)
 
 
-def note_signal(state: State, signal: str, cards: list[int | None]) -> None:
-    """Count an emitted signal per card argument, when the game is traced."""
+def note_signal(state: State, signal: str, cards: list[int | None], player: int | None = None) -> None:
+    """Count an emitted signal per card argument, when the game is traced; `player`
+    is the signal's first player argument, if it has one."""
     if state.trace is not None:
         for card in cards:
             if card is not None:
-                key = f"{signal} {card}"
-                state.trace[key] = state.trace.get(key, 0) + 1
+                _count(state.trace, f"{signal} {card}", player)
+
+
+def _count(trace: dict[str, int], key: str, player: int | None) -> None:
+    trace[key] = trace.get(key, 0) + 1
+    if isinstance(player, int) and not isinstance(player, bool):
+        by = f"{key} by {player}"
+        trace[by] = trace.get(by, 0) + 1
 
 
 # ------------------------------------------------------------------ effects

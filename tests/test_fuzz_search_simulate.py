@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,7 @@ from runtime.fuzz import FuzzReport, coverage_table, fuzz_game
 from runtime.game import Game
 from runtime.search import GreedyAgent, determinize, hidden_slots
 from runtime.state import Stream
-from runtime.simulate import LocalExecutor, compare, simulate, summarise
+from runtime.simulate import LocalExecutor, compare, simulate, simulate_until, summarise
 
 MINI = Path(__file__).resolve().parent / "specs" / "mini"
 BOT = 'bot points "Points ahead" = total(you) - total(opponent(you))\n'
@@ -102,3 +103,32 @@ def test_simulation_is_paired_and_independent_of_worker_count(mini: Path) -> Non
     assert 0 <= summary["win_ci95"]["red"][0] <= summary["win_rate"]["red"] <= summary["win_ci95"]["red"][1]
     result = compare(["red", "blue"], ("quick",), one[0], one[1])
     assert result["sentence"].startswith("quick ") and "over 80 paired games" in result["sentence"]
+
+
+def test_precision_stops_when_the_interval_is_narrow_enough(mini: Path) -> None:
+    sets = [Factory(mini, ("quick",)), Factory(mini)]
+    wide, why = simulate_until(sets, 1000, 5, ("random", "random"), {}, LocalExecutor(1),
+                               ["red", "blue"], precision=0.5)
+    assert why == "precision" and len(wide[0]) == len(wide[1]) == 200  # one round is enough
+    capped, why = simulate_until(sets, 300, 5, ("random", "random"), {}, LocalExecutor(1),
+                                 ["red", "blue"], precision=0.001)
+    assert why == "games" and len(capped[0]) == 300
+    assert capped[0][:200] == wide[0]  # rounds continue the same seeds
+
+
+def test_the_comparison_leads_with_the_side_that_gains_and_lists_cards(mini: Path, tmp_path) -> None:
+    from runtime.report import write_report
+    sets = [Factory(mini, ("quick",)), Factory(mini)]
+    results = simulate(sets, 120, 1, ("random", "random"), {}, LocalExecutor(1))
+    comparison = compare(["red", "blue"], ("quick",), results[0], results[1])
+    gains = [p for p, row in comparison["by_player"].items() if row["difference"] > 0]
+    assert comparison["player"] == (gains[0] if gains else comparison["player"])
+    summary = summarise(["red", "blue"], ("quick",), results[0])
+    assert {row["use"] for row in summary["cards"]} >= {"event", "played"}
+    assert all(0 < row["games"] <= 120 for row in summary["cards"])
+    out = {"game": "mini", "games": 120, "seed": 1, "agents": ["random", "random"],
+           "variants": [summary, summarise(["red", "blue"], (), results[1])],
+           "comparison": comparison}
+    page = write_report(out, tmp_path / "report").read_text()
+    assert html.escape(comparison["sentence"]) in page and "difference.png" in page
+    assert (tmp_path / "report" / "lengths.png").exists()

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from runtime.stats import describe_change, paired_difference, wilson
+from runtime.stats import describe_change, lopsided, paired_difference, two_proportions, wilson
 
 
 def test_wilson_matches_the_textbook_values() -> None:
@@ -39,3 +41,24 @@ def test_the_sentence_states_direction_size_interval_and_sample() -> None:
 def test_paired_samples_must_match() -> None:
     with pytest.raises(ValueError):
         paired_difference([1.0], [])
+
+
+def test_pairs_to_settle_follows_the_spread_and_the_size() -> None:
+    diff = paired_difference([1.0] * 55 + [0.0] * 45, [1.0] * 50 + [0.0] * 50)
+    needed = diff.pairs_to_settle()
+    assert needed == math.ceil(((1.959963984540054 + 0.8416212335729143) * diff.sd / 0.05) ** 2)
+    assert diff.pairs_to_settle(0.10) < needed  # a larger effect needs fewer games
+    assert paired_difference([1.0, 0.0], [1.0, 0.0]).pairs_to_settle() is None
+
+
+def test_a_not_significant_sentence_says_how_many_games_would_settle_it() -> None:
+    diff = paired_difference([1.0] * 52 + [0.0] * 48, [1.0] * 50 + [0.0] * 50)
+    text = describe_change("usa", 0.5, 0.52, diff, "v", 100)
+    assert "not significant" in text and "paired games would settle a change of this size" in text
+
+
+def test_two_proportions_and_lopsided_bots() -> None:
+    difference, (lo, hi) = two_proportions(60, 100, 40, 100)
+    assert difference == pytest.approx(0.2) and 0.05 < lo < 0.2 < hi < 0.35
+    assert lopsided({"ussr": 0.625, "usa": 0.375}).startswith("with these bots the base game is lopsided: ussr wins 62.5%")
+    assert lopsided({"ussr": 0.55, "usa": 0.45}) is None

@@ -355,10 +355,13 @@ class ViewBuilder:
         decl = model.signals.get(signal)
         cards = [] if decl is None else [
             params[i] for i, p in enumerate(decl.params) if model.category(p.type.name) == "card"]
+        player = None if decl is None else next(
+            (params[i] for i, p in enumerate(decl.params) if p.type.name == "player"), None)
         gen.ref("note_signal")
         if suspends:
             gen.ref("UNBOUND")
         return {"name": gen.emits[signal], "signal": signal, "params": params, "cards": cards,
+                "player": player or "None",
                 "suspends": suspends, "effects": groups, "doc": repr(f"emit {signal}")}
 
     def trigger_values(self, effect: ast.EffectDecl, trigger: ast.Trigger, params: list[str]) -> dict[str, str]:

@@ -27,7 +27,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 2efbbd3c76028207
-# Fingerprint: source f5375181fa7b434bca87 output 221d707df709a38e9ba2
+# Fingerprint: source b98aae96aa1cfa12f090 output 5c943b7b05d9faaf2c71
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -1453,7 +1453,7 @@ def t_perlenkette_text_0(state, v_p):
 def emit_ausgespielt(state, x0, x1):
     "emit ausgespielt"
     if state.trace is not None:
-        note_signal(state, "ausgespielt", [])
+        note_signal(state, "ausgespielt", [], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1469,7 +1469,7 @@ def emit_ausgespielt(state, x0, x1):
 def emit_gesammelt(state, x0, x1, x2):
     "emit gesammelt"
     if state.trace is not None:
-        note_signal(state, "gesammelt", [])
+        note_signal(state, "gesammelt", [], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1583,7 +1583,7 @@ def emit_gesammelt(state, x0, x1, x2):
 def emit_zugbeginn(state, x0):
     "emit zugbeginn"
     if state.trace is not None:
-        note_signal(state, "zugbeginn", [])
+        note_signal(state, "zugbeginn", [], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1703,7 +1703,7 @@ def emit_zugbeginn(state, x0):
 def emit_abgelenkt(state, x0, x1, x2):
     "emit abgelenkt"
     if state.trace is not None:
-        note_signal(state, "abgelenkt", [])
+        note_signal(state, "abgelenkt", [], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1726,13 +1726,13 @@ def emit_abgelenkt(state, x0, x1, x2):
 def emit_ausgeschieden(state, x0, x1):
     "emit ausgeschieden"
     if state.trace is not None:
-        note_signal(state, "ausgeschieden", [])
+        note_signal(state, "ausgeschieden", [], x0)
 
 
 def emit_ki_genutzt(state, x0, x1):
     "emit ki_genutzt"
     if state.trace is not None:
-        note_signal(state, "ki_genutzt", [])
+        note_signal(state, "ki_genutzt", [], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1824,7 +1824,7 @@ def emit_ki_genutzt(state, x0, x1):
 def emit_drache_genutzt(state, x0, x1):
     "emit drache_genutzt"
     if state.trace is not None:
-        note_signal(state, "drache_genutzt", [])
+        note_signal(state, "drache_genutzt", [], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1841,7 +1841,7 @@ def emit_drache_genutzt(state, x0, x1):
 def emit_hq_genutzt(state, x0, x1):
     "emit hq_genutzt"
     if state.trace is not None:
-        note_signal(state, "hq_genutzt", [])
+        note_signal(state, "hq_genutzt", [], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1903,7 +1903,7 @@ def resolve_event(state, card, you, at):
     if when is not None and not when(state, you, card):
         return False
     if state.trace is not None:
-        note_event(state, card)
+        note_event(state, card, you)
     enter_event(state, ENTITY_IDS[card], at)
     plain = EVENT_PLAIN.get(card)
     if plain is not None:

@@ -26,7 +26,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source 383dfbea4345253da57f output ba9356f740126fd06723
+# Fingerprint: source c4f21dc6da801123b405 output 704d96229decb43f4aa3
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -1395,7 +1395,7 @@ def t_shuttle_diplomacy_in_effect_0(state, v_r):
 def emit_card_played(state, x0, x1):
     "emit card_played"
     if state.trace is not None:
-        note_signal(state, "card_played", [x1])
+        note_signal(state, "card_played", [x1], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1421,7 +1421,7 @@ def emit_card_played(state, x0, x1):
 def emit_coup_made(state, x0, x1):
     "emit coup_made"
     if state.trace is not None:
-        note_signal(state, "coup_made", [])
+        note_signal(state, "coup_made", [], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1442,7 +1442,7 @@ def emit_coup_made(state, x0, x1):
 def emit_region_scored(state, x0):
     "emit region_scored"
     if state.trace is not None:
-        note_signal(state, "region_scored", [])
+        note_signal(state, "region_scored", [], None)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1458,7 +1458,7 @@ def emit_region_scored(state, x0):
 def emit_action_round_replaced(state, x0):
     "emit action_round_replaced"
     if state.trace is not None:
-        note_signal(state, "action_round_replaced", [])
+        note_signal(state, "action_round_replaced", [], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1480,7 +1480,7 @@ def emit_action_round_replaced(state, x0):
 def emit_action_round_started(state, x0):
     "emit action_round_started"
     if state.trace is not None:
-        note_signal(state, "action_round_started", [])
+        note_signal(state, "action_round_started", [], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1511,7 +1511,7 @@ def emit_action_round_started(state, x0):
 def emit_action_round_ended(state, x0):
     "emit action_round_ended"
     if state.trace is not None:
-        note_signal(state, "action_round_ended", [])
+        note_signal(state, "action_round_ended", [], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1537,7 +1537,7 @@ def emit_action_round_ended(state, x0):
 def emit_turn_ending(state):
     "emit turn_ending"
     if state.trace is not None:
-        note_signal(state, "turn_ending", [])
+        note_signal(state, "turn_ending", [], None)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1552,7 +1552,7 @@ def emit_turn_ending(state):
 def emit_event_resolved(state, x0, x1):
     "emit event_resolved"
     if state.trace is not None:
-        note_signal(state, "event_resolved", [x1])
+        note_signal(state, "event_resolved", [x1], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1573,7 +1573,7 @@ def emit_event_resolved(state, x0, x1):
 def emit_space_attempted(state, x0, x1):
     "emit space_attempted"
     if state.trace is not None:
-        note_signal(state, "space_attempted", [x1])
+        note_signal(state, "space_attempted", [x1], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1589,7 +1589,7 @@ def emit_space_attempted(state, x0, x1):
 def emit_headline_played(state, x0, x1):
     "emit headline_played"
     if state.trace is not None:
-        note_signal(state, "headline_played", [x1])
+        note_signal(state, "headline_played", [x1], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1607,7 +1607,7 @@ def emit_headline_played(state, x0, x1):
 def emit_coup_announced(state, x0, x1):
     "emit coup_announced"
     if state.trace is not None:
-        note_signal(state, "coup_announced", [])
+        note_signal(state, "coup_announced", [], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -1634,7 +1634,7 @@ def resolve_event(state, card, you, at):
     if when is not None and not when(state, you, card):
         return False
     if state.trace is not None:
-        note_event(state, card)
+        note_event(state, card, you)
     enter_event(state, ENTITY_IDS[card], at)
     plain = EVENT_PLAIN.get(card)
     if plain is not None:
