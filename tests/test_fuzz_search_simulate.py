@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import html
+import markupsafe
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,5 +130,5 @@ def test_the_comparison_leads_with_the_side_that_gains_and_lists_cards(mini: Pat
            "variants": [summary, summarise(["red", "blue"], (), results[1])],
            "comparison": comparison}
     page = write_report(out, tmp_path / "report").read_text()
-    assert html.escape(comparison["sentence"]) in page and "difference.png" in page
+    assert str(markupsafe.escape(comparison["sentence"])) in page and "difference.png" in page
     assert (tmp_path / "report" / "lengths.png").exists()
