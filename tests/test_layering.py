@@ -28,12 +28,13 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
             if node.level:
                 parts = package.split(".")
                 base = ".".join(parts[:len(parts) - node.level + 1] + ([base] if base else []))
-            targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
         elif isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         else:
             continue
-        out.update(t for t in targets if t in modules and t != name)
+        # a package is always loaded before its modules: importing it from one is no cycle
+        out.update(t for t in targets if t in modules and t != name and not name.startswith(t + "."))
     return out
 
 
