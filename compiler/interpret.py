@@ -17,7 +17,7 @@ from .model import Model
 from .testplan import Plan, plan_tests
 from runtime import state as rt
 from runtime.state import GameOver, RuleError, State
-from runtime.values import some_card, text_of
+from runtime.values import option_names, some_card, text_of
 
 
 def _loc(node: ast.Node) -> str:
@@ -275,8 +275,7 @@ class Interpreter:
         player = self.ev.value(state, env, stmt.chooser)
         offered = [i for i, o in enumerate(stmt.options)
                    if o.when is None or self.ev.truth(state, env, o.when)]
-        ids = [stmt.options[i].name.name for i in offered]
-        labels = [stmt.options[i].label for i in offered]
+        ids, labels = option_names(offered, [o.name.name for o in stmt.options], [o.label for o in stmt.options])
         rt.ask(state, player, stmt.asking, ids, labels, offered, _loc(stmt))
         frame["wait"] = ["menu", self._menu_ids[id(stmt)]]
 
