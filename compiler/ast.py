@@ -258,6 +258,16 @@ class SumOf(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class Reachable(Expr):
+    """reachable(x from s where condition): s and the spaces joined to it by chains of
+    adjacent spaces that each satisfy the condition, in declaration order."""
+
+    var: Ident
+    start: Expr
+    where: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
 class Allowed(Expr):
     """allowed action(args): no constraint or active effect forbids it."""
 
@@ -334,6 +344,14 @@ class Roll(Stmt):
     """roll x: a new local holding a six-sided die."""
 
     name: Ident
+
+
+@dataclass(frozen=True, slots=True)
+class RollDice(Stmt):
+    """roll a, b from n dice: n dice sorted highest first into new locals (0 where none is left)."""
+
+    names: tuple[Ident, ...]
+    count: Expr
 
 
 @dataclass(frozen=True, slots=True)
@@ -941,7 +959,7 @@ class Spec(Node):
 
 AnyExpr = Union[
     IntLit, StrLit, BoolLit, NoneLit, NameRef, CallExpr, Attr, Not, Negate,
-    BinOp, BoolOp, Compare, Member, Range, Cond, Quantifier, SumOf, Allowed, Active,
+    BinOp, BoolOp, Compare, Member, Range, Cond, Quantifier, SumOf, Reachable, Allowed, Active,
 ]
 
 

@@ -11,8 +11,8 @@ from runtime.meta import GameMeta
 from .errors import InternalError
 from runtime.state import State, is_active
 from runtime.values import (attr_of, collection_of, deciding_of, end_reason_of, in_zone, is_zone,
-                            opponent_of, option_names, text_of, unknown_function, unknown_name,
-                            winner_of, zone_slot, zone_value)
+                            opponent_of, option_names, reachable, text_of, unknown_function,
+                            unknown_name, winner_of, zone_slot, zone_value)
 
 ARITHMETIC: dict[str, Callable[[int, int], int]] = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
@@ -48,6 +48,7 @@ class Evaluator:
             ast.Member: self._member, ast.Cond: self._cond, ast.Quantifier: self._quantifier,
             ast.SumOf: self._sum, ast.Allowed: self._allowed_expr, ast.Active: self._active,
             ast.Range: lambda s, e, n: self.collection(s, e, n),
+            ast.Reachable: self._reachable,
         }
 
     # ------------------------------------------------------------ entry points
@@ -86,6 +87,8 @@ class Evaluator:
         model = self.model
         if isinstance(node, ast.Range):
             return list(range(self.value(state, env, node.low), self.value(state, env, node.high) + 1))
+        if isinstance(node, ast.Reachable):
+            return self._reachable(state, env, node)
         if isinstance(node, ast.NameRef) and node.name not in env:
             if node.name in model.kinds:
                 return model.kind_members.get(node.name, [])
@@ -282,6 +285,16 @@ class Evaluator:
         else:
             env[var] = saved
         return total
+
+    def _reachable(self, state, env, node: ast.Reachable) -> list:
+        start = self.value(state, env, node.start)
+        where, var = node.where, node.var.name
+        if where is None:
+            return reachable(start, self.model.adjacency, lambda space: True, location(node.span))
+
+        def passable(space: int) -> bool:
+            return self.truth(state, {**env, var: space}, where)
+        return reachable(start, self.model.adjacency, passable, location(node.span))
 
     def _allowed_expr(self, state, env, node: ast.Allowed):
         return self.allowed(state, node.action.name, [self.value(state, env, a) for a in node.args])

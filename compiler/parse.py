@@ -484,6 +484,10 @@ class _Builder(Transformer):
     def roll_stmt(self, meta, c):
         return ast.Roll(self._span(meta), self._ident(c[0]))
 
+    def roll_dice_stmt(self, meta, c):
+        *names, count = c
+        return ast.RollDice(self._span(meta), tuple(self._ident(n) for n in names), count)
+
     def move_stmt(self, meta, c):
         return ast.MoveCard(self._span(meta), c[0], c[1])
 
@@ -650,6 +654,9 @@ class _Builder(Transformer):
 
     def sum_expr(self, meta, c):
         return ast.SumOf(self._span(meta), c[0], self._ident(c[1]), c[2], c[3])
+
+    def reachable_expr(self, meta, c):
+        return ast.Reachable(self._span(meta), self._ident(c[0]), c[1], c[2])
 
     def allowed_expr(self, meta, c):
         return ast.Allowed(self._span(meta), self._ident(c[0]), c[1])

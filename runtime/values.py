@@ -54,6 +54,22 @@ def member_of(state: State, item: Any, value: Any, region_sets: Mapping[int, fro
     raise RuleError(f"not a collection: {text_of(value)}", location)
 
 
+def reachable(start: int | None, adjacency: Sequence[Sequence[int]], passable: Callable[[int], Any],
+              location: str) -> list[int]:
+    """`start` and every space joined to it by a chain of adjacent spaces that are each
+    `passable` (the start need not be), in index order: a path in a filtered map graph."""
+    if start is None:
+        raise RuleError("cannot look for what is reachable from none", location)
+    seen = {start}
+    todo = [start]
+    while todo:
+        for near in adjacency[todo.pop()]:
+            if near not in seen and passable(near):
+                seen.add(near)
+                todo.append(near)
+    return sorted(seen)
+
+
 def text_of(value: Any) -> str:
     """A value as `log` writes it and an option id names it."""
     if value is None:

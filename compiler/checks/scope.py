@@ -13,7 +13,7 @@ from .. import ast
 from ..errors import Diagnostic
 from ..model import Model
 from .symbols import name_span
-from .types import BOOL, INT, PLAYER, UNKNOWN, Type, TypeInfer, element, entity, type_of_ref
+from .types import BOOL, INT, PLAYER, SPACE, UNKNOWN, Type, TypeInfer, element, entity, type_of_ref
 from .visitor import Visitor
 
 Binding = tuple[str, Type, ast.Span]
@@ -193,6 +193,11 @@ class ScopedVisitor(Visitor):
     def visit_Roll(self, stmt: ast.Roll) -> None:
         self.bind(stmt.name.name, INT, stmt.name.span, "roll")
 
+    def visit_RollDice(self, stmt: ast.RollDice) -> None:
+        self.expect(stmt.count, INT, "the number of dice")
+        for name in stmt.names:
+            self.bind(name.name, INT, name.span, "roll")
+
     def visit_For(self, stmt: ast.For) -> None:
         self.source(stmt.source, "'for'")
         with self.nested():
@@ -266,6 +271,12 @@ class ScopedVisitor(Visitor):
         self.source(expr.source, f"'{expr.kind}'")
         with self.nested():
             self.bind(expr.var.name, self.element_of(expr.source), expr.var.span)
+            self.where(expr.where)
+
+    def visit_Reachable(self, expr: ast.Reachable) -> None:
+        self.expect(expr.start, SPACE, "where 'reachable' starts")
+        with self.nested():
+            self.bind(expr.var.name, SPACE, expr.var.span)
             self.where(expr.where)
 
     def visit_SumOf(self, expr: ast.SumOf) -> None:

@@ -161,6 +161,8 @@ class _Rules:
                 out.add(("name", n.name.name))
             elif isinstance(n, (ast.For, ast.Choose)):
                 out.add(("name", n.var.name))
+            elif isinstance(n, ast.RollDice):
+                out.update(("name", name.name) for name in n.names)
             elif isinstance(n, (ast.MoveCard, ast.MoveAll, ast.Shuffle, ast.Reveal)):
                 out.add(ZONES)
             elif isinstance(n, (ast.CopyCounter,)):

@@ -170,6 +170,7 @@ class TypeInfer:
             ast.Allowed: lambda e, env: BOOL, ast.Active: lambda e, env: BOOL,
             ast.Negate: lambda e, env: INT, ast.BinOp: lambda e, env: INT,
             ast.SumOf: lambda e, env: INT, ast.Range: lambda e, env: collection(INT),
+            ast.Reachable: lambda e, env: collection(SPACE),
             ast.Quantifier: lambda e, env: INT if e.kind == "count" else BOOL,
             ast.Cond: lambda e, env: join(self.infer(e.then, env), self.infer(e.otherwise, env)),
         }

@@ -69,6 +69,8 @@ def bound_names(body: ast.Block) -> list[str]:
             name = stmt.name.name
         elif isinstance(stmt, (ast.For, ast.Choose)):
             name = stmt.var.name
+        elif isinstance(stmt, ast.RollDice):
+            names += [n.name for n in stmt.names if n.name not in names]
         if name is not None and name not in names:
             names.append(name)
     return names
@@ -81,6 +83,8 @@ def nonnull_names(body: ast.Block, params: set[str]) -> set[str]:
     for stmt in statements(body):
         if isinstance(stmt, ast.Roll):
             safe.add(stmt.name.name)
+        elif isinstance(stmt, ast.RollDice):
+            safe.update(n.name for n in stmt.names)
         elif isinstance(stmt, (ast.For, ast.Choose)):
             safe.add(stmt.var.name)
         elif isinstance(stmt, ast.Let):

@@ -438,6 +438,8 @@ class ExprEmitter:
         """Something to iterate over, in collection order (a copy of zones if `snapshot`)."""
         if isinstance(node, ast.Range):
             return self.range_of(node)
+        if isinstance(node, ast.Reachable):
+            return self.emit_Reachable(node)
         dynamic = lambda v: self._collection_of(Code(v), node)  # noqa: E731
         if isinstance(node, ast.NameRef):
             return self.dispatch(node.name, lambda: self._global_collection(node, snapshot), dynamic)
@@ -502,6 +504,8 @@ class ExprEmitter:
             return self.dispatch(coll.name, lambda: self._global_member(node, item), dynamic)
         if isinstance(coll, ast.Range):
             return self._in(item, self.range_of(coll), negated)
+        if isinstance(coll, ast.Reachable):
+            return self._in(item, self.emit_Reachable(coll), negated)
         if isinstance(coll, ast.CallExpr) and coll.name == "adjacent":
             return self._in(item, self.as_set(self.builtin_adjacent(coll)), negated)
         return self._member_of(item, self.emit(coll), negated, node)
@@ -628,6 +632,17 @@ class ExprEmitter:
                                                           narrow="unordered")
         where = f" if {condition}" if condition is not None else ""
         return Code(f"sum([{item} for {var} in {source}{where}])")
+
+    def emit_Reachable(self, node: ast.Reachable) -> Code:
+        """A path in the map graph filtered by `where`: the runtime walks it (runtime.values.reachable)."""
+        start = self.value(node.start)
+        name = self.bind(node.var)
+        try:
+            condition = self.test(node.where) if node.where is not None else "True"
+        finally:
+            self.scope.pop()
+        return Code(f"{self.ref('reachable')}({start}, {self.ref('ADJ')}, lambda {name}: {condition},"
+                    f" {self.loc(node)})", fresh=True)
 
     # ------------------------------------------------------------ effects
     def emit_Allowed(self, node: ast.Allowed) -> Code:

@@ -174,6 +174,16 @@ class Lowerer:
         self.add(ln.Assign(depth, target=self.local(stmt.name.name), value=f"{self.gen.ref('roll')}(state, 6, {self.gen.loc(stmt)!r})"))
         self.bind(stmt.name.name)
 
+    def lower_RollDice(self, stmt: ast.RollDice, depth: int) -> None:
+        count = self.ex.value(stmt.count)
+        rolled = f"{self.gen.ref('roll_sorted')}(state, {count}, {len(stmt.names)}, {self.gen.loc(stmt)!r})"
+        targets = [self.local(n.name) for n in stmt.names]
+        if len(targets) == 1:
+            rolled += "[0]"
+        self.add(ln.Assign(depth, target=", ".join(targets), value=rolled))
+        for name in stmt.names:
+            self.bind(name.name)
+
     def lower_SetStmt(self, stmt: ast.SetStmt, depth: int) -> None:
         self.assign(stmt.target, "=", self.ex.emit(stmt.value), depth, stmt)
 
