@@ -11,8 +11,8 @@ from runtime.meta import GameMeta
 from .errors import InternalError
 from runtime.state import State, is_active
 from runtime.values import (attr_of, collection_of, deciding_of, end_reason_of, in_zone, is_zone,
-                            opponent_of, option_names, reachable, text_of, unknown_function,
-                            unknown_name, winner_of, zone_slot, zone_value)
+                            opponent_of, option_names, reachable, unknown_function, unknown_name,
+                            winner_of, zone_slot, zone_value)
 
 ARITHMETIC: dict[str, Callable[[int, int], int]] = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
