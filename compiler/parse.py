@@ -8,7 +8,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from . import ast
@@ -24,12 +24,20 @@ def _parser() -> Lark:
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
 
 
+# What a spec may hold, so no input takes the front end or the back ends past
+# Python's recursion limit or its int-from-text limit: the deepest real spec
+# nests under 20 levels, and no count of a game needs more than 64 bits.
+MAX_DEPTH = 100
+MAX_INT = 2**63 - 1
+
+
 def parse_text(text: str, path: str) -> ast.SpecFile:
     """Parse one file's text; raises SpecError pointing at the bad token."""
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
         raise SpecError([_syntax_diagnostic(exc, text, path)]) from None
+    _within_limits(tree, path)
     decls = _number_tests(_Builder(path).transform(tree))
     return ast.SpecFile(_file_span(path), path, tuple(decls))
 
@@ -55,10 +63,9 @@ def parse_files(paths: list[Path], sources: Sources, root: Path) -> ast.Spec:
     """
     files, problems = [], []
     for path in paths:
-        text = path.read_text(encoding="utf-8")
         shown = _display_path(path, root)
-        sources.add(shown, text)
         try:
+            text = _read(path, shown, sources)
             files.append(_parse_cached(text, shown))
         except SpecError as err:
             problems.extend(err.diagnostics)
@@ -66,6 +73,50 @@ def parse_files(paths: list[Path], sources: Sources, root: Path) -> ast.Spec:
     if problems:
         raise SpecError(problems)
     return ast.Spec(_file_span("<spec>"), tuple(files))
+
+
+def _read(path: Path, shown: str, sources: Sources) -> str:
+    """A spec file's text; SpecError when it cannot be read or is not UTF-8."""
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise SpecError([Diagnostic(f"cannot read this file: {err.strerror or err}",
+                                    _file_span(shown))]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        sources.add(shown, raw.decode("utf-8", errors="replace"))
+        start = raw.rfind(b"\n", 0, err.start) + 1
+        line = raw.count(b"\n", 0, err.start) + 1
+        column = len(raw[start:err.start].decode("utf-8", errors="replace")) + 1
+        message = (f"not UTF-8 text: the byte 0x{raw[err.start]:02x} is not part of any character"
+                   f" (save the file as UTF-8)")
+        raise SpecError([Diagnostic(message, ast.Span(shown, line, column, line, column + 1))]) from None
+    sources.add(shown, text)
+    return text
+
+
+def _within_limits(tree: Tree, path: str) -> None:
+    """SpecError at the first number over MAX_INT or construct nested over MAX_DEPTH deep."""
+    stack: list[tuple[Tree | Token, int, ast.Span]] = [(tree, 1, _file_span(path))]
+    while stack:
+        node, depth, around = stack.pop()
+        if not isinstance(node, (Tree, Token)):  # an optional part left out (None)
+            continue
+        if isinstance(node, Token):
+            if node.type == "INT" and (len(node) > len(str(MAX_INT)) or int(node) > MAX_INT):
+                span = ast.Span(path, node.line, node.column, node.end_line, node.end_column)
+                raise SpecError([Diagnostic(f"this number is too large: numbers in a spec are at"
+                                            f" most {MAX_INT}", span)])
+            continue
+        meta = node.meta
+        span = around if meta.empty else ast.Span(path, meta.line, meta.column,
+                                                    meta.end_line, meta.end_column)
+        if depth > MAX_DEPTH:
+            raise SpecError([Diagnostic(f"nested too deeply: more than {MAX_DEPTH} levels of"
+                                        f" expressions and blocks (split it with a 'define' or a"
+                                        f" 'let')", span)])
+        stack.extend((child, depth + 1, span) for child in reversed(node.children))
 
 
 PARSE_CACHE = "parsed"
