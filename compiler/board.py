@@ -1,0 +1,66 @@
+"""The board a play surface draws, as both back ends' meta carry it (runtime BoardMeta):
+spaces, regions, links, the spec's `board` placements, and each entity's attributes as
+text with the spec line that declares it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import ast
+from .locations import location
+from .model import Model
+from runtime.board import BoardMeta
+
+
+def board_meta(model: Model) -> BoardMeta:
+    spaces = tuple(model.spaces())
+    space_set = set(spaces)
+    links = sorted({(min(a, b), max(a, b)) for a in spaces for b in model.adjacency.get(a, ())
+                    if b in space_set and a != b})
+    regions = tuple((r, tuple(m)) for r, m in model.region_members.items())
+    board = _declared_board(model)
+    return BoardMeta(
+        spaces=spaces, regions=regions, links=tuple(links),
+        width=board.width if board else 0, height=board.height if board else 0,
+        positions=tuple((p.target, p.x, p.y) for p in board.places) if board else (),
+        attributes=tuple(attribute_texts(model, i) for i in range(len(model.entities))),
+        entity_at=tuple(location(e.span) for e in model.entities),
+    )
+
+
+def _declared_board(model: Model) -> Any:
+    return getattr(model, "board", None)
+
+
+def attribute_texts(model: Model, index: int) -> tuple[tuple[str, str], ...]:
+    """An entity's attributes (declared or defaulted) as a table shows them; false flags and
+    none left out."""
+    entity = model.entities[index]
+    kind = model.kinds.get(entity.kind.name)
+    if kind is None:
+        return ()
+    given = {a.name.name: a.value for a in entity.attributes}
+    out = []
+    for f in kind.fields:
+        expr = given.get(f.name.name, f.default)
+        text = _text(model, expr)
+        if text is not None:
+            out.append((f.name.name, text))
+    return tuple(out)
+
+
+def _text(model: Model, expr: ast.Expr | None) -> str | None:
+    if expr is None or isinstance(expr, ast.NoneLit):
+        return None
+    if isinstance(expr, ast.BoolLit):
+        return "yes" if expr.value else None
+    if isinstance(expr, (ast.IntLit, ast.StrLit)):
+        return str(expr.value)
+    if isinstance(expr, ast.NameRef):
+        name = expr.name
+        if name in model.players:
+            return model.player_labels[model.players.index(name)]
+        if name in model.entity_index:
+            return model.entities[model.entity_index[name]].label
+        return name
+    return None

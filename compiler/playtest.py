@@ -1,0 +1,76 @@
+"""Playtesting by hand: the tables `rulespec play --agents human,BOT` and `rulespec serve` open.
+
+The command line parses flags and calls these; they find the spec, the back end
+and the record, and hand a runtime Table to the terminal seat or the web table.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from .loader import REPO_ROOT, LoadedSpec
+from runtime import record as records
+from runtime.table import HUMAN, Table, parse_seats
+
+
+class PlaytestError(Exception):
+    """Bad input for a table (seats, a record): one line."""
+
+
+def spec_roots(loaded: LoadedSpec) -> tuple[Path, ...]:
+    """Where the files that run-time locations name are found (see compiler.locations)."""
+    return (REPO_ROOT, loaded.folder.resolve().parent, Path.cwd())
+
+
+def seats_of(text: str, meta) -> tuple[str, ...]:
+    try:
+        return parse_seats(text, meta.players, getattr(meta, "bots", ()))
+    except ValueError as err:
+        raise PlaytestError(str(err)) from None
+
+
+def has_human(text: str) -> bool:
+    return HUMAN in (n.strip() for n in text.split(","))
+
+
+def open_table(loaded: LoadedSpec, program, seats: tuple[str, ...] | None, seed: int = 1,
+               params: dict[str, Any] | None = None, resume: Any = None) -> Table:
+    """A new table, or the table of a record (read already) with its choices replayed."""
+    where = dict(spec_roots=spec_roots(loaded), spec_dir=str(loaded.folder))
+    if resume is not None:
+        records.check_program(resume, program)
+        return Table.from_record(resume, program, seats, **where)
+    return Table.new(program, seats, seed=seed, params=params or {}, variants=loaded.variants, **where)
+
+
+def record_game(path: str) -> tuple[Any, str, tuple[str, ...]]:
+    """A record to resume: the record, the spec it names (folder or game), its variants."""
+    record = records.read(path)
+    spec_dir = record.get("spec_dir")
+    target = spec_dir if spec_dir and Path(spec_dir).is_dir() else record["game"]
+    return record, target, tuple(record["variants"])
+
+
+def play_in_terminal(table: Table) -> None:
+    from runtime.terminal import TerminalSeat
+    TerminalSeat(table).play()
+
+
+def serve_table(table: Table, host: str, port: int, records_dir: str,
+                announce: Callable[[str], None]) -> None:
+    """Serve the table until interrupted; `announce` gets each line to print (the links)."""
+    from runtime import web
+
+    def tell(running) -> None:
+        announce(f"{table.meta.title or table.meta.game}: the table is open on {running.base}")
+        for player in table.meta.players:
+            announce(f"  {table.label_of(player)} ({table.seats[player]}): {running.urls[player]}")
+        announce(f"  host (every seat's link, hot-seat): {running.urls['host']}")
+        announce("  each link is that seat's key: give it only to the person in that seat; Ctrl-C stops")
+    try:
+        web.serve(table, host=host, port=port, records_dir=records_dir, announce=tell)
+    except web.WebUnavailable as err:
+        raise PlaytestError(str(err)) from None
+    except OSError as err:
+        raise PlaytestError(str(err).splitlines()[0]) from None

@@ -1,0 +1,154 @@
+"""The board a table draws: spaces where the spec places them (or a networkx layout),
+links, regions with their colours, and zones where the spec places them.
+
+Everything here is public: the map and the zones' places, never a card. The
+positions come from the spec's `board` declaration, carried by both back ends'
+meta (GameMeta.board); a spec that places no space gets a deterministic layout
+of its map graph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .meta import GameMeta
+
+
+@dataclass(frozen=True)
+class BoardMeta:  # TEMPORARY: moves to runtime/meta.py
+    """The map and the table's layout: what a play surface draws (all public)."""
+
+    spaces: tuple[int, ...] = ()  # entity indexes of the spaces
+    regions: tuple[tuple[int, tuple[int, ...]], ...] = ()  # region, its spaces (nested ones too)
+    links: tuple[tuple[int, int], ...] = ()  # adjacent spaces, lower index first
+    width: int = 0  # the declared board size, 0 when the spec declares no board
+    height: int = 0
+    positions: tuple[tuple[str, int, int], ...] = ()  # space id or zone key, x, y
+    attributes: tuple[tuple[tuple[str, str], ...], ...] = ()  # per entity: (name, text)
+    entity_at: tuple[str, ...] = ()  # per entity: where the spec declares it
+
+# Fill colours for regions, in the order the spec declares them.
+PALETTE = ("#9ecae1", "#fdae6b", "#a1d99b", "#bcbddc", "#fdd0a2", "#c7e9c0", "#dadaeb",
+           "#fcbba1", "#c6dbef", "#d9d9d9", "#fee391", "#b3de69", "#fccde5", "#80b1d3")
+PLAYER_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#566573")
+DEFAULT_SIZE = (1000, 700)
+MARGIN = 40
+
+
+def board_of(meta: GameMeta) -> BoardMeta:
+    """The meta's board, or an empty one (a package made before boards were carried)."""
+    board = getattr(meta, "board", None)
+    if board is not None:
+        return board
+    count = len(meta.entity_ids)
+    return BoardMeta(attributes=((),) * count, entity_at=("",) * count)
+
+
+_PAYLOADS: dict[int, tuple[GameMeta, dict[str, Any]]] = {}
+
+
+def board_payload(meta: GameMeta) -> dict[str, Any]:
+    """The board as the web table draws it, the same for every seat (zones are per seat)."""
+    kept = _PAYLOADS.get(id(meta))
+    if kept is None or kept[0] is not meta:
+        kept = _PAYLOADS[id(meta)] = (meta, _payload(meta))
+    return kept[1]
+
+
+def _payload(meta: GameMeta) -> dict[str, Any]:
+    board = board_of(meta)
+    width, height = (board.width, board.height) if board.width else DEFAULT_SIZE
+    where = space_positions(meta)
+    home = home_regions(meta)
+    colours = region_colours(meta)
+    spaces = []
+    for space in board.spaces:
+        region = home.get(space)
+        spaces.append({
+            "id": meta.entity_ids[space], "label": meta.entity_labels[space],
+            "kind": meta.entity_kinds[space], "x": where[space][0], "y": where[space][1],
+            "region": meta.entity_ids[region] if region is not None else None,
+            "colour": colours.get(region, "#eeeeee"),
+            "attrs": [list(a) for a in board.attributes[space]], "at": board.entity_at[space],
+        })
+    regions = [{"id": meta.entity_ids[r], "label": meta.entity_labels[r], "colour": colours[r],
+                "spaces": [meta.entity_ids[s] for s in members]} for r, members in board.regions]
+    return {
+        "width": width, "height": height, "declared": bool(board.width),
+        "spaces": spaces, "regions": regions,
+        "links": [[meta.entity_ids[a], meta.entity_ids[b]] for a, b in board.links],
+        "players": [{"id": p, "label": l, "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)]}
+                    for i, (p, l) in enumerate(zip(meta.players, meta.player_labels))],
+        "tracks": [{"name": t.name, "label": t.label, "low": t.low, "high": t.high,
+                    "per_player": t.per_player} for t in meta.tracks],
+    }
+
+
+def zone_positions(meta: GameMeta, seat: str) -> dict[str, tuple[int, int]]:
+    """Where the spec places each zone, turned so the seat's own zones lie where the
+    first player's are declared (everyone sits at the bottom of their own table)."""
+    board = board_of(meta)
+    players = meta.players
+    turn = players.index(seat) if seat in players else 0
+    out: dict[str, tuple[int, int]] = {}
+    for name, x, y in board.positions:
+        zone, _, owner = name.partition("(")
+        if not owner:
+            out[name] = (x, y)
+            continue
+        owner = owner.rstrip(")")
+        if owner in players:
+            shown = players[(players.index(owner) + turn) % len(players)]
+            out[f"{zone}({shown})"] = (x, y)
+    entities = set(meta.entity_ids)
+    return {k: v for k, v in out.items() if k not in entities}
+
+
+def space_positions(meta: GameMeta) -> dict[int, tuple[int, int]]:
+    """Each space's position: declared in the spec, else a deterministic spring layout."""
+    board = board_of(meta)
+    index = {e: i for i, e in enumerate(meta.entity_ids)}
+    declared = {index[n]: (x, y) for n, x, y in board.positions if n in index}
+    if not board.spaces or all(s in declared for s in board.spaces):
+        return declared
+    return _layout(meta, board)
+
+
+def _layout(meta: GameMeta, board: BoardMeta) -> dict[int, tuple[int, int]]:
+    import networkx as nx
+
+    graph = nx.Graph()
+    graph.add_nodes_from(board.spaces)
+    graph.add_edges_from(board.links)
+    home = home_regions(meta)
+    # Spaces of one region pull together: a weak link to a hub per region.
+    for region, _ in board.regions:
+        for space in board.spaces:
+            if home.get(space) == region:
+                graph.add_edge(space, ("hub", region), weight=0.3)
+    raw = nx.spring_layout(graph, seed=7, iterations=200)
+    points = {s: raw[s] for s in board.spaces}
+    width, height = DEFAULT_SIZE
+    xs = [p[0] for p in points.values()]
+    ys = [p[1] for p in points.values()]
+    low_x, high_x, low_y, high_y = min(xs), max(xs), min(ys), max(ys)
+    span_x, span_y = (high_x - low_x) or 1.0, (high_y - low_y) or 1.0
+    return {s: (round(MARGIN + (p[0] - low_x) / span_x * (width - 2 * MARGIN)),
+                round(MARGIN + (p[1] - low_y) / span_y * (height - 2 * MARGIN)))
+            for s, p in points.items()}
+
+
+def home_regions(meta: GameMeta) -> dict[int, int]:
+    """Each space's smallest region (the one it is coloured by); the first declared on ties."""
+    board = board_of(meta)
+    home: dict[int, int] = {}
+    for region, members in sorted(board.regions, key=lambda r: len(r[1])):
+        for space in members:
+            home.setdefault(space, region)
+    return home
+
+
+def region_colours(meta: GameMeta) -> dict[int, str]:
+    board = board_of(meta)
+    return {region: PALETTE[i % len(PALETTE)] for i, (region, _) in enumerate(board.regions)}

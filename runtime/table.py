@@ -1,0 +1,482 @@
+"""A table: one game, its seats (people or bots), and what each seat is shown.
+
+Both play surfaces, the terminal seat (runtime/terminal.py) and the web table
+(runtime/web/), drive a game through a Table. What a seat is shown is built
+from `Game.view` of that seat and nothing else of the state: its own pending
+decision with the option labels, the cards it can see, and the game log with
+every card it cannot see blanked out. Undo replays the record's choices minus
+the undone ones (records replay exactly), back to the seat's last decision
+after which nothing new was revealed to it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from . import record as records
+from .agents import Agent, make_agent, parse_agents
+from .game import Game, seen_slots
+from .meta import GameMeta
+from .program import Program
+from .state import RuleError
+
+HUMAN = "human"
+HIDDEN_CARD = "(a hidden card)"
+MAX_BOT_MOVES = 100_000  # one call of `run_bots` stops after this many decisions
+
+
+class TableError(Exception):
+    """A request the table refuses, as one line; `status` is the HTTP status it maps to."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Step:
+    """One decision made at the table, and what it showed to whom."""
+
+    player: str
+    option: str
+    label: str
+    prompt: str
+    at: str
+    reveals: frozenset[str]  # the seats this step showed something new
+
+
+@dataclass
+class LogLine:
+    """A line of the log as one seat may read it."""
+
+    text: str
+    at: str = ""
+    own: bool = False  # the seat's own decision, not a line the rules wrote
+
+
+def parse_seats(text: str, players: tuple[str, ...], bots: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """'human,greedy' → one seat per player: `human` or a bot name; ValueError when wrong."""
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if len(names) == 1:
+        names = names * len(players)
+    if len(names) != len(players):
+        raise ValueError(f"--agents needs 1 or {len(players)} names (for {', '.join(players)}),"
+                         f" got {len(names)}")
+    for name in names:
+        if name != HUMAN:
+            parse_agents(name, players[:1], bots)
+    return names
+
+
+def seat_bots(names: tuple[str, ...], players: tuple[str, ...], seed: int) -> dict[str, Agent]:
+    """The bots of the seats that are not people, seeded as `rulespec play` seeds them."""
+    return {p: make_agent(n, seed * 7919 + i)
+            for i, (p, n) in enumerate(zip(players, names)) if n != HUMAN}
+
+
+class Table:
+    """A game in progress with its seats; every method a seat may call checks the seat."""
+
+    def __init__(self, game: Game, seats: tuple[str, ...], spec_roots: Iterable[Path] = (),
+                 spec_dir: str | None = None):
+        self.meta: GameMeta = game.meta
+        if len(seats) != len(self.meta.players):
+            raise ValueError(f"{len(self.meta.players)} seats needed, got {len(seats)}")
+        self.seats = dict(zip(self.meta.players, seats))
+        self.spec_roots = tuple(Path(p) for p in spec_roots)
+        self.spec_dir = spec_dir
+        self.version = 0  # changes with every move, undo and load: stale requests are refused
+        self.error: str | None = None  # a rule error that stopped the game
+        self._labels = _card_labels(self.meta)
+        self._start(game, list(game.choices))
+
+    # ------------------------------------------------------------ building
+    @classmethod
+    def new(cls, program: Program, seats: tuple[str, ...], seed: int = 1,
+            params: dict[str, Any] | None = None, variants: tuple[str, ...] = (), **kw: Any) -> Table:
+        return cls(Game(program, seed=seed, params=params, variants=variants, agents=seats), seats, **kw)
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any], program: Program, seats: tuple[str, ...] | None = None,
+                    **kw: Any) -> Table:
+        """The table of a record (already read and validated), its choices replayed."""
+        records.check_program(record, program)
+        seats = seats or tuple(record.get("agents") or ()) or (HUMAN,) * len(program.meta.players)
+        fresh = Game(program, seed=record["seed"], params=record["params"],
+                     variants=tuple(record["variants"]), agents=seats)
+        return cls(fresh, seats, **kw).advance(record["choices"])
+
+    def _start(self, game: Game, choices: list[str]) -> None:
+        """Take `game` at its start (with `choices` still to make) and make them step by step."""
+        self.game = game
+        self.bots = seat_bots(tuple(self.seats.values()), self.meta.players, game.seed)
+        self.steps: list[Step] = []
+        self.logs: dict[str, list[LogLine]] = {p: [] for p in self.meta.players}
+        self._seen = {p: self._visible(p) for p in self.meta.players}
+        self._logged = 0  # lines of state.log already copied into the seats' logs
+        self._log_new()
+        if choices:
+            game.choices = []
+            self.advance(choices)
+
+    def advance(self, choices: list[str]) -> Table:
+        """Make `choices` from the current position; RecordError at the first that does not fit."""
+        for number, option in enumerate(choices, len(self.steps) + 1):
+            decision = self.game.decision
+            if decision is None:
+                raise records.RecordError(f"decision {number}: the game is already over but the"
+                                          f" record has more choices")
+            if option not in decision.option_ids:
+                raise records.RecordError(f"decision {number}: '{option}' is not a legal option"
+                                          f" for '{decision.prompt}'")
+            self._apply(option)
+        return self
+
+    # ------------------------------------------------------------ queries
+    @property
+    def over(self) -> bool:
+        return self.game.over or self.error is not None
+
+    @property
+    def pending_player(self) -> str | None:
+        decision = None if self.error else self.game.decision
+        return decision.player if decision else None
+
+    def is_human(self, player: str | None) -> bool:
+        return player is not None and self.seats.get(player) == HUMAN
+
+    def seat_names(self) -> tuple[str, ...]:
+        """Per player: `human` or the bot's name (what a record keeps as its agents)."""
+        return tuple(self.seats.values())
+
+    def humans(self) -> list[str]:
+        return [p for p, s in self.seats.items() if s == HUMAN]
+
+    def label_of(self, player: str) -> str:
+        return self.meta.player_labels[self.meta.players.index(player)]
+
+    # ------------------------------------------------------------ moves
+    def choose(self, player: str, option: str, version: int | None = None) -> None:
+        """`player` answers its pending decision; TableError (nothing changes) when it may not."""
+        self._check_turn(player, version)
+        if not self.is_human(player):
+            raise TableError(f"{player} is played by the bot '{self.seats[player]}'", 403)
+        decision = self.game.decision
+        if option not in decision.option_ids:
+            raise TableError(f"'{option}' is not an option of '{decision.prompt}'", 400)
+        self._apply(option)
+
+    def _check_turn(self, player: str, version: int | None) -> None:
+        if player not in self.seats:
+            raise TableError(f"unknown seat '{player}'", 404)
+        if version is not None and version != self.version:
+            raise TableError(f"stale decision: the table has moved on (now at version {self.version})"
+                             f"; reload to see it", 409)
+        if self.over:
+            raise TableError("the game is over", 409)
+        if self.pending_player != player:
+            raise TableError(f"not your decision: the table waits for {self.pending_player}", 403)
+
+    def bot_step(self, version: int | None = None) -> bool:
+        """One decision by the bot the game waits for; False when it waits for a person or is over."""
+        if version is not None and version != self.version:
+            raise TableError(f"stale request: the table has moved on (now at version {self.version})", 409)
+        player = self.pending_player
+        if player is None or self.is_human(player):
+            return False
+        try:
+            option = self.bots[player].choose(self.game, self.game.decision)
+        except RuleError as err:
+            self._stop(err)
+            return False
+        self._apply(option)
+        return True
+
+    def run_bots(self, limit: int = MAX_BOT_MOVES) -> int:
+        """Let the bots play until a person must decide or the game ends; how many moves they made."""
+        made = 0
+        while made < limit and self.bot_step():
+            made += 1
+        return made
+
+    def _apply(self, option: str) -> None:
+        decision = self.game.decision
+        index = decision.option_ids.index(option)
+        rng = self.game.state.rng
+        try:
+            self.game.choose(option)
+        except RuleError as err:
+            self._stop(err)
+        reveals = set()
+        for player in self.meta.players:
+            now = self._visible(player)
+            if now - self._seen[player] or self.game.state.rng != rng:
+                reveals.add(player)
+            self._seen[player] = now
+        self.steps.append(Step(decision.player, option, decision.labels[index], decision.prompt,
+                               decision.location, frozenset(reveals)))
+        self._log_own(self.steps[-1])
+        self._log_new()
+        self.version += 1
+
+    def _stop(self, err: RuleError) -> None:
+        self.error = str(err)
+
+    # ------------------------------------------------------------ undo
+    def undo_target(self, player: str) -> tuple[int | None, str]:
+        """The index of the step undo would take back for `player`, or None and why not."""
+        for index in range(len(self.steps) - 1, -1, -1):
+            step = self.steps[index]
+            if step.player != player and self.is_human(step.player):
+                return None, f"{step.player} has decided since your last decision"
+            if player in step.reveals:
+                return None, "something new was revealed to you since your last decision"
+            if step.player == player:
+                return index, ""
+        return None, "you have made no decision yet"
+
+    def undo(self, player: str, version: int | None = None) -> int:
+        """Take back `player`'s last decision (and the bots' answers to it); how many steps went."""
+        if player not in self.seats:
+            raise TableError(f"unknown seat '{player}'", 404)
+        if version is not None and version != self.version:
+            raise TableError(f"stale request: the table has moved on (now at version {self.version})", 409)
+        index, why = self.undo_target(player)
+        if index is None:
+            raise TableError(f"nothing to undo: {why}", 409)
+        kept = [s.option for s in self.steps[:index]]
+        undone = len(self.steps) - index
+        fresh = Game(self.game.program, seed=self.game.seed, params=self.game.params,
+                     variants=self.game.variants, agents=self.game.agents)
+        version, self.error = self.version, None
+        self._start(fresh, kept)
+        self.version = version + 1
+        return undone
+
+    # ------------------------------------------------------------ records
+    def record(self) -> dict[str, Any]:
+        return records.to_record(self.game, self.spec_dir, snapshot=self.error is None)
+
+    def save(self, path: str | Path) -> None:
+        records.save(self.game, path, self.spec_dir, snapshot=self.error is None)
+
+    def load(self, record: dict[str, Any]) -> None:
+        """Replace the game by a record's (same spec); the seats stay."""
+        records.check_program(record, self.game.program)
+        fresh = Game(self.game.program, seed=record["seed"], params=record["params"],
+                     variants=tuple(record["variants"]), agents=self.game.agents)
+        version, self.error = self.version, None
+        self._start(fresh, list(record["choices"]))
+        self.version = version + 1
+
+    # ------------------------------------------------------------ what a seat sees
+    def seat_view(self, player: str) -> dict[str, Any]:
+        """Everything `player` is shown, built from its Game.view: plain JSON."""
+        view = self.game.view(player)
+        decision = self._own_decision(player)
+        index, why = self.undo_target(player)
+        return {
+            "version": self.version, "game": self.meta.game, "title": self.meta.title or self.meta.game,
+            "seat": player, "seat_label": self.label_of(player), "agent": self.seats[player],
+            "seats": [{"player": p, "label": self.label_of(p), "agent": s} for p, s in self.seats.items()],
+            "view": view,
+            "zones": zone_list(self.meta, view),
+            "marks": entity_marks(self.meta, view),
+            "decision": decision,
+            "waiting_for": None if self.error else view["waiting_for"],
+            "waiting_is_bot": not self.is_human(self.pending_player) and self.pending_player is not None,
+            "cards": self.card_info(view, decision),
+            "log": [dict(line.__dict__, spec=self.spec_line(line.at)) for line in self.logs[player]],
+            "decisions": len(self.steps),
+            "can_undo": index is not None, "undo_reason": why,
+            "result": view["result"], "error": self.error,
+        }
+
+    def _own_decision(self, player: str) -> dict[str, Any] | None:
+        decision = self.game.decision
+        if self.error or decision is None or decision.player != player:
+            return None
+        index = {e: i for i, e in enumerate(self.meta.entity_ids)}
+        options = []
+        for number, (oid, label) in enumerate(zip(decision.option_ids, decision.labels), 1):
+            entity = index.get(oid)
+            options.append({"number": number, "id": oid, "label": label,
+                            "kind": _category(self.meta, entity) if entity is not None else "option"})
+        return {"prompt": decision.prompt, "at": decision.location,
+                "spec": self.spec_line(decision.location), "options": options}
+
+    def card_info(self, view: dict[str, Any], decision: dict[str, Any] | None) -> dict[str, Any]:
+        """What the seat may read of every card its view or its decision names."""
+        cards = set(self.meta.card_entities)
+        index = {e: i for i, e in enumerate(self.meta.entity_ids)}
+        named: set[str] = set()
+        _strings(view, named)
+        if decision:
+            named.update(o["id"] for o in decision["options"])
+        out = {}
+        for name in sorted(named):
+            entity = index.get(name)
+            if entity is not None and entity in cards:
+                info = entity_info(self.meta, entity)
+                out[name] = dict(info, spec=self.spec_line(info["at"]))
+        return out
+
+    def spec_line(self, at: str) -> str:
+        """The spec line a location names, stripped; '' when the file is not at hand."""
+        return spec_source(at, self.spec_roots)
+
+    # ------------------------------------------------------------ internals
+    def _visible(self, player: str) -> frozenset[int]:
+        state, meta = self.game.state, self.meta
+        seen = seen_slots(meta, state, meta.players.index(player))
+        return frozenset(c for slot, cards in enumerate(state.zones) if seen[slot] for c in cards)
+
+    def _log_own(self, step: Step) -> None:
+        self.logs[step.player].append(
+            LogLine(f"You chose: {step.label} ({step.prompt})", step.at, own=True))
+
+    def _log_new(self) -> None:
+        """The log lines the last step wrote, as each seat may read them now."""
+        state = self.game.state
+        at_list = getattr(state, "log_at", None) or []
+        for player in self.meta.players:
+            hidden = self._hidden_labels(player)
+            for number in range(self._logged, len(state.log)):
+                at = at_list[number] if number < len(at_list) else ""
+                self.logs[player].append(LogLine(_blank(state.log[number], hidden), at))
+        self._logged = len(state.log)
+
+    def _hidden_labels(self, player: str) -> re.Pattern | None:
+        """A pattern of every card label and id no card the seat can see bears."""
+        visible = self._seen[player]
+        words = set()
+        for card in self.meta.card_entities:
+            if card in visible:
+                continue
+            words.add(self.meta.entity_ids[card])
+            label = self.meta.entity_labels[card]
+            if not any(c in visible for c in self._labels[label]):
+                words.add(label)
+        if not words:
+            return None
+        alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+        return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+
+
+# ------------------------------------------------------------------ views, arranged
+
+
+def zone_list(meta: GameMeta, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The view's zones in declaration order, each with its label, owner and cards or count."""
+    zones = {z.name: z for z in meta.zones}
+    out = []
+    for key, content in view["zones"].items():
+        name, _, owner = key.partition("(")
+        zone = zones[name]
+        owner = owner.rstrip(")") or None
+        label = zone.label + (f" ({meta.player_labels[meta.players.index(owner)]})" if owner else "")
+        entry = {"key": key, "zone": name, "label": label, "owner": owner,
+                 "visibility": zone.visibility}
+        if isinstance(content, list):
+            entry["cards"] = content
+        else:
+            entry["count"] = content["count"]
+        out.append(entry)
+    return out
+
+
+def entity_marks(meta: GameMeta, view: dict[str, Any]) -> dict[str, list[list[Any]]]:
+    """The counters of the view by entity: [counter label, player or None, value] each."""
+    per_player = {c.name: c for c in meta.counters}
+    out: dict[str, list[list[Any]]] = {}
+    for name, table in view["counters"].items():
+        counter = per_player[name]
+        rows = table.items() if counter.per_player else [(None, table)]
+        for player, cells in rows:
+            for entity, value in cells.items():
+                out.setdefault(entity, []).append([counter.label, player, value])
+    return out
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def plain_record(record: Any) -> dict[str, Any]:
+    """A record as a plain JSON dict, whether it came as a dict or a records.Record."""
+    return dict(record.to_json()) if hasattr(record, "to_json") else dict(record)
+
+
+def _card_labels(meta: GameMeta) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for card in meta.card_entities:
+        out.setdefault(meta.entity_labels[card], []).append(card)
+    return out
+
+
+def _blank(text: str, hidden: re.Pattern | None) -> str:
+    return text if hidden is None else hidden.sub(HIDDEN_CARD, text)
+
+
+def _category(meta: GameMeta, entity: int) -> str:
+    board = getattr(meta, "board", None)
+    if entity in meta.card_entities:
+        return "card"
+    if board is not None and entity in board.spaces:
+        return "space"
+    return "entity"
+
+
+def entity_info(meta: GameMeta, entity: int) -> dict[str, Any]:
+    """An entity's label, kind, attributes and spec location, as a table shows them."""
+    board = getattr(meta, "board", None)
+    attrs = board.attributes[entity] if board is not None else ()
+    text = next((v for k, v in attrs if k == "text"), "")
+    return {"id": meta.entity_ids[entity], "label": meta.entity_labels[entity],
+            "kind": meta.entity_kinds[entity],
+            "attrs": [[k, v] for k, v in attrs if k != "text"], "text": text,
+            "at": board.entity_at[entity] if board is not None else ""}
+
+
+def _strings(value: Any, out: set[str]) -> None:
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            out.add(str(key))
+            _strings(item, out)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _strings(item, out)
+
+
+_LOCATION = re.compile(r"^(?P<file>.+?):(?P<line>\d+)(?::\d+)?$")
+
+
+def spec_source(at: str, roots: Iterable[Path]) -> str:
+    """The line of spec text at `file:line[:col]`, looked for under each root; '' if absent."""
+    match = _LOCATION.match(at or "")
+    if not match:
+        return ""
+    for root in roots:
+        path = Path(root) / match["file"]
+        if path.suffix == ".rules" and path.is_file():
+            lines = _read_lines(path)
+            number = int(match["line"])
+            if 1 <= number <= len(lines):
+                return lines[number - 1].strip()
+    return ""
+
+
+_LINES: dict[Path, list[str]] = {}
+
+
+def _read_lines(path: Path) -> list[str]:
+    if path not in _LINES:
+        try:
+            _LINES[path] = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            _LINES[path] = []
+    return _LINES[path]
