@@ -873,6 +873,52 @@ class BotDecl(Decl):
 @dataclass(frozen=True, slots=True)
 class RequireConnected(Node):
     """require connected: the map graph must be connected."""
+@dataclass(frozen=True, slots=True)
+class Preference(Node):
+    """prefer value / avoid value: one tier of a choice rule (higher first; avoid: lower first)."""
+
+    avoid: bool
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class OptionPreference(Node):
+    """prefer a, b [when condition] / avoid a: one tier of a menu rule, over option names."""
+
+    avoid: bool
+    options: tuple[Ident, ...]
+    when: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceRule(Node):
+    """choosing x: type [as action] ["prompt"] { prefer ... }: for the `chooses` it matches."""
+
+    var: Ident
+    type: TypeRef
+    action: Ident | None
+    prompt: str | None
+    prefs: tuple[Preference, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MenuRule(Node):
+    """choosing "prompt" { prefer option ... }: for the menus asking that prompt."""
+
+    prompt: str
+    prefs: tuple[OptionPreference, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyDecl(Decl):
+    """policy name "Label" [extends base] { choosing ... }: preferences over offered options."""
+
+    name: Ident
+    label: str
+    extends: Ident | None
+    rules: tuple[Node, ...]
+
+
 
 
 @dataclass(frozen=True, slots=True)

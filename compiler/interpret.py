@@ -373,6 +373,13 @@ class Interpreter:
         """A spec-declared evaluation of the position for `player`."""
         return self.ev.value(state, {"you": player}, self.model.bots[bot].value)
 
+    def prefer(self, state: State, policy: str) -> list[int]:
+        """The pending options a spec-declared policy likes best, by index (compiler/policy.py)."""
+        if getattr(self, "_policies", None) is None:
+            from .policy import PolicyRunner
+            self._policies = PolicyRunner(self.model, self.ev)
+        return self._policies.prefer(state, policy)
+
     # The designer tests run from their plan (compiler/testplan.py), as in generated code.
     @property
     def plan(self) -> Plan:

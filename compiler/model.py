@@ -52,6 +52,7 @@ class Model:
     invariants: list[ast.InvariantDecl] = field(default_factory=list)
     bots: dict[str, ast.BotDecl] = field(default_factory=dict)
     asserts: list[ast.AssertDecl] = field(default_factory=list)
+    policies: dict[str, ast.PolicyDecl] = field(default_factory=dict)
     tests: list[ast.TestDecl] = field(default_factory=list)
     map_rules: list[ast.Node] = field(default_factory=list)
     start: ast.ProcedureDecl | None = None
@@ -118,6 +119,7 @@ class Model:
             effects=tuple(self.effects),
             bots=tuple(self.bots),
             counts=self.counts(),
+            policies=tuple(self.policies),
             var_kinds=tuple(self.value_kind(d.type.name) for d in self.vars.values()),
             effect_param_kinds=tuple(tuple(self.value_kind(p.type.name) for p in e.params)
                                      for e in self.effects.values()),
@@ -242,6 +244,8 @@ def _derive_entities(model: Model) -> None:
         attrs: dict[str, Any] = {}
         if kind is not None:
             for f in kind.fields:
+        case ast.PolicyDecl():
+            model.policies.setdefault(decl.name.name, decl)
                 attrs[f.name.name] = model.literal(f.default)
         for attribute in entity.attributes:
             attrs[attribute.name.name] = model.literal(attribute.value)

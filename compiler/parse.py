@@ -364,6 +364,34 @@ class _Builder(Transformer):
 
     def require_in_region(self, meta, c):
         return ast.RequireInRegion(self._span(meta), self._ident(c[0]))
+    # -- policies
+    def policy_decl(self, meta, c):
+        name, label, base, *rules = c
+        return ast.PolicyDecl(self._span(meta), self._ident(name), _unquote(label),
+                              self._ident(base) if base is not None else None, tuple(rules))
+
+    def choice_rule(self, meta, c):
+        var, kind, action, prompt, *prefs = c
+        type_ = ast.TypeRef(self._ident(kind).span, str(kind))
+        return ast.ChoiceRule(self._span(meta), self._ident(var), type_,
+                              self._ident(action) if action is not None else None,
+                              _unquote(prompt) if prompt is not None else None, tuple(prefs))
+
+    def menu_rule(self, meta, c):
+        return ast.MenuRule(self._span(meta), _unquote(c[0]), tuple(c[1:]))
+
+    def prefer(self, meta, c):
+        return ast.Preference(self._span(meta), False, c[0])
+
+    def avoid(self, meta, c):
+        return ast.Preference(self._span(meta), True, c[0])
+
+    def prefer_option(self, meta, c):
+        return ast.OptionPreference(self._span(meta), False, self._idents(c[:-1]), c[-1])
+
+    def avoid_option(self, meta, c):
+        return ast.OptionPreference(self._span(meta), True, self._idents(c[:-1]), c[-1])
+
 
     def test_decl(self, meta, c):
         return ast.TestDecl(self._span(meta), _unquote(c[0]), tuple(c[1:]))

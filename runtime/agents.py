@@ -3,8 +3,11 @@
 An agent has `choose(game, decision) -> option id`. Fair agents look only at
 `game.view(decision.player)`; the search bots (runtime/search.py) copy the
 state and re-deal every card their player cannot see before looking ahead.
-Names: `random`, `first`, `last`, and `greedy` / `mc` (optionally
-`greedy:<bot>` to pick one of the spec's `bot` evaluations).
+Names: `random`, `first`, `last`, `policy` (optionally `policy:<name>`, one
+of the spec's `policy` declarations: runtime/policy.py), `greedy` / `mc`
+(optionally `greedy:<bot>` to pick one of the spec's `bot` evaluations) and
+`mcts` (determinised UCT with the policy as rollout: runtime/mcts.py;
+`mcts:<policy>`).
 """
 
 from __future__ import annotations
@@ -63,6 +66,17 @@ class LastAgent:
 
 AGENTS: dict[str, type] = {"random": RandomAgent, "first": FirstAgent, "last": LastAgent}
 SEARCH_AGENTS = ("greedy", "mc")
+POLICY_AGENTS = ("policy", "mcts")  # need a `policy` declaration in the spec
+
+# The bot balance runs use unless told otherwise: the spec's first policy
+# (random for a spec that declares none) - people's play, at little more
+# than a random bot's cost.
+BALANCE_AGENT = "policy"
+
+
+def default_agent(meta) -> str:
+    """The balance bot for a game: BALANCE_AGENT when its spec declares a policy, else random."""
+    return BALANCE_AGENT if getattr(meta, "policies", ()) else "random"
 
 
 class DecisionLimit(RuleError):
@@ -70,7 +84,7 @@ class DecisionLimit(RuleError):
 
 
 def known_agents() -> list[str]:
-    return sorted(AGENTS) + list(SEARCH_AGENTS)
+    return sorted(AGENTS) + list(SEARCH_AGENTS) + list(POLICY_AGENTS)
 
 
 def make_agent(name: str, seed: int) -> Agent:
@@ -78,13 +92,20 @@ def make_agent(name: str, seed: int) -> Agent:
     if kind in SEARCH_AGENTS:
         from .search import make_search_agent
         return make_search_agent(kind, seed, bot or None)
+    if kind == "policy":
+        from .policy import PolicyAgent
+        return PolicyAgent(seed, bot or None)
+    if kind == "mcts":
+        from .mcts import MctsAgent
+        return MctsAgent(seed, bot or None)
     try:
         return AGENTS[name](seed)
     except KeyError:
         raise ValueError(f"unknown agent '{name}' (known: {', '.join(known_agents())})") from None
 
 
-def parse_agents(text: str, players: tuple[str, ...], bots: tuple[str, ...] = ()) -> tuple[str, ...]:
+def parse_agents(text: str, players: tuple[str, ...], bots: tuple[str, ...] = (),
+                 policies: tuple[str, ...] = ()) -> tuple[str, ...]:
     """'random' or 'random,greedy' → one agent name per player, or ValueError."""
     names = tuple(n.strip() for n in text.split(",") if n.strip())
     if len(names) == 1:
@@ -93,12 +114,18 @@ def parse_agents(text: str, players: tuple[str, ...], bots: tuple[str, ...] = ()
         raise ValueError(f"--agents needs 1 or {len(players)} names (for {', '.join(players)}),"
                          f" got {len(names)}")
     for name in names:
-        _check_agent(name, bots)
+        _check_agent(name, bots, policies)
     return names
 
 
-def _check_agent(name: str, bots: tuple[str, ...]) -> None:
+def _check_agent(name: str, bots: tuple[str, ...], policies: tuple[str, ...] = ()) -> None:
     kind, _, bot = name.partition(":")
+    if kind in POLICY_AGENTS:
+        if not policies:
+            raise ValueError(f"agent '{kind}' needs a `policy` in the spec, and it declares none")
+        if bot and bot not in policies:
+            raise ValueError(f"unknown policy '{bot}' (the spec declares: {', '.join(policies)})")
+        return
     if kind not in SEARCH_AGENTS:
         make_agent(name, 0)
         return

@@ -62,6 +62,7 @@ class GameMeta:
     invariants: tuple[tuple[str, str], ...]  # (name, label)
     effects: tuple[str, ...]
     bots: tuple[str, ...] = ()  # spec-declared evaluations for the search bots
+    policies: tuple[str, ...] = ()  # spec-declared preferences for the policy bot
     counts: dict = field(default_factory=dict)  # for `rulespec info`
     # What a value stands for, per var and per effect parameter: "card", "space",
     # "region", "player" or "" (a number, flag, text or enum value). Views hide a

@@ -66,6 +66,9 @@ class Program(Protocol):
     def evaluate(self, state: State, bot: str, player: int) -> float:
         """A spec-declared `bot` evaluation of the position for `player`."""
 
+    def prefer(self, state: State, policy: str) -> list[int]:
+        """The indices of the pending options a spec-declared `policy` likes best."""
+
     def test_keys(self) -> frozenset[str]:
         """The keys of every test block and expectation this back end can run."""
 

@@ -127,6 +127,26 @@ class ScopedVisitor(Visitor):
         with self.frame([], {"you": PLAYER}):
             self.expect(decl.value, INT, "a bot's value")
 
+    def visit_PolicyDecl(self, decl: ast.PolicyDecl) -> None:
+        for rule in decl.rules:
+            self.visit(rule)
+
+    def visit_ChoiceRule(self, rule: ast.ChoiceRule) -> None:
+        option = type_of_ref(self.model, rule.type)
+        with self.frame([(rule.var.name, option, rule.var.span)], {"you": PLAYER}):
+            for pref in rule.prefs:
+                self.score(pref.value, "a preference")
+
+    def visit_MenuRule(self, rule: ast.MenuRule) -> None:
+        with self.frame([], {"you": PLAYER}):
+            for pref in rule.prefs:
+                if pref.when is not None:
+                    self.expect(pref.when, BOOL, "the 'when' condition")
+
+    def score(self, expr: ast.Expr, what: str) -> None:
+        """Visit an expression that should be an int or a bool; the types pass checks it."""
+        self.visit(expr)
+
     def visit_TestDecl(self, decl: ast.TestDecl) -> None:
         with self.frame([]):
             for step in decl.steps:

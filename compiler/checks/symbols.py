@@ -66,6 +66,8 @@ def _special_names(decl: ast.Decl) -> Iterator[Named]:
         yield Named("entity", decl.kind.name, decl.name)
     elif isinstance(decl, ast.BotDecl):
         yield Named("bot", "bot", decl.name)
+    elif isinstance(decl, ast.PolicyDecl):
+        yield Named("policy", "policy", decl.name)
 
 
 class Globals:

@@ -45,6 +45,12 @@ class TypeCheck(ScopedVisitor):
         if not compatible(actual, wanted):
             self.report(f"{what} must be {wanted}, not {actual}", expr.span)
 
+    def score(self, expr: ast.Expr, what: str) -> None:
+        self.visit(expr)
+        actual = self.infer(expr)
+        if not (compatible(actual, INT) or compatible(actual, BOOL)) or actual.optional:
+            self.report(f"{what} must be int or bool, not {actual}", expr.span)
+
     def source(self, expr: ast.Expr, what: str) -> None:
         self.visit(expr)
         actual = self.infer(expr)

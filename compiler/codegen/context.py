@@ -9,6 +9,7 @@ from .. import ast
 from ..errors import InternalError
 from ..locations import spec_path
 from ..model import Model
+from ..policy import plan_policies
 from .analysis import Routine, Suspension, bound_names, nonnull_names, statements
 from .names import check_helper, mangle
 
@@ -29,6 +30,7 @@ RUNTIME_NAMES = {
         "unknown_function", "unknown_name", "winner_of", "zone_slot", "zone_value",
     ),
     "runtime.frames": ("UNBOUND", "new_frame"),
+    "runtime.policy": ("keep_best", "prefer_options"),
 }
 TABLES = (
     "META", "PLAYERS", "PLAYER_IDS", "PLAYER_LABELS", "ENTITY_IDS", "ENTITY_LABELS",
@@ -152,6 +154,10 @@ class Gen:
         self.bots = {n: self._define(mangle("bot", n), "rules") for n in model.bots}
         self._define("INVARIANTS", "rules")
         self._define("BOTS", "rules")
+        self.policy_plan = plan_policies(model)
+        self.policy_rules = {ref: self._define(mangle("policy", f"{ref[0]}_{ref[1]}"), "rules")
+                             for ref in self.policy_plan.used_rules()}
+        self._define("POLICIES", "rules")
 
     def _signals(self) -> None:
         """Every signal emitted or listened to gets an emit function; its width fits all uses."""

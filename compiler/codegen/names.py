@@ -30,6 +30,7 @@ PREFIXES = {
     "emit": "emit_",
     "invariant": "inv_",
     "bot": "bot_",
+    "policy": "pol_",     # one rule of a policy
     "test_block": "tb_",
     "test_expect": "tx_",
     "attribute": "A_",

@@ -159,6 +159,7 @@ class ViewBuilder:
             "whens": self.event_whens(),
             "invariants": self.invariants(),
             "bots": [self.bot(name, decl) for name, decl in self.model.bots.items()],
+            **self.policies(),
         }
 
     def params(self, params: tuple[ast.Param, ...]) -> list[tuple[str, str, bool]]:
@@ -244,6 +245,31 @@ class ViewBuilder:
         ex = self.emitter([("you", "v_you", False)])
         return {"name": name, "function": FunctionView(self.gen.bots[name], ["v_you"], self.where(decl),
                                                         ex.value(decl.value), repr(f"bot {name}"))}
+
+    def policies(self) -> dict[str, Any]:
+        """A function per policy rule that answers some decision, and the table by location."""
+        gen, model = self.gen, self.model
+        rules = [self.policy_rule(gen.policy_rules[ref], ref, model.policies[ref[0]].rules[ref[1]])
+                 for ref in gen.policy_plan.used_rules()]
+        if rules:
+            gen.ref("keep_best")
+        table = [(name, [(at, gen.policy_rules[ref]) for at, ref in sorted(answers.items())])
+                 for name, answers in gen.policy_plan.answers.items()]
+        return {"policies": rules, "policy_table": table}
+
+    def policy_rule(self, name: str, ref: tuple[str, int], rule: ast.Node) -> dict[str, Any]:
+        you = ("you", "v_you", False)
+        doc = repr(f"policy {ref[0]}, rule {ref[1] + 1}: the options it likes best")
+        if isinstance(rule, ast.ChoiceRule):
+            var = mangle("local", rule.var.name)
+            ex = self.emitter([you, (rule.var.name, var, True)])
+            tiers = [{"spec": self.where(p), "key": ex.value(p.value), "avoid": p.avoid} for p in rule.prefs]
+            return {"name": name, "doc": doc, "spec": self.where(rule), "menu": False, "var": var,
+                    "tiers": tiers}
+        ex = self.emitter([you])
+        tiers = [{"spec": self.where(p), "when": ex.test(p.when) if p.when is not None else None,
+                  "names": repr(tuple(o.name for o in p.options)), "avoid": p.avoid} for p in rule.prefs]
+        return {"name": name, "doc": doc, "spec": self.where(rule), "menu": True, "tiers": tiers}
 
     # ------------------------------------------------------------ procedures.py
     def build_procedures(self) -> dict[str, Any]:
@@ -412,7 +438,7 @@ class ViewBuilder:
     # ------------------------------------------------------------ __init__.py
     def build_init(self) -> dict[str, Any]:
         self.gen.ref("CARD_SLOTS")  # rebind_cards
-        for name in ("META", "STEPS", "TEST_STEPS", "START", "INVARIANTS", "BOTS",
+        for name in ("META", "STEPS", "TEST_STEPS", "START", "INVARIANTS", "BOTS", "POLICIES", "prefer_options",
                      "TEST_BLOCKS", "TEST_EXPECTS", "TEST_SIDES", "GameOver", "RuleError", "UNBOUND", "new_frame"):
             self.gen.ref(name)
         return {}

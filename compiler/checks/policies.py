@@ -1,0 +1,282 @@
+"""Policies: each rule answers some decision, names options its menus have, and reads only
+what the deciding player can see."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from .. import ast
+from ..errors import Diagnostic, did_you_mean
+from ..locations import location
+from ..model import Model
+from .scope import ScopedVisitor
+from .types import Type, compatible, resolve_type
+
+OPTION_TYPES = ("int", "player")  # besides kinds and the categories
+
+
+@dataclass(frozen=True)
+class Site:
+    """A decision the spec can ask, with what rules match on."""
+
+    node: ast.Node  # ast.Choose or ast.Menu
+    location: str
+    prompt: str
+    element: Type | None  # a `chooses`: the type of its options
+    action: str | None  # a `chooses ... as action(...)`: the action
+    options: tuple[str, ...]  # a menu: its option names
+
+    @property
+    def is_menu(self) -> bool:
+        return isinstance(self.node, ast.Menu)
+
+
+class _SiteFinder(ScopedVisitor):
+    """Every `chooses` and menu of the game (not of its designer tests), with option types."""
+
+    def __init__(self, model: Model):
+        super().__init__(model)
+        self.sites: list[Site] = []
+
+    def run(self) -> list[Site]:
+        for decl in self.model.spec.decls():
+            if not isinstance(decl, ast.TestDecl):
+                self.visit(decl)
+        return self.sites
+
+    def visit_Choose(self, stmt: ast.Choose) -> None:
+        action = stmt.action.name.name if stmt.action is not None else None
+        self.sites.append(Site(stmt, location(stmt.span), stmt.asking, self.element_of(stmt.source),
+                               action, ()))
+        super().visit_Choose(stmt)
+
+    def visit_Menu(self, stmt: ast.Menu) -> None:
+        names = tuple(o.name.name for o in stmt.options)
+        self.sites.append(Site(stmt, location(stmt.span), stmt.asking, None, None, names))
+        super().visit_Menu(stmt)
+
+
+def decision_sites(model: Model) -> list[Site]:
+    """The game's decisions in source order."""
+    return _SiteFinder(model).run()
+
+
+def rule_chain(model: Model, name: str) -> list[tuple[str, int, ast.Node]]:
+    """(declaring policy, index, rule) in the order they are tried: own rules, then the base's."""
+    chain, seen = [], set()
+    while name in model.policies and name not in seen:
+        seen.add(name)
+        decl = model.policies[name]
+        chain += [(name, i, rule) for i, rule in enumerate(decl.rules)]
+        name = decl.extends.name if decl.extends is not None else ""
+    return chain
+
+
+def fits(model: Model, rule: ast.Node, site: Site) -> bool:
+    """Whether a rule's pattern matches a decision site."""
+    if isinstance(rule, ast.MenuRule):
+        return site.is_menu and site.prompt == rule.prompt
+    if not isinstance(rule, ast.ChoiceRule) or site.is_menu:
+        return False
+    if rule.action is not None and rule.action.name != site.action:
+        return False
+    if rule.prompt is not None and rule.prompt != site.prompt:
+        return False
+    wanted = resolve_type(model, rule.type.name)
+    return site.element is not None and site.element.base != "unknown" and compatible(site.element, wanted)
+
+
+
+def check_policies(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic]:
+    if not model.policies:
+        return []
+    sites = decision_sites(model)
+    problems: list[Diagnostic] = []
+    for decl in model.policies.values():
+        problems += _extends(model, decl)
+        problems += _rules(model, decl, sites)
+        problems += [Diagnostic(m, span) for m, span in Visibility(model).policy(decl)]
+    return problems
+
+
+def _extends(model: Model, decl: ast.PolicyDecl) -> list[Diagnostic]:
+    base = decl.extends
+    if base is None:
+        return []
+    if base.name not in model.policies:
+        hint = did_you_mean(base.name, [n for n in model.policies if n != decl.name.name])
+        return [Diagnostic(f"unknown policy '{base.name}'{hint}", base.span)]
+    seen, name = [decl.name.name], base.name
+    while name in model.policies:
+        if name in seen:
+            path = " -> ".join(seen + [name])
+            return [Diagnostic(f"policy '{decl.name.name}' extends itself ({path})", base.span)]
+        seen.append(name)
+        nxt = model.policies[name].extends
+        name = nxt.name if nxt is not None else ""
+    return []
+
+
+def _rules(model: Model, decl: ast.PolicyDecl, sites: list[Site]) -> list[Diagnostic]:
+    problems = []
+    chain = rule_chain(model, decl.name.name)
+    for index, rule in enumerate(decl.rules):
+        if isinstance(rule, ast.ChoiceRule) and not _option_type(model, rule.type.name):
+            continue  # the names pass reports an unknown type
+        matched = [s for s in sites if fits(model, rule, s)]
+        if not matched:
+            problems.append(Diagnostic(_no_site(model, rule, sites), rule.span))
+            continue
+        earlier = [(o, i, r) for o, i, r in chain[:index] if o == decl.name.name]
+        if all(any(fits(model, r, s) for _, _, r in earlier) for s in matched):
+            first = next(r for _, _, r in earlier if any(fits(model, r, s) for s in matched))
+            problems.append(Diagnostic(
+                f"this rule answers no decision: the rule at {first.span} comes first", rule.span))
+        if isinstance(rule, ast.MenuRule):
+            problems += _menu_options(rule, matched)
+    return problems
+
+
+def _option_type(model: Model, name: str) -> bool:
+    return name in OPTION_TYPES or name in model.kinds or name in ("space", "card", "region")
+
+
+def _no_site(model: Model, rule: ast.Node, sites: list[Site]) -> str:
+    if isinstance(rule, ast.MenuRule):
+        prompts = [s.prompt for s in sites if s.is_menu]
+        return f"no menu asks \"{rule.prompt}\"{did_you_mean(rule.prompt, prompts)}"
+    wanted = resolve_type(model, rule.type.name)
+    what = f"no `chooses` offers {wanted}"
+    if rule.action is not None:
+        what += f" as {rule.action.name}"
+    if rule.prompt is not None:
+        prompts = [s.prompt for s in sites if not s.is_menu]
+        what += f" asking \"{rule.prompt}\"{did_you_mean(rule.prompt, prompts)}"
+    return what
+
+
+def _menu_options(rule: ast.MenuRule, matched: list[Site]) -> list[Diagnostic]:
+    names = sorted({o for s in matched for o in s.options})
+    problems = []
+    for pref in rule.prefs:
+        for option in pref.options:
+            if option.name not in names:
+                problems.append(Diagnostic(
+                    f"the menu \"{rule.prompt}\" has no option '{option.name}'"
+                    f"{did_you_mean(option.name, names)} (options: {', '.join(names)})", option.span))
+    return problems
+
+
+# ------------------------------------------------------------------ what a policy may see
+
+
+class Visibility:
+    """Finds the places a policy would read cards its player cannot see.
+
+    A policy decides with its player's knowledge: zones it sees (public ones,
+    its own `owner` zones, named `zone(you)`) and the size of any zone; not
+    the cards of a hidden zone or of another player's hand, followed through
+    the defines, quantities and constraints it uses. (A var holding a card the
+    player cannot see reads as none: the policy bot masks it.)
+    """
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.done: set[tuple[str, str, frozenset[str]]] = set()
+        self.found: list[tuple[str, ast.Span]] = []
+
+    def policy(self, decl: ast.PolicyDecl) -> list[tuple[str, ast.Span]]:
+        for rule in decl.rules:
+            for expr in _rule_exprs(rule):
+                self.expr(expr, frozenset({"you"}))
+        return self.found
+
+    def expr(self, node: ast.Node, yous: frozenset[str], sized: bool = False) -> None:
+        if isinstance(node, (ast.Quantifier, ast.SumOf)):
+            inner = yous - {node.var.name}
+            self.expr(node.source, yous)
+            for part in (getattr(node, "value", None), node.where):
+                if part is not None:
+                    self.expr(part, inner)
+            return
+        if isinstance(node, ast.NameRef):
+            self.zone(node.name, None, yous, sized, node.span)
+            return
+        if isinstance(node, ast.CallExpr):
+            self.call(node, yous, sized)
+            return
+        if isinstance(node, ast.Allowed):
+            self.allowed(node, yous)
+        for child in node.children():
+            self.expr(child, yous)
+
+    def call(self, node: ast.CallExpr, yous: frozenset[str], sized: bool) -> None:
+        model, name = self.model, node.name
+        if name == "size":
+            for arg in node.args:
+                self.expr(arg, yous, sized=True)
+            return
+        if name in model.zones:
+            self.zone(name, node.args[0] if node.args else None, yous, sized, node.span)
+        for arg in node.args:
+            self.expr(arg, yous)
+        mine = frozenset(i for i, a in enumerate(node.args) if _is_you(a, yous))
+        if name in model.defines:
+            decl = model.defines[name]
+            self.body("define", name, decl.params, mine, [decl.body])
+        elif name in model.quantities:
+            decl = model.quantities[name]
+            self.body("quantity", name, decl.params, mine, [decl.body])
+            self.modifiers(name, mine)
+
+    def allowed(self, node: ast.Allowed, yous: frozenset[str]) -> None:
+        mine = frozenset(i for i, a in enumerate(node.args) if _is_you(a, yous))
+        forbids = [f for c in self.model.constraints for f in c.forbids]
+        forbids += [f for e in self.model.effects.values() for f in e.forbids]
+        for forbid in forbids:
+            for pattern in forbid.patterns:
+                if pattern.action.name == node.action.name:
+                    names = frozenset(n.name for i, n in enumerate(pattern.names) if i in mine)
+                    self.once(("allowed", node.action.name, names), [forbid.when], names)
+
+    def modifiers(self, quantity: str, mine: frozenset[int]) -> None:
+        for effect in self.model.effects.values():
+            for mod in effect.modifiers:
+                if mod.quantity.name == quantity:
+                    names = frozenset(n.name for i, n in enumerate(mod.names) if i in mine)
+                    parts = [p for p in (mod.delta, mod.low, mod.high, mod.when) if p is not None]
+                    self.once(("modify", f"{effect.name.name} {quantity}", names), parts, names)
+
+    def body(self, word: str, name: str, params, mine: frozenset[int], parts) -> None:
+        names = frozenset(p.name for i, p in enumerate(params) if i in mine)
+        self.once((word, name, names), parts, names)
+
+    def once(self, key, parts, yous: frozenset[str]) -> None:
+        if key in self.done:
+            return
+        self.done.add(key)
+        for part in parts:
+            self.expr(part, yous)
+
+    def zone(self, name: str, owner: ast.Expr | None, yous, sized: bool, span: ast.Span) -> None:
+        zone = self.model.zones.get(name)
+        if zone is None or sized or zone.visibility == "public":
+            return
+        if zone.visibility == "owner" and zone.per_player and owner is not None and _is_you(owner, yous):
+            return
+        shown = f"{name}(...)" if zone.per_player else name
+        self.found.append((f"a policy reads only what `you` can see: the cards of '{shown}' are"
+                           f" {'hidden' if zone.visibility == 'hidden' else 'seen only by their owner'}"
+                           f" (its size may be read; name the owner `you`)", span))
+
+
+def _is_you(expr: ast.Expr, yous: frozenset[str]) -> bool:
+    return isinstance(expr, ast.NameRef) and expr.name in yous
+
+
+def _rule_exprs(rule: ast.Node) -> Iterator[ast.Expr]:
+    for pref in getattr(rule, "prefs", ()):
+        for part in (getattr(pref, "value", None), getattr(pref, "when", None)):
+            if part is not None:
+                yield part

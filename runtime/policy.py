@@ -1,0 +1,75 @@
+"""The policy bot: picks among the offered options by a spec-declared `policy`, no lookahead.
+
+The spec's policy ranks the pending options (the back end's `prefer` gives
+the indices of those it likes best); the bot picks one of them from its own
+seeded stream. It decides with its seat's knowledge: the checker rejects a
+policy that reads cards its player cannot see, and a var holding such a card
+reads as none (the bot evaluates on a copy with those vars masked).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import State, Stream, next_random
+
+
+def keep_best(best: list[int], keys: list[Any], avoid: bool) -> list[int]:
+    """The options of the highest key (the lowest, for `avoid`): one tier of a rule."""
+    top = min(keys) if avoid else max(keys)
+    return [i for i, k in zip(best, keys) if k == top]
+
+
+def prefer_options(table: dict[str, dict[str, Any]], state: State, policy: str) -> list[int]:
+    """Generated packages: the rule answering the pending decision, or every option."""
+    pending = state.pending
+    rule = table[policy].get(pending["at"])
+    if rule is None:
+        return list(range(len(pending["ids"])))
+    return rule(state, pending)
+
+
+def masked(meta, state: State, seat: int) -> State:
+    """`state`, or a shallow copy whose vars holding a card `seat` cannot see read as none."""
+    hidden = []
+    for i, kind in enumerate(meta.var_kinds):
+        card = state.vars[i] if kind == "card" else None
+        if card is not None and not _sees(meta, state, seat, state.location[card]):
+            hidden.append(i)
+    if not hidden:
+        return state
+    view = object.__new__(State)
+    for name in State.__slots__:
+        setattr(view, name, getattr(state, name))
+    view.vars = list(state.vars)
+    for i in hidden:
+        view.vars[i] = None
+    return view
+
+
+def _sees(meta, state: State, seat: int, slot: int) -> bool:
+    """Whether `seat` sees the cards of zone slot `slot` (as runtime.game.seen_slots decides)."""
+    if slot < 0 or state.revealed[slot]:
+        return True
+    zone, owner = meta.zone_of_slot(slot)
+    return zone.visibility == "public" or (zone.visibility == "owner" and owner == seat)
+
+
+class PolicyAgent:
+    """Plays the options a spec policy likes best; ties by its own random stream."""
+
+    def __init__(self, seed: int, policy: str | None = None):
+        self.stream = Stream(seed * 0x27D4EB2F + 3)
+        self.policy = policy
+
+    def choose(self, game, decision) -> str:
+        return decision.option_ids[self.pick(game.program, game.state)]
+
+    def pick(self, program, state: State) -> int:
+        """The index of the chosen pending option (MCTS rollouts call this on their worlds)."""
+        policy = self.policy or program.meta.policies[0]
+        seat = state.pending["player"]
+        best = program.prefer(masked(program.meta, state, seat), policy)
+        if len(best) == 1:
+            return best[0]
+        return best[next_random(self.stream) % len(best)]
