@@ -871,9 +871,6 @@ class BotDecl(Decl):
 
 
 @dataclass(frozen=True, slots=True)
-class RequireConnected(Node):
-    """require connected: the map graph must be connected."""
-@dataclass(frozen=True, slots=True)
 class Preference(Node):
     """prefer value / avoid value: one tier of a choice rule (higher first; avoid: lower first)."""
 
@@ -919,6 +916,9 @@ class PolicyDecl(Decl):
     rules: tuple[Node, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class RequireConnected(Node):
+    """require connected: the map graph must be connected."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,8 +51,8 @@ class Model:
     procedures: dict[str, ast.ProcedureDecl] = field(default_factory=dict)
     invariants: list[ast.InvariantDecl] = field(default_factory=list)
     bots: dict[str, ast.BotDecl] = field(default_factory=dict)
-    asserts: list[ast.AssertDecl] = field(default_factory=list)
     policies: dict[str, ast.PolicyDecl] = field(default_factory=dict)
+    asserts: list[ast.AssertDecl] = field(default_factory=list)
     tests: list[ast.TestDecl] = field(default_factory=list)
     map_rules: list[ast.Node] = field(default_factory=list)
     start: ast.ProcedureDecl | None = None
@@ -118,8 +118,8 @@ class Model:
             invariants=tuple((i.name.name, i.label) for i in self.invariants),
             effects=tuple(self.effects),
             bots=tuple(self.bots),
-            counts=self.counts(),
             policies=tuple(self.policies),
+            counts=self.counts(),
             var_kinds=tuple(self.value_kind(d.type.name) for d in self.vars.values()),
             effect_param_kinds=tuple(tuple(self.value_kind(p.type.name) for p in e.params)
                                      for e in self.effects.values()),
@@ -223,6 +223,8 @@ def _index(model: Model, decl: ast.Decl) -> None:
             model.asserts.append(decl)
         case ast.BotDecl():
             model.bots.setdefault(decl.name.name, decl)
+        case ast.PolicyDecl():
+            model.policies.setdefault(decl.name.name, decl)
         case ast.MapDecl():
             model.map_rules.extend(decl.rules)
         case ast.ChangesDecl():
@@ -244,8 +246,6 @@ def _derive_entities(model: Model) -> None:
         attrs: dict[str, Any] = {}
         if kind is not None:
             for f in kind.fields:
-        case ast.PolicyDecl():
-            model.policies.setdefault(decl.name.name, decl)
                 attrs[f.name.name] = model.literal(f.default)
         for attribute in entity.attributes:
             attrs[attribute.name.name] = model.literal(attribute.value)

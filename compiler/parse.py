@@ -356,14 +356,6 @@ class _Builder(Transformer):
     def bot_decl(self, meta, c):
         return ast.BotDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]), c[2])
 
-    def map_decl(self, meta, c):
-        return ast.MapDecl(self._span(meta), tuple(c))
-
-    def require_connected(self, meta, c):
-        return ast.RequireConnected(self._span(meta))
-
-    def require_in_region(self, meta, c):
-        return ast.RequireInRegion(self._span(meta), self._ident(c[0]))
     # -- policies
     def policy_decl(self, meta, c):
         name, label, base, *rules = c
@@ -392,6 +384,14 @@ class _Builder(Transformer):
     def avoid_option(self, meta, c):
         return ast.OptionPreference(self._span(meta), True, self._idents(c[:-1]), c[-1])
 
+    def map_decl(self, meta, c):
+        return ast.MapDecl(self._span(meta), tuple(c))
+
+    def require_connected(self, meta, c):
+        return ast.RequireConnected(self._span(meta))
+
+    def require_in_region(self, meta, c):
+        return ast.RequireInRegion(self._span(meta), self._ident(c[0]))
 
     def test_decl(self, meta, c):
         return ast.TestDecl(self._span(meta), _unquote(c[0]), tuple(c[1:]))
