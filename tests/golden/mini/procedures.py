@@ -3,7 +3,7 @@
 # Spec hash: fba098106008c222
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 48a88a6d8b9b86c14054 output e101bd528c9348bd409f
+# Fingerprint: source 521b2611dafab7822e50 output c20f622cf254056f695d
 "Mini: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -68,7 +68,7 @@ def t_doubled_0(state, v_who, v_p, v_c):
 def emit_played(state, x0, x1):
     "emit played"
     if state.trace is not None:
-        note_signal(state, "played", [x1])
+        note_signal(state, "played", [x1], x0)
     runs = []
     for effect in state.effects:
         kind = effect[0]
@@ -94,7 +94,7 @@ def resolve_event(state, card, you, at):
     if when is not None and not when(state, you, card):
         return False
     if state.trace is not None:
-        note_event(state, card)
+        note_event(state, card, you)
     enter_event(state, ENTITY_IDS[card], at)
     plain = EVENT_PLAIN.get(card)
     if plain is not None:
