@@ -1,0 +1,310 @@
+"""One spec file's AST, with its comments, as a layout document: the canonical form of the text.
+
+The rules of the layout: four spaces a level; one declaration, statement or
+body item a line; a blank line kept where the source had one (never two);
+bodies of items (effects, constraints, tests, cards, menus) always open onto
+their own lines, while a block of statements holding one simple statement
+stays on one line when it fits; long lines break before `and`/`or`,
+comparisons, `where`, `when`, `then`/`else` and between list items,
+continuing four spaces in (eight for the condition of an `if`); trailing
+comments of consecutive lines line up.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .. import ast
+from .comments import FILE_END, Attached, Comment
+from .exprs import (COMMA, INDENT, clauses, expr_doc, literal, names_doc, params_text, quote,
+                    type_text, when)
+from .statements import statement_doc
+from .layout import HARD, LINE, Doc, concat, fill, fill_parts, group, join, nest
+
+TRAILING = "\x00"  # marks a trailing comment, for aligning runs of them
+
+
+class Printer:
+    """Builds the document of one file from its declarations and attached comments."""
+
+    def __init__(self, comments: Attached, blank_above: set[int]):
+        self.comments = comments
+        self.blank_above = blank_above
+        self.emitted = 0
+
+    # ------------------------------------------------------------ sequences and comments
+    def file(self, spec_file: ast.SpecFile) -> Doc:
+        body = self._items(list(spec_file.decls), self.decl, FILE_END)
+        return concat(body, HARD) if body != "" else ""
+
+    def _items(self, items: list[ast.Node], show: Callable[[ast.Node], Doc],
+               container: ast.Node) -> Doc:
+        """Items one a line, each with its comments; the body's closing comments last."""
+        parts: list[Doc] = []
+        for item in items:
+            parts += self._with_comments(item, show(item), first=not parts)
+        for comment in self.comments.closing.get(id(container), []):
+            parts += self._comment_line(comment, first=not parts)
+        return concat(*parts)
+
+    def _with_comments(self, item: ast.Node, doc: Doc, first: bool) -> list[Doc]:
+        leading = self.comments.leading.get(id(item), [])
+        parts: list[Doc] = []
+        for number, comment in enumerate(leading):
+            parts += self._comment_line(comment, first=first and number == 0)
+        if leading or not first:
+            parts.append(HARD)
+            if item.span.line in self.blank_above:
+                parts.append(HARD)
+        parts.append(doc)
+        for comment in self.comments.trailing.get(id(item), []):
+            self.emitted += 1
+            parts.append(concat(TRAILING, comment.text))
+        return parts
+
+    def _comment_line(self, comment: Comment, first: bool) -> list[Doc]:
+        self.emitted += 1
+        parts: list[Doc] = [] if first else [HARD]
+        if comment.blank_before and not first:
+            parts.append(HARD)
+        return parts + [comment.text]
+
+    def body(self, items: list[ast.Node], show: Callable[[ast.Node], Doc],
+             container: ast.Node) -> Doc:
+        """A brace body of items, always one a line (`{ }` when empty)."""
+        inner = self._items(items, show, container)
+        if inner == "":
+            return "{ }"
+        return concat("{", nest(INDENT, HARD, inner), HARD, "}")
+
+    def with_block(self, head: Doc, block: ast.Block) -> Doc:
+        """head { ... }: on one line, head and all, when the block holds one simple
+        statement and the whole fits."""
+        if self.one_line(block):
+            return group(head, " ", self.block_parts(block))
+        return concat(head, " ", self.statement_body(block))
+
+    def statement_body(self, block: ast.Block) -> Doc:
+        return self.body(list(block.body), self.stmt, block)
+
+    def one_line(self, block: ast.Block) -> bool:
+        """A block of one simple statement, or of one loop or `if` made of such blocks."""
+        return (len(block.body) <= 1 and id(block) not in self.comments.holding
+                and all(_simple(s) or self._one_line_compound(s) for s in block.body))
+
+    def _one_line_compound(self, stmt: ast.Node) -> bool:
+        blocks = [c for c in stmt.children() if isinstance(c, ast.Block)]
+        return (isinstance(stmt, (ast.If, ast.For, ast.Repeat, ast.While))
+                and all(self.one_line(b) for b in blocks))
+
+    def block_parts(self, block: ast.Block) -> Doc:
+        if not block.body:
+            return "{ }"
+        return concat("{", nest(INDENT, LINE, self.stmt(block.body[0])), LINE, "}")
+
+    # ------------------------------------------------------------ declarations
+    def decl(self, decl: ast.Node) -> Doc:
+        return getattr(self, "decl_" + type(decl).__name__)(decl)
+
+    def decl_GameDecl(self, d: ast.GameDecl) -> Doc:
+        return f"game {d.name.name} {quote(d.title)}"
+
+    def decl_PlayersDecl(self, d: ast.PlayersDecl) -> Doc:
+        items = [f"{p.name.name} {quote(p.label)}" for p in d.players]
+        return concat("players ", nest(INDENT, fill(items, COMMA)))
+
+    def decl_ParamDecl(self, d: ast.ParamDecl) -> Doc:
+        doc = f" {quote(d.doc)}" if d.doc is not None else ""
+        domain = ""
+        if d.low is not None and d.high is not None:
+            domain = f" in {literal(d.low)}..{literal(d.high)}"
+        elif d.choices:
+            domain = " in { " + ", ".join(literal(c) for c in d.choices) + " }"
+        return f"param {d.name.name}: {type_text(d.type)} = {literal(d.default)}{domain}{doc}"
+
+    def decl_EnumDecl(self, d: ast.EnumDecl) -> Doc:
+        values = fill([v.name for v in d.values], COMMA)
+        return concat(f"enum {d.name.name} {{ ", nest(INDENT, values), " }")
+
+    def decl_TrackDecl(self, d: ast.TrackDecl) -> Doc:
+        per = " per player" if d.per_player else ""
+        return f"track {d.name.name} {quote(d.label)}{per} {d.low}..{d.high} start {d.start}"
+
+    def decl_VarDecl(self, d: ast.VarDecl) -> Doc:
+        return f"var {d.name.name}: {type_text(d.type)} = {literal(d.initial)}"
+
+    def decl_ZoneDecl(self, d: ast.ZoneDecl) -> Doc:
+        per = " per player" if d.per_player else ""
+        ordered = " ordered" if d.ordered else ""
+        return f"zone {d.name.name} {quote(d.label)}{per} {d.visibility}{ordered}"
+
+    def decl_CounterDecl(self, d: ast.CounterDecl) -> Doc:
+        per = " per player" if d.per_player else ""
+        return f"counter {d.name.name} {quote(d.label)}{per} on {d.kind.name}"
+
+    def decl_KindDecl(self, d: ast.KindDecl) -> Doc:
+        fields = [f"{f.name.name}: {type_text(f.type)}"
+                  + (f" = {literal(f.default)}" if f.default is not None else "") for f in d.fields]
+        return concat(f"kind {d.name.name}: {d.category}(", nest(INDENT, fill(fields, COMMA)), ")")
+
+    def decl_LifetimesDecl(self, d: ast.LifetimesDecl) -> Doc:
+        return concat("lifetimes ", nest(INDENT, fill([n.name for n in d.names], COMMA)))
+
+    def decl_ActionDecl(self, d: ast.ActionDecl) -> Doc:
+        return concat(f"action {d.name.name}", _params(d.params), f" {quote(d.label)}")
+
+    def decl_SignalDecl(self, d: ast.SignalDecl) -> Doc:
+        return concat(f"signal {d.name.name}", _params(d.params))
+
+    def decl_ConstraintDecl(self, d: ast.ConstraintDecl) -> Doc:
+        return concat(f"constraint {d.name.name} {quote(d.label)} ",
+                      self.body(list(d.forbids), self.item, d))
+
+    def decl_EffectDecl(self, d: ast.EffectDecl) -> Doc:
+        params = _params(d.params) if d.params else ""
+        items = sorted((*d.modifiers, *d.forbids, *d.triggers), key=lambda n: (n.span.line, n.span.column))
+        return concat(f"effect {d.name.name}", params, f" {quote(d.label)} ", self.body(items, self.item, d))
+
+    def decl_DefineDecl(self, d: ast.DefineDecl) -> Doc:
+        result = f" -> {type_text(d.type)}" if d.type is not None else ""
+        return _equation(concat(f"define {d.name.name}", _params(d.params), result), d.body)
+
+    def decl_QuantityDecl(self, d: ast.QuantityDecl) -> Doc:
+        return _equation(concat(f"quantity {d.name.name}", _params(d.params)), d.body)
+
+    def decl_ProcedureDecl(self, d: ast.ProcedureDecl) -> Doc:
+        if d.role == "start":
+            head: Doc = "start"
+        elif d.role == "procedure":
+            head = concat(f"procedure {d.name.name}", _params(d.params))
+        else:
+            head = f"{d.role} {d.name.name} {quote(d.label)}"
+        return self.with_block(head, d.body)
+
+    def decl_InvariantDecl(self, d: ast.InvariantDecl) -> Doc:
+        return _equation(f"invariant {d.name.name} {quote(d.label)}", d.test)
+
+    def decl_AssertDecl(self, d: ast.AssertDecl) -> Doc:
+        return _equation(f"assert {d.name.name} {quote(d.label)}", d.test)
+
+    def decl_BotDecl(self, d: ast.BotDecl) -> Doc:
+        return _equation(f"bot {d.name.name} {quote(d.label)}", d.value)
+
+    def decl_PolicyDecl(self, d: ast.PolicyDecl) -> Doc:
+        base = f" extends {d.extends.name}" if d.extends is not None else ""
+        return concat(f"policy {d.name.name} {quote(d.label)}{base} ", self.body(list(d.rules), self.item, d))
+
+    def decl_MapDecl(self, d: ast.MapDecl) -> Doc:
+        return concat("map ", self.body(list(d.rules), self.item, d))
+
+    def decl_ChangesDecl(self, d: ast.ChangesDecl) -> Doc:
+        return concat("changes test ", nest(INDENT, fill([quote(t) for t in d.tests], COMMA)))
+
+    def decl_TestDecl(self, d: ast.TestDecl) -> Doc:
+        return concat(f"test {quote(d.name)} ", self.body(list(d.steps), self.stmt, d))
+
+    def decl_EntityDecl(self, d: ast.EntityDecl) -> Doc:
+        parts: list[Doc] = [f"{d.kind.name.strip()} {d.name.name} {quote(d.label)}"]
+        if d.attributes:
+            attrs = [a.name.name if _bare(a) else f"{a.name.name} {literal(a.value)}" for a in d.attributes]
+            parts.append(concat(" (", fill(attrs, COMMA), ")"))
+        if d.regions:
+            parts.append(concat(" in ", fill([r.name for r in d.regions], COMMA)))
+        if d.adjacent:
+            parts += [HARD, "adjacent ", fill([a.name for a in d.adjacent], COMMA)]
+        head = nest(INDENT, *parts)
+        if not d.events:
+            return head
+        return concat(head, " ", self.body(list(d.events), self.item, d))
+
+    def decl_LinkDecl(self, d: ast.LinkDecl) -> Doc:
+        return f"link {d.first.name} -- {d.second.name}"
+
+    def decl_VariantDecl(self, d: ast.VariantDecl) -> Doc:
+        return f"variant {d.name.name} {quote(d.label)}"
+
+    def decl_ReplaceDecl(self, d: ast.ReplaceDecl) -> Doc:
+        return concat("replace ", self.decl(d.decl))
+
+    def decl_EventDecl(self, d: ast.EventDecl) -> Doc:
+        return self.with_block(clauses(f"event {d.card.name}", when(d.when)), d.body)
+
+    def decl_RemoveDecl(self, d: ast.RemoveDecl) -> Doc:
+        return f"remove {d.name.name}"
+
+    # ------------------------------------------------------------ body items
+    def item(self, node: ast.Node) -> Doc:
+        return getattr(self, "item_" + type(node).__name__)(node)
+
+    def item_Modifier(self, m: ast.Modifier) -> Doc:
+        head = concat(f"modify {m.quantity.name}{names_doc(m.names)} by ", expr_doc(m.delta))
+        low = concat("min ", expr_doc(m.low)) if m.low is not None else None
+        high = concat("max ", expr_doc(m.high)) if m.high is not None else None
+        return clauses(head, low, high, when(m.when))
+
+    def item_Forbid(self, f: ast.Forbid) -> Doc:
+        patterns = [f"{p.action.name}{names_doc(p.names)}" for p in f.patterns]
+        parts: list[Doc] = [f"forbid {patterns[0]}"]
+        for pattern in patterns[1:]:
+            parts += [COMMA, pattern]
+        return nest(INDENT, fill_parts(parts + [LINE, concat("when ", expr_doc(f.when))]))
+
+    def item_Trigger(self, t: ast.Trigger) -> Doc:
+        return self.with_block(clauses(f"on {t.signal.name}{names_doc(t.names)}", when(t.when)), t.body)
+
+    def item_EventBlock(self, e: ast.EventBlock) -> Doc:
+        return self.with_block(clauses("event", when(e.when)), e.body)
+
+    def item_ChoiceRule(self, r: ast.ChoiceRule) -> Doc:
+        head = f"choosing {r.var.name}: {type_text(r.type)}"
+        head += f" as {r.action.name}" if r.action is not None else ""
+        head += f" {quote(r.prompt)}" if r.prompt is not None else ""
+        return concat(head, " ", self.body(list(r.prefs), self.item, r))
+
+    def item_MenuRule(self, r: ast.MenuRule) -> Doc:
+        return concat(f"choosing {quote(r.prompt)} ", self.body(list(r.prefs), self.item, r))
+
+    def item_Preference(self, p: ast.Preference) -> Doc:
+        return concat("avoid " if p.avoid else "prefer ", nest(INDENT, expr_doc(p.value)))
+
+    def item_OptionPreference(self, p: ast.OptionPreference) -> Doc:
+        word = "avoid " if p.avoid else "prefer "
+        return clauses(word + ", ".join(o.name for o in p.options), when(p.when))
+
+    def item_RequireConnected(self, r: ast.RequireConnected) -> Doc:
+        return "require connected"
+
+    def item_RequireInRegion(self, r: ast.RequireInRegion) -> Doc:
+        return f"require every {r.kind.name} in region"
+
+    def item_Option(self, o: ast.Option) -> Doc:
+        return self.with_block(clauses(f"option {o.name.name} {quote(o.label)}", when(o.when)), o.body)
+
+    # ------------------------------------------------------------ statements
+    def stmt(self, s: ast.Node) -> Doc:
+        doc = statement_doc(self, s)
+        return nest(INDENT, doc) if _simple(s) else doc  # a long statement continues four in
+
+
+def _params(params: tuple[ast.Param, ...]) -> Doc:
+    return concat("(", nest(INDENT, fill(params_text(params), COMMA)), ")")
+
+
+def _equation(head: Doc, body: ast.Expr) -> Doc:
+    """`head = body`: the body on the next line, four in, when the whole does not fit."""
+    return group(head, " =", nest(INDENT, LINE, expr_doc(body)))
+
+
+
+
+def _bare(attribute: ast.AttributeValue) -> bool:
+    """`starred` for `starred true`: a bare attribute name means true."""
+    return isinstance(attribute.value, ast.BoolLit) and attribute.value.value is True
+
+
+def _simple(stmt: ast.Node) -> bool:
+    """A statement with no body of its own: it may share a line with its block's braces."""
+    return not any(isinstance(c, (ast.Block, ast.Option)) for c in stmt.children())
+
+
+__all__ = ["Printer", "TRAILING", "join", "group"]

@@ -1,0 +1,91 @@
+"""Card proof sheets: every node has words, every card of every game renders, 20 golden cards."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from compiler import ast
+from compiler.cards import card_sheets, sheet_text
+from compiler.cards.html import cards_html, words_html
+from compiler.cards.sentences import Sentences, statement_words
+from compiler.cards.words import Words, expression_words
+from support import REPO, loaded
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "cards"
+GAMES = sorted(p.name for p in (REPO / "spec").iterdir() if p.is_dir() and any(p.glob("*.rules")))
+GOLDEN_CARDS = {
+    "twilight_struggle": ["china_card", "duck_and_cover", "five_year_plan", "socialist_governments",
+                          "blockade", "nato", "red_scare_purge", "cuban_missile_crisis",
+                          "our_man_in_tehran", "olympic_games", "un_intervention"],
+    "heldenhain": ["roxy", "kiki_kleeblatt", "hanna_herzlich", "wunschbrunnen", "magier_mehrwert",
+                   "pakt_mit_preis", "zugabe", "sonderangebot", "zusammenhalt"],
+}
+EFFECT_ITEMS = (ast.Modifier, ast.Forbid, ast.Trigger)
+
+
+def test_every_node_has_words():
+    missing = [c.__name__ for c in ast.node_classes(ast.Expr) if c.__name__ not in expression_words()]
+    missing += [c.__name__ for c in ast.node_classes(ast.Stmt) if c.__name__ not in statement_words()]
+    missing += [c.__name__ for c in EFFECT_ITEMS if not hasattr(Sentences, "i_" + c.__name__)]
+    assert not missing, f"nodes the card sheets cannot put into words: {missing}"
+
+
+def test_a_construct_without_words_is_said_so_plainly():
+    words = Words(loaded(REPO / "spec" / "twilight_struggle").model)
+
+    class Novel(ast.Expr):
+        __slots__ = ()
+
+    novel = object.__new__(Novel)
+    assert words.expr(novel) == "[not put into words: Novel; see the spec text]"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_card_of_every_game_renders(game):
+    spec = loaded(REPO / "spec" / game)
+    sheets = card_sheets(spec.model)
+    assert len(sheets) == len(spec.model.cards())
+    text = "".join(sheet_text(s) for s in sheets)
+    assert "not put into words" not in text  # the renderer knows every construct the specs use
+    page = cards_html(spec.model.title, game, sheets)
+    assert page.count('<section class="card"') == len(sheets)
+
+
+def test_the_words_use_the_specs_labels():
+    sheets = {s.name: s for s in card_sheets(loaded(REPO / "spec" / "twilight_struggle").model)}
+    text = sheet_text(sheets["socialist_governments"])
+    assert "Remove 1 USA Influence from `c`." in text
+    assert "Western Europe" in text and "(asked: “Socialist Governments: remove 1 US influence where?”)" in text
+    assert "only if not `starred_event_played`(The Iron Lady)" in text
+
+
+def test_code_names_are_shown_as_code_and_the_rest_escaped():
+    assert str(words_html("Do `gain_vp`(<USA>, 2).")) == "Do <code>gain_vp</code>(&lt;USA&gt;, 2)."
+
+
+def _golden_sheets() -> dict[str, str]:
+    out = {}
+    for game, names in GOLDEN_CARDS.items():
+        sheets = {s.name: s for s in card_sheets(loaded(REPO / "spec" / game).model)}
+        for name in names:
+            out[f"{game}.{name}.txt"] = sheet_text(sheets[name])
+    return out
+
+
+def test_twenty_cards_match_their_golden_files():
+    sheets = _golden_sheets()
+    assert len(sheets) == 20
+    if os.environ.get("RULESPEC_UPDATE_GOLDEN") == "1":
+        GOLDEN.mkdir(parents=True, exist_ok=True)
+        for stale in GOLDEN.glob("*.txt"):
+            stale.unlink()
+        for name, text in sheets.items():
+            (GOLDEN / name).write_text(text, encoding="utf-8")
+    expected = {p.name: p.read_text(encoding="utf-8") for p in GOLDEN.glob("*.txt")}
+    assert sorted(expected) == sorted(sheets), "run with RULESPEC_UPDATE_GOLDEN=1 to write them"
+    for name, text in sheets.items():
+        assert text == expected[name], (
+            f"tests/golden/cards/{name} differs: rerun with RULESPEC_UPDATE_GOLDEN=1 and review the diff")
