@@ -27,13 +27,14 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 2efbbd3c76028207
-# Fingerprint: source 4e4433d1b16078e4f1c7 output e33d3269eb826afba93f
+# Fingerprint: source c5d0a92e6a320ef2878c output 24ddf6eccef7f3468fc3
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
+from runtime.policy import prefer_options
 from runtime.state import GameOver, RuleError
 from .tables import META
-from .rules import BOTS, INVARIANTS
+from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
@@ -97,6 +98,10 @@ class GeneratedProgram:
     def evaluate(self, state, bot, player):
         """A spec-declared `bot` evaluation of the position for `player`."""
         return BOTS[bot](state, player)
+
+    def prefer(self, state, policy):
+        """The pending options a spec-declared policy likes best, by index."""
+        return prefer_options(POLICIES, state, policy)
 
     def test_keys(self):
         """The keys of every test block and expectation compiled here."""

@@ -27,7 +27,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 2efbbd3c76028207
-# Fingerprint: source 9896aaf54eac6f49b6bc output 0418b237c6b76cebf54f
+# Fingerprint: source 62a2db1491f2bcb8dea5 output 5ab51bac99036851e9f0
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1224,3 +1224,9 @@ BOTS = {
     "der_wegweiser": bot_der_wegweiser,
     "fraeulein_rabatt": bot_fraeulein_rabatt,
 }
+
+
+# ---------------------------------------------------------------- policies
+
+
+POLICIES = {}

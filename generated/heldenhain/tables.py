@@ -27,7 +27,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 2efbbd3c76028207
-# Fingerprint: source c451c6c275320153e575 output f2bbc9da7f7cd7e1c6a0
+# Fingerprint: source fa6d2f5faafc6f8c5e37 output d7d369093642324c0a52
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -2343,6 +2343,7 @@ META = GameMeta(
         "der_wegweiser",
         "fraeulein_rabatt",
     ),
+    policies=(),
     counts={
         "spaces": 0,
         "regions": 0,

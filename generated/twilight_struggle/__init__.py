@@ -10,12 +10,13 @@
 #     twilight_struggle/frame.rules
 #     twilight_struggle/map.rules
 #     twilight_struggle/operations.rules
+#     twilight_struggle/policies.rules
 #     twilight_struggle/scoring.rules
 #     twilight_struggle/setup.rules
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 1114c7c3b6ca1e94
+# Spec hash: 84b5777a75f01256
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -26,17 +27,18 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source ddb4b290452cb11a2ebf output 28dcce0e2ec66149fc9d
+# Fingerprint: source 796701eb8062dfdb97d7 output 4f0631717a4f164e3076
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
+from runtime.policy import prefer_options
 from runtime.state import GameOver, RuleError
 from .tables import META
-from .rules import BOTS, INVARIANTS
+from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "1114c7c3b6ca1e94"
+SPEC_HASH = "84b5777a75f01256"
 TESTS_HASH = "6b32bceaf5a2ebd9"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
@@ -96,6 +98,10 @@ class GeneratedProgram:
     def evaluate(self, state, bot, player):
         """A spec-declared `bot` evaluation of the position for `player`."""
         return BOTS[bot](state, player)
+
+    def prefer(self, state, policy):
+        """The pending options a spec-declared policy likes best, by index."""
+        return prefer_options(POLICIES, state, policy)
 
     def test_keys(self):
         """The keys of every test block and expectation compiled here."""

@@ -10,12 +10,13 @@
 #     twilight_struggle/frame.rules
 #     twilight_struggle/map.rules
 #     twilight_struggle/operations.rules
+#     twilight_struggle/policies.rules
 #     twilight_struggle/scoring.rules
 #     twilight_struggle/setup.rules
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 1114c7c3b6ca1e94
+# Spec hash: 84b5777a75f01256
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -26,10 +27,11 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source a0ccfb812a2229b9c824 output eb53017bcb0362f73e6b
+# Fingerprint: source eb634c57732b10ef07dc output e1bf7828f925ce9f4603
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
+from runtime.policy import keep_best
 from runtime.state import is_active
 from runtime.values import attr_of, collection_of, event_allowed, member_of, opponent_of
 from .tables import (
@@ -61,9 +63,11 @@ from .tables import (
     E_cuba,
     E_czechoslovakia,
     E_defectors,
+    E_duck_and_cover,
     E_egypt,
     E_europe,
     E_europe_scoring,
+    E_five_year_plan,
     E_france,
     E_gulf_states,
     E_hungary,
@@ -81,12 +85,14 @@ from .tables import (
     E_middle_east_scoring,
     E_missile_envy,
     E_north_sea_oil,
+    E_olympic_games,
     E_romania,
     E_saudi_arabia,
     E_south_america,
     E_south_america_scoring,
     E_southeast_asia,
     E_southeast_asia_scoring,
+    E_soviets_shoot_down_kal_007,
     E_sudan,
     E_syria,
     E_taiwan,
@@ -97,6 +103,7 @@ from .tables import (
     E_uk,
     E_un_intervention,
     E_venezuela,
+    E_we_will_bury_you,
     E_west_germany,
     E_yugoslavia,
     KS_country,
@@ -760,6 +767,133 @@ def d_war_penalty(state, v_defender, v_target, v_target_counts):
         + (1 if d_adjacent_to_superpower_of(state, v_defender, v_target) else 0)
         + (1 if v_target_counts and d_controls(state, v_defender, v_target) else 0)
     )
+
+
+def d_degrades_defcon(state, v_c):
+    "define degrades_defcon"
+    # spec: spec/twilight_struggle/policies.rules:14
+    return (
+        v_c == E_duck_and_cover
+        or v_c == E_we_will_bury_you
+        or v_c == E_soviets_shoot_down_kal_007
+        or v_c == E_olympic_games
+    )
+
+
+def d_nuclear_risk(state, v_p, v_c):
+    "define nuclear_risk"
+    # spec: spec/twilight_struggle/policies.rules:21
+    return bool(
+        state.tracks[0] <= 2
+        and not d_may_attempt_space(state, v_p, v_c)
+        and (
+            d_degrades_defcon(state, v_c)
+            and d_their_event(state, v_p, v_c)
+            or v_c == E_five_year_plan
+            and d_their_event(state, v_p, v_c)
+            and any(
+                c_x != v_c
+                and d_degrades_defcon(state, c_x)
+                and d_their_event(state, v_p, c_x)
+                for c_x in state.zones[2 + v_p]
+            )
+        )
+    )
+
+
+def d_nuclear_headline(state, v_c):
+    "define nuclear_headline"
+    # spec: spec/twilight_struggle/policies.rules:28
+    return bool(state.tracks[0] <= 2 and d_degrades_defcon(state, v_c))
+
+
+def d_suicidal_coup(state, v_p, v_c):
+    "define suicidal_coup"
+    # spec: spec/twilight_struggle/policies.rules:32
+    return (
+        state.tracks[0] <= 2
+        and q_coup_defcon_loss(state, v_p, v_c) > 0
+        or is_active(state, 17, [v_p])
+    )
+
+
+def d_safe_coup_target(state, v_p):
+    "define safe_coup_target"
+    # spec: spec/twilight_struggle/policies.rules:35
+    return any(
+        state.counters[1 + opponent_of(v_p, 2)][c_c] > 0
+        and allowed_coup(state, v_p, c_c)
+        and not d_suicidal_coup(state, v_p, c_c)
+        for c_c in K_country
+    )
+
+
+def d_scoring_gain(state, v_p, v_c):
+    "define scoring_gain"
+    # spec: spec/twilight_struggle/policies.rules:41
+    return (
+        d_southeast_asia_points(state, v_p)
+        - d_southeast_asia_points(state, opponent_of(v_p, 2))
+        if v_c == E_southeast_asia_scoring
+        else (
+            d_region_points(state, v_p, d_scoring_region_of(state, v_c))
+            - d_region_points(
+                state, opponent_of(v_p, 2), d_scoring_region_of(state, v_c)
+            )
+            if attr_of(
+                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:43:13"
+            )
+            else 0
+        )
+    )
+
+
+def d_control_with_one(state, v_p, v_c):
+    "define control_with_one"
+    # spec: spec/twilight_struggle/policies.rules:47
+    return (
+        not d_controls(state, v_p, v_c)
+        and state.counters[1 + v_p][v_c] + 1
+        >= attr_of(
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:49:32"
+        )
+        and state.counters[1 + v_p][v_c]
+        + 1
+        - state.counters[1 + opponent_of(v_p, 2)][v_c]
+        >= attr_of(
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:50:60"
+        )
+    )
+
+
+def d_coup_margin(state, v_p, v_c):
+    "define coup_margin"
+    # spec: spec/twilight_struggle/policies.rules:53
+    return (
+        7
+        + 2 * q_ops_value(state, v_p, state.vars[6])
+        - 4
+        * attr_of(
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:54:51"
+        )
+    )
+
+
+def d_my_event(state, v_p, v_c):
+    "define my_event"
+    # spec: spec/twilight_struggle/policies.rules:56
+    return (
+        attr_of(A_side, v_c, "side", "spec/twilight_struggle/policies.rules:56:47")
+        == v_p
+    )
+
+
+def d_their_event(state, v_p, v_c):
+    "define their_event"
+    # spec: spec/twilight_struggle/policies.rules:57
+    return attr_of(
+        A_side, v_c, "side", "spec/twilight_struggle/policies.rules:57:50"
+    ) == opponent_of(v_p, 2)
 
 
 def d_space_ops_needed(state, v_box_number):
@@ -1446,4 +1580,532 @@ INVARIANTS = (
 BOTS = {
     "positional": bot_positional,
     "points_only": bot_points_only,
+}
+
+
+# ---------------------------------------------------------------- policies
+
+
+def pol_careful_0(state, pending):
+    "policy careful, rule 1: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:62
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:63
+    best = keep_best(
+        best,
+        [d_nuclear_risk(state, v_you, v_c) for v_c in [values[i] for i in best]],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:64
+    best = keep_best(
+        best,
+        [
+            A_scoring[v_c] and d_scoring_gain(state, v_you, v_c) > 0
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:65
+    best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:66
+    best = keep_best(
+        best, [v_c == E_china_card for v_c in [values[i] for i in best]], True
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:67
+    best = keep_best(
+        best,
+        [
+            bool(
+                d_their_event(state, v_you, v_c) and q_ops_value(state, v_you, v_c) < 3
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:68
+    best = keep_best(
+        best,
+        [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_1(state, pending):
+    "policy careful, rule 2: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:70
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:71
+    best = keep_best(
+        best,
+        [d_nuclear_headline(state, v_c) for v_c in [values[i] for i in best]],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:72
+    best = keep_best(
+        best,
+        [d_their_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:73
+    best = keep_best(
+        best,
+        [
+            A_scoring[v_c] and d_scoring_gain(state, v_you, v_c) > 0
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:74
+    best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:75
+    best = keep_best(
+        best,
+        [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:76
+    best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_2(state, pending):
+    "policy careful, rule 3: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:78
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:79
+    if d_their_event(state, v_you, state.vars[6]):
+        best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:80
+    if state.tracks[0] <= 2 and d_degrades_defcon(state, state.vars[6]):
+        best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:81
+    if d_my_event(state, v_you, state.vars[6]):
+        best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:82
+    best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_3(state, pending):
+    "policy careful, rule 4: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:86
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:87
+    if d_degrades_defcon(state, state.vars[6]):
+        best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_4(state, pending):
+    "policy careful, rule 5: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:89
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:90
+    if state.tracks[0] <= 2:
+        best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:91
+    best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_5(state, pending):
+    "policy careful, rule 6: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:93
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:94
+    if not d_safe_coup_target(state, v_you):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:95
+    if state.tracks[4 + v_you] < state.tracks[0] and state.tracks[0] >= 3:
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:96
+    best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:97
+    best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_6(state, pending):
+    "policy careful, rule 7: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:99
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:100
+    best = keep_best(
+        best,
+        [
+            d_suicidal_coup(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:101
+    best = keep_best(
+        best,
+        [A_battleground[v_target] for v_target in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:102
+    best = keep_best(
+        best,
+        [
+            d_coup_margin(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:103
+    best = keep_best(
+        best,
+        [
+            state.counters[1 + opponent_of(v_you, 2)][v_target]
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_7(state, pending):
+    "policy careful, rule 8: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:105
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:106
+    best = keep_best(
+        best,
+        [
+            d_realign_modifier(state, v_you, v_target)
+            - d_realign_modifier(state, opponent_of(v_you, 2), v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:107
+    best = keep_best(
+        best,
+        [A_battleground[v_target] for v_target in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:108
+    best = keep_best(
+        best,
+        [
+            state.counters[1 + opponent_of(v_you, 2)][v_target]
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_8(state, pending):
+    "policy careful, rule 9: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:110
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:111
+    best = keep_best(
+        best,
+        [
+            bool(
+                A_battleground[v_target] and d_control_with_one(state, v_you, v_target)
+            )
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:112
+    best = keep_best(
+        best,
+        [
+            A_battleground[v_target] and not d_controls(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:113
+    best = keep_best(
+        best,
+        [
+            d_control_with_one(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:114
+    best = keep_best(
+        best,
+        [d_controls(state, v_you, v_target) for v_target in [values[i] for i in best]],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:115
+    best = keep_best(
+        best,
+        [
+            d_influence_cost(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_9(state, pending):
+    "policy careful, rule 10: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:117
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:118
+    best = keep_best(
+        best,
+        [
+            d_suicidal_coup(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:119
+    best = keep_best(
+        best,
+        [A_battleground[v_target] for v_target in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:120
+    best = keep_best(
+        best,
+        [
+            state.counters[1 + opponent_of(v_you, 2)][v_target]
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_10(state, pending):
+    "policy careful, rule 11: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:122
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:123
+    best = keep_best(
+        best, [v_level <= 2 for v_level in [values[i] for i in best]], True
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_11(state, pending):
+    "policy careful, rule 12: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:125
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:126
+    if state.tracks[0] <= 3:
+        best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_12(state, pending):
+    "policy careful, rule 13: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:128
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:129
+    best = keep_best(best, [ids[i] in ("take",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_13(state, pending):
+    "policy careful, rule 14: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:131
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:132
+    best = keep_best(best, [ids[i] in ("use",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_14(state, pending):
+    "policy careful, rule 15: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:135
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:136
+    best = keep_best(
+        best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:137
+    best = keep_best(
+        best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+POLICIES = {
+    "careful": {
+        "spec/twilight_struggle/card_play.rules:101:9": pol_careful_3,
+        "spec/twilight_struggle/card_play.rules:54:9": pol_careful_0,
+        "spec/twilight_struggle/card_play.rules:77:9": pol_careful_2,
+        "spec/twilight_struggle/cards.rules:141:17": pol_careful_14,
+        "spec/twilight_struggle/cards.rules:168:25": pol_careful_14,
+        "spec/twilight_struggle/cards.rules:176:21": pol_careful_14,
+        "spec/twilight_struggle/cards.rules:207:13": pol_careful_14,
+        "spec/twilight_struggle/cards.rules:222:9": pol_careful_4,
+        "spec/twilight_struggle/cards.rules:260:13": pol_careful_14,
+        "spec/twilight_struggle/cards.rules:274:17": pol_careful_14,
+        "spec/twilight_struggle/cards.rules:289:9": pol_careful_14,
+        "spec/twilight_struggle/cards.rules:327:17": pol_careful_14,
+        "spec/twilight_struggle/cards.rules:344:17": pol_careful_14,
+        "spec/twilight_struggle/cards.rules:359:13": pol_careful_14,
+        "spec/twilight_struggle/cards.rules:401:21": pol_careful_14,
+        "spec/twilight_struggle/cards.rules:404:21": pol_careful_14,
+        "spec/twilight_struggle/cards.rules:71:17": pol_careful_14,
+        "spec/twilight_struggle/event_helpers.rules:83:5": pol_careful_13,
+        "spec/twilight_struggle/events_late.rules:221:17": pol_careful_9,
+        "spec/twilight_struggle/events_late.rules:296:17": pol_careful_14,
+        "spec/twilight_struggle/events_late.rules:324:13": pol_careful_9,
+        "spec/twilight_struggle/events_late.rules:341:9": pol_careful_14,
+        "spec/twilight_struggle/events_late.rules:34:13": pol_careful_14,
+        "spec/twilight_struggle/events_late.rules:422:5": pol_careful_14,
+        "spec/twilight_struggle/events_late.rules:470:17": pol_careful_14,
+        "spec/twilight_struggle/events_late.rules:489:13": pol_careful_14,
+        "spec/twilight_struggle/events_late.rules:48:13": pol_careful_14,
+        "spec/twilight_struggle/events_late.rules:493:13": pol_careful_14,
+        "spec/twilight_struggle/events_late.rules:517:9": pol_careful_14,
+        "spec/twilight_struggle/events_mid.rules:234:5": pol_careful_11,
+        "spec/twilight_struggle/events_mid.rules:246:5": pol_careful_10,
+        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_14,
+        "spec/twilight_struggle/events_mid.rules:265:13": pol_careful_9,
+        "spec/twilight_struggle/events_mid.rules:280:9": pol_careful_14,
+        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_14,
+        "spec/twilight_struggle/events_mid.rules:429:13": pol_careful_14,
+        "spec/twilight_struggle/events_mid.rules:468:13": pol_careful_14,
+        "spec/twilight_struggle/events_mid.rules:568:9": pol_careful_14,
+        "spec/twilight_struggle/events_mid.rules:603:17": pol_careful_14,
+        "spec/twilight_struggle/events_mid.rules:666:9": pol_careful_14,
+        "spec/twilight_struggle/events_mid.rules:728:13": pol_careful_14,
+        "spec/twilight_struggle/events_mid.rules:741:9": pol_careful_14,
+        "spec/twilight_struggle/events_mid.rules:756:13": pol_careful_14,
+        "spec/twilight_struggle/events_mid.rules:815:17": pol_careful_14,
+        "spec/twilight_struggle/events_mid.rules:821:29": pol_careful_14,
+        "spec/twilight_struggle/operations.rules:101:9": pol_careful_8,
+        "spec/twilight_struggle/operations.rules:136:9": pol_careful_7,
+        "spec/twilight_struggle/operations.rules:170:5": pol_careful_6,
+        "spec/twilight_struggle/operations.rules:56:5": pol_careful_5,
+        "spec/twilight_struggle/setup.rules:28:9": pol_careful_14,
+        "spec/twilight_struggle/setup.rules:46:9": pol_careful_14,
+        "spec/twilight_struggle/turn.rules:155:5": pol_careful_12,
+        "spec/twilight_struggle/turn.rules:87:9": pol_careful_1,
+    },
 }

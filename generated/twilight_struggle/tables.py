@@ -10,12 +10,13 @@
 #     twilight_struggle/frame.rules
 #     twilight_struggle/map.rules
 #     twilight_struggle/operations.rules
+#     twilight_struggle/policies.rules
 #     twilight_struggle/scoring.rules
 #     twilight_struggle/setup.rules
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 1114c7c3b6ca1e94
+# Spec hash: 84b5777a75f01256
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -26,7 +27,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source 5bf40b12f2111a2aaba7 output 64965d094fd8b0a84b9e
+# Fingerprint: source 529fc9dfd5e21baf339e output a0bf8d7d94100cbd1ee3
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -34,7 +35,7 @@ from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="1114c7c3b6ca1e94",
+    spec_hash="84b5777a75f01256",
     spec_files=(
         "twilight_struggle/bots.rules",
         "twilight_struggle/card_play.rules",
@@ -47,6 +48,7 @@ META = GameMeta(
         "twilight_struggle/frame.rules",
         "twilight_struggle/map.rules",
         "twilight_struggle/operations.rules",
+        "twilight_struggle/policies.rules",
         "twilight_struggle/scoring.rules",
         "twilight_struggle/setup.rules",
         "twilight_struggle/space_race.rules",
@@ -1015,6 +1017,7 @@ META = GameMeta(
         "shuttle_diplomacy_in_effect",
     ),
     bots=("positional", "points_only"),
+    policies=("careful",),
     counts={
         "spaces": 86,
         "regions": 9,

@@ -10,12 +10,13 @@
 #     twilight_struggle/frame.rules
 #     twilight_struggle/map.rules
 #     twilight_struggle/operations.rules
+#     twilight_struggle/policies.rules
 #     twilight_struggle/scoring.rules
 #     twilight_struggle/setup.rules
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 1114c7c3b6ca1e94
+# Spec hash: 84b5777a75f01256
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules

@@ -3,13 +3,14 @@
 # Spec hash: fba098106008c222
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 281ee6b02c1bf4b1b2c9 output e79e383e7a8cc7b8fa3d
+# Fingerprint: source 91a7bb67b3600ad25abe output 8e462a260ef7d64286c6
 "Mini: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
+from runtime.policy import prefer_options
 from runtime.state import GameOver, RuleError
 from .tables import META
-from .rules import BOTS, INVARIANTS
+from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
@@ -73,6 +74,10 @@ class GeneratedProgram:
     def evaluate(self, state, bot, player):
         """A spec-declared `bot` evaluation of the position for `player`."""
         return BOTS[bot](state, player)
+
+    def prefer(self, state, policy):
+        """The pending options a spec-declared policy likes best, by index."""
+        return prefer_options(POLICIES, state, policy)
 
     def test_keys(self):
         """The keys of every test block and expectation compiled here."""

@@ -3,7 +3,7 @@
 # Spec hash: fba098106008c222
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source f61a70d741d445017351 output 44622074f9cd54e52605
+# Fingerprint: source 23b361c94189f298d168 output 3004b7a52fe933ce0357
 "Mini: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.values import attr_of
@@ -79,3 +79,9 @@ def inv_score_bounds(state):
 
 INVARIANTS = (("score_bounds", "scores stay in range", inv_score_bounds),)
 BOTS = {}
+
+
+# ---------------------------------------------------------------- policies
+
+
+POLICIES = {}

@@ -3,7 +3,7 @@
 # Spec hash: fba098106008c222
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 4f48ae8da32318765bb5 output 2fe2f15d8786f0ee5452
+# Fingerprint: source 66f9eb46010617500e1a output 05da610a21edaf20c612
 "Mini: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -89,6 +89,7 @@ META = GameMeta(
     invariants=(("score_bounds", "scores stay in range"),),
     effects=("doubled",),
     bots=(),
+    policies=(),
     counts={
         "spaces": 3,
         "regions": 2,
