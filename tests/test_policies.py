@@ -1,0 +1,226 @@
+"""Policies: what a spec's `policy` prefers, alike on both back ends; the policy and MCTS bots.
+
+A small game with every kind of rule (a `chooses` over cards, numbers and
+players, a menu, `extends`) pins down the semantics: tiers in order, `avoid`
+for the lowest, ties left to the bot's stream, a card var the player cannot
+see read as none. Twilight Struggle's policy agrees on both back ends at every
+decision of games played by policy bots in lockstep.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from runtime.agents import make_agent, parse_agents, seat_agents
+from runtime.game import Game
+from runtime.mcts import MctsAgent
+from runtime.policy import PolicyAgent, masked
+from support import BACKENDS, TS, need_ts, program
+
+PREFS = """\
+game prefs "Prefs"
+players north "North", south "South"
+track score "Score" per player 0..99 start 0
+zone deck "Deck" hidden ordered
+zone hand "Hand" per player owner
+zone table "Table" public
+enum color { red, blue }
+kind card: card(points: int, color: color)
+card c1 "C1" (points 1, color red)
+card c2 "C2" (points 2, color blue)
+card c3 "C3" (points 3, color red)
+card c4 "C4" (points 4, color blue)
+card c5 "C5" (points 5, color red)
+card c6 "C6" (points 6, color blue)
+card c7 "C7" (points 7, color red)
+var held: card? = none
+action play(p: player, c: card) "Play"
+bot lead "Lead" = score(you) - score(opponent(you))
+start {
+    move all c in card to deck
+    shuffle deck
+    for p in players { repeat 3 { move top(deck) to hand(p) } }
+    set held to top(deck)
+    north chooses "Finish?" {
+        option play_on "Play on" { }
+        option lose_now "Give up" { win south "north gave up" }
+        option win_now "Claim the game" { win north "north claimed it" }
+    }
+    repeat 3 {
+        for p in players {
+            p chooses c in hand(p) as play(p, c) "Play which card?"
+            move c to table
+            add c.points to score(p)
+            p chooses "Bonus?" {
+                option double "Double" when score(p) < 10 { add c.points to score(p) }
+                option safe "Safe" { add 1 to score(p) }
+                option skip "Skip" { }
+            }
+            p chooses n in 0..3 "How many more?"
+            add n to score(p)
+            p chooses q in players "Who scores?"
+            add 1 to score(q)
+        }
+    }
+    if score(north) > score(south) { win north "more points" }
+    if score(south) > score(north) { win south "more points" }
+    win none "a tie"
+}
+policy points "Points" {
+    choosing c: card as play {
+        avoid c.color == blue and score(you) > 5
+        prefer c.points
+    }
+    choosing "Bonus?" {
+        prefer double when held == none
+        avoid skip
+    }
+    choosing n: int {
+        prefer n % 2 == 0
+        prefer n
+    }
+    choosing q: player { prefer q == you }
+}
+policy thrifty "Thrifty" extends points {
+    choosing c: card { avoid c.points }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def prefs(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("prefs")
+    (folder / "prefs.rules").write_text(PREFS, encoding="utf-8")
+    return folder
+
+
+def _programs(folder: Path):
+    return [program(folder, backend) for backend in BACKENDS]
+
+
+def _play_to(game: Game, prompt: str, bot) -> None:
+    while game.decision.prompt != prompt:
+        game.choose(bot.choose(game, game.decision))
+
+
+def _labels(game: Game, best: list[int]) -> list[str]:
+    return [game.decision.option_ids[i] for i in best]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tiers_in_order_avoid_lowest_and_extends(prefs, backend):
+    prog = program(prefs, backend)
+    game = Game(prog, seed=3)
+    game.choose("play_on")
+    slot = next(z.slot for z in prog.meta.zones if z.name == "hand")  # hand(north)
+    hand = [prog.meta.entity_ids[c] for c in game.state.zones[slot]]
+    best = _labels(game, prog.prefer(game.state, "points"))
+    assert best == [max(hand, key=lambda c: int(c[1:]))]  # score 0: the most points, any colour
+    assert _labels(game, prog.prefer(game.state, "thrifty")) == [min(hand, key=lambda c: int(c[1:]))]
+    first = PolicyAgent(1, "points")
+    _play_to(game, "How many more?", first)
+    assert _labels(game, prog.prefer(game.state, "points")) == ["2"]  # even first, then the most
+    game.choose("0")
+    assert _labels(game, prog.prefer(game.state, "thrifty")) == ["north"]  # inherited from points
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_card_var_the_player_cannot_see_reads_as_none(prefs, backend):
+    prog = program(prefs, backend)
+    game = Game(prog, seed=5)
+    game.choose("play_on")
+    bot = PolicyAgent(2, "points")
+    _play_to(game, "Bonus?", bot)
+    assert game.state.vars[0] is not None  # `held` is the deck's top card: north cannot see it
+    seat = game.state.pending["player"]
+    assert _labels(game, prog.prefer(game.state, "points")) == ["double", "safe"]
+    assert _labels(game, prog.prefer(masked(prog.meta, game.state, seat), "points")) == ["double"]
+    assert bot.choose(game, game.decision) == "double"
+
+
+def test_both_back_ends_prefer_alike_at_every_decision(prefs):
+    interpreted, generated = _programs(prefs)
+    checked = 0
+    for seed in range(40):
+        game = Game(generated, seed=seed)
+        game.choose("play_on")
+        bots = seat_agents(("random", "policy:thrifty"), generated.meta.players, seed)
+        while not game.over:
+            for policy in generated.meta.policies:
+                assert generated.prefer(game.state, policy) == interpreted.prefer(game.state, policy), seed
+                checked += 1
+            game.choose(bots[game.decision.player].choose(game, game.decision))
+    assert checked > 1000
+
+
+def test_policy_games_agree_move_for_move_on_both_back_ends(prefs):
+    for seed in range(20):
+        games = [Game(p, seed=seed) for p in _programs(prefs)]
+        bots = [seat_agents(("policy", "policy:thrifty"), g.meta.players, seed) for g in games]
+        while not games[0].over:
+            picks = [b[g.decision.player].choose(g, g.decision) for g, b in zip(games, bots)]
+            assert picks[0] == picks[1], seed
+            for g in games:
+                g.choose(picks[0])
+        assert games[0].choices == games[1].choices and games[0].winner == games[1].winner
+
+
+def test_ties_are_broken_by_the_bots_own_stream(prefs):
+    prog = program(prefs, "generated")
+    game = Game(prog, seed=2)  # no rule answers "Finish?": all three options tie
+    assert prog.prefer(game.state, "points") == [0, 1, 2]
+    picks = [PolicyAgent(seed, "points").choose(game, game.decision) for seed in range(12)]
+    assert len(set(picks)) > 1
+    assert picks == [PolicyAgent(seed, "points").choose(game, game.decision) for seed in range(12)]
+
+
+def test_mcts_finds_the_winning_move_the_policy_ignores(prefs):
+    for backend in BACKENDS:
+        prog = program(prefs, backend)
+        picks = [MctsAgent(seed, "points", playouts=16).choose(game, game.decision)
+                 for seed, game in ((s, Game(prog, seed=s)) for s in range(3))]
+        assert picks == ["win_now"] * 3, backend
+
+
+def test_mcts_is_deterministic_and_plays_legal_moves(prefs):
+    prog = program(prefs, "generated")
+    runs = []
+    for _ in range(2):
+        game = Game(prog, seed=11)
+        game.choose("play_on")
+        bots = {p: MctsAgent(4, playouts=6) for p in prog.meta.players}
+        while not game.over:
+            game.choose(bots[game.decision.player].choose(game, game.decision))
+        runs.append(game.choices)
+    assert runs[0] == runs[1]
+
+
+def test_agent_names_are_checked_against_the_spec(prefs):
+    meta = program(prefs, "generated").meta
+    assert parse_agents("policy,mcts:thrifty", meta.players, meta.bots, meta.policies) == (
+        "policy", "mcts:thrifty")
+    with pytest.raises(ValueError, match="unknown policy 'nope'.*points, thrifty"):
+        parse_agents("policy:nope", meta.players, meta.bots, meta.policies)
+    with pytest.raises(ValueError, match="needs a `policy`"):
+        parse_agents("policy", meta.players, meta.bots, ())
+    assert isinstance(make_agent("policy:thrifty", 1), PolicyAgent)
+
+
+def test_twilight_struggle_policy_agrees_on_both_back_ends():
+    need_ts()
+    interpreted, generated = program(TS, "interpreted"), program(TS, "generated")
+    assert generated.meta.policies
+    for seed in (1, 2):
+        games = [Game(p, seed=seed) for p in (interpreted, generated)]
+        bots = [seat_agents(("policy", "policy"), g.meta.players, seed) for g in games]
+        while not games[0].over and games[0].decisions < 250:
+            state = games[1].state
+            for policy in generated.meta.policies:
+                assert interpreted.prefer(state, policy) == generated.prefer(state, policy), seed
+            picks = [b[g.decision.player].choose(g, g.decision) for g, b in zip(games, bots)]
+            assert picks[0] == picks[1], (seed, games[0].decisions)
+            for g in games:
+                g.choose(picks[0])
+            assert games[0].state.public_part() == games[1].state.public_part()
