@@ -22,7 +22,7 @@ from .errors import InternalError, SpecError
 from .loader import (REPO_ROOT, LoadedSpec, available_variants, find_spec_dir, load_spec,
                      test_variant_sets)
 from runtime import record as records
-from runtime.agents import DEFAULT_MAX_DECISIONS, parse_agents, play_out, seat_agents
+from runtime.agents import DEFAULT_MAX_DECISIONS, default_agent, parse_agents, play_out, seat_agents
 from runtime.game import Game
 from runtime.files import WriteError
 from runtime.state import RuleError
@@ -149,7 +149,7 @@ def _program(loaded: LoadedSpec, backend: str, package: str | None = None):
 
 def _agents(text: str, meta) -> tuple[str, ...]:
     try:
-        return parse_agents(text, meta.players, getattr(meta, "bots", ()))
+        return parse_agents(text, meta.players, getattr(meta, "bots", ()), getattr(meta, "policies", ()))
     except ValueError as err:
         raise UserError(str(err)) from None
 
@@ -571,7 +571,9 @@ def _fuzz_summary(out: dict[str, Any], coverage: dict[str, dict[str, int]]) -> N
               help="The variant set to compare with: 'base' for the base game (repeatable).")
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=1, show_default=True, type=int)
-@click.option("--agents", default="random", show_default=True, metavar="A,B")
+@click.option("--agents", default=None, metavar="A,B",
+              help="The bots (default: the balance bot, runtime.agents.default_agent: the spec's"
+                   " first policy, random for a spec without one).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
 @click.option("--executor", type=click.Choice(("local", "ray")), default="local", show_default=True)
 @click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
@@ -597,7 +599,7 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
     if base is not None:
         _program(base, backend)  # fail here, in one line, if it cannot run
     meta = program.meta
-    names = _agents(agents, meta)
+    names = _agents(agents or default_agent(meta), meta)
     values = _params(meta, params)
     sets = [loaded] + ([base] if base is not None else [])
     factories = [backends.ProgramRef.of(s, backend) for s in sets]

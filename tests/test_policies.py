@@ -224,3 +224,16 @@ def test_twilight_struggle_policy_agrees_on_both_back_ends():
             for g in games:
                 g.choose(picks[0])
             assert games[0].state.public_part() == games[1].state.public_part()
+
+
+def test_simulate_plays_the_balance_bot_unless_told_otherwise(prefs):
+    import json
+
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+    from support import MINI
+    for folder, wanted in ((prefs, ["policy", "policy"]), (MINI, ["random", "random"])):
+        result = CliRunner().invoke(main, ["simulate", str(folder), "--games", "4", "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.output)["agents"] == wanted
