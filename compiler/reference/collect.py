@@ -32,6 +32,7 @@ class Entry:
     span: ast.Span
     details: tuple[str, ...] = ()
     code: str = ""  # a body worth reading (a define's expression), laid out
+    name_span: ast.Span | None = None  # where the name itself is written (go to definition)
 
     @property
     def location(self) -> str:
@@ -238,7 +239,9 @@ class _Maker:
 
     def _entry(self, category: str, decl: ast.Node, name: str, signature: str,
                details: tuple[str, ...] = (), code: str = "") -> Entry:
-        return Entry(category, name, signature, self.comments.of(decl, name), decl.span, details, code)
+        ident = decl if isinstance(decl, ast.Ident) else getattr(decl, "name", None)
+        where = ident.span if isinstance(ident, ast.Ident) else decl.span
+        return Entry(category, name, signature, self.comments.of(decl, name), decl.span, details, code, where)
 
     def game(self, model: Model) -> list[Entry]:
         found = []

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import textwrap
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 import jinja2
 from rich.console import Console
-from rich.padding import Padding
 from rich.rule import Rule
 from rich.text import Text
 
 from .collect import Reference
 
 PAGE = "reference.html.j2"
+INDENT = 4
 
 
 def print_reference(reference: Reference, console: Console, only: str | None = None) -> int:
@@ -33,17 +34,19 @@ def print_reference(reference: Reference, console: Console, only: str | None = N
             head = Text(entry.signature, style="bold")
             head.append(f"  {entry.location}", style="dim")
             console.print(head)
-            body = Text()
-            if entry.comment:
-                body.append(entry.comment + "\n", style="italic")
-            if entry.code:
-                body.append(entry.code + "\n", style="green")
+            room = max(console.width - INDENT, 40)
+            for line in entry.comment.splitlines():
+                _indented(console, textwrap.wrap(line, room) or [""], "italic")
+            for line in entry.code.splitlines():
+                _indented(console, [line], "green")
             for detail in entry.details:
-                body.append(detail + "\n", style="dim")
-            if body.plain:
-                body.rstrip()
-                console.print(Padding(body, (0, 0, 0, 4)))
+                _indented(console, textwrap.wrap(detail, room), "dim")
     return shown
+
+
+def _indented(console: Console, lines: list[str], style: str) -> None:
+    for line in lines:
+        console.print(Text(" " * INDENT + line, style=style), overflow="ignore", crop=False)
 
 
 def _matches(only: str | None, section: str, name: str) -> bool:
