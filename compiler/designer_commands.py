@@ -147,8 +147,15 @@ def _rules_files(paths: tuple[str, ...], rules_files) -> list[Path]:
 
 
 @click.command("lsp")
-def lsp() -> None:
+@click.option("--textmate", "textmate_file", default=None, metavar="FILE",
+              help="Write a TextMate grammar for highlighting to FILE instead, and stop.")
+def lsp(textmate_file: str | None) -> None:
     """An editor server (Language Server Protocol) on stdin/stdout."""
+    if textmate_file is not None:
+        from .textmate import textmate_json
+        from runtime.files import write_atomic
+        click.echo(f"wrote {write_atomic(Path(textmate_file), textmate_json())}")
+        return
     try:
         from .lsp import serve
     except ImportError as err:

@@ -149,3 +149,10 @@ def test_hover_definition_and_completion(game):
     items = client.request("textDocument/completion", where)["items"]
     labels = {item["label"] for item in items}
     assert {"score", "draw", "total", "p", "chooses"} <= labels
+
+
+def test_the_committed_textmate_grammar_is_made_from_the_current_grammar():
+    from compiler.textmate import keywords, textmate_json
+    committed = (REPO / "docs" / "editors" / "rulespec.tmLanguage.json").read_text(encoding="utf-8")
+    assert committed == textmate_json(), "regenerate: rulespec lsp --textmate docs/editors/rulespec.tmLanguage.json"
+    assert {"procedure", "chooses", "activate", "until", "policy"} <= set(keywords())
