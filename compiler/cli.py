@@ -697,3 +697,9 @@ class _progress:
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
             self.bar.__exit__(*exc)
+
+
+# The designer's commands (doc, cards, fmt, lsp) live in their own module.
+from .designer_commands import register as _register_designer_commands  # noqa: E402
+
+_register_designer_commands(main)
