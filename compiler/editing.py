@@ -18,6 +18,7 @@ from pathlib import Path
 
 from . import ast
 from .errors import SpecError
+from .hovers import Declaration, declarations
 from .loader import load_spec
 from .parse import SPEC_SUFFIX, parse_text
 
@@ -44,17 +45,6 @@ class Problem:
     end_line: int
     end_column: int
     message: str
-
-
-@dataclass(frozen=True)
-class Declaration:
-    """A name the spec declares: where, and what a hover shows."""
-
-    name: str
-    path: Path
-    line: int
-    column: int
-    hover: str  # markdown
 
 
 def game_folder(path: Path) -> Path:
@@ -137,7 +127,6 @@ class Editing:
 
     # ------------------------------------------------------------ names
     def _declarations(self, game: Game, loaded) -> dict[str, Declaration]:
-        from .hovers import declarations
         prefixes = {str(game.mirror), str(game.mirror.resolve())}
         found = {}
         for d in declarations(loaded):

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from .cards import card_sheets
 from .cards.sheet import event_lines
-from .editing import Declaration
 from .fmt.comments import doc_comment
 from .loader import LoadedSpec
 from .reference import build_reference
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A name the spec declares: where, and what a hover shows."""
+
+    name: str
+    path: Path
+    line: int
+    column: int
+    hover: str  # markdown
 
 
 def declarations(loaded: LoadedSpec) -> list[Declaration]:

@@ -62,7 +62,7 @@ class Sentences:
         counter = self.model.counters.get(ref.name.name)
         if counter is None or not ref.args:
             return None
-        owner = f"{self.w(ref.args[0])} " if counter.per_player and len(ref.args) == 2 else ""
+        owner = f"{self.words.owner(ref.args[0])} " if counter.per_player and len(ref.args) == 2 else ""
         return Line(f"{verb} {self.words.operand(amount)} {owner}{self.words.label_of(ref.name.name)} "
                     f"{preposition} {self.w(ref.args[-1])}.")
 

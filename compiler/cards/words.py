@@ -63,6 +63,10 @@ class Words:
         """A player in a possessive place: `your` for you."""
         return "your" if _is_name(expr, "you") else f"{self.expr(expr)}'s"
 
+    def owner(self, expr: ast.Expr) -> str:
+        """A player before a counter's label: `your Influence`, `USA Influence`."""
+        return "your" if _is_name(expr, "you") else self.expr(expr)
+
     # ------------------------------------------------------------ expressions
     def expr(self, expr: ast.Expr) -> str:
         method: Callable[[ast.Expr], str] | None = getattr(self, "w_" + type(expr).__name__, None)
@@ -103,7 +107,7 @@ class Words:
             counter = model.counters[name]
             label = _noun(counter.label)
             if counter.per_player and len(args) == 2:
-                return f"{self.expr(args[0])} {label} on {self.expr(args[1])}"
+                return f"{self.owner(args[0])} {label} on {self.expr(args[1])}"
             return f"{label} on {self.expr(args[-1])}" if args else label
         if (name in model.tracks or name in model.zones) and len(args) == 1:
             return f"{self.player(args[0])} {self.label_of(name)}"

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Protocol
 
 from .. import ast
 from .exprs import ATOM, COMMA, INDENT, args_doc, clauses, expr_doc, literal, quote
 from .layout import Doc, concat, fill, group, join, nest
 
-if TYPE_CHECKING:
-    from .printer import Printer
+
+
+class Printer(Protocol):
+    """What statements need of printer.Printer (which imports this module)."""
+
+    def with_block(self, head: Doc, block: ast.Block) -> Doc: ...
+    def block_parts(self, block: ast.Block) -> Doc: ...
+    def statement_body(self, block: ast.Block) -> Doc: ...
+    def one_line(self, block: ast.Block) -> bool: ...
+    def body(self, items: list, show: Callable, container: ast.Node) -> Doc: ...
+    def item(self, node: ast.Node) -> Doc: ...
 
 
 def statement_doc(printer: Printer, stmt: ast.Node) -> Doc:

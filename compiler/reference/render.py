@@ -21,6 +21,8 @@ INDENT = 4
 def print_reference(reference: Reference, console: Console, only: str | None = None) -> int:
     """Write the reference; `only` keeps the entries whose name or section contains it.
     Returns how many entries were shown."""
+    if not any(_matches(only, s.title, e.name) for s in reference.sections for e in s.entries):
+        return 0
     console.print(Text(f"{reference.title} ({reference.game}): spec reference", style="bold"))
     shown = 0
     for section in reference.sections:
