@@ -345,14 +345,15 @@ class _Maker:
 
     def bot(self, d: ast.BotDecl) -> Entry:
         return self._entry("bot", d, d.name.name, f"bot {d.name.name} {quote(d.label)}",
-                           (f"--agents greedy:{d.name.name} (and the other bots that take an evaluation)",),
+                           (f"--agents greedy:{d.name.name} or mc:{d.name.name}",),
                            _code(d.value))
 
     def policy(self, d: ast.PolicyDecl) -> Entry:
         base = f" extends {d.extends.name}" if d.extends is not None else ""
         rules = len(d.rules)
         return self._entry("policy", d, d.name.name, f"policy {d.name.name} {quote(d.label)}{base}",
-                           (f"{rules} rule{'s' if rules != 1 else ''} over choices and menus",))
+                           (f"{rules} rule{'s' if rules != 1 else ''} over choices and menus; "
+                            f"--agents policy:{d.name.name} or mcts:{d.name.name}",))
 
     def variant(self, file: ast.SpecFile) -> Entry | None:
         header = next((d for d in file.decls if isinstance(d, ast.VariantDecl)), None)
