@@ -692,12 +692,15 @@ class PlayersDecl(Decl):
 
 @dataclass(frozen=True, slots=True)
 class ParamDecl(Decl):
-    """param name: type = default "doc": set with --param name=value."""
+    """param name: type = default [in low..high | in {choices}] "doc": set with --param name=value."""
 
     name: Ident
     type: TypeRef
     default: Expr
     doc: str | None
+    low: Expr | None = None
+    high: Expr | None = None
+    choices: tuple[Expr, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

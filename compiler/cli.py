@@ -24,7 +24,9 @@ from .loader import (REPO_ROOT, LoadedSpec, available_variants, find_spec_dir, l
 from runtime import record as records
 from runtime.agents import DEFAULT_MAX_DECISIONS, default_agent, parse_agents, play_out, seat_agents
 from runtime.game import Game
-from runtime.files import WriteError
+from runtime.files import WriteError, make_dirs
+from runtime.params import ParamError, parse_param
+from runtime.text import safe_line, safe_lines
 from runtime.state import RuleError
 from runtime.values import text_of
 
@@ -49,7 +51,8 @@ class _Guarded(click.Group):
             raise
         except SpecError as err:
             _spec_error(err)
-        except (UserError, RuleError, records.RecordError, backends.BackendError, WriteError) as err:
+        except (UserError, RuleError, records.RecordError, backends.BackendError, WriteError,
+                ParamError) as err:
             _fail(str(err))
         except KeyboardInterrupt:
             click.echo("rulespec: interrupted", err=True)
@@ -58,20 +61,21 @@ class _Guarded(click.Group):
             if os.environ.get("RULESPEC_DEBUG"):
                 raise
             kind = "internal error" if not isinstance(err, InternalError) else "internal compiler error"
-            click.echo(f"rulespec: {kind}: {type(err).__name__}: {_one_line(str(err))}", err=True)
+            click.echo(f"rulespec: {kind}: {type(err).__name__}: {safe_line(_one_line(str(err)))}",
+                       err=True)
             click.echo("this is a bug in rulespec, not in your input: please report it with the"
                        " command you ran (RULESPEC_DEBUG=1 shows the traceback)", err=True)
             ctx.exit(EXIT_INTERNAL)
 
 
 def _fail(message: str) -> NoReturn:
-    click.echo(f"rulespec: error: {_one_line(message)}", err=True)
+    click.echo(f"rulespec: error: {safe_line(_one_line(message))}", err=True)
     sys.exit(EXIT_ERROR)
 
 
 def _spec_error(err: SpecError) -> NoReturn:
     sources = getattr(err, "sources", None)
-    click.echo(sources.render_all(err) if sources is not None else str(err), err=True)
+    click.echo(safe_lines(sources.render_all(err) if sources is not None else str(err)), err=True)
     sys.exit(EXIT_ERROR)
 
 
@@ -106,39 +110,8 @@ def known_games() -> list[str]:
 
 
 def _params(meta, pairs: tuple[str, ...]) -> dict[str, Any]:
-    """--param NAME=VALUE, typed by the spec's declarations."""
-    declared = {name: (kind, default) for name, kind, default in meta.params}
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        name, sep, text = pair.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise UserError(f"bad --param '{pair}': expected NAME=VALUE")
-        if name not in declared:
-            names = ", ".join(declared) or "none"
-            raise UserError(f"unknown param '{name}' ({meta.game} declares: {names})")
-        out[name] = _param_value(meta, name, declared[name][0], text.strip())
-    return out
-
-
-def _param_value(meta, name: str, kind: str, text: str) -> Any:
-    if kind == "int":
-        try:
-            return int(text)
-        except ValueError:
-            raise UserError(f"param '{name}' is an int; '{text}' is not a whole number") from None
-    if kind == "bool":
-        lowered = text.lower()
-        if lowered in ("true", "yes", "on", "1"):
-            return True
-        if lowered in ("false", "no", "off", "0"):
-            return False
-        raise UserError(f"param '{name}' is a bool; use true or false, not '{text}'")
-    if kind == "player":
-        if text not in meta.players:
-            raise UserError(f"param '{name}' is a player: one of {', '.join(meta.players)}")
-        return meta.players.index(text)
-    return text
+    """--param NAME=VALUE, typed and checked by the spec's declarations (runtime/params.py)."""
+    return dict(parse_param(meta, pair) for pair in pairs)
 
 
 def _program(loaded: LoadedSpec, backend: str, package: str | None = None):
@@ -322,22 +295,22 @@ def replay(file: str, backend: str | None, spec_dir: str | None, package: str | 
            as_json: bool) -> None:
     """Replay a game record and show where it ends."""
     record = records.read(file)
-    loaded = _load(_record_spec(record, spec_dir), tuple(record["variants"]))
-    backend = backend or record.get("backend") or "generated"
+    loaded = _load(_record_spec(record, spec_dir), record.variants)
+    backend = backend or record.backend or "generated"
     program = _program(loaded, backend, package)
     records.check_program(record, program)
     game = records.replay(record, program)
-    if record.get("snapshot") is not None:
-        saved = records.restore(record, program, file) if record["snapshot"].get("backend") else None
+    if record.snapshot is not None:
+        saved = records.restore(record, program, file) if record.snapshot.get("backend") else None
         if saved is not None and not records.same_state(saved.state, game.state):
             raise UserError(f"{file}: replaying the choices does not reproduce the saved snapshot")
     if as_json:
         out = _result_json(game, backend)
-        out["replayed"] = len(record["choices"])
+        out["replayed"] = len(record.choices)
         out["pending"] = _pending_json(game)
         _emit_json(out)
         return
-    click.echo(f"Replayed {len(record['choices'])} choices from {file}")
+    click.echo(f"Replayed {len(record.choices)} choices from {file}")
     for line in _summary(game, backend):
         click.echo(line)
     decision = game.decision
@@ -345,13 +318,12 @@ def replay(file: str, backend: str | None, spec_dir: str | None, package: str | 
         click.echo(f"Waiting for {decision.player}: {decision.prompt} ({', '.join(decision.option_ids)})")
 
 
-def _record_spec(record: dict[str, Any], spec_dir: str | None) -> str:
+def _record_spec(record: records.Record, spec_dir: str | None) -> str:
     if spec_dir:
         return spec_dir
-    named = record.get("spec_dir")
-    if isinstance(named, str) and Path(named).is_dir():
-        return named
-    return record["game"]
+    if record.spec_dir is not None and Path(record.spec_dir).is_dir():
+        return record.spec_dir
+    return record.game
 
 
 def _pending_json(game: Game) -> dict[str, Any] | None:
@@ -539,13 +511,12 @@ def fuzz(game_name: str, variants: tuple[str, ...], games: int, seed: int, max_d
 def _write_problems(report, folder: str | None, loaded: LoadedSpec) -> list[str | None]:
     if folder is None:
         return [None] * len(report.problems)
-    Path(folder).mkdir(parents=True, exist_ok=True)
+    make_dirs(folder)
     paths = []
     for n, problem in enumerate(report.problems):
         path = Path(folder) / f"{problem.kind}-{problem.seed}-{n}.json"
         record = dict(problem.record, format=records.FORMAT, spec_dir=str(loaded.folder))
-        path.write_text(json.dumps(record, indent=1) + "\n")
-        paths.append(str(path))
+        paths.append(str(records.write(record, path)))
     return paths
 
 

@@ -11,6 +11,7 @@ from . import ast
 from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
 
 PRIMITIVE_TYPES = ("int", "bool", "str", "player", "zone", "space", "card", "region")
+PARAM_INT = 2**63 - 1  # an int param with no range: any 64-bit number (runtime.params.MAX_INT)
 
 
 @dataclass
@@ -123,7 +124,27 @@ class Model:
             var_kinds=tuple(self.value_kind(d.type.name) for d in self.vars.values()),
             effect_param_kinds=tuple(tuple(self.value_kind(p.type.name) for p in e.params)
                                      for e in self.effects.values()),
+            param_domains=tuple((n, self.param_domain(d)) for n, d in self.params.items()),
         )
+
+    def param_domain(self, decl: ast.ParamDecl) -> tuple[str, tuple]:
+        """The values a param may take (runtime/params.py): its range or choices, else its type's."""
+        kind = decl.type.name
+        if decl.low is not None and decl.high is not None:
+            return ("range", (self.literal(decl.low), self.literal(decl.high)))
+        if decl.choices:
+            return ("choices", tuple(self.literal(c) for c in decl.choices))
+        if kind == "int":
+            return ("range", (-PARAM_INT, PARAM_INT))
+        if kind == "bool":
+            return ("choices", (False, True))
+        if kind == "player":
+            return ("choices", tuple(range(len(self.players))))
+        if kind in self.enums:
+            return ("choices", tuple(v.name for v in self.enums[kind].values))
+        if kind in self.kinds:
+            return ("choices", tuple(self.kind_members.get(kind, ())))
+        return ("text", ())
 
     def value_kind(self, type_name: str) -> str:
         """What a value of a type stands for at run time: card, space, region, player or ''."""

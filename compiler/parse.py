@@ -247,8 +247,16 @@ class _Builder(Transformer):
         return ast.PlayersDecl(self._span(meta), tuple(c))
 
     def param_decl(self, meta, c):
-        doc = _unquote(c[3]) if c[3] is not None else None
-        return ast.ParamDecl(self._span(meta), self._ident(c[0]), c[1], c[2], doc)
+        name, type_, default, domain, doc = c
+        low, high, choices = domain if domain is not None else (None, None, ())
+        return ast.ParamDecl(self._span(meta), self._ident(name), type_, default,
+                             _unquote(doc) if doc is not None else None, low, high, choices)
+
+    def param_range(self, meta, c):
+        return (c[0], c[1], ())
+
+    def param_choices(self, meta, c):
+        return (None, None, tuple(c))
 
     def enum_decl(self, meta, c):
         return ast.EnumDecl(self._span(meta), self._ident(c[0]), self._idents(c[1:]))

@@ -6,8 +6,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .meta import GameMeta
+from .params import ParamError, check_params
 from .program import Program
 from .state import RuleError, State
+from .text import shown
 
 
 @dataclass(frozen=True)
@@ -22,9 +24,15 @@ class Decision:
 
 
 def new_state(meta: GameMeta, seed: int, params: dict[str, Any]) -> State:
-    """A fresh state with every declared param at its default unless given."""
+    """A fresh state with every declared param at its default unless given.
+
+    Every way into a game passes here, so the params are checked here
+    (runtime/params.py): an unknown name or a value the spec does not allow is
+    a ParamError, and a seed must be a whole number."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ParamError(f"the seed must be a whole number, not {shown(seed)}")
     values = {name: default for name, _, default in meta.params}
-    values.update(params)
+    values.update(check_params(meta, params))
     return State(meta, seed, values)
 
 

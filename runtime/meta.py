@@ -69,6 +69,8 @@ class GameMeta:
     # card nobody may see; determinisation re-deals what is bound to one.
     var_kinds: tuple[str, ...] = ()
     effect_param_kinds: tuple[tuple[str, ...], ...] = ()
+    # Per param, the values it may take (runtime/params.py): (name, (kind, values)).
+    param_domains: tuple[tuple[str, tuple], ...] = ()
 
     # --- derived sizes and lookups
     @property

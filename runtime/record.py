@@ -5,132 +5,230 @@ hash, the seed, the agents (when bots played), the chosen option ids, and a
 snapshot of the state (State.to_json) with the back end that made it. The
 choices alone reproduce the game on either back end; the snapshot restores it
 at once on the back end that wrote it (its frames are that back end's data).
+
+In memory a record is a `Record`; `Record.from_json` is the one place a
+record from outside is checked, field by field, and every problem is one
+RecordError line that quotes what it found bounded and printable.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .files import WriteError, write_atomic
 from .game import Game
+from .params import ParamError, check_params
 from .program import Program
 from .state import State
+from .text import shown
 
 FORMAT = "rulespec-record/1"
 MAX_IDS_SHOWN = 40
+MAX_BYTES = 256 * 1024 * 1024  # a record larger than this is not one rulespec wrote
+BACKENDS = ("generated", "interpreted")
 
 
 class RecordError(Exception):
     """A record that cannot be used: corrupt, from another spec, or illegal."""
 
 
+@dataclass(frozen=True)
+class Record:
+    """A game record, checked: every field of the type it says."""
+
+    game: str
+    spec_hash: str
+    seed: int
+    variants: tuple[str, ...] = ()
+    params: dict[str, Any] = field(default_factory=dict)
+    choices: tuple[str, ...] = ()
+    agents: tuple[str, ...] | None = None
+    backend: str | None = None
+    spec_dir: str | None = None
+    snapshot: dict[str, Any] | None = None  # {"backend": ..., "state": State.to_json()}
+    format: str = FORMAT
+
+    def __getitem__(self, key: str) -> Any:
+        """The JSON view, field by name (for code written against records as dicts)."""
+        return self.to_json()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.to_json().get(key, default)
+
+    # ---------------------------------------------------------- JSON
+    def to_json(self) -> dict[str, Any]:
+        """The record as the file holds it (keys in the documented order)."""
+        out: dict[str, Any] = {"format": self.format, "game": self.game,
+                               "variants": list(self.variants), "params": dict(self.params),
+                               "spec_hash": self.spec_hash, "seed": self.seed}
+        if self.agents:
+            out["agents"] = list(self.agents)
+        out["choices"] = list(self.choices)
+        for key in ("backend", "spec_dir", "snapshot"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "record") -> Record:
+        """A record from parsed JSON; RecordError naming the first thing wrong with it."""
+        def bad(problem: str) -> RecordError:
+            return RecordError(f"{where}: corrupt record: {problem}")
+
+        if not isinstance(data, dict):
+            raise bad("expected a JSON object")
+        form = data.get("format", FORMAT)  # the fuzzer's reproductions are bare records
+        if not isinstance(form, str):
+            raise bad("'format' should be a string")
+        if not form.startswith("rulespec-record/"):
+            raise RecordError(f"{where}: not a rulespec record (format '{shown(form)}')")
+        if form != FORMAT:
+            raise RecordError(f"{where}: record format '{shown(form)}' is not supported"
+                              f" (this version reads '{FORMAT}')")
+        for key in ("game", "variants", "params", "spec_hash", "seed", "choices"):
+            if key not in data:
+                raise bad(f"'{key}' is missing")
+        game, spec_hash = _text(data, "game", bad), _text(data, "spec_hash", bad)
+        seed = data["seed"]
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise bad("'seed' should be an integer")
+        if not -2**63 <= seed < 2**64:
+            raise bad("'seed' is out of range (a 64-bit number)")
+        params = data["params"]
+        if not isinstance(params, dict):
+            raise bad("'params' should be an object")
+        for name, value in params.items():
+            if not isinstance(value, (bool, int, str)):
+                raise bad(f"param '{shown(name)}' should be a number, true/false or a string,"
+                          f" not {_kind(value)}")
+        agents = data.get("agents")
+        if agents is not None:
+            agents = _texts(data, "agents", bad)
+        backend = data.get("backend")
+        if backend is not None and backend not in BACKENDS:
+            raise bad(f"'backend' should be one of {', '.join(BACKENDS)}, not '{shown(backend)}'")
+        spec_dir = data.get("spec_dir")
+        if spec_dir is not None and not isinstance(spec_dir, str):
+            raise bad("'spec_dir' should be a string")
+        snapshot = data.get("snapshot")
+        if snapshot is not None:
+            if not (isinstance(snapshot, dict) and isinstance(snapshot.get("state"), dict)):
+                raise bad("'snapshot' should hold a 'state' object")
+            if snapshot.get("backend") not in BACKENDS + (None,):
+                raise bad(f"the snapshot's 'backend' should be one of {', '.join(BACKENDS)}")
+        return cls(game=game, spec_hash=spec_hash, seed=seed, variants=_texts(data, "variants", bad),
+                   params=dict(params), choices=_texts(data, "choices", bad),
+                   agents=agents or None, backend=backend, spec_dir=spec_dir, snapshot=snapshot,
+                   format=form)
+
+
+def _text(data: dict, key: str, bad) -> str:
+    if not isinstance(data[key], str):
+        raise bad(f"'{key}' should be a string")
+    return data[key]
+
+
+def _texts(data: dict, key: str, bad) -> tuple[str, ...]:
+    value = data[key]
+    if not isinstance(value, list):
+        raise bad(f"'{key}' should be a list")
+    if not all(isinstance(x, str) for x in value):
+        raise bad(f"'{key}' should hold strings only")
+    return tuple(value)
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", float: "a fraction", type(None): "null"}.get(
+        type(value), type(value).__name__)
+
+
+def as_record(record: Record | dict[str, Any], where: str = "record") -> Record:
+    """A Record from a Record or from its JSON (checked)."""
+    return record if isinstance(record, Record) else Record.from_json(record, where)
+
+
 # ------------------------------------------------------------------ writing
 
 
-def to_record(game: Game, spec_dir: str | None = None, snapshot: bool = True) -> dict[str, Any]:
+def record_of(game: Game, spec_dir: str | None = None, snapshot: bool = True) -> Record:
     """The record of a game as it stands, with a snapshot unless the state is unusable
     (a rule error stopped the game half-way through a step)."""
-    meta = game.meta
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "game": meta.game,
-        "variants": list(game.variants),
-        "params": dict(game.state.params),
-        "spec_hash": meta.spec_hash,
-        "seed": game.seed,
-    }
-    if game.agents:
-        record["agents"] = list(game.agents)
-    record["choices"] = list(game.choices)
-    record["backend"] = game.program.backend
-    if spec_dir is not None:
-        record["spec_dir"] = spec_dir
-    if snapshot:
-        record["snapshot"] = {"backend": game.program.backend, "state": game.state.to_json()}
-    return record
+    backend = game.program.backend
+    return Record(
+        game=game.meta.game, spec_hash=game.meta.spec_hash, seed=game.seed,
+        variants=tuple(game.variants), params=dict(game.state.params),
+        choices=tuple(game.choices), agents=tuple(game.agents) if game.agents else None,
+        backend=backend, spec_dir=spec_dir,
+        snapshot={"backend": backend, "state": game.state.to_json()} if snapshot else None)
+
+
+def to_record(game: Game, spec_dir: str | None = None, snapshot: bool = True) -> dict[str, Any]:
+    """The JSON of a game's record (see `record_of`)."""
+    return record_of(game, spec_dir, snapshot).to_json()
+
+
+def write(record: Record | dict[str, Any], path: str | Path) -> Path:
+    """Write a record file atomically: a crash never leaves half a file behind."""
+    data = as_record(record).to_json()
+    try:
+        return write_atomic(path, json.dumps(data, indent=1, sort_keys=False) + "\n")
+    except WriteError as err:
+        raise RecordError(str(err).replace("cannot write ", "cannot write the record ", 1)) from None
 
 
 def save(game: Game, path: str | Path, spec_dir: str | None = None, snapshot: bool = True) -> None:
-    """Write the record atomically: a crash never leaves half a file behind."""
-    text = json.dumps(to_record(game, spec_dir, snapshot), indent=1, sort_keys=False)
-    path = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except OSError as err:
-        raise RecordError(f"cannot write the record {path}: {err.strerror or err}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text + "\n")
-        os.replace(tmp, path)
-    except OSError as err:
-        Path(tmp).unlink(missing_ok=True)
-        raise RecordError(f"cannot write the record {path}: {err.strerror or err}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write the record of a game (see `write`)."""
+    write(record_of(game, spec_dir, snapshot), path)
 
 
 # ------------------------------------------------------------------ reading
 
-_FIELDS: dict[str, type | tuple[type, ...]] = {
-    "game": str, "variants": list, "params": dict,
-    "spec_hash": str, "seed": int, "choices": list,
-}
 
-
-def read(path: str | Path) -> dict[str, Any]:
-    """Parse and validate a record file; RecordError with one line when it is not one."""
+def read(path: str | Path) -> Record:
+    """Parse and check a record file; RecordError with one line when it is not one."""
+    path = Path(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        if path.stat().st_size > MAX_BYTES:
+            raise RecordError(f"{shown(str(path))}: not a record: larger than"
+                              f" {MAX_BYTES // 2**20} MB")
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise RecordError(f"{path}: no such record file") from None
+        raise RecordError(f"{shown(str(path))}: no such record file") from None
     except (OSError, UnicodeDecodeError) as err:
-        raise RecordError(f"{path}: cannot read the record ({_plain(err)})") from None
+        raise RecordError(f"{shown(str(path))}: cannot read the record ({shown(_plain(err))})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise RecordError(f"{path}: corrupt record: not JSON ({err.msg} at line {err.lineno}"
-                          f" column {err.colno})") from None
-    return validate(data, str(path))
+        raise RecordError(f"{shown(str(path))}: corrupt record: not JSON ({err.msg} at line"
+                          f" {err.lineno} column {err.colno})") from None
+    except RecursionError:
+        raise RecordError(f"{shown(str(path))}: corrupt record: nested too deeply to be one") from None
+    except ValueError as err:  # a number too long to read (over 4,300 digits)
+        raise RecordError(f"{shown(str(path))}: corrupt record: {shown(_plain(err))}") from None
+    return Record.from_json(data, shown(str(path)))
 
 
-def validate(data: Any, where: str = "record") -> dict[str, Any]:
-    """Check the shape of a record; RecordError naming the first problem."""
-    if not isinstance(data, dict):
-        raise RecordError(f"{where}: corrupt record: expected a JSON object")
-    data.setdefault("format", FORMAT)  # the fuzzer's reproductions are bare records
-    if not isinstance(data["format"], str):
-        raise RecordError(f"{where}: corrupt record: 'format' should be a string")
-    for key, kind in _FIELDS.items():
-        if key not in data:
-            raise RecordError(f"{where}: corrupt record: '{key}' is missing")
-        if not isinstance(data[key], kind) or (kind is int and isinstance(data[key], bool)):
-            raise RecordError(f"{where}: corrupt record: '{key}' should be {_kind_name(kind)}")
-    if not data["format"].startswith("rulespec-record/"):
-        raise RecordError(f"{where}: not a rulespec record (format '{data['format']}')")
-    if data["format"] != FORMAT:
-        raise RecordError(f"{where}: record format '{data['format']}' is not supported"
-                          f" (this version reads '{FORMAT}')")
-    for key in ("variants", "choices"):
-        if not all(isinstance(x, str) for x in data[key]):
-            raise RecordError(f"{where}: corrupt record: '{key}' should hold strings only")
-    snapshot = data.get("snapshot")
-    if snapshot is not None and not (isinstance(snapshot, dict) and isinstance(snapshot.get("state"), dict)):
-        raise RecordError(f"{where}: corrupt record: 'snapshot' should hold a 'state' object")
-    return data
+def validate(data: Any, where: str = "record") -> Record:
+    """Check the shape of a record's JSON; RecordError naming the first problem."""
+    return Record.from_json(data, where)
 
 
-def check_program(record: dict[str, Any], program: Program) -> None:
-    """Refuse a record of another game or made under another spec hash."""
-    meta = program.meta
-    if record["game"] != meta.game:
-        raise RecordError(f"record is a game of '{record['game']}', not '{meta.game}'")
-    if record["spec_hash"] != meta.spec_hash:
-        raise RecordError(f"record was made with spec hash {record['spec_hash']}; this spec is"
+def check_program(record: Record | dict[str, Any], program: Program) -> None:
+    """Refuse a record of another game, made under another spec hash, or with params it
+    does not allow."""
+    record, meta = as_record(record), program.meta
+    if record.game != meta.game:
+        raise RecordError(f"record is a game of '{shown(record.game)}', not '{meta.game}'")
+    if record.spec_hash != meta.spec_hash:
+        raise RecordError(f"record was made with spec hash {shown(record.spec_hash)}; this spec is"
                           f" {meta.spec_hash} — replay it with the spec version that made it")
+    try:
+        check_params(meta, record.params)
+    except ParamError as err:
+        raise RecordError(f"record: {err}") from None
 
 
 def load(path: str | Path, program: Program, method: str = "auto") -> Game:
@@ -141,38 +239,72 @@ def load(path: str | Path, program: Program, method: str = "auto") -> Game:
     """
     record = read(path)
     check_program(record, program)
-    snapshot = record.get("snapshot")
+    snapshot = record.snapshot
     usable = snapshot is not None and snapshot.get("backend") == program.backend
     if method == "snapshot" and not usable:
         made = snapshot.get("backend") if snapshot else None
-        raise RecordError(f"{path}: no snapshot from the {program.backend} back end"
+        raise RecordError(f"{shown(str(path))}: no snapshot from the {program.backend} back end"
                           + (f" (it has one from the {made} back end)" if made else ""))
     if method == "replay" or not usable:
         return replay(record, program)
-    return restore(record, program, str(path))
+    return restore(record, program, shown(str(path)))
 
 
-def restore(record: dict[str, Any], program: Program, where: str = "record") -> Game:
+def restore(record: Record | dict[str, Any], program: Program, where: str = "record") -> Game:
     """The game at the record's snapshot, without replaying anything."""
-    data = record["snapshot"]["state"]
-    missing = [k for k in State.__slots__ if k not in data and k != "trace"]
+    record = as_record(record, where)
+    if record.snapshot is None:
+        raise RecordError(f"{where}: the record has no snapshot")
+    data = record.snapshot["state"]
+    missing = [k for k in State.__slots__ if k not in data and k not in State.OPTIONAL]
     if missing:
         raise RecordError(f"{where}: corrupt record: the snapshot has no '{missing[0]}'")
-    try:
-        state = State.from_json(data)
-    except (KeyError, TypeError, ValueError) as err:
-        raise RecordError(f"{where}: corrupt record: the snapshot is incomplete ({_plain(err)})") from None
-    if state.decisions != len(record["choices"]):
+    problem = _snapshot_problem(program.meta, data)
+    if problem:
+        raise RecordError(f"{where}: corrupt record: the snapshot's {problem}")
+    state = State.from_json(data)
+    if state.decisions != len(record.choices):
         raise RecordError(f"{where}: corrupt record: the snapshot is at decision {state.decisions}"
-                          f" but the record has {len(record['choices'])} choices")
+                          f" but the record has {len(record.choices)} choices")
     return _game(record, program, state)
 
 
-def replay(record: dict[str, Any], program: Program) -> Game:
+def _snapshot_problem(meta, data: dict[str, Any]) -> str | None:
+    """What is wrong with the kernel part of a snapshot's state, if anything."""
+    ints = lambda v: isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)  # noqa: E731
+    entities = len(meta.entity_ids)
+    checks = [
+        ("tracks", lambda v: ints(v) and len(v) == meta.track_slots),
+        ("vars", lambda v: isinstance(v, list) and len(v) == len(meta.vars)),
+        ("counters", lambda v: isinstance(v, list) and len(v) == meta.counter_slots
+         and all(ints(row) and len(row) == entities for row in v)),
+        ("zones", lambda v: isinstance(v, list) and len(v) == meta.zone_slots
+         and all(ints(z) and all(0 <= c < entities for c in z) for z in v)),
+        ("location", lambda v: ints(v) and len(v) == entities),
+        ("revealed", lambda v: isinstance(v, list) and len(v) == meta.zone_slots),
+        ("effects", lambda v: isinstance(v, list) and all(
+            isinstance(e, list) and len(e) == 3 and isinstance(e[0], int)
+            and 0 <= e[0] < len(meta.effects) and isinstance(e[1], list) for e in v)),
+        ("rng", lambda v: isinstance(v, int) and not isinstance(v, bool)),
+        ("dice", ints), ("frames", lambda v: isinstance(v, list)),
+        ("pending", lambda v: v is None or isinstance(v, dict)),
+        ("result", lambda v: v is None or isinstance(v, dict)),
+        ("log", lambda v: isinstance(v, list)),
+        ("decisions", lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0),
+        ("params", lambda v: isinstance(v, dict)),
+    ]
+    for key, ok in checks:
+        if not ok(data[key]):
+            return f"'{key}' does not fit this game"
+    return None
+
+
+def replay(record: Record | dict[str, Any], program: Program) -> Game:
     """Re-play the record's choices from a fresh game; RecordError at the first bad one."""
+    record = as_record(record)
     check_program(record, program)
     game = _game(record, program, None)
-    choices = record["choices"]
+    choices = record.choices
     for number, choice in enumerate(choices, 1):
         decision = game.decision
         if decision is None:
@@ -180,7 +312,7 @@ def replay(record: dict[str, Any], program: Program) -> Game:
             raise RecordError(f"decision {number}: the game is already over ({game.reason}) but the"
                               f" record has {left} more choice{'s' if left != 1 else ''}")
         if choice not in decision.option_ids:
-            raise RecordError(f"decision {number}: '{choice}' is not a legal option for"
+            raise RecordError(f"decision {number}: '{shown(choice)}' is not a legal option for"
                               f" '{decision.prompt}' (legal: {_ids(decision.option_ids)})")
         game.choose(choice)
     return game
@@ -194,11 +326,13 @@ def same_state(a: State, b: State) -> bool:
 # ------------------------------------------------------------------ helpers
 
 
-def _game(record: dict[str, Any], program: Program, state: State | None) -> Game:
-    return Game(program, seed=record["seed"], params=record["params"],
-                variants=tuple(record["variants"]), state=state,
-                agents=tuple(record["agents"]) if record.get("agents") else None,
-                choices=list(record["choices"]) if state is not None else None)
+def _game(record: Record, program: Program, state: State | None) -> Game:
+    try:
+        return Game(program, seed=record.seed, params=record.params, variants=record.variants,
+                    state=state, agents=record.agents,
+                    choices=list(record.choices) if state is not None else None)
+    except ParamError as err:
+        raise RecordError(f"record: {err}") from None
 
 
 def _normal(data: Any) -> str:
@@ -206,14 +340,14 @@ def _normal(data: Any) -> str:
 
 
 def _ids(ids: tuple[str, ...]) -> str:
-    shown = ", ".join(ids[:MAX_IDS_SHOWN])
+    shown_ids = ", ".join(shown(i) for i in ids[:MAX_IDS_SHOWN])
     rest = len(ids) - MAX_IDS_SHOWN
-    return shown + (f", … and {rest} more" if rest > 0 else "")
-
-
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    return {str: "a string", int: "an integer", list: "a list", dict: "an object"}.get(kind, str(kind))
+    return shown_ids + (f", … and {rest} more" if rest > 0 else "")
 
 
 def _plain(err: BaseException) -> str:
     return str(err).splitlines()[0] if str(err) else type(err).__name__
+
+
+__all__ = ["FORMAT", "Record", "RecordError", "as_record", "check_program", "load", "read",
+           "record_of", "replay", "restore", "same_state", "save", "to_record", "validate", "write"]

@@ -135,7 +135,7 @@ def test_play_with_params_agents_and_a_variant():
 
 @pytest.mark.parametrize("args, words", [
     (("--param", "nope=1"), "unknown param 'nope' (mini declares: goal)"),
-    (("--param", "goal=many"), "param 'goal' is an int"),
+    (("--param", "goal=many"), "param 'goal' is a whole number from 1 to 20, not many"),
     (("--param", "goal"), "expected NAME=VALUE"),
     (("--agents", "random,random,random"), "--agents needs 1 or 2 names"),
     (("--agents", "genius"), "unknown agent 'genius'"),

@@ -14,6 +14,7 @@ from .flow import check_flow
 from .kinds import check_kinds
 from .mapcheck import check_map_graph
 from .names import check_names
+from .params import check_params
 from .policies import check_policies
 from .termination import check_termination
 from .typecheck import check_types
@@ -22,7 +23,8 @@ Pass = Callable[[Model, list[ast.SpecFile]], list[Diagnostic]]
 
 # In this order: later passes stay quiet about what earlier ones report.
 PASSES: tuple[Pass, ...] = (
-    check_declarations, check_kinds, check_names, check_types, check_flow, check_map_graph, check_tests,
+    check_declarations, check_kinds, check_names, check_types, check_params, check_flow,
+    check_map_graph, check_tests,
     check_policies,
 )
 

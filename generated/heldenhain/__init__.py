@@ -10,7 +10,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 81a357c1e1564410
+# Spec hash: 139839497b78e09b
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,7 +27,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 2efbbd3c76028207
-# Fingerprint: source c5d0a92e6a320ef2878c output 24ddf6eccef7f3468fc3
+# Fingerprint: source dc303b9c322770325a48 output 54b68b1b9a9c02302d0b
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -38,7 +38,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "81a357c1e1564410"
+SPEC_HASH = "139839497b78e09b"
 TESTS_HASH = "2efbbd3c76028207"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -10,7 +10,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 81a357c1e1564410
+# Spec hash: 139839497b78e09b
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,7 +27,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 2efbbd3c76028207
-# Fingerprint: source fa6d2f5faafc6f8c5e37 output d7d369093642324c0a52
+# Fingerprint: source 557f6af96d13d2238a12 output f53709c27d07fefcdb73
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -35,7 +35,7 @@ from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="heldenhain",
     title="Heldenhain",
-    spec_hash="81a357c1e1564410",
+    spec_hash="139839497b78e09b",
     spec_files=(
         "heldenhain/01_frame.rules",
         "heldenhain/02_cards.rules",
@@ -2439,6 +2439,24 @@ META = GameMeta(
         (),
         (),
         (),
+    ),
+    param_domains=(
+        (
+            "deck_1",
+            (
+                "choices",
+                ("superfreundinnen", "schattenkabinett", "weggefaehrten", "purpurpakt"),
+            ),
+        ),
+        (
+            "deck_2",
+            (
+                "choices",
+                ("superfreundinnen", "schattenkabinett", "weggefaehrten", "purpurpakt"),
+            ),
+        ),
+        ("action_points", ("range", (1, 9))),
+        ("turn_limit", ("range", (1, 9999))),
     ),
 )
 
