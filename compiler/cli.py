@@ -25,7 +25,7 @@ from runtime import record as records
 from runtime.agents import DEFAULT_MAX_DECISIONS, default_agent, parse_agents, play_out, seat_agents
 from runtime.game import Game
 from runtime.files import WriteError, make_dirs
-from runtime.params import ParamError, parse_param
+from runtime.params import ParamError, params_json, parse_param
 from runtime.text import safe_line, safe_lines
 from runtime.state import RuleError
 from runtime.values import text_of
@@ -444,8 +444,7 @@ def info(game_name: str, as_json: bool) -> None:
         "designer_tests": counts["designer_tests"],
         "cards_without_events": [model.entities[c].name.name for c in model.cards()
                                  if not model.entities[c].events],
-        "params": {name: {"type": kind, "default": default}
-                   for name, kind, default in model.meta().params},
+        "params": params_json(model.meta()),
     }
     if as_json:
         _emit_json(out)
@@ -457,7 +456,7 @@ def info(game_name: str, as_json: bool) -> None:
         click.echo(f"  {key.replace('_', ' ')}: {out[key]}")
     click.echo(f"  variants: {', '.join(out['variants']) or 'none'}")
     if out["params"]:
-        click.echo("  params: " + ", ".join(f"{n}={p['default']} ({p['type']})"
+        click.echo("  params: " + ", ".join(f"{n}={p['default']} ({p['type']}: {p['values']})"
                                            for n, p in out["params"].items()))
 
 

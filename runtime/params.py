@@ -143,3 +143,18 @@ def _text(meta: GameMeta, kind: str, value: Any) -> str:
             and not isinstance(value, bool) and 0 <= value < len(meta.entity_ids):
         return meta.entity_ids[value]
     return str(value)
+
+
+def params_json(meta: GameMeta) -> dict[str, dict[str, Any]]:
+    """name -> {type, default, values (in words), and range [low, high] or choices}: for `info`."""
+    out = {}
+    for name, (kind, default, domain) in declared(meta).items():
+        entry: dict[str, Any] = {"type": kind, "default": default,
+                                 "values": describe(meta, kind, domain)}
+        what, values = domain
+        if what == "range":
+            entry["range"] = list(values)
+        elif what == "choices":
+            entry["choices"] = [_text(meta, kind, v) for v in values]
+        out[name] = entry
+    return out

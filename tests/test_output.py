@@ -149,3 +149,60 @@ def test_an_output_folder_under_a_file_is_a_plain_error(tmp_path):
         make_dirs(tmp_path / "f" / "reports")
     with pytest.raises(WriteError, match=r"is a file, not a folder"):
         write_atomic(tmp_path / "f" / "x.json", "{}")
+
+
+# ------------------------------------------------------------------ reports, problem records, records
+
+
+def _cli(*args):
+    result = CliRunner().invoke(main, list(args))
+    assert "Traceback" not in result.output + result.stderr
+    return result
+
+
+def _one_line(result, words: str) -> None:
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert result.stderr.count("\n") == 1 and words in result.stderr, result.stderr
+
+
+SIMULATE = ("simulate", str(MINI), "--games", "2", "--backend", "interpreted", "--json")
+FUZZ = ("fuzz", str(MINI), "--games", "1", "--backend", "interpreted", "--json")
+
+
+def test_outputs_under_a_file_are_one_line(tmp_path):
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    _one_line(_cli(*SIMULATE, "--report", str(a_file / "report")), "is a file, not a folder")
+    _one_line(_cli(*FUZZ, "--problems-dir", str(a_file / "problems")), "is a file, not a folder")
+    _one_line(_cli("play", str(MINI), "--backend", "interpreted", "--record", str(a_file / "r.json")),
+              "is a file, not a folder")
+    assert _names(tmp_path) == ["file"] and a_file.read_text() == "x"
+
+
+@pytest.mark.parametrize("failure", ["full", "read-only"])
+def test_a_report_on_a_full_or_read_only_disk_is_one_line_and_leaves_no_empty_file(
+        tmp_path, monkeypatch, failure):
+    report = tmp_path / "report"
+    report.mkdir()
+    if failure == "full":
+        _full_disk(monkeypatch)
+    else:
+        def read_only(*args, **kwargs):
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+        monkeypatch.setattr(files.tempfile, "mkstemp", read_only)
+    words = "No space left on device" if failure == "full" else "Read-only file system"
+    _one_line(_cli(*SIMULATE, "--report", str(report)), words)
+    assert _names(report) == []  # no 0-byte results.json, no temporary file
+
+
+def test_a_record_echoes_what_it_holds_bounded_and_printable(tmp_path):
+    import json
+    path = tmp_path / "r.json"
+    assert _cli("play", str(MINI), "--backend", "interpreted", "--record", str(path)).exit_code == 0
+    data = json.loads(path.read_text())
+    data["choices"][0] = "x" * 100_000 + "\u202e\x00\x1b[31m"
+    path.write_text(json.dumps(data))
+    result = _cli("replay", str(path))
+    _one_line(result, "is not a legal option")
+    line = result.stderr
+    assert len(line) < 500 and "\x00" not in line and "\u202e" not in line and "\x1b" not in line

@@ -8,7 +8,7 @@ from .. import ast
 from ..errors import Diagnostic
 from ..model import Model
 from .asserts import check_asserts
-from .declarations import check_declarations
+from .declarations import check_card_zones, check_declarations
 from .designer_tests import check_tests
 from .flow import check_flow
 from .kinds import check_kinds
@@ -38,8 +38,8 @@ def run_checks(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic]
             if (problem.message, problem.span) not in seen:
                 seen.add((problem.message, problem.span))
                 problems.append(problem)
-    if not problems:  # what never ends, in a spec sound otherwise
-        problems += check_termination(model, test_files)
+    if not problems:  # what cannot run or never ends, in a spec sound otherwise
+        problems += check_card_zones(model, test_files) or check_termination(model, test_files)
     if not problems:  # only a sound spec that ends can be evaluated
         problems += check_asserts(model)
     return problems

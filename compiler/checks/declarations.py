@@ -38,6 +38,16 @@ def _singletons(model: Model) -> list[Diagnostic]:
     return problems
 
 
+def check_card_zones(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic]:
+    """Cards start in the first zone declared: a spec with cards needs a zone."""
+    if model.zones:
+        return []
+    cards = [model.entities[i] for i in model.cards()]
+    return [Diagnostic(f"card '{cards[0].name.name}' has no zone to lie in: a spec with cards"
+                       f" declares at least one 'zone' (cards start in the first)",
+                       cards[0].name.span)] if cards else []
+
+
 def _names(model: Model) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     seen: dict[str, list[Named]] = {}
