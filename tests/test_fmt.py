@@ -30,7 +30,7 @@ from support import REPO
 SPEC_FILES = sorted([*REPO.glob("spec/**/*.rules"), *REPO.glob("tests/specs/**/*.rules")])
 ITEMS = (ast.Modifier, ast.Forbid, ast.Trigger, ast.Option, ast.EventBlock, ast.ChoiceRule,
          ast.MenuRule, ast.Preference, ast.OptionPreference, ast.RequireConnected,
-         ast.RequireInRegion)
+         ast.RequireInRegion, *(getattr(ast, n) for n in ("Placement",) if hasattr(ast, n)))
 
 
 # ------------------------------------------------------------------ exhaustiveness

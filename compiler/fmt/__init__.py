@@ -27,6 +27,8 @@ def format_text(text: str, path: str = "<text>") -> str:
     """The canonical text of one .rules file; SpecError when it does not parse."""
     tree = parse_text(text, path)
     out = _print(tree, text)
+    if out == text:  # already canonical: nothing could have changed
+        return out
     again = parse_text(out, path)
     if shape(again) != shape(tree):
         raise InternalError(f"{path}: formatting would change the meaning of the file")

@@ -20,8 +20,8 @@ _TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|#[^\n]*')
 UNIT_TYPES: tuple[type, ...] = (
     ast.Decl, ast.Stmt, ast.Modifier, ast.Forbid, ast.Trigger, ast.Option, ast.EventBlock,
     ast.ChoiceRule, ast.MenuRule, ast.Preference, ast.OptionPreference,
-    ast.RequireConnected, ast.RequireInRegion,
-)
+    ast.RequireConnected, ast.RequireInRegion, ast.Field, ast.AttributeValue,
+) + tuple(getattr(ast, name) for name in ("Placement",) if hasattr(ast, name))  # newer constructs
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +101,8 @@ def has_item_body(node: ast.Node) -> bool:
     if isinstance(node, ast.EntityDecl):
         return bool(node.events)
     return isinstance(node, (ast.EffectDecl, ast.ConstraintDecl, ast.TestDecl, ast.MapDecl,
-                             ast.PolicyDecl, ast.ChoiceRule, ast.MenuRule, ast.Menu))
+                             ast.PolicyDecl, ast.ChoiceRule, ast.MenuRule, ast.Menu)) \
+        or type(node).__name__ == "BoardDecl"
 
 
 def _children_in_order(node: ast.Node) -> list[ast.Node]:
@@ -181,14 +182,11 @@ def _descend(unit: ast.Node, comments: list[Comment], found: Attached) -> None:
 
 
 def _after_header(unit: ast.Node, sequences, comment: Comment) -> bool:
-    """Whether a comment inside an item body sits among the items rather than in the header.
-
-    The header ends on the line of the first item at the latest; a comment on
-    its own line below the header's first line belongs to the body."""
+    """Whether a comment inside a unit sits among its items rather than in its header:
+    after the first item's start, or on a line of its own below the unit's first line."""
     items = next(items for c, items in sequences if c is unit)
-    if items:
-        return comment.position > (_start(unit)[0], 10**9) and (
-            comment.own_line or comment.position > _start(items[0]))
+    if items and comment.position > _start(items[0]):
+        return True
     return comment.own_line and comment.line > unit.span.line
 
 

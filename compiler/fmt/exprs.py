@@ -99,10 +99,12 @@ def _bool_op(e: ast.BoolOp) -> Doc:
 
 
 def _cond(e: ast.Cond) -> Doc:
+    """`if a then x` / `else if b then y` / `else z`: each breaks only where it must."""
     parts: list[Doc] = []
     while True:
         head = "if " if not parts else "else if "
-        parts += [concat(head, expr_doc(e.test, OR)), LINE, concat("then ", expr_doc(e.then, OR)), LINE]
+        branch = group(head, expr_doc(e.test, OR), nest(INDENT, LINE, "then ", expr_doc(e.then, OR)))
+        parts += [branch, LINE]
         if not isinstance(e.otherwise, ast.Cond):
             break
         e = e.otherwise

@@ -130,6 +130,8 @@ def render(doc: Doc, width: int) -> str:
             stack.append((indent, FLAT if flat else BREAK, item.doc))
         elif isinstance(item, Fill):
             _fill(indent, mode, item, stack, width - column)
+        elif isinstance(item, _Separator):
+            _separator(indent, mode, item, stack, width - column)
         elif mode == FLAT and not item.hard:
             out.append(item.flat)
             column += len(item.flat)
@@ -139,20 +141,27 @@ def render(doc: Doc, width: int) -> str:
     return "\n".join(line.rstrip() for line in "".join(out).split("\n"))
 
 
+@dataclass(frozen=True, slots=True)
+class _Separator:
+    """The rest of a fill, from a separator on: its break is decided once the item before is written."""
+
+    fill: Fill
+
+
 def _fill(indent: int, mode: int, item: Fill, stack: list, room: int) -> None:
-    """Push a fill's first item and decide its first separator; the rest is pushed as a new fill."""
+    """Push a fill's first item (flat when it fits) and, after it, the decision on the next separator."""
     first, *rest = item.parts
-    if not rest:
-        stack.append((indent, mode, first))
-        return
-    separator, following = rest[0], rest[1]
-    first_flat = not has_hard(first) and _fits(first, [], room)
-    pair = concat(first, separator, following)
-    pair_flat = not has_hard(pair) and _fits(pair, [], room)
-    remainder = Fill(tuple(rest[1:]), item.hard)
-    stack.append((indent, mode, remainder))
-    stack.append((indent, FLAT if pair_flat else BREAK, separator))
-    stack.append((indent, FLAT if first_flat else BREAK, first))
+    if rest:
+        stack.append((indent, mode, _Separator(Fill(tuple(rest), item.hard))))
+    stack.append((indent, FLAT if not has_hard(first) and _fits(first, [], room) else BREAK, first))
+
+
+def _separator(indent: int, mode: int, rest: _Separator, stack: list, room: int) -> None:
+    """The separator breaks unless it and the next item fit on the line as it stands."""
+    separator, *others = rest.fill.parts
+    flat = not has_hard(separator) and _fits(concat(separator, others[0]), [], room)
+    stack.append((indent, mode, Fill(tuple(others), rest.fill.hard)))
+    stack.append((indent, FLAT if flat else BREAK, separator))
 
 
 def _fits(doc: Doc, rest: list, room: int) -> bool:
@@ -174,9 +183,10 @@ def _fits(doc: Doc, rest: list, room: int) -> bool:
             todo.extend((mode, p) for p in reversed(item.parts))
         elif isinstance(item, Nest):
             todo.append((mode, item.doc))
-        elif isinstance(item, (Group, Fill)):
-            inner = item.doc if isinstance(item, Group) else concat(*item.parts)
-            todo.append((BREAK if item.hard else mode, inner))
+        elif isinstance(item, (Group, Fill, _Separator)):
+            fill = item.fill if isinstance(item, _Separator) else item
+            inner = item.doc if isinstance(item, Group) else concat(*fill.parts)
+            todo.append((BREAK if fill.hard else mode, inner))
         elif mode == BREAK or item.hard:
             return True
         else:

@@ -143,9 +143,37 @@ class Printer:
         return f"counter {d.name.name} {quote(d.label)}{per} on {d.kind.name}"
 
     def decl_KindDecl(self, d: ast.KindDecl) -> Doc:
-        fields = [f"{f.name.name}: {type_text(f.type)}"
-                  + (f" = {literal(f.default)}" if f.default is not None else "") for f in d.fields]
-        return concat(f"kind {d.name.name}: {d.category}(", nest(INDENT, fill(fields, COMMA)), ")")
+        fields = [(f, f"{f.name.name}: {type_text(f.type)}"
+                   + (f" = {literal(f.default)}" if f.default is not None else "")) for f in d.fields]
+        return concat(f"kind {d.name.name}: {d.category}(", nest(INDENT, self.listed(fields)), ")",
+                      self._after(d))
+
+    def listed(self, items: list[tuple[ast.Node, Doc]]) -> Doc:
+        """A comma list that fills its lines; an item's comments keep their place in it."""
+        parts: list[Doc] = []
+        commented = False  # the item before ended its line with a comment (and its comma)
+        for number, (node, doc) in enumerate(items):
+            leading = self.comments.leading.get(id(node), [])
+            trailing = self.comments.trailing.get(id(node), [])
+            last = number == len(items) - 1
+            if number:
+                parts.append(HARD if commented else concat(",", HARD) if leading else COMMA)
+            for comment in reversed(leading):
+                doc = concat(comment.text, HARD, doc)
+            if leading and not number:  # below the opening parenthesis, not after it
+                doc = concat(HARD, doc)
+            if trailing:
+                doc = concat(doc, "" if last else ",", TRAILING, trailing[0].text, HARD if last else "")
+            self.emitted += len(leading) + len(trailing)
+            commented = bool(trailing)
+            parts.append(doc)
+        return fill_parts(parts)
+
+    def _after(self, d: ast.Node) -> Doc:
+        """Comments after a list's last item, with no body to hold them: below the declaration."""
+        comments = self.comments.closing.get(id(d), [])
+        self.emitted += len(comments)
+        return concat(*(concat(HARD, c.text) for c in comments))
 
     def decl_LifetimesDecl(self, d: ast.LifetimesDecl) -> Doc:
         return concat("lifetimes ", nest(INDENT, fill([n.name for n in d.names], COMMA)))
@@ -197,6 +225,9 @@ class Printer:
     def decl_MapDecl(self, d: ast.MapDecl) -> Doc:
         return concat("map ", self.body(list(d.rules), self.item, d))
 
+    def decl_BoardDecl(self, d) -> Doc:
+        return concat(f"board {d.width} by {d.height} ", self.body(list(d.places), self.item, d))
+
     def decl_ChangesDecl(self, d: ast.ChangesDecl) -> Doc:
         return concat("changes test ", nest(INDENT, fill([quote(t) for t in d.tests], COMMA)))
 
@@ -206,15 +237,15 @@ class Printer:
     def decl_EntityDecl(self, d: ast.EntityDecl) -> Doc:
         parts: list[Doc] = [f"{d.kind.name.strip()} {d.name.name} {quote(d.label)}"]
         if d.attributes:
-            attrs = [a.name.name if _bare(a) else f"{a.name.name} {literal(a.value)}" for a in d.attributes]
-            parts.append(concat(" (", fill(attrs, COMMA), ")"))
+            attrs = [(a, a.name.name if _bare(a) else f"{a.name.name} {literal(a.value)}") for a in d.attributes]
+            parts.append(concat(" (", self.listed(attrs), ")"))
         if d.regions:
             parts.append(concat(" in ", fill([r.name for r in d.regions], COMMA)))
         if d.adjacent:
             parts += [HARD, "adjacent ", fill([a.name for a in d.adjacent], COMMA)]
         head = nest(INDENT, *parts)
         if not d.events:
-            return head
+            return concat(head, self._after(d))
         return concat(head, " ", self.body(list(d.events), self.item, d))
 
     def decl_LinkDecl(self, d: ast.LinkDecl) -> Doc:
@@ -276,6 +307,10 @@ class Printer:
 
     def item_RequireInRegion(self, r: ast.RequireInRegion) -> Doc:
         return f"require every {r.kind.name} in region"
+
+    def item_Placement(self, p) -> Doc:
+        player = f"({p.player.name})" if p.player is not None else ""
+        return f"{p.target.name}{player} at {p.x}, {p.y}"
 
     def item_Option(self, o: ast.Option) -> Doc:
         return self.with_block(clauses(f"option {o.name.name} {quote(o.label)}", when(o.when)), o.body)
