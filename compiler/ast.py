@@ -939,6 +939,30 @@ class MapDecl(Decl):
 
 
 @dataclass(frozen=True, slots=True)
+class Placement(Node):
+    """name [(player)] at x, y in a board: where a space or a zone is drawn."""
+
+    target: Ident
+    player: Ident | None
+    x: int
+    y: int
+
+    @property
+    def key(self) -> str:
+        """The name a table knows it by: a space id, a zone, or zone(player)."""
+        return self.target.name + (f"({self.player.name})" if self.player else "")
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDecl(Decl):
+    """board W by H { placements }: the table's layout, for play surfaces only."""
+
+    width: int
+    height: int
+    places: tuple[Placement, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ChangesDecl(Decl):
     """changes test "a", "b": in a variant, the base tests it is meant to break."""
 

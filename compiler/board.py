@@ -8,8 +8,9 @@ from typing import Any
 
 from . import ast
 from .locations import location
-from .model import Model
-from runtime.board import BoardMeta
+from runtime.meta import BoardMeta
+
+Model = Any  # compiler.model.Model, which imports this module
 
 
 def board_meta(model: Model) -> BoardMeta:
@@ -18,18 +19,14 @@ def board_meta(model: Model) -> BoardMeta:
     links = sorted({(min(a, b), max(a, b)) for a in spaces for b in model.adjacency.get(a, ())
                     if b in space_set and a != b})
     regions = tuple((r, tuple(m)) for r, m in model.region_members.items())
-    board = _declared_board(model)
+    board = model.boards[0] if model.boards else None
     return BoardMeta(
         spaces=spaces, regions=regions, links=tuple(links),
         width=board.width if board else 0, height=board.height if board else 0,
-        positions=tuple((p.target, p.x, p.y) for p in board.places) if board else (),
+        positions=tuple((p.key, p.x, p.y) for p in board.places) if board else (),
         attributes=tuple(attribute_texts(model, i) for i in range(len(model.entities))),
         entity_at=tuple(location(e.span) for e in model.entities),
     )
-
-
-def _declared_board(model: Model) -> Any:
-    return getattr(model, "board", None)
 
 
 def attribute_texts(model: Model, index: int) -> tuple[tuple[str, str], ...]:

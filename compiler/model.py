@@ -8,6 +8,7 @@ from pathlib import PurePath
 from typing import Any
 
 from . import ast
+from .board import board_meta
 from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
 
 PRIMITIVE_TYPES = ("int", "bool", "str", "player", "zone", "space", "card", "region")
@@ -56,6 +57,7 @@ class Model:
     asserts: list[ast.AssertDecl] = field(default_factory=list)
     tests: list[ast.TestDecl] = field(default_factory=list)
     map_rules: list[ast.Node] = field(default_factory=list)
+    boards: list[ast.BoardDecl] = field(default_factory=list)  # one at most (checks/board.py)
     start: ast.ProcedureDecl | None = None
     variants: list[str] = field(default_factory=list)
     available_variants: list[str] = field(default_factory=list)
@@ -125,6 +127,7 @@ class Model:
             effect_param_kinds=tuple(tuple(self.value_kind(p.type.name) for p in e.params)
                                      for e in self.effects.values()),
             param_domains=tuple((n, self.param_domain(d)) for n, d in self.params.items()),
+            board=board_meta(self),
         )
 
     def param_domain(self, decl: ast.ParamDecl) -> tuple[str, tuple]:
@@ -248,6 +251,8 @@ def _index(model: Model, decl: ast.Decl) -> None:
             model.policies.setdefault(decl.name.name, decl)
         case ast.MapDecl():
             model.map_rules.extend(decl.rules)
+        case ast.BoardDecl():
+            model.boards.append(decl)
         case ast.ChangesDecl():
             variant = PurePath(decl.span.file).stem
             model.changed_tests.setdefault(variant, []).extend(decl.tests)

@@ -395,6 +395,13 @@ class _Builder(Transformer):
     def map_decl(self, meta, c):
         return ast.MapDecl(self._span(meta), tuple(c))
 
+    def board_decl(self, meta, c):
+        return ast.BoardDecl(self._span(meta), int(c[0]), int(c[1]), tuple(c[2:]))
+
+    def placement(self, meta, c):
+        player = self._ident(c[1]) if c[1] is not None else None
+        return ast.Placement(self._span(meta), self._ident(c[0]), player, int(c[2]), int(c[3]))
+
     def require_connected(self, meta, c):
         return ast.RequireConnected(self._span(meta))
 

@@ -9,24 +9,10 @@ of its map graph.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from .meta import GameMeta
+from .meta import BoardMeta, GameMeta
 
-
-@dataclass(frozen=True)
-class BoardMeta:  # TEMPORARY: moves to runtime/meta.py
-    """The map and the table's layout: what a play surface draws (all public)."""
-
-    spaces: tuple[int, ...] = ()  # entity indexes of the spaces
-    regions: tuple[tuple[int, tuple[int, ...]], ...] = ()  # region, its spaces (nested ones too)
-    links: tuple[tuple[int, int], ...] = ()  # adjacent spaces, lower index first
-    width: int = 0  # the declared board size, 0 when the spec declares no board
-    height: int = 0
-    positions: tuple[tuple[str, int, int], ...] = ()  # space id or zone key, x, y
-    attributes: tuple[tuple[tuple[str, str], ...], ...] = ()  # per entity: (name, text)
-    entity_at: tuple[str, ...] = ()  # per entity: where the spec declares it
 
 # Fill colours for regions, in the order the spec declares them.
 PALETTE = ("#9ecae1", "#fdae6b", "#a1d99b", "#bcbddc", "#fdd0a2", "#c7e9c0", "#dadaeb",

@@ -41,6 +41,20 @@ class CounterMeta:
 
 
 @dataclass(frozen=True)
+class BoardMeta:
+    """The map and the table's layout, as a play surface draws them (all of it public)."""
+
+    spaces: tuple[int, ...] = ()  # entity indexes of the spaces
+    regions: tuple[tuple[int, tuple[int, ...]], ...] = ()  # a region and its spaces (nested too)
+    links: tuple[tuple[int, int], ...] = ()  # adjacent spaces, lower index first
+    width: int = 0  # the spec's `board` size; 0 when it declares none
+    height: int = 0
+    positions: tuple[tuple[str, int, int], ...] = ()  # a space id or a zone ("hand(p1)"), x, y
+    attributes: tuple[tuple[tuple[str, str], ...], ...] = ()  # per entity: (name, value as text)
+    entity_at: tuple[str, ...] = ()  # per entity: the spec location that declares it
+
+
+@dataclass(frozen=True)
 class GameMeta:
     """Everything a driver, a view or a record needs to know about a game."""
 
@@ -71,6 +85,7 @@ class GameMeta:
     effect_param_kinds: tuple[tuple[str, ...], ...] = ()
     # Per param, the values it may take (runtime/params.py): (name, (kind, values)).
     param_domains: tuple[tuple[str, tuple], ...] = ()
+    board: BoardMeta | None = None  # what the terminal seat and the web table draw
 
     # --- derived sizes and lookups
     @property

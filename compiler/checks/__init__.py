@@ -8,6 +8,7 @@ from .. import ast
 from ..errors import Diagnostic
 from ..model import Model
 from .asserts import check_asserts
+from .board import check_board
 from .declarations import check_card_zones, check_declarations
 from .designer_tests import check_tests
 from .flow import check_flow
@@ -25,7 +26,7 @@ Pass = Callable[[Model, list[ast.SpecFile]], list[Diagnostic]]
 PASSES: tuple[Pass, ...] = (
     check_declarations, check_kinds, check_names, check_types, check_params, check_flow,
     check_map_graph, check_tests,
-    check_policies,
+    check_policies, check_board,
 )
 
 
