@@ -4,13 +4,14 @@
 #     heldenhain/03_rules.rules
 #     heldenhain/04_turn.rules
 #     heldenhain/05_bots.rules
+#     heldenhain/06_policies.rules
 #     heldenhain/10_superfreundinnen.rules
 #     heldenhain/11_schattenkabinett.rules
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 139839497b78e09b
+# Spec hash: 27e678e38725e839
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 2efbbd3c76028207
-# Fingerprint: source dc303b9c322770325a48 output 54b68b1b9a9c02302d0b
+# Fingerprint: source 07621aa5e6f6dbd28527 output 26d9ebe8e8ee71799bcf
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -38,7 +39,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "139839497b78e09b"
+SPEC_HASH = "27e678e38725e839"
 TESTS_HASH = "2efbbd3c76028207"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

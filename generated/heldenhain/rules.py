@@ -4,13 +4,14 @@
 #     heldenhain/03_rules.rules
 #     heldenhain/04_turn.rules
 #     heldenhain/05_bots.rules
+#     heldenhain/06_policies.rules
 #     heldenhain/10_superfreundinnen.rules
 #     heldenhain/11_schattenkabinett.rules
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 139839497b78e09b
+# Spec hash: 27e678e38725e839
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,10 +28,11 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 2efbbd3c76028207
-# Fingerprint: source 62a2db1491f2bcb8dea5 output 5ab51bac99036851e9f0
+# Fingerprint: source bb75175af968bee4241f output f7f4e965e36e49e9c3d5
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
+from runtime.policy import keep_best
 from runtime.state import is_active
 from runtime.values import attr_of, event_allowed, opponent_of
 from .tables import (
@@ -38,6 +40,7 @@ from .tables import (
     A_deck,
     A_einsatz,
     A_flink,
+    A_heilung,
     A_kosten,
     A_mannschaft,
     A_mannschaft_ausdauer,
@@ -483,6 +486,67 @@ def d_deck_ki_wert(state, v_p):
             )
         )
     )
+
+
+def d_kartenwert(state, v_c):
+    "define kartenwert"
+    # spec: spec/heldenhain/06_policies.rules:13
+    return (
+        d_figurwert(state, v_c)
+        if d_ist_figur(state, v_c)
+        else 2
+        * attr_of(
+            A_kosten,
+            d_orig(state, v_c),
+            "kosten",
+            "spec/heldenhain/06_policies.rules:14:48",
+        )
+    )
+
+
+def d_siegwurf(state, v_p):
+    "define siegwurf"
+    # spec: spec/heldenhain/06_policies.rules:16
+    return any(
+        allowed_sammeln(state, v_p, c_f)
+        and state.tracks[v_p] + q_rettung(state, c_f) >= d_siegziel(state)
+        for c_f in state.zones[5 + v_p]
+    )
+
+
+def d_ausschalten_moeglich(state, v_p):
+    "define ausschalten_moeglich"
+    # spec: spec/heldenhain/06_policies.rules:21
+    return any(
+        d_darf_ablenken(state, v_p, c_f)
+        and any(
+            allowed_ablenken(state, v_p, c_f, c_z)
+            and state.counters[0][c_z]
+            + q_ablenkstress(state, c_z, q_einsatz(state, c_f))
+            >= q_ausdauer(state, c_z)
+            and state.counters[0][c_f] + q_einsatz(state, c_z) < q_ausdauer(state, c_f)
+            for c_z in state.zones[5 + opponent_of(v_p, 2)]
+        )
+        for c_f in state.zones[5 + v_p]
+    )
+
+
+def d_platz_im_feld(state, v_p):
+    "define platz_im_feld"
+    # spec: spec/heldenhain/06_policies.rules:27
+    return len(state.zones[5 + v_p]) < d_feldgroesse(state)
+
+
+def d_reserve(state, v_f):
+    "define reserve"
+    # spec: spec/heldenhain/06_policies.rules:30
+    return q_ausdauer(state, v_f) - state.counters[0][v_f]
+
+
+def d_spielt(state, v_p, v_d):
+    "define spielt"
+    # spec: spec/heldenhain/06_policies.rules:34
+    return d_deck_von(state, v_p) == v_d
 
 
 def d_deckgroesse(state, v_d):
@@ -1229,4 +1293,928 @@ BOTS = {
 # ---------------------------------------------------------------- policies
 
 
-POLICIES = {}
+def pol_deck_ki_0(state, pending):
+    "policy deck_ki, rule 1: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:37
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/heldenhain/06_policies.rules:38
+    if d_siegwurf(state, v_you):
+        best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:39
+    best = keep_best(
+        best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:40
+    if d_spielt(state, v_you, "schattenkabinett") or d_ausschalten_moeglich(
+        state, v_you
+    ):
+        best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:41
+    if d_spielt(state, v_you, "schattenkabinett"):
+        best = keep_best(best, [ids[i] in ("ki",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:42
+    best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:43
+    best = keep_best(best, [ids[i] in ("ki", "drache") for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:44
+    best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_deck_ki_1(state, pending):
+    "policy deck_ki, rule 2: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:46
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:47
+    best = keep_best(
+        best,
+        [
+            bool(
+                d_ist_aktion(state, v_c) and d_spielt(state, v_you, "schattenkabinett")
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:48
+    best = keep_best(
+        best,
+        [
+            bool(
+                d_ist_charakter(state, v_c)
+                and d_platz_im_feld(state, v_you)
+                and d_spielt(state, v_you, "weggefaehrten")
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:49
+    best = keep_best(
+        best,
+        [
+            bool(d_ist_figur(state, v_c) and d_platz_im_feld(state, v_you))
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:50
+    best = keep_best(
+        best,
+        [
+            bool(
+                d_ist_hauptquartier(state, v_c)
+                and attr_of(
+                    A_heilung,
+                    d_orig(state, v_c),
+                    "heilung",
+                    "spec/heldenhain/06_policies.rules:50:41",
+                )
+                > 0
+                and d_spielt(state, v_you, "superfreundinnen")
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:51
+    best = keep_best(
+        best,
+        [
+            (
+                attr_of(
+                    A_kosten,
+                    d_orig(state, v_c),
+                    "kosten",
+                    "spec/heldenhain/06_policies.rules:51:47",
+                )
+                if d_spielt(state, v_you, "purpurpakt")
+                else 0
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:52
+    best = keep_best(
+        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_der_wegweiser_0(state, pending):
+    "policy der_wegweiser, rule 1: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:153
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:154
+    best = keep_best(
+        best,
+        [
+            bool(d_ist_charakter(state, v_c) and d_platz_im_feld(state, v_you))
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:155
+    best = keep_best(
+        best,
+        [
+            bool(
+                d_ist_figur(state, v_c)
+                and attr_of(
+                    A_rueckendeckung,
+                    d_orig(state, v_c),
+                    "rueckendeckung",
+                    "spec/heldenhain/06_policies.rules:155:33",
+                )
+                > 0
+                and d_platz_im_feld(state, v_you)
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:156
+    best = keep_best(
+        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_fraeulein_rabatt_0(state, pending):
+    "policy fraeulein_rabatt, rule 1: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:162
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:163
+    best = keep_best(
+        best,
+        [
+            bool(d_ist_figur(state, v_c) and d_platz_im_feld(state, v_you))
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:164
+    best = keep_best(
+        best,
+        [
+            attr_of(
+                A_kosten,
+                d_orig(state, v_c),
+                "kosten",
+                "spec/heldenhain/06_policies.rules:164:15",
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:165
+    best = keep_best(
+        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_fraeulein_rabatt_1(state, pending):
+    "policy fraeulein_rabatt, rule 2: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:167
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/heldenhain/06_policies.rules:168
+    best = keep_best(best, [ids[i] in ("stress",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_graf_gruebel_0(state, pending):
+    "policy graf_gruebel, rule 1: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:136
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/heldenhain/06_policies.rules:137
+    if d_siegwurf(state, v_you):
+        best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:138
+    best = keep_best(
+        best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:139
+    best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:140
+    best = keep_best(best, [ids[i] in ("ki",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:141
+    best = keep_best(best, [ids[i] in ("sammeln", "drache") for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:142
+    best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_graf_gruebel_1(state, pending):
+    "policy graf_gruebel, rule 2: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:144
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:145
+    best = keep_best(
+        best, [d_ist_aktion(state, v_c) for v_c in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:146
+    best = keep_best(
+        best,
+        [
+            bool(d_ist_figur(state, v_c) and d_platz_im_feld(state, v_you))
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:147
+    best = keep_best(
+        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_tante_taktik_0(state, pending):
+    "policy tante_taktik, rule 1: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:115
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:116
+    best = keep_best(
+        best,
+        [
+            bool(d_ist_figur(state, v_c) and d_platz_im_feld(state, v_you))
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:117
+    best = keep_best(
+        best,
+        [
+            bool(
+                d_ist_hauptquartier(state, v_c)
+                and attr_of(
+                    A_heilung,
+                    d_orig(state, v_c),
+                    "heilung",
+                    "spec/heldenhain/06_policies.rules:117:41",
+                )
+                > 0
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:118
+    best = keep_best(
+        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_tante_taktik_1(state, pending):
+    "policy tante_taktik, rule 2: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:120
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:121
+    best = keep_best(
+        best,
+        [
+            state.counters[0][v_f] + 4 >= q_ausdauer(state, v_f)
+            for v_f in [values[i] for i in best]
+        ],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:122
+    best = keep_best(
+        best, [d_reserve(state, v_f) for v_f in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_tante_taktik_2(state, pending):
+    "policy tante_taktik, rule 3: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:124
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/heldenhain/06_policies.rules:125
+    if d_siegwurf(state, v_you):
+        best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:126
+    best = keep_best(
+        best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:127
+    best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:128
+    if d_ausschalten_moeglich(state, v_you):
+        best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:129
+    best = keep_best(best, [ids[i] in ("ki", "drache") for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:130
+    best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_umsichtig_0(state, pending):
+    "policy umsichtig, rule 1: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:58
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/heldenhain/06_policies.rules:59
+    if d_siegwurf(state, v_you):
+        best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:60
+    best = keep_best(
+        best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:61
+    if d_ausschalten_moeglich(state, v_you):
+        best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:62
+    best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:63
+    best = keep_best(best, [ids[i] in ("ki", "drache") for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:64
+    best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_umsichtig_1(state, pending):
+    "policy umsichtig, rule 2: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:66
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:67
+    best = keep_best(
+        best,
+        [
+            bool(d_ist_figur(state, v_c) and d_platz_im_feld(state, v_you))
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:68
+    best = keep_best(
+        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_umsichtig_2(state, pending):
+    "policy umsichtig, rule 3: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:70
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:71
+    best = keep_best(
+        best, [q_rettung(state, v_f) for v_f in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_umsichtig_3(state, pending):
+    "policy umsichtig, rule 4: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:73
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:74
+    best = keep_best(
+        best,
+        [
+            state.counters[0][v_f] + 3 >= q_ausdauer(state, v_f)
+            for v_f in [values[i] for i in best]
+        ],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:75
+    best = keep_best(
+        best, [q_einsatz(state, v_f) for v_f in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_umsichtig_4(state, pending):
+    "policy umsichtig, rule 5: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:77
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:78
+    best = keep_best(
+        best,
+        [
+            state.counters[0][v_z] + 2 >= q_ausdauer(state, v_z)
+            for v_z in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:79
+    best = keep_best(
+        best, [q_rettung(state, v_z) for v_z in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:80
+    best = keep_best(
+        best, [d_reserve(state, v_z) for v_z in [values[i] for i in best]], True
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_umsichtig_5(state, pending):
+    "policy umsichtig, rule 6: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:82
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/heldenhain/06_policies.rules:83
+    if (
+        len(
+            [
+                c_c
+                for c_c in state.zones[3 + v_you]
+                if attr_of(
+                    A_kosten,
+                    d_orig(state, c_c),
+                    "kosten",
+                    "spec/heldenhain/06_policies.rules:83:57",
+                )
+                <= 3
+            ]
+        )
+        >= 2
+    ):
+        best = keep_best(best, [ids[i] in ("behalten",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:84
+    best = keep_best(best, [ids[i] in ("neu_mischen",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_umsichtig_6(state, pending):
+    "policy umsichtig, rule 7: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:86
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:87
+    best = keep_best(
+        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], True
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_umsichtig_7(state, pending):
+    "policy umsichtig, rule 8: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:89
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:90
+    best = keep_best(
+        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], True
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_umsichtig_8(state, pending):
+    "policy umsichtig, rule 9: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:92
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:93
+    best = keep_best(
+        best, [d_figurwert(state, v_f) for v_f in [values[i] for i in best]], True
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_umsichtig_9(state, pending):
+    "policy umsichtig, rule 10: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:95
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:96
+    best = keep_best(
+        best, [d_reserve(state, v_f) for v_f in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_umsichtig_10(state, pending):
+    "policy umsichtig, rule 11: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:98
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:99
+    best = keep_best(
+        best, [d_figurwert(state, v_f) for v_f in [values[i] for i in best]], True
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_umsichtig_11(state, pending):
+    "policy umsichtig, rule 12: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:101
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/heldenhain/06_policies.rules:102
+    if len(state.zones[3 + v_you]) > 3:
+        best = keep_best(best, [ids[i] in ("handkarte",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/heldenhain/06_policies.rules:103
+    best = keep_best(best, [ids[i] in ("stress",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_umsichtig_12(state, pending):
+    "policy umsichtig, rule 13: the options it likes best"
+    # spec: spec/heldenhain/06_policies.rules:107
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/heldenhain/06_policies.rules:108
+    best = keep_best(
+        best, [d_kartenwert(state, v_f) for v_f in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+POLICIES = {
+    "deck_ki": {
+        "spec/heldenhain/03_rules.rules:168:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:277:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:287:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:392:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:398:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:404:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:412:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:425:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:431:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:105:9": pol_deck_ki_0,
+        "spec/heldenhain/04_turn.rules:107:17": pol_deck_ki_1,
+        "spec/heldenhain/04_turn.rules:116:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:123:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
+        "spec/heldenhain/04_turn.rules:88:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:127:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:154:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:174:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:183:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:193:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:292:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:68:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:158:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:228:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:119:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:158:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:42:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:157:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:194:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:224:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:336:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:379:13": pol_umsichtig_12,
+    },
+    "umsichtig": {
+        "spec/heldenhain/03_rules.rules:168:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:277:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:287:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:392:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:398:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:404:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:412:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:425:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:431:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:105:9": pol_umsichtig_0,
+        "spec/heldenhain/04_turn.rules:107:17": pol_umsichtig_1,
+        "spec/heldenhain/04_turn.rules:116:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:123:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
+        "spec/heldenhain/04_turn.rules:88:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:127:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:154:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:174:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:183:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:193:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:292:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:68:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:158:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:228:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:119:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:158:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:42:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:157:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:194:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:224:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:336:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:379:13": pol_umsichtig_12,
+    },
+    "tante_taktik": {
+        "spec/heldenhain/03_rules.rules:168:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:277:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:287:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:392:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:398:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:404:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:412:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:425:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:431:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:105:9": pol_tante_taktik_2,
+        "spec/heldenhain/04_turn.rules:107:17": pol_tante_taktik_0,
+        "spec/heldenhain/04_turn.rules:116:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:122:17": pol_tante_taktik_1,
+        "spec/heldenhain/04_turn.rules:123:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
+        "spec/heldenhain/04_turn.rules:88:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:127:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:154:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:174:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:183:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:193:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:292:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:68:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:158:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:228:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:119:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:158:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:42:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:157:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:194:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:224:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:336:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:379:13": pol_umsichtig_12,
+    },
+    "graf_gruebel": {
+        "spec/heldenhain/03_rules.rules:168:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:277:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:287:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:392:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:398:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:404:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:412:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:425:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:431:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:105:9": pol_graf_gruebel_0,
+        "spec/heldenhain/04_turn.rules:107:17": pol_graf_gruebel_1,
+        "spec/heldenhain/04_turn.rules:116:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:123:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
+        "spec/heldenhain/04_turn.rules:88:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:127:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:154:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:174:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:183:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:193:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:292:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:68:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:158:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:228:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:119:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:158:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:42:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:157:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:194:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:224:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:336:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:379:13": pol_umsichtig_12,
+    },
+    "der_wegweiser": {
+        "spec/heldenhain/03_rules.rules:168:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:277:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:287:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:392:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:398:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:404:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:412:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:425:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:431:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:105:9": pol_umsichtig_0,
+        "spec/heldenhain/04_turn.rules:107:17": pol_der_wegweiser_0,
+        "spec/heldenhain/04_turn.rules:116:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:123:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
+        "spec/heldenhain/04_turn.rules:88:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:127:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:154:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:174:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:183:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:193:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:292:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:68:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:158:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:228:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:119:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:158:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:42:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:157:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:194:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:224:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:336:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:379:13": pol_umsichtig_12,
+    },
+    "fraeulein_rabatt": {
+        "spec/heldenhain/03_rules.rules:168:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:277:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:287:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:392:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:398:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:404:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:412:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:418:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:425:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:431:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:105:9": pol_umsichtig_0,
+        "spec/heldenhain/04_turn.rules:107:17": pol_fraeulein_rabatt_0,
+        "spec/heldenhain/04_turn.rules:116:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:123:17": pol_umsichtig_4,
+        "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
+        "spec/heldenhain/04_turn.rules:88:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:127:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:154:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:174:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:183:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:193:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:292:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:68:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:158:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:228:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:119:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:158:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:42:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:157:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:194:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:224:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:336:13": pol_fraeulein_rabatt_1,
+        "spec/heldenhain/13_purpurpakt.rules:379:13": pol_umsichtig_12,
+    },
+}

@@ -4,13 +4,14 @@
 #     heldenhain/03_rules.rules
 #     heldenhain/04_turn.rules
 #     heldenhain/05_bots.rules
+#     heldenhain/06_policies.rules
 #     heldenhain/10_superfreundinnen.rules
 #     heldenhain/11_schattenkabinett.rules
 #     heldenhain/12_weggefaehrten.rules
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 139839497b78e09b
+# Spec hash: 27e678e38725e839
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -27,7 +28,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 2efbbd3c76028207
-# Fingerprint: source 557f6af96d13d2238a12 output f53709c27d07fefcdb73
+# Fingerprint: source dbe3ff3b8d75eed16a7c output 01606c909a82d9c271aa
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -35,13 +36,14 @@ from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="heldenhain",
     title="Heldenhain",
-    spec_hash="139839497b78e09b",
+    spec_hash="27e678e38725e839",
     spec_files=(
         "heldenhain/01_frame.rules",
         "heldenhain/02_cards.rules",
         "heldenhain/03_rules.rules",
         "heldenhain/04_turn.rules",
         "heldenhain/05_bots.rules",
+        "heldenhain/06_policies.rules",
         "heldenhain/10_superfreundinnen.rules",
         "heldenhain/11_schattenkabinett.rules",
         "heldenhain/12_weggefaehrten.rules",
@@ -2343,7 +2345,14 @@ META = GameMeta(
         "der_wegweiser",
         "fraeulein_rabatt",
     ),
-    policies=(),
+    policies=(
+        "deck_ki",
+        "umsichtig",
+        "tante_taktik",
+        "graf_gruebel",
+        "der_wegweiser",
+        "fraeulein_rabatt",
+    ),
     counts={
         "spaces": 0,
         "regions": 0,

@@ -16,7 +16,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 17052b8477980ea6
+# Spec hash: d4fd140912134a6d
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -27,7 +27,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source b0b88635b27738f7a75f output 38dbd9dab32f54a25107
+# Fingerprint: source 998d9047500792addc18 output 6a743c068297ea97bf57
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -38,7 +38,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "17052b8477980ea6"
+SPEC_HASH = "d4fd140912134a6d"
 TESTS_HASH = "6b32bceaf5a2ebd9"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

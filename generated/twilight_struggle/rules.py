@@ -16,7 +16,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 17052b8477980ea6
+# Spec hash: d4fd140912134a6d
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -27,7 +27,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source eb634c57732b10ef07dc output e1bf7828f925ce9f4603
+# Fingerprint: source 30f9921add979fff9700 output d75e4406a0b8288c1480
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -69,6 +69,7 @@ from .tables import (
     E_europe_scoring,
     E_five_year_plan,
     E_france,
+    E_grain_sales_to_soviets,
     E_gulf_states,
     E_hungary,
     E_indo_pakistani_war,
@@ -93,6 +94,7 @@ from .tables import (
     E_southeast_asia,
     E_southeast_asia_scoring,
     E_soviets_shoot_down_kal_007,
+    E_star_wars,
     E_sudan,
     E_syria,
     E_taiwan,
@@ -803,13 +805,21 @@ def d_nuclear_risk(state, v_p, v_c):
 
 def d_nuclear_headline(state, v_c):
     "define nuclear_headline"
-    # spec: spec/twilight_struggle/policies.rules:28
-    return bool(state.tracks[0] <= 2 and d_degrades_defcon(state, v_c))
+    # spec: spec/twilight_struggle/policies.rules:29
+    return bool(state.tracks[0] <= 3 and d_degrades_defcon(state, v_c))
+
+
+def d_sets_off_events(state, v_c):
+    "define sets_off_events"
+    # spec: spec/twilight_struggle/policies.rules:34
+    return (
+        v_c == E_five_year_plan or v_c == E_star_wars or v_c == E_grain_sales_to_soviets
+    )
 
 
 def d_suicidal_coup(state, v_p, v_c):
     "define suicidal_coup"
-    # spec: spec/twilight_struggle/policies.rules:32
+    # spec: spec/twilight_struggle/policies.rules:39
     return (
         state.tracks[0] <= 2
         and q_coup_defcon_loss(state, v_p, v_c) > 0
@@ -819,7 +829,7 @@ def d_suicidal_coup(state, v_p, v_c):
 
 def d_safe_coup_target(state, v_p):
     "define safe_coup_target"
-    # spec: spec/twilight_struggle/policies.rules:35
+    # spec: spec/twilight_struggle/policies.rules:42
     return any(
         state.counters[1 + opponent_of(v_p, 2)][c_c] > 0
         and allowed_coup(state, v_p, c_c)
@@ -830,7 +840,7 @@ def d_safe_coup_target(state, v_p):
 
 def d_scoring_gain(state, v_p, v_c):
     "define scoring_gain"
-    # spec: spec/twilight_struggle/policies.rules:41
+    # spec: spec/twilight_struggle/policies.rules:48
     return (
         d_southeast_asia_points(state, v_p)
         - d_southeast_asia_points(state, opponent_of(v_p, 2))
@@ -841,7 +851,7 @@ def d_scoring_gain(state, v_p, v_c):
                 state, opponent_of(v_p, 2), d_scoring_region_of(state, v_c)
             )
             if attr_of(
-                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:43:13"
+                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:50:13"
             )
             else 0
         )
@@ -850,49 +860,49 @@ def d_scoring_gain(state, v_p, v_c):
 
 def d_control_with_one(state, v_p, v_c):
     "define control_with_one"
-    # spec: spec/twilight_struggle/policies.rules:47
+    # spec: spec/twilight_struggle/policies.rules:54
     return (
         not d_controls(state, v_p, v_c)
         and state.counters[1 + v_p][v_c] + 1
         >= attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:49:32"
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:56:32"
         )
         and state.counters[1 + v_p][v_c]
         + 1
         - state.counters[1 + opponent_of(v_p, 2)][v_c]
         >= attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:50:60"
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:57:60"
         )
     )
 
 
 def d_coup_margin(state, v_p, v_c):
     "define coup_margin"
-    # spec: spec/twilight_struggle/policies.rules:53
+    # spec: spec/twilight_struggle/policies.rules:61
     return (
         7
-        + 2 * q_ops_value(state, v_p, state.vars[6])
+        + 2 * (2 if state.vars[6] == None else q_ops_value(state, v_p, state.vars[6]))
         - 4
         * attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:54:51"
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:62:94"
         )
     )
 
 
 def d_my_event(state, v_p, v_c):
     "define my_event"
-    # spec: spec/twilight_struggle/policies.rules:56
+    # spec: spec/twilight_struggle/policies.rules:64
     return (
-        attr_of(A_side, v_c, "side", "spec/twilight_struggle/policies.rules:56:47")
+        attr_of(A_side, v_c, "side", "spec/twilight_struggle/policies.rules:64:47")
         == v_p
     )
 
 
 def d_their_event(state, v_p, v_c):
     "define their_event"
-    # spec: spec/twilight_struggle/policies.rules:57
+    # spec: spec/twilight_struggle/policies.rules:65
     return attr_of(
-        A_side, v_c, "side", "spec/twilight_struggle/policies.rules:57:50"
+        A_side, v_c, "side", "spec/twilight_struggle/policies.rules:65:50"
     ) == opponent_of(v_p, 2)
 
 
@@ -1588,11 +1598,11 @@ BOTS = {
 
 def pol_careful_0(state, pending):
     "policy careful, rule 1: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:62
+    # spec: spec/twilight_struggle/policies.rules:70
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:63
+    # spec: spec/twilight_struggle/policies.rules:71
     best = keep_best(
         best,
         [d_nuclear_risk(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1600,7 +1610,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:64
+    # spec: spec/twilight_struggle/policies.rules:72
     best = keep_best(
         best,
         [
@@ -1611,17 +1621,46 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:65
+    # spec: spec/twilight_struggle/policies.rules:74
+    best = keep_best(
+        best,
+        [
+            bool(
+                d_their_event(state, v_you, v_c)
+                and d_degrades_defcon(state, v_c)
+                and d_may_attempt_space(state, v_you, v_c)
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:75
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:66
+    # spec: spec/twilight_struggle/policies.rules:76
     best = keep_best(
         best, [v_c == E_china_card for v_c in [values[i] for i in best]], True
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:67
+    # spec: spec/twilight_struggle/policies.rules:78
+    best = keep_best(
+        best,
+        [
+            bool(
+                d_their_event(state, v_you, v_c)
+                and not event_allowed(state, EVENT_WHEN, v_c, opponent_of(v_you, 2))
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:79
     best = keep_best(
         best,
         [
@@ -1634,7 +1673,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:68
+    # spec: spec/twilight_struggle/policies.rules:80
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1647,11 +1686,11 @@ def pol_careful_0(state, pending):
 
 def pol_careful_1(state, pending):
     "policy careful, rule 2: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:70
+    # spec: spec/twilight_struggle/policies.rules:82
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:71
+    # spec: spec/twilight_struggle/policies.rules:83
     best = keep_best(
         best,
         [d_nuclear_headline(state, v_c) for v_c in [values[i] for i in best]],
@@ -1659,7 +1698,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:72
+    # spec: spec/twilight_struggle/policies.rules:84
     best = keep_best(
         best,
         [d_their_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1667,7 +1706,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:73
+    # spec: spec/twilight_struggle/policies.rules:85
     best = keep_best(
         best,
         [
@@ -1678,11 +1717,11 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:74
+    # spec: spec/twilight_struggle/policies.rules:86
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:75
+    # spec: spec/twilight_struggle/policies.rules:87
     best = keep_best(
         best,
         [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1690,7 +1729,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:76
+    # spec: spec/twilight_struggle/policies.rules:88
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -1699,26 +1738,29 @@ def pol_careful_1(state, pending):
 
 def pol_careful_2(state, pending):
     "policy careful, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:78
+    # spec: spec/twilight_struggle/policies.rules:90
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:79
+    # spec: spec/twilight_struggle/policies.rules:91
     if d_their_event(state, v_you, state.vars[6]):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:80
-    if state.tracks[0] <= 2 and d_degrades_defcon(state, state.vars[6]):
+    # spec: spec/twilight_struggle/policies.rules:92
+    if state.tracks[0] <= 2 and (
+        d_degrades_defcon(state, state.vars[6])
+        or d_sets_off_events(state, state.vars[6])
+    ):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:81
+    # spec: spec/twilight_struggle/policies.rules:94
     if d_my_event(state, v_you, state.vars[6]):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:82
+    # spec: spec/twilight_struggle/policies.rules:95
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1727,11 +1769,11 @@ def pol_careful_2(state, pending):
 
 def pol_careful_3(state, pending):
     "policy careful, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:86
+    # spec: spec/twilight_struggle/policies.rules:99
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:87
+    # spec: spec/twilight_struggle/policies.rules:100
     if d_degrades_defcon(state, state.vars[6]):
         best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
@@ -1741,16 +1783,16 @@ def pol_careful_3(state, pending):
 
 def pol_careful_4(state, pending):
     "policy careful, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:89
+    # spec: spec/twilight_struggle/policies.rules:102
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:90
+    # spec: spec/twilight_struggle/policies.rules:103
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:91
+    # spec: spec/twilight_struggle/policies.rules:104
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1759,25 +1801,25 @@ def pol_careful_4(state, pending):
 
 def pol_careful_5(state, pending):
     "policy careful, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:93
+    # spec: spec/twilight_struggle/policies.rules:106
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:94
+    # spec: spec/twilight_struggle/policies.rules:107
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:95
+    # spec: spec/twilight_struggle/policies.rules:108
     if state.tracks[4 + v_you] < state.tracks[0] and state.tracks[0] >= 3:
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:96
+    # spec: spec/twilight_struggle/policies.rules:109
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:97
+    # spec: spec/twilight_struggle/policies.rules:110
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1786,11 +1828,11 @@ def pol_careful_5(state, pending):
 
 def pol_careful_6(state, pending):
     "policy careful, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:99
+    # spec: spec/twilight_struggle/policies.rules:112
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:100
+    # spec: spec/twilight_struggle/policies.rules:113
     best = keep_best(
         best,
         [
@@ -1801,7 +1843,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:101
+    # spec: spec/twilight_struggle/policies.rules:114
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -1809,7 +1851,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:102
+    # spec: spec/twilight_struggle/policies.rules:115
     best = keep_best(
         best,
         [
@@ -1820,7 +1862,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:103
+    # spec: spec/twilight_struggle/policies.rules:116
     best = keep_best(
         best,
         [
@@ -1836,11 +1878,11 @@ def pol_careful_6(state, pending):
 
 def pol_careful_7(state, pending):
     "policy careful, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:105
+    # spec: spec/twilight_struggle/policies.rules:118
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:106
+    # spec: spec/twilight_struggle/policies.rules:119
     best = keep_best(
         best,
         [
@@ -1852,7 +1894,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:107
+    # spec: spec/twilight_struggle/policies.rules:120
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -1860,7 +1902,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:108
+    # spec: spec/twilight_struggle/policies.rules:121
     best = keep_best(
         best,
         [
@@ -1876,11 +1918,11 @@ def pol_careful_7(state, pending):
 
 def pol_careful_8(state, pending):
     "policy careful, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:110
+    # spec: spec/twilight_struggle/policies.rules:123
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:111
+    # spec: spec/twilight_struggle/policies.rules:124
     best = keep_best(
         best,
         [
@@ -1893,7 +1935,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:112
+    # spec: spec/twilight_struggle/policies.rules:125
     best = keep_best(
         best,
         [
@@ -1904,7 +1946,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:113
+    # spec: spec/twilight_struggle/policies.rules:126
     best = keep_best(
         best,
         [
@@ -1915,7 +1957,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:114
+    # spec: spec/twilight_struggle/policies.rules:127
     best = keep_best(
         best,
         [d_controls(state, v_you, v_target) for v_target in [values[i] for i in best]],
@@ -1923,7 +1965,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:115
+    # spec: spec/twilight_struggle/policies.rules:128
     best = keep_best(
         best,
         [
@@ -1939,11 +1981,11 @@ def pol_careful_8(state, pending):
 
 def pol_careful_9(state, pending):
     "policy careful, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:117
+    # spec: spec/twilight_struggle/policies.rules:130
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:118
+    # spec: spec/twilight_struggle/policies.rules:131
     best = keep_best(
         best,
         [
@@ -1954,7 +1996,7 @@ def pol_careful_9(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:119
+    # spec: spec/twilight_struggle/policies.rules:132
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -1962,7 +2004,7 @@ def pol_careful_9(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:120
+    # spec: spec/twilight_struggle/policies.rules:133
     best = keep_best(
         best,
         [
@@ -1978,11 +2020,11 @@ def pol_careful_9(state, pending):
 
 def pol_careful_10(state, pending):
     "policy careful, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:122
+    # spec: spec/twilight_struggle/policies.rules:135
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:123
+    # spec: spec/twilight_struggle/policies.rules:136
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -1993,11 +2035,11 @@ def pol_careful_10(state, pending):
 
 def pol_careful_11(state, pending):
     "policy careful, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:125
+    # spec: spec/twilight_struggle/policies.rules:138
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:126
+    # spec: spec/twilight_struggle/policies.rules:139
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -2007,11 +2049,11 @@ def pol_careful_11(state, pending):
 
 def pol_careful_12(state, pending):
     "policy careful, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:128
+    # spec: spec/twilight_struggle/policies.rules:141
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:129
+    # spec: spec/twilight_struggle/policies.rules:142
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2020,11 +2062,11 @@ def pol_careful_12(state, pending):
 
 def pol_careful_13(state, pending):
     "policy careful, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:131
+    # spec: spec/twilight_struggle/policies.rules:144
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:132
+    # spec: spec/twilight_struggle/policies.rules:145
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2033,17 +2075,49 @@ def pol_careful_13(state, pending):
 
 def pol_careful_14(state, pending):
     "policy careful, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:135
+    # spec: spec/twilight_struggle/policies.rules:148
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:136
+    # spec: spec/twilight_struggle/policies.rules:149
+    best = keep_best(
+        best,
+        [
+            bool(state.tracks[0] <= 2 and d_degrades_defcon(state, v_c))
+            for v_c in [values[i] for i in best]
+        ],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:150
+    best = keep_best(
+        best,
+        [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:151
+    best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_15(state, pending):
+    "policy careful, rule 16: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:154
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:155
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:137
+    # spec: spec/twilight_struggle/policies.rules:156
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -2057,54 +2131,55 @@ POLICIES = {
         "spec/twilight_struggle/card_play.rules:101:9": pol_careful_3,
         "spec/twilight_struggle/card_play.rules:54:9": pol_careful_0,
         "spec/twilight_struggle/card_play.rules:77:9": pol_careful_2,
-        "spec/twilight_struggle/cards.rules:141:17": pol_careful_14,
-        "spec/twilight_struggle/cards.rules:168:25": pol_careful_14,
-        "spec/twilight_struggle/cards.rules:176:21": pol_careful_14,
-        "spec/twilight_struggle/cards.rules:207:13": pol_careful_14,
+        "spec/twilight_struggle/cards.rules:141:17": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:168:25": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:176:21": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:207:13": pol_careful_15,
         "spec/twilight_struggle/cards.rules:222:9": pol_careful_4,
-        "spec/twilight_struggle/cards.rules:260:13": pol_careful_14,
-        "spec/twilight_struggle/cards.rules:274:17": pol_careful_14,
-        "spec/twilight_struggle/cards.rules:289:9": pol_careful_14,
-        "spec/twilight_struggle/cards.rules:327:17": pol_careful_14,
-        "spec/twilight_struggle/cards.rules:344:17": pol_careful_14,
-        "spec/twilight_struggle/cards.rules:359:13": pol_careful_14,
-        "spec/twilight_struggle/cards.rules:401:21": pol_careful_14,
-        "spec/twilight_struggle/cards.rules:404:21": pol_careful_14,
-        "spec/twilight_struggle/cards.rules:71:17": pol_careful_14,
+        "spec/twilight_struggle/cards.rules:260:13": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:274:17": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:289:9": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:327:17": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:344:17": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:359:13": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:401:21": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:404:21": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:71:17": pol_careful_15,
         "spec/twilight_struggle/event_helpers.rules:83:5": pol_careful_13,
+        "spec/twilight_struggle/events_late.rules:138:9": pol_careful_14,
         "spec/twilight_struggle/events_late.rules:221:17": pol_careful_9,
-        "spec/twilight_struggle/events_late.rules:296:17": pol_careful_14,
+        "spec/twilight_struggle/events_late.rules:296:17": pol_careful_15,
         "spec/twilight_struggle/events_late.rules:324:13": pol_careful_9,
-        "spec/twilight_struggle/events_late.rules:341:9": pol_careful_14,
-        "spec/twilight_struggle/events_late.rules:34:13": pol_careful_14,
-        "spec/twilight_struggle/events_late.rules:422:5": pol_careful_14,
-        "spec/twilight_struggle/events_late.rules:470:17": pol_careful_14,
-        "spec/twilight_struggle/events_late.rules:489:13": pol_careful_14,
-        "spec/twilight_struggle/events_late.rules:48:13": pol_careful_14,
-        "spec/twilight_struggle/events_late.rules:493:13": pol_careful_14,
-        "spec/twilight_struggle/events_late.rules:517:9": pol_careful_14,
+        "spec/twilight_struggle/events_late.rules:341:9": pol_careful_15,
+        "spec/twilight_struggle/events_late.rules:34:13": pol_careful_15,
+        "spec/twilight_struggle/events_late.rules:422:5": pol_careful_15,
+        "spec/twilight_struggle/events_late.rules:470:17": pol_careful_15,
+        "spec/twilight_struggle/events_late.rules:489:13": pol_careful_15,
+        "spec/twilight_struggle/events_late.rules:48:13": pol_careful_15,
+        "spec/twilight_struggle/events_late.rules:493:13": pol_careful_15,
+        "spec/twilight_struggle/events_late.rules:517:9": pol_careful_15,
         "spec/twilight_struggle/events_mid.rules:234:5": pol_careful_11,
         "spec/twilight_struggle/events_mid.rules:246:5": pol_careful_10,
-        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_14,
+        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_15,
         "spec/twilight_struggle/events_mid.rules:265:13": pol_careful_9,
-        "spec/twilight_struggle/events_mid.rules:280:9": pol_careful_14,
-        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_14,
-        "spec/twilight_struggle/events_mid.rules:429:13": pol_careful_14,
-        "spec/twilight_struggle/events_mid.rules:468:13": pol_careful_14,
-        "spec/twilight_struggle/events_mid.rules:568:9": pol_careful_14,
-        "spec/twilight_struggle/events_mid.rules:603:17": pol_careful_14,
-        "spec/twilight_struggle/events_mid.rules:666:9": pol_careful_14,
-        "spec/twilight_struggle/events_mid.rules:728:13": pol_careful_14,
-        "spec/twilight_struggle/events_mid.rules:741:9": pol_careful_14,
-        "spec/twilight_struggle/events_mid.rules:756:13": pol_careful_14,
-        "spec/twilight_struggle/events_mid.rules:815:17": pol_careful_14,
-        "spec/twilight_struggle/events_mid.rules:821:29": pol_careful_14,
+        "spec/twilight_struggle/events_mid.rules:280:9": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:429:13": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:468:13": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:568:9": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:603:17": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:666:9": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:728:13": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:741:9": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:756:13": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:815:17": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:821:29": pol_careful_15,
         "spec/twilight_struggle/operations.rules:101:9": pol_careful_8,
         "spec/twilight_struggle/operations.rules:136:9": pol_careful_7,
         "spec/twilight_struggle/operations.rules:170:5": pol_careful_6,
         "spec/twilight_struggle/operations.rules:56:5": pol_careful_5,
-        "spec/twilight_struggle/setup.rules:28:9": pol_careful_14,
-        "spec/twilight_struggle/setup.rules:46:9": pol_careful_14,
+        "spec/twilight_struggle/setup.rules:28:9": pol_careful_15,
+        "spec/twilight_struggle/setup.rules:46:9": pol_careful_15,
         "spec/twilight_struggle/turn.rules:155:5": pol_careful_12,
         "spec/twilight_struggle/turn.rules:87:9": pol_careful_1,
     },

@@ -16,7 +16,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 17052b8477980ea6
+# Spec hash: d4fd140912134a6d
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -27,7 +27,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source 6cd7502ed47a859c4557 output d5a2fcbe3600ea6fb332
+# Fingerprint: source 9da6737348aa8fa07700 output 7b548af149e800291928
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -35,7 +35,7 @@ from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="17052b8477980ea6",
+    spec_hash="d4fd140912134a6d",
     spec_files=(
         "twilight_struggle/bots.rules",
         "twilight_struggle/card_play.rules",
