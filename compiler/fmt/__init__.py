@@ -18,9 +18,10 @@ from ..errors import InternalError
 from ..parse import SPEC_SUFFIX, parse_text
 from .comments import attach, blank_lines_above, scan
 from .layout import render
-from .printer import TRAILING, Printer
+from .printer import RUN_END, TRAILING, Printer
 
 WIDTH = 100
+ALIGN_LIMIT = 80  # code longer than this keeps its comment two spaces after it
 
 
 def format_text(text: str, path: str = "<text>") -> str:
@@ -46,21 +47,26 @@ def _print(tree: ast.SpecFile, text: str) -> str:
 
 
 def align_trailing_comments(text: str) -> str:
-    """Comments after code on consecutive lines start in one column, two spaces past the code."""
+    """The comments after code of one run (a paragraph of items) start in one column, two
+    spaces past the longest code of the run; the printer marked each with its run."""
     lines = text.split("\n")
-    out: list[str] = []
-    run: list[tuple[str, str]] = []
-    for line in lines + [""]:
+    column: dict[str, int] = {}
+    for line in lines:
         if TRAILING in line:
-            code, comment = line.split(TRAILING, 1)
-            run.append((code.rstrip(), comment))
-            continue
-        if run:
-            column = max(len(code) for code, _ in run) + 2
-            out += [code.ljust(column) + comment for code, comment in run]
-            run = []
+            code, rest = line.split(TRAILING, 1)
+            run = rest.split(RUN_END, 1)[0]
+            if len(code.rstrip()) <= ALIGN_LIMIT:  # a long line does not push the others right
+                column[run] = max(column.get(run, 0), len(code.rstrip()) + 2)
+    out = []
+    for line in lines:
+        if TRAILING in line:
+            code, rest = line.split(TRAILING, 1)
+            run, comment = rest.split(RUN_END, 1)
+            code = code.rstrip()
+            line = code.ljust(column.get(run, 0)) + comment if len(code) <= ALIGN_LIMIT \
+                else code + "  " + comment
         out.append(line)
-    return "\n".join(out[:-1])
+    return "\n".join(out)
 
 
 def shape(node: Any) -> Any:

@@ -112,8 +112,15 @@ def _cond(e: ast.Cond) -> Doc:
 
 
 def _binary(e: ast.BinOp) -> Doc:
+    """A chain of + and - may break before an operator; * / % never break."""
     strength = _BINARY[e.op]
-    return concat(expr_doc(e.left, strength), f" {e.op} ", expr_doc(e.right, strength + 1))
+    if strength != SUM:
+        return concat(expr_doc(e.left, strength), f" {e.op} ", expr_doc(e.right, strength + 1))
+    terms: list[Doc] = []
+    while isinstance(e, ast.BinOp) and _BINARY[e.op] == SUM:
+        terms = [LINE, concat(e.op, " ", expr_doc(e.right, SUM + 1))] + terms
+        e = e.left
+    return fill_parts([expr_doc(e, SUM)] + terms)
 
 
 def _negate(e: ast.Negate) -> Doc:

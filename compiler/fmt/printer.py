@@ -21,7 +21,7 @@ from .exprs import (COMMA, INDENT, clauses, expr_doc, literal, names_doc, params
 from .statements import statement_doc
 from .layout import HARD, LINE, Doc, concat, fill, fill_parts, group, join, nest
 
-TRAILING = "\x00"  # marks a trailing comment, for aligning runs of them
+TRAILING, RUN_END = "\x00", "\x01"  # mark a trailing comment and its run, for aligning them
 
 
 class Printer:
@@ -31,6 +31,8 @@ class Printer:
         self.comments = comments
         self.blank_above = blank_above
         self.emitted = 0
+        self.run = 0  # trailing comments of one run (consecutive items) line up
+        self.lists = 0
 
     # ------------------------------------------------------------ sequences and comments
     def file(self, spec_file: ast.SpecFile) -> Doc:
@@ -41,26 +43,41 @@ class Printer:
                container: ast.Node) -> Doc:
         """Items one a line, each with its comments; the body's closing comments last."""
         parts: list[Doc] = []
-        for item in items:
+        for item in items:  # a run of trailing comments: a paragraph of items
+            if self.comments.leading.get(id(item)) or item.span.line in self.blank_above:
+                self.run += 1
             parts += self._with_comments(item, show(item), first=not parts)
+        self.run += 1
         for comment in self.comments.closing.get(id(container), []):
             parts += self._comment_line(comment, first=not parts)
         return concat(*parts)
 
     def _with_comments(self, item: ast.Node, doc: Doc, first: bool) -> list[Doc]:
+        """The item's comments above it (those from inside it last, below its blank line),
+        the item, and the comment that ends its line."""
+        start = (item.span.line, item.span.column)
         leading = self.comments.leading.get(id(item), [])
+        above = [c for c in leading if c.position < start]
+        inside = [c for c in leading if c.position > start]
         parts: list[Doc] = []
-        for number, comment in enumerate(leading):
-            parts += self._comment_line(comment, first=first and number == 0)
-        if leading or not first:
+        for comment in above:
+            parts += self._comment_line(comment, first=first and not parts)
+        if parts or not first:
             parts.append(HARD)
             if item.span.line in self.blank_above:
                 parts.append(HARD)
+        for comment in inside:
+            self.emitted += 1
+            parts += [comment.text, HARD]
         parts.append(doc)
         for comment in self.comments.trailing.get(id(item), []):
             self.emitted += 1
-            parts.append(concat(TRAILING, comment.text))
+            parts.append(self.trailing(comment))
         return parts
+
+    def trailing(self, comment: Comment, run: str | None = None) -> Doc:
+        """A comment after code, marked with its run: the comments of a run line up."""
+        return concat(f"{TRAILING}{self.run if run is None else run}{RUN_END}", comment.text)
 
     def _comment_line(self, comment: Comment, first: bool) -> list[Doc]:
         self.emitted += 1
@@ -145,11 +162,13 @@ class Printer:
     def decl_KindDecl(self, d: ast.KindDecl) -> Doc:
         fields = [(f, f"{f.name.name}: {type_text(f.type)}"
                    + (f" = {literal(f.default)}" if f.default is not None else "")) for f in d.fields]
-        return concat(f"kind {d.name.name}: {d.category}(", nest(INDENT, self.listed(fields)), ")",
-                      self._after(d))
+        return concat(f"kind {d.name.name}: {d.category}(", nest(INDENT, self.listed(fields, d)), ")")
 
-    def listed(self, items: list[tuple[ast.Node, Doc]]) -> Doc:
-        """A comma list that fills its lines; an item's comments keep their place in it."""
+    def listed(self, items: list[tuple[ast.Node, Doc]], closing: ast.Node | None = None) -> Doc:
+        """A comma list that fills its lines; an item's comments keep their place in it, and
+        the comments after its last item (kept for `closing`) stand before the `)`."""
+        self.lists += 1
+        run = f"list {self.lists}"  # the comments of one list line up among themselves
         parts: list[Doc] = []
         commented = False  # the item before ended its line with a comment (and its comma)
         for number, (node, doc) in enumerate(items):
@@ -163,17 +182,15 @@ class Printer:
             if leading and not number:  # below the opening parenthesis, not after it
                 doc = concat(HARD, doc)
             if trailing:
-                doc = concat(doc, "" if last else ",", TRAILING, trailing[0].text, HARD if last else "")
+                doc = concat(doc, "" if last else ",", self.trailing(trailing[0], run), HARD if last else "")
             self.emitted += len(leading) + len(trailing)
             commented = bool(trailing)
             parts.append(doc)
+        after = self.comments.closing.get(id(closing), []) if closing is not None else []
+        if after:
+            self.emitted += len(after)
+            parts[-1] = concat(parts[-1], *(concat(HARD, c.text) for c in after), HARD)
         return fill_parts(parts)
-
-    def _after(self, d: ast.Node) -> Doc:
-        """Comments after a list's last item, with no body to hold them: below the declaration."""
-        comments = self.comments.closing.get(id(d), [])
-        self.emitted += len(comments)
-        return concat(*(concat(HARD, c.text) for c in comments))
 
     def decl_LifetimesDecl(self, d: ast.LifetimesDecl) -> Doc:
         return concat("lifetimes ", nest(INDENT, fill([n.name for n in d.names], COMMA)))
@@ -238,14 +255,14 @@ class Printer:
         parts: list[Doc] = [f"{d.kind.name.strip()} {d.name.name} {quote(d.label)}"]
         if d.attributes:
             attrs = [(a, a.name.name if _bare(a) else f"{a.name.name} {literal(a.value)}") for a in d.attributes]
-            parts.append(concat(" (", self.listed(attrs), ")"))
+            parts.append(concat(" (", self.listed(attrs, None if d.events else d), ")"))
         if d.regions:
-            parts.append(concat(" in ", fill([r.name for r in d.regions], COMMA)))
+            parts.append(concat(" in ", nest(INDENT, fill([r.name for r in d.regions], COMMA))))
         if d.adjacent:
-            parts += [HARD, "adjacent ", fill([a.name for a in d.adjacent], COMMA)]
+            parts += [HARD, "adjacent ", nest(INDENT, fill([a.name for a in d.adjacent], COMMA))]
         head = nest(INDENT, *parts)
         if not d.events:
-            return concat(head, self._after(d))
+            return head
         return concat(head, " ", self.body(list(d.events), self.item, d))
 
     def decl_LinkDecl(self, d: ast.LinkDecl) -> Doc:
@@ -342,4 +359,4 @@ def _simple(stmt: ast.Node) -> bool:
     return not any(isinstance(c, (ast.Block, ast.Option)) for c in stmt.children())
 
 
-__all__ = ["Printer", "TRAILING", "join", "group"]
+__all__ = ["Printer", "TRAILING", "RUN_END", "join", "group"]
