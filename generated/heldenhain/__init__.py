@@ -4,6 +4,7 @@
 #     heldenhain/03_rules.rules
 #     heldenhain/04_turn.rules
 #     heldenhain/05_bots.rules
+#     heldenhain/06_board.rules
 #     heldenhain/06_policies.rules
 #     heldenhain/10_superfreundinnen.rules
 #     heldenhain/11_schattenkabinett.rules
@@ -11,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 27e678e38725e839
+# Spec hash: 812ea7edb8810f92
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 2efbbd3c76028207
-# Fingerprint: source 07621aa5e6f6dbd28527 output 26d9ebe8e8ee71799bcf
+# Fingerprint: source 8379e8b8572f53e0ac71 output 02e904bba5b4ac1e735b
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -39,7 +40,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "27e678e38725e839"
+SPEC_HASH = "812ea7edb8810f92"
 TESTS_HASH = "2efbbd3c76028207"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

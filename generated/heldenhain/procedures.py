@@ -4,6 +4,7 @@
 #     heldenhain/03_rules.rules
 #     heldenhain/04_turn.rules
 #     heldenhain/05_bots.rules
+#     heldenhain/06_board.rules
 #     heldenhain/06_policies.rules
 #     heldenhain/10_superfreundinnen.rules
 #     heldenhain/11_schattenkabinett.rules
@@ -11,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 27e678e38725e839
+# Spec hash: 812ea7edb8810f92
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules

@@ -3,10 +3,10 @@
 # Spec hash: ee7b001808aa2a78
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 26928915fa64d0d3df87 output 7be2c3f69038473e3b6d
+# Fingerprint: source ca7566b1f780af90efc4 output 44dd20b8282160e9a67b
 "Mini: the tables (players, entities, attributes, regions, adjacency)."
 
-from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
+from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 
 META = GameMeta(
     game="mini",
@@ -102,6 +102,36 @@ META = GameMeta(
     var_kinds=("player",),
     effect_param_kinds=(("player",),),
     param_domains=(("goal", ("range", (1, 20))),),
+    board=BoardMeta(
+        spaces=(2, 3, 4),
+        regions=((0, (2, 3)), (1, (4,))),
+        links=((2, 3), (3, 4)),
+        width=0,
+        height=0,
+        positions=(),
+        attributes=(
+            (),
+            (),
+            (("value", "1"),),
+            (("value", "2"),),
+            (("value", "3"),),
+            (("points", "1"), ("colour", "warm")),
+            (("points", "2"), ("colour", "cold")),
+            (("points", "3"), ("colour", "warm"), ("bonus", "yes")),
+            (("points", "1"), ("colour", "cold")),
+        ),
+        entity_at=(
+            "tests/specs/mini/mini.rules:18:1",
+            "tests/specs/mini/mini.rules:19:1",
+            "tests/specs/mini/mini.rules:20:1",
+            "tests/specs/mini/mini.rules:21:1",
+            "tests/specs/mini/mini.rules:22:1",
+            "tests/specs/mini/mini.rules:23:1",
+            "tests/specs/mini/mini.rules:24:1",
+            "tests/specs/mini/mini.rules:25:1",
+            "tests/specs/mini/mini.rules:26:1",
+        ),
+    ),
 )
 
 # Where the state keeps what (the rules index these lists directly):
