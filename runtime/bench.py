@@ -82,3 +82,14 @@ def compare(generated: BenchResult, interpreted: BenchResult) -> dict[str, Any]:
         "ratio": round(ratio, 2) if ratio is not None else None,
         "same_games": generated.lengths == interpreted.lengths,
     }
+
+
+def bench_json(game: str, games: int, seed: int, results: dict[str, BenchResult]) -> dict[str, Any]:
+    """The keys docs/CLI.md promises for `bench --json`: both back ends side by side and their ratio."""
+    out: dict[str, Any] = {"game": game, "games": games, "seed": seed,
+                           "generated": None, "interpreted": None, "ratio": None}
+    if len(results) == 2:
+        out.update(compare(results["generated"], results["interpreted"]))
+    else:
+        out.update({name: r.to_json() for name, r in results.items()})
+    return out

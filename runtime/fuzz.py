@@ -9,6 +9,7 @@ from __future__ import annotations
 import traceback
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 from .game import Game
@@ -155,3 +156,28 @@ def coverage_table(meta, report: FuzzReport) -> dict[str, dict[str, int]]:
         for kind in kinds:
             row[kind] = report.coverage.get(f"{kind} {card}", 0)
     return table
+
+
+def write_problems(report: FuzzReport, folder: str | Path | None, spec_dir: str) -> list[str | None]:
+    """The record reproducing each problem, written into `folder` (one path per problem)."""
+    from .files import make_dirs
+    from .record import FORMAT, write
+    if folder is None:
+        return [None] * len(report.problems)
+    make_dirs(folder)
+    paths: list[str | None] = []
+    for n, problem in enumerate(report.problems):
+        path = Path(folder) / f"{problem.kind}-{problem.seed}-{n}.json"
+        paths.append(str(write(dict(problem.record, format=FORMAT, spec_dir=spec_dir), path)))
+    return paths
+
+
+def fuzz_json(meta, variants: tuple[str, ...], games: int, seed: int, backends: list[str],
+              report: FuzzReport, paths: list[str | None]) -> dict[str, Any]:
+    """The keys docs/CLI.md promises for `fuzz --json`, and the problems with their records."""
+    return {"game": meta.game, "variants": list(variants), "games": games, "seed": seed,
+            "backends": backends, "problems": len(report.problems), **report.counts(),
+            "decisions": report.decisions, "coverage": coverage_table(meta, report),
+            "problem_list": [{"kind": p.kind, "seed": p.seed, "decision": p.decision,
+                              "message": p.message, "record": path}
+                             for p, path in zip(report.problems, paths)]}

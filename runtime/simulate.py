@@ -393,3 +393,27 @@ def compare(players: list[str], variant: tuple[str, ...], results: list[GameSumm
 
 def summary_dict(summary: GameSummary) -> dict:
     return asdict(summary)
+
+
+def results_json(game: str, players: list[str], sets: list[tuple[str, ...]],
+                 results: list[list[GameSummary]], *, games_asked: int, seed: int,
+                 agents: tuple[str, ...], precision: float | None, stopped: str, backend: str,
+                 executor: str, workers: int, workers_asked: int) -> dict[str, Any]:
+    """The keys docs/CLI.md promises for `simulate --json`: each variant set summarised, and
+    with a base (the second set) the comparison, its sentence saying how far --precision got."""
+    played = len(results[0])
+    out: dict[str, Any] = {
+        "game": game, "games": played, "games_asked": games_asked, "seed": seed,
+        "agents": list(agents), "precision": precision, "stopped_by": stopped,
+        "backend": backend, "executor": executor, "workers": workers, "workers_asked": workers_asked,
+        "variants": [summarise(players, s, r) for s, r in zip(sets, results)],
+    }
+    if len(sets) > 1:
+        out["comparison"] = compare(players, sets[0], results[0], results[1])
+        out["comparison"]["against"] = list(sets[1]) or ["base"]
+        if precision is not None:
+            out["comparison"]["sentence"] += (
+                f"; the interval is within ±{precision:g} points" if stopped == "precision" else
+                f"; the interval did not narrow to ±{precision:g} points within {played:,} pairs"
+                f" (raise --games to settle it)")
+    return out

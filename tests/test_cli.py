@@ -333,7 +333,7 @@ def test_compile_of_a_broken_spec_writes_nothing(tmp_path, broken_mini):
 
 
 def test_an_unexpected_exception_is_an_internal_error_without_traceback(monkeypatch):
-    import compiler.cli as cli
+    import compiler.cli.base as cli
 
     def explode(*args, **kwargs):
         raise ZeroDivisionError("boom")
@@ -350,11 +350,27 @@ def test_usage_errors_exit_2():
     assert result.exit_code == 2 and "Missing argument" in result.stderr
 
 
-def test_the_installed_entry_point_runs():
-    done = subprocess.run([sys.executable, "-m", "compiler.cli", "play", M, *INTERP, "--json"],
+@pytest.mark.parametrize("module", ["compiler.cli", "rulespec"])
+def test_python_dash_m_runs_the_command_line(module):
+    done = subprocess.run([sys.executable, "-m", module, "play", M, *INTERP, "--json"],
                           capture_output=True, text=True, cwd=REPO, timeout=120)
     assert done.returncode == 0, done.stderr
     assert PLAY_KEYS <= set(json.loads(done.stdout))
+
+
+def test_python_dash_m_rulespec_knows_every_command():
+    names = sorted(main.commands)
+    assert {"check", "compile", "play", "replay", "test", "bench", "info", "fuzz",
+            "simulate"} <= set(names)
+    script = ("import sys; from click.testing import CliRunner; from compiler.cli import main;"
+              " sys.exit(max(CliRunner().invoke(main, [c, '--help']).exit_code for c in sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", script, *names], capture_output=True, text=True,
+                          cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
+    for name in ("fuzz", "simulate"):  # defined after the old `if __name__ == "__main__"`
+        done = subprocess.run([sys.executable, "-m", "rulespec", name, "--help"],
+                              capture_output=True, text=True, cwd=REPO, timeout=120)
+        assert done.returncode == 0 and "Usage: rulespec " + name in done.stdout, done.stderr
 
 
 def test_info_twilight_struggle_json():

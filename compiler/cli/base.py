@@ -1,0 +1,164 @@
+"""What every command shares: the guard (one line, an exit code, never a traceback), the common
+options, and the steps that turn command-line text into a loaded spec, a program, agents, params."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, NoReturn
+
+import click
+
+from .. import backends
+from ..errors import InternalError, SpecError
+from ..loader import REPO_ROOT, LoadedSpec, find_spec_dir, load_spec
+from runtime import record as records
+from runtime.agents import parse_agents
+from runtime.files import WriteError
+from runtime.params import ParamError, parse_param
+from runtime.state import RuleError
+from runtime.text import safe_line, safe_lines
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class UserError(Exception):
+    """Bad input of any kind: shown as one line, exit 1."""
+
+
+# Every failure a user can cause, each shown as one line.
+USER_ERRORS = (UserError, RuleError, records.RecordError, backends.BackendError, WriteError,
+               ParamError)
+
+
+# ------------------------------------------------------------------ the guard
+
+
+class Guarded(click.Group):
+    """Turns every exception into one line and an exit code, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except SpecError as err:
+            spec_error(err)
+        except USER_ERRORS as err:
+            fail(str(err))
+        except KeyboardInterrupt:
+            click.echo("rulespec: interrupted", err=True)
+            ctx.exit(130)
+        except Exception as err:  # noqa: BLE001 - the last line of defence
+            if os.environ.get("RULESPEC_DEBUG"):
+                raise
+            kind = "internal error" if not isinstance(err, InternalError) else "internal compiler error"
+            click.echo(f"rulespec: {kind}: {type(err).__name__}: {safe_line(one_line(str(err)))}",
+                       err=True)
+            click.echo("this is a bug in rulespec, not in your input: please report it with the"
+                       " command you ran (RULESPEC_DEBUG=1 shows the traceback)", err=True)
+            ctx.exit(EXIT_INTERNAL)
+
+
+def fail(message: str) -> NoReturn:
+    click.echo(f"rulespec: error: {safe_line(one_line(message))}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def spec_error(err: SpecError) -> NoReturn:
+    sources = getattr(err, "sources", None)
+    click.echo(safe_lines(sources.render_all(err) if sources is not None else str(err)), err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def one_line(text: str) -> str:
+    return "; ".join(part.strip() for part in text.strip().splitlines() if part.strip()) or "(no message)"
+
+
+def emit_json(data: dict[str, Any]) -> None:
+    click.echo(json.dumps(data, sort_keys=False))
+
+
+def note(text: str) -> None:
+    click.echo(f"note: {text}", err=True)
+
+
+@click.group(cls=Guarded, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rulespec", prog_name="rulespec")
+def main() -> None:
+    """rulespec: game rules as data, a checked spec, a fast engine."""
+
+
+variant_option = click.option("--variant", "variants", multiple=True, metavar="V",
+                              help="A variant of spec/<game>/variants/ (repeatable).")
+json_option = click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+param_option = click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
+                            help="A parameter the spec declares, within the values it allows"
+                                 " (repeatable; `rulespec info` lists them).")
+package_option = click.option("--package", default=None, metavar="DIR",
+                              help="The generated package to run (default generated/<game>).")
+
+
+# ------------------------------------------------------------------ shared steps
+
+
+def load(game_or_dir: str, variants: tuple[str, ...] = ()) -> LoadedSpec:
+    """Find and load a spec (a game name or a folder); every failure as UserError/SpecError."""
+    try:
+        folder = find_spec_dir(game_or_dir)
+    except FileNotFoundError:
+        games = known_games()
+        known = f" (games: {', '.join(games)})" if games else ""
+        raise UserError(f"no spec found for '{game_or_dir}': not a folder with .rules files"
+                        f" nor a game under spec/{known}") from None
+    return load_spec(folder, variants=tuple(variants))
+
+
+def known_games() -> list[str]:
+    root = REPO_ROOT / "spec"
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and any(p.glob("*.rules")))
+
+
+def params(meta, pairs: tuple[str, ...]) -> dict[str, Any]:
+    """--param NAME=VALUE, typed and checked by the spec's declarations (runtime/params.py)."""
+    return dict(parse_param(meta, pair) for pair in pairs)
+
+
+def program(loaded: LoadedSpec, backend: str, package: str | None = None):
+    """The back end's program; a stale committed package is replaced by a cached build, noted."""
+    return backends.load_program(loaded, backend, package, on_note=note)
+
+
+def agents(text: str, meta) -> tuple[str, ...]:
+    try:
+        return parse_agents(text, meta.players, getattr(meta, "bots", ()), getattr(meta, "policies", ()))
+    except ValueError as err:
+        raise UserError(str(err)) from None
+
+
+class progress:
+    """A rich progress bar on a terminal; nothing under --json or when piped."""
+
+    def __init__(self, total: int, label: str, show: bool):
+        self.total, self.label = total, label
+        self.show = show and sys.stderr.isatty()
+        self.bar = None
+
+    def __enter__(self):
+        if not self.show:
+            return lambda: None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+        self.bar = Progress("[progress.description]{task.description}", BarColumn(),
+                            MofNCompleteColumn(), TimeElapsedColumn(),
+                            console=Console(stderr=True), transient=True)
+        self.bar.__enter__()
+        task = self.bar.add_task(self.label, total=self.total)
+        return lambda: self.bar.advance(task)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)

@@ -1,0 +1,54 @@
+"""`rulespec check` and `rulespec compile`: the front end's verdict, the generated package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .. import backends
+from ..loader import test_variant_sets
+from .base import UserError, load, main, variant_option
+
+
+@main.command()
+@click.argument("spec_dir")
+@variant_option
+@click.option("-v", "--verbose", is_flag=True, help="Say what was checked (silent by default).")
+def check(spec_dir: str, variants: tuple[str, ...], verbose: bool) -> None:
+    """Check a spec: silent and exit 0 when sound, else every error as file:line:col."""
+    loaded = load(spec_dir, variants)
+    for extra in test_variant_sets(loaded.folder):  # tests that turn variants on for themselves
+        load(spec_dir, tuple(set(variants) | set(extra)))
+    if not verbose:
+        return
+    counts = loaded.model.counts()
+    chosen = f" with {'+'.join(loaded.variants)}" if loaded.variants else ""
+    click.echo(f"{loaded.model.game}{chosen}: ok — {counts['spaces']} spaces, {counts['cards']} cards,"
+               f" {counts['designer_tests']} designer tests (spec hash {loaded.model.spec_hash})")
+
+
+@main.command("compile")
+@click.argument("spec_dir")
+@variant_option
+@click.option("-o", "--output", default=None, metavar="DIR",
+              help="Where to write the package (default generated/<game>, or"
+                   " generated/<game>__<variant>... with variants). Never a file, nor a folder"
+                   " that holds something else than a generated package.")
+def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None) -> None:
+    """Generate the engine package; all-or-nothing."""
+    loaded = load(spec_dir, variants)
+    try:
+        from ..codegen import compile_game
+    except ImportError:
+        raise UserError("the code generator (compiler.codegen.compile_game) is not available yet;"
+                        " use --backend interpreted") from None
+    out = Path(output) if output else backends.default_package(loaded.model.game, loaded.variants)
+    # compile_game is atomic itself (compiler/codegen/output.py); the previous
+    # output lends the modules whose source did not change (black is the slow part).
+    try:
+        written = compile_game(loaded.model, out)
+    except OSError as err:
+        raise UserError(f"cannot write {out}: {err.strerror or err}") from None
+    verb = "wrote" if written else "up to date:"
+    click.echo(f"{loaded.model.game}: {verb} {backends._shown(out)} (spec hash {loaded.model.spec_hash})")

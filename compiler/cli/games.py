@@ -1,0 +1,106 @@
+"""`rulespec play` and `rulespec replay`: one game between bots, a record played again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .. import backends
+from .base import (UserError, agents as agent_names, emit_json, json_option, load, main,
+                   package_option, param_option, params as param_values, program as load_program,
+                   variant_option)
+from runtime import record as records
+from runtime.agents import DEFAULT_MAX_DECISIONS, play_out, seat_agents
+from runtime.game import Game
+from runtime.results import game_json, pending_json, summary_lines
+from runtime.state import RuleError
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@variant_option
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--agents", default="random", show_default=True, metavar="A,B",
+              help="One bot for all players, or one per player: random, first, last, greedy, mc.")
+@click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
+@click.option("--record", "record_path", default=None, metavar="FILE", help="Save the game record here.")
+@param_option
+@click.option("--max-decisions", default=DEFAULT_MAX_DECISIONS, show_default=True, type=int,
+              help="Stop a game that runs longer than this.")
+@package_option
+@json_option
+def play(game_name: str, variants: tuple[str, ...], seed: int, agents: str, backend: str,
+         record_path: str | None, params: tuple[str, ...], max_decisions: int,
+         package: str | None, as_json: bool) -> None:
+    """Play one game between bots and show the result."""
+    loaded = load(game_name, variants)
+    program = load_program(loaded, backend, package)
+    meta = program.meta
+    names = agent_names(agents, meta)
+    values = param_values(meta, params)
+    game = None
+    try:
+        game = Game(program, seed=seed, params=values, variants=loaded.variants, agents=names)
+        play_out(game, seat_agents(names, meta.players, seed), max_decisions)
+    except RuleError as err:
+        if game is None:
+            raise UserError(f"{err} (while setting up the game, seed {seed})") from None
+        saved = ""
+        if record_path:
+            records.save(game, record_path, str(loaded.folder), snapshot=False)
+            saved = f"; the record up to it is in {record_path}"
+        raise UserError(f"{err} (after {game.decisions} decisions, seed {seed}){saved}") from None
+    if record_path:
+        records.save(game, record_path, str(loaded.folder))
+    if as_json:
+        emit_json(dict(game_json(game, backend), record=record_path))
+        return
+    for line in summary_lines(game, backend):
+        click.echo(line)
+    if record_path:
+        click.echo(f"Record:    {record_path} (rulespec replay {record_path})")
+
+
+@main.command()
+@click.argument("file")
+@click.option("--backend", type=click.Choice(backends.BACKENDS), default=None,
+              help="Default: the back end that made the record.")
+@click.option("--spec", "spec_dir", default=None, metavar="DIR",
+              help="The spec folder (default: the one named in the record, else spec/<game>).")
+@package_option
+@json_option
+def replay(file: str, backend: str | None, spec_dir: str | None, package: str | None,
+           as_json: bool) -> None:
+    """Replay a game record and show where it ends."""
+    record = records.read(file)
+    loaded = load(_record_spec(record, spec_dir), record.variants)
+    backend = backend or record.backend or "generated"
+    program = load_program(loaded, backend, package)
+    records.check_program(record, program)
+    game = records.replay(record, program)
+    if record.snapshot is not None:
+        saved = records.restore(record, program, file) if record.snapshot.get("backend") else None
+        if saved is not None and not records.same_state(saved.state, game.state):
+            raise UserError(f"{file}: replaying the choices does not reproduce the saved snapshot")
+    if as_json:
+        out = game_json(game, backend)
+        out["replayed"] = len(record.choices)
+        out["pending"] = pending_json(game)
+        emit_json(out)
+        return
+    click.echo(f"Replayed {len(record.choices)} choices from {file}")
+    for line in summary_lines(game, backend):
+        click.echo(line)
+    decision = game.decision
+    if decision is not None:
+        click.echo(f"Waiting for {decision.player}: {decision.prompt} ({', '.join(decision.option_ids)})")
+
+
+def _record_spec(record: records.Record, spec_dir: str | None) -> str:
+    """The spec a record is replayed on: --spec, else the folder it names, else its game."""
+    if spec_dir:
+        return spec_dir
+    if record.spec_dir is not None and Path(record.spec_dir).is_dir():
+        return record.spec_dir
+    return record.game

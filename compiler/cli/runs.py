@@ -1,0 +1,201 @@
+"""`rulespec bench`, `fuzz` and `simulate`: many games, for speed, for bugs, for balance."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .. import backends
+from .base import (EXIT_ERROR, EXIT_OK, UserError, agents as agent_names, emit_json, json_option,
+                   load, main, note, one_line, package_option, param_option, params as param_values,
+                   program as load_program, progress, variant_option)
+from runtime.agents import default_agent
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("--games", default=10, show_default=True, type=click.IntRange(min=1))
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--backend", type=click.Choice(("both",) + backends.BACKENDS), default="both",
+              show_default=True)
+@param_option
+@package_option
+@json_option
+def bench(game_name: str, games: int, seed: int, backend: str, params: tuple[str, ...],
+          package: str | None, as_json: bool) -> None:
+    """Games/s and decisions/s of both back ends, random bots, the same seeds."""
+    from runtime import bench as benchmark
+    loaded = load(game_name)
+    chosen = list(backends.BACKENDS) if backend == "both" else [backend]
+    programs = {name: load_program(loaded, name, package) for name in chosen}
+    values = param_values(programs[chosen[0]].meta, params)
+    results = {}
+    for name, program in programs.items():
+        with progress(games, name, show=not as_json) as advance:
+            results[name] = benchmark.run(program, games, seed, values, on_game=advance)
+    out = benchmark.bench_json(loaded.model.game, games, seed, results)
+    if as_json:
+        emit_json(out)
+        return
+    click.echo(f"{loaded.model.game}: {games} games, seeds {seed}..{seed + games - 1}, random bots")
+    for name, result in results.items():
+        click.echo(f"  {name:<12} {result.games_per_s:10.2f} games/s {result.decisions_per_s:12.0f}"
+                   f" decisions/s  ({result.decisions} decisions in {result.seconds:.2f}s)")
+        if result.errors:
+            click.echo(f"  {'':<12} {result.errors} of {result.games} games stopped on a rule error")
+    if out["ratio"] is not None:
+        click.echo(f"  ratio        {out['ratio']:.2f}x (generated over interpreted, games/s)")
+        if not out.get("same_games"):
+            click.echo("  warning: the back ends played games of different lengths on the same"
+                       " seeds; run `rulespec fuzz` to find where they disagree")
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@variant_option
+@click.option("--games", default=100, show_default=True, type=click.IntRange(min=1))
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--max-decisions", default=20_000, show_default=True, type=int,
+              help="A game longer than this is reported as overlong.")
+@click.option("--backend", type=click.Choice(("both",) + backends.BACKENDS), default="both",
+              show_default=True, help="Both: compare the back ends move for move.")
+@click.option("--problems-dir", default=None, metavar="DIR",
+              help="Write the record that reproduces each problem here.")
+@param_option
+@json_option
+def fuzz(game_name: str, variants: tuple[str, ...], games: int, seed: int, max_decisions: int,
+         backend: str, problems_dir: str | None, params: tuple[str, ...], as_json: bool) -> None:
+    """Random legal games on both back ends, compared move for move, invariants checked."""
+    from runtime.fuzz import FuzzReport, fuzz_game, fuzz_json, write_problems
+    loaded = load(game_name, variants)
+    chosen = list(backends.BACKENDS) if backend == "both" else [backend]
+    programs = [load_program(loaded, name) for name in chosen]
+    values = param_values(programs[0].meta, params)
+    report = FuzzReport()
+    with progress(games, "fuzz", show=not as_json) as advance:
+        for k in range(games):
+            fuzz_game(programs[0], programs[1] if len(programs) > 1 else None, seed + k, values,
+                      max_decisions, report, loaded.variants)
+            advance()
+    paths = write_problems(report, problems_dir, str(loaded.folder))
+    out = fuzz_json(programs[0].meta, loaded.variants, games, seed, chosen, report, paths)
+    if as_json:
+        emit_json(out)
+    else:
+        _fuzz_summary(out)
+    sys.exit(EXIT_ERROR if report.problems else EXIT_OK)
+
+
+def _fuzz_summary(out: dict) -> None:
+    click.echo(f"{out['game']}: {out['games']} games ({out['decisions']} decisions) on"
+               f" {' and '.join(out['backends'])}, seeds {out['seed']}..{out['seed'] + out['games'] - 1}")
+    for kind in ("crashes", "dead_ends", "invariant_violations", "disagreements", "overlong"):
+        click.echo(f"  {kind.replace('_', ' ')}: {out[kind]}")
+    for problem in out["problem_list"][:20]:
+        where = f" -> {problem['record']}" if problem["record"] else ""
+        click.echo(f"  [{problem['kind']}] seed {problem['seed']}, decision {problem['decision']}:"
+                   f" {one_line(problem['message'])}{where}")
+    never = sorted(card for card, row in out["coverage"].items() if not any(row.values()))
+    if never:
+        click.echo(f"  never seen in play ({len(never)}): {', '.join(never[:30])}"
+                   f"{' ...' if len(never) > 30 else ''}")
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@variant_option
+@click.option("--against", "against", multiple=True, metavar="V",
+              help="The variant set to compare with: 'base' for the base game (repeatable).")
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(min=1))
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--agents", default=None, metavar="A,B",
+              help="The bots (default: the balance bot, runtime.agents.default_agent: the spec's"
+                   " first policy, random for a spec without one).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1),
+              help="Worker processes (local) or CPUs of a private Ray; at most one per batch of"
+                   " 25 games and, on this machine, two per CPU (docs/SCALING.md).")
+@click.option("--executor", type=click.Choice(("local", "ray")), default="local", show_default=True)
+@click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
+@click.option("--report", "report_dir", default=None, metavar="DIR",
+              help="Write an HTML report with plots and the JSON here.")
+@click.option("--precision", default=None, type=click.FloatRange(min=0.01, max=50), metavar="P",
+              help="With --against: play paired games until the 95%% interval of the difference"
+                   " is within ±P points, or --games pairs are played.")
+@param_option
+@json_option
+def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...], games: int,
+             seed: int, agents: str, workers: int, executor: str, backend: str,
+             report_dir: str | None, precision: float | None, params: tuple[str, ...],
+             as_json: bool) -> None:
+    """Many games with paired seeds; win rates, intervals, and a variant against its base."""
+    from runtime import simulate as sim
+    loaded = load(game_name, variants)
+    base = None
+    if against:
+        base = load(game_name, tuple(v for v in against if v != "base"))
+    program = load_program(loaded, backend)
+    if base is not None:
+        load_program(base, backend)  # fail here, in one line, if it cannot run
+    meta = program.meta
+    names = agent_names(agents or default_agent(meta), meta)
+    values = param_values(meta, params)
+    if precision is not None and base is None:
+        raise UserError("--precision needs --against: it is the precision of a difference")
+    sets = [loaded] + ([base] if base is not None else [])
+    factories = [backends.ProgramRef.of(s, backend) for s in sets]
+    used, capped = sim.choose_workers(workers, games, len(factories), executor)
+    if capped:
+        note(capped)
+    runner = sim.LocalExecutor(used) if executor == "local" else _ray_executor(used)
+    players = list(meta.players)
+    with progress(games * len(factories), "simulate", show=not as_json) as advance:
+        results, stopped = sim.simulate_until(
+            factories, games, seed, names, values, runner, players,
+            None if precision is None else precision / 100,
+            on_done=lambda n: [advance() for _ in range(n)])
+    out = sim.results_json(loaded.model.game, players, [s.variants for s in sets], results,
+                           games_asked=games, seed=seed, agents=names, precision=precision,
+                           stopped=stopped, backend=backend, executor=executor, workers=used,
+                           workers_asked=workers)
+    if report_dir:
+        from runtime.report import write_report
+        out["report"] = str(write_report(out, Path(report_dir)))
+    if as_json:
+        emit_json(out)
+        return
+    _simulate_summary(out)
+
+
+def _ray_executor(workers: int):
+    from runtime.simulate import RayExecutor
+    try:
+        return RayExecutor(workers)
+    except RuntimeError as err:
+        raise UserError(str(err)) from None
+
+
+def _simulate_summary(out: dict) -> None:
+    click.echo(f"{out['game']}: {out['games']} games per set, agents {' vs '.join(out['agents'])},"
+               f" seeds {out['seed']}..{out['seed'] + out['games'] - 1}")
+    for entry in out["variants"]:
+        name = " + ".join(entry["variants"]) or "base game"
+        rates = ", ".join(f"{p} {r * 100:.1f}% [{lo * 100:.1f}..{hi * 100:.1f}]"
+                          for p, r in entry["win_rate"].items()
+                          for lo, hi in [entry["win_ci95"][p]])
+        click.echo(f"  {name}: {rates}; draws {entry['draws']}; mean length"
+                   f" {entry['mean_length']:.0f} decisions")
+        reasons = ", ".join(f"{k} {v}" for k, v in entry["end_reasons"].items())
+        click.echo(f"    ended by: {reasons}")
+    if "comparison" in out:
+        click.echo(out["comparison"]["sentence"])
+        for warning in out["comparison"].get("warnings", []):
+            click.echo(f"warning: {warning}")
+        movers = [r for r in out["comparison"].get("cards", []) if r["clear"]][:5]
+        for row in movers:
+            click.echo(f"  {row['card']} ({row['use']} by {row['player']}): {row['player']} wins"
+                       f" {row['win_rate'] * 100:.1f}% (base {row['base_win_rate'] * 100:.1f}%,"
+                       f" {row['difference'] * 100:+.1f} points)")
+    if out.get("report"):
+        click.echo(f"Report: {out['report']}")

@@ -1,0 +1,56 @@
+"""`rulespec test`: the designer tests on both back ends (the runner is compiler/testrun.py)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .. import backends
+from .base import EXIT_ERROR, EXIT_OK, emit_json, json_option, load, main, package_option, variant_option
+
+
+@main.command("test")
+@click.argument("spec_dir")
+@variant_option
+@click.option("--all-variants", is_flag=True,
+              help="Run the base tests under every variant, one at a time, and say what each breaks.")
+@click.option("--backend", type=click.Choice(("both",) + backends.BACKENDS), default="both",
+              show_default=True)
+@package_option
+@json_option
+def test_cmd(spec_dir: str, variants: tuple[str, ...], all_variants: bool, backend: str,
+             package: str | None, as_json: bool) -> None:
+    """Run the designer tests on both back ends; exit 1 if any fails.
+
+    Without --variant: the base game's tests, then each variant's own tests
+    with that variant on. With --variant: the base tests and the listed
+    variants' tests with all of them on, and which base tests they break.
+    """
+    from ..testrun import run_tests
+    folder = load(spec_dir).folder
+    chosen = tuple(backends.BACKENDS) if backend == "both" else (backend,)
+    notes: list[str] = []
+    report = run_tests(folder, variants, all_variants, chosen, package, on_note=notes.append)
+    failures = report.failures
+    if as_json:
+        emit_json({"passed": report.passed, "failed": len(failures), "backends": list(chosen),
+                    "failures": [o.to_json() for o in failures], "counts": report.counts(),
+                    "variant_breaks": [r.to_json() for r in report.variant_reports],
+                    "problems": report.problems, "notes": notes})
+    else:
+        for note in notes:
+            click.echo(f"note: {note}", err=True)
+        for o in failures:
+            on = f" with {'+'.join(o.variants)}" if o.variants else ""
+            click.echo(f"{o.location or o.case.location}: FAIL [{o.backend}{on}] {o.case.name}: {o.message}")
+        for variant_report in report.variant_reports:
+            click.echo(variant_report.sentence())
+            if variant_report.unchanged:
+                click.echo(f"  declared to change but still passing: "
+                           f"{', '.join(repr(n) for n in variant_report.unchanged)}")
+        for problem in report.problems:
+            click.echo(f"error: {problem}")
+        counts = ", ".join(f"{n} on {b}" for b, n in report.counts().items())
+        click.echo(f"{report.passed} passed, {len(failures)} failed ({counts or 'no tests'})")
+    sys.exit(EXIT_ERROR if failures or report.problems else EXIT_OK)

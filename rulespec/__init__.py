@@ -1,0 +1,1 @@
+"""rulespec: `python -m rulespec` runs the command line (compiler/cli/)."""

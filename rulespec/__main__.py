@@ -1,0 +1,5 @@
+"""`python -m rulespec COMMAND ...`: the same as the `rulespec` console script."""
+
+from compiler.cli import main
+
+main(prog_name="rulespec")
