@@ -25,7 +25,8 @@ from .state import RuleError
 
 HUMAN = "human"
 HIDDEN_CARD = "(a hidden card)"
-MAX_BOT_MOVES = 100_000  # one call of `run_bots` stops after this many decisions
+MAX_BOT_MOVES = 100_000
+LOG_SENT = 300  # the last lines of the log a seat view carries (the replay viewer has all)  # one call of `run_bots` stops after this many decisions
 
 
 class TableError(Exception):
@@ -289,7 +290,9 @@ class Table:
             "waiting_for": None if self.error else view["waiting_for"],
             "waiting_is_bot": not self.is_human(self.pending_player) and self.pending_player is not None,
             "cards": self.card_info(view, decision),
-            "log": [dict(line.__dict__, spec=self.spec_line(line.at)) for line in self.logs[player]],
+            "log": [dict(line.__dict__, spec=self.spec_line(line.at))
+                    for line in self.logs[player][-LOG_SENT:]],
+            "log_total": len(self.logs[player]),
             "decisions": len(self.steps),
             "can_undo": index is not None, "undo_reason": why,
             "result": view["result"], "error": self.error,
@@ -341,16 +344,18 @@ class Table:
     def _log_new(self) -> None:
         """The log lines the last step wrote, as each seat may read them now."""
         state = self.game.state
+        if self._logged == len(state.log):
+            return
         at_list = getattr(state, "log_at", None) or []
         for player in self.meta.players:
-            hidden = self._hidden_labels(player)
+            hidden = self._hidden_words(player)
             for number in range(self._logged, len(state.log)):
                 at = at_list[number] if number < len(at_list) else ""
                 self.logs[player].append(LogLine(_blank(state.log[number], hidden), at))
         self._logged = len(state.log)
 
-    def _hidden_labels(self, player: str) -> re.Pattern | None:
-        """A pattern of every card label and id no card the seat can see bears."""
+    def _hidden_words(self, player: str) -> list[str]:
+        """Every card label and id that no card the seat can see bears, longest first."""
         visible = self._seen[player]
         words = set()
         for card in self.meta.card_entities:
@@ -360,10 +365,7 @@ class Table:
             label = self.meta.entity_labels[card]
             if not any(c in visible for c in self._labels[label]):
                 words.add(label)
-        if not words:
-            return None
-        alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-        return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+        return sorted(words, key=lambda w: (-len(w), w))
 
 
 # ------------------------------------------------------------------ views, arranged
@@ -416,8 +418,13 @@ def _card_labels(meta: GameMeta) -> dict[str, list[int]]:
     return out
 
 
-def _blank(text: str, hidden: re.Pattern | None) -> str:
-    return text if hidden is None else hidden.sub(HIDDEN_CARD, text)
+def _blank(text: str, hidden: list[str]) -> str:
+    """`text` with each hidden word (a whole word, not part of one) blanked."""
+    present = [w for w in hidden if w in text]
+    if not present:
+        return text
+    pattern = "|".join(re.escape(w) for w in present)
+    return re.sub(rf"(?<!\w)(?:{pattern})(?!\w)", HIDDEN_CARD, text)
 
 
 def _category(meta: GameMeta, entity: int) -> str:
@@ -455,8 +462,18 @@ def _strings(value: Any, out: set[str]) -> None:
 _LOCATION = re.compile(r"^(?P<file>.+?):(?P<line>\d+)(?::\d+)?$")
 
 
+_SOURCES: dict[tuple[str, tuple[Path, ...]], str] = {}
+
+
 def spec_source(at: str, roots: Iterable[Path]) -> str:
     """The line of spec text at `file:line[:col]`, looked for under each root; '' if absent."""
+    key = (at, tuple(roots))
+    if key not in _SOURCES:
+        _SOURCES[key] = _source(at, key[1])
+    return _SOURCES[key]
+
+
+def _source(at: str, roots: tuple[Path, ...]) -> str:
     match = _LOCATION.match(at or "")
     if not match:
         return ""
