@@ -344,7 +344,7 @@ class Interpreter:
 
     def _log(self, state, frame, stmt: ast.Log):
         parts = [text_of(self.ev.value(state, frame["env"], p)) for p in stmt.parts]
-        state.log.append(" ".join(parts))
+        rt.log_line(state, " ".join(parts), _loc(stmt))
 
     def rebind_cards(self, state: State, mapping: dict[int, int]) -> None:
         """Replace the cards that suspended frames hold (search bots re-deal unseen cards)."""

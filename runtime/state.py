@@ -40,10 +40,10 @@ class State:
     __slots__ = (
         "tracks", "vars", "counters", "zones", "location", "revealed",
         "effects", "rng", "dice", "frames", "pending", "result", "log",
-        "decisions", "params", "trace", "dice_strict", "rounds", "nesting",
+        "decisions", "params", "trace", "dice_strict", "rounds", "nesting", "log_at",
     )
     # Slots a snapshot may lack (older records): their values when absent.
-    OPTIONAL = {"trace": None, "dice_strict": False, "rounds": 0, "nesting": 0}
+    OPTIONAL = {"trace": None, "dice_strict": False, "rounds": 0, "nesting": 0, "log_at": None}
 
     def __init__(self, meta: GameMeta, seed: int, params: dict[str, Any]):
         players = len(meta.players)
@@ -68,6 +68,7 @@ class State:
         self.pending: dict[str, Any] | None = None
         self.result: dict[str, Any] | None = None
         self.log: list[str] = []
+        self.log_at: list[str] = []  # per log line, the spec location of the `log` that wrote it
         self.decisions: int = 0
         self.params: dict[str, Any] = dict(params)
         self.trace: dict[str, int] | None = None  # "what card" -> count, when traced
@@ -92,6 +93,7 @@ class State:
         other.pending = None if self.pending is None else dict(self.pending)
         other.result = None if self.result is None else dict(self.result)
         other.log = self.log[:]
+        other.log_at = self.log_at[:]
         other.decisions = self.decisions
         other.params = dict(self.params)
         other.trace = None if self.trace is None else dict(self.trace)
@@ -110,6 +112,8 @@ class State:
             if name == "effects":
                 value = [[e, list(a), life] for e, a, life in value]
             setattr(state, name, value)
+        if state.log_at is None:  # a snapshot from before log lines had locations
+            state.log_at = [""] * len(state.log)
         return state
 
     def public_part(self) -> dict[str, Any]:
@@ -233,6 +237,15 @@ def is_active(state: State, effect: int, args: list[Any] | None) -> bool:
         if e[0] == effect and (args is None or e[1] == list(args)):
             return True
     return False
+
+
+# ------------------------------------------------------------------ the log
+
+
+def log_line(state: State, text: str, at: str) -> None:
+    """A line of the game log, with the spec line of the `log` statement that wrote it."""
+    state.log.append(text)
+    state.log_at.append(at)
 
 
 # ------------------------------------------------------------------ decisions

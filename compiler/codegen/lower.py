@@ -359,7 +359,7 @@ class Lowerer:
             else:
                 parts.append(f"{self.gen.ref('text_of')}({self.ex.value(part)})")
         text = parts[0] if len(parts) == 1 else f"' '.join([{', '.join(parts)}])"
-        self.add(ln.Call(depth, code=f"state.log.append({text})"))
+        self.add(ln.Call(depth, code=f"{self.gen.ref('log_line')}(state, {text}, {self.loc(stmt)})"))
 
     def lower_CallStmt(self, stmt: ast.CallStmt, depth: int) -> None:
         decl = self.gen.model.procedures.get(stmt.name.name)
