@@ -9,14 +9,15 @@
 #     terraforming_mars/07b_tiles_events.rules
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
-# Spec hash: d795e60fb7e6dde1
+# Spec hash: e8a1a53c048af1f7
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
 #     terraforming_mars/tests/03_economy.rules
 #     terraforming_mars/tests/04_generation.rules
-# Tests hash: a25e85325066dbf0
-# Fingerprint: source ffecb6b64c1937cb27da output 7d02b1c68d73399c6d89
+#     terraforming_mars/tests/05_cards.rules
+# Tests hash: c4b00c7ed723ef37
+# Fingerprint: source 37df448c88724a34ece8 output 2b97a1c0b0f3c24e7a9b
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -27,8 +28,8 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "d795e60fb7e6dde1"
-TESTS_HASH = "a25e85325066dbf0"
+SPEC_HASH = "e8a1a53c048af1f7"
+TESTS_HASH = "c4b00c7ed723ef37"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

@@ -9,14 +9,15 @@
 #     terraforming_mars/07b_tiles_events.rules
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
-# Spec hash: d795e60fb7e6dde1
+# Spec hash: e8a1a53c048af1f7
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
 #     terraforming_mars/tests/03_economy.rules
 #     terraforming_mars/tests/04_generation.rules
-# Tests hash: a25e85325066dbf0
-# Fingerprint: source 104a7cb6f5bf9f751594 output 5dc5a5a7851f18ce0bd4
+#     terraforming_mars/tests/05_cards.rules
+# Tests hash: c4b00c7ed723ef37
+# Fingerprint: source 78d6f0c59824ac0afeb3 output b4b59247dfcb5ce43efc
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -47,6 +48,7 @@ from .tables import (
     A_jovian,
     A_measure,
     A_microbe,
+    A_needs_heat,
     A_noctis,
     A_ocean_spot,
     A_off_mars,
@@ -275,15 +277,15 @@ def d_any_greenery_spot(state, v_p):
 
 def d_tag_of(state, v_c, v_t):
     "define tag_of"
-    # spec: spec/terraforming_mars/04_economy.rules:30
+    # spec: spec/terraforming_mars/04_economy.rules:32
     return (
         attr_of(
-            A_building, v_c, "building", "spec/terraforming_mars/04_economy.rules:31:31"
+            A_building, v_c, "building", "spec/terraforming_mars/04_economy.rules:33:31"
         )
         if v_t == "building_tag"
         else (
             attr_of(
-                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:31:71"
+                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:33:71"
             )
             if v_t == "space_tag"
             else (
@@ -291,7 +293,7 @@ def d_tag_of(state, v_c, v_t):
                     A_science,
                     v_c,
                     "science",
-                    "spec/terraforming_mars/04_economy.rules:32:36",
+                    "spec/terraforming_mars/04_economy.rules:34:36",
                 )
                 if v_t == "science_tag"
                 else (
@@ -299,7 +301,7 @@ def d_tag_of(state, v_c, v_t):
                         A_power,
                         v_c,
                         "power",
-                        "spec/terraforming_mars/04_economy.rules:32:75",
+                        "spec/terraforming_mars/04_economy.rules:34:75",
                     )
                     if v_t == "power_tag"
                     else (
@@ -307,7 +309,7 @@ def d_tag_of(state, v_c, v_t):
                             A_earth,
                             v_c,
                             "earth",
-                            "spec/terraforming_mars/04_economy.rules:33:34",
+                            "spec/terraforming_mars/04_economy.rules:35:34",
                         )
                         if v_t == "earth_tag"
                         else (
@@ -315,7 +317,7 @@ def d_tag_of(state, v_c, v_t):
                                 A_jovian,
                                 v_c,
                                 "jovian",
-                                "spec/terraforming_mars/04_economy.rules:33:72",
+                                "spec/terraforming_mars/04_economy.rules:35:72",
                             )
                             if v_t == "jovian_tag"
                             else (
@@ -323,7 +325,7 @@ def d_tag_of(state, v_c, v_t):
                                     A_plant,
                                     v_c,
                                     "plant",
-                                    "spec/terraforming_mars/04_economy.rules:34:34",
+                                    "spec/terraforming_mars/04_economy.rules:36:34",
                                 )
                                 if v_t == "plant_tag"
                                 else (
@@ -331,7 +333,7 @@ def d_tag_of(state, v_c, v_t):
                                         A_microbe,
                                         v_c,
                                         "microbe",
-                                        "spec/terraforming_mars/04_economy.rules:34:73",
+                                        "spec/terraforming_mars/04_economy.rules:36:73",
                                     )
                                     if v_t == "microbe_tag"
                                     else (
@@ -339,14 +341,14 @@ def d_tag_of(state, v_c, v_t):
                                             A_animal,
                                             v_c,
                                             "animal",
-                                            "spec/terraforming_mars/04_economy.rules:35:35",
+                                            "spec/terraforming_mars/04_economy.rules:37:35",
                                         )
                                         if v_t == "animal_tag"
                                         else attr_of(
                                             A_city_t,
                                             v_c,
                                             "city_t",
-                                            "spec/terraforming_mars/04_economy.rules:35:49",
+                                            "spec/terraforming_mars/04_economy.rules:37:49",
                                         )
                                     )
                                 )
@@ -361,52 +363,58 @@ def d_tag_of(state, v_c, v_t):
 
 def d_tags(state, v_p, v_t):
     "define tags"
-    # spec: spec/terraforming_mars/04_economy.rules:37
+    # spec: spec/terraforming_mars/04_economy.rules:39
     return sum([d_tag_of(state, c_c, v_t) for c_c in state.zones[23 + v_p]])
 
 
 def d_temp_at_least(state, v_p, v_t):
     "define temp_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:44
+    # spec: spec/terraforming_mars/04_economy.rules:46
     return state.tracks[70] >= v_t - 2 * q_slack(state, v_p)
 
 
 def d_temp_at_most(state, v_p, v_t):
     "define temp_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:45
+    # spec: spec/terraforming_mars/04_economy.rules:47
     return state.tracks[70] <= v_t + 2 * q_slack(state, v_p)
 
 
 def d_oxygen_at_least(state, v_p, v_n):
     "define oxygen_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:46
+    # spec: spec/terraforming_mars/04_economy.rules:48
     return state.tracks[71] >= v_n - q_slack(state, v_p)
 
 
 def d_oxygen_at_most(state, v_p, v_n):
     "define oxygen_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:47
+    # spec: spec/terraforming_mars/04_economy.rules:49
     return state.tracks[71] <= v_n + q_slack(state, v_p)
 
 
 def d_oceans_at_least(state, v_p, v_n):
     "define oceans_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:48
+    # spec: spec/terraforming_mars/04_economy.rules:50
     return state.tracks[72] >= v_n - q_slack(state, v_p)
 
 
 def d_oceans_at_most(state, v_p, v_n):
     "define oceans_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:49
+    # spec: spec/terraforming_mars/04_economy.rules:51
     return state.tracks[72] <= v_n + q_slack(state, v_p)
+
+
+def d_heat_money(state, v_p):
+    "define heat_money"
+    # spec: spec/terraforming_mars/04_economy.rules:60
+    return q_heat_as_mc(state, v_p) * max(0, state.tracks[25 + v_p] - state.tracks[89])
 
 
 def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
     "define budget"
-    # spec: spec/terraforming_mars/04_economy.rules:56
+    # spec: spec/terraforming_mars/04_economy.rules:61
     return (
         state.tracks[v_p]
-        + q_heat_as_mc(state, v_p) * state.tracks[25 + v_p]
+        + d_heat_money(state, v_p)
         + (2 * state.tracks[5 + v_p] if v_steel_ok else 0)
         + (
             q_titanium_value(state, v_p) * state.tracks[10 + v_p]
@@ -418,9 +426,11 @@ def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
 
 def d_playable(state, v_p, v_c):
     "define playable"
-    # spec: spec/terraforming_mars/04_economy.rules:95
+    # spec: spec/terraforming_mars/04_economy.rules:100
     return (
-        attr_of(A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:96:5")
+        attr_of(
+            A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:101:5"
+        )
         != "corporation"
         and event_allowed(state, EVENT_WHEN, v_c, v_p)
         and d_budget(
@@ -430,13 +440,26 @@ def d_playable(state, v_p, v_c):
                 A_building,
                 v_c,
                 "building",
-                "spec/terraforming_mars/04_economy.rules:97:19",
+                "spec/terraforming_mars/04_economy.rules:102:19",
             )
             > 0,
             attr_of(
-                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:97:35"
+                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:102:35"
             )
             > 0,
+        )
+        - (
+            min(
+                attr_of(
+                    A_needs_heat,
+                    v_c,
+                    "needs_heat",
+                    "spec/terraforming_mars/04_economy.rules:102:81",
+                ),
+                state.tracks[25 + v_p],
+            )
+            if q_heat_as_mc(state, v_p) > 0
+            else 0
         )
         >= q_card_cost(state, v_p, v_c)
     )
@@ -444,7 +467,7 @@ def d_playable(state, v_p, v_c):
 
 def d_holders(state, v_k, v_other_than):
     "define holders"
-    # spec: spec/terraforming_mars/04_economy.rules:111
+    # spec: spec/terraforming_mars/04_economy.rules:119
     return any(
         any(
             A_holds[c_d] == v_k
@@ -459,9 +482,9 @@ def d_holders(state, v_k, v_other_than):
 
 def d_action_ready(state, v_p, v_c):
     "define action_ready"
-    # spec: spec/terraforming_mars/04_economy.rules:113
+    # spec: spec/terraforming_mars/04_economy.rules:121
     return bool(
-        attr_of(A_act, v_c, "act", "spec/terraforming_mars/04_economy.rules:114:5")
+        attr_of(A_act, v_c, "act", "spec/terraforming_mars/04_economy.rules:122:5")
         and state.counters[19][v_c] == 0
         and d_budget(
             state,
@@ -470,45 +493,45 @@ def d_action_ready(state, v_p, v_c):
                 A_act_steel,
                 v_c,
                 "act_steel",
-                "spec/terraforming_mars/04_economy.rules:114:42",
+                "spec/terraforming_mars/04_economy.rules:122:42",
             ),
             attr_of(
                 A_act_titanium,
                 v_c,
                 "act_titanium",
-                "spec/terraforming_mars/04_economy.rules:114:55",
+                "spec/terraforming_mars/04_economy.rules:122:55",
             ),
         )
         >= attr_of(
-            A_act_pay, v_c, "act_pay", "spec/terraforming_mars/04_economy.rules:114:74"
+            A_act_pay, v_c, "act_pay", "spec/terraforming_mars/04_economy.rules:122:74"
         )
         and state.tracks[20 + v_p]
         >= attr_of(
             A_act_energy,
             v_c,
             "act_energy",
-            "spec/terraforming_mars/04_economy.rules:114:101",
+            "spec/terraforming_mars/04_economy.rules:122:101",
         )
         and state.tracks[50 + v_p]
         >= attr_of(
             A_act_energy_prod,
             v_c,
             "act_energy_prod",
-            "spec/terraforming_mars/04_economy.rules:115:27",
+            "spec/terraforming_mars/04_economy.rules:123:27",
         )
         and state.counters[18][v_c]
         >= attr_of(
             A_act_here,
             v_c,
             "act_here",
-            "spec/terraforming_mars/04_economy.rules:115:59",
+            "spec/terraforming_mars/04_economy.rules:123:59",
         )
         and (
             attr_of(
                 A_act_takes,
                 v_c,
                 "act_takes",
-                "spec/terraforming_mars/04_economy.rules:116:10",
+                "spec/terraforming_mars/04_economy.rules:124:10",
             )
             == "no_resource"
             or d_holders(
@@ -517,7 +540,7 @@ def d_action_ready(state, v_p, v_c):
                     A_act_takes,
                     v_c,
                     "act_takes",
-                    "spec/terraforming_mars/04_economy.rules:116:48",
+                    "spec/terraforming_mars/04_economy.rules:124:48",
                 ),
                 v_c,
             )
@@ -527,7 +550,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_tr_raised,
                 v_c,
                 "act_tr_raised",
-                "spec/terraforming_mars/04_economy.rules:117:14",
+                "spec/terraforming_mars/04_economy.rules:125:14",
             )
             or state.tracks[65 + v_p] > 0
         )
@@ -536,7 +559,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_gives,
                 v_c,
                 "act_gives",
-                "spec/terraforming_mars/04_economy.rules:118:10",
+                "spec/terraforming_mars/04_economy.rules:126:10",
             )
             == "no_resource"
             or any(
@@ -545,7 +568,7 @@ def d_action_ready(state, v_p, v_c):
                     A_act_gives,
                     v_c,
                     "act_gives",
-                    "spec/terraforming_mars/04_economy.rules:118:76",
+                    "spec/terraforming_mars/04_economy.rules:126:76",
                 )
                 and c_d != v_c
                 for c_d in state.zones[23 + v_p]
@@ -556,7 +579,7 @@ def d_action_ready(state, v_p, v_c):
 
 def d_own_holder(state, v_p, v_k):
     "define own_holder"
-    # spec: spec/terraforming_mars/04_economy.rules:128
+    # spec: spec/terraforming_mars/04_economy.rules:136
     return any(A_holds[c_d] == v_k for c_d in state.zones[23 + v_p])
 
 
@@ -1012,7 +1035,7 @@ def d_eco_spot(state, v_s):
 
 def q_slack(state, v_p):
     "quantity slack"
-    # spec: spec/terraforming_mars/04_economy.rules:43
+    # spec: spec/terraforming_mars/04_economy.rules:45
     value = 0
     for effect in state.effects:
         kind = effect[0]
@@ -1031,9 +1054,9 @@ def q_slack(state, v_p):
 
 def q_card_cost(state, v_p, v_c):
     "quantity card_cost"
-    # spec: spec/terraforming_mars/04_economy.rules:52
+    # spec: spec/terraforming_mars/04_economy.rules:54
     value = attr_of(
-        A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:52:45"
+        A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:54:45"
     )
     for effect in state.effects:
         kind = effect[0]
@@ -1078,7 +1101,7 @@ def q_card_cost(state, v_p, v_c):
 
 def q_titanium_value(state, v_p):
     "quantity titanium_value"
-    # spec: spec/terraforming_mars/04_economy.rules:53
+    # spec: spec/terraforming_mars/04_economy.rules:55
     value = 3
     for effect in state.effects:
         kind = effect[0]
@@ -1092,7 +1115,7 @@ def q_titanium_value(state, v_p):
 
 def q_heat_as_mc(state, v_p):
     "quantity heat_as_mc"
-    # spec: spec/terraforming_mars/04_economy.rules:55
+    # spec: spec/terraforming_mars/04_economy.rules:57
     value = 0
     for effect in state.effects:
         kind = effect[0]
@@ -1563,7 +1586,7 @@ def when_ice_cap_melting(state, v_you, v_this):
 def when_local_heat_trapping(state, v_you, v_this):
     "when the event of local_heat_trapping may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:218
-    return state.tracks[25 + v_you] >= 5 + q_heat_as_mc(state, v_you)
+    return state.tracks[25 + v_you] >= 5
 
 
 def when_permafrost_extraction(state, v_you, v_this):

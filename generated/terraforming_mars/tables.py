@@ -9,14 +9,15 @@
 #     terraforming_mars/07b_tiles_events.rules
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
-# Spec hash: d795e60fb7e6dde1
+# Spec hash: e8a1a53c048af1f7
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
 #     terraforming_mars/tests/03_economy.rules
 #     terraforming_mars/tests/04_generation.rules
-# Tests hash: a25e85325066dbf0
-# Fingerprint: source 7562d4686d6a85ecf051 output 19f411b5d608d1375efc
+#     terraforming_mars/tests/05_cards.rules
+# Tests hash: c4b00c7ed723ef37
+# Fingerprint: source 5c5dabd53d2372d68c69 output 9ee0621a96e5cf437a89
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -24,7 +25,7 @@ from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="d795e60fb7e6dde1",
+    spec_hash="e8a1a53c048af1f7",
     spec_files=(
         "terraforming_mars/01_frame.rules",
         "terraforming_mars/02_map.rules",
@@ -228,6 +229,15 @@ META = GameMeta(
             high=1,
             start=0,
             slot=84,
+        ),
+        TrackMeta(
+            name="heat_kept",
+            label="Heat not to be spent on the price",
+            per_player=False,
+            low=0,
+            high=99,
+            start=0,
+            slot=89,
         ),
     ),
     vars=(
@@ -1267,7 +1277,7 @@ META = GameMeta(
         "cards_with_events": 147,
         "phases": 3,
         "constraints": 0,
-        "designer_tests": 52,
+        "designer_tests": 66,
     },
     var_kinds=("player", "player", "", "", "space"),
     effect_param_kinds=(
@@ -1293,8 +1303,8 @@ META = GameMeta(
         ("player",),
     ),
     param_domains=(
-        ("seats", ("range", (-9223372036854775807, 9223372036854775807))),
-        ("generation_limit", ("range", (-9223372036854775807, 9223372036854775807))),
+        ("seats", ("range", (1, 5))),
+        ("generation_limit", ("range", (1, 99))),
     ),
     board=BoardMeta(
         spaces=(
@@ -2153,6 +2163,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "42"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "1008"),
@@ -2179,6 +2190,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "57"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "1017"),
@@ -2205,6 +2217,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "36"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "1018"),
@@ -2231,6 +2244,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "42"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "1019"),
@@ -2257,6 +2271,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "30"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "1043"),
@@ -2283,6 +2298,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "45"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "1024"),
@@ -2309,6 +2325,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "30"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "1009"),
@@ -2335,6 +2352,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "23"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "1031"),
@@ -2361,6 +2379,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "40"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "1013"),
@@ -2387,6 +2406,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "48"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "1032"),
@@ -2415,6 +2435,7 @@ META = GameMeta(
                 ("act_tr_raised", "yes"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "40"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "1"),
@@ -2441,6 +2462,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "3"),
@@ -2467,6 +2489,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "4"),
@@ -2493,6 +2516,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "18"),
@@ -2519,6 +2543,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "22"),
@@ -2545,6 +2570,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "26"),
@@ -2571,6 +2597,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "30"),
@@ -2597,6 +2624,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "40"),
@@ -2623,6 +2651,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "41"),
@@ -2649,6 +2678,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "42"),
@@ -2675,6 +2705,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "43"),
@@ -2701,6 +2732,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "45"),
@@ -2727,6 +2759,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "47"),
@@ -2753,6 +2786,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "48"),
@@ -2779,6 +2813,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "55"),
@@ -2805,6 +2840,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "58"),
@@ -2831,6 +2867,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "60"),
@@ -2857,6 +2894,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "77"),
@@ -2883,6 +2921,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "83"),
@@ -2909,6 +2948,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "87"),
@@ -2935,6 +2975,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "88"),
@@ -2961,6 +3002,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "89"),
@@ -2987,6 +3029,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "93"),
@@ -3013,6 +3056,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "96"),
@@ -3039,6 +3083,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "100"),
@@ -3065,6 +3110,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "102"),
@@ -3091,6 +3137,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "113"),
@@ -3117,6 +3164,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "114"),
@@ -3143,6 +3191,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "115"),
@@ -3169,6 +3218,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "117"),
@@ -3195,6 +3245,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "118"),
@@ -3221,6 +3272,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "119"),
@@ -3247,6 +3299,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "122"),
@@ -3273,6 +3326,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "126"),
@@ -3299,6 +3353,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "129"),
@@ -3325,6 +3380,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "130"),
@@ -3351,6 +3407,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "132"),
@@ -3377,6 +3434,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "135"),
@@ -3403,6 +3461,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "136"),
@@ -3429,6 +3488,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "138"),
@@ -3455,6 +3515,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "139"),
@@ -3481,6 +3542,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "141"),
@@ -3507,6 +3569,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "145"),
@@ -3533,6 +3596,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "146"),
@@ -3559,6 +3623,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "148"),
@@ -3585,6 +3650,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "152"),
@@ -3611,6 +3677,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "155"),
@@ -3637,6 +3704,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "158"),
@@ -3663,6 +3731,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "159"),
@@ -3689,6 +3758,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "164"),
@@ -3715,6 +3785,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "165"),
@@ -3741,6 +3812,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "168"),
@@ -3767,6 +3839,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "169"),
@@ -3793,6 +3866,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "171"),
@@ -3819,6 +3893,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "176"),
@@ -3845,6 +3920,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "178"),
@@ -3871,6 +3947,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "179"),
@@ -3897,6 +3974,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "183"),
@@ -3923,6 +4001,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "189"),
@@ -3949,6 +4028,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "198"),
@@ -3975,6 +4055,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "203"),
@@ -4001,6 +4082,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "205"),
@@ -4027,6 +4109,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "8"),
@@ -4053,6 +4136,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "16"),
@@ -4079,6 +4163,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "17"),
@@ -4105,6 +4190,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "20"),
@@ -4131,6 +4217,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "21"),
@@ -4157,6 +4244,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "29"),
@@ -4183,6 +4271,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "32"),
@@ -4209,6 +4298,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "44"),
@@ -4235,6 +4325,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "53"),
@@ -4261,6 +4352,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "59"),
@@ -4287,6 +4379,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "67"),
@@ -4313,6 +4406,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "81"),
@@ -4339,6 +4433,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "97"),
@@ -4365,6 +4460,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "108"),
@@ -4391,6 +4487,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "116"),
@@ -4417,6 +4514,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "120"),
@@ -4443,6 +4541,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "193"),
@@ -4469,6 +4568,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "142"),
@@ -4495,6 +4595,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "174"),
@@ -4521,6 +4622,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "9"),
@@ -4547,6 +4649,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "10"),
@@ -4573,6 +4676,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "11"),
@@ -4599,6 +4703,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "19"),
@@ -4625,6 +4730,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "36"),
@@ -4651,6 +4757,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "37"),
@@ -4677,6 +4784,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "39"),
@@ -4703,6 +4811,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "63"),
@@ -4729,6 +4838,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "75"),
@@ -4755,6 +4865,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "78"),
@@ -4781,6 +4892,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "80"),
@@ -4807,6 +4919,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "127"),
@@ -4833,6 +4946,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "140"),
@@ -4859,6 +4973,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "143"),
@@ -4885,6 +5000,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "161"),
@@ -4911,6 +5027,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "162"),
@@ -4937,6 +5054,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "163"),
@@ -4963,6 +5081,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "167"),
@@ -4989,6 +5108,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "170"),
@@ -5015,6 +5135,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "181"),
@@ -5041,6 +5162,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "190"),
@@ -5067,6 +5189,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "5"),
             ),
             (
                 ("number", "191"),
@@ -5093,6 +5216,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "206"),
@@ -5119,6 +5243,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "188"),
@@ -5145,6 +5270,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "5"),
@@ -5172,6 +5298,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "7"),
@@ -5199,6 +5326,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "12"),
@@ -5227,6 +5355,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "15"),
@@ -5254,6 +5383,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "24"),
@@ -5281,6 +5411,7 @@ META = GameMeta(
                 ("act_takes", "animals"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "33"),
@@ -5308,6 +5439,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "34"),
@@ -5335,6 +5467,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "35"),
@@ -5362,6 +5495,7 @@ META = GameMeta(
                 ("act_takes", "microbes"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "52"),
@@ -5389,6 +5523,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "54"),
@@ -5416,6 +5551,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "72"),
@@ -5443,6 +5579,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "76"),
@@ -5470,6 +5607,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "101"),
@@ -5497,6 +5635,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "103"),
@@ -5524,6 +5663,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "104"),
@@ -5551,6 +5691,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "133"),
@@ -5578,6 +5719,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "microbes"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "134"),
@@ -5605,6 +5747,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "157"),
@@ -5632,6 +5775,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "184"),
@@ -5659,6 +5803,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "177"),
@@ -5686,6 +5831,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "187"),
@@ -5714,6 +5860,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "202"),
@@ -5741,6 +5888,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "23"),
@@ -5767,6 +5915,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "31"),
@@ -5793,6 +5942,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "38"),
@@ -5819,6 +5969,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "128"),
@@ -5845,6 +5996,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "131"),
@@ -5871,6 +6023,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "147"),
@@ -5897,6 +6050,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "153"),
@@ -5923,6 +6077,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "166"),
@@ -5949,6 +6104,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "172"),
@@ -5976,6 +6132,7 @@ META = GameMeta(
                 ("act_gives", "no_resource"),
                 ("guarded", "yes"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
             (
                 ("number", "200"),
@@ -6002,6 +6159,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("needs_heat", "0"),
             ),
         ),
         entity_at=(
@@ -6233,7 +6391,7 @@ META = GameMeta(
 )
 
 # Where the state keeps what (the rules index these lists directly):
-#   state.tracks: 0 mc(p1), 1 mc(p2), 2 mc(p3), 3 mc(p4), 4 mc(p5), 5 steel(p1), 6 steel(p2), 7 steel(p3), 8 steel(p4), 9 steel(p5), 10 titanium(p1), 11 titanium(p2), 12 titanium(p3), 13 titanium(p4), 14 titanium(p5), 15 plants(p1), 16 plants(p2), 17 plants(p3), 18 plants(p4), 19 plants(p5), 20 energy(p1), 21 energy(p2), 22 energy(p3), 23 energy(p4), 24 energy(p5), 25 heat(p1), 26 heat(p2), 27 heat(p3), 28 heat(p4), 29 heat(p5), 30 mc_prod(p1), 31 mc_prod(p2), 32 mc_prod(p3), 33 mc_prod(p4), 34 mc_prod(p5), 35 steel_prod(p1), 36 steel_prod(p2), 37 steel_prod(p3), 38 steel_prod(p4), 39 steel_prod(p5), 40 titanium_prod(p1), 41 titanium_prod(p2), 42 titanium_prod(p3), 43 titanium_prod(p4), 44 titanium_prod(p5), 45 plants_prod(p1), 46 plants_prod(p2), 47 plants_prod(p3), 48 plants_prod(p4), 49 plants_prod(p5), 50 energy_prod(p1), 51 energy_prod(p2), 52 energy_prod(p3), 53 energy_prod(p4), 54 energy_prod(p5), 55 heat_prod(p1), 56 heat_prod(p2), 57 heat_prod(p3), 58 heat_prod(p4), 59 heat_prod(p5), 60 tr(p1), 61 tr(p2), 62 tr(p3), 63 tr(p4), 64 tr(p5), 65 tr_raised(p1), 66 tr_raised(p2), 67 tr_raised(p3), 68 tr_raised(p4), 69 tr_raised(p5), 70 temperature, 71 oxygen, 72 oceans, 73 generation, 74 passed(p1), 75 passed(p2), 76 passed(p3), 77 passed(p4), 78 passed(p5), 79 actions_taken(p1), 80 actions_taken(p2), 81 actions_taken(p3), 82 actions_taken(p4), 83 actions_taken(p5), 84 first_action_due(p1), 85 first_action_due(p2), 86 first_action_due(p3), 87 first_action_due(p4), 88 first_action_due(p5)
+#   state.tracks: 0 mc(p1), 1 mc(p2), 2 mc(p3), 3 mc(p4), 4 mc(p5), 5 steel(p1), 6 steel(p2), 7 steel(p3), 8 steel(p4), 9 steel(p5), 10 titanium(p1), 11 titanium(p2), 12 titanium(p3), 13 titanium(p4), 14 titanium(p5), 15 plants(p1), 16 plants(p2), 17 plants(p3), 18 plants(p4), 19 plants(p5), 20 energy(p1), 21 energy(p2), 22 energy(p3), 23 energy(p4), 24 energy(p5), 25 heat(p1), 26 heat(p2), 27 heat(p3), 28 heat(p4), 29 heat(p5), 30 mc_prod(p1), 31 mc_prod(p2), 32 mc_prod(p3), 33 mc_prod(p4), 34 mc_prod(p5), 35 steel_prod(p1), 36 steel_prod(p2), 37 steel_prod(p3), 38 steel_prod(p4), 39 steel_prod(p5), 40 titanium_prod(p1), 41 titanium_prod(p2), 42 titanium_prod(p3), 43 titanium_prod(p4), 44 titanium_prod(p5), 45 plants_prod(p1), 46 plants_prod(p2), 47 plants_prod(p3), 48 plants_prod(p4), 49 plants_prod(p5), 50 energy_prod(p1), 51 energy_prod(p2), 52 energy_prod(p3), 53 energy_prod(p4), 54 energy_prod(p5), 55 heat_prod(p1), 56 heat_prod(p2), 57 heat_prod(p3), 58 heat_prod(p4), 59 heat_prod(p5), 60 tr(p1), 61 tr(p2), 62 tr(p3), 63 tr(p4), 64 tr(p5), 65 tr_raised(p1), 66 tr_raised(p2), 67 tr_raised(p3), 68 tr_raised(p4), 69 tr_raised(p5), 70 temperature, 71 oxygen, 72 oceans, 73 generation, 74 passed(p1), 75 passed(p2), 76 passed(p3), 77 passed(p4), 78 passed(p5), 79 actions_taken(p1), 80 actions_taken(p2), 81 actions_taken(p3), 82 actions_taken(p4), 83 actions_taken(p5), 84 first_action_due(p1), 85 first_action_due(p2), 86 first_action_due(p3), 87 first_action_due(p4), 88 first_action_due(p5), 89 heat_kept
 #   state.zones: 0 box, 1 deck, 2 discard, 3 corp_offer(p1), 4 corp_offer(p2), 5 corp_offer(p3), 6 corp_offer(p4), 7 corp_offer(p5), 8 hand(p1), 9 hand(p2), 10 hand(p3), 11 hand(p4), 12 hand(p5), 13 research(p1), 14 research(p2), 15 research(p3), 16 research(p4), 17 research(p5), 18 kept(p1), 19 kept(p2), 20 kept(p3), 21 kept(p4), 22 kept(p5), 23 played(p1), 24 played(p2), 25 played(p3), 26 played(p4), 27 played(p5), 28 events(p1), 29 events(p2), 30 events(p3), 31 events(p4), 32 events(p5), 33 board_cards, 34 looking, 35 corp_pool, 36 chosen_corp(p1), 37 chosen_corp(p2), 38 chosen_corp(p3), 39 chosen_corp(p4), 40 chosen_corp(p5)
 #   state.counters: 0 ocean_tile, 1 greenery(p1), 2 greenery(p2), 3 greenery(p3), 4 greenery(p4), 5 greenery(p5), 6 city(p1), 7 city(p2), 8 city(p3), 9 city(p4), 10 city(p5), 11 special(p1), 12 special(p2), 13 special(p3), 14 special(p4), 15 special(p5), 16 exempt, 17 land_ocean, 18 res, 19 used, 20 capital_tile, 21 claimed(p1), 22 claimed(p2), 23 claimed(p3), 24 claimed(p4), 25 claimed(p5), 26 funded
 #   state.vars: 0 first_player, 1 current, 2 game_ending, 3 acting, 4 last_ocean
@@ -12115,6 +12273,156 @@ A_start_mc = {
     185: 0,
     186: 0,
     187: 0,
+    188: 0,
+    189: 0,
+    190: 0,
+    191: 0,
+    192: 0,
+    193: 0,
+    194: 0,
+    195: 0,
+    196: 0,
+    197: 0,
+    198: 0,
+    199: 0,
+    200: 0,
+    201: 0,
+    202: 0,
+    203: 0,
+    204: 0,
+    205: 0,
+    206: 0,
+    207: 0,
+    208: 0,
+    209: 0,
+    210: 0,
+    211: 0,
+    212: 0,
+    213: 0,
+    214: 0,
+    215: 0,
+    216: 0,
+    217: 0,
+    218: 0,
+    219: 0,
+    220: 0,
+    221: 0,
+    222: 0,
+}
+A_needs_heat = {
+    75: 0,
+    76: 0,
+    77: 0,
+    78: 0,
+    79: 0,
+    80: 0,
+    81: 0,
+    82: 0,
+    83: 0,
+    84: 0,
+    85: 0,
+    86: 0,
+    87: 0,
+    88: 0,
+    89: 0,
+    90: 0,
+    91: 0,
+    92: 0,
+    93: 0,
+    94: 0,
+    95: 0,
+    96: 0,
+    97: 0,
+    98: 0,
+    99: 0,
+    100: 0,
+    101: 0,
+    102: 0,
+    103: 0,
+    104: 0,
+    105: 0,
+    106: 0,
+    107: 0,
+    108: 0,
+    109: 0,
+    110: 0,
+    111: 0,
+    112: 0,
+    113: 0,
+    114: 0,
+    115: 0,
+    116: 0,
+    117: 0,
+    118: 0,
+    119: 0,
+    120: 0,
+    121: 0,
+    122: 0,
+    123: 0,
+    124: 0,
+    125: 0,
+    126: 0,
+    127: 0,
+    128: 0,
+    129: 0,
+    130: 0,
+    131: 0,
+    132: 0,
+    133: 0,
+    134: 0,
+    135: 0,
+    136: 0,
+    137: 0,
+    138: 0,
+    139: 0,
+    140: 0,
+    141: 0,
+    142: 0,
+    143: 0,
+    144: 0,
+    145: 0,
+    146: 0,
+    147: 0,
+    148: 0,
+    149: 0,
+    150: 0,
+    151: 0,
+    152: 0,
+    153: 0,
+    154: 0,
+    155: 0,
+    156: 0,
+    157: 0,
+    158: 0,
+    159: 0,
+    160: 0,
+    161: 0,
+    162: 0,
+    163: 0,
+    164: 0,
+    165: 0,
+    166: 0,
+    167: 0,
+    168: 0,
+    169: 0,
+    170: 0,
+    171: 0,
+    172: 0,
+    173: 0,
+    174: 0,
+    175: 0,
+    176: 0,
+    177: 0,
+    178: 0,
+    179: 0,
+    180: 0,
+    181: 0,
+    182: 0,
+    183: 0,
+    184: 0,
+    185: 0,
+    186: 0,
+    187: 5,
     188: 0,
     189: 0,
     190: 0,

@@ -9,14 +9,15 @@
 #     terraforming_mars/07b_tiles_events.rules
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
-# Spec hash: d795e60fb7e6dde1
+# Spec hash: e8a1a53c048af1f7
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
 #     terraforming_mars/tests/03_economy.rules
 #     terraforming_mars/tests/04_generation.rules
-# Tests hash: a25e85325066dbf0
-# Fingerprint: source 9d8aa69718533081e872 output 0d27077e61a3b4c52d55
+#     terraforming_mars/tests/05_cards.rules
+# Tests hash: c4b00c7ed723ef37
+# Fingerprint: source d3fbdc87e1d06ec4fffb output 0690fdcb142182893463
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -30,7 +31,9 @@ from .tables import (
     E_a_scientist,
     E_a_thermalist,
     E_adapted_lichen,
+    E_ants,
     E_arctic_algae,
+    E_asteroid,
     E_asteroid_mining,
     E_birds,
     E_capital,
@@ -40,21 +43,33 @@ from .tables import (
     E_decomposers,
     E_deep_well_heating,
     E_ecoline,
+    E_flooding,
     E_fueled_generators,
+    E_fusion_power,
+    E_ganymede_colony,
     E_geothermal_power,
     E_heat_trappers,
     E_heather,
+    E_herbivores,
+    E_immigrant_city,
+    E_immigration_shuttles,
+    E_imported_hydrogen,
+    E_insulation,
     E_ironworks,
     E_lichen,
+    E_local_heat_trapping,
     E_lunar_beam,
     E_m_terraformer,
     E_micro_mills,
     E_noctis_city,
     E_pets,
+    E_power_plant_card,
     E_predators,
     E_regolith_eaters,
     E_s01,
+    E_s03,
     E_s05,
+    E_s12,
     E_s15,
     E_s16,
     E_s17,
@@ -69,9 +84,11 @@ from .tables import (
     E_s43,
     E_s44,
     E_s62,
+    E_search_for_life,
     E_space_mirrors,
     E_special_design,
     E_trees,
+    E_unmi,
     E_urbanized_area,
     K_project,
 )
@@ -92,7 +109,13 @@ from .rules import (
     q_card_cost,
     q_power_plant_cost,
 )
-from .procedures import p_city_placed, p_production_phase, p_research_pay, resolve_event
+from .procedures import (
+    p_city_placed,
+    p_production_phase,
+    p_raise_tr,
+    p_research_pay,
+    resolve_event,
+)
 
 # Test statements keep their locals in the test's environment (L, a dict).
 
@@ -1032,6 +1055,276 @@ def tb_04_generation_15_0(state, frame):
     # spec: spec/terraforming_mars/tests/04_generation.rules:180
     state.frames.pop()
     state.frames.append(new_frame(24, [UNBOUND] * 2))
+    return
+
+
+def tb_05_cards_0_0(state, frame):
+    "test tests/05_cards.rules#0 part 0 (spec/terraforming_mars/tests/05_cards.rules:4)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:4
+    activate(state, 2, [0], None)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:5
+    state.tracks[25] = 5
+    # spec: spec/terraforming_mars/tests/05_cards.rules:6
+    move_card(state, E_local_heat_trapping, 8)
+    state.frames.pop()
+    return
+
+
+def tb_05_cards_0_1(state, frame):
+    "test tests/05_cards.rules#0 part 1 (spec/terraforming_mars/tests/05_cards.rules:8)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:8
+    state.tracks[25] = 6
+    state.frames.pop()
+    return
+
+
+def tb_05_cards_0_2(state, frame):
+    "test tests/05_cards.rules#0 part 2 (spec/terraforming_mars/tests/05_cards.rules:10)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:10
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_local_heat_trapping]))
+    return
+
+
+def tb_05_cards_1_0(state, frame):
+    "test tests/05_cards.rules#1 part 0 (spec/terraforming_mars/tests/05_cards.rules:16)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:16
+    activate(state, 6, [0], None)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:17
+    state.tracks[10] = 8
+    # spec: spec/terraforming_mars/tests/05_cards.rules:18
+    move_card(state, E_asteroid_mining, 8)
+    state.frames.pop()
+    return
+
+
+def tb_05_cards_1_1(state, frame):
+    "test tests/05_cards.rules#1 part 1 (spec/terraforming_mars/tests/05_cards.rules:20)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:20
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_asteroid_mining]))
+    return
+
+
+def tb_05_cards_2_0(state, frame):
+    "test tests/05_cards.rules#2 part 0 (spec/terraforming_mars/tests/05_cards.rules:26)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:26
+    activate(state, 0, [0], None)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:27
+    state.tracks[0] = 30
+    # spec: spec/terraforming_mars/tests/05_cards.rules:28
+    move_card(state, E_asteroid_mining, 8)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:29
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_asteroid_mining]))
+    return
+
+
+def tb_05_cards_2_1(state, frame):
+    "test tests/05_cards.rules#2 part 1 (spec/terraforming_mars/tests/05_cards.rules:31)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:31
+    move_card(state, E_micro_mills, 8)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:32
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_micro_mills]))
+    return
+
+
+def tb_05_cards_3_0(state, frame):
+    "test tests/05_cards.rules#3 part 0 (spec/terraforming_mars/tests/05_cards.rules:37)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:37
+    activate(state, 3, [0], None)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:38
+    activate(state, 12, [0], None)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:39
+    state.tracks[0] = 14
+    # spec: spec/terraforming_mars/tests/05_cards.rules:40
+    move_card(state, E_asteroid, 8)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:41
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_asteroid]))
+    return
+
+
+def tb_05_cards_4_0(state, frame):
+    "test tests/05_cards.rules#4 part 0 (spec/terraforming_mars/tests/05_cards.rules:47)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:47
+    move_card(state, E_unmi, 23)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:48
+    state.tracks[0] = 10
+    state.frames.pop()
+    return
+
+
+def tb_05_cards_4_1(state, frame):
+    "test tests/05_cards.rules#4 part 1 (spec/terraforming_mars/tests/05_cards.rules:50)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:50
+    p_raise_tr(state, 0, 1)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:51
+    state.frames.pop()
+    state.frames.append(new_frame(11, [0, E_unmi]))
+    return
+
+
+def tb_05_cards_5_0(state, frame):
+    "test tests/05_cards.rules#5 part 0 (spec/terraforming_mars/tests/05_cards.rules:56)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:56
+    activate(state, 5, [0], None)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:57
+    p_city_placed(state, 0, E_s03)
+    state.frames.pop()
+    return
+
+
+def tb_05_cards_5_1(state, frame):
+    "test tests/05_cards.rules#5 part 1 (spec/terraforming_mars/tests/05_cards.rules:59)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:59
+    p_city_placed(state, 0, E_s62)
+    state.frames.pop()
+    return
+
+
+def tb_05_cards_6_0(state, frame):
+    "test tests/05_cards.rules#6 part 0 (spec/terraforming_mars/tests/05_cards.rules:64)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:64
+    move_card(state, E_search_for_life, 23)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:65
+    state.tracks[0] = 2
+    # spec: spec/terraforming_mars/tests/05_cards.rules:66
+    move_card(state, E_lichen, 1)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:67
+    move_card(state, E_ants, 1)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:68
+    state.frames.pop()
+    state.frames.append(new_frame(11, [0, E_search_for_life]))
+    return
+
+
+def tb_05_cards_7_0(state, frame):
+    "test tests/05_cards.rules#7 part 0 (spec/terraforming_mars/tests/05_cards.rules:74)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:74
+    move_card(state, E_asteroid_mining, 23)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:75
+    move_card(state, E_ganymede_colony, 23)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:76
+    move_card(state, E_immigration_shuttles, 24)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:77
+    state.counters[6][E_s01] = 1
+    # spec: spec/terraforming_mars/tests/05_cards.rules:78
+    state.counters[7][E_s05] = 1
+    # spec: spec/terraforming_mars/tests/05_cards.rules:79
+    state.counters[7][E_s62] = 1
+    state.frames.pop()
+    return
+
+
+def tb_05_cards_8_0(state, frame):
+    "test tests/05_cards.rules#8 part 0 (spec/terraforming_mars/tests/05_cards.rules:84)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:84
+    state.tracks[0] = 20
+    # spec: spec/terraforming_mars/tests/05_cards.rules:85
+    move_card(state, E_fusion_power, 8)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:86
+    move_card(state, E_power_plant_card, 23)
+    state.frames.pop()
+    return
+
+
+def tb_05_cards_8_1(state, frame):
+    "test tests/05_cards.rules#8 part 1 (spec/terraforming_mars/tests/05_cards.rules:88)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:88
+    move_card(state, E_geothermal_power, 23)
+    state.frames.pop()
+    return
+
+
+def tb_05_cards_9_0(state, frame):
+    "test tests/05_cards.rules#9 part 0 (spec/terraforming_mars/tests/05_cards.rules:93)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:93
+    state.tracks[0] = 2
+    # spec: spec/terraforming_mars/tests/05_cards.rules:94
+    state.tracks[55] = 3
+    # spec: spec/terraforming_mars/tests/05_cards.rules:95
+    move_card(state, E_insulation, 8)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:96
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_insulation]))
+    return
+
+
+def tb_05_cards_10_0(state, frame):
+    "test tests/05_cards.rules#10 part 0 (spec/terraforming_mars/tests/05_cards.rules:103)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:103
+    state.tracks[0] = 16
+    # spec: spec/terraforming_mars/tests/05_cards.rules:104
+    move_card(state, E_regolith_eaters, 23)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:105
+    move_card(state, E_imported_hydrogen, 8)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:106
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_imported_hydrogen]))
+    return
+
+
+def tb_05_cards_11_0(state, frame):
+    "test tests/05_cards.rules#11 part 0 (spec/terraforming_mars/tests/05_cards.rules:115)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:115
+    state.tracks[0] = 7
+    # spec: spec/terraforming_mars/tests/05_cards.rules:116
+    state.tracks[1] = 3
+    # spec: spec/terraforming_mars/tests/05_cards.rules:117
+    state.counters[7][E_s12] = 1
+    # spec: spec/terraforming_mars/tests/05_cards.rules:118
+    move_card(state, E_flooding, 8)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:119
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_flooding]))
+    return
+
+
+def tb_05_cards_12_0(state, frame):
+    "test tests/05_cards.rules#12 part 0 (spec/terraforming_mars/tests/05_cards.rules:125)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:125
+    state.tracks[71] = 8
+    # spec: spec/terraforming_mars/tests/05_cards.rules:126
+    state.tracks[0] = 12
+    # spec: spec/terraforming_mars/tests/05_cards.rules:127
+    state.tracks[46] = 1
+    # spec: spec/terraforming_mars/tests/05_cards.rules:128
+    move_card(state, E_herbivores, 8)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:129
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_herbivores]))
+    return
+
+
+def tb_05_cards_12_1(state, frame):
+    "test tests/05_cards.rules#12 part 1 (spec/terraforming_mars/tests/05_cards.rules:132)"
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/tests/05_cards.rules:132
+            frame[1] = 1
+            state.frames.append(new_frame(4, [0, E_s40]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/tests/05_cards.rules:133
+            state.frames.pop()
+            state.frames.append(new_frame(4, [1, E_s62]))
+            return
+
+
+def tb_05_cards_13_0(state, frame):
+    "test tests/05_cards.rules#13 part 0 (spec/terraforming_mars/tests/05_cards.rules:138)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:138
+    state.tracks[0] = 13
+    # spec: spec/terraforming_mars/tests/05_cards.rules:139
+    state.tracks[50] = 1
+    # spec: spec/terraforming_mars/tests/05_cards.rules:140
+    move_card(state, E_immigrant_city, 8)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:141
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_immigrant_city]))
     return
 
 
@@ -2665,6 +2958,346 @@ def tx_04_generation_15_1_sides(state, L):
     return (winner_of(state), 1)
 
 
+def tx_05_cards_0_0(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:7
+    return not d_playable(state, 0, E_local_heat_trapping)
+
+
+def tx_05_cards_0_1(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:9
+    return d_playable(state, 0, E_local_heat_trapping)
+
+
+def tx_05_cards_0_2(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:12
+    return state.tracks[25] == 0
+
+
+def tx_05_cards_0_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:12
+    return (state.tracks[25], 0)
+
+
+def tx_05_cards_0_3(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:12
+    return state.tracks[15] == 4
+
+
+def tx_05_cards_0_3_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:12
+    return (state.tracks[15], 4)
+
+
+def tx_05_cards_1_0(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:19
+    return d_playable(state, 0, E_asteroid_mining)
+
+
+def tx_05_cards_1_1(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:22
+    return state.tracks[10] == 0
+
+
+def tx_05_cards_1_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:22
+    return (state.tracks[10], 0)
+
+
+def tx_05_cards_2_0(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:30
+    return state.tracks[0] == 4
+
+
+def tx_05_cards_2_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:30
+    return (state.tracks[0], 4)
+
+
+def tx_05_cards_2_1(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:33
+    return state.tracks[0] == 1
+
+
+def tx_05_cards_2_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:33
+    return (state.tracks[0], 1)
+
+
+def tx_05_cards_3_0(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:43
+    return state.tracks[0] == 5
+
+
+def tx_05_cards_3_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:43
+    return (state.tracks[0], 5)
+
+
+def tx_05_cards_3_1(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:43
+    return state.tracks[25] == 3
+
+
+def tx_05_cards_3_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:43
+    return (state.tracks[25], 3)
+
+
+def tx_05_cards_3_2(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:43
+    return state.tracks[10] == 2
+
+
+def tx_05_cards_3_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:43
+    return (state.tracks[10], 2)
+
+
+def tx_05_cards_4_0(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:49
+    return not d_action_ready(state, 0, E_unmi)
+
+
+def tx_05_cards_4_1(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:52
+    return state.tracks[60] == 2
+
+
+def tx_05_cards_4_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:52
+    return (state.tracks[60], 2)
+
+
+def tx_05_cards_4_2(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:52
+    return state.tracks[0] == 7
+
+
+def tx_05_cards_4_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:52
+    return (state.tracks[0], 7)
+
+
+def tx_05_cards_5_0(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:58
+    return state.tracks[35] == 1
+
+
+def tx_05_cards_5_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:58
+    return (state.tracks[35], 1)
+
+
+def tx_05_cards_5_1(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:58
+    return state.tracks[5] == 2
+
+
+def tx_05_cards_5_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:58
+    return (state.tracks[5], 2)
+
+
+def tx_05_cards_5_2(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:60
+    return state.tracks[35] == 1
+
+
+def tx_05_cards_5_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:60
+    return (state.tracks[35], 1)
+
+
+def tx_05_cards_6_0(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:69
+    return state.counters[18][E_search_for_life] == 1
+
+
+def tx_05_cards_6_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:69
+    return (state.counters[18][E_search_for_life], 1)
+
+
+def tx_05_cards_6_1(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:69
+    return state.location[E_ants] == 2
+
+
+def tx_05_cards_6_2(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:69
+    return state.tracks[0] == 1
+
+
+def tx_05_cards_6_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:69
+    return (state.tracks[0], 1)
+
+
+def tx_05_cards_6_3(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:70
+    return d_card_vp(state, 0, E_search_for_life) == 3
+
+
+def tx_05_cards_6_3_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:70
+    return (d_card_vp(state, 0, E_search_for_life), 3)
+
+
+def tx_05_cards_7_0(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:80
+    return d_card_vp(state, 0, E_ganymede_colony) == 2
+
+
+def tx_05_cards_7_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:80
+    return (d_card_vp(state, 0, E_ganymede_colony), 2)
+
+
+def tx_05_cards_7_1(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:80
+    return d_card_vp(state, 1, E_immigration_shuttles) == 1
+
+
+def tx_05_cards_7_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:80
+    return (d_card_vp(state, 1, E_immigration_shuttles), 1)
+
+
+def tx_05_cards_8_0(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:87
+    return not d_playable(state, 0, E_fusion_power)
+
+
+def tx_05_cards_8_1(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:89
+    return d_playable(state, 0, E_fusion_power)
+
+
+def tx_05_cards_9_0(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:99
+    return state.tracks[55] == 1
+
+
+def tx_05_cards_9_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:99
+    return (state.tracks[55], 1)
+
+
+def tx_05_cards_9_1(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:99
+    return state.tracks[30] == 2
+
+
+def tx_05_cards_9_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:99
+    return (state.tracks[30], 2)
+
+
+def tx_05_cards_10_0(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:111
+    return state.counters[18][E_regolith_eaters] == 3
+
+
+def tx_05_cards_10_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:111
+    return (state.counters[18][E_regolith_eaters], 3)
+
+
+def tx_05_cards_10_1(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:111
+    return state.location[E_imported_hydrogen] == 28
+
+
+def tx_05_cards_10_2(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:111
+    return state.tracks[60] == 1
+
+
+def tx_05_cards_10_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:111
+    return (state.tracks[60], 1)
+
+
+def tx_05_cards_11_0(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:121
+    return state.tracks[1] == 0
+
+
+def tx_05_cards_11_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:121
+    return (state.tracks[1], 0)
+
+
+def tx_05_cards_11_1(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:121
+    return state.tracks[0] == 0
+
+
+def tx_05_cards_11_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:121
+    return (state.tracks[0], 0)
+
+
+def tx_05_cards_11_2(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:121
+    return d_card_vp(state, 0, E_flooding) == -1
+
+
+def tx_05_cards_11_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:121
+    return (d_card_vp(state, 0, E_flooding), -1)
+
+
+def tx_05_cards_12_0(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:131
+    return state.counters[18][E_herbivores] == 1
+
+
+def tx_05_cards_12_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:131
+    return (state.counters[18][E_herbivores], 1)
+
+
+def tx_05_cards_12_1(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:131
+    return state.tracks[46] == 0
+
+
+def tx_05_cards_12_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:131
+    return (state.tracks[46], 0)
+
+
+def tx_05_cards_12_2(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:134
+    return state.counters[18][E_herbivores] == 2
+
+
+def tx_05_cards_12_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:134
+    return (state.counters[18][E_herbivores], 2)
+
+
+def tx_05_cards_12_3(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:134
+    return d_card_vp(state, 0, E_herbivores) == 1
+
+
+def tx_05_cards_12_3_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:134
+    return (d_card_vp(state, 0, E_herbivores), 1)
+
+
+def tx_05_cards_13_0(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:143
+    return state.tracks[30] == -1
+
+
+def tx_05_cards_13_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/05_cards.rules:143
+    return (state.tracks[30], -1)
+
+
 TEST_STEPS = (
     tb_01_parameters_0_0,
     tb_01_parameters_1_0,
@@ -2744,6 +3377,28 @@ TEST_STEPS = (
     tb_04_generation_13_0,
     tb_04_generation_14_0,
     tb_04_generation_15_0,
+    tb_05_cards_0_0,
+    tb_05_cards_0_1,
+    tb_05_cards_0_2,
+    tb_05_cards_1_0,
+    tb_05_cards_1_1,
+    tb_05_cards_2_0,
+    tb_05_cards_2_1,
+    tb_05_cards_3_0,
+    tb_05_cards_4_0,
+    tb_05_cards_4_1,
+    tb_05_cards_5_0,
+    tb_05_cards_5_1,
+    tb_05_cards_6_0,
+    tb_05_cards_7_0,
+    tb_05_cards_8_0,
+    tb_05_cards_8_1,
+    tb_05_cards_9_0,
+    tb_05_cards_10_0,
+    tb_05_cards_11_0,
+    tb_05_cards_12_0,
+    tb_05_cards_12_1,
+    tb_05_cards_13_0,
 )
 TEST_BLOCKS = {
     "tests/01_parameters.rules#0:run0": tb_01_parameters_0_0,
@@ -2824,6 +3479,28 @@ TEST_BLOCKS = {
     "tests/04_generation.rules#13:run0": tb_04_generation_13_0,
     "tests/04_generation.rules#14:run0": tb_04_generation_14_0,
     "tests/04_generation.rules#15:run0": tb_04_generation_15_0,
+    "tests/05_cards.rules#0:run0": tb_05_cards_0_0,
+    "tests/05_cards.rules#0:run1": tb_05_cards_0_1,
+    "tests/05_cards.rules#0:run2": tb_05_cards_0_2,
+    "tests/05_cards.rules#1:run0": tb_05_cards_1_0,
+    "tests/05_cards.rules#1:run1": tb_05_cards_1_1,
+    "tests/05_cards.rules#2:run0": tb_05_cards_2_0,
+    "tests/05_cards.rules#2:run1": tb_05_cards_2_1,
+    "tests/05_cards.rules#3:run0": tb_05_cards_3_0,
+    "tests/05_cards.rules#4:run0": tb_05_cards_4_0,
+    "tests/05_cards.rules#4:run1": tb_05_cards_4_1,
+    "tests/05_cards.rules#5:run0": tb_05_cards_5_0,
+    "tests/05_cards.rules#5:run1": tb_05_cards_5_1,
+    "tests/05_cards.rules#6:run0": tb_05_cards_6_0,
+    "tests/05_cards.rules#7:run0": tb_05_cards_7_0,
+    "tests/05_cards.rules#8:run0": tb_05_cards_8_0,
+    "tests/05_cards.rules#8:run1": tb_05_cards_8_1,
+    "tests/05_cards.rules#9:run0": tb_05_cards_9_0,
+    "tests/05_cards.rules#10:run0": tb_05_cards_10_0,
+    "tests/05_cards.rules#11:run0": tb_05_cards_11_0,
+    "tests/05_cards.rules#12:run0": tb_05_cards_12_0,
+    "tests/05_cards.rules#12:run1": tb_05_cards_12_1,
+    "tests/05_cards.rules#13:run0": tb_05_cards_13_0,
 }
 TEST_EXPECTS = {
     "tests/01_parameters.rules#0:expect0": tx_01_parameters_0_0,
@@ -3005,6 +3682,44 @@ TEST_EXPECTS = {
     "tests/04_generation.rules#14:expect4": tx_04_generation_14_4,
     "tests/04_generation.rules#15:expect0": tx_04_generation_15_0,
     "tests/04_generation.rules#15:expect1": tx_04_generation_15_1,
+    "tests/05_cards.rules#0:expect0": tx_05_cards_0_0,
+    "tests/05_cards.rules#0:expect1": tx_05_cards_0_1,
+    "tests/05_cards.rules#0:expect2": tx_05_cards_0_2,
+    "tests/05_cards.rules#0:expect3": tx_05_cards_0_3,
+    "tests/05_cards.rules#1:expect0": tx_05_cards_1_0,
+    "tests/05_cards.rules#1:expect1": tx_05_cards_1_1,
+    "tests/05_cards.rules#2:expect0": tx_05_cards_2_0,
+    "tests/05_cards.rules#2:expect1": tx_05_cards_2_1,
+    "tests/05_cards.rules#3:expect0": tx_05_cards_3_0,
+    "tests/05_cards.rules#3:expect1": tx_05_cards_3_1,
+    "tests/05_cards.rules#3:expect2": tx_05_cards_3_2,
+    "tests/05_cards.rules#4:expect0": tx_05_cards_4_0,
+    "tests/05_cards.rules#4:expect1": tx_05_cards_4_1,
+    "tests/05_cards.rules#4:expect2": tx_05_cards_4_2,
+    "tests/05_cards.rules#5:expect0": tx_05_cards_5_0,
+    "tests/05_cards.rules#5:expect1": tx_05_cards_5_1,
+    "tests/05_cards.rules#5:expect2": tx_05_cards_5_2,
+    "tests/05_cards.rules#6:expect0": tx_05_cards_6_0,
+    "tests/05_cards.rules#6:expect1": tx_05_cards_6_1,
+    "tests/05_cards.rules#6:expect2": tx_05_cards_6_2,
+    "tests/05_cards.rules#6:expect3": tx_05_cards_6_3,
+    "tests/05_cards.rules#7:expect0": tx_05_cards_7_0,
+    "tests/05_cards.rules#7:expect1": tx_05_cards_7_1,
+    "tests/05_cards.rules#8:expect0": tx_05_cards_8_0,
+    "tests/05_cards.rules#8:expect1": tx_05_cards_8_1,
+    "tests/05_cards.rules#9:expect0": tx_05_cards_9_0,
+    "tests/05_cards.rules#9:expect1": tx_05_cards_9_1,
+    "tests/05_cards.rules#10:expect0": tx_05_cards_10_0,
+    "tests/05_cards.rules#10:expect1": tx_05_cards_10_1,
+    "tests/05_cards.rules#10:expect2": tx_05_cards_10_2,
+    "tests/05_cards.rules#11:expect0": tx_05_cards_11_0,
+    "tests/05_cards.rules#11:expect1": tx_05_cards_11_1,
+    "tests/05_cards.rules#11:expect2": tx_05_cards_11_2,
+    "tests/05_cards.rules#12:expect0": tx_05_cards_12_0,
+    "tests/05_cards.rules#12:expect1": tx_05_cards_12_1,
+    "tests/05_cards.rules#12:expect2": tx_05_cards_12_2,
+    "tests/05_cards.rules#12:expect3": tx_05_cards_12_3,
+    "tests/05_cards.rules#13:expect0": tx_05_cards_13_0,
 }
 TEST_SIDES = {
     "tests/01_parameters.rules#0:expect0": tx_01_parameters_0_0_sides,
@@ -3154,4 +3869,34 @@ TEST_SIDES = {
     "tests/04_generation.rules#14:expect2": tx_04_generation_14_2_sides,
     "tests/04_generation.rules#14:expect4": tx_04_generation_14_4_sides,
     "tests/04_generation.rules#15:expect1": tx_04_generation_15_1_sides,
+    "tests/05_cards.rules#0:expect2": tx_05_cards_0_2_sides,
+    "tests/05_cards.rules#0:expect3": tx_05_cards_0_3_sides,
+    "tests/05_cards.rules#1:expect1": tx_05_cards_1_1_sides,
+    "tests/05_cards.rules#2:expect0": tx_05_cards_2_0_sides,
+    "tests/05_cards.rules#2:expect1": tx_05_cards_2_1_sides,
+    "tests/05_cards.rules#3:expect0": tx_05_cards_3_0_sides,
+    "tests/05_cards.rules#3:expect1": tx_05_cards_3_1_sides,
+    "tests/05_cards.rules#3:expect2": tx_05_cards_3_2_sides,
+    "tests/05_cards.rules#4:expect1": tx_05_cards_4_1_sides,
+    "tests/05_cards.rules#4:expect2": tx_05_cards_4_2_sides,
+    "tests/05_cards.rules#5:expect0": tx_05_cards_5_0_sides,
+    "tests/05_cards.rules#5:expect1": tx_05_cards_5_1_sides,
+    "tests/05_cards.rules#5:expect2": tx_05_cards_5_2_sides,
+    "tests/05_cards.rules#6:expect0": tx_05_cards_6_0_sides,
+    "tests/05_cards.rules#6:expect2": tx_05_cards_6_2_sides,
+    "tests/05_cards.rules#6:expect3": tx_05_cards_6_3_sides,
+    "tests/05_cards.rules#7:expect0": tx_05_cards_7_0_sides,
+    "tests/05_cards.rules#7:expect1": tx_05_cards_7_1_sides,
+    "tests/05_cards.rules#9:expect0": tx_05_cards_9_0_sides,
+    "tests/05_cards.rules#9:expect1": tx_05_cards_9_1_sides,
+    "tests/05_cards.rules#10:expect0": tx_05_cards_10_0_sides,
+    "tests/05_cards.rules#10:expect2": tx_05_cards_10_2_sides,
+    "tests/05_cards.rules#11:expect0": tx_05_cards_11_0_sides,
+    "tests/05_cards.rules#11:expect1": tx_05_cards_11_1_sides,
+    "tests/05_cards.rules#11:expect2": tx_05_cards_11_2_sides,
+    "tests/05_cards.rules#12:expect0": tx_05_cards_12_0_sides,
+    "tests/05_cards.rules#12:expect1": tx_05_cards_12_1_sides,
+    "tests/05_cards.rules#12:expect2": tx_05_cards_12_2_sides,
+    "tests/05_cards.rules#12:expect3": tx_05_cards_12_3_sides,
+    "tests/05_cards.rules#13:expect0": tx_05_cards_13_0_sides,
 }
