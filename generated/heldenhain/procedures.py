@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: 2efbbd3c76028207
-# Fingerprint: source b98aae96aa1cfa12f090 output 5c943b7b05d9faaf2c71
+# Fingerprint: source dbbe0104456cafce2c59 output c5b185f0bf0339ac1871
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,6 +41,7 @@ from runtime.state import (
     enter_event,
     expire,
     leave_event,
+    log_line,
     move_card,
     note_event,
     note_signal,
@@ -203,7 +204,8 @@ def p_punkte_gewinnen(state, v_p, v_n):
         # spec: spec/heldenhain/03_rules.rules:145
         if state.tracks[v_p] >= d_siegziel(state):
             # spec: spec/heldenhain/03_rules.rules:146
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_seite(state, v_p)),
@@ -211,7 +213,8 @@ def p_punkte_gewinnen(state, v_p, v_n):
                         text_of(state.tracks[v_p]),
                         "Punkte und gewinnt",
                     ]
-                )
+                ),
+                "spec/heldenhain/03_rules.rules:146:13",
             )
             # spec: spec/heldenhain/03_rules.rules:147
             end_game(
@@ -414,7 +417,8 @@ def p_ausscheiden(state, v_f):
         # spec: spec/heldenhain/03_rules.rules:232
         move_card(state, v_a, 16 + v_p)
     # spec: spec/heldenhain/03_rules.rules:234
-    state.log.append(
+    log_line(
+        state,
         " ".join(
             [
                 text_of(
@@ -427,7 +431,8 @@ def p_ausscheiden(state, v_f):
                 ),
                 "scheidet aus",
             ]
-        )
+        ),
+        "spec/heldenhain/03_rules.rules:234:5",
     )
     # spec: spec/heldenhain/03_rules.rules:235
     p_zuruecksetzen(state, v_f)
@@ -499,7 +504,8 @@ def p_aktion_beginnen(state):
 def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
     "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:355)"
     # spec: spec/heldenhain/03_rules.rules:356
-    state.log.append(
+    log_line(
+        state,
         " ".join(
             [
                 text_of(d_seite(state, v_p)),
@@ -523,7 +529,8 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                 ),
                 "ab",
             ]
-        )
+        ),
+        "spec/heldenhain/03_rules.rules:356:5",
     )
     # spec: spec/heldenhain/03_rules.rules:357
     p_erschoepfen(state, v_f)
@@ -2065,7 +2072,8 @@ def s_karte_ausspielen(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/03_rules.rules:301
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_seite(state, L[0])),
@@ -2080,7 +2088,8 @@ def s_karte_ausspielen(state, frame):
                         ),
                         "aus",
                     ]
-                )
+                ),
+                "spec/heldenhain/03_rules.rules:301:5",
             )
             # spec: spec/heldenhain/03_rules.rules:302
             state.tracks[2 + L[0]] = max(
@@ -2195,7 +2204,8 @@ def s_punkte_sammeln(state, frame):
             # spec: spec/heldenhain/03_rules.rules:344
             L[2] = max(0, q_rettung(state, L[1]))
             # spec: spec/heldenhain/03_rules.rules:345
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_seite(state, L[0])),
@@ -2212,7 +2222,8 @@ def s_punkte_sammeln(state, frame):
                         text_of(L[2]),
                         "Punkte",
                     ]
-                )
+                ),
+                "spec/heldenhain/03_rules.rules:345:5",
             )
             # spec: spec/heldenhain/03_rules.rules:346
             p_punkte_gewinnen(state, L[0], L[2])
@@ -2236,7 +2247,8 @@ def s_ki_ausfuehren(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/03_rules.rules:368
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_seite(state, L[0])),
@@ -2250,7 +2262,8 @@ def s_ki_ausfuehren(state, frame):
                             )
                         ),
                     ]
-                )
+                ),
+                "spec/heldenhain/03_rules.rules:368:5",
             )
             # spec: spec/heldenhain/03_rules.rules:369
             p_erschoepfen(state, L[1])
@@ -2274,7 +2287,8 @@ def s_drache_ausfuehren(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/03_rules.rules:374
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_seite(state, L[0])),
@@ -2288,7 +2302,8 @@ def s_drache_ausfuehren(state, frame):
                             )
                         ),
                     ]
-                )
+                ),
+                "spec/heldenhain/03_rules.rules:374:5",
             )
             # spec: spec/heldenhain/03_rules.rules:375
             p_erschoepfen(state, L[1])
@@ -2312,7 +2327,8 @@ def s_hq_ausfuehren(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/03_rules.rules:380
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_seite(state, L[0])),
@@ -2326,7 +2342,8 @@ def s_hq_ausfuehren(state, frame):
                             )
                         ),
                     ]
-                )
+                ),
+                "spec/heldenhain/03_rules.rules:380:5",
             )
             # spec: spec/heldenhain/03_rules.rules:381
             p_genutzt_setzen(state, L[1], True)
@@ -2751,8 +2768,10 @@ def s_aufbau(state, frame):
             else:
                 state.vars[1] = 1
             # spec: spec/heldenhain/04_turn.rules:38
-            state.log.append(
-                " ".join([text_of(d_seite(state, state.vars[1])), "beginnt"])
+            log_line(
+                state,
+                " ".join([text_of(d_seite(state, state.vars[1])), "beginnt"]),
+                "spec/heldenhain/04_turn.rules:38:5",
             )
             # spec: spec/heldenhain/04_turn.rules:39
             frame[1] = 1
@@ -2923,7 +2942,8 @@ def s_zug_spielen(state, frame):
             # spec: spec/heldenhain/04_turn.rules:100
             state.tracks[4] = max(0, min(9, state.params["action_points"]))
             # spec: spec/heldenhain/04_turn.rules:101
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         "Zug",
@@ -2936,7 +2956,8 @@ def s_zug_spielen(state, frame):
                         text_of(state.tracks[opponent_of(L[0], 2)]),
                         ")",
                     ]
-                )
+                ),
+                "spec/heldenhain/04_turn.rules:101:5",
             )
             # spec: spec/heldenhain/04_turn.rules:102
             frame[1] = 1
@@ -3219,7 +3240,7 @@ def s_preis_handkarte_anbieten(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:283
-            state.log.append(text_of(L[1]))
+            log_line(state, text_of(L[1]), "spec/heldenhain/13_purpurpakt.rules:283:5")
             # spec: spec/heldenhain/13_purpurpakt.rules:284
             player = L[0]
             offered = []
@@ -3274,7 +3295,7 @@ def s_preis_stress_anbieten(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:294
-            state.log.append(text_of(L[2]))
+            log_line(state, text_of(L[2]), "spec/heldenhain/13_purpurpakt.rules:294:5")
             # spec: spec/heldenhain/13_purpurpakt.rules:295
             player = L[0]
             offered = []

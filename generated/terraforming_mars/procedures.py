@@ -9,15 +9,14 @@
 #     terraforming_mars/07b_tiles_events.rules
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
-# Spec hash: e8a1a53c048af1f7
+# Spec hash: d795e60fb7e6dde1
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
 #     terraforming_mars/tests/03_economy.rules
 #     terraforming_mars/tests/04_generation.rules
-#     terraforming_mars/tests/05_cards.rules
-# Tests hash: c4b00c7ed723ef37
-# Fingerprint: source cbc96570f61e9742d9fe output ff1c541dc6ac706ffb44
+# Tests hash: a25e85325066dbf0
+# Fingerprint: source 4a121c9429ea6aa06c0b output 578e90645a22e0342dd2
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -50,7 +49,6 @@ from .tables import (
     A_guarded,
     A_holds,
     A_microbe,
-    A_needs_heat,
     A_off_mars,
     A_plant,
     A_space,
@@ -94,7 +92,6 @@ from .rules import (
     d_eco_spot,
     d_flood_victim,
     d_greenery_spot,
-    d_heat_money,
     d_land_free,
     d_mars_done,
     d_mining_spot,
@@ -113,6 +110,7 @@ from .rules import (
     d_volcanic_spot,
     q_card_cost,
     q_greenery_plants,
+    q_heat_as_mc,
     q_power_plant_cost,
     q_titanium_value,
 )
@@ -1515,35 +1513,35 @@ def s_place_city(state, frame):
 
 
 def s_pay(state, frame):
-    "procedure pay (spec/terraforming_mars/04_economy.rules:67)"
+    "procedure pay (spec/terraforming_mars/04_economy.rules:62)"
     # L: 0 p, 1 n, 2 steel_ok, 3 titanium_ok, 4 rest, 5 others, 6 least, 7 most, 8 k, 9 tv
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:68
+            # spec: spec/terraforming_mars/04_economy.rules:63
             L[4] = L[1]
-            # spec: spec/terraforming_mars/04_economy.rules:69
+            # spec: spec/terraforming_mars/04_economy.rules:64
             if L[2] and state.tracks[5 + L[0]] > 0 and L[4] > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:70
+            # spec: spec/terraforming_mars/04_economy.rules:65
             L[5] = (
                 state.tracks[L[0]]
-                + d_heat_money(state, L[0])
+                + q_heat_as_mc(state, L[0]) * state.tracks[25 + L[0]]
                 + (
                     q_titanium_value(state, L[0]) * state.tracks[10 + L[0]]
                     if L[3]
                     else 0
                 )
             )
-            # spec: spec/terraforming_mars/04_economy.rules:72
+            # spec: spec/terraforming_mars/04_economy.rules:67
             L[6] = max(0, (L[4] - L[5] + 1) // 2)
-            # spec: spec/terraforming_mars/04_economy.rules:73
+            # spec: spec/terraforming_mars/04_economy.rules:68
             L[7] = min(state.tracks[5 + L[0]], (L[4] + 1) // 2)
-            # spec: spec/terraforming_mars/04_economy.rules:74
+            # spec: spec/terraforming_mars/04_economy.rules:69
             player = L[0]
             values = list(range(L[6], L[7] + 1))
             ids, labels = option_names(values)
@@ -1554,33 +1552,35 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:74:9",
+                "spec/terraforming_mars/04_economy.rules:69:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[8] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:75
+            # spec: spec/terraforming_mars/04_economy.rules:70
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] - L[8]))
-            # spec: spec/terraforming_mars/04_economy.rules:76
+            # spec: spec/terraforming_mars/04_economy.rules:71
             L[4] = max(0, L[4] - 2 * L[8])
             pc = 3
         if pc == 3:
-            # spec: spec/terraforming_mars/04_economy.rules:78
+            # spec: spec/terraforming_mars/04_economy.rules:73
             if L[3] and state.tracks[10 + L[0]] > 0 and L[4] > 0:
                 pc = 4
             else:
                 pc = 6
         if pc == 4:
-            # spec: spec/terraforming_mars/04_economy.rules:79
+            # spec: spec/terraforming_mars/04_economy.rules:74
             L[9] = q_titanium_value(state, L[0])
-            # spec: spec/terraforming_mars/04_economy.rules:80
-            L[5] = state.tracks[L[0]] + d_heat_money(state, L[0])
-            # spec: spec/terraforming_mars/04_economy.rules:81
+            # spec: spec/terraforming_mars/04_economy.rules:75
+            L[5] = (
+                state.tracks[L[0]] + q_heat_as_mc(state, L[0]) * state.tracks[25 + L[0]]
+            )
+            # spec: spec/terraforming_mars/04_economy.rules:76
             L[6] = max(0, (L[4] - L[5] + L[9] - 1) // L[9])
-            # spec: spec/terraforming_mars/04_economy.rules:82
+            # spec: spec/terraforming_mars/04_economy.rules:77
             L[7] = min(state.tracks[10 + L[0]], (L[4] + L[9] - 1) // L[9])
-            # spec: spec/terraforming_mars/04_economy.rules:83
+            # spec: spec/terraforming_mars/04_economy.rules:78
             player = L[0]
             values = list(range(L[6], L[7] + 1))
             ids, labels = option_names(values)
@@ -1591,29 +1591,33 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:83:9",
+                "spec/terraforming_mars/04_economy.rules:78:9",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[8] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:84
+            # spec: spec/terraforming_mars/04_economy.rules:79
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] - L[8]))
-            # spec: spec/terraforming_mars/04_economy.rules:85
+            # spec: spec/terraforming_mars/04_economy.rules:80
             L[4] = max(0, L[4] - L[9] * L[8])
             pc = 6
         if pc == 6:
-            # spec: spec/terraforming_mars/04_economy.rules:87
-            if d_heat_money(state, L[0]) > 0 and L[4] > 0:
+            # spec: spec/terraforming_mars/04_economy.rules:82
+            if (
+                q_heat_as_mc(state, L[0]) > 0
+                and state.tracks[25 + L[0]] > 0
+                and L[4] > 0
+            ):
                 pc = 7
             else:
                 pc = 9
         if pc == 7:
-            # spec: spec/terraforming_mars/04_economy.rules:88
+            # spec: spec/terraforming_mars/04_economy.rules:83
             L[6] = max(0, L[4] - state.tracks[L[0]])
-            # spec: spec/terraforming_mars/04_economy.rules:89
-            L[7] = min(d_heat_money(state, L[0]), L[4])
-            # spec: spec/terraforming_mars/04_economy.rules:90
+            # spec: spec/terraforming_mars/04_economy.rules:84
+            L[7] = min(state.tracks[25 + L[0]], L[4])
+            # spec: spec/terraforming_mars/04_economy.rules:85
             player = L[0]
             values = list(range(L[6], L[7] + 1))
             ids, labels = option_names(values)
@@ -1624,55 +1628,42 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:90:9",
+                "spec/terraforming_mars/04_economy.rules:85:9",
             )
             frame[1] = 8
             return
         if pc == 8:
             L[8] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:91
+            # spec: spec/terraforming_mars/04_economy.rules:86
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - L[8]))
-            # spec: spec/terraforming_mars/04_economy.rules:92
+            # spec: spec/terraforming_mars/04_economy.rules:87
             L[4] = L[4] - L[8]
             pc = 9
         if pc == 9:
-            # spec: spec/terraforming_mars/04_economy.rules:94
+            # spec: spec/terraforming_mars/04_economy.rules:89
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] - L[4]))
             state.frames.pop()
             return
 
 
 def s_pay_mc(state, frame):
-    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:96)"
+    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:91)"
     # L: 0 p, 1 n
     L = frame[2]
-    # spec: spec/terraforming_mars/04_economy.rules:96
+    # spec: spec/terraforming_mars/04_economy.rules:91
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], L[1], False, False] + [UNBOUND] * 6))
     return
 
 
 def s_play_project(state, frame):
-    "procedure play_project (spec/terraforming_mars/04_economy.rules:106)"
+    "procedure play_project (spec/terraforming_mars/04_economy.rules:100)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:107
-            state.tracks[89] = max(
-                0,
-                min(
-                    99,
-                    attr_of(
-                        A_needs_heat,
-                        L[1],
-                        "needs_heat",
-                        "spec/terraforming_mars/04_economy.rules:107:22",
-                    ),
-                ),
-            )
-            # spec: spec/terraforming_mars/04_economy.rules:108
+            # spec: spec/terraforming_mars/04_economy.rules:101
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -1684,14 +1675,14 @@ def s_play_project(state, frame):
                             A_building,
                             L[1],
                             "building",
-                            "spec/terraforming_mars/04_economy.rules:108:29",
+                            "spec/terraforming_mars/04_economy.rules:101:29",
                         )
                         > 0,
                         attr_of(
                             A_space,
                             L[1],
                             "space",
-                            "spec/terraforming_mars/04_economy.rules:108:45",
+                            "spec/terraforming_mars/04_economy.rules:101:45",
                         )
                         > 0,
                     ]
@@ -1700,30 +1691,28 @@ def s_play_project(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:109
-            state.tracks[89] = 0
-            # spec: spec/terraforming_mars/04_economy.rules:110
+            # spec: spec/terraforming_mars/04_economy.rules:102
             if (
                 attr_of(
                     A_colour,
                     L[1],
                     "colour",
-                    "spec/terraforming_mars/04_economy.rules:110:8",
+                    "spec/terraforming_mars/04_economy.rules:102:8",
                 )
                 == "event"
             ):
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:110:28"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:102:28"),
                     28 + L[0],
                 )
             else:
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:110:57"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:102:57"),
                     23 + L[0],
                 )
-            # spec: spec/terraforming_mars/04_economy.rules:111
+            # spec: spec/terraforming_mars/04_economy.rules:103
             log_line(
                 state,
                 " ".join(
@@ -1735,24 +1724,24 @@ def s_play_project(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:111:21",
+                                "spec/terraforming_mars/04_economy.rules:103:21",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:111:5",
+                "spec/terraforming_mars/04_economy.rules:103:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:112
+            # spec: spec/terraforming_mars/04_economy.rules:104
             state.vars[3] = False
-            # spec: spec/terraforming_mars/04_economy.rules:113
+            # spec: spec/terraforming_mars/04_economy.rules:105
             frame[1] = 2
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:113:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:105:5"
             ):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/terraforming_mars/04_economy.rules:114
+            # spec: spec/terraforming_mars/04_economy.rules:106
             emit_paid_project(
                 state,
                 L[0],
@@ -1760,25 +1749,25 @@ def s_play_project(state, frame):
                     A_cost,
                     L[1],
                     "cost",
-                    "spec/terraforming_mars/04_economy.rules:114:26",
+                    "spec/terraforming_mars/04_economy.rules:106:26",
                 ),
             )
-            # spec: spec/terraforming_mars/04_economy.rules:115
+            # spec: spec/terraforming_mars/04_economy.rules:107
             emit_card_played(state, L[0], L[1])
             state.frames.pop()
             return
 
 
 def s_use_action(state, frame):
-    "procedure use_action (spec/terraforming_mars/04_economy.rules:127)"
+    "procedure use_action (spec/terraforming_mars/04_economy.rules:119)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:128
+            # spec: spec/terraforming_mars/04_economy.rules:120
             state.counters[19][L[1]] = 1
-            # spec: spec/terraforming_mars/04_economy.rules:129
+            # spec: spec/terraforming_mars/04_economy.rules:121
             log_line(
                 state,
                 " ".join(
@@ -1790,37 +1779,37 @@ def s_use_action(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:129:34",
+                                "spec/terraforming_mars/04_economy.rules:121:34",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:129:5",
+                "spec/terraforming_mars/04_economy.rules:121:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:130
+            # spec: spec/terraforming_mars/04_economy.rules:122
             state.vars[3] = True
-            # spec: spec/terraforming_mars/04_economy.rules:131
+            # spec: spec/terraforming_mars/04_economy.rules:123
             frame[1] = 1
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:131:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:123:5"
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:132
+            # spec: spec/terraforming_mars/04_economy.rules:124
             state.vars[3] = False
             state.frames.pop()
             return
 
 
 def s_add_to_own_card(state, frame):
-    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:138)"
+    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:130)"
     # L: 0 p, 1 k, 2 n, 3 not_this, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:139
+            # spec: spec/terraforming_mars/04_economy.rules:131
             if any(
                 A_holds[c_d] == L[1] and c_d != L[3] for c_d in state.zones[23 + L[0]]
             ):
@@ -1828,7 +1817,7 @@ def s_add_to_own_card(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:140
+            # spec: spec/terraforming_mars/04_economy.rules:132
             player = L[0]
             values = [
                 c_d
@@ -1843,13 +1832,13 @@ def s_add_to_own_card(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:140:9",
+                "spec/terraforming_mars/04_economy.rules:132:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:141
+            # spec: spec/terraforming_mars/04_economy.rules:133
             state.counters[18][L[4]] = max(0, state.counters[18][L[4]] + L[2])
             pc = 3
         if pc == 3:
@@ -1858,13 +1847,13 @@ def s_add_to_own_card(state, frame):
 
 
 def s_take_one_from_any(state, frame):
-    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:145)"
+    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:137)"
     # L: 0 p, 1 k, 2 into, 3 q, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:146
+            # spec: spec/terraforming_mars/04_economy.rules:138
             player = L[0]
             values = [
                 c_q
@@ -1885,13 +1874,13 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:146:5",
+                "spec/terraforming_mars/04_economy.rules:138:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:147
+            # spec: spec/terraforming_mars/04_economy.rules:139
             player = L[0]
             values = [
                 c_d
@@ -1911,15 +1900,15 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:147:5",
+                "spec/terraforming_mars/04_economy.rules:139:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:148
+            # spec: spec/terraforming_mars/04_economy.rules:140
             state.counters[18][L[4]] = max(0, state.counters[18][L[4]] - 1)
-            # spec: spec/terraforming_mars/04_economy.rules:149
+            # spec: spec/terraforming_mars/04_economy.rules:141
             state.counters[18][L[2]] = max(0, state.counters[18][L[2]] + 1)
             state.frames.pop()
             return

@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source c4f21dc6da801123b405 output 704d96229decb43f4aa3
+# Fingerprint: source 5ece84bd8f963e61a987 output 621adbff09cb4c4bc7b7
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,6 +41,7 @@ from runtime.state import (
     expire,
     is_active,
     leave_event,
+    log_line,
     move_card,
     note_event,
     note_signal,
@@ -333,7 +334,8 @@ def p_realignment_roll(state, v_p, v_c):
     # spec: spec/twilight_struggle/operations.rules:156
     v_their_total = v_their_die + d_realign_modifier(state, opponent_of(v_p, 2), v_c)
     # spec: spec/twilight_struggle/operations.rules:157
-    state.log.append(
+    log_line(
+        state,
         " ".join(
             [
                 text_of(d_side_name(state, v_p)),
@@ -351,7 +353,8 @@ def p_realignment_roll(state, v_p, v_c):
                 "against",
                 text_of(v_their_total),
             ]
-        )
+        ),
+        "spec/twilight_struggle/operations.rules:157:5",
     )
     # spec: spec/twilight_struggle/operations.rules:158
     if v_own_total > v_their_total:
@@ -384,7 +387,8 @@ def p_war(
         state, opponent_of(v_attacker, 2), v_target, v_target_counts
     )
     # spec: spec/twilight_struggle/operations.rules:216
-    state.log.append(
+    log_line(
+        state,
         " ".join(
             [
                 text_of(d_side_name(state, v_attacker)),
@@ -402,7 +406,8 @@ def p_war(
                 "modified",
                 text_of(v_result),
             ]
-        )
+        ),
+        "spec/twilight_struggle/operations.rules:216:5",
     )
     # spec: spec/twilight_struggle/operations.rules:217
     p_add_milops(state, v_attacker, v_milops_gain)
@@ -445,7 +450,8 @@ def p_score_region(state, v_r):
     # spec: spec/twilight_struggle/scoring.rules:22
     state.vars[8] = None
     # spec: spec/twilight_struggle/scoring.rules:23
-    state.log.append(
+    log_line(
+        state,
         " ".join(
             [
                 text_of(
@@ -461,7 +467,8 @@ def p_score_region(state, v_r):
                 "USSR",
                 text_of(v_ussr_points),
             ]
-        )
+        ),
+        "spec/twilight_struggle/scoring.rules:23:5",
     )
     # spec: spec/twilight_struggle/scoring.rules:24
     state.tracks[1] = max(-99, min(99, state.tracks[1] + v_usa_points - v_ussr_points))
@@ -476,7 +483,8 @@ def p_score_southeast_asia(state):
     # spec: spec/twilight_struggle/scoring.rules:33
     v_ussr_points = d_southeast_asia_points(state, 0)
     # spec: spec/twilight_struggle/scoring.rules:34
-    state.log.append(
+    log_line(
+        state,
         " ".join(
             [
                 "Southeast Asia scored: USA",
@@ -484,7 +492,8 @@ def p_score_southeast_asia(state):
                 "USSR",
                 text_of(v_ussr_points),
             ]
-        )
+        ),
+        "spec/twilight_struggle/scoring.rules:34:5",
     )
     # spec: spec/twilight_struggle/scoring.rules:35
     state.tracks[1] = max(-99, min(99, state.tracks[1] + v_usa_points - v_ussr_points))
@@ -497,7 +506,7 @@ def p_final_scoring(state):
     # spec: spec/twilight_struggle/scoring.rules:45
     state.vars[4] = True
     # spec: spec/twilight_struggle/scoring.rules:46
-    state.log.append("Final scoring")
+    log_line(state, "Final scoring", "spec/twilight_struggle/scoring.rules:46:5")
     # spec: spec/twilight_struggle/scoring.rules:47
     p_score_region(state, E_europe)
     # spec: spec/twilight_struggle/scoring.rules:48
@@ -551,7 +560,8 @@ def p_space_race_attempt(state, v_p, v_c):
     # spec: spec/twilight_struggle/space_race.rules:53
     v_die = roll(state, 6, "spec/twilight_struggle/space_race.rules:53:5")
     # spec: spec/twilight_struggle/space_race.rules:54
-    state.log.append(
+    log_line(
+        state,
         " ".join(
             [
                 text_of(d_side_name(state, v_p)),
@@ -567,7 +577,8 @@ def p_space_race_attempt(state, v_p, v_c):
                 "- roll",
                 text_of(v_die),
             ]
-        )
+        ),
+        "spec/twilight_struggle/space_race.rules:54:5",
     )
     # spec: spec/twilight_struggle/space_race.rules:55
     if v_die <= d_space_success_max(state, state.tracks[6 + v_p] + 1):
@@ -1236,13 +1247,15 @@ def ev_defectors(state, v_you, v_this):
                 # spec: spec/twilight_struggle/events_late.rules:447
                 for v_c in [c_c for c_c in K_card if state.location[c_c] == 6]:
                     # spec: spec/twilight_struggle/events_late.rules:448
-                    state.log.append(
+                    log_line(
+                        state,
                         " ".join(
                             [
                                 "Defectors cancels the USSR headline",
                                 text_of(ENTITY_LABELS[v_c]),
                             ]
-                        )
+                        ),
+                        "spec/twilight_struggle/events_late.rules:448:21",
                     )
                     # spec: spec/twilight_struggle/events_late.rules:449
                     move_card(state, v_c, 9)
@@ -1339,7 +1352,11 @@ def t_we_will_bury_you_pending_1(state, v_o, v_c):
     # spec: spec/twilight_struggle/events_mid.rules:386
     cancel(state, 25, None)
     # spec: spec/twilight_struggle/events_mid.rules:387
-    state.log.append('UN Intervention answers "We Will Bury You"')
+    log_line(
+        state,
+        'UN Intervention answers "We Will Bury You"',
+        "spec/twilight_struggle/events_mid.rules:387:9",
+    )
 
 
 def t_we_will_bury_you_pending_2(state, v_p):
@@ -1361,7 +1378,11 @@ def t_flower_power_in_effect_0(state, v_p, v_c):
 def t_flower_power_in_effect_1(state, v_p, v_c):
     "on space_attempted of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:518)"
     # spec: spec/twilight_struggle/events_mid.rules:519
-    state.log.append("Flower Power: a war card on the space race scores nothing")
+    log_line(
+        state,
+        "Flower Power: a war card on the space race scores nothing",
+        "spec/twilight_struggle/events_mid.rules:519:9",
+    )
     # spec: spec/twilight_struggle/events_mid.rules:520
     p_gain_vp(state, 1, 2)
 
@@ -1705,13 +1726,15 @@ def s_play_card_in_action_round(state, frame):
             return
         if pc == 3:
             # spec: spec/twilight_struggle/card_play.rules:58
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_side_name(state, L[0])),
                         "has no card that may be played and passes",
                     ]
-                )
+                ),
+                "spec/twilight_struggle/card_play.rules:58:9",
             )
             pc = 4
         if pc == 4:
@@ -1743,7 +1766,8 @@ def s_play_card_for_action(state, frame):
             # spec: spec/twilight_struggle/card_play.rules:71
             emit_card_played(state, L[0], L[1])
             # spec: spec/twilight_struggle/card_play.rules:72
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_side_name(state, L[0])),
@@ -1757,7 +1781,8 @@ def s_play_card_for_action(state, frame):
                             )
                         ),
                     ]
-                )
+                ),
+                "spec/twilight_struggle/card_play.rules:72:5",
             )
             # spec: spec/twilight_struggle/card_play.rules:73
             if attr_of(
@@ -1975,7 +2000,8 @@ def s_fire_event(state, frame):
             # spec: spec/twilight_struggle/card_play.rules:136
             state.vars[5] = False
             # spec: spec/twilight_struggle/card_play.rules:137
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(
@@ -1988,7 +2014,8 @@ def s_fire_event(state, frame):
                         ),
                         "- the event cannot take place",
                     ]
-                )
+                ),
+                "spec/twilight_struggle/card_play.rules:137:9",
             )
             pc = 6
         if pc == 6:
@@ -2051,8 +2078,12 @@ def s_optional_event_operations(state, frame):
             return
         if pc == 3:
             # spec: spec/twilight_struggle/event_helpers.rules:85
-            state.log.append(
-                " ".join([text_of(d_side_name(state, L[0])), "declines the operations"])
+            log_line(
+                state,
+                " ".join(
+                    [text_of(d_side_name(state, L[0])), "declines the operations"]
+                ),
+                "spec/twilight_struggle/event_helpers.rules:85:44",
             )
             pc = 4
         if pc == 4:
@@ -2645,7 +2676,8 @@ def s_trap_action_round(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:156
             L[6] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:156:17")
             # spec: spec/twilight_struggle/events_mid.rules:157
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_side_name(state, L[0])),
@@ -2654,7 +2686,8 @@ def s_trap_action_round(state, frame):
                         "and rolls",
                         text_of(L[6]),
                     ]
-                )
+                ),
+                "spec/twilight_struggle/events_mid.rules:157:17",
             )
             # spec: spec/twilight_struggle/events_mid.rules:158
             if L[6] <= 4:
@@ -2664,8 +2697,10 @@ def s_trap_action_round(state, frame):
                 else:
                     cancel(state, 20, None)
                 # spec: spec/twilight_struggle/events_mid.rules:160
-                state.log.append(
-                    " ".join([text_of(d_side_name(state, L[0])), "escapes the trap"])
+                log_line(
+                    state,
+                    " ".join([text_of(d_side_name(state, L[0])), "escapes the trap"]),
+                    "spec/twilight_struggle/events_mid.rules:160:21",
                 )
             pc = 8
         if pc == 5:
@@ -2692,13 +2727,15 @@ def s_trap_action_round(state, frame):
             return
         if pc == 7:
             # spec: spec/twilight_struggle/events_mid.rules:169
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_side_name(state, L[0])),
                         "is trapped and has no card to discard: the action round is skipped",
                     ]
-                )
+                ),
+                "spec/twilight_struggle/events_mid.rules:169:9",
             )
             pc = 8
         if pc == 8:
@@ -2959,8 +2996,10 @@ def s_conduct_operations(state, frame):
             return
         if pc == 5:
             # spec: spec/twilight_struggle/operations.rules:74
-            state.log.append(
-                " ".join([text_of(d_side_name(state, L[0])), "can use no operations"])
+            log_line(
+                state,
+                " ".join([text_of(d_side_name(state, L[0])), "can use no operations"]),
+                "spec/twilight_struggle/operations.rules:74:13",
             )
             pc = 6
         if pc == 6:
@@ -3171,7 +3210,8 @@ def s_coup_attempt(state, frame):
                 )
             )
             # spec: spec/twilight_struggle/operations.rules:186
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_side_name(state, L[0])),
@@ -3191,7 +3231,8 @@ def s_coup_attempt(state, frame):
                         "margin",
                         text_of(L[5]),
                     ]
-                )
+                ),
+                "spec/twilight_struggle/operations.rules:186:5",
             )
             # spec: spec/twilight_struggle/operations.rules:187
             if L[5] > 0:
@@ -3427,7 +3468,11 @@ def s_play_turn(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/turn.rules:5
-            state.log.append(" ".join(["Turn", text_of(state.tracks[2])]))
+            log_line(
+                state,
+                " ".join(["Turn", text_of(state.tracks[2])]),
+                "spec/twilight_struggle/turn.rules:5:5",
+            )
             # spec: spec/twilight_struggle/turn.rules:6
             state.tracks[3] = 0
             # spec: spec/twilight_struggle/turn.rules:7
@@ -3602,14 +3647,16 @@ def s_resolve_headline(state, frame):
             # spec: spec/twilight_struggle/turn.rules:104
             emit_headline_played(state, L[0], L[1])
             # spec: spec/twilight_struggle/turn.rules:105
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_side_name(state, L[0])),
                         "headlines",
                         text_of(ENTITY_LABELS[L[1]]),
                     ]
-                )
+                ),
+                "spec/twilight_struggle/turn.rules:105:9",
             )
             # spec: spec/twilight_struggle/turn.rules:106
             frame[1] = 2
@@ -3716,13 +3763,15 @@ def s_take_action_round_of(state, frame):
             pc = 6
         if pc == 3:
             # spec: spec/twilight_struggle/turn.rules:141
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_side_name(state, L[0])),
                         "has no card to play and passes the action round",
                     ]
-                )
+                ),
+                "spec/twilight_struggle/turn.rules:141:9",
             )
             pc = 6
         if pc == 4:
@@ -3860,14 +3909,16 @@ def s_start(state, frame):
             # spec: spec/twilight_struggle/setup.rules:58
             if state.params["last_turn"] < 10:
                 # spec: spec/twilight_struggle/setup.rules:59
-                state.log.append(
+                log_line(
+                    state,
                     " ".join(
                         [
                             "A shortened game: it stops after turn",
                             text_of(state.params["last_turn"]),
                             "(param last_turn); final scoring follows",
                         ]
-                    )
+                    ),
+                    "spec/twilight_struggle/setup.rules:59:9",
                 )
             # spec: spec/twilight_struggle/setup.rules:61
             p_final_scoring(state)
@@ -3893,7 +3944,8 @@ def sev_five_year_plan(state, frame):
             # spec: spec/twilight_struggle/cards.rules:49
             L[2] = top_card(state, 8)
             # spec: spec/twilight_struggle/cards.rules:50
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         "Five Year Plan: the USSR discards",
@@ -3906,7 +3958,8 @@ def sev_five_year_plan(state, frame):
                             )
                         ),
                     ]
-                )
+                ),
+                "spec/twilight_struggle/cards.rules:50:13",
             )
             # spec: spec/twilight_struggle/cards.rules:51
             if (
@@ -4064,8 +4117,10 @@ def sev_blockade(state, frame):
         if pc == 3:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:105
-            state.log.append(
-                " ".join(["Blockade: the USA discards", text_of(ENTITY_LABELS[L[2]])])
+            log_line(
+                state,
+                " ".join(["Blockade: the USA discards", text_of(ENTITY_LABELS[L[2]])]),
+                "spec/twilight_struggle/cards.rules:105:17",
             )
             # spec: spec/twilight_struggle/cards.rules:106
             move_card(state, L[2], 9)
@@ -4383,7 +4438,8 @@ def sev_olympic_games(state, frame):
                 # spec: spec/twilight_struggle/cards.rules:230
                 L[3] = L[5]
             # spec: spec/twilight_struggle/cards.rules:232
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         "Olympic Games:",
@@ -4393,7 +4449,8 @@ def sev_olympic_games(state, frame):
                         text_of(d_side_name(state, opponent_of(L[0], 2))),
                         text_of(L[3]),
                     ]
-                )
+                ),
+                "spec/twilight_struggle/cards.rules:232:17",
             )
             # spec: spec/twilight_struggle/cards.rules:233
             if L[2] > L[3]:
@@ -4805,7 +4862,8 @@ def sev_un_intervention(state, frame):
         if pc == 1:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:384
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_side_name(state, L[0])),
@@ -4813,7 +4871,8 @@ def sev_un_intervention(state, frame):
                         text_of(ENTITY_LABELS[L[2]]),
                         "with UN Intervention: its event is cancelled",
                     ]
-                )
+                ),
+                "spec/twilight_struggle/cards.rules:384:9",
             )
             # spec: spec/twilight_struggle/cards.rules:385
             move_card(state, L[2], 8)
@@ -5038,7 +5097,8 @@ def sev_salt_negotiations(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:195
             move_card(state, L[2], 2 + L[0])
             # spec: spec/twilight_struggle/events_mid.rules:196
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_side_name(state, L[0])),
@@ -5046,7 +5106,8 @@ def sev_salt_negotiations(state, frame):
                         text_of(ENTITY_LABELS[L[2]]),
                         "from the discards",
                     ]
-                )
+                ),
+                "spec/twilight_struggle/events_mid.rules:196:17",
             )
             pc = 5
         if pc == 5:
@@ -5070,7 +5131,8 @@ def sev_summit(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:223
             L[5] = L[3] + d_summit_bonus(state, opponent_of(L[0], 2))
             # spec: spec/twilight_struggle/events_mid.rules:224
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         "Summit:",
@@ -5079,7 +5141,8 @@ def sev_summit(state, frame):
                         "against",
                         text_of(L[5]),
                     ]
-                )
+                ),
+                "spec/twilight_struggle/events_mid.rules:224:5",
             )
             # spec: spec/twilight_struggle/events_mid.rules:225
             if L[4] > L[5]:
@@ -5297,7 +5360,8 @@ def sev_missile_envy(state, frame):
             if not is_active(state, 22, [L[2]]):
                 activate(state, 22, [L[2]], None)
             # spec: spec/twilight_struggle/events_mid.rules:330
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         text_of(d_side_name(state, L[0])),
@@ -5305,7 +5369,8 @@ def sev_missile_envy(state, frame):
                         text_of(ENTITY_LABELS[L[5]]),
                         "with Missile Envy",
                     ]
-                )
+                ),
+                "spec/twilight_struggle/events_mid.rules:330:9",
             )
             # spec: spec/twilight_struggle/events_mid.rules:331
             state.frames.pop()
@@ -5673,7 +5738,8 @@ def sev_grain_sales_to_soviets(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:627
             L[2] = False
             # spec: spec/twilight_struggle/events_mid.rules:628
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         "USA plays",
@@ -5687,7 +5753,8 @@ def sev_grain_sales_to_soviets(state, frame):
                         ),
                         "taken from the USSR",
                     ]
-                )
+                ),
+                "spec/twilight_struggle/events_mid.rules:628:17",
             )
             # spec: spec/twilight_struggle/events_mid.rules:629
             frame[1] = 5
@@ -6004,8 +6071,10 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             continue
         if pc == 6:
             # spec: spec/twilight_struggle/events_mid.rules:780
-            state.log.append(
-                " ".join(["USA discards", text_of(L[2]), "cards and draws as many"])
+            log_line(
+                state,
+                " ".join(["USA discards", text_of(L[2]), "cards and draws as many"]),
+                "spec/twilight_struggle/events_mid.rules:780:5",
             )
             # spec: spec/twilight_struggle/events_mid.rules:781
             for _ in range(L[2]):
@@ -6048,14 +6117,16 @@ def sev_star_wars(state, frame):
             # spec: spec/twilight_struggle/events_late.rules:139
             move_card(state, L[2], 8)
             # spec: spec/twilight_struggle/events_late.rules:140
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         "Star Wars: the US plays",
                         text_of(ENTITY_LABELS[L[2]]),
                         "from the discard pile",
                     ]
-                )
+                ),
+                "spec/twilight_struggle/events_late.rules:140:9",
             )
             # spec: spec/twilight_struggle/events_late.rules:141
             frame[1] = 3
@@ -6516,14 +6587,16 @@ def sev_wargames(state, frame):
                 # spec: spec/twilight_struggle/events_late.rules:393
                 p_gain_vp(state, opponent_of(L[0], 2), 6)
                 # spec: spec/twilight_struggle/events_late.rules:394
-                state.log.append(
+                log_line(
+                    state,
                     " ".join(
                         [
                             "Wargames:",
                             text_of(d_side_name(state, L[0])),
                             "ends the game",
                         ]
-                    )
+                    ),
+                    "spec/twilight_struggle/events_late.rules:394:13",
                 )
                 # spec: spec/twilight_struggle/events_late.rules:395
                 if state.tracks[1] > 0:
@@ -6600,13 +6673,15 @@ def sev_the_cambridge_five(state, frame):
             # spec: spec/twilight_struggle/events_late.rules:464
             for L[2] in [c_s for c_s in state.zones[3] if A_scoring[c_s]]:
                 # spec: spec/twilight_struggle/events_late.rules:465
-                state.log.append(
+                log_line(
+                    state,
                     " ".join(
                         [
                             "The Cambridge Five: the US shows",
                             text_of(ENTITY_LABELS[L[2]]),
                         ]
-                    )
+                    ),
+                    "spec/twilight_struggle/events_late.rules:465:9",
                 )
             # spec: spec/twilight_struggle/events_late.rules:467
             if any(A_scoring[c_s] for c_s in state.zones[3]):
@@ -6965,14 +7040,16 @@ def sev_our_man_in_tehran(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:849
             move_card(state, L[2], 9)
             # spec: spec/twilight_struggle/events_mid.rules:850
-            state.log.append(
+            log_line(
+                state,
                 " ".join(
                     [
                         "USA discards",
                         text_of(ENTITY_LABELS[L[2]]),
                         "(Our Man in Tehran)",
                     ]
-                )
+                ),
+                "spec/twilight_struggle/events_mid.rules:850:17",
             )
             pc = 1
             continue
