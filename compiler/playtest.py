@@ -30,6 +30,12 @@ def seats_of(text: str, meta) -> tuple[str, ...]:
         raise PlaytestError(str(err)) from None
 
 
+def default_seats(meta) -> tuple[str, ...]:
+    """A person in the first seat, bots in the others (greedy where the spec has evaluations)."""
+    bot = "greedy" if getattr(meta, "bots", ()) else "random"
+    return (HUMAN,) + (bot,) * (len(meta.players) - 1)
+
+
 def has_human(text: str) -> bool:
     return HUMAN in (n.strip() for n in text.split(","))
 

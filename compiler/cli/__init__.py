@@ -1,7 +1,8 @@
 """The `rulespec` command line: wiring only, a module per command group.
 
 base (the guard, shared options and steps), build (check, compile), games
-(play, replay), test, runs (bench, fuzz, simulate), info, and the designer's
+(play, replay), table (serve, and play with a person in a seat), test, runs
+(bench, fuzz, simulate), info, and the designer's
 commands (compiler/designer_commands.py). Each command parses its arguments,
 calls the library and prints; what a result holds and how a param is typed
 live in the library (runtime/results.py, runtime/params.py, runtime/fuzz.py,
@@ -12,7 +13,7 @@ runtime/simulate.py, compiler/info.py, compiler/testrun.py). The contract
 
 from __future__ import annotations
 
-from . import build, games, info, runs, test  # noqa: F401 - each registers its commands
+from . import build, games, info, runs, table, test  # noqa: F401 - each registers its commands
 from .base import EXIT_ERROR, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, UserError, main
 from ..designer_commands import register as _register_designer_commands
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from .. import backends
+from .. import backends, playtest
+from . import table
 from .base import (UserError, agents as agent_names, emit_json, json_option, load, main,
                    package_option, param_option, params as param_values, program as load_program,
                    variant_option)
@@ -18,11 +19,14 @@ from runtime.state import RuleError
 
 
 @main.command()
-@click.argument("game_name", metavar="GAME")
+@click.argument("game_name", metavar="GAME", required=False)
 @variant_option
 @click.option("--seed", default=1, show_default=True, type=int)
-@click.option("--agents", default="random", show_default=True, metavar="A,B",
-              help="One bot for all players, or one per player: random, first, last, greedy, mc.")
+@click.option("--agents", default=None, metavar="A,B",
+              help="One bot for all players, or one per player: random, first, last, greedy, mc;"
+                   " human for a person's seat in the terminal.  [default: random]")
+@click.option("--resume", default=None, metavar="FILE",
+              help="Continue a saved record at the terminal (GAME may be left out).")
 @click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
 @click.option("--record", "record_path", default=None, metavar="FILE", help="Save the game record here.")
 @param_option
@@ -30,10 +34,15 @@ from runtime.state import RuleError
               help="Stop a game that runs longer than this.")
 @package_option
 @json_option
-def play(game_name: str, variants: tuple[str, ...], seed: int, agents: str, backend: str,
-         record_path: str | None, params: tuple[str, ...], max_decisions: int,
-         package: str | None, as_json: bool) -> None:
-    """Play one game between bots and show the result."""
+def play(game_name: str | None, variants: tuple[str, ...], seed: int, agents: str | None,
+         resume: str | None, backend: str, record_path: str | None, params: tuple[str, ...],
+         max_decisions: int, package: str | None, as_json: bool) -> None:
+    """Play one game between bots and show the result (with `human` seats: at the terminal)."""
+    if resume is not None or playtest.has_human(agents or ""):
+        return table.play_by_hand(game_name, variants, seed, agents, backend, params, package, resume)
+    if game_name is None:
+        raise click.UsageError("Missing argument 'GAME' (or --resume FILE).")
+    agents = agents or "random"
     loaded = load(game_name, variants)
     program = load_program(loaded, backend, package)
     meta = program.meta

@@ -1,0 +1,70 @@
+"""`rulespec serve` and `rulespec play --agents human,BOT`: tables a person plays at.
+
+Wiring only: compiler/playtest.py opens the table, runtime/terminal.py and
+runtime/web/ run it.
+"""
+
+from __future__ import annotations
+
+import click
+
+from .. import backends, playtest
+from .base import UserError, load, main, package_option, param_option, params as param_values
+from .base import program as load_program
+from .base import variant_option
+from runtime import record as records
+
+
+def play_by_hand(game_name: str | None, variants: tuple[str, ...], seed: int, agents: str | None,
+                 backend: str, params: tuple[str, ...], package: str | None, resume: str | None) -> None:
+    """`rulespec play` with a person in a seat, or `--resume FILE`: the terminal seat."""
+    table = _table(game_name, variants, seed, agents, backend, params, package, resume)
+    playtest.play_in_terminal(table)
+
+
+def _table(game_name: str | None, variants: tuple[str, ...], seed: int, seats: str | None,
+           backend: str, params: tuple[str, ...], package: str | None, resume: str | None):
+    record = None
+    if resume is not None:
+        record, target, variants = playtest.record_game(resume)
+        game_name = game_name or target
+    if game_name is None:
+        raise click.UsageError("Missing argument 'GAME' (or --resume FILE).")
+    loaded = load(game_name, variants)
+    program = load_program(loaded, backend, package)
+    meta = program.meta
+    try:
+        chosen = playtest.seats_of(seats, meta) if seats else None
+        if record is None and chosen is None:
+            chosen = playtest.default_seats(meta)
+        return playtest.open_table(loaded, program, chosen, seed, param_values(meta, params), record)
+    except playtest.PlaytestError as err:
+        raise UserError(str(err)) from None
+    except records.RecordError as err:
+        raise UserError(str(err)) from None
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME", required=False)
+@variant_option
+@click.option("--seats", default=None, metavar="A,B",
+              help="Per player: human or a bot (default: the first human, bots in the others).")
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
+@param_option
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (anything but loopback opens the table to the network).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--records", "records_dir", default="records", show_default=True, metavar="DIR",
+              help="Where the table saves records.")
+@click.option("--resume", default=None, metavar="FILE", help="Open the table at a record.")
+@package_option
+def serve(game_name: str | None, variants: tuple[str, ...], seats: str | None, seed: int, backend: str,
+          params: tuple[str, ...], host: str, port: int, records_dir: str, resume: str | None,
+          package: str | None) -> None:
+    """The web table: a link per seat, each showing that seat's view only."""
+    table = _table(game_name, variants, seed, seats, backend, params, package, resume)
+    try:
+        playtest.serve_table(table, host, port, records_dir, announce=click.echo)
+    except playtest.PlaytestError as err:
+        raise UserError(str(err)) from None
