@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 812ea7edb8810f92
+# Spec hash: cbd96e073b7334a1
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,8 +28,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: 2efbbd3c76028207
-# Fingerprint: source 8379e8b8572f53e0ac71 output 02e904bba5b4ac1e735b
+# Tests hash: fc546ea1360fbd13
+# Fingerprint: source 60e581828bf4d917f57c output 7a287817097226460f4f
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -40,8 +40,8 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "812ea7edb8810f92"
-TESTS_HASH = "2efbbd3c76028207"
+SPEC_HASH = "cbd96e073b7334a1"
+TESTS_HASH = "fc546ea1360fbd13"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

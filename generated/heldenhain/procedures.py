@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 812ea7edb8810f92
+# Spec hash: cbd96e073b7334a1
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,8 +28,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: 2efbbd3c76028207
-# Fingerprint: source dbbe0104456cafce2c59 output c5b185f0bf0339ac1871
+# Tests hash: fc546ea1360fbd13
+# Fingerprint: source d9df3d38c95f28b3149b output 13cf2686ac3bc59d90c6
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -178,32 +178,32 @@ from .rules import (
 
 
 def p_bis_zugende_einsatz(state, v_f, v_n):
-    "procedure bis_zugende_einsatz (spec/heldenhain/03_rules.rules:135)"
-    # spec: spec/heldenhain/03_rules.rules:135
+    "procedure bis_zugende_einsatz (spec/heldenhain/03_rules.rules:137)"
+    # spec: spec/heldenhain/03_rules.rules:138
     activate(state, 1, [v_f, v_n, state.counters[8][v_f]], "turn")
 
 
 def p_bis_zugende_ausdauer(state, v_f, v_n):
-    "procedure bis_zugende_ausdauer (spec/heldenhain/03_rules.rules:136)"
-    # spec: spec/heldenhain/03_rules.rules:136
+    "procedure bis_zugende_ausdauer (spec/heldenhain/03_rules.rules:140)"
+    # spec: spec/heldenhain/03_rules.rules:141
     activate(state, 2, [v_f, v_n, state.counters[8][v_f]], "turn")
 
 
 def p_bis_zugende_rettung(state, v_f, v_n):
-    "procedure bis_zugende_rettung (spec/heldenhain/03_rules.rules:137)"
-    # spec: spec/heldenhain/03_rules.rules:137
+    "procedure bis_zugende_rettung (spec/heldenhain/03_rules.rules:143)"
+    # spec: spec/heldenhain/03_rules.rules:144
     activate(state, 3, [v_f, v_n, state.counters[8][v_f]], "turn")
 
 
 def p_punkte_gewinnen(state, v_p, v_n):
-    "procedure punkte_gewinnen (spec/heldenhain/03_rules.rules:142)"
-    # spec: spec/heldenhain/03_rules.rules:143
+    "procedure punkte_gewinnen (spec/heldenhain/03_rules.rules:150)"
+    # spec: spec/heldenhain/03_rules.rules:151
     if v_n > 0:
-        # spec: spec/heldenhain/03_rules.rules:144
+        # spec: spec/heldenhain/03_rules.rules:152
         state.tracks[v_p] = max(0, min(20, state.tracks[v_p] + v_n))
-        # spec: spec/heldenhain/03_rules.rules:145
+        # spec: spec/heldenhain/03_rules.rules:153
         if state.tracks[v_p] >= d_siegziel(state):
-            # spec: spec/heldenhain/03_rules.rules:146
+            # spec: spec/heldenhain/03_rules.rules:154
             log_line(
                 state,
                 " ".join(
@@ -214,209 +214,209 @@ def p_punkte_gewinnen(state, v_p, v_n):
                         "Punkte und gewinnt",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:146:13",
+                "spec/heldenhain/03_rules.rules:154:13",
             )
-            # spec: spec/heldenhain/03_rules.rules:147
+            # spec: spec/heldenhain/03_rules.rules:155
             end_game(
                 state,
                 v_p,
                 "20 Punkte erreicht",
-                "spec/heldenhain/03_rules.rules:147:13",
+                "spec/heldenhain/03_rules.rules:155:13",
             )
 
 
 def p_punktabzug(state, v_p, v_n):
-    "procedure punktabzug (spec/heldenhain/03_rules.rules:152)"
-    # spec: spec/heldenhain/03_rules.rules:152
+    "procedure punktabzug (spec/heldenhain/03_rules.rules:160)"
+    # spec: spec/heldenhain/03_rules.rules:160
     state.tracks[v_p] = max(0, min(20, state.tracks[v_p] - v_n))
 
 
 def p_ziehen(state, v_p):
-    "procedure ziehen (spec/heldenhain/03_rules.rules:157)"
-    # spec: spec/heldenhain/03_rules.rules:158
+    "procedure ziehen (spec/heldenhain/03_rules.rules:165)"
+    # spec: spec/heldenhain/03_rules.rules:166
     if len(state.zones[1 + v_p]) == 0 and len(state.zones[16 + v_p]) > 0:
-        # spec: spec/heldenhain/03_rules.rules:159
+        # spec: spec/heldenhain/03_rules.rules:167
         dest = 1 + v_p
         for card in list(state.zones[16 + v_p]):
             move_card(state, card, dest)
-        # spec: spec/heldenhain/03_rules.rules:160
+        # spec: spec/heldenhain/03_rules.rules:168
         shuffle(state, 1 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:162
+    # spec: spec/heldenhain/03_rules.rules:170
     if len(state.zones[1 + v_p]) > 0:
         move_card(
             state,
             some_card(
-                top_card(state, 1 + v_p), "spec/heldenhain/03_rules.rules:162:30"
+                top_card(state, 1 + v_p), "spec/heldenhain/03_rules.rules:170:30"
             ),
             3 + v_p,
         )
 
 
 def p_karten_ziehen(state, v_p, v_n):
-    "procedure karten_ziehen (spec/heldenhain/03_rules.rules:164)"
-    # spec: spec/heldenhain/03_rules.rules:164
+    "procedure karten_ziehen (spec/heldenhain/03_rules.rules:172)"
+    # spec: spec/heldenhain/03_rules.rules:172
     for _ in range(v_n):
-        tick(state, "repeat", "spec/heldenhain/03_rules.rules:164:46")
+        tick(state, "repeat", "spec/heldenhain/03_rules.rules:172:46")
         p_ziehen(state, v_p)
 
 
 def p_zufaellig_abwerfen(state, v_p):
-    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:174)"
-    # spec: spec/heldenhain/03_rules.rules:175
+    "procedure zufaellig_abwerfen (spec/heldenhain/03_rules.rules:182)"
+    # spec: spec/heldenhain/03_rules.rules:183
     if len(state.zones[3 + v_p]) > 0:
-        # spec: spec/heldenhain/03_rules.rules:176
+        # spec: spec/heldenhain/03_rules.rules:184
         for card in list(state.zones[3 + v_p]):
             move_card(state, card, 15)
-        # spec: spec/heldenhain/03_rules.rules:177
+        # spec: spec/heldenhain/03_rules.rules:185
         shuffle(state, 15)
-        # spec: spec/heldenhain/03_rules.rules:178
+        # spec: spec/heldenhain/03_rules.rules:186
         move_card(
             state,
-            some_card(top_card(state, 15), "spec/heldenhain/03_rules.rules:178:9"),
+            some_card(top_card(state, 15), "spec/heldenhain/03_rules.rules:186:9"),
             16 + v_p,
         )
-        # spec: spec/heldenhain/03_rules.rules:179
+        # spec: spec/heldenhain/03_rules.rules:187
         dest = 3 + v_p
         for card in list(state.zones[15]):
             move_card(state, card, dest)
 
 
 def p_energie_gewinnen(state, v_p, v_n):
-    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:182)"
-    # spec: spec/heldenhain/03_rules.rules:182
+    "procedure energie_gewinnen (spec/heldenhain/03_rules.rules:190)"
+    # spec: spec/heldenhain/03_rules.rules:190
     state.tracks[2 + v_p] = max(0, min(6, state.tracks[2 + v_p] + v_n))
 
 
 def p_heilen(state, v_f, v_n):
-    "procedure heilen (spec/heldenhain/03_rules.rules:186)"
-    # spec: spec/heldenhain/03_rules.rules:186
+    "procedure heilen (spec/heldenhain/03_rules.rules:194)"
+    # spec: spec/heldenhain/03_rules.rules:194
     state.counters[0][v_f] = max(0, state.counters[0][v_f] - v_n)
 
 
 def p_stress_geben(state, v_f, v_n):
-    "procedure stress_geben (spec/heldenhain/03_rules.rules:187)"
-    # spec: spec/heldenhain/03_rules.rules:187
+    "procedure stress_geben (spec/heldenhain/03_rules.rules:195)"
+    # spec: spec/heldenhain/03_rules.rules:195
     state.counters[0][v_f] = max(0, state.counters[0][v_f] + v_n)
 
 
 def p_stress_setzen(state, v_f, v_n):
-    "procedure stress_setzen (spec/heldenhain/03_rules.rules:188)"
-    # spec: spec/heldenhain/03_rules.rules:188
+    "procedure stress_setzen (spec/heldenhain/03_rules.rules:196)"
+    # spec: spec/heldenhain/03_rules.rules:196
     state.counters[0][v_f] = max(0, v_n)
 
 
 def p_wartezeit_setzen(state, v_f, v_an):
-    "procedure wartezeit_setzen (spec/heldenhain/03_rules.rules:189)"
-    # spec: spec/heldenhain/03_rules.rules:189
+    "procedure wartezeit_setzen (spec/heldenhain/03_rules.rules:197)"
+    # spec: spec/heldenhain/03_rules.rules:197
     state.counters[2][v_f] = max(0, 1 if v_an else 0)
 
 
 def p_genutzt_setzen(state, v_f, v_an):
-    "procedure genutzt_setzen (spec/heldenhain/03_rules.rules:190)"
-    # spec: spec/heldenhain/03_rules.rules:190
+    "procedure genutzt_setzen (spec/heldenhain/03_rules.rules:198)"
+    # spec: spec/heldenhain/03_rules.rules:198
     state.counters[9][v_f] = max(0, 1 if v_an else 0)
 
 
 def p_startcharakter_setzen(state, v_f):
-    "procedure startcharakter_setzen (spec/heldenhain/03_rules.rules:191)"
-    # spec: spec/heldenhain/03_rules.rules:191
+    "procedure startcharakter_setzen (spec/heldenhain/03_rules.rules:199)"
+    # spec: spec/heldenhain/03_rules.rules:199
     state.counters[10][v_f] = 1
 
 
 def p_sperrschutz_setzen(state, v_f, v_n):
-    "procedure sperrschutz_setzen (spec/heldenhain/03_rules.rules:192)"
-    # spec: spec/heldenhain/03_rules.rules:192
+    "procedure sperrschutz_setzen (spec/heldenhain/03_rules.rules:200)"
+    # spec: spec/heldenhain/03_rules.rules:200
     state.counters[4][v_f] = max(0, v_n)
 
 
 def p_setzt_aus_setzen(state, v_f, v_an):
-    "procedure setzt_aus_setzen (spec/heldenhain/03_rules.rules:193)"
-    # spec: spec/heldenhain/03_rules.rules:193
+    "procedure setzt_aus_setzen (spec/heldenhain/03_rules.rules:201)"
+    # spec: spec/heldenhain/03_rules.rules:201
     state.counters[3][v_f] = max(0, 1 if v_an else 0)
 
 
 def p_dauerhaft_einsatz(state, v_f, v_n):
-    "procedure dauerhaft_einsatz (spec/heldenhain/03_rules.rules:194)"
-    # spec: spec/heldenhain/03_rules.rules:194
+    "procedure dauerhaft_einsatz (spec/heldenhain/03_rules.rules:202)"
+    # spec: spec/heldenhain/03_rules.rules:202
     state.counters[5][v_f] = max(0, state.counters[5][v_f] + v_n)
 
 
 def p_dauerhaft_ausdauer(state, v_f, v_n):
-    "procedure dauerhaft_ausdauer (spec/heldenhain/03_rules.rules:195)"
-    # spec: spec/heldenhain/03_rules.rules:195
+    "procedure dauerhaft_ausdauer (spec/heldenhain/03_rules.rules:203)"
+    # spec: spec/heldenhain/03_rules.rules:203
     state.counters[6][v_f] = max(0, state.counters[6][v_f] + v_n)
 
 
 def p_dauerhaft_rettung(state, v_f, v_n):
-    "procedure dauerhaft_rettung (spec/heldenhain/03_rules.rules:196)"
-    # spec: spec/heldenhain/03_rules.rules:196
+    "procedure dauerhaft_rettung (spec/heldenhain/03_rules.rules:204)"
+    # spec: spec/heldenhain/03_rules.rules:204
     state.counters[7][v_f] = max(0, state.counters[7][v_f] + v_n)
 
 
 def p_aufrichten(state, v_f):
-    "procedure aufrichten (spec/heldenhain/03_rules.rules:198)"
-    # spec: spec/heldenhain/03_rules.rules:199
+    "procedure aufrichten (spec/heldenhain/03_rules.rules:206)"
+    # spec: spec/heldenhain/03_rules.rules:207
     state.counters[1][v_f] = 0
-    # spec: spec/heldenhain/03_rules.rules:200
+    # spec: spec/heldenhain/03_rules.rules:208
     p_setzt_aus_setzen(state, v_f, False)
 
 
 def p_erschoepfen(state, v_f):
-    "procedure erschoepfen (spec/heldenhain/03_rules.rules:203)"
-    # spec: spec/heldenhain/03_rules.rules:203
+    "procedure erschoepfen (spec/heldenhain/03_rules.rules:211)"
+    # spec: spec/heldenhain/03_rules.rules:211
     state.counters[1][v_f] = 1
 
 
 def p_sperren(state, v_f):
-    "procedure sperren (spec/heldenhain/03_rules.rules:207)"
-    # spec: spec/heldenhain/03_rules.rules:208
+    "procedure sperren (spec/heldenhain/03_rules.rules:215)"
+    # spec: spec/heldenhain/03_rules.rules:216
     p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:209
+    # spec: spec/heldenhain/03_rules.rules:217
     if allowed_aussetzen_lassen(state, v_f):
         p_setzt_aus_setzen(state, v_f, True)
 
 
 def p_zuruecksetzen(state, v_f):
-    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:213)"
-    # spec: spec/heldenhain/03_rules.rules:214
-    state.counters[0][v_f] = 0
-    # spec: spec/heldenhain/03_rules.rules:215
-    state.counters[1][v_f] = 0
-    # spec: spec/heldenhain/03_rules.rules:216
-    state.counters[2][v_f] = 0
-    # spec: spec/heldenhain/03_rules.rules:217
-    state.counters[3][v_f] = 0
-    # spec: spec/heldenhain/03_rules.rules:218
-    state.counters[4][v_f] = 0
-    # spec: spec/heldenhain/03_rules.rules:219
-    state.counters[5][v_f] = 0
-    # spec: spec/heldenhain/03_rules.rules:220
-    state.counters[6][v_f] = 0
-    # spec: spec/heldenhain/03_rules.rules:221
-    state.counters[7][v_f] = 0
+    "procedure zuruecksetzen (spec/heldenhain/03_rules.rules:221)"
     # spec: spec/heldenhain/03_rules.rules:222
-    state.counters[9][v_f] = 0
+    state.counters[0][v_f] = 0
     # spec: spec/heldenhain/03_rules.rules:223
+    state.counters[1][v_f] = 0
+    # spec: spec/heldenhain/03_rules.rules:224
+    state.counters[2][v_f] = 0
+    # spec: spec/heldenhain/03_rules.rules:225
+    state.counters[3][v_f] = 0
+    # spec: spec/heldenhain/03_rules.rules:226
+    state.counters[4][v_f] = 0
+    # spec: spec/heldenhain/03_rules.rules:227
+    state.counters[5][v_f] = 0
+    # spec: spec/heldenhain/03_rules.rules:228
+    state.counters[6][v_f] = 0
+    # spec: spec/heldenhain/03_rules.rules:229
+    state.counters[7][v_f] = 0
+    # spec: spec/heldenhain/03_rules.rules:230
+    state.counters[9][v_f] = 0
+    # spec: spec/heldenhain/03_rules.rules:231
     state.counters[8][v_f] = max(0, state.counters[8][v_f] + 1)
 
 
 def p_ablegen_von(state, v_a, v_f):
-    "procedure ablegen_von (spec/heldenhain/03_rules.rules:226)"
-    # spec: spec/heldenhain/03_rules.rules:226
+    "procedure ablegen_von (spec/heldenhain/03_rules.rules:234)"
+    # spec: spec/heldenhain/03_rules.rules:234
     cancel(state, 0, [v_a, v_f])
 
 
 def p_ausscheiden(state, v_f):
-    "procedure ausscheiden (spec/heldenhain/03_rules.rules:228)"
-    # spec: spec/heldenhain/03_rules.rules:229
+    "procedure ausscheiden (spec/heldenhain/03_rules.rules:236)"
+    # spec: spec/heldenhain/03_rules.rules:237
     v_p = d_besitzer(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:230
+    # spec: spec/heldenhain/03_rules.rules:238
     for v_a in [c_a for c_a in state.zones[9 + v_p] if d_traegt(state, v_f, c_a)]:
-        # spec: spec/heldenhain/03_rules.rules:231
+        # spec: spec/heldenhain/03_rules.rules:239
         p_ablegen_von(state, v_a, v_f)
-        # spec: spec/heldenhain/03_rules.rules:232
+        # spec: spec/heldenhain/03_rules.rules:240
         move_card(state, v_a, 16 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:234
+    # spec: spec/heldenhain/03_rules.rules:242
     log_line(
         state,
         " ".join(
@@ -426,84 +426,84 @@ def p_ausscheiden(state, v_f):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:234:9",
+                        "spec/heldenhain/03_rules.rules:242:9",
                     )
                 ),
                 "scheidet aus",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:234:5",
+        "spec/heldenhain/03_rules.rules:242:5",
     )
-    # spec: spec/heldenhain/03_rules.rules:235
+    # spec: spec/heldenhain/03_rules.rules:243
     p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:236
-    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:236:5"), 16 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:237
+    # spec: spec/heldenhain/03_rules.rules:244
+    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:244:5"), 16 + v_p)
+    # spec: spec/heldenhain/03_rules.rules:245
     emit_ausgeschieden(state, v_p, v_f)
 
 
 def p_ablegen(state, v_f):
-    "procedure ablegen (spec/heldenhain/03_rules.rules:240)"
-    # spec: spec/heldenhain/03_rules.rules:241
+    "procedure ablegen (spec/heldenhain/03_rules.rules:248)"
+    # spec: spec/heldenhain/03_rules.rules:249
     v_p = d_besitzer(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:242
+    # spec: spec/heldenhain/03_rules.rules:250
     for v_a in [c_a for c_a in state.zones[9 + v_p] if d_traegt(state, v_f, c_a)]:
-        # spec: spec/heldenhain/03_rules.rules:243
+        # spec: spec/heldenhain/03_rules.rules:251
         p_ablegen_von(state, v_a, v_f)
-        # spec: spec/heldenhain/03_rules.rules:244
+        # spec: spec/heldenhain/03_rules.rules:252
         move_card(state, v_a, 16 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:246
+    # spec: spec/heldenhain/03_rules.rules:254
     p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:247
-    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:247:5"), 16 + v_p)
+    # spec: spec/heldenhain/03_rules.rules:255
+    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:255:5"), 16 + v_p)
 
 
 def p_auf_die_hand(state, v_f):
-    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:252)"
-    # spec: spec/heldenhain/03_rules.rules:253
+    "procedure auf_die_hand (spec/heldenhain/03_rules.rules:260)"
+    # spec: spec/heldenhain/03_rules.rules:261
     v_p = d_besitzer(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:254
+    # spec: spec/heldenhain/03_rules.rules:262
     for v_a in [c_a for c_a in state.zones[9 + v_p] if d_traegt(state, v_f, c_a)]:
-        # spec: spec/heldenhain/03_rules.rules:255
+        # spec: spec/heldenhain/03_rules.rules:263
         p_ablegen_von(state, v_a, v_f)
-        # spec: spec/heldenhain/03_rules.rules:256
+        # spec: spec/heldenhain/03_rules.rules:264
         move_card(state, v_a, 3 + v_p)
-    # spec: spec/heldenhain/03_rules.rules:258
+    # spec: spec/heldenhain/03_rules.rules:266
     p_zuruecksetzen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:259
-    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:259:5"), 3 + v_p)
+    # spec: spec/heldenhain/03_rules.rules:267
+    move_card(state, some_card(v_f, "spec/heldenhain/03_rules.rules:267:5"), 3 + v_p)
 
 
 def p_stress_pruefen(state):
-    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:263)"
-    # spec: spec/heldenhain/03_rules.rules:264
+    "procedure stress_pruefen (spec/heldenhain/03_rules.rules:271)"
+    # spec: spec/heldenhain/03_rules.rules:272
     while any(
         any(d_ueberlastet(state, c_f) for c_f in state.zones[5 + c_q])
         for c_q in PLAYERS
     ):
-        tick(state, "while", "spec/heldenhain/03_rules.rules:264:5")
-        # spec: spec/heldenhain/03_rules.rules:265
+        tick(state, "while", "spec/heldenhain/03_rules.rules:272:5")
+        # spec: spec/heldenhain/03_rules.rules:273
         for v_q in PLAYERS:
-            # spec: spec/heldenhain/03_rules.rules:266
+            # spec: spec/heldenhain/03_rules.rules:274
             for v_f in [
                 c_f for c_f in state.zones[5 + v_q] if d_ueberlastet(state, c_f)
             ]:
-                # spec: spec/heldenhain/03_rules.rules:267
+                # spec: spec/heldenhain/03_rules.rules:275
                 if state.location[v_f] == 5 + v_q and d_ueberlastet(state, v_f):
                     p_ausscheiden(state, v_f)
 
 
 def p_aktion_beginnen(state):
-    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:336)"
-    # spec: spec/heldenhain/03_rules.rules:337
+    "procedure aktion_beginnen (spec/heldenhain/03_rules.rules:346)"
+    # spec: spec/heldenhain/03_rules.rules:347
     state.vars[2] = False
-    # spec: spec/heldenhain/03_rules.rules:338
+    # spec: spec/heldenhain/03_rules.rules:348
     state.tracks[4] = max(0, min(9, state.tracks[4] - 1))
 
 
 def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
-    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:355)"
-    # spec: spec/heldenhain/03_rules.rules:356
+    "procedure ablenken_ausfuehren (spec/heldenhain/03_rules.rules:365)"
+    # spec: spec/heldenhain/03_rules.rules:366
     log_line(
         state,
         " ".join(
@@ -515,7 +515,7 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:356:24",
+                        "spec/heldenhain/03_rules.rules:366:24",
                     )
                 ),
                 "lenkt",
@@ -524,29 +524,29 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_z,
                         "label",
-                        "spec/heldenhain/03_rules.rules:356:42",
+                        "spec/heldenhain/03_rules.rules:366:42",
                     )
                 ),
                 "ab",
             ]
         ),
-        "spec/heldenhain/03_rules.rules:356:5",
+        "spec/heldenhain/03_rules.rules:366:5",
     )
-    # spec: spec/heldenhain/03_rules.rules:357
+    # spec: spec/heldenhain/03_rules.rules:367
     p_erschoepfen(state, v_f)
-    # spec: spec/heldenhain/03_rules.rules:358
+    # spec: spec/heldenhain/03_rules.rules:368
     v_an_ziel = q_ablenkstress(state, v_z, q_einsatz(state, v_f))
-    # spec: spec/heldenhain/03_rules.rules:359
+    # spec: spec/heldenhain/03_rules.rules:369
     v_an_figur = max(0, q_einsatz(state, v_z))
-    # spec: spec/heldenhain/03_rules.rules:360
+    # spec: spec/heldenhain/03_rules.rules:370
     p_stress_geben(state, v_z, v_an_ziel)
-    # spec: spec/heldenhain/03_rules.rules:361
+    # spec: spec/heldenhain/03_rules.rules:371
     p_stress_geben(state, v_f, v_an_figur)
-    # spec: spec/heldenhain/03_rules.rules:362
+    # spec: spec/heldenhain/03_rules.rules:372
     p_sperren(state, v_z)
-    # spec: spec/heldenhain/03_rules.rules:363
+    # spec: spec/heldenhain/03_rules.rules:373
     emit_abgelenkt(state, v_p, v_f, v_z)
-    # spec: spec/heldenhain/03_rules.rules:364
+    # spec: spec/heldenhain/03_rules.rules:374
     p_stress_pruefen(state)
 
 
@@ -571,232 +571,233 @@ def p_deck_bilden(state, v_p, v_d):
 
 
 def p_kartentexte(state, v_d):
-    "procedure kartentexte (spec/heldenhain/04_turn.rules:179)"
-    # spec: spec/heldenhain/04_turn.rules:180
+    "procedure kartentexte (spec/heldenhain/04_turn.rules:181)"
+    # spec: spec/heldenhain/04_turn.rules:182
     if v_d == "superfreundinnen":
+        # spec: spec/heldenhain/04_turn.rules:183
         p_texte_superfreundinnen(state)
     elif v_d == "schattenkabinett":
-        # spec: spec/heldenhain/04_turn.rules:181
+        # spec: spec/heldenhain/04_turn.rules:185
         p_texte_schattenkabinett(state)
     elif v_d == "weggefaehrten":
-        # spec: spec/heldenhain/04_turn.rules:182
+        # spec: spec/heldenhain/04_turn.rules:187
         p_texte_weggefaehrten(state)
     else:
-        # spec: spec/heldenhain/04_turn.rules:183
+        # spec: spec/heldenhain/04_turn.rules:189
         p_texte_purpurpakt(state)
 
 
 def p_texte_superfreundinnen(state):
-    "procedure texte_superfreundinnen (spec/heldenhain/10_superfreundinnen.rules:342)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:343
+    "procedure texte_superfreundinnen (spec/heldenhain/10_superfreundinnen.rules:362)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:363
     activate(state, 8, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:344
+    # spec: spec/heldenhain/10_superfreundinnen.rules:364
     activate(state, 9, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:345
+    # spec: spec/heldenhain/10_superfreundinnen.rules:365
     activate(state, 10, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:346
+    # spec: spec/heldenhain/10_superfreundinnen.rules:366
     activate(state, 11, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:347
+    # spec: spec/heldenhain/10_superfreundinnen.rules:367
     activate(state, 12, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:348
+    # spec: spec/heldenhain/10_superfreundinnen.rules:368
     activate(state, 13, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:349
+    # spec: spec/heldenhain/10_superfreundinnen.rules:369
     activate(state, 14, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:350
+    # spec: spec/heldenhain/10_superfreundinnen.rules:370
     activate(state, 15, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:351
+    # spec: spec/heldenhain/10_superfreundinnen.rules:371
     activate(state, 16, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:352
+    # spec: spec/heldenhain/10_superfreundinnen.rules:372
     activate(state, 17, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:353
+    # spec: spec/heldenhain/10_superfreundinnen.rules:373
     activate(state, 18, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:354
+    # spec: spec/heldenhain/10_superfreundinnen.rules:374
     activate(state, 19, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:355
+    # spec: spec/heldenhain/10_superfreundinnen.rules:375
     activate(state, 20, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:356
+    # spec: spec/heldenhain/10_superfreundinnen.rules:376
     activate(state, 21, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:357
+    # spec: spec/heldenhain/10_superfreundinnen.rules:377
     activate(state, 22, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:358
+    # spec: spec/heldenhain/10_superfreundinnen.rules:378
     activate(state, 23, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:359
+    # spec: spec/heldenhain/10_superfreundinnen.rules:379
     activate(state, 24, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:360
+    # spec: spec/heldenhain/10_superfreundinnen.rules:380
     activate(state, 25, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:361
+    # spec: spec/heldenhain/10_superfreundinnen.rules:381
     activate(state, 26, [], None)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:362
+    # spec: spec/heldenhain/10_superfreundinnen.rules:382
     activate(state, 27, [], None)
 
 
 def p_texte_schattenkabinett(state):
-    "procedure texte_schattenkabinett (spec/heldenhain/11_schattenkabinett.rules:286)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:287
+    "procedure texte_schattenkabinett (spec/heldenhain/11_schattenkabinett.rules:306)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:307
     activate(state, 28, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:288
+    # spec: spec/heldenhain/11_schattenkabinett.rules:308
     activate(state, 29, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:289
+    # spec: spec/heldenhain/11_schattenkabinett.rules:309
     activate(state, 30, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:290
+    # spec: spec/heldenhain/11_schattenkabinett.rules:310
     activate(state, 31, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:291
+    # spec: spec/heldenhain/11_schattenkabinett.rules:311
     activate(state, 32, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:292
+    # spec: spec/heldenhain/11_schattenkabinett.rules:312
     activate(state, 33, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:293
+    # spec: spec/heldenhain/11_schattenkabinett.rules:313
     activate(state, 34, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:294
+    # spec: spec/heldenhain/11_schattenkabinett.rules:314
     activate(state, 35, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:295
+    # spec: spec/heldenhain/11_schattenkabinett.rules:315
     activate(state, 36, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:296
+    # spec: spec/heldenhain/11_schattenkabinett.rules:316
     activate(state, 37, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:297
+    # spec: spec/heldenhain/11_schattenkabinett.rules:317
     activate(state, 38, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:298
+    # spec: spec/heldenhain/11_schattenkabinett.rules:318
     activate(state, 39, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:299
+    # spec: spec/heldenhain/11_schattenkabinett.rules:319
     activate(state, 40, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:300
+    # spec: spec/heldenhain/11_schattenkabinett.rules:320
     activate(state, 41, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:301
+    # spec: spec/heldenhain/11_schattenkabinett.rules:321
     activate(state, 42, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:302
+    # spec: spec/heldenhain/11_schattenkabinett.rules:322
     activate(state, 43, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:303
+    # spec: spec/heldenhain/11_schattenkabinett.rules:323
     activate(state, 44, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:304
+    # spec: spec/heldenhain/11_schattenkabinett.rules:324
     activate(state, 45, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:305
+    # spec: spec/heldenhain/11_schattenkabinett.rules:325
     activate(state, 46, [], None)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:306
+    # spec: spec/heldenhain/11_schattenkabinett.rules:326
     activate(state, 47, [], None)
 
 
 def p_texte_weggefaehrten(state):
-    "procedure texte_weggefaehrten (spec/heldenhain/12_weggefaehrten.rules:261)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:262
-    activate(state, 62, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:263
-    activate(state, 63, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:264
-    activate(state, 48, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:265
-    activate(state, 49, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:266
-    activate(state, 50, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:267
-    activate(state, 51, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:268
-    activate(state, 52, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:269
-    activate(state, 53, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:270
-    activate(state, 54, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:271
-    activate(state, 55, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:272
-    activate(state, 56, [], None)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:273
-    activate(state, 57, [], None)
+    "procedure texte_weggefaehrten (spec/heldenhain/12_weggefaehrten.rules:273)"
     # spec: spec/heldenhain/12_weggefaehrten.rules:274
-    activate(state, 58, [], None)
+    activate(state, 62, [], None)
     # spec: spec/heldenhain/12_weggefaehrten.rules:275
-    activate(state, 59, [], None)
+    activate(state, 63, [], None)
     # spec: spec/heldenhain/12_weggefaehrten.rules:276
-    activate(state, 60, [], None)
+    activate(state, 48, [], None)
     # spec: spec/heldenhain/12_weggefaehrten.rules:277
+    activate(state, 49, [], None)
+    # spec: spec/heldenhain/12_weggefaehrten.rules:278
+    activate(state, 50, [], None)
+    # spec: spec/heldenhain/12_weggefaehrten.rules:279
+    activate(state, 51, [], None)
+    # spec: spec/heldenhain/12_weggefaehrten.rules:280
+    activate(state, 52, [], None)
+    # spec: spec/heldenhain/12_weggefaehrten.rules:281
+    activate(state, 53, [], None)
+    # spec: spec/heldenhain/12_weggefaehrten.rules:282
+    activate(state, 54, [], None)
+    # spec: spec/heldenhain/12_weggefaehrten.rules:283
+    activate(state, 55, [], None)
+    # spec: spec/heldenhain/12_weggefaehrten.rules:284
+    activate(state, 56, [], None)
+    # spec: spec/heldenhain/12_weggefaehrten.rules:285
+    activate(state, 57, [], None)
+    # spec: spec/heldenhain/12_weggefaehrten.rules:286
+    activate(state, 58, [], None)
+    # spec: spec/heldenhain/12_weggefaehrten.rules:287
+    activate(state, 59, [], None)
+    # spec: spec/heldenhain/12_weggefaehrten.rules:288
+    activate(state, 60, [], None)
+    # spec: spec/heldenhain/12_weggefaehrten.rules:289
     activate(state, 61, [], None)
 
 
 def p_texte_purpurpakt(state):
-    "procedure texte_purpurpakt (spec/heldenhain/13_purpurpakt.rules:439)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:440
-    activate(state, 64, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:441
-    activate(state, 65, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:442
-    activate(state, 66, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:443
-    activate(state, 67, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:444
-    activate(state, 68, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:445
-    activate(state, 69, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:446
-    activate(state, 70, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:447
-    activate(state, 71, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:448
-    activate(state, 72, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:449
-    activate(state, 73, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:450
-    activate(state, 74, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:451
-    activate(state, 75, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:452
-    activate(state, 76, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:453
-    activate(state, 77, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:454
-    activate(state, 78, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:455
-    activate(state, 79, [], None)
-    # spec: spec/heldenhain/13_purpurpakt.rules:456
-    activate(state, 80, [], None)
+    "procedure texte_purpurpakt (spec/heldenhain/13_purpurpakt.rules:456)"
     # spec: spec/heldenhain/13_purpurpakt.rules:457
-    activate(state, 81, [], None)
+    activate(state, 64, [], None)
     # spec: spec/heldenhain/13_purpurpakt.rules:458
-    activate(state, 82, [], None)
+    activate(state, 65, [], None)
     # spec: spec/heldenhain/13_purpurpakt.rules:459
+    activate(state, 66, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:460
+    activate(state, 67, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:461
+    activate(state, 68, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:462
+    activate(state, 69, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:463
+    activate(state, 70, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:464
+    activate(state, 71, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:465
+    activate(state, 72, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:466
+    activate(state, 73, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:467
+    activate(state, 74, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:468
+    activate(state, 75, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:469
+    activate(state, 76, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:470
+    activate(state, 77, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:471
+    activate(state, 78, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:472
+    activate(state, 79, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:473
+    activate(state, 80, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:474
+    activate(state, 81, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:475
+    activate(state, 82, [], None)
+    # spec: spec/heldenhain/13_purpurpakt.rules:476
     activate(state, 83, [], None)
 
 
 def ev_kiki_kleeblatt(state, v_you, v_this):
-    "event of kiki_kleeblatt (spec/heldenhain/10_superfreundinnen.rules:32)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:33
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:33:9")
+    "event of kiki_kleeblatt (spec/heldenhain/10_superfreundinnen.rules:33)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:34
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:34:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:35
     if v_w >= 4:
         p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_hanna_herzlich(state, v_you, v_this):
-    "event of hanna_herzlich (spec/heldenhain/10_superfreundinnen.rules:44)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:44
+    "event of hanna_herzlich (spec/heldenhain/10_superfreundinnen.rules:47)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:47
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
 
 
 def ev_sunny_sonnenschein(state, v_you, v_this):
-    "event of sunny_sonnenschein (spec/heldenhain/10_superfreundinnen.rules:51)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:51
+    "event of sunny_sonnenschein (spec/heldenhain/10_superfreundinnen.rules:55)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:55
     p_ziehen(state, v_you)
 
 
 def ev_gina_gluecksgriff(state, v_you, v_this):
-    "event of gina_gluecksgriff (spec/heldenhain/10_superfreundinnen.rules:59)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:60
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:60:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:61
+    "event of gina_gluecksgriff (spec/heldenhain/10_superfreundinnen.rules:64)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:65
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:65:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:66
     if v_w == 6:
         p_punkte_gewinnen(state, v_you, 1)
 
 
 def ev_gruppenumarmung(state, v_you, v_this):
-    "event of gruppenumarmung (spec/heldenhain/10_superfreundinnen.rules:110)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:110
+    "event of gruppenumarmung (spec/heldenhain/10_superfreundinnen.rules:117)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:117
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 2)
 
 
 def ev_glueckstreffer(state, v_you, v_this):
-    "event of glueckstreffer (spec/heldenhain/10_superfreundinnen.rules:114)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:115
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:115:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:116
+    "event of glueckstreffer (spec/heldenhain/10_superfreundinnen.rules:121)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:122
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:122:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:123
     if v_w >= 5:
         p_punkte_gewinnen(state, v_you, 2)
     else:
@@ -804,125 +805,128 @@ def ev_glueckstreffer(state, v_you, v_this):
 
 
 def ev_zusammenhalt(state, v_you, v_this):
-    "event of zusammenhalt (spec/heldenhain/10_superfreundinnen.rules:121)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:121
+    "event of zusammenhalt (spec/heldenhain/10_superfreundinnen.rules:128)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:128
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_kuchenpause(state, v_you, v_this):
-    "event of kuchenpause (spec/heldenhain/10_superfreundinnen.rules:133)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:133
+    "event of kuchenpause (spec/heldenhain/10_superfreundinnen.rules:140)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:140
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_grosses_finale(state, v_you, v_this):
-    "event of grosses_finale (spec/heldenhain/10_superfreundinnen.rules:144)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:144
+    "event of grosses_finale (spec/heldenhain/10_superfreundinnen.rules:151)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:151
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_wunschbrunnen(state, v_you, v_this):
-    "event of wunschbrunnen (spec/heldenhain/10_superfreundinnen.rules:161)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:162
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:162:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:163
+    "event of wunschbrunnen (spec/heldenhain/10_superfreundinnen.rules:169)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:170
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:170:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:171
     if v_w <= 2:
+        # spec: spec/heldenhain/10_superfreundinnen.rules:172
         p_ziehen(state, v_you)
     elif v_w <= 4:
+        # spec: spec/heldenhain/10_superfreundinnen.rules:174
         p_karten_ziehen(state, v_you, 2)
     else:
+        # spec: spec/heldenhain/10_superfreundinnen.rules:176
         p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_pyjamaparty(state, v_you, v_this):
-    "event of pyjamaparty (spec/heldenhain/10_superfreundinnen.rules:200)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:201
+    "event of pyjamaparty (spec/heldenhain/10_superfreundinnen.rules:214)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:215
     p_karten_ziehen(state, v_you, 2)
-    # spec: spec/heldenhain/10_superfreundinnen.rules:202
+    # spec: spec/heldenhain/10_superfreundinnen.rules:216
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_gemeinsam_stark(state, v_you, v_this):
-    "event of gemeinsam_stark (spec/heldenhain/10_superfreundinnen.rules:207)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:207
+    "event of gemeinsam_stark (spec/heldenhain/10_superfreundinnen.rules:221)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:221
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def ev_freundinnen_power(state, v_you, v_this):
-    "event of freundinnen_power (spec/heldenhain/10_superfreundinnen.rules:211)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:211
+    "event of freundinnen_power (spec/heldenhain/10_superfreundinnen.rules:225)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:225
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_frau_flaute(state, v_you, v_this):
-    "event of frau_flaute (spec/heldenhain/11_schattenkabinett.rules:31)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:31
+    "event of frau_flaute (spec/heldenhain/11_schattenkabinett.rules:33)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:33
     slot = 2 + opponent_of(v_you, 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
 
 
 def ev_notar_nimmermehr(state, v_you, v_this):
-    "event of notar_nimmermehr (spec/heldenhain/11_schattenkabinett.rules:44)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:44
+    "event of notar_nimmermehr (spec/heldenhain/11_schattenkabinett.rules:48)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:48
     p_punktabzug(state, opponent_of(v_you, 2), 1)
 
 
 def ev_rufmord(state, v_you, v_this):
-    "event of rufmord (spec/heldenhain/11_schattenkabinett.rules:96)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:96
+    "event of rufmord (spec/heldenhain/11_schattenkabinett.rules:104)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:104
     p_punktabzug(state, opponent_of(v_you, 2), 2)
 
 
 def ev_schmutzkampagne(state, v_you, v_this):
-    "event of schmutzkampagne (spec/heldenhain/11_schattenkabinett.rules:100)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:100
+    "event of schmutzkampagne (spec/heldenhain/11_schattenkabinett.rules:108)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:108
     p_punktabzug(state, opponent_of(v_you, 2), 3)
 
 
 def ev_raenke_schmieden(state, v_you, v_this):
-    "event of raenke_schmieden (spec/heldenhain/11_schattenkabinett.rules:114)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:114
+    "event of raenke_schmieden (spec/heldenhain/11_schattenkabinett.rules:123)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:123
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_verhoer(state, v_you, v_this):
-    "event of verhoer (spec/heldenhain/11_schattenkabinett.rules:118)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:119
+    "event of verhoer (spec/heldenhain/11_schattenkabinett.rules:127)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:128
     p_zufaellig_abwerfen(state, opponent_of(v_you, 2))
-    # spec: spec/heldenhain/11_schattenkabinett.rules:120
+    # spec: spec/heldenhain/11_schattenkabinett.rules:129
     p_ziehen(state, v_you)
 
 
 def ev_hinterzimmer(state, v_you, v_this):
-    "event of hinterzimmer (spec/heldenhain/11_schattenkabinett.rules:125)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:126
+    "event of hinterzimmer (spec/heldenhain/11_schattenkabinett.rules:134)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:135
     p_energie_gewinnen(state, v_you, 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:127
+    # spec: spec/heldenhain/11_schattenkabinett.rules:136
     p_ziehen(state, v_you)
 
 
 def ev_schachzug(state, v_you, v_this):
-    "event of schachzug (spec/heldenhain/11_schattenkabinett.rules:132)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:133
+    "event of schachzug (spec/heldenhain/11_schattenkabinett.rules:141)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:142
     p_punktabzug(state, opponent_of(v_you, 2), 2)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:134
+    # spec: spec/heldenhain/11_schattenkabinett.rules:143
     p_ziehen(state, v_you)
 
 
 def ev_abgesagt(state, v_you, v_this):
-    "event of abgesagt (spec/heldenhain/11_schattenkabinett.rules:139)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:140
+    "event of abgesagt (spec/heldenhain/11_schattenkabinett.rules:148)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:149
     for v_h in list(state.zones[11 + opponent_of(v_you, 2)]):
-        # spec: spec/heldenhain/11_schattenkabinett.rules:141
+        # spec: spec/heldenhain/11_schattenkabinett.rules:150
         p_zuruecksetzen(state, v_h)
-        # spec: spec/heldenhain/11_schattenkabinett.rules:142
+        # spec: spec/heldenhain/11_schattenkabinett.rules:151
         move_card(state, v_h, 16 + opponent_of(v_you, 2))
 
 
 def ev_sperrstunde(state, v_you, v_this):
-    "event of sperrstunde (spec/heldenhain/11_schattenkabinett.rules:148)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:148
+    "event of sperrstunde (spec/heldenhain/11_schattenkabinett.rules:157)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:157
     for v_z in [
         c_z
         for c_z in state.zones[5 + opponent_of(v_you, 2)]
@@ -932,16 +936,16 @@ def ev_sperrstunde(state, v_you, v_this):
 
 
 def ev_dunkle_plaene(state, v_you, v_this):
-    "event of dunkle_plaene (spec/heldenhain/11_schattenkabinett.rules:165)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:166
+    "event of dunkle_plaene (spec/heldenhain/11_schattenkabinett.rules:175)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:176
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/11_schattenkabinett.rules:167
+    # spec: spec/heldenhain/11_schattenkabinett.rules:177
     p_energie_gewinnen(state, v_you, 1)
 
 
 def ev_nullsummenspiel(state, v_you, v_this):
-    "event of nullsummenspiel (spec/heldenhain/11_schattenkabinett.rules:172)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:172
+    "event of nullsummenspiel (spec/heldenhain/11_schattenkabinett.rules:182)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:182
     p_punktabzug(
         state,
         opponent_of(v_you, 2),
@@ -959,45 +963,45 @@ def ev_nullsummenspiel(state, v_you, v_this):
 
 
 def ev_oskar(state, v_you, v_this):
-    "event of oskar (spec/heldenhain/12_weggefaehrten.rules:21)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:21
+    "event of oskar (spec/heldenhain/12_weggefaehrten.rules:22)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:22
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_alle_fuer_einen(state, v_you, v_this):
-    "event of alle_fuer_einen (spec/heldenhain/12_weggefaehrten.rules:88)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:88
+    "event of alle_fuer_einen (spec/heldenhain/12_weggefaehrten.rules:92)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:92
     activate(state, 5, [v_you, 1], "turn")
 
 
 def ev_schulter_an_schulter(state, v_you, v_this):
-    "event of schulter_an_schulter (spec/heldenhain/12_weggefaehrten.rules:92)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:92
+    "event of schulter_an_schulter (spec/heldenhain/12_weggefaehrten.rules:96)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:96
     activate(state, 4, [v_you, 1], "turn")
 
 
 def ev_schutzwall(state, v_you, v_this):
-    "event of schutzwall (spec/heldenhain/12_weggefaehrten.rules:96)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:96
+    "event of schutzwall (spec/heldenhain/12_weggefaehrten.rules:100)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:100
     for v_f in list(state.zones[5 + v_you]):
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def ev_aufbruch(state, v_you, v_this):
-    "event of aufbruch (spec/heldenhain/12_weggefaehrten.rules:102)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:102
+    "event of aufbruch (spec/heldenhain/12_weggefaehrten.rules:107)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:107
     p_karten_ziehen(state, v_you, 2)
 
 
 def ev_gemeinsamer_marsch(state, v_you, v_this):
-    "event of gemeinsamer_marsch (spec/heldenhain/12_weggefaehrten.rules:106)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:106
+    "event of gemeinsamer_marsch (spec/heldenhain/12_weggefaehrten.rules:111)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:111
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_verstaerkung(state, v_you, v_this):
-    "event of verstaerkung (spec/heldenhain/12_weggefaehrten.rules:110)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:110
+    "event of verstaerkung (spec/heldenhain/12_weggefaehrten.rules:115)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:115
     p_karten_ziehen(
         state,
         v_you,
@@ -1009,32 +1013,32 @@ def ev_verstaerkung(state, v_you, v_this):
 
 
 def ev_gipfelsturm(state, v_you, v_this):
-    "event of gipfelsturm (spec/heldenhain/12_weggefaehrten.rules:131)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:131
+    "event of gipfelsturm (spec/heldenhain/12_weggefaehrten.rules:137)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:137
     p_punkte_gewinnen(state, v_you, 3)
 
 
 def ev_treue_freunde(state, v_you, v_this):
-    "event of treue_freunde (spec/heldenhain/12_weggefaehrten.rules:135)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:135
+    "event of treue_freunde (spec/heldenhain/12_weggefaehrten.rules:141)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:141
     p_punkte_gewinnen(state, v_you, 2)
 
 
 def ev_wegzehrung(state, v_you, v_this):
-    "event of wegzehrung (spec/heldenhain/12_weggefaehrten.rules:138)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:138
+    "event of wegzehrung (spec/heldenhain/12_weggefaehrten.rules:144)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:144
     p_energie_gewinnen(state, v_you, 2)
 
 
 def ev_kundschafter(state, v_you, v_this):
-    "event of kundschafter (spec/heldenhain/12_weggefaehrten.rules:142)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:143
+    "event of kundschafter (spec/heldenhain/12_weggefaehrten.rules:148)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:149
     v_vorher = len(
         [c_c for c_c in state.zones[3 + v_you] if d_ist_charakter(state, c_c)]
     )
-    # spec: spec/heldenhain/12_weggefaehrten.rules:144
+    # spec: spec/heldenhain/12_weggefaehrten.rules:150
     p_ziehen(state, v_you)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:145
+    # spec: spec/heldenhain/12_weggefaehrten.rules:151
     if (
         len([c_c for c_c in state.zones[3 + v_you] if d_ist_charakter(state, c_c)])
         > v_vorher
@@ -1043,106 +1047,106 @@ def ev_kundschafter(state, v_you, v_this):
 
 
 def ev_zeltlager(state, v_you, v_this):
-    "event of zeltlager (spec/heldenhain/12_weggefaehrten.rules:150)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:151
+    "event of zeltlager (spec/heldenhain/12_weggefaehrten.rules:156)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:157
     for v_f in list(state.zones[5 + v_you]):
         p_heilen(state, v_f, 1)
-    # spec: spec/heldenhain/12_weggefaehrten.rules:152
+    # spec: spec/heldenhain/12_weggefaehrten.rules:158
     p_ziehen(state, v_you)
 
 
 def ev_schwur_der_gefaehrten(state, v_you, v_this):
-    "event of schwur_der_gefaehrten (spec/heldenhain/12_weggefaehrten.rules:165)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:165
+    "event of schwur_der_gefaehrten (spec/heldenhain/12_weggefaehrten.rules:172)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:173
     for v_f in [c_f for c_f in state.zones[5 + v_you] if d_ist_charakter(state, c_f)]:
         p_dauerhaft_rettung(state, v_f, 1)
 
 
 def ev_papagei_plapper(state, v_you, v_this):
-    "event of papagei_plapper (spec/heldenhain/13_purpurpakt.rules:108)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:108
+    "event of papagei_plapper (spec/heldenhain/13_purpurpakt.rules:118)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:118
     p_ziehen(state, v_you)
 
 
 def ev_sonderangebot(state, v_you, v_this):
-    "event of sonderangebot (spec/heldenhain/13_purpurpakt.rules:136)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:136
+    "event of sonderangebot (spec/heldenhain/13_purpurpakt.rules:146)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:146
     activate(state, 7, [v_you, 2, state.vars[4]], "turn")
 
 
 def ev_pakt_mit_preis(state, v_you, v_this):
-    "event of pakt_mit_preis (spec/heldenhain/13_purpurpakt.rules:173)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:174
+    "event of pakt_mit_preis (spec/heldenhain/13_purpurpakt.rules:184)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:185
     activate(state, 4, [v_you, 2], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:175
+    # spec: spec/heldenhain/13_purpurpakt.rules:186
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_schuldenberg(state, v_you, v_this):
-    "event of schuldenberg (spec/heldenhain/13_purpurpakt.rules:180)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:181
+    "event of schuldenberg (spec/heldenhain/13_purpurpakt.rules:191)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:192
     p_zufaellig_abwerfen(state, opponent_of(v_you, 2))
-    # spec: spec/heldenhain/13_purpurpakt.rules:182
+    # spec: spec/heldenhain/13_purpurpakt.rules:193
     p_zufaellig_abwerfen(state, opponent_of(v_you, 2))
 
 
 def ev_zinseszins(state, v_you, v_this):
-    "event of zinseszins (spec/heldenhain/13_purpurpakt.rules:215)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:216
+    "event of zinseszins (spec/heldenhain/13_purpurpakt.rules:227)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:228
     p_punkte_gewinnen(state, v_you, 3)
-    # spec: spec/heldenhain/13_purpurpakt.rules:217
+    # spec: spec/heldenhain/13_purpurpakt.rules:229
     for v_f in list(state.zones[5 + v_you]):
         p_stress_geben(state, v_f, 1)
 
 
 def ev_kleingedrucktes(state, v_you, v_this):
-    "event of kleingedrucktes (spec/heldenhain/13_purpurpakt.rules:245)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:246
+    "event of kleingedrucktes (spec/heldenhain/13_purpurpakt.rules:258)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:259
     p_punktabzug(state, opponent_of(v_you, 2), 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:247
+    # spec: spec/heldenhain/13_purpurpakt.rules:260
     p_ziehen(state, v_you)
 
 
 def t_rabatt_0(state, v_p, v_n, v_quelle, v_q, v_c):
-    "on ausgespielt of rabatt (spec/heldenhain/03_rules.rules:132)"
-    # spec: spec/heldenhain/03_rules.rules:132
+    "on ausgespielt of rabatt (spec/heldenhain/03_rules.rules:134)"
+    # spec: spec/heldenhain/03_rules.rules:134
     cancel(state, 7, [v_p, v_n, v_quelle])
 
 
 def t_blitzy_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of blitzy_text (spec/heldenhain/10_superfreundinnen.rules:244)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:244
+    "on gesammelt of blitzy_text (spec/heldenhain/10_superfreundinnen.rules:264)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:264
     p_ziehen(state, v_p)
 
 
 def t_lena_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of lena_text (spec/heldenhain/10_superfreundinnen.rules:247)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:247
+    "on gesammelt of lena_text (spec/heldenhain/10_superfreundinnen.rules:267)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:267
     p_heilen(state, v_f, 1)
 
 
 def t_pia_purzel_text_0(state, v_p):
-    "on zugbeginn of pia_purzel_text (spec/heldenhain/10_superfreundinnen.rules:250)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:251
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:251:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:252
+    "on zugbeginn of pia_purzel_text (spec/heldenhain/10_superfreundinnen.rules:270)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:271
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:271:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:272
     if v_w >= 5:
         p_ziehen(state, v_p)
 
 
 def t_fee_fortuna_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of fee_fortuna_text (spec/heldenhain/10_superfreundinnen.rules:256)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:257
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:257:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:258
+    "on gesammelt of fee_fortuna_text (spec/heldenhain/10_superfreundinnen.rules:276)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:277
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:277:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:278
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
 
 
 def t_luzi_lichtblick_text_0(state, v_p):
-    "on zugbeginn of luzi_lichtblick_text (spec/heldenhain/10_superfreundinnen.rules:262)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:263
+    "on zugbeginn of luzi_lichtblick_text (spec/heldenhain/10_superfreundinnen.rules:282)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:283
     for v_f in [
         c_f for c_f in state.zones[5 + v_p] if d_ist(state, c_f, E_luzi_lichtblick)
     ]:
@@ -1150,10 +1154,10 @@ def t_luzi_lichtblick_text_0(state, v_p):
 
 
 def t_cleo_chance_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of cleo_chance_text (spec/heldenhain/10_superfreundinnen.rules:267)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:268
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:268:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:269
+    "on gesammelt of cleo_chance_text (spec/heldenhain/10_superfreundinnen.rules:287)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:288
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:288:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:289
     if v_w == 1:
         p_stress_geben(state, v_f, 1)
     elif v_w >= 5:
@@ -1161,8 +1165,8 @@ def t_cleo_chance_text_0(state, v_p, v_f, v_n):
 
 
 def t_flauschi_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of flauschi_text (spec/heldenhain/10_superfreundinnen.rules:273)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:274
+    "on gesammelt of flauschi_text (spec/heldenhain/10_superfreundinnen.rules:293)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:294
     for v_b in [
         c_b
         for c_b in state.zones[5 + v_p]
@@ -1172,32 +1176,32 @@ def t_flauschi_text_0(state, v_p, v_f, v_n):
             and not d_wartezeit(state, c_b)
         )
     ]:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:275
+        # spec: spec/heldenhain/10_superfreundinnen.rules:295
         p_erschoepfen(state, v_b)
-        # spec: spec/heldenhain/10_superfreundinnen.rules:276
+        # spec: spec/heldenhain/10_superfreundinnen.rules:296
         p_heilen(state, v_f, 1)
 
 
 def t_gluecksschwein_trudi_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of gluecksschwein_trudi_text (spec/heldenhain/10_superfreundinnen.rules:284)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:285
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:285:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:286
+    "on gesammelt of gluecksschwein_trudi_text (spec/heldenhain/10_superfreundinnen.rules:304)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:305
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:305:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:306
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
 
 
 def t_ki_sternchen_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_sternchen_text (spec/heldenhain/10_superfreundinnen.rules:299)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:299
+    "on ki_genutzt of ki_sternchen_text (spec/heldenhain/10_superfreundinnen.rules:319)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:319
     activate(state, 5, [v_p, 1], "turn")
 
 
 def t_ki_gluecksrad_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_gluecksrad_text (spec/heldenhain/10_superfreundinnen.rules:302)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:303
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:303:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:304
+    "on ki_genutzt of ki_gluecksrad_text (spec/heldenhain/10_superfreundinnen.rules:322)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:323
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:323:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:324
     if v_w >= 4:
         p_karten_ziehen(state, v_p, 2)
     else:
@@ -1205,67 +1209,67 @@ def t_ki_gluecksrad_text_0(state, v_p, v_k):
 
 
 def t_ki_kompass_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_kompass_text (spec/heldenhain/10_superfreundinnen.rules:311)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:311
+    "on ki_genutzt of ki_kompass_text (spec/heldenhain/10_superfreundinnen.rules:331)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:331
     activate(state, 4, [v_p, 1], "turn")
 
 
 def t_heilamulett_text_0(state, v_p):
-    "on zugbeginn of heilamulett_text (spec/heldenhain/10_superfreundinnen.rules:314)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:315
+    "on zugbeginn of heilamulett_text (spec/heldenhain/10_superfreundinnen.rules:334)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:335
     for v_a in [
         c_a for c_a in state.zones[9 + v_p] if d_ist(state, c_a, E_heilamulett)
     ]:
-        # spec: spec/heldenhain/10_superfreundinnen.rules:316
+        # spec: spec/heldenhain/10_superfreundinnen.rules:336
         for v_f in [c_f for c_f in state.zones[5 + v_p] if d_traegt(state, c_f, v_a)]:
             p_heilen(state, v_f, 1)
 
 
 def t_sternwarte_text_0(state, v_p, v_h):
-    "on hq_genutzt of sternwarte_text (spec/heldenhain/10_superfreundinnen.rules:324)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:325
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:325:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:326
+    "on hq_genutzt of sternwarte_text (spec/heldenhain/10_superfreundinnen.rules:344)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:345
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:345:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:346
     if v_w >= 5:
         p_energie_gewinnen(state, v_p, 1)
 
 
 def t_gluecksmarkt_text_0(state, v_p):
-    "on zugbeginn of gluecksmarkt_text (spec/heldenhain/10_superfreundinnen.rules:336)"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:337
-    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:337:9")
-    # spec: spec/heldenhain/10_superfreundinnen.rules:338
+    "on zugbeginn of gluecksmarkt_text (spec/heldenhain/10_superfreundinnen.rules:356)"
+    # spec: spec/heldenhain/10_superfreundinnen.rules:357
+    v_w = roll(state, 6, "spec/heldenhain/10_superfreundinnen.rules:357:9")
+    # spec: spec/heldenhain/10_superfreundinnen.rules:358
     if v_w == 6:
         p_punkte_gewinnen(state, v_p, 1)
 
 
 def t_professor_null_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of professor_null_text (spec/heldenhain/11_schattenkabinett.rules:207)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:207
+    "on gesammelt of professor_null_text (spec/heldenhain/11_schattenkabinett.rules:220)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:220
     p_punktabzug(state, opponent_of(v_p, 2), 1)
 
 
 def t_baronin_bremse_text_0(state, v_p):
-    "on zugbeginn of baronin_bremse_text (spec/heldenhain/11_schattenkabinett.rules:213)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:214
+    "on zugbeginn of baronin_bremse_text (spec/heldenhain/11_schattenkabinett.rules:226)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:227
     p_punktabzug(state, opponent_of(v_p, 2), 1)
 
 
 def t_fraeulein_frost_text_0(state, v_p, v_f, v_z):
-    "on abgelenkt of fraeulein_frost_text (spec/heldenhain/11_schattenkabinett.rules:221)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:222
+    "on abgelenkt of fraeulein_frost_text (spec/heldenhain/11_schattenkabinett.rules:235)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:236
     activate(state, 1, [v_z, -1, state.counters[8][v_z]], None)
 
 
 def t_zensor_zack_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of zensor_zack_text (spec/heldenhain/11_schattenkabinett.rules:234)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:234
+    "on gesammelt of zensor_zack_text (spec/heldenhain/11_schattenkabinett.rules:249)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:249
     p_zufaellig_abwerfen(state, opponent_of(v_p, 2))
 
 
 def t_rabe_raspel_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of rabe_raspel_text (spec/heldenhain/11_schattenkabinett.rules:237)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:238
+    "on gesammelt of rabe_raspel_text (spec/heldenhain/11_schattenkabinett.rules:252)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:253
     for v_b in [
         c_b
         for c_b in state.zones[5 + v_p]
@@ -1275,70 +1279,70 @@ def t_rabe_raspel_text_0(state, v_p, v_f, v_n):
             and not d_wartezeit(state, c_b)
         )
     ]:
-        # spec: spec/heldenhain/11_schattenkabinett.rules:239
+        # spec: spec/heldenhain/11_schattenkabinett.rules:254
         p_erschoepfen(state, v_b)
-        # spec: spec/heldenhain/11_schattenkabinett.rules:240
+        # spec: spec/heldenhain/11_schattenkabinett.rules:255
         p_punktabzug(state, opponent_of(v_p, 2), 1)
 
 
 def t_schleichkatze_nebel_text_0(state, v_p):
-    "on zugbeginn of schleichkatze_nebel_text (spec/heldenhain/11_schattenkabinett.rules:245)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:245
+    "on zugbeginn of schleichkatze_nebel_text (spec/heldenhain/11_schattenkabinett.rules:260)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:260
     slot = 2 + opponent_of(v_p, 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
 
 
 def t_spitzel_spinne_text_0(state, v_p, v_f, v_z):
-    "on abgelenkt of spitzel_spinne_text (spec/heldenhain/11_schattenkabinett.rules:248)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:248
+    "on abgelenkt of spitzel_spinne_text (spec/heldenhain/11_schattenkabinett.rules:263)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:263
     p_ziehen(state, v_p)
 
 
 def t_ki_stoppuhr_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_stoppuhr_text (spec/heldenhain/11_schattenkabinett.rules:251)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:251
+    "on ki_genutzt of ki_stoppuhr_text (spec/heldenhain/11_schattenkabinett.rules:266)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:267
     activate(state, 4, [opponent_of(v_p, 2), -1], "turn")
 
 
 def t_ki_rechenknecht_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_rechenknecht_text (spec/heldenhain/11_schattenkabinett.rules:257)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:257
+    "on ki_genutzt of ki_rechenknecht_text (spec/heldenhain/11_schattenkabinett.rules:274)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:274
     activate(state, 5, [v_p, 1], "turn")
 
 
 def t_siegelring_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of siegelring_text (spec/heldenhain/11_schattenkabinett.rules:263)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:264
+    "on gesammelt of siegelring_text (spec/heldenhain/11_schattenkabinett.rules:280)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:281
     p_punktabzug(state, opponent_of(v_p, 2), 1)
 
 
 def t_grauer_platz_text_0(state, v_p):
-    "on zugbeginn of grauer_platz_text (spec/heldenhain/11_schattenkabinett.rules:280)"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:280
+    "on zugbeginn of grauer_platz_text (spec/heldenhain/11_schattenkabinett.rules:299)"
+    # spec: spec/heldenhain/11_schattenkabinett.rules:299
     p_punktabzug(state, v_p, 1)
 
 
 def t_paula_pfad_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of paula_pfad_text (spec/heldenhain/12_weggefaehrten.rules:199)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:199
+    "on gesammelt of paula_pfad_text (spec/heldenhain/12_weggefaehrten.rules:211)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:211
     p_punkte_gewinnen(state, v_p, 1)
 
 
 def t_wilma_weitblick_text_0(state, v_p):
-    "on zugbeginn of wilma_weitblick_text (spec/heldenhain/12_weggefaehrten.rules:202)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:202
+    "on zugbeginn of wilma_weitblick_text (spec/heldenhain/12_weggefaehrten.rules:214)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:214
     p_energie_gewinnen(state, v_p, 1)
 
 
 def t_selma_seil_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of selma_seil_text (spec/heldenhain/12_weggefaehrten.rules:205)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:205
+    "on gesammelt of selma_seil_text (spec/heldenhain/12_weggefaehrten.rules:217)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:217
     p_ziehen(state, v_p)
 
 
 def t_pony_polka_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of pony_polka_text (spec/heldenhain/12_weggefaehrten.rules:208)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:209
+    "on gesammelt of pony_polka_text (spec/heldenhain/12_weggefaehrten.rules:220)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:221
     for v_b in [
         c_b
         for c_b in state.zones[5 + v_p]
@@ -1348,37 +1352,37 @@ def t_pony_polka_text_0(state, v_p, v_f, v_n):
             and not d_wartezeit(state, c_b)
         )
     ]:
-        # spec: spec/heldenhain/12_weggefaehrten.rules:210
+        # spec: spec/heldenhain/12_weggefaehrten.rules:222
         p_erschoepfen(state, v_b)
-        # spec: spec/heldenhain/12_weggefaehrten.rules:211
+        # spec: spec/heldenhain/12_weggefaehrten.rules:223
         p_dauerhaft_ausdauer(state, v_f, 1)
 
 
 def t_ki_wanderkarte_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_wanderkarte_text (spec/heldenhain/12_weggefaehrten.rules:219)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:220
+    "on ki_genutzt of ki_wanderkarte_text (spec/heldenhain/12_weggefaehrten.rules:231)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:232
     activate(state, 5, [v_p, 1], "turn")
-    # spec: spec/heldenhain/12_weggefaehrten.rules:221
+    # spec: spec/heldenhain/12_weggefaehrten.rules:233
     if d_mannschaft(state, v_p, 4):
         state.tracks[4] = max(0, min(9, state.tracks[4] + 1))
 
 
 def t_ki_funkgeraet_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_funkgeraet_text (spec/heldenhain/12_weggefaehrten.rules:225)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:225
+    "on ki_genutzt of ki_funkgeraet_text (spec/heldenhain/12_weggefaehrten.rules:237)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:237
     activate(state, 4, [v_p, 1], "turn")
 
 
 def t_ki_lagerfeuer_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_lagerfeuer_text (spec/heldenhain/12_weggefaehrten.rules:228)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:228
+    "on ki_genutzt of ki_lagerfeuer_text (spec/heldenhain/12_weggefaehrten.rules:240)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:240
     for v_f in list(state.zones[5 + v_p]):
         p_heilen(state, v_f, 1)
 
 
 def t_ki_fernglas_text_0(state, v_p, v_k):
-    "on ki_genutzt of ki_fernglas_text (spec/heldenhain/12_weggefaehrten.rules:231)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:232
+    "on ki_genutzt of ki_fernglas_text (spec/heldenhain/12_weggefaehrten.rules:243)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:244
     if d_mannschaft(state, v_p, 3):
         p_karten_ziehen(state, v_p, 2)
     else:
@@ -1386,31 +1390,31 @@ def t_ki_fernglas_text_0(state, v_p, v_k):
 
 
 def t_feldflasche_text_0(state, v_p):
-    "on zugbeginn of feldflasche_text (spec/heldenhain/12_weggefaehrten.rules:236)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:237
+    "on zugbeginn of feldflasche_text (spec/heldenhain/12_weggefaehrten.rules:248)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:249
     for v_a in [
         c_a for c_a in state.zones[9 + v_p] if d_ist(state, c_a, E_feldflasche)
     ]:
-        # spec: spec/heldenhain/12_weggefaehrten.rules:238
+        # spec: spec/heldenhain/12_weggefaehrten.rules:250
         for v_f in [c_f for c_f in state.zones[5 + v_p] if d_traegt(state, c_f, v_a)]:
             p_heilen(state, v_f, 1)
 
 
 def t_gildenhaus_text_0(state, v_p, v_h):
-    "on hq_genutzt of gildenhaus_text (spec/heldenhain/12_weggefaehrten.rules:246)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:246
+    "on hq_genutzt of gildenhaus_text (spec/heldenhain/12_weggefaehrten.rules:258)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:258
     p_ziehen(state, v_p)
 
 
 def t_marktplatz_text_0(state, v_p):
-    "on zugbeginn of marktplatz_text (spec/heldenhain/12_weggefaehrten.rules:252)"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:252
+    "on zugbeginn of marktplatz_text (spec/heldenhain/12_weggefaehrten.rules:264)"
+    # spec: spec/heldenhain/12_weggefaehrten.rules:264
     p_ziehen(state, v_p)
 
 
 def t_diva_dacapo_text_0(state, v_p):
-    "on zugbeginn of diva_dacapo_text (spec/heldenhain/13_purpurpakt.rules:344)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:345
+    "on zugbeginn of diva_dacapo_text (spec/heldenhain/13_purpurpakt.rules:361)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:362
     for v_f in [
         c_f for c_f in state.zones[5 + v_p] if d_ist(state, c_f, E_diva_dacapo)
     ]:
@@ -1418,16 +1422,16 @@ def t_diva_dacapo_text_0(state, v_p):
 
 
 def t_tante_tantieme_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of tante_tantieme_text (spec/heldenhain/13_purpurpakt.rules:357)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:358
+    "on gesammelt of tante_tantieme_text (spec/heldenhain/13_purpurpakt.rules:374)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:375
     p_ziehen(state, v_p)
-    # spec: spec/heldenhain/13_purpurpakt.rules:359
+    # spec: spec/heldenhain/13_purpurpakt.rules:376
     p_stress_geben(state, v_f, 1)
 
 
 def t_elster_elvira_text_0(state, v_p, v_f, v_n):
-    "on gesammelt of elster_elvira_text (spec/heldenhain/13_purpurpakt.rules:363)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:364
+    "on gesammelt of elster_elvira_text (spec/heldenhain/13_purpurpakt.rules:380)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:381
     for v_b in [
         c_b
         for c_b in state.zones[5 + v_p]
@@ -1437,19 +1441,19 @@ def t_elster_elvira_text_0(state, v_p, v_f, v_n):
             and not d_wartezeit(state, c_b)
         )
     ]:
-        # spec: spec/heldenhain/13_purpurpakt.rules:365
+        # spec: spec/heldenhain/13_purpurpakt.rules:382
         p_erschoepfen(state, v_b)
-        # spec: spec/heldenhain/13_purpurpakt.rules:366
+        # spec: spec/heldenhain/13_purpurpakt.rules:383
         p_zufaellig_abwerfen(state, opponent_of(v_p, 2))
 
 
 def t_perlenkette_text_0(state, v_p):
-    "on zugbeginn of perlenkette_text (spec/heldenhain/13_purpurpakt.rules:404)"
-    # spec: spec/heldenhain/13_purpurpakt.rules:405
+    "on zugbeginn of perlenkette_text (spec/heldenhain/13_purpurpakt.rules:421)"
+    # spec: spec/heldenhain/13_purpurpakt.rules:422
     for v_a in [
         c_a for c_a in state.zones[9 + v_p] if d_ist(state, c_a, E_perlenkette)
     ]:
-        # spec: spec/heldenhain/13_purpurpakt.rules:406
+        # spec: spec/heldenhain/13_purpurpakt.rules:423
         for v_f in [c_f for c_f in state.zones[5 + v_p] if d_traegt(state, c_f, v_a)]:
             p_stress_geben(state, v_f, 1)
 
@@ -1468,7 +1472,7 @@ def emit_ausgespielt(state, x0, x1):
         kind = effect[0]
         if kind == 7:  # rabatt
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:132
+            # spec: spec/heldenhain/03_rules.rules:134
             if x0 == args[0] and x1 != args[2]:
                 runs.append((t_rabatt_0, [args[0], args[1], args[2], x0, x1]))
     for function, values in runs:
@@ -1484,57 +1488,57 @@ def emit_gesammelt(state, x0, x1, x2):
         kind = effect[0]
         if kind == 8:  # blitzy_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:244
+            # spec: spec/heldenhain/10_superfreundinnen.rules:264
             if d_ist(state, x1, E_blitzy):
                 runs.append(new_frame(95, [x0, x1, x2]))
         elif kind == 9:  # lena_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:247
+            # spec: spec/heldenhain/10_superfreundinnen.rules:267
             if d_im_feld(state, x0, E_lena) and not d_ist(state, x1, E_lena):
                 runs.append(new_frame(96, [x0, x1, x2]))
         elif kind == 11:  # fee_fortuna_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:256
+            # spec: spec/heldenhain/10_superfreundinnen.rules:276
             if d_ist(state, x1, E_fee_fortuna):
                 runs.append(new_frame(98, [x0, x1, x2]))
         elif kind == 13:  # cleo_chance_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:267
+            # spec: spec/heldenhain/10_superfreundinnen.rules:287
             if d_ist(state, x1, E_cleo_chance):
                 runs.append(new_frame(100, [x0, x1, x2]))
         elif kind == 14:  # flauschi_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:273
+            # spec: spec/heldenhain/10_superfreundinnen.rules:293
             if state.counters[0][x1] > 0 and d_im_feld(state, x0, E_flauschi):
                 runs.append(new_frame(101, [x0, x1, x2]))
         elif kind == 16:  # gluecksschwein_trudi_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:284
+            # spec: spec/heldenhain/10_superfreundinnen.rules:304
             if d_im_feld(state, x0, E_gluecksschwein_trudi):
                 runs.append(new_frame(102, [x0, x1, x2]))
         elif kind == 28:  # professor_null_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:207
+            # spec: spec/heldenhain/11_schattenkabinett.rules:220
             if d_ist(state, x1, E_professor_null):
                 runs.append(new_frame(109, [x0, x1, x2]))
         elif kind == 29:  # graf_grau_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:210
+            # spec: spec/heldenhain/11_schattenkabinett.rules:223
             if d_ist(state, x1, E_graf_grau):
                 runs.append(new_frame(73, [x0, x1, x2]))
         elif kind == 34:  # zensor_zack_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:234
+            # spec: spec/heldenhain/11_schattenkabinett.rules:249
             if d_ist(state, x1, E_zensor_zack):
                 runs.append(new_frame(111, [x0, x1, x2]))
         elif kind == 35:  # rabe_raspel_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:237
+            # spec: spec/heldenhain/11_schattenkabinett.rules:252
             if d_im_feld(state, x0, E_rabe_raspel):
                 runs.append(new_frame(112, [x0, x1, x2]))
         elif kind == 42:  # siegelring_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:263
+            # spec: spec/heldenhain/11_schattenkabinett.rules:280
             if any(
                 d_ist(state, c_a, E_siegelring) and d_traegt(state, x1, c_a)
                 for c_a in state.zones[9 + x0]
@@ -1542,27 +1546,27 @@ def emit_gesammelt(state, x0, x1, x2):
                 runs.append(new_frame(116, [x0, x1, x2]))
         elif kind == 48:  # paula_pfad_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:199
+            # spec: spec/heldenhain/12_weggefaehrten.rules:211
             if d_ist(state, x1, E_paula_pfad) and d_mannschaft(state, x0, 4):
                 runs.append(new_frame(118, [x0, x1, x2]))
         elif kind == 50:  # selma_seil_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:205
+            # spec: spec/heldenhain/12_weggefaehrten.rules:217
             if d_ist(state, x1, E_selma_seil) and d_mannschaft(state, x0, 3):
                 runs.append(new_frame(120, [x0, x1, x2]))
         elif kind == 51:  # pony_polka_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:208
+            # spec: spec/heldenhain/12_weggefaehrten.rules:220
             if d_im_feld(state, x0, E_pony_polka):
                 runs.append(new_frame(121, [x0, x1, x2]))
         elif kind == 64:  # edgar_satzsprung_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:305
+            # spec: spec/heldenhain/13_purpurpakt.rules:320
             if d_ist(state, x1, E_edgar_satzsprung) and len(state.zones[3 + x0]) > 0:
                 runs.append(new_frame(81, [x0, x1, x2]))
         elif kind == 65:  # madame_zugabe_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:311
+            # spec: spec/heldenhain/13_purpurpakt.rules:326
             if (
                 d_ist(state, x1, E_madame_zugabe)
                 and not d_genutzt(state, x1)
@@ -1571,17 +1575,17 @@ def emit_gesammelt(state, x0, x1, x2):
                 runs.append(new_frame(82, [x0, x1, x2]))
         elif kind == 67:  # lord_leihgabe_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:328
+            # spec: spec/heldenhain/13_purpurpakt.rules:343
             if d_ist(state, x1, E_lord_leihgabe):
                 runs.append(new_frame(84, [x0, x1, x2]))
         elif kind == 71:  # tante_tantieme_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:357
+            # spec: spec/heldenhain/13_purpurpakt.rules:374
             if d_ist(state, x1, E_tante_tantieme):
                 runs.append(new_frame(130, [x0, x1, x2]))
         elif kind == 72:  # elster_elvira_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:363
+            # spec: spec/heldenhain/13_purpurpakt.rules:380
             if d_im_feld(state, x0, E_elster_elvira):
                 runs.append(new_frame(131, [x0, x1, x2]))
     # the first trigger runs first: it goes on top
@@ -1598,37 +1602,37 @@ def emit_zugbeginn(state, x0):
         kind = effect[0]
         if kind == 10:  # pia_purzel_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:250
+            # spec: spec/heldenhain/10_superfreundinnen.rules:270
             if d_im_feld(state, x0, E_pia_purzel):
                 runs.append(new_frame(97, [x0]))
         elif kind == 12:  # luzi_lichtblick_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:262
+            # spec: spec/heldenhain/10_superfreundinnen.rules:282
             if d_im_feld(state, x0, E_luzi_lichtblick):
                 runs.append(new_frame(99, [x0]))
         elif kind == 15:  # kater_kuschel_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:281
+            # spec: spec/heldenhain/10_superfreundinnen.rules:301
             if d_im_feld(state, x0, E_kater_kuschel):
                 runs.append(new_frame(68, [x0]))
         elif kind == 22:  # heilamulett_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:314
+            # spec: spec/heldenhain/10_superfreundinnen.rules:334
             if d_im_spiel(state, x0, E_heilamulett):
                 runs.append(new_frame(106, [x0]))
         elif kind == 25:  # blumenwiese_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:330
+            # spec: spec/heldenhain/10_superfreundinnen.rules:350
             if d_schauplatz_liegt(state, E_blumenwiese):
                 runs.append(new_frame(72, [x0]))
         elif kind == 27:  # gluecksmarkt_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:336
+            # spec: spec/heldenhain/10_superfreundinnen.rules:356
             if d_schauplatz_liegt(state, E_gluecksmarkt):
                 runs.append(new_frame(108, [x0]))
         elif kind == 30:  # baronin_bremse_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:213
+            # spec: spec/heldenhain/11_schattenkabinett.rules:226
             if (
                 d_im_feld(state, x0, E_baronin_bremse)
                 and state.tracks[opponent_of(x0, 2)] > state.tracks[x0]
@@ -1636,72 +1640,72 @@ def emit_zugbeginn(state, x0):
                 runs.append(new_frame(110, [x0]))
         elif kind == 33:  # graefin_gaehn_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:226
+            # spec: spec/heldenhain/11_schattenkabinett.rules:240
             if d_im_feld(state, x0, E_graefin_gaehn):
                 runs.append(new_frame(74, [x0] + [UNBOUND] * 1))
         elif kind == 36:  # schleichkatze_nebel_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:245
+            # spec: spec/heldenhain/11_schattenkabinett.rules:260
             if d_im_feld(state, x0, E_schleichkatze_nebel):
                 runs.append(new_frame(113, [x0]))
         elif kind == 46:  # grauer_platz_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:280
+            # spec: spec/heldenhain/11_schattenkabinett.rules:299
             if d_schauplatz_liegt(state, E_grauer_platz) and state.tracks[x0] > 10:
                 runs.append(new_frame(117, [x0]))
         elif kind == 49:  # wilma_weitblick_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:202
+            # spec: spec/heldenhain/12_weggefaehrten.rules:214
             if d_im_feld(state, x0, E_wilma_weitblick) and d_mannschaft(state, x0, 4):
                 runs.append(new_frame(119, [x0]))
         elif kind == 52:  # dachs_dieter_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:216
+            # spec: spec/heldenhain/12_weggefaehrten.rules:228
             if d_im_feld(state, x0, E_dachs_dieter):
                 runs.append(new_frame(79, [x0]))
         elif kind == 57:  # feldflasche_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:236
+            # spec: spec/heldenhain/12_weggefaehrten.rules:248
             if d_im_spiel(state, x0, E_feldflasche):
                 runs.append(new_frame(126, [x0]))
         elif kind == 61:  # marktplatz_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:252
+            # spec: spec/heldenhain/12_weggefaehrten.rules:264
             if d_schauplatz_liegt(state, E_marktplatz) and d_mannschaft(state, x0, 3):
                 runs.append(new_frame(128, [x0]))
         elif kind == 66:  # graefin_gier_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:320
+            # spec: spec/heldenhain/13_purpurpakt.rules:335
             if d_im_feld(state, x0, E_graefin_gier):
                 runs.append(new_frame(83, [x0] + [UNBOUND] * 3))
         elif kind == 68:  # zauberer_zins_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:334
+            # spec: spec/heldenhain/13_purpurpakt.rules:349
             if d_im_feld(state, x0, E_zauberer_zins):
                 runs.append(new_frame(85, [x0] + [UNBOUND] * 3))
         elif kind == 69:  # diva_dacapo_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:344
+            # spec: spec/heldenhain/13_purpurpakt.rules:361
             if d_im_feld(state, x0, E_diva_dacapo):
                 runs.append(new_frame(129, [x0]))
         elif kind == 70:  # wucherin_wanda_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:349
+            # spec: spec/heldenhain/13_purpurpakt.rules:366
             if d_im_feld(state, x0, E_wucherin_wanda) and len(state.zones[3 + x0]) > 0:
                 runs.append(new_frame(86, [x0] + [UNBOUND] * 3))
         elif kind == 73:  # kater_kasse_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:371
+            # spec: spec/heldenhain/13_purpurpakt.rules:388
             if d_im_feld(state, x0, E_kater_kasse) and len(state.zones[3 + x0]) > 0:
                 runs.append(new_frame(87, [x0]))
         elif kind == 78:  # perlenkette_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:404
+            # spec: spec/heldenhain/13_purpurpakt.rules:421
             if d_im_spiel(state, x0, E_perlenkette):
                 runs.append(new_frame(132, [x0]))
         elif kind == 82:  # opernhaus_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:430
+            # spec: spec/heldenhain/13_purpurpakt.rules:447
             if d_schauplatz_liegt(state, E_opernhaus) and len(state.zones[3 + x0]) > 0:
                 runs.append(new_frame(94, [x0]))
     # the first trigger runs first: it goes on top
@@ -1718,14 +1722,14 @@ def emit_abgelenkt(state, x0, x1, x2):
         kind = effect[0]
         if kind == 32:  # fraeulein_frost_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:221
+            # spec: spec/heldenhain/11_schattenkabinett.rules:235
             if d_ist(state, x1, E_fraeulein_frost) and (
                 x2 is not None and state.location[x2] == 5 + opponent_of(x0, 2)
             ):
                 runs.append((t_fraeulein_frost_text_0, [x0, x1, x2]))
         elif kind == 37:  # spitzel_spinne_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:248
+            # spec: spec/heldenhain/11_schattenkabinett.rules:263
             if d_im_feld(state, x0, E_spitzel_spinne):
                 runs.append((t_spitzel_spinne_text_0, [x0, x1, x2]))
     for function, values in runs:
@@ -1747,82 +1751,82 @@ def emit_ki_genutzt(state, x0, x1):
         kind = effect[0]
         if kind == 18:  # ki_sternchen_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:299
+            # spec: spec/heldenhain/10_superfreundinnen.rules:319
             if d_ist(state, x1, E_ki_sternchen):
                 runs.append(new_frame(103, [x0, x1]))
         elif kind == 19:  # ki_gluecksrad_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:302
+            # spec: spec/heldenhain/10_superfreundinnen.rules:322
             if d_ist(state, x1, E_ki_gluecksrad):
                 runs.append(new_frame(104, [x0, x1]))
         elif kind == 20:  # ki_pflaster_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:308
+            # spec: spec/heldenhain/10_superfreundinnen.rules:328
             if d_ist(state, x1, E_ki_pflaster):
                 runs.append(new_frame(70, [x0, x1]))
         elif kind == 21:  # ki_kompass_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:311
+            # spec: spec/heldenhain/10_superfreundinnen.rules:331
             if d_ist(state, x1, E_ki_kompass):
                 runs.append(new_frame(105, [x0, x1]))
         elif kind == 38:  # ki_stoppuhr_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:251
+            # spec: spec/heldenhain/11_schattenkabinett.rules:266
             if d_ist(state, x1, E_ki_stoppuhr):
                 runs.append(new_frame(114, [x0, x1]))
         elif kind == 39:  # ki_fluesterkasten_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:254
+            # spec: spec/heldenhain/11_schattenkabinett.rules:271
             if d_ist(state, x1, E_ki_fluesterkasten):
                 runs.append(new_frame(75, [x0, x1]))
         elif kind == 40:  # ki_rechenknecht_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:257
+            # spec: spec/heldenhain/11_schattenkabinett.rules:274
             if d_ist(state, x1, E_ki_rechenknecht):
                 runs.append(new_frame(115, [x0, x1]))
         elif kind == 41:  # ki_bremsklotz_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:260
+            # spec: spec/heldenhain/11_schattenkabinett.rules:277
             if d_ist(state, x1, E_ki_bremsklotz):
                 runs.append(new_frame(76, [x0, x1]))
         elif kind == 53:  # ki_wanderkarte_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:219
+            # spec: spec/heldenhain/12_weggefaehrten.rules:231
             if d_ist(state, x1, E_ki_wanderkarte):
                 runs.append(new_frame(122, [x0, x1]))
         elif kind == 54:  # ki_funkgeraet_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:225
+            # spec: spec/heldenhain/12_weggefaehrten.rules:237
             if d_ist(state, x1, E_ki_funkgeraet):
                 runs.append(new_frame(123, [x0, x1]))
         elif kind == 55:  # ki_lagerfeuer_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:228
+            # spec: spec/heldenhain/12_weggefaehrten.rules:240
             if d_ist(state, x1, E_ki_lagerfeuer):
                 runs.append(new_frame(124, [x0, x1]))
         elif kind == 56:  # ki_fernglas_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:231
+            # spec: spec/heldenhain/12_weggefaehrten.rules:243
             if d_ist(state, x1, E_ki_fernglas):
                 runs.append(new_frame(125, [x0, x1]))
         elif kind == 74:  # ki_rechenmaschine_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:377
+            # spec: spec/heldenhain/13_purpurpakt.rules:394
             if d_ist(state, x1, E_ki_rechenmaschine):
                 runs.append(new_frame(88, [x0, x1] + [UNBOUND] * 1))
         elif kind == 75:  # ki_preisschild_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:386
+            # spec: spec/heldenhain/13_purpurpakt.rules:403
             if d_ist(state, x1, E_ki_preisschild) and len(state.zones[3 + x0]) > 0:
                 runs.append(new_frame(89, [x0, x1]))
         elif kind == 76:  # ki_spielautomat_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:392
+            # spec: spec/heldenhain/13_purpurpakt.rules:409
             if d_ist(state, x1, E_ki_spielautomat) and len(state.zones[3 + x0]) > 0:
                 runs.append(new_frame(90, [x0, x1]))
         elif kind == 77:  # ki_wechselstube_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:398
+            # spec: spec/heldenhain/13_purpurpakt.rules:415
             if d_ist(state, x1, E_ki_wechselstube):
                 runs.append(new_frame(91, [x0, x1]))
     # the first trigger runs first: it goes on top
@@ -1839,7 +1843,7 @@ def emit_drache_genutzt(state, x0, x1):
         kind = effect[0]
         if kind == 17:  # illusionsdrache_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:290
+            # spec: spec/heldenhain/10_superfreundinnen.rules:310
             if d_ist(state, x1, E_illusionsdrache):
                 runs.append(new_frame(69, [x0, x1] + [UNBOUND] * 1))
     # the first trigger runs first: it goes on top
@@ -1856,42 +1860,42 @@ def emit_hq_genutzt(state, x0, x1):
         kind = effect[0]
         if kind == 23:  # wolkenschloss_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:321
+            # spec: spec/heldenhain/10_superfreundinnen.rules:341
             if d_ist(state, x1, E_wolkenschloss):
                 runs.append(new_frame(71, [x0, x1]))
         elif kind == 24:  # sternwarte_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:324
+            # spec: spec/heldenhain/10_superfreundinnen.rules:344
             if d_ist(state, x1, E_sternwarte):
                 runs.append(new_frame(107, [x0, x1]))
         elif kind == 43:  # aktenarchiv_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:268
+            # spec: spec/heldenhain/11_schattenkabinett.rules:285
             if d_ist(state, x1, E_aktenarchiv):
                 runs.append(new_frame(77, [x0, x1]))
         elif kind == 44:  # kontrollzentrum_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:274
+            # spec: spec/heldenhain/11_schattenkabinett.rules:291
             if d_ist(state, x1, E_kontrollzentrum):
                 runs.append(new_frame(78, [x0, x1]))
         elif kind == 58:  # wachturm_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:243
+            # spec: spec/heldenhain/12_weggefaehrten.rules:255
             if d_ist(state, x1, E_wachturm):
                 runs.append(new_frame(80, [x0, x1]))
         elif kind == 59:  # gildenhaus_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:246
+            # spec: spec/heldenhain/12_weggefaehrten.rules:258
             if d_ist(state, x1, E_gildenhaus) and d_mannschaft(state, x0, 3):
                 runs.append(new_frame(127, [x0, x1]))
         elif kind == 79:  # spielcasino_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:411
+            # spec: spec/heldenhain/13_purpurpakt.rules:428
             if d_ist(state, x1, E_spielcasino):
                 runs.append(new_frame(92, [x0, x1]))
         elif kind == 80:  # pfandhaus_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:419
+            # spec: spec/heldenhain/13_purpurpakt.rules:436
             if d_ist(state, x1, E_pfandhaus):
                 runs.append(new_frame(93, [x0, x1]))
     # the first trigger runs first: it goes on top
@@ -1935,19 +1939,19 @@ def event_done(state, frame):
 
 
 def s_handkarte_abwerfen(state, frame):
-    "procedure handkarte_abwerfen (spec/heldenhain/03_rules.rules:166)"
+    "procedure handkarte_abwerfen (spec/heldenhain/03_rules.rules:174)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:167
+            # spec: spec/heldenhain/03_rules.rules:175
             if len(state.zones[3 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:168
+            # spec: spec/heldenhain/03_rules.rules:176
             player = L[0]
             values = list(state.zones[3 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -1958,13 +1962,13 @@ def s_handkarte_abwerfen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:168:9",
+                "spec/heldenhain/03_rules.rules:176:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:169
+            # spec: spec/heldenhain/03_rules.rules:177
             move_card(state, L[1], 16 + L[0])
             pc = 3
         if pc == 3:
@@ -1973,19 +1977,19 @@ def s_handkarte_abwerfen(state, frame):
 
 
 def s_figur_ins_feld(state, frame):
-    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:275)"
+    "procedure figur_ins_feld (spec/heldenhain/03_rules.rules:283)"
     # L: 0 p, 1 c, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:276
+            # spec: spec/heldenhain/03_rules.rules:284
             if len(state.zones[5 + L[0]]) >= d_feldgroesse(state):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:277
+            # spec: spec/heldenhain/03_rules.rules:285
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -1996,36 +2000,36 @@ def s_figur_ins_feld(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:277:9",
+                "spec/heldenhain/03_rules.rules:285:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:278
+            # spec: spec/heldenhain/03_rules.rules:287
             p_ablegen(state, L[2])
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:280
+            # spec: spec/heldenhain/03_rules.rules:289
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:281
+            # spec: spec/heldenhain/03_rules.rules:290
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:281:5"), 5 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:290:5"), 5 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:282
+            # spec: spec/heldenhain/03_rules.rules:291
             p_wartezeit_setzen(state, L[1], True)
             state.frames.pop()
             return
 
 
 def s_anlegen(state, frame):
-    "procedure anlegen (spec/heldenhain/03_rules.rules:286)"
+    "procedure anlegen (spec/heldenhain/03_rules.rules:295)"
     # L: 0 p, 1 a, 2 h, 3 alt
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:287
+            # spec: spec/heldenhain/03_rules.rules:296
             player = L[0]
             values = [
                 c_h for c_h in state.zones[5 + L[0]] if d_ist_charakter(state, c_h)
@@ -2038,40 +2042,40 @@ def s_anlegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:287:5",
+                "spec/heldenhain/03_rules.rules:296:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:288
+            # spec: spec/heldenhain/03_rules.rules:298
             for L[3] in [
                 c_alt for c_alt in state.zones[9 + L[0]] if d_traegt(state, L[2], c_alt)
             ]:
-                # spec: spec/heldenhain/03_rules.rules:289
+                # spec: spec/heldenhain/03_rules.rules:299
                 p_ablegen_von(state, L[3], L[2])
-                # spec: spec/heldenhain/03_rules.rules:290
+                # spec: spec/heldenhain/03_rules.rules:300
                 move_card(state, L[3], 16 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:292
+            # spec: spec/heldenhain/03_rules.rules:302
             activate(state, 0, [L[1], L[2]], None)
-            # spec: spec/heldenhain/03_rules.rules:293
+            # spec: spec/heldenhain/03_rules.rules:303
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:293:5"), 9 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:303:5"), 9 + L[0]
             )
-            # spec: spec/heldenhain/03_rules.rules:294
+            # spec: spec/heldenhain/03_rules.rules:304
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_karte_ausspielen(state, frame):
-    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:300)"
+    "procedure karte_ausspielen (spec/heldenhain/03_rules.rules:310)"
     # L: 0 p, 1 c, 2 h, 3 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:301
+            # spec: spec/heldenhain/03_rules.rules:311
             log_line(
                 state,
                 " ".join(
@@ -2083,21 +2087,21 @@ def s_karte_ausspielen(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:301:29",
+                                "spec/heldenhain/03_rules.rules:311:29",
                             )
                         ),
                         "aus",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:301:5",
+                "spec/heldenhain/03_rules.rules:311:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:302
+            # spec: spec/heldenhain/03_rules.rules:312
             state.tracks[2 + L[0]] = max(
                 0, min(6, state.tracks[2 + L[0]] - q_kosten(state, L[0], L[1]))
             )
-            # spec: spec/heldenhain/03_rules.rules:303
+            # spec: spec/heldenhain/03_rules.rules:313
             state.vars[4] = L[1]
-            # spec: spec/heldenhain/03_rules.rules:304
+            # spec: spec/heldenhain/03_rules.rules:314
             if d_ist_figur(state, L[1]):
                 pc = 1
             elif d_ist_ki(state, L[1]):
@@ -2111,99 +2115,99 @@ def s_karte_ausspielen(state, frame):
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:305
+            # spec: spec/heldenhain/03_rules.rules:315
             frame[1] = 7
             state.frames.append(new_frame(1, [L[0], L[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/03_rules.rules:307
+            # spec: spec/heldenhain/03_rules.rules:317
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:308
+            # spec: spec/heldenhain/03_rules.rules:318
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:308:9"), 7 + L[0]
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:318:9"), 7 + L[0]
             )
             pc = 7
         if pc == 3:
-            # spec: spec/heldenhain/03_rules.rules:310
+            # spec: spec/heldenhain/03_rules.rules:320
             frame[1] = 7
             state.frames.append(new_frame(2, [L[0], L[1]] + [UNBOUND] * 2))
             return
         if pc == 4:
-            # spec: spec/heldenhain/03_rules.rules:313
+            # spec: spec/heldenhain/03_rules.rules:323
             for L[2] in list(state.zones[11 + L[0]]):
                 move_card(state, L[2], 16 + L[0])
-            # spec: spec/heldenhain/03_rules.rules:314
+            # spec: spec/heldenhain/03_rules.rules:324
             p_zuruecksetzen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:315
+            # spec: spec/heldenhain/03_rules.rules:325
             move_card(
                 state,
-                some_card(L[1], "spec/heldenhain/03_rules.rules:315:9"),
+                some_card(L[1], "spec/heldenhain/03_rules.rules:325:9"),
                 11 + L[0],
             )
-            # spec: spec/heldenhain/03_rules.rules:316
+            # spec: spec/heldenhain/03_rules.rules:326
             p_wartezeit_setzen(state, L[1], True)
             pc = 7
         if pc == 5:
-            # spec: spec/heldenhain/03_rules.rules:319
+            # spec: spec/heldenhain/03_rules.rules:329
             for L[3] in list(state.zones[13]):
                 move_card(state, L[3], 16 + d_besitzer(state, L[3]))
-            # spec: spec/heldenhain/03_rules.rules:320
+            # spec: spec/heldenhain/03_rules.rules:330
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:320:9"), 13
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:330:9"), 13
             )
             pc = 7
         if pc == 6:
-            # spec: spec/heldenhain/03_rules.rules:322
+            # spec: spec/heldenhain/03_rules.rules:332
             move_card(
-                state, some_card(L[1], "spec/heldenhain/03_rules.rules:322:9"), 14
+                state, some_card(L[1], "spec/heldenhain/03_rules.rules:332:9"), 14
             )
             pc = 7
         if pc == 7:
-            # spec: spec/heldenhain/03_rules.rules:324
+            # spec: spec/heldenhain/03_rules.rules:334
             frame[1] = 8
             if resolve_event(
-                state, d_orig(state, L[1]), L[0], "spec/heldenhain/03_rules.rules:324:5"
+                state, d_orig(state, L[1]), L[0], "spec/heldenhain/03_rules.rules:334:5"
             ):
                 return
             pc = 8
         if pc == 8:
-            # spec: spec/heldenhain/03_rules.rules:325
+            # spec: spec/heldenhain/03_rules.rules:335
             emit_ausgespielt(state, L[0], L[1])
-            # spec: spec/heldenhain/03_rules.rules:326
+            # spec: spec/heldenhain/03_rules.rules:336
             if d_ist_aktion(state, L[1]):
-                # spec: spec/heldenhain/03_rules.rules:327
+                # spec: spec/heldenhain/03_rules.rules:337
                 if L[1] is not None and state.location[L[1]] == 14:
                     move_card(
                         state,
-                        some_card(L[1], "spec/heldenhain/03_rules.rules:327:30"),
+                        some_card(L[1], "spec/heldenhain/03_rules.rules:337:30"),
                         16 + L[0],
                     )
-                # spec: spec/heldenhain/03_rules.rules:329
+                # spec: spec/heldenhain/03_rules.rules:339
                 if attr_of(
                     A_beendet_zug,
                     d_orig(state, L[1]),
                     "beendet_zug",
-                    "spec/heldenhain/03_rules.rules:329:12",
+                    "spec/heldenhain/03_rules.rules:339:12",
                 ):
                     state.vars[3] = True
-            # spec: spec/heldenhain/03_rules.rules:331
+            # spec: spec/heldenhain/03_rules.rules:341
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_punkte_sammeln(state, frame):
-    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:342)"
+    "procedure punkte_sammeln (spec/heldenhain/03_rules.rules:352)"
     # L: 0 p, 1 f, 2 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:343
+            # spec: spec/heldenhain/03_rules.rules:353
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:344
+            # spec: spec/heldenhain/03_rules.rules:354
             L[2] = max(0, q_rettung(state, L[1]))
-            # spec: spec/heldenhain/03_rules.rules:345
+            # spec: spec/heldenhain/03_rules.rules:355
             log_line(
                 state,
                 " ".join(
@@ -2215,7 +2219,7 @@ def s_punkte_sammeln(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:345:24",
+                                "spec/heldenhain/03_rules.rules:355:24",
                             )
                         ),
                         "sammelt",
@@ -2223,30 +2227,30 @@ def s_punkte_sammeln(state, frame):
                         "Punkte",
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:345:5",
+                "spec/heldenhain/03_rules.rules:355:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:346
+            # spec: spec/heldenhain/03_rules.rules:356
             p_punkte_gewinnen(state, L[0], L[2])
-            # spec: spec/heldenhain/03_rules.rules:347
+            # spec: spec/heldenhain/03_rules.rules:357
             frame[1] = 1
             if emit_gesammelt(state, L[0], L[1], L[2]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:348
+            # spec: spec/heldenhain/03_rules.rules:358
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_ki_ausfuehren(state, frame):
-    "procedure ki_ausfuehren (spec/heldenhain/03_rules.rules:367)"
+    "procedure ki_ausfuehren (spec/heldenhain/03_rules.rules:377)"
     # L: 0 p, 1 k
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:368
+            # spec: spec/heldenhain/03_rules.rules:378
             log_line(
                 state,
                 " ".join(
@@ -2258,35 +2262,35 @@ def s_ki_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:368:28",
+                                "spec/heldenhain/03_rules.rules:378:28",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:368:5",
+                "spec/heldenhain/03_rules.rules:378:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:369
+            # spec: spec/heldenhain/03_rules.rules:379
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:370
+            # spec: spec/heldenhain/03_rules.rules:380
             frame[1] = 1
             if emit_ki_genutzt(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:371
+            # spec: spec/heldenhain/03_rules.rules:381
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_drache_ausfuehren(state, frame):
-    "procedure drache_ausfuehren (spec/heldenhain/03_rules.rules:373)"
+    "procedure drache_ausfuehren (spec/heldenhain/03_rules.rules:383)"
     # L: 0 p, 1 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:374
+            # spec: spec/heldenhain/03_rules.rules:384
             log_line(
                 state,
                 " ".join(
@@ -2298,35 +2302,35 @@ def s_drache_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:374:28",
+                                "spec/heldenhain/03_rules.rules:384:28",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:374:5",
+                "spec/heldenhain/03_rules.rules:384:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:375
+            # spec: spec/heldenhain/03_rules.rules:385
             p_erschoepfen(state, L[1])
-            # spec: spec/heldenhain/03_rules.rules:376
+            # spec: spec/heldenhain/03_rules.rules:386
             frame[1] = 1
             if emit_drache_genutzt(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:377
+            # spec: spec/heldenhain/03_rules.rules:387
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_hq_ausfuehren(state, frame):
-    "procedure hq_ausfuehren (spec/heldenhain/03_rules.rules:379)"
+    "procedure hq_ausfuehren (spec/heldenhain/03_rules.rules:389)"
     # L: 0 p, 1 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:380
+            # spec: spec/heldenhain/03_rules.rules:390
             log_line(
                 state,
                 " ".join(
@@ -2338,41 +2342,41 @@ def s_hq_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:380:28",
+                                "spec/heldenhain/03_rules.rules:390:28",
                             )
                         ),
                     ]
                 ),
-                "spec/heldenhain/03_rules.rules:380:5",
+                "spec/heldenhain/03_rules.rules:390:5",
             )
-            # spec: spec/heldenhain/03_rules.rules:381
+            # spec: spec/heldenhain/03_rules.rules:391
             p_genutzt_setzen(state, L[1], True)
-            # spec: spec/heldenhain/03_rules.rules:382
+            # spec: spec/heldenhain/03_rules.rules:392
             frame[1] = 1
             if emit_hq_genutzt(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:383
+            # spec: spec/heldenhain/03_rules.rules:393
             p_stress_pruefen(state)
             state.frames.pop()
             return
 
 
 def s_eigene_figur_heilen(state, frame):
-    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:390)"
+    "procedure eigene_figur_heilen (spec/heldenhain/03_rules.rules:400)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:391
+            # spec: spec/heldenhain/03_rules.rules:401
             if any(state.counters[0][c_f] > 0 for c_f in state.zones[5 + L[0]]):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:392
+            # spec: spec/heldenhain/03_rules.rules:402
             player = L[0]
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[0][c_f] > 0
@@ -2385,13 +2389,13 @@ def s_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:392:9",
+                "spec/heldenhain/03_rules.rules:402:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:393
+            # spec: spec/heldenhain/03_rules.rules:403
             p_heilen(state, L[2], L[1])
             pc = 3
         if pc == 3:
@@ -2400,13 +2404,13 @@ def s_eigene_figur_heilen(state, frame):
 
 
 def s_andere_eigene_figur_heilen(state, frame):
-    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:396)"
+    "procedure andere_eigene_figur_heilen (spec/heldenhain/03_rules.rules:406)"
     # L: 0 p, 1 selbst, 2 n, 3 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:397
+            # spec: spec/heldenhain/03_rules.rules:407
             if any(
                 c_f != L[1] and state.counters[0][c_f] > 0
                 for c_f in state.zones[5 + L[0]]
@@ -2415,7 +2419,7 @@ def s_andere_eigene_figur_heilen(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:398
+            # spec: spec/heldenhain/03_rules.rules:408
             player = L[0]
             values = [
                 c_f
@@ -2430,13 +2434,13 @@ def s_andere_eigene_figur_heilen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:398:9",
+                "spec/heldenhain/03_rules.rules:408:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[3] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:399
+            # spec: spec/heldenhain/03_rules.rules:410
             p_heilen(state, L[3], L[2])
             pc = 3
         if pc == 3:
@@ -2445,19 +2449,19 @@ def s_andere_eigene_figur_heilen(state, frame):
 
 
 def s_eigene_figur_einsatz_bis_zugende(state, frame):
-    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:402)"
+    "procedure eigene_figur_einsatz_bis_zugende (spec/heldenhain/03_rules.rules:413)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:403
+            # spec: spec/heldenhain/03_rules.rules:414
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:404
+            # spec: spec/heldenhain/03_rules.rules:415
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2468,13 +2472,13 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:404:9",
+                "spec/heldenhain/03_rules.rules:415:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:405
+            # spec: spec/heldenhain/03_rules.rules:416
             p_bis_zugende_einsatz(state, L[2], L[1])
             pc = 3
         if pc == 3:
@@ -2483,13 +2487,13 @@ def s_eigene_figur_einsatz_bis_zugende(state, frame):
 
 
 def s_gegnerische_figur_sperren(state, frame):
-    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:410)"
+    "procedure gegnerische_figur_sperren (spec/heldenhain/03_rules.rules:421)"
     # L: 0 p, 1 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:411
+            # spec: spec/heldenhain/03_rules.rules:422
             if any(
                 d_bereit(state, c_z) for c_z in state.zones[5 + opponent_of(L[0], 2)]
             ):
@@ -2497,7 +2501,7 @@ def s_gegnerische_figur_sperren(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:412
+            # spec: spec/heldenhain/03_rules.rules:423
             player = L[0]
             values = [
                 c_z
@@ -2512,13 +2516,13 @@ def s_gegnerische_figur_sperren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:412:9",
+                "spec/heldenhain/03_rules.rules:423:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:413
+            # spec: spec/heldenhain/03_rules.rules:425
             p_sperren(state, L[1])
             pc = 3
         if pc == 3:
@@ -2527,19 +2531,19 @@ def s_gegnerische_figur_sperren(state, frame):
 
 
 def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
-    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:416)"
+    "procedure gegnerischen_einsatz_bis_zugende_senken (spec/heldenhain/03_rules.rules:428)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:417
+            # spec: spec/heldenhain/03_rules.rules:429
             if len(state.zones[5 + opponent_of(L[0], 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:418
+            # spec: spec/heldenhain/03_rules.rules:430
             player = L[0]
             values = list(state.zones[5 + opponent_of(L[0], 2)])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2550,13 +2554,13 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:418:9",
+                "spec/heldenhain/03_rules.rules:430:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:419
+            # spec: spec/heldenhain/03_rules.rules:431
             p_bis_zugende_einsatz(state, L[2], -L[1])
             pc = 3
         if pc == 3:
@@ -2565,19 +2569,19 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
 
 
 def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
-    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:423)"
+    "procedure gegnerischen_einsatz_dauerhaft_senken (spec/heldenhain/03_rules.rules:435)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:424
+            # spec: spec/heldenhain/03_rules.rules:436
             if len(state.zones[5 + opponent_of(L[0], 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:425
+            # spec: spec/heldenhain/03_rules.rules:437
             player = L[0]
             values = list(state.zones[5 + opponent_of(L[0], 2)])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2588,13 +2592,13 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:425:9",
+                "spec/heldenhain/03_rules.rules:437:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:426
+            # spec: spec/heldenhain/03_rules.rules:438
             activate(state, 1, [L[2], -L[1], state.counters[8][L[2]]], None)
             pc = 3
         if pc == 3:
@@ -2603,19 +2607,19 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
 
 
 def s_gegnerischer_figur_stress_geben(state, frame):
-    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:429)"
+    "procedure gegnerischer_figur_stress_geben (spec/heldenhain/03_rules.rules:441)"
     # L: 0 p, 1 n, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:430
+            # spec: spec/heldenhain/03_rules.rules:442
             if len(state.zones[5 + opponent_of(L[0], 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:431
+            # spec: spec/heldenhain/03_rules.rules:443
             player = L[0]
             values = list(state.zones[5 + opponent_of(L[0], 2)])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2626,13 +2630,13 @@ def s_gegnerischer_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:431:9",
+                "spec/heldenhain/03_rules.rules:443:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:432
+            # spec: spec/heldenhain/03_rules.rules:444
             p_stress_geben(state, L[2], L[1])
             pc = 3
         if pc == 3:
@@ -2641,19 +2645,19 @@ def s_gegnerischer_figur_stress_geben(state, frame):
 
 
 def s_eigener_figur_stress_geben(state, frame):
-    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:435)"
+    "procedure eigener_figur_stress_geben (spec/heldenhain/03_rules.rules:447)"
     # L: 0 p, 1 n, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/03_rules.rules:436
+            # spec: spec/heldenhain/03_rules.rules:448
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/03_rules.rules:437
+            # spec: spec/heldenhain/03_rules.rules:449
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2664,13 +2668,13 @@ def s_eigener_figur_stress_geben(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/03_rules.rules:437:9",
+                "spec/heldenhain/03_rules.rules:449:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/03_rules.rules:438
+            # spec: spec/heldenhain/03_rules.rules:450
             p_stress_geben(state, L[2], L[1])
             pc = 3
         if pc == 3:
@@ -2846,7 +2850,6 @@ def s_zugbeginn_ausfuehren(state, frame):
                     )
                     > 0
                 ):
-                    # spec: spec/heldenhain/04_turn.rules:73
                     for L[1] in list(state.zones[5 + L[0]]):
                         p_heilen(
                             state,
@@ -2855,18 +2858,18 @@ def s_zugbeginn_ausfuehren(state, frame):
                                 A_heilung,
                                 d_orig(state, L[3]),
                                 "heilung",
-                                "spec/heldenhain/04_turn.rules:73:42",
+                                "spec/heldenhain/04_turn.rules:72:63",
                             ),
                         )
-            # spec: spec/heldenhain/04_turn.rules:76
+            # spec: spec/heldenhain/04_turn.rules:74
             frame[1] = 1
             if emit_zugbeginn(state, L[0]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/heldenhain/04_turn.rules:77
+            # spec: spec/heldenhain/04_turn.rules:75
             p_stress_pruefen(state)
-            # spec: spec/heldenhain/04_turn.rules:79
+            # spec: spec/heldenhain/04_turn.rules:77
             if not (L[0] == state.vars[1] and state.tracks[5 + L[0]] == 1):
                 p_ziehen(state, L[0])
             state.frames.pop()
@@ -2874,24 +2877,24 @@ def s_zugbeginn_ausfuehren(state, frame):
 
 
 def s_zugende_ausfuehren(state, frame):
-    "procedure zugende_ausfuehren (spec/heldenhain/04_turn.rules:84)"
+    "procedure zugende_ausfuehren (spec/heldenhain/04_turn.rules:82)"
     # L: 0 p, 1 c, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/04_turn.rules:85
+            # spec: spec/heldenhain/04_turn.rules:83
             expire(state, "turn")
-            # spec: spec/heldenhain/04_turn.rules:86
+            # spec: spec/heldenhain/04_turn.rules:84
             p_stress_pruefen(state)
-            # spec: spec/heldenhain/04_turn.rules:87
+            # spec: spec/heldenhain/04_turn.rules:85
             pc = 1
         if pc == 1:
             if not len(state.zones[3 + L[0]]) > d_handlimit(state):
                 pc = 3
                 continue
-            tick(state, "while", "spec/heldenhain/04_turn.rules:87:5")
-            # spec: spec/heldenhain/04_turn.rules:88
+            tick(state, "while", "spec/heldenhain/04_turn.rules:85:5")
+            # spec: spec/heldenhain/04_turn.rules:86
             player = L[0]
             values = list(state.zones[3 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2902,18 +2905,18 @@ def s_zugende_ausfuehren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:88:9",
+                "spec/heldenhain/04_turn.rules:86:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:89
+            # spec: spec/heldenhain/04_turn.rules:87
             move_card(state, L[1], 16 + L[0])
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/heldenhain/04_turn.rules:91
+            # spec: spec/heldenhain/04_turn.rules:89
             for L[2] in [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[4][c_f] > 0
             ]:
@@ -2923,25 +2926,25 @@ def s_zugende_ausfuehren(state, frame):
 
 
 def s_zug_spielen(state, frame):
-    "phase zug_spielen (spec/heldenhain/04_turn.rules:94)"
-    # L: 0 p, 1 c, 2 h, 3 f, 4 z, 5 k, 6 d, 7 items and 8 index of the loop at line 112, 9 items and 10 index of the loop at line 135
+    "phase zug_spielen (spec/heldenhain/04_turn.rules:92)"
+    # L: 0 p, 1 c, 2 h, 3 f, 4 z, 5 k, 6 d, 7 items and 8 index of the loop at line 111, 9 items and 10 index of the loop at line 135
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/04_turn.rules:95
+            # spec: spec/heldenhain/04_turn.rules:93
             L[0] = state.vars[0]
-            # spec: spec/heldenhain/04_turn.rules:96
+            # spec: spec/heldenhain/04_turn.rules:94
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 1))
-            # spec: spec/heldenhain/04_turn.rules:97
+            # spec: spec/heldenhain/04_turn.rules:95
             state.tracks[7] = max(0, min(9999, state.tracks[7] + 1))
-            # spec: spec/heldenhain/04_turn.rules:98
+            # spec: spec/heldenhain/04_turn.rules:96
             state.vars[2] = True
-            # spec: spec/heldenhain/04_turn.rules:99
+            # spec: spec/heldenhain/04_turn.rules:97
             state.vars[3] = False
-            # spec: spec/heldenhain/04_turn.rules:100
+            # spec: spec/heldenhain/04_turn.rules:98
             state.tracks[4] = max(0, min(9, state.params["action_points"]))
-            # spec: spec/heldenhain/04_turn.rules:101
+            # spec: spec/heldenhain/04_turn.rules:99
             log_line(
                 state,
                 " ".join(
@@ -2957,9 +2960,9 @@ def s_zug_spielen(state, frame):
                         ")",
                     ]
                 ),
-                "spec/heldenhain/04_turn.rules:101:5",
+                "spec/heldenhain/04_turn.rules:99:5",
             )
-            # spec: spec/heldenhain/04_turn.rules:102
+            # spec: spec/heldenhain/04_turn.rules:100
             frame[1] = 1
             state.frames.append(new_frame(18, [L[0]] + [UNBOUND] * 3))
             return
@@ -2967,8 +2970,8 @@ def s_zug_spielen(state, frame):
             if not not state.vars[3]:
                 pc = 19
                 continue
-            tick(state, "while", "spec/heldenhain/04_turn.rules:104:5")
-            # spec: spec/heldenhain/04_turn.rules:105
+            tick(state, "while", "spec/heldenhain/04_turn.rules:102:5")
+            # spec: spec/heldenhain/04_turn.rules:103
             player = L[0]
             offered = []
             if any(
@@ -3022,7 +3025,7 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/04_turn.rules:105:9",
+                "spec/heldenhain/04_turn.rules:103:9",
             )
             frame[1] = 2
             return
@@ -3045,7 +3048,7 @@ def s_zug_spielen(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/heldenhain/04_turn.rules:107
+            # spec: spec/heldenhain/04_turn.rules:106
             player = L[0]
             values = [
                 c_c
@@ -3060,18 +3063,18 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:107:17",
+                "spec/heldenhain/04_turn.rules:106:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[1] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:108
+            # spec: spec/heldenhain/04_turn.rules:107
             frame[1] = 1
             state.frames.append(new_frame(3, [L[0], L[1]] + [UNBOUND] * 2))
             return
         if pc == 5:
-            # spec: spec/heldenhain/04_turn.rules:112
+            # spec: spec/heldenhain/04_turn.rules:111
             L[7] = [
                 c_h
                 for c_h in state.zones[11 + L[0]]
@@ -3092,7 +3095,7 @@ def s_zug_spielen(state, frame):
             pc = 6
             continue
         if pc == 8:
-            # spec: spec/heldenhain/04_turn.rules:116
+            # spec: spec/heldenhain/04_turn.rules:115
             player = L[0]
             values = [
                 c_f
@@ -3107,20 +3110,20 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:116:17",
+                "spec/heldenhain/04_turn.rules:115:17",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[3] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:117
+            # spec: spec/heldenhain/04_turn.rules:116
             p_aktion_beginnen(state)
-            # spec: spec/heldenhain/04_turn.rules:118
+            # spec: spec/heldenhain/04_turn.rules:117
             frame[1] = 1
             state.frames.append(new_frame(4, [L[0], L[3]] + [UNBOUND] * 1))
             return
         if pc == 10:
-            # spec: spec/heldenhain/04_turn.rules:122
+            # spec: spec/heldenhain/04_turn.rules:121
             player = L[0]
             values = [
                 c_f
@@ -3135,13 +3138,13 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:122:17",
+                "spec/heldenhain/04_turn.rules:121:17",
             )
             frame[1] = 11
             return
         if pc == 11:
             L[3] = frame[3]
-            # spec: spec/heldenhain/04_turn.rules:123
+            # spec: spec/heldenhain/04_turn.rules:122
             player = L[0]
             values = [
                 c_z
@@ -3156,7 +3159,7 @@ def s_zug_spielen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/04_turn.rules:123:17",
+                "spec/heldenhain/04_turn.rules:122:17",
             )
             frame[1] = 12
             return
@@ -3233,15 +3236,15 @@ def s_zug_spielen(state, frame):
 
 
 def s_preis_handkarte_anbieten(state, frame):
-    "procedure preis_handkarte_anbieten (spec/heldenhain/13_purpurpakt.rules:282)"
+    "procedure preis_handkarte_anbieten (spec/heldenhain/13_purpurpakt.rules:297)"
     # L: 0 p, 1 frage
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:283
-            log_line(state, text_of(L[1]), "spec/heldenhain/13_purpurpakt.rules:283:5")
-            # spec: spec/heldenhain/13_purpurpakt.rules:284
+            # spec: spec/heldenhain/13_purpurpakt.rules:298
+            log_line(state, text_of(L[1]), "spec/heldenhain/13_purpurpakt.rules:298:5")
+            # spec: spec/heldenhain/13_purpurpakt.rules:299
             player = L[0]
             offered = []
             if len(state.zones[3 + L[0]]) > 0:
@@ -3257,7 +3260,7 @@ def s_preis_handkarte_anbieten(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:284:5",
+                "spec/heldenhain/13_purpurpakt.rules:299:5",
             )
             frame[1] = 1
             return
@@ -3270,16 +3273,16 @@ def s_preis_handkarte_anbieten(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:286
+            # spec: spec/heldenhain/13_purpurpakt.rules:301
             frame[1] = 3
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:287
+            # spec: spec/heldenhain/13_purpurpakt.rules:302
             state.vars[5] = True
             pc = 5
         if pc == 4:
-            # spec: spec/heldenhain/13_purpurpakt.rules:289
+            # spec: spec/heldenhain/13_purpurpakt.rules:304
             state.vars[5] = False
             pc = 5
         if pc == 5:
@@ -3288,15 +3291,15 @@ def s_preis_handkarte_anbieten(state, frame):
 
 
 def s_preis_stress_anbieten(state, frame):
-    "procedure preis_stress_anbieten (spec/heldenhain/13_purpurpakt.rules:293)"
+    "procedure preis_stress_anbieten (spec/heldenhain/13_purpurpakt.rules:308)"
     # L: 0 p, 1 f, 2 frage
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:294
-            log_line(state, text_of(L[2]), "spec/heldenhain/13_purpurpakt.rules:294:5")
-            # spec: spec/heldenhain/13_purpurpakt.rules:295
+            # spec: spec/heldenhain/13_purpurpakt.rules:309
+            log_line(state, text_of(L[2]), "spec/heldenhain/13_purpurpakt.rules:309:5")
+            # spec: spec/heldenhain/13_purpurpakt.rules:310
             player = L[0]
             offered = []
             offered.append(0)
@@ -3311,19 +3314,19 @@ def s_preis_stress_anbieten(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:295:5",
+                "spec/heldenhain/13_purpurpakt.rules:310:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:297
+                # spec: spec/heldenhain/13_purpurpakt.rules:312
                 p_stress_geben(state, L[1], 1)
-                # spec: spec/heldenhain/13_purpurpakt.rules:298
+                # spec: spec/heldenhain/13_purpurpakt.rules:313
                 state.vars[5] = True
             elif k == 1:
-                # spec: spec/heldenhain/13_purpurpakt.rules:300
+                # spec: spec/heldenhain/13_purpurpakt.rules:315
                 state.vars[5] = False
             state.frames.pop()
             return
@@ -3382,13 +3385,13 @@ def sev_roxy(state, frame):
 
 
 def sev_ronja_regenbogen(state, frame):
-    "event of ronja_regenbogen (spec/heldenhain/10_superfreundinnen.rules:66)"
+    "event of ronja_regenbogen (spec/heldenhain/10_superfreundinnen.rules:71)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:67
+            # spec: spec/heldenhain/10_superfreundinnen.rules:72
             if any(
                 c_f != state.vars[4] and d_erschoepft(state, c_f)
                 for c_f in state.zones[5 + L[0]]
@@ -3397,7 +3400,7 @@ def sev_ronja_regenbogen(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:68
+            # spec: spec/heldenhain/10_superfreundinnen.rules:73
             player = L[0]
             values = [
                 c_f
@@ -3412,13 +3415,13 @@ def sev_ronja_regenbogen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:68:13",
+                "spec/heldenhain/10_superfreundinnen.rules:73:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:69
+            # spec: spec/heldenhain/10_superfreundinnen.rules:75
             p_aufrichten(state, L[2])
             pc = 3
         if pc == 3:
@@ -3427,31 +3430,31 @@ def sev_ronja_regenbogen(state, frame):
 
 
 def sev_eule_elsa(state, frame):
-    "event of eule_elsa (spec/heldenhain/10_superfreundinnen.rules:87)"
+    "event of eule_elsa (spec/heldenhain/10_superfreundinnen.rules:94)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:88
+    # spec: spec/heldenhain/10_superfreundinnen.rules:95
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/10_superfreundinnen.rules:89
+    # spec: spec/heldenhain/10_superfreundinnen.rules:96
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_zweite_chance(state, frame):
-    "event of zweite_chance (spec/heldenhain/10_superfreundinnen.rules:125)"
+    "event of zweite_chance (spec/heldenhain/10_superfreundinnen.rules:132)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:126
+            # spec: spec/heldenhain/10_superfreundinnen.rules:133
             if any(d_erschoepft(state, c_f) for c_f in state.zones[5 + L[0]]):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:127
+            # spec: spec/heldenhain/10_superfreundinnen.rules:134
             player = L[0]
             values = [c_f for c_f in state.zones[5 + L[0]] if d_erschoepft(state, c_f)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3462,13 +3465,13 @@ def sev_zweite_chance(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:127:13",
+                "spec/heldenhain/10_superfreundinnen.rules:134:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:128
+            # spec: spec/heldenhain/10_superfreundinnen.rules:135
             p_aufrichten(state, L[2])
             pc = 3
         if pc == 3:
@@ -3477,47 +3480,47 @@ def sev_zweite_chance(state, frame):
 
 
 def sev_sonnenstrahl(state, frame):
-    "event of sonnenstrahl (spec/heldenhain/10_superfreundinnen.rules:137)"
+    "event of sonnenstrahl (spec/heldenhain/10_superfreundinnen.rules:144)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:138
+            # spec: spec/heldenhain/10_superfreundinnen.rules:145
             frame[1] = 1
             state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:139
+            # spec: spec/heldenhain/10_superfreundinnen.rules:146
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_schutzengel(state, frame):
-    "event of schutzengel (spec/heldenhain/10_superfreundinnen.rules:148)"
+    "event of schutzengel (spec/heldenhain/10_superfreundinnen.rules:155)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:148
+    # spec: spec/heldenhain/10_superfreundinnen.rules:155
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 3] + [UNBOUND] * 1))
     return
 
 
 def sev_gluecksbringer(state, frame):
-    "event of gluecksbringer (spec/heldenhain/10_superfreundinnen.rules:152)"
+    "event of gluecksbringer (spec/heldenhain/10_superfreundinnen.rules:159)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:153
+            # spec: spec/heldenhain/10_superfreundinnen.rules:160
             if any(d_ist_charakter(state, c_f) for c_f in state.zones[5 + L[0]]):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:154
+            # spec: spec/heldenhain/10_superfreundinnen.rules:161
             player = L[0]
             values = [
                 c_f for c_f in state.zones[5 + L[0]] if d_ist_charakter(state, c_f)
@@ -3530,13 +3533,13 @@ def sev_gluecksbringer(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:154:13",
+                "spec/heldenhain/10_superfreundinnen.rules:161:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:155
+            # spec: spec/heldenhain/10_superfreundinnen.rules:163
             p_bis_zugende_rettung(state, L[2], 2)
             pc = 3
         if pc == 3:
@@ -3545,29 +3548,29 @@ def sev_gluecksbringer(state, frame):
 
 
 def sev_tapferes_herz(state, frame):
-    "event of tapferes_herz (spec/heldenhain/10_superfreundinnen.rules:168)"
+    "event of tapferes_herz (spec/heldenhain/10_superfreundinnen.rules:182)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:168
+    # spec: spec/heldenhain/10_superfreundinnen.rules:182
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_sternschnuppe(state, frame):
-    "event of sternschnuppe (spec/heldenhain/10_superfreundinnen.rules:172)"
+    "event of sternschnuppe (spec/heldenhain/10_superfreundinnen.rules:186)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:173
+            # spec: spec/heldenhain/10_superfreundinnen.rules:187
             if len(state.zones[16 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:174
+            # spec: spec/heldenhain/10_superfreundinnen.rules:188
             player = L[0]
             values = list(state.zones[16 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3578,13 +3581,13 @@ def sev_sternschnuppe(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:174:13",
+                "spec/heldenhain/10_superfreundinnen.rules:188:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:175
+            # spec: spec/heldenhain/10_superfreundinnen.rules:189
             move_card(state, L[2], 3 + L[0])
             pc = 3
         if pc == 3:
@@ -3593,19 +3596,19 @@ def sev_sternschnuppe(state, frame):
 
 
 def sev_heilkraeuter(state, frame):
-    "event of heilkraeuter (spec/heldenhain/10_superfreundinnen.rules:181)"
+    "event of heilkraeuter (spec/heldenhain/10_superfreundinnen.rules:195)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:182
+            # spec: spec/heldenhain/10_superfreundinnen.rules:196
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:183
+            # spec: spec/heldenhain/10_superfreundinnen.rules:197
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3616,15 +3619,15 @@ def sev_heilkraeuter(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:183:13",
+                "spec/heldenhain/10_superfreundinnen.rules:197:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:184
+            # spec: spec/heldenhain/10_superfreundinnen.rules:198
             p_heilen(state, L[2], 2)
-            # spec: spec/heldenhain/10_superfreundinnen.rules:185
+            # spec: spec/heldenhain/10_superfreundinnen.rules:199
             p_dauerhaft_ausdauer(state, L[2], 1)
             pc = 3
         if pc == 3:
@@ -3633,19 +3636,19 @@ def sev_heilkraeuter(state, frame):
 
 
 def sev_rueckzug_ins_baumhaus(state, frame):
-    "event of rueckzug_ins_baumhaus (spec/heldenhain/10_superfreundinnen.rules:191)"
+    "event of rueckzug_ins_baumhaus (spec/heldenhain/10_superfreundinnen.rules:205)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:192
+            # spec: spec/heldenhain/10_superfreundinnen.rules:206
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:193
+            # spec: spec/heldenhain/10_superfreundinnen.rules:207
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3656,13 +3659,13 @@ def sev_rueckzug_ins_baumhaus(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:193:13",
+                "spec/heldenhain/10_superfreundinnen.rules:207:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:194
+            # spec: spec/heldenhain/10_superfreundinnen.rules:208
             p_auf_die_hand(state, L[2])
             pc = 3
         if pc == 3:
@@ -3671,117 +3674,117 @@ def sev_rueckzug_ins_baumhaus(state, frame):
 
 
 def sev_lady_stillstand(state, frame):
-    "event of lady_stillstand (spec/heldenhain/11_schattenkabinett.rules:15)"
+    "event of lady_stillstand (spec/heldenhain/11_schattenkabinett.rules:16)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:15
+    # spec: spec/heldenhain/11_schattenkabinett.rules:16
     state.frames.pop()
     state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_samt(state, frame):
-    "event of samt (spec/heldenhain/11_schattenkabinett.rules:21)"
+    "event of samt (spec/heldenhain/11_schattenkabinett.rules:22)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:21
+    # spec: spec/heldenhain/11_schattenkabinett.rules:22
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_leutnant_lahm(state, frame):
-    "event of leutnant_lahm (spec/heldenhain/11_schattenkabinett.rules:52)"
+    "event of leutnant_lahm (spec/heldenhain/11_schattenkabinett.rules:58)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:52
+    # spec: spec/heldenhain/11_schattenkabinett.rules:58
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_stillstand(state, frame):
-    "event of stillstand (spec/heldenhain/11_schattenkabinett.rules:86)"
+    "event of stillstand (spec/heldenhain/11_schattenkabinett.rules:94)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:86
+    # spec: spec/heldenhain/11_schattenkabinett.rules:94
     state.frames.pop()
     state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_laehmende_rede(state, frame):
-    "event of laehmende_rede (spec/heldenhain/11_schattenkabinett.rules:90)"
+    "event of laehmende_rede (spec/heldenhain/11_schattenkabinett.rules:98)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:91
+            # spec: spec/heldenhain/11_schattenkabinett.rules:99
             frame[1] = 1
             state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:92
+            # spec: spec/heldenhain/11_schattenkabinett.rules:100
             state.frames.pop()
             state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_buerokratie(state, frame):
-    "event of buerokratie (spec/heldenhain/11_schattenkabinett.rules:104)"
+    "event of buerokratie (spec/heldenhain/11_schattenkabinett.rules:112)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:104
+    # spec: spec/heldenhain/11_schattenkabinett.rules:112
     state.frames.pop()
     state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_kaltes_schweigen(state, frame):
-    "event of kaltes_schweigen (spec/heldenhain/11_schattenkabinett.rules:108)"
+    "event of kaltes_schweigen (spec/heldenhain/11_schattenkabinett.rules:116)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:108
+    # spec: spec/heldenhain/11_schattenkabinett.rules:116
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_intrige(state, frame):
-    "event of intrige (spec/heldenhain/11_schattenkabinett.rules:111)"
+    "event of intrige (spec/heldenhain/11_schattenkabinett.rules:120)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:111
+    # spec: spec/heldenhain/11_schattenkabinett.rules:120
     state.frames.pop()
     state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_eiserne_disziplin(state, frame):
-    "event of eiserne_disziplin (spec/heldenhain/11_schattenkabinett.rules:152)"
+    "event of eiserne_disziplin (spec/heldenhain/11_schattenkabinett.rules:161)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:152
+    # spec: spec/heldenhain/11_schattenkabinett.rules:161
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_kalte_schulter(state, frame):
-    "event of kalte_schulter (spec/heldenhain/11_schattenkabinett.rules:156)"
+    "event of kalte_schulter (spec/heldenhain/11_schattenkabinett.rules:165)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:157
+            # spec: spec/heldenhain/11_schattenkabinett.rules:166
             if len(state.zones[5 + opponent_of(L[0], 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:158
+            # spec: spec/heldenhain/11_schattenkabinett.rules:167
             player = L[0]
             values = list(state.zones[5 + opponent_of(L[0], 2)])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3792,13 +3795,13 @@ def sev_kalte_schulter(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/11_schattenkabinett.rules:158:13",
+                "spec/heldenhain/11_schattenkabinett.rules:167:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:159
+            # spec: spec/heldenhain/11_schattenkabinett.rules:169
             p_auf_die_hand(state, L[2])
             pc = 3
         if pc == 3:
@@ -3807,19 +3810,19 @@ def sev_kalte_schulter(state, frame):
 
 
 def sev_theo_treu(state, frame):
-    "event of theo_treu (spec/heldenhain/12_weggefaehrten.rules:40)"
+    "event of theo_treu (spec/heldenhain/12_weggefaehrten.rules:43)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:41
+            # spec: spec/heldenhain/12_weggefaehrten.rules:44
             if any(c_f != state.vars[4] for c_f in state.zones[5 + L[0]]):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:42
+            # spec: spec/heldenhain/12_weggefaehrten.rules:45
             player = L[0]
             values = [c_f for c_f in state.zones[5 + L[0]] if c_f != state.vars[4]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3830,13 +3833,13 @@ def sev_theo_treu(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:42:13",
+                "spec/heldenhain/12_weggefaehrten.rules:45:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:43
+            # spec: spec/heldenhain/12_weggefaehrten.rules:47
             p_dauerhaft_ausdauer(state, L[2], 1)
             pc = 3
         if pc == 3:
@@ -3845,39 +3848,39 @@ def sev_theo_treu(state, frame):
 
 
 def sev_lagerpause(state, frame):
-    "event of lagerpause (spec/heldenhain/12_weggefaehrten.rules:99)"
+    "event of lagerpause (spec/heldenhain/12_weggefaehrten.rules:104)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:99
+    # spec: spec/heldenhain/12_weggefaehrten.rules:104
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_heldenmut(state, frame):
-    "event of heldenmut (spec/heldenhain/12_weggefaehrten.rules:113)"
+    "event of heldenmut (spec/heldenhain/12_weggefaehrten.rules:119)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:113
+    # spec: spec/heldenhain/12_weggefaehrten.rules:119
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_rettungsaktion(state, frame):
-    "event of rettungsaktion (spec/heldenhain/12_weggefaehrten.rules:117)"
+    "event of rettungsaktion (spec/heldenhain/12_weggefaehrten.rules:123)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:118
+            # spec: spec/heldenhain/12_weggefaehrten.rules:124
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:119
+            # spec: spec/heldenhain/12_weggefaehrten.rules:125
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3888,46 +3891,46 @@ def sev_rettungsaktion(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:119:13",
+                "spec/heldenhain/12_weggefaehrten.rules:125:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:120
+            # spec: spec/heldenhain/12_weggefaehrten.rules:126
             p_auf_die_hand(state, L[2])
             pc = 3
         if pc == 3:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:122
+            # spec: spec/heldenhain/12_weggefaehrten.rules:128
             p_ziehen(state, L[0])
             state.frames.pop()
             return
 
 
 def sev_festes_band(state, frame):
-    "event of festes_band (spec/heldenhain/12_weggefaehrten.rules:127)"
+    "event of festes_band (spec/heldenhain/12_weggefaehrten.rules:133)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:127
+    # spec: spec/heldenhain/12_weggefaehrten.rules:133
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_mutprobe(state, frame):
-    "event of mutprobe (spec/heldenhain/12_weggefaehrten.rules:156)"
+    "event of mutprobe (spec/heldenhain/12_weggefaehrten.rules:163)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:157
+            # spec: spec/heldenhain/12_weggefaehrten.rules:164
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/12_weggefaehrten.rules:158
+            # spec: spec/heldenhain/12_weggefaehrten.rules:165
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3938,13 +3941,13 @@ def sev_mutprobe(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/12_weggefaehrten.rules:158:13",
+                "spec/heldenhain/12_weggefaehrten.rules:165:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:159
+            # spec: spec/heldenhain/12_weggefaehrten.rules:166
             p_dauerhaft_einsatz(state, L[2], 1)
             pc = 3
         if pc == 3:
@@ -3953,15 +3956,15 @@ def sev_mutprobe(state, frame):
 
 
 def sev_rico_rueckprall(state, frame):
-    "event of rico_rueckprall (spec/heldenhain/13_purpurpakt.rules:20)"
+    "event of rico_rueckprall (spec/heldenhain/13_purpurpakt.rules:22)"
     # L: 0 you, 1 this, 2 rico
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:21
+            # spec: spec/heldenhain/13_purpurpakt.rules:23
             L[2] = state.vars[4]
-            # spec: spec/heldenhain/13_purpurpakt.rules:22
+            # spec: spec/heldenhain/13_purpurpakt.rules:24
             player = L[0]
             offered = []
             offered.append(0)
@@ -3976,16 +3979,16 @@ def sev_rico_rueckprall(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:22:9",
+                "spec/heldenhain/13_purpurpakt.rules:24:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:24
+                # spec: spec/heldenhain/13_purpurpakt.rules:26
                 p_stress_geben(state, L[2], 1)
-                # spec: spec/heldenhain/13_purpurpakt.rules:25
+                # spec: spec/heldenhain/13_purpurpakt.rules:27
                 p_bis_zugende_einsatz(state, L[2], 2)
             elif k == 1:
                 pass
@@ -3994,15 +3997,15 @@ def sev_rico_rueckprall(state, frame):
 
 
 def sev_baron_blutdruck(state, frame):
-    "event of baron_blutdruck (spec/heldenhain/13_purpurpakt.rules:35)"
+    "event of baron_blutdruck (spec/heldenhain/13_purpurpakt.rules:38)"
     # L: 0 you, 1 this, 2 baron
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:36
+            # spec: spec/heldenhain/13_purpurpakt.rules:39
             L[2] = state.vars[4]
-            # spec: spec/heldenhain/13_purpurpakt.rules:37
+            # spec: spec/heldenhain/13_purpurpakt.rules:40
             player = L[0]
             offered = []
             offered.append(0)
@@ -4019,16 +4022,16 @@ def sev_baron_blutdruck(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:37:9",
+                "spec/heldenhain/13_purpurpakt.rules:40:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:39
+                # spec: spec/heldenhain/13_purpurpakt.rules:42
                 p_stress_geben(state, L[2], 2)
-                # spec: spec/heldenhain/13_purpurpakt.rules:40
+                # spec: spec/heldenhain/13_purpurpakt.rules:43
                 p_karten_ziehen(state, L[0], 2)
             elif k == 1:
                 pass
@@ -4037,13 +4040,13 @@ def sev_baron_blutdruck(state, frame):
 
 
 def sev_herr_handel(state, frame):
-    "event of herr_handel (spec/heldenhain/13_purpurpakt.rules:50)"
+    "event of herr_handel (spec/heldenhain/13_purpurpakt.rules:53)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:51
+            # spec: spec/heldenhain/13_purpurpakt.rules:54
             player = L[0]
             offered = []
             if len(state.zones[3 + L[0]]) > 0:
@@ -4059,7 +4062,7 @@ def sev_herr_handel(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:51:9",
+                "spec/heldenhain/13_purpurpakt.rules:54:9",
             )
             frame[1] = 1
             return
@@ -4072,12 +4075,12 @@ def sev_herr_handel(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:53
+            # spec: spec/heldenhain/13_purpurpakt.rules:56
             frame[1] = 3
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:54
+            # spec: spec/heldenhain/13_purpurpakt.rules:57
             p_energie_gewinnen(state, L[0], 2)
             pc = 4
         if pc == 4:
@@ -4086,27 +4089,27 @@ def sev_herr_handel(state, frame):
 
 
 def sev_jongleur_jupp(state, frame):
-    "event of jongleur_jupp (spec/heldenhain/13_purpurpakt.rules:68)"
+    "event of jongleur_jupp (spec/heldenhain/13_purpurpakt.rules:73)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:69
+    # spec: spec/heldenhain/13_purpurpakt.rules:74
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:70
+    # spec: spec/heldenhain/13_purpurpakt.rules:75
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_magier_mehrwert(state, frame):
-    "event of magier_mehrwert (spec/heldenhain/13_purpurpakt.rules:83)"
+    "event of magier_mehrwert (spec/heldenhain/13_purpurpakt.rules:92)"
     # L: 0 you, 1 this, 2 magier
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:84
+            # spec: spec/heldenhain/13_purpurpakt.rules:93
             L[2] = state.vars[4]
-            # spec: spec/heldenhain/13_purpurpakt.rules:85
+            # spec: spec/heldenhain/13_purpurpakt.rules:94
             player = L[0]
             offered = []
             offered.append(0)
@@ -4123,16 +4126,16 @@ def sev_magier_mehrwert(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:85:9",
+                "spec/heldenhain/13_purpurpakt.rules:94:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/heldenhain/13_purpurpakt.rules:87
+                # spec: spec/heldenhain/13_purpurpakt.rules:96
                 p_stress_geben(state, L[2], 1)
-                # spec: spec/heldenhain/13_purpurpakt.rules:88
+                # spec: spec/heldenhain/13_purpurpakt.rules:97
                 p_energie_gewinnen(state, L[0], 1)
             elif k == 1:
                 pass
@@ -4141,72 +4144,72 @@ def sev_magier_mehrwert(state, frame):
 
 
 def sev_teurer_spass(state, frame):
-    "event of teurer_spass (spec/heldenhain/13_purpurpakt.rules:129)"
+    "event of teurer_spass (spec/heldenhain/13_purpurpakt.rules:139)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:130
+            # spec: spec/heldenhain/13_purpurpakt.rules:140
             frame[1] = 1
             state.frames.append(new_frame(15, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:131
+            # spec: spec/heldenhain/13_purpurpakt.rules:141
             p_punkte_gewinnen(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_tauschgeschaeft(state, frame):
-    "event of tauschgeschaeft (spec/heldenhain/13_purpurpakt.rules:140)"
+    "event of tauschgeschaeft (spec/heldenhain/13_purpurpakt.rules:150)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:141
+            # spec: spec/heldenhain/13_purpurpakt.rules:151
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:142
+            # spec: spec/heldenhain/13_purpurpakt.rules:152
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:143
+            # spec: spec/heldenhain/13_purpurpakt.rules:153
             p_karten_ziehen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_ausverkauf(state, frame):
-    "event of ausverkauf (spec/heldenhain/13_purpurpakt.rules:148)"
+    "event of ausverkauf (spec/heldenhain/13_purpurpakt.rules:158)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:149
+            # spec: spec/heldenhain/13_purpurpakt.rules:159
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:150
+            # spec: spec/heldenhain/13_purpurpakt.rules:160
             p_punktabzug(state, opponent_of(L[0], 2), 2)
             state.frames.pop()
             return
 
 
 def sev_zugabe(state, frame):
-    "event of zugabe (spec/heldenhain/13_purpurpakt.rules:155)"
+    "event of zugabe (spec/heldenhain/13_purpurpakt.rules:165)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:156
+            # spec: spec/heldenhain/13_purpurpakt.rules:166
             if any(
                 d_ist_charakter(state, c_f)
                 and d_erschoepft(state, c_f)
@@ -4217,7 +4220,7 @@ def sev_zugabe(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:157
+            # spec: spec/heldenhain/13_purpurpakt.rules:167
             player = L[0]
             values = [
                 c_f
@@ -4236,15 +4239,15 @@ def sev_zugabe(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:157:13",
+                "spec/heldenhain/13_purpurpakt.rules:167:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:158
+            # spec: spec/heldenhain/13_purpurpakt.rules:169
             p_aufrichten(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:159
+            # spec: spec/heldenhain/13_purpurpakt.rules:170
             p_stress_geben(state, L[2], 1)
             pc = 3
         if pc == 3:
@@ -4253,39 +4256,39 @@ def sev_zugabe(state, frame):
 
 
 def sev_wechselgeld(state, frame):
-    "event of wechselgeld (spec/heldenhain/13_purpurpakt.rules:165)"
+    "event of wechselgeld (spec/heldenhain/13_purpurpakt.rules:176)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:166
+    # spec: spec/heldenhain/13_purpurpakt.rules:177
     p_energie_gewinnen(state, L[0], 1)
-    # spec: spec/heldenhain/13_purpurpakt.rules:167
+    # spec: spec/heldenhain/13_purpurpakt.rules:178
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/13_purpurpakt.rules:168
+    # spec: spec/heldenhain/13_purpurpakt.rules:179
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_lockangebot(state, frame):
-    "event of lockangebot (spec/heldenhain/13_purpurpakt.rules:186)"
+    "event of lockangebot (spec/heldenhain/13_purpurpakt.rules:198)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:187
+    # spec: spec/heldenhain/13_purpurpakt.rules:199
     p_karten_ziehen(state, L[0], 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:188
+    # spec: spec/heldenhain/13_purpurpakt.rules:200
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_blutgeld(state, frame):
-    "event of blutgeld (spec/heldenhain/13_purpurpakt.rules:193)"
+    "event of blutgeld (spec/heldenhain/13_purpurpakt.rules:205)"
     # L: 0 you, 1 this, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:194
+            # spec: spec/heldenhain/13_purpurpakt.rules:206
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4296,58 +4299,58 @@ def sev_blutgeld(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:194:9",
+                "spec/heldenhain/13_purpurpakt.rules:206:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:195
+            # spec: spec/heldenhain/13_purpurpakt.rules:207
             p_ausscheiden(state, L[2])
-            # spec: spec/heldenhain/13_purpurpakt.rules:196
+            # spec: spec/heldenhain/13_purpurpakt.rules:208
             p_punkte_gewinnen(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def sev_preisexplosion(state, frame):
-    "event of preisexplosion (spec/heldenhain/13_purpurpakt.rules:201)"
+    "event of preisexplosion (spec/heldenhain/13_purpurpakt.rules:213)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:202
+    # spec: spec/heldenhain/13_purpurpakt.rules:214
     p_punktabzug(state, opponent_of(L[0], 2), 2)
-    # spec: spec/heldenhain/13_purpurpakt.rules:203
+    # spec: spec/heldenhain/13_purpurpakt.rules:215
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_vertragsbruch(state, frame):
-    "event of vertragsbruch (spec/heldenhain/13_purpurpakt.rules:208)"
+    "event of vertragsbruch (spec/heldenhain/13_purpurpakt.rules:220)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:209
+            # spec: spec/heldenhain/13_purpurpakt.rules:221
             frame[1] = 1
             state.frames.append(new_frame(14, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:210
+            # spec: spec/heldenhain/13_purpurpakt.rules:222
             state.frames.pop()
             state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
             return
 
 
 def sev_hinterlist(state, frame):
-    "event of hinterlist (spec/heldenhain/13_purpurpakt.rules:222)"
+    "event of hinterlist (spec/heldenhain/13_purpurpakt.rules:234)"
     # L: 0 you, 1 this, 2 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:223
+            # spec: spec/heldenhain/13_purpurpakt.rules:235
             if any(
                 d_erschoepft(state, c_z)
                 for c_z in state.zones[5 + opponent_of(L[0], 2)]
@@ -4356,7 +4359,7 @@ def sev_hinterlist(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:224
+            # spec: spec/heldenhain/13_purpurpakt.rules:236
             player = L[0]
             values = [
                 c_z
@@ -4371,13 +4374,13 @@ def sev_hinterlist(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:224:13",
+                "spec/heldenhain/13_purpurpakt.rules:236:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:225
+            # spec: spec/heldenhain/13_purpurpakt.rules:238
             p_stress_geben(state, L[2], 1)
             pc = 3
         if pc == 3:
@@ -4386,61 +4389,61 @@ def sev_hinterlist(state, frame):
 
 
 def sev_kredit(state, frame):
-    "event of kredit (spec/heldenhain/13_purpurpakt.rules:230)"
+    "event of kredit (spec/heldenhain/13_purpurpakt.rules:243)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:231
+            # spec: spec/heldenhain/13_purpurpakt.rules:244
             p_energie_gewinnen(state, L[0], 3)
-            # spec: spec/heldenhain/13_purpurpakt.rules:232
+            # spec: spec/heldenhain/13_purpurpakt.rules:245
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:233
+            # spec: spec/heldenhain/13_purpurpakt.rules:246
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_letzte_rate(state, frame):
-    "event of letzte_rate (spec/heldenhain/13_purpurpakt.rules:238)"
+    "event of letzte_rate (spec/heldenhain/13_purpurpakt.rules:251)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:239
+            # spec: spec/heldenhain/13_purpurpakt.rules:252
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:240
+            # spec: spec/heldenhain/13_purpurpakt.rules:253
             p_punkte_gewinnen(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def st_kater_kuschel_text_0(state, frame):
-    "on zugbeginn of kater_kuschel_text (spec/heldenhain/10_superfreundinnen.rules:281)"
+    "on zugbeginn of kater_kuschel_text (spec/heldenhain/10_superfreundinnen.rules:301)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:281
+    # spec: spec/heldenhain/10_superfreundinnen.rules:301
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def st_illusionsdrache_text_0(state, frame):
-    "on drache_genutzt of illusionsdrache_text (spec/heldenhain/10_superfreundinnen.rules:290)"
+    "on drache_genutzt of illusionsdrache_text (spec/heldenhain/10_superfreundinnen.rules:310)"
     # L: 0 p, 1 d, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:291
+            # spec: spec/heldenhain/10_superfreundinnen.rules:311
             if any(
                 c_f != L[1] and d_erschoepft(state, c_f)
                 for c_f in state.zones[5 + L[0]]
@@ -4449,7 +4452,7 @@ def st_illusionsdrache_text_0(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/10_superfreundinnen.rules:292
+            # spec: spec/heldenhain/10_superfreundinnen.rules:312
             player = L[0]
             values = [
                 c_f
@@ -4464,15 +4467,15 @@ def st_illusionsdrache_text_0(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/10_superfreundinnen.rules:292:13",
+                "spec/heldenhain/10_superfreundinnen.rules:312:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:293
+            # spec: spec/heldenhain/10_superfreundinnen.rules:313
             p_aufrichten(state, L[2])
-            # spec: spec/heldenhain/10_superfreundinnen.rules:294
+            # spec: spec/heldenhain/10_superfreundinnen.rules:314
             p_heilen(state, L[2], 1)
             pc = 3
         if pc == 3:
@@ -4481,53 +4484,53 @@ def st_illusionsdrache_text_0(state, frame):
 
 
 def st_ki_pflaster_text_0(state, frame):
-    "on ki_genutzt of ki_pflaster_text (spec/heldenhain/10_superfreundinnen.rules:308)"
+    "on ki_genutzt of ki_pflaster_text (spec/heldenhain/10_superfreundinnen.rules:328)"
     # L: 0 p, 1 k
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:308
+    # spec: spec/heldenhain/10_superfreundinnen.rules:328
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def st_wolkenschloss_text_0(state, frame):
-    "on hq_genutzt of wolkenschloss_text (spec/heldenhain/10_superfreundinnen.rules:321)"
+    "on hq_genutzt of wolkenschloss_text (spec/heldenhain/10_superfreundinnen.rules:341)"
     # L: 0 p, 1 h
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:321
+    # spec: spec/heldenhain/10_superfreundinnen.rules:341
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def st_blumenwiese_text_0(state, frame):
-    "on zugbeginn of blumenwiese_text (spec/heldenhain/10_superfreundinnen.rules:330)"
+    "on zugbeginn of blumenwiese_text (spec/heldenhain/10_superfreundinnen.rules:350)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:330
+    # spec: spec/heldenhain/10_superfreundinnen.rules:350
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def st_graf_grau_text_0(state, frame):
-    "on gesammelt of graf_grau_text (spec/heldenhain/11_schattenkabinett.rules:210)"
+    "on gesammelt of graf_grau_text (spec/heldenhain/11_schattenkabinett.rules:223)"
     # L: 0 p, 1 f, 2 n
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:210
+    # spec: spec/heldenhain/11_schattenkabinett.rules:223
     state.frames.pop()
     state.frames.append(new_frame(13, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def st_graefin_gaehn_text_0(state, frame):
-    "on zugbeginn of graefin_gaehn_text (spec/heldenhain/11_schattenkabinett.rules:226)"
+    "on zugbeginn of graefin_gaehn_text (spec/heldenhain/11_schattenkabinett.rules:240)"
     # L: 0 p, 1 z
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:227
+            # spec: spec/heldenhain/11_schattenkabinett.rules:241
             if any(
                 d_erschoepft(state, c_z)
                 for c_z in state.zones[5 + opponent_of(L[0], 2)]
@@ -4536,7 +4539,7 @@ def st_graefin_gaehn_text_0(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/11_schattenkabinett.rules:228
+            # spec: spec/heldenhain/11_schattenkabinett.rules:242
             player = L[0]
             values = [
                 c_z
@@ -4551,13 +4554,13 @@ def st_graefin_gaehn_text_0(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/11_schattenkabinett.rules:228:13",
+                "spec/heldenhain/11_schattenkabinett.rules:242:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:229
+            # spec: spec/heldenhain/11_schattenkabinett.rules:244
             p_stress_geben(state, L[1], 1)
             pc = 3
         if pc == 3:
@@ -4566,75 +4569,75 @@ def st_graefin_gaehn_text_0(state, frame):
 
 
 def st_ki_fluesterkasten_text_0(state, frame):
-    "on ki_genutzt of ki_fluesterkasten_text (spec/heldenhain/11_schattenkabinett.rules:254)"
+    "on ki_genutzt of ki_fluesterkasten_text (spec/heldenhain/11_schattenkabinett.rules:271)"
     # L: 0 p, 1 k
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:254
+    # spec: spec/heldenhain/11_schattenkabinett.rules:271
     state.frames.pop()
     state.frames.append(new_frame(10, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def st_ki_bremsklotz_text_0(state, frame):
-    "on ki_genutzt of ki_bremsklotz_text (spec/heldenhain/11_schattenkabinett.rules:260)"
+    "on ki_genutzt of ki_bremsklotz_text (spec/heldenhain/11_schattenkabinett.rules:277)"
     # L: 0 p, 1 k
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:260
+    # spec: spec/heldenhain/11_schattenkabinett.rules:277
     state.frames.pop()
     state.frames.append(new_frame(11, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def st_aktenarchiv_text_0(state, frame):
-    "on hq_genutzt of aktenarchiv_text (spec/heldenhain/11_schattenkabinett.rules:268)"
+    "on hq_genutzt of aktenarchiv_text (spec/heldenhain/11_schattenkabinett.rules:285)"
     # L: 0 p, 1 h
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:269
+    # spec: spec/heldenhain/11_schattenkabinett.rules:286
     p_ziehen(state, L[0])
-    # spec: spec/heldenhain/11_schattenkabinett.rules:270
+    # spec: spec/heldenhain/11_schattenkabinett.rules:287
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def st_kontrollzentrum_text_0(state, frame):
-    "on hq_genutzt of kontrollzentrum_text (spec/heldenhain/11_schattenkabinett.rules:274)"
+    "on hq_genutzt of kontrollzentrum_text (spec/heldenhain/11_schattenkabinett.rules:291)"
     # L: 0 p, 1 h
     L = frame[2]
-    # spec: spec/heldenhain/11_schattenkabinett.rules:274
+    # spec: spec/heldenhain/11_schattenkabinett.rules:292
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def st_dachs_dieter_text_0(state, frame):
-    "on zugbeginn of dachs_dieter_text (spec/heldenhain/12_weggefaehrten.rules:216)"
+    "on zugbeginn of dachs_dieter_text (spec/heldenhain/12_weggefaehrten.rules:228)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:216
+    # spec: spec/heldenhain/12_weggefaehrten.rules:228
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def st_wachturm_text_0(state, frame):
-    "on hq_genutzt of wachturm_text (spec/heldenhain/12_weggefaehrten.rules:243)"
+    "on hq_genutzt of wachturm_text (spec/heldenhain/12_weggefaehrten.rules:255)"
     # L: 0 p, 1 h
     L = frame[2]
-    # spec: spec/heldenhain/12_weggefaehrten.rules:243
+    # spec: spec/heldenhain/12_weggefaehrten.rules:255
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def st_edgar_satzsprung_text_0(state, frame):
-    "on gesammelt of edgar_satzsprung_text (spec/heldenhain/13_purpurpakt.rules:305)"
+    "on gesammelt of edgar_satzsprung_text (spec/heldenhain/13_purpurpakt.rules:320)"
     # L: 0 p, 1 f, 2 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:306
+            # spec: spec/heldenhain/13_purpurpakt.rules:321
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -4643,7 +4646,7 @@ def st_edgar_satzsprung_text_0(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:307
+            # spec: spec/heldenhain/13_purpurpakt.rules:322
             if state.vars[5]:
                 p_punkte_gewinnen(state, L[0], 1)
             state.frames.pop()
@@ -4651,13 +4654,13 @@ def st_edgar_satzsprung_text_0(state, frame):
 
 
 def st_madame_zugabe_text_0(state, frame):
-    "on gesammelt of madame_zugabe_text (spec/heldenhain/13_purpurpakt.rules:311)"
+    "on gesammelt of madame_zugabe_text (spec/heldenhain/13_purpurpakt.rules:326)"
     # L: 0 p, 1 f, 2 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:312
+            # spec: spec/heldenhain/13_purpurpakt.rules:327
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -4667,24 +4670,24 @@ def st_madame_zugabe_text_0(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:313
+            # spec: spec/heldenhain/13_purpurpakt.rules:328
             if state.vars[5]:
-                # spec: spec/heldenhain/13_purpurpakt.rules:314
+                # spec: spec/heldenhain/13_purpurpakt.rules:329
                 p_genutzt_setzen(state, L[1], True)
-                # spec: spec/heldenhain/13_purpurpakt.rules:315
+                # spec: spec/heldenhain/13_purpurpakt.rules:330
                 p_aufrichten(state, L[1])
             state.frames.pop()
             return
 
 
 def st_graefin_gier_text_0(state, frame):
-    "on zugbeginn of graefin_gier_text (spec/heldenhain/13_purpurpakt.rules:320)"
-    # L: 0 p, 1 f, 2 items and 3 index of the loop at line 321
+    "on zugbeginn of graefin_gier_text (spec/heldenhain/13_purpurpakt.rules:335)"
+    # L: 0 p, 1 f, 2 items and 3 index of the loop at line 336
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:321
+            # spec: spec/heldenhain/13_purpurpakt.rules:336
             L[2] = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
@@ -4697,14 +4700,14 @@ def st_graefin_gier_text_0(state, frame):
                 pc = 3
                 continue
             L[1] = L[2][L[3]]
-            # spec: spec/heldenhain/13_purpurpakt.rules:322
+            # spec: spec/heldenhain/13_purpurpakt.rules:337
             frame[1] = 2
             state.frames.append(
                 new_frame(22, [L[0], L[1], "Gräfin Gier: 1 Stress für 1 Energie?"])
             )
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:323
+            # spec: spec/heldenhain/13_purpurpakt.rules:338
             if state.vars[5]:
                 p_energie_gewinnen(state, L[0], 1)
             L[3] = L[3] + 1
@@ -4716,13 +4719,13 @@ def st_graefin_gier_text_0(state, frame):
 
 
 def st_lord_leihgabe_text_0(state, frame):
-    "on gesammelt of lord_leihgabe_text (spec/heldenhain/13_purpurpakt.rules:328)"
+    "on gesammelt of lord_leihgabe_text (spec/heldenhain/13_purpurpakt.rules:343)"
     # L: 0 p, 1 f, 2 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:329
+            # spec: spec/heldenhain/13_purpurpakt.rules:344
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -4731,7 +4734,7 @@ def st_lord_leihgabe_text_0(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:330
+            # spec: spec/heldenhain/13_purpurpakt.rules:345
             if state.vars[5]:
                 p_punkte_gewinnen(state, L[0], 1)
             state.frames.pop()
@@ -4739,13 +4742,13 @@ def st_lord_leihgabe_text_0(state, frame):
 
 
 def st_zauberer_zins_text_0(state, frame):
-    "on zugbeginn of zauberer_zins_text (spec/heldenhain/13_purpurpakt.rules:334)"
-    # L: 0 p, 1 f, 2 items and 3 index of the loop at line 335
+    "on zugbeginn of zauberer_zins_text (spec/heldenhain/13_purpurpakt.rules:349)"
+    # L: 0 p, 1 f, 2 items and 3 index of the loop at line 350
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:335
+            # spec: spec/heldenhain/13_purpurpakt.rules:350
             L[2] = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
@@ -4758,7 +4761,7 @@ def st_zauberer_zins_text_0(state, frame):
                 pc = 6
                 continue
             L[1] = L[2][L[3]]
-            # spec: spec/heldenhain/13_purpurpakt.rules:336
+            # spec: spec/heldenhain/13_purpurpakt.rules:351
             player = L[0]
             offered = []
             if len(state.zones[3 + L[0]]) > 0:
@@ -4776,7 +4779,7 @@ def st_zauberer_zins_text_0(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/heldenhain/13_purpurpakt.rules:336:13",
+                "spec/heldenhain/13_purpurpakt.rules:351:13",
             )
             frame[1] = 2
             return
@@ -4789,12 +4792,12 @@ def st_zauberer_zins_text_0(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/heldenhain/13_purpurpakt.rules:337
+            # spec: spec/heldenhain/13_purpurpakt.rules:353
             frame[1] = 5
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 4:
-            # spec: spec/heldenhain/13_purpurpakt.rules:338
+            # spec: spec/heldenhain/13_purpurpakt.rules:355
             p_stress_geben(state, L[1], 1)
             pc = 5
         if pc == 5:
@@ -4807,13 +4810,13 @@ def st_zauberer_zins_text_0(state, frame):
 
 
 def st_wucherin_wanda_text_0(state, frame):
-    "on zugbeginn of wucherin_wanda_text (spec/heldenhain/13_purpurpakt.rules:349)"
-    # L: 0 p, 1 f, 2 items and 3 index of the loop at line 350
+    "on zugbeginn of wucherin_wanda_text (spec/heldenhain/13_purpurpakt.rules:366)"
+    # L: 0 p, 1 f, 2 items and 3 index of the loop at line 367
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:350
+            # spec: spec/heldenhain/13_purpurpakt.rules:367
             L[2] = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
@@ -4826,7 +4829,7 @@ def st_wucherin_wanda_text_0(state, frame):
                 pc = 3
                 continue
             L[1] = L[2][L[3]]
-            # spec: spec/heldenhain/13_purpurpakt.rules:351
+            # spec: spec/heldenhain/13_purpurpakt.rules:368
             frame[1] = 2
             state.frames.append(
                 new_frame(
@@ -4836,7 +4839,7 @@ def st_wucherin_wanda_text_0(state, frame):
             )
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:352
+            # spec: spec/heldenhain/13_purpurpakt.rules:369
             if state.vars[5]:
                 p_bis_zugende_einsatz(state, L[1], 2)
             L[3] = L[3] + 1
@@ -4848,20 +4851,20 @@ def st_wucherin_wanda_text_0(state, frame):
 
 
 def st_kater_kasse_text_0(state, frame):
-    "on zugbeginn of kater_kasse_text (spec/heldenhain/13_purpurpakt.rules:371)"
+    "on zugbeginn of kater_kasse_text (spec/heldenhain/13_purpurpakt.rules:388)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:372
+            # spec: spec/heldenhain/13_purpurpakt.rules:389
             frame[1] = 1
             state.frames.append(
                 new_frame(21, [L[0], "Kater Kasse: 1 Handkarte für 1 Energie?"])
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:373
+            # spec: spec/heldenhain/13_purpurpakt.rules:390
             if state.vars[5]:
                 p_energie_gewinnen(state, L[0], 1)
             state.frames.pop()
@@ -4869,19 +4872,19 @@ def st_kater_kasse_text_0(state, frame):
 
 
 def st_ki_rechenmaschine_text_0(state, frame):
-    "on ki_genutzt of ki_rechenmaschine_text (spec/heldenhain/13_purpurpakt.rules:377)"
+    "on ki_genutzt of ki_rechenmaschine_text (spec/heldenhain/13_purpurpakt.rules:394)"
     # L: 0 p, 1 k, 2 f
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:378
+            # spec: spec/heldenhain/13_purpurpakt.rules:395
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:379
+            # spec: spec/heldenhain/13_purpurpakt.rules:396
             player = L[0]
             values = list(state.zones[5 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4892,15 +4895,15 @@ def st_ki_rechenmaschine_text_0(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/heldenhain/13_purpurpakt.rules:379:13",
+                "spec/heldenhain/13_purpurpakt.rules:396:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/heldenhain/13_purpurpakt.rules:380
+            # spec: spec/heldenhain/13_purpurpakt.rules:397
             p_bis_zugende_einsatz(state, L[2], 2)
-            # spec: spec/heldenhain/13_purpurpakt.rules:381
+            # spec: spec/heldenhain/13_purpurpakt.rules:398
             p_stress_geben(state, L[2], 1)
             pc = 3
         if pc == 3:
@@ -4909,13 +4912,13 @@ def st_ki_rechenmaschine_text_0(state, frame):
 
 
 def st_ki_preisschild_text_0(state, frame):
-    "on ki_genutzt of ki_preisschild_text (spec/heldenhain/13_purpurpakt.rules:386)"
+    "on ki_genutzt of ki_preisschild_text (spec/heldenhain/13_purpurpakt.rules:403)"
     # L: 0 p, 1 k
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:387
+            # spec: spec/heldenhain/13_purpurpakt.rules:404
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -4925,7 +4928,7 @@ def st_ki_preisschild_text_0(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:388
+            # spec: spec/heldenhain/13_purpurpakt.rules:405
             if state.vars[5]:
                 activate(state, 5, [L[0], 1], "turn")
             state.frames.pop()
@@ -4933,20 +4936,20 @@ def st_ki_preisschild_text_0(state, frame):
 
 
 def st_ki_spielautomat_text_0(state, frame):
-    "on ki_genutzt of ki_spielautomat_text (spec/heldenhain/13_purpurpakt.rules:392)"
+    "on ki_genutzt of ki_spielautomat_text (spec/heldenhain/13_purpurpakt.rules:409)"
     # L: 0 p, 1 k
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:393
+            # spec: spec/heldenhain/13_purpurpakt.rules:410
             frame[1] = 1
             state.frames.append(
                 new_frame(21, [L[0], "KI Spielautomat: 1 Handkarte für 2 Karten?"])
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:394
+            # spec: spec/heldenhain/13_purpurpakt.rules:411
             if state.vars[5]:
                 p_karten_ziehen(state, L[0], 2)
             state.frames.pop()
@@ -4954,36 +4957,36 @@ def st_ki_spielautomat_text_0(state, frame):
 
 
 def st_ki_wechselstube_text_0(state, frame):
-    "on ki_genutzt of ki_wechselstube_text (spec/heldenhain/13_purpurpakt.rules:398)"
+    "on ki_genutzt of ki_wechselstube_text (spec/heldenhain/13_purpurpakt.rules:415)"
     # L: 0 p, 1 k
     L = frame[2]
-    # spec: spec/heldenhain/13_purpurpakt.rules:399
+    # spec: spec/heldenhain/13_purpurpakt.rules:416
     activate(state, 4, [L[0], 1], "turn")
-    # spec: spec/heldenhain/13_purpurpakt.rules:400
+    # spec: spec/heldenhain/13_purpurpakt.rules:417
     state.frames.pop()
     state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def st_spielcasino_text_0(state, frame):
-    "on hq_genutzt of spielcasino_text (spec/heldenhain/13_purpurpakt.rules:411)"
+    "on hq_genutzt of spielcasino_text (spec/heldenhain/13_purpurpakt.rules:428)"
     # L: 0 p, 1 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:412
+            # spec: spec/heldenhain/13_purpurpakt.rules:429
             if len(state.zones[3 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:413
+            # spec: spec/heldenhain/13_purpurpakt.rules:430
             frame[1] = 2
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:414
+            # spec: spec/heldenhain/13_purpurpakt.rules:431
             p_energie_gewinnen(state, L[0], 1)
             pc = 3
         if pc == 3:
@@ -4992,24 +4995,24 @@ def st_spielcasino_text_0(state, frame):
 
 
 def st_pfandhaus_text_0(state, frame):
-    "on hq_genutzt of pfandhaus_text (spec/heldenhain/13_purpurpakt.rules:419)"
+    "on hq_genutzt of pfandhaus_text (spec/heldenhain/13_purpurpakt.rules:436)"
     # L: 0 p, 1 h
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:420
+            # spec: spec/heldenhain/13_purpurpakt.rules:437
             if len(state.zones[5 + L[0]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:421
+            # spec: spec/heldenhain/13_purpurpakt.rules:438
             frame[1] = 2
             state.frames.append(new_frame(15, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/heldenhain/13_purpurpakt.rules:422
+            # spec: spec/heldenhain/13_purpurpakt.rules:439
             p_ziehen(state, L[0])
             pc = 3
         if pc == 3:
@@ -5018,20 +5021,20 @@ def st_pfandhaus_text_0(state, frame):
 
 
 def st_opernhaus_text_0(state, frame):
-    "on zugbeginn of opernhaus_text (spec/heldenhain/13_purpurpakt.rules:430)"
+    "on zugbeginn of opernhaus_text (spec/heldenhain/13_purpurpakt.rules:447)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/13_purpurpakt.rules:431
+            # spec: spec/heldenhain/13_purpurpakt.rules:448
             frame[1] = 1
             state.frames.append(
                 new_frame(21, [L[0], "Opernhaus: 1 Handkarte für 1 Energie?"])
             )
             return
         if pc == 1:
-            # spec: spec/heldenhain/13_purpurpakt.rules:432
+            # spec: spec/heldenhain/13_purpurpakt.rules:449
             if state.vars[5]:
                 p_energie_gewinnen(state, L[0], 1)
             state.frames.pop()

@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 812ea7edb8810f92
+# Spec hash: cbd96e073b7334a1
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,8 +28,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: 2efbbd3c76028207
-# Fingerprint: source bb75175af968bee4241f output f7f4e965e36e49e9c3d5
+# Tests hash: fc546ea1360fbd13
+# Fingerprint: source bf72eb5d233adc9a7c15 output bfe64328b1cdc1a1eb96
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -221,72 +221,72 @@ def d_hq_aktiv(state, v_p, v_k):
 
 def d_schauplatz_liegt(state, v_k):
     "define schauplatz_liegt"
-    # spec: spec/heldenhain/02_cards.rules:39
+    # spec: spec/heldenhain/02_cards.rules:40
     return any(d_orig(state, c_x) == v_k for c_x in state.zones[13])
 
 
 def d_mannschaft(state, v_p, v_x):
     "define mannschaft"
-    # spec: spec/heldenhain/02_cards.rules:44
+    # spec: spec/heldenhain/02_cards.rules:45
     return q_mannschaftsgroesse(state, v_p) >= v_x
 
 
 def d_flink(state, v_f):
     "define flink"
-    # spec: spec/heldenhain/02_cards.rules:46
+    # spec: spec/heldenhain/02_cards.rules:47
     return bool(
         d_ist_figur(state, v_f)
         and attr_of(
-            A_flink, d_orig(state, v_f), "flink", "spec/heldenhain/02_cards.rules:46:50"
+            A_flink, d_orig(state, v_f), "flink", "spec/heldenhain/02_cards.rules:47:50"
         )
     )
 
 
 def d_erschoepft(state, v_f):
     "define erschoepft"
-    # spec: spec/heldenhain/02_cards.rules:50
+    # spec: spec/heldenhain/02_cards.rules:51
     return state.counters[1][v_f] > 0
 
 
 def d_bereit(state, v_f):
     "define bereit"
-    # spec: spec/heldenhain/02_cards.rules:51
+    # spec: spec/heldenhain/02_cards.rules:52
     return not d_erschoepft(state, v_f)
 
 
 def d_wartezeit(state, v_f):
     "define wartezeit"
-    # spec: spec/heldenhain/02_cards.rules:52
+    # spec: spec/heldenhain/02_cards.rules:53
     return state.counters[2][v_f] > 0
 
 
 def d_setzt_aus(state, v_f):
     "define setzt_aus"
-    # spec: spec/heldenhain/02_cards.rules:53
+    # spec: spec/heldenhain/02_cards.rules:54
     return state.counters[3][v_f] > 0
 
 
 def d_genutzt(state, v_f):
     "define genutzt"
-    # spec: spec/heldenhain/02_cards.rules:54
+    # spec: spec/heldenhain/02_cards.rules:55
     return state.counters[9][v_f] > 0
 
 
 def d_startcharakter(state, v_f):
     "define startcharakter"
-    # spec: spec/heldenhain/02_cards.rules:55
+    # spec: spec/heldenhain/02_cards.rules:56
     return state.counters[10][v_f] > 0
 
 
 def d_traegt(state, v_f, v_a):
     "define traegt"
-    # spec: spec/heldenhain/02_cards.rules:59
+    # spec: spec/heldenhain/02_cards.rules:60
     return is_active(state, 0, [v_a, v_f])
 
 
 def d_ausgeruestet(state, v_f):
     "define ausgeruestet"
-    # spec: spec/heldenhain/02_cards.rules:60
+    # spec: spec/heldenhain/02_cards.rules:61
     return any(
         d_traegt(state, v_f, c_a) for c_a in state.zones[9 + d_besitzer(state, v_f)]
     )
@@ -294,14 +294,14 @@ def d_ausgeruestet(state, v_f):
 
 def d_mannschaft_gilt(state, v_f):
     "define mannschaft_gilt"
-    # spec: spec/heldenhain/02_cards.rules:63
+    # spec: spec/heldenhain/02_cards.rules:64
     return bool(
         d_ist_charakter(state, v_f)
         and attr_of(
             A_mannschaft,
             d_orig(state, v_f),
             "mannschaft",
-            "spec/heldenhain/02_cards.rules:64:26",
+            "spec/heldenhain/02_cards.rules:65:26",
         )
         > 0
         and (v_f is not None and state.location[v_f] == 5 + d_besitzer(state, v_f))
@@ -312,7 +312,7 @@ def d_mannschaft_gilt(state, v_f):
                 A_mannschaft,
                 d_orig(state, v_f),
                 "mannschaft",
-                "spec/heldenhain/02_cards.rules:65:33",
+                "spec/heldenhain/02_cards.rules:66:33",
             ),
         )
     )
@@ -320,14 +320,14 @@ def d_mannschaft_gilt(state, v_f):
 
 def d_rueckendeckung_summe(state, v_z):
     "define rueckendeckung_summe"
-    # spec: spec/heldenhain/02_cards.rules:90
+    # spec: spec/heldenhain/02_cards.rules:91
     return sum(
         [
             attr_of(
                 A_rueckendeckung,
                 d_orig(state, c_g),
                 "rueckendeckung",
-                "spec/heldenhain/02_cards.rules:91:9",
+                "spec/heldenhain/02_cards.rules:92:9",
             )
             for c_g in state.zones[5 + d_besitzer(state, v_z)]
             if c_g != v_z and d_ist_figur(state, c_g)
@@ -418,7 +418,7 @@ def d_eval_tante_taktik(state, v_p):
 
 def d_eval_graf_gruebel(state, v_p):
     "define eval_graf_gruebel"
-    # spec: spec/heldenhain/05_bots.rules:29
+    # spec: spec/heldenhain/05_bots.rules:28
     return (
         100 * d_punktvorsprung(state, v_p)
         + 7 * d_feldwert(state, v_p)
@@ -433,7 +433,7 @@ def d_eval_graf_gruebel(state, v_p):
 
 def d_eval_der_wegweiser(state, v_p):
     "define eval_der_wegweiser"
-    # spec: spec/heldenhain/05_bots.rules:36
+    # spec: spec/heldenhain/05_bots.rules:35
     return (
         100 * d_punktvorsprung(state, v_p)
         + 9 * d_feldwert(state, v_p)
@@ -446,7 +446,7 @@ def d_eval_der_wegweiser(state, v_p):
                     A_rueckendeckung,
                     d_orig(state, c_f),
                     "rueckendeckung",
-                    "spec/heldenhain/05_bots.rules:39:15",
+                    "spec/heldenhain/05_bots.rules:38:15",
                 )
                 for c_f in state.zones[5 + v_p]
             ]
@@ -459,7 +459,7 @@ def d_eval_der_wegweiser(state, v_p):
 
 def d_eval_fraeulein_rabatt(state, v_p):
     "define eval_fraeulein_rabatt"
-    # spec: spec/heldenhain/05_bots.rules:44
+    # spec: spec/heldenhain/05_bots.rules:43
     return (
         100 * d_punktvorsprung(state, v_p)
         + 10 * d_feldwert(state, v_p)
@@ -473,7 +473,7 @@ def d_eval_fraeulein_rabatt(state, v_p):
 
 def d_deck_ki_wert(state, v_p):
     "define deck_ki_wert"
-    # spec: spec/heldenhain/05_bots.rules:48
+    # spec: spec/heldenhain/05_bots.rules:47
     return (
         d_eval_tante_taktik(state, v_p)
         if d_deck_von(state, v_p) == "superfreundinnen"
@@ -500,14 +500,14 @@ def d_kartenwert(state, v_c):
             A_kosten,
             d_orig(state, v_c),
             "kosten",
-            "spec/heldenhain/06_policies.rules:14:48",
+            "spec/heldenhain/06_policies.rules:13:80",
         )
     )
 
 
 def d_siegwurf(state, v_p):
     "define siegwurf"
-    # spec: spec/heldenhain/06_policies.rules:16
+    # spec: spec/heldenhain/06_policies.rules:15
     return any(
         allowed_sammeln(state, v_p, c_f)
         and state.tracks[v_p] + q_rettung(state, c_f) >= d_siegziel(state)
@@ -517,7 +517,7 @@ def d_siegwurf(state, v_p):
 
 def d_ausschalten_moeglich(state, v_p):
     "define ausschalten_moeglich"
-    # spec: spec/heldenhain/06_policies.rules:21
+    # spec: spec/heldenhain/06_policies.rules:20
     return any(
         d_darf_ablenken(state, v_p, c_f)
         and any(
@@ -534,19 +534,19 @@ def d_ausschalten_moeglich(state, v_p):
 
 def d_platz_im_feld(state, v_p):
     "define platz_im_feld"
-    # spec: spec/heldenhain/06_policies.rules:27
+    # spec: spec/heldenhain/06_policies.rules:26
     return len(state.zones[5 + v_p]) < d_feldgroesse(state)
 
 
 def d_reserve(state, v_f):
     "define reserve"
-    # spec: spec/heldenhain/06_policies.rules:30
+    # spec: spec/heldenhain/06_policies.rules:29
     return q_ausdauer(state, v_f) - state.counters[0][v_f]
 
 
 def d_spielt(state, v_p, v_d):
     "define spielt"
-    # spec: spec/heldenhain/06_policies.rules:34
+    # spec: spec/heldenhain/06_policies.rules:33
     return d_deck_von(state, v_p) == v_d
 
 
@@ -574,13 +574,13 @@ def d_deckgroesse(state, v_d):
 
 def q_mannschaftsgroesse(state, v_p):
     "quantity mannschaftsgroesse"
-    # spec: spec/heldenhain/02_cards.rules:43
+    # spec: spec/heldenhain/02_cards.rules:44
     value = len([c_f for c_f in state.zones[5 + v_p] if d_ist_charakter(state, c_f)])
     for effect in state.effects:
         kind = effect[0]
         if kind == 62:  # banner_der_gefaehrten_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:255
+            # spec: spec/heldenhain/12_weggefaehrten.rules:267
             if any(
                 d_ist(state, c_a, E_banner_der_gefaehrten)
                 for c_a in state.zones[9 + v_p]
@@ -591,13 +591,13 @@ def q_mannschaftsgroesse(state, v_p):
 
 def q_einsatz(state, v_f):
     "quantity einsatz"
-    # spec: spec/heldenhain/02_cards.rules:68
+    # spec: spec/heldenhain/02_cards.rules:69
     value = (
         attr_of(
             A_einsatz,
             d_orig(state, v_f),
             "einsatz",
-            "spec/heldenhain/02_cards.rules:69:5",
+            "spec/heldenhain/02_cards.rules:70:5",
         )
         + state.counters[5][v_f]
         + sum(
@@ -606,7 +606,7 @@ def q_einsatz(state, v_f):
                     A_einsatz,
                     d_orig(state, c_a),
                     "einsatz",
-                    "spec/heldenhain/02_cards.rules:70:11",
+                    "spec/heldenhain/02_cards.rules:71:11",
                 )
                 for c_a in state.zones[9 + d_besitzer(state, v_f)]
                 if d_traegt(state, v_f, c_a)
@@ -617,7 +617,7 @@ def q_einsatz(state, v_f):
                 A_mannschaft_einsatz,
                 d_orig(state, v_f),
                 "mannschaft_einsatz",
-                "spec/heldenhain/02_cards.rules:71:35",
+                "spec/heldenhain/02_cards.rules:72:35",
             )
             if d_mannschaft_gilt(state, v_f)
             else 0
@@ -627,19 +627,19 @@ def q_einsatz(state, v_f):
         kind = effect[0]
         if kind == 1:  # einsatz_bonus
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:111
+            # spec: spec/heldenhain/03_rules.rules:113
             if v_f == args[0] and state.counters[8][args[0]] == args[2]:
                 value += args[1]
                 value = max(value, 0)
         elif kind == 4:  # seiten_einsatz
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:121
+            # spec: spec/heldenhain/03_rules.rules:123
             if v_f is not None and state.location[v_f] == 5 + args[0]:
                 value += args[1]
                 value = max(value, 0)
         elif kind == 31:  # doktor_daemmer_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:218
+            # spec: spec/heldenhain/11_schattenkabinett.rules:231
             if (
                 v_f is not None and state.location[v_f] == 5 + d_besitzer(state, v_f)
             ) and d_im_feld(
@@ -649,13 +649,13 @@ def q_einsatz(state, v_f):
                 value = max(value, 0)
         elif kind == 45:  # nebelmoor_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:277
+            # spec: spec/heldenhain/11_schattenkabinett.rules:296
             if d_schauplatz_liegt(state, E_nebelmoor):
                 value += -1
                 value = max(value, 0)
         elif kind == 83:  # maskenball_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:436
+            # spec: spec/heldenhain/13_purpurpakt.rules:453
             if d_schauplatz_liegt(state, E_maskenball):
                 value += 1
     return value
@@ -663,13 +663,13 @@ def q_einsatz(state, v_f):
 
 def q_ausdauer(state, v_f):
     "quantity ausdauer"
-    # spec: spec/heldenhain/02_cards.rules:72
+    # spec: spec/heldenhain/02_cards.rules:73
     value = (
         attr_of(
             A_ausdauer,
             d_orig(state, v_f),
             "ausdauer",
-            "spec/heldenhain/02_cards.rules:73:5",
+            "spec/heldenhain/02_cards.rules:74:5",
         )
         + state.counters[6][v_f]
         + sum(
@@ -678,7 +678,7 @@ def q_ausdauer(state, v_f):
                     A_ausdauer,
                     d_orig(state, c_a),
                     "ausdauer",
-                    "spec/heldenhain/02_cards.rules:74:11",
+                    "spec/heldenhain/02_cards.rules:75:11",
                 )
                 for c_a in state.zones[9 + d_besitzer(state, v_f)]
                 if d_traegt(state, v_f, c_a)
@@ -689,7 +689,7 @@ def q_ausdauer(state, v_f):
                 A_mannschaft_ausdauer,
                 d_orig(state, v_f),
                 "mannschaft_ausdauer",
-                "spec/heldenhain/02_cards.rules:75:35",
+                "spec/heldenhain/02_cards.rules:76:35",
             )
             if d_mannschaft_gilt(state, v_f)
             else 0
@@ -699,22 +699,22 @@ def q_ausdauer(state, v_f):
         kind = effect[0]
         if kind == 2:  # ausdauer_bonus
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:114
+            # spec: spec/heldenhain/03_rules.rules:116
             if v_f == args[0] and state.counters[8][args[0]] == args[2]:
                 value += args[1]
         elif kind == 6:  # seiten_ausdauer
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:127
+            # spec: spec/heldenhain/03_rules.rules:129
             if v_f is not None and state.location[v_f] == 5 + args[0]:
                 value += args[1]
         elif kind == 26:  # regenbogenbruecke_text
             args = effect[1]
-            # spec: spec/heldenhain/10_superfreundinnen.rules:333
+            # spec: spec/heldenhain/10_superfreundinnen.rules:353
             if d_schauplatz_liegt(state, E_regenbogenbruecke):
                 value += 1
         elif kind == 60:  # alter_wald_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:249
+            # spec: spec/heldenhain/12_weggefaehrten.rules:261
             if d_schauplatz_liegt(state, E_alter_wald):
                 value += 1
     return value
@@ -722,7 +722,7 @@ def q_ausdauer(state, v_f):
 
 def q_rettung(state, v_f):
     "quantity rettung"
-    # spec: spec/heldenhain/02_cards.rules:77
+    # spec: spec/heldenhain/02_cards.rules:78
     value = (
         0
         if not d_ist_charakter(state, v_f)
@@ -730,7 +730,7 @@ def q_rettung(state, v_f):
             A_rettung,
             d_orig(state, v_f),
             "rettung",
-            "spec/heldenhain/02_cards.rules:79:5",
+            "spec/heldenhain/02_cards.rules:80:10",
         )
         + state.counters[7][v_f]
         + sum(
@@ -739,7 +739,7 @@ def q_rettung(state, v_f):
                     A_rettung,
                     d_orig(state, c_a),
                     "rettung",
-                    "spec/heldenhain/02_cards.rules:80:11",
+                    "spec/heldenhain/02_cards.rules:81:11",
                 )
                 for c_a in state.zones[9 + d_besitzer(state, v_f)]
                 if d_traegt(state, v_f, c_a)
@@ -750,7 +750,7 @@ def q_rettung(state, v_f):
                 A_mannschaft_rettung,
                 d_orig(state, v_f),
                 "mannschaft_rettung",
-                "spec/heldenhain/02_cards.rules:81:35",
+                "spec/heldenhain/02_cards.rules:82:35",
             )
             if d_mannschaft_gilt(state, v_f)
             else 0
@@ -760,13 +760,13 @@ def q_rettung(state, v_f):
         kind = effect[0]
         if kind == 3:  # rettung_bonus
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:117
+            # spec: spec/heldenhain/03_rules.rules:119
             if v_f == args[0] and state.counters[8][args[0]] == args[2]:
                 value += args[1]
                 value = max(value, 0)
         elif kind == 5:  # seiten_rettung
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:124
+            # spec: spec/heldenhain/03_rules.rules:126
             if (
                 v_f is not None and state.location[v_f] == 5 + args[0]
             ) and d_ist_charakter(state, v_f):
@@ -777,21 +777,21 @@ def q_rettung(state, v_f):
 
 def q_kosten(state, v_p, v_c):
     "quantity kosten"
-    # spec: spec/heldenhain/02_cards.rules:83
+    # spec: spec/heldenhain/02_cards.rules:84
     value = attr_of(
-        A_kosten, d_orig(state, v_c), "kosten", "spec/heldenhain/02_cards.rules:83:39"
+        A_kosten, d_orig(state, v_c), "kosten", "spec/heldenhain/02_cards.rules:84:39"
     )
     for effect in state.effects:
         kind = effect[0]
         if kind == 7:  # rabatt
             args = effect[1]
-            # spec: spec/heldenhain/03_rules.rules:131
+            # spec: spec/heldenhain/03_rules.rules:133
             if v_p == args[0]:
                 value += -args[1]
                 value = max(value, 0)
         elif kind == 81:  # basar_text
             args = effect[1]
-            # spec: spec/heldenhain/13_purpurpakt.rules:427
+            # spec: spec/heldenhain/13_purpurpakt.rules:444
             if d_schauplatz_liegt(state, E_basar) and d_ist_aktion(state, v_c):
                 value += -1
                 value = max(value, 0)
@@ -800,13 +800,13 @@ def q_kosten(state, v_p, v_c):
 
 def q_rueckendeckung_fuer(state, v_z):
     "quantity rueckendeckung_fuer"
-    # spec: spec/heldenhain/02_cards.rules:92
+    # spec: spec/heldenhain/02_cards.rules:93
     value = d_rueckendeckung_summe(state, v_z)
     for effect in state.effects:
         kind = effect[0]
         if kind == 63:  # steile_pfade_text
             args = effect[1]
-            # spec: spec/heldenhain/12_weggefaehrten.rules:258
+            # spec: spec/heldenhain/12_weggefaehrten.rules:270
             if d_schauplatz_liegt(state, E_steile_pfade):
                 value += d_rueckendeckung_summe(state, v_z)
     return value
@@ -814,7 +814,7 @@ def q_rueckendeckung_fuer(state, v_z):
 
 def q_ablenkstress(state, v_z, v_n):
     "quantity ablenkstress"
-    # spec: spec/heldenhain/02_cards.rules:93
+    # spec: spec/heldenhain/02_cards.rules:94
     value = 0 if v_n <= 0 else max(1, v_n - q_rueckendeckung_fuer(state, v_z))
     return value
 
@@ -905,7 +905,7 @@ def allowed_ablenken_mit(state, x0, x1):
         kind = effect[0]
         if kind == 47:  # zeitlupenstadt_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:283
+            # spec: spec/heldenhain/11_schattenkabinett.rules:302
             if d_schauplatz_liegt(state, E_zeitlupenstadt) and d_wartezeit(state, x1):
                 return False
     return True
@@ -919,10 +919,10 @@ def allowed_ablenken(state, x0, x1, x2):
     # spec: spec/heldenhain/03_rules.rules:53
     if state.tracks[4] < 1:
         return False
-    # spec: spec/heldenhain/03_rules.rules:70
+    # spec: spec/heldenhain/03_rules.rules:71
     if not d_darf_ablenken(state, x0, x1):
         return False
-    # spec: spec/heldenhain/03_rules.rules:74
+    # spec: spec/heldenhain/03_rules.rules:75
     if (x2 is None or state.location[x2] != 5 + opponent_of(x0, 2)) or d_bereit(
         state, x2
     ):
@@ -931,7 +931,7 @@ def allowed_ablenken(state, x0, x1, x2):
         kind = effect[0]
         if kind == 47:  # zeitlupenstadt_text
             args = effect[1]
-            # spec: spec/heldenhain/11_schattenkabinett.rules:283
+            # spec: spec/heldenhain/11_schattenkabinett.rules:302
             if d_schauplatz_liegt(state, E_zeitlupenstadt) and d_wartezeit(state, x1):
                 return False
     return True
@@ -945,7 +945,7 @@ def allowed_ki_nutzen(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:53
     if state.tracks[4] < 1:
         return False
-    # spec: spec/heldenhain/03_rules.rules:78
+    # spec: spec/heldenhain/03_rules.rules:79
     if (x1 is None or state.location[x1] != 7 + x0) or d_erschoepft(state, x1):
         return False
     return True
@@ -959,7 +959,7 @@ def allowed_drache_nutzen(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:53
     if state.tracks[4] < 1:
         return False
-    # spec: spec/heldenhain/03_rules.rules:82
+    # spec: spec/heldenhain/03_rules.rules:83
     if (
         (x1 is None or state.location[x1] != 5 + x0)
         or not d_ist_drache(state, x1)
@@ -975,14 +975,14 @@ def allowed_hq_nutzen(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:19
     if x0 != state.vars[0]:
         return False
-    # spec: spec/heldenhain/03_rules.rules:88
+    # spec: spec/heldenhain/03_rules.rules:89
     if (
         (x1 is None or state.location[x1] != 11 + x0)
         or not attr_of(
             A_nutzbar,
             d_orig(state, x1),
             "nutzbar",
-            "spec/heldenhain/03_rules.rules:88:61",
+            "spec/heldenhain/03_rules.rules:90:42",
         )
         or d_genutzt(state, x1)
         or d_wartezeit(state, x1)
@@ -994,7 +994,7 @@ def allowed_hq_nutzen(state, x0, x1):
 
 def allowed_aussetzen_lassen(state, x0):
     "may the action aussetzen_lassen be taken"
-    # spec: spec/heldenhain/03_rules.rules:94
+    # spec: spec/heldenhain/03_rules.rules:96
     if state.counters[4][x0] > 0:
         return False
     return True
@@ -1005,67 +1005,67 @@ def allowed_aussetzen_lassen(state, x0):
 
 def when_zusammenhalt(state, v_you, v_this):
     "when the event of zusammenhalt may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:121
+    # spec: spec/heldenhain/10_superfreundinnen.rules:128
     return d_mannschaft(state, v_you, 3)
 
 
 def when_pyjamaparty(state, v_you, v_this):
     "when the event of pyjamaparty may happen"
-    # spec: spec/heldenhain/10_superfreundinnen.rules:200
+    # spec: spec/heldenhain/10_superfreundinnen.rules:214
     return d_mannschaft(state, v_you, 2)
 
 
 def when_schachzug(state, v_you, v_this):
     "when the event of schachzug may happen"
-    # spec: spec/heldenhain/11_schattenkabinett.rules:132
+    # spec: spec/heldenhain/11_schattenkabinett.rules:141
     return d_mannschaft(state, v_you, 3)
 
 
 def when_oskar(state, v_you, v_this):
     "when the event of oskar may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:21
+    # spec: spec/heldenhain/12_weggefaehrten.rules:22
     return d_mannschaft(state, v_you, 3)
 
 
 def when_alle_fuer_einen(state, v_you, v_this):
     "when the event of alle_fuer_einen may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:88
+    # spec: spec/heldenhain/12_weggefaehrten.rules:92
     return d_mannschaft(state, v_you, 3)
 
 
 def when_gemeinsamer_marsch(state, v_you, v_this):
     "when the event of gemeinsamer_marsch may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:106
+    # spec: spec/heldenhain/12_weggefaehrten.rules:111
     return d_mannschaft(state, v_you, 2)
 
 
 def when_gipfelsturm(state, v_you, v_this):
     "when the event of gipfelsturm may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:131
+    # spec: spec/heldenhain/12_weggefaehrten.rules:137
     return d_mannschaft(state, v_you, 4)
 
 
 def when_treue_freunde(state, v_you, v_this):
     "when the event of treue_freunde may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:135
+    # spec: spec/heldenhain/12_weggefaehrten.rules:141
     return d_mannschaft(state, v_you, 3)
 
 
 def when_schwur_der_gefaehrten(state, v_you, v_this):
     "when the event of schwur_der_gefaehrten may happen"
-    # spec: spec/heldenhain/12_weggefaehrten.rules:165
+    # spec: spec/heldenhain/12_weggefaehrten.rules:172
     return d_mannschaft(state, v_you, 5)
 
 
 def when_teurer_spass(state, v_you, v_this):
     "when the event of teurer_spass may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:129
+    # spec: spec/heldenhain/13_purpurpakt.rules:139
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_tauschgeschaeft(state, v_you, v_this):
     "when the event of tauschgeschaeft may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:140
+    # spec: spec/heldenhain/13_purpurpakt.rules:150
     return (
         len([c_c for c_c in state.zones[3 + v_you] if d_orig(state, c_c) != v_this])
         >= 2
@@ -1074,7 +1074,7 @@ def when_tauschgeschaeft(state, v_you, v_this):
 
 def when_ausverkauf(state, v_you, v_this):
     "when the event of ausverkauf may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:148
+    # spec: spec/heldenhain/13_purpurpakt.rules:158
     return (
         len([c_c for c_c in state.zones[3 + v_you] if d_orig(state, c_c) != v_this])
         >= 1
@@ -1083,13 +1083,13 @@ def when_ausverkauf(state, v_you, v_this):
 
 def when_blutgeld(state, v_you, v_this):
     "when the event of blutgeld may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:193
+    # spec: spec/heldenhain/13_purpurpakt.rules:205
     return len(state.zones[5 + v_you]) > 0
 
 
 def when_kredit(state, v_you, v_this):
     "when the event of kredit may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:230
+    # spec: spec/heldenhain/13_purpurpakt.rules:243
     return (
         len([c_c for c_c in state.zones[3 + v_you] if d_orig(state, c_c) != v_this])
         >= 2
@@ -1098,7 +1098,7 @@ def when_kredit(state, v_you, v_this):
 
 def when_letzte_rate(state, v_you, v_this):
     "when the event of letzte_rate may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:238
+    # spec: spec/heldenhain/13_purpurpakt.rules:251
     return (
         len([c_c for c_c in state.zones[3 + v_you] if d_orig(state, c_c) != v_this])
         >= 1
@@ -1107,7 +1107,7 @@ def when_letzte_rate(state, v_you, v_this):
 
 def when_kleingedrucktes(state, v_you, v_this):
     "when the event of kleingedrucktes may happen"
-    # spec: spec/heldenhain/13_purpurpakt.rules:245
+    # spec: spec/heldenhain/13_purpurpakt.rules:258
     return d_mannschaft(state, v_you, 3)
 
 
@@ -1228,31 +1228,31 @@ def inv_eine_ausruestung(state):
 
 def bot_deck_ki(state, v_you):
     "bot deck_ki"
-    # spec: spec/heldenhain/05_bots.rules:54
+    # spec: spec/heldenhain/05_bots.rules:52
     return d_deck_ki_wert(state, v_you)
 
 
 def bot_tante_taktik(state, v_you):
     "bot tante_taktik"
-    # spec: spec/heldenhain/05_bots.rules:55
+    # spec: spec/heldenhain/05_bots.rules:53
     return d_eval_tante_taktik(state, v_you)
 
 
 def bot_graf_gruebel(state, v_you):
     "bot graf_gruebel"
-    # spec: spec/heldenhain/05_bots.rules:56
+    # spec: spec/heldenhain/05_bots.rules:54
     return d_eval_graf_gruebel(state, v_you)
 
 
 def bot_der_wegweiser(state, v_you):
     "bot der_wegweiser"
-    # spec: spec/heldenhain/05_bots.rules:57
+    # spec: spec/heldenhain/05_bots.rules:55
     return d_eval_der_wegweiser(state, v_you)
 
 
 def bot_fraeulein_rabatt(state, v_you):
     "bot fraeulein_rabatt"
-    # spec: spec/heldenhain/05_bots.rules:58
+    # spec: spec/heldenhain/05_bots.rules:56
     return d_eval_fraeulein_rabatt(state, v_you)
 
 
@@ -1296,42 +1296,42 @@ BOTS = {
 
 def pol_deck_ki_0(state, pending):
     "policy deck_ki, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:37
+    # spec: spec/heldenhain/06_policies.rules:36
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:38
+    # spec: spec/heldenhain/06_policies.rules:37
     if d_siegwurf(state, v_you):
         best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:39
+    # spec: spec/heldenhain/06_policies.rules:38
     best = keep_best(
         best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:40
+    # spec: spec/heldenhain/06_policies.rules:39
     if d_spielt(state, v_you, "schattenkabinett") or d_ausschalten_moeglich(
         state, v_you
     ):
         best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:41
+    # spec: spec/heldenhain/06_policies.rules:40
     if d_spielt(state, v_you, "schattenkabinett"):
         best = keep_best(best, [ids[i] in ("ki",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:42
+    # spec: spec/heldenhain/06_policies.rules:41
     best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:43
+    # spec: spec/heldenhain/06_policies.rules:42
     best = keep_best(best, [ids[i] in ("ki", "drache") for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:44
+    # spec: spec/heldenhain/06_policies.rules:43
     best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
     if len(best) == 1:
         return best
@@ -1340,11 +1340,11 @@ def pol_deck_ki_0(state, pending):
 
 def pol_deck_ki_1(state, pending):
     "policy deck_ki, rule 2: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:46
+    # spec: spec/heldenhain/06_policies.rules:45
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:47
+    # spec: spec/heldenhain/06_policies.rules:46
     best = keep_best(
         best,
         [
@@ -1357,7 +1357,7 @@ def pol_deck_ki_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:48
+    # spec: spec/heldenhain/06_policies.rules:47
     best = keep_best(
         best,
         [
@@ -1372,7 +1372,7 @@ def pol_deck_ki_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:49
+    # spec: spec/heldenhain/06_policies.rules:48
     best = keep_best(
         best,
         [
@@ -1383,7 +1383,7 @@ def pol_deck_ki_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:50
+    # spec: spec/heldenhain/06_policies.rules:49
     best = keep_best(
         best,
         [
@@ -1393,7 +1393,7 @@ def pol_deck_ki_1(state, pending):
                     A_heilung,
                     d_orig(state, v_c),
                     "heilung",
-                    "spec/heldenhain/06_policies.rules:50:41",
+                    "spec/heldenhain/06_policies.rules:49:41",
                 )
                 > 0
                 and d_spielt(state, v_you, "superfreundinnen")
@@ -1404,7 +1404,7 @@ def pol_deck_ki_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:51
+    # spec: spec/heldenhain/06_policies.rules:50
     best = keep_best(
         best,
         [
@@ -1413,7 +1413,7 @@ def pol_deck_ki_1(state, pending):
                     A_kosten,
                     d_orig(state, v_c),
                     "kosten",
-                    "spec/heldenhain/06_policies.rules:51:47",
+                    "spec/heldenhain/06_policies.rules:50:47",
                 )
                 if d_spielt(state, v_you, "purpurpakt")
                 else 0
@@ -1424,7 +1424,7 @@ def pol_deck_ki_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:52
+    # spec: spec/heldenhain/06_policies.rules:51
     best = keep_best(
         best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
     )
@@ -1435,11 +1435,11 @@ def pol_deck_ki_1(state, pending):
 
 def pol_der_wegweiser_0(state, pending):
     "policy der_wegweiser, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:153
+    # spec: spec/heldenhain/06_policies.rules:152
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:154
+    # spec: spec/heldenhain/06_policies.rules:153
     best = keep_best(
         best,
         [
@@ -1450,7 +1450,7 @@ def pol_der_wegweiser_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:155
+    # spec: spec/heldenhain/06_policies.rules:154
     best = keep_best(
         best,
         [
@@ -1460,7 +1460,7 @@ def pol_der_wegweiser_0(state, pending):
                     A_rueckendeckung,
                     d_orig(state, v_c),
                     "rueckendeckung",
-                    "spec/heldenhain/06_policies.rules:155:33",
+                    "spec/heldenhain/06_policies.rules:154:33",
                 )
                 > 0
                 and d_platz_im_feld(state, v_you)
@@ -1471,7 +1471,7 @@ def pol_der_wegweiser_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:156
+    # spec: spec/heldenhain/06_policies.rules:155
     best = keep_best(
         best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
     )
@@ -1482,11 +1482,11 @@ def pol_der_wegweiser_0(state, pending):
 
 def pol_fraeulein_rabatt_0(state, pending):
     "policy fraeulein_rabatt, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:162
+    # spec: spec/heldenhain/06_policies.rules:161
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:163
+    # spec: spec/heldenhain/06_policies.rules:162
     best = keep_best(
         best,
         [
@@ -1497,7 +1497,7 @@ def pol_fraeulein_rabatt_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:164
+    # spec: spec/heldenhain/06_policies.rules:163
     best = keep_best(
         best,
         [
@@ -1505,7 +1505,7 @@ def pol_fraeulein_rabatt_0(state, pending):
                 A_kosten,
                 d_orig(state, v_c),
                 "kosten",
-                "spec/heldenhain/06_policies.rules:164:15",
+                "spec/heldenhain/06_policies.rules:163:15",
             )
             for v_c in [values[i] for i in best]
         ],
@@ -1513,7 +1513,7 @@ def pol_fraeulein_rabatt_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:165
+    # spec: spec/heldenhain/06_policies.rules:164
     best = keep_best(
         best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
     )
@@ -1524,11 +1524,11 @@ def pol_fraeulein_rabatt_0(state, pending):
 
 def pol_fraeulein_rabatt_1(state, pending):
     "policy fraeulein_rabatt, rule 2: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:167
+    # spec: spec/heldenhain/06_policies.rules:166
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:168
+    # spec: spec/heldenhain/06_policies.rules:167
     best = keep_best(best, [ids[i] in ("stress",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1537,34 +1537,34 @@ def pol_fraeulein_rabatt_1(state, pending):
 
 def pol_graf_gruebel_0(state, pending):
     "policy graf_gruebel, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:136
+    # spec: spec/heldenhain/06_policies.rules:135
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:137
+    # spec: spec/heldenhain/06_policies.rules:136
     if d_siegwurf(state, v_you):
         best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:138
+    # spec: spec/heldenhain/06_policies.rules:137
     best = keep_best(
         best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:139
+    # spec: spec/heldenhain/06_policies.rules:138
     best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:140
+    # spec: spec/heldenhain/06_policies.rules:139
     best = keep_best(best, [ids[i] in ("ki",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:141
+    # spec: spec/heldenhain/06_policies.rules:140
     best = keep_best(best, [ids[i] in ("sammeln", "drache") for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:142
+    # spec: spec/heldenhain/06_policies.rules:141
     best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
     if len(best) == 1:
         return best
@@ -1573,17 +1573,17 @@ def pol_graf_gruebel_0(state, pending):
 
 def pol_graf_gruebel_1(state, pending):
     "policy graf_gruebel, rule 2: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:144
+    # spec: spec/heldenhain/06_policies.rules:143
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:145
+    # spec: spec/heldenhain/06_policies.rules:144
     best = keep_best(
         best, [d_ist_aktion(state, v_c) for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:146
+    # spec: spec/heldenhain/06_policies.rules:145
     best = keep_best(
         best,
         [
@@ -1594,7 +1594,7 @@ def pol_graf_gruebel_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:147
+    # spec: spec/heldenhain/06_policies.rules:146
     best = keep_best(
         best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
     )
@@ -1605,11 +1605,11 @@ def pol_graf_gruebel_1(state, pending):
 
 def pol_tante_taktik_0(state, pending):
     "policy tante_taktik, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:115
+    # spec: spec/heldenhain/06_policies.rules:114
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:116
+    # spec: spec/heldenhain/06_policies.rules:115
     best = keep_best(
         best,
         [
@@ -1620,7 +1620,7 @@ def pol_tante_taktik_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:117
+    # spec: spec/heldenhain/06_policies.rules:116
     best = keep_best(
         best,
         [
@@ -1630,7 +1630,7 @@ def pol_tante_taktik_0(state, pending):
                     A_heilung,
                     d_orig(state, v_c),
                     "heilung",
-                    "spec/heldenhain/06_policies.rules:117:41",
+                    "spec/heldenhain/06_policies.rules:116:41",
                 )
                 > 0
             )
@@ -1640,7 +1640,7 @@ def pol_tante_taktik_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:118
+    # spec: spec/heldenhain/06_policies.rules:117
     best = keep_best(
         best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
     )
@@ -1651,11 +1651,11 @@ def pol_tante_taktik_0(state, pending):
 
 def pol_tante_taktik_1(state, pending):
     "policy tante_taktik, rule 2: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:120
+    # spec: spec/heldenhain/06_policies.rules:119
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:121
+    # spec: spec/heldenhain/06_policies.rules:120
     best = keep_best(
         best,
         [
@@ -1666,7 +1666,7 @@ def pol_tante_taktik_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:122
+    # spec: spec/heldenhain/06_policies.rules:121
     best = keep_best(
         best, [d_reserve(state, v_f) for v_f in [values[i] for i in best]], False
     )
@@ -1677,35 +1677,35 @@ def pol_tante_taktik_1(state, pending):
 
 def pol_tante_taktik_2(state, pending):
     "policy tante_taktik, rule 3: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:124
+    # spec: spec/heldenhain/06_policies.rules:123
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:125
+    # spec: spec/heldenhain/06_policies.rules:124
     if d_siegwurf(state, v_you):
         best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:126
+    # spec: spec/heldenhain/06_policies.rules:125
     best = keep_best(
         best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:127
+    # spec: spec/heldenhain/06_policies.rules:126
     best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:128
+    # spec: spec/heldenhain/06_policies.rules:127
     if d_ausschalten_moeglich(state, v_you):
         best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:129
+    # spec: spec/heldenhain/06_policies.rules:128
     best = keep_best(best, [ids[i] in ("ki", "drache") for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:130
+    # spec: spec/heldenhain/06_policies.rules:129
     best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
     if len(best) == 1:
         return best
@@ -1714,35 +1714,35 @@ def pol_tante_taktik_2(state, pending):
 
 def pol_umsichtig_0(state, pending):
     "policy umsichtig, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:58
+    # spec: spec/heldenhain/06_policies.rules:57
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:59
+    # spec: spec/heldenhain/06_policies.rules:58
     if d_siegwurf(state, v_you):
         best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:60
+    # spec: spec/heldenhain/06_policies.rules:59
     best = keep_best(
         best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:61
+    # spec: spec/heldenhain/06_policies.rules:60
     if d_ausschalten_moeglich(state, v_you):
         best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:62
+    # spec: spec/heldenhain/06_policies.rules:61
     best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:63
+    # spec: spec/heldenhain/06_policies.rules:62
     best = keep_best(best, [ids[i] in ("ki", "drache") for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:64
+    # spec: spec/heldenhain/06_policies.rules:63
     best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
     if len(best) == 1:
         return best
@@ -1751,11 +1751,11 @@ def pol_umsichtig_0(state, pending):
 
 def pol_umsichtig_1(state, pending):
     "policy umsichtig, rule 2: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:66
+    # spec: spec/heldenhain/06_policies.rules:65
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:67
+    # spec: spec/heldenhain/06_policies.rules:66
     best = keep_best(
         best,
         [
@@ -1766,7 +1766,7 @@ def pol_umsichtig_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:68
+    # spec: spec/heldenhain/06_policies.rules:67
     best = keep_best(
         best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
     )
@@ -1777,11 +1777,11 @@ def pol_umsichtig_1(state, pending):
 
 def pol_umsichtig_2(state, pending):
     "policy umsichtig, rule 3: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:70
+    # spec: spec/heldenhain/06_policies.rules:69
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:71
+    # spec: spec/heldenhain/06_policies.rules:70
     best = keep_best(
         best, [q_rettung(state, v_f) for v_f in [values[i] for i in best]], False
     )
@@ -1792,11 +1792,11 @@ def pol_umsichtig_2(state, pending):
 
 def pol_umsichtig_3(state, pending):
     "policy umsichtig, rule 4: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:73
+    # spec: spec/heldenhain/06_policies.rules:72
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:74
+    # spec: spec/heldenhain/06_policies.rules:73
     best = keep_best(
         best,
         [
@@ -1807,7 +1807,7 @@ def pol_umsichtig_3(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:75
+    # spec: spec/heldenhain/06_policies.rules:74
     best = keep_best(
         best, [q_einsatz(state, v_f) for v_f in [values[i] for i in best]], False
     )
@@ -1818,11 +1818,11 @@ def pol_umsichtig_3(state, pending):
 
 def pol_umsichtig_4(state, pending):
     "policy umsichtig, rule 5: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:77
+    # spec: spec/heldenhain/06_policies.rules:76
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:78
+    # spec: spec/heldenhain/06_policies.rules:77
     best = keep_best(
         best,
         [
@@ -1833,13 +1833,13 @@ def pol_umsichtig_4(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:79
+    # spec: spec/heldenhain/06_policies.rules:78
     best = keep_best(
         best, [q_rettung(state, v_z) for v_z in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:80
+    # spec: spec/heldenhain/06_policies.rules:79
     best = keep_best(
         best, [d_reserve(state, v_z) for v_z in [values[i] for i in best]], True
     )
@@ -1850,11 +1850,11 @@ def pol_umsichtig_4(state, pending):
 
 def pol_umsichtig_5(state, pending):
     "policy umsichtig, rule 6: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:82
+    # spec: spec/heldenhain/06_policies.rules:81
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:83
+    # spec: spec/heldenhain/06_policies.rules:82
     if (
         len(
             [
@@ -1864,7 +1864,7 @@ def pol_umsichtig_5(state, pending):
                     A_kosten,
                     d_orig(state, c_c),
                     "kosten",
-                    "spec/heldenhain/06_policies.rules:83:57",
+                    "spec/heldenhain/06_policies.rules:82:57",
                 )
                 <= 3
             ]
@@ -1874,7 +1874,7 @@ def pol_umsichtig_5(state, pending):
         best = keep_best(best, [ids[i] in ("behalten",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:84
+    # spec: spec/heldenhain/06_policies.rules:83
     best = keep_best(best, [ids[i] in ("neu_mischen",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1883,11 +1883,11 @@ def pol_umsichtig_5(state, pending):
 
 def pol_umsichtig_6(state, pending):
     "policy umsichtig, rule 7: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:86
+    # spec: spec/heldenhain/06_policies.rules:85
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:87
+    # spec: spec/heldenhain/06_policies.rules:86
     best = keep_best(
         best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], True
     )
@@ -1898,11 +1898,11 @@ def pol_umsichtig_6(state, pending):
 
 def pol_umsichtig_7(state, pending):
     "policy umsichtig, rule 8: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:89
+    # spec: spec/heldenhain/06_policies.rules:88
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:90
+    # spec: spec/heldenhain/06_policies.rules:89
     best = keep_best(
         best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], True
     )
@@ -1913,11 +1913,11 @@ def pol_umsichtig_7(state, pending):
 
 def pol_umsichtig_8(state, pending):
     "policy umsichtig, rule 9: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:92
+    # spec: spec/heldenhain/06_policies.rules:91
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:93
+    # spec: spec/heldenhain/06_policies.rules:92
     best = keep_best(
         best, [d_figurwert(state, v_f) for v_f in [values[i] for i in best]], True
     )
@@ -1928,11 +1928,11 @@ def pol_umsichtig_8(state, pending):
 
 def pol_umsichtig_9(state, pending):
     "policy umsichtig, rule 10: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:95
+    # spec: spec/heldenhain/06_policies.rules:94
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:96
+    # spec: spec/heldenhain/06_policies.rules:95
     best = keep_best(
         best, [d_reserve(state, v_f) for v_f in [values[i] for i in best]], False
     )
@@ -1943,11 +1943,11 @@ def pol_umsichtig_9(state, pending):
 
 def pol_umsichtig_10(state, pending):
     "policy umsichtig, rule 11: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:98
+    # spec: spec/heldenhain/06_policies.rules:97
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:99
+    # spec: spec/heldenhain/06_policies.rules:98
     best = keep_best(
         best, [d_figurwert(state, v_f) for v_f in [values[i] for i in best]], True
     )
@@ -1958,16 +1958,16 @@ def pol_umsichtig_10(state, pending):
 
 def pol_umsichtig_11(state, pending):
     "policy umsichtig, rule 12: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:101
+    # spec: spec/heldenhain/06_policies.rules:100
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:102
+    # spec: spec/heldenhain/06_policies.rules:101
     if len(state.zones[3 + v_you]) > 3:
         best = keep_best(best, [ids[i] in ("handkarte",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:103
+    # spec: spec/heldenhain/06_policies.rules:102
     best = keep_best(best, [ids[i] in ("stress",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1976,11 +1976,11 @@ def pol_umsichtig_11(state, pending):
 
 def pol_umsichtig_12(state, pending):
     "policy umsichtig, rule 13: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:107
+    # spec: spec/heldenhain/06_policies.rules:106
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:108
+    # spec: spec/heldenhain/06_policies.rules:107
     best = keep_best(
         best, [d_kartenwert(state, v_f) for v_f in [values[i] for i in best]], False
     )
@@ -1991,231 +1991,231 @@ def pol_umsichtig_12(state, pending):
 
 POLICIES = {
     "deck_ki": {
-        "spec/heldenhain/03_rules.rules:168:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:277:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:287:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:392:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:398:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:404:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:412:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:425:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:431:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:105:9": pol_deck_ki_0,
-        "spec/heldenhain/04_turn.rules:107:17": pol_deck_ki_1,
-        "spec/heldenhain/04_turn.rules:116:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:123:17": pol_umsichtig_4,
+        "spec/heldenhain/03_rules.rules:176:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:402:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:408:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:415:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:430:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:443:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:449:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:103:9": pol_deck_ki_0,
+        "spec/heldenhain/04_turn.rules:106:17": pol_deck_ki_1,
+        "spec/heldenhain/04_turn.rules:115:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:121:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_4,
         "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:88:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:127:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:154:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:174:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:183:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:193:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:292:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:68:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:158:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:228:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:119:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:158:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:42:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:157:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:194:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:224:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:336:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:379:13": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:86:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:134:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:161:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:188:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:197:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:207:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:312:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:73:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:242:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:125:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:165:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:45:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:206:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:236:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:351:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:396:13": pol_umsichtig_12,
     },
     "umsichtig": {
-        "spec/heldenhain/03_rules.rules:168:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:277:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:287:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:392:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:398:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:404:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:412:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:425:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:431:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:105:9": pol_umsichtig_0,
-        "spec/heldenhain/04_turn.rules:107:17": pol_umsichtig_1,
-        "spec/heldenhain/04_turn.rules:116:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:123:17": pol_umsichtig_4,
+        "spec/heldenhain/03_rules.rules:176:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:402:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:408:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:415:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:430:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:443:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:449:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:103:9": pol_umsichtig_0,
+        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_1,
+        "spec/heldenhain/04_turn.rules:115:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:121:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_4,
         "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:88:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:127:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:154:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:174:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:183:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:193:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:292:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:68:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:158:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:228:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:119:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:158:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:42:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:157:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:194:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:224:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:336:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:379:13": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:86:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:134:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:161:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:188:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:197:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:207:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:312:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:73:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:242:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:125:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:165:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:45:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:206:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:236:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:351:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:396:13": pol_umsichtig_12,
     },
     "tante_taktik": {
-        "spec/heldenhain/03_rules.rules:168:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:277:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:287:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:392:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:398:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:404:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:412:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:425:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:431:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:105:9": pol_tante_taktik_2,
-        "spec/heldenhain/04_turn.rules:107:17": pol_tante_taktik_0,
-        "spec/heldenhain/04_turn.rules:116:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:122:17": pol_tante_taktik_1,
-        "spec/heldenhain/04_turn.rules:123:17": pol_umsichtig_4,
+        "spec/heldenhain/03_rules.rules:176:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:402:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:408:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:415:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:430:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:443:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:449:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:103:9": pol_tante_taktik_2,
+        "spec/heldenhain/04_turn.rules:106:17": pol_tante_taktik_0,
+        "spec/heldenhain/04_turn.rules:115:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:121:17": pol_tante_taktik_1,
+        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_4,
         "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:88:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:127:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:154:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:174:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:183:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:193:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:292:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:68:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:158:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:228:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:119:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:158:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:42:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:157:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:194:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:224:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:336:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:379:13": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:86:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:134:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:161:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:188:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:197:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:207:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:312:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:73:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:242:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:125:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:165:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:45:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:206:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:236:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:351:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:396:13": pol_umsichtig_12,
     },
     "graf_gruebel": {
-        "spec/heldenhain/03_rules.rules:168:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:277:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:287:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:392:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:398:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:404:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:412:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:425:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:431:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:105:9": pol_graf_gruebel_0,
-        "spec/heldenhain/04_turn.rules:107:17": pol_graf_gruebel_1,
-        "spec/heldenhain/04_turn.rules:116:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:123:17": pol_umsichtig_4,
+        "spec/heldenhain/03_rules.rules:176:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:402:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:408:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:415:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:430:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:443:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:449:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:103:9": pol_graf_gruebel_0,
+        "spec/heldenhain/04_turn.rules:106:17": pol_graf_gruebel_1,
+        "spec/heldenhain/04_turn.rules:115:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:121:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_4,
         "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:88:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:127:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:154:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:174:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:183:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:193:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:292:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:68:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:158:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:228:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:119:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:158:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:42:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:157:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:194:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:224:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:336:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:379:13": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:86:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:134:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:161:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:188:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:197:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:207:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:312:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:73:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:242:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:125:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:165:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:45:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:206:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:236:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:351:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:396:13": pol_umsichtig_12,
     },
     "der_wegweiser": {
-        "spec/heldenhain/03_rules.rules:168:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:277:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:287:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:392:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:398:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:404:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:412:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:425:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:431:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:105:9": pol_umsichtig_0,
-        "spec/heldenhain/04_turn.rules:107:17": pol_der_wegweiser_0,
-        "spec/heldenhain/04_turn.rules:116:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:123:17": pol_umsichtig_4,
+        "spec/heldenhain/03_rules.rules:176:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:402:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:408:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:415:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:430:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:443:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:449:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:103:9": pol_umsichtig_0,
+        "spec/heldenhain/04_turn.rules:106:17": pol_der_wegweiser_0,
+        "spec/heldenhain/04_turn.rules:115:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:121:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_4,
         "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:88:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:127:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:154:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:174:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:183:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:193:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:292:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:68:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:158:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:228:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:119:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:158:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:42:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:157:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:194:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:224:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:336:13": pol_umsichtig_11,
-        "spec/heldenhain/13_purpurpakt.rules:379:13": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:86:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:134:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:161:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:188:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:197:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:207:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:312:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:73:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:242:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:125:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:165:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:45:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:206:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:236:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:351:13": pol_umsichtig_11,
+        "spec/heldenhain/13_purpurpakt.rules:396:13": pol_umsichtig_12,
     },
     "fraeulein_rabatt": {
-        "spec/heldenhain/03_rules.rules:168:9": pol_umsichtig_7,
-        "spec/heldenhain/03_rules.rules:277:9": pol_umsichtig_8,
-        "spec/heldenhain/03_rules.rules:287:5": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:392:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:398:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:404:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:412:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:418:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:425:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:431:9": pol_umsichtig_12,
-        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_9,
-        "spec/heldenhain/04_turn.rules:105:9": pol_umsichtig_0,
-        "spec/heldenhain/04_turn.rules:107:17": pol_fraeulein_rabatt_0,
-        "spec/heldenhain/04_turn.rules:116:17": pol_umsichtig_2,
-        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_3,
-        "spec/heldenhain/04_turn.rules:123:17": pol_umsichtig_4,
+        "spec/heldenhain/03_rules.rules:176:9": pol_umsichtig_7,
+        "spec/heldenhain/03_rules.rules:285:9": pol_umsichtig_8,
+        "spec/heldenhain/03_rules.rules:296:5": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:402:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:408:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:415:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:423:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:430:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:437:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:443:9": pol_umsichtig_12,
+        "spec/heldenhain/03_rules.rules:449:9": pol_umsichtig_9,
+        "spec/heldenhain/04_turn.rules:103:9": pol_umsichtig_0,
+        "spec/heldenhain/04_turn.rules:106:17": pol_fraeulein_rabatt_0,
+        "spec/heldenhain/04_turn.rules:115:17": pol_umsichtig_2,
+        "spec/heldenhain/04_turn.rules:121:17": pol_umsichtig_3,
+        "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_4,
         "spec/heldenhain/04_turn.rules:129:17": pol_umsichtig_12,
         "spec/heldenhain/04_turn.rules:12:5": pol_umsichtig_5,
-        "spec/heldenhain/04_turn.rules:88:9": pol_umsichtig_6,
-        "spec/heldenhain/10_superfreundinnen.rules:127:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:154:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:174:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:183:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:193:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:292:13": pol_umsichtig_12,
-        "spec/heldenhain/10_superfreundinnen.rules:68:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:158:13": pol_umsichtig_12,
-        "spec/heldenhain/11_schattenkabinett.rules:228:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:119:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:158:13": pol_umsichtig_12,
-        "spec/heldenhain/12_weggefaehrten.rules:42:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:157:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:194:9": pol_umsichtig_10,
-        "spec/heldenhain/13_purpurpakt.rules:224:13": pol_umsichtig_12,
-        "spec/heldenhain/13_purpurpakt.rules:336:13": pol_fraeulein_rabatt_1,
-        "spec/heldenhain/13_purpurpakt.rules:379:13": pol_umsichtig_12,
+        "spec/heldenhain/04_turn.rules:86:9": pol_umsichtig_6,
+        "spec/heldenhain/10_superfreundinnen.rules:134:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:161:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:188:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:197:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:207:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:312:13": pol_umsichtig_12,
+        "spec/heldenhain/10_superfreundinnen.rules:73:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/11_schattenkabinett.rules:242:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:125:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:165:13": pol_umsichtig_12,
+        "spec/heldenhain/12_weggefaehrten.rules:45:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:167:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:206:9": pol_umsichtig_10,
+        "spec/heldenhain/13_purpurpakt.rules:236:13": pol_umsichtig_12,
+        "spec/heldenhain/13_purpurpakt.rules:351:13": pol_fraeulein_rabatt_1,
+        "spec/heldenhain/13_purpurpakt.rules:396:13": pol_umsichtig_12,
     },
 }

@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: 812ea7edb8810f92
+# Spec hash: cbd96e073b7334a1
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -28,8 +28,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: 2efbbd3c76028207
-# Fingerprint: source 4f531a632fe6318d6648 output 566b0feb6004c356253f
+# Tests hash: fc546ea1360fbd13
+# Fingerprint: source e35769e5042ee5cfd5ad output ba6badcfc821d443ccc5
 "Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -354,12 +354,12 @@ from .procedures import (
 
 
 def tb_01_decks_4_0(state, frame):
-    "test tests/01_decks.rules#4 part 0 (spec/heldenhain/tests/01_decks.rules:39)"
-    # spec: spec/heldenhain/tests/01_decks.rules:39
+    "test tests/01_decks.rules#4 part 0 (spec/heldenhain/tests/01_decks.rules:47)"
+    # spec: spec/heldenhain/tests/01_decks.rules:47
     state.vars[1] = 0
-    # spec: spec/heldenhain/tests/01_decks.rules:40
+    # spec: spec/heldenhain/tests/01_decks.rules:48
     p_deck_bilden(state, 0, "weggefaehrten")
-    # spec: spec/heldenhain/tests/01_decks.rules:41
+    # spec: spec/heldenhain/tests/01_decks.rules:49
     p_deck_bilden(state, 1, "weggefaehrten")
     state.frames.pop()
     return
@@ -399,81 +399,81 @@ def tb_03_setup_3_0(state, frame):
         )
     ]:
         move_card(state, card, 1)
-    # spec: spec/heldenhain/tests/03_setup.rules:31
-    move_card(state, E_blitzy, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:32
-    p_startcharakter_setzen(state, E_blitzy)
+    move_card(state, E_blitzy, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:33
-    move_card(state, E_gruppenumarmung, 3)
+    p_startcharakter_setzen(state, E_blitzy)
     # spec: spec/heldenhain/tests/03_setup.rules:34
-    move_card(state, E_kuchenpause, 3)
+    move_card(state, E_gruppenumarmung, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:35
-    move_card(state, E_sonnenstrahl, 3)
+    move_card(state, E_kuchenpause, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:36
-    move_card(state, E_zauberstab, 3)
+    move_card(state, E_sonnenstrahl, 3)
     # spec: spec/heldenhain/tests/03_setup.rules:37
+    move_card(state, E_zauberstab, 3)
+    # spec: spec/heldenhain/tests/03_setup.rules:38
     state.frames.pop()
     state.frames.append(new_frame(16, [0]))
     return
 
 
 def tb_03_setup_4_0(state, frame):
-    "test tests/03_setup.rules#4 part 0 (spec/heldenhain/tests/03_setup.rules:45)"
-    # spec: spec/heldenhain/tests/03_setup.rules:45
+    "test tests/03_setup.rules#4 part 0 (spec/heldenhain/tests/03_setup.rules:46)"
+    # spec: spec/heldenhain/tests/03_setup.rules:46
     state.frames.pop()
     state.frames.append(new_frame(17, [UNBOUND] * 3))
     return
 
 
 def tb_03_setup_4_1(state, frame):
-    "test tests/03_setup.rules#4 part 1 (spec/heldenhain/tests/03_setup.rules:48)"
-    # spec: spec/heldenhain/tests/03_setup.rules:48
+    "test tests/03_setup.rules#4 part 1 (spec/heldenhain/tests/03_setup.rules:49)"
+    # spec: spec/heldenhain/tests/03_setup.rules:49
     state.vars[3] = False
     state.frames.pop()
     return
 
 
 def tb_03_setup_5_0(state, frame):
-    "test tests/03_setup.rules#5 part 0 (spec/heldenhain/tests/03_setup.rules:53)"
-    # spec: spec/heldenhain/tests/03_setup.rules:53
-    move_card(state, E_kuchenpause, 1)
+    "test tests/03_setup.rules#5 part 0 (spec/heldenhain/tests/03_setup.rules:54)"
     # spec: spec/heldenhain/tests/03_setup.rules:54
-    move_card(state, E_rufmord_2, 2)
+    move_card(state, E_kuchenpause, 1)
     # spec: spec/heldenhain/tests/03_setup.rules:55
-    move_card(state, E_sonnenstrahl, 1)
+    move_card(state, E_rufmord_2, 2)
     # spec: spec/heldenhain/tests/03_setup.rules:56
-    state.vars[1] = 0
+    move_card(state, E_sonnenstrahl, 1)
     # spec: spec/heldenhain/tests/03_setup.rules:57
-    state.vars[0] = 0
+    state.vars[1] = 0
     # spec: spec/heldenhain/tests/03_setup.rules:58
+    state.vars[0] = 0
+    # spec: spec/heldenhain/tests/03_setup.rules:59
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_03_setup_5_1(state, frame):
-    "test tests/03_setup.rules#5 part 1 (spec/heldenhain/tests/03_setup.rules:61)"
-    # spec: spec/heldenhain/tests/03_setup.rules:61
-    state.vars[0] = 1
+    "test tests/03_setup.rules#5 part 1 (spec/heldenhain/tests/03_setup.rules:62)"
     # spec: spec/heldenhain/tests/03_setup.rules:62
+    state.vars[0] = 1
+    # spec: spec/heldenhain/tests/03_setup.rules:63
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_03_setup_5_2(state, frame):
-    "test tests/03_setup.rules#5 part 2 (spec/heldenhain/tests/03_setup.rules:65)"
-    # spec: spec/heldenhain/tests/03_setup.rules:65
-    state.vars[0] = 0
+    "test tests/03_setup.rules#5 part 2 (spec/heldenhain/tests/03_setup.rules:66)"
     # spec: spec/heldenhain/tests/03_setup.rules:66
+    state.vars[0] = 0
+    # spec: spec/heldenhain/tests/03_setup.rules:67
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_03_setup_6_0(state, frame):
-    "test tests/03_setup.rules#6 part 0 (spec/heldenhain/tests/03_setup.rules:73)"
-    # spec: spec/heldenhain/tests/03_setup.rules:73
+    "test tests/03_setup.rules#6 part 0 (spec/heldenhain/tests/03_setup.rules:74)"
+    # spec: spec/heldenhain/tests/03_setup.rules:74
     state.frames.pop()
     state.frames.append(new_frame(17, [UNBOUND] * 3))
     return
@@ -636,90 +636,90 @@ def tb_04_turn_8_0(state, frame):
 
 
 def tb_04_turn_8_1(state, frame):
-    "test tests/04_turn.rules#8 part 1 (spec/heldenhain/tests/04_turn.rules:100)"
-    # spec: spec/heldenhain/tests/04_turn.rules:100
+    "test tests/04_turn.rules#8 part 1 (spec/heldenhain/tests/04_turn.rules:101)"
+    # spec: spec/heldenhain/tests/04_turn.rules:101
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_blitzy] + [UNBOUND] * 2))
     return
 
 
 def tb_04_turn_8_2(state, frame):
-    "test tests/04_turn.rules#8 part 2 (spec/heldenhain/tests/04_turn.rules:103)"
-    # spec: spec/heldenhain/tests/04_turn.rules:103
+    "test tests/04_turn.rules#8 part 2 (spec/heldenhain/tests/04_turn.rules:104)"
+    # spec: spec/heldenhain/tests/04_turn.rules:104
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_kuchenpause] + [UNBOUND] * 2))
     return
 
 
 def tb_04_turn_9_0(state, frame):
-    "test tests/04_turn.rules#9 part 0 (spec/heldenhain/tests/04_turn.rules:108)"
-    # spec: spec/heldenhain/tests/04_turn.rules:108
-    move_card(state, E_blitzy, 5)
+    "test tests/04_turn.rules#9 part 0 (spec/heldenhain/tests/04_turn.rules:109)"
     # spec: spec/heldenhain/tests/04_turn.rules:109
-    move_card(state, E_roxy, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:110
-    move_card(state, E_lena, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:111
-    move_card(state, E_mira_morgentau, 5)
+    move_card(state, E_lena, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:112
+    move_card(state, E_mira_morgentau, 5)
+    # spec: spec/heldenhain/tests/04_turn.rules:113
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_04_turn_10_0(state, frame):
-    "test tests/04_turn.rules#10 part 0 (spec/heldenhain/tests/04_turn.rules:124)"
-    # spec: spec/heldenhain/tests/04_turn.rules:124
-    move_card(state, E_blitzy, 5)
+    "test tests/04_turn.rules#10 part 0 (spec/heldenhain/tests/04_turn.rules:125)"
     # spec: spec/heldenhain/tests/04_turn.rules:125
-    move_card(state, E_sonnenstrahl, 3)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:126
+    move_card(state, E_sonnenstrahl, 3)
+    # spec: spec/heldenhain/tests/04_turn.rules:127
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_04_turn_11_0(state, frame):
-    "test tests/04_turn.rules#11 part 0 (spec/heldenhain/tests/04_turn.rules:135)"
-    # spec: spec/heldenhain/tests/04_turn.rules:135
-    move_card(state, E_sunny_sonnenschein, 3)
+    "test tests/04_turn.rules#11 part 0 (spec/heldenhain/tests/04_turn.rules:136)"
     # spec: spec/heldenhain/tests/04_turn.rules:136
-    move_card(state, E_wolkenschloss, 11)
+    move_card(state, E_sunny_sonnenschein, 3)
     # spec: spec/heldenhain/tests/04_turn.rules:137
-    move_card(state, E_kuchenpause, 1)
+    move_card(state, E_wolkenschloss, 11)
     # spec: spec/heldenhain/tests/04_turn.rules:138
-    move_card(state, E_blitzy, 5)
+    move_card(state, E_kuchenpause, 1)
     # spec: spec/heldenhain/tests/04_turn.rules:139
-    p_stress_geben(state, E_blitzy, 1)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:140
+    p_stress_geben(state, E_blitzy, 1)
+    # spec: spec/heldenhain/tests/04_turn.rules:141
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_04_turn_12_0(state, frame):
-    "test tests/04_turn.rules#12 part 0 (spec/heldenhain/tests/04_turn.rules:149)"
-    # spec: spec/heldenhain/tests/04_turn.rules:149
-    move_card(state, E_blitzy, 5)
+    "test tests/04_turn.rules#12 part 0 (spec/heldenhain/tests/04_turn.rules:150)"
     # spec: spec/heldenhain/tests/04_turn.rules:150
-    p_stress_geben(state, E_blitzy, 3)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/04_turn.rules:151
+    p_stress_geben(state, E_blitzy, 3)
+    # spec: spec/heldenhain/tests/04_turn.rules:152
     p_bis_zugende_ausdauer(state, E_blitzy, 1)
     state.frames.pop()
     return
 
 
 def tb_04_turn_12_1(state, frame):
-    "test tests/04_turn.rules#12 part 1 (spec/heldenhain/tests/04_turn.rules:153)"
-    # spec: spec/heldenhain/tests/04_turn.rules:153
+    "test tests/04_turn.rules#12 part 1 (spec/heldenhain/tests/04_turn.rules:154)"
+    # spec: spec/heldenhain/tests/04_turn.rules:154
     state.frames.pop()
     state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
     return
 
 
 def tb_04_turn_13_0(state, frame):
-    "test tests/04_turn.rules#13 part 0 (spec/heldenhain/tests/04_turn.rules:158)"
-    # spec: spec/heldenhain/tests/04_turn.rules:158
+    "test tests/04_turn.rules#13 part 0 (spec/heldenhain/tests/04_turn.rules:159)"
+    # spec: spec/heldenhain/tests/04_turn.rules:159
     for card in [
         c_c
         for c_c in state.zones[0]
@@ -730,62 +730,62 @@ def tb_04_turn_13_0(state, frame):
                 A_deck,
                 d_orig(state, c_c),
                 "deck",
-                "spec/heldenhain/tests/04_turn.rules:158:79",
+                "spec/heldenhain/tests/04_turn.rules:160:59",
             )
             == "superfreundinnen"
             and attr_of(
                 A_kosten,
                 d_orig(state, c_c),
                 "kosten",
-                "spec/heldenhain/tests/04_turn.rules:159:13",
+                "spec/heldenhain/tests/04_turn.rules:161:17",
             )
             <= 1
         )
     ]:
         move_card(state, card, 3)
-    # spec: spec/heldenhain/tests/04_turn.rules:160
+    # spec: spec/heldenhain/tests/04_turn.rules:162
     move_card(state, E_blitzy, 3)
-    # spec: spec/heldenhain/tests/04_turn.rules:161
+    # spec: spec/heldenhain/tests/04_turn.rules:163
     move_card(state, E_roxy, 3)
     state.frames.pop()
     return
 
 
 def tb_04_turn_13_1(state, frame):
-    "test tests/04_turn.rules#13 part 1 (spec/heldenhain/tests/04_turn.rules:163)"
-    # spec: spec/heldenhain/tests/04_turn.rules:163
+    "test tests/04_turn.rules#13 part 1 (spec/heldenhain/tests/04_turn.rules:165)"
+    # spec: spec/heldenhain/tests/04_turn.rules:165
     state.frames.pop()
     state.frames.append(new_frame(19, [0] + [UNBOUND] * 2))
     return
 
 
 def tb_04_turn_14_0(state, frame):
-    "test tests/04_turn.rules#14 part 0 (spec/heldenhain/tests/04_turn.rules:169)"
-    # spec: spec/heldenhain/tests/04_turn.rules:169
-    move_card(state, E_blitzy, 5)
-    # spec: spec/heldenhain/tests/04_turn.rules:170
-    move_card(state, E_kuchenpause, 3)
+    "test tests/04_turn.rules#14 part 0 (spec/heldenhain/tests/04_turn.rules:171)"
     # spec: spec/heldenhain/tests/04_turn.rules:171
+    move_card(state, E_blitzy, 5)
+    # spec: spec/heldenhain/tests/04_turn.rules:172
+    move_card(state, E_kuchenpause, 3)
+    # spec: spec/heldenhain/tests/04_turn.rules:173
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_04_turn_15_0(state, frame):
-    "test tests/04_turn.rules#15 part 0 (spec/heldenhain/tests/04_turn.rules:178)"
-    # spec: spec/heldenhain/tests/04_turn.rules:178
-    move_card(state, E_grosses_finale, 3)
-    # spec: spec/heldenhain/tests/04_turn.rules:179
-    move_card(state, E_blitzy, 5)
+    "test tests/04_turn.rules#15 part 0 (spec/heldenhain/tests/04_turn.rules:180)"
     # spec: spec/heldenhain/tests/04_turn.rules:180
+    move_card(state, E_grosses_finale, 3)
+    # spec: spec/heldenhain/tests/04_turn.rules:181
+    move_card(state, E_blitzy, 5)
+    # spec: spec/heldenhain/tests/04_turn.rules:182
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_04_turn_15_1(state, frame):
-    "test tests/04_turn.rules#15 part 1 (spec/heldenhain/tests/04_turn.rules:184)"
-    # spec: spec/heldenhain/tests/04_turn.rules:184
+    "test tests/04_turn.rules#15 part 1 (spec/heldenhain/tests/04_turn.rules:186)"
+    # spec: spec/heldenhain/tests/04_turn.rules:186
     state.vars[0] = 1
     state.frames.pop()
     return
@@ -968,156 +968,156 @@ def tb_05_figures_4_0(state, frame):
 
 
 def tb_05_figures_5_0(state, frame):
-    "test tests/05_figures.rules#5 part 0 (spec/heldenhain/tests/05_figures.rules:51)"
-    # spec: spec/heldenhain/tests/05_figures.rules:51
-    state.tracks[4] = 3
+    "test tests/05_figures.rules#5 part 0 (spec/heldenhain/tests/05_figures.rules:52)"
     # spec: spec/heldenhain/tests/05_figures.rules:52
-    move_card(state, E_blitzy_2, 6)
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/05_figures.rules:53
-    p_erschoepfen(state, E_blitzy_2)
+    move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/05_figures.rules:54
+    p_erschoepfen(state, E_blitzy_2)
+    # spec: spec/heldenhain/tests/05_figures.rules:55
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_dorian_faltfach] + [UNBOUND] * 2))
     return
 
 
 def tb_05_figures_6_0(state, frame):
-    "test tests/05_figures.rules#6 part 0 (spec/heldenhain/tests/05_figures.rules:59)"
-    # spec: spec/heldenhain/tests/05_figures.rules:59
-    state.tracks[4] = 3
-    # spec: spec/heldenhain/tests/05_figures.rules:60
-    move_card(state, E_blitzy_2, 6)
+    "test tests/05_figures.rules#6 part 0 (spec/heldenhain/tests/05_figures.rules:61)"
     # spec: spec/heldenhain/tests/05_figures.rules:61
-    p_erschoepfen(state, E_blitzy_2)
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/05_figures.rules:62
+    move_card(state, E_blitzy_2, 6)
+    # spec: spec/heldenhain/tests/05_figures.rules:63
+    p_erschoepfen(state, E_blitzy_2)
+    # spec: spec/heldenhain/tests/05_figures.rules:64
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_rico_rueckprall] + [UNBOUND] * 2))
     return
 
 
 def tb_05_figures_7_0(state, frame):
-    "test tests/05_figures.rules#7 part 0 (spec/heldenhain/tests/05_figures.rules:68)"
-    # spec: spec/heldenhain/tests/05_figures.rules:68
-    move_card(state, E_blitzy, 5)
-    # spec: spec/heldenhain/tests/05_figures.rules:69
-    move_card(state, E_lena, 5)
-    # spec: spec/heldenhain/tests/05_figures.rules:70
-    move_card(state, E_mira_morgentau, 5)
+    "test tests/05_figures.rules#7 part 0 (spec/heldenhain/tests/05_figures.rules:71)"
     # spec: spec/heldenhain/tests/05_figures.rules:71
-    move_card(state, E_flauschi, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:72
-    move_card(state, E_spatz_pieps, 5)
+    move_card(state, E_lena, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:73
-    move_card(state, E_ella_eiche, 5)
+    move_card(state, E_mira_morgentau, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:74
-    activate(state, 0, [E_zauberstab, E_ella_eiche], None)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:75
+    move_card(state, E_spatz_pieps, 5)
+    # spec: spec/heldenhain/tests/05_figures.rules:76
+    move_card(state, E_ella_eiche, 5)
+    # spec: spec/heldenhain/tests/05_figures.rules:77
+    activate(state, 0, [E_zauberstab, E_ella_eiche], None)
+    # spec: spec/heldenhain/tests/05_figures.rules:78
     move_card(state, E_zauberstab, 9)
     state.frames.pop()
     return
 
 
 def tb_05_figures_7_1(state, frame):
-    "test tests/05_figures.rules#7 part 1 (spec/heldenhain/tests/05_figures.rules:77)"
-    # spec: spec/heldenhain/tests/05_figures.rules:77
+    "test tests/05_figures.rules#7 part 1 (spec/heldenhain/tests/05_figures.rules:80)"
+    # spec: spec/heldenhain/tests/05_figures.rules:80
     move_card(state, E_roxy, 3)
     state.frames.pop()
     return
 
 
 def tb_05_figures_7_2(state, frame):
-    "test tests/05_figures.rules#7 part 2 (spec/heldenhain/tests/05_figures.rules:79)"
-    # spec: spec/heldenhain/tests/05_figures.rules:79
+    "test tests/05_figures.rules#7 part 2 (spec/heldenhain/tests/05_figures.rules:82)"
+    # spec: spec/heldenhain/tests/05_figures.rules:82
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_roxy] + [UNBOUND] * 2))
     return
 
 
 def tb_05_figures_8_0(state, frame):
-    "test tests/05_figures.rules#8 part 0 (spec/heldenhain/tests/05_figures.rules:88)"
-    # spec: spec/heldenhain/tests/05_figures.rules:88
-    move_card(state, E_blitzy, 5)
-    # spec: spec/heldenhain/tests/05_figures.rules:89
-    move_card(state, E_lena, 5)
-    # spec: spec/heldenhain/tests/05_figures.rules:90
-    move_card(state, E_mira_morgentau, 5)
+    "test tests/05_figures.rules#8 part 0 (spec/heldenhain/tests/05_figures.rules:91)"
     # spec: spec/heldenhain/tests/05_figures.rules:91
-    move_card(state, E_flauschi, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:92
-    move_card(state, E_spatz_pieps, 5)
+    move_card(state, E_lena, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:93
-    move_card(state, E_ella_eiche, 5)
+    move_card(state, E_mira_morgentau, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:94
-    move_card(state, E_ki_kompass, 3)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/05_figures.rules:95
+    move_card(state, E_spatz_pieps, 5)
+    # spec: spec/heldenhain/tests/05_figures.rules:96
+    move_card(state, E_ella_eiche, 5)
+    # spec: spec/heldenhain/tests/05_figures.rules:97
+    move_card(state, E_ki_kompass, 3)
+    # spec: spec/heldenhain/tests/05_figures.rules:98
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_ki_kompass] + [UNBOUND] * 2))
     return
 
 
 def tb_05_figures_9_0(state, frame):
-    "test tests/05_figures.rules#9 part 0 (spec/heldenhain/tests/05_figures.rules:100)"
-    # spec: spec/heldenhain/tests/05_figures.rules:100
+    "test tests/05_figures.rules#9 part 0 (spec/heldenhain/tests/05_figures.rules:103)"
+    # spec: spec/heldenhain/tests/05_figures.rules:103
     move_card(state, E_nami_2, 5)
-    # spec: spec/heldenhain/tests/05_figures.rules:101
+    # spec: spec/heldenhain/tests/05_figures.rules:104
     move_card(state, E_nami, 3)
     state.frames.pop()
     return
 
 
 def tb_05_figures_9_1(state, frame):
-    "test tests/05_figures.rules#9 part 1 (spec/heldenhain/tests/05_figures.rules:103)"
-    # spec: spec/heldenhain/tests/05_figures.rules:103
+    "test tests/05_figures.rules#9 part 1 (spec/heldenhain/tests/05_figures.rules:106)"
+    # spec: spec/heldenhain/tests/05_figures.rules:106
     move_card(state, E_nami_2, 17)
     state.frames.pop()
     return
 
 
 def tb_05_figures_10_0(state, frame):
-    "test tests/05_figures.rules#10 part 0 (spec/heldenhain/tests/05_figures.rules:108)"
+    "test tests/05_figures.rules#10 part 0 (spec/heldenhain/tests/05_figures.rules:111)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/tests/05_figures.rules:108
+            # spec: spec/heldenhain/tests/05_figures.rules:111
             move_card(state, E_blitzy, 3)
-            # spec: spec/heldenhain/tests/05_figures.rules:109
+            # spec: spec/heldenhain/tests/05_figures.rules:112
             frame[1] = 1
             state.frames.append(new_frame(3, [0, E_blitzy] + [UNBOUND] * 2))
             return
         if pc == 1:
-            # spec: spec/heldenhain/tests/05_figures.rules:110
+            # spec: spec/heldenhain/tests/05_figures.rules:113
             move_card(state, E_gluecksarmband, 3)
-            # spec: spec/heldenhain/tests/05_figures.rules:111
+            # spec: spec/heldenhain/tests/05_figures.rules:114
             state.frames.pop()
             state.frames.append(new_frame(3, [0, E_gluecksarmband] + [UNBOUND] * 2))
             return
 
 
 def tb_05_figures_10_1(state, frame):
-    "test tests/05_figures.rules#10 part 1 (spec/heldenhain/tests/05_figures.rules:113)"
-    # spec: spec/heldenhain/tests/05_figures.rules:113
+    "test tests/05_figures.rules#10 part 1 (spec/heldenhain/tests/05_figures.rules:116)"
+    # spec: spec/heldenhain/tests/05_figures.rules:116
     p_stress_geben(state, E_blitzy, 2)
-    # spec: spec/heldenhain/tests/05_figures.rules:114
+    # spec: spec/heldenhain/tests/05_figures.rules:117
     p_dauerhaft_einsatz(state, E_blitzy, 1)
-    # spec: spec/heldenhain/tests/05_figures.rules:115
+    # spec: spec/heldenhain/tests/05_figures.rules:118
     p_bis_zugende_rettung(state, E_blitzy, 2)
     state.frames.pop()
     return
 
 
 def tb_05_figures_10_2(state, frame):
-    "test tests/05_figures.rules#10 part 2 (spec/heldenhain/tests/05_figures.rules:117)"
-    # spec: spec/heldenhain/tests/05_figures.rules:117
+    "test tests/05_figures.rules#10 part 2 (spec/heldenhain/tests/05_figures.rules:120)"
+    # spec: spec/heldenhain/tests/05_figures.rules:120
     p_auf_die_hand(state, E_blitzy)
     state.frames.pop()
     return
 
 
 def tb_05_figures_10_3(state, frame):
-    "test tests/05_figures.rules#10 part 3 (spec/heldenhain/tests/05_figures.rules:120)"
-    # spec: spec/heldenhain/tests/05_figures.rules:120
+    "test tests/05_figures.rules#10 part 3 (spec/heldenhain/tests/05_figures.rules:123)"
+    # spec: spec/heldenhain/tests/05_figures.rules:123
     state.tracks[2] = 6
-    # spec: spec/heldenhain/tests/05_figures.rules:121
+    # spec: spec/heldenhain/tests/05_figures.rules:124
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_blitzy] + [UNBOUND] * 2))
     return
@@ -1644,328 +1644,328 @@ def tb_08_card_kinds_4_2(state, frame):
 
 
 def tb_08_card_kinds_5_0(state, frame):
-    "test tests/08_card_kinds.rules#5 part 0 (spec/heldenhain/tests/08_card_kinds.rules:61)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:61
-    move_card(state, E_blitzy, 5)
+    "test tests/08_card_kinds.rules#5 part 0 (spec/heldenhain/tests/08_card_kinds.rules:62)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:62
-    activate(state, 0, [E_kuscheldecke, E_blitzy], None)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:63
-    move_card(state, E_kuscheldecke, 9)
+    activate(state, 0, [E_kuscheldecke, E_blitzy], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:64
-    p_stress_geben(state, E_blitzy, 4)
+    move_card(state, E_kuscheldecke, 9)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:65
+    p_stress_geben(state, E_blitzy, 4)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:66
     p_stress_pruefen(state)
     state.frames.pop()
     return
 
 
 def tb_08_card_kinds_6_0(state, frame):
-    "test tests/08_card_kinds.rules#6 part 0 (spec/heldenhain/tests/08_card_kinds.rules:71)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:71
-    state.tracks[4] = 3
+    "test tests/08_card_kinds.rules#6 part 0 (spec/heldenhain/tests/08_card_kinds.rules:72)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:72
-    move_card(state, E_flauschi, 3)
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/08_card_kinds.rules:73
+    move_card(state, E_flauschi, 3)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:74
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_flauschi] + [UNBOUND] * 2))
     return
 
 
 def tb_08_card_kinds_6_1(state, frame):
-    "test tests/08_card_kinds.rules#6 part 1 (spec/heldenhain/tests/08_card_kinds.rules:76)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:76
-    p_erschoepfen(state, E_flauschi)
+    "test tests/08_card_kinds.rules#6 part 1 (spec/heldenhain/tests/08_card_kinds.rules:77)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:77
-    state.vars[0] = 1
+    p_erschoepfen(state, E_flauschi)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:78
+    state.vars[0] = 1
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:79
     move_card(state, E_samt_2, 6)
     state.frames.pop()
     return
 
 
 def tb_08_card_kinds_6_2(state, frame):
-    "test tests/08_card_kinds.rules#6 part 2 (spec/heldenhain/tests/08_card_kinds.rules:80)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:80
+    "test tests/08_card_kinds.rules#6 part 2 (spec/heldenhain/tests/08_card_kinds.rules:81)"
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:81
     p_ablenken_ausfuehren(state, 1, E_samt_2, E_flauschi)
     state.frames.pop()
     return
 
 
 def tb_08_card_kinds_7_0(state, frame):
-    "test tests/08_card_kinds.rules#7 part 0 (spec/heldenhain/tests/08_card_kinds.rules:85)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:85
-    activate(state, 14, [], None)
+    "test tests/08_card_kinds.rules#7 part 0 (spec/heldenhain/tests/08_card_kinds.rules:86)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:86
-    state.tracks[4] = 3
+    activate(state, 14, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:87
-    move_card(state, E_flauschi, 5)
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/08_card_kinds.rules:88
-    move_card(state, E_roxy, 5)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:89
-    p_stress_geben(state, E_roxy, 2)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:90
+    p_stress_geben(state, E_roxy, 2)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:91
     state.frames.pop()
     state.frames.append(new_frame(4, [0, E_roxy] + [UNBOUND] * 1))
     return
 
 
 def tb_08_card_kinds_8_0(state, frame):
-    "test tests/08_card_kinds.rules#8 part 0 (spec/heldenhain/tests/08_card_kinds.rules:96)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:96
-    move_card(state, E_ki_stoppuhr_2, 8)
+    "test tests/08_card_kinds.rules#8 part 0 (spec/heldenhain/tests/08_card_kinds.rules:97)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:97
-    p_erschoepfen(state, E_ki_stoppuhr_2)
+    move_card(state, E_ki_stoppuhr_2, 8)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:98
-    move_card(state, E_nami, 5)
+    p_erschoepfen(state, E_ki_stoppuhr_2)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:99
+    move_card(state, E_nami, 5)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:100
     state.tracks[4] = 3
     state.frames.pop()
     return
 
 
 def tb_08_card_kinds_8_1(state, frame):
-    "test tests/08_card_kinds.rules#8 part 1 (spec/heldenhain/tests/08_card_kinds.rules:102)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:102
-    move_card(state, E_stillstand, 3)
+    "test tests/08_card_kinds.rules#8 part 1 (spec/heldenhain/tests/08_card_kinds.rules:103)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:103
-    p_aufrichten(state, E_ki_stoppuhr_2)
+    move_card(state, E_stillstand, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:104
+    p_aufrichten(state, E_ki_stoppuhr_2)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:105
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_stillstand] + [UNBOUND] * 2))
     return
 
 
 def tb_08_card_kinds_9_0(state, frame):
-    "test tests/08_card_kinds.rules#9 part 0 (spec/heldenhain/tests/08_card_kinds.rules:109)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:109
-    activate(state, 21, [], None)
+    "test tests/08_card_kinds.rules#9 part 0 (spec/heldenhain/tests/08_card_kinds.rules:110)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:110
-    move_card(state, E_blitzy, 5)
+    activate(state, 21, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:111
-    move_card(state, E_ki_kompass, 3)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:112
+    move_card(state, E_ki_kompass, 3)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:113
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_08_card_kinds_10_0(state, frame):
-    "test tests/08_card_kinds.rules#10 part 0 (spec/heldenhain/tests/08_card_kinds.rules:122)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:122
-    move_card(state, E_ki_kompass, 7)
+    "test tests/08_card_kinds.rules#10 part 0 (spec/heldenhain/tests/08_card_kinds.rules:123)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:123
-    p_erschoepfen(state, E_ki_kompass)
+    move_card(state, E_ki_kompass, 7)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:124
+    p_erschoepfen(state, E_ki_kompass)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:125
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_08_card_kinds_10_1(state, frame):
-    "test tests/08_card_kinds.rules#10 part 1 (spec/heldenhain/tests/08_card_kinds.rules:127)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:127
+    "test tests/08_card_kinds.rules#10 part 1 (spec/heldenhain/tests/08_card_kinds.rules:128)"
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:128
     move_card(state, E_ki_kompass_2, 3)
     state.frames.pop()
     return
 
 
 def tb_08_card_kinds_11_0(state, frame):
-    "test tests/08_card_kinds.rules#11 part 0 (spec/heldenhain/tests/08_card_kinds.rules:133)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:133
-    move_card(state, E_kuchenpause, 3)
+    "test tests/08_card_kinds.rules#11 part 0 (spec/heldenhain/tests/08_card_kinds.rules:134)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:134
-    move_card(state, E_blitzy, 1)
+    move_card(state, E_kuchenpause, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:135
-    move_card(state, E_roxy, 1)
+    move_card(state, E_blitzy, 1)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:136
+    move_card(state, E_roxy, 1)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:137
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_kuchenpause] + [UNBOUND] * 2))
     return
 
 
 def tb_08_card_kinds_12_0(state, frame):
-    "test tests/08_card_kinds.rules#12 part 0 (spec/heldenhain/tests/08_card_kinds.rules:141)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:141
-    move_card(state, E_sonnenstrahl, 3)
+    "test tests/08_card_kinds.rules#12 part 0 (spec/heldenhain/tests/08_card_kinds.rules:142)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:142
-    move_card(state, E_blitzy, 1)
+    move_card(state, E_sonnenstrahl, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:143
+    move_card(state, E_blitzy, 1)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:144
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_sonnenstrahl] + [UNBOUND] * 2))
     return
 
 
 def tb_08_card_kinds_13_0(state, frame):
-    "test tests/08_card_kinds.rules#13 part 0 (spec/heldenhain/tests/08_card_kinds.rules:148)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:148
-    move_card(state, E_kuchenpause, 3)
+    "test tests/08_card_kinds.rules#13 part 0 (spec/heldenhain/tests/08_card_kinds.rules:149)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:149
-    move_card(state, E_schutzengel, 3)
+    move_card(state, E_kuchenpause, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:150
+    move_card(state, E_schutzengel, 3)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:151
     state.vars[2] = False
     state.frames.pop()
     return
 
 
 def tb_08_card_kinds_14_0(state, frame):
-    "test tests/08_card_kinds.rules#14 part 0 (spec/heldenhain/tests/08_card_kinds.rules:156)"
+    "test tests/08_card_kinds.rules#14 part 0 (spec/heldenhain/tests/08_card_kinds.rules:157)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/tests/08_card_kinds.rules:156
-            move_card(state, E_baumhaus, 3)
             # spec: spec/heldenhain/tests/08_card_kinds.rules:157
-            move_card(state, E_sternwarte, 3)
+            move_card(state, E_baumhaus, 3)
             # spec: spec/heldenhain/tests/08_card_kinds.rules:158
+            move_card(state, E_sternwarte, 3)
+            # spec: spec/heldenhain/tests/08_card_kinds.rules:159
             frame[1] = 1
             state.frames.append(new_frame(3, [0, E_baumhaus] + [UNBOUND] * 2))
             return
         if pc == 1:
-            # spec: spec/heldenhain/tests/08_card_kinds.rules:159
+            # spec: spec/heldenhain/tests/08_card_kinds.rules:160
             state.frames.pop()
             state.frames.append(new_frame(3, [0, E_sternwarte] + [UNBOUND] * 2))
             return
 
 
 def tb_08_card_kinds_15_0(state, frame):
-    "test tests/08_card_kinds.rules#15 part 0 (spec/heldenhain/tests/08_card_kinds.rules:164)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:164
-    activate(state, 23, [], None)
+    "test tests/08_card_kinds.rules#15 part 0 (spec/heldenhain/tests/08_card_kinds.rules:165)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:165
-    move_card(state, E_wolkenschloss, 3)
+    activate(state, 23, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:166
-    move_card(state, E_blitzy, 5)
+    move_card(state, E_wolkenschloss, 3)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:167
-    p_stress_geben(state, E_blitzy, 2)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:168
+    p_stress_geben(state, E_blitzy, 2)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:169
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_08_card_kinds_15_1(state, frame):
-    "test tests/08_card_kinds.rules#15 part 1 (spec/heldenhain/tests/08_card_kinds.rules:173)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:173
+    "test tests/08_card_kinds.rules#15 part 1 (spec/heldenhain/tests/08_card_kinds.rules:174)"
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:174
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_08_card_kinds_16_0(state, frame):
-    "test tests/08_card_kinds.rules#16 part 0 (spec/heldenhain/tests/08_card_kinds.rules:182)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:182
-    activate(state, 24, [], None)
+    "test tests/08_card_kinds.rules#16 part 0 (spec/heldenhain/tests/08_card_kinds.rules:183)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:183
-    move_card(state, E_sternwarte, 11)
+    activate(state, 24, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:184
-    move_card(state, E_blitzy, 5)
+    move_card(state, E_sternwarte, 11)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:185
+    move_card(state, E_blitzy, 5)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:186
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_08_card_kinds_16_1(state, frame):
-    "test tests/08_card_kinds.rules#16 part 1 (spec/heldenhain/tests/08_card_kinds.rules:191)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:191
+    "test tests/08_card_kinds.rules#16 part 1 (spec/heldenhain/tests/08_card_kinds.rules:192)"
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:192
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_08_card_kinds_17_0(state, frame):
-    "test tests/08_card_kinds.rules#17 part 0 (spec/heldenhain/tests/08_card_kinds.rules:198)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:198
-    state.tracks[5] = 2
+    "test tests/08_card_kinds.rules#17 part 0 (spec/heldenhain/tests/08_card_kinds.rules:199)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:199
-    state.tracks[2] = 4
+    state.tracks[5] = 2
     # spec: spec/heldenhain/tests/08_card_kinds.rules:200
-    move_card(state, E_baumhaus, 11)
+    state.tracks[2] = 4
     # spec: spec/heldenhain/tests/08_card_kinds.rules:201
+    move_card(state, E_baumhaus, 11)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:202
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_08_card_kinds_18_0(state, frame):
-    "test tests/08_card_kinds.rules#18 part 0 (spec/heldenhain/tests/08_card_kinds.rules:208)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:208
-    activate(state, 26, [], None)
+    "test tests/08_card_kinds.rules#18 part 0 (spec/heldenhain/tests/08_card_kinds.rules:209)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:209
-    move_card(state, E_blitzy, 5)
+    activate(state, 26, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:210
-    move_card(state, E_samt_2, 6)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:211
-    move_card(state, E_regenbogenbruecke, 3)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:212
+    move_card(state, E_regenbogenbruecke, 3)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:213
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_regenbogenbruecke] + [UNBOUND] * 2))
     return
 
 
 def tb_08_card_kinds_19_0(state, frame):
-    "test tests/08_card_kinds.rules#19 part 0 (spec/heldenhain/tests/08_card_kinds.rules:218)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:218
-    move_card(state, E_blumenwiese_2, 13)
+    "test tests/08_card_kinds.rules#19 part 0 (spec/heldenhain/tests/08_card_kinds.rules:219)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:219
-    move_card(state, E_gluecksmarkt, 3)
+    move_card(state, E_blumenwiese_2, 13)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:220
+    move_card(state, E_gluecksmarkt, 3)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:221
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_gluecksmarkt] + [UNBOUND] * 2))
     return
 
 
 def tb_08_card_kinds_20_0(state, frame):
-    "test tests/08_card_kinds.rules#20 part 0 (spec/heldenhain/tests/08_card_kinds.rules:225)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:225
-    activate(state, 27, [], None)
+    "test tests/08_card_kinds.rules#20 part 0 (spec/heldenhain/tests/08_card_kinds.rules:226)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:226
-    move_card(state, E_gluecksmarkt, 3)
+    activate(state, 27, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:227
+    move_card(state, E_gluecksmarkt, 3)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:228
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_08_card_kinds_20_1(state, frame):
-    "test tests/08_card_kinds.rules#20 part 1 (spec/heldenhain/tests/08_card_kinds.rules:231)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:231
+    "test tests/08_card_kinds.rules#20 part 1 (spec/heldenhain/tests/08_card_kinds.rules:232)"
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:232
     state.vars[0] = 1
     state.frames.pop()
     return
 
 
 def tb_08_card_kinds_20_2(state, frame):
-    "test tests/08_card_kinds.rules#20 part 2 (spec/heldenhain/tests/08_card_kinds.rules:233)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:233
+    "test tests/08_card_kinds.rules#20 part 2 (spec/heldenhain/tests/08_card_kinds.rules:234)"
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:234
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_08_card_kinds_21_0(state, frame):
-    "test tests/08_card_kinds.rules#21 part 0 (spec/heldenhain/tests/08_card_kinds.rules:239)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:239
-    move_card(state, E_baumhaus_2, 12)
+    "test tests/08_card_kinds.rules#21 part 0 (spec/heldenhain/tests/08_card_kinds.rules:240)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:240
-    move_card(state, E_blumenwiese_2, 13)
+    move_card(state, E_baumhaus_2, 12)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:241
-    move_card(state, E_abgesagt, 3)
+    move_card(state, E_blumenwiese_2, 13)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:242
+    move_card(state, E_abgesagt, 3)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:243
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_abgesagt] + [UNBOUND] * 2))
     return
 
 
 def tb_08_card_kinds_22_0(state, frame):
-    "test tests/08_card_kinds.rules#22 part 0 (spec/heldenhain/tests/08_card_kinds.rules:248)"
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:248
-    activate(state, 17, [], None)
+    "test tests/08_card_kinds.rules#22 part 0 (spec/heldenhain/tests/08_card_kinds.rules:249)"
     # spec: spec/heldenhain/tests/08_card_kinds.rules:249
-    move_card(state, E_illusionsdrache, 5)
+    activate(state, 17, [], None)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:250
-    move_card(state, E_roxy, 5)
+    move_card(state, E_illusionsdrache, 5)
     # spec: spec/heldenhain/tests/08_card_kinds.rules:251
+    move_card(state, E_roxy, 5)
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:252
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
@@ -2230,44 +2230,44 @@ def tb_09_keywords_14_1(state, frame):
 
 
 def tb_09_keywords_15_0(state, frame):
-    "test tests/09_keywords.rules#15 part 0 (spec/heldenhain/tests/09_keywords.rules:148)"
-    # spec: spec/heldenhain/tests/09_keywords.rules:148
-    activate(state, 47, [], None)
+    "test tests/09_keywords.rules#15 part 0 (spec/heldenhain/tests/09_keywords.rules:149)"
     # spec: spec/heldenhain/tests/09_keywords.rules:149
-    state.tracks[4] = 3
+    activate(state, 47, [], None)
     # spec: spec/heldenhain/tests/09_keywords.rules:150
-    move_card(state, E_samt_2, 6)
+    state.tracks[4] = 3
     # spec: spec/heldenhain/tests/09_keywords.rules:151
-    p_erschoepfen(state, E_samt_2)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/09_keywords.rules:152
+    p_erschoepfen(state, E_samt_2)
+    # spec: spec/heldenhain/tests/09_keywords.rules:153
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_nami] + [UNBOUND] * 2))
     return
 
 
 def tb_09_keywords_15_1(state, frame):
-    "test tests/09_keywords.rules#15 part 1 (spec/heldenhain/tests/09_keywords.rules:154)"
-    # spec: spec/heldenhain/tests/09_keywords.rules:154
+    "test tests/09_keywords.rules#15 part 1 (spec/heldenhain/tests/09_keywords.rules:155)"
+    # spec: spec/heldenhain/tests/09_keywords.rules:155
     move_card(state, E_zeitlupenstadt_2, 13)
     state.frames.pop()
     return
 
 
 def tb_09_keywords_16_0(state, frame):
-    "test tests/09_keywords.rules#16 part 0 (spec/heldenhain/tests/09_keywords.rules:159)"
-    # spec: spec/heldenhain/tests/09_keywords.rules:159
-    activate(state, 63, [], None)
+    "test tests/09_keywords.rules#16 part 0 (spec/heldenhain/tests/09_keywords.rules:160)"
     # spec: spec/heldenhain/tests/09_keywords.rules:160
-    move_card(state, E_tessa_trost, 5)
+    activate(state, 63, [], None)
     # spec: spec/heldenhain/tests/09_keywords.rules:161
+    move_card(state, E_tessa_trost, 5)
+    # spec: spec/heldenhain/tests/09_keywords.rules:162
     move_card(state, E_roxy, 5)
     state.frames.pop()
     return
 
 
 def tb_09_keywords_16_1(state, frame):
-    "test tests/09_keywords.rules#16 part 1 (spec/heldenhain/tests/09_keywords.rules:163)"
-    # spec: spec/heldenhain/tests/09_keywords.rules:163
+    "test tests/09_keywords.rules#16 part 1 (spec/heldenhain/tests/09_keywords.rules:164)"
+    # spec: spec/heldenhain/tests/09_keywords.rules:164
     move_card(state, E_steile_pfade, 13)
     state.frames.pop()
     return
@@ -2990,136 +2990,136 @@ def tb_11_overview_2_0(state, frame):
 
 
 def tb_11_overview_3_0(state, frame):
-    "test tests/11_overview.rules#3 part 0 (spec/heldenhain/tests/11_overview.rules:27)"
-    # spec: spec/heldenhain/tests/11_overview.rules:27
+    "test tests/11_overview.rules#3 part 0 (spec/heldenhain/tests/11_overview.rules:28)"
+    # spec: spec/heldenhain/tests/11_overview.rules:28
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_11_overview_3_1(state, frame):
-    "test tests/11_overview.rules#3 part 1 (spec/heldenhain/tests/11_overview.rules:30)"
-    # spec: spec/heldenhain/tests/11_overview.rules:30
-    state.tracks[2] = 3
+    "test tests/11_overview.rules#3 part 1 (spec/heldenhain/tests/11_overview.rules:31)"
     # spec: spec/heldenhain/tests/11_overview.rules:31
+    state.tracks[2] = 3
+    # spec: spec/heldenhain/tests/11_overview.rules:32
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_11_overview_3_2(state, frame):
-    "test tests/11_overview.rules#3 part 2 (spec/heldenhain/tests/11_overview.rules:34)"
-    # spec: spec/heldenhain/tests/11_overview.rules:34
+    "test tests/11_overview.rules#3 part 2 (spec/heldenhain/tests/11_overview.rules:35)"
+    # spec: spec/heldenhain/tests/11_overview.rules:35
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_11_overview_4_0(state, frame):
-    "test tests/11_overview.rules#4 part 0 (spec/heldenhain/tests/11_overview.rules:40)"
-    # spec: spec/heldenhain/tests/11_overview.rules:40
-    activate(state, 17, [], None)
+    "test tests/11_overview.rules#4 part 0 (spec/heldenhain/tests/11_overview.rules:41)"
     # spec: spec/heldenhain/tests/11_overview.rules:41
-    move_card(state, E_roxy, 5)
+    activate(state, 17, [], None)
     # spec: spec/heldenhain/tests/11_overview.rules:42
-    move_card(state, E_nami, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:43
-    move_card(state, E_ki_kompass, 7)
+    move_card(state, E_nami, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:44
-    move_card(state, E_illusionsdrache, 5)
+    move_card(state, E_ki_kompass, 7)
     # spec: spec/heldenhain/tests/11_overview.rules:45
-    move_card(state, E_samt_2, 6)
+    move_card(state, E_illusionsdrache, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:46
-    p_erschoepfen(state, E_samt_2)
+    move_card(state, E_samt_2, 6)
     # spec: spec/heldenhain/tests/11_overview.rules:47
+    p_erschoepfen(state, E_samt_2)
+    # spec: spec/heldenhain/tests/11_overview.rules:48
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_11_overview_5_0(state, frame):
-    "test tests/11_overview.rules#5 part 0 (spec/heldenhain/tests/11_overview.rules:57)"
-    # spec: spec/heldenhain/tests/11_overview.rules:57
-    move_card(state, E_blitzy, 5)
+    "test tests/11_overview.rules#5 part 0 (spec/heldenhain/tests/11_overview.rules:58)"
     # spec: spec/heldenhain/tests/11_overview.rules:58
-    move_card(state, E_lena, 5)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:59
-    move_card(state, E_mira_morgentau, 5)
+    move_card(state, E_lena, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:60
-    move_card(state, E_flauschi, 5)
+    move_card(state, E_mira_morgentau, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:61
-    move_card(state, E_spatz_pieps, 5)
+    move_card(state, E_flauschi, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:62
-    move_card(state, E_ella_eiche, 5)
+    move_card(state, E_spatz_pieps, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:63
-    move_card(state, E_roxy, 3)
+    move_card(state, E_ella_eiche, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:64
+    move_card(state, E_roxy, 3)
+    # spec: spec/heldenhain/tests/11_overview.rules:65
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_roxy] + [UNBOUND] * 2))
     return
 
 
 def tb_11_overview_6_0(state, frame):
-    "test tests/11_overview.rules#6 part 0 (spec/heldenhain/tests/11_overview.rules:70)"
-    # spec: spec/heldenhain/tests/11_overview.rules:70
-    move_card(state, E_blitzy, 5)
+    "test tests/11_overview.rules#6 part 0 (spec/heldenhain/tests/11_overview.rules:71)"
     # spec: spec/heldenhain/tests/11_overview.rules:71
-    move_card(state, E_zauberstab, 3)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:72
-    move_card(state, E_kuscheldecke, 3)
+    move_card(state, E_zauberstab, 3)
     # spec: spec/heldenhain/tests/11_overview.rules:73
+    move_card(state, E_kuscheldecke, 3)
+    # spec: spec/heldenhain/tests/11_overview.rules:74
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_zauberstab] + [UNBOUND] * 2))
     return
 
 
 def tb_11_overview_6_1(state, frame):
-    "test tests/11_overview.rules#6 part 1 (spec/heldenhain/tests/11_overview.rules:75)"
-    # spec: spec/heldenhain/tests/11_overview.rules:75
+    "test tests/11_overview.rules#6 part 1 (spec/heldenhain/tests/11_overview.rules:76)"
+    # spec: spec/heldenhain/tests/11_overview.rules:76
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_kuscheldecke] + [UNBOUND] * 2))
     return
 
 
 def tb_11_overview_7_0(state, frame):
-    "test tests/11_overview.rules#7 part 0 (spec/heldenhain/tests/11_overview.rules:81)"
+    "test tests/11_overview.rules#7 part 0 (spec/heldenhain/tests/11_overview.rules:82)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/heldenhain/tests/11_overview.rules:81
-            move_card(state, E_baumhaus, 3)
             # spec: spec/heldenhain/tests/11_overview.rules:82
-            move_card(state, E_wolkenschloss, 3)
+            move_card(state, E_baumhaus, 3)
             # spec: spec/heldenhain/tests/11_overview.rules:83
-            move_card(state, E_blumenwiese, 3)
+            move_card(state, E_wolkenschloss, 3)
             # spec: spec/heldenhain/tests/11_overview.rules:84
-            move_card(state, E_nebelmoor_2, 4)
+            move_card(state, E_blumenwiese, 3)
             # spec: spec/heldenhain/tests/11_overview.rules:85
+            move_card(state, E_nebelmoor_2, 4)
+            # spec: spec/heldenhain/tests/11_overview.rules:86
             frame[1] = 1
             state.frames.append(new_frame(3, [0, E_baumhaus] + [UNBOUND] * 2))
             return
         if pc == 1:
-            # spec: spec/heldenhain/tests/11_overview.rules:86
+            # spec: spec/heldenhain/tests/11_overview.rules:87
             frame[1] = 2
             state.frames.append(new_frame(3, [0, E_wolkenschloss] + [UNBOUND] * 2))
             return
         if pc == 2:
-            # spec: spec/heldenhain/tests/11_overview.rules:87
+            # spec: spec/heldenhain/tests/11_overview.rules:88
             frame[1] = 3
             state.frames.append(new_frame(3, [0, E_blumenwiese] + [UNBOUND] * 2))
             return
         if pc == 3:
-            # spec: spec/heldenhain/tests/11_overview.rules:88
-            state.vars[0] = 1
             # spec: spec/heldenhain/tests/11_overview.rules:89
+            state.vars[0] = 1
+            # spec: spec/heldenhain/tests/11_overview.rules:90
             state.frames.pop()
             state.frames.append(new_frame(3, [1, E_nebelmoor_2] + [UNBOUND] * 2))
             return
 
 
 def tb_11_overview_8_0(state, frame):
-    "test tests/11_overview.rules#8 part 0 (spec/heldenhain/tests/11_overview.rules:94)"
-    # spec: spec/heldenhain/tests/11_overview.rules:94
+    "test tests/11_overview.rules#8 part 0 (spec/heldenhain/tests/11_overview.rules:95)"
+    # spec: spec/heldenhain/tests/11_overview.rules:95
     for card in [
         c_c
         for c_c in state.zones[0]
@@ -3130,14 +3130,14 @@ def tb_11_overview_8_0(state, frame):
                 A_deck,
                 d_orig(state, c_c),
                 "deck",
-                "spec/heldenhain/tests/11_overview.rules:94:82",
+                "spec/heldenhain/tests/11_overview.rules:96:62",
             )
             == "purpurpakt"
             and attr_of(
                 A_kosten,
                 d_orig(state, c_c),
                 "kosten",
-                "spec/heldenhain/tests/11_overview.rules:95:13",
+                "spec/heldenhain/tests/11_overview.rules:97:17",
             )
             <= 2
         )
@@ -3148,46 +3148,46 @@ def tb_11_overview_8_0(state, frame):
 
 
 def tb_11_overview_8_1(state, frame):
-    "test tests/11_overview.rules#8 part 1 (spec/heldenhain/tests/11_overview.rules:97)"
-    # spec: spec/heldenhain/tests/11_overview.rules:97
+    "test tests/11_overview.rules#8 part 1 (spec/heldenhain/tests/11_overview.rules:99)"
+    # spec: spec/heldenhain/tests/11_overview.rules:99
     state.frames.pop()
     state.frames.append(new_frame(19, [1] + [UNBOUND] * 2))
     return
 
 
 def tb_11_overview_9_0(state, frame):
-    "test tests/11_overview.rules#9 part 0 (spec/heldenhain/tests/11_overview.rules:103)"
-    # spec: spec/heldenhain/tests/11_overview.rules:103
-    state.tracks[4] = 3
-    # spec: spec/heldenhain/tests/11_overview.rules:104
-    move_card(state, E_bruno, 5)
+    "test tests/11_overview.rules#9 part 0 (spec/heldenhain/tests/11_overview.rules:105)"
     # spec: spec/heldenhain/tests/11_overview.rules:105
+    state.tracks[4] = 3
+    # spec: spec/heldenhain/tests/11_overview.rules:106
+    move_card(state, E_bruno, 5)
+    # spec: spec/heldenhain/tests/11_overview.rules:107
     move_card(state, E_graue_eminenz_2, 6)
     state.frames.pop()
     return
 
 
 def tb_11_overview_9_1(state, frame):
-    "test tests/11_overview.rules#9 part 1 (spec/heldenhain/tests/11_overview.rules:107)"
-    # spec: spec/heldenhain/tests/11_overview.rules:107
+    "test tests/11_overview.rules#9 part 1 (spec/heldenhain/tests/11_overview.rules:109)"
+    # spec: spec/heldenhain/tests/11_overview.rules:109
     p_erschoepfen(state, E_graue_eminenz_2)
-    # spec: spec/heldenhain/tests/11_overview.rules:108
+    # spec: spec/heldenhain/tests/11_overview.rules:110
     p_ablenken_ausfuehren(state, 0, E_bruno, E_graue_eminenz_2)
     state.frames.pop()
     return
 
 
 def tb_11_overview_10_0(state, frame):
-    "test tests/11_overview.rules#10 part 0 (spec/heldenhain/tests/11_overview.rules:113)"
-    # spec: spec/heldenhain/tests/11_overview.rules:113
-    move_card(state, E_blitzy, 5)
-    # spec: spec/heldenhain/tests/11_overview.rules:114
-    move_card(state, E_roxy, 5)
+    "test tests/11_overview.rules#10 part 0 (spec/heldenhain/tests/11_overview.rules:115)"
     # spec: spec/heldenhain/tests/11_overview.rules:115
-    p_stress_geben(state, E_blitzy, 3)
+    move_card(state, E_blitzy, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:116
-    p_stress_geben(state, E_roxy, 5)
+    move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/11_overview.rules:117
+    p_stress_geben(state, E_blitzy, 3)
+    # spec: spec/heldenhain/tests/11_overview.rules:118
+    p_stress_geben(state, E_roxy, 5)
+    # spec: spec/heldenhain/tests/11_overview.rules:119
     p_stress_pruefen(state)
     state.frames.pop()
     return
@@ -5330,324 +5330,324 @@ def tb_13_purpurpakt_30_0(state, frame):
 
 
 def tb_13_purpurpakt_31_0(state, frame):
-    "test tests/13_purpurpakt.rules#31 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:294)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:294
-    move_card(state, E_roxy_2, 4)
+    "test tests/13_purpurpakt.rules#31 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:295)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:295
-    move_card(state, E_blitzy_2, 4)
+    move_card(state, E_roxy_2, 4)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:296
-    move_card(state, E_lena_2, 4)
+    move_card(state, E_blitzy_2, 4)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:297
+    move_card(state, E_lena_2, 4)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:298
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_schuldenberg] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_32_0(state, frame):
-    "test tests/13_purpurpakt.rules#32 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:302)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:302
-    move_card(state, E_kredit, 1)
+    "test tests/13_purpurpakt.rules#32 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:303)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:303
-    move_card(state, E_wechselgeld, 1)
+    move_card(state, E_kredit, 1)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:304
+    move_card(state, E_wechselgeld, 1)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:305
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_lockangebot] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_33_0(state, frame):
-    "test tests/13_purpurpakt.rules#33 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:310)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:310
-    move_card(state, E_kassierer_knick, 5)
+    "test tests/13_purpurpakt.rules#33 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:311)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:311
-    activate(state, 0, [E_goldene_uhr, E_kassierer_knick], None)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:312
-    move_card(state, E_goldene_uhr, 9)
+    activate(state, 0, [E_goldene_uhr, E_kassierer_knick], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:313
-    move_card(state, E_blutgeld, 3)
+    move_card(state, E_goldene_uhr, 9)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:314
+    move_card(state, E_blutgeld, 3)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:315
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_blutgeld] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_34_0(state, frame):
-    "test tests/13_purpurpakt.rules#34 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:320)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:320
+    "test tests/13_purpurpakt.rules#34 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:321)"
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:321
     move_card(state, E_blutgeld, 3)
     state.frames.pop()
     return
 
 
 def tb_13_purpurpakt_35_0(state, frame):
-    "test tests/13_purpurpakt.rules#35 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:325)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:325
-    state.tracks[1] = 1
+    "test tests/13_purpurpakt.rules#35 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:326)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:326
-    move_card(state, E_kredit, 3)
+    state.tracks[1] = 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:327
+    move_card(state, E_kredit, 3)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:328
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_preisexplosion] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_36_0(state, frame):
-    "test tests/13_purpurpakt.rules#36 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:333)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:333
-    move_card(state, E_kassierer_knick, 5)
+    "test tests/13_purpurpakt.rules#36 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:334)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:334
-    move_card(state, E_roxy_2, 6)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:335
+    move_card(state, E_roxy_2, 6)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:336
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_vertragsbruch] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_37_0(state, frame):
-    "test tests/13_purpurpakt.rules#37 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:341)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:341
-    move_card(state, E_zinseszins, 3)
+    "test tests/13_purpurpakt.rules#37 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:342)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:342
-    move_card(state, E_kassierer_knick, 5)
+    move_card(state, E_zinseszins, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:343
+    move_card(state, E_kassierer_knick, 5)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:344
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_13_purpurpakt_37_1(state, frame):
-    "test tests/13_purpurpakt.rules#37 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:346)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:346
+    "test tests/13_purpurpakt.rules#37 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:347)"
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:347
     state.vars[0] = 1
     state.frames.pop()
     return
 
 
 def tb_13_purpurpakt_38_0(state, frame):
-    "test tests/13_purpurpakt.rules#38 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:350)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:350
-    move_card(state, E_roxy_2, 6)
+    "test tests/13_purpurpakt.rules#38 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:351)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:351
-    move_card(state, E_blitzy_2, 6)
+    move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:352
-    p_erschoepfen(state, E_blitzy_2)
+    move_card(state, E_blitzy_2, 6)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:353
+    p_erschoepfen(state, E_blitzy_2)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:354
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_hinterlist] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_39_0(state, frame):
-    "test tests/13_purpurpakt.rules#39 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:360)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:360
-    move_card(state, E_kredit, 3)
+    "test tests/13_purpurpakt.rules#39 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:361)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:361
+    move_card(state, E_kredit, 3)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:362
     move_card(state, E_wechselgeld, 3)
     state.frames.pop()
     return
 
 
 def tb_13_purpurpakt_39_1(state, frame):
-    "test tests/13_purpurpakt.rules#39 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:363)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:363
-    move_card(state, E_lockangebot, 3)
+    "test tests/13_purpurpakt.rules#39 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:364)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:364
-    state.tracks[2] = 1
+    move_card(state, E_lockangebot, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:365
+    state.tracks[2] = 1
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:366
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_kredit] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_40_0(state, frame):
-    "test tests/13_purpurpakt.rules#40 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:371)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:371
-    move_card(state, E_letzte_rate, 3)
+    "test tests/13_purpurpakt.rules#40 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:372)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:372
-    move_card(state, E_kredit, 3)
+    move_card(state, E_letzte_rate, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:373
+    move_card(state, E_kredit, 3)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:374
     state.vars[2] = False
     state.frames.pop()
     return
 
 
 def tb_13_purpurpakt_40_1(state, frame):
-    "test tests/13_purpurpakt.rules#40 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:375)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:375
+    "test tests/13_purpurpakt.rules#40 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:376)"
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:376
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_letzte_rate] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_41_0(state, frame):
-    "test tests/13_purpurpakt.rules#41 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:381)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:381
-    state.tracks[1] = 2
+    "test tests/13_purpurpakt.rules#41 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:382)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:382
-    move_card(state, E_kleingedrucktes, 3)
+    state.tracks[1] = 2
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:383
-    move_card(state, E_kassierer_knick, 5)
+    move_card(state, E_kleingedrucktes, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:384
+    move_card(state, E_kassierer_knick, 5)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:385
     move_card(state, E_clown_kredit, 5)
     state.frames.pop()
     return
 
 
 def tb_13_purpurpakt_41_1(state, frame):
-    "test tests/13_purpurpakt.rules#41 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:386)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:386
-    move_card(state, E_fraeulein_faelligkeit, 5)
+    "test tests/13_purpurpakt.rules#41 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:387)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:387
+    move_card(state, E_fraeulein_faelligkeit, 5)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:388
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_kleingedrucktes] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_42_0(state, frame):
-    "test tests/13_purpurpakt.rules#42 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:392)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:392
-    activate(state, 78, [], None)
+    "test tests/13_purpurpakt.rules#42 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:393)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:393
-    move_card(state, E_kassierer_knick, 5)
+    activate(state, 78, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:394
+    move_card(state, E_kassierer_knick, 5)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:395
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_perlenkette] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_42_1(state, frame):
-    "test tests/13_purpurpakt.rules#42 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:397)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:397
+    "test tests/13_purpurpakt.rules#42 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:398)"
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:398
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_13_purpurpakt_43_0(state, frame):
-    "test tests/13_purpurpakt.rules#43 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:403)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:403
-    activate(state, 79, [], None)
+    "test tests/13_purpurpakt.rules#43 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:404)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:404
-    move_card(state, E_spielcasino, 11)
+    activate(state, 79, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:405
-    move_card(state, E_kredit, 3)
+    move_card(state, E_spielcasino, 11)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:406
-    state.tracks[5] = 2
+    move_card(state, E_kredit, 3)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:407
-    state.tracks[2] = 0
+    state.tracks[5] = 2
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:408
-    state.vars[1] = 1
+    state.tracks[2] = 0
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:409
+    state.vars[1] = 1
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:410
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_13_purpurpakt_44_0(state, frame):
-    "test tests/13_purpurpakt.rules#44 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:416)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:416
-    activate(state, 80, [], None)
+    "test tests/13_purpurpakt.rules#44 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:417)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:417
-    move_card(state, E_pfandhaus, 11)
+    activate(state, 80, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:418
-    move_card(state, E_kassierer_knick, 5)
+    move_card(state, E_pfandhaus, 11)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:419
-    move_card(state, E_kredit, 1)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:420
+    move_card(state, E_kredit, 1)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:421
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_13_purpurpakt_45_0(state, frame):
-    "test tests/13_purpurpakt.rules#45 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:427)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:427
-    move_card(state, E_purpurpalast, 11)
+    "test tests/13_purpurpakt.rules#45 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:428)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:428
-    state.tracks[5] = 2
+    move_card(state, E_purpurpalast, 11)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:429
-    state.tracks[2] = 0
+    state.tracks[5] = 2
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:430
+    state.tracks[2] = 0
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:431
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_13_purpurpakt_45_1(state, frame):
-    "test tests/13_purpurpakt.rules#45 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:433)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:433
-    move_card(state, E_purpurpalast, 16)
+    "test tests/13_purpurpakt.rules#45 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:434)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:434
-    move_card(state, E_salon, 11)
+    move_card(state, E_purpurpalast, 16)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:435
-    move_card(state, E_kassierer_knick, 5)
+    move_card(state, E_salon, 11)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:436
-    p_stress_geben(state, E_kassierer_knick, 1)
+    move_card(state, E_kassierer_knick, 5)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:437
+    p_stress_geben(state, E_kassierer_knick, 1)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:438
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_13_purpurpakt_46_0(state, frame):
-    "test tests/13_purpurpakt.rules#46 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:443)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:443
-    activate(state, 81, [], None)
+    "test tests/13_purpurpakt.rules#46 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:444)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:444
+    activate(state, 81, [], None)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
     move_card(state, E_basar, 13)
     state.frames.pop()
     return
 
 
 def tb_13_purpurpakt_47_0(state, frame):
-    "test tests/13_purpurpakt.rules#47 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:450)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:450
-    activate(state, 82, [], None)
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:451
-    move_card(state, E_opernhaus, 13)
+    "test tests/13_purpurpakt.rules#47 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:452)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:452
-    move_card(state, E_roxy_2, 4)
+    activate(state, 82, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:453
-    state.vars[0] = 1
+    move_card(state, E_opernhaus, 13)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:454
-    state.tracks[6] = 2
+    move_card(state, E_roxy_2, 4)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:455
-    state.tracks[3] = 0
+    state.vars[0] = 1
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:456
+    state.tracks[6] = 2
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:457
+    state.tracks[3] = 0
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:458
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 11))
     return
 
 
 def tb_13_purpurpakt_48_0(state, frame):
-    "test tests/13_purpurpakt.rules#48 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:463)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:463
-    activate(state, 83, [], None)
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:464
-    move_card(state, E_maskenball, 13)
+    "test tests/13_purpurpakt.rules#48 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:465)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:465
-    move_card(state, E_kassierer_knick, 5)
+    activate(state, 83, [], None)
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:466
+    move_card(state, E_maskenball, 13)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:467
+    move_card(state, E_kassierer_knick, 5)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:468
     move_card(state, E_roxy_2, 6)
     state.frames.pop()
     return
 
 
 def tb_13_purpurpakt_49_0(state, frame):
-    "test tests/13_purpurpakt.rules#49 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:471)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:471
-    move_card(state, E_kassierer_knick, 5)
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:472
-    move_card(state, E_clown_kredit, 5)
+    "test tests/13_purpurpakt.rules#49 part 0 (spec/heldenhain/tests/13_purpurpakt.rules:473)"
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:473
+    move_card(state, E_kassierer_knick, 5)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:474
+    move_card(state, E_clown_kredit, 5)
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:475
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_zylinder] + [UNBOUND] * 2))
     return
 
 
 def tb_13_purpurpakt_49_1(state, frame):
-    "test tests/13_purpurpakt.rules#49 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:475)"
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:475
+    "test tests/13_purpurpakt.rules#49 part 1 (spec/heldenhain/tests/13_purpurpakt.rules:477)"
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:477
     state.frames.pop()
     state.frames.append(new_frame(3, [0, E_brosche] + [UNBOUND] * 2))
     return
@@ -5834,13 +5834,13 @@ def tx_01_decks_1_0(state, L):
                     A_deck,
                     d_orig(state, c_d),
                     "deck",
-                    "spec/heldenhain/tests/01_decks.rules:14:58",
+                    "spec/heldenhain/tests/01_decks.rules:14:65",
                 )
                 == attr_of(
                     A_deck,
                     d_orig(state, c_c),
                     "deck",
-                    "spec/heldenhain/tests/01_decks.rules:14:74",
+                    "spec/heldenhain/tests/01_decks.rules:14:81",
                 )
                 and ENTITY_LABELS[c_d] == ENTITY_LABELS[c_c]
             ]
@@ -5851,17 +5851,17 @@ def tx_01_decks_1_0(state, L):
 
 
 def tx_01_decks_2_0(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:18
+    # spec: spec/heldenhain/tests/01_decks.rules:19
     return len([c_c for c_c in state.zones[0] if d_besitzer(state, c_c) == 1]) == 248
 
 
 def tx_01_decks_2_0_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:18
+    # spec: spec/heldenhain/tests/01_decks.rules:19
     return (len([c_c for c_c in state.zones[0] if d_besitzer(state, c_c) == 1]), 248)
 
 
 def tx_01_decks_2_1(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:19
+    # spec: spec/heldenhain/tests/01_decks.rules:20
     return all(
         d_besitzer(state, c_c) == 0
         or ENTITY_LABELS[c_c]
@@ -5869,7 +5869,7 @@ def tx_01_decks_2_1(state, L):
             ENTITY_LABELS,
             d_orig(state, c_c),
             "label",
-            "spec/heldenhain/tests/01_decks.rules:19:70",
+            "spec/heldenhain/tests/01_decks.rules:21:27",
         )
         and d_besitzer(state, d_orig(state, c_c)) == 0
         for c_c in state.zones[0]
@@ -5877,7 +5877,7 @@ def tx_01_decks_2_1(state, L):
 
 
 def tx_01_decks_2_2(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:20
+    # spec: spec/heldenhain/tests/01_decks.rules:22
     return all(
         d_besitzer(state, c_c) == 1
         or len([c_d for c_d in state.zones[0] if d_orig(state, c_d) == c_c]) == 2
@@ -5886,149 +5886,149 @@ def tx_01_decks_2_2(state, L):
 
 
 def tx_01_decks_3_0(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:24
+    # spec: spec/heldenhain/tests/01_decks.rules:27
     return len([c_c for c_c in K_charakter if A_deck[c_c] == "superfreundinnen"]) == 20
 
 
 def tx_01_decks_3_0_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:24
+    # spec: spec/heldenhain/tests/01_decks.rules:27
     return (len([c_c for c_c in K_charakter if A_deck[c_c] == "superfreundinnen"]), 20)
 
 
 def tx_01_decks_3_1(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:25
+    # spec: spec/heldenhain/tests/01_decks.rules:28
     return len([c_c for c_c in K_charakter if A_deck[c_c] == "schattenkabinett"]) == 21
 
 
 def tx_01_decks_3_1_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:25
+    # spec: spec/heldenhain/tests/01_decks.rules:28
     return (len([c_c for c_c in K_charakter if A_deck[c_c] == "schattenkabinett"]), 21)
 
 
 def tx_01_decks_3_2(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:26
+    # spec: spec/heldenhain/tests/01_decks.rules:29
     return len([c_c for c_c in K_charakter if A_deck[c_c] == "weggefaehrten"]) == 21
 
 
 def tx_01_decks_3_2_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:26
+    # spec: spec/heldenhain/tests/01_decks.rules:29
     return (len([c_c for c_c in K_charakter if A_deck[c_c] == "weggefaehrten"]), 21)
 
 
 def tx_01_decks_3_3(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:27
+    # spec: spec/heldenhain/tests/01_decks.rules:30
     return len([c_c for c_c in K_charakter if A_deck[c_c] == "purpurpakt"]) == 21
 
 
 def tx_01_decks_3_3_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:27
+    # spec: spec/heldenhain/tests/01_decks.rules:30
     return (len([c_c for c_c in K_charakter if A_deck[c_c] == "purpurpakt"]), 21)
 
 
 def tx_01_decks_3_4(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:28
+    # spec: spec/heldenhain/tests/01_decks.rules:31
     return len(K_drache) == 1
 
 
 def tx_01_decks_3_4_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:28
+    # spec: spec/heldenhain/tests/01_decks.rules:31
     return (len(K_drache), 1)
 
 
 def tx_01_decks_3_5(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:28
+    # spec: spec/heldenhain/tests/01_decks.rules:31
     return all(A_deck[c_c] == "superfreundinnen" for c_c in K_drache)
 
 
 def tx_01_decks_3_6(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:29
+    # spec: spec/heldenhain/tests/01_decks.rules:32
     return len([c_c for c_c in K_begleiter if A_deck[c_c] == "superfreundinnen"]) == 6
 
 
 def tx_01_decks_3_6_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:29
+    # spec: spec/heldenhain/tests/01_decks.rules:32
     return (len([c_c for c_c in K_begleiter if A_deck[c_c] == "superfreundinnen"]), 6)
 
 
 def tx_01_decks_3_7(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:30
+    # spec: spec/heldenhain/tests/01_decks.rules:33
     return len([c_c for c_c in K_begleiter if A_deck[c_c] == "purpurpakt"]) == 6
 
 
 def tx_01_decks_3_7_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:30
+    # spec: spec/heldenhain/tests/01_decks.rules:33
     return (len([c_c for c_c in K_begleiter if A_deck[c_c] == "purpurpakt"]), 6)
 
 
 def tx_01_decks_3_8(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:31
+    # spec: spec/heldenhain/tests/01_decks.rules:34
     return len([c_c for c_c in K_ki if A_deck[c_c] == "schattenkabinett"]) == 4
 
 
 def tx_01_decks_3_8_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:31
+    # spec: spec/heldenhain/tests/01_decks.rules:34
     return (len([c_c for c_c in K_ki if A_deck[c_c] == "schattenkabinett"]), 4)
 
 
 def tx_01_decks_3_9(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:31
+    # spec: spec/heldenhain/tests/01_decks.rules:35
     return len([c_c for c_c in K_ki if A_deck[c_c] == "weggefaehrten"]) == 4
 
 
 def tx_01_decks_3_9_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:31
+    # spec: spec/heldenhain/tests/01_decks.rules:35
     return (len([c_c for c_c in K_ki if A_deck[c_c] == "weggefaehrten"]), 4)
 
 
 def tx_01_decks_3_10(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:32
+    # spec: spec/heldenhain/tests/01_decks.rules:36
     return len([c_c for c_c in K_aktion if A_deck[c_c] == "weggefaehrten"]) == 17
 
 
 def tx_01_decks_3_10_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:32
+    # spec: spec/heldenhain/tests/01_decks.rules:36
     return (len([c_c for c_c in K_aktion if A_deck[c_c] == "weggefaehrten"]), 17)
 
 
 def tx_01_decks_3_11(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:32
+    # spec: spec/heldenhain/tests/01_decks.rules:37
     return len([c_c for c_c in K_aktion if A_deck[c_c] == "superfreundinnen"]) == 17
 
 
 def tx_01_decks_3_11_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:32
+    # spec: spec/heldenhain/tests/01_decks.rules:37
     return (len([c_c for c_c in K_aktion if A_deck[c_c] == "superfreundinnen"]), 17)
 
 
 def tx_01_decks_3_12(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:33
+    # spec: spec/heldenhain/tests/01_decks.rules:38
     return len([c_c for c_c in K_ausruestung if A_deck[c_c] == "purpurpakt"]) == 7
 
 
 def tx_01_decks_3_12_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:33
+    # spec: spec/heldenhain/tests/01_decks.rules:38
     return (len([c_c for c_c in K_ausruestung if A_deck[c_c] == "purpurpakt"]), 7)
 
 
 def tx_01_decks_3_13(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:33
+    # spec: spec/heldenhain/tests/01_decks.rules:39
     return len([c_c for c_c in K_ausruestung if A_deck[c_c] == "schattenkabinett"]) == 7
 
 
 def tx_01_decks_3_13_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:33
+    # spec: spec/heldenhain/tests/01_decks.rules:39
     return (len([c_c for c_c in K_ausruestung if A_deck[c_c] == "schattenkabinett"]), 7)
 
 
 def tx_01_decks_3_14(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:34
+    # spec: spec/heldenhain/tests/01_decks.rules:40
     return (
         len([c_c for c_c in K_hauptquartier if A_deck[c_c] == "superfreundinnen"]) == 4
     )
 
 
 def tx_01_decks_3_14_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:34
+    # spec: spec/heldenhain/tests/01_decks.rules:40
     return (
         len([c_c for c_c in K_hauptquartier if A_deck[c_c] == "superfreundinnen"]),
         4,
@@ -6036,272 +6036,272 @@ def tx_01_decks_3_14_sides(state, L):
 
 
 def tx_01_decks_3_15(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:34
+    # spec: spec/heldenhain/tests/01_decks.rules:41
     return len([c_c for c_c in K_hauptquartier if A_deck[c_c] == "purpurpakt"]) == 4
 
 
 def tx_01_decks_3_15_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:34
+    # spec: spec/heldenhain/tests/01_decks.rules:41
     return (len([c_c for c_c in K_hauptquartier if A_deck[c_c] == "purpurpakt"]), 4)
 
 
 def tx_01_decks_3_16(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:35
+    # spec: spec/heldenhain/tests/01_decks.rules:42
     return len([c_c for c_c in K_schauplatz if A_deck[c_c] == "schattenkabinett"]) == 3
 
 
 def tx_01_decks_3_16_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:35
+    # spec: spec/heldenhain/tests/01_decks.rules:42
     return (len([c_c for c_c in K_schauplatz if A_deck[c_c] == "schattenkabinett"]), 3)
 
 
 def tx_01_decks_3_17(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:35
+    # spec: spec/heldenhain/tests/01_decks.rules:43
     return len([c_c for c_c in K_schauplatz if A_deck[c_c] == "weggefaehrten"]) == 3
 
 
 def tx_01_decks_3_17_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:35
+    # spec: spec/heldenhain/tests/01_decks.rules:43
     return (len([c_c for c_c in K_schauplatz if A_deck[c_c] == "weggefaehrten"]), 3)
 
 
 def tx_01_decks_4_0(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:42
+    # spec: spec/heldenhain/tests/01_decks.rules:50
     return len(state.zones[1]) == 62
 
 
 def tx_01_decks_4_0_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:42
+    # spec: spec/heldenhain/tests/01_decks.rules:50
     return (len(state.zones[1]), 62)
 
 
 def tx_01_decks_4_1(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:42
+    # spec: spec/heldenhain/tests/01_decks.rules:50
     return len(state.zones[2]) == 62
 
 
 def tx_01_decks_4_1_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:42
+    # spec: spec/heldenhain/tests/01_decks.rules:50
     return (len(state.zones[2]), 62)
 
 
 def tx_01_decks_4_2(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:43
+    # spec: spec/heldenhain/tests/01_decks.rules:51
     return all(d_besitzer(state, c_c) == 0 for c_c in state.zones[1])
 
 
 def tx_01_decks_4_3(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:43
+    # spec: spec/heldenhain/tests/01_decks.rules:52
     return all(d_besitzer(state, c_c) == 1 for c_c in state.zones[2])
 
 
 def tx_01_decks_4_4(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:44
+    # spec: spec/heldenhain/tests/01_decks.rules:53
     return any(d_ist(state, c_c, E_jaro) for c_c in state.zones[1])
 
 
 def tx_01_decks_4_5(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:44
+    # spec: spec/heldenhain/tests/01_decks.rules:53
     return any(d_ist(state, c_c, E_jaro) for c_c in state.zones[2])
 
 
 def tx_01_decks_5_0(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:48
+    # spec: spec/heldenhain/tests/01_decks.rules:57
     return True
 
 
 def tx_01_decks_5_0_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:48
+    # spec: spec/heldenhain/tests/01_decks.rules:57
     return ("superfreundinnen", "superfreundinnen")
 
 
 def tx_01_decks_5_1(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:48
+    # spec: spec/heldenhain/tests/01_decks.rules:57
     return True
 
 
 def tx_01_decks_5_1_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:48
+    # spec: spec/heldenhain/tests/01_decks.rules:57
     return (3, 3)
 
 
 def tx_01_decks_5_2(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:48
+    # spec: spec/heldenhain/tests/01_decks.rules:57
     return True
 
 
 def tx_01_decks_5_2_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:48
+    # spec: spec/heldenhain/tests/01_decks.rules:57
     return (4, 4)
 
 
 def tx_01_decks_5_3(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:49
+    # spec: spec/heldenhain/tests/01_decks.rules:58
     return True
 
 
 def tx_01_decks_5_3_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:49
+    # spec: spec/heldenhain/tests/01_decks.rules:58
     return ("schattenkabinett", "schattenkabinett")
 
 
 def tx_01_decks_5_4(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:49
+    # spec: spec/heldenhain/tests/01_decks.rules:58
     return True
 
 
 def tx_01_decks_5_4_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:49
+    # spec: spec/heldenhain/tests/01_decks.rules:58
     return (2, 2)
 
 
 def tx_01_decks_5_5(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:49
+    # spec: spec/heldenhain/tests/01_decks.rules:58
     return True
 
 
 def tx_01_decks_5_5_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:49
+    # spec: spec/heldenhain/tests/01_decks.rules:58
     return (3, 3)
 
 
 def tx_01_decks_5_6(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:50
+    # spec: spec/heldenhain/tests/01_decks.rules:59
     return True
 
 
 def tx_01_decks_5_6_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:50
+    # spec: spec/heldenhain/tests/01_decks.rules:59
     return ("superfreundinnen", "superfreundinnen")
 
 
 def tx_01_decks_5_7(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:50
+    # spec: spec/heldenhain/tests/01_decks.rules:59
     return True
 
 
 def tx_01_decks_5_7_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:50
+    # spec: spec/heldenhain/tests/01_decks.rules:59
     return ("superfreundinnen", "superfreundinnen")
 
 
 def tx_01_decks_5_8(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:50
+    # spec: spec/heldenhain/tests/01_decks.rules:60
     return True
 
 
 def tx_01_decks_5_8_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:50
+    # spec: spec/heldenhain/tests/01_decks.rules:60
     return ("superfreundinnen", "superfreundinnen")
 
 
 def tx_01_decks_5_9(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:51
+    # spec: spec/heldenhain/tests/01_decks.rules:61
     return True
 
 
 def tx_01_decks_5_9_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:51
+    # spec: spec/heldenhain/tests/01_decks.rules:61
     return ("schattenkabinett", "schattenkabinett")
 
 
 def tx_01_decks_5_10(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:51
+    # spec: spec/heldenhain/tests/01_decks.rules:61
     return True
 
 
 def tx_01_decks_5_10_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:51
+    # spec: spec/heldenhain/tests/01_decks.rules:61
     return ("schattenkabinett", "schattenkabinett")
 
 
 def tx_01_decks_5_11(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:52
+    # spec: spec/heldenhain/tests/01_decks.rules:62
     return True
 
 
 def tx_01_decks_5_11_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:52
+    # spec: spec/heldenhain/tests/01_decks.rules:62
     return ("weggefaehrten", "weggefaehrten")
 
 
 def tx_01_decks_5_12(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:52
+    # spec: spec/heldenhain/tests/01_decks.rules:62
     return True
 
 
 def tx_01_decks_5_12_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:52
+    # spec: spec/heldenhain/tests/01_decks.rules:62
     return ("weggefaehrten", "weggefaehrten")
 
 
 def tx_01_decks_5_13(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:52
+    # spec: spec/heldenhain/tests/01_decks.rules:62
     return True
 
 
 def tx_01_decks_5_13_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:52
+    # spec: spec/heldenhain/tests/01_decks.rules:62
     return ("weggefaehrten", "weggefaehrten")
 
 
 def tx_01_decks_5_14(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:53
+    # spec: spec/heldenhain/tests/01_decks.rules:63
     return True
 
 
 def tx_01_decks_5_14_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:53
+    # spec: spec/heldenhain/tests/01_decks.rules:63
     return ("weggefaehrten", "weggefaehrten")
 
 
 def tx_01_decks_5_15(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:54
+    # spec: spec/heldenhain/tests/01_decks.rules:64
     return True
 
 
 def tx_01_decks_5_15_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:54
+    # spec: spec/heldenhain/tests/01_decks.rules:64
     return ("purpurpakt", "purpurpakt")
 
 
 def tx_01_decks_5_16(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:54
+    # spec: spec/heldenhain/tests/01_decks.rules:64
     return True
 
 
 def tx_01_decks_5_16_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:54
+    # spec: spec/heldenhain/tests/01_decks.rules:64
     return ("purpurpakt", "purpurpakt")
 
 
 def tx_01_decks_5_17(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:55
+    # spec: spec/heldenhain/tests/01_decks.rules:65
     return True
 
 
 def tx_01_decks_5_17_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:55
+    # spec: spec/heldenhain/tests/01_decks.rules:65
     return ("purpurpakt", "purpurpakt")
 
 
 def tx_01_decks_5_18(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:56
+    # spec: spec/heldenhain/tests/01_decks.rules:66
     return True
 
 
 def tx_01_decks_5_19(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:56
+    # spec: spec/heldenhain/tests/01_decks.rules:66
     return True
 
 
 def tx_01_decks_5_20(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:56
+    # spec: spec/heldenhain/tests/01_decks.rules:66
     return True
 
 
 def tx_01_decks_5_21(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:56
+    # spec: spec/heldenhain/tests/01_decks.rules:66
     return True
 
 
@@ -6492,92 +6492,92 @@ def tx_03_setup_2_1_sides(state, L):
 
 
 def tx_03_setup_3_0(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:40
+    # spec: spec/heldenhain/tests/03_setup.rules:41
     return state.location[E_blitzy] == 3
 
 
 def tx_03_setup_3_1(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:40
+    # spec: spec/heldenhain/tests/03_setup.rules:41
     return len(state.zones[3]) == 5
 
 
 def tx_03_setup_3_1_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:40
+    # spec: spec/heldenhain/tests/03_setup.rules:41
     return (len(state.zones[3]), 5)
 
 
 def tx_03_setup_3_2(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:40
+    # spec: spec/heldenhain/tests/03_setup.rules:41
     return len(state.zones[1]) == 57
 
 
 def tx_03_setup_3_2_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:40
+    # spec: spec/heldenhain/tests/03_setup.rules:41
     return (len(state.zones[1]), 57)
 
 
 def tx_03_setup_4_0(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:49
+    # spec: spec/heldenhain/tests/03_setup.rules:50
     return len(state.zones[3]) == 5
 
 
 def tx_03_setup_4_0_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:49
+    # spec: spec/heldenhain/tests/03_setup.rules:50
     return (len(state.zones[3]), 5)
 
 
 def tx_03_setup_4_1(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:49
+    # spec: spec/heldenhain/tests/03_setup.rules:50
     return len(state.zones[4]) == 5
 
 
 def tx_03_setup_4_1_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:49
+    # spec: spec/heldenhain/tests/03_setup.rules:50
     return (len(state.zones[4]), 5)
 
 
 def tx_03_setup_4_2(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:49
+    # spec: spec/heldenhain/tests/03_setup.rules:50
     return not state.result is not None
 
 
 def tx_03_setup_5_0(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:59
+    # spec: spec/heldenhain/tests/03_setup.rules:60
     return len(state.zones[3]) == 0
 
 
 def tx_03_setup_5_0_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:59
+    # spec: spec/heldenhain/tests/03_setup.rules:60
     return (len(state.zones[3]), 0)
 
 
 def tx_03_setup_5_1(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:63
+    # spec: spec/heldenhain/tests/03_setup.rules:64
     return len(state.zones[4]) == 1
 
 
 def tx_03_setup_5_1_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:63
+    # spec: spec/heldenhain/tests/03_setup.rules:64
     return (len(state.zones[4]), 1)
 
 
 def tx_03_setup_5_2(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:67
+    # spec: spec/heldenhain/tests/03_setup.rules:68
     return len(state.zones[3]) == 1
 
 
 def tx_03_setup_5_2_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:67
+    # spec: spec/heldenhain/tests/03_setup.rules:68
     return (len(state.zones[3]), 1)
 
 
 def tx_03_setup_5_3(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:67
+    # spec: spec/heldenhain/tests/03_setup.rules:68
     return state.location[E_sonnenstrahl] == 3
 
 
 def tx_03_setup_6_0(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:75
+    # spec: spec/heldenhain/tests/03_setup.rules:76
     return any(
         d_ist_charakter(state, c_c) and allowed_ausspielen(state, 0, c_c)
         for c_c in state.zones[3]
@@ -6720,217 +6720,217 @@ def tx_04_turn_8_1(state, L):
 
 
 def tx_04_turn_8_2(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:98
+    # spec: spec/heldenhain/tests/04_turn.rules:99
     return allowed_ausspielen(state, 0, E_kuchenpause)
 
 
 def tx_04_turn_8_3(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:99
+    # spec: spec/heldenhain/tests/04_turn.rules:100
     return not allowed_ausspielen(state, 0, E_zauberstab)
 
 
 def tx_04_turn_8_4(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:101
+    # spec: spec/heldenhain/tests/04_turn.rules:102
     return state.tracks[2] == 1
 
 
 def tx_04_turn_8_4_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:101
+    # spec: spec/heldenhain/tests/04_turn.rules:102
     return (state.tracks[2], 1)
 
 
 def tx_04_turn_8_5(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:102
+    # spec: spec/heldenhain/tests/04_turn.rules:103
     return not allowed_ausspielen(state, 0, E_roxy)
 
 
 def tx_04_turn_8_6(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:102
+    # spec: spec/heldenhain/tests/04_turn.rules:103
     return allowed_ausspielen(state, 0, E_kuchenpause)
 
 
 def tx_04_turn_8_7(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:104
+    # spec: spec/heldenhain/tests/04_turn.rules:105
     return state.tracks[2] == 0
 
 
 def tx_04_turn_8_7_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:104
+    # spec: spec/heldenhain/tests/04_turn.rules:105
     return (state.tracks[2], 0)
 
 
 def tx_04_turn_8_8(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:104
+    # spec: spec/heldenhain/tests/04_turn.rules:105
     return state.location[E_kuchenpause] == 16
 
 
 def tx_04_turn_9_0(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:113
+    # spec: spec/heldenhain/tests/04_turn.rules:114
     return state.tracks[4] == 3
 
 
 def tx_04_turn_9_0_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:113
+    # spec: spec/heldenhain/tests/04_turn.rules:114
     return (state.tracks[4], 3)
 
 
 def tx_04_turn_9_1(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:115
+    # spec: spec/heldenhain/tests/04_turn.rules:116
     return state.tracks[4] == 2
 
 
 def tx_04_turn_9_1_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:115
+    # spec: spec/heldenhain/tests/04_turn.rules:116
     return (state.tracks[4], 2)
 
 
 def tx_04_turn_9_2(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:117
+    # spec: spec/heldenhain/tests/04_turn.rules:118
     return state.tracks[4] == 0
 
 
 def tx_04_turn_9_2_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:117
+    # spec: spec/heldenhain/tests/04_turn.rules:118
     return (state.tracks[4], 0)
 
 
 def tx_04_turn_9_3(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:117
+    # spec: spec/heldenhain/tests/04_turn.rules:118
     return state.tracks[0] == 6
 
 
 def tx_04_turn_9_3_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:117
+    # spec: spec/heldenhain/tests/04_turn.rules:118
     return (state.tracks[0], 6)
 
 
 def tx_04_turn_10_0(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:129
+    # spec: spec/heldenhain/tests/04_turn.rules:130
     return not state.vars[2]
 
 
 def tx_04_turn_10_1(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:129
+    # spec: spec/heldenhain/tests/04_turn.rules:130
     return not allowed_ausspielen(state, 0, E_sonnenstrahl)
 
 
 def tx_04_turn_11_0(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:142
+    # spec: spec/heldenhain/tests/04_turn.rules:143
     return state.tracks[4] == 3
 
 
 def tx_04_turn_11_0_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:142
+    # spec: spec/heldenhain/tests/04_turn.rules:143
     return (state.tracks[4], 3)
 
 
 def tx_04_turn_11_1(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:142
+    # spec: spec/heldenhain/tests/04_turn.rules:143
     return state.location[E_kuchenpause] == 3
 
 
 def tx_04_turn_11_2(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:144
+    # spec: spec/heldenhain/tests/04_turn.rules:145
     return state.tracks[4] == 3
 
 
 def tx_04_turn_11_2_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:144
+    # spec: spec/heldenhain/tests/04_turn.rules:145
     return (state.tracks[4], 3)
 
 
 def tx_04_turn_12_0(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:152
+    # spec: spec/heldenhain/tests/04_turn.rules:153
     return q_ausdauer(state, E_blitzy) == 4
 
 
 def tx_04_turn_12_0_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:152
+    # spec: spec/heldenhain/tests/04_turn.rules:153
     return (q_ausdauer(state, E_blitzy), 4)
 
 
 def tx_04_turn_12_1(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:152
+    # spec: spec/heldenhain/tests/04_turn.rules:153
     return not d_ueberlastet(state, E_blitzy)
 
 
 def tx_04_turn_12_2(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:154
+    # spec: spec/heldenhain/tests/04_turn.rules:155
     return state.location[E_blitzy] == 16
 
 
 def tx_04_turn_13_0(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:162
+    # spec: spec/heldenhain/tests/04_turn.rules:164
     return len(state.zones[3]) == 9
 
 
 def tx_04_turn_13_0_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:162
+    # spec: spec/heldenhain/tests/04_turn.rules:164
     return (len(state.zones[3]), 9)
 
 
 def tx_04_turn_13_1(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:165
+    # spec: spec/heldenhain/tests/04_turn.rules:167
     return len(state.zones[3]) == 7
 
 
 def tx_04_turn_13_1_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:165
+    # spec: spec/heldenhain/tests/04_turn.rules:167
     return (len(state.zones[3]), 7)
 
 
 def tx_04_turn_13_2(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:165
+    # spec: spec/heldenhain/tests/04_turn.rules:167
     return state.location[E_blitzy] == 16
 
 
 def tx_04_turn_13_3(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:165
+    # spec: spec/heldenhain/tests/04_turn.rules:167
     return state.location[E_roxy] == 16
 
 
 def tx_04_turn_14_0(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:174
+    # spec: spec/heldenhain/tests/04_turn.rules:176
     return state.tracks[0] == 0
 
 
 def tx_04_turn_14_0_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:174
+    # spec: spec/heldenhain/tests/04_turn.rules:176
     return (state.tracks[0], 0)
 
 
 def tx_04_turn_14_1(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:174
+    # spec: spec/heldenhain/tests/04_turn.rules:176
     return state.location[E_kuchenpause] == 3
 
 
 def tx_04_turn_15_0(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:182
+    # spec: spec/heldenhain/tests/04_turn.rules:184
     return state.tracks[0] == 3
 
 
 def tx_04_turn_15_0_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:182
+    # spec: spec/heldenhain/tests/04_turn.rules:184
     return (state.tracks[0], 3)
 
 
 def tx_04_turn_15_1(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:182
+    # spec: spec/heldenhain/tests/04_turn.rules:184
     return state.location[E_grosses_finale] == 16
 
 
 def tx_04_turn_15_2(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:185
+    # spec: spec/heldenhain/tests/04_turn.rules:187
     return d_bereit(state, E_blitzy)
 
 
 def tx_04_turn_15_3(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:185
+    # spec: spec/heldenhain/tests/04_turn.rules:187
     return state.tracks[0] == 3
 
 
 def tx_04_turn_15_3_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:185
+    # spec: spec/heldenhain/tests/04_turn.rules:187
     return (state.tracks[0], 3)
 
 
@@ -7359,177 +7359,177 @@ def tx_05_figures_4_0(state, L):
 
 
 def tx_05_figures_4_1(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:47
+    # spec: spec/heldenhain/tests/05_figures.rules:48
     return not allowed_sammeln(state, 0, E_herr_gegenwind)
 
 
 def tx_05_figures_5_0(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:55
+    # spec: spec/heldenhain/tests/05_figures.rules:56
     return allowed_ablenken(state, 0, E_dorian_faltfach, E_blitzy_2)
 
 
 def tx_05_figures_5_1(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:55
+    # spec: spec/heldenhain/tests/05_figures.rules:57
     return not allowed_sammeln(state, 0, E_dorian_faltfach)
 
 
 def tx_05_figures_6_0(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:64
+    # spec: spec/heldenhain/tests/05_figures.rules:66
     return allowed_ablenken(state, 0, E_rico_rueckprall, E_blitzy_2)
 
 
 def tx_05_figures_6_1(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:64
+    # spec: spec/heldenhain/tests/05_figures.rules:67
     return not allowed_sammeln(state, 0, E_rico_rueckprall)
 
 
 def tx_05_figures_7_0(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:76
+    # spec: spec/heldenhain/tests/05_figures.rules:79
     return allowed_ausspielen(state, 0, E_roxy) == False
 
 
 def tx_05_figures_7_0_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:76
+    # spec: spec/heldenhain/tests/05_figures.rules:79
     return (allowed_ausspielen(state, 0, E_roxy), False)
 
 
 def tx_05_figures_7_1(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:78
+    # spec: spec/heldenhain/tests/05_figures.rules:81
     return allowed_ausspielen(state, 0, E_roxy)
 
 
 def tx_05_figures_7_2(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:83
+    # spec: spec/heldenhain/tests/05_figures.rules:86
     return state.location[E_ella_eiche] == 16
 
 
 def tx_05_figures_7_3(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:83
+    # spec: spec/heldenhain/tests/05_figures.rules:86
     return state.location[E_zauberstab] == 16
 
 
 def tx_05_figures_7_4(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:84
+    # spec: spec/heldenhain/tests/05_figures.rules:87
     return state.location[E_roxy] == 5
 
 
 def tx_05_figures_7_5(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:84
+    # spec: spec/heldenhain/tests/05_figures.rules:87
     return len(state.zones[5]) == 6
 
 
 def tx_05_figures_7_5_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:84
+    # spec: spec/heldenhain/tests/05_figures.rules:87
     return (len(state.zones[5]), 6)
 
 
 def tx_05_figures_8_0(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:96
+    # spec: spec/heldenhain/tests/05_figures.rules:99
     return state.location[E_ki_kompass] == 7
 
 
 def tx_05_figures_8_1(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:96
+    # spec: spec/heldenhain/tests/05_figures.rules:99
     return len(state.zones[5]) == 6
 
 
 def tx_05_figures_8_1_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:96
+    # spec: spec/heldenhain/tests/05_figures.rules:99
     return (len(state.zones[5]), 6)
 
 
 def tx_05_figures_9_0(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:102
+    # spec: spec/heldenhain/tests/05_figures.rules:105
     return not allowed_ausspielen(state, 0, E_nami)
 
 
 def tx_05_figures_9_1(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:104
+    # spec: spec/heldenhain/tests/05_figures.rules:107
     return allowed_ausspielen(state, 0, E_nami)
 
 
 def tx_05_figures_10_0(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:116
+    # spec: spec/heldenhain/tests/05_figures.rules:119
     return q_einsatz(state, E_blitzy) == 3
 
 
 def tx_05_figures_10_0_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:116
+    # spec: spec/heldenhain/tests/05_figures.rules:119
     return (q_einsatz(state, E_blitzy), 3)
 
 
 def tx_05_figures_10_1(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:116
+    # spec: spec/heldenhain/tests/05_figures.rules:119
     return q_rettung(state, E_blitzy) == 5
 
 
 def tx_05_figures_10_1_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:116
+    # spec: spec/heldenhain/tests/05_figures.rules:119
     return (q_rettung(state, E_blitzy), 5)
 
 
 def tx_05_figures_10_2(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:118
+    # spec: spec/heldenhain/tests/05_figures.rules:121
     return state.location[E_blitzy] == 3
 
 
 def tx_05_figures_10_3(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:118
+    # spec: spec/heldenhain/tests/05_figures.rules:121
     return state.location[E_gluecksarmband] == 3
 
 
 def tx_05_figures_10_4(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:119
+    # spec: spec/heldenhain/tests/05_figures.rules:122
     return state.counters[0][E_blitzy] == 0
 
 
 def tx_05_figures_10_4_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:119
+    # spec: spec/heldenhain/tests/05_figures.rules:122
     return (state.counters[0][E_blitzy], 0)
 
 
 def tx_05_figures_10_5(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:119
+    # spec: spec/heldenhain/tests/05_figures.rules:122
     return state.counters[5][E_blitzy] == 0
 
 
 def tx_05_figures_10_5_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:119
+    # spec: spec/heldenhain/tests/05_figures.rules:122
     return (state.counters[5][E_blitzy], 0)
 
 
 def tx_05_figures_10_6(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:122
+    # spec: spec/heldenhain/tests/05_figures.rules:125
     return d_wartezeit(state, E_blitzy)
 
 
 def tx_05_figures_10_7(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:122
+    # spec: spec/heldenhain/tests/05_figures.rules:125
     return q_einsatz(state, E_blitzy) == 2
 
 
 def tx_05_figures_10_7_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:122
+    # spec: spec/heldenhain/tests/05_figures.rules:125
     return (q_einsatz(state, E_blitzy), 2)
 
 
 def tx_05_figures_10_8(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:122
+    # spec: spec/heldenhain/tests/05_figures.rules:125
     return q_rettung(state, E_blitzy) == 2
 
 
 def tx_05_figures_10_8_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:122
+    # spec: spec/heldenhain/tests/05_figures.rules:125
     return (q_rettung(state, E_blitzy), 2)
 
 
 def tx_05_figures_10_9(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:122
+    # spec: spec/heldenhain/tests/05_figures.rules:126
     return state.counters[0][E_blitzy] == 0
 
 
 def tx_05_figures_10_9_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:122
+    # spec: spec/heldenhain/tests/05_figures.rules:126
     return (state.counters[0][E_blitzy], 0)
 
 
@@ -8119,352 +8119,352 @@ def tx_08_card_kinds_4_3(state, L):
 
 
 def tx_08_card_kinds_4_4(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:57
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:58
     return state.location[E_regenbogenschirm_2] == 17
 
 
 def tx_08_card_kinds_5_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:66
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:67
     return state.location[E_blitzy] == 16
 
 
 def tx_08_card_kinds_5_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:66
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:67
     return state.location[E_kuscheldecke] == 16
 
 
 def tx_08_card_kinds_5_2(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:66
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:67
     return not d_traegt(state, E_blitzy, E_kuscheldecke)
 
 
 def tx_08_card_kinds_6_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:74
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:75
     return state.location[E_flauschi] == 5
 
 
 def tx_08_card_kinds_6_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:74
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:75
     return len(state.zones[5]) == 1
 
 
 def tx_08_card_kinds_6_1_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:74
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:75
     return (len(state.zones[5]), 1)
 
 
 def tx_08_card_kinds_6_2(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:75
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:76
     return not allowed_sammeln(state, 0, E_flauschi)
 
 
 def tx_08_card_kinds_6_3(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:79
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:80
     return allowed_ablenken(state, 1, E_samt_2, E_flauschi)
 
 
 def tx_08_card_kinds_6_4(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:81
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:82
     return state.location[E_flauschi] == 16
 
 
 def tx_08_card_kinds_7_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:91
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:92
     return d_erschoepft(state, E_flauschi)
 
 
 def tx_08_card_kinds_7_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:91
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:92
     return state.counters[0][E_roxy] == 1
 
 
 def tx_08_card_kinds_7_1_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:91
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:92
     return (state.counters[0][E_roxy], 1)
 
 
 def tx_08_card_kinds_8_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:100
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:101
     return not d_ist_figur(state, E_ki_stoppuhr_2)
 
 
 def tx_08_card_kinds_8_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:101
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:102
     return not allowed_ablenken(state, 0, E_nami, E_ki_stoppuhr_2)
 
 
 def tx_08_card_kinds_8_2(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:105
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:106
     return d_bereit(state, E_ki_stoppuhr_2)
 
 
 def tx_08_card_kinds_9_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:116
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:117
     return d_erschoepft(state, E_ki_kompass)
 
 
 def tx_08_card_kinds_9_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:116
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:117
     return state.tracks[4] == 2
 
 
 def tx_08_card_kinds_9_1_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:116
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:117
     return (state.tracks[4], 2)
 
 
 def tx_08_card_kinds_9_2(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:116
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:117
     return q_einsatz(state, E_blitzy) == 3
 
 
 def tx_08_card_kinds_9_2_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:116
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:117
     return (q_einsatz(state, E_blitzy), 3)
 
 
 def tx_08_card_kinds_9_3(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:118
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:119
     return q_einsatz(state, E_blitzy) == 2
 
 
 def tx_08_card_kinds_9_3_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:118
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:119
     return (q_einsatz(state, E_blitzy), 2)
 
 
 def tx_08_card_kinds_10_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:125
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:126
     return d_bereit(state, E_ki_kompass)
 
 
 def tx_08_card_kinds_10_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:128
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:129
     return not allowed_ausspielen(state, 0, E_ki_kompass_2)
 
 
 def tx_08_card_kinds_11_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:137
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:138
     return state.location[E_kuchenpause] == 16
 
 
 def tx_08_card_kinds_11_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:137
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:138
     return len(state.zones[3]) == 2
 
 
 def tx_08_card_kinds_11_1_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:137
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:138
     return (len(state.zones[3]), 2)
 
 
 def tx_08_card_kinds_12_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:144
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:145
     return state.location[E_blitzy] == 3
 
 
 def tx_08_card_kinds_12_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:144
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:145
     return state.location[E_sonnenstrahl] == 16
 
 
 def tx_08_card_kinds_13_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:151
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:152
     return not allowed_ausspielen(state, 0, E_kuchenpause)
 
 
 def tx_08_card_kinds_13_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:151
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:152
     return allowed_ausspielen(state, 0, E_schutzengel)
 
 
 def tx_08_card_kinds_14_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:160
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:161
     return state.location[E_sternwarte] == 11
 
 
 def tx_08_card_kinds_14_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:160
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:161
     return state.location[E_baumhaus] == 16
 
 
 def tx_08_card_kinds_14_2(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:160
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:161
     return len(state.zones[11]) == 1
 
 
 def tx_08_card_kinds_14_2_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:160
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:161
     return (len(state.zones[11]), 1)
 
 
 def tx_08_card_kinds_15_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:170
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:171
     return not d_ist_figur(state, E_wolkenschloss)
 
 
 def tx_08_card_kinds_15_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:170
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:171
     return d_wartezeit(state, E_wolkenschloss)
 
 
 def tx_08_card_kinds_15_2(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:177
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:178
     return state.counters[0][E_blitzy] == 1
 
 
 def tx_08_card_kinds_15_2_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:177
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:178
     return (state.counters[0][E_blitzy], 1)
 
 
 def tx_08_card_kinds_16_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:188
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:189
     return state.tracks[4] == 3
 
 
 def tx_08_card_kinds_16_0_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:188
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:189
     return (state.tracks[4], 3)
 
 
 def tx_08_card_kinds_16_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:188
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:189
     return d_genutzt(state, E_sternwarte)
 
 
 def tx_08_card_kinds_16_2(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:193
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:194
     return not allowed_hq_nutzen(state, 0, E_sternwarte)
 
 
 def tx_08_card_kinds_17_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:202
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:203
     return state.tracks[2] == 6
 
 
 def tx_08_card_kinds_17_0_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:202
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:203
     return (state.tracks[2], 6)
 
 
 def tx_08_card_kinds_18_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:213
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:214
     return state.location[E_regenbogenbruecke] == 13
 
 
 def tx_08_card_kinds_18_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:214
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:215
     return q_ausdauer(state, E_blitzy) == 4
 
 
 def tx_08_card_kinds_18_1_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:214
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:215
     return (q_ausdauer(state, E_blitzy), 4)
 
 
 def tx_08_card_kinds_18_2(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:214
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:215
     return q_ausdauer(state, E_samt_2) == 4
 
 
 def tx_08_card_kinds_18_2_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:214
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:215
     return (q_ausdauer(state, E_samt_2), 4)
 
 
 def tx_08_card_kinds_19_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:221
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:222
     return state.location[E_gluecksmarkt] == 13
 
 
 def tx_08_card_kinds_19_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:221
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:222
     return state.location[E_blumenwiese_2] == 17
 
 
 def tx_08_card_kinds_19_2(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:221
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:222
     return len(state.zones[13]) == 1
 
 
 def tx_08_card_kinds_19_2_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:221
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:222
     return (len(state.zones[13]), 1)
 
 
 def tx_08_card_kinds_20_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:229
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:230
     return state.tracks[0] == 0
 
 
 def tx_08_card_kinds_20_0_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:229
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:230
     return (state.tracks[0], 0)
 
 
 def tx_08_card_kinds_20_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:234
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:235
     return state.tracks[1] == 1
 
 
 def tx_08_card_kinds_20_1_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:234
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:235
     return (state.tracks[1], 1)
 
 
 def tx_08_card_kinds_20_2(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:234
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:235
     return state.tracks[0] == 0
 
 
 def tx_08_card_kinds_20_2_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:234
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:235
     return (state.tracks[0], 0)
 
 
 def tx_08_card_kinds_21_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:243
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:244
     return state.location[E_baumhaus_2] == 17
 
 
 def tx_08_card_kinds_21_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:243
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:244
     return state.location[E_blumenwiese_2] == 13
 
 
 def tx_08_card_kinds_22_0(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:253
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:254
     return d_erschoepft(state, E_roxy)
 
 
 def tx_08_card_kinds_22_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:258
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:259
     return d_erschoepft(state, E_illusionsdrache)
 
 
 def tx_08_card_kinds_22_2(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:258
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:259
     return state.tracks[4] == 1
 
 
 def tx_08_card_kinds_22_2_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:258
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:259
     return (state.tracks[4], 1)
 
 
 def tx_08_card_kinds_22_3(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:259
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:260
     return d_bereit(state, E_roxy)
 
 
 def tx_08_card_kinds_22_4(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:261
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:262
     return state.tracks[0] == 4
 
 
 def tx_08_card_kinds_22_4_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:261
+    # spec: spec/heldenhain/tests/08_card_kinds.rules:262
     return (state.tracks[0], 4)
 
 
@@ -8734,37 +8734,37 @@ def tx_09_keywords_14_4(state, L):
 
 
 def tx_09_keywords_14_5(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:144
+    # spec: spec/heldenhain/tests/09_keywords.rules:145
     return allowed_sammeln(state, 1, E_blitzy_2)
 
 
 def tx_09_keywords_15_0(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:153
+    # spec: spec/heldenhain/tests/09_keywords.rules:154
     return allowed_ablenken(state, 0, E_nami, E_samt_2)
 
 
 def tx_09_keywords_15_1(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:155
+    # spec: spec/heldenhain/tests/09_keywords.rules:156
     return not allowed_ablenken(state, 0, E_nami, E_samt_2)
 
 
 def tx_09_keywords_16_0(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:162
+    # spec: spec/heldenhain/tests/09_keywords.rules:163
     return q_ablenkstress(state, E_roxy, 3) == 2
 
 
 def tx_09_keywords_16_0_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:162
+    # spec: spec/heldenhain/tests/09_keywords.rules:163
     return (q_ablenkstress(state, E_roxy, 3), 2)
 
 
 def tx_09_keywords_16_1(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:164
+    # spec: spec/heldenhain/tests/09_keywords.rules:165
     return q_ablenkstress(state, E_roxy, 3) == 1
 
 
 def tx_09_keywords_16_1_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:164
+    # spec: spec/heldenhain/tests/09_keywords.rules:165
     return (q_ablenkstress(state, E_roxy, 3), 1)
 
 
@@ -9483,172 +9483,172 @@ def tx_11_overview_2_2_sides(state, L):
 
 
 def tx_11_overview_2_3(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:22
+    # spec: spec/heldenhain/tests/11_overview.rules:23
     return len([c_c for c_c in state.zones[4] if d_startcharakter(state, c_c)]) == 1
 
 
 def tx_11_overview_2_3_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:22
+    # spec: spec/heldenhain/tests/11_overview.rules:23
     return (len([c_c for c_c in state.zones[4] if d_startcharakter(state, c_c)]), 1)
 
 
 def tx_11_overview_3_0(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:26
+    # spec: spec/heldenhain/tests/11_overview.rules:27
     return state.tracks[2] == 6
 
 
 def tx_11_overview_3_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:26
+    # spec: spec/heldenhain/tests/11_overview.rules:27
     return (state.tracks[2], 6)
 
 
 def tx_11_overview_3_1(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:28
+    # spec: spec/heldenhain/tests/11_overview.rules:29
     return state.tracks[2] == 6
 
 
 def tx_11_overview_3_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:28
+    # spec: spec/heldenhain/tests/11_overview.rules:29
     return (state.tracks[2], 6)
 
 
 def tx_11_overview_3_2(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:32
+    # spec: spec/heldenhain/tests/11_overview.rules:33
     return state.tracks[2] == 5
 
 
 def tx_11_overview_3_2_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:32
+    # spec: spec/heldenhain/tests/11_overview.rules:33
     return (state.tracks[2], 5)
 
 
 def tx_11_overview_3_3(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:35
+    # spec: spec/heldenhain/tests/11_overview.rules:36
     return state.tracks[2] == 6
 
 
 def tx_11_overview_3_3_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:35
+    # spec: spec/heldenhain/tests/11_overview.rules:36
     return (state.tracks[2], 6)
 
 
 def tx_11_overview_4_0(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:50
+    # spec: spec/heldenhain/tests/11_overview.rules:51
     return state.tracks[4] == 0
 
 
 def tx_11_overview_4_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:50
+    # spec: spec/heldenhain/tests/11_overview.rules:51
     return (state.tracks[4], 0)
 
 
 def tx_11_overview_5_0(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:66
+    # spec: spec/heldenhain/tests/11_overview.rules:67
     return len(state.zones[5]) == 6
 
 
 def tx_11_overview_5_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:66
+    # spec: spec/heldenhain/tests/11_overview.rules:67
     return (len(state.zones[5]), 6)
 
 
 def tx_11_overview_5_1(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:66
+    # spec: spec/heldenhain/tests/11_overview.rules:67
     return state.location[E_flauschi] == 16
 
 
 def tx_11_overview_6_0(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:77
+    # spec: spec/heldenhain/tests/11_overview.rules:78
     return len([c_a for c_a in state.zones[9] if d_traegt(state, E_blitzy, c_a)]) == 1
 
 
 def tx_11_overview_6_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:77
+    # spec: spec/heldenhain/tests/11_overview.rules:78
     return (len([c_a for c_a in state.zones[9] if d_traegt(state, E_blitzy, c_a)]), 1)
 
 
 def tx_11_overview_7_0(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:90
+    # spec: spec/heldenhain/tests/11_overview.rules:91
     return len(state.zones[11]) == 1
 
 
 def tx_11_overview_7_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:90
+    # spec: spec/heldenhain/tests/11_overview.rules:91
     return (len(state.zones[11]), 1)
 
 
 def tx_11_overview_7_1(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:90
+    # spec: spec/heldenhain/tests/11_overview.rules:91
     return len(state.zones[13]) == 1
 
 
 def tx_11_overview_7_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:90
+    # spec: spec/heldenhain/tests/11_overview.rules:91
     return (len(state.zones[13]), 1)
 
 
 def tx_11_overview_7_2(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:90
+    # spec: spec/heldenhain/tests/11_overview.rules:91
     return state.location[E_nebelmoor_2] == 13
 
 
 def tx_11_overview_8_0(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:96
+    # spec: spec/heldenhain/tests/11_overview.rules:98
     return len(state.zones[4]) == 9
 
 
 def tx_11_overview_8_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:96
+    # spec: spec/heldenhain/tests/11_overview.rules:98
     return (len(state.zones[4]), 9)
 
 
 def tx_11_overview_8_1(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:99
+    # spec: spec/heldenhain/tests/11_overview.rules:101
     return len(state.zones[4]) == 7
 
 
 def tx_11_overview_8_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:99
+    # spec: spec/heldenhain/tests/11_overview.rules:101
     return (len(state.zones[4]), 7)
 
 
 def tx_11_overview_9_0(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:106
+    # spec: spec/heldenhain/tests/11_overview.rules:108
     return not allowed_ablenken(state, 0, E_bruno, E_graue_eminenz_2)
 
 
 def tx_11_overview_9_1(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:109
+    # spec: spec/heldenhain/tests/11_overview.rules:111
     return state.counters[0][E_bruno] == 2
 
 
 def tx_11_overview_9_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:109
+    # spec: spec/heldenhain/tests/11_overview.rules:111
     return (state.counters[0][E_bruno], 2)
 
 
 def tx_11_overview_9_2(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:109
+    # spec: spec/heldenhain/tests/11_overview.rules:111
     return state.counters[0][E_graue_eminenz_2] == 2
 
 
 def tx_11_overview_9_2_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:109
+    # spec: spec/heldenhain/tests/11_overview.rules:111
     return (state.counters[0][E_graue_eminenz_2], 2)
 
 
 def tx_11_overview_9_3(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:109
+    # spec: spec/heldenhain/tests/11_overview.rules:111
     return d_setzt_aus(state, E_graue_eminenz_2)
 
 
 def tx_11_overview_10_0(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:118
+    # spec: spec/heldenhain/tests/11_overview.rules:120
     return state.location[E_blitzy] == 16
 
 
 def tx_11_overview_10_1(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:118
+    # spec: spec/heldenhain/tests/11_overview.rules:120
     return state.location[E_roxy] == 16
 
 
@@ -11768,372 +11768,372 @@ def tx_13_purpurpakt_30_1_sides(state, L):
 
 
 def tx_13_purpurpakt_30_2(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:291
     return state.counters[0][E_pudel_pomp] == 1
 
 
 def tx_13_purpurpakt_30_2_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:291
     return (state.counters[0][E_pudel_pomp], 1)
 
 
 def tx_13_purpurpakt_31_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:298
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:299
     return len(state.zones[4]) == 1
 
 
 def tx_13_purpurpakt_31_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:298
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:299
     return (len(state.zones[4]), 1)
 
 
 def tx_13_purpurpakt_31_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:298
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:299
     return len(state.zones[17]) == 2
 
 
 def tx_13_purpurpakt_31_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:298
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:299
     return (len(state.zones[17]), 2)
 
 
 def tx_13_purpurpakt_32_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:306
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:307
     return state.location[E_wechselgeld] == 3
 
 
 def tx_13_purpurpakt_32_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:306
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:307
     return len(state.zones[3]) == 1
 
 
 def tx_13_purpurpakt_32_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:306
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:307
     return (len(state.zones[3]), 1)
 
 
 def tx_13_purpurpakt_33_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:316
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:317
     return state.location[E_kassierer_knick] == 16
 
 
 def tx_13_purpurpakt_33_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:316
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:317
     return state.location[E_goldene_uhr] == 16
 
 
 def tx_13_purpurpakt_33_2(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:316
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:317
     return state.tracks[0] == 3
 
 
 def tx_13_purpurpakt_33_2_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:316
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:317
     return (state.tracks[0], 3)
 
 
 def tx_13_purpurpakt_34_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:321
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:322
     return not allowed_ausspielen(state, 0, E_blutgeld)
 
 
 def tx_13_purpurpakt_35_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:329
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:330
     return state.tracks[1] == 0
 
 
 def tx_13_purpurpakt_35_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:329
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:330
     return (state.tracks[1], 0)
 
 
 def tx_13_purpurpakt_35_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:329
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:330
     return state.location[E_kredit] == 16
 
 
 def tx_13_purpurpakt_36_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:337
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:338
     return state.counters[0][E_roxy_2] == 2
 
 
 def tx_13_purpurpakt_36_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:337
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:338
     return (state.counters[0][E_roxy_2], 2)
 
 
 def tx_13_purpurpakt_36_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:337
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:338
     return state.counters[0][E_kassierer_knick] == 1
 
 
 def tx_13_purpurpakt_36_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:337
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:338
     return (state.counters[0][E_kassierer_knick], 1)
 
 
 def tx_13_purpurpakt_37_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:345
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:346
     return state.tracks[0] == 3
 
 
 def tx_13_purpurpakt_37_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:345
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:346
     return (state.tracks[0], 3)
 
 
 def tx_13_purpurpakt_37_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:345
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:346
     return state.counters[0][E_kassierer_knick] == 1
 
 
 def tx_13_purpurpakt_37_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:345
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:346
     return (state.counters[0][E_kassierer_knick], 1)
 
 
 def tx_13_purpurpakt_38_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:356
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:357
     return state.counters[0][E_blitzy_2] == 1
 
 
 def tx_13_purpurpakt_38_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:356
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:357
     return (state.counters[0][E_blitzy_2], 1)
 
 
 def tx_13_purpurpakt_39_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:362
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:363
     return not allowed_ausspielen(state, 0, E_kredit)
 
 
 def tx_13_purpurpakt_39_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:367
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:368
     return state.tracks[2] == 4
 
 
 def tx_13_purpurpakt_39_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:367
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:368
     return (state.tracks[2], 4)
 
 
 def tx_13_purpurpakt_39_2(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:367
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:368
     return len(state.zones[3]) == 0
 
 
 def tx_13_purpurpakt_39_2_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:367
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:368
     return (len(state.zones[3]), 0)
 
 
 def tx_13_purpurpakt_40_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:374
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:375
     return allowed_ausspielen(state, 0, E_letzte_rate)
 
 
 def tx_13_purpurpakt_40_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:377
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:378
     return state.tracks[0] == 1
 
 
 def tx_13_purpurpakt_40_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:377
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:378
     return (state.tracks[0], 1)
 
 
 def tx_13_purpurpakt_41_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:385
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:386
     return not allowed_ausspielen(state, 0, E_kleingedrucktes)
 
 
 def tx_13_purpurpakt_41_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:388
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:389
     return state.tracks[1] == 1
 
 
 def tx_13_purpurpakt_41_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:388
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:389
     return (state.tracks[1], 1)
 
 
 def tx_13_purpurpakt_42_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:396
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:397
     return q_rettung(state, E_kassierer_knick) == 3
 
 
 def tx_13_purpurpakt_42_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:396
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:397
     return (q_rettung(state, E_kassierer_knick), 3)
 
 
 def tx_13_purpurpakt_42_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:398
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:399
     return state.counters[0][E_kassierer_knick] == 1
 
 
 def tx_13_purpurpakt_42_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:398
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:399
     return (state.counters[0][E_kassierer_knick], 1)
 
 
 def tx_13_purpurpakt_43_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:411
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:412
     return state.tracks[2] == 3
 
 
 def tx_13_purpurpakt_43_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:411
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:412
     return (state.tracks[2], 3)
 
 
 def tx_13_purpurpakt_43_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:411
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:412
     return state.location[E_kredit] == 16
 
 
 def tx_13_purpurpakt_44_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:422
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:423
     return state.counters[0][E_kassierer_knick] == 1
 
 
 def tx_13_purpurpakt_44_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:422
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:423
     return (state.counters[0][E_kassierer_knick], 1)
 
 
 def tx_13_purpurpakt_44_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:422
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:423
     return state.location[E_kredit] == 3
 
 
 def tx_13_purpurpakt_45_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:431
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:432
     return state.tracks[2] == 3
 
 
 def tx_13_purpurpakt_45_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:431
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:432
     return (state.tracks[2], 3)
 
 
 def tx_13_purpurpakt_45_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:438
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:439
     return state.counters[0][E_kassierer_knick] == 0
 
 
 def tx_13_purpurpakt_45_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:438
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:439
     return (state.counters[0][E_kassierer_knick], 0)
 
 
 def tx_13_purpurpakt_46_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:446
     return q_kosten(state, 0, E_ausverkauf) == 1
 
 
 def tx_13_purpurpakt_46_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:446
     return (q_kosten(state, 0, E_ausverkauf), 1)
 
 
 def tx_13_purpurpakt_46_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:446
     return q_kosten(state, 1, E_rufmord_2) == 1
 
 
 def tx_13_purpurpakt_46_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:446
     return (q_kosten(state, 1, E_rufmord_2), 1)
 
 
 def tx_13_purpurpakt_46_2(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:447
     return q_kosten(state, 0, E_kassierer_knick) == 1
 
 
 def tx_13_purpurpakt_46_2_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:445
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:447
     return (q_kosten(state, 0, E_kassierer_knick), 1)
 
 
 def tx_13_purpurpakt_46_3(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:446
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:448
     return q_kosten(state, 0, E_kredit) == 0
 
 
 def tx_13_purpurpakt_46_3_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:446
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:448
     return (q_kosten(state, 0, E_kredit), 0)
 
 
 def tx_13_purpurpakt_47_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:458
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:460
     return state.tracks[3] == 3
 
 
 def tx_13_purpurpakt_47_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:458
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:460
     return (state.tracks[3], 3)
 
 
 def tx_13_purpurpakt_48_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:467
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:469
     return q_einsatz(state, E_kassierer_knick) == 2
 
 
 def tx_13_purpurpakt_48_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:467
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:469
     return (q_einsatz(state, E_kassierer_knick), 2)
 
 
 def tx_13_purpurpakt_48_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:467
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:469
     return q_einsatz(state, E_roxy_2) == 3
 
 
 def tx_13_purpurpakt_48_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:467
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:469
     return (q_einsatz(state, E_roxy_2), 3)
 
 
 def tx_13_purpurpakt_49_0(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:477
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:479
     return q_ausdauer(state, E_kassierer_knick) == 3
 
 
 def tx_13_purpurpakt_49_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:477
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:479
     return (q_ausdauer(state, E_kassierer_knick), 3)
 
 
 def tx_13_purpurpakt_49_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:477
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:479
     return q_rettung(state, E_kassierer_knick) == 2
 
 
 def tx_13_purpurpakt_49_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:477
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:479
     return (q_rettung(state, E_kassierer_knick), 2)
 
 
 def tx_13_purpurpakt_49_2(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:478
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:480
     return q_einsatz(state, E_clown_kredit) == 3
 
 
 def tx_13_purpurpakt_49_2_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:478
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:480
     return (q_einsatz(state, E_clown_kredit), 3)
 
 
 def tx_13_purpurpakt_49_3(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:478
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:480
     return q_rettung(state, E_clown_kredit) == 2
 
 
 def tx_13_purpurpakt_49_3_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:478
+    # spec: spec/heldenhain/tests/13_purpurpakt.rules:480
     return (q_rettung(state, E_clown_kredit), 2)
 
 

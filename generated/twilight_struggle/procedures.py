@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: ff2b3d1daad7d350
+# Spec hash: 2c561b05b7ec3285
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -27,8 +27,8 @@
 #     twilight_struggle/tests/inside_other_plays.rules
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source 5ece84bd8f963e61a987 output 621adbff09cb4c4bc7b7
+# Tests hash: c7505b9f40b041f4
+# Fingerprint: source 909b2971934f30304a2f output e7bfc8c3fc7205bf41ac
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -206,93 +206,92 @@ from .rules import (
 
 
 def p_put_away_played_card(state, v_p, v_c):
-    "procedure put_away_played_card (spec/twilight_struggle/card_play.rules:142)"
-    # spec: spec/twilight_struggle/card_play.rules:143
+    "procedure put_away_played_card (spec/twilight_struggle/card_play.rules:136)"
+    # spec: spec/twilight_struggle/card_play.rules:137
     if v_c is not None and state.location[v_c] == 8:
-        # spec: spec/twilight_struggle/card_play.rules:144
+        # spec: spec/twilight_struggle/card_play.rules:138
         if v_c == E_china_card:
-            # spec: spec/twilight_struggle/card_play.rules:147
+            # spec: spec/twilight_struggle/card_play.rules:141
             p_pass_china_card(state, opponent_of(v_p, 2), False)
         elif (
             attr_of(
                 A_starred,
                 v_c,
                 "starred",
-                "spec/twilight_struggle/card_play.rules:148:19",
+                "spec/twilight_struggle/card_play.rules:142:19",
             )
             and state.vars[5]
         ):
-            # spec: spec/twilight_struggle/card_play.rules:149
+            # spec: spec/twilight_struggle/card_play.rules:143
             move_card(
                 state,
-                some_card(v_c, "spec/twilight_struggle/card_play.rules:149:13"),
+                some_card(v_c, "spec/twilight_struggle/card_play.rules:143:13"),
                 10,
             )
         else:
-            # spec: spec/twilight_struggle/card_play.rules:151
+            # spec: spec/twilight_struggle/card_play.rules:145
             move_card(
                 state,
-                some_card(v_c, "spec/twilight_struggle/card_play.rules:151:13"),
+                some_card(v_c, "spec/twilight_struggle/card_play.rules:145:13"),
                 9,
             )
 
 
 def p_pass_china_card(state, v_receiver, v_face_up):
-    "procedure pass_china_card (spec/twilight_struggle/card_play.rules:156)"
-    # spec: spec/twilight_struggle/card_play.rules:157
+    "procedure pass_china_card (spec/twilight_struggle/card_play.rules:150)"
+    # spec: spec/twilight_struggle/card_play.rules:151
     move_card(state, E_china_card, 4 + v_receiver)
-    # spec: spec/twilight_struggle/card_play.rules:158
+    # spec: spec/twilight_struggle/card_play.rules:152
     state.vars[2] = v_face_up
 
 
 def p_draw_card(state, v_p):
-    "procedure draw_card (spec/twilight_struggle/card_play.rules:165)"
-    # spec: spec/twilight_struggle/card_play.rules:166
+    "procedure draw_card (spec/twilight_struggle/card_play.rules:159)"
+    # spec: spec/twilight_struggle/card_play.rules:160
     if len(state.zones[1]) == 0:
-        # spec: spec/twilight_struggle/card_play.rules:167
+        # spec: spec/twilight_struggle/card_play.rules:161
         for card in list(state.zones[9]):
             move_card(state, card, 1)
-        # spec: spec/twilight_struggle/card_play.rules:168
+        # spec: spec/twilight_struggle/card_play.rules:162
         shuffle(state, 1)
-    # spec: spec/twilight_struggle/card_play.rules:170
+    # spec: spec/twilight_struggle/card_play.rules:164
     if len(state.zones[1]) > 0:
-        # spec: spec/twilight_struggle/card_play.rules:171
         move_card(
             state,
             some_card(
-                top_card(state, 1), "spec/twilight_struggle/card_play.rules:171:9"
+                top_card(state, 1), "spec/twilight_struggle/card_play.rules:164:25"
             ),
             2 + v_p,
         )
 
 
 def p_discard_from_hand(state, v_p, v_c):
-    "procedure discard_from_hand (spec/twilight_struggle/card_play.rules:175)"
-    # spec: spec/twilight_struggle/card_play.rules:176
+    "procedure discard_from_hand (spec/twilight_struggle/card_play.rules:167)"
+    # spec: spec/twilight_struggle/card_play.rules:167
     if v_c is not None and state.location[v_c] == 2 + v_p:
         move_card(
-            state, some_card(v_c, "spec/twilight_struggle/card_play.rules:176:23"), 9
+            state, some_card(v_c, "spec/twilight_struggle/card_play.rules:167:69"), 9
         )
 
 
 def p_move_random_card(state, v_p, v_dest):
-    "procedure move_random_card (spec/twilight_struggle/card_play.rules:181)"
-    # spec: spec/twilight_struggle/card_play.rules:182
+    "procedure move_random_card (spec/twilight_struggle/card_play.rules:171)"
+    # spec: spec/twilight_struggle/card_play.rules:172
     if len(state.zones[2 + v_p]) > 0:
-        # spec: spec/twilight_struggle/card_play.rules:183
+        # spec: spec/twilight_struggle/card_play.rules:173
         for card in list(state.zones[2 + v_p]):
             move_card(state, card, 14)
-        # spec: spec/twilight_struggle/card_play.rules:184
+        # spec: spec/twilight_struggle/card_play.rules:174
         shuffle(state, 14)
-        # spec: spec/twilight_struggle/card_play.rules:185
+        # spec: spec/twilight_struggle/card_play.rules:175
         move_card(
             state,
             some_card(
-                top_card(state, 14), "spec/twilight_struggle/card_play.rules:185:9"
+                top_card(state, 14), "spec/twilight_struggle/card_play.rules:175:9"
             ),
-            zone_slot(v_dest, "spec/twilight_struggle/card_play.rules:185:34"),
+            zone_slot(v_dest, "spec/twilight_struggle/card_play.rules:175:34"),
         )
-        # spec: spec/twilight_struggle/card_play.rules:186
+        # spec: spec/twilight_struggle/card_play.rules:176
         dest = 2 + v_p
         for card in list(state.zones[14]):
             move_card(state, card, dest)
@@ -318,22 +317,22 @@ def p_gain_control(state, v_p, v_c):
 
 def p_start_ops_shift_rule(state):
     "procedure start_ops_shift_rule (spec/twilight_struggle/event_helpers.rules:58)"
-    # spec: spec/twilight_struggle/event_helpers.rules:59
+    # spec: spec/twilight_struggle/event_helpers.rules:58
     if not is_active(state, 0, None):
         activate(state, 0, [], None)
 
 
 def p_realignment_roll(state, v_p, v_c):
-    "procedure realignment_roll (spec/twilight_struggle/operations.rules:152)"
-    # spec: spec/twilight_struggle/operations.rules:153
-    v_own_die = roll(state, 6, "spec/twilight_struggle/operations.rules:153:5")
-    # spec: spec/twilight_struggle/operations.rules:154
-    v_their_die = roll(state, 6, "spec/twilight_struggle/operations.rules:154:5")
-    # spec: spec/twilight_struggle/operations.rules:155
+    "procedure realignment_roll (spec/twilight_struggle/operations.rules:143)"
+    # spec: spec/twilight_struggle/operations.rules:144
+    v_own_die = roll(state, 6, "spec/twilight_struggle/operations.rules:144:5")
+    # spec: spec/twilight_struggle/operations.rules:145
+    v_their_die = roll(state, 6, "spec/twilight_struggle/operations.rules:145:5")
+    # spec: spec/twilight_struggle/operations.rules:146
     v_own_total = v_own_die + d_realign_modifier(state, v_p, v_c)
-    # spec: spec/twilight_struggle/operations.rules:156
+    # spec: spec/twilight_struggle/operations.rules:147
     v_their_total = v_their_die + d_realign_modifier(state, opponent_of(v_p, 2), v_c)
-    # spec: spec/twilight_struggle/operations.rules:157
+    # spec: spec/twilight_struggle/operations.rules:148
     log_line(
         state,
         " ".join(
@@ -345,7 +344,7 @@ def p_realignment_roll(state, v_p, v_c):
                         ENTITY_LABELS,
                         v_c,
                         "label",
-                        "spec/twilight_struggle/operations.rules:157:38",
+                        "spec/twilight_struggle/operations.rules:148:38",
                     )
                 ),
                 "-",
@@ -354,17 +353,17 @@ def p_realignment_roll(state, v_p, v_c):
                 text_of(v_their_total),
             ]
         ),
-        "spec/twilight_struggle/operations.rules:157:5",
+        "spec/twilight_struggle/operations.rules:148:5",
     )
-    # spec: spec/twilight_struggle/operations.rules:158
+    # spec: spec/twilight_struggle/operations.rules:149
     if v_own_total > v_their_total:
-        # spec: spec/twilight_struggle/operations.rules:159
+        # spec: spec/twilight_struggle/operations.rules:150
         row = 1 + opponent_of(v_p, 2)
         state.counters[row][v_c] = max(
             0, state.counters[row][v_c] - (v_own_total - v_their_total)
         )
     elif v_their_total > v_own_total:
-        # spec: spec/twilight_struggle/operations.rules:161
+        # spec: spec/twilight_struggle/operations.rules:152
         state.counters[1 + v_p][v_c] = max(
             0, state.counters[1 + v_p][v_c] - (v_their_total - v_own_total)
         )
@@ -379,14 +378,14 @@ def p_war(
     v_milops_gain,
     v_target_counts,
 ):
-    "procedure war (spec/twilight_struggle/operations.rules:212)"
-    # spec: spec/twilight_struggle/operations.rules:214
-    v_die = roll(state, 6, "spec/twilight_struggle/operations.rules:214:5")
-    # spec: spec/twilight_struggle/operations.rules:215
+    "procedure war (spec/twilight_struggle/operations.rules:201)"
+    # spec: spec/twilight_struggle/operations.rules:203
+    v_die = roll(state, 6, "spec/twilight_struggle/operations.rules:203:5")
+    # spec: spec/twilight_struggle/operations.rules:204
     v_result = v_die - d_war_penalty(
         state, opponent_of(v_attacker, 2), v_target, v_target_counts
     )
-    # spec: spec/twilight_struggle/operations.rules:216
+    # spec: spec/twilight_struggle/operations.rules:205
     log_line(
         state,
         " ".join(
@@ -398,7 +397,7 @@ def p_war(
                         ENTITY_LABELS,
                         v_target,
                         "label",
-                        "spec/twilight_struggle/operations.rules:216:46",
+                        "spec/twilight_struggle/operations.rules:205:46",
                     )
                 ),
                 "- roll",
@@ -407,21 +406,21 @@ def p_war(
                 text_of(v_result),
             ]
         ),
-        "spec/twilight_struggle/operations.rules:216:5",
+        "spec/twilight_struggle/operations.rules:205:5",
     )
-    # spec: spec/twilight_struggle/operations.rules:217
+    # spec: spec/twilight_struggle/operations.rules:206
     p_add_milops(state, v_attacker, v_milops_gain)
-    # spec: spec/twilight_struggle/operations.rules:218
+    # spec: spec/twilight_struggle/operations.rules:207
     if v_result >= v_success_from:
-        # spec: spec/twilight_struggle/operations.rules:219
+        # spec: spec/twilight_struggle/operations.rules:208
         p_gain_vp(state, v_attacker, v_vp_award)
-        # spec: spec/twilight_struggle/operations.rules:220
+        # spec: spec/twilight_struggle/operations.rules:209
         state.counters[1 + v_attacker][v_target] = max(
             0,
             state.counters[1 + v_attacker][v_target]
             + state.counters[1 + opponent_of(v_attacker, 2)][v_target],
         )
-        # spec: spec/twilight_struggle/operations.rules:221
+        # spec: spec/twilight_struggle/operations.rules:210
         row = 1 + opponent_of(v_attacker, 2)
         state.counters[row][v_target] = 0
 
@@ -434,22 +433,21 @@ def p_score_region(state, v_r):
         for v_p in PLAYERS:
             # spec: spec/twilight_struggle/scoring.rules:14
             if d_has_region_control(state, v_p, E_europe):
-                # spec: spec/twilight_struggle/scoring.rules:15
                 end_game(
                     state,
                     v_p,
                     "controls Europe when Europe is scored",
-                    "spec/twilight_struggle/scoring.rules:15:17",
+                    "spec/twilight_struggle/scoring.rules:14:48",
                 )
-    # spec: spec/twilight_struggle/scoring.rules:19
+    # spec: spec/twilight_struggle/scoring.rules:17
     state.vars[8] = v_r
-    # spec: spec/twilight_struggle/scoring.rules:20
+    # spec: spec/twilight_struggle/scoring.rules:18
     v_usa_points = d_region_points(state, 1, v_r)
-    # spec: spec/twilight_struggle/scoring.rules:21
+    # spec: spec/twilight_struggle/scoring.rules:19
     v_ussr_points = d_region_points(state, 0, v_r)
-    # spec: spec/twilight_struggle/scoring.rules:22
+    # spec: spec/twilight_struggle/scoring.rules:20
     state.vars[8] = None
-    # spec: spec/twilight_struggle/scoring.rules:23
+    # spec: spec/twilight_struggle/scoring.rules:21
     log_line(
         state,
         " ".join(
@@ -459,7 +457,7 @@ def p_score_region(state, v_r):
                         ENTITY_LABELS,
                         v_r,
                         "label",
-                        "spec/twilight_struggle/scoring.rules:23:9",
+                        "spec/twilight_struggle/scoring.rules:21:9",
                     )
                 ),
                 "scored: USA",
@@ -468,21 +466,21 @@ def p_score_region(state, v_r):
                 text_of(v_ussr_points),
             ]
         ),
-        "spec/twilight_struggle/scoring.rules:23:5",
+        "spec/twilight_struggle/scoring.rules:21:5",
     )
-    # spec: spec/twilight_struggle/scoring.rules:24
+    # spec: spec/twilight_struggle/scoring.rules:22
     state.tracks[1] = max(-99, min(99, state.tracks[1] + v_usa_points - v_ussr_points))
-    # spec: spec/twilight_struggle/scoring.rules:25
+    # spec: spec/twilight_struggle/scoring.rules:23
     emit_region_scored(state, v_r)
 
 
 def p_score_southeast_asia(state):
-    "procedure score_southeast_asia (spec/twilight_struggle/scoring.rules:31)"
-    # spec: spec/twilight_struggle/scoring.rules:32
+    "procedure score_southeast_asia (spec/twilight_struggle/scoring.rules:29)"
+    # spec: spec/twilight_struggle/scoring.rules:30
     v_usa_points = d_southeast_asia_points(state, 1)
-    # spec: spec/twilight_struggle/scoring.rules:33
+    # spec: spec/twilight_struggle/scoring.rules:31
     v_ussr_points = d_southeast_asia_points(state, 0)
-    # spec: spec/twilight_struggle/scoring.rules:34
+    # spec: spec/twilight_struggle/scoring.rules:32
     log_line(
         state,
         " ".join(
@@ -493,73 +491,72 @@ def p_score_southeast_asia(state):
                 text_of(v_ussr_points),
             ]
         ),
-        "spec/twilight_struggle/scoring.rules:34:5",
+        "spec/twilight_struggle/scoring.rules:32:5",
     )
-    # spec: spec/twilight_struggle/scoring.rules:35
+    # spec: spec/twilight_struggle/scoring.rules:33
     state.tracks[1] = max(-99, min(99, state.tracks[1] + v_usa_points - v_ussr_points))
-    # spec: spec/twilight_struggle/scoring.rules:36
+    # spec: spec/twilight_struggle/scoring.rules:34
     emit_region_scored(state, E_southeast_asia)
 
 
 def p_final_scoring(state):
-    "phase final_scoring (spec/twilight_struggle/scoring.rules:44)"
-    # spec: spec/twilight_struggle/scoring.rules:45
+    "phase final_scoring (spec/twilight_struggle/scoring.rules:42)"
+    # spec: spec/twilight_struggle/scoring.rules:43
     state.vars[4] = True
-    # spec: spec/twilight_struggle/scoring.rules:46
-    log_line(state, "Final scoring", "spec/twilight_struggle/scoring.rules:46:5")
-    # spec: spec/twilight_struggle/scoring.rules:47
+    # spec: spec/twilight_struggle/scoring.rules:44
+    log_line(state, "Final scoring", "spec/twilight_struggle/scoring.rules:44:5")
+    # spec: spec/twilight_struggle/scoring.rules:45
     p_score_region(state, E_europe)
-    # spec: spec/twilight_struggle/scoring.rules:48
+    # spec: spec/twilight_struggle/scoring.rules:46
     p_score_region(state, E_asia)
-    # spec: spec/twilight_struggle/scoring.rules:49
+    # spec: spec/twilight_struggle/scoring.rules:47
     p_score_region(state, E_middle_east)
-    # spec: spec/twilight_struggle/scoring.rules:50
+    # spec: spec/twilight_struggle/scoring.rules:48
     p_score_region(state, E_africa)
-    # spec: spec/twilight_struggle/scoring.rules:51
+    # spec: spec/twilight_struggle/scoring.rules:49
     p_score_region(state, E_central_america)
-    # spec: spec/twilight_struggle/scoring.rules:52
+    # spec: spec/twilight_struggle/scoring.rules:50
     p_score_region(state, E_south_america)
-    # spec: spec/twilight_struggle/scoring.rules:53
+    # spec: spec/twilight_struggle/scoring.rules:51
     for v_p in PLAYERS:
-        # spec: spec/twilight_struggle/scoring.rules:54
         if state.location[E_china_card] == 4 + v_p:
             p_gain_vp(state, v_p, 1)
-    # spec: spec/twilight_struggle/scoring.rules:56
+    # spec: spec/twilight_struggle/scoring.rules:52
     if state.tracks[1] > 0:
-        # spec: spec/twilight_struggle/scoring.rules:57
+        # spec: spec/twilight_struggle/scoring.rules:53
         end_game(
             state,
             1,
             "more victory points after final scoring",
-            "spec/twilight_struggle/scoring.rules:57:9",
+            "spec/twilight_struggle/scoring.rules:53:9",
         )
     elif state.tracks[1] < 0:
-        # spec: spec/twilight_struggle/scoring.rules:59
+        # spec: spec/twilight_struggle/scoring.rules:55
         end_game(
             state,
             0,
             "more victory points after final scoring",
-            "spec/twilight_struggle/scoring.rules:59:9",
+            "spec/twilight_struggle/scoring.rules:55:9",
         )
     else:
-        # spec: spec/twilight_struggle/scoring.rules:61
+        # spec: spec/twilight_struggle/scoring.rules:57
         end_game(
             state,
             None,
             "0 victory points after final scoring: a draw",
-            "spec/twilight_struggle/scoring.rules:61:9",
+            "spec/twilight_struggle/scoring.rules:57:9",
         )
 
 
 def p_space_race_attempt(state, v_p, v_c):
-    "procedure space_race_attempt (spec/twilight_struggle/space_race.rules:50)"
-    # spec: spec/twilight_struggle/space_race.rules:51
+    "procedure space_race_attempt (spec/twilight_struggle/space_race.rules:44)"
+    # spec: spec/twilight_struggle/space_race.rules:45
     emit_space_attempted(state, v_p, v_c)
-    # spec: spec/twilight_struggle/space_race.rules:52
+    # spec: spec/twilight_struggle/space_race.rules:46
     state.tracks[8 + v_p] = max(0, min(2, state.tracks[8 + v_p] + 1))
-    # spec: spec/twilight_struggle/space_race.rules:53
-    v_die = roll(state, 6, "spec/twilight_struggle/space_race.rules:53:5")
-    # spec: spec/twilight_struggle/space_race.rules:54
+    # spec: spec/twilight_struggle/space_race.rules:47
+    v_die = roll(state, 6, "spec/twilight_struggle/space_race.rules:47:5")
+    # spec: spec/twilight_struggle/space_race.rules:48
     log_line(
         state,
         " ".join(
@@ -571,33 +568,32 @@ def p_space_race_attempt(state, v_p, v_c):
                         ENTITY_LABELS,
                         v_c,
                         "label",
-                        "spec/twilight_struggle/space_race.rules:54:52",
+                        "spec/twilight_struggle/space_race.rules:48:52",
                     )
                 ),
                 "- roll",
                 text_of(v_die),
             ]
         ),
-        "spec/twilight_struggle/space_race.rules:54:5",
+        "spec/twilight_struggle/space_race.rules:48:5",
     )
-    # spec: spec/twilight_struggle/space_race.rules:55
+    # spec: spec/twilight_struggle/space_race.rules:49
     if v_die <= d_space_success_max(state, state.tracks[6 + v_p] + 1):
-        # spec: spec/twilight_struggle/space_race.rules:56
         p_space_race_advance(state, v_p)
 
 
 def p_space_race_advance(state, v_p):
-    "procedure space_race_advance (spec/twilight_struggle/space_race.rules:60)"
-    # spec: spec/twilight_struggle/space_race.rules:61
+    "procedure space_race_advance (spec/twilight_struggle/space_race.rules:52)"
+    # spec: spec/twilight_struggle/space_race.rules:53
     if state.tracks[6 + v_p] < 8:
-        # spec: spec/twilight_struggle/space_race.rules:62
+        # spec: spec/twilight_struggle/space_race.rules:54
         state.tracks[6 + v_p] = max(0, min(8, state.tracks[6 + v_p] + 1))
-        # spec: spec/twilight_struggle/space_race.rules:63
+        # spec: spec/twilight_struggle/space_race.rules:55
         if state.tracks[6 + opponent_of(v_p, 2)] >= state.tracks[6 + v_p]:
-            # spec: spec/twilight_struggle/space_race.rules:64
+            # spec: spec/twilight_struggle/space_race.rules:56
             p_gain_vp(state, v_p, d_space_vp_second(state, state.tracks[6 + v_p]))
         else:
-            # spec: spec/twilight_struggle/space_race.rules:66
+            # spec: spec/twilight_struggle/space_race.rules:58
             p_gain_vp(state, v_p, d_space_vp_first(state, state.tracks[6 + v_p]))
 
 
@@ -614,28 +610,27 @@ def p_add_war_to_deck(state, v_w):
         )
     ]:
         move_card(state, card, 1)
-    # spec: spec/twilight_struggle/turn.rules:22
+    # spec: spec/twilight_struggle/turn.rules:23
     shuffle(state, 1)
 
 
 def p_deal_cards(state):
-    "phase deal_cards (spec/twilight_struggle/turn.rules:36)"
-    # spec: spec/twilight_struggle/turn.rules:37
+    "phase deal_cards (spec/twilight_struggle/turn.rules:37)"
+    # spec: spec/twilight_struggle/turn.rules:38
     while (
         any(d_wants_cards(state, c_p) for c_p in PLAYERS)
         and len(state.zones[1]) + len(state.zones[9]) > 0
     ):
-        tick(state, "while", "spec/twilight_struggle/turn.rules:37:5")
-        # spec: spec/twilight_struggle/turn.rules:38
+        tick(state, "while", "spec/twilight_struggle/turn.rules:38:5")
+        # spec: spec/twilight_struggle/turn.rules:39
         for v_p in PLAYERS:
-            # spec: spec/twilight_struggle/turn.rules:39
             if d_wants_cards(state, v_p):
                 p_draw_card(state, v_p)
 
 
 def p_gain_vp(state, v_p, v_n):
     "procedure gain_vp (spec/twilight_struggle/victory.rules:16)"
-    # spec: spec/twilight_struggle/victory.rules:17
+    # spec: spec/twilight_struggle/victory.rules:16
     if v_p == 1:
         state.tracks[1] = max(-99, min(99, state.tracks[1] + v_n))
     else:
@@ -643,74 +638,73 @@ def p_gain_vp(state, v_p, v_n):
 
 
 def p_check_vp_victory(state):
-    "procedure check_vp_victory (spec/twilight_struggle/victory.rules:22)"
-    # spec: spec/twilight_struggle/victory.rules:23
+    "procedure check_vp_victory (spec/twilight_struggle/victory.rules:20)"
+    # spec: spec/twilight_struggle/victory.rules:21
     if not state.vars[4]:
-        # spec: spec/twilight_struggle/victory.rules:24
+        # spec: spec/twilight_struggle/victory.rules:22
         if state.tracks[1] >= 20:
-            # spec: spec/twilight_struggle/victory.rules:25
+            # spec: spec/twilight_struggle/victory.rules:23
             end_game(
                 state,
                 1,
                 "20 victory points",
-                "spec/twilight_struggle/victory.rules:25:13",
+                "spec/twilight_struggle/victory.rules:23:13",
             )
         elif state.tracks[1] <= -20:
-            # spec: spec/twilight_struggle/victory.rules:27
+            # spec: spec/twilight_struggle/victory.rules:25
             end_game(
                 state,
                 0,
                 "20 victory points",
-                "spec/twilight_struggle/victory.rules:27:13",
+                "spec/twilight_struggle/victory.rules:25:13",
             )
 
 
 def p_improve_defcon(state, v_n):
-    "procedure improve_defcon (spec/twilight_struggle/victory.rules:34)"
-    # spec: spec/twilight_struggle/victory.rules:35
+    "procedure improve_defcon (spec/twilight_struggle/victory.rules:32)"
+    # spec: spec/twilight_struggle/victory.rules:32
     state.tracks[0] = max(1, min(5, state.tracks[0] + v_n))
 
 
 def p_degrade_defcon(state, v_n):
-    "procedure degrade_defcon (spec/twilight_struggle/victory.rules:42)"
-    # spec: spec/twilight_struggle/victory.rules:43
+    "procedure degrade_defcon (spec/twilight_struggle/victory.rules:38)"
+    # spec: spec/twilight_struggle/victory.rules:39
     if v_n > 0:
-        # spec: spec/twilight_struggle/victory.rules:44
+        # spec: spec/twilight_struggle/victory.rules:40
         state.tracks[0] = max(1, min(5, state.tracks[0] - v_n))
-        # spec: spec/twilight_struggle/victory.rules:45
+        # spec: spec/twilight_struggle/victory.rules:41
         p_defcon_one_check(state)
 
 
 def p_set_defcon_to(state, v_n):
-    "procedure set_defcon_to (spec/twilight_struggle/victory.rules:49)"
-    # spec: spec/twilight_struggle/victory.rules:50
+    "procedure set_defcon_to (spec/twilight_struggle/victory.rules:45)"
+    # spec: spec/twilight_struggle/victory.rules:46
     state.tracks[0] = max(1, min(5, v_n))
-    # spec: spec/twilight_struggle/victory.rules:51
+    # spec: spec/twilight_struggle/victory.rules:47
     p_defcon_one_check(state)
 
 
 def p_defcon_one_check(state):
-    "procedure defcon_one_check (spec/twilight_struggle/victory.rules:54)"
-    # spec: spec/twilight_struggle/victory.rules:55
+    "procedure defcon_one_check (spec/twilight_struggle/victory.rules:50)"
+    # spec: spec/twilight_struggle/victory.rules:51
     if state.tracks[0] <= 1:
-        # spec: spec/twilight_struggle/victory.rules:56
         end_game(
             state,
             opponent_of(state.vars[1], 2),
             "DEFCON 1: the phasing player started a nuclear war",
-            "spec/twilight_struggle/victory.rules:56:9",
+            "spec/twilight_struggle/victory.rules:51:22",
         )
 
 
 def p_add_milops(state, v_p, v_n):
-    "procedure add_milops (spec/twilight_struggle/victory.rules:72)"
-    # spec: spec/twilight_struggle/victory.rules:73
+    "procedure add_milops (spec/twilight_struggle/victory.rules:66)"
+    # spec: spec/twilight_struggle/victory.rules:66
     state.tracks[4 + v_p] = max(0, min(5, state.tracks[4 + v_p] + v_n))
 
 
 def p_military_operations_check(state):
-    "phase military_operations_check (spec/twilight_struggle/victory.rules:81)"
-    # spec: spec/twilight_struggle/victory.rules:82
+    "phase military_operations_check (spec/twilight_struggle/victory.rules:73)"
+    # spec: spec/twilight_struggle/victory.rules:74
     state.tracks[1] = max(
         -99,
         min(
@@ -720,75 +714,74 @@ def p_military_operations_check(state):
             - d_milops_shortfall(state, 1),
         ),
     )
-    # spec: spec/twilight_struggle/victory.rules:83
+    # spec: spec/twilight_struggle/victory.rules:75
     if state.tracks[1] >= 20 or state.tracks[1] <= -20:
-        # spec: spec/twilight_struggle/victory.rules:84
         p_twenty_vp_at_military_check(state)
-    # spec: spec/twilight_struggle/victory.rules:86
+    # spec: spec/twilight_struggle/victory.rules:76
     for v_p in PLAYERS:
         state.tracks[4 + v_p] = 0
 
 
 def p_twenty_vp_at_military_check(state):
-    "procedure twenty_vp_at_military_check (spec/twilight_struggle/victory.rules:92)"
-    # spec: spec/twilight_struggle/victory.rules:93
+    "procedure twenty_vp_at_military_check (spec/twilight_struggle/victory.rules:82)"
+    # spec: spec/twilight_struggle/victory.rules:83
     v_leader = 1 if state.tracks[1] > 0 else 0
-    # spec: spec/twilight_struggle/victory.rules:94
+    # spec: spec/twilight_struggle/victory.rules:84
     state.revealed[2 + v_leader] = True
-    # spec: spec/twilight_struggle/victory.rules:95
+    # spec: spec/twilight_struggle/victory.rules:85
     if any(A_scoring[c_c] for c_c in state.zones[2 + v_leader]):
-        # spec: spec/twilight_struggle/victory.rules:96
+        # spec: spec/twilight_struggle/victory.rules:86
         end_game(
             state,
             opponent_of(v_leader, 2),
             "the side reaching 20 VP held a scoring card (rule 10.3.1)",
-            "spec/twilight_struggle/victory.rules:96:9",
+            "spec/twilight_struggle/victory.rules:86:9",
         )
     else:
-        # spec: spec/twilight_struggle/victory.rules:98
+        # spec: spec/twilight_struggle/victory.rules:88
         end_game(
             state,
             v_leader,
             "20 victory points in the military operations check",
-            "spec/twilight_struggle/victory.rules:98:9",
+            "spec/twilight_struggle/victory.rules:88:9",
         )
 
 
 def p_held_card_check(state):
-    "procedure held_card_check (spec/twilight_struggle/victory.rules:105)"
-    # spec: spec/twilight_struggle/victory.rules:106
+    "procedure held_card_check (spec/twilight_struggle/victory.rules:95)"
+    # spec: spec/twilight_struggle/victory.rules:96
     for v_p in PLAYERS:
         state.revealed[2 + v_p] = True
-    # spec: spec/twilight_struggle/victory.rules:107
+    # spec: spec/twilight_struggle/victory.rules:97
     v_ussr_holds = any(A_scoring[c_c] for c_c in state.zones[2])
-    # spec: spec/twilight_struggle/victory.rules:108
+    # spec: spec/twilight_struggle/victory.rules:98
     v_usa_holds = any(A_scoring[c_c] for c_c in state.zones[3])
-    # spec: spec/twilight_struggle/victory.rules:109
+    # spec: spec/twilight_struggle/victory.rules:99
     if v_ussr_holds and v_usa_holds:
-        # spec: spec/twilight_struggle/victory.rules:110
+        # spec: spec/twilight_struggle/victory.rules:100
         end_game(
             state,
             None,
             "both sides held a scoring card at the end of the turn",
-            "spec/twilight_struggle/victory.rules:110:9",
+            "spec/twilight_struggle/victory.rules:100:9",
         )
     elif v_ussr_holds:
-        # spec: spec/twilight_struggle/victory.rules:112
+        # spec: spec/twilight_struggle/victory.rules:102
         end_game(
             state,
             1,
             "the USSR held a scoring card at the end of the turn",
-            "spec/twilight_struggle/victory.rules:112:9",
+            "spec/twilight_struggle/victory.rules:102:9",
         )
     elif v_usa_holds:
-        # spec: spec/twilight_struggle/victory.rules:114
+        # spec: spec/twilight_struggle/victory.rules:104
         end_game(
             state,
             0,
             "the USA held a scoring card at the end of the turn",
-            "spec/twilight_struggle/victory.rules:114:9",
+            "spec/twilight_struggle/victory.rules:104:9",
         )
-    # spec: spec/twilight_struggle/victory.rules:116
+    # spec: spec/twilight_struggle/victory.rules:106
     for v_p in PLAYERS:
         state.revealed[2 + v_p] = False
 
@@ -820,37 +813,37 @@ def ev_duck_and_cover(state, v_you, v_this):
 
 
 def ev_fidel(state, v_you, v_this):
-    "event of fidel (spec/twilight_struggle/cards.rules:82)"
-    # spec: spec/twilight_struggle/cards.rules:83
-    state.counters[2][E_cuba] = 0
+    "event of fidel (spec/twilight_struggle/cards.rules:83)"
     # spec: spec/twilight_struggle/cards.rules:84
+    state.counters[2][E_cuba] = 0
+    # spec: spec/twilight_struggle/cards.rules:85
     p_gain_control(state, 0, E_cuba)
 
 
 def ev_vietnam_revolts(state, v_you, v_this):
-    "event of vietnam_revolts (spec/twilight_struggle/cards.rules:88)"
-    # spec: spec/twilight_struggle/cards.rules:89
-    state.counters[1][E_vietnam] = max(0, state.counters[1][E_vietnam] + 2)
+    "event of vietnam_revolts (spec/twilight_struggle/cards.rules:89)"
     # spec: spec/twilight_struggle/cards.rules:90
+    state.counters[1][E_vietnam] = max(0, state.counters[1][E_vietnam] + 2)
+    # spec: spec/twilight_struggle/cards.rules:91
     activate(state, 3, [], "end_of_turn")
 
 
 def ev_korean_war(state, v_you, v_this):
-    "event of korean_war (spec/twilight_struggle/cards.rules:118)"
-    # spec: spec/twilight_struggle/cards.rules:118
+    "event of korean_war (spec/twilight_struggle/cards.rules:119)"
+    # spec: spec/twilight_struggle/cards.rules:119
     p_war(state, 0, E_south_korea, 4, 2, 2, False)
 
 
 def ev_romanian_abdication(state, v_you, v_this):
-    "event of romanian_abdication (spec/twilight_struggle/cards.rules:121)"
-    # spec: spec/twilight_struggle/cards.rules:122
-    state.counters[2][E_romania] = 0
+    "event of romanian_abdication (spec/twilight_struggle/cards.rules:122)"
     # spec: spec/twilight_struggle/cards.rules:123
+    state.counters[2][E_romania] = 0
+    # spec: spec/twilight_struggle/cards.rules:124
     p_gain_control(state, 0, E_romania)
 
 
 def ev_arab_israeli_war(state, v_you, v_this):
-    "event of arab_israeli_war (spec/twilight_struggle/cards.rules:130)"
+    "event of arab_israeli_war (spec/twilight_struggle/cards.rules:131)"
     # spec: spec/twilight_struggle/cards.rules:131
     p_war(state, 0, E_israel, 4, 2, 2, True)
 
@@ -866,82 +859,82 @@ def ev_nasser(state, v_you, v_this):
 
 
 def ev_de_gaulle_leads_france(state, v_you, v_this):
-    "event of de_gaulle_leads_france (spec/twilight_struggle/cards.rules:189)"
-    # spec: spec/twilight_struggle/cards.rules:190
-    state.counters[2][E_france] = max(0, state.counters[2][E_france] - 2)
+    "event of de_gaulle_leads_france (spec/twilight_struggle/cards.rules:190)"
     # spec: spec/twilight_struggle/cards.rules:191
-    state.counters[1][E_france] = max(0, state.counters[1][E_france] + 1)
+    state.counters[2][E_france] = max(0, state.counters[2][E_france] - 2)
     # spec: spec/twilight_struggle/cards.rules:192
+    state.counters[1][E_france] = max(0, state.counters[1][E_france] + 1)
+    # spec: spec/twilight_struggle/cards.rules:193
     activate(state, 4, [], None)
 
 
 def ev_captured_nazi_scientist(state, v_you, v_this):
-    "event of captured_nazi_scientist (spec/twilight_struggle/cards.rules:198)"
-    # spec: spec/twilight_struggle/cards.rules:198
+    "event of captured_nazi_scientist (spec/twilight_struggle/cards.rules:200)"
+    # spec: spec/twilight_struggle/cards.rules:200
     p_space_race_advance(state, v_you)
 
 
 def ev_nato(state, v_you, v_this):
-    "event of nato (spec/twilight_struggle/cards.rules:249)"
-    # spec: spec/twilight_struggle/cards.rules:250
+    "event of nato (spec/twilight_struggle/cards.rules:253)"
+    # spec: spec/twilight_struggle/cards.rules:254
     activate(state, 5, [], None)
 
 
 def ev_containment(state, v_you, v_this):
-    "event of containment (spec/twilight_struggle/cards.rules:297)"
-    # spec: spec/twilight_struggle/cards.rules:298
+    "event of containment (spec/twilight_struggle/cards.rules:303)"
+    # spec: spec/twilight_struggle/cards.rules:304
     p_start_ops_shift_rule(state)
-    # spec: spec/twilight_struggle/cards.rules:299
+    # spec: spec/twilight_struggle/cards.rules:305
     activate(state, 6, [], "end_of_turn")
 
 
 def ev_us_japan_mutual_defense_pact(state, v_you, v_this):
-    "event of us_japan_mutual_defense_pact (spec/twilight_struggle/cards.rules:315)"
-    # spec: spec/twilight_struggle/cards.rules:316
+    "event of us_japan_mutual_defense_pact (spec/twilight_struggle/cards.rules:322)"
+    # spec: spec/twilight_struggle/cards.rules:323
     p_gain_control(state, 1, E_japan)
-    # spec: spec/twilight_struggle/cards.rules:317
+    # spec: spec/twilight_struggle/cards.rules:324
     activate(state, 7, [], None)
 
 
 def ev_red_scare_purge(state, v_you, v_this):
-    "event of red_scare_purge (spec/twilight_struggle/cards.rules:370)"
-    # spec: spec/twilight_struggle/cards.rules:371
+    "event of red_scare_purge (spec/twilight_struggle/cards.rules:380)"
+    # spec: spec/twilight_struggle/cards.rules:381
     p_start_ops_shift_rule(state)
-    # spec: spec/twilight_struggle/cards.rules:372
+    # spec: spec/twilight_struggle/cards.rules:382
     activate(state, 8, [opponent_of(v_you, 2)], "end_of_turn")
 
 
 def ev_nuclear_test_ban(state, v_you, v_this):
-    "event of nuclear_test_ban (spec/twilight_struggle/cards.rules:419)"
-    # spec: spec/twilight_struggle/cards.rules:420
+    "event of nuclear_test_ban (spec/twilight_struggle/cards.rules:428)"
+    # spec: spec/twilight_struggle/cards.rules:429
     p_gain_vp(state, v_you, state.tracks[0] - 2)
-    # spec: spec/twilight_struggle/cards.rules:421
+    # spec: spec/twilight_struggle/cards.rules:430
     p_improve_defcon(state, 2)
 
 
 def ev_formosan_resolution(state, v_you, v_this):
-    "event of formosan_resolution (spec/twilight_struggle/cards.rules:427)"
-    # spec: spec/twilight_struggle/cards.rules:427
+    "event of formosan_resolution (spec/twilight_struggle/cards.rules:436)"
+    # spec: spec/twilight_struggle/cards.rules:436
     activate(state, 9, [], None)
 
 
 def ev_central_america_scoring(state, v_you, v_this):
-    "event of central_america_scoring (spec/twilight_struggle/cards.rules:434)"
-    # spec: spec/twilight_struggle/cards.rules:434
+    "event of central_america_scoring (spec/twilight_struggle/cards.rules:444)"
+    # spec: spec/twilight_struggle/cards.rules:444
     p_score_region(state, E_central_america)
 
 
 def ev_southeast_asia_scoring(state, v_you, v_this):
-    "event of southeast_asia_scoring (spec/twilight_struggle/cards.rules:438)"
-    # spec: spec/twilight_struggle/cards.rules:438
+    "event of southeast_asia_scoring (spec/twilight_struggle/cards.rules:449)"
+    # spec: spec/twilight_struggle/cards.rules:449
     p_score_southeast_asia(state)
 
 
 def ev_arms_race(state, v_you, v_this):
-    "event of arms_race (spec/twilight_struggle/events_mid.rules:46)"
-    # spec: spec/twilight_struggle/events_mid.rules:47
+    "event of arms_race (spec/twilight_struggle/events_mid.rules:47)"
+    # spec: spec/twilight_struggle/events_mid.rules:48
     if state.tracks[4 + v_you] > state.tracks[4 + opponent_of(v_you, 2)]:
-        # spec: spec/twilight_struggle/events_mid.rules:48
+        # spec: spec/twilight_struggle/events_mid.rules:49
         if state.tracks[4 + v_you] >= state.tracks[0]:
             p_gain_vp(state, v_you, 3)
         else:
@@ -949,115 +942,115 @@ def ev_arms_race(state, v_you, v_this):
 
 
 def ev_cuban_missile_crisis(state, v_you, v_this):
-    "event of cuban_missile_crisis (spec/twilight_struggle/events_mid.rules:70)"
-    # spec: spec/twilight_struggle/events_mid.rules:71
-    p_set_defcon_to(state, 2)
+    "event of cuban_missile_crisis (spec/twilight_struggle/events_mid.rules:71)"
     # spec: spec/twilight_struggle/events_mid.rules:72
+    p_set_defcon_to(state, 2)
+    # spec: spec/twilight_struggle/events_mid.rules:73
     activate(state, 17, [opponent_of(v_you, 2)], "end_of_turn")
 
 
 def ev_nuclear_subs(state, v_you, v_this):
-    "event of nuclear_subs (spec/twilight_struggle/events_mid.rules:113)"
-    # spec: spec/twilight_struggle/events_mid.rules:114
+    "event of nuclear_subs (spec/twilight_struggle/events_mid.rules:112)"
+    # spec: spec/twilight_struggle/events_mid.rules:112
     activate(state, 18, [], "end_of_turn")
 
 
 def ev_quagmire(state, v_you, v_this):
-    "event of quagmire (spec/twilight_struggle/events_mid.rules:175)"
-    # spec: spec/twilight_struggle/events_mid.rules:176
+    "event of quagmire (spec/twilight_struggle/events_mid.rules:174)"
+    # spec: spec/twilight_struggle/events_mid.rules:175
     cancel(state, 15, None)
-    # spec: spec/twilight_struggle/events_mid.rules:177
+    # spec: spec/twilight_struggle/events_mid.rules:176
     activate(state, 19, [], None)
 
 
 def ev_bear_trap(state, v_you, v_this):
-    "event of bear_trap (spec/twilight_struggle/events_mid.rules:180)"
-    # spec: spec/twilight_struggle/events_mid.rules:181
+    "event of bear_trap (spec/twilight_struggle/events_mid.rules:179)"
+    # spec: spec/twilight_struggle/events_mid.rules:179
     activate(state, 20, [], None)
 
 
 def ev_kitchen_debates(state, v_you, v_this):
-    "event of kitchen_debates (spec/twilight_struggle/events_mid.rules:292)"
-    # spec: spec/twilight_struggle/events_mid.rules:293
+    "event of kitchen_debates (spec/twilight_struggle/events_mid.rules:290)"
+    # spec: spec/twilight_struggle/events_mid.rules:291
     if len(
         [c_c for c_c in K_country if A_battleground[c_c] and d_controls(state, 1, c_c)]
     ) > len(
         [c_c for c_c in K_country if A_battleground[c_c] and d_controls(state, 0, c_c)]
     ):
-        # spec: spec/twilight_struggle/events_mid.rules:295
+        # spec: spec/twilight_struggle/events_mid.rules:293
         p_gain_vp(state, 1, 2)
 
 
 def ev_we_will_bury_you(state, v_you, v_this):
-    "event of we_will_bury_you (spec/twilight_struggle/events_mid.rules:375)"
-    # spec: spec/twilight_struggle/events_mid.rules:376
+    "event of we_will_bury_you (spec/twilight_struggle/events_mid.rules:374)"
+    # spec: spec/twilight_struggle/events_mid.rules:375
     p_degrade_defcon(state, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:377
+    # spec: spec/twilight_struggle/events_mid.rules:376
     activate(state, 24, [], None)
 
 
 def ev_brezhnev_doctrine(state, v_you, v_this):
-    "event of brezhnev_doctrine (spec/twilight_struggle/events_mid.rules:403)"
-    # spec: spec/twilight_struggle/events_mid.rules:404
+    "event of brezhnev_doctrine (spec/twilight_struggle/events_mid.rules:401)"
+    # spec: spec/twilight_struggle/events_mid.rules:402
     p_start_ops_shift_rule(state)
-    # spec: spec/twilight_struggle/events_mid.rules:405
+    # spec: spec/twilight_struggle/events_mid.rules:403
     activate(state, 26, [], "end_of_turn")
 
 
 def ev_portuguese_empire_crumbles(state, v_you, v_this):
-    "event of portuguese_empire_crumbles (spec/twilight_struggle/events_mid.rules:414)"
-    # spec: spec/twilight_struggle/events_mid.rules:415
+    "event of portuguese_empire_crumbles (spec/twilight_struggle/events_mid.rules:412)"
+    # spec: spec/twilight_struggle/events_mid.rules:413
     state.counters[1][E_se_african_states] = max(
         0, state.counters[1][E_se_african_states] + 2
     )
-    # spec: spec/twilight_struggle/events_mid.rules:416
+    # spec: spec/twilight_struggle/events_mid.rules:414
     state.counters[1][E_angola] = max(0, state.counters[1][E_angola] + 2)
 
 
 def ev_allende(state, v_you, v_this):
-    "event of allende (spec/twilight_struggle/events_mid.rules:437)"
-    # spec: spec/twilight_struggle/events_mid.rules:438
+    "event of allende (spec/twilight_struggle/events_mid.rules:433)"
+    # spec: spec/twilight_struggle/events_mid.rules:433
     state.counters[1][E_chile] = max(0, state.counters[1][E_chile] + 2)
 
 
 def ev_willy_brandt(state, v_you, v_this):
-    "event of willy_brandt (spec/twilight_struggle/events_mid.rules:446)"
-    # spec: spec/twilight_struggle/events_mid.rules:447
+    "event of willy_brandt (spec/twilight_struggle/events_mid.rules:440)"
+    # spec: spec/twilight_struggle/events_mid.rules:441
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:448
+    # spec: spec/twilight_struggle/events_mid.rules:442
     state.counters[1][E_west_germany] = max(0, state.counters[1][E_west_germany] + 1)
-    # spec: spec/twilight_struggle/events_mid.rules:449
+    # spec: spec/twilight_struggle/events_mid.rules:443
     activate(state, 27, [], None)
 
 
 def ev_cultural_revolution(state, v_you, v_this):
-    "event of cultural_revolution (spec/twilight_struggle/events_mid.rules:486)"
-    # spec: spec/twilight_struggle/events_mid.rules:487
+    "event of cultural_revolution (spec/twilight_struggle/events_mid.rules:481)"
+    # spec: spec/twilight_struggle/events_mid.rules:482
     if state.location[E_china_card] == 5:
-        # spec: spec/twilight_struggle/events_mid.rules:488
+        # spec: spec/twilight_struggle/events_mid.rules:483
         p_pass_china_card(state, 0, True)
     elif state.location[E_china_card] == 4:
-        # spec: spec/twilight_struggle/events_mid.rules:490
+        # spec: spec/twilight_struggle/events_mid.rules:485
         p_gain_vp(state, 0, 1)
 
 
 def ev_flower_power(state, v_you, v_this):
-    "event of flower_power (spec/twilight_struggle/events_mid.rules:510)"
-    # spec: spec/twilight_struggle/events_mid.rules:511
+    "event of flower_power (spec/twilight_struggle/events_mid.rules:505)"
+    # spec: spec/twilight_struggle/events_mid.rules:505
     activate(state, 28, [], None)
 
 
 def ev_u2_incident(state, v_you, v_this):
-    "event of u2_incident (spec/twilight_struggle/events_mid.rules:531)"
-    # spec: spec/twilight_struggle/events_mid.rules:532
+    "event of u2_incident (spec/twilight_struggle/events_mid.rules:522)"
+    # spec: spec/twilight_struggle/events_mid.rules:523
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:533
+    # spec: spec/twilight_struggle/events_mid.rules:524
     activate(state, 29, [], "end_of_turn")
 
 
 def ev_opec(state, v_you, v_this):
-    "event of opec (spec/twilight_struggle/events_mid.rules:549)"
-    # spec: spec/twilight_struggle/events_mid.rules:550
+    "event of opec (spec/twilight_struggle/events_mid.rules:540)"
+    # spec: spec/twilight_struggle/events_mid.rules:541
     p_gain_vp(
         state,
         0,
@@ -1072,71 +1065,71 @@ def ev_opec(state, v_you, v_this):
 
 
 def ev_panama_canal_returned(state, v_you, v_this):
-    "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:577)"
-    # spec: spec/twilight_struggle/events_mid.rules:578
+    "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:568)"
+    # spec: spec/twilight_struggle/events_mid.rules:569
     state.counters[2][E_panama] = max(0, state.counters[2][E_panama] + 1)
-    # spec: spec/twilight_struggle/events_mid.rules:579
+    # spec: spec/twilight_struggle/events_mid.rules:570
     state.counters[2][E_costa_rica] = max(0, state.counters[2][E_costa_rica] + 1)
-    # spec: spec/twilight_struggle/events_mid.rules:580
+    # spec: spec/twilight_struggle/events_mid.rules:571
     state.counters[2][E_venezuela] = max(0, state.counters[2][E_venezuela] + 1)
 
 
 def ev_camp_david_accords(state, v_you, v_this):
-    "event of camp_david_accords (spec/twilight_struggle/events_mid.rules:586)"
-    # spec: spec/twilight_struggle/events_mid.rules:587
+    "event of camp_david_accords (spec/twilight_struggle/events_mid.rules:577)"
+    # spec: spec/twilight_struggle/events_mid.rules:578
     p_gain_vp(state, 1, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:588
+    # spec: spec/twilight_struggle/events_mid.rules:579
     state.counters[2][E_israel] = max(0, state.counters[2][E_israel] + 1)
-    # spec: spec/twilight_struggle/events_mid.rules:589
+    # spec: spec/twilight_struggle/events_mid.rules:580
     state.counters[2][E_jordan] = max(0, state.counters[2][E_jordan] + 1)
-    # spec: spec/twilight_struggle/events_mid.rules:590
+    # spec: spec/twilight_struggle/events_mid.rules:581
     state.counters[2][E_egypt] = max(0, state.counters[2][E_egypt] + 1)
 
 
 def ev_john_paul_ii_elected_pope(state, v_you, v_this):
-    "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:644)"
-    # spec: spec/twilight_struggle/events_mid.rules:645
+    "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:634)"
+    # spec: spec/twilight_struggle/events_mid.rules:635
     state.counters[1][E_poland] = max(0, state.counters[1][E_poland] - 2)
-    # spec: spec/twilight_struggle/events_mid.rules:646
+    # spec: spec/twilight_struggle/events_mid.rules:636
     state.counters[2][E_poland] = max(0, state.counters[2][E_poland] + 1)
 
 
 def ev_latin_american_death_squads(state, v_you, v_this):
-    "event of latin_american_death_squads (spec/twilight_struggle/events_mid.rules:653)"
-    # spec: spec/twilight_struggle/events_mid.rules:654
+    "event of latin_american_death_squads (spec/twilight_struggle/events_mid.rules:643)"
+    # spec: spec/twilight_struggle/events_mid.rules:644
     activate(state, 30, [v_you], "end_of_turn")
 
 
 def ev_nixon_plays_the_china_card(state, v_you, v_this):
-    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:673)"
-    # spec: spec/twilight_struggle/events_mid.rules:674
+    "event of nixon_plays_the_china_card (spec/twilight_struggle/events_mid.rules:663)"
+    # spec: spec/twilight_struggle/events_mid.rules:664
     if state.location[E_china_card] == 4:
-        # spec: spec/twilight_struggle/events_mid.rules:675
+        # spec: spec/twilight_struggle/events_mid.rules:665
         p_pass_china_card(state, 1, False)
     elif state.location[E_china_card] == 5:
-        # spec: spec/twilight_struggle/events_mid.rules:677
+        # spec: spec/twilight_struggle/events_mid.rules:667
         p_gain_vp(state, 1, 2)
 
 
 def ev_sadat_expels_soviets(state, v_you, v_this):
-    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:683)"
-    # spec: spec/twilight_struggle/events_mid.rules:684
+    "event of sadat_expels_soviets (spec/twilight_struggle/events_mid.rules:673)"
+    # spec: spec/twilight_struggle/events_mid.rules:674
     state.counters[1][E_egypt] = 0
-    # spec: spec/twilight_struggle/events_mid.rules:685
+    # spec: spec/twilight_struggle/events_mid.rules:675
     state.counters[2][E_egypt] = max(0, state.counters[2][E_egypt] + 1)
 
 
 def ev_shuttle_diplomacy(state, v_you, v_this):
-    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:703)"
-    # spec: spec/twilight_struggle/events_mid.rules:704
+    "event of shuttle_diplomacy (spec/twilight_struggle/events_mid.rules:693)"
+    # spec: spec/twilight_struggle/events_mid.rules:694
     move_card(state, v_this, 11)
-    # spec: spec/twilight_struggle/events_mid.rules:705
+    # spec: spec/twilight_struggle/events_mid.rules:695
     activate(state, 31, [], None)
 
 
 def ev_alliance_for_progress(state, v_you, v_this):
-    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:786)"
-    # spec: spec/twilight_struggle/events_mid.rules:787
+    "event of alliance_for_progress (spec/twilight_struggle/events_mid.rules:776)"
+    # spec: spec/twilight_struggle/events_mid.rules:777
     p_gain_vp(
         state,
         1,
@@ -1153,100 +1146,99 @@ def ev_alliance_for_progress(state, v_you, v_this):
 
 
 def ev_africa_scoring(state, v_you, v_this):
-    "event of africa_scoring (spec/twilight_struggle/cards.rules:481)"
-    # spec: spec/twilight_struggle/cards.rules:481
+    "event of africa_scoring (spec/twilight_struggle/cards.rules:497)"
+    # spec: spec/twilight_struggle/cards.rules:497
     p_score_region(state, E_africa)
 
 
 def ev_one_small_step(state, v_you, v_this):
-    "event of one_small_step (spec/twilight_struggle/events_mid.rules:794)"
-    # spec: spec/twilight_struggle/events_mid.rules:795
+    "event of one_small_step (spec/twilight_struggle/events_mid.rules:785)"
+    # spec: spec/twilight_struggle/events_mid.rules:786
     if state.tracks[6 + v_you] < 7:
         state.tracks[6 + v_you] = max(0, min(8, state.tracks[6 + v_you] + 1))
-    # spec: spec/twilight_struggle/events_mid.rules:796
+    # spec: spec/twilight_struggle/events_mid.rules:787
     p_space_race_advance(state, v_you)
 
 
 def ev_south_america_scoring(state, v_you, v_this):
-    "event of south_america_scoring (spec/twilight_struggle/cards.rules:485)"
-    # spec: spec/twilight_struggle/cards.rules:485
+    "event of south_america_scoring (spec/twilight_struggle/cards.rules:501)"
+    # spec: spec/twilight_struggle/cards.rules:501
     p_score_region(state, E_south_america)
 
 
 def ev_iranian_hostage_crisis(state, v_you, v_this):
-    "event of iranian_hostage_crisis (spec/twilight_struggle/events_late.rules:100)"
-    # spec: spec/twilight_struggle/events_late.rules:101
+    "event of iranian_hostage_crisis (spec/twilight_struggle/events_late.rules:94)"
+    # spec: spec/twilight_struggle/events_late.rules:95
     state.counters[2][E_iran] = 0
-    # spec: spec/twilight_struggle/events_late.rules:102
+    # spec: spec/twilight_struggle/events_late.rules:96
     state.counters[1][E_iran] = max(0, state.counters[1][E_iran] + 2)
 
 
 def ev_the_iron_lady(state, v_you, v_this):
-    "event of the_iron_lady (spec/twilight_struggle/events_late.rules:109)"
-    # spec: spec/twilight_struggle/events_late.rules:110
+    "event of the_iron_lady (spec/twilight_struggle/events_late.rules:103)"
+    # spec: spec/twilight_struggle/events_late.rules:104
     p_gain_vp(state, 1, 1)
-    # spec: spec/twilight_struggle/events_late.rules:111
+    # spec: spec/twilight_struggle/events_late.rules:105
     state.counters[1][E_argentina] = max(0, state.counters[1][E_argentina] + 1)
-    # spec: spec/twilight_struggle/events_late.rules:112
+    # spec: spec/twilight_struggle/events_late.rules:106
     state.counters[1][E_uk] = 0
 
 
 def ev_reagan_bombs_libya(state, v_you, v_this):
-    "event of reagan_bombs_libya (spec/twilight_struggle/events_late.rules:117)"
-    # spec: spec/twilight_struggle/events_late.rules:118
+    "event of reagan_bombs_libya (spec/twilight_struggle/events_late.rules:111)"
+    # spec: spec/twilight_struggle/events_late.rules:111
     p_gain_vp(state, 1, state.counters[1][E_libya] // 2)
 
 
 def ev_north_sea_oil(state, v_you, v_this):
-    "event of north_sea_oil (spec/twilight_struggle/events_late.rules:156)"
-    # spec: spec/twilight_struggle/events_late.rules:157
+    "event of north_sea_oil (spec/twilight_struggle/events_late.rules:148)"
+    # spec: spec/twilight_struggle/events_late.rules:148
     activate(state, 10, [], "end_of_turn")
 
 
 def ev_terrorism(state, v_you, v_this):
-    "event of terrorism (spec/twilight_struggle/events_late.rules:237)"
-    # spec: spec/twilight_struggle/events_late.rules:238
+    "event of terrorism (spec/twilight_struggle/events_late.rules:223)"
+    # spec: spec/twilight_struggle/events_late.rules:224
     v_count_lost = (
         2
         if v_you == 0 and d_starred_event_played(state, E_iranian_hostage_crisis)
         else 1
     )
-    # spec: spec/twilight_struggle/events_late.rules:239
+    # spec: spec/twilight_struggle/events_late.rules:225
     for _ in range(v_count_lost):
-        tick(state, "repeat", "spec/twilight_struggle/events_late.rules:239:5")
-        # spec: spec/twilight_struggle/events_late.rules:240
+        tick(state, "repeat", "spec/twilight_struggle/events_late.rules:225:5")
         p_move_random_card(state, opponent_of(v_you, 2), "@9")
 
 
 def ev_iran_contra_scandal(state, v_you, v_this):
-    "event of iran_contra_scandal (spec/twilight_struggle/events_late.rules:252)"
-    # spec: spec/twilight_struggle/events_late.rules:253
+    "event of iran_contra_scandal (spec/twilight_struggle/events_late.rules:236)"
+    # spec: spec/twilight_struggle/events_late.rules:236
     activate(state, 12, [], "end_of_turn")
 
 
 def ev_an_evil_empire(state, v_you, v_this):
-    "event of an_evil_empire (spec/twilight_struggle/events_late.rules:353)"
-    # spec: spec/twilight_struggle/events_late.rules:354
+    "event of an_evil_empire (spec/twilight_struggle/events_late.rules:336)"
+    # spec: spec/twilight_struggle/events_late.rules:336
     p_gain_vp(state, 1, 1)
 
 
 def ev_solidarity(state, v_you, v_this):
-    "event of solidarity (spec/twilight_struggle/events_late.rules:411)"
-    # spec: spec/twilight_struggle/events_late.rules:412
+    "event of solidarity (spec/twilight_struggle/events_late.rules:392)"
+    # spec: spec/twilight_struggle/events_late.rules:393
     state.counters[2][E_poland] = max(0, state.counters[2][E_poland] + 3)
 
 
 def ev_defectors(state, v_you, v_this):
-    "event of defectors (spec/twilight_struggle/events_late.rules:443)"
-    # spec: spec/twilight_struggle/events_late.rules:444
+    "event of defectors (spec/twilight_struggle/events_late.rules:424)"
+    # spec: spec/twilight_struggle/events_late.rules:425
     if state.vars[6] == v_this:
-        # spec: spec/twilight_struggle/events_late.rules:445
+        # spec: spec/twilight_struggle/events_late.rules:426
         if state.vars[3]:
-            # spec: spec/twilight_struggle/events_late.rules:446
+            # spec: spec/twilight_struggle/events_late.rules:427
             if state.vars[7] == 1:
-                # spec: spec/twilight_struggle/events_late.rules:447
+                # spec: spec/twilight_struggle/events_late.rules:428
                 for v_c in [c_c for c_c in K_card if state.location[c_c] == 6]:
-                    # spec: spec/twilight_struggle/events_late.rules:448
+                    # spec: spec/twilight_struggle/events_late.rules:429
                     log_line(
                         state,
                         " ".join(
@@ -1255,157 +1247,157 @@ def ev_defectors(state, v_you, v_this):
                                 text_of(ENTITY_LABELS[v_c]),
                             ]
                         ),
-                        "spec/twilight_struggle/events_late.rules:448:21",
+                        "spec/twilight_struggle/events_late.rules:429:21",
                     )
-                    # spec: spec/twilight_struggle/events_late.rules:449
+                    # spec: spec/twilight_struggle/events_late.rules:430
                     move_card(state, v_c, 9)
         elif state.vars[7] == 0:
-            # spec: spec/twilight_struggle/events_late.rules:453
+            # spec: spec/twilight_struggle/events_late.rules:434
             p_gain_vp(state, 1, 1)
 
 
 def ev_norad(state, v_you, v_this):
-    "event of norad (spec/twilight_struggle/events_late.rules:522)"
-    # spec: spec/twilight_struggle/events_late.rules:523
+    "event of norad (spec/twilight_struggle/events_late.rules:501)"
+    # spec: spec/twilight_struggle/events_late.rules:502
     state.vars[0] = state.tracks[0]
-    # spec: spec/twilight_struggle/events_late.rules:524
+    # spec: spec/twilight_struggle/events_late.rules:503
     activate(state, 15, [], None)
 
 
 def ev_yuri_and_samantha(state, v_you, v_this):
-    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:535)"
-    # spec: spec/twilight_struggle/events_late.rules:536
+    "event of yuri_and_samantha (spec/twilight_struggle/events_late.rules:514)"
+    # spec: spec/twilight_struggle/events_late.rules:514
     activate(state, 16, [], "end_of_turn")
 
 
 def ev_awacs_sale_to_saudis(state, v_you, v_this):
-    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:543)"
-    # spec: spec/twilight_struggle/events_late.rules:544
+    "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:520)"
+    # spec: spec/twilight_struggle/events_late.rules:520
     state.counters[2][E_saudi_arabia] = max(0, state.counters[2][E_saudi_arabia] + 2)
 
 
 def t_formosan_resolution_in_effect_0(state, v_p, v_c):
-    "on card_played of formosan_resolution_in_effect (spec/twilight_struggle/events_early.rules:75)"
-    # spec: spec/twilight_struggle/events_early.rules:75
+    "on card_played of formosan_resolution_in_effect (spec/twilight_struggle/events_early.rules:74)"
+    # spec: spec/twilight_struggle/events_early.rules:74
     cancel(state, 9, None)
 
 
 def t_aldrich_ames_remix_in_effect_0(state):
-    "on turn_ending of aldrich_ames_remix_in_effect (spec/twilight_struggle/events_late.rules:363)"
-    # spec: spec/twilight_struggle/events_late.rules:363
+    "on turn_ending of aldrich_ames_remix_in_effect (spec/twilight_struggle/events_late.rules:344)"
+    # spec: spec/twilight_struggle/events_late.rules:344
     state.revealed[3] = False
 
 
 def t_norad_in_effect_0(state, v_p):
-    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:510)"
-    # spec: spec/twilight_struggle/events_late.rules:510
+    "on action_round_started of norad_in_effect (spec/twilight_struggle/events_late.rules:489)"
+    # spec: spec/twilight_struggle/events_late.rules:489
     state.vars[0] = state.tracks[0]
 
 
 def t_yuri_and_samantha_in_effect_0(state, v_p, v_c):
-    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:532)"
-    # spec: spec/twilight_struggle/events_late.rules:532
+    "on coup_made of yuri_and_samantha_in_effect (spec/twilight_struggle/events_late.rules:511)"
+    # spec: spec/twilight_struggle/events_late.rules:511
     p_gain_vp(state, 0, 1)
 
 
 def t_cuban_missile_crisis_in_effect_2(state, v_target, v_p, v_c):
-    "on coup_made of cuban_missile_crisis_in_effect (spec/twilight_struggle/events_mid.rules:82)"
-    # spec: spec/twilight_struggle/events_mid.rules:83
+    "on coup_made of cuban_missile_crisis_in_effect (spec/twilight_struggle/events_mid.rules:81)"
+    # spec: spec/twilight_struggle/events_mid.rules:82
     end_game(
         state,
         opponent_of(v_target, 2),
         "Cuban Missile Crisis: a coup attempt started a nuclear war",
-        "spec/twilight_struggle/events_mid.rules:83:9",
+        "spec/twilight_struggle/events_mid.rules:82:9",
     )
 
 
 def t_missile_envy_obligation_0(state, v_target, v_p, v_c):
-    "on card_played of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:351)"
-    # spec: spec/twilight_struggle/events_mid.rules:352
+    "on card_played of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:350)"
+    # spec: spec/twilight_struggle/events_mid.rules:351
     cancel(state, 22, [v_target])
-    # spec: spec/twilight_struggle/events_mid.rules:353
+    # spec: spec/twilight_struggle/events_mid.rules:352
     activate(state, 23, [v_target], "end_of_action_round")
 
 
 def t_missile_envy_obligation_1(state, v_target, v_p):
-    "on action_round_started of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:355)"
-    # spec: spec/twilight_struggle/events_mid.rules:356
+    "on action_round_started of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:354)"
+    # spec: spec/twilight_struggle/events_mid.rules:355
     cancel(state, 22, [v_target])
 
 
 def t_missile_envy_obligation_2(state, v_target, v_p):
-    "on action_round_ended of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:358)"
-    # spec: spec/twilight_struggle/events_mid.rules:359
+    "on action_round_ended of missile_envy_obligation (spec/twilight_struggle/events_mid.rules:357)"
+    # spec: spec/twilight_struggle/events_mid.rules:358
     cancel(state, 22, [v_target])
 
 
 def t_we_will_bury_you_pending_0(state, v_p):
-    "on action_round_started of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:381)"
-    # spec: spec/twilight_struggle/events_mid.rules:382
+    "on action_round_started of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:380)"
+    # spec: spec/twilight_struggle/events_mid.rules:380
     activate(state, 25, [], None)
 
 
 def t_we_will_bury_you_pending_1(state, v_o, v_c):
-    "on event_resolved of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:384)"
-    # spec: spec/twilight_struggle/events_mid.rules:385
+    "on event_resolved of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:381)"
+    # spec: spec/twilight_struggle/events_mid.rules:383
     cancel(state, 24, None)
-    # spec: spec/twilight_struggle/events_mid.rules:386
+    # spec: spec/twilight_struggle/events_mid.rules:384
     cancel(state, 25, None)
-    # spec: spec/twilight_struggle/events_mid.rules:387
+    # spec: spec/twilight_struggle/events_mid.rules:385
     log_line(
         state,
         'UN Intervention answers "We Will Bury You"',
-        "spec/twilight_struggle/events_mid.rules:387:9",
+        "spec/twilight_struggle/events_mid.rules:385:9",
     )
 
 
 def t_we_will_bury_you_pending_2(state, v_p):
-    "on action_round_ended of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:389)"
-    # spec: spec/twilight_struggle/events_mid.rules:390
+    "on action_round_ended of we_will_bury_you_pending (spec/twilight_struggle/events_mid.rules:387)"
+    # spec: spec/twilight_struggle/events_mid.rules:388
     cancel(state, 24, None)
-    # spec: spec/twilight_struggle/events_mid.rules:391
+    # spec: spec/twilight_struggle/events_mid.rules:389
     cancel(state, 25, None)
-    # spec: spec/twilight_struggle/events_mid.rules:392
+    # spec: spec/twilight_struggle/events_mid.rules:390
     p_gain_vp(state, 0, 3)
 
 
 def t_flower_power_in_effect_0(state, v_p, v_c):
-    "on card_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:515)"
-    # spec: spec/twilight_struggle/events_mid.rules:516
+    "on card_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:508)"
+    # spec: spec/twilight_struggle/events_mid.rules:508
     p_gain_vp(state, 0, 2)
 
 
 def t_flower_power_in_effect_1(state, v_p, v_c):
-    "on space_attempted of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:518)"
-    # spec: spec/twilight_struggle/events_mid.rules:519
+    "on space_attempted of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:509)"
+    # spec: spec/twilight_struggle/events_mid.rules:510
     log_line(
         state,
         "Flower Power: a war card on the space race scores nothing",
-        "spec/twilight_struggle/events_mid.rules:519:9",
+        "spec/twilight_struggle/events_mid.rules:510:9",
     )
-    # spec: spec/twilight_struggle/events_mid.rules:520
+    # spec: spec/twilight_struggle/events_mid.rules:511
     p_gain_vp(state, 1, 2)
 
 
 def t_flower_power_in_effect_2(state, v_p, v_c):
-    "on headline_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:522)"
-    # spec: spec/twilight_struggle/events_mid.rules:523
+    "on headline_played of flower_power_in_effect (spec/twilight_struggle/events_mid.rules:513)"
+    # spec: spec/twilight_struggle/events_mid.rules:514
     p_gain_vp(state, 0, 2)
 
 
 def t_u2_incident_in_effect_0(state, v_o, v_c):
-    "on event_resolved of u2_incident_in_effect (spec/twilight_struggle/events_mid.rules:537)"
-    # spec: spec/twilight_struggle/events_mid.rules:538
+    "on event_resolved of u2_incident_in_effect (spec/twilight_struggle/events_mid.rules:528)"
+    # spec: spec/twilight_struggle/events_mid.rules:529
     cancel(state, 29, None)
-    # spec: spec/twilight_struggle/events_mid.rules:539
+    # spec: spec/twilight_struggle/events_mid.rules:530
     p_gain_vp(state, 0, 1)
 
 
 def t_shuttle_diplomacy_in_effect_0(state, v_r):
-    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:712)"
-    # spec: spec/twilight_struggle/events_mid.rules:713
+    "on region_scored of shuttle_diplomacy_in_effect (spec/twilight_struggle/events_mid.rules:702)"
+    # spec: spec/twilight_struggle/events_mid.rules:703
     cancel(state, 31, None)
-    # spec: spec/twilight_struggle/events_mid.rules:714
+    # spec: spec/twilight_struggle/events_mid.rules:704
     if state.location[E_shuttle_diplomacy] == 11:
         move_card(state, E_shuttle_diplomacy, 9)
 
@@ -1424,17 +1416,17 @@ def emit_card_played(state, x0, x1):
         kind = effect[0]
         if kind == 9:  # formosan_resolution_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_early.rules:75
+            # spec: spec/twilight_struggle/events_early.rules:74
             if x0 == 1 and x1 == E_china_card:
                 runs.append((t_formosan_resolution_in_effect_0, [x0, x1]))
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:351
+            # spec: spec/twilight_struggle/events_mid.rules:350
             if x0 == args[0] and x1 == E_missile_envy:
                 runs.append((t_missile_envy_obligation_0, [args[0], x0, x1]))
         elif kind == 28:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:515
+            # spec: spec/twilight_struggle/events_mid.rules:508
             if d_flower_power_counts(state, x0, x1):
                 runs.append((t_flower_power_in_effect_0, [x0, x1]))
     for function, values in runs:
@@ -1450,12 +1442,12 @@ def emit_coup_made(state, x0, x1):
         kind = effect[0]
         if kind == 16:  # yuri_and_samantha_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:532
+            # spec: spec/twilight_struggle/events_late.rules:511
             if x0 == 1:
                 runs.append((t_yuri_and_samantha_in_effect_0, [x0, x1]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:82
+            # spec: spec/twilight_struggle/events_mid.rules:81
             if x0 == args[0]:
                 runs.append((t_cuban_missile_crisis_in_effect_2, [args[0], x0, x1]))
     for function, values in runs:
@@ -1471,7 +1463,7 @@ def emit_region_scored(state, x0):
         kind = effect[0]
         if kind == 31:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:712
+            # spec: spec/twilight_struggle/events_mid.rules:702
             if (x0 == E_middle_east or x0 == E_asia) and not state.vars[4]:
                 runs.append((t_shuttle_diplomacy_in_effect_0, [x0]))
     for function, values in runs:
@@ -1487,12 +1479,12 @@ def emit_action_round_replaced(state, x0):
         kind = effect[0]
         if kind == 19:  # quagmire_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:138
+            # spec: spec/twilight_struggle/events_mid.rules:135
             if x0 == 1:
                 runs.append(new_frame(88, [x0]))
         elif kind == 20:  # bear_trap_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:143
+            # spec: spec/twilight_struggle/events_mid.rules:140
             if x0 == 0:
                 runs.append(new_frame(89, [x0]))
     # the first trigger runs first: it goes on top
@@ -1509,21 +1501,21 @@ def emit_action_round_started(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:510
+            # spec: spec/twilight_struggle/events_late.rules:489
             runs.append(new_frame(90, [x0]))
         elif kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:76
+            # spec: spec/twilight_struggle/events_mid.rules:77
             if x0 == args[0] and d_cmc_can_cancel(state, args[0]):
                 runs.append(new_frame(86, [args[0], x0]))
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:355
+            # spec: spec/twilight_struggle/events_mid.rules:354
             if state.location[E_missile_envy] != 2 + args[0]:
                 runs.append(new_frame(91, [args[0], x0]))
         elif kind == 24:  # we_will_bury_you_pending
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:381
+            # spec: spec/twilight_struggle/events_mid.rules:380
             if x0 == 1:
                 runs.append(new_frame(93, [x0]))
     # the first trigger runs first: it goes on top
@@ -1540,16 +1532,16 @@ def emit_action_round_ended(state, x0):
         kind = effect[0]
         if kind == 15:  # norad_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:511
+            # spec: spec/twilight_struggle/events_late.rules:490
             runs.append(new_frame(85, [x0]))
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:358
+            # spec: spec/twilight_struggle/events_mid.rules:357
             if state.location[E_missile_envy] != 2 + args[0]:
                 runs.append(new_frame(92, [args[0], x0]))
         elif kind == 24:  # we_will_bury_you_pending
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:389
+            # spec: spec/twilight_struggle/events_mid.rules:387
             if x0 == 1 and is_active(state, 25, None):
                 runs.append(new_frame(94, [x0]))
     # the first trigger runs first: it goes on top
@@ -1566,7 +1558,7 @@ def emit_turn_ending(state):
         kind = effect[0]
         if kind == 14:  # aldrich_ames_remix_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:363
+            # spec: spec/twilight_struggle/events_late.rules:344
             runs.append((t_aldrich_ames_remix_in_effect_0, []))
     for function, values in runs:
         function(state, *values)
@@ -1581,12 +1573,12 @@ def emit_event_resolved(state, x0, x1):
         kind = effect[0]
         if kind == 24:  # we_will_bury_you_pending
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:384
+            # spec: spec/twilight_struggle/events_mid.rules:381
             if x0 == 1 and x1 == E_un_intervention and is_active(state, 25, None):
                 runs.append((t_we_will_bury_you_pending_1, [x0, x1]))
         elif kind == 29:  # u2_incident_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:537
+            # spec: spec/twilight_struggle/events_mid.rules:528
             if x1 == E_un_intervention:
                 runs.append((t_u2_incident_in_effect_0, [x0, x1]))
     for function, values in runs:
@@ -1602,7 +1594,7 @@ def emit_space_attempted(state, x0, x1):
         kind = effect[0]
         if kind == 28:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:518
+            # spec: spec/twilight_struggle/events_mid.rules:509
             if d_flower_power_counts(state, x0, x1):
                 runs.append((t_flower_power_in_effect_1, [x0, x1]))
     for function, values in runs:
@@ -1618,7 +1610,7 @@ def emit_headline_played(state, x0, x1):
         kind = effect[0]
         if kind == 28:  # flower_power_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:522
+            # spec: spec/twilight_struggle/events_mid.rules:513
             if d_flower_power_counts(state, x0, x1) and event_allowed(
                 state, EVENT_WHEN, x1, d_event_owner(state, x1, x0)
             ):
@@ -1636,7 +1628,7 @@ def emit_coup_announced(state, x0, x1):
         kind = effect[0]
         if kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:79
+            # spec: spec/twilight_struggle/events_mid.rules:80
             if x0 == args[0] and d_cmc_can_cancel(state, args[0]):
                 runs.append(new_frame(87, [args[0], x0, x1]))
     # the first trigger runs first: it goes on top
@@ -1680,15 +1672,15 @@ def event_done(state, frame):
 
 
 def s_play_card_in_action_round(state, frame):
-    "procedure play_card_in_action_round (spec/twilight_struggle/card_play.rules:51)"
+    "procedure play_card_in_action_round (spec/twilight_struggle/card_play.rules:48)"
     # L: 0 p, 1 rounds_left, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:52
+            # spec: spec/twilight_struggle/card_play.rules:49
             L[1] = q_action_rounds_for(state, L[0]) - state.tracks[3] + 1
-            # spec: spec/twilight_struggle/card_play.rules:53
+            # spec: spec/twilight_struggle/card_play.rules:50
             if any(
                 d_may_play_now(state, L[0], c_c, L[1])
                 and allowed_play_card(state, L[0], c_c)
@@ -1698,7 +1690,7 @@ def s_play_card_in_action_round(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:54
+            # spec: spec/twilight_struggle/card_play.rules:51
             player = L[0]
             values = [
                 c_c
@@ -1714,18 +1706,18 @@ def s_play_card_in_action_round(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/card_play.rules:54:9",
+                "spec/twilight_struggle/card_play.rules:51:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/card_play.rules:56
+            # spec: spec/twilight_struggle/card_play.rules:53
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], L[2]] + [UNBOUND] * 2))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:58
+            # spec: spec/twilight_struggle/card_play.rules:55
             log_line(
                 state,
                 " ".join(
@@ -1734,7 +1726,7 @@ def s_play_card_in_action_round(state, frame):
                         "has no card that may be played and passes",
                     ]
                 ),
-                "spec/twilight_struggle/card_play.rules:58:9",
+                "spec/twilight_struggle/card_play.rules:55:9",
             )
             pc = 4
         if pc == 4:
@@ -1743,29 +1735,29 @@ def s_play_card_in_action_round(state, frame):
 
 
 def s_play_card_for_action(state, frame):
-    "procedure play_card_for_action (spec/twilight_struggle/card_play.rules:62)"
+    "procedure play_card_for_action (spec/twilight_struggle/card_play.rules:59)"
     # L: 0 p, 1 c, 2 outer_card, 3 outer_player
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:65
+            # spec: spec/twilight_struggle/card_play.rules:62
             L[2] = state.vars[6]
-            # spec: spec/twilight_struggle/card_play.rules:66
+            # spec: spec/twilight_struggle/card_play.rules:63
             L[3] = state.vars[7]
-            # spec: spec/twilight_struggle/card_play.rules:67
+            # spec: spec/twilight_struggle/card_play.rules:64
             state.vars[6] = L[1]
-            # spec: spec/twilight_struggle/card_play.rules:68
+            # spec: spec/twilight_struggle/card_play.rules:65
             state.vars[7] = L[0]
-            # spec: spec/twilight_struggle/card_play.rules:69
+            # spec: spec/twilight_struggle/card_play.rules:66
             move_card(
-                state, some_card(L[1], "spec/twilight_struggle/card_play.rules:69:5"), 8
+                state, some_card(L[1], "spec/twilight_struggle/card_play.rules:66:5"), 8
             )
-            # spec: spec/twilight_struggle/card_play.rules:70
+            # spec: spec/twilight_struggle/card_play.rules:67
             state.vars[5] = False
-            # spec: spec/twilight_struggle/card_play.rules:71
+            # spec: spec/twilight_struggle/card_play.rules:68
             emit_card_played(state, L[0], L[1])
-            # spec: spec/twilight_struggle/card_play.rules:72
+            # spec: spec/twilight_struggle/card_play.rules:69
             log_line(
                 state,
                 " ".join(
@@ -1777,30 +1769,30 @@ def s_play_card_for_action(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/twilight_struggle/card_play.rules:72:32",
+                                "spec/twilight_struggle/card_play.rules:69:32",
                             )
                         ),
                     ]
                 ),
-                "spec/twilight_struggle/card_play.rules:72:5",
+                "spec/twilight_struggle/card_play.rules:69:5",
             )
-            # spec: spec/twilight_struggle/card_play.rules:73
+            # spec: spec/twilight_struggle/card_play.rules:70
             if attr_of(
                 A_scoring,
                 L[1],
                 "scoring",
-                "spec/twilight_struggle/card_play.rules:73:8",
+                "spec/twilight_struggle/card_play.rules:70:8",
             ):
                 pc = 1
             else:
                 pc = 2
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:75
+            # spec: spec/twilight_struggle/card_play.rules:72
             frame[1] = 7
             state.frames.append(new_frame(4, [L[1], L[0]]))
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/card_play.rules:77
+            # spec: spec/twilight_struggle/card_play.rules:74
             player = L[0]
             offered = []
             if d_may_play_as_event(state, L[0], L[1]):
@@ -1820,7 +1812,7 @@ def s_play_card_for_action(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/card_play.rules:77:9",
+                "spec/twilight_struggle/card_play.rules:74:9",
             )
             frame[1] = 3
             return
@@ -1835,48 +1827,48 @@ def s_play_card_for_action(state, frame):
             else:
                 pc = 7
         if pc == 4:
-            # spec: spec/twilight_struggle/card_play.rules:79
+            # spec: spec/twilight_struggle/card_play.rules:75
             frame[1] = 7
             state.frames.append(new_frame(4, [L[1], L[0]]))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/card_play.rules:82
+            # spec: spec/twilight_struggle/card_play.rules:76
             frame[1] = 7
             state.frames.append(new_frame(2, [L[0], L[1]]))
             return
         if pc == 6:
-            # spec: spec/twilight_struggle/card_play.rules:85
+            # spec: spec/twilight_struggle/card_play.rules:78
             p_space_race_attempt(state, L[0], L[1])
             pc = 7
         if pc == 7:
-            # spec: spec/twilight_struggle/card_play.rules:89
+            # spec: spec/twilight_struggle/card_play.rules:82
             p_put_away_played_card(state, L[0], L[1])
-            # spec: spec/twilight_struggle/card_play.rules:90
+            # spec: spec/twilight_struggle/card_play.rules:83
             state.vars[6] = L[2]
-            # spec: spec/twilight_struggle/card_play.rules:91
+            # spec: spec/twilight_struggle/card_play.rules:84
             state.vars[7] = L[3]
-            # spec: spec/twilight_struggle/card_play.rules:92
+            # spec: spec/twilight_struggle/card_play.rules:85
             p_check_vp_victory(state)
             state.frames.pop()
             return
 
 
 def s_operations_with_card(state, frame):
-    "procedure operations_with_card (spec/twilight_struggle/card_play.rules:99)"
+    "procedure operations_with_card (spec/twilight_struggle/card_play.rules:92)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:100
+            # spec: spec/twilight_struggle/card_play.rules:93
             if attr_of(
-                A_side, L[1], "side", "spec/twilight_struggle/card_play.rules:100:8"
+                A_side, L[1], "side", "spec/twilight_struggle/card_play.rules:93:8"
             ) == opponent_of(L[0], 2):
                 pc = 1
             else:
                 pc = 7
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:101
+            # spec: spec/twilight_struggle/card_play.rules:94
             player = L[0]
             offered = []
             offered.append(0)
@@ -1896,7 +1888,7 @@ def s_operations_with_card(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/card_play.rules:101:9",
+                "spec/twilight_struggle/card_play.rules:94:9",
             )
             frame[1] = 2
             return
@@ -1909,31 +1901,31 @@ def s_operations_with_card(state, frame):
             else:
                 pc = 8
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:103
+            # spec: spec/twilight_struggle/card_play.rules:96
             frame[1] = 4
             state.frames.append(new_frame(4, [L[1], opponent_of(L[0], 2)]))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/card_play.rules:104
+            # spec: spec/twilight_struggle/card_play.rules:97
             p_check_vp_victory(state)
-            # spec: spec/twilight_struggle/card_play.rules:105
+            # spec: spec/twilight_struggle/card_play.rules:98
             state.frames.pop()
             state.frames.append(new_frame(3, [L[0], L[1]]))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/card_play.rules:108
+            # spec: spec/twilight_struggle/card_play.rules:101
             frame[1] = 6
             state.frames.append(new_frame(3, [L[0], L[1]]))
             return
         if pc == 6:
-            # spec: spec/twilight_struggle/card_play.rules:109
+            # spec: spec/twilight_struggle/card_play.rules:102
             p_check_vp_victory(state)
-            # spec: spec/twilight_struggle/card_play.rules:110
+            # spec: spec/twilight_struggle/card_play.rules:103
             state.frames.pop()
             state.frames.append(new_frame(4, [L[1], opponent_of(L[0], 2)]))
             return
         if pc == 7:
-            # spec: spec/twilight_struggle/card_play.rules:114
+            # spec: spec/twilight_struggle/card_play.rules:107
             state.frames.pop()
             state.frames.append(new_frame(3, [L[0], L[1]]))
             return
@@ -1943,10 +1935,10 @@ def s_operations_with_card(state, frame):
 
 
 def s_card_operations(state, frame):
-    "procedure card_operations (spec/twilight_struggle/card_play.rules:118)"
+    "procedure card_operations (spec/twilight_struggle/card_play.rules:111)"
     # L: 0 p, 1 c
     L = frame[2]
-    # spec: spec/twilight_struggle/card_play.rules:119
+    # spec: spec/twilight_struggle/card_play.rules:112
     state.frames.pop()
     state.frames.append(
         new_frame(
@@ -1963,43 +1955,43 @@ def s_card_operations(state, frame):
 
 
 def s_fire_event(state, frame):
-    "procedure fire_event (spec/twilight_struggle/card_play.rules:128)"
+    "procedure fire_event (spec/twilight_struggle/card_play.rules:122)"
     # L: 0 c, 1 owner
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/card_play.rules:129
+            # spec: spec/twilight_struggle/card_play.rules:123
             if event_allowed(state, EVENT_WHEN, L[0], L[1]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/card_play.rules:130
+            # spec: spec/twilight_struggle/card_play.rules:124
             if HAS_EVENT[L[0]]:
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/card_play.rules:131
+            # spec: spec/twilight_struggle/card_play.rules:125
             frame[1] = 3
             if resolve_event(
-                state, L[0], L[1], "spec/twilight_struggle/card_play.rules:131:13"
+                state, L[0], L[1], "spec/twilight_struggle/card_play.rules:125:13"
             ):
                 return
             pc = 3
         if pc == 3:
-            # spec: spec/twilight_struggle/card_play.rules:132
+            # spec: spec/twilight_struggle/card_play.rules:126
             emit_event_resolved(state, L[1], L[0])
             pc = 4
         if pc == 4:
-            # spec: spec/twilight_struggle/card_play.rules:134
+            # spec: spec/twilight_struggle/card_play.rules:128
             state.vars[5] = True
             pc = 6
         if pc == 5:
-            # spec: spec/twilight_struggle/card_play.rules:136
+            # spec: spec/twilight_struggle/card_play.rules:130
             state.vars[5] = False
-            # spec: spec/twilight_struggle/card_play.rules:137
+            # spec: spec/twilight_struggle/card_play.rules:131
             log_line(
                 state,
                 " ".join(
@@ -2009,13 +2001,13 @@ def s_fire_event(state, frame):
                                 ENTITY_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/card_play.rules:137:13",
+                                "spec/twilight_struggle/card_play.rules:131:13",
                             )
                         ),
                         "- the event cannot take place",
                     ]
                 ),
-                "spec/twilight_struggle/card_play.rules:137:9",
+                "spec/twilight_struggle/card_play.rules:131:9",
             )
             pc = 6
         if pc == 6:
@@ -2024,27 +2016,27 @@ def s_fire_event(state, frame):
 
 
 def s_event_operations(state, frame):
-    "procedure event_operations (spec/twilight_struggle/event_helpers.rules:74)"
+    "procedure event_operations (spec/twilight_struggle/event_helpers.rules:72)"
     # L: 0 p, 1 ops
     L = frame[2]
-    # spec: spec/twilight_struggle/event_helpers.rules:75
+    # spec: spec/twilight_struggle/event_helpers.rules:73
     if state.vars[3]:
         state.counters[3][:] = state.counters[1]
         state.counters[4][:] = state.counters[2]
-    # spec: spec/twilight_struggle/event_helpers.rules:76
+    # spec: spec/twilight_struggle/event_helpers.rules:74
     state.frames.pop()
     state.frames.append(new_frame(18, [L[0], L[1], 0, 0]))
     return
 
 
 def s_optional_event_operations(state, frame):
-    "procedure optional_event_operations (spec/twilight_struggle/event_helpers.rules:82)"
+    "procedure optional_event_operations (spec/twilight_struggle/event_helpers.rules:80)"
     # L: 0 p, 1 ops
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/event_helpers.rules:83
+            # spec: spec/twilight_struggle/event_helpers.rules:81
             player = L[0]
             offered = []
             offered.append(0)
@@ -2059,7 +2051,7 @@ def s_optional_event_operations(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/event_helpers.rules:83:5",
+                "spec/twilight_struggle/event_helpers.rules:81:5",
             )
             frame[1] = 1
             return
@@ -2072,18 +2064,18 @@ def s_optional_event_operations(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/event_helpers.rules:84
+            # spec: spec/twilight_struggle/event_helpers.rules:82
             state.frames.pop()
             state.frames.append(new_frame(5, [L[0], L[1]]))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/event_helpers.rules:85
+            # spec: spec/twilight_struggle/event_helpers.rules:83
             log_line(
                 state,
                 " ".join(
                     [text_of(d_side_name(state, L[0])), "declines the operations"]
                 ),
-                "spec/twilight_struggle/event_helpers.rules:85:44",
+                "spec/twilight_struggle/event_helpers.rules:83:44",
             )
             pc = 4
         if pc == 4:
@@ -2152,9 +2144,9 @@ def s_late_add_influence_capped(state, frame):
             return
         if pc == 3:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:36
+            # spec: spec/twilight_struggle/events_late.rules:35
             state.counters[1 + L[0]][L[4]] = max(0, state.counters[1 + L[0]][L[4]] + 1)
-            # spec: spec/twilight_struggle/events_late.rules:37
+            # spec: spec/twilight_struggle/events_late.rules:36
             state.counters[0][L[4]] = max(0, state.counters[0][L[4]] + 1)
             pc = 4
         if pc == 4:
@@ -2167,23 +2159,23 @@ def s_late_add_influence_capped(state, frame):
 
 
 def s_late_remove_influence_capped(state, frame):
-    "procedure late_remove_influence_capped (spec/twilight_struggle/events_late.rules:44)"
-    # L: 0 chooser, 1 victim, 2 n, 3 cap, 4 r, 5 c, 6 rounds left of the repeat at line 46
+    "procedure late_remove_influence_capped (spec/twilight_struggle/events_late.rules:43)"
+    # L: 0 chooser, 1 victim, 2 n, 3 cap, 4 r, 5 c, 6 rounds left of the repeat at line 45
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:45
+            # spec: spec/twilight_struggle/events_late.rules:44
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/events_late.rules:46
+            # spec: spec/twilight_struggle/events_late.rules:45
             L[6] = L[2]
             pc = 1
         if pc == 1:
             if L[6] <= 0:
                 pc = 5
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_late.rules:46:5")
-            # spec: spec/twilight_struggle/events_late.rules:47
+            tick(state, "repeat", "spec/twilight_struggle/events_late.rules:45:5")
+            # spec: spec/twilight_struggle/events_late.rules:46
             if any(
                 c_c in KS_country
                 and state.counters[1 + L[1]][c_c] > 0
@@ -2192,14 +2184,14 @@ def s_late_remove_influence_capped(state, frame):
                     state,
                     L[4],
                     REGION_MEMBERS,
-                    "spec/twilight_struggle/events_late.rules:47:40",
+                    "spec/twilight_struggle/events_late.rules:46:40",
                 )
             ):
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:48
+            # spec: spec/twilight_struggle/events_late.rules:47
             player = L[0]
             values = [
                 c_c
@@ -2210,7 +2202,7 @@ def s_late_remove_influence_capped(state, frame):
                         c_c,
                         L[4],
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:49:23",
+                        "spec/twilight_struggle/events_late.rules:48:23",
                     )
                     and state.counters[1 + L[1]][c_c] > 0
                     and state.counters[0][c_c] < L[3]
@@ -2224,15 +2216,15 @@ def s_late_remove_influence_capped(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:48:13",
+                "spec/twilight_struggle/events_late.rules:47:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:51
+            # spec: spec/twilight_struggle/events_late.rules:50
             state.counters[1 + L[1]][L[5]] = max(0, state.counters[1 + L[1]][L[5]] - 1)
-            # spec: spec/twilight_struggle/events_late.rules:52
+            # spec: spec/twilight_struggle/events_late.rules:51
             state.counters[0][L[5]] = max(0, state.counters[0][L[5]] + 1)
             pc = 4
         if pc == 4:
@@ -2245,22 +2237,22 @@ def s_late_remove_influence_capped(state, frame):
 
 
 def s_late_event_operations(state, frame):
-    "procedure late_event_operations (spec/twilight_struggle/events_late.rules:65)"
+    "procedure late_event_operations (spec/twilight_struggle/events_late.rules:64)"
     # L: 0 p, 1 c, 2 points
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:66
+            # spec: spec/twilight_struggle/events_late.rules:65
             L[2] = d_event_ops(
                 state,
                 L[0],
                 L[1],
                 attr_of(
-                    A_ops, L[1], "ops", "spec/twilight_struggle/events_late.rules:66:34"
+                    A_ops, L[1], "ops", "spec/twilight_struggle/events_late.rules:65:34"
                 ),
             )
-            # spec: spec/twilight_struggle/events_late.rules:67
+            # spec: spec/twilight_struggle/events_late.rules:66
             player = L[0]
             offered = []
             if any(d_may_place_influence(state, L[0], c_x) for c_x in K_country):
@@ -2280,7 +2272,7 @@ def s_late_event_operations(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:67:5",
+                "spec/twilight_struggle/events_late.rules:66:5",
             )
             frame[1] = 1
             return
@@ -2295,12 +2287,12 @@ def s_late_event_operations(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:70
+            # spec: spec/twilight_struggle/events_late.rules:68
             state.frames.pop()
             state.frames.append(new_frame(19, [L[0], L[2], 0, 0] + [UNBOUND] * 4))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:74
+            # spec: spec/twilight_struggle/events_late.rules:71
             state.frames.pop()
             state.frames.append(new_frame(20, [L[0], L[2], 0, 0] + [UNBOUND] * 4))
             return
@@ -2310,17 +2302,17 @@ def s_late_event_operations(state, frame):
 
 
 def s_late_double_influence(state, frame):
-    "procedure late_double_influence (spec/twilight_struggle/events_late.rules:290)"
+    "procedure late_double_influence (spec/twilight_struggle/events_late.rules:272)"
     # L: 0 p, 1 n, 2 r, 3 left, 4 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:291
+            # spec: spec/twilight_struggle/events_late.rules:273
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/events_late.rules:292
+            # spec: spec/twilight_struggle/events_late.rules:274
             L[3] = L[1]
-            # spec: spec/twilight_struggle/events_late.rules:293
+            # spec: spec/twilight_struggle/events_late.rules:275
             pc = 1
         if pc == 1:
             if not (
@@ -2333,14 +2325,14 @@ def s_late_double_influence(state, frame):
                         state,
                         L[2],
                         REGION_MEMBERS,
-                        "spec/twilight_struggle/events_late.rules:293:52",
+                        "spec/twilight_struggle/events_late.rules:276:45",
                     )
                 )
             ):
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_late.rules:293:5")
-            # spec: spec/twilight_struggle/events_late.rules:294
+            tick(state, "while", "spec/twilight_struggle/events_late.rules:275:5")
+            # spec: spec/twilight_struggle/events_late.rules:277
             player = L[0]
             offered = []
             offered.append(0)
@@ -2357,7 +2349,7 @@ def s_late_double_influence(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:294:9",
+                "spec/twilight_struggle/events_late.rules:277:9",
             )
             frame[1] = 2
             return
@@ -2370,7 +2362,7 @@ def s_late_double_influence(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:296
+            # spec: spec/twilight_struggle/events_late.rules:279
             player = L[0]
             values = [
                 c_c
@@ -2381,7 +2373,7 @@ def s_late_double_influence(state, frame):
                         c_c,
                         L[2],
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:296:46",
+                        "spec/twilight_struggle/events_late.rules:279:46",
                     )
                     and state.counters[1 + L[0]][c_c] > 0
                     and state.counters[0][c_c] == 0
@@ -2395,24 +2387,24 @@ def s_late_double_influence(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:296:17",
+                "spec/twilight_struggle/events_late.rules:279:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:298
+            # spec: spec/twilight_struggle/events_late.rules:281
             state.counters[1 + L[0]][L[4]] = max(
                 0, state.counters[1 + L[0]][L[4]] + state.counters[1 + L[0]][L[4]]
             )
-            # spec: spec/twilight_struggle/events_late.rules:299
+            # spec: spec/twilight_struggle/events_late.rules:282
             state.counters[0][L[4]] = max(0, state.counters[0][L[4]] + 1)
-            # spec: spec/twilight_struggle/events_late.rules:300
+            # spec: spec/twilight_struggle/events_late.rules:283
             L[3] = L[3] - 1
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_late.rules:302
+            # spec: spec/twilight_struggle/events_late.rules:285
             L[3] = 0
             pc = 1
             continue
@@ -2422,15 +2414,15 @@ def s_late_double_influence(state, frame):
 
 
 def s_late_free_realignments(state, frame):
-    "procedure late_free_realignments (spec/twilight_struggle/events_late.rules:338)"
+    "procedure late_free_realignments (spec/twilight_struggle/events_late.rules:321)"
     # L: 0 p, 1 points, 2 r, 3 left, 4 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:339
+            # spec: spec/twilight_struggle/events_late.rules:322
             L[3] = L[1]
-            # spec: spec/twilight_struggle/events_late.rules:340
+            # spec: spec/twilight_struggle/events_late.rules:323
             pc = 1
         if pc == 1:
             if not (
@@ -2442,14 +2434,14 @@ def s_late_free_realignments(state, frame):
                         state,
                         L[2],
                         REGION_MEMBERS,
-                        "spec/twilight_struggle/events_late.rules:340:52",
+                        "spec/twilight_struggle/events_late.rules:323:52",
                     )
                 )
             ):
                 pc = 3
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_late.rules:340:5")
-            # spec: spec/twilight_struggle/events_late.rules:341
+            tick(state, "while", "spec/twilight_struggle/events_late.rules:323:5")
+            # spec: spec/twilight_struggle/events_late.rules:324
             player = L[0]
             values = [
                 c_target
@@ -2460,7 +2452,7 @@ def s_late_free_realignments(state, frame):
                         c_target,
                         L[2],
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:341:43",
+                        "spec/twilight_struggle/events_late.rules:324:43",
                     )
                     and state.counters[1 + opponent_of(L[0], 2)][c_target] > 0
                 )
@@ -2473,15 +2465,15 @@ def s_late_free_realignments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:341:9",
+                "spec/twilight_struggle/events_late.rules:324:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:343
+            # spec: spec/twilight_struggle/events_late.rules:326
             p_realignment_roll(state, L[0], L[4])
-            # spec: spec/twilight_struggle/events_late.rules:344
+            # spec: spec/twilight_struggle/events_late.rules:327
             L[3] = L[3] - 1
             pc = 1
             continue
@@ -2491,13 +2483,13 @@ def s_late_free_realignments(state, frame):
 
 
 def s_norad_check(state, frame):
-    "procedure norad_check (spec/twilight_struggle/events_late.rules:514)"
+    "procedure norad_check (spec/twilight_struggle/events_late.rules:493)"
     # L: 0 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:515
+            # spec: spec/twilight_struggle/events_late.rules:494
             if (
                 state.tracks[0] == 2
                 and state.vars[0] != 2
@@ -2508,7 +2500,7 @@ def s_norad_check(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:517
+            # spec: spec/twilight_struggle/events_late.rules:496
             player = 1
             values = [c_c for c_c in K_country if state.counters[2][c_c] > 0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2519,13 +2511,13 @@ def s_norad_check(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:517:9",
+                "spec/twilight_struggle/events_late.rules:496:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[0] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:518
+            # spec: spec/twilight_struggle/events_late.rules:497
             state.counters[2][L[0]] = max(0, state.counters[2][L[0]] + 1)
             pc = 3
         if pc == 3:
@@ -2534,13 +2526,13 @@ def s_norad_check(state, frame):
 
 
 def s_offer_cmc_cancel(state, frame):
-    "procedure offer_cmc_cancel (spec/twilight_struggle/events_mid.rules:87)"
+    "procedure offer_cmc_cancel (spec/twilight_struggle/events_mid.rules:86)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:88
+            # spec: spec/twilight_struggle/events_mid.rules:87
             player = L[0]
             offered = []
             offered.append(0)
@@ -2567,7 +2559,7 @@ def s_offer_cmc_cancel(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:88:5",
+                "spec/twilight_struggle/events_mid.rules:87:5",
             )
             frame[1] = 1
             return
@@ -2576,50 +2568,50 @@ def s_offer_cmc_cancel(state, frame):
             if k == 0:
                 pass
             elif k == 1:
-                # spec: spec/twilight_struggle/events_mid.rules:92
+                # spec: spec/twilight_struggle/events_mid.rules:91
                 state.counters[1][E_cuba] = max(0, state.counters[1][E_cuba] - 2)
-                # spec: spec/twilight_struggle/events_mid.rules:93
+                # spec: spec/twilight_struggle/events_mid.rules:92
                 cancel(state, 17, None)
             elif k == 2:
-                # spec: spec/twilight_struggle/events_mid.rules:97
+                # spec: spec/twilight_struggle/events_mid.rules:96
                 state.counters[2][E_west_germany] = max(
                     0, state.counters[2][E_west_germany] - 2
                 )
-                # spec: spec/twilight_struggle/events_mid.rules:98
+                # spec: spec/twilight_struggle/events_mid.rules:97
                 cancel(state, 17, None)
             elif k == 3:
-                # spec: spec/twilight_struggle/events_mid.rules:102
+                # spec: spec/twilight_struggle/events_mid.rules:101
                 state.counters[2][E_turkey] = max(0, state.counters[2][E_turkey] - 2)
-                # spec: spec/twilight_struggle/events_mid.rules:103
+                # spec: spec/twilight_struggle/events_mid.rules:102
                 cancel(state, 17, None)
             state.frames.pop()
             return
 
 
 def s_trap_action_round(state, frame):
-    "procedure trap_action_round (spec/twilight_struggle/events_mid.rules:146)"
+    "procedure trap_action_round (spec/twilight_struggle/events_mid.rules:143)"
     # L: 0 p, 1 rounds_left, 2 can_discard, 3 may_discard, 4 may_score, 5 c, 6 die
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:147
+            # spec: spec/twilight_struggle/events_mid.rules:144
             L[1] = q_action_rounds_for(state, L[0]) - state.tracks[3] + 1
-            # spec: spec/twilight_struggle/events_mid.rules:148
+            # spec: spec/twilight_struggle/events_mid.rules:145
             L[2] = any(d_trap_discard_ok(state, L[0], c_c) for c_c in K_card)
-            # spec: spec/twilight_struggle/events_mid.rules:149
+            # spec: spec/twilight_struggle/events_mid.rules:146
             L[3] = bool(L[2] and d_scoring_cards_held(state, L[0]) < L[1])
-            # spec: spec/twilight_struggle/events_mid.rules:150
+            # spec: spec/twilight_struggle/events_mid.rules:147
             L[4] = d_scoring_cards_held(state, L[0]) > 0 and (
                 not L[2] or d_scoring_cards_held(state, L[0]) >= L[1]
             )
-            # spec: spec/twilight_struggle/events_mid.rules:151
+            # spec: spec/twilight_struggle/events_mid.rules:149
             if L[3] or L[4]:
                 pc = 1
             else:
                 pc = 7
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:152
+            # spec: spec/twilight_struggle/events_mid.rules:150
             player = L[0]
             offered = []
             if L[3]:
@@ -2641,7 +2633,7 @@ def s_trap_action_round(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:152:9",
+                "spec/twilight_struggle/events_mid.rules:150:9",
             )
             frame[1] = 2
             return
@@ -2654,7 +2646,7 @@ def s_trap_action_round(state, frame):
             else:
                 pc = 8
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:154
+            # spec: spec/twilight_struggle/events_mid.rules:153
             player = L[0]
             values = [c_c for c_c in K_card if d_trap_discard_ok(state, L[0], c_c)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2665,17 +2657,17 @@ def s_trap_action_round(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:154:17",
+                "spec/twilight_struggle/events_mid.rules:153:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:155
+            # spec: spec/twilight_struggle/events_mid.rules:154
             move_card(state, L[5], 9)
+            # spec: spec/twilight_struggle/events_mid.rules:155
+            L[6] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:155:17")
             # spec: spec/twilight_struggle/events_mid.rules:156
-            L[6] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:156:17")
-            # spec: spec/twilight_struggle/events_mid.rules:157
             log_line(
                 state,
                 " ".join(
@@ -2687,24 +2679,24 @@ def s_trap_action_round(state, frame):
                         text_of(L[6]),
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:157:17",
+                "spec/twilight_struggle/events_mid.rules:156:17",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:158
+            # spec: spec/twilight_struggle/events_mid.rules:157
             if L[6] <= 4:
-                # spec: spec/twilight_struggle/events_mid.rules:159
+                # spec: spec/twilight_struggle/events_mid.rules:158
                 if L[0] == 1:
                     cancel(state, 19, None)
                 else:
                     cancel(state, 20, None)
-                # spec: spec/twilight_struggle/events_mid.rules:160
+                # spec: spec/twilight_struggle/events_mid.rules:159
                 log_line(
                     state,
                     " ".join([text_of(d_side_name(state, L[0])), "escapes the trap"]),
-                    "spec/twilight_struggle/events_mid.rules:160:21",
+                    "spec/twilight_struggle/events_mid.rules:159:21",
                 )
             pc = 8
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:164
+            # spec: spec/twilight_struggle/events_mid.rules:163
             player = L[0]
             values = [c_c for c_c in state.zones[2 + L[0]] if A_scoring[c_c]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2715,18 +2707,18 @@ def s_trap_action_round(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:164:17",
+                "spec/twilight_struggle/events_mid.rules:163:17",
             )
             frame[1] = 6
             return
         if pc == 6:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:165
+            # spec: spec/twilight_struggle/events_mid.rules:164
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], L[5]] + [UNBOUND] * 2))
             return
         if pc == 7:
-            # spec: spec/twilight_struggle/events_mid.rules:169
+            # spec: spec/twilight_struggle/events_mid.rules:168
             log_line(
                 state,
                 " ".join(
@@ -2735,7 +2727,7 @@ def s_trap_action_round(state, frame):
                         "is trapped and has no card to discard: the action round is skipped",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:169:9",
+                "spec/twilight_struggle/events_mid.rules:168:9",
             )
             pc = 8
         if pc == 8:
@@ -2744,15 +2736,15 @@ def s_trap_action_round(state, frame):
 
 
 def s_summit_winner(state, frame):
-    "procedure summit_winner (spec/twilight_struggle/events_mid.rules:232)"
+    "procedure summit_winner (spec/twilight_struggle/events_mid.rules:229)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:233
+            # spec: spec/twilight_struggle/events_mid.rules:230
             p_gain_vp(state, L[0], 2)
-            # spec: spec/twilight_struggle/events_mid.rules:234
+            # spec: spec/twilight_struggle/events_mid.rules:231
             player = L[0]
             offered = []
             offered.append(0)
@@ -2775,17 +2767,17 @@ def s_summit_winner(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:234:5",
+                "spec/twilight_struggle/events_mid.rules:231:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/twilight_struggle/events_mid.rules:235
+                # spec: spec/twilight_struggle/events_mid.rules:232
                 p_degrade_defcon(state, 1)
             elif k == 1:
-                # spec: spec/twilight_struggle/events_mid.rules:236
+                # spec: spec/twilight_struggle/events_mid.rules:233
                 p_improve_defcon(state, 1)
             elif k == 2:
                 pass
@@ -2794,15 +2786,15 @@ def s_summit_winner(state, frame):
 
 
 def s_free_latin_american_realignments(state, frame):
-    "procedure free_latin_american_realignments (spec/twilight_struggle/events_mid.rules:277)"
+    "procedure free_latin_american_realignments (spec/twilight_struggle/events_mid.rules:274)"
     # L: 0 p, 1 rolls, 2 left, 3 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:278
+            # spec: spec/twilight_struggle/events_mid.rules:275
             L[2] = L[1]
-            # spec: spec/twilight_struggle/events_mid.rules:279
+            # spec: spec/twilight_struggle/events_mid.rules:276
             pc = 1
         if pc == 1:
             if not (
@@ -2815,8 +2807,8 @@ def s_free_latin_american_realignments(state, frame):
             ):
                 pc = 3
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:279:5")
-            # spec: spec/twilight_struggle/events_mid.rules:280
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:276:5")
+            # spec: spec/twilight_struggle/events_mid.rules:277
             player = L[0]
             values = [
                 c_target
@@ -2834,15 +2826,15 @@ def s_free_latin_american_realignments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:280:9",
+                "spec/twilight_struggle/events_mid.rules:277:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:282
+            # spec: spec/twilight_struggle/events_mid.rules:280
             p_realignment_roll(state, L[0], L[3])
-            # spec: spec/twilight_struggle/events_mid.rules:283
+            # spec: spec/twilight_struggle/events_mid.rules:281
             L[2] = L[2] - 1
             pc = 1
             continue
@@ -2852,29 +2844,29 @@ def s_free_latin_american_realignments(state, frame):
 
 
 def s_missile_envy_use(state, frame):
-    "procedure missile_envy_use (spec/twilight_struggle/events_mid.rules:335)"
+    "procedure missile_envy_use (spec/twilight_struggle/events_mid.rules:333)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:336
+            # spec: spec/twilight_struggle/events_mid.rules:334
             move_card(
                 state,
-                some_card(L[1], "spec/twilight_struggle/events_mid.rules:336:5"),
+                some_card(L[1], "spec/twilight_struggle/events_mid.rules:334:5"),
                 8,
             )
-            # spec: spec/twilight_struggle/events_mid.rules:337
+            # spec: spec/twilight_struggle/events_mid.rules:335
             emit_card_played(state, L[0], L[1])
-            # spec: spec/twilight_struggle/events_mid.rules:338
+            # spec: spec/twilight_struggle/events_mid.rules:336
             if attr_of(
-                A_side, L[1], "side", "spec/twilight_struggle/events_mid.rules:338:8"
+                A_side, L[1], "side", "spec/twilight_struggle/events_mid.rules:336:8"
             ) == opponent_of(L[0], 2):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:339
+            # spec: spec/twilight_struggle/events_mid.rules:337
             frame[1] = 2
             state.frames.append(
                 new_frame(
@@ -2889,7 +2881,7 @@ def s_missile_envy_use(state, frame):
                                 A_ops,
                                 L[1],
                                 "ops",
-                                "spec/twilight_struggle/events_mid.rules:339:45",
+                                "spec/twilight_struggle/events_mid.rules:337:45",
                             ),
                         ),
                     ],
@@ -2897,20 +2889,20 @@ def s_missile_envy_use(state, frame):
             )
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:340
+            # spec: spec/twilight_struggle/events_mid.rules:338
             move_card(
                 state,
-                some_card(L[1], "spec/twilight_struggle/events_mid.rules:340:9"),
+                some_card(L[1], "spec/twilight_struggle/events_mid.rules:338:9"),
                 9,
             )
             pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:342
+            # spec: spec/twilight_struggle/events_mid.rules:340
             frame[1] = 4
             state.frames.append(new_frame(4, [L[1], L[0]]))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/events_mid.rules:343
+            # spec: spec/twilight_struggle/events_mid.rules:341
             p_put_away_played_card(state, L[0], L[1])
             pc = 5
         if pc == 5:
@@ -2919,13 +2911,13 @@ def s_missile_envy_use(state, frame):
 
 
 def s_conduct_operations(state, frame):
-    "procedure conduct_operations (spec/twilight_struggle/operations.rules:55)"
+    "procedure conduct_operations (spec/twilight_struggle/operations.rules:54)"
     # L: 0 p, 1 ops, 2 asia_bonus, 3 sea_bonus
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/operations.rules:56
+            # spec: spec/twilight_struggle/operations.rules:55
             player = L[0]
             offered = []
             if any(d_may_place_influence(state, L[0], c_c) for c_c in K_country):
@@ -2963,7 +2955,7 @@ def s_conduct_operations(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/operations.rules:56:5",
+                "spec/twilight_struggle/operations.rules:55:5",
             )
             frame[1] = 1
             return
@@ -2980,26 +2972,26 @@ def s_conduct_operations(state, frame):
             else:
                 pc = 6
         if pc == 2:
-            # spec: spec/twilight_struggle/operations.rules:59
+            # spec: spec/twilight_struggle/operations.rules:57
             state.frames.pop()
             state.frames.append(new_frame(19, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 4))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/operations.rules:63
+            # spec: spec/twilight_struggle/operations.rules:60
             state.frames.pop()
             state.frames.append(new_frame(20, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 4))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/operations.rules:67
+            # spec: spec/twilight_struggle/operations.rules:64
             state.frames.pop()
             state.frames.append(new_frame(21, [L[0], L[1], L[2], L[3]] + [UNBOUND] * 1))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/operations.rules:74
+            # spec: spec/twilight_struggle/operations.rules:71
             log_line(
                 state,
                 " ".join([text_of(d_side_name(state, L[0])), "can use no operations"]),
-                "spec/twilight_struggle/operations.rules:74:13",
+                "spec/twilight_struggle/operations.rules:71:13",
             )
             pc = 6
         if pc == 6:
@@ -3008,19 +3000,19 @@ def s_conduct_operations(state, frame):
 
 
 def s_place_influence_by_ops(state, frame):
-    "procedure place_influence_by_ops (spec/twilight_struggle/operations.rules:95)"
+    "procedure place_influence_by_ops (spec/twilight_struggle/operations.rules:89)"
     # L: 0 p, 1 ops, 2 asia_bonus, 3 sea_bonus, 4 spent, 5 asia_live, 6 sea_live, 7 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/operations.rules:96
+            # spec: spec/twilight_struggle/operations.rules:90
             L[4] = 0
-            # spec: spec/twilight_struggle/operations.rules:97
+            # spec: spec/twilight_struggle/operations.rules:91
             L[5] = L[2]
-            # spec: spec/twilight_struggle/operations.rules:98
+            # spec: spec/twilight_struggle/operations.rules:92
             L[6] = L[3]
-            # spec: spec/twilight_struggle/operations.rules:99
+            # spec: spec/twilight_struggle/operations.rules:93
             pc = 1
         if pc == 1:
             if not any(
@@ -3031,8 +3023,8 @@ def s_place_influence_by_ops(state, frame):
             ):
                 pc = 3
                 continue
-            tick(state, "while", "spec/twilight_struggle/operations.rules:99:5")
-            # spec: spec/twilight_struggle/operations.rules:101
+            tick(state, "while", "spec/twilight_struggle/operations.rules:93:5")
+            # spec: spec/twilight_struggle/operations.rules:95
             player = L[0]
             values = [
                 c_target
@@ -3051,20 +3043,20 @@ def s_place_influence_by_ops(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/operations.rules:101:9",
+                "spec/twilight_struggle/operations.rules:95:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[7] = frame[3]
-            # spec: spec/twilight_struggle/operations.rules:105
+            # spec: spec/twilight_struggle/operations.rules:99
             L[4] = L[4] + d_influence_cost(state, L[0], L[7])
-            # spec: spec/twilight_struggle/operations.rules:106
+            # spec: spec/twilight_struggle/operations.rules:100
             state.counters[1 + L[0]][L[7]] = max(0, state.counters[1 + L[0]][L[7]] + 1)
-            # spec: spec/twilight_struggle/operations.rules:107
+            # spec: spec/twilight_struggle/operations.rules:101
             if L[7] not in RS_asia:
                 L[5] = 0
-            # spec: spec/twilight_struggle/operations.rules:108
+            # spec: spec/twilight_struggle/operations.rules:102
             if L[7] not in RS_southeast_asia:
                 L[6] = 0
             pc = 1
@@ -3075,19 +3067,19 @@ def s_place_influence_by_ops(state, frame):
 
 
 def s_realign_with_ops(state, frame):
-    "procedure realign_with_ops (spec/twilight_struggle/operations.rules:130)"
+    "procedure realign_with_ops (spec/twilight_struggle/operations.rules:122)"
     # L: 0 p, 1 ops, 2 asia_bonus, 3 sea_bonus, 4 spent, 5 asia_live, 6 sea_live, 7 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/operations.rules:131
+            # spec: spec/twilight_struggle/operations.rules:123
             L[4] = 0
-            # spec: spec/twilight_struggle/operations.rules:132
+            # spec: spec/twilight_struggle/operations.rules:124
             L[5] = L[2]
-            # spec: spec/twilight_struggle/operations.rules:133
+            # spec: spec/twilight_struggle/operations.rules:125
             L[6] = L[3]
-            # spec: spec/twilight_struggle/operations.rules:134
+            # spec: spec/twilight_struggle/operations.rules:126
             pc = 1
         if pc == 1:
             if not any(
@@ -3097,8 +3089,8 @@ def s_realign_with_ops(state, frame):
             ):
                 pc = 3
                 continue
-            tick(state, "while", "spec/twilight_struggle/operations.rules:134:5")
-            # spec: spec/twilight_struggle/operations.rules:136
+            tick(state, "while", "spec/twilight_struggle/operations.rules:126:5")
+            # spec: spec/twilight_struggle/operations.rules:128
             player = L[0]
             values = [
                 c_target
@@ -3117,20 +3109,20 @@ def s_realign_with_ops(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/operations.rules:136:9",
+                "spec/twilight_struggle/operations.rules:128:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[7] = frame[3]
-            # spec: spec/twilight_struggle/operations.rules:141
+            # spec: spec/twilight_struggle/operations.rules:132
             L[4] = L[4] + 1
-            # spec: spec/twilight_struggle/operations.rules:142
+            # spec: spec/twilight_struggle/operations.rules:133
             p_realignment_roll(state, L[0], L[7])
-            # spec: spec/twilight_struggle/operations.rules:143
+            # spec: spec/twilight_struggle/operations.rules:134
             if L[7] not in RS_asia:
                 L[5] = 0
-            # spec: spec/twilight_struggle/operations.rules:144
+            # spec: spec/twilight_struggle/operations.rules:135
             if L[7] not in RS_southeast_asia:
                 L[6] = 0
             pc = 1
@@ -3141,13 +3133,13 @@ def s_realign_with_ops(state, frame):
 
 
 def s_coup_with_ops(state, frame):
-    "procedure coup_with_ops (spec/twilight_struggle/operations.rules:169)"
+    "procedure coup_with_ops (spec/twilight_struggle/operations.rules:160)"
     # L: 0 p, 1 ops, 2 asia_bonus, 3 sea_bonus, 4 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/operations.rules:170
+            # spec: spec/twilight_struggle/operations.rules:161
             player = L[0]
             values = [
                 c_target
@@ -3163,13 +3155,13 @@ def s_coup_with_ops(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/operations.rules:170:5",
+                "spec/twilight_struggle/operations.rules:161:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/operations.rules:174
+            # spec: spec/twilight_struggle/operations.rules:163
             state.frames.pop()
             state.frames.append(
                 new_frame(
@@ -3182,21 +3174,21 @@ def s_coup_with_ops(state, frame):
 
 
 def s_coup_attempt(state, frame):
-    "procedure coup_attempt (spec/twilight_struggle/operations.rules:182)"
+    "procedure coup_attempt (spec/twilight_struggle/operations.rules:171)"
     # L: 0 p, 1 c, 2 ops, 3 free, 4 die, 5 margin, 6 taken
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/operations.rules:183
+            # spec: spec/twilight_struggle/operations.rules:172
             frame[1] = 1
             if emit_coup_announced(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/operations.rules:184
-            L[4] = roll(state, 6, "spec/twilight_struggle/operations.rules:184:5")
-            # spec: spec/twilight_struggle/operations.rules:185
+            # spec: spec/twilight_struggle/operations.rules:173
+            L[4] = roll(state, 6, "spec/twilight_struggle/operations.rules:173:5")
+            # spec: spec/twilight_struggle/operations.rules:174
             L[5] = (
                 L[4]
                 + L[2]
@@ -3206,10 +3198,10 @@ def s_coup_attempt(state, frame):
                     A_stability,
                     L[1],
                     "stability",
-                    "spec/twilight_struggle/operations.rules:185:61",
+                    "spec/twilight_struggle/operations.rules:174:61",
                 )
             )
-            # spec: spec/twilight_struggle/operations.rules:186
+            # spec: spec/twilight_struggle/operations.rules:175
             log_line(
                 state,
                 " ".join(
@@ -3221,7 +3213,7 @@ def s_coup_attempt(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/twilight_struggle/operations.rules:186:35",
+                                "spec/twilight_struggle/operations.rules:175:35",
                             )
                         ),
                         "with",
@@ -3232,25 +3224,25 @@ def s_coup_attempt(state, frame):
                         text_of(L[5]),
                     ]
                 ),
-                "spec/twilight_struggle/operations.rules:186:5",
+                "spec/twilight_struggle/operations.rules:175:5",
             )
-            # spec: spec/twilight_struggle/operations.rules:187
+            # spec: spec/twilight_struggle/operations.rules:176
             if L[5] > 0:
-                # spec: spec/twilight_struggle/operations.rules:188
+                # spec: spec/twilight_struggle/operations.rules:177
                 L[6] = min(L[5], state.counters[1 + opponent_of(L[0], 2)][L[1]])
-                # spec: spec/twilight_struggle/operations.rules:189
+                # spec: spec/twilight_struggle/operations.rules:178
                 row = 1 + opponent_of(L[0], 2)
                 state.counters[row][L[1]] = max(0, state.counters[row][L[1]] - L[6])
-                # spec: spec/twilight_struggle/operations.rules:190
+                # spec: spec/twilight_struggle/operations.rules:179
                 state.counters[1 + L[0]][L[1]] = max(
                     0, state.counters[1 + L[0]][L[1]] + (L[5] - L[6])
                 )
-            # spec: spec/twilight_struggle/operations.rules:192
+            # spec: spec/twilight_struggle/operations.rules:181
             if not L[3]:
                 p_add_milops(state, L[0], L[2])
-            # spec: spec/twilight_struggle/operations.rules:193
+            # spec: spec/twilight_struggle/operations.rules:182
             emit_coup_made(state, L[0], L[1])
-            # spec: spec/twilight_struggle/operations.rules:194
+            # spec: spec/twilight_struggle/operations.rules:183
             p_degrade_defcon(state, q_coup_defcon_loss(state, L[0], L[1]))
             state.frames.pop()
             return
@@ -3380,13 +3372,13 @@ def s_standard(state, frame):
 
 
 def s_space_discard_ability(state, frame):
-    "procedure space_discard_ability (spec/twilight_struggle/space_race.rules:74)"
-    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 75
+    "procedure space_discard_ability (spec/twilight_struggle/space_race.rules:66)"
+    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 67
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/space_race.rules:75
+            # spec: spec/twilight_struggle/space_race.rules:67
             L[2] = list(PLAYERS)
             L[3] = 0
             pc = 1
@@ -3395,7 +3387,7 @@ def s_space_discard_ability(state, frame):
                 pc = 7
                 continue
             L[0] = L[2][L[3]]
-            # spec: spec/twilight_struggle/space_race.rules:76
+            # spec: spec/twilight_struggle/space_race.rules:68
             if d_space_ability(state, L[0], 6) and any(
                 not A_scoring[c_c] for c_c in state.zones[2 + L[0]]
             ):
@@ -3403,7 +3395,7 @@ def s_space_discard_ability(state, frame):
             else:
                 pc = 6
         if pc == 2:
-            # spec: spec/twilight_struggle/space_race.rules:77
+            # spec: spec/twilight_struggle/space_race.rules:69
             player = L[0]
             offered = []
             offered.append(0)
@@ -3420,7 +3412,7 @@ def s_space_discard_ability(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/space_race.rules:77:13",
+                "spec/twilight_struggle/space_race.rules:69:13",
             )
             frame[1] = 3
             return
@@ -3433,7 +3425,7 @@ def s_space_discard_ability(state, frame):
             else:
                 pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/space_race.rules:80
+            # spec: spec/twilight_struggle/space_race.rules:72
             player = L[0]
             values = [c_c for c_c in state.zones[2 + L[0]] if not A_scoring[c_c]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3444,13 +3436,13 @@ def s_space_discard_ability(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/space_race.rules:80:21",
+                "spec/twilight_struggle/space_race.rules:72:21",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[1] = frame[3]
-            # spec: spec/twilight_struggle/space_race.rules:81
+            # spec: spec/twilight_struggle/space_race.rules:73
             move_card(state, L[1], 9)
             pc = 6
         if pc == 6:
@@ -3502,48 +3494,48 @@ def s_play_turn(state, frame):
 
 
 def s_headline_phase(state, frame):
-    "phase headline_phase (spec/twilight_struggle/turn.rules:56)"
+    "phase headline_phase (spec/twilight_struggle/turn.rules:55)"
     # L: 0 first_chooser, 1 shown_first, 2 first
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:57
+            # spec: spec/twilight_struggle/turn.rules:56
             state.vars[3] = True
-            # spec: spec/twilight_struggle/turn.rules:58
+            # spec: spec/twilight_struggle/turn.rules:57
             L[0] = 0
-            # spec: spec/twilight_struggle/turn.rules:59
+            # spec: spec/twilight_struggle/turn.rules:58
             L[1] = False
-            # spec: spec/twilight_struggle/turn.rules:60
+            # spec: spec/twilight_struggle/turn.rules:59
             if d_space_ability(state, 1, 4):
-                # spec: spec/twilight_struggle/turn.rules:61
+                # spec: spec/twilight_struggle/turn.rules:60
                 L[0] = 0
-                # spec: spec/twilight_struggle/turn.rules:62
+                # spec: spec/twilight_struggle/turn.rules:61
                 L[1] = True
-            # spec: spec/twilight_struggle/turn.rules:64
+            # spec: spec/twilight_struggle/turn.rules:63
             if d_space_ability(state, 0, 4):
-                # spec: spec/twilight_struggle/turn.rules:65
+                # spec: spec/twilight_struggle/turn.rules:64
                 L[0] = 1
-                # spec: spec/twilight_struggle/turn.rules:66
+                # spec: spec/twilight_struggle/turn.rules:65
                 L[1] = True
-            # spec: spec/twilight_struggle/turn.rules:68
+            # spec: spec/twilight_struggle/turn.rules:67
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/turn.rules:69
+            # spec: spec/twilight_struggle/turn.rules:68
             if L[1]:
                 state.revealed[6 + L[0]] = True
-            # spec: spec/twilight_struggle/turn.rules:70
+            # spec: spec/twilight_struggle/turn.rules:69
             frame[1] = 2
             state.frames.append(new_frame(27, [opponent_of(L[0], 2)] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/turn.rules:71
+            # spec: spec/twilight_struggle/turn.rules:70
             state.revealed[6] = True
-            # spec: spec/twilight_struggle/turn.rules:72
+            # spec: spec/twilight_struggle/turn.rules:71
             state.revealed[7] = True
-            # spec: spec/twilight_struggle/turn.rules:75
+            # spec: spec/twilight_struggle/turn.rules:74
             L[2] = (
                 1
                 if any(d_headline_goes_first(state, c_c) for c_c in state.zones[7])
@@ -3553,34 +3545,34 @@ def s_headline_phase(state, frame):
                     else 1
                 )
             )
-            # spec: spec/twilight_struggle/turn.rules:78
+            # spec: spec/twilight_struggle/turn.rules:76
             frame[1] = 3
             state.frames.append(new_frame(28, [L[2]] + [UNBOUND] * 3))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/turn.rules:79
+            # spec: spec/twilight_struggle/turn.rules:77
             frame[1] = 4
             state.frames.append(new_frame(28, [opponent_of(L[2], 2)] + [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/turn.rules:80
+            # spec: spec/twilight_struggle/turn.rules:78
             state.revealed[6] = False
-            # spec: spec/twilight_struggle/turn.rules:81
+            # spec: spec/twilight_struggle/turn.rules:79
             state.revealed[7] = False
-            # spec: spec/twilight_struggle/turn.rules:82
+            # spec: spec/twilight_struggle/turn.rules:80
             state.vars[3] = False
             state.frames.pop()
             return
 
 
 def s_choose_headline(state, frame):
-    "procedure choose_headline (spec/twilight_struggle/turn.rules:85)"
+    "procedure choose_headline (spec/twilight_struggle/turn.rules:83)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:86
+            # spec: spec/twilight_struggle/turn.rules:84
             if any(
                 allowed_headline_card(state, L[0], c_c) for c_c in state.zones[2 + L[0]]
             ):
@@ -3588,7 +3580,7 @@ def s_choose_headline(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/turn.rules:87
+            # spec: spec/twilight_struggle/turn.rules:85
             player = L[0]
             values = [
                 c_c
@@ -3603,13 +3595,13 @@ def s_choose_headline(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/turn.rules:87:9",
+                "spec/twilight_struggle/turn.rules:85:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/twilight_struggle/turn.rules:88
+            # spec: spec/twilight_struggle/turn.rules:86
             move_card(state, L[1], 6 + L[0])
             pc = 3
         if pc == 3:
@@ -3618,13 +3610,13 @@ def s_choose_headline(state, frame):
 
 
 def s_resolve_headline(state, frame):
-    "procedure resolve_headline (spec/twilight_struggle/turn.rules:95)"
-    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 96
+    "procedure resolve_headline (spec/twilight_struggle/turn.rules:93)"
+    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 94
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:96
+            # spec: spec/twilight_struggle/turn.rules:94
             L[2] = [c_c for c_c in K_card if state.location[c_c] == 6 + L[0]]
             L[3] = 0
             pc = 1
@@ -3633,20 +3625,20 @@ def s_resolve_headline(state, frame):
                 pc = 3
                 continue
             L[1] = L[2][L[3]]
-            # spec: spec/twilight_struggle/turn.rules:97
+            # spec: spec/twilight_struggle/turn.rules:95
             state.vars[1] = L[0]
-            # spec: spec/twilight_struggle/turn.rules:100
+            # spec: spec/twilight_struggle/turn.rules:98
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
-            # spec: spec/twilight_struggle/turn.rules:101
+            # spec: spec/twilight_struggle/turn.rules:99
             move_card(state, L[1], 8)
-            # spec: spec/twilight_struggle/turn.rules:102
+            # spec: spec/twilight_struggle/turn.rules:100
             state.vars[6] = L[1]
-            # spec: spec/twilight_struggle/turn.rules:103
+            # spec: spec/twilight_struggle/turn.rules:101
             state.vars[7] = L[0]
-            # spec: spec/twilight_struggle/turn.rules:104
+            # spec: spec/twilight_struggle/turn.rules:102
             emit_headline_played(state, L[0], L[1])
-            # spec: spec/twilight_struggle/turn.rules:105
+            # spec: spec/twilight_struggle/turn.rules:103
             log_line(
                 state,
                 " ".join(
@@ -3656,18 +3648,18 @@ def s_resolve_headline(state, frame):
                         text_of(ENTITY_LABELS[L[1]]),
                     ]
                 ),
-                "spec/twilight_struggle/turn.rules:105:9",
+                "spec/twilight_struggle/turn.rules:103:9",
             )
-            # spec: spec/twilight_struggle/turn.rules:106
+            # spec: spec/twilight_struggle/turn.rules:104
             frame[1] = 2
             state.frames.append(new_frame(4, [L[1], d_event_owner(state, L[1], L[0])]))
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/turn.rules:107
+            # spec: spec/twilight_struggle/turn.rules:105
             p_put_away_played_card(state, L[0], L[1])
-            # spec: spec/twilight_struggle/turn.rules:108
+            # spec: spec/twilight_struggle/turn.rules:106
             state.vars[6] = None
-            # spec: spec/twilight_struggle/turn.rules:109
+            # spec: spec/twilight_struggle/turn.rules:107
             p_check_vp_victory(state)
             L[3] = L[3] + 1
             pc = 1
@@ -3678,13 +3670,13 @@ def s_resolve_headline(state, frame):
 
 
 def s_action_rounds(state, frame):
-    "phase action_rounds (spec/twilight_struggle/turn.rules:122)"
-    # L: 0 n, 1 p, 2 items and 3 index of the loop at line 123, 4 items and 5 index of the loop at line 125
+    "phase action_rounds (spec/twilight_struggle/turn.rules:120)"
+    # L: 0 n, 1 p, 2 items and 3 index of the loop at line 121, 4 items and 5 index of the loop at line 123
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:123
+            # spec: spec/twilight_struggle/turn.rules:121
             L[2] = list(range(1, 9))
             L[3] = 0
             pc = 1
@@ -3693,9 +3685,9 @@ def s_action_rounds(state, frame):
                 pc = 6
                 continue
             L[0] = L[2][L[3]]
-            # spec: spec/twilight_struggle/turn.rules:124
+            # spec: spec/twilight_struggle/turn.rules:122
             state.tracks[3] = max(0, min(8, L[0]))
-            # spec: spec/twilight_struggle/turn.rules:125
+            # spec: spec/twilight_struggle/turn.rules:123
             L[4] = list(PLAYERS)
             L[5] = 0
             pc = 2
@@ -3704,7 +3696,6 @@ def s_action_rounds(state, frame):
                 pc = 5
                 continue
             L[1] = L[4][L[5]]
-            # spec: spec/twilight_struggle/turn.rules:126
             if L[0] <= q_action_rounds_for(state, L[1]):
                 pc = 3
             else:
@@ -3722,31 +3713,31 @@ def s_action_rounds(state, frame):
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/turn.rules:129
+            # spec: spec/twilight_struggle/turn.rules:125
             state.tracks[3] = 0
             state.frames.pop()
             return
 
 
 def s_take_action_round_of(state, frame):
-    "procedure take_action_round_of (spec/twilight_struggle/turn.rules:132)"
+    "procedure take_action_round_of (spec/twilight_struggle/turn.rules:128)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:133
+            # spec: spec/twilight_struggle/turn.rules:129
             state.vars[1] = L[0]
-            # spec: spec/twilight_struggle/turn.rules:136
+            # spec: spec/twilight_struggle/turn.rules:132
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
-            # spec: spec/twilight_struggle/turn.rules:137
+            # spec: spec/twilight_struggle/turn.rules:133
             frame[1] = 1
             if emit_action_round_started(state, L[0]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/turn.rules:138
+            # spec: spec/twilight_struggle/turn.rules:134
             if not allowed_take_action_round(state, L[0]):
                 pc = 2
             elif not d_has_playable_card(state, L[0]):
@@ -3756,13 +3747,13 @@ def s_take_action_round_of(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/turn.rules:139
+            # spec: spec/twilight_struggle/turn.rules:135
             frame[1] = 6
             if emit_action_round_replaced(state, L[0]):
                 return
             pc = 6
         if pc == 3:
-            # spec: spec/twilight_struggle/turn.rules:141
+            # spec: spec/twilight_struggle/turn.rules:137
             log_line(
                 state,
                 " ".join(
@@ -3771,42 +3762,42 @@ def s_take_action_round_of(state, frame):
                         "has no card to play and passes the action round",
                     ]
                 ),
-                "spec/twilight_struggle/turn.rules:141:9",
+                "spec/twilight_struggle/turn.rules:137:9",
             )
             pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/turn.rules:143
+            # spec: spec/twilight_struggle/turn.rules:139
             frame[1] = 6
             state.frames.append(new_frame(31, [L[0]]))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/turn.rules:145
+            # spec: spec/twilight_struggle/turn.rules:141
             frame[1] = 6
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 2))
             return
         if pc == 6:
-            # spec: spec/twilight_struggle/turn.rules:147
+            # spec: spec/twilight_struggle/turn.rules:143
             frame[1] = 7
             if emit_action_round_ended(state, L[0]):
                 return
             pc = 7
         if pc == 7:
-            # spec: spec/twilight_struggle/turn.rules:148
+            # spec: spec/twilight_struggle/turn.rules:144
             p_check_vp_victory(state)
-            # spec: spec/twilight_struggle/turn.rules:149
+            # spec: spec/twilight_struggle/turn.rules:145
             expire(state, "end_of_action_round")
             state.frames.pop()
             return
 
 
 def s_extra_action_round(state, frame):
-    "procedure extra_action_round (spec/twilight_struggle/turn.rules:154)"
+    "procedure extra_action_round (spec/twilight_struggle/turn.rules:150)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:155
+            # spec: spec/twilight_struggle/turn.rules:151
             player = L[0]
             offered = []
             offered.append(0)
@@ -3822,7 +3813,7 @@ def s_extra_action_round(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/turn.rules:155:5",
+                "spec/twilight_struggle/turn.rules:151:5",
             )
             frame[1] = 1
             return
@@ -3835,7 +3826,7 @@ def s_extra_action_round(state, frame):
             else:
                 pc = 3
         if pc == 2:
-            # spec: spec/twilight_struggle/turn.rules:156
+            # spec: spec/twilight_struggle/turn.rules:152
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 2))
             return
@@ -3845,30 +3836,30 @@ def s_extra_action_round(state, frame):
 
 
 def s_turn_end(state, frame):
-    "phase turn_end (spec/twilight_struggle/turn.rules:163)"
+    "phase turn_end (spec/twilight_struggle/turn.rules:159)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/turn.rules:164
+            # spec: spec/twilight_struggle/turn.rules:160
             p_military_operations_check(state)
-            # spec: spec/twilight_struggle/turn.rules:165
+            # spec: spec/twilight_struggle/turn.rules:161
             frame[1] = 1
             state.frames.append(new_frame(24, [UNBOUND] * 4))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/turn.rules:166
+            # spec: spec/twilight_struggle/turn.rules:162
             if state.params["held_card_reveal"]:
                 p_held_card_check(state)
-            # spec: spec/twilight_struggle/turn.rules:168
+            # spec: spec/twilight_struggle/turn.rules:164
             state.vars[2] = True
-            # spec: spec/twilight_struggle/turn.rules:169
+            # spec: spec/twilight_struggle/turn.rules:165
             for L[0] in PLAYERS:
                 state.tracks[8 + L[0]] = 0
-            # spec: spec/twilight_struggle/turn.rules:170
+            # spec: spec/twilight_struggle/turn.rules:166
             emit_turn_ending(state)
-            # spec: spec/twilight_struggle/turn.rules:171
+            # spec: spec/twilight_struggle/turn.rules:167
             expire(state, "end_of_turn")
             state.frames.pop()
             return
@@ -3920,7 +3911,7 @@ def s_start(state, frame):
                     ),
                     "spec/twilight_struggle/setup.rules:59:9",
                 )
-            # spec: spec/twilight_struggle/setup.rules:61
+            # spec: spec/twilight_struggle/setup.rules:62
             p_final_scoring(state)
             state.frames.pop()
             return
@@ -4019,7 +4010,7 @@ def sev_socialist_governments(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:71
+            # spec: spec/twilight_struggle/cards.rules:72
             player = L[0]
             values = [
                 c_c
@@ -4038,15 +4029,15 @@ def sev_socialist_governments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:71:17",
+                "spec/twilight_struggle/cards.rules:72:17",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:74
-            state.counters[2][L[2]] = max(0, state.counters[2][L[2]] - 1)
             # spec: spec/twilight_struggle/cards.rules:75
+            state.counters[2][L[2]] = max(0, state.counters[2][L[2]] - 1)
+            # spec: spec/twilight_struggle/cards.rules:76
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             pc = 4
         if pc == 4:
@@ -4059,13 +4050,13 @@ def sev_socialist_governments(state, frame):
 
 
 def sev_blockade(state, frame):
-    "event of blockade (spec/twilight_struggle/cards.rules:99)"
+    "event of blockade (spec/twilight_struggle/cards.rules:100)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:100
+            # spec: spec/twilight_struggle/cards.rules:101
             player = 1
             offered = []
             if any(q_ops_value(state, 1, c_c) >= 3 for c_c in state.zones[3]):
@@ -4086,7 +4077,7 @@ def sev_blockade(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:100:9",
+                "spec/twilight_struggle/cards.rules:101:9",
             )
             frame[1] = 1
             return
@@ -4099,7 +4090,7 @@ def sev_blockade(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:103
+            # spec: spec/twilight_struggle/cards.rules:104
             player = 1
             values = [c_c for c_c in state.zones[3] if q_ops_value(state, 1, c_c) >= 3]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4110,23 +4101,23 @@ def sev_blockade(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:103:17",
+                "spec/twilight_struggle/cards.rules:104:17",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:105
+            # spec: spec/twilight_struggle/cards.rules:106
             log_line(
                 state,
                 " ".join(["Blockade: the USA discards", text_of(ENTITY_LABELS[L[2]])]),
-                "spec/twilight_struggle/cards.rules:105:17",
+                "spec/twilight_struggle/cards.rules:106:17",
             )
-            # spec: spec/twilight_struggle/cards.rules:106
+            # spec: spec/twilight_struggle/cards.rules:107
             move_card(state, L[2], 9)
             pc = 5
         if pc == 4:
-            # spec: spec/twilight_struggle/cards.rules:109
+            # spec: spec/twilight_struggle/cards.rules:110
             state.counters[2][E_west_germany] = 0
             pc = 5
         if pc == 5:
@@ -4135,23 +4126,23 @@ def sev_blockade(state, frame):
 
 
 def sev_comecon(state, frame):
-    "event of comecon (spec/twilight_struggle/cards.rules:137)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 139
+    "event of comecon (spec/twilight_struggle/cards.rules:136)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 138
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:138
+            # spec: spec/twilight_struggle/cards.rules:137
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/cards.rules:139
+            # spec: spec/twilight_struggle/cards.rules:138
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 5
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:139:9")
-            # spec: spec/twilight_struggle/cards.rules:140
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:138:9")
+            # spec: spec/twilight_struggle/cards.rules:139
             if any(
                 c_c in KS_country
                 and not d_controls(state, 1, c_c)
@@ -4333,13 +4324,13 @@ def sev_warsaw_pact_formed(state, frame):
 
 
 def sev_truman_doctrine(state, frame):
-    "event of truman_doctrine (spec/twilight_struggle/cards.rules:204)"
+    "event of truman_doctrine (spec/twilight_struggle/cards.rules:206)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:205
+            # spec: spec/twilight_struggle/cards.rules:207
             if any(
                 c_c in KS_country
                 and state.counters[1][c_c] > 0
@@ -4351,7 +4342,7 @@ def sev_truman_doctrine(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/cards.rules:207
+            # spec: spec/twilight_struggle/cards.rules:209
             player = L[0]
             values = [
                 c_c
@@ -4371,13 +4362,13 @@ def sev_truman_doctrine(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:207:13",
+                "spec/twilight_struggle/cards.rules:209:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:210
+            # spec: spec/twilight_struggle/cards.rules:213
             state.counters[1][L[2]] = 0
             pc = 3
         if pc == 3:
@@ -4386,13 +4377,13 @@ def sev_truman_doctrine(state, frame):
 
 
 def sev_olympic_games(state, frame):
-    "event of olympic_games (spec/twilight_struggle/cards.rules:221)"
+    "event of olympic_games (spec/twilight_struggle/cards.rules:224)"
     # L: 0 you, 1 this, 2 sponsor_total, 3 guest_total, 4 sponsor_die, 5 guest_die
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:222
+            # spec: spec/twilight_struggle/cards.rules:225
             player = opponent_of(L[0], 2)
             offered = []
             offered.append(0)
@@ -4409,7 +4400,7 @@ def sev_olympic_games(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:222:9",
+                "spec/twilight_struggle/cards.rules:225:9",
             )
             frame[1] = 1
             return
@@ -4422,22 +4413,22 @@ def sev_olympic_games(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:224
+            # spec: spec/twilight_struggle/cards.rules:227
             L[2] = 0
-            # spec: spec/twilight_struggle/cards.rules:225
+            # spec: spec/twilight_struggle/cards.rules:228
             L[3] = 0
-            # spec: spec/twilight_struggle/cards.rules:226
+            # spec: spec/twilight_struggle/cards.rules:229
             while L[2] == L[3]:
-                tick(state, "while", "spec/twilight_struggle/cards.rules:226:17")
-                # spec: spec/twilight_struggle/cards.rules:227
-                L[4] = roll(state, 6, "spec/twilight_struggle/cards.rules:227:21")
-                # spec: spec/twilight_struggle/cards.rules:228
-                L[5] = roll(state, 6, "spec/twilight_struggle/cards.rules:228:21")
-                # spec: spec/twilight_struggle/cards.rules:229
-                L[2] = L[4] + 2
+                tick(state, "while", "spec/twilight_struggle/cards.rules:229:17")
                 # spec: spec/twilight_struggle/cards.rules:230
+                L[4] = roll(state, 6, "spec/twilight_struggle/cards.rules:230:21")
+                # spec: spec/twilight_struggle/cards.rules:231
+                L[5] = roll(state, 6, "spec/twilight_struggle/cards.rules:231:21")
+                # spec: spec/twilight_struggle/cards.rules:232
+                L[2] = L[4] + 2
+                # spec: spec/twilight_struggle/cards.rules:233
                 L[3] = L[5]
-            # spec: spec/twilight_struggle/cards.rules:232
+            # spec: spec/twilight_struggle/cards.rules:235
             log_line(
                 state,
                 " ".join(
@@ -4450,20 +4441,20 @@ def sev_olympic_games(state, frame):
                         text_of(L[3]),
                     ]
                 ),
-                "spec/twilight_struggle/cards.rules:232:17",
+                "spec/twilight_struggle/cards.rules:235:17",
             )
-            # spec: spec/twilight_struggle/cards.rules:233
+            # spec: spec/twilight_struggle/cards.rules:237
             if L[2] > L[3]:
-                # spec: spec/twilight_struggle/cards.rules:234
+                # spec: spec/twilight_struggle/cards.rules:238
                 p_gain_vp(state, L[0], 2)
             else:
-                # spec: spec/twilight_struggle/cards.rules:236
+                # spec: spec/twilight_struggle/cards.rules:240
                 p_gain_vp(state, opponent_of(L[0], 2), 2)
             pc = 4
         if pc == 3:
-            # spec: spec/twilight_struggle/cards.rules:240
+            # spec: spec/twilight_struggle/cards.rules:244
             p_degrade_defcon(state, 1)
-            # spec: spec/twilight_struggle/cards.rules:241
+            # spec: spec/twilight_struggle/cards.rules:245
             state.frames.pop()
             state.frames.append(new_frame(6, [L[0], d_event_ops(state, L[0], L[1], 4)]))
             return
@@ -4473,13 +4464,13 @@ def sev_olympic_games(state, frame):
 
 
 def sev_independent_reds(state, frame):
-    "event of independent_reds (spec/twilight_struggle/cards.rules:258)"
+    "event of independent_reds (spec/twilight_struggle/cards.rules:262)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:259
+            # spec: spec/twilight_struggle/cards.rules:263
             if any(
                 d_independent_reds_country(state, c_c)
                 and state.counters[1][c_c] > state.counters[2][c_c]
@@ -4489,7 +4480,7 @@ def sev_independent_reds(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/cards.rules:260
+            # spec: spec/twilight_struggle/cards.rules:265
             player = L[0]
             values = [
                 c_c
@@ -4507,13 +4498,13 @@ def sev_independent_reds(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:260:13",
+                "spec/twilight_struggle/cards.rules:265:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:263
+            # spec: spec/twilight_struggle/cards.rules:268
             state.counters[2][L[2]] = max(0, state.counters[1][L[2]])
             pc = 3
         if pc == 3:
@@ -4522,23 +4513,23 @@ def sev_independent_reds(state, frame):
 
 
 def sev_marshall_plan(state, frame):
-    "event of marshall_plan (spec/twilight_struggle/cards.rules:270)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 272
+    "event of marshall_plan (spec/twilight_struggle/cards.rules:275)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 277
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:271
+            # spec: spec/twilight_struggle/cards.rules:276
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/cards.rules:272
+            # spec: spec/twilight_struggle/cards.rules:277
             L[3] = 7
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 5
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:272:9")
-            # spec: spec/twilight_struggle/cards.rules:273
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:277:9")
+            # spec: spec/twilight_struggle/cards.rules:278
             if any(
                 c_c in KS_country
                 and not d_controls(state, 0, c_c)
@@ -4549,7 +4540,7 @@ def sev_marshall_plan(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:274
+            # spec: spec/twilight_struggle/cards.rules:280
             player = L[0]
             values = [
                 c_c
@@ -4568,15 +4559,15 @@ def sev_marshall_plan(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:274:17",
+                "spec/twilight_struggle/cards.rules:280:17",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:277
+            # spec: spec/twilight_struggle/cards.rules:283
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
-            # spec: spec/twilight_struggle/cards.rules:278
+            # spec: spec/twilight_struggle/cards.rules:284
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             pc = 4
         if pc == 4:
@@ -4584,20 +4575,20 @@ def sev_marshall_plan(state, frame):
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/cards.rules:281
+            # spec: spec/twilight_struggle/cards.rules:287
             activate(state, 1, [], None)
             state.frames.pop()
             return
 
 
 def sev_indo_pakistani_war(state, frame):
-    "event of indo_pakistani_war (spec/twilight_struggle/cards.rules:288)"
+    "event of indo_pakistani_war (spec/twilight_struggle/cards.rules:294)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:289
+            # spec: spec/twilight_struggle/cards.rules:295
             player = L[0]
             values = [
                 c_target
@@ -4612,56 +4603,56 @@ def sev_indo_pakistani_war(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:289:9",
+                "spec/twilight_struggle/cards.rules:295:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:291
+            # spec: spec/twilight_struggle/cards.rules:297
             p_war(state, L[0], L[2], 4, 2, 2, False)
             state.frames.pop()
             return
 
 
 def sev_cia_created(state, frame):
-    "event of cia_created (spec/twilight_struggle/cards.rules:306)"
+    "event of cia_created (spec/twilight_struggle/cards.rules:312)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:307
+            # spec: spec/twilight_struggle/cards.rules:313
             state.revealed[2] = True
-            # spec: spec/twilight_struggle/cards.rules:308
+            # spec: spec/twilight_struggle/cards.rules:314
             frame[1] = 1
             state.frames.append(new_frame(6, [1, d_event_ops(state, 1, L[1], 1)]))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/cards.rules:309
+            # spec: spec/twilight_struggle/cards.rules:315
             state.revealed[2] = False
             state.frames.pop()
             return
 
 
 def sev_suez_crisis(state, frame):
-    "event of suez_crisis (spec/twilight_struggle/cards.rules:323)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 325
+    "event of suez_crisis (spec/twilight_struggle/cards.rules:330)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 332
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:324
+            # spec: spec/twilight_struggle/cards.rules:331
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/cards.rules:325
+            # spec: spec/twilight_struggle/cards.rules:332
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 5
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:325:9")
-            # spec: spec/twilight_struggle/cards.rules:326
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:332:9")
+            # spec: spec/twilight_struggle/cards.rules:333
             if any(
                 d_suez_country(state, c_c)
                 and state.counters[2][c_c] > 0
@@ -4672,7 +4663,7 @@ def sev_suez_crisis(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:327
+            # spec: spec/twilight_struggle/cards.rules:335
             player = L[0]
             values = [
                 c_c
@@ -4691,15 +4682,15 @@ def sev_suez_crisis(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:327:17",
+                "spec/twilight_struggle/cards.rules:335:17",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:329
+            # spec: spec/twilight_struggle/cards.rules:338
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] - 1)
-            # spec: spec/twilight_struggle/cards.rules:330
+            # spec: spec/twilight_struggle/cards.rules:339
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             pc = 4
         if pc == 4:
@@ -4712,25 +4703,25 @@ def sev_suez_crisis(state, frame):
 
 
 def sev_east_european_unrest(state, frame):
-    "event of east_european_unrest (spec/twilight_struggle/cards.rules:339)"
-    # L: 0 you, 1 this, 2 amount, 3 c, 4 rounds left of the repeat at line 342
+    "event of east_european_unrest (spec/twilight_struggle/cards.rules:348)"
+    # L: 0 you, 1 this, 2 amount, 3 c, 4 rounds left of the repeat at line 351
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:340
+            # spec: spec/twilight_struggle/cards.rules:349
             L[2] = 2 if state.tracks[2] >= 8 else 1
-            # spec: spec/twilight_struggle/cards.rules:341
+            # spec: spec/twilight_struggle/cards.rules:350
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/cards.rules:342
+            # spec: spec/twilight_struggle/cards.rules:351
             L[4] = 3
             pc = 1
         if pc == 1:
             if L[4] <= 0:
                 pc = 5
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:342:9")
-            # spec: spec/twilight_struggle/cards.rules:343
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:351:9")
+            # spec: spec/twilight_struggle/cards.rules:352
             if any(
                 c_c in KS_country
                 and state.counters[1][c_c] > 0
@@ -4741,7 +4732,7 @@ def sev_east_european_unrest(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:344
+            # spec: spec/twilight_struggle/cards.rules:354
             player = L[0]
             values = [
                 c_c
@@ -4760,15 +4751,15 @@ def sev_east_european_unrest(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:344:17",
+                "spec/twilight_struggle/cards.rules:354:17",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:347
+            # spec: spec/twilight_struggle/cards.rules:357
             state.counters[1][L[3]] = max(0, state.counters[1][L[3]] - L[2])
-            # spec: spec/twilight_struggle/cards.rules:348
+            # spec: spec/twilight_struggle/cards.rules:358
             state.counters[0][L[3]] = max(0, state.counters[0][L[3]] + 1)
             pc = 4
         if pc == 4:
@@ -4781,23 +4772,23 @@ def sev_east_european_unrest(state, frame):
 
 
 def sev_decolonization(state, frame):
-    "event of decolonization (spec/twilight_struggle/cards.rules:356)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 358
+    "event of decolonization (spec/twilight_struggle/cards.rules:366)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 368
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:357
+            # spec: spec/twilight_struggle/cards.rules:367
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/cards.rules:358
+            # spec: spec/twilight_struggle/cards.rules:368
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/cards.rules:358:9")
-            # spec: spec/twilight_struggle/cards.rules:359
+            tick(state, "repeat", "spec/twilight_struggle/cards.rules:368:9")
+            # spec: spec/twilight_struggle/cards.rules:369
             player = L[0]
             values = [
                 c_c
@@ -4815,15 +4806,15 @@ def sev_decolonization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:359:13",
+                "spec/twilight_struggle/cards.rules:369:13",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:362
+            # spec: spec/twilight_struggle/cards.rules:372
             state.counters[1][L[2]] = max(0, state.counters[1][L[2]] + 1)
-            # spec: spec/twilight_struggle/cards.rules:363
+            # spec: spec/twilight_struggle/cards.rules:373
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             L[3] = L[3] - 1
             pc = 1
@@ -4834,13 +4825,13 @@ def sev_decolonization(state, frame):
 
 
 def sev_un_intervention(state, frame):
-    "event of un_intervention (spec/twilight_struggle/cards.rules:381)"
+    "event of un_intervention (spec/twilight_struggle/cards.rules:391)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:382
+            # spec: spec/twilight_struggle/cards.rules:392
             player = L[0]
             values = [
                 c_c
@@ -4855,13 +4846,13 @@ def sev_un_intervention(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:382:9",
+                "spec/twilight_struggle/cards.rules:392:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:384
+            # spec: spec/twilight_struggle/cards.rules:394
             log_line(
                 state,
                 " ".join(
@@ -4872,18 +4863,18 @@ def sev_un_intervention(state, frame):
                         "with UN Intervention: its event is cancelled",
                     ]
                 ),
-                "spec/twilight_struggle/cards.rules:384:9",
+                "spec/twilight_struggle/cards.rules:394:9",
             )
-            # spec: spec/twilight_struggle/cards.rules:385
+            # spec: spec/twilight_struggle/cards.rules:395
             move_card(state, L[2], 8)
-            # spec: spec/twilight_struggle/cards.rules:386
+            # spec: spec/twilight_struggle/cards.rules:396
             emit_card_played(state, L[0], L[2])
-            # spec: spec/twilight_struggle/cards.rules:387
+            # spec: spec/twilight_struggle/cards.rules:397
             frame[1] = 2
             state.frames.append(new_frame(3, [L[0], L[2]]))
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:388
+            # spec: spec/twilight_struggle/cards.rules:398
             if state.location[L[2]] == 8:
                 move_card(state, L[2], 9)
             state.frames.pop()
@@ -4891,24 +4882,24 @@ def sev_un_intervention(state, frame):
 
 
 def sev_de_stalinization(state, frame):
-    "event of de_stalinization (spec/twilight_struggle/cards.rules:395)"
+    "event of de_stalinization (spec/twilight_struggle/cards.rules:405)"
     # L: 0 you, 1 this, 2 moved, 3 source, 4 dest
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/cards.rules:396
+            # spec: spec/twilight_struggle/cards.rules:406
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/cards.rules:397
+            # spec: spec/twilight_struggle/cards.rules:407
             L[2] = 0
-            # spec: spec/twilight_struggle/cards.rules:398
+            # spec: spec/twilight_struggle/cards.rules:408
             pc = 1
         if pc == 1:
             if not (L[2] < 4 and any(state.counters[1][c_c] > 0 for c_c in K_country)):
                 pc = 7
                 continue
-            tick(state, "while", "spec/twilight_struggle/cards.rules:398:9")
-            # spec: spec/twilight_struggle/cards.rules:399
+            tick(state, "while", "spec/twilight_struggle/cards.rules:408:9")
+            # spec: spec/twilight_struggle/cards.rules:409
             player = L[0]
             offered = []
             offered.append(0)
@@ -4923,7 +4914,7 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/cards.rules:399:13",
+                "spec/twilight_struggle/cards.rules:409:13",
             )
             frame[1] = 2
             return
@@ -4936,7 +4927,7 @@ def sev_de_stalinization(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/cards.rules:401
+            # spec: spec/twilight_struggle/cards.rules:411
             player = L[0]
             values = [
                 c_source for c_source in K_country if state.counters[1][c_source] > 0
@@ -4949,15 +4940,15 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:401:21",
+                "spec/twilight_struggle/cards.rules:411:21",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:403
+            # spec: spec/twilight_struggle/cards.rules:413
             state.counters[1][L[3]] = max(0, state.counters[1][L[3]] - 1)
-            # spec: spec/twilight_struggle/cards.rules:404
+            # spec: spec/twilight_struggle/cards.rules:414
             player = L[0]
             values = [
                 c_dest
@@ -4972,22 +4963,22 @@ def sev_de_stalinization(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/cards.rules:404:21",
+                "spec/twilight_struggle/cards.rules:414:21",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/cards.rules:406
+            # spec: spec/twilight_struggle/cards.rules:417
             state.counters[1][L[4]] = max(0, state.counters[1][L[4]] + 1)
-            # spec: spec/twilight_struggle/cards.rules:407
+            # spec: spec/twilight_struggle/cards.rules:418
             state.counters[0][L[4]] = max(0, state.counters[0][L[4]] + 1)
-            # spec: spec/twilight_struggle/cards.rules:408
+            # spec: spec/twilight_struggle/cards.rules:419
             L[2] = L[2] + 1
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/cards.rules:411
+            # spec: spec/twilight_struggle/cards.rules:421
             L[2] = 4
             pc = 1
             continue
@@ -5024,30 +5015,30 @@ def sev_brush_war(state, frame):
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:40
+            # spec: spec/twilight_struggle/events_mid.rules:41
             p_war(state, L[0], L[2], 3, 1, 3, False)
             state.frames.pop()
             return
 
 
 def sev_salt_negotiations(state, frame):
-    "event of salt_negotiations (spec/twilight_struggle/events_mid.rules:188)"
+    "event of salt_negotiations (spec/twilight_struggle/events_mid.rules:185)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:189
+            # spec: spec/twilight_struggle/events_mid.rules:186
             p_improve_defcon(state, 2)
-            # spec: spec/twilight_struggle/events_mid.rules:190
+            # spec: spec/twilight_struggle/events_mid.rules:187
             activate(state, 21, [], "end_of_turn")
-            # spec: spec/twilight_struggle/events_mid.rules:191
+            # spec: spec/twilight_struggle/events_mid.rules:188
             if any(not A_scoring[c_c] for c_c in state.zones[9]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:192
+            # spec: spec/twilight_struggle/events_mid.rules:189
             player = L[0]
             offered = []
             offered.append(0)
@@ -5064,7 +5055,7 @@ def sev_salt_negotiations(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:192:9",
+                "spec/twilight_struggle/events_mid.rules:189:9",
             )
             frame[1] = 2
             return
@@ -5077,7 +5068,7 @@ def sev_salt_negotiations(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:194
+            # spec: spec/twilight_struggle/events_mid.rules:191
             player = L[0]
             values = [c_c for c_c in state.zones[9] if not A_scoring[c_c]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5088,15 +5079,15 @@ def sev_salt_negotiations(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:194:17",
+                "spec/twilight_struggle/events_mid.rules:191:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:195
+            # spec: spec/twilight_struggle/events_mid.rules:192
             move_card(state, L[2], 2 + L[0])
-            # spec: spec/twilight_struggle/events_mid.rules:196
+            # spec: spec/twilight_struggle/events_mid.rules:193
             log_line(
                 state,
                 " ".join(
@@ -5107,7 +5098,7 @@ def sev_salt_negotiations(state, frame):
                         "from the discards",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:196:17",
+                "spec/twilight_struggle/events_mid.rules:193:17",
             )
             pc = 5
         if pc == 5:
@@ -5116,21 +5107,21 @@ def sev_salt_negotiations(state, frame):
 
 
 def sev_summit(state, frame):
-    "event of summit (spec/twilight_struggle/events_mid.rules:219)"
+    "event of summit (spec/twilight_struggle/events_mid.rules:216)"
     # L: 0 you, 1 this, 2 own_die, 3 their_die, 4 own_total, 5 their_total
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:220
-            L[2] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:220:5")
-            # spec: spec/twilight_struggle/events_mid.rules:221
-            L[3] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:221:5")
-            # spec: spec/twilight_struggle/events_mid.rules:222
+            # spec: spec/twilight_struggle/events_mid.rules:217
+            L[2] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:217:5")
+            # spec: spec/twilight_struggle/events_mid.rules:218
+            L[3] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:218:5")
+            # spec: spec/twilight_struggle/events_mid.rules:219
             L[4] = L[2] + d_summit_bonus(state, L[0])
-            # spec: spec/twilight_struggle/events_mid.rules:223
+            # spec: spec/twilight_struggle/events_mid.rules:220
             L[5] = L[3] + d_summit_bonus(state, opponent_of(L[0], 2))
-            # spec: spec/twilight_struggle/events_mid.rules:224
+            # spec: spec/twilight_struggle/events_mid.rules:221
             log_line(
                 state,
                 " ".join(
@@ -5142,9 +5133,9 @@ def sev_summit(state, frame):
                         text_of(L[5]),
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:224:5",
+                "spec/twilight_struggle/events_mid.rules:221:5",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:225
+            # spec: spec/twilight_struggle/events_mid.rules:222
             if L[4] > L[5]:
                 pc = 1
             elif L[5] > L[4]:
@@ -5152,12 +5143,12 @@ def sev_summit(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:226
+            # spec: spec/twilight_struggle/events_mid.rules:223
             state.frames.pop()
             state.frames.append(new_frame(15, [L[0]]))
             return
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:228
+            # spec: spec/twilight_struggle/events_mid.rules:225
             state.frames.pop()
             state.frames.append(new_frame(15, [opponent_of(L[0], 2)]))
             return
@@ -5167,13 +5158,13 @@ def sev_summit(state, frame):
 
 
 def sev_how_i_learned_to_stop_worrying(state, frame):
-    "event of how_i_learned_to_stop_worrying (spec/twilight_struggle/events_mid.rules:245)"
+    "event of how_i_learned_to_stop_worrying (spec/twilight_struggle/events_mid.rules:242)"
     # L: 0 you, 1 this, 2 level
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:246
+            # spec: spec/twilight_struggle/events_mid.rules:243
             player = L[0]
             values = list(range(1, 6))
             ids, labels = option_names(values)
@@ -5184,28 +5175,28 @@ def sev_how_i_learned_to_stop_worrying(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:246:5",
+                "spec/twilight_struggle/events_mid.rules:243:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:247
+            # spec: spec/twilight_struggle/events_mid.rules:244
             p_set_defcon_to(state, L[2])
-            # spec: spec/twilight_struggle/events_mid.rules:248
+            # spec: spec/twilight_struggle/events_mid.rules:245
             p_add_milops(state, L[0], 5)
             state.frames.pop()
             return
 
 
 def sev_junta(state, frame):
-    "event of junta (spec/twilight_struggle/events_mid.rules:258)"
+    "event of junta (spec/twilight_struggle/events_mid.rules:255)"
     # L: 0 you, 1 this, 2 target, 3 ops, 4 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:259
+            # spec: spec/twilight_struggle/events_mid.rules:256
             player = L[0]
             values = [
                 c_target
@@ -5220,17 +5211,17 @@ def sev_junta(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:259:5",
+                "spec/twilight_struggle/events_mid.rules:256:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:260
+            # spec: spec/twilight_struggle/events_mid.rules:257
             state.counters[1 + L[0]][L[2]] = max(0, state.counters[1 + L[0]][L[2]] + 2)
-            # spec: spec/twilight_struggle/events_mid.rules:261
+            # spec: spec/twilight_struggle/events_mid.rules:258
             L[3] = d_event_ops(state, L[0], L[1], A_ops[L[1]])
-            # spec: spec/twilight_struggle/events_mid.rules:262
+            # spec: spec/twilight_struggle/events_mid.rules:259
             player = L[0]
             offered = []
             if any(
@@ -5262,7 +5253,7 @@ def sev_junta(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:262:5",
+                "spec/twilight_struggle/events_mid.rules:259:5",
             )
             frame[1] = 2
             return
@@ -5277,7 +5268,7 @@ def sev_junta(state, frame):
             else:
                 pc = 6
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:265
+            # spec: spec/twilight_struggle/events_mid.rules:262
             player = L[0]
             values = [
                 c_c
@@ -5295,18 +5286,18 @@ def sev_junta(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:265:13",
+                "spec/twilight_struggle/events_mid.rules:262:13",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:267
+            # spec: spec/twilight_struggle/events_mid.rules:264
             state.frames.pop()
             state.frames.append(new_frame(22, [L[0], L[4], L[3], True] + [UNBOUND] * 3))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:271
+            # spec: spec/twilight_struggle/events_mid.rules:268
             state.frames.pop()
             state.frames.append(new_frame(16, [L[0], L[3]] + [UNBOUND] * 2))
             return
@@ -5316,26 +5307,26 @@ def sev_junta(state, frame):
 
 
 def sev_missile_envy(state, frame):
-    "event of missile_envy (spec/twilight_struggle/events_mid.rules:322)"
+    "event of missile_envy (spec/twilight_struggle/events_mid.rules:320)"
     # L: 0 you, 1 this, 2 them, 3 best, 4 c, 5 taken
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:323
+            # spec: spec/twilight_struggle/events_mid.rules:321
             L[2] = opponent_of(L[0], 2)
-            # spec: spec/twilight_struggle/events_mid.rules:324
+            # spec: spec/twilight_struggle/events_mid.rules:322
             if len(state.zones[2 + L[2]]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:325
+            # spec: spec/twilight_struggle/events_mid.rules:323
             L[3] = 0
-            # spec: spec/twilight_struggle/events_mid.rules:326
+            # spec: spec/twilight_struggle/events_mid.rules:324
             for L[4] in list(state.zones[2 + L[2]]):
                 L[3] = max(L[3], A_ops[L[4]])
-            # spec: spec/twilight_struggle/events_mid.rules:327
+            # spec: spec/twilight_struggle/events_mid.rules:325
             player = L[2]
             values = [
                 c_taken for c_taken in state.zones[2 + L[2]] if A_ops[c_taken] == L[3]
@@ -5348,18 +5339,18 @@ def sev_missile_envy(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:327:9",
+                "spec/twilight_struggle/events_mid.rules:325:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:328
+            # spec: spec/twilight_struggle/events_mid.rules:326
             move_card(state, L[1], 2 + L[2])
-            # spec: spec/twilight_struggle/events_mid.rules:329
+            # spec: spec/twilight_struggle/events_mid.rules:327
             if not is_active(state, 22, [L[2]]):
                 activate(state, 22, [L[2]], None)
-            # spec: spec/twilight_struggle/events_mid.rules:330
+            # spec: spec/twilight_struggle/events_mid.rules:328
             log_line(
                 state,
                 " ".join(
@@ -5370,9 +5361,9 @@ def sev_missile_envy(state, frame):
                         "with Missile Envy",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:330:9",
+                "spec/twilight_struggle/events_mid.rules:328:9",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:331
+            # spec: spec/twilight_struggle/events_mid.rules:329
             state.frames.pop()
             state.frames.append(new_frame(17, [L[0], L[5]]))
             return
@@ -5382,13 +5373,13 @@ def sev_missile_envy(state, frame):
 
 
 def sev_south_african_unrest(state, frame):
-    "event of south_african_unrest (spec/twilight_struggle/events_mid.rules:422)"
+    "event of south_african_unrest (spec/twilight_struggle/events_mid.rules:420)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:423
+            # spec: spec/twilight_struggle/events_mid.rules:421
             player = 0
             offered = []
             offered.append(0)
@@ -5408,7 +5399,7 @@ def sev_south_african_unrest(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:423:5",
+                "spec/twilight_struggle/events_mid.rules:421:5",
             )
             frame[1] = 1
             return
@@ -5421,17 +5412,17 @@ def sev_south_african_unrest(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:425
+            # spec: spec/twilight_struggle/events_mid.rules:422
             state.counters[1][E_south_africa] = max(
                 0, state.counters[1][E_south_africa] + 2
             )
             pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:428
+            # spec: spec/twilight_struggle/events_mid.rules:424
             state.counters[1][E_south_africa] = max(
                 0, state.counters[1][E_south_africa] + 1
             )
-            # spec: spec/twilight_struggle/events_mid.rules:429
+            # spec: spec/twilight_struggle/events_mid.rules:425
             player = 0
             values = [c_c for c_c in K_country if c_c in ADJS[E_south_africa]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5442,13 +5433,13 @@ def sev_south_african_unrest(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:429:13",
+                "spec/twilight_struggle/events_mid.rules:425:13",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:430
+            # spec: spec/twilight_struggle/events_mid.rules:426
             state.counters[1][L[2]] = max(0, state.counters[1][L[2]] + 2)
             pc = 5
         if pc == 5:
@@ -5457,21 +5448,21 @@ def sev_south_african_unrest(state, frame):
 
 
 def sev_muslim_revolution(state, frame):
-    "event of muslim_revolution (spec/twilight_struggle/events_mid.rules:465)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 466
+    "event of muslim_revolution (spec/twilight_struggle/events_mid.rules:460)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 461
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:466
+            # spec: spec/twilight_struggle/events_mid.rules:461
             L[3] = 2
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 5
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:466:5")
-            # spec: spec/twilight_struggle/events_mid.rules:467
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:461:5")
+            # spec: spec/twilight_struggle/events_mid.rules:462
             if any(
                 d_muslim_revolution_country(state, c_c) and state.counters[2][c_c] > 0
                 for c_c in K_country
@@ -5480,7 +5471,7 @@ def sev_muslim_revolution(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:468
+            # spec: spec/twilight_struggle/events_mid.rules:463
             player = L[0]
             values = [
                 c_c
@@ -5498,13 +5489,13 @@ def sev_muslim_revolution(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:468:13",
+                "spec/twilight_struggle/events_mid.rules:463:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:470
+            # spec: spec/twilight_struggle/events_mid.rules:465
             state.counters[2][L[2]] = 0
             pc = 4
         if pc == 4:
@@ -5517,12 +5508,12 @@ def sev_muslim_revolution(state, frame):
 
 
 def sev_abm_treaty(state, frame):
-    "event of abm_treaty (spec/twilight_struggle/events_mid.rules:479)"
+    "event of abm_treaty (spec/twilight_struggle/events_mid.rules:474)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:480
+    # spec: spec/twilight_struggle/events_mid.rules:475
     p_improve_defcon(state, 1)
-    # spec: spec/twilight_struggle/events_mid.rules:481
+    # spec: spec/twilight_struggle/events_mid.rules:476
     state.frames.pop()
     state.frames.append(
         new_frame(5, [L[0], d_event_ops(state, L[0], L[1], A_ops[L[1]])])
@@ -5531,22 +5522,22 @@ def sev_abm_treaty(state, frame):
 
 
 def sev_lone_gunman(state, frame):
-    "event of lone_gunman (spec/twilight_struggle/events_mid.rules:557)"
+    "event of lone_gunman (spec/twilight_struggle/events_mid.rules:548)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:558
+            # spec: spec/twilight_struggle/events_mid.rules:549
             state.revealed[3] = True
-            # spec: spec/twilight_struggle/events_mid.rules:559
+            # spec: spec/twilight_struggle/events_mid.rules:550
             frame[1] = 1
             state.frames.append(
                 new_frame(6, [0, d_event_ops(state, 0, L[1], A_ops[L[1]])])
             )
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:560
+            # spec: spec/twilight_struggle/events_mid.rules:551
             if not is_active(state, 14, None):
                 state.revealed[3] = False
             state.frames.pop()
@@ -5554,23 +5545,23 @@ def sev_lone_gunman(state, frame):
 
 
 def sev_colonial_rear_guards(state, frame):
-    "event of colonial_rear_guards (spec/twilight_struggle/events_mid.rules:565)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 567
+    "event of colonial_rear_guards (spec/twilight_struggle/events_mid.rules:556)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 558
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:566
+            # spec: spec/twilight_struggle/events_mid.rules:557
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/events_mid.rules:567
+            # spec: spec/twilight_struggle/events_mid.rules:558
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:567:5")
-            # spec: spec/twilight_struggle/events_mid.rules:568
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:558:5")
+            # spec: spec/twilight_struggle/events_mid.rules:559
             player = 1
             values = [
                 c_c
@@ -5588,15 +5579,15 @@ def sev_colonial_rear_guards(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:568:9",
+                "spec/twilight_struggle/events_mid.rules:559:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:570
+            # spec: spec/twilight_struggle/events_mid.rules:561
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
-            # spec: spec/twilight_struggle/events_mid.rules:571
+            # spec: spec/twilight_struggle/events_mid.rules:562
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             L[3] = L[3] - 1
             pc = 1
@@ -5607,21 +5598,21 @@ def sev_colonial_rear_guards(state, frame):
 
 
 def sev_puppet_governments(state, frame):
-    "event of puppet_governments (spec/twilight_struggle/events_mid.rules:599)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 600
+    "event of puppet_governments (spec/twilight_struggle/events_mid.rules:590)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 591
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:600
+            # spec: spec/twilight_struggle/events_mid.rules:591
             L[3] = 3
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 7
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:600:5")
-            # spec: spec/twilight_struggle/events_mid.rules:601
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:591:5")
+            # spec: spec/twilight_struggle/events_mid.rules:592
             player = 1
             offered = []
             if any(d_empty_country(state, c_c) for c_c in K_country):
@@ -5639,7 +5630,7 @@ def sev_puppet_governments(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:601:9",
+                "spec/twilight_struggle/events_mid.rules:592:9",
             )
             frame[1] = 2
             return
@@ -5652,7 +5643,7 @@ def sev_puppet_governments(state, frame):
             else:
                 pc = 6
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:603
+            # spec: spec/twilight_struggle/events_mid.rules:595
             player = 1
             values = [c_c for c_c in K_country if d_empty_country(state, c_c)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5663,17 +5654,17 @@ def sev_puppet_governments(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:603:17",
+                "spec/twilight_struggle/events_mid.rules:595:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:604
+            # spec: spec/twilight_struggle/events_mid.rules:596
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
             pc = 6
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:606
+            # spec: spec/twilight_struggle/events_mid.rules:598
             pc = 7
             continue
             pc = 6
@@ -5687,25 +5678,25 @@ def sev_puppet_governments(state, frame):
 
 
 def sev_grain_sales_to_soviets(state, frame):
-    "event of grain_sales_to_soviets (spec/twilight_struggle/events_mid.rules:620)"
+    "event of grain_sales_to_soviets (spec/twilight_struggle/events_mid.rules:612)"
     # L: 0 you, 1 this, 2 own_ops, 3 taken
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:621
+            # spec: spec/twilight_struggle/events_mid.rules:613
             L[2] = True
-            # spec: spec/twilight_struggle/events_mid.rules:622
+            # spec: spec/twilight_struggle/events_mid.rules:614
             if len(state.zones[2]) > 0:
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:623
+            # spec: spec/twilight_struggle/events_mid.rules:615
             p_move_random_card(state, 0, "@8")
-            # spec: spec/twilight_struggle/events_mid.rules:624
+            # spec: spec/twilight_struggle/events_mid.rules:616
             L[3] = top_card(state, 8)
-            # spec: spec/twilight_struggle/events_mid.rules:625
+            # spec: spec/twilight_struggle/events_mid.rules:617
             player = 1
             offered = []
             offered.append(0)
@@ -5722,7 +5713,7 @@ def sev_grain_sales_to_soviets(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:625:9",
+                "spec/twilight_struggle/events_mid.rules:617:9",
             )
             frame[1] = 2
             return
@@ -5735,9 +5726,9 @@ def sev_grain_sales_to_soviets(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:627
+            # spec: spec/twilight_struggle/events_mid.rules:619
             L[2] = False
-            # spec: spec/twilight_struggle/events_mid.rules:628
+            # spec: spec/twilight_struggle/events_mid.rules:620
             log_line(
                 state,
                 " ".join(
@@ -5748,34 +5739,33 @@ def sev_grain_sales_to_soviets(state, frame):
                                 ENTITY_LABELS,
                                 L[3],
                                 "label",
-                                "spec/twilight_struggle/events_mid.rules:628:34",
+                                "spec/twilight_struggle/events_mid.rules:620:34",
                             )
                         ),
                         "taken from the USSR",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:628:17",
+                "spec/twilight_struggle/events_mid.rules:620:17",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:629
+            # spec: spec/twilight_struggle/events_mid.rules:621
             frame[1] = 5
             state.frames.append(new_frame(1, [1, L[3]] + [UNBOUND] * 2))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/events_mid.rules:632
+            # spec: spec/twilight_struggle/events_mid.rules:624
             move_card(
                 state,
-                some_card(L[3], "spec/twilight_struggle/events_mid.rules:632:17"),
+                some_card(L[3], "spec/twilight_struggle/events_mid.rules:624:17"),
                 2,
             )
             pc = 5
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:636
+            # spec: spec/twilight_struggle/events_mid.rules:628
             if L[2]:
                 pc = 6
             else:
                 pc = 7
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:637
             state.frames.pop()
             state.frames.append(
                 new_frame(6, [1, d_event_ops(state, 1, L[1], A_ops[L[1]])])
@@ -5787,21 +5777,21 @@ def sev_grain_sales_to_soviets(state, frame):
 
 
 def sev_oas_founded(state, frame):
-    "event of oas_founded (spec/twilight_struggle/events_mid.rules:664)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 665
+    "event of oas_founded (spec/twilight_struggle/events_mid.rules:654)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 655
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:665
+            # spec: spec/twilight_struggle/events_mid.rules:655
             L[3] = 2
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:665:5")
-            # spec: spec/twilight_struggle/events_mid.rules:666
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:655:5")
+            # spec: spec/twilight_struggle/events_mid.rules:656
             player = 1
             values = [c_c for c_c in K_country if d_in_latin_america(state, c_c)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5812,13 +5802,13 @@ def sev_oas_founded(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:666:9",
+                "spec/twilight_struggle/events_mid.rules:656:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:667
+            # spec: spec/twilight_struggle/events_mid.rules:657
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
             L[3] = L[3] - 1
             pc = 1
@@ -5829,29 +5819,29 @@ def sev_oas_founded(state, frame):
 
 
 def sev_the_voice_of_america(state, frame):
-    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:724)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 726
+    "event of the_voice_of_america (spec/twilight_struggle/events_mid.rules:714)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 716
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:725
+            # spec: spec/twilight_struggle/events_mid.rules:715
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/events_mid.rules:726
+            # spec: spec/twilight_struggle/events_mid.rules:716
             L[3] = 4
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 5
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:726:5")
-            # spec: spec/twilight_struggle/events_mid.rules:727
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:716:5")
+            # spec: spec/twilight_struggle/events_mid.rules:717
             if any(d_voice_of_america_target(state, c_c) for c_c in K_country):
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:728
+            # spec: spec/twilight_struggle/events_mid.rules:718
             player = 1
             values = [c_c for c_c in K_country if d_voice_of_america_target(state, c_c)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5862,15 +5852,15 @@ def sev_the_voice_of_america(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:728:13",
+                "spec/twilight_struggle/events_mid.rules:718:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:730
+            # spec: spec/twilight_struggle/events_mid.rules:720
             state.counters[1][L[2]] = max(0, state.counters[1][L[2]] - 1)
-            # spec: spec/twilight_struggle/events_mid.rules:731
+            # spec: spec/twilight_struggle/events_mid.rules:721
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             pc = 4
         if pc == 4:
@@ -5883,23 +5873,23 @@ def sev_the_voice_of_america(state, frame):
 
 
 def sev_liberation_theology(state, frame):
-    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:738)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 740
+    "event of liberation_theology (spec/twilight_struggle/events_mid.rules:728)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 730
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:739
+            # spec: spec/twilight_struggle/events_mid.rules:729
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/events_mid.rules:740
+            # spec: spec/twilight_struggle/events_mid.rules:730
             L[3] = 3
             pc = 1
         if pc == 1:
             if L[3] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:740:5")
-            # spec: spec/twilight_struggle/events_mid.rules:741
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:730:5")
+            # spec: spec/twilight_struggle/events_mid.rules:731
             player = 0
             values = [
                 c_c
@@ -5914,15 +5904,15 @@ def sev_liberation_theology(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:741:9",
+                "spec/twilight_struggle/events_mid.rules:731:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:743
+            # spec: spec/twilight_struggle/events_mid.rules:733
             state.counters[1][L[2]] = max(0, state.counters[1][L[2]] + 1)
-            # spec: spec/twilight_struggle/events_mid.rules:744
+            # spec: spec/twilight_struggle/events_mid.rules:734
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             L[3] = L[3] - 1
             pc = 1
@@ -5933,13 +5923,13 @@ def sev_liberation_theology(state, frame):
 
 
 def sev_ussuri_river_skirmish(state, frame):
-    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:750)"
-    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 755
+    "event of ussuri_river_skirmish (spec/twilight_struggle/events_mid.rules:740)"
+    # L: 0 you, 1 this, 2 c, 3 rounds left of the repeat at line 745
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:751
+            # spec: spec/twilight_struggle/events_mid.rules:741
             if state.location[E_china_card] == 4:
                 pc = 1
             elif state.location[E_china_card] == 5:
@@ -5947,21 +5937,21 @@ def sev_ussuri_river_skirmish(state, frame):
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:752
+            # spec: spec/twilight_struggle/events_mid.rules:742
             p_pass_china_card(state, 1, True)
             pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:754
+            # spec: spec/twilight_struggle/events_mid.rules:744
             state.counters[0][:] = [0] * 205
-            # spec: spec/twilight_struggle/events_mid.rules:755
+            # spec: spec/twilight_struggle/events_mid.rules:745
             L[3] = 4
             pc = 3
         if pc == 3:
             if L[3] <= 0:
                 pc = 5
                 continue
-            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:755:9")
-            # spec: spec/twilight_struggle/events_mid.rules:756
+            tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:745:9")
+            # spec: spec/twilight_struggle/events_mid.rules:746
             player = 1
             values = [
                 c_c
@@ -5976,15 +5966,15 @@ def sev_ussuri_river_skirmish(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:756:13",
+                "spec/twilight_struggle/events_mid.rules:746:13",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:758
+            # spec: spec/twilight_struggle/events_mid.rules:748
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
-            # spec: spec/twilight_struggle/events_mid.rules:759
+            # spec: spec/twilight_struggle/events_mid.rules:749
             state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
             L[3] = L[3] - 1
             pc = 3
@@ -5995,22 +5985,22 @@ def sev_ussuri_river_skirmish(state, frame):
 
 
 def sev_ask_not_what_your_country_can_do_for_you(state, frame):
-    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:768)"
+    "event of ask_not_what_your_country_can_do_for_you (spec/twilight_struggle/events_mid.rules:758)"
     # L: 0 you, 1 this, 2 discarded, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:769
+            # spec: spec/twilight_struggle/events_mid.rules:759
             L[2] = 0
-            # spec: spec/twilight_struggle/events_mid.rules:770
+            # spec: spec/twilight_struggle/events_mid.rules:760
             pc = 1
         if pc == 1:
             if not len(state.zones[3]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:770:5")
-            # spec: spec/twilight_struggle/events_mid.rules:771
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:760:5")
+            # spec: spec/twilight_struggle/events_mid.rules:761
             player = 1
             offered = []
             offered.append(0)
@@ -6027,7 +6017,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:771:9",
+                "spec/twilight_struggle/events_mid.rules:761:9",
             )
             frame[1] = 2
             return
@@ -6040,7 +6030,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:773
+            # spec: spec/twilight_struggle/events_mid.rules:763
             player = 1
             values = list(state.zones[3])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -6051,53 +6041,53 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:773:17",
+                "spec/twilight_struggle/events_mid.rules:763:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:774
+            # spec: spec/twilight_struggle/events_mid.rules:764
             move_card(state, L[3], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:775
+            # spec: spec/twilight_struggle/events_mid.rules:765
             L[2] = L[2] + 1
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:777
+            # spec: spec/twilight_struggle/events_mid.rules:767
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:780
+            # spec: spec/twilight_struggle/events_mid.rules:770
             log_line(
                 state,
                 " ".join(["USA discards", text_of(L[2]), "cards and draws as many"]),
-                "spec/twilight_struggle/events_mid.rules:780:5",
+                "spec/twilight_struggle/events_mid.rules:770:5",
             )
-            # spec: spec/twilight_struggle/events_mid.rules:781
+            # spec: spec/twilight_struggle/events_mid.rules:771
             for _ in range(L[2]):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:781:5")
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:771:5")
                 p_draw_card(state, 1)
             state.frames.pop()
             return
 
 
 def sev_star_wars(state, frame):
-    "event of star_wars (spec/twilight_struggle/events_late.rules:136)"
+    "event of star_wars (spec/twilight_struggle/events_late.rules:128)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:137
+            # spec: spec/twilight_struggle/events_late.rules:129
             if any(not A_scoring[c_c] for c_c in state.zones[9]):
                 pc = 1
             else:
                 pc = 4
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:138
+            # spec: spec/twilight_struggle/events_late.rules:130
             player = 1
             values = [c_c for c_c in state.zones[9] if not A_scoring[c_c]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -6108,15 +6098,15 @@ def sev_star_wars(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:138:9",
+                "spec/twilight_struggle/events_late.rules:130:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:139
+            # spec: spec/twilight_struggle/events_late.rules:131
             move_card(state, L[2], 8)
-            # spec: spec/twilight_struggle/events_late.rules:140
+            # spec: spec/twilight_struggle/events_late.rules:132
             log_line(
                 state,
                 " ".join(
@@ -6126,14 +6116,14 @@ def sev_star_wars(state, frame):
                         "from the discard pile",
                     ]
                 ),
-                "spec/twilight_struggle/events_late.rules:140:9",
+                "spec/twilight_struggle/events_late.rules:132:9",
             )
-            # spec: spec/twilight_struggle/events_late.rules:141
+            # spec: spec/twilight_struggle/events_late.rules:133
             frame[1] = 3
             state.frames.append(new_frame(4, [L[2], d_event_owner(state, L[2], 1)]))
             return
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:142
+            # spec: spec/twilight_struggle/events_late.rules:134
             p_put_away_played_card(state, 1, L[2])
             pc = 4
         if pc == 4:
@@ -6142,55 +6132,54 @@ def sev_star_wars(state, frame):
 
 
 def sev_the_reformer(state, frame):
-    "event of the_reformer (spec/twilight_struggle/events_late.rules:170)"
+    "event of the_reformer (spec/twilight_struggle/events_late.rules:160)"
     # L: 0 you, 1 this, 2 amount
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:171
+            # spec: spec/twilight_struggle/events_late.rules:161
             L[2] = 6 if state.tracks[1] < 0 else 4
-            # spec: spec/twilight_struggle/events_late.rules:172
+            # spec: spec/twilight_struggle/events_late.rules:162
             frame[1] = 1
             state.frames.append(new_frame(7, [0, L[2], 2, E_europe] + [UNBOUND] * 2))
             return
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:173
+            # spec: spec/twilight_struggle/events_late.rules:163
             activate(state, 11, [], None)
             state.frames.pop()
             return
 
 
 def sev_marine_barracks_bombing(state, frame):
-    "event of marine_barracks_bombing (spec/twilight_struggle/events_late.rules:181)"
+    "event of marine_barracks_bombing (spec/twilight_struggle/events_late.rules:171)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:182
+    # spec: spec/twilight_struggle/events_late.rules:172
     state.counters[2][E_lebanon] = 0
-    # spec: spec/twilight_struggle/events_late.rules:183
+    # spec: spec/twilight_struggle/events_late.rules:173
     state.frames.pop()
     state.frames.append(new_frame(8, [0, 1, 2, 2, E_middle_east] + [UNBOUND] * 2))
     return
 
 
 def sev_soviets_shoot_down_kal_007(state, frame):
-    "event of soviets_shoot_down_kal_007 (spec/twilight_struggle/events_late.rules:191)"
+    "event of soviets_shoot_down_kal_007 (spec/twilight_struggle/events_late.rules:181)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:192
+            # spec: spec/twilight_struggle/events_late.rules:182
             p_degrade_defcon(state, 1)
-            # spec: spec/twilight_struggle/events_late.rules:193
+            # spec: spec/twilight_struggle/events_late.rules:183
             p_gain_vp(state, 1, 2)
-            # spec: spec/twilight_struggle/events_late.rules:194
+            # spec: spec/twilight_struggle/events_late.rules:184
             if d_controls(state, 1, E_south_korea):
                 pc = 1
             else:
                 pc = 2
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:195
             state.frames.pop()
             state.frames.append(new_frame(9, [1, L[1]] + [UNBOUND] * 1))
             return
@@ -6200,23 +6189,22 @@ def sev_soviets_shoot_down_kal_007(state, frame):
 
 
 def sev_glasnost(state, frame):
-    "event of glasnost (spec/twilight_struggle/events_late.rules:201)"
+    "event of glasnost (spec/twilight_struggle/events_late.rules:189)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:202
+            # spec: spec/twilight_struggle/events_late.rules:190
             p_improve_defcon(state, 1)
-            # spec: spec/twilight_struggle/events_late.rules:203
+            # spec: spec/twilight_struggle/events_late.rules:191
             p_gain_vp(state, 0, 2)
-            # spec: spec/twilight_struggle/events_late.rules:204
+            # spec: spec/twilight_struggle/events_late.rules:192
             if is_active(state, 11, None):
                 pc = 1
             else:
                 pc = 2
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:205
             state.frames.pop()
             state.frames.append(new_frame(9, [0, L[1]] + [UNBOUND] * 1))
             return
@@ -6226,15 +6214,15 @@ def sev_glasnost(state, frame):
 
 
 def sev_ortega_elected_in_nicaragua(state, frame):
-    "event of ortega_elected_in_nicaragua (spec/twilight_struggle/events_late.rules:216)"
+    "event of ortega_elected_in_nicaragua (spec/twilight_struggle/events_late.rules:202)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:217
+            # spec: spec/twilight_struggle/events_late.rules:203
             state.counters[2][E_nicaragua] = 0
-            # spec: spec/twilight_struggle/events_late.rules:218
+            # spec: spec/twilight_struggle/events_late.rules:204
             if any(
                 c_c in KS_country and state.counters[2][c_c] > 0
                 for c_c in ADJ[E_nicaragua]
@@ -6243,7 +6231,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:219
+            # spec: spec/twilight_struggle/events_late.rules:205
             player = 0
             offered = []
             offered.append(0)
@@ -6258,7 +6246,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:219:9",
+                "spec/twilight_struggle/events_late.rules:205:9",
             )
             frame[1] = 2
             return
@@ -6271,7 +6259,7 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:221
+            # spec: spec/twilight_struggle/events_late.rules:207
             player = 0
             values = [
                 c_target
@@ -6286,13 +6274,13 @@ def sev_ortega_elected_in_nicaragua(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:221:17",
+                "spec/twilight_struggle/events_late.rules:207:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:224
+            # spec: spec/twilight_struggle/events_late.rules:210
             state.frames.pop()
             state.frames.append(
                 new_frame(
@@ -6308,13 +6296,13 @@ def sev_ortega_elected_in_nicaragua(state, frame):
 
 
 def sev_chernobyl(state, frame):
-    "event of chernobyl (spec/twilight_struggle/events_late.rules:264)"
+    "event of chernobyl (spec/twilight_struggle/events_late.rules:246)"
     # L: 0 you, 1 this, 2 r
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:265
+            # spec: spec/twilight_struggle/events_late.rules:247
             player = 1
             values = [c_r for c_r in K_region if d_is_main_region(state, c_r)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -6325,26 +6313,26 @@ def sev_chernobyl(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:265:5",
+                "spec/twilight_struggle/events_late.rules:247:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:266
+            # spec: spec/twilight_struggle/events_late.rules:248
             activate(state, 13, [L[2]], "end_of_turn")
             state.frames.pop()
             return
 
 
 def sev_latin_american_debt_crisis(state, frame):
-    "event of latin_american_debt_crisis (spec/twilight_struggle/events_late.rules:275)"
+    "event of latin_american_debt_crisis (spec/twilight_struggle/events_late.rules:257)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:276
+            # spec: spec/twilight_struggle/events_late.rules:258
             player = 1
             offered = []
             if any(q_ops_value(state, 1, c_c) >= 3 for c_c in state.zones[3]):
@@ -6365,7 +6353,7 @@ def sev_latin_american_debt_crisis(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:276:5",
+                "spec/twilight_struggle/events_late.rules:258:5",
             )
             frame[1] = 1
             return
@@ -6378,7 +6366,7 @@ def sev_latin_american_debt_crisis(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:279
+            # spec: spec/twilight_struggle/events_late.rules:261
             player = 1
             values = [c_c for c_c in state.zones[3] if q_ops_value(state, 1, c_c) >= 3]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -6389,17 +6377,17 @@ def sev_latin_american_debt_crisis(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:279:13",
+                "spec/twilight_struggle/events_late.rules:261:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:280
+            # spec: spec/twilight_struggle/events_late.rules:262
             move_card(state, L[2], 9)
             pc = 5
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:283
+            # spec: spec/twilight_struggle/events_late.rules:265
             state.frames.pop()
             state.frames.append(new_frame(10, [0, 2, E_south_america] + [UNBOUND] * 2))
             return
@@ -6409,19 +6397,19 @@ def sev_latin_american_debt_crisis(state, frame):
 
 
 def sev_tear_down_this_wall(state, frame):
-    "event of tear_down_this_wall (spec/twilight_struggle/events_late.rules:318)"
+    "event of tear_down_this_wall (spec/twilight_struggle/events_late.rules:301)"
     # L: 0 you, 1 this, 2 points, 3 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:319
+            # spec: spec/twilight_struggle/events_late.rules:302
             state.counters[2][E_east_germany] = max(
                 0, state.counters[2][E_east_germany] + 3
             )
-            # spec: spec/twilight_struggle/events_late.rules:320
+            # spec: spec/twilight_struggle/events_late.rules:303
             L[2] = d_event_ops(state, 1, L[1], A_ops[L[1]])
-            # spec: spec/twilight_struggle/events_late.rules:321
+            # spec: spec/twilight_struggle/events_late.rules:304
             player = 1
             offered = []
             if any(
@@ -6449,7 +6437,7 @@ def sev_tear_down_this_wall(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:321:5",
+                "spec/twilight_struggle/events_late.rules:304:5",
             )
             frame[1] = 1
             return
@@ -6464,7 +6452,7 @@ def sev_tear_down_this_wall(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:324
+            # spec: spec/twilight_struggle/events_late.rules:307
             player = 1
             values = [
                 c_target
@@ -6479,18 +6467,18 @@ def sev_tear_down_this_wall(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:324:13",
+                "spec/twilight_struggle/events_late.rules:307:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:326
+            # spec: spec/twilight_struggle/events_late.rules:309
             state.frames.pop()
             state.frames.append(new_frame(22, [1, L[3], L[2], True] + [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:330
+            # spec: spec/twilight_struggle/events_late.rules:313
             state.frames.pop()
             state.frames.append(new_frame(11, [1, L[2], E_europe] + [UNBOUND] * 2))
             return
@@ -6500,23 +6488,23 @@ def sev_tear_down_this_wall(state, frame):
 
 
 def sev_aldrich_ames_remix(state, frame):
-    "event of aldrich_ames_remix (spec/twilight_struggle/events_late.rules:366)"
+    "event of aldrich_ames_remix (spec/twilight_struggle/events_late.rules:347)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:367
+            # spec: spec/twilight_struggle/events_late.rules:348
             state.revealed[3] = True
-            # spec: spec/twilight_struggle/events_late.rules:368
+            # spec: spec/twilight_struggle/events_late.rules:349
             activate(state, 14, [], "end_of_turn")
-            # spec: spec/twilight_struggle/events_late.rules:369
+            # spec: spec/twilight_struggle/events_late.rules:350
             if len(state.zones[3]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:370
+            # spec: spec/twilight_struggle/events_late.rules:351
             player = 0
             values = list(state.zones[3])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -6527,13 +6515,13 @@ def sev_aldrich_ames_remix(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:370:9",
+                "spec/twilight_struggle/events_late.rules:351:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:371
+            # spec: spec/twilight_struggle/events_late.rules:352
             move_card(state, L[2], 9)
             pc = 3
         if pc == 3:
@@ -6542,25 +6530,25 @@ def sev_aldrich_ames_remix(state, frame):
 
 
 def sev_pershing_ii_deployed(state, frame):
-    "event of pershing_ii_deployed (spec/twilight_struggle/events_late.rules:379)"
+    "event of pershing_ii_deployed (spec/twilight_struggle/events_late.rules:360)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:380
+    # spec: spec/twilight_struggle/events_late.rules:361
     p_gain_vp(state, 0, 1)
-    # spec: spec/twilight_struggle/events_late.rules:381
+    # spec: spec/twilight_struggle/events_late.rules:362
     state.frames.pop()
     state.frames.append(new_frame(8, [0, 1, 3, 1, E_western_europe] + [UNBOUND] * 2))
     return
 
 
 def sev_wargames(state, frame):
-    "event of wargames (spec/twilight_struggle/events_late.rules:390)"
+    "event of wargames (spec/twilight_struggle/events_late.rules:371)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:391
+            # spec: spec/twilight_struggle/events_late.rules:372
             player = L[0]
             offered = []
             offered.append(0)
@@ -6577,16 +6565,16 @@ def sev_wargames(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:391:5",
+                "spec/twilight_struggle/events_late.rules:372:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/twilight_struggle/events_late.rules:393
+                # spec: spec/twilight_struggle/events_late.rules:374
                 p_gain_vp(state, opponent_of(L[0], 2), 6)
-                # spec: spec/twilight_struggle/events_late.rules:394
+                # spec: spec/twilight_struggle/events_late.rules:375
                 log_line(
                     state,
                     " ".join(
@@ -6596,32 +6584,32 @@ def sev_wargames(state, frame):
                             "ends the game",
                         ]
                     ),
-                    "spec/twilight_struggle/events_late.rules:394:13",
+                    "spec/twilight_struggle/events_late.rules:375:13",
                 )
-                # spec: spec/twilight_struggle/events_late.rules:395
+                # spec: spec/twilight_struggle/events_late.rules:376
                 if state.tracks[1] > 0:
-                    # spec: spec/twilight_struggle/events_late.rules:396
+                    # spec: spec/twilight_struggle/events_late.rules:377
                     end_game(
                         state,
                         1,
                         "Wargames ended the game with the USA ahead",
-                        "spec/twilight_struggle/events_late.rules:396:17",
+                        "spec/twilight_struggle/events_late.rules:377:17",
                     )
                 elif state.tracks[1] < 0:
-                    # spec: spec/twilight_struggle/events_late.rules:398
+                    # spec: spec/twilight_struggle/events_late.rules:379
                     end_game(
                         state,
                         0,
                         "Wargames ended the game with the USSR ahead",
-                        "spec/twilight_struggle/events_late.rules:398:17",
+                        "spec/twilight_struggle/events_late.rules:379:17",
                     )
                 else:
-                    # spec: spec/twilight_struggle/events_late.rules:400
+                    # spec: spec/twilight_struggle/events_late.rules:381
                     end_game(
                         state,
                         None,
                         "Wargames ended the game at 0 VP: a draw",
-                        "spec/twilight_struggle/events_late.rules:400:17",
+                        "spec/twilight_struggle/events_late.rules:381:17",
                     )
             elif k == 1:
                 pass
@@ -6630,13 +6618,13 @@ def sev_wargames(state, frame):
 
 
 def sev_iran_iraq_war(state, frame):
-    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:421)"
+    "event of iran_iraq_war (spec/twilight_struggle/events_late.rules:402)"
     # L: 0 you, 1 this, 2 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:422
+            # spec: spec/twilight_struggle/events_late.rules:403
             player = L[0]
             values = [
                 c_target
@@ -6651,28 +6639,27 @@ def sev_iran_iraq_war(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:422:5",
+                "spec/twilight_struggle/events_late.rules:403:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:423
+            # spec: spec/twilight_struggle/events_late.rules:404
             p_war(state, L[0], L[2], 4, 2, 2, False)
             state.frames.pop()
             return
 
 
 def sev_the_cambridge_five(state, frame):
-    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:463)"
+    "event of the_cambridge_five (spec/twilight_struggle/events_late.rules:444)"
     # L: 0 you, 1 this, 2 s, 3 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:464
+            # spec: spec/twilight_struggle/events_late.rules:445
             for L[2] in [c_s for c_s in state.zones[3] if A_scoring[c_s]]:
-                # spec: spec/twilight_struggle/events_late.rules:465
                 log_line(
                     state,
                     " ".join(
@@ -6681,15 +6668,15 @@ def sev_the_cambridge_five(state, frame):
                             text_of(ENTITY_LABELS[L[2]]),
                         ]
                     ),
-                    "spec/twilight_struggle/events_late.rules:465:9",
+                    "spec/twilight_struggle/events_late.rules:445:42",
                 )
-            # spec: spec/twilight_struggle/events_late.rules:467
+            # spec: spec/twilight_struggle/events_late.rules:446
             if any(A_scoring[c_s] for c_s in state.zones[3]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:468
+            # spec: spec/twilight_struggle/events_late.rules:447
             player = 0
             offered = []
             offered.append(0)
@@ -6706,7 +6693,7 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_late.rules:468:9",
+                "spec/twilight_struggle/events_late.rules:447:9",
             )
             frame[1] = 2
             return
@@ -6719,7 +6706,7 @@ def sev_the_cambridge_five(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/twilight_struggle/events_late.rules:470
+            # spec: spec/twilight_struggle/events_late.rules:449
             player = 0
             values = [
                 c_c
@@ -6731,7 +6718,7 @@ def sev_the_cambridge_five(state, frame):
                         c_c,
                         d_scoring_region_of(state, c_s),
                         REGION_SETS,
-                        "spec/twilight_struggle/events_late.rules:471:66",
+                        "spec/twilight_struggle/events_late.rules:450:66",
                     )
                     for c_s in state.zones[3]
                 )
@@ -6744,13 +6731,13 @@ def sev_the_cambridge_five(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:470:17",
+                "spec/twilight_struggle/events_late.rules:449:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:473
+            # spec: spec/twilight_struggle/events_late.rules:452
             state.counters[1][L[3]] = max(0, state.counters[1][L[3]] + 1)
             pc = 5
         if pc == 5:
@@ -6759,25 +6746,25 @@ def sev_the_cambridge_five(state, frame):
 
 
 def sev_special_relationship(state, frame):
-    "event of special_relationship (spec/twilight_struggle/events_late.rules:486)"
+    "event of special_relationship (spec/twilight_struggle/events_late.rules:465)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_late.rules:487
+            # spec: spec/twilight_struggle/events_late.rules:466
             if d_controls(state, 1, E_uk):
                 pc = 1
             else:
                 pc = 6
         if pc == 1:
-            # spec: spec/twilight_struggle/events_late.rules:488
+            # spec: spec/twilight_struggle/events_late.rules:467
             if is_active(state, 5, None):
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/twilight_struggle/events_late.rules:489
+            # spec: spec/twilight_struggle/events_late.rules:468
             player = 1
             values = [c_c for c_c in K_country if c_c in RS_western_europe]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -6788,19 +6775,19 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:489:13",
+                "spec/twilight_struggle/events_late.rules:468:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:490
+            # spec: spec/twilight_struggle/events_late.rules:469
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 2)
-            # spec: spec/twilight_struggle/events_late.rules:491
+            # spec: spec/twilight_struggle/events_late.rules:470
             p_gain_vp(state, 1, 2)
             pc = 6
         if pc == 4:
-            # spec: spec/twilight_struggle/events_late.rules:493
+            # spec: spec/twilight_struggle/events_late.rules:472
             player = 1
             values = [c_c for c_c in K_country if c_c in ADJS[E_uk]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -6811,13 +6798,13 @@ def sev_special_relationship(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_late.rules:493:13",
+                "spec/twilight_struggle/events_late.rules:472:13",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_late.rules:494
+            # spec: spec/twilight_struggle/events_late.rules:473
             state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
             pc = 6
         if pc == 6:
@@ -6826,21 +6813,21 @@ def sev_special_relationship(state, frame):
 
 
 def sev_che(state, frame):
-    "event of che (spec/twilight_struggle/events_mid.rules:810)"
+    "event of che (spec/twilight_struggle/events_mid.rules:801)"
     # L: 0 you, 1 this, 2 ops, 3 first, 4 before, 5 second
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:811
+            # spec: spec/twilight_struggle/events_mid.rules:802
             L[2] = d_event_ops(state, 0, L[1], A_ops[L[1]])
-            # spec: spec/twilight_struggle/events_mid.rules:812
+            # spec: spec/twilight_struggle/events_mid.rules:803
             if any(d_che_target(state, c_c) for c_c in K_country):
                 pc = 1
             else:
                 pc = 10
         if pc == 1:
-            # spec: spec/twilight_struggle/events_mid.rules:813
+            # spec: spec/twilight_struggle/events_mid.rules:804
             player = 0
             offered = []
             offered.append(0)
@@ -6860,7 +6847,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:813:9",
+                "spec/twilight_struggle/events_mid.rules:804:9",
             )
             frame[1] = 2
             return
@@ -6873,7 +6860,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:815
+            # spec: spec/twilight_struggle/events_mid.rules:806
             player = 0
             values = [c_first for c_first in K_country if d_che_target(state, c_first)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -6884,20 +6871,20 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:815:17",
+                "spec/twilight_struggle/events_mid.rules:806:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[3] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:816
+            # spec: spec/twilight_struggle/events_mid.rules:807
             L[4] = state.counters[2][L[3]]
-            # spec: spec/twilight_struggle/events_mid.rules:817
+            # spec: spec/twilight_struggle/events_mid.rules:808
             frame[1] = 5
             state.frames.append(new_frame(22, [0, L[3], L[2], False] + [UNBOUND] * 3))
             return
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:818
+            # spec: spec/twilight_struggle/events_mid.rules:809
             if state.counters[2][L[3]] < L[4] and any(
                 d_che_target(state, c_c) and c_c != L[3] for c_c in K_country
             ):
@@ -6905,7 +6892,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:819
+            # spec: spec/twilight_struggle/events_mid.rules:811
             player = 0
             offered = []
             offered.append(0)
@@ -6920,7 +6907,7 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:819:21",
+                "spec/twilight_struggle/events_mid.rules:811:21",
             )
             frame[1] = 7
             return
@@ -6933,7 +6920,7 @@ def sev_che(state, frame):
             else:
                 pc = 10
         if pc == 8:
-            # spec: spec/twilight_struggle/events_mid.rules:821
+            # spec: spec/twilight_struggle/events_mid.rules:813
             player = 0
             values = [
                 c_second
@@ -6948,13 +6935,13 @@ def sev_che(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:821:29",
+                "spec/twilight_struggle/events_mid.rules:813:29",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[5] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:823
+            # spec: spec/twilight_struggle/events_mid.rules:816
             state.frames.pop()
             state.frames.append(new_frame(22, [0, L[5], L[2], False] + [UNBOUND] * 3))
             return
@@ -6964,33 +6951,32 @@ def sev_che(state, frame):
 
 
 def sev_our_man_in_tehran(state, frame):
-    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:841)"
+    "event of our_man_in_tehran (spec/twilight_struggle/events_mid.rules:834)"
     # L: 0 you, 1 this, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/events_mid.rules:842
+            # spec: spec/twilight_struggle/events_mid.rules:835
             for _ in range(5):
-                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:842:5")
-                # spec: spec/twilight_struggle/events_mid.rules:843
+                tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:835:5")
                 if len(state.zones[1]) > 0:
                     move_card(
                         state,
                         some_card(
                             top_card(state, 1),
-                            "spec/twilight_struggle/events_mid.rules:843:29",
+                            "spec/twilight_struggle/events_mid.rules:835:36",
                         ),
                         13,
                     )
-            # spec: spec/twilight_struggle/events_mid.rules:845
+            # spec: spec/twilight_struggle/events_mid.rules:836
             pc = 1
         if pc == 1:
             if not len(state.zones[13]) > 0:
                 pc = 6
                 continue
-            tick(state, "while", "spec/twilight_struggle/events_mid.rules:845:5")
-            # spec: spec/twilight_struggle/events_mid.rules:846
+            tick(state, "while", "spec/twilight_struggle/events_mid.rules:836:5")
+            # spec: spec/twilight_struggle/events_mid.rules:837
             player = 1
             offered = []
             offered.append(0)
@@ -7007,7 +6993,7 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/twilight_struggle/events_mid.rules:846:9",
+                "spec/twilight_struggle/events_mid.rules:837:9",
             )
             frame[1] = 2
             return
@@ -7020,7 +7006,7 @@ def sev_our_man_in_tehran(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/twilight_struggle/events_mid.rules:848
+            # spec: spec/twilight_struggle/events_mid.rules:839
             player = 1
             values = list(state.zones[13])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -7031,15 +7017,15 @@ def sev_our_man_in_tehran(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/events_mid.rules:848:17",
+                "spec/twilight_struggle/events_mid.rules:839:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/twilight_struggle/events_mid.rules:849
+            # spec: spec/twilight_struggle/events_mid.rules:840
             move_card(state, L[2], 9)
-            # spec: spec/twilight_struggle/events_mid.rules:850
+            # spec: spec/twilight_struggle/events_mid.rules:841
             log_line(
                 state,
                 " ".join(
@@ -7049,48 +7035,48 @@ def sev_our_man_in_tehran(state, frame):
                         "(Our Man in Tehran)",
                     ]
                 ),
-                "spec/twilight_struggle/events_mid.rules:850:17",
+                "spec/twilight_struggle/events_mid.rules:841:17",
             )
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/twilight_struggle/events_mid.rules:852
+            # spec: spec/twilight_struggle/events_mid.rules:843
             pc = 6
             continue
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/twilight_struggle/events_mid.rules:855
+            # spec: spec/twilight_struggle/events_mid.rules:846
             for card in list(state.zones[13]):
                 move_card(state, card, 1)
-            # spec: spec/twilight_struggle/events_mid.rules:856
+            # spec: spec/twilight_struggle/events_mid.rules:847
             shuffle(state, 1)
             state.frames.pop()
             return
 
 
 def st_norad_in_effect_1(state, frame):
-    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:511)"
+    "on action_round_ended of norad_in_effect (spec/twilight_struggle/events_late.rules:490)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/twilight_struggle/events_late.rules:511
+    # spec: spec/twilight_struggle/events_late.rules:490
     state.frames.pop()
     state.frames.append(new_frame(12, [UNBOUND] * 1))
     return
 
 
 def st_cuban_missile_crisis_in_effect_0(state, frame):
-    "on action_round_started of cuban_missile_crisis_in_effect (spec/twilight_struggle/events_mid.rules:76)"
+    "on action_round_started of cuban_missile_crisis_in_effect (spec/twilight_struggle/events_mid.rules:77)"
     # L: 0 target, 1 p
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:77
+    # spec: spec/twilight_struggle/events_mid.rules:78
     state.frames.pop()
     state.frames.append(new_frame(13, [L[0]]))
     return
 
 
 def st_cuban_missile_crisis_in_effect_1(state, frame):
-    "on coup_announced of cuban_missile_crisis_in_effect (spec/twilight_struggle/events_mid.rules:79)"
+    "on coup_announced of cuban_missile_crisis_in_effect (spec/twilight_struggle/events_mid.rules:80)"
     # L: 0 target, 1 p, 2 c
     L = frame[2]
     # spec: spec/twilight_struggle/events_mid.rules:80
@@ -7100,20 +7086,20 @@ def st_cuban_missile_crisis_in_effect_1(state, frame):
 
 
 def st_quagmire_in_effect_0(state, frame):
-    "on action_round_replaced of quagmire_in_effect (spec/twilight_struggle/events_mid.rules:138)"
+    "on action_round_replaced of quagmire_in_effect (spec/twilight_struggle/events_mid.rules:135)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:138
+    # spec: spec/twilight_struggle/events_mid.rules:135
     state.frames.pop()
     state.frames.append(new_frame(14, [1] + [UNBOUND] * 6))
     return
 
 
 def st_bear_trap_in_effect_0(state, frame):
-    "on action_round_replaced of bear_trap_in_effect (spec/twilight_struggle/events_mid.rules:143)"
+    "on action_round_replaced of bear_trap_in_effect (spec/twilight_struggle/events_mid.rules:140)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/twilight_struggle/events_mid.rules:143
+    # spec: spec/twilight_struggle/events_mid.rules:140
     state.frames.pop()
     state.frames.append(new_frame(14, [0] + [UNBOUND] * 6))
     return

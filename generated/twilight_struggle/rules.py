@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: ff2b3d1daad7d350
+# Spec hash: 2c561b05b7ec3285
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -27,8 +27,8 @@
 #     twilight_struggle/tests/inside_other_plays.rules
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source 30f9921add979fff9700 output d75e4406a0b8288c1480
+# Tests hash: c7505b9f40b041f4
+# Fingerprint: source 0284b5254eb9390077af output 0b83fd85256f6ee40d5c
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -193,13 +193,13 @@ def d_has_playable_card(state, v_p):
 
 def d_scoring_cards_held(state, v_p):
     "define scoring_cards_held"
-    # spec: spec/twilight_struggle/card_play.rules:24
+    # spec: spec/twilight_struggle/card_play.rules:23
     return len([c_c for c_c in state.zones[2 + v_p] if A_scoring[c_c]])
 
 
 def d_may_play_now(state, v_p, v_c, v_rounds_left):
     "define may_play_now"
-    # spec: spec/twilight_struggle/card_play.rules:26
+    # spec: spec/twilight_struggle/card_play.rules:25
     return bool(
         d_held_playable(state, v_p, v_c)
         and (
@@ -207,7 +207,7 @@ def d_may_play_now(state, v_p, v_c, v_rounds_left):
                 A_scoring,
                 v_c,
                 "scoring",
-                "spec/twilight_struggle/card_play.rules:27:30",
+                "spec/twilight_struggle/card_play.rules:26:30",
             )
             or d_scoring_cards_held(state, v_p) < v_rounds_left
         )
@@ -216,27 +216,27 @@ def d_may_play_now(state, v_p, v_c, v_rounds_left):
 
 def d_action_rounds_left(state, v_p):
     "define action_rounds_left"
-    # spec: spec/twilight_struggle/card_play.rules:30
+    # spec: spec/twilight_struggle/card_play.rules:29
     return q_action_rounds_for(state, v_p) - state.tracks[3] + 1
 
 
 def d_scoring_card_due(state, v_p):
     "define scoring_card_due"
-    # spec: spec/twilight_struggle/card_play.rules:34
+    # spec: spec/twilight_struggle/card_play.rules:33
     return d_scoring_cards_held(state, v_p) >= d_action_rounds_left(state, v_p)
 
 
 def d_event_owner(state, v_c, v_p):
     "define event_owner"
-    # spec: spec/twilight_struggle/card_play.rules:37
+    # spec: spec/twilight_struggle/card_play.rules:36
     return (
         0
-        if attr_of(A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:38:8")
+        if attr_of(A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:37:8")
         == 0
         else (
             1
             if attr_of(
-                A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:38:41"
+                A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:37:41"
             )
             == 1
             else v_p
@@ -246,17 +246,17 @@ def d_event_owner(state, v_c, v_p):
 
 def d_may_play_as_event(state, v_p, v_c):
     "define may_play_as_event"
-    # spec: spec/twilight_struggle/card_play.rules:44
+    # spec: spec/twilight_struggle/card_play.rules:43
     return (
         v_c != E_china_card
         and not attr_of(
-            A_scoring, v_c, "scoring", "spec/twilight_struggle/card_play.rules:45:29"
+            A_scoring, v_c, "scoring", "spec/twilight_struggle/card_play.rules:44:29"
         )
         and (
-            attr_of(A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:46:10")
+            attr_of(A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:44:44")
             == v_p
             or attr_of(
-                A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:46:25"
+                A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:44:59"
             )
             == None
         )
@@ -272,25 +272,25 @@ def d_controls(state, v_p, v_c):
     ) and state.counters[1 + v_p][v_c] - state.counters[1 + opponent_of(v_p, 2)][
         v_c
     ] >= attr_of(
-        A_stability, v_c, "stability", "spec/twilight_struggle/control.rules:9:56"
+        A_stability, v_c, "stability", "spec/twilight_struggle/control.rules:8:87"
     )
 
 
 def d_side_name(state, v_p):
     "define side_name"
-    # spec: spec/twilight_struggle/control.rules:12
+    # spec: spec/twilight_struggle/control.rules:11
     return "USA" if v_p == 1 else "USSR"
 
 
 def d_adjacent_to_superpower_of(state, v_p, v_c):
     "define adjacent_to_superpower_of"
-    # spec: spec/twilight_struggle/control.rules:17
+    # spec: spec/twilight_struggle/control.rules:16
     return any(A_owner[c_s] == v_p and c_s in ADJS[v_c] for c_s in K_superpower)
 
 
 def d_adjacent_controlled(state, v_p, v_c):
     "define adjacent_controlled"
-    # spec: spec/twilight_struggle/control.rules:20
+    # spec: spec/twilight_struggle/control.rules:19
     return len(
         [c_x for c_x in ADJ[v_c] if c_x in KS_country and d_controls(state, v_p, c_x)]
     )
@@ -298,18 +298,18 @@ def d_adjacent_controlled(state, v_p, v_c):
 
 def d_is_scoring_battleground(state, v_c):
     "define is_scoring_battleground"
-    # spec: spec/twilight_struggle/control.rules:31
+    # spec: spec/twilight_struggle/control.rules:30
     return q_scoring_battleground(state, v_c) >= 1
 
 
 def d_countries_controlled(state, v_p, v_r):
     "define countries_controlled"
-    # spec: spec/twilight_struggle/control.rules:41
+    # spec: spec/twilight_struggle/control.rules:40
     return len(
         [
             c_c
             for c_c in collection_of(
-                state, v_r, REGION_MEMBERS, "spec/twilight_struggle/control.rules:42:35"
+                state, v_r, REGION_MEMBERS, "spec/twilight_struggle/control.rules:41:35"
             )
             if c_c in KS_country and d_controls(state, v_p, c_c)
         ]
@@ -318,7 +318,7 @@ def d_countries_controlled(state, v_p, v_r):
 
 def d_battlegrounds_controlled(state, v_p, v_r):
     "define battlegrounds_controlled"
-    # spec: spec/twilight_struggle/control.rules:44
+    # spec: spec/twilight_struggle/control.rules:43
     return max(
         0,
         len(
@@ -328,7 +328,7 @@ def d_battlegrounds_controlled(state, v_p, v_r):
                     state,
                     v_r,
                     REGION_MEMBERS,
-                    "spec/twilight_struggle/control.rules:45:42",
+                    "spec/twilight_struggle/control.rules:45:39",
                 )
                 if c_c in KS_country
                 and d_is_scoring_battleground(state, c_c)
@@ -390,7 +390,7 @@ def d_has_domination(state, v_p, v_r):
 
 def d_has_region_control(state, v_p, v_r):
     "define has_region_control"
-    # spec: spec/twilight_struggle/control.rules:67
+    # spec: spec/twilight_struggle/control.rules:66
     return d_countries_controlled(state, v_p, v_r) > d_countries_controlled(
         state, opponent_of(v_p, 2), v_r
     ) and d_battlegrounds_controlled(state, v_p, v_r) >= d_battlegrounds_in(state, v_r)
@@ -398,16 +398,16 @@ def d_has_region_control(state, v_p, v_r):
 
 def d_level_points(state, v_p, v_r):
     "define level_points"
-    # spec: spec/twilight_struggle/control.rules:72
+    # spec: spec/twilight_struggle/control.rules:71
     return (
-        attr_of(A_control, v_r, "control", "spec/twilight_struggle/control.rules:73:38")
+        attr_of(A_control, v_r, "control", "spec/twilight_struggle/control.rules:72:38")
         if d_has_region_control(state, v_p, v_r)
         else (
             attr_of(
                 A_domination,
                 v_r,
                 "domination",
-                "spec/twilight_struggle/control.rules:74:39",
+                "spec/twilight_struggle/control.rules:72:82",
             )
             if d_has_domination(state, v_p, v_r)
             else (
@@ -415,7 +415,7 @@ def d_level_points(state, v_p, v_r):
                     A_presence,
                     v_r,
                     "presence",
-                    "spec/twilight_struggle/control.rules:75:37",
+                    "spec/twilight_struggle/control.rules:73:37",
                 )
                 if d_has_presence(state, v_p, v_r)
                 else 0
@@ -426,7 +426,7 @@ def d_level_points(state, v_p, v_r):
 
 def d_region_points(state, v_p, v_r):
     "define region_points"
-    # spec: spec/twilight_struggle/control.rules:80
+    # spec: spec/twilight_struggle/control.rules:77
     return (
         d_level_points(state, v_p, v_r)
         + d_battlegrounds_controlled(state, v_p, v_r)
@@ -437,7 +437,7 @@ def d_region_points(state, v_p, v_r):
                     state,
                     v_r,
                     REGION_MEMBERS,
-                    "spec/twilight_struggle/control.rules:83:37",
+                    "spec/twilight_struggle/control.rules:79:37",
                 )
                 if c_c in KS_country
                 and d_controls(state, v_p, c_c)
@@ -449,7 +449,7 @@ def d_region_points(state, v_p, v_r):
 
 def d_southeast_asia_points(state, v_p):
     "define southeast_asia_points"
-    # spec: spec/twilight_struggle/control.rules:86
+    # spec: spec/twilight_struggle/control.rules:83
     return sum(
         [
             2 if c_c == E_thailand else 1
@@ -461,7 +461,7 @@ def d_southeast_asia_points(state, v_p):
 
 def d_event_ops(state, v_p, v_c, v_n):
     "define event_ops"
-    # spec: spec/twilight_struggle/event_helpers.rules:65
+    # spec: spec/twilight_struggle/event_helpers.rules:63
     return (
         v_n
         if q_ops_shift(state, v_p, v_c) == 0
@@ -471,7 +471,7 @@ def d_event_ops(state, v_p, v_c, v_n):
 
 def d_nato_protected(state, v_c):
     "define nato_protected"
-    # spec: spec/twilight_struggle/event_helpers.rules:98
+    # spec: spec/twilight_struggle/event_helpers.rules:96
     return bool(
         is_active(state, 5, None)
         and v_c in RS_europe
@@ -482,15 +482,15 @@ def d_nato_protected(state, v_c):
 
 def d_starred_event_played(state, v_c):
     "define starred_event_played"
-    # spec: spec/twilight_struggle/event_helpers.rules:108
+    # spec: spec/twilight_struggle/event_helpers.rules:106
     return attr_of(
-        A_starred, v_c, "starred", "spec/twilight_struggle/event_helpers.rules:108:48"
+        A_starred, v_c, "starred", "spec/twilight_struggle/event_helpers.rules:106:48"
     ) and (v_c is not None and state.location[v_c] == 10)
 
 
 def d_independent_reds_country(state, v_c):
     "define independent_reds_country"
-    # spec: spec/twilight_struggle/events_early.rules:81
+    # spec: spec/twilight_struggle/events_early.rules:80
     return (
         v_c == E_yugoslavia
         or v_c == E_romania
@@ -502,13 +502,13 @@ def d_independent_reds_country(state, v_c):
 
 def d_suez_country(state, v_c):
     "define suez_country"
-    # spec: spec/twilight_struggle/events_early.rules:85
+    # spec: spec/twilight_struggle/events_early.rules:84
     return v_c == E_france or v_c == E_uk or v_c == E_israel
 
 
 def d_scoring_region_of(state, v_c):
     "define scoring_region_of"
-    # spec: spec/twilight_struggle/events_late.rules:81
+    # spec: spec/twilight_struggle/events_late.rules:78
     return (
         E_europe
         if v_c == E_europe_scoring
@@ -542,13 +542,13 @@ def d_scoring_region_of(state, v_c):
 
 def d_is_main_region(state, v_r):
     "define is_main_region"
-    # spec: spec/twilight_struggle/events_late.rules:94
+    # spec: spec/twilight_struggle/events_late.rules:88
     return (
         attr_of(
             A_presence,
             v_r,
             "presence",
-            "spec/twilight_struggle/events_late.rules:94:44",
+            "spec/twilight_struggle/events_late.rules:88:44",
         )
         > 0
     )
@@ -556,7 +556,7 @@ def d_is_main_region(state, v_r):
 
 def d_headline_goes_first(state, v_c):
     "define headline_goes_first"
-    # spec: spec/twilight_struggle/events_late.rules:441
+    # spec: spec/twilight_struggle/events_late.rules:422
     return v_c == E_defectors
 
 
@@ -576,7 +576,7 @@ def d_brush_war_target(state, v_p, v_c):
 
 def d_cmc_can_cancel(state, v_p):
     "define cmc_can_cancel"
-    # spec: spec/twilight_struggle/events_mid.rules:66
+    # spec: spec/twilight_struggle/events_mid.rules:67
     return (
         state.counters[1][E_cuba] >= 2
         if v_p == 0
@@ -586,11 +586,11 @@ def d_cmc_can_cancel(state, v_p):
 
 def d_trap_discard_ok(state, v_p, v_c):
     "define trap_discard_ok"
-    # spec: spec/twilight_struggle/events_mid.rules:133
+    # spec: spec/twilight_struggle/events_mid.rules:130
     return (
         (v_c is not None and state.location[v_c] == 2 + v_p)
         and not attr_of(
-            A_scoring, v_c, "scoring", "spec/twilight_struggle/events_mid.rules:134:26"
+            A_scoring, v_c, "scoring", "spec/twilight_struggle/events_mid.rules:131:26"
         )
         and q_ops_value(state, v_p, v_c) >= 2
     )
@@ -598,7 +598,7 @@ def d_trap_discard_ok(state, v_p, v_c):
 
 def d_scoring_region(state, v_r):
     "define scoring_region"
-    # spec: spec/twilight_struggle/events_mid.rules:212
+    # spec: spec/twilight_struggle/events_mid.rules:209
     return (
         v_r == E_europe
         or v_r == E_asia
@@ -611,7 +611,7 @@ def d_scoring_region(state, v_r):
 
 def d_summit_bonus(state, v_p):
     "define summit_bonus"
-    # spec: spec/twilight_struggle/events_mid.rules:216
+    # spec: spec/twilight_struggle/events_mid.rules:213
     return len(
         [
             c_r
@@ -627,7 +627,7 @@ def d_summit_bonus(state, v_p):
 
 def d_muslim_revolution_country(state, v_c):
     "define muslim_revolution_country"
-    # spec: spec/twilight_struggle/events_mid.rules:461
+    # spec: spec/twilight_struggle/events_mid.rules:456
     return (
         v_c == E_sudan
         or v_c == E_iran
@@ -642,7 +642,7 @@ def d_muslim_revolution_country(state, v_c):
 
 def d_is_war_card(state, v_c):
     "define is_war_card"
-    # spec: spec/twilight_struggle/events_mid.rules:503
+    # spec: spec/twilight_struggle/events_mid.rules:498
     return (
         v_c == E_arab_israeli_war
         or v_c == E_korean_war
@@ -654,7 +654,7 @@ def d_is_war_card(state, v_c):
 
 def d_flower_power_counts(state, v_p, v_c):
     "define flower_power_counts"
-    # spec: spec/twilight_struggle/events_mid.rules:507
+    # spec: spec/twilight_struggle/events_mid.rules:502
     return bool(
         v_p == 1
         and d_is_war_card(state, v_c)
@@ -664,7 +664,7 @@ def d_flower_power_counts(state, v_p, v_c):
 
 def d_opec_country(state, v_c):
     "define opec_country"
-    # spec: spec/twilight_struggle/events_mid.rules:545
+    # spec: spec/twilight_struggle/events_mid.rules:536
     return (
         v_c == E_egypt
         or v_c == E_iran
@@ -678,13 +678,13 @@ def d_opec_country(state, v_c):
 
 def d_empty_country(state, v_c):
     "define empty_country"
-    # spec: spec/twilight_struggle/events_mid.rules:597
+    # spec: spec/twilight_struggle/events_mid.rules:588
     return state.counters[2][v_c] == 0 and state.counters[1][v_c] == 0
 
 
 def d_voice_of_america_target(state, v_c):
     "define voice_of_america_target"
-    # spec: spec/twilight_struggle/events_mid.rules:721
+    # spec: spec/twilight_struggle/events_mid.rules:711
     return (
         v_c not in RS_europe
         and state.counters[1][v_c] > 0
@@ -694,13 +694,13 @@ def d_voice_of_america_target(state, v_c):
 
 def d_che_target(state, v_c):
     "define che_target"
-    # spec: spec/twilight_struggle/events_mid.rules:806
+    # spec: spec/twilight_struggle/events_mid.rules:797
     return bool(
         not attr_of(
             A_battleground,
             v_c,
             "battleground",
-            "spec/twilight_struggle/events_mid.rules:807:9",
+            "spec/twilight_struggle/events_mid.rules:798:9",
         )
         and (d_in_latin_america(state, v_c) or v_c in RS_africa)
         and state.counters[2][v_c] > 0
@@ -721,7 +721,7 @@ def d_budget_in(state, v_c, v_ops, v_spent, v_asia_live, v_sea_live):
 
 def d_may_place_influence(state, v_p, v_c):
     "define may_place_influence"
-    # spec: spec/twilight_struggle/operations.rules:84
+    # spec: spec/twilight_struggle/operations.rules:81
     return bool(
         (
             state.counters[3 + v_p][v_c] > 0
@@ -734,13 +734,13 @@ def d_may_place_influence(state, v_p, v_c):
 
 def d_influence_cost(state, v_p, v_c):
     "define influence_cost"
-    # spec: spec/twilight_struggle/operations.rules:92
+    # spec: spec/twilight_struggle/operations.rules:87
     return 2 if d_controls(state, opponent_of(v_p, 2), v_c) else 1
 
 
 def d_realign_target(state, v_p, v_c):
     "define realign_target"
-    # spec: spec/twilight_struggle/operations.rules:116
+    # spec: spec/twilight_struggle/operations.rules:110
     return state.counters[1 + opponent_of(v_p, 2)][v_c] > 0 and allowed_realign(
         state, v_p, v_c
     )
@@ -748,7 +748,7 @@ def d_realign_target(state, v_p, v_c):
 
 def d_realign_modifier(state, v_p, v_c):
     "define realign_modifier"
-    # spec: spec/twilight_struggle/operations.rules:122
+    # spec: spec/twilight_struggle/operations.rules:116
     return (
         d_adjacent_controlled(state, v_p, v_c)
         + (
@@ -764,7 +764,7 @@ def d_realign_modifier(state, v_p, v_c):
 
 def d_war_penalty(state, v_defender, v_target, v_target_counts):
     "define war_penalty"
-    # spec: spec/twilight_struggle/operations.rules:207
+    # spec: spec/twilight_struggle/operations.rules:196
     return (
         d_adjacent_controlled(state, v_defender, v_target)
         + (1 if d_adjacent_to_superpower_of(state, v_defender, v_target) else 0)
@@ -841,7 +841,7 @@ def d_safe_coup_target(state, v_p):
 
 def d_scoring_gain(state, v_p, v_c):
     "define scoring_gain"
-    # spec: spec/twilight_struggle/policies.rules:48
+    # spec: spec/twilight_struggle/policies.rules:49
     return (
         d_southeast_asia_points(state, v_p)
         - d_southeast_asia_points(state, opponent_of(v_p, 2))
@@ -852,7 +852,7 @@ def d_scoring_gain(state, v_p, v_c):
                 state, opponent_of(v_p, 2), d_scoring_region_of(state, v_c)
             )
             if attr_of(
-                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:50:13"
+                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:52:13"
             )
             else 0
         )
@@ -861,49 +861,49 @@ def d_scoring_gain(state, v_p, v_c):
 
 def d_control_with_one(state, v_p, v_c):
     "define control_with_one"
-    # spec: spec/twilight_struggle/policies.rules:54
+    # spec: spec/twilight_struggle/policies.rules:57
     return (
         not d_controls(state, v_p, v_c)
         and state.counters[1 + v_p][v_c] + 1
         >= attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:56:32"
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:58:51"
         )
         and state.counters[1 + v_p][v_c]
         + 1
         - state.counters[1 + opponent_of(v_p, 2)][v_c]
         >= attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:57:60"
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:59:60"
         )
     )
 
 
 def d_coup_margin(state, v_p, v_c):
     "define coup_margin"
-    # spec: spec/twilight_struggle/policies.rules:61
+    # spec: spec/twilight_struggle/policies.rules:63
     return (
         7
         + 2 * (2 if state.vars[6] == None else q_ops_value(state, v_p, state.vars[6]))
         - 4
         * attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:62:94"
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:65:11"
         )
     )
 
 
 def d_my_event(state, v_p, v_c):
     "define my_event"
-    # spec: spec/twilight_struggle/policies.rules:64
+    # spec: spec/twilight_struggle/policies.rules:67
     return (
-        attr_of(A_side, v_c, "side", "spec/twilight_struggle/policies.rules:64:47")
+        attr_of(A_side, v_c, "side", "spec/twilight_struggle/policies.rules:67:47")
         == v_p
     )
 
 
 def d_their_event(state, v_p, v_c):
     "define their_event"
-    # spec: spec/twilight_struggle/policies.rules:65
+    # spec: spec/twilight_struggle/policies.rules:68
     return attr_of(
-        A_side, v_c, "side", "spec/twilight_struggle/policies.rules:65:50"
+        A_side, v_c, "side", "spec/twilight_struggle/policies.rules:68:50"
     ) == opponent_of(v_p, 2)
 
 
@@ -931,7 +931,7 @@ def d_space_vp_first(state, v_box_number):
 
 def d_space_vp_second(state, v_box_number):
     "define space_vp_second"
-    # spec: spec/twilight_struggle/space_race.rules:28
+    # spec: spec/twilight_struggle/space_race.rules:26
     return (
         1 if v_box_number == 1 or v_box_number == 5 else 2 if v_box_number == 7 else 0
     )
@@ -939,7 +939,7 @@ def d_space_vp_second(state, v_box_number):
 
 def d_space_ability(state, v_p, v_box_number):
     "define space_ability"
-    # spec: spec/twilight_struggle/space_race.rules:35
+    # spec: spec/twilight_struggle/space_race.rules:31
     return (
         state.tracks[6 + v_p] >= v_box_number
         and state.tracks[6 + opponent_of(v_p, 2)] < v_box_number
@@ -948,10 +948,10 @@ def d_space_ability(state, v_p, v_box_number):
 
 def d_may_attempt_space(state, v_p, v_c):
     "define may_attempt_space"
-    # spec: spec/twilight_struggle/space_race.rules:42
+    # spec: spec/twilight_struggle/space_race.rules:38
     return (
         not attr_of(
-            A_scoring, v_c, "scoring", "spec/twilight_struggle/space_race.rules:43:9"
+            A_scoring, v_c, "scoring", "spec/twilight_struggle/space_race.rules:39:9"
         )
         and state.tracks[6 + v_p] < 8
         and state.tracks[8 + v_p] < q_space_attempts_allowed(state, v_p)
@@ -962,41 +962,41 @@ def d_may_attempt_space(state, v_p, v_c):
 
 def d_hand_size(state):
     "define hand_size"
-    # spec: spec/twilight_struggle/turn.rules:29
+    # spec: spec/twilight_struggle/turn.rules:30
     return 9 if state.tracks[2] >= 4 else 8
 
 
 def d_wants_cards(state, v_p):
     "define wants_cards"
-    # spec: spec/twilight_struggle/turn.rules:31
+    # spec: spec/twilight_struggle/turn.rules:32
     return len(state.zones[2 + v_p]) < d_hand_size(state)
 
 
 def d_headline_value(state, v_c):
     "define headline_value"
-    # spec: spec/twilight_struggle/turn.rules:47
+    # spec: spec/twilight_struggle/turn.rules:46
     return (
         0
-        if attr_of(A_scoring, v_c, "scoring", "spec/twilight_struggle/turn.rules:47:44")
-        else attr_of(A_ops, v_c, "ops", "spec/twilight_struggle/turn.rules:47:66")
+        if attr_of(A_scoring, v_c, "scoring", "spec/twilight_struggle/turn.rules:46:44")
+        else attr_of(A_ops, v_c, "ops", "spec/twilight_struggle/turn.rules:46:66")
     )
 
 
 def d_headline_value_of(state, v_p):
     "define headline_value_of"
-    # spec: spec/twilight_struggle/turn.rules:49
+    # spec: spec/twilight_struggle/turn.rules:48
     return sum([d_headline_value(state, c_c) for c_c in state.zones[6 + v_p]])
 
 
 def d_standard_action_rounds(state):
     "define standard_action_rounds"
-    # spec: spec/twilight_struggle/turn.rules:117
+    # spec: spec/twilight_struggle/turn.rules:115
     return 7 if state.tracks[2] >= 4 else 6
 
 
 def d_milops_shortfall(state, v_p):
     "define milops_shortfall"
-    # spec: spec/twilight_struggle/victory.rules:79
+    # spec: spec/twilight_struggle/victory.rules:71
     return max(0, state.tracks[0] - state.tracks[4 + v_p])
 
 
@@ -1005,14 +1005,14 @@ def d_milops_shortfall(state, v_p):
 
 def q_scoring_battleground(state, v_c):
     "quantity scoring_battleground"
-    # spec: spec/twilight_struggle/control.rules:29
+    # spec: spec/twilight_struggle/control.rules:28
     value = (
         1
         if attr_of(
             A_battleground,
             v_c,
             "battleground",
-            "spec/twilight_struggle/control.rules:29:48",
+            "spec/twilight_struggle/control.rules:28:48",
         )
         else 0
     )
@@ -1020,7 +1020,7 @@ def q_scoring_battleground(state, v_c):
         kind = effect[0]
         if kind == 9:  # formosan_resolution_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_early.rules:74
+            # spec: spec/twilight_struggle/events_early.rules:73
             if v_c == E_taiwan and d_controls(state, 1, E_taiwan):
                 value += 1
     return value
@@ -1028,13 +1028,13 @@ def q_scoring_battleground(state, v_c):
 
 def q_battleground_adjustment(state, v_p, v_r):
     "quantity battleground_adjustment"
-    # spec: spec/twilight_struggle/control.rules:39
+    # spec: spec/twilight_struggle/control.rules:38
     value = 0
     for effect in state.effects:
         kind = effect[0]
         if kind == 31:  # shuttle_diplomacy_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:709
+            # spec: spec/twilight_struggle/events_mid.rules:699
             if (
                 v_p == 0
                 and (v_r == E_middle_east or v_r == E_asia)
@@ -1053,17 +1053,17 @@ def q_ops_shift(state, v_p, v_c):
         kind = effect[0]
         if kind == 6:  # containment_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_early.rules:42
+            # spec: spec/twilight_struggle/events_early.rules:41
             if v_p == 1:
                 value += 1
         elif kind == 8:  # red_scare_purge_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_early.rules:56
+            # spec: spec/twilight_struggle/events_early.rules:55
             if v_p == args[0]:
                 value += -1
         elif kind == 26:  # brezhnev_doctrine_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:409
+            # spec: spec/twilight_struggle/events_mid.rules:407
             if v_p == 0:
                 value += 1
     return value
@@ -1071,18 +1071,18 @@ def q_ops_shift(state, v_p, v_c):
 
 def q_nato_exempt(state, v_c):
     "quantity nato_exempt"
-    # spec: spec/twilight_struggle/event_helpers.rules:93
+    # spec: spec/twilight_struggle/event_helpers.rules:91
     value = 0
     for effect in state.effects:
         kind = effect[0]
         if kind == 4:  # de_gaulle_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_early.rules:26
+            # spec: spec/twilight_struggle/events_early.rules:25
             if v_c == E_france:
                 value += 1
         elif kind == 27:  # willy_brandt_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:453
+            # spec: spec/twilight_struggle/events_mid.rules:447
             if v_c == E_west_germany and not d_starred_event_played(
                 state, E_tear_down_this_wall
             ):
@@ -1130,7 +1130,7 @@ def q_ops_bonus_in(state, v_p, v_c, v_r):
                     A_scoring,
                     v_c,
                     "scoring",
-                    "spec/twilight_struggle/events_early.rules:19:56",
+                    "spec/twilight_struggle/events_early.rules:18:86",
                 )
             ):
                 value += 1
@@ -1145,14 +1145,14 @@ def q_coup_roll_modifier(state, v_p, v_c):
         kind = effect[0]
         if kind == 21:  # salt_negotiations_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:204
+            # spec: spec/twilight_struggle/events_mid.rules:201
             value += -1
         elif kind == 30:  # latin_american_death_squads_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:658
+            # spec: spec/twilight_struggle/events_mid.rules:648
             if v_p == args[0] and d_in_latin_america(state, v_c):
                 value += 1
-            # spec: spec/twilight_struggle/events_mid.rules:659
+            # spec: spec/twilight_struggle/events_mid.rules:649
             if v_p == opponent_of(args[0], 2) and d_in_latin_america(state, v_c):
                 value += -1
     return value
@@ -1166,7 +1166,7 @@ def q_realign_roll_modifier(state, v_p, v_c):
         kind = effect[0]
         if kind == 12:  # iran_contra_scandal_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:249
+            # spec: spec/twilight_struggle/events_late.rules:233
             if v_p == 1:
                 value += -1
     return value
@@ -1189,7 +1189,7 @@ def q_coup_defcon_loss(state, v_p, v_c):
         kind = effect[0]
         if kind == 18:  # nuclear_subs_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:118
+            # spec: spec/twilight_struggle/events_mid.rules:115
             if v_p == 1:
                 value += -1
                 value = max(value, 0)
@@ -1198,13 +1198,13 @@ def q_coup_defcon_loss(state, v_p, v_c):
 
 def q_space_attempts_allowed(state, v_p):
     "quantity space_attempts_allowed"
-    # spec: spec/twilight_struggle/space_race.rules:38
+    # spec: spec/twilight_struggle/space_race.rules:34
     value = 2 if d_space_ability(state, v_p, 2) else 1
     for effect in state.effects:
         kind = effect[0]
         if kind == 23:  # missile_envy_ops_only
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:365
+            # spec: spec/twilight_struggle/events_mid.rules:364
             if v_p == args[0]:
                 value += -2
                 value = max(value, 0)
@@ -1213,7 +1213,7 @@ def q_space_attempts_allowed(state, v_p):
 
 def q_action_rounds_for(state, v_p):
     "quantity action_rounds_for"
-    # spec: spec/twilight_struggle/turn.rules:119
+    # spec: spec/twilight_struggle/turn.rules:117
     value = d_standard_action_rounds(state) + (
         1 if d_space_ability(state, v_p, 8) else 0
     )
@@ -1221,7 +1221,7 @@ def q_action_rounds_for(state, v_p):
         kind = effect[0]
         if kind == 10:  # north_sea_oil_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:153
+            # spec: spec/twilight_struggle/events_late.rules:145
             if v_p == 1:
                 value += 1
                 value = min(value, 8)
@@ -1233,14 +1233,14 @@ def q_action_rounds_for(state, v_p):
 
 def allowed_headline_card(state, x0, x1):
     "may the action headline_card be taken"
-    # spec: spec/twilight_struggle/events_early.rules:64
+    # spec: spec/twilight_struggle/events_early.rules:63
     if x1 == E_un_intervention:
         return False
     for effect in state.effects:
         kind = effect[0]
         if kind == 22:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:350
+            # spec: spec/twilight_struggle/events_mid.rules:349
             if x0 == args[0] and x1 == E_missile_envy:
                 return False
     return True
@@ -1248,30 +1248,30 @@ def allowed_headline_card(state, x0, x1):
 
 def allowed_coup(state, x0, x1):
     "may the action coup be taken"
-    # spec: spec/twilight_struggle/victory.rules:65
+    # spec: spec/twilight_struggle/victory.rules:59
     if x1 in RS_europe and state.tracks[0] <= 4:
         return False
-    # spec: spec/twilight_struggle/victory.rules:66
+    # spec: spec/twilight_struggle/victory.rules:60
     if x1 in RS_asia and state.tracks[0] <= 3:
         return False
-    # spec: spec/twilight_struggle/victory.rules:67
+    # spec: spec/twilight_struggle/victory.rules:61
     if x1 in RS_middle_east and state.tracks[0] <= 2:
         return False
     for effect in state.effects:
         kind = effect[0]
         if kind == 5:  # nato_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_early.rules:36
+            # spec: spec/twilight_struggle/events_early.rules:35
             if x0 == 0 and d_nato_protected(state, x1):
                 return False
         elif kind == 7:  # us_japan_pact_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_early.rules:48
+            # spec: spec/twilight_struggle/events_early.rules:47
             if x0 == 0 and x1 == E_japan:
                 return False
         elif kind == 11:  # the_reformer_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:165
+            # spec: spec/twilight_struggle/events_late.rules:155
             if x0 == 0 and x1 in RS_europe:
                 return False
     return True
@@ -1279,25 +1279,25 @@ def allowed_coup(state, x0, x1):
 
 def allowed_realign(state, x0, x1):
     "may the action realign be taken"
-    # spec: spec/twilight_struggle/victory.rules:65
+    # spec: spec/twilight_struggle/victory.rules:59
     if x1 in RS_europe and state.tracks[0] <= 4:
         return False
-    # spec: spec/twilight_struggle/victory.rules:66
+    # spec: spec/twilight_struggle/victory.rules:60
     if x1 in RS_asia and state.tracks[0] <= 3:
         return False
-    # spec: spec/twilight_struggle/victory.rules:67
+    # spec: spec/twilight_struggle/victory.rules:61
     if x1 in RS_middle_east and state.tracks[0] <= 2:
         return False
     for effect in state.effects:
         kind = effect[0]
         if kind == 5:  # nato_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_early.rules:36
+            # spec: spec/twilight_struggle/events_early.rules:35
             if x0 == 0 and d_nato_protected(state, x1):
                 return False
         elif kind == 7:  # us_japan_pact_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_early.rules:48
+            # spec: spec/twilight_struggle/events_early.rules:47
             if x0 == 0 and x1 == E_japan:
                 return False
     return True
@@ -1309,13 +1309,13 @@ def allowed_place_influence(state, x0, x1):
         kind = effect[0]
         if kind == 13:  # chernobyl_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_late.rules:261
+            # spec: spec/twilight_struggle/events_late.rules:243
             if x0 == 0 and member_of(
                 state,
                 x1,
                 args[0],
                 REGION_SETS,
-                "spec/twilight_struggle/events_late.rules:261:53",
+                "spec/twilight_struggle/events_late.rules:243:53",
             ):
                 return False
     return True
@@ -1327,12 +1327,12 @@ def allowed_take_action_round(state, x0):
         kind = effect[0]
         if kind == 19:  # quagmire_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:137
+            # spec: spec/twilight_struggle/events_mid.rules:134
             if x0 == 1:
                 return False
         elif kind == 20:  # bear_trap_in_effect
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:142
+            # spec: spec/twilight_struggle/events_mid.rules:139
             if x0 == 0:
                 return False
     return True
@@ -1344,7 +1344,7 @@ def allowed_play_card(state, x0, x1):
         kind = effect[0]
         if kind == 22:  # missile_envy_obligation
             args = effect[1]
-            # spec: spec/twilight_struggle/events_mid.rules:348
+            # spec: spec/twilight_struggle/events_mid.rules:346
             if (
                 x0 == args[0]
                 and state.location[E_missile_envy] == 2 + args[0]
@@ -1354,7 +1354,7 @@ def allowed_play_card(state, x0, x1):
                         A_scoring,
                         x1,
                         "scoring",
-                        "spec/twilight_struggle/events_mid.rules:349:40",
+                        "spec/twilight_struggle/events_mid.rules:348:18",
                     )
                     and d_scoring_card_due(state, args[0])
                 )
@@ -1374,19 +1374,19 @@ def when_socialist_governments(state, v_you, v_this):
 
 def when_arab_israeli_war(state, v_you, v_this):
     "when the event of arab_israeli_war may happen"
-    # spec: spec/twilight_struggle/cards.rules:130
+    # spec: spec/twilight_struggle/cards.rules:131
     return not d_starred_event_played(state, E_camp_david_accords)
 
 
 def when_nato(state, v_you, v_this):
     "when the event of nato may happen"
-    # spec: spec/twilight_struggle/cards.rules:249
+    # spec: spec/twilight_struggle/cards.rules:253
     return is_active(state, 1, None) or is_active(state, 2, None)
 
 
 def when_un_intervention(state, v_you, v_this):
     "when the event of un_intervention may happen"
-    # spec: spec/twilight_struggle/cards.rules:381
+    # spec: spec/twilight_struggle/cards.rules:391
     return not state.vars[3] and any(
         A_side[c_c] == opponent_of(v_you, 2) for c_c in state.zones[2 + v_you]
     )
@@ -1394,67 +1394,67 @@ def when_un_intervention(state, v_you, v_this):
 
 def when_missile_envy(state, v_you, v_this):
     "when the event of missile_envy may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:322
+    # spec: spec/twilight_struggle/events_mid.rules:320
     return not is_active(state, 23, [v_you])
 
 
 def when_willy_brandt(state, v_you, v_this):
     "when the event of willy_brandt may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:446
+    # spec: spec/twilight_struggle/events_mid.rules:440
     return not d_starred_event_played(state, E_tear_down_this_wall)
 
 
 def when_muslim_revolution(state, v_you, v_this):
     "when the event of muslim_revolution may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:465
+    # spec: spec/twilight_struggle/events_mid.rules:460
     return not d_starred_event_played(state, E_awacs_sale_to_saudis)
 
 
 def when_flower_power(state, v_you, v_this):
     "when the event of flower_power may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:510
+    # spec: spec/twilight_struggle/events_mid.rules:505
     return not d_starred_event_played(state, E_an_evil_empire)
 
 
 def when_opec(state, v_you, v_this):
     "when the event of opec may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:549
+    # spec: spec/twilight_struggle/events_mid.rules:540
     return not d_starred_event_played(state, E_north_sea_oil)
 
 
 def when_one_small_step(state, v_you, v_this):
     "when the event of one_small_step may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:794
+    # spec: spec/twilight_struggle/events_mid.rules:785
     return state.tracks[6 + v_you] < state.tracks[6 + opponent_of(v_you, 2)]
 
 
 def when_star_wars(state, v_you, v_this):
     "when the event of star_wars may happen"
-    # spec: spec/twilight_struggle/events_late.rules:136
+    # spec: spec/twilight_struggle/events_late.rules:128
     return state.tracks[7] > state.tracks[6]
 
 
 def when_wargames(state, v_you, v_this):
     "when the event of wargames may happen"
-    # spec: spec/twilight_struggle/events_late.rules:390
+    # spec: spec/twilight_struggle/events_late.rules:371
     return state.tracks[0] == 2
 
 
 def when_solidarity(state, v_you, v_this):
     "when the event of solidarity may happen"
-    # spec: spec/twilight_struggle/events_late.rules:411
+    # spec: spec/twilight_struggle/events_late.rules:392
     return d_starred_event_played(state, E_john_paul_ii_elected_pope)
 
 
 def when_the_cambridge_five(state, v_you, v_this):
     "when the event of the_cambridge_five may happen"
-    # spec: spec/twilight_struggle/events_late.rules:463
+    # spec: spec/twilight_struggle/events_late.rules:444
     return state.tracks[2] < 8
 
 
 def when_our_man_in_tehran(state, v_you, v_this):
     "when the event of our_man_in_tehran may happen"
-    # spec: spec/twilight_struggle/events_mid.rules:841
+    # spec: spec/twilight_struggle/events_mid.rules:834
     return any(c_c in KS_country and d_controls(state, 1, c_c) for c_c in R_middle_east)
 
 
@@ -1518,7 +1518,7 @@ def inv_hand_limit(state):
 
 def inv_china_card_place(state):
     "invariant china_card_place"
-    # spec: spec/twilight_struggle/frame.rules:176
+    # spec: spec/twilight_struggle/frame.rules:175
     return (
         state.location[E_china_card] == 4
         or state.location[E_china_card] == 5
@@ -1529,7 +1529,7 @@ def inv_china_card_place(state):
 
 def inv_one_headline_each(state):
     "invariant one_headline_each"
-    # spec: spec/twilight_struggle/frame.rules:180
+    # spec: spec/twilight_struggle/frame.rules:179
     return all(len(state.zones[6 + c_p]) <= 1 for c_p in PLAYERS)
 
 
@@ -1563,7 +1563,7 @@ def bot_positional(state, v_you):
 
 def bot_points_only(state, v_you):
     "bot points_only"
-    # spec: spec/twilight_struggle/bots.rules:27
+    # spec: spec/twilight_struggle/bots.rules:26
     return d_vp_for(state, v_you)
 
 
@@ -1599,11 +1599,11 @@ BOTS = {
 
 def pol_careful_0(state, pending):
     "policy careful, rule 1: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:70
+    # spec: spec/twilight_struggle/policies.rules:73
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:71
+    # spec: spec/twilight_struggle/policies.rules:74
     best = keep_best(
         best,
         [d_nuclear_risk(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1611,7 +1611,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:72
+    # spec: spec/twilight_struggle/policies.rules:75
     best = keep_best(
         best,
         [
@@ -1622,7 +1622,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:74
+    # spec: spec/twilight_struggle/policies.rules:77
     best = keep_best(
         best,
         [
@@ -1637,17 +1637,17 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:75
+    # spec: spec/twilight_struggle/policies.rules:78
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:76
+    # spec: spec/twilight_struggle/policies.rules:79
     best = keep_best(
         best, [v_c == E_china_card for v_c in [values[i] for i in best]], True
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:78
+    # spec: spec/twilight_struggle/policies.rules:81
     best = keep_best(
         best,
         [
@@ -1661,7 +1661,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:79
+    # spec: spec/twilight_struggle/policies.rules:82
     best = keep_best(
         best,
         [
@@ -1674,7 +1674,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:80
+    # spec: spec/twilight_struggle/policies.rules:83
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1687,11 +1687,11 @@ def pol_careful_0(state, pending):
 
 def pol_careful_1(state, pending):
     "policy careful, rule 2: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:82
+    # spec: spec/twilight_struggle/policies.rules:85
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:83
+    # spec: spec/twilight_struggle/policies.rules:86
     best = keep_best(
         best,
         [d_nuclear_headline(state, v_c) for v_c in [values[i] for i in best]],
@@ -1699,7 +1699,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:84
+    # spec: spec/twilight_struggle/policies.rules:87
     best = keep_best(
         best,
         [d_their_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1707,7 +1707,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:85
+    # spec: spec/twilight_struggle/policies.rules:88
     best = keep_best(
         best,
         [
@@ -1718,11 +1718,11 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:86
+    # spec: spec/twilight_struggle/policies.rules:89
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:87
+    # spec: spec/twilight_struggle/policies.rules:90
     best = keep_best(
         best,
         [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1730,7 +1730,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:88
+    # spec: spec/twilight_struggle/policies.rules:91
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -1739,16 +1739,16 @@ def pol_careful_1(state, pending):
 
 def pol_careful_2(state, pending):
     "policy careful, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:90
+    # spec: spec/twilight_struggle/policies.rules:93
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:91
+    # spec: spec/twilight_struggle/policies.rules:94
     if d_their_event(state, v_you, state.vars[6]):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:92
+    # spec: spec/twilight_struggle/policies.rules:95
     if state.tracks[0] <= 2 and (
         d_degrades_defcon(state, state.vars[6])
         or d_sets_off_events(state, state.vars[6])
@@ -1756,12 +1756,12 @@ def pol_careful_2(state, pending):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:94
+    # spec: spec/twilight_struggle/policies.rules:98
     if d_my_event(state, v_you, state.vars[6]):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:95
+    # spec: spec/twilight_struggle/policies.rules:99
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1770,11 +1770,11 @@ def pol_careful_2(state, pending):
 
 def pol_careful_3(state, pending):
     "policy careful, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:99
+    # spec: spec/twilight_struggle/policies.rules:103
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:100
+    # spec: spec/twilight_struggle/policies.rules:104
     if d_degrades_defcon(state, state.vars[6]):
         best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
@@ -1784,16 +1784,16 @@ def pol_careful_3(state, pending):
 
 def pol_careful_4(state, pending):
     "policy careful, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:102
+    # spec: spec/twilight_struggle/policies.rules:106
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:103
+    # spec: spec/twilight_struggle/policies.rules:107
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:104
+    # spec: spec/twilight_struggle/policies.rules:108
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1802,25 +1802,25 @@ def pol_careful_4(state, pending):
 
 def pol_careful_5(state, pending):
     "policy careful, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:106
+    # spec: spec/twilight_struggle/policies.rules:110
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:107
+    # spec: spec/twilight_struggle/policies.rules:111
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:108
+    # spec: spec/twilight_struggle/policies.rules:112
     if state.tracks[4 + v_you] < state.tracks[0] and state.tracks[0] >= 3:
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:109
+    # spec: spec/twilight_struggle/policies.rules:113
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:110
+    # spec: spec/twilight_struggle/policies.rules:114
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1829,11 +1829,11 @@ def pol_careful_5(state, pending):
 
 def pol_careful_6(state, pending):
     "policy careful, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:112
+    # spec: spec/twilight_struggle/policies.rules:116
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:113
+    # spec: spec/twilight_struggle/policies.rules:117
     best = keep_best(
         best,
         [
@@ -1844,7 +1844,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:114
+    # spec: spec/twilight_struggle/policies.rules:118
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -1852,7 +1852,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:115
+    # spec: spec/twilight_struggle/policies.rules:119
     best = keep_best(
         best,
         [
@@ -1863,7 +1863,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:116
+    # spec: spec/twilight_struggle/policies.rules:120
     best = keep_best(
         best,
         [
@@ -1879,11 +1879,11 @@ def pol_careful_6(state, pending):
 
 def pol_careful_7(state, pending):
     "policy careful, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:118
+    # spec: spec/twilight_struggle/policies.rules:122
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:119
+    # spec: spec/twilight_struggle/policies.rules:123
     best = keep_best(
         best,
         [
@@ -1895,7 +1895,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:120
+    # spec: spec/twilight_struggle/policies.rules:124
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -1903,7 +1903,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:121
+    # spec: spec/twilight_struggle/policies.rules:125
     best = keep_best(
         best,
         [
@@ -1919,11 +1919,11 @@ def pol_careful_7(state, pending):
 
 def pol_careful_8(state, pending):
     "policy careful, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:123
+    # spec: spec/twilight_struggle/policies.rules:127
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:124
+    # spec: spec/twilight_struggle/policies.rules:128
     best = keep_best(
         best,
         [
@@ -1936,7 +1936,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:125
+    # spec: spec/twilight_struggle/policies.rules:129
     best = keep_best(
         best,
         [
@@ -1947,7 +1947,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:126
+    # spec: spec/twilight_struggle/policies.rules:130
     best = keep_best(
         best,
         [
@@ -1958,7 +1958,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:127
+    # spec: spec/twilight_struggle/policies.rules:131
     best = keep_best(
         best,
         [d_controls(state, v_you, v_target) for v_target in [values[i] for i in best]],
@@ -1966,7 +1966,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:128
+    # spec: spec/twilight_struggle/policies.rules:132
     best = keep_best(
         best,
         [
@@ -1982,11 +1982,11 @@ def pol_careful_8(state, pending):
 
 def pol_careful_9(state, pending):
     "policy careful, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:130
+    # spec: spec/twilight_struggle/policies.rules:134
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:131
+    # spec: spec/twilight_struggle/policies.rules:135
     best = keep_best(
         best,
         [
@@ -1997,7 +1997,7 @@ def pol_careful_9(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:132
+    # spec: spec/twilight_struggle/policies.rules:136
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -2005,7 +2005,7 @@ def pol_careful_9(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:133
+    # spec: spec/twilight_struggle/policies.rules:137
     best = keep_best(
         best,
         [
@@ -2021,11 +2021,11 @@ def pol_careful_9(state, pending):
 
 def pol_careful_10(state, pending):
     "policy careful, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:135
+    # spec: spec/twilight_struggle/policies.rules:139
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:136
+    # spec: spec/twilight_struggle/policies.rules:140
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -2036,11 +2036,11 @@ def pol_careful_10(state, pending):
 
 def pol_careful_11(state, pending):
     "policy careful, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:138
+    # spec: spec/twilight_struggle/policies.rules:142
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:139
+    # spec: spec/twilight_struggle/policies.rules:143
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -2050,11 +2050,11 @@ def pol_careful_11(state, pending):
 
 def pol_careful_12(state, pending):
     "policy careful, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:141
+    # spec: spec/twilight_struggle/policies.rules:145
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:142
+    # spec: spec/twilight_struggle/policies.rules:146
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2063,11 +2063,11 @@ def pol_careful_12(state, pending):
 
 def pol_careful_13(state, pending):
     "policy careful, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:144
+    # spec: spec/twilight_struggle/policies.rules:148
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:145
+    # spec: spec/twilight_struggle/policies.rules:149
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2076,11 +2076,11 @@ def pol_careful_13(state, pending):
 
 def pol_careful_14(state, pending):
     "policy careful, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:148
+    # spec: spec/twilight_struggle/policies.rules:152
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:149
+    # spec: spec/twilight_struggle/policies.rules:153
     best = keep_best(
         best,
         [
@@ -2091,7 +2091,7 @@ def pol_careful_14(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:150
+    # spec: spec/twilight_struggle/policies.rules:154
     best = keep_best(
         best,
         [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -2099,7 +2099,7 @@ def pol_careful_14(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:151
+    # spec: spec/twilight_struggle/policies.rules:155
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -2108,17 +2108,17 @@ def pol_careful_14(state, pending):
 
 def pol_careful_15(state, pending):
     "policy careful, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:154
+    # spec: spec/twilight_struggle/policies.rules:158
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:155
+    # spec: spec/twilight_struggle/policies.rules:159
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:156
+    # spec: spec/twilight_struggle/policies.rules:160
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -2129,59 +2129,59 @@ def pol_careful_15(state, pending):
 
 POLICIES = {
     "careful": {
-        "spec/twilight_struggle/card_play.rules:101:9": pol_careful_3,
-        "spec/twilight_struggle/card_play.rules:54:9": pol_careful_0,
-        "spec/twilight_struggle/card_play.rules:77:9": pol_careful_2,
+        "spec/twilight_struggle/card_play.rules:51:9": pol_careful_0,
+        "spec/twilight_struggle/card_play.rules:74:9": pol_careful_2,
+        "spec/twilight_struggle/card_play.rules:94:9": pol_careful_3,
         "spec/twilight_struggle/cards.rules:141:17": pol_careful_15,
         "spec/twilight_struggle/cards.rules:168:25": pol_careful_15,
         "spec/twilight_struggle/cards.rules:176:21": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:207:13": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:222:9": pol_careful_4,
-        "spec/twilight_struggle/cards.rules:260:13": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:274:17": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:289:9": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:327:17": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:344:17": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:359:13": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:401:21": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:404:21": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:71:17": pol_careful_15,
-        "spec/twilight_struggle/event_helpers.rules:83:5": pol_careful_13,
-        "spec/twilight_struggle/events_late.rules:138:9": pol_careful_14,
-        "spec/twilight_struggle/events_late.rules:221:17": pol_careful_9,
-        "spec/twilight_struggle/events_late.rules:296:17": pol_careful_15,
-        "spec/twilight_struggle/events_late.rules:324:13": pol_careful_9,
-        "spec/twilight_struggle/events_late.rules:341:9": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:209:13": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:225:9": pol_careful_4,
+        "spec/twilight_struggle/cards.rules:265:13": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:280:17": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:295:9": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:335:17": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:354:17": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:369:13": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:411:21": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:414:21": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:72:17": pol_careful_15,
+        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_13,
+        "spec/twilight_struggle/events_late.rules:130:9": pol_careful_14,
+        "spec/twilight_struggle/events_late.rules:207:17": pol_careful_9,
+        "spec/twilight_struggle/events_late.rules:279:17": pol_careful_15,
+        "spec/twilight_struggle/events_late.rules:307:13": pol_careful_9,
+        "spec/twilight_struggle/events_late.rules:324:9": pol_careful_15,
         "spec/twilight_struggle/events_late.rules:34:13": pol_careful_15,
-        "spec/twilight_struggle/events_late.rules:422:5": pol_careful_15,
-        "spec/twilight_struggle/events_late.rules:470:17": pol_careful_15,
-        "spec/twilight_struggle/events_late.rules:489:13": pol_careful_15,
-        "spec/twilight_struggle/events_late.rules:48:13": pol_careful_15,
-        "spec/twilight_struggle/events_late.rules:493:13": pol_careful_15,
-        "spec/twilight_struggle/events_late.rules:517:9": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:234:5": pol_careful_11,
-        "spec/twilight_struggle/events_mid.rules:246:5": pol_careful_10,
-        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:265:13": pol_careful_9,
-        "spec/twilight_struggle/events_mid.rules:280:9": pol_careful_15,
+        "spec/twilight_struggle/events_late.rules:403:5": pol_careful_15,
+        "spec/twilight_struggle/events_late.rules:449:17": pol_careful_15,
+        "spec/twilight_struggle/events_late.rules:468:13": pol_careful_15,
+        "spec/twilight_struggle/events_late.rules:472:13": pol_careful_15,
+        "spec/twilight_struggle/events_late.rules:47:13": pol_careful_15,
+        "spec/twilight_struggle/events_late.rules:496:9": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_11,
+        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_10,
+        "spec/twilight_struggle/events_mid.rules:256:5": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_9,
+        "spec/twilight_struggle/events_mid.rules:277:9": pol_careful_15,
         "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:429:13": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:468:13": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:568:9": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:603:17": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:666:9": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:728:13": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:741:9": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:756:13": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:815:17": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:821:29": pol_careful_15,
-        "spec/twilight_struggle/operations.rules:101:9": pol_careful_8,
-        "spec/twilight_struggle/operations.rules:136:9": pol_careful_7,
-        "spec/twilight_struggle/operations.rules:170:5": pol_careful_6,
-        "spec/twilight_struggle/operations.rules:56:5": pol_careful_5,
+        "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:463:13": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:559:9": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:595:17": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:656:9": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:718:13": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:731:9": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:746:13": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:806:17": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:813:29": pol_careful_15,
+        "spec/twilight_struggle/operations.rules:128:9": pol_careful_7,
+        "spec/twilight_struggle/operations.rules:161:5": pol_careful_6,
+        "spec/twilight_struggle/operations.rules:55:5": pol_careful_5,
+        "spec/twilight_struggle/operations.rules:95:9": pol_careful_8,
         "spec/twilight_struggle/setup.rules:28:9": pol_careful_15,
         "spec/twilight_struggle/setup.rules:46:9": pol_careful_15,
-        "spec/twilight_struggle/turn.rules:155:5": pol_careful_12,
-        "spec/twilight_struggle/turn.rules:87:9": pol_careful_1,
+        "spec/twilight_struggle/turn.rules:151:5": pol_careful_12,
+        "spec/twilight_struggle/turn.rules:85:9": pol_careful_1,
     },
 }

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: ff2b3d1daad7d350
+# Spec hash: 2c561b05b7ec3285
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -27,8 +27,8 @@
 #     twilight_struggle/tests/inside_other_plays.rules
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 6b32bceaf5a2ebd9
-# Fingerprint: source 2e13600c98f4c106351d output 64f0be755066280a3f28
+# Tests hash: c7505b9f40b041f4
+# Fingerprint: source a0189200fed2ef555756 output ce73eb13634fd5424ff1
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -344,301 +344,301 @@ def tb_card_play_5_0(state, frame):
 
 
 def tb_card_play_6_0(state, frame):
-    "test tests/card_play.rules#6 part 0 (spec/twilight_struggle/tests/card_play.rules:75)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:75
-    move_card(state, E_asia_scoring, 3)
+    "test tests/card_play.rules#6 part 0 (spec/twilight_struggle/tests/card_play.rules:76)"
     # spec: spec/twilight_struggle/tests/card_play.rules:76
-    state.counters[2][E_japan] = 4
+    move_card(state, E_asia_scoring, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:77
+    state.counters[2][E_japan] = 4
+    # spec: spec/twilight_struggle/tests/card_play.rules:78
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_asia_scoring] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_7_0(state, frame):
-    "test tests/card_play.rules#7 part 0 (spec/twilight_struggle/tests/card_play.rules:84)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:84
-    move_card(state, E_southeast_asia_scoring, 2)
+    "test tests/card_play.rules#7 part 0 (spec/twilight_struggle/tests/card_play.rules:85)"
     # spec: spec/twilight_struggle/tests/card_play.rules:85
+    move_card(state, E_southeast_asia_scoring, 2)
+    # spec: spec/twilight_struggle/tests/card_play.rules:86
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_southeast_asia_scoring] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_8_0(state, frame):
-    "test tests/card_play.rules#8 part 0 (spec/twilight_struggle/tests/card_play.rules:92)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:92
-    move_card(state, E_asia_scoring, 2)
+    "test tests/card_play.rules#8 part 0 (spec/twilight_struggle/tests/card_play.rules:93)"
     # spec: spec/twilight_struggle/tests/card_play.rules:93
-    move_card(state, E_fidel, 2)
+    move_card(state, E_asia_scoring, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:94
-    p_pass_china_card(state, 0, True)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:95
-    state.tracks[3] = 6
+    p_pass_china_card(state, 0, True)
     # spec: spec/twilight_struggle/tests/card_play.rules:96
+    state.tracks[3] = 6
+    # spec: spec/twilight_struggle/tests/card_play.rules:97
     state.frames.pop()
     state.frames.append(new_frame(0, [0] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_9_0(state, frame):
-    "test tests/card_play.rules#9 part 0 (spec/twilight_struggle/tests/card_play.rules:104)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:104
-    move_card(state, E_asia_scoring, 2)
+    "test tests/card_play.rules#9 part 0 (spec/twilight_struggle/tests/card_play.rules:105)"
     # spec: spec/twilight_struggle/tests/card_play.rules:105
-    move_card(state, E_fidel, 2)
+    move_card(state, E_asia_scoring, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:106
-    p_pass_china_card(state, 0, True)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:107
-    state.tracks[3] = 5
+    p_pass_china_card(state, 0, True)
     # spec: spec/twilight_struggle/tests/card_play.rules:108
+    state.tracks[3] = 5
+    # spec: spec/twilight_struggle/tests/card_play.rules:109
     state.frames.pop()
     state.frames.append(new_frame(0, [0] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_10_0(state, frame):
-    "test tests/card_play.rules#10 part 0 (spec/twilight_struggle/tests/card_play.rules:113)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:113
-    state.tracks[3] = 1
+    "test tests/card_play.rules#10 part 0 (spec/twilight_struggle/tests/card_play.rules:114)"
     # spec: spec/twilight_struggle/tests/card_play.rules:114
+    state.tracks[3] = 1
+    # spec: spec/twilight_struggle/tests/card_play.rules:115
     state.frames.pop()
     state.frames.append(new_frame(30, [1]))
     return
 
 
 def tb_card_play_11_0(state, frame):
-    "test tests/card_play.rules#11 part 0 (spec/twilight_struggle/tests/card_play.rules:121)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:121
-    move_card(state, E_vietnam_revolts, 3)
+    "test tests/card_play.rules#11 part 0 (spec/twilight_struggle/tests/card_play.rules:122)"
     # spec: spec/twilight_struggle/tests/card_play.rules:122
+    move_card(state, E_vietnam_revolts, 3)
+    # spec: spec/twilight_struggle/tests/card_play.rules:123
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_vietnam_revolts] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_12_0(state, frame):
-    "test tests/card_play.rules#12 part 0 (spec/twilight_struggle/tests/card_play.rules:132)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:132
-    move_card(state, E_vietnam_revolts, 3)
+    "test tests/card_play.rules#12 part 0 (spec/twilight_struggle/tests/card_play.rules:133)"
     # spec: spec/twilight_struggle/tests/card_play.rules:133
+    move_card(state, E_vietnam_revolts, 3)
+    # spec: spec/twilight_struggle/tests/card_play.rules:134
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_vietnam_revolts] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_13_0(state, frame):
-    "test tests/card_play.rules#13 part 0 (spec/twilight_struggle/tests/card_play.rules:140)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:140
-    state.tracks[9] = 1
+    "test tests/card_play.rules#13 part 0 (spec/twilight_struggle/tests/card_play.rules:141)"
     # spec: spec/twilight_struggle/tests/card_play.rules:141
-    move_card(state, E_vietnam_revolts, 3)
+    state.tracks[9] = 1
     # spec: spec/twilight_struggle/tests/card_play.rules:142
+    move_card(state, E_vietnam_revolts, 3)
+    # spec: spec/twilight_struggle/tests/card_play.rules:143
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_vietnam_revolts] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_14_0(state, frame):
-    "test tests/card_play.rules#14 part 0 (spec/twilight_struggle/tests/card_play.rules:148)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:148
-    state.tracks[7] = 2
+    "test tests/card_play.rules#14 part 0 (spec/twilight_struggle/tests/card_play.rules:149)"
     # spec: spec/twilight_struggle/tests/card_play.rules:149
+    state.tracks[7] = 2
+    # spec: spec/twilight_struggle/tests/card_play.rules:150
     state.tracks[9] = 1
     state.frames.pop()
     return
 
 
 def tb_card_play_14_1(state, frame):
-    "test tests/card_play.rules#14 part 1 (spec/twilight_struggle/tests/card_play.rules:151)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:151
+    "test tests/card_play.rules#14 part 1 (spec/twilight_struggle/tests/card_play.rules:152)"
+    # spec: spec/twilight_struggle/tests/card_play.rules:152
     state.tracks[6] = 2
     state.frames.pop()
     return
 
 
 def tb_card_play_15_0(state, frame):
-    "test tests/card_play.rules#15 part 0 (spec/twilight_struggle/tests/card_play.rules:156)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:156
+    "test tests/card_play.rules#15 part 0 (spec/twilight_struggle/tests/card_play.rules:157)"
+    # spec: spec/twilight_struggle/tests/card_play.rules:157
     state.tracks[6] = 4
     state.frames.pop()
     return
 
 
 def tb_card_play_15_1(state, frame):
-    "test tests/card_play.rules#15 part 1 (spec/twilight_struggle/tests/card_play.rules:159)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:159
+    "test tests/card_play.rules#15 part 1 (spec/twilight_struggle/tests/card_play.rules:160)"
+    # spec: spec/twilight_struggle/tests/card_play.rules:160
     state.tracks[6] = 7
     state.frames.pop()
     return
 
 
 def tb_card_play_15_2(state, frame):
-    "test tests/card_play.rules#15 part 2 (spec/twilight_struggle/tests/card_play.rules:162)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:162
+    "test tests/card_play.rules#15 part 2 (spec/twilight_struggle/tests/card_play.rules:163)"
+    # spec: spec/twilight_struggle/tests/card_play.rules:163
     state.tracks[6] = 8
     state.frames.pop()
     return
 
 
 def tb_card_play_16_0(state, frame):
-    "test tests/card_play.rules#16 part 0 (spec/twilight_struggle/tests/card_play.rules:168)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:168
-    state.tracks[6] = 1
+    "test tests/card_play.rules#16 part 0 (spec/twilight_struggle/tests/card_play.rules:169)"
     # spec: spec/twilight_struggle/tests/card_play.rules:169
+    state.tracks[6] = 1
+    # spec: spec/twilight_struggle/tests/card_play.rules:170
     p_space_race_advance(state, 1)
     state.frames.pop()
     return
 
 
 def tb_card_play_16_1(state, frame):
-    "test tests/card_play.rules#16 part 1 (spec/twilight_struggle/tests/card_play.rules:171)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:171
-    p_space_race_advance(state, 1)
+    "test tests/card_play.rules#16 part 1 (spec/twilight_struggle/tests/card_play.rules:172)"
     # spec: spec/twilight_struggle/tests/card_play.rules:172
+    p_space_race_advance(state, 1)
+    # spec: spec/twilight_struggle/tests/card_play.rules:173
     p_space_race_advance(state, 1)
     state.frames.pop()
     return
 
 
 def tb_card_play_16_2(state, frame):
-    "test tests/card_play.rules#16 part 2 (spec/twilight_struggle/tests/card_play.rules:174)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:174
-    state.tracks[7] = 7
+    "test tests/card_play.rules#16 part 2 (spec/twilight_struggle/tests/card_play.rules:175)"
     # spec: spec/twilight_struggle/tests/card_play.rules:175
-    state.tracks[6] = 7
+    state.tracks[7] = 7
     # spec: spec/twilight_struggle/tests/card_play.rules:176
+    state.tracks[6] = 7
+    # spec: spec/twilight_struggle/tests/card_play.rules:177
     p_space_race_advance(state, 0)
     state.frames.pop()
     return
 
 
 def tb_card_play_16_3(state, frame):
-    "test tests/card_play.rules#16 part 3 (spec/twilight_struggle/tests/card_play.rules:178)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:178
+    "test tests/card_play.rules#16 part 3 (spec/twilight_struggle/tests/card_play.rules:179)"
+    # spec: spec/twilight_struggle/tests/card_play.rules:179
     p_space_race_advance(state, 1)
     state.frames.pop()
     return
 
 
 def tb_card_play_16_4(state, frame):
-    "test tests/card_play.rules#16 part 4 (spec/twilight_struggle/tests/card_play.rules:180)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:180
+    "test tests/card_play.rules#16 part 4 (spec/twilight_struggle/tests/card_play.rules:181)"
+    # spec: spec/twilight_struggle/tests/card_play.rules:181
     p_space_race_advance(state, 1)
     state.frames.pop()
     return
 
 
 def tb_card_play_18_0(state, frame):
-    "test tests/card_play.rules#18 part 0 (spec/twilight_struggle/tests/card_play.rules:190)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:190
-    state.tracks[7] = 6
+    "test tests/card_play.rules#18 part 0 (spec/twilight_struggle/tests/card_play.rules:191)"
     # spec: spec/twilight_struggle/tests/card_play.rules:191
-    move_card(state, E_fidel, 3)
+    state.tracks[7] = 6
     # spec: spec/twilight_struggle/tests/card_play.rules:192
+    move_card(state, E_fidel, 3)
+    # spec: spec/twilight_struggle/tests/card_play.rules:193
     state.frames.pop()
     state.frames.append(new_frame(24, [UNBOUND] * 4))
     return
 
 
 def tb_card_play_19_0(state, frame):
-    "test tests/card_play.rules#19 part 0 (spec/twilight_struggle/tests/card_play.rules:199)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:199
-    state.tracks[7] = 8
+    "test tests/card_play.rules#19 part 0 (spec/twilight_struggle/tests/card_play.rules:200)"
     # spec: spec/twilight_struggle/tests/card_play.rules:200
+    state.tracks[7] = 8
+    # spec: spec/twilight_struggle/tests/card_play.rules:201
     state.tracks[6] = 7
     state.frames.pop()
     return
 
 
 def tb_card_play_19_1(state, frame):
-    "test tests/card_play.rules#19 part 1 (spec/twilight_struggle/tests/card_play.rules:202)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:202
+    "test tests/card_play.rules#19 part 1 (spec/twilight_struggle/tests/card_play.rules:203)"
+    # spec: spec/twilight_struggle/tests/card_play.rules:203
     state.tracks[6] = 8
     state.frames.pop()
     return
 
 
 def tb_card_play_20_0(state, frame):
-    "test tests/card_play.rules#20 part 0 (spec/twilight_struggle/tests/card_play.rules:207)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:207
-    state.tracks[7] = 8
+    "test tests/card_play.rules#20 part 0 (spec/twilight_struggle/tests/card_play.rules:208)"
     # spec: spec/twilight_struggle/tests/card_play.rules:208
-    move_card(state, E_fidel, 3)
+    state.tracks[7] = 8
     # spec: spec/twilight_struggle/tests/card_play.rules:209
-    state.tracks[3] = 7
+    move_card(state, E_fidel, 3)
     # spec: spec/twilight_struggle/tests/card_play.rules:210
+    state.tracks[3] = 7
+    # spec: spec/twilight_struggle/tests/card_play.rules:211
     state.frames.pop()
     state.frames.append(new_frame(30, [1]))
     return
 
 
 def tb_card_play_20_1(state, frame):
-    "test tests/card_play.rules#20 part 1 (spec/twilight_struggle/tests/card_play.rules:214)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:214
-    move_card(state, E_asia_scoring, 3)
+    "test tests/card_play.rules#20 part 1 (spec/twilight_struggle/tests/card_play.rules:215)"
     # spec: spec/twilight_struggle/tests/card_play.rules:215
+    move_card(state, E_asia_scoring, 3)
+    # spec: spec/twilight_struggle/tests/card_play.rules:216
     state.frames.pop()
     state.frames.append(new_frame(30, [1]))
     return
 
 
 def tb_card_play_21_0(state, frame):
-    "test tests/card_play.rules#21 part 0 (spec/twilight_struggle/tests/card_play.rules:223)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:223
-    p_pass_china_card(state, 0, True)
+    "test tests/card_play.rules#21 part 0 (spec/twilight_struggle/tests/card_play.rules:224)"
     # spec: spec/twilight_struggle/tests/card_play.rules:224
-    state.counters[1][E_north_korea] = 3
+    p_pass_china_card(state, 0, True)
     # spec: spec/twilight_struggle/tests/card_play.rules:225
+    state.counters[1][E_north_korea] = 3
+    # spec: spec/twilight_struggle/tests/card_play.rules:226
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
-    # spec: spec/twilight_struggle/tests/card_play.rules:226
+    # spec: spec/twilight_struggle/tests/card_play.rules:227
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_china_card] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_22_0(state, frame):
-    "test tests/card_play.rules#22 part 0 (spec/twilight_struggle/tests/card_play.rules:237)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:237
-    p_pass_china_card(state, 1, False)
+    "test tests/card_play.rules#22 part 0 (spec/twilight_struggle/tests/card_play.rules:238)"
     # spec: spec/twilight_struggle/tests/card_play.rules:238
+    p_pass_china_card(state, 1, False)
+    # spec: spec/twilight_struggle/tests/card_play.rules:239
     state.frames.pop()
     state.frames.append(new_frame(32, [UNBOUND] * 1))
     return
 
 
 def tb_card_play_23_0(state, frame):
-    "test tests/card_play.rules#23 part 0 (spec/twilight_struggle/tests/card_play.rules:243)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:243
-    p_pass_china_card(state, 1, True)
+    "test tests/card_play.rules#23 part 0 (spec/twilight_struggle/tests/card_play.rules:244)"
     # spec: spec/twilight_struggle/tests/card_play.rules:244
+    p_pass_china_card(state, 1, True)
+    # spec: spec/twilight_struggle/tests/card_play.rules:245
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_china_card] + [UNBOUND] * 2))
     return
 
 
 def tb_card_play_24_0(state, frame):
-    "test tests/card_play.rules#24 part 0 (spec/twilight_struggle/tests/card_play.rules:251)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:251
-    p_pass_china_card(state, 0, True)
+    "test tests/card_play.rules#24 part 0 (spec/twilight_struggle/tests/card_play.rules:252)"
     # spec: spec/twilight_struggle/tests/card_play.rules:252
-    move_card(state, E_fidel, 2)
+    p_pass_china_card(state, 0, True)
     # spec: spec/twilight_struggle/tests/card_play.rules:253
+    move_card(state, E_fidel, 2)
+    # spec: spec/twilight_struggle/tests/card_play.rules:254
     state.frames.pop()
     state.frames.append(new_frame(27, [0] + [UNBOUND] * 1))
     return
 
 
 def tb_card_play_25_0(state, frame):
-    "test tests/card_play.rules#25 part 0 (spec/twilight_struggle/tests/card_play.rules:259)"
-    # spec: spec/twilight_struggle/tests/card_play.rules:259
-    move_card(state, E_fidel, 2)
+    "test tests/card_play.rules#25 part 0 (spec/twilight_struggle/tests/card_play.rules:260)"
     # spec: spec/twilight_struggle/tests/card_play.rules:260
-    move_card(state, E_nasser, 2)
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:261
-    move_card(state, E_blockade, 2)
+    move_card(state, E_nasser, 2)
     # spec: spec/twilight_struggle/tests/card_play.rules:262
+    move_card(state, E_blockade, 2)
+    # spec: spec/twilight_struggle/tests/card_play.rules:263
     p_move_random_card(state, 0, "@9")
     state.frames.pop()
     return
@@ -1268,822 +1268,810 @@ def tb_events_early_20_0(state, frame):
 
 
 def tb_events_early_20_1(state, frame):
-    "test tests/events_early.rules#20 part 1 (spec/twilight_struggle/tests/events_early.rules:178)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:178
+    "test tests/events_early.rules#20 part 1 (spec/twilight_struggle/tests/events_early.rules:179)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:179
     expire(state, "end_of_turn")
     state.frames.pop()
     return
 
 
 def tb_events_early_21_0(state, frame):
-    "test tests/events_early.rules#21 part 0 (spec/twilight_struggle/tests/events_early.rules:183)"
+    "test tests/events_early.rules#21 part 0 (spec/twilight_struggle/tests/events_early.rules:184)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_early.rules:183
+            # spec: spec/twilight_struggle/tests/events_early.rules:184
             frame[1] = 1
             if resolve_event(
                 state,
                 E_vietnam_revolts,
                 0,
-                "spec/twilight_struggle/tests/events_early.rules:183:5",
+                "spec/twilight_struggle/tests/events_early.rules:184:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_early.rules:184
+            # spec: spec/twilight_struggle/tests/events_early.rules:185
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
-            # spec: spec/twilight_struggle/tests/events_early.rules:185
+            # spec: spec/twilight_struggle/tests/events_early.rules:186
             state.frames.pop()
             state.frames.append(new_frame(3, [0, E_korean_war]))
             return
 
 
 def tb_events_early_22_0(state, frame):
-    "test tests/events_early.rules#22 part 0 (spec/twilight_struggle/tests/events_early.rules:191)"
+    "test tests/events_early.rules#22 part 0 (spec/twilight_struggle/tests/events_early.rules:192)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_early.rules:191
+            # spec: spec/twilight_struggle/tests/events_early.rules:192
             frame[1] = 1
             if resolve_event(
                 state,
                 E_vietnam_revolts,
                 0,
-                "spec/twilight_struggle/tests/events_early.rules:191:5",
+                "spec/twilight_struggle/tests/events_early.rules:192:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_early.rules:192
-            state.counters[1][E_poland] = 1
             # spec: spec/twilight_struggle/tests/events_early.rules:193
+            state.counters[1][E_poland] = 1
+            # spec: spec/twilight_struggle/tests/events_early.rules:194
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
-            # spec: spec/twilight_struggle/tests/events_early.rules:194
+            # spec: spec/twilight_struggle/tests/events_early.rules:195
             state.frames.pop()
             state.frames.append(new_frame(3, [0, E_korean_war]))
             return
 
 
 def tb_events_early_23_0(state, frame):
-    "test tests/events_early.rules#23 part 0 (spec/twilight_struggle/tests/events_early.rules:202)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:202
-    state.counters[2][E_west_germany] = 4
+    "test tests/events_early.rules#23 part 0 (spec/twilight_struggle/tests/events_early.rules:203)"
     # spec: spec/twilight_struggle/tests/events_early.rules:203
-    move_card(state, E_nato, 3)
+    state.counters[2][E_west_germany] = 4
     # spec: spec/twilight_struggle/tests/events_early.rules:204
-    move_card(state, E_cia_created, 3)
+    move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_early.rules:205
+    move_card(state, E_cia_created, 3)
+    # spec: spec/twilight_struggle/tests/events_early.rules:206
     state.frames.pop()
     resolve_event(
-        state, E_blockade, 0, "spec/twilight_struggle/tests/events_early.rules:205:5"
+        state, E_blockade, 0, "spec/twilight_struggle/tests/events_early.rules:206:5"
     )
     return
 
 
 def tb_events_early_24_0(state, frame):
-    "test tests/events_early.rules#24 part 0 (spec/twilight_struggle/tests/events_early.rules:214)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:214
-    state.counters[2][E_west_germany] = 4
+    "test tests/events_early.rules#24 part 0 (spec/twilight_struggle/tests/events_early.rules:215)"
     # spec: spec/twilight_struggle/tests/events_early.rules:215
-    move_card(state, E_cia_created, 3)
+    state.counters[2][E_west_germany] = 4
     # spec: spec/twilight_struggle/tests/events_early.rules:216
+    move_card(state, E_cia_created, 3)
+    # spec: spec/twilight_struggle/tests/events_early.rules:217
     state.frames.pop()
     resolve_event(
-        state, E_blockade, 0, "spec/twilight_struggle/tests/events_early.rules:216:5"
+        state, E_blockade, 0, "spec/twilight_struggle/tests/events_early.rules:217:5"
     )
     return
 
 
 def tb_events_early_25_0(state, frame):
-    "test tests/events_early.rules#25 part 0 (spec/twilight_struggle/tests/events_early.rules:223)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:223
-    state.counters[2][E_west_germany] = 2
+    "test tests/events_early.rules#25 part 0 (spec/twilight_struggle/tests/events_early.rules:224)"
     # spec: spec/twilight_struggle/tests/events_early.rules:224
-    move_card(state, E_marshall_plan, 3)
+    state.counters[2][E_west_germany] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:225
+    move_card(state, E_marshall_plan, 3)
+    # spec: spec/twilight_struggle/tests/events_early.rules:226
     state.frames.pop()
     resolve_event(
-        state, E_blockade, 0, "spec/twilight_struggle/tests/events_early.rules:225:5"
+        state, E_blockade, 0, "spec/twilight_struggle/tests/events_early.rules:226:5"
     )
     return
 
 
 def tb_events_early_26_0(state, frame):
-    "test tests/events_early.rules#26 part 0 (spec/twilight_struggle/tests/events_early.rules:231)"
+    "test tests/events_early.rules#26 part 0 (spec/twilight_struggle/tests/events_early.rules:232)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_early.rules:231
-            state.counters[2][E_west_germany] = 2
             # spec: spec/twilight_struggle/tests/events_early.rules:232
-            move_card(state, E_independent_reds, 3)
+            state.counters[2][E_west_germany] = 2
             # spec: spec/twilight_struggle/tests/events_early.rules:233
+            move_card(state, E_independent_reds, 3)
+            # spec: spec/twilight_struggle/tests/events_early.rules:234
             frame[1] = 1
             if resolve_event(
                 state,
                 E_containment,
                 1,
-                "spec/twilight_struggle/tests/events_early.rules:233:5",
+                "spec/twilight_struggle/tests/events_early.rules:234:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_early.rules:234
+            # spec: spec/twilight_struggle/tests/events_early.rules:235
             state.frames.pop()
             resolve_event(
                 state,
                 E_blockade,
                 0,
-                "spec/twilight_struggle/tests/events_early.rules:234:5",
+                "spec/twilight_struggle/tests/events_early.rules:235:5",
             )
             return
 
 
 def tb_events_early_27_0(state, frame):
-    "test tests/events_early.rules#27 part 0 (spec/twilight_struggle/tests/events_early.rules:243)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:243
-    state.counters[2][E_south_korea] = 2
+    "test tests/events_early.rules#27 part 0 (spec/twilight_struggle/tests/events_early.rules:244)"
     # spec: spec/twilight_struggle/tests/events_early.rules:244
+    state.counters[2][E_south_korea] = 2
+    # spec: spec/twilight_struggle/tests/events_early.rules:245
     state.counters[1][E_south_korea] = 1
     state.frames.pop()
     return
 
 
 def tb_events_early_27_1(state, frame):
-    "test tests/events_early.rules#27 part 1 (spec/twilight_struggle/tests/events_early.rules:246)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:246
+    "test tests/events_early.rules#27 part 1 (spec/twilight_struggle/tests/events_early.rules:247)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:247
     state.frames.pop()
     resolve_event(
-        state, E_korean_war, 0, "spec/twilight_struggle/tests/events_early.rules:246:5"
+        state, E_korean_war, 0, "spec/twilight_struggle/tests/events_early.rules:247:5"
     )
     return
 
 
 def tb_events_early_28_0(state, frame):
-    "test tests/events_early.rules#28 part 0 (spec/twilight_struggle/tests/events_early.rules:252)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:252
-    state.counters[2][E_south_korea] = 2
+    "test tests/events_early.rules#28 part 0 (spec/twilight_struggle/tests/events_early.rules:253)"
     # spec: spec/twilight_struggle/tests/events_early.rules:253
+    state.counters[2][E_south_korea] = 2
+    # spec: spec/twilight_struggle/tests/events_early.rules:254
     state.counters[2][E_japan] = 4
     state.frames.pop()
     return
 
 
 def tb_events_early_28_1(state, frame):
-    "test tests/events_early.rules#28 part 1 (spec/twilight_struggle/tests/events_early.rules:255)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:255
+    "test tests/events_early.rules#28 part 1 (spec/twilight_struggle/tests/events_early.rules:256)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:256
     state.frames.pop()
     resolve_event(
-        state, E_korean_war, 0, "spec/twilight_struggle/tests/events_early.rules:255:5"
+        state, E_korean_war, 0, "spec/twilight_struggle/tests/events_early.rules:256:5"
     )
     return
 
 
 def tb_events_early_29_0(state, frame):
-    "test tests/events_early.rules#29 part 0 (spec/twilight_struggle/tests/events_early.rules:262)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:262
+    "test tests/events_early.rules#29 part 0 (spec/twilight_struggle/tests/events_early.rules:263)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:263
     state.counters[2][E_israel] = 4
     state.frames.pop()
     return
 
 
 def tb_events_early_29_1(state, frame):
-    "test tests/events_early.rules#29 part 1 (spec/twilight_struggle/tests/events_early.rules:264)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:264
+    "test tests/events_early.rules#29 part 1 (spec/twilight_struggle/tests/events_early.rules:265)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:265
     state.frames.pop()
     resolve_event(
         state,
         E_arab_israeli_war,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:264:5",
+        "spec/twilight_struggle/tests/events_early.rules:265:5",
     )
     return
 
 
 def tb_events_early_30_0(state, frame):
-    "test tests/events_early.rules#30 part 0 (spec/twilight_struggle/tests/events_early.rules:270)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:270
+    "test tests/events_early.rules#30 part 0 (spec/twilight_struggle/tests/events_early.rules:271)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:271
     state.counters[2][E_israel] = 4
     state.frames.pop()
     return
 
 
 def tb_events_early_30_1(state, frame):
-    "test tests/events_early.rules#30 part 1 (spec/twilight_struggle/tests/events_early.rules:272)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:272
+    "test tests/events_early.rules#30 part 1 (spec/twilight_struggle/tests/events_early.rules:273)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:273
     state.frames.pop()
     resolve_event(
         state,
         E_arab_israeli_war,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:272:5",
+        "spec/twilight_struggle/tests/events_early.rules:273:5",
     )
     return
 
 
 def tb_events_early_31_0(state, frame):
-    "test tests/events_early.rules#31 part 0 (spec/twilight_struggle/tests/events_early.rules:278)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:278
+    "test tests/events_early.rules#31 part 0 (spec/twilight_struggle/tests/events_early.rules:279)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:279
     move_card(state, E_camp_david_accords, 10)
     state.frames.pop()
     return
 
 
 def tb_events_early_32_0(state, frame):
-    "test tests/events_early.rules#32 part 0 (spec/twilight_struggle/tests/events_early.rules:285)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:285
-    state.counters[2][E_poland] = 3
+    "test tests/events_early.rules#32 part 0 (spec/twilight_struggle/tests/events_early.rules:286)"
     # spec: spec/twilight_struggle/tests/events_early.rules:286
+    state.counters[2][E_poland] = 3
+    # spec: spec/twilight_struggle/tests/events_early.rules:287
     state.frames.pop()
     resolve_event(
-        state, E_comecon, 0, "spec/twilight_struggle/tests/events_early.rules:286:5"
+        state, E_comecon, 0, "spec/twilight_struggle/tests/events_early.rules:287:5"
     )
     return
 
 
 def tb_events_early_33_0(state, frame):
-    "test tests/events_early.rules#33 part 0 (spec/twilight_struggle/tests/events_early.rules:299)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:299
+    "test tests/events_early.rules#33 part 0 (spec/twilight_struggle/tests/events_early.rules:301)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:301
     state.counters[2][E_egypt] = 3
-    # spec: spec/twilight_struggle/tests/events_early.rules:300
+    # spec: spec/twilight_struggle/tests/events_early.rules:302
     state.frames.pop()
     resolve_event(
-        state, E_nasser, 0, "spec/twilight_struggle/tests/events_early.rules:300:5"
+        state, E_nasser, 0, "spec/twilight_struggle/tests/events_early.rules:302:5"
     )
     return
 
 
 def tb_events_early_34_0(state, frame):
-    "test tests/events_early.rules#34 part 0 (spec/twilight_struggle/tests/events_early.rules:305)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:305
+    "test tests/events_early.rules#34 part 0 (spec/twilight_struggle/tests/events_early.rules:307)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:307
     state.counters[2][E_egypt] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:306
+    # spec: spec/twilight_struggle/tests/events_early.rules:308
     state.frames.pop()
     resolve_event(
-        state, E_nasser, 0, "spec/twilight_struggle/tests/events_early.rules:306:5"
+        state, E_nasser, 0, "spec/twilight_struggle/tests/events_early.rules:308:5"
     )
     return
 
 
 def tb_events_early_35_0(state, frame):
-    "test tests/events_early.rules#35 part 0 (spec/twilight_struggle/tests/events_early.rules:313)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:313
-    state.counters[2][E_east_germany] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:314
-    state.counters[2][E_poland] = 1
+    "test tests/events_early.rules#35 part 0 (spec/twilight_struggle/tests/events_early.rules:315)"
     # spec: spec/twilight_struggle/tests/events_early.rules:315
-    state.counters[2][E_austria] = 3
+    state.counters[2][E_east_germany] = 2
     # spec: spec/twilight_struggle/tests/events_early.rules:316
-    state.counters[2][E_finland] = 1
+    state.counters[2][E_poland] = 1
     # spec: spec/twilight_struggle/tests/events_early.rules:317
+    state.counters[2][E_austria] = 3
+    # spec: spec/twilight_struggle/tests/events_early.rules:318
+    state.counters[2][E_finland] = 1
+    # spec: spec/twilight_struggle/tests/events_early.rules:319
     state.counters[2][E_hungary] = 1
     state.frames.pop()
     return
 
 
 def tb_events_early_35_1(state, frame):
-    "test tests/events_early.rules#35 part 1 (spec/twilight_struggle/tests/events_early.rules:319)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:319
+    "test tests/events_early.rules#35 part 1 (spec/twilight_struggle/tests/events_early.rules:321)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:321
     state.frames.pop()
     resolve_event(
         state,
         E_warsaw_pact_formed,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:319:5",
+        "spec/twilight_struggle/tests/events_early.rules:321:5",
     )
     return
 
 
 def tb_events_early_36_0(state, frame):
-    "test tests/events_early.rules#36 part 0 (spec/twilight_struggle/tests/events_early.rules:329)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:329
+    "test tests/events_early.rules#36 part 0 (spec/twilight_struggle/tests/events_early.rules:332)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:332
     state.frames.pop()
     resolve_event(
         state,
         E_warsaw_pact_formed,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:329:5",
+        "spec/twilight_struggle/tests/events_early.rules:332:5",
     )
     return
 
 
 def tb_events_early_37_0(state, frame):
-    "test tests/events_early.rules#37 part 0 (spec/twilight_struggle/tests/events_early.rules:338)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:338
+    "test tests/events_early.rules#37 part 0 (spec/twilight_struggle/tests/events_early.rules:342)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:342
     state.counters[2][E_yugoslavia] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:339
+    # spec: spec/twilight_struggle/tests/events_early.rules:343
     state.frames.pop()
     resolve_event(
         state,
         E_warsaw_pact_formed,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:339:5",
+        "spec/twilight_struggle/tests/events_early.rules:343:5",
     )
     return
 
 
 def tb_events_early_38_0(state, frame):
-    "test tests/events_early.rules#38 part 0 (spec/twilight_struggle/tests/events_early.rules:347)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:347
+    "test tests/events_early.rules#38 part 0 (spec/twilight_struggle/tests/events_early.rules:351)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:351
     state.counters[2][E_france] = 3
-    # spec: spec/twilight_struggle/tests/events_early.rules:348
+    # spec: spec/twilight_struggle/tests/events_early.rules:352
     state.frames.pop()
     resolve_event(
         state,
         E_de_gaulle_leads_france,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:348:5",
+        "spec/twilight_struggle/tests/events_early.rules:352:5",
     )
     return
 
 
 def tb_events_early_39_0(state, frame):
-    "test tests/events_early.rules#39 part 0 (spec/twilight_struggle/tests/events_early.rules:353)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:353
+    "test tests/events_early.rules#39 part 0 (spec/twilight_struggle/tests/events_early.rules:357)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:357
     state.frames.pop()
     resolve_event(
         state,
         E_marshall_plan,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:353:5",
+        "spec/twilight_struggle/tests/events_early.rules:357:5",
     )
     return
 
 
 def tb_events_early_39_1(state, frame):
-    "test tests/events_early.rules#39 part 1 (spec/twilight_struggle/tests/events_early.rules:355)"
+    "test tests/events_early.rules#39 part 1 (spec/twilight_struggle/tests/events_early.rules:359)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_early.rules:355
+            # spec: spec/twilight_struggle/tests/events_early.rules:359
             frame[1] = 1
             if resolve_event(
                 state,
                 E_nato,
                 1,
-                "spec/twilight_struggle/tests/events_early.rules:355:5",
+                "spec/twilight_struggle/tests/events_early.rules:359:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_early.rules:356
+            # spec: spec/twilight_struggle/tests/events_early.rules:360
             state.counters[2][E_france] = 6
-            # spec: spec/twilight_struggle/tests/events_early.rules:357
+            # spec: spec/twilight_struggle/tests/events_early.rules:361
             state.counters[2][E_west_germany] = 4
             state.frames.pop()
             return
 
 
 def tb_events_early_39_2(state, frame):
-    "test tests/events_early.rules#39 part 2 (spec/twilight_struggle/tests/events_early.rules:359)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:359
+    "test tests/events_early.rules#39 part 2 (spec/twilight_struggle/tests/events_early.rules:363)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:363
     state.frames.pop()
     resolve_event(
         state,
         E_de_gaulle_leads_france,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:359:5",
+        "spec/twilight_struggle/tests/events_early.rules:363:5",
     )
     return
 
 
 def tb_events_early_40_0(state, frame):
-    "test tests/events_early.rules#40 part 0 (spec/twilight_struggle/tests/events_early.rules:368)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:368
+    "test tests/events_early.rules#40 part 0 (spec/twilight_struggle/tests/events_early.rules:372)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:372
     state.frames.pop()
     resolve_event(
         state,
         E_captured_nazi_scientist,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:368:5",
+        "spec/twilight_struggle/tests/events_early.rules:372:5",
     )
     return
 
 
 def tb_events_early_40_1(state, frame):
-    "test tests/events_early.rules#40 part 1 (spec/twilight_struggle/tests/events_early.rules:370)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:370
+    "test tests/events_early.rules#40 part 1 (spec/twilight_struggle/tests/events_early.rules:374)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:374
     state.frames.pop()
     resolve_event(
         state,
         E_captured_nazi_scientist,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:370:5",
+        "spec/twilight_struggle/tests/events_early.rules:374:5",
     )
     return
 
 
 def tb_events_early_41_0(state, frame):
-    "test tests/events_early.rules#41 part 0 (spec/twilight_struggle/tests/events_early.rules:378)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:378
-    state.counters[1][E_poland] = 3
-    # spec: spec/twilight_struggle/tests/events_early.rules:379
-    state.counters[1][E_austria] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:380
-    state.counters[1][E_italy] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:381
-    state.counters[2][E_italy] = 4
+    "test tests/events_early.rules#41 part 0 (spec/twilight_struggle/tests/events_early.rules:382)"
     # spec: spec/twilight_struggle/tests/events_early.rules:382
-    state.counters[1][E_iran] = 1
+    state.counters[1][E_poland] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:383
+    state.counters[1][E_austria] = 2
+    # spec: spec/twilight_struggle/tests/events_early.rules:384
+    state.counters[1][E_italy] = 1
+    # spec: spec/twilight_struggle/tests/events_early.rules:385
+    state.counters[2][E_italy] = 4
+    # spec: spec/twilight_struggle/tests/events_early.rules:386
+    state.counters[1][E_iran] = 1
+    # spec: spec/twilight_struggle/tests/events_early.rules:387
     state.frames.pop()
     resolve_event(
         state,
         E_truman_doctrine,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:383:5",
+        "spec/twilight_struggle/tests/events_early.rules:387:5",
     )
     return
 
 
 def tb_events_early_42_0(state, frame):
-    "test tests/events_early.rules#42 part 0 (spec/twilight_struggle/tests/events_early.rules:391)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:391
+    "test tests/events_early.rules#42 part 0 (spec/twilight_struggle/tests/events_early.rules:395)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:395
     state.counters[1][E_poland] = 3
-    # spec: spec/twilight_struggle/tests/events_early.rules:392
+    # spec: spec/twilight_struggle/tests/events_early.rules:396
     state.frames.pop()
     resolve_event(
         state,
         E_truman_doctrine,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:392:5",
+        "spec/twilight_struggle/tests/events_early.rules:396:5",
     )
     return
 
 
 def tb_events_early_43_0(state, frame):
-    "test tests/events_early.rules#43 part 0 (spec/twilight_struggle/tests/events_early.rules:399)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:399
+    "test tests/events_early.rules#43 part 0 (spec/twilight_struggle/tests/events_early.rules:403)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:403
     state.frames.pop()
     resolve_event(
         state,
         E_olympic_games,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:399:5",
+        "spec/twilight_struggle/tests/events_early.rules:403:5",
     )
     return
 
 
 def tb_events_early_44_0(state, frame):
-    "test tests/events_early.rules#44 part 0 (spec/twilight_struggle/tests/events_early.rules:407)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:407
+    "test tests/events_early.rules#44 part 0 (spec/twilight_struggle/tests/events_early.rules:411)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:411
     state.frames.pop()
     resolve_event(
         state,
         E_olympic_games,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:407:5",
+        "spec/twilight_struggle/tests/events_early.rules:411:5",
     )
     return
 
 
 def tb_events_early_45_0(state, frame):
-    "test tests/events_early.rules#45 part 0 (spec/twilight_struggle/tests/events_early.rules:414)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:414
+    "test tests/events_early.rules#45 part 0 (spec/twilight_struggle/tests/events_early.rules:418)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:418
     state.counters[1][E_poland] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:415
+    # spec: spec/twilight_struggle/tests/events_early.rules:419
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
-    # spec: spec/twilight_struggle/tests/events_early.rules:416
+    # spec: spec/twilight_struggle/tests/events_early.rules:420
     state.frames.pop()
     resolve_event(
         state,
         E_olympic_games,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:416:5",
+        "spec/twilight_struggle/tests/events_early.rules:420:5",
     )
     return
 
 
 def tb_events_early_46_0(state, frame):
-    "test tests/events_early.rules#46 part 0 (spec/twilight_struggle/tests/events_early.rules:425)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:425
+    "test tests/events_early.rules#46 part 0 (spec/twilight_struggle/tests/events_early.rules:430)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:430
     state.tracks[0] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:426
+    # spec: spec/twilight_struggle/tests/events_early.rules:431
     state.vars[1] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:427
+    # spec: spec/twilight_struggle/tests/events_early.rules:432
     state.frames.pop()
     resolve_event(
         state,
         E_olympic_games,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:427:5",
+        "spec/twilight_struggle/tests/events_early.rules:432:5",
     )
     return
 
 
 def tb_events_early_47_0(state, frame):
-    "test tests/events_early.rules#47 part 0 (spec/twilight_struggle/tests/events_early.rules:433)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:433
+    "test tests/events_early.rules#47 part 0 (spec/twilight_struggle/tests/events_early.rules:438)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:438
     state.vars[3] = True
-    # spec: spec/twilight_struggle/tests/events_early.rules:434
+    # spec: spec/twilight_struggle/tests/events_early.rules:439
     state.counters[2][E_uk] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:435
+    # spec: spec/twilight_struggle/tests/events_early.rules:440
     state.frames.pop()
     resolve_event(
         state,
         E_olympic_games,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:435:5",
+        "spec/twilight_struggle/tests/events_early.rules:440:5",
     )
     return
 
 
 def tb_events_early_48_0(state, frame):
-    "test tests/events_early.rules#48 part 0 (spec/twilight_struggle/tests/events_early.rules:443)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:443
+    "test tests/events_early.rules#48 part 0 (spec/twilight_struggle/tests/events_early.rules:448)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:448
     state.counters[1][E_poland] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:444
+    # spec: spec/twilight_struggle/tests/events_early.rules:449
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
-    # spec: spec/twilight_struggle/tests/events_early.rules:445
+    # spec: spec/twilight_struggle/tests/events_early.rules:450
     state.frames.pop()
     resolve_event(
         state,
         E_olympic_games,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:445:5",
+        "spec/twilight_struggle/tests/events_early.rules:450:5",
     )
     return
 
 
 def tb_events_early_49_0(state, frame):
-    "test tests/events_early.rules#49 part 0 (spec/twilight_struggle/tests/events_early.rules:457)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:457
+    "test tests/events_early.rules#49 part 0 (spec/twilight_struggle/tests/events_early.rules:462)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:462
     state.frames.pop()
     resolve_event(
-        state, E_nato, 1, "spec/twilight_struggle/tests/events_early.rules:457:5"
+        state, E_nato, 1, "spec/twilight_struggle/tests/events_early.rules:462:5"
     )
     return
 
 
 def tb_events_early_50_0(state, frame):
-    "test tests/events_early.rules#50 part 0 (spec/twilight_struggle/tests/events_early.rules:462)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:462
+    "test tests/events_early.rules#50 part 0 (spec/twilight_struggle/tests/events_early.rules:467)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:467
     state.counters[2][E_west_germany] = 4
-    # spec: spec/twilight_struggle/tests/events_early.rules:463
+    # spec: spec/twilight_struggle/tests/events_early.rules:468
     state.counters[2][E_italy] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:464
+    # spec: spec/twilight_struggle/tests/events_early.rules:469
     state.counters[2][E_japan] = 4
-    # spec: spec/twilight_struggle/tests/events_early.rules:465
+    # spec: spec/twilight_struggle/tests/events_early.rules:470
     activate(state, 1, [], None)
     state.frames.pop()
     return
 
 
 def tb_events_early_50_1(state, frame):
-    "test tests/events_early.rules#50 part 1 (spec/twilight_struggle/tests/events_early.rules:467)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:467
+    "test tests/events_early.rules#50 part 1 (spec/twilight_struggle/tests/events_early.rules:472)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:472
     state.frames.pop()
     resolve_event(
-        state, E_nato, 1, "spec/twilight_struggle/tests/events_early.rules:467:5"
+        state, E_nato, 1, "spec/twilight_struggle/tests/events_early.rules:472:5"
     )
     return
 
 
 def tb_events_early_51_0(state, frame):
-    "test tests/events_early.rules#51 part 0 (spec/twilight_struggle/tests/events_early.rules:476)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:476
+    "test tests/events_early.rules#51 part 0 (spec/twilight_struggle/tests/events_early.rules:481)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:481
     activate(state, 2, [], None)
-    # spec: spec/twilight_struggle/tests/events_early.rules:477
+    # spec: spec/twilight_struggle/tests/events_early.rules:482
     state.counters[2][E_turkey] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:478
+    # spec: spec/twilight_struggle/tests/events_early.rules:483
     state.frames.pop()
     resolve_event(
-        state, E_nato, 1, "spec/twilight_struggle/tests/events_early.rules:478:5"
+        state, E_nato, 1, "spec/twilight_struggle/tests/events_early.rules:483:5"
     )
     return
 
 
 def tb_events_early_52_0(state, frame):
-    "test tests/events_early.rules#52 part 0 (spec/twilight_struggle/tests/events_early.rules:483)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:483
+    "test tests/events_early.rules#52 part 0 (spec/twilight_struggle/tests/events_early.rules:488)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:488
     move_card(state, E_nato, 3)
-    # spec: spec/twilight_struggle/tests/events_early.rules:484
+    # spec: spec/twilight_struggle/tests/events_early.rules:489
     state.vars[1] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:485
+    # spec: spec/twilight_struggle/tests/events_early.rules:490
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
-    # spec: spec/twilight_struggle/tests/events_early.rules:486
+    # spec: spec/twilight_struggle/tests/events_early.rules:491
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_nato] + [UNBOUND] * 2))
     return
 
 
 def tb_events_early_53_0(state, frame):
-    "test tests/events_early.rules#53 part 0 (spec/twilight_struggle/tests/events_early.rules:495)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:495
-    state.counters[1][E_romania] = 3
-    # spec: spec/twilight_struggle/tests/events_early.rules:496
-    state.counters[2][E_romania] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:497
-    state.counters[1][E_hungary] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:498
-    state.counters[1][E_poland] = 3
-    # spec: spec/twilight_struggle/tests/events_early.rules:499
-    state.counters[1][E_bulgaria] = 1
+    "test tests/events_early.rules#53 part 0 (spec/twilight_struggle/tests/events_early.rules:500)"
     # spec: spec/twilight_struggle/tests/events_early.rules:500
-    state.counters[2][E_bulgaria] = 1
+    state.counters[1][E_romania] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:501
+    state.counters[2][E_romania] = 1
+    # spec: spec/twilight_struggle/tests/events_early.rules:502
+    state.counters[1][E_hungary] = 2
+    # spec: spec/twilight_struggle/tests/events_early.rules:503
+    state.counters[1][E_poland] = 3
+    # spec: spec/twilight_struggle/tests/events_early.rules:504
+    state.counters[1][E_bulgaria] = 1
+    # spec: spec/twilight_struggle/tests/events_early.rules:505
+    state.counters[2][E_bulgaria] = 1
+    # spec: spec/twilight_struggle/tests/events_early.rules:506
     state.frames.pop()
     resolve_event(
         state,
         E_independent_reds,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:501:5",
+        "spec/twilight_struggle/tests/events_early.rules:506:5",
     )
     return
 
 
 def tb_events_early_54_0(state, frame):
-    "test tests/events_early.rules#54 part 0 (spec/twilight_struggle/tests/events_early.rules:509)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:509
+    "test tests/events_early.rules#54 part 0 (spec/twilight_struggle/tests/events_early.rules:514)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:514
     state.frames.pop()
     resolve_event(
         state,
         E_independent_reds,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:509:5",
+        "spec/twilight_struggle/tests/events_early.rules:514:5",
     )
     return
 
 
 def tb_events_early_55_0(state, frame):
-    "test tests/events_early.rules#55 part 0 (spec/twilight_struggle/tests/events_early.rules:516)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:516
+    "test tests/events_early.rules#55 part 0 (spec/twilight_struggle/tests/events_early.rules:521)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:521
     state.counters[1][E_italy] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:517
+    # spec: spec/twilight_struggle/tests/events_early.rules:522
     state.frames.pop()
     resolve_event(
         state,
         E_marshall_plan,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:517:5",
+        "spec/twilight_struggle/tests/events_early.rules:522:5",
     )
     return
 
 
 def tb_events_early_56_0(state, frame):
-    "test tests/events_early.rules#56 part 0 (spec/twilight_struggle/tests/events_early.rules:529)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:529
+    "test tests/events_early.rules#56 part 0 (spec/twilight_struggle/tests/events_early.rules:534)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:534
     state.counters[2][E_pakistan] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:530
+    # spec: spec/twilight_struggle/tests/events_early.rules:535
     state.counters[2][E_iran] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:531
+    # spec: spec/twilight_struggle/tests/events_early.rules:536
     state.frames.pop()
     resolve_event(
         state,
         E_indo_pakistani_war,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:531:5",
+        "spec/twilight_struggle/tests/events_early.rules:536:5",
     )
     return
 
 
 def tb_events_early_57_0(state, frame):
-    "test tests/events_early.rules#57 part 0 (spec/twilight_struggle/tests/events_early.rules:539)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:539
+    "test tests/events_early.rules#57 part 0 (spec/twilight_struggle/tests/events_early.rules:544)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:544
     state.counters[1][E_india] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:540
+    # spec: spec/twilight_struggle/tests/events_early.rules:545
     state.counters[1][E_burma] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:541
+    # spec: spec/twilight_struggle/tests/events_early.rules:546
     state.frames.pop()
     resolve_event(
         state,
         E_indo_pakistani_war,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:541:5",
+        "spec/twilight_struggle/tests/events_early.rules:546:5",
     )
     return
 
 
 def tb_events_early_58_0(state, frame):
-    "test tests/events_early.rules#58 part 0 (spec/twilight_struggle/tests/events_early.rules:550)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:550
+    "test tests/events_early.rules#58 part 0 (spec/twilight_struggle/tests/events_early.rules:555)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:555
     state.frames.pop()
     resolve_event(
-        state, E_containment, 1, "spec/twilight_struggle/tests/events_early.rules:550:5"
+        state, E_containment, 1, "spec/twilight_struggle/tests/events_early.rules:555:5"
     )
     return
 
 
 def tb_events_early_58_1(state, frame):
-    "test tests/events_early.rules#58 part 1 (spec/twilight_struggle/tests/events_early.rules:556)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:556
+    "test tests/events_early.rules#58 part 1 (spec/twilight_struggle/tests/events_early.rules:561)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:561
     expire(state, "end_of_turn")
     state.frames.pop()
     return
 
 
 def tb_events_early_59_0(state, frame):
-    "test tests/events_early.rules#59 part 0 (spec/twilight_struggle/tests/events_early.rules:561)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:561
+    "test tests/events_early.rules#59 part 0 (spec/twilight_struggle/tests/events_early.rules:566)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:566
     state.frames.pop()
     resolve_event(
         state,
         E_red_scare_purge,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:561:5",
+        "spec/twilight_struggle/tests/events_early.rules:566:5",
     )
     return
 
 
 def tb_events_early_59_1(state, frame):
-    "test tests/events_early.rules#59 part 1 (spec/twilight_struggle/tests/events_early.rules:564)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:564
+    "test tests/events_early.rules#59 part 1 (spec/twilight_struggle/tests/events_early.rules:569)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:569
     state.frames.pop()
     resolve_event(
         state,
         E_red_scare_purge,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:564:5",
+        "spec/twilight_struggle/tests/events_early.rules:569:5",
     )
     return
 
 
 def tb_events_early_59_2(state, frame):
-    "test tests/events_early.rules#59 part 2 (spec/twilight_struggle/tests/events_early.rules:566)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:566
+    "test tests/events_early.rules#59 part 2 (spec/twilight_struggle/tests/events_early.rules:571)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:571
     expire(state, "end_of_turn")
     state.frames.pop()
     return
 
 
 def tb_events_early_60_0(state, frame):
-    "test tests/events_early.rules#60 part 0 (spec/twilight_struggle/tests/events_early.rules:571)"
+    "test tests/events_early.rules#60 part 0 (spec/twilight_struggle/tests/events_early.rules:576)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_early.rules:571
+            # spec: spec/twilight_struggle/tests/events_early.rules:576
             frame[1] = 1
             if resolve_event(
                 state,
                 E_red_scare_purge,
                 0,
-                "spec/twilight_struggle/tests/events_early.rules:571:5",
+                "spec/twilight_struggle/tests/events_early.rules:576:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_early.rules:572
+            # spec: spec/twilight_struggle/tests/events_early.rules:577
             state.frames.pop()
             resolve_event(
                 state,
                 E_containment,
                 1,
-                "spec/twilight_struggle/tests/events_early.rules:572:5",
+                "spec/twilight_struggle/tests/events_early.rules:577:5",
             )
             return
 
 
 def tb_events_early_60_1(state, frame):
-    "test tests/events_early.rules#60 part 1 (spec/twilight_struggle/tests/events_early.rules:574)"
+    "test tests/events_early.rules#60 part 1 (spec/twilight_struggle/tests/events_early.rules:580)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_early.rules:574
+            # spec: spec/twilight_struggle/tests/events_early.rules:580
             expire(state, "end_of_turn")
-            # spec: spec/twilight_struggle/tests/events_early.rules:575
+            # spec: spec/twilight_struggle/tests/events_early.rules:581
             frame[1] = 1
             if resolve_event(
                 state,
                 E_containment,
                 1,
-                "spec/twilight_struggle/tests/events_early.rules:575:5",
+                "spec/twilight_struggle/tests/events_early.rules:581:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_early.rules:576
+            # spec: spec/twilight_struggle/tests/events_early.rules:582
             state.frames.pop()
             resolve_event(
                 state,
                 E_red_scare_purge,
                 0,
-                "spec/twilight_struggle/tests/events_early.rules:576:5",
+                "spec/twilight_struggle/tests/events_early.rules:582:5",
             )
             return
 
 
 def tb_events_early_61_0(state, frame):
-    "test tests/events_early.rules#61 part 0 (spec/twilight_struggle/tests/events_early.rules:583)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:583
-    move_card(state, E_fidel, 2)
-    # spec: spec/twilight_struggle/tests/events_early.rules:584
-    state.frames.pop()
-    resolve_event(
-        state, E_cia_created, 1, "spec/twilight_struggle/tests/events_early.rules:584:5"
-    )
-    return
-
-
-def tb_events_early_62_0(state, frame):
-    "test tests/events_early.rules#62 part 0 (spec/twilight_struggle/tests/events_early.rules:590)"
+    "test tests/events_early.rules#61 part 0 (spec/twilight_struggle/tests/events_early.rules:590)"
     # spec: spec/twilight_struggle/tests/events_early.rules:590
-    state.counters[1][E_mexico] = 1
+    move_card(state, E_fidel, 2)
     # spec: spec/twilight_struggle/tests/events_early.rules:591
     state.frames.pop()
     resolve_event(
@@ -2092,294 +2080,278 @@ def tb_events_early_62_0(state, frame):
     return
 
 
+def tb_events_early_62_0(state, frame):
+    "test tests/events_early.rules#62 part 0 (spec/twilight_struggle/tests/events_early.rules:597)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:597
+    state.counters[1][E_mexico] = 1
+    # spec: spec/twilight_struggle/tests/events_early.rules:598
+    state.frames.pop()
+    resolve_event(
+        state, E_cia_created, 1, "spec/twilight_struggle/tests/events_early.rules:598:5"
+    )
+    return
+
+
 def tb_events_early_63_0(state, frame):
-    "test tests/events_early.rules#63 part 0 (spec/twilight_struggle/tests/events_early.rules:599)"
+    "test tests/events_early.rules#63 part 0 (spec/twilight_struggle/tests/events_early.rules:606)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_early.rules:599
+            # spec: spec/twilight_struggle/tests/events_early.rules:606
             frame[1] = 1
             if resolve_event(
                 state,
                 E_containment,
                 1,
-                "spec/twilight_struggle/tests/events_early.rules:599:5",
+                "spec/twilight_struggle/tests/events_early.rules:606:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_early.rules:600
+            # spec: spec/twilight_struggle/tests/events_early.rules:607
             state.frames.pop()
             resolve_event(
                 state,
                 E_cia_created,
                 1,
-                "spec/twilight_struggle/tests/events_early.rules:600:5",
+                "spec/twilight_struggle/tests/events_early.rules:607:5",
             )
             return
 
 
 def tb_events_early_64_0(state, frame):
-    "test tests/events_early.rules#64 part 0 (spec/twilight_struggle/tests/events_early.rules:606)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:606
+    "test tests/events_early.rules#64 part 0 (spec/twilight_struggle/tests/events_early.rules:613)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:613
     move_card(state, E_fidel, 2)
-    # spec: spec/twilight_struggle/tests/events_early.rules:607
+    # spec: spec/twilight_struggle/tests/events_early.rules:614
     state.frames.pop()
     resolve_event(
-        state, E_cia_created, 1, "spec/twilight_struggle/tests/events_early.rules:607:5"
+        state, E_cia_created, 1, "spec/twilight_struggle/tests/events_early.rules:614:5"
     )
     return
 
 
 def tb_events_early_65_0(state, frame):
-    "test tests/events_early.rules#65 part 0 (spec/twilight_struggle/tests/events_early.rules:617)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:617
+    "test tests/events_early.rules#65 part 0 (spec/twilight_struggle/tests/events_early.rules:624)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:624
     state.counters[1][E_japan] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:618
+    # spec: spec/twilight_struggle/tests/events_early.rules:625
     state.counters[2][E_japan] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:619
+    # spec: spec/twilight_struggle/tests/events_early.rules:626
     state.frames.pop()
     resolve_event(
         state,
         E_us_japan_mutual_defense_pact,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:619:5",
+        "spec/twilight_struggle/tests/events_early.rules:626:5",
     )
     return
 
 
 def tb_events_early_66_0(state, frame):
-    "test tests/events_early.rules#66 part 0 (spec/twilight_struggle/tests/events_early.rules:628)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:628
+    "test tests/events_early.rules#66 part 0 (spec/twilight_struggle/tests/events_early.rules:635)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:635
     state.counters[2][E_france] = 3
-    # spec: spec/twilight_struggle/tests/events_early.rules:629
+    # spec: spec/twilight_struggle/tests/events_early.rules:636
     state.counters[2][E_uk] = 5
-    # spec: spec/twilight_struggle/tests/events_early.rules:630
+    # spec: spec/twilight_struggle/tests/events_early.rules:637
     state.counters[2][E_israel] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:631
+    # spec: spec/twilight_struggle/tests/events_early.rules:638
     state.counters[2][E_italy] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:632
+    # spec: spec/twilight_struggle/tests/events_early.rules:639
     state.frames.pop()
     resolve_event(
-        state, E_suez_crisis, 0, "spec/twilight_struggle/tests/events_early.rules:632:5"
+        state, E_suez_crisis, 0, "spec/twilight_struggle/tests/events_early.rules:639:5"
     )
     return
 
 
 def tb_events_early_67_0(state, frame):
-    "test tests/events_early.rules#67 part 0 (spec/twilight_struggle/tests/events_early.rules:645)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:645
+    "test tests/events_early.rules#67 part 0 (spec/twilight_struggle/tests/events_early.rules:652)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:652
     state.counters[1][E_east_germany] = 3
-    # spec: spec/twilight_struggle/tests/events_early.rules:646
+    # spec: spec/twilight_struggle/tests/events_early.rules:653
     state.counters[1][E_poland] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:647
+    # spec: spec/twilight_struggle/tests/events_early.rules:654
     state.counters[1][E_hungary] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:648
+    # spec: spec/twilight_struggle/tests/events_early.rules:655
     state.counters[1][E_bulgaria] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:649
+    # spec: spec/twilight_struggle/tests/events_early.rules:656
     state.frames.pop()
     resolve_event(
         state,
         E_east_european_unrest,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:649:5",
+        "spec/twilight_struggle/tests/events_early.rules:656:5",
     )
     return
 
 
 def tb_events_early_68_0(state, frame):
-    "test tests/events_early.rules#68 part 0 (spec/twilight_struggle/tests/events_early.rules:659)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:659
+    "test tests/events_early.rules#68 part 0 (spec/twilight_struggle/tests/events_early.rules:666)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:666
     state.tracks[2] = 8
-    # spec: spec/twilight_struggle/tests/events_early.rules:660
+    # spec: spec/twilight_struggle/tests/events_early.rules:667
     state.counters[1][E_east_germany] = 3
-    # spec: spec/twilight_struggle/tests/events_early.rules:661
+    # spec: spec/twilight_struggle/tests/events_early.rules:668
     state.counters[1][E_poland] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:662
+    # spec: spec/twilight_struggle/tests/events_early.rules:669
     state.counters[1][E_hungary] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:663
+    # spec: spec/twilight_struggle/tests/events_early.rules:670
     state.frames.pop()
     resolve_event(
         state,
         E_east_european_unrest,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:663:5",
+        "spec/twilight_struggle/tests/events_early.rules:670:5",
     )
     return
 
 
 def tb_events_early_69_0(state, frame):
-    "test tests/events_early.rules#69 part 0 (spec/twilight_struggle/tests/events_early.rules:671)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:671
+    "test tests/events_early.rules#69 part 0 (spec/twilight_struggle/tests/events_early.rules:679)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:679
     state.frames.pop()
     resolve_event(
         state,
         E_decolonization,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:671:5",
+        "spec/twilight_struggle/tests/events_early.rules:679:5",
     )
     return
 
 
 def tb_events_early_70_0(state, frame):
-    "test tests/events_early.rules#70 part 0 (spec/twilight_struggle/tests/events_early.rules:684)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:684
+    "test tests/events_early.rules#70 part 0 (spec/twilight_struggle/tests/events_early.rules:692)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:692
     state.counters[2][E_cuba] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:685
+    # spec: spec/twilight_struggle/tests/events_early.rules:693
     move_card(state, E_fidel, 3)
-    # spec: spec/twilight_struggle/tests/events_early.rules:686
+    # spec: spec/twilight_struggle/tests/events_early.rules:694
     move_card(state, E_nato, 3)
-    # spec: spec/twilight_struggle/tests/events_early.rules:687
+    # spec: spec/twilight_struggle/tests/events_early.rules:695
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
-    # spec: spec/twilight_struggle/tests/events_early.rules:688
+    # spec: spec/twilight_struggle/tests/events_early.rules:696
     state.frames.pop()
     resolve_event(
         state,
         E_un_intervention,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:688:5",
+        "spec/twilight_struggle/tests/events_early.rules:696:5",
     )
     return
 
 
 def tb_events_early_71_0(state, frame):
-    "test tests/events_early.rules#71 part 0 (spec/twilight_struggle/tests/events_early.rules:698)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:698
+    "test tests/events_early.rules#71 part 0 (spec/twilight_struggle/tests/events_early.rules:706)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:706
     move_card(state, E_nato, 3)
     state.frames.pop()
     return
 
 
 def tb_events_early_71_1(state, frame):
-    "test tests/events_early.rules#71 part 1 (spec/twilight_struggle/tests/events_early.rules:700)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:700
+    "test tests/events_early.rules#71 part 1 (spec/twilight_struggle/tests/events_early.rules:708)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:708
     move_card(state, E_blockade, 3)
     state.frames.pop()
     return
 
 
 def tb_events_early_71_2(state, frame):
-    "test tests/events_early.rules#71 part 2 (spec/twilight_struggle/tests/events_early.rules:702)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:702
+    "test tests/events_early.rules#71 part 2 (spec/twilight_struggle/tests/events_early.rules:710)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:710
     state.vars[3] = True
     state.frames.pop()
     return
 
 
 def tb_events_early_72_0(state, frame):
-    "test tests/events_early.rules#72 part 0 (spec/twilight_struggle/tests/events_early.rules:709)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:709
+    "test tests/events_early.rules#72 part 0 (spec/twilight_struggle/tests/events_early.rules:717)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:717
     move_card(state, E_un_intervention, 2)
-    # spec: spec/twilight_struggle/tests/events_early.rules:710
+    # spec: spec/twilight_struggle/tests/events_early.rules:718
     move_card(state, E_duck_and_cover, 2)
-    # spec: spec/twilight_struggle/tests/events_early.rules:711
+    # spec: spec/twilight_struggle/tests/events_early.rules:719
     state.counters[1][E_poland] = 1
-    # spec: spec/twilight_struggle/tests/events_early.rules:712
+    # spec: spec/twilight_struggle/tests/events_early.rules:720
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
-    # spec: spec/twilight_struggle/tests/events_early.rules:713
+    # spec: spec/twilight_struggle/tests/events_early.rules:721
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_un_intervention] + [UNBOUND] * 2))
     return
 
 
 def tb_events_early_73_0(state, frame):
-    "test tests/events_early.rules#73 part 0 (spec/twilight_struggle/tests/events_early.rules:724)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:724
+    "test tests/events_early.rules#73 part 0 (spec/twilight_struggle/tests/events_early.rules:732)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:732
     state.counters[1][E_poland] = 3
-    # spec: spec/twilight_struggle/tests/events_early.rules:725
+    # spec: spec/twilight_struggle/tests/events_early.rules:733
     state.counters[1][E_east_germany] = 3
-    # spec: spec/twilight_struggle/tests/events_early.rules:726
+    # spec: spec/twilight_struggle/tests/events_early.rules:734
     state.counters[2][E_italy] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:727
+    # spec: spec/twilight_struggle/tests/events_early.rules:735
     state.frames.pop()
     resolve_event(
         state,
         E_de_stalinization,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:727:5",
+        "spec/twilight_struggle/tests/events_early.rules:735:5",
     )
     return
 
 
 def tb_events_early_74_0(state, frame):
-    "test tests/events_early.rules#74 part 0 (spec/twilight_struggle/tests/events_early.rules:743)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:743
+    "test tests/events_early.rules#74 part 0 (spec/twilight_struggle/tests/events_early.rules:751)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:751
     state.counters[1][E_poland] = 3
-    # spec: spec/twilight_struggle/tests/events_early.rules:744
+    # spec: spec/twilight_struggle/tests/events_early.rules:752
     state.frames.pop()
     resolve_event(
         state,
         E_de_stalinization,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:744:5",
+        "spec/twilight_struggle/tests/events_early.rules:752:5",
     )
     return
 
 
 def tb_events_early_75_0(state, frame):
-    "test tests/events_early.rules#75 part 0 (spec/twilight_struggle/tests/events_early.rules:752)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:752
+    "test tests/events_early.rules#75 part 0 (spec/twilight_struggle/tests/events_early.rules:760)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:760
     state.tracks[0] = 4
-    # spec: spec/twilight_struggle/tests/events_early.rules:753
+    # spec: spec/twilight_struggle/tests/events_early.rules:761
     state.frames.pop()
     resolve_event(
         state,
         E_nuclear_test_ban,
         1,
-        "spec/twilight_struggle/tests/events_early.rules:753:5",
+        "spec/twilight_struggle/tests/events_early.rules:761:5",
     )
     return
 
 
 def tb_events_early_76_0(state, frame):
-    "test tests/events_early.rules#76 part 0 (spec/twilight_struggle/tests/events_early.rules:758)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:758
+    "test tests/events_early.rules#76 part 0 (spec/twilight_struggle/tests/events_early.rules:766)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:766
     state.tracks[0] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:759
+    # spec: spec/twilight_struggle/tests/events_early.rules:767
     state.frames.pop()
     resolve_event(
         state,
         E_nuclear_test_ban,
         0,
-        "spec/twilight_struggle/tests/events_early.rules:759:5",
-    )
-    return
-
-
-def tb_events_early_77_0(state, frame):
-    "test tests/events_early.rules#77 part 0 (spec/twilight_struggle/tests/events_early.rules:766)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:766
-    state.counters[2][E_taiwan] = 3
-    # spec: spec/twilight_struggle/tests/events_early.rules:767
-    state.frames.pop()
-    resolve_event(
-        state,
-        E_formosan_resolution,
-        1,
         "spec/twilight_struggle/tests/events_early.rules:767:5",
     )
     return
 
 
-def tb_events_early_77_1(state, frame):
-    "test tests/events_early.rules#77 part 1 (spec/twilight_struggle/tests/events_early.rules:769)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:769
-    state.frames.pop()
-    resolve_event(
-        state,
-        E_asia_scoring,
-        1,
-        "spec/twilight_struggle/tests/events_early.rules:769:5",
-    )
-    return
-
-
-def tb_events_early_78_0(state, frame):
-    "test tests/events_early.rules#78 part 0 (spec/twilight_struggle/tests/events_early.rules:774)"
+def tb_events_early_77_0(state, frame):
+    "test tests/events_early.rules#77 part 0 (spec/twilight_struggle/tests/events_early.rules:774)"
     # spec: spec/twilight_struggle/tests/events_early.rules:774
-    state.counters[1][E_taiwan] = 3
+    state.counters[2][E_taiwan] = 3
     # spec: spec/twilight_struggle/tests/events_early.rules:775
     state.frames.pop()
     resolve_event(
@@ -2391,88 +2363,116 @@ def tb_events_early_78_0(state, frame):
     return
 
 
+def tb_events_early_77_1(state, frame):
+    "test tests/events_early.rules#77 part 1 (spec/twilight_struggle/tests/events_early.rules:777)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:777
+    state.frames.pop()
+    resolve_event(
+        state,
+        E_asia_scoring,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:777:5",
+    )
+    return
+
+
+def tb_events_early_78_0(state, frame):
+    "test tests/events_early.rules#78 part 0 (spec/twilight_struggle/tests/events_early.rules:782)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:782
+    state.counters[1][E_taiwan] = 3
+    # spec: spec/twilight_struggle/tests/events_early.rules:783
+    state.frames.pop()
+    resolve_event(
+        state,
+        E_formosan_resolution,
+        1,
+        "spec/twilight_struggle/tests/events_early.rules:783:5",
+    )
+    return
+
+
 def tb_events_early_79_0(state, frame):
-    "test tests/events_early.rules#79 part 0 (spec/twilight_struggle/tests/events_early.rules:780)"
+    "test tests/events_early.rules#79 part 0 (spec/twilight_struggle/tests/events_early.rules:788)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_early.rules:780
+            # spec: spec/twilight_struggle/tests/events_early.rules:788
             frame[1] = 1
             if resolve_event(
                 state,
                 E_formosan_resolution,
                 1,
-                "spec/twilight_struggle/tests/events_early.rules:780:5",
+                "spec/twilight_struggle/tests/events_early.rules:788:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_early.rules:781
+            # spec: spec/twilight_struggle/tests/events_early.rules:789
             state.counters[2][E_taiwan] = 3
-            # spec: spec/twilight_struggle/tests/events_early.rules:782
+            # spec: spec/twilight_struggle/tests/events_early.rules:790
             emit_card_played(state, 0, E_china_card)
             state.frames.pop()
             return
 
 
 def tb_events_early_79_1(state, frame):
-    "test tests/events_early.rules#79 part 1 (spec/twilight_struggle/tests/events_early.rules:784)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:784
+    "test tests/events_early.rules#79 part 1 (spec/twilight_struggle/tests/events_early.rules:792)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:792
     emit_card_played(state, 1, E_china_card)
     state.frames.pop()
     return
 
 
 def tb_events_early_80_0(state, frame):
-    "test tests/events_early.rules#80 part 0 (spec/twilight_struggle/tests/events_early.rules:789)"
+    "test tests/events_early.rules#80 part 0 (spec/twilight_struggle/tests/events_early.rules:797)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_early.rules:789
+            # spec: spec/twilight_struggle/tests/events_early.rules:797
             frame[1] = 1
             if resolve_event(
                 state,
                 E_formosan_resolution,
                 1,
-                "spec/twilight_struggle/tests/events_early.rules:789:5",
+                "spec/twilight_struggle/tests/events_early.rules:797:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_early.rules:790
+            # spec: spec/twilight_struggle/tests/events_early.rules:798
             p_pass_china_card(state, 1, True)
-            # spec: spec/twilight_struggle/tests/events_early.rules:791
+            # spec: spec/twilight_struggle/tests/events_early.rules:799
             state.vars[1] = 1
-            # spec: spec/twilight_struggle/tests/events_early.rules:792
+            # spec: spec/twilight_struggle/tests/events_early.rules:800
             state.counters[3][:] = state.counters[1]
             state.counters[4][:] = state.counters[2]
-            # spec: spec/twilight_struggle/tests/events_early.rules:793
+            # spec: spec/twilight_struggle/tests/events_early.rules:801
             state.frames.pop()
             state.frames.append(new_frame(1, [1, E_china_card] + [UNBOUND] * 2))
             return
 
 
 def tb_events_early_81_0(state, frame):
-    "test tests/events_early.rules#81 part 0 (spec/twilight_struggle/tests/events_early.rules:802)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:802
+    "test tests/events_early.rules#81 part 0 (spec/twilight_struggle/tests/events_early.rules:810)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:810
     state.tracks[0] = 2
-    # spec: spec/twilight_struggle/tests/events_early.rules:803
+    # spec: spec/twilight_struggle/tests/events_early.rules:811
     move_card(state, E_duck_and_cover, 7)
-    # spec: spec/twilight_struggle/tests/events_early.rules:804
+    # spec: spec/twilight_struggle/tests/events_early.rules:812
     state.frames.pop()
     state.frames.append(new_frame(28, [1] + [UNBOUND] * 3))
     return
 
 
 def tb_events_early_82_0(state, frame):
-    "test tests/events_early.rules#82 part 0 (spec/twilight_struggle/tests/events_early.rules:809)"
-    # spec: spec/twilight_struggle/tests/events_early.rules:809
+    "test tests/events_early.rules#82 part 0 (spec/twilight_struggle/tests/events_early.rules:817)"
+    # spec: spec/twilight_struggle/tests/events_early.rules:817
     state.counters[2][E_west_germany] = 3
-    # spec: spec/twilight_struggle/tests/events_early.rules:810
+    # spec: spec/twilight_struggle/tests/events_early.rules:818
     move_card(state, E_nato, 3)
-    # spec: spec/twilight_struggle/tests/events_early.rules:811
+    # spec: spec/twilight_struggle/tests/events_early.rules:819
     move_card(state, E_blockade, 7)
-    # spec: spec/twilight_struggle/tests/events_early.rules:812
+    # spec: spec/twilight_struggle/tests/events_early.rules:820
     state.frames.pop()
     state.frames.append(new_frame(28, [1] + [UNBOUND] * 3))
     return
@@ -2783,1157 +2783,1157 @@ def tb_events_late_17_0(state, frame):
 
 
 def tb_events_late_18_0(state, frame):
-    "test tests/events_late.rules#18 part 0 (spec/twilight_struggle/tests/events_late.rules:182)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:182
-    state.tracks[1] = -1
+    "test tests/events_late.rules#18 part 0 (spec/twilight_struggle/tests/events_late.rules:183)"
     # spec: spec/twilight_struggle/tests/events_late.rules:183
+    state.tracks[1] = -1
+    # spec: spec/twilight_struggle/tests/events_late.rules:184
     state.frames.pop()
     resolve_event(
-        state, E_the_reformer, 0, "spec/twilight_struggle/tests/events_late.rules:183:5"
+        state, E_the_reformer, 0, "spec/twilight_struggle/tests/events_late.rules:184:5"
     )
     return
 
 
 def tb_events_late_19_0(state, frame):
-    "test tests/events_late.rules#19 part 0 (spec/twilight_struggle/tests/events_late.rules:189)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:189
-    state.counters[2][E_italy] = 1
+    "test tests/events_late.rules#19 part 0 (spec/twilight_struggle/tests/events_late.rules:190)"
     # spec: spec/twilight_struggle/tests/events_late.rules:190
+    state.counters[2][E_italy] = 1
+    # spec: spec/twilight_struggle/tests/events_late.rules:191
     state.counters[1][E_italy] = 1
     state.frames.pop()
     return
 
 
 def tb_events_late_19_1(state, frame):
-    "test tests/events_late.rules#19 part 1 (spec/twilight_struggle/tests/events_late.rules:192)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:192
+    "test tests/events_late.rules#19 part 1 (spec/twilight_struggle/tests/events_late.rules:193)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:193
     state.frames.pop()
     resolve_event(
-        state, E_the_reformer, 0, "spec/twilight_struggle/tests/events_late.rules:192:5"
+        state, E_the_reformer, 0, "spec/twilight_struggle/tests/events_late.rules:193:5"
     )
     return
 
 
 def tb_events_late_19_2(state, frame):
-    "test tests/events_late.rules#19 part 2 (spec/twilight_struggle/tests/events_late.rules:197)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:197
+    "test tests/events_late.rules#19 part 2 (spec/twilight_struggle/tests/events_late.rules:198)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:198
     state.counters[2][E_iran] = 1
     state.frames.pop()
     return
 
 
 def tb_events_late_20_0(state, frame):
-    "test tests/events_late.rules#20 part 0 (spec/twilight_struggle/tests/events_late.rules:202)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:202
-    state.tracks[0] = 3
+    "test tests/events_late.rules#20 part 0 (spec/twilight_struggle/tests/events_late.rules:203)"
     # spec: spec/twilight_struggle/tests/events_late.rules:203
+    state.tracks[0] = 3
+    # spec: spec/twilight_struggle/tests/events_late.rules:204
     state.frames.pop()
     resolve_event(
-        state, E_glasnost, 0, "spec/twilight_struggle/tests/events_late.rules:203:5"
+        state, E_glasnost, 0, "spec/twilight_struggle/tests/events_late.rules:204:5"
     )
     return
 
 
 def tb_events_late_21_0(state, frame):
-    "test tests/events_late.rules#21 part 0 (spec/twilight_struggle/tests/events_late.rules:208)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:208
-    state.tracks[0] = 3
+    "test tests/events_late.rules#21 part 0 (spec/twilight_struggle/tests/events_late.rules:209)"
     # spec: spec/twilight_struggle/tests/events_late.rules:209
-    activate(state, 11, [], None)
+    state.tracks[0] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:210
-    state.counters[2][E_iran] = 2
+    activate(state, 11, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:211
+    state.counters[2][E_iran] = 2
+    # spec: spec/twilight_struggle/tests/events_late.rules:212
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
-    # spec: spec/twilight_struggle/tests/events_late.rules:212
+    # spec: spec/twilight_struggle/tests/events_late.rules:213
     state.frames.pop()
     resolve_event(
-        state, E_glasnost, 0, "spec/twilight_struggle/tests/events_late.rules:212:5"
+        state, E_glasnost, 0, "spec/twilight_struggle/tests/events_late.rules:213:5"
     )
     return
 
 
 def tb_events_late_22_0(state, frame):
-    "test tests/events_late.rules#22 part 0 (spec/twilight_struggle/tests/events_late.rules:222)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:222
-    activate(state, 11, [], None)
+    "test tests/events_late.rules#22 part 0 (spec/twilight_struggle/tests/events_late.rules:223)"
     # spec: spec/twilight_struggle/tests/events_late.rules:223
-    state.counters[2][E_iran] = 2
+    activate(state, 11, [], None)
     # spec: spec/twilight_struggle/tests/events_late.rules:224
+    state.counters[2][E_iran] = 2
+    # spec: spec/twilight_struggle/tests/events_late.rules:225
     state.frames.pop()
     resolve_event(
-        state, E_glasnost, 0, "spec/twilight_struggle/tests/events_late.rules:224:5"
+        state, E_glasnost, 0, "spec/twilight_struggle/tests/events_late.rules:225:5"
     )
     return
 
 
 def tb_events_late_23_0(state, frame):
-    "test tests/events_late.rules#23 part 0 (spec/twilight_struggle/tests/events_late.rules:234)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:234
-    state.counters[2][E_lebanon] = 2
+    "test tests/events_late.rules#23 part 0 (spec/twilight_struggle/tests/events_late.rules:235)"
     # spec: spec/twilight_struggle/tests/events_late.rules:235
-    state.counters[2][E_israel] = 1
+    state.counters[2][E_lebanon] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:236
-    state.counters[2][E_iran] = 3
+    state.counters[2][E_israel] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:237
+    state.counters[2][E_iran] = 3
+    # spec: spec/twilight_struggle/tests/events_late.rules:238
     state.frames.pop()
     resolve_event(
         state,
         E_marine_barracks_bombing,
         0,
-        "spec/twilight_struggle/tests/events_late.rules:237:5",
+        "spec/twilight_struggle/tests/events_late.rules:238:5",
     )
     return
 
 
 def tb_events_late_24_0(state, frame):
-    "test tests/events_late.rules#24 part 0 (spec/twilight_struggle/tests/events_late.rules:246)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:246
-    state.counters[2][E_lebanon] = 1
+    "test tests/events_late.rules#24 part 0 (spec/twilight_struggle/tests/events_late.rules:247)"
     # spec: spec/twilight_struggle/tests/events_late.rules:247
-    state.counters[2][E_israel] = 1
+    state.counters[2][E_lebanon] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:248
-    state.counters[2][E_japan] = 2
+    state.counters[2][E_israel] = 1
     # spec: spec/twilight_struggle/tests/events_late.rules:249
+    state.counters[2][E_japan] = 2
+    # spec: spec/twilight_struggle/tests/events_late.rules:250
     state.frames.pop()
     resolve_event(
         state,
         E_marine_barracks_bombing,
         0,
-        "spec/twilight_struggle/tests/events_late.rules:249:5",
+        "spec/twilight_struggle/tests/events_late.rules:250:5",
     )
     return
 
 
 def tb_events_late_25_0(state, frame):
-    "test tests/events_late.rules#25 part 0 (spec/twilight_struggle/tests/events_late.rules:257)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:257
+    "test tests/events_late.rules#25 part 0 (spec/twilight_struggle/tests/events_late.rules:258)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:258
     state.frames.pop()
     resolve_event(
         state,
         E_soviets_shoot_down_kal_007,
         1,
-        "spec/twilight_struggle/tests/events_late.rules:257:5",
+        "spec/twilight_struggle/tests/events_late.rules:258:5",
     )
     return
 
 
 def tb_events_late_26_0(state, frame):
-    "test tests/events_late.rules#26 part 0 (spec/twilight_struggle/tests/events_late.rules:262)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:262
-    state.counters[2][E_south_korea] = 3
+    "test tests/events_late.rules#26 part 0 (spec/twilight_struggle/tests/events_late.rules:263)"
     # spec: spec/twilight_struggle/tests/events_late.rules:263
+    state.counters[2][E_south_korea] = 3
+    # spec: spec/twilight_struggle/tests/events_late.rules:264
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
-    # spec: spec/twilight_struggle/tests/events_late.rules:264
+    # spec: spec/twilight_struggle/tests/events_late.rules:265
     state.frames.pop()
     resolve_event(
         state,
         E_soviets_shoot_down_kal_007,
         1,
-        "spec/twilight_struggle/tests/events_late.rules:264:5",
+        "spec/twilight_struggle/tests/events_late.rules:265:5",
     )
     return
 
 
 def tb_events_late_27_0(state, frame):
-    "test tests/events_late.rules#27 part 0 (spec/twilight_struggle/tests/events_late.rules:273)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:273
-    state.tracks[0] = 2
-    # spec: spec/twilight_struggle/tests/events_late.rules:274
-    state.vars[1] = 0
+    "test tests/events_late.rules#27 part 0 (spec/twilight_struggle/tests/events_late.rules:275)"
     # spec: spec/twilight_struggle/tests/events_late.rules:275
+    state.tracks[0] = 2
+    # spec: spec/twilight_struggle/tests/events_late.rules:276
+    state.vars[1] = 0
+    # spec: spec/twilight_struggle/tests/events_late.rules:277
     state.frames.pop()
     resolve_event(
         state,
         E_soviets_shoot_down_kal_007,
         1,
-        "spec/twilight_struggle/tests/events_late.rules:275:5",
+        "spec/twilight_struggle/tests/events_late.rules:277:5",
     )
     return
 
 
 def tb_events_late_28_0(state, frame):
-    "test tests/events_late.rules#28 part 0 (spec/twilight_struggle/tests/events_late.rules:282)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:282
-    state.counters[2][E_nicaragua] = 2
-    # spec: spec/twilight_struggle/tests/events_late.rules:283
-    state.counters[2][E_cuba] = 1
+    "test tests/events_late.rules#28 part 0 (spec/twilight_struggle/tests/events_late.rules:284)"
     # spec: spec/twilight_struggle/tests/events_late.rules:284
+    state.counters[2][E_nicaragua] = 2
+    # spec: spec/twilight_struggle/tests/events_late.rules:285
+    state.counters[2][E_cuba] = 1
+    # spec: spec/twilight_struggle/tests/events_late.rules:286
     state.frames.pop()
     resolve_event(
         state,
         E_ortega_elected_in_nicaragua,
         0,
-        "spec/twilight_struggle/tests/events_late.rules:284:5",
+        "spec/twilight_struggle/tests/events_late.rules:286:5",
     )
     return
 
 
 def tb_events_late_29_0(state, frame):
-    "test tests/events_late.rules#29 part 0 (spec/twilight_struggle/tests/events_late.rules:297)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:297
+    "test tests/events_late.rules#29 part 0 (spec/twilight_struggle/tests/events_late.rules:299)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:299
     state.counters[2][E_nicaragua] = 1
-    # spec: spec/twilight_struggle/tests/events_late.rules:298
+    # spec: spec/twilight_struggle/tests/events_late.rules:300
     state.frames.pop()
     resolve_event(
         state,
         E_ortega_elected_in_nicaragua,
         0,
-        "spec/twilight_struggle/tests/events_late.rules:298:5",
+        "spec/twilight_struggle/tests/events_late.rules:300:5",
     )
     return
 
 
 def tb_events_late_30_0(state, frame):
-    "test tests/events_late.rules#30 part 0 (spec/twilight_struggle/tests/events_late.rules:303)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:303
+    "test tests/events_late.rules#30 part 0 (spec/twilight_struggle/tests/events_late.rules:305)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:305
     state.counters[2][E_honduras] = 1
-    # spec: spec/twilight_struggle/tests/events_late.rules:304
+    # spec: spec/twilight_struggle/tests/events_late.rules:306
     state.frames.pop()
     resolve_event(
         state,
         E_ortega_elected_in_nicaragua,
         0,
-        "spec/twilight_struggle/tests/events_late.rules:304:5",
+        "spec/twilight_struggle/tests/events_late.rules:306:5",
     )
     return
 
 
 def tb_events_late_31_0(state, frame):
-    "test tests/events_late.rules#31 part 0 (spec/twilight_struggle/tests/events_late.rules:312)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:312
+    "test tests/events_late.rules#31 part 0 (spec/twilight_struggle/tests/events_late.rules:314)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:314
     state.frames.pop()
     resolve_event(
         state,
         E_iran_contra_scandal,
         0,
-        "spec/twilight_struggle/tests/events_late.rules:312:5",
+        "spec/twilight_struggle/tests/events_late.rules:314:5",
     )
     return
 
 
 def tb_events_late_31_1(state, frame):
-    "test tests/events_late.rules#31 part 1 (spec/twilight_struggle/tests/events_late.rules:314)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:314
+    "test tests/events_late.rules#31 part 1 (spec/twilight_struggle/tests/events_late.rules:316)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:316
     expire(state, "end_of_turn")
     state.frames.pop()
     return
 
 
 def tb_events_late_32_0(state, frame):
-    "test tests/events_late.rules#32 part 0 (spec/twilight_struggle/tests/events_late.rules:319)"
+    "test tests/events_late.rules#32 part 0 (spec/twilight_struggle/tests/events_late.rules:321)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_late.rules:319
+            # spec: spec/twilight_struggle/tests/events_late.rules:321
             frame[1] = 1
             if resolve_event(
                 state,
                 E_iran_contra_scandal,
                 0,
-                "spec/twilight_struggle/tests/events_late.rules:319:5",
+                "spec/twilight_struggle/tests/events_late.rules:321:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_late.rules:320
+            # spec: spec/twilight_struggle/tests/events_late.rules:322
             state.counters[1][E_iran] = 1
             state.frames.pop()
             return
 
 
 def tb_events_late_32_1(state, frame):
-    "test tests/events_late.rules#32 part 1 (spec/twilight_struggle/tests/events_late.rules:322)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:322
+    "test tests/events_late.rules#32 part 1 (spec/twilight_struggle/tests/events_late.rules:324)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:324
     p_realignment_roll(state, 1, E_iran)
     state.frames.pop()
     return
 
 
 def tb_events_late_33_0(state, frame):
-    "test tests/events_late.rules#33 part 0 (spec/twilight_struggle/tests/events_late.rules:331)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:331
+    "test tests/events_late.rules#33 part 0 (spec/twilight_struggle/tests/events_late.rules:333)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:333
     move_card(state, E_chernobyl, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:332
+    # spec: spec/twilight_struggle/tests/events_late.rules:334
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
-    # spec: spec/twilight_struggle/tests/events_late.rules:333
+    # spec: spec/twilight_struggle/tests/events_late.rules:335
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_chernobyl] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_33_1(state, frame):
-    "test tests/events_late.rules#33 part 1 (spec/twilight_struggle/tests/events_late.rules:347)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:347
+    "test tests/events_late.rules#33 part 1 (spec/twilight_struggle/tests/events_late.rules:349)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:349
     expire(state, "end_of_turn")
     state.frames.pop()
     return
 
 
 def tb_events_late_34_0(state, frame):
-    "test tests/events_late.rules#34 part 0 (spec/twilight_struggle/tests/events_late.rules:352)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:352
+    "test tests/events_late.rules#34 part 0 (spec/twilight_struggle/tests/events_late.rules:354)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:354
     state.frames.pop()
     resolve_event(
-        state, E_chernobyl, 1, "spec/twilight_struggle/tests/events_late.rules:352:5"
+        state, E_chernobyl, 1, "spec/twilight_struggle/tests/events_late.rules:354:5"
     )
     return
 
 
 def tb_events_late_34_1(state, frame):
-    "test tests/events_late.rules#34 part 1 (spec/twilight_struggle/tests/events_late.rules:354)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:354
+    "test tests/events_late.rules#34 part 1 (spec/twilight_struggle/tests/events_late.rules:356)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:356
     state.frames.pop()
     resolve_event(
-        state, E_the_reformer, 0, "spec/twilight_struggle/tests/events_late.rules:354:5"
+        state, E_the_reformer, 0, "spec/twilight_struggle/tests/events_late.rules:356:5"
     )
     return
 
 
 def tb_events_late_35_0(state, frame):
-    "test tests/events_late.rules#35 part 0 (spec/twilight_struggle/tests/events_late.rules:362)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:362
-    move_card(state, E_nato, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:363
-    move_card(state, E_defectors, 3)
+    "test tests/events_late.rules#35 part 0 (spec/twilight_struggle/tests/events_late.rules:364)"
     # spec: spec/twilight_struggle/tests/events_late.rules:364
-    state.counters[1][E_brazil] = 2
+    move_card(state, E_nato, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:365
+    move_card(state, E_defectors, 3)
+    # spec: spec/twilight_struggle/tests/events_late.rules:366
+    state.counters[1][E_brazil] = 2
+    # spec: spec/twilight_struggle/tests/events_late.rules:367
     state.frames.pop()
     resolve_event(
         state,
         E_latin_american_debt_crisis,
         0,
-        "spec/twilight_struggle/tests/events_late.rules:365:5",
+        "spec/twilight_struggle/tests/events_late.rules:367:5",
     )
     return
 
 
 def tb_events_late_36_0(state, frame):
-    "test tests/events_late.rules#36 part 0 (spec/twilight_struggle/tests/events_late.rules:376)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:376
-    move_card(state, E_defectors, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:377
-    state.counters[1][E_brazil] = 2
+    "test tests/events_late.rules#36 part 0 (spec/twilight_struggle/tests/events_late.rules:378)"
     # spec: spec/twilight_struggle/tests/events_late.rules:378
-    state.counters[1][E_argentina] = 1
+    move_card(state, E_defectors, 3)
     # spec: spec/twilight_struggle/tests/events_late.rules:379
-    state.counters[1][E_chile] = 3
+    state.counters[1][E_brazil] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:380
+    state.counters[1][E_argentina] = 1
+    # spec: spec/twilight_struggle/tests/events_late.rules:381
+    state.counters[1][E_chile] = 3
+    # spec: spec/twilight_struggle/tests/events_late.rules:382
     state.frames.pop()
     resolve_event(
         state,
         E_latin_american_debt_crisis,
         0,
-        "spec/twilight_struggle/tests/events_late.rules:380:5",
+        "spec/twilight_struggle/tests/events_late.rules:382:5",
     )
     return
 
 
 def tb_events_late_37_0(state, frame):
-    "test tests/events_late.rules#37 part 0 (spec/twilight_struggle/tests/events_late.rules:393)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:393
+    "test tests/events_late.rules#37 part 0 (spec/twilight_struggle/tests/events_late.rules:396)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:396
     state.tracks[0] = 3
-    # spec: spec/twilight_struggle/tests/events_late.rules:394
+    # spec: spec/twilight_struggle/tests/events_late.rules:397
     state.counters[1][E_poland] = 2
-    # spec: spec/twilight_struggle/tests/events_late.rules:395
+    # spec: spec/twilight_struggle/tests/events_late.rules:398
     state.frames.pop()
     resolve_event(
         state,
         E_tear_down_this_wall,
         1,
-        "spec/twilight_struggle/tests/events_late.rules:395:5",
+        "spec/twilight_struggle/tests/events_late.rules:398:5",
     )
     return
 
 
 def tb_events_late_38_0(state, frame):
-    "test tests/events_late.rules#38 part 0 (spec/twilight_struggle/tests/events_late.rules:405)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:405
-    state.tracks[0] = 2
-    # spec: spec/twilight_struggle/tests/events_late.rules:406
-    state.counters[1][E_poland] = 2
-    # spec: spec/twilight_struggle/tests/events_late.rules:407
-    state.counters[1][E_hungary] = 1
+    "test tests/events_late.rules#38 part 0 (spec/twilight_struggle/tests/events_late.rules:408)"
     # spec: spec/twilight_struggle/tests/events_late.rules:408
+    state.tracks[0] = 2
+    # spec: spec/twilight_struggle/tests/events_late.rules:409
+    state.counters[1][E_poland] = 2
+    # spec: spec/twilight_struggle/tests/events_late.rules:410
+    state.counters[1][E_hungary] = 1
+    # spec: spec/twilight_struggle/tests/events_late.rules:411
     state.frames.pop()
     resolve_event(
         state,
         E_tear_down_this_wall,
         1,
-        "spec/twilight_struggle/tests/events_late.rules:408:5",
+        "spec/twilight_struggle/tests/events_late.rules:411:5",
     )
     return
 
 
 def tb_events_late_39_0(state, frame):
-    "test tests/events_late.rules#39 part 0 (spec/twilight_struggle/tests/events_late.rules:421)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:421
+    "test tests/events_late.rules#39 part 0 (spec/twilight_struggle/tests/events_late.rules:424)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:424
     move_card(state, E_tear_down_this_wall, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:422
+    # spec: spec/twilight_struggle/tests/events_late.rules:425
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_tear_down_this_wall] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_40_0(state, frame):
-    "test tests/events_late.rules#40 part 0 (spec/twilight_struggle/tests/events_late.rules:430)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:430
+    "test tests/events_late.rules#40 part 0 (spec/twilight_struggle/tests/events_late.rules:433)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:433
     move_card(state, E_an_evil_empire, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:431
+    # spec: spec/twilight_struggle/tests/events_late.rules:434
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_an_evil_empire] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_41_0(state, frame):
-    "test tests/events_late.rules#41 part 0 (spec/twilight_struggle/tests/events_late.rules:439)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:439
+    "test tests/events_late.rules#41 part 0 (spec/twilight_struggle/tests/events_late.rules:442)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:442
     move_card(state, E_europe_scoring, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:440
+    # spec: spec/twilight_struggle/tests/events_late.rules:443
     move_card(state, E_nato, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:441
+    # spec: spec/twilight_struggle/tests/events_late.rules:444
     state.frames.pop()
     resolve_event(
         state,
         E_aldrich_ames_remix,
         0,
-        "spec/twilight_struggle/tests/events_late.rules:441:5",
+        "spec/twilight_struggle/tests/events_late.rules:444:5",
     )
     return
 
 
 def tb_events_late_41_1(state, frame):
-    "test tests/events_late.rules#41 part 1 (spec/twilight_struggle/tests/events_late.rules:447)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:447
+    "test tests/events_late.rules#41 part 1 (spec/twilight_struggle/tests/events_late.rules:450)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:450
     expire(state, "end_of_turn")
     state.frames.pop()
     return
 
 
 def tb_events_late_42_0(state, frame):
-    "test tests/events_late.rules#42 part 0 (spec/twilight_struggle/tests/events_late.rules:454)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:454
-    state.counters[2][E_italy] = 2
-    # spec: spec/twilight_struggle/tests/events_late.rules:455
-    state.counters[2][E_france] = 1
-    # spec: spec/twilight_struggle/tests/events_late.rules:456
-    state.counters[2][E_uk] = 5
+    "test tests/events_late.rules#42 part 0 (spec/twilight_struggle/tests/events_late.rules:457)"
     # spec: spec/twilight_struggle/tests/events_late.rules:457
-    state.counters[2][E_poland] = 1
+    state.counters[2][E_italy] = 2
     # spec: spec/twilight_struggle/tests/events_late.rules:458
+    state.counters[2][E_france] = 1
+    # spec: spec/twilight_struggle/tests/events_late.rules:459
+    state.counters[2][E_uk] = 5
+    # spec: spec/twilight_struggle/tests/events_late.rules:460
+    state.counters[2][E_poland] = 1
+    # spec: spec/twilight_struggle/tests/events_late.rules:461
     state.frames.pop()
     resolve_event(
         state,
         E_pershing_ii_deployed,
         0,
-        "spec/twilight_struggle/tests/events_late.rules:458:5",
+        "spec/twilight_struggle/tests/events_late.rules:461:5",
     )
     return
 
 
 def tb_events_late_43_0(state, frame):
-    "test tests/events_late.rules#43 part 0 (spec/twilight_struggle/tests/events_late.rules:468)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:468
+    "test tests/events_late.rules#43 part 0 (spec/twilight_struggle/tests/events_late.rules:471)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:471
     state.counters[2][E_italy] = 2
-    # spec: spec/twilight_struggle/tests/events_late.rules:469
+    # spec: spec/twilight_struggle/tests/events_late.rules:472
     state.frames.pop()
     resolve_event(
         state,
         E_pershing_ii_deployed,
         0,
-        "spec/twilight_struggle/tests/events_late.rules:469:5",
+        "spec/twilight_struggle/tests/events_late.rules:472:5",
     )
     return
 
 
 def tb_events_late_44_0(state, frame):
-    "test tests/events_late.rules#44 part 0 (spec/twilight_struggle/tests/events_late.rules:477)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:477
+    "test tests/events_late.rules#44 part 0 (spec/twilight_struggle/tests/events_late.rules:480)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:480
     state.tracks[0] = 3
     state.frames.pop()
     return
 
 
 def tb_events_late_44_1(state, frame):
-    "test tests/events_late.rules#44 part 1 (spec/twilight_struggle/tests/events_late.rules:479)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:479
+    "test tests/events_late.rules#44 part 1 (spec/twilight_struggle/tests/events_late.rules:482)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:482
     state.tracks[0] = 2
     state.frames.pop()
     return
 
 
 def tb_events_late_45_0(state, frame):
-    "test tests/events_late.rules#45 part 0 (spec/twilight_struggle/tests/events_late.rules:484)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:484
-    state.tracks[0] = 2
-    # spec: spec/twilight_struggle/tests/events_late.rules:485
-    state.tracks[1] = 10
-    # spec: spec/twilight_struggle/tests/events_late.rules:486
-    state.counters[1][E_poland] = 3
+    "test tests/events_late.rules#45 part 0 (spec/twilight_struggle/tests/events_late.rules:487)"
     # spec: spec/twilight_struggle/tests/events_late.rules:487
+    state.tracks[0] = 2
+    # spec: spec/twilight_struggle/tests/events_late.rules:488
+    state.tracks[1] = 10
+    # spec: spec/twilight_struggle/tests/events_late.rules:489
+    state.counters[1][E_poland] = 3
+    # spec: spec/twilight_struggle/tests/events_late.rules:490
     state.frames.pop()
     resolve_event(
-        state, E_wargames, 1, "spec/twilight_struggle/tests/events_late.rules:487:5"
+        state, E_wargames, 1, "spec/twilight_struggle/tests/events_late.rules:490:5"
     )
     return
 
 
 def tb_events_late_46_0(state, frame):
-    "test tests/events_late.rules#46 part 0 (spec/twilight_struggle/tests/events_late.rules:493)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:493
+    "test tests/events_late.rules#46 part 0 (spec/twilight_struggle/tests/events_late.rules:496)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:496
     state.tracks[0] = 2
-    # spec: spec/twilight_struggle/tests/events_late.rules:494
+    # spec: spec/twilight_struggle/tests/events_late.rules:497
     state.tracks[1] = 3
-    # spec: spec/twilight_struggle/tests/events_late.rules:495
+    # spec: spec/twilight_struggle/tests/events_late.rules:498
     state.frames.pop()
     resolve_event(
-        state, E_wargames, 1, "spec/twilight_struggle/tests/events_late.rules:495:5"
+        state, E_wargames, 1, "spec/twilight_struggle/tests/events_late.rules:498:5"
     )
     return
 
 
 def tb_events_late_47_0(state, frame):
-    "test tests/events_late.rules#47 part 0 (spec/twilight_struggle/tests/events_late.rules:501)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:501
+    "test tests/events_late.rules#47 part 0 (spec/twilight_struggle/tests/events_late.rules:504)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:504
     state.tracks[0] = 2
-    # spec: spec/twilight_struggle/tests/events_late.rules:502
+    # spec: spec/twilight_struggle/tests/events_late.rules:505
     state.tracks[1] = -6
-    # spec: spec/twilight_struggle/tests/events_late.rules:503
+    # spec: spec/twilight_struggle/tests/events_late.rules:506
     state.frames.pop()
     resolve_event(
-        state, E_wargames, 0, "spec/twilight_struggle/tests/events_late.rules:503:5"
+        state, E_wargames, 0, "spec/twilight_struggle/tests/events_late.rules:506:5"
     )
     return
 
 
 def tb_events_late_48_0(state, frame):
-    "test tests/events_late.rules#48 part 0 (spec/twilight_struggle/tests/events_late.rules:509)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:509
+    "test tests/events_late.rules#48 part 0 (spec/twilight_struggle/tests/events_late.rules:512)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:512
     state.tracks[0] = 2
-    # spec: spec/twilight_struggle/tests/events_late.rules:510
+    # spec: spec/twilight_struggle/tests/events_late.rules:513
     move_card(state, E_wargames, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:511
+    # spec: spec/twilight_struggle/tests/events_late.rules:514
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_wargames] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_49_0(state, frame):
-    "test tests/events_late.rules#49 part 0 (spec/twilight_struggle/tests/events_late.rules:517)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:517
+    "test tests/events_late.rules#49 part 0 (spec/twilight_struggle/tests/events_late.rules:520)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:520
     state.tracks[0] = 3
-    # spec: spec/twilight_struggle/tests/events_late.rules:518
+    # spec: spec/twilight_struggle/tests/events_late.rules:521
     move_card(state, E_wargames, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:519
+    # spec: spec/twilight_struggle/tests/events_late.rules:522
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_wargames] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_50_0(state, frame):
-    "test tests/events_late.rules#50 part 0 (spec/twilight_struggle/tests/events_late.rules:528)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:528
+    "test tests/events_late.rules#50 part 0 (spec/twilight_struggle/tests/events_late.rules:531)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:531
     move_card(state, E_solidarity, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:529
+    # spec: spec/twilight_struggle/tests/events_late.rules:532
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
-    # spec: spec/twilight_struggle/tests/events_late.rules:530
+    # spec: spec/twilight_struggle/tests/events_late.rules:533
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_solidarity] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_51_0(state, frame):
-    "test tests/events_late.rules#51 part 0 (spec/twilight_struggle/tests/events_late.rules:537)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:537
+    "test tests/events_late.rules#51 part 0 (spec/twilight_struggle/tests/events_late.rules:540)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:540
     move_card(state, E_john_paul_ii_elected_pope, 10)
-    # spec: spec/twilight_struggle/tests/events_late.rules:538
+    # spec: spec/twilight_struggle/tests/events_late.rules:541
     move_card(state, E_solidarity, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:539
+    # spec: spec/twilight_struggle/tests/events_late.rules:542
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_solidarity] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_52_0(state, frame):
-    "test tests/events_late.rules#52 part 0 (spec/twilight_struggle/tests/events_late.rules:547)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:547
+    "test tests/events_late.rules#52 part 0 (spec/twilight_struggle/tests/events_late.rules:550)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:550
     state.counters[1][E_iraq] = 2
-    # spec: spec/twilight_struggle/tests/events_late.rules:548
+    # spec: spec/twilight_struggle/tests/events_late.rules:551
     state.frames.pop()
     resolve_event(
         state,
         E_iran_iraq_war,
         1,
-        "spec/twilight_struggle/tests/events_late.rules:548:5",
+        "spec/twilight_struggle/tests/events_late.rules:551:5",
     )
     return
 
 
 def tb_events_late_53_0(state, frame):
-    "test tests/events_late.rules#53 part 0 (spec/twilight_struggle/tests/events_late.rules:557)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:557
+    "test tests/events_late.rules#53 part 0 (spec/twilight_struggle/tests/events_late.rules:560)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:560
     state.counters[2][E_iran] = 1
-    # spec: spec/twilight_struggle/tests/events_late.rules:558
+    # spec: spec/twilight_struggle/tests/events_late.rules:561
     state.counters[2][E_pakistan] = 2
-    # spec: spec/twilight_struggle/tests/events_late.rules:559
+    # spec: spec/twilight_struggle/tests/events_late.rules:562
     state.frames.pop()
     resolve_event(
         state,
         E_iran_iraq_war,
         0,
-        "spec/twilight_struggle/tests/events_late.rules:559:5",
+        "spec/twilight_struggle/tests/events_late.rules:562:5",
     )
     return
 
 
 def tb_events_late_54_0(state, frame):
-    "test tests/events_late.rules#54 part 0 (spec/twilight_struggle/tests/events_late.rules:569)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:569
-    move_card(state, E_fidel, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:570
-    move_card(state, E_defectors, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:571
-    state.counters[2][E_cuba] = 1
+    "test tests/events_late.rules#54 part 0 (spec/twilight_struggle/tests/events_late.rules:572)"
     # spec: spec/twilight_struggle/tests/events_late.rules:572
+    move_card(state, E_fidel, 2)
+    # spec: spec/twilight_struggle/tests/events_late.rules:573
+    move_card(state, E_defectors, 3)
+    # spec: spec/twilight_struggle/tests/events_late.rules:574
+    state.counters[2][E_cuba] = 1
+    # spec: spec/twilight_struggle/tests/events_late.rules:575
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
     return
 
 
 def tb_events_late_55_0(state, frame):
-    "test tests/events_late.rules#55 part 0 (spec/twilight_struggle/tests/events_late.rules:580)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:580
+    "test tests/events_late.rules#55 part 0 (spec/twilight_struggle/tests/events_late.rules:583)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:583
     move_card(state, E_de_gaulle_leads_france, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:581
+    # spec: spec/twilight_struggle/tests/events_late.rules:584
     move_card(state, E_defectors, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:582
+    # spec: spec/twilight_struggle/tests/events_late.rules:585
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
     return
 
 
 def tb_events_late_56_0(state, frame):
-    "test tests/events_late.rules#56 part 0 (spec/twilight_struggle/tests/events_late.rules:589)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:589
-    state.counters[1][E_poland] = 3
-    # spec: spec/twilight_struggle/tests/events_late.rules:590
-    move_card(state, E_europe_scoring, 6)
-    # spec: spec/twilight_struggle/tests/events_late.rules:591
-    state.vars[3] = True
+    "test tests/events_late.rules#56 part 0 (spec/twilight_struggle/tests/events_late.rules:592)"
     # spec: spec/twilight_struggle/tests/events_late.rules:592
-    state.vars[1] = 1
+    state.counters[1][E_poland] = 3
     # spec: spec/twilight_struggle/tests/events_late.rules:593
-    state.vars[6] = E_defectors
+    move_card(state, E_europe_scoring, 6)
     # spec: spec/twilight_struggle/tests/events_late.rules:594
-    state.vars[7] = 1
+    state.vars[3] = True
     # spec: spec/twilight_struggle/tests/events_late.rules:595
+    state.vars[1] = 1
+    # spec: spec/twilight_struggle/tests/events_late.rules:596
+    state.vars[6] = E_defectors
+    # spec: spec/twilight_struggle/tests/events_late.rules:597
+    state.vars[7] = 1
+    # spec: spec/twilight_struggle/tests/events_late.rules:598
     state.frames.pop()
     resolve_event(
-        state, E_defectors, 1, "spec/twilight_struggle/tests/events_late.rules:595:5"
+        state, E_defectors, 1, "spec/twilight_struggle/tests/events_late.rules:598:5"
     )
     return
 
 
 def tb_events_late_57_0(state, frame):
-    "test tests/events_late.rules#57 part 0 (spec/twilight_struggle/tests/events_late.rules:601)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:601
+    "test tests/events_late.rules#57 part 0 (spec/twilight_struggle/tests/events_late.rules:604)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:604
     move_card(state, E_defectors, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:602
+    # spec: spec/twilight_struggle/tests/events_late.rules:605
     state.vars[1] = 0
-    # spec: spec/twilight_struggle/tests/events_late.rules:603
+    # spec: spec/twilight_struggle/tests/events_late.rules:606
     state.counters[3][:] = state.counters[1]
     state.counters[4][:] = state.counters[2]
-    # spec: spec/twilight_struggle/tests/events_late.rules:604
+    # spec: spec/twilight_struggle/tests/events_late.rules:607
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_defectors] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_58_0(state, frame):
-    "test tests/events_late.rules#58 part 0 (spec/twilight_struggle/tests/events_late.rules:612)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:612
+    "test tests/events_late.rules#58 part 0 (spec/twilight_struggle/tests/events_late.rules:615)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:615
     move_card(state, E_defectors, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:613
+    # spec: spec/twilight_struggle/tests/events_late.rules:616
     state.vars[1] = 1
-    # spec: spec/twilight_struggle/tests/events_late.rules:614
+    # spec: spec/twilight_struggle/tests/events_late.rules:617
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_defectors] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_59_0(state, frame):
-    "test tests/events_late.rules#59 part 0 (spec/twilight_struggle/tests/events_late.rules:620)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:620
-    move_card(state, E_containment, 7)
-    # spec: spec/twilight_struggle/tests/events_late.rules:621
-    state.vars[3] = True
-    # spec: spec/twilight_struggle/tests/events_late.rules:622
-    state.vars[1] = 0
+    "test tests/events_late.rules#59 part 0 (spec/twilight_struggle/tests/events_late.rules:623)"
     # spec: spec/twilight_struggle/tests/events_late.rules:623
-    state.vars[6] = E_defectors
+    move_card(state, E_containment, 7)
     # spec: spec/twilight_struggle/tests/events_late.rules:624
-    state.vars[7] = 0
+    state.vars[3] = True
     # spec: spec/twilight_struggle/tests/events_late.rules:625
+    state.vars[1] = 0
+    # spec: spec/twilight_struggle/tests/events_late.rules:626
+    state.vars[6] = E_defectors
+    # spec: spec/twilight_struggle/tests/events_late.rules:627
+    state.vars[7] = 0
+    # spec: spec/twilight_struggle/tests/events_late.rules:628
     state.frames.pop()
     resolve_event(
-        state, E_defectors, 1, "spec/twilight_struggle/tests/events_late.rules:625:5"
+        state, E_defectors, 1, "spec/twilight_struggle/tests/events_late.rules:628:5"
     )
     return
 
 
 def tb_events_late_60_0(state, frame):
-    "test tests/events_late.rules#60 part 0 (spec/twilight_struggle/tests/events_late.rules:632)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:632
-    move_card(state, E_europe_scoring, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:633
-    move_card(state, E_southeast_asia_scoring, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:634
-    move_card(state, E_nato, 3)
+    "test tests/events_late.rules#60 part 0 (spec/twilight_struggle/tests/events_late.rules:635)"
     # spec: spec/twilight_struggle/tests/events_late.rules:635
+    move_card(state, E_europe_scoring, 3)
+    # spec: spec/twilight_struggle/tests/events_late.rules:636
+    move_card(state, E_southeast_asia_scoring, 3)
+    # spec: spec/twilight_struggle/tests/events_late.rules:637
+    move_card(state, E_nato, 3)
+    # spec: spec/twilight_struggle/tests/events_late.rules:638
     state.frames.pop()
     resolve_event(
         state,
         E_the_cambridge_five,
         0,
-        "spec/twilight_struggle/tests/events_late.rules:635:5",
+        "spec/twilight_struggle/tests/events_late.rules:638:5",
     )
     return
 
 
 def tb_events_late_61_0(state, frame):
-    "test tests/events_late.rules#61 part 0 (spec/twilight_struggle/tests/events_late.rules:644)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:644
+    "test tests/events_late.rules#61 part 0 (spec/twilight_struggle/tests/events_late.rules:647)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:647
     move_card(state, E_nato, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:645
+    # spec: spec/twilight_struggle/tests/events_late.rules:648
     state.frames.pop()
     resolve_event(
         state,
         E_the_cambridge_five,
         0,
-        "spec/twilight_struggle/tests/events_late.rules:645:5",
+        "spec/twilight_struggle/tests/events_late.rules:648:5",
     )
     return
 
 
 def tb_events_late_62_0(state, frame):
-    "test tests/events_late.rules#62 part 0 (spec/twilight_struggle/tests/events_late.rules:650)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:650
+    "test tests/events_late.rules#62 part 0 (spec/twilight_struggle/tests/events_late.rules:653)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:653
     state.tracks[2] = 7
     state.frames.pop()
     return
 
 
 def tb_events_late_62_1(state, frame):
-    "test tests/events_late.rules#62 part 1 (spec/twilight_struggle/tests/events_late.rules:652)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:652
+    "test tests/events_late.rules#62 part 1 (spec/twilight_struggle/tests/events_late.rules:655)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:655
     state.tracks[2] = 8
     state.frames.pop()
     return
 
 
 def tb_events_late_63_0(state, frame):
-    "test tests/events_late.rules#63 part 0 (spec/twilight_struggle/tests/events_late.rules:659)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:659
+    "test tests/events_late.rules#63 part 0 (spec/twilight_struggle/tests/events_late.rules:662)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:662
     state.counters[2][E_uk] = 5
-    # spec: spec/twilight_struggle/tests/events_late.rules:660
+    # spec: spec/twilight_struggle/tests/events_late.rules:663
     state.frames.pop()
     resolve_event(
         state,
         E_special_relationship,
         1,
-        "spec/twilight_struggle/tests/events_late.rules:660:5",
+        "spec/twilight_struggle/tests/events_late.rules:663:5",
     )
     return
 
 
 def tb_events_late_64_0(state, frame):
-    "test tests/events_late.rules#64 part 0 (spec/twilight_struggle/tests/events_late.rules:668)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:668
+    "test tests/events_late.rules#64 part 0 (spec/twilight_struggle/tests/events_late.rules:671)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:671
     state.counters[2][E_uk] = 5
-    # spec: spec/twilight_struggle/tests/events_late.rules:669
+    # spec: spec/twilight_struggle/tests/events_late.rules:672
     activate(state, 5, [], None)
-    # spec: spec/twilight_struggle/tests/events_late.rules:670
+    # spec: spec/twilight_struggle/tests/events_late.rules:673
     state.frames.pop()
     resolve_event(
         state,
         E_special_relationship,
         1,
-        "spec/twilight_struggle/tests/events_late.rules:670:5",
+        "spec/twilight_struggle/tests/events_late.rules:673:5",
     )
     return
 
 
 def tb_events_late_65_0(state, frame):
-    "test tests/events_late.rules#65 part 0 (spec/twilight_struggle/tests/events_late.rules:677)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:677
+    "test tests/events_late.rules#65 part 0 (spec/twilight_struggle/tests/events_late.rules:680)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:680
     state.counters[2][E_uk] = 4
-    # spec: spec/twilight_struggle/tests/events_late.rules:678
+    # spec: spec/twilight_struggle/tests/events_late.rules:681
     activate(state, 5, [], None)
-    # spec: spec/twilight_struggle/tests/events_late.rules:679
+    # spec: spec/twilight_struggle/tests/events_late.rules:682
     state.frames.pop()
     resolve_event(
         state,
         E_special_relationship,
         1,
-        "spec/twilight_struggle/tests/events_late.rules:679:5",
+        "spec/twilight_struggle/tests/events_late.rules:682:5",
     )
     return
 
 
 def tb_events_late_66_0(state, frame):
-    "test tests/events_late.rules#66 part 0 (spec/twilight_struggle/tests/events_late.rules:686)"
+    "test tests/events_late.rules#66 part 0 (spec/twilight_struggle/tests/events_late.rules:689)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_late.rules:686
-            state.counters[2][E_canada] = 4
-            # spec: spec/twilight_struggle/tests/events_late.rules:687
-            state.counters[2][E_iran] = 1
-            # spec: spec/twilight_struggle/tests/events_late.rules:688
-            state.counters[2][E_japan] = 1
             # spec: spec/twilight_struggle/tests/events_late.rules:689
-            state.tracks[0] = 3
+            state.counters[2][E_canada] = 4
             # spec: spec/twilight_struggle/tests/events_late.rules:690
+            state.counters[2][E_iran] = 1
+            # spec: spec/twilight_struggle/tests/events_late.rules:691
+            state.counters[2][E_japan] = 1
+            # spec: spec/twilight_struggle/tests/events_late.rules:692
+            state.tracks[0] = 3
+            # spec: spec/twilight_struggle/tests/events_late.rules:693
             frame[1] = 1
             if resolve_event(
                 state,
                 E_norad,
                 1,
-                "spec/twilight_struggle/tests/events_late.rules:690:5",
+                "spec/twilight_struggle/tests/events_late.rules:693:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_late.rules:691
+            # spec: spec/twilight_struggle/tests/events_late.rules:694
             move_card(state, E_de_gaulle_leads_france, 2)
-            # spec: spec/twilight_struggle/tests/events_late.rules:692
+            # spec: spec/twilight_struggle/tests/events_late.rules:695
             state.tracks[3] = 2
             state.frames.pop()
             return
 
 
 def tb_events_late_66_1(state, frame):
-    "test tests/events_late.rules#66 part 1 (spec/twilight_struggle/tests/events_late.rules:694)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:694
+    "test tests/events_late.rules#66 part 1 (spec/twilight_struggle/tests/events_late.rules:697)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:697
     state.frames.pop()
     state.frames.append(new_frame(30, [0]))
     return
 
 
 def tb_events_late_67_0(state, frame):
-    "test tests/events_late.rules#67 part 0 (spec/twilight_struggle/tests/events_late.rules:704)"
+    "test tests/events_late.rules#67 part 0 (spec/twilight_struggle/tests/events_late.rules:707)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_late.rules:704
-            state.counters[2][E_canada] = 3
-            # spec: spec/twilight_struggle/tests/events_late.rules:705
-            state.counters[1][E_canada] = 1
-            # spec: spec/twilight_struggle/tests/events_late.rules:706
-            state.tracks[0] = 3
             # spec: spec/twilight_struggle/tests/events_late.rules:707
+            state.counters[2][E_canada] = 3
+            # spec: spec/twilight_struggle/tests/events_late.rules:708
+            state.counters[1][E_canada] = 1
+            # spec: spec/twilight_struggle/tests/events_late.rules:709
+            state.tracks[0] = 3
+            # spec: spec/twilight_struggle/tests/events_late.rules:710
             frame[1] = 1
             if resolve_event(
                 state,
                 E_norad,
                 1,
-                "spec/twilight_struggle/tests/events_late.rules:707:5",
+                "spec/twilight_struggle/tests/events_late.rules:710:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_late.rules:708
+            # spec: spec/twilight_struggle/tests/events_late.rules:711
             frame[1] = 2
             if emit_action_round_started(state, 0):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/twilight_struggle/tests/events_late.rules:709
+            # spec: spec/twilight_struggle/tests/events_late.rules:712
             state.tracks[0] = 2
-            # spec: spec/twilight_struggle/tests/events_late.rules:710
+            # spec: spec/twilight_struggle/tests/events_late.rules:713
             state.frames.pop()
             emit_action_round_ended(state, 0)
             return
 
 
 def tb_events_late_68_0(state, frame):
-    "test tests/events_late.rules#68 part 0 (spec/twilight_struggle/tests/events_late.rules:715)"
+    "test tests/events_late.rules#68 part 0 (spec/twilight_struggle/tests/events_late.rules:718)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_late.rules:715
+            # spec: spec/twilight_struggle/tests/events_late.rules:718
             state.counters[2][E_canada] = 4
-            # spec: spec/twilight_struggle/tests/events_late.rules:716
+            # spec: spec/twilight_struggle/tests/events_late.rules:719
             state.tracks[0] = 3
-            # spec: spec/twilight_struggle/tests/events_late.rules:717
+            # spec: spec/twilight_struggle/tests/events_late.rules:720
             frame[1] = 1
             if resolve_event(
                 state,
                 E_norad,
                 1,
-                "spec/twilight_struggle/tests/events_late.rules:717:5",
+                "spec/twilight_struggle/tests/events_late.rules:720:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_late.rules:718
+            # spec: spec/twilight_struggle/tests/events_late.rules:721
             state.tracks[0] = 2
-            # spec: spec/twilight_struggle/tests/events_late.rules:719
+            # spec: spec/twilight_struggle/tests/events_late.rules:722
             frame[1] = 2
             if emit_action_round_started(state, 1):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/twilight_struggle/tests/events_late.rules:720
+            # spec: spec/twilight_struggle/tests/events_late.rules:723
             state.frames.pop()
             emit_action_round_ended(state, 1)
             return
 
 
 def tb_events_late_69_0(state, frame):
-    "test tests/events_late.rules#69 part 0 (spec/twilight_struggle/tests/events_late.rules:725)"
+    "test tests/events_late.rules#69 part 0 (spec/twilight_struggle/tests/events_late.rules:728)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_late.rules:725
+            # spec: spec/twilight_struggle/tests/events_late.rules:728
             state.counters[2][E_canada] = 4
-            # spec: spec/twilight_struggle/tests/events_late.rules:726
+            # spec: spec/twilight_struggle/tests/events_late.rules:729
             state.tracks[0] = 3
-            # spec: spec/twilight_struggle/tests/events_late.rules:727
+            # spec: spec/twilight_struggle/tests/events_late.rules:730
             frame[1] = 1
             if resolve_event(
                 state,
                 E_norad,
                 1,
-                "spec/twilight_struggle/tests/events_late.rules:727:5",
+                "spec/twilight_struggle/tests/events_late.rules:730:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_late.rules:728
+            # spec: spec/twilight_struggle/tests/events_late.rules:731
             frame[1] = 2
             if emit_action_round_started(state, 1):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/twilight_struggle/tests/events_late.rules:729
+            # spec: spec/twilight_struggle/tests/events_late.rules:732
             state.tracks[0] = 2
-            # spec: spec/twilight_struggle/tests/events_late.rules:730
+            # spec: spec/twilight_struggle/tests/events_late.rules:733
             state.tracks[0] = 3
-            # spec: spec/twilight_struggle/tests/events_late.rules:731
+            # spec: spec/twilight_struggle/tests/events_late.rules:734
             state.frames.pop()
             emit_action_round_ended(state, 1)
             return
 
 
 def tb_events_late_70_0(state, frame):
-    "test tests/events_late.rules#70 part 0 (spec/twilight_struggle/tests/events_late.rules:738)"
+    "test tests/events_late.rules#70 part 0 (spec/twilight_struggle/tests/events_late.rules:741)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_late.rules:738
+            # spec: spec/twilight_struggle/tests/events_late.rules:741
             frame[1] = 1
             if resolve_event(
                 state,
                 E_yuri_and_samantha,
                 0,
-                "spec/twilight_struggle/tests/events_late.rules:738:5",
+                "spec/twilight_struggle/tests/events_late.rules:741:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_late.rules:739
+            # spec: spec/twilight_struggle/tests/events_late.rules:742
             state.counters[1][E_iran] = 1
             state.frames.pop()
             return
 
 
 def tb_events_late_70_1(state, frame):
-    "test tests/events_late.rules#70 part 1 (spec/twilight_struggle/tests/events_late.rules:741)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:741
+    "test tests/events_late.rules#70 part 1 (spec/twilight_struggle/tests/events_late.rules:744)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:744
     state.frames.pop()
     state.frames.append(new_frame(22, [1, E_iran, 2, False] + [UNBOUND] * 3))
     return
 
 
 def tb_events_late_70_2(state, frame):
-    "test tests/events_late.rules#70 part 2 (spec/twilight_struggle/tests/events_late.rules:743)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:743
+    "test tests/events_late.rules#70 part 2 (spec/twilight_struggle/tests/events_late.rules:746)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:746
     state.counters[2][E_iraq] = 1
     state.frames.pop()
     return
 
 
 def tb_events_late_70_3(state, frame):
-    "test tests/events_late.rules#70 part 3 (spec/twilight_struggle/tests/events_late.rules:745)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:745
+    "test tests/events_late.rules#70 part 3 (spec/twilight_struggle/tests/events_late.rules:748)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:748
     state.frames.pop()
     state.frames.append(new_frame(22, [0, E_iraq, 2, False] + [UNBOUND] * 3))
     return
 
 
 def tb_events_late_70_4(state, frame):
-    "test tests/events_late.rules#70 part 4 (spec/twilight_struggle/tests/events_late.rules:747)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:747
+    "test tests/events_late.rules#70 part 4 (spec/twilight_struggle/tests/events_late.rules:750)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:750
     state.counters[1][E_cuba] = 1
     state.frames.pop()
     return
 
 
 def tb_events_late_70_5(state, frame):
-    "test tests/events_late.rules#70 part 5 (spec/twilight_struggle/tests/events_late.rules:749)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:749
+    "test tests/events_late.rules#70 part 5 (spec/twilight_struggle/tests/events_late.rules:752)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:752
     state.frames.pop()
     state.frames.append(new_frame(22, [1, E_cuba, 2, True] + [UNBOUND] * 3))
     return
 
 
 def tb_events_late_70_6(state, frame):
-    "test tests/events_late.rules#70 part 6 (spec/twilight_struggle/tests/events_late.rules:751)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:751
+    "test tests/events_late.rules#70 part 6 (spec/twilight_struggle/tests/events_late.rules:754)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:754
     expire(state, "end_of_turn")
     state.frames.pop()
     return
 
 
 def tb_events_late_70_7(state, frame):
-    "test tests/events_late.rules#70 part 7 (spec/twilight_struggle/tests/events_late.rules:753)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:753
+    "test tests/events_late.rules#70 part 7 (spec/twilight_struggle/tests/events_late.rules:756)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:756
     state.frames.pop()
     state.frames.append(new_frame(22, [1, E_iran, 2, False] + [UNBOUND] * 3))
     return
 
 
 def tb_events_late_71_0(state, frame):
-    "test tests/events_late.rules#71 part 0 (spec/twilight_struggle/tests/events_late.rules:760)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:760
+    "test tests/events_late.rules#71 part 0 (spec/twilight_struggle/tests/events_late.rules:763)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:763
     move_card(state, E_awacs_sale_to_saudis, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:761
+    # spec: spec/twilight_struggle/tests/events_late.rules:764
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_awacs_sale_to_saudis] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_72_0(state, frame):
-    "test tests/events_late.rules#72 part 0 (spec/twilight_struggle/tests/events_late.rules:771)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:771
+    "test tests/events_late.rules#72 part 0 (spec/twilight_struggle/tests/events_late.rules:774)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:774
     move_card(state, E_north_sea_oil, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:772
+    # spec: spec/twilight_struggle/tests/events_late.rules:775
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_north_sea_oil] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_73_0(state, frame):
-    "test tests/events_late.rules#73 part 0 (spec/twilight_struggle/tests/events_late.rules:779)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:779
+    "test tests/events_late.rules#73 part 0 (spec/twilight_struggle/tests/events_late.rules:782)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:782
     move_card(state, E_awacs_sale_to_saudis, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:780
+    # spec: spec/twilight_struggle/tests/events_late.rules:783
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_awacs_sale_to_saudis] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_74_0(state, frame):
-    "test tests/events_late.rules#74 part 0 (spec/twilight_struggle/tests/events_late.rules:786)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:786
-    activate(state, 5, [], None)
-    # spec: spec/twilight_struggle/tests/events_late.rules:787
-    state.counters[2][E_west_germany] = 4
-    # spec: spec/twilight_struggle/tests/events_late.rules:788
-    move_card(state, E_willy_brandt, 2)
+    "test tests/events_late.rules#74 part 0 (spec/twilight_struggle/tests/events_late.rules:789)"
     # spec: spec/twilight_struggle/tests/events_late.rules:789
+    activate(state, 5, [], None)
+    # spec: spec/twilight_struggle/tests/events_late.rules:790
+    state.counters[2][E_west_germany] = 4
+    # spec: spec/twilight_struggle/tests/events_late.rules:791
+    move_card(state, E_willy_brandt, 2)
+    # spec: spec/twilight_struggle/tests/events_late.rules:792
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_willy_brandt] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_74_1(state, frame):
-    "test tests/events_late.rules#74 part 1 (spec/twilight_struggle/tests/events_late.rules:792)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:792
+    "test tests/events_late.rules#74 part 1 (spec/twilight_struggle/tests/events_late.rules:795)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:795
     state.counters[2][E_west_germany] = 5
-    # spec: spec/twilight_struggle/tests/events_late.rules:793
+    # spec: spec/twilight_struggle/tests/events_late.rules:796
     move_card(state, E_tear_down_this_wall, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:794
+    # spec: spec/twilight_struggle/tests/events_late.rules:797
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_tear_down_this_wall] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_75_0(state, frame):
-    "test tests/events_late.rules#75 part 0 (spec/twilight_struggle/tests/events_late.rules:801)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:801
+    "test tests/events_late.rules#75 part 0 (spec/twilight_struggle/tests/events_late.rules:804)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:804
     move_card(state, E_flower_power, 2)
-    # spec: spec/twilight_struggle/tests/events_late.rules:802
+    # spec: spec/twilight_struggle/tests/events_late.rules:805
     state.frames.pop()
     state.frames.append(new_frame(1, [0, E_flower_power] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_75_1(state, frame):
-    "test tests/events_late.rules#75 part 1 (spec/twilight_struggle/tests/events_late.rules:804)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:804
+    "test tests/events_late.rules#75 part 1 (spec/twilight_struggle/tests/events_late.rules:807)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:807
     emit_card_played(state, 1, E_iran_iraq_war)
     state.frames.pop()
     return
 
 
 def tb_events_late_75_2(state, frame):
-    "test tests/events_late.rules#75 part 2 (spec/twilight_struggle/tests/events_late.rules:806)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:806
+    "test tests/events_late.rules#75 part 2 (spec/twilight_struggle/tests/events_late.rules:809)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:809
     move_card(state, E_an_evil_empire, 3)
-    # spec: spec/twilight_struggle/tests/events_late.rules:807
+    # spec: spec/twilight_struggle/tests/events_late.rules:810
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_an_evil_empire] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_75_3(state, frame):
-    "test tests/events_late.rules#75 part 3 (spec/twilight_struggle/tests/events_late.rules:810)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:810
+    "test tests/events_late.rules#75 part 3 (spec/twilight_struggle/tests/events_late.rules:813)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:813
     emit_card_played(state, 1, E_iran_iraq_war)
     state.frames.pop()
     return
 
 
 def tb_events_late_76_0(state, frame):
-    "test tests/events_late.rules#76 part 0 (spec/twilight_struggle/tests/events_late.rules:816)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:816
+    "test tests/events_late.rules#76 part 0 (spec/twilight_struggle/tests/events_late.rules:819)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:819
     activate(state, 28, [], None)
-    # spec: spec/twilight_struggle/tests/events_late.rules:817
+    # spec: spec/twilight_struggle/tests/events_late.rules:820
     move_card(state, E_iran_iraq_war, 3)
     state.frames.pop()
     return
 
 
 def tb_events_late_76_1(state, frame):
-    "test tests/events_late.rules#76 part 1 (spec/twilight_struggle/tests/events_late.rules:819)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:819
+    "test tests/events_late.rules#76 part 1 (spec/twilight_struggle/tests/events_late.rules:822)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:822
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_iran_iraq_war] + [UNBOUND] * 2))
     return
 
 
 def tb_events_late_77_0(state, frame):
-    "test tests/events_late.rules#77 part 0 (spec/twilight_struggle/tests/events_late.rules:825)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:825
+    "test tests/events_late.rules#77 part 0 (spec/twilight_struggle/tests/events_late.rules:828)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:828
     state.frames.pop()
     resolve_event(
-        state, E_norad, 1, "spec/twilight_struggle/tests/events_late.rules:825:5"
+        state, E_norad, 1, "spec/twilight_struggle/tests/events_late.rules:828:5"
     )
     return
 
 
 def tb_events_late_77_1(state, frame):
-    "test tests/events_late.rules#77 part 1 (spec/twilight_struggle/tests/events_late.rules:827)"
-    # spec: spec/twilight_struggle/tests/events_late.rules:827
+    "test tests/events_late.rules#77 part 1 (spec/twilight_struggle/tests/events_late.rules:830)"
+    # spec: spec/twilight_struggle/tests/events_late.rules:830
     state.frames.pop()
     resolve_event(
-        state, E_quagmire, 0, "spec/twilight_struggle/tests/events_late.rules:827:5"
+        state, E_quagmire, 0, "spec/twilight_struggle/tests/events_late.rules:830:5"
     )
     return
 
@@ -5856,429 +5856,429 @@ def tb_events_mid_84_0(state, frame):
 
 
 def tb_events_mid_85_0(state, frame):
-    "test tests/events_mid.rules#85 part 0 (spec/twilight_struggle/tests/events_mid.rules:902)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:902
+    "test tests/events_mid.rules#85 part 0 (spec/twilight_struggle/tests/events_mid.rules:903)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:903
     move_card(state, E_camp_david_accords, 3)
     state.frames.pop()
     return
 
 
 def tb_events_mid_85_1(state, frame):
-    "test tests/events_mid.rules#85 part 1 (spec/twilight_struggle/tests/events_mid.rules:904)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:904
+    "test tests/events_mid.rules#85 part 1 (spec/twilight_struggle/tests/events_mid.rules:905)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:905
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_camp_david_accords] + [UNBOUND] * 2))
     return
 
 
 def tb_events_mid_86_0(state, frame):
-    "test tests/events_mid.rules#86 part 0 (spec/twilight_struggle/tests/events_mid.rules:913)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:913
-    state.counters[2][E_uk] = 1
-    # spec: spec/twilight_struggle/tests/events_mid.rules:914
-    state.counters[1][E_angola] = 1
+    "test tests/events_mid.rules#86 part 0 (spec/twilight_struggle/tests/events_mid.rules:915)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:915
+    state.counters[2][E_uk] = 1
+    # spec: spec/twilight_struggle/tests/events_mid.rules:916
+    state.counters[1][E_angola] = 1
+    # spec: spec/twilight_struggle/tests/events_mid.rules:917
     state.frames.pop()
     resolve_event(
         state,
         E_puppet_governments,
         1,
-        "spec/twilight_struggle/tests/events_mid.rules:915:5",
+        "spec/twilight_struggle/tests/events_mid.rules:917:5",
     )
     return
 
 
 def tb_events_mid_87_0(state, frame):
-    "test tests/events_mid.rules#87 part 0 (spec/twilight_struggle/tests/events_mid.rules:923)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:923
+    "test tests/events_mid.rules#87 part 0 (spec/twilight_struggle/tests/events_mid.rules:925)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:925
     state.frames.pop()
     resolve_event(
         state,
         E_puppet_governments,
         1,
-        "spec/twilight_struggle/tests/events_mid.rules:923:5",
+        "spec/twilight_struggle/tests/events_mid.rules:925:5",
     )
     return
 
 
 def tb_events_mid_88_0(state, frame):
-    "test tests/events_mid.rules#88 part 0 (spec/twilight_struggle/tests/events_mid.rules:931)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:931
+    "test tests/events_mid.rules#88 part 0 (spec/twilight_struggle/tests/events_mid.rules:933)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:933
     move_card(state, E_fidel, 2)
-    # spec: spec/twilight_struggle/tests/events_mid.rules:932
+    # spec: spec/twilight_struggle/tests/events_mid.rules:934
     state.frames.pop()
     resolve_event(
         state,
         E_grain_sales_to_soviets,
         1,
-        "spec/twilight_struggle/tests/events_mid.rules:932:5",
+        "spec/twilight_struggle/tests/events_mid.rules:934:5",
     )
     return
 
 
 def tb_events_mid_89_0(state, frame):
-    "test tests/events_mid.rules#89 part 0 (spec/twilight_struggle/tests/events_mid.rules:942)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:942
+    "test tests/events_mid.rules#89 part 0 (spec/twilight_struggle/tests/events_mid.rules:944)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:944
     move_card(state, E_fidel, 2)
-    # spec: spec/twilight_struggle/tests/events_mid.rules:943
+    # spec: spec/twilight_struggle/tests/events_mid.rules:945
     state.frames.pop()
     resolve_event(
         state,
         E_grain_sales_to_soviets,
         1,
-        "spec/twilight_struggle/tests/events_mid.rules:943:5",
+        "spec/twilight_struggle/tests/events_mid.rules:945:5",
     )
     return
 
 
 def tb_events_mid_90_0(state, frame):
-    "test tests/events_mid.rules#90 part 0 (spec/twilight_struggle/tests/events_mid.rules:951)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:951
+    "test tests/events_mid.rules#90 part 0 (spec/twilight_struggle/tests/events_mid.rules:953)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:953
     state.frames.pop()
     resolve_event(
         state,
         E_grain_sales_to_soviets,
         1,
-        "spec/twilight_struggle/tests/events_mid.rules:951:5",
+        "spec/twilight_struggle/tests/events_mid.rules:953:5",
     )
     return
 
 
 def tb_events_mid_91_0(state, frame):
-    "test tests/events_mid.rules#91 part 0 (spec/twilight_struggle/tests/events_mid.rules:960)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:960
+    "test tests/events_mid.rules#91 part 0 (spec/twilight_struggle/tests/events_mid.rules:962)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:962
     state.counters[1][E_poland] = 3
-    # spec: spec/twilight_struggle/tests/events_mid.rules:961
+    # spec: spec/twilight_struggle/tests/events_mid.rules:963
     move_card(state, E_john_paul_ii_elected_pope, 3)
     state.frames.pop()
     return
 
 
 def tb_events_mid_91_1(state, frame):
-    "test tests/events_mid.rules#91 part 1 (spec/twilight_struggle/tests/events_mid.rules:963)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:963
+    "test tests/events_mid.rules#91 part 1 (spec/twilight_struggle/tests/events_mid.rules:965)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:965
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_john_paul_ii_elected_pope] + [UNBOUND] * 2))
     return
 
 
 def tb_events_mid_92_0(state, frame):
-    "test tests/events_mid.rules#92 part 0 (spec/twilight_struggle/tests/events_mid.rules:972)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:972
+    "test tests/events_mid.rules#92 part 0 (spec/twilight_struggle/tests/events_mid.rules:974)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:974
     state.frames.pop()
     resolve_event(
         state,
         E_latin_american_death_squads,
         1,
-        "spec/twilight_struggle/tests/events_mid.rules:972:5",
+        "spec/twilight_struggle/tests/events_mid.rules:974:5",
     )
     return
 
 
 def tb_events_mid_92_1(state, frame):
-    "test tests/events_mid.rules#92 part 1 (spec/twilight_struggle/tests/events_mid.rules:975)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:975
+    "test tests/events_mid.rules#92 part 1 (spec/twilight_struggle/tests/events_mid.rules:977)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:977
     state.counters[1][E_nicaragua] = 2
     state.frames.pop()
     return
 
 
 def tb_events_mid_92_2(state, frame):
-    "test tests/events_mid.rules#92 part 2 (spec/twilight_struggle/tests/events_mid.rules:977)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:977
+    "test tests/events_mid.rules#92 part 2 (spec/twilight_struggle/tests/events_mid.rules:979)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:979
     state.frames.pop()
     state.frames.append(new_frame(22, [1, E_nicaragua, 1, True] + [UNBOUND] * 3))
     return
 
 
 def tb_events_mid_93_0(state, frame):
-    "test tests/events_mid.rules#93 part 0 (spec/twilight_struggle/tests/events_mid.rules:983)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:983
+    "test tests/events_mid.rules#93 part 0 (spec/twilight_struggle/tests/events_mid.rules:985)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:985
     state.frames.pop()
     resolve_event(
         state,
         E_latin_american_death_squads,
         0,
-        "spec/twilight_struggle/tests/events_mid.rules:983:5",
+        "spec/twilight_struggle/tests/events_mid.rules:985:5",
     )
     return
 
 
 def tb_events_mid_93_1(state, frame):
-    "test tests/events_mid.rules#93 part 1 (spec/twilight_struggle/tests/events_mid.rules:985)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:985
+    "test tests/events_mid.rules#93 part 1 (spec/twilight_struggle/tests/events_mid.rules:987)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:987
     expire(state, "end_of_turn")
     state.frames.pop()
     return
 
 
 def tb_events_mid_94_0(state, frame):
-    "test tests/events_mid.rules#94 part 0 (spec/twilight_struggle/tests/events_mid.rules:992)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:992
+    "test tests/events_mid.rules#94 part 0 (spec/twilight_struggle/tests/events_mid.rules:994)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:994
     state.frames.pop()
     resolve_event(
-        state, E_oas_founded, 1, "spec/twilight_struggle/tests/events_mid.rules:992:5"
+        state, E_oas_founded, 1, "spec/twilight_struggle/tests/events_mid.rules:994:5"
     )
     return
 
 
 def tb_events_mid_95_0(state, frame):
-    "test tests/events_mid.rules#95 part 0 (spec/twilight_struggle/tests/events_mid.rules:1001)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1001
+    "test tests/events_mid.rules#95 part 0 (spec/twilight_struggle/tests/events_mid.rules:1003)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1003
     p_pass_china_card(state, 0, True)
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1002
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1004
     state.frames.pop()
     resolve_event(
         state,
         E_nixon_plays_the_china_card,
         1,
-        "spec/twilight_struggle/tests/events_mid.rules:1002:5",
+        "spec/twilight_struggle/tests/events_mid.rules:1004:5",
     )
     return
 
 
 def tb_events_mid_96_0(state, frame):
-    "test tests/events_mid.rules#96 part 0 (spec/twilight_struggle/tests/events_mid.rules:1007)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1007
+    "test tests/events_mid.rules#96 part 0 (spec/twilight_struggle/tests/events_mid.rules:1009)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1009
     p_pass_china_card(state, 1, False)
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1008
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1010
     state.frames.pop()
     resolve_event(
         state,
         E_nixon_plays_the_china_card,
         1,
-        "spec/twilight_struggle/tests/events_mid.rules:1008:5",
+        "spec/twilight_struggle/tests/events_mid.rules:1010:5",
     )
     return
 
 
 def tb_events_mid_97_0(state, frame):
-    "test tests/events_mid.rules#97 part 0 (spec/twilight_struggle/tests/events_mid.rules:1015)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1015
+    "test tests/events_mid.rules#97 part 0 (spec/twilight_struggle/tests/events_mid.rules:1017)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1017
     state.counters[1][E_egypt] = 3
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1016
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1018
     state.frames.pop()
     resolve_event(
         state,
         E_sadat_expels_soviets,
         1,
-        "spec/twilight_struggle/tests/events_mid.rules:1016:5",
+        "spec/twilight_struggle/tests/events_mid.rules:1018:5",
     )
     return
 
 
 def tb_events_mid_98_0(state, frame):
-    "test tests/events_mid.rules#98 part 0 (spec/twilight_struggle/tests/events_mid.rules:1023)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1023
+    "test tests/events_mid.rules#98 part 0 (spec/twilight_struggle/tests/events_mid.rules:1025)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1025
     move_card(state, E_shuttle_diplomacy, 3)
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1024
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1026
     state.frames.pop()
     state.frames.append(new_frame(1, [1, E_shuttle_diplomacy] + [UNBOUND] * 2))
     return
 
 
 def tb_events_mid_98_1(state, frame):
-    "test tests/events_mid.rules#98 part 1 (spec/twilight_struggle/tests/events_mid.rules:1027)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1027
-    state.counters[1][E_iraq] = 3
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1028
-    state.counters[1][E_libya] = 2
+    "test tests/events_mid.rules#98 part 1 (spec/twilight_struggle/tests/events_mid.rules:1029)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1029
-    state.counters[1][E_syria] = 2
+    state.counters[1][E_iraq] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:1030
-    state.counters[2][E_israel] = 4
+    state.counters[1][E_libya] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:1031
+    state.counters[1][E_syria] = 2
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1032
+    state.counters[2][E_israel] = 4
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1033
     state.frames.pop()
     resolve_event(
         state,
         E_middle_east_scoring,
         1,
-        "spec/twilight_struggle/tests/events_mid.rules:1031:5",
+        "spec/twilight_struggle/tests/events_mid.rules:1033:5",
     )
     return
 
 
 def tb_events_mid_99_0(state, frame):
-    "test tests/events_mid.rules#99 part 0 (spec/twilight_struggle/tests/events_mid.rules:1038)"
+    "test tests/events_mid.rules#99 part 0 (spec/twilight_struggle/tests/events_mid.rules:1040)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_mid.rules:1038
+            # spec: spec/twilight_struggle/tests/events_mid.rules:1040
             frame[1] = 1
             if resolve_event(
                 state,
                 E_shuttle_diplomacy,
                 1,
-                "spec/twilight_struggle/tests/events_mid.rules:1038:5",
+                "spec/twilight_struggle/tests/events_mid.rules:1040:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_mid.rules:1039
+            # spec: spec/twilight_struggle/tests/events_mid.rules:1041
             frame[1] = 2
             if resolve_event(
                 state,
                 E_europe_scoring,
                 1,
-                "spec/twilight_struggle/tests/events_mid.rules:1039:5",
+                "spec/twilight_struggle/tests/events_mid.rules:1041:5",
             ):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/twilight_struggle/tests/events_mid.rules:1040
+            # spec: spec/twilight_struggle/tests/events_mid.rules:1042
             state.frames.pop()
             resolve_event(
                 state,
                 E_southeast_asia_scoring,
                 1,
-                "spec/twilight_struggle/tests/events_mid.rules:1040:5",
+                "spec/twilight_struggle/tests/events_mid.rules:1042:5",
             )
             return
 
 
 def tb_events_mid_99_1(state, frame):
-    "test tests/events_mid.rules#99 part 1 (spec/twilight_struggle/tests/events_mid.rules:1042)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1042
+    "test tests/events_mid.rules#99 part 1 (spec/twilight_struggle/tests/events_mid.rules:1044)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1044
     state.vars[8] = E_asia
     state.frames.pop()
     return
 
 
 def tb_events_mid_99_2(state, frame):
-    "test tests/events_mid.rules#99 part 2 (spec/twilight_struggle/tests/events_mid.rules:1045)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1045
+    "test tests/events_mid.rules#99 part 2 (spec/twilight_struggle/tests/events_mid.rules:1046)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1046
     state.vars[4] = True
     state.frames.pop()
     return
 
 
 def tb_events_mid_100_0(state, frame):
-    "test tests/events_mid.rules#100 part 0 (spec/twilight_struggle/tests/events_mid.rules:1050)"
+    "test tests/events_mid.rules#100 part 0 (spec/twilight_struggle/tests/events_mid.rules:1051)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_mid.rules:1050
+            # spec: spec/twilight_struggle/tests/events_mid.rules:1051
             frame[1] = 1
             if resolve_event(
                 state,
                 E_shuttle_diplomacy,
                 1,
-                "spec/twilight_struggle/tests/events_mid.rules:1050:5",
+                "spec/twilight_struggle/tests/events_mid.rules:1051:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_mid.rules:1051
-            state.counters[1][E_iraq] = 3
             # spec: spec/twilight_struggle/tests/events_mid.rules:1052
-            state.counters[1][E_libya] = 2
+            state.counters[1][E_iraq] = 3
             # spec: spec/twilight_struggle/tests/events_mid.rules:1053
-            state.counters[1][E_egypt] = 2
+            state.counters[1][E_libya] = 2
             # spec: spec/twilight_struggle/tests/events_mid.rules:1054
-            state.counters[2][E_israel] = 4
+            state.counters[1][E_egypt] = 2
             # spec: spec/twilight_struggle/tests/events_mid.rules:1055
+            state.counters[2][E_israel] = 4
+            # spec: spec/twilight_struggle/tests/events_mid.rules:1056
             state.frames.pop()
             resolve_event(
                 state,
                 E_middle_east_scoring,
                 1,
-                "spec/twilight_struggle/tests/events_mid.rules:1055:5",
+                "spec/twilight_struggle/tests/events_mid.rules:1056:5",
             )
             return
 
 
 def tb_events_mid_101_0(state, frame):
-    "test tests/events_mid.rules#101 part 0 (spec/twilight_struggle/tests/events_mid.rules:1063)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1063
-    state.counters[1][E_iraq] = 3
+    "test tests/events_mid.rules#101 part 0 (spec/twilight_struggle/tests/events_mid.rules:1064)"
     # spec: spec/twilight_struggle/tests/events_mid.rules:1064
-    state.counters[1][E_libya] = 2
+    state.counters[1][E_iraq] = 3
     # spec: spec/twilight_struggle/tests/events_mid.rules:1065
-    state.counters[1][E_egypt] = 2
+    state.counters[1][E_libya] = 2
     # spec: spec/twilight_struggle/tests/events_mid.rules:1066
+    state.counters[1][E_egypt] = 2
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1067
     state.counters[2][E_israel] = 4
     state.frames.pop()
     return
 
 
 def tb_events_mid_101_1(state, frame):
-    "test tests/events_mid.rules#101 part 1 (spec/twilight_struggle/tests/events_mid.rules:1068)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1068
+    "test tests/events_mid.rules#101 part 1 (spec/twilight_struggle/tests/events_mid.rules:1069)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1069
     state.frames.pop()
     resolve_event(
         state,
         E_middle_east_scoring,
         1,
-        "spec/twilight_struggle/tests/events_mid.rules:1068:5",
+        "spec/twilight_struggle/tests/events_mid.rules:1069:5",
     )
     return
 
 
 def tb_events_mid_102_0(state, frame):
-    "test tests/events_mid.rules#102 part 0 (spec/twilight_struggle/tests/events_mid.rules:1073)"
+    "test tests/events_mid.rules#102 part 0 (spec/twilight_struggle/tests/events_mid.rules:1074)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_mid.rules:1073
+            # spec: spec/twilight_struggle/tests/events_mid.rules:1074
             frame[1] = 1
             if resolve_event(
                 state,
                 E_shuttle_diplomacy,
                 1,
-                "spec/twilight_struggle/tests/events_mid.rules:1073:5",
+                "spec/twilight_struggle/tests/events_mid.rules:1074:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_mid.rules:1074
-            state.counters[1][E_iraq] = 3
             # spec: spec/twilight_struggle/tests/events_mid.rules:1075
-            state.counters[1][E_libya] = 2
+            state.counters[1][E_iraq] = 3
             # spec: spec/twilight_struggle/tests/events_mid.rules:1076
-            state.counters[1][E_syria] = 2
+            state.counters[1][E_libya] = 2
             # spec: spec/twilight_struggle/tests/events_mid.rules:1077
-            state.counters[1][E_lebanon] = 1
+            state.counters[1][E_syria] = 2
             # spec: spec/twilight_struggle/tests/events_mid.rules:1078
+            state.counters[1][E_lebanon] = 1
+            # spec: spec/twilight_struggle/tests/events_mid.rules:1079
             state.frames.pop()
             resolve_event(
                 state,
                 E_middle_east_scoring,
                 1,
-                "spec/twilight_struggle/tests/events_mid.rules:1078:5",
+                "spec/twilight_struggle/tests/events_mid.rules:1079:5",
             )
             return
 
 
 def tb_events_mid_103_0(state, frame):
-    "test tests/events_mid.rules#103 part 0 (spec/twilight_struggle/tests/events_mid.rules:1085)"
+    "test tests/events_mid.rules#103 part 0 (spec/twilight_struggle/tests/events_mid.rules:1086)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/tests/events_mid.rules:1085
+            # spec: spec/twilight_struggle/tests/events_mid.rules:1086
             frame[1] = 1
             if resolve_event(
                 state,
                 E_shuttle_diplomacy,
                 1,
-                "spec/twilight_struggle/tests/events_mid.rules:1085:5",
+                "spec/twilight_struggle/tests/events_mid.rules:1086:5",
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/tests/events_mid.rules:1086
-            state.counters[1][E_iraq] = 3
             # spec: spec/twilight_struggle/tests/events_mid.rules:1087
+            state.counters[1][E_iraq] = 3
+            # spec: spec/twilight_struggle/tests/events_mid.rules:1088
             state.counters[1][E_syria] = 2
             state.frames.pop()
             return
 
 
 def tb_events_mid_103_1(state, frame):
-    "test tests/events_mid.rules#103 part 1 (spec/twilight_struggle/tests/events_mid.rules:1091)"
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1091
+    "test tests/events_mid.rules#103 part 1 (spec/twilight_struggle/tests/events_mid.rules:1092)"
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1092
     state.frames.pop()
     resolve_event(
-        state, E_summit, 1, "spec/twilight_struggle/tests/events_mid.rules:1091:5"
+        state, E_summit, 1, "spec/twilight_struggle/tests/events_mid.rules:1092:5"
     )
     return
 
@@ -7447,377 +7447,377 @@ def tb_turn_and_victory_0_0(state, frame):
 
 
 def tb_turn_and_victory_1_0(state, frame):
-    "test tests/turn_and_victory.rules#1 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:27)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:27
-    p_pass_china_card(state, 0, True)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:28
-    p_add_war_to_deck(state, "early")
+    "test tests/turn_and_victory.rules#1 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:29)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:29
+    p_pass_china_card(state, 0, True)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:30
+    p_add_war_to_deck(state, "early")
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:31
     p_deal_cards(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_2_0(state, frame):
-    "test tests/turn_and_victory.rules#2 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:34)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:34
-    state.tracks[2] = 4
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:35
-    p_add_war_to_deck(state, "early")
+    "test tests/turn_and_victory.rules#2 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:36)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:36
+    state.tracks[2] = 4
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:37
+    p_add_war_to_deck(state, "early")
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:38
     p_deal_cards(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_3_0(state, frame):
-    "test tests/turn_and_victory.rules#3 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:42)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:42
+    "test tests/turn_and_victory.rules#3 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:44)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:44
     for card in [
         c_c for c_c in state.zones[0] if (A_number[c_c] >= 7 and A_number[c_c] <= 12)
     ]:
         move_card(state, card, 2)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:43
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:45
     for card in [
         c_c for c_c in state.zones[0] if (A_number[c_c] >= 13 and A_number[c_c] <= 19)
     ]:
         move_card(state, card, 3)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:44
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:46
     for card in [c_c for c_c in state.zones[0] if A_number[c_c] == 20]:
         move_card(state, card, 1)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:45
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:47
     for card in [
         c_c for c_c in state.zones[0] if (A_number[c_c] >= 21 and A_number[c_c] <= 30)
     ]:
         move_card(state, card, 9)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:46
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:48
     for card in [
         c_c for c_c in state.zones[0] if (A_number[c_c] >= 31 and A_number[c_c] <= 32)
     ]:
         move_card(state, card, 10)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:47
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:49
     p_deal_cards(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_4_0(state, frame):
-    "test tests/turn_and_victory.rules#4 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:56)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:56
+    "test tests/turn_and_victory.rules#4 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:58)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:58
     for card in [
         c_c for c_c in state.zones[0] if (A_war[c_c] == "early" and A_number[c_c] <= 5)
     ]:
         move_card(state, card, 1)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:57
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:59
     for card in [
         c_c
         for c_c in state.zones[0]
         if (A_war[c_c] == "early" and A_number[c_c] >= 7 and A_number[c_c] <= 10)
     ]:
         move_card(state, card, 9)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:58
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:60
     state.tracks[2] = 4
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:59
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:61
     p_add_war_to_deck(state, "mid")
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_5_0(state, frame):
-    "test tests/turn_and_victory.rules#5 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:68)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:68
-    move_card(state, E_red_scare_purge, 2)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:69
-    move_card(state, E_containment, 3)
+    "test tests/turn_and_victory.rules#5 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:70)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:70
+    move_card(state, E_red_scare_purge, 2)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:71
+    move_card(state, E_containment, 3)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:72
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
     return
 
 
 def tb_turn_and_victory_6_0(state, frame):
-    "test tests/turn_and_victory.rules#6 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:79)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:79
-    move_card(state, E_asia_scoring, 2)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:80
-    move_card(state, E_europe_scoring, 3)
+    "test tests/turn_and_victory.rules#6 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:81)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:81
+    move_card(state, E_asia_scoring, 2)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:82
+    move_card(state, E_europe_scoring, 3)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:83
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
     return
 
 
 def tb_turn_and_victory_7_0(state, frame):
-    "test tests/turn_and_victory.rules#7 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:87)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:87
-    move_card(state, E_romanian_abdication, 2)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:88
-    move_card(state, E_europe_scoring, 3)
+    "test tests/turn_and_victory.rules#7 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:89)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:89
+    move_card(state, E_romanian_abdication, 2)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:90
+    move_card(state, E_europe_scoring, 3)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:91
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
     return
 
 
 def tb_turn_and_victory_8_0(state, frame):
-    "test tests/turn_and_victory.rules#8 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:95)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:95
-    move_card(state, E_romanian_abdication, 2)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:96
-    move_card(state, E_containment, 3)
+    "test tests/turn_and_victory.rules#8 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:97)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:97
+    move_card(state, E_romanian_abdication, 2)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:98
+    move_card(state, E_containment, 3)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:99
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
     return
 
 
 def tb_turn_and_victory_9_0(state, frame):
-    "test tests/turn_and_victory.rules#9 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:105)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:105
-    state.tracks[6] = 4
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:106
-    move_card(state, E_romanian_abdication, 2)
+    "test tests/turn_and_victory.rules#9 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:107)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:107
-    move_card(state, E_containment, 3)
+    state.tracks[6] = 4
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:108
+    move_card(state, E_romanian_abdication, 2)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:109
+    move_card(state, E_containment, 3)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:110
     state.frames.pop()
     state.frames.append(new_frame(26, [UNBOUND] * 3))
     return
 
 
 def tb_turn_and_victory_10_0(state, frame):
-    "test tests/turn_and_victory.rules#10 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:116)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:116
-    move_card(state, E_europe_scoring, 7)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:117
-    state.vars[1] = 0
+    "test tests/turn_and_victory.rules#10 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:118)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:118
+    move_card(state, E_europe_scoring, 7)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:119
+    state.vars[1] = 0
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:120
     state.frames.pop()
     state.frames.append(new_frame(28, [1] + [UNBOUND] * 3))
     return
 
 
 def tb_turn_and_victory_10_1(state, frame):
-    "test tests/turn_and_victory.rules#10 part 1 (spec/twilight_struggle/tests/turn_and_victory.rules:120)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:120
+    "test tests/turn_and_victory.rules#10 part 1 (spec/twilight_struggle/tests/turn_and_victory.rules:122)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:122
     state.tracks[0] = 2
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:121
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:123
     p_degrade_defcon(state, 1)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_11_0(state, frame):
-    "test tests/turn_and_victory.rules#11 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:128)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:128
+    "test tests/turn_and_victory.rules#11 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:130)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:130
     state.tracks[0] = 3
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:129
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:131
     p_improve_defcon(state, 1)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_11_1(state, frame):
-    "test tests/turn_and_victory.rules#11 part 1 (spec/twilight_struggle/tests/turn_and_victory.rules:131)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:131
+    "test tests/turn_and_victory.rules#11 part 1 (spec/twilight_struggle/tests/turn_and_victory.rules:133)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:133
     p_improve_defcon(state, 3)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_12_0(state, frame):
-    "test tests/turn_and_victory.rules#12 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:136)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:136
-    state.vars[1] = 0
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:137
-    state.tracks[0] = 2
+    "test tests/turn_and_victory.rules#12 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:138)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:138
+    state.vars[1] = 0
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:139
+    state.tracks[0] = 2
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:140
     p_degrade_defcon(state, 1)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_13_0(state, frame):
-    "test tests/turn_and_victory.rules#13 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:147)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:147
-    state.tracks[0] = 4
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:148
-    state.tracks[5] = 2
+    "test tests/turn_and_victory.rules#13 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:149)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:149
-    state.tracks[4] = 4
+    state.tracks[0] = 4
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:150
+    state.tracks[5] = 2
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:151
+    state.tracks[4] = 4
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:152
     p_military_operations_check(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_14_0(state, frame):
-    "test tests/turn_and_victory.rules#14 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:156)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:156
-    state.tracks[0] = 5
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:157
-    state.tracks[5] = 1
+    "test tests/turn_and_victory.rules#14 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:158)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:158
-    state.tracks[4] = 3
+    state.tracks[0] = 5
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:159
+    state.tracks[5] = 1
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:160
+    state.tracks[4] = 3
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:161
     p_military_operations_check(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_15_0(state, frame):
-    "test tests/turn_and_victory.rules#15 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:165)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:165
-    state.tracks[1] = 18
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:166
-    state.tracks[0] = 5
+    "test tests/turn_and_victory.rules#15 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:167)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:167
-    state.tracks[5] = 5
+    state.tracks[1] = 18
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:168
-    state.tracks[4] = 3
+    state.tracks[0] = 5
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:169
-    move_card(state, E_europe_scoring, 3)
+    state.tracks[5] = 5
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:170
+    state.tracks[4] = 3
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:171
+    move_card(state, E_europe_scoring, 3)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:172
     p_military_operations_check(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_16_0(state, frame):
-    "test tests/turn_and_victory.rules#16 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:176)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:176
-    state.tracks[1] = -18
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:177
-    state.tracks[0] = 3
+    "test tests/turn_and_victory.rules#16 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:178)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:178
-    state.tracks[4] = 3
+    state.tracks[1] = -18
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:179
-    move_card(state, E_fidel, 2)
+    state.tracks[0] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:180
+    state.tracks[4] = 3
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:181
+    move_card(state, E_fidel, 2)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:182
     p_military_operations_check(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_17_0(state, frame):
-    "test tests/turn_and_victory.rules#17 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:187)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:187
-    state.tracks[1] = 18
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:188
-    p_gain_vp(state, 1, 2)
+    "test tests/turn_and_victory.rules#17 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:189)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:189
+    state.tracks[1] = 18
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:190
+    p_gain_vp(state, 1, 2)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:191
     p_check_vp_victory(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_18_0(state, frame):
-    "test tests/turn_and_victory.rules#18 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:194)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:194
+    "test tests/turn_and_victory.rules#18 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:196)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:196
     p_gain_vp(state, 0, 25)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:195
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:197
     p_check_vp_victory(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_19_0(state, frame):
-    "test tests/turn_and_victory.rules#19 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:200)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:200
+    "test tests/turn_and_victory.rules#19 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:202)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:202
     move_card(state, E_europe_scoring, 3)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:201
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:203
     p_held_card_check(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_20_0(state, frame):
-    "test tests/turn_and_victory.rules#20 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:206)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:206
-    move_card(state, E_fidel, 3)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:207
-    state.tracks[4] = 5
+    "test tests/turn_and_victory.rules#20 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:208)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:208
-    state.tracks[5] = 5
+    move_card(state, E_fidel, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:209
+    state.tracks[4] = 5
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:210
+    state.tracks[5] = 5
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:211
     state.frames.pop()
     state.frames.append(new_frame(32, [UNBOUND] * 1))
     return
 
 
 def tb_turn_and_victory_21_0(state, frame):
-    "test tests/turn_and_victory.rules#21 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:218)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:218
-    state.tracks[1] = 12
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:219
-    state.counters[2][E_france] = 3
+    "test tests/turn_and_victory.rules#21 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:220)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:220
-    state.counters[2][E_west_germany] = 4
+    state.tracks[1] = 12
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:221
-    state.counters[2][E_uk] = 5
+    state.counters[2][E_france] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:222
-    state.counters[1][E_north_korea] = 3
+    state.counters[2][E_west_germany] = 4
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:223
-    state.counters[1][E_south_korea] = 3
+    state.counters[2][E_uk] = 5
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:224
-    state.counters[1][E_japan] = 4
+    state.counters[1][E_north_korea] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:225
-    state.counters[1][E_pakistan] = 2
+    state.counters[1][E_south_korea] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:226
-    state.counters[1][E_india] = 3
+    state.counters[1][E_japan] = 4
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:227
-    state.counters[1][E_thailand] = 2
+    state.counters[1][E_pakistan] = 2
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:228
-    state.counters[1][E_cuba] = 3
+    state.counters[1][E_india] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:229
-    state.counters[1][E_mexico] = 2
+    state.counters[1][E_thailand] = 2
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:230
-    state.counters[1][E_panama] = 2
+    state.counters[1][E_cuba] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:231
+    state.counters[1][E_mexico] = 2
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:232
+    state.counters[1][E_panama] = 2
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:233
     p_final_scoring(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_22_0(state, frame):
-    "test tests/turn_and_victory.rules#22 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:237)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:237
-    state.tracks[1] = -30
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:238
-    state.counters[2][E_france] = 3
+    "test tests/turn_and_victory.rules#22 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:239)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:239
-    state.counters[2][E_west_germany] = 4
+    state.tracks[1] = -30
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:240
-    state.counters[2][E_italy] = 2
+    state.counters[2][E_france] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:241
-    state.counters[2][E_east_germany] = 3
+    state.counters[2][E_west_germany] = 4
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:242
-    state.counters[2][E_poland] = 3
+    state.counters[2][E_italy] = 2
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:243
+    state.counters[2][E_east_germany] = 3
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:244
+    state.counters[2][E_poland] = 3
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:245
     p_final_scoring(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_23_0(state, frame):
-    "test tests/turn_and_victory.rules#23 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:248)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:248
-    state.tracks[1] = 1
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:249
-    p_pass_china_card(state, 0, False)
+    "test tests/turn_and_victory.rules#23 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:250)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:250
+    state.tracks[1] = 1
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:251
+    p_pass_china_card(state, 0, False)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:252
     p_final_scoring(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_24_0(state, frame):
-    "test tests/turn_and_victory.rules#24 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:256)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:256
-    state.counters[2][E_thailand] = 2
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:257
-    state.counters[2][E_vietnam] = 1
+    "test tests/turn_and_victory.rules#24 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:258)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:258
+    state.counters[2][E_thailand] = 2
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:259
+    state.counters[2][E_vietnam] = 1
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:260
     p_final_scoring(state)
     state.frames.pop()
     return
@@ -7949,392 +7949,392 @@ def tx_card_play_5_0(state, L):
 
 
 def tx_card_play_6_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:78
+    # spec: spec/twilight_struggle/tests/card_play.rules:79
     return state.location[E_asia_scoring] == 9
 
 
 def tx_card_play_6_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:80
+    # spec: spec/twilight_struggle/tests/card_play.rules:81
     return state.tracks[1] == 4
 
 
 def tx_card_play_7_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:86
+    # spec: spec/twilight_struggle/tests/card_play.rules:87
     return state.location[E_southeast_asia_scoring] == 10
 
 
 def tx_card_play_8_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:100
+    # spec: spec/twilight_struggle/tests/card_play.rules:101
     return state.location[E_asia_scoring] == 9
 
 
 def tx_card_play_8_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:100
+    # spec: spec/twilight_struggle/tests/card_play.rules:101
     return state.location[E_fidel] == 2
 
 
 def tx_card_play_10_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:115
+    # spec: spec/twilight_struggle/tests/card_play.rules:116
     return state.vars[1] == 1
 
 
 def tx_card_play_10_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:115
+    # spec: spec/twilight_struggle/tests/card_play.rules:116
     return (state.vars[1], 1)
 
 
 def tx_card_play_10_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:115
+    # spec: spec/twilight_struggle/tests/card_play.rules:116
     return not state.result is not None
 
 
 def tx_card_play_11_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:126
+    # spec: spec/twilight_struggle/tests/card_play.rules:127
     return state.tracks[7] == 1
 
 
 def tx_card_play_11_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:126
+    # spec: spec/twilight_struggle/tests/card_play.rules:127
     return (state.tracks[7], 1)
 
 
 def tx_card_play_11_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:126
+    # spec: spec/twilight_struggle/tests/card_play.rules:127
     return state.tracks[1] == 2
 
 
 def tx_card_play_11_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:126
+    # spec: spec/twilight_struggle/tests/card_play.rules:127
     return (state.tracks[1], 2)
 
 
 def tx_card_play_11_2(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:127
+    # spec: spec/twilight_struggle/tests/card_play.rules:128
     return state.location[E_vietnam_revolts] == 9
 
 
 def tx_card_play_11_3(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:128
+    # spec: spec/twilight_struggle/tests/card_play.rules:129
     return state.tracks[9] == 1
 
 
 def tx_card_play_11_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:128
+    # spec: spec/twilight_struggle/tests/card_play.rules:129
     return (state.tracks[9], 1)
 
 
 def tx_card_play_12_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:136
+    # spec: spec/twilight_struggle/tests/card_play.rules:137
     return state.tracks[7] == 0
 
 
 def tx_card_play_12_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:136
+    # spec: spec/twilight_struggle/tests/card_play.rules:137
     return (state.tracks[7], 0)
 
 
 def tx_card_play_12_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:136
+    # spec: spec/twilight_struggle/tests/card_play.rules:137
     return state.location[E_vietnam_revolts] == 9
 
 
 def tx_card_play_12_2(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:136
+    # spec: spec/twilight_struggle/tests/card_play.rules:137
     return state.tracks[9] == 1
 
 
 def tx_card_play_12_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:136
+    # spec: spec/twilight_struggle/tests/card_play.rules:137
     return (state.tracks[9], 1)
 
 
 def tx_card_play_14_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:150
+    # spec: spec/twilight_struggle/tests/card_play.rules:151
     return q_space_attempts_allowed(state, 1) == 2
 
 
 def tx_card_play_14_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:150
+    # spec: spec/twilight_struggle/tests/card_play.rules:151
     return (q_space_attempts_allowed(state, 1), 2)
 
 
 def tx_card_play_14_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:150
+    # spec: spec/twilight_struggle/tests/card_play.rules:151
     return d_may_attempt_space(state, 1, E_vietnam_revolts)
 
 
 def tx_card_play_14_2(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:152
+    # spec: spec/twilight_struggle/tests/card_play.rules:153
     return q_space_attempts_allowed(state, 1) == 1
 
 
 def tx_card_play_14_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:152
+    # spec: spec/twilight_struggle/tests/card_play.rules:153
     return (q_space_attempts_allowed(state, 1), 1)
 
 
 def tx_card_play_14_3(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:152
+    # spec: spec/twilight_struggle/tests/card_play.rules:153
     return not d_may_attempt_space(state, 1, E_vietnam_revolts)
 
 
 def tx_card_play_15_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:157
+    # spec: spec/twilight_struggle/tests/card_play.rules:158
     return not d_may_attempt_space(state, 0, E_vietnam_revolts)
 
 
 def tx_card_play_15_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:158
+    # spec: spec/twilight_struggle/tests/card_play.rules:159
     return d_may_attempt_space(state, 0, E_socialist_governments)
 
 
 def tx_card_play_15_2(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:160
+    # spec: spec/twilight_struggle/tests/card_play.rules:161
     return not d_may_attempt_space(state, 0, E_socialist_governments)
 
 
 def tx_card_play_15_3(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:161
+    # spec: spec/twilight_struggle/tests/card_play.rules:162
     return d_may_attempt_space(state, 0, E_red_scare_purge)
 
 
 def tx_card_play_15_4(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:163
+    # spec: spec/twilight_struggle/tests/card_play.rules:164
     return not d_may_attempt_space(state, 0, E_red_scare_purge)
 
 
 def tx_card_play_15_5(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:164
+    # spec: spec/twilight_struggle/tests/card_play.rules:165
     return not d_may_attempt_space(state, 0, E_asia_scoring)
 
 
 def tx_card_play_16_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:170
+    # spec: spec/twilight_struggle/tests/card_play.rules:171
     return state.tracks[1] == 1
 
 
 def tx_card_play_16_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:170
+    # spec: spec/twilight_struggle/tests/card_play.rules:171
     return (state.tracks[1], 1)
 
 
 def tx_card_play_16_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:173
+    # spec: spec/twilight_struggle/tests/card_play.rules:174
     return state.tracks[1] == 3
 
 
 def tx_card_play_16_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:173
+    # spec: spec/twilight_struggle/tests/card_play.rules:174
     return (state.tracks[1], 3)
 
 
 def tx_card_play_16_2(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:177
+    # spec: spec/twilight_struggle/tests/card_play.rules:178
     return state.tracks[1] == 1
 
 
 def tx_card_play_16_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:177
+    # spec: spec/twilight_struggle/tests/card_play.rules:178
     return (state.tracks[1], 1)
 
 
 def tx_card_play_16_3(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:179
+    # spec: spec/twilight_struggle/tests/card_play.rules:180
     return state.tracks[1] == 1
 
 
 def tx_card_play_16_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:179
+    # spec: spec/twilight_struggle/tests/card_play.rules:180
     return (state.tracks[1], 1)
 
 
 def tx_card_play_16_4(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:181
+    # spec: spec/twilight_struggle/tests/card_play.rules:182
     return state.tracks[7] == 8
 
 
 def tx_card_play_16_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:181
+    # spec: spec/twilight_struggle/tests/card_play.rules:182
     return (state.tracks[7], 8)
 
 
 def tx_card_play_17_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:185
+    # spec: spec/twilight_struggle/tests/card_play.rules:186
     return d_space_success_max(state, 1) == 3
 
 
 def tx_card_play_17_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:185
+    # spec: spec/twilight_struggle/tests/card_play.rules:186
     return (d_space_success_max(state, 1), 3)
 
 
 def tx_card_play_17_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:185
+    # spec: spec/twilight_struggle/tests/card_play.rules:186
     return d_space_success_max(state, 2) == 4
 
 
 def tx_card_play_17_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:185
+    # spec: spec/twilight_struggle/tests/card_play.rules:186
     return (d_space_success_max(state, 2), 4)
 
 
 def tx_card_play_17_2(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:185
+    # spec: spec/twilight_struggle/tests/card_play.rules:186
     return d_space_success_max(state, 8) == 2
 
 
 def tx_card_play_17_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:185
+    # spec: spec/twilight_struggle/tests/card_play.rules:186
     return (d_space_success_max(state, 8), 2)
 
 
 def tx_card_play_17_3(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:186
+    # spec: spec/twilight_struggle/tests/card_play.rules:187
     return d_space_ops_needed(state, 4) == 2
 
 
 def tx_card_play_17_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:186
+    # spec: spec/twilight_struggle/tests/card_play.rules:187
     return (d_space_ops_needed(state, 4), 2)
 
 
 def tx_card_play_17_4(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:186
+    # spec: spec/twilight_struggle/tests/card_play.rules:187
     return d_space_ops_needed(state, 5) == 3
 
 
 def tx_card_play_17_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:186
+    # spec: spec/twilight_struggle/tests/card_play.rules:187
     return (d_space_ops_needed(state, 5), 3)
 
 
 def tx_card_play_17_5(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:186
+    # spec: spec/twilight_struggle/tests/card_play.rules:187
     return d_space_ops_needed(state, 8) == 4
 
 
 def tx_card_play_17_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:186
+    # spec: spec/twilight_struggle/tests/card_play.rules:187
     return (d_space_ops_needed(state, 8), 4)
 
 
 def tx_card_play_18_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:195
+    # spec: spec/twilight_struggle/tests/card_play.rules:196
     return state.location[E_fidel] == 9
 
 
 def tx_card_play_19_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:201
+    # spec: spec/twilight_struggle/tests/card_play.rules:202
     return q_action_rounds_for(state, 1) == 7
 
 
 def tx_card_play_19_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:201
+    # spec: spec/twilight_struggle/tests/card_play.rules:202
     return (q_action_rounds_for(state, 1), 7)
 
 
 def tx_card_play_19_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:201
+    # spec: spec/twilight_struggle/tests/card_play.rules:202
     return q_action_rounds_for(state, 0) == 6
 
 
 def tx_card_play_19_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:201
+    # spec: spec/twilight_struggle/tests/card_play.rules:202
     return (q_action_rounds_for(state, 0), 6)
 
 
 def tx_card_play_19_2(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:203
+    # spec: spec/twilight_struggle/tests/card_play.rules:204
     return q_action_rounds_for(state, 1) == 6
 
 
 def tx_card_play_19_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:203
+    # spec: spec/twilight_struggle/tests/card_play.rules:204
     return (q_action_rounds_for(state, 1), 6)
 
 
 def tx_card_play_20_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:213
+    # spec: spec/twilight_struggle/tests/card_play.rules:214
     return state.location[E_fidel] == 3
 
 
 def tx_card_play_21_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:230
+    # spec: spec/twilight_struggle/tests/card_play.rules:231
     return state.counters[1][E_north_korea] == 8
 
 
 def tx_card_play_21_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:230
+    # spec: spec/twilight_struggle/tests/card_play.rules:231
     return (state.counters[1][E_north_korea], 8)
 
 
 def tx_card_play_21_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:231
+    # spec: spec/twilight_struggle/tests/card_play.rules:232
     return state.location[E_china_card] == 5
 
 
 def tx_card_play_21_2(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:231
+    # spec: spec/twilight_struggle/tests/card_play.rules:232
     return not state.vars[2]
 
 
 def tx_card_play_21_3(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:232
+    # spec: spec/twilight_struggle/tests/card_play.rules:233
     return not d_held_playable(state, 1, E_china_card)
 
 
 def tx_card_play_21_4(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:233
+    # spec: spec/twilight_struggle/tests/card_play.rules:234
     return not d_held_playable(state, 0, E_china_card)
 
 
 def tx_card_play_22_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:239
+    # spec: spec/twilight_struggle/tests/card_play.rules:240
     return state.vars[2]
 
 
 def tx_card_play_22_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:239
+    # spec: spec/twilight_struggle/tests/card_play.rules:240
     return d_held_playable(state, 1, E_china_card)
 
 
 def tx_card_play_23_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:247
+    # spec: spec/twilight_struggle/tests/card_play.rules:248
     return state.location[E_china_card] == 4
 
 
 def tx_card_play_23_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:247
+    # spec: spec/twilight_struggle/tests/card_play.rules:248
     return not state.vars[2]
 
 
 def tx_card_play_25_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:263
+    # spec: spec/twilight_struggle/tests/card_play.rules:264
     return len(state.zones[2]) == 2
 
 
 def tx_card_play_25_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:263
+    # spec: spec/twilight_struggle/tests/card_play.rules:264
     return (len(state.zones[2]), 2)
 
 
 def tx_card_play_25_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:263
+    # spec: spec/twilight_struggle/tests/card_play.rules:264
     return len(state.zones[9]) == 1
 
 
 def tx_card_play_25_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:263
+    # spec: spec/twilight_struggle/tests/card_play.rules:264
     return (len(state.zones[9]), 1)
 
 
 def tx_card_play_25_2(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:263
+    # spec: spec/twilight_struggle/tests/card_play.rules:264
     return len(state.zones[14]) == 0
 
 
 def tx_card_play_25_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:263
+    # spec: spec/twilight_struggle/tests/card_play.rules:264
     return (len(state.zones[14]), 0)
 
 
@@ -9044,1652 +9044,1652 @@ def tx_events_early_20_4_sides(state, L):
 
 
 def tx_events_early_20_5(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:177
+    # spec: spec/twilight_struggle/tests/events_early.rules:178
     return q_ops_bonus_in(state, 0, E_china_card, E_southeast_asia) == 1
 
 
 def tx_events_early_20_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:177
+    # spec: spec/twilight_struggle/tests/events_early.rules:178
     return (q_ops_bonus_in(state, 0, E_china_card, E_southeast_asia), 1)
 
 
 def tx_events_early_20_6(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:179
+    # spec: spec/twilight_struggle/tests/events_early.rules:180
     return q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia) == 0
 
 
 def tx_events_early_20_6_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:179
+    # spec: spec/twilight_struggle/tests/events_early.rules:180
     return (q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia), 0)
 
 
 def tx_events_early_21_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:187
+    # spec: spec/twilight_struggle/tests/events_early.rules:188
     return state.counters[1][E_vietnam] == 4
 
 
 def tx_events_early_21_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:187
+    # spec: spec/twilight_struggle/tests/events_early.rules:188
     return (state.counters[1][E_vietnam], 4)
 
 
 def tx_events_early_21_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:187
+    # spec: spec/twilight_struggle/tests/events_early.rules:188
     return state.counters[1][E_thailand] == 1
 
 
 def tx_events_early_21_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:187
+    # spec: spec/twilight_struggle/tests/events_early.rules:188
     return (state.counters[1][E_thailand], 1)
 
 
 def tx_events_early_22_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:196
+    # spec: spec/twilight_struggle/tests/events_early.rules:197
     return state.counters[1][E_vietnam] == 3
 
 
 def tx_events_early_22_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:196
+    # spec: spec/twilight_struggle/tests/events_early.rules:197
     return (state.counters[1][E_vietnam], 3)
 
 
 def tx_events_early_22_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:196
+    # spec: spec/twilight_struggle/tests/events_early.rules:197
     return state.counters[1][E_poland] == 2
 
 
 def tx_events_early_22_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:196
+    # spec: spec/twilight_struggle/tests/events_early.rules:197
     return (state.counters[1][E_poland], 2)
 
 
 def tx_events_early_23_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:210
+    # spec: spec/twilight_struggle/tests/events_early.rules:211
     return state.location[E_nato] == 9
 
 
 def tx_events_early_23_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:210
+    # spec: spec/twilight_struggle/tests/events_early.rules:211
     return state.counters[2][E_west_germany] == 4
 
 
 def tx_events_early_23_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:210
+    # spec: spec/twilight_struggle/tests/events_early.rules:211
     return (state.counters[2][E_west_germany], 4)
 
 
 def tx_events_early_23_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:210
+    # spec: spec/twilight_struggle/tests/events_early.rules:211
     return not is_active(state, 5, None)
 
 
 def tx_events_early_24_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:219
+    # spec: spec/twilight_struggle/tests/events_early.rules:220
     return state.counters[2][E_west_germany] == 0
 
 
 def tx_events_early_24_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:219
+    # spec: spec/twilight_struggle/tests/events_early.rules:220
     return (state.counters[2][E_west_germany], 0)
 
 
 def tx_events_early_24_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:219
+    # spec: spec/twilight_struggle/tests/events_early.rules:220
     return state.location[E_cia_created] == 3
 
 
 def tx_events_early_25_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:227
+    # spec: spec/twilight_struggle/tests/events_early.rules:228
     return state.counters[2][E_west_germany] == 0
 
 
 def tx_events_early_25_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:227
+    # spec: spec/twilight_struggle/tests/events_early.rules:228
     return (state.counters[2][E_west_germany], 0)
 
 
 def tx_events_early_25_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:227
+    # spec: spec/twilight_struggle/tests/events_early.rules:228
     return state.location[E_marshall_plan] == 3
 
 
 def tx_events_early_26_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:237
+    # spec: spec/twilight_struggle/tests/events_early.rules:238
     return state.location[E_independent_reds] == 9
 
 
 def tx_events_early_26_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:237
+    # spec: spec/twilight_struggle/tests/events_early.rules:238
     return state.counters[2][E_west_germany] == 2
 
 
 def tx_events_early_26_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:237
+    # spec: spec/twilight_struggle/tests/events_early.rules:238
     return (state.counters[2][E_west_germany], 2)
 
 
 def tx_events_early_27_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:247
+    # spec: spec/twilight_struggle/tests/events_early.rules:248
     return state.tracks[1] == -2
 
 
 def tx_events_early_27_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:247
+    # spec: spec/twilight_struggle/tests/events_early.rules:248
     return (state.tracks[1], -2)
 
 
 def tx_events_early_27_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:247
+    # spec: spec/twilight_struggle/tests/events_early.rules:248
     return state.tracks[4] == 2
 
 
 def tx_events_early_27_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:247
+    # spec: spec/twilight_struggle/tests/events_early.rules:248
     return (state.tracks[4], 2)
 
 
 def tx_events_early_27_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:248
+    # spec: spec/twilight_struggle/tests/events_early.rules:249
     return state.counters[2][E_south_korea] == 0
 
 
 def tx_events_early_27_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:248
+    # spec: spec/twilight_struggle/tests/events_early.rules:249
     return (state.counters[2][E_south_korea], 0)
 
 
 def tx_events_early_27_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:248
+    # spec: spec/twilight_struggle/tests/events_early.rules:249
     return state.counters[1][E_south_korea] == 3
 
 
 def tx_events_early_27_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:248
+    # spec: spec/twilight_struggle/tests/events_early.rules:249
     return (state.counters[1][E_south_korea], 3)
 
 
 def tx_events_early_28_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:256
+    # spec: spec/twilight_struggle/tests/events_early.rules:257
     return state.tracks[1] == 0
 
 
 def tx_events_early_28_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:256
+    # spec: spec/twilight_struggle/tests/events_early.rules:257
     return (state.tracks[1], 0)
 
 
 def tx_events_early_28_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:256
+    # spec: spec/twilight_struggle/tests/events_early.rules:257
     return state.tracks[4] == 2
 
 
 def tx_events_early_28_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:256
+    # spec: spec/twilight_struggle/tests/events_early.rules:257
     return (state.tracks[4], 2)
 
 
 def tx_events_early_28_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:256
+    # spec: spec/twilight_struggle/tests/events_early.rules:257
     return state.counters[2][E_south_korea] == 2
 
 
 def tx_events_early_28_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:256
+    # spec: spec/twilight_struggle/tests/events_early.rules:257
     return (state.counters[2][E_south_korea], 2)
 
 
 def tx_events_early_29_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:265
+    # spec: spec/twilight_struggle/tests/events_early.rules:266
     return state.tracks[1] == -2
 
 
 def tx_events_early_29_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:265
+    # spec: spec/twilight_struggle/tests/events_early.rules:266
     return (state.tracks[1], -2)
 
 
 def tx_events_early_29_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:265
+    # spec: spec/twilight_struggle/tests/events_early.rules:266
     return state.tracks[4] == 2
 
 
 def tx_events_early_29_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:265
+    # spec: spec/twilight_struggle/tests/events_early.rules:266
     return (state.tracks[4], 2)
 
 
 def tx_events_early_29_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:266
+    # spec: spec/twilight_struggle/tests/events_early.rules:267
     return state.counters[2][E_israel] == 0
 
 
 def tx_events_early_29_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:266
+    # spec: spec/twilight_struggle/tests/events_early.rules:267
     return (state.counters[2][E_israel], 0)
 
 
 def tx_events_early_29_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:266
+    # spec: spec/twilight_struggle/tests/events_early.rules:267
     return state.counters[1][E_israel] == 4
 
 
 def tx_events_early_29_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:266
+    # spec: spec/twilight_struggle/tests/events_early.rules:267
     return (state.counters[1][E_israel], 4)
 
 
 def tx_events_early_30_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:273
+    # spec: spec/twilight_struggle/tests/events_early.rules:274
     return state.tracks[1] == 0
 
 
 def tx_events_early_30_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:273
+    # spec: spec/twilight_struggle/tests/events_early.rules:274
     return (state.tracks[1], 0)
 
 
 def tx_events_early_30_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:273
+    # spec: spec/twilight_struggle/tests/events_early.rules:274
     return state.tracks[4] == 2
 
 
 def tx_events_early_30_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:273
+    # spec: spec/twilight_struggle/tests/events_early.rules:274
     return (state.tracks[4], 2)
 
 
 def tx_events_early_30_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:273
+    # spec: spec/twilight_struggle/tests/events_early.rules:274
     return state.counters[2][E_israel] == 4
 
 
 def tx_events_early_30_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:273
+    # spec: spec/twilight_struggle/tests/events_early.rules:274
     return (state.counters[2][E_israel], 4)
 
 
 def tx_events_early_31_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:277
+    # spec: spec/twilight_struggle/tests/events_early.rules:278
     return event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
 
 
 def tx_events_early_31_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:279
+    # spec: spec/twilight_struggle/tests/events_early.rules:280
     return not event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
 
 
 def tx_events_early_32_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:292
+    # spec: spec/twilight_struggle/tests/events_early.rules:293
     return state.counters[1][E_east_germany] == 1
 
 
 def tx_events_early_32_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:292
+    # spec: spec/twilight_struggle/tests/events_early.rules:293
     return (state.counters[1][E_east_germany], 1)
 
 
 def tx_events_early_32_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:292
+    # spec: spec/twilight_struggle/tests/events_early.rules:293
     return state.counters[1][E_hungary] == 1
 
 
 def tx_events_early_32_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:292
+    # spec: spec/twilight_struggle/tests/events_early.rules:293
     return (state.counters[1][E_hungary], 1)
 
 
 def tx_events_early_32_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:293
+    # spec: spec/twilight_struggle/tests/events_early.rules:294
     return state.counters[1][E_romania] == 1
 
 
 def tx_events_early_32_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:293
+    # spec: spec/twilight_struggle/tests/events_early.rules:294
     return (state.counters[1][E_romania], 1)
 
 
 def tx_events_early_32_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:293
+    # spec: spec/twilight_struggle/tests/events_early.rules:294
     return state.counters[1][E_finland] == 1
 
 
 def tx_events_early_32_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:293
+    # spec: spec/twilight_struggle/tests/events_early.rules:294
     return (state.counters[1][E_finland], 1)
 
 
 def tx_events_early_32_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:293
+    # spec: spec/twilight_struggle/tests/events_early.rules:295
     return state.counters[1][E_poland] == 0
 
 
 def tx_events_early_32_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:293
+    # spec: spec/twilight_struggle/tests/events_early.rules:295
     return (state.counters[1][E_poland], 0)
 
 
 def tx_events_early_33_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:301
+    # spec: spec/twilight_struggle/tests/events_early.rules:303
     return state.counters[1][E_egypt] == 2
 
 
 def tx_events_early_33_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:301
+    # spec: spec/twilight_struggle/tests/events_early.rules:303
     return (state.counters[1][E_egypt], 2)
 
 
 def tx_events_early_33_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:301
+    # spec: spec/twilight_struggle/tests/events_early.rules:303
     return state.counters[2][E_egypt] == 1
 
 
 def tx_events_early_33_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:301
+    # spec: spec/twilight_struggle/tests/events_early.rules:303
     return (state.counters[2][E_egypt], 1)
 
 
 def tx_events_early_34_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:307
+    # spec: spec/twilight_struggle/tests/events_early.rules:309
     return state.counters[2][E_egypt] == 0
 
 
 def tx_events_early_34_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:307
+    # spec: spec/twilight_struggle/tests/events_early.rules:309
     return (state.counters[2][E_egypt], 0)
 
 
 def tx_events_early_35_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:318
+    # spec: spec/twilight_struggle/tests/events_early.rules:320
     return not event_allowed(state, EVENT_WHEN, E_nato, 1)
 
 
 def tx_events_early_35_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:323
+    # spec: spec/twilight_struggle/tests/events_early.rules:325
     return state.counters[2][E_east_germany] == 0
 
 
 def tx_events_early_35_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:323
+    # spec: spec/twilight_struggle/tests/events_early.rules:325
     return (state.counters[2][E_east_germany], 0)
 
 
 def tx_events_early_35_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:323
+    # spec: spec/twilight_struggle/tests/events_early.rules:325
     return state.counters[2][E_austria] == 0
 
 
 def tx_events_early_35_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:323
+    # spec: spec/twilight_struggle/tests/events_early.rules:325
     return (state.counters[2][E_austria], 0)
 
 
 def tx_events_early_35_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:324
+    # spec: spec/twilight_struggle/tests/events_early.rules:326
     return state.counters[2][E_poland] == 0
 
 
 def tx_events_early_35_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:324
+    # spec: spec/twilight_struggle/tests/events_early.rules:326
     return (state.counters[2][E_poland], 0)
 
 
 def tx_events_early_35_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:324
+    # spec: spec/twilight_struggle/tests/events_early.rules:326
     return state.counters[2][E_hungary] == 0
 
 
 def tx_events_early_35_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:324
+    # spec: spec/twilight_struggle/tests/events_early.rules:326
     return (state.counters[2][E_hungary], 0)
 
 
 def tx_events_early_35_5(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:324
+    # spec: spec/twilight_struggle/tests/events_early.rules:327
     return state.counters[2][E_finland] == 1
 
 
 def tx_events_early_35_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:324
+    # spec: spec/twilight_struggle/tests/events_early.rules:327
     return (state.counters[2][E_finland], 1)
 
 
 def tx_events_early_35_6(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:325
+    # spec: spec/twilight_struggle/tests/events_early.rules:328
     return is_active(state, 2, None)
 
 
 def tx_events_early_35_7(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:325
+    # spec: spec/twilight_struggle/tests/events_early.rules:328
     return event_allowed(state, EVENT_WHEN, E_nato, 1)
 
 
 def tx_events_early_36_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:333
+    # spec: spec/twilight_struggle/tests/events_early.rules:336
     return state.counters[1][E_poland] == 2
 
 
 def tx_events_early_36_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:333
+    # spec: spec/twilight_struggle/tests/events_early.rules:336
     return (state.counters[1][E_poland], 2)
 
 
 def tx_events_early_36_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:333
+    # spec: spec/twilight_struggle/tests/events_early.rules:336
     return state.counters[1][E_hungary] == 2
 
 
 def tx_events_early_36_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:333
+    # spec: spec/twilight_struggle/tests/events_early.rules:336
     return (state.counters[1][E_hungary], 2)
 
 
 def tx_events_early_36_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:333
+    # spec: spec/twilight_struggle/tests/events_early.rules:337
     return state.counters[1][E_austria] == 1
 
 
 def tx_events_early_36_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:333
+    # spec: spec/twilight_struggle/tests/events_early.rules:337
     return (state.counters[1][E_austria], 1)
 
 
 def tx_events_early_36_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:334
+    # spec: spec/twilight_struggle/tests/events_early.rules:338
     return is_active(state, 2, None)
 
 
 def tx_events_early_37_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:341
+    # spec: spec/twilight_struggle/tests/events_early.rules:345
     return state.counters[2][E_yugoslavia] == 0
 
 
 def tx_events_early_37_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:341
+    # spec: spec/twilight_struggle/tests/events_early.rules:345
     return (state.counters[2][E_yugoslavia], 0)
 
 
 def tx_events_early_37_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:341
+    # spec: spec/twilight_struggle/tests/events_early.rules:345
     return is_active(state, 2, None)
 
 
 def tx_events_early_38_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:349
+    # spec: spec/twilight_struggle/tests/events_early.rules:353
     return state.counters[2][E_france] == 1
 
 
 def tx_events_early_38_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:349
+    # spec: spec/twilight_struggle/tests/events_early.rules:353
     return (state.counters[2][E_france], 1)
 
 
 def tx_events_early_38_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:349
+    # spec: spec/twilight_struggle/tests/events_early.rules:353
     return state.counters[1][E_france] == 1
 
 
 def tx_events_early_38_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:349
+    # spec: spec/twilight_struggle/tests/events_early.rules:353
     return (state.counters[1][E_france], 1)
 
 
 def tx_events_early_39_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:358
+    # spec: spec/twilight_struggle/tests/events_early.rules:362
     return not allowed_coup(state, 0, E_france)
 
 
 def tx_events_early_39_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:358
+    # spec: spec/twilight_struggle/tests/events_early.rules:362
     return not allowed_realign(state, 0, E_france)
 
 
 def tx_events_early_39_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:360
+    # spec: spec/twilight_struggle/tests/events_early.rules:364
     return d_controls(state, 1, E_france)
 
 
 def tx_events_early_39_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:361
+    # spec: spec/twilight_struggle/tests/events_early.rules:365
     return allowed_coup(state, 0, E_france)
 
 
 def tx_events_early_39_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:361
+    # spec: spec/twilight_struggle/tests/events_early.rules:365
     return allowed_realign(state, 0, E_france)
 
 
 def tx_events_early_39_5(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:362
+    # spec: spec/twilight_struggle/tests/events_early.rules:366
     return not allowed_coup(state, 0, E_west_germany)
 
 
 def tx_events_early_40_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:369
+    # spec: spec/twilight_struggle/tests/events_early.rules:373
     return state.tracks[6] == 1
 
 
 def tx_events_early_40_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:369
+    # spec: spec/twilight_struggle/tests/events_early.rules:373
     return (state.tracks[6], 1)
 
 
 def tx_events_early_40_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:369
+    # spec: spec/twilight_struggle/tests/events_early.rules:373
     return state.tracks[1] == -2
 
 
 def tx_events_early_40_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:369
+    # spec: spec/twilight_struggle/tests/events_early.rules:373
     return (state.tracks[1], -2)
 
 
 def tx_events_early_40_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:371
+    # spec: spec/twilight_struggle/tests/events_early.rules:375
     return state.tracks[7] == 1
 
 
 def tx_events_early_40_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:371
+    # spec: spec/twilight_struggle/tests/events_early.rules:375
     return (state.tracks[7], 1)
 
 
 def tx_events_early_40_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:371
+    # spec: spec/twilight_struggle/tests/events_early.rules:375
     return state.tracks[1] == -1
 
 
 def tx_events_early_40_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:371
+    # spec: spec/twilight_struggle/tests/events_early.rules:375
     return (state.tracks[1], -1)
 
 
 def tx_events_early_40_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:372
+    # spec: spec/twilight_struggle/tests/events_early.rules:376
     return state.tracks[8] == 0
 
 
 def tx_events_early_40_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:372
+    # spec: spec/twilight_struggle/tests/events_early.rules:376
     return (state.tracks[8], 0)
 
 
 def tx_events_early_41_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:387
+    # spec: spec/twilight_struggle/tests/events_early.rules:391
     return state.counters[1][E_austria] == 0
 
 
 def tx_events_early_41_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:387
+    # spec: spec/twilight_struggle/tests/events_early.rules:391
     return (state.counters[1][E_austria], 0)
 
 
 def tx_events_early_41_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:387
+    # spec: spec/twilight_struggle/tests/events_early.rules:391
     return state.counters[1][E_poland] == 3
 
 
 def tx_events_early_41_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:387
+    # spec: spec/twilight_struggle/tests/events_early.rules:391
     return (state.counters[1][E_poland], 3)
 
 
 def tx_events_early_42_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:393
+    # spec: spec/twilight_struggle/tests/events_early.rules:397
     return state.counters[1][E_poland] == 3
 
 
 def tx_events_early_42_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:393
+    # spec: spec/twilight_struggle/tests/events_early.rules:397
     return (state.counters[1][E_poland], 3)
 
 
 def tx_events_early_43_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:403
+    # spec: spec/twilight_struggle/tests/events_early.rules:407
     return state.tracks[1] == 2
 
 
 def tx_events_early_43_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:403
+    # spec: spec/twilight_struggle/tests/events_early.rules:407
     return (state.tracks[1], 2)
 
 
 def tx_events_early_44_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:410
+    # spec: spec/twilight_struggle/tests/events_early.rules:414
     return state.tracks[1] == 2
 
 
 def tx_events_early_44_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:410
+    # spec: spec/twilight_struggle/tests/events_early.rules:414
     return (state.tracks[1], 2)
 
 
 def tx_events_early_45_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:418
+    # spec: spec/twilight_struggle/tests/events_early.rules:422
     return state.tracks[0] == 4
 
 
 def tx_events_early_45_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:418
+    # spec: spec/twilight_struggle/tests/events_early.rules:422
     return (state.tracks[0], 4)
 
 
 def tx_events_early_45_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:421
+    # spec: spec/twilight_struggle/tests/events_early.rules:425
     return state.counters[1][E_poland] == 3
 
 
 def tx_events_early_45_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:421
+    # spec: spec/twilight_struggle/tests/events_early.rules:425
     return (state.counters[1][E_poland], 3)
 
 
 def tx_events_early_45_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:421
+    # spec: spec/twilight_struggle/tests/events_early.rules:425
     return state.counters[1][E_east_germany] == 1
 
 
 def tx_events_early_45_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:421
+    # spec: spec/twilight_struggle/tests/events_early.rules:425
     return (state.counters[1][E_east_germany], 1)
 
 
 def tx_events_early_45_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:421
+    # spec: spec/twilight_struggle/tests/events_early.rules:426
     return state.counters[1][E_czechoslovakia] == 1
 
 
 def tx_events_early_45_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:421
+    # spec: spec/twilight_struggle/tests/events_early.rules:426
     return (state.counters[1][E_czechoslovakia], 1)
 
 
 def tx_events_early_46_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:429
+    # spec: spec/twilight_struggle/tests/events_early.rules:434
     return state.result is not None
 
 
 def tx_events_early_46_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:429
+    # spec: spec/twilight_struggle/tests/events_early.rules:434
     return winner_of(state) == 0
 
 
 def tx_events_early_46_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:429
+    # spec: spec/twilight_struggle/tests/events_early.rules:434
     return (winner_of(state), 0)
 
 
 def tx_events_early_47_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:439
+    # spec: spec/twilight_struggle/tests/events_early.rules:444
     return state.counters[2][E_uk] == 5
 
 
 def tx_events_early_47_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:439
+    # spec: spec/twilight_struggle/tests/events_early.rules:444
     return (state.counters[2][E_uk], 5)
 
 
 def tx_events_early_48_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:449
+    # spec: spec/twilight_struggle/tests/events_early.rules:454
     return state.tracks[0] == 4
 
 
 def tx_events_early_48_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:449
+    # spec: spec/twilight_struggle/tests/events_early.rules:454
     return (state.tracks[0], 4)
 
 
 def tx_events_early_48_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:450
+    # spec: spec/twilight_struggle/tests/events_early.rules:455
     return state.counters[1][E_poland] == 1
 
 
 def tx_events_early_48_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:450
+    # spec: spec/twilight_struggle/tests/events_early.rules:455
     return (state.counters[1][E_poland], 1)
 
 
 def tx_events_early_48_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:450
+    # spec: spec/twilight_struggle/tests/events_early.rules:455
     return deciding_of(state) == None
 
 
 def tx_events_early_48_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:450
+    # spec: spec/twilight_struggle/tests/events_early.rules:455
     return (deciding_of(state), None)
 
 
 def tx_events_early_49_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:456
+    # spec: spec/twilight_struggle/tests/events_early.rules:461
     return not event_allowed(state, EVENT_WHEN, E_nato, 1)
 
 
 def tx_events_early_49_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:458
+    # spec: spec/twilight_struggle/tests/events_early.rules:463
     return not is_active(state, 5, None)
 
 
 def tx_events_early_50_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:466
+    # spec: spec/twilight_struggle/tests/events_early.rules:471
     return event_allowed(state, EVENT_WHEN, E_nato, 1)
 
 
 def tx_events_early_50_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:468
+    # spec: spec/twilight_struggle/tests/events_early.rules:473
     return is_active(state, 5, None)
 
 
 def tx_events_early_50_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:469
+    # spec: spec/twilight_struggle/tests/events_early.rules:474
     return not allowed_coup(state, 0, E_west_germany)
 
 
 def tx_events_early_50_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:469
+    # spec: spec/twilight_struggle/tests/events_early.rules:474
     return not allowed_realign(state, 0, E_west_germany)
 
 
 def tx_events_early_50_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:470
+    # spec: spec/twilight_struggle/tests/events_early.rules:475
     return allowed_coup(state, 0, E_italy)
 
 
 def tx_events_early_50_5(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:471
+    # spec: spec/twilight_struggle/tests/events_early.rules:476
     return allowed_coup(state, 0, E_japan)
 
 
 def tx_events_early_50_6(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:472
+    # spec: spec/twilight_struggle/tests/events_early.rules:477
     return allowed_coup(state, 1, E_west_germany)
 
 
 def tx_events_early_51_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:479
+    # spec: spec/twilight_struggle/tests/events_early.rules:484
     return is_active(state, 5, None)
 
 
 def tx_events_early_51_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:479
+    # spec: spec/twilight_struggle/tests/events_early.rules:484
     return d_nato_protected(state, E_turkey)
 
 
 def tx_events_early_51_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:479
+    # spec: spec/twilight_struggle/tests/events_early.rules:484
     return not allowed_coup(state, 0, E_turkey)
 
 
 def tx_events_early_52_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:489
+    # spec: spec/twilight_struggle/tests/events_early.rules:494
     return state.location[E_nato] == 9
 
 
 def tx_events_early_53_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:505
+    # spec: spec/twilight_struggle/tests/events_early.rules:510
     return state.counters[2][E_romania] == 3
 
 
 def tx_events_early_53_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:505
+    # spec: spec/twilight_struggle/tests/events_early.rules:510
     return (state.counters[2][E_romania], 3)
 
 
 def tx_events_early_53_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:505
+    # spec: spec/twilight_struggle/tests/events_early.rules:510
     return state.counters[2][E_hungary] == 0
 
 
 def tx_events_early_53_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:505
+    # spec: spec/twilight_struggle/tests/events_early.rules:510
     return (state.counters[2][E_hungary], 0)
 
 
 def tx_events_early_54_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:510
+    # spec: spec/twilight_struggle/tests/events_early.rules:515
     return state.counters[2][E_romania] == 0
 
 
 def tx_events_early_54_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:510
+    # spec: spec/twilight_struggle/tests/events_early.rules:515
     return (state.counters[2][E_romania], 0)
 
 
 def tx_events_early_55_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:522
+    # spec: spec/twilight_struggle/tests/events_early.rules:527
     return state.counters[2][E_uk] == 1
 
 
 def tx_events_early_55_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:522
+    # spec: spec/twilight_struggle/tests/events_early.rules:527
     return (state.counters[2][E_uk], 1)
 
 
 def tx_events_early_55_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:522
+    # spec: spec/twilight_struggle/tests/events_early.rules:527
     return state.counters[2][E_turkey] == 1
 
 
 def tx_events_early_55_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:522
+    # spec: spec/twilight_struggle/tests/events_early.rules:527
     return (state.counters[2][E_turkey], 1)
 
 
 def tx_events_early_55_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:522
+    # spec: spec/twilight_struggle/tests/events_early.rules:527
     return state.counters[2][E_italy] == 0
 
 
 def tx_events_early_55_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:522
+    # spec: spec/twilight_struggle/tests/events_early.rules:527
     return (state.counters[2][E_italy], 0)
 
 
 def tx_events_early_55_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:523
+    # spec: spec/twilight_struggle/tests/events_early.rules:528
     return is_active(state, 1, None)
 
 
 def tx_events_early_55_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:523
+    # spec: spec/twilight_struggle/tests/events_early.rules:528
     return event_allowed(state, EVENT_WHEN, E_nato, 1)
 
 
 def tx_events_early_56_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:534
+    # spec: spec/twilight_struggle/tests/events_early.rules:539
     return state.tracks[1] == -2
 
 
 def tx_events_early_56_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:534
+    # spec: spec/twilight_struggle/tests/events_early.rules:539
     return (state.tracks[1], -2)
 
 
 def tx_events_early_56_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:534
+    # spec: spec/twilight_struggle/tests/events_early.rules:539
     return state.tracks[4] == 2
 
 
 def tx_events_early_56_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:534
+    # spec: spec/twilight_struggle/tests/events_early.rules:539
     return (state.tracks[4], 2)
 
 
 def tx_events_early_56_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:535
+    # spec: spec/twilight_struggle/tests/events_early.rules:540
     return state.counters[2][E_pakistan] == 0
 
 
 def tx_events_early_56_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:535
+    # spec: spec/twilight_struggle/tests/events_early.rules:540
     return (state.counters[2][E_pakistan], 0)
 
 
 def tx_events_early_56_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:535
+    # spec: spec/twilight_struggle/tests/events_early.rules:540
     return state.counters[1][E_pakistan] == 2
 
 
 def tx_events_early_56_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:535
+    # spec: spec/twilight_struggle/tests/events_early.rules:540
     return (state.counters[1][E_pakistan], 2)
 
 
 def tx_events_early_57_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:544
+    # spec: spec/twilight_struggle/tests/events_early.rules:549
     return state.tracks[1] == 0
 
 
 def tx_events_early_57_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:544
+    # spec: spec/twilight_struggle/tests/events_early.rules:549
     return (state.tracks[1], 0)
 
 
 def tx_events_early_57_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:544
+    # spec: spec/twilight_struggle/tests/events_early.rules:549
     return state.tracks[5] == 2
 
 
 def tx_events_early_57_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:544
+    # spec: spec/twilight_struggle/tests/events_early.rules:549
     return (state.tracks[5], 2)
 
 
 def tx_events_early_57_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:544
+    # spec: spec/twilight_struggle/tests/events_early.rules:549
     return state.counters[1][E_india] == 2
 
 
 def tx_events_early_57_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:544
+    # spec: spec/twilight_struggle/tests/events_early.rules:549
     return (state.counters[1][E_india], 2)
 
 
 def tx_events_early_58_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:551
+    # spec: spec/twilight_struggle/tests/events_early.rules:556
     return q_ops_value(state, 1, E_duck_and_cover) == 4
 
 
 def tx_events_early_58_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:551
+    # spec: spec/twilight_struggle/tests/events_early.rules:556
     return (q_ops_value(state, 1, E_duck_and_cover), 4)
 
 
 def tx_events_early_58_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:551
+    # spec: spec/twilight_struggle/tests/events_early.rules:556
     return q_ops_value(state, 1, E_cia_created) == 2
 
 
 def tx_events_early_58_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:551
+    # spec: spec/twilight_struggle/tests/events_early.rules:556
     return (q_ops_value(state, 1, E_cia_created), 2)
 
 
 def tx_events_early_58_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:552
+    # spec: spec/twilight_struggle/tests/events_early.rules:557
     return q_ops_value(state, 1, E_nato) == 4
 
 
 def tx_events_early_58_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:552
+    # spec: spec/twilight_struggle/tests/events_early.rules:557
     return (q_ops_value(state, 1, E_nato), 4)
 
 
 def tx_events_early_58_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:552
+    # spec: spec/twilight_struggle/tests/events_early.rules:557
     return q_ops_value(state, 1, E_china_card) == 4
 
 
 def tx_events_early_58_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:552
+    # spec: spec/twilight_struggle/tests/events_early.rules:557
     return (q_ops_value(state, 1, E_china_card), 4)
 
 
 def tx_events_early_58_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:553
+    # spec: spec/twilight_struggle/tests/events_early.rules:558
     return q_ops_value(state, 1, E_fidel) == 3
 
 
 def tx_events_early_58_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:553
+    # spec: spec/twilight_struggle/tests/events_early.rules:558
     return (q_ops_value(state, 1, E_fidel), 3)
 
 
 def tx_events_early_58_5(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:554
+    # spec: spec/twilight_struggle/tests/events_early.rules:559
     return q_ops_value(state, 0, E_duck_and_cover) == 3
 
 
 def tx_events_early_58_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:554
+    # spec: spec/twilight_struggle/tests/events_early.rules:559
     return (q_ops_value(state, 0, E_duck_and_cover), 3)
 
 
 def tx_events_early_58_6(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:555
+    # spec: spec/twilight_struggle/tests/events_early.rules:560
     return q_ops_value(state, 1, E_asia_scoring) == 0
 
 
 def tx_events_early_58_6_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:555
+    # spec: spec/twilight_struggle/tests/events_early.rules:560
     return (q_ops_value(state, 1, E_asia_scoring), 0)
 
 
 def tx_events_early_58_7(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:557
+    # spec: spec/twilight_struggle/tests/events_early.rules:562
     return q_ops_value(state, 1, E_duck_and_cover) == 3
 
 
 def tx_events_early_58_7_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:557
+    # spec: spec/twilight_struggle/tests/events_early.rules:562
     return (q_ops_value(state, 1, E_duck_and_cover), 3)
 
 
 def tx_events_early_59_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:562
+    # spec: spec/twilight_struggle/tests/events_early.rules:567
     return q_ops_value(state, 1, E_nato) == 3
 
 
 def tx_events_early_59_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:562
+    # spec: spec/twilight_struggle/tests/events_early.rules:567
     return (q_ops_value(state, 1, E_nato), 3)
 
 
 def tx_events_early_59_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:562
+    # spec: spec/twilight_struggle/tests/events_early.rules:567
     return q_ops_value(state, 1, E_cia_created) == 1
 
 
 def tx_events_early_59_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:562
+    # spec: spec/twilight_struggle/tests/events_early.rules:567
     return (q_ops_value(state, 1, E_cia_created), 1)
 
 
 def tx_events_early_59_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:563
+    # spec: spec/twilight_struggle/tests/events_early.rules:568
     return q_ops_value(state, 0, E_nato) == 4
 
 
 def tx_events_early_59_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:563
+    # spec: spec/twilight_struggle/tests/events_early.rules:568
     return (q_ops_value(state, 0, E_nato), 4)
 
 
 def tx_events_early_59_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:565
+    # spec: spec/twilight_struggle/tests/events_early.rules:570
     return q_ops_value(state, 0, E_nato) == 3
 
 
 def tx_events_early_59_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:565
+    # spec: spec/twilight_struggle/tests/events_early.rules:570
     return (q_ops_value(state, 0, E_nato), 3)
 
 
 def tx_events_early_59_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:567
+    # spec: spec/twilight_struggle/tests/events_early.rules:572
     return q_ops_value(state, 1, E_nato) == 4
 
 
 def tx_events_early_59_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:567
+    # spec: spec/twilight_struggle/tests/events_early.rules:572
     return (q_ops_value(state, 1, E_nato), 4)
 
 
 def tx_events_early_59_5(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:567
+    # spec: spec/twilight_struggle/tests/events_early.rules:572
     return q_ops_value(state, 0, E_nato) == 4
 
 
 def tx_events_early_59_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:567
+    # spec: spec/twilight_struggle/tests/events_early.rules:572
     return (q_ops_value(state, 0, E_nato), 4)
 
 
 def tx_events_early_60_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:573
+    # spec: spec/twilight_struggle/tests/events_early.rules:578
     return q_ops_value(state, 1, E_cia_created) == 1
 
 
 def tx_events_early_60_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:573
+    # spec: spec/twilight_struggle/tests/events_early.rules:578
     return (q_ops_value(state, 1, E_cia_created), 1)
 
 
 def tx_events_early_60_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:573
+    # spec: spec/twilight_struggle/tests/events_early.rules:578
     return q_ops_value(state, 1, E_nato) == 4
 
 
 def tx_events_early_60_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:573
+    # spec: spec/twilight_struggle/tests/events_early.rules:578
     return (q_ops_value(state, 1, E_nato), 4)
 
 
 def tx_events_early_60_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:573
+    # spec: spec/twilight_struggle/tests/events_early.rules:579
     return q_ops_value(state, 1, E_fidel) == 2
 
 
 def tx_events_early_60_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:573
+    # spec: spec/twilight_struggle/tests/events_early.rules:579
     return (q_ops_value(state, 1, E_fidel), 2)
 
 
 def tx_events_early_60_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:577
+    # spec: spec/twilight_struggle/tests/events_early.rules:583
     return q_ops_value(state, 1, E_cia_created) == 1
 
 
 def tx_events_early_60_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:577
+    # spec: spec/twilight_struggle/tests/events_early.rules:583
     return (q_ops_value(state, 1, E_cia_created), 1)
 
 
 def tx_events_early_60_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:577
+    # spec: spec/twilight_struggle/tests/events_early.rules:583
     return q_ops_value(state, 1, E_nato) == 4
 
 
 def tx_events_early_60_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:577
+    # spec: spec/twilight_struggle/tests/events_early.rules:583
     return (q_ops_value(state, 1, E_nato), 4)
 
 
 def tx_events_early_60_5(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:577
+    # spec: spec/twilight_struggle/tests/events_early.rules:584
     return q_ops_value(state, 1, E_fidel) == 2
 
 
 def tx_events_early_60_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:577
+    # spec: spec/twilight_struggle/tests/events_early.rules:584
     return (q_ops_value(state, 1, E_fidel), 2)
 
 
 def tx_events_early_61_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:586
+    # spec: spec/twilight_struggle/tests/events_early.rules:593
     return state.counters[2][E_canada] == 1
 
 
 def tx_events_early_61_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:586
+    # spec: spec/twilight_struggle/tests/events_early.rules:593
     return (state.counters[2][E_canada], 1)
 
 
 def tx_events_early_61_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:586
+    # spec: spec/twilight_struggle/tests/events_early.rules:593
     return state.location[E_fidel] == 2
 
 
 def tx_events_early_62_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:595
+    # spec: spec/twilight_struggle/tests/events_early.rules:602
     return state.counters[1][E_mexico] == 0
 
 
 def tx_events_early_62_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:595
+    # spec: spec/twilight_struggle/tests/events_early.rules:602
     return (state.counters[1][E_mexico], 0)
 
 
 def tx_events_early_62_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:595
+    # spec: spec/twilight_struggle/tests/events_early.rules:602
     return state.counters[2][E_mexico] == 2
 
 
 def tx_events_early_62_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:595
+    # spec: spec/twilight_struggle/tests/events_early.rules:602
     return (state.counters[2][E_mexico], 2)
 
 
 def tx_events_early_62_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:595
+    # spec: spec/twilight_struggle/tests/events_early.rules:602
     return state.tracks[5] == 1
 
 
 def tx_events_early_62_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:595
+    # spec: spec/twilight_struggle/tests/events_early.rules:602
     return (state.tracks[5], 1)
 
 
 def tx_events_early_63_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:602
+    # spec: spec/twilight_struggle/tests/events_early.rules:609
     return state.counters[2][E_canada] == 2
 
 
 def tx_events_early_63_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:602
+    # spec: spec/twilight_struggle/tests/events_early.rules:609
     return (state.counters[2][E_canada], 2)
 
 
 def tx_events_early_64_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:610
+    # spec: spec/twilight_struggle/tests/events_early.rules:617
     return sum([state.counters[2][c_c] for c_c in K_country]) == 0
 
 
 def tx_events_early_64_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:610
+    # spec: spec/twilight_struggle/tests/events_early.rules:617
     return (sum([state.counters[2][c_c] for c_c in K_country]), 0)
 
 
 def tx_events_early_64_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:610
+    # spec: spec/twilight_struggle/tests/events_early.rules:617
     return state.location[E_fidel] == 2
 
 
 def tx_events_early_64_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:611
+    # spec: spec/twilight_struggle/tests/events_early.rules:618
     return deciding_of(state) == None
 
 
 def tx_events_early_64_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:611
+    # spec: spec/twilight_struggle/tests/events_early.rules:618
     return (deciding_of(state), None)
 
 
 def tx_events_early_65_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:620
+    # spec: spec/twilight_struggle/tests/events_early.rules:627
     return state.counters[2][E_japan] == 6
 
 
 def tx_events_early_65_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:620
+    # spec: spec/twilight_struggle/tests/events_early.rules:627
     return (state.counters[2][E_japan], 6)
 
 
 def tx_events_early_65_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:620
+    # spec: spec/twilight_struggle/tests/events_early.rules:627
     return d_controls(state, 1, E_japan)
 
 
 def tx_events_early_65_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:621
+    # spec: spec/twilight_struggle/tests/events_early.rules:628
     return not allowed_coup(state, 0, E_japan)
 
 
 def tx_events_early_65_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:621
+    # spec: spec/twilight_struggle/tests/events_early.rules:628
     return not allowed_realign(state, 0, E_japan)
 
 
 def tx_events_early_65_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:622
+    # spec: spec/twilight_struggle/tests/events_early.rules:629
     return allowed_coup(state, 0, E_south_korea)
 
 
 def tx_events_early_66_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:639
+    # spec: spec/twilight_struggle/tests/events_early.rules:646
     return state.counters[2][E_france] == 1
 
 
 def tx_events_early_66_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:639
+    # spec: spec/twilight_struggle/tests/events_early.rules:646
     return (state.counters[2][E_france], 1)
 
 
 def tx_events_early_66_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:639
+    # spec: spec/twilight_struggle/tests/events_early.rules:646
     return state.counters[2][E_israel] == 0
 
 
 def tx_events_early_66_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:639
+    # spec: spec/twilight_struggle/tests/events_early.rules:646
     return (state.counters[2][E_israel], 0)
 
 
 def tx_events_early_66_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:639
+    # spec: spec/twilight_struggle/tests/events_early.rules:646
     return state.counters[2][E_uk] == 4
 
 
 def tx_events_early_66_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:639
+    # spec: spec/twilight_struggle/tests/events_early.rules:646
     return (state.counters[2][E_uk], 4)
 
 
 def tx_events_early_67_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:654
+    # spec: spec/twilight_struggle/tests/events_early.rules:661
     return state.counters[1][E_east_germany] == 2
 
 
 def tx_events_early_67_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:654
+    # spec: spec/twilight_struggle/tests/events_early.rules:661
     return (state.counters[1][E_east_germany], 2)
 
 
 def tx_events_early_67_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:654
+    # spec: spec/twilight_struggle/tests/events_early.rules:661
     return state.counters[1][E_poland] == 1
 
 
 def tx_events_early_67_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:654
+    # spec: spec/twilight_struggle/tests/events_early.rules:661
     return (state.counters[1][E_poland], 1)
 
 
 def tx_events_early_67_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:655
+    # spec: spec/twilight_struggle/tests/events_early.rules:662
     return state.counters[1][E_hungary] == 0
 
 
 def tx_events_early_67_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:655
+    # spec: spec/twilight_struggle/tests/events_early.rules:662
     return (state.counters[1][E_hungary], 0)
 
 
 def tx_events_early_67_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:655
+    # spec: spec/twilight_struggle/tests/events_early.rules:662
     return state.counters[1][E_bulgaria] == 1
 
 
 def tx_events_early_67_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:655
+    # spec: spec/twilight_struggle/tests/events_early.rules:662
     return (state.counters[1][E_bulgaria], 1)
 
 
 def tx_events_early_68_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:665
+    # spec: spec/twilight_struggle/tests/events_early.rules:672
     return state.counters[1][E_east_germany] == 1
 
 
 def tx_events_early_68_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:665
+    # spec: spec/twilight_struggle/tests/events_early.rules:672
     return (state.counters[1][E_east_germany], 1)
 
 
 def tx_events_early_68_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:665
+    # spec: spec/twilight_struggle/tests/events_early.rules:672
     return state.counters[1][E_poland] == 0
 
 
 def tx_events_early_68_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:665
+    # spec: spec/twilight_struggle/tests/events_early.rules:672
     return (state.counters[1][E_poland], 0)
 
 
 def tx_events_early_68_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:665
+    # spec: spec/twilight_struggle/tests/events_early.rules:673
     return state.counters[1][E_hungary] == 0
 
 
 def tx_events_early_68_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:665
+    # spec: spec/twilight_struggle/tests/events_early.rules:673
     return (state.counters[1][E_hungary], 0)
 
 
 def tx_events_early_69_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:677
+    # spec: spec/twilight_struggle/tests/events_early.rules:685
     return state.counters[1][E_angola] == 1
 
 
 def tx_events_early_69_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:677
+    # spec: spec/twilight_struggle/tests/events_early.rules:685
     return (state.counters[1][E_angola], 1)
 
 
 def tx_events_early_69_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:677
+    # spec: spec/twilight_struggle/tests/events_early.rules:685
     return state.counters[1][E_vietnam] == 1
 
 
 def tx_events_early_69_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:677
+    # spec: spec/twilight_struggle/tests/events_early.rules:685
     return (state.counters[1][E_vietnam], 1)
 
 
 def tx_events_early_69_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:678
+    # spec: spec/twilight_struggle/tests/events_early.rules:686
     return state.counters[1][E_zaire] == 1
 
 
 def tx_events_early_69_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:678
+    # spec: spec/twilight_struggle/tests/events_early.rules:686
     return (state.counters[1][E_zaire], 1)
 
 
 def tx_events_early_69_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:678
+    # spec: spec/twilight_struggle/tests/events_early.rules:686
     return state.counters[1][E_burma] == 1
 
 
 def tx_events_early_69_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:678
+    # spec: spec/twilight_struggle/tests/events_early.rules:686
     return (state.counters[1][E_burma], 1)
 
 
 def tx_events_early_70_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:693
+    # spec: spec/twilight_struggle/tests/events_early.rules:701
     return state.counters[2][E_canada] == 2
 
 
 def tx_events_early_70_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:693
+    # spec: spec/twilight_struggle/tests/events_early.rules:701
     return (state.counters[2][E_canada], 2)
 
 
 def tx_events_early_70_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:693
+    # spec: spec/twilight_struggle/tests/events_early.rules:701
     return state.counters[2][E_cuba] == 1
 
 
 def tx_events_early_70_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:693
+    # spec: spec/twilight_struggle/tests/events_early.rules:701
     return (state.counters[2][E_cuba], 1)
 
 
 def tx_events_early_70_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:693
+    # spec: spec/twilight_struggle/tests/events_early.rules:701
     return state.counters[1][E_cuba] == 0
 
 
 def tx_events_early_70_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:693
+    # spec: spec/twilight_struggle/tests/events_early.rules:701
     return (state.counters[1][E_cuba], 0)
 
 
 def tx_events_early_70_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:694
+    # spec: spec/twilight_struggle/tests/events_early.rules:702
     return state.location[E_fidel] == 9
 
 
 def tx_events_early_71_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:699
+    # spec: spec/twilight_struggle/tests/events_early.rules:707
     return not event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
 
 
 def tx_events_early_71_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:701
+    # spec: spec/twilight_struggle/tests/events_early.rules:709
     return event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
 
 
 def tx_events_early_71_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:703
+    # spec: spec/twilight_struggle/tests/events_early.rules:711
     return not event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
 
 
 def tx_events_early_71_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:704
+    # spec: spec/twilight_struggle/tests/events_early.rules:712
     return not allowed_headline_card(state, 1, E_un_intervention)
 
 
 def tx_events_early_71_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:705
+    # spec: spec/twilight_struggle/tests/events_early.rules:713
     return allowed_headline_card(state, 1, E_nato)
 
 
 def tx_events_early_72_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:716
+    # spec: spec/twilight_struggle/tests/events_early.rules:724
     return state.tracks[0] == 5
 
 
 def tx_events_early_72_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:716
+    # spec: spec/twilight_struggle/tests/events_early.rules:724
     return (state.tracks[0], 5)
 
 
 def tx_events_early_72_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:716
+    # spec: spec/twilight_struggle/tests/events_early.rules:724
     return state.tracks[1] == 0
 
 
 def tx_events_early_72_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:716
+    # spec: spec/twilight_struggle/tests/events_early.rules:724
     return (state.tracks[1], 0)
 
 
 def tx_events_early_72_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:717
+    # spec: spec/twilight_struggle/tests/events_early.rules:725
     return state.counters[1][E_poland] == 4
 
 
 def tx_events_early_72_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:717
+    # spec: spec/twilight_struggle/tests/events_early.rules:725
     return (state.counters[1][E_poland], 4)
 
 
 def tx_events_early_72_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:718
+    # spec: spec/twilight_struggle/tests/events_early.rules:726
     return state.location[E_un_intervention] == 9
 
 
 def tx_events_early_72_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:718
+    # spec: spec/twilight_struggle/tests/events_early.rules:726
     return state.location[E_duck_and_cover] == 9
 
 
 def tx_events_early_73_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:738
+    # spec: spec/twilight_struggle/tests/events_early.rules:746
     return state.counters[1][E_poland] == 1
 
 
 def tx_events_early_73_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:738
+    # spec: spec/twilight_struggle/tests/events_early.rules:746
     return (state.counters[1][E_poland], 1)
 
 
 def tx_events_early_73_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:738
+    # spec: spec/twilight_struggle/tests/events_early.rules:746
     return state.counters[1][E_east_germany] == 1
 
 
 def tx_events_early_73_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:738
+    # spec: spec/twilight_struggle/tests/events_early.rules:746
     return (state.counters[1][E_east_germany], 1)
 
 
 def tx_events_early_73_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:739
+    # spec: spec/twilight_struggle/tests/events_early.rules:747
     return state.counters[1][E_france] == 2
 
 
 def tx_events_early_73_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:739
+    # spec: spec/twilight_struggle/tests/events_early.rules:747
     return (state.counters[1][E_france], 2)
 
 
 def tx_events_early_73_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:739
+    # spec: spec/twilight_struggle/tests/events_early.rules:747
     return state.counters[1][E_iran] == 2
 
 
 def tx_events_early_73_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:739
+    # spec: spec/twilight_struggle/tests/events_early.rules:747
     return (state.counters[1][E_iran], 2)
 
 
 def tx_events_early_74_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:746
+    # spec: spec/twilight_struggle/tests/events_early.rules:754
     return state.counters[1][E_poland] == 2
 
 
 def tx_events_early_74_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:746
+    # spec: spec/twilight_struggle/tests/events_early.rules:754
     return (state.counters[1][E_poland], 2)
 
 
 def tx_events_early_74_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:746
+    # spec: spec/twilight_struggle/tests/events_early.rules:754
     return state.counters[1][E_cuba] == 1
 
 
 def tx_events_early_74_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:746
+    # spec: spec/twilight_struggle/tests/events_early.rules:754
     return (state.counters[1][E_cuba], 1)
 
 
 def tx_events_early_75_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:754
+    # spec: spec/twilight_struggle/tests/events_early.rules:762
     return state.tracks[1] == 2
 
 
 def tx_events_early_75_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:754
+    # spec: spec/twilight_struggle/tests/events_early.rules:762
     return (state.tracks[1], 2)
 
 
 def tx_events_early_75_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:754
+    # spec: spec/twilight_struggle/tests/events_early.rules:762
     return state.tracks[0] == 5
 
 
 def tx_events_early_75_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:754
+    # spec: spec/twilight_struggle/tests/events_early.rules:762
     return (state.tracks[0], 5)
 
 
 def tx_events_early_76_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:760
+    # spec: spec/twilight_struggle/tests/events_early.rules:768
     return state.tracks[1] == 0
 
 
 def tx_events_early_76_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:760
+    # spec: spec/twilight_struggle/tests/events_early.rules:768
     return (state.tracks[1], 0)
 
 
 def tx_events_early_76_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:760
+    # spec: spec/twilight_struggle/tests/events_early.rules:768
     return state.tracks[0] == 4
 
 
 def tx_events_early_76_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:760
+    # spec: spec/twilight_struggle/tests/events_early.rules:768
     return (state.tracks[0], 4)
 
 
 def tx_events_early_77_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:768
+    # spec: spec/twilight_struggle/tests/events_early.rules:776
     return d_is_scoring_battleground(state, E_taiwan)
 
 
 def tx_events_early_77_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:768
+    # spec: spec/twilight_struggle/tests/events_early.rules:776
     return True
 
 
 def tx_events_early_77_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:770
+    # spec: spec/twilight_struggle/tests/events_early.rules:778
     return state.tracks[1] == 4
 
 
 def tx_events_early_77_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:770
+    # spec: spec/twilight_struggle/tests/events_early.rules:778
     return (state.tracks[1], 4)
 
 
 def tx_events_early_78_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:776
+    # spec: spec/twilight_struggle/tests/events_early.rules:784
     return not d_is_scoring_battleground(state, E_taiwan)
 
 
 def tx_events_early_79_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:783
+    # spec: spec/twilight_struggle/tests/events_early.rules:791
     return is_active(state, 9, None)
 
 
 def tx_events_early_79_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:785
+    # spec: spec/twilight_struggle/tests/events_early.rules:793
     return not is_active(state, 9, None)
 
 
 def tx_events_early_79_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:785
+    # spec: spec/twilight_struggle/tests/events_early.rules:793
     return not d_is_scoring_battleground(state, E_taiwan)
 
 
 def tx_events_early_80_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:795
+    # spec: spec/twilight_struggle/tests/events_early.rules:803
     return not is_active(state, 9, None)
 
 
 def tx_events_early_80_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:796
+    # spec: spec/twilight_struggle/tests/events_early.rules:804
     return state.location[E_china_card] == 4
 
 
 def tx_events_early_81_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:805
+    # spec: spec/twilight_struggle/tests/events_early.rules:813
     return state.result is not None
 
 
 def tx_events_early_81_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:805
+    # spec: spec/twilight_struggle/tests/events_early.rules:813
     return winner_of(state) == 0
 
 
 def tx_events_early_81_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:805
+    # spec: spec/twilight_struggle/tests/events_early.rules:813
     return (winner_of(state), 0)
 
 
 def tx_events_early_82_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:814
+    # spec: spec/twilight_struggle/tests/events_early.rules:822
     return state.counters[2][E_west_germany] == 0
 
 
 def tx_events_early_82_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:814
+    # spec: spec/twilight_struggle/tests/events_early.rules:822
     return (state.counters[2][E_west_germany], 0)
 
 
 def tx_events_early_82_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:814
+    # spec: spec/twilight_struggle/tests/events_early.rules:822
     return state.location[E_blockade] == 10
 
 
@@ -11034,1317 +11034,1317 @@ def tx_events_late_17_1_sides(state, L):
 
 
 def tx_events_late_17_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:177
+    # spec: spec/twilight_struggle/tests/events_late.rules:178
     return state.counters[1][E_france] == 1
 
 
 def tx_events_late_17_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:177
+    # spec: spec/twilight_struggle/tests/events_late.rules:178
     return (state.counters[1][E_france], 1)
 
 
 def tx_events_late_17_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:178
+    # spec: spec/twilight_struggle/tests/events_late.rules:179
     return sum([state.counters[1][c_c] for c_c in K_country]) == 4
 
 
 def tx_events_late_17_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:178
+    # spec: spec/twilight_struggle/tests/events_late.rules:179
     return (sum([state.counters[1][c_c] for c_c in K_country]), 4)
 
 
 def tx_events_late_18_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:185
+    # spec: spec/twilight_struggle/tests/events_late.rules:186
     return sum([state.counters[1][c_c] for c_c in K_country]) == 6
 
 
 def tx_events_late_18_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:185
+    # spec: spec/twilight_struggle/tests/events_late.rules:186
     return (sum([state.counters[1][c_c] for c_c in K_country]), 6)
 
 
 def tx_events_late_19_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:191
+    # spec: spec/twilight_struggle/tests/events_late.rules:192
     return allowed_coup(state, 0, E_italy)
 
 
 def tx_events_late_19_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:194
+    # spec: spec/twilight_struggle/tests/events_late.rules:195
     return not allowed_coup(state, 0, E_italy)
 
 
 def tx_events_late_19_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:195
+    # spec: spec/twilight_struggle/tests/events_late.rules:196
     return allowed_realign(state, 0, E_italy)
 
 
 def tx_events_late_19_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:196
+    # spec: spec/twilight_struggle/tests/events_late.rules:197
     return allowed_coup(state, 1, E_italy)
 
 
 def tx_events_late_19_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:198
+    # spec: spec/twilight_struggle/tests/events_late.rules:199
     return allowed_coup(state, 0, E_iran)
 
 
 def tx_events_late_20_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:204
+    # spec: spec/twilight_struggle/tests/events_late.rules:205
     return state.tracks[0] == 4
 
 
 def tx_events_late_20_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:204
+    # spec: spec/twilight_struggle/tests/events_late.rules:205
     return (state.tracks[0], 4)
 
 
 def tx_events_late_20_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:204
+    # spec: spec/twilight_struggle/tests/events_late.rules:205
     return state.tracks[1] == -2
 
 
 def tx_events_late_20_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:204
+    # spec: spec/twilight_struggle/tests/events_late.rules:205
     return (state.tracks[1], -2)
 
 
 def tx_events_late_21_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:217
+    # spec: spec/twilight_struggle/tests/events_late.rules:218
     return state.counters[1][E_finland] == 2
 
 
 def tx_events_late_21_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:217
+    # spec: spec/twilight_struggle/tests/events_late.rules:218
     return (state.counters[1][E_finland], 2)
 
 
 def tx_events_late_21_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:217
+    # spec: spec/twilight_struggle/tests/events_late.rules:218
     return state.counters[1][E_poland] == 2
 
 
 def tx_events_late_21_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:217
+    # spec: spec/twilight_struggle/tests/events_late.rules:218
     return (state.counters[1][E_poland], 2)
 
 
 def tx_events_late_21_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:218
+    # spec: spec/twilight_struggle/tests/events_late.rules:219
     return state.tracks[0] == 4
 
 
 def tx_events_late_21_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:218
+    # spec: spec/twilight_struggle/tests/events_late.rules:219
     return (state.tracks[0], 4)
 
 
 def tx_events_late_21_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:218
+    # spec: spec/twilight_struggle/tests/events_late.rules:219
     return state.tracks[1] == -2
 
 
 def tx_events_late_21_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:218
+    # spec: spec/twilight_struggle/tests/events_late.rules:219
     return (state.tracks[1], -2)
 
 
 def tx_events_late_22_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:228
+    # spec: spec/twilight_struggle/tests/events_late.rules:229
     return state.counters[2][E_iran] == 0
 
 
 def tx_events_late_22_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:228
+    # spec: spec/twilight_struggle/tests/events_late.rules:229
     return (state.counters[2][E_iran], 0)
 
 
 def tx_events_late_23_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:238
+    # spec: spec/twilight_struggle/tests/events_late.rules:239
     return state.counters[2][E_lebanon] == 0
 
 
 def tx_events_late_23_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:238
+    # spec: spec/twilight_struggle/tests/events_late.rules:239
     return (state.counters[2][E_lebanon], 0)
 
 
 def tx_events_late_23_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:238
+    # spec: spec/twilight_struggle/tests/events_late.rules:239
     return deciding_of(state) == 0
 
 
 def tx_events_late_23_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:238
+    # spec: spec/twilight_struggle/tests/events_late.rules:239
     return (deciding_of(state), 0)
 
 
 def tx_events_late_23_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:242
+    # spec: spec/twilight_struggle/tests/events_late.rules:243
     return state.counters[2][E_iran] == 1
 
 
 def tx_events_late_23_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:242
+    # spec: spec/twilight_struggle/tests/events_late.rules:243
     return (state.counters[2][E_iran], 1)
 
 
 def tx_events_late_23_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:242
+    # spec: spec/twilight_struggle/tests/events_late.rules:243
     return state.counters[2][E_israel] == 1
 
 
 def tx_events_late_23_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:242
+    # spec: spec/twilight_struggle/tests/events_late.rules:243
     return (state.counters[2][E_israel], 1)
 
 
 def tx_events_late_24_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:251
+    # spec: spec/twilight_struggle/tests/events_late.rules:252
     return state.counters[2][E_israel] == 0
 
 
 def tx_events_late_24_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:251
+    # spec: spec/twilight_struggle/tests/events_late.rules:252
     return (state.counters[2][E_israel], 0)
 
 
 def tx_events_late_24_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:251
+    # spec: spec/twilight_struggle/tests/events_late.rules:252
     return state.counters[2][E_japan] == 2
 
 
 def tx_events_late_24_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:251
+    # spec: spec/twilight_struggle/tests/events_late.rules:252
     return (state.counters[2][E_japan], 2)
 
 
 def tx_events_late_25_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:258
+    # spec: spec/twilight_struggle/tests/events_late.rules:259
     return state.tracks[0] == 4
 
 
 def tx_events_late_25_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:258
+    # spec: spec/twilight_struggle/tests/events_late.rules:259
     return (state.tracks[0], 4)
 
 
 def tx_events_late_25_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:258
+    # spec: spec/twilight_struggle/tests/events_late.rules:259
     return state.tracks[1] == 2
 
 
 def tx_events_late_25_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:258
+    # spec: spec/twilight_struggle/tests/events_late.rules:259
     return (state.tracks[1], 2)
 
 
 def tx_events_late_26_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:268
+    # spec: spec/twilight_struggle/tests/events_late.rules:269
     return state.counters[2][E_japan] == 2
 
 
 def tx_events_late_26_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:268
+    # spec: spec/twilight_struggle/tests/events_late.rules:269
     return (state.counters[2][E_japan], 2)
 
 
 def tx_events_late_26_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:268
+    # spec: spec/twilight_struggle/tests/events_late.rules:269
     return state.counters[2][E_taiwan] == 1
 
 
 def tx_events_late_26_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:268
+    # spec: spec/twilight_struggle/tests/events_late.rules:269
     return (state.counters[2][E_taiwan], 1)
 
 
 def tx_events_late_26_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:268
+    # spec: spec/twilight_struggle/tests/events_late.rules:270
     return state.counters[2][E_south_korea] == 4
 
 
 def tx_events_late_26_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:268
+    # spec: spec/twilight_struggle/tests/events_late.rules:270
     return (state.counters[2][E_south_korea], 4)
 
 
 def tx_events_late_26_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:269
+    # spec: spec/twilight_struggle/tests/events_late.rules:271
     return state.tracks[0] == 4
 
 
 def tx_events_late_26_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:269
+    # spec: spec/twilight_struggle/tests/events_late.rules:271
     return (state.tracks[0], 4)
 
 
 def tx_events_late_26_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:269
+    # spec: spec/twilight_struggle/tests/events_late.rules:271
     return state.tracks[1] == 2
 
 
 def tx_events_late_26_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:269
+    # spec: spec/twilight_struggle/tests/events_late.rules:271
     return (state.tracks[1], 2)
 
 
 def tx_events_late_27_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:276
+    # spec: spec/twilight_struggle/tests/events_late.rules:278
     return state.result is not None
 
 
 def tx_events_late_27_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:276
+    # spec: spec/twilight_struggle/tests/events_late.rules:278
     return winner_of(state) == 1
 
 
 def tx_events_late_27_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:276
+    # spec: spec/twilight_struggle/tests/events_late.rules:278
     return (winner_of(state), 1)
 
 
 def tx_events_late_28_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:285
+    # spec: spec/twilight_struggle/tests/events_late.rules:287
     return state.counters[2][E_nicaragua] == 0
 
 
 def tx_events_late_28_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:285
+    # spec: spec/twilight_struggle/tests/events_late.rules:287
     return (state.counters[2][E_nicaragua], 0)
 
 
 def tx_events_late_28_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:291
+    # spec: spec/twilight_struggle/tests/events_late.rules:293
     return state.counters[2][E_cuba] == 0
 
 
 def tx_events_late_28_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:291
+    # spec: spec/twilight_struggle/tests/events_late.rules:293
     return (state.counters[2][E_cuba], 0)
 
 
 def tx_events_late_28_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:291
+    # spec: spec/twilight_struggle/tests/events_late.rules:293
     return state.counters[1][E_cuba] == 1
 
 
 def tx_events_late_28_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:291
+    # spec: spec/twilight_struggle/tests/events_late.rules:293
     return (state.counters[1][E_cuba], 1)
 
 
 def tx_events_late_28_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:292
+    # spec: spec/twilight_struggle/tests/events_late.rules:294
     return state.tracks[4] == 0
 
 
 def tx_events_late_28_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:292
+    # spec: spec/twilight_struggle/tests/events_late.rules:294
     return (state.tracks[4], 0)
 
 
 def tx_events_late_28_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:293
+    # spec: spec/twilight_struggle/tests/events_late.rules:295
     return state.tracks[0] == 4
 
 
 def tx_events_late_28_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:293
+    # spec: spec/twilight_struggle/tests/events_late.rules:295
     return (state.tracks[0], 4)
 
 
 def tx_events_late_29_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:299
+    # spec: spec/twilight_struggle/tests/events_late.rules:301
     return state.counters[2][E_nicaragua] == 0
 
 
 def tx_events_late_29_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:299
+    # spec: spec/twilight_struggle/tests/events_late.rules:301
     return (state.counters[2][E_nicaragua], 0)
 
 
 def tx_events_late_29_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:299
+    # spec: spec/twilight_struggle/tests/events_late.rules:301
     return state.tracks[0] == 5
 
 
 def tx_events_late_29_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:299
+    # spec: spec/twilight_struggle/tests/events_late.rules:301
     return (state.tracks[0], 5)
 
 
 def tx_events_late_30_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:306
+    # spec: spec/twilight_struggle/tests/events_late.rules:308
     return state.counters[2][E_honduras] == 1
 
 
 def tx_events_late_30_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:306
+    # spec: spec/twilight_struggle/tests/events_late.rules:308
     return (state.counters[2][E_honduras], 1)
 
 
 def tx_events_late_31_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:313
+    # spec: spec/twilight_struggle/tests/events_late.rules:315
     return d_realign_modifier(state, 1, E_iran) == -1
 
 
 def tx_events_late_31_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:313
+    # spec: spec/twilight_struggle/tests/events_late.rules:315
     return (d_realign_modifier(state, 1, E_iran), -1)
 
 
 def tx_events_late_31_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:313
+    # spec: spec/twilight_struggle/tests/events_late.rules:315
     return d_realign_modifier(state, 0, E_iran) == 0
 
 
 def tx_events_late_31_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:313
+    # spec: spec/twilight_struggle/tests/events_late.rules:315
     return (d_realign_modifier(state, 0, E_iran), 0)
 
 
 def tx_events_late_31_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:315
+    # spec: spec/twilight_struggle/tests/events_late.rules:317
     return d_realign_modifier(state, 1, E_iran) == 0
 
 
 def tx_events_late_31_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:315
+    # spec: spec/twilight_struggle/tests/events_late.rules:317
     return (d_realign_modifier(state, 1, E_iran), 0)
 
 
 def tx_events_late_32_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:325
+    # spec: spec/twilight_struggle/tests/events_late.rules:327
     return state.counters[1][E_iran] == 1
 
 
 def tx_events_late_32_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:325
+    # spec: spec/twilight_struggle/tests/events_late.rules:327
     return (state.counters[1][E_iran], 1)
 
 
 def tx_events_late_33_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:335
+    # spec: spec/twilight_struggle/tests/events_late.rules:337
     return deciding_of(state) == 1
 
 
 def tx_events_late_33_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:335
+    # spec: spec/twilight_struggle/tests/events_late.rules:337
     return (deciding_of(state), 1)
 
 
 def tx_events_late_33_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:344
+    # spec: spec/twilight_struggle/tests/events_late.rules:346
     return state.location[E_chernobyl] == 10
 
 
 def tx_events_late_33_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:345
+    # spec: spec/twilight_struggle/tests/events_late.rules:347
     return not allowed_place_influence(state, 0, E_poland)
 
 
 def tx_events_late_33_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:346
+    # spec: spec/twilight_struggle/tests/events_late.rules:348
     return allowed_place_influence(state, 0, E_japan)
 
 
 def tx_events_late_33_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:346
+    # spec: spec/twilight_struggle/tests/events_late.rules:348
     return allowed_place_influence(state, 1, E_poland)
 
 
 def tx_events_late_33_5(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:348
+    # spec: spec/twilight_struggle/tests/events_late.rules:350
     return allowed_place_influence(state, 0, E_poland)
 
 
 def tx_events_late_34_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:356
+    # spec: spec/twilight_struggle/tests/events_late.rules:358
     return state.counters[1][E_poland] == 2
 
 
 def tx_events_late_34_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:356
+    # spec: spec/twilight_struggle/tests/events_late.rules:358
     return (state.counters[1][E_poland], 2)
 
 
 def tx_events_late_35_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:366
+    # spec: spec/twilight_struggle/tests/events_late.rules:368
     return deciding_of(state) == 1
 
 
 def tx_events_late_35_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:366
+    # spec: spec/twilight_struggle/tests/events_late.rules:368
     return (deciding_of(state), 1)
 
 
 def tx_events_late_35_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:372
+    # spec: spec/twilight_struggle/tests/events_late.rules:374
     return state.location[E_nato] == 9
 
 
 def tx_events_late_35_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:372
+    # spec: spec/twilight_struggle/tests/events_late.rules:374
     return state.counters[1][E_brazil] == 2
 
 
 def tx_events_late_35_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:372
+    # spec: spec/twilight_struggle/tests/events_late.rules:374
     return (state.counters[1][E_brazil], 2)
 
 
 def tx_events_late_36_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:383
+    # spec: spec/twilight_struggle/tests/events_late.rules:385
     return deciding_of(state) == 0
 
 
 def tx_events_late_36_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:383
+    # spec: spec/twilight_struggle/tests/events_late.rules:385
     return (deciding_of(state), 0)
 
 
 def tx_events_late_36_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:387
+    # spec: spec/twilight_struggle/tests/events_late.rules:389
     return state.counters[1][E_brazil] == 4
 
 
 def tx_events_late_36_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:387
+    # spec: spec/twilight_struggle/tests/events_late.rules:389
     return (state.counters[1][E_brazil], 4)
 
 
 def tx_events_late_36_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:387
+    # spec: spec/twilight_struggle/tests/events_late.rules:389
     return state.counters[1][E_argentina] == 2
 
 
 def tx_events_late_36_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:387
+    # spec: spec/twilight_struggle/tests/events_late.rules:389
     return (state.counters[1][E_argentina], 2)
 
 
 def tx_events_late_36_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:387
+    # spec: spec/twilight_struggle/tests/events_late.rules:390
     return state.counters[1][E_chile] == 3
 
 
 def tx_events_late_36_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:387
+    # spec: spec/twilight_struggle/tests/events_late.rules:390
     return (state.counters[1][E_chile], 3)
 
 
 def tx_events_late_37_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:396
+    # spec: spec/twilight_struggle/tests/events_late.rules:399
     return state.counters[2][E_east_germany] == 3
 
 
 def tx_events_late_37_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:396
+    # spec: spec/twilight_struggle/tests/events_late.rules:399
     return (state.counters[2][E_east_germany], 3)
 
 
 def tx_events_late_37_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:400
+    # spec: spec/twilight_struggle/tests/events_late.rules:403
     return state.counters[1][E_poland] == 0
 
 
 def tx_events_late_37_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:400
+    # spec: spec/twilight_struggle/tests/events_late.rules:403
     return (state.counters[1][E_poland], 0)
 
 
 def tx_events_late_37_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:401
+    # spec: spec/twilight_struggle/tests/events_late.rules:404
     return state.tracks[5] == 0
 
 
 def tx_events_late_37_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:401
+    # spec: spec/twilight_struggle/tests/events_late.rules:404
     return (state.tracks[5], 0)
 
 
 def tx_events_late_37_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:401
+    # spec: spec/twilight_struggle/tests/events_late.rules:404
     return state.tracks[0] == 2
 
 
 def tx_events_late_37_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:401
+    # spec: spec/twilight_struggle/tests/events_late.rules:404
     return (state.tracks[0], 2)
 
 
 def tx_events_late_38_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:413
+    # spec: spec/twilight_struggle/tests/events_late.rules:416
     return state.counters[1][E_poland] == 0
 
 
 def tx_events_late_38_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:413
+    # spec: spec/twilight_struggle/tests/events_late.rules:416
     return (state.counters[1][E_poland], 0)
 
 
 def tx_events_late_38_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:416
+    # spec: spec/twilight_struggle/tests/events_late.rules:419
     return state.counters[1][E_hungary] == 0
 
 
 def tx_events_late_38_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:416
+    # spec: spec/twilight_struggle/tests/events_late.rules:419
     return (state.counters[1][E_hungary], 0)
 
 
 def tx_events_late_38_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:417
+    # spec: spec/twilight_struggle/tests/events_late.rules:420
     return sum([state.counters[1][c_c] for c_c in K_country]) == 0
 
 
 def tx_events_late_38_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:417
+    # spec: spec/twilight_struggle/tests/events_late.rules:420
     return (sum([state.counters[1][c_c] for c_c in K_country]), 0)
 
 
 def tx_events_late_39_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:424
+    # spec: spec/twilight_struggle/tests/events_late.rules:427
     return d_starred_event_played(state, E_tear_down_this_wall)
 
 
 def tx_events_late_40_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:433
+    # spec: spec/twilight_struggle/tests/events_late.rules:436
     return state.tracks[1] == 1
 
 
 def tx_events_late_40_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:433
+    # spec: spec/twilight_struggle/tests/events_late.rules:436
     return (state.tracks[1], 1)
 
 
 def tx_events_late_40_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:433
+    # spec: spec/twilight_struggle/tests/events_late.rules:436
     return state.location[E_an_evil_empire] == 10
 
 
 def tx_events_late_41_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:442
+    # spec: spec/twilight_struggle/tests/events_late.rules:445
     return deciding_of(state) == 0
 
 
 def tx_events_late_41_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:442
+    # spec: spec/twilight_struggle/tests/events_late.rules:445
     return (deciding_of(state), 0)
 
 
 def tx_events_late_41_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:445
+    # spec: spec/twilight_struggle/tests/events_late.rules:448
     return state.location[E_europe_scoring] == 9
 
 
 def tx_events_late_41_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:445
+    # spec: spec/twilight_struggle/tests/events_late.rules:448
     return state.tracks[1] == 0
 
 
 def tx_events_late_41_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:445
+    # spec: spec/twilight_struggle/tests/events_late.rules:448
     return (state.tracks[1], 0)
 
 
 def tx_events_late_41_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:446
+    # spec: spec/twilight_struggle/tests/events_late.rules:449
     return is_active(state, 14, None)
 
 
 def tx_events_late_41_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:448
+    # spec: spec/twilight_struggle/tests/events_late.rules:451
     return not is_active(state, 14, None)
 
 
 def tx_events_late_42_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:463
+    # spec: spec/twilight_struggle/tests/events_late.rules:466
     return state.tracks[1] == -1
 
 
 def tx_events_late_42_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:463
+    # spec: spec/twilight_struggle/tests/events_late.rules:466
     return (state.tracks[1], -1)
 
 
 def tx_events_late_42_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:464
+    # spec: spec/twilight_struggle/tests/events_late.rules:467
     return state.counters[2][E_italy] == 1
 
 
 def tx_events_late_42_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:464
+    # spec: spec/twilight_struggle/tests/events_late.rules:467
     return (state.counters[2][E_italy], 1)
 
 
 def tx_events_late_42_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:464
+    # spec: spec/twilight_struggle/tests/events_late.rules:467
     return state.counters[2][E_france] == 0
 
 
 def tx_events_late_42_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:464
+    # spec: spec/twilight_struggle/tests/events_late.rules:467
     return (state.counters[2][E_france], 0)
 
 
 def tx_events_late_42_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:464
+    # spec: spec/twilight_struggle/tests/events_late.rules:467
     return state.counters[2][E_uk] == 4
 
 
 def tx_events_late_42_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:464
+    # spec: spec/twilight_struggle/tests/events_late.rules:467
     return (state.counters[2][E_uk], 4)
 
 
 def tx_events_late_43_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:471
+    # spec: spec/twilight_struggle/tests/events_late.rules:474
     return state.counters[2][E_italy] == 1
 
 
 def tx_events_late_43_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:471
+    # spec: spec/twilight_struggle/tests/events_late.rules:474
     return (state.counters[2][E_italy], 1)
 
 
 def tx_events_late_43_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:471
+    # spec: spec/twilight_struggle/tests/events_late.rules:474
     return state.tracks[1] == -1
 
 
 def tx_events_late_43_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:471
+    # spec: spec/twilight_struggle/tests/events_late.rules:474
     return (state.tracks[1], -1)
 
 
 def tx_events_late_44_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:478
+    # spec: spec/twilight_struggle/tests/events_late.rules:481
     return not event_allowed(state, EVENT_WHEN, E_wargames, 1)
 
 
 def tx_events_late_44_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:480
+    # spec: spec/twilight_struggle/tests/events_late.rules:483
     return event_allowed(state, EVENT_WHEN, E_wargames, 1)
 
 
 def tx_events_late_44_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:480
+    # spec: spec/twilight_struggle/tests/events_late.rules:483
     return event_allowed(state, EVENT_WHEN, E_wargames, 0)
 
 
 def tx_events_late_45_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:489
+    # spec: spec/twilight_struggle/tests/events_late.rules:492
     return state.result is not None
 
 
 def tx_events_late_45_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:489
+    # spec: spec/twilight_struggle/tests/events_late.rules:492
     return winner_of(state) == 1
 
 
 def tx_events_late_45_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:489
+    # spec: spec/twilight_struggle/tests/events_late.rules:492
     return (winner_of(state), 1)
 
 
 def tx_events_late_45_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:489
+    # spec: spec/twilight_struggle/tests/events_late.rules:492
     return state.tracks[1] == 4
 
 
 def tx_events_late_45_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:489
+    # spec: spec/twilight_struggle/tests/events_late.rules:492
     return (state.tracks[1], 4)
 
 
 def tx_events_late_46_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:497
+    # spec: spec/twilight_struggle/tests/events_late.rules:500
     return state.result is not None
 
 
 def tx_events_late_46_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:497
+    # spec: spec/twilight_struggle/tests/events_late.rules:500
     return winner_of(state) == 0
 
 
 def tx_events_late_46_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:497
+    # spec: spec/twilight_struggle/tests/events_late.rules:500
     return (winner_of(state), 0)
 
 
 def tx_events_late_47_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:505
+    # spec: spec/twilight_struggle/tests/events_late.rules:508
     return state.result is not None
 
 
 def tx_events_late_47_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:505
+    # spec: spec/twilight_struggle/tests/events_late.rules:508
     return winner_of(state) == None
 
 
 def tx_events_late_47_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:505
+    # spec: spec/twilight_struggle/tests/events_late.rules:508
     return (winner_of(state), None)
 
 
 def tx_events_late_48_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:513
+    # spec: spec/twilight_struggle/tests/events_late.rules:516
     return not state.result is not None
 
 
 def tx_events_late_48_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:513
+    # spec: spec/twilight_struggle/tests/events_late.rules:516
     return state.location[E_wargames] == 10
 
 
 def tx_events_late_48_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:513
+    # spec: spec/twilight_struggle/tests/events_late.rules:516
     return state.tracks[1] == 0
 
 
 def tx_events_late_48_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:513
+    # spec: spec/twilight_struggle/tests/events_late.rules:516
     return (state.tracks[1], 0)
 
 
 def tx_events_late_50_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:527
+    # spec: spec/twilight_struggle/tests/events_late.rules:530
     return not event_allowed(state, EVENT_WHEN, E_solidarity, 1)
 
 
 def tx_events_late_50_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:532
+    # spec: spec/twilight_struggle/tests/events_late.rules:535
     return state.counters[2][E_poland] == 0
 
 
 def tx_events_late_50_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:532
+    # spec: spec/twilight_struggle/tests/events_late.rules:535
     return (state.counters[2][E_poland], 0)
 
 
 def tx_events_late_50_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:533
+    # spec: spec/twilight_struggle/tests/events_late.rules:536
     return state.location[E_solidarity] == 9
 
 
 def tx_events_late_51_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:541
+    # spec: spec/twilight_struggle/tests/events_late.rules:544
     return state.counters[2][E_poland] == 3
 
 
 def tx_events_late_51_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:541
+    # spec: spec/twilight_struggle/tests/events_late.rules:544
     return (state.counters[2][E_poland], 3)
 
 
 def tx_events_late_51_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:541
+    # spec: spec/twilight_struggle/tests/events_late.rules:544
     return state.location[E_solidarity] == 10
 
 
 def tx_events_late_52_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:552
+    # spec: spec/twilight_struggle/tests/events_late.rules:555
     return state.counters[1][E_iraq] == 0
 
 
 def tx_events_late_52_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:552
+    # spec: spec/twilight_struggle/tests/events_late.rules:555
     return (state.counters[1][E_iraq], 0)
 
 
 def tx_events_late_52_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:552
+    # spec: spec/twilight_struggle/tests/events_late.rules:555
     return state.counters[2][E_iraq] == 2
 
 
 def tx_events_late_52_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:552
+    # spec: spec/twilight_struggle/tests/events_late.rules:555
     return (state.counters[2][E_iraq], 2)
 
 
 def tx_events_late_52_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:553
+    # spec: spec/twilight_struggle/tests/events_late.rules:556
     return state.tracks[1] == 2
 
 
 def tx_events_late_52_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:553
+    # spec: spec/twilight_struggle/tests/events_late.rules:556
     return (state.tracks[1], 2)
 
 
 def tx_events_late_52_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:553
+    # spec: spec/twilight_struggle/tests/events_late.rules:556
     return state.tracks[5] == 2
 
 
 def tx_events_late_52_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:553
+    # spec: spec/twilight_struggle/tests/events_late.rules:556
     return (state.tracks[5], 2)
 
 
 def tx_events_late_53_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:562
+    # spec: spec/twilight_struggle/tests/events_late.rules:565
     return state.counters[2][E_iran] == 1
 
 
 def tx_events_late_53_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:562
+    # spec: spec/twilight_struggle/tests/events_late.rules:565
     return (state.counters[2][E_iran], 1)
 
 
 def tx_events_late_53_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:562
+    # spec: spec/twilight_struggle/tests/events_late.rules:565
     return state.tracks[1] == 0
 
 
 def tx_events_late_53_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:562
+    # spec: spec/twilight_struggle/tests/events_late.rules:565
     return (state.tracks[1], 0)
 
 
 def tx_events_late_53_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:563
+    # spec: spec/twilight_struggle/tests/events_late.rules:566
     return state.tracks[4] == 2
 
 
 def tx_events_late_53_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:563
+    # spec: spec/twilight_struggle/tests/events_late.rules:566
     return (state.tracks[4], 2)
 
 
 def tx_events_late_54_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:574
+    # spec: spec/twilight_struggle/tests/events_late.rules:577
     return state.location[E_fidel] == 9
 
 
 def tx_events_late_54_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:575
+    # spec: spec/twilight_struggle/tests/events_late.rules:578
     return state.counters[2][E_cuba] == 1
 
 
 def tx_events_late_54_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:575
+    # spec: spec/twilight_struggle/tests/events_late.rules:578
     return (state.counters[2][E_cuba], 1)
 
 
 def tx_events_late_54_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:575
+    # spec: spec/twilight_struggle/tests/events_late.rules:578
     return state.counters[1][E_cuba] == 0
 
 
 def tx_events_late_54_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:575
+    # spec: spec/twilight_struggle/tests/events_late.rules:578
     return (state.counters[1][E_cuba], 0)
 
 
 def tx_events_late_54_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:576
+    # spec: spec/twilight_struggle/tests/events_late.rules:579
     return state.location[E_defectors] == 9
 
 
 def tx_events_late_55_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:584
+    # spec: spec/twilight_struggle/tests/events_late.rules:587
     return state.location[E_de_gaulle_leads_france] == 9
 
 
 def tx_events_late_55_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:584
+    # spec: spec/twilight_struggle/tests/events_late.rules:587
     return state.counters[1][E_france] == 0
 
 
 def tx_events_late_55_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:584
+    # spec: spec/twilight_struggle/tests/events_late.rules:587
     return (state.counters[1][E_france], 0)
 
 
 def tx_events_late_55_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:585
+    # spec: spec/twilight_struggle/tests/events_late.rules:588
     return state.vars[1] == 1
 
 
 def tx_events_late_55_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:585
+    # spec: spec/twilight_struggle/tests/events_late.rules:588
     return (state.vars[1], 1)
 
 
 def tx_events_late_56_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:596
+    # spec: spec/twilight_struggle/tests/events_late.rules:599
     return state.location[E_europe_scoring] == 9
 
 
 def tx_events_late_56_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:596
+    # spec: spec/twilight_struggle/tests/events_late.rules:599
     return state.tracks[1] == 0
 
 
 def tx_events_late_56_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:596
+    # spec: spec/twilight_struggle/tests/events_late.rules:599
     return (state.tracks[1], 0)
 
 
 def tx_events_late_56_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:597
+    # spec: spec/twilight_struggle/tests/events_late.rules:600
     return len(state.zones[6]) == 0
 
 
 def tx_events_late_56_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:597
+    # spec: spec/twilight_struggle/tests/events_late.rules:600
     return (len(state.zones[6]), 0)
 
 
 def tx_events_late_57_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:606
+    # spec: spec/twilight_struggle/tests/events_late.rules:609
     return state.tracks[1] == 1
 
 
 def tx_events_late_57_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:606
+    # spec: spec/twilight_struggle/tests/events_late.rules:609
     return (state.tracks[1], 1)
 
 
 def tx_events_late_57_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:608
+    # spec: spec/twilight_struggle/tests/events_late.rules:611
     return state.location[E_defectors] == 9
 
 
 def tx_events_late_58_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:616
+    # spec: spec/twilight_struggle/tests/events_late.rules:619
     return state.tracks[1] == 0
 
 
 def tx_events_late_58_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:616
+    # spec: spec/twilight_struggle/tests/events_late.rules:619
     return (state.tracks[1], 0)
 
 
 def tx_events_late_58_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:616
+    # spec: spec/twilight_struggle/tests/events_late.rules:619
     return state.location[E_defectors] == 9
 
 
 def tx_events_late_59_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:626
+    # spec: spec/twilight_struggle/tests/events_late.rules:629
     return state.location[E_containment] == 7
 
 
 def tx_events_late_59_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:626
+    # spec: spec/twilight_struggle/tests/events_late.rules:629
     return state.tracks[1] == 0
 
 
 def tx_events_late_59_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:626
+    # spec: spec/twilight_struggle/tests/events_late.rules:629
     return (state.tracks[1], 0)
 
 
 def tx_events_late_60_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:640
+    # spec: spec/twilight_struggle/tests/events_late.rules:643
     return state.counters[1][E_thailand] == 1
 
 
 def tx_events_late_60_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:640
+    # spec: spec/twilight_struggle/tests/events_late.rules:643
     return (state.counters[1][E_thailand], 1)
 
 
 def tx_events_late_61_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:646
+    # spec: spec/twilight_struggle/tests/events_late.rules:649
     return sum([state.counters[1][c_c] for c_c in K_country]) == 0
 
 
 def tx_events_late_61_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:646
+    # spec: spec/twilight_struggle/tests/events_late.rules:649
     return (sum([state.counters[1][c_c] for c_c in K_country]), 0)
 
 
 def tx_events_late_62_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:651
+    # spec: spec/twilight_struggle/tests/events_late.rules:654
     return event_allowed(state, EVENT_WHEN, E_the_cambridge_five, 0)
 
 
 def tx_events_late_62_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:653
+    # spec: spec/twilight_struggle/tests/events_late.rules:656
     return not event_allowed(state, EVENT_WHEN, E_the_cambridge_five, 0)
 
 
 def tx_events_late_63_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:664
+    # spec: spec/twilight_struggle/tests/events_late.rules:667
     return state.counters[2][E_norway] == 1
 
 
 def tx_events_late_63_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:664
+    # spec: spec/twilight_struggle/tests/events_late.rules:667
     return (state.counters[2][E_norway], 1)
 
 
 def tx_events_late_63_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:664
+    # spec: spec/twilight_struggle/tests/events_late.rules:667
     return state.tracks[1] == 0
 
 
 def tx_events_late_63_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:664
+    # spec: spec/twilight_struggle/tests/events_late.rules:667
     return (state.tracks[1], 0)
 
 
 def tx_events_late_64_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:673
+    # spec: spec/twilight_struggle/tests/events_late.rules:676
     return state.counters[2][E_italy] == 2
 
 
 def tx_events_late_64_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:673
+    # spec: spec/twilight_struggle/tests/events_late.rules:676
     return (state.counters[2][E_italy], 2)
 
 
 def tx_events_late_64_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:673
+    # spec: spec/twilight_struggle/tests/events_late.rules:676
     return state.tracks[1] == 2
 
 
 def tx_events_late_64_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:673
+    # spec: spec/twilight_struggle/tests/events_late.rules:676
     return (state.tracks[1], 2)
 
 
 def tx_events_late_65_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:680
+    # spec: spec/twilight_struggle/tests/events_late.rules:683
     return state.tracks[1] == 0
 
 
 def tx_events_late_65_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:680
+    # spec: spec/twilight_struggle/tests/events_late.rules:683
     return (state.tracks[1], 0)
 
 
 def tx_events_late_65_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:680
+    # spec: spec/twilight_struggle/tests/events_late.rules:683
     return sum([state.counters[2][c_c] for c_c in K_country]) == 4
 
 
 def tx_events_late_65_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:680
+    # spec: spec/twilight_struggle/tests/events_late.rules:683
     return (sum([state.counters[2][c_c] for c_c in K_country]), 4)
 
 
 def tx_events_late_66_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:696
+    # spec: spec/twilight_struggle/tests/events_late.rules:699
     return state.tracks[0] == 2
 
 
 def tx_events_late_66_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:696
+    # spec: spec/twilight_struggle/tests/events_late.rules:699
     return (state.tracks[0], 2)
 
 
 def tx_events_late_66_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:696
+    # spec: spec/twilight_struggle/tests/events_late.rules:699
     return state.counters[2][E_iran] == 0
 
 
 def tx_events_late_66_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:696
+    # spec: spec/twilight_struggle/tests/events_late.rules:699
     return (state.counters[2][E_iran], 0)
 
 
 def tx_events_late_66_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:700
+    # spec: spec/twilight_struggle/tests/events_late.rules:703
     return state.counters[2][E_japan] == 2
 
 
 def tx_events_late_66_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:700
+    # spec: spec/twilight_struggle/tests/events_late.rules:703
     return (state.counters[2][E_japan], 2)
 
 
 def tx_events_late_67_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:711
+    # spec: spec/twilight_struggle/tests/events_late.rules:714
     return state.counters[2][E_canada] == 3
 
 
 def tx_events_late_67_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:711
+    # spec: spec/twilight_struggle/tests/events_late.rules:714
     return (state.counters[2][E_canada], 3)
 
 
 def tx_events_late_68_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:721
+    # spec: spec/twilight_struggle/tests/events_late.rules:724
     return state.counters[2][E_canada] == 4
 
 
 def tx_events_late_68_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:721
+    # spec: spec/twilight_struggle/tests/events_late.rules:724
     return (state.counters[2][E_canada], 4)
 
 
 def tx_events_late_69_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:732
+    # spec: spec/twilight_struggle/tests/events_late.rules:735
     return state.counters[2][E_canada] == 4
 
 
 def tx_events_late_69_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:732
+    # spec: spec/twilight_struggle/tests/events_late.rules:735
     return (state.counters[2][E_canada], 4)
 
 
 def tx_events_late_70_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:742
+    # spec: spec/twilight_struggle/tests/events_late.rules:745
     return state.tracks[1] == -1
 
 
 def tx_events_late_70_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:742
+    # spec: spec/twilight_struggle/tests/events_late.rules:745
     return (state.tracks[1], -1)
 
 
 def tx_events_late_70_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:746
+    # spec: spec/twilight_struggle/tests/events_late.rules:749
     return state.tracks[1] == -1
 
 
 def tx_events_late_70_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:746
+    # spec: spec/twilight_struggle/tests/events_late.rules:749
     return (state.tracks[1], -1)
 
 
 def tx_events_late_70_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:750
+    # spec: spec/twilight_struggle/tests/events_late.rules:753
     return state.tracks[1] == -2
 
 
 def tx_events_late_70_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:750
+    # spec: spec/twilight_struggle/tests/events_late.rules:753
     return (state.tracks[1], -2)
 
 
 def tx_events_late_70_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:754
+    # spec: spec/twilight_struggle/tests/events_late.rules:757
     return state.tracks[1] == -2
 
 
 def tx_events_late_70_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:754
+    # spec: spec/twilight_struggle/tests/events_late.rules:757
     return (state.tracks[1], -2)
 
 
 def tx_events_late_71_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:763
+    # spec: spec/twilight_struggle/tests/events_late.rules:766
     return state.counters[2][E_saudi_arabia] == 2
 
 
 def tx_events_late_71_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:763
+    # spec: spec/twilight_struggle/tests/events_late.rules:766
     return (state.counters[2][E_saudi_arabia], 2)
 
 
 def tx_events_late_71_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:764
+    # spec: spec/twilight_struggle/tests/events_late.rules:767
     return d_starred_event_played(state, E_awacs_sale_to_saudis)
 
 
 def tx_events_late_72_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:770
+    # spec: spec/twilight_struggle/tests/events_late.rules:773
     return event_allowed(state, EVENT_WHEN, E_opec, 0)
 
 
 def tx_events_late_72_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:774
+    # spec: spec/twilight_struggle/tests/events_late.rules:777
     return state.location[E_north_sea_oil] == 10
 
 
 def tx_events_late_72_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:774
+    # spec: spec/twilight_struggle/tests/events_late.rules:777
     return not event_allowed(state, EVENT_WHEN, E_opec, 0)
 
 
 def tx_events_late_73_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:778
+    # spec: spec/twilight_struggle/tests/events_late.rules:781
     return event_allowed(state, EVENT_WHEN, E_muslim_revolution, 0)
 
 
 def tx_events_late_73_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:782
+    # spec: spec/twilight_struggle/tests/events_late.rules:785
     return not event_allowed(state, EVENT_WHEN, E_muslim_revolution, 0)
 
 
 def tx_events_late_74_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:791
+    # spec: spec/twilight_struggle/tests/events_late.rules:794
     return not d_nato_protected(state, E_west_germany)
 
 
 def tx_events_late_74_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:796
+    # spec: spec/twilight_struggle/tests/events_late.rules:799
     return d_nato_protected(state, E_west_germany)
 
 
 def tx_events_late_74_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:797
+    # spec: spec/twilight_struggle/tests/events_late.rules:800
     return not event_allowed(state, EVENT_WHEN, E_willy_brandt, 0)
 
 
 def tx_events_late_75_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:805
+    # spec: spec/twilight_struggle/tests/events_late.rules:808
     return state.tracks[1] == -2
 
 
 def tx_events_late_75_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:805
+    # spec: spec/twilight_struggle/tests/events_late.rules:808
     return (state.tracks[1], -2)
 
 
 def tx_events_late_75_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:809
+    # spec: spec/twilight_struggle/tests/events_late.rules:812
     return state.tracks[1] == -1
 
 
 def tx_events_late_75_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:809
+    # spec: spec/twilight_struggle/tests/events_late.rules:812
     return (state.tracks[1], -1)
 
 
 def tx_events_late_75_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:811
+    # spec: spec/twilight_struggle/tests/events_late.rules:814
     return state.tracks[1] == -1
 
 
 def tx_events_late_75_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:811
+    # spec: spec/twilight_struggle/tests/events_late.rules:814
     return (state.tracks[1], -1)
 
 
 def tx_events_late_75_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:812
+    # spec: spec/twilight_struggle/tests/events_late.rules:815
     return not event_allowed(state, EVENT_WHEN, E_flower_power, 0)
 
 
 def tx_events_late_76_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:821
+    # spec: spec/twilight_struggle/tests/events_late.rules:824
     return state.tracks[1] == -2
 
 
 def tx_events_late_76_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:821
+    # spec: spec/twilight_struggle/tests/events_late.rules:824
     return (state.tracks[1], -2)
 
 
 def tx_events_late_76_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:821
+    # spec: spec/twilight_struggle/tests/events_late.rules:824
     return state.tracks[5] == 2
 
 
 def tx_events_late_76_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:821
+    # spec: spec/twilight_struggle/tests/events_late.rules:824
     return (state.tracks[5], 2)
 
 
 def tx_events_late_77_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:826
+    # spec: spec/twilight_struggle/tests/events_late.rules:829
     return is_active(state, 15, None)
 
 
 def tx_events_late_77_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:828
+    # spec: spec/twilight_struggle/tests/events_late.rules:831
     return not is_active(state, 15, None)
 
 
@@ -13999,482 +13999,482 @@ def tx_events_mid_84_1_sides(state, L):
 
 
 def tx_events_mid_84_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:896
+    # spec: spec/twilight_struggle/tests/events_mid.rules:897
     return state.counters[2][E_venezuela] == 1
 
 
 def tx_events_mid_84_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:896
+    # spec: spec/twilight_struggle/tests/events_mid.rules:897
     return (state.counters[2][E_venezuela], 1)
 
 
 def tx_events_mid_85_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:903
+    # spec: spec/twilight_struggle/tests/events_mid.rules:904
     return event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
 
 
 def tx_events_mid_85_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:906
+    # spec: spec/twilight_struggle/tests/events_mid.rules:907
     return state.tracks[1] == 1
 
 
 def tx_events_mid_85_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:906
+    # spec: spec/twilight_struggle/tests/events_mid.rules:907
     return (state.tracks[1], 1)
 
 
 def tx_events_mid_85_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:906
+    # spec: spec/twilight_struggle/tests/events_mid.rules:907
     return state.counters[2][E_israel] == 1
 
 
 def tx_events_mid_85_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:906
+    # spec: spec/twilight_struggle/tests/events_mid.rules:907
     return (state.counters[2][E_israel], 1)
 
 
 def tx_events_mid_85_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:906
+    # spec: spec/twilight_struggle/tests/events_mid.rules:907
     return state.counters[2][E_jordan] == 1
 
 
 def tx_events_mid_85_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:906
+    # spec: spec/twilight_struggle/tests/events_mid.rules:907
     return (state.counters[2][E_jordan], 1)
 
 
 def tx_events_mid_85_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:906
+    # spec: spec/twilight_struggle/tests/events_mid.rules:908
     return state.counters[2][E_egypt] == 1
 
 
 def tx_events_mid_85_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:906
+    # spec: spec/twilight_struggle/tests/events_mid.rules:908
     return (state.counters[2][E_egypt], 1)
 
 
 def tx_events_mid_85_5(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:907
+    # spec: spec/twilight_struggle/tests/events_mid.rules:909
     return state.location[E_camp_david_accords] == 10
 
 
 def tx_events_mid_85_6(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:907
+    # spec: spec/twilight_struggle/tests/events_mid.rules:909
     return not event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
 
 
 def tx_events_mid_86_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:919
+    # spec: spec/twilight_struggle/tests/events_mid.rules:921
     return state.counters[2][E_chile] == 1
 
 
 def tx_events_mid_86_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:919
+    # spec: spec/twilight_struggle/tests/events_mid.rules:921
     return (state.counters[2][E_chile], 1)
 
 
 def tx_events_mid_86_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:919
+    # spec: spec/twilight_struggle/tests/events_mid.rules:921
     return state.counters[2][E_sudan] == 1
 
 
 def tx_events_mid_86_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:919
+    # spec: spec/twilight_struggle/tests/events_mid.rules:921
     return (state.counters[2][E_sudan], 1)
 
 
 def tx_events_mid_86_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:919
+    # spec: spec/twilight_struggle/tests/events_mid.rules:921
     return state.counters[2][E_burma] == 1
 
 
 def tx_events_mid_86_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:919
+    # spec: spec/twilight_struggle/tests/events_mid.rules:921
     return (state.counters[2][E_burma], 1)
 
 
 def tx_events_mid_87_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:925
+    # spec: spec/twilight_struggle/tests/events_mid.rules:927
     return state.counters[2][E_chile] == 1
 
 
 def tx_events_mid_87_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:925
+    # spec: spec/twilight_struggle/tests/events_mid.rules:927
     return (state.counters[2][E_chile], 1)
 
 
 def tx_events_mid_87_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:925
+    # spec: spec/twilight_struggle/tests/events_mid.rules:927
     return sum([state.counters[2][c_c] for c_c in K_country]) == 1
 
 
 def tx_events_mid_87_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:925
+    # spec: spec/twilight_struggle/tests/events_mid.rules:927
     return (sum([state.counters[2][c_c] for c_c in K_country]), 1)
 
 
 def tx_events_mid_88_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:933
+    # spec: spec/twilight_struggle/tests/events_mid.rules:935
     return state.location[E_fidel] == 8
 
 
 def tx_events_mid_88_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:938
+    # spec: spec/twilight_struggle/tests/events_mid.rules:940
     return state.counters[2][E_canada] == 2
 
 
 def tx_events_mid_88_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:938
+    # spec: spec/twilight_struggle/tests/events_mid.rules:940
     return (state.counters[2][E_canada], 2)
 
 
 def tx_events_mid_88_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:938
+    # spec: spec/twilight_struggle/tests/events_mid.rules:940
     return state.counters[1][E_cuba] == 3
 
 
 def tx_events_mid_88_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:938
+    # spec: spec/twilight_struggle/tests/events_mid.rules:940
     return (state.counters[1][E_cuba], 3)
 
 
 def tx_events_mid_88_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:938
+    # spec: spec/twilight_struggle/tests/events_mid.rules:940
     return state.location[E_fidel] == 10
 
 
 def tx_events_mid_89_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:945
+    # spec: spec/twilight_struggle/tests/events_mid.rules:947
     return state.location[E_fidel] == 2
 
 
 def tx_events_mid_89_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:947
+    # spec: spec/twilight_struggle/tests/events_mid.rules:949
     return state.counters[2][E_canada] == 2
 
 
 def tx_events_mid_89_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:947
+    # spec: spec/twilight_struggle/tests/events_mid.rules:949
     return (state.counters[2][E_canada], 2)
 
 
 def tx_events_mid_90_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:954
+    # spec: spec/twilight_struggle/tests/events_mid.rules:956
     return len(state.zones[3]) == 0
 
 
 def tx_events_mid_90_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:954
+    # spec: spec/twilight_struggle/tests/events_mid.rules:956
     return (len(state.zones[3]), 0)
 
 
 def tx_events_mid_91_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:962
+    # spec: spec/twilight_struggle/tests/events_mid.rules:964
     return not event_allowed(state, EVENT_WHEN, E_solidarity, 1)
 
 
 def tx_events_mid_91_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:965
+    # spec: spec/twilight_struggle/tests/events_mid.rules:967
     return state.counters[1][E_poland] == 1
 
 
 def tx_events_mid_91_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:965
+    # spec: spec/twilight_struggle/tests/events_mid.rules:967
     return (state.counters[1][E_poland], 1)
 
 
 def tx_events_mid_91_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:965
+    # spec: spec/twilight_struggle/tests/events_mid.rules:967
     return state.counters[2][E_poland] == 1
 
 
 def tx_events_mid_91_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:965
+    # spec: spec/twilight_struggle/tests/events_mid.rules:967
     return (state.counters[2][E_poland], 1)
 
 
 def tx_events_mid_91_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:966
+    # spec: spec/twilight_struggle/tests/events_mid.rules:968
     return event_allowed(state, EVENT_WHEN, E_solidarity, 1)
 
 
 def tx_events_mid_92_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:973
+    # spec: spec/twilight_struggle/tests/events_mid.rules:975
     return q_coup_roll_modifier(state, 1, E_panama) == 1
 
 
 def tx_events_mid_92_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:973
+    # spec: spec/twilight_struggle/tests/events_mid.rules:975
     return (q_coup_roll_modifier(state, 1, E_panama), 1)
 
 
 def tx_events_mid_92_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:973
+    # spec: spec/twilight_struggle/tests/events_mid.rules:975
     return q_coup_roll_modifier(state, 0, E_chile) == -1
 
 
 def tx_events_mid_92_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:973
+    # spec: spec/twilight_struggle/tests/events_mid.rules:975
     return (q_coup_roll_modifier(state, 0, E_chile), -1)
 
 
 def tx_events_mid_92_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:974
+    # spec: spec/twilight_struggle/tests/events_mid.rules:976
     return q_coup_roll_modifier(state, 1, E_iran) == 0
 
 
 def tx_events_mid_92_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:974
+    # spec: spec/twilight_struggle/tests/events_mid.rules:976
     return (q_coup_roll_modifier(state, 1, E_iran), 0)
 
 
 def tx_events_mid_92_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:979
+    # spec: spec/twilight_struggle/tests/events_mid.rules:981
     return state.counters[1][E_nicaragua] == 0
 
 
 def tx_events_mid_92_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:979
+    # spec: spec/twilight_struggle/tests/events_mid.rules:981
     return (state.counters[1][E_nicaragua], 0)
 
 
 def tx_events_mid_93_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:984
+    # spec: spec/twilight_struggle/tests/events_mid.rules:986
     return q_coup_roll_modifier(state, 0, E_mexico) == 1
 
 
 def tx_events_mid_93_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:984
+    # spec: spec/twilight_struggle/tests/events_mid.rules:986
     return (q_coup_roll_modifier(state, 0, E_mexico), 1)
 
 
 def tx_events_mid_93_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:986
+    # spec: spec/twilight_struggle/tests/events_mid.rules:988
     return q_coup_roll_modifier(state, 0, E_mexico) == 0
 
 
 def tx_events_mid_93_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:986
+    # spec: spec/twilight_struggle/tests/events_mid.rules:988
     return (q_coup_roll_modifier(state, 0, E_mexico), 0)
 
 
 def tx_events_mid_94_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:995
+    # spec: spec/twilight_struggle/tests/events_mid.rules:997
     return state.counters[2][E_panama] == 2
 
 
 def tx_events_mid_94_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:995
+    # spec: spec/twilight_struggle/tests/events_mid.rules:997
     return (state.counters[2][E_panama], 2)
 
 
 def tx_events_mid_95_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1003
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1005
     return state.location[E_china_card] == 5
 
 
 def tx_events_mid_95_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1003
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1005
     return not state.vars[2]
 
 
 def tx_events_mid_95_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1003
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1005
     return state.tracks[1] == 0
 
 
 def tx_events_mid_95_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1003
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1005
     return (state.tracks[1], 0)
 
 
 def tx_events_mid_96_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1009
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1011
     return state.location[E_china_card] == 5
 
 
 def tx_events_mid_96_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1009
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1011
     return state.tracks[1] == 2
 
 
 def tx_events_mid_96_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1009
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1011
     return (state.tracks[1], 2)
 
 
 def tx_events_mid_97_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1017
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1019
     return state.counters[1][E_egypt] == 0
 
 
 def tx_events_mid_97_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1017
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1019
     return (state.counters[1][E_egypt], 0)
 
 
 def tx_events_mid_97_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1017
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1019
     return state.counters[2][E_egypt] == 1
 
 
 def tx_events_mid_97_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1017
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1019
     return (state.counters[2][E_egypt], 1)
 
 
 def tx_events_mid_98_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1026
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1028
     return state.location[E_shuttle_diplomacy] == 11
 
 
 def tx_events_mid_98_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1033
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1035
     return state.tracks[1] == 0
 
 
 def tx_events_mid_98_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1033
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1035
     return (state.tracks[1], 0)
 
 
 def tx_events_mid_98_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1034
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1036
     return state.location[E_shuttle_diplomacy] == 9
 
 
 def tx_events_mid_98_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1034
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1036
     return not is_active(state, 31, None)
 
 
 def tx_events_mid_99_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1041
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1043
     return is_active(state, 31, None)
 
 
 def tx_events_mid_99_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1041
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1043
     return state.location[E_shuttle_diplomacy] == 11
 
 
 def tx_events_mid_99_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1043
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1045
     return q_battleground_adjustment(state, 0, E_asia) == -1
 
 
 def tx_events_mid_99_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1043
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1045
     return (q_battleground_adjustment(state, 0, E_asia), -1)
 
 
 def tx_events_mid_99_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1043
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1045
     return q_battleground_adjustment(state, 1, E_asia) == 0
 
 
 def tx_events_mid_99_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1043
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1045
     return (q_battleground_adjustment(state, 1, E_asia), 0)
 
 
 def tx_events_mid_99_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1046
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1047
     return q_battleground_adjustment(state, 0, E_asia) == 0
 
 
 def tx_events_mid_99_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1046
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1047
     return (q_battleground_adjustment(state, 0, E_asia), 0)
 
 
 def tx_events_mid_100_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1058
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1059
     return state.tracks[1] == -1
 
 
 def tx_events_mid_100_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1058
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1059
     return (state.tracks[1], -1)
 
 
 def tx_events_mid_100_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1059
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1060
     return state.location[E_shuttle_diplomacy] == 9
 
 
 def tx_events_mid_100_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1059
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1060
     return not is_active(state, 31, None)
 
 
 def tx_events_mid_101_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1067
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1068
     return not d_has_domination(state, 0, E_middle_east)
 
 
 def tx_events_mid_101_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1069
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1070
     return state.tracks[1] == -2
 
 
 def tx_events_mid_101_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1069
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1070
     return (state.tracks[1], -2)
 
 
 def tx_events_mid_102_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1081
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1082
     return state.tracks[1] == -6
 
 
 def tx_events_mid_102_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1081
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1082
     return (state.tracks[1], -6)
 
 
 def tx_events_mid_103_0(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1088
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1089
     return d_has_domination(state, 0, E_middle_east)
 
 
 def tx_events_mid_103_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1089
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1090
     return d_summit_bonus(state, 0) == 1
 
 
 def tx_events_mid_103_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1089
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1090
     return (d_summit_bonus(state, 0), 1)
 
 
 def tx_events_mid_103_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1089
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1090
     return d_battlegrounds_controlled(state, 0, E_middle_east) == 1
 
 
 def tx_events_mid_103_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1089
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1090
     return (d_battlegrounds_controlled(state, 0, E_middle_east), 1)
 
 
 def tx_events_mid_103_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1093
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1094
     return state.tracks[1] == -2
 
 
 def tx_events_mid_103_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1093
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1094
     return (state.tracks[1], -2)
 
 
 def tx_events_mid_103_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1095
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1096
     return is_active(state, 31, None)
 
 
 def tx_events_mid_103_5(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1095
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1096
     return state.location[E_shuttle_diplomacy] == 11
 
 
@@ -15929,127 +15929,127 @@ def tx_operations_25_1_sides(state, L):
 
 
 def tx_turn_and_victory_0_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:14
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:15
     return sum([state.counters[1][c_c] for c_c in K_country]) == 15
 
 
 def tx_turn_and_victory_0_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:14
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:15
     return (sum([state.counters[1][c_c] for c_c in K_country]), 15)
 
 
 def tx_turn_and_victory_0_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:15
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
     return sum([state.counters[2][c_c] for c_c in K_country]) == 25
 
 
 def tx_turn_and_victory_0_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:15
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
     return (sum([state.counters[2][c_c] for c_c in K_country]), 25)
 
 
 def tx_turn_and_victory_0_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:17
     return state.counters[1][E_east_germany] == 4
 
 
 def tx_turn_and_victory_0_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:17
     return (state.counters[1][E_east_germany], 4)
 
 
 def tx_turn_and_victory_0_3(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:17
     return state.counters[2][E_uk] == 5
 
 
 def tx_turn_and_victory_0_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:17
     return (state.counters[2][E_uk], 5)
 
 
 def tx_turn_and_victory_0_4(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:18
     return state.counters[2][E_australia] == 4
 
 
 def tx_turn_and_victory_0_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:18
     return (state.counters[2][E_australia], 4)
 
 
 def tx_turn_and_victory_0_5(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:17
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:19
     return len(state.zones[2]) == 8
 
 
 def tx_turn_and_victory_0_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:17
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:19
     return (len(state.zones[2]), 8)
 
 
 def tx_turn_and_victory_0_6(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:17
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:19
     return len(state.zones[3]) == 8
 
 
 def tx_turn_and_victory_0_6_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:17
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:19
     return (len(state.zones[3]), 8)
 
 
 def tx_turn_and_victory_0_7(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:18
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:20
     return len(state.zones[1]) == 19
 
 
 def tx_turn_and_victory_0_7_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:18
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:20
     return (len(state.zones[1]), 19)
 
 
 def tx_turn_and_victory_0_8(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:19
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:21
     return state.location[E_china_card] == 4
 
 
 def tx_turn_and_victory_0_9(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:19
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:21
     return state.vars[2]
 
 
 def tx_turn_and_victory_0_10(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:20
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:22
     return state.tracks[0] == 5
 
 
 def tx_turn_and_victory_0_10_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:20
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:22
     return (state.tracks[0], 5)
 
 
 def tx_turn_and_victory_0_11(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:20
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:22
     return state.tracks[1] == 0
 
 
 def tx_turn_and_victory_0_11_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:20
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:22
     return (state.tracks[1], 0)
 
 
 def tx_turn_and_victory_0_12(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:20
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:22
     return state.tracks[2] == 1
 
 
 def tx_turn_and_victory_0_12_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:20
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:22
     return (state.tracks[2], 1)
 
 
 def tx_turn_and_victory_0_13(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:21
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:23
     return not any(
         A_war[c_c] != "early" or A_optional[c_c] or c_c == E_china_card
         for c_c in state.zones[1]
@@ -16057,482 +16057,482 @@ def tx_turn_and_victory_0_13(state, L):
 
 
 def tx_turn_and_victory_1_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:30
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:32
     return len(state.zones[2]) == 8
 
 
 def tx_turn_and_victory_1_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:30
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:32
     return (len(state.zones[2]), 8)
 
 
 def tx_turn_and_victory_1_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:30
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:32
     return len(state.zones[3]) == 8
 
 
 def tx_turn_and_victory_1_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:30
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:32
     return (len(state.zones[3]), 8)
 
 
 def tx_turn_and_victory_2_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:37
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:39
     return len(state.zones[2]) == 9
 
 
 def tx_turn_and_victory_2_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:37
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:39
     return (len(state.zones[2]), 9)
 
 
 def tx_turn_and_victory_2_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:37
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:39
     return len(state.zones[3]) == 9
 
 
 def tx_turn_and_victory_2_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:37
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:39
     return (len(state.zones[3]), 9)
 
 
 def tx_turn_and_victory_3_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:48
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:50
     return len(state.zones[2]) == 8
 
 
 def tx_turn_and_victory_3_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:48
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:50
     return (len(state.zones[2]), 8)
 
 
 def tx_turn_and_victory_3_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:48
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:50
     return len(state.zones[3]) == 8
 
 
 def tx_turn_and_victory_3_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:48
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:50
     return (len(state.zones[3]), 8)
 
 
 def tx_turn_and_victory_3_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:49
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:51
     return state.location[E_olympic_games] == 2
 
 
 def tx_turn_and_victory_3_3(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:51
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:53
     return len(state.zones[1]) == 8
 
 
 def tx_turn_and_victory_3_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:51
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:53
     return (len(state.zones[1]), 8)
 
 
 def tx_turn_and_victory_3_4(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:51
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:53
     return len(state.zones[9]) == 0
 
 
 def tx_turn_and_victory_3_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:51
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:53
     return (len(state.zones[9]), 0)
 
 
 def tx_turn_and_victory_3_5(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:52
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:54
     return len(state.zones[10]) == 2
 
 
 def tx_turn_and_victory_3_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:52
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:54
     return (len(state.zones[10]), 2)
 
 
 def tx_turn_and_victory_4_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:60
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:62
     return len(state.zones[1]) == 51
 
 
 def tx_turn_and_victory_4_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:60
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:62
     return (len(state.zones[1]), 51)
 
 
 def tx_turn_and_victory_4_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:61
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:63
     return len(state.zones[9]) == 4
 
 
 def tx_turn_and_victory_4_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:61
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:63
     return (len(state.zones[9]), 4)
 
 
 def tx_turn_and_victory_4_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:62
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:64
     return state.location[E_che] == 0
 
 
 def tx_turn_and_victory_4_3(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:62
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:64
     return state.location[E_our_man_in_tehran] == 0
 
 
 def tx_turn_and_victory_5_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:73
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:75
     return state.vars[1] == 1
 
 
 def tx_turn_and_victory_5_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:73
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:75
     return (state.vars[1], 1)
 
 
 def tx_turn_and_victory_5_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:74
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:76
     return state.location[E_red_scare_purge] == 9
 
 
 def tx_turn_and_victory_5_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:74
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:76
     return state.location[E_containment] == 10
 
 
 def tx_turn_and_victory_5_3(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:75
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:77
     return not state.vars[3]
 
 
 def tx_turn_and_victory_6_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:83
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:85
     return state.vars[1] == 0
 
 
 def tx_turn_and_victory_6_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:83
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:85
     return (state.vars[1], 0)
 
 
 def tx_turn_and_victory_7_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:91
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:93
     return state.vars[1] == 1
 
 
 def tx_turn_and_victory_7_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:91
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:93
     return (state.vars[1], 1)
 
 
 def tx_turn_and_victory_9_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:112
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:114
     return state.location[E_containment] == 10
 
 
 def tx_turn_and_victory_10_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:119
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:121
     return state.vars[1] == 1
 
 
 def tx_turn_and_victory_10_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:119
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:121
     return (state.vars[1], 1)
 
 
 def tx_turn_and_victory_10_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:119
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:121
     return state.location[E_europe_scoring] == 9
 
 
 def tx_turn_and_victory_10_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:122
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:124
     return state.result is not None
 
 
 def tx_turn_and_victory_10_3(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:122
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:124
     return winner_of(state) == 0
 
 
 def tx_turn_and_victory_10_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:122
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:124
     return (winner_of(state), 0)
 
 
 def tx_turn_and_victory_11_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:130
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:132
     return state.tracks[0] == 4
 
 
 def tx_turn_and_victory_11_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:130
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:132
     return (state.tracks[0], 4)
 
 
 def tx_turn_and_victory_11_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:132
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:134
     return state.tracks[0] == 5
 
 
 def tx_turn_and_victory_11_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:132
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:134
     return (state.tracks[0], 5)
 
 
 def tx_turn_and_victory_12_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:139
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:141
     return state.result is not None
 
 
 def tx_turn_and_victory_12_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:139
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:141
     return winner_of(state) == 1
 
 
 def tx_turn_and_victory_12_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:139
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:141
     return (winner_of(state), 1)
 
 
 def tx_turn_and_victory_13_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:151
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:153
     return state.tracks[1] == -2
 
 
 def tx_turn_and_victory_13_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:151
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:153
     return (state.tracks[1], -2)
 
 
 def tx_turn_and_victory_13_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:152
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:154
     return state.tracks[5] == 0
 
 
 def tx_turn_and_victory_13_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:152
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:154
     return (state.tracks[5], 0)
 
 
 def tx_turn_and_victory_13_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:152
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:154
     return state.tracks[4] == 0
 
 
 def tx_turn_and_victory_13_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:152
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:154
     return (state.tracks[4], 0)
 
 
 def tx_turn_and_victory_14_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:161
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:163
     return state.tracks[1] == -2
 
 
 def tx_turn_and_victory_14_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:161
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:163
     return (state.tracks[1], -2)
 
 
 def tx_turn_and_victory_15_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:171
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:173
     return state.tracks[1] == 20
 
 
 def tx_turn_and_victory_15_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:171
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:173
     return (state.tracks[1], 20)
 
 
 def tx_turn_and_victory_15_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:172
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:174
     return state.result is not None
 
 
 def tx_turn_and_victory_15_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:172
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:174
     return winner_of(state) == 0
 
 
 def tx_turn_and_victory_15_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:172
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:174
     return (winner_of(state), 0)
 
 
 def tx_turn_and_victory_16_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:181
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:183
     return state.result is not None
 
 
 def tx_turn_and_victory_16_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:181
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:183
     return winner_of(state) == 0
 
 
 def tx_turn_and_victory_16_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:181
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:183
     return (winner_of(state), 0)
 
 
 def tx_turn_and_victory_17_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:190
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:192
     return state.result is not None
 
 
 def tx_turn_and_victory_17_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:190
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:192
     return winner_of(state) == 1
 
 
 def tx_turn_and_victory_17_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:190
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:192
     return (winner_of(state), 1)
 
 
 def tx_turn_and_victory_18_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:196
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:198
     return state.result is not None
 
 
 def tx_turn_and_victory_18_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:196
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:198
     return winner_of(state) == 0
 
 
 def tx_turn_and_victory_18_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:196
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:198
     return (winner_of(state), 0)
 
 
 def tx_turn_and_victory_18_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:196
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:198
     return state.tracks[1] == -25
 
 
 def tx_turn_and_victory_18_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:196
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:198
     return (state.tracks[1], -25)
 
 
 def tx_turn_and_victory_19_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:202
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:204
     return state.result is not None
 
 
 def tx_turn_and_victory_19_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:202
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:204
     return winner_of(state) == 0
 
 
 def tx_turn_and_victory_19_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:202
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:204
     return (winner_of(state), 0)
 
 
 def tx_turn_and_victory_20_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:210
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:212
     return not state.result is not None
 
 
 def tx_turn_and_victory_20_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:210
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:212
     return state.vars[2]
 
 
 def tx_turn_and_victory_21_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:232
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:234
     return state.tracks[1] == -5
 
 
 def tx_turn_and_victory_21_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:232
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:234
     return (state.tracks[1], -5)
 
 
 def tx_turn_and_victory_21_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:233
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:235
     return state.result is not None
 
 
 def tx_turn_and_victory_21_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:233
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:235
     return winner_of(state) == 0
 
 
 def tx_turn_and_victory_21_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:233
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:235
     return (winner_of(state), 0)
 
 
 def tx_turn_and_victory_22_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:244
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:246
     return state.result is not None
 
 
 def tx_turn_and_victory_22_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:244
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:246
     return winner_of(state) == 1
 
 
 def tx_turn_and_victory_22_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:244
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:246
     return (winner_of(state), 1)
 
 
 def tx_turn_and_victory_23_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:251
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:253
     return state.tracks[1] == 0
 
 
 def tx_turn_and_victory_23_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:251
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:253
     return (state.tracks[1], 0)
 
 
 def tx_turn_and_victory_23_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:252
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:254
     return state.result is not None
 
 
 def tx_turn_and_victory_23_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:252
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:254
     return winner_of(state) == None
 
 
 def tx_turn_and_victory_23_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:252
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:254
     return (winner_of(state), None)
 
 
 def tx_turn_and_victory_24_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:261
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:263
     return state.tracks[1] == 8
 
 
 def tx_turn_and_victory_24_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:261
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:263
     return (state.tracks[1], 8)
 
 
 def tx_turn_and_victory_24_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:261
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:263
     return winner_of(state) == 1
 
 
 def tx_turn_and_victory_24_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:261
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:263
     return (winner_of(state), 1)
 
 
 def tx_turn_and_victory_25_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:267
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:269
     return state.params["last_turn"] == 10
 
 
 def tx_turn_and_victory_25_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:267
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:269
     return (state.params["last_turn"], 10)
 
 
