@@ -177,8 +177,8 @@ def test_generated_code_names_entities():
 
 def test_rules_carry_their_spec_lines():
     procedures = mini_sources()["procedures.py"]
-    assert "# spec: tests/specs/mini/mini.rules:53" in procedures  # the choice of a card to play
-    assert '"tests/specs/mini/mini.rules:53:9"' in procedures  # ... and its location at run time
+    assert "# spec: tests/specs/mini/mini.rules:69" in procedures  # the choice of a card to play
+    assert '"tests/specs/mini/mini.rules:69:9"' in procedures  # ... and its location at run time
 
 
 BROKEN_HEAD = ('game broken "Broken"\nplayers a "A", b "B"\nzone box "Box" hidden\nzone deck "Deck" hidden\n'

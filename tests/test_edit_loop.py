@@ -63,7 +63,7 @@ test "random" {{ dice random
     for backend in backends.BACKENDS:
         unqueued = found[("unqueued", backend)]
         assert unqueued.message.startswith("a die is rolled here but the test queued none")
-        assert unqueued.location.endswith("mini.rules:58:9"), unqueued.location
+        assert unqueued.location.endswith("mini.rules:74:9"), unqueued.location
         leftover = found[("queued", backend)]
         assert leftover.message.startswith("1 queued die was never rolled (6)")
         assert ("random", backend) not in found
