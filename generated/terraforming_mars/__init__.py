@@ -9,15 +9,15 @@
 #     terraforming_mars/07b_tiles_events.rules
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
-# Spec hash: e8a1a53c048af1f7
+# Spec hash: 52f1ea2e08658bfd
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
 #     terraforming_mars/tests/03_economy.rules
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
-# Tests hash: c4b00c7ed723ef37
-# Fingerprint: source 37df448c88724a34ece8 output 2b97a1c0b0f3c24e7a9b
+# Tests hash: ce6f771d3084dac6
+# Fingerprint: source b175a141c9ba81ba5b13 output 5cf2acc62df9c2c63f4a
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -28,8 +28,8 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "e8a1a53c048af1f7"
-TESTS_HASH = "c4b00c7ed723ef37"
+SPEC_HASH = "52f1ea2e08658bfd"
+TESTS_HASH = "ce6f771d3084dac6"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

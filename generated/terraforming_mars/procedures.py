@@ -9,14 +9,15 @@
 #     terraforming_mars/07b_tiles_events.rules
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
-# Spec hash: d795e60fb7e6dde1
+# Spec hash: 52f1ea2e08658bfd
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
 #     terraforming_mars/tests/03_economy.rules
 #     terraforming_mars/tests/04_generation.rules
-# Tests hash: a25e85325066dbf0
-# Fingerprint: source 4a121c9429ea6aa06c0b output 578e90645a22e0342dd2
+#     terraforming_mars/tests/05_cards.rules
+# Tests hash: ce6f771d3084dac6
+# Fingerprint: source 25f97cc1ae9bebf877e5 output a0c92bab7185bee20bf0
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -49,6 +50,7 @@ from .tables import (
     A_guarded,
     A_holds,
     A_microbe,
+    A_needs_heat,
     A_off_mars,
     A_plant,
     A_space,
@@ -74,7 +76,6 @@ from .rules import (
     d_adjacent_oceans,
     d_any_action_ready,
     d_any_city_spot,
-    d_any_greenery_spot,
     d_any_playable,
     d_any_standard_project,
     d_award_cost,
@@ -91,11 +92,13 @@ from .rules import (
     d_city_spot,
     d_eco_spot,
     d_flood_victim,
-    d_greenery_spot,
+    d_greenery_anchor,
+    d_heat_money,
     d_land_free,
     d_mars_done,
     d_mining_spot,
     d_next_seat,
+    d_next_to_own,
     d_no_neighbour_tile,
     d_ocean_free,
     d_own_holder,
@@ -110,7 +113,6 @@ from .rules import (
     d_volcanic_spot,
     q_card_cost,
     q_greenery_plants,
-    q_heat_as_mc,
     q_power_plant_cost,
     q_titanium_value,
 )
@@ -122,41 +124,41 @@ from .rules import (
 
 
 def p_raise_tr(state, v_p, v_n):
-    "procedure raise_tr (spec/terraforming_mars/03_tiles.rules:43)"
-    # spec: spec/terraforming_mars/03_tiles.rules:44
+    "procedure raise_tr (spec/terraforming_mars/03_tiles.rules:42)"
+    # spec: spec/terraforming_mars/03_tiles.rules:43
     if v_n > 0:
-        # spec: spec/terraforming_mars/03_tiles.rules:45
+        # spec: spec/terraforming_mars/03_tiles.rules:44
         state.tracks[60 + v_p] = max(0, min(999, state.tracks[60 + v_p] + v_n))
-        # spec: spec/terraforming_mars/03_tiles.rules:46
+        # spec: spec/terraforming_mars/03_tiles.rules:45
         state.tracks[65 + v_p] = 1
 
 
 def p_draw_cards(state, v_p, v_n):
-    "procedure draw_cards (spec/terraforming_mars/03_tiles.rules:72)"
-    # spec: spec/terraforming_mars/03_tiles.rules:73
+    "procedure draw_cards (spec/terraforming_mars/03_tiles.rules:71)"
+    # spec: spec/terraforming_mars/03_tiles.rules:72
     for _ in range(v_n):
-        tick(state, "repeat", "spec/terraforming_mars/03_tiles.rules:73:5")
-        # spec: spec/terraforming_mars/03_tiles.rules:74
+        tick(state, "repeat", "spec/terraforming_mars/03_tiles.rules:72:5")
+        # spec: spec/terraforming_mars/03_tiles.rules:73
         if len(state.zones[1]) == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:75
+            # spec: spec/terraforming_mars/03_tiles.rules:74
             for card in list(state.zones[2]):
                 move_card(state, card, 1)
-            # spec: spec/terraforming_mars/03_tiles.rules:76
+            # spec: spec/terraforming_mars/03_tiles.rules:75
             shuffle(state, 1)
-        # spec: spec/terraforming_mars/03_tiles.rules:78
+        # spec: spec/terraforming_mars/03_tiles.rules:77
         if len(state.zones[1]) > 0:
             move_card(
                 state,
                 some_card(
-                    top_card(state, 1), "spec/terraforming_mars/03_tiles.rules:78:29"
+                    top_card(state, 1), "spec/terraforming_mars/03_tiles.rules:77:29"
                 ),
                 8 + v_p,
             )
 
 
 def p_placement_bonus(state, v_p, v_s):
-    "procedure placement_bonus (spec/terraforming_mars/03_tiles.rules:84)"
-    # spec: spec/terraforming_mars/03_tiles.rules:85
+    "procedure placement_bonus (spec/terraforming_mars/03_tiles.rules:83)"
+    # spec: spec/terraforming_mars/03_tiles.rules:84
     state.tracks[5 + v_p] = max(
         0,
         min(
@@ -166,11 +168,11 @@ def p_placement_bonus(state, v_p, v_s):
                 A_bonus_steel,
                 v_s,
                 "bonus_steel",
-                "spec/terraforming_mars/03_tiles.rules:85:9",
+                "spec/terraforming_mars/03_tiles.rules:84:9",
             ),
         ),
     )
-    # spec: spec/terraforming_mars/03_tiles.rules:86
+    # spec: spec/terraforming_mars/03_tiles.rules:85
     state.tracks[10 + v_p] = max(
         0,
         min(
@@ -180,11 +182,11 @@ def p_placement_bonus(state, v_p, v_s):
                 A_bonus_titanium,
                 v_s,
                 "bonus_titanium",
-                "spec/terraforming_mars/03_tiles.rules:86:9",
+                "spec/terraforming_mars/03_tiles.rules:85:9",
             ),
         ),
     )
-    # spec: spec/terraforming_mars/03_tiles.rules:87
+    # spec: spec/terraforming_mars/03_tiles.rules:86
     state.tracks[15 + v_p] = max(
         0,
         min(
@@ -194,11 +196,11 @@ def p_placement_bonus(state, v_p, v_s):
                 A_bonus_plants,
                 v_s,
                 "bonus_plants",
-                "spec/terraforming_mars/03_tiles.rules:87:9",
+                "spec/terraforming_mars/03_tiles.rules:86:9",
             ),
         ),
     )
-    # spec: spec/terraforming_mars/03_tiles.rules:88
+    # spec: spec/terraforming_mars/03_tiles.rules:87
     p_draw_cards(
         state,
         v_p,
@@ -206,48 +208,48 @@ def p_placement_bonus(state, v_p, v_s):
             A_bonus_cards,
             v_s,
             "bonus_cards",
-            "spec/terraforming_mars/03_tiles.rules:88:19",
+            "spec/terraforming_mars/03_tiles.rules:87:19",
         ),
     )
-    # spec: spec/terraforming_mars/03_tiles.rules:89
+    # spec: spec/terraforming_mars/03_tiles.rules:88
     state.tracks[v_p] = max(
         0, min(9999, state.tracks[v_p] + 2 * d_adjacent_oceans(state, v_s))
     )
 
 
 def p_ocean_placed(state, v_p, v_s):
-    "procedure ocean_placed (spec/terraforming_mars/03_tiles.rules:93)"
-    # spec: spec/terraforming_mars/03_tiles.rules:94
+    "procedure ocean_placed (spec/terraforming_mars/03_tiles.rules:92)"
+    # spec: spec/terraforming_mars/03_tiles.rules:93
     state.vars[4] = v_s
-    # spec: spec/terraforming_mars/03_tiles.rules:95
+    # spec: spec/terraforming_mars/03_tiles.rules:94
     state.counters[0][v_s] = 1
-    # spec: spec/terraforming_mars/03_tiles.rules:96
+    # spec: spec/terraforming_mars/03_tiles.rules:95
     state.tracks[72] = max(0, min(9, state.tracks[72] + 1))
-    # spec: spec/terraforming_mars/03_tiles.rules:97
+    # spec: spec/terraforming_mars/03_tiles.rules:96
     p_raise_tr(state, v_p, 1)
-    # spec: spec/terraforming_mars/03_tiles.rules:98
+    # spec: spec/terraforming_mars/03_tiles.rules:97
     p_placement_bonus(state, v_p, v_s)
-    # spec: spec/terraforming_mars/03_tiles.rules:99
+    # spec: spec/terraforming_mars/03_tiles.rules:98
     emit_tile_placed(state, v_p, v_s, "ocean_t")
 
 
 def p_city_placed(state, v_p, v_s):
-    "procedure city_placed (spec/terraforming_mars/03_tiles.rules:135)"
-    # spec: spec/terraforming_mars/03_tiles.rules:136
-    state.counters[6 + v_p][v_s] = 1
-    # spec: spec/terraforming_mars/03_tiles.rules:137
-    p_placement_bonus(state, v_p, v_s)
+    "procedure city_placed (spec/terraforming_mars/03_tiles.rules:137)"
     # spec: spec/terraforming_mars/03_tiles.rules:138
+    state.counters[6 + v_p][v_s] = 1
+    # spec: spec/terraforming_mars/03_tiles.rules:139
+    p_placement_bonus(state, v_p, v_s)
+    # spec: spec/terraforming_mars/03_tiles.rules:140
     emit_tile_placed(state, v_p, v_s, "city_t")
 
 
 def p_special_placed(state, v_p, v_s):
-    "procedure special_placed (spec/terraforming_mars/03_tiles.rules:147)"
-    # spec: spec/terraforming_mars/03_tiles.rules:148
-    state.counters[11 + v_p][v_s] = 1
-    # spec: spec/terraforming_mars/03_tiles.rules:149
-    p_placement_bonus(state, v_p, v_s)
+    "procedure special_placed (spec/terraforming_mars/03_tiles.rules:149)"
     # spec: spec/terraforming_mars/03_tiles.rules:150
+    state.counters[11 + v_p][v_s] = 1
+    # spec: spec/terraforming_mars/03_tiles.rules:151
+    p_placement_bonus(state, v_p, v_s)
+    # spec: spec/terraforming_mars/03_tiles.rules:152
     emit_tile_placed(state, v_p, v_s, "special_t")
 
 
@@ -1208,34 +1210,34 @@ def event_done(state, frame):
 
 
 def s_raise_temperature(state, frame):
-    "procedure raise_temperature (spec/terraforming_mars/03_tiles.rules:51)"
-    # L: 0 p, 1 n, 2 rounds left of the repeat at line 52
+    "procedure raise_temperature (spec/terraforming_mars/03_tiles.rules:50)"
+    # L: 0 p, 1 n, 2 rounds left of the repeat at line 51
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:52
+            # spec: spec/terraforming_mars/03_tiles.rules:51
             L[2] = L[1]
             pc = 1
         if pc == 1:
             if L[2] <= 0:
                 pc = 5
                 continue
-            tick(state, "repeat", "spec/terraforming_mars/03_tiles.rules:52:5")
-            # spec: spec/terraforming_mars/03_tiles.rules:53
+            tick(state, "repeat", "spec/terraforming_mars/03_tiles.rules:51:5")
+            # spec: spec/terraforming_mars/03_tiles.rules:52
             if state.tracks[70] < 8:
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/03_tiles.rules:54
+            # spec: spec/terraforming_mars/03_tiles.rules:53
             state.tracks[70] = max(-30, min(8, state.tracks[70] + 2))
-            # spec: spec/terraforming_mars/03_tiles.rules:55
+            # spec: spec/terraforming_mars/03_tiles.rules:54
             p_raise_tr(state, L[0], 1)
-            # spec: spec/terraforming_mars/03_tiles.rules:56
+            # spec: spec/terraforming_mars/03_tiles.rules:55
             if state.tracks[70] == -24 or state.tracks[70] == -20:
                 state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] + 1))
-            # spec: spec/terraforming_mars/03_tiles.rules:57
+            # spec: spec/terraforming_mars/03_tiles.rules:56
             if state.tracks[70] == 0:
                 pc = 3
             else:
@@ -1254,31 +1256,31 @@ def s_raise_temperature(state, frame):
 
 
 def s_raise_oxygen(state, frame):
-    "procedure raise_oxygen (spec/terraforming_mars/03_tiles.rules:61)"
-    # L: 0 p, 1 n, 2 rounds left of the repeat at line 62
+    "procedure raise_oxygen (spec/terraforming_mars/03_tiles.rules:60)"
+    # L: 0 p, 1 n, 2 rounds left of the repeat at line 61
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:62
+            # spec: spec/terraforming_mars/03_tiles.rules:61
             L[2] = L[1]
             pc = 1
         if pc == 1:
             if L[2] <= 0:
                 pc = 5
                 continue
-            tick(state, "repeat", "spec/terraforming_mars/03_tiles.rules:62:5")
-            # spec: spec/terraforming_mars/03_tiles.rules:63
+            tick(state, "repeat", "spec/terraforming_mars/03_tiles.rules:61:5")
+            # spec: spec/terraforming_mars/03_tiles.rules:62
             if state.tracks[71] < 14:
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/03_tiles.rules:64
+            # spec: spec/terraforming_mars/03_tiles.rules:63
             state.tracks[71] = max(0, min(14, state.tracks[71] + 1))
-            # spec: spec/terraforming_mars/03_tiles.rules:65
+            # spec: spec/terraforming_mars/03_tiles.rules:64
             p_raise_tr(state, L[0], 1)
-            # spec: spec/terraforming_mars/03_tiles.rules:66
+            # spec: spec/terraforming_mars/03_tiles.rules:65
             if state.tracks[71] == 8:
                 pc = 3
             else:
@@ -1297,19 +1299,19 @@ def s_raise_oxygen(state, frame):
 
 
 def s_place_ocean(state, frame):
-    "procedure place_ocean (spec/terraforming_mars/03_tiles.rules:102)"
+    "procedure place_ocean (spec/terraforming_mars/03_tiles.rules:101)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:103
+            # spec: spec/terraforming_mars/03_tiles.rules:102
             if state.tracks[72] < 9 and any(d_ocean_free(state, c_s) for c_s in K_area):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:104
+            # spec: spec/terraforming_mars/03_tiles.rules:103
             player = L[0]
             values = [c_s for c_s in K_area if d_ocean_free(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -1320,13 +1322,13 @@ def s_place_ocean(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:104:9",
+                "spec/terraforming_mars/03_tiles.rules:103:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:105
+            # spec: spec/terraforming_mars/03_tiles.rules:104
             p_ocean_placed(state, L[0], L[1])
             pc = 3
         if pc == 3:
@@ -1335,19 +1337,19 @@ def s_place_ocean(state, frame):
 
 
 def s_place_ocean_on_land(state, frame):
-    "procedure place_ocean_on_land (spec/terraforming_mars/03_tiles.rules:109)"
+    "procedure place_ocean_on_land (spec/terraforming_mars/03_tiles.rules:108)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:110
+            # spec: spec/terraforming_mars/03_tiles.rules:109
             if state.tracks[72] < 9 and any(d_land_free(state, c_s) for c_s in K_area):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:111
+            # spec: spec/terraforming_mars/03_tiles.rules:110
             player = L[0]
             values = [c_s for c_s in K_area if d_land_free(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -1358,15 +1360,15 @@ def s_place_ocean_on_land(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:111:9",
+                "spec/terraforming_mars/03_tiles.rules:110:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:112
+            # spec: spec/terraforming_mars/03_tiles.rules:111
             state.counters[17][L[1]] = 1
-            # spec: spec/terraforming_mars/03_tiles.rules:113
+            # spec: spec/terraforming_mars/03_tiles.rules:112
             p_ocean_placed(state, L[0], L[1])
             pc = 3
         if pc == 3:
@@ -1375,43 +1377,71 @@ def s_place_ocean_on_land(state, frame):
 
 
 def s_greenery_placed(state, frame):
-    "procedure greenery_placed (spec/terraforming_mars/03_tiles.rules:116)"
+    "procedure greenery_placed (spec/terraforming_mars/03_tiles.rules:115)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:117
+            # spec: spec/terraforming_mars/03_tiles.rules:116
             state.counters[1 + L[0]][L[1]] = 1
-            # spec: spec/terraforming_mars/03_tiles.rules:118
+            # spec: spec/terraforming_mars/03_tiles.rules:117
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:119
+            # spec: spec/terraforming_mars/03_tiles.rules:118
             p_placement_bonus(state, L[0], L[1])
-            # spec: spec/terraforming_mars/03_tiles.rules:120
+            # spec: spec/terraforming_mars/03_tiles.rules:119
             emit_tile_placed(state, L[0], L[1], "greenery_t")
             state.frames.pop()
             return
 
 
 def s_place_greenery(state, frame):
-    "procedure place_greenery (spec/terraforming_mars/03_tiles.rules:122)"
+    "procedure place_greenery (spec/terraforming_mars/03_tiles.rules:121)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:123
-            if d_any_greenery_spot(state, L[0]):
+            # spec: spec/terraforming_mars/03_tiles.rules:122
+            if d_greenery_anchor(state, L[0]):
                 pc = 1
-            else:
+            elif any(d_land_free(state, c_s) for c_s in K_area):
                 pc = 3
+            else:
+                pc = 5
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:124
+            # spec: spec/terraforming_mars/03_tiles.rules:123
             player = L[0]
-            values = [c_s for c_s in K_area if d_greenery_spot(state, L[0], c_s)]
+            values = [
+                c_s
+                for c_s in K_area
+                if (d_land_free(state, c_s) and d_next_to_own(state, L[0], c_s))
+            ]
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Place a greenery tile next to your tiles",
+                ids,
+                labels,
+                values,
+                "spec/terraforming_mars/03_tiles.rules:123:9",
+            )
+            frame[1] = 2
+            return
+        if pc == 2:
+            L[1] = frame[3]
+            # spec: spec/terraforming_mars/03_tiles.rules:124
+            state.frames.pop()
+            state.frames.append(new_frame(4, [L[0], L[1]]))
+            return
+        if pc == 3:
+            # spec: spec/terraforming_mars/03_tiles.rules:126
+            player = L[0]
+            values = [c_s for c_s in K_area if d_land_free(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -1420,35 +1450,35 @@ def s_place_greenery(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:124:9",
+                "spec/terraforming_mars/03_tiles.rules:126:9",
             )
-            frame[1] = 2
+            frame[1] = 4
             return
-        if pc == 2:
+        if pc == 4:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:125
+            # spec: spec/terraforming_mars/03_tiles.rules:127
             state.frames.pop()
             state.frames.append(new_frame(4, [L[0], L[1]]))
             return
-        if pc == 3:
+        if pc == 5:
             state.frames.pop()
             return
 
 
 def s_place_greenery_on_ocean_spot(state, frame):
-    "procedure place_greenery_on_ocean_spot (spec/terraforming_mars/03_tiles.rules:129)"
+    "procedure place_greenery_on_ocean_spot (spec/terraforming_mars/03_tiles.rules:131)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:130
+            # spec: spec/terraforming_mars/03_tiles.rules:132
             if any(d_ocean_free(state, c_s) for c_s in K_area):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:131
+            # spec: spec/terraforming_mars/03_tiles.rules:133
             player = L[0]
             values = [c_s for c_s in K_area if d_ocean_free(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -1459,13 +1489,13 @@ def s_place_greenery_on_ocean_spot(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:131:9",
+                "spec/terraforming_mars/03_tiles.rules:133:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:132
+            # spec: spec/terraforming_mars/03_tiles.rules:134
             state.frames.pop()
             state.frames.append(new_frame(4, [L[0], L[1]]))
             return
@@ -1475,19 +1505,19 @@ def s_place_greenery_on_ocean_spot(state, frame):
 
 
 def s_place_city(state, frame):
-    "procedure place_city (spec/terraforming_mars/03_tiles.rules:141)"
+    "procedure place_city (spec/terraforming_mars/03_tiles.rules:143)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:142
+            # spec: spec/terraforming_mars/03_tiles.rules:144
             if d_any_city_spot(state):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:143
+            # spec: spec/terraforming_mars/03_tiles.rules:145
             player = L[0]
             values = [c_s for c_s in K_area if d_city_spot(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -1498,13 +1528,13 @@ def s_place_city(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:143:9",
+                "spec/terraforming_mars/03_tiles.rules:145:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:144
+            # spec: spec/terraforming_mars/03_tiles.rules:146
             p_city_placed(state, L[0], L[1])
             pc = 3
         if pc == 3:
@@ -1513,35 +1543,35 @@ def s_place_city(state, frame):
 
 
 def s_pay(state, frame):
-    "procedure pay (spec/terraforming_mars/04_economy.rules:62)"
+    "procedure pay (spec/terraforming_mars/04_economy.rules:67)"
     # L: 0 p, 1 n, 2 steel_ok, 3 titanium_ok, 4 rest, 5 others, 6 least, 7 most, 8 k, 9 tv
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:63
+            # spec: spec/terraforming_mars/04_economy.rules:68
             L[4] = L[1]
-            # spec: spec/terraforming_mars/04_economy.rules:64
+            # spec: spec/terraforming_mars/04_economy.rules:69
             if L[2] and state.tracks[5 + L[0]] > 0 and L[4] > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:65
+            # spec: spec/terraforming_mars/04_economy.rules:70
             L[5] = (
                 state.tracks[L[0]]
-                + q_heat_as_mc(state, L[0]) * state.tracks[25 + L[0]]
+                + d_heat_money(state, L[0])
                 + (
                     q_titanium_value(state, L[0]) * state.tracks[10 + L[0]]
                     if L[3]
                     else 0
                 )
             )
-            # spec: spec/terraforming_mars/04_economy.rules:67
+            # spec: spec/terraforming_mars/04_economy.rules:72
             L[6] = max(0, (L[4] - L[5] + 1) // 2)
-            # spec: spec/terraforming_mars/04_economy.rules:68
+            # spec: spec/terraforming_mars/04_economy.rules:73
             L[7] = min(state.tracks[5 + L[0]], (L[4] + 1) // 2)
-            # spec: spec/terraforming_mars/04_economy.rules:69
+            # spec: spec/terraforming_mars/04_economy.rules:74
             player = L[0]
             values = list(range(L[6], L[7] + 1))
             ids, labels = option_names(values)
@@ -1552,35 +1582,33 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:69:9",
+                "spec/terraforming_mars/04_economy.rules:74:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[8] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:70
+            # spec: spec/terraforming_mars/04_economy.rules:75
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] - L[8]))
-            # spec: spec/terraforming_mars/04_economy.rules:71
+            # spec: spec/terraforming_mars/04_economy.rules:76
             L[4] = max(0, L[4] - 2 * L[8])
             pc = 3
         if pc == 3:
-            # spec: spec/terraforming_mars/04_economy.rules:73
+            # spec: spec/terraforming_mars/04_economy.rules:78
             if L[3] and state.tracks[10 + L[0]] > 0 and L[4] > 0:
                 pc = 4
             else:
                 pc = 6
         if pc == 4:
-            # spec: spec/terraforming_mars/04_economy.rules:74
+            # spec: spec/terraforming_mars/04_economy.rules:79
             L[9] = q_titanium_value(state, L[0])
-            # spec: spec/terraforming_mars/04_economy.rules:75
-            L[5] = (
-                state.tracks[L[0]] + q_heat_as_mc(state, L[0]) * state.tracks[25 + L[0]]
-            )
-            # spec: spec/terraforming_mars/04_economy.rules:76
+            # spec: spec/terraforming_mars/04_economy.rules:80
+            L[5] = state.tracks[L[0]] + d_heat_money(state, L[0])
+            # spec: spec/terraforming_mars/04_economy.rules:81
             L[6] = max(0, (L[4] - L[5] + L[9] - 1) // L[9])
-            # spec: spec/terraforming_mars/04_economy.rules:77
+            # spec: spec/terraforming_mars/04_economy.rules:82
             L[7] = min(state.tracks[10 + L[0]], (L[4] + L[9] - 1) // L[9])
-            # spec: spec/terraforming_mars/04_economy.rules:78
+            # spec: spec/terraforming_mars/04_economy.rules:83
             player = L[0]
             values = list(range(L[6], L[7] + 1))
             ids, labels = option_names(values)
@@ -1591,33 +1619,29 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:78:9",
+                "spec/terraforming_mars/04_economy.rules:83:9",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[8] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:79
+            # spec: spec/terraforming_mars/04_economy.rules:84
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] - L[8]))
-            # spec: spec/terraforming_mars/04_economy.rules:80
+            # spec: spec/terraforming_mars/04_economy.rules:85
             L[4] = max(0, L[4] - L[9] * L[8])
             pc = 6
         if pc == 6:
-            # spec: spec/terraforming_mars/04_economy.rules:82
-            if (
-                q_heat_as_mc(state, L[0]) > 0
-                and state.tracks[25 + L[0]] > 0
-                and L[4] > 0
-            ):
+            # spec: spec/terraforming_mars/04_economy.rules:87
+            if d_heat_money(state, L[0]) > 0 and L[4] > 0:
                 pc = 7
             else:
                 pc = 9
         if pc == 7:
-            # spec: spec/terraforming_mars/04_economy.rules:83
+            # spec: spec/terraforming_mars/04_economy.rules:88
             L[6] = max(0, L[4] - state.tracks[L[0]])
-            # spec: spec/terraforming_mars/04_economy.rules:84
-            L[7] = min(state.tracks[25 + L[0]], L[4])
-            # spec: spec/terraforming_mars/04_economy.rules:85
+            # spec: spec/terraforming_mars/04_economy.rules:89
+            L[7] = min(d_heat_money(state, L[0]), L[4])
+            # spec: spec/terraforming_mars/04_economy.rules:90
             player = L[0]
             values = list(range(L[6], L[7] + 1))
             ids, labels = option_names(values)
@@ -1628,42 +1652,55 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:85:9",
+                "spec/terraforming_mars/04_economy.rules:90:9",
             )
             frame[1] = 8
             return
         if pc == 8:
             L[8] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:86
+            # spec: spec/terraforming_mars/04_economy.rules:91
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - L[8]))
-            # spec: spec/terraforming_mars/04_economy.rules:87
+            # spec: spec/terraforming_mars/04_economy.rules:92
             L[4] = L[4] - L[8]
             pc = 9
         if pc == 9:
-            # spec: spec/terraforming_mars/04_economy.rules:89
+            # spec: spec/terraforming_mars/04_economy.rules:94
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] - L[4]))
             state.frames.pop()
             return
 
 
 def s_pay_mc(state, frame):
-    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:91)"
+    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:96)"
     # L: 0 p, 1 n
     L = frame[2]
-    # spec: spec/terraforming_mars/04_economy.rules:91
+    # spec: spec/terraforming_mars/04_economy.rules:96
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], L[1], False, False] + [UNBOUND] * 6))
     return
 
 
 def s_play_project(state, frame):
-    "procedure play_project (spec/terraforming_mars/04_economy.rules:100)"
+    "procedure play_project (spec/terraforming_mars/04_economy.rules:106)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:101
+            # spec: spec/terraforming_mars/04_economy.rules:107
+            state.tracks[89] = max(
+                0,
+                min(
+                    99,
+                    attr_of(
+                        A_needs_heat,
+                        L[1],
+                        "needs_heat",
+                        "spec/terraforming_mars/04_economy.rules:107:22",
+                    ),
+                ),
+            )
+            # spec: spec/terraforming_mars/04_economy.rules:108
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -1675,14 +1712,14 @@ def s_play_project(state, frame):
                             A_building,
                             L[1],
                             "building",
-                            "spec/terraforming_mars/04_economy.rules:101:29",
+                            "spec/terraforming_mars/04_economy.rules:108:29",
                         )
                         > 0,
                         attr_of(
                             A_space,
                             L[1],
                             "space",
-                            "spec/terraforming_mars/04_economy.rules:101:45",
+                            "spec/terraforming_mars/04_economy.rules:108:45",
                         )
                         > 0,
                     ]
@@ -1691,28 +1728,30 @@ def s_play_project(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:102
+            # spec: spec/terraforming_mars/04_economy.rules:109
+            state.tracks[89] = 0
+            # spec: spec/terraforming_mars/04_economy.rules:110
             if (
                 attr_of(
                     A_colour,
                     L[1],
                     "colour",
-                    "spec/terraforming_mars/04_economy.rules:102:8",
+                    "spec/terraforming_mars/04_economy.rules:110:8",
                 )
                 == "event"
             ):
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:102:28"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:110:28"),
                     28 + L[0],
                 )
             else:
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:102:57"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:110:57"),
                     23 + L[0],
                 )
-            # spec: spec/terraforming_mars/04_economy.rules:103
+            # spec: spec/terraforming_mars/04_economy.rules:111
             log_line(
                 state,
                 " ".join(
@@ -1724,24 +1763,24 @@ def s_play_project(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:103:21",
+                                "spec/terraforming_mars/04_economy.rules:111:21",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:103:5",
+                "spec/terraforming_mars/04_economy.rules:111:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:104
+            # spec: spec/terraforming_mars/04_economy.rules:112
             state.vars[3] = False
-            # spec: spec/terraforming_mars/04_economy.rules:105
+            # spec: spec/terraforming_mars/04_economy.rules:113
             frame[1] = 2
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:105:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:113:5"
             ):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/terraforming_mars/04_economy.rules:106
+            # spec: spec/terraforming_mars/04_economy.rules:114
             emit_paid_project(
                 state,
                 L[0],
@@ -1749,25 +1788,25 @@ def s_play_project(state, frame):
                     A_cost,
                     L[1],
                     "cost",
-                    "spec/terraforming_mars/04_economy.rules:106:26",
+                    "spec/terraforming_mars/04_economy.rules:114:26",
                 ),
             )
-            # spec: spec/terraforming_mars/04_economy.rules:107
+            # spec: spec/terraforming_mars/04_economy.rules:115
             emit_card_played(state, L[0], L[1])
             state.frames.pop()
             return
 
 
 def s_use_action(state, frame):
-    "procedure use_action (spec/terraforming_mars/04_economy.rules:119)"
+    "procedure use_action (spec/terraforming_mars/04_economy.rules:127)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:120
+            # spec: spec/terraforming_mars/04_economy.rules:128
             state.counters[19][L[1]] = 1
-            # spec: spec/terraforming_mars/04_economy.rules:121
+            # spec: spec/terraforming_mars/04_economy.rules:129
             log_line(
                 state,
                 " ".join(
@@ -1779,37 +1818,37 @@ def s_use_action(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:121:34",
+                                "spec/terraforming_mars/04_economy.rules:129:34",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:121:5",
+                "spec/terraforming_mars/04_economy.rules:129:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:122
+            # spec: spec/terraforming_mars/04_economy.rules:130
             state.vars[3] = True
-            # spec: spec/terraforming_mars/04_economy.rules:123
+            # spec: spec/terraforming_mars/04_economy.rules:131
             frame[1] = 1
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:123:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:131:5"
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:124
+            # spec: spec/terraforming_mars/04_economy.rules:132
             state.vars[3] = False
             state.frames.pop()
             return
 
 
 def s_add_to_own_card(state, frame):
-    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:130)"
+    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:138)"
     # L: 0 p, 1 k, 2 n, 3 not_this, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:131
+            # spec: spec/terraforming_mars/04_economy.rules:139
             if any(
                 A_holds[c_d] == L[1] and c_d != L[3] for c_d in state.zones[23 + L[0]]
             ):
@@ -1817,7 +1856,7 @@ def s_add_to_own_card(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:132
+            # spec: spec/terraforming_mars/04_economy.rules:140
             player = L[0]
             values = [
                 c_d
@@ -1832,13 +1871,13 @@ def s_add_to_own_card(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:132:9",
+                "spec/terraforming_mars/04_economy.rules:140:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:133
+            # spec: spec/terraforming_mars/04_economy.rules:141
             state.counters[18][L[4]] = max(0, state.counters[18][L[4]] + L[2])
             pc = 3
         if pc == 3:
@@ -1847,13 +1886,13 @@ def s_add_to_own_card(state, frame):
 
 
 def s_take_one_from_any(state, frame):
-    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:137)"
+    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:145)"
     # L: 0 p, 1 k, 2 into, 3 q, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:138
+            # spec: spec/terraforming_mars/04_economy.rules:146
             player = L[0]
             values = [
                 c_q
@@ -1874,13 +1913,13 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:138:5",
+                "spec/terraforming_mars/04_economy.rules:146:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:139
+            # spec: spec/terraforming_mars/04_economy.rules:147
             player = L[0]
             values = [
                 c_d
@@ -1900,15 +1939,15 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:139:5",
+                "spec/terraforming_mars/04_economy.rules:147:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:140
+            # spec: spec/terraforming_mars/04_economy.rules:148
             state.counters[18][L[4]] = max(0, state.counters[18][L[4]] - 1)
-            # spec: spec/terraforming_mars/04_economy.rules:141
+            # spec: spec/terraforming_mars/04_economy.rules:149
             state.counters[18][L[2]] = max(0, state.counters[18][L[2]] + 1)
             state.frames.pop()
             return

@@ -9,15 +9,15 @@
 #     terraforming_mars/07b_tiles_events.rules
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
-# Spec hash: e8a1a53c048af1f7
+# Spec hash: 52f1ea2e08658bfd
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
 #     terraforming_mars/tests/03_economy.rules
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
-# Tests hash: c4b00c7ed723ef37
-# Fingerprint: source 78d6f0c59824ac0afeb3 output b4b59247dfcb5ce43efc
+# Tests hash: ce6f771d3084dac6
+# Fingerprint: source 7a799e6dc907f70bc23b output e4a485501103b3caa391
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -246,18 +246,9 @@ def d_greenery_anchor(state, v_p):
     )
 
 
-def d_greenery_spot(state, v_p, v_s):
-    "define greenery_spot"
-    # spec: spec/terraforming_mars/03_tiles.rules:35
-    return bool(
-        d_land_free(state, v_s)
-        and (d_next_to_own(state, v_p, v_s) or not d_greenery_anchor(state, v_p))
-    )
-
-
 def d_city_spot(state, v_s):
     "define city_spot"
-    # spec: spec/terraforming_mars/03_tiles.rules:38
+    # spec: spec/terraforming_mars/03_tiles.rules:36
     return bool(
         d_land_free(state, v_s) and not any(d_is_city(state, c_t) for c_t in ADJ[v_s])
     )
@@ -265,14 +256,16 @@ def d_city_spot(state, v_s):
 
 def d_any_city_spot(state):
     "define any_city_spot"
-    # spec: spec/terraforming_mars/03_tiles.rules:39
+    # spec: spec/terraforming_mars/03_tiles.rules:37
     return any(d_city_spot(state, c_s) for c_s in K_area)
 
 
 def d_any_greenery_spot(state, v_p):
     "define any_greenery_spot"
-    # spec: spec/terraforming_mars/03_tiles.rules:40
-    return any(d_greenery_spot(state, v_p, c_s) for c_s in K_area)
+    # spec: spec/terraforming_mars/03_tiles.rules:39
+    return bool(
+        d_greenery_anchor(state, v_p) or any(d_land_free(state, c_s) for c_s in K_area)
+    )
 
 
 def d_tag_of(state, v_c, v_t):

@@ -9,15 +9,15 @@
 #     terraforming_mars/07b_tiles_events.rules
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
-# Spec hash: e8a1a53c048af1f7
+# Spec hash: 52f1ea2e08658bfd
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
 #     terraforming_mars/tests/03_economy.rules
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
-# Tests hash: c4b00c7ed723ef37
-# Fingerprint: source 5c5dabd53d2372d68c69 output 9ee0621a96e5cf437a89
+# Tests hash: ce6f771d3084dac6
+# Fingerprint: source 09ff14a4302803dff20c output 6227469f3f8271bd5f7d
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -25,7 +25,7 @@ from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="e8a1a53c048af1f7",
+    spec_hash="52f1ea2e08658bfd",
     spec_files=(
         "terraforming_mars/01_frame.rules",
         "terraforming_mars/02_map.rules",
@@ -1277,7 +1277,7 @@ META = GameMeta(
         "cards_with_events": 147,
         "phases": 3,
         "constraints": 0,
-        "designer_tests": 66,
+        "designer_tests": 69,
     },
     var_kinds=("player", "player", "", "", "space"),
     effect_param_kinds=(

@@ -9,15 +9,15 @@
 #     terraforming_mars/07b_tiles_events.rules
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
-# Spec hash: e8a1a53c048af1f7
+# Spec hash: 52f1ea2e08658bfd
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
 #     terraforming_mars/tests/03_economy.rules
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
-# Tests hash: c4b00c7ed723ef37
-# Fingerprint: source d3fbdc87e1d06ec4fffb output 0690fdcb142182893463
+# Tests hash: ce6f771d3084dac6
+# Fingerprint: source bb4818c6a740a0d0c928 output 985cf923bde604beeb11
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -102,8 +102,10 @@ from .rules import (
     d_can_convert_plants,
     d_can_fund,
     d_card_vp,
+    d_next_seat,
     d_playable,
     d_score,
+    d_seated,
     d_start_money,
     d_tags,
     q_card_cost,
@@ -1055,6 +1057,26 @@ def tb_04_generation_15_0(state, frame):
     # spec: spec/terraforming_mars/tests/04_generation.rules:180
     state.frames.pop()
     state.frames.append(new_frame(24, [UNBOUND] * 2))
+    return
+
+
+def tb_04_generation_17_0(state, frame):
+    "test tests/04_generation.rules#17 part 0 (spec/terraforming_mars/tests/04_generation.rules:192)"
+    # spec: spec/terraforming_mars/tests/04_generation.rules:192
+    state.vars[0] = 2
+    # spec: spec/terraforming_mars/tests/04_generation.rules:193
+    state.frames.pop()
+    state.frames.append(new_frame(20, [UNBOUND] * 1))
+    return
+
+
+def tb_04_generation_18_0(state, frame):
+    "test tests/04_generation.rules#18 part 0 (spec/terraforming_mars/tests/04_generation.rules:205)"
+    # spec: spec/terraforming_mars/tests/04_generation.rules:205
+    state.tracks[0] = 11
+    # spec: spec/terraforming_mars/tests/04_generation.rules:206
+    state.frames.pop()
+    state.frames.append(new_frame(20, [UNBOUND] * 1))
     return
 
 
@@ -2958,6 +2980,116 @@ def tx_04_generation_15_1_sides(state, L):
     return (winner_of(state), 1)
 
 
+def tx_04_generation_16_0(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:186
+    return d_next_seat(state, 0) == 1
+
+
+def tx_04_generation_16_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:186
+    return (d_next_seat(state, 0), 1)
+
+
+def tx_04_generation_16_1(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:186
+    return d_next_seat(state, 1) == 2
+
+
+def tx_04_generation_16_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:186
+    return (d_next_seat(state, 1), 2)
+
+
+def tx_04_generation_16_2(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:186
+    return d_next_seat(state, 2) == 0
+
+
+def tx_04_generation_16_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:186
+    return (d_next_seat(state, 2), 0)
+
+
+def tx_04_generation_16_3(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:187
+    return d_seated(state, 2)
+
+
+def tx_04_generation_16_4(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:187
+    return not d_seated(state, 3)
+
+
+def tx_04_generation_17_0(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:194
+    return deciding_of(state) == 2
+
+
+def tx_04_generation_17_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:194
+    return (deciding_of(state), 2)
+
+
+def tx_04_generation_17_1(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:196
+    return deciding_of(state) == 0
+
+
+def tx_04_generation_17_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:196
+    return (deciding_of(state), 0)
+
+
+def tx_04_generation_17_2(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:198
+    return deciding_of(state) == 1
+
+
+def tx_04_generation_17_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:198
+    return (deciding_of(state), 1)
+
+
+def tx_04_generation_17_3(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:200
+    return deciding_of(state) == None
+
+
+def tx_04_generation_17_3_sides(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:200
+    return (deciding_of(state), None)
+
+
+def tx_04_generation_18_0(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:207
+    return deciding_of(state) == 0
+
+
+def tx_04_generation_18_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:207
+    return (deciding_of(state), 0)
+
+
+def tx_04_generation_18_1(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:210
+    return deciding_of(state) == 0
+
+
+def tx_04_generation_18_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:210
+    return (deciding_of(state), 0)
+
+
+def tx_04_generation_18_2(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:212
+    return deciding_of(state) == None
+
+
+def tx_04_generation_18_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:212
+    return (deciding_of(state), None)
+
+
 def tx_05_cards_0_0(state, L):
     # spec: spec/terraforming_mars/tests/05_cards.rules:7
     return not d_playable(state, 0, E_local_heat_trapping)
@@ -3377,6 +3509,8 @@ TEST_STEPS = (
     tb_04_generation_13_0,
     tb_04_generation_14_0,
     tb_04_generation_15_0,
+    tb_04_generation_17_0,
+    tb_04_generation_18_0,
     tb_05_cards_0_0,
     tb_05_cards_0_1,
     tb_05_cards_0_2,
@@ -3479,6 +3613,8 @@ TEST_BLOCKS = {
     "tests/04_generation.rules#13:run0": tb_04_generation_13_0,
     "tests/04_generation.rules#14:run0": tb_04_generation_14_0,
     "tests/04_generation.rules#15:run0": tb_04_generation_15_0,
+    "tests/04_generation.rules#17:run0": tb_04_generation_17_0,
+    "tests/04_generation.rules#18:run0": tb_04_generation_18_0,
     "tests/05_cards.rules#0:run0": tb_05_cards_0_0,
     "tests/05_cards.rules#0:run1": tb_05_cards_0_1,
     "tests/05_cards.rules#0:run2": tb_05_cards_0_2,
@@ -3682,6 +3818,18 @@ TEST_EXPECTS = {
     "tests/04_generation.rules#14:expect4": tx_04_generation_14_4,
     "tests/04_generation.rules#15:expect0": tx_04_generation_15_0,
     "tests/04_generation.rules#15:expect1": tx_04_generation_15_1,
+    "tests/04_generation.rules#16:expect0": tx_04_generation_16_0,
+    "tests/04_generation.rules#16:expect1": tx_04_generation_16_1,
+    "tests/04_generation.rules#16:expect2": tx_04_generation_16_2,
+    "tests/04_generation.rules#16:expect3": tx_04_generation_16_3,
+    "tests/04_generation.rules#16:expect4": tx_04_generation_16_4,
+    "tests/04_generation.rules#17:expect0": tx_04_generation_17_0,
+    "tests/04_generation.rules#17:expect1": tx_04_generation_17_1,
+    "tests/04_generation.rules#17:expect2": tx_04_generation_17_2,
+    "tests/04_generation.rules#17:expect3": tx_04_generation_17_3,
+    "tests/04_generation.rules#18:expect0": tx_04_generation_18_0,
+    "tests/04_generation.rules#18:expect1": tx_04_generation_18_1,
+    "tests/04_generation.rules#18:expect2": tx_04_generation_18_2,
     "tests/05_cards.rules#0:expect0": tx_05_cards_0_0,
     "tests/05_cards.rules#0:expect1": tx_05_cards_0_1,
     "tests/05_cards.rules#0:expect2": tx_05_cards_0_2,
@@ -3869,6 +4017,16 @@ TEST_SIDES = {
     "tests/04_generation.rules#14:expect2": tx_04_generation_14_2_sides,
     "tests/04_generation.rules#14:expect4": tx_04_generation_14_4_sides,
     "tests/04_generation.rules#15:expect1": tx_04_generation_15_1_sides,
+    "tests/04_generation.rules#16:expect0": tx_04_generation_16_0_sides,
+    "tests/04_generation.rules#16:expect1": tx_04_generation_16_1_sides,
+    "tests/04_generation.rules#16:expect2": tx_04_generation_16_2_sides,
+    "tests/04_generation.rules#17:expect0": tx_04_generation_17_0_sides,
+    "tests/04_generation.rules#17:expect1": tx_04_generation_17_1_sides,
+    "tests/04_generation.rules#17:expect2": tx_04_generation_17_2_sides,
+    "tests/04_generation.rules#17:expect3": tx_04_generation_17_3_sides,
+    "tests/04_generation.rules#18:expect0": tx_04_generation_18_0_sides,
+    "tests/04_generation.rules#18:expect1": tx_04_generation_18_1_sides,
+    "tests/04_generation.rules#18:expect2": tx_04_generation_18_2_sides,
     "tests/05_cards.rules#0:expect2": tx_05_cards_0_2_sides,
     "tests/05_cards.rules#0:expect3": tx_05_cards_0_3_sides,
     "tests/05_cards.rules#1:expect1": tx_05_cards_1_1_sides,
