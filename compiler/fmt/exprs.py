@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .. import ast
-from .layout import LINE, Doc, concat, fill, fill_parts, group, join, nest, render
+from .layout import LINE, Align, Doc, concat, fill, fill_parts, group, join, nest, render
 
 # Binding strength of each level of the grammar (compiler/grammar.lark), loosest first.
 COND, OR, AND, NOT, COMPARE, RANGE, SUM, PRODUCT, UNARY, ATOM = range(10)
@@ -65,7 +65,7 @@ def level(expr: ast.Expr) -> int:
 def expr_doc(expr: ast.Expr, at_least: int = COND) -> Doc:
     """The expression, in parentheses when it binds looser than its place asks."""
     doc = _PRINTERS[type(expr).__name__](expr)
-    return concat("(", doc, ")") if level(expr) < at_least else doc
+    return concat("(", Align(doc), ")") if level(expr) < at_least else doc
 
 
 def args_doc(args: tuple[ast.Expr, ...]) -> Doc:
@@ -91,7 +91,8 @@ def _where(where: ast.Expr | None) -> Doc:
 
 
 def _bool_op(e: ast.BoolOp) -> Doc:
-    inner = OR + 1 if e.op == "or" else AND + 1
+    """`a or (b and c)`: an `and` inside an `or` keeps its parentheses, for the reader."""
+    inner = NOT if e.op == "or" else AND + 1
     parts = [expr_doc(e.operands[0], inner)]
     for operand in e.operands[1:]:
         parts += [LINE, concat(e.op, " ", expr_doc(operand, inner))]

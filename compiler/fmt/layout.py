@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-Doc = Union[str, "Line", "Concat", "Nest", "Group", "Fill"]
+Doc = Union[str, "Line", "Concat", "Nest", "Align", "Group", "Fill"]
 
 FLAT, BREAK = 0, 1
 
@@ -32,6 +32,13 @@ class Concat:
 @dataclass(frozen=True, slots=True)
 class Nest:
     indent: int
+    doc: Doc
+
+
+@dataclass(frozen=True, slots=True)
+class Align:
+    """Lines broken inside continue at the column where the document starts."""
+
     doc: Doc
 
 
@@ -103,7 +110,7 @@ def has_hard(doc: Doc) -> bool:
         return doc.hard
     if isinstance(doc, (Group, Fill)):
         return doc.hard
-    if isinstance(doc, Nest):
+    if isinstance(doc, (Nest, Align)):
         return has_hard(doc.doc)
     return any(has_hard(p) for p in doc.parts)
 
@@ -125,6 +132,8 @@ def render(doc: Doc, width: int) -> str:
             stack.extend((indent, mode, p) for p in reversed(item.parts))
         elif isinstance(item, Nest):
             stack.append((indent + item.indent, mode, item.doc))
+        elif isinstance(item, Align):
+            stack.append((column, mode, item.doc))
         elif isinstance(item, Group):
             flat = not item.hard and _fits(item.doc, stack, width - column)
             stack.append((indent, FLAT if flat else BREAK, item.doc))
@@ -181,7 +190,7 @@ def _fits(doc: Doc, rest: list, room: int) -> bool:
             room -= len(item)
         elif isinstance(item, Concat):
             todo.extend((mode, p) for p in reversed(item.parts))
-        elif isinstance(item, Nest):
+        elif isinstance(item, (Nest, Align)):
             todo.append((mode, item.doc))
         elif isinstance(item, (Group, Fill, _Separator)):
             fill = item.fill if isinstance(item, _Separator) else item
