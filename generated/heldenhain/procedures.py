@@ -28,7 +28,7 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: fc546ea1360fbd13
+# Tests hash: ae0e39c34ac8794c
 # Fingerprint: source d9df3d38c95f28b3149b output 13cf2686ac3bc59d90c6
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 

@@ -28,7 +28,7 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: fc546ea1360fbd13
+# Tests hash: ae0e39c34ac8794c
 # Fingerprint: source bf72eb5d233adc9a7c15 output bfe64328b1cdc1a1eb96
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 

@@ -28,7 +28,7 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: fc546ea1360fbd13
+# Tests hash: ae0e39c34ac8794c
 # Fingerprint: source a2a707cb028639d26d27 output ef4619a18f133100ae07
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 

@@ -28,8 +28,8 @@
 #     heldenhain/tests/11_schattenkabinett.rules
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
-# Tests hash: fc546ea1360fbd13
-# Fingerprint: source e35769e5042ee5cfd5ad output ba6badcfc821d443ccc5
+# Tests hash: ae0e39c34ac8794c
+# Fingerprint: source 1c6d966b075b6ae3a2a2 output a1a23b9652a8f928d959
 "Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -5869,7 +5869,7 @@ def tx_01_decks_2_1(state, L):
             ENTITY_LABELS,
             d_orig(state, c_c),
             "label",
-            "spec/heldenhain/tests/01_decks.rules:21:27",
+            "spec/heldenhain/tests/01_decks.rules:21:28",
         )
         and d_besitzer(state, d_orig(state, c_c)) == 0
         for c_c in state.zones[0]

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 2c561b05b7ec3285
+# Spec hash: b67253d9083ac551
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -27,8 +27,8 @@
 #     twilight_struggle/tests/inside_other_plays.rules
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: c7505b9f40b041f4
-# Fingerprint: source a224b0c0e280fb9b1bb8 output 153b0c42150b6b0be85c
+# Tests hash: 0f8d494758f95795
+# Fingerprint: source 0016ab0e0955308ca05d output 2851fe75e4bf6f984e9b
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -39,8 +39,8 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "2c561b05b7ec3285"
-TESTS_HASH = "c7505b9f40b041f4"
+SPEC_HASH = "b67253d9083ac551"
+TESTS_HASH = "0f8d494758f95795"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 2c561b05b7ec3285
+# Spec hash: b67253d9083ac551
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -27,8 +27,8 @@
 #     twilight_struggle/tests/inside_other_plays.rules
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: c7505b9f40b041f4
-# Fingerprint: source 1583c35cc9d13b30a4c7 output 10f4a4158b3c21e64c77
+# Tests hash: 0f8d494758f95795
+# Fingerprint: source 5ec2f612db7fd08ed282 output d97b6277e02e1044681d
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -36,7 +36,7 @@ from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="2c561b05b7ec3285",
+    spec_hash="b67253d9083ac551",
     spec_files=(
         "twilight_struggle/board.rules",
         "twilight_struggle/bots.rules",
