@@ -9,9 +9,11 @@ for hover, definition and completion.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import hashlib
 import re
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,6 +73,7 @@ class Editing:
         self.buffers: dict[Path, str] = {}
         self.games: dict[Path, Game] = {}
         self._root = Path(tempfile.mkdtemp(prefix="rulespec-lsp-"))
+        atexit.register(shutil.rmtree, self._root, ignore_errors=True)  # the mirrors go with the server
 
     def game(self, path: Path) -> Game:
         folder = game_folder(path)
