@@ -15,8 +15,8 @@ from .meta import BoardMeta, GameMeta
 
 
 # Fill colours for regions, in the order the spec declares them.
-PALETTE = ("#9ecae1", "#fdae6b", "#a1d99b", "#bcbddc", "#fdd0a2", "#c7e9c0", "#dadaeb",
-           "#fcbba1", "#c6dbef", "#d9d9d9", "#fee391", "#b3de69", "#fccde5", "#80b1d3")
+PALETTE = ("#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69",
+           "#fccde5", "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3", "#e5c494")
 PLAYER_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#566573")
 DEFAULT_SIZE = (1000, 700)
 MARGIN = 40

@@ -214,6 +214,10 @@ def create_app(server: TableServer) -> FastAPI:
                 player = (server.table.humans() or server.table.meta.players)[0]
         return RedirectResponse(f"/seat/{server.token_of(player)}?host={token}", status_code=303)
 
+    @app.get("/favicon.ico")
+    def favicon() -> Response:
+        return Response((HERE / "static" / "favicon.svg").read_bytes(), media_type="image/svg+xml")
+
     @app.get("/static/{name}")
     def static(name: str) -> Response:
         path = HERE / "static" / name

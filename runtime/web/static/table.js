@@ -7,9 +7,12 @@
   const token = app.dataset.token;
   const mode = app.dataset.mode; // "seat" or "replay"
   const hostToken = new URLSearchParams(location.search).get("host");
+  const unfolded = new Set(); // zones the person opened
   const SVG = "http://www.w3.org/2000/svg";
   const POLL_MS = 1200;
-  const BOT_PAUSE_MS = 250;
+  const params = new URLSearchParams(location.search);
+  const BOT_PAUSE_MS = Math.max(0, Number(params.get("pause") || 250)); // between watched bot moves
+  const FOLDED = 24; // a zone of more cards than this starts folded
 
   let view = null;
   let board = null;
@@ -194,6 +197,17 @@
     renderTracks();
     renderLog();
     renderCover();
+    autoBots();
+  }
+
+  function autoBots() {
+    // A person plays against bots that answer at once: let them move when it is their turn.
+    setTimeout(function () {
+      if (mode !== "seat" || playing || busy || !view.waiting_is_bot || view.result || view.error) return;
+      const instant = document.getElementById("instant");
+      const people = view.seats.some(function (s) { return s.agent === "human"; });
+      if (people && instant && instant.checked) act("bots", { version: view.version });
+    }, 0);
   }
 
   function renderStatus() {
@@ -335,14 +349,12 @@
   function cardNode(id, ids) {
     const info = view.cards[id] || { label: id, attrs: [], text: "", at: "", spec: "" };
     const option = ids.get(id);
+    const attrs = info.attrs.map(function (a) { return a[1] === "yes" ? a[0] : a[0] + " " + a[1]; }).join(" · ");
     const node = el("div", { class: "card" + (option ? " option" : ""), "data-card": id,
-      title: info.at + (info.spec ? "\n" + info.spec : "") });
+      title: info.label + (info.text ? "\n" + info.text : "") + (attrs ? "\n" + attrs : "") + "\n" + info.at });
     node.append(el("div", { class: "card-label", text: info.label }));
-    if (info.attrs.length) {
-      node.append(el("div", { class: "card-attrs",
-        text: info.attrs.map(function (a) { return a[1] === "yes" ? a[0] : a[0] + " " + a[1]; }).join(" · ") }));
-    }
     if (info.text) node.append(el("div", { class: "card-text", text: info.text }));
+    if (attrs) node.append(el("div", { class: "card-attrs", text: attrs }));
     const marks = view.marks[id] || [];
     if (marks.length) {
       node.append(el("div", { class: "card-marks",
@@ -360,9 +372,21 @@
     const own = zone.owner === view.seat;
     const node = el("div", { class: "zone vis-" + zone.visibility + (own ? " own" : ""), "data-zone": zone.key });
     const count = zone.cards ? zone.cards.length : zone.count;
-    node.append(el("h3", { text: zone.label + " (" + count + ")" }));
+    const offersOne = zone.cards && zone.cards.some(function (id) { return ids.has(id); });
+    const folded = zone.cards && count > FOLDED && !offersOne && !unfolded.has(zone.key);
+    const head = el("h3", { text: zone.label + " (" + count + ")" });
+    if (zone.cards && count > FOLDED) {
+      head.append(el("button", { type: "button", class: "fold", text: folded ? "show" : "hide",
+        onclick: function () {
+          if (folded) unfolded.add(zone.key); else unfolded.delete(zone.key);
+          renderZones();
+        } }));
+    }
+    node.append(head);
     const cards = el("div", { class: "cards" });
-    if (zone.cards) {
+    if (folded) {
+      cards.append(el("div", { class: "card back", text: count + " cards" }));
+    } else if (zone.cards) {
       for (const id of zone.cards) cards.append(cardNode(id, ids));
     } else if (zone.count) {
       cards.append(el("div", { class: "card back", text: zone.count + " hidden" }));
@@ -410,9 +434,12 @@
     box.append(table);
     const effects = document.getElementById("effects");
     effects.textContent = "";
-    if (view.view.effects.length) {
-      effects.append(el("h2", { text: "In effect" }),
-        el("ul", {}, view.view.effects.map(function (e) { return el("li", { text: e }); })));
+    const inEffect = view.view.effects;
+    if (inEffect.length) {
+      const list = el("ul", {}, inEffect.map(function (e) { return el("li", { text: e }); }));
+      const box = el("details", { open: inEffect.length <= 8 },
+        [el("summary", { text: "In effect (" + inEffect.length + ")" }), list]);
+      effects.append(box);
     }
   }
 
@@ -470,9 +497,8 @@
     if (!replay) return;
     replay.step = Math.max(0, Math.min(replay.steps, step));
     document.getElementById("step-text").textContent = replay.step + " / " + replay.steps;
-    app.dataset.step = String(replay.step);
     await reload();
-    say("");
+    app.dataset.step = String(replay.step);
   }
 
   // ------------------------------------------------------------ start

@@ -1,0 +1,224 @@
+"""The web table in a real browser: Debian's Chromium driven by Playwright, as a person
+would use it - clicks on the board, on cards and on buttons, waiting for what the page
+shows, never for a time. For every seed game: 30 decisions clicked against a bot (with an
+undo), and a whole game between bots watched to its end. A failure saves a screenshot.
+
+Skips only when Chromium is genuinely absent outside CI; under CI=1 it must run.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from runtime import web
+from runtime.table import Table
+from support import REPO, TS, program
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+HELDENHAIN = REPO / "spec" / "heldenhain"
+RISK = REPO / "spec" / "risk_balance_of_power"
+GAMES = [pytest.param(TS, 4, id="twilight_struggle"), pytest.param(HELDENHAIN, 3, id="heldenhain")]
+if RISK.is_dir():
+    GAMES.append(pytest.param(RISK, 2, id="risk_balance_of_power"))
+CLICKED = 30
+STEP_WAIT_MS = 60_000  # how long one page condition may take to come true before the test fails
+GAME_WAIT_MS = 900_000
+
+
+def _need_chromium() -> None:
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"CI=1 but {CHROMIUM} is missing: .ci/run installs Debian's chromium")
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    _need_chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip("playwright is not installed (pip install playwright)")
+    with sync_playwright() as driver:
+        context = driver.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(CHROMIUM),
+            headless=True, args=ARGS, viewport={"width": 1400, "height": 1000})
+        context.set_default_timeout(STEP_WAIT_MS)
+        yield context
+        context.close()
+
+
+@pytest.fixture()
+def page(browser):
+    page = browser.new_page()
+    page.problems = []  # what went wrong in the page while a table was served
+    page.on("pageerror", lambda err: page.problems.append(f"page error: {err}"))
+    page.on("requestfailed", lambda r: None if "ERR_ABORTED" in (r.failure or "")  # left on purpose
+            else page.problems.append(f"request failed: {r.url}: {r.failure}"))
+    yield page
+    page.close()
+
+
+@contextmanager
+def screenshot_on_failure(page, name: str, tmp_path: Path):
+    folder = Path(os.environ.get("RULESPEC_SCREENSHOTS", tmp_path))
+    try:
+        yield
+    except BaseException:
+        folder.mkdir(parents=True, exist_ok=True)
+        shot = folder / f"{name}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        print(f"screenshot of the failure: {shot}")
+        raise
+
+
+@contextmanager
+def served(page, folder: Path, seats: tuple[str, ...], seed: int, tmp_path: Path):
+    """A table served while the test runs; the page leaves it before it stops."""
+    table = Table.new(program(folder, "generated"), seats, seed=seed, spec_roots=(REPO,))
+    running = web.start(table, records_dir=tmp_path / "records")
+    try:
+        yield running
+        page.goto("about:blank")
+        assert not page.problems, page.problems
+    finally:
+        running.stop()
+
+
+def _settled(page) -> str:
+    """Wait until the page is idle and shows a decision or the end; the state it shows."""
+    page.wait_for_function(
+        "() => { const a = document.getElementById('app');"
+        " return a.dataset.ready === '1' && !a.dataset.busy"
+        " && ['deciding', 'over', 'stopped'].includes(a.dataset.state); }")
+    return page.get_attribute("#app", "data-state")
+
+
+def _version(page) -> str:
+    return page.get_attribute("#app", "data-version")
+
+
+def _moved_on(page, version: str) -> None:
+    page.wait_for_function(
+        "(v) => { const a = document.getElementById('app'); return a.dataset.version !== v && !a.dataset.busy; }",
+        arg=version)
+
+
+def _click_an_option(page, turn: int) -> str:
+    """Click an option as a person would, on the board, on a card or on a button in turn."""
+    kinds = ("#board .space.option", "#zones .card.option, #placed-zones .card.option", "button.option")
+    for selector in kinds[turn % 3:] + kinds[:turn % 3]:
+        targets = page.locator(selector)
+        count = targets.count()
+        if count:
+            targets.nth((turn * 7) % count).click()
+            return selector
+    raise AssertionError("the page shows a decision but no option to click")
+
+
+@pytest.mark.parametrize("folder, seed", GAMES)
+def test_a_person_clicks_through_thirty_decisions_against_a_bot(folder, seed, page, tmp_path):
+    bot = "greedy" if program(folder, "generated").meta.bots else "random"
+    with served(page, folder, ("human", bot), seed, tmp_path) as running, \
+            screenshot_on_failure(page, f"clicks-{folder.name}", tmp_path):
+        page.goto(running.urls[running.server.table.meta.players[0]])
+        clicked: set[str] = set()
+        undone = False
+        for turn in range(CLICKED):
+            assert _settled(page) == "deciding", f"the game ended after {turn} clicked decisions"
+            version = _version(page)
+            if turn >= 2 and not undone and page.is_enabled("#undo"):
+                before = int(page.get_attribute("#app", "data-decisions"))
+                page.click("#undo")
+                _moved_on(page, version)
+                assert int(page.get_attribute("#app", "data-decisions")) < before
+                undone = True
+                _settled(page)
+                version = _version(page)
+            clicked.add(_click_an_option(page, turn))
+            _moved_on(page, version)
+        table = running.server.table
+        assert len([s for s in table.steps if s.player == table.meta.players[0]]) >= CLICKED - 1
+        assert len(clicked) >= 2, clicked  # board spaces or cards, and buttons
+        # what a person reads: whose decision, the log with the spec line behind a line
+        assert "decision" in page.inner_text("#status")
+        page.locator("#log a.at").first.click()
+        page.wait_for_selector("#spec-line pre")
+        assert page.inner_text("#spec-line pre").strip()
+        assert undone, "undo was never offered"
+
+
+def _watch(folder: Path, seed: int, page, tmp_path: Path, agents: tuple[str, str]) -> None:
+    with served(page, folder, agents, seed, tmp_path) as running, \
+            screenshot_on_failure(page, f"watch-{folder.name}", tmp_path):
+        page.goto(running.urls[running.server.table.meta.players[0]] + "?pause=0")
+        page.wait_for_selector('#app[data-ready="1"]')
+        page.wait_for_selector("#play:not([disabled])")
+        page.click("#play")
+        page.wait_for_function(
+            "() => ['over', 'stopped'].includes(document.getElementById('app').dataset.state)",
+            timeout=GAME_WAIT_MS)
+        assert page.get_attribute("#app", "data-state") == "over"
+        assert page.inner_text("#status").startswith("Game over")
+        assert running.server.table.over and running.server.table.error is None
+
+
+def test_a_whole_game_of_heldenhain_between_bots_watched_move_by_move(page, tmp_path):
+    _watch(HELDENHAIN, 5, page, tmp_path, ("random", "random"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("folder, seed", [g for g in GAMES if g.id != "heldenhain"])
+def test_a_whole_game_between_bots_watched_to_its_end(folder, seed, page, tmp_path):
+    bot = "greedy" if program(folder, "generated").meta.bots else "random"
+    _watch(folder, seed, page, tmp_path, (bot, bot))
+
+
+def test_hot_seat_passes_the_device_between_two_people(page, tmp_path):
+    with served(page, HELDENHAIN, ("human", "human"), 3, tmp_path) as running, \
+            screenshot_on_failure(page, "hot-seat", tmp_path):
+        page.goto(running.urls["host"])
+        page.click("#hot-seat")
+        assert _settled(page) == "deciding"
+        first = page.inner_text("#status")
+        while page.is_hidden("#cover"):
+            version = _version(page)
+            page.locator("button.option").last.click()
+            _moved_on(page, version)
+        assert "Pass the device to Seite 2" in page.inner_text("#cover-text")
+        page.click("#cover-link")
+        assert _settled(page) == "deciding"
+        assert "Seite 2" in page.inner_text("#status") and page.inner_text("#status") != first
+
+
+def test_the_replay_viewer_steps_through_a_saved_record(page, tmp_path):
+    with served(page, TS, ("human", "random"), 4, tmp_path) as running, \
+            screenshot_on_failure(page, "replay", tmp_path):
+        seat = running.urls["ussr"]
+        page.goto(seat)
+        for turn in range(3):
+            _settled(page)
+            version = _version(page)
+            page.locator("button.option").first.click()
+            _moved_on(page, version)
+        page.fill("#save-name", "three")
+        page.click("#save")
+        page.wait_for_function("() => document.getElementById('message').textContent.includes('Saved as three')")
+        page.click("#replay-link")
+        page.wait_for_selector("#saved option[value='three']", state="attached")
+        page.click("#open-saved")
+        page.wait_for_function("() => document.getElementById('app').dataset.step === '0'")
+        page.click("#forward")
+        page.wait_for_function("() => document.getElementById('app').dataset.step === '1'")
+        assert "Step 1 of 3" in page.inner_text("#status")
+        page.click("#last")
+        page.wait_for_function("() => document.getElementById('app').dataset.step === '3'")
+        assert page.locator("#as-seat option").count() == 1  # an unfinished game: only your view
