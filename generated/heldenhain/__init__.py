@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: cbd96e073b7334a1
+# Spec hash: e77dd5fd720b1dbc
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 9e75ef918bc801ee615d output c284c5ef81f70fc2c1f9
+# Fingerprint: source e58572b843e0930cfb44 output 2dfb7f206a3a744d2264
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -40,7 +40,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "cbd96e073b7334a1"
+SPEC_HASH = "e77dd5fd720b1dbc"
 TESTS_HASH = "ae0e39c34ac8794c"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

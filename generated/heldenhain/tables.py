@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: cbd96e073b7334a1
+# Spec hash: e77dd5fd720b1dbc
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source a2a707cb028639d26d27 output ef4619a18f133100ae07
+# Fingerprint: source bc16cc49b1af84b85ca3 output 4947c3f3c7e3d2851e8e
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -37,7 +37,7 @@ from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="heldenhain",
     title="Heldenhain",
-    spec_hash="cbd96e073b7334a1",
+    spec_hash="e77dd5fd720b1dbc",
     spec_files=(
         "heldenhain/01_frame.rules",
         "heldenhain/02_cards.rules",
@@ -2474,25 +2474,25 @@ META = GameMeta(
         regions=(),
         links=(),
         width=1000,
-        height=700,
+        height=1000,
         positions=(
-            ("stapel(p2)", 900, 60),
             ("hand(p2)", 500, 60),
-            ("ablage(p2)", 100, 60),
-            ("hq_platz(p2)", 100, 210),
-            ("feld(p2)", 500, 210),
-            ("ki_platz(p2)", 900, 210),
-            ("angelegt(p2)", 700, 130),
-            ("tischmitte", 300, 350),
-            ("abwicklung", 550, 350),
-            ("verdeckt", 800, 350),
-            ("angelegt(p1)", 700, 570),
-            ("hq_platz(p1)", 100, 490),
-            ("feld(p1)", 500, 490),
-            ("ki_platz(p1)", 900, 490),
-            ("ablage(p1)", 100, 640),
-            ("hand(p1)", 500, 640),
-            ("stapel(p1)", 900, 640),
+            ("ablage(p2)", 90, 190),
+            ("angelegt(p2)", 500, 190),
+            ("stapel(p2)", 910, 190),
+            ("hq_platz(p2)", 90, 330),
+            ("feld(p2)", 500, 330),
+            ("ki_platz(p2)", 910, 330),
+            ("tischmitte", 250, 500),
+            ("abwicklung", 500, 500),
+            ("verdeckt", 750, 500),
+            ("hq_platz(p1)", 90, 670),
+            ("feld(p1)", 500, 670),
+            ("ki_platz(p1)", 910, 670),
+            ("ablage(p1)", 90, 810),
+            ("angelegt(p1)", 500, 810),
+            ("stapel(p1)", 910, 810),
+            ("hand(p1)", 500, 940),
         ),
         attributes=(
             (

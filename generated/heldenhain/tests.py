@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: cbd96e073b7334a1
+# Spec hash: e77dd5fd720b1dbc
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
