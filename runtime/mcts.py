@@ -11,7 +11,7 @@ options, the policy's choice first. The new leaf is
 played on by the spec's policy for a few decisions and scored: a finished
 game 1 for a win, 0 for a loss, 1/2 for a draw; an unfinished one by the
 spec's first `bot` evaluation, squashed into 0..1 around its value at the
-root. Each node keeps the reward of the player who moved into it, so every
+root (with two seats, the other seat's reward is the complement). Each node keeps the reward of the player who moved into it, so every
 seat's choices in the tree are its own best replies. A fixed budget of
 playouts per decision, and nothing is timed: the same seed plays the same game.
 """
@@ -23,8 +23,8 @@ import math
 from .search import determinize
 from .state import GameOver, State, Stream, next_random
 
-PLAYOUTS = 24  # per decision with more than one option
-DEPTH = 12  # policy decisions after the leaf before the evaluation scores it
+PLAYOUTS = 12  # per decision with more than one option
+DEPTH = 8  # policy decisions after the leaf before the evaluation scores it
 EXPLORE = 0.7  # UCB1's exploration constant, for rewards in 0..1
 
 
@@ -72,6 +72,8 @@ class _Search:
         self.root = Node(self.me)
         self.bot = game.meta.bots[0] if game.meta.bots else None
         self.players = range(len(game.meta.players))
+        # Two seats: one evaluation a leaf, the other seat's reward its complement.
+        self.scored_seats = (self.me,) if len(self.players) == 2 else tuple(self.players)
         self.base: list[float] | None = None  # each seat's evaluation at the root
         self.spread = 0.0  # mean distance of leaf evaluations from the root's (the scale)
         self.scored = 0
@@ -79,7 +81,7 @@ class _Search:
     def playout(self) -> None:
         world = determinize(self.game, self.game.state, self.me, self.stream)
         if self.base is None and self.bot is not None:
-            self.base = [float(self.program.evaluate(world, self.bot, p)) for p in self.players]
+            self.base = [float(self.program.evaluate(world, self.bot, p)) for p in self.scored_seats]
         path = self.descend(world)
         for _ in range(self.depth if self.bot is not None else 1_000_000):
             if world.result is not None or world.pending is None:
@@ -129,11 +131,15 @@ class _Search:
             return [0.5 if winner is None else float(winner == p) for p in self.players]
         if self.bot is None or self.base is None:
             return [0.5 for _ in self.players]
-        values = [float(self.program.evaluate(world, self.bot, p)) - self.base[p] for p in self.players]
+        values = [float(self.program.evaluate(world, self.bot, p)) - base
+                  for p, base in zip(self.scored_seats, self.base)]
         self.scored += 1
         self.spread += (sum(abs(v) for v in values) / len(values) - self.spread) / self.scored
         scale = self.spread + 1.0
-        return [0.5 + 0.5 * math.tanh(v / scale) for v in values]
+        rewards = [0.5 + 0.5 * math.tanh(v / scale) for v in values]
+        if len(self.scored_seats) == 1:
+            return [rewards[0] if p == self.me else 1.0 - rewards[0] for p in self.players]
+        return rewards
 
     def best(self) -> str:
         """The most visited option at the root; ties by mean reward, then offered order."""

@@ -17,6 +17,8 @@ from .state import State, Stream, next_random
 def keep_best(best: list[int], keys: list[Any], avoid: bool) -> list[int]:
     """The options of the highest key (the lowest, for `avoid`): one tier of a rule."""
     top = min(keys) if avoid else max(keys)
+    if keys.count(top) == len(keys):  # a tier that tells none apart (the common case)
+        return best
     return [i for i, k in zip(best, keys) if k == top]
 
 
@@ -32,8 +34,8 @@ def prefer_options(table: dict[str, dict[str, Any]], state: State, policy: str) 
 def masked(meta, state: State, seat: int) -> State:
     """`state`, or a shallow copy whose vars holding a card `seat` cannot see read as none."""
     hidden = []
-    for i, kind in enumerate(meta.var_kinds):
-        card = state.vars[i] if kind == "card" else None
+    for i in _card_vars(meta):
+        card = state.vars[i]
         if card is not None and not _sees(meta, state, seat, state.location[card]):
             hidden.append(i)
     if not hidden:
@@ -45,6 +47,17 @@ def masked(meta, state: State, seat: int) -> State:
     for i in hidden:
         view.vars[i] = None
     return view
+
+
+_CARD_VARS: dict[int, tuple[Any, tuple[int, ...]]] = {}  # id(meta) -> (meta, var indices)
+
+
+def _card_vars(meta) -> tuple[int, ...]:
+    """The indices of the vars that hold a card (worked out once per game's meta)."""
+    found = _CARD_VARS.get(id(meta))
+    if found is None or found[0] is not meta:
+        found = _CARD_VARS[id(meta)] = (meta, tuple(i for i, k in enumerate(meta.var_kinds) if k == "card"))
+    return found[1]
 
 
 def _sees(meta, state: State, seat: int, slot: int) -> bool:
