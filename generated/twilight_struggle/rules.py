@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: b67253d9083ac551
+# Spec hash: 78f4d15190a7226a
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source 0284b5254eb9390077af output 0b83fd85256f6ee40d5c
+# Fingerprint: source 045af2c22cf657747d19 output 88bc49d86d559b735e5f
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -839,71 +839,80 @@ def d_safe_coup_target(state, v_p):
     )
 
 
-def d_scoring_gain(state, v_p, v_c):
-    "define scoring_gain"
-    # spec: spec/twilight_struggle/policies.rules:49
+def d_ahead_in(state, v_p, v_r):
+    "define ahead_in"
+    # spec: spec/twilight_struggle/policies.rules:50
+    return (
+        d_battlegrounds_controlled(state, v_p, v_r)
+        > d_battlegrounds_controlled(state, opponent_of(v_p, 2), v_r)
+        or d_battlegrounds_controlled(state, v_p, v_r)
+        == d_battlegrounds_controlled(state, opponent_of(v_p, 2), v_r)
+        and d_countries_controlled(state, v_p, v_r)
+        > d_countries_controlled(state, opponent_of(v_p, 2), v_r)
+    )
+
+
+def d_scoring_pays(state, v_p, v_c):
+    "define scoring_pays"
+    # spec: spec/twilight_struggle/policies.rules:55
     return (
         d_southeast_asia_points(state, v_p)
-        - d_southeast_asia_points(state, opponent_of(v_p, 2))
+        > d_southeast_asia_points(state, opponent_of(v_p, 2))
         if v_c == E_southeast_asia_scoring
-        else (
-            d_region_points(state, v_p, d_scoring_region_of(state, v_c))
-            - d_region_points(
-                state, opponent_of(v_p, 2), d_scoring_region_of(state, v_c)
+        else bool(
+            attr_of(
+                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:58:10"
             )
-            if attr_of(
-                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:52:13"
-            )
-            else 0
+            and d_ahead_in(state, v_p, d_scoring_region_of(state, v_c))
         )
     )
 
 
 def d_control_with_one(state, v_p, v_c):
     "define control_with_one"
-    # spec: spec/twilight_struggle/policies.rules:57
+    # spec: spec/twilight_struggle/policies.rules:61
     return (
         not d_controls(state, v_p, v_c)
         and state.counters[1 + v_p][v_c] + 1
         >= attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:58:51"
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:62:51"
         )
         and state.counters[1 + v_p][v_c]
         + 1
         - state.counters[1 + opponent_of(v_p, 2)][v_c]
         >= attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:59:60"
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:63:60"
         )
     )
 
 
 def d_coup_margin(state, v_p, v_c):
     "define coup_margin"
-    # spec: spec/twilight_struggle/policies.rules:63
+    # spec: spec/twilight_struggle/policies.rules:67
     return (
         7
         + 2 * (2 if state.vars[6] == None else q_ops_value(state, v_p, state.vars[6]))
         - 4
         * attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:65:11"
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:69:11"
         )
     )
 
 
 def d_my_event(state, v_p, v_c):
     "define my_event"
-    # spec: spec/twilight_struggle/policies.rules:67
+    # spec: spec/twilight_struggle/policies.rules:71
     return (
-        attr_of(A_side, v_c, "side", "spec/twilight_struggle/policies.rules:67:47")
+        attr_of(A_side, v_c, "side", "spec/twilight_struggle/policies.rules:71:47")
         == v_p
     )
 
 
 def d_their_event(state, v_p, v_c):
     "define their_event"
-    # spec: spec/twilight_struggle/policies.rules:68
+    # spec: spec/twilight_struggle/policies.rules:72
     return attr_of(
-        A_side, v_c, "side", "spec/twilight_struggle/policies.rules:68:50"
+        A_side, v_c, "side", "spec/twilight_struggle/policies.rules:72:50"
     ) == opponent_of(v_p, 2)
 
 
@@ -1599,11 +1608,11 @@ BOTS = {
 
 def pol_careful_0(state, pending):
     "policy careful, rule 1: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:73
+    # spec: spec/twilight_struggle/policies.rules:77
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:74
+    # spec: spec/twilight_struggle/policies.rules:78
     best = keep_best(
         best,
         [d_nuclear_risk(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1611,18 +1620,18 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:75
+    # spec: spec/twilight_struggle/policies.rules:79
     best = keep_best(
         best,
         [
-            A_scoring[v_c] and d_scoring_gain(state, v_you, v_c) > 0
+            bool(A_scoring[v_c] and d_scoring_pays(state, v_you, v_c))
             for v_c in [values[i] for i in best]
         ],
         False,
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:77
+    # spec: spec/twilight_struggle/policies.rules:81
     best = keep_best(
         best,
         [
@@ -1637,17 +1646,17 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:78
+    # spec: spec/twilight_struggle/policies.rules:82
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:79
+    # spec: spec/twilight_struggle/policies.rules:83
     best = keep_best(
         best, [v_c == E_china_card for v_c in [values[i] for i in best]], True
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:81
+    # spec: spec/twilight_struggle/policies.rules:85
     best = keep_best(
         best,
         [
@@ -1661,7 +1670,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:82
+    # spec: spec/twilight_struggle/policies.rules:86
     best = keep_best(
         best,
         [
@@ -1674,7 +1683,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:83
+    # spec: spec/twilight_struggle/policies.rules:87
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1687,11 +1696,11 @@ def pol_careful_0(state, pending):
 
 def pol_careful_1(state, pending):
     "policy careful, rule 2: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:85
+    # spec: spec/twilight_struggle/policies.rules:89
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:86
+    # spec: spec/twilight_struggle/policies.rules:90
     best = keep_best(
         best,
         [d_nuclear_headline(state, v_c) for v_c in [values[i] for i in best]],
@@ -1699,7 +1708,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:87
+    # spec: spec/twilight_struggle/policies.rules:91
     best = keep_best(
         best,
         [d_their_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1707,22 +1716,22 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:88
+    # spec: spec/twilight_struggle/policies.rules:92
     best = keep_best(
         best,
         [
-            A_scoring[v_c] and d_scoring_gain(state, v_you, v_c) > 0
+            bool(A_scoring[v_c] and d_scoring_pays(state, v_you, v_c))
             for v_c in [values[i] for i in best]
         ],
         False,
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:89
+    # spec: spec/twilight_struggle/policies.rules:93
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:90
+    # spec: spec/twilight_struggle/policies.rules:94
     best = keep_best(
         best,
         [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1730,7 +1739,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:91
+    # spec: spec/twilight_struggle/policies.rules:95
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -1739,16 +1748,16 @@ def pol_careful_1(state, pending):
 
 def pol_careful_2(state, pending):
     "policy careful, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:93
+    # spec: spec/twilight_struggle/policies.rules:97
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:94
+    # spec: spec/twilight_struggle/policies.rules:98
     if d_their_event(state, v_you, state.vars[6]):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:95
+    # spec: spec/twilight_struggle/policies.rules:99
     if state.tracks[0] <= 2 and (
         d_degrades_defcon(state, state.vars[6])
         or d_sets_off_events(state, state.vars[6])
@@ -1756,12 +1765,12 @@ def pol_careful_2(state, pending):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:98
+    # spec: spec/twilight_struggle/policies.rules:102
     if d_my_event(state, v_you, state.vars[6]):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:99
+    # spec: spec/twilight_struggle/policies.rules:103
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1770,11 +1779,11 @@ def pol_careful_2(state, pending):
 
 def pol_careful_3(state, pending):
     "policy careful, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:103
+    # spec: spec/twilight_struggle/policies.rules:107
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:104
+    # spec: spec/twilight_struggle/policies.rules:108
     if d_degrades_defcon(state, state.vars[6]):
         best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
@@ -1784,16 +1793,16 @@ def pol_careful_3(state, pending):
 
 def pol_careful_4(state, pending):
     "policy careful, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:106
+    # spec: spec/twilight_struggle/policies.rules:110
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:107
+    # spec: spec/twilight_struggle/policies.rules:111
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:108
+    # spec: spec/twilight_struggle/policies.rules:112
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1802,25 +1811,25 @@ def pol_careful_4(state, pending):
 
 def pol_careful_5(state, pending):
     "policy careful, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:110
+    # spec: spec/twilight_struggle/policies.rules:114
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:111
+    # spec: spec/twilight_struggle/policies.rules:115
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:112
+    # spec: spec/twilight_struggle/policies.rules:116
     if state.tracks[4 + v_you] < state.tracks[0] and state.tracks[0] >= 3:
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:113
+    # spec: spec/twilight_struggle/policies.rules:117
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:114
+    # spec: spec/twilight_struggle/policies.rules:118
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1829,11 +1838,11 @@ def pol_careful_5(state, pending):
 
 def pol_careful_6(state, pending):
     "policy careful, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:116
+    # spec: spec/twilight_struggle/policies.rules:120
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:117
+    # spec: spec/twilight_struggle/policies.rules:121
     best = keep_best(
         best,
         [
@@ -1844,7 +1853,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:118
+    # spec: spec/twilight_struggle/policies.rules:122
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -1852,7 +1861,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:119
+    # spec: spec/twilight_struggle/policies.rules:123
     best = keep_best(
         best,
         [
@@ -1863,7 +1872,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:120
+    # spec: spec/twilight_struggle/policies.rules:124
     best = keep_best(
         best,
         [
@@ -1879,11 +1888,11 @@ def pol_careful_6(state, pending):
 
 def pol_careful_7(state, pending):
     "policy careful, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:122
+    # spec: spec/twilight_struggle/policies.rules:126
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:123
+    # spec: spec/twilight_struggle/policies.rules:127
     best = keep_best(
         best,
         [
@@ -1895,7 +1904,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:124
+    # spec: spec/twilight_struggle/policies.rules:128
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -1903,7 +1912,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:125
+    # spec: spec/twilight_struggle/policies.rules:129
     best = keep_best(
         best,
         [
@@ -1919,11 +1928,11 @@ def pol_careful_7(state, pending):
 
 def pol_careful_8(state, pending):
     "policy careful, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:127
+    # spec: spec/twilight_struggle/policies.rules:131
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:128
+    # spec: spec/twilight_struggle/policies.rules:132
     best = keep_best(
         best,
         [
@@ -1936,7 +1945,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:129
+    # spec: spec/twilight_struggle/policies.rules:133
     best = keep_best(
         best,
         [
@@ -1947,7 +1956,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:130
+    # spec: spec/twilight_struggle/policies.rules:134
     best = keep_best(
         best,
         [
@@ -1958,7 +1967,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:131
+    # spec: spec/twilight_struggle/policies.rules:135
     best = keep_best(
         best,
         [d_controls(state, v_you, v_target) for v_target in [values[i] for i in best]],
@@ -1966,7 +1975,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:132
+    # spec: spec/twilight_struggle/policies.rules:136
     best = keep_best(
         best,
         [
@@ -1982,11 +1991,11 @@ def pol_careful_8(state, pending):
 
 def pol_careful_9(state, pending):
     "policy careful, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:134
+    # spec: spec/twilight_struggle/policies.rules:138
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:135
+    # spec: spec/twilight_struggle/policies.rules:139
     best = keep_best(
         best,
         [
@@ -1997,7 +2006,7 @@ def pol_careful_9(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:136
+    # spec: spec/twilight_struggle/policies.rules:140
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -2005,7 +2014,7 @@ def pol_careful_9(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:137
+    # spec: spec/twilight_struggle/policies.rules:141
     best = keep_best(
         best,
         [
@@ -2021,11 +2030,11 @@ def pol_careful_9(state, pending):
 
 def pol_careful_10(state, pending):
     "policy careful, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:139
+    # spec: spec/twilight_struggle/policies.rules:143
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:140
+    # spec: spec/twilight_struggle/policies.rules:144
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -2036,11 +2045,11 @@ def pol_careful_10(state, pending):
 
 def pol_careful_11(state, pending):
     "policy careful, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:142
+    # spec: spec/twilight_struggle/policies.rules:146
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:143
+    # spec: spec/twilight_struggle/policies.rules:147
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -2050,11 +2059,11 @@ def pol_careful_11(state, pending):
 
 def pol_careful_12(state, pending):
     "policy careful, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:145
+    # spec: spec/twilight_struggle/policies.rules:149
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:146
+    # spec: spec/twilight_struggle/policies.rules:150
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2063,11 +2072,11 @@ def pol_careful_12(state, pending):
 
 def pol_careful_13(state, pending):
     "policy careful, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:148
+    # spec: spec/twilight_struggle/policies.rules:152
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:149
+    # spec: spec/twilight_struggle/policies.rules:153
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2076,11 +2085,11 @@ def pol_careful_13(state, pending):
 
 def pol_careful_14(state, pending):
     "policy careful, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:152
+    # spec: spec/twilight_struggle/policies.rules:156
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:153
+    # spec: spec/twilight_struggle/policies.rules:157
     best = keep_best(
         best,
         [
@@ -2091,7 +2100,7 @@ def pol_careful_14(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:154
+    # spec: spec/twilight_struggle/policies.rules:158
     best = keep_best(
         best,
         [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -2099,7 +2108,7 @@ def pol_careful_14(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:155
+    # spec: spec/twilight_struggle/policies.rules:159
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -2108,17 +2117,17 @@ def pol_careful_14(state, pending):
 
 def pol_careful_15(state, pending):
     "policy careful, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:158
+    # spec: spec/twilight_struggle/policies.rules:162
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:159
+    # spec: spec/twilight_struggle/policies.rules:163
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:160
+    # spec: spec/twilight_struggle/policies.rules:164
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
