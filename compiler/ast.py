@@ -955,10 +955,11 @@ class Placement(Node):
 
 @dataclass(frozen=True, slots=True)
 class BoardDecl(Decl):
-    """board W by H { placements }: the table's layout, for play surfaces only."""
+    """board W by H [show attributes] { placements }: the table's layout, for play surfaces only."""
 
     width: int
     height: int
+    shows: tuple[Ident, ...]
     places: tuple[Placement, ...]
 
 

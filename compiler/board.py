@@ -26,6 +26,7 @@ def board_meta(model: Model) -> BoardMeta:
         positions=tuple((p.key, p.x, p.y) for p in board.places) if board else (),
         attributes=tuple(attribute_texts(model, i) for i in range(len(model.entities))),
         entity_at=tuple(location(e.span) for e in model.entities),
+        shows=tuple(n.name for n in board.shows) if board else (),
     )
 
 

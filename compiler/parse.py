@@ -396,7 +396,10 @@ class _Builder(Transformer):
         return ast.MapDecl(self._span(meta), tuple(c))
 
     def board_decl(self, meta, c):
-        return ast.BoardDecl(self._span(meta), int(c[0]), int(c[1]), tuple(c[2:]))
+        return ast.BoardDecl(self._span(meta), int(c[0]), int(c[1]), c[2] or (), tuple(c[3:]))
+
+    def board_shows(self, meta, c):
+        return self._idents(c)
 
     def placement(self, meta, c):
         player = self._ident(c[1]) if c[1] is not None else None

@@ -23,9 +23,9 @@ def spec_roots(loaded: LoadedSpec) -> tuple[Path, ...]:
     return (REPO_ROOT, loaded.folder.resolve().parent, Path.cwd())
 
 
-def seats_of(text: str, meta) -> tuple[str, ...]:
+def seats_of(text: str, meta, flag: str = "--agents") -> tuple[str, ...]:
     try:
-        return parse_seats(text, meta.players, getattr(meta, "bots", ()))
+        return parse_seats(text, meta.players, getattr(meta, "bots", ()), flag)
     except ValueError as err:
         raise PlaytestError(str(err)) from None
 

@@ -57,6 +57,7 @@ def _payload(meta: GameMeta) -> dict[str, Any]:
             "region": meta.entity_ids[region] if region is not None else None,
             "colour": colours.get(region, "#eeeeee"),
             "attrs": [list(a) for a in board.attributes[space]], "at": board.entity_at[space],
+            "shows": shown_attributes(board, space),
         })
     regions = [{"id": meta.entity_ids[r], "label": meta.entity_labels[r], "colour": colours[r],
                 "spaces": [meta.entity_ids[s] for s in members]} for r, members in board.regions]
@@ -64,11 +65,19 @@ def _payload(meta: GameMeta) -> dict[str, Any]:
         "width": width, "height": height, "declared": bool(board.width),
         "spaces": spaces, "regions": regions,
         "links": [[meta.entity_ids[a], meta.entity_ids[b]] for a, b in board.links],
+        "flags": sorted({n for s in spaces for n, v in s["shows"] if v == "yes"},
+                        key=list(getattr(board, "shows", ())).index),
         "players": [{"id": p, "label": l, "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)]}
                     for i, (p, l) in enumerate(zip(meta.players, meta.player_labels))],
         "tracks": [{"name": t.name, "label": t.label, "low": t.low, "high": t.high,
                     "per_player": t.per_player} for t in meta.tracks],
     }
+
+
+def shown_attributes(board: BoardMeta, space: int) -> list[list[str]]:
+    """The attributes the spec's board shows on a space, in the order it names them."""
+    attrs = dict(board.attributes[space]) if space < len(board.attributes) else {}
+    return [[name, attrs[name]] for name in getattr(board, "shows", ()) if name in attrs]
 
 
 def zone_positions(meta: GameMeta, seat: str) -> dict[str, tuple[int, int]]:

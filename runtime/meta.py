@@ -52,6 +52,7 @@ class BoardMeta:
     positions: tuple[tuple[str, int, int], ...] = ()  # a space id or a zone ("hand(p1)"), x, y
     attributes: tuple[tuple[tuple[str, str], ...], ...] = ()  # per entity: (name, value as text)
     entity_at: tuple[str, ...] = ()  # per entity: the spec location that declares it
+    shows: tuple[str, ...] = ()  # the space attributes the board shows on each space
 
 
 @dataclass(frozen=True)

@@ -58,14 +58,17 @@ class LogLine:
     own: bool = False  # the seat's own decision, not a line the rules wrote
 
 
-def parse_seats(text: str, players: tuple[str, ...], bots: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """'human,greedy' → one seat per player: `human` or a bot name; ValueError when wrong."""
+def parse_seats(text: str, players: tuple[str, ...], bots: tuple[str, ...] = (),
+                flag: str = "--agents") -> tuple[str, ...]:
+    """'human,greedy' → one seat per player: `human` or a bot name; ValueError when wrong.
+
+    One name takes every seat; fewer names than players fill the rest with the last
+    (a five-seat game whose param plays two: 'human,greedy')."""
     names = tuple(n.strip() for n in text.split(",") if n.strip())
-    if len(names) == 1:
-        names = names * len(players)
-    if len(names) != len(players):
-        raise ValueError(f"--agents needs 1 or {len(players)} names (for {', '.join(players)}),"
+    if not names or len(names) > len(players):
+        raise ValueError(f"{flag} needs 1 to {len(players)} names (for {', '.join(players)}),"
                          f" got {len(names)}")
+    names = names + (names[-1],) * (len(players) - len(names))
     for name in names:
         if name != HUMAN:
             parse_agents(name, players[:1], bots)

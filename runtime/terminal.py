@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table as Grid
 
-from .board import board_of, home_regions
+from .board import board_of, home_regions, shown_attributes
 from .record import RecordError
 from .table import Table, TableError, entity_info
 
@@ -215,7 +215,7 @@ class TerminalSeat:
                     continue
                 cells = "  ".join(f"{escape(p or label)} {v}" for label, p, v in marks)
                 star = "[bold]*[/bold]" if sid in offered else " "
-                grid.add_row(star + escape(meta.entity_labels[space]), cells)
+                grid.add_row(star + escape(meta.entity_labels[space]) + self.shown(space), cells)
             if grid.row_count:
                 grids.append(grid)
         loose = [s for s in board.spaces if s not in home]
@@ -229,6 +229,13 @@ class TerminalSeat:
                                  "  ".join(f"{escape(p or l)} {v}" for l, p, v in marks))
             grids.append(grid)
         return Columns(grids, padding=(0, 3))
+
+    def shown(self, space: int) -> str:
+        """The attributes the spec's board shows, after the space's name: ' (3, battleground)'."""
+        shows = shown_attributes(board_of(self.table.meta), space)
+        if not shows:
+            return ""
+        return " [dim](" + ", ".join(escape(n if v == "yes" else v) for n, v in shows) + ")[/dim]"
 
     def print_log(self, view: dict[str, Any], every: bool = False) -> None:
         seat, log = view["seat"], view["log"]

@@ -72,7 +72,8 @@ def test_seats_are_people_or_known_bots():
     assert parse_seats("human", ("a", "b")) == ("human", "human")
     with pytest.raises(ValueError, match="unknown agent 'robot'"):
         parse_seats("human,robot", ("a", "b"))
-    with pytest.raises(ValueError, match="needs 1 or 2 names"):
+    assert parse_seats("human,first", ("a", "b", "c")) == ("human", "first", "first")
+    with pytest.raises(ValueError, match="needs 1 to 2 names"):
         parse_seats("human,random,random", ("a", "b"))
 
 

@@ -1,5 +1,6 @@
-"""The board: one at most, and every placement a space or a zone of the spec, inside the
-board, placed once; a board that places spaces places all of them."""
+"""The board: one at most, showing attributes that spaces have, and every placement a
+space or a zone of the spec, inside the board, placed once; a board that places spaces
+places all of them."""
 
 from __future__ import annotations
 
@@ -18,11 +19,19 @@ def check_board(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic
         problems.append(Diagnostic(f"a second board: the board is declared at {board.span}", extra.span))
     if board.width <= 0 or board.height <= 0:
         problems.append(Diagnostic("a board is at least 1 by 1", board.span))
+    problems += _shows(model, board)
     placed: dict[str, ast.Placement] = {}
     for place in board.places:
         problems += _placement(model, board, place, placed)
     problems += _all_spaces(model, board, placed)
     return problems
+
+
+def _shows(model: Model, board: ast.BoardDecl) -> list[Diagnostic]:
+    """Each attribute shown is one a kind of space declares."""
+    fields = {f.name.name for k in model.kinds.values() if k.category == "space" for f in k.fields}
+    return [Diagnostic(f"no kind of space has an attribute '{n.name}' to show" + did_you_mean(n.name, fields),
+                       n.span) for n in board.shows if n.name not in fields]
 
 
 def _placement(model: Model, board: ast.BoardDecl, place: ast.Placement,

@@ -23,7 +23,8 @@ def play_by_hand(game_name: str | None, variants: tuple[str, ...], seed: int, ag
 
 
 def _table(game_name: str | None, variants: tuple[str, ...], seed: int, seats: str | None,
-           backend: str, params: tuple[str, ...], package: str | None, resume: str | None):
+           backend: str, params: tuple[str, ...], package: str | None, resume: str | None,
+           flag: str = "--agents"):
     record = None
     if resume is not None:
         record, target, variants = playtest.record_game(resume)
@@ -34,7 +35,7 @@ def _table(game_name: str | None, variants: tuple[str, ...], seed: int, seats: s
     program = load_program(loaded, backend, package)
     meta = program.meta
     try:
-        chosen = playtest.seats_of(seats, meta) if seats else None
+        chosen = playtest.seats_of(seats, meta, flag) if seats else None
         if record is None and chosen is None:
             chosen = playtest.default_seats(meta)
         return playtest.open_table(loaded, program, chosen, seed, param_values(meta, params), record)
@@ -48,7 +49,8 @@ def _table(game_name: str | None, variants: tuple[str, ...], seed: int, seats: s
 @click.argument("game_name", metavar="GAME", required=False)
 @variant_option
 @click.option("--seats", default=None, metavar="A,B",
-              help="Per player: human or a bot (default: the first human, bots in the others).")
+              help="Per player: human or a bot; the last fills the seats left (default: the"
+                   " first human, bots in the others).")
 @click.option("--seed", default=1, show_default=True, type=int)
 @click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
 @param_option
@@ -63,7 +65,7 @@ def serve(game_name: str | None, variants: tuple[str, ...], seats: str | None, s
           params: tuple[str, ...], host: str, port: int, records_dir: str, resume: str | None,
           package: str | None) -> None:
     """The web table: a link per seat, each showing that seat's view only."""
-    table = _table(game_name, variants, seed, seats, backend, params, package, resume)
+    table = _table(game_name, variants, seed, seats, backend, params, package, resume, "--seats")
     try:
         playtest.serve_table(table, host, port, records_dir, announce=click.echo)
     except playtest.PlaytestError as err:

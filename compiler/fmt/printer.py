@@ -243,7 +243,8 @@ class Printer:
         return concat("map ", self.body(list(d.rules), self.item, d))
 
     def decl_BoardDecl(self, d) -> Doc:
-        return concat(f"board {d.width} by {d.height} ", self.body(list(d.places), self.item, d))
+        shows = f"show {', '.join(n.name for n in d.shows)} " if d.shows else ""
+        return concat(f"board {d.width} by {d.height} {shows}", self.body(list(d.places), self.item, d))
 
     def decl_ChangesDecl(self, d: ast.ChangesDecl) -> Doc:
         return concat("changes test ", nest(INDENT, fill([quote(t) for t in d.tests], COMMA)))

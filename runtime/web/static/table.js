@@ -291,8 +291,15 @@
         label.setAttribute("lengthAdjust", "spacingAndGlyphs");
       }
       g.append(label);
-      const stat = s.attrs.find(function (a) { return /^\d+$/.test(a[1]); });
-      if (stat) g.append(svg("text", { class: "stat", y: -h / 2 + h * 0.7, "font-size": h * 0.26 }, stat[1]));
+      // What the spec's board shows: values as text, a flag as a dot in the corner.
+      const values = s.shows.filter(function (a) { return a[1] !== "yes"; }).map(function (a) { return a[1]; });
+      if (values.length) {
+        g.append(svg("text", { class: "stat", y: -h / 2 + h * 0.7, "font-size": h * 0.26 }, values.join(" · ")));
+      }
+      s.shows.filter(function (a) { return a[1] === "yes"; }).forEach(function (a, i) {
+        g.append(svg("circle", { class: "flag", "data-flag": a[0], cx: w / 2 - 4 - i * 6, cy: -h / 2 + 4,
+          r: 2.6, fill: flagColour(a[0]) }));
+      });
       g.append(svg("g", { class: "marks", transform: "translate(0," + (h / 2 + 1) + ")" }));
       g.addEventListener("click", function () {
         if (offered().has(s.id)) choose(s.id);
@@ -300,12 +307,25 @@
       spaces.append(g);
     }
     root.append(spaces);
-    const legend = svg("g", { class: "legend", transform: "translate(8," + (board.height - 8 - 14 * board.regions.length) + ")" });
+    const flags = board.flags;
+    const rows = board.regions.length + flags.length;
+    const legend = svg("g", { class: "legend", transform: "translate(8," + (board.height - 8 - 14 * rows) + ")" });
     board.regions.forEach(function (r, i) {
       legend.append(svg("rect", { x: 0, y: i * 14, width: 10, height: 10, fill: r.colour }));
       legend.append(svg("text", { x: 14, y: i * 14 + 9 }, r.label));
     });
+    flags.forEach(function (name, i) {
+      const y = (board.regions.length + i) * 14;
+      legend.append(svg("circle", { cx: 5, cy: y + 5, r: 3.5, fill: flagColour(name) }));
+      legend.append(svg("text", { x: 14, y: y + 9 }, name));
+    });
     root.append(legend);
+  }
+
+  function flagColour(name) {
+    const colours = ["#7b1fa2", "#1565c0", "#2e7d32", "#ef6c00", "#c2185b"];
+    const i = Math.max(0, board.flags.indexOf(name));
+    return colours[i % colours.length];
   }
 
   function spaceWidth() {
