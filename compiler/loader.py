@@ -105,6 +105,8 @@ def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources
     tested = [(f"{folder.name}/{p.relative_to(folder)}", p.read_text(encoding="utf-8"))
               for p in test_paths]
     model.test_files = tuple(sorted(name for name, _ in tested))
+    if not base_tests:  # a variant's own tests alone: the base tests it changes are not here
+        model.changes = []
     model.tests_hash = spec_hash(tested)
     model.sources = sources
     model.variants = list(variants)

@@ -135,6 +135,15 @@ def test_changes_test_names_a_base_test(mini: Path) -> None:
         or "no base test is named \"one scorez\"" in str(raised.value)
 
 
+def test_a_variant_that_declares_changes_runs_its_own_tests(mini: Path) -> None:
+    """Its own tests load without tests/: the names it declares are checked where base tests are."""
+    add(mini, "tests/goal.rules", 'test "goal is five" { expect goal == 5 }\n')
+    add(mini, "variants/quick.rules", 'changes test "goal is five"\n')
+    report = run_tests(mini)
+    assert not report.failures and not report.problems
+    assert any(o.variants == ("quick",) for o in report.outcomes)
+
+
 def test_a_variant_package_is_built_once_into_the_cache(mini: Path) -> None:
     loaded = load_spec(mini, ("quick",))
     first = backends.current_package(loaded)
