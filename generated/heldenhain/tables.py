@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source bc16cc49b1af84b85ca3 output 4947c3f3c7e3d2851e8e
+# Fingerprint: source 842510ed5ae1b3832ac7 output ac283edb5e7c32f289ca
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -5660,6 +5660,7 @@ META = GameMeta(
             "spec/heldenhain/20_mirrors.rules:262:1",
             "spec/heldenhain/20_mirrors.rules:263:1",
         ),
+        shows=(),
     ),
 )
 

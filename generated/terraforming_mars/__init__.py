@@ -9,7 +9,8 @@
 #     terraforming_mars/07b_tiles_events.rules
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
-# Spec hash: 52f1ea2e08658bfd
+#     terraforming_mars/09_board.rules
+# Spec hash: 92b74965e3b722f1
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -17,7 +18,7 @@
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
 # Tests hash: ce6f771d3084dac6
-# Fingerprint: source b175a141c9ba81ba5b13 output 5cf2acc62df9c2c63f4a
+# Fingerprint: source ecefedab897a77231c78 output 33cd772fd583de497594
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -28,7 +29,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "52f1ea2e08658bfd"
+SPEC_HASH = "92b74965e3b722f1"
 TESTS_HASH = "ce6f771d3084dac6"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -9,7 +9,8 @@
 #     terraforming_mars/07b_tiles_events.rules
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
-# Spec hash: 52f1ea2e08658bfd
+#     terraforming_mars/09_board.rules
+# Spec hash: 92b74965e3b722f1
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules

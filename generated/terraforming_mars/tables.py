@@ -9,7 +9,8 @@
 #     terraforming_mars/07b_tiles_events.rules
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
-# Spec hash: 52f1ea2e08658bfd
+#     terraforming_mars/09_board.rules
+# Spec hash: 92b74965e3b722f1
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -17,7 +18,7 @@
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
 # Tests hash: ce6f771d3084dac6
-# Fingerprint: source 09ff14a4302803dff20c output 6227469f3f8271bd5f7d
+# Fingerprint: source e409d0669a2ac14bb085 output c411d46326ff2f299a7c
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -25,7 +26,7 @@ from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="52f1ea2e08658bfd",
+    spec_hash="92b74965e3b722f1",
     spec_files=(
         "terraforming_mars/01_frame.rules",
         "terraforming_mars/02_map.rules",
@@ -37,6 +38,7 @@ META = GameMeta(
         "terraforming_mars/07b_tiles_events.rules",
         "terraforming_mars/07c_active.rules",
         "terraforming_mars/08_bots.rules",
+        "terraforming_mars/09_board.rules",
     ),
     players=("p1", "p2", "p3", "p4", "p5"),
     player_labels=("Spieler 1", "Spieler 2", "Spieler 3", "Spieler 4", "Spieler 5"),
@@ -1599,9 +1601,73 @@ META = GameMeta(
             (62, 63),
             (63, 64),
         ),
-        width=0,
-        height=0,
-        positions=(),
+        width=1156,
+        height=760,
+        positions=(
+            ("s01", 1081, 120),
+            ("s02", 1081, 240),
+            ("s03", 243, 80),
+            ("s04", 330, 80),
+            ("s05", 416, 80),
+            ("s06", 503, 80),
+            ("s07", 590, 80),
+            ("s08", 200, 155),
+            ("s09", 286, 155),
+            ("s10", 373, 155),
+            ("s11", 460, 155),
+            ("s12", 546, 155),
+            ("s13", 633, 155),
+            ("s14", 157, 230),
+            ("s15", 243, 230),
+            ("s16", 330, 230),
+            ("s17", 416, 230),
+            ("s18", 503, 230),
+            ("s19", 590, 230),
+            ("s20", 676, 230),
+            ("s21", 113, 305),
+            ("s22", 200, 305),
+            ("s23", 286, 305),
+            ("s24", 373, 305),
+            ("s25", 460, 305),
+            ("s26", 546, 305),
+            ("s27", 633, 305),
+            ("s28", 720, 305),
+            ("s29", 70, 380),
+            ("s30", 157, 380),
+            ("s31", 243, 380),
+            ("s32", 330, 380),
+            ("s33", 416, 380),
+            ("s34", 503, 380),
+            ("s35", 590, 380),
+            ("s36", 676, 380),
+            ("s37", 763, 380),
+            ("s38", 200, 455),
+            ("s39", 286, 455),
+            ("s40", 373, 455),
+            ("s41", 460, 455),
+            ("s42", 546, 455),
+            ("s43", 633, 455),
+            ("s44", 720, 455),
+            ("s45", 806, 455),
+            ("s46", 330, 530),
+            ("s47", 416, 530),
+            ("s48", 503, 530),
+            ("s49", 590, 530),
+            ("s50", 676, 530),
+            ("s51", 763, 530),
+            ("s52", 849, 530),
+            ("s53", 460, 605),
+            ("s54", 546, 605),
+            ("s55", 633, 605),
+            ("s56", 720, 605),
+            ("s57", 806, 605),
+            ("s58", 893, 605),
+            ("s59", 590, 680),
+            ("s60", 676, 680),
+            ("s61", 763, 680),
+            ("s62", 849, 680),
+            ("s63", 936, 680),
+        ),
         attributes=(
             (),
             (),
@@ -6387,6 +6453,7 @@ META = GameMeta(
             "spec/terraforming_mars/07c_active.rules:225:1",
             "spec/terraforming_mars/07c_active.rules:233:1",
         ),
+        shows=("ocean_spot", "volcanic"),
     ),
 )
 

@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source b1c075a01c88860389c7 output 80a872d65b978a17c462
+# Fingerprint: source c3acc5f35467759f5abd output b940329d9f69c2f345f1
 "Mini: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -131,6 +131,7 @@ META = GameMeta(
             "tests/specs/mini/mini.rules:35:1",
             "tests/specs/mini/mini.rules:36:1",
         ),
+        shows=(),
     ),
 )
 
