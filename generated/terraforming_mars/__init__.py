@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 92b74965e3b722f1
+# Spec hash: d9b69fe3afa508d0
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -18,7 +18,7 @@
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
 # Tests hash: ce6f771d3084dac6
-# Fingerprint: source ecefedab897a77231c78 output 33cd772fd583de497594
+# Fingerprint: source fe2c3cfca8787a618c8d output db91a0c057bca07da003
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -29,7 +29,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "92b74965e3b722f1"
+SPEC_HASH = "d9b69fe3afa508d0"
 TESTS_HASH = "ce6f771d3084dac6"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 92b74965e3b722f1
+# Spec hash: d9b69fe3afa508d0
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -18,7 +18,7 @@
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
 # Tests hash: ce6f771d3084dac6
-# Fingerprint: source 25f97cc1ae9bebf877e5 output a0c92bab7185bee20bf0
+# Fingerprint: source 9651769cd34957692cbb output c1af42c7fc7cbfcd004b
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -125,41 +125,41 @@ from .rules import (
 
 
 def p_raise_tr(state, v_p, v_n):
-    "procedure raise_tr (spec/terraforming_mars/03_tiles.rules:42)"
-    # spec: spec/terraforming_mars/03_tiles.rules:43
+    "procedure raise_tr (spec/terraforming_mars/03_tiles.rules:43)"
+    # spec: spec/terraforming_mars/03_tiles.rules:44
     if v_n > 0:
-        # spec: spec/terraforming_mars/03_tiles.rules:44
-        state.tracks[60 + v_p] = max(0, min(999, state.tracks[60 + v_p] + v_n))
         # spec: spec/terraforming_mars/03_tiles.rules:45
+        state.tracks[60 + v_p] = max(0, min(999, state.tracks[60 + v_p] + v_n))
+        # spec: spec/terraforming_mars/03_tiles.rules:46
         state.tracks[65 + v_p] = 1
 
 
 def p_draw_cards(state, v_p, v_n):
-    "procedure draw_cards (spec/terraforming_mars/03_tiles.rules:71)"
-    # spec: spec/terraforming_mars/03_tiles.rules:72
+    "procedure draw_cards (spec/terraforming_mars/03_tiles.rules:72)"
+    # spec: spec/terraforming_mars/03_tiles.rules:73
     for _ in range(v_n):
-        tick(state, "repeat", "spec/terraforming_mars/03_tiles.rules:72:5")
-        # spec: spec/terraforming_mars/03_tiles.rules:73
+        tick(state, "repeat", "spec/terraforming_mars/03_tiles.rules:73:5")
+        # spec: spec/terraforming_mars/03_tiles.rules:74
         if len(state.zones[1]) == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:74
+            # spec: spec/terraforming_mars/03_tiles.rules:75
             for card in list(state.zones[2]):
                 move_card(state, card, 1)
-            # spec: spec/terraforming_mars/03_tiles.rules:75
+            # spec: spec/terraforming_mars/03_tiles.rules:76
             shuffle(state, 1)
-        # spec: spec/terraforming_mars/03_tiles.rules:77
+        # spec: spec/terraforming_mars/03_tiles.rules:78
         if len(state.zones[1]) > 0:
             move_card(
                 state,
                 some_card(
-                    top_card(state, 1), "spec/terraforming_mars/03_tiles.rules:77:29"
+                    top_card(state, 1), "spec/terraforming_mars/03_tiles.rules:78:29"
                 ),
                 8 + v_p,
             )
 
 
 def p_placement_bonus(state, v_p, v_s):
-    "procedure placement_bonus (spec/terraforming_mars/03_tiles.rules:83)"
-    # spec: spec/terraforming_mars/03_tiles.rules:84
+    "procedure placement_bonus (spec/terraforming_mars/03_tiles.rules:84)"
+    # spec: spec/terraforming_mars/03_tiles.rules:85
     state.tracks[5 + v_p] = max(
         0,
         min(
@@ -169,11 +169,11 @@ def p_placement_bonus(state, v_p, v_s):
                 A_bonus_steel,
                 v_s,
                 "bonus_steel",
-                "spec/terraforming_mars/03_tiles.rules:84:9",
+                "spec/terraforming_mars/03_tiles.rules:85:9",
             ),
         ),
     )
-    # spec: spec/terraforming_mars/03_tiles.rules:85
+    # spec: spec/terraforming_mars/03_tiles.rules:86
     state.tracks[10 + v_p] = max(
         0,
         min(
@@ -183,11 +183,11 @@ def p_placement_bonus(state, v_p, v_s):
                 A_bonus_titanium,
                 v_s,
                 "bonus_titanium",
-                "spec/terraforming_mars/03_tiles.rules:85:9",
+                "spec/terraforming_mars/03_tiles.rules:86:9",
             ),
         ),
     )
-    # spec: spec/terraforming_mars/03_tiles.rules:86
+    # spec: spec/terraforming_mars/03_tiles.rules:87
     state.tracks[15 + v_p] = max(
         0,
         min(
@@ -197,11 +197,11 @@ def p_placement_bonus(state, v_p, v_s):
                 A_bonus_plants,
                 v_s,
                 "bonus_plants",
-                "spec/terraforming_mars/03_tiles.rules:86:9",
+                "spec/terraforming_mars/03_tiles.rules:87:9",
             ),
         ),
     )
-    # spec: spec/terraforming_mars/03_tiles.rules:87
+    # spec: spec/terraforming_mars/03_tiles.rules:88
     p_draw_cards(
         state,
         v_p,
@@ -209,74 +209,74 @@ def p_placement_bonus(state, v_p, v_s):
             A_bonus_cards,
             v_s,
             "bonus_cards",
-            "spec/terraforming_mars/03_tiles.rules:87:19",
+            "spec/terraforming_mars/03_tiles.rules:88:19",
         ),
     )
-    # spec: spec/terraforming_mars/03_tiles.rules:88
+    # spec: spec/terraforming_mars/03_tiles.rules:89
     state.tracks[v_p] = max(
         0, min(9999, state.tracks[v_p] + 2 * d_adjacent_oceans(state, v_s))
     )
 
 
 def p_ocean_placed(state, v_p, v_s):
-    "procedure ocean_placed (spec/terraforming_mars/03_tiles.rules:92)"
-    # spec: spec/terraforming_mars/03_tiles.rules:93
-    state.vars[4] = v_s
+    "procedure ocean_placed (spec/terraforming_mars/03_tiles.rules:93)"
     # spec: spec/terraforming_mars/03_tiles.rules:94
-    state.counters[0][v_s] = 1
+    state.vars[4] = v_s
     # spec: spec/terraforming_mars/03_tiles.rules:95
-    state.tracks[72] = max(0, min(9, state.tracks[72] + 1))
+    state.counters[0][v_s] = 1
     # spec: spec/terraforming_mars/03_tiles.rules:96
-    p_raise_tr(state, v_p, 1)
+    state.tracks[72] = max(0, min(9, state.tracks[72] + 1))
     # spec: spec/terraforming_mars/03_tiles.rules:97
-    p_placement_bonus(state, v_p, v_s)
+    p_raise_tr(state, v_p, 1)
     # spec: spec/terraforming_mars/03_tiles.rules:98
+    p_placement_bonus(state, v_p, v_s)
+    # spec: spec/terraforming_mars/03_tiles.rules:99
     emit_tile_placed(state, v_p, v_s, "ocean_t")
 
 
 def p_city_placed(state, v_p, v_s):
-    "procedure city_placed (spec/terraforming_mars/03_tiles.rules:137)"
-    # spec: spec/terraforming_mars/03_tiles.rules:138
-    state.counters[6 + v_p][v_s] = 1
-    # spec: spec/terraforming_mars/03_tiles.rules:139
-    p_placement_bonus(state, v_p, v_s)
+    "procedure city_placed (spec/terraforming_mars/03_tiles.rules:139)"
     # spec: spec/terraforming_mars/03_tiles.rules:140
+    state.counters[6 + v_p][v_s] = 1
+    # spec: spec/terraforming_mars/03_tiles.rules:141
+    p_placement_bonus(state, v_p, v_s)
+    # spec: spec/terraforming_mars/03_tiles.rules:142
     emit_tile_placed(state, v_p, v_s, "city_t")
 
 
 def p_special_placed(state, v_p, v_s):
-    "procedure special_placed (spec/terraforming_mars/03_tiles.rules:149)"
-    # spec: spec/terraforming_mars/03_tiles.rules:150
-    state.counters[11 + v_p][v_s] = 1
-    # spec: spec/terraforming_mars/03_tiles.rules:151
-    p_placement_bonus(state, v_p, v_s)
+    "procedure special_placed (spec/terraforming_mars/03_tiles.rules:151)"
     # spec: spec/terraforming_mars/03_tiles.rules:152
+    state.counters[11 + v_p][v_s] = 1
+    # spec: spec/terraforming_mars/03_tiles.rules:153
+    p_placement_bonus(state, v_p, v_s)
+    # spec: spec/terraforming_mars/03_tiles.rules:154
     emit_tile_placed(state, v_p, v_s, "special_t")
 
 
 def p_research_pay(state, v_p, v_price):
-    "procedure research_pay (spec/terraforming_mars/05_generation.rules:209)"
-    # spec: spec/terraforming_mars/05_generation.rules:210
+    "procedure research_pay (spec/terraforming_mars/05_generation.rules:215)"
+    # spec: spec/terraforming_mars/05_generation.rules:216
     state.tracks[v_p] = max(
         0, min(9999, state.tracks[v_p] - v_price * len(state.zones[18 + v_p]))
     )
-    # spec: spec/terraforming_mars/05_generation.rules:211
+    # spec: spec/terraforming_mars/05_generation.rules:217
     dest = 8 + v_p
     for card in list(state.zones[18 + v_p]):
         move_card(state, card, dest)
 
 
 def p_production_phase(state):
-    "phase production_phase (spec/terraforming_mars/05_generation.rules:230)"
-    # spec: spec/terraforming_mars/05_generation.rules:231
+    "phase production_phase (spec/terraforming_mars/05_generation.rules:236)"
+    # spec: spec/terraforming_mars/05_generation.rules:237
     for v_q in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
-        # spec: spec/terraforming_mars/05_generation.rules:232
+        # spec: spec/terraforming_mars/05_generation.rules:238
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[20 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:233
+        # spec: spec/terraforming_mars/05_generation.rules:239
         state.tracks[20 + v_q] = 0
-        # spec: spec/terraforming_mars/05_generation.rules:234
+        # spec: spec/terraforming_mars/05_generation.rules:240
         state.tracks[v_q] = max(
             0,
             min(
@@ -285,32 +285,32 @@ def p_production_phase(state):
                 + max(0, state.tracks[60 + v_q] + state.tracks[30 + v_q]),
             ),
         )
-        # spec: spec/terraforming_mars/05_generation.rules:235
+        # spec: spec/terraforming_mars/05_generation.rules:241
         state.tracks[5 + v_q] = max(
             0, min(9999, state.tracks[5 + v_q] + state.tracks[35 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:236
+        # spec: spec/terraforming_mars/05_generation.rules:242
         state.tracks[10 + v_q] = max(
             0, min(9999, state.tracks[10 + v_q] + state.tracks[40 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:237
+        # spec: spec/terraforming_mars/05_generation.rules:243
         state.tracks[15 + v_q] = max(
             0, min(9999, state.tracks[15 + v_q] + state.tracks[45 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:238
+        # spec: spec/terraforming_mars/05_generation.rules:244
         state.tracks[20 + v_q] = max(
             0, min(9999, state.tracks[20 + v_q] + state.tracks[50 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:239
+        # spec: spec/terraforming_mars/05_generation.rules:245
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[55 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:240
+        # spec: spec/terraforming_mars/05_generation.rules:246
         state.tracks[65 + v_q] = 0
-        # spec: spec/terraforming_mars/05_generation.rules:241
+        # spec: spec/terraforming_mars/05_generation.rules:247
         for v_c in list(state.zones[23 + v_q]):
             state.counters[19][v_c] = 0
-    # spec: spec/terraforming_mars/05_generation.rules:243
+    # spec: spec/terraforming_mars/05_generation.rules:249
     expire(state, "generation_end")
 
 
@@ -318,463 +318,483 @@ def p_lower_production(state, v_q, v_r, v_n):
     "procedure lower_production (spec/terraforming_mars/07_cards.rules:14)"
     # spec: spec/terraforming_mars/07_cards.rules:15
     if v_r == "r_steel":
+        # spec: spec/terraforming_mars/07_cards.rules:16
         state.tracks[35 + v_q] = max(0, min(999, state.tracks[35 + v_q] - v_n))
     elif v_r == "r_titanium":
-        # spec: spec/terraforming_mars/07_cards.rules:16
+        # spec: spec/terraforming_mars/07_cards.rules:18
         state.tracks[40 + v_q] = max(0, min(999, state.tracks[40 + v_q] - v_n))
     elif v_r == "r_plants":
-        # spec: spec/terraforming_mars/07_cards.rules:17
+        # spec: spec/terraforming_mars/07_cards.rules:20
         state.tracks[45 + v_q] = max(0, min(999, state.tracks[45 + v_q] - v_n))
     elif v_r == "r_energy":
-        # spec: spec/terraforming_mars/07_cards.rules:18
+        # spec: spec/terraforming_mars/07_cards.rules:22
         state.tracks[50 + v_q] = max(0, min(999, state.tracks[50 + v_q] - v_n))
     elif v_r == "r_heat":
-        # spec: spec/terraforming_mars/07_cards.rules:19
+        # spec: spec/terraforming_mars/07_cards.rules:24
         state.tracks[55 + v_q] = max(0, min(999, state.tracks[55 + v_q] - v_n))
     else:
-        # spec: spec/terraforming_mars/07_cards.rules:20
+        # spec: spec/terraforming_mars/07_cards.rules:26
         state.tracks[30 + v_q] = max(-5, min(999, state.tracks[30 + v_q] - v_n))
 
 
 def ev_credicor(state, v_you, v_this):
-    "event of credicor (spec/terraforming_mars/06_corporations.rules:65)"
-    # spec: spec/terraforming_mars/06_corporations.rules:65
+    "event of credicor (spec/terraforming_mars/06_corporations.rules:69)"
+    # spec: spec/terraforming_mars/06_corporations.rules:69
     activate(state, 0, [v_you], None)
 
 
 def ev_ecoline(state, v_you, v_this):
-    "event of ecoline (spec/terraforming_mars/06_corporations.rules:71)"
-    # spec: spec/terraforming_mars/06_corporations.rules:72
+    "event of ecoline (spec/terraforming_mars/06_corporations.rules:75)"
+    # spec: spec/terraforming_mars/06_corporations.rules:76
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 3))
-    # spec: spec/terraforming_mars/06_corporations.rules:73
+    # spec: spec/terraforming_mars/06_corporations.rules:77
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
-    # spec: spec/terraforming_mars/06_corporations.rules:74
+    # spec: spec/terraforming_mars/06_corporations.rules:78
     activate(state, 1, [v_you], None)
 
 
 def ev_helion(state, v_you, v_this):
-    "event of helion (spec/terraforming_mars/06_corporations.rules:81)"
-    # spec: spec/terraforming_mars/06_corporations.rules:82
+    "event of helion (spec/terraforming_mars/06_corporations.rules:85)"
+    # spec: spec/terraforming_mars/06_corporations.rules:86
     state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 3))
-    # spec: spec/terraforming_mars/06_corporations.rules:83
+    # spec: spec/terraforming_mars/06_corporations.rules:87
     activate(state, 2, [v_you], None)
 
 
 def ev_interplanetary_cinematics(state, v_you, v_this):
-    "event of interplanetary_cinematics (spec/terraforming_mars/06_corporations.rules:90)"
-    # spec: spec/terraforming_mars/06_corporations.rules:91
+    "event of interplanetary_cinematics (spec/terraforming_mars/06_corporations.rules:95)"
+    # spec: spec/terraforming_mars/06_corporations.rules:96
     state.tracks[5 + v_you] = max(0, min(9999, state.tracks[5 + v_you] + 20))
-    # spec: spec/terraforming_mars/06_corporations.rules:92
+    # spec: spec/terraforming_mars/06_corporations.rules:97
     activate(state, 3, [v_you], None)
 
 
 def ev_inventrix(state, v_you, v_this):
-    "event of inventrix (spec/terraforming_mars/06_corporations.rules:99)"
-    # spec: spec/terraforming_mars/06_corporations.rules:100
+    "event of inventrix (spec/terraforming_mars/06_corporations.rules:104)"
+    # spec: spec/terraforming_mars/06_corporations.rules:105
     if state.vars[3]:
+        # spec: spec/terraforming_mars/06_corporations.rules:106
         p_draw_cards(state, v_you, 3)
     else:
-        # spec: spec/terraforming_mars/06_corporations.rules:101
+        # spec: spec/terraforming_mars/06_corporations.rules:108
         state.tracks[84 + v_you] = 1
-        # spec: spec/terraforming_mars/06_corporations.rules:102
+        # spec: spec/terraforming_mars/06_corporations.rules:109
         activate(state, 4, [v_you], None)
 
 
 def ev_mining_guild(state, v_you, v_this):
-    "event of mining_guild (spec/terraforming_mars/06_corporations.rules:110)"
-    # spec: spec/terraforming_mars/06_corporations.rules:111
+    "event of mining_guild (spec/terraforming_mars/06_corporations.rules:117)"
+    # spec: spec/terraforming_mars/06_corporations.rules:118
     state.tracks[5 + v_you] = max(0, min(9999, state.tracks[5 + v_you] + 5))
-    # spec: spec/terraforming_mars/06_corporations.rules:112
+    # spec: spec/terraforming_mars/06_corporations.rules:119
     state.tracks[35 + v_you] = max(0, min(999, state.tracks[35 + v_you] + 1))
-    # spec: spec/terraforming_mars/06_corporations.rules:113
+    # spec: spec/terraforming_mars/06_corporations.rules:120
     activate(state, 5, [v_you], None)
 
 
 def ev_phobolog(state, v_you, v_this):
-    "event of phobolog (spec/terraforming_mars/06_corporations.rules:122)"
-    # spec: spec/terraforming_mars/06_corporations.rules:123
+    "event of phobolog (spec/terraforming_mars/06_corporations.rules:129)"
+    # spec: spec/terraforming_mars/06_corporations.rules:130
     state.tracks[10 + v_you] = max(0, min(9999, state.tracks[10 + v_you] + 10))
-    # spec: spec/terraforming_mars/06_corporations.rules:124
+    # spec: spec/terraforming_mars/06_corporations.rules:131
     activate(state, 6, [v_you], None)
 
 
 def ev_thorgate(state, v_you, v_this):
-    "event of thorgate (spec/terraforming_mars/06_corporations.rules:143)"
-    # spec: spec/terraforming_mars/06_corporations.rules:144
+    "event of thorgate (spec/terraforming_mars/06_corporations.rules:153)"
+    # spec: spec/terraforming_mars/06_corporations.rules:154
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
-    # spec: spec/terraforming_mars/06_corporations.rules:145
+    # spec: spec/terraforming_mars/06_corporations.rules:155
     activate(state, 8, [v_you], None)
 
 
 def ev_colonizer_training_camp(state, v_you, v_this):
-    "event of colonizer_training_camp (spec/terraforming_mars/07_cards.rules:49)"
+    "event of colonizer_training_camp (spec/terraforming_mars/07_cards.rules:58)"
     pass
 
 
 def ev_methane_from_titan(state, v_you, v_this):
-    "event of methane_from_titan (spec/terraforming_mars/07_cards.rules:62)"
-    # spec: spec/terraforming_mars/07_cards.rules:62
+    "event of methane_from_titan (spec/terraforming_mars/07_cards.rules:74)"
+    # spec: spec/terraforming_mars/07_cards.rules:75
     state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 2))
+    # spec: spec/terraforming_mars/07_cards.rules:76
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
 
 
 def ev_lunar_beam(state, v_you, v_this):
-    "event of lunar_beam (spec/terraforming_mars/07_cards.rules:79)"
-    # spec: spec/terraforming_mars/07_cards.rules:80
+    "event of lunar_beam (spec/terraforming_mars/07_cards.rules:95)"
+    # spec: spec/terraforming_mars/07_cards.rules:96
     state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] - 2))
-    # spec: spec/terraforming_mars/07_cards.rules:81
+    # spec: spec/terraforming_mars/07_cards.rules:97
     state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:82
+    # spec: spec/terraforming_mars/07_cards.rules:98
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 2))
 
 
 def ev_asteroid_mining(state, v_you, v_this):
-    "event of asteroid_mining (spec/terraforming_mars/07_cards.rules:86)"
-    # spec: spec/terraforming_mars/07_cards.rules:86
+    "event of asteroid_mining (spec/terraforming_mars/07_cards.rules:102)"
+    # spec: spec/terraforming_mars/07_cards.rules:102
     state.tracks[40 + v_you] = max(0, min(999, state.tracks[40 + v_you] + 2))
 
 
 def ev_food_factory(state, v_you, v_this):
-    "event of food_factory (spec/terraforming_mars/07_cards.rules:89)"
-    # spec: spec/terraforming_mars/07_cards.rules:89
+    "event of food_factory (spec/terraforming_mars/07_cards.rules:105)"
+    # spec: spec/terraforming_mars/07_cards.rules:106
     state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 4))
+    # spec: spec/terraforming_mars/07_cards.rules:107
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] - 1))
 
 
 def ev_archaebacteria(state, v_you, v_this):
-    "event of archaebacteria (spec/terraforming_mars/07_cards.rules:92)"
-    # spec: spec/terraforming_mars/07_cards.rules:92
+    "event of archaebacteria (spec/terraforming_mars/07_cards.rules:111)"
+    # spec: spec/terraforming_mars/07_cards.rules:111
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
 
 
 def ev_carbonate_processing(state, v_you, v_this):
-    "event of carbonate_processing (spec/terraforming_mars/07_cards.rules:95)"
-    # spec: spec/terraforming_mars/07_cards.rules:95
+    "event of carbonate_processing (spec/terraforming_mars/07_cards.rules:114)"
+    # spec: spec/terraforming_mars/07_cards.rules:115
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 1))
+    # spec: spec/terraforming_mars/07_cards.rules:116
     state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 3))
 
 
 def ev_nuclear_power(state, v_you, v_this):
-    "event of nuclear_power (spec/terraforming_mars/07_cards.rules:98)"
-    # spec: spec/terraforming_mars/07_cards.rules:98
+    "event of nuclear_power (spec/terraforming_mars/07_cards.rules:120)"
+    # spec: spec/terraforming_mars/07_cards.rules:121
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 3))
+    # spec: spec/terraforming_mars/07_cards.rules:122
     state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] - 2))
 
 
 def ev_algae(state, v_you, v_this):
-    "event of algae (spec/terraforming_mars/07_cards.rules:101)"
-    # spec: spec/terraforming_mars/07_cards.rules:101
+    "event of algae (spec/terraforming_mars/07_cards.rules:126)"
+    # spec: spec/terraforming_mars/07_cards.rules:127
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
+    # spec: spec/terraforming_mars/07_cards.rules:128
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 1))
 
 
 def ev_adapted_lichen(state, v_you, v_this):
-    "event of adapted_lichen (spec/terraforming_mars/07_cards.rules:104)"
-    # spec: spec/terraforming_mars/07_cards.rules:104
+    "event of adapted_lichen (spec/terraforming_mars/07_cards.rules:132)"
+    # spec: spec/terraforming_mars/07_cards.rules:132
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
 
 
 def ev_kelp_farming(state, v_you, v_this):
-    "event of kelp_farming (spec/terraforming_mars/07_cards.rules:107)"
-    # spec: spec/terraforming_mars/07_cards.rules:108
+    "event of kelp_farming (spec/terraforming_mars/07_cards.rules:135)"
+    # spec: spec/terraforming_mars/07_cards.rules:136
     state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:109
+    # spec: spec/terraforming_mars/07_cards.rules:137
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 3))
-    # spec: spec/terraforming_mars/07_cards.rules:110
+    # spec: spec/terraforming_mars/07_cards.rules:138
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 2))
 
 
 def ev_beam_from_a_thorium_asteroid(state, v_you, v_this):
-    "event of beam_from_a_thorium_asteroid (spec/terraforming_mars/07_cards.rules:114)"
-    # spec: spec/terraforming_mars/07_cards.rules:114
+    "event of beam_from_a_thorium_asteroid (spec/terraforming_mars/07_cards.rules:143)"
+    # spec: spec/terraforming_mars/07_cards.rules:144
     state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 3))
+    # spec: spec/terraforming_mars/07_cards.rules:145
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 3))
 
 
 def ev_trees(state, v_you, v_this):
-    "event of trees (spec/terraforming_mars/07_cards.rules:117)"
-    # spec: spec/terraforming_mars/07_cards.rules:117
+    "event of trees (spec/terraforming_mars/07_cards.rules:149)"
+    # spec: spec/terraforming_mars/07_cards.rules:150
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 3))
+    # spec: spec/terraforming_mars/07_cards.rules:151
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 1))
 
 
 def ev_solar_wind_power(state, v_you, v_this):
-    "event of solar_wind_power (spec/terraforming_mars/07_cards.rules:120)"
-    # spec: spec/terraforming_mars/07_cards.rules:120
+    "event of solar_wind_power (spec/terraforming_mars/07_cards.rules:155)"
+    # spec: spec/terraforming_mars/07_cards.rules:156
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
+    # spec: spec/terraforming_mars/07_cards.rules:157
     state.tracks[10 + v_you] = max(0, min(9999, state.tracks[10 + v_you] + 2))
 
 
 def ev_giant_space_mirror(state, v_you, v_this):
-    "event of giant_space_mirror (spec/terraforming_mars/07_cards.rules:123)"
-    # spec: spec/terraforming_mars/07_cards.rules:123
+    "event of giant_space_mirror (spec/terraforming_mars/07_cards.rules:161)"
+    # spec: spec/terraforming_mars/07_cards.rules:161
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 3))
 
 
 def ev_grass(state, v_you, v_this):
-    "event of grass (spec/terraforming_mars/07_cards.rules:126)"
-    # spec: spec/terraforming_mars/07_cards.rules:126
+    "event of grass (spec/terraforming_mars/07_cards.rules:164)"
+    # spec: spec/terraforming_mars/07_cards.rules:165
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
+    # spec: spec/terraforming_mars/07_cards.rules:166
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 3))
 
 
 def ev_heather(state, v_you, v_this):
-    "event of heather (spec/terraforming_mars/07_cards.rules:129)"
-    # spec: spec/terraforming_mars/07_cards.rules:129
+    "event of heather (spec/terraforming_mars/07_cards.rules:170)"
+    # spec: spec/terraforming_mars/07_cards.rules:171
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
+    # spec: spec/terraforming_mars/07_cards.rules:172
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 1))
 
 
 def ev_peroxide_power(state, v_you, v_this):
-    "event of peroxide_power (spec/terraforming_mars/07_cards.rules:132)"
-    # spec: spec/terraforming_mars/07_cards.rules:132
+    "event of peroxide_power (spec/terraforming_mars/07_cards.rules:176)"
+    # spec: spec/terraforming_mars/07_cards.rules:177
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 2))
+    # spec: spec/terraforming_mars/07_cards.rules:178
     state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] - 1))
 
 
 def ev_bushes(state, v_you, v_this):
-    "event of bushes (spec/terraforming_mars/07_cards.rules:135)"
-    # spec: spec/terraforming_mars/07_cards.rules:135
+    "event of bushes (spec/terraforming_mars/07_cards.rules:182)"
+    # spec: spec/terraforming_mars/07_cards.rules:183
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
+    # spec: spec/terraforming_mars/07_cards.rules:184
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 2))
 
 
 def ev_greenhouses(state, v_you, v_this):
-    "event of greenhouses (spec/terraforming_mars/07_cards.rules:138)"
-    # spec: spec/terraforming_mars/07_cards.rules:138
+    "event of greenhouses (spec/terraforming_mars/07_cards.rules:188)"
+    # spec: spec/terraforming_mars/07_cards.rules:188
     state.tracks[15 + v_you] = max(
         0, min(9999, state.tracks[15 + v_you] + d_cities_in_play(state))
     )
 
 
 def ev_fueled_generators(state, v_you, v_this):
-    "event of fueled_generators (spec/terraforming_mars/07_cards.rules:141)"
-    # spec: spec/terraforming_mars/07_cards.rules:141
+    "event of fueled_generators (spec/terraforming_mars/07_cards.rules:191)"
+    # spec: spec/terraforming_mars/07_cards.rules:192
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
+    # spec: spec/terraforming_mars/07_cards.rules:193
     state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] - 1))
 
 
 def ev_power_grid(state, v_you, v_this):
-    "event of power_grid (spec/terraforming_mars/07_cards.rules:145)"
-    # spec: spec/terraforming_mars/07_cards.rules:145
+    "event of power_grid (spec/terraforming_mars/07_cards.rules:198)"
+    # spec: spec/terraforming_mars/07_cards.rules:198
     state.tracks[50 + v_you] = max(
         0, min(999, state.tracks[50 + v_you] + d_tags(state, v_you, "power_tag"))
     )
 
 
 def ev_solar_power(state, v_you, v_this):
-    "event of solar_power (spec/terraforming_mars/07_cards.rules:148)"
-    # spec: spec/terraforming_mars/07_cards.rules:148
+    "event of solar_power (spec/terraforming_mars/07_cards.rules:201)"
+    # spec: spec/terraforming_mars/07_cards.rules:201
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
 
 
 def ev_breathing_filters(state, v_you, v_this):
-    "event of breathing_filters (spec/terraforming_mars/07_cards.rules:151)"
+    "event of breathing_filters (spec/terraforming_mars/07_cards.rules:204)"
     pass
 
 
 def ev_geothermal_power(state, v_you, v_this):
-    "event of geothermal_power (spec/terraforming_mars/07_cards.rules:162)"
-    # spec: spec/terraforming_mars/07_cards.rules:162
+    "event of geothermal_power (spec/terraforming_mars/07_cards.rules:215)"
+    # spec: spec/terraforming_mars/07_cards.rules:215
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 2))
 
 
 def ev_farming(state, v_you, v_this):
-    "event of farming (spec/terraforming_mars/07_cards.rules:165)"
-    # spec: spec/terraforming_mars/07_cards.rules:166
+    "event of farming (spec/terraforming_mars/07_cards.rules:218)"
+    # spec: spec/terraforming_mars/07_cards.rules:219
     state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:167
+    # spec: spec/terraforming_mars/07_cards.rules:220
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:168
+    # spec: spec/terraforming_mars/07_cards.rules:221
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 2))
 
 
 def ev_dust_seals(state, v_you, v_this):
-    "event of dust_seals (spec/terraforming_mars/07_cards.rules:172)"
+    "event of dust_seals (spec/terraforming_mars/07_cards.rules:225)"
     pass
 
 
 def ev_moss(state, v_you, v_this):
-    "event of moss (spec/terraforming_mars/07_cards.rules:175)"
-    # spec: spec/terraforming_mars/07_cards.rules:176
+    "event of moss (spec/terraforming_mars/07_cards.rules:228)"
+    # spec: spec/terraforming_mars/07_cards.rules:229
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
-    # spec: spec/terraforming_mars/07_cards.rules:177
+    # spec: spec/terraforming_mars/07_cards.rules:230
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] - 1))
 
 
 def ev_ghg_factories(state, v_you, v_this):
-    "event of ghg_factories (spec/terraforming_mars/07_cards.rules:181)"
-    # spec: spec/terraforming_mars/07_cards.rules:181
+    "event of ghg_factories (spec/terraforming_mars/07_cards.rules:234)"
+    # spec: spec/terraforming_mars/07_cards.rules:235
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 1))
+    # spec: spec/terraforming_mars/07_cards.rules:236
     state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 4))
 
 
 def ev_zeppelins(state, v_you, v_this):
-    "event of zeppelins (spec/terraforming_mars/07_cards.rules:184)"
-    # spec: spec/terraforming_mars/07_cards.rules:184
+    "event of zeppelins (spec/terraforming_mars/07_cards.rules:240)"
+    # spec: spec/terraforming_mars/07_cards.rules:240
     state.tracks[30 + v_you] = max(
         -5, min(999, state.tracks[30 + v_you] + d_cities_on_mars(state))
     )
 
 
 def ev_worms(state, v_you, v_this):
-    "event of worms (spec/terraforming_mars/07_cards.rules:187)"
-    # spec: spec/terraforming_mars/07_cards.rules:187
+    "event of worms (spec/terraforming_mars/07_cards.rules:243)"
+    # spec: spec/terraforming_mars/07_cards.rules:243
     state.tracks[45 + v_you] = max(
         0, min(999, state.tracks[45 + v_you] + d_tags(state, v_you, "microbe_tag") // 2)
     )
 
 
 def ev_fusion_power(state, v_you, v_this):
-    "event of fusion_power (spec/terraforming_mars/07_cards.rules:190)"
-    # spec: spec/terraforming_mars/07_cards.rules:190
+    "event of fusion_power (spec/terraforming_mars/07_cards.rules:246)"
+    # spec: spec/terraforming_mars/07_cards.rules:246
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 3))
 
 
 def ev_advanced_ecosystems(state, v_you, v_this):
-    "event of advanced_ecosystems (spec/terraforming_mars/07_cards.rules:195)"
+    "event of advanced_ecosystems (spec/terraforming_mars/07_cards.rules:252)"
     pass
 
 
 def ev_great_dam(state, v_you, v_this):
-    "event of great_dam (spec/terraforming_mars/07_cards.rules:198)"
-    # spec: spec/terraforming_mars/07_cards.rules:198
+    "event of great_dam (spec/terraforming_mars/07_cards.rules:257)"
+    # spec: spec/terraforming_mars/07_cards.rules:257
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 2))
 
 
 def ev_wave_power(state, v_you, v_this):
-    "event of wave_power (spec/terraforming_mars/07_cards.rules:209)"
-    # spec: spec/terraforming_mars/07_cards.rules:209
+    "event of wave_power (spec/terraforming_mars/07_cards.rules:268)"
+    # spec: spec/terraforming_mars/07_cards.rules:268
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
 
 
 def ev_power_plant_card(state, v_you, v_this):
-    "event of power_plant_card (spec/terraforming_mars/07_cards.rules:212)"
-    # spec: spec/terraforming_mars/07_cards.rules:212
+    "event of power_plant_card (spec/terraforming_mars/07_cards.rules:271)"
+    # spec: spec/terraforming_mars/07_cards.rules:271
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
 
 
 def ev_tectonic_stress_power(state, v_you, v_this):
-    "event of tectonic_stress_power (spec/terraforming_mars/07_cards.rules:215)"
-    # spec: spec/terraforming_mars/07_cards.rules:215
+    "event of tectonic_stress_power (spec/terraforming_mars/07_cards.rules:275)"
+    # spec: spec/terraforming_mars/07_cards.rules:275
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 3))
 
 
 def ev_nitrophilic_moss(state, v_you, v_this):
-    "event of nitrophilic_moss (spec/terraforming_mars/07_cards.rules:218)"
-    # spec: spec/terraforming_mars/07_cards.rules:219
+    "event of nitrophilic_moss (spec/terraforming_mars/07_cards.rules:278)"
+    # spec: spec/terraforming_mars/07_cards.rules:279
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:220
+    # spec: spec/terraforming_mars/07_cards.rules:280
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] - 2))
 
 
 def ev_insects(state, v_you, v_this):
-    "event of insects (spec/terraforming_mars/07_cards.rules:224)"
-    # spec: spec/terraforming_mars/07_cards.rules:224
+    "event of insects (spec/terraforming_mars/07_cards.rules:284)"
+    # spec: spec/terraforming_mars/07_cards.rules:284
     state.tracks[45 + v_you] = max(
         0, min(999, state.tracks[45 + v_you] + d_tags(state, v_you, "plant_tag"))
     )
 
 
 def ev_designed_microorganisms(state, v_you, v_this):
-    "event of designed_microorganisms (spec/terraforming_mars/07_cards.rules:234)"
-    # spec: spec/terraforming_mars/07_cards.rules:234
+    "event of designed_microorganisms (spec/terraforming_mars/07_cards.rules:294)"
+    # spec: spec/terraforming_mars/07_cards.rules:294
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
 
 
 def ev_industrial_microbes(state, v_you, v_this):
-    "event of industrial_microbes (spec/terraforming_mars/07_cards.rules:237)"
-    # spec: spec/terraforming_mars/07_cards.rules:237
+    "event of industrial_microbes (spec/terraforming_mars/07_cards.rules:297)"
+    # spec: spec/terraforming_mars/07_cards.rules:298
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
+    # spec: spec/terraforming_mars/07_cards.rules:299
     state.tracks[35 + v_you] = max(0, min(999, state.tracks[35 + v_you] + 1))
 
 
 def ev_lichen(state, v_you, v_this):
-    "event of lichen (spec/terraforming_mars/07_cards.rules:240)"
-    # spec: spec/terraforming_mars/07_cards.rules:240
+    "event of lichen (spec/terraforming_mars/07_cards.rules:303)"
+    # spec: spec/terraforming_mars/07_cards.rules:303
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
 
 
 def ev_micro_mills(state, v_you, v_this):
-    "event of micro_mills (spec/terraforming_mars/07_cards.rules:243)"
-    # spec: spec/terraforming_mars/07_cards.rules:243
+    "event of micro_mills (spec/terraforming_mars/07_cards.rules:306)"
+    # spec: spec/terraforming_mars/07_cards.rules:306
     state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 1))
 
 
 def ev_magnetic_field_generators(state, v_you, v_this):
-    "event of magnetic_field_generators (spec/terraforming_mars/07_cards.rules:246)"
-    # spec: spec/terraforming_mars/07_cards.rules:247
+    "event of magnetic_field_generators (spec/terraforming_mars/07_cards.rules:309)"
+    # spec: spec/terraforming_mars/07_cards.rules:310
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 4))
-    # spec: spec/terraforming_mars/07_cards.rules:248
+    # spec: spec/terraforming_mars/07_cards.rules:311
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:249
+    # spec: spec/terraforming_mars/07_cards.rules:312
     p_raise_tr(state, v_you, 3)
 
 
 def ev_windmills(state, v_you, v_this):
-    "event of windmills (spec/terraforming_mars/07_cards.rules:253)"
-    # spec: spec/terraforming_mars/07_cards.rules:253
+    "event of windmills (spec/terraforming_mars/07_cards.rules:316)"
+    # spec: spec/terraforming_mars/07_cards.rules:316
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
 
 
 def ev_tundra_farming(state, v_you, v_this):
-    "event of tundra_farming (spec/terraforming_mars/07_cards.rules:256)"
-    # spec: spec/terraforming_mars/07_cards.rules:257
+    "event of tundra_farming (spec/terraforming_mars/07_cards.rules:319)"
+    # spec: spec/terraforming_mars/07_cards.rules:320
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
-    # spec: spec/terraforming_mars/07_cards.rules:258
+    # spec: spec/terraforming_mars/07_cards.rules:321
     state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:259
+    # spec: spec/terraforming_mars/07_cards.rules:322
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 1))
 
 
 def ev_magnetic_field_dome(state, v_you, v_this):
-    "event of magnetic_field_dome (spec/terraforming_mars/07_cards.rules:263)"
-    # spec: spec/terraforming_mars/07_cards.rules:264
+    "event of magnetic_field_dome (spec/terraforming_mars/07_cards.rules:326)"
+    # spec: spec/terraforming_mars/07_cards.rules:327
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 2))
-    # spec: spec/terraforming_mars/07_cards.rules:265
+    # spec: spec/terraforming_mars/07_cards.rules:328
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
-    # spec: spec/terraforming_mars/07_cards.rules:266
+    # spec: spec/terraforming_mars/07_cards.rules:329
     p_raise_tr(state, v_you, 1)
 
 
 def ev_noctis_farming(state, v_you, v_this):
-    "event of noctis_farming (spec/terraforming_mars/07_cards.rules:270)"
-    # spec: spec/terraforming_mars/07_cards.rules:270
+    "event of noctis_farming (spec/terraforming_mars/07_cards.rules:333)"
+    # spec: spec/terraforming_mars/07_cards.rules:334
     state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 1))
+    # spec: spec/terraforming_mars/07_cards.rules:335
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 2))
 
 
 def ev_soil_factory(state, v_you, v_this):
-    "event of soil_factory (spec/terraforming_mars/07_cards.rules:276)"
-    # spec: spec/terraforming_mars/07_cards.rules:276
+    "event of soil_factory (spec/terraforming_mars/07_cards.rules:345)"
+    # spec: spec/terraforming_mars/07_cards.rules:346
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 1))
+    # spec: spec/terraforming_mars/07_cards.rules:347
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
 
 
 def ev_energy_saving(state, v_you, v_this):
-    "event of energy_saving (spec/terraforming_mars/07_cards.rules:282)"
-    # spec: spec/terraforming_mars/07_cards.rules:282
+    "event of energy_saving (spec/terraforming_mars/07_cards.rules:357)"
+    # spec: spec/terraforming_mars/07_cards.rules:357
     state.tracks[50 + v_you] = max(
         0, min(999, state.tracks[50 + v_you] + d_cities_in_play(state))
     )
 
 
 def ev_immigration_shuttles(state, v_you, v_this):
-    "event of immigration_shuttles (spec/terraforming_mars/07_cards.rules:285)"
-    # spec: spec/terraforming_mars/07_cards.rules:285
+    "event of immigration_shuttles (spec/terraforming_mars/07_cards.rules:361)"
+    # spec: spec/terraforming_mars/07_cards.rules:361
     state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 5))
 
 
 def ev_soletta(state, v_you, v_this):
-    "event of soletta (spec/terraforming_mars/07_cards.rules:288)"
-    # spec: spec/terraforming_mars/07_cards.rules:288
+    "event of soletta (spec/terraforming_mars/07_cards.rules:364)"
+    # spec: spec/terraforming_mars/07_cards.rules:364
     state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 7))
 
 
 def ev_rad_chem_factory(state, v_you, v_this):
-    "event of rad_chem_factory (spec/terraforming_mars/07_cards.rules:291)"
-    # spec: spec/terraforming_mars/07_cards.rules:291
+    "event of rad_chem_factory (spec/terraforming_mars/07_cards.rules:367)"
+    # spec: spec/terraforming_mars/07_cards.rules:368
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 1))
+    # spec: spec/terraforming_mars/07_cards.rules:369
     p_raise_tr(state, v_you, 2)
 
 
@@ -789,180 +809,189 @@ def ev_noctis_city(state, v_you, v_this):
 
 
 def ev_phobos_space_haven(state, v_you, v_this):
-    "event of phobos_space_haven (spec/terraforming_mars/07b_tiles_events.rules:41)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:41
+    "event of phobos_space_haven (spec/terraforming_mars/07b_tiles_events.rules:42)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:43
     state.tracks[40 + v_you] = max(0, min(999, state.tracks[40 + v_you] + 1))
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:44
     p_city_placed(state, v_you, E_s02)
 
 
 def ev_ganymede_colony(state, v_you, v_this):
-    "event of ganymede_colony (spec/terraforming_mars/07b_tiles_events.rules:79)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:79
+    "event of ganymede_colony (spec/terraforming_mars/07b_tiles_events.rules:91)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:91
     p_city_placed(state, v_you, E_s01)
 
 
 def ev_release_of_inert_gases(state, v_you, v_this):
-    "event of release_of_inert_gases (spec/terraforming_mars/07b_tiles_events.rules:153)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:153
+    "event of release_of_inert_gases (spec/terraforming_mars/07b_tiles_events.rules:181)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:181
     p_raise_tr(state, v_you, 2)
 
 
 def ev_imported_ghg(state, v_you, v_this):
-    "event of imported_ghg (spec/terraforming_mars/07b_tiles_events.rules:194)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:194
+    "event of imported_ghg (spec/terraforming_mars/07b_tiles_events.rules:253)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:254
     state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 1))
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:255
     state.tracks[25 + v_you] = max(0, min(9999, state.tracks[25 + v_you] + 3))
 
 
 def ev_import_of_advanced_ghg(state, v_you, v_this):
-    "event of import_of_advanced_ghg (spec/terraforming_mars/07b_tiles_events.rules:205)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:205
+    "event of import_of_advanced_ghg (spec/terraforming_mars/07b_tiles_events.rules:268)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:268
     state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 2))
 
 
 def ev_special_design(state, v_you, v_this):
-    "event of special_design (spec/terraforming_mars/07b_tiles_events.rules:231)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:231
+    "event of special_design (spec/terraforming_mars/07b_tiles_events.rules:297)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:297
     activate(state, 10, [v_you], "generation_end")
 
 
 def ev_martian_rails(state, v_you, v_this):
-    "event of martian_rails (spec/terraforming_mars/07c_active.rules:27)"
-    # spec: spec/terraforming_mars/07c_active.rules:27
+    "event of martian_rails (spec/terraforming_mars/07c_active.rules:28)"
+    # spec: spec/terraforming_mars/07c_active.rules:29
     if state.vars[3]:
+        # spec: spec/terraforming_mars/07c_active.rules:30
         state.tracks[20 + v_you] = max(0, min(9999, state.tracks[20 + v_you] - 1))
+        # spec: spec/terraforming_mars/07c_active.rules:31
         state.tracks[v_you] = max(
             0, min(9999, state.tracks[v_you] + d_cities_on_mars(state))
         )
 
 
 def ev_equatorial_magnetizer(state, v_you, v_this):
-    "event of equatorial_magnetizer (spec/terraforming_mars/07c_active.rules:35)"
-    # spec: spec/terraforming_mars/07c_active.rules:35
+    "event of equatorial_magnetizer (spec/terraforming_mars/07c_active.rules:46)"
+    # spec: spec/terraforming_mars/07c_active.rules:47
     if state.vars[3]:
+        # spec: spec/terraforming_mars/07c_active.rules:48
         state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 1))
+        # spec: spec/terraforming_mars/07c_active.rules:49
         p_raise_tr(state, v_you, 1)
 
 
 def ev_livestock(state, v_you, v_this):
-    "event of livestock (spec/terraforming_mars/07c_active.rules:133)"
-    # spec: spec/terraforming_mars/07c_active.rules:134
+    "event of livestock (spec/terraforming_mars/07c_active.rules:183)"
+    # spec: spec/terraforming_mars/07c_active.rules:184
     if state.vars[3]:
+        # spec: spec/terraforming_mars/07c_active.rules:185
         state.counters[18][v_this] = max(0, state.counters[18][v_this] + 1)
     else:
-        # spec: spec/terraforming_mars/07c_active.rules:135
+        # spec: spec/terraforming_mars/07c_active.rules:187
         state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] - 1))
-        # spec: spec/terraforming_mars/07c_active.rules:136
+        # spec: spec/terraforming_mars/07c_active.rules:188
         state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 2))
 
 
 def ev_arctic_algae(state, v_you, v_this):
-    "event of arctic_algae (spec/terraforming_mars/07c_active.rules:160)"
-    # spec: spec/terraforming_mars/07c_active.rules:160
+    "event of arctic_algae (spec/terraforming_mars/07c_active.rules:225)"
+    # spec: spec/terraforming_mars/07c_active.rules:226
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 1))
+    # spec: spec/terraforming_mars/07c_active.rules:227
     activate(state, 11, [v_you], None)
 
 
 def ev_optimal_aerobraking(state, v_you, v_this):
-    "event of optimal_aerobraking (spec/terraforming_mars/07c_active.rules:169)"
-    # spec: spec/terraforming_mars/07c_active.rules:169
+    "event of optimal_aerobraking (spec/terraforming_mars/07c_active.rules:237)"
+    # spec: spec/terraforming_mars/07c_active.rules:237
     activate(state, 12, [v_you], None)
 
 
 def ev_rover_construction(state, v_you, v_this):
-    "event of rover_construction (spec/terraforming_mars/07c_active.rules:175)"
-    # spec: spec/terraforming_mars/07c_active.rules:175
+    "event of rover_construction (spec/terraforming_mars/07c_active.rules:243)"
+    # spec: spec/terraforming_mars/07c_active.rules:243
     activate(state, 13, [v_you], None)
 
 
 def ev_decomposers(state, v_you, v_this):
-    "event of decomposers (spec/terraforming_mars/07c_active.rules:194)"
-    # spec: spec/terraforming_mars/07c_active.rules:194
+    "event of decomposers (spec/terraforming_mars/07c_active.rules:262)"
+    # spec: spec/terraforming_mars/07c_active.rules:262
     activate(state, 15, [v_you, v_this], None)
 
 
 def ev_adaptation_technology(state, v_you, v_this):
-    "event of adaptation_technology (spec/terraforming_mars/07c_active.rules:208)"
-    # spec: spec/terraforming_mars/07c_active.rules:208
+    "event of adaptation_technology (spec/terraforming_mars/07c_active.rules:277)"
+    # spec: spec/terraforming_mars/07c_active.rules:277
     activate(state, 4, [v_you], None)
 
 
 def ev_shuttles(state, v_you, v_this):
-    "event of shuttles (spec/terraforming_mars/07c_active.rules:214)"
-    # spec: spec/terraforming_mars/07c_active.rules:215
+    "event of shuttles (spec/terraforming_mars/07c_active.rules:283)"
+    # spec: spec/terraforming_mars/07c_active.rules:284
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 1))
-    # spec: spec/terraforming_mars/07c_active.rules:216
+    # spec: spec/terraforming_mars/07c_active.rules:285
     state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 2))
-    # spec: spec/terraforming_mars/07c_active.rules:217
+    # spec: spec/terraforming_mars/07c_active.rules:286
     activate(state, 17, [v_you], None)
 
 
 def ev_pets(state, v_you, v_this):
-    "event of pets (spec/terraforming_mars/07c_active.rules:227)"
-    # spec: spec/terraforming_mars/07c_active.rules:227
+    "event of pets (spec/terraforming_mars/07c_active.rules:296)"
+    # spec: spec/terraforming_mars/07c_active.rules:297
     state.counters[18][v_this] = max(0, state.counters[18][v_this] + 1)
+    # spec: spec/terraforming_mars/07c_active.rules:298
     activate(state, 18, [v_you, v_this], None)
 
 
 def t_credicor_effect_0(state, v_owner, v_q, v_n):
-    "on paid_project of credicor_effect (spec/terraforming_mars/06_corporations.rules:68)"
-    # spec: spec/terraforming_mars/06_corporations.rules:68
+    "on paid_project of credicor_effect (spec/terraforming_mars/06_corporations.rules:72)"
+    # spec: spec/terraforming_mars/06_corporations.rules:72
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 4))
 
 
 def t_cinematics_effect_0(state, v_owner, v_q, v_c):
-    "on card_played of cinematics_effect (spec/terraforming_mars/06_corporations.rules:96)"
-    # spec: spec/terraforming_mars/06_corporations.rules:96
+    "on card_played of cinematics_effect (spec/terraforming_mars/06_corporations.rules:101)"
+    # spec: spec/terraforming_mars/06_corporations.rules:101
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 2))
 
 
 def t_mining_guild_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of mining_guild_effect (spec/terraforming_mars/06_corporations.rules:117)"
-    # spec: spec/terraforming_mars/06_corporations.rules:118
+    "on tile_placed of mining_guild_effect (spec/terraforming_mars/06_corporations.rules:124)"
+    # spec: spec/terraforming_mars/06_corporations.rules:125
     state.tracks[35 + v_owner] = max(0, min(999, state.tracks[35 + v_owner] + 1))
 
 
 def t_tharsis_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:139)"
-    # spec: spec/terraforming_mars/06_corporations.rules:139
+    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:149)"
+    # spec: spec/terraforming_mars/06_corporations.rules:149
     state.tracks[30 + v_owner] = max(-5, min(999, state.tracks[30 + v_owner] + 1))
 
 
 def t_tharsis_effect_1(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:140)"
-    # spec: spec/terraforming_mars/06_corporations.rules:140
+    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:150)"
+    # spec: spec/terraforming_mars/06_corporations.rules:150
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 3))
 
 
 def t_special_design_effect_0(state, v_owner, v_q, v_c):
-    "on card_played of special_design_effect (spec/terraforming_mars/07b_tiles_events.rules:228)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:228
+    "on card_played of special_design_effect (spec/terraforming_mars/07b_tiles_events.rules:292)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:293
     cancel(state, 10, [v_owner])
 
 
 def t_arctic_algae_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of arctic_algae_effect (spec/terraforming_mars/07c_active.rules:157)"
-    # spec: spec/terraforming_mars/07c_active.rules:157
+    "on tile_placed of arctic_algae_effect (spec/terraforming_mars/07c_active.rules:222)"
+    # spec: spec/terraforming_mars/07c_active.rules:222
     state.tracks[15 + v_owner] = max(0, min(9999, state.tracks[15 + v_owner] + 2))
 
 
 def t_aerobraking_effect_0(state, v_owner, v_q, v_c):
-    "on card_played of aerobraking_effect (spec/terraforming_mars/07c_active.rules:163)"
-    # spec: spec/terraforming_mars/07c_active.rules:164
+    "on card_played of aerobraking_effect (spec/terraforming_mars/07c_active.rules:231)"
+    # spec: spec/terraforming_mars/07c_active.rules:232
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 3))
-    # spec: spec/terraforming_mars/07c_active.rules:165
+    # spec: spec/terraforming_mars/07c_active.rules:233
     state.tracks[25 + v_owner] = max(0, min(9999, state.tracks[25 + v_owner] + 3))
 
 
 def t_rover_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of rover_effect (spec/terraforming_mars/07c_active.rules:172)"
-    # spec: spec/terraforming_mars/07c_active.rules:172
+    "on tile_placed of rover_effect (spec/terraforming_mars/07c_active.rules:240)"
+    # spec: spec/terraforming_mars/07c_active.rules:240
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 2))
 
 
 def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
-    "on card_played of ecological_zone_effect (spec/terraforming_mars/07c_active.rules:178)"
-    # spec: spec/terraforming_mars/07c_active.rules:178
+    "on card_played of ecological_zone_effect (spec/terraforming_mars/07c_active.rules:246)"
+    # spec: spec/terraforming_mars/07c_active.rules:246
     state.counters[18][v_z] = max(
         0,
         state.counters[18][v_z]
@@ -971,18 +1000,18 @@ def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
                 A_animal,
                 v_c,
                 "animal",
-                "spec/terraforming_mars/07c_active.rules:178:48",
+                "spec/terraforming_mars/07c_active.rules:246:48",
             )
             + attr_of(
-                A_plant, v_c, "plant", "spec/terraforming_mars/07c_active.rules:178:59"
+                A_plant, v_c, "plant", "spec/terraforming_mars/07c_active.rules:246:59"
             )
         ),
     )
 
 
 def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
-    "on card_played of decomposers_effect (spec/terraforming_mars/07c_active.rules:190)"
-    # spec: spec/terraforming_mars/07c_active.rules:190
+    "on card_played of decomposers_effect (spec/terraforming_mars/07c_active.rules:258)"
+    # spec: spec/terraforming_mars/07c_active.rules:258
     state.counters[18][v_z] = max(
         0,
         state.counters[18][v_z]
@@ -991,36 +1020,36 @@ def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
                 A_animal,
                 v_c,
                 "animal",
-                "spec/terraforming_mars/07c_active.rules:190:48",
+                "spec/terraforming_mars/07c_active.rules:258:48",
             )
             + attr_of(
-                A_plant, v_c, "plant", "spec/terraforming_mars/07c_active.rules:190:59"
+                A_plant, v_c, "plant", "spec/terraforming_mars/07c_active.rules:258:59"
             )
             + attr_of(
                 A_microbe,
                 v_c,
                 "microbe",
-                "spec/terraforming_mars/07c_active.rules:190:69",
+                "spec/terraforming_mars/07c_active.rules:258:69",
             )
         ),
     )
 
 
 def t_herbivores_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
-    "on tile_placed of herbivores_effect (spec/terraforming_mars/07c_active.rules:197)"
-    # spec: spec/terraforming_mars/07c_active.rules:197
+    "on tile_placed of herbivores_effect (spec/terraforming_mars/07c_active.rules:265)"
+    # spec: spec/terraforming_mars/07c_active.rules:265
     state.counters[18][v_z] = max(0, state.counters[18][v_z] + 1)
 
 
 def t_pets_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
-    "on tile_placed of pets_effect (spec/terraforming_mars/07c_active.rules:223)"
-    # spec: spec/terraforming_mars/07c_active.rules:223
+    "on tile_placed of pets_effect (spec/terraforming_mars/07c_active.rules:292)"
+    # spec: spec/terraforming_mars/07c_active.rules:292
     state.counters[18][v_z] = max(0, state.counters[18][v_z] + 1)
 
 
 def t_immigrant_city_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of immigrant_city_effect (spec/terraforming_mars/07c_active.rules:230)"
-    # spec: spec/terraforming_mars/07c_active.rules:230
+    "on tile_placed of immigrant_city_effect (spec/terraforming_mars/07c_active.rules:302)"
+    # spec: spec/terraforming_mars/07c_active.rules:302
     state.tracks[30 + v_owner] = max(-5, min(999, state.tracks[30 + v_owner] + 1))
 
 
@@ -1038,60 +1067,60 @@ def emit_tile_placed(state, x0, x1, x2):
         kind = effect[0]
         if kind == 5:  # mining_guild_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:117
+            # spec: spec/terraforming_mars/06_corporations.rules:124
             if x0 == args[0] and (
                 attr_of(
                     A_bonus_steel,
                     x1,
                     "bonus_steel",
-                    "spec/terraforming_mars/06_corporations.rules:117:50",
+                    "spec/terraforming_mars/06_corporations.rules:124:50",
                 )
                 > 0
                 or attr_of(
                     A_bonus_titanium,
                     x1,
                     "bonus_titanium",
-                    "spec/terraforming_mars/06_corporations.rules:117:71",
+                    "spec/terraforming_mars/06_corporations.rules:124:71",
                 )
                 > 0
             ):
                 runs.append((t_mining_guild_effect_0, [args[0], x0, x1, x2]))
         elif kind == 7:  # tharsis_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:139
+            # spec: spec/terraforming_mars/06_corporations.rules:149
             if x2 == "city_t" and not attr_of(
                 A_off_mars,
                 x1,
                 "off_mars",
-                "spec/terraforming_mars/06_corporations.rules:139:54",
+                "spec/terraforming_mars/06_corporations.rules:149:54",
             ):
                 runs.append((t_tharsis_effect_0, [args[0], x0, x1, x2]))
-            # spec: spec/terraforming_mars/06_corporations.rules:140
+            # spec: spec/terraforming_mars/06_corporations.rules:150
             if x2 == "city_t" and x0 == args[0]:
                 runs.append((t_tharsis_effect_1, [args[0], x0, x1, x2]))
         elif kind == 11:  # arctic_algae_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:157
+            # spec: spec/terraforming_mars/07c_active.rules:222
             if x2 == "ocean_t":
                 runs.append((t_arctic_algae_effect_0, [args[0], x0, x1, x2]))
         elif kind == 13:  # rover_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:172
+            # spec: spec/terraforming_mars/07c_active.rules:240
             if x2 == "city_t":
                 runs.append((t_rover_effect_0, [args[0], x0, x1, x2]))
         elif kind == 16:  # herbivores_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:197
+            # spec: spec/terraforming_mars/07c_active.rules:265
             if x0 == args[0] and x2 == "greenery_t":
                 runs.append((t_herbivores_effect_0, [args[0], args[1], x0, x1, x2]))
         elif kind == 18:  # pets_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:223
+            # spec: spec/terraforming_mars/07c_active.rules:292
             if x2 == "city_t":
                 runs.append((t_pets_effect_0, [args[0], args[1], x0, x1, x2]))
         elif kind == 19:  # immigrant_city_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:230
+            # spec: spec/terraforming_mars/07c_active.rules:302
             if x2 == "city_t":
                 runs.append((t_immigrant_city_effect_0, [args[0], x0, x1, x2]))
     for function, values in runs:
@@ -1107,52 +1136,52 @@ def emit_card_played(state, x0, x1):
         kind = effect[0]
         if kind == 3:  # cinematics_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:96
+            # spec: spec/terraforming_mars/06_corporations.rules:101
             if (
                 x0 == args[0]
                 and attr_of(
                     A_colour,
                     x1,
                     "colour",
-                    "spec/terraforming_mars/06_corporations.rules:96:46",
+                    "spec/terraforming_mars/06_corporations.rules:101:46",
                 )
                 == "event"
             ):
                 runs.append((t_cinematics_effect_0, [args[0], x0, x1]))
         elif kind == 10:  # special_design_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:228
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:292
             if x0 == args[0] and x1 != E_special_design:
                 runs.append((t_special_design_effect_0, [args[0], x0, x1]))
         elif kind == 12:  # aerobraking_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:163
+            # spec: spec/terraforming_mars/07c_active.rules:231
             if (
                 x0 == args[0]
                 and attr_of(
                     A_colour,
                     x1,
                     "colour",
-                    "spec/terraforming_mars/07c_active.rules:163:46",
+                    "spec/terraforming_mars/07c_active.rules:231:46",
                 )
                 == "event"
                 and attr_of(
                     A_space,
                     x1,
                     "space",
-                    "spec/terraforming_mars/07c_active.rules:163:68",
+                    "spec/terraforming_mars/07c_active.rules:231:68",
                 )
                 > 0
             ):
                 runs.append((t_aerobraking_effect_0, [args[0], x0, x1]))
         elif kind == 14:  # ecological_zone_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:178
+            # spec: spec/terraforming_mars/07c_active.rules:246
             if x0 == args[0]:
                 runs.append((t_ecological_zone_effect_0, [args[0], args[1], x0, x1]))
         elif kind == 15:  # decomposers_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:190
+            # spec: spec/terraforming_mars/07c_active.rules:258
             if x0 == args[0]:
                 runs.append((t_decomposers_effect_0, [args[0], args[1], x0, x1]))
     for function, values in runs:
@@ -1168,7 +1197,7 @@ def emit_paid_project(state, x0, x1):
         kind = effect[0]
         if kind == 0:  # credicor_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:68
+            # spec: spec/terraforming_mars/06_corporations.rules:72
             if x0 == args[0] and x1 >= 20:
                 runs.append((t_credicor_effect_0, [args[0], x0, x1]))
     for function, values in runs:
@@ -1211,34 +1240,34 @@ def event_done(state, frame):
 
 
 def s_raise_temperature(state, frame):
-    "procedure raise_temperature (spec/terraforming_mars/03_tiles.rules:50)"
-    # L: 0 p, 1 n, 2 rounds left of the repeat at line 51
+    "procedure raise_temperature (spec/terraforming_mars/03_tiles.rules:51)"
+    # L: 0 p, 1 n, 2 rounds left of the repeat at line 52
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:51
+            # spec: spec/terraforming_mars/03_tiles.rules:52
             L[2] = L[1]
             pc = 1
         if pc == 1:
             if L[2] <= 0:
                 pc = 5
                 continue
-            tick(state, "repeat", "spec/terraforming_mars/03_tiles.rules:51:5")
-            # spec: spec/terraforming_mars/03_tiles.rules:52
+            tick(state, "repeat", "spec/terraforming_mars/03_tiles.rules:52:5")
+            # spec: spec/terraforming_mars/03_tiles.rules:53
             if state.tracks[70] < 8:
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/03_tiles.rules:53
-            state.tracks[70] = max(-30, min(8, state.tracks[70] + 2))
             # spec: spec/terraforming_mars/03_tiles.rules:54
-            p_raise_tr(state, L[0], 1)
+            state.tracks[70] = max(-30, min(8, state.tracks[70] + 2))
             # spec: spec/terraforming_mars/03_tiles.rules:55
+            p_raise_tr(state, L[0], 1)
+            # spec: spec/terraforming_mars/03_tiles.rules:56
             if state.tracks[70] == -24 or state.tracks[70] == -20:
                 state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] + 1))
-            # spec: spec/terraforming_mars/03_tiles.rules:56
+            # spec: spec/terraforming_mars/03_tiles.rules:57
             if state.tracks[70] == 0:
                 pc = 3
             else:
@@ -1257,31 +1286,31 @@ def s_raise_temperature(state, frame):
 
 
 def s_raise_oxygen(state, frame):
-    "procedure raise_oxygen (spec/terraforming_mars/03_tiles.rules:60)"
-    # L: 0 p, 1 n, 2 rounds left of the repeat at line 61
+    "procedure raise_oxygen (spec/terraforming_mars/03_tiles.rules:61)"
+    # L: 0 p, 1 n, 2 rounds left of the repeat at line 62
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:61
+            # spec: spec/terraforming_mars/03_tiles.rules:62
             L[2] = L[1]
             pc = 1
         if pc == 1:
             if L[2] <= 0:
                 pc = 5
                 continue
-            tick(state, "repeat", "spec/terraforming_mars/03_tiles.rules:61:5")
-            # spec: spec/terraforming_mars/03_tiles.rules:62
+            tick(state, "repeat", "spec/terraforming_mars/03_tiles.rules:62:5")
+            # spec: spec/terraforming_mars/03_tiles.rules:63
             if state.tracks[71] < 14:
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/03_tiles.rules:63
-            state.tracks[71] = max(0, min(14, state.tracks[71] + 1))
             # spec: spec/terraforming_mars/03_tiles.rules:64
-            p_raise_tr(state, L[0], 1)
+            state.tracks[71] = max(0, min(14, state.tracks[71] + 1))
             # spec: spec/terraforming_mars/03_tiles.rules:65
+            p_raise_tr(state, L[0], 1)
+            # spec: spec/terraforming_mars/03_tiles.rules:66
             if state.tracks[71] == 8:
                 pc = 3
             else:
@@ -1300,19 +1329,19 @@ def s_raise_oxygen(state, frame):
 
 
 def s_place_ocean(state, frame):
-    "procedure place_ocean (spec/terraforming_mars/03_tiles.rules:101)"
+    "procedure place_ocean (spec/terraforming_mars/03_tiles.rules:102)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:102
+            # spec: spec/terraforming_mars/03_tiles.rules:103
             if state.tracks[72] < 9 and any(d_ocean_free(state, c_s) for c_s in K_area):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:103
+            # spec: spec/terraforming_mars/03_tiles.rules:104
             player = L[0]
             values = [c_s for c_s in K_area if d_ocean_free(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -1323,13 +1352,13 @@ def s_place_ocean(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:103:9",
+                "spec/terraforming_mars/03_tiles.rules:104:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:104
+            # spec: spec/terraforming_mars/03_tiles.rules:105
             p_ocean_placed(state, L[0], L[1])
             pc = 3
         if pc == 3:
@@ -1338,19 +1367,19 @@ def s_place_ocean(state, frame):
 
 
 def s_place_ocean_on_land(state, frame):
-    "procedure place_ocean_on_land (spec/terraforming_mars/03_tiles.rules:108)"
+    "procedure place_ocean_on_land (spec/terraforming_mars/03_tiles.rules:109)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:109
+            # spec: spec/terraforming_mars/03_tiles.rules:110
             if state.tracks[72] < 9 and any(d_land_free(state, c_s) for c_s in K_area):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:110
+            # spec: spec/terraforming_mars/03_tiles.rules:111
             player = L[0]
             values = [c_s for c_s in K_area if d_land_free(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -1361,15 +1390,15 @@ def s_place_ocean_on_land(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:110:9",
+                "spec/terraforming_mars/03_tiles.rules:111:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:111
-            state.counters[17][L[1]] = 1
             # spec: spec/terraforming_mars/03_tiles.rules:112
+            state.counters[17][L[1]] = 1
+            # spec: spec/terraforming_mars/03_tiles.rules:113
             p_ocean_placed(state, L[0], L[1])
             pc = 3
         if pc == 3:
@@ -1378,35 +1407,35 @@ def s_place_ocean_on_land(state, frame):
 
 
 def s_greenery_placed(state, frame):
-    "procedure greenery_placed (spec/terraforming_mars/03_tiles.rules:115)"
+    "procedure greenery_placed (spec/terraforming_mars/03_tiles.rules:116)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:116
-            state.counters[1 + L[0]][L[1]] = 1
             # spec: spec/terraforming_mars/03_tiles.rules:117
+            state.counters[1 + L[0]][L[1]] = 1
+            # spec: spec/terraforming_mars/03_tiles.rules:118
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:118
-            p_placement_bonus(state, L[0], L[1])
             # spec: spec/terraforming_mars/03_tiles.rules:119
+            p_placement_bonus(state, L[0], L[1])
+            # spec: spec/terraforming_mars/03_tiles.rules:120
             emit_tile_placed(state, L[0], L[1], "greenery_t")
             state.frames.pop()
             return
 
 
 def s_place_greenery(state, frame):
-    "procedure place_greenery (spec/terraforming_mars/03_tiles.rules:121)"
+    "procedure place_greenery (spec/terraforming_mars/03_tiles.rules:122)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:122
+            # spec: spec/terraforming_mars/03_tiles.rules:123
             if d_greenery_anchor(state, L[0]):
                 pc = 1
             elif any(d_land_free(state, c_s) for c_s in K_area):
@@ -1414,7 +1443,7 @@ def s_place_greenery(state, frame):
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:123
+            # spec: spec/terraforming_mars/03_tiles.rules:124
             player = L[0]
             values = [
                 c_s
@@ -1429,18 +1458,18 @@ def s_place_greenery(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:123:9",
+                "spec/terraforming_mars/03_tiles.rules:124:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:124
+            # spec: spec/terraforming_mars/03_tiles.rules:126
             state.frames.pop()
             state.frames.append(new_frame(4, [L[0], L[1]]))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/03_tiles.rules:126
+            # spec: spec/terraforming_mars/03_tiles.rules:128
             player = L[0]
             values = [c_s for c_s in K_area if d_land_free(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -1451,13 +1480,13 @@ def s_place_greenery(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:126:9",
+                "spec/terraforming_mars/03_tiles.rules:128:9",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:127
+            # spec: spec/terraforming_mars/03_tiles.rules:129
             state.frames.pop()
             state.frames.append(new_frame(4, [L[0], L[1]]))
             return
@@ -1467,19 +1496,19 @@ def s_place_greenery(state, frame):
 
 
 def s_place_greenery_on_ocean_spot(state, frame):
-    "procedure place_greenery_on_ocean_spot (spec/terraforming_mars/03_tiles.rules:131)"
+    "procedure place_greenery_on_ocean_spot (spec/terraforming_mars/03_tiles.rules:133)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:132
+            # spec: spec/terraforming_mars/03_tiles.rules:134
             if any(d_ocean_free(state, c_s) for c_s in K_area):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:133
+            # spec: spec/terraforming_mars/03_tiles.rules:135
             player = L[0]
             values = [c_s for c_s in K_area if d_ocean_free(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -1490,13 +1519,13 @@ def s_place_greenery_on_ocean_spot(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:133:9",
+                "spec/terraforming_mars/03_tiles.rules:135:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:134
+            # spec: spec/terraforming_mars/03_tiles.rules:136
             state.frames.pop()
             state.frames.append(new_frame(4, [L[0], L[1]]))
             return
@@ -1506,19 +1535,19 @@ def s_place_greenery_on_ocean_spot(state, frame):
 
 
 def s_place_city(state, frame):
-    "procedure place_city (spec/terraforming_mars/03_tiles.rules:143)"
+    "procedure place_city (spec/terraforming_mars/03_tiles.rules:145)"
     # L: 0 p, 1 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/03_tiles.rules:144
+            # spec: spec/terraforming_mars/03_tiles.rules:146
             if d_any_city_spot(state):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/03_tiles.rules:145
+            # spec: spec/terraforming_mars/03_tiles.rules:147
             player = L[0]
             values = [c_s for c_s in K_area if d_city_spot(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -1529,13 +1558,13 @@ def s_place_city(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/03_tiles.rules:145:9",
+                "spec/terraforming_mars/03_tiles.rules:147:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/terraforming_mars/03_tiles.rules:146
+            # spec: spec/terraforming_mars/03_tiles.rules:148
             p_city_placed(state, L[0], L[1])
             pc = 3
         if pc == 3:
@@ -1544,21 +1573,21 @@ def s_place_city(state, frame):
 
 
 def s_pay(state, frame):
-    "procedure pay (spec/terraforming_mars/04_economy.rules:67)"
+    "procedure pay (spec/terraforming_mars/04_economy.rules:68)"
     # L: 0 p, 1 n, 2 steel_ok, 3 titanium_ok, 4 rest, 5 others, 6 least, 7 most, 8 k, 9 tv
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:68
-            L[4] = L[1]
             # spec: spec/terraforming_mars/04_economy.rules:69
+            L[4] = L[1]
+            # spec: spec/terraforming_mars/04_economy.rules:70
             if L[2] and state.tracks[5 + L[0]] > 0 and L[4] > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:70
+            # spec: spec/terraforming_mars/04_economy.rules:71
             L[5] = (
                 state.tracks[L[0]]
                 + d_heat_money(state, L[0])
@@ -1568,11 +1597,11 @@ def s_pay(state, frame):
                     else 0
                 )
             )
-            # spec: spec/terraforming_mars/04_economy.rules:72
-            L[6] = max(0, (L[4] - L[5] + 1) // 2)
             # spec: spec/terraforming_mars/04_economy.rules:73
-            L[7] = min(state.tracks[5 + L[0]], (L[4] + 1) // 2)
+            L[6] = max(0, (L[4] - L[5] + 1) // 2)
             # spec: spec/terraforming_mars/04_economy.rules:74
+            L[7] = min(state.tracks[5 + L[0]], (L[4] + 1) // 2)
+            # spec: spec/terraforming_mars/04_economy.rules:75
             player = L[0]
             values = list(range(L[6], L[7] + 1))
             ids, labels = option_names(values)
@@ -1583,33 +1612,33 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:74:9",
+                "spec/terraforming_mars/04_economy.rules:75:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[8] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:75
-            state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] - L[8]))
             # spec: spec/terraforming_mars/04_economy.rules:76
+            state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] - L[8]))
+            # spec: spec/terraforming_mars/04_economy.rules:77
             L[4] = max(0, L[4] - 2 * L[8])
             pc = 3
         if pc == 3:
-            # spec: spec/terraforming_mars/04_economy.rules:78
+            # spec: spec/terraforming_mars/04_economy.rules:79
             if L[3] and state.tracks[10 + L[0]] > 0 and L[4] > 0:
                 pc = 4
             else:
                 pc = 6
         if pc == 4:
-            # spec: spec/terraforming_mars/04_economy.rules:79
-            L[9] = q_titanium_value(state, L[0])
             # spec: spec/terraforming_mars/04_economy.rules:80
-            L[5] = state.tracks[L[0]] + d_heat_money(state, L[0])
+            L[9] = q_titanium_value(state, L[0])
             # spec: spec/terraforming_mars/04_economy.rules:81
-            L[6] = max(0, (L[4] - L[5] + L[9] - 1) // L[9])
+            L[5] = state.tracks[L[0]] + d_heat_money(state, L[0])
             # spec: spec/terraforming_mars/04_economy.rules:82
-            L[7] = min(state.tracks[10 + L[0]], (L[4] + L[9] - 1) // L[9])
+            L[6] = max(0, (L[4] - L[5] + L[9] - 1) // L[9])
             # spec: spec/terraforming_mars/04_economy.rules:83
+            L[7] = min(state.tracks[10 + L[0]], (L[4] + L[9] - 1) // L[9])
+            # spec: spec/terraforming_mars/04_economy.rules:84
             player = L[0]
             values = list(range(L[6], L[7] + 1))
             ids, labels = option_names(values)
@@ -1620,29 +1649,29 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:83:9",
+                "spec/terraforming_mars/04_economy.rules:84:9",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[8] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:84
-            state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] - L[8]))
             # spec: spec/terraforming_mars/04_economy.rules:85
+            state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] - L[8]))
+            # spec: spec/terraforming_mars/04_economy.rules:86
             L[4] = max(0, L[4] - L[9] * L[8])
             pc = 6
         if pc == 6:
-            # spec: spec/terraforming_mars/04_economy.rules:87
+            # spec: spec/terraforming_mars/04_economy.rules:88
             if d_heat_money(state, L[0]) > 0 and L[4] > 0:
                 pc = 7
             else:
                 pc = 9
         if pc == 7:
-            # spec: spec/terraforming_mars/04_economy.rules:88
-            L[6] = max(0, L[4] - state.tracks[L[0]])
             # spec: spec/terraforming_mars/04_economy.rules:89
-            L[7] = min(d_heat_money(state, L[0]), L[4])
+            L[6] = max(0, L[4] - state.tracks[L[0]])
             # spec: spec/terraforming_mars/04_economy.rules:90
+            L[7] = min(d_heat_money(state, L[0]), L[4])
+            # spec: spec/terraforming_mars/04_economy.rules:91
             player = L[0]
             values = list(range(L[6], L[7] + 1))
             ids, labels = option_names(values)
@@ -1653,42 +1682,42 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:90:9",
+                "spec/terraforming_mars/04_economy.rules:91:9",
             )
             frame[1] = 8
             return
         if pc == 8:
             L[8] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:91
-            state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - L[8]))
             # spec: spec/terraforming_mars/04_economy.rules:92
+            state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - L[8]))
+            # spec: spec/terraforming_mars/04_economy.rules:93
             L[4] = L[4] - L[8]
             pc = 9
         if pc == 9:
-            # spec: spec/terraforming_mars/04_economy.rules:94
+            # spec: spec/terraforming_mars/04_economy.rules:95
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] - L[4]))
             state.frames.pop()
             return
 
 
 def s_pay_mc(state, frame):
-    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:96)"
+    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:97)"
     # L: 0 p, 1 n
     L = frame[2]
-    # spec: spec/terraforming_mars/04_economy.rules:96
+    # spec: spec/terraforming_mars/04_economy.rules:97
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], L[1], False, False] + [UNBOUND] * 6))
     return
 
 
 def s_play_project(state, frame):
-    "procedure play_project (spec/terraforming_mars/04_economy.rules:106)"
+    "procedure play_project (spec/terraforming_mars/04_economy.rules:107)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:107
+            # spec: spec/terraforming_mars/04_economy.rules:108
             state.tracks[89] = max(
                 0,
                 min(
@@ -1697,11 +1726,11 @@ def s_play_project(state, frame):
                         A_needs_heat,
                         L[1],
                         "needs_heat",
-                        "spec/terraforming_mars/04_economy.rules:107:22",
+                        "spec/terraforming_mars/04_economy.rules:108:22",
                     ),
                 ),
             )
-            # spec: spec/terraforming_mars/04_economy.rules:108
+            # spec: spec/terraforming_mars/04_economy.rules:109
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -1713,14 +1742,14 @@ def s_play_project(state, frame):
                             A_building,
                             L[1],
                             "building",
-                            "spec/terraforming_mars/04_economy.rules:108:29",
+                            "spec/terraforming_mars/04_economy.rules:109:29",
                         )
                         > 0,
                         attr_of(
                             A_space,
                             L[1],
                             "space",
-                            "spec/terraforming_mars/04_economy.rules:108:45",
+                            "spec/terraforming_mars/04_economy.rules:109:45",
                         )
                         > 0,
                     ]
@@ -1729,30 +1758,30 @@ def s_play_project(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:109
-            state.tracks[89] = 0
             # spec: spec/terraforming_mars/04_economy.rules:110
+            state.tracks[89] = 0
+            # spec: spec/terraforming_mars/04_economy.rules:111
             if (
                 attr_of(
                     A_colour,
                     L[1],
                     "colour",
-                    "spec/terraforming_mars/04_economy.rules:110:8",
+                    "spec/terraforming_mars/04_economy.rules:111:8",
                 )
                 == "event"
             ):
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:110:28"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:111:28"),
                     28 + L[0],
                 )
             else:
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:110:57"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:111:57"),
                     23 + L[0],
                 )
-            # spec: spec/terraforming_mars/04_economy.rules:111
+            # spec: spec/terraforming_mars/04_economy.rules:112
             log_line(
                 state,
                 " ".join(
@@ -1764,24 +1793,24 @@ def s_play_project(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:111:21",
+                                "spec/terraforming_mars/04_economy.rules:112:21",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:111:5",
+                "spec/terraforming_mars/04_economy.rules:112:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:112
-            state.vars[3] = False
             # spec: spec/terraforming_mars/04_economy.rules:113
+            state.vars[3] = False
+            # spec: spec/terraforming_mars/04_economy.rules:114
             frame[1] = 2
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:113:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:114:5"
             ):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/terraforming_mars/04_economy.rules:114
+            # spec: spec/terraforming_mars/04_economy.rules:115
             emit_paid_project(
                 state,
                 L[0],
@@ -1789,25 +1818,25 @@ def s_play_project(state, frame):
                     A_cost,
                     L[1],
                     "cost",
-                    "spec/terraforming_mars/04_economy.rules:114:26",
+                    "spec/terraforming_mars/04_economy.rules:115:26",
                 ),
             )
-            # spec: spec/terraforming_mars/04_economy.rules:115
+            # spec: spec/terraforming_mars/04_economy.rules:116
             emit_card_played(state, L[0], L[1])
             state.frames.pop()
             return
 
 
 def s_use_action(state, frame):
-    "procedure use_action (spec/terraforming_mars/04_economy.rules:127)"
+    "procedure use_action (spec/terraforming_mars/04_economy.rules:129)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:128
+            # spec: spec/terraforming_mars/04_economy.rules:130
             state.counters[19][L[1]] = 1
-            # spec: spec/terraforming_mars/04_economy.rules:129
+            # spec: spec/terraforming_mars/04_economy.rules:131
             log_line(
                 state,
                 " ".join(
@@ -1819,37 +1848,37 @@ def s_use_action(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:129:34",
+                                "spec/terraforming_mars/04_economy.rules:131:34",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:129:5",
+                "spec/terraforming_mars/04_economy.rules:131:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:130
+            # spec: spec/terraforming_mars/04_economy.rules:132
             state.vars[3] = True
-            # spec: spec/terraforming_mars/04_economy.rules:131
+            # spec: spec/terraforming_mars/04_economy.rules:133
             frame[1] = 1
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:131:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:133:5"
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:132
+            # spec: spec/terraforming_mars/04_economy.rules:134
             state.vars[3] = False
             state.frames.pop()
             return
 
 
 def s_add_to_own_card(state, frame):
-    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:138)"
+    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:140)"
     # L: 0 p, 1 k, 2 n, 3 not_this, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:139
+            # spec: spec/terraforming_mars/04_economy.rules:141
             if any(
                 A_holds[c_d] == L[1] and c_d != L[3] for c_d in state.zones[23 + L[0]]
             ):
@@ -1857,7 +1886,7 @@ def s_add_to_own_card(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:140
+            # spec: spec/terraforming_mars/04_economy.rules:142
             player = L[0]
             values = [
                 c_d
@@ -1872,13 +1901,13 @@ def s_add_to_own_card(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:140:9",
+                "spec/terraforming_mars/04_economy.rules:142:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:141
+            # spec: spec/terraforming_mars/04_economy.rules:144
             state.counters[18][L[4]] = max(0, state.counters[18][L[4]] + L[2])
             pc = 3
         if pc == 3:
@@ -1887,13 +1916,13 @@ def s_add_to_own_card(state, frame):
 
 
 def s_take_one_from_any(state, frame):
-    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:145)"
+    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:148)"
     # L: 0 p, 1 k, 2 into, 3 q, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:146
+            # spec: spec/terraforming_mars/04_economy.rules:149
             player = L[0]
             values = [
                 c_q
@@ -1914,13 +1943,13 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:146:5",
+                "spec/terraforming_mars/04_economy.rules:149:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:147
+            # spec: spec/terraforming_mars/04_economy.rules:152
             player = L[0]
             values = [
                 c_d
@@ -1940,28 +1969,28 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:147:5",
+                "spec/terraforming_mars/04_economy.rules:152:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:148
+            # spec: spec/terraforming_mars/04_economy.rules:154
             state.counters[18][L[4]] = max(0, state.counters[18][L[4]] - 1)
-            # spec: spec/terraforming_mars/04_economy.rules:149
+            # spec: spec/terraforming_mars/04_economy.rules:155
             state.counters[18][L[2]] = max(0, state.counters[18][L[2]] + 1)
             state.frames.pop()
             return
 
 
 def s_standard_project(state, frame):
-    "procedure standard_project (spec/terraforming_mars/05_generation.rules:77)"
+    "procedure standard_project (spec/terraforming_mars/05_generation.rules:79)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:78
+            # spec: spec/terraforming_mars/05_generation.rules:80
             player = L[0]
             offered = []
             if len(state.zones[8 + L[0]]) > 0:
@@ -2002,7 +2031,7 @@ def s_standard_project(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:78:5",
+                "spec/terraforming_mars/05_generation.rules:80:5",
             )
             frame[1] = 1
             return
@@ -2023,73 +2052,73 @@ def s_standard_project(state, frame):
             else:
                 pc = 16
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:79
+            # spec: spec/terraforming_mars/05_generation.rules:82
             state.frames.pop()
             state.frames.append(new_frame(15, [L[0]] + [UNBOUND] * 2))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:81
+            # spec: spec/terraforming_mars/05_generation.rules:85
             frame[1] = 4
             state.frames.append(new_frame(9, [L[0], q_power_plant_cost(state, L[0])]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:82
+            # spec: spec/terraforming_mars/05_generation.rules:86
             state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 1))
-            # spec: spec/terraforming_mars/05_generation.rules:83
+            # spec: spec/terraforming_mars/05_generation.rules:87
             emit_paid_project(state, L[0], 11)
             pc = 16
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:86
+            # spec: spec/terraforming_mars/05_generation.rules:91
             frame[1] = 6
             state.frames.append(new_frame(9, [L[0], 14]))
             return
         if pc == 6:
-            # spec: spec/terraforming_mars/05_generation.rules:87
+            # spec: spec/terraforming_mars/05_generation.rules:92
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 7:
-            # spec: spec/terraforming_mars/05_generation.rules:90
+            # spec: spec/terraforming_mars/05_generation.rules:95
             frame[1] = 8
             state.frames.append(new_frame(9, [L[0], 18]))
             return
         if pc == 8:
-            # spec: spec/terraforming_mars/05_generation.rules:91
+            # spec: spec/terraforming_mars/05_generation.rules:96
             frame[1] = 9
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 9:
-            # spec: spec/terraforming_mars/05_generation.rules:92
+            # spec: spec/terraforming_mars/05_generation.rules:97
             emit_paid_project(state, L[0], 18)
             pc = 16
         if pc == 10:
-            # spec: spec/terraforming_mars/05_generation.rules:95
+            # spec: spec/terraforming_mars/05_generation.rules:100
             frame[1] = 11
             state.frames.append(new_frame(9, [L[0], 23]))
             return
         if pc == 11:
-            # spec: spec/terraforming_mars/05_generation.rules:96
+            # spec: spec/terraforming_mars/05_generation.rules:101
             frame[1] = 12
             state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 12:
-            # spec: spec/terraforming_mars/05_generation.rules:97
+            # spec: spec/terraforming_mars/05_generation.rules:102
             emit_paid_project(state, L[0], 23)
             pc = 16
         if pc == 13:
-            # spec: spec/terraforming_mars/05_generation.rules:101
+            # spec: spec/terraforming_mars/05_generation.rules:106
             frame[1] = 14
             state.frames.append(new_frame(9, [L[0], 25]))
             return
         if pc == 14:
-            # spec: spec/terraforming_mars/05_generation.rules:102
+            # spec: spec/terraforming_mars/05_generation.rules:107
             frame[1] = 15
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 15:
-            # spec: spec/terraforming_mars/05_generation.rules:103
+            # spec: spec/terraforming_mars/05_generation.rules:108
             state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 1))
-            # spec: spec/terraforming_mars/05_generation.rules:104
+            # spec: spec/terraforming_mars/05_generation.rules:109
             emit_paid_project(state, L[0], 25)
             pc = 16
         if pc == 16:
@@ -2098,22 +2127,22 @@ def s_standard_project(state, frame):
 
 
 def s_sell_patents(state, frame):
-    "procedure sell_patents (spec/terraforming_mars/05_generation.rules:109)"
+    "procedure sell_patents (spec/terraforming_mars/05_generation.rules:114)"
     # L: 0 p, 1 selling, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:110
+            # spec: spec/terraforming_mars/05_generation.rules:115
             L[1] = True
-            # spec: spec/terraforming_mars/05_generation.rules:111
+            # spec: spec/terraforming_mars/05_generation.rules:116
             pc = 1
         if pc == 1:
             if not (L[1] and len(state.zones[8 + L[0]]) > 0):
                 pc = 6
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:111:5")
-            # spec: spec/terraforming_mars/05_generation.rules:112
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:116:5")
+            # spec: spec/terraforming_mars/05_generation.rules:117
             player = L[0]
             offered = []
             offered.append(0)
@@ -2128,7 +2157,7 @@ def s_sell_patents(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:112:9",
+                "spec/terraforming_mars/05_generation.rules:117:9",
             )
             frame[1] = 2
             return
@@ -2141,7 +2170,7 @@ def s_sell_patents(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:114
+            # spec: spec/terraforming_mars/05_generation.rules:119
             player = L[0]
             values = list(state.zones[8 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2152,20 +2181,20 @@ def s_sell_patents(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:114:17",
+                "spec/terraforming_mars/05_generation.rules:119:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:115
+            # spec: spec/terraforming_mars/05_generation.rules:120
             move_card(state, L[2], 2)
-            # spec: spec/terraforming_mars/05_generation.rules:116
+            # spec: spec/terraforming_mars/05_generation.rules:121
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] + 1))
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:118
+            # spec: spec/terraforming_mars/05_generation.rules:123
             L[1] = False
             pc = 1
             continue
@@ -2175,27 +2204,27 @@ def s_sell_patents(state, frame):
 
 
 def s_convert_plants(state, frame):
-    "procedure convert_plants (spec/terraforming_mars/05_generation.rules:126)"
+    "procedure convert_plants (spec/terraforming_mars/05_generation.rules:132)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/terraforming_mars/05_generation.rules:127
+    # spec: spec/terraforming_mars/05_generation.rules:133
     state.tracks[15 + L[0]] = max(
         0, min(9999, state.tracks[15 + L[0]] - q_greenery_plants(state, L[0]))
     )
-    # spec: spec/terraforming_mars/05_generation.rules:128
+    # spec: spec/terraforming_mars/05_generation.rules:134
     state.frames.pop()
     state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def s_take_action(state, frame):
-    "procedure take_action (spec/terraforming_mars/05_generation.rules:134)"
+    "procedure take_action (spec/terraforming_mars/05_generation.rules:140)"
     # L: 0 p, 1 second, 2 c, 3 m, 4 a
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:135
+            # spec: spec/terraforming_mars/05_generation.rules:141
             player = L[0]
             offered = []
             if d_any_playable(state, L[0]):
@@ -2248,7 +2277,7 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:135:5",
+                "spec/terraforming_mars/05_generation.rules:141:5",
             )
             frame[1] = 1
             return
@@ -2275,7 +2304,7 @@ def s_take_action(state, frame):
             else:
                 pc = 17
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:137
+            # spec: spec/terraforming_mars/05_generation.rules:143
             player = L[0]
             values = [
                 c_c for c_c in state.zones[8 + L[0]] if d_playable(state, L[0], c_c)
@@ -2288,23 +2317,23 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:137:13",
+                "spec/terraforming_mars/05_generation.rules:143:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:138
+            # spec: spec/terraforming_mars/05_generation.rules:144
             frame[1] = 17
             state.frames.append(new_frame(10, [L[0], L[2]]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:141
+            # spec: spec/terraforming_mars/05_generation.rules:146
             frame[1] = 17
             state.frames.append(new_frame(14, [L[0]]))
             return
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:144
+            # spec: spec/terraforming_mars/05_generation.rules:149
             player = L[0]
             values = [c_m for c_m in K_milestone if d_can_claim(state, L[0], c_m)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2315,22 +2344,22 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:144:13",
+                "spec/terraforming_mars/05_generation.rules:149:13",
             )
             frame[1] = 6
             return
         if pc == 6:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:145
+            # spec: spec/terraforming_mars/05_generation.rules:150
             frame[1] = 7
             state.frames.append(new_frame(9, [L[0], 8]))
             return
         if pc == 7:
-            # spec: spec/terraforming_mars/05_generation.rules:146
+            # spec: spec/terraforming_mars/05_generation.rules:151
             state.counters[21 + L[0]][L[3]] = 1
             pc = 17
         if pc == 8:
-            # spec: spec/terraforming_mars/05_generation.rules:149
+            # spec: spec/terraforming_mars/05_generation.rules:154
             player = L[0]
             values = [c_a for c_a in K_award if d_can_fund(state, L[0], c_a)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2341,22 +2370,22 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:149:13",
+                "spec/terraforming_mars/05_generation.rules:154:13",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:150
+            # spec: spec/terraforming_mars/05_generation.rules:155
             frame[1] = 10
             state.frames.append(new_frame(9, [L[0], d_award_cost(state)]))
             return
         if pc == 10:
-            # spec: spec/terraforming_mars/05_generation.rules:151
+            # spec: spec/terraforming_mars/05_generation.rules:156
             state.counters[26][L[4]] = 1
             pc = 17
         if pc == 11:
-            # spec: spec/terraforming_mars/05_generation.rules:154
+            # spec: spec/terraforming_mars/05_generation.rules:159
             player = L[0]
             values = [
                 c_c
@@ -2371,53 +2400,53 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:154:13",
+                "spec/terraforming_mars/05_generation.rules:159:13",
             )
             frame[1] = 12
             return
         if pc == 12:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:155
+            # spec: spec/terraforming_mars/05_generation.rules:160
             frame[1] = 17
             state.frames.append(new_frame(11, [L[0], L[2]]))
             return
         if pc == 13:
-            # spec: spec/terraforming_mars/05_generation.rules:158
+            # spec: spec/terraforming_mars/05_generation.rules:163
             frame[1] = 17
             state.frames.append(new_frame(16, [L[0]]))
             return
         if pc == 14:
-            # spec: spec/terraforming_mars/05_generation.rules:161
+            # spec: spec/terraforming_mars/05_generation.rules:167
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - 8))
-            # spec: spec/terraforming_mars/05_generation.rules:162
+            # spec: spec/terraforming_mars/05_generation.rules:168
             frame[1] = 17
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 15:
-            # spec: spec/terraforming_mars/05_generation.rules:165
+            # spec: spec/terraforming_mars/05_generation.rules:171
             state.tracks[74 + L[0]] = 1
             pc = 17
         if pc == 16:
-            # spec: spec/terraforming_mars/05_generation.rules:167
+            # spec: spec/terraforming_mars/05_generation.rules:173
             state.tracks[79 + L[0]] = 2
             pc = 17
         if pc == 17:
-            # spec: spec/terraforming_mars/05_generation.rules:169
+            # spec: spec/terraforming_mars/05_generation.rules:175
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
             state.frames.pop()
             return
 
 
 def s_corporation_first_action(state, frame):
-    "procedure corporation_first_action (spec/terraforming_mars/05_generation.rules:173)"
-    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 175
+    "procedure corporation_first_action (spec/terraforming_mars/05_generation.rules:179)"
+    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 181
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:174
+            # spec: spec/terraforming_mars/05_generation.rules:180
             state.tracks[84 + L[0]] = 0
-            # spec: spec/terraforming_mars/05_generation.rules:175
+            # spec: spec/terraforming_mars/05_generation.rules:181
             L[2] = [
                 c_c for c_c in state.zones[23 + L[0]] if A_colour[c_c] == "corporation"
             ]
@@ -2428,38 +2457,38 @@ def s_corporation_first_action(state, frame):
                 pc = 3
                 continue
             L[1] = L[2][L[3]]
-            # spec: spec/terraforming_mars/05_generation.rules:176
+            # spec: spec/terraforming_mars/05_generation.rules:182
             state.vars[3] = True
-            # spec: spec/terraforming_mars/05_generation.rules:177
+            # spec: spec/terraforming_mars/05_generation.rules:183
             frame[1] = 2
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/05_generation.rules:177:9"
+                state, L[1], L[0], "spec/terraforming_mars/05_generation.rules:183:9"
             ):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:178
+            # spec: spec/terraforming_mars/05_generation.rules:184
             state.vars[3] = False
             L[3] = L[3] + 1
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:180
+            # spec: spec/terraforming_mars/05_generation.rules:186
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
             state.frames.pop()
             return
 
 
 def s_take_turn(state, frame):
-    "procedure take_turn (spec/terraforming_mars/05_generation.rules:183)"
+    "procedure take_turn (spec/terraforming_mars/05_generation.rules:189)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:184
+            # spec: spec/terraforming_mars/05_generation.rules:190
             state.tracks[79 + L[0]] = 0
-            # spec: spec/terraforming_mars/05_generation.rules:185
+            # spec: spec/terraforming_mars/05_generation.rules:191
             if state.tracks[84 + L[0]] > 0:
                 pc = 1
             else:
@@ -2473,7 +2502,7 @@ def s_take_turn(state, frame):
             state.frames.append(new_frame(17, [L[0], False] + [UNBOUND] * 3))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:186
+            # spec: spec/terraforming_mars/05_generation.rules:192
             if (
                 state.tracks[74 + L[0]] == 0
                 and state.tracks[79 + L[0]] < 2
@@ -2492,27 +2521,27 @@ def s_take_turn(state, frame):
 
 
 def s_action_phase(state, frame):
-    "phase action_phase (spec/terraforming_mars/05_generation.rules:188)"
+    "phase action_phase (spec/terraforming_mars/05_generation.rules:194)"
     # L: 0 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:189
+            # spec: spec/terraforming_mars/05_generation.rules:195
             for L[0] in PLAYERS:
                 state.tracks[74 + L[0]] = max(
                     0, min(1, 0 if d_seated(state, L[0]) else 1)
                 )
-            # spec: spec/terraforming_mars/05_generation.rules:190
+            # spec: spec/terraforming_mars/05_generation.rules:196
             state.vars[1] = state.vars[0]
-            # spec: spec/terraforming_mars/05_generation.rules:191
+            # spec: spec/terraforming_mars/05_generation.rules:197
             pc = 1
         if pc == 1:
             if not any(state.tracks[74 + c_q] == 0 for c_q in PLAYERS):
                 pc = 4
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:191:5")
-            # spec: spec/terraforming_mars/05_generation.rules:192
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:197:5")
+            # spec: spec/terraforming_mars/05_generation.rules:198
             if state.tracks[74 + state.vars[1]] == 0:
                 pc = 2
             else:
@@ -2522,7 +2551,7 @@ def s_action_phase(state, frame):
             state.frames.append(new_frame(19, [state.vars[1]]))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:193
+            # spec: spec/terraforming_mars/05_generation.rules:199
             state.vars[1] = d_next_seat(state, state.vars[1])
             pc = 1
             continue
@@ -2532,13 +2561,13 @@ def s_action_phase(state, frame):
 
 
 def s_research_choices(state, frame):
-    "procedure research_choices (spec/terraforming_mars/05_generation.rules:201)"
-    # L: 0 p, 1 price, 2 c, 3 items and 4 index of the loop at line 202
+    "procedure research_choices (spec/terraforming_mars/05_generation.rules:207)"
+    # L: 0 p, 1 price, 2 c, 3 items and 4 index of the loop at line 208
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:202
+            # spec: spec/terraforming_mars/05_generation.rules:208
             L[3] = list(state.zones[13 + L[0]])
             L[4] = 0
             pc = 1
@@ -2547,7 +2576,7 @@ def s_research_choices(state, frame):
                 pc = 3
                 continue
             L[2] = L[3][L[4]]
-            # spec: spec/terraforming_mars/05_generation.rules:203
+            # spec: spec/terraforming_mars/05_generation.rules:209
             player = L[0]
             offered = []
             if state.tracks[L[0]] >= L[1] * (len(state.zones[18 + L[0]]) + 1):
@@ -2563,17 +2592,17 @@ def s_research_choices(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:203:9",
+                "spec/terraforming_mars/05_generation.rules:209:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/05_generation.rules:204
+                # spec: spec/terraforming_mars/05_generation.rules:210
                 move_card(state, L[2], 18 + L[0])
             elif k == 1:
-                # spec: spec/terraforming_mars/05_generation.rules:205
+                # spec: spec/terraforming_mars/05_generation.rules:211
                 move_card(state, L[2], 2)
             L[4] = L[4] + 1
             pc = 1
@@ -2584,39 +2613,39 @@ def s_research_choices(state, frame):
 
 
 def s_research_phase(state, frame):
-    "phase research_phase (spec/terraforming_mars/05_generation.rules:213)"
-    # L: 0 q, 1 items and 2 index of the loop at line 223
+    "phase research_phase (spec/terraforming_mars/05_generation.rules:219)"
+    # L: 0 q, 1 items and 2 index of the loop at line 229
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:214
+            # spec: spec/terraforming_mars/05_generation.rules:220
             for L[0] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
-                # spec: spec/terraforming_mars/05_generation.rules:215
+                # spec: spec/terraforming_mars/05_generation.rules:221
                 for _ in range(4):
                     tick(
                         state,
                         "repeat",
-                        "spec/terraforming_mars/05_generation.rules:215:9",
+                        "spec/terraforming_mars/05_generation.rules:221:9",
                     )
-                    # spec: spec/terraforming_mars/05_generation.rules:216
+                    # spec: spec/terraforming_mars/05_generation.rules:222
                     if len(state.zones[1]) == 0:
-                        # spec: spec/terraforming_mars/05_generation.rules:217
+                        # spec: spec/terraforming_mars/05_generation.rules:223
                         for card in list(state.zones[2]):
                             move_card(state, card, 1)
-                        # spec: spec/terraforming_mars/05_generation.rules:218
+                        # spec: spec/terraforming_mars/05_generation.rules:224
                         shuffle(state, 1)
-                    # spec: spec/terraforming_mars/05_generation.rules:220
+                    # spec: spec/terraforming_mars/05_generation.rules:226
                     if len(state.zones[1]) > 0:
                         move_card(
                             state,
                             some_card(
                                 top_card(state, 1),
-                                "spec/terraforming_mars/05_generation.rules:220:33",
+                                "spec/terraforming_mars/05_generation.rules:226:33",
                             ),
                             13 + L[0],
                         )
-            # spec: spec/terraforming_mars/05_generation.rules:223
+            # spec: spec/terraforming_mars/05_generation.rules:229
             L[1] = [c_q for c_q in PLAYERS if d_seated(state, c_q)]
             L[2] = 0
             pc = 1
@@ -2633,7 +2662,7 @@ def s_research_phase(state, frame):
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:224
+            # spec: spec/terraforming_mars/05_generation.rules:230
             for L[0] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
                 p_research_pay(state, L[0], 3)
             state.frames.pop()
@@ -2641,22 +2670,22 @@ def s_research_phase(state, frame):
 
 
 def s_final_greeneries(state, frame):
-    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:249)"
+    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:255)"
     # L: 0 p, 1 going
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:250
+            # spec: spec/terraforming_mars/05_generation.rules:256
             L[1] = True
-            # spec: spec/terraforming_mars/05_generation.rules:251
+            # spec: spec/terraforming_mars/05_generation.rules:257
             pc = 1
         if pc == 1:
             if not (L[1] and d_can_convert_plants(state, L[0])):
                 pc = 5
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:251:5")
-            # spec: spec/terraforming_mars/05_generation.rules:252
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:257:5")
+            # spec: spec/terraforming_mars/05_generation.rules:258
             player = L[0]
             offered = []
             offered.append(0)
@@ -2673,7 +2702,7 @@ def s_final_greeneries(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:252:9",
+                "spec/terraforming_mars/05_generation.rules:258:9",
             )
             frame[1] = 2
             return
@@ -2686,12 +2715,12 @@ def s_final_greeneries(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:253
+            # spec: spec/terraforming_mars/05_generation.rules:259
             frame[1] = 1
             state.frames.append(new_frame(16, [L[0]]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:254
+            # spec: spec/terraforming_mars/05_generation.rules:260
             L[1] = False
             pc = 1
             continue
@@ -2701,59 +2730,60 @@ def s_final_greeneries(state, frame):
 
 
 def s_final_scoring(state, frame):
-    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:260)"
-    # L: 0 q, 1 rounds left of the repeat at line 262
+    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:266)"
+    # L: 0 q, 1 rounds left of the repeat at line 268
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:261
+            # spec: spec/terraforming_mars/05_generation.rules:267
             state.vars[1] = state.vars[0]
-            # spec: spec/terraforming_mars/05_generation.rules:262
+            # spec: spec/terraforming_mars/05_generation.rules:268
             L[1] = state.params["seats"]
             pc = 1
         if pc == 1:
             if L[1] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:262:5")
-            # spec: spec/terraforming_mars/05_generation.rules:263
+            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:268:5")
+            # spec: spec/terraforming_mars/05_generation.rules:269
             frame[1] = 2
             state.frames.append(new_frame(23, [state.vars[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:264
+            # spec: spec/terraforming_mars/05_generation.rules:270
             state.vars[1] = d_next_seat(state, state.vars[1])
             L[1] = L[1] - 1
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:266
+            # spec: spec/terraforming_mars/05_generation.rules:272
             for L[0] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
                 log_line(
                     state,
                     " ".join([text_of(L[0]), "scores", text_of(d_score(state, L[0]))]),
-                    "spec/terraforming_mars/05_generation.rules:266:40",
+                    "spec/terraforming_mars/05_generation.rules:272:40",
                 )
-            # spec: spec/terraforming_mars/05_generation.rules:268
+            # spec: spec/terraforming_mars/05_generation.rules:274
             for L[0] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
-                # spec: spec/terraforming_mars/05_generation.rules:269
+                # spec: spec/terraforming_mars/05_generation.rules:275
                 if all(
                     c_r == L[0] or not d_seated(state, c_r) or d_beats(state, L[0], c_r)
                     for c_r in PLAYERS
                 ):
+                    # spec: spec/terraforming_mars/05_generation.rules:276
                     end_game(
                         state,
                         L[0],
                         "most victory points",
-                        "spec/terraforming_mars/05_generation.rules:269:77",
+                        "spec/terraforming_mars/05_generation.rules:276:13",
                     )
-            # spec: spec/terraforming_mars/05_generation.rules:271
+            # spec: spec/terraforming_mars/05_generation.rules:279
             end_game(
                 state,
                 None,
                 "tie in points and MC",
-                "spec/terraforming_mars/05_generation.rules:271:5",
+                "spec/terraforming_mars/05_generation.rules:279:5",
             )
             state.frames.pop()
             return
@@ -2813,7 +2843,7 @@ def s_buy_choices(state, frame):
 
 def s_standard_setup(state, frame):
     "setup standard_setup (spec/terraforming_mars/06_corporations.rules:20)"
-    # L: 0 m, 1 a, 2 c, 3 q, 4 items and 5 index of the loop at line 41, 6 items and 7 index of the loop at line 46, 8 items and 9 index of the loop at line 51, 10 items and 11 index of the loop at line 52
+    # L: 0 m, 1 a, 2 c, 3 q, 4 items and 5 index of the loop at line 41, 6 items and 7 index of the loop at line 46, 8 items and 9 index of the loop at line 55, 10 items and 11 index of the loop at line 56
     L = frame[2]
     pc = frame[1]
     while True:
@@ -2933,11 +2963,13 @@ def s_standard_setup(state, frame):
             else:
                 pc = 6
         if pc == 5:
+            # spec: spec/terraforming_mars/06_corporations.rules:49
             dest = 18 + L[3]
             for card in list(state.zones[13 + L[3]]):
                 move_card(state, card, dest)
             pc = 7
         if pc == 6:
+            # spec: spec/terraforming_mars/06_corporations.rules:51
             frame[1] = 7
             state.frames.append(
                 new_frame(25, [L[3], 3, d_start_money(state, L[3])] + [UNBOUND] * 3)
@@ -2948,7 +2980,7 @@ def s_standard_setup(state, frame):
             pc = 4
             continue
         if pc == 8:
-            # spec: spec/terraforming_mars/06_corporations.rules:51
+            # spec: spec/terraforming_mars/06_corporations.rules:55
             L[8] = [c_q for c_q in PLAYERS if d_seated(state, c_q)]
             L[9] = 0
             pc = 9
@@ -2957,7 +2989,7 @@ def s_standard_setup(state, frame):
                 pc = 13
                 continue
             L[3] = L[8][L[9]]
-            # spec: spec/terraforming_mars/06_corporations.rules:52
+            # spec: spec/terraforming_mars/06_corporations.rules:56
             L[10] = list(state.zones[36 + L[3]])
             L[11] = 0
             pc = 10
@@ -2966,18 +2998,18 @@ def s_standard_setup(state, frame):
                 pc = 12
                 continue
             L[2] = L[10][L[11]]
-            # spec: spec/terraforming_mars/06_corporations.rules:53
+            # spec: spec/terraforming_mars/06_corporations.rules:57
             move_card(state, L[2], 23 + L[3])
-            # spec: spec/terraforming_mars/06_corporations.rules:54
+            # spec: spec/terraforming_mars/06_corporations.rules:58
             state.tracks[L[3]] = max(
                 0, min(9999, state.tracks[L[3]] + A_start_mc[L[2]])
             )
-            # spec: spec/terraforming_mars/06_corporations.rules:55
+            # spec: spec/terraforming_mars/06_corporations.rules:59
             state.vars[3] = False
-            # spec: spec/terraforming_mars/06_corporations.rules:56
+            # spec: spec/terraforming_mars/06_corporations.rules:60
             frame[1] = 11
             if resolve_event(
-                state, L[2], L[3], "spec/terraforming_mars/06_corporations.rules:56:13"
+                state, L[2], L[3], "spec/terraforming_mars/06_corporations.rules:60:13"
             ):
                 return
             pc = 11
@@ -2986,7 +3018,7 @@ def s_standard_setup(state, frame):
             pc = 10
             continue
         if pc == 12:
-            # spec: spec/terraforming_mars/06_corporations.rules:58
+            # spec: spec/terraforming_mars/06_corporations.rules:62
             p_research_pay(state, L[3], 0 if d_beginner(state, L[3]) else 3)
             L[9] = L[9] + 1
             pc = 9
@@ -2997,13 +3029,13 @@ def s_standard_setup(state, frame):
 
 
 def s_lower_any_production(state, frame):
-    "procedure lower_any_production (spec/terraforming_mars/07_cards.rules:25)"
+    "procedure lower_any_production (spec/terraforming_mars/07_cards.rules:32)"
     # L: 0 p, 1 r, 2 n, 3 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:26
+            # spec: spec/terraforming_mars/07_cards.rules:33
             player = L[0]
             offered = []
             if any(
@@ -3024,7 +3056,7 @@ def s_lower_any_production(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:26:5",
+                "spec/terraforming_mars/07_cards.rules:33:5",
             )
             frame[1] = 1
             return
@@ -3037,7 +3069,7 @@ def s_lower_any_production(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07_cards.rules:29
+            # spec: spec/terraforming_mars/07_cards.rules:36
             player = L[0]
             values = [
                 c_q
@@ -3052,13 +3084,13 @@ def s_lower_any_production(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:29:13",
+                "spec/terraforming_mars/07_cards.rules:36:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:30
+            # spec: spec/terraforming_mars/07_cards.rules:37
             p_lower_production(state, L[3], L[1], L[2])
             pc = 4
         if pc == 4:
@@ -3067,13 +3099,13 @@ def s_lower_any_production(state, frame):
 
 
 def s_remove_any_plants(state, frame):
-    "procedure remove_any_plants (spec/terraforming_mars/07_cards.rules:35)"
+    "procedure remove_any_plants (spec/terraforming_mars/07_cards.rules:42)"
     # L: 0 p, 1 n, 2 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:36
+            # spec: spec/terraforming_mars/07_cards.rules:43
             player = L[0]
             offered = []
             if any(
@@ -3093,7 +3125,7 @@ def s_remove_any_plants(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:36:5",
+                "spec/terraforming_mars/07_cards.rules:43:5",
             )
             frame[1] = 1
             return
@@ -3106,7 +3138,7 @@ def s_remove_any_plants(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07_cards.rules:39
+            # spec: spec/terraforming_mars/07_cards.rules:46
             player = L[0]
             values = [
                 c_q
@@ -3121,13 +3153,13 @@ def s_remove_any_plants(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:39:13",
+                "spec/terraforming_mars/07_cards.rules:46:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:40
+            # spec: spec/terraforming_mars/07_cards.rules:47
             state.tracks[15 + L[2]] = max(
                 0,
                 min(9999, state.tracks[15 + L[2]] - min(L[1], state.tracks[15 + L[2]])),
@@ -3139,13 +3171,13 @@ def s_remove_any_plants(state, frame):
 
 
 def s_gain_choice_plants_or(state, frame):
-    "procedure gain_choice_plants_or (spec/terraforming_mars/07b_tiles_events.rules:138)"
+    "procedure gain_choice_plants_or (spec/terraforming_mars/07b_tiles_events.rules:162)"
     # L: 0 p, 1 n_plants, 2 n_microbes, 3 n_animals
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:139
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:163
             player = L[0]
             offered = []
             offered.append(0)
@@ -3165,7 +3197,7 @@ def s_gain_choice_plants_or(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07b_tiles_events.rules:139:5",
+                "spec/terraforming_mars/07b_tiles_events.rules:163:5",
             )
             frame[1] = 1
             return
@@ -3180,18 +3212,18 @@ def s_gain_choice_plants_or(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:140
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:164
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + L[1]))
             pc = 5
         if pc == 3:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:142
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:167
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "microbes", L[2], None] + [UNBOUND] * 1)
             )
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:145
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:170
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "animals", L[3], None] + [UNBOUND] * 1)
@@ -3203,13 +3235,13 @@ def s_gain_choice_plants_or(state, frame):
 
 
 def s_spend_or_add(state, frame):
-    "procedure spend_or_add (spec/terraforming_mars/07c_active.rules:41)"
+    "procedure spend_or_add (spec/terraforming_mars/07c_active.rules:59)"
     # L: 0 p, 1 c, 2 n, 3 label
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:42
+            # spec: spec/terraforming_mars/07c_active.rules:60
             player = L[0]
             offered = []
             if state.counters[18][L[1]] >= L[2]:
@@ -3227,46 +3259,46 @@ def s_spend_or_add(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07c_active.rules:42:5",
+                "spec/terraforming_mars/07c_active.rules:60:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/07c_active.rules:44
+                # spec: spec/terraforming_mars/07c_active.rules:62
                 state.counters[18][L[1]] = max(0, state.counters[18][L[1]] - L[2])
-                # spec: spec/terraforming_mars/07c_active.rules:45
+                # spec: spec/terraforming_mars/07c_active.rules:63
                 log_line(
                     state,
                     " ".join([text_of(L[0]), text_of(L[3])]),
-                    "spec/terraforming_mars/07c_active.rules:45:13",
+                    "spec/terraforming_mars/07c_active.rules:63:13",
                 )
             elif k == 1:
-                # spec: spec/terraforming_mars/07c_active.rules:47
+                # spec: spec/terraforming_mars/07c_active.rules:65
                 state.counters[18][L[1]] = max(0, state.counters[18][L[1]] + 1)
             state.frames.pop()
             return
 
 
 def s_start(state, frame):
-    "start (spec/terraforming_mars/05_generation.rules:277)"
+    "start (spec/terraforming_mars/05_generation.rules:285)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:278
+            # spec: spec/terraforming_mars/05_generation.rules:286
             frame[1] = 1
             state.frames.append(new_frame(26, [UNBOUND] * 12))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/05_generation.rules:279
+            # spec: spec/terraforming_mars/05_generation.rules:287
             frame[1] = 2
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:280
+            # spec: spec/terraforming_mars/05_generation.rules:288
             p_production_phase(state)
-            # spec: spec/terraforming_mars/05_generation.rules:281
+            # spec: spec/terraforming_mars/05_generation.rules:289
             pc = 3
         if pc == 3:
             if not (
@@ -3275,52 +3307,53 @@ def s_start(state, frame):
             ):
                 pc = 6
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:281:5")
-            # spec: spec/terraforming_mars/05_generation.rules:282
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:289:5")
+            # spec: spec/terraforming_mars/05_generation.rules:290
             state.tracks[73] = max(1, min(99, state.tracks[73] + 1))
-            # spec: spec/terraforming_mars/05_generation.rules:283
+            # spec: spec/terraforming_mars/05_generation.rules:291
             state.vars[0] = d_next_seat(state, state.vars[0])
-            # spec: spec/terraforming_mars/05_generation.rules:284
+            # spec: spec/terraforming_mars/05_generation.rules:292
             frame[1] = 4
             state.frames.append(new_frame(22, [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:285
+            # spec: spec/terraforming_mars/05_generation.rules:293
             frame[1] = 5
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:286
+            # spec: spec/terraforming_mars/05_generation.rules:294
             p_production_phase(state)
             pc = 3
             continue
         if pc == 6:
-            # spec: spec/terraforming_mars/05_generation.rules:288
+            # spec: spec/terraforming_mars/05_generation.rules:296
             state.frames.pop()
             state.frames.append(new_frame(24, [UNBOUND] * 2))
             return
 
 
 def sev_tharsis_republic(state, frame):
-    "event of tharsis_republic (spec/terraforming_mars/06_corporations.rules:131)"
+    "event of tharsis_republic (spec/terraforming_mars/06_corporations.rules:139)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/06_corporations.rules:132
+            # spec: spec/terraforming_mars/06_corporations.rules:140
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 2
         if pc == 1:
+            # spec: spec/terraforming_mars/06_corporations.rules:141
             state.frames.pop()
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/06_corporations.rules:133
+            # spec: spec/terraforming_mars/06_corporations.rules:143
             state.tracks[84 + L[0]] = 1
-            # spec: spec/terraforming_mars/06_corporations.rules:134
+            # spec: spec/terraforming_mars/06_corporations.rules:144
             activate(state, 7, [L[0]], None)
             pc = 3
         if pc == 3:
@@ -3329,22 +3362,24 @@ def sev_tharsis_republic(state, frame):
 
 
 def sev_unmi(state, frame):
-    "event of unmi (spec/terraforming_mars/06_corporations.rules:155)"
+    "event of unmi (spec/terraforming_mars/06_corporations.rules:165)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/06_corporations.rules:155
+            # spec: spec/terraforming_mars/06_corporations.rules:166
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
+            # spec: spec/terraforming_mars/06_corporations.rules:167
             frame[1] = 2
             state.frames.append(new_frame(9, [L[0], 3]))
             return
         if pc == 2:
+            # spec: spec/terraforming_mars/06_corporations.rules:168
             p_raise_tr(state, L[0], 1)
             pc = 3
         if pc == 3:
@@ -3353,66 +3388,67 @@ def sev_unmi(state, frame):
 
 
 def sev_deep_well_heating(state, frame):
-    "event of deep_well_heating (spec/terraforming_mars/07_cards.rules:52)"
+    "event of deep_well_heating (spec/terraforming_mars/07_cards.rules:61)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:52
+    # spec: spec/terraforming_mars/07_cards.rules:62
     state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 1))
+    # spec: spec/terraforming_mars/07_cards.rules:63
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
     return
 
 
 def sev_cloud_seeding(state, frame):
-    "event of cloud_seeding (spec/terraforming_mars/07_cards.rules:55)"
+    "event of cloud_seeding (spec/terraforming_mars/07_cards.rules:67)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:56
+    # spec: spec/terraforming_mars/07_cards.rules:68
     state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] - 1))
-    # spec: spec/terraforming_mars/07_cards.rules:57
+    # spec: spec/terraforming_mars/07_cards.rules:69
     state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:58
+    # spec: spec/terraforming_mars/07_cards.rules:70
     state.frames.pop()
     state.frames.append(new_frame(27, [L[0], "r_heat", 1] + [UNBOUND] * 1))
     return
 
 
 def sev_black_polar_dust(state, frame):
-    "event of black_polar_dust (spec/terraforming_mars/07_cards.rules:65)"
+    "event of black_polar_dust (spec/terraforming_mars/07_cards.rules:80)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:66
+    # spec: spec/terraforming_mars/07_cards.rules:81
     state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] - 2))
-    # spec: spec/terraforming_mars/07_cards.rules:67
+    # spec: spec/terraforming_mars/07_cards.rules:82
     state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] + 3))
-    # spec: spec/terraforming_mars/07_cards.rules:68
+    # spec: spec/terraforming_mars/07_cards.rules:83
     state.frames.pop()
     state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_eos_chasma_national_park(state, frame):
-    "event of eos_chasma_national_park (spec/terraforming_mars/07_cards.rules:72)"
+    "event of eos_chasma_national_park (spec/terraforming_mars/07_cards.rules:88)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:73
+    # spec: spec/terraforming_mars/07_cards.rules:89
     state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:74
+    # spec: spec/terraforming_mars/07_cards.rules:90
     state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
-    # spec: spec/terraforming_mars/07_cards.rules:75
+    # spec: spec/terraforming_mars/07_cards.rules:91
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], "animals", 1, None] + [UNBOUND] * 1))
     return
 
 
 def sev_artificial_photosynthesis(state, frame):
-    "event of artificial_photosynthesis (spec/terraforming_mars/07_cards.rules:154)"
+    "event of artificial_photosynthesis (spec/terraforming_mars/07_cards.rules:207)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:155
+            # spec: spec/terraforming_mars/07_cards.rules:208
             player = L[0]
             offered = []
             offered.append(0)
@@ -3429,46 +3465,46 @@ def sev_artificial_photosynthesis(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:155:9",
+                "spec/terraforming_mars/07_cards.rules:208:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/07_cards.rules:156
+                # spec: spec/terraforming_mars/07_cards.rules:209
                 state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 2))
             elif k == 1:
-                # spec: spec/terraforming_mars/07_cards.rules:157
+                # spec: spec/terraforming_mars/07_cards.rules:210
                 state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 1))
             state.frames.pop()
             return
 
 
 def sev_strip_mine(state, frame):
-    "event of strip_mine (spec/terraforming_mars/07_cards.rules:201)"
+    "event of strip_mine (spec/terraforming_mars/07_cards.rules:260)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:202
+    # spec: spec/terraforming_mars/07_cards.rules:261
     state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] - 2))
-    # spec: spec/terraforming_mars/07_cards.rules:203
+    # spec: spec/terraforming_mars/07_cards.rules:262
     state.tracks[35 + L[0]] = max(0, min(999, state.tracks[35 + L[0]] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:204
+    # spec: spec/terraforming_mars/07_cards.rules:263
     state.tracks[40 + L[0]] = max(0, min(999, state.tracks[40 + L[0]] + 1))
-    # spec: spec/terraforming_mars/07_cards.rules:205
+    # spec: spec/terraforming_mars/07_cards.rules:264
     state.frames.pop()
     state.frames.append(new_frame(1, [L[0], 2] + [UNBOUND] * 1))
     return
 
 
 def sev_insulation(state, frame):
-    "event of insulation (spec/terraforming_mars/07_cards.rules:227)"
+    "event of insulation (spec/terraforming_mars/07_cards.rules:287)"
     # L: 0 you, 1 this, 2 x
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:228
+            # spec: spec/terraforming_mars/07_cards.rules:288
             player = L[0]
             values = list(range(1, state.tracks[55 + L[0]] + 1))
             ids, labels = option_names(values)
@@ -3479,49 +3515,51 @@ def sev_insulation(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:228:9",
+                "spec/terraforming_mars/07_cards.rules:288:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:229
+            # spec: spec/terraforming_mars/07_cards.rules:289
             state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] - L[2]))
-            # spec: spec/terraforming_mars/07_cards.rules:230
+            # spec: spec/terraforming_mars/07_cards.rules:290
             state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + L[2]))
             state.frames.pop()
             return
 
 
 def sev_heat_trappers(state, frame):
-    "event of heat_trappers (spec/terraforming_mars/07_cards.rules:273)"
+    "event of heat_trappers (spec/terraforming_mars/07_cards.rules:339)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:273
+            # spec: spec/terraforming_mars/07_cards.rules:340
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], "r_heat", 2] + [UNBOUND] * 1))
             return
         if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:341
             state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 1))
             state.frames.pop()
             return
 
 
 def sev_biomass_combustors(state, frame):
-    "event of biomass_combustors (spec/terraforming_mars/07_cards.rules:279)"
+    "event of biomass_combustors (spec/terraforming_mars/07_cards.rules:351)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:279
+            # spec: spec/terraforming_mars/07_cards.rules:352
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], "r_plants", 1] + [UNBOUND] * 1))
             return
         if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:353
             state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 2))
             state.frames.pop()
             return
@@ -3580,15 +3618,15 @@ def sev_domed_crater(state, frame):
 
 
 def sev_research_outpost(state, frame):
-    "event of research_outpost (spec/terraforming_mars/07b_tiles_events.rules:31)"
+    "event of research_outpost (spec/terraforming_mars/07b_tiles_events.rules:32)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:32
-            activate(state, 9, [L[0], 1], None)
             # spec: spec/terraforming_mars/07b_tiles_events.rules:33
+            activate(state, 9, [L[0], 1], None)
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:34
             player = L[0]
             values = [c_s for c_s in K_area if d_no_neighbour_tile(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3599,56 +3637,56 @@ def sev_research_outpost(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:33:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:34:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:34
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:35
             p_city_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_cupola_city(state, frame):
-    "event of cupola_city (spec/terraforming_mars/07b_tiles_events.rules:44)"
+    "event of cupola_city (spec/terraforming_mars/07b_tiles_events.rules:48)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:45
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:49
     state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] - 1))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:46
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:50
     state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 3))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:47
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:51
     state.frames.pop()
     state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_underground_city(state, frame):
-    "event of underground_city (spec/terraforming_mars/07b_tiles_events.rules:51)"
+    "event of underground_city (spec/terraforming_mars/07b_tiles_events.rules:55)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:52
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:56
     state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] - 2))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:53
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:57
     state.tracks[35 + L[0]] = max(0, min(999, state.tracks[35 + L[0]] + 2))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:54
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:58
     state.frames.pop()
     state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_natural_preserve(state, frame):
-    "event of natural_preserve (spec/terraforming_mars/07b_tiles_events.rules:58)"
+    "event of natural_preserve (spec/terraforming_mars/07b_tiles_events.rules:62)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:59
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:63
             state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 1))
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:60
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:64
             player = L[0]
             values = [c_s for c_s in K_area if d_no_neighbour_tile(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3659,53 +3697,54 @@ def sev_natural_preserve(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:60:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:64:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:61
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:66
             p_special_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_lake_marineris(state, frame):
-    "event of lake_marineris (spec/terraforming_mars/07b_tiles_events.rules:65)"
+    "event of lake_marineris (spec/terraforming_mars/07b_tiles_events.rules:70)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:65
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:71
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:72
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_mangrove(state, frame):
-    "event of mangrove (spec/terraforming_mars/07b_tiles_events.rules:68)"
+    "event of mangrove (spec/terraforming_mars/07b_tiles_events.rules:76)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:68
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:77
     state.frames.pop()
     state.frames.append(new_frame(6, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_mining_rights(state, frame):
-    "event of mining_rights (spec/terraforming_mars/07b_tiles_events.rules:72)"
+    "event of mining_rights (spec/terraforming_mars/07b_tiles_events.rules:82)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:73
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:83
             player = L[0]
             values = [c_s for c_s in K_area if d_mining_spot(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3716,15 +3755,15 @@ def sev_mining_rights(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:73:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:83:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:74
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:85
             p_special_placed(state, L[0], L[2])
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:75
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:86
             if A_bonus_steel[L[2]] > 0:
                 state.tracks[35 + L[0]] = max(0, min(999, state.tracks[35 + L[0]] + 1))
             else:
@@ -3734,13 +3773,13 @@ def sev_mining_rights(state, frame):
 
 
 def sev_nuclear_zone(state, frame):
-    "event of nuclear_zone (spec/terraforming_mars/07b_tiles_events.rules:82)"
+    "event of nuclear_zone (spec/terraforming_mars/07b_tiles_events.rules:94)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:83
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:95
             player = L[0]
             values = [c_s for c_s in K_area if d_land_free(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3751,58 +3790,58 @@ def sev_nuclear_zone(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:83:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:95:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:84
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:96
             p_special_placed(state, L[0], L[2])
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:85
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:97
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
             return
 
 
 def sev_open_city(state, frame):
-    "event of open_city (spec/terraforming_mars/07b_tiles_events.rules:89)"
+    "event of open_city (spec/terraforming_mars/07b_tiles_events.rules:101)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:90
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:102
     state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] - 1))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:91
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:103
     state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 4))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:92
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:104
     state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:93
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:105
     state.frames.pop()
     state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_artificial_lake(state, frame):
-    "event of artificial_lake (spec/terraforming_mars/07b_tiles_events.rules:97)"
+    "event of artificial_lake (spec/terraforming_mars/07b_tiles_events.rules:109)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:97
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:109
     state.frames.pop()
     state.frames.append(new_frame(3, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_urbanized_area(state, frame):
-    "event of urbanized_area (spec/terraforming_mars/07b_tiles_events.rules:102)"
+    "event of urbanized_area (spec/terraforming_mars/07b_tiles_events.rules:114)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:103
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:115
             state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] - 1))
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:104
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:116
             state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 2))
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:105
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:117
             player = L[0]
             values = [c_s for c_s in K_area if d_urban_spot(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3813,40 +3852,40 @@ def sev_urbanized_area(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:105:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:117:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:106
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:118
             state.counters[16][L[2]] = 1
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:107
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:119
             p_city_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_plantation(state, frame):
-    "event of plantation (spec/terraforming_mars/07b_tiles_events.rules:112)"
+    "event of plantation (spec/terraforming_mars/07b_tiles_events.rules:124)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:112
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:124
     state.frames.pop()
     state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_mohole_area(state, frame):
-    "event of mohole_area (spec/terraforming_mars/07b_tiles_events.rules:115)"
+    "event of mohole_area (spec/terraforming_mars/07b_tiles_events.rules:127)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:116
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:128
             state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] + 4))
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:117
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:129
             player = L[0]
             values = [c_s for c_s in K_area if d_ocean_free(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3857,89 +3896,52 @@ def sev_mohole_area(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:117:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:129:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:118
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:130
             p_special_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_protected_valley(state, frame):
-    "event of protected_valley (spec/terraforming_mars/07b_tiles_events.rules:122)"
+    "event of protected_valley (spec/terraforming_mars/07b_tiles_events.rules:134)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:123
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:135
     state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 2))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:124
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:136
     state.frames.pop()
     state.frames.append(new_frame(6, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_asteroid(state, frame):
-    "event of asteroid (spec/terraforming_mars/07b_tiles_events.rules:130)"
+    "event of asteroid (spec/terraforming_mars/07b_tiles_events.rules:142)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:130
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:143
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 2))
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:144
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:145
             state.frames.pop()
             state.frames.append(new_frame(28, [L[0], 3] + [UNBOUND] * 1))
             return
 
 
 def sev_comet(state, frame):
-    "event of comet (spec/terraforming_mars/07b_tiles_events.rules:133)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:133
-            frame[1] = 1
-            state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
-            return
-        if pc == 1:
-            frame[1] = 2
-            state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
-            return
-        if pc == 2:
-            state.frames.pop()
-            state.frames.append(new_frame(28, [L[0], 3] + [UNBOUND] * 1))
-            return
-
-
-def sev_big_asteroid(state, frame):
-    "event of big_asteroid (spec/terraforming_mars/07b_tiles_events.rules:136)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    pc = frame[1]
-    while True:
-        if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:136
-            state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 4))
-            frame[1] = 1
-            state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
-            return
-        if pc == 1:
-            state.frames.pop()
-            state.frames.append(new_frame(28, [L[0], 4] + [UNBOUND] * 1))
-            return
-
-
-def sev_imported_hydrogen(state, frame):
-    "event of imported_hydrogen (spec/terraforming_mars/07b_tiles_events.rules:150)"
+    "event of comet (spec/terraforming_mars/07b_tiles_events.rules:149)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
@@ -3947,156 +3949,212 @@ def sev_imported_hydrogen(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:150
             frame[1] = 1
-            state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
+            state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:151
+            frame[1] = 2
+            state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
+            return
+        if pc == 2:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:152
             state.frames.pop()
-            state.frames.append(new_frame(29, [L[0], 3, 3, 2]))
+            state.frames.append(new_frame(28, [L[0], 3] + [UNBOUND] * 1))
             return
 
 
-def sev_nitrogen_rich_asteroid(state, frame):
-    "event of nitrogen_rich_asteroid (spec/terraforming_mars/07b_tiles_events.rules:156)"
+def sev_big_asteroid(state, frame):
+    "event of big_asteroid (spec/terraforming_mars/07b_tiles_events.rules:156)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:157
+            state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 4))
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:158
+            frame[1] = 1
+            state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:159
+            state.frames.pop()
+            state.frames.append(new_frame(28, [L[0], 4] + [UNBOUND] * 1))
+            return
+
+
+def sev_imported_hydrogen(state, frame):
+    "event of imported_hydrogen (spec/terraforming_mars/07b_tiles_events.rules:175)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:176
+            frame[1] = 1
+            state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:177
+            state.frames.pop()
+            state.frames.append(new_frame(29, [L[0], 3, 3, 2]))
+            return
+
+
+def sev_nitrogen_rich_asteroid(state, frame):
+    "event of nitrogen_rich_asteroid (spec/terraforming_mars/07b_tiles_events.rules:184)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:185
             if d_tags(state, L[0], "plant_tag") >= 3:
+                # spec: spec/terraforming_mars/07b_tiles_events.rules:186
                 state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 4))
             else:
+                # spec: spec/terraforming_mars/07b_tiles_events.rules:188
                 state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 1))
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:158
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:190
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:159
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:191
             p_raise_tr(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_deimos_down(state, frame):
-    "event of deimos_down (spec/terraforming_mars/07b_tiles_events.rules:163)"
+    "event of deimos_down (spec/terraforming_mars/07b_tiles_events.rules:195)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:163
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:196
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 4))
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:197
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 3] + [UNBOUND] * 1))
             return
         if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:198
             state.frames.pop()
             state.frames.append(new_frame(28, [L[0], 8] + [UNBOUND] * 1))
             return
 
 
 def sev_mining_expedition(state, frame):
-    "event of mining_expedition (spec/terraforming_mars/07b_tiles_events.rules:166)"
+    "event of mining_expedition (spec/terraforming_mars/07b_tiles_events.rules:202)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:166
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:203
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 2))
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:204
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:205
             state.frames.pop()
             state.frames.append(new_frame(28, [L[0], 2] + [UNBOUND] * 1))
             return
 
 
 def sev_towing_a_comet(state, frame):
-    "event of towing_a_comet (spec/terraforming_mars/07b_tiles_events.rules:169)"
+    "event of towing_a_comet (spec/terraforming_mars/07b_tiles_events.rules:209)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:169
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:210
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:211
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:212
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_ice_asteroid(state, frame):
-    "event of ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:172)"
+    "event of ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:216)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:172
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:217
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:218
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_giant_ice_asteroid(state, frame):
-    "event of giant_ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:175)"
+    "event of giant_ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:222)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:175
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:223
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:224
             frame[1] = 2
             state.frames.append(new_frame(28, [L[0], 6] + [UNBOUND] * 1))
             return
         if pc == 2:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:225
             frame[1] = 3
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:226
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_subterranean_reservoir(state, frame):
-    "event of subterranean_reservoir (spec/terraforming_mars/07b_tiles_events.rules:178)"
+    "event of subterranean_reservoir (spec/terraforming_mars/07b_tiles_events.rules:230)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:178
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:230
     state.frames.pop()
     state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_lava_flows(state, frame):
-    "event of lava_flows (spec/terraforming_mars/07b_tiles_events.rules:181)"
+    "event of lava_flows (spec/terraforming_mars/07b_tiles_events.rules:233)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:182
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:234
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:183
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:235
             player = L[0]
             values = [c_s for c_s in K_area if d_volcanic_spot(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4107,72 +4165,75 @@ def sev_lava_flows(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:183:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:235:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:184
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:236
             p_special_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_large_convoy(state, frame):
-    "event of large_convoy (spec/terraforming_mars/07b_tiles_events.rules:188)"
+    "event of large_convoy (spec/terraforming_mars/07b_tiles_events.rules:240)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:188
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:241
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:242
             p_draw_cards(state, L[0], 2)
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:243
             state.frames.pop()
             state.frames.append(new_frame(29, [L[0], 5, 0, 4]))
             return
 
 
 def sev_convoy_from_europa(state, frame):
-    "event of convoy_from_europa (spec/terraforming_mars/07b_tiles_events.rules:191)"
+    "event of convoy_from_europa (spec/terraforming_mars/07b_tiles_events.rules:247)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:191
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:248
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:249
             p_draw_cards(state, L[0], 1)
             state.frames.pop()
             return
 
 
 def sev_imported_nitrogen(state, frame):
-    "event of imported_nitrogen (spec/terraforming_mars/07b_tiles_events.rules:197)"
+    "event of imported_nitrogen (spec/terraforming_mars/07b_tiles_events.rules:259)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:198
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:260
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 4))
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:199
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:261
             p_raise_tr(state, L[0], 1)
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:200
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:262
             frame[1] = 1
             state.frames.append(
                 new_frame(12, [L[0], "microbes", 3, None] + [UNBOUND] * 1)
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:201
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:263
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "animals", 2, None] + [UNBOUND] * 1)
@@ -4181,72 +4242,72 @@ def sev_imported_nitrogen(state, frame):
 
 
 def sev_aerobraked_ammonia_asteroid(state, frame):
-    "event of aerobraked_ammonia_asteroid (spec/terraforming_mars/07b_tiles_events.rules:208)"
+    "event of aerobraked_ammonia_asteroid (spec/terraforming_mars/07b_tiles_events.rules:272)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:209
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:273
     state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] + 3))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:210
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:274
     state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 1))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:211
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:275
     state.frames.pop()
     state.frames.append(new_frame(12, [L[0], "microbes", 2, None] + [UNBOUND] * 1))
     return
 
 
 def sev_ice_cap_melting(state, frame):
-    "event of ice_cap_melting (spec/terraforming_mars/07b_tiles_events.rules:215)"
+    "event of ice_cap_melting (spec/terraforming_mars/07b_tiles_events.rules:279)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:215
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:279
     state.frames.pop()
     state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_local_heat_trapping(state, frame):
-    "event of local_heat_trapping (spec/terraforming_mars/07b_tiles_events.rules:218)"
+    "event of local_heat_trapping (spec/terraforming_mars/07b_tiles_events.rules:282)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:219
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:283
     state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - 5))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:220
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:284
     state.frames.pop()
     state.frames.append(new_frame(29, [L[0], 4, 0, 2]))
     return
 
 
 def sev_permafrost_extraction(state, frame):
-    "event of permafrost_extraction (spec/terraforming_mars/07b_tiles_events.rules:224)"
+    "event of permafrost_extraction (spec/terraforming_mars/07b_tiles_events.rules:288)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:224
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:288
     state.frames.pop()
     state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_flooding(state, frame):
-    "event of flooding (spec/terraforming_mars/07b_tiles_events.rules:238)"
-    # L: 0 you, 1 this, 2 before, 3 o, 4 q, 5 items and 6 index of the loop at line 242
+    "event of flooding (spec/terraforming_mars/07b_tiles_events.rules:304)"
+    # L: 0 you, 1 this, 2 before, 3 o, 4 q, 5 items and 6 index of the loop at line 308
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:239
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:305
             L[2] = state.tracks[72]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:240
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:306
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:241
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:307
             if state.tracks[72] > L[2]:
                 pc = 2
             else:
                 pc = 8
         if pc == 2:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:242
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:308
             L[5] = [c_o for c_o in K_area if c_o == state.vars[4]]
             L[6] = 0
             pc = 3
@@ -4255,7 +4316,7 @@ def sev_flooding(state, frame):
                 pc = 8
                 continue
             L[3] = L[5][L[6]]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:243
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:309
             player = L[0]
             offered = []
             if any(d_flood_victim(state, L[0], c_q, L[3]) for c_q in PLAYERS):
@@ -4276,7 +4337,7 @@ def sev_flooding(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07b_tiles_events.rules:243:17",
+                "spec/terraforming_mars/07b_tiles_events.rules:309:17",
             )
             frame[1] = 4
             return
@@ -4289,7 +4350,7 @@ def sev_flooding(state, frame):
             else:
                 pc = 7
         if pc == 5:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:246
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:312
             player = L[0]
             values = [c_q for c_q in PLAYERS if d_flood_victim(state, L[0], c_q, L[3])]
             ids, labels = option_names(values, PLAYER_IDS, PLAYER_LABELS)
@@ -4300,13 +4361,13 @@ def sev_flooding(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:246:25",
+                "spec/terraforming_mars/07b_tiles_events.rules:312:25",
             )
             frame[1] = 6
             return
         if pc == 6:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:247
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:313
             state.tracks[L[4]] = max(
                 0, min(9999, state.tracks[L[4]] - min(4, state.tracks[L[4]]))
             )
@@ -4367,22 +4428,24 @@ def sev_search_for_life(state, frame):
 
 
 def sev_water_import_from_europa(state, frame):
-    "event of water_import_from_europa (spec/terraforming_mars/07c_active.rules:31)"
+    "event of water_import_from_europa (spec/terraforming_mars/07c_active.rules:37)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:31
+            # spec: spec/terraforming_mars/07c_active.rules:38
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:39
             frame[1] = 2
             state.frames.append(new_frame(8, [L[0], 12, False, True] + [UNBOUND] * 6))
             return
         if pc == 2:
+            # spec: spec/terraforming_mars/07c_active.rules:40
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
@@ -4392,13 +4455,13 @@ def sev_water_import_from_europa(state, frame):
 
 
 def sev_predators(state, frame):
-    "event of predators (spec/terraforming_mars/07c_active.rules:39)"
+    "event of predators (spec/terraforming_mars/07c_active.rules:55)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:39
+            # spec: spec/terraforming_mars/07c_active.rules:56
             if state.vars[3]:
                 pc = 1
             else:
@@ -4413,28 +4476,28 @@ def sev_predators(state, frame):
 
 
 def sev_regolith_eaters(state, frame):
-    "event of regolith_eaters (spec/terraforming_mars/07c_active.rules:52)"
+    "event of regolith_eaters (spec/terraforming_mars/07c_active.rules:70)"
     # L: 0 you, 1 this, 2 before
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:53
+            # spec: spec/terraforming_mars/07c_active.rules:71
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 4
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:54
+            # spec: spec/terraforming_mars/07c_active.rules:72
             L[2] = state.counters[18][L[1]]
-            # spec: spec/terraforming_mars/07c_active.rules:55
+            # spec: spec/terraforming_mars/07c_active.rules:73
             frame[1] = 2
             state.frames.append(
                 new_frame(30, [L[0], L[1], 2, "spends 2 microbes: oxygen +1"])
             )
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/07c_active.rules:56
+            # spec: spec/terraforming_mars/07c_active.rules:74
             if state.counters[18][L[1]] < L[2]:
                 pc = 3
             else:
@@ -4449,28 +4512,28 @@ def sev_regolith_eaters(state, frame):
 
 
 def sev_ghg_producing_bacteria(state, frame):
-    "event of ghg_producing_bacteria (spec/terraforming_mars/07c_active.rules:62)"
+    "event of ghg_producing_bacteria (spec/terraforming_mars/07c_active.rules:80)"
     # L: 0 you, 1 this, 2 before
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:63
+            # spec: spec/terraforming_mars/07c_active.rules:81
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 4
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:64
+            # spec: spec/terraforming_mars/07c_active.rules:82
             L[2] = state.counters[18][L[1]]
-            # spec: spec/terraforming_mars/07c_active.rules:65
+            # spec: spec/terraforming_mars/07c_active.rules:83
             frame[1] = 2
             state.frames.append(
                 new_frame(30, [L[0], L[1], 2, "spends 2 microbes: temperature +1"])
             )
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/07c_active.rules:66
+            # spec: spec/terraforming_mars/07c_active.rules:84
             if state.counters[18][L[1]] < L[2]:
                 pc = 3
             else:
@@ -4485,13 +4548,13 @@ def sev_ghg_producing_bacteria(state, frame):
 
 
 def sev_ants(state, frame):
-    "event of ants (spec/terraforming_mars/07c_active.rules:72)"
+    "event of ants (spec/terraforming_mars/07c_active.rules:90)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:72
+            # spec: spec/terraforming_mars/07c_active.rules:91
             if state.vars[3]:
                 pc = 1
             else:
@@ -4506,13 +4569,13 @@ def sev_ants(state, frame):
 
 
 def sev_fish(state, frame):
-    "event of fish (spec/terraforming_mars/07c_active.rules:75)"
+    "event of fish (spec/terraforming_mars/07c_active.rules:96)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:76
+            # spec: spec/terraforming_mars/07c_active.rules:97
             if state.vars[3]:
                 pc = 1
             else:
@@ -4530,13 +4593,13 @@ def sev_fish(state, frame):
 
 
 def sev_small_animals(state, frame):
-    "event of small_animals (spec/terraforming_mars/07c_active.rules:81)"
+    "event of small_animals (spec/terraforming_mars/07c_active.rules:102)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:82
+            # spec: spec/terraforming_mars/07c_active.rules:103
             if state.vars[3]:
                 pc = 1
             else:
@@ -4554,13 +4617,13 @@ def sev_small_animals(state, frame):
 
 
 def sev_birds(state, frame):
-    "event of birds (spec/terraforming_mars/07c_active.rules:86)"
+    "event of birds (spec/terraforming_mars/07c_active.rules:108)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:87
+            # spec: spec/terraforming_mars/07c_active.rules:109
             if state.vars[3]:
                 pc = 1
             else:
@@ -4578,22 +4641,24 @@ def sev_birds(state, frame):
 
 
 def sev_space_mirrors(state, frame):
-    "event of space_mirrors (spec/terraforming_mars/07c_active.rules:91)"
+    "event of space_mirrors (spec/terraforming_mars/07c_active.rules:114)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:91
+            # spec: spec/terraforming_mars/07c_active.rules:115
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:116
             frame[1] = 2
             state.frames.append(new_frame(9, [L[0], 7]))
             return
         if pc == 2:
+            # spec: spec/terraforming_mars/07c_active.rules:117
             state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 1))
             pc = 3
         if pc == 3:
@@ -4602,20 +4667,23 @@ def sev_space_mirrors(state, frame):
 
 
 def sev_ironworks(state, frame):
-    "event of ironworks (spec/terraforming_mars/07c_active.rules:94)"
+    "event of ironworks (spec/terraforming_mars/07c_active.rules:122)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:94
+            # spec: spec/terraforming_mars/07c_active.rules:123
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 2
         if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:124
             state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
+            # spec: spec/terraforming_mars/07c_active.rules:125
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 1))
+            # spec: spec/terraforming_mars/07c_active.rules:126
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
@@ -4625,20 +4693,23 @@ def sev_ironworks(state, frame):
 
 
 def sev_steelworks(state, frame):
-    "event of steelworks (spec/terraforming_mars/07c_active.rules:97)"
+    "event of steelworks (spec/terraforming_mars/07c_active.rules:131)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:97
+            # spec: spec/terraforming_mars/07c_active.rules:132
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 2
         if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:133
             state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
+            # spec: spec/terraforming_mars/07c_active.rules:134
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 2))
+            # spec: spec/terraforming_mars/07c_active.rules:135
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
@@ -4648,20 +4719,23 @@ def sev_steelworks(state, frame):
 
 
 def sev_ore_processor(state, frame):
-    "event of ore_processor (spec/terraforming_mars/07c_active.rules:100)"
+    "event of ore_processor (spec/terraforming_mars/07c_active.rules:141)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:100
+            # spec: spec/terraforming_mars/07c_active.rules:142
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 2
         if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:143
             state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 4))
+            # spec: spec/terraforming_mars/07c_active.rules:144
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 1))
+            # spec: spec/terraforming_mars/07c_active.rules:145
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
@@ -4671,13 +4745,13 @@ def sev_ore_processor(state, frame):
 
 
 def sev_symbiotic_fungus(state, frame):
-    "event of symbiotic_fungus (spec/terraforming_mars/07c_active.rules:104)"
+    "event of symbiotic_fungus (spec/terraforming_mars/07c_active.rules:151)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:105
+            # spec: spec/terraforming_mars/07c_active.rules:152
             if state.vars[3]:
                 pc = 1
             else:
@@ -4694,19 +4768,19 @@ def sev_symbiotic_fungus(state, frame):
 
 
 def sev_extreme_cold_fungus(state, frame):
-    "event of extreme_cold_fungus (spec/terraforming_mars/07c_active.rules:109)"
+    "event of extreme_cold_fungus (spec/terraforming_mars/07c_active.rules:157)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:110
+            # spec: spec/terraforming_mars/07c_active.rules:158
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:111
+            # spec: spec/terraforming_mars/07c_active.rules:159
             player = L[0]
             offered = []
             offered.append(0)
@@ -4727,7 +4801,7 @@ def sev_extreme_cold_fungus(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07c_active.rules:111:13",
+                "spec/terraforming_mars/07c_active.rules:159:13",
             )
             frame[1] = 2
             return
@@ -4740,11 +4814,11 @@ def sev_extreme_cold_fungus(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/terraforming_mars/07c_active.rules:112
+            # spec: spec/terraforming_mars/07c_active.rules:160
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
             pc = 5
         if pc == 4:
-            # spec: spec/terraforming_mars/07c_active.rules:115
+            # spec: spec/terraforming_mars/07c_active.rules:163
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "microbes", 2, L[1]] + [UNBOUND] * 1)
@@ -4756,33 +4830,33 @@ def sev_extreme_cold_fungus(state, frame):
 
 
 def sev_nitrite_reducing_bacteria(state, frame):
-    "event of nitrite_reducing_bacteria (spec/terraforming_mars/07c_active.rules:123)"
+    "event of nitrite_reducing_bacteria (spec/terraforming_mars/07c_active.rules:171)"
     # L: 0 you, 1 this, 2 before
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:124
+            # spec: spec/terraforming_mars/07c_active.rules:172
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:125
+            # spec: spec/terraforming_mars/07c_active.rules:173
             L[2] = state.counters[18][L[1]]
-            # spec: spec/terraforming_mars/07c_active.rules:126
+            # spec: spec/terraforming_mars/07c_active.rules:174
             frame[1] = 2
             state.frames.append(
                 new_frame(30, [L[0], L[1], 3, "spends 3 microbes: TR +1"])
             )
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/07c_active.rules:127
+            # spec: spec/terraforming_mars/07c_active.rules:175
             if state.counters[18][L[1]] < L[2]:
                 p_raise_tr(state, L[0], 1)
             pc = 4
         if pc == 3:
-            # spec: spec/terraforming_mars/07c_active.rules:128
+            # spec: spec/terraforming_mars/07c_active.rules:177
             state.counters[18][L[1]] = max(0, state.counters[18][L[1]] + 3)
             pc = 4
         if pc == 4:
@@ -4791,19 +4865,21 @@ def sev_nitrite_reducing_bacteria(state, frame):
 
 
 def sev_water_splitting_plant(state, frame):
-    "event of water_splitting_plant (spec/terraforming_mars/07c_active.rules:142)"
+    "event of water_splitting_plant (spec/terraforming_mars/07c_active.rules:194)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:143
+            # spec: spec/terraforming_mars/07c_active.rules:195
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 2
         if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:196
             state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 3))
+            # spec: spec/terraforming_mars/07c_active.rules:197
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
@@ -4813,22 +4889,24 @@ def sev_water_splitting_plant(state, frame):
 
 
 def sev_aquifer_pumping(state, frame):
-    "event of aquifer_pumping (spec/terraforming_mars/07c_active.rules:148)"
+    "event of aquifer_pumping (spec/terraforming_mars/07c_active.rules:203)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:148
+            # spec: spec/terraforming_mars/07c_active.rules:204
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:205
             frame[1] = 2
             state.frames.append(new_frame(8, [L[0], 8, True, False] + [UNBOUND] * 6))
             return
         if pc == 2:
+            # spec: spec/terraforming_mars/07c_active.rules:206
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
@@ -4838,22 +4916,24 @@ def sev_aquifer_pumping(state, frame):
 
 
 def sev_underground_detonations(state, frame):
-    "event of underground_detonations (spec/terraforming_mars/07c_active.rules:152)"
+    "event of underground_detonations (spec/terraforming_mars/07c_active.rules:212)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:152
+            # spec: spec/terraforming_mars/07c_active.rules:213
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:214
             frame[1] = 2
             state.frames.append(new_frame(9, [L[0], 10]))
             return
         if pc == 2:
+            # spec: spec/terraforming_mars/07c_active.rules:215
             state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] + 2))
             pc = 3
         if pc == 3:
@@ -4862,15 +4942,15 @@ def sev_underground_detonations(state, frame):
 
 
 def sev_ecological_zone(state, frame):
-    "event of ecological_zone (spec/terraforming_mars/07c_active.rules:183)"
+    "event of ecological_zone (spec/terraforming_mars/07c_active.rules:251)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:184
+            # spec: spec/terraforming_mars/07c_active.rules:252
             activate(state, 14, [L[0], L[1]], None)
-            # spec: spec/terraforming_mars/07c_active.rules:185
+            # spec: spec/terraforming_mars/07c_active.rules:253
             player = L[0]
             values = [c_s for c_s in K_area if d_eco_spot(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4881,49 +4961,49 @@ def sev_ecological_zone(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07c_active.rules:185:9",
+                "spec/terraforming_mars/07c_active.rules:253:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07c_active.rules:186
+            # spec: spec/terraforming_mars/07c_active.rules:254
             p_special_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_herbivores(state, frame):
-    "event of herbivores (spec/terraforming_mars/07c_active.rules:201)"
+    "event of herbivores (spec/terraforming_mars/07c_active.rules:269)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:202
+            # spec: spec/terraforming_mars/07c_active.rules:270
             state.counters[18][L[1]] = max(0, state.counters[18][L[1]] + 1)
-            # spec: spec/terraforming_mars/07c_active.rules:203
+            # spec: spec/terraforming_mars/07c_active.rules:271
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], "r_plants", 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:204
+            # spec: spec/terraforming_mars/07c_active.rules:272
             activate(state, 16, [L[0], L[1]], None)
             state.frames.pop()
             return
 
 
 def sev_immigrant_city(state, frame):
-    "event of immigrant_city (spec/terraforming_mars/07c_active.rules:234)"
+    "event of immigrant_city (spec/terraforming_mars/07c_active.rules:306)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:235
+    # spec: spec/terraforming_mars/07c_active.rules:307
     state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] - 1))
-    # spec: spec/terraforming_mars/07c_active.rules:236
+    # spec: spec/terraforming_mars/07c_active.rules:308
     state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] - 2))
-    # spec: spec/terraforming_mars/07c_active.rules:237
+    # spec: spec/terraforming_mars/07c_active.rules:309
     activate(state, 19, [L[0]], None)
-    # spec: spec/terraforming_mars/07c_active.rules:238
+    # spec: spec/terraforming_mars/07c_active.rules:310
     state.frames.pop()
     state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
     return

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 92b74965e3b722f1
+# Spec hash: d9b69fe3afa508d0
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -18,7 +18,7 @@
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
 # Tests hash: ce6f771d3084dac6
-# Fingerprint: source 7a799e6dc907f70bc23b output e4a485501103b3caa391
+# Fingerprint: source 12b057f554999e287ed9 output 69870b4322e8315ce78d
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -271,15 +271,15 @@ def d_any_greenery_spot(state, v_p):
 
 def d_tag_of(state, v_c, v_t):
     "define tag_of"
-    # spec: spec/terraforming_mars/04_economy.rules:32
+    # spec: spec/terraforming_mars/04_economy.rules:33
     return (
         attr_of(
-            A_building, v_c, "building", "spec/terraforming_mars/04_economy.rules:33:31"
+            A_building, v_c, "building", "spec/terraforming_mars/04_economy.rules:34:31"
         )
         if v_t == "building_tag"
         else (
             attr_of(
-                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:33:71"
+                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:34:70"
             )
             if v_t == "space_tag"
             else (
@@ -287,7 +287,7 @@ def d_tag_of(state, v_c, v_t):
                     A_science,
                     v_c,
                     "science",
-                    "spec/terraforming_mars/04_economy.rules:34:36",
+                    "spec/terraforming_mars/04_economy.rules:35:35",
                 )
                 if v_t == "science_tag"
                 else (
@@ -295,7 +295,7 @@ def d_tag_of(state, v_c, v_t):
                         A_power,
                         v_c,
                         "power",
-                        "spec/terraforming_mars/04_economy.rules:34:75",
+                        "spec/terraforming_mars/04_economy.rules:35:73",
                     )
                     if v_t == "power_tag"
                     else (
@@ -303,7 +303,7 @@ def d_tag_of(state, v_c, v_t):
                             A_earth,
                             v_c,
                             "earth",
-                            "spec/terraforming_mars/04_economy.rules:35:34",
+                            "spec/terraforming_mars/04_economy.rules:36:33",
                         )
                         if v_t == "earth_tag"
                         else (
@@ -311,7 +311,7 @@ def d_tag_of(state, v_c, v_t):
                                 A_jovian,
                                 v_c,
                                 "jovian",
-                                "spec/terraforming_mars/04_economy.rules:35:72",
+                                "spec/terraforming_mars/04_economy.rules:36:70",
                             )
                             if v_t == "jovian_tag"
                             else (
@@ -319,7 +319,7 @@ def d_tag_of(state, v_c, v_t):
                                     A_plant,
                                     v_c,
                                     "plant",
-                                    "spec/terraforming_mars/04_economy.rules:36:34",
+                                    "spec/terraforming_mars/04_economy.rules:37:33",
                                 )
                                 if v_t == "plant_tag"
                                 else (
@@ -327,7 +327,7 @@ def d_tag_of(state, v_c, v_t):
                                         A_microbe,
                                         v_c,
                                         "microbe",
-                                        "spec/terraforming_mars/04_economy.rules:36:73",
+                                        "spec/terraforming_mars/04_economy.rules:37:71",
                                     )
                                     if v_t == "microbe_tag"
                                     else (
@@ -335,14 +335,14 @@ def d_tag_of(state, v_c, v_t):
                                             A_animal,
                                             v_c,
                                             "animal",
-                                            "spec/terraforming_mars/04_economy.rules:37:35",
+                                            "spec/terraforming_mars/04_economy.rules:38:34",
                                         )
                                         if v_t == "animal_tag"
                                         else attr_of(
                                             A_city_t,
                                             v_c,
                                             "city_t",
-                                            "spec/terraforming_mars/04_economy.rules:37:49",
+                                            "spec/terraforming_mars/04_economy.rules:38:48",
                                         )
                                     )
                                 )
@@ -357,55 +357,55 @@ def d_tag_of(state, v_c, v_t):
 
 def d_tags(state, v_p, v_t):
     "define tags"
-    # spec: spec/terraforming_mars/04_economy.rules:39
+    # spec: spec/terraforming_mars/04_economy.rules:40
     return sum([d_tag_of(state, c_c, v_t) for c_c in state.zones[23 + v_p]])
 
 
 def d_temp_at_least(state, v_p, v_t):
     "define temp_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:46
+    # spec: spec/terraforming_mars/04_economy.rules:47
     return state.tracks[70] >= v_t - 2 * q_slack(state, v_p)
 
 
 def d_temp_at_most(state, v_p, v_t):
     "define temp_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:47
+    # spec: spec/terraforming_mars/04_economy.rules:48
     return state.tracks[70] <= v_t + 2 * q_slack(state, v_p)
 
 
 def d_oxygen_at_least(state, v_p, v_n):
     "define oxygen_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:48
+    # spec: spec/terraforming_mars/04_economy.rules:49
     return state.tracks[71] >= v_n - q_slack(state, v_p)
 
 
 def d_oxygen_at_most(state, v_p, v_n):
     "define oxygen_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:49
+    # spec: spec/terraforming_mars/04_economy.rules:50
     return state.tracks[71] <= v_n + q_slack(state, v_p)
 
 
 def d_oceans_at_least(state, v_p, v_n):
     "define oceans_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:50
+    # spec: spec/terraforming_mars/04_economy.rules:51
     return state.tracks[72] >= v_n - q_slack(state, v_p)
 
 
 def d_oceans_at_most(state, v_p, v_n):
     "define oceans_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:51
+    # spec: spec/terraforming_mars/04_economy.rules:52
     return state.tracks[72] <= v_n + q_slack(state, v_p)
 
 
 def d_heat_money(state, v_p):
     "define heat_money"
-    # spec: spec/terraforming_mars/04_economy.rules:60
+    # spec: spec/terraforming_mars/04_economy.rules:61
     return q_heat_as_mc(state, v_p) * max(0, state.tracks[25 + v_p] - state.tracks[89])
 
 
 def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
     "define budget"
-    # spec: spec/terraforming_mars/04_economy.rules:61
+    # spec: spec/terraforming_mars/04_economy.rules:62
     return (
         state.tracks[v_p]
         + d_heat_money(state, v_p)
@@ -420,10 +420,10 @@ def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
 
 def d_playable(state, v_p, v_c):
     "define playable"
-    # spec: spec/terraforming_mars/04_economy.rules:100
+    # spec: spec/terraforming_mars/04_economy.rules:101
     return (
         attr_of(
-            A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:101:5"
+            A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:102:5"
         )
         != "corporation"
         and event_allowed(state, EVENT_WHEN, v_c, v_p)
@@ -434,11 +434,11 @@ def d_playable(state, v_p, v_c):
                 A_building,
                 v_c,
                 "building",
-                "spec/terraforming_mars/04_economy.rules:102:19",
+                "spec/terraforming_mars/04_economy.rules:103:19",
             )
             > 0,
             attr_of(
-                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:102:35"
+                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:103:35"
             )
             > 0,
         )
@@ -448,7 +448,7 @@ def d_playable(state, v_p, v_c):
                     A_needs_heat,
                     v_c,
                     "needs_heat",
-                    "spec/terraforming_mars/04_economy.rules:102:81",
+                    "spec/terraforming_mars/04_economy.rules:104:38",
                 ),
                 state.tracks[25 + v_p],
             )
@@ -461,7 +461,7 @@ def d_playable(state, v_p, v_c):
 
 def d_holders(state, v_k, v_other_than):
     "define holders"
-    # spec: spec/terraforming_mars/04_economy.rules:119
+    # spec: spec/terraforming_mars/04_economy.rules:120
     return any(
         any(
             A_holds[c_d] == v_k
@@ -476,9 +476,9 @@ def d_holders(state, v_k, v_other_than):
 
 def d_action_ready(state, v_p, v_c):
     "define action_ready"
-    # spec: spec/terraforming_mars/04_economy.rules:121
+    # spec: spec/terraforming_mars/04_economy.rules:123
     return bool(
-        attr_of(A_act, v_c, "act", "spec/terraforming_mars/04_economy.rules:122:5")
+        attr_of(A_act, v_c, "act", "spec/terraforming_mars/04_economy.rules:124:5")
         and state.counters[19][v_c] == 0
         and d_budget(
             state,
@@ -487,45 +487,45 @@ def d_action_ready(state, v_p, v_c):
                 A_act_steel,
                 v_c,
                 "act_steel",
-                "spec/terraforming_mars/04_economy.rules:122:42",
+                "spec/terraforming_mars/04_economy.rules:124:42",
             ),
             attr_of(
                 A_act_titanium,
                 v_c,
                 "act_titanium",
-                "spec/terraforming_mars/04_economy.rules:122:55",
+                "spec/terraforming_mars/04_economy.rules:124:55",
             ),
         )
         >= attr_of(
-            A_act_pay, v_c, "act_pay", "spec/terraforming_mars/04_economy.rules:122:74"
+            A_act_pay, v_c, "act_pay", "spec/terraforming_mars/04_economy.rules:124:74"
         )
         and state.tracks[20 + v_p]
         >= attr_of(
             A_act_energy,
             v_c,
             "act_energy",
-            "spec/terraforming_mars/04_economy.rules:122:101",
+            "spec/terraforming_mars/04_economy.rules:125:22",
         )
         and state.tracks[50 + v_p]
         >= attr_of(
             A_act_energy_prod,
             v_c,
             "act_energy_prod",
-            "spec/terraforming_mars/04_economy.rules:123:27",
+            "spec/terraforming_mars/04_economy.rules:125:57",
         )
         and state.counters[18][v_c]
         >= attr_of(
             A_act_here,
             v_c,
             "act_here",
-            "spec/terraforming_mars/04_economy.rules:123:59",
+            "spec/terraforming_mars/04_economy.rules:125:89",
         )
         and (
             attr_of(
                 A_act_takes,
                 v_c,
                 "act_takes",
-                "spec/terraforming_mars/04_economy.rules:124:10",
+                "spec/terraforming_mars/04_economy.rules:126:10",
             )
             == "no_resource"
             or d_holders(
@@ -534,7 +534,7 @@ def d_action_ready(state, v_p, v_c):
                     A_act_takes,
                     v_c,
                     "act_takes",
-                    "spec/terraforming_mars/04_economy.rules:124:48",
+                    "spec/terraforming_mars/04_economy.rules:126:48",
                 ),
                 v_c,
             )
@@ -544,7 +544,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_tr_raised,
                 v_c,
                 "act_tr_raised",
-                "spec/terraforming_mars/04_economy.rules:125:14",
+                "spec/terraforming_mars/04_economy.rules:127:14",
             )
             or state.tracks[65 + v_p] > 0
         )
@@ -553,7 +553,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_gives,
                 v_c,
                 "act_gives",
-                "spec/terraforming_mars/04_economy.rules:126:10",
+                "spec/terraforming_mars/04_economy.rules:128:10",
             )
             == "no_resource"
             or any(
@@ -562,7 +562,7 @@ def d_action_ready(state, v_p, v_c):
                     A_act_gives,
                     v_c,
                     "act_gives",
-                    "spec/terraforming_mars/04_economy.rules:126:76",
+                    "spec/terraforming_mars/04_economy.rules:128:76",
                 )
                 and c_d != v_c
                 for c_d in state.zones[23 + v_p]
@@ -573,7 +573,7 @@ def d_action_ready(state, v_p, v_c):
 
 def d_own_holder(state, v_p, v_k):
     "define own_holder"
-    # spec: spec/terraforming_mars/04_economy.rules:136
+    # spec: spec/terraforming_mars/04_economy.rules:138
     return any(A_holds[c_d] == v_k for c_d in state.zones[23 + v_p])
 
 
@@ -591,23 +591,23 @@ def d_milestones_claimed(state):
 
 def d_awards_funded(state):
     "define awards_funded"
-    # spec: spec/terraforming_mars/05_generation.rules:23
+    # spec: spec/terraforming_mars/05_generation.rules:24
     return len([c_a for c_a in K_award if state.counters[26][c_a] > 0])
 
 
 def d_goal_met(state, v_p, v_m):
     "define goal_met"
-    # spec: spec/terraforming_mars/05_generation.rules:24
+    # spec: spec/terraforming_mars/05_generation.rules:25
     return (
         state.tracks[60 + v_p] >= 35
         if attr_of(
-            A_goal, v_m, "goal", "spec/terraforming_mars/05_generation.rules:25:8"
+            A_goal, v_m, "goal", "spec/terraforming_mars/05_generation.rules:26:8"
         )
         == "terraformer"
         else (
             d_own_cities(state, v_p) >= 3
             if attr_of(
-                A_goal, v_m, "goal", "spec/terraforming_mars/05_generation.rules:26:14"
+                A_goal, v_m, "goal", "spec/terraforming_mars/05_generation.rules:26:55"
             )
             == "mayor"
             else (
@@ -616,7 +616,7 @@ def d_goal_met(state, v_p, v_m):
                     A_goal,
                     v_m,
                     "goal",
-                    "spec/terraforming_mars/05_generation.rules:27:14",
+                    "spec/terraforming_mars/05_generation.rules:27:13",
                 )
                 == "gardener"
                 else (
@@ -625,7 +625,7 @@ def d_goal_met(state, v_p, v_m):
                         A_goal,
                         v_m,
                         "goal",
-                        "spec/terraforming_mars/05_generation.rules:28:14",
+                        "spec/terraforming_mars/05_generation.rules:28:13",
                     )
                     == "builder"
                     else len(state.zones[8 + v_p]) >= 16
@@ -679,7 +679,7 @@ def d_award_value(state, v_p, v_a):
                 A_measure,
                 v_a,
                 "measure",
-                "spec/terraforming_mars/05_generation.rules:40:14",
+                "spec/terraforming_mars/05_generation.rules:40:13",
             )
             == "banker"
             else (
@@ -689,7 +689,7 @@ def d_award_value(state, v_p, v_a):
                     A_measure,
                     v_a,
                     "measure",
-                    "spec/terraforming_mars/05_generation.rules:41:14",
+                    "spec/terraforming_mars/05_generation.rules:41:13",
                 )
                 == "scientist"
                 else (
@@ -698,7 +698,7 @@ def d_award_value(state, v_p, v_a):
                         A_measure,
                         v_a,
                         "measure",
-                        "spec/terraforming_mars/05_generation.rules:42:14",
+                        "spec/terraforming_mars/05_generation.rules:42:13",
                     )
                     == "thermalist"
                     else state.tracks[5 + v_p] + state.tracks[10 + v_p]
@@ -746,7 +746,7 @@ def d_award_second(state, v_p, v_a):
 
 def d_award_vp(state, v_p, v_a):
     "define award_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:51
+    # spec: spec/terraforming_mars/05_generation.rules:52
     return (
         0
         if state.counters[26][v_a] == 0
@@ -760,11 +760,11 @@ def d_award_vp(state, v_p, v_a):
 
 def d_card_vp(state, v_p, v_c):
     "define card_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:55
+    # spec: spec/terraforming_mars/05_generation.rules:57
     return (
-        attr_of(A_vp, v_c, "vp", "spec/terraforming_mars/05_generation.rules:56:30")
+        attr_of(A_vp, v_c, "vp", "spec/terraforming_mars/05_generation.rules:58:30")
         if attr_of(
-            A_vp_by, v_c, "vp_by", "spec/terraforming_mars/05_generation.rules:56:8"
+            A_vp_by, v_c, "vp_by", "spec/terraforming_mars/05_generation.rules:58:8"
         )
         == "fixed"
         else (
@@ -773,13 +773,13 @@ def d_card_vp(state, v_p, v_c):
                 A_vp_per,
                 v_c,
                 "vp_per",
-                "spec/terraforming_mars/05_generation.rules:57:52",
+                "spec/terraforming_mars/05_generation.rules:58:81",
             )
             if attr_of(
                 A_vp_by,
                 v_c,
                 "vp_by",
-                "spec/terraforming_mars/05_generation.rules:57:14",
+                "spec/terraforming_mars/05_generation.rules:58:43",
             )
             == "per_resource"
             else (
@@ -788,7 +788,7 @@ def d_card_vp(state, v_p, v_c):
                     A_vp_by,
                     v_c,
                     "vp_by",
-                    "spec/terraforming_mars/05_generation.rules:58:14",
+                    "spec/terraforming_mars/05_generation.rules:59:13",
                 )
                 == "per_jovian_tag"
                 else (
@@ -797,7 +797,7 @@ def d_card_vp(state, v_p, v_c):
                         A_vp_by,
                         v_c,
                         "vp_by",
-                        "spec/terraforming_mars/05_generation.rules:59:14",
+                        "spec/terraforming_mars/05_generation.rules:60:13",
                     )
                     == "per_3_cities"
                     else (
@@ -813,7 +813,7 @@ def d_card_vp(state, v_p, v_c):
                             A_vp_by,
                             v_c,
                             "vp_by",
-                            "spec/terraforming_mars/05_generation.rules:60:14",
+                            "spec/terraforming_mars/05_generation.rules:61:13",
                         )
                         == "per_adjacent_ocean"
                         else 3 if state.counters[18][v_c] > 0 else 0
@@ -826,7 +826,7 @@ def d_card_vp(state, v_p, v_c):
 
 def d_board_vp(state, v_p):
     "define board_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:62
+    # spec: spec/terraforming_mars/05_generation.rules:64
     return d_own_greeneries(state, v_p) + sum(
         [
             len([c_t for c_t in ADJ[c_s] if d_is_greenery(state, c_t)])
@@ -838,7 +838,7 @@ def d_board_vp(state, v_p):
 
 def d_score(state, v_p):
     "define score"
-    # spec: spec/terraforming_mars/05_generation.rules:65
+    # spec: spec/terraforming_mars/05_generation.rules:67
     return (
         state.tracks[60 + v_p]
         + sum([d_award_vp(state, v_p, c_a) for c_a in K_award])
@@ -851,25 +851,25 @@ def d_score(state, v_p):
 
 def d_can_greenery_project(state, v_p):
     "define can_greenery_project"
-    # spec: spec/terraforming_mars/05_generation.rules:71
+    # spec: spec/terraforming_mars/05_generation.rules:73
     return bool(state.tracks[v_p] >= 23 and d_any_greenery_spot(state, v_p))
 
 
 def d_can_city_project(state, v_p):
     "define can_city_project"
-    # spec: spec/terraforming_mars/05_generation.rules:72
+    # spec: spec/terraforming_mars/05_generation.rules:74
     return bool(state.tracks[v_p] >= 25 and d_any_city_spot(state))
 
 
 def d_can_aquifer(state, v_p):
     "define can_aquifer"
-    # spec: spec/terraforming_mars/05_generation.rules:73
+    # spec: spec/terraforming_mars/05_generation.rules:75
     return state.tracks[v_p] >= 18 and state.tracks[72] < 9
 
 
 def d_any_standard_project(state, v_p):
     "define any_standard_project"
-    # spec: spec/terraforming_mars/05_generation.rules:74
+    # spec: spec/terraforming_mars/05_generation.rules:76
     return bool(
         len(state.zones[8 + v_p]) > 0
         or state.tracks[v_p] >= q_power_plant_cost(state, v_p)
@@ -883,7 +883,7 @@ def d_any_standard_project(state, v_p):
 
 def d_can_convert_plants(state, v_p):
     "define can_convert_plants"
-    # spec: spec/terraforming_mars/05_generation.rules:125
+    # spec: spec/terraforming_mars/05_generation.rules:130
     return bool(
         state.tracks[15 + v_p] >= q_greenery_plants(state, v_p)
         and d_any_greenery_spot(state, v_p)
@@ -892,19 +892,19 @@ def d_can_convert_plants(state, v_p):
 
 def d_any_playable(state, v_p):
     "define any_playable"
-    # spec: spec/terraforming_mars/05_generation.rules:132
+    # spec: spec/terraforming_mars/05_generation.rules:138
     return any(d_playable(state, v_p, c_c) for c_c in state.zones[8 + v_p])
 
 
 def d_any_action_ready(state, v_p):
     "define any_action_ready"
-    # spec: spec/terraforming_mars/05_generation.rules:133
+    # spec: spec/terraforming_mars/05_generation.rules:139
     return any(d_action_ready(state, v_p, c_c) for c_c in state.zones[23 + v_p])
 
 
 def d_beats(state, v_p, v_q):
     "define beats"
-    # spec: spec/terraforming_mars/05_generation.rules:258
+    # spec: spec/terraforming_mars/05_generation.rules:264
     return (
         d_score(state, v_p) > d_score(state, v_q)
         or d_score(state, v_p) == d_score(state, v_q)
@@ -952,7 +952,7 @@ def d_production(state, v_q, v_r):
 
 def d_no_neighbour_tile(state, v_s):
     "define no_neighbour_tile"
-    # spec: spec/terraforming_mars/07_cards.rules:45
+    # spec: spec/terraforming_mars/07_cards.rules:52
     return bool(
         d_land_free(state, v_s)
         and not any(d_tiles_on(state, c_t) > 0 for c_t in ADJ[v_s])
@@ -961,7 +961,7 @@ def d_no_neighbour_tile(state, v_s):
 
 def d_mining_spot(state, v_s):
     "define mining_spot"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:70
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:80
     return bool(
         d_land_free(state, v_s)
         and (
@@ -969,14 +969,14 @@ def d_mining_spot(state, v_s):
                 A_bonus_steel,
                 v_s,
                 "bonus_steel",
-                "spec/terraforming_mars/07b_tiles_events.rules:70:57",
+                "spec/terraforming_mars/07b_tiles_events.rules:80:57",
             )
             > 0
             or attr_of(
                 A_bonus_titanium,
                 v_s,
                 "bonus_titanium",
-                "spec/terraforming_mars/07b_tiles_events.rules:70:78",
+                "spec/terraforming_mars/07b_tiles_events.rules:80:78",
             )
             > 0
         )
@@ -985,7 +985,7 @@ def d_mining_spot(state, v_s):
 
 def d_urban_spot(state, v_s):
     "define urban_spot"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:100
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:112
     return bool(
         d_land_free(state, v_s)
         and len([c_t for c_t in ADJ[v_s] if d_is_city(state, c_t)]) >= 2
@@ -994,13 +994,13 @@ def d_urban_spot(state, v_s):
 
 def d_volcanic_spot(state, v_s):
     "define volcanic_spot"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:110
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:122
     return (
         attr_of(
             A_volcanic,
             v_s,
             "volcanic",
-            "spec/terraforming_mars/07b_tiles_events.rules:110:41",
+            "spec/terraforming_mars/07b_tiles_events.rules:122:41",
         )
         and d_tiles_on(state, v_s) == 0
     )
@@ -1008,7 +1008,7 @@ def d_volcanic_spot(state, v_s):
 
 def d_flood_victim(state, v_p, v_q, v_o):
     "define flood_victim"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:235
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:301
     return bool(
         d_seated(state, v_q)
         and v_q != v_p
@@ -1018,7 +1018,7 @@ def d_flood_victim(state, v_p, v_q, v_o):
 
 def d_eco_spot(state, v_s):
     "define eco_spot"
-    # spec: spec/terraforming_mars/07c_active.rules:180
+    # spec: spec/terraforming_mars/07c_active.rules:248
     return bool(
         d_land_free(state, v_s) and any(d_is_greenery(state, c_t) for c_t in ADJ[v_s])
     )
@@ -1029,18 +1029,18 @@ def d_eco_spot(state, v_s):
 
 def q_slack(state, v_p):
     "quantity slack"
-    # spec: spec/terraforming_mars/04_economy.rules:45
+    # spec: spec/terraforming_mars/04_economy.rules:46
     value = 0
     for effect in state.effects:
         kind = effect[0]
         if kind == 4:  # slack_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:107
+            # spec: spec/terraforming_mars/06_corporations.rules:114
             if v_p == args[0]:
                 value += 2
         elif kind == 10:  # special_design_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:227
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:291
             if v_p == args[0]:
                 value += 2
     return value
@@ -1048,22 +1048,22 @@ def q_slack(state, v_p):
 
 def q_card_cost(state, v_p, v_c):
     "quantity card_cost"
-    # spec: spec/terraforming_mars/04_economy.rules:54
+    # spec: spec/terraforming_mars/04_economy.rules:55
     value = attr_of(
-        A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:54:45"
+        A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:55:45"
     )
     for effect in state.effects:
         kind = effect[0]
         if kind == 8:  # thorgate_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:149
+            # spec: spec/terraforming_mars/06_corporations.rules:159
             if (
                 v_p == args[0]
                 and attr_of(
                     A_power,
                     v_c,
                     "power",
-                    "spec/terraforming_mars/06_corporations.rules:149:60",
+                    "spec/terraforming_mars/06_corporations.rules:159:60",
                 )
                 > 0
             ):
@@ -1071,20 +1071,20 @@ def q_card_cost(state, v_p, v_c):
                 value = max(value, 0)
         elif kind == 9:  # discount_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:38
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:39
             if v_p == args[0]:
                 value += -args[1]
                 value = max(value, 0)
         elif kind == 17:  # shuttles_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:211
+            # spec: spec/terraforming_mars/07c_active.rules:280
             if (
                 v_p == args[0]
                 and attr_of(
                     A_space,
                     v_c,
                     "space",
-                    "spec/terraforming_mars/07c_active.rules:211:60",
+                    "spec/terraforming_mars/07c_active.rules:280:60",
                 )
                 > 0
             ):
@@ -1095,13 +1095,13 @@ def q_card_cost(state, v_p, v_c):
 
 def q_titanium_value(state, v_p):
     "quantity titanium_value"
-    # spec: spec/terraforming_mars/04_economy.rules:55
+    # spec: spec/terraforming_mars/04_economy.rules:56
     value = 3
     for effect in state.effects:
         kind = effect[0]
         if kind == 6:  # phobolog_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:128
+            # spec: spec/terraforming_mars/06_corporations.rules:135
             if v_p == args[0]:
                 value += 1
     return value
@@ -1109,13 +1109,13 @@ def q_titanium_value(state, v_p):
 
 def q_heat_as_mc(state, v_p):
     "quantity heat_as_mc"
-    # spec: spec/terraforming_mars/04_economy.rules:57
+    # spec: spec/terraforming_mars/04_economy.rules:58
     value = 0
     for effect in state.effects:
         kind = effect[0]
         if kind == 2:  # helion_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:87
+            # spec: spec/terraforming_mars/06_corporations.rules:91
             if v_p == args[0]:
                 value += 1
     return value
@@ -1123,13 +1123,13 @@ def q_heat_as_mc(state, v_p):
 
 def q_power_plant_cost(state, v_p):
     "quantity power_plant_cost"
-    # spec: spec/terraforming_mars/05_generation.rules:70
+    # spec: spec/terraforming_mars/05_generation.rules:72
     value = 11
     for effect in state.effects:
         kind = effect[0]
         if kind == 8:  # thorgate_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:150
+            # spec: spec/terraforming_mars/06_corporations.rules:160
             if v_p == args[0]:
                 value += -3
     return value
@@ -1137,13 +1137,13 @@ def q_power_plant_cost(state, v_p):
 
 def q_greenery_plants(state, v_p):
     "quantity greenery_plants"
-    # spec: spec/terraforming_mars/05_generation.rules:124
+    # spec: spec/terraforming_mars/05_generation.rules:129
     value = 8
     for effect in state.effects:
         kind = effect[0]
         if kind == 1:  # ecoline_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:78
+            # spec: spec/terraforming_mars/06_corporations.rules:82
             if v_p == args[0]:
                 value += -1
     return value
@@ -1155,169 +1155,169 @@ def q_greenery_plants(state, v_p):
 
 def when_colonizer_training_camp(state, v_you, v_this):
     "when the event of colonizer_training_camp may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:49
+    # spec: spec/terraforming_mars/07_cards.rules:58
     return d_oxygen_at_most(state, v_you, 5)
 
 
 def when_cloud_seeding(state, v_you, v_this):
     "when the event of cloud_seeding may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:55
+    # spec: spec/terraforming_mars/07_cards.rules:67
     return d_oceans_at_least(state, v_you, 3) and state.tracks[30 + v_you] >= -4
 
 
 def when_methane_from_titan(state, v_you, v_this):
     "when the event of methane_from_titan may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:62
+    # spec: spec/terraforming_mars/07_cards.rules:74
     return d_oxygen_at_least(state, v_you, 2)
 
 
 def when_black_polar_dust(state, v_you, v_this):
     "when the event of black_polar_dust may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:65
+    # spec: spec/terraforming_mars/07_cards.rules:80
     return state.tracks[30 + v_you] >= -3
 
 
 def when_eos_chasma_national_park(state, v_you, v_this):
     "when the event of eos_chasma_national_park may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:72
+    # spec: spec/terraforming_mars/07_cards.rules:88
     return d_temp_at_least(state, v_you, -12)
 
 
 def when_lunar_beam(state, v_you, v_this):
     "when the event of lunar_beam may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:79
+    # spec: spec/terraforming_mars/07_cards.rules:95
     return state.tracks[30 + v_you] >= -3
 
 
 def when_food_factory(state, v_you, v_this):
     "when the event of food_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:89
+    # spec: spec/terraforming_mars/07_cards.rules:105
     return state.tracks[45 + v_you] >= 1
 
 
 def when_archaebacteria(state, v_you, v_this):
     "when the event of archaebacteria may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:92
+    # spec: spec/terraforming_mars/07_cards.rules:111
     return d_temp_at_most(state, v_you, -18)
 
 
 def when_carbonate_processing(state, v_you, v_this):
     "when the event of carbonate_processing may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:95
+    # spec: spec/terraforming_mars/07_cards.rules:114
     return state.tracks[50 + v_you] >= 1
 
 
 def when_nuclear_power(state, v_you, v_this):
     "when the event of nuclear_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:98
+    # spec: spec/terraforming_mars/07_cards.rules:120
     return state.tracks[30 + v_you] >= -3
 
 
 def when_algae(state, v_you, v_this):
     "when the event of algae may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:101
+    # spec: spec/terraforming_mars/07_cards.rules:126
     return d_oceans_at_least(state, v_you, 5)
 
 
 def when_kelp_farming(state, v_you, v_this):
     "when the event of kelp_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:107
+    # spec: spec/terraforming_mars/07_cards.rules:135
     return d_oceans_at_least(state, v_you, 6)
 
 
 def when_beam_from_a_thorium_asteroid(state, v_you, v_this):
     "when the event of beam_from_a_thorium_asteroid may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:114
+    # spec: spec/terraforming_mars/07_cards.rules:143
     return d_tags(state, v_you, "jovian_tag") >= 1
 
 
 def when_trees(state, v_you, v_this):
     "when the event of trees may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:117
+    # spec: spec/terraforming_mars/07_cards.rules:149
     return d_temp_at_least(state, v_you, -4)
 
 
 def when_grass(state, v_you, v_this):
     "when the event of grass may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:126
+    # spec: spec/terraforming_mars/07_cards.rules:164
     return d_temp_at_least(state, v_you, -16)
 
 
 def when_heather(state, v_you, v_this):
     "when the event of heather may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:129
+    # spec: spec/terraforming_mars/07_cards.rules:170
     return d_temp_at_least(state, v_you, -14)
 
 
 def when_peroxide_power(state, v_you, v_this):
     "when the event of peroxide_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:132
+    # spec: spec/terraforming_mars/07_cards.rules:176
     return state.tracks[30 + v_you] >= -4
 
 
 def when_bushes(state, v_you, v_this):
     "when the event of bushes may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:135
+    # spec: spec/terraforming_mars/07_cards.rules:182
     return d_temp_at_least(state, v_you, -10)
 
 
 def when_fueled_generators(state, v_you, v_this):
     "when the event of fueled_generators may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:141
+    # spec: spec/terraforming_mars/07_cards.rules:191
     return state.tracks[30 + v_you] >= -4
 
 
 def when_breathing_filters(state, v_you, v_this):
     "when the event of breathing_filters may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:151
+    # spec: spec/terraforming_mars/07_cards.rules:204
     return d_oxygen_at_least(state, v_you, 7)
 
 
 def when_farming(state, v_you, v_this):
     "when the event of farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:165
+    # spec: spec/terraforming_mars/07_cards.rules:218
     return d_temp_at_least(state, v_you, 4)
 
 
 def when_dust_seals(state, v_you, v_this):
     "when the event of dust_seals may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:172
+    # spec: spec/terraforming_mars/07_cards.rules:225
     return d_oceans_at_most(state, v_you, 3)
 
 
 def when_moss(state, v_you, v_this):
     "when the event of moss may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:175
+    # spec: spec/terraforming_mars/07_cards.rules:228
     return d_oceans_at_least(state, v_you, 3) and state.tracks[15 + v_you] >= 1
 
 
 def when_ghg_factories(state, v_you, v_this):
     "when the event of ghg_factories may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:181
+    # spec: spec/terraforming_mars/07_cards.rules:234
     return state.tracks[50 + v_you] >= 1
 
 
 def when_zeppelins(state, v_you, v_this):
     "when the event of zeppelins may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:184
+    # spec: spec/terraforming_mars/07_cards.rules:240
     return d_oxygen_at_least(state, v_you, 5)
 
 
 def when_worms(state, v_you, v_this):
     "when the event of worms may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:187
+    # spec: spec/terraforming_mars/07_cards.rules:243
     return d_oxygen_at_least(state, v_you, 4)
 
 
 def when_fusion_power(state, v_you, v_this):
     "when the event of fusion_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:190
+    # spec: spec/terraforming_mars/07_cards.rules:246
     return d_tags(state, v_you, "power_tag") >= 2
 
 
 def when_advanced_ecosystems(state, v_you, v_this):
     "when the event of advanced_ecosystems may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:195
+    # spec: spec/terraforming_mars/07_cards.rules:252
     return (
         d_tags(state, v_you, "plant_tag") >= 1
         and d_tags(state, v_you, "animal_tag") >= 1
@@ -1327,103 +1327,103 @@ def when_advanced_ecosystems(state, v_you, v_this):
 
 def when_great_dam(state, v_you, v_this):
     "when the event of great_dam may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:198
+    # spec: spec/terraforming_mars/07_cards.rules:257
     return d_oceans_at_least(state, v_you, 4)
 
 
 def when_strip_mine(state, v_you, v_this):
     "when the event of strip_mine may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:201
+    # spec: spec/terraforming_mars/07_cards.rules:260
     return state.tracks[50 + v_you] >= 2
 
 
 def when_wave_power(state, v_you, v_this):
     "when the event of wave_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:209
+    # spec: spec/terraforming_mars/07_cards.rules:268
     return d_oceans_at_least(state, v_you, 3)
 
 
 def when_tectonic_stress_power(state, v_you, v_this):
     "when the event of tectonic_stress_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:215
+    # spec: spec/terraforming_mars/07_cards.rules:275
     return d_tags(state, v_you, "science_tag") >= 2
 
 
 def when_nitrophilic_moss(state, v_you, v_this):
     "when the event of nitrophilic_moss may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:218
+    # spec: spec/terraforming_mars/07_cards.rules:278
     return d_oceans_at_least(state, v_you, 3) and state.tracks[15 + v_you] >= 2
 
 
 def when_insects(state, v_you, v_this):
     "when the event of insects may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:224
+    # spec: spec/terraforming_mars/07_cards.rules:284
     return d_oxygen_at_least(state, v_you, 6)
 
 
 def when_insulation(state, v_you, v_this):
     "when the event of insulation may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:227
+    # spec: spec/terraforming_mars/07_cards.rules:287
     return state.tracks[55 + v_you] >= 1
 
 
 def when_designed_microorganisms(state, v_you, v_this):
     "when the event of designed_microorganisms may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:234
+    # spec: spec/terraforming_mars/07_cards.rules:294
     return d_temp_at_most(state, v_you, -14)
 
 
 def when_lichen(state, v_you, v_this):
     "when the event of lichen may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:240
+    # spec: spec/terraforming_mars/07_cards.rules:303
     return d_temp_at_least(state, v_you, -24)
 
 
 def when_magnetic_field_generators(state, v_you, v_this):
     "when the event of magnetic_field_generators may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:246
+    # spec: spec/terraforming_mars/07_cards.rules:309
     return state.tracks[50 + v_you] >= 4
 
 
 def when_windmills(state, v_you, v_this):
     "when the event of windmills may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:253
+    # spec: spec/terraforming_mars/07_cards.rules:316
     return d_oxygen_at_least(state, v_you, 7)
 
 
 def when_tundra_farming(state, v_you, v_this):
     "when the event of tundra_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:256
+    # spec: spec/terraforming_mars/07_cards.rules:319
     return d_temp_at_least(state, v_you, -6)
 
 
 def when_magnetic_field_dome(state, v_you, v_this):
     "when the event of magnetic_field_dome may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:263
+    # spec: spec/terraforming_mars/07_cards.rules:326
     return state.tracks[50 + v_you] >= 2
 
 
 def when_noctis_farming(state, v_you, v_this):
     "when the event of noctis_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:270
+    # spec: spec/terraforming_mars/07_cards.rules:333
     return d_temp_at_least(state, v_you, -20)
 
 
 def when_soil_factory(state, v_you, v_this):
     "when the event of soil_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:276
+    # spec: spec/terraforming_mars/07_cards.rules:345
     return state.tracks[50 + v_you] >= 1
 
 
 def when_biomass_combustors(state, v_you, v_this):
     "when the event of biomass_combustors may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:279
+    # spec: spec/terraforming_mars/07_cards.rules:351
     return d_oxygen_at_least(state, v_you, 6)
 
 
 def when_rad_chem_factory(state, v_you, v_this):
     "when the event of rad_chem_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:291
+    # spec: spec/terraforming_mars/07_cards.rules:367
     return state.tracks[50 + v_you] >= 1
 
 
@@ -1455,19 +1455,19 @@ def when_noctis_city(state, v_you, v_this):
 
 def when_research_outpost(state, v_you, v_this):
     "when the event of research_outpost may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:31
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:32
     return any(d_no_neighbour_tile(state, c_s) for c_s in K_area)
 
 
 def when_phobos_space_haven(state, v_you, v_this):
     "when the event of phobos_space_haven may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:41
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:42
     return d_tiles_on(state, E_s02) == 0
 
 
 def when_cupola_city(state, v_you, v_this):
     "when the event of cupola_city may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:44
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:48
     return (
         d_oxygen_at_most(state, v_you, 9)
         and state.tracks[50 + v_you] >= 1
@@ -1477,13 +1477,13 @@ def when_cupola_city(state, v_you, v_this):
 
 def when_underground_city(state, v_you, v_this):
     "when the event of underground_city may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:51
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:55
     return state.tracks[50 + v_you] >= 2 and d_any_city_spot(state)
 
 
 def when_natural_preserve(state, v_you, v_this):
     "when the event of natural_preserve may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:58
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:62
     return d_oxygen_at_most(state, v_you, 4) and any(
         d_no_neighbour_tile(state, c_s) for c_s in K_area
     )
@@ -1491,13 +1491,13 @@ def when_natural_preserve(state, v_you, v_this):
 
 def when_lake_marineris(state, v_you, v_this):
     "when the event of lake_marineris may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:65
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:70
     return d_temp_at_least(state, v_you, 0)
 
 
 def when_mangrove(state, v_you, v_this):
     "when the event of mangrove may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:68
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:76
     return d_temp_at_least(state, v_you, 4) and any(
         d_ocean_free(state, c_s) for c_s in K_area
     )
@@ -1505,25 +1505,25 @@ def when_mangrove(state, v_you, v_this):
 
 def when_mining_rights(state, v_you, v_this):
     "when the event of mining_rights may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:72
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:82
     return any(d_mining_spot(state, c_s) for c_s in K_area)
 
 
 def when_ganymede_colony(state, v_you, v_this):
     "when the event of ganymede_colony may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:79
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:91
     return d_tiles_on(state, E_s01) == 0
 
 
 def when_nuclear_zone(state, v_you, v_this):
     "when the event of nuclear_zone may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:82
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:94
     return any(d_land_free(state, c_s) for c_s in K_area)
 
 
 def when_open_city(state, v_you, v_this):
     "when the event of open_city may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:89
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:101
     return (
         d_oxygen_at_least(state, v_you, 12)
         and state.tracks[50 + v_you] >= 1
@@ -1533,13 +1533,13 @@ def when_open_city(state, v_you, v_this):
 
 def when_artificial_lake(state, v_you, v_this):
     "when the event of artificial_lake may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:97
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:109
     return d_temp_at_least(state, v_you, -6)
 
 
 def when_urbanized_area(state, v_you, v_this):
     "when the event of urbanized_area may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:102
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:114
     return state.tracks[50 + v_you] >= 1 and any(
         d_urban_spot(state, c_s) for c_s in K_area
     )
@@ -1547,7 +1547,7 @@ def when_urbanized_area(state, v_you, v_this):
 
 def when_plantation(state, v_you, v_this):
     "when the event of plantation may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:112
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:124
     return d_tags(state, v_you, "science_tag") >= 2 and d_any_greenery_spot(
         state, v_you
     )
@@ -1555,37 +1555,37 @@ def when_plantation(state, v_you, v_this):
 
 def when_mohole_area(state, v_you, v_this):
     "when the event of mohole_area may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:115
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:127
     return any(d_ocean_free(state, c_s) for c_s in K_area)
 
 
 def when_protected_valley(state, v_you, v_this):
     "when the event of protected_valley may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:122
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:134
     return any(d_ocean_free(state, c_s) for c_s in K_area)
 
 
 def when_lava_flows(state, v_you, v_this):
     "when the event of lava_flows may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:181
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:233
     return any(d_volcanic_spot(state, c_s) for c_s in K_area)
 
 
 def when_ice_cap_melting(state, v_you, v_this):
     "when the event of ice_cap_melting may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:215
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:279
     return d_temp_at_least(state, v_you, 2)
 
 
 def when_local_heat_trapping(state, v_you, v_this):
     "when the event of local_heat_trapping may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:218
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:282
     return state.tracks[25 + v_you] >= 5
 
 
 def when_permafrost_extraction(state, v_you, v_this):
     "when the event of permafrost_extraction may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:224
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:288
     return d_temp_at_least(state, v_you, -8)
 
 
@@ -1597,55 +1597,55 @@ def when_search_for_life(state, v_you, v_this):
 
 def when_predators(state, v_you, v_this):
     "when the event of predators may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:39
+    # spec: spec/terraforming_mars/07c_active.rules:55
     return state.vars[3] or d_oxygen_at_least(state, v_you, 11)
 
 
 def when_ghg_producing_bacteria(state, v_you, v_this):
     "when the event of ghg_producing_bacteria may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:62
+    # spec: spec/terraforming_mars/07c_active.rules:80
     return state.vars[3] or d_oxygen_at_least(state, v_you, 4)
 
 
 def when_ants(state, v_you, v_this):
     "when the event of ants may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:72
+    # spec: spec/terraforming_mars/07c_active.rules:90
     return state.vars[3] or d_oxygen_at_least(state, v_you, 4)
 
 
 def when_fish(state, v_you, v_this):
     "when the event of fish may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:75
+    # spec: spec/terraforming_mars/07c_active.rules:96
     return state.vars[3] or d_temp_at_least(state, v_you, 2)
 
 
 def when_small_animals(state, v_you, v_this):
     "when the event of small_animals may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:81
+    # spec: spec/terraforming_mars/07c_active.rules:102
     return state.vars[3] or d_oxygen_at_least(state, v_you, 6)
 
 
 def when_birds(state, v_you, v_this):
     "when the event of birds may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:86
+    # spec: spec/terraforming_mars/07c_active.rules:108
     return state.vars[3] or d_oxygen_at_least(state, v_you, 13)
 
 
 def when_symbiotic_fungus(state, v_you, v_this):
     "when the event of symbiotic_fungus may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:104
+    # spec: spec/terraforming_mars/07c_active.rules:151
     return state.vars[3] or d_temp_at_least(state, v_you, -14)
 
 
 def when_extreme_cold_fungus(state, v_you, v_this):
     "when the event of extreme_cold_fungus may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:109
+    # spec: spec/terraforming_mars/07c_active.rules:157
     return state.vars[3] or d_temp_at_most(state, v_you, -10)
 
 
 def when_livestock(state, v_you, v_this):
     "when the event of livestock may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:133
+    # spec: spec/terraforming_mars/07c_active.rules:183
     return (
         state.vars[3]
         or d_oxygen_at_least(state, v_you, 9)
@@ -1655,19 +1655,19 @@ def when_livestock(state, v_you, v_this):
 
 def when_water_splitting_plant(state, v_you, v_this):
     "when the event of water_splitting_plant may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:142
+    # spec: spec/terraforming_mars/07c_active.rules:194
     return state.vars[3] or d_oceans_at_least(state, v_you, 2)
 
 
 def when_arctic_algae(state, v_you, v_this):
     "when the event of arctic_algae may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:160
+    # spec: spec/terraforming_mars/07c_active.rules:225
     return d_temp_at_most(state, v_you, -12)
 
 
 def when_ecological_zone(state, v_you, v_this):
     "when the event of ecological_zone may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:183
+    # spec: spec/terraforming_mars/07c_active.rules:251
     return d_own_greeneries(state, v_you) >= 1 and any(
         d_eco_spot(state, c_s) for c_s in K_area
     )
@@ -1675,25 +1675,25 @@ def when_ecological_zone(state, v_you, v_this):
 
 def when_decomposers(state, v_you, v_this):
     "when the event of decomposers may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:194
+    # spec: spec/terraforming_mars/07c_active.rules:262
     return d_oxygen_at_least(state, v_you, 3)
 
 
 def when_herbivores(state, v_you, v_this):
     "when the event of herbivores may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:201
+    # spec: spec/terraforming_mars/07c_active.rules:269
     return d_oxygen_at_least(state, v_you, 8)
 
 
 def when_shuttles(state, v_you, v_this):
     "when the event of shuttles may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:214
+    # spec: spec/terraforming_mars/07c_active.rules:283
     return d_oxygen_at_least(state, v_you, 5) and state.tracks[50 + v_you] >= 1
 
 
 def when_immigrant_city(state, v_you, v_this):
     "when the event of immigrant_city may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:234
+    # spec: spec/terraforming_mars/07c_active.rules:306
     return (
         state.tracks[50 + v_you] >= 1
         and state.tracks[30 + v_you] >= -3
@@ -1851,7 +1851,7 @@ def inv_one_tile_a_space(state):
 
 def inv_oceans_only_reserved(state):
     "invariant oceans_only_reserved"
-    # spec: spec/terraforming_mars/01_frame.rules:114
+    # spec: spec/terraforming_mars/01_frame.rules:113
     return all(
         state.counters[0][c_s] == 0 or A_ocean_spot[c_s] or state.counters[17][c_s] > 0
         for c_s in K_area
@@ -1860,7 +1860,7 @@ def inv_oceans_only_reserved(state):
 
 def inv_cities_apart(state):
     "invariant cities_apart"
-    # spec: spec/terraforming_mars/01_frame.rules:116
+    # spec: spec/terraforming_mars/01_frame.rules:115
     return all(
         not d_is_city(state, c_s)
         or d_city_exempt(state, c_s)
@@ -1873,7 +1873,7 @@ def inv_cities_apart(state):
 
 def inv_one_corporation(state):
     "invariant one_corporation"
-    # spec: spec/terraforming_mars/01_frame.rules:119
+    # spec: spec/terraforming_mars/01_frame.rules:118
     return all(
         len([c_c for c_c in state.zones[23 + c_p] if A_colour[c_c] == "corporation"])
         <= 1
