@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,14 +42,15 @@ def available_variants(folder: Path) -> list[str]:
 
 
 def load_spec(folder: Path, variants: tuple[str, ...] = (), check: bool = True,
-              base_tests: bool = True) -> LoadedSpec:
+              base_tests: bool = True, skip_tests: frozenset[str] = frozenset()) -> LoadedSpec:
     """Parse the folder's .rules files, its tests/ and the chosen variants, then check.
 
     base_tests=False leaves tests/ out: a variant's own tests are all that
-    run, so the base tests need not be checked (or compiled) under it."""
+    run, so the base tests need not be checked (or compiled) under it.
+    skip_tests: tests of tests/ left out by name (ones a variant leaves unable to check)."""
     sources = Sources()
     try:
-        return _load(folder, tuple(sorted(set(variants))), check, sources, base_tests)
+        return _load(folder, tuple(sorted(set(variants))), check, sources, base_tests, skip_tests)
     except SpecError as err:
         err.sources = sources  # so the caller can quote the spec text
         raise
@@ -82,7 +84,7 @@ def _variant_paths(folder: Path, variants: tuple[str, ...]) -> list[Path]:
 
 
 def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources,
-          base_tests: bool = True) -> LoadedSpec:
+          base_tests: bool = True, skip_tests: frozenset[str] = frozenset()) -> LoadedSpec:
     engine_paths = spec_files(folder)
     tests = folder / "tests"
     test_paths = spec_files(tests) if base_tests and tests.is_dir() else []
@@ -94,11 +96,14 @@ def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources
     merged, problems = apply_overlays(base, overlays)
     if problems:
         raise SpecError(problems)
+    if skip_tests:
+        merged, test_files = _without(merged, skip_tests), _without(test_files, skip_tests)
     # A test that turns variants on is checked and run where they are on.
     # (one naming a variant that does not exist stays, for the checks to report)
     known = set(available_variants(folder))
     test_decls = [d for f in test_files for d in f.decls if isinstance(d, ast.TestDecl)
-                  and (d.variants() <= set(variants) or not d.variants() <= known)]
+                  and (d.variants() <= set(variants) or not d.variants() <= known)
+                  and d.name not in skip_tests]
     hashed = [(f"{folder.name}/{p.relative_to(folder)}", p.read_text(encoding="utf-8"))
               for p in engine_paths + variant_paths]
     model = build_model(ast.Spec(parsed.span, merged), test_decls, hashed)
@@ -111,13 +116,19 @@ def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources
     model.sources = sources
     model.variants = list(variants)
     model.available_variants = available_variants(folder)
-    if check and not _checked_before(sources, variants):
+    if check and not _checked_before(sources, variants, skip_tests):
         from .checks import run_checks
         problems = run_checks(model, list(test_files))
         if problems:
             raise SpecError(problems)
-        _remember_checked(sources, variants)
+        _remember_checked(sources, variants, skip_tests)
     return LoadedSpec(folder, model, sources, variants)
+
+
+def _without(files, tests: frozenset[str]) -> tuple[ast.SpecFile, ...]:
+    """The files without the named tests."""
+    return tuple(dataclasses.replace(f, decls=tuple(
+        d for d in f.decls if not (isinstance(d, ast.TestDecl) and d.name in tests))) for f in files)
 
 
 # A spec whose every file is byte for byte one that passed the checks before,
@@ -125,16 +136,17 @@ def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources
 CHECKED = "checked"
 
 
-def _checked_key(sources: Sources, variants: tuple[str, ...]) -> str:
+def _checked_key(sources: Sources, variants: tuple[str, ...], skipped: frozenset[str]) -> str:
     files = sorted(sources.texts().items())
-    return digest(compiler_version(), "\0".join(variants), *(part for f in files for part in f))
+    return digest(compiler_version(), "\0".join(variants), "\0".join(sorted(skipped)),
+                  *(part for f in files for part in f))
 
 
-def _checked_before(sources: Sources, variants: tuple[str, ...]) -> bool:
-    return store(CHECKED).get(_checked_key(sources, variants)) is not None
+def _checked_before(sources: Sources, variants: tuple[str, ...], skipped: frozenset[str]) -> bool:
+    return store(CHECKED).get(_checked_key(sources, variants, skipped)) is not None
 
 
-def _remember_checked(sources: Sources, variants: tuple[str, ...]) -> None:
+def _remember_checked(sources: Sources, variants: tuple[str, ...], skipped: frozenset[str]) -> None:
     table = store(CHECKED)
-    table.put(_checked_key(sources, variants), b"1")
+    table.put(_checked_key(sources, variants, skipped), b"1")
     table.flush()

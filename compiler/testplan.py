@@ -130,5 +130,11 @@ def _shows(compare: ast.Compare | None) -> tuple[bool, bool]:
     """Which sides of a failed comparison are worth printing: not the literals."""
     if compare is None:
         return (False, False)
-    literal = (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit)
-    return (not isinstance(compare.left, literal), not isinstance(compare.right, literal))
+    return (not _literal(compare.left), not _literal(compare.right))
+
+
+def _literal(expr: ast.Expr) -> bool:
+    """A value written out in the test (-1 included): printing it again says nothing."""
+    if isinstance(expr, ast.Negate):
+        return _literal(expr.operand)
+    return isinstance(expr, (ast.IntLit, ast.StrLit, ast.BoolLit, ast.NoneLit))

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from . import backends
+from . import ast, backends
 from .errors import SpecError
 from .loader import LoadedSpec, available_variants, load_spec, test_variant_sets
 from .locations import shown
-from .testplan import plan_tests
+from .testplan import plan_tests, test_file_key
 from runtime.program import Program, TestCase
 from runtime.testing import run_test
 
@@ -126,12 +126,23 @@ class _Runner:
         self._loaded: dict[tuple[str, ...], LoadedSpec] = {}
         self.extra_sets = test_variant_sets(folder)
         self._keys: dict[int, frozenset[str]] = {}
+        self.unchecked: dict[tuple[str, ...], list[tuple[TestCase, str]]] = {}
         self._programs: dict[tuple[int, str], Program] = {}
 
     def loaded(self, variants: tuple[str, ...], base_tests: bool = True) -> LoadedSpec:
         key = (tuple(sorted(set(variants))), base_tests)
         if key not in self._loaded:
-            self._loaded[key] = load_spec(self.folder, key[0], base_tests=base_tests)
+            try:
+                self._loaded[key] = load_spec(self.folder, key[0], base_tests=base_tests)
+            except SpecError as err:
+                # Base tests that no longer check with the variants on (they name something a
+                # variant removed, say) are tests the variants break; the rest still run.
+                broken = _tests_at(self.folder, err) if base_tests and key[0] else None
+                if not broken:
+                    raise
+                self.unchecked[key[0]] = broken
+                self._loaded[key] = load_spec(self.folder, key[0], base_tests=True,
+                                              skip_tests=frozenset(c.name for c, _ in broken))
         return self._loaded[key]
 
     def program(self, loaded: LoadedSpec, backend: str) -> Program:
@@ -159,6 +170,12 @@ class _Runner:
                                             f" {'+'.join(loaded.variants)}: {first}")
                 continue
             groups.append((target, lambda case, extra=extra: set(case.variants) == set(extra)))
+        for case, message in self.unchecked.get(tuple(loaded.variants), ()):
+            if wanted(case):
+                for backend in self.chosen:
+                    outcome = Outcome(case, backend, loaded.variants, message)
+                    self.report.outcomes.append(outcome)
+                    results[(case.key, backend)] = outcome
         for target, fits in groups:
             for case in plan_tests(target.model).cases:
                 if not (wanted(case) and fits(case)):
@@ -186,6 +203,29 @@ class _Runner:
             return Outcome(case, backend, loaded.variants, None)
         return Outcome(case, backend, loaded.variants, failure.message,
                        shown(failure.location, self.folder))
+
+
+def _tests_at(folder: Path, err: SpecError) -> list[tuple[TestCase, str]] | None:
+    """The base tests every error lies in, each with its first error; None when an error
+    lies anywhere else (then the variant set itself does not check)."""
+    from .errors import Sources
+    from .parse import parse_files, spec_files
+    tests = folder / "tests"
+    paths = spec_files(folder) + (spec_files(tests) if tests.is_dir() else [])
+    decls = [d for f in parse_files(paths, Sources(), Path.cwd()).files for d in f.decls
+             if isinstance(d, ast.TestDecl)]
+    found: dict[str, tuple[TestCase, str]] = {}
+    for problem in err.diagnostics:
+        span = problem.span
+        test = next((d for d in decls if d.span.file == span.file
+                     and d.span.line <= span.line <= d.span.end_line), None)
+        if test is None:
+            return None
+        key = f"{test_file_key(test.span.file)}#{test.number}"
+        case = TestCase(test.name, str(test.span), (), key)
+        found.setdefault(test.name, (case, f"does not check with these variants on: {problem.message}"
+                                              f" (at {problem.span})"))
+    return list(found.values())
 
 
 def _keys(case: TestCase) -> set[str]:

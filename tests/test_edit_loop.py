@@ -196,3 +196,24 @@ def test_the_fast_statement_scan_cuts_where_python_does(spec: str) -> None:
         text = environment().get_template(template).render(fingerprint=PENDING, **views[VIEWS[name]])
         body = text.split("# Fingerprint: pending\n")[1]
         assert formatting._scan(body.splitlines(keepends=True)) == formatting._parse(body, name), name
+
+
+def test_a_base_test_a_variant_leaves_unable_to_check_is_a_test_it_breaks(mini: Path) -> None:
+    add(mini, "variants/nothree.rules", 'variant nothree "Without the three"\nremove three\n')
+    add(mini, "tests/three.rules", 'test "three is a card" { expect three in box }\n')
+    report = run_tests(mini, variants=("nothree",))
+    (variant,) = report.variant_reports
+    names = [o.case.name for o in variant.breaks]  # mini's own "four" test names the three too
+    assert sorted(names) == ["four: pay or lose"] * 2 + ["three is a card"] * 2  # both back ends
+    assert "does not check with these variants on: unknown name 'three'" in variant.breaks[0].message
+    assert {o.case.name for o in report.outcomes if o.message is None} >= {"one scores"}
+
+
+def test_a_test_sets_str_and_entity_params(mini: Path) -> None:
+    add(mini, "extra.rules", 'param motto: str = "go" "A motto"\nparam start_field: field = a "Where to start"\n')
+    add(mini, "tests/params.rules", '''test "params" {
+    param motto = "stay"
+    param start_field = c
+    expect start_field == c and motto == "stay" }
+''')
+    assert failures(run_tests(mini)) == {}

@@ -83,14 +83,16 @@ def _param(model: Model, step: ast.ParamStep) -> list[Diagnostic]:
         return [Diagnostic(f"unknown param '{name}'{did_you_mean(name, list(model.params))}",
                            step.name.span)]
     kind, value = decl.type.name, step.value
-    fits = {
-        "int": isinstance(value, ast.IntLit),
-        "bool": isinstance(value, ast.BoolLit),
-        "player": isinstance(value, ast.NameRef) and value.name in model.players,
-    }.get(kind)
-    if fits is None:  # an enum: one of its values
-        values = [v.name for v in model.enums[kind].values] if kind in model.enums else []
-        fits = isinstance(value, ast.NameRef) and value.name in values
+    named = value.name if isinstance(value, ast.NameRef) else None
+    if kind in ("int", "bool", "str"):
+        fits = isinstance(value, {"int": ast.IntLit, "bool": ast.BoolLit, "str": ast.StrLit}[kind])
+    elif kind == "player":
+        fits = named in model.players
+    elif kind in model.enums:  # one of its values
+        fits = named in [v.name for v in model.enums[kind].values]
+    else:  # an entity of that kind
+        index = model.entity_index.get(named) if named is not None else None
+        fits = index is not None and model.entities[index].kind.name == kind
     if not fits:
         return [Diagnostic(f"param '{name}' is a {kind}; this value does not fit it", value.span)]
     return []
