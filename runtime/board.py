@@ -65,6 +65,7 @@ def _payload(meta: GameMeta) -> dict[str, Any]:
         "width": width, "height": height, "declared": bool(board.width),
         "spaces": spaces, "regions": regions,
         "links": [[meta.entity_ids[a], meta.entity_ids[b]] for a, b in board.links],
+        "counters": shown_counters(meta),
         "flags": sorted({n for s in spaces for n, v in s["shows"] if v == "yes"},
                         key=list(getattr(board, "shows", ())).index),
         "players": [{"id": p, "label": l, "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)]}
@@ -78,6 +79,12 @@ def shown_attributes(board: BoardMeta, space: int) -> list[list[str]]:
     """The attributes the spec's board shows on a space, in the order it names them."""
     attrs = dict(board.attributes[space]) if space < len(board.attributes) else {}
     return [[name, attrs[name]] for name in getattr(board, "shows", ()) if name in attrs]
+
+
+def shown_counters(meta: GameMeta) -> list[str]:
+    """The counters the spec's board shows on spaces; none named: every counter."""
+    names = {c.name for c in meta.counters}
+    return [n for n in getattr(board_of(meta), "shows", ()) if n in names]
 
 
 def zone_positions(meta: GameMeta, seat: str) -> dict[str, tuple[int, int]]:
@@ -107,7 +114,23 @@ def space_positions(meta: GameMeta) -> dict[int, tuple[int, int]]:
     declared = {index[n]: (x, y) for n, x, y in board.positions if n in index}
     if not board.spaces or all(s in declared for s in board.spaces):
         return declared
+    if declared:  # a few spaces (a variant's) unplaced: each goes by its placed neighbours
+        return _beside(board, declared)
     return _layout(meta, board)
+
+
+def _beside(board: BoardMeta, declared: dict[int, tuple[int, int]]) -> dict[int, tuple[int, int]]:
+    out = dict(declared)
+    width, height = board.width or DEFAULT_SIZE[0], board.height or DEFAULT_SIZE[1]
+    for space in board.spaces:
+        if space in out:
+            continue
+        near = [out[b if a == space else a] for a, b in board.links
+                if space in (a, b) and (b if a == space else a) in out]
+        x, y = (sum(p[0] for p in near) // len(near), sum(p[1] for p in near) // len(near)) \
+            if near else (width // 2, height // 2)
+        out[space] = (min(max(x + 40, MARGIN), width - MARGIN), min(max(y + 40, MARGIN), height - MARGIN))
+    return out
 
 
 def _layout(meta: GameMeta, board: BoardMeta) -> dict[int, tuple[int, int]]:

@@ -4,6 +4,8 @@ places all of them."""
 
 from __future__ import annotations
 
+from pathlib import PurePath
+
 from .. import ast
 from ..errors import Diagnostic, did_you_mean
 from ..model import Model
@@ -28,10 +30,13 @@ def check_board(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic
 
 
 def _shows(model: Model, board: ast.BoardDecl) -> list[Diagnostic]:
-    """Each attribute shown is one a kind of space declares."""
-    fields = {f.name.name for k in model.kinds.values() if k.category == "space" for f in k.fields}
-    return [Diagnostic(f"no kind of space has an attribute '{n.name}' to show" + did_you_mean(n.name, fields),
-                       n.span) for n in board.shows if n.name not in fields]
+    """Each name shown is an attribute a kind of space declares or a counter on spaces."""
+    space_kinds = {name for name, k in model.kinds.items() if k.category == "space"}
+    fields = {f.name.name for k in space_kinds for f in model.kinds[k].fields}
+    counters = {c for c, kind in model.counter_kinds.items() if kind in space_kinds or kind == "space"}
+    return [Diagnostic(f"no kind of space has an attribute or a counter '{n.name}' to show"
+                       + did_you_mean(n.name, fields | counters), n.span)
+            for n in board.shows if n.name not in fields | counters]
 
 
 def _placement(model: Model, board: ast.BoardDecl, place: ast.Placement,
@@ -75,7 +80,9 @@ def _target(model: Model, place: ast.Placement) -> str | None:
 
 
 def _all_spaces(model: Model, board: ast.BoardDecl, placed: dict[str, ast.Placement]) -> list[Diagnostic]:
-    spaces = [model.entities[i].name.name for i in model.spaces()]
+    # A space a variant adds may go unplaced: the play surface puts it by its neighbours.
+    spaces = [model.entities[i].name.name for i in model.spaces()
+              if PurePath(model.entities[i].span.file).parent.name != "variants"]
     missing = [s for s in spaces if s not in placed]
     if len(missing) in (0, len(spaces)):
         return []
