@@ -394,7 +394,7 @@ def zone_list(meta: GameMeta, view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def entity_marks(meta: GameMeta, view: dict[str, Any]) -> dict[str, list[list[Any]]]:
-    """The counters of the view by entity: [counter label, player or None, value] each."""
+    """The counters of the view by entity: [counter label, player or None, value, counter] each."""
     per_player = {c.name: c for c in meta.counters}
     out: dict[str, list[list[Any]]] = {}
     for name, table in view["counters"].items():
@@ -402,7 +402,7 @@ def entity_marks(meta: GameMeta, view: dict[str, Any]) -> dict[str, list[list[An
         rows = table.items() if counter.per_player else [(None, table)]
         for player, cells in rows:
             for entity, value in cells.items():
-                out.setdefault(entity, []).append([counter.label, player, value])
+                out.setdefault(entity, []).append([counter.label, player, value, name])
     return out
 
 

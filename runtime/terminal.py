@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table as Grid
 
-from .board import board_of, home_regions, shown_attributes
+from .board import board_of, home_regions, shown_attributes, shown_counters
 from .record import RecordError
 from .table import Table, TableError, entity_info
 
@@ -194,7 +194,7 @@ class TerminalSeat:
         text = escape(info.get("label", card))
         marks = view["marks"].get(card)
         if marks:
-            text += " [" + ", ".join(f"{escape(label)} {value}" for label, _, value in marks) + "]"
+            text += " [" + ", ".join(f"{escape(label)} {value}" for label, _, value, _ in marks) + "]"
         return text
 
     def map_grid(self, view: dict[str, Any], every: bool = False) -> Columns:
@@ -203,6 +203,7 @@ class TerminalSeat:
         meta, board = self.table.meta, board_of(self.table.meta)
         offered = {o["id"] for o in (view["decision"] or {}).get("options", [])}
         home = home_regions(meta)
+        counters = shown_counters(meta)
         grids = []
         for region, _ in board.regions:
             grid = Grid(title=escape(meta.entity_labels[region]), box=None, show_header=False)
@@ -210,10 +211,10 @@ class TerminalSeat:
                 if home.get(space) != region:
                     continue
                 sid = meta.entity_ids[space]
-                marks = view["marks"].get(sid, [])
+                marks = [m for m in view["marks"].get(sid, []) if not counters or m[3] in counters]
                 if not (every or marks or sid in offered):
                     continue
-                cells = "  ".join(f"{escape(p or label)} {v}" for label, p, v in marks)
+                cells = "  ".join(f"{escape(p or label)} {v}" for label, p, v, _ in marks)
                 star = "[bold]*[/bold]" if sid in offered else " "
                 grid.add_row(star + escape(meta.entity_labels[space]) + self.shown(space), cells)
             if grid.row_count:
@@ -223,10 +224,10 @@ class TerminalSeat:
             grid = Grid(title="Spaces", box=None, show_header=False)
             for space in loose:
                 sid = meta.entity_ids[space]
-                marks = view["marks"].get(sid, [])
+                marks = [m for m in view["marks"].get(sid, []) if not counters or m[3] in counters]
                 if every or marks or sid in offered:
                     grid.add_row(escape(meta.entity_labels[space]),
-                                 "  ".join(f"{escape(p or l)} {v}" for l, p, v in marks))
+                                 "  ".join(f"{escape(p or l)} {v}" for l, p, v, _ in marks))
             grids.append(grid)
         return Columns(grids, padding=(0, 3))
 

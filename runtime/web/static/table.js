@@ -352,7 +352,9 @@
       g.classList.toggle("option", ids.has(s.id));
       const marks = g.querySelector(".marks");
       marks.textContent = "";
-      const list = view.marks[s.id] || [];
+      const list = (view.marks[s.id] || []).filter(function (m) {
+        return !board.counters.length || board.counters.includes(m[3]);
+      });
       const size = w / 3;
       list.forEach(function (m, i) {
         const x = (i - (list.length - 1) / 2) * (size + 2);
@@ -443,13 +445,23 @@
     const box = document.getElementById("tracks");
     box.textContent = "";
     const labels = new Map((board ? board.tracks : []).map(function (t) { return [t.name, t.label]; }));
+    // One column per player for the tracks each player has; a shared track spans them.
+    const players = view.seats.map(function (s) { return s.player; });
     const table = el("table", {}, [el("caption", { text: "Tracks" })]);
+    const perPlayer = Object.values(view.view.tracks).some(function (v) { return v !== null && typeof v === "object"; });
+    if (perPlayer) {
+      table.append(el("tr", {}, [el("th", {})].concat(players.map(function (p) {
+        return el("th", { class: "player", text: playerLabel(p), style: "color:" + playerColour(p) });
+      }))));
+    }
     for (const [name, value] of Object.entries(view.view.tracks)) {
-      let text = value;
+      const cells = [el("th", { text: labels.get(name) || name })];
       if (value !== null && typeof value === "object") {
-        text = Object.entries(value).map(function (e) { return playerLabel(e[0]) + " " + e[1]; }).join(" · ");
+        for (const p of players) cells.push(el("td", { "data-player": p, text: String(value[p]) }));
+      } else {
+        cells.push(el("td", { colspan: perPlayer ? players.length : 1, text: String(value) }));
       }
-      table.append(el("tr", { "data-track": name }, [el("th", { text: labels.get(name) || name }), el("td", { text: String(text) })]));
+      table.append(el("tr", { "data-track": name }, cells));
     }
     box.append(table);
     const effects = document.getElementById("effects");
