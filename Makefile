@@ -12,8 +12,10 @@ GAME ?= twilight_struggle
 SEED ?= 7
 AGENTS ?= random,random
 DEMO_GAMES ?= 3
-SIM_GAMES ?= 500
+SIM_GAMES ?= 1000
+SIM_PRECISION ?= 3
 SIM_VARIANT ?= chinese_civil_war
+OTHER_GAMES := $(filter-out $(GAME),$(notdir $(SPECS)))
 BENCH_GAMES ?= 20
 
 .PHONY: install demo test compile check bench clean
@@ -32,8 +34,10 @@ $(STAMP): pyproject.toml | $(PY)
 demo: $(STAMP) compile
 	@echo "== rulespec play $(GAME): one full game between two bots =="
 	$(RULESPEC) play $(GAME) --seed $(SEED) --agents $(AGENTS)
-	@echo "== rulespec simulate $(GAME): $(SIM_VARIANT) against the base game, paired seeds =="
-	$(RULESPEC) simulate $(GAME) --variant $(SIM_VARIANT) --against base --games $(SIM_GAMES) --workers 2 --report reports/$(SIM_VARIANT)
+	@for game in $(OTHER_GAMES); do echo "== rulespec play $$game: one game between bots =="; \
+		$(RULESPEC) play $$game --seed $(SEED) || exit 1; done
+	@echo "== rulespec simulate $(GAME): $(SIM_VARIANT) against the base game, the balance bot, paired seeds until +-$(SIM_PRECISION) points =="
+	$(RULESPEC) simulate $(GAME) --variant $(SIM_VARIANT) --against base --games $(SIM_GAMES) --precision $(SIM_PRECISION) --workers 2 --report reports/$(SIM_VARIANT)
 	@echo "== rulespec bench $(GAME): generated engine and interpreter =="
 	$(RULESPEC) bench $(GAME) --games $(DEMO_GAMES)
 
