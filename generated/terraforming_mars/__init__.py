@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d9b69fe3afa508d0
+# Spec hash: 8f5776df9bc262eb
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -18,7 +18,7 @@
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
 # Tests hash: ce6f771d3084dac6
-# Fingerprint: source fe2c3cfca8787a618c8d output db91a0c057bca07da003
+# Fingerprint: source 595d94e63f946285cb88 output d72a76b6ec9d30c024fc
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -29,7 +29,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "d9b69fe3afa508d0"
+SPEC_HASH = "8f5776df9bc262eb"
 TESTS_HASH = "ce6f771d3084dac6"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d9b69fe3afa508d0
+# Spec hash: 8f5776df9bc262eb
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -18,7 +18,7 @@
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
 # Tests hash: ce6f771d3084dac6
-# Fingerprint: source f5bf8f04735c830449ee output 07c207cb1616c7be3d4f
+# Fingerprint: source 34d5939942b6a106e3a1 output 8ce7883a983ef09d4dcd
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -26,7 +26,7 @@ from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="d9b69fe3afa508d0",
+    spec_hash="8f5776df9bc262eb",
     spec_files=(
         "terraforming_mars/01_frame.rules",
         "terraforming_mars/02_map.rules",
@@ -6453,7 +6453,7 @@ META = GameMeta(
             "spec/terraforming_mars/07c_active.rules:294:1",
             "spec/terraforming_mars/07c_active.rules:305:1",
         ),
-        shows=("ocean_spot", "volcanic"),
+        shows=("ocean_spot", "volcanic", "ocean_tile", "greenery", "city", "special"),
     ),
 )
 

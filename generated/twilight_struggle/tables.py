@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 8b9dbc87d98ae7a6
+# Spec hash: e4d65995d52b9fce
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source 1158e983612dfbe22e0b output c21568d8e73616113a2d
+# Fingerprint: source 37d71a2dfb91c68572d6 output 83008c21941f7cc4b1c8
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -36,7 +36,7 @@ from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="8b9dbc87d98ae7a6",
+    spec_hash="e4d65995d52b9fce",
     spec_files=(
         "twilight_struggle/board.rules",
         "twilight_struggle/bots.rules",
@@ -2271,7 +2271,7 @@ META = GameMeta(
             "spec/twilight_struggle/map.rules:224:1",
             "spec/twilight_struggle/map.rules:226:1",
         ),
-        shows=("stability", "battleground"),
+        shows=("stability", "battleground", "influence"),
     ),
 )
 
