@@ -23,9 +23,9 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 HELDENHAIN = REPO / "spec" / "heldenhain"
 RISK = REPO / "spec" / "risk_balance_of_power"
+MARS = REPO / "spec" / "terraforming_mars"
 GAMES = [pytest.param(TS, 4, id="twilight_struggle"), pytest.param(HELDENHAIN, 3, id="heldenhain")]
-if RISK.is_dir():
-    GAMES.append(pytest.param(RISK, 2, id="risk_balance_of_power"))
+GAMES += [pytest.param(f, 2, id=f.name) for f in (RISK, MARS) if f.is_dir()]
 CLICKED = 30
 STEP_WAIT_MS = 60_000  # how long one page condition may take to come true before the test fails
 GAME_WAIT_MS = 900_000
@@ -126,8 +126,7 @@ def _click_an_option(page, turn: int) -> str:
 
 @pytest.mark.parametrize("folder, seed", GAMES)
 def test_a_person_clicks_through_thirty_decisions_against_a_bot(folder, seed, page, tmp_path):
-    bot = "greedy" if program(folder, "generated").meta.bots else "random"
-    with served(page, folder, ("human", bot), seed, tmp_path) as running, \
+    with served(page, folder, _against_bots(folder), seed, tmp_path) as running, \
             screenshot_on_failure(page, f"clicks-{folder.name}", tmp_path):
         page.goto(running.urls[running.server.table.meta.players[0]])
         clicked: set[str] = set()
@@ -156,7 +155,15 @@ def test_a_person_clicks_through_thirty_decisions_against_a_bot(folder, seed, pa
         assert undone, "undo was never offered"
 
 
-def _watch(folder: Path, seed: int, page, tmp_path: Path, agents: tuple[str, str]) -> None:
+def _against_bots(folder: Path) -> tuple[str, ...]:
+    """A person in the first seat, the spec's bot (greedy where it has evaluations) in the rest."""
+    meta = program(folder, "generated").meta
+    return ("human",) + ("greedy" if meta.bots else "random",) * (len(meta.players) - 1)
+
+
+def _watch(folder: Path, seed: int, page, tmp_path: Path, agents: tuple[str, ...]) -> None:
+    players = len(program(folder, "generated").meta.players)
+    agents = (agents * players)[:players]
     with served(page, folder, agents, seed, tmp_path) as running, \
             screenshot_on_failure(page, f"watch-{folder.name}", tmp_path):
         page.goto(running.urls[running.server.table.meta.players[0]] + "?pause=0")
@@ -178,8 +185,7 @@ def test_a_whole_game_of_heldenhain_between_bots_watched_move_by_move(page, tmp_
 @pytest.mark.slow
 @pytest.mark.parametrize("folder, seed", [g for g in GAMES if g.id != "heldenhain"])
 def test_a_whole_game_between_bots_watched_to_its_end(folder, seed, page, tmp_path):
-    bot = "greedy" if program(folder, "generated").meta.bots else "random"
-    _watch(folder, seed, page, tmp_path, (bot, bot))
+    _watch(folder, seed, page, tmp_path, _against_bots(folder)[1:] * 2)
 
 
 def test_hot_seat_passes_the_device_between_two_people(page, tmp_path):
