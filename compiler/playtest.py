@@ -44,10 +44,13 @@ def open_table(loaded: LoadedSpec, program, seats: tuple[str, ...] | None, seed:
                params: dict[str, Any] | None = None, resume: Any = None) -> Table:
     """A new table, or the table of a record (read already) with its choices replayed."""
     where = dict(spec_roots=spec_roots(loaded), spec_dir=str(loaded.folder))
-    if resume is not None:
-        records.check_program(resume, program)
-        return Table.from_record(resume, program, seats, **where)
-    return Table.new(program, seats, seed=seed, params=params or {}, variants=loaded.variants, **where)
+    try:
+        if resume is not None:
+            records.check_program(resume, program)
+            return Table.from_record(resume, program, seats, **where)
+        return Table.new(program, seats, seed=seed, params=params or {}, variants=loaded.variants, **where)
+    except ValueError as err:  # a record's agents this version has no bot for, or too few
+        raise PlaytestError(str(err)) from None
 
 
 def record_game(path: str) -> tuple[Any, str, tuple[str, ...]]:

@@ -3,7 +3,6 @@ seat may read it, records that resume exactly, and refusals that change nothing.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

@@ -29,6 +29,7 @@ from .. import record as records
 from ..board import board_payload, zone_positions
 from ..table import Table, TableError, plain_record
 
+MAX_REPLAYS = 16  # replays kept open at once
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
                 ".png": "image/png", ".ico": "image/x-icon"}
@@ -317,6 +318,8 @@ def create_app(server: TableServer) -> FastAPI:
             seats = (player,)  # an unfinished game of this table: only your own view
         rid = secrets.token_urlsafe(12)
         server.replays[rid] = Replay(record, tuple(seats))
+        while len(server.replays) > MAX_REPLAYS:  # the oldest go first
+            del server.replays[next(iter(server.replays))]
         return {"replay": rid, "steps": len(record["choices"]), "seats": list(seats)}
 
     @app.get("/api/{token}/replay/{rid}")
