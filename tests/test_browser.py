@@ -63,6 +63,9 @@ def page(browser):
     page.on("pageerror", lambda err: page.problems.append(f"page error: {err}"))
     page.on("requestfailed", lambda r: None if "ERR_ABORTED" in (r.failure or "")  # left on purpose
             else page.problems.append(f"request failed: {r.url}: {r.failure}"))
+    page.base = "about:"  # the table served; nothing may load from anywhere else
+    page.on("request", lambda r: None if r.url.startswith((page.base, "about:", "data:"))
+            else page.problems.append(f"a request away from the table: {r.url}"))
     yield page
     page.close()
 
@@ -85,6 +88,7 @@ def served(page, folder: Path, seats: tuple[str, ...], seed: int, tmp_path: Path
     """A table served while the test runs; the page leaves it before it stops."""
     table = Table.new(program(folder, "generated"), seats, seed=seed, spec_roots=(REPO,))
     running = web.start(table, records_dir=tmp_path / "records")
+    page.base = running.base + "/"
     try:
         yield running
         page.goto("about:blank")
