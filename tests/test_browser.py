@@ -101,7 +101,7 @@ def _settled(page) -> str:
     """Wait until the page is idle and shows a decision or the end; the state it shows."""
     page.wait_for_function(
         "() => { const a = document.getElementById('app');"
-        " return a.dataset.ready === '1' && !a.dataset.busy"
+        " return a !== null && a.dataset.ready === '1' && !a.dataset.busy"
         " && ['deciding', 'over', 'stopped'].includes(a.dataset.state); }")
     return page.get_attribute("#app", "data-state")
 
@@ -112,7 +112,8 @@ def _version(page) -> str:
 
 def _moved_on(page, version: str) -> None:
     page.wait_for_function(
-        "(v) => { const a = document.getElementById('app'); return a.dataset.version !== v && !a.dataset.busy; }",
+        "(v) => { const a = document.getElementById('app');"
+        " return a !== null && a.dataset.version !== v && !a.dataset.busy; }",
         arg=version)
 
 
@@ -196,7 +197,8 @@ def test_hot_seat_passes_the_device_between_two_people(page, tmp_path):
     with served(page, HELDENHAIN, ("human", "human"), 3, tmp_path) as running, \
             screenshot_on_failure(page, "hot-seat", tmp_path):
         page.goto(running.urls["host"])
-        page.click("#hot-seat")
+        with page.expect_navigation():
+            page.click("#hot-seat")
         assert _settled(page) == "deciding"
         first = page.inner_text("#status")
         while page.is_hidden("#cover"):
@@ -204,7 +206,8 @@ def test_hot_seat_passes_the_device_between_two_people(page, tmp_path):
             page.locator("button.option").last.click()
             _moved_on(page, version)
         assert "Pass the device to Seite 2" in page.inner_text("#cover-text")
-        page.click("#cover-link")
+        with page.expect_navigation():
+            page.click("#cover-link")
         assert _settled(page) == "deciding"
         assert "Seite 2" in page.inner_text("#status") and page.inner_text("#status") != first
 

@@ -61,6 +61,7 @@ class Scanner:
         the payload describes is one it sees now."""
         meta, state = self.meta, self.server.table.game.state
         self.update()
+        text = self._without_spec_text(text)
         ids, labels = self._forbidden(player)
         leaked = ids & set(re.findall(r"\w+", text))
         assert not leaked, f"{player} was sent the id of {sorted(leaked)[0]!r}, a card it has never seen"
@@ -79,6 +80,25 @@ class Scanner:
             offered = {o["id"] for o in (payload.get("decision") or {}).get("options", [])}
             assert set(payload["cards"]) <= visible | offered, "a card described that the seat cannot see"
         self.scanned += 1
+
+    def _without_spec_text(self, text: str) -> str:
+        """A payload with its spec lines blanked: each is exactly the public spec text at the
+        location beside it (checked here), which may name any card ('spiegel x_2 (von x)')."""
+        try:
+            payload = json.loads(text)
+        except ValueError:
+            return text
+
+        def blank(value):
+            if isinstance(value, dict):
+                if "spec" in value and "at" in value:
+                    assert value["spec"] == self.server.table.spec_line(value["at"]), value
+                    value = dict(value, spec="")
+                return {k: blank(v) for k, v in value.items()}
+            if isinstance(value, list):
+                return [blank(v) for v in value]
+            return value
+        return json.dumps(blank(payload))
 
     def _forbidden(self, player: str) -> tuple[set[str], list[str]]:
         """The ids and the labels of the cards `player` has never seen (cached)."""
