@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SPEC=${1:-spec/twilight_struggle}
 CARD=${2:-card containment \"Containment\"}
-RULESPEC=${RULESPEC:-$PWD/.venv/bin/rulespec}
+RULESPEC=${RULESPEC:-$PWD/.venv/bin/rulespec}  # may be a command with arguments
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 GAME=$(basename "$SPEC")
@@ -19,21 +19,21 @@ cpu() {  # label, command...: prints the CPU seconds of one run
     tail -1 "$WORK/time" | awk -v label="$label" '{printf "%-58s %6.2f s CPU\n", label, $1 + $2}'
 }
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $($RULESPEC --version)"
-cpu "cold compile (empty cache, new folder)" "$RULESPEC" compile "$WORK/$GAME" -o "$WORK/out1/$GAME"
+cpu "cold compile (empty cache, new folder)" $RULESPEC compile "$WORK/$GAME" -o "$WORK/out1/$GAME"
 rm -rf "$WORK/out2"
-cpu "cold compile (new folder, cache kept)" "$RULESPEC" compile "$WORK/$GAME" -o "$WORK/out2/$GAME"
-cpu "compile with nothing changed" "$RULESPEC" compile "$WORK/$GAME" -o "$WORK/out2/$GAME"
-cpu "rulespec check" "$RULESPEC" check "$WORK/$GAME"
-"$RULESPEC" test "$WORK/$GAME" >/dev/null 2>&1 || true  # the cache as a designer's is after a run
+cpu "cold compile (new folder, cache kept)" $RULESPEC compile "$WORK/$GAME" -o "$WORK/out2/$GAME"
+cpu "compile with nothing changed" $RULESPEC compile "$WORK/$GAME" -o "$WORK/out2/$GAME"
+cpu "rulespec check" $RULESPEC check "$WORK/$GAME"
+$RULESPEC test "$WORK/$GAME" >/dev/null 2>&1 || true  # the cache as a designer's is after a run
 FILE=$(grep -l "$CARD" "$WORK/$GAME"/*.rules | head -1)
 sed -i "/$CARD/ s/ops \([0-9]\)/ops 4/" "$FILE"
-cpu "edit one card's ops, then rulespec test (both, all)" "$RULESPEC" test "$WORK/$GAME"
+cpu "edit one card's ops, then rulespec test (both, all)" $RULESPEC test "$WORK/$GAME"
 sed -i "/$CARD/ s/ops 4/ops 3/" "$FILE"
-cpu "edit it back, then rulespec test (builds already cached)" "$RULESPEC" test "$WORK/$GAME"
+cpu "edit it back, then rulespec test (builds already cached)" $RULESPEC test "$WORK/$GAME"
 if [ "$GAME" = twilight_struggle ]; then  # one line of an event: Containment's +1 becomes +2
     sed -i 's/    modify ops_shift(p, c) by 1 when p == usa/    modify ops_shift(p, c) by 2 when p == usa/' \
         "$WORK/$GAME/events_early.rules"
-    cpu "edit one line of an event, then rulespec test (both, all)" "$RULESPEC" test "$WORK/$GAME"
+    cpu "edit one line of an event, then rulespec test (both, all)" $RULESPEC test "$WORK/$GAME"
 fi
-cpu "no edit, rulespec test" "$RULESPEC" test "$WORK/$GAME"
-cpu "no edit, rulespec test --backend interpreted" "$RULESPEC" test "$WORK/$GAME" --backend interpreted
+cpu "no edit, rulespec test" $RULESPEC test "$WORK/$GAME"
+cpu "no edit, rulespec test --backend interpreted" $RULESPEC test "$WORK/$GAME" --backend interpreted
