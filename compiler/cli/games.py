@@ -39,7 +39,8 @@ def play(game_name: str | None, variants: tuple[str, ...], seed: int, agents: st
          max_decisions: int, package: str | None, as_json: bool) -> None:
     """Play one game between bots and show the result (with `human` seats: at the terminal)."""
     if resume is not None or playtest.has_human(agents or ""):
-        return table.play_by_hand(game_name, variants, seed, agents, backend, params, package, resume)
+        return table.play_by_hand(game_name, variants, seed, agents, backend, params, package, resume,
+                                  record_path)
     if game_name is None:
         raise click.UsageError("Missing argument 'GAME' (or --resume FILE).")
     agents = agents or "random"

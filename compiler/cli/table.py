@@ -16,10 +16,15 @@ from runtime import record as records
 
 
 def play_by_hand(game_name: str | None, variants: tuple[str, ...], seed: int, agents: str | None,
-                 backend: str, params: tuple[str, ...], package: str | None, resume: str | None) -> None:
-    """`rulespec play` with a person in a seat, or `--resume FILE`: the terminal seat."""
+                 backend: str, params: tuple[str, ...], package: str | None, resume: str | None,
+                 record_path: str | None = None) -> None:
+    """`rulespec play` with a person in a seat, or `--resume FILE`: the terminal seat;
+    --record FILE saves the game as it stands when the person leaves or it ends."""
     table = _table(game_name, variants, seed, agents, backend, params, package, resume)
     playtest.play_in_terminal(table)
+    if record_path:
+        table.save(record_path)
+        click.echo(f"Record:    {record_path} (rulespec play --resume {record_path})")
 
 
 def _table(game_name: str | None, variants: tuple[str, ...], seed: int, seats: str | None,
