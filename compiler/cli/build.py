@@ -35,7 +35,10 @@ def check(spec_dir: str, variants: tuple[str, ...], verbose: bool) -> None:
               help="Where to write the package (default generated/<game>, or"
                    " generated/<game>__<variant>... with variants). Never a file, nor a folder"
                    " that holds something else than a generated package.")
-def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None) -> None:
+@click.option("--native", is_flag=True,
+              help="Also compile the package's modules with Cython (the extra rulespec[native]);"
+                   " pure Python stays beside them as the fallback.")
+def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None, native: bool = False) -> None:
     """Generate the engine package; all-or-nothing."""
     loaded = load(spec_dir, variants)
     try:
@@ -52,3 +55,10 @@ def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None) ->
         raise UserError(f"cannot write {out}: {err.strerror or err}") from None
     verb = "wrote" if written else "up to date:"
     click.echo(f"{loaded.model.game}: {verb} {backends._shown(out)} (spec hash {loaded.model.spec_hash})")
+    if native:
+        from ..native import NativeError, build_native
+        try:
+            built = build_native(out)
+        except NativeError as err:
+            raise UserError(str(err)) from None
+        click.echo(f"{loaded.model.game}: compiled {len(built)} modules natively in {backends._shown(out)}")
