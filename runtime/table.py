@@ -95,6 +95,8 @@ class Table:
         self.version = 0  # changes with every move, undo and load: stale requests are refused
         self.error: str | None = None  # a rule error that stopped the game
         self._labels = _card_labels(self.meta)
+        self._index = {e: i for i, e in enumerate(self.meta.entity_ids)}
+        self._cards = frozenset(self.meta.card_entities)
         self._start(game, list(game.choices))
 
     # ------------------------------------------------------------ building
@@ -305,10 +307,9 @@ class Table:
         decision = self.game.decision
         if self.error or decision is None or decision.player != player:
             return None
-        index = {e: i for i, e in enumerate(self.meta.entity_ids)}
         options = []
         for number, (oid, label) in enumerate(zip(decision.option_ids, decision.labels), 1):
-            entity = index.get(oid)
+            entity = self._index.get(oid)
             options.append({"number": number, "id": oid, "label": label,
                             "kind": _category(self.meta, entity) if entity is not None else "option"})
         return {"prompt": decision.prompt, "at": decision.location,
@@ -316,16 +317,14 @@ class Table:
 
     def card_info(self, view: dict[str, Any], decision: dict[str, Any] | None) -> dict[str, Any]:
         """What the seat may read of every card its view or its decision names."""
-        cards = set(self.meta.card_entities)
-        index = {e: i for i, e in enumerate(self.meta.entity_ids)}
         named: set[str] = set()
         _strings(view, named)
         if decision:
             named.update(o["id"] for o in decision["options"])
         out = {}
         for name in sorted(named):
-            entity = index.get(name)
-            if entity is not None and entity in cards:
+            entity = self._index.get(name)
+            if entity is not None and entity in self._cards:
                 info = entity_info(self.meta, entity)
                 out[name] = dict(info, spec=self.spec_line(info["at"]))
         return out
