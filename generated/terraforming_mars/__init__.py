@@ -17,8 +17,10 @@
 #     terraforming_mars/tests/03_economy.rules
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
-# Tests hash: ce6f771d3084dac6
-# Fingerprint: source 595d94e63f946285cb88 output d72a76b6ec9d30c024fc
+#     terraforming_mars/tests/06_requirements.rules
+#     terraforming_mars/tests/07_more_cards.rules
+# Tests hash: b380bc2602911a3c
+# Fingerprint: source bf024a0592e9b613d6df output 8d1da21ce80f7fed23b8
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -30,7 +32,7 @@ from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
 SPEC_HASH = "8f5776df9bc262eb"
-TESTS_HASH = "ce6f771d3084dac6"
+TESTS_HASH = "b380bc2602911a3c"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

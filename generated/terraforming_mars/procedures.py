@@ -17,7 +17,9 @@
 #     terraforming_mars/tests/03_economy.rules
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
-# Tests hash: ce6f771d3084dac6
+#     terraforming_mars/tests/06_requirements.rules
+#     terraforming_mars/tests/07_more_cards.rules
+# Tests hash: b380bc2602911a3c
 # Fingerprint: source 9651769cd34957692cbb output c1af42c7fc7cbfcd004b
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 

@@ -17,7 +17,9 @@
 #     terraforming_mars/tests/03_economy.rules
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
-# Tests hash: ce6f771d3084dac6
+#     terraforming_mars/tests/06_requirements.rules
+#     terraforming_mars/tests/07_more_cards.rules
+# Tests hash: b380bc2602911a3c
 # Fingerprint: source 12b057f554999e287ed9 output 69870b4322e8315ce78d
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 

@@ -17,8 +17,10 @@
 #     terraforming_mars/tests/03_economy.rules
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
-# Tests hash: ce6f771d3084dac6
-# Fingerprint: source 34d5939942b6a106e3a1 output 8ce7883a983ef09d4dcd
+#     terraforming_mars/tests/06_requirements.rules
+#     terraforming_mars/tests/07_more_cards.rules
+# Tests hash: b380bc2602911a3c
+# Fingerprint: source ebb5b56d34fb983c12e3 output 1c0a4cab099e78914252
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -1279,7 +1281,7 @@ META = GameMeta(
         "cards_with_events": 147,
         "phases": 3,
         "constraints": 0,
-        "designer_tests": 69,
+        "designer_tests": 133,
     },
     var_kinds=("player", "player", "", "", "space"),
     effect_param_kinds=(

@@ -17,8 +17,10 @@
 #     terraforming_mars/tests/03_economy.rules
 #     terraforming_mars/tests/04_generation.rules
 #     terraforming_mars/tests/05_cards.rules
-# Tests hash: ce6f771d3084dac6
-# Fingerprint: source bb4818c6a740a0d0c928 output 985cf923bde604beeb11
+#     terraforming_mars/tests/06_requirements.rules
+#     terraforming_mars/tests/07_more_cards.rules
+# Tests hash: b380bc2602911a3c
+# Fingerprint: source 0ede1915d4b8e3e349a0 output 1d008ff599000e8806b6
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -32,42 +34,83 @@ from .tables import (
     E_a_scientist,
     E_a_thermalist,
     E_adapted_lichen,
+    E_advanced_ecosystems,
+    E_algae,
     E_ants,
+    E_aquifer_pumping,
+    E_archaebacteria,
     E_arctic_algae,
+    E_artificial_lake,
     E_asteroid,
     E_asteroid_mining,
+    E_beam_from_a_thorium_asteroid,
+    E_biomass_combustors,
     E_birds,
+    E_breathing_filters,
+    E_bushes,
     E_capital,
+    E_cloud_seeding,
     E_colonizer_training_camp,
     E_credicor,
     E_cupola_city,
     E_decomposers,
     E_deep_well_heating,
+    E_designed_microorganisms,
+    E_domed_crater,
+    E_dust_seals,
     E_ecoline,
+    E_ecological_zone,
+    E_eos_chasma_national_park,
+    E_equatorial_magnetizer,
+    E_extreme_cold_fungus,
+    E_farming,
+    E_fish,
     E_flooding,
     E_fueled_generators,
     E_fusion_power,
     E_ganymede_colony,
     E_geothermal_power,
+    E_ghg_producing_bacteria,
+    E_grass,
+    E_great_dam,
     E_heat_trappers,
     E_heather,
     E_herbivores,
+    E_ice_cap_melting,
     E_immigrant_city,
     E_immigration_shuttles,
     E_imported_hydrogen,
+    E_insects,
     E_insulation,
     E_ironworks,
+    E_kelp_farming,
+    E_lake_marineris,
+    E_lava_flows,
     E_lichen,
+    E_livestock,
     E_local_heat_trapping,
     E_lunar_beam,
     E_m_terraformer,
+    E_mangrove,
+    E_martian_rails,
+    E_methane_from_titan,
     E_micro_mills,
+    E_mining_rights,
+    E_moss,
+    E_natural_preserve,
+    E_nitrophilic_moss,
     E_noctis_city,
+    E_noctis_farming,
+    E_open_city,
+    E_permafrost_extraction,
     E_pets,
+    E_phobos_space_haven,
+    E_plantation,
     E_power_plant_card,
     E_predators,
     E_regolith_eaters,
     E_s01,
+    E_s02,
     E_s03,
     E_s05,
     E_s12,
@@ -86,11 +129,22 @@ from .tables import (
     E_s44,
     E_s62,
     E_search_for_life,
+    E_shuttles,
+    E_small_animals,
     E_space_mirrors,
     E_special_design,
+    E_symbiotic_fungus,
+    E_tectonic_stress_power,
     E_trees,
+    E_tundra_farming,
     E_unmi,
     E_urbanized_area,
+    E_water_import_from_europa,
+    E_water_splitting_plant,
+    E_wave_power,
+    E_windmills,
+    E_worms,
+    E_zeppelins,
     K_project,
 )
 from .rules import (
@@ -103,6 +157,8 @@ from .rules import (
     d_can_convert_plants,
     d_can_fund,
     d_card_vp,
+    d_cities_in_play,
+    d_cities_on_mars,
     d_next_seat,
     d_playable,
     d_score,
@@ -1348,6 +1404,1688 @@ def tb_05_cards_13_0(state, frame):
     # spec: spec/terraforming_mars/tests/05_cards.rules:141
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_immigrant_city]))
+    return
+
+
+def tb_06_requirements_0_0(state, frame):
+    "test tests/06_requirements.rules#0 part 0 (spec/terraforming_mars/tests/06_requirements.rules:5)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:5
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:6
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:7
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:8
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:9
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:10
+    move_card(state, E_eos_chasma_national_park, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:11
+    state.tracks[70] = -14
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_0_1(state, frame):
+    "test tests/06_requirements.rules#0 part 1 (spec/terraforming_mars/tests/06_requirements.rules:13)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:13
+    state.tracks[70] = -12
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_1_0(state, frame):
+    "test tests/06_requirements.rules#1 part 0 (spec/terraforming_mars/tests/06_requirements.rules:18)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:18
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:19
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:20
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:21
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:22
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:23
+    move_card(state, E_fish, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:24
+    state.tracks[70] = 0
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_1_1(state, frame):
+    "test tests/06_requirements.rules#1 part 1 (spec/terraforming_mars/tests/06_requirements.rules:26)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:26
+    state.tracks[70] = 2
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_2_0(state, frame):
+    "test tests/06_requirements.rules#2 part 0 (spec/terraforming_mars/tests/06_requirements.rules:31)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:31
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:32
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:33
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:34
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:35
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:36
+    move_card(state, E_lake_marineris, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:37
+    state.tracks[70] = -2
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_2_1(state, frame):
+    "test tests/06_requirements.rules#2 part 1 (spec/terraforming_mars/tests/06_requirements.rules:39)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:39
+    state.tracks[70] = 0
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_3_0(state, frame):
+    "test tests/06_requirements.rules#3 part 0 (spec/terraforming_mars/tests/06_requirements.rules:44)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:44
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:45
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:46
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:47
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:48
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:49
+    move_card(state, E_mangrove, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:50
+    state.tracks[70] = 2
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_3_1(state, frame):
+    "test tests/06_requirements.rules#3 part 1 (spec/terraforming_mars/tests/06_requirements.rules:52)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:52
+    state.tracks[70] = 4
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_4_0(state, frame):
+    "test tests/06_requirements.rules#4 part 0 (spec/terraforming_mars/tests/06_requirements.rules:57)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:57
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:58
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:59
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:60
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:61
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:62
+    move_card(state, E_trees, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:63
+    state.tracks[70] = -6
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_4_1(state, frame):
+    "test tests/06_requirements.rules#4 part 1 (spec/terraforming_mars/tests/06_requirements.rules:65)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:65
+    state.tracks[70] = -4
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_5_0(state, frame):
+    "test tests/06_requirements.rules#5 part 0 (spec/terraforming_mars/tests/06_requirements.rules:70)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:70
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:71
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:72
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:73
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:74
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:75
+    move_card(state, E_grass, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:76
+    state.tracks[70] = -18
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_5_1(state, frame):
+    "test tests/06_requirements.rules#5 part 1 (spec/terraforming_mars/tests/06_requirements.rules:78)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:78
+    state.tracks[70] = -16
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_6_0(state, frame):
+    "test tests/06_requirements.rules#6 part 0 (spec/terraforming_mars/tests/06_requirements.rules:83)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:83
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:84
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:85
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:86
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:87
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:88
+    move_card(state, E_heather, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:89
+    state.tracks[70] = -16
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_6_1(state, frame):
+    "test tests/06_requirements.rules#6 part 1 (spec/terraforming_mars/tests/06_requirements.rules:91)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:91
+    state.tracks[70] = -14
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_7_0(state, frame):
+    "test tests/06_requirements.rules#7 part 0 (spec/terraforming_mars/tests/06_requirements.rules:96)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:96
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:97
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:98
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:99
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:100
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:101
+    move_card(state, E_bushes, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:102
+    state.tracks[70] = -12
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_7_1(state, frame):
+    "test tests/06_requirements.rules#7 part 1 (spec/terraforming_mars/tests/06_requirements.rules:104)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:104
+    state.tracks[70] = -10
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_8_0(state, frame):
+    "test tests/06_requirements.rules#8 part 0 (spec/terraforming_mars/tests/06_requirements.rules:109)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:109
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:110
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:111
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:112
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:113
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:114
+    move_card(state, E_artificial_lake, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:115
+    state.tracks[70] = -8
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_8_1(state, frame):
+    "test tests/06_requirements.rules#8 part 1 (spec/terraforming_mars/tests/06_requirements.rules:117)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:117
+    state.tracks[70] = -6
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_9_0(state, frame):
+    "test tests/06_requirements.rules#9 part 0 (spec/terraforming_mars/tests/06_requirements.rules:122)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:122
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:123
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:124
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:125
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:126
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:127
+    move_card(state, E_farming, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:128
+    state.tracks[70] = 2
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_9_1(state, frame):
+    "test tests/06_requirements.rules#9 part 1 (spec/terraforming_mars/tests/06_requirements.rules:130)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:130
+    state.tracks[70] = 4
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_10_0(state, frame):
+    "test tests/06_requirements.rules#10 part 0 (spec/terraforming_mars/tests/06_requirements.rules:135)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:135
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:136
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:137
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:138
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:139
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:140
+    move_card(state, E_symbiotic_fungus, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:141
+    state.tracks[70] = -16
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_10_1(state, frame):
+    "test tests/06_requirements.rules#10 part 1 (spec/terraforming_mars/tests/06_requirements.rules:143)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:143
+    state.tracks[70] = -14
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_11_0(state, frame):
+    "test tests/06_requirements.rules#11 part 0 (spec/terraforming_mars/tests/06_requirements.rules:148)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:148
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:149
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:150
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:151
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:152
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:153
+    move_card(state, E_lichen, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:154
+    state.tracks[70] = -26
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_11_1(state, frame):
+    "test tests/06_requirements.rules#11 part 1 (spec/terraforming_mars/tests/06_requirements.rules:156)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:156
+    state.tracks[70] = -24
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_12_0(state, frame):
+    "test tests/06_requirements.rules#12 part 0 (spec/terraforming_mars/tests/06_requirements.rules:161)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:161
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:162
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:163
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:164
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:165
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:166
+    move_card(state, E_tundra_farming, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:167
+    state.tracks[70] = -8
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_12_1(state, frame):
+    "test tests/06_requirements.rules#12 part 1 (spec/terraforming_mars/tests/06_requirements.rules:169)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:169
+    state.tracks[70] = -6
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_13_0(state, frame):
+    "test tests/06_requirements.rules#13 part 0 (spec/terraforming_mars/tests/06_requirements.rules:174)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:174
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:175
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:176
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:177
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:178
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:179
+    move_card(state, E_noctis_farming, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:180
+    state.tracks[70] = -22
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_13_1(state, frame):
+    "test tests/06_requirements.rules#13 part 1 (spec/terraforming_mars/tests/06_requirements.rules:182)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:182
+    state.tracks[70] = -20
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_14_0(state, frame):
+    "test tests/06_requirements.rules#14 part 0 (spec/terraforming_mars/tests/06_requirements.rules:187)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:187
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:188
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:189
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:190
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:191
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:192
+    move_card(state, E_ice_cap_melting, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:193
+    state.tracks[70] = 0
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_14_1(state, frame):
+    "test tests/06_requirements.rules#14 part 1 (spec/terraforming_mars/tests/06_requirements.rules:195)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:195
+    state.tracks[70] = 2
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_15_0(state, frame):
+    "test tests/06_requirements.rules#15 part 0 (spec/terraforming_mars/tests/06_requirements.rules:200)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:200
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:201
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:202
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:203
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:204
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:205
+    move_card(state, E_permafrost_extraction, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:206
+    state.tracks[70] = -10
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_15_1(state, frame):
+    "test tests/06_requirements.rules#15 part 1 (spec/terraforming_mars/tests/06_requirements.rules:208)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:208
+    state.tracks[70] = -8
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_16_0(state, frame):
+    "test tests/06_requirements.rules#16 part 0 (spec/terraforming_mars/tests/06_requirements.rules:213)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:213
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:214
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:215
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:216
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:217
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:218
+    move_card(state, E_arctic_algae, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:219
+    state.tracks[70] = -10
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_16_1(state, frame):
+    "test tests/06_requirements.rules#16 part 1 (spec/terraforming_mars/tests/06_requirements.rules:221)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:221
+    state.tracks[70] = -12
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_17_0(state, frame):
+    "test tests/06_requirements.rules#17 part 0 (spec/terraforming_mars/tests/06_requirements.rules:226)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:226
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:227
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:228
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:229
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:230
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:231
+    move_card(state, E_archaebacteria, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:232
+    state.tracks[70] = -16
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_17_1(state, frame):
+    "test tests/06_requirements.rules#17 part 1 (spec/terraforming_mars/tests/06_requirements.rules:234)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:234
+    state.tracks[70] = -18
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_18_0(state, frame):
+    "test tests/06_requirements.rules#18 part 0 (spec/terraforming_mars/tests/06_requirements.rules:239)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:239
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:240
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:241
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:242
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:243
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:244
+    move_card(state, E_extreme_cold_fungus, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:245
+    state.tracks[70] = -8
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_18_1(state, frame):
+    "test tests/06_requirements.rules#18 part 1 (spec/terraforming_mars/tests/06_requirements.rules:247)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:247
+    state.tracks[70] = -10
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_19_0(state, frame):
+    "test tests/06_requirements.rules#19 part 0 (spec/terraforming_mars/tests/06_requirements.rules:252)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:252
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:253
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:254
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:255
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:256
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:257
+    move_card(state, E_designed_microorganisms, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:258
+    state.tracks[70] = -12
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_19_1(state, frame):
+    "test tests/06_requirements.rules#19 part 1 (spec/terraforming_mars/tests/06_requirements.rules:260)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:260
+    state.tracks[70] = -14
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_20_0(state, frame):
+    "test tests/06_requirements.rules#20 part 0 (spec/terraforming_mars/tests/06_requirements.rules:265)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:265
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:266
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:267
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:268
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:269
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:270
+    move_card(state, E_methane_from_titan, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:271
+    state.tracks[71] = 1
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_20_1(state, frame):
+    "test tests/06_requirements.rules#20 part 1 (spec/terraforming_mars/tests/06_requirements.rules:273)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:273
+    state.tracks[71] = 2
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_21_0(state, frame):
+    "test tests/06_requirements.rules#21 part 0 (spec/terraforming_mars/tests/06_requirements.rules:278)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:278
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:279
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:280
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:281
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:282
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:283
+    move_card(state, E_predators, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:284
+    state.tracks[71] = 10
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_21_1(state, frame):
+    "test tests/06_requirements.rules#21 part 1 (spec/terraforming_mars/tests/06_requirements.rules:286)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:286
+    state.tracks[71] = 11
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_22_0(state, frame):
+    "test tests/06_requirements.rules#22 part 0 (spec/terraforming_mars/tests/06_requirements.rules:291)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:291
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:292
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:293
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:294
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:295
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:296
+    move_card(state, E_ghg_producing_bacteria, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:297
+    state.tracks[71] = 3
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_22_1(state, frame):
+    "test tests/06_requirements.rules#22 part 1 (spec/terraforming_mars/tests/06_requirements.rules:299)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:299
+    state.tracks[71] = 4
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_23_0(state, frame):
+    "test tests/06_requirements.rules#23 part 0 (spec/terraforming_mars/tests/06_requirements.rules:304)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:304
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:305
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:306
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:307
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:308
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:309
+    move_card(state, E_ants, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:310
+    state.tracks[71] = 3
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_23_1(state, frame):
+    "test tests/06_requirements.rules#23 part 1 (spec/terraforming_mars/tests/06_requirements.rules:312)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:312
+    state.tracks[71] = 4
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_24_0(state, frame):
+    "test tests/06_requirements.rules#24 part 0 (spec/terraforming_mars/tests/06_requirements.rules:317)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:317
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:318
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:319
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:320
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:321
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:322
+    move_card(state, E_small_animals, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:323
+    state.tracks[71] = 5
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_24_1(state, frame):
+    "test tests/06_requirements.rules#24 part 1 (spec/terraforming_mars/tests/06_requirements.rules:325)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:325
+    state.tracks[71] = 6
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_25_0(state, frame):
+    "test tests/06_requirements.rules#25 part 0 (spec/terraforming_mars/tests/06_requirements.rules:330)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:330
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:331
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:332
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:333
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:334
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:335
+    move_card(state, E_birds, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:336
+    state.tracks[71] = 12
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_25_1(state, frame):
+    "test tests/06_requirements.rules#25 part 1 (spec/terraforming_mars/tests/06_requirements.rules:338)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:338
+    state.tracks[71] = 13
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_26_0(state, frame):
+    "test tests/06_requirements.rules#26 part 0 (spec/terraforming_mars/tests/06_requirements.rules:343)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:343
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:344
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:345
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:346
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:347
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:348
+    move_card(state, E_open_city, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:349
+    state.tracks[71] = 11
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_26_1(state, frame):
+    "test tests/06_requirements.rules#26 part 1 (spec/terraforming_mars/tests/06_requirements.rules:351)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:351
+    state.tracks[71] = 12
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_27_0(state, frame):
+    "test tests/06_requirements.rules#27 part 0 (spec/terraforming_mars/tests/06_requirements.rules:356)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:356
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:357
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:358
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:359
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:360
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:361
+    move_card(state, E_breathing_filters, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:362
+    state.tracks[71] = 6
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_27_1(state, frame):
+    "test tests/06_requirements.rules#27 part 1 (spec/terraforming_mars/tests/06_requirements.rules:364)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:364
+    state.tracks[71] = 7
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_28_0(state, frame):
+    "test tests/06_requirements.rules#28 part 0 (spec/terraforming_mars/tests/06_requirements.rules:369)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:369
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:370
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:371
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:372
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:373
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:374
+    move_card(state, E_zeppelins, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:375
+    state.tracks[71] = 4
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_28_1(state, frame):
+    "test tests/06_requirements.rules#28 part 1 (spec/terraforming_mars/tests/06_requirements.rules:377)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:377
+    state.tracks[71] = 5
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_29_0(state, frame):
+    "test tests/06_requirements.rules#29 part 0 (spec/terraforming_mars/tests/06_requirements.rules:382)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:382
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:383
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:384
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:385
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:386
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:387
+    move_card(state, E_worms, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:388
+    state.tracks[71] = 3
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_29_1(state, frame):
+    "test tests/06_requirements.rules#29 part 1 (spec/terraforming_mars/tests/06_requirements.rules:390)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:390
+    state.tracks[71] = 4
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_30_0(state, frame):
+    "test tests/06_requirements.rules#30 part 0 (spec/terraforming_mars/tests/06_requirements.rules:395)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:395
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:396
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:397
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:398
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:399
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:400
+    move_card(state, E_decomposers, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:401
+    state.tracks[71] = 2
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_30_1(state, frame):
+    "test tests/06_requirements.rules#30 part 1 (spec/terraforming_mars/tests/06_requirements.rules:403)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:403
+    state.tracks[71] = 3
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_31_0(state, frame):
+    "test tests/06_requirements.rules#31 part 0 (spec/terraforming_mars/tests/06_requirements.rules:408)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:408
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:409
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:410
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:411
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:412
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:413
+    move_card(state, E_herbivores, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:414
+    state.tracks[71] = 7
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_31_1(state, frame):
+    "test tests/06_requirements.rules#31 part 1 (spec/terraforming_mars/tests/06_requirements.rules:416)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:416
+    state.tracks[71] = 8
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_32_0(state, frame):
+    "test tests/06_requirements.rules#32 part 0 (spec/terraforming_mars/tests/06_requirements.rules:421)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:421
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:422
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:423
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:424
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:425
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:426
+    move_card(state, E_insects, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:427
+    state.tracks[71] = 5
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_32_1(state, frame):
+    "test tests/06_requirements.rules#32 part 1 (spec/terraforming_mars/tests/06_requirements.rules:429)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:429
+    state.tracks[71] = 6
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_33_0(state, frame):
+    "test tests/06_requirements.rules#33 part 0 (spec/terraforming_mars/tests/06_requirements.rules:434)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:434
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:435
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:436
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:437
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:438
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:439
+    move_card(state, E_shuttles, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:440
+    state.tracks[71] = 4
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_33_1(state, frame):
+    "test tests/06_requirements.rules#33 part 1 (spec/terraforming_mars/tests/06_requirements.rules:442)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:442
+    state.tracks[71] = 5
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_34_0(state, frame):
+    "test tests/06_requirements.rules#34 part 0 (spec/terraforming_mars/tests/06_requirements.rules:447)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:447
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:448
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:449
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:450
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:451
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:452
+    move_card(state, E_windmills, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:453
+    state.tracks[71] = 6
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_34_1(state, frame):
+    "test tests/06_requirements.rules#34 part 1 (spec/terraforming_mars/tests/06_requirements.rules:455)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:455
+    state.tracks[71] = 7
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_35_0(state, frame):
+    "test tests/06_requirements.rules#35 part 0 (spec/terraforming_mars/tests/06_requirements.rules:460)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:460
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:461
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:462
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:463
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:464
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:465
+    move_card(state, E_biomass_combustors, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:466
+    state.tracks[71] = 5
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_35_1(state, frame):
+    "test tests/06_requirements.rules#35 part 1 (spec/terraforming_mars/tests/06_requirements.rules:468)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:468
+    state.tracks[71] = 6
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_36_0(state, frame):
+    "test tests/06_requirements.rules#36 part 0 (spec/terraforming_mars/tests/06_requirements.rules:473)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:473
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:474
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:475
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:476
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:477
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:478
+    move_card(state, E_livestock, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:479
+    state.tracks[71] = 8
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_36_1(state, frame):
+    "test tests/06_requirements.rules#36 part 1 (spec/terraforming_mars/tests/06_requirements.rules:481)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:481
+    state.tracks[71] = 9
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_37_0(state, frame):
+    "test tests/06_requirements.rules#37 part 0 (spec/terraforming_mars/tests/06_requirements.rules:486)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:486
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:487
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:488
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:489
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:490
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:491
+    move_card(state, E_colonizer_training_camp, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:492
+    state.tracks[71] = 6
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_37_1(state, frame):
+    "test tests/06_requirements.rules#37 part 1 (spec/terraforming_mars/tests/06_requirements.rules:494)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:494
+    state.tracks[71] = 5
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_38_0(state, frame):
+    "test tests/06_requirements.rules#38 part 0 (spec/terraforming_mars/tests/06_requirements.rules:499)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:499
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:500
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:501
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:502
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:503
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:504
+    move_card(state, E_search_for_life, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:505
+    state.tracks[71] = 7
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_38_1(state, frame):
+    "test tests/06_requirements.rules#38 part 1 (spec/terraforming_mars/tests/06_requirements.rules:507)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:507
+    state.tracks[71] = 6
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_39_0(state, frame):
+    "test tests/06_requirements.rules#39 part 0 (spec/terraforming_mars/tests/06_requirements.rules:512)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:512
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:513
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:514
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:515
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:516
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:517
+    move_card(state, E_domed_crater, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:518
+    state.tracks[71] = 8
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_39_1(state, frame):
+    "test tests/06_requirements.rules#39 part 1 (spec/terraforming_mars/tests/06_requirements.rules:520)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:520
+    state.tracks[71] = 7
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_40_0(state, frame):
+    "test tests/06_requirements.rules#40 part 0 (spec/terraforming_mars/tests/06_requirements.rules:525)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:525
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:526
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:527
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:528
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:529
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:530
+    move_card(state, E_cupola_city, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:531
+    state.tracks[71] = 10
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_40_1(state, frame):
+    "test tests/06_requirements.rules#40 part 1 (spec/terraforming_mars/tests/06_requirements.rules:533)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:533
+    state.tracks[71] = 9
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_41_0(state, frame):
+    "test tests/06_requirements.rules#41 part 0 (spec/terraforming_mars/tests/06_requirements.rules:538)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:538
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:539
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:540
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:541
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:542
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:543
+    move_card(state, E_natural_preserve, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:544
+    state.tracks[71] = 5
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_41_1(state, frame):
+    "test tests/06_requirements.rules#41 part 1 (spec/terraforming_mars/tests/06_requirements.rules:546)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:546
+    state.tracks[71] = 4
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_42_0(state, frame):
+    "test tests/06_requirements.rules#42 part 0 (spec/terraforming_mars/tests/06_requirements.rules:551)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:551
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:552
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:553
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:554
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:555
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:556
+    move_card(state, E_cloud_seeding, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:557
+    state.tracks[72] = 2
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_42_1(state, frame):
+    "test tests/06_requirements.rules#42 part 1 (spec/terraforming_mars/tests/06_requirements.rules:559)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:559
+    state.tracks[72] = 3
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_43_0(state, frame):
+    "test tests/06_requirements.rules#43 part 0 (spec/terraforming_mars/tests/06_requirements.rules:564)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:564
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:565
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:566
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:567
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:568
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:569
+    move_card(state, E_capital, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:570
+    state.tracks[72] = 3
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_43_1(state, frame):
+    "test tests/06_requirements.rules#43 part 1 (spec/terraforming_mars/tests/06_requirements.rules:572)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:572
+    state.tracks[72] = 4
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_44_0(state, frame):
+    "test tests/06_requirements.rules#44 part 0 (spec/terraforming_mars/tests/06_requirements.rules:577)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:577
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:578
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:579
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:580
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:581
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:582
+    move_card(state, E_algae, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:583
+    state.tracks[72] = 4
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_44_1(state, frame):
+    "test tests/06_requirements.rules#44 part 1 (spec/terraforming_mars/tests/06_requirements.rules:585)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:585
+    state.tracks[72] = 5
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_45_0(state, frame):
+    "test tests/06_requirements.rules#45 part 0 (spec/terraforming_mars/tests/06_requirements.rules:590)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:590
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:591
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:592
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:593
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:594
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:595
+    move_card(state, E_kelp_farming, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:596
+    state.tracks[72] = 5
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_45_1(state, frame):
+    "test tests/06_requirements.rules#45 part 1 (spec/terraforming_mars/tests/06_requirements.rules:598)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:598
+    state.tracks[72] = 6
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_46_0(state, frame):
+    "test tests/06_requirements.rules#46 part 0 (spec/terraforming_mars/tests/06_requirements.rules:603)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:603
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:604
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:605
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:606
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:607
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:608
+    move_card(state, E_moss, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:609
+    state.tracks[72] = 2
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_46_1(state, frame):
+    "test tests/06_requirements.rules#46 part 1 (spec/terraforming_mars/tests/06_requirements.rules:611)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:611
+    state.tracks[72] = 3
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_47_0(state, frame):
+    "test tests/06_requirements.rules#47 part 0 (spec/terraforming_mars/tests/06_requirements.rules:616)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:616
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:617
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:618
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:619
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:620
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:621
+    move_card(state, E_great_dam, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:622
+    state.tracks[72] = 3
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_47_1(state, frame):
+    "test tests/06_requirements.rules#47 part 1 (spec/terraforming_mars/tests/06_requirements.rules:624)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:624
+    state.tracks[72] = 4
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_48_0(state, frame):
+    "test tests/06_requirements.rules#48 part 0 (spec/terraforming_mars/tests/06_requirements.rules:629)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:629
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:630
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:631
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:632
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:633
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:634
+    move_card(state, E_wave_power, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:635
+    state.tracks[72] = 2
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_48_1(state, frame):
+    "test tests/06_requirements.rules#48 part 1 (spec/terraforming_mars/tests/06_requirements.rules:637)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:637
+    state.tracks[72] = 3
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_49_0(state, frame):
+    "test tests/06_requirements.rules#49 part 0 (spec/terraforming_mars/tests/06_requirements.rules:642)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:642
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:643
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:644
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:645
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:646
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:647
+    move_card(state, E_nitrophilic_moss, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:648
+    state.tracks[72] = 2
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_49_1(state, frame):
+    "test tests/06_requirements.rules#49 part 1 (spec/terraforming_mars/tests/06_requirements.rules:650)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:650
+    state.tracks[72] = 3
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_50_0(state, frame):
+    "test tests/06_requirements.rules#50 part 0 (spec/terraforming_mars/tests/06_requirements.rules:655)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:655
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:656
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:657
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:658
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:659
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:660
+    move_card(state, E_water_splitting_plant, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:661
+    state.tracks[72] = 1
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_50_1(state, frame):
+    "test tests/06_requirements.rules#50 part 1 (spec/terraforming_mars/tests/06_requirements.rules:663)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:663
+    state.tracks[72] = 2
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_51_0(state, frame):
+    "test tests/06_requirements.rules#51 part 0 (spec/terraforming_mars/tests/06_requirements.rules:668)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:668
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:669
+    state.tracks[30] = 0
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:670
+    state.tracks[50] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:671
+    state.tracks[45] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:672
+    state.tracks[15] = 5
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:673
+    move_card(state, E_dust_seals, 8)
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:674
+    state.tracks[72] = 4
+    state.frames.pop()
+    return
+
+
+def tb_06_requirements_51_1(state, frame):
+    "test tests/06_requirements.rules#51 part 1 (spec/terraforming_mars/tests/06_requirements.rules:676)"
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:676
+    state.tracks[72] = 3
+    state.frames.pop()
+    return
+
+
+def tb_07_more_cards_0_0(state, frame):
+    "test tests/07_more_cards.rules#0 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:4)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:4
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:5
+    state.tracks[10] = 0
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:6
+    move_card(state, E_beam_from_a_thorium_asteroid, 8)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:7
+    move_card(state, E_tectonic_stress_power, 8)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:8
+    move_card(state, E_plantation, 8)
+    state.frames.pop()
+    return
+
+
+def tb_07_more_cards_0_1(state, frame):
+    "test tests/07_more_cards.rules#0 part 1 (spec/terraforming_mars/tests/07_more_cards.rules:11)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:11
+    move_card(state, E_asteroid_mining, 23)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:12
+    move_card(state, E_breathing_filters, 23)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:13
+    move_card(state, E_search_for_life, 23)
+    state.frames.pop()
+    return
+
+
+def tb_07_more_cards_1_0(state, frame):
+    "test tests/07_more_cards.rules#1 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:19)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:19
+    state.tracks[0] = 11
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:20
+    move_card(state, E_advanced_ecosystems, 8)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:21
+    move_card(state, E_lichen, 23)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:22
+    move_card(state, E_fish, 23)
+    state.frames.pop()
+    return
+
+
+def tb_07_more_cards_1_1(state, frame):
+    "test tests/07_more_cards.rules#1 part 1 (spec/terraforming_mars/tests/07_more_cards.rules:24)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:24
+    move_card(state, E_ants, 23)
+    state.frames.pop()
+    return
+
+
+def tb_07_more_cards_2_0(state, frame):
+    "test tests/07_more_cards.rules#2 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:29)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:29
+    activate(state, 13, [0], None)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:30
+    move_card(state, E_pets, 24)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:31
+    activate(state, 18, [1, E_pets], None)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:32
+    p_city_placed(state, 1, E_s05)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:33
+    p_city_placed(state, 0, E_s02)
+    state.frames.pop()
+    return
+
+
+def tb_07_more_cards_3_0(state, frame):
+    "test tests/07_more_cards.rules#3 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:38)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:38
+    move_card(state, E_water_import_from_europa, 23)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:39
+    state.tracks[0] = 3
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:40
+    state.tracks[10] = 2
+    state.frames.pop()
+    return
+
+
+def tb_07_more_cards_3_1(state, frame):
+    "test tests/07_more_cards.rules#3 part 1 (spec/terraforming_mars/tests/07_more_cards.rules:42)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:42
+    state.tracks[10] = 3
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:43
+    state.frames.pop()
+    state.frames.append(new_frame(11, [0, E_water_import_from_europa]))
+    return
+
+
+def tb_07_more_cards_4_0(state, frame):
+    "test tests/07_more_cards.rules#4 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:49)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:49
+    move_card(state, E_aquifer_pumping, 23)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:50
+    state.tracks[5] = 4
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:51
+    state.frames.pop()
+    state.frames.append(new_frame(11, [0, E_aquifer_pumping]))
+    return
+
+
+def tb_07_more_cards_5_0(state, frame):
+    "test tests/07_more_cards.rules#5 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:57)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:57
+    move_card(state, E_equatorial_magnetizer, 23)
+    state.frames.pop()
+    return
+
+
+def tb_07_more_cards_5_1(state, frame):
+    "test tests/07_more_cards.rules#5 part 1 (spec/terraforming_mars/tests/07_more_cards.rules:59)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:59
+    state.tracks[50] = 1
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:60
+    state.frames.pop()
+    state.frames.append(new_frame(11, [0, E_equatorial_magnetizer]))
+    return
+
+
+def tb_07_more_cards_6_0(state, frame):
+    "test tests/07_more_cards.rules#6 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:65)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:65
+    move_card(state, E_martian_rails, 23)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:66
+    state.tracks[20] = 1
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:67
+    state.counters[7][E_s05] = 1
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:68
+    state.counters[6][E_s62] = 1
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:69
+    state.counters[6][E_s01] = 1
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:70
+    state.frames.pop()
+    state.frames.append(new_frame(11, [0, E_martian_rails]))
+    return
+
+
+def tb_07_more_cards_7_0(state, frame):
+    "test tests/07_more_cards.rules#7 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:75)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:75
+    move_card(state, E_symbiotic_fungus, 23)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:76
+    move_card(state, E_extreme_cold_fungus, 23)
+    state.frames.pop()
+    return
+
+
+def tb_07_more_cards_7_1(state, frame):
+    "test tests/07_more_cards.rules#7 part 1 (spec/terraforming_mars/tests/07_more_cards.rules:78)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:78
+    state.frames.pop()
+    state.frames.append(new_frame(11, [0, E_extreme_cold_fungus]))
+    return
+
+
+def tb_07_more_cards_7_2(state, frame):
+    "test tests/07_more_cards.rules#7 part 2 (spec/terraforming_mars/tests/07_more_cards.rules:81)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:81
+    move_card(state, E_ants, 23)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:82
+    state.frames.pop()
+    state.frames.append(new_frame(11, [0, E_symbiotic_fungus]))
+    return
+
+
+def tb_07_more_cards_8_0(state, frame):
+    "test tests/07_more_cards.rules#8 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:88)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:88
+    state.tracks[0] = 20
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:89
+    state.counters[1][E_s40] = 1
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:90
+    move_card(state, E_ecological_zone, 8)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:91
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_ecological_zone]))
+    return
+
+
+def tb_07_more_cards_9_0(state, frame):
+    "test tests/07_more_cards.rules#9 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:99)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:99
+    state.tracks[0] = 18
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:100
+    move_card(state, E_lava_flows, 8)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:101
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_lava_flows]))
+    return
+
+
+def tb_07_more_cards_10_0(state, frame):
+    "test tests/07_more_cards.rules#10 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:109)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:109
+    state.tracks[0] = 9
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:110
+    move_card(state, E_mining_rights, 8)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:111
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_mining_rights]))
+    return
+
+
+def tb_07_more_cards_11_0(state, frame):
+    "test tests/07_more_cards.rules#11 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:118)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:118
+    state.tracks[0] = 60
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:119
+    state.tracks[10] = 0
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:120
+    move_card(state, E_phobos_space_haven, 8)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:121
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_phobos_space_haven]))
+    return
+
+
+def tb_07_more_cards_11_1(state, frame):
+    "test tests/07_more_cards.rules#11 part 1 (spec/terraforming_mars/tests/07_more_cards.rules:123)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:123
+    move_card(state, E_ganymede_colony, 8)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:124
+    state.frames.pop()
+    state.frames.append(new_frame(10, [0, E_ganymede_colony]))
     return
 
 
@@ -3431,6 +5169,856 @@ def tx_05_cards_13_0_sides(state, L):
     return (state.tracks[30], -1)
 
 
+def tx_06_requirements_0_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:12
+    return not d_playable(state, 0, E_eos_chasma_national_park)
+
+
+def tx_06_requirements_0_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:14
+    return d_playable(state, 0, E_eos_chasma_national_park)
+
+
+def tx_06_requirements_1_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:25
+    return not d_playable(state, 0, E_fish)
+
+
+def tx_06_requirements_1_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:27
+    return d_playable(state, 0, E_fish)
+
+
+def tx_06_requirements_2_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:38
+    return not d_playable(state, 0, E_lake_marineris)
+
+
+def tx_06_requirements_2_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:40
+    return d_playable(state, 0, E_lake_marineris)
+
+
+def tx_06_requirements_3_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:51
+    return not d_playable(state, 0, E_mangrove)
+
+
+def tx_06_requirements_3_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:53
+    return d_playable(state, 0, E_mangrove)
+
+
+def tx_06_requirements_4_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:64
+    return not d_playable(state, 0, E_trees)
+
+
+def tx_06_requirements_4_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:66
+    return d_playable(state, 0, E_trees)
+
+
+def tx_06_requirements_5_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:77
+    return not d_playable(state, 0, E_grass)
+
+
+def tx_06_requirements_5_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:79
+    return d_playable(state, 0, E_grass)
+
+
+def tx_06_requirements_6_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:90
+    return not d_playable(state, 0, E_heather)
+
+
+def tx_06_requirements_6_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:92
+    return d_playable(state, 0, E_heather)
+
+
+def tx_06_requirements_7_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:103
+    return not d_playable(state, 0, E_bushes)
+
+
+def tx_06_requirements_7_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:105
+    return d_playable(state, 0, E_bushes)
+
+
+def tx_06_requirements_8_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:116
+    return not d_playable(state, 0, E_artificial_lake)
+
+
+def tx_06_requirements_8_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:118
+    return d_playable(state, 0, E_artificial_lake)
+
+
+def tx_06_requirements_9_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:129
+    return not d_playable(state, 0, E_farming)
+
+
+def tx_06_requirements_9_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:131
+    return d_playable(state, 0, E_farming)
+
+
+def tx_06_requirements_10_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:142
+    return not d_playable(state, 0, E_symbiotic_fungus)
+
+
+def tx_06_requirements_10_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:144
+    return d_playable(state, 0, E_symbiotic_fungus)
+
+
+def tx_06_requirements_11_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:155
+    return not d_playable(state, 0, E_lichen)
+
+
+def tx_06_requirements_11_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:157
+    return d_playable(state, 0, E_lichen)
+
+
+def tx_06_requirements_12_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:168
+    return not d_playable(state, 0, E_tundra_farming)
+
+
+def tx_06_requirements_12_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:170
+    return d_playable(state, 0, E_tundra_farming)
+
+
+def tx_06_requirements_13_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:181
+    return not d_playable(state, 0, E_noctis_farming)
+
+
+def tx_06_requirements_13_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:183
+    return d_playable(state, 0, E_noctis_farming)
+
+
+def tx_06_requirements_14_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:194
+    return not d_playable(state, 0, E_ice_cap_melting)
+
+
+def tx_06_requirements_14_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:196
+    return d_playable(state, 0, E_ice_cap_melting)
+
+
+def tx_06_requirements_15_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:207
+    return not d_playable(state, 0, E_permafrost_extraction)
+
+
+def tx_06_requirements_15_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:209
+    return d_playable(state, 0, E_permafrost_extraction)
+
+
+def tx_06_requirements_16_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:220
+    return not d_playable(state, 0, E_arctic_algae)
+
+
+def tx_06_requirements_16_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:222
+    return d_playable(state, 0, E_arctic_algae)
+
+
+def tx_06_requirements_17_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:233
+    return not d_playable(state, 0, E_archaebacteria)
+
+
+def tx_06_requirements_17_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:235
+    return d_playable(state, 0, E_archaebacteria)
+
+
+def tx_06_requirements_18_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:246
+    return not d_playable(state, 0, E_extreme_cold_fungus)
+
+
+def tx_06_requirements_18_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:248
+    return d_playable(state, 0, E_extreme_cold_fungus)
+
+
+def tx_06_requirements_19_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:259
+    return not d_playable(state, 0, E_designed_microorganisms)
+
+
+def tx_06_requirements_19_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:261
+    return d_playable(state, 0, E_designed_microorganisms)
+
+
+def tx_06_requirements_20_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:272
+    return not d_playable(state, 0, E_methane_from_titan)
+
+
+def tx_06_requirements_20_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:274
+    return d_playable(state, 0, E_methane_from_titan)
+
+
+def tx_06_requirements_21_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:285
+    return not d_playable(state, 0, E_predators)
+
+
+def tx_06_requirements_21_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:287
+    return d_playable(state, 0, E_predators)
+
+
+def tx_06_requirements_22_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:298
+    return not d_playable(state, 0, E_ghg_producing_bacteria)
+
+
+def tx_06_requirements_22_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:300
+    return d_playable(state, 0, E_ghg_producing_bacteria)
+
+
+def tx_06_requirements_23_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:311
+    return not d_playable(state, 0, E_ants)
+
+
+def tx_06_requirements_23_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:313
+    return d_playable(state, 0, E_ants)
+
+
+def tx_06_requirements_24_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:324
+    return not d_playable(state, 0, E_small_animals)
+
+
+def tx_06_requirements_24_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:326
+    return d_playable(state, 0, E_small_animals)
+
+
+def tx_06_requirements_25_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:337
+    return not d_playable(state, 0, E_birds)
+
+
+def tx_06_requirements_25_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:339
+    return d_playable(state, 0, E_birds)
+
+
+def tx_06_requirements_26_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:350
+    return not d_playable(state, 0, E_open_city)
+
+
+def tx_06_requirements_26_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:352
+    return d_playable(state, 0, E_open_city)
+
+
+def tx_06_requirements_27_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:363
+    return not d_playable(state, 0, E_breathing_filters)
+
+
+def tx_06_requirements_27_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:365
+    return d_playable(state, 0, E_breathing_filters)
+
+
+def tx_06_requirements_28_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:376
+    return not d_playable(state, 0, E_zeppelins)
+
+
+def tx_06_requirements_28_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:378
+    return d_playable(state, 0, E_zeppelins)
+
+
+def tx_06_requirements_29_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:389
+    return not d_playable(state, 0, E_worms)
+
+
+def tx_06_requirements_29_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:391
+    return d_playable(state, 0, E_worms)
+
+
+def tx_06_requirements_30_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:402
+    return not d_playable(state, 0, E_decomposers)
+
+
+def tx_06_requirements_30_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:404
+    return d_playable(state, 0, E_decomposers)
+
+
+def tx_06_requirements_31_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:415
+    return not d_playable(state, 0, E_herbivores)
+
+
+def tx_06_requirements_31_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:417
+    return d_playable(state, 0, E_herbivores)
+
+
+def tx_06_requirements_32_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:428
+    return not d_playable(state, 0, E_insects)
+
+
+def tx_06_requirements_32_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:430
+    return d_playable(state, 0, E_insects)
+
+
+def tx_06_requirements_33_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:441
+    return not d_playable(state, 0, E_shuttles)
+
+
+def tx_06_requirements_33_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:443
+    return d_playable(state, 0, E_shuttles)
+
+
+def tx_06_requirements_34_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:454
+    return not d_playable(state, 0, E_windmills)
+
+
+def tx_06_requirements_34_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:456
+    return d_playable(state, 0, E_windmills)
+
+
+def tx_06_requirements_35_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:467
+    return not d_playable(state, 0, E_biomass_combustors)
+
+
+def tx_06_requirements_35_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:469
+    return d_playable(state, 0, E_biomass_combustors)
+
+
+def tx_06_requirements_36_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:480
+    return not d_playable(state, 0, E_livestock)
+
+
+def tx_06_requirements_36_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:482
+    return d_playable(state, 0, E_livestock)
+
+
+def tx_06_requirements_37_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:493
+    return not d_playable(state, 0, E_colonizer_training_camp)
+
+
+def tx_06_requirements_37_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:495
+    return d_playable(state, 0, E_colonizer_training_camp)
+
+
+def tx_06_requirements_38_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:506
+    return not d_playable(state, 0, E_search_for_life)
+
+
+def tx_06_requirements_38_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:508
+    return d_playable(state, 0, E_search_for_life)
+
+
+def tx_06_requirements_39_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:519
+    return not d_playable(state, 0, E_domed_crater)
+
+
+def tx_06_requirements_39_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:521
+    return d_playable(state, 0, E_domed_crater)
+
+
+def tx_06_requirements_40_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:532
+    return not d_playable(state, 0, E_cupola_city)
+
+
+def tx_06_requirements_40_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:534
+    return d_playable(state, 0, E_cupola_city)
+
+
+def tx_06_requirements_41_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:545
+    return not d_playable(state, 0, E_natural_preserve)
+
+
+def tx_06_requirements_41_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:547
+    return d_playable(state, 0, E_natural_preserve)
+
+
+def tx_06_requirements_42_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:558
+    return not d_playable(state, 0, E_cloud_seeding)
+
+
+def tx_06_requirements_42_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:560
+    return d_playable(state, 0, E_cloud_seeding)
+
+
+def tx_06_requirements_43_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:571
+    return not d_playable(state, 0, E_capital)
+
+
+def tx_06_requirements_43_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:573
+    return d_playable(state, 0, E_capital)
+
+
+def tx_06_requirements_44_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:584
+    return not d_playable(state, 0, E_algae)
+
+
+def tx_06_requirements_44_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:586
+    return d_playable(state, 0, E_algae)
+
+
+def tx_06_requirements_45_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:597
+    return not d_playable(state, 0, E_kelp_farming)
+
+
+def tx_06_requirements_45_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:599
+    return d_playable(state, 0, E_kelp_farming)
+
+
+def tx_06_requirements_46_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:610
+    return not d_playable(state, 0, E_moss)
+
+
+def tx_06_requirements_46_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:612
+    return d_playable(state, 0, E_moss)
+
+
+def tx_06_requirements_47_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:623
+    return not d_playable(state, 0, E_great_dam)
+
+
+def tx_06_requirements_47_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:625
+    return d_playable(state, 0, E_great_dam)
+
+
+def tx_06_requirements_48_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:636
+    return not d_playable(state, 0, E_wave_power)
+
+
+def tx_06_requirements_48_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:638
+    return d_playable(state, 0, E_wave_power)
+
+
+def tx_06_requirements_49_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:649
+    return not d_playable(state, 0, E_nitrophilic_moss)
+
+
+def tx_06_requirements_49_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:651
+    return d_playable(state, 0, E_nitrophilic_moss)
+
+
+def tx_06_requirements_50_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:662
+    return not d_playable(state, 0, E_water_splitting_plant)
+
+
+def tx_06_requirements_50_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:664
+    return d_playable(state, 0, E_water_splitting_plant)
+
+
+def tx_06_requirements_51_0(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:675
+    return not d_playable(state, 0, E_dust_seals)
+
+
+def tx_06_requirements_51_1(state, L):
+    # spec: spec/terraforming_mars/tests/06_requirements.rules:677
+    return d_playable(state, 0, E_dust_seals)
+
+
+def tx_07_more_cards_0_0(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:9
+    return not d_playable(state, 0, E_beam_from_a_thorium_asteroid)
+
+
+def tx_07_more_cards_0_1(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:10
+    return not d_playable(state, 0, E_tectonic_stress_power)
+
+
+def tx_07_more_cards_0_2(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:14
+    return d_playable(state, 0, E_beam_from_a_thorium_asteroid)
+
+
+def tx_07_more_cards_0_3(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:14
+    return d_playable(state, 0, E_tectonic_stress_power)
+
+
+def tx_07_more_cards_0_4(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:15
+    return d_playable(state, 0, E_plantation)
+
+
+def tx_07_more_cards_1_0(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:23
+    return not d_playable(state, 0, E_advanced_ecosystems)
+
+
+def tx_07_more_cards_1_1(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:25
+    return d_playable(state, 0, E_advanced_ecosystems)
+
+
+def tx_07_more_cards_2_0(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:34
+    return state.tracks[0] == 4
+
+
+def tx_07_more_cards_2_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:34
+    return (state.tracks[0], 4)
+
+
+def tx_07_more_cards_2_1(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:34
+    return state.counters[18][E_pets] == 2
+
+
+def tx_07_more_cards_2_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:34
+    return (state.counters[18][E_pets], 2)
+
+
+def tx_07_more_cards_2_2(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:34
+    return d_card_vp(state, 1, E_pets) == 1
+
+
+def tx_07_more_cards_2_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:34
+    return (d_card_vp(state, 1, E_pets), 1)
+
+
+def tx_07_more_cards_3_0(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:41
+    return not d_action_ready(state, 0, E_water_import_from_europa)
+
+
+def tx_07_more_cards_3_1(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:45
+    return state.tracks[10] == 0
+
+
+def tx_07_more_cards_3_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:45
+    return (state.tracks[10], 0)
+
+
+def tx_07_more_cards_3_2(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:45
+    return state.tracks[0] == 0
+
+
+def tx_07_more_cards_3_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:45
+    return (state.tracks[0], 0)
+
+
+def tx_07_more_cards_3_3(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:45
+    return state.tracks[72] == 1
+
+
+def tx_07_more_cards_3_3_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:45
+    return (state.tracks[72], 1)
+
+
+def tx_07_more_cards_4_0(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:53
+    return state.tracks[5] == 0
+
+
+def tx_07_more_cards_4_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:53
+    return (state.tracks[5], 0)
+
+
+def tx_07_more_cards_4_1(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:53
+    return state.tracks[72] == 1
+
+
+def tx_07_more_cards_4_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:53
+    return (state.tracks[72], 1)
+
+
+def tx_07_more_cards_4_2(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:53
+    return state.tracks[60] == 1
+
+
+def tx_07_more_cards_4_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:53
+    return (state.tracks[60], 1)
+
+
+def tx_07_more_cards_5_0(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:58
+    return not d_action_ready(state, 0, E_equatorial_magnetizer)
+
+
+def tx_07_more_cards_5_1(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:61
+    return state.tracks[50] == 0
+
+
+def tx_07_more_cards_5_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:61
+    return (state.tracks[50], 0)
+
+
+def tx_07_more_cards_5_2(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:61
+    return state.tracks[60] == 1
+
+
+def tx_07_more_cards_5_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:61
+    return (state.tracks[60], 1)
+
+
+def tx_07_more_cards_6_0(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:71
+    return state.tracks[0] == 2
+
+
+def tx_07_more_cards_6_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:71
+    return (state.tracks[0], 2)
+
+
+def tx_07_more_cards_6_1(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:71
+    return state.tracks[20] == 0
+
+
+def tx_07_more_cards_6_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:71
+    return (state.tracks[20], 0)
+
+
+def tx_07_more_cards_7_0(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:77
+    return not d_action_ready(state, 0, E_symbiotic_fungus)
+
+
+def tx_07_more_cards_7_1(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:84
+    return state.counters[18][E_ants] == 1
+
+
+def tx_07_more_cards_7_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:84
+    return (state.counters[18][E_ants], 1)
+
+
+def tx_07_more_cards_7_2(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:84
+    return state.tracks[15] == 1
+
+
+def tx_07_more_cards_7_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:84
+    return (state.tracks[15], 1)
+
+
+def tx_07_more_cards_8_0(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:94
+    return state.counters[18][E_ecological_zone] == 2
+
+
+def tx_07_more_cards_8_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:94
+    return (state.counters[18][E_ecological_zone], 2)
+
+
+def tx_07_more_cards_8_1(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:95
+    return state.counters[11][E_s41] == 1
+
+
+def tx_07_more_cards_8_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:95
+    return (state.counters[11][E_s41], 1)
+
+
+def tx_07_more_cards_9_0(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    return state.tracks[70] == -26
+
+
+def tx_07_more_cards_9_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    return (state.tracks[70], -26)
+
+
+def tx_07_more_cards_9_1(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    return state.tracks[60] == 2
+
+
+def tx_07_more_cards_9_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    return (state.tracks[60], 2)
+
+
+def tx_07_more_cards_9_2(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    return state.tracks[10] == 1
+
+
+def tx_07_more_cards_9_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    return (state.tracks[10], 1)
+
+
+def tx_07_more_cards_9_3(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    return state.tracks[15] == 1
+
+
+def tx_07_more_cards_9_3_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    return (state.tracks[15], 1)
+
+
+def tx_07_more_cards_10_0(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:114
+    return state.tracks[40] == 1
+
+
+def tx_07_more_cards_10_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:114
+    return (state.tracks[40], 1)
+
+
+def tx_07_more_cards_10_1(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:114
+    return state.tracks[10] == 1
+
+
+def tx_07_more_cards_10_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:114
+    return (state.tracks[10], 1)
+
+
+def tx_07_more_cards_11_0(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:122
+    return state.counters[6][E_s02] == 1
+
+
+def tx_07_more_cards_11_0_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:122
+    return (state.counters[6][E_s02], 1)
+
+
+def tx_07_more_cards_11_1(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:122
+    return state.tracks[40] == 1
+
+
+def tx_07_more_cards_11_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:122
+    return (state.tracks[40], 1)
+
+
+def tx_07_more_cards_11_2(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:125
+    return state.counters[6][E_s01] == 1
+
+
+def tx_07_more_cards_11_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:125
+    return (state.counters[6][E_s01], 1)
+
+
+def tx_07_more_cards_11_3(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:125
+    return d_cities_on_mars(state) == 0
+
+
+def tx_07_more_cards_11_3_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:125
+    return (d_cities_on_mars(state), 0)
+
+
+def tx_07_more_cards_11_4(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:125
+    return d_cities_in_play(state) == 2
+
+
+def tx_07_more_cards_11_4_sides(state, L):
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:125
+    return (d_cities_in_play(state), 2)
+
+
 TEST_STEPS = (
     tb_01_parameters_0_0,
     tb_01_parameters_1_0,
@@ -3534,6 +6122,129 @@ TEST_STEPS = (
     tb_05_cards_12_0,
     tb_05_cards_12_1,
     tb_05_cards_13_0,
+    tb_06_requirements_0_0,
+    tb_06_requirements_0_1,
+    tb_06_requirements_1_0,
+    tb_06_requirements_1_1,
+    tb_06_requirements_2_0,
+    tb_06_requirements_2_1,
+    tb_06_requirements_3_0,
+    tb_06_requirements_3_1,
+    tb_06_requirements_4_0,
+    tb_06_requirements_4_1,
+    tb_06_requirements_5_0,
+    tb_06_requirements_5_1,
+    tb_06_requirements_6_0,
+    tb_06_requirements_6_1,
+    tb_06_requirements_7_0,
+    tb_06_requirements_7_1,
+    tb_06_requirements_8_0,
+    tb_06_requirements_8_1,
+    tb_06_requirements_9_0,
+    tb_06_requirements_9_1,
+    tb_06_requirements_10_0,
+    tb_06_requirements_10_1,
+    tb_06_requirements_11_0,
+    tb_06_requirements_11_1,
+    tb_06_requirements_12_0,
+    tb_06_requirements_12_1,
+    tb_06_requirements_13_0,
+    tb_06_requirements_13_1,
+    tb_06_requirements_14_0,
+    tb_06_requirements_14_1,
+    tb_06_requirements_15_0,
+    tb_06_requirements_15_1,
+    tb_06_requirements_16_0,
+    tb_06_requirements_16_1,
+    tb_06_requirements_17_0,
+    tb_06_requirements_17_1,
+    tb_06_requirements_18_0,
+    tb_06_requirements_18_1,
+    tb_06_requirements_19_0,
+    tb_06_requirements_19_1,
+    tb_06_requirements_20_0,
+    tb_06_requirements_20_1,
+    tb_06_requirements_21_0,
+    tb_06_requirements_21_1,
+    tb_06_requirements_22_0,
+    tb_06_requirements_22_1,
+    tb_06_requirements_23_0,
+    tb_06_requirements_23_1,
+    tb_06_requirements_24_0,
+    tb_06_requirements_24_1,
+    tb_06_requirements_25_0,
+    tb_06_requirements_25_1,
+    tb_06_requirements_26_0,
+    tb_06_requirements_26_1,
+    tb_06_requirements_27_0,
+    tb_06_requirements_27_1,
+    tb_06_requirements_28_0,
+    tb_06_requirements_28_1,
+    tb_06_requirements_29_0,
+    tb_06_requirements_29_1,
+    tb_06_requirements_30_0,
+    tb_06_requirements_30_1,
+    tb_06_requirements_31_0,
+    tb_06_requirements_31_1,
+    tb_06_requirements_32_0,
+    tb_06_requirements_32_1,
+    tb_06_requirements_33_0,
+    tb_06_requirements_33_1,
+    tb_06_requirements_34_0,
+    tb_06_requirements_34_1,
+    tb_06_requirements_35_0,
+    tb_06_requirements_35_1,
+    tb_06_requirements_36_0,
+    tb_06_requirements_36_1,
+    tb_06_requirements_37_0,
+    tb_06_requirements_37_1,
+    tb_06_requirements_38_0,
+    tb_06_requirements_38_1,
+    tb_06_requirements_39_0,
+    tb_06_requirements_39_1,
+    tb_06_requirements_40_0,
+    tb_06_requirements_40_1,
+    tb_06_requirements_41_0,
+    tb_06_requirements_41_1,
+    tb_06_requirements_42_0,
+    tb_06_requirements_42_1,
+    tb_06_requirements_43_0,
+    tb_06_requirements_43_1,
+    tb_06_requirements_44_0,
+    tb_06_requirements_44_1,
+    tb_06_requirements_45_0,
+    tb_06_requirements_45_1,
+    tb_06_requirements_46_0,
+    tb_06_requirements_46_1,
+    tb_06_requirements_47_0,
+    tb_06_requirements_47_1,
+    tb_06_requirements_48_0,
+    tb_06_requirements_48_1,
+    tb_06_requirements_49_0,
+    tb_06_requirements_49_1,
+    tb_06_requirements_50_0,
+    tb_06_requirements_50_1,
+    tb_06_requirements_51_0,
+    tb_06_requirements_51_1,
+    tb_07_more_cards_0_0,
+    tb_07_more_cards_0_1,
+    tb_07_more_cards_1_0,
+    tb_07_more_cards_1_1,
+    tb_07_more_cards_2_0,
+    tb_07_more_cards_3_0,
+    tb_07_more_cards_3_1,
+    tb_07_more_cards_4_0,
+    tb_07_more_cards_5_0,
+    tb_07_more_cards_5_1,
+    tb_07_more_cards_6_0,
+    tb_07_more_cards_7_0,
+    tb_07_more_cards_7_1,
+    tb_07_more_cards_7_2,
+    tb_07_more_cards_8_0,
+    tb_07_more_cards_9_0,
+    tb_07_more_cards_10_0,
+    tb_07_more_cards_11_0,
+    tb_07_more_cards_11_1,
 )
 TEST_BLOCKS = {
     "tests/01_parameters.rules#0:run0": tb_01_parameters_0_0,
@@ -3638,6 +6349,129 @@ TEST_BLOCKS = {
     "tests/05_cards.rules#12:run0": tb_05_cards_12_0,
     "tests/05_cards.rules#12:run1": tb_05_cards_12_1,
     "tests/05_cards.rules#13:run0": tb_05_cards_13_0,
+    "tests/06_requirements.rules#0:run0": tb_06_requirements_0_0,
+    "tests/06_requirements.rules#0:run1": tb_06_requirements_0_1,
+    "tests/06_requirements.rules#1:run0": tb_06_requirements_1_0,
+    "tests/06_requirements.rules#1:run1": tb_06_requirements_1_1,
+    "tests/06_requirements.rules#2:run0": tb_06_requirements_2_0,
+    "tests/06_requirements.rules#2:run1": tb_06_requirements_2_1,
+    "tests/06_requirements.rules#3:run0": tb_06_requirements_3_0,
+    "tests/06_requirements.rules#3:run1": tb_06_requirements_3_1,
+    "tests/06_requirements.rules#4:run0": tb_06_requirements_4_0,
+    "tests/06_requirements.rules#4:run1": tb_06_requirements_4_1,
+    "tests/06_requirements.rules#5:run0": tb_06_requirements_5_0,
+    "tests/06_requirements.rules#5:run1": tb_06_requirements_5_1,
+    "tests/06_requirements.rules#6:run0": tb_06_requirements_6_0,
+    "tests/06_requirements.rules#6:run1": tb_06_requirements_6_1,
+    "tests/06_requirements.rules#7:run0": tb_06_requirements_7_0,
+    "tests/06_requirements.rules#7:run1": tb_06_requirements_7_1,
+    "tests/06_requirements.rules#8:run0": tb_06_requirements_8_0,
+    "tests/06_requirements.rules#8:run1": tb_06_requirements_8_1,
+    "tests/06_requirements.rules#9:run0": tb_06_requirements_9_0,
+    "tests/06_requirements.rules#9:run1": tb_06_requirements_9_1,
+    "tests/06_requirements.rules#10:run0": tb_06_requirements_10_0,
+    "tests/06_requirements.rules#10:run1": tb_06_requirements_10_1,
+    "tests/06_requirements.rules#11:run0": tb_06_requirements_11_0,
+    "tests/06_requirements.rules#11:run1": tb_06_requirements_11_1,
+    "tests/06_requirements.rules#12:run0": tb_06_requirements_12_0,
+    "tests/06_requirements.rules#12:run1": tb_06_requirements_12_1,
+    "tests/06_requirements.rules#13:run0": tb_06_requirements_13_0,
+    "tests/06_requirements.rules#13:run1": tb_06_requirements_13_1,
+    "tests/06_requirements.rules#14:run0": tb_06_requirements_14_0,
+    "tests/06_requirements.rules#14:run1": tb_06_requirements_14_1,
+    "tests/06_requirements.rules#15:run0": tb_06_requirements_15_0,
+    "tests/06_requirements.rules#15:run1": tb_06_requirements_15_1,
+    "tests/06_requirements.rules#16:run0": tb_06_requirements_16_0,
+    "tests/06_requirements.rules#16:run1": tb_06_requirements_16_1,
+    "tests/06_requirements.rules#17:run0": tb_06_requirements_17_0,
+    "tests/06_requirements.rules#17:run1": tb_06_requirements_17_1,
+    "tests/06_requirements.rules#18:run0": tb_06_requirements_18_0,
+    "tests/06_requirements.rules#18:run1": tb_06_requirements_18_1,
+    "tests/06_requirements.rules#19:run0": tb_06_requirements_19_0,
+    "tests/06_requirements.rules#19:run1": tb_06_requirements_19_1,
+    "tests/06_requirements.rules#20:run0": tb_06_requirements_20_0,
+    "tests/06_requirements.rules#20:run1": tb_06_requirements_20_1,
+    "tests/06_requirements.rules#21:run0": tb_06_requirements_21_0,
+    "tests/06_requirements.rules#21:run1": tb_06_requirements_21_1,
+    "tests/06_requirements.rules#22:run0": tb_06_requirements_22_0,
+    "tests/06_requirements.rules#22:run1": tb_06_requirements_22_1,
+    "tests/06_requirements.rules#23:run0": tb_06_requirements_23_0,
+    "tests/06_requirements.rules#23:run1": tb_06_requirements_23_1,
+    "tests/06_requirements.rules#24:run0": tb_06_requirements_24_0,
+    "tests/06_requirements.rules#24:run1": tb_06_requirements_24_1,
+    "tests/06_requirements.rules#25:run0": tb_06_requirements_25_0,
+    "tests/06_requirements.rules#25:run1": tb_06_requirements_25_1,
+    "tests/06_requirements.rules#26:run0": tb_06_requirements_26_0,
+    "tests/06_requirements.rules#26:run1": tb_06_requirements_26_1,
+    "tests/06_requirements.rules#27:run0": tb_06_requirements_27_0,
+    "tests/06_requirements.rules#27:run1": tb_06_requirements_27_1,
+    "tests/06_requirements.rules#28:run0": tb_06_requirements_28_0,
+    "tests/06_requirements.rules#28:run1": tb_06_requirements_28_1,
+    "tests/06_requirements.rules#29:run0": tb_06_requirements_29_0,
+    "tests/06_requirements.rules#29:run1": tb_06_requirements_29_1,
+    "tests/06_requirements.rules#30:run0": tb_06_requirements_30_0,
+    "tests/06_requirements.rules#30:run1": tb_06_requirements_30_1,
+    "tests/06_requirements.rules#31:run0": tb_06_requirements_31_0,
+    "tests/06_requirements.rules#31:run1": tb_06_requirements_31_1,
+    "tests/06_requirements.rules#32:run0": tb_06_requirements_32_0,
+    "tests/06_requirements.rules#32:run1": tb_06_requirements_32_1,
+    "tests/06_requirements.rules#33:run0": tb_06_requirements_33_0,
+    "tests/06_requirements.rules#33:run1": tb_06_requirements_33_1,
+    "tests/06_requirements.rules#34:run0": tb_06_requirements_34_0,
+    "tests/06_requirements.rules#34:run1": tb_06_requirements_34_1,
+    "tests/06_requirements.rules#35:run0": tb_06_requirements_35_0,
+    "tests/06_requirements.rules#35:run1": tb_06_requirements_35_1,
+    "tests/06_requirements.rules#36:run0": tb_06_requirements_36_0,
+    "tests/06_requirements.rules#36:run1": tb_06_requirements_36_1,
+    "tests/06_requirements.rules#37:run0": tb_06_requirements_37_0,
+    "tests/06_requirements.rules#37:run1": tb_06_requirements_37_1,
+    "tests/06_requirements.rules#38:run0": tb_06_requirements_38_0,
+    "tests/06_requirements.rules#38:run1": tb_06_requirements_38_1,
+    "tests/06_requirements.rules#39:run0": tb_06_requirements_39_0,
+    "tests/06_requirements.rules#39:run1": tb_06_requirements_39_1,
+    "tests/06_requirements.rules#40:run0": tb_06_requirements_40_0,
+    "tests/06_requirements.rules#40:run1": tb_06_requirements_40_1,
+    "tests/06_requirements.rules#41:run0": tb_06_requirements_41_0,
+    "tests/06_requirements.rules#41:run1": tb_06_requirements_41_1,
+    "tests/06_requirements.rules#42:run0": tb_06_requirements_42_0,
+    "tests/06_requirements.rules#42:run1": tb_06_requirements_42_1,
+    "tests/06_requirements.rules#43:run0": tb_06_requirements_43_0,
+    "tests/06_requirements.rules#43:run1": tb_06_requirements_43_1,
+    "tests/06_requirements.rules#44:run0": tb_06_requirements_44_0,
+    "tests/06_requirements.rules#44:run1": tb_06_requirements_44_1,
+    "tests/06_requirements.rules#45:run0": tb_06_requirements_45_0,
+    "tests/06_requirements.rules#45:run1": tb_06_requirements_45_1,
+    "tests/06_requirements.rules#46:run0": tb_06_requirements_46_0,
+    "tests/06_requirements.rules#46:run1": tb_06_requirements_46_1,
+    "tests/06_requirements.rules#47:run0": tb_06_requirements_47_0,
+    "tests/06_requirements.rules#47:run1": tb_06_requirements_47_1,
+    "tests/06_requirements.rules#48:run0": tb_06_requirements_48_0,
+    "tests/06_requirements.rules#48:run1": tb_06_requirements_48_1,
+    "tests/06_requirements.rules#49:run0": tb_06_requirements_49_0,
+    "tests/06_requirements.rules#49:run1": tb_06_requirements_49_1,
+    "tests/06_requirements.rules#50:run0": tb_06_requirements_50_0,
+    "tests/06_requirements.rules#50:run1": tb_06_requirements_50_1,
+    "tests/06_requirements.rules#51:run0": tb_06_requirements_51_0,
+    "tests/06_requirements.rules#51:run1": tb_06_requirements_51_1,
+    "tests/07_more_cards.rules#0:run0": tb_07_more_cards_0_0,
+    "tests/07_more_cards.rules#0:run1": tb_07_more_cards_0_1,
+    "tests/07_more_cards.rules#1:run0": tb_07_more_cards_1_0,
+    "tests/07_more_cards.rules#1:run1": tb_07_more_cards_1_1,
+    "tests/07_more_cards.rules#2:run0": tb_07_more_cards_2_0,
+    "tests/07_more_cards.rules#3:run0": tb_07_more_cards_3_0,
+    "tests/07_more_cards.rules#3:run1": tb_07_more_cards_3_1,
+    "tests/07_more_cards.rules#4:run0": tb_07_more_cards_4_0,
+    "tests/07_more_cards.rules#5:run0": tb_07_more_cards_5_0,
+    "tests/07_more_cards.rules#5:run1": tb_07_more_cards_5_1,
+    "tests/07_more_cards.rules#6:run0": tb_07_more_cards_6_0,
+    "tests/07_more_cards.rules#7:run0": tb_07_more_cards_7_0,
+    "tests/07_more_cards.rules#7:run1": tb_07_more_cards_7_1,
+    "tests/07_more_cards.rules#7:run2": tb_07_more_cards_7_2,
+    "tests/07_more_cards.rules#8:run0": tb_07_more_cards_8_0,
+    "tests/07_more_cards.rules#9:run0": tb_07_more_cards_9_0,
+    "tests/07_more_cards.rules#10:run0": tb_07_more_cards_10_0,
+    "tests/07_more_cards.rules#11:run0": tb_07_more_cards_11_0,
+    "tests/07_more_cards.rules#11:run1": tb_07_more_cards_11_1,
 }
 TEST_EXPECTS = {
     "tests/01_parameters.rules#0:expect0": tx_01_parameters_0_0,
@@ -3869,6 +6703,148 @@ TEST_EXPECTS = {
     "tests/05_cards.rules#12:expect2": tx_05_cards_12_2,
     "tests/05_cards.rules#12:expect3": tx_05_cards_12_3,
     "tests/05_cards.rules#13:expect0": tx_05_cards_13_0,
+    "tests/06_requirements.rules#0:expect0": tx_06_requirements_0_0,
+    "tests/06_requirements.rules#0:expect1": tx_06_requirements_0_1,
+    "tests/06_requirements.rules#1:expect0": tx_06_requirements_1_0,
+    "tests/06_requirements.rules#1:expect1": tx_06_requirements_1_1,
+    "tests/06_requirements.rules#2:expect0": tx_06_requirements_2_0,
+    "tests/06_requirements.rules#2:expect1": tx_06_requirements_2_1,
+    "tests/06_requirements.rules#3:expect0": tx_06_requirements_3_0,
+    "tests/06_requirements.rules#3:expect1": tx_06_requirements_3_1,
+    "tests/06_requirements.rules#4:expect0": tx_06_requirements_4_0,
+    "tests/06_requirements.rules#4:expect1": tx_06_requirements_4_1,
+    "tests/06_requirements.rules#5:expect0": tx_06_requirements_5_0,
+    "tests/06_requirements.rules#5:expect1": tx_06_requirements_5_1,
+    "tests/06_requirements.rules#6:expect0": tx_06_requirements_6_0,
+    "tests/06_requirements.rules#6:expect1": tx_06_requirements_6_1,
+    "tests/06_requirements.rules#7:expect0": tx_06_requirements_7_0,
+    "tests/06_requirements.rules#7:expect1": tx_06_requirements_7_1,
+    "tests/06_requirements.rules#8:expect0": tx_06_requirements_8_0,
+    "tests/06_requirements.rules#8:expect1": tx_06_requirements_8_1,
+    "tests/06_requirements.rules#9:expect0": tx_06_requirements_9_0,
+    "tests/06_requirements.rules#9:expect1": tx_06_requirements_9_1,
+    "tests/06_requirements.rules#10:expect0": tx_06_requirements_10_0,
+    "tests/06_requirements.rules#10:expect1": tx_06_requirements_10_1,
+    "tests/06_requirements.rules#11:expect0": tx_06_requirements_11_0,
+    "tests/06_requirements.rules#11:expect1": tx_06_requirements_11_1,
+    "tests/06_requirements.rules#12:expect0": tx_06_requirements_12_0,
+    "tests/06_requirements.rules#12:expect1": tx_06_requirements_12_1,
+    "tests/06_requirements.rules#13:expect0": tx_06_requirements_13_0,
+    "tests/06_requirements.rules#13:expect1": tx_06_requirements_13_1,
+    "tests/06_requirements.rules#14:expect0": tx_06_requirements_14_0,
+    "tests/06_requirements.rules#14:expect1": tx_06_requirements_14_1,
+    "tests/06_requirements.rules#15:expect0": tx_06_requirements_15_0,
+    "tests/06_requirements.rules#15:expect1": tx_06_requirements_15_1,
+    "tests/06_requirements.rules#16:expect0": tx_06_requirements_16_0,
+    "tests/06_requirements.rules#16:expect1": tx_06_requirements_16_1,
+    "tests/06_requirements.rules#17:expect0": tx_06_requirements_17_0,
+    "tests/06_requirements.rules#17:expect1": tx_06_requirements_17_1,
+    "tests/06_requirements.rules#18:expect0": tx_06_requirements_18_0,
+    "tests/06_requirements.rules#18:expect1": tx_06_requirements_18_1,
+    "tests/06_requirements.rules#19:expect0": tx_06_requirements_19_0,
+    "tests/06_requirements.rules#19:expect1": tx_06_requirements_19_1,
+    "tests/06_requirements.rules#20:expect0": tx_06_requirements_20_0,
+    "tests/06_requirements.rules#20:expect1": tx_06_requirements_20_1,
+    "tests/06_requirements.rules#21:expect0": tx_06_requirements_21_0,
+    "tests/06_requirements.rules#21:expect1": tx_06_requirements_21_1,
+    "tests/06_requirements.rules#22:expect0": tx_06_requirements_22_0,
+    "tests/06_requirements.rules#22:expect1": tx_06_requirements_22_1,
+    "tests/06_requirements.rules#23:expect0": tx_06_requirements_23_0,
+    "tests/06_requirements.rules#23:expect1": tx_06_requirements_23_1,
+    "tests/06_requirements.rules#24:expect0": tx_06_requirements_24_0,
+    "tests/06_requirements.rules#24:expect1": tx_06_requirements_24_1,
+    "tests/06_requirements.rules#25:expect0": tx_06_requirements_25_0,
+    "tests/06_requirements.rules#25:expect1": tx_06_requirements_25_1,
+    "tests/06_requirements.rules#26:expect0": tx_06_requirements_26_0,
+    "tests/06_requirements.rules#26:expect1": tx_06_requirements_26_1,
+    "tests/06_requirements.rules#27:expect0": tx_06_requirements_27_0,
+    "tests/06_requirements.rules#27:expect1": tx_06_requirements_27_1,
+    "tests/06_requirements.rules#28:expect0": tx_06_requirements_28_0,
+    "tests/06_requirements.rules#28:expect1": tx_06_requirements_28_1,
+    "tests/06_requirements.rules#29:expect0": tx_06_requirements_29_0,
+    "tests/06_requirements.rules#29:expect1": tx_06_requirements_29_1,
+    "tests/06_requirements.rules#30:expect0": tx_06_requirements_30_0,
+    "tests/06_requirements.rules#30:expect1": tx_06_requirements_30_1,
+    "tests/06_requirements.rules#31:expect0": tx_06_requirements_31_0,
+    "tests/06_requirements.rules#31:expect1": tx_06_requirements_31_1,
+    "tests/06_requirements.rules#32:expect0": tx_06_requirements_32_0,
+    "tests/06_requirements.rules#32:expect1": tx_06_requirements_32_1,
+    "tests/06_requirements.rules#33:expect0": tx_06_requirements_33_0,
+    "tests/06_requirements.rules#33:expect1": tx_06_requirements_33_1,
+    "tests/06_requirements.rules#34:expect0": tx_06_requirements_34_0,
+    "tests/06_requirements.rules#34:expect1": tx_06_requirements_34_1,
+    "tests/06_requirements.rules#35:expect0": tx_06_requirements_35_0,
+    "tests/06_requirements.rules#35:expect1": tx_06_requirements_35_1,
+    "tests/06_requirements.rules#36:expect0": tx_06_requirements_36_0,
+    "tests/06_requirements.rules#36:expect1": tx_06_requirements_36_1,
+    "tests/06_requirements.rules#37:expect0": tx_06_requirements_37_0,
+    "tests/06_requirements.rules#37:expect1": tx_06_requirements_37_1,
+    "tests/06_requirements.rules#38:expect0": tx_06_requirements_38_0,
+    "tests/06_requirements.rules#38:expect1": tx_06_requirements_38_1,
+    "tests/06_requirements.rules#39:expect0": tx_06_requirements_39_0,
+    "tests/06_requirements.rules#39:expect1": tx_06_requirements_39_1,
+    "tests/06_requirements.rules#40:expect0": tx_06_requirements_40_0,
+    "tests/06_requirements.rules#40:expect1": tx_06_requirements_40_1,
+    "tests/06_requirements.rules#41:expect0": tx_06_requirements_41_0,
+    "tests/06_requirements.rules#41:expect1": tx_06_requirements_41_1,
+    "tests/06_requirements.rules#42:expect0": tx_06_requirements_42_0,
+    "tests/06_requirements.rules#42:expect1": tx_06_requirements_42_1,
+    "tests/06_requirements.rules#43:expect0": tx_06_requirements_43_0,
+    "tests/06_requirements.rules#43:expect1": tx_06_requirements_43_1,
+    "tests/06_requirements.rules#44:expect0": tx_06_requirements_44_0,
+    "tests/06_requirements.rules#44:expect1": tx_06_requirements_44_1,
+    "tests/06_requirements.rules#45:expect0": tx_06_requirements_45_0,
+    "tests/06_requirements.rules#45:expect1": tx_06_requirements_45_1,
+    "tests/06_requirements.rules#46:expect0": tx_06_requirements_46_0,
+    "tests/06_requirements.rules#46:expect1": tx_06_requirements_46_1,
+    "tests/06_requirements.rules#47:expect0": tx_06_requirements_47_0,
+    "tests/06_requirements.rules#47:expect1": tx_06_requirements_47_1,
+    "tests/06_requirements.rules#48:expect0": tx_06_requirements_48_0,
+    "tests/06_requirements.rules#48:expect1": tx_06_requirements_48_1,
+    "tests/06_requirements.rules#49:expect0": tx_06_requirements_49_0,
+    "tests/06_requirements.rules#49:expect1": tx_06_requirements_49_1,
+    "tests/06_requirements.rules#50:expect0": tx_06_requirements_50_0,
+    "tests/06_requirements.rules#50:expect1": tx_06_requirements_50_1,
+    "tests/06_requirements.rules#51:expect0": tx_06_requirements_51_0,
+    "tests/06_requirements.rules#51:expect1": tx_06_requirements_51_1,
+    "tests/07_more_cards.rules#0:expect0": tx_07_more_cards_0_0,
+    "tests/07_more_cards.rules#0:expect1": tx_07_more_cards_0_1,
+    "tests/07_more_cards.rules#0:expect2": tx_07_more_cards_0_2,
+    "tests/07_more_cards.rules#0:expect3": tx_07_more_cards_0_3,
+    "tests/07_more_cards.rules#0:expect4": tx_07_more_cards_0_4,
+    "tests/07_more_cards.rules#1:expect0": tx_07_more_cards_1_0,
+    "tests/07_more_cards.rules#1:expect1": tx_07_more_cards_1_1,
+    "tests/07_more_cards.rules#2:expect0": tx_07_more_cards_2_0,
+    "tests/07_more_cards.rules#2:expect1": tx_07_more_cards_2_1,
+    "tests/07_more_cards.rules#2:expect2": tx_07_more_cards_2_2,
+    "tests/07_more_cards.rules#3:expect0": tx_07_more_cards_3_0,
+    "tests/07_more_cards.rules#3:expect1": tx_07_more_cards_3_1,
+    "tests/07_more_cards.rules#3:expect2": tx_07_more_cards_3_2,
+    "tests/07_more_cards.rules#3:expect3": tx_07_more_cards_3_3,
+    "tests/07_more_cards.rules#4:expect0": tx_07_more_cards_4_0,
+    "tests/07_more_cards.rules#4:expect1": tx_07_more_cards_4_1,
+    "tests/07_more_cards.rules#4:expect2": tx_07_more_cards_4_2,
+    "tests/07_more_cards.rules#5:expect0": tx_07_more_cards_5_0,
+    "tests/07_more_cards.rules#5:expect1": tx_07_more_cards_5_1,
+    "tests/07_more_cards.rules#5:expect2": tx_07_more_cards_5_2,
+    "tests/07_more_cards.rules#6:expect0": tx_07_more_cards_6_0,
+    "tests/07_more_cards.rules#6:expect1": tx_07_more_cards_6_1,
+    "tests/07_more_cards.rules#7:expect0": tx_07_more_cards_7_0,
+    "tests/07_more_cards.rules#7:expect1": tx_07_more_cards_7_1,
+    "tests/07_more_cards.rules#7:expect2": tx_07_more_cards_7_2,
+    "tests/07_more_cards.rules#8:expect0": tx_07_more_cards_8_0,
+    "tests/07_more_cards.rules#8:expect1": tx_07_more_cards_8_1,
+    "tests/07_more_cards.rules#9:expect0": tx_07_more_cards_9_0,
+    "tests/07_more_cards.rules#9:expect1": tx_07_more_cards_9_1,
+    "tests/07_more_cards.rules#9:expect2": tx_07_more_cards_9_2,
+    "tests/07_more_cards.rules#9:expect3": tx_07_more_cards_9_3,
+    "tests/07_more_cards.rules#10:expect0": tx_07_more_cards_10_0,
+    "tests/07_more_cards.rules#10:expect1": tx_07_more_cards_10_1,
+    "tests/07_more_cards.rules#11:expect0": tx_07_more_cards_11_0,
+    "tests/07_more_cards.rules#11:expect1": tx_07_more_cards_11_1,
+    "tests/07_more_cards.rules#11:expect2": tx_07_more_cards_11_2,
+    "tests/07_more_cards.rules#11:expect3": tx_07_more_cards_11_3,
+    "tests/07_more_cards.rules#11:expect4": tx_07_more_cards_11_4,
 }
 TEST_SIDES = {
     "tests/01_parameters.rules#0:expect0": tx_01_parameters_0_0_sides,
@@ -4058,4 +7034,32 @@ TEST_SIDES = {
     "tests/05_cards.rules#12:expect2": tx_05_cards_12_2_sides,
     "tests/05_cards.rules#12:expect3": tx_05_cards_12_3_sides,
     "tests/05_cards.rules#13:expect0": tx_05_cards_13_0_sides,
+    "tests/07_more_cards.rules#2:expect0": tx_07_more_cards_2_0_sides,
+    "tests/07_more_cards.rules#2:expect1": tx_07_more_cards_2_1_sides,
+    "tests/07_more_cards.rules#2:expect2": tx_07_more_cards_2_2_sides,
+    "tests/07_more_cards.rules#3:expect1": tx_07_more_cards_3_1_sides,
+    "tests/07_more_cards.rules#3:expect2": tx_07_more_cards_3_2_sides,
+    "tests/07_more_cards.rules#3:expect3": tx_07_more_cards_3_3_sides,
+    "tests/07_more_cards.rules#4:expect0": tx_07_more_cards_4_0_sides,
+    "tests/07_more_cards.rules#4:expect1": tx_07_more_cards_4_1_sides,
+    "tests/07_more_cards.rules#4:expect2": tx_07_more_cards_4_2_sides,
+    "tests/07_more_cards.rules#5:expect1": tx_07_more_cards_5_1_sides,
+    "tests/07_more_cards.rules#5:expect2": tx_07_more_cards_5_2_sides,
+    "tests/07_more_cards.rules#6:expect0": tx_07_more_cards_6_0_sides,
+    "tests/07_more_cards.rules#6:expect1": tx_07_more_cards_6_1_sides,
+    "tests/07_more_cards.rules#7:expect1": tx_07_more_cards_7_1_sides,
+    "tests/07_more_cards.rules#7:expect2": tx_07_more_cards_7_2_sides,
+    "tests/07_more_cards.rules#8:expect0": tx_07_more_cards_8_0_sides,
+    "tests/07_more_cards.rules#8:expect1": tx_07_more_cards_8_1_sides,
+    "tests/07_more_cards.rules#9:expect0": tx_07_more_cards_9_0_sides,
+    "tests/07_more_cards.rules#9:expect1": tx_07_more_cards_9_1_sides,
+    "tests/07_more_cards.rules#9:expect2": tx_07_more_cards_9_2_sides,
+    "tests/07_more_cards.rules#9:expect3": tx_07_more_cards_9_3_sides,
+    "tests/07_more_cards.rules#10:expect0": tx_07_more_cards_10_0_sides,
+    "tests/07_more_cards.rules#10:expect1": tx_07_more_cards_10_1_sides,
+    "tests/07_more_cards.rules#11:expect0": tx_07_more_cards_11_0_sides,
+    "tests/07_more_cards.rules#11:expect1": tx_07_more_cards_11_1_sides,
+    "tests/07_more_cards.rules#11:expect2": tx_07_more_cards_11_2_sides,
+    "tests/07_more_cards.rules#11:expect3": tx_07_more_cards_11_3_sides,
+    "tests/07_more_cards.rules#11:expect4": tx_07_more_cards_11_4_sides,
 }
