@@ -217,3 +217,11 @@ def test_a_test_sets_str_and_entity_params(mini: Path) -> None:
     expect start_field == c and motto == "stay" }
 ''')
     assert failures(run_tests(mini)) == {}
+
+
+@pytest.mark.parametrize("game", sorted(p.name for p in (MINI.parents[2] / "generated").iterdir()
+                                        if (p / "__init__.py").is_file()))
+def test_every_committed_package_is_current_with_its_spec_and_tests(game: str) -> None:
+    loaded = load_spec(MINI.parents[2] / "spec" / game)
+    assert backends._staleness(loaded, MINI.parents[2] / "generated" / game, for_tests=True) is None, (
+        f"generated/{game} is stale: run `rulespec compile spec/{game}`")
