@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 743ca5eb70efa2f7
+# Spec hash: bbb43a30ea58b45e
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source 045af2c22cf657747d19 output 88bc49d86d559b735e5f
+# Fingerprint: source 49a635593ef69a0167a7 output 8d9572ba69d8e223d628
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -61,6 +61,7 @@ from .tables import (
     E_central_america,
     E_central_america_scoring,
     E_china_card,
+    E_cia_created,
     E_cuba,
     E_czechoslovakia,
     E_defectors,
@@ -70,6 +71,7 @@ from .tables import (
     E_europe_scoring,
     E_five_year_plan,
     E_france,
+    E_glasnost,
     E_grain_sales_to_soviets,
     E_gulf_states,
     E_hungary,
@@ -83,6 +85,7 @@ from .tables import (
     E_jordan,
     E_korean_war,
     E_libya,
+    E_lone_gunman,
     E_middle_east,
     E_middle_east_scoring,
     E_missile_envy,
@@ -790,8 +793,8 @@ def d_nuclear_risk(state, v_p, v_c):
         state.tracks[0] <= 2
         and not d_may_attempt_space(state, v_p, v_c)
         and (
-            d_degrades_defcon(state, v_c)
-            and d_their_event(state, v_p, v_c)
+            d_their_event(state, v_p, v_c)
+            and (d_degrades_defcon(state, v_c) or d_grants_operations(state, v_c))
             or v_c == E_five_year_plan
             and d_their_event(state, v_p, v_c)
             and any(
@@ -804,15 +807,26 @@ def d_nuclear_risk(state, v_p, v_c):
     )
 
 
+def d_grants_operations(state, v_c):
+    "define grants_operations"
+    # spec: spec/twilight_struggle/policies.rules:30
+    return (
+        v_c == E_lone_gunman
+        or v_c == E_cia_created
+        or v_c == E_glasnost
+        or v_c == E_grain_sales_to_soviets
+    )
+
+
 def d_nuclear_headline(state, v_c):
     "define nuclear_headline"
-    # spec: spec/twilight_struggle/policies.rules:29
+    # spec: spec/twilight_struggle/policies.rules:35
     return bool(state.tracks[0] <= 3 and d_degrades_defcon(state, v_c))
 
 
 def d_sets_off_events(state, v_c):
     "define sets_off_events"
-    # spec: spec/twilight_struggle/policies.rules:34
+    # spec: spec/twilight_struggle/policies.rules:40
     return (
         v_c == E_five_year_plan or v_c == E_star_wars or v_c == E_grain_sales_to_soviets
     )
@@ -820,7 +834,7 @@ def d_sets_off_events(state, v_c):
 
 def d_suicidal_coup(state, v_p, v_c):
     "define suicidal_coup"
-    # spec: spec/twilight_struggle/policies.rules:39
+    # spec: spec/twilight_struggle/policies.rules:47
     return (
         state.tracks[0] <= 2
         and q_coup_defcon_loss(state, v_p, v_c) > 0
@@ -830,7 +844,7 @@ def d_suicidal_coup(state, v_p, v_c):
 
 def d_safe_coup_target(state, v_p):
     "define safe_coup_target"
-    # spec: spec/twilight_struggle/policies.rules:42
+    # spec: spec/twilight_struggle/policies.rules:50
     return any(
         state.counters[1 + opponent_of(v_p, 2)][c_c] > 0
         and allowed_coup(state, v_p, c_c)
@@ -841,7 +855,7 @@ def d_safe_coup_target(state, v_p):
 
 def d_ahead_in(state, v_p, v_r):
     "define ahead_in"
-    # spec: spec/twilight_struggle/policies.rules:50
+    # spec: spec/twilight_struggle/policies.rules:58
     return (
         d_battlegrounds_controlled(state, v_p, v_r)
         > d_battlegrounds_controlled(state, opponent_of(v_p, 2), v_r)
@@ -854,14 +868,14 @@ def d_ahead_in(state, v_p, v_r):
 
 def d_scoring_pays(state, v_p, v_c):
     "define scoring_pays"
-    # spec: spec/twilight_struggle/policies.rules:55
+    # spec: spec/twilight_struggle/policies.rules:63
     return (
         d_southeast_asia_points(state, v_p)
         > d_southeast_asia_points(state, opponent_of(v_p, 2))
         if v_c == E_southeast_asia_scoring
         else bool(
             attr_of(
-                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:58:10"
+                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:66:10"
             )
             and d_ahead_in(state, v_p, d_scoring_region_of(state, v_c))
         )
@@ -870,49 +884,49 @@ def d_scoring_pays(state, v_p, v_c):
 
 def d_control_with_one(state, v_p, v_c):
     "define control_with_one"
-    # spec: spec/twilight_struggle/policies.rules:61
+    # spec: spec/twilight_struggle/policies.rules:69
     return (
         not d_controls(state, v_p, v_c)
         and state.counters[1 + v_p][v_c] + 1
         >= attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:62:51"
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:70:51"
         )
         and state.counters[1 + v_p][v_c]
         + 1
         - state.counters[1 + opponent_of(v_p, 2)][v_c]
         >= attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:63:60"
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:71:60"
         )
     )
 
 
 def d_coup_margin(state, v_p, v_c):
     "define coup_margin"
-    # spec: spec/twilight_struggle/policies.rules:67
+    # spec: spec/twilight_struggle/policies.rules:75
     return (
         7
         + 2 * (2 if state.vars[6] == None else q_ops_value(state, v_p, state.vars[6]))
         - 4
         * attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:69:11"
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:77:11"
         )
     )
 
 
 def d_my_event(state, v_p, v_c):
     "define my_event"
-    # spec: spec/twilight_struggle/policies.rules:71
+    # spec: spec/twilight_struggle/policies.rules:79
     return (
-        attr_of(A_side, v_c, "side", "spec/twilight_struggle/policies.rules:71:47")
+        attr_of(A_side, v_c, "side", "spec/twilight_struggle/policies.rules:79:47")
         == v_p
     )
 
 
 def d_their_event(state, v_p, v_c):
     "define their_event"
-    # spec: spec/twilight_struggle/policies.rules:72
+    # spec: spec/twilight_struggle/policies.rules:80
     return attr_of(
-        A_side, v_c, "side", "spec/twilight_struggle/policies.rules:72:50"
+        A_side, v_c, "side", "spec/twilight_struggle/policies.rules:80:50"
     ) == opponent_of(v_p, 2)
 
 
@@ -1608,11 +1622,11 @@ BOTS = {
 
 def pol_careful_0(state, pending):
     "policy careful, rule 1: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:77
+    # spec: spec/twilight_struggle/policies.rules:85
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:78
+    # spec: spec/twilight_struggle/policies.rules:86
     best = keep_best(
         best,
         [d_nuclear_risk(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1620,7 +1634,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:79
+    # spec: spec/twilight_struggle/policies.rules:87
     best = keep_best(
         best,
         [
@@ -1631,7 +1645,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:81
+    # spec: spec/twilight_struggle/policies.rules:89
     best = keep_best(
         best,
         [
@@ -1646,17 +1660,17 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:82
+    # spec: spec/twilight_struggle/policies.rules:90
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:83
+    # spec: spec/twilight_struggle/policies.rules:91
     best = keep_best(
         best, [v_c == E_china_card for v_c in [values[i] for i in best]], True
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:85
+    # spec: spec/twilight_struggle/policies.rules:93
     best = keep_best(
         best,
         [
@@ -1670,7 +1684,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:86
+    # spec: spec/twilight_struggle/policies.rules:94
     best = keep_best(
         best,
         [
@@ -1683,7 +1697,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:87
+    # spec: spec/twilight_struggle/policies.rules:95
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1696,11 +1710,11 @@ def pol_careful_0(state, pending):
 
 def pol_careful_1(state, pending):
     "policy careful, rule 2: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:89
+    # spec: spec/twilight_struggle/policies.rules:97
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:90
+    # spec: spec/twilight_struggle/policies.rules:98
     best = keep_best(
         best,
         [d_nuclear_headline(state, v_c) for v_c in [values[i] for i in best]],
@@ -1708,7 +1722,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:91
+    # spec: spec/twilight_struggle/policies.rules:99
     best = keep_best(
         best,
         [d_their_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1716,7 +1730,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:92
+    # spec: spec/twilight_struggle/policies.rules:100
     best = keep_best(
         best,
         [
@@ -1727,11 +1741,11 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:93
+    # spec: spec/twilight_struggle/policies.rules:101
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:94
+    # spec: spec/twilight_struggle/policies.rules:102
     best = keep_best(
         best,
         [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1739,7 +1753,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:95
+    # spec: spec/twilight_struggle/policies.rules:103
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -1748,16 +1762,16 @@ def pol_careful_1(state, pending):
 
 def pol_careful_2(state, pending):
     "policy careful, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:97
+    # spec: spec/twilight_struggle/policies.rules:105
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:98
+    # spec: spec/twilight_struggle/policies.rules:106
     if d_their_event(state, v_you, state.vars[6]):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:99
+    # spec: spec/twilight_struggle/policies.rules:107
     if state.tracks[0] <= 2 and (
         d_degrades_defcon(state, state.vars[6])
         or d_sets_off_events(state, state.vars[6])
@@ -1765,12 +1779,12 @@ def pol_careful_2(state, pending):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:102
+    # spec: spec/twilight_struggle/policies.rules:110
     if d_my_event(state, v_you, state.vars[6]):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:103
+    # spec: spec/twilight_struggle/policies.rules:111
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1779,11 +1793,11 @@ def pol_careful_2(state, pending):
 
 def pol_careful_3(state, pending):
     "policy careful, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:107
+    # spec: spec/twilight_struggle/policies.rules:115
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:108
+    # spec: spec/twilight_struggle/policies.rules:116
     if d_degrades_defcon(state, state.vars[6]):
         best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
@@ -1793,16 +1807,16 @@ def pol_careful_3(state, pending):
 
 def pol_careful_4(state, pending):
     "policy careful, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:110
+    # spec: spec/twilight_struggle/policies.rules:118
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:111
+    # spec: spec/twilight_struggle/policies.rules:119
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:112
+    # spec: spec/twilight_struggle/policies.rules:120
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1811,25 +1825,25 @@ def pol_careful_4(state, pending):
 
 def pol_careful_5(state, pending):
     "policy careful, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:114
+    # spec: spec/twilight_struggle/policies.rules:122
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:115
+    # spec: spec/twilight_struggle/policies.rules:123
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:116
+    # spec: spec/twilight_struggle/policies.rules:124
     if state.tracks[4 + v_you] < state.tracks[0] and state.tracks[0] >= 3:
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:117
+    # spec: spec/twilight_struggle/policies.rules:125
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:118
+    # spec: spec/twilight_struggle/policies.rules:126
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1838,11 +1852,11 @@ def pol_careful_5(state, pending):
 
 def pol_careful_6(state, pending):
     "policy careful, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:120
+    # spec: spec/twilight_struggle/policies.rules:128
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:121
+    # spec: spec/twilight_struggle/policies.rules:129
     best = keep_best(
         best,
         [
@@ -1853,7 +1867,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:122
+    # spec: spec/twilight_struggle/policies.rules:130
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -1861,7 +1875,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:123
+    # spec: spec/twilight_struggle/policies.rules:131
     best = keep_best(
         best,
         [
@@ -1872,7 +1886,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:124
+    # spec: spec/twilight_struggle/policies.rules:132
     best = keep_best(
         best,
         [
@@ -1888,11 +1902,11 @@ def pol_careful_6(state, pending):
 
 def pol_careful_7(state, pending):
     "policy careful, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:126
+    # spec: spec/twilight_struggle/policies.rules:134
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:127
+    # spec: spec/twilight_struggle/policies.rules:135
     best = keep_best(
         best,
         [
@@ -1904,7 +1918,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:128
+    # spec: spec/twilight_struggle/policies.rules:136
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -1912,7 +1926,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:129
+    # spec: spec/twilight_struggle/policies.rules:137
     best = keep_best(
         best,
         [
@@ -1928,11 +1942,11 @@ def pol_careful_7(state, pending):
 
 def pol_careful_8(state, pending):
     "policy careful, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:131
+    # spec: spec/twilight_struggle/policies.rules:139
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:132
+    # spec: spec/twilight_struggle/policies.rules:140
     best = keep_best(
         best,
         [
@@ -1945,7 +1959,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:133
+    # spec: spec/twilight_struggle/policies.rules:141
     best = keep_best(
         best,
         [
@@ -1956,7 +1970,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:134
+    # spec: spec/twilight_struggle/policies.rules:142
     best = keep_best(
         best,
         [
@@ -1967,7 +1981,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:135
+    # spec: spec/twilight_struggle/policies.rules:143
     best = keep_best(
         best,
         [d_controls(state, v_you, v_target) for v_target in [values[i] for i in best]],
@@ -1975,7 +1989,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:136
+    # spec: spec/twilight_struggle/policies.rules:144
     best = keep_best(
         best,
         [
@@ -1991,11 +2005,11 @@ def pol_careful_8(state, pending):
 
 def pol_careful_9(state, pending):
     "policy careful, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:138
+    # spec: spec/twilight_struggle/policies.rules:146
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:139
+    # spec: spec/twilight_struggle/policies.rules:147
     best = keep_best(
         best,
         [
@@ -2006,7 +2020,7 @@ def pol_careful_9(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:140
+    # spec: spec/twilight_struggle/policies.rules:148
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -2014,7 +2028,7 @@ def pol_careful_9(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:141
+    # spec: spec/twilight_struggle/policies.rules:149
     best = keep_best(
         best,
         [
@@ -2030,11 +2044,11 @@ def pol_careful_9(state, pending):
 
 def pol_careful_10(state, pending):
     "policy careful, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:143
+    # spec: spec/twilight_struggle/policies.rules:151
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:144
+    # spec: spec/twilight_struggle/policies.rules:152
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -2045,11 +2059,11 @@ def pol_careful_10(state, pending):
 
 def pol_careful_11(state, pending):
     "policy careful, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:146
+    # spec: spec/twilight_struggle/policies.rules:154
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:147
+    # spec: spec/twilight_struggle/policies.rules:155
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -2059,11 +2073,11 @@ def pol_careful_11(state, pending):
 
 def pol_careful_12(state, pending):
     "policy careful, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:149
+    # spec: spec/twilight_struggle/policies.rules:157
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:150
+    # spec: spec/twilight_struggle/policies.rules:158
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2072,11 +2086,11 @@ def pol_careful_12(state, pending):
 
 def pol_careful_13(state, pending):
     "policy careful, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:152
+    # spec: spec/twilight_struggle/policies.rules:160
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:153
+    # spec: spec/twilight_struggle/policies.rules:161
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2085,11 +2099,11 @@ def pol_careful_13(state, pending):
 
 def pol_careful_14(state, pending):
     "policy careful, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:156
+    # spec: spec/twilight_struggle/policies.rules:164
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:157
+    # spec: spec/twilight_struggle/policies.rules:165
     best = keep_best(
         best,
         [
@@ -2100,7 +2114,7 @@ def pol_careful_14(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:158
+    # spec: spec/twilight_struggle/policies.rules:166
     best = keep_best(
         best,
         [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -2108,7 +2122,7 @@ def pol_careful_14(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:159
+    # spec: spec/twilight_struggle/policies.rules:167
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -2117,17 +2131,17 @@ def pol_careful_14(state, pending):
 
 def pol_careful_15(state, pending):
     "policy careful, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:162
+    # spec: spec/twilight_struggle/policies.rules:170
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:163
+    # spec: spec/twilight_struggle/policies.rules:171
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:164
+    # spec: spec/twilight_struggle/policies.rules:172
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )

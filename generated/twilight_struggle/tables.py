@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 743ca5eb70efa2f7
+# Spec hash: bbb43a30ea58b45e
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source 58e539504a23b2085ba9 output d4f038ebf81a79a9b3be
+# Fingerprint: source ac27fb8566cfdd22a51a output 105a6b9f18a5e8b4276c
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -36,7 +36,7 @@ from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="743ca5eb70efa2f7",
+    spec_hash="bbb43a30ea58b45e",
     spec_files=(
         "twilight_struggle/board.rules",
         "twilight_struggle/bots.rules",
