@@ -1057,6 +1057,14 @@ class VariantDecl(Decl):
 
 
 @dataclass(frozen=True, slots=True)
+class ExcludesDecl(Decl):
+    """excludes a, b "why": in a variant, the variants it cannot be combined with."""
+
+    variants: tuple[Ident, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class ReplaceDecl(Decl):
     """replace <declaration>: a variant's version of a base declaration."""
 

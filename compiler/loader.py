@@ -93,7 +93,7 @@ def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources
     count = len(engine_paths)
     base, overlays = parsed.files[:count], list(parsed.files[count:count + len(variant_paths)])
     test_files = parsed.files[count + len(variant_paths):]
-    merged, problems = apply_overlays(base, overlays)
+    merged, problems = apply_overlays(base, overlays, available_variants(folder))
     if problems:
         raise SpecError(problems)
     if skip_tests:

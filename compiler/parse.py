@@ -433,6 +433,9 @@ class _Builder(Transformer):
     def changes_decl(self, meta, c):
         return ast.ChangesDecl(self._span(meta), tuple(_unquote(t) for t in c))
 
+    def excludes_decl(self, meta, c):
+        return ast.ExcludesDecl(self._span(meta), tuple(self._ident(t) for t in c[:-1]), _unquote(c[-1]))
+
     def replace_decl(self, meta, c):
         return ast.ReplaceDecl(self._span(meta), c[0])
 

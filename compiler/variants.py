@@ -3,7 +3,8 @@
 A variant file opens with `variant id "Label"`; its other declarations are
 added, `replace <decl>` swaps a base declaration of the same name, `remove
 name` drops one, and `link a -- b` adds an adjacency to both spaces. Two
-variants changing the same declaration is an error reported at both places.
+variants changing the same declaration is an error reported at both places;
+so is turning on two variants one of which `excludes` the other.
 """
 
 from __future__ import annotations
@@ -26,10 +27,15 @@ def decl_name(decl: ast.Decl) -> str | None:
     return name.name if isinstance(name, ast.Ident) else None
 
 
-def apply_overlays(base: tuple[ast.SpecFile, ...], variants: list[ast.SpecFile]
+def apply_overlays(base: tuple[ast.SpecFile, ...], variants: list[ast.SpecFile],
+                   available: list[str] | None = None
                    ) -> tuple[tuple[ast.SpecFile, ...], list[Diagnostic]]:
-    """The merged files and every problem found while merging."""
+    """The merged files and every problem found while merging.
+
+    `available` names the game's variants, so that `excludes` of a variant
+    that does not exist is reported (None: not checked)."""
     problems: list[Diagnostic] = []
+    problems += _exclusions(variants, available)
     base = tuple(_hoist_events(f) for f in base)
     variants = [_hoist_events(f) for f in variants]
     known = {decl_name(d): d for f in base for d in f.decls if decl_name(d)}
@@ -40,7 +46,7 @@ def apply_overlays(base: tuple[ast.SpecFile, ...], variants: list[ast.SpecFile]
         variant = _header(file, problems)
         kept = []
         for decl in file.decls:
-            if isinstance(decl, ast.VariantDecl):
+            if isinstance(decl, (ast.VariantDecl, ast.ExcludesDecl)):
                 continue
             if isinstance(decl, (ast.ReplaceDecl, ast.RemoveDecl)):
                 target = decl_name(decl.decl) if isinstance(decl, ast.ReplaceDecl) else decl.name.name
@@ -53,6 +59,29 @@ def apply_overlays(base: tuple[ast.SpecFile, ...], variants: list[ast.SpecFile]
         changes.setdefault(f"event {name}", None)  # a removed card takes its event along
     merged = tuple(_rewrite(f, changes) for f in base) + tuple(added)
     return _attach_events(_apply_links(merged, problems), problems), problems
+
+
+def _exclusions(variants: list[ast.SpecFile], available: list[str] | None) -> list[Diagnostic]:
+    """`excludes w "why"` in variant v: v and w on together is an error at that line."""
+    on = {f.decls[0].name.name for f in variants if f.decls and isinstance(f.decls[0], ast.VariantDecl)}
+    problems = []
+    for file in variants:
+        if not file.decls or not isinstance(file.decls[0], ast.VariantDecl):
+            continue
+        variant = file.decls[0].name.name
+        for decl in (d for d in file.decls if isinstance(d, ast.ExcludesDecl)):
+            for other in decl.variants:
+                if available is not None and other.name not in available:
+                    hint = did_you_mean(other.name, available)
+                    problems.append(Diagnostic(
+                        f"variant '{variant}' excludes unknown variant '{other.name}'{hint}", other.span))
+                elif other.name == variant:
+                    problems.append(Diagnostic(f"variant '{variant}' excludes itself", other.span))
+                elif other.name in on:
+                    problems.append(Diagnostic(
+                        f"variant '{variant}' cannot be combined with '{other.name}': {decl.reason}",
+                        other.span))
+    return problems
 
 
 def _hoist_events(file: ast.SpecFile) -> ast.SpecFile:

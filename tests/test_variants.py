@@ -95,3 +95,32 @@ def test_event_declarations_attach_to_their_card(game: Path) -> None:
     messages = [d.message for d in caught.value.diagnostics]
     assert "event for unknown card 'thre'; did you mean 'three'?" in messages
     assert any(m.startswith("card 'one' already has an event (at ") for m in messages)
+
+
+def test_excludes_stops_a_combination_at_the_excludes_line(game: Path) -> None:
+    write(game, "first", 'variant first "First game"\n'
+          'excludes quick "the rulebook keeps the quick game for later"\n')
+    assert "goal" in load_spec(game, ("first",)).model.params
+    assert "goal" in load_spec(game, ("first", "slow")).model.params
+    with pytest.raises(SpecError) as caught:
+        load_spec(game, ("quick", "first"))
+    lines = headlines(caught.value)
+    assert len(lines) == 1
+    assert lines[0].endswith("first.rules:2:10: error: variant 'first' cannot be combined with 'quick':"
+                             " the rulebook keeps the quick game for later")
+
+
+def test_excludes_names_an_existing_other_variant(game: Path) -> None:
+    write(game, "first", 'variant first "First"\nexcludes quik, first "no"\n')
+    with pytest.raises(SpecError) as caught:
+        load_spec(game, ("first",))
+    messages = [d.message for d in caught.value.diagnostics]
+    assert "variant 'first' excludes unknown variant 'quik'; did you mean 'quick'?" in messages
+    assert "variant 'first' excludes itself" in messages
+
+
+def test_excludes_in_the_base_game_is_an_error(game: Path) -> None:
+    (game / "more.rules").write_text('excludes quick "no"\n')
+    with pytest.raises(SpecError) as caught:
+        load_spec(game)
+    assert any("'excludes' belongs in a variant file" in d.message for d in caught.value.diagnostics)

@@ -9,7 +9,7 @@ from .symbols import PLACES, RESERVED, Named, name_span, named_declarations
 from .types import PRIMITIVES
 
 SINGLE = (("game", ast.GameDecl), ("players", ast.PlayersDecl))
-OVERLAYS = (ast.VariantDecl, ast.ReplaceDecl, ast.RemoveDecl)
+OVERLAYS = (ast.VariantDecl, ast.ReplaceDecl, ast.RemoveDecl, ast.ExcludesDecl)
 
 
 def check_declarations(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic]:
@@ -117,6 +117,7 @@ def _track(decl: ast.TrackDecl) -> list[Diagnostic]:
 
 def _overlay(decl: ast.Decl) -> Diagnostic:
     """`variant`, `replace` and `remove` left in a base file would be silently ignored."""
-    word = {ast.VariantDecl: "variant", ast.ReplaceDecl: "replace", ast.RemoveDecl: "remove"}[type(decl)]
+    word = {ast.VariantDecl: "variant", ast.ReplaceDecl: "replace", ast.RemoveDecl: "remove",
+            ast.ExcludesDecl: "excludes"}[type(decl)]
     return Diagnostic(f"'{word}' belongs in a variant file (variants/<id>.rules), not in the base game",
                       decl.span)

@@ -249,6 +249,10 @@ class Printer:
     def decl_ChangesDecl(self, d: ast.ChangesDecl) -> Doc:
         return concat("changes test ", nest(INDENT, fill([quote(t) for t in d.tests], COMMA)))
 
+    def decl_ExcludesDecl(self, d: ast.ExcludesDecl) -> Doc:
+        names = fill([v.name for v in d.variants], COMMA)
+        return concat("excludes ", nest(INDENT, names, " ", quote(d.reason)))
+
     def decl_TestDecl(self, d: ast.TestDecl) -> Doc:
         return concat(f"test {quote(d.name)} ", self.body(list(d.steps), self.stmt, d))
 

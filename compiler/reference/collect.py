@@ -367,7 +367,7 @@ class _Maker:
 
 
 def _changes(file: ast.SpecFile) -> str:
-    replaced, removed, added, tests = [], [], [], 0
+    replaced, removed, added, excluded, tests = [], [], [], [], 0
     for decl in file.decls:
         if isinstance(decl, ast.ReplaceDecl):
             replaced.append(_what(decl.decl))
@@ -375,12 +375,15 @@ def _changes(file: ast.SpecFile) -> str:
             removed.append(decl.name.name)
         elif isinstance(decl, ast.TestDecl):
             tests += 1
+        elif isinstance(decl, ast.ExcludesDecl):
+            excluded += [v.name for v in decl.variants]
         elif not isinstance(decl, (ast.VariantDecl, ast.ChangesDecl)):
             added.append(_what(decl))
     parts = [f"replaces {', '.join(replaced)}"] if replaced else []
     parts += [f"removes {', '.join(removed)}"] if removed else []
     parts += [f"adds {', '.join(added)}"] if added else []
     parts += [f"{tests} test{'s' if tests != 1 else ''} of its own"] if tests else []
+    parts += [f"not with {', '.join(excluded)}"] if excluded else []
     return "; ".join(parts) or "changes nothing"
 
 
