@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 8f5776df9bc262eb
+# Spec hash: 4ed89f5ff3d0b107
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -20,7 +20,7 @@
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
 # Tests hash: b380bc2602911a3c
-# Fingerprint: source bf024a0592e9b613d6df output 8d1da21ce80f7fed23b8
+# Fingerprint: source a14afa8aaadf0a3d89b7 output a74c593837ef1e8d44d6
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -31,7 +31,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "8f5776df9bc262eb"
+SPEC_HASH = "4ed89f5ff3d0b107"
 TESTS_HASH = "b380bc2602911a3c"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

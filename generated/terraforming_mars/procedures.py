@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 8f5776df9bc262eb
+# Spec hash: 4ed89f5ff3d0b107
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -20,7 +20,7 @@
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
 # Tests hash: b380bc2602911a3c
-# Fingerprint: source 9651769cd34957692cbb output c1af42c7fc7cbfcd004b
+# Fingerprint: source c48834d762d67cf74097 output a2868543fcf31636588d
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -82,6 +82,7 @@ from .rules import (
     d_any_playable,
     d_any_standard_project,
     d_award_cost,
+    d_base_production,
     d_beats,
     d_beginner,
     d_can_aquifer,
@@ -316,6 +317,31 @@ def p_production_phase(state):
     expire(state, "generation_end")
 
 
+def p_deal_corporations(state, v_q):
+    "procedure deal_corporations (spec/terraforming_mars/06_corporations.rules:16)"
+    # spec: spec/terraforming_mars/06_corporations.rules:17
+    move_card(
+        state,
+        some_card(
+            top_card(state, 35), "spec/terraforming_mars/06_corporations.rules:17:5"
+        ),
+        3 + v_q,
+    )
+    # spec: spec/terraforming_mars/06_corporations.rules:18
+    move_card(
+        state,
+        some_card(
+            top_card(state, 35), "spec/terraforming_mars/06_corporations.rules:18:5"
+        ),
+        3 + v_q,
+    )
+
+
+def p_before_corporations(state):
+    "procedure before_corporations (spec/terraforming_mars/06_corporations.rules:20)"
+    pass
+
+
 def p_lower_production(state, v_q, v_r, v_n):
     "procedure lower_production (spec/terraforming_mars/07_cards.rules:14)"
     # spec: spec/terraforming_mars/07_cards.rules:15
@@ -340,73 +366,73 @@ def p_lower_production(state, v_q, v_r, v_n):
 
 
 def ev_credicor(state, v_you, v_this):
-    "event of credicor (spec/terraforming_mars/06_corporations.rules:69)"
-    # spec: spec/terraforming_mars/06_corporations.rules:69
+    "event of credicor (spec/terraforming_mars/06_corporations.rules:85)"
+    # spec: spec/terraforming_mars/06_corporations.rules:85
     activate(state, 0, [v_you], None)
 
 
 def ev_ecoline(state, v_you, v_this):
-    "event of ecoline (spec/terraforming_mars/06_corporations.rules:75)"
-    # spec: spec/terraforming_mars/06_corporations.rules:76
+    "event of ecoline (spec/terraforming_mars/06_corporations.rules:91)"
+    # spec: spec/terraforming_mars/06_corporations.rules:92
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 3))
-    # spec: spec/terraforming_mars/06_corporations.rules:77
+    # spec: spec/terraforming_mars/06_corporations.rules:93
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
-    # spec: spec/terraforming_mars/06_corporations.rules:78
+    # spec: spec/terraforming_mars/06_corporations.rules:94
     activate(state, 1, [v_you], None)
 
 
 def ev_helion(state, v_you, v_this):
-    "event of helion (spec/terraforming_mars/06_corporations.rules:85)"
-    # spec: spec/terraforming_mars/06_corporations.rules:86
+    "event of helion (spec/terraforming_mars/06_corporations.rules:101)"
+    # spec: spec/terraforming_mars/06_corporations.rules:102
     state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 3))
-    # spec: spec/terraforming_mars/06_corporations.rules:87
+    # spec: spec/terraforming_mars/06_corporations.rules:103
     activate(state, 2, [v_you], None)
 
 
 def ev_interplanetary_cinematics(state, v_you, v_this):
-    "event of interplanetary_cinematics (spec/terraforming_mars/06_corporations.rules:95)"
-    # spec: spec/terraforming_mars/06_corporations.rules:96
+    "event of interplanetary_cinematics (spec/terraforming_mars/06_corporations.rules:111)"
+    # spec: spec/terraforming_mars/06_corporations.rules:112
     state.tracks[5 + v_you] = max(0, min(9999, state.tracks[5 + v_you] + 20))
-    # spec: spec/terraforming_mars/06_corporations.rules:97
+    # spec: spec/terraforming_mars/06_corporations.rules:113
     activate(state, 3, [v_you], None)
 
 
 def ev_inventrix(state, v_you, v_this):
-    "event of inventrix (spec/terraforming_mars/06_corporations.rules:104)"
-    # spec: spec/terraforming_mars/06_corporations.rules:105
+    "event of inventrix (spec/terraforming_mars/06_corporations.rules:120)"
+    # spec: spec/terraforming_mars/06_corporations.rules:121
     if state.vars[3]:
-        # spec: spec/terraforming_mars/06_corporations.rules:106
+        # spec: spec/terraforming_mars/06_corporations.rules:122
         p_draw_cards(state, v_you, 3)
     else:
-        # spec: spec/terraforming_mars/06_corporations.rules:108
+        # spec: spec/terraforming_mars/06_corporations.rules:124
         state.tracks[84 + v_you] = 1
-        # spec: spec/terraforming_mars/06_corporations.rules:109
+        # spec: spec/terraforming_mars/06_corporations.rules:125
         activate(state, 4, [v_you], None)
 
 
 def ev_mining_guild(state, v_you, v_this):
-    "event of mining_guild (spec/terraforming_mars/06_corporations.rules:117)"
-    # spec: spec/terraforming_mars/06_corporations.rules:118
+    "event of mining_guild (spec/terraforming_mars/06_corporations.rules:133)"
+    # spec: spec/terraforming_mars/06_corporations.rules:134
     state.tracks[5 + v_you] = max(0, min(9999, state.tracks[5 + v_you] + 5))
-    # spec: spec/terraforming_mars/06_corporations.rules:119
+    # spec: spec/terraforming_mars/06_corporations.rules:135
     state.tracks[35 + v_you] = max(0, min(999, state.tracks[35 + v_you] + 1))
-    # spec: spec/terraforming_mars/06_corporations.rules:120
+    # spec: spec/terraforming_mars/06_corporations.rules:136
     activate(state, 5, [v_you], None)
 
 
 def ev_phobolog(state, v_you, v_this):
-    "event of phobolog (spec/terraforming_mars/06_corporations.rules:129)"
-    # spec: spec/terraforming_mars/06_corporations.rules:130
+    "event of phobolog (spec/terraforming_mars/06_corporations.rules:145)"
+    # spec: spec/terraforming_mars/06_corporations.rules:146
     state.tracks[10 + v_you] = max(0, min(9999, state.tracks[10 + v_you] + 10))
-    # spec: spec/terraforming_mars/06_corporations.rules:131
+    # spec: spec/terraforming_mars/06_corporations.rules:147
     activate(state, 6, [v_you], None)
 
 
 def ev_thorgate(state, v_you, v_this):
-    "event of thorgate (spec/terraforming_mars/06_corporations.rules:153)"
-    # spec: spec/terraforming_mars/06_corporations.rules:154
+    "event of thorgate (spec/terraforming_mars/06_corporations.rules:169)"
+    # spec: spec/terraforming_mars/06_corporations.rules:170
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
-    # spec: spec/terraforming_mars/06_corporations.rules:155
+    # spec: spec/terraforming_mars/06_corporations.rules:171
     activate(state, 8, [v_you], None)
 
 
@@ -936,32 +962,32 @@ def ev_pets(state, v_you, v_this):
 
 
 def t_credicor_effect_0(state, v_owner, v_q, v_n):
-    "on paid_project of credicor_effect (spec/terraforming_mars/06_corporations.rules:72)"
-    # spec: spec/terraforming_mars/06_corporations.rules:72
+    "on paid_project of credicor_effect (spec/terraforming_mars/06_corporations.rules:88)"
+    # spec: spec/terraforming_mars/06_corporations.rules:88
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 4))
 
 
 def t_cinematics_effect_0(state, v_owner, v_q, v_c):
-    "on card_played of cinematics_effect (spec/terraforming_mars/06_corporations.rules:101)"
-    # spec: spec/terraforming_mars/06_corporations.rules:101
+    "on card_played of cinematics_effect (spec/terraforming_mars/06_corporations.rules:117)"
+    # spec: spec/terraforming_mars/06_corporations.rules:117
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 2))
 
 
 def t_mining_guild_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of mining_guild_effect (spec/terraforming_mars/06_corporations.rules:124)"
-    # spec: spec/terraforming_mars/06_corporations.rules:125
+    "on tile_placed of mining_guild_effect (spec/terraforming_mars/06_corporations.rules:140)"
+    # spec: spec/terraforming_mars/06_corporations.rules:141
     state.tracks[35 + v_owner] = max(0, min(999, state.tracks[35 + v_owner] + 1))
 
 
 def t_tharsis_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:149)"
-    # spec: spec/terraforming_mars/06_corporations.rules:149
+    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:165)"
+    # spec: spec/terraforming_mars/06_corporations.rules:165
     state.tracks[30 + v_owner] = max(-5, min(999, state.tracks[30 + v_owner] + 1))
 
 
 def t_tharsis_effect_1(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:150)"
-    # spec: spec/terraforming_mars/06_corporations.rules:150
+    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:166)"
+    # spec: spec/terraforming_mars/06_corporations.rules:166
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 3))
 
 
@@ -1069,35 +1095,35 @@ def emit_tile_placed(state, x0, x1, x2):
         kind = effect[0]
         if kind == 5:  # mining_guild_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:124
+            # spec: spec/terraforming_mars/06_corporations.rules:140
             if x0 == args[0] and (
                 attr_of(
                     A_bonus_steel,
                     x1,
                     "bonus_steel",
-                    "spec/terraforming_mars/06_corporations.rules:124:50",
+                    "spec/terraforming_mars/06_corporations.rules:140:50",
                 )
                 > 0
                 or attr_of(
                     A_bonus_titanium,
                     x1,
                     "bonus_titanium",
-                    "spec/terraforming_mars/06_corporations.rules:124:71",
+                    "spec/terraforming_mars/06_corporations.rules:140:71",
                 )
                 > 0
             ):
                 runs.append((t_mining_guild_effect_0, [args[0], x0, x1, x2]))
         elif kind == 7:  # tharsis_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:149
+            # spec: spec/terraforming_mars/06_corporations.rules:165
             if x2 == "city_t" and not attr_of(
                 A_off_mars,
                 x1,
                 "off_mars",
-                "spec/terraforming_mars/06_corporations.rules:149:54",
+                "spec/terraforming_mars/06_corporations.rules:165:54",
             ):
                 runs.append((t_tharsis_effect_0, [args[0], x0, x1, x2]))
-            # spec: spec/terraforming_mars/06_corporations.rules:150
+            # spec: spec/terraforming_mars/06_corporations.rules:166
             if x2 == "city_t" and x0 == args[0]:
                 runs.append((t_tharsis_effect_1, [args[0], x0, x1, x2]))
         elif kind == 11:  # arctic_algae_effect
@@ -1138,14 +1164,14 @@ def emit_card_played(state, x0, x1):
         kind = effect[0]
         if kind == 3:  # cinematics_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:101
+            # spec: spec/terraforming_mars/06_corporations.rules:117
             if (
                 x0 == args[0]
                 and attr_of(
                     A_colour,
                     x1,
                     "colour",
-                    "spec/terraforming_mars/06_corporations.rules:101:46",
+                    "spec/terraforming_mars/06_corporations.rules:117:46",
                 )
                 == "event"
             ):
@@ -1199,7 +1225,7 @@ def emit_paid_project(state, x0, x1):
         kind = effect[0]
         if kind == 0:  # credicor_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:72
+            # spec: spec/terraforming_mars/06_corporations.rules:88
             if x0 == args[0] and x1 >= 20:
                 runs.append((t_credicor_effect_0, [args[0], x0, x1]))
     for function, values in runs:
@@ -1575,21 +1601,21 @@ def s_place_city(state, frame):
 
 
 def s_pay(state, frame):
-    "procedure pay (spec/terraforming_mars/04_economy.rules:68)"
+    "procedure pay (spec/terraforming_mars/04_economy.rules:69)"
     # L: 0 p, 1 n, 2 steel_ok, 3 titanium_ok, 4 rest, 5 others, 6 least, 7 most, 8 k, 9 tv
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:69
-            L[4] = L[1]
             # spec: spec/terraforming_mars/04_economy.rules:70
+            L[4] = L[1]
+            # spec: spec/terraforming_mars/04_economy.rules:71
             if L[2] and state.tracks[5 + L[0]] > 0 and L[4] > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:71
+            # spec: spec/terraforming_mars/04_economy.rules:72
             L[5] = (
                 state.tracks[L[0]]
                 + d_heat_money(state, L[0])
@@ -1599,11 +1625,11 @@ def s_pay(state, frame):
                     else 0
                 )
             )
-            # spec: spec/terraforming_mars/04_economy.rules:73
-            L[6] = max(0, (L[4] - L[5] + 1) // 2)
             # spec: spec/terraforming_mars/04_economy.rules:74
-            L[7] = min(state.tracks[5 + L[0]], (L[4] + 1) // 2)
+            L[6] = max(0, (L[4] - L[5] + 1) // 2)
             # spec: spec/terraforming_mars/04_economy.rules:75
+            L[7] = min(state.tracks[5 + L[0]], (L[4] + 1) // 2)
+            # spec: spec/terraforming_mars/04_economy.rules:76
             player = L[0]
             values = list(range(L[6], L[7] + 1))
             ids, labels = option_names(values)
@@ -1614,33 +1640,33 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:75:9",
+                "spec/terraforming_mars/04_economy.rules:76:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[8] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:76
-            state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] - L[8]))
             # spec: spec/terraforming_mars/04_economy.rules:77
+            state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] - L[8]))
+            # spec: spec/terraforming_mars/04_economy.rules:78
             L[4] = max(0, L[4] - 2 * L[8])
             pc = 3
         if pc == 3:
-            # spec: spec/terraforming_mars/04_economy.rules:79
+            # spec: spec/terraforming_mars/04_economy.rules:80
             if L[3] and state.tracks[10 + L[0]] > 0 and L[4] > 0:
                 pc = 4
             else:
                 pc = 6
         if pc == 4:
-            # spec: spec/terraforming_mars/04_economy.rules:80
-            L[9] = q_titanium_value(state, L[0])
             # spec: spec/terraforming_mars/04_economy.rules:81
-            L[5] = state.tracks[L[0]] + d_heat_money(state, L[0])
+            L[9] = q_titanium_value(state, L[0])
             # spec: spec/terraforming_mars/04_economy.rules:82
-            L[6] = max(0, (L[4] - L[5] + L[9] - 1) // L[9])
+            L[5] = state.tracks[L[0]] + d_heat_money(state, L[0])
             # spec: spec/terraforming_mars/04_economy.rules:83
-            L[7] = min(state.tracks[10 + L[0]], (L[4] + L[9] - 1) // L[9])
+            L[6] = max(0, (L[4] - L[5] + L[9] - 1) // L[9])
             # spec: spec/terraforming_mars/04_economy.rules:84
+            L[7] = min(state.tracks[10 + L[0]], (L[4] + L[9] - 1) // L[9])
+            # spec: spec/terraforming_mars/04_economy.rules:85
             player = L[0]
             values = list(range(L[6], L[7] + 1))
             ids, labels = option_names(values)
@@ -1651,29 +1677,29 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:84:9",
+                "spec/terraforming_mars/04_economy.rules:85:9",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[8] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:85
-            state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] - L[8]))
             # spec: spec/terraforming_mars/04_economy.rules:86
+            state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] - L[8]))
+            # spec: spec/terraforming_mars/04_economy.rules:87
             L[4] = max(0, L[4] - L[9] * L[8])
             pc = 6
         if pc == 6:
-            # spec: spec/terraforming_mars/04_economy.rules:88
+            # spec: spec/terraforming_mars/04_economy.rules:89
             if d_heat_money(state, L[0]) > 0 and L[4] > 0:
                 pc = 7
             else:
                 pc = 9
         if pc == 7:
-            # spec: spec/terraforming_mars/04_economy.rules:89
-            L[6] = max(0, L[4] - state.tracks[L[0]])
             # spec: spec/terraforming_mars/04_economy.rules:90
-            L[7] = min(d_heat_money(state, L[0]), L[4])
+            L[6] = max(0, L[4] - state.tracks[L[0]])
             # spec: spec/terraforming_mars/04_economy.rules:91
+            L[7] = min(d_heat_money(state, L[0]), L[4])
+            # spec: spec/terraforming_mars/04_economy.rules:92
             player = L[0]
             values = list(range(L[6], L[7] + 1))
             ids, labels = option_names(values)
@@ -1684,42 +1710,42 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:91:9",
+                "spec/terraforming_mars/04_economy.rules:92:9",
             )
             frame[1] = 8
             return
         if pc == 8:
             L[8] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:92
-            state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - L[8]))
             # spec: spec/terraforming_mars/04_economy.rules:93
+            state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - L[8]))
+            # spec: spec/terraforming_mars/04_economy.rules:94
             L[4] = L[4] - L[8]
             pc = 9
         if pc == 9:
-            # spec: spec/terraforming_mars/04_economy.rules:95
+            # spec: spec/terraforming_mars/04_economy.rules:96
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] - L[4]))
             state.frames.pop()
             return
 
 
 def s_pay_mc(state, frame):
-    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:97)"
+    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:98)"
     # L: 0 p, 1 n
     L = frame[2]
-    # spec: spec/terraforming_mars/04_economy.rules:97
+    # spec: spec/terraforming_mars/04_economy.rules:98
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], L[1], False, False] + [UNBOUND] * 6))
     return
 
 
 def s_play_project(state, frame):
-    "procedure play_project (spec/terraforming_mars/04_economy.rules:107)"
+    "procedure play_project (spec/terraforming_mars/04_economy.rules:108)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:108
+            # spec: spec/terraforming_mars/04_economy.rules:109
             state.tracks[89] = max(
                 0,
                 min(
@@ -1728,11 +1754,11 @@ def s_play_project(state, frame):
                         A_needs_heat,
                         L[1],
                         "needs_heat",
-                        "spec/terraforming_mars/04_economy.rules:108:22",
+                        "spec/terraforming_mars/04_economy.rules:109:22",
                     ),
                 ),
             )
-            # spec: spec/terraforming_mars/04_economy.rules:109
+            # spec: spec/terraforming_mars/04_economy.rules:110
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -1744,14 +1770,14 @@ def s_play_project(state, frame):
                             A_building,
                             L[1],
                             "building",
-                            "spec/terraforming_mars/04_economy.rules:109:29",
+                            "spec/terraforming_mars/04_economy.rules:110:29",
                         )
                         > 0,
                         attr_of(
                             A_space,
                             L[1],
                             "space",
-                            "spec/terraforming_mars/04_economy.rules:109:45",
+                            "spec/terraforming_mars/04_economy.rules:110:45",
                         )
                         > 0,
                     ]
@@ -1760,30 +1786,30 @@ def s_play_project(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:110
-            state.tracks[89] = 0
             # spec: spec/terraforming_mars/04_economy.rules:111
+            state.tracks[89] = 0
+            # spec: spec/terraforming_mars/04_economy.rules:112
             if (
                 attr_of(
                     A_colour,
                     L[1],
                     "colour",
-                    "spec/terraforming_mars/04_economy.rules:111:8",
+                    "spec/terraforming_mars/04_economy.rules:112:8",
                 )
                 == "event"
             ):
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:111:28"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:112:28"),
                     28 + L[0],
                 )
             else:
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:111:57"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:112:57"),
                     23 + L[0],
                 )
-            # spec: spec/terraforming_mars/04_economy.rules:112
+            # spec: spec/terraforming_mars/04_economy.rules:113
             log_line(
                 state,
                 " ".join(
@@ -1795,24 +1821,24 @@ def s_play_project(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:112:21",
+                                "spec/terraforming_mars/04_economy.rules:113:21",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:112:5",
+                "spec/terraforming_mars/04_economy.rules:113:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:113
-            state.vars[3] = False
             # spec: spec/terraforming_mars/04_economy.rules:114
+            state.vars[3] = False
+            # spec: spec/terraforming_mars/04_economy.rules:115
             frame[1] = 2
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:114:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:115:5"
             ):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/terraforming_mars/04_economy.rules:115
+            # spec: spec/terraforming_mars/04_economy.rules:116
             emit_paid_project(
                 state,
                 L[0],
@@ -1820,25 +1846,25 @@ def s_play_project(state, frame):
                     A_cost,
                     L[1],
                     "cost",
-                    "spec/terraforming_mars/04_economy.rules:115:26",
+                    "spec/terraforming_mars/04_economy.rules:116:26",
                 ),
             )
-            # spec: spec/terraforming_mars/04_economy.rules:116
+            # spec: spec/terraforming_mars/04_economy.rules:117
             emit_card_played(state, L[0], L[1])
             state.frames.pop()
             return
 
 
 def s_use_action(state, frame):
-    "procedure use_action (spec/terraforming_mars/04_economy.rules:129)"
+    "procedure use_action (spec/terraforming_mars/04_economy.rules:130)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:130
-            state.counters[19][L[1]] = 1
             # spec: spec/terraforming_mars/04_economy.rules:131
+            state.counters[19][L[1]] = 1
+            # spec: spec/terraforming_mars/04_economy.rules:132
             log_line(
                 state,
                 " ".join(
@@ -1850,37 +1876,37 @@ def s_use_action(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:131:34",
+                                "spec/terraforming_mars/04_economy.rules:132:34",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:131:5",
+                "spec/terraforming_mars/04_economy.rules:132:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:132
-            state.vars[3] = True
             # spec: spec/terraforming_mars/04_economy.rules:133
+            state.vars[3] = True
+            # spec: spec/terraforming_mars/04_economy.rules:134
             frame[1] = 1
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:133:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:134:5"
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:134
+            # spec: spec/terraforming_mars/04_economy.rules:135
             state.vars[3] = False
             state.frames.pop()
             return
 
 
 def s_add_to_own_card(state, frame):
-    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:140)"
+    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:141)"
     # L: 0 p, 1 k, 2 n, 3 not_this, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:141
+            # spec: spec/terraforming_mars/04_economy.rules:142
             if any(
                 A_holds[c_d] == L[1] and c_d != L[3] for c_d in state.zones[23 + L[0]]
             ):
@@ -1888,7 +1914,7 @@ def s_add_to_own_card(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:142
+            # spec: spec/terraforming_mars/04_economy.rules:143
             player = L[0]
             values = [
                 c_d
@@ -1903,13 +1929,13 @@ def s_add_to_own_card(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:142:9",
+                "spec/terraforming_mars/04_economy.rules:143:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:144
+            # spec: spec/terraforming_mars/04_economy.rules:145
             state.counters[18][L[4]] = max(0, state.counters[18][L[4]] + L[2])
             pc = 3
         if pc == 3:
@@ -1918,13 +1944,13 @@ def s_add_to_own_card(state, frame):
 
 
 def s_take_one_from_any(state, frame):
-    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:148)"
+    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:149)"
     # L: 0 p, 1 k, 2 into, 3 q, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:149
+            # spec: spec/terraforming_mars/04_economy.rules:150
             player = L[0]
             values = [
                 c_q
@@ -1945,13 +1971,13 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:149:5",
+                "spec/terraforming_mars/04_economy.rules:150:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:152
+            # spec: spec/terraforming_mars/04_economy.rules:153
             player = L[0]
             values = [
                 c_d
@@ -1971,15 +1997,15 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:152:5",
+                "spec/terraforming_mars/04_economy.rules:153:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:154
-            state.counters[18][L[4]] = max(0, state.counters[18][L[4]] - 1)
             # spec: spec/terraforming_mars/04_economy.rules:155
+            state.counters[18][L[4]] = max(0, state.counters[18][L[4]] - 1)
+            # spec: spec/terraforming_mars/04_economy.rules:156
             state.counters[18][L[2]] = max(0, state.counters[18][L[2]] + 1)
             state.frames.pop()
             return
@@ -2792,13 +2818,13 @@ def s_final_scoring(state, frame):
 
 
 def s_buy_choices(state, frame):
-    "procedure buy_choices (spec/terraforming_mars/06_corporations.rules:11)"
-    # L: 0 p, 1 price, 2 money, 3 c, 4 items and 5 index of the loop at line 12
+    "procedure buy_choices (spec/terraforming_mars/06_corporations.rules:24)"
+    # L: 0 p, 1 price, 2 money, 3 c, 4 items and 5 index of the loop at line 25
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/06_corporations.rules:12
+            # spec: spec/terraforming_mars/06_corporations.rules:25
             L[4] = list(state.zones[13 + L[0]])
             L[5] = 0
             pc = 1
@@ -2807,7 +2833,7 @@ def s_buy_choices(state, frame):
                 pc = 3
                 continue
             L[3] = L[4][L[5]]
-            # spec: spec/terraforming_mars/06_corporations.rules:13
+            # spec: spec/terraforming_mars/06_corporations.rules:26
             player = L[0]
             offered = []
             if L[2] >= L[1] * (len(state.zones[18 + L[0]]) + 1):
@@ -2823,17 +2849,17 @@ def s_buy_choices(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/06_corporations.rules:13:9",
+                "spec/terraforming_mars/06_corporations.rules:26:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/06_corporations.rules:14
+                # spec: spec/terraforming_mars/06_corporations.rules:27
                 move_card(state, L[3], 18 + L[0])
             elif k == 1:
-                # spec: spec/terraforming_mars/06_corporations.rules:15
+                # spec: spec/terraforming_mars/06_corporations.rules:28
                 move_card(state, L[3], 2)
             L[5] = L[5] + 1
             pc = 1
@@ -2844,78 +2870,66 @@ def s_buy_choices(state, frame):
 
 
 def s_standard_setup(state, frame):
-    "setup standard_setup (spec/terraforming_mars/06_corporations.rules:20)"
-    # L: 0 m, 1 a, 2 c, 3 q, 4 items and 5 index of the loop at line 41, 6 items and 7 index of the loop at line 46, 8 items and 9 index of the loop at line 55, 10 items and 11 index of the loop at line 56
+    "setup standard_setup (spec/terraforming_mars/06_corporations.rules:33)"
+    # L: 0 m, 1 a, 2 c, 3 q, 4 items and 5 index of the loop at line 56, 6 items and 7 index of the loop at line 61, 8 items and 9 index of the loop at line 70, 10 items and 11 index of the loop at line 71
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/06_corporations.rules:21
+            # spec: spec/terraforming_mars/06_corporations.rules:34
             for L[0] in K_milestone:
                 move_card(state, L[0], 33)
-            # spec: spec/terraforming_mars/06_corporations.rules:22
+            # spec: spec/terraforming_mars/06_corporations.rules:35
             for L[1] in K_award:
                 move_card(state, L[1], 33)
-            # spec: spec/terraforming_mars/06_corporations.rules:23
+            # spec: spec/terraforming_mars/06_corporations.rules:36
             for L[2] in [c_c for c_c in K_project if A_colour[c_c] != "corporation"]:
                 move_card(state, L[2], 1)
-            # spec: spec/terraforming_mars/06_corporations.rules:24
+            # spec: spec/terraforming_mars/06_corporations.rules:37
             shuffle(state, 1)
-            # spec: spec/terraforming_mars/06_corporations.rules:25
+            # spec: spec/terraforming_mars/06_corporations.rules:38
             for L[2] in [c_c for c_c in K_project if A_colour[c_c] == "corporation"]:
                 move_card(state, L[2], 35)
-            # spec: spec/terraforming_mars/06_corporations.rules:26
+            # spec: spec/terraforming_mars/06_corporations.rules:39
             shuffle(state, 35)
-            # spec: spec/terraforming_mars/06_corporations.rules:28
+            # spec: spec/terraforming_mars/06_corporations.rules:41
             for L[3] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
-                # spec: spec/terraforming_mars/06_corporations.rules:29
+                # spec: spec/terraforming_mars/06_corporations.rules:42
                 state.tracks[60 + L[3]] = 20
-                # spec: spec/terraforming_mars/06_corporations.rules:30
-                state.tracks[30 + L[3]] = 1
-                # spec: spec/terraforming_mars/06_corporations.rules:31
-                state.tracks[35 + L[3]] = 1
-                # spec: spec/terraforming_mars/06_corporations.rules:32
-                state.tracks[40 + L[3]] = 1
-                # spec: spec/terraforming_mars/06_corporations.rules:33
-                state.tracks[45 + L[3]] = 1
-                # spec: spec/terraforming_mars/06_corporations.rules:34
-                state.tracks[50 + L[3]] = 1
-                # spec: spec/terraforming_mars/06_corporations.rules:35
-                state.tracks[55 + L[3]] = 1
-                # spec: spec/terraforming_mars/06_corporations.rules:36
-                move_card(
-                    state,
-                    some_card(
-                        top_card(state, 35),
-                        "spec/terraforming_mars/06_corporations.rules:36:9",
-                    ),
-                    3 + L[3],
-                )
-                # spec: spec/terraforming_mars/06_corporations.rules:37
-                move_card(
-                    state,
-                    some_card(
-                        top_card(state, 35),
-                        "spec/terraforming_mars/06_corporations.rules:37:9",
-                    ),
-                    3 + L[3],
-                )
-                # spec: spec/terraforming_mars/06_corporations.rules:38
+                # spec: spec/terraforming_mars/06_corporations.rules:43
+                state.tracks[30 + L[3]] = max(-5, min(999, d_base_production(state)))
+                # spec: spec/terraforming_mars/06_corporations.rules:44
+                state.tracks[35 + L[3]] = max(0, min(999, d_base_production(state)))
+                # spec: spec/terraforming_mars/06_corporations.rules:45
+                state.tracks[40 + L[3]] = max(0, min(999, d_base_production(state)))
+                # spec: spec/terraforming_mars/06_corporations.rules:46
+                state.tracks[45 + L[3]] = max(0, min(999, d_base_production(state)))
+                # spec: spec/terraforming_mars/06_corporations.rules:47
+                state.tracks[50 + L[3]] = max(0, min(999, d_base_production(state)))
+                # spec: spec/terraforming_mars/06_corporations.rules:48
+                state.tracks[55 + L[3]] = max(0, min(999, d_base_production(state)))
+            # spec: spec/terraforming_mars/06_corporations.rules:50
+            p_before_corporations(state)
+            # spec: spec/terraforming_mars/06_corporations.rules:51
+            for L[3] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
+                # spec: spec/terraforming_mars/06_corporations.rules:52
+                p_deal_corporations(state, L[3])
+                # spec: spec/terraforming_mars/06_corporations.rules:53
                 for _ in range(10):
                     tick(
                         state,
                         "repeat",
-                        "spec/terraforming_mars/06_corporations.rules:38:9",
+                        "spec/terraforming_mars/06_corporations.rules:53:9",
                     )
                     move_card(
                         state,
                         some_card(
                             top_card(state, 1),
-                            "spec/terraforming_mars/06_corporations.rules:38:21",
+                            "spec/terraforming_mars/06_corporations.rules:53:21",
                         ),
                         13 + L[3],
                     )
-            # spec: spec/terraforming_mars/06_corporations.rules:41
+            # spec: spec/terraforming_mars/06_corporations.rules:56
             L[4] = [c_q for c_q in PLAYERS if d_seated(state, c_q)]
             L[5] = 0
             pc = 1
@@ -2924,7 +2938,7 @@ def s_standard_setup(state, frame):
                 pc = 3
                 continue
             L[3] = L[4][L[5]]
-            # spec: spec/terraforming_mars/06_corporations.rules:42
+            # spec: spec/terraforming_mars/06_corporations.rules:57
             player = L[3]
             values = list(state.zones[3 + L[3]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2935,22 +2949,22 @@ def s_standard_setup(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/06_corporations.rules:42:9",
+                "spec/terraforming_mars/06_corporations.rules:57:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/06_corporations.rules:43
+            # spec: spec/terraforming_mars/06_corporations.rules:58
             move_card(state, L[2], 36 + L[3])
-            # spec: spec/terraforming_mars/06_corporations.rules:44
+            # spec: spec/terraforming_mars/06_corporations.rules:59
             for card in list(state.zones[3 + L[3]]):
                 move_card(state, card, 0)
             L[5] = L[5] + 1
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/06_corporations.rules:46
+            # spec: spec/terraforming_mars/06_corporations.rules:61
             L[6] = [c_q for c_q in PLAYERS if d_seated(state, c_q)]
             L[7] = 0
             pc = 4
@@ -2959,19 +2973,19 @@ def s_standard_setup(state, frame):
                 pc = 8
                 continue
             L[3] = L[6][L[7]]
-            # spec: spec/terraforming_mars/06_corporations.rules:48
+            # spec: spec/terraforming_mars/06_corporations.rules:63
             if d_beginner(state, L[3]):
                 pc = 5
             else:
                 pc = 6
         if pc == 5:
-            # spec: spec/terraforming_mars/06_corporations.rules:49
+            # spec: spec/terraforming_mars/06_corporations.rules:64
             dest = 18 + L[3]
             for card in list(state.zones[13 + L[3]]):
                 move_card(state, card, dest)
             pc = 7
         if pc == 6:
-            # spec: spec/terraforming_mars/06_corporations.rules:51
+            # spec: spec/terraforming_mars/06_corporations.rules:66
             frame[1] = 7
             state.frames.append(
                 new_frame(25, [L[3], 3, d_start_money(state, L[3])] + [UNBOUND] * 3)
@@ -2982,7 +2996,7 @@ def s_standard_setup(state, frame):
             pc = 4
             continue
         if pc == 8:
-            # spec: spec/terraforming_mars/06_corporations.rules:55
+            # spec: spec/terraforming_mars/06_corporations.rules:70
             L[8] = [c_q for c_q in PLAYERS if d_seated(state, c_q)]
             L[9] = 0
             pc = 9
@@ -2991,7 +3005,7 @@ def s_standard_setup(state, frame):
                 pc = 13
                 continue
             L[3] = L[8][L[9]]
-            # spec: spec/terraforming_mars/06_corporations.rules:56
+            # spec: spec/terraforming_mars/06_corporations.rules:71
             L[10] = list(state.zones[36 + L[3]])
             L[11] = 0
             pc = 10
@@ -3000,18 +3014,18 @@ def s_standard_setup(state, frame):
                 pc = 12
                 continue
             L[2] = L[10][L[11]]
-            # spec: spec/terraforming_mars/06_corporations.rules:57
+            # spec: spec/terraforming_mars/06_corporations.rules:72
             move_card(state, L[2], 23 + L[3])
-            # spec: spec/terraforming_mars/06_corporations.rules:58
+            # spec: spec/terraforming_mars/06_corporations.rules:73
             state.tracks[L[3]] = max(
                 0, min(9999, state.tracks[L[3]] + A_start_mc[L[2]])
             )
-            # spec: spec/terraforming_mars/06_corporations.rules:59
+            # spec: spec/terraforming_mars/06_corporations.rules:74
             state.vars[3] = False
-            # spec: spec/terraforming_mars/06_corporations.rules:60
+            # spec: spec/terraforming_mars/06_corporations.rules:75
             frame[1] = 11
             if resolve_event(
-                state, L[2], L[3], "spec/terraforming_mars/06_corporations.rules:60:13"
+                state, L[2], L[3], "spec/terraforming_mars/06_corporations.rules:75:13"
             ):
                 return
             pc = 11
@@ -3020,7 +3034,7 @@ def s_standard_setup(state, frame):
             pc = 10
             continue
         if pc == 12:
-            # spec: spec/terraforming_mars/06_corporations.rules:62
+            # spec: spec/terraforming_mars/06_corporations.rules:77
             p_research_pay(state, L[3], 0 if d_beginner(state, L[3]) else 3)
             L[9] = L[9] + 1
             pc = 9
@@ -3336,26 +3350,26 @@ def s_start(state, frame):
 
 
 def sev_tharsis_republic(state, frame):
-    "event of tharsis_republic (spec/terraforming_mars/06_corporations.rules:139)"
+    "event of tharsis_republic (spec/terraforming_mars/06_corporations.rules:155)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/06_corporations.rules:140
+            # spec: spec/terraforming_mars/06_corporations.rules:156
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 2
         if pc == 1:
-            # spec: spec/terraforming_mars/06_corporations.rules:141
+            # spec: spec/terraforming_mars/06_corporations.rules:157
             state.frames.pop()
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/06_corporations.rules:143
+            # spec: spec/terraforming_mars/06_corporations.rules:159
             state.tracks[84 + L[0]] = 1
-            # spec: spec/terraforming_mars/06_corporations.rules:144
+            # spec: spec/terraforming_mars/06_corporations.rules:160
             activate(state, 7, [L[0]], None)
             pc = 3
         if pc == 3:
@@ -3364,24 +3378,24 @@ def sev_tharsis_republic(state, frame):
 
 
 def sev_unmi(state, frame):
-    "event of unmi (spec/terraforming_mars/06_corporations.rules:165)"
+    "event of unmi (spec/terraforming_mars/06_corporations.rules:181)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/06_corporations.rules:166
+            # spec: spec/terraforming_mars/06_corporations.rules:182
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/06_corporations.rules:167
+            # spec: spec/terraforming_mars/06_corporations.rules:183
             frame[1] = 2
             state.frames.append(new_frame(9, [L[0], 3]))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/06_corporations.rules:168
+            # spec: spec/terraforming_mars/06_corporations.rules:184
             p_raise_tr(state, L[0], 1)
             pc = 3
         if pc == 3:

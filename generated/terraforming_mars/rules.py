@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 8f5776df9bc262eb
+# Spec hash: 4ed89f5ff3d0b107
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -20,7 +20,7 @@
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
 # Tests hash: b380bc2602911a3c
-# Fingerprint: source 12b057f554999e287ed9 output 69870b4322e8315ce78d
+# Fingerprint: source 215c4b20d4e1bc1647b9 output f8bc462e4d4bc28d470e
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -38,6 +38,7 @@ from .tables import (
     A_act_titanium,
     A_act_tr_raised,
     A_animal,
+    A_beginner,
     A_bonus_steel,
     A_bonus_titanium,
     A_building,
@@ -64,7 +65,6 @@ from .tables import (
     A_vp,
     A_vp_by,
     A_vp_per,
-    E_beginner_corporation,
     E_s01,
     E_s02,
     E_s31,
@@ -273,15 +273,15 @@ def d_any_greenery_spot(state, v_p):
 
 def d_tag_of(state, v_c, v_t):
     "define tag_of"
-    # spec: spec/terraforming_mars/04_economy.rules:33
+    # spec: spec/terraforming_mars/04_economy.rules:34
     return (
         attr_of(
-            A_building, v_c, "building", "spec/terraforming_mars/04_economy.rules:34:31"
+            A_building, v_c, "building", "spec/terraforming_mars/04_economy.rules:35:31"
         )
         if v_t == "building_tag"
         else (
             attr_of(
-                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:34:70"
+                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:35:70"
             )
             if v_t == "space_tag"
             else (
@@ -289,7 +289,7 @@ def d_tag_of(state, v_c, v_t):
                     A_science,
                     v_c,
                     "science",
-                    "spec/terraforming_mars/04_economy.rules:35:35",
+                    "spec/terraforming_mars/04_economy.rules:36:35",
                 )
                 if v_t == "science_tag"
                 else (
@@ -297,7 +297,7 @@ def d_tag_of(state, v_c, v_t):
                         A_power,
                         v_c,
                         "power",
-                        "spec/terraforming_mars/04_economy.rules:35:73",
+                        "spec/terraforming_mars/04_economy.rules:36:73",
                     )
                     if v_t == "power_tag"
                     else (
@@ -305,7 +305,7 @@ def d_tag_of(state, v_c, v_t):
                             A_earth,
                             v_c,
                             "earth",
-                            "spec/terraforming_mars/04_economy.rules:36:33",
+                            "spec/terraforming_mars/04_economy.rules:37:33",
                         )
                         if v_t == "earth_tag"
                         else (
@@ -313,7 +313,7 @@ def d_tag_of(state, v_c, v_t):
                                 A_jovian,
                                 v_c,
                                 "jovian",
-                                "spec/terraforming_mars/04_economy.rules:36:70",
+                                "spec/terraforming_mars/04_economy.rules:37:70",
                             )
                             if v_t == "jovian_tag"
                             else (
@@ -321,7 +321,7 @@ def d_tag_of(state, v_c, v_t):
                                     A_plant,
                                     v_c,
                                     "plant",
-                                    "spec/terraforming_mars/04_economy.rules:37:33",
+                                    "spec/terraforming_mars/04_economy.rules:38:33",
                                 )
                                 if v_t == "plant_tag"
                                 else (
@@ -329,7 +329,7 @@ def d_tag_of(state, v_c, v_t):
                                         A_microbe,
                                         v_c,
                                         "microbe",
-                                        "spec/terraforming_mars/04_economy.rules:37:71",
+                                        "spec/terraforming_mars/04_economy.rules:38:71",
                                     )
                                     if v_t == "microbe_tag"
                                     else (
@@ -337,14 +337,14 @@ def d_tag_of(state, v_c, v_t):
                                             A_animal,
                                             v_c,
                                             "animal",
-                                            "spec/terraforming_mars/04_economy.rules:38:34",
+                                            "spec/terraforming_mars/04_economy.rules:39:34",
                                         )
                                         if v_t == "animal_tag"
                                         else attr_of(
                                             A_city_t,
                                             v_c,
                                             "city_t",
-                                            "spec/terraforming_mars/04_economy.rules:38:48",
+                                            "spec/terraforming_mars/04_economy.rules:39:48",
                                         )
                                     )
                                 )
@@ -359,55 +359,55 @@ def d_tag_of(state, v_c, v_t):
 
 def d_tags(state, v_p, v_t):
     "define tags"
-    # spec: spec/terraforming_mars/04_economy.rules:40
+    # spec: spec/terraforming_mars/04_economy.rules:41
     return sum([d_tag_of(state, c_c, v_t) for c_c in state.zones[23 + v_p]])
 
 
 def d_temp_at_least(state, v_p, v_t):
     "define temp_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:47
+    # spec: spec/terraforming_mars/04_economy.rules:48
     return state.tracks[70] >= v_t - 2 * q_slack(state, v_p)
 
 
 def d_temp_at_most(state, v_p, v_t):
     "define temp_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:48
+    # spec: spec/terraforming_mars/04_economy.rules:49
     return state.tracks[70] <= v_t + 2 * q_slack(state, v_p)
 
 
 def d_oxygen_at_least(state, v_p, v_n):
     "define oxygen_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:49
+    # spec: spec/terraforming_mars/04_economy.rules:50
     return state.tracks[71] >= v_n - q_slack(state, v_p)
 
 
 def d_oxygen_at_most(state, v_p, v_n):
     "define oxygen_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:50
+    # spec: spec/terraforming_mars/04_economy.rules:51
     return state.tracks[71] <= v_n + q_slack(state, v_p)
 
 
 def d_oceans_at_least(state, v_p, v_n):
     "define oceans_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:51
+    # spec: spec/terraforming_mars/04_economy.rules:52
     return state.tracks[72] >= v_n - q_slack(state, v_p)
 
 
 def d_oceans_at_most(state, v_p, v_n):
     "define oceans_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:52
+    # spec: spec/terraforming_mars/04_economy.rules:53
     return state.tracks[72] <= v_n + q_slack(state, v_p)
 
 
 def d_heat_money(state, v_p):
     "define heat_money"
-    # spec: spec/terraforming_mars/04_economy.rules:61
+    # spec: spec/terraforming_mars/04_economy.rules:62
     return q_heat_as_mc(state, v_p) * max(0, state.tracks[25 + v_p] - state.tracks[89])
 
 
 def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
     "define budget"
-    # spec: spec/terraforming_mars/04_economy.rules:62
+    # spec: spec/terraforming_mars/04_economy.rules:63
     return (
         state.tracks[v_p]
         + d_heat_money(state, v_p)
@@ -422,10 +422,10 @@ def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
 
 def d_playable(state, v_p, v_c):
     "define playable"
-    # spec: spec/terraforming_mars/04_economy.rules:101
+    # spec: spec/terraforming_mars/04_economy.rules:102
     return (
         attr_of(
-            A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:102:5"
+            A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:103:5"
         )
         != "corporation"
         and event_allowed(state, EVENT_WHEN, v_c, v_p)
@@ -436,11 +436,11 @@ def d_playable(state, v_p, v_c):
                 A_building,
                 v_c,
                 "building",
-                "spec/terraforming_mars/04_economy.rules:103:19",
+                "spec/terraforming_mars/04_economy.rules:104:19",
             )
             > 0,
             attr_of(
-                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:103:35"
+                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:104:35"
             )
             > 0,
         )
@@ -450,7 +450,7 @@ def d_playable(state, v_p, v_c):
                     A_needs_heat,
                     v_c,
                     "needs_heat",
-                    "spec/terraforming_mars/04_economy.rules:104:38",
+                    "spec/terraforming_mars/04_economy.rules:105:38",
                 ),
                 state.tracks[25 + v_p],
             )
@@ -463,7 +463,7 @@ def d_playable(state, v_p, v_c):
 
 def d_holders(state, v_k, v_other_than):
     "define holders"
-    # spec: spec/terraforming_mars/04_economy.rules:120
+    # spec: spec/terraforming_mars/04_economy.rules:121
     return any(
         any(
             A_holds[c_d] == v_k
@@ -478,9 +478,9 @@ def d_holders(state, v_k, v_other_than):
 
 def d_action_ready(state, v_p, v_c):
     "define action_ready"
-    # spec: spec/terraforming_mars/04_economy.rules:123
+    # spec: spec/terraforming_mars/04_economy.rules:124
     return bool(
-        attr_of(A_act, v_c, "act", "spec/terraforming_mars/04_economy.rules:124:5")
+        attr_of(A_act, v_c, "act", "spec/terraforming_mars/04_economy.rules:125:5")
         and state.counters[19][v_c] == 0
         and d_budget(
             state,
@@ -489,45 +489,45 @@ def d_action_ready(state, v_p, v_c):
                 A_act_steel,
                 v_c,
                 "act_steel",
-                "spec/terraforming_mars/04_economy.rules:124:42",
+                "spec/terraforming_mars/04_economy.rules:125:42",
             ),
             attr_of(
                 A_act_titanium,
                 v_c,
                 "act_titanium",
-                "spec/terraforming_mars/04_economy.rules:124:55",
+                "spec/terraforming_mars/04_economy.rules:125:55",
             ),
         )
         >= attr_of(
-            A_act_pay, v_c, "act_pay", "spec/terraforming_mars/04_economy.rules:124:74"
+            A_act_pay, v_c, "act_pay", "spec/terraforming_mars/04_economy.rules:125:74"
         )
         and state.tracks[20 + v_p]
         >= attr_of(
             A_act_energy,
             v_c,
             "act_energy",
-            "spec/terraforming_mars/04_economy.rules:125:22",
+            "spec/terraforming_mars/04_economy.rules:126:22",
         )
         and state.tracks[50 + v_p]
         >= attr_of(
             A_act_energy_prod,
             v_c,
             "act_energy_prod",
-            "spec/terraforming_mars/04_economy.rules:125:57",
+            "spec/terraforming_mars/04_economy.rules:126:57",
         )
         and state.counters[18][v_c]
         >= attr_of(
             A_act_here,
             v_c,
             "act_here",
-            "spec/terraforming_mars/04_economy.rules:125:89",
+            "spec/terraforming_mars/04_economy.rules:126:89",
         )
         and (
             attr_of(
                 A_act_takes,
                 v_c,
                 "act_takes",
-                "spec/terraforming_mars/04_economy.rules:126:10",
+                "spec/terraforming_mars/04_economy.rules:127:10",
             )
             == "no_resource"
             or d_holders(
@@ -536,7 +536,7 @@ def d_action_ready(state, v_p, v_c):
                     A_act_takes,
                     v_c,
                     "act_takes",
-                    "spec/terraforming_mars/04_economy.rules:126:48",
+                    "spec/terraforming_mars/04_economy.rules:127:48",
                 ),
                 v_c,
             )
@@ -546,7 +546,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_tr_raised,
                 v_c,
                 "act_tr_raised",
-                "spec/terraforming_mars/04_economy.rules:127:14",
+                "spec/terraforming_mars/04_economy.rules:128:14",
             )
             or state.tracks[65 + v_p] > 0
         )
@@ -555,7 +555,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_gives,
                 v_c,
                 "act_gives",
-                "spec/terraforming_mars/04_economy.rules:128:10",
+                "spec/terraforming_mars/04_economy.rules:129:10",
             )
             == "no_resource"
             or any(
@@ -564,7 +564,7 @@ def d_action_ready(state, v_p, v_c):
                     A_act_gives,
                     v_c,
                     "act_gives",
-                    "spec/terraforming_mars/04_economy.rules:128:76",
+                    "spec/terraforming_mars/04_economy.rules:129:76",
                 )
                 and c_d != v_c
                 for c_d in state.zones[23 + v_p]
@@ -575,7 +575,7 @@ def d_action_ready(state, v_p, v_c):
 
 def d_own_holder(state, v_p, v_k):
     "define own_holder"
-    # spec: spec/terraforming_mars/04_economy.rules:138
+    # spec: spec/terraforming_mars/04_economy.rules:139
     return any(A_holds[c_d] == v_k for c_d in state.zones[23 + v_p])
 
 
@@ -923,7 +923,19 @@ def d_start_money(state, v_p):
 def d_beginner(state, v_p):
     "define beginner"
     # spec: spec/terraforming_mars/06_corporations.rules:7
-    return state.location[E_beginner_corporation] == 36 + v_p
+    return any(A_beginner[c_c] > 0 for c_c in state.zones[36 + v_p])
+
+
+def d_corporate_era(state):
+    "define corporate_era"
+    # spec: spec/terraforming_mars/06_corporations.rules:14
+    return False
+
+
+def d_base_production(state):
+    "define base_production"
+    # spec: spec/terraforming_mars/06_corporations.rules:15
+    return 0 if d_corporate_era(state) else 1
 
 
 def d_production(state, v_q, v_r):
@@ -1031,13 +1043,13 @@ def d_eco_spot(state, v_s):
 
 def q_slack(state, v_p):
     "quantity slack"
-    # spec: spec/terraforming_mars/04_economy.rules:46
+    # spec: spec/terraforming_mars/04_economy.rules:47
     value = 0
     for effect in state.effects:
         kind = effect[0]
         if kind == 4:  # slack_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:114
+            # spec: spec/terraforming_mars/06_corporations.rules:130
             if v_p == args[0]:
                 value += 2
         elif kind == 10:  # special_design_effect
@@ -1050,22 +1062,22 @@ def q_slack(state, v_p):
 
 def q_card_cost(state, v_p, v_c):
     "quantity card_cost"
-    # spec: spec/terraforming_mars/04_economy.rules:55
+    # spec: spec/terraforming_mars/04_economy.rules:56
     value = attr_of(
-        A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:55:45"
+        A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:56:45"
     )
     for effect in state.effects:
         kind = effect[0]
         if kind == 8:  # thorgate_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:159
+            # spec: spec/terraforming_mars/06_corporations.rules:175
             if (
                 v_p == args[0]
                 and attr_of(
                     A_power,
                     v_c,
                     "power",
-                    "spec/terraforming_mars/06_corporations.rules:159:60",
+                    "spec/terraforming_mars/06_corporations.rules:175:60",
                 )
                 > 0
             ):
@@ -1097,13 +1109,13 @@ def q_card_cost(state, v_p, v_c):
 
 def q_titanium_value(state, v_p):
     "quantity titanium_value"
-    # spec: spec/terraforming_mars/04_economy.rules:56
+    # spec: spec/terraforming_mars/04_economy.rules:57
     value = 3
     for effect in state.effects:
         kind = effect[0]
         if kind == 6:  # phobolog_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:135
+            # spec: spec/terraforming_mars/06_corporations.rules:151
             if v_p == args[0]:
                 value += 1
     return value
@@ -1111,13 +1123,13 @@ def q_titanium_value(state, v_p):
 
 def q_heat_as_mc(state, v_p):
     "quantity heat_as_mc"
-    # spec: spec/terraforming_mars/04_economy.rules:58
+    # spec: spec/terraforming_mars/04_economy.rules:59
     value = 0
     for effect in state.effects:
         kind = effect[0]
         if kind == 2:  # helion_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:91
+            # spec: spec/terraforming_mars/06_corporations.rules:107
             if v_p == args[0]:
                 value += 1
     return value
@@ -1131,7 +1143,7 @@ def q_power_plant_cost(state, v_p):
         kind = effect[0]
         if kind == 8:  # thorgate_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:160
+            # spec: spec/terraforming_mars/06_corporations.rules:176
             if v_p == args[0]:
                 value += -3
     return value
@@ -1145,7 +1157,7 @@ def q_greenery_plants(state, v_p):
         kind = effect[0]
         if kind == 1:  # ecoline_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:82
+            # spec: spec/terraforming_mars/06_corporations.rules:98
             if v_p == args[0]:
                 value += -1
     return value

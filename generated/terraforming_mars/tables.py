@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 8f5776df9bc262eb
+# Spec hash: 4ed89f5ff3d0b107
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -20,7 +20,7 @@
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
 # Tests hash: b380bc2602911a3c
-# Fingerprint: source ebb5b56d34fb983c12e3 output 1c0a4cab099e78914252
+# Fingerprint: source 21b3a3fa84553d47404e output e1fabfdefcfa05025619
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -28,7 +28,7 @@ from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="8f5776df9bc262eb",
+    spec_hash="4ed89f5ff3d0b107",
     spec_files=(
         "terraforming_mars/01_frame.rules",
         "terraforming_mars/02_map.rules",
@@ -2231,6 +2231,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "42"),
+                ("beginner", "1"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2258,6 +2259,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "57"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2285,6 +2287,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "36"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2312,6 +2315,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "42"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2339,6 +2343,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "30"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2366,6 +2371,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "45"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2393,6 +2399,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "30"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2420,6 +2427,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "23"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2447,6 +2455,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "40"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2474,6 +2483,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "48"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2503,6 +2513,7 @@ META = GameMeta(
                 ("act_tr_raised", "yes"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "40"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2530,6 +2541,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2557,6 +2569,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2584,6 +2597,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2611,6 +2625,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2638,6 +2653,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2665,6 +2681,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2692,6 +2709,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2719,6 +2737,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2746,6 +2765,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2773,6 +2793,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2800,6 +2821,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2827,6 +2849,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2854,6 +2877,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2881,6 +2905,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2908,6 +2933,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2935,6 +2961,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2962,6 +2989,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -2989,6 +3017,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3016,6 +3045,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3043,6 +3073,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3070,6 +3101,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3097,6 +3129,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3124,6 +3157,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3151,6 +3185,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3178,6 +3213,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3205,6 +3241,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3232,6 +3269,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3259,6 +3297,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3286,6 +3325,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3313,6 +3353,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3340,6 +3381,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3367,6 +3409,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3394,6 +3437,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3421,6 +3465,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3448,6 +3493,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3475,6 +3521,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3502,6 +3549,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3529,6 +3577,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3556,6 +3605,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3583,6 +3633,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3610,6 +3661,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3637,6 +3689,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3664,6 +3717,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3691,6 +3745,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3718,6 +3773,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3745,6 +3801,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3772,6 +3829,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3799,6 +3857,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3826,6 +3885,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3853,6 +3913,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3880,6 +3941,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3907,6 +3969,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3934,6 +3997,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3961,6 +4025,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -3988,6 +4053,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4015,6 +4081,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4042,6 +4109,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4069,6 +4137,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4096,6 +4165,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4123,6 +4193,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4150,6 +4221,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4177,6 +4249,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4204,6 +4277,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4231,6 +4305,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4258,6 +4333,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4285,6 +4361,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4312,6 +4389,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4339,6 +4417,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4366,6 +4445,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4393,6 +4473,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4420,6 +4501,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4447,6 +4529,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4474,6 +4557,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4501,6 +4585,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4528,6 +4613,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4555,6 +4641,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4582,6 +4669,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4609,6 +4697,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4636,6 +4725,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4663,6 +4753,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4690,6 +4781,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4717,6 +4809,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4744,6 +4837,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4771,6 +4865,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4798,6 +4893,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4825,6 +4921,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4852,6 +4949,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4879,6 +4977,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4906,6 +5005,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4933,6 +5033,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4960,6 +5061,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -4987,6 +5089,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5014,6 +5117,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5041,6 +5145,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5068,6 +5173,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5095,6 +5201,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5122,6 +5229,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5149,6 +5257,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5176,6 +5285,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5203,6 +5313,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5230,6 +5341,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5257,6 +5369,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "5"),
             ),
             (
@@ -5284,6 +5397,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5311,6 +5425,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5338,6 +5453,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5366,6 +5482,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5394,6 +5511,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5423,6 +5541,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5451,6 +5570,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5479,6 +5599,7 @@ META = GameMeta(
                 ("act_takes", "animals"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5507,6 +5628,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5535,6 +5657,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5563,6 +5686,7 @@ META = GameMeta(
                 ("act_takes", "microbes"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5591,6 +5715,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5619,6 +5744,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5647,6 +5773,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5675,6 +5802,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5703,6 +5831,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5731,6 +5860,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5759,6 +5889,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5787,6 +5918,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "microbes"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5815,6 +5947,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5843,6 +5976,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5871,6 +6005,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5899,6 +6034,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5928,6 +6064,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5956,6 +6093,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -5983,6 +6121,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -6010,6 +6149,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -6037,6 +6177,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -6064,6 +6205,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -6091,6 +6233,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -6118,6 +6261,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -6145,6 +6289,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -6172,6 +6317,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -6200,6 +6346,7 @@ META = GameMeta(
                 ("act_gives", "no_resource"),
                 ("guarded", "yes"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
             (
@@ -6227,6 +6374,7 @@ META = GameMeta(
                 ("act_takes", "no_resource"),
                 ("act_gives", "no_resource"),
                 ("start_mc", "0"),
+                ("beginner", "0"),
                 ("needs_heat", "0"),
             ),
         ),
@@ -6306,17 +6454,17 @@ META = GameMeta(
             "spec/terraforming_mars/05_generation.rules:18:1",
             "spec/terraforming_mars/05_generation.rules:19:1",
             "spec/terraforming_mars/05_generation.rules:20:1",
-            "spec/terraforming_mars/06_corporations.rules:67:1",
-            "spec/terraforming_mars/06_corporations.rules:68:1",
-            "spec/terraforming_mars/06_corporations.rules:74:1",
+            "spec/terraforming_mars/06_corporations.rules:82:1",
             "spec/terraforming_mars/06_corporations.rules:84:1",
-            "spec/terraforming_mars/06_corporations.rules:93:1",
-            "spec/terraforming_mars/06_corporations.rules:103:1",
-            "spec/terraforming_mars/06_corporations.rules:116:1",
-            "spec/terraforming_mars/06_corporations.rules:128:1",
-            "spec/terraforming_mars/06_corporations.rules:137:1",
-            "spec/terraforming_mars/06_corporations.rules:152:1",
-            "spec/terraforming_mars/06_corporations.rules:163:1",
+            "spec/terraforming_mars/06_corporations.rules:90:1",
+            "spec/terraforming_mars/06_corporations.rules:100:1",
+            "spec/terraforming_mars/06_corporations.rules:109:1",
+            "spec/terraforming_mars/06_corporations.rules:119:1",
+            "spec/terraforming_mars/06_corporations.rules:132:1",
+            "spec/terraforming_mars/06_corporations.rules:144:1",
+            "spec/terraforming_mars/06_corporations.rules:153:1",
+            "spec/terraforming_mars/06_corporations.rules:168:1",
+            "spec/terraforming_mars/06_corporations.rules:179:1",
             "spec/terraforming_mars/07_cards.rules:56:1",
             "spec/terraforming_mars/07_cards.rules:60:1",
             "spec/terraforming_mars/07_cards.rules:66:1",
@@ -12240,6 +12388,156 @@ A_start_mc = {
     83: 40,
     84: 48,
     85: 40,
+    86: 0,
+    87: 0,
+    88: 0,
+    89: 0,
+    90: 0,
+    91: 0,
+    92: 0,
+    93: 0,
+    94: 0,
+    95: 0,
+    96: 0,
+    97: 0,
+    98: 0,
+    99: 0,
+    100: 0,
+    101: 0,
+    102: 0,
+    103: 0,
+    104: 0,
+    105: 0,
+    106: 0,
+    107: 0,
+    108: 0,
+    109: 0,
+    110: 0,
+    111: 0,
+    112: 0,
+    113: 0,
+    114: 0,
+    115: 0,
+    116: 0,
+    117: 0,
+    118: 0,
+    119: 0,
+    120: 0,
+    121: 0,
+    122: 0,
+    123: 0,
+    124: 0,
+    125: 0,
+    126: 0,
+    127: 0,
+    128: 0,
+    129: 0,
+    130: 0,
+    131: 0,
+    132: 0,
+    133: 0,
+    134: 0,
+    135: 0,
+    136: 0,
+    137: 0,
+    138: 0,
+    139: 0,
+    140: 0,
+    141: 0,
+    142: 0,
+    143: 0,
+    144: 0,
+    145: 0,
+    146: 0,
+    147: 0,
+    148: 0,
+    149: 0,
+    150: 0,
+    151: 0,
+    152: 0,
+    153: 0,
+    154: 0,
+    155: 0,
+    156: 0,
+    157: 0,
+    158: 0,
+    159: 0,
+    160: 0,
+    161: 0,
+    162: 0,
+    163: 0,
+    164: 0,
+    165: 0,
+    166: 0,
+    167: 0,
+    168: 0,
+    169: 0,
+    170: 0,
+    171: 0,
+    172: 0,
+    173: 0,
+    174: 0,
+    175: 0,
+    176: 0,
+    177: 0,
+    178: 0,
+    179: 0,
+    180: 0,
+    181: 0,
+    182: 0,
+    183: 0,
+    184: 0,
+    185: 0,
+    186: 0,
+    187: 0,
+    188: 0,
+    189: 0,
+    190: 0,
+    191: 0,
+    192: 0,
+    193: 0,
+    194: 0,
+    195: 0,
+    196: 0,
+    197: 0,
+    198: 0,
+    199: 0,
+    200: 0,
+    201: 0,
+    202: 0,
+    203: 0,
+    204: 0,
+    205: 0,
+    206: 0,
+    207: 0,
+    208: 0,
+    209: 0,
+    210: 0,
+    211: 0,
+    212: 0,
+    213: 0,
+    214: 0,
+    215: 0,
+    216: 0,
+    217: 0,
+    218: 0,
+    219: 0,
+    220: 0,
+    221: 0,
+    222: 0,
+}
+A_beginner = {
+    75: 1,
+    76: 0,
+    77: 0,
+    78: 0,
+    79: 0,
+    80: 0,
+    81: 0,
+    82: 0,
+    83: 0,
+    84: 0,
+    85: 0,
     86: 0,
     87: 0,
     88: 0,
