@@ -9,10 +9,14 @@ import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from .cache import cache_root, compiler_version
-from .loader import REPO_ROOT, LoadedSpec
-from runtime.program import Program
+from .inputs import REPO_ROOT
+
+if TYPE_CHECKING:  # light to import: the command line's quick answers need BACKENDS only
+    from .loader import LoadedSpec
+    from runtime.program import Program
 
 BACKENDS = ("generated", "interpreted")
 GENERATED_ROOT = REPO_ROOT / "generated"

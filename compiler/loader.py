@@ -9,11 +9,11 @@ from pathlib import Path
 from . import ast
 from .cache import compiler_version, digest, store
 from .errors import Diagnostic, SpecError, Sources, did_you_mean
+from .inputs import REPO_ROOT, available_variants, find_spec_dir, spec_files  # noqa: F401
+from .inputs import test_files as tests_of
 from .model import Model, build_model, spec_hash
-from .parse import parse_files, spec_files
+from .parse import parse_files
 from .variants import apply_overlays
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass
@@ -24,21 +24,6 @@ class LoadedSpec:
     model: Model
     sources: Sources
     variants: tuple[str, ...] = ()
-
-
-def find_spec_dir(game_or_path: str) -> Path:
-    """A folder path, or a game name looked up under ./spec and the repository's spec/."""
-    candidates = [Path(game_or_path), Path("spec") / game_or_path, REPO_ROOT / "spec" / game_or_path]
-    for candidate in candidates:
-        if candidate.is_dir() and spec_files(candidate):
-            return candidate
-    raise FileNotFoundError(f"no spec folder with .rules files found for '{game_or_path}'")
-
-
-def available_variants(folder: Path) -> list[str]:
-    """The variant names of a game: the files of its variants/ folder."""
-    variants = folder / "variants"
-    return [p.stem for p in spec_files(variants)] if variants.is_dir() else []
 
 
 def load_spec(folder: Path, variants: tuple[str, ...] = (), check: bool = True,
@@ -58,9 +43,8 @@ def load_spec(folder: Path, variants: tuple[str, ...] = (), check: bool = True,
 
 def test_variant_sets(folder: Path) -> list[tuple[str, ...]]:
     """The variant sets the tests of tests/ turn on for themselves (checked under those sets)."""
-    tests = folder / "tests"
     found: set[tuple[str, ...]] = set()
-    for path in spec_files(tests) if tests.is_dir() else []:
+    for path in tests_of(folder):
         for decl in parse_files([path], Sources(), Path.cwd()).files[0].decls:
             if isinstance(decl, ast.TestDecl) and decl.variants() \
                     and decl.variants() <= set(available_variants(folder)):
@@ -86,8 +70,7 @@ def _variant_paths(folder: Path, variants: tuple[str, ...]) -> list[Path]:
 def _load(folder: Path, variants: tuple[str, ...], check: bool, sources: Sources,
           base_tests: bool = True, skip_tests: frozenset[str] = frozenset()) -> LoadedSpec:
     engine_paths = spec_files(folder)
-    tests = folder / "tests"
-    test_paths = spec_files(tests) if base_tests and tests.is_dir() else []
+    test_paths = tests_of(folder) if base_tests else []
     variant_paths = _variant_paths(folder, variants)
     parsed = parse_files(engine_paths + variant_paths + test_paths, sources, Path.cwd())
     count = len(engine_paths)

@@ -14,8 +14,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from . import ast
 from .cache import cached_pickle, digest, source_version, store
 from .errors import Diagnostic, SpecError, Sources
+from .inputs import SPEC_SUFFIX, spec_files  # noqa: F401 - their home is inputs.py
 
-SPEC_SUFFIX = ".rules"
 
 
 @lru_cache(maxsize=1)
@@ -47,11 +47,6 @@ def _number_tests(decls: list[ast.Decl]) -> list[ast.Decl]:
     tests = iter(range(len(decls)))
     return [dataclasses.replace(d, number=next(tests)) if isinstance(d, ast.TestDecl) else d
             for d in decls]
-
-
-def spec_files(folder: Path) -> list[Path]:
-    """The .rules files of a game folder (not its tests or variants), sorted."""
-    return sorted(p for p in folder.glob(f"*{SPEC_SUFFIX}") if p.is_file())
 
 
 def parse_files(paths: list[Path], sources: Sources, root: Path) -> ast.Spec:

@@ -333,12 +333,12 @@ def test_compile_of_a_broken_spec_writes_nothing(tmp_path, broken_mini):
 
 
 def test_an_unexpected_exception_is_an_internal_error_without_traceback(monkeypatch):
-    import compiler.cli.base as cli
+    import compiler.loader as loader
 
     def explode(*args, **kwargs):
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(cli, "load_spec", explode)
+    monkeypatch.setattr(loader, "load_spec", explode)
     result = run("info", M)
     assert result.exit_code == 3
     assert result.stderr.startswith("rulespec: internal error: ZeroDivisionError: boom")

@@ -153,6 +153,39 @@ def test_a_variant_package_is_built_once_into_the_cache(mini: Path) -> None:
     assert (first / "tables.py").stat().st_mtime_ns == stamp
 
 
+def test_compile_with_nothing_changed_parses_nothing(mini: Path, tmp_path: Path, monkeypatch) -> None:
+    from click.testing import CliRunner
+    import compiler.loader as loader
+    from compiler.cli import main
+    out = tmp_path / "out" / "mini"
+
+    def compile_mini():
+        return CliRunner().invoke(main, ["compile", str(mini), "-o", str(out)])
+
+    assert compile_mini().exit_code == 0
+    monkeypatch.setattr(loader, "load_spec", lambda *a, **k: 1 / 0)  # a parse would fail now
+    second = compile_mini()
+    assert second.exit_code == 0 and "up to date" in second.stdout, second.stdout
+    (out / "rules.py").write_text((out / "rules.py").read_text() + "# touched\n")
+    assert compile_mini().exit_code == 3  # a package touched by hand is compiled again
+    monkeypatch.undo()
+    assert compile_mini().exit_code == 0
+    add(mini, "tests/new.rules", 'test "new" { expect true }\n')  # so is an edited input
+    monkeypatch.setattr(loader, "load_spec", lambda *a, **k: 1 / 0)
+    assert compile_mini().exit_code == 3
+
+
+def test_the_command_table_names_every_command_where_it_is_registered() -> None:
+    from compiler.cli import base, main
+    for module in set(base.COMMAND_MODULES.values()):
+        base.import_commands(module)
+    assert set(main.commands) == set(base.COMMAND_MODULES)
+    for name, command in main.commands.items():
+        module = base.COMMAND_MODULES[name]
+        expected = "compiler.designer_commands" if module == "designer" else f"compiler.cli.{module}"
+        assert command.callback.__module__ == expected, name
+
+
 def test_tests_are_numbered_per_file(mini: Path) -> None:
     add(mini, "tests/a.rules", 'test "a0" { expect true }\n')
     add(mini, "tests/b.rules", 'test "b0" { resolve one for red\n expect score(red) == 1 }\n')

@@ -8,15 +8,14 @@ calls the library and prints; what a result holds and how a param is typed
 live in the library (runtime/results.py, runtime/params.py, runtime/fuzz.py,
 runtime/simulate.py, compiler/info.py, compiler/testrun.py). The contract
 (commands, flags, --json keys) is docs/CLI.md. `python -m rulespec` and
-`python -m compiler.cli` run it too.
+`python -m compiler.cli` run it too. A command's module is imported only when
+that command runs (base.COMMAND_MODULES), so a quick command stays quick.
 """
 
 from __future__ import annotations
 
-from . import build, games, info, runs, table, test  # noqa: F401 - each registers its commands
 from .base import EXIT_ERROR, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, UserError, main
-from ..designer_commands import register as _register_designer_commands
 
-_register_designer_commands(main)
+# Each command's module is imported when the command is looked up (base.COMMAND_MODULES).
 
 __all__ = ["EXIT_ERROR", "EXIT_INTERNAL", "EXIT_OK", "EXIT_USAGE", "UserError", "main"]

@@ -6,19 +6,21 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from .. import backends
-from ..errors import InternalError, SpecError
-from ..loader import REPO_ROOT, LoadedSpec, find_spec_dir, load_spec
-from runtime import record as records
-from runtime.agents import parse_agents
-from runtime.files import WriteError
-from runtime.params import ParamError, parse_param
-from runtime.state import RuleError
+from ..inputs import REPO_ROOT, find_spec_dir
 from runtime.text import safe_line, safe_lines
+
+if TYPE_CHECKING:
+    from ..errors import SpecError
+    from ..loader import LoadedSpec
+
+# The front end (lark, the AST), the runtime and the code generator are imported
+# by the steps that need them, not here: `rulespec compile` with nothing changed
+# answers from file hashes alone (compiler/unchanged.py), in a fraction of a second.
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -27,30 +29,68 @@ class UserError(Exception):
     """Bad input of any kind: shown as one line, exit 1."""
 
 
-# Every failure a user can cause, each shown as one line.
-USER_ERRORS = (UserError, RuleError, records.RecordError, backends.BackendError, WriteError,
-               ParamError)
+def user_errors() -> tuple[type[Exception], ...]:
+    """Every failure a user can cause, each shown as one line."""
+    from runtime import record as records
+    from runtime.files import WriteError
+    from runtime.params import ParamError
+    from runtime.state import RuleError
+    return (UserError, RuleError, records.RecordError, backends.BackendError, WriteError, ParamError)
 
 
 # ------------------------------------------------------------------ the guard
 
 
+# The module that registers each command, imported when the command runs (or
+# for --help): one command does not pay for importing the others.
+# tests/test_cli.py checks this table against the commands the modules register.
+COMMAND_MODULES = {
+    "check": "build", "compile": "build", "play": "games", "replay": "games", "serve": "table",
+    "test": "test", "bench": "runs", "fuzz": "runs", "simulate": "runs", "info": "info",
+    "doc": "designer", "cards": "designer", "fmt": "designer", "lsp": "designer",
+}
+
+
+def import_commands(module: str) -> None:
+    """Import the module of a command group, which registers its commands on `main`."""
+    if module == "designer":
+        from ..designer_commands import register
+        if "lsp" not in main.commands:
+            register(main)
+        return
+    import importlib
+    importlib.import_module(f"{__package__}.{module}")
+
+
 class Guarded(click.Group):
-    """Turns every exception into one line and an exit code, never a traceback."""
+    """Turns every exception into one line and an exit code, never a traceback.
+
+    Commands are loaded lazily (COMMAND_MODULES)."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
+            import_commands(COMMAND_MODULES[cmd_name])
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        for module in sorted(set(COMMAND_MODULES.values())):
+            import_commands(module)
+        return super().list_commands(ctx)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
-        except SpecError as err:
-            spec_error(err)
-        except USER_ERRORS as err:
-            fail(str(err))
         except KeyboardInterrupt:
             click.echo("rulespec: interrupted", err=True)
             ctx.exit(130)
         except Exception as err:  # noqa: BLE001 - the last line of defence
+            from ..errors import InternalError, SpecError
+            if isinstance(err, SpecError):
+                spec_error(err)
+            if isinstance(err, user_errors()):
+                fail(str(err))
             if os.environ.get("RULESPEC_DEBUG"):
                 raise
             kind = "internal error" if not isinstance(err, InternalError) else "internal compiler error"
@@ -105,6 +145,7 @@ package_option = click.option("--package", default=None, metavar="DIR",
 
 def load(game_or_dir: str, variants: tuple[str, ...] = ()) -> LoadedSpec:
     """Find and load a spec (a game name or a folder); every failure as UserError/SpecError."""
+    from ..loader import load_spec
     try:
         folder = find_spec_dir(game_or_dir)
     except FileNotFoundError:
@@ -124,6 +165,7 @@ def known_games() -> list[str]:
 
 def params(meta, pairs: tuple[str, ...]) -> dict[str, Any]:
     """--param NAME=VALUE, typed and checked by the spec's declarations (runtime/params.py)."""
+    from runtime.params import parse_param
     return dict(parse_param(meta, pair) for pair in pairs)
 
 
@@ -133,6 +175,7 @@ def program(loaded: LoadedSpec, backend: str, package: str | None = None):
 
 
 def agents(text: str, meta) -> tuple[str, ...]:
+    from runtime.agents import parse_agents
     try:
         return parse_agents(text, meta.players, getattr(meta, "bots", ()), getattr(meta, "policies", ()))
     except ValueError as err:

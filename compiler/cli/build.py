@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from .. import backends
-from ..loader import test_variant_sets
+from ..inputs import find_spec_dir
 from .base import UserError, load, main, variant_option
 
 
@@ -17,6 +17,7 @@ from .base import UserError, load, main, variant_option
 @click.option("-v", "--verbose", is_flag=True, help="Say what was checked (silent by default).")
 def check(spec_dir: str, variants: tuple[str, ...], verbose: bool) -> None:
     """Check a spec: silent and exit 0 when sound, else every error as file:line:col."""
+    from ..loader import test_variant_sets
     loaded = load(spec_dir, variants)
     for extra in test_variant_sets(loaded.folder):  # tests that turn variants on for themselves
         load(spec_dir, tuple(set(variants) | set(extra)))
@@ -40,6 +41,16 @@ def check(spec_dir: str, variants: tuple[str, ...], verbose: bool) -> None:
                    " pure Python stays beside them as the fallback.")
 def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None, native: bool = False) -> None:
     """Generate the engine package; all-or-nothing."""
+    from .. import unchanged
+    try:
+        folder = find_spec_dir(spec_dir)
+    except FileNotFoundError:
+        folder = None  # load() says so
+    made = unchanged.compiled_before(folder, variants, output) if folder and not native else None
+    if made is not None:
+        click.echo(f"{made['game']}: up to date: {made['shown']}"
+                   f" (spec hash {made['spec_hash']})")
+        return
     loaded = load(spec_dir, variants)
     try:
         from ..codegen import compile_game
@@ -53,6 +64,8 @@ def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None, na
         written = compile_game(loaded.model, out)
     except OSError as err:
         raise UserError(f"cannot write {out}: {err.strerror or err}") from None
+    unchanged.remember(loaded.folder, variants, output, loaded.model.game, out, backends._shown(out),
+                       loaded.model.spec_hash)
     verb = "wrote" if written else "up to date:"
     click.echo(f"{loaded.model.game}: {verb} {backends._shown(out)} (spec hash {loaded.model.spec_hash})")
     if native:
