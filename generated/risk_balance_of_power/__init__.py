@@ -8,14 +8,15 @@
 #     risk_balance_of_power/07_setup.rules
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
-# Spec hash: 40e9db86a761b56e
+#     risk_balance_of_power/10_policies.rules
+# Spec hash: c363b95d98f0d8f1
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
-# Tests hash: d53081e317c23012
-# Fingerprint: source eff4f28db8ba9957980a output 4170671ddfda4132b6db
+# Tests hash: 417ebc4cdd4f6211
+# Fingerprint: source 3925989e86f571dd09c5 output 409d58dd5856c932f0ba
 "Risiko - Das Duell (Risk: Balance of Power): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -26,8 +27,8 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "40e9db86a761b56e"
-TESTS_HASH = "d53081e317c23012"
+SPEC_HASH = "c363b95d98f0d8f1"
+TESTS_HASH = "417ebc4cdd4f6211"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

@@ -8,14 +8,15 @@
 #     risk_balance_of_power/07_setup.rules
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
-# Spec hash: 40e9db86a761b56e
+#     risk_balance_of_power/10_policies.rules
+# Spec hash: c363b95d98f0d8f1
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
-# Tests hash: d53081e317c23012
-# Fingerprint: source f2447175ed5db457e89a output f084ea1af3b3ce49a07a
+# Tests hash: 417ebc4cdd4f6211
+# Fingerprint: source daa478ff237b76c24a70 output d3c813ee608b4336413d
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -119,8 +120,8 @@ from .rules import (
 
 
 def p_vergleich(state, v_von, v_ziel, v_wurf_a, v_wurf_v):
-    "procedure vergleich (spec/risk_balance_of_power/05_conquest.rules:85)"
-    # spec: spec/risk_balance_of_power/05_conquest.rules:86
+    "procedure vergleich (spec/risk_balance_of_power/05_conquest.rules:86)"
+    # spec: spec/risk_balance_of_power/05_conquest.rules:87
     if v_wurf_a > v_wurf_v:
         p_einheit_verloren(state, v_ziel)
     else:
@@ -128,30 +129,30 @@ def p_vergleich(state, v_von, v_ziel, v_wurf_a, v_wurf_v):
 
 
 def p_einheit_verloren(state, v_g):
-    "procedure einheit_verloren (spec/risk_balance_of_power/05_conquest.rules:92)"
-    # spec: spec/risk_balance_of_power/05_conquest.rules:93
+    "procedure einheit_verloren (spec/risk_balance_of_power/05_conquest.rules:93)"
+    # spec: spec/risk_balance_of_power/05_conquest.rules:94
     if d_neutral(state, v_g):
-        # spec: spec/risk_balance_of_power/05_conquest.rules:94
-        state.counters[2][v_g] = max(0, state.counters[2][v_g] - 1)
         # spec: spec/risk_balance_of_power/05_conquest.rules:95
+        state.counters[2][v_g] = max(0, state.counters[2][v_g] - 1)
+        # spec: spec/risk_balance_of_power/05_conquest.rules:96
         p_neutrale_einheit_gefallen(state)
-    # spec: spec/risk_balance_of_power/05_conquest.rules:97
+    # spec: spec/risk_balance_of_power/05_conquest.rules:98
     for v_q in [c_q for c_q in PLAYERS if d_besetzt(state, c_q, v_g)]:
-        # spec: spec/risk_balance_of_power/05_conquest.rules:98
-        state.counters[v_q][v_g] = max(0, state.counters[v_q][v_g] - 1)
         # spec: spec/risk_balance_of_power/05_conquest.rules:99
+        state.counters[v_q][v_g] = max(0, state.counters[v_q][v_g] - 1)
+        # spec: spec/risk_balance_of_power/05_conquest.rules:100
         p_einheit_gefallen(state, v_q)
 
 
 def p_einheit_gefallen(state, v_q):
-    "procedure einheit_gefallen (spec/risk_balance_of_power/05_conquest.rules:102)"
-    # spec: spec/risk_balance_of_power/05_conquest.rules:102
+    "procedure einheit_gefallen (spec/risk_balance_of_power/05_conquest.rules:103)"
+    # spec: spec/risk_balance_of_power/05_conquest.rules:103
     state.tracks[v_q] = max(0, min(90, state.tracks[v_q] + 1))
 
 
 def p_neutrale_einheit_gefallen(state):
-    "procedure neutrale_einheit_gefallen (spec/risk_balance_of_power/05_conquest.rules:103)"
-    # spec: spec/risk_balance_of_power/05_conquest.rules:103
+    "procedure neutrale_einheit_gefallen (spec/risk_balance_of_power/05_conquest.rules:104)"
+    # spec: spec/risk_balance_of_power/05_conquest.rules:104
     state.tracks[4] = max(0, min(60, state.tracks[4] + 1))
 
 
@@ -463,7 +464,7 @@ def p_grundausbildung(state):
     # spec: spec/risk_balance_of_power/07_setup.rules:156
     shuffle(state, 1)
     # spec: spec/risk_balance_of_power/07_setup.rules:157
-    state.vars[1] = 0
+    state.vars[1] = 1 if state.params["beginner"] == 2 else 0
 
 
 # ---------------------------------------------------------------- signals
@@ -573,15 +574,15 @@ def s_angriffe(state, frame):
 
 
 def s_angriff(state, frame):
-    "procedure angriff (spec/risk_balance_of_power/05_conquest.rules:50)"
+    "procedure angriff (spec/risk_balance_of_power/05_conquest.rules:51)"
     # L: 0 p, 1 von, 2 ziel, 3 n, 4 a, 5 m, 6 v
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:51
-            state.vars[4] = True
             # spec: spec/risk_balance_of_power/05_conquest.rules:52
+            state.vars[4] = True
+            # spec: spec/risk_balance_of_power/05_conquest.rules:53
             player = L[0]
             values = [
                 c_von for c_von in K_gebiet if d_kann_angreifen_von(state, L[0], c_von)
@@ -594,15 +595,15 @@ def s_angriff(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/05_conquest.rules:52:5",
+                "spec/risk_balance_of_power/05_conquest.rules:53:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/risk_balance_of_power/05_conquest.rules:53
-            state.vars[5] = L[1]
             # spec: spec/risk_balance_of_power/05_conquest.rules:54
+            state.vars[5] = L[1]
+            # spec: spec/risk_balance_of_power/05_conquest.rules:55
             player = L[0]
             values = [
                 c_ziel for c_ziel in ADJ[L[1]] if not d_besetzt(state, L[0], c_ziel)
@@ -615,23 +616,23 @@ def s_angriff(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/05_conquest.rules:54:5",
+                "spec/risk_balance_of_power/05_conquest.rules:55:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/risk_balance_of_power/05_conquest.rules:55
-            state.vars[6] = L[2]
             # spec: spec/risk_balance_of_power/05_conquest.rules:56
-            L[3] = d_angriffswuerfel(state, L[0], L[1], L[2])
+            state.vars[6] = L[2]
             # spec: spec/risk_balance_of_power/05_conquest.rules:57
+            L[3] = d_angriffswuerfel(state, L[0], L[1], L[2])
+            # spec: spec/risk_balance_of_power/05_conquest.rules:58
             if L[3] > 1:
                 pc = 3
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:58
+            # spec: spec/risk_balance_of_power/05_conquest.rules:59
             player = L[0]
             values = list(range(1, L[3] + 1))
             ids, labels = option_names(values)
@@ -642,25 +643,25 @@ def s_angriff(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/05_conquest.rules:58:9",
+                "spec/risk_balance_of_power/05_conquest.rules:59:9",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[4] = frame[3]
-            # spec: spec/risk_balance_of_power/05_conquest.rules:59
+            # spec: spec/risk_balance_of_power/05_conquest.rules:60
             L[3] = L[4]
             pc = 5
         if pc == 5:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:61
-            L[5] = d_verteidigungswuerfel(state, L[0], L[2])
             # spec: spec/risk_balance_of_power/05_conquest.rules:62
+            L[5] = d_verteidigungswuerfel(state, L[0], L[2])
+            # spec: spec/risk_balance_of_power/05_conquest.rules:63
             if L[5] > 1:
                 pc = 6
             else:
                 pc = 8
         if pc == 6:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:63
+            # spec: spec/risk_balance_of_power/05_conquest.rules:64
             player = opponent_of(L[0], 2)
             values = list(range(1, L[5] + 1))
             ids, labels = option_names(values)
@@ -671,48 +672,51 @@ def s_angriff(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/05_conquest.rules:63:9",
+                "spec/risk_balance_of_power/05_conquest.rules:64:9",
             )
             frame[1] = 7
             return
         if pc == 7:
             L[6] = frame[3]
-            # spec: spec/risk_balance_of_power/05_conquest.rules:64
+            # spec: spec/risk_balance_of_power/05_conquest.rules:65
             L[5] = L[6]
             pc = 8
         if pc == 8:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:66
-            state.vars[4] = False
             # spec: spec/risk_balance_of_power/05_conquest.rules:67
-            state.vars[5] = None
+            state.vars[4] = False
             # spec: spec/risk_balance_of_power/05_conquest.rules:68
-            state.vars[6] = None
-            # spec: spec/risk_balance_of_power/05_conquest.rules:69
-            state.frames.pop()
+            frame[1] = 9
             state.frames.append(
                 new_frame(2, [L[0], L[1], L[2], L[3], L[5]] + [UNBOUND] * 6)
             )
             return
+        if pc == 9:
+            # spec: spec/risk_balance_of_power/05_conquest.rules:69
+            state.vars[5] = None
+            # spec: spec/risk_balance_of_power/05_conquest.rules:70
+            state.vars[6] = None
+            state.frames.pop()
+            return
 
 
 def s_kampf(state, frame):
-    "procedure kampf (spec/risk_balance_of_power/05_conquest.rules:74)"
+    "procedure kampf (spec/risk_balance_of_power/05_conquest.rules:75)"
     # L: 0 p, 1 von, 2 ziel, 3 n, 4 m, 5 gegnerisch, 6 a1, 7 a2, 8 a3, 9 v1, 10 v2
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:75
-            L[5] = d_besetzt(state, opponent_of(L[0], 2), L[2])
             # spec: spec/risk_balance_of_power/05_conquest.rules:76
-            L[6], L[7], L[8] = roll_sorted(
-                state, L[3], 3, "spec/risk_balance_of_power/05_conquest.rules:76:5"
-            )
+            L[5] = d_besetzt(state, opponent_of(L[0], 2), L[2])
             # spec: spec/risk_balance_of_power/05_conquest.rules:77
-            L[9], L[10] = roll_sorted(
-                state, L[4], 2, "spec/risk_balance_of_power/05_conquest.rules:77:5"
+            L[6], L[7], L[8] = roll_sorted(
+                state, L[3], 3, "spec/risk_balance_of_power/05_conquest.rules:77:5"
             )
             # spec: spec/risk_balance_of_power/05_conquest.rules:78
+            L[9], L[10] = roll_sorted(
+                state, L[4], 2, "spec/risk_balance_of_power/05_conquest.rules:78:5"
+            )
+            # spec: spec/risk_balance_of_power/05_conquest.rules:79
             log_line(
                 state,
                 " ".join(
@@ -724,7 +728,7 @@ def s_kampf(state, frame):
                                 ENTITY_LABELS,
                                 L[2],
                                 "label",
-                                "spec/risk_balance_of_power/05_conquest.rules:78:36",
+                                "spec/risk_balance_of_power/05_conquest.rules:79:36",
                             )
                         ),
                         "von",
@@ -733,7 +737,7 @@ def s_kampf(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/risk_balance_of_power/05_conquest.rules:78:55",
+                                "spec/risk_balance_of_power/05_conquest.rules:79:55",
                             )
                         ),
                         "an:",
@@ -745,16 +749,16 @@ def s_kampf(state, frame):
                         text_of(L[10]),
                     ]
                 ),
-                "spec/risk_balance_of_power/05_conquest.rules:78:5",
+                "spec/risk_balance_of_power/05_conquest.rules:79:5",
             )
-            # spec: spec/risk_balance_of_power/05_conquest.rules:79
-            p_vergleich(state, L[1], L[2], L[6], L[9])
             # spec: spec/risk_balance_of_power/05_conquest.rules:80
+            p_vergleich(state, L[1], L[2], L[6], L[9])
+            # spec: spec/risk_balance_of_power/05_conquest.rules:81
             if L[3] >= 2 and L[4] >= 2:
                 p_vergleich(state, L[1], L[2], L[7], L[10])
-            # spec: spec/risk_balance_of_power/05_conquest.rules:81
-            emit_gewuerfelt(state, L[0])
             # spec: spec/risk_balance_of_power/05_conquest.rules:82
+            emit_gewuerfelt(state, L[0])
+            # spec: spec/risk_balance_of_power/05_conquest.rules:83
             if d_staerke(state, L[2]) == 0:
                 pc = 1
             else:
@@ -771,16 +775,16 @@ def s_kampf(state, frame):
 
 
 def s_erobern(state, frame):
-    "procedure erobern (spec/risk_balance_of_power/05_conquest.rules:112)"
+    "procedure erobern (spec/risk_balance_of_power/05_conquest.rules:113)"
     # L: 0 p, 1 von, 2 ziel, 3 n, 4 gegnerisch, 5 k
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:113
+            # spec: spec/risk_balance_of_power/05_conquest.rules:114
             if L[4]:
                 state.vars[2] = True
-            # spec: spec/risk_balance_of_power/05_conquest.rules:114
+            # spec: spec/risk_balance_of_power/05_conquest.rules:115
             log_line(
                 state,
                 " ".join(
@@ -792,24 +796,24 @@ def s_erobern(state, frame):
                                 ENTITY_LABELS,
                                 L[2],
                                 "label",
-                                "spec/risk_balance_of_power/05_conquest.rules:114:37",
+                                "spec/risk_balance_of_power/05_conquest.rules:115:37",
                             )
                         ),
                     ]
                 ),
-                "spec/risk_balance_of_power/05_conquest.rules:114:5",
+                "spec/risk_balance_of_power/05_conquest.rules:115:5",
             )
-            # spec: spec/risk_balance_of_power/05_conquest.rules:115
-            state.counters[L[0]][L[1]] = max(0, state.counters[L[0]][L[1]] - L[3])
             # spec: spec/risk_balance_of_power/05_conquest.rules:116
-            state.counters[L[0]][L[2]] = max(0, state.counters[L[0]][L[2]] + L[3])
+            state.counters[L[0]][L[1]] = max(0, state.counters[L[0]][L[1]] - L[3])
             # spec: spec/risk_balance_of_power/05_conquest.rules:117
+            state.counters[L[0]][L[2]] = max(0, state.counters[L[0]][L[2]] + L[3])
+            # spec: spec/risk_balance_of_power/05_conquest.rules:118
             if state.counters[L[0]][L[1]] > 1:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:118
+            # spec: spec/risk_balance_of_power/05_conquest.rules:119
             player = L[0]
             values = list(range(0, state.counters[L[0]][L[1]] - 1 + 1))
             ids, labels = option_names(values)
@@ -820,19 +824,19 @@ def s_erobern(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/05_conquest.rules:118:9",
+                "spec/risk_balance_of_power/05_conquest.rules:119:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[5] = frame[3]
-            # spec: spec/risk_balance_of_power/05_conquest.rules:119
-            state.counters[L[0]][L[1]] = max(0, state.counters[L[0]][L[1]] - L[5])
             # spec: spec/risk_balance_of_power/05_conquest.rules:120
+            state.counters[L[0]][L[1]] = max(0, state.counters[L[0]][L[1]] - L[5])
+            # spec: spec/risk_balance_of_power/05_conquest.rules:121
             state.counters[L[0]][L[2]] = max(0, state.counters[L[0]][L[2]] + L[5])
             pc = 3
         if pc == 3:
-            # spec: spec/risk_balance_of_power/05_conquest.rules:122
+            # spec: spec/risk_balance_of_power/05_conquest.rules:123
             p_sieg_pruefen(state, L[0])
             state.frames.pop()
             return

@@ -8,18 +8,20 @@
 #     risk_balance_of_power/07_setup.rules
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
-# Spec hash: 40e9db86a761b56e
+#     risk_balance_of_power/10_policies.rules
+# Spec hash: c363b95d98f0d8f1
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
-# Tests hash: d53081e317c23012
-# Fingerprint: source 04717eba988bf4f44abf output aedfa50450e87344023b
+# Tests hash: 417ebc4cdd4f6211
+# Fingerprint: source 04f6ff9afdfa675374fa output 08137d1a85781614b699
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
-from runtime.values import attr_of, collection_of, opponent_of, reachable
+from runtime.policy import keep_best
+from runtime.values import attr_of, collection_of, member_of, opponent_of, reachable
 from .tables import (
     ADJ,
     A_anzahl,
@@ -28,11 +30,13 @@ from .tables import (
     A_bonus,
     A_schwierig,
     A_seestrasse,
+    A_sterne,
     A_ziel,
     K_gebiet,
     K_region,
     PLAYERS,
     REGION_MEMBERS,
+    REGION_SETS,
 )
 
 # ---------------------------------------------------------------- defines
@@ -40,13 +44,13 @@ from .tables import (
 
 def d_armee_einheiten(state):
     "define armee_einheiten"
-    # spec: spec/risk_balance_of_power/01_frame.rules:50
+    # spec: spec/risk_balance_of_power/01_frame.rules:55
     return 90
 
 
 def d_neutrale_einheiten(state):
     "define neutrale_einheiten"
-    # spec: spec/risk_balance_of_power/01_frame.rules:51
+    # spec: spec/risk_balance_of_power/01_frame.rules:56
     return 60
 
 
@@ -529,6 +533,161 @@ def d_angriffsaussicht(state, v_p):
     )
 
 
+def d_front(state, v_p, v_g):
+    "define front"
+    # spec: spec/risk_balance_of_power/10_policies.rules:12
+    return bool(
+        d_besetzt(state, v_p, v_g)
+        and any(not d_besetzt(state, v_p, c_n) for c_n in ADJ[v_g])
+    )
+
+
+def d_grenzt_an_gegner(state, v_p, v_g):
+    "define grenzt_an_gegner"
+    # spec: spec/risk_balance_of_power/10_policies.rules:14
+    return d_bedrohung(state, v_p, v_g) > 0
+
+
+def d_gute_aussicht(state, v_p, v_v, v_z):
+    "define gute_aussicht"
+    # spec: spec/risk_balance_of_power/10_policies.rules:19
+    return bool(
+        d_besetzt(state, v_p, v_v)
+        and not d_besetzt(state, v_p, v_z)
+        and (
+            state.counters[v_p][v_v] >= d_staerke(state, v_z) + 2
+            if q_angriffswuerfel_hoechstens(state, v_p, v_z) >= 3
+            else state.counters[v_p][v_v] >= 2 * d_staerke(state, v_z) + 2
+        )
+    )
+
+
+def d_gute_aussicht_von(state, v_p, v_v):
+    "define gute_aussicht_von"
+    # spec: spec/risk_balance_of_power/10_policies.rules:23
+    return any(d_gute_aussicht(state, v_p, v_v, c_z) for c_z in ADJ[v_v])
+
+
+def d_gute_aussicht_irgendwo(state, v_p):
+    "define gute_aussicht_irgendwo"
+    # spec: spec/risk_balance_of_power/10_policies.rules:25
+    return any(d_gute_aussicht_von(state, v_p, c_v) for c_v in K_gebiet)
+
+
+def d_vervollstaendigt_region(state, v_p, v_z):
+    "define vervollstaendigt_region"
+    # spec: spec/risk_balance_of_power/10_policies.rules:30
+    return any(
+        member_of(
+            state,
+            v_z,
+            c_r,
+            REGION_SETS,
+            "spec/risk_balance_of_power/10_policies.rules:31:27",
+        )
+        and all(
+            c_g == v_z or d_besetzt(state, v_p, c_g)
+            for c_g in collection_of(
+                state,
+                c_r,
+                REGION_MEMBERS,
+                "spec/risk_balance_of_power/10_policies.rules:31:47",
+            )
+        )
+        for c_r in K_region
+    )
+
+
+def d_missionsziel(state, v_z):
+    "define missionsziel"
+    # spec: spec/risk_balance_of_power/10_policies.rules:32
+    return (
+        attr_of(
+            A_bauwerk,
+            v_z,
+            "bauwerk",
+            "spec/risk_balance_of_power/10_policies.rules:33:6",
+        )
+        != "kein_bauwerk"
+        and any(
+            A_bauwerk[c_m]
+            == attr_of(
+                A_bauwerk,
+                v_z,
+                "bauwerk",
+                "spec/risk_balance_of_power/10_policies.rules:33:74",
+            )
+            for c_m in state.zones[6]
+        )
+        or attr_of(
+            A_schwierig,
+            v_z,
+            "schwierig",
+            "spec/risk_balance_of_power/10_policies.rules:34:9",
+        )
+        and any(A_art[c_m] == "gelaendezahl" for c_m in state.zones[6])
+        or attr_of(
+            A_seestrasse,
+            v_z,
+            "seestrasse",
+            "spec/risk_balance_of_power/10_policies.rules:35:9",
+        )
+        and any(A_art[c_m] == "seewege" for c_m in state.zones[6])
+    )
+
+
+def d_eroberungswert(state, v_p, v_z):
+    "define eroberungswert"
+    # spec: spec/risk_balance_of_power/10_policies.rules:36
+    return (
+        (4 if d_besetzt(state, opponent_of(v_p, 2), v_z) else 0)
+        + 6 * state.counters[4 + opponent_of(v_p, 2)][v_z]
+        + 3 * state.counters[3][v_z]
+        + (5 if d_vervollstaendigt_region(state, v_p, v_z) else 0)
+        + (2 if d_missionsziel(state, v_z) else 0)
+    )
+
+
+def d_hauptstadt_bedroht(state, v_p, v_g):
+    "define hauptstadt_bedroht"
+    # spec: spec/risk_balance_of_power/10_policies.rules:43
+    return (
+        state.counters[4 + v_p][v_g] > 0
+        and d_bedrohung(state, v_p, v_g) >= state.counters[v_p][v_g]
+    )
+
+
+def d_angriffsbasis(state, v_p, v_g):
+    "define angriffsbasis"
+    # spec: spec/risk_balance_of_power/10_policies.rules:45
+    return sum(
+        [
+            d_eroberungswert(state, v_p, c_z)
+            for c_z in ADJ[v_g]
+            if not d_besetzt(state, v_p, c_z)
+            and d_staerke(state, c_z) <= state.counters[v_p][v_g] + 4
+        ]
+    )
+
+
+def d_grenzt_an_fremde(state, v_g):
+    "define grenzt_an_fremde"
+    # spec: spec/risk_balance_of_power/10_policies.rules:50
+    return any(d_besitzer(state, c_n) != d_besitzer(state, v_g) for c_n in ADJ[v_g])
+
+
+def d_ruhende_truppen(state, v_p, v_g):
+    "define ruhende_truppen"
+    # spec: spec/risk_balance_of_power/10_policies.rules:53
+    return bool(d_kann_bewegen_von(state, v_p, v_g) and not d_front(state, v_p, v_g))
+
+
+def d_armeewert(state, v_p):
+    "define armeewert"
+    # spec: spec/risk_balance_of_power/10_policies.rules:56
+    return d_lage(state, v_p) + 4 * d_verstaerkung_ohne_karten(state, v_p)
+
+
 # ---------------------------------------------------------------- quantities
 
 
@@ -567,19 +726,19 @@ EVENT_WHEN = {}
 
 def inv_nie_leer(state):
     "invariant nie_leer"
-    # spec: spec/risk_balance_of_power/01_frame.rules:111
+    # spec: spec/risk_balance_of_power/01_frame.rules:116
     return not state.vars[3] or all(d_staerke(state, c_g) >= 1 for c_g in K_gebiet)
 
 
 def inv_eine_armee(state):
     "invariant eine_armee"
-    # spec: spec/risk_balance_of_power/01_frame.rules:113
+    # spec: spec/risk_balance_of_power/01_frame.rules:118
     return all(d_armeen_auf(state, c_g) <= 1 for c_g in K_gebiet)
 
 
 def inv_einheiten_erhalten(state):
     "invariant einheiten_erhalten"
-    # spec: spec/risk_balance_of_power/01_frame.rules:115
+    # spec: spec/risk_balance_of_power/01_frame.rules:120
     return all(
         d_einheiten_insgesamt(state, c_p) == d_armee_einheiten(state) for c_p in PLAYERS
     ) and sum([state.counters[2][c_g] for c_g in K_gebiet]) + state.tracks[
@@ -593,25 +752,25 @@ def inv_einheiten_erhalten(state):
 
 def inv_eine_mission_je_zug(state):
     "invariant eine_mission_je_zug"
-    # spec: spec/risk_balance_of_power/01_frame.rules:119
+    # spec: spec/risk_balance_of_power/01_frame.rules:124
     return state.tracks[9] <= 1
 
 
 def inv_keine_karte_nach_mission(state):
     "invariant keine_karte_nach_mission"
-    # spec: spec/risk_balance_of_power/01_frame.rules:120
+    # spec: spec/risk_balance_of_power/01_frame.rules:125
     return state.tracks[9] == 0 or state.tracks[10] == 0
 
 
 def inv_eine_karte_je_zug(state):
     "invariant eine_karte_je_zug"
-    # spec: spec/risk_balance_of_power/01_frame.rules:122
+    # spec: spec/risk_balance_of_power/01_frame.rules:127
     return state.tracks[10] <= 1
 
 
 def inv_hauptstaedte(state):
     "invariant hauptstaedte"
-    # spec: spec/risk_balance_of_power/01_frame.rules:123
+    # spec: spec/risk_balance_of_power/01_frame.rules:128
     return all(
         len([c_g for c_g in K_gebiet if state.counters[4 + c_p][c_g] > 0]) <= 1
         for c_p in PLAYERS
@@ -665,4 +824,371 @@ BOTS = {
 # ---------------------------------------------------------------- policies
 
 
-POLICIES = {}
+def pol_feldzug_grundausbildung_0(state, pending):
+    "policy feldzug_grundausbildung, rule 1: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:66
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:67
+    best = keep_best(
+        best,
+        [d_hauptstadt_bedroht(state, v_you, v_g) for v_g in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/risk_balance_of_power/10_policies.rules:68
+    best = keep_best(
+        best, [d_front(state, v_you, v_g) for v_g in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/risk_balance_of_power/10_policies.rules:69
+    best = keep_best(
+        best,
+        [d_grenzt_an_gegner(state, v_you, v_g) for v_g in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/risk_balance_of_power/10_policies.rules:70
+    best = keep_best(
+        best,
+        [d_angriffsbasis(state, v_you, v_g) for v_g in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/risk_balance_of_power/10_policies.rules:71
+    best = keep_best(
+        best, [state.counters[v_you][v_g] for v_g in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_feldzug_grundausbildung_1(state, pending):
+    "policy feldzug_grundausbildung, rule 2: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:73
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:74
+    best = keep_best(best, [v_n for v_n in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_feldzug_grundausbildung_2(state, pending):
+    "policy feldzug_grundausbildung, rule 3: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:78
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:79
+    if state.tracks[11] > 0:
+        best = keep_best(best, [ids[i] in ("eintauschen",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/risk_balance_of_power/10_policies.rules:80
+    if sum([A_sterne[c_c] for c_c in state.zones[2 + v_you]]) >= 4:
+        best = keep_best(best, [ids[i] in ("eintauschen",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/risk_balance_of_power/10_policies.rules:81
+    best = keep_best(best, [ids[i] in ("fertig",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_feldzug_grundausbildung_3(state, pending):
+    "policy feldzug_grundausbildung, rule 4: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:83
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:84
+    best = keep_best(best, [A_sterne[v_c] for v_c in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_feldzug_grundausbildung_4(state, pending):
+    "policy feldzug_grundausbildung, rule 5: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:87
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:88
+    if d_gute_aussicht_irgendwo(state, v_you):
+        best = keep_best(best, [ids[i] in ("angreifen",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/risk_balance_of_power/10_policies.rules:89
+    best = keep_best(best, [ids[i] in ("aufhoeren",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_feldzug_grundausbildung_5(state, pending):
+    "policy feldzug_grundausbildung, rule 6: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:91
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:92
+    best = keep_best(
+        best,
+        [d_gute_aussicht_von(state, v_you, v_v) for v_v in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/risk_balance_of_power/10_policies.rules:93
+    best = keep_best(
+        best, [state.counters[v_you][v_v] for v_v in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_feldzug_grundausbildung_6(state, pending):
+    "policy feldzug_grundausbildung, rule 7: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:95
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:96
+    best = keep_best(
+        best,
+        [
+            bool(
+                state.vars[5] != None
+                and d_gute_aussicht(state, v_you, state.vars[5], v_z)
+            )
+            for v_z in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/risk_balance_of_power/10_policies.rules:97
+    best = keep_best(
+        best,
+        [d_eroberungswert(state, v_you, v_z) for v_z in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/risk_balance_of_power/10_policies.rules:98
+    best = keep_best(
+        best, [d_staerke(state, v_z) for v_z in [values[i] for i in best]], True
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_feldzug_grundausbildung_7(state, pending):
+    "policy feldzug_grundausbildung, rule 8: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:100
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:101
+    best = keep_best(best, [v_a for v_a in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_feldzug_grundausbildung_8(state, pending):
+    "policy feldzug_grundausbildung, rule 9: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:105
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:106
+    best = keep_best(best, [v_d for v_d in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_feldzug_grundausbildung_9(state, pending):
+    "policy feldzug_grundausbildung, rule 10: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:110
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:111
+    best = keep_best(
+        best,
+        [
+            (
+                v_k
+                if state.vars[5] == None
+                else (
+                    0 - abs(2 * v_k - (state.counters[v_you][state.vars[5]] - 1))
+                    if d_front(state, v_you, state.vars[5])
+                    else v_k
+                )
+            )
+            for v_k in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_feldzug_grundausbildung_10(state, pending):
+    "policy feldzug_grundausbildung, rule 11: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:116
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:117
+    best = keep_best(best, [ids[i] in ("beanspruchen",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_feldzug_grundausbildung_11(state, pending):
+    "policy feldzug_grundausbildung, rule 12: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:120
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:121
+    if any(d_ruhende_truppen(state, v_you, c_g) for c_g in K_gebiet):
+        best = keep_best(best, [ids[i] in ("bewegen",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/risk_balance_of_power/10_policies.rules:122
+    best = keep_best(best, [ids[i] in ("keine",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_feldzug_grundausbildung_12(state, pending):
+    "policy feldzug_grundausbildung, rule 13: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:124
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:125
+    best = keep_best(
+        best,
+        [d_ruhende_truppen(state, v_you, v_g) for v_g in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/risk_balance_of_power/10_policies.rules:126
+    best = keep_best(
+        best, [state.counters[v_you][v_g] for v_g in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_feldzug_grundausbildung_13(state, pending):
+    "policy feldzug_grundausbildung, rule 14: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:128
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:129
+    best = keep_best(
+        best,
+        [d_hauptstadt_bedroht(state, v_you, v_g) for v_g in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/risk_balance_of_power/10_policies.rules:130
+    best = keep_best(
+        best,
+        [d_grenzt_an_gegner(state, v_you, v_g) for v_g in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/risk_balance_of_power/10_policies.rules:131
+    best = keep_best(
+        best, [d_front(state, v_you, v_g) for v_g in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/risk_balance_of_power/10_policies.rules:132
+    best = keep_best(
+        best,
+        [d_angriffsbasis(state, v_you, v_g) for v_g in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_feldzug_grundausbildung_14(state, pending):
+    "policy feldzug_grundausbildung, rule 15: the options it likes best"
+    # spec: spec/risk_balance_of_power/10_policies.rules:134
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/risk_balance_of_power/10_policies.rules:135
+    best = keep_best(best, [v_n for v_n in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+POLICIES = {
+    "feldzug": {
+        "spec/risk_balance_of_power/05_conquest.rules:119:9": pol_feldzug_grundausbildung_9,
+        "spec/risk_balance_of_power/05_conquest.rules:32:9": pol_feldzug_grundausbildung_4,
+        "spec/risk_balance_of_power/05_conquest.rules:53:5": pol_feldzug_grundausbildung_5,
+        "spec/risk_balance_of_power/05_conquest.rules:55:5": pol_feldzug_grundausbildung_6,
+        "spec/risk_balance_of_power/05_conquest.rules:59:9": pol_feldzug_grundausbildung_7,
+        "spec/risk_balance_of_power/05_conquest.rules:64:9": pol_feldzug_grundausbildung_8,
+        "spec/risk_balance_of_power/06_turn.rules:120:9": pol_feldzug_grundausbildung_11,
+        "spec/risk_balance_of_power/06_turn.rules:130:5": pol_feldzug_grundausbildung_12,
+        "spec/risk_balance_of_power/06_turn.rules:131:5": pol_feldzug_grundausbildung_13,
+        "spec/risk_balance_of_power/06_turn.rules:135:9": pol_feldzug_grundausbildung_14,
+        "spec/risk_balance_of_power/06_turn.rules:53:9": pol_feldzug_grundausbildung_2,
+        "spec/risk_balance_of_power/06_turn.rules:55:17": pol_feldzug_grundausbildung_3,
+        "spec/risk_balance_of_power/06_turn.rules:78:9": pol_feldzug_grundausbildung_0,
+        "spec/risk_balance_of_power/06_turn.rules:82:13": pol_feldzug_grundausbildung_1,
+        "spec/risk_balance_of_power/06_turn.rules:94:9": pol_feldzug_grundausbildung_10,
+    },
+    "feldzug_grundausbildung": {
+        "spec/risk_balance_of_power/05_conquest.rules:119:9": pol_feldzug_grundausbildung_9,
+        "spec/risk_balance_of_power/05_conquest.rules:32:9": pol_feldzug_grundausbildung_4,
+        "spec/risk_balance_of_power/05_conquest.rules:53:5": pol_feldzug_grundausbildung_5,
+        "spec/risk_balance_of_power/05_conquest.rules:55:5": pol_feldzug_grundausbildung_6,
+        "spec/risk_balance_of_power/05_conquest.rules:59:9": pol_feldzug_grundausbildung_7,
+        "spec/risk_balance_of_power/05_conquest.rules:64:9": pol_feldzug_grundausbildung_8,
+        "spec/risk_balance_of_power/06_turn.rules:120:9": pol_feldzug_grundausbildung_11,
+        "spec/risk_balance_of_power/06_turn.rules:130:5": pol_feldzug_grundausbildung_12,
+        "spec/risk_balance_of_power/06_turn.rules:131:5": pol_feldzug_grundausbildung_13,
+        "spec/risk_balance_of_power/06_turn.rules:135:9": pol_feldzug_grundausbildung_14,
+        "spec/risk_balance_of_power/06_turn.rules:53:9": pol_feldzug_grundausbildung_2,
+        "spec/risk_balance_of_power/06_turn.rules:55:17": pol_feldzug_grundausbildung_3,
+        "spec/risk_balance_of_power/06_turn.rules:78:9": pol_feldzug_grundausbildung_0,
+        "spec/risk_balance_of_power/06_turn.rules:82:13": pol_feldzug_grundausbildung_1,
+        "spec/risk_balance_of_power/06_turn.rules:94:9": pol_feldzug_grundausbildung_10,
+    },
+}

@@ -8,14 +8,15 @@
 #     risk_balance_of_power/07_setup.rules
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
-# Spec hash: 40e9db86a761b56e
+#     risk_balance_of_power/10_policies.rules
+# Spec hash: c363b95d98f0d8f1
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
-# Tests hash: d53081e317c23012
-# Fingerprint: source 90b1ef848d3e0346242b output 2386a33c5e8cd3ad184f
+# Tests hash: 417ebc4cdd4f6211
+# Fingerprint: source 0df508157636ef53d02a output cffce97a5a60b13654dd
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -23,7 +24,7 @@ from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="risk_balance_of_power",
     title="Risiko - Das Duell (Risk: Balance of Power)",
-    spec_hash="40e9db86a761b56e",
+    spec_hash="c363b95d98f0d8f1",
     spec_files=(
         "risk_balance_of_power/01_frame.rules",
         "risk_balance_of_power/02_map.rules",
@@ -34,6 +35,7 @@ META = GameMeta(
         "risk_balance_of_power/07_setup.rules",
         "risk_balance_of_power/08_bots.rules",
         "risk_balance_of_power/09_board.rules",
+        "risk_balance_of_power/10_policies.rules",
     ),
     players=("rot", "blau"),
     player_labels=("Rot", "Blau"),
@@ -487,7 +489,7 @@ META = GameMeta(
         76,
         77,
     ),
-    params=(("aufbau", "int", 1), ("rundenlimit", "int", 150)),
+    params=(("aufbau", "int", 1), ("rundenlimit", "int", 150), ("beginner", "int", 0)),
     invariants=(
         ("nie_leer", "Jedes Gebiet hält mindestens eine Einheit (nach dem Aufbau)"),
         ("eine_armee", "Kein Gebiet hält Einheiten zweier Armeen"),
@@ -505,7 +507,7 @@ META = GameMeta(
     ),
     effects=(),
     bots=("feldherr",),
-    policies=(),
+    policies=("feldzug", "feldzug_grundausbildung"),
     counts={
         "spaces": 30,
         "regions": 6,
@@ -513,13 +515,14 @@ META = GameMeta(
         "cards_with_events": 0,
         "phases": 3,
         "constraints": 0,
-        "designer_tests": 49,
+        "designer_tests": 50,
     },
     var_kinds=("player", "player", "", "", "", "space", "space"),
     effect_param_kinds=(),
     param_domains=(
         ("aufbau", ("range", (-9223372036854775807, 9223372036854775807))),
         ("rundenlimit", ("range", (-9223372036854775807, 9223372036854775807))),
+        ("beginner", ("range", (0, 2))),
     ),
     board=BoardMeta(
         spaces=(

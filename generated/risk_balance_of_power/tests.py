@@ -8,14 +8,15 @@
 #     risk_balance_of_power/07_setup.rules
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
-# Spec hash: 40e9db86a761b56e
+#     risk_balance_of_power/10_policies.rules
+# Spec hash: c363b95d98f0d8f1
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
-# Tests hash: d53081e317c23012
-# Fingerprint: source 8e11193f5474bf77b86d output 7352bba0269d4a3c399e
+# Tests hash: 417ebc4cdd4f6211
+# Fingerprint: source 1f8327e706434198b88c output f5f8bb068b8ab280988c
 "Risiko - Das Duell (Risk: Balance of Power): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -2867,6 +2868,56 @@ def tx_04_setup_and_game_3_10_sides(state, L):
     return (state.tracks[3], 5)
 
 
+def tx_04_setup_and_game_4_0(state, L):
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:60
+    return state.vars[1] == 1
+
+
+def tx_04_setup_and_game_4_0_sides(state, L):
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:60
+    return (state.vars[1], 1)
+
+
+def tx_04_setup_and_game_4_1(state, L):
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:60
+    return state.vars[0] == 1
+
+
+def tx_04_setup_and_game_4_1_sides(state, L):
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:60
+    return (state.vars[0], 1)
+
+
+def tx_04_setup_and_game_4_2(state, L):
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:60
+    return deciding_of(state) == 1
+
+
+def tx_04_setup_and_game_4_2_sides(state, L):
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:60
+    return (deciding_of(state), 1)
+
+
+def tx_04_setup_and_game_4_3(state, L):
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:61
+    return state.tracks[3] > 0
+
+
+def tx_04_setup_and_game_4_3_sides(state, L):
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:61
+    return (state.tracks[3], 0)
+
+
+def tx_04_setup_and_game_4_4(state, L):
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:61
+    return state.tracks[2] == 0
+
+
+def tx_04_setup_and_game_4_4_sides(state, L):
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:61
+    return (state.tracks[2], 0)
+
+
 TEST_STEPS = (
     tb_01_map_and_reinforcement_4_0,
     tb_01_map_and_reinforcement_5_0,
@@ -3214,6 +3265,11 @@ TEST_EXPECTS = {
     "tests/04_setup_and_game.rules#3:expect8": tx_04_setup_and_game_3_8,
     "tests/04_setup_and_game.rules#3:expect9": tx_04_setup_and_game_3_9,
     "tests/04_setup_and_game.rules#3:expect10": tx_04_setup_and_game_3_10,
+    "tests/04_setup_and_game.rules#4:expect0": tx_04_setup_and_game_4_0,
+    "tests/04_setup_and_game.rules#4:expect1": tx_04_setup_and_game_4_1,
+    "tests/04_setup_and_game.rules#4:expect2": tx_04_setup_and_game_4_2,
+    "tests/04_setup_and_game.rules#4:expect3": tx_04_setup_and_game_4_3,
+    "tests/04_setup_and_game.rules#4:expect4": tx_04_setup_and_game_4_4,
 }
 TEST_SIDES = {
     "tests/01_map_and_reinforcement.rules#0:expect0": tx_01_map_and_reinforcement_0_0_sides,
@@ -3372,4 +3428,9 @@ TEST_SIDES = {
     "tests/04_setup_and_game.rules#3:expect8": tx_04_setup_and_game_3_8_sides,
     "tests/04_setup_and_game.rules#3:expect9": tx_04_setup_and_game_3_9_sides,
     "tests/04_setup_and_game.rules#3:expect10": tx_04_setup_and_game_3_10_sides,
+    "tests/04_setup_and_game.rules#4:expect0": tx_04_setup_and_game_4_0_sides,
+    "tests/04_setup_and_game.rules#4:expect1": tx_04_setup_and_game_4_1_sides,
+    "tests/04_setup_and_game.rules#4:expect2": tx_04_setup_and_game_4_2_sides,
+    "tests/04_setup_and_game.rules#4:expect3": tx_04_setup_and_game_4_3_sides,
+    "tests/04_setup_and_game.rules#4:expect4": tx_04_setup_and_game_4_4_sides,
 }
