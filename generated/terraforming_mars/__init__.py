@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 4ed89f5ff3d0b107
+# Spec hash: ae7f7af262f9b92b
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -19,8 +19,9 @@
 #     terraforming_mars/tests/05_cards.rules
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
-# Tests hash: b380bc2602911a3c
-# Fingerprint: source a14afa8aaadf0a3d89b7 output a74c593837ef1e8d44d6
+#     terraforming_mars/tests/08_setup_hooks.rules
+# Tests hash: e5543fb03eecc8fe
+# Fingerprint: source 65f1244daed95a579b73 output d64074eb81de90b35528
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -31,8 +32,8 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "4ed89f5ff3d0b107"
-TESTS_HASH = "b380bc2602911a3c"
+SPEC_HASH = "ae7f7af262f9b92b"
+TESTS_HASH = "e5543fb03eecc8fe"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

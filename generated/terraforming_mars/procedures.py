@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 4ed89f5ff3d0b107
+# Spec hash: ae7f7af262f9b92b
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -19,8 +19,9 @@
 #     terraforming_mars/tests/05_cards.rules
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
-# Tests hash: b380bc2602911a3c
-# Fingerprint: source c48834d762d67cf74097 output a2868543fcf31636588d
+#     terraforming_mars/tests/08_setup_hooks.rules
+# Tests hash: e5543fb03eecc8fe
+# Fingerprint: source 310c75ae0e32c8a348ec output 8cdf11ea3fec0c9ea094
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -318,27 +319,27 @@ def p_production_phase(state):
 
 
 def p_deal_corporations(state, v_q):
-    "procedure deal_corporations (spec/terraforming_mars/06_corporations.rules:16)"
-    # spec: spec/terraforming_mars/06_corporations.rules:17
+    "procedure deal_corporations (spec/terraforming_mars/06_corporations.rules:19)"
+    # spec: spec/terraforming_mars/06_corporations.rules:20
     move_card(
         state,
         some_card(
-            top_card(state, 35), "spec/terraforming_mars/06_corporations.rules:17:5"
+            top_card(state, 35), "spec/terraforming_mars/06_corporations.rules:20:5"
         ),
         3 + v_q,
     )
-    # spec: spec/terraforming_mars/06_corporations.rules:18
+    # spec: spec/terraforming_mars/06_corporations.rules:21
     move_card(
         state,
         some_card(
-            top_card(state, 35), "spec/terraforming_mars/06_corporations.rules:18:5"
+            top_card(state, 35), "spec/terraforming_mars/06_corporations.rules:21:5"
         ),
         3 + v_q,
     )
 
 
 def p_before_corporations(state):
-    "procedure before_corporations (spec/terraforming_mars/06_corporations.rules:20)"
+    "procedure before_corporations (spec/terraforming_mars/06_corporations.rules:23)"
     pass
 
 
@@ -366,73 +367,73 @@ def p_lower_production(state, v_q, v_r, v_n):
 
 
 def ev_credicor(state, v_you, v_this):
-    "event of credicor (spec/terraforming_mars/06_corporations.rules:85)"
-    # spec: spec/terraforming_mars/06_corporations.rules:85
+    "event of credicor (spec/terraforming_mars/06_corporations.rules:88)"
+    # spec: spec/terraforming_mars/06_corporations.rules:88
     activate(state, 0, [v_you], None)
 
 
 def ev_ecoline(state, v_you, v_this):
-    "event of ecoline (spec/terraforming_mars/06_corporations.rules:91)"
-    # spec: spec/terraforming_mars/06_corporations.rules:92
+    "event of ecoline (spec/terraforming_mars/06_corporations.rules:94)"
+    # spec: spec/terraforming_mars/06_corporations.rules:95
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 3))
-    # spec: spec/terraforming_mars/06_corporations.rules:93
+    # spec: spec/terraforming_mars/06_corporations.rules:96
     state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
-    # spec: spec/terraforming_mars/06_corporations.rules:94
+    # spec: spec/terraforming_mars/06_corporations.rules:97
     activate(state, 1, [v_you], None)
 
 
 def ev_helion(state, v_you, v_this):
-    "event of helion (spec/terraforming_mars/06_corporations.rules:101)"
-    # spec: spec/terraforming_mars/06_corporations.rules:102
+    "event of helion (spec/terraforming_mars/06_corporations.rules:104)"
+    # spec: spec/terraforming_mars/06_corporations.rules:105
     state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 3))
-    # spec: spec/terraforming_mars/06_corporations.rules:103
+    # spec: spec/terraforming_mars/06_corporations.rules:106
     activate(state, 2, [v_you], None)
 
 
 def ev_interplanetary_cinematics(state, v_you, v_this):
-    "event of interplanetary_cinematics (spec/terraforming_mars/06_corporations.rules:111)"
-    # spec: spec/terraforming_mars/06_corporations.rules:112
+    "event of interplanetary_cinematics (spec/terraforming_mars/06_corporations.rules:114)"
+    # spec: spec/terraforming_mars/06_corporations.rules:115
     state.tracks[5 + v_you] = max(0, min(9999, state.tracks[5 + v_you] + 20))
-    # spec: spec/terraforming_mars/06_corporations.rules:113
+    # spec: spec/terraforming_mars/06_corporations.rules:116
     activate(state, 3, [v_you], None)
 
 
 def ev_inventrix(state, v_you, v_this):
-    "event of inventrix (spec/terraforming_mars/06_corporations.rules:120)"
-    # spec: spec/terraforming_mars/06_corporations.rules:121
+    "event of inventrix (spec/terraforming_mars/06_corporations.rules:123)"
+    # spec: spec/terraforming_mars/06_corporations.rules:124
     if state.vars[3]:
-        # spec: spec/terraforming_mars/06_corporations.rules:122
+        # spec: spec/terraforming_mars/06_corporations.rules:125
         p_draw_cards(state, v_you, 3)
     else:
-        # spec: spec/terraforming_mars/06_corporations.rules:124
+        # spec: spec/terraforming_mars/06_corporations.rules:127
         state.tracks[84 + v_you] = 1
-        # spec: spec/terraforming_mars/06_corporations.rules:125
+        # spec: spec/terraforming_mars/06_corporations.rules:128
         activate(state, 4, [v_you], None)
 
 
 def ev_mining_guild(state, v_you, v_this):
-    "event of mining_guild (spec/terraforming_mars/06_corporations.rules:133)"
-    # spec: spec/terraforming_mars/06_corporations.rules:134
+    "event of mining_guild (spec/terraforming_mars/06_corporations.rules:136)"
+    # spec: spec/terraforming_mars/06_corporations.rules:137
     state.tracks[5 + v_you] = max(0, min(9999, state.tracks[5 + v_you] + 5))
-    # spec: spec/terraforming_mars/06_corporations.rules:135
+    # spec: spec/terraforming_mars/06_corporations.rules:138
     state.tracks[35 + v_you] = max(0, min(999, state.tracks[35 + v_you] + 1))
-    # spec: spec/terraforming_mars/06_corporations.rules:136
+    # spec: spec/terraforming_mars/06_corporations.rules:139
     activate(state, 5, [v_you], None)
 
 
 def ev_phobolog(state, v_you, v_this):
-    "event of phobolog (spec/terraforming_mars/06_corporations.rules:145)"
-    # spec: spec/terraforming_mars/06_corporations.rules:146
+    "event of phobolog (spec/terraforming_mars/06_corporations.rules:148)"
+    # spec: spec/terraforming_mars/06_corporations.rules:149
     state.tracks[10 + v_you] = max(0, min(9999, state.tracks[10 + v_you] + 10))
-    # spec: spec/terraforming_mars/06_corporations.rules:147
+    # spec: spec/terraforming_mars/06_corporations.rules:150
     activate(state, 6, [v_you], None)
 
 
 def ev_thorgate(state, v_you, v_this):
-    "event of thorgate (spec/terraforming_mars/06_corporations.rules:169)"
-    # spec: spec/terraforming_mars/06_corporations.rules:170
+    "event of thorgate (spec/terraforming_mars/06_corporations.rules:172)"
+    # spec: spec/terraforming_mars/06_corporations.rules:173
     state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
-    # spec: spec/terraforming_mars/06_corporations.rules:171
+    # spec: spec/terraforming_mars/06_corporations.rules:174
     activate(state, 8, [v_you], None)
 
 
@@ -962,32 +963,32 @@ def ev_pets(state, v_you, v_this):
 
 
 def t_credicor_effect_0(state, v_owner, v_q, v_n):
-    "on paid_project of credicor_effect (spec/terraforming_mars/06_corporations.rules:88)"
-    # spec: spec/terraforming_mars/06_corporations.rules:88
+    "on paid_project of credicor_effect (spec/terraforming_mars/06_corporations.rules:91)"
+    # spec: spec/terraforming_mars/06_corporations.rules:91
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 4))
 
 
 def t_cinematics_effect_0(state, v_owner, v_q, v_c):
-    "on card_played of cinematics_effect (spec/terraforming_mars/06_corporations.rules:117)"
-    # spec: spec/terraforming_mars/06_corporations.rules:117
+    "on card_played of cinematics_effect (spec/terraforming_mars/06_corporations.rules:120)"
+    # spec: spec/terraforming_mars/06_corporations.rules:120
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 2))
 
 
 def t_mining_guild_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of mining_guild_effect (spec/terraforming_mars/06_corporations.rules:140)"
-    # spec: spec/terraforming_mars/06_corporations.rules:141
+    "on tile_placed of mining_guild_effect (spec/terraforming_mars/06_corporations.rules:143)"
+    # spec: spec/terraforming_mars/06_corporations.rules:144
     state.tracks[35 + v_owner] = max(0, min(999, state.tracks[35 + v_owner] + 1))
 
 
 def t_tharsis_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:165)"
-    # spec: spec/terraforming_mars/06_corporations.rules:165
+    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:168)"
+    # spec: spec/terraforming_mars/06_corporations.rules:168
     state.tracks[30 + v_owner] = max(-5, min(999, state.tracks[30 + v_owner] + 1))
 
 
 def t_tharsis_effect_1(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:166)"
-    # spec: spec/terraforming_mars/06_corporations.rules:166
+    "on tile_placed of tharsis_effect (spec/terraforming_mars/06_corporations.rules:169)"
+    # spec: spec/terraforming_mars/06_corporations.rules:169
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 3))
 
 
@@ -1095,35 +1096,35 @@ def emit_tile_placed(state, x0, x1, x2):
         kind = effect[0]
         if kind == 5:  # mining_guild_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:140
+            # spec: spec/terraforming_mars/06_corporations.rules:143
             if x0 == args[0] and (
                 attr_of(
                     A_bonus_steel,
                     x1,
                     "bonus_steel",
-                    "spec/terraforming_mars/06_corporations.rules:140:50",
+                    "spec/terraforming_mars/06_corporations.rules:143:50",
                 )
                 > 0
                 or attr_of(
                     A_bonus_titanium,
                     x1,
                     "bonus_titanium",
-                    "spec/terraforming_mars/06_corporations.rules:140:71",
+                    "spec/terraforming_mars/06_corporations.rules:143:71",
                 )
                 > 0
             ):
                 runs.append((t_mining_guild_effect_0, [args[0], x0, x1, x2]))
         elif kind == 7:  # tharsis_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:165
+            # spec: spec/terraforming_mars/06_corporations.rules:168
             if x2 == "city_t" and not attr_of(
                 A_off_mars,
                 x1,
                 "off_mars",
-                "spec/terraforming_mars/06_corporations.rules:165:54",
+                "spec/terraforming_mars/06_corporations.rules:168:54",
             ):
                 runs.append((t_tharsis_effect_0, [args[0], x0, x1, x2]))
-            # spec: spec/terraforming_mars/06_corporations.rules:166
+            # spec: spec/terraforming_mars/06_corporations.rules:169
             if x2 == "city_t" and x0 == args[0]:
                 runs.append((t_tharsis_effect_1, [args[0], x0, x1, x2]))
         elif kind == 11:  # arctic_algae_effect
@@ -1164,14 +1165,14 @@ def emit_card_played(state, x0, x1):
         kind = effect[0]
         if kind == 3:  # cinematics_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:117
+            # spec: spec/terraforming_mars/06_corporations.rules:120
             if (
                 x0 == args[0]
                 and attr_of(
                     A_colour,
                     x1,
                     "colour",
-                    "spec/terraforming_mars/06_corporations.rules:117:46",
+                    "spec/terraforming_mars/06_corporations.rules:120:46",
                 )
                 == "event"
             ):
@@ -1225,7 +1226,7 @@ def emit_paid_project(state, x0, x1):
         kind = effect[0]
         if kind == 0:  # credicor_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:88
+            # spec: spec/terraforming_mars/06_corporations.rules:91
             if x0 == args[0] and x1 >= 20:
                 runs.append((t_credicor_effect_0, [args[0], x0, x1]))
     for function, values in runs:
@@ -2818,13 +2819,13 @@ def s_final_scoring(state, frame):
 
 
 def s_buy_choices(state, frame):
-    "procedure buy_choices (spec/terraforming_mars/06_corporations.rules:24)"
-    # L: 0 p, 1 price, 2 money, 3 c, 4 items and 5 index of the loop at line 25
+    "procedure buy_choices (spec/terraforming_mars/06_corporations.rules:27)"
+    # L: 0 p, 1 price, 2 money, 3 c, 4 items and 5 index of the loop at line 28
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/06_corporations.rules:25
+            # spec: spec/terraforming_mars/06_corporations.rules:28
             L[4] = list(state.zones[13 + L[0]])
             L[5] = 0
             pc = 1
@@ -2833,7 +2834,7 @@ def s_buy_choices(state, frame):
                 pc = 3
                 continue
             L[3] = L[4][L[5]]
-            # spec: spec/terraforming_mars/06_corporations.rules:26
+            # spec: spec/terraforming_mars/06_corporations.rules:29
             player = L[0]
             offered = []
             if L[2] >= L[1] * (len(state.zones[18 + L[0]]) + 1):
@@ -2849,17 +2850,17 @@ def s_buy_choices(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/06_corporations.rules:26:9",
+                "spec/terraforming_mars/06_corporations.rules:29:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/06_corporations.rules:27
+                # spec: spec/terraforming_mars/06_corporations.rules:30
                 move_card(state, L[3], 18 + L[0])
             elif k == 1:
-                # spec: spec/terraforming_mars/06_corporations.rules:28
+                # spec: spec/terraforming_mars/06_corporations.rules:31
                 move_card(state, L[3], 2)
             L[5] = L[5] + 1
             pc = 1
@@ -2870,66 +2871,66 @@ def s_buy_choices(state, frame):
 
 
 def s_standard_setup(state, frame):
-    "setup standard_setup (spec/terraforming_mars/06_corporations.rules:33)"
-    # L: 0 m, 1 a, 2 c, 3 q, 4 items and 5 index of the loop at line 56, 6 items and 7 index of the loop at line 61, 8 items and 9 index of the loop at line 70, 10 items and 11 index of the loop at line 71
+    "setup standard_setup (spec/terraforming_mars/06_corporations.rules:36)"
+    # L: 0 m, 1 a, 2 c, 3 q, 4 items and 5 index of the loop at line 59, 6 items and 7 index of the loop at line 64, 8 items and 9 index of the loop at line 73, 10 items and 11 index of the loop at line 74
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/06_corporations.rules:34
+            # spec: spec/terraforming_mars/06_corporations.rules:37
             for L[0] in K_milestone:
                 move_card(state, L[0], 33)
-            # spec: spec/terraforming_mars/06_corporations.rules:35
+            # spec: spec/terraforming_mars/06_corporations.rules:38
             for L[1] in K_award:
                 move_card(state, L[1], 33)
-            # spec: spec/terraforming_mars/06_corporations.rules:36
+            # spec: spec/terraforming_mars/06_corporations.rules:39
             for L[2] in [c_c for c_c in K_project if A_colour[c_c] != "corporation"]:
                 move_card(state, L[2], 1)
-            # spec: spec/terraforming_mars/06_corporations.rules:37
+            # spec: spec/terraforming_mars/06_corporations.rules:40
             shuffle(state, 1)
-            # spec: spec/terraforming_mars/06_corporations.rules:38
+            # spec: spec/terraforming_mars/06_corporations.rules:41
             for L[2] in [c_c for c_c in K_project if A_colour[c_c] == "corporation"]:
                 move_card(state, L[2], 35)
-            # spec: spec/terraforming_mars/06_corporations.rules:39
+            # spec: spec/terraforming_mars/06_corporations.rules:42
             shuffle(state, 35)
-            # spec: spec/terraforming_mars/06_corporations.rules:41
+            # spec: spec/terraforming_mars/06_corporations.rules:44
             for L[3] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
-                # spec: spec/terraforming_mars/06_corporations.rules:42
-                state.tracks[60 + L[3]] = 20
-                # spec: spec/terraforming_mars/06_corporations.rules:43
-                state.tracks[30 + L[3]] = max(-5, min(999, d_base_production(state)))
-                # spec: spec/terraforming_mars/06_corporations.rules:44
-                state.tracks[35 + L[3]] = max(0, min(999, d_base_production(state)))
                 # spec: spec/terraforming_mars/06_corporations.rules:45
-                state.tracks[40 + L[3]] = max(0, min(999, d_base_production(state)))
+                state.tracks[60 + L[3]] = 20
                 # spec: spec/terraforming_mars/06_corporations.rules:46
-                state.tracks[45 + L[3]] = max(0, min(999, d_base_production(state)))
+                state.tracks[30 + L[3]] = max(-5, min(999, d_base_production(state)))
                 # spec: spec/terraforming_mars/06_corporations.rules:47
-                state.tracks[50 + L[3]] = max(0, min(999, d_base_production(state)))
+                state.tracks[35 + L[3]] = max(0, min(999, d_base_production(state)))
                 # spec: spec/terraforming_mars/06_corporations.rules:48
+                state.tracks[40 + L[3]] = max(0, min(999, d_base_production(state)))
+                # spec: spec/terraforming_mars/06_corporations.rules:49
+                state.tracks[45 + L[3]] = max(0, min(999, d_base_production(state)))
+                # spec: spec/terraforming_mars/06_corporations.rules:50
+                state.tracks[50 + L[3]] = max(0, min(999, d_base_production(state)))
+                # spec: spec/terraforming_mars/06_corporations.rules:51
                 state.tracks[55 + L[3]] = max(0, min(999, d_base_production(state)))
-            # spec: spec/terraforming_mars/06_corporations.rules:50
+            # spec: spec/terraforming_mars/06_corporations.rules:53
             p_before_corporations(state)
-            # spec: spec/terraforming_mars/06_corporations.rules:51
+            # spec: spec/terraforming_mars/06_corporations.rules:54
             for L[3] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
-                # spec: spec/terraforming_mars/06_corporations.rules:52
+                # spec: spec/terraforming_mars/06_corporations.rules:55
                 p_deal_corporations(state, L[3])
-                # spec: spec/terraforming_mars/06_corporations.rules:53
+                # spec: spec/terraforming_mars/06_corporations.rules:56
                 for _ in range(10):
                     tick(
                         state,
                         "repeat",
-                        "spec/terraforming_mars/06_corporations.rules:53:9",
+                        "spec/terraforming_mars/06_corporations.rules:56:9",
                     )
                     move_card(
                         state,
                         some_card(
                             top_card(state, 1),
-                            "spec/terraforming_mars/06_corporations.rules:53:21",
+                            "spec/terraforming_mars/06_corporations.rules:56:21",
                         ),
                         13 + L[3],
                     )
-            # spec: spec/terraforming_mars/06_corporations.rules:56
+            # spec: spec/terraforming_mars/06_corporations.rules:59
             L[4] = [c_q for c_q in PLAYERS if d_seated(state, c_q)]
             L[5] = 0
             pc = 1
@@ -2938,7 +2939,7 @@ def s_standard_setup(state, frame):
                 pc = 3
                 continue
             L[3] = L[4][L[5]]
-            # spec: spec/terraforming_mars/06_corporations.rules:57
+            # spec: spec/terraforming_mars/06_corporations.rules:60
             player = L[3]
             values = list(state.zones[3 + L[3]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2949,22 +2950,22 @@ def s_standard_setup(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/06_corporations.rules:57:9",
+                "spec/terraforming_mars/06_corporations.rules:60:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/06_corporations.rules:58
+            # spec: spec/terraforming_mars/06_corporations.rules:61
             move_card(state, L[2], 36 + L[3])
-            # spec: spec/terraforming_mars/06_corporations.rules:59
+            # spec: spec/terraforming_mars/06_corporations.rules:62
             for card in list(state.zones[3 + L[3]]):
                 move_card(state, card, 0)
             L[5] = L[5] + 1
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/06_corporations.rules:61
+            # spec: spec/terraforming_mars/06_corporations.rules:64
             L[6] = [c_q for c_q in PLAYERS if d_seated(state, c_q)]
             L[7] = 0
             pc = 4
@@ -2973,19 +2974,19 @@ def s_standard_setup(state, frame):
                 pc = 8
                 continue
             L[3] = L[6][L[7]]
-            # spec: spec/terraforming_mars/06_corporations.rules:63
+            # spec: spec/terraforming_mars/06_corporations.rules:66
             if d_beginner(state, L[3]):
                 pc = 5
             else:
                 pc = 6
         if pc == 5:
-            # spec: spec/terraforming_mars/06_corporations.rules:64
+            # spec: spec/terraforming_mars/06_corporations.rules:67
             dest = 18 + L[3]
             for card in list(state.zones[13 + L[3]]):
                 move_card(state, card, dest)
             pc = 7
         if pc == 6:
-            # spec: spec/terraforming_mars/06_corporations.rules:66
+            # spec: spec/terraforming_mars/06_corporations.rules:69
             frame[1] = 7
             state.frames.append(
                 new_frame(25, [L[3], 3, d_start_money(state, L[3])] + [UNBOUND] * 3)
@@ -2996,7 +2997,7 @@ def s_standard_setup(state, frame):
             pc = 4
             continue
         if pc == 8:
-            # spec: spec/terraforming_mars/06_corporations.rules:70
+            # spec: spec/terraforming_mars/06_corporations.rules:73
             L[8] = [c_q for c_q in PLAYERS if d_seated(state, c_q)]
             L[9] = 0
             pc = 9
@@ -3005,7 +3006,7 @@ def s_standard_setup(state, frame):
                 pc = 13
                 continue
             L[3] = L[8][L[9]]
-            # spec: spec/terraforming_mars/06_corporations.rules:71
+            # spec: spec/terraforming_mars/06_corporations.rules:74
             L[10] = list(state.zones[36 + L[3]])
             L[11] = 0
             pc = 10
@@ -3014,18 +3015,18 @@ def s_standard_setup(state, frame):
                 pc = 12
                 continue
             L[2] = L[10][L[11]]
-            # spec: spec/terraforming_mars/06_corporations.rules:72
+            # spec: spec/terraforming_mars/06_corporations.rules:75
             move_card(state, L[2], 23 + L[3])
-            # spec: spec/terraforming_mars/06_corporations.rules:73
+            # spec: spec/terraforming_mars/06_corporations.rules:76
             state.tracks[L[3]] = max(
                 0, min(9999, state.tracks[L[3]] + A_start_mc[L[2]])
             )
-            # spec: spec/terraforming_mars/06_corporations.rules:74
+            # spec: spec/terraforming_mars/06_corporations.rules:77
             state.vars[3] = False
-            # spec: spec/terraforming_mars/06_corporations.rules:75
+            # spec: spec/terraforming_mars/06_corporations.rules:78
             frame[1] = 11
             if resolve_event(
-                state, L[2], L[3], "spec/terraforming_mars/06_corporations.rules:75:13"
+                state, L[2], L[3], "spec/terraforming_mars/06_corporations.rules:78:13"
             ):
                 return
             pc = 11
@@ -3034,7 +3035,7 @@ def s_standard_setup(state, frame):
             pc = 10
             continue
         if pc == 12:
-            # spec: spec/terraforming_mars/06_corporations.rules:77
+            # spec: spec/terraforming_mars/06_corporations.rules:80
             p_research_pay(state, L[3], 0 if d_beginner(state, L[3]) else 3)
             L[9] = L[9] + 1
             pc = 9
@@ -3350,26 +3351,26 @@ def s_start(state, frame):
 
 
 def sev_tharsis_republic(state, frame):
-    "event of tharsis_republic (spec/terraforming_mars/06_corporations.rules:155)"
+    "event of tharsis_republic (spec/terraforming_mars/06_corporations.rules:158)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/06_corporations.rules:156
+            # spec: spec/terraforming_mars/06_corporations.rules:159
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 2
         if pc == 1:
-            # spec: spec/terraforming_mars/06_corporations.rules:157
+            # spec: spec/terraforming_mars/06_corporations.rules:160
             state.frames.pop()
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/06_corporations.rules:159
+            # spec: spec/terraforming_mars/06_corporations.rules:162
             state.tracks[84 + L[0]] = 1
-            # spec: spec/terraforming_mars/06_corporations.rules:160
+            # spec: spec/terraforming_mars/06_corporations.rules:163
             activate(state, 7, [L[0]], None)
             pc = 3
         if pc == 3:
@@ -3378,24 +3379,24 @@ def sev_tharsis_republic(state, frame):
 
 
 def sev_unmi(state, frame):
-    "event of unmi (spec/terraforming_mars/06_corporations.rules:181)"
+    "event of unmi (spec/terraforming_mars/06_corporations.rules:184)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/06_corporations.rules:182
+            # spec: spec/terraforming_mars/06_corporations.rules:185
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/06_corporations.rules:183
+            # spec: spec/terraforming_mars/06_corporations.rules:186
             frame[1] = 2
             state.frames.append(new_frame(9, [L[0], 3]))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/06_corporations.rules:184
+            # spec: spec/terraforming_mars/06_corporations.rules:187
             p_raise_tr(state, L[0], 1)
             pc = 3
         if pc == 3:

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 4ed89f5ff3d0b107
+# Spec hash: ae7f7af262f9b92b
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -19,8 +19,9 @@
 #     terraforming_mars/tests/05_cards.rules
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
-# Tests hash: b380bc2602911a3c
-# Fingerprint: source 215c4b20d4e1bc1647b9 output f8bc462e4d4bc28d470e
+#     terraforming_mars/tests/08_setup_hooks.rules
+# Tests hash: e5543fb03eecc8fe
+# Fingerprint: source 70db72bcf512411acb55 output dc2877eac4e44ce9b121
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -922,19 +923,21 @@ def d_start_money(state, v_p):
 
 def d_beginner(state, v_p):
     "define beginner"
-    # spec: spec/terraforming_mars/06_corporations.rules:7
-    return any(A_beginner[c_c] > 0 for c_c in state.zones[36 + v_p])
+    # spec: spec/terraforming_mars/06_corporations.rules:9
+    return any(A_beginner[c_c] > 0 for c_c in state.zones[36 + v_p]) or any(
+        A_beginner[c_c] > 0 for c_c in state.zones[23 + v_p]
+    )
 
 
 def d_corporate_era(state):
     "define corporate_era"
-    # spec: spec/terraforming_mars/06_corporations.rules:14
+    # spec: spec/terraforming_mars/06_corporations.rules:17
     return False
 
 
 def d_base_production(state):
     "define base_production"
-    # spec: spec/terraforming_mars/06_corporations.rules:15
+    # spec: spec/terraforming_mars/06_corporations.rules:18
     return 0 if d_corporate_era(state) else 1
 
 
@@ -1049,7 +1052,7 @@ def q_slack(state, v_p):
         kind = effect[0]
         if kind == 4:  # slack_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:130
+            # spec: spec/terraforming_mars/06_corporations.rules:133
             if v_p == args[0]:
                 value += 2
         elif kind == 10:  # special_design_effect
@@ -1070,14 +1073,14 @@ def q_card_cost(state, v_p, v_c):
         kind = effect[0]
         if kind == 8:  # thorgate_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:175
+            # spec: spec/terraforming_mars/06_corporations.rules:178
             if (
                 v_p == args[0]
                 and attr_of(
                     A_power,
                     v_c,
                     "power",
-                    "spec/terraforming_mars/06_corporations.rules:175:60",
+                    "spec/terraforming_mars/06_corporations.rules:178:60",
                 )
                 > 0
             ):
@@ -1115,7 +1118,7 @@ def q_titanium_value(state, v_p):
         kind = effect[0]
         if kind == 6:  # phobolog_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:151
+            # spec: spec/terraforming_mars/06_corporations.rules:154
             if v_p == args[0]:
                 value += 1
     return value
@@ -1129,7 +1132,7 @@ def q_heat_as_mc(state, v_p):
         kind = effect[0]
         if kind == 2:  # helion_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:107
+            # spec: spec/terraforming_mars/06_corporations.rules:110
             if v_p == args[0]:
                 value += 1
     return value
@@ -1143,7 +1146,7 @@ def q_power_plant_cost(state, v_p):
         kind = effect[0]
         if kind == 8:  # thorgate_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:176
+            # spec: spec/terraforming_mars/06_corporations.rules:179
             if v_p == args[0]:
                 value += -3
     return value
@@ -1157,7 +1160,7 @@ def q_greenery_plants(state, v_p):
         kind = effect[0]
         if kind == 1:  # ecoline_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/06_corporations.rules:98
+            # spec: spec/terraforming_mars/06_corporations.rules:101
             if v_p == args[0]:
                 value += -1
     return value

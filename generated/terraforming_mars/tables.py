@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 4ed89f5ff3d0b107
+# Spec hash: ae7f7af262f9b92b
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -19,8 +19,9 @@
 #     terraforming_mars/tests/05_cards.rules
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
-# Tests hash: b380bc2602911a3c
-# Fingerprint: source 21b3a3fa84553d47404e output e1fabfdefcfa05025619
+#     terraforming_mars/tests/08_setup_hooks.rules
+# Tests hash: e5543fb03eecc8fe
+# Fingerprint: source ad4b7cd076952c935751 output 5b3cbe21ab3765b2bdcc
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -28,7 +29,7 @@ from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="4ed89f5ff3d0b107",
+    spec_hash="ae7f7af262f9b92b",
     spec_files=(
         "terraforming_mars/01_frame.rules",
         "terraforming_mars/02_map.rules",
@@ -1281,7 +1282,7 @@ META = GameMeta(
         "cards_with_events": 147,
         "phases": 3,
         "constraints": 0,
-        "designer_tests": 133,
+        "designer_tests": 135,
     },
     var_kinds=("player", "player", "", "", "space"),
     effect_param_kinds=(
@@ -6454,17 +6455,17 @@ META = GameMeta(
             "spec/terraforming_mars/05_generation.rules:18:1",
             "spec/terraforming_mars/05_generation.rules:19:1",
             "spec/terraforming_mars/05_generation.rules:20:1",
-            "spec/terraforming_mars/06_corporations.rules:82:1",
-            "spec/terraforming_mars/06_corporations.rules:84:1",
-            "spec/terraforming_mars/06_corporations.rules:90:1",
-            "spec/terraforming_mars/06_corporations.rules:100:1",
-            "spec/terraforming_mars/06_corporations.rules:109:1",
-            "spec/terraforming_mars/06_corporations.rules:119:1",
-            "spec/terraforming_mars/06_corporations.rules:132:1",
-            "spec/terraforming_mars/06_corporations.rules:144:1",
-            "spec/terraforming_mars/06_corporations.rules:153:1",
-            "spec/terraforming_mars/06_corporations.rules:168:1",
-            "spec/terraforming_mars/06_corporations.rules:179:1",
+            "spec/terraforming_mars/06_corporations.rules:85:1",
+            "spec/terraforming_mars/06_corporations.rules:87:1",
+            "spec/terraforming_mars/06_corporations.rules:93:1",
+            "spec/terraforming_mars/06_corporations.rules:103:1",
+            "spec/terraforming_mars/06_corporations.rules:112:1",
+            "spec/terraforming_mars/06_corporations.rules:122:1",
+            "spec/terraforming_mars/06_corporations.rules:135:1",
+            "spec/terraforming_mars/06_corporations.rules:147:1",
+            "spec/terraforming_mars/06_corporations.rules:156:1",
+            "spec/terraforming_mars/06_corporations.rules:171:1",
+            "spec/terraforming_mars/06_corporations.rules:182:1",
             "spec/terraforming_mars/07_cards.rules:56:1",
             "spec/terraforming_mars/07_cards.rules:60:1",
             "spec/terraforming_mars/07_cards.rules:66:1",

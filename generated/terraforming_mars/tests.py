@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 4ed89f5ff3d0b107
+# Spec hash: ae7f7af262f9b92b
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -19,12 +19,13 @@
 #     terraforming_mars/tests/05_cards.rules
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
-# Tests hash: b380bc2602911a3c
-# Fingerprint: source 0ede1915d4b8e3e349a0 output 1d008ff599000e8806b6
+#     terraforming_mars/tests/08_setup_hooks.rules
+# Tests hash: e5543fb03eecc8fe
+# Fingerprint: source 45908116cec4949c7eb2 output 7c3df1cb649ab6f6d441
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
-from runtime.state import activate, ask, is_active, move_card
+from runtime.state import activate, ask, is_active, move_card, tick, top_card
 from runtime.values import deciding_of, option_names, some_card, unknown_name, winner_of
 from .tables import (
     A_colour,
@@ -44,6 +45,7 @@ from .tables import (
     E_asteroid,
     E_asteroid_mining,
     E_beam_from_a_thorium_asteroid,
+    E_beginner_corporation,
     E_biomass_combustors,
     E_birds,
     E_breathing_filters,
@@ -145,6 +147,7 @@ from .tables import (
     E_windmills,
     E_worms,
     E_zeppelins,
+    K_area,
     K_project,
 )
 from .rules import (
@@ -152,6 +155,8 @@ from .rules import (
     d_award_value,
     d_award_vp,
     d_awards_funded,
+    d_base_production,
+    d_beginner,
     d_board_vp,
     d_can_claim,
     d_can_convert_plants,
@@ -159,16 +164,19 @@ from .rules import (
     d_card_vp,
     d_cities_in_play,
     d_cities_on_mars,
+    d_corporate_era,
     d_next_seat,
     d_playable,
     d_score,
     d_seated,
     d_start_money,
     d_tags,
+    d_tiles_on,
     q_card_cost,
     q_power_plant_cost,
 )
 from .procedures import (
+    p_before_corporations,
     p_city_placed,
     p_production_phase,
     p_raise_tr,
@@ -3086,6 +3094,94 @@ def tb_07_more_cards_11_1(state, frame):
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:124
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_ganymede_colony]))
+    return
+
+
+def tb_08_setup_hooks_0_0(state, frame):
+    "test tests/08_setup_hooks.rules#0 part 0 (spec/terraforming_mars/tests/08_setup_hooks.rules:5)"
+    # L: the test's locals, by name
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:5
+            move_card(state, E_beginner_corporation, 3)
+            # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:6
+            move_card(state, E_credicor, 3)
+            # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:7
+            for _ in range(10):
+                tick(
+                    state,
+                    "repeat",
+                    "spec/terraforming_mars/tests/08_setup_hooks.rules:7:5",
+                )
+                move_card(
+                    state,
+                    some_card(
+                        top_card(state, 0),
+                        "spec/terraforming_mars/tests/08_setup_hooks.rules:7:17",
+                    ),
+                    13,
+                )
+            # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:8
+            player = 0
+            values = list(state.zones[3])
+            ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
+            ask(
+                state,
+                player,
+                "Choose",
+                ids,
+                labels,
+                values,
+                "spec/terraforming_mars/tests/08_setup_hooks.rules:8:5",
+            )
+            frame[1] = 1
+            return
+        if pc == 1:
+            L["c"] = frame[3]
+            # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:9
+            move_card(
+                state,
+                some_card(
+                    (
+                        L["c"]
+                        if "c" in L
+                        else unknown_name(
+                            "c",
+                            "spec/terraforming_mars/tests/08_setup_hooks.rules:9:10",
+                        )
+                    ),
+                    "spec/terraforming_mars/tests/08_setup_hooks.rules:9:5",
+                ),
+                36,
+            )
+            state.frames.pop()
+            return
+
+
+def tb_08_setup_hooks_0_1(state, frame):
+    "test tests/08_setup_hooks.rules#0 part 1 (spec/terraforming_mars/tests/08_setup_hooks.rules:12)"
+    # L: the test's locals, by name
+    L = frame[2]
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:12
+    for card in list(state.zones[13]):
+        move_card(state, card, 18)
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:13
+    move_card(state, E_beginner_corporation, 23)
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:14
+    state.tracks[0] = max(0, min(9999, state.tracks[0] + 42))
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:15
+    p_research_pay(state, 0, 0 if d_beginner(state, 0) else 3)
+    state.frames.pop()
+    return
+
+
+def tb_08_setup_hooks_1_0(state, frame):
+    "test tests/08_setup_hooks.rules#1 part 0 (spec/terraforming_mars/tests/08_setup_hooks.rules:21)"
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:21
+    p_before_corporations(state)
+    state.frames.pop()
     return
 
 
@@ -6019,6 +6115,61 @@ def tx_07_more_cards_11_4_sides(state, L):
     return (d_cities_in_play(state), 2)
 
 
+def tx_08_setup_hooks_0_0(state, L):
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:11
+    return d_beginner(state, 0)
+
+
+def tx_08_setup_hooks_0_1(state, L):
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:16
+    return d_beginner(state, 0)
+
+
+def tx_08_setup_hooks_0_2(state, L):
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:16
+    return state.tracks[0] == 42
+
+
+def tx_08_setup_hooks_0_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:16
+    return (state.tracks[0], 42)
+
+
+def tx_08_setup_hooks_0_3(state, L):
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:16
+    return len(state.zones[8]) == 10
+
+
+def tx_08_setup_hooks_0_3_sides(state, L):
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:16
+    return (len(state.zones[8]), 10)
+
+
+def tx_08_setup_hooks_1_0(state, L):
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:20
+    return not d_corporate_era(state)
+
+
+def tx_08_setup_hooks_1_1(state, L):
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:20
+    return d_base_production(state) == 1
+
+
+def tx_08_setup_hooks_1_1_sides(state, L):
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:20
+    return (d_base_production(state), 1)
+
+
+def tx_08_setup_hooks_1_2(state, L):
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:22
+    return len([c_s for c_s in K_area if d_tiles_on(state, c_s) > 0]) == 0
+
+
+def tx_08_setup_hooks_1_2_sides(state, L):
+    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:22
+    return (len([c_s for c_s in K_area if d_tiles_on(state, c_s) > 0]), 0)
+
+
 TEST_STEPS = (
     tb_01_parameters_0_0,
     tb_01_parameters_1_0,
@@ -6245,6 +6396,9 @@ TEST_STEPS = (
     tb_07_more_cards_10_0,
     tb_07_more_cards_11_0,
     tb_07_more_cards_11_1,
+    tb_08_setup_hooks_0_0,
+    tb_08_setup_hooks_0_1,
+    tb_08_setup_hooks_1_0,
 )
 TEST_BLOCKS = {
     "tests/01_parameters.rules#0:run0": tb_01_parameters_0_0,
@@ -6472,6 +6626,9 @@ TEST_BLOCKS = {
     "tests/07_more_cards.rules#10:run0": tb_07_more_cards_10_0,
     "tests/07_more_cards.rules#11:run0": tb_07_more_cards_11_0,
     "tests/07_more_cards.rules#11:run1": tb_07_more_cards_11_1,
+    "tests/08_setup_hooks.rules#0:run0": tb_08_setup_hooks_0_0,
+    "tests/08_setup_hooks.rules#0:run1": tb_08_setup_hooks_0_1,
+    "tests/08_setup_hooks.rules#1:run0": tb_08_setup_hooks_1_0,
 }
 TEST_EXPECTS = {
     "tests/01_parameters.rules#0:expect0": tx_01_parameters_0_0,
@@ -6845,6 +7002,13 @@ TEST_EXPECTS = {
     "tests/07_more_cards.rules#11:expect2": tx_07_more_cards_11_2,
     "tests/07_more_cards.rules#11:expect3": tx_07_more_cards_11_3,
     "tests/07_more_cards.rules#11:expect4": tx_07_more_cards_11_4,
+    "tests/08_setup_hooks.rules#0:expect0": tx_08_setup_hooks_0_0,
+    "tests/08_setup_hooks.rules#0:expect1": tx_08_setup_hooks_0_1,
+    "tests/08_setup_hooks.rules#0:expect2": tx_08_setup_hooks_0_2,
+    "tests/08_setup_hooks.rules#0:expect3": tx_08_setup_hooks_0_3,
+    "tests/08_setup_hooks.rules#1:expect0": tx_08_setup_hooks_1_0,
+    "tests/08_setup_hooks.rules#1:expect1": tx_08_setup_hooks_1_1,
+    "tests/08_setup_hooks.rules#1:expect2": tx_08_setup_hooks_1_2,
 }
 TEST_SIDES = {
     "tests/01_parameters.rules#0:expect0": tx_01_parameters_0_0_sides,
@@ -7062,4 +7226,8 @@ TEST_SIDES = {
     "tests/07_more_cards.rules#11:expect2": tx_07_more_cards_11_2_sides,
     "tests/07_more_cards.rules#11:expect3": tx_07_more_cards_11_3_sides,
     "tests/07_more_cards.rules#11:expect4": tx_07_more_cards_11_4_sides,
+    "tests/08_setup_hooks.rules#0:expect2": tx_08_setup_hooks_0_2_sides,
+    "tests/08_setup_hooks.rules#0:expect3": tx_08_setup_hooks_0_3_sides,
+    "tests/08_setup_hooks.rules#1:expect1": tx_08_setup_hooks_1_1_sides,
+    "tests/08_setup_hooks.rules#1:expect2": tx_08_setup_hooks_1_2_sides,
 }
