@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: ae7f7af262f9b92b
+# Spec hash: 8bf27f500aa35eef
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,7 +21,7 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 # Tests hash: e5543fb03eecc8fe
-# Fingerprint: source 65f1244daed95a579b73 output d64074eb81de90b35528
+# Fingerprint: source ca216697f6bf30f67baf output 5a110da31a1aa6106049
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -32,7 +32,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "ae7f7af262f9b92b"
+SPEC_HASH = "8bf27f500aa35eef"
 TESTS_HASH = "e5543fb03eecc8fe"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

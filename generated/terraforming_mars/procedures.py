@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: ae7f7af262f9b92b
+# Spec hash: 8bf27f500aa35eef
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,7 +21,7 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 # Tests hash: e5543fb03eecc8fe
-# Fingerprint: source 310c75ae0e32c8a348ec output 8cdf11ea3fec0c9ea094
+# Fingerprint: source ce93e0b26f7c11845bc8 output c394a3ffa74905dfc7f5
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -119,6 +119,7 @@ from .rules import (
     q_card_cost,
     q_greenery_plants,
     q_power_plant_cost,
+    q_steel_value,
     q_titanium_value,
 )
 
@@ -259,28 +260,28 @@ def p_special_placed(state, v_p, v_s):
 
 
 def p_research_pay(state, v_p, v_price):
-    "procedure research_pay (spec/terraforming_mars/05_generation.rules:215)"
-    # spec: spec/terraforming_mars/05_generation.rules:216
+    "procedure research_pay (spec/terraforming_mars/05_generation.rules:226)"
+    # spec: spec/terraforming_mars/05_generation.rules:227
     state.tracks[v_p] = max(
         0, min(9999, state.tracks[v_p] - v_price * len(state.zones[18 + v_p]))
     )
-    # spec: spec/terraforming_mars/05_generation.rules:217
+    # spec: spec/terraforming_mars/05_generation.rules:228
     dest = 8 + v_p
     for card in list(state.zones[18 + v_p]):
         move_card(state, card, dest)
 
 
 def p_production_phase(state):
-    "phase production_phase (spec/terraforming_mars/05_generation.rules:236)"
-    # spec: spec/terraforming_mars/05_generation.rules:237
+    "phase production_phase (spec/terraforming_mars/05_generation.rules:247)"
+    # spec: spec/terraforming_mars/05_generation.rules:248
     for v_q in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
-        # spec: spec/terraforming_mars/05_generation.rules:238
+        # spec: spec/terraforming_mars/05_generation.rules:249
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[20 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:239
+        # spec: spec/terraforming_mars/05_generation.rules:250
         state.tracks[20 + v_q] = 0
-        # spec: spec/terraforming_mars/05_generation.rules:240
+        # spec: spec/terraforming_mars/05_generation.rules:251
         state.tracks[v_q] = max(
             0,
             min(
@@ -289,32 +290,32 @@ def p_production_phase(state):
                 + max(0, state.tracks[60 + v_q] + state.tracks[30 + v_q]),
             ),
         )
-        # spec: spec/terraforming_mars/05_generation.rules:241
+        # spec: spec/terraforming_mars/05_generation.rules:252
         state.tracks[5 + v_q] = max(
             0, min(9999, state.tracks[5 + v_q] + state.tracks[35 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:242
+        # spec: spec/terraforming_mars/05_generation.rules:253
         state.tracks[10 + v_q] = max(
             0, min(9999, state.tracks[10 + v_q] + state.tracks[40 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:243
+        # spec: spec/terraforming_mars/05_generation.rules:254
         state.tracks[15 + v_q] = max(
             0, min(9999, state.tracks[15 + v_q] + state.tracks[45 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:244
+        # spec: spec/terraforming_mars/05_generation.rules:255
         state.tracks[20 + v_q] = max(
             0, min(9999, state.tracks[20 + v_q] + state.tracks[50 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:245
+        # spec: spec/terraforming_mars/05_generation.rules:256
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[55 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:246
+        # spec: spec/terraforming_mars/05_generation.rules:257
         state.tracks[65 + v_q] = 0
-        # spec: spec/terraforming_mars/05_generation.rules:247
+        # spec: spec/terraforming_mars/05_generation.rules:258
         for v_c in list(state.zones[23 + v_q]):
             state.counters[19][v_c] = 0
-    # spec: spec/terraforming_mars/05_generation.rules:249
+    # spec: spec/terraforming_mars/05_generation.rules:260
     expire(state, "generation_end")
 
 
@@ -1233,6 +1234,12 @@ def emit_paid_project(state, x0, x1):
         function(state, *values)
 
 
+def emit_standard_project_paid(state, x0):
+    "emit standard_project_paid"
+    if state.trace is not None:
+        note_signal(state, "standard_project_paid", [], x0)
+
+
 # ---------------------------------------------------------------- events
 
 
@@ -1602,22 +1609,24 @@ def s_place_city(state, frame):
 
 
 def s_pay(state, frame):
-    "procedure pay (spec/terraforming_mars/04_economy.rules:69)"
-    # L: 0 p, 1 n, 2 steel_ok, 3 titanium_ok, 4 rest, 5 others, 6 least, 7 most, 8 k, 9 tv
+    "procedure pay (spec/terraforming_mars/04_economy.rules:70)"
+    # L: 0 p, 1 n, 2 steel_ok, 3 titanium_ok, 4 rest, 5 sv, 6 others, 7 least, 8 most, 9 k, 10 tv
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:70
-            L[4] = L[1]
             # spec: spec/terraforming_mars/04_economy.rules:71
+            L[4] = L[1]
+            # spec: spec/terraforming_mars/04_economy.rules:72
             if L[2] and state.tracks[5 + L[0]] > 0 and L[4] > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:72
-            L[5] = (
+            # spec: spec/terraforming_mars/04_economy.rules:73
+            L[5] = q_steel_value(state, L[0])
+            # spec: spec/terraforming_mars/04_economy.rules:74
+            L[6] = (
                 state.tracks[L[0]]
                 + d_heat_money(state, L[0])
                 + (
@@ -1626,13 +1635,13 @@ def s_pay(state, frame):
                     else 0
                 )
             )
-            # spec: spec/terraforming_mars/04_economy.rules:74
-            L[6] = max(0, (L[4] - L[5] + 1) // 2)
-            # spec: spec/terraforming_mars/04_economy.rules:75
-            L[7] = min(state.tracks[5 + L[0]], (L[4] + 1) // 2)
             # spec: spec/terraforming_mars/04_economy.rules:76
+            L[7] = max(0, (L[4] - L[6] + L[5] - 1) // L[5])
+            # spec: spec/terraforming_mars/04_economy.rules:77
+            L[8] = min(state.tracks[5 + L[0]], (L[4] + L[5] - 1) // L[5])
+            # spec: spec/terraforming_mars/04_economy.rules:78
             player = L[0]
-            values = list(range(L[6], L[7] + 1))
+            values = list(range(L[7], L[8] + 1))
             ids, labels = option_names(values)
             ask(
                 state,
@@ -1641,35 +1650,35 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:76:9",
+                "spec/terraforming_mars/04_economy.rules:78:9",
             )
             frame[1] = 2
             return
         if pc == 2:
-            L[8] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:77
-            state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] - L[8]))
-            # spec: spec/terraforming_mars/04_economy.rules:78
-            L[4] = max(0, L[4] - 2 * L[8])
+            L[9] = frame[3]
+            # spec: spec/terraforming_mars/04_economy.rules:79
+            state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] - L[9]))
+            # spec: spec/terraforming_mars/04_economy.rules:80
+            L[4] = max(0, L[4] - L[5] * L[9])
             pc = 3
         if pc == 3:
-            # spec: spec/terraforming_mars/04_economy.rules:80
+            # spec: spec/terraforming_mars/04_economy.rules:82
             if L[3] and state.tracks[10 + L[0]] > 0 and L[4] > 0:
                 pc = 4
             else:
                 pc = 6
         if pc == 4:
-            # spec: spec/terraforming_mars/04_economy.rules:81
-            L[9] = q_titanium_value(state, L[0])
-            # spec: spec/terraforming_mars/04_economy.rules:82
-            L[5] = state.tracks[L[0]] + d_heat_money(state, L[0])
             # spec: spec/terraforming_mars/04_economy.rules:83
-            L[6] = max(0, (L[4] - L[5] + L[9] - 1) // L[9])
+            L[10] = q_titanium_value(state, L[0])
             # spec: spec/terraforming_mars/04_economy.rules:84
-            L[7] = min(state.tracks[10 + L[0]], (L[4] + L[9] - 1) // L[9])
+            L[6] = state.tracks[L[0]] + d_heat_money(state, L[0])
             # spec: spec/terraforming_mars/04_economy.rules:85
+            L[7] = max(0, (L[4] - L[6] + L[10] - 1) // L[10])
+            # spec: spec/terraforming_mars/04_economy.rules:86
+            L[8] = min(state.tracks[10 + L[0]], (L[4] + L[10] - 1) // L[10])
+            # spec: spec/terraforming_mars/04_economy.rules:87
             player = L[0]
-            values = list(range(L[6], L[7] + 1))
+            values = list(range(L[7], L[8] + 1))
             ids, labels = option_names(values)
             ask(
                 state,
@@ -1678,31 +1687,31 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:85:9",
+                "spec/terraforming_mars/04_economy.rules:87:9",
             )
             frame[1] = 5
             return
         if pc == 5:
-            L[8] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:86
-            state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] - L[8]))
-            # spec: spec/terraforming_mars/04_economy.rules:87
-            L[4] = max(0, L[4] - L[9] * L[8])
+            L[9] = frame[3]
+            # spec: spec/terraforming_mars/04_economy.rules:88
+            state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] - L[9]))
+            # spec: spec/terraforming_mars/04_economy.rules:89
+            L[4] = max(0, L[4] - L[10] * L[9])
             pc = 6
         if pc == 6:
-            # spec: spec/terraforming_mars/04_economy.rules:89
+            # spec: spec/terraforming_mars/04_economy.rules:91
             if d_heat_money(state, L[0]) > 0 and L[4] > 0:
                 pc = 7
             else:
                 pc = 9
         if pc == 7:
-            # spec: spec/terraforming_mars/04_economy.rules:90
-            L[6] = max(0, L[4] - state.tracks[L[0]])
-            # spec: spec/terraforming_mars/04_economy.rules:91
-            L[7] = min(d_heat_money(state, L[0]), L[4])
             # spec: spec/terraforming_mars/04_economy.rules:92
+            L[7] = max(0, L[4] - state.tracks[L[0]])
+            # spec: spec/terraforming_mars/04_economy.rules:93
+            L[8] = min(d_heat_money(state, L[0]), L[4])
+            # spec: spec/terraforming_mars/04_economy.rules:94
             player = L[0]
-            values = list(range(L[6], L[7] + 1))
+            values = list(range(L[7], L[8] + 1))
             ids, labels = option_names(values)
             ask(
                 state,
@@ -1711,42 +1720,42 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:92:9",
+                "spec/terraforming_mars/04_economy.rules:94:9",
             )
             frame[1] = 8
             return
         if pc == 8:
-            L[8] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:93
-            state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - L[8]))
-            # spec: spec/terraforming_mars/04_economy.rules:94
-            L[4] = L[4] - L[8]
+            L[9] = frame[3]
+            # spec: spec/terraforming_mars/04_economy.rules:95
+            state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - L[9]))
+            # spec: spec/terraforming_mars/04_economy.rules:96
+            L[4] = L[4] - L[9]
             pc = 9
         if pc == 9:
-            # spec: spec/terraforming_mars/04_economy.rules:96
+            # spec: spec/terraforming_mars/04_economy.rules:98
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] - L[4]))
             state.frames.pop()
             return
 
 
 def s_pay_mc(state, frame):
-    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:98)"
+    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:100)"
     # L: 0 p, 1 n
     L = frame[2]
-    # spec: spec/terraforming_mars/04_economy.rules:98
+    # spec: spec/terraforming_mars/04_economy.rules:100
     state.frames.pop()
-    state.frames.append(new_frame(8, [L[0], L[1], False, False] + [UNBOUND] * 6))
+    state.frames.append(new_frame(8, [L[0], L[1], False, False] + [UNBOUND] * 7))
     return
 
 
 def s_play_project(state, frame):
-    "procedure play_project (spec/terraforming_mars/04_economy.rules:108)"
+    "procedure play_project (spec/terraforming_mars/04_economy.rules:110)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:109
+            # spec: spec/terraforming_mars/04_economy.rules:111
             state.tracks[89] = max(
                 0,
                 min(
@@ -1755,11 +1764,11 @@ def s_play_project(state, frame):
                         A_needs_heat,
                         L[1],
                         "needs_heat",
-                        "spec/terraforming_mars/04_economy.rules:109:22",
+                        "spec/terraforming_mars/04_economy.rules:111:22",
                     ),
                 ),
             )
-            # spec: spec/terraforming_mars/04_economy.rules:110
+            # spec: spec/terraforming_mars/04_economy.rules:112
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -1771,46 +1780,46 @@ def s_play_project(state, frame):
                             A_building,
                             L[1],
                             "building",
-                            "spec/terraforming_mars/04_economy.rules:110:29",
+                            "spec/terraforming_mars/04_economy.rules:112:29",
                         )
                         > 0,
                         attr_of(
                             A_space,
                             L[1],
                             "space",
-                            "spec/terraforming_mars/04_economy.rules:110:45",
+                            "spec/terraforming_mars/04_economy.rules:112:45",
                         )
                         > 0,
                     ]
-                    + [UNBOUND] * 6,
+                    + [UNBOUND] * 7,
                 )
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:111
+            # spec: spec/terraforming_mars/04_economy.rules:113
             state.tracks[89] = 0
-            # spec: spec/terraforming_mars/04_economy.rules:112
+            # spec: spec/terraforming_mars/04_economy.rules:114
             if (
                 attr_of(
                     A_colour,
                     L[1],
                     "colour",
-                    "spec/terraforming_mars/04_economy.rules:112:8",
+                    "spec/terraforming_mars/04_economy.rules:114:8",
                 )
                 == "event"
             ):
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:112:28"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:114:28"),
                     28 + L[0],
                 )
             else:
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:112:57"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:114:57"),
                     23 + L[0],
                 )
-            # spec: spec/terraforming_mars/04_economy.rules:113
+            # spec: spec/terraforming_mars/04_economy.rules:115
             log_line(
                 state,
                 " ".join(
@@ -1822,24 +1831,24 @@ def s_play_project(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:113:21",
+                                "spec/terraforming_mars/04_economy.rules:115:21",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:113:5",
+                "spec/terraforming_mars/04_economy.rules:115:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:114
+            # spec: spec/terraforming_mars/04_economy.rules:116
             state.vars[3] = False
-            # spec: spec/terraforming_mars/04_economy.rules:115
+            # spec: spec/terraforming_mars/04_economy.rules:117
             frame[1] = 2
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:115:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:117:5"
             ):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/terraforming_mars/04_economy.rules:116
+            # spec: spec/terraforming_mars/04_economy.rules:118
             emit_paid_project(
                 state,
                 L[0],
@@ -1847,25 +1856,25 @@ def s_play_project(state, frame):
                     A_cost,
                     L[1],
                     "cost",
-                    "spec/terraforming_mars/04_economy.rules:116:26",
+                    "spec/terraforming_mars/04_economy.rules:118:26",
                 ),
             )
-            # spec: spec/terraforming_mars/04_economy.rules:117
+            # spec: spec/terraforming_mars/04_economy.rules:119
             emit_card_played(state, L[0], L[1])
             state.frames.pop()
             return
 
 
 def s_use_action(state, frame):
-    "procedure use_action (spec/terraforming_mars/04_economy.rules:130)"
+    "procedure use_action (spec/terraforming_mars/04_economy.rules:136)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:131
+            # spec: spec/terraforming_mars/04_economy.rules:137
             state.counters[19][L[1]] = 1
-            # spec: spec/terraforming_mars/04_economy.rules:132
+            # spec: spec/terraforming_mars/04_economy.rules:138
             log_line(
                 state,
                 " ".join(
@@ -1877,37 +1886,37 @@ def s_use_action(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:132:34",
+                                "spec/terraforming_mars/04_economy.rules:138:34",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:132:5",
+                "spec/terraforming_mars/04_economy.rules:138:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:133
+            # spec: spec/terraforming_mars/04_economy.rules:139
             state.vars[3] = True
-            # spec: spec/terraforming_mars/04_economy.rules:134
+            # spec: spec/terraforming_mars/04_economy.rules:140
             frame[1] = 1
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:134:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:140:5"
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:135
+            # spec: spec/terraforming_mars/04_economy.rules:141
             state.vars[3] = False
             state.frames.pop()
             return
 
 
 def s_add_to_own_card(state, frame):
-    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:141)"
+    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:147)"
     # L: 0 p, 1 k, 2 n, 3 not_this, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:142
+            # spec: spec/terraforming_mars/04_economy.rules:148
             if any(
                 A_holds[c_d] == L[1] and c_d != L[3] for c_d in state.zones[23 + L[0]]
             ):
@@ -1915,7 +1924,7 @@ def s_add_to_own_card(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:143
+            # spec: spec/terraforming_mars/04_economy.rules:149
             player = L[0]
             values = [
                 c_d
@@ -1930,13 +1939,13 @@ def s_add_to_own_card(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:143:9",
+                "spec/terraforming_mars/04_economy.rules:149:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:145
+            # spec: spec/terraforming_mars/04_economy.rules:151
             state.counters[18][L[4]] = max(0, state.counters[18][L[4]] + L[2])
             pc = 3
         if pc == 3:
@@ -1945,13 +1954,13 @@ def s_add_to_own_card(state, frame):
 
 
 def s_take_one_from_any(state, frame):
-    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:149)"
+    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:155)"
     # L: 0 p, 1 k, 2 into, 3 q, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:150
+            # spec: spec/terraforming_mars/04_economy.rules:156
             player = L[0]
             values = [
                 c_q
@@ -1972,13 +1981,13 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:150:5",
+                "spec/terraforming_mars/04_economy.rules:156:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:153
+            # spec: spec/terraforming_mars/04_economy.rules:159
             player = L[0]
             values = [
                 c_d
@@ -1998,28 +2007,28 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:153:5",
+                "spec/terraforming_mars/04_economy.rules:159:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:155
+            # spec: spec/terraforming_mars/04_economy.rules:161
             state.counters[18][L[4]] = max(0, state.counters[18][L[4]] - 1)
-            # spec: spec/terraforming_mars/04_economy.rules:156
+            # spec: spec/terraforming_mars/04_economy.rules:162
             state.counters[18][L[2]] = max(0, state.counters[18][L[2]] + 1)
             state.frames.pop()
             return
 
 
 def s_standard_project(state, frame):
-    "procedure standard_project (spec/terraforming_mars/05_generation.rules:79)"
+    "procedure standard_project (spec/terraforming_mars/05_generation.rules:85)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:80
+            # spec: spec/terraforming_mars/05_generation.rules:86
             player = L[0]
             offered = []
             if len(state.zones[8 + L[0]]) > 0:
@@ -2060,7 +2069,7 @@ def s_standard_project(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:80:5",
+                "spec/terraforming_mars/05_generation.rules:86:5",
             )
             frame[1] = 1
             return
@@ -2073,105 +2082,117 @@ def s_standard_project(state, frame):
             elif k == 2:
                 pc = 5
             elif k == 3:
-                pc = 7
+                pc = 8
             elif k == 4:
-                pc = 10
+                pc = 11
             elif k == 5:
-                pc = 13
+                pc = 14
             else:
-                pc = 16
+                pc = 17
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:82
+            # spec: spec/terraforming_mars/05_generation.rules:88
             state.frames.pop()
             state.frames.append(new_frame(15, [L[0]] + [UNBOUND] * 2))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:85
+            # spec: spec/terraforming_mars/05_generation.rules:91
             frame[1] = 4
             state.frames.append(new_frame(9, [L[0], q_power_plant_cost(state, L[0])]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:86
+            # spec: spec/terraforming_mars/05_generation.rules:92
             state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 1))
-            # spec: spec/terraforming_mars/05_generation.rules:87
+            # spec: spec/terraforming_mars/05_generation.rules:93
             emit_paid_project(state, L[0], 11)
-            pc = 16
+            # spec: spec/terraforming_mars/05_generation.rules:94
+            emit_standard_project_paid(state, L[0])
+            pc = 17
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:91
+            # spec: spec/terraforming_mars/05_generation.rules:98
             frame[1] = 6
             state.frames.append(new_frame(9, [L[0], 14]))
             return
         if pc == 6:
-            # spec: spec/terraforming_mars/05_generation.rules:92
-            state.frames.pop()
+            # spec: spec/terraforming_mars/05_generation.rules:99
+            frame[1] = 7
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 7:
-            # spec: spec/terraforming_mars/05_generation.rules:95
-            frame[1] = 8
+            # spec: spec/terraforming_mars/05_generation.rules:100
+            emit_standard_project_paid(state, L[0])
+            pc = 17
+        if pc == 8:
+            # spec: spec/terraforming_mars/05_generation.rules:103
+            frame[1] = 9
             state.frames.append(new_frame(9, [L[0], 18]))
             return
-        if pc == 8:
-            # spec: spec/terraforming_mars/05_generation.rules:96
-            frame[1] = 9
+        if pc == 9:
+            # spec: spec/terraforming_mars/05_generation.rules:104
+            frame[1] = 10
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
-        if pc == 9:
-            # spec: spec/terraforming_mars/05_generation.rules:97
-            emit_paid_project(state, L[0], 18)
-            pc = 16
         if pc == 10:
-            # spec: spec/terraforming_mars/05_generation.rules:100
-            frame[1] = 11
+            # spec: spec/terraforming_mars/05_generation.rules:105
+            emit_paid_project(state, L[0], 18)
+            # spec: spec/terraforming_mars/05_generation.rules:106
+            emit_standard_project_paid(state, L[0])
+            pc = 17
+        if pc == 11:
+            # spec: spec/terraforming_mars/05_generation.rules:109
+            frame[1] = 12
             state.frames.append(new_frame(9, [L[0], 23]))
             return
-        if pc == 11:
-            # spec: spec/terraforming_mars/05_generation.rules:101
-            frame[1] = 12
+        if pc == 12:
+            # spec: spec/terraforming_mars/05_generation.rules:110
+            frame[1] = 13
             state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
             return
-        if pc == 12:
-            # spec: spec/terraforming_mars/05_generation.rules:102
-            emit_paid_project(state, L[0], 23)
-            pc = 16
         if pc == 13:
-            # spec: spec/terraforming_mars/05_generation.rules:106
-            frame[1] = 14
+            # spec: spec/terraforming_mars/05_generation.rules:111
+            emit_paid_project(state, L[0], 23)
+            # spec: spec/terraforming_mars/05_generation.rules:112
+            emit_standard_project_paid(state, L[0])
+            pc = 17
+        if pc == 14:
+            # spec: spec/terraforming_mars/05_generation.rules:116
+            frame[1] = 15
             state.frames.append(new_frame(9, [L[0], 25]))
             return
-        if pc == 14:
-            # spec: spec/terraforming_mars/05_generation.rules:107
-            frame[1] = 15
+        if pc == 15:
+            # spec: spec/terraforming_mars/05_generation.rules:117
+            frame[1] = 16
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
-        if pc == 15:
-            # spec: spec/terraforming_mars/05_generation.rules:108
-            state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 1))
-            # spec: spec/terraforming_mars/05_generation.rules:109
-            emit_paid_project(state, L[0], 25)
-            pc = 16
         if pc == 16:
+            # spec: spec/terraforming_mars/05_generation.rules:118
+            state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 1))
+            # spec: spec/terraforming_mars/05_generation.rules:119
+            emit_paid_project(state, L[0], 25)
+            # spec: spec/terraforming_mars/05_generation.rules:120
+            emit_standard_project_paid(state, L[0])
+            pc = 17
+        if pc == 17:
             state.frames.pop()
             return
 
 
 def s_sell_patents(state, frame):
-    "procedure sell_patents (spec/terraforming_mars/05_generation.rules:114)"
+    "procedure sell_patents (spec/terraforming_mars/05_generation.rules:125)"
     # L: 0 p, 1 selling, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:115
+            # spec: spec/terraforming_mars/05_generation.rules:126
             L[1] = True
-            # spec: spec/terraforming_mars/05_generation.rules:116
+            # spec: spec/terraforming_mars/05_generation.rules:127
             pc = 1
         if pc == 1:
             if not (L[1] and len(state.zones[8 + L[0]]) > 0):
                 pc = 6
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:116:5")
-            # spec: spec/terraforming_mars/05_generation.rules:117
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:127:5")
+            # spec: spec/terraforming_mars/05_generation.rules:128
             player = L[0]
             offered = []
             offered.append(0)
@@ -2186,7 +2207,7 @@ def s_sell_patents(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:117:9",
+                "spec/terraforming_mars/05_generation.rules:128:9",
             )
             frame[1] = 2
             return
@@ -2199,7 +2220,7 @@ def s_sell_patents(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:119
+            # spec: spec/terraforming_mars/05_generation.rules:130
             player = L[0]
             values = list(state.zones[8 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2210,20 +2231,20 @@ def s_sell_patents(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:119:17",
+                "spec/terraforming_mars/05_generation.rules:130:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:120
+            # spec: spec/terraforming_mars/05_generation.rules:131
             move_card(state, L[2], 2)
-            # spec: spec/terraforming_mars/05_generation.rules:121
+            # spec: spec/terraforming_mars/05_generation.rules:132
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] + 1))
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:123
+            # spec: spec/terraforming_mars/05_generation.rules:134
             L[1] = False
             pc = 1
             continue
@@ -2233,27 +2254,27 @@ def s_sell_patents(state, frame):
 
 
 def s_convert_plants(state, frame):
-    "procedure convert_plants (spec/terraforming_mars/05_generation.rules:132)"
+    "procedure convert_plants (spec/terraforming_mars/05_generation.rules:143)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/terraforming_mars/05_generation.rules:133
+    # spec: spec/terraforming_mars/05_generation.rules:144
     state.tracks[15 + L[0]] = max(
         0, min(9999, state.tracks[15 + L[0]] - q_greenery_plants(state, L[0]))
     )
-    # spec: spec/terraforming_mars/05_generation.rules:134
+    # spec: spec/terraforming_mars/05_generation.rules:145
     state.frames.pop()
     state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def s_take_action(state, frame):
-    "procedure take_action (spec/terraforming_mars/05_generation.rules:140)"
+    "procedure take_action (spec/terraforming_mars/05_generation.rules:151)"
     # L: 0 p, 1 second, 2 c, 3 m, 4 a
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:141
+            # spec: spec/terraforming_mars/05_generation.rules:152
             player = L[0]
             offered = []
             if d_any_playable(state, L[0]):
@@ -2306,7 +2327,7 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:141:5",
+                "spec/terraforming_mars/05_generation.rules:152:5",
             )
             frame[1] = 1
             return
@@ -2333,7 +2354,7 @@ def s_take_action(state, frame):
             else:
                 pc = 17
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:143
+            # spec: spec/terraforming_mars/05_generation.rules:154
             player = L[0]
             values = [
                 c_c for c_c in state.zones[8 + L[0]] if d_playable(state, L[0], c_c)
@@ -2346,23 +2367,23 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:143:13",
+                "spec/terraforming_mars/05_generation.rules:154:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:144
+            # spec: spec/terraforming_mars/05_generation.rules:155
             frame[1] = 17
             state.frames.append(new_frame(10, [L[0], L[2]]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:146
+            # spec: spec/terraforming_mars/05_generation.rules:157
             frame[1] = 17
             state.frames.append(new_frame(14, [L[0]]))
             return
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:149
+            # spec: spec/terraforming_mars/05_generation.rules:160
             player = L[0]
             values = [c_m for c_m in K_milestone if d_can_claim(state, L[0], c_m)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2373,22 +2394,22 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:149:13",
+                "spec/terraforming_mars/05_generation.rules:160:13",
             )
             frame[1] = 6
             return
         if pc == 6:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:150
+            # spec: spec/terraforming_mars/05_generation.rules:161
             frame[1] = 7
             state.frames.append(new_frame(9, [L[0], 8]))
             return
         if pc == 7:
-            # spec: spec/terraforming_mars/05_generation.rules:151
+            # spec: spec/terraforming_mars/05_generation.rules:162
             state.counters[21 + L[0]][L[3]] = 1
             pc = 17
         if pc == 8:
-            # spec: spec/terraforming_mars/05_generation.rules:154
+            # spec: spec/terraforming_mars/05_generation.rules:165
             player = L[0]
             values = [c_a for c_a in K_award if d_can_fund(state, L[0], c_a)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2399,22 +2420,22 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:154:13",
+                "spec/terraforming_mars/05_generation.rules:165:13",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:155
+            # spec: spec/terraforming_mars/05_generation.rules:166
             frame[1] = 10
             state.frames.append(new_frame(9, [L[0], d_award_cost(state)]))
             return
         if pc == 10:
-            # spec: spec/terraforming_mars/05_generation.rules:156
+            # spec: spec/terraforming_mars/05_generation.rules:167
             state.counters[26][L[4]] = 1
             pc = 17
         if pc == 11:
-            # spec: spec/terraforming_mars/05_generation.rules:159
+            # spec: spec/terraforming_mars/05_generation.rules:170
             player = L[0]
             values = [
                 c_c
@@ -2429,53 +2450,53 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:159:13",
+                "spec/terraforming_mars/05_generation.rules:170:13",
             )
             frame[1] = 12
             return
         if pc == 12:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:160
+            # spec: spec/terraforming_mars/05_generation.rules:171
             frame[1] = 17
             state.frames.append(new_frame(11, [L[0], L[2]]))
             return
         if pc == 13:
-            # spec: spec/terraforming_mars/05_generation.rules:163
+            # spec: spec/terraforming_mars/05_generation.rules:174
             frame[1] = 17
             state.frames.append(new_frame(16, [L[0]]))
             return
         if pc == 14:
-            # spec: spec/terraforming_mars/05_generation.rules:167
+            # spec: spec/terraforming_mars/05_generation.rules:178
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - 8))
-            # spec: spec/terraforming_mars/05_generation.rules:168
+            # spec: spec/terraforming_mars/05_generation.rules:179
             frame[1] = 17
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 15:
-            # spec: spec/terraforming_mars/05_generation.rules:171
+            # spec: spec/terraforming_mars/05_generation.rules:182
             state.tracks[74 + L[0]] = 1
             pc = 17
         if pc == 16:
-            # spec: spec/terraforming_mars/05_generation.rules:173
+            # spec: spec/terraforming_mars/05_generation.rules:184
             state.tracks[79 + L[0]] = 2
             pc = 17
         if pc == 17:
-            # spec: spec/terraforming_mars/05_generation.rules:175
+            # spec: spec/terraforming_mars/05_generation.rules:186
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
             state.frames.pop()
             return
 
 
 def s_corporation_first_action(state, frame):
-    "procedure corporation_first_action (spec/terraforming_mars/05_generation.rules:179)"
-    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 181
+    "procedure corporation_first_action (spec/terraforming_mars/05_generation.rules:190)"
+    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 192
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:180
+            # spec: spec/terraforming_mars/05_generation.rules:191
             state.tracks[84 + L[0]] = 0
-            # spec: spec/terraforming_mars/05_generation.rules:181
+            # spec: spec/terraforming_mars/05_generation.rules:192
             L[2] = [
                 c_c for c_c in state.zones[23 + L[0]] if A_colour[c_c] == "corporation"
             ]
@@ -2486,38 +2507,38 @@ def s_corporation_first_action(state, frame):
                 pc = 3
                 continue
             L[1] = L[2][L[3]]
-            # spec: spec/terraforming_mars/05_generation.rules:182
+            # spec: spec/terraforming_mars/05_generation.rules:193
             state.vars[3] = True
-            # spec: spec/terraforming_mars/05_generation.rules:183
+            # spec: spec/terraforming_mars/05_generation.rules:194
             frame[1] = 2
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/05_generation.rules:183:9"
+                state, L[1], L[0], "spec/terraforming_mars/05_generation.rules:194:9"
             ):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:184
+            # spec: spec/terraforming_mars/05_generation.rules:195
             state.vars[3] = False
             L[3] = L[3] + 1
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:186
+            # spec: spec/terraforming_mars/05_generation.rules:197
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
             state.frames.pop()
             return
 
 
 def s_take_turn(state, frame):
-    "procedure take_turn (spec/terraforming_mars/05_generation.rules:189)"
+    "procedure take_turn (spec/terraforming_mars/05_generation.rules:200)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:190
+            # spec: spec/terraforming_mars/05_generation.rules:201
             state.tracks[79 + L[0]] = 0
-            # spec: spec/terraforming_mars/05_generation.rules:191
+            # spec: spec/terraforming_mars/05_generation.rules:202
             if state.tracks[84 + L[0]] > 0:
                 pc = 1
             else:
@@ -2531,7 +2552,7 @@ def s_take_turn(state, frame):
             state.frames.append(new_frame(17, [L[0], False] + [UNBOUND] * 3))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:192
+            # spec: spec/terraforming_mars/05_generation.rules:203
             if (
                 state.tracks[74 + L[0]] == 0
                 and state.tracks[79 + L[0]] < 2
@@ -2550,27 +2571,27 @@ def s_take_turn(state, frame):
 
 
 def s_action_phase(state, frame):
-    "phase action_phase (spec/terraforming_mars/05_generation.rules:194)"
+    "phase action_phase (spec/terraforming_mars/05_generation.rules:205)"
     # L: 0 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:195
+            # spec: spec/terraforming_mars/05_generation.rules:206
             for L[0] in PLAYERS:
                 state.tracks[74 + L[0]] = max(
                     0, min(1, 0 if d_seated(state, L[0]) else 1)
                 )
-            # spec: spec/terraforming_mars/05_generation.rules:196
+            # spec: spec/terraforming_mars/05_generation.rules:207
             state.vars[1] = state.vars[0]
-            # spec: spec/terraforming_mars/05_generation.rules:197
+            # spec: spec/terraforming_mars/05_generation.rules:208
             pc = 1
         if pc == 1:
             if not any(state.tracks[74 + c_q] == 0 for c_q in PLAYERS):
                 pc = 4
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:197:5")
-            # spec: spec/terraforming_mars/05_generation.rules:198
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:208:5")
+            # spec: spec/terraforming_mars/05_generation.rules:209
             if state.tracks[74 + state.vars[1]] == 0:
                 pc = 2
             else:
@@ -2580,7 +2601,7 @@ def s_action_phase(state, frame):
             state.frames.append(new_frame(19, [state.vars[1]]))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:199
+            # spec: spec/terraforming_mars/05_generation.rules:210
             state.vars[1] = d_next_seat(state, state.vars[1])
             pc = 1
             continue
@@ -2590,13 +2611,13 @@ def s_action_phase(state, frame):
 
 
 def s_research_choices(state, frame):
-    "procedure research_choices (spec/terraforming_mars/05_generation.rules:207)"
-    # L: 0 p, 1 price, 2 c, 3 items and 4 index of the loop at line 208
+    "procedure research_choices (spec/terraforming_mars/05_generation.rules:218)"
+    # L: 0 p, 1 price, 2 c, 3 items and 4 index of the loop at line 219
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:208
+            # spec: spec/terraforming_mars/05_generation.rules:219
             L[3] = list(state.zones[13 + L[0]])
             L[4] = 0
             pc = 1
@@ -2605,7 +2626,7 @@ def s_research_choices(state, frame):
                 pc = 3
                 continue
             L[2] = L[3][L[4]]
-            # spec: spec/terraforming_mars/05_generation.rules:209
+            # spec: spec/terraforming_mars/05_generation.rules:220
             player = L[0]
             offered = []
             if state.tracks[L[0]] >= L[1] * (len(state.zones[18 + L[0]]) + 1):
@@ -2621,17 +2642,17 @@ def s_research_choices(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:209:9",
+                "spec/terraforming_mars/05_generation.rules:220:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/05_generation.rules:210
+                # spec: spec/terraforming_mars/05_generation.rules:221
                 move_card(state, L[2], 18 + L[0])
             elif k == 1:
-                # spec: spec/terraforming_mars/05_generation.rules:211
+                # spec: spec/terraforming_mars/05_generation.rules:222
                 move_card(state, L[2], 2)
             L[4] = L[4] + 1
             pc = 1
@@ -2642,39 +2663,39 @@ def s_research_choices(state, frame):
 
 
 def s_research_phase(state, frame):
-    "phase research_phase (spec/terraforming_mars/05_generation.rules:219)"
-    # L: 0 q, 1 items and 2 index of the loop at line 229
+    "phase research_phase (spec/terraforming_mars/05_generation.rules:230)"
+    # L: 0 q, 1 items and 2 index of the loop at line 240
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:220
+            # spec: spec/terraforming_mars/05_generation.rules:231
             for L[0] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
-                # spec: spec/terraforming_mars/05_generation.rules:221
+                # spec: spec/terraforming_mars/05_generation.rules:232
                 for _ in range(4):
                     tick(
                         state,
                         "repeat",
-                        "spec/terraforming_mars/05_generation.rules:221:9",
+                        "spec/terraforming_mars/05_generation.rules:232:9",
                     )
-                    # spec: spec/terraforming_mars/05_generation.rules:222
+                    # spec: spec/terraforming_mars/05_generation.rules:233
                     if len(state.zones[1]) == 0:
-                        # spec: spec/terraforming_mars/05_generation.rules:223
+                        # spec: spec/terraforming_mars/05_generation.rules:234
                         for card in list(state.zones[2]):
                             move_card(state, card, 1)
-                        # spec: spec/terraforming_mars/05_generation.rules:224
+                        # spec: spec/terraforming_mars/05_generation.rules:235
                         shuffle(state, 1)
-                    # spec: spec/terraforming_mars/05_generation.rules:226
+                    # spec: spec/terraforming_mars/05_generation.rules:237
                     if len(state.zones[1]) > 0:
                         move_card(
                             state,
                             some_card(
                                 top_card(state, 1),
-                                "spec/terraforming_mars/05_generation.rules:226:33",
+                                "spec/terraforming_mars/05_generation.rules:237:33",
                             ),
                             13 + L[0],
                         )
-            # spec: spec/terraforming_mars/05_generation.rules:229
+            # spec: spec/terraforming_mars/05_generation.rules:240
             L[1] = [c_q for c_q in PLAYERS if d_seated(state, c_q)]
             L[2] = 0
             pc = 1
@@ -2691,7 +2712,7 @@ def s_research_phase(state, frame):
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:230
+            # spec: spec/terraforming_mars/05_generation.rules:241
             for L[0] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
                 p_research_pay(state, L[0], 3)
             state.frames.pop()
@@ -2699,22 +2720,22 @@ def s_research_phase(state, frame):
 
 
 def s_final_greeneries(state, frame):
-    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:255)"
+    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:266)"
     # L: 0 p, 1 going
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:256
+            # spec: spec/terraforming_mars/05_generation.rules:267
             L[1] = True
-            # spec: spec/terraforming_mars/05_generation.rules:257
+            # spec: spec/terraforming_mars/05_generation.rules:268
             pc = 1
         if pc == 1:
             if not (L[1] and d_can_convert_plants(state, L[0])):
                 pc = 5
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:257:5")
-            # spec: spec/terraforming_mars/05_generation.rules:258
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:268:5")
+            # spec: spec/terraforming_mars/05_generation.rules:269
             player = L[0]
             offered = []
             offered.append(0)
@@ -2731,7 +2752,7 @@ def s_final_greeneries(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:258:9",
+                "spec/terraforming_mars/05_generation.rules:269:9",
             )
             frame[1] = 2
             return
@@ -2744,12 +2765,12 @@ def s_final_greeneries(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:259
+            # spec: spec/terraforming_mars/05_generation.rules:270
             frame[1] = 1
             state.frames.append(new_frame(16, [L[0]]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:260
+            # spec: spec/terraforming_mars/05_generation.rules:271
             L[1] = False
             pc = 1
             continue
@@ -2759,60 +2780,60 @@ def s_final_greeneries(state, frame):
 
 
 def s_final_scoring(state, frame):
-    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:266)"
-    # L: 0 q, 1 rounds left of the repeat at line 268
+    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:277)"
+    # L: 0 q, 1 rounds left of the repeat at line 279
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:267
+            # spec: spec/terraforming_mars/05_generation.rules:278
             state.vars[1] = state.vars[0]
-            # spec: spec/terraforming_mars/05_generation.rules:268
+            # spec: spec/terraforming_mars/05_generation.rules:279
             L[1] = state.params["seats"]
             pc = 1
         if pc == 1:
             if L[1] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:268:5")
-            # spec: spec/terraforming_mars/05_generation.rules:269
+            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:279:5")
+            # spec: spec/terraforming_mars/05_generation.rules:280
             frame[1] = 2
             state.frames.append(new_frame(23, [state.vars[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:270
+            # spec: spec/terraforming_mars/05_generation.rules:281
             state.vars[1] = d_next_seat(state, state.vars[1])
             L[1] = L[1] - 1
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:272
+            # spec: spec/terraforming_mars/05_generation.rules:283
             for L[0] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
                 log_line(
                     state,
                     " ".join([text_of(L[0]), "scores", text_of(d_score(state, L[0]))]),
-                    "spec/terraforming_mars/05_generation.rules:272:40",
+                    "spec/terraforming_mars/05_generation.rules:283:40",
                 )
-            # spec: spec/terraforming_mars/05_generation.rules:274
+            # spec: spec/terraforming_mars/05_generation.rules:285
             for L[0] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
-                # spec: spec/terraforming_mars/05_generation.rules:275
+                # spec: spec/terraforming_mars/05_generation.rules:286
                 if all(
                     c_r == L[0] or not d_seated(state, c_r) or d_beats(state, L[0], c_r)
                     for c_r in PLAYERS
                 ):
-                    # spec: spec/terraforming_mars/05_generation.rules:276
+                    # spec: spec/terraforming_mars/05_generation.rules:287
                     end_game(
                         state,
                         L[0],
                         "most victory points",
-                        "spec/terraforming_mars/05_generation.rules:276:13",
+                        "spec/terraforming_mars/05_generation.rules:287:13",
                     )
-            # spec: spec/terraforming_mars/05_generation.rules:279
+            # spec: spec/terraforming_mars/05_generation.rules:290
             end_game(
                 state,
                 None,
                 "tie in points and MC",
-                "spec/terraforming_mars/05_generation.rules:279:5",
+                "spec/terraforming_mars/05_generation.rules:290:5",
             )
             state.frames.pop()
             return
@@ -3299,23 +3320,23 @@ def s_spend_or_add(state, frame):
 
 
 def s_start(state, frame):
-    "start (spec/terraforming_mars/05_generation.rules:285)"
+    "start (spec/terraforming_mars/05_generation.rules:296)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:286
+            # spec: spec/terraforming_mars/05_generation.rules:297
             frame[1] = 1
             state.frames.append(new_frame(26, [UNBOUND] * 12))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/05_generation.rules:287
+            # spec: spec/terraforming_mars/05_generation.rules:298
             frame[1] = 2
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:288
+            # spec: spec/terraforming_mars/05_generation.rules:299
             p_production_phase(state)
-            # spec: spec/terraforming_mars/05_generation.rules:289
+            # spec: spec/terraforming_mars/05_generation.rules:300
             pc = 3
         if pc == 3:
             if not (
@@ -3324,27 +3345,27 @@ def s_start(state, frame):
             ):
                 pc = 6
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:289:5")
-            # spec: spec/terraforming_mars/05_generation.rules:290
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:300:5")
+            # spec: spec/terraforming_mars/05_generation.rules:301
             state.tracks[73] = max(1, min(99, state.tracks[73] + 1))
-            # spec: spec/terraforming_mars/05_generation.rules:291
+            # spec: spec/terraforming_mars/05_generation.rules:302
             state.vars[0] = d_next_seat(state, state.vars[0])
-            # spec: spec/terraforming_mars/05_generation.rules:292
+            # spec: spec/terraforming_mars/05_generation.rules:303
             frame[1] = 4
             state.frames.append(new_frame(22, [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:293
+            # spec: spec/terraforming_mars/05_generation.rules:304
             frame[1] = 5
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:294
+            # spec: spec/terraforming_mars/05_generation.rules:305
             p_production_phase(state)
             pc = 3
             continue
         if pc == 6:
-            # spec: spec/terraforming_mars/05_generation.rules:296
+            # spec: spec/terraforming_mars/05_generation.rules:307
             state.frames.pop()
             state.frames.append(new_frame(24, [UNBOUND] * 2))
             return
@@ -4459,7 +4480,7 @@ def sev_water_import_from_europa(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07c_active.rules:39
             frame[1] = 2
-            state.frames.append(new_frame(8, [L[0], 12, False, True] + [UNBOUND] * 6))
+            state.frames.append(new_frame(8, [L[0], 12, False, True] + [UNBOUND] * 7))
             return
         if pc == 2:
             # spec: spec/terraforming_mars/07c_active.rules:40
@@ -4920,7 +4941,7 @@ def sev_aquifer_pumping(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07c_active.rules:205
             frame[1] = 2
-            state.frames.append(new_frame(8, [L[0], 8, True, False] + [UNBOUND] * 6))
+            state.frames.append(new_frame(8, [L[0], 8, True, False] + [UNBOUND] * 7))
             return
         if pc == 2:
             # spec: spec/terraforming_mars/07c_active.rules:206

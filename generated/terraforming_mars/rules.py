@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: ae7f7af262f9b92b
+# Spec hash: 8bf27f500aa35eef
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,7 +21,7 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 # Tests hash: e5543fb03eecc8fe
-# Fingerprint: source 70db72bcf512411acb55 output dc2877eac4e44ce9b121
+# Fingerprint: source 24bc54fa78875dc45665 output ee43aa365c38feb69592
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -402,17 +402,17 @@ def d_oceans_at_most(state, v_p, v_n):
 
 def d_heat_money(state, v_p):
     "define heat_money"
-    # spec: spec/terraforming_mars/04_economy.rules:62
+    # spec: spec/terraforming_mars/04_economy.rules:63
     return q_heat_as_mc(state, v_p) * max(0, state.tracks[25 + v_p] - state.tracks[89])
 
 
 def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
     "define budget"
-    # spec: spec/terraforming_mars/04_economy.rules:63
+    # spec: spec/terraforming_mars/04_economy.rules:64
     return (
         state.tracks[v_p]
         + d_heat_money(state, v_p)
-        + (2 * state.tracks[5 + v_p] if v_steel_ok else 0)
+        + (q_steel_value(state, v_p) * state.tracks[5 + v_p] if v_steel_ok else 0)
         + (
             q_titanium_value(state, v_p) * state.tracks[10 + v_p]
             if v_titanium_ok
@@ -423,10 +423,10 @@ def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
 
 def d_playable(state, v_p, v_c):
     "define playable"
-    # spec: spec/terraforming_mars/04_economy.rules:102
+    # spec: spec/terraforming_mars/04_economy.rules:104
     return (
         attr_of(
-            A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:103:5"
+            A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:105:5"
         )
         != "corporation"
         and event_allowed(state, EVENT_WHEN, v_c, v_p)
@@ -437,11 +437,11 @@ def d_playable(state, v_p, v_c):
                 A_building,
                 v_c,
                 "building",
-                "spec/terraforming_mars/04_economy.rules:104:19",
+                "spec/terraforming_mars/04_economy.rules:106:19",
             )
             > 0,
             attr_of(
-                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:104:35"
+                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:106:35"
             )
             > 0,
         )
@@ -451,7 +451,7 @@ def d_playable(state, v_p, v_c):
                     A_needs_heat,
                     v_c,
                     "needs_heat",
-                    "spec/terraforming_mars/04_economy.rules:105:38",
+                    "spec/terraforming_mars/04_economy.rules:107:38",
                 ),
                 state.tracks[25 + v_p],
             )
@@ -464,7 +464,7 @@ def d_playable(state, v_p, v_c):
 
 def d_holders(state, v_k, v_other_than):
     "define holders"
-    # spec: spec/terraforming_mars/04_economy.rules:121
+    # spec: spec/terraforming_mars/04_economy.rules:123
     return any(
         any(
             A_holds[c_d] == v_k
@@ -479,9 +479,9 @@ def d_holders(state, v_k, v_other_than):
 
 def d_action_ready(state, v_p, v_c):
     "define action_ready"
-    # spec: spec/terraforming_mars/04_economy.rules:124
+    # spec: spec/terraforming_mars/04_economy.rules:126
     return bool(
-        attr_of(A_act, v_c, "act", "spec/terraforming_mars/04_economy.rules:125:5")
+        attr_of(A_act, v_c, "act", "spec/terraforming_mars/04_economy.rules:127:5")
         and state.counters[19][v_c] == 0
         and d_budget(
             state,
@@ -490,45 +490,45 @@ def d_action_ready(state, v_p, v_c):
                 A_act_steel,
                 v_c,
                 "act_steel",
-                "spec/terraforming_mars/04_economy.rules:125:42",
+                "spec/terraforming_mars/04_economy.rules:127:42",
             ),
             attr_of(
                 A_act_titanium,
                 v_c,
                 "act_titanium",
-                "spec/terraforming_mars/04_economy.rules:125:55",
+                "spec/terraforming_mars/04_economy.rules:127:55",
             ),
         )
         >= attr_of(
-            A_act_pay, v_c, "act_pay", "spec/terraforming_mars/04_economy.rules:125:74"
+            A_act_pay, v_c, "act_pay", "spec/terraforming_mars/04_economy.rules:127:74"
         )
         and state.tracks[20 + v_p]
         >= attr_of(
             A_act_energy,
             v_c,
             "act_energy",
-            "spec/terraforming_mars/04_economy.rules:126:22",
+            "spec/terraforming_mars/04_economy.rules:128:22",
         )
         and state.tracks[50 + v_p]
         >= attr_of(
             A_act_energy_prod,
             v_c,
             "act_energy_prod",
-            "spec/terraforming_mars/04_economy.rules:126:57",
+            "spec/terraforming_mars/04_economy.rules:128:57",
         )
         and state.counters[18][v_c]
         >= attr_of(
             A_act_here,
             v_c,
             "act_here",
-            "spec/terraforming_mars/04_economy.rules:126:89",
+            "spec/terraforming_mars/04_economy.rules:128:89",
         )
         and (
             attr_of(
                 A_act_takes,
                 v_c,
                 "act_takes",
-                "spec/terraforming_mars/04_economy.rules:127:10",
+                "spec/terraforming_mars/04_economy.rules:129:10",
             )
             == "no_resource"
             or d_holders(
@@ -537,7 +537,7 @@ def d_action_ready(state, v_p, v_c):
                     A_act_takes,
                     v_c,
                     "act_takes",
-                    "spec/terraforming_mars/04_economy.rules:127:48",
+                    "spec/terraforming_mars/04_economy.rules:129:48",
                 ),
                 v_c,
             )
@@ -547,7 +547,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_tr_raised,
                 v_c,
                 "act_tr_raised",
-                "spec/terraforming_mars/04_economy.rules:128:14",
+                "spec/terraforming_mars/04_economy.rules:130:14",
             )
             or state.tracks[65 + v_p] > 0
         )
@@ -556,7 +556,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_gives,
                 v_c,
                 "act_gives",
-                "spec/terraforming_mars/04_economy.rules:129:10",
+                "spec/terraforming_mars/04_economy.rules:131:10",
             )
             == "no_resource"
             or any(
@@ -565,18 +565,25 @@ def d_action_ready(state, v_p, v_c):
                     A_act_gives,
                     v_c,
                     "act_gives",
-                    "spec/terraforming_mars/04_economy.rules:129:76",
+                    "spec/terraforming_mars/04_economy.rules:131:76",
                 )
                 and c_d != v_c
                 for c_d in state.zones[23 + v_p]
             )
         )
+        and d_action_needs_met(state, v_p, v_c)
     )
+
+
+def d_action_needs_met(state, v_p, v_c):
+    "define action_needs_met"
+    # spec: spec/terraforming_mars/04_economy.rules:135
+    return True
 
 
 def d_own_holder(state, v_p, v_k):
     "define own_holder"
-    # spec: spec/terraforming_mars/04_economy.rules:139
+    # spec: spec/terraforming_mars/04_economy.rules:145
     return any(A_holds[c_d] == v_k for c_d in state.zones[23 + v_p])
 
 
@@ -766,6 +773,7 @@ def d_card_vp(state, v_p, v_c):
     # spec: spec/terraforming_mars/05_generation.rules:57
     return (
         attr_of(A_vp, v_c, "vp", "spec/terraforming_mars/05_generation.rules:58:30")
+        + d_special_vp(state, v_p, v_c)
         if attr_of(
             A_vp_by, v_c, "vp_by", "spec/terraforming_mars/05_generation.rules:58:8"
         )
@@ -776,13 +784,13 @@ def d_card_vp(state, v_p, v_c):
                 A_vp_per,
                 v_c,
                 "vp_per",
-                "spec/terraforming_mars/05_generation.rules:58:81",
+                "spec/terraforming_mars/05_generation.rules:59:51",
             )
             if attr_of(
                 A_vp_by,
                 v_c,
                 "vp_by",
-                "spec/terraforming_mars/05_generation.rules:58:43",
+                "spec/terraforming_mars/05_generation.rules:59:13",
             )
             == "per_resource"
             else (
@@ -791,7 +799,7 @@ def d_card_vp(state, v_p, v_c):
                     A_vp_by,
                     v_c,
                     "vp_by",
-                    "spec/terraforming_mars/05_generation.rules:59:13",
+                    "spec/terraforming_mars/05_generation.rules:60:13",
                 )
                 == "per_jovian_tag"
                 else (
@@ -800,7 +808,7 @@ def d_card_vp(state, v_p, v_c):
                         A_vp_by,
                         v_c,
                         "vp_by",
-                        "spec/terraforming_mars/05_generation.rules:60:13",
+                        "spec/terraforming_mars/05_generation.rules:61:13",
                     )
                     == "per_3_cities"
                     else (
@@ -816,7 +824,7 @@ def d_card_vp(state, v_p, v_c):
                             A_vp_by,
                             v_c,
                             "vp_by",
-                            "spec/terraforming_mars/05_generation.rules:61:13",
+                            "spec/terraforming_mars/05_generation.rules:62:13",
                         )
                         == "per_adjacent_ocean"
                         else 3 if state.counters[18][v_c] > 0 else 0
@@ -827,9 +835,15 @@ def d_card_vp(state, v_p, v_c):
     )
 
 
+def d_special_vp(state, v_p, v_c):
+    "define special_vp"
+    # spec: spec/terraforming_mars/05_generation.rules:67
+    return 0
+
+
 def d_board_vp(state, v_p):
     "define board_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:64
+    # spec: spec/terraforming_mars/05_generation.rules:68
     return d_own_greeneries(state, v_p) + sum(
         [
             len([c_t for c_t in ADJ[c_s] if d_is_greenery(state, c_t)])
@@ -841,7 +855,7 @@ def d_board_vp(state, v_p):
 
 def d_score(state, v_p):
     "define score"
-    # spec: spec/terraforming_mars/05_generation.rules:67
+    # spec: spec/terraforming_mars/05_generation.rules:71
     return (
         state.tracks[60 + v_p]
         + sum([d_award_vp(state, v_p, c_a) for c_a in K_award])
@@ -854,25 +868,25 @@ def d_score(state, v_p):
 
 def d_can_greenery_project(state, v_p):
     "define can_greenery_project"
-    # spec: spec/terraforming_mars/05_generation.rules:73
+    # spec: spec/terraforming_mars/05_generation.rules:79
     return bool(state.tracks[v_p] >= 23 and d_any_greenery_spot(state, v_p))
 
 
 def d_can_city_project(state, v_p):
     "define can_city_project"
-    # spec: spec/terraforming_mars/05_generation.rules:74
+    # spec: spec/terraforming_mars/05_generation.rules:80
     return bool(state.tracks[v_p] >= 25 and d_any_city_spot(state))
 
 
 def d_can_aquifer(state, v_p):
     "define can_aquifer"
-    # spec: spec/terraforming_mars/05_generation.rules:75
+    # spec: spec/terraforming_mars/05_generation.rules:81
     return state.tracks[v_p] >= 18 and state.tracks[72] < 9
 
 
 def d_any_standard_project(state, v_p):
     "define any_standard_project"
-    # spec: spec/terraforming_mars/05_generation.rules:76
+    # spec: spec/terraforming_mars/05_generation.rules:82
     return bool(
         len(state.zones[8 + v_p]) > 0
         or state.tracks[v_p] >= q_power_plant_cost(state, v_p)
@@ -886,7 +900,7 @@ def d_any_standard_project(state, v_p):
 
 def d_can_convert_plants(state, v_p):
     "define can_convert_plants"
-    # spec: spec/terraforming_mars/05_generation.rules:130
+    # spec: spec/terraforming_mars/05_generation.rules:141
     return bool(
         state.tracks[15 + v_p] >= q_greenery_plants(state, v_p)
         and d_any_greenery_spot(state, v_p)
@@ -895,19 +909,19 @@ def d_can_convert_plants(state, v_p):
 
 def d_any_playable(state, v_p):
     "define any_playable"
-    # spec: spec/terraforming_mars/05_generation.rules:138
+    # spec: spec/terraforming_mars/05_generation.rules:149
     return any(d_playable(state, v_p, c_c) for c_c in state.zones[8 + v_p])
 
 
 def d_any_action_ready(state, v_p):
     "define any_action_ready"
-    # spec: spec/terraforming_mars/05_generation.rules:139
+    # spec: spec/terraforming_mars/05_generation.rules:150
     return any(d_action_ready(state, v_p, c_c) for c_c in state.zones[23 + v_p])
 
 
 def d_beats(state, v_p, v_q):
     "define beats"
-    # spec: spec/terraforming_mars/05_generation.rules:264
+    # spec: spec/terraforming_mars/05_generation.rules:275
     return (
         d_score(state, v_p) > d_score(state, v_q)
         or d_score(state, v_p) == d_score(state, v_q)
@@ -1110,9 +1124,16 @@ def q_card_cost(state, v_p, v_c):
     return value
 
 
+def q_steel_value(state, v_p):
+    "quantity steel_value"
+    # spec: spec/terraforming_mars/04_economy.rules:57
+    value = 2
+    return value
+
+
 def q_titanium_value(state, v_p):
     "quantity titanium_value"
-    # spec: spec/terraforming_mars/04_economy.rules:57
+    # spec: spec/terraforming_mars/04_economy.rules:58
     value = 3
     for effect in state.effects:
         kind = effect[0]
@@ -1126,7 +1147,7 @@ def q_titanium_value(state, v_p):
 
 def q_heat_as_mc(state, v_p):
     "quantity heat_as_mc"
-    # spec: spec/terraforming_mars/04_economy.rules:59
+    # spec: spec/terraforming_mars/04_economy.rules:60
     value = 0
     for effect in state.effects:
         kind = effect[0]
@@ -1140,7 +1161,7 @@ def q_heat_as_mc(state, v_p):
 
 def q_power_plant_cost(state, v_p):
     "quantity power_plant_cost"
-    # spec: spec/terraforming_mars/05_generation.rules:72
+    # spec: spec/terraforming_mars/05_generation.rules:76
     value = 11
     for effect in state.effects:
         kind = effect[0]
@@ -1154,7 +1175,7 @@ def q_power_plant_cost(state, v_p):
 
 def q_greenery_plants(state, v_p):
     "quantity greenery_plants"
-    # spec: spec/terraforming_mars/05_generation.rules:129
+    # spec: spec/terraforming_mars/05_generation.rules:140
     value = 8
     for effect in state.effects:
         kind = effect[0]

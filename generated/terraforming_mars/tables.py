@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: ae7f7af262f9b92b
+# Spec hash: 8bf27f500aa35eef
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,7 +21,7 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 # Tests hash: e5543fb03eecc8fe
-# Fingerprint: source ad4b7cd076952c935751 output 5b3cbe21ab3765b2bdcc
+# Fingerprint: source 10d0254ffe1c054ed0f9 output 5c81cdbb734bbe623b16
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -29,7 +29,7 @@ from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="ae7f7af262f9b92b",
+    spec_hash="8bf27f500aa35eef",
     spec_files=(
         "terraforming_mars/01_frame.rules",
         "terraforming_mars/02_map.rules",
