@@ -94,9 +94,14 @@ class Store:
         pending, self._pending = self._pending, {}
         if db is None or not pending:
             return
-        try:
-            with db:
+        try:  # one transaction: in autocommit mode each insert would be one (and one fsync)
+            db.execute("begin")
+            try:
                 db.executemany("insert or replace into kv values (?, ?)", pending.items())
+                db.execute("commit")
+            except BaseException:
+                db.execute("rollback")
+                raise
         except sqlite3.Error:
             pass  # a full or read-only disk: the cache is only an accelerator
 

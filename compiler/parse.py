@@ -12,7 +12,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from . import ast
-from .cache import cached_pickle, digest, source_version, store
+from .cache import cache_root, cached_pickle, digest, source_version, store
 from .errors import Diagnostic, SpecError, Sources
 from .inputs import SPEC_SUFFIX, spec_files  # noqa: F401 - their home is inputs.py
 
@@ -20,8 +20,17 @@ from .inputs import SPEC_SUFFIX, spec_files  # noqa: F401 - their home is inputs
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    """The LALR parser; its tables come from lark's own cache file when one is there (lark
+    checks it against the grammar's hash), since building them costs more than a parse."""
     grammar = resources.files(__package__).joinpath("grammar.lark").read_text()
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    tables: str | bool = False
+    try:
+        cache_root().mkdir(parents=True, exist_ok=True)
+        tables = str(cache_root() / f"grammar-{digest(grammar)[:16]}.lark")
+    except OSError:
+        pass  # no cache folder: build the tables
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True,
+                cache=tables)
 
 
 # What a spec may hold, so no input takes the front end or the back ends past

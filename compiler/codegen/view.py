@@ -119,8 +119,13 @@ class ViewBuilder:
         regions = [{"id": model.entities[i].name.name, "index": i, "table": gen.region_tables[i],
                     "set": gen.region_sets[i], "members": tuple(model.region_members[i])}
                    for i in gen.region_tables]
+        # A long part of META is a statement of its own, so an edit (every one changes
+        # spec_hash) re-formats META's few short lines, not its whole board.
+        fields = [(f.name, _py_value(getattr(meta, f.name))) for f in dataclasses.fields(meta)]
+        parts = {name: f"META_{name.upper()}" for name, value in fields if len(value) > META_INLINE}
         return {
-            "meta": [(f.name, _py_value(getattr(meta, f.name))) for f in dataclasses.fields(meta)],
+            "meta_parts": [(parts[name], value) for name, value in fields if name in parts],
+            "meta": [(name, parts.get(name, value)) for name, value in fields],
             "meta_classes": sorted(_classes(meta)),
             "players": tuple(range(len(model.players))),
             "player_ids": tuple(model.players), "player_labels": tuple(model.player_labels),
@@ -453,6 +458,9 @@ def _test_stem(key: str) -> str:
     folder, _, name = file.rpartition("/")
     stem = re.sub(r"\W", "_", name.rsplit(".", 1)[0])
     return f"{'v_' if folder == 'variants' else ''}{stem}_{number}"
+
+
+META_INLINE = 80  # characters: a META field longer than this is a table of its own
 
 
 def _py_value(value: Any) -> str:

@@ -3,10 +3,94 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source c3acc5f35467759f5abd output b940329d9f69c2f345f1
+# Fingerprint: source 436732ac8dd066b1dd24 output b108366a058584a2c311
 "Mini: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
+
+# The game's description; its long parts first, each a statement of its own.
+META_TRACKS = (
+    TrackMeta(
+        name="score", label="Score", per_player=True, low=0, high=20, start=0, slot=0
+    ),
+    TrackMeta(
+        name="round", label="Round", per_player=False, low=1, high=30, start=1, slot=2
+    ),
+)
+META_ZONES = (
+    ZoneMeta(
+        name="box",
+        label="Box",
+        per_player=False,
+        visibility="hidden",
+        ordered=False,
+        slot=0,
+    ),
+    ZoneMeta(
+        name="deck",
+        label="Deck",
+        per_player=False,
+        visibility="hidden",
+        ordered=True,
+        slot=1,
+    ),
+    ZoneMeta(
+        name="hand",
+        label="Hand",
+        per_player=True,
+        visibility="owner",
+        ordered=False,
+        slot=2,
+    ),
+    ZoneMeta(
+        name="discard",
+        label="Discard",
+        per_player=False,
+        visibility="public",
+        ordered=False,
+        slot=4,
+    ),
+)
+META_COUNTS = {
+    "spaces": 3,
+    "regions": 2,
+    "cards": 4,
+    "cards_with_events": 3,
+    "phases": 1,
+    "constraints": 1,
+    "designer_tests": 3,
+}
+META_BOARD = BoardMeta(
+    spaces=(2, 3, 4),
+    regions=((0, (2, 3)), (1, (4,))),
+    links=((2, 3), (3, 4)),
+    width=0,
+    height=0,
+    positions=(),
+    attributes=(
+        (),
+        (),
+        (("value", "1"),),
+        (("value", "2"),),
+        (("value", "3"),),
+        (("points", "1"), ("colour", "warm")),
+        (("points", "2"), ("colour", "cold")),
+        (("points", "3"), ("colour", "warm"), ("bonus", "yes")),
+        (("points", "1"), ("colour", "cold")),
+    ),
+    entity_at=(
+        "tests/specs/mini/mini.rules:18:1",
+        "tests/specs/mini/mini.rules:19:1",
+        "tests/specs/mini/mini.rules:20:1",
+        "tests/specs/mini/mini.rules:22:1",
+        "tests/specs/mini/mini.rules:24:1",
+        "tests/specs/mini/mini.rules:26:1",
+        "tests/specs/mini/mini.rules:29:1",
+        "tests/specs/mini/mini.rules:35:1",
+        "tests/specs/mini/mini.rules:36:1",
+    ),
+    shows=(),
+)
 
 META = GameMeta(
     game="mini",
@@ -15,61 +99,9 @@ META = GameMeta(
     spec_files=("mini/mini.rules",),
     players=("red", "blue"),
     player_labels=("Red", "Blue"),
-    tracks=(
-        TrackMeta(
-            name="score",
-            label="Score",
-            per_player=True,
-            low=0,
-            high=20,
-            start=0,
-            slot=0,
-        ),
-        TrackMeta(
-            name="round",
-            label="Round",
-            per_player=False,
-            low=1,
-            high=30,
-            start=1,
-            slot=2,
-        ),
-    ),
+    tracks=META_TRACKS,
     vars=(("current", 0),),
-    zones=(
-        ZoneMeta(
-            name="box",
-            label="Box",
-            per_player=False,
-            visibility="hidden",
-            ordered=False,
-            slot=0,
-        ),
-        ZoneMeta(
-            name="deck",
-            label="Deck",
-            per_player=False,
-            visibility="hidden",
-            ordered=True,
-            slot=1,
-        ),
-        ZoneMeta(
-            name="hand",
-            label="Hand",
-            per_player=True,
-            visibility="owner",
-            ordered=False,
-            slot=2,
-        ),
-        ZoneMeta(
-            name="discard",
-            label="Discard",
-            per_player=False,
-            visibility="public",
-            ordered=False,
-            slot=4,
-        ),
-    ),
+    zones=META_ZONES,
     counters=(CounterMeta(name="marks", label="Marks", per_player=True, slot=0),),
     entity_ids=("north", "south", "a", "b", "c", "one", "two", "three", "four"),
     entity_labels=("North", "South", "A", "B", "C", "One", "Two", "Three", "Four"),
@@ -90,49 +122,11 @@ META = GameMeta(
     effects=("doubled",),
     bots=(),
     policies=(),
-    counts={
-        "spaces": 3,
-        "regions": 2,
-        "cards": 4,
-        "cards_with_events": 3,
-        "phases": 1,
-        "constraints": 1,
-        "designer_tests": 3,
-    },
+    counts=META_COUNTS,
     var_kinds=("player",),
     effect_param_kinds=(("player",),),
     param_domains=(("goal", ("range", (1, 20))),),
-    board=BoardMeta(
-        spaces=(2, 3, 4),
-        regions=((0, (2, 3)), (1, (4,))),
-        links=((2, 3), (3, 4)),
-        width=0,
-        height=0,
-        positions=(),
-        attributes=(
-            (),
-            (),
-            (("value", "1"),),
-            (("value", "2"),),
-            (("value", "3"),),
-            (("points", "1"), ("colour", "warm")),
-            (("points", "2"), ("colour", "cold")),
-            (("points", "3"), ("colour", "warm"), ("bonus", "yes")),
-            (("points", "1"), ("colour", "cold")),
-        ),
-        entity_at=(
-            "tests/specs/mini/mini.rules:18:1",
-            "tests/specs/mini/mini.rules:19:1",
-            "tests/specs/mini/mini.rules:20:1",
-            "tests/specs/mini/mini.rules:22:1",
-            "tests/specs/mini/mini.rules:24:1",
-            "tests/specs/mini/mini.rules:26:1",
-            "tests/specs/mini/mini.rules:29:1",
-            "tests/specs/mini/mini.rules:35:1",
-            "tests/specs/mini/mini.rules:36:1",
-        ),
-        shows=(),
-    ),
+    board=META_BOARD,
 )
 
 # Where the state keeps what (the rules index these lists directly):
