@@ -685,9 +685,14 @@ class PlayerItem(Node):
 
 @dataclass(frozen=True, slots=True)
 class PlayersDecl(Decl):
-    """players a "A", b "B": the sides, in turn order."""
+    """players a "A", b "B" [seats 2 in 1..5]: the sides, in turn order.
+
+    With `seats`, only the first N of them take part, N the param `players`
+    (default, low, high): the collection `players`, `opponent`, the agents and
+    the views all see the seated players only."""
 
     players: tuple[PlayerItem, ...]
+    seats: tuple[Expr, Expr, Expr] | None = None  # default, low, high
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ class Evaluator:
         self.model = model
         self.meta = meta
         self.players = len(model.players)
+        self.seats_param = meta.seats_param  # "" when every declared player plays
         self.region_sets = {r: frozenset(s) for r, s in model.region_members.items()}
         self.kind_sets = {k: frozenset(m) for k, m in model.kind_members.items()}
         self.effect_decls = list(model.effects.values())  # by effect index
@@ -93,7 +94,7 @@ class Evaluator:
             if node.name in model.kinds:
                 return model.kind_members.get(node.name, [])
             if node.name == "players":
-                return list(range(self.players))
+                return list(range(self.seat_count(state)))
             if node.name in model.zones:
                 return list(state.zones[self.zone(state, env, node)])
         if isinstance(node, ast.CallExpr):
@@ -235,6 +236,10 @@ class Evaluator:
     def _compare(self, state, env, node: ast.Compare):
         return COMPARISONS[node.op](self.value(state, env, node.left), self.value(state, env, node.right))
 
+    def seat_count(self, state: State) -> int:
+        """The players taking part: the seat param's value, else every declared player."""
+        return state.params[self.seats_param] if self.seats_param else self.players
+
     def _member(self, state, env, node: ast.Member):
         item = self.value(state, env, node.element)
         coll = node.collection
@@ -331,7 +336,7 @@ _MISSING = object()
 
 ZONE_BUILTINS = ("size", "top")
 _BUILTINS: dict[str, Callable[[Evaluator, State, ast.CallExpr, list], Any]] = {
-    "opponent": lambda ev, s, n, a: opponent_of(a[0], ev.players),
+    "opponent": lambda ev, s, n, a: opponent_of(a[0], ev.seat_count(s)),
     "adjacent": lambda ev, s, n, a: ev.model.adjacency[a[0]],
     "min": lambda ev, s, n, a: min(a),
     "max": lambda ev, s, n, a: max(a),

@@ -12,6 +12,7 @@ from .board import board_meta
 from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
 
 PRIMITIVE_TYPES = ("int", "bool", "str", "player", "zone", "space", "card", "region")
+SEATS_PARAM = "players"  # the param of `players … seats D in L..H`
 PARAM_INT = 2**63 - 1  # an int param with no range: any 64-bit number (runtime.params.MAX_INT)
 
 
@@ -27,6 +28,8 @@ class Model:
     players: list[str] = field(default_factory=list)
     player_labels: list[str] = field(default_factory=list)
     params: dict[str, ast.ParamDecl] = field(default_factory=dict)
+    # `players … seats D in L..H`: the param `players` (how many seats take part).
+    seats: ast.ParamDecl | None = None
     enums: dict[str, ast.EnumDecl] = field(default_factory=dict)
     enum_of_value: dict[str, str] = field(default_factory=dict)
     tracks: dict[str, TrackMeta] = field(default_factory=dict)
@@ -117,7 +120,7 @@ class Model:
             entity_labels=tuple(e.label for e in self.entities),
             entity_kinds=tuple(e.kind.name for e in self.entities),
             card_entities=tuple(self.cards()),
-            params=tuple((n, d.type.name, self.literal(d.default)) for n, d in self.params.items()),
+            params=tuple((n, d.type.name, self.literal(d.default)) for n, d in self.all_params().items()),
             invariants=tuple((i.name.name, i.label) for i in self.invariants),
             effects=tuple(self.effects),
             bots=tuple(self.bots),
@@ -126,9 +129,16 @@ class Model:
             var_kinds=tuple(self.value_kind(d.type.name) for d in self.vars.values()),
             effect_param_kinds=tuple(tuple(self.value_kind(p.type.name) for p in e.params)
                                      for e in self.effects.values()),
-            param_domains=tuple((n, self.param_domain(d)) for n, d in self.params.items()),
+            param_domains=tuple((n, self.param_domain(d)) for n, d in self.all_params().items()),
+            seats_param=SEATS_PARAM if self.seats is not None else "",
             board=board_meta(self),
         )
+
+    def all_params(self) -> dict[str, ast.ParamDecl]:
+        """The params a run or a test may set: the declared ones and the seat count."""
+        if self.seats is None:
+            return self.params
+        return {**self.params, SEATS_PARAM: self.seats}
 
     def param_domain(self, decl: ast.ParamDecl) -> tuple[str, tuple]:
         """The values a param may take (runtime/params.py): its range or choices, else its type's."""
@@ -194,6 +204,11 @@ def _index(model: Model, decl: ast.Decl) -> None:
         case ast.PlayersDecl():
             model.players = [p.name.name for p in decl.players]
             model.player_labels = [p.label for p in decl.players]
+            if decl.seats is not None:
+                default, low, high = decl.seats
+                model.seats = ast.ParamDecl(decl.span, ast.Ident(decl.span, SEATS_PARAM),
+                                            ast.TypeRef(decl.span, "int"), default,
+                                            "Number of players", low, high)
         case ast.ParamDecl():
             model.params.setdefault(decl.name.name, decl)
         case ast.EnumDecl():

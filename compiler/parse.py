@@ -248,7 +248,11 @@ class _Builder(Transformer):
         return ast.PlayerItem(self._span(meta), self._ident(c[0]), _unquote(c[1]))
 
     def players_decl(self, meta, c):
-        return ast.PlayersDecl(self._span(meta), tuple(c))
+        *items, seats = c
+        return ast.PlayersDecl(self._span(meta), tuple(items), seats)
+
+    def seats_clause(self, meta, c):
+        return tuple(c)
 
     def param_decl(self, meta, c):
         name, type_, default, domain, doc = c

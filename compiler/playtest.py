@@ -73,7 +73,7 @@ def serve_table(table: Table, host: str, port: int, records_dir: str,
 
     def tell(running) -> None:
         announce(f"{table.meta.title or table.meta.game}: the table is open on {running.base}")
-        for player in table.meta.players:
+        for player in table.players:
             announce(f"  {table.label_of(player)} ({table.seats[player]}): {running.urls[player]}")
         announce(f"  host (every seat's link, hot-seat): {running.urls['host']}")
         announce("  each link is that seat's key: give it only to the person in that seat; Ctrl-C stops")

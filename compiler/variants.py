@@ -21,6 +21,8 @@ def decl_name(decl: ast.Decl) -> str | None:
         return f"event {decl.card.name}"
     if isinstance(decl, ast.ProcedureDecl):
         return decl.name.name
+    if isinstance(decl, ast.PlayersDecl):
+        return "players"  # `replace players …`: other seats or another seat count
     if isinstance(decl, (ast.TestDecl, ast.ChangesDecl)):
         return None
     name = getattr(decl, "name", None)

@@ -45,7 +45,7 @@ class BenchResult:
 def play_one(program: Program, seed: int, params: dict[str, Any] | None = None,
              max_decisions: int = DEFAULT_MAX_DECISIONS) -> tuple[int, bool]:
     """One game between random bots: (decisions made, whether it ended on a rule error)."""
-    players = program.meta.players
+    players = program.meta.seated(params)
     agents = seat_agents(("random",) * len(players), players, seed)
     game: Game | None = None
     try:

@@ -87,11 +87,12 @@ def shown_counters(meta: GameMeta) -> list[str]:
     return [n for n in getattr(board_of(meta), "shows", ()) if n in names]
 
 
-def zone_positions(meta: GameMeta, seat: str) -> dict[str, tuple[int, int]]:
+def zone_positions(meta: GameMeta, seat: str,
+                   seated: tuple[str, ...] | None = None) -> dict[str, tuple[int, int]]:
     """Where the spec places each zone, turned so the seat's own zones lie where the
     first player's are declared (everyone sits at the bottom of their own table)."""
     board = board_of(meta)
-    players = meta.players
+    players = meta.players if seated is None else seated  # an empty seat's zones are not drawn
     turn = players.index(seat) if seat in players else 0
     out: dict[str, tuple[int, int]] = {}
     for name, x, y in board.positions:

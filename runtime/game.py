@@ -55,6 +55,11 @@ class Game:
             program.run(state)
         self.state = state
 
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players taking part (all declared ones unless the spec counts its seats)."""
+        return self.meta.seated(self.state.params)
+
     # ---------------------------------------------------------- protocol
     @property
     def over(self) -> bool:
@@ -115,7 +120,10 @@ class Game:
         seen = seen_slots(meta, state, me)
         unseen = unseen_cards(meta, state, seen)
         zones: dict[str, Any] = {}
+        seats = len(self.players)
         for slot, cards in enumerate(state.zones):
+            if (meta.zone_of_slot(slot)[1] or 0) >= seats:
+                continue  # a zone of an empty seat
             name = meta.zone_slot_name(slot)
             zones[name] = [meta.entity_ids[c] for c in cards] if seen[slot] else {"count": len(cards)}
         pending = state.pending
@@ -150,7 +158,7 @@ class Game:
         out: dict[str, Any] = {}
         for track in meta.tracks:
             if track.per_player:
-                out[track.name] = {p: state.tracks[track.slot + i] for i, p in enumerate(meta.players)}
+                out[track.name] = {p: state.tracks[track.slot + i] for i, p in enumerate(self.players)}
             else:
                 out[track.name] = state.tracks[track.slot]
         return out
@@ -160,7 +168,7 @@ class Game:
         meta, state = self.meta, self.state
         out: dict[str, Any] = {}
         for counter in meta.counters:
-            owners = list(enumerate(meta.players)) if counter.per_player else [(0, None)]
+            owners = list(enumerate(self.players)) if counter.per_player else [(0, None)]
             table: dict[str, Any] = {}
             for k, player in owners:
                 cells = {meta.entity_ids[i]: v for i, v in enumerate(state.counters[counter.slot + k])

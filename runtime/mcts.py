@@ -71,7 +71,7 @@ class _Search:
         self.me = game.state.pending["player"]
         self.root = Node(self.me)
         self.bot = game.meta.bots[0] if game.meta.bots else None
-        self.players = range(len(game.meta.players))
+        self.players = range(len(game.players))
         # Two seats: one evaluation a leaf, the other seat's reward its complement.
         self.scored_seats = (self.me,) if len(self.players) == 2 else tuple(self.players)
         self.base: list[float] | None = None  # each seat's evaluation at the root

@@ -87,6 +87,23 @@ class GameMeta:
     # Per param, the values it may take (runtime/params.py): (name, (kind, values)).
     param_domains: tuple[tuple[str, tuple], ...] = ()
     board: BoardMeta | None = None  # what the terminal seat and the web table draw
+    # The param saying how many of `players` take part (`players … seats D in L..H`);
+    # "" when every declared player always plays.
+    seats_param: str = ""
+
+    # --- seats
+    def seat_count(self, params: dict | None = None) -> int:
+        """How many players take part under `params` (the seat param, else its default)."""
+        if not self.seats_param:
+            return len(self.players)
+        value = (params or {}).get(self.seats_param)
+        if value is None:
+            value = next(d for n, _, d in self.params if n == self.seats_param)
+        return int(value)
+
+    def seated(self, params: dict | None = None) -> tuple[str, ...]:
+        """The players taking part under `params`, in seat order."""
+        return self.players[:self.seat_count(params)]
 
     # --- derived sizes and lookups
     @property

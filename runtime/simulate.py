@@ -44,7 +44,7 @@ class GameSummary:
 def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any]) -> GameSummary:
     game = Game(program, seed=seed, params=params)
     game.state.trace = {}
-    bots = seat_agents(agents, program.meta.players, seed)
+    bots = seat_agents(agents, game.players, seed)
     decisions = play_out(game, bots, MAX_DECISIONS)
     events, uses = readable_trace(program.meta, game.state.trace)
     return GameSummary(seed, game.winner, game.reason, decisions, game.tracks(), events, uses)

@@ -87,9 +87,10 @@ class Table:
     def __init__(self, game: Game, seats: tuple[str, ...], spec_roots: Iterable[Path] = (),
                  spec_dir: str | None = None):
         self.meta: GameMeta = game.meta
-        if len(seats) != len(self.meta.players):
-            raise ValueError(f"{len(self.meta.players)} seats needed, got {len(seats)}")
-        self.seats = dict(zip(self.meta.players, seats))
+        self.players = game.players  # the seated players only
+        if len(seats) != len(self.players):
+            raise ValueError(f"{len(self.players)} seats needed, got {len(seats)}")
+        self.seats = dict(zip(self.players, seats))
         self.spec_roots = tuple(Path(p) for p in spec_roots)
         self.spec_dir = spec_dir
         self.version = 0  # changes with every move, undo and load: stale requests are refused
@@ -110,7 +111,7 @@ class Table:
                     **kw: Any) -> Table:
         """The table of a record (already read and validated), its choices replayed."""
         records.check_program(record, program)
-        seats = seats or tuple(record.get("agents") or ()) or (HUMAN,) * len(program.meta.players)
+        seats = seats or tuple(record.get("agents") or ()) or (HUMAN,) * len(program.meta.seated(record["params"]))
         fresh = Game(program, seed=record["seed"], params=record["params"],
                      variants=tuple(record["variants"]), agents=seats)
         return cls(fresh, seats, **kw).advance(record["choices"])
@@ -118,10 +119,10 @@ class Table:
     def _start(self, game: Game, choices: list[str]) -> None:
         """Take `game` at its start (with `choices` still to make) and make them step by step."""
         self.game = game
-        self.bots = seat_bots(tuple(self.seats.values()), self.meta.players, game.seed)
+        self.bots = seat_bots(tuple(self.seats.values()), self.players, game.seed)
         self.steps: list[Step] = []
-        self.logs: dict[str, list[LogLine]] = {p: [] for p in self.meta.players}
-        self._seen = {p: self._visible(p) for p in self.meta.players}
+        self.logs: dict[str, list[LogLine]] = {p: [] for p in self.players}
+        self._seen = {p: self._visible(p) for p in self.players}
         self._logged = 0  # lines of state.log already copied into the seats' logs
         self._log_new()
         if choices:
@@ -217,7 +218,7 @@ class Table:
         except RuleError as err:
             self._stop(err)
         reveals = set()
-        for player in self.meta.players:
+        for player in self.players:
             now = self._visible(player)
             if now - self._seen[player] or self.game.state.rng != rng:
                 reveals.add(player)
@@ -349,7 +350,7 @@ class Table:
         if self._logged == len(state.log):
             return
         at_list = getattr(state, "log_at", None) or []
-        for player in self.meta.players:
+        for player in self.players:
             hidden = self._hidden_words(player)
             for number in range(self._logged, len(state.log)):
                 at = at_list[number] if number < len(at_list) else ""

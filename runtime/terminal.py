@@ -145,7 +145,7 @@ class TerminalSeat:
         self.console.print(f"[bold]{escape(at)}[/bold]" + (f"\n    {escape(line)}" if line else ""))
 
     def finish(self) -> None:
-        seat = self.shown_to or (self.table.humans() or self.table.meta.players)[0]
+        seat = self.shown_to or (self.table.humans() or self.table.players)[0]
         view = self.table.seat_view(seat)
         self.print_log(view)
         if view["error"]:

@@ -78,9 +78,9 @@ def _settings(model: Model, test: ast.TestDecl) -> list[Diagnostic]:
 
 def _param(model: Model, step: ast.ParamStep) -> list[Diagnostic]:
     name = step.name.name
-    decl = model.params.get(name)
+    decl = model.all_params().get(name)
     if decl is None:
-        return [Diagnostic(f"unknown param '{name}'{did_you_mean(name, list(model.params))}",
+        return [Diagnostic(f"unknown param '{name}'{did_you_mean(name, list(model.all_params()))}",
                            step.name.span)]
     kind, value = decl.type.name, step.value
     named = value.name if isinstance(value, ast.NameRef) else None

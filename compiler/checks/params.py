@@ -1,5 +1,6 @@
 """Params: a range suits an int, choices are values of the param's type, the default is allowed,
-and a designer test's `param` step sets a value the param may take."""
+a seat count (`players … seats D in L..H`) lies within the declared players, and a designer
+test's `param` step sets a value the param may take."""
 
 from __future__ import annotations
 
@@ -15,11 +16,30 @@ def check_params(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnosti
     for decl in model.spec.decls():
         if isinstance(decl, ast.ParamDecl):
             problems += _declaration(model, decl)
+        elif isinstance(decl, ast.PlayersDecl) and decl.seats is not None:
+            problems += _seats(decl)
     for test in model.tests:
         for step in test.steps:
             if isinstance(step, ast.ParamStep):
                 problems += _step(model, step)
     return problems
+
+
+def _seats(decl: ast.PlayersDecl) -> list[Diagnostic]:
+    """seats D in L..H: 1 <= L <= D <= H, and H is the number of players declared."""
+    default, low, high = decl.seats
+    d, lo, hi, n = default.value, low.value, high.value, len(decl.players)
+    if lo < 1:
+        return [Diagnostic(f"a game needs at least 1 seat, not {lo}", low.span)]
+    if lo > hi:
+        return [Diagnostic(f"the seat range {lo}..{hi} holds no value", low.span)]
+    if hi != n:
+        return [Diagnostic(f"the seat range ends at {hi} but {n} players are declared;"
+                           f" declare one player per seat", high.span)]
+    if not lo <= d <= hi:
+        return [Diagnostic(f"the default of {d} seats is outside the seat range {lo}..{hi}",
+                           default.span)]
+    return []
 
 
 def _declaration(model: Model, decl: ast.ParamDecl) -> list[Diagnostic]:
@@ -54,7 +74,7 @@ def _declaration(model: Model, decl: ast.ParamDecl) -> list[Diagnostic]:
 
 
 def _step(model: Model, step: ast.ParamStep) -> list[Diagnostic]:
-    decl = model.params.get(step.name.name)
+    decl = model.all_params().get(step.name.name)
     if decl is None:
         return []  # the names pass reports it
     kind, values = model.param_domain(decl)

@@ -174,10 +174,11 @@ def program(loaded: LoadedSpec, backend: str, package: str | None = None):
     return backends.load_program(loaded, backend, package, on_note=note)
 
 
-def agents(text: str, meta) -> tuple[str, ...]:
+def agents(text: str, meta, values: dict[str, Any] | None = None) -> tuple[str, ...]:
+    """One agent name per seated player (under the params `values`)."""
     from runtime.agents import parse_agents
     try:
-        return parse_agents(text, meta.players, getattr(meta, "bots", ()), getattr(meta, "policies", ()))
+        return parse_agents(text, meta.seated(values), getattr(meta, "bots", ()), getattr(meta, "policies", ()))
     except ValueError as err:
         raise UserError(str(err)) from None
 

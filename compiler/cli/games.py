@@ -47,12 +47,12 @@ def play(game_name: str | None, variants: tuple[str, ...], seed: int, agents: st
     loaded = load(game_name, variants)
     program = load_program(loaded, backend, package)
     meta = program.meta
-    names = agent_names(agents, meta)
     values = param_values(meta, params)
+    names = agent_names(agents, meta, values)
     game = None
     try:
         game = Game(program, seed=seed, params=values, variants=loaded.variants, agents=names)
-        play_out(game, seat_agents(names, meta.players, seed), max_decisions)
+        play_out(game, seat_agents(names, game.players, seed), max_decisions)
     except RuleError as err:
         if game is None:
             raise UserError(f"{err} (while setting up the game, seed {seed})") from None

@@ -139,8 +139,8 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
     if base is not None:
         load_program(base, backend)  # fail here, in one line, if it cannot run
     meta = program.meta
-    names = agent_names(agents or default_agent(meta), meta)
     values = param_values(meta, params)
+    names = agent_names(agents or default_agent(meta), meta, values)
     if precision is not None and base is None:
         raise UserError("--precision needs --against: it is the precision of a difference")
     sets = [loaded] + ([base] if base is not None else [])
@@ -149,7 +149,7 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
     if capped:
         note(capped)
     runner = sim.LocalExecutor(used) if executor == "local" else _ray_executor(used)
-    players = list(meta.players)
+    players = list(meta.seated(values))
     with progress(games * len(factories), "simulate", show=not as_json) as advance:
         results, stopped = sim.simulate_until(
             factories, games, seed, names, values, runner, players,

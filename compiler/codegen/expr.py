@@ -263,11 +263,24 @@ class ExprEmitter:
 
     def builtin_opponent(self, node: ast.CallExpr) -> Code:
         player = self.emit(node.args[0])
-        if player.number is not None:
-            return Code.constant((player.number + 1) % self.gen.players)
+        seats = self.seat_count()
+        if player.number is not None and seats.is_constant:
+            return Code.constant((player.number + 1) % seats.value)
         if self.nonnull(node.args[0]):
-            return Code(f"({player.at(P_ADD)} + 1) % {self.gen.players}", P_MUL)
-        return Code(f"{self.ref('opponent_of')}({player.text}, {self.gen.players})")  # opponent(none) is none
+            return Code(f"({player.at(P_ADD)} + 1) % {seats.at(P_MUL + 1)}", P_MUL)
+        return Code(f"{self.ref('opponent_of')}({player.text}, {seats.text})")  # opponent(none) is none
+
+    def seat_count(self) -> Code:
+        """How many players take part: the seat param when the spec declares one."""
+        if self.model.seats is None:
+            return Code.constant(self.gen.players)
+        return Code(f"state.params[{self.model.seats.name.name!r}]")
+
+    def seated(self) -> Code:
+        """The players taking part, as a collection."""
+        if self.model.seats is None:
+            return Code(self.ref("PLAYERS"))
+        return Code(f"range({self.seat_count().text})")
 
     def builtin_adjacent(self, node: ast.CallExpr) -> Code:
         space = self.value(node.args[0])
@@ -458,7 +471,7 @@ class ExprEmitter:
         if name in model.kinds:
             return self._table(self._kind_table(name))
         if name == "players":
-            return Code(self.ref("PLAYERS"))
+            return self.seated()
         if name in model.zones:
             return self._zone_cards(Code.constant(model.zones[name].slot), snapshot)
         region = self._global_region(node)
@@ -521,7 +534,7 @@ class ExprEmitter:
         if region is not None:
             return self._in_table(item, self._region_table(region), model.region_members[region], negated)
         if name == "players":
-            return self._in(item, Code(self.ref("PLAYERS")), negated)
+            return self._in(item, self.seated(), negated)
         return self._member_of(item, self.global_value(coll), negated, node)
 
     def _in_table(self, item: Code, table: Table, members: list[int], negated: bool) -> Code:

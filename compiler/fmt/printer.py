@@ -128,6 +128,9 @@ class Printer:
 
     def decl_PlayersDecl(self, d: ast.PlayersDecl) -> Doc:
         items = [f"{p.name.name} {quote(p.label)}" for p in d.players]
+        if d.seats is not None:
+            default, low, high = (literal(e) for e in d.seats)
+            items[-1] += f" seats {default} in {low}..{high}"
         return concat("players ", nest(INDENT, fill(items, COMMA)))
 
     def decl_ParamDecl(self, d: ast.ParamDecl) -> Doc:

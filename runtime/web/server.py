@@ -84,7 +84,7 @@ class TableServer:
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     def __post_init__(self) -> None:
-        for player in self.table.meta.players:
+        for player in self.table.players:
             token = secrets.token_urlsafe(24)
             self.seats[token] = Seat(player, token)
         self.host_token = secrets.token_urlsafe(24)
@@ -118,7 +118,9 @@ class TableServer:
 
     def board(self, player: str) -> dict[str, Any]:
         board = dict(board_payload(self.table.meta))
-        board["zones"] = {k: list(v) for k, v in zone_positions(self.table.meta, player).items()}
+        seated = self.table.players
+        board["players"] = [p for p in board["players"] if p["id"] in seated]
+        board["zones"] = {k: list(v) for k, v in zone_positions(self.table.meta, player, seated).items()}
         for space in board["spaces"]:
             space["spec"] = self.table.spec_line(space["at"])
         return board
@@ -212,7 +214,7 @@ def create_app(server: TableServer) -> FastAPI:
         with server.lock:
             player = server.table.pending_player
             if not server.table.is_human(player):
-                player = (server.table.humans() or server.table.meta.players)[0]
+                player = (server.table.humans() or server.table.players)[0]
         return RedirectResponse(f"/seat/{server.token_of(player)}?host={token}", status_code=303)
 
     @app.get("/favicon.ico")
@@ -312,7 +314,7 @@ def create_app(server: TableServer) -> FastAPI:
         player = server.seat_of(token)
         record = _requested_record(server, body)
         records.check_program(record, server.table.game.program)
-        players = server.table.meta.players
+        players = server.table.players
         seats = players
         if body.name is not None and not _finished(server, record):
             seats = (player,)  # an unfinished game of this table: only your own view
