@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 84df185d9bc73c4c806d output 8cce9d7123b4f34331fe
+# Fingerprint: source f3ba7bee91c812a6c2cd output 3d559d277a8880549a45
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -5616,6 +5616,7 @@ META = GameMeta(
     effect_param_kinds=META_EFFECT_PARAM_KINDS,
     param_domains=META_PARAM_DOMAINS,
     board=META_BOARD,
+    seats_param="",
 )
 
 # Where the state keeps what (the rules index these lists directly):

@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source bd6bb2ccd7dd6f0f018b output aef94099721c4312957a
+# Fingerprint: source 18af72faddc325087a24 output 28b445fece5455ef4aad
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -843,6 +843,7 @@ META = GameMeta(
     effect_param_kinds=(),
     param_domains=META_PARAM_DOMAINS,
     board=META_BOARD,
+    seats_param="",
 )
 
 # Where the state keeps what (the rules index these lists directly):

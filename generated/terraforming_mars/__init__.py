@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 8bf27f500aa35eef
+# Spec hash: d777afcda9735075
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -20,8 +20,8 @@
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
-# Tests hash: e5543fb03eecc8fe
-# Fingerprint: source ca216697f6bf30f67baf output 5a110da31a1aa6106049
+# Tests hash: 333d1d74911a56f8
+# Fingerprint: source c06c965e2df78b2499b9 output 62cb4a8fbeb432e57bbe
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -32,8 +32,8 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "8bf27f500aa35eef"
-TESTS_HASH = "e5543fb03eecc8fe"
+SPEC_HASH = "d777afcda9735075"
+TESTS_HASH = "333d1d74911a56f8"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 8bf27f500aa35eef
+# Spec hash: d777afcda9735075
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -20,8 +20,8 @@
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
-# Tests hash: e5543fb03eecc8fe
-# Fingerprint: source ce93e0b26f7c11845bc8 output c394a3ffa74905dfc7f5
+# Tests hash: 333d1d74911a56f8
+# Fingerprint: source 61b9f9f48b6c5439ece1 output 077e1c827b0cd70d24bc
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -70,7 +70,6 @@ from .tables import (
     K_award,
     K_milestone,
     K_project,
-    PLAYERS,
     PLAYER_IDS,
     PLAYER_LABELS,
 )
@@ -110,7 +109,7 @@ from .rules import (
     d_playable,
     d_production,
     d_score,
-    d_seated,
+    d_seat_count,
     d_start_money,
     d_tags,
     d_temperature_done,
@@ -260,28 +259,28 @@ def p_special_placed(state, v_p, v_s):
 
 
 def p_research_pay(state, v_p, v_price):
-    "procedure research_pay (spec/terraforming_mars/05_generation.rules:226)"
-    # spec: spec/terraforming_mars/05_generation.rules:227
+    "procedure research_pay (spec/terraforming_mars/05_generation.rules:225)"
+    # spec: spec/terraforming_mars/05_generation.rules:226
     state.tracks[v_p] = max(
         0, min(9999, state.tracks[v_p] - v_price * len(state.zones[18 + v_p]))
     )
-    # spec: spec/terraforming_mars/05_generation.rules:228
+    # spec: spec/terraforming_mars/05_generation.rules:227
     dest = 8 + v_p
     for card in list(state.zones[18 + v_p]):
         move_card(state, card, dest)
 
 
 def p_production_phase(state):
-    "phase production_phase (spec/terraforming_mars/05_generation.rules:247)"
-    # spec: spec/terraforming_mars/05_generation.rules:248
-    for v_q in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
-        # spec: spec/terraforming_mars/05_generation.rules:249
+    "phase production_phase (spec/terraforming_mars/05_generation.rules:246)"
+    # spec: spec/terraforming_mars/05_generation.rules:247
+    for v_q in range(state.params["players"]):
+        # spec: spec/terraforming_mars/05_generation.rules:248
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[20 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:250
+        # spec: spec/terraforming_mars/05_generation.rules:249
         state.tracks[20 + v_q] = 0
-        # spec: spec/terraforming_mars/05_generation.rules:251
+        # spec: spec/terraforming_mars/05_generation.rules:250
         state.tracks[v_q] = max(
             0,
             min(
@@ -290,32 +289,32 @@ def p_production_phase(state):
                 + max(0, state.tracks[60 + v_q] + state.tracks[30 + v_q]),
             ),
         )
-        # spec: spec/terraforming_mars/05_generation.rules:252
+        # spec: spec/terraforming_mars/05_generation.rules:251
         state.tracks[5 + v_q] = max(
             0, min(9999, state.tracks[5 + v_q] + state.tracks[35 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:253
+        # spec: spec/terraforming_mars/05_generation.rules:252
         state.tracks[10 + v_q] = max(
             0, min(9999, state.tracks[10 + v_q] + state.tracks[40 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:254
+        # spec: spec/terraforming_mars/05_generation.rules:253
         state.tracks[15 + v_q] = max(
             0, min(9999, state.tracks[15 + v_q] + state.tracks[45 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:255
+        # spec: spec/terraforming_mars/05_generation.rules:254
         state.tracks[20 + v_q] = max(
             0, min(9999, state.tracks[20 + v_q] + state.tracks[50 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:256
+        # spec: spec/terraforming_mars/05_generation.rules:255
         state.tracks[25 + v_q] = max(
             0, min(9999, state.tracks[25 + v_q] + state.tracks[55 + v_q])
         )
-        # spec: spec/terraforming_mars/05_generation.rules:257
+        # spec: spec/terraforming_mars/05_generation.rules:256
         state.tracks[65 + v_q] = 0
-        # spec: spec/terraforming_mars/05_generation.rules:258
+        # spec: spec/terraforming_mars/05_generation.rules:257
         for v_c in list(state.zones[23 + v_q]):
             state.counters[19][v_c] = 0
-    # spec: spec/terraforming_mars/05_generation.rules:260
+    # spec: spec/terraforming_mars/05_generation.rules:259
     expire(state, "generation_end")
 
 
@@ -1964,7 +1963,7 @@ def s_take_one_from_any(state, frame):
             player = L[0]
             values = [
                 c_q
-                for c_q in PLAYERS
+                for c_q in range(state.params["players"])
                 if any(
                     A_holds[c_d] == L[1]
                     and state.counters[18][c_d] > 0
@@ -2022,13 +2021,13 @@ def s_take_one_from_any(state, frame):
 
 
 def s_standard_project(state, frame):
-    "procedure standard_project (spec/terraforming_mars/05_generation.rules:85)"
+    "procedure standard_project (spec/terraforming_mars/05_generation.rules:84)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:86
+            # spec: spec/terraforming_mars/05_generation.rules:85
             player = L[0]
             offered = []
             if len(state.zones[8 + L[0]]) > 0:
@@ -2069,7 +2068,7 @@ def s_standard_project(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:86:5",
+                "spec/terraforming_mars/05_generation.rules:85:5",
             )
             frame[1] = 1
             return
@@ -2090,85 +2089,85 @@ def s_standard_project(state, frame):
             else:
                 pc = 17
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:88
+            # spec: spec/terraforming_mars/05_generation.rules:87
             state.frames.pop()
             state.frames.append(new_frame(15, [L[0]] + [UNBOUND] * 2))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:91
+            # spec: spec/terraforming_mars/05_generation.rules:90
             frame[1] = 4
             state.frames.append(new_frame(9, [L[0], q_power_plant_cost(state, L[0])]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:92
+            # spec: spec/terraforming_mars/05_generation.rules:91
             state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 1))
-            # spec: spec/terraforming_mars/05_generation.rules:93
+            # spec: spec/terraforming_mars/05_generation.rules:92
             emit_paid_project(state, L[0], 11)
-            # spec: spec/terraforming_mars/05_generation.rules:94
+            # spec: spec/terraforming_mars/05_generation.rules:93
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:98
+            # spec: spec/terraforming_mars/05_generation.rules:97
             frame[1] = 6
             state.frames.append(new_frame(9, [L[0], 14]))
             return
         if pc == 6:
-            # spec: spec/terraforming_mars/05_generation.rules:99
+            # spec: spec/terraforming_mars/05_generation.rules:98
             frame[1] = 7
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 7:
-            # spec: spec/terraforming_mars/05_generation.rules:100
+            # spec: spec/terraforming_mars/05_generation.rules:99
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 8:
-            # spec: spec/terraforming_mars/05_generation.rules:103
+            # spec: spec/terraforming_mars/05_generation.rules:102
             frame[1] = 9
             state.frames.append(new_frame(9, [L[0], 18]))
             return
         if pc == 9:
-            # spec: spec/terraforming_mars/05_generation.rules:104
+            # spec: spec/terraforming_mars/05_generation.rules:103
             frame[1] = 10
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 10:
-            # spec: spec/terraforming_mars/05_generation.rules:105
+            # spec: spec/terraforming_mars/05_generation.rules:104
             emit_paid_project(state, L[0], 18)
-            # spec: spec/terraforming_mars/05_generation.rules:106
+            # spec: spec/terraforming_mars/05_generation.rules:105
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 11:
-            # spec: spec/terraforming_mars/05_generation.rules:109
+            # spec: spec/terraforming_mars/05_generation.rules:108
             frame[1] = 12
             state.frames.append(new_frame(9, [L[0], 23]))
             return
         if pc == 12:
-            # spec: spec/terraforming_mars/05_generation.rules:110
+            # spec: spec/terraforming_mars/05_generation.rules:109
             frame[1] = 13
             state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 13:
-            # spec: spec/terraforming_mars/05_generation.rules:111
+            # spec: spec/terraforming_mars/05_generation.rules:110
             emit_paid_project(state, L[0], 23)
-            # spec: spec/terraforming_mars/05_generation.rules:112
+            # spec: spec/terraforming_mars/05_generation.rules:111
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 14:
-            # spec: spec/terraforming_mars/05_generation.rules:116
+            # spec: spec/terraforming_mars/05_generation.rules:115
             frame[1] = 15
             state.frames.append(new_frame(9, [L[0], 25]))
             return
         if pc == 15:
-            # spec: spec/terraforming_mars/05_generation.rules:117
+            # spec: spec/terraforming_mars/05_generation.rules:116
             frame[1] = 16
             state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 16:
-            # spec: spec/terraforming_mars/05_generation.rules:118
+            # spec: spec/terraforming_mars/05_generation.rules:117
             state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 1))
-            # spec: spec/terraforming_mars/05_generation.rules:119
+            # spec: spec/terraforming_mars/05_generation.rules:118
             emit_paid_project(state, L[0], 25)
-            # spec: spec/terraforming_mars/05_generation.rules:120
+            # spec: spec/terraforming_mars/05_generation.rules:119
             emit_standard_project_paid(state, L[0])
             pc = 17
         if pc == 17:
@@ -2177,22 +2176,22 @@ def s_standard_project(state, frame):
 
 
 def s_sell_patents(state, frame):
-    "procedure sell_patents (spec/terraforming_mars/05_generation.rules:125)"
+    "procedure sell_patents (spec/terraforming_mars/05_generation.rules:124)"
     # L: 0 p, 1 selling, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:126
+            # spec: spec/terraforming_mars/05_generation.rules:125
             L[1] = True
-            # spec: spec/terraforming_mars/05_generation.rules:127
+            # spec: spec/terraforming_mars/05_generation.rules:126
             pc = 1
         if pc == 1:
             if not (L[1] and len(state.zones[8 + L[0]]) > 0):
                 pc = 6
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:127:5")
-            # spec: spec/terraforming_mars/05_generation.rules:128
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:126:5")
+            # spec: spec/terraforming_mars/05_generation.rules:127
             player = L[0]
             offered = []
             offered.append(0)
@@ -2207,7 +2206,7 @@ def s_sell_patents(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:128:9",
+                "spec/terraforming_mars/05_generation.rules:127:9",
             )
             frame[1] = 2
             return
@@ -2220,7 +2219,7 @@ def s_sell_patents(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:130
+            # spec: spec/terraforming_mars/05_generation.rules:129
             player = L[0]
             values = list(state.zones[8 + L[0]])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2231,20 +2230,20 @@ def s_sell_patents(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:130:17",
+                "spec/terraforming_mars/05_generation.rules:129:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:131
+            # spec: spec/terraforming_mars/05_generation.rules:130
             move_card(state, L[2], 2)
-            # spec: spec/terraforming_mars/05_generation.rules:132
+            # spec: spec/terraforming_mars/05_generation.rules:131
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] + 1))
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:134
+            # spec: spec/terraforming_mars/05_generation.rules:133
             L[1] = False
             pc = 1
             continue
@@ -2254,27 +2253,27 @@ def s_sell_patents(state, frame):
 
 
 def s_convert_plants(state, frame):
-    "procedure convert_plants (spec/terraforming_mars/05_generation.rules:143)"
+    "procedure convert_plants (spec/terraforming_mars/05_generation.rules:142)"
     # L: 0 p
     L = frame[2]
-    # spec: spec/terraforming_mars/05_generation.rules:144
+    # spec: spec/terraforming_mars/05_generation.rules:143
     state.tracks[15 + L[0]] = max(
         0, min(9999, state.tracks[15 + L[0]] - q_greenery_plants(state, L[0]))
     )
-    # spec: spec/terraforming_mars/05_generation.rules:145
+    # spec: spec/terraforming_mars/05_generation.rules:144
     state.frames.pop()
     state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def s_take_action(state, frame):
-    "procedure take_action (spec/terraforming_mars/05_generation.rules:151)"
+    "procedure take_action (spec/terraforming_mars/05_generation.rules:150)"
     # L: 0 p, 1 second, 2 c, 3 m, 4 a
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:152
+            # spec: spec/terraforming_mars/05_generation.rules:151
             player = L[0]
             offered = []
             if d_any_playable(state, L[0]):
@@ -2327,7 +2326,7 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:152:5",
+                "spec/terraforming_mars/05_generation.rules:151:5",
             )
             frame[1] = 1
             return
@@ -2354,7 +2353,7 @@ def s_take_action(state, frame):
             else:
                 pc = 17
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:154
+            # spec: spec/terraforming_mars/05_generation.rules:153
             player = L[0]
             values = [
                 c_c for c_c in state.zones[8 + L[0]] if d_playable(state, L[0], c_c)
@@ -2367,23 +2366,23 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:154:13",
+                "spec/terraforming_mars/05_generation.rules:153:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:155
+            # spec: spec/terraforming_mars/05_generation.rules:154
             frame[1] = 17
             state.frames.append(new_frame(10, [L[0], L[2]]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:157
+            # spec: spec/terraforming_mars/05_generation.rules:156
             frame[1] = 17
             state.frames.append(new_frame(14, [L[0]]))
             return
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:160
+            # spec: spec/terraforming_mars/05_generation.rules:159
             player = L[0]
             values = [c_m for c_m in K_milestone if d_can_claim(state, L[0], c_m)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2394,22 +2393,22 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:160:13",
+                "spec/terraforming_mars/05_generation.rules:159:13",
             )
             frame[1] = 6
             return
         if pc == 6:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:161
+            # spec: spec/terraforming_mars/05_generation.rules:160
             frame[1] = 7
             state.frames.append(new_frame(9, [L[0], 8]))
             return
         if pc == 7:
-            # spec: spec/terraforming_mars/05_generation.rules:162
+            # spec: spec/terraforming_mars/05_generation.rules:161
             state.counters[21 + L[0]][L[3]] = 1
             pc = 17
         if pc == 8:
-            # spec: spec/terraforming_mars/05_generation.rules:165
+            # spec: spec/terraforming_mars/05_generation.rules:164
             player = L[0]
             values = [c_a for c_a in K_award if d_can_fund(state, L[0], c_a)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2420,22 +2419,22 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:165:13",
+                "spec/terraforming_mars/05_generation.rules:164:13",
             )
             frame[1] = 9
             return
         if pc == 9:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:166
+            # spec: spec/terraforming_mars/05_generation.rules:165
             frame[1] = 10
             state.frames.append(new_frame(9, [L[0], d_award_cost(state)]))
             return
         if pc == 10:
-            # spec: spec/terraforming_mars/05_generation.rules:167
+            # spec: spec/terraforming_mars/05_generation.rules:166
             state.counters[26][L[4]] = 1
             pc = 17
         if pc == 11:
-            # spec: spec/terraforming_mars/05_generation.rules:170
+            # spec: spec/terraforming_mars/05_generation.rules:169
             player = L[0]
             values = [
                 c_c
@@ -2450,53 +2449,53 @@ def s_take_action(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/05_generation.rules:170:13",
+                "spec/terraforming_mars/05_generation.rules:169:13",
             )
             frame[1] = 12
             return
         if pc == 12:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/05_generation.rules:171
+            # spec: spec/terraforming_mars/05_generation.rules:170
             frame[1] = 17
             state.frames.append(new_frame(11, [L[0], L[2]]))
             return
         if pc == 13:
-            # spec: spec/terraforming_mars/05_generation.rules:174
+            # spec: spec/terraforming_mars/05_generation.rules:173
             frame[1] = 17
             state.frames.append(new_frame(16, [L[0]]))
             return
         if pc == 14:
-            # spec: spec/terraforming_mars/05_generation.rules:178
+            # spec: spec/terraforming_mars/05_generation.rules:177
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - 8))
-            # spec: spec/terraforming_mars/05_generation.rules:179
+            # spec: spec/terraforming_mars/05_generation.rules:178
             frame[1] = 17
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 15:
-            # spec: spec/terraforming_mars/05_generation.rules:182
+            # spec: spec/terraforming_mars/05_generation.rules:181
             state.tracks[74 + L[0]] = 1
             pc = 17
         if pc == 16:
-            # spec: spec/terraforming_mars/05_generation.rules:184
+            # spec: spec/terraforming_mars/05_generation.rules:183
             state.tracks[79 + L[0]] = 2
             pc = 17
         if pc == 17:
-            # spec: spec/terraforming_mars/05_generation.rules:186
+            # spec: spec/terraforming_mars/05_generation.rules:185
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
             state.frames.pop()
             return
 
 
 def s_corporation_first_action(state, frame):
-    "procedure corporation_first_action (spec/terraforming_mars/05_generation.rules:190)"
-    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 192
+    "procedure corporation_first_action (spec/terraforming_mars/05_generation.rules:189)"
+    # L: 0 p, 1 c, 2 items and 3 index of the loop at line 191
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:191
+            # spec: spec/terraforming_mars/05_generation.rules:190
             state.tracks[84 + L[0]] = 0
-            # spec: spec/terraforming_mars/05_generation.rules:192
+            # spec: spec/terraforming_mars/05_generation.rules:191
             L[2] = [
                 c_c for c_c in state.zones[23 + L[0]] if A_colour[c_c] == "corporation"
             ]
@@ -2507,38 +2506,38 @@ def s_corporation_first_action(state, frame):
                 pc = 3
                 continue
             L[1] = L[2][L[3]]
-            # spec: spec/terraforming_mars/05_generation.rules:193
+            # spec: spec/terraforming_mars/05_generation.rules:192
             state.vars[3] = True
-            # spec: spec/terraforming_mars/05_generation.rules:194
+            # spec: spec/terraforming_mars/05_generation.rules:193
             frame[1] = 2
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/05_generation.rules:194:9"
+                state, L[1], L[0], "spec/terraforming_mars/05_generation.rules:193:9"
             ):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:195
+            # spec: spec/terraforming_mars/05_generation.rules:194
             state.vars[3] = False
             L[3] = L[3] + 1
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:197
+            # spec: spec/terraforming_mars/05_generation.rules:196
             state.tracks[79 + L[0]] = max(0, min(2, state.tracks[79 + L[0]] + 1))
             state.frames.pop()
             return
 
 
 def s_take_turn(state, frame):
-    "procedure take_turn (spec/terraforming_mars/05_generation.rules:200)"
+    "procedure take_turn (spec/terraforming_mars/05_generation.rules:199)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:201
+            # spec: spec/terraforming_mars/05_generation.rules:200
             state.tracks[79 + L[0]] = 0
-            # spec: spec/terraforming_mars/05_generation.rules:202
+            # spec: spec/terraforming_mars/05_generation.rules:201
             if state.tracks[84 + L[0]] > 0:
                 pc = 1
             else:
@@ -2552,7 +2551,7 @@ def s_take_turn(state, frame):
             state.frames.append(new_frame(17, [L[0], False] + [UNBOUND] * 3))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:203
+            # spec: spec/terraforming_mars/05_generation.rules:202
             if (
                 state.tracks[74 + L[0]] == 0
                 and state.tracks[79 + L[0]] < 2
@@ -2571,27 +2570,27 @@ def s_take_turn(state, frame):
 
 
 def s_action_phase(state, frame):
-    "phase action_phase (spec/terraforming_mars/05_generation.rules:205)"
+    "phase action_phase (spec/terraforming_mars/05_generation.rules:204)"
     # L: 0 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
+            # spec: spec/terraforming_mars/05_generation.rules:205
+            for L[0] in range(state.params["players"]):
+                state.tracks[74 + L[0]] = 0
             # spec: spec/terraforming_mars/05_generation.rules:206
-            for L[0] in PLAYERS:
-                state.tracks[74 + L[0]] = max(
-                    0, min(1, 0 if d_seated(state, L[0]) else 1)
-                )
-            # spec: spec/terraforming_mars/05_generation.rules:207
             state.vars[1] = state.vars[0]
-            # spec: spec/terraforming_mars/05_generation.rules:208
+            # spec: spec/terraforming_mars/05_generation.rules:207
             pc = 1
         if pc == 1:
-            if not any(state.tracks[74 + c_q] == 0 for c_q in PLAYERS):
+            if not any(
+                state.tracks[74 + c_q] == 0 for c_q in range(state.params["players"])
+            ):
                 pc = 4
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:208:5")
-            # spec: spec/terraforming_mars/05_generation.rules:209
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:207:5")
+            # spec: spec/terraforming_mars/05_generation.rules:208
             if state.tracks[74 + state.vars[1]] == 0:
                 pc = 2
             else:
@@ -2601,7 +2600,7 @@ def s_action_phase(state, frame):
             state.frames.append(new_frame(19, [state.vars[1]]))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:210
+            # spec: spec/terraforming_mars/05_generation.rules:209
             state.vars[1] = d_next_seat(state, state.vars[1])
             pc = 1
             continue
@@ -2611,13 +2610,13 @@ def s_action_phase(state, frame):
 
 
 def s_research_choices(state, frame):
-    "procedure research_choices (spec/terraforming_mars/05_generation.rules:218)"
-    # L: 0 p, 1 price, 2 c, 3 items and 4 index of the loop at line 219
+    "procedure research_choices (spec/terraforming_mars/05_generation.rules:217)"
+    # L: 0 p, 1 price, 2 c, 3 items and 4 index of the loop at line 218
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:219
+            # spec: spec/terraforming_mars/05_generation.rules:218
             L[3] = list(state.zones[13 + L[0]])
             L[4] = 0
             pc = 1
@@ -2626,7 +2625,7 @@ def s_research_choices(state, frame):
                 pc = 3
                 continue
             L[2] = L[3][L[4]]
-            # spec: spec/terraforming_mars/05_generation.rules:220
+            # spec: spec/terraforming_mars/05_generation.rules:219
             player = L[0]
             offered = []
             if state.tracks[L[0]] >= L[1] * (len(state.zones[18 + L[0]]) + 1):
@@ -2642,17 +2641,17 @@ def s_research_choices(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:220:9",
+                "spec/terraforming_mars/05_generation.rules:219:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/05_generation.rules:221
+                # spec: spec/terraforming_mars/05_generation.rules:220
                 move_card(state, L[2], 18 + L[0])
             elif k == 1:
-                # spec: spec/terraforming_mars/05_generation.rules:222
+                # spec: spec/terraforming_mars/05_generation.rules:221
                 move_card(state, L[2], 2)
             L[4] = L[4] + 1
             pc = 1
@@ -2663,40 +2662,40 @@ def s_research_choices(state, frame):
 
 
 def s_research_phase(state, frame):
-    "phase research_phase (spec/terraforming_mars/05_generation.rules:230)"
-    # L: 0 q, 1 items and 2 index of the loop at line 240
+    "phase research_phase (spec/terraforming_mars/05_generation.rules:229)"
+    # L: 0 q, 1 items and 2 index of the loop at line 239
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:231
-            for L[0] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
-                # spec: spec/terraforming_mars/05_generation.rules:232
+            # spec: spec/terraforming_mars/05_generation.rules:230
+            for L[0] in range(state.params["players"]):
+                # spec: spec/terraforming_mars/05_generation.rules:231
                 for _ in range(4):
                     tick(
                         state,
                         "repeat",
-                        "spec/terraforming_mars/05_generation.rules:232:9",
+                        "spec/terraforming_mars/05_generation.rules:231:9",
                     )
-                    # spec: spec/terraforming_mars/05_generation.rules:233
+                    # spec: spec/terraforming_mars/05_generation.rules:232
                     if len(state.zones[1]) == 0:
-                        # spec: spec/terraforming_mars/05_generation.rules:234
+                        # spec: spec/terraforming_mars/05_generation.rules:233
                         for card in list(state.zones[2]):
                             move_card(state, card, 1)
-                        # spec: spec/terraforming_mars/05_generation.rules:235
+                        # spec: spec/terraforming_mars/05_generation.rules:234
                         shuffle(state, 1)
-                    # spec: spec/terraforming_mars/05_generation.rules:237
+                    # spec: spec/terraforming_mars/05_generation.rules:236
                     if len(state.zones[1]) > 0:
                         move_card(
                             state,
                             some_card(
                                 top_card(state, 1),
-                                "spec/terraforming_mars/05_generation.rules:237:33",
+                                "spec/terraforming_mars/05_generation.rules:236:33",
                             ),
                             13 + L[0],
                         )
-            # spec: spec/terraforming_mars/05_generation.rules:240
-            L[1] = [c_q for c_q in PLAYERS if d_seated(state, c_q)]
+            # spec: spec/terraforming_mars/05_generation.rules:239
+            L[1] = list(range(state.params["players"]))
             L[2] = 0
             pc = 1
         if pc == 1:
@@ -2712,30 +2711,30 @@ def s_research_phase(state, frame):
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:241
-            for L[0] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
+            # spec: spec/terraforming_mars/05_generation.rules:240
+            for L[0] in range(state.params["players"]):
                 p_research_pay(state, L[0], 3)
             state.frames.pop()
             return
 
 
 def s_final_greeneries(state, frame):
-    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:266)"
+    "procedure final_greeneries (spec/terraforming_mars/05_generation.rules:265)"
     # L: 0 p, 1 going
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:267
+            # spec: spec/terraforming_mars/05_generation.rules:266
             L[1] = True
-            # spec: spec/terraforming_mars/05_generation.rules:268
+            # spec: spec/terraforming_mars/05_generation.rules:267
             pc = 1
         if pc == 1:
             if not (L[1] and d_can_convert_plants(state, L[0])):
                 pc = 5
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:268:5")
-            # spec: spec/terraforming_mars/05_generation.rules:269
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:267:5")
+            # spec: spec/terraforming_mars/05_generation.rules:268
             player = L[0]
             offered = []
             offered.append(0)
@@ -2752,7 +2751,7 @@ def s_final_greeneries(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/05_generation.rules:269:9",
+                "spec/terraforming_mars/05_generation.rules:268:9",
             )
             frame[1] = 2
             return
@@ -2765,12 +2764,12 @@ def s_final_greeneries(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:270
+            # spec: spec/terraforming_mars/05_generation.rules:269
             frame[1] = 1
             state.frames.append(new_frame(16, [L[0]]))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:271
+            # spec: spec/terraforming_mars/05_generation.rules:270
             L[1] = False
             pc = 1
             continue
@@ -2780,60 +2779,59 @@ def s_final_greeneries(state, frame):
 
 
 def s_final_scoring(state, frame):
-    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:277)"
-    # L: 0 q, 1 rounds left of the repeat at line 279
+    "procedure final_scoring (spec/terraforming_mars/05_generation.rules:276)"
+    # L: 0 q, 1 rounds left of the repeat at line 278
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:278
+            # spec: spec/terraforming_mars/05_generation.rules:277
             state.vars[1] = state.vars[0]
-            # spec: spec/terraforming_mars/05_generation.rules:279
-            L[1] = state.params["seats"]
+            # spec: spec/terraforming_mars/05_generation.rules:278
+            L[1] = d_seat_count(state)
             pc = 1
         if pc == 1:
             if L[1] <= 0:
                 pc = 3
                 continue
-            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:279:5")
-            # spec: spec/terraforming_mars/05_generation.rules:280
+            tick(state, "repeat", "spec/terraforming_mars/05_generation.rules:278:5")
+            # spec: spec/terraforming_mars/05_generation.rules:279
             frame[1] = 2
             state.frames.append(new_frame(23, [state.vars[1]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:281
+            # spec: spec/terraforming_mars/05_generation.rules:280
             state.vars[1] = d_next_seat(state, state.vars[1])
             L[1] = L[1] - 1
             pc = 1
             continue
         if pc == 3:
-            # spec: spec/terraforming_mars/05_generation.rules:283
-            for L[0] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
+            # spec: spec/terraforming_mars/05_generation.rules:282
+            for L[0] in range(state.params["players"]):
                 log_line(
                     state,
                     " ".join([text_of(L[0]), "scores", text_of(d_score(state, L[0]))]),
-                    "spec/terraforming_mars/05_generation.rules:283:40",
+                    "spec/terraforming_mars/05_generation.rules:282:24",
                 )
-            # spec: spec/terraforming_mars/05_generation.rules:285
-            for L[0] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
-                # spec: spec/terraforming_mars/05_generation.rules:286
+            # spec: spec/terraforming_mars/05_generation.rules:284
+            for L[0] in range(state.params["players"]):
+                # spec: spec/terraforming_mars/05_generation.rules:285
                 if all(
-                    c_r == L[0] or not d_seated(state, c_r) or d_beats(state, L[0], c_r)
-                    for c_r in PLAYERS
+                    c_r == L[0] or d_beats(state, L[0], c_r)
+                    for c_r in range(state.params["players"])
                 ):
-                    # spec: spec/terraforming_mars/05_generation.rules:287
                     end_game(
                         state,
                         L[0],
                         "most victory points",
-                        "spec/terraforming_mars/05_generation.rules:287:13",
+                        "spec/terraforming_mars/05_generation.rules:285:60",
                     )
-            # spec: spec/terraforming_mars/05_generation.rules:290
+            # spec: spec/terraforming_mars/05_generation.rules:287
             end_game(
                 state,
                 None,
                 "tie in points and MC",
-                "spec/terraforming_mars/05_generation.rules:290:5",
+                "spec/terraforming_mars/05_generation.rules:287:5",
             )
             state.frames.pop()
             return
@@ -2915,7 +2913,7 @@ def s_standard_setup(state, frame):
             # spec: spec/terraforming_mars/06_corporations.rules:42
             shuffle(state, 35)
             # spec: spec/terraforming_mars/06_corporations.rules:44
-            for L[3] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
+            for L[3] in range(state.params["players"]):
                 # spec: spec/terraforming_mars/06_corporations.rules:45
                 state.tracks[60 + L[3]] = 20
                 # spec: spec/terraforming_mars/06_corporations.rules:46
@@ -2933,7 +2931,7 @@ def s_standard_setup(state, frame):
             # spec: spec/terraforming_mars/06_corporations.rules:53
             p_before_corporations(state)
             # spec: spec/terraforming_mars/06_corporations.rules:54
-            for L[3] in [c_q for c_q in PLAYERS if d_seated(state, c_q)]:
+            for L[3] in range(state.params["players"]):
                 # spec: spec/terraforming_mars/06_corporations.rules:55
                 p_deal_corporations(state, L[3])
                 # spec: spec/terraforming_mars/06_corporations.rules:56
@@ -2952,7 +2950,7 @@ def s_standard_setup(state, frame):
                         13 + L[3],
                     )
             # spec: spec/terraforming_mars/06_corporations.rules:59
-            L[4] = [c_q for c_q in PLAYERS if d_seated(state, c_q)]
+            L[4] = list(range(state.params["players"]))
             L[5] = 0
             pc = 1
         if pc == 1:
@@ -2987,7 +2985,7 @@ def s_standard_setup(state, frame):
             continue
         if pc == 3:
             # spec: spec/terraforming_mars/06_corporations.rules:64
-            L[6] = [c_q for c_q in PLAYERS if d_seated(state, c_q)]
+            L[6] = list(range(state.params["players"]))
             L[7] = 0
             pc = 4
         if pc == 4:
@@ -3019,7 +3017,7 @@ def s_standard_setup(state, frame):
             continue
         if pc == 8:
             # spec: spec/terraforming_mars/06_corporations.rules:73
-            L[8] = [c_q for c_q in PLAYERS if d_seated(state, c_q)]
+            L[8] = list(range(state.params["players"]))
             L[9] = 0
             pc = 9
         if pc == 9:
@@ -3077,8 +3075,8 @@ def s_lower_any_production(state, frame):
             player = L[0]
             offered = []
             if any(
-                d_seated(state, c_q) and d_production(state, c_q, L[1]) >= L[2]
-                for c_q in PLAYERS
+                d_production(state, c_q, L[1]) >= L[2]
+                for c_q in range(state.params["players"])
             ):
                 offered.append(0)
             offered.append(1)
@@ -3111,8 +3109,8 @@ def s_lower_any_production(state, frame):
             player = L[0]
             values = [
                 c_q
-                for c_q in PLAYERS
-                if (d_seated(state, c_q) and d_production(state, c_q, L[1]) >= L[2])
+                for c_q in range(state.params["players"])
+                if d_production(state, c_q, L[1]) >= L[2]
             ]
             ids, labels = option_names(values, PLAYER_IDS, PLAYER_LABELS)
             ask(
@@ -3147,7 +3145,7 @@ def s_remove_any_plants(state, frame):
             player = L[0]
             offered = []
             if any(
-                d_seated(state, c_q) and state.tracks[15 + c_q] > 0 for c_q in PLAYERS
+                state.tracks[15 + c_q] > 0 for c_q in range(state.params["players"])
             ):
                 offered.append(0)
             offered.append(1)
@@ -3180,8 +3178,8 @@ def s_remove_any_plants(state, frame):
             player = L[0]
             values = [
                 c_q
-                for c_q in PLAYERS
-                if (d_seated(state, c_q) and state.tracks[15 + c_q] > 0)
+                for c_q in range(state.params["players"])
+                if state.tracks[15 + c_q] > 0
             ]
             ids, labels = option_names(values, PLAYER_IDS, PLAYER_LABELS)
             ask(
@@ -3320,23 +3318,23 @@ def s_spend_or_add(state, frame):
 
 
 def s_start(state, frame):
-    "start (spec/terraforming_mars/05_generation.rules:296)"
+    "start (spec/terraforming_mars/05_generation.rules:293)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/05_generation.rules:297
+            # spec: spec/terraforming_mars/05_generation.rules:294
             frame[1] = 1
             state.frames.append(new_frame(26, [UNBOUND] * 12))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/05_generation.rules:298
+            # spec: spec/terraforming_mars/05_generation.rules:295
             frame[1] = 2
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/05_generation.rules:299
+            # spec: spec/terraforming_mars/05_generation.rules:296
             p_production_phase(state)
-            # spec: spec/terraforming_mars/05_generation.rules:300
+            # spec: spec/terraforming_mars/05_generation.rules:297
             pc = 3
         if pc == 3:
             if not (
@@ -3345,27 +3343,27 @@ def s_start(state, frame):
             ):
                 pc = 6
                 continue
-            tick(state, "while", "spec/terraforming_mars/05_generation.rules:300:5")
-            # spec: spec/terraforming_mars/05_generation.rules:301
+            tick(state, "while", "spec/terraforming_mars/05_generation.rules:297:5")
+            # spec: spec/terraforming_mars/05_generation.rules:298
             state.tracks[73] = max(1, min(99, state.tracks[73] + 1))
-            # spec: spec/terraforming_mars/05_generation.rules:302
+            # spec: spec/terraforming_mars/05_generation.rules:299
             state.vars[0] = d_next_seat(state, state.vars[0])
-            # spec: spec/terraforming_mars/05_generation.rules:303
+            # spec: spec/terraforming_mars/05_generation.rules:300
             frame[1] = 4
             state.frames.append(new_frame(22, [UNBOUND] * 3))
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/05_generation.rules:304
+            # spec: spec/terraforming_mars/05_generation.rules:301
             frame[1] = 5
             state.frames.append(new_frame(20, [UNBOUND] * 1))
             return
         if pc == 5:
-            # spec: spec/terraforming_mars/05_generation.rules:305
+            # spec: spec/terraforming_mars/05_generation.rules:302
             p_production_phase(state)
             pc = 3
             continue
         if pc == 6:
-            # spec: spec/terraforming_mars/05_generation.rules:307
+            # spec: spec/terraforming_mars/05_generation.rules:304
             state.frames.pop()
             state.frames.append(new_frame(24, [UNBOUND] * 2))
             return
@@ -4357,7 +4355,10 @@ def sev_flooding(state, frame):
             # spec: spec/terraforming_mars/07b_tiles_events.rules:309
             player = L[0]
             offered = []
-            if any(d_flood_victim(state, L[0], c_q, L[3]) for c_q in PLAYERS):
+            if any(
+                d_flood_victim(state, L[0], c_q, L[3])
+                for c_q in range(state.params["players"])
+            ):
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -4390,7 +4391,11 @@ def sev_flooding(state, frame):
         if pc == 5:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:312
             player = L[0]
-            values = [c_q for c_q in PLAYERS if d_flood_victim(state, L[0], c_q, L[3])]
+            values = [
+                c_q
+                for c_q in range(state.params["players"])
+                if d_flood_victim(state, L[0], c_q, L[3])
+            ]
             ids, labels = option_names(values, PLAYER_IDS, PLAYER_LABELS)
             ask(
                 state,

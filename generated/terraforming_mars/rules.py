@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 8bf27f500aa35eef
+# Spec hash: d777afcda9735075
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -20,12 +20,12 @@
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
-# Tests hash: e5543fb03eecc8fe
-# Fingerprint: source 24bc54fa78875dc45665 output ee43aa365c38feb69592
+# Tests hash: 333d1d74911a56f8
+# Fingerprint: source 41e45913857af645e7f1 output 9dea68ca1b460dfc9314
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
-from runtime.values import attr_of, event_allowed
+from runtime.values import attr_of, event_allowed, opponent_of
 from .tables import (
     ADJ,
     A_act,
@@ -72,11 +72,16 @@ from .tables import (
     K_area,
     K_award,
     K_milestone,
-    PLAYERS,
     R_mars,
 )
 
 # ---------------------------------------------------------------- defines
+
+
+def d_seat_count(state):
+    "define seat_count"
+    # spec: spec/terraforming_mars/01_frame.rules:32
+    return len(range(state.params["players"]))
 
 
 def d_seat_no(state, v_p):
@@ -85,43 +90,33 @@ def d_seat_no(state, v_p):
     return 1 if v_p == 0 else 2 if v_p == 1 else 3 if v_p == 2 else 4 if v_p == 3 else 5
 
 
-def d_seated(state, v_p):
-    "define seated"
-    # spec: spec/terraforming_mars/01_frame.rules:35
-    return d_seat_no(state, v_p) <= state.params["seats"]
-
-
 def d_next_seat(state, v_p):
     "define next_seat"
-    # spec: spec/terraforming_mars/01_frame.rules:37
-    return (
-        0
-        if d_seat_no(state, v_p) >= state.params["seats"]
-        else 1 if v_p == 0 else 2 if v_p == 1 else 3 if v_p == 2 else 4
-    )
+    # spec: spec/terraforming_mars/01_frame.rules:36
+    return opponent_of(v_p, state.params["players"])
 
 
 def d_temperature_done(state):
     "define temperature_done"
-    # spec: spec/terraforming_mars/01_frame.rules:66
+    # spec: spec/terraforming_mars/01_frame.rules:63
     return state.tracks[70] >= 8
 
 
 def d_oxygen_done(state):
     "define oxygen_done"
-    # spec: spec/terraforming_mars/01_frame.rules:67
+    # spec: spec/terraforming_mars/01_frame.rules:64
     return state.tracks[71] >= 14
 
 
 def d_oceans_done(state):
     "define oceans_done"
-    # spec: spec/terraforming_mars/01_frame.rules:68
+    # spec: spec/terraforming_mars/01_frame.rules:65
     return state.tracks[72] >= 9
 
 
 def d_mars_done(state):
     "define mars_done"
-    # spec: spec/terraforming_mars/01_frame.rules:69
+    # spec: spec/terraforming_mars/01_frame.rules:66
     return bool(
         d_temperature_done(state) and d_oxygen_done(state) and d_oceans_done(state)
     )
@@ -146,7 +141,7 @@ def d_tiles_on(state, v_s):
             state.counters[1 + c_q][v_s]
             + state.counters[6 + c_q][v_s]
             + state.counters[11 + c_q][v_s]
-            for c_q in PLAYERS
+            for c_q in range(state.params["players"])
         ]
     )
 
@@ -154,13 +149,17 @@ def d_tiles_on(state, v_s):
 def d_is_city(state, v_s):
     "define is_city"
     # spec: spec/terraforming_mars/03_tiles.rules:20
-    return any(state.counters[6 + c_q][v_s] > 0 for c_q in PLAYERS)
+    return any(
+        state.counters[6 + c_q][v_s] > 0 for c_q in range(state.params["players"])
+    )
 
 
 def d_is_greenery(state, v_s):
     "define is_greenery"
     # spec: spec/terraforming_mars/03_tiles.rules:21
-    return any(state.counters[1 + c_q][v_s] > 0 for c_q in PLAYERS)
+    return any(
+        state.counters[1 + c_q][v_s] > 0 for c_q in range(state.params["players"])
+    )
 
 
 def d_city_exempt(state, v_s):
@@ -473,7 +472,7 @@ def d_holders(state, v_k, v_other_than):
             and not A_guarded[c_d]
             for c_d in state.zones[23 + c_q]
         )
-        for c_q in PLAYERS
+        for c_q in range(state.params["players"])
     )
 
 
@@ -594,7 +593,10 @@ def d_milestones_claimed(state):
         [
             c_m
             for c_m in K_milestone
-            if any(state.counters[21 + c_q][c_m] > 0 for c_q in PLAYERS)
+            if any(
+                state.counters[21 + c_q][c_m] > 0
+                for c_q in range(state.params["players"])
+            )
         ]
     )
 
@@ -649,9 +651,11 @@ def d_can_claim(state, v_p, v_m):
     "define can_claim"
     # spec: spec/terraforming_mars/05_generation.rules:30
     return bool(
-        state.params["seats"] > 1
+        d_seat_count(state) > 1
         and d_milestones_claimed(state) < 3
-        and not any(state.counters[21 + c_q][v_m] > 0 for c_q in PLAYERS)
+        and not any(
+            state.counters[21 + c_q][v_m] > 0 for c_q in range(state.params["players"])
+        )
         and d_goal_met(state, v_p, v_m)
         and state.tracks[v_p] >= 8
     )
@@ -667,7 +671,7 @@ def d_can_fund(state, v_p, v_a):
     "define can_fund"
     # spec: spec/terraforming_mars/05_generation.rules:34
     return (
-        state.params["seats"] > 1
+        d_seat_count(state) > 1
         and d_awards_funded(state) < 3
         and state.counters[26][v_a] == 0
         and state.tracks[v_p] >= d_award_cost(state)
@@ -721,42 +725,42 @@ def d_award_value(state, v_p, v_a):
 def d_award_first(state, v_p, v_a):
     "define award_first"
     # spec: spec/terraforming_mars/05_generation.rules:43
-    return bool(
-        d_seated(state, v_p)
-        and all(
-            not d_seated(state, c_q)
-            or d_award_value(state, c_q, v_a) <= d_award_value(state, v_p, v_a)
-            for c_q in PLAYERS
-        )
+    return all(
+        d_award_value(state, c_q, v_a) <= d_award_value(state, v_p, v_a)
+        for c_q in range(state.params["players"])
     )
 
 
 def d_award_firsts(state, v_a):
     "define award_firsts"
     # spec: spec/terraforming_mars/05_generation.rules:45
-    return len([c_q for c_q in PLAYERS if d_award_first(state, c_q, v_a)])
+    return len(
+        [
+            c_q
+            for c_q in range(state.params["players"])
+            if d_award_first(state, c_q, v_a)
+        ]
+    )
 
 
 def d_award_second(state, v_p, v_a):
     "define award_second"
     # spec: spec/terraforming_mars/05_generation.rules:48
-    return bool(
-        state.params["seats"] > 2
-        and d_seated(state, v_p)
+    return (
+        d_seat_count(state) > 2
         and not d_award_first(state, v_p, v_a)
         and d_award_firsts(state, v_a) == 1
         and all(
-            not d_seated(state, c_q)
-            or d_award_first(state, c_q, v_a)
+            d_award_first(state, c_q, v_a)
             or d_award_value(state, c_q, v_a) <= d_award_value(state, v_p, v_a)
-            for c_q in PLAYERS
+            for c_q in range(state.params["players"])
         )
     )
 
 
 def d_award_vp(state, v_p, v_a):
     "define award_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:52
+    # spec: spec/terraforming_mars/05_generation.rules:51
     return (
         0
         if state.counters[26][v_a] == 0
@@ -770,12 +774,12 @@ def d_award_vp(state, v_p, v_a):
 
 def d_card_vp(state, v_p, v_c):
     "define card_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:57
+    # spec: spec/terraforming_mars/05_generation.rules:56
     return (
-        attr_of(A_vp, v_c, "vp", "spec/terraforming_mars/05_generation.rules:58:30")
+        attr_of(A_vp, v_c, "vp", "spec/terraforming_mars/05_generation.rules:57:30")
         + d_special_vp(state, v_p, v_c)
         if attr_of(
-            A_vp_by, v_c, "vp_by", "spec/terraforming_mars/05_generation.rules:58:8"
+            A_vp_by, v_c, "vp_by", "spec/terraforming_mars/05_generation.rules:57:8"
         )
         == "fixed"
         else (
@@ -784,13 +788,13 @@ def d_card_vp(state, v_p, v_c):
                 A_vp_per,
                 v_c,
                 "vp_per",
-                "spec/terraforming_mars/05_generation.rules:59:51",
+                "spec/terraforming_mars/05_generation.rules:58:51",
             )
             if attr_of(
                 A_vp_by,
                 v_c,
                 "vp_by",
-                "spec/terraforming_mars/05_generation.rules:59:13",
+                "spec/terraforming_mars/05_generation.rules:58:13",
             )
             == "per_resource"
             else (
@@ -799,7 +803,7 @@ def d_card_vp(state, v_p, v_c):
                     A_vp_by,
                     v_c,
                     "vp_by",
-                    "spec/terraforming_mars/05_generation.rules:60:13",
+                    "spec/terraforming_mars/05_generation.rules:59:13",
                 )
                 == "per_jovian_tag"
                 else (
@@ -808,7 +812,7 @@ def d_card_vp(state, v_p, v_c):
                         A_vp_by,
                         v_c,
                         "vp_by",
-                        "spec/terraforming_mars/05_generation.rules:61:13",
+                        "spec/terraforming_mars/05_generation.rules:60:13",
                     )
                     == "per_3_cities"
                     else (
@@ -824,7 +828,7 @@ def d_card_vp(state, v_p, v_c):
                             A_vp_by,
                             v_c,
                             "vp_by",
-                            "spec/terraforming_mars/05_generation.rules:62:13",
+                            "spec/terraforming_mars/05_generation.rules:61:13",
                         )
                         == "per_adjacent_ocean"
                         else 3 if state.counters[18][v_c] > 0 else 0
@@ -837,13 +841,13 @@ def d_card_vp(state, v_p, v_c):
 
 def d_special_vp(state, v_p, v_c):
     "define special_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:67
+    # spec: spec/terraforming_mars/05_generation.rules:66
     return 0
 
 
 def d_board_vp(state, v_p):
     "define board_vp"
-    # spec: spec/terraforming_mars/05_generation.rules:68
+    # spec: spec/terraforming_mars/05_generation.rules:67
     return d_own_greeneries(state, v_p) + sum(
         [
             len([c_t for c_t in ADJ[c_s] if d_is_greenery(state, c_t)])
@@ -855,7 +859,7 @@ def d_board_vp(state, v_p):
 
 def d_score(state, v_p):
     "define score"
-    # spec: spec/terraforming_mars/05_generation.rules:71
+    # spec: spec/terraforming_mars/05_generation.rules:70
     return (
         state.tracks[60 + v_p]
         + sum([d_award_vp(state, v_p, c_a) for c_a in K_award])
@@ -868,25 +872,25 @@ def d_score(state, v_p):
 
 def d_can_greenery_project(state, v_p):
     "define can_greenery_project"
-    # spec: spec/terraforming_mars/05_generation.rules:79
+    # spec: spec/terraforming_mars/05_generation.rules:78
     return bool(state.tracks[v_p] >= 23 and d_any_greenery_spot(state, v_p))
 
 
 def d_can_city_project(state, v_p):
     "define can_city_project"
-    # spec: spec/terraforming_mars/05_generation.rules:80
+    # spec: spec/terraforming_mars/05_generation.rules:79
     return bool(state.tracks[v_p] >= 25 and d_any_city_spot(state))
 
 
 def d_can_aquifer(state, v_p):
     "define can_aquifer"
-    # spec: spec/terraforming_mars/05_generation.rules:81
+    # spec: spec/terraforming_mars/05_generation.rules:80
     return state.tracks[v_p] >= 18 and state.tracks[72] < 9
 
 
 def d_any_standard_project(state, v_p):
     "define any_standard_project"
-    # spec: spec/terraforming_mars/05_generation.rules:82
+    # spec: spec/terraforming_mars/05_generation.rules:81
     return bool(
         len(state.zones[8 + v_p]) > 0
         or state.tracks[v_p] >= q_power_plant_cost(state, v_p)
@@ -900,7 +904,7 @@ def d_any_standard_project(state, v_p):
 
 def d_can_convert_plants(state, v_p):
     "define can_convert_plants"
-    # spec: spec/terraforming_mars/05_generation.rules:141
+    # spec: spec/terraforming_mars/05_generation.rules:140
     return bool(
         state.tracks[15 + v_p] >= q_greenery_plants(state, v_p)
         and d_any_greenery_spot(state, v_p)
@@ -909,19 +913,19 @@ def d_can_convert_plants(state, v_p):
 
 def d_any_playable(state, v_p):
     "define any_playable"
-    # spec: spec/terraforming_mars/05_generation.rules:149
+    # spec: spec/terraforming_mars/05_generation.rules:148
     return any(d_playable(state, v_p, c_c) for c_c in state.zones[8 + v_p])
 
 
 def d_any_action_ready(state, v_p):
     "define any_action_ready"
-    # spec: spec/terraforming_mars/05_generation.rules:150
+    # spec: spec/terraforming_mars/05_generation.rules:149
     return any(d_action_ready(state, v_p, c_c) for c_c in state.zones[23 + v_p])
 
 
 def d_beats(state, v_p, v_q):
     "define beats"
-    # spec: spec/terraforming_mars/05_generation.rules:275
+    # spec: spec/terraforming_mars/05_generation.rules:274
     return (
         d_score(state, v_p) > d_score(state, v_q)
         or d_score(state, v_p) == d_score(state, v_q)
@@ -1040,11 +1044,7 @@ def d_volcanic_spot(state, v_s):
 def d_flood_victim(state, v_p, v_q, v_o):
     "define flood_victim"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:301
-    return bool(
-        d_seated(state, v_q)
-        and v_q != v_p
-        and any(d_owns_tile(state, v_q, c_t) for c_t in ADJ[v_o])
-    )
+    return v_q != v_p and any(d_owns_tile(state, v_q, c_t) for c_t in ADJ[v_o])
 
 
 def d_eco_spot(state, v_s):
@@ -1161,7 +1161,7 @@ def q_heat_as_mc(state, v_p):
 
 def q_power_plant_cost(state, v_p):
     "quantity power_plant_cost"
-    # spec: spec/terraforming_mars/05_generation.rules:76
+    # spec: spec/terraforming_mars/05_generation.rules:75
     value = 11
     for effect in state.effects:
         kind = effect[0]
@@ -1175,7 +1175,7 @@ def q_power_plant_cost(state, v_p):
 
 def q_greenery_plants(state, v_p):
     "quantity greenery_plants"
-    # spec: spec/terraforming_mars/05_generation.rules:140
+    # spec: spec/terraforming_mars/05_generation.rules:139
     value = 8
     for effect in state.effects:
         kind = effect[0]
@@ -1833,7 +1833,7 @@ EVENT_WHEN = {
 
 def inv_parameters_in_range(state):
     "invariant parameters_in_range"
-    # spec: spec/terraforming_mars/01_frame.rules:102
+    # spec: spec/terraforming_mars/01_frame.rules:99
     return (
         state.tracks[70] >= -30
         and state.tracks[70] <= 8
@@ -1847,7 +1847,7 @@ def inv_parameters_in_range(state):
 
 def inv_ocean_count(state):
     "invariant ocean_count"
-    # spec: spec/terraforming_mars/01_frame.rules:105
+    # spec: spec/terraforming_mars/01_frame.rules:102
     return state.tracks[72] == len(
         [c_s for c_s in K_area if state.counters[0][c_s] > 0]
     )
@@ -1855,7 +1855,7 @@ def inv_ocean_count(state):
 
 def inv_resources_not_negative(state):
     "invariant resources_not_negative"
-    # spec: spec/terraforming_mars/01_frame.rules:107
+    # spec: spec/terraforming_mars/01_frame.rules:104
     return all(
         state.tracks[c_p] >= 0
         and state.tracks[5 + c_p] >= 0
@@ -1865,31 +1865,31 @@ def inv_resources_not_negative(state):
         and state.tracks[25 + c_p] >= 0
         and state.tracks[30 + c_p] >= -5
         and state.tracks[35 + c_p] >= 0
-        for c_p in PLAYERS
+        for c_p in range(state.params["players"])
     )
 
 
 def inv_at_most_three_milestones(state):
     "invariant at_most_three_milestones"
-    # spec: spec/terraforming_mars/01_frame.rules:110
+    # spec: spec/terraforming_mars/01_frame.rules:107
     return d_milestones_claimed(state) <= 3
 
 
 def inv_at_most_three_awards(state):
     "invariant at_most_three_awards"
-    # spec: spec/terraforming_mars/01_frame.rules:111
+    # spec: spec/terraforming_mars/01_frame.rules:108
     return d_awards_funded(state) <= 3
 
 
 def inv_one_tile_a_space(state):
     "invariant one_tile_a_space"
-    # spec: spec/terraforming_mars/01_frame.rules:112
+    # spec: spec/terraforming_mars/01_frame.rules:109
     return all(d_tiles_on(state, c_s) <= 1 for c_s in K_area)
 
 
 def inv_oceans_only_reserved(state):
     "invariant oceans_only_reserved"
-    # spec: spec/terraforming_mars/01_frame.rules:113
+    # spec: spec/terraforming_mars/01_frame.rules:110
     return all(
         state.counters[0][c_s] == 0 or A_ocean_spot[c_s] or state.counters[17][c_s] > 0
         for c_s in K_area
@@ -1898,7 +1898,7 @@ def inv_oceans_only_reserved(state):
 
 def inv_cities_apart(state):
     "invariant cities_apart"
-    # spec: spec/terraforming_mars/01_frame.rules:115
+    # spec: spec/terraforming_mars/01_frame.rules:112
     return all(
         not d_is_city(state, c_s)
         or d_city_exempt(state, c_s)
@@ -1911,11 +1911,11 @@ def inv_cities_apart(state):
 
 def inv_one_corporation(state):
     "invariant one_corporation"
-    # spec: spec/terraforming_mars/01_frame.rules:118
+    # spec: spec/terraforming_mars/01_frame.rules:115
     return all(
         len([c_c for c_c in state.zones[23 + c_p] if A_colour[c_c] == "corporation"])
         <= 1
-        for c_p in PLAYERS
+        for c_p in range(state.params["players"])
     )
 
 

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 8bf27f500aa35eef
+# Spec hash: d777afcda9735075
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -20,8 +20,8 @@
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
-# Tests hash: e5543fb03eecc8fe
-# Fingerprint: source 03df2d55230e4a3f9257 output 6f3f7126d2de76a0ee13
+# Tests hash: 333d1d74911a56f8
+# Fingerprint: source 622a39a7feed04c5a02c output ae389d1240d6a8003617
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -6580,7 +6580,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="8bf27f500aa35eef",
+    spec_hash="d777afcda9735075",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2", "p3", "p4", "p5"),
     player_labels=("Spieler 1", "Spieler 2", "Spieler 3", "Spieler 4", "Spieler 5"),
@@ -6592,7 +6592,7 @@ META = GameMeta(
     entity_labels=META_ENTITY_LABELS,
     entity_kinds=META_ENTITY_KINDS,
     card_entities=META_CARD_ENTITIES,
-    params=(("seats", "int", 2), ("generation_limit", "int", 30)),
+    params=(("generation_limit", "int", 30), ("players", "int", 2)),
     invariants=META_INVARIANTS,
     effects=META_EFFECTS,
     bots=("points",),
@@ -6601,10 +6601,11 @@ META = GameMeta(
     var_kinds=("player", "player", "", "", "space"),
     effect_param_kinds=META_EFFECT_PARAM_KINDS,
     param_domains=(
-        ("seats", ("range", (1, 5))),
         ("generation_limit", ("range", (1, 99))),
+        ("players", ("range", (1, 5))),
     ),
     board=META_BOARD,
+    seats_param="players",
 )
 
 # Where the state keeps what (the rules index these lists directly):

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 8bf27f500aa35eef
+# Spec hash: d777afcda9735075
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -20,8 +20,8 @@
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
-# Tests hash: e5543fb03eecc8fe
-# Fingerprint: source 45908116cec4949c7eb2 output 7c3df1cb649ab6f6d441
+# Tests hash: 333d1d74911a56f8
+# Fingerprint: source 0796cc5e74af184af5dd output b08c44a031f497afbd3c
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -168,7 +168,7 @@ from .rules import (
     d_next_seat,
     d_playable,
     d_score,
-    d_seated,
+    d_seat_count,
     d_start_money,
     d_tags,
     d_tiles_on,
@@ -412,58 +412,58 @@ def tb_02_tiles_7_1(state, frame):
 
 
 def tb_02_tiles_8_0(state, frame):
-    "test tests/02_tiles.rules#8 part 0 (spec/terraforming_mars/tests/02_tiles.rules:76)"
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:76
-    state.tracks[50] = 1
+    "test tests/02_tiles.rules#8 part 0 (spec/terraforming_mars/tests/02_tiles.rules:77)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:77
-    state.tracks[0] = 10
+    state.tracks[50] = 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:78
+    state.tracks[0] = 10
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:79
     move_card(state, E_urbanized_area, 8)
     state.frames.pop()
     return
 
 
 def tb_02_tiles_8_1(state, frame):
-    "test tests/02_tiles.rules#8 part 1 (spec/terraforming_mars/tests/02_tiles.rules:80)"
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:80
-    state.counters[6][E_s16] = 1
+    "test tests/02_tiles.rules#8 part 1 (spec/terraforming_mars/tests/02_tiles.rules:81)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:81
+    state.counters[6][E_s16] = 1
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:82
     state.counters[7][E_s18] = 1
     state.frames.pop()
     return
 
 
 def tb_02_tiles_8_2(state, frame):
-    "test tests/02_tiles.rules#8 part 2 (spec/terraforming_mars/tests/02_tiles.rules:83)"
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:83
+    "test tests/02_tiles.rules#8 part 2 (spec/terraforming_mars/tests/02_tiles.rules:84)"
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:84
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_urbanized_area]))
     return
 
 
 def tb_02_tiles_9_0(state, frame):
-    "test tests/02_tiles.rules#9 part 0 (spec/terraforming_mars/tests/02_tiles.rules:89)"
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:89
-    state.tracks[72] = 4
+    "test tests/02_tiles.rules#9 part 0 (spec/terraforming_mars/tests/02_tiles.rules:90)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:90
-    state.tracks[50] = 2
+    state.tracks[72] = 4
     # spec: spec/terraforming_mars/tests/02_tiles.rules:91
-    state.tracks[0] = 26
+    state.tracks[50] = 2
     # spec: spec/terraforming_mars/tests/02_tiles.rules:92
-    move_card(state, E_capital, 8)
+    state.tracks[0] = 26
     # spec: spec/terraforming_mars/tests/02_tiles.rules:93
+    move_card(state, E_capital, 8)
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:94
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_capital]))
     return
 
 
 def tb_02_tiles_9_1(state, frame):
-    "test tests/02_tiles.rules#9 part 1 (spec/terraforming_mars/tests/02_tiles.rules:95)"
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:95
-    state.counters[0][E_s34] = 1
+    "test tests/02_tiles.rules#9 part 1 (spec/terraforming_mars/tests/02_tiles.rules:96)"
     # spec: spec/terraforming_mars/tests/02_tiles.rules:96
-    state.counters[0][E_s43] = 1
+    state.counters[0][E_s34] = 1
     # spec: spec/terraforming_mars/tests/02_tiles.rules:97
+    state.counters[0][E_s43] = 1
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:98
     state.counters[0][E_s44] = 1
     state.frames.pop()
     return
@@ -688,122 +688,122 @@ def tb_03_economy_10_1(state, frame):
 
 
 def tb_03_economy_11_0(state, frame):
-    "test tests/03_economy.rules#11 part 0 (spec/terraforming_mars/tests/03_economy.rules:118)"
-    # spec: spec/terraforming_mars/tests/03_economy.rules:118
-    move_card(state, E_predators, 23)
+    "test tests/03_economy.rules#11 part 0 (spec/terraforming_mars/tests/03_economy.rules:119)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:119
-    move_card(state, E_pets, 24)
+    move_card(state, E_predators, 23)
     # spec: spec/terraforming_mars/tests/03_economy.rules:120
+    move_card(state, E_pets, 24)
+    # spec: spec/terraforming_mars/tests/03_economy.rules:121
     state.counters[18][E_pets] = 3
     state.frames.pop()
     return
 
 
 def tb_03_economy_11_1(state, frame):
-    "test tests/03_economy.rules#11 part 1 (spec/terraforming_mars/tests/03_economy.rules:122)"
-    # spec: spec/terraforming_mars/tests/03_economy.rules:122
-    move_card(state, E_birds, 24)
+    "test tests/03_economy.rules#11 part 1 (spec/terraforming_mars/tests/03_economy.rules:123)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:123
-    state.counters[18][E_birds] = 2
+    move_card(state, E_birds, 24)
     # spec: spec/terraforming_mars/tests/03_economy.rules:124
+    state.counters[18][E_birds] = 2
+    # spec: spec/terraforming_mars/tests/03_economy.rules:125
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_predators]))
     return
 
 
 def tb_03_economy_12_0(state, frame):
-    "test tests/03_economy.rules#12 part 0 (spec/terraforming_mars/tests/03_economy.rules:130)"
-    # spec: spec/terraforming_mars/tests/03_economy.rules:130
-    move_card(state, E_regolith_eaters, 23)
+    "test tests/03_economy.rules#12 part 0 (spec/terraforming_mars/tests/03_economy.rules:131)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:131
+    move_card(state, E_regolith_eaters, 23)
+    # spec: spec/terraforming_mars/tests/03_economy.rules:132
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_regolith_eaters]))
     return
 
 
 def tb_03_economy_12_1(state, frame):
-    "test tests/03_economy.rules#12 part 1 (spec/terraforming_mars/tests/03_economy.rules:134)"
-    # spec: spec/terraforming_mars/tests/03_economy.rules:134
-    state.counters[18][E_regolith_eaters] = 2
+    "test tests/03_economy.rules#12 part 1 (spec/terraforming_mars/tests/03_economy.rules:135)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:135
-    state.counters[19][E_regolith_eaters] = 0
+    state.counters[18][E_regolith_eaters] = 2
     # spec: spec/terraforming_mars/tests/03_economy.rules:136
+    state.counters[19][E_regolith_eaters] = 0
+    # spec: spec/terraforming_mars/tests/03_economy.rules:137
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_regolith_eaters]))
     return
 
 
 def tb_03_economy_13_0(state, frame):
-    "test tests/03_economy.rules#13 part 0 (spec/terraforming_mars/tests/03_economy.rules:142)"
-    # spec: spec/terraforming_mars/tests/03_economy.rules:142
-    state.tracks[56] = 3
+    "test tests/03_economy.rules#13 part 0 (spec/terraforming_mars/tests/03_economy.rules:143)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:143
-    state.tracks[0] = 10
+    state.tracks[56] = 3
     # spec: spec/terraforming_mars/tests/03_economy.rules:144
-    move_card(state, E_heat_trappers, 8)
+    state.tracks[0] = 10
     # spec: spec/terraforming_mars/tests/03_economy.rules:145
+    move_card(state, E_heat_trappers, 8)
+    # spec: spec/terraforming_mars/tests/03_economy.rules:146
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_heat_trappers]))
     return
 
 
 def tb_03_economy_14_0(state, frame):
-    "test tests/03_economy.rules#14 part 0 (spec/terraforming_mars/tests/03_economy.rules:153)"
-    # spec: spec/terraforming_mars/tests/03_economy.rules:153
-    move_card(state, E_arctic_algae, 23)
+    "test tests/03_economy.rules#14 part 0 (spec/terraforming_mars/tests/03_economy.rules:154)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:154
-    activate(state, 11, [0], None)
+    move_card(state, E_arctic_algae, 23)
     # spec: spec/terraforming_mars/tests/03_economy.rules:155
+    activate(state, 11, [0], None)
+    # spec: spec/terraforming_mars/tests/03_economy.rules:156
     state.frames.pop()
     state.frames.append(new_frame(2, [1] + [UNBOUND] * 1))
     return
 
 
 def tb_03_economy_15_0(state, frame):
-    "test tests/03_economy.rules#15 part 0 (spec/terraforming_mars/tests/03_economy.rules:161)"
-    # spec: spec/terraforming_mars/tests/03_economy.rules:161
-    state.tracks[71] = 3
+    "test tests/03_economy.rules#15 part 0 (spec/terraforming_mars/tests/03_economy.rules:162)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:162
-    state.tracks[0] = 30
+    state.tracks[71] = 3
     # spec: spec/terraforming_mars/tests/03_economy.rules:163
-    move_card(state, E_decomposers, 8)
+    state.tracks[0] = 30
     # spec: spec/terraforming_mars/tests/03_economy.rules:164
-    move_card(state, E_adapted_lichen, 8)
+    move_card(state, E_decomposers, 8)
     # spec: spec/terraforming_mars/tests/03_economy.rules:165
+    move_card(state, E_adapted_lichen, 8)
+    # spec: spec/terraforming_mars/tests/03_economy.rules:166
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_decomposers]))
     return
 
 
 def tb_03_economy_15_1(state, frame):
-    "test tests/03_economy.rules#15 part 1 (spec/terraforming_mars/tests/03_economy.rules:167)"
-    # spec: spec/terraforming_mars/tests/03_economy.rules:167
+    "test tests/03_economy.rules#15 part 1 (spec/terraforming_mars/tests/03_economy.rules:168)"
+    # spec: spec/terraforming_mars/tests/03_economy.rules:168
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_adapted_lichen]))
     return
 
 
 def tb_03_economy_16_0(state, frame):
-    "test tests/03_economy.rules#16 part 0 (spec/terraforming_mars/tests/03_economy.rules:172)"
-    # spec: spec/terraforming_mars/tests/03_economy.rules:172
-    activate(state, 7, [0], None)
+    "test tests/03_economy.rules#16 part 0 (spec/terraforming_mars/tests/03_economy.rules:173)"
     # spec: spec/terraforming_mars/tests/03_economy.rules:173
+    activate(state, 7, [0], None)
+    # spec: spec/terraforming_mars/tests/03_economy.rules:174
     p_city_placed(state, 1, E_s05)
     state.frames.pop()
     return
 
 
 def tb_03_economy_16_1(state, frame):
-    "test tests/03_economy.rules#16 part 1 (spec/terraforming_mars/tests/03_economy.rules:175)"
-    # spec: spec/terraforming_mars/tests/03_economy.rules:175
+    "test tests/03_economy.rules#16 part 1 (spec/terraforming_mars/tests/03_economy.rules:176)"
+    # spec: spec/terraforming_mars/tests/03_economy.rules:176
     p_city_placed(state, 0, E_s62)
     state.frames.pop()
     return
 
 
 def tb_03_economy_16_2(state, frame):
-    "test tests/03_economy.rules#16 part 2 (spec/terraforming_mars/tests/03_economy.rules:177)"
-    # spec: spec/terraforming_mars/tests/03_economy.rules:177
+    "test tests/03_economy.rules#16 part 2 (spec/terraforming_mars/tests/03_economy.rules:178)"
+    # spec: spec/terraforming_mars/tests/03_economy.rules:178
     p_city_placed(state, 0, E_s01)
     state.frames.pop()
     return
@@ -1078,68 +1078,68 @@ def tb_04_generation_12_0(state, frame):
 
 
 def tb_04_generation_13_0(state, frame):
-    "test tests/04_generation.rules#13 part 0 (spec/terraforming_mars/tests/04_generation.rules:154)"
-    # spec: spec/terraforming_mars/tests/04_generation.rules:154
-    state.tracks[60] = 20
+    "test tests/04_generation.rules#13 part 0 (spec/terraforming_mars/tests/04_generation.rules:155)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:155
-    state.counters[6][E_s17] = 1
+    state.tracks[60] = 20
     # spec: spec/terraforming_mars/tests/04_generation.rules:156
-    state.counters[1][E_s18] = 1
+    state.counters[6][E_s17] = 1
     # spec: spec/terraforming_mars/tests/04_generation.rules:157
+    state.counters[1][E_s18] = 1
+    # spec: spec/terraforming_mars/tests/04_generation.rules:158
     state.counters[2][E_s16] = 1
     state.frames.pop()
     return
 
 
 def tb_04_generation_14_0(state, frame):
-    "test tests/04_generation.rules#14 part 0 (spec/terraforming_mars/tests/04_generation.rules:163)"
-    # spec: spec/terraforming_mars/tests/04_generation.rules:163
-    state.tracks[70] = 8
+    "test tests/04_generation.rules#14 part 0 (spec/terraforming_mars/tests/04_generation.rules:164)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:164
-    state.tracks[71] = 14
+    state.tracks[70] = 8
     # spec: spec/terraforming_mars/tests/04_generation.rules:165
-    state.tracks[72] = 9
+    state.tracks[71] = 14
     # spec: spec/terraforming_mars/tests/04_generation.rules:166
-    state.tracks[60] = 30
+    state.tracks[72] = 9
     # spec: spec/terraforming_mars/tests/04_generation.rules:167
-    state.tracks[61] = 31
+    state.tracks[60] = 30
     # spec: spec/terraforming_mars/tests/04_generation.rules:168
-    state.tracks[15] = 16
+    state.tracks[61] = 31
     # spec: spec/terraforming_mars/tests/04_generation.rules:169
+    state.tracks[15] = 16
+    # spec: spec/terraforming_mars/tests/04_generation.rules:170
     state.frames.pop()
     state.frames.append(new_frame(24, [UNBOUND] * 2))
     return
 
 
 def tb_04_generation_15_0(state, frame):
-    "test tests/04_generation.rules#15 part 0 (spec/terraforming_mars/tests/04_generation.rules:177)"
-    # spec: spec/terraforming_mars/tests/04_generation.rules:177
-    state.tracks[60] = 25
+    "test tests/04_generation.rules#15 part 0 (spec/terraforming_mars/tests/04_generation.rules:178)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:178
-    state.tracks[61] = 25
+    state.tracks[60] = 25
     # spec: spec/terraforming_mars/tests/04_generation.rules:179
-    state.tracks[1] = 3
+    state.tracks[61] = 25
     # spec: spec/terraforming_mars/tests/04_generation.rules:180
+    state.tracks[1] = 3
+    # spec: spec/terraforming_mars/tests/04_generation.rules:181
     state.frames.pop()
     state.frames.append(new_frame(24, [UNBOUND] * 2))
     return
 
 
 def tb_04_generation_17_0(state, frame):
-    "test tests/04_generation.rules#17 part 0 (spec/terraforming_mars/tests/04_generation.rules:192)"
-    # spec: spec/terraforming_mars/tests/04_generation.rules:192
-    state.vars[0] = 2
+    "test tests/04_generation.rules#17 part 0 (spec/terraforming_mars/tests/04_generation.rules:193)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:193
+    state.vars[0] = 2
+    # spec: spec/terraforming_mars/tests/04_generation.rules:194
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 1))
     return
 
 
 def tb_04_generation_18_0(state, frame):
-    "test tests/04_generation.rules#18 part 0 (spec/terraforming_mars/tests/04_generation.rules:205)"
-    # spec: spec/terraforming_mars/tests/04_generation.rules:205
-    state.tracks[0] = 11
+    "test tests/04_generation.rules#18 part 0 (spec/terraforming_mars/tests/04_generation.rules:206)"
     # spec: spec/terraforming_mars/tests/04_generation.rules:206
+    state.tracks[0] = 11
+    # spec: spec/terraforming_mars/tests/04_generation.rules:207
     state.frames.pop()
     state.frames.append(new_frame(20, [UNBOUND] * 1))
     return
@@ -1288,128 +1288,128 @@ def tb_05_cards_6_0(state, frame):
 
 
 def tb_05_cards_7_0(state, frame):
-    "test tests/05_cards.rules#7 part 0 (spec/terraforming_mars/tests/05_cards.rules:74)"
-    # spec: spec/terraforming_mars/tests/05_cards.rules:74
-    move_card(state, E_asteroid_mining, 23)
+    "test tests/05_cards.rules#7 part 0 (spec/terraforming_mars/tests/05_cards.rules:75)"
     # spec: spec/terraforming_mars/tests/05_cards.rules:75
-    move_card(state, E_ganymede_colony, 23)
+    move_card(state, E_asteroid_mining, 23)
     # spec: spec/terraforming_mars/tests/05_cards.rules:76
-    move_card(state, E_immigration_shuttles, 24)
+    move_card(state, E_ganymede_colony, 23)
     # spec: spec/terraforming_mars/tests/05_cards.rules:77
-    state.counters[6][E_s01] = 1
+    move_card(state, E_immigration_shuttles, 24)
     # spec: spec/terraforming_mars/tests/05_cards.rules:78
-    state.counters[7][E_s05] = 1
+    state.counters[6][E_s01] = 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:79
+    state.counters[7][E_s05] = 1
+    # spec: spec/terraforming_mars/tests/05_cards.rules:80
     state.counters[7][E_s62] = 1
     state.frames.pop()
     return
 
 
 def tb_05_cards_8_0(state, frame):
-    "test tests/05_cards.rules#8 part 0 (spec/terraforming_mars/tests/05_cards.rules:84)"
-    # spec: spec/terraforming_mars/tests/05_cards.rules:84
-    state.tracks[0] = 20
+    "test tests/05_cards.rules#8 part 0 (spec/terraforming_mars/tests/05_cards.rules:85)"
     # spec: spec/terraforming_mars/tests/05_cards.rules:85
-    move_card(state, E_fusion_power, 8)
+    state.tracks[0] = 20
     # spec: spec/terraforming_mars/tests/05_cards.rules:86
+    move_card(state, E_fusion_power, 8)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:87
     move_card(state, E_power_plant_card, 23)
     state.frames.pop()
     return
 
 
 def tb_05_cards_8_1(state, frame):
-    "test tests/05_cards.rules#8 part 1 (spec/terraforming_mars/tests/05_cards.rules:88)"
-    # spec: spec/terraforming_mars/tests/05_cards.rules:88
+    "test tests/05_cards.rules#8 part 1 (spec/terraforming_mars/tests/05_cards.rules:89)"
+    # spec: spec/terraforming_mars/tests/05_cards.rules:89
     move_card(state, E_geothermal_power, 23)
     state.frames.pop()
     return
 
 
 def tb_05_cards_9_0(state, frame):
-    "test tests/05_cards.rules#9 part 0 (spec/terraforming_mars/tests/05_cards.rules:93)"
-    # spec: spec/terraforming_mars/tests/05_cards.rules:93
-    state.tracks[0] = 2
+    "test tests/05_cards.rules#9 part 0 (spec/terraforming_mars/tests/05_cards.rules:94)"
     # spec: spec/terraforming_mars/tests/05_cards.rules:94
-    state.tracks[55] = 3
+    state.tracks[0] = 2
     # spec: spec/terraforming_mars/tests/05_cards.rules:95
-    move_card(state, E_insulation, 8)
+    state.tracks[55] = 3
     # spec: spec/terraforming_mars/tests/05_cards.rules:96
+    move_card(state, E_insulation, 8)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:97
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_insulation]))
     return
 
 
 def tb_05_cards_10_0(state, frame):
-    "test tests/05_cards.rules#10 part 0 (spec/terraforming_mars/tests/05_cards.rules:103)"
-    # spec: spec/terraforming_mars/tests/05_cards.rules:103
-    state.tracks[0] = 16
+    "test tests/05_cards.rules#10 part 0 (spec/terraforming_mars/tests/05_cards.rules:104)"
     # spec: spec/terraforming_mars/tests/05_cards.rules:104
-    move_card(state, E_regolith_eaters, 23)
+    state.tracks[0] = 16
     # spec: spec/terraforming_mars/tests/05_cards.rules:105
-    move_card(state, E_imported_hydrogen, 8)
+    move_card(state, E_regolith_eaters, 23)
     # spec: spec/terraforming_mars/tests/05_cards.rules:106
+    move_card(state, E_imported_hydrogen, 8)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:107
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_imported_hydrogen]))
     return
 
 
 def tb_05_cards_11_0(state, frame):
-    "test tests/05_cards.rules#11 part 0 (spec/terraforming_mars/tests/05_cards.rules:115)"
-    # spec: spec/terraforming_mars/tests/05_cards.rules:115
-    state.tracks[0] = 7
+    "test tests/05_cards.rules#11 part 0 (spec/terraforming_mars/tests/05_cards.rules:116)"
     # spec: spec/terraforming_mars/tests/05_cards.rules:116
-    state.tracks[1] = 3
+    state.tracks[0] = 7
     # spec: spec/terraforming_mars/tests/05_cards.rules:117
-    state.counters[7][E_s12] = 1
+    state.tracks[1] = 3
     # spec: spec/terraforming_mars/tests/05_cards.rules:118
-    move_card(state, E_flooding, 8)
+    state.counters[7][E_s12] = 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:119
+    move_card(state, E_flooding, 8)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:120
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_flooding]))
     return
 
 
 def tb_05_cards_12_0(state, frame):
-    "test tests/05_cards.rules#12 part 0 (spec/terraforming_mars/tests/05_cards.rules:125)"
-    # spec: spec/terraforming_mars/tests/05_cards.rules:125
-    state.tracks[71] = 8
+    "test tests/05_cards.rules#12 part 0 (spec/terraforming_mars/tests/05_cards.rules:126)"
     # spec: spec/terraforming_mars/tests/05_cards.rules:126
-    state.tracks[0] = 12
+    state.tracks[71] = 8
     # spec: spec/terraforming_mars/tests/05_cards.rules:127
-    state.tracks[46] = 1
+    state.tracks[0] = 12
     # spec: spec/terraforming_mars/tests/05_cards.rules:128
-    move_card(state, E_herbivores, 8)
+    state.tracks[46] = 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:129
+    move_card(state, E_herbivores, 8)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:130
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_herbivores]))
     return
 
 
 def tb_05_cards_12_1(state, frame):
-    "test tests/05_cards.rules#12 part 1 (spec/terraforming_mars/tests/05_cards.rules:132)"
+    "test tests/05_cards.rules#12 part 1 (spec/terraforming_mars/tests/05_cards.rules:133)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/tests/05_cards.rules:132
+            # spec: spec/terraforming_mars/tests/05_cards.rules:133
             frame[1] = 1
             state.frames.append(new_frame(4, [0, E_s40]))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/tests/05_cards.rules:133
+            # spec: spec/terraforming_mars/tests/05_cards.rules:134
             state.frames.pop()
             state.frames.append(new_frame(4, [1, E_s62]))
             return
 
 
 def tb_05_cards_13_0(state, frame):
-    "test tests/05_cards.rules#13 part 0 (spec/terraforming_mars/tests/05_cards.rules:138)"
-    # spec: spec/terraforming_mars/tests/05_cards.rules:138
-    state.tracks[0] = 13
+    "test tests/05_cards.rules#13 part 0 (spec/terraforming_mars/tests/05_cards.rules:139)"
     # spec: spec/terraforming_mars/tests/05_cards.rules:139
-    state.tracks[50] = 1
+    state.tracks[0] = 13
     # spec: spec/terraforming_mars/tests/05_cards.rules:140
-    move_card(state, E_immigrant_city, 8)
+    state.tracks[50] = 1
     # spec: spec/terraforming_mars/tests/05_cards.rules:141
+    move_card(state, E_immigrant_city, 8)
+    # spec: spec/terraforming_mars/tests/05_cards.rules:142
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_immigrant_city]))
     return
@@ -2990,108 +2990,108 @@ def tb_07_more_cards_5_1(state, frame):
 
 
 def tb_07_more_cards_6_0(state, frame):
-    "test tests/07_more_cards.rules#6 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:65)"
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:65
-    move_card(state, E_martian_rails, 23)
+    "test tests/07_more_cards.rules#6 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:66)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:66
-    state.tracks[20] = 1
+    move_card(state, E_martian_rails, 23)
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:67
-    state.counters[7][E_s05] = 1
+    state.tracks[20] = 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:68
-    state.counters[6][E_s62] = 1
+    state.counters[7][E_s05] = 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:69
-    state.counters[6][E_s01] = 1
+    state.counters[6][E_s62] = 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:70
+    state.counters[6][E_s01] = 1
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:71
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_martian_rails]))
     return
 
 
 def tb_07_more_cards_7_0(state, frame):
-    "test tests/07_more_cards.rules#7 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:75)"
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:75
-    move_card(state, E_symbiotic_fungus, 23)
+    "test tests/07_more_cards.rules#7 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:76)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:76
+    move_card(state, E_symbiotic_fungus, 23)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:77
     move_card(state, E_extreme_cold_fungus, 23)
     state.frames.pop()
     return
 
 
 def tb_07_more_cards_7_1(state, frame):
-    "test tests/07_more_cards.rules#7 part 1 (spec/terraforming_mars/tests/07_more_cards.rules:78)"
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:78
+    "test tests/07_more_cards.rules#7 part 1 (spec/terraforming_mars/tests/07_more_cards.rules:79)"
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:79
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_extreme_cold_fungus]))
     return
 
 
 def tb_07_more_cards_7_2(state, frame):
-    "test tests/07_more_cards.rules#7 part 2 (spec/terraforming_mars/tests/07_more_cards.rules:81)"
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:81
-    move_card(state, E_ants, 23)
+    "test tests/07_more_cards.rules#7 part 2 (spec/terraforming_mars/tests/07_more_cards.rules:82)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:82
+    move_card(state, E_ants, 23)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:83
     state.frames.pop()
     state.frames.append(new_frame(11, [0, E_symbiotic_fungus]))
     return
 
 
 def tb_07_more_cards_8_0(state, frame):
-    "test tests/07_more_cards.rules#8 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:88)"
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:88
-    state.tracks[0] = 20
+    "test tests/07_more_cards.rules#8 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:89)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:89
-    state.counters[1][E_s40] = 1
+    state.tracks[0] = 20
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:90
-    move_card(state, E_ecological_zone, 8)
+    state.counters[1][E_s40] = 1
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:91
+    move_card(state, E_ecological_zone, 8)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:92
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_ecological_zone]))
     return
 
 
 def tb_07_more_cards_9_0(state, frame):
-    "test tests/07_more_cards.rules#9 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:99)"
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:99
-    state.tracks[0] = 18
+    "test tests/07_more_cards.rules#9 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:100)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:100
-    move_card(state, E_lava_flows, 8)
+    state.tracks[0] = 18
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:101
+    move_card(state, E_lava_flows, 8)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:102
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_lava_flows]))
     return
 
 
 def tb_07_more_cards_10_0(state, frame):
-    "test tests/07_more_cards.rules#10 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:109)"
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:109
-    state.tracks[0] = 9
+    "test tests/07_more_cards.rules#10 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:110)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:110
-    move_card(state, E_mining_rights, 8)
+    state.tracks[0] = 9
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:111
+    move_card(state, E_mining_rights, 8)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:112
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_mining_rights]))
     return
 
 
 def tb_07_more_cards_11_0(state, frame):
-    "test tests/07_more_cards.rules#11 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:118)"
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:118
-    state.tracks[0] = 60
+    "test tests/07_more_cards.rules#11 part 0 (spec/terraforming_mars/tests/07_more_cards.rules:119)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:119
-    state.tracks[10] = 0
+    state.tracks[0] = 60
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:120
-    move_card(state, E_phobos_space_haven, 8)
+    state.tracks[10] = 0
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:121
+    move_card(state, E_phobos_space_haven, 8)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:122
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_phobos_space_haven]))
     return
 
 
 def tb_07_more_cards_11_1(state, frame):
-    "test tests/07_more_cards.rules#11 part 1 (spec/terraforming_mars/tests/07_more_cards.rules:123)"
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:123
-    move_card(state, E_ganymede_colony, 8)
+    "test tests/07_more_cards.rules#11 part 1 (spec/terraforming_mars/tests/07_more_cards.rules:124)"
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:124
+    move_card(state, E_ganymede_colony, 8)
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:125
     state.frames.pop()
     state.frames.append(new_frame(10, [0, E_ganymede_colony]))
     return
@@ -3631,42 +3631,42 @@ def tx_02_tiles_7_3_sides(state, L):
 
 
 def tx_02_tiles_8_0(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:79
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:80
     return not d_playable(state, 0, E_urbanized_area)
 
 
 def tx_02_tiles_8_1(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:82
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:83
     return d_playable(state, 0, E_urbanized_area)
 
 
 def tx_02_tiles_8_2(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:85
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:86
     return state.counters[6][E_s17] == 1
 
 
 def tx_02_tiles_8_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:85
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:86
     return (state.counters[6][E_s17], 1)
 
 
 def tx_02_tiles_8_3(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:85
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:86
     return state.counters[16][E_s17] == 1
 
 
 def tx_02_tiles_8_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:85
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:86
     return (state.counters[16][E_s17], 1)
 
 
 def tx_02_tiles_9_0(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:98
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:99
     return d_card_vp(state, 0, E_capital) == 3
 
 
 def tx_02_tiles_9_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:98
+    # spec: spec/terraforming_mars/tests/02_tiles.rules:99
     return (d_card_vp(state, 0, E_capital), 3)
 
 
@@ -3961,207 +3961,207 @@ def tx_03_economy_10_4_sides(state, L):
 
 
 def tx_03_economy_11_0(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:121
+    # spec: spec/terraforming_mars/tests/03_economy.rules:122
     return not d_action_ready(state, 0, E_predators)
 
 
 def tx_03_economy_11_1(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:126
+    # spec: spec/terraforming_mars/tests/03_economy.rules:127
     return state.counters[18][E_birds] == 1
 
 
 def tx_03_economy_11_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:126
+    # spec: spec/terraforming_mars/tests/03_economy.rules:127
     return (state.counters[18][E_birds], 1)
 
 
 def tx_03_economy_11_2(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:126
+    # spec: spec/terraforming_mars/tests/03_economy.rules:127
     return state.counters[18][E_predators] == 1
 
 
 def tx_03_economy_11_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:126
+    # spec: spec/terraforming_mars/tests/03_economy.rules:127
     return (state.counters[18][E_predators], 1)
 
 
 def tx_03_economy_11_3(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:126
+    # spec: spec/terraforming_mars/tests/03_economy.rules:127
     return d_card_vp(state, 0, E_predators) == 1
 
 
 def tx_03_economy_11_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:126
+    # spec: spec/terraforming_mars/tests/03_economy.rules:127
     return (d_card_vp(state, 0, E_predators), 1)
 
 
 def tx_03_economy_12_0(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:138
+    # spec: spec/terraforming_mars/tests/03_economy.rules:139
     return state.counters[18][E_regolith_eaters] == 0
 
 
 def tx_03_economy_12_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:138
+    # spec: spec/terraforming_mars/tests/03_economy.rules:139
     return (state.counters[18][E_regolith_eaters], 0)
 
 
 def tx_03_economy_12_1(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:138
+    # spec: spec/terraforming_mars/tests/03_economy.rules:139
     return state.tracks[71] == 1
 
 
 def tx_03_economy_12_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:138
+    # spec: spec/terraforming_mars/tests/03_economy.rules:139
     return (state.tracks[71], 1)
 
 
 def tx_03_economy_12_2(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:138
+    # spec: spec/terraforming_mars/tests/03_economy.rules:139
     return state.tracks[60] == 1
 
 
 def tx_03_economy_12_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:138
+    # spec: spec/terraforming_mars/tests/03_economy.rules:139
     return (state.tracks[60], 1)
 
 
 def tx_03_economy_13_0(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:148
+    # spec: spec/terraforming_mars/tests/03_economy.rules:149
     return state.tracks[56] == 1
 
 
 def tx_03_economy_13_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:148
+    # spec: spec/terraforming_mars/tests/03_economy.rules:149
     return (state.tracks[56], 1)
 
 
 def tx_03_economy_13_1(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:148
+    # spec: spec/terraforming_mars/tests/03_economy.rules:149
     return state.tracks[50] == 1
 
 
 def tx_03_economy_13_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:148
+    # spec: spec/terraforming_mars/tests/03_economy.rules:149
     return (state.tracks[50], 1)
 
 
 def tx_03_economy_13_2(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:149
+    # spec: spec/terraforming_mars/tests/03_economy.rules:150
     return d_card_vp(state, 0, E_heat_trappers) == -1
 
 
 def tx_03_economy_13_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:149
+    # spec: spec/terraforming_mars/tests/03_economy.rules:150
     return (d_card_vp(state, 0, E_heat_trappers), -1)
 
 
 def tx_03_economy_14_0(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:157
+    # spec: spec/terraforming_mars/tests/03_economy.rules:158
     return state.tracks[15] == 2
 
 
 def tx_03_economy_14_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:157
+    # spec: spec/terraforming_mars/tests/03_economy.rules:158
     return (state.tracks[15], 2)
 
 
 def tx_03_economy_14_1(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:157
+    # spec: spec/terraforming_mars/tests/03_economy.rules:158
     return state.tracks[16] == 0
 
 
 def tx_03_economy_14_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:157
+    # spec: spec/terraforming_mars/tests/03_economy.rules:158
     return (state.tracks[16], 0)
 
 
 def tx_03_economy_15_0(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:166
+    # spec: spec/terraforming_mars/tests/03_economy.rules:167
     return state.counters[18][E_decomposers] == 1
 
 
 def tx_03_economy_15_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:166
+    # spec: spec/terraforming_mars/tests/03_economy.rules:167
     return (state.counters[18][E_decomposers], 1)
 
 
 def tx_03_economy_15_1(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:168
+    # spec: spec/terraforming_mars/tests/03_economy.rules:169
     return state.counters[18][E_decomposers] == 2
 
 
 def tx_03_economy_15_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:168
+    # spec: spec/terraforming_mars/tests/03_economy.rules:169
     return (state.counters[18][E_decomposers], 2)
 
 
 def tx_03_economy_15_2(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:168
+    # spec: spec/terraforming_mars/tests/03_economy.rules:169
     return d_card_vp(state, 0, E_decomposers) == 0
 
 
 def tx_03_economy_15_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:168
+    # spec: spec/terraforming_mars/tests/03_economy.rules:169
     return (d_card_vp(state, 0, E_decomposers), 0)
 
 
 def tx_03_economy_16_0(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:174
+    # spec: spec/terraforming_mars/tests/03_economy.rules:175
     return state.tracks[30] == 1
 
 
 def tx_03_economy_16_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:174
+    # spec: spec/terraforming_mars/tests/03_economy.rules:175
     return (state.tracks[30], 1)
 
 
 def tx_03_economy_16_1(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:174
+    # spec: spec/terraforming_mars/tests/03_economy.rules:175
     return state.tracks[0] == 0
 
 
 def tx_03_economy_16_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:174
+    # spec: spec/terraforming_mars/tests/03_economy.rules:175
     return (state.tracks[0], 0)
 
 
 def tx_03_economy_16_2(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:176
+    # spec: spec/terraforming_mars/tests/03_economy.rules:177
     return state.tracks[30] == 2
 
 
 def tx_03_economy_16_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:176
+    # spec: spec/terraforming_mars/tests/03_economy.rules:177
     return (state.tracks[30], 2)
 
 
 def tx_03_economy_16_3(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:176
+    # spec: spec/terraforming_mars/tests/03_economy.rules:177
     return state.tracks[0] == 3
 
 
 def tx_03_economy_16_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:176
+    # spec: spec/terraforming_mars/tests/03_economy.rules:177
     return (state.tracks[0], 3)
 
 
 def tx_03_economy_16_4(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:178
+    # spec: spec/terraforming_mars/tests/03_economy.rules:179
     return state.tracks[30] == 2
 
 
 def tx_03_economy_16_4_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:178
+    # spec: spec/terraforming_mars/tests/03_economy.rules:179
     return (state.tracks[30], 2)
 
 
 def tx_03_economy_16_5(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:178
+    # spec: spec/terraforming_mars/tests/03_economy.rules:179
     return state.tracks[0] == 6
 
 
 def tx_03_economy_16_5_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:178
+    # spec: spec/terraforming_mars/tests/03_economy.rules:179
     return (state.tracks[0], 6)
 
 
@@ -4736,192 +4736,202 @@ def tx_04_generation_12_1(state, L):
 
 
 def tx_04_generation_13_0(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:158
+    # spec: spec/terraforming_mars/tests/04_generation.rules:159
     return d_score(state, 0) == 23
 
 
 def tx_04_generation_13_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:158
+    # spec: spec/terraforming_mars/tests/04_generation.rules:159
     return (d_score(state, 0), 23)
 
 
 def tx_04_generation_13_1(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:159
+    # spec: spec/terraforming_mars/tests/04_generation.rules:160
     return d_board_vp(state, 1) == 1
 
 
 def tx_04_generation_13_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:159
+    # spec: spec/terraforming_mars/tests/04_generation.rules:160
     return (d_board_vp(state, 1), 1)
 
 
 def tx_04_generation_14_0(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:170
+    # spec: spec/terraforming_mars/tests/04_generation.rules:171
     return deciding_of(state) == 0
 
 
 def tx_04_generation_14_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:170
+    # spec: spec/terraforming_mars/tests/04_generation.rules:171
     return (deciding_of(state), 0)
 
 
 def tx_04_generation_14_1(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:172
+    # spec: spec/terraforming_mars/tests/04_generation.rules:173
     return state.tracks[71] == 14
 
 
 def tx_04_generation_14_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:172
+    # spec: spec/terraforming_mars/tests/04_generation.rules:173
     return (state.tracks[71], 14)
 
 
 def tx_04_generation_14_2(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:172
+    # spec: spec/terraforming_mars/tests/04_generation.rules:173
     return state.tracks[60] == 30
 
 
 def tx_04_generation_14_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:172
+    # spec: spec/terraforming_mars/tests/04_generation.rules:173
     return (state.tracks[60], 30)
 
 
 def tx_04_generation_14_3(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:173
+    # spec: spec/terraforming_mars/tests/04_generation.rules:174
     return state.result is not None
 
 
 def tx_04_generation_14_4(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:173
+    # spec: spec/terraforming_mars/tests/04_generation.rules:174
     return winner_of(state) == 0
 
 
 def tx_04_generation_14_4_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:173
+    # spec: spec/terraforming_mars/tests/04_generation.rules:174
     return (winner_of(state), 0)
 
 
 def tx_04_generation_15_0(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:181
+    # spec: spec/terraforming_mars/tests/04_generation.rules:182
     return state.result is not None
 
 
 def tx_04_generation_15_1(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:181
+    # spec: spec/terraforming_mars/tests/04_generation.rules:182
     return winner_of(state) == 1
 
 
 def tx_04_generation_15_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:181
+    # spec: spec/terraforming_mars/tests/04_generation.rules:182
     return (winner_of(state), 1)
 
 
 def tx_04_generation_16_0(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:186
+    # spec: spec/terraforming_mars/tests/04_generation.rules:187
     return d_next_seat(state, 0) == 1
 
 
 def tx_04_generation_16_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:186
+    # spec: spec/terraforming_mars/tests/04_generation.rules:187
     return (d_next_seat(state, 0), 1)
 
 
 def tx_04_generation_16_1(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:186
+    # spec: spec/terraforming_mars/tests/04_generation.rules:187
     return d_next_seat(state, 1) == 2
 
 
 def tx_04_generation_16_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:186
+    # spec: spec/terraforming_mars/tests/04_generation.rules:187
     return (d_next_seat(state, 1), 2)
 
 
 def tx_04_generation_16_2(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:186
+    # spec: spec/terraforming_mars/tests/04_generation.rules:187
     return d_next_seat(state, 2) == 0
 
 
 def tx_04_generation_16_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:186
+    # spec: spec/terraforming_mars/tests/04_generation.rules:187
     return (d_next_seat(state, 2), 0)
 
 
 def tx_04_generation_16_3(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:187
-    return d_seated(state, 2)
+    # spec: spec/terraforming_mars/tests/04_generation.rules:188
+    return 2 in range(state.params["players"])
 
 
 def tx_04_generation_16_4(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:187
-    return not d_seated(state, 3)
+    # spec: spec/terraforming_mars/tests/04_generation.rules:188
+    return 3 not in range(state.params["players"])
+
+
+def tx_04_generation_16_5(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:188
+    return d_seat_count(state) == 3
+
+
+def tx_04_generation_16_5_sides(state, L):
+    # spec: spec/terraforming_mars/tests/04_generation.rules:188
+    return (d_seat_count(state), 3)
 
 
 def tx_04_generation_17_0(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:194
+    # spec: spec/terraforming_mars/tests/04_generation.rules:195
     return deciding_of(state) == 2
 
 
 def tx_04_generation_17_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:194
+    # spec: spec/terraforming_mars/tests/04_generation.rules:195
     return (deciding_of(state), 2)
 
 
 def tx_04_generation_17_1(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:196
+    # spec: spec/terraforming_mars/tests/04_generation.rules:197
     return deciding_of(state) == 0
 
 
 def tx_04_generation_17_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:196
+    # spec: spec/terraforming_mars/tests/04_generation.rules:197
     return (deciding_of(state), 0)
 
 
 def tx_04_generation_17_2(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:198
+    # spec: spec/terraforming_mars/tests/04_generation.rules:199
     return deciding_of(state) == 1
 
 
 def tx_04_generation_17_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:198
+    # spec: spec/terraforming_mars/tests/04_generation.rules:199
     return (deciding_of(state), 1)
 
 
 def tx_04_generation_17_3(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:200
+    # spec: spec/terraforming_mars/tests/04_generation.rules:201
     return deciding_of(state) == None
 
 
 def tx_04_generation_17_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:200
+    # spec: spec/terraforming_mars/tests/04_generation.rules:201
     return (deciding_of(state), None)
 
 
 def tx_04_generation_18_0(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:207
+    # spec: spec/terraforming_mars/tests/04_generation.rules:208
     return deciding_of(state) == 0
 
 
 def tx_04_generation_18_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:207
+    # spec: spec/terraforming_mars/tests/04_generation.rules:208
     return (deciding_of(state), 0)
 
 
 def tx_04_generation_18_1(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:210
+    # spec: spec/terraforming_mars/tests/04_generation.rules:211
     return deciding_of(state) == 0
 
 
 def tx_04_generation_18_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:210
+    # spec: spec/terraforming_mars/tests/04_generation.rules:211
     return (deciding_of(state), 0)
 
 
 def tx_04_generation_18_2(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:212
+    # spec: spec/terraforming_mars/tests/04_generation.rules:213
     return deciding_of(state) == None
 
 
 def tx_04_generation_18_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:212
+    # spec: spec/terraforming_mars/tests/04_generation.rules:213
     return (deciding_of(state), None)
 
 
@@ -5111,157 +5121,157 @@ def tx_05_cards_6_3_sides(state, L):
 
 
 def tx_05_cards_7_0(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:80
+    # spec: spec/terraforming_mars/tests/05_cards.rules:81
     return d_card_vp(state, 0, E_ganymede_colony) == 2
 
 
 def tx_05_cards_7_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:80
+    # spec: spec/terraforming_mars/tests/05_cards.rules:81
     return (d_card_vp(state, 0, E_ganymede_colony), 2)
 
 
 def tx_05_cards_7_1(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:80
+    # spec: spec/terraforming_mars/tests/05_cards.rules:81
     return d_card_vp(state, 1, E_immigration_shuttles) == 1
 
 
 def tx_05_cards_7_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:80
+    # spec: spec/terraforming_mars/tests/05_cards.rules:81
     return (d_card_vp(state, 1, E_immigration_shuttles), 1)
 
 
 def tx_05_cards_8_0(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:87
+    # spec: spec/terraforming_mars/tests/05_cards.rules:88
     return not d_playable(state, 0, E_fusion_power)
 
 
 def tx_05_cards_8_1(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:89
+    # spec: spec/terraforming_mars/tests/05_cards.rules:90
     return d_playable(state, 0, E_fusion_power)
 
 
 def tx_05_cards_9_0(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:99
+    # spec: spec/terraforming_mars/tests/05_cards.rules:100
     return state.tracks[55] == 1
 
 
 def tx_05_cards_9_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:99
+    # spec: spec/terraforming_mars/tests/05_cards.rules:100
     return (state.tracks[55], 1)
 
 
 def tx_05_cards_9_1(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:99
+    # spec: spec/terraforming_mars/tests/05_cards.rules:100
     return state.tracks[30] == 2
 
 
 def tx_05_cards_9_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:99
+    # spec: spec/terraforming_mars/tests/05_cards.rules:100
     return (state.tracks[30], 2)
 
 
 def tx_05_cards_10_0(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:111
+    # spec: spec/terraforming_mars/tests/05_cards.rules:112
     return state.counters[18][E_regolith_eaters] == 3
 
 
 def tx_05_cards_10_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:111
+    # spec: spec/terraforming_mars/tests/05_cards.rules:112
     return (state.counters[18][E_regolith_eaters], 3)
 
 
 def tx_05_cards_10_1(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:111
+    # spec: spec/terraforming_mars/tests/05_cards.rules:112
     return state.location[E_imported_hydrogen] == 28
 
 
 def tx_05_cards_10_2(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:111
+    # spec: spec/terraforming_mars/tests/05_cards.rules:112
     return state.tracks[60] == 1
 
 
 def tx_05_cards_10_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:111
+    # spec: spec/terraforming_mars/tests/05_cards.rules:112
     return (state.tracks[60], 1)
 
 
 def tx_05_cards_11_0(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:121
+    # spec: spec/terraforming_mars/tests/05_cards.rules:122
     return state.tracks[1] == 0
 
 
 def tx_05_cards_11_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:121
+    # spec: spec/terraforming_mars/tests/05_cards.rules:122
     return (state.tracks[1], 0)
 
 
 def tx_05_cards_11_1(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:121
+    # spec: spec/terraforming_mars/tests/05_cards.rules:122
     return state.tracks[0] == 0
 
 
 def tx_05_cards_11_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:121
+    # spec: spec/terraforming_mars/tests/05_cards.rules:122
     return (state.tracks[0], 0)
 
 
 def tx_05_cards_11_2(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:121
+    # spec: spec/terraforming_mars/tests/05_cards.rules:122
     return d_card_vp(state, 0, E_flooding) == -1
 
 
 def tx_05_cards_11_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:121
+    # spec: spec/terraforming_mars/tests/05_cards.rules:122
     return (d_card_vp(state, 0, E_flooding), -1)
 
 
 def tx_05_cards_12_0(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:131
+    # spec: spec/terraforming_mars/tests/05_cards.rules:132
     return state.counters[18][E_herbivores] == 1
 
 
 def tx_05_cards_12_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:131
+    # spec: spec/terraforming_mars/tests/05_cards.rules:132
     return (state.counters[18][E_herbivores], 1)
 
 
 def tx_05_cards_12_1(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:131
+    # spec: spec/terraforming_mars/tests/05_cards.rules:132
     return state.tracks[46] == 0
 
 
 def tx_05_cards_12_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:131
+    # spec: spec/terraforming_mars/tests/05_cards.rules:132
     return (state.tracks[46], 0)
 
 
 def tx_05_cards_12_2(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:134
+    # spec: spec/terraforming_mars/tests/05_cards.rules:135
     return state.counters[18][E_herbivores] == 2
 
 
 def tx_05_cards_12_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:134
+    # spec: spec/terraforming_mars/tests/05_cards.rules:135
     return (state.counters[18][E_herbivores], 2)
 
 
 def tx_05_cards_12_3(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:134
+    # spec: spec/terraforming_mars/tests/05_cards.rules:135
     return d_card_vp(state, 0, E_herbivores) == 1
 
 
 def tx_05_cards_12_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:134
+    # spec: spec/terraforming_mars/tests/05_cards.rules:135
     return (d_card_vp(state, 0, E_herbivores), 1)
 
 
 def tx_05_cards_13_0(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:143
+    # spec: spec/terraforming_mars/tests/05_cards.rules:144
     return state.tracks[30] == -1
 
 
 def tx_05_cards_13_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:143
+    # spec: spec/terraforming_mars/tests/05_cards.rules:144
     return (state.tracks[30], -1)
 
 
@@ -5941,177 +5951,177 @@ def tx_07_more_cards_5_2_sides(state, L):
 
 
 def tx_07_more_cards_6_0(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:71
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:72
     return state.tracks[0] == 2
 
 
 def tx_07_more_cards_6_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:71
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:72
     return (state.tracks[0], 2)
 
 
 def tx_07_more_cards_6_1(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:71
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:72
     return state.tracks[20] == 0
 
 
 def tx_07_more_cards_6_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:71
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:72
     return (state.tracks[20], 0)
 
 
 def tx_07_more_cards_7_0(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:77
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:78
     return not d_action_ready(state, 0, E_symbiotic_fungus)
 
 
 def tx_07_more_cards_7_1(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:84
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:85
     return state.counters[18][E_ants] == 1
 
 
 def tx_07_more_cards_7_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:84
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:85
     return (state.counters[18][E_ants], 1)
 
 
 def tx_07_more_cards_7_2(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:84
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:85
     return state.tracks[15] == 1
 
 
 def tx_07_more_cards_7_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:84
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:85
     return (state.tracks[15], 1)
 
 
 def tx_07_more_cards_8_0(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:94
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:95
     return state.counters[18][E_ecological_zone] == 2
 
 
 def tx_07_more_cards_8_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:94
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:95
     return (state.counters[18][E_ecological_zone], 2)
 
 
 def tx_07_more_cards_8_1(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:95
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:96
     return state.counters[11][E_s41] == 1
 
 
 def tx_07_more_cards_8_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:95
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:96
     return (state.counters[11][E_s41], 1)
 
 
 def tx_07_more_cards_9_0(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
     return state.tracks[70] == -26
 
 
 def tx_07_more_cards_9_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
     return (state.tracks[70], -26)
 
 
 def tx_07_more_cards_9_1(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
     return state.tracks[60] == 2
 
 
 def tx_07_more_cards_9_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
     return (state.tracks[60], 2)
 
 
 def tx_07_more_cards_9_2(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
     return state.tracks[10] == 1
 
 
 def tx_07_more_cards_9_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
     return (state.tracks[10], 1)
 
 
 def tx_07_more_cards_9_3(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
     return state.tracks[15] == 1
 
 
 def tx_07_more_cards_9_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:105
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
     return (state.tracks[15], 1)
 
 
 def tx_07_more_cards_10_0(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:114
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:115
     return state.tracks[40] == 1
 
 
 def tx_07_more_cards_10_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:114
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:115
     return (state.tracks[40], 1)
 
 
 def tx_07_more_cards_10_1(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:114
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:115
     return state.tracks[10] == 1
 
 
 def tx_07_more_cards_10_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:114
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:115
     return (state.tracks[10], 1)
 
 
 def tx_07_more_cards_11_0(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:122
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:123
     return state.counters[6][E_s02] == 1
 
 
 def tx_07_more_cards_11_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:122
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:123
     return (state.counters[6][E_s02], 1)
 
 
 def tx_07_more_cards_11_1(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:122
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:123
     return state.tracks[40] == 1
 
 
 def tx_07_more_cards_11_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:122
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:123
     return (state.tracks[40], 1)
 
 
 def tx_07_more_cards_11_2(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:125
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:126
     return state.counters[6][E_s01] == 1
 
 
 def tx_07_more_cards_11_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:125
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:126
     return (state.counters[6][E_s01], 1)
 
 
 def tx_07_more_cards_11_3(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:125
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:126
     return d_cities_on_mars(state) == 0
 
 
 def tx_07_more_cards_11_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:125
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:126
     return (d_cities_on_mars(state), 0)
 
 
 def tx_07_more_cards_11_4(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:125
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:126
     return d_cities_in_play(state) == 2
 
 
 def tx_07_more_cards_11_4_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:125
+    # spec: spec/terraforming_mars/tests/07_more_cards.rules:126
     return (d_cities_in_play(state), 2)
 
 
@@ -6815,6 +6825,7 @@ TEST_EXPECTS = {
     "tests/04_generation.rules#16:expect2": tx_04_generation_16_2,
     "tests/04_generation.rules#16:expect3": tx_04_generation_16_3,
     "tests/04_generation.rules#16:expect4": tx_04_generation_16_4,
+    "tests/04_generation.rules#16:expect5": tx_04_generation_16_5,
     "tests/04_generation.rules#17:expect0": tx_04_generation_17_0,
     "tests/04_generation.rules#17:expect1": tx_04_generation_17_1,
     "tests/04_generation.rules#17:expect2": tx_04_generation_17_2,
@@ -7161,6 +7172,7 @@ TEST_SIDES = {
     "tests/04_generation.rules#16:expect0": tx_04_generation_16_0_sides,
     "tests/04_generation.rules#16:expect1": tx_04_generation_16_1_sides,
     "tests/04_generation.rules#16:expect2": tx_04_generation_16_2_sides,
+    "tests/04_generation.rules#16:expect5": tx_04_generation_16_5_sides,
     "tests/04_generation.rules#17:expect0": tx_04_generation_17_0_sides,
     "tests/04_generation.rules#17:expect1": tx_04_generation_17_1_sides,
     "tests/04_generation.rules#17:expect2": tx_04_generation_17_2_sides,

@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source eff0da5314ea6ab010dd output f1965029bf2047857732
+# Fingerprint: source d3f8b9ca6fe9698ad4b0 output 34e947a80a7734365584
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -2266,6 +2266,7 @@ META = GameMeta(
     effect_param_kinds=META_EFFECT_PARAM_KINDS,
     param_domains=META_PARAM_DOMAINS,
     board=META_BOARD,
+    seats_param="",
 )
 
 # Where the state keeps what (the rules index these lists directly):

@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 436732ac8dd066b1dd24 output b108366a058584a2c311
+# Fingerprint: source ed9061b0e626ae003264 output 5199f19df3547431a22c
 "Mini: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -127,6 +127,7 @@ META = GameMeta(
     effect_param_kinds=(("player",),),
     param_domains=(("goal", ("range", (1, 20))),),
     board=META_BOARD,
+    seats_param="",
 )
 
 # Where the state keeps what (the rules index these lists directly):
