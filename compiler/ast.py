@@ -861,6 +861,15 @@ class InvariantDecl(Decl):
 
 
 @dataclass(frozen=True, slots=True)
+class TallyDecl(Decl):
+    """tally name "label" = number: a figure of the spec's own data, reported by `info`."""
+
+    name: Ident
+    label: str
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class AssertDecl(Decl):
     """assert name "message" = condition: a rule about the spec's own data, checked by `check`."""
 

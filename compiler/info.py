@@ -10,8 +10,15 @@ from runtime.params import params_json
 
 def info_json(loaded: LoadedSpec) -> dict[str, Any]:
     """The keys docs/CLI.md promises for `info --json`, and a few more."""
+    from .checks.asserts import tallies
+
     model = loaded.model
+    values = tallies(model)[0]
     counts = model.counts()
+    kinds: dict[str, int] = {}
+    for c in model.cards():
+        kind = model.entities[c].kind.name
+        kinds[kind] = kinds.get(kind, 0) + 1
     return {
         "game": model.game, "title": model.title, "spec_hash": model.spec_hash,
         "players": list(model.players),
@@ -22,4 +29,7 @@ def info_json(loaded: LoadedSpec) -> dict[str, Any]:
         "cards_without_events": [model.entities[c].name.name for c in model.cards()
                                  if not model.entities[c].events],
         "params": params_json(model.meta()),
+        "cards_by_kind": kinds,
+        "tallies": {d.name.name: {"label": d.label, "value": values.get(d.name.name)}
+                    for d in model.tallies},
     }

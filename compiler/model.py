@@ -58,6 +58,7 @@ class Model:
     bots: dict[str, ast.BotDecl] = field(default_factory=dict)
     policies: dict[str, ast.PolicyDecl] = field(default_factory=dict)
     asserts: list[ast.AssertDecl] = field(default_factory=list)
+    tallies: list[ast.TallyDecl] = field(default_factory=list)
     tests: list[ast.TestDecl] = field(default_factory=list)
     map_rules: list[ast.Node] = field(default_factory=list)
     boards: list[ast.BoardDecl] = field(default_factory=list)  # one at most (checks/board.py)
@@ -260,6 +261,8 @@ def _index(model: Model, decl: ast.Decl) -> None:
             model.invariants.append(decl)
         case ast.AssertDecl():
             model.asserts.append(decl)
+        case ast.TallyDecl():
+            model.tallies.append(decl)
         case ast.BotDecl():
             model.bots.setdefault(decl.name.name, decl)
         case ast.PolicyDecl():

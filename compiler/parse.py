@@ -366,6 +366,9 @@ class _Builder(Transformer):
     def invariant_decl(self, meta, c):
         return ast.InvariantDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]), c[2])
 
+    def tally_decl(self, meta, c):
+        return ast.TallyDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]), c[2])
+
     def assert_decl(self, meta, c):
         return ast.AssertDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]), c[2])
 

@@ -104,3 +104,14 @@ def test_a_variant_may_replace_the_players_line() -> None:
     base, solo = loaded(tm).model.meta(), loaded(tm, ("solo",)).model.meta()
     assert (base.seat_count(), solo.seat_count()) == (2, 1)
     assert solo.seated({"players": 3}) == ("p1", "p2", "p3")
+
+
+def test_info_reports_the_spec_tallies_and_cards_by_kind() -> None:
+    """`tally` figures (Terraforming Mars: 137 project cards, corporations apart) and the
+    cards of each kind, beside the unchanged keys."""
+    out = CliRunner().invoke(main, ["info", "terraforming_mars", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["spaces"] == 63 and data["tallies"]["project_cards"]["value"] == 137
+    assert data["cards_by_kind"] == {"project": 148, "milestone": 5, "award": 5}
+    assert data["cards"] == 158 and data["params"]["players"]["range"] == [1, 5]

@@ -1,4 +1,5 @@
-"""`assert` declarations: rules about the spec's own data, evaluated at check time."""
+"""`assert` and `tally` declarations: rules and figures about the spec's own data, evaluated
+on the initial state at check time (a tally's value is what `rulespec info` reports)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,30 @@ from ..evaluate import Evaluator
 from ..model import Model
 
 
+def tallies(model: Model) -> tuple[dict[str, int], list[Diagnostic]]:
+    """Every tally's value on the game's initial state, and those that cannot be evaluated."""
+    if not model.tallies:
+        return {}, []
+    meta = model.meta()
+    evaluator, state = Evaluator(model, meta), new_state(meta, seed=0, params={})
+    values, problems = {}, []
+    for decl in model.tallies:
+        try:
+            values[decl.name.name] = evaluator.value(state, {}, decl.value)
+        except Exception as err:  # noqa: BLE001 - any failure is the spec's: report it there
+            problems.append(Diagnostic(f"tally '{decl.name.name}' cannot be evaluated: {err}", decl.span))
+    return values, problems
+
+
 def check_asserts(model: Model) -> list[Diagnostic]:
-    """Evaluate every assert on the game's initial state; a false one is an error."""
+    """Evaluate every assert on the game's initial state; a false one is an error. A tally
+    that cannot be evaluated is one too."""
+    problems = tallies(model)[1]
     if not model.asserts:
-        return []
+        return problems
     meta = model.meta()
     evaluator = Evaluator(model, meta)
     state = new_state(meta, seed=0, params={})
-    problems = []
     for decl in model.asserts:
         try:
             holds = evaluator.truth(state, {}, decl.test)

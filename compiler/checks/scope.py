@@ -119,6 +119,10 @@ class ScopedVisitor(Visitor):
         with self.frame([]):
             self.expect(decl.test, BOOL, "an invariant")
 
+    def visit_TallyDecl(self, decl: ast.TallyDecl) -> None:
+        with self.frame([]):
+            self.expect(decl.value, INT, "a tally")
+
     def visit_AssertDecl(self, decl: ast.AssertDecl) -> None:
         with self.frame([]):
             self.expect(decl.test, BOOL, "an assert")

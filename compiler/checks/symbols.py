@@ -46,6 +46,7 @@ def _names_of(decl: ast.Decl) -> Iterator[Named]:
         ast.KindDecl: "kind", ast.ActionDecl: "action", ast.SignalDecl: "signal",
         ast.ConstraintDecl: "constraint", ast.EffectDecl: "effect", ast.DefineDecl: "define",
         ast.QuantityDecl: "quantity", ast.InvariantDecl: "invariant", ast.AssertDecl: "assert",
+        ast.TallyDecl: "tally",
     }
     for cls, namespace in simple.items():
         if isinstance(decl, cls):

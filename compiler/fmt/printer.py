@@ -232,6 +232,9 @@ class Printer:
     def decl_InvariantDecl(self, d: ast.InvariantDecl) -> Doc:
         return _equation(f"invariant {d.name.name} {quote(d.label)}", d.test)
 
+    def decl_TallyDecl(self, d: ast.TallyDecl) -> Doc:
+        return _equation(f"tally {d.name.name} {quote(d.label)}", d.value)
+
     def decl_AssertDecl(self, d: ast.AssertDecl) -> Doc:
         return _equation(f"assert {d.name.name} {quote(d.label)}", d.test)
 

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d777afcda9735075
+# Spec hash: 94e5d56ace7b184e
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,7 +21,7 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 # Tests hash: 333d1d74911a56f8
-# Fingerprint: source c06c965e2df78b2499b9 output 62cb4a8fbeb432e57bbe
+# Fingerprint: source 6c614210961bfad36ae6 output 879a2f8764517e8c6830
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -32,7 +32,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "d777afcda9735075"
+SPEC_HASH = "94e5d56ace7b184e"
 TESTS_HASH = "333d1d74911a56f8"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d777afcda9735075
+# Spec hash: 94e5d56ace7b184e
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,7 +21,7 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 # Tests hash: 333d1d74911a56f8
-# Fingerprint: source 61b9f9f48b6c5439ece1 output 077e1c827b0cd70d24bc
+# Fingerprint: source bfca567c810b55209fad output 7c8e95f95f3c338664e7
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -1608,23 +1608,23 @@ def s_place_city(state, frame):
 
 
 def s_pay(state, frame):
-    "procedure pay (spec/terraforming_mars/04_economy.rules:70)"
+    "procedure pay (spec/terraforming_mars/04_economy.rules:75)"
     # L: 0 p, 1 n, 2 steel_ok, 3 titanium_ok, 4 rest, 5 sv, 6 others, 7 least, 8 most, 9 k, 10 tv
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:71
+            # spec: spec/terraforming_mars/04_economy.rules:76
             L[4] = L[1]
-            # spec: spec/terraforming_mars/04_economy.rules:72
+            # spec: spec/terraforming_mars/04_economy.rules:77
             if L[2] and state.tracks[5 + L[0]] > 0 and L[4] > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:73
+            # spec: spec/terraforming_mars/04_economy.rules:78
             L[5] = q_steel_value(state, L[0])
-            # spec: spec/terraforming_mars/04_economy.rules:74
+            # spec: spec/terraforming_mars/04_economy.rules:79
             L[6] = (
                 state.tracks[L[0]]
                 + d_heat_money(state, L[0])
@@ -1634,11 +1634,11 @@ def s_pay(state, frame):
                     else 0
                 )
             )
-            # spec: spec/terraforming_mars/04_economy.rules:76
+            # spec: spec/terraforming_mars/04_economy.rules:81
             L[7] = max(0, (L[4] - L[6] + L[5] - 1) // L[5])
-            # spec: spec/terraforming_mars/04_economy.rules:77
+            # spec: spec/terraforming_mars/04_economy.rules:82
             L[8] = min(state.tracks[5 + L[0]], (L[4] + L[5] - 1) // L[5])
-            # spec: spec/terraforming_mars/04_economy.rules:78
+            # spec: spec/terraforming_mars/04_economy.rules:83
             player = L[0]
             values = list(range(L[7], L[8] + 1))
             ids, labels = option_names(values)
@@ -1649,33 +1649,33 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:78:9",
+                "spec/terraforming_mars/04_economy.rules:83:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[9] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:79
+            # spec: spec/terraforming_mars/04_economy.rules:84
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] - L[9]))
-            # spec: spec/terraforming_mars/04_economy.rules:80
+            # spec: spec/terraforming_mars/04_economy.rules:85
             L[4] = max(0, L[4] - L[5] * L[9])
             pc = 3
         if pc == 3:
-            # spec: spec/terraforming_mars/04_economy.rules:82
+            # spec: spec/terraforming_mars/04_economy.rules:87
             if L[3] and state.tracks[10 + L[0]] > 0 and L[4] > 0:
                 pc = 4
             else:
                 pc = 6
         if pc == 4:
-            # spec: spec/terraforming_mars/04_economy.rules:83
+            # spec: spec/terraforming_mars/04_economy.rules:88
             L[10] = q_titanium_value(state, L[0])
-            # spec: spec/terraforming_mars/04_economy.rules:84
+            # spec: spec/terraforming_mars/04_economy.rules:89
             L[6] = state.tracks[L[0]] + d_heat_money(state, L[0])
-            # spec: spec/terraforming_mars/04_economy.rules:85
+            # spec: spec/terraforming_mars/04_economy.rules:90
             L[7] = max(0, (L[4] - L[6] + L[10] - 1) // L[10])
-            # spec: spec/terraforming_mars/04_economy.rules:86
+            # spec: spec/terraforming_mars/04_economy.rules:91
             L[8] = min(state.tracks[10 + L[0]], (L[4] + L[10] - 1) // L[10])
-            # spec: spec/terraforming_mars/04_economy.rules:87
+            # spec: spec/terraforming_mars/04_economy.rules:92
             player = L[0]
             values = list(range(L[7], L[8] + 1))
             ids, labels = option_names(values)
@@ -1686,29 +1686,29 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:87:9",
+                "spec/terraforming_mars/04_economy.rules:92:9",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[9] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:88
+            # spec: spec/terraforming_mars/04_economy.rules:93
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] - L[9]))
-            # spec: spec/terraforming_mars/04_economy.rules:89
+            # spec: spec/terraforming_mars/04_economy.rules:94
             L[4] = max(0, L[4] - L[10] * L[9])
             pc = 6
         if pc == 6:
-            # spec: spec/terraforming_mars/04_economy.rules:91
+            # spec: spec/terraforming_mars/04_economy.rules:96
             if d_heat_money(state, L[0]) > 0 and L[4] > 0:
                 pc = 7
             else:
                 pc = 9
         if pc == 7:
-            # spec: spec/terraforming_mars/04_economy.rules:92
+            # spec: spec/terraforming_mars/04_economy.rules:97
             L[7] = max(0, L[4] - state.tracks[L[0]])
-            # spec: spec/terraforming_mars/04_economy.rules:93
+            # spec: spec/terraforming_mars/04_economy.rules:98
             L[8] = min(d_heat_money(state, L[0]), L[4])
-            # spec: spec/terraforming_mars/04_economy.rules:94
+            # spec: spec/terraforming_mars/04_economy.rules:99
             player = L[0]
             values = list(range(L[7], L[8] + 1))
             ids, labels = option_names(values)
@@ -1719,42 +1719,42 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:94:9",
+                "spec/terraforming_mars/04_economy.rules:99:9",
             )
             frame[1] = 8
             return
         if pc == 8:
             L[9] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:95
+            # spec: spec/terraforming_mars/04_economy.rules:100
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - L[9]))
-            # spec: spec/terraforming_mars/04_economy.rules:96
+            # spec: spec/terraforming_mars/04_economy.rules:101
             L[4] = L[4] - L[9]
             pc = 9
         if pc == 9:
-            # spec: spec/terraforming_mars/04_economy.rules:98
+            # spec: spec/terraforming_mars/04_economy.rules:103
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] - L[4]))
             state.frames.pop()
             return
 
 
 def s_pay_mc(state, frame):
-    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:100)"
+    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:105)"
     # L: 0 p, 1 n
     L = frame[2]
-    # spec: spec/terraforming_mars/04_economy.rules:100
+    # spec: spec/terraforming_mars/04_economy.rules:105
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], L[1], False, False] + [UNBOUND] * 7))
     return
 
 
 def s_play_project(state, frame):
-    "procedure play_project (spec/terraforming_mars/04_economy.rules:110)"
+    "procedure play_project (spec/terraforming_mars/04_economy.rules:115)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:111
+            # spec: spec/terraforming_mars/04_economy.rules:116
             state.tracks[89] = max(
                 0,
                 min(
@@ -1763,11 +1763,11 @@ def s_play_project(state, frame):
                         A_needs_heat,
                         L[1],
                         "needs_heat",
-                        "spec/terraforming_mars/04_economy.rules:111:22",
+                        "spec/terraforming_mars/04_economy.rules:116:22",
                     ),
                 ),
             )
-            # spec: spec/terraforming_mars/04_economy.rules:112
+            # spec: spec/terraforming_mars/04_economy.rules:117
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -1779,14 +1779,14 @@ def s_play_project(state, frame):
                             A_building,
                             L[1],
                             "building",
-                            "spec/terraforming_mars/04_economy.rules:112:29",
+                            "spec/terraforming_mars/04_economy.rules:117:29",
                         )
                         > 0,
                         attr_of(
                             A_space,
                             L[1],
                             "space",
-                            "spec/terraforming_mars/04_economy.rules:112:45",
+                            "spec/terraforming_mars/04_economy.rules:117:45",
                         )
                         > 0,
                     ]
@@ -1795,30 +1795,30 @@ def s_play_project(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:113
+            # spec: spec/terraforming_mars/04_economy.rules:118
             state.tracks[89] = 0
-            # spec: spec/terraforming_mars/04_economy.rules:114
+            # spec: spec/terraforming_mars/04_economy.rules:119
             if (
                 attr_of(
                     A_colour,
                     L[1],
                     "colour",
-                    "spec/terraforming_mars/04_economy.rules:114:8",
+                    "spec/terraforming_mars/04_economy.rules:119:8",
                 )
                 == "event"
             ):
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:114:28"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:119:28"),
                     28 + L[0],
                 )
             else:
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:114:57"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:119:57"),
                     23 + L[0],
                 )
-            # spec: spec/terraforming_mars/04_economy.rules:115
+            # spec: spec/terraforming_mars/04_economy.rules:120
             log_line(
                 state,
                 " ".join(
@@ -1830,24 +1830,24 @@ def s_play_project(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:115:21",
+                                "spec/terraforming_mars/04_economy.rules:120:21",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:115:5",
+                "spec/terraforming_mars/04_economy.rules:120:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:116
+            # spec: spec/terraforming_mars/04_economy.rules:121
             state.vars[3] = False
-            # spec: spec/terraforming_mars/04_economy.rules:117
+            # spec: spec/terraforming_mars/04_economy.rules:122
             frame[1] = 2
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:117:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:122:5"
             ):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/terraforming_mars/04_economy.rules:118
+            # spec: spec/terraforming_mars/04_economy.rules:123
             emit_paid_project(
                 state,
                 L[0],
@@ -1855,25 +1855,25 @@ def s_play_project(state, frame):
                     A_cost,
                     L[1],
                     "cost",
-                    "spec/terraforming_mars/04_economy.rules:118:26",
+                    "spec/terraforming_mars/04_economy.rules:123:26",
                 ),
             )
-            # spec: spec/terraforming_mars/04_economy.rules:119
+            # spec: spec/terraforming_mars/04_economy.rules:124
             emit_card_played(state, L[0], L[1])
             state.frames.pop()
             return
 
 
 def s_use_action(state, frame):
-    "procedure use_action (spec/terraforming_mars/04_economy.rules:136)"
+    "procedure use_action (spec/terraforming_mars/04_economy.rules:141)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:137
+            # spec: spec/terraforming_mars/04_economy.rules:142
             state.counters[19][L[1]] = 1
-            # spec: spec/terraforming_mars/04_economy.rules:138
+            # spec: spec/terraforming_mars/04_economy.rules:143
             log_line(
                 state,
                 " ".join(
@@ -1885,37 +1885,37 @@ def s_use_action(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:138:34",
+                                "spec/terraforming_mars/04_economy.rules:143:34",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:138:5",
+                "spec/terraforming_mars/04_economy.rules:143:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:139
+            # spec: spec/terraforming_mars/04_economy.rules:144
             state.vars[3] = True
-            # spec: spec/terraforming_mars/04_economy.rules:140
+            # spec: spec/terraforming_mars/04_economy.rules:145
             frame[1] = 1
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:140:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:145:5"
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:141
+            # spec: spec/terraforming_mars/04_economy.rules:146
             state.vars[3] = False
             state.frames.pop()
             return
 
 
 def s_add_to_own_card(state, frame):
-    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:147)"
+    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:152)"
     # L: 0 p, 1 k, 2 n, 3 not_this, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:148
+            # spec: spec/terraforming_mars/04_economy.rules:153
             if any(
                 A_holds[c_d] == L[1] and c_d != L[3] for c_d in state.zones[23 + L[0]]
             ):
@@ -1923,7 +1923,7 @@ def s_add_to_own_card(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:149
+            # spec: spec/terraforming_mars/04_economy.rules:154
             player = L[0]
             values = [
                 c_d
@@ -1938,13 +1938,13 @@ def s_add_to_own_card(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:149:9",
+                "spec/terraforming_mars/04_economy.rules:154:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:151
+            # spec: spec/terraforming_mars/04_economy.rules:156
             state.counters[18][L[4]] = max(0, state.counters[18][L[4]] + L[2])
             pc = 3
         if pc == 3:
@@ -1953,13 +1953,13 @@ def s_add_to_own_card(state, frame):
 
 
 def s_take_one_from_any(state, frame):
-    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:155)"
+    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:160)"
     # L: 0 p, 1 k, 2 into, 3 q, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:156
+            # spec: spec/terraforming_mars/04_economy.rules:161
             player = L[0]
             values = [
                 c_q
@@ -1980,13 +1980,13 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:156:5",
+                "spec/terraforming_mars/04_economy.rules:161:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:159
+            # spec: spec/terraforming_mars/04_economy.rules:164
             player = L[0]
             values = [
                 c_d
@@ -2006,15 +2006,15 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:159:5",
+                "spec/terraforming_mars/04_economy.rules:164:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:161
+            # spec: spec/terraforming_mars/04_economy.rules:166
             state.counters[18][L[4]] = max(0, state.counters[18][L[4]] - 1)
-            # spec: spec/terraforming_mars/04_economy.rules:162
+            # spec: spec/terraforming_mars/04_economy.rules:167
             state.counters[18][L[2]] = max(0, state.counters[18][L[2]] + 1)
             state.frames.pop()
             return

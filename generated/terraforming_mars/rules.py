@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d777afcda9735075
+# Spec hash: 94e5d56ace7b184e
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,7 +21,7 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 # Tests hash: 333d1d74911a56f8
-# Fingerprint: source 41e45913857af645e7f1 output 9dea68ca1b460dfc9314
+# Fingerprint: source 9b36613b245aff275ccc output 59448ca7229f03ae27af
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -273,15 +273,15 @@ def d_any_greenery_spot(state, v_p):
 
 def d_tag_of(state, v_c, v_t):
     "define tag_of"
-    # spec: spec/terraforming_mars/04_economy.rules:34
+    # spec: spec/terraforming_mars/04_economy.rules:39
     return (
         attr_of(
-            A_building, v_c, "building", "spec/terraforming_mars/04_economy.rules:35:31"
+            A_building, v_c, "building", "spec/terraforming_mars/04_economy.rules:40:31"
         )
         if v_t == "building_tag"
         else (
             attr_of(
-                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:35:70"
+                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:40:70"
             )
             if v_t == "space_tag"
             else (
@@ -289,7 +289,7 @@ def d_tag_of(state, v_c, v_t):
                     A_science,
                     v_c,
                     "science",
-                    "spec/terraforming_mars/04_economy.rules:36:35",
+                    "spec/terraforming_mars/04_economy.rules:41:35",
                 )
                 if v_t == "science_tag"
                 else (
@@ -297,7 +297,7 @@ def d_tag_of(state, v_c, v_t):
                         A_power,
                         v_c,
                         "power",
-                        "spec/terraforming_mars/04_economy.rules:36:73",
+                        "spec/terraforming_mars/04_economy.rules:41:73",
                     )
                     if v_t == "power_tag"
                     else (
@@ -305,7 +305,7 @@ def d_tag_of(state, v_c, v_t):
                             A_earth,
                             v_c,
                             "earth",
-                            "spec/terraforming_mars/04_economy.rules:37:33",
+                            "spec/terraforming_mars/04_economy.rules:42:33",
                         )
                         if v_t == "earth_tag"
                         else (
@@ -313,7 +313,7 @@ def d_tag_of(state, v_c, v_t):
                                 A_jovian,
                                 v_c,
                                 "jovian",
-                                "spec/terraforming_mars/04_economy.rules:37:70",
+                                "spec/terraforming_mars/04_economy.rules:42:70",
                             )
                             if v_t == "jovian_tag"
                             else (
@@ -321,7 +321,7 @@ def d_tag_of(state, v_c, v_t):
                                     A_plant,
                                     v_c,
                                     "plant",
-                                    "spec/terraforming_mars/04_economy.rules:38:33",
+                                    "spec/terraforming_mars/04_economy.rules:43:33",
                                 )
                                 if v_t == "plant_tag"
                                 else (
@@ -329,7 +329,7 @@ def d_tag_of(state, v_c, v_t):
                                         A_microbe,
                                         v_c,
                                         "microbe",
-                                        "spec/terraforming_mars/04_economy.rules:38:71",
+                                        "spec/terraforming_mars/04_economy.rules:43:71",
                                     )
                                     if v_t == "microbe_tag"
                                     else (
@@ -337,14 +337,14 @@ def d_tag_of(state, v_c, v_t):
                                             A_animal,
                                             v_c,
                                             "animal",
-                                            "spec/terraforming_mars/04_economy.rules:39:34",
+                                            "spec/terraforming_mars/04_economy.rules:44:34",
                                         )
                                         if v_t == "animal_tag"
                                         else attr_of(
                                             A_city_t,
                                             v_c,
                                             "city_t",
-                                            "spec/terraforming_mars/04_economy.rules:39:48",
+                                            "spec/terraforming_mars/04_economy.rules:44:48",
                                         )
                                     )
                                 )
@@ -359,55 +359,55 @@ def d_tag_of(state, v_c, v_t):
 
 def d_tags(state, v_p, v_t):
     "define tags"
-    # spec: spec/terraforming_mars/04_economy.rules:41
+    # spec: spec/terraforming_mars/04_economy.rules:46
     return sum([d_tag_of(state, c_c, v_t) for c_c in state.zones[23 + v_p]])
 
 
 def d_temp_at_least(state, v_p, v_t):
     "define temp_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:48
+    # spec: spec/terraforming_mars/04_economy.rules:53
     return state.tracks[70] >= v_t - 2 * q_slack(state, v_p)
 
 
 def d_temp_at_most(state, v_p, v_t):
     "define temp_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:49
+    # spec: spec/terraforming_mars/04_economy.rules:54
     return state.tracks[70] <= v_t + 2 * q_slack(state, v_p)
 
 
 def d_oxygen_at_least(state, v_p, v_n):
     "define oxygen_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:50
+    # spec: spec/terraforming_mars/04_economy.rules:55
     return state.tracks[71] >= v_n - q_slack(state, v_p)
 
 
 def d_oxygen_at_most(state, v_p, v_n):
     "define oxygen_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:51
+    # spec: spec/terraforming_mars/04_economy.rules:56
     return state.tracks[71] <= v_n + q_slack(state, v_p)
 
 
 def d_oceans_at_least(state, v_p, v_n):
     "define oceans_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:52
+    # spec: spec/terraforming_mars/04_economy.rules:57
     return state.tracks[72] >= v_n - q_slack(state, v_p)
 
 
 def d_oceans_at_most(state, v_p, v_n):
     "define oceans_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:53
+    # spec: spec/terraforming_mars/04_economy.rules:58
     return state.tracks[72] <= v_n + q_slack(state, v_p)
 
 
 def d_heat_money(state, v_p):
     "define heat_money"
-    # spec: spec/terraforming_mars/04_economy.rules:63
+    # spec: spec/terraforming_mars/04_economy.rules:68
     return q_heat_as_mc(state, v_p) * max(0, state.tracks[25 + v_p] - state.tracks[89])
 
 
 def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
     "define budget"
-    # spec: spec/terraforming_mars/04_economy.rules:64
+    # spec: spec/terraforming_mars/04_economy.rules:69
     return (
         state.tracks[v_p]
         + d_heat_money(state, v_p)
@@ -422,10 +422,10 @@ def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
 
 def d_playable(state, v_p, v_c):
     "define playable"
-    # spec: spec/terraforming_mars/04_economy.rules:104
+    # spec: spec/terraforming_mars/04_economy.rules:109
     return (
         attr_of(
-            A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:105:5"
+            A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:110:5"
         )
         != "corporation"
         and event_allowed(state, EVENT_WHEN, v_c, v_p)
@@ -436,11 +436,11 @@ def d_playable(state, v_p, v_c):
                 A_building,
                 v_c,
                 "building",
-                "spec/terraforming_mars/04_economy.rules:106:19",
+                "spec/terraforming_mars/04_economy.rules:111:19",
             )
             > 0,
             attr_of(
-                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:106:35"
+                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:111:35"
             )
             > 0,
         )
@@ -450,7 +450,7 @@ def d_playable(state, v_p, v_c):
                     A_needs_heat,
                     v_c,
                     "needs_heat",
-                    "spec/terraforming_mars/04_economy.rules:107:38",
+                    "spec/terraforming_mars/04_economy.rules:112:38",
                 ),
                 state.tracks[25 + v_p],
             )
@@ -463,7 +463,7 @@ def d_playable(state, v_p, v_c):
 
 def d_holders(state, v_k, v_other_than):
     "define holders"
-    # spec: spec/terraforming_mars/04_economy.rules:123
+    # spec: spec/terraforming_mars/04_economy.rules:128
     return any(
         any(
             A_holds[c_d] == v_k
@@ -478,9 +478,9 @@ def d_holders(state, v_k, v_other_than):
 
 def d_action_ready(state, v_p, v_c):
     "define action_ready"
-    # spec: spec/terraforming_mars/04_economy.rules:126
+    # spec: spec/terraforming_mars/04_economy.rules:131
     return bool(
-        attr_of(A_act, v_c, "act", "spec/terraforming_mars/04_economy.rules:127:5")
+        attr_of(A_act, v_c, "act", "spec/terraforming_mars/04_economy.rules:132:5")
         and state.counters[19][v_c] == 0
         and d_budget(
             state,
@@ -489,45 +489,45 @@ def d_action_ready(state, v_p, v_c):
                 A_act_steel,
                 v_c,
                 "act_steel",
-                "spec/terraforming_mars/04_economy.rules:127:42",
+                "spec/terraforming_mars/04_economy.rules:132:42",
             ),
             attr_of(
                 A_act_titanium,
                 v_c,
                 "act_titanium",
-                "spec/terraforming_mars/04_economy.rules:127:55",
+                "spec/terraforming_mars/04_economy.rules:132:55",
             ),
         )
         >= attr_of(
-            A_act_pay, v_c, "act_pay", "spec/terraforming_mars/04_economy.rules:127:74"
+            A_act_pay, v_c, "act_pay", "spec/terraforming_mars/04_economy.rules:132:74"
         )
         and state.tracks[20 + v_p]
         >= attr_of(
             A_act_energy,
             v_c,
             "act_energy",
-            "spec/terraforming_mars/04_economy.rules:128:22",
+            "spec/terraforming_mars/04_economy.rules:133:22",
         )
         and state.tracks[50 + v_p]
         >= attr_of(
             A_act_energy_prod,
             v_c,
             "act_energy_prod",
-            "spec/terraforming_mars/04_economy.rules:128:57",
+            "spec/terraforming_mars/04_economy.rules:133:57",
         )
         and state.counters[18][v_c]
         >= attr_of(
             A_act_here,
             v_c,
             "act_here",
-            "spec/terraforming_mars/04_economy.rules:128:89",
+            "spec/terraforming_mars/04_economy.rules:133:89",
         )
         and (
             attr_of(
                 A_act_takes,
                 v_c,
                 "act_takes",
-                "spec/terraforming_mars/04_economy.rules:129:10",
+                "spec/terraforming_mars/04_economy.rules:134:10",
             )
             == "no_resource"
             or d_holders(
@@ -536,7 +536,7 @@ def d_action_ready(state, v_p, v_c):
                     A_act_takes,
                     v_c,
                     "act_takes",
-                    "spec/terraforming_mars/04_economy.rules:129:48",
+                    "spec/terraforming_mars/04_economy.rules:134:48",
                 ),
                 v_c,
             )
@@ -546,7 +546,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_tr_raised,
                 v_c,
                 "act_tr_raised",
-                "spec/terraforming_mars/04_economy.rules:130:14",
+                "spec/terraforming_mars/04_economy.rules:135:14",
             )
             or state.tracks[65 + v_p] > 0
         )
@@ -555,7 +555,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_gives,
                 v_c,
                 "act_gives",
-                "spec/terraforming_mars/04_economy.rules:131:10",
+                "spec/terraforming_mars/04_economy.rules:136:10",
             )
             == "no_resource"
             or any(
@@ -564,7 +564,7 @@ def d_action_ready(state, v_p, v_c):
                     A_act_gives,
                     v_c,
                     "act_gives",
-                    "spec/terraforming_mars/04_economy.rules:131:76",
+                    "spec/terraforming_mars/04_economy.rules:136:76",
                 )
                 and c_d != v_c
                 for c_d in state.zones[23 + v_p]
@@ -576,13 +576,13 @@ def d_action_ready(state, v_p, v_c):
 
 def d_action_needs_met(state, v_p, v_c):
     "define action_needs_met"
-    # spec: spec/terraforming_mars/04_economy.rules:135
+    # spec: spec/terraforming_mars/04_economy.rules:140
     return True
 
 
 def d_own_holder(state, v_p, v_k):
     "define own_holder"
-    # spec: spec/terraforming_mars/04_economy.rules:145
+    # spec: spec/terraforming_mars/04_economy.rules:150
     return any(A_holds[c_d] == v_k for c_d in state.zones[23 + v_p])
 
 
@@ -1060,7 +1060,7 @@ def d_eco_spot(state, v_s):
 
 def q_slack(state, v_p):
     "quantity slack"
-    # spec: spec/terraforming_mars/04_economy.rules:47
+    # spec: spec/terraforming_mars/04_economy.rules:52
     value = 0
     for effect in state.effects:
         kind = effect[0]
@@ -1079,9 +1079,9 @@ def q_slack(state, v_p):
 
 def q_card_cost(state, v_p, v_c):
     "quantity card_cost"
-    # spec: spec/terraforming_mars/04_economy.rules:56
+    # spec: spec/terraforming_mars/04_economy.rules:61
     value = attr_of(
-        A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:56:45"
+        A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:61:45"
     )
     for effect in state.effects:
         kind = effect[0]
@@ -1126,14 +1126,14 @@ def q_card_cost(state, v_p, v_c):
 
 def q_steel_value(state, v_p):
     "quantity steel_value"
-    # spec: spec/terraforming_mars/04_economy.rules:57
+    # spec: spec/terraforming_mars/04_economy.rules:62
     value = 2
     return value
 
 
 def q_titanium_value(state, v_p):
     "quantity titanium_value"
-    # spec: spec/terraforming_mars/04_economy.rules:58
+    # spec: spec/terraforming_mars/04_economy.rules:63
     value = 3
     for effect in state.effects:
         kind = effect[0]
@@ -1147,7 +1147,7 @@ def q_titanium_value(state, v_p):
 
 def q_heat_as_mc(state, v_p):
     "quantity heat_as_mc"
-    # spec: spec/terraforming_mars/04_economy.rules:60
+    # spec: spec/terraforming_mars/04_economy.rules:65
     value = 0
     for effect in state.effects:
         kind = effect[0]

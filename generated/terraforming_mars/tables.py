@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d777afcda9735075
+# Spec hash: 94e5d56ace7b184e
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -21,7 +21,7 @@
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
 # Tests hash: 333d1d74911a56f8
-# Fingerprint: source 622a39a7feed04c5a02c output ae389d1240d6a8003617
+# Fingerprint: source 4707029f0e8cd8637695 output 13034f91fb9868775401
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -6580,7 +6580,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="d777afcda9735075",
+    spec_hash="94e5d56ace7b184e",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2", "p3", "p4", "p5"),
     player_labels=("Spieler 1", "Spieler 2", "Spieler 3", "Spieler 4", "Spieler 5"),
