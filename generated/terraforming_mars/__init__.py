@@ -20,8 +20,9 @@
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
-# Tests hash: 333d1d74911a56f8
-# Fingerprint: source 6c614210961bfad36ae6 output 879a2f8764517e8c6830
+#     terraforming_mars/tests/09_variant_combinations.rules
+# Tests hash: 587f3397a39b9e13
+# Fingerprint: source b768c2f4ec3078f1f10b output 17bf1f5cdf2703280e74
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -33,7 +34,7 @@ from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
 SPEC_HASH = "94e5d56ace7b184e"
-TESTS_HASH = "333d1d74911a56f8"
+TESTS_HASH = "587f3397a39b9e13"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

@@ -20,7 +20,8 @@
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
-# Tests hash: 333d1d74911a56f8
+#     terraforming_mars/tests/09_variant_combinations.rules
+# Tests hash: 587f3397a39b9e13
 # Fingerprint: source bfca567c810b55209fad output 7c8e95f95f3c338664e7
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 

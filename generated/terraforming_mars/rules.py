@@ -20,7 +20,8 @@
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
-# Tests hash: 333d1d74911a56f8
+#     terraforming_mars/tests/09_variant_combinations.rules
+# Tests hash: 587f3397a39b9e13
 # Fingerprint: source 9b36613b245aff275ccc output 59448ca7229f03ae27af
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 

@@ -20,7 +20,8 @@
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
-# Tests hash: 333d1d74911a56f8
+#     terraforming_mars/tests/09_variant_combinations.rules
+# Tests hash: 587f3397a39b9e13
 # Fingerprint: source 4707029f0e8cd8637695 output 13034f91fb9868775401
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 

@@ -20,7 +20,8 @@
 #     terraforming_mars/tests/06_requirements.rules
 #     terraforming_mars/tests/07_more_cards.rules
 #     terraforming_mars/tests/08_setup_hooks.rules
-# Tests hash: 333d1d74911a56f8
+#     terraforming_mars/tests/09_variant_combinations.rules
+# Tests hash: 587f3397a39b9e13
 # Fingerprint: source 0796cc5e74af184af5dd output b08c44a031f497afbd3c
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
