@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: bbb43a30ea58b45e
+# Spec hash: 7875d95fbd5dd9b7
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source d3f6d5cdf10d4d4b7937 output 81bf550d8958dfecd15e
+# Fingerprint: source 8f4b07a3a55386ee0c68 output a9870880025a7ac30d70
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -39,7 +39,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "bbb43a30ea58b45e"
+SPEC_HASH = "7875d95fbd5dd9b7"
 TESTS_HASH = "0f8d494758f95795"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

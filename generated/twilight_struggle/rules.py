@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: bbb43a30ea58b45e
+# Spec hash: 7875d95fbd5dd9b7
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source 49a635593ef69a0167a7 output 8d9572ba69d8e223d628
+# Fingerprint: source a7f69ec7209bd220f3f7 output 33b1766cfd3a458ac1cd
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -89,6 +89,7 @@ from .tables import (
     E_middle_east,
     E_middle_east_scoring,
     E_missile_envy,
+    E_nicaragua,
     E_north_sea_oil,
     E_olympic_games,
     E_romania,
@@ -123,10 +124,13 @@ from .tables import (
     RS_africa,
     RS_asia,
     RS_central_america,
+    RS_eastern_europe,
     RS_europe,
     RS_middle_east,
     RS_south_america,
     RS_southeast_asia,
+    R_eastern_europe,
+    R_europe,
     R_middle_east,
     R_southeast_asia,
 )
@@ -842,9 +846,17 @@ def d_suicidal_coup(state, v_p, v_c):
     )
 
 
+def d_safe_free_coup(state, v_p, v_c):
+    "define safe_free_coup"
+    # spec: spec/twilight_struggle/policies.rules:51
+    return state.counters[1 + opponent_of(v_p, 2)][v_c] > 0 and not d_suicidal_coup(
+        state, v_p, v_c
+    )
+
+
 def d_safe_coup_target(state, v_p):
     "define safe_coup_target"
-    # spec: spec/twilight_struggle/policies.rules:50
+    # spec: spec/twilight_struggle/policies.rules:54
     return any(
         state.counters[1 + opponent_of(v_p, 2)][c_c] > 0
         and allowed_coup(state, v_p, c_c)
@@ -855,7 +867,7 @@ def d_safe_coup_target(state, v_p):
 
 def d_ahead_in(state, v_p, v_r):
     "define ahead_in"
-    # spec: spec/twilight_struggle/policies.rules:58
+    # spec: spec/twilight_struggle/policies.rules:62
     return (
         d_battlegrounds_controlled(state, v_p, v_r)
         > d_battlegrounds_controlled(state, opponent_of(v_p, 2), v_r)
@@ -868,14 +880,14 @@ def d_ahead_in(state, v_p, v_r):
 
 def d_scoring_pays(state, v_p, v_c):
     "define scoring_pays"
-    # spec: spec/twilight_struggle/policies.rules:63
+    # spec: spec/twilight_struggle/policies.rules:67
     return (
         d_southeast_asia_points(state, v_p)
         > d_southeast_asia_points(state, opponent_of(v_p, 2))
         if v_c == E_southeast_asia_scoring
         else bool(
             attr_of(
-                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:66:10"
+                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:70:10"
             )
             and d_ahead_in(state, v_p, d_scoring_region_of(state, v_c))
         )
@@ -884,49 +896,232 @@ def d_scoring_pays(state, v_p, v_c):
 
 def d_control_with_one(state, v_p, v_c):
     "define control_with_one"
-    # spec: spec/twilight_struggle/policies.rules:69
+    # spec: spec/twilight_struggle/policies.rules:73
     return (
         not d_controls(state, v_p, v_c)
         and state.counters[1 + v_p][v_c] + 1
         >= attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:70:51"
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:74:51"
         )
         and state.counters[1 + v_p][v_c]
         + 1
         - state.counters[1 + opponent_of(v_p, 2)][v_c]
         >= attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:71:60"
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:75:60"
         )
     )
 
 
 def d_coup_margin(state, v_p, v_c):
     "define coup_margin"
-    # spec: spec/twilight_struggle/policies.rules:75
+    # spec: spec/twilight_struggle/policies.rules:79
     return (
         7
         + 2 * (2 if state.vars[6] == None else q_ops_value(state, v_p, state.vars[6]))
         - 4
         * attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:77:11"
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:81:11"
         )
+    )
+
+
+def d_points_to_control(state, v_p, v_c):
+    "define points_to_control"
+    # spec: spec/twilight_struggle/policies.rules:85
+    return max(
+        0,
+        attr_of(
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:86:12"
+        )
+        + state.counters[1 + opponent_of(v_p, 2)][v_c]
+        - state.counters[1 + v_p][v_c],
+        attr_of(
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:86:71"
+        )
+        - state.counters[1 + v_p][v_c],
+    )
+
+
+def d_breaks_with_one(state, v_p, v_c):
+    "define breaks_with_one"
+    # spec: spec/twilight_struggle/policies.rules:89
+    return bool(
+        d_controls(state, opponent_of(v_p, 2), v_c)
+        and state.counters[1 + opponent_of(v_p, 2)][v_c]
+        - state.counters[1 + v_p][v_c]
+        - 1
+        < attr_of(
+            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:90:84"
+        )
+    )
+
+
+def d_scores_soon(state, v_p, v_c):
+    "define scores_soon"
+    # spec: spec/twilight_struggle/policies.rules:93
+    return any(
+        A_scoring[c_s]
+        and member_of(
+            state,
+            v_c,
+            d_scoring_region_of(state, c_s),
+            REGION_SETS,
+            "spec/twilight_struggle/policies.rules:94:42",
+        )
+        for c_s in state.zones[2 + v_p]
+    )
+
+
+def d_weight(state, v_b, v_w):
+    "define weight"
+    # spec: spec/twilight_struggle/policies.rules:96
+    return v_w if v_b else 0
+
+
+def d_placement_value(state, v_p, v_c):
+    "define placement_value"
+    # spec: spec/twilight_struggle/policies.rules:104
+    return (
+        d_weight(
+            state,
+            bool(
+                attr_of(
+                    A_battleground,
+                    v_c,
+                    "battleground",
+                    "spec/twilight_struggle/policies.rules:105:12",
+                )
+                and d_control_with_one(state, v_p, v_c)
+            ),
+            256,
+        )
+        + d_weight(
+            state,
+            bool(
+                attr_of(
+                    A_battleground,
+                    v_c,
+                    "battleground",
+                    "spec/twilight_struggle/policies.rules:106:14",
+                )
+                and d_breaks_with_one(state, v_p, v_c)
+            ),
+            128,
+        )
+        + d_weight(
+            state,
+            bool(
+                d_control_with_one(state, v_p, v_c) and d_scores_soon(state, v_p, v_c)
+            ),
+            64,
+        )
+        + d_weight(state, not d_controls(state, v_p, v_c), 32)
+        + d_weight(
+            state,
+            attr_of(
+                A_battleground,
+                v_c,
+                "battleground",
+                "spec/twilight_struggle/policies.rules:108:14",
+            )
+            and not d_controls(state, opponent_of(v_p, 2), v_c),
+            16,
+        )
+        - min(d_points_to_control(state, v_p, v_c), 15)
+    )
+
+
+def d_removal_value(state, v_p, v_c):
+    "define removal_value"
+    # spec: spec/twilight_struggle/policies.rules:113
+    return (
+        d_weight(
+            state,
+            bool(
+                attr_of(
+                    A_battleground,
+                    v_c,
+                    "battleground",
+                    "spec/twilight_struggle/policies.rules:114:12",
+                )
+                and d_breaks_with_one(state, v_p, v_c)
+            ),
+            4096,
+        )
+        + d_weight(
+            state,
+            bool(
+                attr_of(
+                    A_battleground,
+                    v_c,
+                    "battleground",
+                    "spec/twilight_struggle/policies.rules:115:14",
+                )
+                and d_controls(state, opponent_of(v_p, 2), v_c)
+            ),
+            2048,
+        )
+        + d_weight(state, d_breaks_with_one(state, v_p, v_c), 1024)
+        + d_weight(
+            state,
+            attr_of(
+                A_battleground,
+                v_c,
+                "battleground",
+                "spec/twilight_struggle/policies.rules:116:52",
+            ),
+            512,
+        )
+        + d_weight(state, d_scores_soon(state, v_p, v_c), 256)
+        + min(state.counters[1 + opponent_of(v_p, 2)][v_c], 15)
+    )
+
+
+def d_spare_value(state, v_p, v_c):
+    "define spare_value"
+    # spec: spec/twilight_struggle/policies.rules:121
+    return (
+        d_weight(
+            state,
+            state.counters[1 + v_p][v_c] - 1
+            >= attr_of(
+                A_stability,
+                v_c,
+                "stability",
+                "spec/twilight_struggle/policies.rules:122:35",
+            )
+            + state.counters[1 + opponent_of(v_p, 2)][v_c],
+            4096,
+        )
+        + d_weight(
+            state,
+            not attr_of(
+                A_battleground,
+                v_c,
+                "battleground",
+                "spec/twilight_struggle/policies.rules:123:18",
+            ),
+            2048,
+        )
+        + d_weight(state, not d_controls(state, v_p, v_c), 1024)
+        + min(state.counters[1 + v_p][v_c], 15)
     )
 
 
 def d_my_event(state, v_p, v_c):
     "define my_event"
-    # spec: spec/twilight_struggle/policies.rules:79
+    # spec: spec/twilight_struggle/policies.rules:125
     return (
-        attr_of(A_side, v_c, "side", "spec/twilight_struggle/policies.rules:79:47")
+        attr_of(A_side, v_c, "side", "spec/twilight_struggle/policies.rules:125:47")
         == v_p
     )
 
 
 def d_their_event(state, v_p, v_c):
     "define their_event"
-    # spec: spec/twilight_struggle/policies.rules:80
+    # spec: spec/twilight_struggle/policies.rules:126
     return attr_of(
-        A_side, v_c, "side", "spec/twilight_struggle/policies.rules:80:50"
+        A_side, v_c, "side", "spec/twilight_struggle/policies.rules:126:50"
     ) == opponent_of(v_p, 2)
 
 
@@ -1622,11 +1817,11 @@ BOTS = {
 
 def pol_careful_0(state, pending):
     "policy careful, rule 1: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:85
+    # spec: spec/twilight_struggle/policies.rules:131
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:86
+    # spec: spec/twilight_struggle/policies.rules:132
     best = keep_best(
         best,
         [d_nuclear_risk(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1634,7 +1829,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:87
+    # spec: spec/twilight_struggle/policies.rules:133
     best = keep_best(
         best,
         [
@@ -1645,7 +1840,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:89
+    # spec: spec/twilight_struggle/policies.rules:135
     best = keep_best(
         best,
         [
@@ -1660,17 +1855,32 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:90
+    # spec: spec/twilight_struggle/policies.rules:138
+    best = keep_best(
+        best,
+        [
+            bool(
+                d_their_event(state, v_you, v_c)
+                and d_degrades_defcon(state, v_c)
+                and state.tracks[0] >= 4
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:139
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:91
+    # spec: spec/twilight_struggle/policies.rules:140
     best = keep_best(
         best, [v_c == E_china_card for v_c in [values[i] for i in best]], True
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:93
+    # spec: spec/twilight_struggle/policies.rules:142
     best = keep_best(
         best,
         [
@@ -1684,20 +1894,15 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:94
+    # spec: spec/twilight_struggle/policies.rules:143
     best = keep_best(
         best,
-        [
-            bool(
-                d_their_event(state, v_you, v_c) and q_ops_value(state, v_you, v_c) < 3
-            )
-            for v_c in [values[i] for i in best]
-        ],
+        [d_their_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
         True,
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:95
+    # spec: spec/twilight_struggle/policies.rules:144
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1710,11 +1915,11 @@ def pol_careful_0(state, pending):
 
 def pol_careful_1(state, pending):
     "policy careful, rule 2: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:97
+    # spec: spec/twilight_struggle/policies.rules:146
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:98
+    # spec: spec/twilight_struggle/policies.rules:147
     best = keep_best(
         best,
         [d_nuclear_headline(state, v_c) for v_c in [values[i] for i in best]],
@@ -1722,7 +1927,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:99
+    # spec: spec/twilight_struggle/policies.rules:148
     best = keep_best(
         best,
         [d_their_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1730,7 +1935,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:100
+    # spec: spec/twilight_struggle/policies.rules:149
     best = keep_best(
         best,
         [
@@ -1741,11 +1946,11 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:101
+    # spec: spec/twilight_struggle/policies.rules:150
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:102
+    # spec: spec/twilight_struggle/policies.rules:151
     best = keep_best(
         best,
         [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1753,7 +1958,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:103
+    # spec: spec/twilight_struggle/policies.rules:152
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -1762,16 +1967,16 @@ def pol_careful_1(state, pending):
 
 def pol_careful_2(state, pending):
     "policy careful, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:105
+    # spec: spec/twilight_struggle/policies.rules:154
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:106
+    # spec: spec/twilight_struggle/policies.rules:155
     if d_their_event(state, v_you, state.vars[6]):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:107
+    # spec: spec/twilight_struggle/policies.rules:156
     if state.tracks[0] <= 2 and (
         d_degrades_defcon(state, state.vars[6])
         or d_sets_off_events(state, state.vars[6])
@@ -1779,12 +1984,12 @@ def pol_careful_2(state, pending):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:110
+    # spec: spec/twilight_struggle/policies.rules:159
     if d_my_event(state, v_you, state.vars[6]):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:111
+    # spec: spec/twilight_struggle/policies.rules:160
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1793,11 +1998,11 @@ def pol_careful_2(state, pending):
 
 def pol_careful_3(state, pending):
     "policy careful, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:115
+    # spec: spec/twilight_struggle/policies.rules:164
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:116
+    # spec: spec/twilight_struggle/policies.rules:165
     if d_degrades_defcon(state, state.vars[6]):
         best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
@@ -1807,16 +2012,16 @@ def pol_careful_3(state, pending):
 
 def pol_careful_4(state, pending):
     "policy careful, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:118
+    # spec: spec/twilight_struggle/policies.rules:167
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:119
+    # spec: spec/twilight_struggle/policies.rules:168
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:120
+    # spec: spec/twilight_struggle/policies.rules:169
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1825,25 +2030,25 @@ def pol_careful_4(state, pending):
 
 def pol_careful_5(state, pending):
     "policy careful, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:122
+    # spec: spec/twilight_struggle/policies.rules:171
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:123
+    # spec: spec/twilight_struggle/policies.rules:172
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:124
+    # spec: spec/twilight_struggle/policies.rules:173
     if state.tracks[4 + v_you] < state.tracks[0] and state.tracks[0] >= 3:
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:125
+    # spec: spec/twilight_struggle/policies.rules:174
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:126
+    # spec: spec/twilight_struggle/policies.rules:175
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1852,11 +2057,11 @@ def pol_careful_5(state, pending):
 
 def pol_careful_6(state, pending):
     "policy careful, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:128
+    # spec: spec/twilight_struggle/policies.rules:178
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:129
+    # spec: spec/twilight_struggle/policies.rules:179
     best = keep_best(
         best,
         [
@@ -1867,7 +2072,29 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:130
+    # spec: spec/twilight_struggle/policies.rules:180
+    best = keep_best(
+        best,
+        [
+            A_battleground[v_target] and d_coup_margin(state, v_you, v_target) > 0
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:181
+    best = keep_best(
+        best,
+        [
+            d_coup_margin(state, v_you, v_target) > 0
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:182
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -1875,7 +2102,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:131
+    # spec: spec/twilight_struggle/policies.rules:183
     best = keep_best(
         best,
         [
@@ -1886,7 +2113,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:132
+    # spec: spec/twilight_struggle/policies.rules:184
     best = keep_best(
         best,
         [
@@ -1902,11 +2129,11 @@ def pol_careful_6(state, pending):
 
 def pol_careful_7(state, pending):
     "policy careful, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:134
+    # spec: spec/twilight_struggle/policies.rules:186
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:135
+    # spec: spec/twilight_struggle/policies.rules:187
     best = keep_best(
         best,
         [
@@ -1918,7 +2145,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:136
+    # spec: spec/twilight_struggle/policies.rules:188
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -1926,7 +2153,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:137
+    # spec: spec/twilight_struggle/policies.rules:189
     best = keep_best(
         best,
         [
@@ -1942,61 +2169,18 @@ def pol_careful_7(state, pending):
 
 def pol_careful_8(state, pending):
     "policy careful, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:139
+    # spec: spec/twilight_struggle/policies.rules:193
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:140
+    # spec: spec/twilight_struggle/policies.rules:194
     best = keep_best(
         best,
         [
-            bool(
-                A_battleground[v_target] and d_control_with_one(state, v_you, v_target)
-            )
+            d_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:141
-    best = keep_best(
-        best,
-        [
-            A_battleground[v_target] and not d_controls(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:142
-    best = keep_best(
-        best,
-        [
-            d_control_with_one(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:143
-    best = keep_best(
-        best,
-        [d_controls(state, v_you, v_target) for v_target in [values[i] for i in best]],
-        True,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:144
-    best = keep_best(
-        best,
-        [
-            d_influence_cost(state, v_you, v_target)
-            for v_target in [values[i] for i in best]
-        ],
-        True,
     )
     if len(best) == 1:
         return best
@@ -2005,11 +2189,531 @@ def pol_careful_8(state, pending):
 
 def pol_careful_9(state, pending):
     "policy careful, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:146
+    # spec: spec/twilight_struggle/policies.rules:196
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:147
+    # spec: spec/twilight_struggle/policies.rules:197
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_10(state, pending):
+    "policy careful, rule 11: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:199
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:200
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_11(state, pending):
+    "policy careful, rule 12: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:202
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:203
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_12(state, pending):
+    "policy careful, rule 13: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:205
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:206
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_13(state, pending):
+    "policy careful, rule 14: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:208
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:209
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_14(state, pending):
+    "policy careful, rule 15: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:211
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:212
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_15(state, pending):
+    "policy careful, rule 16: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:214
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:215
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_16(state, pending):
+    "policy careful, rule 17: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:217
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:218
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_17(state, pending):
+    "policy careful, rule 18: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:220
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:221
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_18(state, pending):
+    "policy careful, rule 19: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:223
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:224
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_19(state, pending):
+    "policy careful, rule 20: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:226
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:227
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_20(state, pending):
+    "policy careful, rule 21: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:229
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:230
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_21(state, pending):
+    "policy careful, rule 22: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:232
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:233
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_22(state, pending):
+    "policy careful, rule 23: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:235
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:236
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_23(state, pending):
+    "policy careful, rule 24: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:238
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:239
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_24(state, pending):
+    "policy careful, rule 25: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:241
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:242
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_25(state, pending):
+    "policy careful, rule 26: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:244
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:245
+    best = keep_best(
+        best,
+        [
+            d_placement_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_26(state, pending):
+    "policy careful, rule 27: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:247
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:248
+    best = keep_best(
+        best,
+        [
+            d_removal_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_27(state, pending):
+    "policy careful, rule 28: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:250
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:251
+    best = keep_best(
+        best,
+        [
+            d_removal_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_28(state, pending):
+    "policy careful, rule 29: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:253
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:254
+    best = keep_best(
+        best,
+        [
+            d_removal_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_29(state, pending):
+    "policy careful, rule 30: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:256
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:257
+    best = keep_best(
+        best,
+        [
+            d_removal_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_30(state, pending):
+    "policy careful, rule 31: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:259
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:260
+    best = keep_best(
+        best,
+        [
+            d_removal_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_31(state, pending):
+    "policy careful, rule 32: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:262
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:263
+    best = keep_best(
+        best,
+        [
+            d_removal_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_32(state, pending):
+    "policy careful, rule 33: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:265
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:266
+    best = keep_best(
+        best,
+        [
+            d_removal_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_33(state, pending):
+    "policy careful, rule 34: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:268
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:269
+    best = keep_best(
+        best,
+        [
+            d_removal_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_34(state, pending):
+    "policy careful, rule 35: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:271
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:272
+    best = keep_best(
+        best,
+        [
+            d_spare_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_35(state, pending):
+    "policy careful, rule 36: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:274
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:275
     best = keep_best(
         best,
         [
@@ -2020,7 +2724,70 @@ def pol_careful_9(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:148
+    # spec: spec/twilight_struggle/policies.rules:276
+    best = keep_best(
+        best,
+        [
+            d_coup_margin(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_36(state, pending):
+    "policy careful, rule 37: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:278
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:279
+    best = keep_best(
+        best,
+        [
+            d_suicidal_coup(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:280
+    best = keep_best(
+        best,
+        [
+            d_coup_margin(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_37(state, pending):
+    "policy careful, rule 38: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:282
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:283
+    best = keep_best(
+        best,
+        [
+            d_realign_modifier(state, v_you, v_target)
+            - d_realign_modifier(state, opponent_of(v_you, 2), v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:284
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -2028,7 +2795,103 @@ def pol_careful_9(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:149
+    return best
+
+
+def pol_careful_38(state, pending):
+    "policy careful, rule 39: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:288
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:289
+    best = keep_best(
+        best,
+        [
+            A_battleground[v_target] and not d_controls(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:290
+    best = keep_best(
+        best,
+        [d_controls(state, v_you, v_target) for v_target in [values[i] for i in best]],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:291
+    best = keep_best(
+        best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_39(state, pending):
+    "policy careful, rule 40: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:293
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:294
+    best = keep_best(
+        best,
+        [
+            A_battleground[v_target] and not d_controls(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:295
+    best = keep_best(
+        best,
+        [d_controls(state, v_you, v_target) for v_target in [values[i] for i in best]],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:296
+    best = keep_best(
+        best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_40(state, pending):
+    "policy careful, rule 41: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:298
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:299
+    best = keep_best(
+        best,
+        [
+            d_suicidal_coup(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:300
+    best = keep_best(
+        best,
+        [A_battleground[v_target] for v_target in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:301
     best = keep_best(
         best,
         [
@@ -2042,13 +2905,13 @@ def pol_careful_9(state, pending):
     return best
 
 
-def pol_careful_10(state, pending):
-    "policy careful, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:151
+def pol_careful_41(state, pending):
+    "policy careful, rule 42: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:303
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:152
+    # spec: spec/twilight_struggle/policies.rules:304
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -2057,13 +2920,13 @@ def pol_careful_10(state, pending):
     return best
 
 
-def pol_careful_11(state, pending):
-    "policy careful, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:154
+def pol_careful_42(state, pending):
+    "policy careful, rule 43: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:306
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:155
+    # spec: spec/twilight_struggle/policies.rules:307
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -2071,39 +2934,314 @@ def pol_careful_11(state, pending):
     return best
 
 
-def pol_careful_12(state, pending):
-    "policy careful, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:157
+def pol_careful_43(state, pending):
+    "policy careful, rule 44: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:309
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:158
+    # spec: spec/twilight_struggle/policies.rules:310
+    best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_44(state, pending):
+    "policy careful, rule 45: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:312
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:313
+    best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_45(state, pending):
+    "policy careful, rule 46: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:315
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:316
+    if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
+        best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:317
+    best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_46(state, pending):
+    "policy careful, rule 47: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:319
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:320
+    if any(
+        d_in_latin_america(state, c_c) and d_safe_free_coup(state, v_you, c_c)
+        for c_c in K_country
+    ):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:321
+    best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_47(state, pending):
+    "policy careful, rule 48: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:323
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:324
+    if any(
+        c_c in KS_country and d_safe_free_coup(state, v_you, c_c) for c_c in R_europe
+    ):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:325
+    best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_48(state, pending):
+    "policy careful, rule 49: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:327
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:328
+    if any(
+        c_c in KS_country and d_safe_free_coup(state, v_you, c_c)
+        for c_c in ADJ[E_nicaragua]
+    ):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:329
+    best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_49(state, pending):
+    "policy careful, rule 50: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:331
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:332
+    if d_safe_coup_target(state, v_you):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_50(state, pending):
+    "policy careful, rule 51: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:334
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:335
+    if d_safe_coup_target(state, v_you):
+        best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_51(state, pending):
+    "policy careful, rule 52: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:337
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:338
+    best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:339
+    best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_52(state, pending):
+    "policy careful, rule 53: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:341
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:342
+    if d_scoring_card_due(state, v_you):
+        best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:343
+    best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_53(state, pending):
+    "policy careful, rule 54: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:345
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:346
+    best = keep_best(best, [ids[i] in ("double",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_54(state, pending):
+    "policy careful, rule 55: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:348
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:349
+    best = keep_best(best, [ids[i] in ("place",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_55(state, pending):
+    "policy careful, rule 56: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:351
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:352
+    best = keep_best(best, [ids[i] in ("place",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_56(state, pending):
+    "policy careful, rule 57: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:354
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:355
+    best = keep_best(best, [ids[i] in ("move",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_57(state, pending):
+    "policy careful, rule 58: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:357
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:358
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_13(state, pending):
-    "policy careful, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:160
+def pol_careful_58(state, pending):
+    "policy careful, rule 59: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:360
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:161
+    # spec: spec/twilight_struggle/policies.rules:361
+    if (
+        len(
+            [
+                c_c
+                for c_c in RS_eastern_europe
+                if c_c in KS_country
+                and state.counters[1 + opponent_of(v_you, 2)][c_c] > 0
+            ]
+        )
+        >= 2
+    ):
+        best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:364
+    best = keep_best(best, [ids[i] in ("add",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_59(state, pending):
+    "policy careful, rule 60: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:366
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:367
+    best = keep_best(best, [ids[i] in ("split",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_60(state, pending):
+    "policy careful, rule 61: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:369
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:370
+    best = keep_best(best, [ids[i] in ("take",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_61(state, pending):
+    "policy careful, rule 62: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:372
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/twilight_struggle/policies.rules:373
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_14(state, pending):
-    "policy careful, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:164
+def pol_careful_62(state, pending):
+    "policy careful, rule 63: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:376
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:165
+    # spec: spec/twilight_struggle/policies.rules:377
     best = keep_best(
         best,
         [
@@ -2114,7 +3252,7 @@ def pol_careful_14(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:166
+    # spec: spec/twilight_struggle/policies.rules:378
     best = keep_best(
         best,
         [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -2122,26 +3260,110 @@ def pol_careful_14(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:167
+    # spec: spec/twilight_struggle/policies.rules:379
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_15(state, pending):
-    "policy careful, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:170
+def pol_careful_63(state, pending):
+    "policy careful, rule 64: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:384
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:171
+    # spec: spec/twilight_struggle/policies.rules:385
+    best = keep_best(
+        best,
+        [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:386
+    best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_64(state, pending):
+    "policy careful, rule 65: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:388
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:389
+    best = keep_best(
+        best,
+        [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_65(state, pending):
+    "policy careful, rule 66: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:391
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:392
+    best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_66(state, pending):
+    "policy careful, rule 67: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:396
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:397
+    best = keep_best(
+        best,
+        [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:398
+    best = keep_best(
+        best,
+        [d_their_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:399
+    best = keep_best(
+        best,
+        [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_67(state, pending):
+    "policy careful, rule 68: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:402
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:403
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:172
+    # spec: spec/twilight_struggle/policies.rules:404
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -2155,56 +3377,84 @@ POLICIES = {
         "spec/twilight_struggle/card_play.rules:51:9": pol_careful_0,
         "spec/twilight_struggle/card_play.rules:74:9": pol_careful_2,
         "spec/twilight_struggle/card_play.rules:94:9": pol_careful_3,
-        "spec/twilight_struggle/cards.rules:141:17": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:168:25": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:176:21": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:209:13": pol_careful_15,
+        "spec/twilight_struggle/cards.rules:101:9": pol_careful_43,
+        "spec/twilight_struggle/cards.rules:104:17": pol_careful_66,
+        "spec/twilight_struggle/cards.rules:141:17": pol_careful_9,
+        "spec/twilight_struggle/cards.rules:164:9": pol_careful_58,
+        "spec/twilight_struggle/cards.rules:168:25": pol_careful_27,
+        "spec/twilight_struggle/cards.rules:176:21": pol_careful_10,
+        "spec/twilight_struggle/cards.rules:209:13": pol_careful_28,
         "spec/twilight_struggle/cards.rules:225:9": pol_careful_4,
-        "spec/twilight_struggle/cards.rules:265:13": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:280:17": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:295:9": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:335:17": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:354:17": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:369:13": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:411:21": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:414:21": pol_careful_15,
-        "spec/twilight_struggle/cards.rules:72:17": pol_careful_15,
-        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_13,
-        "spec/twilight_struggle/events_late.rules:130:9": pol_careful_14,
-        "spec/twilight_struggle/events_late.rules:207:17": pol_careful_9,
-        "spec/twilight_struggle/events_late.rules:279:17": pol_careful_15,
-        "spec/twilight_struggle/events_late.rules:307:13": pol_careful_9,
-        "spec/twilight_struggle/events_late.rules:324:9": pol_careful_15,
-        "spec/twilight_struggle/events_late.rules:34:13": pol_careful_15,
-        "spec/twilight_struggle/events_late.rules:403:5": pol_careful_15,
-        "spec/twilight_struggle/events_late.rules:449:17": pol_careful_15,
-        "spec/twilight_struggle/events_late.rules:468:13": pol_careful_15,
-        "spec/twilight_struggle/events_late.rules:472:13": pol_careful_15,
-        "spec/twilight_struggle/events_late.rules:47:13": pol_careful_15,
-        "spec/twilight_struggle/events_late.rules:496:9": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_11,
-        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_10,
+        "spec/twilight_struggle/cards.rules:265:13": pol_careful_11,
+        "spec/twilight_struggle/cards.rules:280:17": pol_careful_12,
+        "spec/twilight_struggle/cards.rules:295:9": pol_careful_67,
+        "spec/twilight_struggle/cards.rules:335:17": pol_careful_29,
+        "spec/twilight_struggle/cards.rules:354:17": pol_careful_30,
+        "spec/twilight_struggle/cards.rules:369:13": pol_careful_13,
+        "spec/twilight_struggle/cards.rules:392:9": pol_careful_64,
+        "spec/twilight_struggle/cards.rules:409:13": pol_careful_56,
+        "spec/twilight_struggle/cards.rules:411:21": pol_careful_34,
+        "spec/twilight_struggle/cards.rules:414:21": pol_careful_14,
+        "spec/twilight_struggle/cards.rules:72:17": pol_careful_26,
+        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_61,
+        "spec/twilight_struggle/events_late.rules:130:9": pol_careful_62,
+        "spec/twilight_struggle/events_late.rules:205:9": pol_careful_48,
+        "spec/twilight_struggle/events_late.rules:207:17": pol_careful_40,
+        "spec/twilight_struggle/events_late.rules:258:5": pol_careful_44,
+        "spec/twilight_struggle/events_late.rules:261:13": pol_careful_66,
+        "spec/twilight_struggle/events_late.rules:277:9": pol_careful_53,
+        "spec/twilight_struggle/events_late.rules:279:17": pol_careful_24,
+        "spec/twilight_struggle/events_late.rules:304:5": pol_careful_47,
+        "spec/twilight_struggle/events_late.rules:307:13": pol_careful_40,
+        "spec/twilight_struggle/events_late.rules:324:9": pol_careful_67,
+        "spec/twilight_struggle/events_late.rules:34:13": pol_careful_22,
+        "spec/twilight_struggle/events_late.rules:351:9": pol_careful_65,
+        "spec/twilight_struggle/events_late.rules:372:5": pol_careful_45,
+        "spec/twilight_struggle/events_late.rules:403:5": pol_careful_67,
+        "spec/twilight_struggle/events_late.rules:447:9": pol_careful_55,
+        "spec/twilight_struggle/events_late.rules:449:17": pol_careful_22,
+        "spec/twilight_struggle/events_late.rules:468:13": pol_careful_23,
+        "spec/twilight_struggle/events_late.rules:472:13": pol_careful_22,
+        "spec/twilight_struggle/events_late.rules:47:13": pol_careful_33,
+        "spec/twilight_struggle/events_late.rules:496:9": pol_careful_25,
+        "spec/twilight_struggle/events_late.rules:66:5": pol_careful_51,
+        "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_52,
+        "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_66,
+        "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_66,
+        "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_57,
+        "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_63,
+        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_42,
+        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_41,
         "spec/twilight_struggle/events_mid.rules:256:5": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_9,
-        "spec/twilight_struggle/events_mid.rules:277:9": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:463:13": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:559:9": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:595:17": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:656:9": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:718:13": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:731:9": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:746:13": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:806:17": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:813:29": pol_careful_15,
+        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_46,
+        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_40,
+        "spec/twilight_struggle/events_mid.rules:277:9": pol_careful_37,
+        "spec/twilight_struggle/events_mid.rules:325:9": pol_careful_66,
+        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_67,
+        "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_59,
+        "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_16,
+        "spec/twilight_struggle/events_mid.rules:463:13": pol_careful_31,
+        "spec/twilight_struggle/events_mid.rules:559:9": pol_careful_17,
+        "spec/twilight_struggle/events_mid.rules:592:9": pol_careful_54,
+        "spec/twilight_struggle/events_mid.rules:595:17": pol_careful_18,
+        "spec/twilight_struggle/events_mid.rules:656:9": pol_careful_19,
+        "spec/twilight_struggle/events_mid.rules:718:13": pol_careful_32,
+        "spec/twilight_struggle/events_mid.rules:731:9": pol_careful_20,
+        "spec/twilight_struggle/events_mid.rules:746:13": pol_careful_21,
+        "spec/twilight_struggle/events_mid.rules:763:17": pol_careful_66,
+        "spec/twilight_struggle/events_mid.rules:804:9": pol_careful_49,
+        "spec/twilight_struggle/events_mid.rules:806:17": pol_careful_35,
+        "spec/twilight_struggle/events_mid.rules:811:21": pol_careful_50,
+        "spec/twilight_struggle/events_mid.rules:813:29": pol_careful_36,
+        "spec/twilight_struggle/events_mid.rules:839:17": pol_careful_66,
         "spec/twilight_struggle/operations.rules:128:9": pol_careful_7,
         "spec/twilight_struggle/operations.rules:161:5": pol_careful_6,
         "spec/twilight_struggle/operations.rules:55:5": pol_careful_5,
         "spec/twilight_struggle/operations.rules:95:9": pol_careful_8,
-        "spec/twilight_struggle/setup.rules:28:9": pol_careful_15,
-        "spec/twilight_struggle/setup.rules:46:9": pol_careful_15,
-        "spec/twilight_struggle/turn.rules:151:5": pol_careful_12,
+        "spec/twilight_struggle/setup.rules:28:9": pol_careful_38,
+        "spec/twilight_struggle/setup.rules:46:9": pol_careful_39,
+        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_66,
+        "spec/twilight_struggle/turn.rules:151:5": pol_careful_60,
         "spec/twilight_struggle/turn.rules:85:9": pol_careful_1,
     },
 }
