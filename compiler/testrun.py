@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 from . import ast, backends
 from .errors import SpecError
+from .variants import EXCLUDED
 from .loader import LoadedSpec, available_variants, load_spec, test_variant_sets
 from .locations import shown
 from .testplan import plan_tests, test_file_key
@@ -166,8 +167,12 @@ class _Runner:
                 target = self.loaded(combined)
             except SpecError as err:
                 first = err.diagnostics[0].headline() if err.diagnostics else str(err)
-                self.report.problems.append(f"tests that turn on {'+'.join(extra)} cannot run with"
-                                            f" {'+'.join(loaded.variants)}: {first}")
+                where = f"tests that turn on {'+'.join(extra)} cannot run with {'+'.join(loaded.variants)}"
+                if err.diagnostics and all(EXCLUDED in d.message for d in err.diagnostics):
+                    if self.on_note:  # a combination a variant `excludes`: not played, not an error
+                        self.on_note(f"{where} (not run): {first}")
+                else:
+                    self.report.problems.append(f"{where}: {first}")
                 continue
             groups.append((target, lambda case, extra=extra: set(case.variants) == set(extra)))
         for case, message in self.unchecked.get(tuple(loaded.variants), ()):

@@ -63,6 +63,10 @@ def apply_overlays(base: tuple[ast.SpecFile, ...], variants: list[ast.SpecFile],
     return _attach_events(_apply_links(merged, problems), problems), problems
 
 
+# The words of the error for two variants one of which excludes the other.
+EXCLUDED = "' cannot be combined with '"
+
+
 def _exclusions(variants: list[ast.SpecFile], available: list[str] | None) -> list[Diagnostic]:
     """`excludes w "why"` in variant v: v and w on together is an error at that line."""
     on = {f.decls[0].name.name for f in variants if f.decls and isinstance(f.decls[0], ast.VariantDecl)}
@@ -81,8 +85,7 @@ def _exclusions(variants: list[ast.SpecFile], available: list[str] | None) -> li
                     problems.append(Diagnostic(f"variant '{variant}' excludes itself", other.span))
                 elif other.name in on:
                     problems.append(Diagnostic(
-                        f"variant '{variant}' cannot be combined with '{other.name}': {decl.reason}",
-                        other.span))
+                        f"variant '{variant}{EXCLUDED}{other.name}': {decl.reason}", other.span))
     return problems
 
 

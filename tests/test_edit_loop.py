@@ -258,3 +258,14 @@ def test_every_committed_package_is_current_with_its_spec_and_tests(game: str) -
     loaded = load_spec(MINI.parents[2] / "spec" / game)
     assert backends._staleness(loaded, MINI.parents[2] / "generated" / game, for_tests=True) is None, (
         f"generated/{game} is stale: run `rulespec compile spec/{game}`")
+
+
+def test_all_variants_skip_a_combination_a_variant_excludes(mini: Path) -> None:
+    add(mini, "variants/extra.rules", 'variant extra "Extra"\ncard six "Six" (points 6, colour cold)\n')
+    add(mini, "variants/first.rules", 'variant first "First game"\nexcludes extra "not in a first game"\n')
+    add(mini, "tests/extra.rules", 'test "six is there" { variant extra\n    expect six in box }\n')
+    notes: list[str] = []
+    report = run_tests(mini, all_variants=True, on_note=notes.append)
+    assert not any("cannot run with first" in p for p in report.problems)
+    assert any("tests that turn on extra cannot run with first (not run):" in n
+               and "variant 'first' cannot be combined with 'extra': not in a first game" in n for n in notes)
