@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 94e5d56ace7b184e
+# Spec hash: ae005e40f3fc6982
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source b768c2f4ec3078f1f10b output 17bf1f5cdf2703280e74
+# Fingerprint: source df53fe84d760091c55f2 output eb40b2fc68d098097686
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -33,7 +33,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "94e5d56ace7b184e"
+SPEC_HASH = "ae005e40f3fc6982"
 TESTS_HASH = "587f3397a39b9e13"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

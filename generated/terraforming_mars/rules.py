@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 94e5d56ace7b184e
+# Spec hash: ae005e40f3fc6982
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 9b36613b245aff275ccc output 59448ca7229f03ae27af
+# Fingerprint: source c8850ad2fa935247f6d6 output 507c73c946c88065267c
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -120,6 +120,17 @@ def d_mars_done(state):
     # spec: spec/terraforming_mars/01_frame.rules:66
     return bool(
         d_temperature_done(state) and d_oxygen_done(state) and d_oceans_done(state)
+    )
+
+
+def d_idle_seat(state, v_p):
+    "define idle_seat"
+    # spec: spec/terraforming_mars/01_frame.rules:110
+    return (
+        state.tracks[60 + v_p] == 0
+        and len(state.zones[8 + v_p]) == 0
+        and len(state.zones[23 + v_p]) == 0
+        and not any(d_owns_tile(state, v_p, c_s) for c_s in K_area)
     )
 
 
@@ -652,13 +663,13 @@ def d_can_claim(state, v_p, v_m):
     "define can_claim"
     # spec: spec/terraforming_mars/05_generation.rules:30
     return bool(
-        d_seat_count(state) > 1
+        state.tracks[v_p] >= 8
+        and d_seat_count(state) > 1
         and d_milestones_claimed(state) < 3
         and not any(
             state.counters[21 + c_q][v_m] > 0 for c_q in range(state.params["players"])
         )
         and d_goal_met(state, v_p, v_m)
-        and state.tracks[v_p] >= 8
     )
 
 
@@ -1866,31 +1877,46 @@ def inv_resources_not_negative(state):
         and state.tracks[25 + c_p] >= 0
         and state.tracks[30 + c_p] >= -5
         and state.tracks[35 + c_p] >= 0
+        and state.tracks[40 + c_p] >= 0
+        and state.tracks[45 + c_p] >= 0
+        and state.tracks[50 + c_p] >= 0
+        and state.tracks[55 + c_p] >= 0
         for c_p in range(state.params["players"])
+    )
+
+
+def inv_empty_seats_idle(state):
+    "invariant empty_seats_idle"
+    # spec: spec/terraforming_mars/01_frame.rules:113
+    return (
+        (1 in range(state.params["players"]) or d_idle_seat(state, 1))
+        and (2 in range(state.params["players"]) or d_idle_seat(state, 2))
+        and (3 in range(state.params["players"]) or d_idle_seat(state, 3))
+        and (4 in range(state.params["players"]) or d_idle_seat(state, 4))
     )
 
 
 def inv_at_most_three_milestones(state):
     "invariant at_most_three_milestones"
-    # spec: spec/terraforming_mars/01_frame.rules:107
+    # spec: spec/terraforming_mars/01_frame.rules:116
     return d_milestones_claimed(state) <= 3
 
 
 def inv_at_most_three_awards(state):
     "invariant at_most_three_awards"
-    # spec: spec/terraforming_mars/01_frame.rules:108
+    # spec: spec/terraforming_mars/01_frame.rules:117
     return d_awards_funded(state) <= 3
 
 
 def inv_one_tile_a_space(state):
     "invariant one_tile_a_space"
-    # spec: spec/terraforming_mars/01_frame.rules:109
+    # spec: spec/terraforming_mars/01_frame.rules:118
     return all(d_tiles_on(state, c_s) <= 1 for c_s in K_area)
 
 
 def inv_oceans_only_reserved(state):
     "invariant oceans_only_reserved"
-    # spec: spec/terraforming_mars/01_frame.rules:110
+    # spec: spec/terraforming_mars/01_frame.rules:119
     return all(
         state.counters[0][c_s] == 0 or A_ocean_spot[c_s] or state.counters[17][c_s] > 0
         for c_s in K_area
@@ -1899,7 +1925,7 @@ def inv_oceans_only_reserved(state):
 
 def inv_cities_apart(state):
     "invariant cities_apart"
-    # spec: spec/terraforming_mars/01_frame.rules:112
+    # spec: spec/terraforming_mars/01_frame.rules:121
     return all(
         not d_is_city(state, c_s)
         or d_city_exempt(state, c_s)
@@ -1912,7 +1938,7 @@ def inv_cities_apart(state):
 
 def inv_one_corporation(state):
     "invariant one_corporation"
-    # spec: spec/terraforming_mars/01_frame.rules:115
+    # spec: spec/terraforming_mars/01_frame.rules:124
     return all(
         len([c_c for c_c in state.zones[23 + c_p] if A_colour[c_c] == "corporation"])
         <= 1
@@ -1950,6 +1976,11 @@ INVARIANTS = (
         "resources_not_negative",
         "Resources never below 0, productions within bounds [13]",
         inv_resources_not_negative,
+    ),
+    (
+        "empty_seats_idle",
+        "Seats beyond the player count stay empty",
+        inv_empty_seats_idle,
     ),
     (
         "at_most_three_milestones",

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 94e5d56ace7b184e
+# Spec hash: ae005e40f3fc6982
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 4707029f0e8cd8637695 output 13034f91fb9868775401
+# Fingerprint: source 21ce1b8cb24eba74089e output fe51c675d45767df4251
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -1219,6 +1219,7 @@ META_INVARIANTS = (
         "resources_not_negative",
         "Resources never below 0, productions within bounds [13]",
     ),
+    ("empty_seats_idle", "Seats beyond the player count stay empty"),
     ("at_most_three_milestones", "At most 3 milestones claimed [11]"),
     ("at_most_three_awards", "At most 3 awards funded [11]"),
     ("one_tile_a_space", "At most one tile on a space"),
@@ -6581,7 +6582,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="94e5d56ace7b184e",
+    spec_hash="ae005e40f3fc6982",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2", "p3", "p4", "p5"),
     player_labels=("Spieler 1", "Spieler 2", "Spieler 3", "Spieler 4", "Spieler 5"),
