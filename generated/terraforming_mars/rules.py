@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: ae005e40f3fc6982
+# Spec hash: 14eceee44e1e4b7b
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,10 +22,11 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source c8850ad2fa935247f6d6 output 507c73c946c88065267c
+# Fingerprint: source 622455e9ede3ca3f812f output 744afe1fc167401b544c
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
+from runtime.policy import keep_best
 from runtime.values import attr_of, event_allowed, opponent_of
 from .tables import (
     ADJ,
@@ -41,6 +42,8 @@ from .tables import (
     A_act_tr_raised,
     A_animal,
     A_beginner,
+    A_bonus_cards,
+    A_bonus_plants,
     A_bonus_steel,
     A_bonus_titanium,
     A_building,
@@ -2013,4 +2016,264 @@ BOTS = {
 # ---------------------------------------------------------------- policies
 
 
-POLICIES = {}
+def pol_builder_0(state, pending):
+    "policy builder, rule 1: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:15
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/terraforming_mars/08_bots.rules:16
+    best = keep_best(best, [ids[i] in ("claim_milestone",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:17
+    best = keep_best(best, [ids[i] in ("plants_to_greenery",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:18
+    if state.tracks[v_you] >= 20:
+        best = keep_best(best, [ids[i] in ("fund_award",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:19
+    best = keep_best(best, [ids[i] in ("play_card",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:20
+    best = keep_best(best, [ids[i] in ("card_action",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:21
+    best = keep_best(best, [ids[i] in ("heat_to_temperature",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:22
+    if state.tracks[v_you] >= 25 or len(state.zones[8 + v_you]) > 8:
+        best = keep_best(best, [ids[i] in ("standard",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:23
+    best = keep_best(best, [ids[i] in ("pass", "end_turn") for i in best], True)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_builder_1(state, pending):
+    "policy builder, rule 2: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:25
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/terraforming_mars/08_bots.rules:26
+    best = keep_best(best, [A_vp[v_c] for v_c in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:27
+    best = keep_best(best, [A_cost[v_c] for v_c in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_builder_2(state, pending):
+    "policy builder, rule 3: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:29
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/terraforming_mars/08_bots.rules:30
+    best = keep_best(
+        best, [A_start_mc[v_c] for v_c in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_builder_3(state, pending):
+    "policy builder, rule 4: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:32
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/terraforming_mars/08_bots.rules:33
+    if state.tracks[v_you] >= 12 and len(state.zones[8 + v_you]) < 8:
+        best = keep_best(best, [ids[i] in ("keep",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:34
+    best = keep_best(best, [ids[i] in ("drop",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_builder_4(state, pending):
+    "policy builder, rule 5: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:36
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/terraforming_mars/08_bots.rules:37
+    best = keep_best(best, [ids[i] in ("greenery_project",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:38
+    best = keep_best(best, [ids[i] in ("city_project",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:39
+    best = keep_best(best, [ids[i] in ("aquifer",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:40
+    best = keep_best(best, [ids[i] in ("asteroid_project",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:41
+    best = keep_best(best, [ids[i] in ("power_plant",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_builder_5(state, pending):
+    "policy builder, rule 6: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:43
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/terraforming_mars/08_bots.rules:44
+    best = keep_best(best, [ids[i] in ("final_greenery",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_builder_6(state, pending):
+    "policy builder, rule 7: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:46
+    v_you = pending["player"]
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/terraforming_mars/08_bots.rules:47
+    best = keep_best(best, [ids[i] in ("lower",) for i in best], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_builder_7(state, pending):
+    "policy builder, rule 8: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:49
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/terraforming_mars/08_bots.rules:50
+    best = keep_best(best, [v_q == v_you for v_q in [values[i] for i in best]], True)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_builder_8(state, pending):
+    "policy builder, rule 9: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:52
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/terraforming_mars/08_bots.rules:53
+    best = keep_best(best, [v_q == v_you for v_q in [values[i] for i in best]], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:54
+    best = keep_best(
+        best, [state.tracks[15 + v_q] for v_q in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_builder_9(state, pending):
+    "policy builder, rule 10: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:56
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/terraforming_mars/08_bots.rules:57
+    best = keep_best(
+        best,
+        [
+            d_adjacent_oceans(state, v_s)
+            + A_bonus_plants[v_s]
+            + A_bonus_steel[v_s]
+            + A_bonus_titanium[v_s]
+            + A_bonus_cards[v_s]
+            for v_s in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_builder_10(state, pending):
+    "policy builder, rule 11: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:60
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/terraforming_mars/08_bots.rules:61
+    best = keep_best(best, [v_k for v_k in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_builder_11(state, pending):
+    "policy builder, rule 12: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:63
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/terraforming_mars/08_bots.rules:64
+    best = keep_best(best, [v_k for v_k in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+POLICIES = {
+    "builder": {
+        "spec/terraforming_mars/03_tiles.rules:104:9": pol_builder_9,
+        "spec/terraforming_mars/03_tiles.rules:111:9": pol_builder_9,
+        "spec/terraforming_mars/03_tiles.rules:124:9": pol_builder_9,
+        "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_9,
+        "spec/terraforming_mars/03_tiles.rules:135:9": pol_builder_9,
+        "spec/terraforming_mars/03_tiles.rules:147:9": pol_builder_9,
+        "spec/terraforming_mars/04_economy.rules:83:9": pol_builder_10,
+        "spec/terraforming_mars/04_economy.rules:92:9": pol_builder_11,
+        "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_0,
+        "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_1,
+        "spec/terraforming_mars/05_generation.rules:219:9": pol_builder_3,
+        "spec/terraforming_mars/05_generation.rules:268:9": pol_builder_5,
+        "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_4,
+        "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_3,
+        "spec/terraforming_mars/06_corporations.rules:60:9": pol_builder_2,
+        "spec/terraforming_mars/07_cards.rules:33:5": pol_builder_6,
+        "spec/terraforming_mars/07_cards.rules:36:13": pol_builder_7,
+        "spec/terraforming_mars/07_cards.rules:46:13": pol_builder_8,
+        "spec/terraforming_mars/07b_tiles_events.rules:117:9": pol_builder_9,
+        "spec/terraforming_mars/07b_tiles_events.rules:129:9": pol_builder_9,
+        "spec/terraforming_mars/07b_tiles_events.rules:235:9": pol_builder_9,
+        "spec/terraforming_mars/07b_tiles_events.rules:34:9": pol_builder_9,
+        "spec/terraforming_mars/07b_tiles_events.rules:64:9": pol_builder_9,
+        "spec/terraforming_mars/07b_tiles_events.rules:83:9": pol_builder_9,
+        "spec/terraforming_mars/07b_tiles_events.rules:95:9": pol_builder_9,
+        "spec/terraforming_mars/07b_tiles_events.rules:9:9": pol_builder_9,
+        "spec/terraforming_mars/07c_active.rules:253:9": pol_builder_9,
+    },
+}

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: ae005e40f3fc6982
+# Spec hash: 14eceee44e1e4b7b
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 21ce1b8cb24eba74089e output fe51c675d45767df4251
+# Fingerprint: source 455fdd8c67c21465d21b output e0418ba38a66eda79326
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -6582,7 +6582,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="ae005e40f3fc6982",
+    spec_hash="14eceee44e1e4b7b",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2", "p3", "p4", "p5"),
     player_labels=("Spieler 1", "Spieler 2", "Spieler 3", "Spieler 4", "Spieler 5"),
@@ -6598,7 +6598,7 @@ META = GameMeta(
     invariants=META_INVARIANTS,
     effects=META_EFFECTS,
     bots=("points",),
-    policies=(),
+    policies=("builder",),
     counts=META_COUNTS,
     var_kinds=("player", "player", "", "", "space"),
     effect_param_kinds=META_EFFECT_PARAM_KINDS,
