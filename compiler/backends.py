@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import importlib.util
 import shutil
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from .cache import cache_root, compiler_version
 from .inputs import REPO_ROOT
+from .packages import import_package
 
 if TYPE_CHECKING:  # light to import: the command line's quick answers need BACKENDS only
     from .loader import LoadedSpec
@@ -202,7 +202,8 @@ class ProgramRef:
 
 
 def _import(where: Path, default: bool, game: str, shown: str) -> ModuleType:
-    """Import afresh (a recompiled package must not come from the module cache)."""
+    """Import afresh (a recompiled package must not come from the module cache); the
+    modules' compiled code comes from the cache when their text is known (packages.py)."""
     if default:
         name = f"generated.{game}"
         root = str(REPO_ROOT)
@@ -211,31 +212,18 @@ def _import(where: Path, default: bool, game: str, shown: str) -> ModuleType:
     else:
         digest = hashlib.sha256(str(where.resolve()).encode()).hexdigest()[:12]
         name = f"_rulespec_generated_{game}_{digest}"
-    for loaded_name in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
-        del sys.modules[loaded_name]
     importlib.invalidate_caches()
     try:
         if default:
-            return importlib.import_module(name)
-        return _import_from(name, where)
+            importlib.import_module("generated")
+        module = import_package(name, where)
+        if default:
+            setattr(sys.modules["generated"], game, module)
+        return module
     except Exception as err:  # a broken package: say which, not a traceback
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise BackendError(f"{shown} cannot be imported ({type(err).__name__}: {first}):"
                            f" recompile it") from err
-
-
-def _import_from(name: str, where: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        name, where / "__init__.py", submodule_search_locations=[str(where)])
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        sys.modules.pop(name, None)
-        raise
-    return module
 
 
 def _shown(path: Path) -> str:

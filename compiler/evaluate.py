@@ -270,13 +270,26 @@ class Evaluator:
         return self.value(state, env, branch)
 
     def _quantifier(self, state, env, node: ast.Quantifier):
-        items = self.members(state, env, node.var.name, node.source, node.where)
         if node.kind == "count":
-            return len(items)
-        if node.kind == "any":
-            return bool(items)
-        total = len(self.collection(state, env, node.source))
-        return len(items) == total
+            return len(self.members(state, env, node.var.name, node.source, node.where))
+        items = self.collection(state, env, node.source)
+        if node.where is None:
+            return bool(items) if node.kind == "any" else True
+        # any stops at the first member that fits, all at the first that does not
+        # (as the generated any()/all() do): the rest need not be evaluated.
+        wanted, var = node.kind == "any", node.var.name
+        saved = env.get(var, _MISSING)
+        try:
+            for item in items:
+                env[var] = item
+                if bool(self.value(state, env, node.where)) == wanted:
+                    return wanted
+            return not wanted
+        finally:
+            if saved is _MISSING:
+                env.pop(var, None)
+            else:
+                env[var] = saved
 
     def _sum(self, state, env, node: ast.SumOf):
         var = node.var.name

@@ -175,6 +175,27 @@ def test_compile_with_nothing_changed_parses_nothing(mini: Path, tmp_path: Path,
     assert compile_mini().exit_code == 3
 
 
+def test_a_package_copied_elsewhere_imports_without_compiling(mini: Path, tmp_path: Path,
+                                                               monkeypatch) -> None:
+    import importlib.machinery
+    from compiler.packages import import_package
+    first, second = tmp_path / "one" / "mini", tmp_path / "two" / "mini"
+    compile_game(load_spec(mini).model, first)
+    shutil.copytree(first, second)
+    import_package("_probe_one", first)
+    compiled: list[str] = []
+    real = importlib.machinery.SourceFileLoader.source_to_code
+    monkeypatch.setattr(importlib.machinery.SourceFileLoader, "source_to_code",
+                        lambda self, data, path, **k: compiled.append(path) or real(self, data, path))
+    module = import_package("_probe_two", second)
+    assert compiled == []  # every module's code came from the cache
+    rules = __import__("sys").modules["_probe_two.rules"]
+    assert module.__file__ == str(second / "__init__.py")
+    assert all(f.__code__.co_filename == str(second / "rules.py")
+               for f in vars(rules).values() if callable(f) and hasattr(f, "__code__")
+               and f.__module__ == "_probe_two.rules")
+
+
 def test_the_command_table_names_every_command_where_it_is_registered() -> None:
     from compiler.cli import base, main
     for module in set(base.COMMAND_MODULES.values()):

@@ -121,11 +121,12 @@ class ViewBuilder:
                    for i in gen.region_tables]
         # A long part of META is a statement of its own, so an edit (every one changes
         # spec_hash) re-formats META's few short lines, not its whole board.
-        fields = [(f.name, _py_value(getattr(meta, f.name))) for f in dataclasses.fields(meta)]
-        parts = {name: f"META_{name.upper()}" for name, value in fields if len(value) > META_INLINE}
+        parts: list[tuple[str, str]] = []
+        fields = [(f.name, _meta_part(f"META_{f.name.upper()}", getattr(meta, f.name), parts))
+                  for f in dataclasses.fields(meta)]
         return {
-            "meta_parts": [(parts[name], value) for name, value in fields if name in parts],
-            "meta": [(name, parts.get(name, value)) for name, value in fields],
+            "meta_parts": parts,
+            "meta": fields,
             "meta_classes": sorted(_classes(meta)),
             "players": tuple(range(len(model.players))),
             "player_ids": tuple(model.players), "player_labels": tuple(model.player_labels),
@@ -461,6 +462,22 @@ def _test_stem(key: str) -> str:
 
 
 META_INLINE = 80  # characters: a META field longer than this is a table of its own
+
+
+def _meta_part(name: str, value: Any, parts: list[tuple[str, str]]) -> str:
+    """Python source for a META value, inline when short; a long one becomes a statement of
+    its own (`name = ...`, added to parts after the ones it uses) and is referred to by name.
+    A long dataclass value is split the same way field by field (the board's attributes
+    change with a card, its links do not)."""
+    text = _py_value(value)
+    if len(text) <= META_INLINE:
+        return text
+    if dataclasses.is_dataclass(value):
+        fields = [f"{f.name}={_meta_part(f'{name}_{f.name.upper()}', getattr(value, f.name), parts)}"
+                  for f in dataclasses.fields(value)]
+        text = f"{type(value).__name__}({', '.join(fields)})"
+    parts.append((name, text))
+    return name
 
 
 def _py_value(value: Any) -> str:
