@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source ed9061b0e626ae003264 output 5199f19df3547431a22c
+# Fingerprint: source e169325ff5fef4e8d3c1 output 0d46c416197ef26ac6eb
 "Mini: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -60,6 +60,28 @@ META_COUNTS = {
     "constraints": 1,
     "designer_tests": 3,
 }
+META_BOARD_ATTRIBUTES = (
+    (),
+    (),
+    (("value", "1"),),
+    (("value", "2"),),
+    (("value", "3"),),
+    (("points", "1"), ("colour", "warm")),
+    (("points", "2"), ("colour", "cold")),
+    (("points", "3"), ("colour", "warm"), ("bonus", "yes")),
+    (("points", "1"), ("colour", "cold")),
+)
+META_BOARD_ENTITY_AT = (
+    "tests/specs/mini/mini.rules:18:1",
+    "tests/specs/mini/mini.rules:19:1",
+    "tests/specs/mini/mini.rules:20:1",
+    "tests/specs/mini/mini.rules:22:1",
+    "tests/specs/mini/mini.rules:24:1",
+    "tests/specs/mini/mini.rules:26:1",
+    "tests/specs/mini/mini.rules:29:1",
+    "tests/specs/mini/mini.rules:35:1",
+    "tests/specs/mini/mini.rules:36:1",
+)
 META_BOARD = BoardMeta(
     spaces=(2, 3, 4),
     regions=((0, (2, 3)), (1, (4,))),
@@ -67,28 +89,8 @@ META_BOARD = BoardMeta(
     width=0,
     height=0,
     positions=(),
-    attributes=(
-        (),
-        (),
-        (("value", "1"),),
-        (("value", "2"),),
-        (("value", "3"),),
-        (("points", "1"), ("colour", "warm")),
-        (("points", "2"), ("colour", "cold")),
-        (("points", "3"), ("colour", "warm"), ("bonus", "yes")),
-        (("points", "1"), ("colour", "cold")),
-    ),
-    entity_at=(
-        "tests/specs/mini/mini.rules:18:1",
-        "tests/specs/mini/mini.rules:19:1",
-        "tests/specs/mini/mini.rules:20:1",
-        "tests/specs/mini/mini.rules:22:1",
-        "tests/specs/mini/mini.rules:24:1",
-        "tests/specs/mini/mini.rules:26:1",
-        "tests/specs/mini/mini.rules:29:1",
-        "tests/specs/mini/mini.rules:35:1",
-        "tests/specs/mini/mini.rules:36:1",
-    ),
+    attributes=META_BOARD_ATTRIBUTES,
+    entity_at=META_BOARD_ENTITY_AT,
     shows=(),
 )
 
