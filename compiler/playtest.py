@@ -23,17 +23,17 @@ def spec_roots(loaded: LoadedSpec) -> tuple[Path, ...]:
     return (REPO_ROOT, loaded.folder.resolve().parent, Path.cwd())
 
 
-def seats_of(text: str, meta, flag: str = "--agents") -> tuple[str, ...]:
+def seats_of(text: str, meta, flag: str = "--agents", params: dict | None = None) -> tuple[str, ...]:
     try:
-        return parse_seats(text, meta.players, getattr(meta, "bots", ()), flag)
+        return parse_seats(text, meta.seated(params), getattr(meta, "bots", ()), flag)
     except ValueError as err:
         raise PlaytestError(str(err)) from None
 
 
-def default_seats(meta) -> tuple[str, ...]:
+def default_seats(meta, params: dict | None = None) -> tuple[str, ...]:
     """A person in the first seat, bots in the others (greedy where the spec has evaluations)."""
     bot = "greedy" if getattr(meta, "bots", ()) else "random"
-    return (HUMAN,) + (bot,) * (len(meta.players) - 1)
+    return (HUMAN,) + (bot,) * (meta.seat_count(params) - 1)
 
 
 def has_human(text: str) -> bool:

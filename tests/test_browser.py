@@ -164,11 +164,11 @@ def test_a_person_clicks_through_thirty_decisions_against_a_bot(folder, seed, pa
 def _against_bots(folder: Path) -> tuple[str, ...]:
     """A person in the first seat, the spec's bot (greedy where it has evaluations) in the rest."""
     meta = program(folder, "generated").meta
-    return ("human",) + ("greedy" if meta.bots else "random",) * (len(meta.players) - 1)
+    return ("human",) + ("greedy" if meta.bots else "random",) * (meta.seat_count() - 1)
 
 
 def _watch(folder: Path, seed: int, page, tmp_path: Path, agents: tuple[str, ...], params=None) -> None:
-    players = len(program(folder, "generated").meta.players)
+    players = program(folder, "generated").meta.seat_count(params)
     agents = (agents * players)[:players]
     with served(page, folder, agents, seed, tmp_path, params) as running, \
             screenshot_on_failure(page, f"watch-{folder.name}", tmp_path):

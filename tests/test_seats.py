@@ -115,3 +115,12 @@ def test_info_reports_the_spec_tallies_and_cards_by_kind() -> None:
     assert data["spaces"] == 63 and data["tallies"]["project_cards"]["value"] == 137
     assert data["cards_by_kind"] == {"project": 148, "milestone": 5, "award": 5}
     assert data["cards"] == 158 and data["params"]["players"]["range"] == [1, 5]
+
+
+def test_the_play_table_seats_a_person_and_bots_for_the_seated_only() -> None:
+    from compiler import playtest
+    meta = program(SEATS, "generated").meta
+    assert playtest.default_seats(meta, {"players": 3}) == ("human", "random", "random")
+    assert playtest.seats_of("human", meta, "--seats", {"players": 3}) == ("human",) * 3
+    with pytest.raises(playtest.PlaytestError, match="1 to 1 names"):
+        playtest.seats_of("human,random", meta, "--seats", {"players": 1})

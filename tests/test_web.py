@@ -24,7 +24,7 @@ MARS = REPO / "spec" / "terraforming_mars"
 
 def _served(folder: Path, seats: tuple[str, ...], seed: int, tmp_path: Path):
     prog = program(folder, "generated")
-    seats = (seats * len(prog.meta.players))[:len(prog.meta.players)]  # every seat, if one is named
+    seats = (seats * prog.meta.seat_count())[:prog.meta.seat_count()]  # every seated player, if one is named
     table = Table.new(prog, seats, seed=seed, spec_roots=(REPO,))
     table.run_bots()
     server = TableServer(table, tmp_path / "records")

@@ -39,11 +39,12 @@ def _table(game_name: str | None, variants: tuple[str, ...], seed: int, seats: s
     loaded = load(game_name, variants)
     program = load_program(loaded, backend, package)
     meta = program.meta
+    values = param_values(meta, params)
     try:
-        chosen = playtest.seats_of(seats, meta, flag) if seats else None
+        chosen = playtest.seats_of(seats, meta, flag, values) if seats else None
         if record is None and chosen is None:
-            chosen = playtest.default_seats(meta)
-        return playtest.open_table(loaded, program, chosen, seed, param_values(meta, params), record)
+            chosen = playtest.default_seats(meta, values)
+        return playtest.open_table(loaded, program, chosen, seed, values, record)
     except playtest.PlaytestError as err:
         raise UserError(str(err)) from None
     except records.RecordError as err:
