@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 14eceee44e1e4b7b
+# Spec hash: 9cb53c84c974abb0
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source b6c175e72ae8e1eea8b2 output b1d56e5b1212d329545a
+# Fingerprint: source 23bab8c6f977436b85af output 72389777ab12e82316ad
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -33,7 +33,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "14eceee44e1e4b7b"
+SPEC_HASH = "9cb53c84c974abb0"
 TESTS_HASH = "587f3397a39b9e13"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 14eceee44e1e4b7b
+# Spec hash: 9cb53c84c974abb0
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 622455e9ede3ca3f812f output 744afe1fc167401b544c
+# Fingerprint: source 1f925760f5bfe115a1e9 output ea5e3e844c77ff4c9496
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -133,7 +133,6 @@ def d_idle_seat(state, v_p):
         state.tracks[60 + v_p] == 0
         and len(state.zones[8 + v_p]) == 0
         and len(state.zones[23 + v_p]) == 0
-        and not any(d_owns_tile(state, v_p, c_s) for c_s in K_area)
     )
 
 
@@ -1890,7 +1889,7 @@ def inv_resources_not_negative(state):
 
 def inv_empty_seats_idle(state):
     "invariant empty_seats_idle"
-    # spec: spec/terraforming_mars/01_frame.rules:113
+    # spec: spec/terraforming_mars/01_frame.rules:111
     return (
         (1 in range(state.params["players"]) or d_idle_seat(state, 1))
         and (2 in range(state.params["players"]) or d_idle_seat(state, 2))
@@ -1901,25 +1900,35 @@ def inv_empty_seats_idle(state):
 
 def inv_at_most_three_milestones(state):
     "invariant at_most_three_milestones"
-    # spec: spec/terraforming_mars/01_frame.rules:116
+    # spec: spec/terraforming_mars/01_frame.rules:114
     return d_milestones_claimed(state) <= 3
 
 
 def inv_at_most_three_awards(state):
     "invariant at_most_three_awards"
-    # spec: spec/terraforming_mars/01_frame.rules:117
+    # spec: spec/terraforming_mars/01_frame.rules:115
     return d_awards_funded(state) <= 3
 
 
 def inv_one_tile_a_space(state):
     "invariant one_tile_a_space"
     # spec: spec/terraforming_mars/01_frame.rules:118
-    return all(d_tiles_on(state, c_s) <= 1 for c_s in K_area)
+    return all(state.counters[0][c_s] <= 1 for c_s in K_area) and all(
+        all(
+            state.counters[1 + c_q][c_s]
+            + state.counters[6 + c_q][c_s]
+            + state.counters[11 + c_q][c_s]
+            == 0
+            or d_tiles_on(state, c_s) == 1
+            for c_s in K_area
+        )
+        for c_q in range(state.params["players"])
+    )
 
 
 def inv_oceans_only_reserved(state):
     "invariant oceans_only_reserved"
-    # spec: spec/terraforming_mars/01_frame.rules:119
+    # spec: spec/terraforming_mars/01_frame.rules:122
     return all(
         state.counters[0][c_s] == 0 or A_ocean_spot[c_s] or state.counters[17][c_s] > 0
         for c_s in K_area
@@ -1928,20 +1937,24 @@ def inv_oceans_only_reserved(state):
 
 def inv_cities_apart(state):
     "invariant cities_apart"
-    # spec: spec/terraforming_mars/01_frame.rules:121
+    # spec: spec/terraforming_mars/01_frame.rules:124
     return all(
-        not d_is_city(state, c_s)
-        or d_city_exempt(state, c_s)
-        or not any(
-            d_is_city(state, c_t) and not d_city_exempt(state, c_t) for c_t in ADJ[c_s]
+        all(
+            state.counters[6 + c_q][c_s] == 0
+            or d_city_exempt(state, c_s)
+            or not any(
+                d_is_city(state, c_t) and not d_city_exempt(state, c_t)
+                for c_t in ADJ[c_s]
+            )
+            for c_s in K_area
         )
-        for c_s in K_area
+        for c_q in range(state.params["players"])
     )
 
 
 def inv_one_corporation(state):
     "invariant one_corporation"
-    # spec: spec/terraforming_mars/01_frame.rules:124
+    # spec: spec/terraforming_mars/01_frame.rules:127
     return all(
         len([c_c for c_c in state.zones[23 + c_p] if A_colour[c_c] == "corporation"])
         <= 1
