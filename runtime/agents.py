@@ -7,7 +7,8 @@ Names: `random`, `first`, `last`, `policy` (optionally `policy:<name>`, one
 of the spec's `policy` declarations: runtime/policy.py), `greedy` / `mc`
 (optionally `greedy:<bot>` to pick one of the spec's `bot` evaluations) and
 `mcts` (determinised UCT with the policy as rollout: runtime/mcts.py;
-`mcts:<policy>`).
+`mcts:<policy>`, and a search budget `mcts@<playouts>x<depth>`, e.g.
+`mcts:careful@4x4`).
 """
 
 from __future__ import annotations
@@ -95,9 +96,9 @@ def make_agent(name: str, seed: int) -> Agent:
     if kind == "policy":
         from .policy import PolicyAgent
         return PolicyAgent(seed, bot or None)
-    if kind == "mcts":
-        from .mcts import MctsAgent
-        return MctsAgent(seed, bot or None)
+    if kind == "mcts" or name.startswith("mcts@"):
+        from .mcts import make_mcts_agent
+        return make_mcts_agent(name, seed)
     try:
         return AGENTS[name](seed)
     except KeyError:
@@ -119,6 +120,9 @@ def parse_agents(text: str, players: tuple[str, ...], bots: tuple[str, ...] = ()
 
 
 def _check_agent(name: str, bots: tuple[str, ...], policies: tuple[str, ...] = ()) -> None:
+    if name == "mcts" or name.startswith(("mcts:", "mcts@")):
+        from .mcts import parse_mcts
+        name = parse_mcts(name)[0]
     kind, _, bot = name.partition(":")
     if kind in POLICY_AGENTS:
         if not policies:

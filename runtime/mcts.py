@@ -28,6 +28,26 @@ DEPTH = 8  # policy decisions after the leaf before the evaluation scores it
 EXPLORE = 0.7  # UCB1's exploration constant, for rewards in 0..1
 
 
+def parse_mcts(name: str) -> tuple[str, int, int]:
+    """'mcts[:POLICY][@PLAYOUTSxDEPTH]' -> ('mcts[:POLICY]', playouts, depth), or ValueError."""
+    head, at, budget = name.partition("@")
+    if not at:
+        return head, PLAYOUTS, DEPTH
+    playouts, x, depth = budget.partition("x")
+    if not (playouts.isdigit() and int(playouts) >= 1 and (not x or (depth.isdigit() and int(depth) >= 1))):
+        raise ValueError(f"'{name}': the search budget is @PLAYOUTSxDEPTH, two whole numbers of 1 or more"
+                         f" (e.g. mcts@{PLAYOUTS}x{DEPTH})")
+    return head, int(playouts), int(depth) if x else DEPTH
+
+
+def make_mcts_agent(name: str, seed: int) -> "MctsAgent":
+    head, playouts, depth = parse_mcts(name)
+    kind, _, policy = head.partition(":")
+    if kind != "mcts":
+        raise ValueError(f"unknown agent '{name}'")
+    return MctsAgent(seed, policy or None, playouts, depth)
+
+
 class Node:
     """Statistics of one option taken after a sequence of options, for the seat that took it."""
 

@@ -208,6 +208,20 @@ def test_agent_names_are_checked_against_the_spec(prefs):
     assert isinstance(make_agent("policy:thrifty", 1), PolicyAgent)
 
 
+def test_an_mcts_budget_is_named_with_the_agent(prefs):
+    meta = program(prefs, "generated").meta
+    assert parse_agents("mcts:thrifty@3x2,mcts@5", meta.players, meta.bots, meta.policies) == (
+        "mcts:thrifty@3x2", "mcts@5")
+    agent = make_agent("mcts:thrifty@3x2", 1)
+    assert (agent.policy, agent.playouts, agent.depth) == ("thrifty", 3, 2)
+    assert (make_agent("mcts@5", 1).playouts, make_agent("mcts", 1).playouts) == (5, MctsAgent(1).playouts)
+    for bad in ("mcts@0x2", "mcts@3x", "mcts@x4", "mcts:thrifty@big"):
+        with pytest.raises(ValueError, match="search budget is @PLAYOUTSxDEPTH"):
+            parse_agents(bad, meta.players, meta.bots, meta.policies)
+    with pytest.raises(ValueError, match="unknown policy 'nope'"):
+        parse_agents("mcts:nope@2x2", meta.players, meta.bots, meta.policies)
+
+
 def test_twilight_struggle_policy_agrees_on_both_back_ends():
     need_ts()
     interpreted, generated = program(TS, "interpreted"), program(TS, "generated")
