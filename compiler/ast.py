@@ -52,9 +52,17 @@ class Node:
                         yield from (x for x in item if isinstance(x, Node))
 
     def walk(self) -> Iterator[Node]:
-        yield self
-        for child in self.children():
-            yield from child.walk()
+        """This node and every node under it, parents before children, in field order.
+
+        With a stack, not nested generators: a node deep in a rule is not passed up
+        through one generator per level (the checks walk every rule several times)."""
+        stack: list[Node] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            children = list(node.children())
+            children.reverse()
+            stack.extend(children)
 
     def find_all(self, cls: type) -> Iterator[Node]:
         return (n for n in self.walk() if isinstance(n, cls))
