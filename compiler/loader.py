@@ -44,8 +44,14 @@ def load_spec(folder: Path, variants: tuple[str, ...] = (), check: bool = True,
 def test_variant_sets(folder: Path) -> list[tuple[str, ...]]:
     """The variant sets the tests of tests/ turn on for themselves (checked under those sets)."""
     found: set[tuple[str, ...]] = set()
-    for path in tests_of(folder):
-        for decl in parse_files([path], Sources(), Path.cwd()).files[0].decls:
+    sources = Sources()
+    try:
+        parsed = parse_files(tests_of(folder), sources, Path.cwd())
+    except SpecError as err:
+        err.sources = sources  # so the caller can quote the spec text
+        raise
+    for file in parsed.files:
+        for decl in file.decls:
             if isinstance(decl, ast.TestDecl) and decl.variants() \
                     and decl.variants() <= set(available_variants(folder)):
                 found.add(tuple(sorted(decl.variants())))

@@ -146,14 +146,18 @@ package_option = click.option("--package", default=None, metavar="DIR",
 def load(game_or_dir: str, variants: tuple[str, ...] = ()) -> LoadedSpec:
     """Find and load a spec (a game name or a folder); every failure as UserError/SpecError."""
     from ..loader import load_spec
+    return load_spec(spec_folder(game_or_dir), variants=tuple(variants))
+
+
+def spec_folder(game_or_dir: str):
+    """The folder of a spec (a game name or a folder), found without parsing it; UserError if none."""
     try:
-        folder = find_spec_dir(game_or_dir)
+        return find_spec_dir(game_or_dir)
     except FileNotFoundError:
         games = known_games()
         known = f" (games: {', '.join(games)})" if games else ""
         raise UserError(f"no spec found for '{game_or_dir}': not a folder with .rules files"
                         f" nor a game under spec/{known}") from None
-    return load_spec(folder, variants=tuple(variants))
 
 
 def known_games() -> list[str]:

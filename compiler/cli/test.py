@@ -7,7 +7,8 @@ import sys
 import click
 
 from .. import backends
-from .base import EXIT_ERROR, EXIT_OK, emit_json, json_option, load, main, package_option, variant_option
+from .base import (EXIT_ERROR, EXIT_OK, emit_json, json_option, main, package_option, spec_folder,
+                   variant_option)
 
 
 @main.command("test")
@@ -28,7 +29,7 @@ def test_cmd(spec_dir: str, variants: tuple[str, ...], all_variants: bool, backe
     variants' tests with all of them on, and which base tests they break.
     """
     from ..testrun import run_tests
-    folder = load(spec_dir).folder
+    folder = spec_folder(spec_dir)  # run_tests loads it (once) and reports its errors
     chosen = tuple(backends.BACKENDS) if backend == "both" else (backend,)
     notes: list[str] = []
     report = run_tests(folder, variants, all_variants, chosen, package, on_note=notes.append)

@@ -462,13 +462,14 @@ def _test_stem(key: str) -> str:
 
 
 META_INLINE = 80  # characters: a META field longer than this is a table of its own
+META_CHUNK = 32  # items: a longer tuple is written in slices, so an edit re-formats one slice
 
 
 def _meta_part(name: str, value: Any, parts: list[tuple[str, str]]) -> str:
     """Python source for a META value, inline when short; a long one becomes a statement of
     its own (`name = ...`, added to parts after the ones it uses) and is referred to by name.
     A long dataclass value is split the same way field by field (the board's attributes
-    change with a card, its links do not)."""
+    change with a card, its links do not), a long tuple in slices joined with `+`."""
     text = _py_value(value)
     if len(text) <= META_INLINE:
         return text
@@ -476,6 +477,10 @@ def _meta_part(name: str, value: Any, parts: list[tuple[str, str]]) -> str:
         fields = [f"{f.name}={_meta_part(f'{name}_{f.name.upper()}', getattr(value, f.name), parts)}"
                   for f in dataclasses.fields(value)]
         text = f"{type(value).__name__}({', '.join(fields)})"
+    elif isinstance(value, tuple) and len(value) > META_CHUNK:
+        chunks = [_meta_part(f"{name}_{start // META_CHUNK}", value[start:start + META_CHUNK], parts)
+                  for start in range(0, len(value), META_CHUNK)]
+        text = " + ".join(chunks)
     parts.append((name, text))
     return name
 

@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 4227355e19b579e35705 output e1a8ce7ebf664d624bcf
+# Fingerprint: source 1697046daacaf53d3120 output fd36d131d34bc5b1a071
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -218,7 +218,7 @@ META_COUNTERS = (
         name="marke_startcharakter", label="Startcharakter", per_player=False, slot=10
     ),
 )
-META_ENTITY_IDS = (
+META_ENTITY_IDS_0 = (
     "blitzy",
     "roxy",
     "nami",
@@ -251,6 +251,8 @@ META_ENTITY_IDS = (
     "ki_pflaster",
     "ki_kompass",
     "gruppenumarmung",
+)
+META_ENTITY_IDS_1 = (
     "glueckstreffer",
     "zusammenhalt",
     "zweite_chance",
@@ -283,6 +285,8 @@ META_ENTITY_IDS = (
     "gluecksmarkt",
     "lady_stillstand",
     "professor_null",
+)
+META_ENTITY_IDS_2 = (
     "samt",
     "herr_gegenwind",
     "graf_grau",
@@ -315,6 +319,8 @@ META_ENTITY_IDS = (
     "stillstand",
     "laehmende_rede",
     "rufmord",
+)
+META_ENTITY_IDS_3 = (
     "schmutzkampagne",
     "buerokratie",
     "kaltes_schweigen",
@@ -347,6 +353,8 @@ META_ENTITY_IDS = (
     "bruno",
     "emil",
     "oskar",
+)
+META_ENTITY_IDS_4 = (
     "dorian_faltfach",
     "karl_kompass",
     "lotte_leuchte",
@@ -379,6 +387,8 @@ META_ENTITY_IDS = (
     "schutzwall",
     "lagerpause",
     "aufbruch",
+)
+META_ENTITY_IDS_5 = (
     "gemeinsamer_marsch",
     "verstaerkung",
     "heldenmut",
@@ -411,6 +421,8 @@ META_ENTITY_IDS = (
     "baron_blutdruck",
     "graefin_gier",
     "herr_handel",
+)
+META_ENTITY_IDS_6 = (
     "fuerst_faustpfand",
     "lord_leihgabe",
     "mamsell_mitgift",
@@ -443,6 +455,8 @@ META_ENTITY_IDS = (
     "zugabe",
     "wechselgeld",
     "pakt_mit_preis",
+)
+META_ENTITY_IDS_7 = (
     "schuldenberg",
     "lockangebot",
     "blutgeld",
@@ -475,6 +489,8 @@ META_ENTITY_IDS = (
     "pia_purzel_2",
     "fee_fortuna_2",
     "juna_jubel_2",
+)
+META_ENTITY_IDS_8 = (
     "kiki_kleeblatt_2",
     "tessa_trost_2",
     "ella_eiche_2",
@@ -507,6 +523,8 @@ META_ENTITY_IDS = (
     "grosses_finale_2",
     "schutzengel_2",
     "gluecksbringer_2",
+)
+META_ENTITY_IDS_9 = (
     "wunschbrunnen_2",
     "tapferes_herz_2",
     "sternschnuppe_2",
@@ -539,6 +557,8 @@ META_ENTITY_IDS = (
     "kommissar_kleinlaut_2",
     "doktor_daemmer_2",
     "graue_eminenz_2",
+)
+META_ENTITY_IDS_10 = (
     "fraeulein_frost_2",
     "herr_hemmschuh_2",
     "notar_nimmermehr_2",
@@ -571,6 +591,8 @@ META_ENTITY_IDS = (
     "verhoer_2",
     "hinterzimmer_2",
     "schachzug_2",
+)
+META_ENTITY_IDS_11 = (
     "abgesagt_2",
     "sperrstunde_2",
     "eiserne_disziplin_2",
@@ -603,6 +625,8 @@ META_ENTITY_IDS = (
     "hugo_hueter_2",
     "mats_mut_2",
     "paula_pfad_2",
+)
+META_ENTITY_IDS_12 = (
     "theo_treu_2",
     "ida_eifer_2",
     "wilma_weitblick_2",
@@ -635,6 +659,8 @@ META_ENTITY_IDS = (
     "gipfelsturm_2",
     "treue_freunde_2",
     "wegzehrung_2",
+)
+META_ENTITY_IDS_13 = (
     "kundschafter_2",
     "zeltlager_2",
     "mutprobe_2",
@@ -667,6 +693,8 @@ META_ENTITY_IDS = (
     "pfandleiherin_paloma_2",
     "zauberer_zins_2",
     "diva_dacapo_2",
+)
+META_ENTITY_IDS_14 = (
     "kassierer_knick_2",
     "wucherin_wanda_2",
     "magier_mehrwert_2",
@@ -699,6 +727,8 @@ META_ENTITY_IDS = (
     "zinseszins_2",
     "hinterlist_2",
     "kredit_2",
+)
+META_ENTITY_IDS_15 = (
     "letzte_rate_2",
     "kleingedrucktes_2",
     "goldene_uhr_2",
@@ -716,7 +746,25 @@ META_ENTITY_IDS = (
     "opernhaus_2",
     "maskenball_2",
 )
-META_ENTITY_LABELS = (
+META_ENTITY_IDS = (
+    META_ENTITY_IDS_0
+    + META_ENTITY_IDS_1
+    + META_ENTITY_IDS_2
+    + META_ENTITY_IDS_3
+    + META_ENTITY_IDS_4
+    + META_ENTITY_IDS_5
+    + META_ENTITY_IDS_6
+    + META_ENTITY_IDS_7
+    + META_ENTITY_IDS_8
+    + META_ENTITY_IDS_9
+    + META_ENTITY_IDS_10
+    + META_ENTITY_IDS_11
+    + META_ENTITY_IDS_12
+    + META_ENTITY_IDS_13
+    + META_ENTITY_IDS_14
+    + META_ENTITY_IDS_15
+)
+META_ENTITY_LABELS_0 = (
     "Blitzy",
     "Roxy",
     "Nami",
@@ -749,6 +797,8 @@ META_ENTITY_LABELS = (
     "KI Pflaster",
     "KI Kompass",
     "Gruppenumarmung",
+)
+META_ENTITY_LABELS_1 = (
     "Glückstreffer",
     "Zusammenhalt",
     "Zweite Chance",
@@ -781,6 +831,8 @@ META_ENTITY_LABELS = (
     "Glücksmarkt",
     "Lady Stillstand",
     "Professor Null",
+)
+META_ENTITY_LABELS_2 = (
     "Samt",
     "Herr Gegenwind",
     "Graf Grau",
@@ -813,6 +865,8 @@ META_ENTITY_LABELS = (
     "Stillstand!",
     "Lähmende Rede",
     "Rufmord",
+)
+META_ENTITY_LABELS_3 = (
     "Schmutzkampagne",
     "Bürokratie",
     "Kaltes Schweigen",
@@ -845,6 +899,8 @@ META_ENTITY_LABELS = (
     "Bruno",
     "Emil",
     "Oskar",
+)
+META_ENTITY_LABELS_4 = (
     "Dorian Faltfach",
     "Karl Kompass",
     "Lotte Leuchte",
@@ -877,6 +933,8 @@ META_ENTITY_LABELS = (
     "Schutzwall",
     "Lagerpause",
     "Aufbruch",
+)
+META_ENTITY_LABELS_5 = (
     "Gemeinsamer Marsch",
     "Verstärkung",
     "Heldenmut",
@@ -909,6 +967,8 @@ META_ENTITY_LABELS = (
     "Baron Blutdruck",
     "Gräfin Gier",
     "Herr Handel",
+)
+META_ENTITY_LABELS_6 = (
     "Fürst Faustpfand",
     "Lord Leihgabe",
     "Mamsell Mitgift",
@@ -941,6 +1001,8 @@ META_ENTITY_LABELS = (
     "Zugabe!",
     "Wechselgeld",
     "Pakt mit Preis",
+)
+META_ENTITY_LABELS_7 = (
     "Schuldenberg",
     "Lockangebot",
     "Blutgeld",
@@ -973,6 +1035,8 @@ META_ENTITY_LABELS = (
     "Pia Purzel",
     "Fee Fortuna",
     "Juna Jubel",
+)
+META_ENTITY_LABELS_8 = (
     "Kiki Kleeblatt",
     "Tessa Trost",
     "Ella Eiche",
@@ -1005,6 +1069,8 @@ META_ENTITY_LABELS = (
     "Großes Finale",
     "Schutzengel",
     "Glücksbringer",
+)
+META_ENTITY_LABELS_9 = (
     "Wunschbrunnen",
     "Tapferes Herz",
     "Sternschnuppe",
@@ -1037,6 +1103,8 @@ META_ENTITY_LABELS = (
     "Kommissar Kleinlaut",
     "Doktor Dämmer",
     "Die Graue Eminenz",
+)
+META_ENTITY_LABELS_10 = (
     "Fräulein Frost",
     "Herr Hemmschuh",
     "Notar Nimmermehr",
@@ -1069,6 +1137,8 @@ META_ENTITY_LABELS = (
     "Verhör",
     "Hinterzimmer",
     "Schachzug",
+)
+META_ENTITY_LABELS_11 = (
     "Abgesagt!",
     "Sperrstunde",
     "Eiserne Disziplin",
@@ -1101,6 +1171,8 @@ META_ENTITY_LABELS = (
     "Hugo Hüter",
     "Mats Mut",
     "Paula Pfad",
+)
+META_ENTITY_LABELS_12 = (
     "Theo Treu",
     "Ida Eifer",
     "Wilma Weitblick",
@@ -1133,6 +1205,8 @@ META_ENTITY_LABELS = (
     "Gipfelsturm",
     "Treue Freunde",
     "Wegzehrung",
+)
+META_ENTITY_LABELS_13 = (
     "Kundschafter",
     "Zeltlager",
     "Mutprobe",
@@ -1165,6 +1239,8 @@ META_ENTITY_LABELS = (
     "Pfandleiherin Paloma",
     "Zauberer Zins",
     "Diva Dacapo",
+)
+META_ENTITY_LABELS_14 = (
     "Kassierer Knick",
     "Wucherin Wanda",
     "Magier Mehrwert",
@@ -1197,6 +1273,8 @@ META_ENTITY_LABELS = (
     "Zinseszins",
     "Hinterlist",
     "Kredit",
+)
+META_ENTITY_LABELS_15 = (
     "Letzte Rate",
     "Kleingedrucktes",
     "Goldene Uhr",
@@ -1214,7 +1292,25 @@ META_ENTITY_LABELS = (
     "Opernhaus",
     "Maskenball",
 )
-META_ENTITY_KINDS = (
+META_ENTITY_LABELS = (
+    META_ENTITY_LABELS_0
+    + META_ENTITY_LABELS_1
+    + META_ENTITY_LABELS_2
+    + META_ENTITY_LABELS_3
+    + META_ENTITY_LABELS_4
+    + META_ENTITY_LABELS_5
+    + META_ENTITY_LABELS_6
+    + META_ENTITY_LABELS_7
+    + META_ENTITY_LABELS_8
+    + META_ENTITY_LABELS_9
+    + META_ENTITY_LABELS_10
+    + META_ENTITY_LABELS_11
+    + META_ENTITY_LABELS_12
+    + META_ENTITY_LABELS_13
+    + META_ENTITY_LABELS_14
+    + META_ENTITY_LABELS_15
+)
+META_ENTITY_KINDS_0 = (
     "charakter",
     "charakter",
     "charakter",
@@ -1247,6 +1343,8 @@ META_ENTITY_KINDS = (
     "ki",
     "ki",
     "aktion",
+)
+META_ENTITY_KINDS_1 = (
     "aktion",
     "aktion",
     "aktion",
@@ -1279,6 +1377,8 @@ META_ENTITY_KINDS = (
     "schauplatz",
     "charakter",
     "charakter",
+)
+META_ENTITY_KINDS_2 = (
     "charakter",
     "charakter",
     "charakter",
@@ -1311,6 +1411,8 @@ META_ENTITY_KINDS = (
     "aktion",
     "aktion",
     "aktion",
+)
+META_ENTITY_KINDS_3 = (
     "aktion",
     "aktion",
     "aktion",
@@ -1343,6 +1445,8 @@ META_ENTITY_KINDS = (
     "charakter",
     "charakter",
     "charakter",
+)
+META_ENTITY_KINDS_4 = (
     "charakter",
     "charakter",
     "charakter",
@@ -1375,6 +1479,8 @@ META_ENTITY_KINDS = (
     "aktion",
     "aktion",
     "aktion",
+)
+META_ENTITY_KINDS_5 = (
     "aktion",
     "aktion",
     "aktion",
@@ -1407,6 +1513,8 @@ META_ENTITY_KINDS = (
     "charakter",
     "charakter",
     "charakter",
+)
+META_ENTITY_KINDS_6 = (
     "charakter",
     "charakter",
     "charakter",
@@ -1439,6 +1547,8 @@ META_ENTITY_KINDS = (
     "aktion",
     "aktion",
     "aktion",
+)
+META_ENTITY_KINDS_7 = (
     "aktion",
     "aktion",
     "aktion",
@@ -1471,214 +1581,8 @@ META_ENTITY_KINDS = (
     "spiegel",
     "spiegel",
     "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
-    "spiegel",
+)
+META_ENTITY_KINDS_8 = (
     "spiegel",
     "spiegel",
     "spiegel",
@@ -1712,7 +1616,247 @@ META_ENTITY_KINDS = (
     "spiegel",
     "spiegel",
 )
-META_CARD_ENTITIES = (
+META_ENTITY_KINDS_9 = (
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+)
+META_ENTITY_KINDS_10 = (
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+)
+META_ENTITY_KINDS_11 = (
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+)
+META_ENTITY_KINDS_12 = (
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+)
+META_ENTITY_KINDS_13 = (
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+)
+META_ENTITY_KINDS_14 = (
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+)
+META_ENTITY_KINDS_15 = (
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+    "spiegel",
+)
+META_ENTITY_KINDS = (
+    META_ENTITY_KINDS_0
+    + META_ENTITY_KINDS_1
+    + META_ENTITY_KINDS_2
+    + META_ENTITY_KINDS_3
+    + META_ENTITY_KINDS_4
+    + META_ENTITY_KINDS_5
+    + META_ENTITY_KINDS_6
+    + META_ENTITY_KINDS_7
+    + META_ENTITY_KINDS_8
+    + META_ENTITY_KINDS_9
+    + META_ENTITY_KINDS_10
+    + META_ENTITY_KINDS_11
+    + META_ENTITY_KINDS_12
+    + META_ENTITY_KINDS_13
+    + META_ENTITY_KINDS_14
+    + META_ENTITY_KINDS_15
+)
+META_CARD_ENTITIES_0 = (
     0,
     1,
     2,
@@ -1745,6 +1889,8 @@ META_CARD_ENTITIES = (
     29,
     30,
     31,
+)
+META_CARD_ENTITIES_1 = (
     32,
     33,
     34,
@@ -1777,6 +1923,8 @@ META_CARD_ENTITIES = (
     61,
     62,
     63,
+)
+META_CARD_ENTITIES_2 = (
     64,
     65,
     66,
@@ -1809,6 +1957,8 @@ META_CARD_ENTITIES = (
     93,
     94,
     95,
+)
+META_CARD_ENTITIES_3 = (
     96,
     97,
     98,
@@ -1841,6 +1991,8 @@ META_CARD_ENTITIES = (
     125,
     126,
     127,
+)
+META_CARD_ENTITIES_4 = (
     128,
     129,
     130,
@@ -1873,6 +2025,8 @@ META_CARD_ENTITIES = (
     157,
     158,
     159,
+)
+META_CARD_ENTITIES_5 = (
     160,
     161,
     162,
@@ -1905,6 +2059,8 @@ META_CARD_ENTITIES = (
     189,
     190,
     191,
+)
+META_CARD_ENTITIES_6 = (
     192,
     193,
     194,
@@ -1937,6 +2093,8 @@ META_CARD_ENTITIES = (
     221,
     222,
     223,
+)
+META_CARD_ENTITIES_7 = (
     224,
     225,
     226,
@@ -1969,6 +2127,8 @@ META_CARD_ENTITIES = (
     253,
     254,
     255,
+)
+META_CARD_ENTITIES_8 = (
     256,
     257,
     258,
@@ -2001,6 +2161,8 @@ META_CARD_ENTITIES = (
     285,
     286,
     287,
+)
+META_CARD_ENTITIES_9 = (
     288,
     289,
     290,
@@ -2033,6 +2195,8 @@ META_CARD_ENTITIES = (
     317,
     318,
     319,
+)
+META_CARD_ENTITIES_10 = (
     320,
     321,
     322,
@@ -2065,6 +2229,8 @@ META_CARD_ENTITIES = (
     349,
     350,
     351,
+)
+META_CARD_ENTITIES_11 = (
     352,
     353,
     354,
@@ -2097,6 +2263,8 @@ META_CARD_ENTITIES = (
     381,
     382,
     383,
+)
+META_CARD_ENTITIES_12 = (
     384,
     385,
     386,
@@ -2129,6 +2297,8 @@ META_CARD_ENTITIES = (
     413,
     414,
     415,
+)
+META_CARD_ENTITIES_13 = (
     416,
     417,
     418,
@@ -2161,6 +2331,8 @@ META_CARD_ENTITIES = (
     445,
     446,
     447,
+)
+META_CARD_ENTITIES_14 = (
     448,
     449,
     450,
@@ -2193,22 +2365,24 @@ META_CARD_ENTITIES = (
     477,
     478,
     479,
-    480,
-    481,
-    482,
-    483,
-    484,
-    485,
-    486,
-    487,
-    488,
-    489,
-    490,
-    491,
-    492,
-    493,
-    494,
-    495,
+)
+META_CARD_ENTITIES = (
+    META_CARD_ENTITIES_0
+    + META_CARD_ENTITIES_1
+    + META_CARD_ENTITIES_2
+    + META_CARD_ENTITIES_3
+    + META_CARD_ENTITIES_4
+    + META_CARD_ENTITIES_5
+    + META_CARD_ENTITIES_6
+    + META_CARD_ENTITIES_7
+    + META_CARD_ENTITIES_8
+    + META_CARD_ENTITIES_9
+    + META_CARD_ENTITIES_10
+    + META_CARD_ENTITIES_11
+    + META_CARD_ENTITIES_12
+    + META_CARD_ENTITIES_13
+    + META_CARD_ENTITIES_14
+    + (480, 481, 482, 483, 484, 485, 486, 487, 488, 489, 490, 491, 492, 493, 494, 495)
 )
 META_PARAMS = (
     ("deck_1", "deckname", "superfreundinnen"),
@@ -2229,7 +2403,7 @@ META_INVARIANTS = (
         "Jede Ausrüstung an genau einem eigenen Charakter, höchstens eine pro Charakter [08]",
     ),
 )
-META_EFFECTS = (
+META_EFFECTS_0 = (
     "angelegt_an",
     "einsatz_bonus",
     "ausdauer_bonus",
@@ -2262,6 +2436,8 @@ META_EFFECTS = (
     "graf_grau_text",
     "baronin_bremse_text",
     "doktor_daemmer_text",
+)
+META_EFFECTS_1 = (
     "fraeulein_frost_text",
     "graefin_gaehn_text",
     "zensor_zack_text",
@@ -2294,6 +2470,8 @@ META_EFFECTS = (
     "marktplatz_text",
     "banner_der_gefaehrten_text",
     "steile_pfade_text",
+)
+META_EFFECTS_2 = (
     "edgar_satzsprung_text",
     "madame_zugabe_text",
     "graefin_gier_text",
@@ -2315,6 +2493,7 @@ META_EFFECTS = (
     "opernhaus_text",
     "maskenball_text",
 )
+META_EFFECTS = META_EFFECTS_0 + META_EFFECTS_1 + META_EFFECTS_2
 META_POLICIES = (
     "deck_ki",
     "umsichtig",
@@ -2332,7 +2511,7 @@ META_COUNTS = {
     "constraints": 16,
     "designer_tests": 289,
 }
-META_EFFECT_PARAM_KINDS = (
+META_EFFECT_PARAM_KINDS_0 = (
     ("card", "card"),
     ("card", "", ""),
     ("card", "", ""),
@@ -2365,6 +2544,8 @@ META_EFFECT_PARAM_KINDS = (
     (),
     (),
     (),
+)
+META_EFFECT_PARAM_KINDS_1 = (
     (),
     (),
     (),
@@ -2397,26 +2578,11 @@ META_EFFECT_PARAM_KINDS = (
     (),
     (),
     (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
-    (),
+)
+META_EFFECT_PARAM_KINDS = (
+    META_EFFECT_PARAM_KINDS_0
+    + META_EFFECT_PARAM_KINDS_1
+    + ((), (), (), (), (), (), (), (), (), (), (), (), (), (), (), (), (), (), (), ())
 )
 META_PARAM_DOMAINS = (
     (
@@ -2455,7 +2621,7 @@ META_BOARD_POSITIONS = (
     ("stapel(p1)", 910, 810),
     ("hand(p1)", 500, 940),
 )
-META_BOARD_ATTRIBUTES = (
+META_BOARD_ATTRIBUTES_0 = (
     (
         ("deck", "superfreundinnen"),
         ("kosten", "2"),
@@ -2820,6 +2986,8 @@ META_BOARD_ATTRIBUTES = (
         ("kosten", "2"),
         ("text", "Entferne 2 Stress von jeder eigenen Figur."),
     ),
+)
+META_BOARD_ATTRIBUTES_1 = (
     (
         ("deck", "superfreundinnen"),
         ("kosten", "1"),
@@ -3055,6 +3223,8 @@ META_BOARD_ATTRIBUTES = (
         ("rueckendeckung", "0"),
         ("text", "Nach dem Punktesammeln: Punktabzug 1."),
     ),
+)
+META_BOARD_ATTRIBUTES_2 = (
     (
         ("deck", "schattenkabinett"),
         ("kosten", "2"),
@@ -3412,6 +3582,8 @@ META_BOARD_ATTRIBUTES = (
         ),
     ),
     (("deck", "schattenkabinett"), ("kosten", "2"), ("text", "Punktabzug 2.")),
+)
+META_BOARD_ATTRIBUTES_3 = (
     (
         ("deck", "schattenkabinett"),
         ("kosten", "4"),
@@ -3661,6 +3833,8 @@ META_BOARD_ATTRIBUTES = (
         ("rueckendeckung", "0"),
         ("text", "Beim Ausspielen, mit Mannschaft 3: Ziehe 2 Karten."),
     ),
+)
+META_BOARD_ATTRIBUTES_4 = (
     (
         ("deck", "weggefaehrten"),
         ("kosten", "3"),
@@ -3991,6 +4165,8 @@ META_BOARD_ATTRIBUTES = (
         ("text", "Entferne 2 Stress von einer eigenen Figur."),
     ),
     (("deck", "weggefaehrten"), ("kosten", "1"), ("text", "Ziehe 2 Karten.")),
+)
+META_BOARD_ATTRIBUTES_5 = (
     (
         ("deck", "weggefaehrten"),
         ("kosten", "0"),
@@ -4262,6 +4438,8 @@ META_BOARD_ATTRIBUTES = (
             "Beim Ausspielen: Du darfst 1 Handkarte abwerfen. Dann erhältst du 2 Energie.",
         ),
     ),
+)
+META_BOARD_ATTRIBUTES_6 = (
     (
         ("deck", "purpurpakt"),
         ("kosten", "5"),
@@ -4601,6 +4779,8 @@ META_BOARD_ATTRIBUTES = (
             "Bis Zugende haben alle eigenen Figuren +2 Einsatz. Jede eigene Figur bekommt 1 Stress.",
         ),
     ),
+)
+META_BOARD_ATTRIBUTES_7 = (
     (
         ("deck", "purpurpakt"),
         ("kosten", "3"),
@@ -4783,6 +4963,8 @@ META_BOARD_ATTRIBUTES = (
     (("von", "Pia Purzel"),),
     (("von", "Fee Fortuna"),),
     (("von", "Juna Jubel"),),
+)
+META_BOARD_ATTRIBUTES_8 = (
     (("von", "Kiki Kleeblatt"),),
     (("von", "Tessa Trost"),),
     (("von", "Ella Eiche"),),
@@ -4815,6 +4997,8 @@ META_BOARD_ATTRIBUTES = (
     (("von", "Großes Finale"),),
     (("von", "Schutzengel"),),
     (("von", "Glücksbringer"),),
+)
+META_BOARD_ATTRIBUTES_9 = (
     (("von", "Wunschbrunnen"),),
     (("von", "Tapferes Herz"),),
     (("von", "Sternschnuppe"),),
@@ -4847,6 +5031,8 @@ META_BOARD_ATTRIBUTES = (
     (("von", "Kommissar Kleinlaut"),),
     (("von", "Doktor Dämmer"),),
     (("von", "Die Graue Eminenz"),),
+)
+META_BOARD_ATTRIBUTES_10 = (
     (("von", "Fräulein Frost"),),
     (("von", "Herr Hemmschuh"),),
     (("von", "Notar Nimmermehr"),),
@@ -4879,6 +5065,8 @@ META_BOARD_ATTRIBUTES = (
     (("von", "Verhör"),),
     (("von", "Hinterzimmer"),),
     (("von", "Schachzug"),),
+)
+META_BOARD_ATTRIBUTES_11 = (
     (("von", "Abgesagt!"),),
     (("von", "Sperrstunde"),),
     (("von", "Eiserne Disziplin"),),
@@ -4911,6 +5099,8 @@ META_BOARD_ATTRIBUTES = (
     (("von", "Hugo Hüter"),),
     (("von", "Mats Mut"),),
     (("von", "Paula Pfad"),),
+)
+META_BOARD_ATTRIBUTES_12 = (
     (("von", "Theo Treu"),),
     (("von", "Ida Eifer"),),
     (("von", "Wilma Weitblick"),),
@@ -4943,6 +5133,8 @@ META_BOARD_ATTRIBUTES = (
     (("von", "Gipfelsturm"),),
     (("von", "Treue Freunde"),),
     (("von", "Wegzehrung"),),
+)
+META_BOARD_ATTRIBUTES_13 = (
     (("von", "Kundschafter"),),
     (("von", "Zeltlager"),),
     (("von", "Mutprobe"),),
@@ -4975,6 +5167,8 @@ META_BOARD_ATTRIBUTES = (
     (("von", "Pfandleiherin Paloma"),),
     (("von", "Zauberer Zins"),),
     (("von", "Diva Dacapo"),),
+)
+META_BOARD_ATTRIBUTES_14 = (
     (("von", "Kassierer Knick"),),
     (("von", "Wucherin Wanda"),),
     (("von", "Magier Mehrwert"),),
@@ -5007,6 +5201,8 @@ META_BOARD_ATTRIBUTES = (
     (("von", "Zinseszins"),),
     (("von", "Hinterlist"),),
     (("von", "Kredit"),),
+)
+META_BOARD_ATTRIBUTES_15 = (
     (("von", "Letzte Rate"),),
     (("von", "Kleingedrucktes"),),
     (("von", "Goldene Uhr"),),
@@ -5024,7 +5220,25 @@ META_BOARD_ATTRIBUTES = (
     (("von", "Opernhaus"),),
     (("von", "Maskenball"),),
 )
-META_BOARD_ENTITY_AT = (
+META_BOARD_ATTRIBUTES = (
+    META_BOARD_ATTRIBUTES_0
+    + META_BOARD_ATTRIBUTES_1
+    + META_BOARD_ATTRIBUTES_2
+    + META_BOARD_ATTRIBUTES_3
+    + META_BOARD_ATTRIBUTES_4
+    + META_BOARD_ATTRIBUTES_5
+    + META_BOARD_ATTRIBUTES_6
+    + META_BOARD_ATTRIBUTES_7
+    + META_BOARD_ATTRIBUTES_8
+    + META_BOARD_ATTRIBUTES_9
+    + META_BOARD_ATTRIBUTES_10
+    + META_BOARD_ATTRIBUTES_11
+    + META_BOARD_ATTRIBUTES_12
+    + META_BOARD_ATTRIBUTES_13
+    + META_BOARD_ATTRIBUTES_14
+    + META_BOARD_ATTRIBUTES_15
+)
+META_BOARD_ENTITY_AT_0 = (
     "spec/heldenhain/10_superfreundinnen.rules:13:1",
     "spec/heldenhain/10_superfreundinnen.rules:15:1",
     "spec/heldenhain/10_superfreundinnen.rules:19:1",
@@ -5057,6 +5271,8 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/10_superfreundinnen.rules:109:1",
     "spec/heldenhain/10_superfreundinnen.rules:111:1",
     "spec/heldenhain/10_superfreundinnen.rules:115:1",
+)
+META_BOARD_ENTITY_AT_1 = (
     "spec/heldenhain/10_superfreundinnen.rules:119:1",
     "spec/heldenhain/10_superfreundinnen.rules:126:1",
     "spec/heldenhain/10_superfreundinnen.rules:130:1",
@@ -5089,6 +5305,8 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/10_superfreundinnen.rules:259:1",
     "spec/heldenhain/11_schattenkabinett.rules:13:1",
     "spec/heldenhain/11_schattenkabinett.rules:18:1",
+)
+META_BOARD_ENTITY_AT_2 = (
     "spec/heldenhain/11_schattenkabinett.rules:20:1",
     "spec/heldenhain/11_schattenkabinett.rules:24:1",
     "spec/heldenhain/11_schattenkabinett.rules:27:1",
@@ -5121,6 +5339,8 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/11_schattenkabinett.rules:92:1",
     "spec/heldenhain/11_schattenkabinett.rules:96:1",
     "spec/heldenhain/11_schattenkabinett.rules:103:1",
+)
+META_BOARD_ENTITY_AT_3 = (
     "spec/heldenhain/11_schattenkabinett.rules:106:1",
     "spec/heldenhain/11_schattenkabinett.rules:110:1",
     "spec/heldenhain/11_schattenkabinett.rules:114:1",
@@ -5153,6 +5373,8 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/12_weggefaehrten.rules:15:1",
     "spec/heldenhain/12_weggefaehrten.rules:18:1",
     "spec/heldenhain/12_weggefaehrten.rules:20:1",
+)
+META_BOARD_ENTITY_AT_4 = (
     "spec/heldenhain/12_weggefaehrten.rules:24:1",
     "spec/heldenhain/12_weggefaehrten.rules:27:1",
     "spec/heldenhain/12_weggefaehrten.rules:29:1",
@@ -5185,6 +5407,8 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/12_weggefaehrten.rules:98:1",
     "spec/heldenhain/12_weggefaehrten.rules:102:1",
     "spec/heldenhain/12_weggefaehrten.rules:106:1",
+)
+META_BOARD_ENTITY_AT_5 = (
     "spec/heldenhain/12_weggefaehrten.rules:109:1",
     "spec/heldenhain/12_weggefaehrten.rules:113:1",
     "spec/heldenhain/12_weggefaehrten.rules:117:1",
@@ -5217,6 +5441,8 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/13_purpurpakt.rules:35:1",
     "spec/heldenhain/13_purpurpakt.rules:49:1",
     "spec/heldenhain/13_purpurpakt.rules:51:1",
+)
+META_BOARD_ENTITY_AT_6 = (
     "spec/heldenhain/13_purpurpakt.rules:63:1",
     "spec/heldenhain/13_purpurpakt.rules:65:1",
     "spec/heldenhain/13_purpurpakt.rules:67:1",
@@ -5249,6 +5475,8 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/13_purpurpakt.rules:163:1",
     "spec/heldenhain/13_purpurpakt.rules:174:1",
     "spec/heldenhain/13_purpurpakt.rules:182:1",
+)
+META_BOARD_ENTITY_AT_7 = (
     "spec/heldenhain/13_purpurpakt.rules:189:1",
     "spec/heldenhain/13_purpurpakt.rules:196:1",
     "spec/heldenhain/13_purpurpakt.rules:203:1",
@@ -5281,6 +5509,8 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/20_mirrors.rules:15:1",
     "spec/heldenhain/20_mirrors.rules:16:1",
     "spec/heldenhain/20_mirrors.rules:17:1",
+)
+META_BOARD_ENTITY_AT_8 = (
     "spec/heldenhain/20_mirrors.rules:18:1",
     "spec/heldenhain/20_mirrors.rules:19:1",
     "spec/heldenhain/20_mirrors.rules:20:1",
@@ -5313,6 +5543,8 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/20_mirrors.rules:47:1",
     "spec/heldenhain/20_mirrors.rules:48:1",
     "spec/heldenhain/20_mirrors.rules:49:1",
+)
+META_BOARD_ENTITY_AT_9 = (
     "spec/heldenhain/20_mirrors.rules:50:1",
     "spec/heldenhain/20_mirrors.rules:51:1",
     "spec/heldenhain/20_mirrors.rules:52:1",
@@ -5345,6 +5577,8 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/20_mirrors.rules:81:1",
     "spec/heldenhain/20_mirrors.rules:82:1",
     "spec/heldenhain/20_mirrors.rules:83:1",
+)
+META_BOARD_ENTITY_AT_10 = (
     "spec/heldenhain/20_mirrors.rules:84:1",
     "spec/heldenhain/20_mirrors.rules:85:1",
     "spec/heldenhain/20_mirrors.rules:86:1",
@@ -5377,6 +5611,8 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/20_mirrors.rules:113:1",
     "spec/heldenhain/20_mirrors.rules:114:1",
     "spec/heldenhain/20_mirrors.rules:115:1",
+)
+META_BOARD_ENTITY_AT_11 = (
     "spec/heldenhain/20_mirrors.rules:116:1",
     "spec/heldenhain/20_mirrors.rules:117:1",
     "spec/heldenhain/20_mirrors.rules:118:1",
@@ -5409,6 +5645,8 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/20_mirrors.rules:147:1",
     "spec/heldenhain/20_mirrors.rules:148:1",
     "spec/heldenhain/20_mirrors.rules:149:1",
+)
+META_BOARD_ENTITY_AT_12 = (
     "spec/heldenhain/20_mirrors.rules:150:1",
     "spec/heldenhain/20_mirrors.rules:151:1",
     "spec/heldenhain/20_mirrors.rules:152:1",
@@ -5441,6 +5679,8 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/20_mirrors.rules:179:1",
     "spec/heldenhain/20_mirrors.rules:180:1",
     "spec/heldenhain/20_mirrors.rules:181:1",
+)
+META_BOARD_ENTITY_AT_13 = (
     "spec/heldenhain/20_mirrors.rules:182:1",
     "spec/heldenhain/20_mirrors.rules:183:1",
     "spec/heldenhain/20_mirrors.rules:184:1",
@@ -5473,6 +5713,8 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/20_mirrors.rules:213:1",
     "spec/heldenhain/20_mirrors.rules:214:1",
     "spec/heldenhain/20_mirrors.rules:215:1",
+)
+META_BOARD_ENTITY_AT_14 = (
     "spec/heldenhain/20_mirrors.rules:216:1",
     "spec/heldenhain/20_mirrors.rules:217:1",
     "spec/heldenhain/20_mirrors.rules:218:1",
@@ -5505,6 +5747,8 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/20_mirrors.rules:245:1",
     "spec/heldenhain/20_mirrors.rules:246:1",
     "spec/heldenhain/20_mirrors.rules:247:1",
+)
+META_BOARD_ENTITY_AT_15 = (
     "spec/heldenhain/20_mirrors.rules:248:1",
     "spec/heldenhain/20_mirrors.rules:249:1",
     "spec/heldenhain/20_mirrors.rules:250:1",
@@ -5521,6 +5765,24 @@ META_BOARD_ENTITY_AT = (
     "spec/heldenhain/20_mirrors.rules:261:1",
     "spec/heldenhain/20_mirrors.rules:262:1",
     "spec/heldenhain/20_mirrors.rules:263:1",
+)
+META_BOARD_ENTITY_AT = (
+    META_BOARD_ENTITY_AT_0
+    + META_BOARD_ENTITY_AT_1
+    + META_BOARD_ENTITY_AT_2
+    + META_BOARD_ENTITY_AT_3
+    + META_BOARD_ENTITY_AT_4
+    + META_BOARD_ENTITY_AT_5
+    + META_BOARD_ENTITY_AT_6
+    + META_BOARD_ENTITY_AT_7
+    + META_BOARD_ENTITY_AT_8
+    + META_BOARD_ENTITY_AT_9
+    + META_BOARD_ENTITY_AT_10
+    + META_BOARD_ENTITY_AT_11
+    + META_BOARD_ENTITY_AT_12
+    + META_BOARD_ENTITY_AT_13
+    + META_BOARD_ENTITY_AT_14
+    + META_BOARD_ENTITY_AT_15
 )
 META_BOARD = BoardMeta(
     spaces=(),

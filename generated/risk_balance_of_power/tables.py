@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source cd3a8938e9cf0cb9ceb5 output f00dae4381902143d8e5
+# Fingerprint: source 6d99b8708ef56832ce35 output 5bdd01c2994efd7e0851
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -186,7 +186,7 @@ META_COUNTERS = (
     CounterMeta(name="stadt", label="Stadt", per_player=False, slot=3),
     CounterMeta(name="hauptstadt", label="Hauptstadt", per_player=True, slot=4),
 )
-META_ENTITY_IDS = (
+META_ENTITY_IDS_0 = (
     "region_gelb",
     "region_gruen",
     "region_braun",
@@ -219,6 +219,8 @@ META_ENTITY_IDS = (
     "west_ukraine",
     "ost_ukraine",
     "moldawien",
+)
+META_ENTITY_IDS_1 = (
     "rumaenien",
     "sued_russland",
     "zentral_russland",
@@ -251,6 +253,8 @@ META_ENTITY_IDS = (
     "karte_moldawien",
     "karte_rumaenien",
     "karte_sued_russland",
+)
+META_ENTITY_IDS_2 = (
     "karte_zentral_russland",
     "karte_nord_russland",
     "m_sechs_staedte",
@@ -266,7 +270,8 @@ META_ENTITY_IDS = (
     "m_zwei_regionen",
     "m_region_orange",
 )
-META_ENTITY_LABELS = (
+META_ENTITY_IDS = META_ENTITY_IDS_0 + META_ENTITY_IDS_1 + META_ENTITY_IDS_2
+META_ENTITY_LABELS_0 = (
     "Gelb",
     "Grün",
     "Braun",
@@ -299,6 +304,8 @@ META_ENTITY_LABELS = (
     "West-Ukraine",
     "Ost-Ukraine",
     "Moldawien",
+)
+META_ENTITY_LABELS_1 = (
     "Rumänien",
     "Süd-Russland",
     "Zentral-Russland",
@@ -331,6 +338,8 @@ META_ENTITY_LABELS = (
     "Moldawien",
     "Rumänien",
     "Süd-Russland",
+)
+META_ENTITY_LABELS_2 = (
     "Zentral-Russland",
     "Nord-Russland",
     "6 Städte kontrollieren",
@@ -346,7 +355,8 @@ META_ENTITY_LABELS = (
     "2 gesamte Regionen kontrollieren",
     "Region Orange kontrollieren",
 )
-META_ENTITY_KINDS = (
+META_ENTITY_LABELS = META_ENTITY_LABELS_0 + META_ENTITY_LABELS_1 + META_ENTITY_LABELS_2
+META_ENTITY_KINDS_0 = (
     "region",
     "region",
     "region",
@@ -379,6 +389,8 @@ META_ENTITY_KINDS = (
     "gebiet",
     "gebiet",
     "gebiet",
+)
+META_ENTITY_KINDS_1 = (
     "gebiet",
     "gebiet",
     "gebiet",
@@ -411,6 +423,8 @@ META_ENTITY_KINDS = (
     "gebietskarte",
     "gebietskarte",
     "gebietskarte",
+)
+META_ENTITY_KINDS_2 = (
     "gebietskarte",
     "gebietskarte",
     "mission",
@@ -426,7 +440,8 @@ META_ENTITY_KINDS = (
     "mission",
     "mission",
 )
-META_CARD_ENTITIES = (
+META_ENTITY_KINDS = META_ENTITY_KINDS_0 + META_ENTITY_KINDS_1 + META_ENTITY_KINDS_2
+META_CARD_ENTITIES_0 = (
     36,
     37,
     38,
@@ -459,17 +474,8 @@ META_CARD_ENTITIES = (
     65,
     66,
     67,
-    68,
-    69,
-    70,
-    71,
-    72,
-    73,
-    74,
-    75,
-    76,
-    77,
 )
+META_CARD_ENTITIES = META_CARD_ENTITIES_0 + (68, 69, 70, 71, 72, 73, 74, 75, 76, 77)
 META_INVARIANTS = (
     ("nie_leer", "Jedes Gebiet hält mindestens eine Einheit (nach dem Aufbau)"),
     ("eine_armee", "Kein Gebiet hält Einheiten zweier Armeen"),
@@ -539,7 +545,7 @@ META_BOARD_REGIONS = (
     (4, (29, 30, 31, 32, 33, 34, 35)),
     (5, (17, 18, 19, 20, 21, 22)),
 )
-META_BOARD_LINKS = (
+META_BOARD_LINKS_0 = (
     (6, 7),
     (6, 8),
     (6, 10),
@@ -572,6 +578,8 @@ META_BOARD_LINKS = (
     (20, 23),
     (21, 22),
     (21, 23),
+)
+META_BOARD_LINKS_1 = (
     (21, 29),
     (22, 29),
     (22, 32),
@@ -600,6 +608,7 @@ META_BOARD_LINKS = (
     (33, 34),
     (34, 35),
 )
+META_BOARD_LINKS = META_BOARD_LINKS_0 + META_BOARD_LINKS_1
 META_BOARD_POSITIONS = (
     ("nord_frankreich", 240, 693),
     ("sued_frankreich", 236, 877),
@@ -632,7 +641,7 @@ META_BOARD_POSITIONS = (
     ("zentral_russland", 909, 453),
     ("nord_russland", 817, 174),
 )
-META_BOARD_ATTRIBUTES = (
+META_BOARD_ATTRIBUTES_0 = (
     (("bonus", "3"),),
     (("bonus", "4"),),
     (("bonus", "5"),),
@@ -665,6 +674,8 @@ META_BOARD_ATTRIBUTES = (
     (("schwierig", "yes"), ("bauwerk", "satellitenzentrum")),
     (("bauwerk", "kein_bauwerk"),),
     (("bauwerk", "kein_bauwerk"),),
+)
+META_BOARD_ATTRIBUTES_1 = (
     (("schwierig", "yes"), ("bauwerk", "kein_bauwerk")),
     (("schwierig", "yes"), ("bauwerk", "kein_bauwerk")),
     (("bauwerk", "kein_bauwerk"),),
@@ -697,6 +708,8 @@ META_BOARD_ATTRIBUTES = (
     (("ort", "Moldawien"), ("sterne", "1")),
     (("ort", "Rumänien"), ("sterne", "2")),
     (("ort", "Süd-Russland"), ("sterne", "2")),
+)
+META_BOARD_ATTRIBUTES_2 = (
     (("ort", "Zentral-Russland"), ("sterne", "1")),
     (("ort", "Nord-Russland"), ("sterne", "1")),
     (("art", "stadtzahl"), ("anzahl", "6"), ("bauwerk", "kein_bauwerk")),
@@ -732,7 +745,10 @@ META_BOARD_ATTRIBUTES = (
         ("ziel", "Orange"),
     ),
 )
-META_BOARD_ENTITY_AT = (
+META_BOARD_ATTRIBUTES = (
+    META_BOARD_ATTRIBUTES_0 + META_BOARD_ATTRIBUTES_1 + META_BOARD_ATTRIBUTES_2
+)
+META_BOARD_ENTITY_AT_0 = (
     "spec/risk_balance_of_power/02_map.rules:33:1",
     "spec/risk_balance_of_power/02_map.rules:34:1",
     "spec/risk_balance_of_power/02_map.rules:35:1",
@@ -765,6 +781,8 @@ META_BOARD_ENTITY_AT = (
     "spec/risk_balance_of_power/02_map.rules:97:1",
     "spec/risk_balance_of_power/02_map.rules:99:1",
     "spec/risk_balance_of_power/02_map.rules:101:1",
+)
+META_BOARD_ENTITY_AT_1 = (
     "spec/risk_balance_of_power/02_map.rules:103:1",
     "spec/risk_balance_of_power/02_map.rules:105:1",
     "spec/risk_balance_of_power/02_map.rules:107:1",
@@ -797,6 +815,8 @@ META_BOARD_ENTITY_AT = (
     "spec/risk_balance_of_power/03_cards.rules:34:1",
     "spec/risk_balance_of_power/03_cards.rules:35:1",
     "spec/risk_balance_of_power/03_cards.rules:36:1",
+)
+META_BOARD_ENTITY_AT_2 = (
     "spec/risk_balance_of_power/03_cards.rules:37:1",
     "spec/risk_balance_of_power/03_cards.rules:38:1",
     "spec/risk_balance_of_power/03_cards.rules:59:1",
@@ -811,6 +831,9 @@ META_BOARD_ENTITY_AT = (
     "spec/risk_balance_of_power/03_cards.rules:71:1",
     "spec/risk_balance_of_power/03_cards.rules:72:1",
     "spec/risk_balance_of_power/03_cards.rules:73:1",
+)
+META_BOARD_ENTITY_AT = (
+    META_BOARD_ENTITY_AT_0 + META_BOARD_ENTITY_AT_1 + META_BOARD_ENTITY_AT_2
 )
 META_BOARD = BoardMeta(
     spaces=META_BOARD_SPACES,

@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source ff38b525763cf8c56189 output 105b823404a28e1c4774
+# Fingerprint: source acedca7e8717f85f60f8 output 76b1645f7bb385b2e47c
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -223,7 +223,7 @@ META_COUNTERS = (
         slot=3,
     ),
 )
-META_ENTITY_IDS = (
+META_ENTITY_IDS_0 = (
     "asia_scoring",
     "europe_scoring",
     "middle_east_scoring",
@@ -256,6 +256,8 @@ META_ENTITY_IDS = (
     "decolonization",
     "red_scare_purge",
     "un_intervention",
+)
+META_ENTITY_IDS_1 = (
     "de_stalinization",
     "nuclear_test_ban",
     "formosan_resolution",
@@ -288,6 +290,8 @@ META_ENTITY_IDS = (
     "lone_gunman",
     "colonial_rear_guards",
     "panama_canal_returned",
+)
+META_ENTITY_IDS_2 = (
     "camp_david_accords",
     "puppet_governments",
     "grain_sales_to_soviets",
@@ -320,6 +324,8 @@ META_ENTITY_IDS = (
     "chernobyl",
     "latin_american_debt_crisis",
     "tear_down_this_wall",
+)
+META_ENTITY_IDS_3 = (
     "an_evil_empire",
     "aldrich_ames_remix",
     "pershing_ii_deployed",
@@ -352,6 +358,8 @@ META_ENTITY_IDS = (
     "czechoslovakia",
     "denmark",
     "east_germany",
+)
+META_ENTITY_IDS_4 = (
     "finland",
     "france",
     "greece",
@@ -384,6 +392,8 @@ META_ENTITY_IDS = (
     "egypt",
     "gulf_states",
     "iran",
+)
+META_ENTITY_IDS_5 = (
     "iraq",
     "israel",
     "jordan",
@@ -416,6 +426,8 @@ META_ENTITY_IDS = (
     "guatemala",
     "haiti",
     "honduras",
+)
+META_ENTITY_IDS_6 = (
     "mexico",
     "nicaragua",
     "panama",
@@ -430,7 +442,16 @@ META_ENTITY_IDS = (
     "uruguay",
     "venezuela",
 )
-META_ENTITY_LABELS = (
+META_ENTITY_IDS = (
+    META_ENTITY_IDS_0
+    + META_ENTITY_IDS_1
+    + META_ENTITY_IDS_2
+    + META_ENTITY_IDS_3
+    + META_ENTITY_IDS_4
+    + META_ENTITY_IDS_5
+    + META_ENTITY_IDS_6
+)
+META_ENTITY_LABELS_0 = (
     "Asia Scoring",
     "Europe Scoring",
     "Middle East Scoring",
@@ -463,6 +484,8 @@ META_ENTITY_LABELS = (
     "Decolonization",
     "Red Scare/Purge",
     "UN Intervention",
+)
+META_ENTITY_LABELS_1 = (
     "De-Stalinization",
     "Nuclear Test Ban",
     "Formosan Resolution",
@@ -495,6 +518,8 @@ META_ENTITY_LABELS = (
     '"Lone Gunman"',
     "Colonial Rear Guards",
     "Panama Canal Returned",
+)
+META_ENTITY_LABELS_2 = (
     "Camp David Accords",
     "Puppet Governments",
     "Grain Sales to Soviets",
@@ -527,6 +552,8 @@ META_ENTITY_LABELS = (
     "Chernobyl",
     "Latin American Debt Crisis",
     "Tear Down this Wall",
+)
+META_ENTITY_LABELS_3 = (
     '"An Evil Empire"',
     "Aldrich Ames Remix",
     "Pershing II Deployed",
@@ -559,6 +586,8 @@ META_ENTITY_LABELS = (
     "Czechoslovakia",
     "Denmark",
     "East Germany",
+)
+META_ENTITY_LABELS_4 = (
     "Finland",
     "France",
     "Greece",
@@ -591,6 +620,8 @@ META_ENTITY_LABELS = (
     "Egypt",
     "Gulf States",
     "Iran",
+)
+META_ENTITY_LABELS_5 = (
     "Iraq",
     "Israel",
     "Jordan",
@@ -623,6 +654,8 @@ META_ENTITY_LABELS = (
     "Guatemala",
     "Haiti",
     "Honduras",
+)
+META_ENTITY_LABELS_6 = (
     "Mexico",
     "Nicaragua",
     "Panama",
@@ -637,7 +670,16 @@ META_ENTITY_LABELS = (
     "Uruguay",
     "Venezuela",
 )
-META_ENTITY_KINDS = (
+META_ENTITY_LABELS = (
+    META_ENTITY_LABELS_0
+    + META_ENTITY_LABELS_1
+    + META_ENTITY_LABELS_2
+    + META_ENTITY_LABELS_3
+    + META_ENTITY_LABELS_4
+    + META_ENTITY_LABELS_5
+    + META_ENTITY_LABELS_6
+)
+META_ENTITY_KINDS_0 = (
     "card",
     "card",
     "card",
@@ -670,6 +712,8 @@ META_ENTITY_KINDS = (
     "card",
     "card",
     "card",
+)
+META_ENTITY_KINDS_1 = (
     "card",
     "card",
     "card",
@@ -702,6 +746,8 @@ META_ENTITY_KINDS = (
     "card",
     "card",
     "card",
+)
+META_ENTITY_KINDS_2 = (
     "card",
     "card",
     "card",
@@ -734,6 +780,8 @@ META_ENTITY_KINDS = (
     "card",
     "card",
     "card",
+)
+META_ENTITY_KINDS_3 = (
     "card",
     "card",
     "card",
@@ -766,51 +814,8 @@ META_ENTITY_KINDS = (
     "country",
     "country",
     "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
-    "country",
+)
+META_ENTITY_KINDS_4 = (
     "country",
     "country",
     "country",
@@ -844,7 +849,65 @@ META_ENTITY_KINDS = (
     "country",
     "country",
 )
-META_CARD_ENTITIES = (
+META_ENTITY_KINDS_5 = (
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+)
+META_ENTITY_KINDS_6 = (
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+    "country",
+)
+META_ENTITY_KINDS = (
+    META_ENTITY_KINDS_0
+    + META_ENTITY_KINDS_1
+    + META_ENTITY_KINDS_2
+    + META_ENTITY_KINDS_3
+    + META_ENTITY_KINDS_4
+    + META_ENTITY_KINDS_5
+    + META_ENTITY_KINDS_6
+)
+META_CARD_ENTITIES_0 = (
     0,
     1,
     2,
@@ -877,6 +940,8 @@ META_CARD_ENTITIES = (
     29,
     30,
     31,
+)
+META_CARD_ENTITIES_1 = (
     32,
     33,
     34,
@@ -909,6 +974,8 @@ META_CARD_ENTITIES = (
     61,
     62,
     63,
+)
+META_CARD_ENTITIES_2 = (
     64,
     65,
     66,
@@ -941,20 +1008,12 @@ META_CARD_ENTITIES = (
     93,
     94,
     95,
-    96,
-    97,
-    98,
-    99,
-    100,
-    101,
-    102,
-    103,
-    104,
-    105,
-    106,
-    107,
-    108,
-    109,
+)
+META_CARD_ENTITIES = (
+    META_CARD_ENTITIES_0
+    + META_CARD_ENTITIES_1
+    + META_CARD_ENTITIES_2
+    + (96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109)
 )
 META_PARAMS = (
     ("last_turn", "int", 10),
@@ -1055,7 +1114,7 @@ META_PARAM_DOMAINS = (
     ("optional_cards", ("choices", (False, True))),
     ("held_card_reveal", ("choices", (False, True))),
 )
-META_BOARD_SPACES = (
+META_BOARD_SPACES_0 = (
     119,
     120,
     121,
@@ -1088,6 +1147,8 @@ META_BOARD_SPACES = (
     148,
     149,
     150,
+)
+META_BOARD_SPACES_1 = (
     151,
     152,
     153,
@@ -1120,6 +1181,8 @@ META_BOARD_SPACES = (
     180,
     181,
     182,
+)
+META_BOARD_SPACES_2 = (
     183,
     184,
     185,
@@ -1143,6 +1206,7 @@ META_BOARD_SPACES = (
     203,
     204,
 )
+META_BOARD_SPACES = META_BOARD_SPACES_0 + META_BOARD_SPACES_1 + META_BOARD_SPACES_2
 META_BOARD_REGIONS = (
     (
         110,
@@ -1201,7 +1265,7 @@ META_BOARD_REGIONS = (
     (117, (185, 186, 187, 188, 189, 190, 191, 192, 193, 194)),
     (118, (195, 196, 197, 198, 199, 200, 201, 202, 203, 204)),
 )
-META_BOARD_LINKS = (
+META_BOARD_LINKS_0 = (
     (119, 124),
     (119, 145),
     (119, 186),
@@ -1234,6 +1298,8 @@ META_BOARD_LINKS = (
     (129, 140),
     (129, 167),
     (130, 132),
+)
+META_BOARD_LINKS_1 = (
     (130, 138),
     (130, 141),
     (131, 135),
@@ -1266,6 +1332,8 @@ META_BOARD_LINKS = (
     (155, 156),
     (157, 161),
     (157, 164),
+)
+META_BOARD_LINKS_2 = (
     (157, 180),
     (158, 160),
     (158, 165),
@@ -1298,6 +1366,8 @@ META_BOARD_LINKS = (
     (174, 182),
     (175, 177),
     (176, 184),
+)
+META_BOARD_LINKS_3 = (
     (183, 184),
     (185, 191),
     (185, 193),
@@ -1324,7 +1394,10 @@ META_BOARD_LINKS = (
     (200, 202),
     (201, 203),
 )
-META_BOARD_POSITIONS = (
+META_BOARD_LINKS = (
+    META_BOARD_LINKS_0 + META_BOARD_LINKS_1 + META_BOARD_LINKS_2 + META_BOARD_LINKS_3
+)
+META_BOARD_POSITIONS_0 = (
     ("usa_superpower", 94, 321),
     ("ussr_superpower", 628, 258),
     ("austria", 426, 267),
@@ -1357,6 +1430,8 @@ META_BOARD_POSITIONS = (
     ("south_korea", 889, 365),
     ("taiwan", 870, 462),
     ("burma", 757, 480),
+)
+META_BOARD_POSITIONS_1 = (
     ("indonesia", 872, 660),
     ("laos_cambodia", 799, 487),
     ("malaysia", 801, 604),
@@ -1389,6 +1464,8 @@ META_BOARD_POSITIONS = (
     ("sudan", 501, 512),
     ("tunisia", 425, 398),
     ("west_african_states", 332, 484),
+)
+META_BOARD_POSITIONS_2 = (
     ("zaire", 485, 639),
     ("zimbabwe", 500, 716),
     ("costa_rica", 98, 555),
@@ -1412,7 +1489,10 @@ META_BOARD_POSITIONS = (
     ("uruguay", 236, 831),
     ("venezuela", 197, 561),
 )
-META_BOARD_ATTRIBUTES = (
+META_BOARD_POSITIONS = (
+    META_BOARD_POSITIONS_0 + META_BOARD_POSITIONS_1 + META_BOARD_POSITIONS_2
+)
+META_BOARD_ATTRIBUTES_0 = (
     (("number", "1"), ("ops", "0"), ("war", "early"), ("scoring", "yes")),
     (("number", "2"), ("ops", "0"), ("war", "early"), ("scoring", "yes")),
     (("number", "3"), ("ops", "0"), ("war", "early"), ("scoring", "yes")),
@@ -1547,6 +1627,8 @@ META_BOARD_ATTRIBUTES = (
     (("number", "30"), ("ops", "2"), ("side", "USSR"), ("war", "early")),
     (("number", "31"), ("ops", "4"), ("war", "early")),
     (("number", "32"), ("ops", "1"), ("war", "early")),
+)
+META_BOARD_ATTRIBUTES_1 = (
     (
         ("number", "33"),
         ("ops", "3"),
@@ -1681,6 +1763,8 @@ META_BOARD_ATTRIBUTES = (
         ("war", "mid"),
         ("starred", "yes"),
     ),
+)
+META_BOARD_ATTRIBUTES_2 = (
     (
         ("number", "65"),
         ("ops", "2"),
@@ -1845,6 +1929,8 @@ META_BOARD_ATTRIBUTES = (
         ("war", "late"),
         ("starred", "yes"),
     ),
+)
+META_BOARD_ATTRIBUTES_3 = (
     (
         ("number", "97"),
         ("ops", "3"),
@@ -1947,6 +2033,8 @@ META_BOARD_ATTRIBUTES = (
     (("stability", "3"),),
     (("stability", "3"),),
     (("stability", "3"), ("battleground", "yes")),
+)
+META_BOARD_ATTRIBUTES_4 = (
     (("stability", "4"),),
     (("stability", "3"), ("battleground", "yes")),
     (("stability", "2"),),
@@ -1979,6 +2067,8 @@ META_BOARD_ATTRIBUTES = (
     (("stability", "2"), ("battleground", "yes")),
     (("stability", "3"),),
     (("stability", "2"), ("battleground", "yes")),
+)
+META_BOARD_ATTRIBUTES_5 = (
     (("stability", "3"), ("battleground", "yes")),
     (("stability", "4"), ("battleground", "yes")),
     (("stability", "2"),),
@@ -2011,6 +2101,8 @@ META_BOARD_ATTRIBUTES = (
     (("stability", "1"),),
     (("stability", "1"),),
     (("stability", "2"),),
+)
+META_BOARD_ATTRIBUTES_6 = (
     (("stability", "2"), ("battleground", "yes")),
     (("stability", "1"),),
     (("stability", "2"), ("battleground", "yes")),
@@ -2025,7 +2117,16 @@ META_BOARD_ATTRIBUTES = (
     (("stability", "2"),),
     (("stability", "2"), ("battleground", "yes")),
 )
-META_BOARD_ENTITY_AT = (
+META_BOARD_ATTRIBUTES = (
+    META_BOARD_ATTRIBUTES_0
+    + META_BOARD_ATTRIBUTES_1
+    + META_BOARD_ATTRIBUTES_2
+    + META_BOARD_ATTRIBUTES_3
+    + META_BOARD_ATTRIBUTES_4
+    + META_BOARD_ATTRIBUTES_5
+    + META_BOARD_ATTRIBUTES_6
+)
+META_BOARD_ENTITY_AT_0 = (
     "spec/twilight_struggle/cards.rules:19:1",
     "spec/twilight_struggle/cards.rules:22:1",
     "spec/twilight_struggle/cards.rules:25:1",
@@ -2058,6 +2159,8 @@ META_BOARD_ENTITY_AT = (
     "spec/twilight_struggle/cards.rules:363:1",
     "spec/twilight_struggle/cards.rules:377:1",
     "spec/twilight_struggle/cards.rules:385:1",
+)
+META_BOARD_ENTITY_AT_1 = (
     "spec/twilight_struggle/cards.rules:401:1",
     "spec/twilight_struggle/cards.rules:426:1",
     "spec/twilight_struggle/cards.rules:433:1",
@@ -2090,6 +2193,8 @@ META_BOARD_ENTITY_AT = (
     "spec/twilight_struggle/cards.rules:476:1",
     "spec/twilight_struggle/cards.rules:477:1",
     "spec/twilight_struggle/cards.rules:478:1",
+)
+META_BOARD_ENTITY_AT_2 = (
     "spec/twilight_struggle/cards.rules:479:1",
     "spec/twilight_struggle/cards.rules:480:1",
     "spec/twilight_struggle/cards.rules:481:1",
@@ -2122,6 +2227,8 @@ META_BOARD_ENTITY_AT = (
     "spec/twilight_struggle/cards.rules:521:1",
     "spec/twilight_struggle/cards.rules:524:1",
     "spec/twilight_struggle/cards.rules:525:1",
+)
+META_BOARD_ENTITY_AT_3 = (
     "spec/twilight_struggle/cards.rules:526:1",
     "spec/twilight_struggle/cards.rules:527:1",
     "spec/twilight_struggle/cards.rules:528:1",
@@ -2154,6 +2261,8 @@ META_BOARD_ENTITY_AT = (
     "spec/twilight_struggle/map.rules:48:1",
     "spec/twilight_struggle/map.rules:50:1",
     "spec/twilight_struggle/map.rules:52:1",
+)
+META_BOARD_ENTITY_AT_4 = (
     "spec/twilight_struggle/map.rules:54:1",
     "spec/twilight_struggle/map.rules:56:1",
     "spec/twilight_struggle/map.rules:58:1",
@@ -2186,6 +2295,8 @@ META_BOARD_ENTITY_AT = (
     "spec/twilight_struggle/map.rules:120:1",
     "spec/twilight_struggle/map.rules:122:1",
     "spec/twilight_struggle/map.rules:124:1",
+)
+META_BOARD_ENTITY_AT_5 = (
     "spec/twilight_struggle/map.rules:126:1",
     "spec/twilight_struggle/map.rules:128:1",
     "spec/twilight_struggle/map.rules:130:1",
@@ -2218,6 +2329,8 @@ META_BOARD_ENTITY_AT = (
     "spec/twilight_struggle/map.rules:192:1",
     "spec/twilight_struggle/map.rules:194:1",
     "spec/twilight_struggle/map.rules:196:1",
+)
+META_BOARD_ENTITY_AT_6 = (
     "spec/twilight_struggle/map.rules:198:1",
     "spec/twilight_struggle/map.rules:200:1",
     "spec/twilight_struggle/map.rules:202:1",
@@ -2231,6 +2344,15 @@ META_BOARD_ENTITY_AT = (
     "spec/twilight_struggle/map.rules:222:1",
     "spec/twilight_struggle/map.rules:224:1",
     "spec/twilight_struggle/map.rules:226:1",
+)
+META_BOARD_ENTITY_AT = (
+    META_BOARD_ENTITY_AT_0
+    + META_BOARD_ENTITY_AT_1
+    + META_BOARD_ENTITY_AT_2
+    + META_BOARD_ENTITY_AT_3
+    + META_BOARD_ENTITY_AT_4
+    + META_BOARD_ENTITY_AT_5
+    + META_BOARD_ENTITY_AT_6
 )
 META_BOARD = BoardMeta(
     spaces=META_BOARD_SPACES,
