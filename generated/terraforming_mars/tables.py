@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 9e5d4d852fd5bd5c1842 output 8e5bc83ea4a578ec38eb
+# Fingerprint: source 848a12912d60af6b278d output 487a3b542170aecab072
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -377,7 +377,7 @@ META_COUNTERS = (
     CounterMeta(name="claimed", label="Milestone claimed", per_player=True, slot=21),
     CounterMeta(name="funded", label="Award funded", per_player=False, slot=26),
 )
-META_ENTITY_IDS = (
+META_ENTITY_IDS_0 = (
     "mars",
     "colonies",
     "s01",
@@ -410,6 +410,8 @@ META_ENTITY_IDS = (
     "s28",
     "s29",
     "s30",
+)
+META_ENTITY_IDS_1 = (
     "s31",
     "s32",
     "s33",
@@ -442,6 +444,8 @@ META_ENTITY_IDS = (
     "s60",
     "s61",
     "s62",
+)
+META_ENTITY_IDS_2 = (
     "s63",
     "m_terraformer",
     "m_mayor",
@@ -474,6 +478,8 @@ META_ENTITY_IDS = (
     "asteroid_mining",
     "food_factory",
     "archaebacteria",
+)
+META_ENTITY_IDS_3 = (
     "carbonate_processing",
     "nuclear_power",
     "algae",
@@ -506,6 +512,8 @@ META_ENTITY_IDS = (
     "strip_mine",
     "wave_power",
     "power_plant_card",
+)
+META_ENTITY_IDS_4 = (
     "tectonic_stress_power",
     "nitrophilic_moss",
     "insects",
@@ -538,6 +546,8 @@ META_ENTITY_IDS = (
     "mangrove",
     "mining_rights",
     "ganymede_colony",
+)
+META_ENTITY_IDS_5 = (
     "nuclear_zone",
     "open_city",
     "artificial_lake",
@@ -570,6 +580,8 @@ META_ENTITY_IDS = (
     "special_design",
     "flooding",
     "search_for_life",
+)
+META_ENTITY_IDS_6 = (
     "martian_rails",
     "water_import_from_europa",
     "equatorial_magnetizer",
@@ -602,7 +614,16 @@ META_ENTITY_IDS = (
     "pets",
     "immigrant_city",
 )
-META_ENTITY_LABELS = (
+META_ENTITY_IDS = (
+    META_ENTITY_IDS_0
+    + META_ENTITY_IDS_1
+    + META_ENTITY_IDS_2
+    + META_ENTITY_IDS_3
+    + META_ENTITY_IDS_4
+    + META_ENTITY_IDS_5
+    + META_ENTITY_IDS_6
+)
+META_ENTITY_LABELS_0 = (
     "Mars (the 61 spaces of the Tharsis map)",
     "Off-map city spaces",
     "Ganymede Colony",
@@ -635,6 +656,8 @@ META_ENTITY_LABELS = (
     "Space 28",
     "Arsia Mons",
     "Space 30",
+)
+META_ENTITY_LABELS_1 = (
     "Noctis City",
     "Space 32",
     "Space 33",
@@ -667,6 +690,8 @@ META_ENTITY_LABELS = (
     "Space 60",
     "Space 61",
     "Space 62",
+)
+META_ENTITY_LABELS_2 = (
     "Space 63",
     "Terraformer (TR 35)",
     "Mayor (3 cities)",
@@ -699,6 +724,8 @@ META_ENTITY_LABELS = (
     "Asteroid Mining",
     "Food Factory",
     "ArchaeBacteria",
+)
+META_ENTITY_LABELS_3 = (
     "Carbonate Processing",
     "Nuclear Power",
     "Algae",
@@ -731,6 +758,8 @@ META_ENTITY_LABELS = (
     "Strip Mine",
     "Wave Power",
     "Power Plant",
+)
+META_ENTITY_LABELS_4 = (
     "Tectonic Stress Power",
     "Nitrophilic Moss",
     "Insects",
@@ -763,6 +792,8 @@ META_ENTITY_LABELS = (
     "Mangrove",
     "Mining Rights",
     "Ganymede Colony",
+)
+META_ENTITY_LABELS_5 = (
     "Nuclear Zone",
     "Open City",
     "Artificial Lake",
@@ -795,6 +826,8 @@ META_ENTITY_LABELS = (
     "Special Design",
     "Flooding",
     "Search For Life",
+)
+META_ENTITY_LABELS_6 = (
     "Martian Rails",
     "Water Import From Europa",
     "Equatorial Magnetizer",
@@ -827,7 +860,16 @@ META_ENTITY_LABELS = (
     "Pets",
     "Immigrant City",
 )
-META_ENTITY_KINDS = (
+META_ENTITY_LABELS = (
+    META_ENTITY_LABELS_0
+    + META_ENTITY_LABELS_1
+    + META_ENTITY_LABELS_2
+    + META_ENTITY_LABELS_3
+    + META_ENTITY_LABELS_4
+    + META_ENTITY_LABELS_5
+    + META_ENTITY_LABELS_6
+)
+META_ENTITY_KINDS_0 = (
     "region",
     "region",
     "area",
@@ -860,6 +902,8 @@ META_ENTITY_KINDS = (
     "area",
     "area",
     "area",
+)
+META_ENTITY_KINDS_1 = (
     "area",
     "area",
     "area",
@@ -892,6 +936,8 @@ META_ENTITY_KINDS = (
     "area",
     "area",
     "area",
+)
+META_ENTITY_KINDS_2 = (
     "area",
     "milestone",
     "milestone",
@@ -924,101 +970,8 @@ META_ENTITY_KINDS = (
     "project",
     "project",
     "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
-    "project",
+)
+META_ENTITY_KINDS_3 = (
     "project",
     "project",
     "project",
@@ -1052,7 +1005,117 @@ META_ENTITY_KINDS = (
     "project",
     "project",
 )
-META_CARD_ENTITIES = (
+META_ENTITY_KINDS_4 = (
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+)
+META_ENTITY_KINDS_5 = (
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+)
+META_ENTITY_KINDS_6 = (
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+    "project",
+)
+META_ENTITY_KINDS = (
+    META_ENTITY_KINDS_0
+    + META_ENTITY_KINDS_1
+    + META_ENTITY_KINDS_2
+    + META_ENTITY_KINDS_3
+    + META_ENTITY_KINDS_4
+    + META_ENTITY_KINDS_5
+    + META_ENTITY_KINDS_6
+)
+META_CARD_ENTITIES_0 = (
     65,
     66,
     67,
@@ -1085,6 +1148,8 @@ META_CARD_ENTITIES = (
     94,
     95,
     96,
+)
+META_CARD_ENTITIES_1 = (
     97,
     98,
     99,
@@ -1117,6 +1182,8 @@ META_CARD_ENTITIES = (
     126,
     127,
     128,
+)
+META_CARD_ENTITIES_2 = (
     129,
     130,
     131,
@@ -1149,6 +1216,8 @@ META_CARD_ENTITIES = (
     158,
     159,
     160,
+)
+META_CARD_ENTITIES_3 = (
     161,
     162,
     163,
@@ -1181,6 +1250,8 @@ META_CARD_ENTITIES = (
     190,
     191,
     192,
+)
+META_CARD_ENTITIES_4 = (
     193,
     194,
     195,
@@ -1211,6 +1282,13 @@ META_CARD_ENTITIES = (
     220,
     221,
     222,
+)
+META_CARD_ENTITIES = (
+    META_CARD_ENTITIES_0
+    + META_CARD_ENTITIES_1
+    + META_CARD_ENTITIES_2
+    + META_CARD_ENTITIES_3
+    + META_CARD_ENTITIES_4
 )
 META_INVARIANTS = (
     ("parameters_in_range", "Temperature, oxygen and oceans within their scales [07]"),
@@ -1283,7 +1361,7 @@ META_EFFECT_PARAM_KINDS = (
     ("player", "card"),
     ("player",),
 )
-META_BOARD_SPACES = (
+META_BOARD_SPACES_0 = (
     2,
     3,
     4,
@@ -1316,6 +1394,8 @@ META_BOARD_SPACES = (
     31,
     32,
     33,
+)
+META_BOARD_SPACES_1 = (
     34,
     35,
     36,
@@ -1348,6 +1428,7 @@ META_BOARD_SPACES = (
     63,
     64,
 )
+META_BOARD_SPACES = META_BOARD_SPACES_0 + META_BOARD_SPACES_1
 META_BOARD_REGIONS = (
     (
         0,
@@ -1417,7 +1498,7 @@ META_BOARD_REGIONS = (
     ),
     (1, (2, 3)),
 )
-META_BOARD_LINKS = (
+META_BOARD_LINKS_0 = (
     (4, 5),
     (4, 9),
     (4, 10),
@@ -1450,6 +1531,8 @@ META_BOARD_LINKS = (
     (14, 20),
     (14, 21),
     (15, 16),
+)
+META_BOARD_LINKS_1 = (
     (15, 22),
     (15, 23),
     (16, 17),
@@ -1482,6 +1565,8 @@ META_BOARD_LINKS = (
     (25, 33),
     (25, 34),
     (26, 27),
+)
+META_BOARD_LINKS_2 = (
     (26, 34),
     (26, 35),
     (27, 28),
@@ -1514,6 +1599,8 @@ META_BOARD_LINKS = (
     (36, 45),
     (37, 38),
     (37, 45),
+)
+META_BOARD_LINKS_3 = (
     (37, 46),
     (38, 46),
     (39, 40),
@@ -1546,6 +1633,8 @@ META_BOARD_LINKS = (
     (49, 55),
     (49, 56),
     (50, 51),
+)
+META_BOARD_LINKS_4 = (
     (50, 56),
     (50, 57),
     (51, 52),
@@ -1575,7 +1664,14 @@ META_BOARD_LINKS = (
     (62, 63),
     (63, 64),
 )
-META_BOARD_POSITIONS = (
+META_BOARD_LINKS = (
+    META_BOARD_LINKS_0
+    + META_BOARD_LINKS_1
+    + META_BOARD_LINKS_2
+    + META_BOARD_LINKS_3
+    + META_BOARD_LINKS_4
+)
+META_BOARD_POSITIONS_0 = (
     ("s01", 1081, 120),
     ("s02", 1081, 240),
     ("s03", 243, 80),
@@ -1608,6 +1704,8 @@ META_BOARD_POSITIONS = (
     ("s30", 157, 380),
     ("s31", 243, 380),
     ("s32", 330, 380),
+)
+META_BOARD_POSITIONS_1 = (
     ("s33", 416, 380),
     ("s34", 503, 380),
     ("s35", 590, 380),
@@ -1640,7 +1738,8 @@ META_BOARD_POSITIONS = (
     ("s62", 849, 680),
     ("s63", 936, 680),
 )
-META_BOARD_ATTRIBUTES = (
+META_BOARD_POSITIONS = META_BOARD_POSITIONS_0 + META_BOARD_POSITIONS_1
+META_BOARD_ATTRIBUTES_0 = (
     (),
     (),
     (
@@ -1894,6 +1993,8 @@ META_BOARD_ATTRIBUTES = (
         ("bonus_plants", "2"),
         ("bonus_cards", "0"),
     ),
+)
+META_BOARD_ATTRIBUTES_1 = (
     (
         ("row", "5"),
         ("col", "3"),
@@ -2157,6 +2258,8 @@ META_BOARD_ATTRIBUTES = (
         ("bonus_plants", "0"),
         ("bonus_cards", "0"),
     ),
+)
+META_BOARD_ATTRIBUTES_2 = (
     (
         ("row", "9"),
         ("col", "5"),
@@ -2766,6 +2869,8 @@ META_BOARD_ATTRIBUTES = (
         ("beginner", "0"),
         ("needs_heat", "0"),
     ),
+)
+META_BOARD_ATTRIBUTES_3 = (
     (
         ("number", "43"),
         ("cost", "6"),
@@ -3662,6 +3767,8 @@ META_BOARD_ATTRIBUTES = (
         ("beginner", "0"),
         ("needs_heat", "0"),
     ),
+)
+META_BOARD_ATTRIBUTES_4 = (
     (
         ("number", "145"),
         ("cost", "18"),
@@ -4558,6 +4665,8 @@ META_BOARD_ATTRIBUTES = (
         ("beginner", "0"),
         ("needs_heat", "0"),
     ),
+)
+META_BOARD_ATTRIBUTES_5 = (
     (
         ("number", "97"),
         ("cost", "10"),
@@ -5455,6 +5564,8 @@ META_BOARD_ATTRIBUTES = (
         ("beginner", "0"),
         ("needs_heat", "0"),
     ),
+)
+META_BOARD_ATTRIBUTES_6 = (
     (
         ("number", "7"),
         ("cost", "13"),
@@ -6348,7 +6459,16 @@ META_BOARD_ATTRIBUTES = (
         ("needs_heat", "0"),
     ),
 )
-META_BOARD_ENTITY_AT = (
+META_BOARD_ATTRIBUTES = (
+    META_BOARD_ATTRIBUTES_0
+    + META_BOARD_ATTRIBUTES_1
+    + META_BOARD_ATTRIBUTES_2
+    + META_BOARD_ATTRIBUTES_3
+    + META_BOARD_ATTRIBUTES_4
+    + META_BOARD_ATTRIBUTES_5
+    + META_BOARD_ATTRIBUTES_6
+)
+META_BOARD_ENTITY_AT_0 = (
     "spec/terraforming_mars/02_map.rules:19:1",
     "spec/terraforming_mars/02_map.rules:20:1",
     "spec/terraforming_mars/02_map.rules:22:1",
@@ -6381,6 +6501,8 @@ META_BOARD_ENTITY_AT = (
     "spec/terraforming_mars/02_map.rules:74:1",
     "spec/terraforming_mars/02_map.rules:76:1",
     "spec/terraforming_mars/02_map.rules:78:1",
+)
+META_BOARD_ENTITY_AT_1 = (
     "spec/terraforming_mars/02_map.rules:80:1",
     "spec/terraforming_mars/02_map.rules:82:1",
     "spec/terraforming_mars/02_map.rules:84:1",
@@ -6413,6 +6535,8 @@ META_BOARD_ENTITY_AT = (
     "spec/terraforming_mars/02_map.rules:138:1",
     "spec/terraforming_mars/02_map.rules:140:1",
     "spec/terraforming_mars/02_map.rules:142:1",
+)
+META_BOARD_ENTITY_AT_2 = (
     "spec/terraforming_mars/02_map.rules:144:1",
     "spec/terraforming_mars/05_generation.rules:11:1",
     "spec/terraforming_mars/05_generation.rules:12:1",
@@ -6445,6 +6569,8 @@ META_BOARD_ENTITY_AT = (
     "spec/terraforming_mars/07_cards.rules:101:1",
     "spec/terraforming_mars/07_cards.rules:104:1",
     "spec/terraforming_mars/07_cards.rules:110:1",
+)
+META_BOARD_ENTITY_AT_3 = (
     "spec/terraforming_mars/07_cards.rules:113:1",
     "spec/terraforming_mars/07_cards.rules:119:1",
     "spec/terraforming_mars/07_cards.rules:125:1",
@@ -6477,6 +6603,8 @@ META_BOARD_ENTITY_AT = (
     "spec/terraforming_mars/07_cards.rules:259:1",
     "spec/terraforming_mars/07_cards.rules:267:1",
     "spec/terraforming_mars/07_cards.rules:270:1",
+)
+META_BOARD_ENTITY_AT_4 = (
     "spec/terraforming_mars/07_cards.rules:273:1",
     "spec/terraforming_mars/07_cards.rules:277:1",
     "spec/terraforming_mars/07_cards.rules:283:1",
@@ -6509,6 +6637,8 @@ META_BOARD_ENTITY_AT = (
     "spec/terraforming_mars/07b_tiles_events.rules:75:1",
     "spec/terraforming_mars/07b_tiles_events.rules:81:1",
     "spec/terraforming_mars/07b_tiles_events.rules:89:1",
+)
+META_BOARD_ENTITY_AT_5 = (
     "spec/terraforming_mars/07b_tiles_events.rules:93:1",
     "spec/terraforming_mars/07b_tiles_events.rules:100:1",
     "spec/terraforming_mars/07b_tiles_events.rules:108:1",
@@ -6541,6 +6671,8 @@ META_BOARD_ENTITY_AT = (
     "spec/terraforming_mars/07b_tiles_events.rules:296:1",
     "spec/terraforming_mars/07b_tiles_events.rules:303:1",
     "spec/terraforming_mars/07c_active.rules:8:1",
+)
+META_BOARD_ENTITY_AT_6 = (
     "spec/terraforming_mars/07c_active.rules:26:1",
     "spec/terraforming_mars/07c_active.rules:35:1",
     "spec/terraforming_mars/07c_active.rules:44:1",
@@ -6572,6 +6704,15 @@ META_BOARD_ENTITY_AT = (
     "spec/terraforming_mars/07c_active.rules:282:1",
     "spec/terraforming_mars/07c_active.rules:294:1",
     "spec/terraforming_mars/07c_active.rules:305:1",
+)
+META_BOARD_ENTITY_AT = (
+    META_BOARD_ENTITY_AT_0
+    + META_BOARD_ENTITY_AT_1
+    + META_BOARD_ENTITY_AT_2
+    + META_BOARD_ENTITY_AT_3
+    + META_BOARD_ENTITY_AT_4
+    + META_BOARD_ENTITY_AT_5
+    + META_BOARD_ENTITY_AT_6
 )
 META_BOARD = BoardMeta(
     spaces=META_BOARD_SPACES,
