@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 9cb53c84c974abb0
+# Spec hash: d8a9c6fecc9b5ec6
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 23bab8c6f977436b85af output 72389777ab12e82316ad
+# Fingerprint: source f46a26d3528e9cfe4c7b output 818c1a1f046f202c63cc
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -33,7 +33,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "9cb53c84c974abb0"
+SPEC_HASH = "d8a9c6fecc9b5ec6"
 TESTS_HASH = "587f3397a39b9e13"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 9cb53c84c974abb0
+# Spec hash: d8a9c6fecc9b5ec6
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 1f925760f5bfe115a1e9 output ea5e3e844c77ff4c9496
+# Fingerprint: source 2fa8b518c95a2365c3c4 output 8d9268b8fb21a3a2dcda
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -2179,12 +2179,18 @@ def pol_builder_6(state, pending):
 
 def pol_builder_7(state, pending):
     "policy builder, rule 8: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:49
+    # spec: spec/terraforming_mars/08_bots.rules:50
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:50
+    # spec: spec/terraforming_mars/08_bots.rules:51
     best = keep_best(best, [v_q == v_you for v_q in [values[i] for i in best]], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:52
+    best = keep_best(
+        best, [state.tracks[60 + v_q] for v_q in [values[i] for i in best]], False
+    )
     if len(best) == 1:
         return best
     return best
@@ -2192,17 +2198,23 @@ def pol_builder_7(state, pending):
 
 def pol_builder_8(state, pending):
     "policy builder, rule 9: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:52
+    # spec: spec/terraforming_mars/08_bots.rules:54
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:53
+    # spec: spec/terraforming_mars/08_bots.rules:55
     best = keep_best(best, [v_q == v_you for v_q in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:54
+    # spec: spec/terraforming_mars/08_bots.rules:56
     best = keep_best(
         best, [state.tracks[15 + v_q] for v_q in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:57
+    best = keep_best(
+        best, [state.tracks[60 + v_q] for v_q in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
@@ -2211,11 +2223,11 @@ def pol_builder_8(state, pending):
 
 def pol_builder_9(state, pending):
     "policy builder, rule 10: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:56
+    # spec: spec/terraforming_mars/08_bots.rules:59
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:57
+    # spec: spec/terraforming_mars/08_bots.rules:60
     best = keep_best(
         best,
         [
@@ -2235,11 +2247,11 @@ def pol_builder_9(state, pending):
 
 def pol_builder_10(state, pending):
     "policy builder, rule 11: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:60
+    # spec: spec/terraforming_mars/08_bots.rules:63
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:61
+    # spec: spec/terraforming_mars/08_bots.rules:64
     best = keep_best(best, [v_k for v_k in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -2248,11 +2260,11 @@ def pol_builder_10(state, pending):
 
 def pol_builder_11(state, pending):
     "policy builder, rule 12: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:63
+    # spec: spec/terraforming_mars/08_bots.rules:66
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:64
+    # spec: spec/terraforming_mars/08_bots.rules:67
     best = keep_best(best, [v_k for v_k in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
