@@ -39,17 +39,20 @@ class Node:
         # the generic per-field state of slotted dataclasses.
         return (type(self), tuple(getattr(self, name) for name in _all_fields(type(self))))
 
-    def children(self) -> Iterator[Node]:
+    def children(self) -> list[Node]:
+        """The nodes directly under this one, in field order (a list: walks are hot)."""
+        found: list[Node] = []
         for name in _child_fields(type(self)):
             value = getattr(self, name)
             if isinstance(value, Node):
-                yield value
+                found.append(value)
             elif isinstance(value, tuple):
                 for item in value:
                     if isinstance(item, Node):
-                        yield item
+                        found.append(item)
                     elif isinstance(item, tuple):
-                        yield from (x for x in item if isinstance(x, Node))
+                        found.extend(x for x in item if isinstance(x, Node))
+        return found
 
     def walk(self) -> Iterator[Node]:
         """This node and every node under it, parents before children, in field order.
@@ -60,7 +63,7 @@ class Node:
         while stack:
             node = stack.pop()
             yield node
-            children = list(node.children())
+            children = node.children()
             children.reverse()
             stack.extend(children)
 

@@ -9,7 +9,7 @@ SPEC=${1:-spec/twilight_struggle}
 CARD=${2:-card containment \"Containment\"}
 RULESPEC=${RULESPEC:-$PWD/.venv/bin/rulespec}  # may be a command with arguments
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+trap 'echo "load at end: $(cut -d" " -f1-3 /proc/loadavg)"; rm -rf "$WORK"' EXIT
 GAME=$(basename "$SPEC")
 cp -r "$SPEC" "$WORK/$GAME"
 export RULESPEC_CACHE="$WORK/cache"
@@ -19,6 +19,7 @@ cpu() {  # label, command...: prints the CPU seconds of one run
     tail -1 "$WORK/time" | awk -v label="$label" '{printf "%-58s %6.2f s CPU\n", label, $1 + $2}'
 }
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $($RULESPEC --version)"
+echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 cpu "cold compile (empty cache, new folder)" $RULESPEC compile "$WORK/$GAME" -o "$WORK/out1/$GAME"
 rm -rf "$WORK/out2"
 cpu "cold compile (new folder, cache kept)" $RULESPEC compile "$WORK/$GAME" -o "$WORK/out2/$GAME"
