@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 7875d95fbd5dd9b7
+# Spec hash: 33be9252524d21a3
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source a7f69ec7209bd220f3f7 output 33b1766cfd3a458ac1cd
+# Fingerprint: source e9417ea8b2ee6b7b21ef output 8521bf9215e2271fe849
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -981,59 +981,44 @@ def d_weight(state, v_b, v_w):
 def d_placement_value(state, v_p, v_c):
     "define placement_value"
     # spec: spec/twilight_struggle/policies.rules:104
+    return d_placement_from(
+        state,
+        v_p,
+        v_c,
+        attr_of(
+            A_battleground,
+            v_c,
+            "battleground",
+            "spec/twilight_struggle/policies.rules:105:26",
+        ),
+        d_points_to_control(state, v_p, v_c),
+        state.counters[1 + opponent_of(v_p, 2)][v_c] - state.counters[1 + v_p][v_c],
+        state.counters[1 + opponent_of(v_p, 2)][v_c],
+        attr_of(
+            A_stability,
+            v_c,
+            "stability",
+            "spec/twilight_struggle/policies.rules:106:81",
+        ),
+    )
+
+
+def d_placement_from(state, v_p, v_c, v_bg, v_pts, v_gap, v_o, v_s):
+    "define placement_from"
+    # spec: spec/twilight_struggle/policies.rules:112
     return (
-        d_weight(
-            state,
-            bool(
-                attr_of(
-                    A_battleground,
-                    v_c,
-                    "battleground",
-                    "spec/twilight_struggle/policies.rules:105:12",
-                )
-                and d_control_with_one(state, v_p, v_c)
-            ),
-            256,
-        )
-        + d_weight(
-            state,
-            bool(
-                attr_of(
-                    A_battleground,
-                    v_c,
-                    "battleground",
-                    "spec/twilight_struggle/policies.rules:106:14",
-                )
-                and d_breaks_with_one(state, v_p, v_c)
-            ),
-            128,
-        )
-        + d_weight(
-            state,
-            bool(
-                d_control_with_one(state, v_p, v_c) and d_scores_soon(state, v_p, v_c)
-            ),
-            64,
-        )
-        + d_weight(state, not d_controls(state, v_p, v_c), 32)
-        + d_weight(
-            state,
-            attr_of(
-                A_battleground,
-                v_c,
-                "battleground",
-                "spec/twilight_struggle/policies.rules:108:14",
-            )
-            and not d_controls(state, opponent_of(v_p, 2), v_c),
-            16,
-        )
-        - min(d_points_to_control(state, v_p, v_c), 15)
+        d_weight(state, bool(v_bg and v_pts == 1), 256)
+        + d_weight(state, bool(v_bg and v_o >= v_s and v_gap == v_s), 128)
+        + d_weight(state, bool(v_pts == 1 and d_scores_soon(state, v_p, v_c)), 64)
+        + d_weight(state, v_pts > 0, 32)
+        + d_weight(state, bool(v_bg and not (v_o >= v_s and v_gap >= v_s)), 16)
+        - min(v_pts, 15)
     )
 
 
 def d_removal_value(state, v_p, v_c):
     "define removal_value"
-    # spec: spec/twilight_struggle/policies.rules:113
+    # spec: spec/twilight_struggle/policies.rules:120
     return (
         d_weight(
             state,
@@ -1042,7 +1027,7 @@ def d_removal_value(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:114:12",
+                    "spec/twilight_struggle/policies.rules:121:12",
                 )
                 and d_breaks_with_one(state, v_p, v_c)
             ),
@@ -1055,7 +1040,7 @@ def d_removal_value(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:115:14",
+                    "spec/twilight_struggle/policies.rules:122:14",
                 )
                 and d_controls(state, opponent_of(v_p, 2), v_c)
             ),
@@ -1068,7 +1053,7 @@ def d_removal_value(state, v_p, v_c):
                 A_battleground,
                 v_c,
                 "battleground",
-                "spec/twilight_struggle/policies.rules:116:52",
+                "spec/twilight_struggle/policies.rules:123:52",
             ),
             512,
         )
@@ -1079,7 +1064,7 @@ def d_removal_value(state, v_p, v_c):
 
 def d_spare_value(state, v_p, v_c):
     "define spare_value"
-    # spec: spec/twilight_struggle/policies.rules:121
+    # spec: spec/twilight_struggle/policies.rules:128
     return (
         d_weight(
             state,
@@ -1088,7 +1073,7 @@ def d_spare_value(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:122:35",
+                "spec/twilight_struggle/policies.rules:129:35",
             )
             + state.counters[1 + opponent_of(v_p, 2)][v_c],
             4096,
@@ -1099,7 +1084,7 @@ def d_spare_value(state, v_p, v_c):
                 A_battleground,
                 v_c,
                 "battleground",
-                "spec/twilight_struggle/policies.rules:123:18",
+                "spec/twilight_struggle/policies.rules:130:18",
             ),
             2048,
         )
@@ -1110,18 +1095,18 @@ def d_spare_value(state, v_p, v_c):
 
 def d_my_event(state, v_p, v_c):
     "define my_event"
-    # spec: spec/twilight_struggle/policies.rules:125
+    # spec: spec/twilight_struggle/policies.rules:132
     return (
-        attr_of(A_side, v_c, "side", "spec/twilight_struggle/policies.rules:125:47")
+        attr_of(A_side, v_c, "side", "spec/twilight_struggle/policies.rules:132:47")
         == v_p
     )
 
 
 def d_their_event(state, v_p, v_c):
     "define their_event"
-    # spec: spec/twilight_struggle/policies.rules:126
+    # spec: spec/twilight_struggle/policies.rules:133
     return attr_of(
-        A_side, v_c, "side", "spec/twilight_struggle/policies.rules:126:50"
+        A_side, v_c, "side", "spec/twilight_struggle/policies.rules:133:50"
     ) == opponent_of(v_p, 2)
 
 
@@ -1817,11 +1802,11 @@ BOTS = {
 
 def pol_careful_0(state, pending):
     "policy careful, rule 1: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:131
+    # spec: spec/twilight_struggle/policies.rules:138
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:132
+    # spec: spec/twilight_struggle/policies.rules:139
     best = keep_best(
         best,
         [d_nuclear_risk(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1829,7 +1814,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:133
+    # spec: spec/twilight_struggle/policies.rules:140
     best = keep_best(
         best,
         [
@@ -1840,7 +1825,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:135
+    # spec: spec/twilight_struggle/policies.rules:142
     best = keep_best(
         best,
         [
@@ -1855,7 +1840,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:138
+    # spec: spec/twilight_struggle/policies.rules:145
     best = keep_best(
         best,
         [
@@ -1870,17 +1855,17 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:139
+    # spec: spec/twilight_struggle/policies.rules:146
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:140
+    # spec: spec/twilight_struggle/policies.rules:147
     best = keep_best(
         best, [v_c == E_china_card for v_c in [values[i] for i in best]], True
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:142
+    # spec: spec/twilight_struggle/policies.rules:149
     best = keep_best(
         best,
         [
@@ -1894,7 +1879,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:143
+    # spec: spec/twilight_struggle/policies.rules:150
     best = keep_best(
         best,
         [d_their_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1902,7 +1887,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:144
+    # spec: spec/twilight_struggle/policies.rules:151
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1915,11 +1900,11 @@ def pol_careful_0(state, pending):
 
 def pol_careful_1(state, pending):
     "policy careful, rule 2: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:146
+    # spec: spec/twilight_struggle/policies.rules:153
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:147
+    # spec: spec/twilight_struggle/policies.rules:154
     best = keep_best(
         best,
         [d_nuclear_headline(state, v_c) for v_c in [values[i] for i in best]],
@@ -1927,7 +1912,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:148
+    # spec: spec/twilight_struggle/policies.rules:155
     best = keep_best(
         best,
         [d_their_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1935,7 +1920,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:149
+    # spec: spec/twilight_struggle/policies.rules:156
     best = keep_best(
         best,
         [
@@ -1946,11 +1931,11 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:150
+    # spec: spec/twilight_struggle/policies.rules:157
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:151
+    # spec: spec/twilight_struggle/policies.rules:158
     best = keep_best(
         best,
         [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -1958,7 +1943,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:152
+    # spec: spec/twilight_struggle/policies.rules:159
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -1967,16 +1952,16 @@ def pol_careful_1(state, pending):
 
 def pol_careful_2(state, pending):
     "policy careful, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:154
+    # spec: spec/twilight_struggle/policies.rules:161
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:155
+    # spec: spec/twilight_struggle/policies.rules:162
     if d_their_event(state, v_you, state.vars[6]):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:156
+    # spec: spec/twilight_struggle/policies.rules:163
     if state.tracks[0] <= 2 and (
         d_degrades_defcon(state, state.vars[6])
         or d_sets_off_events(state, state.vars[6])
@@ -1984,12 +1969,12 @@ def pol_careful_2(state, pending):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:159
+    # spec: spec/twilight_struggle/policies.rules:166
     if d_my_event(state, v_you, state.vars[6]):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:160
+    # spec: spec/twilight_struggle/policies.rules:167
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1998,11 +1983,11 @@ def pol_careful_2(state, pending):
 
 def pol_careful_3(state, pending):
     "policy careful, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:164
+    # spec: spec/twilight_struggle/policies.rules:171
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:165
+    # spec: spec/twilight_struggle/policies.rules:172
     if d_degrades_defcon(state, state.vars[6]):
         best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
@@ -2012,16 +1997,16 @@ def pol_careful_3(state, pending):
 
 def pol_careful_4(state, pending):
     "policy careful, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:167
+    # spec: spec/twilight_struggle/policies.rules:174
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:168
+    # spec: spec/twilight_struggle/policies.rules:175
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:169
+    # spec: spec/twilight_struggle/policies.rules:176
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2030,25 +2015,25 @@ def pol_careful_4(state, pending):
 
 def pol_careful_5(state, pending):
     "policy careful, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:171
+    # spec: spec/twilight_struggle/policies.rules:178
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:172
+    # spec: spec/twilight_struggle/policies.rules:179
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:173
+    # spec: spec/twilight_struggle/policies.rules:180
     if state.tracks[4 + v_you] < state.tracks[0] and state.tracks[0] >= 3:
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:174
+    # spec: spec/twilight_struggle/policies.rules:181
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:175
+    # spec: spec/twilight_struggle/policies.rules:182
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2057,11 +2042,11 @@ def pol_careful_5(state, pending):
 
 def pol_careful_6(state, pending):
     "policy careful, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:178
+    # spec: spec/twilight_struggle/policies.rules:185
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:179
+    # spec: spec/twilight_struggle/policies.rules:186
     best = keep_best(
         best,
         [
@@ -2072,7 +2057,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:180
+    # spec: spec/twilight_struggle/policies.rules:187
     best = keep_best(
         best,
         [
@@ -2083,7 +2068,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:181
+    # spec: spec/twilight_struggle/policies.rules:188
     best = keep_best(
         best,
         [
@@ -2094,7 +2079,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:182
+    # spec: spec/twilight_struggle/policies.rules:189
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -2102,7 +2087,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:183
+    # spec: spec/twilight_struggle/policies.rules:190
     best = keep_best(
         best,
         [
@@ -2113,7 +2098,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:184
+    # spec: spec/twilight_struggle/policies.rules:191
     best = keep_best(
         best,
         [
@@ -2129,11 +2114,11 @@ def pol_careful_6(state, pending):
 
 def pol_careful_7(state, pending):
     "policy careful, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:186
+    # spec: spec/twilight_struggle/policies.rules:193
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:187
+    # spec: spec/twilight_struggle/policies.rules:194
     best = keep_best(
         best,
         [
@@ -2145,7 +2130,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:188
+    # spec: spec/twilight_struggle/policies.rules:195
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -2153,7 +2138,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:189
+    # spec: spec/twilight_struggle/policies.rules:196
     best = keep_best(
         best,
         [
@@ -2169,11 +2154,11 @@ def pol_careful_7(state, pending):
 
 def pol_careful_8(state, pending):
     "policy careful, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:193
+    # spec: spec/twilight_struggle/policies.rules:200
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:194
+    # spec: spec/twilight_struggle/policies.rules:201
     best = keep_best(
         best,
         [
@@ -2189,11 +2174,11 @@ def pol_careful_8(state, pending):
 
 def pol_careful_9(state, pending):
     "policy careful, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:196
+    # spec: spec/twilight_struggle/policies.rules:203
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:197
+    # spec: spec/twilight_struggle/policies.rules:204
     best = keep_best(
         best,
         [
@@ -2209,11 +2194,11 @@ def pol_careful_9(state, pending):
 
 def pol_careful_10(state, pending):
     "policy careful, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:199
+    # spec: spec/twilight_struggle/policies.rules:206
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:200
+    # spec: spec/twilight_struggle/policies.rules:207
     best = keep_best(
         best,
         [
@@ -2229,11 +2214,11 @@ def pol_careful_10(state, pending):
 
 def pol_careful_11(state, pending):
     "policy careful, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:202
+    # spec: spec/twilight_struggle/policies.rules:209
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:203
+    # spec: spec/twilight_struggle/policies.rules:210
     best = keep_best(
         best,
         [
@@ -2249,11 +2234,11 @@ def pol_careful_11(state, pending):
 
 def pol_careful_12(state, pending):
     "policy careful, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:205
+    # spec: spec/twilight_struggle/policies.rules:212
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:206
+    # spec: spec/twilight_struggle/policies.rules:213
     best = keep_best(
         best,
         [
@@ -2269,11 +2254,11 @@ def pol_careful_12(state, pending):
 
 def pol_careful_13(state, pending):
     "policy careful, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:208
+    # spec: spec/twilight_struggle/policies.rules:215
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:209
+    # spec: spec/twilight_struggle/policies.rules:216
     best = keep_best(
         best,
         [
@@ -2289,11 +2274,11 @@ def pol_careful_13(state, pending):
 
 def pol_careful_14(state, pending):
     "policy careful, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:211
+    # spec: spec/twilight_struggle/policies.rules:218
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:212
+    # spec: spec/twilight_struggle/policies.rules:219
     best = keep_best(
         best,
         [
@@ -2309,11 +2294,11 @@ def pol_careful_14(state, pending):
 
 def pol_careful_15(state, pending):
     "policy careful, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:214
+    # spec: spec/twilight_struggle/policies.rules:221
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:215
+    # spec: spec/twilight_struggle/policies.rules:222
     best = keep_best(
         best,
         [
@@ -2329,11 +2314,11 @@ def pol_careful_15(state, pending):
 
 def pol_careful_16(state, pending):
     "policy careful, rule 17: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:217
+    # spec: spec/twilight_struggle/policies.rules:224
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:218
+    # spec: spec/twilight_struggle/policies.rules:225
     best = keep_best(
         best,
         [
@@ -2349,11 +2334,11 @@ def pol_careful_16(state, pending):
 
 def pol_careful_17(state, pending):
     "policy careful, rule 18: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:220
+    # spec: spec/twilight_struggle/policies.rules:227
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:221
+    # spec: spec/twilight_struggle/policies.rules:228
     best = keep_best(
         best,
         [
@@ -2369,11 +2354,11 @@ def pol_careful_17(state, pending):
 
 def pol_careful_18(state, pending):
     "policy careful, rule 19: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:223
+    # spec: spec/twilight_struggle/policies.rules:230
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:224
+    # spec: spec/twilight_struggle/policies.rules:231
     best = keep_best(
         best,
         [
@@ -2389,11 +2374,11 @@ def pol_careful_18(state, pending):
 
 def pol_careful_19(state, pending):
     "policy careful, rule 20: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:226
+    # spec: spec/twilight_struggle/policies.rules:233
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:227
+    # spec: spec/twilight_struggle/policies.rules:234
     best = keep_best(
         best,
         [
@@ -2409,11 +2394,11 @@ def pol_careful_19(state, pending):
 
 def pol_careful_20(state, pending):
     "policy careful, rule 21: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:229
+    # spec: spec/twilight_struggle/policies.rules:236
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:230
+    # spec: spec/twilight_struggle/policies.rules:237
     best = keep_best(
         best,
         [
@@ -2429,11 +2414,11 @@ def pol_careful_20(state, pending):
 
 def pol_careful_21(state, pending):
     "policy careful, rule 22: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:232
+    # spec: spec/twilight_struggle/policies.rules:239
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:233
+    # spec: spec/twilight_struggle/policies.rules:240
     best = keep_best(
         best,
         [
@@ -2449,11 +2434,11 @@ def pol_careful_21(state, pending):
 
 def pol_careful_22(state, pending):
     "policy careful, rule 23: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:235
+    # spec: spec/twilight_struggle/policies.rules:242
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:236
+    # spec: spec/twilight_struggle/policies.rules:243
     best = keep_best(
         best,
         [
@@ -2469,11 +2454,11 @@ def pol_careful_22(state, pending):
 
 def pol_careful_23(state, pending):
     "policy careful, rule 24: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:238
+    # spec: spec/twilight_struggle/policies.rules:245
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:239
+    # spec: spec/twilight_struggle/policies.rules:246
     best = keep_best(
         best,
         [
@@ -2489,11 +2474,11 @@ def pol_careful_23(state, pending):
 
 def pol_careful_24(state, pending):
     "policy careful, rule 25: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:241
+    # spec: spec/twilight_struggle/policies.rules:248
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:242
+    # spec: spec/twilight_struggle/policies.rules:249
     best = keep_best(
         best,
         [
@@ -2509,11 +2494,11 @@ def pol_careful_24(state, pending):
 
 def pol_careful_25(state, pending):
     "policy careful, rule 26: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:244
+    # spec: spec/twilight_struggle/policies.rules:251
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:245
+    # spec: spec/twilight_struggle/policies.rules:252
     best = keep_best(
         best,
         [
@@ -2529,11 +2514,11 @@ def pol_careful_25(state, pending):
 
 def pol_careful_26(state, pending):
     "policy careful, rule 27: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:247
+    # spec: spec/twilight_struggle/policies.rules:254
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:248
+    # spec: spec/twilight_struggle/policies.rules:255
     best = keep_best(
         best,
         [
@@ -2549,11 +2534,11 @@ def pol_careful_26(state, pending):
 
 def pol_careful_27(state, pending):
     "policy careful, rule 28: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:250
+    # spec: spec/twilight_struggle/policies.rules:257
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:251
+    # spec: spec/twilight_struggle/policies.rules:258
     best = keep_best(
         best,
         [
@@ -2569,11 +2554,11 @@ def pol_careful_27(state, pending):
 
 def pol_careful_28(state, pending):
     "policy careful, rule 29: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:253
+    # spec: spec/twilight_struggle/policies.rules:260
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:254
+    # spec: spec/twilight_struggle/policies.rules:261
     best = keep_best(
         best,
         [
@@ -2589,11 +2574,11 @@ def pol_careful_28(state, pending):
 
 def pol_careful_29(state, pending):
     "policy careful, rule 30: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:256
+    # spec: spec/twilight_struggle/policies.rules:263
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:257
+    # spec: spec/twilight_struggle/policies.rules:264
     best = keep_best(
         best,
         [
@@ -2609,11 +2594,11 @@ def pol_careful_29(state, pending):
 
 def pol_careful_30(state, pending):
     "policy careful, rule 31: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:259
+    # spec: spec/twilight_struggle/policies.rules:266
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:260
+    # spec: spec/twilight_struggle/policies.rules:267
     best = keep_best(
         best,
         [
@@ -2629,11 +2614,11 @@ def pol_careful_30(state, pending):
 
 def pol_careful_31(state, pending):
     "policy careful, rule 32: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:262
+    # spec: spec/twilight_struggle/policies.rules:269
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:263
+    # spec: spec/twilight_struggle/policies.rules:270
     best = keep_best(
         best,
         [
@@ -2649,11 +2634,11 @@ def pol_careful_31(state, pending):
 
 def pol_careful_32(state, pending):
     "policy careful, rule 33: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:265
+    # spec: spec/twilight_struggle/policies.rules:272
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:266
+    # spec: spec/twilight_struggle/policies.rules:273
     best = keep_best(
         best,
         [
@@ -2669,11 +2654,11 @@ def pol_careful_32(state, pending):
 
 def pol_careful_33(state, pending):
     "policy careful, rule 34: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:268
+    # spec: spec/twilight_struggle/policies.rules:275
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:269
+    # spec: spec/twilight_struggle/policies.rules:276
     best = keep_best(
         best,
         [
@@ -2689,11 +2674,11 @@ def pol_careful_33(state, pending):
 
 def pol_careful_34(state, pending):
     "policy careful, rule 35: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:271
+    # spec: spec/twilight_struggle/policies.rules:278
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:272
+    # spec: spec/twilight_struggle/policies.rules:279
     best = keep_best(
         best,
         [
@@ -2709,11 +2694,11 @@ def pol_careful_34(state, pending):
 
 def pol_careful_35(state, pending):
     "policy careful, rule 36: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:274
+    # spec: spec/twilight_struggle/policies.rules:281
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:275
+    # spec: spec/twilight_struggle/policies.rules:282
     best = keep_best(
         best,
         [
@@ -2724,7 +2709,7 @@ def pol_careful_35(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:276
+    # spec: spec/twilight_struggle/policies.rules:283
     best = keep_best(
         best,
         [
@@ -2740,11 +2725,11 @@ def pol_careful_35(state, pending):
 
 def pol_careful_36(state, pending):
     "policy careful, rule 37: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:278
+    # spec: spec/twilight_struggle/policies.rules:285
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:279
+    # spec: spec/twilight_struggle/policies.rules:286
     best = keep_best(
         best,
         [
@@ -2755,7 +2740,7 @@ def pol_careful_36(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:280
+    # spec: spec/twilight_struggle/policies.rules:287
     best = keep_best(
         best,
         [
@@ -2771,11 +2756,11 @@ def pol_careful_36(state, pending):
 
 def pol_careful_37(state, pending):
     "policy careful, rule 38: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:282
+    # spec: spec/twilight_struggle/policies.rules:289
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:283
+    # spec: spec/twilight_struggle/policies.rules:290
     best = keep_best(
         best,
         [
@@ -2787,7 +2772,7 @@ def pol_careful_37(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:284
+    # spec: spec/twilight_struggle/policies.rules:291
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -2800,11 +2785,11 @@ def pol_careful_37(state, pending):
 
 def pol_careful_38(state, pending):
     "policy careful, rule 39: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:288
+    # spec: spec/twilight_struggle/policies.rules:295
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:289
+    # spec: spec/twilight_struggle/policies.rules:296
     best = keep_best(
         best,
         [
@@ -2815,7 +2800,7 @@ def pol_careful_38(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:290
+    # spec: spec/twilight_struggle/policies.rules:297
     best = keep_best(
         best,
         [d_controls(state, v_you, v_target) for v_target in [values[i] for i in best]],
@@ -2823,7 +2808,7 @@ def pol_careful_38(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:291
+    # spec: spec/twilight_struggle/policies.rules:298
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -2834,11 +2819,11 @@ def pol_careful_38(state, pending):
 
 def pol_careful_39(state, pending):
     "policy careful, rule 40: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:293
+    # spec: spec/twilight_struggle/policies.rules:300
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:294
+    # spec: spec/twilight_struggle/policies.rules:301
     best = keep_best(
         best,
         [
@@ -2849,7 +2834,7 @@ def pol_careful_39(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:295
+    # spec: spec/twilight_struggle/policies.rules:302
     best = keep_best(
         best,
         [d_controls(state, v_you, v_target) for v_target in [values[i] for i in best]],
@@ -2857,7 +2842,7 @@ def pol_careful_39(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:296
+    # spec: spec/twilight_struggle/policies.rules:303
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -2868,11 +2853,11 @@ def pol_careful_39(state, pending):
 
 def pol_careful_40(state, pending):
     "policy careful, rule 41: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:298
+    # spec: spec/twilight_struggle/policies.rules:305
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:299
+    # spec: spec/twilight_struggle/policies.rules:306
     best = keep_best(
         best,
         [
@@ -2883,7 +2868,7 @@ def pol_careful_40(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:300
+    # spec: spec/twilight_struggle/policies.rules:307
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -2891,7 +2876,7 @@ def pol_careful_40(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:301
+    # spec: spec/twilight_struggle/policies.rules:308
     best = keep_best(
         best,
         [
@@ -2907,11 +2892,11 @@ def pol_careful_40(state, pending):
 
 def pol_careful_41(state, pending):
     "policy careful, rule 42: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:303
+    # spec: spec/twilight_struggle/policies.rules:310
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:304
+    # spec: spec/twilight_struggle/policies.rules:311
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -2922,11 +2907,11 @@ def pol_careful_41(state, pending):
 
 def pol_careful_42(state, pending):
     "policy careful, rule 43: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:306
+    # spec: spec/twilight_struggle/policies.rules:313
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:307
+    # spec: spec/twilight_struggle/policies.rules:314
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -2936,11 +2921,11 @@ def pol_careful_42(state, pending):
 
 def pol_careful_43(state, pending):
     "policy careful, rule 44: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:309
+    # spec: spec/twilight_struggle/policies.rules:316
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:310
+    # spec: spec/twilight_struggle/policies.rules:317
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2949,11 +2934,11 @@ def pol_careful_43(state, pending):
 
 def pol_careful_44(state, pending):
     "policy careful, rule 45: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:312
+    # spec: spec/twilight_struggle/policies.rules:319
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:313
+    # spec: spec/twilight_struggle/policies.rules:320
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2962,16 +2947,16 @@ def pol_careful_44(state, pending):
 
 def pol_careful_45(state, pending):
     "policy careful, rule 46: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:315
+    # spec: spec/twilight_struggle/policies.rules:322
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:316
+    # spec: spec/twilight_struggle/policies.rules:323
     if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
         best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:317
+    # spec: spec/twilight_struggle/policies.rules:324
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2980,11 +2965,11 @@ def pol_careful_45(state, pending):
 
 def pol_careful_46(state, pending):
     "policy careful, rule 47: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:319
+    # spec: spec/twilight_struggle/policies.rules:326
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:320
+    # spec: spec/twilight_struggle/policies.rules:327
     if any(
         d_in_latin_america(state, c_c) and d_safe_free_coup(state, v_you, c_c)
         for c_c in K_country
@@ -2992,7 +2977,7 @@ def pol_careful_46(state, pending):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:321
+    # spec: spec/twilight_struggle/policies.rules:328
     best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3001,18 +2986,18 @@ def pol_careful_46(state, pending):
 
 def pol_careful_47(state, pending):
     "policy careful, rule 48: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:323
+    # spec: spec/twilight_struggle/policies.rules:330
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:324
+    # spec: spec/twilight_struggle/policies.rules:331
     if any(
         c_c in KS_country and d_safe_free_coup(state, v_you, c_c) for c_c in R_europe
     ):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:325
+    # spec: spec/twilight_struggle/policies.rules:332
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3021,11 +3006,11 @@ def pol_careful_47(state, pending):
 
 def pol_careful_48(state, pending):
     "policy careful, rule 49: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:327
+    # spec: spec/twilight_struggle/policies.rules:334
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:328
+    # spec: spec/twilight_struggle/policies.rules:335
     if any(
         c_c in KS_country and d_safe_free_coup(state, v_you, c_c)
         for c_c in ADJ[E_nicaragua]
@@ -3033,7 +3018,7 @@ def pol_careful_48(state, pending):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:329
+    # spec: spec/twilight_struggle/policies.rules:336
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3042,11 +3027,11 @@ def pol_careful_48(state, pending):
 
 def pol_careful_49(state, pending):
     "policy careful, rule 50: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:331
+    # spec: spec/twilight_struggle/policies.rules:338
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:332
+    # spec: spec/twilight_struggle/policies.rules:339
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -3056,11 +3041,11 @@ def pol_careful_49(state, pending):
 
 def pol_careful_50(state, pending):
     "policy careful, rule 51: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:334
+    # spec: spec/twilight_struggle/policies.rules:341
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:335
+    # spec: spec/twilight_struggle/policies.rules:342
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -3070,15 +3055,15 @@ def pol_careful_50(state, pending):
 
 def pol_careful_51(state, pending):
     "policy careful, rule 52: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:337
+    # spec: spec/twilight_struggle/policies.rules:344
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:338
+    # spec: spec/twilight_struggle/policies.rules:345
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:339
+    # spec: spec/twilight_struggle/policies.rules:346
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3087,16 +3072,16 @@ def pol_careful_51(state, pending):
 
 def pol_careful_52(state, pending):
     "policy careful, rule 53: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:341
+    # spec: spec/twilight_struggle/policies.rules:348
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:342
+    # spec: spec/twilight_struggle/policies.rules:349
     if d_scoring_card_due(state, v_you):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:343
+    # spec: spec/twilight_struggle/policies.rules:350
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3105,11 +3090,11 @@ def pol_careful_52(state, pending):
 
 def pol_careful_53(state, pending):
     "policy careful, rule 54: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:345
+    # spec: spec/twilight_struggle/policies.rules:352
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:346
+    # spec: spec/twilight_struggle/policies.rules:353
     best = keep_best(best, [ids[i] in ("double",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3118,11 +3103,11 @@ def pol_careful_53(state, pending):
 
 def pol_careful_54(state, pending):
     "policy careful, rule 55: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:348
+    # spec: spec/twilight_struggle/policies.rules:355
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:349
+    # spec: spec/twilight_struggle/policies.rules:356
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3131,11 +3116,11 @@ def pol_careful_54(state, pending):
 
 def pol_careful_55(state, pending):
     "policy careful, rule 56: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:351
+    # spec: spec/twilight_struggle/policies.rules:358
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:352
+    # spec: spec/twilight_struggle/policies.rules:359
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3144,11 +3129,11 @@ def pol_careful_55(state, pending):
 
 def pol_careful_56(state, pending):
     "policy careful, rule 57: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:354
+    # spec: spec/twilight_struggle/policies.rules:361
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:355
+    # spec: spec/twilight_struggle/policies.rules:362
     best = keep_best(best, [ids[i] in ("move",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3157,11 +3142,11 @@ def pol_careful_56(state, pending):
 
 def pol_careful_57(state, pending):
     "policy careful, rule 58: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:357
+    # spec: spec/twilight_struggle/policies.rules:364
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:358
+    # spec: spec/twilight_struggle/policies.rules:365
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3170,11 +3155,11 @@ def pol_careful_57(state, pending):
 
 def pol_careful_58(state, pending):
     "policy careful, rule 59: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:360
+    # spec: spec/twilight_struggle/policies.rules:367
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:361
+    # spec: spec/twilight_struggle/policies.rules:368
     if (
         len(
             [
@@ -3189,7 +3174,7 @@ def pol_careful_58(state, pending):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:364
+    # spec: spec/twilight_struggle/policies.rules:371
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3198,11 +3183,11 @@ def pol_careful_58(state, pending):
 
 def pol_careful_59(state, pending):
     "policy careful, rule 60: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:366
+    # spec: spec/twilight_struggle/policies.rules:373
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:367
+    # spec: spec/twilight_struggle/policies.rules:374
     best = keep_best(best, [ids[i] in ("split",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3211,11 +3196,11 @@ def pol_careful_59(state, pending):
 
 def pol_careful_60(state, pending):
     "policy careful, rule 61: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:369
+    # spec: spec/twilight_struggle/policies.rules:376
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:370
+    # spec: spec/twilight_struggle/policies.rules:377
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3224,11 +3209,11 @@ def pol_careful_60(state, pending):
 
 def pol_careful_61(state, pending):
     "policy careful, rule 62: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:372
+    # spec: spec/twilight_struggle/policies.rules:379
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:373
+    # spec: spec/twilight_struggle/policies.rules:380
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3237,11 +3222,11 @@ def pol_careful_61(state, pending):
 
 def pol_careful_62(state, pending):
     "policy careful, rule 63: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:376
+    # spec: spec/twilight_struggle/policies.rules:383
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:377
+    # spec: spec/twilight_struggle/policies.rules:384
     best = keep_best(
         best,
         [
@@ -3252,27 +3237,6 @@ def pol_careful_62(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:378
-    best = keep_best(
-        best,
-        [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:379
-    best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_63(state, pending):
-    "policy careful, rule 64: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:384
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
     # spec: spec/twilight_struggle/policies.rules:385
     best = keep_best(
         best,
@@ -3288,13 +3252,34 @@ def pol_careful_63(state, pending):
     return best
 
 
-def pol_careful_64(state, pending):
-    "policy careful, rule 65: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:388
+def pol_careful_63(state, pending):
+    "policy careful, rule 64: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:391
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:389
+    # spec: spec/twilight_struggle/policies.rules:392
+    best = keep_best(
+        best,
+        [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:393
+    best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_64(state, pending):
+    "policy careful, rule 65: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:395
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:396
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -3307,11 +3292,11 @@ def pol_careful_64(state, pending):
 
 def pol_careful_65(state, pending):
     "policy careful, rule 66: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:391
+    # spec: spec/twilight_struggle/policies.rules:398
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:392
+    # spec: spec/twilight_struggle/policies.rules:399
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -3320,11 +3305,11 @@ def pol_careful_65(state, pending):
 
 def pol_careful_66(state, pending):
     "policy careful, rule 67: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:396
+    # spec: spec/twilight_struggle/policies.rules:403
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:397
+    # spec: spec/twilight_struggle/policies.rules:404
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -3332,7 +3317,7 @@ def pol_careful_66(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:398
+    # spec: spec/twilight_struggle/policies.rules:405
     best = keep_best(
         best,
         [d_their_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -3340,7 +3325,7 @@ def pol_careful_66(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:399
+    # spec: spec/twilight_struggle/policies.rules:406
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -3353,17 +3338,17 @@ def pol_careful_66(state, pending):
 
 def pol_careful_67(state, pending):
     "policy careful, rule 68: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:402
+    # spec: spec/twilight_struggle/policies.rules:409
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:403
+    # spec: spec/twilight_struggle/policies.rules:410
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:404
+    # spec: spec/twilight_struggle/policies.rules:411
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
