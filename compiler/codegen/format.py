@@ -25,10 +25,20 @@ FORMAT_CACHE = "black"
 
 @lru_cache(maxsize=1)
 def _black():
-    """black and the cache key of its settings, imported only when something needs formatting."""
+    """black and its settings, imported only when something needs formatting."""
     import black
-    mode = black.Mode()
-    return black, mode, digest(black.__version__, repr(mode))
+    return black, black.Mode()
+
+
+@lru_cache(maxsize=1)
+def _settings() -> str:
+    """The cache key of black's settings, without importing black (its version from the
+    package's metadata), so a module found whole in the cache needs no black at all."""
+    from importlib.metadata import version
+    return digest(version("black"), _MODE)
+
+
+_MODE = "Mode()"  # the settings every module is formatted with (as _black makes them)
 
 
 @dataclass(frozen=True)
@@ -46,10 +56,13 @@ def format_module(source: str, name: str) -> str:
     """The module as black formats it; `name` is for error messages only."""
     pieces = split(source, name)
     table = store(FORMAT_CACHE)
+    settings = _settings()
+    known = table.get_many([digest(settings, piece.text) for piece in pieces])
     out: list[str] = []
     previous: Piece | None = None
     for piece in pieces:
-        formatted = _format_piece(piece.text, name, table)
+        found = known.get(digest(settings, piece.text))
+        formatted = found.decode("utf-8") if found is not None else _format_piece(piece.text, name, table)
         if previous is not None:
             out.append("\n" * _blank_lines(previous, piece))
         out.append(formatted)
@@ -59,11 +72,9 @@ def format_module(source: str, name: str) -> str:
 
 
 def _format_piece(text: str, name: str, table) -> str:
-    black, mode, settings = _black()
-    key = digest(settings, text)
-    found = table.get(key)
-    if found is not None:
-        return found.decode("utf-8")
+    """black's text of one piece not in the cache, remembered there."""
+    black, mode = _black()
+    key = digest(_settings(), text)
     try:
         compile(text, name, "exec")
     except SyntaxError as err:
