@@ -232,7 +232,7 @@ class TerminalSeat:
         return Columns(grids, padding=(0, 3))
 
     def shown(self, space: int) -> str:
-        """The attributes the spec's board shows, after the space's name: ' (3, battleground)'."""
+        """The attributes the spec's board shows, after the space's name: ' (3, marked)' (a number, then a flag's name)."""
         shows = shown_attributes(board_of(self.table.meta), space)
         if not shows:
             return ""

@@ -99,7 +99,7 @@ def _step(program: Program, state: State, env: dict, step) -> str | None:
 
 
 def _expect_failed(program: Program, state: State, env: dict, part: ExpectPart) -> str:
-    """'influence(usa, iran) == 0: left side is 2'."""
+    """'a + b == 0: left side is 2': the part that failed, and its sides' values."""
     if not part.is_compare:
         return f"{part.text} is false"
     left, right = program.test_sides(state, part.key, env)

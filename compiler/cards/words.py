@@ -64,7 +64,7 @@ class Words:
         return "your" if _is_name(expr, "you") else f"{self.expr(expr)}'s"
 
     def owner(self, expr: ast.Expr) -> str:
-        """A player before a counter's label: `your Influence`, `USA Influence`."""
+        """A player before a counter's label: `your Supply`, `Blue Supply`."""
         return "your" if _is_name(expr, "you") else self.expr(expr)
 
     # ------------------------------------------------------------ expressions
@@ -189,7 +189,7 @@ class Words:
         return self.expr(source)
 
     def each(self, var: str, source: ast.Expr) -> str:
-        """`country c`, `c in Western Europe`, `player p`, `c from 1 to 3`: one member of a collection."""
+        """`space s`, `s in NAME`, `player p`, `c from 1 to 3`: one member of a collection."""
         if isinstance(source, ast.NameRef) and source.name in self.model.kinds:
             return f"{source.name} {code(var)}"
         if _is_name(source, "players"):

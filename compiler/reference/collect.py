@@ -70,7 +70,7 @@ class _Comments:
 
     def of(self, node: ast.Node, name: str = "") -> str:
         """The comment right above the declaration, else the line the file's
-        opening comment gives its name (`#   gain_vp(p, n)   p scores n VP`)."""
+        opening comment gives its name (`#   give(p, n)   p gains n`)."""
         lines = self.lines.get(node.span.file)
         if not lines:
             return ""
@@ -184,7 +184,7 @@ def build_reference(model: Model, folder: Path) -> Reference:
         ("Variables", "Typed globals (`set v to ...`).", [entry.var(d) for d in model.vars.values()]),
         ("Zones", "Where cards are; visibility: hidden, owner, public.",
          [entry.zone(d) for d in _decls(model, ast.ZoneDecl)]),
-        ("Counters", "Numbers on each space or card (`influence(usa, cuba)`).",
+        ("Counters", "Numbers on each space or card (`NAME(player, space)`).",
          [entry.counter(d) for d in _decls(model, ast.CounterDecl)]),
         ("Enums", "Named values.", [entry.enum(d) for d in model.enums.values()]),
         ("Kinds", "Kinds of entities with their attributes, and how many the spec declares.",
@@ -388,7 +388,7 @@ def _changes(file: ast.SpecFile) -> str:
 
 
 def _what(decl: ast.Decl) -> str:
-    """`setup standard`, `card fidel`, `link a -- b`: a declaration in two words."""
+    """`setup NAME`, `card NAME`, `link a -- b`: a declaration in two words."""
     if isinstance(decl, ast.LinkDecl):
         return f"link {decl.first.name} -- {decl.second.name}"
     if isinstance(decl, ast.EntityDecl):
