@@ -567,6 +567,14 @@ class Win(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class Lose(Stmt):
+    """lose p, q "reason": the game ends at once, those players lose and nobody wins."""
+
+    players: tuple[Expr, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Log(Stmt):
     """log parts: a line in the game's log."""
 

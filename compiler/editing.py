@@ -32,7 +32,7 @@ KEYWORDS = sorted({
     "remove", "link", "let", "set", "to", "add", "from", "roll", "move", "all", "shuffle", "reveal",
     "conceal", "copy", "clear", "if", "else", "for", "in", "where", "repeat", "while", "break",
     "chooses", "option", "when", "as", "resolve", "activate", "until", "cancel", "expire", "emit",
-    "win", "log", "modify", "by", "min", "max", "forbid", "on", "and", "or", "not", "then", "count",
+    "win", "lose", "log", "modify", "by", "min", "max", "forbid", "on", "and", "or", "not", "then", "count",
     "any", "sum", "allowed", "active", "true", "false", "none", "you", "this", "per", "player",
 })
 

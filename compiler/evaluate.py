@@ -11,7 +11,7 @@ from runtime.meta import GameMeta
 from .errors import InternalError
 from runtime.state import State, is_active
 from runtime.values import (attr_of, collection_of, deciding_of, end_reason_of, in_zone, is_zone,
-                            opponent_of, option_names, reachable, unknown_function, unknown_name,
+                            losers_of, opponent_of, option_names, reachable, unknown_function, unknown_name,
                             winner_of, zone_slot, zone_value)
 
 ARITHMETIC: dict[str, Callable[[int, int], int]] = {
@@ -95,6 +95,8 @@ class Evaluator:
                 return model.kind_members.get(node.name, [])
             if node.name == "players":
                 return list(range(self.seat_count(state)))
+            if node.name == "losers":
+                return losers_of(state)
             if node.name in model.zones:
                 return list(state.zones[self.zone(state, env, node)])
         if isinstance(node, ast.CallExpr):
@@ -165,6 +167,8 @@ class Evaluator:
             return state.result is not None
         if name == "winner":
             return winner_of(state)
+        if name == "losers":
+            return losers_of(state)
         if name == "deciding":
             return deciding_of(state)
         if name == "end_reason":

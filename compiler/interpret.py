@@ -52,7 +52,7 @@ class Interpreter:
             ast.Break: self._break, ast.Choose: self._choose, ast.Menu: self._menu,
             ast.CallStmt: self._call, ast.Resolve: self._resolve, ast.Activate: self._activate,
             ast.Cancel: self._cancel, ast.Expire: self._expire, ast.Emit: self._emit,
-            ast.Win: self._win, ast.Log: self._log,
+            ast.Win: self._win, ast.Lose: self._lose, ast.Log: self._log,
         }
 
     # ------------------------------------------------------------ tables
@@ -341,6 +341,10 @@ class Interpreter:
     def _win(self, state, frame, stmt: ast.Win):
         winner = self.ev.value(state, frame["env"], stmt.player)
         rt.end_game(state, winner, stmt.reason, _loc(stmt))
+
+    def _lose(self, state, frame, stmt: ast.Lose):
+        losers = tuple(self.ev.value(state, frame["env"], p) for p in stmt.players)
+        rt.lose_game(state, losers, stmt.reason, _loc(stmt))
 
     def _log(self, state, frame, stmt: ast.Log):
         parts = [text_of(self.ev.value(state, frame["env"], p)) for p in stmt.parts]

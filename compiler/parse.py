@@ -687,6 +687,9 @@ class _Builder(Transformer):
     def win_stmt(self, meta, c):
         return ast.Win(self._span(meta), c[0], _unquote(c[1]))
 
+    def lose_stmt(self, meta, c):
+        return ast.Lose(self._span(meta), tuple(c[:-1]), _unquote(c[-1]))
+
     def log_stmt(self, meta, c):
         return ast.Log(self._span(meta), tuple(c))
 

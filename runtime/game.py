@@ -94,6 +94,12 @@ class Game:
         return self.meta.players[result["winner"]]
 
     @property
+    def losers(self) -> list[str]:
+        """The players a `lose` ended the game for (none after a `win`)."""
+        result = self.state.result
+        return [self.meta.players[p] for p in (result.get("losers", ()) if result else ())]
+
+    @property
     def reason(self) -> str | None:
         return self.state.result["reason"] if self.state.result else None
 
@@ -135,7 +141,8 @@ class Game:
             "decision": None if pending is None or pending["player"] != me else {
                 "prompt": pending["prompt"], "options": pending["ids"]},
             "waiting_for": None if pending is None else meta.players[pending["player"]],
-            "result": None if state.result is None else {"winner": self.winner, "reason": self.reason},
+            "result": None if state.result is None else {"winner": self.winner, "losers": self.losers,
+                                                          "reason": self.reason},
         }
 
     def _vars(self, unseen: frozenset[int]) -> dict[str, Any]:

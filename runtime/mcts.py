@@ -147,8 +147,10 @@ class _Search:
     def rewards(self, world: State) -> list[float]:
         result = world.result
         if result is not None:
-            winner = result["winner"]
-            return [0.5 if winner is None else float(winner == p) for p in self.players]
+            winner, losers = result["winner"], result.get("losers", ())
+            if winner is None:
+                return [0.0 if p in losers else 0.5 for p in self.players]
+            return [float(winner == p) for p in self.players]
         if self.bot is None or self.base is None:
             return [0.5 for _ in self.players]
         values = [float(self.program.evaluate(world, self.bot, p)) - base

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .game import Game
 from .values import text_of
@@ -15,7 +15,8 @@ def game_json(game: Game, backend: str) -> dict[str, Any]:
     meta = game.meta
     return {
         "game": meta.game, "variants": list(game.variants), "seed": game.seed,
-        "backend": backend, "winner": game.winner, "reason": game.reason,
+        "backend": backend, "winner": game.winner, "losers": game.losers,
+        "reason": game.reason,
         "decisions": game.decisions, "spec_hash": meta.spec_hash,
         "over": game.over, "agents": list(game.agents or ()),
         "params": dict(game.state.params), "tracks": game.tracks(),
@@ -33,10 +34,18 @@ def pending_json(game: Game) -> dict[str, Any] | None:
 def winner_text(game: Game) -> str:
     if not game.over:
         return "not finished"
-    if game.winner is None:
-        return f"draw — {game.reason}"
-    label = game.meta.player_labels[game.meta.players.index(game.winner)]
-    return f"{label} wins — {game.reason}"
+    labels = dict(zip(game.meta.players, game.meta.player_labels))
+    return f"{outcome(game.winner, game.losers, labels.__getitem__)} — {game.reason}"
+
+
+def outcome(winner: str | None, losers: list[str], label: Callable[[str], str]) -> str:
+    """'Red wins', 'Red loses' (a `lose`, nobody wins), or 'draw'."""
+    if winner is not None:
+        return f"{label(winner)} wins"
+    if losers:
+        verb = "loses" if len(losers) == 1 else "lose"
+        return f"{' and '.join(label(p) for p in losers)} {verb}"
+    return "draw"
 
 
 def tracks_lines(game: Game) -> list[str]:

@@ -102,7 +102,7 @@ def _score(program, state: State, bot: str, player: int) -> float:
     result = state.result
     if result is not None:
         if result["winner"] is None:
-            return 0.0
+            return -WIN if player in result.get("losers", ()) else 0.0
         return WIN if result["winner"] == player else -WIN
     return float(program.evaluate(state, bot, player))
 

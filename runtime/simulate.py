@@ -39,6 +39,7 @@ class GameSummary:
     tracks: dict[str, Any]
     events: dict[str, int] = field(default_factory=dict)
     uses: dict[str, int] = field(default_factory=dict)  # "use card player" -> times
+    losers: tuple[str, ...] = ()  # the players a `lose` named (then winner is None)
 
 
 def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any]) -> GameSummary:
@@ -47,7 +48,8 @@ def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any
     bots = seat_agents(agents, game.players, seed)
     decisions = play_out(game, bots, MAX_DECISIONS)
     events, uses = readable_trace(program.meta, game.state.trace)
-    return GameSummary(seed, game.winner, game.reason, decisions, game.tracks(), events, uses)
+    return GameSummary(seed, game.winner, game.reason, decisions, game.tracks(), events, uses,
+                       tuple(game.losers))
 
 
 def readable_trace(meta, trace: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
@@ -277,10 +279,14 @@ def _paired(player: str, results: list[GameSummary], base: list[GameSummary]):
 
 
 def summarise(players: Iterable[str], variants: tuple[str, ...], results: list[GameSummary]) -> dict:
-    """Win rates with Wilson intervals, draws, lengths, end reasons, tracks, events."""
+    """Win and loss rates with Wilson intervals, draws, lengths, end reasons, tracks, events.
+
+    A loss is a game a `lose` ended for that player; a draw ended with neither a winner nor
+    a loser."""
     n = len(results)
     players = list(players)
     wins = Counter(g.winner for g in results)
+    losses = Counter(p for g in results for p in g.losers)
     tracks: dict[str, list] = {}
     for g in results:
         for name, value in g.tracks.items():
@@ -301,7 +307,9 @@ def summarise(players: Iterable[str], variants: tuple[str, ...], results: list[G
         "games": n,
         "win_rate": {p: wins[p] / n if n else 0.0 for p in players},
         "win_ci95": {p: list(wilson(wins[p], n)) for p in players},
-        "draws": wins[None],
+        "loss_rate": {p: losses[p] / n if n else 0.0 for p in players},
+        "loss_ci95": {p: list(wilson(losses[p], n)) for p in players},
+        "draws": sum(1 for g in results if g.winner is None and not g.losers),
         "mean_length": sum(g.decisions for g in results) / n if n else 0.0,
         "end_reasons": dict(sorted(Counter(g.reason for g in results).items())),
         "final_tracks": {name: _distribution(values) for name, values in sorted(tracks.items())},

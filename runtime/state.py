@@ -302,8 +302,15 @@ def leave_event(state: State) -> None:
     state.nesting -= 1
 
 
-def end_game(state: State, winner: int | None, reason: str, location: str) -> None:
-    state.result = {"winner": winner, "reason": reason, "at": location}
+def end_game(state: State, winner: int | None, reason: str, location: str,
+             losers: tuple[int, ...] = ()) -> None:
+    """The game ends now: `win` names a winner (or none, a draw), `lose` the players who lose."""
+    state.result = {"winner": winner, "losers": sorted(set(losers)), "reason": reason, "at": location}
     state.pending = None
     state.frames = []
     raise GameOver()
+
+
+def lose_game(state: State, losers: tuple[int, ...], reason: str, location: str) -> None:
+    """`lose p, q "reason"`: those players lose and nobody wins."""
+    end_game(state, None, reason, location, losers)

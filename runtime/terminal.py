@@ -20,6 +20,7 @@ from rich.table import Table as Grid
 
 from .board import board_of, home_regions, shown_attributes, shown_counters
 from .record import RecordError
+from .results import outcome
 from .table import Table, TableError, entity_info
 
 HELP = ("a number or an option id answers · ? [N] the spec line behind the decision (or option N)"
@@ -152,8 +153,8 @@ class TerminalSeat:
             self.console.print(f"[bold red]The game stopped:[/bold red] {escape(view['error'])}")
             return
         result = view["result"]
-        winner = result["winner"]
-        who = self.table.label_of(winner) + " wins" if winner else "Draw"
+        who = outcome(result["winner"], result.get("losers", []), self.table.label_of)
+        who = who[:1].upper() + who[1:]
         self.console.print(Panel(f"{escape(who)} — {escape(result['reason'])}"
                                  f" after {view['decisions']} decisions", title="Game over"))
 

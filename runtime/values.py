@@ -129,6 +129,11 @@ def winner_of(state: State) -> int | None:
     return state.result["winner"] if state.result else None
 
 
+def losers_of(state: State) -> list[int]:
+    """The players a `lose` named (none after a `win`, or before the end)."""
+    return list(state.result.get("losers", ())) if state.result else []
+
+
 def deciding_of(state: State) -> int | None:
     """The player the pending decision waits for, or none."""
     return state.pending["player"] if state.pending else None

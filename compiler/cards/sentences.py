@@ -226,6 +226,11 @@ class Sentences:
             return Line(f"The game ends in a draw: “{s.reason}”.")
         return Line(f"{capital(self.w(s.player))} wins the game: “{s.reason}”.")
 
+    def s_Lose(self, s: ast.Lose) -> Line:
+        who = " and ".join(self.w(p) for p in s.players)
+        verb = "loses" if len(s.players) == 1 else "lose"
+        return Line(f"{capital(who)} {verb} the game, and nobody wins: “{s.reason}”.")
+
     def s_Log(self, s: ast.Log) -> Line:
         return Line(f"Write in the log: {' '.join(self.w(p) for p in s.parts)}.")
 

@@ -261,7 +261,7 @@ class ScopedVisitor(Visitor):
         with self.nested():
             self.visit(node)
             body = node.body.body if isinstance(node, ast.Option) else getattr(node, "body", ())
-            return None if body and isinstance(body[-1], (ast.Win, ast.Break)) else self.env
+            return None if body and isinstance(body[-1], (ast.Win, ast.Lose, ast.Break)) else self.env
 
     def visit_Menu(self, stmt: ast.Menu) -> None:
         self.expect(stmt.chooser, PLAYER, "the chooser")

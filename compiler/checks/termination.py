@@ -142,7 +142,7 @@ class _Rules:
 
     def may_end_game(self, node: ast.Node, seen: frozenset = frozenset()) -> bool:
         for n in node.walk():
-            if isinstance(n, ast.Win):
+            if isinstance(n, (ast.Win, ast.Lose)):
                 return True
             if isinstance(n, ast.CallStmt):
                 key = ("procedure", n.name.name)
@@ -214,7 +214,7 @@ class _Rules:
         model = self.model
         if name in model.zones:
             return {ZONES}
-        if name in ("game_over", "winner", "end_reason"):
+        if name in ("game_over", "winner", "losers", "end_reason"):
             return {RESULT}
         if name == "deciding":
             return {PENDING}

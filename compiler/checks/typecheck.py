@@ -256,6 +256,10 @@ class TypeCheck(ScopedVisitor):
     def visit_Win(self, stmt: ast.Win) -> None:
         self.expect(stmt.player, optional(PLAYER), "the winner")
 
+    def visit_Lose(self, stmt: ast.Lose) -> None:
+        for player in stmt.players:
+            self.expect(player, PLAYER, "a player who loses")
+
     # ------------------------------------------------------------ patterns of effects and constraints
     def visit_Modifier(self, mod: ast.Modifier) -> None:
         self.pattern_arity(mod.quantity, mod.names, self.model.quantities, "quantity")

@@ -145,7 +145,8 @@ def join(a: Type, b: Type) -> Type:
 # ------------------------------------------------------------ inference
 
 BUILTIN_VALUES: dict[str, Type] = {
-    "players": collection(PLAYER), "game_over": BOOL, "winner": optional(PLAYER), "end_reason": STR,
+    "players": collection(PLAYER), "game_over": BOOL, "winner": optional(PLAYER),
+    "losers": collection(PLAYER), "end_reason": STR,
     "deciding": optional(PLAYER),
 }
 BUILTIN_RESULTS: dict[str, Type] = {

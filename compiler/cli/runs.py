@@ -184,7 +184,9 @@ def _simulate_summary(out: dict) -> None:
         rates = ", ".join(f"{p} {r * 100:.1f}% [{lo * 100:.1f}..{hi * 100:.1f}]"
                           for p, r in entry["win_rate"].items()
                           for lo, hi in [entry["win_ci95"][p]])
-        click.echo(f"  {name}: {rates}; draws {entry['draws']}; mean length"
+        lost = ", ".join(f"{p} {r * 100:.1f}%" for p, r in entry["loss_rate"].items() if r)
+        lost = f"; lost: {lost}" if lost else ""
+        click.echo(f"  {name}: {rates}{lost}; draws {entry['draws']}; mean length"
                    f" {entry['mean_length']:.0f} decisions")
         reasons = ", ".join(f"{k} {v}" for k, v in entry["end_reasons"].items())
         click.echo(f"    ended by: {reasons}")

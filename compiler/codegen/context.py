@@ -20,14 +20,14 @@ ENTITY_TYPES = ("space", "card", "region")  # attributes of these types hold an 
 RUNTIME_NAMES = {
     "runtime.state": (
         "GameOver", "RuleError", "activate", "ask", "cancel", "end_game", "expire",
-        "is_active", "log_line", "move_card", "note_event", "note_signal", "roll", "roll_sorted",
+        "is_active", "lose_game", "log_line", "move_card", "note_event", "note_signal", "roll", "roll_sorted",
         "shuffle",
         "top_card",
         "enter_event", "leave_event", "tick",
     ),
     "runtime.values": (
         "attr_of", "collection_of", "deciding_of", "end_reason_of", "event_allowed", "in_zone",
-        "member_of", "opponent_of", "option_names", "reachable", "rule_error", "some_card", "text_of",
+        "losers_of", "member_of", "opponent_of", "option_names", "reachable", "rule_error", "some_card", "text_of",
         "unknown_function", "unknown_name", "winner_of", "zone_slot", "zone_value",
     ),
     "runtime.frames": ("UNBOUND", "new_frame"),

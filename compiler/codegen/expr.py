@@ -170,6 +170,8 @@ class ExprEmitter:
             return Code("state.result is not None", P_CMP, True)
         if name == "winner":
             return Code(f"{self.ref('winner_of')}(state)")
+        if name == "losers":
+            return Code(f"{self.ref('losers_of')}(state)")
         if name == "deciding":
             return Code(f"{self.ref('deciding_of')}(state)")
         if name == "end_reason":
@@ -472,6 +474,8 @@ class ExprEmitter:
             return self._table(self._kind_table(name))
         if name == "players":
             return self.seated()
+        if name == "losers":
+            return Code(f"{self.ref('losers_of')}(state)", fresh=True)
         if name in model.zones:
             return self._zone_cards(Code.constant(model.zones[name].slot), snapshot)
         region = self._global_region(node)
@@ -535,6 +539,8 @@ class ExprEmitter:
             return self._in_table(item, self._region_table(region), model.region_members[region], negated)
         if name == "players":
             return self._in(item, self.seated(), negated)
+        if name == "losers":
+            return self._in(item, Code(f"{self.ref('losers_of')}(state)"), negated)
         return self._member_of(item, self.global_value(coll), negated, node)
 
     def _in_table(self, item: Code, table: Table, members: list[int], negated: bool) -> Code:

@@ -349,6 +349,11 @@ class Lowerer:
         self.add(ln.Call(depth, code=f"{self.gen.ref('end_game')}(state, {self.ex.value(stmt.player)}, "
                                      f"{stmt.reason!r}, {self.loc(stmt)})"))
 
+    def lower_Lose(self, stmt: ast.Lose, depth: int) -> None:
+        losers = ", ".join(self.ex.value(p) for p in stmt.players)
+        self.add(ln.Call(depth, code=f"{self.gen.ref('lose_game')}(state, ({losers},), "
+                                     f"{stmt.reason!r}, {self.loc(stmt)})"))
+
     def lower_Log(self, stmt: ast.Log, depth: int) -> None:
         parts = []
         for part in stmt.parts:

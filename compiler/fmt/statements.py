@@ -134,6 +134,8 @@ _STATEMENTS: dict[str, Callable[[Printer, ast.Node], Doc]] = {
     "Expire": lambda p, s: f"expire {s.lifetime.name}",
     "Emit": lambda p, s: concat(f"emit {s.signal.name}", args_doc(s.args)),
     "Win": lambda p, s: concat("win ", expr_doc(s.player), f" {quote(s.reason)}"),
+    "Lose": lambda p, s: concat("lose ", join(", ", [expr_doc(e) for e in s.players]),
+                                f" {quote(s.reason)}"),
     "Log": lambda p, s: concat("log ", nest(INDENT, fill([expr_doc(e) for e in s.parts], COMMA))),
     "DiceStep": _dice,
     "ChooseStep": lambda p, s: concat("choose ", _strings(s.option_ids)),

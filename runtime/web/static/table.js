@@ -215,8 +215,11 @@
     let text;
     if (view.error) text = "The game stopped: " + view.error;
     else if (view.result) {
-      const winner = view.result.winner;
-      text = "Game over: " + (winner ? playerLabel(winner) + " wins" : "a draw") + " — " + view.result.reason;
+      const winner = view.result.winner, losers = view.result.losers || [];
+      const outcome = winner ? playerLabel(winner) + " wins"
+        : losers.length ? losers.map(playerLabel).join(" and ") + (losers.length === 1 ? " loses" : " lose")
+        : "a draw";
+      text = "Game over: " + outcome + " — " + view.result.reason;
     } else if (view.decision) text = "Your decision (" + view.seat_label + "): " + view.decision.prompt;
     else text = "Waiting for " + playerLabel(view.waiting_for) + (view.waiting_is_bot ? " (a bot)" : "");
     text += " · decision " + (view.decisions + (view.result ? 0 : 1));
