@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: d8a9c6fecc9b5ec6
+# Spec hash: 3418d3d3c373bb48
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 2fa8b518c95a2365c3c4 output 8d9268b8fb21a3a2dcda
+# Fingerprint: source 64ebca91fd341623ac95 output 04a470418927a9cb29fd
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1069,6 +1069,23 @@ def d_eco_spot(state, v_s):
     )
 
 
+def d_leads_award(state, v_p, v_a):
+    "define leads_award"
+    # spec: spec/terraforming_mars/08_bots.rules:10
+    return all(
+        c_q == v_p or d_award_value(state, c_q, v_a) < d_award_value(state, v_p, v_a)
+        for c_q in range(state.params["players"])
+    )
+
+
+def d_research_budget(state, v_p):
+    "define research_budget"
+    # spec: spec/terraforming_mars/08_bots.rules:15
+    return (
+        state.tracks[v_p] + d_start_money(state, v_p) - 3 * len(state.zones[18 + v_p])
+    )
+
+
 # ---------------------------------------------------------------- quantities
 
 
@@ -2031,41 +2048,49 @@ BOTS = {
 
 def pol_builder_0(state, pending):
     "policy builder, rule 1: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:15
+    # spec: spec/terraforming_mars/08_bots.rules:24
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/terraforming_mars/08_bots.rules:16
+    # spec: spec/terraforming_mars/08_bots.rules:25
     best = keep_best(best, [ids[i] in ("claim_milestone",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:17
+    # spec: spec/terraforming_mars/08_bots.rules:26
     best = keep_best(best, [ids[i] in ("plants_to_greenery",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:18
-    if state.tracks[v_you] >= 20:
+    # spec: spec/terraforming_mars/08_bots.rules:27
+    if state.tracks[v_you] >= 20 and any(
+        d_can_fund(state, v_you, c_a) and d_leads_award(state, v_you, c_a)
+        for c_a in K_award
+    ):
         best = keep_best(best, [ids[i] in ("fund_award",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:19
+    # spec: spec/terraforming_mars/08_bots.rules:29
     best = keep_best(best, [ids[i] in ("play_card",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:20
+    # spec: spec/terraforming_mars/08_bots.rules:30
     best = keep_best(best, [ids[i] in ("card_action",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:21
+    # spec: spec/terraforming_mars/08_bots.rules:31
     best = keep_best(best, [ids[i] in ("heat_to_temperature",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:22
+    # spec: spec/terraforming_mars/08_bots.rules:32
     if state.tracks[v_you] >= 25 or len(state.zones[8 + v_you]) > 8:
         best = keep_best(best, [ids[i] in ("standard",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:23
+    # spec: spec/terraforming_mars/08_bots.rules:34
+    if state.tracks[v_you] < 25 and len(state.zones[8 + v_you]) <= 8:
+        best = keep_best(best, [ids[i] in ("standard",) for i in best], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:35
     best = keep_best(best, [ids[i] in ("pass", "end_turn") for i in best], True)
     if len(best) == 1:
         return best
@@ -2074,15 +2099,15 @@ def pol_builder_0(state, pending):
 
 def pol_builder_1(state, pending):
     "policy builder, rule 2: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:25
+    # spec: spec/terraforming_mars/08_bots.rules:37
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:26
+    # spec: spec/terraforming_mars/08_bots.rules:38
     best = keep_best(best, [A_vp[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:27
+    # spec: spec/terraforming_mars/08_bots.rules:39
     best = keep_best(best, [A_cost[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -2091,11 +2116,11 @@ def pol_builder_1(state, pending):
 
 def pol_builder_2(state, pending):
     "policy builder, rule 3: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:29
+    # spec: spec/terraforming_mars/08_bots.rules:41
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:30
+    # spec: spec/terraforming_mars/08_bots.rules:42
     best = keep_best(
         best, [A_start_mc[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -2106,17 +2131,24 @@ def pol_builder_2(state, pending):
 
 def pol_builder_3(state, pending):
     "policy builder, rule 4: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:32
+    # spec: spec/terraforming_mars/08_bots.rules:44
     v_you = pending["player"]
-    ids = pending["ids"]
-    best = list(range(len(ids)))
-    # spec: spec/terraforming_mars/08_bots.rules:33
-    if state.tracks[v_you] >= 12 and len(state.zones[8 + v_you]) < 8:
-        best = keep_best(best, [ids[i] in ("keep",) for i in best], False)
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/terraforming_mars/08_bots.rules:45
+    best = keep_best(
+        best,
+        [d_leads_award(state, v_you, v_a) for v_a in [values[i] for i in best]],
+        False,
+    )
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:34
-    best = keep_best(best, [ids[i] in ("drop",) for i in best], False)
+    # spec: spec/terraforming_mars/08_bots.rules:46
+    best = keep_best(
+        best,
+        [d_award_value(state, v_you, v_a) for v_a in [values[i] for i in best]],
+        False,
+    )
     if len(best) == 1:
         return best
     return best
@@ -2124,28 +2156,20 @@ def pol_builder_3(state, pending):
 
 def pol_builder_4(state, pending):
     "policy builder, rule 5: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:36
+    # spec: spec/terraforming_mars/08_bots.rules:48
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/terraforming_mars/08_bots.rules:37
-    best = keep_best(best, [ids[i] in ("greenery_project",) for i in best], False)
+    # spec: spec/terraforming_mars/08_bots.rules:49
+    if (
+        d_research_budget(state, v_you) >= 12
+        and len(state.zones[8 + v_you]) + len(state.zones[18 + v_you]) < 8
+    ):
+        best = keep_best(best, [ids[i] in ("keep",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:38
-    best = keep_best(best, [ids[i] in ("city_project",) for i in best], False)
-    if len(best) == 1:
-        return best
-    # spec: spec/terraforming_mars/08_bots.rules:39
-    best = keep_best(best, [ids[i] in ("aquifer",) for i in best], False)
-    if len(best) == 1:
-        return best
-    # spec: spec/terraforming_mars/08_bots.rules:40
-    best = keep_best(best, [ids[i] in ("asteroid_project",) for i in best], False)
-    if len(best) == 1:
-        return best
-    # spec: spec/terraforming_mars/08_bots.rules:41
-    best = keep_best(best, [ids[i] in ("power_plant",) for i in best], False)
+    # spec: spec/terraforming_mars/08_bots.rules:50
+    best = keep_best(best, [ids[i] in ("drop",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -2153,12 +2177,28 @@ def pol_builder_4(state, pending):
 
 def pol_builder_5(state, pending):
     "policy builder, rule 6: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:43
+    # spec: spec/terraforming_mars/08_bots.rules:52
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/terraforming_mars/08_bots.rules:44
-    best = keep_best(best, [ids[i] in ("final_greenery",) for i in best], False)
+    # spec: spec/terraforming_mars/08_bots.rules:53
+    best = keep_best(best, [ids[i] in ("greenery_project",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:54
+    best = keep_best(best, [ids[i] in ("city_project",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:55
+    best = keep_best(best, [ids[i] in ("aquifer",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:56
+    best = keep_best(best, [ids[i] in ("asteroid_project",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:57
+    best = keep_best(best, [ids[i] in ("power_plant",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -2166,12 +2206,12 @@ def pol_builder_5(state, pending):
 
 def pol_builder_6(state, pending):
     "policy builder, rule 7: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:46
+    # spec: spec/terraforming_mars/08_bots.rules:59
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/terraforming_mars/08_bots.rules:47
-    best = keep_best(best, [ids[i] in ("lower",) for i in best], False)
+    # spec: spec/terraforming_mars/08_bots.rules:60
+    best = keep_best(best, [ids[i] in ("final_greenery",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -2179,18 +2219,12 @@ def pol_builder_6(state, pending):
 
 def pol_builder_7(state, pending):
     "policy builder, rule 8: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:50
+    # spec: spec/terraforming_mars/08_bots.rules:62
     v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:51
-    best = keep_best(best, [v_q == v_you for v_q in [values[i] for i in best]], True)
-    if len(best) == 1:
-        return best
-    # spec: spec/terraforming_mars/08_bots.rules:52
-    best = keep_best(
-        best, [state.tracks[60 + v_q] for v_q in [values[i] for i in best]], False
-    )
+    ids = pending["ids"]
+    best = list(range(len(ids)))
+    # spec: spec/terraforming_mars/08_bots.rules:63
+    best = keep_best(best, [ids[i] in ("lower",) for i in best], False)
     if len(best) == 1:
         return best
     return best
@@ -2198,21 +2232,15 @@ def pol_builder_7(state, pending):
 
 def pol_builder_8(state, pending):
     "policy builder, rule 9: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:54
+    # spec: spec/terraforming_mars/08_bots.rules:66
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:55
+    # spec: spec/terraforming_mars/08_bots.rules:67
     best = keep_best(best, [v_q == v_you for v_q in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:56
-    best = keep_best(
-        best, [state.tracks[15 + v_q] for v_q in [values[i] for i in best]], False
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/terraforming_mars/08_bots.rules:57
+    # spec: spec/terraforming_mars/08_bots.rules:68
     best = keep_best(
         best, [state.tracks[60 + v_q] for v_q in [values[i] for i in best]], False
     )
@@ -2223,11 +2251,36 @@ def pol_builder_8(state, pending):
 
 def pol_builder_9(state, pending):
     "policy builder, rule 10: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:59
+    # spec: spec/terraforming_mars/08_bots.rules:70
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:60
+    # spec: spec/terraforming_mars/08_bots.rules:71
+    best = keep_best(best, [v_q == v_you for v_q in [values[i] for i in best]], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:72
+    best = keep_best(
+        best, [state.tracks[15 + v_q] for v_q in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/terraforming_mars/08_bots.rules:73
+    best = keep_best(
+        best, [state.tracks[60 + v_q] for v_q in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_builder_10(state, pending):
+    "policy builder, rule 11: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:75
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/terraforming_mars/08_bots.rules:76
     best = keep_best(
         best,
         [
@@ -2245,26 +2298,26 @@ def pol_builder_9(state, pending):
     return best
 
 
-def pol_builder_10(state, pending):
-    "policy builder, rule 11: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:63
+def pol_builder_11(state, pending):
+    "policy builder, rule 12: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:79
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:64
+    # spec: spec/terraforming_mars/08_bots.rules:80
     best = keep_best(best, [v_k for v_k in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_builder_11(state, pending):
-    "policy builder, rule 12: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:66
+def pol_builder_12(state, pending):
+    "policy builder, rule 13: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:82
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:67
+    # spec: spec/terraforming_mars/08_bots.rules:83
     best = keep_best(best, [v_k for v_k in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -2273,32 +2326,33 @@ def pol_builder_11(state, pending):
 
 POLICIES = {
     "builder": {
-        "spec/terraforming_mars/03_tiles.rules:104:9": pol_builder_9,
-        "spec/terraforming_mars/03_tiles.rules:111:9": pol_builder_9,
-        "spec/terraforming_mars/03_tiles.rules:124:9": pol_builder_9,
-        "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_9,
-        "spec/terraforming_mars/03_tiles.rules:135:9": pol_builder_9,
-        "spec/terraforming_mars/03_tiles.rules:147:9": pol_builder_9,
-        "spec/terraforming_mars/04_economy.rules:83:9": pol_builder_10,
-        "spec/terraforming_mars/04_economy.rules:92:9": pol_builder_11,
+        "spec/terraforming_mars/03_tiles.rules:104:9": pol_builder_10,
+        "spec/terraforming_mars/03_tiles.rules:111:9": pol_builder_10,
+        "spec/terraforming_mars/03_tiles.rules:124:9": pol_builder_10,
+        "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_10,
+        "spec/terraforming_mars/03_tiles.rules:135:9": pol_builder_10,
+        "spec/terraforming_mars/03_tiles.rules:147:9": pol_builder_10,
+        "spec/terraforming_mars/04_economy.rules:83:9": pol_builder_11,
+        "spec/terraforming_mars/04_economy.rules:92:9": pol_builder_12,
         "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_0,
         "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_1,
-        "spec/terraforming_mars/05_generation.rules:219:9": pol_builder_3,
-        "spec/terraforming_mars/05_generation.rules:268:9": pol_builder_5,
-        "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_4,
-        "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_3,
+        "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_3,
+        "spec/terraforming_mars/05_generation.rules:219:9": pol_builder_4,
+        "spec/terraforming_mars/05_generation.rules:268:9": pol_builder_6,
+        "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_5,
+        "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_4,
         "spec/terraforming_mars/06_corporations.rules:60:9": pol_builder_2,
-        "spec/terraforming_mars/07_cards.rules:33:5": pol_builder_6,
-        "spec/terraforming_mars/07_cards.rules:36:13": pol_builder_7,
-        "spec/terraforming_mars/07_cards.rules:46:13": pol_builder_8,
-        "spec/terraforming_mars/07b_tiles_events.rules:117:9": pol_builder_9,
-        "spec/terraforming_mars/07b_tiles_events.rules:129:9": pol_builder_9,
-        "spec/terraforming_mars/07b_tiles_events.rules:235:9": pol_builder_9,
-        "spec/terraforming_mars/07b_tiles_events.rules:34:9": pol_builder_9,
-        "spec/terraforming_mars/07b_tiles_events.rules:64:9": pol_builder_9,
-        "spec/terraforming_mars/07b_tiles_events.rules:83:9": pol_builder_9,
-        "spec/terraforming_mars/07b_tiles_events.rules:95:9": pol_builder_9,
-        "spec/terraforming_mars/07b_tiles_events.rules:9:9": pol_builder_9,
-        "spec/terraforming_mars/07c_active.rules:253:9": pol_builder_9,
+        "spec/terraforming_mars/07_cards.rules:33:5": pol_builder_7,
+        "spec/terraforming_mars/07_cards.rules:36:13": pol_builder_8,
+        "spec/terraforming_mars/07_cards.rules:46:13": pol_builder_9,
+        "spec/terraforming_mars/07b_tiles_events.rules:117:9": pol_builder_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:129:9": pol_builder_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:235:9": pol_builder_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:34:9": pol_builder_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:64:9": pol_builder_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:83:9": pol_builder_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:95:9": pol_builder_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:9:9": pol_builder_10,
+        "spec/terraforming_mars/07c_active.rules:253:9": pol_builder_10,
     },
 }
