@@ -49,6 +49,7 @@ class Gen:
         self.home: dict[str, str] = {}
         self.uses: dict[str, set[str]] = {m: set() for m in MODULES + ("init",)}
         self.module = "tables"
+        self.inlining: list[str] = []  # the defines whose bodies are being inlined (expr.py)
         for home, names in RUNTIME_NAMES.items():
             for name in names:
                 self._define(check_helper(name), home)

@@ -228,6 +228,9 @@ class ExprEmitter:
                 return Code(f"len(state.zones[{slot.text}])")
             return Code(f"{self.ref('top_card')}(state, {slot.text})")
         if name in model.defines:
+            inlined = self._inlined(model.defines[name], node.args)
+            if inlined is not None:
+                return inlined
             return self._call(self.gen.defines[name], node.args, len(model.defines[name].params))
         if name in model.quantities:
             return self._call(self.gen.quantities[name], node.args, len(model.quantities[name].params))
@@ -245,6 +248,31 @@ class ExprEmitter:
         if builtin is not None:
             return builtin(node)
         return Code(f"{self.ref('unknown_function')}({name!r}, {self.loc(node)})")
+
+    def _inlined(self, decl: ast.DefineDecl, args: tuple[ast.Expr, ...]) -> Code | None:
+        """A small define's body in place of the call (a Python call costs more than most
+        bodies), when that is the same computation. Arguments are evaluated where the body
+        reads them, so each must be simple (pure, cannot fail: read twice or never, the
+        same), except at most one read once, by the first thing the body evaluates (then
+        it is evaluated first, as the call would). The body binds no names of its own (a
+        comprehension's variable could capture an argument's text); its other names resolve
+        in the define's own scope, as in its function."""
+        params = [p.name for p in decl.params]
+        if (len(args) != len(params) or not inlinable(decl.body) or decl.name.name in self.gen.inlining
+                or len(self.gen.inlining) >= INLINE_DEPTH):
+            return None
+        loose = [p for p, a in zip(params, args) if not self.is_simple(a)]
+        if len(loose) > 1 or (loose and not evaluated_first(decl.body, loose[0])):
+            return None
+        bindings = []
+        for param, arg in zip(params, args):
+            code = self.emit(arg)
+            bindings.append((param, code.at(P_ATOM), self.nonnull(arg)))
+        self.gen.inlining.append(decl.name.name)
+        try:
+            return ExprEmitter(self.gen, Scope("none", bindings=bindings)).emit(decl.body)
+        finally:
+            self.gen.inlining.pop()
 
     def _call(self, function: str, args: tuple[ast.Expr, ...], width: int) -> Code:
         return Code(f"{self.ref(function)}({', '.join(['state'] + self.args(args, width))})")
@@ -270,6 +298,9 @@ class ExprEmitter:
             return Code.constant((player.number + 1) % seats.value)
         if self.nonnull(node.args[0]):
             return Code(f"({player.at(P_ADD)} + 1) % {seats.at(P_MUL + 1)}", P_MUL)
+        if self.is_simple(node.args[0]):  # opponent(none) is none, without a call
+            return Code(f"None if {player.at(P_CMP + 1)} is None else ({player.at(P_ADD)} + 1)"
+                        f" % {seats.at(P_MUL + 1)}", P_COND)
         return Code(f"{self.ref('opponent_of')}({player.text}, {seats.text})")  # opponent(none) is none
 
     def seat_count(self) -> Code:
@@ -324,7 +355,8 @@ class ExprEmitter:
     def emit_Attr(self, node: ast.Attr) -> Code:
         if isinstance(node.obj, ast.NameRef):
             return self.dispatch(node.obj.name, lambda: self._global_attr(node),
-                                 lambda v: self._attr(node, Code(v), self.nonnull(node.obj)))
+                                 lambda v: self._attr(node, Code(v), self.nonnull(node.obj),
+                                                      self.is_simple(node.obj)))
         return self._attr(node, self.emit(node.obj), False)
 
     def _global_attr(self, node: ast.Attr) -> Code:
@@ -334,7 +366,7 @@ class ExprEmitter:
             known = self._known_attr(index, node.name)
             if known is not None:
                 return known
-        return self._attr(node, self.emit(obj), self.nonnull(obj))
+        return self._attr(node, self.emit(obj), self.nonnull(obj), self.is_simple(obj))
 
     def _known_attr(self, entity: int, name: str) -> Code | None:
         """An attribute of a known entity, as a constant (None when it has none)."""
@@ -355,7 +387,7 @@ class ExprEmitter:
         """An entity's index, by its name (E_cuba)."""
         return Code.constant(index, self.gen.entity(index))
 
-    def _attr(self, node: ast.Attr, obj: Code, nonnull: bool) -> Code:
+    def _attr(self, node: ast.Attr, obj: Code, nonnull: bool, simple: bool = False) -> Code:
         known = None if obj.number is None else self._known_attr(obj.number, node.name)
         if known is not None:
             return known
@@ -370,6 +402,9 @@ class ExprEmitter:
         if nonnull:
             return Code(f"{table}[{obj.text}]", P_ATOM, is_bool)
         checked = f"{self.ref('attr_of')}({table}, {obj.text}, {node.name!r}, {self.loc(node)})"
+        if simple:  # read twice: the check inline, attr_of called only to raise its error
+            return Code(f"{table}[{obj.text}] if {obj.at(P_CMP + 1)} is not None else {checked}",
+                        P_COND, is_bool)
         return Code(checked, P_ATOM, is_bool)
 
     # ------------------------------------------------------------ operators
@@ -571,8 +606,9 @@ class ExprEmitter:
         return Code(f"not {code}", P_NOT, True) if negated else Code(code, P_ATOM, True)
 
     # ------------------------------------------------------------ quantifiers
-    def bind(self, var: ast.Ident) -> str:
-        name = mangle("bound", var.name)
+    def bind(self, var: ast.Ident, named: ast.Ident | None = None) -> str:
+        """Bind `var` in what follows (until pop) to a Python variable named after it (or `named`)."""
+        name = mangle("bound", (named or var).name)
         self.scope.push(var.name, name, True)
         return name
 
@@ -680,6 +716,43 @@ class ExprEmitter:
         index = self.model.effect_index[name]
         args = "None" if node.args is None else f"[{', '.join(self.args(node.args))}]"
         return Code(f"{self.ref('is_active')}(state, {index}, {args})", P_ATOM, True)
+
+
+INLINE_DEPTH = 3  # defines inlined inside inlined defines, at most
+INLINE_NODES = 24  # the largest body inlined, in expression nodes
+_BINDERS = (ast.Quantifier, ast.SumOf, ast.Reachable)
+
+
+def inlinable(body: ast.Expr) -> bool:
+    """A define body small enough to inline, and binding no names."""
+    nodes = 0
+    for node in body.walk():
+        nodes += 1
+        if nodes > INLINE_NODES or isinstance(node, _BINDERS):
+            return False
+    return True
+
+
+def evaluated_first(body: ast.Expr, name: str) -> bool:
+    """Whether `name` occurs once in `body`, read before anything else is evaluated there."""
+    if sum(1 for n in body.walk() if isinstance(n, ast.NameRef) and n.name == name) != 1:
+        return False
+    node = body
+    while True:
+        if isinstance(node, ast.NameRef):
+            return node.name == name
+        if isinstance(node, ast.Cond):
+            node = node.test
+        elif isinstance(node, ast.BoolOp):
+            node = node.operands[0]
+        elif isinstance(node, (ast.Compare, ast.BinOp)):
+            node = node.left
+        elif isinstance(node, (ast.Not, ast.Negate)):
+            node = node.operand
+        elif isinstance(node, ast.Attr):
+            node = node.obj
+        else:
+            return False
 
 
 def _without_constants(op: str, operands: list[Code]) -> list[Code]:

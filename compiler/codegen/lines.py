@@ -178,6 +178,7 @@ class Choose(Line):
     prompt: str
     names: str
     at: str
+    ready: bool = False  # `values` holds them already (the test before the choice made them)
 
 
 @dataclass

@@ -34,6 +34,7 @@ class Lowerer:
         self.blocks = [ln.BlockOut(ln.Label())]
         self._last_where = ""
         self.loops: list[ln.Label | None] = []  # innermost last; None: a Python loop
+        self.offered: ast.Choose | None = None  # a choice whose options are in `values` already
 
     # ------------------------------------------------------------ driving
     def lower(self) -> list[ln.BlockOut]:
@@ -275,10 +276,12 @@ class Lowerer:
         self.add(ln.MoveAll(depth, dest=dest.text, constant=dest.is_constant, cards=cards))
 
     def members(self, var: ast.Ident, source: ast.Expr, where: ast.Expr | None,
-                action: ast.ActionRef | None = None, as_list: bool = True) -> str:
+                action: ast.ActionRef | None = None, as_list: bool = True,
+                named: ast.Ident | None = None) -> str:
         """A snapshot of a collection's members satisfying `where` (and allowed as `action`).
 
         as_list: a list (decisions and frames hold plain data), else any fresh iterable.
+        named: the Python variable is named after this one instead of `var`.
         """
         if action is not None and action.name.name not in self.gen.allowed:
             action = None  # nothing ever forbids it
@@ -288,7 +291,7 @@ class Lowerer:
                 return f"list({code.text})"
             return code.text
         iterable = self.ex.collection(source).text
-        name = self.ex.bind(var)
+        name = self.ex.bind(var, named)
         try:
             tests = [self.ex.truth(where)] if where is not None else []
             if action is not None:
@@ -456,14 +459,16 @@ class Lowerer:
     # ------------------------------------------------------------ suspension points
     def suspend_Choose(self, stmt: ast.Choose, depth: int) -> None:
         player = self.ex.value(stmt.chooser)
-        values = self.members(stmt.var, stmt.source, stmt.where, stmt.action)
+        ready, self.offered = self.offered is stmt, None
+        values = "values" if ready else self.members(stmt.var, stmt.source, stmt.where, stmt.action)
         kind = stmt.option_kind
         ids, labels = {"int": (None, None), "player": ("PLAYER_IDS", "PLAYER_LABELS"),
                        "entity": ("ENTITY_IDS", "ENTITY_LABELS")}[kind]
         prompt = stmt.asking
         tables = "" if ids is None else f", {self.gen.ref(ids)}, {self.gen.ref(labels)}"
         self.add(ln.Choose(depth, player=player, values=values, prompt=repr(prompt),
-                 names=f"{self.gen.ref('option_names')}(values{tables})", at=self.loc(stmt)))
+                 names=f"{self.gen.ref('option_names')}(values{tables})", at=self.loc(stmt),
+                 ready=ready))
         self.gen.ref("ask")
         after = ln.Label()
         self.add(ln.Suspend(0, next=after))
@@ -526,7 +531,12 @@ class Lowerer:
         self.start(after)
 
     def suspend_If(self, stmt: ast.If, depth: int) -> None:
-        tests = [self.ex.test(test) for test, _ in stmt.branches]
+        first, block = stmt.branches[0]
+        offered = self.offered_first(first, block)
+        if offered is not None:
+            self.add(ln.Assign(0, target="values", value=offered))
+        tests = ["values" if offered is not None else self.ex.test(first)]
+        tests += [self.ex.test(test) for test, _ in stmt.branches[1:]]
         labels = [ln.Label() for _ in stmt.branches]
         otherwise = ln.Label() if stmt.otherwise is not None else None
         after = ln.Label()
@@ -571,13 +581,37 @@ class Lowerer:
         self._suspending_loop(stmt, f"{count} <= 0", ln.Assign(0, target=count, value=f"{count} - 1"))
 
     def suspend_While(self, stmt: ast.While, depth: int) -> None:
+        offered = self.offered_first(stmt.test, stmt.body)
+        if offered is not None:
+            self._suspending_loop(stmt, "not values", None, ln.Assign(0, target="values", value=offered))
+            return
         self._suspending_loop(stmt, f"not {self.ex.truth(stmt.test).at(P_NOT)}", None)
 
-    def _suspending_loop(self, stmt: ast.Repeat | ast.While, done: str, step: ln.Line | None) -> None:
-        """A loop in blocks: its head leaves once `done` holds, its body ends with `step`."""
+    def offered_first(self, test: ast.Expr, block: ast.Block) -> str | None:
+        """The options of the choice a block opens with, when `test` asks whether there are
+        any: `while any(x in S where P) { p chooses y in S where P ... }`. Then the list is
+        made once, and the test is whether it is empty (the choice takes it as made: the
+        same state, so the same options; the filter is pure, and the same Python text, so
+        it fails, if at all, on the same option with the same error)."""
+        choice = block.body[0] if block.body else None
+        if not (isinstance(test, ast.Quantifier) and test.kind == "any" and test.where is not None
+                and isinstance(choice, ast.Choose) and self.ex.is_simple(choice.chooser)):
+            return None
+        values = self.members(choice.var, choice.source, choice.where, choice.action)
+        if self.members(test.var, test.source, test.where, named=choice.var) != values:
+            return None
+        self.offered = choice
+        return values
+
+    def _suspending_loop(self, stmt: ast.Repeat | ast.While, done: str, step: ln.Line | None,
+                         first: ln.Line | None = None) -> None:
+        """A loop in blocks: its head (after `first`) leaves once `done` holds, its body
+        ends with `step`."""
         head, after = ln.Label(), ln.Label()
         self.add(ln.Goto(0, target=head))
         self.start(head)
+        if first is not None:
+            self.add(first)
         self.add(ln.If(0, test=done))
         self.add(ln.Goto(1, target=after))
         self.tick(stmt, 0)

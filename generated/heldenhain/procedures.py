@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source d9df3d38c95f28b3149b output 13cf2686ac3bc59d90c6
+# Fingerprint: source 4aae6992d6ee114f0a24 output 4fc74c7737f8e324a9b4
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -40,6 +40,7 @@ from runtime.state import (
     end_game,
     enter_event,
     expire,
+    is_active,
     leave_event,
     log_line,
     move_card,
@@ -50,12 +51,13 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import attr_of, opponent_of, option_names, some_card, text_of
+from runtime.values import attr_of, option_names, some_card, text_of
 from .tables import (
     A_beendet_zug,
     A_deck,
     A_energie,
     A_heilung,
+    A_von,
     ENTITY_IDS,
     ENTITY_LABELS,
     E_aktenarchiv,
@@ -126,6 +128,15 @@ from .tables import (
     E_zauberer_zins,
     E_zensor_zack,
     HAS_EVENT,
+    KS_aktion,
+    KS_ausruestung,
+    KS_begleiter,
+    KS_charakter,
+    KS_drache,
+    KS_hauptquartier,
+    KS_ki,
+    KS_schauplatz,
+    KS_spiegel,
     PLAYERS,
 )
 from .rules import (
@@ -138,36 +149,14 @@ from .rules import (
     allowed_hq_nutzen,
     allowed_ki_nutzen,
     allowed_sammeln,
-    d_bereit,
-    d_besitzer,
-    d_energiespeicher,
-    d_erschoepft,
-    d_feldgroesse,
-    d_genutzt,
-    d_handlimit,
     d_im_feld,
     d_im_spiel,
-    d_ist,
-    d_ist_aktion,
-    d_ist_ausruestung,
-    d_ist_charakter,
-    d_ist_figur,
-    d_ist_hauptquartier,
-    d_ist_ki,
-    d_ist_schauplatz,
-    d_mannschaft,
-    d_orig,
     d_schauplatz_liegt,
-    d_seite,
-    d_setzt_aus,
-    d_siegziel,
-    d_startcharakter,
-    d_traegt,
-    d_ueberlastet,
-    d_wartezeit,
     q_ablenkstress,
+    q_ausdauer,
     q_einsatz,
     q_kosten,
+    q_mannschaftsgroesse,
     q_rettung,
 )
 
@@ -202,13 +191,13 @@ def p_punkte_gewinnen(state, v_p, v_n):
         # spec: spec/heldenhain/03_rules.rules:152
         state.tracks[v_p] = max(0, min(20, state.tracks[v_p] + v_n))
         # spec: spec/heldenhain/03_rules.rules:153
-        if state.tracks[v_p] >= d_siegziel(state):
+        if state.tracks[v_p] >= 20:
             # spec: spec/heldenhain/03_rules.rules:154
             log_line(
                 state,
                 " ".join(
                     [
-                        text_of(d_seite(state, v_p)),
+                        text_of("Seite 1" if v_p == 0 else "Seite 2"),
                         "erreicht",
                         text_of(state.tracks[v_p]),
                         "Punkte und gewinnt",
@@ -409,9 +398,9 @@ def p_ablegen_von(state, v_a, v_f):
 def p_ausscheiden(state, v_f):
     "procedure ausscheiden (spec/heldenhain/03_rules.rules:236)"
     # spec: spec/heldenhain/03_rules.rules:237
-    v_p = d_besitzer(state, v_f)
+    v_p = 1 if v_f in KS_spiegel else 0
     # spec: spec/heldenhain/03_rules.rules:238
-    for v_a in [c_a for c_a in state.zones[9 + v_p] if d_traegt(state, v_f, c_a)]:
+    for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
         # spec: spec/heldenhain/03_rules.rules:239
         p_ablegen_von(state, v_a, v_f)
         # spec: spec/heldenhain/03_rules.rules:240
@@ -422,7 +411,9 @@ def p_ausscheiden(state, v_f):
         " ".join(
             [
                 text_of(
-                    attr_of(
+                    ENTITY_LABELS[v_f]
+                    if v_f is not None
+                    else attr_of(
                         ENTITY_LABELS,
                         v_f,
                         "label",
@@ -445,9 +436,9 @@ def p_ausscheiden(state, v_f):
 def p_ablegen(state, v_f):
     "procedure ablegen (spec/heldenhain/03_rules.rules:248)"
     # spec: spec/heldenhain/03_rules.rules:249
-    v_p = d_besitzer(state, v_f)
+    v_p = 1 if v_f in KS_spiegel else 0
     # spec: spec/heldenhain/03_rules.rules:250
-    for v_a in [c_a for c_a in state.zones[9 + v_p] if d_traegt(state, v_f, c_a)]:
+    for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
         # spec: spec/heldenhain/03_rules.rules:251
         p_ablegen_von(state, v_a, v_f)
         # spec: spec/heldenhain/03_rules.rules:252
@@ -461,9 +452,9 @@ def p_ablegen(state, v_f):
 def p_auf_die_hand(state, v_f):
     "procedure auf_die_hand (spec/heldenhain/03_rules.rules:260)"
     # spec: spec/heldenhain/03_rules.rules:261
-    v_p = d_besitzer(state, v_f)
+    v_p = 1 if v_f in KS_spiegel else 0
     # spec: spec/heldenhain/03_rules.rules:262
-    for v_a in [c_a for c_a in state.zones[9 + v_p] if d_traegt(state, v_f, c_a)]:
+    for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
         # spec: spec/heldenhain/03_rules.rules:263
         p_ablegen_von(state, v_a, v_f)
         # spec: spec/heldenhain/03_rules.rules:264
@@ -478,7 +469,10 @@ def p_stress_pruefen(state):
     "procedure stress_pruefen (spec/heldenhain/03_rules.rules:271)"
     # spec: spec/heldenhain/03_rules.rules:272
     while any(
-        any(d_ueberlastet(state, c_f) for c_f in state.zones[5 + c_q])
+        any(
+            state.counters[0][c_f] >= q_ausdauer(state, c_f)
+            for c_f in state.zones[5 + c_q]
+        )
         for c_q in PLAYERS
     ):
         tick(state, "while", "spec/heldenhain/03_rules.rules:272:5")
@@ -486,10 +480,14 @@ def p_stress_pruefen(state):
         for v_q in PLAYERS:
             # spec: spec/heldenhain/03_rules.rules:274
             for v_f in [
-                c_f for c_f in state.zones[5 + v_q] if d_ueberlastet(state, c_f)
+                c_f
+                for c_f in state.zones[5 + v_q]
+                if state.counters[0][c_f] >= q_ausdauer(state, c_f)
             ]:
                 # spec: spec/heldenhain/03_rules.rules:275
-                if state.location[v_f] == 5 + v_q and d_ueberlastet(state, v_f):
+                if state.location[v_f] == 5 + v_q and state.counters[0][
+                    v_f
+                ] >= q_ausdauer(state, v_f):
                     p_ausscheiden(state, v_f)
 
 
@@ -508,10 +506,12 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
         state,
         " ".join(
             [
-                text_of(d_seite(state, v_p)),
+                text_of("Seite 1" if v_p == 0 else "Seite 2"),
                 "-",
                 text_of(
-                    attr_of(
+                    ENTITY_LABELS[v_f]
+                    if v_f is not None
+                    else attr_of(
                         ENTITY_LABELS,
                         v_f,
                         "label",
@@ -520,7 +520,9 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                 ),
                 "lenkt",
                 text_of(
-                    attr_of(
+                    ENTITY_LABELS[v_z]
+                    if v_z is not None
+                    else attr_of(
                         ENTITY_LABELS,
                         v_z,
                         "label",
@@ -558,9 +560,12 @@ def p_deck_bilden(state, v_p, v_d):
         c_c
         for c_c in state.zones[0]
         if (
-            d_besitzer(state, c_c) == v_p
+            (1 if c_c in KS_spiegel else 0) == v_p
             and attr_of(
-                A_deck, d_orig(state, c_c), "deck", "spec/heldenhain/04_turn.rules:6:56"
+                A_deck,
+                A_von[c_c] if c_c in KS_spiegel else c_c,
+                "deck",
+                "spec/heldenhain/04_turn.rules:6:56",
             )
             == v_d
         )
@@ -862,26 +867,26 @@ def ev_freundinnen_power(state, v_you, v_this):
 def ev_frau_flaute(state, v_you, v_this):
     "event of frau_flaute (spec/heldenhain/11_schattenkabinett.rules:33)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:33
-    slot = 2 + opponent_of(v_you, 2)
+    slot = 2 + (None if v_you is None else (v_you + 1) % 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
 
 
 def ev_notar_nimmermehr(state, v_you, v_this):
     "event of notar_nimmermehr (spec/heldenhain/11_schattenkabinett.rules:48)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:48
-    p_punktabzug(state, opponent_of(v_you, 2), 1)
+    p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
 
 
 def ev_rufmord(state, v_you, v_this):
     "event of rufmord (spec/heldenhain/11_schattenkabinett.rules:104)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:104
-    p_punktabzug(state, opponent_of(v_you, 2), 2)
+    p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
 
 
 def ev_schmutzkampagne(state, v_you, v_this):
     "event of schmutzkampagne (spec/heldenhain/11_schattenkabinett.rules:108)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:108
-    p_punktabzug(state, opponent_of(v_you, 2), 3)
+    p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 3)
 
 
 def ev_raenke_schmieden(state, v_you, v_this):
@@ -893,7 +898,7 @@ def ev_raenke_schmieden(state, v_you, v_this):
 def ev_verhoer(state, v_you, v_this):
     "event of verhoer (spec/heldenhain/11_schattenkabinett.rules:127)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:128
-    p_zufaellig_abwerfen(state, opponent_of(v_you, 2))
+    p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
     # spec: spec/heldenhain/11_schattenkabinett.rules:129
     p_ziehen(state, v_you)
 
@@ -909,7 +914,7 @@ def ev_hinterzimmer(state, v_you, v_this):
 def ev_schachzug(state, v_you, v_this):
     "event of schachzug (spec/heldenhain/11_schattenkabinett.rules:141)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:142
-    p_punktabzug(state, opponent_of(v_you, 2), 2)
+    p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 2)
     # spec: spec/heldenhain/11_schattenkabinett.rules:143
     p_ziehen(state, v_you)
 
@@ -917,11 +922,11 @@ def ev_schachzug(state, v_you, v_this):
 def ev_abgesagt(state, v_you, v_this):
     "event of abgesagt (spec/heldenhain/11_schattenkabinett.rules:148)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:149
-    for v_h in list(state.zones[11 + opponent_of(v_you, 2)]):
+    for v_h in list(state.zones[11 + (None if v_you is None else (v_you + 1) % 2)]):
         # spec: spec/heldenhain/11_schattenkabinett.rules:150
         p_zuruecksetzen(state, v_h)
         # spec: spec/heldenhain/11_schattenkabinett.rules:151
-        move_card(state, v_h, 16 + opponent_of(v_you, 2))
+        move_card(state, v_h, 16 + (None if v_you is None else (v_you + 1) % 2))
 
 
 def ev_sperrstunde(state, v_you, v_this):
@@ -929,8 +934,8 @@ def ev_sperrstunde(state, v_you, v_this):
     # spec: spec/heldenhain/11_schattenkabinett.rules:157
     for v_z in [
         c_z
-        for c_z in state.zones[5 + opponent_of(v_you, 2)]
-        if d_erschoepft(state, c_z)
+        for c_z in state.zones[5 + (None if v_you is None else (v_you + 1) % 2)]
+        if state.counters[1][c_z] > 0
     ]:
         p_stress_geben(state, v_z, 1)
 
@@ -948,14 +953,16 @@ def ev_nullsummenspiel(state, v_you, v_this):
     # spec: spec/heldenhain/11_schattenkabinett.rules:182
     p_punktabzug(
         state,
-        opponent_of(v_you, 2),
+        None if v_you is None else (v_you + 1) % 2,
         min(
             3,
             len(
                 [
                     c_z
-                    for c_z in state.zones[5 + opponent_of(v_you, 2)]
-                    if d_erschoepft(state, c_z)
+                    for c_z in state.zones[
+                        5 + (None if v_you is None else (v_you + 1) % 2)
+                    ]
+                    if state.counters[1][c_z] > 0
                 ]
             ),
         ),
@@ -1007,7 +1014,13 @@ def ev_verstaerkung(state, v_you, v_this):
         v_you,
         min(
             3,
-            len([c_f for c_f in state.zones[5 + v_you] if d_ist_charakter(state, c_f)]),
+            len(
+                [
+                    c_f
+                    for c_f in state.zones[5 + v_you]
+                    if (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
+                ]
+            ),
         ),
     )
 
@@ -1034,13 +1047,23 @@ def ev_kundschafter(state, v_you, v_this):
     "event of kundschafter (spec/heldenhain/12_weggefaehrten.rules:148)"
     # spec: spec/heldenhain/12_weggefaehrten.rules:149
     v_vorher = len(
-        [c_c for c_c in state.zones[3 + v_you] if d_ist_charakter(state, c_c)]
+        [
+            c_c
+            for c_c in state.zones[3 + v_you]
+            if (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
+        ]
     )
     # spec: spec/heldenhain/12_weggefaehrten.rules:150
     p_ziehen(state, v_you)
     # spec: spec/heldenhain/12_weggefaehrten.rules:151
     if (
-        len([c_c for c_c in state.zones[3 + v_you] if d_ist_charakter(state, c_c)])
+        len(
+            [
+                c_c
+                for c_c in state.zones[3 + v_you]
+                if (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
+            ]
+        )
         > v_vorher
     ):
         p_ziehen(state, v_you)
@@ -1058,7 +1081,11 @@ def ev_zeltlager(state, v_you, v_this):
 def ev_schwur_der_gefaehrten(state, v_you, v_this):
     "event of schwur_der_gefaehrten (spec/heldenhain/12_weggefaehrten.rules:172)"
     # spec: spec/heldenhain/12_weggefaehrten.rules:173
-    for v_f in [c_f for c_f in state.zones[5 + v_you] if d_ist_charakter(state, c_f)]:
+    for v_f in [
+        c_f
+        for c_f in state.zones[5 + v_you]
+        if (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
+    ]:
         p_dauerhaft_rettung(state, v_f, 1)
 
 
@@ -1086,9 +1113,9 @@ def ev_pakt_mit_preis(state, v_you, v_this):
 def ev_schuldenberg(state, v_you, v_this):
     "event of schuldenberg (spec/heldenhain/13_purpurpakt.rules:191)"
     # spec: spec/heldenhain/13_purpurpakt.rules:192
-    p_zufaellig_abwerfen(state, opponent_of(v_you, 2))
+    p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
     # spec: spec/heldenhain/13_purpurpakt.rules:193
-    p_zufaellig_abwerfen(state, opponent_of(v_you, 2))
+    p_zufaellig_abwerfen(state, None if v_you is None else (v_you + 1) % 2)
 
 
 def ev_zinseszins(state, v_you, v_this):
@@ -1103,7 +1130,7 @@ def ev_zinseszins(state, v_you, v_this):
 def ev_kleingedrucktes(state, v_you, v_this):
     "event of kleingedrucktes (spec/heldenhain/13_purpurpakt.rules:258)"
     # spec: spec/heldenhain/13_purpurpakt.rules:259
-    p_punktabzug(state, opponent_of(v_you, 2), 1)
+    p_punktabzug(state, None if v_you is None else (v_you + 1) % 2, 1)
     # spec: spec/heldenhain/13_purpurpakt.rules:260
     p_ziehen(state, v_you)
 
@@ -1148,7 +1175,9 @@ def t_luzi_lichtblick_text_0(state, v_p):
     "on zugbeginn of luzi_lichtblick_text (spec/heldenhain/10_superfreundinnen.rules:282)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:283
     for v_f in [
-        c_f for c_f in state.zones[5 + v_p] if d_ist(state, c_f, E_luzi_lichtblick)
+        c_f
+        for c_f in state.zones[5 + v_p]
+        if (A_von[c_f] if c_f in KS_spiegel else c_f) == E_luzi_lichtblick
     ]:
         p_heilen(state, v_f, 1)
 
@@ -1171,9 +1200,9 @@ def t_flauschi_text_0(state, v_p, v_f, v_n):
         c_b
         for c_b in state.zones[5 + v_p]
         if (
-            d_ist(state, c_b, E_flauschi)
-            and d_bereit(state, c_b)
-            and not d_wartezeit(state, c_b)
+            (A_von[c_b] if c_b in KS_spiegel else c_b) == E_flauschi
+            and not state.counters[1][c_b] > 0
+            and not state.counters[2][c_b] > 0
         )
     ]:
         # spec: spec/heldenhain/10_superfreundinnen.rules:295
@@ -1218,10 +1247,14 @@ def t_heilamulett_text_0(state, v_p):
     "on zugbeginn of heilamulett_text (spec/heldenhain/10_superfreundinnen.rules:334)"
     # spec: spec/heldenhain/10_superfreundinnen.rules:335
     for v_a in [
-        c_a for c_a in state.zones[9 + v_p] if d_ist(state, c_a, E_heilamulett)
+        c_a
+        for c_a in state.zones[9 + v_p]
+        if (A_von[c_a] if c_a in KS_spiegel else c_a) == E_heilamulett
     ]:
         # spec: spec/heldenhain/10_superfreundinnen.rules:336
-        for v_f in [c_f for c_f in state.zones[5 + v_p] if d_traegt(state, c_f, v_a)]:
+        for v_f in [
+            c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_a, c_f])
+        ]:
             p_heilen(state, v_f, 1)
 
 
@@ -1246,13 +1279,13 @@ def t_gluecksmarkt_text_0(state, v_p):
 def t_professor_null_text_0(state, v_p, v_f, v_n):
     "on gesammelt of professor_null_text (spec/heldenhain/11_schattenkabinett.rules:220)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:220
-    p_punktabzug(state, opponent_of(v_p, 2), 1)
+    p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
 def t_baronin_bremse_text_0(state, v_p):
     "on zugbeginn of baronin_bremse_text (spec/heldenhain/11_schattenkabinett.rules:226)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:227
-    p_punktabzug(state, opponent_of(v_p, 2), 1)
+    p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
 def t_fraeulein_frost_text_0(state, v_p, v_f, v_z):
@@ -1264,7 +1297,7 @@ def t_fraeulein_frost_text_0(state, v_p, v_f, v_z):
 def t_zensor_zack_text_0(state, v_p, v_f, v_n):
     "on gesammelt of zensor_zack_text (spec/heldenhain/11_schattenkabinett.rules:249)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:249
-    p_zufaellig_abwerfen(state, opponent_of(v_p, 2))
+    p_zufaellig_abwerfen(state, None if v_p is None else (v_p + 1) % 2)
 
 
 def t_rabe_raspel_text_0(state, v_p, v_f, v_n):
@@ -1274,21 +1307,21 @@ def t_rabe_raspel_text_0(state, v_p, v_f, v_n):
         c_b
         for c_b in state.zones[5 + v_p]
         if (
-            d_ist(state, c_b, E_rabe_raspel)
-            and d_bereit(state, c_b)
-            and not d_wartezeit(state, c_b)
+            (A_von[c_b] if c_b in KS_spiegel else c_b) == E_rabe_raspel
+            and not state.counters[1][c_b] > 0
+            and not state.counters[2][c_b] > 0
         )
     ]:
         # spec: spec/heldenhain/11_schattenkabinett.rules:254
         p_erschoepfen(state, v_b)
         # spec: spec/heldenhain/11_schattenkabinett.rules:255
-        p_punktabzug(state, opponent_of(v_p, 2), 1)
+        p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
 def t_schleichkatze_nebel_text_0(state, v_p):
     "on zugbeginn of schleichkatze_nebel_text (spec/heldenhain/11_schattenkabinett.rules:260)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:260
-    slot = 2 + opponent_of(v_p, 2)
+    slot = 2 + (None if v_p is None else (v_p + 1) % 2)
     state.tracks[slot] = max(0, min(6, state.tracks[slot] - 1))
 
 
@@ -1301,7 +1334,7 @@ def t_spitzel_spinne_text_0(state, v_p, v_f, v_z):
 def t_ki_stoppuhr_text_0(state, v_p, v_k):
     "on ki_genutzt of ki_stoppuhr_text (spec/heldenhain/11_schattenkabinett.rules:266)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:267
-    activate(state, 4, [opponent_of(v_p, 2), -1], "turn")
+    activate(state, 4, [None if v_p is None else (v_p + 1) % 2, -1], "turn")
 
 
 def t_ki_rechenknecht_text_0(state, v_p, v_k):
@@ -1313,7 +1346,7 @@ def t_ki_rechenknecht_text_0(state, v_p, v_k):
 def t_siegelring_text_0(state, v_p, v_f, v_n):
     "on gesammelt of siegelring_text (spec/heldenhain/11_schattenkabinett.rules:280)"
     # spec: spec/heldenhain/11_schattenkabinett.rules:281
-    p_punktabzug(state, opponent_of(v_p, 2), 1)
+    p_punktabzug(state, None if v_p is None else (v_p + 1) % 2, 1)
 
 
 def t_grauer_platz_text_0(state, v_p):
@@ -1347,9 +1380,9 @@ def t_pony_polka_text_0(state, v_p, v_f, v_n):
         c_b
         for c_b in state.zones[5 + v_p]
         if (
-            d_ist(state, c_b, E_pony_polka)
-            and d_bereit(state, c_b)
-            and not d_wartezeit(state, c_b)
+            (A_von[c_b] if c_b in KS_spiegel else c_b) == E_pony_polka
+            and not state.counters[1][c_b] > 0
+            and not state.counters[2][c_b] > 0
         )
     ]:
         # spec: spec/heldenhain/12_weggefaehrten.rules:222
@@ -1363,7 +1396,7 @@ def t_ki_wanderkarte_text_0(state, v_p, v_k):
     # spec: spec/heldenhain/12_weggefaehrten.rules:232
     activate(state, 5, [v_p, 1], "turn")
     # spec: spec/heldenhain/12_weggefaehrten.rules:233
-    if d_mannschaft(state, v_p, 4):
+    if q_mannschaftsgroesse(state, v_p) >= 4:
         state.tracks[4] = max(0, min(9, state.tracks[4] + 1))
 
 
@@ -1383,7 +1416,7 @@ def t_ki_lagerfeuer_text_0(state, v_p, v_k):
 def t_ki_fernglas_text_0(state, v_p, v_k):
     "on ki_genutzt of ki_fernglas_text (spec/heldenhain/12_weggefaehrten.rules:243)"
     # spec: spec/heldenhain/12_weggefaehrten.rules:244
-    if d_mannschaft(state, v_p, 3):
+    if q_mannschaftsgroesse(state, v_p) >= 3:
         p_karten_ziehen(state, v_p, 2)
     else:
         p_ziehen(state, v_p)
@@ -1393,10 +1426,14 @@ def t_feldflasche_text_0(state, v_p):
     "on zugbeginn of feldflasche_text (spec/heldenhain/12_weggefaehrten.rules:248)"
     # spec: spec/heldenhain/12_weggefaehrten.rules:249
     for v_a in [
-        c_a for c_a in state.zones[9 + v_p] if d_ist(state, c_a, E_feldflasche)
+        c_a
+        for c_a in state.zones[9 + v_p]
+        if (A_von[c_a] if c_a in KS_spiegel else c_a) == E_feldflasche
     ]:
         # spec: spec/heldenhain/12_weggefaehrten.rules:250
-        for v_f in [c_f for c_f in state.zones[5 + v_p] if d_traegt(state, c_f, v_a)]:
+        for v_f in [
+            c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_a, c_f])
+        ]:
             p_heilen(state, v_f, 1)
 
 
@@ -1416,7 +1453,9 @@ def t_diva_dacapo_text_0(state, v_p):
     "on zugbeginn of diva_dacapo_text (spec/heldenhain/13_purpurpakt.rules:361)"
     # spec: spec/heldenhain/13_purpurpakt.rules:362
     for v_f in [
-        c_f for c_f in state.zones[5 + v_p] if d_ist(state, c_f, E_diva_dacapo)
+        c_f
+        for c_f in state.zones[5 + v_p]
+        if (A_von[c_f] if c_f in KS_spiegel else c_f) == E_diva_dacapo
     ]:
         p_stress_geben(state, v_f, 1)
 
@@ -1436,25 +1475,29 @@ def t_elster_elvira_text_0(state, v_p, v_f, v_n):
         c_b
         for c_b in state.zones[5 + v_p]
         if (
-            d_ist(state, c_b, E_elster_elvira)
-            and d_bereit(state, c_b)
-            and not d_wartezeit(state, c_b)
+            (A_von[c_b] if c_b in KS_spiegel else c_b) == E_elster_elvira
+            and not state.counters[1][c_b] > 0
+            and not state.counters[2][c_b] > 0
         )
     ]:
         # spec: spec/heldenhain/13_purpurpakt.rules:382
         p_erschoepfen(state, v_b)
         # spec: spec/heldenhain/13_purpurpakt.rules:383
-        p_zufaellig_abwerfen(state, opponent_of(v_p, 2))
+        p_zufaellig_abwerfen(state, None if v_p is None else (v_p + 1) % 2)
 
 
 def t_perlenkette_text_0(state, v_p):
     "on zugbeginn of perlenkette_text (spec/heldenhain/13_purpurpakt.rules:421)"
     # spec: spec/heldenhain/13_purpurpakt.rules:422
     for v_a in [
-        c_a for c_a in state.zones[9 + v_p] if d_ist(state, c_a, E_perlenkette)
+        c_a
+        for c_a in state.zones[9 + v_p]
+        if (A_von[c_a] if c_a in KS_spiegel else c_a) == E_perlenkette
     ]:
         # spec: spec/heldenhain/13_purpurpakt.rules:423
-        for v_f in [c_f for c_f in state.zones[5 + v_p] if d_traegt(state, c_f, v_a)]:
+        for v_f in [
+            c_f for c_f in state.zones[5 + v_p] if is_active(state, 0, [v_a, c_f])
+        ]:
             p_stress_geben(state, v_f, 1)
 
 
@@ -1489,22 +1532,66 @@ def emit_gesammelt(state, x0, x1, x2):
         if kind == 8:  # blitzy_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:264
-            if d_ist(state, x1, E_blitzy):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_blitzy:
                 runs.append(new_frame(95, [x0, x1, x2]))
         elif kind == 9:  # lena_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:267
-            if d_im_feld(state, x0, E_lena) and not d_ist(state, x1, E_lena):
+            if (
+                d_im_feld(state, x0, E_lena)
+                and not (
+                    (
+                        A_von[x1]
+                        if x1 is not None
+                        else attr_of(
+                            A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if x1 in KS_spiegel
+                    else x1
+                )
+                == E_lena
+            ):
                 runs.append(new_frame(96, [x0, x1, x2]))
         elif kind == 11:  # fee_fortuna_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:276
-            if d_ist(state, x1, E_fee_fortuna):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_fee_fortuna:
                 runs.append(new_frame(98, [x0, x1, x2]))
         elif kind == 13:  # cleo_chance_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:287
-            if d_ist(state, x1, E_cleo_chance):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_cleo_chance:
                 runs.append(new_frame(100, [x0, x1, x2]))
         elif kind == 14:  # flauschi_text
             args = effect[1]
@@ -1519,17 +1606,47 @@ def emit_gesammelt(state, x0, x1, x2):
         elif kind == 28:  # professor_null_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:220
-            if d_ist(state, x1, E_professor_null):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_professor_null:
                 runs.append(new_frame(109, [x0, x1, x2]))
         elif kind == 29:  # graf_grau_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:223
-            if d_ist(state, x1, E_graf_grau):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_graf_grau:
                 runs.append(new_frame(73, [x0, x1, x2]))
         elif kind == 34:  # zensor_zack_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:249
-            if d_ist(state, x1, E_zensor_zack):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_zensor_zack:
                 runs.append(new_frame(111, [x0, x1, x2]))
         elif kind == 35:  # rabe_raspel_text
             args = effect[1]
@@ -1540,19 +1657,40 @@ def emit_gesammelt(state, x0, x1, x2):
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:280
             if any(
-                d_ist(state, c_a, E_siegelring) and d_traegt(state, x1, c_a)
+                (A_von[c_a] if c_a in KS_spiegel else c_a) == E_siegelring
+                and is_active(state, 0, [c_a, x1])
                 for c_a in state.zones[9 + x0]
             ):
                 runs.append(new_frame(116, [x0, x1, x2]))
         elif kind == 48:  # paula_pfad_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:211
-            if d_ist(state, x1, E_paula_pfad) and d_mannschaft(state, x0, 4):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_paula_pfad and q_mannschaftsgroesse(state, x0) >= 4:
                 runs.append(new_frame(118, [x0, x1, x2]))
         elif kind == 50:  # selma_seil_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:217
-            if d_ist(state, x1, E_selma_seil) and d_mannschaft(state, x0, 3):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_selma_seil and q_mannschaftsgroesse(state, x0) >= 3:
                 runs.append(new_frame(120, [x0, x1, x2]))
         elif kind == 51:  # pony_polka_text
             args = effect[1]
@@ -1562,26 +1700,67 @@ def emit_gesammelt(state, x0, x1, x2):
         elif kind == 64:  # edgar_satzsprung_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:320
-            if d_ist(state, x1, E_edgar_satzsprung) and len(state.zones[3 + x0]) > 0:
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_edgar_satzsprung and len(state.zones[3 + x0]) > 0:
                 runs.append(new_frame(81, [x0, x1, x2]))
         elif kind == 65:  # madame_zugabe_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:326
             if (
-                d_ist(state, x1, E_madame_zugabe)
-                and not d_genutzt(state, x1)
+                (
+                    (
+                        A_von[x1]
+                        if x1 is not None
+                        else attr_of(
+                            A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if x1 in KS_spiegel
+                    else x1
+                )
+                == E_madame_zugabe
+                and not state.counters[9][x1] > 0
                 and len(state.zones[3 + x0]) > 0
             ):
                 runs.append(new_frame(82, [x0, x1, x2]))
         elif kind == 67:  # lord_leihgabe_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:343
-            if d_ist(state, x1, E_lord_leihgabe):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_lord_leihgabe:
                 runs.append(new_frame(84, [x0, x1, x2]))
         elif kind == 71:  # tante_tantieme_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:374
-            if d_ist(state, x1, E_tante_tantieme):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_tante_tantieme:
                 runs.append(new_frame(130, [x0, x1, x2]))
         elif kind == 72:  # elster_elvira_text
             args = effect[1]
@@ -1635,7 +1814,8 @@ def emit_zugbeginn(state, x0):
             # spec: spec/heldenhain/11_schattenkabinett.rules:226
             if (
                 d_im_feld(state, x0, E_baronin_bremse)
-                and state.tracks[opponent_of(x0, 2)] > state.tracks[x0]
+                and state.tracks[None if x0 is None else (x0 + 1) % 2]
+                > state.tracks[x0]
             ):
                 runs.append(new_frame(110, [x0]))
         elif kind == 33:  # graefin_gaehn_text
@@ -1656,7 +1836,10 @@ def emit_zugbeginn(state, x0):
         elif kind == 49:  # wilma_weitblick_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:214
-            if d_im_feld(state, x0, E_wilma_weitblick) and d_mannschaft(state, x0, 4):
+            if (
+                d_im_feld(state, x0, E_wilma_weitblick)
+                and q_mannschaftsgroesse(state, x0) >= 4
+            ):
                 runs.append(new_frame(119, [x0]))
         elif kind == 52:  # dachs_dieter_text
             args = effect[1]
@@ -1671,7 +1854,10 @@ def emit_zugbeginn(state, x0):
         elif kind == 61:  # marktplatz_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:264
-            if d_schauplatz_liegt(state, E_marktplatz) and d_mannschaft(state, x0, 3):
+            if (
+                d_schauplatz_liegt(state, E_marktplatz)
+                and q_mannschaftsgroesse(state, x0) >= 3
+            ):
                 runs.append(new_frame(128, [x0]))
         elif kind == 66:  # graefin_gier_text
             args = effect[1]
@@ -1723,8 +1909,19 @@ def emit_abgelenkt(state, x0, x1, x2):
         if kind == 32:  # fraeulein_frost_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:235
-            if d_ist(state, x1, E_fraeulein_frost) and (
-                x2 is not None and state.location[x2] == 5 + opponent_of(x0, 2)
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_fraeulein_frost and (
+                x2 is not None
+                and state.location[x2] == 5 + (None if x0 is None else (x0 + 1) % 2)
             ):
                 runs.append((t_fraeulein_frost_text_0, [x0, x1, x2]))
         elif kind == 37:  # spitzel_spinne_text
@@ -1752,82 +1949,242 @@ def emit_ki_genutzt(state, x0, x1):
         if kind == 18:  # ki_sternchen_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:319
-            if d_ist(state, x1, E_ki_sternchen):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_sternchen:
                 runs.append(new_frame(103, [x0, x1]))
         elif kind == 19:  # ki_gluecksrad_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:322
-            if d_ist(state, x1, E_ki_gluecksrad):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_gluecksrad:
                 runs.append(new_frame(104, [x0, x1]))
         elif kind == 20:  # ki_pflaster_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:328
-            if d_ist(state, x1, E_ki_pflaster):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_pflaster:
                 runs.append(new_frame(70, [x0, x1]))
         elif kind == 21:  # ki_kompass_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:331
-            if d_ist(state, x1, E_ki_kompass):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_kompass:
                 runs.append(new_frame(105, [x0, x1]))
         elif kind == 38:  # ki_stoppuhr_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:266
-            if d_ist(state, x1, E_ki_stoppuhr):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_stoppuhr:
                 runs.append(new_frame(114, [x0, x1]))
         elif kind == 39:  # ki_fluesterkasten_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:271
-            if d_ist(state, x1, E_ki_fluesterkasten):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_fluesterkasten:
                 runs.append(new_frame(75, [x0, x1]))
         elif kind == 40:  # ki_rechenknecht_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:274
-            if d_ist(state, x1, E_ki_rechenknecht):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_rechenknecht:
                 runs.append(new_frame(115, [x0, x1]))
         elif kind == 41:  # ki_bremsklotz_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:277
-            if d_ist(state, x1, E_ki_bremsklotz):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_bremsklotz:
                 runs.append(new_frame(76, [x0, x1]))
         elif kind == 53:  # ki_wanderkarte_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:231
-            if d_ist(state, x1, E_ki_wanderkarte):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_wanderkarte:
                 runs.append(new_frame(122, [x0, x1]))
         elif kind == 54:  # ki_funkgeraet_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:237
-            if d_ist(state, x1, E_ki_funkgeraet):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_funkgeraet:
                 runs.append(new_frame(123, [x0, x1]))
         elif kind == 55:  # ki_lagerfeuer_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:240
-            if d_ist(state, x1, E_ki_lagerfeuer):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_lagerfeuer:
                 runs.append(new_frame(124, [x0, x1]))
         elif kind == 56:  # ki_fernglas_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:243
-            if d_ist(state, x1, E_ki_fernglas):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_fernglas:
                 runs.append(new_frame(125, [x0, x1]))
         elif kind == 74:  # ki_rechenmaschine_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:394
-            if d_ist(state, x1, E_ki_rechenmaschine):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_rechenmaschine:
                 runs.append(new_frame(88, [x0, x1] + [UNBOUND] * 1))
         elif kind == 75:  # ki_preisschild_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:403
-            if d_ist(state, x1, E_ki_preisschild) and len(state.zones[3 + x0]) > 0:
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_preisschild and len(state.zones[3 + x0]) > 0:
                 runs.append(new_frame(89, [x0, x1]))
         elif kind == 76:  # ki_spielautomat_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:409
-            if d_ist(state, x1, E_ki_spielautomat) and len(state.zones[3 + x0]) > 0:
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_spielautomat and len(state.zones[3 + x0]) > 0:
                 runs.append(new_frame(90, [x0, x1]))
         elif kind == 77:  # ki_wechselstube_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:415
-            if d_ist(state, x1, E_ki_wechselstube):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_ki_wechselstube:
                 runs.append(new_frame(91, [x0, x1]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
@@ -1844,7 +2201,17 @@ def emit_drache_genutzt(state, x0, x1):
         if kind == 17:  # illusionsdrache_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:310
-            if d_ist(state, x1, E_illusionsdrache):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_illusionsdrache:
                 runs.append(new_frame(69, [x0, x1] + [UNBOUND] * 1))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
@@ -1861,42 +2228,122 @@ def emit_hq_genutzt(state, x0, x1):
         if kind == 23:  # wolkenschloss_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:341
-            if d_ist(state, x1, E_wolkenschloss):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_wolkenschloss:
                 runs.append(new_frame(71, [x0, x1]))
         elif kind == 24:  # sternwarte_text
             args = effect[1]
             # spec: spec/heldenhain/10_superfreundinnen.rules:344
-            if d_ist(state, x1, E_sternwarte):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_sternwarte:
                 runs.append(new_frame(107, [x0, x1]))
         elif kind == 43:  # aktenarchiv_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:285
-            if d_ist(state, x1, E_aktenarchiv):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_aktenarchiv:
                 runs.append(new_frame(77, [x0, x1]))
         elif kind == 44:  # kontrollzentrum_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:291
-            if d_ist(state, x1, E_kontrollzentrum):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_kontrollzentrum:
                 runs.append(new_frame(78, [x0, x1]))
         elif kind == 58:  # wachturm_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:255
-            if d_ist(state, x1, E_wachturm):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_wachturm:
                 runs.append(new_frame(80, [x0, x1]))
         elif kind == 59:  # gildenhaus_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:258
-            if d_ist(state, x1, E_gildenhaus) and d_mannschaft(state, x0, 3):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_gildenhaus and q_mannschaftsgroesse(state, x0) >= 3:
                 runs.append(new_frame(127, [x0, x1]))
         elif kind == 79:  # spielcasino_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:428
-            if d_ist(state, x1, E_spielcasino):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_spielcasino:
                 runs.append(new_frame(92, [x0, x1]))
         elif kind == 80:  # pfandhaus_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:436
-            if d_ist(state, x1, E_pfandhaus):
+            if (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ) == E_pfandhaus:
                 runs.append(new_frame(93, [x0, x1]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
@@ -1984,7 +2431,7 @@ def s_figur_ins_feld(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/03_rules.rules:284
-            if len(state.zones[5 + L[0]]) >= d_feldgroesse(state):
+            if len(state.zones[5 + L[0]]) >= 6:
                 pc = 1
             else:
                 pc = 3
@@ -2032,7 +2479,9 @@ def s_anlegen(state, frame):
             # spec: spec/heldenhain/03_rules.rules:296
             player = L[0]
             values = [
-                c_h for c_h in state.zones[5 + L[0]] if d_ist_charakter(state, c_h)
+                c_h
+                for c_h in state.zones[5 + L[0]]
+                if (A_von[c_h] if c_h in KS_spiegel else c_h) in KS_charakter
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -2050,7 +2499,9 @@ def s_anlegen(state, frame):
             L[2] = frame[3]
             # spec: spec/heldenhain/03_rules.rules:298
             for L[3] in [
-                c_alt for c_alt in state.zones[9 + L[0]] if d_traegt(state, L[2], c_alt)
+                c_alt
+                for c_alt in state.zones[9 + L[0]]
+                if is_active(state, 0, [c_alt, L[2]])
             ]:
                 # spec: spec/heldenhain/03_rules.rules:299
                 p_ablegen_von(state, L[3], L[2])
@@ -2080,10 +2531,12 @@ def s_karte_ausspielen(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_seite(state, L[0])),
+                        text_of("Seite 1" if L[0] == 0 else "Seite 2"),
                         "spielt",
                         text_of(
-                            attr_of(
+                            ENTITY_LABELS[L[1]]
+                            if L[1] is not None
+                            else attr_of(
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
@@ -2102,15 +2555,92 @@ def s_karte_ausspielen(state, frame):
             # spec: spec/heldenhain/03_rules.rules:313
             state.vars[4] = L[1]
             # spec: spec/heldenhain/03_rules.rules:314
-            if d_ist_figur(state, L[1]):
+            if (
+                (
+                    (
+                        A_von[L[1]]
+                        if L[1] is not None
+                        else attr_of(
+                            A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if L[1] in KS_spiegel
+                    else L[1]
+                )
+                in KS_charakter
+                or (
+                    (
+                        A_von[L[1]]
+                        if L[1] is not None
+                        else attr_of(
+                            A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if L[1] in KS_spiegel
+                    else L[1]
+                )
+                in KS_begleiter
+                or (
+                    (
+                        A_von[L[1]]
+                        if L[1] is not None
+                        else attr_of(
+                            A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if L[1] in KS_spiegel
+                    else L[1]
+                )
+                in KS_drache
+            ):
                 pc = 1
-            elif d_ist_ki(state, L[1]):
+            elif (
+                (
+                    A_von[L[1]]
+                    if L[1] is not None
+                    else attr_of(
+                        A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if L[1] in KS_spiegel
+                else L[1]
+            ) in KS_ki:
                 pc = 2
-            elif d_ist_ausruestung(state, L[1]):
+            elif (
+                (
+                    A_von[L[1]]
+                    if L[1] is not None
+                    else attr_of(
+                        A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if L[1] in KS_spiegel
+                else L[1]
+            ) in KS_ausruestung:
                 pc = 3
-            elif d_ist_hauptquartier(state, L[1]):
+            elif (
+                (
+                    A_von[L[1]]
+                    if L[1] is not None
+                    else attr_of(
+                        A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if L[1] in KS_spiegel
+                else L[1]
+            ) in KS_hauptquartier:
                 pc = 4
-            elif d_ist_schauplatz(state, L[1]):
+            elif (
+                (
+                    A_von[L[1]]
+                    if L[1] is not None
+                    else attr_of(
+                        A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if L[1] in KS_spiegel
+                else L[1]
+            ) in KS_schauplatz:
                 pc = 5
             else:
                 pc = 6
@@ -2150,7 +2680,7 @@ def s_karte_ausspielen(state, frame):
         if pc == 5:
             # spec: spec/heldenhain/03_rules.rules:329
             for L[3] in list(state.zones[13]):
-                move_card(state, L[3], 16 + d_besitzer(state, L[3]))
+                move_card(state, L[3], 16 + (1 if L[3] in KS_spiegel else 0))
             # spec: spec/heldenhain/03_rules.rules:330
             move_card(
                 state, some_card(L[1], "spec/heldenhain/03_rules.rules:330:9"), 13
@@ -2166,7 +2696,20 @@ def s_karte_ausspielen(state, frame):
             # spec: spec/heldenhain/03_rules.rules:334
             frame[1] = 8
             if resolve_event(
-                state, d_orig(state, L[1]), L[0], "spec/heldenhain/03_rules.rules:334:5"
+                state,
+                (
+                    (
+                        A_von[L[1]]
+                        if L[1] is not None
+                        else attr_of(
+                            A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if L[1] in KS_spiegel
+                    else L[1]
+                ),
+                L[0],
+                "spec/heldenhain/03_rules.rules:334:5",
             ):
                 return
             pc = 8
@@ -2174,7 +2717,17 @@ def s_karte_ausspielen(state, frame):
             # spec: spec/heldenhain/03_rules.rules:335
             emit_ausgespielt(state, L[0], L[1])
             # spec: spec/heldenhain/03_rules.rules:336
-            if d_ist_aktion(state, L[1]):
+            if (
+                (
+                    A_von[L[1]]
+                    if L[1] is not None
+                    else attr_of(
+                        A_von, L[1], "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if L[1] in KS_spiegel
+                else L[1]
+            ) in KS_aktion:
                 # spec: spec/heldenhain/03_rules.rules:337
                 if L[1] is not None and state.location[L[1]] == 14:
                     move_card(
@@ -2185,7 +2738,20 @@ def s_karte_ausspielen(state, frame):
                 # spec: spec/heldenhain/03_rules.rules:339
                 if attr_of(
                     A_beendet_zug,
-                    d_orig(state, L[1]),
+                    (
+                        (
+                            A_von[L[1]]
+                            if L[1] is not None
+                            else attr_of(
+                                A_von,
+                                L[1],
+                                "von",
+                                "spec/heldenhain/02_cards.rules:7:53",
+                            )
+                        )
+                        if L[1] in KS_spiegel
+                        else L[1]
+                    ),
                     "beendet_zug",
                     "spec/heldenhain/03_rules.rules:339:12",
                 ):
@@ -2212,10 +2778,12 @@ def s_punkte_sammeln(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_seite(state, L[0])),
+                        text_of("Seite 1" if L[0] == 0 else "Seite 2"),
                         "-",
                         text_of(
-                            attr_of(
+                            ENTITY_LABELS[L[1]]
+                            if L[1] is not None
+                            else attr_of(
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
@@ -2255,10 +2823,12 @@ def s_ki_ausfuehren(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_seite(state, L[0])),
+                        text_of("Seite 1" if L[0] == 0 else "Seite 2"),
                         "nutzt",
                         text_of(
-                            attr_of(
+                            ENTITY_LABELS[L[1]]
+                            if L[1] is not None
+                            else attr_of(
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
@@ -2295,10 +2865,12 @@ def s_drache_ausfuehren(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_seite(state, L[0])),
+                        text_of("Seite 1" if L[0] == 0 else "Seite 2"),
                         "nutzt",
                         text_of(
-                            attr_of(
+                            ENTITY_LABELS[L[1]]
+                            if L[1] is not None
+                            else attr_of(
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
@@ -2335,10 +2907,12 @@ def s_hq_ausfuehren(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_seite(state, L[0])),
+                        text_of("Seite 1" if L[0] == 0 else "Seite 2"),
                         "nutzt",
                         text_of(
-                            attr_of(
+                            ENTITY_LABELS[L[1]]
+                            if L[1] is not None
+                            else attr_of(
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
@@ -2371,16 +2945,16 @@ def s_eigene_figur_heilen(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/03_rules.rules:401
-            if any(state.counters[0][c_f] > 0 for c_f in state.zones[5 + L[0]]):
+            values = [
+                c_f for c_f in state.zones[5 + L[0]] if state.counters[0][c_f] > 0
+            ]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/03_rules.rules:402
             player = L[0]
-            values = [
-                c_f for c_f in state.zones[5 + L[0]] if state.counters[0][c_f] > 0
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2411,21 +2985,18 @@ def s_andere_eigene_figur_heilen(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/03_rules.rules:407
-            if any(
-                c_f != L[1] and state.counters[0][c_f] > 0
+            values = [
+                c_f
                 for c_f in state.zones[5 + L[0]]
-            ):
+                if (c_f != L[1] and state.counters[0][c_f] > 0)
+            ]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/03_rules.rules:408
             player = L[0]
-            values = [
-                c_f
-                for c_f in state.zones[5 + L[0]]
-                if (c_f != L[1] and state.counters[0][c_f] > 0)
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2494,20 +3065,18 @@ def s_gegnerische_figur_sperren(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/03_rules.rules:422
-            if any(
-                d_bereit(state, c_z) for c_z in state.zones[5 + opponent_of(L[0], 2)]
-            ):
+            values = [
+                c_z
+                for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
+                if not state.counters[1][c_z] > 0
+            ]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/03_rules.rules:423
             player = L[0]
-            values = [
-                c_z
-                for c_z in state.zones[5 + opponent_of(L[0], 2)]
-                if d_bereit(state, c_z)
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2538,14 +3107,14 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/03_rules.rules:429
-            if len(state.zones[5 + opponent_of(L[0], 2)]) > 0:
+            if len(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/03_rules.rules:430
             player = L[0]
-            values = list(state.zones[5 + opponent_of(L[0], 2)])
+            values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2576,14 +3145,14 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/03_rules.rules:436
-            if len(state.zones[5 + opponent_of(L[0], 2)]) > 0:
+            if len(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/03_rules.rules:437
             player = L[0]
-            values = list(state.zones[5 + opponent_of(L[0], 2)])
+            values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2614,14 +3183,14 @@ def s_gegnerischer_figur_stress_geben(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/03_rules.rules:442
-            if len(state.zones[5 + opponent_of(L[0], 2)]) > 0:
+            if len(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/03_rules.rules:443
             player = L[0]
-            values = list(state.zones[5 + opponent_of(L[0], 2)])
+            values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2723,7 +3292,7 @@ def s_neu_mischen_anbieten(state, frame):
                 for card in [
                     c_c
                     for c_c in state.zones[3 + L[0]]
-                    if not d_startcharakter(state, c_c)
+                    if not state.counters[10][c_c] > 0
                 ]:
                     move_card(state, card, dest)
                 # spec: spec/heldenhain/04_turn.rules:16
@@ -2754,7 +3323,9 @@ def s_aufbau(state, frame):
             for L[0] in PLAYERS:
                 # spec: spec/heldenhain/04_turn.rules:28
                 for L[1] in [
-                    c_c for c_c in state.zones[1 + L[0]] if d_ist_charakter(state, c_c)
+                    c_c
+                    for c_c in state.zones[1 + L[0]]
+                    if (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
                 ]:
                     # spec: spec/heldenhain/04_turn.rules:29
                     move_card(state, L[1], 3 + L[0])
@@ -2774,7 +3345,9 @@ def s_aufbau(state, frame):
             # spec: spec/heldenhain/04_turn.rules:38
             log_line(
                 state,
-                " ".join([text_of(d_seite(state, state.vars[1])), "beginnt"]),
+                " ".join(
+                    [text_of("Seite 1" if state.vars[1] == 0 else "Seite 2"), "beginnt"]
+                ),
                 "spec/heldenhain/04_turn.rules:38:5",
             )
             # spec: spec/heldenhain/04_turn.rules:39
@@ -2784,7 +3357,11 @@ def s_aufbau(state, frame):
         if pc == 1:
             # spec: spec/heldenhain/04_turn.rules:40
             state.frames.pop()
-            state.frames.append(new_frame(16, [opponent_of(state.vars[1], 2)]))
+            state.frames.append(
+                new_frame(
+                    16, [None if state.vars[1] is None else (state.vars[1] + 1) % 2]
+                )
+            )
             return
 
 
@@ -2798,7 +3375,7 @@ def s_zugbeginn_ausfuehren(state, frame):
             # spec: spec/heldenhain/04_turn.rules:48
             for L[1] in list(state.zones[5 + L[0]]):
                 # spec: spec/heldenhain/04_turn.rules:49
-                if d_setzt_aus(state, L[1]):
+                if state.counters[3][L[1]] > 0:
                     # spec: spec/heldenhain/04_turn.rules:50
                     p_setzt_aus_setzen(state, L[1], False)
                     # spec: spec/heldenhain/04_turn.rules:51
@@ -2824,7 +3401,7 @@ def s_zugbeginn_ausfuehren(state, frame):
                 p_genutzt_setzen(state, L[3], False)
             # spec: spec/heldenhain/04_turn.rules:67
             if state.tracks[5 + L[0]] == 1:
-                state.tracks[2 + L[0]] = max(0, min(6, d_energiespeicher(state)))
+                state.tracks[2 + L[0]] = 6
             else:
                 p_energie_gewinnen(state, L[0], 2)
             # spec: spec/heldenhain/04_turn.rules:70
@@ -2835,7 +3412,7 @@ def s_zugbeginn_ausfuehren(state, frame):
                     L[0],
                     attr_of(
                         A_energie,
-                        d_orig(state, L[3]),
+                        A_von[L[3]] if L[3] in KS_spiegel else L[3],
                         "energie",
                         "spec/heldenhain/04_turn.rules:71:29",
                     ),
@@ -2844,7 +3421,7 @@ def s_zugbeginn_ausfuehren(state, frame):
                 if (
                     attr_of(
                         A_heilung,
-                        d_orig(state, L[3]),
+                        A_von[L[3]] if L[3] in KS_spiegel else L[3],
                         "heilung",
                         "spec/heldenhain/04_turn.rules:72:12",
                     )
@@ -2856,7 +3433,7 @@ def s_zugbeginn_ausfuehren(state, frame):
                             L[1],
                             attr_of(
                                 A_heilung,
-                                d_orig(state, L[3]),
+                                A_von[L[3]] if L[3] in KS_spiegel else L[3],
                                 "heilung",
                                 "spec/heldenhain/04_turn.rules:72:63",
                             ),
@@ -2890,7 +3467,7 @@ def s_zugende_ausfuehren(state, frame):
             # spec: spec/heldenhain/04_turn.rules:85
             pc = 1
         if pc == 1:
-            if not len(state.zones[3 + L[0]]) > d_handlimit(state):
+            if not len(state.zones[3 + L[0]]) > 7:
                 pc = 3
                 continue
             tick(state, "while", "spec/heldenhain/04_turn.rules:85:5")
@@ -2952,11 +3529,11 @@ def s_zug_spielen(state, frame):
                         "Zug",
                         text_of(state.tracks[7]),
                         "-",
-                        text_of(d_seite(state, L[0])),
+                        text_of("Seite 1" if L[0] == 0 else "Seite 2"),
                         "(Punkte",
                         text_of(state.tracks[L[0]]),
                         ":",
-                        text_of(state.tracks[opponent_of(L[0], 2)]),
+                        text_of(state.tracks[None if L[0] is None else (L[0] + 1) % 2]),
                         ")",
                     ]
                 ),
@@ -3148,7 +3725,7 @@ def s_zug_spielen(state, frame):
             player = L[0]
             values = [
                 c_z
-                for c_z in state.zones[5 + opponent_of(L[0], 2)]
+                for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
                 if allowed_ablenken(state, L[0], L[3], c_z)
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3366,7 +3943,7 @@ def s_start(state, frame):
             return
         if pc == 3:
             # spec: spec/heldenhain/04_turn.rules:155
-            state.vars[0] = opponent_of(state.vars[0], 2)
+            state.vars[0] = None if state.vars[0] is None else (state.vars[0] + 1) % 2
             pc = 2
             continue
         if pc == 4:
@@ -3392,21 +3969,18 @@ def sev_ronja_regenbogen(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/10_superfreundinnen.rules:72
-            if any(
-                c_f != state.vars[4] and d_erschoepft(state, c_f)
+            values = [
+                c_f
                 for c_f in state.zones[5 + L[0]]
-            ):
+                if (c_f != state.vars[4] and state.counters[1][c_f] > 0)
+            ]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/10_superfreundinnen.rules:73
             player = L[0]
-            values = [
-                c_f
-                for c_f in state.zones[5 + L[0]]
-                if (c_f != state.vars[4] and d_erschoepft(state, c_f))
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3449,14 +4023,16 @@ def sev_zweite_chance(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/10_superfreundinnen.rules:133
-            if any(d_erschoepft(state, c_f) for c_f in state.zones[5 + L[0]]):
+            values = [
+                c_f for c_f in state.zones[5 + L[0]] if state.counters[1][c_f] > 0
+            ]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/10_superfreundinnen.rules:134
             player = L[0]
-            values = [c_f for c_f in state.zones[5 + L[0]] if d_erschoepft(state, c_f)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3515,16 +4091,18 @@ def sev_gluecksbringer(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/10_superfreundinnen.rules:160
-            if any(d_ist_charakter(state, c_f) for c_f in state.zones[5 + L[0]]):
+            values = [
+                c_f
+                for c_f in state.zones[5 + L[0]]
+                if (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
+            ]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/10_superfreundinnen.rules:161
             player = L[0]
-            values = [
-                c_f for c_f in state.zones[5 + L[0]] if d_ist_charakter(state, c_f)
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3779,14 +4357,14 @@ def sev_kalte_schulter(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/11_schattenkabinett.rules:166
-            if len(state.zones[5 + opponent_of(L[0], 2)]) > 0:
+            if len(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]) > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/11_schattenkabinett.rules:167
             player = L[0]
-            values = list(state.zones[5 + opponent_of(L[0], 2)])
+            values = list(state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)])
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3817,14 +4395,14 @@ def sev_theo_treu(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/12_weggefaehrten.rules:44
-            if any(c_f != state.vars[4] for c_f in state.zones[5 + L[0]]):
+            values = [c_f for c_f in state.zones[5 + L[0]] if c_f != state.vars[4]]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/12_weggefaehrten.rules:45
             player = L[0]
-            values = [c_f for c_f in state.zones[5 + L[0]] if c_f != state.vars[4]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4197,7 +4775,7 @@ def sev_ausverkauf(state, frame):
             return
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:160
-            p_punktabzug(state, opponent_of(L[0], 2), 2)
+            p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
             state.frames.pop()
             return
 
@@ -4210,27 +4788,22 @@ def sev_zugabe(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:166
-            if any(
-                d_ist_charakter(state, c_f)
-                and d_erschoepft(state, c_f)
-                and not d_wartezeit(state, c_f)
+            values = [
+                c_f
                 for c_f in state.zones[5 + L[0]]
-            ):
+                if (
+                    (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
+                    and state.counters[1][c_f] > 0
+                    and not state.counters[2][c_f] > 0
+                )
+            ]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:167
             player = L[0]
-            values = [
-                c_f
-                for c_f in state.zones[5 + L[0]]
-                if (
-                    d_ist_charakter(state, c_f)
-                    and d_erschoepft(state, c_f)
-                    and not d_wartezeit(state, c_f)
-                )
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4318,7 +4891,7 @@ def sev_preisexplosion(state, frame):
     # L: 0 you, 1 this
     L = frame[2]
     # spec: spec/heldenhain/13_purpurpakt.rules:214
-    p_punktabzug(state, opponent_of(L[0], 2), 2)
+    p_punktabzug(state, None if L[0] is None else (L[0] + 1) % 2, 2)
     # spec: spec/heldenhain/13_purpurpakt.rules:215
     state.frames.pop()
     state.frames.append(new_frame(0, [L[0]] + [UNBOUND] * 1))
@@ -4351,21 +4924,18 @@ def sev_hinterlist(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/13_purpurpakt.rules:235
-            if any(
-                d_erschoepft(state, c_z)
-                for c_z in state.zones[5 + opponent_of(L[0], 2)]
-            ):
+            values = [
+                c_z
+                for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
+                if state.counters[1][c_z] > 0
+            ]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/13_purpurpakt.rules:236
             player = L[0]
-            values = [
-                c_z
-                for c_z in state.zones[5 + opponent_of(L[0], 2)]
-                if d_erschoepft(state, c_z)
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4444,21 +5014,18 @@ def st_illusionsdrache_text_0(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/10_superfreundinnen.rules:311
-            if any(
-                c_f != L[1] and d_erschoepft(state, c_f)
+            values = [
+                c_f
                 for c_f in state.zones[5 + L[0]]
-            ):
+                if (c_f != L[1] and state.counters[1][c_f] > 0)
+            ]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/10_superfreundinnen.rules:312
             player = L[0]
-            values = [
-                c_f
-                for c_f in state.zones[5 + L[0]]
-                if (c_f != L[1] and d_erschoepft(state, c_f))
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4531,21 +5098,18 @@ def st_graefin_gaehn_text_0(state, frame):
     while True:
         if pc == 0:
             # spec: spec/heldenhain/11_schattenkabinett.rules:241
-            if any(
-                d_erschoepft(state, c_z)
-                for c_z in state.zones[5 + opponent_of(L[0], 2)]
-            ):
+            values = [
+                c_z
+                for c_z in state.zones[5 + (None if L[0] is None else (L[0] + 1) % 2)]
+                if state.counters[1][c_z] > 0
+            ]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/heldenhain/11_schattenkabinett.rules:242
             player = L[0]
-            values = [
-                c_z
-                for c_z in state.zones[5 + opponent_of(L[0], 2)]
-                if d_erschoepft(state, c_z)
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4691,7 +5255,7 @@ def st_graefin_gier_text_0(state, frame):
             L[2] = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
-                if d_ist(state, c_f, E_graefin_gier)
+                if (A_von[c_f] if c_f in KS_spiegel else c_f) == E_graefin_gier
             ]
             L[3] = 0
             pc = 1
@@ -4752,7 +5316,7 @@ def st_zauberer_zins_text_0(state, frame):
             L[2] = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
-                if d_ist(state, c_f, E_zauberer_zins)
+                if (A_von[c_f] if c_f in KS_spiegel else c_f) == E_zauberer_zins
             ]
             L[3] = 0
             pc = 1
@@ -4820,7 +5384,7 @@ def st_wucherin_wanda_text_0(state, frame):
             L[2] = [
                 c_f
                 for c_f in state.zones[5 + L[0]]
-                if d_ist(state, c_f, E_wucherin_wanda)
+                if (A_von[c_f] if c_f in KS_spiegel else c_f) == E_wucherin_wanda
             ]
             L[3] = 0
             pc = 1

@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source bf72eb5d233adc9a7c15 output bfe64328b1cdc1a1eb96
+# Fingerprint: source 40dd49511353e81494ad output 071899f9e289198dab84
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -81,7 +81,11 @@ def d_orig(state, v_c):
     "define orig"
     # spec: spec/heldenhain/02_cards.rules:7
     return (
-        attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+        (
+            A_von[v_c]
+            if v_c is not None
+            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+        )
         if v_c in KS_spiegel
         else v_c
     )
@@ -108,65 +112,164 @@ def d_deck_von(state, v_p):
 def d_ist(state, v_c, v_k):
     "define ist"
     # spec: spec/heldenhain/02_cards.rules:13
-    return d_orig(state, v_c) == v_k
+    return (
+        (
+            A_von[v_c]
+            if v_c is not None
+            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+        )
+        if v_c in KS_spiegel
+        else v_c
+    ) == v_k
 
 
 def d_ist_charakter(state, v_c):
     "define ist_charakter"
     # spec: spec/heldenhain/02_cards.rules:15
-    return d_orig(state, v_c) in KS_charakter
+    return (
+        (
+            A_von[v_c]
+            if v_c is not None
+            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+        )
+        if v_c in KS_spiegel
+        else v_c
+    ) in KS_charakter
 
 
 def d_ist_begleiter(state, v_c):
     "define ist_begleiter"
     # spec: spec/heldenhain/02_cards.rules:16
-    return d_orig(state, v_c) in KS_begleiter
+    return (
+        (
+            A_von[v_c]
+            if v_c is not None
+            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+        )
+        if v_c in KS_spiegel
+        else v_c
+    ) in KS_begleiter
 
 
 def d_ist_drache(state, v_c):
     "define ist_drache"
     # spec: spec/heldenhain/02_cards.rules:17
-    return d_orig(state, v_c) in KS_drache
+    return (
+        (
+            A_von[v_c]
+            if v_c is not None
+            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+        )
+        if v_c in KS_spiegel
+        else v_c
+    ) in KS_drache
 
 
 def d_ist_figur(state, v_c):
     "define ist_figur"
     # spec: spec/heldenhain/02_cards.rules:19
-    return bool(
-        d_ist_charakter(state, v_c)
-        or d_ist_begleiter(state, v_c)
-        or d_ist_drache(state, v_c)
+    return (
+        (
+            (
+                A_von[v_c]
+                if v_c is not None
+                else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if v_c in KS_spiegel
+            else v_c
+        )
+        in KS_charakter
+        or (
+            (
+                A_von[v_c]
+                if v_c is not None
+                else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if v_c in KS_spiegel
+            else v_c
+        )
+        in KS_begleiter
+        or (
+            (
+                A_von[v_c]
+                if v_c is not None
+                else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if v_c in KS_spiegel
+            else v_c
+        )
+        in KS_drache
     )
 
 
 def d_ist_ki(state, v_c):
     "define ist_ki"
     # spec: spec/heldenhain/02_cards.rules:20
-    return d_orig(state, v_c) in KS_ki
+    return (
+        (
+            A_von[v_c]
+            if v_c is not None
+            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+        )
+        if v_c in KS_spiegel
+        else v_c
+    ) in KS_ki
 
 
 def d_ist_aktion(state, v_c):
     "define ist_aktion"
     # spec: spec/heldenhain/02_cards.rules:21
-    return d_orig(state, v_c) in KS_aktion
+    return (
+        (
+            A_von[v_c]
+            if v_c is not None
+            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+        )
+        if v_c in KS_spiegel
+        else v_c
+    ) in KS_aktion
 
 
 def d_ist_ausruestung(state, v_c):
     "define ist_ausruestung"
     # spec: spec/heldenhain/02_cards.rules:22
-    return d_orig(state, v_c) in KS_ausruestung
+    return (
+        (
+            A_von[v_c]
+            if v_c is not None
+            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+        )
+        if v_c in KS_spiegel
+        else v_c
+    ) in KS_ausruestung
 
 
 def d_ist_hauptquartier(state, v_c):
     "define ist_hauptquartier"
     # spec: spec/heldenhain/02_cards.rules:23
-    return d_orig(state, v_c) in KS_hauptquartier
+    return (
+        (
+            A_von[v_c]
+            if v_c is not None
+            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+        )
+        if v_c in KS_spiegel
+        else v_c
+    ) in KS_hauptquartier
 
 
 def d_ist_schauplatz(state, v_c):
     "define ist_schauplatz"
     # spec: spec/heldenhain/02_cards.rules:24
-    return d_orig(state, v_c) in KS_schauplatz
+    return (
+        (
+            A_von[v_c]
+            if v_c is not None
+            else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+        )
+        if v_c in KS_spiegel
+        else v_c
+    ) in KS_schauplatz
 
 
 def d_siegziel(state):
@@ -196,7 +299,10 @@ def d_energiespeicher(state):
 def d_im_feld(state, v_p, v_k):
     "define im_feld"
     # spec: spec/heldenhain/02_cards.rules:33
-    return any(d_orig(state, c_x) == v_k for c_x in state.zones[5 + v_p])
+    return any(
+        (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k
+        for c_x in state.zones[5 + v_p]
+    )
 
 
 def d_im_spiel(state, v_p, v_k):
@@ -204,9 +310,18 @@ def d_im_spiel(state, v_p, v_k):
     # spec: spec/heldenhain/02_cards.rules:34
     return bool(
         d_im_feld(state, v_p, v_k)
-        or any(d_orig(state, c_x) == v_k for c_x in state.zones[7 + v_p])
-        or any(d_orig(state, c_x) == v_k for c_x in state.zones[11 + v_p])
-        or any(d_orig(state, c_x) == v_k for c_x in state.zones[9 + v_p])
+        or any(
+            (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k
+            for c_x in state.zones[7 + v_p]
+        )
+        or any(
+            (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k
+            for c_x in state.zones[11 + v_p]
+        )
+        or any(
+            (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k
+            for c_x in state.zones[9 + v_p]
+        )
     )
 
 
@@ -214,7 +329,8 @@ def d_hq_aktiv(state, v_p, v_k):
     "define hq_aktiv"
     # spec: spec/heldenhain/02_cards.rules:38
     return any(
-        d_orig(state, c_x) == v_k and not d_wartezeit(state, c_x)
+        (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k
+        and not state.counters[2][c_x] > 0
         for c_x in state.zones[11 + v_p]
     )
 
@@ -222,7 +338,9 @@ def d_hq_aktiv(state, v_p, v_k):
 def d_schauplatz_liegt(state, v_k):
     "define schauplatz_liegt"
     # spec: spec/heldenhain/02_cards.rules:40
-    return any(d_orig(state, c_x) == v_k for c_x in state.zones[13])
+    return any(
+        (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k for c_x in state.zones[13]
+    )
 
 
 def d_mannschaft(state, v_p, v_x):
@@ -234,11 +352,50 @@ def d_mannschaft(state, v_p, v_x):
 def d_flink(state, v_f):
     "define flink"
     # spec: spec/heldenhain/02_cards.rules:47
-    return bool(
-        d_ist_figur(state, v_f)
-        and attr_of(
-            A_flink, d_orig(state, v_f), "flink", "spec/heldenhain/02_cards.rules:47:50"
+    return (
+        (
+            (
+                A_von[v_f]
+                if v_f is not None
+                else attr_of(A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if v_f in KS_spiegel
+            else v_f
         )
+        in KS_charakter
+        or (
+            (
+                A_von[v_f]
+                if v_f is not None
+                else attr_of(A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if v_f in KS_spiegel
+            else v_f
+        )
+        in KS_begleiter
+        or (
+            (
+                A_von[v_f]
+                if v_f is not None
+                else attr_of(A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if v_f in KS_spiegel
+            else v_f
+        )
+        in KS_drache
+    ) and attr_of(
+        A_flink,
+        (
+            (
+                A_von[v_f]
+                if v_f is not None
+                else attr_of(A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if v_f in KS_spiegel
+            else v_f
+        ),
+        "flink",
+        "spec/heldenhain/02_cards.rules:47:50",
     )
 
 
@@ -251,7 +408,7 @@ def d_erschoepft(state, v_f):
 def d_bereit(state, v_f):
     "define bereit"
     # spec: spec/heldenhain/02_cards.rules:52
-    return not d_erschoepft(state, v_f)
+    return not state.counters[1][v_f] > 0
 
 
 def d_wartezeit(state, v_f):
@@ -288,7 +445,8 @@ def d_ausgeruestet(state, v_f):
     "define ausgeruestet"
     # spec: spec/heldenhain/02_cards.rules:61
     return any(
-        d_traegt(state, v_f, c_a) for c_a in state.zones[9 + d_besitzer(state, v_f)]
+        is_active(state, 0, [c_a, v_f])
+        for c_a in state.zones[9 + (1 if v_f in KS_spiegel else 0)]
     )
 
 
@@ -296,21 +454,53 @@ def d_mannschaft_gilt(state, v_f):
     "define mannschaft_gilt"
     # spec: spec/heldenhain/02_cards.rules:64
     return bool(
-        d_ist_charakter(state, v_f)
+        (
+            (
+                A_von[v_f]
+                if v_f is not None
+                else attr_of(A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if v_f in KS_spiegel
+            else v_f
+        )
+        in KS_charakter
         and attr_of(
             A_mannschaft,
-            d_orig(state, v_f),
+            (
+                (
+                    A_von[v_f]
+                    if v_f is not None
+                    else attr_of(
+                        A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if v_f in KS_spiegel
+                else v_f
+            ),
             "mannschaft",
             "spec/heldenhain/02_cards.rules:65:26",
         )
         > 0
-        and (v_f is not None and state.location[v_f] == 5 + d_besitzer(state, v_f))
+        and (
+            v_f is not None
+            and state.location[v_f] == 5 + (1 if v_f in KS_spiegel else 0)
+        )
         and d_mannschaft(
             state,
-            d_besitzer(state, v_f),
+            1 if v_f in KS_spiegel else 0,
             attr_of(
                 A_mannschaft,
-                d_orig(state, v_f),
+                (
+                    (
+                        A_von[v_f]
+                        if v_f is not None
+                        else attr_of(
+                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if v_f in KS_spiegel
+                    else v_f
+                ),
                 "mannschaft",
                 "spec/heldenhain/02_cards.rules:66:33",
             ),
@@ -325,12 +515,17 @@ def d_rueckendeckung_summe(state, v_z):
         [
             attr_of(
                 A_rueckendeckung,
-                d_orig(state, c_g),
+                A_von[c_g] if c_g in KS_spiegel else c_g,
                 "rueckendeckung",
                 "spec/heldenhain/02_cards.rules:92:9",
             )
-            for c_g in state.zones[5 + d_besitzer(state, v_z)]
-            if c_g != v_z and d_ist_figur(state, c_g)
+            for c_g in state.zones[5 + (1 if v_z in KS_spiegel else 0)]
+            if c_g != v_z
+            and (
+                (A_von[c_g] if c_g in KS_spiegel else c_g) in KS_charakter
+                or (A_von[c_g] if c_g in KS_spiegel else c_g) in KS_begleiter
+                or (A_von[c_g] if c_g in KS_spiegel else c_g) in KS_drache
+            )
         ]
     )
 
@@ -344,10 +539,33 @@ def d_ueberlastet(state, v_f):
 def d_darf_ablenken(state, v_p, v_f):
     "define darf_ablenken"
     # spec: spec/heldenhain/03_rules.rules:65
-    return bool(
+    return (
         (v_f is not None and state.location[v_f] == 5 + v_p)
-        and d_bereit(state, v_f)
-        and (not d_wartezeit(state, v_f) or d_flink(state, v_f))
+        and not state.counters[1][v_f] > 0
+        and (
+            not state.counters[2][v_f] > 0
+            or (
+                d_orig(state, v_f) in KS_charakter
+                or d_orig(state, v_f) in KS_begleiter
+                or d_orig(state, v_f) in KS_drache
+            )
+            and attr_of(
+                A_flink,
+                (
+                    (
+                        A_von[v_f]
+                        if v_f is not None
+                        else attr_of(
+                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if v_f in KS_spiegel
+                    else v_f
+                ),
+                "flink",
+                "spec/heldenhain/02_cards.rules:47:50",
+            )
+        )
     )
 
 
@@ -364,13 +582,20 @@ def d_figurwert(state, v_f):
 def d_feldwert(state, v_p):
     "define feldwert"
     # spec: spec/heldenhain/05_bots.rules:11
-    return sum([d_figurwert(state, c_f) for c_f in state.zones[5 + v_p]])
+    return sum(
+        [
+            3 * q_rettung(state, c_f)
+            + q_einsatz(state, c_f)
+            + max(0, q_ausdauer(state, c_f) - state.counters[0][c_f])
+            for c_f in state.zones[5 + v_p]
+        ]
+    )
 
 
 def d_punktvorsprung(state, v_p):
     "define punktvorsprung"
     # spec: spec/heldenhain/05_bots.rules:12
-    return state.tracks[v_p] - state.tracks[opponent_of(v_p, 2)]
+    return state.tracks[v_p] - state.tracks[None if v_p is None else (v_p + 1) % 2]
 
 
 def d_dauerkarten(state, v_p):
@@ -379,7 +604,9 @@ def d_dauerkarten(state, v_p):
     return (
         len(state.zones[7 + v_p])
         + len(state.zones[11 + v_p])
-        + len([c_s for c_s in state.zones[13] if d_besitzer(state, c_s) == v_p])
+        + len(
+            [c_s for c_s in state.zones[13] if (1 if c_s in KS_spiegel else 0) == v_p]
+        )
     )
 
 
@@ -396,7 +623,7 @@ def d_gesperrt(state, v_p):
         [
             c_f
             for c_f in state.zones[5 + v_p]
-            if d_erschoepft(state, c_f) or d_setzt_aus(state, c_f)
+            if state.counters[1][c_f] > 0 or state.counters[3][c_f] > 0
         ]
     )
 
@@ -405,9 +632,9 @@ def d_eval_tante_taktik(state, v_p):
     "define eval_tante_taktik"
     # spec: spec/heldenhain/05_bots.rules:22
     return (
-        100 * d_punktvorsprung(state, v_p)
+        100 * (state.tracks[v_p] - state.tracks[None if v_p is None else (v_p + 1) % 2])
         + 10 * d_feldwert(state, v_p)
-        - 8 * d_feldwert(state, opponent_of(v_p, 2))
+        - 8 * d_feldwert(state, None if v_p is None else (v_p + 1) % 2)
         - 6 * d_eigener_stress(state, v_p)
         + 4 * len(state.zones[5 + v_p])
         + 3 * len(state.zones[3 + v_p])
@@ -420,11 +647,11 @@ def d_eval_graf_gruebel(state, v_p):
     "define eval_graf_gruebel"
     # spec: spec/heldenhain/05_bots.rules:28
     return (
-        100 * d_punktvorsprung(state, v_p)
+        100 * (state.tracks[v_p] - state.tracks[None if v_p is None else (v_p + 1) % 2])
         + 7 * d_feldwert(state, v_p)
-        - 12 * d_feldwert(state, opponent_of(v_p, 2))
-        + 15 * d_gesperrt(state, opponent_of(v_p, 2))
-        + 5 * d_eigener_stress(state, opponent_of(v_p, 2))
+        - 12 * d_feldwert(state, None if v_p is None else (v_p + 1) % 2)
+        + 15 * d_gesperrt(state, None if v_p is None else (v_p + 1) % 2)
+        + 5 * d_eigener_stress(state, None if v_p is None else (v_p + 1) % 2)
         + 3 * len(state.zones[3 + v_p])
         + 2 * state.tracks[2 + v_p]
         + 6 * d_dauerkarten(state, v_p)
@@ -435,16 +662,23 @@ def d_eval_der_wegweiser(state, v_p):
     "define eval_der_wegweiser"
     # spec: spec/heldenhain/05_bots.rules:35
     return (
-        100 * d_punktvorsprung(state, v_p)
+        100 * (state.tracks[v_p] - state.tracks[None if v_p is None else (v_p + 1) % 2])
         + 9 * d_feldwert(state, v_p)
-        - 8 * d_feldwert(state, opponent_of(v_p, 2))
-        + 25 * len([c_f for c_f in state.zones[5 + v_p] if d_ist_charakter(state, c_f)])
+        - 8 * d_feldwert(state, None if v_p is None else (v_p + 1) % 2)
+        + 25
+        * len(
+            [
+                c_f
+                for c_f in state.zones[5 + v_p]
+                if (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
+            ]
+        )
         + 8
         * sum(
             [
                 attr_of(
                     A_rueckendeckung,
-                    d_orig(state, c_f),
+                    A_von[c_f] if c_f in KS_spiegel else c_f,
                     "rueckendeckung",
                     "spec/heldenhain/05_bots.rules:38:15",
                 )
@@ -461,9 +695,9 @@ def d_eval_fraeulein_rabatt(state, v_p):
     "define eval_fraeulein_rabatt"
     # spec: spec/heldenhain/05_bots.rules:43
     return (
-        100 * d_punktvorsprung(state, v_p)
+        100 * (state.tracks[v_p] - state.tracks[None if v_p is None else (v_p + 1) % 2])
         + 10 * d_feldwert(state, v_p)
-        - 8 * d_feldwert(state, opponent_of(v_p, 2))
+        - 8 * d_feldwert(state, None if v_p is None else (v_p + 1) % 2)
         - 3 * d_eigener_stress(state, v_p)
         + 6 * len(state.zones[3 + v_p])
         + 5 * state.tracks[2 + v_p]
@@ -476,13 +710,16 @@ def d_deck_ki_wert(state, v_p):
     # spec: spec/heldenhain/05_bots.rules:47
     return (
         d_eval_tante_taktik(state, v_p)
-        if d_deck_von(state, v_p) == "superfreundinnen"
+        if (state.params["deck_1"] if v_p == 0 else state.params["deck_2"])
+        == "superfreundinnen"
         else (
             d_eval_graf_gruebel(state, v_p)
-            if d_deck_von(state, v_p) == "schattenkabinett"
+            if (state.params["deck_1"] if v_p == 0 else state.params["deck_2"])
+            == "schattenkabinett"
             else (
                 d_eval_der_wegweiser(state, v_p)
-                if d_deck_von(state, v_p) == "weggefaehrten"
+                if (state.params["deck_1"] if v_p == 0 else state.params["deck_2"])
+                == "weggefaehrten"
                 else d_eval_fraeulein_rabatt(state, v_p)
             )
         )
@@ -493,12 +730,53 @@ def d_kartenwert(state, v_c):
     "define kartenwert"
     # spec: spec/heldenhain/06_policies.rules:13
     return (
-        d_figurwert(state, v_c)
-        if d_ist_figur(state, v_c)
+        3 * q_rettung(state, v_c)
+        + q_einsatz(state, v_c)
+        + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
+        if (
+            (
+                A_von[v_c]
+                if v_c is not None
+                else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if v_c in KS_spiegel
+            else v_c
+        )
+        in KS_charakter
+        or (
+            (
+                A_von[v_c]
+                if v_c is not None
+                else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if v_c in KS_spiegel
+            else v_c
+        )
+        in KS_begleiter
+        or (
+            (
+                A_von[v_c]
+                if v_c is not None
+                else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if v_c in KS_spiegel
+            else v_c
+        )
+        in KS_drache
         else 2
         * attr_of(
             A_kosten,
-            d_orig(state, v_c),
+            (
+                (
+                    A_von[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if v_c in KS_spiegel
+                else v_c
+            ),
             "kosten",
             "spec/heldenhain/06_policies.rules:13:80",
         )
@@ -510,7 +788,7 @@ def d_siegwurf(state, v_p):
     # spec: spec/heldenhain/06_policies.rules:15
     return any(
         allowed_sammeln(state, v_p, c_f)
-        and state.tracks[v_p] + q_rettung(state, c_f) >= d_siegziel(state)
+        and state.tracks[v_p] + q_rettung(state, c_f) >= 20
         for c_f in state.zones[5 + v_p]
     )
 
@@ -519,14 +797,31 @@ def d_ausschalten_moeglich(state, v_p):
     "define ausschalten_moeglich"
     # spec: spec/heldenhain/06_policies.rules:20
     return any(
-        d_darf_ablenken(state, v_p, c_f)
+        (
+            state.location[c_f] == 5 + v_p
+            and not state.counters[1][c_f] > 0
+            and (
+                not state.counters[2][c_f] > 0
+                or bool(
+                    d_ist_charakter(state, c_f)
+                    or d_ist_begleiter(state, c_f)
+                    or d_ist_drache(state, c_f)
+                )
+                and attr_of(
+                    A_flink,
+                    A_von[c_f] if c_f in KS_spiegel else c_f,
+                    "flink",
+                    "spec/heldenhain/02_cards.rules:47:50",
+                )
+            )
+        )
         and any(
             allowed_ablenken(state, v_p, c_f, c_z)
             and state.counters[0][c_z]
             + q_ablenkstress(state, c_z, q_einsatz(state, c_f))
             >= q_ausdauer(state, c_z)
             and state.counters[0][c_f] + q_einsatz(state, c_z) < q_ausdauer(state, c_f)
-            for c_z in state.zones[5 + opponent_of(v_p, 2)]
+            for c_z in state.zones[5 + (None if v_p is None else (v_p + 1) % 2)]
         )
         for c_f in state.zones[5 + v_p]
     )
@@ -535,7 +830,7 @@ def d_ausschalten_moeglich(state, v_p):
 def d_platz_im_feld(state, v_p):
     "define platz_im_feld"
     # spec: spec/heldenhain/06_policies.rules:26
-    return len(state.zones[5 + v_p]) < d_feldgroesse(state)
+    return len(state.zones[5 + v_p]) < 6
 
 
 def d_reserve(state, v_f):
@@ -547,7 +842,7 @@ def d_reserve(state, v_f):
 def d_spielt(state, v_p, v_d):
     "define spielt"
     # spec: spec/heldenhain/06_policies.rules:33
-    return d_deck_von(state, v_p) == v_d
+    return (state.params["deck_1"] if v_p == 0 else state.params["deck_2"]) == v_d
 
 
 def d_deckgroesse(state, v_d):
@@ -557,10 +852,10 @@ def d_deckgroesse(state, v_d):
         [
             c_c
             for c_c in state.zones[0]
-            if d_besitzer(state, c_c) == 0
+            if (1 if c_c in KS_spiegel else 0) == 0
             and attr_of(
                 A_deck,
-                d_orig(state, c_c),
+                A_von[c_c] if c_c in KS_spiegel else c_c,
                 "deck",
                 "spec/heldenhain/99_deck_rules.rules:7:54",
             )
@@ -575,14 +870,20 @@ def d_deckgroesse(state, v_d):
 def q_mannschaftsgroesse(state, v_p):
     "quantity mannschaftsgroesse"
     # spec: spec/heldenhain/02_cards.rules:44
-    value = len([c_f for c_f in state.zones[5 + v_p] if d_ist_charakter(state, c_f)])
+    value = len(
+        [
+            c_f
+            for c_f in state.zones[5 + v_p]
+            if (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
+        ]
+    )
     for effect in state.effects:
         kind = effect[0]
         if kind == 62:  # banner_der_gefaehrten_text
             args = effect[1]
             # spec: spec/heldenhain/12_weggefaehrten.rules:267
             if any(
-                d_ist(state, c_a, E_banner_der_gefaehrten)
+                (A_von[c_a] if c_a in KS_spiegel else c_a) == E_banner_der_gefaehrten
                 for c_a in state.zones[9 + v_p]
             ):
                 value += 1
@@ -595,7 +896,17 @@ def q_einsatz(state, v_f):
     value = (
         attr_of(
             A_einsatz,
-            d_orig(state, v_f),
+            (
+                (
+                    A_von[v_f]
+                    if v_f is not None
+                    else attr_of(
+                        A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if v_f in KS_spiegel
+                else v_f
+            ),
             "einsatz",
             "spec/heldenhain/02_cards.rules:70:5",
         )
@@ -604,22 +915,89 @@ def q_einsatz(state, v_f):
             [
                 attr_of(
                     A_einsatz,
-                    d_orig(state, c_a),
+                    A_von[c_a] if c_a in KS_spiegel else c_a,
                     "einsatz",
                     "spec/heldenhain/02_cards.rules:71:11",
                 )
-                for c_a in state.zones[9 + d_besitzer(state, v_f)]
-                if d_traegt(state, v_f, c_a)
+                for c_a in state.zones[9 + (1 if v_f in KS_spiegel else 0)]
+                if is_active(state, 0, [c_a, v_f])
             ]
         )
         + (
             attr_of(
                 A_mannschaft_einsatz,
-                d_orig(state, v_f),
+                (
+                    (
+                        A_von[v_f]
+                        if v_f is not None
+                        else attr_of(
+                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if v_f in KS_spiegel
+                    else v_f
+                ),
                 "mannschaft_einsatz",
                 "spec/heldenhain/02_cards.rules:72:35",
             )
-            if d_mannschaft_gilt(state, v_f)
+            if bool(
+                (
+                    (
+                        A_von[v_f]
+                        if v_f is not None
+                        else attr_of(
+                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if v_f in KS_spiegel
+                    else v_f
+                )
+                in KS_charakter
+                and attr_of(
+                    A_mannschaft,
+                    (
+                        (
+                            A_von[v_f]
+                            if v_f is not None
+                            else attr_of(
+                                A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                            )
+                        )
+                        if v_f in KS_spiegel
+                        else v_f
+                    ),
+                    "mannschaft",
+                    "spec/heldenhain/02_cards.rules:65:26",
+                )
+                > 0
+                and (
+                    v_f is not None
+                    and state.location[v_f] == 5 + (1 if v_f in KS_spiegel else 0)
+                )
+                and d_mannschaft(
+                    state,
+                    1 if v_f in KS_spiegel else 0,
+                    attr_of(
+                        A_mannschaft,
+                        (
+                            (
+                                A_von[v_f]
+                                if v_f is not None
+                                else attr_of(
+                                    A_von,
+                                    v_f,
+                                    "von",
+                                    "spec/heldenhain/02_cards.rules:7:53",
+                                )
+                            )
+                            if v_f in KS_spiegel
+                            else v_f
+                        ),
+                        "mannschaft",
+                        "spec/heldenhain/02_cards.rules:66:33",
+                    ),
+                )
+            )
             else 0
         )
     )
@@ -641,9 +1019,10 @@ def q_einsatz(state, v_f):
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:231
             if (
-                v_f is not None and state.location[v_f] == 5 + d_besitzer(state, v_f)
+                v_f is not None
+                and state.location[v_f] == 5 + (1 if v_f in KS_spiegel else 0)
             ) and d_im_feld(
-                state, opponent_of(d_besitzer(state, v_f), 2), E_doktor_daemmer
+                state, opponent_of(1 if v_f in KS_spiegel else 0, 2), E_doktor_daemmer
             ):
                 value += -1
                 value = max(value, 0)
@@ -667,7 +1046,17 @@ def q_ausdauer(state, v_f):
     value = (
         attr_of(
             A_ausdauer,
-            d_orig(state, v_f),
+            (
+                (
+                    A_von[v_f]
+                    if v_f is not None
+                    else attr_of(
+                        A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if v_f in KS_spiegel
+                else v_f
+            ),
             "ausdauer",
             "spec/heldenhain/02_cards.rules:74:5",
         )
@@ -676,22 +1065,89 @@ def q_ausdauer(state, v_f):
             [
                 attr_of(
                     A_ausdauer,
-                    d_orig(state, c_a),
+                    A_von[c_a] if c_a in KS_spiegel else c_a,
                     "ausdauer",
                     "spec/heldenhain/02_cards.rules:75:11",
                 )
-                for c_a in state.zones[9 + d_besitzer(state, v_f)]
-                if d_traegt(state, v_f, c_a)
+                for c_a in state.zones[9 + (1 if v_f in KS_spiegel else 0)]
+                if is_active(state, 0, [c_a, v_f])
             ]
         )
         + (
             attr_of(
                 A_mannschaft_ausdauer,
-                d_orig(state, v_f),
+                (
+                    (
+                        A_von[v_f]
+                        if v_f is not None
+                        else attr_of(
+                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if v_f in KS_spiegel
+                    else v_f
+                ),
                 "mannschaft_ausdauer",
                 "spec/heldenhain/02_cards.rules:76:35",
             )
-            if d_mannschaft_gilt(state, v_f)
+            if bool(
+                (
+                    (
+                        A_von[v_f]
+                        if v_f is not None
+                        else attr_of(
+                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if v_f in KS_spiegel
+                    else v_f
+                )
+                in KS_charakter
+                and attr_of(
+                    A_mannschaft,
+                    (
+                        (
+                            A_von[v_f]
+                            if v_f is not None
+                            else attr_of(
+                                A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                            )
+                        )
+                        if v_f in KS_spiegel
+                        else v_f
+                    ),
+                    "mannschaft",
+                    "spec/heldenhain/02_cards.rules:65:26",
+                )
+                > 0
+                and (
+                    v_f is not None
+                    and state.location[v_f] == 5 + (1 if v_f in KS_spiegel else 0)
+                )
+                and d_mannschaft(
+                    state,
+                    1 if v_f in KS_spiegel else 0,
+                    attr_of(
+                        A_mannschaft,
+                        (
+                            (
+                                A_von[v_f]
+                                if v_f is not None
+                                else attr_of(
+                                    A_von,
+                                    v_f,
+                                    "von",
+                                    "spec/heldenhain/02_cards.rules:7:53",
+                                )
+                            )
+                            if v_f in KS_spiegel
+                            else v_f
+                        ),
+                        "mannschaft",
+                        "spec/heldenhain/02_cards.rules:66:33",
+                    ),
+                )
+            )
             else 0
         )
     )
@@ -725,10 +1181,29 @@ def q_rettung(state, v_f):
     # spec: spec/heldenhain/02_cards.rules:78
     value = (
         0
-        if not d_ist_charakter(state, v_f)
+        if not (
+            (
+                A_von[v_f]
+                if v_f is not None
+                else attr_of(A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if v_f in KS_spiegel
+            else v_f
+        )
+        in KS_charakter
         else attr_of(
             A_rettung,
-            d_orig(state, v_f),
+            (
+                (
+                    A_von[v_f]
+                    if v_f is not None
+                    else attr_of(
+                        A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if v_f in KS_spiegel
+                else v_f
+            ),
             "rettung",
             "spec/heldenhain/02_cards.rules:80:10",
         )
@@ -737,22 +1212,89 @@ def q_rettung(state, v_f):
             [
                 attr_of(
                     A_rettung,
-                    d_orig(state, c_a),
+                    A_von[c_a] if c_a in KS_spiegel else c_a,
                     "rettung",
                     "spec/heldenhain/02_cards.rules:81:11",
                 )
-                for c_a in state.zones[9 + d_besitzer(state, v_f)]
-                if d_traegt(state, v_f, c_a)
+                for c_a in state.zones[9 + (1 if v_f in KS_spiegel else 0)]
+                if is_active(state, 0, [c_a, v_f])
             ]
         )
         + (
             attr_of(
                 A_mannschaft_rettung,
-                d_orig(state, v_f),
+                (
+                    (
+                        A_von[v_f]
+                        if v_f is not None
+                        else attr_of(
+                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if v_f in KS_spiegel
+                    else v_f
+                ),
                 "mannschaft_rettung",
                 "spec/heldenhain/02_cards.rules:82:35",
             )
-            if d_mannschaft_gilt(state, v_f)
+            if bool(
+                (
+                    (
+                        A_von[v_f]
+                        if v_f is not None
+                        else attr_of(
+                            A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if v_f in KS_spiegel
+                    else v_f
+                )
+                in KS_charakter
+                and attr_of(
+                    A_mannschaft,
+                    (
+                        (
+                            A_von[v_f]
+                            if v_f is not None
+                            else attr_of(
+                                A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                            )
+                        )
+                        if v_f in KS_spiegel
+                        else v_f
+                    ),
+                    "mannschaft",
+                    "spec/heldenhain/02_cards.rules:65:26",
+                )
+                > 0
+                and (
+                    v_f is not None
+                    and state.location[v_f] == 5 + (1 if v_f in KS_spiegel else 0)
+                )
+                and d_mannschaft(
+                    state,
+                    1 if v_f in KS_spiegel else 0,
+                    attr_of(
+                        A_mannschaft,
+                        (
+                            (
+                                A_von[v_f]
+                                if v_f is not None
+                                else attr_of(
+                                    A_von,
+                                    v_f,
+                                    "von",
+                                    "spec/heldenhain/02_cards.rules:7:53",
+                                )
+                            )
+                            if v_f in KS_spiegel
+                            else v_f
+                        ),
+                        "mannschaft",
+                        "spec/heldenhain/02_cards.rules:66:33",
+                    ),
+                )
+            )
             else 0
         )
     )
@@ -767,9 +1309,17 @@ def q_rettung(state, v_f):
         elif kind == 5:  # seiten_rettung
             args = effect[1]
             # spec: spec/heldenhain/03_rules.rules:126
-            if (
-                v_f is not None and state.location[v_f] == 5 + args[0]
-            ) and d_ist_charakter(state, v_f):
+            if (v_f is not None and state.location[v_f] == 5 + args[0]) and (
+                (
+                    A_von[v_f]
+                    if v_f is not None
+                    else attr_of(
+                        A_von, v_f, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if v_f in KS_spiegel
+                else v_f
+            ) in KS_charakter:
                 value += args[1]
                 value = max(value, 0)
     return value
@@ -779,7 +1329,18 @@ def q_kosten(state, v_p, v_c):
     "quantity kosten"
     # spec: spec/heldenhain/02_cards.rules:84
     value = attr_of(
-        A_kosten, d_orig(state, v_c), "kosten", "spec/heldenhain/02_cards.rules:84:39"
+        A_kosten,
+        (
+            (
+                A_von[v_c]
+                if v_c is not None
+                else attr_of(A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if v_c in KS_spiegel
+            else v_c
+        ),
+        "kosten",
+        "spec/heldenhain/02_cards.rules:84:39",
     )
     for effect in state.effects:
         kind = effect[0]
@@ -792,7 +1353,21 @@ def q_kosten(state, v_p, v_c):
         elif kind == 81:  # basar_text
             args = effect[1]
             # spec: spec/heldenhain/13_purpurpakt.rules:444
-            if d_schauplatz_liegt(state, E_basar) and d_ist_aktion(state, v_c):
+            if (
+                d_schauplatz_liegt(state, E_basar)
+                and (
+                    (
+                        A_von[v_c]
+                        if v_c is not None
+                        else attr_of(
+                            A_von, v_c, "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if v_c in KS_spiegel
+                    else v_c
+                )
+                in KS_aktion
+            ):
                 value += -1
                 value = max(value, 0)
     return value
@@ -835,34 +1410,135 @@ def allowed_ausspielen(state, x0, x1):
         return False
     # spec: spec/heldenhain/03_rules.rules:33
     if not state.vars[2] and not (
-        d_ist_aktion(state, x1)
+        (
+            (
+                A_von[x1]
+                if x1 is not None
+                else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if x1 in KS_spiegel
+            else x1
+        )
+        in KS_aktion
         and attr_of(
-            A_spaet, d_orig(state, x1), "spaet", "spec/heldenhain/03_rules.rules:33:76"
+            A_spaet,
+            (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ),
+            "spaet",
+            "spec/heldenhain/03_rules.rules:33:76",
         )
     ):
         return False
     # spec: spec/heldenhain/03_rules.rules:38
-    if d_ist_figur(state, x1) and any(
+    if (
+        (
+            (
+                A_von[x1]
+                if x1 is not None
+                else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if x1 in KS_spiegel
+            else x1
+        )
+        in KS_charakter
+        or (
+            (
+                A_von[x1]
+                if x1 is not None
+                else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if x1 in KS_spiegel
+            else x1
+        )
+        in KS_begleiter
+        or (
+            (
+                A_von[x1]
+                if x1 is not None
+                else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if x1 in KS_spiegel
+            else x1
+        )
+        in KS_drache
+    ) and any(
         ENTITY_LABELS[c_f]
-        == attr_of(ENTITY_LABELS, x1, "label", "spec/heldenhain/03_rules.rules:38:85")
+        == (
+            ENTITY_LABELS[x1]
+            if x1 is not None
+            else attr_of(
+                ENTITY_LABELS, x1, "label", "spec/heldenhain/03_rules.rules:38:85"
+            )
+        )
         for c_f in state.zones[5 + x0]
     ):
         return False
     # spec: spec/heldenhain/03_rules.rules:41
-    if d_ist_ki(state, x1) and any(
+    if (
+        (
+            A_von[x1]
+            if x1 is not None
+            else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
+        )
+        if x1 in KS_spiegel
+        else x1
+    ) in KS_ki and any(
         ENTITY_LABELS[c_k]
-        == attr_of(ENTITY_LABELS, x1, "label", "spec/heldenhain/03_rules.rules:41:86")
+        == (
+            ENTITY_LABELS[x1]
+            if x1 is not None
+            else attr_of(
+                ENTITY_LABELS, x1, "label", "spec/heldenhain/03_rules.rules:41:86"
+            )
+        )
         for c_k in state.zones[7 + x0]
     ):
         return False
     # spec: spec/heldenhain/03_rules.rules:44
-    if d_ist_ausruestung(state, x1) and not any(
-        d_ist_charakter(state, c_f) for c_f in state.zones[5 + x0]
+    if (
+        (
+            A_von[x1]
+            if x1 is not None
+            else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
+        )
+        if x1 in KS_spiegel
+        else x1
+    ) in KS_ausruestung and not any(
+        (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
+        for c_f in state.zones[5 + x0]
     ):
         return False
     # spec: spec/heldenhain/03_rules.rules:48
-    if d_ist_aktion(state, x1) and not event_allowed(
-        state, EVENT_WHEN, d_orig(state, x1), x0
+    if (
+        (
+            A_von[x1]
+            if x1 is not None
+            else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
+        )
+        if x1 in KS_spiegel
+        else x1
+    ) in KS_aktion and not event_allowed(
+        state,
+        EVENT_WHEN,
+        (
+            (
+                A_von[x1]
+                if x1 is not None
+                else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if x1 in KS_spiegel
+            else x1
+        ),
+        x0,
     ):
         return False
     return True
@@ -879,9 +1555,18 @@ def allowed_sammeln(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:59
     if (
         (x1 is None or state.location[x1] != 5 + x0)
-        or not d_ist_charakter(state, x1)
-        or d_erschoepft(state, x1)
-        or d_wartezeit(state, x1)
+        or not (
+            (
+                A_von[x1]
+                if x1 is not None
+                else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if x1 in KS_spiegel
+            else x1
+        )
+        in KS_charakter
+        or state.counters[1][x1] > 0
+        or state.counters[2][x1] > 0
     ):
         return False
     return True
@@ -896,9 +1581,36 @@ def allowed_ablenken_mit(state, x0, x1):
     if state.tracks[4] < 1:
         return False
     # spec: spec/heldenhain/03_rules.rules:68
-    if not d_darf_ablenken(state, x0, x1) or not any(
+    if not (
+        (x1 is not None and state.location[x1] == 5 + x0)
+        and not state.counters[1][x1] > 0
+        and (
+            not state.counters[2][x1] > 0
+            or bool(
+                d_ist_charakter(state, x1)
+                or d_ist_begleiter(state, x1)
+                or d_ist_drache(state, x1)
+            )
+            and attr_of(
+                A_flink,
+                (
+                    (
+                        A_von[x1]
+                        if x1 is not None
+                        else attr_of(
+                            A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if x1 in KS_spiegel
+                    else x1
+                ),
+                "flink",
+                "spec/heldenhain/02_cards.rules:47:50",
+            )
+        )
+    ) or not any(
         allowed_ablenken(state, x0, x1, c_z)
-        for c_z in state.zones[5 + opponent_of(x0, 2)]
+        for c_z in state.zones[5 + (None if x0 is None else (x0 + 1) % 2)]
     ):
         return False
     for effect in state.effects:
@@ -906,7 +1618,10 @@ def allowed_ablenken_mit(state, x0, x1):
         if kind == 47:  # zeitlupenstadt_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:302
-            if d_schauplatz_liegt(state, E_zeitlupenstadt) and d_wartezeit(state, x1):
+            if (
+                d_schauplatz_liegt(state, E_zeitlupenstadt)
+                and state.counters[2][x1] > 0
+            ):
                 return False
     return True
 
@@ -920,19 +1635,49 @@ def allowed_ablenken(state, x0, x1, x2):
     if state.tracks[4] < 1:
         return False
     # spec: spec/heldenhain/03_rules.rules:71
-    if not d_darf_ablenken(state, x0, x1):
+    if not (
+        (x1 is not None and state.location[x1] == 5 + x0)
+        and not state.counters[1][x1] > 0
+        and (
+            not state.counters[2][x1] > 0
+            or bool(
+                d_ist_charakter(state, x1)
+                or d_ist_begleiter(state, x1)
+                or d_ist_drache(state, x1)
+            )
+            and attr_of(
+                A_flink,
+                (
+                    (
+                        A_von[x1]
+                        if x1 is not None
+                        else attr_of(
+                            A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                        )
+                    )
+                    if x1 in KS_spiegel
+                    else x1
+                ),
+                "flink",
+                "spec/heldenhain/02_cards.rules:47:50",
+            )
+        )
+    ):
         return False
     # spec: spec/heldenhain/03_rules.rules:75
-    if (x2 is None or state.location[x2] != 5 + opponent_of(x0, 2)) or d_bereit(
-        state, x2
-    ):
+    if (
+        x2 is None or state.location[x2] != 5 + (None if x0 is None else (x0 + 1) % 2)
+    ) or not state.counters[1][x2] > 0:
         return False
     for effect in state.effects:
         kind = effect[0]
         if kind == 47:  # zeitlupenstadt_text
             args = effect[1]
             # spec: spec/heldenhain/11_schattenkabinett.rules:302
-            if d_schauplatz_liegt(state, E_zeitlupenstadt) and d_wartezeit(state, x1):
+            if (
+                d_schauplatz_liegt(state, E_zeitlupenstadt)
+                and state.counters[2][x1] > 0
+            ):
                 return False
     return True
 
@@ -946,7 +1691,7 @@ def allowed_ki_nutzen(state, x0, x1):
     if state.tracks[4] < 1:
         return False
     # spec: spec/heldenhain/03_rules.rules:79
-    if (x1 is None or state.location[x1] != 7 + x0) or d_erschoepft(state, x1):
+    if (x1 is None or state.location[x1] != 7 + x0) or state.counters[1][x1] > 0:
         return False
     return True
 
@@ -962,9 +1707,18 @@ def allowed_drache_nutzen(state, x0, x1):
     # spec: spec/heldenhain/03_rules.rules:83
     if (
         (x1 is None or state.location[x1] != 5 + x0)
-        or not d_ist_drache(state, x1)
-        or d_erschoepft(state, x1)
-        or d_wartezeit(state, x1)
+        or not (
+            (
+                A_von[x1]
+                if x1 is not None
+                else attr_of(A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53")
+            )
+            if x1 in KS_spiegel
+            else x1
+        )
+        in KS_drache
+        or state.counters[1][x1] > 0
+        or state.counters[2][x1] > 0
     ):
         return False
     return True
@@ -980,12 +1734,22 @@ def allowed_hq_nutzen(state, x0, x1):
         (x1 is None or state.location[x1] != 11 + x0)
         or not attr_of(
             A_nutzbar,
-            d_orig(state, x1),
+            (
+                (
+                    A_von[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_von, x1, "von", "spec/heldenhain/02_cards.rules:7:53"
+                    )
+                )
+                if x1 in KS_spiegel
+                else x1
+            ),
             "nutzbar",
             "spec/heldenhain/03_rules.rules:90:42",
         )
-        or d_genutzt(state, x1)
-        or d_wartezeit(state, x1)
+        or state.counters[9][x1] > 0
+        or state.counters[2][x1] > 0
         or not state.vars[2]
     ):
         return False
@@ -1006,55 +1770,55 @@ def allowed_aussetzen_lassen(state, x0):
 def when_zusammenhalt(state, v_you, v_this):
     "when the event of zusammenhalt may happen"
     # spec: spec/heldenhain/10_superfreundinnen.rules:128
-    return d_mannschaft(state, v_you, 3)
+    return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_pyjamaparty(state, v_you, v_this):
     "when the event of pyjamaparty may happen"
     # spec: spec/heldenhain/10_superfreundinnen.rules:214
-    return d_mannschaft(state, v_you, 2)
+    return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_schachzug(state, v_you, v_this):
     "when the event of schachzug may happen"
     # spec: spec/heldenhain/11_schattenkabinett.rules:141
-    return d_mannschaft(state, v_you, 3)
+    return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_oskar(state, v_you, v_this):
     "when the event of oskar may happen"
     # spec: spec/heldenhain/12_weggefaehrten.rules:22
-    return d_mannschaft(state, v_you, 3)
+    return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_alle_fuer_einen(state, v_you, v_this):
     "when the event of alle_fuer_einen may happen"
     # spec: spec/heldenhain/12_weggefaehrten.rules:92
-    return d_mannschaft(state, v_you, 3)
+    return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_gemeinsamer_marsch(state, v_you, v_this):
     "when the event of gemeinsamer_marsch may happen"
     # spec: spec/heldenhain/12_weggefaehrten.rules:111
-    return d_mannschaft(state, v_you, 2)
+    return q_mannschaftsgroesse(state, v_you) >= 2
 
 
 def when_gipfelsturm(state, v_you, v_this):
     "when the event of gipfelsturm may happen"
     # spec: spec/heldenhain/12_weggefaehrten.rules:137
-    return d_mannschaft(state, v_you, 4)
+    return q_mannschaftsgroesse(state, v_you) >= 4
 
 
 def when_treue_freunde(state, v_you, v_this):
     "when the event of treue_freunde may happen"
     # spec: spec/heldenhain/12_weggefaehrten.rules:141
-    return d_mannschaft(state, v_you, 3)
+    return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 def when_schwur_der_gefaehrten(state, v_you, v_this):
     "when the event of schwur_der_gefaehrten may happen"
     # spec: spec/heldenhain/12_weggefaehrten.rules:172
-    return d_mannschaft(state, v_you, 5)
+    return q_mannschaftsgroesse(state, v_you) >= 5
 
 
 def when_teurer_spass(state, v_you, v_this):
@@ -1067,7 +1831,13 @@ def when_tauschgeschaeft(state, v_you, v_this):
     "when the event of tauschgeschaeft may happen"
     # spec: spec/heldenhain/13_purpurpakt.rules:150
     return (
-        len([c_c for c_c in state.zones[3 + v_you] if d_orig(state, c_c) != v_this])
+        len(
+            [
+                c_c
+                for c_c in state.zones[3 + v_you]
+                if (A_von[c_c] if c_c in KS_spiegel else c_c) != v_this
+            ]
+        )
         >= 2
     )
 
@@ -1076,7 +1846,13 @@ def when_ausverkauf(state, v_you, v_this):
     "when the event of ausverkauf may happen"
     # spec: spec/heldenhain/13_purpurpakt.rules:158
     return (
-        len([c_c for c_c in state.zones[3 + v_you] if d_orig(state, c_c) != v_this])
+        len(
+            [
+                c_c
+                for c_c in state.zones[3 + v_you]
+                if (A_von[c_c] if c_c in KS_spiegel else c_c) != v_this
+            ]
+        )
         >= 1
     )
 
@@ -1091,7 +1867,13 @@ def when_kredit(state, v_you, v_this):
     "when the event of kredit may happen"
     # spec: spec/heldenhain/13_purpurpakt.rules:243
     return (
-        len([c_c for c_c in state.zones[3 + v_you] if d_orig(state, c_c) != v_this])
+        len(
+            [
+                c_c
+                for c_c in state.zones[3 + v_you]
+                if (A_von[c_c] if c_c in KS_spiegel else c_c) != v_this
+            ]
+        )
         >= 2
     )
 
@@ -1100,7 +1882,13 @@ def when_letzte_rate(state, v_you, v_this):
     "when the event of letzte_rate may happen"
     # spec: spec/heldenhain/13_purpurpakt.rules:251
     return (
-        len([c_c for c_c in state.zones[3 + v_you] if d_orig(state, c_c) != v_this])
+        len(
+            [
+                c_c
+                for c_c in state.zones[3 + v_you]
+                if (A_von[c_c] if c_c in KS_spiegel else c_c) != v_this
+            ]
+        )
         >= 1
     )
 
@@ -1108,7 +1896,7 @@ def when_letzte_rate(state, v_you, v_this):
 def when_kleingedrucktes(state, v_you, v_this):
     "when the event of kleingedrucktes may happen"
     # spec: spec/heldenhain/13_purpurpakt.rules:258
-    return d_mannschaft(state, v_you, 3)
+    return q_mannschaftsgroesse(state, v_you) >= 3
 
 
 EVENT_WHEN = {
@@ -1137,25 +1925,21 @@ EVENT_WHEN = {
 def inv_punkte_im_rahmen(state):
     "invariant punkte_im_rahmen"
     # spec: spec/heldenhain/04_turn.rules:160
-    return all(
-        state.tracks[c_p] >= 0 and state.tracks[c_p] <= d_siegziel(state)
-        for c_p in PLAYERS
-    )
+    return all(state.tracks[c_p] >= 0 and state.tracks[c_p] <= 20 for c_p in PLAYERS)
 
 
 def inv_energie_im_rahmen(state):
     "invariant energie_im_rahmen"
     # spec: spec/heldenhain/04_turn.rules:162
     return all(
-        state.tracks[2 + c_p] >= 0 and state.tracks[2 + c_p] <= d_energiespeicher(state)
-        for c_p in PLAYERS
+        state.tracks[2 + c_p] >= 0 and state.tracks[2 + c_p] <= 6 for c_p in PLAYERS
     )
 
 
 def inv_feld_hoechstens_sechs(state):
     "invariant feld_hoechstens_sechs"
     # spec: spec/heldenhain/04_turn.rules:164
-    return all(len(state.zones[5 + c_p]) <= d_feldgroesse(state) for c_p in PLAYERS)
+    return all(len(state.zones[5 + c_p]) <= 6 for c_p in PLAYERS)
 
 
 def inv_jeder_name_einmal_im_feld(state):
@@ -1182,7 +1966,12 @@ def inv_nur_figuren_im_feld(state):
     # spec: spec/heldenhain/04_turn.rules:168
     return all(
         all(
-            d_ist_figur(state, c_f) and d_besitzer(state, c_f) == c_p
+            (
+                (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
+                or (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_begleiter
+                or (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_drache
+            )
+            and (1 if c_f in KS_spiegel else 0) == c_p
             for c_f in state.zones[5 + c_p]
         )
         for c_p in PLAYERS
@@ -1210,7 +1999,8 @@ def inv_eine_ausruestung(state):
                 [
                     c_f
                     for c_f in state.zones[5 + c_p]
-                    if d_traegt(state, c_f, c_a) and d_ist_charakter(state, c_f)
+                    if is_active(state, 0, [c_a, c_f])
+                    and (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
                 ]
             )
             == 1
@@ -1219,7 +2009,10 @@ def inv_eine_ausruestung(state):
         for c_p in PLAYERS
     ) and all(
         all(
-            len([c_a for c_a in state.zones[9 + c_p] if d_traegt(state, c_f, c_a)]) <= 1
+            len(
+                [c_a for c_a in state.zones[9 + c_p] if is_active(state, 0, [c_a, c_f])]
+            )
+            <= 1
             for c_f in state.zones[5 + c_p]
         )
         for c_p in PLAYERS
@@ -1229,7 +2022,22 @@ def inv_eine_ausruestung(state):
 def bot_deck_ki(state, v_you):
     "bot deck_ki"
     # spec: spec/heldenhain/05_bots.rules:52
-    return d_deck_ki_wert(state, v_you)
+    return (
+        d_eval_tante_taktik(state, v_you)
+        if (state.params["deck_1"] if v_you == 0 else state.params["deck_2"])
+        == "superfreundinnen"
+        else (
+            d_eval_graf_gruebel(state, v_you)
+            if (state.params["deck_1"] if v_you == 0 else state.params["deck_2"])
+            == "schattenkabinett"
+            else (
+                d_eval_der_wegweiser(state, v_you)
+                if (state.params["deck_1"] if v_you == 0 else state.params["deck_2"])
+                == "weggefaehrten"
+                else d_eval_fraeulein_rabatt(state, v_you)
+            )
+        )
+    )
 
 
 def bot_tante_taktik(state, v_you):
@@ -1312,14 +2120,16 @@ def pol_deck_ki_0(state, pending):
     if len(best) == 1:
         return best
     # spec: spec/heldenhain/06_policies.rules:39
-    if d_spielt(state, v_you, "schattenkabinett") or d_ausschalten_moeglich(
-        state, v_you
-    ):
+    if (
+        state.params["deck_1"] if v_you == 0 else state.params["deck_2"]
+    ) == "schattenkabinett" or d_ausschalten_moeglich(state, v_you):
         best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
     if len(best) == 1:
         return best
     # spec: spec/heldenhain/06_policies.rules:40
-    if d_spielt(state, v_you, "schattenkabinett"):
+    if (
+        state.params["deck_1"] if v_you == 0 else state.params["deck_2"]
+    ) == "schattenkabinett":
         best = keep_best(best, [ids[i] in ("ki",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1348,9 +2158,9 @@ def pol_deck_ki_1(state, pending):
     best = keep_best(
         best,
         [
-            bool(
-                d_ist_aktion(state, v_c) and d_spielt(state, v_you, "schattenkabinett")
-            )
+            (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_aktion
+            and (state.params["deck_1"] if v_you == 0 else state.params["deck_2"])
+            == "schattenkabinett"
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -1361,11 +2171,10 @@ def pol_deck_ki_1(state, pending):
     best = keep_best(
         best,
         [
-            bool(
-                d_ist_charakter(state, v_c)
-                and d_platz_im_feld(state, v_you)
-                and d_spielt(state, v_you, "weggefaehrten")
-            )
+            (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
+            and len(state.zones[5 + v_you]) < 6
+            and (state.params["deck_1"] if v_you == 0 else state.params["deck_2"])
+            == "weggefaehrten"
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -1376,7 +2185,12 @@ def pol_deck_ki_1(state, pending):
     best = keep_best(
         best,
         [
-            bool(d_ist_figur(state, v_c) and d_platz_im_feld(state, v_you))
+            (
+                (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
+                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_begleiter
+                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_drache
+            )
+            and len(state.zones[5 + v_you]) < 6
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -1387,17 +2201,16 @@ def pol_deck_ki_1(state, pending):
     best = keep_best(
         best,
         [
-            bool(
-                d_ist_hauptquartier(state, v_c)
-                and attr_of(
-                    A_heilung,
-                    d_orig(state, v_c),
-                    "heilung",
-                    "spec/heldenhain/06_policies.rules:49:41",
-                )
-                > 0
-                and d_spielt(state, v_you, "superfreundinnen")
+            (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_hauptquartier
+            and attr_of(
+                A_heilung,
+                A_von[v_c] if v_c in KS_spiegel else v_c,
+                "heilung",
+                "spec/heldenhain/06_policies.rules:49:41",
             )
+            > 0
+            and (state.params["deck_1"] if v_you == 0 else state.params["deck_2"])
+            == "superfreundinnen"
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -1411,11 +2224,12 @@ def pol_deck_ki_1(state, pending):
             (
                 attr_of(
                     A_kosten,
-                    d_orig(state, v_c),
+                    A_von[v_c] if v_c in KS_spiegel else v_c,
                     "kosten",
                     "spec/heldenhain/06_policies.rules:50:47",
                 )
-                if d_spielt(state, v_you, "purpurpakt")
+                if (state.params["deck_1"] if v_you == 0 else state.params["deck_2"])
+                == "purpurpakt"
                 else 0
             )
             for v_c in [values[i] for i in best]
@@ -1426,7 +2240,26 @@ def pol_deck_ki_1(state, pending):
         return best
     # spec: spec/heldenhain/06_policies.rules:51
     best = keep_best(
-        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
+        best,
+        [
+            (
+                3 * q_rettung(state, v_c)
+                + q_einsatz(state, v_c)
+                + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
+                if d_orig(state, v_c) in KS_charakter
+                or d_orig(state, v_c) in KS_begleiter
+                or d_orig(state, v_c) in KS_drache
+                else 2
+                * attr_of(
+                    A_kosten,
+                    A_von[v_c] if v_c in KS_spiegel else v_c,
+                    "kosten",
+                    "spec/heldenhain/06_policies.rules:13:80",
+                )
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
     )
     if len(best) == 1:
         return best
@@ -1443,7 +2276,8 @@ def pol_der_wegweiser_0(state, pending):
     best = keep_best(
         best,
         [
-            bool(d_ist_charakter(state, v_c) and d_platz_im_feld(state, v_you))
+            (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
+            and len(state.zones[5 + v_you]) < 6
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -1454,17 +2288,19 @@ def pol_der_wegweiser_0(state, pending):
     best = keep_best(
         best,
         [
-            bool(
-                d_ist_figur(state, v_c)
-                and attr_of(
-                    A_rueckendeckung,
-                    d_orig(state, v_c),
-                    "rueckendeckung",
-                    "spec/heldenhain/06_policies.rules:154:33",
-                )
-                > 0
-                and d_platz_im_feld(state, v_you)
+            (
+                (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
+                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_begleiter
+                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_drache
             )
+            and attr_of(
+                A_rueckendeckung,
+                A_von[v_c] if v_c in KS_spiegel else v_c,
+                "rueckendeckung",
+                "spec/heldenhain/06_policies.rules:154:33",
+            )
+            > 0
+            and len(state.zones[5 + v_you]) < 6
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -1473,7 +2309,26 @@ def pol_der_wegweiser_0(state, pending):
         return best
     # spec: spec/heldenhain/06_policies.rules:155
     best = keep_best(
-        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
+        best,
+        [
+            (
+                3 * q_rettung(state, v_c)
+                + q_einsatz(state, v_c)
+                + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
+                if d_orig(state, v_c) in KS_charakter
+                or d_orig(state, v_c) in KS_begleiter
+                or d_orig(state, v_c) in KS_drache
+                else 2
+                * attr_of(
+                    A_kosten,
+                    A_von[v_c] if v_c in KS_spiegel else v_c,
+                    "kosten",
+                    "spec/heldenhain/06_policies.rules:13:80",
+                )
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
     )
     if len(best) == 1:
         return best
@@ -1490,7 +2345,12 @@ def pol_fraeulein_rabatt_0(state, pending):
     best = keep_best(
         best,
         [
-            bool(d_ist_figur(state, v_c) and d_platz_im_feld(state, v_you))
+            (
+                (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
+                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_begleiter
+                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_drache
+            )
+            and len(state.zones[5 + v_you]) < 6
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -1503,7 +2363,7 @@ def pol_fraeulein_rabatt_0(state, pending):
         [
             attr_of(
                 A_kosten,
-                d_orig(state, v_c),
+                A_von[v_c] if v_c in KS_spiegel else v_c,
                 "kosten",
                 "spec/heldenhain/06_policies.rules:163:15",
             )
@@ -1515,7 +2375,26 @@ def pol_fraeulein_rabatt_0(state, pending):
         return best
     # spec: spec/heldenhain/06_policies.rules:164
     best = keep_best(
-        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
+        best,
+        [
+            (
+                3 * q_rettung(state, v_c)
+                + q_einsatz(state, v_c)
+                + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
+                if d_orig(state, v_c) in KS_charakter
+                or d_orig(state, v_c) in KS_begleiter
+                or d_orig(state, v_c) in KS_drache
+                else 2
+                * attr_of(
+                    A_kosten,
+                    A_von[v_c] if v_c in KS_spiegel else v_c,
+                    "kosten",
+                    "spec/heldenhain/06_policies.rules:13:80",
+                )
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
     )
     if len(best) == 1:
         return best
@@ -1579,7 +2458,12 @@ def pol_graf_gruebel_1(state, pending):
     best = list(range(len(values)))
     # spec: spec/heldenhain/06_policies.rules:144
     best = keep_best(
-        best, [d_ist_aktion(state, v_c) for v_c in [values[i] for i in best]], False
+        best,
+        [
+            (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_aktion
+            for v_c in [values[i] for i in best]
+        ],
+        False,
     )
     if len(best) == 1:
         return best
@@ -1587,7 +2471,12 @@ def pol_graf_gruebel_1(state, pending):
     best = keep_best(
         best,
         [
-            bool(d_ist_figur(state, v_c) and d_platz_im_feld(state, v_you))
+            (
+                (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
+                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_begleiter
+                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_drache
+            )
+            and len(state.zones[5 + v_you]) < 6
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -1596,7 +2485,26 @@ def pol_graf_gruebel_1(state, pending):
         return best
     # spec: spec/heldenhain/06_policies.rules:146
     best = keep_best(
-        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
+        best,
+        [
+            (
+                3 * q_rettung(state, v_c)
+                + q_einsatz(state, v_c)
+                + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
+                if d_orig(state, v_c) in KS_charakter
+                or d_orig(state, v_c) in KS_begleiter
+                or d_orig(state, v_c) in KS_drache
+                else 2
+                * attr_of(
+                    A_kosten,
+                    A_von[v_c] if v_c in KS_spiegel else v_c,
+                    "kosten",
+                    "spec/heldenhain/06_policies.rules:13:80",
+                )
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
     )
     if len(best) == 1:
         return best
@@ -1613,7 +2521,12 @@ def pol_tante_taktik_0(state, pending):
     best = keep_best(
         best,
         [
-            bool(d_ist_figur(state, v_c) and d_platz_im_feld(state, v_you))
+            (
+                (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
+                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_begleiter
+                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_drache
+            )
+            and len(state.zones[5 + v_you]) < 6
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -1624,16 +2537,14 @@ def pol_tante_taktik_0(state, pending):
     best = keep_best(
         best,
         [
-            bool(
-                d_ist_hauptquartier(state, v_c)
-                and attr_of(
-                    A_heilung,
-                    d_orig(state, v_c),
-                    "heilung",
-                    "spec/heldenhain/06_policies.rules:116:41",
-                )
-                > 0
+            (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_hauptquartier
+            and attr_of(
+                A_heilung,
+                A_von[v_c] if v_c in KS_spiegel else v_c,
+                "heilung",
+                "spec/heldenhain/06_policies.rules:116:41",
             )
+            > 0
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -1642,7 +2553,26 @@ def pol_tante_taktik_0(state, pending):
         return best
     # spec: spec/heldenhain/06_policies.rules:117
     best = keep_best(
-        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
+        best,
+        [
+            (
+                3 * q_rettung(state, v_c)
+                + q_einsatz(state, v_c)
+                + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
+                if d_orig(state, v_c) in KS_charakter
+                or d_orig(state, v_c) in KS_begleiter
+                or d_orig(state, v_c) in KS_drache
+                else 2
+                * attr_of(
+                    A_kosten,
+                    A_von[v_c] if v_c in KS_spiegel else v_c,
+                    "kosten",
+                    "spec/heldenhain/06_policies.rules:13:80",
+                )
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
     )
     if len(best) == 1:
         return best
@@ -1668,7 +2598,12 @@ def pol_tante_taktik_1(state, pending):
         return best
     # spec: spec/heldenhain/06_policies.rules:121
     best = keep_best(
-        best, [d_reserve(state, v_f) for v_f in [values[i] for i in best]], False
+        best,
+        [
+            q_ausdauer(state, v_f) - state.counters[0][v_f]
+            for v_f in [values[i] for i in best]
+        ],
+        False,
     )
     if len(best) == 1:
         return best
@@ -1759,7 +2694,12 @@ def pol_umsichtig_1(state, pending):
     best = keep_best(
         best,
         [
-            bool(d_ist_figur(state, v_c) and d_platz_im_feld(state, v_you))
+            (
+                (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
+                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_begleiter
+                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_drache
+            )
+            and len(state.zones[5 + v_you]) < 6
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -1768,7 +2708,26 @@ def pol_umsichtig_1(state, pending):
         return best
     # spec: spec/heldenhain/06_policies.rules:67
     best = keep_best(
-        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], False
+        best,
+        [
+            (
+                3 * q_rettung(state, v_c)
+                + q_einsatz(state, v_c)
+                + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
+                if d_orig(state, v_c) in KS_charakter
+                or d_orig(state, v_c) in KS_begleiter
+                or d_orig(state, v_c) in KS_drache
+                else 2
+                * attr_of(
+                    A_kosten,
+                    A_von[v_c] if v_c in KS_spiegel else v_c,
+                    "kosten",
+                    "spec/heldenhain/06_policies.rules:13:80",
+                )
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
     )
     if len(best) == 1:
         return best
@@ -1841,7 +2800,12 @@ def pol_umsichtig_4(state, pending):
         return best
     # spec: spec/heldenhain/06_policies.rules:79
     best = keep_best(
-        best, [d_reserve(state, v_z) for v_z in [values[i] for i in best]], True
+        best,
+        [
+            q_ausdauer(state, v_z) - state.counters[0][v_z]
+            for v_z in [values[i] for i in best]
+        ],
+        True,
     )
     if len(best) == 1:
         return best
@@ -1862,7 +2826,7 @@ def pol_umsichtig_5(state, pending):
                 for c_c in state.zones[3 + v_you]
                 if attr_of(
                     A_kosten,
-                    d_orig(state, c_c),
+                    A_von[c_c] if c_c in KS_spiegel else c_c,
                     "kosten",
                     "spec/heldenhain/06_policies.rules:82:57",
                 )
@@ -1889,7 +2853,26 @@ def pol_umsichtig_6(state, pending):
     best = list(range(len(values)))
     # spec: spec/heldenhain/06_policies.rules:86
     best = keep_best(
-        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], True
+        best,
+        [
+            (
+                3 * q_rettung(state, v_c)
+                + q_einsatz(state, v_c)
+                + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
+                if d_orig(state, v_c) in KS_charakter
+                or d_orig(state, v_c) in KS_begleiter
+                or d_orig(state, v_c) in KS_drache
+                else 2
+                * attr_of(
+                    A_kosten,
+                    A_von[v_c] if v_c in KS_spiegel else v_c,
+                    "kosten",
+                    "spec/heldenhain/06_policies.rules:13:80",
+                )
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        True,
     )
     if len(best) == 1:
         return best
@@ -1904,7 +2887,26 @@ def pol_umsichtig_7(state, pending):
     best = list(range(len(values)))
     # spec: spec/heldenhain/06_policies.rules:89
     best = keep_best(
-        best, [d_kartenwert(state, v_c) for v_c in [values[i] for i in best]], True
+        best,
+        [
+            (
+                3 * q_rettung(state, v_c)
+                + q_einsatz(state, v_c)
+                + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
+                if d_orig(state, v_c) in KS_charakter
+                or d_orig(state, v_c) in KS_begleiter
+                or d_orig(state, v_c) in KS_drache
+                else 2
+                * attr_of(
+                    A_kosten,
+                    A_von[v_c] if v_c in KS_spiegel else v_c,
+                    "kosten",
+                    "spec/heldenhain/06_policies.rules:13:80",
+                )
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        True,
     )
     if len(best) == 1:
         return best
@@ -1919,7 +2921,14 @@ def pol_umsichtig_8(state, pending):
     best = list(range(len(values)))
     # spec: spec/heldenhain/06_policies.rules:92
     best = keep_best(
-        best, [d_figurwert(state, v_f) for v_f in [values[i] for i in best]], True
+        best,
+        [
+            3 * q_rettung(state, v_f)
+            + q_einsatz(state, v_f)
+            + max(0, q_ausdauer(state, v_f) - state.counters[0][v_f])
+            for v_f in [values[i] for i in best]
+        ],
+        True,
     )
     if len(best) == 1:
         return best
@@ -1934,7 +2943,12 @@ def pol_umsichtig_9(state, pending):
     best = list(range(len(values)))
     # spec: spec/heldenhain/06_policies.rules:95
     best = keep_best(
-        best, [d_reserve(state, v_f) for v_f in [values[i] for i in best]], False
+        best,
+        [
+            q_ausdauer(state, v_f) - state.counters[0][v_f]
+            for v_f in [values[i] for i in best]
+        ],
+        False,
     )
     if len(best) == 1:
         return best
@@ -1949,7 +2963,14 @@ def pol_umsichtig_10(state, pending):
     best = list(range(len(values)))
     # spec: spec/heldenhain/06_policies.rules:98
     best = keep_best(
-        best, [d_figurwert(state, v_f) for v_f in [values[i] for i in best]], True
+        best,
+        [
+            3 * q_rettung(state, v_f)
+            + q_einsatz(state, v_f)
+            + max(0, q_ausdauer(state, v_f) - state.counters[0][v_f])
+            for v_f in [values[i] for i in best]
+        ],
+        True,
     )
     if len(best) == 1:
         return best
@@ -1982,7 +3003,26 @@ def pol_umsichtig_12(state, pending):
     best = list(range(len(values)))
     # spec: spec/heldenhain/06_policies.rules:107
     best = keep_best(
-        best, [d_kartenwert(state, v_f) for v_f in [values[i] for i in best]], False
+        best,
+        [
+            (
+                3 * q_rettung(state, v_f)
+                + q_einsatz(state, v_f)
+                + max(0, q_ausdauer(state, v_f) - state.counters[0][v_f])
+                if d_orig(state, v_f) in KS_charakter
+                or d_orig(state, v_f) in KS_begleiter
+                or d_orig(state, v_f) in KS_drache
+                else 2
+                * attr_of(
+                    A_kosten,
+                    A_von[v_f] if v_f in KS_spiegel else v_f,
+                    "kosten",
+                    "spec/heldenhain/06_policies.rules:13:80",
+                )
+            )
+            for v_f in [values[i] for i in best]
+        ],
+        False,
     )
     if len(best) == 1:
         return best

@@ -29,15 +29,16 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 1c6d966b075b6ae3a2a2 output a1a23b9652a8f928d959
+# Fingerprint: source dc021455e55f4fdbf267 output aef970677130d68fb158
 "Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
-from runtime.state import activate, move_card
+from runtime.state import activate, is_active, move_card
 from runtime.values import attr_of, unknown_name, winner_of
 from .tables import (
     A_deck,
     A_kosten,
+    A_von,
     ENTITY_LABELS,
     E_abgesagt,
     E_affe_anleihe,
@@ -285,7 +286,10 @@ from .tables import (
     E_zweite_chance,
     E_zylinder,
     KS_aktion,
+    KS_begleiter,
     KS_charakter,
+    KS_drache,
+    KS_spiegel,
     K_aktion,
     K_ausruestung,
     K_begleiter,
@@ -304,25 +308,11 @@ from .rules import (
     allowed_hq_nutzen,
     allowed_ki_nutzen,
     allowed_sammeln,
-    d_bereit,
     d_besitzer,
-    d_deck_ki_wert,
-    d_erschoepft,
     d_eval_der_wegweiser,
     d_eval_fraeulein_rabatt,
     d_eval_graf_gruebel,
     d_eval_tante_taktik,
-    d_figurwert,
-    d_genutzt,
-    d_ist,
-    d_ist_charakter,
-    d_ist_figur,
-    d_orig,
-    d_setzt_aus,
-    d_startcharakter,
-    d_traegt,
-    d_ueberlastet,
-    d_wartezeit,
     q_ablenkstress,
     q_ausdauer,
     q_einsatz,
@@ -388,10 +378,10 @@ def tb_03_setup_3_0(state, frame):
         c_c
         for c_c in state.zones[0]
         if (
-            d_besitzer(state, c_c) == 0
+            (1 if c_c in KS_spiegel else 0) == 0
             and attr_of(
                 A_deck,
-                d_orig(state, c_c),
+                A_von[c_c] if c_c in KS_spiegel else c_c,
                 "deck",
                 "spec/heldenhain/tests/03_setup.rules:30:57",
             )
@@ -724,18 +714,18 @@ def tb_04_turn_13_0(state, frame):
         c_c
         for c_c in state.zones[0]
         if (
-            d_besitzer(state, c_c) == 0
-            and d_orig(state, c_c) in KS_aktion
+            (1 if c_c in KS_spiegel else 0) == 0
+            and (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_aktion
             and attr_of(
                 A_deck,
-                d_orig(state, c_c),
+                A_von[c_c] if c_c in KS_spiegel else c_c,
                 "deck",
                 "spec/heldenhain/tests/04_turn.rules:160:59",
             )
             == "superfreundinnen"
             and attr_of(
                 A_kosten,
-                d_orig(state, c_c),
+                A_von[c_c] if c_c in KS_spiegel else c_c,
                 "kosten",
                 "spec/heldenhain/tests/04_turn.rules:161:17",
             )
@@ -3124,18 +3114,18 @@ def tb_11_overview_8_0(state, frame):
         c_c
         for c_c in state.zones[0]
         if (
-            d_besitzer(state, c_c) == 1
-            and d_orig(state, c_c) in KS_charakter
+            (1 if c_c in KS_spiegel else 0) == 1
+            and (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
             and attr_of(
                 A_deck,
-                d_orig(state, c_c),
+                A_von[c_c] if c_c in KS_spiegel else c_c,
                 "deck",
                 "spec/heldenhain/tests/11_overview.rules:96:62",
             )
             == "purpurpakt"
             and attr_of(
                 A_kosten,
-                d_orig(state, c_c),
+                A_von[c_c] if c_c in KS_spiegel else c_c,
                 "kosten",
                 "spec/heldenhain/tests/11_overview.rules:97:17",
             )
@@ -5660,10 +5650,10 @@ def tx_01_decks_0_0(state, L):
             [
                 c_c
                 for c_c in state.zones[0]
-                if d_besitzer(state, c_c) == 0
+                if (1 if c_c in KS_spiegel else 0) == 0
                 and attr_of(
                     A_deck,
-                    d_orig(state, c_c),
+                    A_von[c_c] if c_c in KS_spiegel else c_c,
                     "deck",
                     "spec/heldenhain/tests/01_decks.rules:6:61",
                 )
@@ -5681,10 +5671,10 @@ def tx_01_decks_0_0_sides(state, L):
             [
                 c_c
                 for c_c in state.zones[0]
-                if d_besitzer(state, c_c) == 0
+                if (1 if c_c in KS_spiegel else 0) == 0
                 and attr_of(
                     A_deck,
-                    d_orig(state, c_c),
+                    A_von[c_c] if c_c in KS_spiegel else c_c,
                     "deck",
                     "spec/heldenhain/tests/01_decks.rules:6:61",
                 )
@@ -5702,10 +5692,10 @@ def tx_01_decks_0_1(state, L):
             [
                 c_c
                 for c_c in state.zones[0]
-                if d_besitzer(state, c_c) == 0
+                if (1 if c_c in KS_spiegel else 0) == 0
                 and attr_of(
                     A_deck,
-                    d_orig(state, c_c),
+                    A_von[c_c] if c_c in KS_spiegel else c_c,
                     "deck",
                     "spec/heldenhain/tests/01_decks.rules:7:61",
                 )
@@ -5723,10 +5713,10 @@ def tx_01_decks_0_1_sides(state, L):
             [
                 c_c
                 for c_c in state.zones[0]
-                if d_besitzer(state, c_c) == 0
+                if (1 if c_c in KS_spiegel else 0) == 0
                 and attr_of(
                     A_deck,
-                    d_orig(state, c_c),
+                    A_von[c_c] if c_c in KS_spiegel else c_c,
                     "deck",
                     "spec/heldenhain/tests/01_decks.rules:7:61",
                 )
@@ -5744,10 +5734,10 @@ def tx_01_decks_0_2(state, L):
             [
                 c_c
                 for c_c in state.zones[0]
-                if d_besitzer(state, c_c) == 0
+                if (1 if c_c in KS_spiegel else 0) == 0
                 and attr_of(
                     A_deck,
-                    d_orig(state, c_c),
+                    A_von[c_c] if c_c in KS_spiegel else c_c,
                     "deck",
                     "spec/heldenhain/tests/01_decks.rules:8:61",
                 )
@@ -5765,10 +5755,10 @@ def tx_01_decks_0_2_sides(state, L):
             [
                 c_c
                 for c_c in state.zones[0]
-                if d_besitzer(state, c_c) == 0
+                if (1 if c_c in KS_spiegel else 0) == 0
                 and attr_of(
                     A_deck,
-                    d_orig(state, c_c),
+                    A_von[c_c] if c_c in KS_spiegel else c_c,
                     "deck",
                     "spec/heldenhain/tests/01_decks.rules:8:61",
                 )
@@ -5786,10 +5776,10 @@ def tx_01_decks_0_3(state, L):
             [
                 c_c
                 for c_c in state.zones[0]
-                if d_besitzer(state, c_c) == 0
+                if (1 if c_c in KS_spiegel else 0) == 0
                 and attr_of(
                     A_deck,
-                    d_orig(state, c_c),
+                    A_von[c_c] if c_c in KS_spiegel else c_c,
                     "deck",
                     "spec/heldenhain/tests/01_decks.rules:9:61",
                 )
@@ -5807,10 +5797,10 @@ def tx_01_decks_0_3_sides(state, L):
             [
                 c_c
                 for c_c in state.zones[0]
-                if d_besitzer(state, c_c) == 0
+                if (1 if c_c in KS_spiegel else 0) == 0
                 and attr_of(
                     A_deck,
-                    d_orig(state, c_c),
+                    A_von[c_c] if c_c in KS_spiegel else c_c,
                     "deck",
                     "spec/heldenhain/tests/01_decks.rules:9:61",
                 )
@@ -5824,21 +5814,21 @@ def tx_01_decks_0_3_sides(state, L):
 def tx_01_decks_1_0(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:13
     return all(
-        d_besitzer(state, c_c) == 1
+        (1 if c_c in KS_spiegel else 0) == 1
         or len(
             [
                 c_d
                 for c_d in state.zones[0]
-                if d_besitzer(state, c_d) == 0
+                if (1 if c_d in KS_spiegel else 0) == 0
                 and attr_of(
                     A_deck,
-                    d_orig(state, c_d),
+                    A_von[c_d] if c_d in KS_spiegel else c_d,
                     "deck",
                     "spec/heldenhain/tests/01_decks.rules:14:65",
                 )
                 == attr_of(
                     A_deck,
-                    d_orig(state, c_c),
+                    A_von[c_c] if c_c in KS_spiegel else c_c,
                     "deck",
                     "spec/heldenhain/tests/01_decks.rules:14:81",
                 )
@@ -5852,26 +5842,32 @@ def tx_01_decks_1_0(state, L):
 
 def tx_01_decks_2_0(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:19
-    return len([c_c for c_c in state.zones[0] if d_besitzer(state, c_c) == 1]) == 248
+    return (
+        len([c_c for c_c in state.zones[0] if (1 if c_c in KS_spiegel else 0) == 1])
+        == 248
+    )
 
 
 def tx_01_decks_2_0_sides(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:19
-    return (len([c_c for c_c in state.zones[0] if d_besitzer(state, c_c) == 1]), 248)
+    return (
+        len([c_c for c_c in state.zones[0] if (1 if c_c in KS_spiegel else 0) == 1]),
+        248,
+    )
 
 
 def tx_01_decks_2_1(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:20
     return all(
-        d_besitzer(state, c_c) == 0
+        (1 if c_c in KS_spiegel else 0) == 0
         or ENTITY_LABELS[c_c]
         == attr_of(
             ENTITY_LABELS,
-            d_orig(state, c_c),
+            A_von[c_c] if c_c in KS_spiegel else c_c,
             "label",
             "spec/heldenhain/tests/01_decks.rules:21:28",
         )
-        and d_besitzer(state, d_orig(state, c_c)) == 0
+        and d_besitzer(state, A_von[c_c] if c_c in KS_spiegel else c_c) == 0
         for c_c in state.zones[0]
     )
 
@@ -5879,8 +5875,15 @@ def tx_01_decks_2_1(state, L):
 def tx_01_decks_2_2(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:22
     return all(
-        d_besitzer(state, c_c) == 1
-        or len([c_d for c_d in state.zones[0] if d_orig(state, c_d) == c_c]) == 2
+        (1 if c_c in KS_spiegel else 0) == 1
+        or len(
+            [
+                c_d
+                for c_d in state.zones[0]
+                if (A_von[c_d] if c_d in KS_spiegel else c_d) == c_c
+            ]
+        )
+        == 2
         for c_c in state.zones[0]
     )
 
@@ -6087,22 +6090,26 @@ def tx_01_decks_4_1_sides(state, L):
 
 def tx_01_decks_4_2(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:51
-    return all(d_besitzer(state, c_c) == 0 for c_c in state.zones[1])
+    return all((1 if c_c in KS_spiegel else 0) == 0 for c_c in state.zones[1])
 
 
 def tx_01_decks_4_3(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:52
-    return all(d_besitzer(state, c_c) == 1 for c_c in state.zones[2])
+    return all((1 if c_c in KS_spiegel else 0) == 1 for c_c in state.zones[2])
 
 
 def tx_01_decks_4_4(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:53
-    return any(d_ist(state, c_c, E_jaro) for c_c in state.zones[1])
+    return any(
+        (A_von[c_c] if c_c in KS_spiegel else c_c) == E_jaro for c_c in state.zones[1]
+    )
 
 
 def tx_01_decks_4_5(state, L):
     # spec: spec/heldenhain/tests/01_decks.rules:53
-    return any(d_ist(state, c_c, E_jaro) for c_c in state.zones[2])
+    return any(
+        (A_von[c_c] if c_c in KS_spiegel else c_c) == E_jaro for c_c in state.zones[2]
+    )
 
 
 def tx_01_decks_5_0(state, L):
@@ -6392,7 +6399,8 @@ def tx_03_setup_1_4(state, L):
             [
                 c_c
                 for c_c in state.zones[3]
-                if d_startcharakter(state, c_c) and d_ist_charakter(state, c_c)
+                if state.counters[10][c_c] > 0
+                and (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
             ]
         )
         == 1
@@ -6406,7 +6414,8 @@ def tx_03_setup_1_4_sides(state, L):
             [
                 c_c
                 for c_c in state.zones[3]
-                if d_startcharakter(state, c_c) and d_ist_charakter(state, c_c)
+                if state.counters[10][c_c] > 0
+                and (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
             ]
         ),
         1,
@@ -6420,7 +6429,8 @@ def tx_03_setup_1_5(state, L):
             [
                 c_c
                 for c_c in state.zones[4]
-                if d_startcharakter(state, c_c) and d_ist_charakter(state, c_c)
+                if state.counters[10][c_c] > 0
+                and (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
             ]
         )
         == 1
@@ -6434,7 +6444,8 @@ def tx_03_setup_1_5_sides(state, L):
             [
                 c_c
                 for c_c in state.zones[4]
-                if d_startcharakter(state, c_c) and d_ist_charakter(state, c_c)
+                if state.counters[10][c_c] > 0
+                and (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
             ]
         ),
         1,
@@ -6446,12 +6457,12 @@ def tx_03_setup_1_6(state, L):
     return all(
         attr_of(
             A_deck,
-            d_orig(state, c_c),
+            A_von[c_c] if c_c in KS_spiegel else c_c,
             "deck",
             "spec/heldenhain/tests/03_setup.rules:16:36",
         )
         == "superfreundinnen"
-        and d_besitzer(state, c_c) == 0
+        and (1 if c_c in KS_spiegel else 0) == 0
         for c_c in state.zones[3]
     )
 
@@ -6461,12 +6472,12 @@ def tx_03_setup_1_7(state, L):
     return all(
         attr_of(
             A_deck,
-            d_orig(state, c_c),
+            A_von[c_c] if c_c in KS_spiegel else c_c,
             "deck",
             "spec/heldenhain/tests/03_setup.rules:17:36",
         )
         == "schattenkabinett"
-        and d_besitzer(state, c_c) == 1
+        and (1 if c_c in KS_spiegel else 0) == 1
         for c_c in state.zones[4]
     )
 
@@ -6579,34 +6590,35 @@ def tx_03_setup_5_3(state, L):
 def tx_03_setup_6_0(state, L):
     # spec: spec/heldenhain/tests/03_setup.rules:76
     return any(
-        d_ist_charakter(state, c_c) and allowed_ausspielen(state, 0, c_c)
+        (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
+        and allowed_ausspielen(state, 0, c_c)
         for c_c in state.zones[3]
     )
 
 
 def tx_04_turn_0_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:13
-    return d_bereit(state, E_blitzy)
+    return not state.counters[1][E_blitzy] > 0
 
 
 def tx_04_turn_0_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:13
-    return d_bereit(state, E_ki_kompass)
+    return not state.counters[1][E_ki_kompass] > 0
 
 
 def tx_04_turn_0_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:14
-    return d_erschoepft(state, E_roxy)
+    return state.counters[1][E_roxy] > 0
 
 
 def tx_04_turn_1_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:22
-    return d_erschoepft(state, E_samt_2)
+    return state.counters[1][E_samt_2] > 0
 
 
 def tx_04_turn_2_0(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:29
-    return d_wartezeit(state, E_blitzy)
+    return state.counters[2][E_blitzy] > 0
 
 
 def tx_04_turn_2_1(state, L):
@@ -6616,7 +6628,7 @@ def tx_04_turn_2_1(state, L):
 
 def tx_04_turn_2_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:31
-    return not d_wartezeit(state, E_blitzy)
+    return not state.counters[2][E_blitzy] > 0
 
 
 def tx_04_turn_2_3(state, L):
@@ -6851,7 +6863,7 @@ def tx_04_turn_12_0_sides(state, L):
 
 def tx_04_turn_12_1(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:153
-    return not d_ueberlastet(state, E_blitzy)
+    return not state.counters[0][E_blitzy] >= q_ausdauer(state, E_blitzy)
 
 
 def tx_04_turn_12_2(state, L):
@@ -6921,7 +6933,7 @@ def tx_04_turn_15_1(state, L):
 
 def tx_04_turn_15_2(state, L):
     # spec: spec/heldenhain/tests/04_turn.rules:187
-    return d_bereit(state, E_blitzy)
+    return not state.counters[1][E_blitzy] > 0
 
 
 def tx_04_turn_15_3(state, L):
@@ -7117,7 +7129,11 @@ def tx_05_bots_3_0(state, L):
         L["a"]
         if "a" in L
         else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:34:38")
-    ) + 25 + 9 * d_figurwert(state, E_finn_faehrte)
+    ) + 25 + 9 * (
+        3 * q_rettung(state, E_finn_faehrte)
+        + q_einsatz(state, E_finn_faehrte)
+        + max(0, q_ausdauer(state, E_finn_faehrte) - state.counters[0][E_finn_faehrte])
+    )
 
 
 def tx_05_bots_3_0_sides(state, L):
@@ -7130,7 +7146,14 @@ def tx_05_bots_3_0_sides(state, L):
             else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:34:38")
         )
         + 25
-        + 9 * d_figurwert(state, E_finn_faehrte),
+        + 9
+        * (
+            3 * q_rettung(state, E_finn_faehrte)
+            + q_einsatz(state, E_finn_faehrte)
+            + max(
+                0, q_ausdauer(state, E_finn_faehrte) - state.counters[0][E_finn_faehrte]
+            )
+        ),
     )
 
 
@@ -7140,7 +7163,11 @@ def tx_05_bots_3_1(state, L):
         L["b"]
         if "b" in L
         else unknown_name("b", "spec/heldenhain/tests/05_bots.rules:37:38")
-    ) + 9 * d_figurwert(state, E_igel_ingo)
+    ) + 9 * (
+        3 * q_rettung(state, E_igel_ingo)
+        + q_einsatz(state, E_igel_ingo)
+        + max(0, q_ausdauer(state, E_igel_ingo) - state.counters[0][E_igel_ingo])
+    )
 
 
 def tx_05_bots_3_1_sides(state, L):
@@ -7152,7 +7179,12 @@ def tx_05_bots_3_1_sides(state, L):
             if "b" in L
             else unknown_name("b", "spec/heldenhain/tests/05_bots.rules:37:38")
         )
-        + 9 * d_figurwert(state, E_igel_ingo),
+        + 9
+        * (
+            3 * q_rettung(state, E_igel_ingo)
+            + q_einsatz(state, E_igel_ingo)
+            + max(0, q_ausdauer(state, E_igel_ingo) - state.counters[0][E_igel_ingo])
+        ),
     )
 
 
@@ -7210,72 +7242,210 @@ def tx_05_bots_4_1_sides(state, L):
 
 def tx_05_bots_5_0(state, L):
     # spec: spec/heldenhain/tests/05_bots.rules:50
-    return d_deck_ki_wert(state, 0) == d_eval_tante_taktik(state, 0)
+    return (
+        d_eval_tante_taktik(state, 0)
+        if (state.params["deck_1"] if 0 == 0 else state.params["deck_2"])
+        == "superfreundinnen"
+        else (
+            d_eval_graf_gruebel(state, 0)
+            if (state.params["deck_1"] if 0 == 0 else state.params["deck_2"])
+            == "schattenkabinett"
+            else (
+                d_eval_der_wegweiser(state, 0)
+                if (state.params["deck_1"] if 0 == 0 else state.params["deck_2"])
+                == "weggefaehrten"
+                else d_eval_fraeulein_rabatt(state, 0)
+            )
+        )
+    ) == d_eval_tante_taktik(state, 0)
 
 
 def tx_05_bots_5_0_sides(state, L):
     # spec: spec/heldenhain/tests/05_bots.rules:50
-    return (d_deck_ki_wert(state, 0), d_eval_tante_taktik(state, 0))
+    return (
+        (
+            d_eval_tante_taktik(state, 0)
+            if (state.params["deck_1"] if 0 == 0 else state.params["deck_2"])
+            == "superfreundinnen"
+            else (
+                d_eval_graf_gruebel(state, 0)
+                if (state.params["deck_1"] if 0 == 0 else state.params["deck_2"])
+                == "schattenkabinett"
+                else (
+                    d_eval_der_wegweiser(state, 0)
+                    if (state.params["deck_1"] if 0 == 0 else state.params["deck_2"])
+                    == "weggefaehrten"
+                    else d_eval_fraeulein_rabatt(state, 0)
+                )
+            )
+        ),
+        d_eval_tante_taktik(state, 0),
+    )
 
 
 def tx_05_bots_5_1(state, L):
     # spec: spec/heldenhain/tests/05_bots.rules:51
-    return d_deck_ki_wert(state, 1) == d_eval_graf_gruebel(state, 1)
+    return (
+        d_eval_tante_taktik(state, 1)
+        if (state.params["deck_1"] if 1 == 0 else state.params["deck_2"])
+        == "superfreundinnen"
+        else (
+            d_eval_graf_gruebel(state, 1)
+            if (state.params["deck_1"] if 1 == 0 else state.params["deck_2"])
+            == "schattenkabinett"
+            else (
+                d_eval_der_wegweiser(state, 1)
+                if (state.params["deck_1"] if 1 == 0 else state.params["deck_2"])
+                == "weggefaehrten"
+                else d_eval_fraeulein_rabatt(state, 1)
+            )
+        )
+    ) == d_eval_graf_gruebel(state, 1)
 
 
 def tx_05_bots_5_1_sides(state, L):
     # spec: spec/heldenhain/tests/05_bots.rules:51
-    return (d_deck_ki_wert(state, 1), d_eval_graf_gruebel(state, 1))
+    return (
+        (
+            d_eval_tante_taktik(state, 1)
+            if (state.params["deck_1"] if 1 == 0 else state.params["deck_2"])
+            == "superfreundinnen"
+            else (
+                d_eval_graf_gruebel(state, 1)
+                if (state.params["deck_1"] if 1 == 0 else state.params["deck_2"])
+                == "schattenkabinett"
+                else (
+                    d_eval_der_wegweiser(state, 1)
+                    if (state.params["deck_1"] if 1 == 0 else state.params["deck_2"])
+                    == "weggefaehrten"
+                    else d_eval_fraeulein_rabatt(state, 1)
+                )
+            )
+        ),
+        d_eval_graf_gruebel(state, 1),
+    )
 
 
 def tx_05_figures_0_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:4
-    return d_ist_figur(state, E_nami)
+    return (
+        (A_von[E_nami] if E_nami in KS_spiegel else E_nami) in KS_charakter
+        or (A_von[E_nami] if E_nami in KS_spiegel else E_nami) in KS_begleiter
+        or (A_von[E_nami] if E_nami in KS_spiegel else E_nami) in KS_drache
+    )
 
 
 def tx_05_figures_0_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:4
-    return d_ist_figur(state, E_flauschi)
+    return (
+        (A_von[E_flauschi] if E_flauschi in KS_spiegel else E_flauschi) in KS_charakter
+        or (A_von[E_flauschi] if E_flauschi in KS_spiegel else E_flauschi)
+        in KS_begleiter
+        or (A_von[E_flauschi] if E_flauschi in KS_spiegel else E_flauschi) in KS_drache
+    )
 
 
 def tx_05_figures_0_2(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:4
-    return d_ist_figur(state, E_illusionsdrache)
+    return (
+        (
+            A_von[E_illusionsdrache]
+            if E_illusionsdrache in KS_spiegel
+            else E_illusionsdrache
+        )
+        in KS_charakter
+        or (
+            A_von[E_illusionsdrache]
+            if E_illusionsdrache in KS_spiegel
+            else E_illusionsdrache
+        )
+        in KS_begleiter
+        or (
+            A_von[E_illusionsdrache]
+            if E_illusionsdrache in KS_spiegel
+            else E_illusionsdrache
+        )
+        in KS_drache
+    )
 
 
 def tx_05_figures_0_3(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:5
-    return not d_ist_figur(state, E_ki_kompass)
+    return not (
+        (A_von[E_ki_kompass] if E_ki_kompass in KS_spiegel else E_ki_kompass)
+        in KS_charakter
+        or (A_von[E_ki_kompass] if E_ki_kompass in KS_spiegel else E_ki_kompass)
+        in KS_begleiter
+        or (A_von[E_ki_kompass] if E_ki_kompass in KS_spiegel else E_ki_kompass)
+        in KS_drache
+    )
 
 
 def tx_05_figures_0_4(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:5
-    return not d_ist_figur(state, E_kuchenpause)
+    return not (
+        (A_von[E_kuchenpause] if E_kuchenpause in KS_spiegel else E_kuchenpause)
+        in KS_charakter
+        or (A_von[E_kuchenpause] if E_kuchenpause in KS_spiegel else E_kuchenpause)
+        in KS_begleiter
+        or (A_von[E_kuchenpause] if E_kuchenpause in KS_spiegel else E_kuchenpause)
+        in KS_drache
+    )
 
 
 def tx_05_figures_0_5(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:5
-    return not d_ist_figur(state, E_zauberstab)
+    return not (
+        (A_von[E_zauberstab] if E_zauberstab in KS_spiegel else E_zauberstab)
+        in KS_charakter
+        or (A_von[E_zauberstab] if E_zauberstab in KS_spiegel else E_zauberstab)
+        in KS_begleiter
+        or (A_von[E_zauberstab] if E_zauberstab in KS_spiegel else E_zauberstab)
+        in KS_drache
+    )
 
 
 def tx_05_figures_0_6(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:6
-    return not d_ist_figur(state, E_baumhaus)
+    return not (
+        (A_von[E_baumhaus] if E_baumhaus in KS_spiegel else E_baumhaus) in KS_charakter
+        or (A_von[E_baumhaus] if E_baumhaus in KS_spiegel else E_baumhaus)
+        in KS_begleiter
+        or (A_von[E_baumhaus] if E_baumhaus in KS_spiegel else E_baumhaus) in KS_drache
+    )
 
 
 def tx_05_figures_0_7(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:6
-    return not d_ist_figur(state, E_blumenwiese)
+    return not (
+        (A_von[E_blumenwiese] if E_blumenwiese in KS_spiegel else E_blumenwiese)
+        in KS_charakter
+        or (A_von[E_blumenwiese] if E_blumenwiese in KS_spiegel else E_blumenwiese)
+        in KS_begleiter
+        or (A_von[E_blumenwiese] if E_blumenwiese in KS_spiegel else E_blumenwiese)
+        in KS_drache
+    )
 
 
 def tx_05_figures_0_8(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:7
-    return d_ist_figur(state, E_nami_2)
+    return (
+        (A_von[E_nami_2] if E_nami_2 in KS_spiegel else E_nami_2) in KS_charakter
+        or (A_von[E_nami_2] if E_nami_2 in KS_spiegel else E_nami_2) in KS_begleiter
+        or (A_von[E_nami_2] if E_nami_2 in KS_spiegel else E_nami_2) in KS_drache
+    )
 
 
 def tx_05_figures_0_9(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:7
-    return not d_ist_figur(state, E_ki_kompass_2)
+    return not (
+        (A_von[E_ki_kompass_2] if E_ki_kompass_2 in KS_spiegel else E_ki_kompass_2)
+        in KS_charakter
+        or (A_von[E_ki_kompass_2] if E_ki_kompass_2 in KS_spiegel else E_ki_kompass_2)
+        in KS_begleiter
+        or (A_von[E_ki_kompass_2] if E_ki_kompass_2 in KS_spiegel else E_ki_kompass_2)
+        in KS_drache
+    )
 
 
 def tx_05_figures_1_0(state, L):
@@ -7285,12 +7455,12 @@ def tx_05_figures_1_0(state, L):
 
 def tx_05_figures_1_1(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:13
-    return d_bereit(state, E_blitzy)
+    return not state.counters[1][E_blitzy] > 0
 
 
 def tx_05_figures_1_2(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:13
-    return d_wartezeit(state, E_blitzy)
+    return state.counters[2][E_blitzy] > 0
 
 
 def tx_05_figures_1_3(state, L):
@@ -7340,7 +7510,7 @@ def tx_05_figures_2_6(state, L):
 
 def tx_05_figures_3_0(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:37
-    return d_wartezeit(state, E_nami)
+    return state.counters[2][E_nami] > 0
 
 
 def tx_05_figures_3_1(state, L):
@@ -7500,7 +7670,7 @@ def tx_05_figures_10_5_sides(state, L):
 
 def tx_05_figures_10_6(state, L):
     # spec: spec/heldenhain/tests/05_figures.rules:125
-    return d_wartezeit(state, E_blitzy)
+    return state.counters[2][E_blitzy] > 0
 
 
 def tx_05_figures_10_7(state, L):
@@ -7545,7 +7715,7 @@ def tx_06_collect_0_0_sides(state, L):
 
 def tx_06_collect_0_1(state, L):
     # spec: spec/heldenhain/tests/06_collect.rules:9
-    return d_erschoepft(state, E_roxy)
+    return state.counters[1][E_roxy] > 0
 
 
 def tx_06_collect_0_2(state, L):
@@ -7750,7 +7920,7 @@ def tx_07_distract_0_7_sides(state, L):
 
 def tx_07_distract_0_8(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:17
-    return d_erschoepft(state, E_nami)
+    return state.counters[1][E_nami] > 0
 
 
 def tx_07_distract_0_9(state, L):
@@ -7910,17 +8080,17 @@ def tx_07_distract_7_2(state, L):
 
 def tx_07_distract_7_3(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:99
-    return d_erschoepft(state, E_direktor_dunkel_2)
+    return state.counters[1][E_direktor_dunkel_2] > 0
 
 
 def tx_07_distract_7_4(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:103
-    return d_bereit(state, E_nami)
+    return not state.counters[1][E_nami] > 0
 
 
 def tx_07_distract_7_5(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:107
-    return d_bereit(state, E_direktor_dunkel_2)
+    return not state.counters[1][E_direktor_dunkel_2] > 0
 
 
 def tx_07_distract_8_0(state, L):
@@ -7945,27 +8115,27 @@ def tx_07_distract_8_1_sides(state, L):
 
 def tx_07_distract_9_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:129
-    return d_erschoepft(state, E_blitzy_2)
+    return state.counters[1][E_blitzy_2] > 0
 
 
 def tx_07_distract_9_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:129
-    return d_setzt_aus(state, E_blitzy_2)
+    return state.counters[3][E_blitzy_2] > 0
 
 
 def tx_07_distract_9_2(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:132
-    return d_erschoepft(state, E_blitzy_2)
+    return state.counters[1][E_blitzy_2] > 0
 
 
 def tx_07_distract_10_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:140
-    return d_bereit(state, E_blitzy)
+    return not state.counters[1][E_blitzy] > 0
 
 
 def tx_07_distract_11_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:151
-    return d_erschoepft(state, E_ella_eiche_2)
+    return state.counters[1][E_ella_eiche_2] > 0
 
 
 def tx_07_distract_11_1(state, L):
@@ -7985,12 +8155,12 @@ def tx_07_distract_11_2_sides(state, L):
 
 def tx_07_distract_11_3(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:157
-    return not d_setzt_aus(state, E_ella_eiche_2)
+    return not state.counters[3][E_ella_eiche_2] > 0
 
 
 def tx_07_distract_11_4(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:161
-    return d_bereit(state, E_ella_eiche_2)
+    return not state.counters[1][E_ella_eiche_2] > 0
 
 
 def tx_07_distract_11_5(state, L):
@@ -8000,12 +8170,12 @@ def tx_07_distract_11_5(state, L):
 
 def tx_07_distract_12_0(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:174
-    return d_erschoepft(state, E_blitzy_2)
+    return state.counters[1][E_blitzy_2] > 0
 
 
 def tx_07_distract_12_1(state, L):
     # spec: spec/heldenhain/tests/07_distract.rules:174
-    return not d_setzt_aus(state, E_blitzy_2)
+    return not state.counters[3][E_blitzy_2] > 0
 
 
 def tx_08_card_kinds_0_0(state, L):
@@ -8030,7 +8200,7 @@ def tx_08_card_kinds_1_0(state, L):
 
 def tx_08_card_kinds_1_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:21
-    return d_traegt(state, E_blitzy, E_zauberstab)
+    return is_active(state, 0, [E_zauberstab, E_blitzy])
 
 
 def tx_08_card_kinds_1_2(state, L):
@@ -8135,7 +8305,7 @@ def tx_08_card_kinds_5_1(state, L):
 
 def tx_08_card_kinds_5_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:67
-    return not d_traegt(state, E_blitzy, E_kuscheldecke)
+    return not is_active(state, 0, [E_kuscheldecke, E_blitzy])
 
 
 def tx_08_card_kinds_6_0(state, L):
@@ -8170,7 +8340,7 @@ def tx_08_card_kinds_6_4(state, L):
 
 def tx_08_card_kinds_7_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:92
-    return d_erschoepft(state, E_flauschi)
+    return state.counters[1][E_flauschi] > 0
 
 
 def tx_08_card_kinds_7_1(state, L):
@@ -8185,7 +8355,18 @@ def tx_08_card_kinds_7_1_sides(state, L):
 
 def tx_08_card_kinds_8_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:101
-    return not d_ist_figur(state, E_ki_stoppuhr_2)
+    return not (
+        (A_von[E_ki_stoppuhr_2] if E_ki_stoppuhr_2 in KS_spiegel else E_ki_stoppuhr_2)
+        in KS_charakter
+        or (
+            A_von[E_ki_stoppuhr_2] if E_ki_stoppuhr_2 in KS_spiegel else E_ki_stoppuhr_2
+        )
+        in KS_begleiter
+        or (
+            A_von[E_ki_stoppuhr_2] if E_ki_stoppuhr_2 in KS_spiegel else E_ki_stoppuhr_2
+        )
+        in KS_drache
+    )
 
 
 def tx_08_card_kinds_8_1(state, L):
@@ -8195,12 +8376,12 @@ def tx_08_card_kinds_8_1(state, L):
 
 def tx_08_card_kinds_8_2(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:106
-    return d_bereit(state, E_ki_stoppuhr_2)
+    return not state.counters[1][E_ki_stoppuhr_2] > 0
 
 
 def tx_08_card_kinds_9_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:117
-    return d_erschoepft(state, E_ki_kompass)
+    return state.counters[1][E_ki_kompass] > 0
 
 
 def tx_08_card_kinds_9_1(state, L):
@@ -8235,7 +8416,7 @@ def tx_08_card_kinds_9_3_sides(state, L):
 
 def tx_08_card_kinds_10_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:126
-    return d_bereit(state, E_ki_kompass)
+    return not state.counters[1][E_ki_kompass] > 0
 
 
 def tx_08_card_kinds_10_1(state, L):
@@ -8300,12 +8481,23 @@ def tx_08_card_kinds_14_2_sides(state, L):
 
 def tx_08_card_kinds_15_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:171
-    return not d_ist_figur(state, E_wolkenschloss)
+    return not (
+        (A_von[E_wolkenschloss] if E_wolkenschloss in KS_spiegel else E_wolkenschloss)
+        in KS_charakter
+        or (
+            A_von[E_wolkenschloss] if E_wolkenschloss in KS_spiegel else E_wolkenschloss
+        )
+        in KS_begleiter
+        or (
+            A_von[E_wolkenschloss] if E_wolkenschloss in KS_spiegel else E_wolkenschloss
+        )
+        in KS_drache
+    )
 
 
 def tx_08_card_kinds_15_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:171
-    return d_wartezeit(state, E_wolkenschloss)
+    return state.counters[2][E_wolkenschloss] > 0
 
 
 def tx_08_card_kinds_15_2(state, L):
@@ -8330,7 +8522,7 @@ def tx_08_card_kinds_16_0_sides(state, L):
 
 def tx_08_card_kinds_16_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:189
-    return d_genutzt(state, E_sternwarte)
+    return state.counters[9][E_sternwarte] > 0
 
 
 def tx_08_card_kinds_16_2(state, L):
@@ -8435,12 +8627,12 @@ def tx_08_card_kinds_21_1(state, L):
 
 def tx_08_card_kinds_22_0(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:254
-    return d_erschoepft(state, E_roxy)
+    return state.counters[1][E_roxy] > 0
 
 
 def tx_08_card_kinds_22_1(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:259
-    return d_erschoepft(state, E_illusionsdrache)
+    return state.counters[1][E_illusionsdrache] > 0
 
 
 def tx_08_card_kinds_22_2(state, L):
@@ -8455,7 +8647,7 @@ def tx_08_card_kinds_22_2_sides(state, L):
 
 def tx_08_card_kinds_22_3(state, L):
     # spec: spec/heldenhain/tests/08_card_kinds.rules:260
-    return d_bereit(state, E_roxy)
+    return not state.counters[1][E_roxy] > 0
 
 
 def tx_08_card_kinds_22_4(state, L):
@@ -8970,22 +9162,22 @@ def tx_10_superfreundinnen_9_0_sides(state, L):
 
 def tx_10_superfreundinnen_10_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:110
-    return d_bereit(state, E_blitzy)
+    return not state.counters[1][E_blitzy] > 0
 
 
 def tx_10_superfreundinnen_10_1(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:110
-    return not d_setzt_aus(state, E_blitzy)
+    return not state.counters[3][E_blitzy] > 0
 
 
 def tx_10_superfreundinnen_11_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:119
-    return d_bereit(state, E_flauschi)
+    return not state.counters[1][E_flauschi] > 0
 
 
 def tx_10_superfreundinnen_12_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:129
-    return d_bereit(state, E_flauschi)
+    return not state.counters[1][E_flauschi] > 0
 
 
 def tx_10_superfreundinnen_12_1(state, L):
@@ -9030,7 +9222,7 @@ def tx_10_superfreundinnen_15_1(state, L):
 
 def tx_10_superfreundinnen_16_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:167
-    return d_erschoepft(state, E_illusionsdrache)
+    return state.counters[1][E_illusionsdrache] > 0
 
 
 def tx_10_superfreundinnen_17_0(state, L):
@@ -9225,7 +9417,7 @@ def tx_10_superfreundinnen_24_3_sides(state, L):
 
 def tx_10_superfreundinnen_25_0(state, L):
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:266
-    return d_bereit(state, E_roxy)
+    return not state.counters[1][E_roxy] > 0
 
 
 def tx_10_superfreundinnen_26_0(state, L):
@@ -9474,22 +9666,22 @@ def tx_11_overview_2_1_sides(state, L):
 
 def tx_11_overview_2_2(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:22
-    return len([c_c for c_c in state.zones[3] if d_startcharakter(state, c_c)]) == 1
+    return len([c_c for c_c in state.zones[3] if state.counters[10][c_c] > 0]) == 1
 
 
 def tx_11_overview_2_2_sides(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:22
-    return (len([c_c for c_c in state.zones[3] if d_startcharakter(state, c_c)]), 1)
+    return (len([c_c for c_c in state.zones[3] if state.counters[10][c_c] > 0]), 1)
 
 
 def tx_11_overview_2_3(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:23
-    return len([c_c for c_c in state.zones[4] if d_startcharakter(state, c_c)]) == 1
+    return len([c_c for c_c in state.zones[4] if state.counters[10][c_c] > 0]) == 1
 
 
 def tx_11_overview_2_3_sides(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:23
-    return (len([c_c for c_c in state.zones[4] if d_startcharakter(state, c_c)]), 1)
+    return (len([c_c for c_c in state.zones[4] if state.counters[10][c_c] > 0]), 1)
 
 
 def tx_11_overview_3_0(state, L):
@@ -9559,12 +9751,18 @@ def tx_11_overview_5_1(state, L):
 
 def tx_11_overview_6_0(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:78
-    return len([c_a for c_a in state.zones[9] if d_traegt(state, E_blitzy, c_a)]) == 1
+    return (
+        len([c_a for c_a in state.zones[9] if is_active(state, 0, [c_a, E_blitzy])])
+        == 1
+    )
 
 
 def tx_11_overview_6_0_sides(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:78
-    return (len([c_a for c_a in state.zones[9] if d_traegt(state, E_blitzy, c_a)]), 1)
+    return (
+        len([c_a for c_a in state.zones[9] if is_active(state, 0, [c_a, E_blitzy])]),
+        1,
+    )
 
 
 def tx_11_overview_7_0(state, L):
@@ -9639,7 +9837,7 @@ def tx_11_overview_9_2_sides(state, L):
 
 def tx_11_overview_9_3(state, L):
     # spec: spec/heldenhain/tests/11_overview.rules:111
-    return d_setzt_aus(state, E_graue_eminenz_2)
+    return state.counters[3][E_graue_eminenz_2] > 0
 
 
 def tx_11_overview_10_0(state, L):
@@ -9944,7 +10142,7 @@ def tx_11_schattenkabinett_13_1_sides(state, L):
 
 def tx_11_schattenkabinett_14_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:152
-    return d_erschoepft(state, E_rabe_raspel)
+    return state.counters[1][E_rabe_raspel] > 0
 
 
 def tx_11_schattenkabinett_14_1(state, L):
@@ -10044,32 +10242,32 @@ def tx_11_schattenkabinett_20_0_sides(state, L):
 
 def tx_11_schattenkabinett_21_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:217
-    return d_erschoepft(state, E_roxy_2)
+    return state.counters[1][E_roxy_2] > 0
 
 
 def tx_11_schattenkabinett_21_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:217
-    return d_setzt_aus(state, E_roxy_2)
+    return state.counters[3][E_roxy_2] > 0
 
 
 def tx_11_schattenkabinett_22_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:228
-    return d_setzt_aus(state, E_roxy_2)
+    return state.counters[3][E_roxy_2] > 0
 
 
 def tx_11_schattenkabinett_22_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:228
-    return d_setzt_aus(state, E_lena_2)
+    return state.counters[3][E_lena_2] > 0
 
 
 def tx_11_schattenkabinett_22_2(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:228
-    return d_bereit(state, E_blitzy_2)
+    return not state.counters[1][E_blitzy_2] > 0
 
 
 def tx_11_schattenkabinett_23_0(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:235
-    return d_setzt_aus(state, E_roxy_2)
+    return state.counters[3][E_roxy_2] > 0
 
 
 def tx_11_schattenkabinett_23_1(state, L):
@@ -10089,7 +10287,7 @@ def tx_11_schattenkabinett_24_0_sides(state, L):
 
 def tx_11_schattenkabinett_24_1(state, L):
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:244
-    return d_bereit(state, E_samt)
+    return not state.counters[1][E_samt] > 0
 
 
 def tx_11_schattenkabinett_25_0(state, L):
@@ -10719,7 +10917,7 @@ def tx_12_weggefaehrten_12_0_sides(state, L):
 
 def tx_12_weggefaehrten_13_0(state, L):
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:143
-    return d_erschoepft(state, E_pony_polka)
+    return state.counters[1][E_pony_polka] > 0
 
 
 def tx_12_weggefaehrten_13_1(state, L):
@@ -11294,7 +11492,7 @@ def tx_13_purpurpakt_2_2_sides(state, L):
 
 def tx_13_purpurpakt_3_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:39
-    return d_bereit(state, E_madame_zugabe)
+    return not state.counters[1][E_madame_zugabe] > 0
 
 
 def tx_13_purpurpakt_3_1(state, L):
@@ -11319,7 +11517,7 @@ def tx_13_purpurpakt_3_2_sides(state, L):
 
 def tx_13_purpurpakt_3_3(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:41
-    return d_erschoepft(state, E_madame_zugabe)
+    return state.counters[1][E_madame_zugabe] > 0
 
 
 def tx_13_purpurpakt_3_4(state, L):
@@ -11539,7 +11737,7 @@ def tx_13_purpurpakt_15_1_sides(state, L):
 
 def tx_13_purpurpakt_16_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:161
-    return d_erschoepft(state, E_elster_elvira)
+    return state.counters[1][E_elster_elvira] > 0
 
 
 def tx_13_purpurpakt_16_1(state, L):
@@ -11709,7 +11907,7 @@ def tx_13_purpurpakt_27_0_sides(state, L):
 
 def tx_13_purpurpakt_28_0(state, L):
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:273
-    return d_bereit(state, E_kassierer_knick)
+    return not state.counters[1][E_kassierer_knick] > 0
 
 
 def tx_13_purpurpakt_28_1(state, L):

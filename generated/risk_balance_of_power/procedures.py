@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source daa478ff237b76c24a70 output d3c813ee608b4336413d
+# Fingerprint: source ae0c5a1deb384e6b95f0 output bc50c399e2211a5c4489
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -35,14 +35,7 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import (
-    attr_of,
-    opponent_of,
-    option_names,
-    reachable,
-    some_card,
-    text_of,
-)
+from runtime.values import attr_of, option_names, reachable, some_card, text_of
 from .tables import (
     ADJ,
     A_sterne,
@@ -96,21 +89,19 @@ from .tables import (
 )
 from .rules import (
     EVENT_WHEN,
-    d_angriffswuerfel,
     d_besetzt,
     d_einheiten_fuer_sterne,
     d_gebiete_von,
-    d_hoechstens_sterne,
+    d_haelt_eigene_hauptstadt,
+    d_hauptstaedte_von,
     d_kann_angreifen,
     d_kann_angreifen_von,
     d_kann_bewegen_von,
     d_mission_erfuellt,
-    d_missionssieg,
-    d_neutral,
-    d_spieler_name,
-    d_staerke,
-    d_verstaerkung_ohne_karten,
-    d_verteidigungswuerfel,
+    d_staedte_von,
+    d_verstaerkung_fuer_regionen,
+    q_angriffswuerfel_hoechstens,
+    q_verteidigungswuerfel_hoechstens,
 )
 
 # A frame is [step, pc, locals, answer] (runtime/frames.py): STEPS[step](state, frame)
@@ -131,13 +122,13 @@ def p_vergleich(state, v_von, v_ziel, v_wurf_a, v_wurf_v):
 def p_einheit_verloren(state, v_g):
     "procedure einheit_verloren (spec/risk_balance_of_power/05_conquest.rules:93)"
     # spec: spec/risk_balance_of_power/05_conquest.rules:94
-    if d_neutral(state, v_g):
+    if state.counters[2][v_g] > 0:
         # spec: spec/risk_balance_of_power/05_conquest.rules:95
         state.counters[2][v_g] = max(0, state.counters[2][v_g] - 1)
         # spec: spec/risk_balance_of_power/05_conquest.rules:96
         p_neutrale_einheit_gefallen(state)
     # spec: spec/risk_balance_of_power/05_conquest.rules:98
-    for v_q in [c_q for c_q in PLAYERS if d_besetzt(state, c_q, v_g)]:
+    for v_q in [c_q for c_q in PLAYERS if state.counters[c_q][v_g] > 0]:
         # spec: spec/risk_balance_of_power/05_conquest.rules:99
         state.counters[v_q][v_g] = max(0, state.counters[v_q][v_g] - 1)
         # spec: spec/risk_balance_of_power/05_conquest.rules:100
@@ -200,7 +191,7 @@ def p_gebietskarte_ziehen(state, v_p):
 def p_sieg_pruefen(state, v_p):
     "procedure sieg_pruefen (spec/risk_balance_of_power/06_turn.rules:163)"
     # spec: spec/risk_balance_of_power/06_turn.rules:164
-    if d_gebiete_von(state, opponent_of(v_p, 2)) == 0:
+    if d_gebiete_von(state, None if v_p is None else (v_p + 1) % 2) == 0:
         end_game(
             state,
             v_p,
@@ -208,7 +199,7 @@ def p_sieg_pruefen(state, v_p):
             "spec/risk_balance_of_power/06_turn.rules:164:40",
         )
     # spec: spec/risk_balance_of_power/06_turn.rules:165
-    if d_missionssieg(state, v_p):
+    if bool(len(state.zones[7 + v_p]) >= 3 and d_haelt_eigene_hauptstadt(state, v_p)):
         end_game(
             state,
             v_p,
@@ -606,7 +597,7 @@ def s_angriff(state, frame):
             # spec: spec/risk_balance_of_power/05_conquest.rules:55
             player = L[0]
             values = [
-                c_ziel for c_ziel in ADJ[L[1]] if not d_besetzt(state, L[0], c_ziel)
+                c_ziel for c_ziel in ADJ[L[1]] if not state.counters[L[0]][c_ziel] > 0
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -625,7 +616,10 @@ def s_angriff(state, frame):
             # spec: spec/risk_balance_of_power/05_conquest.rules:56
             state.vars[6] = L[2]
             # spec: spec/risk_balance_of_power/05_conquest.rules:57
-            L[3] = d_angriffswuerfel(state, L[0], L[1], L[2])
+            L[3] = min(
+                q_angriffswuerfel_hoechstens(state, L[0], L[2]),
+                state.counters[L[0]][L[1]] - 1,
+            )
             # spec: spec/risk_balance_of_power/05_conquest.rules:58
             if L[3] > 1:
                 pc = 3
@@ -654,7 +648,12 @@ def s_angriff(state, frame):
             pc = 5
         if pc == 5:
             # spec: spec/risk_balance_of_power/05_conquest.rules:62
-            L[5] = d_verteidigungswuerfel(state, L[0], L[2])
+            L[5] = min(
+                q_verteidigungswuerfel_hoechstens(state, L[0], L[2]),
+                state.counters[0][L[2]]
+                + state.counters[1][L[2]]
+                + state.counters[2][L[2]],
+            )
             # spec: spec/risk_balance_of_power/05_conquest.rules:63
             if L[5] > 1:
                 pc = 6
@@ -662,7 +661,7 @@ def s_angriff(state, frame):
                 pc = 8
         if pc == 6:
             # spec: spec/risk_balance_of_power/05_conquest.rules:64
-            player = opponent_of(L[0], 2)
+            player = None if L[0] is None else (L[0] + 1) % 2
             values = list(range(1, L[5] + 1))
             ids, labels = option_names(values)
             ask(
@@ -707,7 +706,7 @@ def s_kampf(state, frame):
     while True:
         if pc == 0:
             # spec: spec/risk_balance_of_power/05_conquest.rules:76
-            L[5] = d_besetzt(state, opponent_of(L[0], 2), L[2])
+            L[5] = d_besetzt(state, None if L[0] is None else (L[0] + 1) % 2, L[2])
             # spec: spec/risk_balance_of_power/05_conquest.rules:77
             L[6], L[7], L[8] = roll_sorted(
                 state, L[3], 3, "spec/risk_balance_of_power/05_conquest.rules:77:5"
@@ -721,10 +720,12 @@ def s_kampf(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_spieler_name(state, L[0])),
+                        text_of("Rot" if L[0] == 0 else "Blau"),
                         "greift",
                         text_of(
-                            attr_of(
+                            ENTITY_LABELS[L[2]]
+                            if L[2] is not None
+                            else attr_of(
                                 ENTITY_LABELS,
                                 L[2],
                                 "label",
@@ -733,7 +734,9 @@ def s_kampf(state, frame):
                         ),
                         "von",
                         text_of(
-                            attr_of(
+                            ENTITY_LABELS[L[1]]
+                            if L[1] is not None
+                            else attr_of(
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
@@ -759,7 +762,12 @@ def s_kampf(state, frame):
             # spec: spec/risk_balance_of_power/05_conquest.rules:82
             emit_gewuerfelt(state, L[0])
             # spec: spec/risk_balance_of_power/05_conquest.rules:83
-            if d_staerke(state, L[2]) == 0:
+            if (
+                state.counters[0][L[2]]
+                + state.counters[1][L[2]]
+                + state.counters[2][L[2]]
+                == 0
+            ):
                 pc = 1
             else:
                 pc = 2
@@ -789,10 +797,12 @@ def s_erobern(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_spieler_name(state, L[0])),
+                        text_of("Rot" if L[0] == 0 else "Blau"),
                         "erobert",
                         text_of(
-                            attr_of(
+                            ENTITY_LABELS[L[2]]
+                            if L[2] is not None
+                            else attr_of(
                                 ENTITY_LABELS,
                                 L[2],
                                 "label",
@@ -865,7 +875,7 @@ def s_zug(state, frame):
                         "Runde",
                         text_of(state.tracks[8]),
                         "-",
-                        text_of(d_spieler_name(state, L[0])),
+                        text_of("Rot" if L[0] == 0 else "Blau"),
                         "ist am Zug",
                     ]
                 ),
@@ -939,7 +949,13 @@ def s_verstaerken(state, frame):
     while True:
         if pc == 0:
             # spec: spec/risk_balance_of_power/06_turn.rules:41
-            p_einheiten_nehmen(state, L[0], d_verstaerkung_ohne_karten(state, L[0]))
+            p_einheiten_nehmen(
+                state,
+                L[0],
+                max(3, (d_gebiete_von(state, L[0]) + d_staedte_von(state, L[0])) // 3)
+                + d_verstaerkung_fuer_regionen(state, L[0])
+                + d_hauptstaedte_von(state, L[0]) * 1,
+            )
             # spec: spec/risk_balance_of_power/06_turn.rules:42
             frame[1] = 1
             state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 2))
@@ -968,7 +984,7 @@ def s_karten_eintauschen(state, frame):
             if not (
                 L[1]
                 and any(
-                    state.tracks[11] + A_sterne[c_c] <= d_hoechstens_sterne(state)
+                    state.tracks[11] + A_sterne[c_c] <= 10
                     for c_c in state.zones[2 + L[0]]
                 )
             ):
@@ -1010,7 +1026,7 @@ def s_karten_eintauschen(state, frame):
             values = [
                 c_c
                 for c_c in state.zones[2 + L[0]]
-                if state.tracks[11] + A_sterne[c_c] <= d_hoechstens_sterne(state)
+                if state.tracks[11] + A_sterne[c_c] <= 10
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -1045,7 +1061,7 @@ def s_karten_eintauschen(state, frame):
                     state,
                     " ".join(
                         [
-                            text_of(d_spieler_name(state, L[0])),
+                            text_of("Rot" if L[0] == 0 else "Blau"),
                             "tauscht",
                             text_of(state.tracks[11]),
                             "Sterne gegen",
@@ -1089,7 +1105,7 @@ def s_platzieren(state, frame):
             tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:77:5")
             # spec: spec/risk_balance_of_power/06_turn.rules:78
             player = L[0]
-            values = [c_g for c_g in K_gebiet if d_besetzt(state, L[0], c_g)]
+            values = [c_g for c_g in K_gebiet if state.counters[L[0]][c_g] > 0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -1213,7 +1229,7 @@ def s_mission_beanspruchen(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_spieler_name(state, L[0])),
+                        text_of("Rot" if L[0] == 0 else "Blau"),
                         "erfüllt die Mission",
                         text_of(ENTITY_LABELS[L[1]]),
                     ]
@@ -1316,7 +1332,7 @@ def s_truppen_bewegen(state, frame):
                 for c_nach in reachable(
                     L[1],
                     ADJ,
-                    lambda c_g: d_besetzt(state, L[0], c_g),
+                    lambda c_g: state.counters[L[0]][c_g] > 0,
                     "spec/risk_balance_of_power/06_turn.rules:131:23",
                 )
                 if c_nach != L[1]
@@ -1409,7 +1425,7 @@ def s_spiel(state, frame):
                 # spec: spec/risk_balance_of_power/06_turn.rules:178
                 state.tracks[8] = max(1, min(999, state.tracks[8] + 1))
             # spec: spec/risk_balance_of_power/06_turn.rules:180
-            L[0] = opponent_of(L[0], 2)
+            L[0] = None if L[0] is None else (L[0] + 1) % 2
             pc = 1
             continue
         if pc == 3:

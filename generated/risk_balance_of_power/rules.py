@@ -16,12 +16,12 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source 04f6ff9afdfa675374fa output 08137d1a85781614b699
+# Fingerprint: source 15ab2f209d6ef693995a output fd8c0d4367c545a637d9
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
 from runtime.policy import keep_best
-from runtime.values import attr_of, collection_of, member_of, opponent_of, reachable
+from runtime.values import attr_of, collection_of, member_of, reachable
 from .tables import (
     ADJ,
     A_anzahl,
@@ -150,7 +150,7 @@ def d_einheiten_insgesamt(state, v_p):
 def d_gebiete_von(state, v_p):
     "define gebiete_von"
     # spec: spec/risk_balance_of_power/04_rules.rules:18
-    return len([c_g for c_g in K_gebiet if d_besetzt(state, v_p, c_g)])
+    return len([c_g for c_g in K_gebiet if state.counters[v_p][c_g] > 0])
 
 
 def d_staedte_von(state, v_p):
@@ -160,7 +160,7 @@ def d_staedte_von(state, v_p):
         [
             c_g
             for c_g in K_gebiet
-            if state.counters[3][c_g] > 0 and d_besetzt(state, v_p, c_g)
+            if state.counters[3][c_g] > 0 and state.counters[v_p][c_g] > 0
         ]
     )
 
@@ -178,7 +178,8 @@ def d_hauptstaedte_von(state, v_p):
         [
             c_g
             for c_g in K_gebiet
-            if d_ist_hauptstadt(state, c_g) and d_besetzt(state, v_p, c_g)
+            if state.counters[4][c_g] + state.counters[5][c_g] > 0
+            and state.counters[v_p][c_g] > 0
         ]
     )
 
@@ -187,7 +188,7 @@ def d_haelt_eigene_hauptstadt(state, v_p):
     "define haelt_eigene_hauptstadt"
     # spec: spec/risk_balance_of_power/04_rules.rules:27
     return any(
-        state.counters[4 + v_p][c_g] > 0 and d_besetzt(state, v_p, c_g)
+        state.counters[4 + v_p][c_g] > 0 and state.counters[v_p][c_g] > 0
         for c_g in K_gebiet
     )
 
@@ -196,7 +197,7 @@ def d_kontrolliert_region(state, v_p, v_r):
     "define kontrolliert_region"
     # spec: spec/risk_balance_of_power/04_rules.rules:32
     return all(
-        d_besetzt(state, v_p, c_g)
+        state.counters[v_p][c_g] > 0
         for c_g in collection_of(
             state,
             v_r,
@@ -235,30 +236,30 @@ def d_verstaerkung_fuer_regionen(state, v_p):
 def d_verstaerkung_fuer_hauptstaedte(state, v_p):
     "define verstaerkung_fuer_hauptstaedte"
     # spec: spec/risk_balance_of_power/04_rules.rules:44
-    return d_hauptstaedte_von(state, v_p) * d_einheiten_je_hauptstadt(state)
+    return d_hauptstaedte_von(state, v_p) * 1
 
 
 def d_verstaerkung_ohne_karten(state, v_p):
     "define verstaerkung_ohne_karten"
     # spec: spec/risk_balance_of_power/04_rules.rules:46
     return (
-        d_verstaerkung_fuer_gebiete(state, v_p)
+        max(3, (d_gebiete_von(state, v_p) + d_staedte_von(state, v_p)) // 3)
         + d_verstaerkung_fuer_regionen(state, v_p)
-        + d_verstaerkung_fuer_hauptstaedte(state, v_p)
+        + d_hauptstaedte_von(state, v_p) * 1
     )
 
 
 def d_neutrale_armee_besiegt(state):
     "define neutrale_armee_besiegt"
     # spec: spec/risk_balance_of_power/04_rules.rules:53
-    return not any(d_neutral(state, c_g) for c_g in K_gebiet)
+    return not any(state.counters[2][c_g] > 0 for c_g in K_gebiet)
 
 
 def d_schwierige_gebiete_von(state, v_p):
     "define schwierige_gebiete_von"
     # spec: spec/risk_balance_of_power/04_rules.rules:54
     return len(
-        [c_g for c_g in K_gebiet if A_schwierig[c_g] and d_besetzt(state, v_p, c_g)]
+        [c_g for c_g in K_gebiet if A_schwierig[c_g] and state.counters[v_p][c_g] > 0]
     )
 
 
@@ -267,83 +268,135 @@ def d_mission_erfuellt(state, v_p, v_m):
     # spec: spec/risk_balance_of_power/04_rules.rules:56
     return (
         d_staedte_von(state, v_p)
-        >= attr_of(
-            A_anzahl, v_m, "anzahl", "spec/risk_balance_of_power/04_rules.rules:57:50"
+        >= (
+            A_anzahl[v_m]
+            if v_m is not None
+            else attr_of(
+                A_anzahl,
+                v_m,
+                "anzahl",
+                "spec/risk_balance_of_power/04_rules.rules:57:50",
+            )
         )
-        if attr_of(A_art, v_m, "art", "spec/risk_balance_of_power/04_rules.rules:57:8")
+        if (
+            A_art[v_m]
+            if v_m is not None
+            else attr_of(
+                A_art, v_m, "art", "spec/risk_balance_of_power/04_rules.rules:57:8"
+            )
+        )
         == "stadtzahl"
         else (
             all(
                 A_bauwerk[c_g]
-                != attr_of(
-                    A_bauwerk,
-                    v_m,
-                    "bauwerk",
-                    "spec/risk_balance_of_power/04_rules.rules:58:71",
+                != (
+                    A_bauwerk[v_m]
+                    if v_m is not None
+                    else attr_of(
+                        A_bauwerk,
+                        v_m,
+                        "bauwerk",
+                        "spec/risk_balance_of_power/04_rules.rules:58:71",
+                    )
                 )
-                or d_besetzt(state, v_p, c_g)
+                or state.counters[v_p][c_g] > 0
                 for c_g in K_gebiet
             )
-            if attr_of(
-                A_art, v_m, "art", "spec/risk_balance_of_power/04_rules.rules:58:13"
+            if (
+                A_art[v_m]
+                if v_m is not None
+                else attr_of(
+                    A_art, v_m, "art", "spec/risk_balance_of_power/04_rules.rules:58:13"
+                )
             )
             == "bauwerke"
             else (
                 d_schwierige_gebiete_von(state, v_p)
-                >= attr_of(
-                    A_anzahl,
-                    v_m,
-                    "anzahl",
-                    "spec/risk_balance_of_power/04_rules.rules:59:69",
+                >= (
+                    A_anzahl[v_m]
+                    if v_m is not None
+                    else attr_of(
+                        A_anzahl,
+                        v_m,
+                        "anzahl",
+                        "spec/risk_balance_of_power/04_rules.rules:59:69",
+                    )
                 )
-                if attr_of(
-                    A_art, v_m, "art", "spec/risk_balance_of_power/04_rules.rules:59:13"
+                if (
+                    A_art[v_m]
+                    if v_m is not None
+                    else attr_of(
+                        A_art,
+                        v_m,
+                        "art",
+                        "spec/risk_balance_of_power/04_rules.rules:59:13",
+                    )
                 )
                 == "gelaendezahl"
                 else (
                     all(
-                        not A_seestrasse[c_g] or d_besetzt(state, v_p, c_g)
+                        not A_seestrasse[c_g] or state.counters[v_p][c_g] > 0
                         for c_g in K_gebiet
                     )
-                    if attr_of(
-                        A_art,
-                        v_m,
-                        "art",
-                        "spec/risk_balance_of_power/04_rules.rules:60:13",
+                    if (
+                        A_art[v_m]
+                        if v_m is not None
+                        else attr_of(
+                            A_art,
+                            v_m,
+                            "art",
+                            "spec/risk_balance_of_power/04_rules.rules:60:13",
+                        )
                     )
                     == "seewege"
                     else (
                         any(
                             c_r
-                            == attr_of(
-                                A_ziel,
-                                v_m,
-                                "ziel",
-                                "spec/risk_balance_of_power/04_rules.rules:62:41",
+                            == (
+                                A_ziel[v_m]
+                                if v_m is not None
+                                else attr_of(
+                                    A_ziel,
+                                    v_m,
+                                    "ziel",
+                                    "spec/risk_balance_of_power/04_rules.rules:62:41",
+                                )
                             )
                             and d_kontrolliert_region(state, v_p, c_r)
                             for c_r in K_region
                         )
-                        if attr_of(
-                            A_art,
-                            v_m,
-                            "art",
-                            "spec/risk_balance_of_power/04_rules.rules:61:13",
+                        if (
+                            A_art[v_m]
+                            if v_m is not None
+                            else attr_of(
+                                A_art,
+                                v_m,
+                                "art",
+                                "spec/risk_balance_of_power/04_rules.rules:61:13",
+                            )
                         )
                         == "ganze_region"
                         else (
                             d_regionen_von(state, v_p)
-                            >= attr_of(
-                                A_anzahl,
-                                v_m,
-                                "anzahl",
-                                "spec/risk_balance_of_power/04_rules.rules:63:58",
+                            >= (
+                                A_anzahl[v_m]
+                                if v_m is not None
+                                else attr_of(
+                                    A_anzahl,
+                                    v_m,
+                                    "anzahl",
+                                    "spec/risk_balance_of_power/04_rules.rules:63:58",
+                                )
                             )
-                            if attr_of(
-                                A_art,
-                                v_m,
-                                "art",
-                                "spec/risk_balance_of_power/04_rules.rules:63:13",
+                            if (
+                                A_art[v_m]
+                                if v_m is not None
+                                else attr_of(
+                                    A_art,
+                                    v_m,
+                                    "art",
+                                    "spec/risk_balance_of_power/04_rules.rules:63:13",
+                                )
                             )
                             == "regionszahl"
                             else d_neutrale_armee_besiegt(state)
@@ -365,8 +418,7 @@ def d_missionssieg(state, v_p):
     "define missionssieg"
     # spec: spec/risk_balance_of_power/04_rules.rules:68
     return bool(
-        len(state.zones[7 + v_p]) >= d_missionen_zum_sieg(state)
-        and d_haelt_eigene_hauptstadt(state, v_p)
+        len(state.zones[7 + v_p]) >= 3 and d_haelt_eigene_hauptstadt(state, v_p)
     )
 
 
@@ -382,7 +434,10 @@ def d_verteidigungswuerfel(state, v_p, v_ziel):
     "define verteidigungswuerfel"
     # spec: spec/risk_balance_of_power/05_conquest.rules:14
     return min(
-        q_verteidigungswuerfel_hoechstens(state, v_p, v_ziel), d_staerke(state, v_ziel)
+        q_verteidigungswuerfel_hoechstens(state, v_p, v_ziel),
+        state.counters[0][v_ziel]
+        + state.counters[1][v_ziel]
+        + state.counters[2][v_ziel],
     )
 
 
@@ -390,7 +445,7 @@ def d_kann_angreifen_von(state, v_p, v_von):
     "define kann_angreifen_von"
     # spec: spec/risk_balance_of_power/05_conquest.rules:17
     return state.counters[v_p][v_von] >= 2 and any(
-        not d_besetzt(state, v_p, c_z) for c_z in ADJ[v_von]
+        not state.counters[v_p][c_z] > 0 for c_z in ADJ[v_von]
     )
 
 
@@ -410,7 +465,7 @@ def d_kann_bewegen_von(state, v_p, v_g):
     "define kann_bewegen_von"
     # spec: spec/risk_balance_of_power/06_turn.rules:113
     return state.counters[v_p][v_g] >= 2 and any(
-        d_besetzt(state, v_p, c_z) for c_z in ADJ[v_g]
+        state.counters[v_p][c_z] > 0 for c_z in ADJ[v_g]
     )
 
 
@@ -420,7 +475,7 @@ def d_verbunden(state, v_p, v_von, v_nach):
     return v_nach in reachable(
         v_von,
         ADJ,
-        lambda c_g: d_besetzt(state, v_p, c_g),
+        lambda c_g: state.counters[v_p][c_g] > 0,
         "spec/risk_balance_of_power/06_turn.rules:116:13",
     )
 
@@ -428,7 +483,12 @@ def d_verbunden(state, v_p, v_von, v_nach):
 def d_bedrohung(state, v_p, v_g):
     "define bedrohung"
     # spec: spec/risk_balance_of_power/08_bots.rules:11
-    return sum([state.counters[opponent_of(v_p, 2)][c_n] for c_n in ADJ[v_g]])
+    return sum(
+        [
+            state.counters[None if v_p is None else (v_p + 1) % 2][c_n]
+            for c_n in ADJ[v_g]
+        ]
+    )
 
 
 def d_gebietswert(state, v_p, v_g):
@@ -447,9 +507,12 @@ def d_lage(state, v_p):
     # spec: spec/risk_balance_of_power/08_bots.rules:14
     return sum(
         [
-            d_gebietswert(state, v_p, c_g)
+            6
+            + 4 * state.counters[3][c_g]
+            + state.counters[v_p][c_g]
+            + 2 * min(state.counters[v_p][c_g], d_bedrohung(state, v_p, c_g) + 3)
             for c_g in K_gebiet
-            if d_besetzt(state, v_p, c_g)
+            if state.counters[v_p][c_g] > 0
         ]
     )
 
@@ -473,17 +536,20 @@ def d_guter_angriff(state, v_p, v_v, v_z):
     "define guter_angriff"
     # spec: spec/risk_balance_of_power/08_bots.rules:25
     return (
-        not d_besetzt(state, v_p, v_z)
-        and state.counters[v_p][v_v] >= d_staerke(state, v_z) + 1
+        not state.counters[v_p][v_z] > 0
+        and state.counters[v_p][v_v]
+        >= state.counters[0][v_z] + state.counters[1][v_z] + state.counters[2][v_z] + 1
     )
 
 
 def d_kann_gut_angreifen_von(state, v_p, v_v):
     "define kann_gut_angreifen_von"
     # spec: spec/risk_balance_of_power/08_bots.rules:27
-    return bool(
-        d_besetzt(state, v_p, v_v)
-        and any(d_guter_angriff(state, v_p, v_v, c_z) for c_z in ADJ[v_v])
+    return state.counters[v_p][v_v] > 0 and any(
+        not state.counters[v_p][c_z] > 0
+        and state.counters[v_p][v_v]
+        >= state.counters[0][c_z] + state.counters[1][c_z] + state.counters[2][c_z] + 1
+        for c_z in ADJ[v_v]
     )
 
 
@@ -491,16 +557,24 @@ def d_zielwert(state, v_p, v_v, v_z):
     "define zielwert"
     # spec: spec/risk_balance_of_power/08_bots.rules:29
     return (
-        2 * (state.counters[v_p][v_v] - d_staerke(state, v_z))
+        2
+        * (
+            state.counters[v_p][v_v]
+            - (state.counters[0][v_z] + state.counters[1][v_z] + state.counters[2][v_z])
+        )
         + 4 * state.counters[3][v_z]
-        + (3 if d_besetzt(state, opponent_of(v_p, 2), v_z) else 0)
+        + (3 if d_besetzt(state, None if v_p is None else (v_p + 1) % 2, v_z) else 0)
         - (
             2
-            if attr_of(
-                A_schwierig,
-                v_z,
-                "schwierig",
-                "spec/risk_balance_of_power/08_bots.rules:31:11",
+            if (
+                A_schwierig[v_z]
+                if v_z is not None
+                else attr_of(
+                    A_schwierig,
+                    v_z,
+                    "schwierig",
+                    "spec/risk_balance_of_power/08_bots.rules:31:11",
+                )
             )
             else 0
         )
@@ -536,9 +610,8 @@ def d_angriffsaussicht(state, v_p):
 def d_front(state, v_p, v_g):
     "define front"
     # spec: spec/risk_balance_of_power/10_policies.rules:12
-    return bool(
-        d_besetzt(state, v_p, v_g)
-        and any(not d_besetzt(state, v_p, c_n) for c_n in ADJ[v_g])
+    return state.counters[v_p][v_g] > 0 and any(
+        not state.counters[v_p][c_n] > 0 for c_n in ADJ[v_g]
     )
 
 
@@ -551,13 +624,20 @@ def d_grenzt_an_gegner(state, v_p, v_g):
 def d_gute_aussicht(state, v_p, v_v, v_z):
     "define gute_aussicht"
     # spec: spec/risk_balance_of_power/10_policies.rules:19
-    return bool(
-        d_besetzt(state, v_p, v_v)
-        and not d_besetzt(state, v_p, v_z)
+    return (
+        state.counters[v_p][v_v] > 0
+        and not state.counters[v_p][v_z] > 0
         and (
-            state.counters[v_p][v_v] >= d_staerke(state, v_z) + 2
+            state.counters[v_p][v_v]
+            >= state.counters[0][v_z]
+            + state.counters[1][v_z]
+            + state.counters[2][v_z]
+            + 2
             if q_angriffswuerfel_hoechstens(state, v_p, v_z) >= 3
-            else state.counters[v_p][v_v] >= 2 * d_staerke(state, v_z) + 2
+            else state.counters[v_p][v_v]
+            >= 2
+            * (state.counters[0][v_z] + state.counters[1][v_z] + state.counters[2][v_z])
+            + 2
         )
     )
 
@@ -586,7 +666,7 @@ def d_vervollstaendigt_region(state, v_p, v_z):
             "spec/risk_balance_of_power/10_policies.rules:31:27",
         )
         and all(
-            c_g == v_z or d_besetzt(state, v_p, c_g)
+            c_g == v_z or state.counters[v_p][c_g] > 0
             for c_g in collection_of(
                 state,
                 c_r,
@@ -602,35 +682,51 @@ def d_missionsziel(state, v_z):
     "define missionsziel"
     # spec: spec/risk_balance_of_power/10_policies.rules:32
     return (
-        attr_of(
-            A_bauwerk,
-            v_z,
-            "bauwerk",
-            "spec/risk_balance_of_power/10_policies.rules:33:6",
+        (
+            A_bauwerk[v_z]
+            if v_z is not None
+            else attr_of(
+                A_bauwerk,
+                v_z,
+                "bauwerk",
+                "spec/risk_balance_of_power/10_policies.rules:33:6",
+            )
         )
         != "kein_bauwerk"
         and any(
             A_bauwerk[c_m]
-            == attr_of(
-                A_bauwerk,
-                v_z,
-                "bauwerk",
-                "spec/risk_balance_of_power/10_policies.rules:33:74",
+            == (
+                A_bauwerk[v_z]
+                if v_z is not None
+                else attr_of(
+                    A_bauwerk,
+                    v_z,
+                    "bauwerk",
+                    "spec/risk_balance_of_power/10_policies.rules:33:74",
+                )
             )
             for c_m in state.zones[6]
         )
-        or attr_of(
-            A_schwierig,
-            v_z,
-            "schwierig",
-            "spec/risk_balance_of_power/10_policies.rules:34:9",
+        or (
+            A_schwierig[v_z]
+            if v_z is not None
+            else attr_of(
+                A_schwierig,
+                v_z,
+                "schwierig",
+                "spec/risk_balance_of_power/10_policies.rules:34:9",
+            )
         )
         and any(A_art[c_m] == "gelaendezahl" for c_m in state.zones[6])
-        or attr_of(
-            A_seestrasse,
-            v_z,
-            "seestrasse",
-            "spec/risk_balance_of_power/10_policies.rules:35:9",
+        or (
+            A_seestrasse[v_z]
+            if v_z is not None
+            else attr_of(
+                A_seestrasse,
+                v_z,
+                "seestrasse",
+                "spec/risk_balance_of_power/10_policies.rules:35:9",
+            )
         )
         and any(A_art[c_m] == "seewege" for c_m in state.zones[6])
     )
@@ -640,8 +736,8 @@ def d_eroberungswert(state, v_p, v_z):
     "define eroberungswert"
     # spec: spec/risk_balance_of_power/10_policies.rules:36
     return (
-        (4 if d_besetzt(state, opponent_of(v_p, 2), v_z) else 0)
-        + 6 * state.counters[4 + opponent_of(v_p, 2)][v_z]
+        (4 if d_besetzt(state, None if v_p is None else (v_p + 1) % 2, v_z) else 0)
+        + 6 * state.counters[4 + (None if v_p is None else (v_p + 1) % 2)][v_z]
         + 3 * state.counters[3][v_z]
         + (5 if d_vervollstaendigt_region(state, v_p, v_z) else 0)
         + (2 if d_missionsziel(state, v_z) else 0)
@@ -664,8 +760,9 @@ def d_angriffsbasis(state, v_p, v_g):
         [
             d_eroberungswert(state, v_p, c_z)
             for c_z in ADJ[v_g]
-            if not d_besetzt(state, v_p, c_z)
-            and d_staerke(state, c_z) <= state.counters[v_p][v_g] + 4
+            if not state.counters[v_p][c_z] > 0
+            and state.counters[0][c_z] + state.counters[1][c_z] + state.counters[2][c_z]
+            <= state.counters[v_p][v_g] + 4
         ]
     )
 
@@ -673,7 +770,15 @@ def d_angriffsbasis(state, v_p, v_g):
 def d_grenzt_an_fremde(state, v_g):
     "define grenzt_an_fremde"
     # spec: spec/risk_balance_of_power/10_policies.rules:50
-    return any(d_besitzer(state, c_n) != d_besitzer(state, v_g) for c_n in ADJ[v_g])
+    return any(
+        (0 if state.counters[0][c_n] > 0 else 1 if state.counters[1][c_n] > 0 else None)
+        != (
+            0
+            if state.counters[0][v_g] > 0
+            else 1 if state.counters[1][v_g] > 0 else None
+        )
+        for c_n in ADJ[v_g]
+    )
 
 
 def d_ruhende_truppen(state, v_p, v_g):
@@ -685,7 +790,11 @@ def d_ruhende_truppen(state, v_p, v_g):
 def d_armeewert(state, v_p):
     "define armeewert"
     # spec: spec/risk_balance_of_power/10_policies.rules:56
-    return d_lage(state, v_p) + 4 * d_verstaerkung_ohne_karten(state, v_p)
+    return d_lage(state, v_p) + 4 * (
+        max(3, (d_gebiete_von(state, v_p) + d_staedte_von(state, v_p)) // 3)
+        + d_verstaerkung_fuer_regionen(state, v_p)
+        + d_hauptstaedte_von(state, v_p) * 1
+    )
 
 
 # ---------------------------------------------------------------- quantities
@@ -696,11 +805,15 @@ def q_angriffswuerfel_hoechstens(state, v_p, v_ziel):
     # spec: spec/risk_balance_of_power/05_conquest.rules:9
     value = (
         2
-        if attr_of(
-            A_schwierig,
-            v_ziel,
-            "schwierig",
-            "spec/risk_balance_of_power/05_conquest.rules:9:67",
+        if (
+            A_schwierig[v_ziel]
+            if v_ziel is not None
+            else attr_of(
+                A_schwierig,
+                v_ziel,
+                "schwierig",
+                "spec/risk_balance_of_power/05_conquest.rules:9:67",
+            )
         )
         else 3
     )
@@ -727,7 +840,10 @@ EVENT_WHEN = {}
 def inv_nie_leer(state):
     "invariant nie_leer"
     # spec: spec/risk_balance_of_power/01_frame.rules:116
-    return not state.vars[3] or all(d_staerke(state, c_g) >= 1 for c_g in K_gebiet)
+    return not state.vars[3] or all(
+        state.counters[0][c_g] + state.counters[1][c_g] + state.counters[2][c_g] >= 1
+        for c_g in K_gebiet
+    )
 
 
 def inv_eine_armee(state):
@@ -739,14 +855,19 @@ def inv_eine_armee(state):
 def inv_einheiten_erhalten(state):
     "invariant einheiten_erhalten"
     # spec: spec/risk_balance_of_power/01_frame.rules:120
-    return all(
-        d_einheiten_insgesamt(state, c_p) == d_armee_einheiten(state) for c_p in PLAYERS
-    ) and sum([state.counters[2][c_g] for c_g in K_gebiet]) + state.tracks[
-        4
-    ] + state.tracks[
-        7
-    ] == d_neutrale_einheiten(
-        state
+    return (
+        all(
+            d_einheiten_auf_dem_plan(state, c_p)
+            + state.tracks[c_p]
+            + state.tracks[2 + c_p]
+            + state.tracks[5 + c_p]
+            == 90
+            for c_p in PLAYERS
+        )
+        and sum([state.counters[2][c_g] for c_g in K_gebiet])
+        + state.tracks[4]
+        + state.tracks[7]
+        == 60
     )
 
 
@@ -782,7 +903,7 @@ def bot_feldherr(state, v_you):
     # spec: spec/risk_balance_of_power/08_bots.rules:40
     return (
         d_feldherr_wert(state, v_you)
-        - d_feldherr_wert(state, opponent_of(v_you, 2))
+        - d_feldherr_wert(state, None if v_you is None else (v_you + 1) % 2)
         + d_angriffsaussicht(state, v_you)
     )
 
@@ -833,7 +954,11 @@ def pol_feldzug_grundausbildung_0(state, pending):
     # spec: spec/risk_balance_of_power/10_policies.rules:67
     best = keep_best(
         best,
-        [d_hauptstadt_bedroht(state, v_you, v_g) for v_g in [values[i] for i in best]],
+        [
+            state.counters[4 + v_you][v_g] > 0
+            and d_bedrohung(state, v_you, v_g) >= state.counters[v_you][v_g]
+            for v_g in [values[i] for i in best]
+        ],
         False,
     )
     if len(best) == 1:
@@ -847,7 +972,7 @@ def pol_feldzug_grundausbildung_0(state, pending):
     # spec: spec/risk_balance_of_power/10_policies.rules:69
     best = keep_best(
         best,
-        [d_grenzt_an_gegner(state, v_you, v_g) for v_g in [values[i] for i in best]],
+        [d_bedrohung(state, v_you, v_g) > 0 for v_g in [values[i] for i in best]],
         False,
     )
     if len(best) == 1:
@@ -989,7 +1114,12 @@ def pol_feldzug_grundausbildung_6(state, pending):
         return best
     # spec: spec/risk_balance_of_power/10_policies.rules:98
     best = keep_best(
-        best, [d_staerke(state, v_z) for v_z in [values[i] for i in best]], True
+        best,
+        [
+            state.counters[0][v_z] + state.counters[1][v_z] + state.counters[2][v_z]
+            for v_z in [values[i] for i in best]
+        ],
+        True,
     )
     if len(best) == 1:
         return best
@@ -1070,7 +1200,10 @@ def pol_feldzug_grundausbildung_11(state, pending):
     ids = pending["ids"]
     best = list(range(len(ids)))
     # spec: spec/risk_balance_of_power/10_policies.rules:121
-    if any(d_ruhende_truppen(state, v_you, c_g) for c_g in K_gebiet):
+    if any(
+        bool(d_kann_bewegen_von(state, v_you, c_g) and not d_front(state, v_you, c_g))
+        for c_g in K_gebiet
+    ):
         best = keep_best(best, [ids[i] in ("bewegen",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1090,7 +1223,12 @@ def pol_feldzug_grundausbildung_12(state, pending):
     # spec: spec/risk_balance_of_power/10_policies.rules:125
     best = keep_best(
         best,
-        [d_ruhende_truppen(state, v_you, v_g) for v_g in [values[i] for i in best]],
+        [
+            bool(
+                d_kann_bewegen_von(state, v_you, v_g) and not d_front(state, v_you, v_g)
+            )
+            for v_g in [values[i] for i in best]
+        ],
         False,
     )
     if len(best) == 1:
@@ -1113,7 +1251,11 @@ def pol_feldzug_grundausbildung_13(state, pending):
     # spec: spec/risk_balance_of_power/10_policies.rules:129
     best = keep_best(
         best,
-        [d_hauptstadt_bedroht(state, v_you, v_g) for v_g in [values[i] for i in best]],
+        [
+            state.counters[4 + v_you][v_g] > 0
+            and d_bedrohung(state, v_you, v_g) >= state.counters[v_you][v_g]
+            for v_g in [values[i] for i in best]
+        ],
         False,
     )
     if len(best) == 1:
@@ -1121,7 +1263,7 @@ def pol_feldzug_grundausbildung_13(state, pending):
     # spec: spec/risk_balance_of_power/10_policies.rules:130
     best = keep_best(
         best,
-        [d_grenzt_an_gegner(state, v_you, v_g) for v_g in [values[i] for i in best]],
+        [d_bedrohung(state, v_you, v_g) > 0 for v_g in [values[i] for i in best]],
         False,
     )
     if len(best) == 1:

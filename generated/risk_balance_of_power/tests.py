@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source 1f8327e706434198b88c output f5f8bb068b8ab280988c
+# Fingerprint: source 1d49ab6ff9fec128a108 output 45e557a654a6939f376e
 "Risiko - Das Duell (Risk: Balance of Power): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -89,13 +89,9 @@ from .tables import (
     R_region_orange,
 )
 from .rules import (
-    d_angriffswuerfel,
-    d_armee_einheiten,
     d_armeen_auf,
-    d_besetzt,
     d_einheiten_auf_dem_plan,
     d_einheiten_fuer_sterne,
-    d_einheiten_insgesamt,
     d_gebiete_von,
     d_haelt_eigene_hauptstadt,
     d_hauptstaedte_von,
@@ -105,12 +101,9 @@ from .rules import (
     d_regionen_von,
     d_schwierige_gebiete_von,
     d_staedte_von,
-    d_staerke,
     d_verbunden,
-    d_verstaerkung_fuer_gebiete,
-    d_verstaerkung_fuer_hauptstaedte,
     d_verstaerkung_fuer_regionen,
-    d_verstaerkung_ohne_karten,
+    q_angriffswuerfel_hoechstens,
 )
 from .procedures import p_aufstellen, p_gebietskarte_ziehen, p_neutral_aufstellen
 
@@ -1143,12 +1136,12 @@ def tx_01_map_and_reinforcement_4_1_sides(state, L):
 
 def tx_01_map_and_reinforcement_4_2(state, L):
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:39
-    return d_verstaerkung_fuer_gebiete(state, 0) == 6
+    return max(3, (d_gebiete_von(state, 0) + d_staedte_von(state, 0)) // 3) == 6
 
 
 def tx_01_map_and_reinforcement_4_2_sides(state, L):
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:39
-    return (d_verstaerkung_fuer_gebiete(state, 0), 6)
+    return (max(3, (d_gebiete_von(state, 0) + d_staedte_von(state, 0)) // 3), 6)
 
 
 def tx_01_map_and_reinforcement_5_0(state, L):
@@ -1173,12 +1166,12 @@ def tx_01_map_and_reinforcement_5_1_sides(state, L):
 
 def tx_01_map_and_reinforcement_5_2(state, L):
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:45
-    return d_verstaerkung_fuer_gebiete(state, 1) == 3
+    return max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3) == 3
 
 
 def tx_01_map_and_reinforcement_5_2_sides(state, L):
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:45
-    return (d_verstaerkung_fuer_gebiete(state, 1), 3)
+    return (max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3), 3)
 
 
 def tx_01_map_and_reinforcement_6_0(state, L):
@@ -1243,32 +1236,32 @@ def tx_01_map_and_reinforcement_8_2(state, L):
 
 def tx_01_map_and_reinforcement_9_0(state, L):
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:74
-    return d_verstaerkung_fuer_hauptstaedte(state, 0) == 1
+    return d_hauptstaedte_von(state, 0) * 1 == 1
 
 
 def tx_01_map_and_reinforcement_9_0_sides(state, L):
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:74
-    return (d_verstaerkung_fuer_hauptstaedte(state, 0), 1)
+    return (d_hauptstaedte_von(state, 0) * 1, 1)
 
 
 def tx_01_map_and_reinforcement_9_1(state, L):
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:74
-    return d_verstaerkung_fuer_hauptstaedte(state, 1) == 1
+    return d_hauptstaedte_von(state, 1) * 1 == 1
 
 
 def tx_01_map_and_reinforcement_9_1_sides(state, L):
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:74
-    return (d_verstaerkung_fuer_hauptstaedte(state, 1), 1)
+    return (d_hauptstaedte_von(state, 1) * 1, 1)
 
 
 def tx_01_map_and_reinforcement_9_2(state, L):
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:77
-    return d_verstaerkung_fuer_hauptstaedte(state, 0) == 2
+    return d_hauptstaedte_von(state, 0) * 1 == 2
 
 
 def tx_01_map_and_reinforcement_9_2_sides(state, L):
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:77
-    return (d_verstaerkung_fuer_hauptstaedte(state, 0), 2)
+    return (d_hauptstaedte_von(state, 0) * 1, 2)
 
 
 def tx_01_map_and_reinforcement_9_3(state, L):
@@ -1293,12 +1286,22 @@ def tx_01_map_and_reinforcement_9_5(state, L):
 
 def tx_01_map_and_reinforcement_10_0(state, L):
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:87
-    return d_verstaerkung_ohne_karten(state, 1) == 9
+    return (
+        max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
+        + d_verstaerkung_fuer_regionen(state, 1)
+        + d_hauptstaedte_von(state, 1) * 1
+        == 9
+    )
 
 
 def tx_01_map_and_reinforcement_10_0_sides(state, L):
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:87
-    return (d_verstaerkung_ohne_karten(state, 1), 9)
+    return (
+        max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
+        + d_verstaerkung_fuer_regionen(state, 1)
+        + d_hauptstaedte_von(state, 1) * 1,
+        9,
+    )
 
 
 def tx_01_map_and_reinforcement_11_0(state, L):
@@ -1363,12 +1366,24 @@ def tx_01_map_and_reinforcement_11_5_sides(state, L):
 
 def tx_01_map_and_reinforcement_11_6(state, L):
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:106
-    return d_einheiten_insgesamt(state, 0) == d_armee_einheiten(state)
+    return (
+        d_einheiten_auf_dem_plan(state, 0)
+        + state.tracks[0]
+        + state.tracks[2 + 0]
+        + state.tracks[5 + 0]
+        == 90
+    )
 
 
 def tx_01_map_and_reinforcement_11_6_sides(state, L):
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:106
-    return (d_einheiten_insgesamt(state, 0), d_armee_einheiten(state))
+    return (
+        d_einheiten_auf_dem_plan(state, 0)
+        + state.tracks[0]
+        + state.tracks[2 + 0]
+        + state.tracks[5 + 0],
+        90,
+    )
 
 
 def tx_01_map_and_reinforcement_12_0(state, L):
@@ -1718,22 +1733,46 @@ def tx_02_conquest_3_3_sides(state, L):
 
 def tx_02_conquest_4_0(state, L):
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:56
-    return d_angriffswuerfel(state, 0, E_deutschland, E_schweiz) == 2
+    return (
+        min(
+            q_angriffswuerfel_hoechstens(state, 0, E_schweiz),
+            state.counters[0][E_deutschland] - 1,
+        )
+        == 2
+    )
 
 
 def tx_02_conquest_4_0_sides(state, L):
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:56
-    return (d_angriffswuerfel(state, 0, E_deutschland, E_schweiz), 2)
+    return (
+        min(
+            q_angriffswuerfel_hoechstens(state, 0, E_schweiz),
+            state.counters[0][E_deutschland] - 1,
+        ),
+        2,
+    )
 
 
 def tx_02_conquest_4_1(state, L):
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:57
-    return d_angriffswuerfel(state, 0, E_deutschland, E_polen) == 3
+    return (
+        min(
+            q_angriffswuerfel_hoechstens(state, 0, E_polen),
+            state.counters[0][E_deutschland] - 1,
+        )
+        == 3
+    )
 
 
 def tx_02_conquest_4_1_sides(state, L):
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:57
-    return (d_angriffswuerfel(state, 0, E_deutschland, E_polen), 3)
+    return (
+        min(
+            q_angriffswuerfel_hoechstens(state, 0, E_polen),
+            state.counters[0][E_deutschland] - 1,
+        ),
+        3,
+    )
 
 
 def tx_02_conquest_4_2(state, L):
@@ -1778,12 +1817,24 @@ def tx_02_conquest_4_5_sides(state, L):
 
 def tx_02_conquest_5_0(state, L):
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:73
-    return d_angriffswuerfel(state, 0, E_deutschland, E_polen) == 2
+    return (
+        min(
+            q_angriffswuerfel_hoechstens(state, 0, E_polen),
+            state.counters[0][E_deutschland] - 1,
+        )
+        == 2
+    )
 
 
 def tx_02_conquest_5_0_sides(state, L):
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:73
-    return (d_angriffswuerfel(state, 0, E_deutschland, E_polen), 2)
+    return (
+        min(
+            q_angriffswuerfel_hoechstens(state, 0, E_polen),
+            state.counters[0][E_deutschland] - 1,
+        ),
+        2,
+    )
 
 
 def tx_02_conquest_5_1(state, L):
@@ -1878,7 +1929,7 @@ def tx_02_conquest_9_0_sides(state, L):
 
 def tx_02_conquest_9_1(state, L):
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:120
-    return d_besetzt(state, 0, E_polen)
+    return state.counters[0][E_polen] > 0
 
 
 def tx_02_conquest_9_2(state, L):
@@ -2494,7 +2545,9 @@ def tx_04_setup_and_game_0_5_sides(state, L):
 def tx_04_setup_and_game_0_6(state, L):
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:8
     return all(
-        d_staerke(state, c_g) >= 1 and d_armeen_auf(state, c_g) == 1 for c_g in K_gebiet
+        state.counters[0][c_g] + state.counters[1][c_g] + state.counters[2][c_g] >= 1
+        and d_armeen_auf(state, c_g) == 1
+        for c_g in K_gebiet
     )
 
 
@@ -2625,12 +2678,22 @@ def tx_04_setup_and_game_1_2_sides(state, L):
 
 def tx_04_setup_and_game_1_3(state, L):
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:20
-    return d_verstaerkung_ohne_karten(state, 1) == 6
+    return (
+        max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
+        + d_verstaerkung_fuer_regionen(state, 1)
+        + d_hauptstaedte_von(state, 1) * 1
+        == 6
+    )
 
 
 def tx_04_setup_and_game_1_3_sides(state, L):
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:20
-    return (d_verstaerkung_ohne_karten(state, 1), 6)
+    return (
+        max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
+        + d_verstaerkung_fuer_regionen(state, 1)
+        + d_hauptstaedte_von(state, 1) * 1,
+        6,
+    )
 
 
 def tx_04_setup_and_game_1_4(state, L):
@@ -2745,12 +2808,22 @@ def tx_04_setup_and_game_2_10_sides(state, L):
 
 def tx_04_setup_and_game_2_11(state, L):
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:32
-    return d_verstaerkung_ohne_karten(state, 1) == 5
+    return (
+        max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
+        + d_verstaerkung_fuer_regionen(state, 1)
+        + d_hauptstaedte_von(state, 1) * 1
+        == 5
+    )
 
 
 def tx_04_setup_and_game_2_11_sides(state, L):
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:32
-    return (d_verstaerkung_ohne_karten(state, 1), 5)
+    return (
+        max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
+        + d_verstaerkung_fuer_regionen(state, 1)
+        + d_hauptstaedte_von(state, 1) * 1,
+        5,
+    )
 
 
 def tx_04_setup_and_game_2_12(state, L):

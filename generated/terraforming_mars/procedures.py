@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source bfca567c810b55209fad output 7c8e95f95f3c338664e7
+# Fingerprint: source 841e8d1c2890482d9cd7 output 43f9f6dd1e62c5547f69
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -56,10 +56,13 @@ from .tables import (
     A_holds,
     A_microbe,
     A_needs_heat,
+    A_noctis,
+    A_ocean_spot,
     A_off_mars,
     A_plant,
     A_space,
     A_start_mc,
+    A_volcanic,
     ENTITY_IDS,
     ENTITY_LABELS,
     E_s01,
@@ -80,32 +83,19 @@ from .rules import (
     d_adjacent_oceans,
     d_any_action_ready,
     d_any_city_spot,
+    d_any_greenery_spot,
     d_any_playable,
-    d_any_standard_project,
-    d_award_cost,
-    d_base_production,
-    d_beats,
+    d_awards_funded,
     d_beginner,
-    d_can_aquifer,
-    d_can_city_project,
     d_can_claim,
-    d_can_convert_plants,
-    d_can_fund,
-    d_can_greenery_project,
     d_cities_in_play,
     d_cities_on_mars,
     d_city_spot,
     d_eco_spot,
     d_flood_victim,
     d_greenery_anchor,
-    d_heat_money,
-    d_land_free,
-    d_mars_done,
-    d_mining_spot,
-    d_next_seat,
     d_next_to_own,
     d_no_neighbour_tile,
-    d_ocean_free,
     d_own_holder,
     d_playable,
     d_production,
@@ -113,11 +103,11 @@ from .rules import (
     d_seat_count,
     d_start_money,
     d_tags,
-    d_temperature_done,
+    d_tiles_on,
     d_urban_spot,
-    d_volcanic_spot,
     q_card_cost,
     q_greenery_plants,
+    q_heat_as_mc,
     q_power_plant_cost,
     q_steel_value,
     q_titanium_value,
@@ -170,11 +160,15 @@ def p_placement_bonus(state, v_p, v_s):
         min(
             9999,
             state.tracks[5 + v_p]
-            + attr_of(
-                A_bonus_steel,
-                v_s,
-                "bonus_steel",
-                "spec/terraforming_mars/03_tiles.rules:85:9",
+            + (
+                A_bonus_steel[v_s]
+                if v_s is not None
+                else attr_of(
+                    A_bonus_steel,
+                    v_s,
+                    "bonus_steel",
+                    "spec/terraforming_mars/03_tiles.rules:85:9",
+                )
             ),
         ),
     )
@@ -184,11 +178,15 @@ def p_placement_bonus(state, v_p, v_s):
         min(
             9999,
             state.tracks[10 + v_p]
-            + attr_of(
-                A_bonus_titanium,
-                v_s,
-                "bonus_titanium",
-                "spec/terraforming_mars/03_tiles.rules:86:9",
+            + (
+                A_bonus_titanium[v_s]
+                if v_s is not None
+                else attr_of(
+                    A_bonus_titanium,
+                    v_s,
+                    "bonus_titanium",
+                    "spec/terraforming_mars/03_tiles.rules:86:9",
+                )
             ),
         ),
     )
@@ -198,11 +196,15 @@ def p_placement_bonus(state, v_p, v_s):
         min(
             9999,
             state.tracks[15 + v_p]
-            + attr_of(
-                A_bonus_plants,
-                v_s,
-                "bonus_plants",
-                "spec/terraforming_mars/03_tiles.rules:87:9",
+            + (
+                A_bonus_plants[v_s]
+                if v_s is not None
+                else attr_of(
+                    A_bonus_plants,
+                    v_s,
+                    "bonus_plants",
+                    "spec/terraforming_mars/03_tiles.rules:87:9",
+                )
             ),
         ),
     )
@@ -210,11 +212,15 @@ def p_placement_bonus(state, v_p, v_s):
     p_draw_cards(
         state,
         v_p,
-        attr_of(
-            A_bonus_cards,
-            v_s,
-            "bonus_cards",
-            "spec/terraforming_mars/03_tiles.rules:88:19",
+        (
+            A_bonus_cards[v_s]
+            if v_s is not None
+            else attr_of(
+                A_bonus_cards,
+                v_s,
+                "bonus_cards",
+                "spec/terraforming_mars/03_tiles.rules:88:19",
+            )
         ),
     )
     # spec: spec/terraforming_mars/03_tiles.rules:89
@@ -1026,14 +1032,25 @@ def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
         0,
         state.counters[18][v_z]
         + (
-            attr_of(
-                A_animal,
-                v_c,
-                "animal",
-                "spec/terraforming_mars/07c_active.rules:246:48",
+            (
+                A_animal[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_animal,
+                    v_c,
+                    "animal",
+                    "spec/terraforming_mars/07c_active.rules:246:48",
+                )
             )
-            + attr_of(
-                A_plant, v_c, "plant", "spec/terraforming_mars/07c_active.rules:246:59"
+            + (
+                A_plant[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_plant,
+                    v_c,
+                    "plant",
+                    "spec/terraforming_mars/07c_active.rules:246:59",
+                )
             )
         ),
     )
@@ -1046,20 +1063,35 @@ def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
         0,
         state.counters[18][v_z]
         + (
-            attr_of(
-                A_animal,
-                v_c,
-                "animal",
-                "spec/terraforming_mars/07c_active.rules:258:48",
+            (
+                A_animal[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_animal,
+                    v_c,
+                    "animal",
+                    "spec/terraforming_mars/07c_active.rules:258:48",
+                )
             )
-            + attr_of(
-                A_plant, v_c, "plant", "spec/terraforming_mars/07c_active.rules:258:59"
+            + (
+                A_plant[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_plant,
+                    v_c,
+                    "plant",
+                    "spec/terraforming_mars/07c_active.rules:258:59",
+                )
             )
-            + attr_of(
-                A_microbe,
-                v_c,
-                "microbe",
-                "spec/terraforming_mars/07c_active.rules:258:69",
+            + (
+                A_microbe[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_microbe,
+                    v_c,
+                    "microbe",
+                    "spec/terraforming_mars/07c_active.rules:258:69",
+                )
             )
         ),
     )
@@ -1099,18 +1131,26 @@ def emit_tile_placed(state, x0, x1, x2):
             args = effect[1]
             # spec: spec/terraforming_mars/06_corporations.rules:143
             if x0 == args[0] and (
-                attr_of(
-                    A_bonus_steel,
-                    x1,
-                    "bonus_steel",
-                    "spec/terraforming_mars/06_corporations.rules:143:50",
+                (
+                    A_bonus_steel[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_bonus_steel,
+                        x1,
+                        "bonus_steel",
+                        "spec/terraforming_mars/06_corporations.rules:143:50",
+                    )
                 )
                 > 0
-                or attr_of(
-                    A_bonus_titanium,
-                    x1,
-                    "bonus_titanium",
-                    "spec/terraforming_mars/06_corporations.rules:143:71",
+                or (
+                    A_bonus_titanium[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_bonus_titanium,
+                        x1,
+                        "bonus_titanium",
+                        "spec/terraforming_mars/06_corporations.rules:143:71",
+                    )
                 )
                 > 0
             ):
@@ -1118,11 +1158,15 @@ def emit_tile_placed(state, x0, x1, x2):
         elif kind == 7:  # tharsis_effect
             args = effect[1]
             # spec: spec/terraforming_mars/06_corporations.rules:168
-            if x2 == "city_t" and not attr_of(
-                A_off_mars,
-                x1,
-                "off_mars",
-                "spec/terraforming_mars/06_corporations.rules:168:54",
+            if x2 == "city_t" and not (
+                A_off_mars[x1]
+                if x1 is not None
+                else attr_of(
+                    A_off_mars,
+                    x1,
+                    "off_mars",
+                    "spec/terraforming_mars/06_corporations.rules:168:54",
+                )
             ):
                 runs.append((t_tharsis_effect_0, [args[0], x0, x1, x2]))
             # spec: spec/terraforming_mars/06_corporations.rules:169
@@ -1169,11 +1213,15 @@ def emit_card_played(state, x0, x1):
             # spec: spec/terraforming_mars/06_corporations.rules:120
             if (
                 x0 == args[0]
-                and attr_of(
-                    A_colour,
-                    x1,
-                    "colour",
-                    "spec/terraforming_mars/06_corporations.rules:120:46",
+                and (
+                    A_colour[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_colour,
+                        x1,
+                        "colour",
+                        "spec/terraforming_mars/06_corporations.rules:120:46",
+                    )
                 )
                 == "event"
             ):
@@ -1188,18 +1236,26 @@ def emit_card_played(state, x0, x1):
             # spec: spec/terraforming_mars/07c_active.rules:231
             if (
                 x0 == args[0]
-                and attr_of(
-                    A_colour,
-                    x1,
-                    "colour",
-                    "spec/terraforming_mars/07c_active.rules:231:46",
+                and (
+                    A_colour[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_colour,
+                        x1,
+                        "colour",
+                        "spec/terraforming_mars/07c_active.rules:231:46",
+                    )
                 )
                 == "event"
-                and attr_of(
-                    A_space,
-                    x1,
-                    "space",
-                    "spec/terraforming_mars/07c_active.rules:231:68",
+                and (
+                    A_space[x1]
+                    if x1 is not None
+                    else attr_of(
+                        A_space,
+                        x1,
+                        "space",
+                        "spec/terraforming_mars/07c_active.rules:231:68",
+                    )
                 )
                 > 0
             ):
@@ -1372,14 +1428,20 @@ def s_place_ocean(state, frame):
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/03_tiles.rules:103
-            if state.tracks[72] < 9 and any(d_ocean_free(state, c_s) for c_s in K_area):
+            if state.tracks[72] < 9 and any(
+                A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area
+            ):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/terraforming_mars/03_tiles.rules:104
             player = L[0]
-            values = [c_s for c_s in K_area if d_ocean_free(state, c_s)]
+            values = [
+                c_s
+                for c_s in K_area
+                if (A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0)
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -1410,14 +1472,29 @@ def s_place_ocean_on_land(state, frame):
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/03_tiles.rules:110
-            if state.tracks[72] < 9 and any(d_land_free(state, c_s) for c_s in K_area):
+            if state.tracks[72] < 9 and any(
+                not A_ocean_spot[c_s]
+                and not A_noctis[c_s]
+                and not A_off_mars[c_s]
+                and d_tiles_on(state, c_s) == 0
+                for c_s in K_area
+            ):
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/terraforming_mars/03_tiles.rules:111
             player = L[0]
-            values = [c_s for c_s in K_area if d_land_free(state, c_s)]
+            values = [
+                c_s
+                for c_s in K_area
+                if (
+                    not A_ocean_spot[c_s]
+                    and not A_noctis[c_s]
+                    and not A_off_mars[c_s]
+                    and d_tiles_on(state, c_s) == 0
+                )
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -1474,7 +1551,13 @@ def s_place_greenery(state, frame):
             # spec: spec/terraforming_mars/03_tiles.rules:123
             if d_greenery_anchor(state, L[0]):
                 pc = 1
-            elif any(d_land_free(state, c_s) for c_s in K_area):
+            elif any(
+                not A_ocean_spot[c_s]
+                and not A_noctis[c_s]
+                and not A_off_mars[c_s]
+                and d_tiles_on(state, c_s) == 0
+                for c_s in K_area
+            ):
                 pc = 3
             else:
                 pc = 5
@@ -1484,7 +1567,15 @@ def s_place_greenery(state, frame):
             values = [
                 c_s
                 for c_s in K_area
-                if (d_land_free(state, c_s) and d_next_to_own(state, L[0], c_s))
+                if (
+                    (
+                        not A_ocean_spot[c_s]
+                        and not A_noctis[c_s]
+                        and not A_off_mars[c_s]
+                        and d_tiles_on(state, c_s) == 0
+                    )
+                    and d_next_to_own(state, L[0], c_s)
+                )
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -1507,7 +1598,16 @@ def s_place_greenery(state, frame):
         if pc == 3:
             # spec: spec/terraforming_mars/03_tiles.rules:128
             player = L[0]
-            values = [c_s for c_s in K_area if d_land_free(state, c_s)]
+            values = [
+                c_s
+                for c_s in K_area
+                if (
+                    not A_ocean_spot[c_s]
+                    and not A_noctis[c_s]
+                    and not A_off_mars[c_s]
+                    and d_tiles_on(state, c_s) == 0
+                )
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -1539,14 +1639,18 @@ def s_place_greenery_on_ocean_spot(state, frame):
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/03_tiles.rules:134
-            if any(d_ocean_free(state, c_s) for c_s in K_area):
+            values = [
+                c_s
+                for c_s in K_area
+                if (A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0)
+            ]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/terraforming_mars/03_tiles.rules:135
             player = L[0]
-            values = [c_s for c_s in K_area if d_ocean_free(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -1628,7 +1732,8 @@ def s_pay(state, frame):
             # spec: spec/terraforming_mars/04_economy.rules:79
             L[6] = (
                 state.tracks[L[0]]
-                + d_heat_money(state, L[0])
+                + q_heat_as_mc(state, L[0])
+                * max(0, state.tracks[25 + L[0]] - state.tracks[89])
                 + (
                     q_titanium_value(state, L[0]) * state.tracks[10 + L[0]]
                     if L[3]
@@ -1671,7 +1776,9 @@ def s_pay(state, frame):
             # spec: spec/terraforming_mars/04_economy.rules:88
             L[10] = q_titanium_value(state, L[0])
             # spec: spec/terraforming_mars/04_economy.rules:89
-            L[6] = state.tracks[L[0]] + d_heat_money(state, L[0])
+            L[6] = state.tracks[L[0]] + q_heat_as_mc(state, L[0]) * max(
+                0, state.tracks[25 + L[0]] - state.tracks[89]
+            )
             # spec: spec/terraforming_mars/04_economy.rules:90
             L[7] = max(0, (L[4] - L[6] + L[10] - 1) // L[10])
             # spec: spec/terraforming_mars/04_economy.rules:91
@@ -1700,7 +1807,12 @@ def s_pay(state, frame):
             pc = 6
         if pc == 6:
             # spec: spec/terraforming_mars/04_economy.rules:96
-            if d_heat_money(state, L[0]) > 0 and L[4] > 0:
+            if (
+                q_heat_as_mc(state, L[0])
+                * max(0, state.tracks[25 + L[0]] - state.tracks[89])
+                > 0
+                and L[4] > 0
+            ):
                 pc = 7
             else:
                 pc = 9
@@ -1708,7 +1820,11 @@ def s_pay(state, frame):
             # spec: spec/terraforming_mars/04_economy.rules:97
             L[7] = max(0, L[4] - state.tracks[L[0]])
             # spec: spec/terraforming_mars/04_economy.rules:98
-            L[8] = min(d_heat_money(state, L[0]), L[4])
+            L[8] = min(
+                q_heat_as_mc(state, L[0])
+                * max(0, state.tracks[25 + L[0]] - state.tracks[89]),
+                L[4],
+            )
             # spec: spec/terraforming_mars/04_economy.rules:99
             player = L[0]
             values = list(range(L[7], L[8] + 1))
@@ -1760,11 +1876,15 @@ def s_play_project(state, frame):
                 0,
                 min(
                     99,
-                    attr_of(
-                        A_needs_heat,
-                        L[1],
-                        "needs_heat",
-                        "spec/terraforming_mars/04_economy.rules:116:22",
+                    (
+                        A_needs_heat[L[1]]
+                        if L[1] is not None
+                        else attr_of(
+                            A_needs_heat,
+                            L[1],
+                            "needs_heat",
+                            "spec/terraforming_mars/04_economy.rules:116:22",
+                        )
                     ),
                 ),
             )
@@ -1776,18 +1896,26 @@ def s_play_project(state, frame):
                     [
                         L[0],
                         q_card_cost(state, L[0], L[1]),
-                        attr_of(
-                            A_building,
-                            L[1],
-                            "building",
-                            "spec/terraforming_mars/04_economy.rules:117:29",
+                        (
+                            A_building[L[1]]
+                            if L[1] is not None
+                            else attr_of(
+                                A_building,
+                                L[1],
+                                "building",
+                                "spec/terraforming_mars/04_economy.rules:117:29",
+                            )
                         )
                         > 0,
-                        attr_of(
-                            A_space,
-                            L[1],
-                            "space",
-                            "spec/terraforming_mars/04_economy.rules:117:45",
+                        (
+                            A_space[L[1]]
+                            if L[1] is not None
+                            else attr_of(
+                                A_space,
+                                L[1],
+                                "space",
+                                "spec/terraforming_mars/04_economy.rules:117:45",
+                            )
                         )
                         > 0,
                     ]
@@ -1800,14 +1928,15 @@ def s_play_project(state, frame):
             state.tracks[89] = 0
             # spec: spec/terraforming_mars/04_economy.rules:119
             if (
-                attr_of(
+                A_colour[L[1]]
+                if L[1] is not None
+                else attr_of(
                     A_colour,
                     L[1],
                     "colour",
                     "spec/terraforming_mars/04_economy.rules:119:8",
                 )
-                == "event"
-            ):
+            ) == "event":
                 move_card(
                     state,
                     some_card(L[1], "spec/terraforming_mars/04_economy.rules:119:28"),
@@ -1827,7 +1956,9 @@ def s_play_project(state, frame):
                         text_of(L[0]),
                         "plays",
                         text_of(
-                            attr_of(
+                            ENTITY_LABELS[L[1]]
+                            if L[1] is not None
+                            else attr_of(
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
@@ -1852,11 +1983,15 @@ def s_play_project(state, frame):
             emit_paid_project(
                 state,
                 L[0],
-                attr_of(
-                    A_cost,
-                    L[1],
-                    "cost",
-                    "spec/terraforming_mars/04_economy.rules:123:26",
+                (
+                    A_cost[L[1]]
+                    if L[1] is not None
+                    else attr_of(
+                        A_cost,
+                        L[1],
+                        "cost",
+                        "spec/terraforming_mars/04_economy.rules:123:26",
+                    )
                 ),
             )
             # spec: spec/terraforming_mars/04_economy.rules:124
@@ -1882,7 +2017,9 @@ def s_use_action(state, frame):
                         text_of(L[0]),
                         "uses the action of",
                         text_of(
-                            attr_of(
+                            ENTITY_LABELS[L[1]]
+                            if L[1] is not None
+                            else attr_of(
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
@@ -1917,20 +2054,18 @@ def s_add_to_own_card(state, frame):
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/04_economy.rules:153
-            if any(
-                A_holds[c_d] == L[1] and c_d != L[3] for c_d in state.zones[23 + L[0]]
-            ):
+            values = [
+                c_d
+                for c_d in state.zones[23 + L[0]]
+                if (A_holds[c_d] == L[1] and c_d != L[3])
+            ]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/terraforming_mars/04_economy.rules:154
             player = L[0]
-            values = [
-                c_d
-                for c_d in state.zones[23 + L[0]]
-                if (A_holds[c_d] == L[1] and c_d != L[3])
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2035,13 +2170,13 @@ def s_standard_project(state, frame):
                 offered.append(0)
             if state.tracks[L[0]] >= q_power_plant_cost(state, L[0]):
                 offered.append(1)
-            if state.tracks[L[0]] >= 14 and not d_temperature_done(state):
+            if state.tracks[L[0]] >= 14 and not state.tracks[70] >= 8:
                 offered.append(2)
-            if d_can_aquifer(state, L[0]):
+            if state.tracks[L[0]] >= 18 and state.tracks[72] < 9:
                 offered.append(3)
-            if d_can_greenery_project(state, L[0]):
+            if bool(state.tracks[L[0]] >= 23 and d_any_greenery_spot(state, L[0])):
                 offered.append(4)
-            if d_can_city_project(state, L[0]):
+            if bool(state.tracks[L[0]] >= 25 and d_any_city_spot(state)):
                 offered.append(5)
             ids, labels = option_names(
                 offered,
@@ -2279,17 +2414,35 @@ def s_take_action(state, frame):
             offered = []
             if d_any_playable(state, L[0]):
                 offered.append(0)
-            if d_any_standard_project(state, L[0]):
+            if (
+                len(state.zones[8 + L[0]]) > 0
+                or state.tracks[L[0]] >= q_power_plant_cost(state, L[0])
+                or state.tracks[L[0]] >= 14
+                and not state.tracks[70] >= 8
+                or state.tracks[L[0]] >= 18
+                and state.tracks[72] < 9
+                or bool(state.tracks[L[0]] >= 23 and d_any_greenery_spot(state, L[0]))
+                or bool(state.tracks[L[0]] >= 25 and d_any_city_spot(state))
+            ):
                 offered.append(1)
             if any(d_can_claim(state, L[0], c_m) for c_m in K_milestone):
                 offered.append(2)
-            if any(d_can_fund(state, L[0], c_a) for c_a in K_award):
+            if any(
+                d_seat_count(state) > 1
+                and d_awards_funded(state) < 3
+                and state.counters[26][c_a] == 0
+                and state.tracks[L[0]] >= 8 + 6 * d_awards_funded(state)
+                for c_a in K_award
+            ):
                 offered.append(3)
             if d_any_action_ready(state, L[0]):
                 offered.append(4)
-            if d_can_convert_plants(state, L[0]):
+            if bool(
+                state.tracks[15 + L[0]] >= q_greenery_plants(state, L[0])
+                and d_any_greenery_spot(state, L[0])
+            ):
                 offered.append(5)
-            if state.tracks[25 + L[0]] >= 8 and not d_temperature_done(state):
+            if state.tracks[25 + L[0]] >= 8 and not state.tracks[70] >= 8:
                 offered.append(6)
             if not L[1]:
                 offered.append(7)
@@ -2411,7 +2564,16 @@ def s_take_action(state, frame):
         if pc == 8:
             # spec: spec/terraforming_mars/05_generation.rules:164
             player = L[0]
-            values = [c_a for c_a in K_award if d_can_fund(state, L[0], c_a)]
+            values = [
+                c_a
+                for c_a in K_award
+                if (
+                    d_seat_count(state) > 1
+                    and d_awards_funded(state) < 3
+                    and state.counters[26][c_a] == 0
+                    and state.tracks[L[0]] >= 8 + 6 * d_awards_funded(state)
+                )
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2428,7 +2590,7 @@ def s_take_action(state, frame):
             L[4] = frame[3]
             # spec: spec/terraforming_mars/05_generation.rules:165
             frame[1] = 10
-            state.frames.append(new_frame(9, [L[0], d_award_cost(state)]))
+            state.frames.append(new_frame(9, [L[0], 8 + 6 * d_awards_funded(state)]))
             return
         if pc == 10:
             # spec: spec/terraforming_mars/05_generation.rules:166
@@ -2602,7 +2764,11 @@ def s_action_phase(state, frame):
             return
         if pc == 3:
             # spec: spec/terraforming_mars/05_generation.rules:209
-            state.vars[1] = d_next_seat(state, state.vars[1])
+            state.vars[1] = (
+                None
+                if state.vars[1] is None
+                else (state.vars[1] + 1) % state.params["players"]
+            )
             pc = 1
             continue
         if pc == 4:
@@ -2731,7 +2897,13 @@ def s_final_greeneries(state, frame):
             # spec: spec/terraforming_mars/05_generation.rules:267
             pc = 1
         if pc == 1:
-            if not (L[1] and d_can_convert_plants(state, L[0])):
+            if not (
+                L[1]
+                and bool(
+                    state.tracks[15 + L[0]] >= q_greenery_plants(state, L[0])
+                    and d_any_greenery_spot(state, L[0])
+                )
+            ):
                 pc = 5
                 continue
             tick(state, "while", "spec/terraforming_mars/05_generation.rules:267:5")
@@ -2802,7 +2974,11 @@ def s_final_scoring(state, frame):
             return
         if pc == 2:
             # spec: spec/terraforming_mars/05_generation.rules:280
-            state.vars[1] = d_next_seat(state, state.vars[1])
+            state.vars[1] = (
+                None
+                if state.vars[1] is None
+                else (state.vars[1] + 1) % state.params["players"]
+            )
             L[1] = L[1] - 1
             pc = 1
             continue
@@ -2818,7 +2994,12 @@ def s_final_scoring(state, frame):
             for L[0] in range(state.params["players"]):
                 # spec: spec/terraforming_mars/05_generation.rules:285
                 if all(
-                    c_r == L[0] or d_beats(state, L[0], c_r)
+                    c_r == L[0]
+                    or (
+                        d_score(state, L[0]) > d_score(state, c_r)
+                        or d_score(state, L[0]) == d_score(state, c_r)
+                        and state.tracks[L[0]] > state.tracks[c_r]
+                    )
                     for c_r in range(state.params["players"])
                 ):
                     end_game(
@@ -2918,17 +3099,17 @@ def s_standard_setup(state, frame):
                 # spec: spec/terraforming_mars/06_corporations.rules:45
                 state.tracks[60 + L[3]] = 20
                 # spec: spec/terraforming_mars/06_corporations.rules:46
-                state.tracks[30 + L[3]] = max(-5, min(999, d_base_production(state)))
+                state.tracks[30 + L[3]] = 1
                 # spec: spec/terraforming_mars/06_corporations.rules:47
-                state.tracks[35 + L[3]] = max(0, min(999, d_base_production(state)))
+                state.tracks[35 + L[3]] = 1
                 # spec: spec/terraforming_mars/06_corporations.rules:48
-                state.tracks[40 + L[3]] = max(0, min(999, d_base_production(state)))
+                state.tracks[40 + L[3]] = 1
                 # spec: spec/terraforming_mars/06_corporations.rules:49
-                state.tracks[45 + L[3]] = max(0, min(999, d_base_production(state)))
+                state.tracks[45 + L[3]] = 1
                 # spec: spec/terraforming_mars/06_corporations.rules:50
-                state.tracks[50 + L[3]] = max(0, min(999, d_base_production(state)))
+                state.tracks[50 + L[3]] = 1
                 # spec: spec/terraforming_mars/06_corporations.rules:51
-                state.tracks[55 + L[3]] = max(0, min(999, d_base_production(state)))
+                state.tracks[55 + L[3]] = 1
             # spec: spec/terraforming_mars/06_corporations.rules:53
             p_before_corporations(state)
             # spec: spec/terraforming_mars/06_corporations.rules:54
@@ -3339,7 +3520,11 @@ def s_start(state, frame):
             pc = 3
         if pc == 3:
             if not (
-                not d_mars_done(state)
+                not (
+                    state.tracks[70] >= 8
+                    and state.tracks[71] >= 14
+                    and state.tracks[72] >= 9
+                )
                 and state.tracks[73] < state.params["generation_limit"]
             ):
                 pc = 6
@@ -3348,7 +3533,11 @@ def s_start(state, frame):
             # spec: spec/terraforming_mars/05_generation.rules:298
             state.tracks[73] = max(1, min(99, state.tracks[73] + 1))
             # spec: spec/terraforming_mars/05_generation.rules:299
-            state.vars[0] = d_next_seat(state, state.vars[0])
+            state.vars[0] = (
+                None
+                if state.vars[0] is None
+                else (state.vars[0] + 1) % state.params["players"]
+            )
             # spec: spec/terraforming_mars/05_generation.rules:300
             frame[1] = 4
             state.frames.append(new_frame(22, [UNBOUND] * 3))
@@ -3783,7 +3972,19 @@ def sev_mining_rights(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:83
             player = L[0]
-            values = [c_s for c_s in K_area if d_mining_spot(state, c_s)]
+            values = [
+                c_s
+                for c_s in K_area
+                if (
+                    (
+                        not A_ocean_spot[c_s]
+                        and not A_noctis[c_s]
+                        and not A_off_mars[c_s]
+                        and d_tiles_on(state, c_s) == 0
+                    )
+                    and (A_bonus_steel[c_s] > 0 or A_bonus_titanium[c_s] > 0)
+                )
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3818,7 +4019,16 @@ def sev_nuclear_zone(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:95
             player = L[0]
-            values = [c_s for c_s in K_area if d_land_free(state, c_s)]
+            values = [
+                c_s
+                for c_s in K_area
+                if (
+                    not A_ocean_spot[c_s]
+                    and not A_noctis[c_s]
+                    and not A_off_mars[c_s]
+                    and d_tiles_on(state, c_s) == 0
+                )
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3924,7 +4134,11 @@ def sev_mohole_area(state, frame):
             state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] + 4))
             # spec: spec/terraforming_mars/07b_tiles_events.rules:129
             player = L[0]
-            values = [c_s for c_s in K_area if d_ocean_free(state, c_s)]
+            values = [
+                c_s
+                for c_s in K_area
+                if (A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0)
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4193,7 +4407,11 @@ def sev_lava_flows(state, frame):
         if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:235
             player = L[0]
-            values = [c_s for c_s in K_area if d_volcanic_spot(state, c_s)]
+            values = [
+                c_s
+                for c_s in K_area
+                if (A_volcanic[c_s] and d_tiles_on(state, c_s) == 0)
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 0796cc5e74af184af5dd output b08c44a031f497afbd3c
+# Fingerprint: source 3926b4fcc5d6851128cd output c204d0bd3dfdb2f52aab
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -153,20 +153,17 @@ from .tables import (
 )
 from .rules import (
     d_action_ready,
+    d_any_greenery_spot,
+    d_award_first,
+    d_award_second,
     d_award_value,
-    d_award_vp,
     d_awards_funded,
-    d_base_production,
     d_beginner,
     d_board_vp,
     d_can_claim,
-    d_can_convert_plants,
-    d_can_fund,
     d_card_vp,
     d_cities_in_play,
     d_cities_on_mars,
-    d_corporate_era,
-    d_next_seat,
     d_playable,
     d_score,
     d_seat_count,
@@ -174,6 +171,7 @@ from .rules import (
     d_tags,
     d_tiles_on,
     q_card_cost,
+    q_greenery_plants,
     q_power_plant_cost,
 )
 from .procedures import (
@@ -4608,12 +4606,18 @@ def tx_04_generation_7_5_sides(state, L):
 
 def tx_04_generation_8_0(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:108
-    return d_can_convert_plants(state, 0)
+    return bool(
+        state.tracks[15 + 0] >= q_greenery_plants(state, 0)
+        and d_any_greenery_spot(state, 0)
+    )
 
 
 def tx_04_generation_8_1(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:108
-    return not d_can_convert_plants(state, 1)
+    return not bool(
+        state.tracks[15 + 1] >= q_greenery_plants(state, 1)
+        and d_any_greenery_spot(state, 1)
+    )
 
 
 def tx_04_generation_9_0(state, L):
@@ -4648,82 +4652,234 @@ def tx_04_generation_9_2_sides(state, L):
 
 def tx_04_generation_10_0(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:130
-    return d_award_vp(state, 0, E_a_thermalist) == 5
+    return (
+        0
+        if state.counters[26][E_a_thermalist] == 0
+        else (
+            5
+            if d_award_first(state, 0, E_a_thermalist)
+            else 2 if d_award_second(state, 0, E_a_thermalist) else 0
+        )
+    ) == 5
 
 
 def tx_04_generation_10_0_sides(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:130
-    return (d_award_vp(state, 0, E_a_thermalist), 5)
+    return (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 0, E_a_thermalist)
+                else 2 if d_award_second(state, 0, E_a_thermalist) else 0
+            )
+        ),
+        5,
+    )
 
 
 def tx_04_generation_10_1(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:130
-    return d_award_vp(state, 1, E_a_thermalist) == 0
+    return (
+        0
+        if state.counters[26][E_a_thermalist] == 0
+        else (
+            5
+            if d_award_first(state, 1, E_a_thermalist)
+            else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+        )
+    ) == 0
 
 
 def tx_04_generation_10_1_sides(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:130
-    return (d_award_vp(state, 1, E_a_thermalist), 0)
+    return (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 1, E_a_thermalist)
+                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+            )
+        ),
+        0,
+    )
 
 
 def tx_04_generation_10_2(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:132
-    return d_award_vp(state, 0, E_a_thermalist) == 5
+    return (
+        0
+        if state.counters[26][E_a_thermalist] == 0
+        else (
+            5
+            if d_award_first(state, 0, E_a_thermalist)
+            else 2 if d_award_second(state, 0, E_a_thermalist) else 0
+        )
+    ) == 5
 
 
 def tx_04_generation_10_2_sides(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:132
-    return (d_award_vp(state, 0, E_a_thermalist), 5)
+    return (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 0, E_a_thermalist)
+                else 2 if d_award_second(state, 0, E_a_thermalist) else 0
+            )
+        ),
+        5,
+    )
 
 
 def tx_04_generation_10_3(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:132
-    return d_award_vp(state, 1, E_a_thermalist) == 5
+    return (
+        0
+        if state.counters[26][E_a_thermalist] == 0
+        else (
+            5
+            if d_award_first(state, 1, E_a_thermalist)
+            else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+        )
+    ) == 5
 
 
 def tx_04_generation_10_3_sides(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:132
-    return (d_award_vp(state, 1, E_a_thermalist), 5)
+    return (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 1, E_a_thermalist)
+                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+            )
+        ),
+        5,
+    )
 
 
 def tx_04_generation_11_0(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:141
-    return d_award_vp(state, 1, E_a_thermalist) == 2
+    return (
+        0
+        if state.counters[26][E_a_thermalist] == 0
+        else (
+            5
+            if d_award_first(state, 1, E_a_thermalist)
+            else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+        )
+    ) == 2
 
 
 def tx_04_generation_11_0_sides(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:141
-    return (d_award_vp(state, 1, E_a_thermalist), 2)
+    return (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 1, E_a_thermalist)
+                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+            )
+        ),
+        2,
+    )
 
 
 def tx_04_generation_11_1(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:141
-    return d_award_vp(state, 2, E_a_thermalist) == 2
+    return (
+        0
+        if state.counters[26][E_a_thermalist] == 0
+        else (
+            5
+            if d_award_first(state, 2, E_a_thermalist)
+            else 2 if d_award_second(state, 2, E_a_thermalist) else 0
+        )
+    ) == 2
 
 
 def tx_04_generation_11_1_sides(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:141
-    return (d_award_vp(state, 2, E_a_thermalist), 2)
+    return (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 2, E_a_thermalist)
+                else 2 if d_award_second(state, 2, E_a_thermalist) else 0
+            )
+        ),
+        2,
+    )
 
 
 def tx_04_generation_11_2(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:143
-    return d_award_vp(state, 2, E_a_thermalist) == 0
+    return (
+        0
+        if state.counters[26][E_a_thermalist] == 0
+        else (
+            5
+            if d_award_first(state, 2, E_a_thermalist)
+            else 2 if d_award_second(state, 2, E_a_thermalist) else 0
+        )
+    ) == 0
 
 
 def tx_04_generation_11_2_sides(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:143
-    return (d_award_vp(state, 2, E_a_thermalist), 0)
+    return (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 2, E_a_thermalist)
+                else 2 if d_award_second(state, 2, E_a_thermalist) else 0
+            )
+        ),
+        0,
+    )
 
 
 def tx_04_generation_11_3(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:143
-    return d_award_vp(state, 1, E_a_thermalist) == 5
+    return (
+        0
+        if state.counters[26][E_a_thermalist] == 0
+        else (
+            5
+            if d_award_first(state, 1, E_a_thermalist)
+            else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+        )
+    ) == 5
 
 
 def tx_04_generation_11_3_sides(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:143
-    return (d_award_vp(state, 1, E_a_thermalist), 5)
+    return (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 1, E_a_thermalist)
+                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+            )
+        ),
+        5,
+    )
 
 
 def tx_04_generation_12_0(state, L):
@@ -4733,7 +4889,12 @@ def tx_04_generation_12_0(state, L):
 
 def tx_04_generation_12_1(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:150
-    return not d_can_fund(state, 0, E_a_banker)
+    return not (
+        d_seat_count(state) > 1
+        and d_awards_funded(state) < 3
+        and state.counters[26][E_a_banker] == 0
+        and state.tracks[0] >= 8 + 6 * d_awards_funded(state)
+    )
 
 
 def tx_04_generation_13_0(state, L):
@@ -4818,32 +4979,32 @@ def tx_04_generation_15_1_sides(state, L):
 
 def tx_04_generation_16_0(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:187
-    return d_next_seat(state, 0) == 1
+    return (0 + 1) % state.params["players"] == 1
 
 
 def tx_04_generation_16_0_sides(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:187
-    return (d_next_seat(state, 0), 1)
+    return ((0 + 1) % state.params["players"], 1)
 
 
 def tx_04_generation_16_1(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:187
-    return d_next_seat(state, 1) == 2
+    return (1 + 1) % state.params["players"] == 2
 
 
 def tx_04_generation_16_1_sides(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:187
-    return (d_next_seat(state, 1), 2)
+    return ((1 + 1) % state.params["players"], 2)
 
 
 def tx_04_generation_16_2(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:187
-    return d_next_seat(state, 2) == 0
+    return (2 + 1) % state.params["players"] == 0
 
 
 def tx_04_generation_16_2_sides(state, L):
     # spec: spec/terraforming_mars/tests/04_generation.rules:187
-    return (d_next_seat(state, 2), 0)
+    return ((2 + 1) % state.params["players"], 0)
 
 
 def tx_04_generation_16_3(state, L):
@@ -6158,17 +6319,17 @@ def tx_08_setup_hooks_0_3_sides(state, L):
 
 def tx_08_setup_hooks_1_0(state, L):
     # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:20
-    return not d_corporate_era(state)
+    return True
 
 
 def tx_08_setup_hooks_1_1(state, L):
     # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:20
-    return d_base_production(state) == 1
+    return True
 
 
 def tx_08_setup_hooks_1_1_sides(state, L):
     # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:20
-    return (d_base_production(state), 1)
+    return (1, 1)
 
 
 def tx_08_setup_hooks_1_2(state, L):

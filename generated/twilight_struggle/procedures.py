@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source 909b2971934f30304a2f output e7bfc8c3fc7205bf41ac
+# Fingerprint: source 12e4135625eb24e431c1 output 4d773bf982589599cfbb
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -55,7 +55,6 @@ from runtime.values import (
     collection_of,
     event_allowed,
     member_of,
-    opponent_of,
     option_names,
     some_card,
     text_of,
@@ -67,6 +66,7 @@ from .tables import (
     A_battleground,
     A_ops,
     A_optional,
+    A_presence,
     A_scoring,
     A_side,
     A_stability,
@@ -75,28 +75,39 @@ from .tables import (
     ENTITY_IDS,
     ENTITY_LABELS,
     E_africa,
+    E_an_evil_empire,
     E_angola,
+    E_arab_israeli_war,
     E_argentina,
     E_asia,
     E_australia,
+    E_brush_war,
+    E_bulgaria,
     E_canada,
     E_central_america,
     E_chile,
     E_china_card,
     E_costa_rica,
     E_cuba,
+    E_czechoslovakia,
+    E_defectors,
     E_east_germany,
     E_egypt,
     E_europe,
     E_finland,
     E_france,
+    E_gulf_states,
+    E_hungary,
     E_india,
+    E_indo_pakistani_war,
     E_iran,
+    E_iran_iraq_war,
     E_iranian_hostage_crisis,
     E_iraq,
     E_israel,
     E_japan,
     E_jordan,
+    E_korean_war,
     E_lebanon,
     E_libya,
     E_middle_east,
@@ -123,6 +134,7 @@ from .tables import (
     E_vietnam,
     E_west_germany,
     E_western_europe,
+    E_yugoslavia,
     HAS_EVENT,
     KS_country,
     K_card,
@@ -136,11 +148,10 @@ from .tables import (
     RS_central_america,
     RS_eastern_europe,
     RS_europe,
+    RS_south_america,
     RS_southeast_asia,
     RS_western_europe,
-    R_eastern_europe,
     R_europe,
-    R_western_europe,
 )
 from .rules import (
     EVENT_WHEN,
@@ -149,54 +160,34 @@ from .rules import (
     allowed_play_card,
     allowed_realign,
     allowed_take_action_round,
-    d_brush_war_target,
-    d_budget_in,
-    d_che_target,
-    d_cmc_can_cancel,
+    d_battlegrounds_controlled,
+    d_battlegrounds_in,
     d_controls,
-    d_empty_country,
+    d_countries_controlled,
     d_event_ops,
-    d_event_owner,
-    d_flower_power_counts,
     d_has_playable_card,
-    d_has_region_control,
-    d_headline_goes_first,
     d_headline_value_of,
-    d_in_latin_america,
-    d_independent_reds_country,
-    d_influence_cost,
-    d_is_main_region,
-    d_may_attempt_space,
     d_may_place_influence,
-    d_may_play_as_event,
-    d_may_play_now,
-    d_milops_shortfall,
     d_muslim_revolution_country,
-    d_opec_country,
     d_realign_modifier,
-    d_realign_target,
     d_region_points,
     d_scoring_cards_held,
     d_scoring_region_of,
-    d_side_name,
     d_southeast_asia_points,
-    d_space_ability,
+    d_space_ops_needed,
     d_space_success_max,
     d_space_vp_first,
     d_space_vp_second,
-    d_standard_action_rounds,
-    d_starred_event_played,
-    d_suez_country,
     d_summit_bonus,
-    d_trap_discard_ok,
-    d_voice_of_america_target,
-    d_wants_cards,
     d_war_penalty,
     q_action_rounds_for,
     q_coup_defcon_loss,
     q_coup_roll_modifier,
+    q_nato_exempt,
     q_ops_bonus_in,
+    q_ops_shift,
     q_ops_value,
+    q_space_attempts_allowed,
 )
 
 # A frame is [step, pc, locals, answer] (runtime/frames.py): STEPS[step](state, frame)
@@ -212,16 +203,17 @@ def p_put_away_played_card(state, v_p, v_c):
         # spec: spec/twilight_struggle/card_play.rules:138
         if v_c == E_china_card:
             # spec: spec/twilight_struggle/card_play.rules:141
-            p_pass_china_card(state, opponent_of(v_p, 2), False)
+            p_pass_china_card(state, None if v_p is None else (v_p + 1) % 2, False)
         elif (
-            attr_of(
+            A_starred[v_c]
+            if v_c is not None
+            else attr_of(
                 A_starred,
                 v_c,
                 "starred",
                 "spec/twilight_struggle/card_play.rules:142:19",
             )
-            and state.vars[5]
-        ):
+        ) and state.vars[5]:
             # spec: spec/twilight_struggle/card_play.rules:143
             move_card(
                 state,
@@ -304,12 +296,16 @@ def p_gain_control(state, v_p, v_c):
         0,
         max(
             state.counters[1 + v_p][v_c],
-            state.counters[1 + opponent_of(v_p, 2)][v_c]
-            + attr_of(
-                A_stability,
-                v_c,
-                "stability",
-                "spec/twilight_struggle/event_helpers.rules:35:77",
+            state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+            + (
+                A_stability[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_stability,
+                    v_c,
+                    "stability",
+                    "spec/twilight_struggle/event_helpers.rules:35:77",
+                )
             ),
         ),
     )
@@ -331,16 +327,20 @@ def p_realignment_roll(state, v_p, v_c):
     # spec: spec/twilight_struggle/operations.rules:146
     v_own_total = v_own_die + d_realign_modifier(state, v_p, v_c)
     # spec: spec/twilight_struggle/operations.rules:147
-    v_their_total = v_their_die + d_realign_modifier(state, opponent_of(v_p, 2), v_c)
+    v_their_total = v_their_die + d_realign_modifier(
+        state, None if v_p is None else (v_p + 1) % 2, v_c
+    )
     # spec: spec/twilight_struggle/operations.rules:148
     log_line(
         state,
         " ".join(
             [
-                text_of(d_side_name(state, v_p)),
+                text_of("USA" if v_p == 1 else "USSR"),
                 "realigns in",
                 text_of(
-                    attr_of(
+                    ENTITY_LABELS[v_c]
+                    if v_c is not None
+                    else attr_of(
                         ENTITY_LABELS,
                         v_c,
                         "label",
@@ -358,7 +358,7 @@ def p_realignment_roll(state, v_p, v_c):
     # spec: spec/twilight_struggle/operations.rules:149
     if v_own_total > v_their_total:
         # spec: spec/twilight_struggle/operations.rules:150
-        row = 1 + opponent_of(v_p, 2)
+        row = 1 + (None if v_p is None else (v_p + 1) % 2)
         state.counters[row][v_c] = max(
             0, state.counters[row][v_c] - (v_own_total - v_their_total)
         )
@@ -383,17 +383,22 @@ def p_war(
     v_die = roll(state, 6, "spec/twilight_struggle/operations.rules:203:5")
     # spec: spec/twilight_struggle/operations.rules:204
     v_result = v_die - d_war_penalty(
-        state, opponent_of(v_attacker, 2), v_target, v_target_counts
+        state,
+        None if v_attacker is None else (v_attacker + 1) % 2,
+        v_target,
+        v_target_counts,
     )
     # spec: spec/twilight_struggle/operations.rules:205
     log_line(
         state,
         " ".join(
             [
-                text_of(d_side_name(state, v_attacker)),
+                text_of("USA" if v_attacker == 1 else "USSR"),
                 "wages war in",
                 text_of(
-                    attr_of(
+                    ENTITY_LABELS[v_target]
+                    if v_target is not None
+                    else attr_of(
                         ENTITY_LABELS,
                         v_target,
                         "label",
@@ -418,10 +423,12 @@ def p_war(
         state.counters[1 + v_attacker][v_target] = max(
             0,
             state.counters[1 + v_attacker][v_target]
-            + state.counters[1 + opponent_of(v_attacker, 2)][v_target],
+            + state.counters[
+                1 + (None if v_attacker is None else (v_attacker + 1) % 2)
+            ][v_target],
         )
         # spec: spec/twilight_struggle/operations.rules:210
-        row = 1 + opponent_of(v_attacker, 2)
+        row = 1 + (None if v_attacker is None else (v_attacker + 1) % 2)
         state.counters[row][v_target] = 0
 
 
@@ -432,7 +439,13 @@ def p_score_region(state, v_r):
         # spec: spec/twilight_struggle/scoring.rules:13
         for v_p in PLAYERS:
             # spec: spec/twilight_struggle/scoring.rules:14
-            if d_has_region_control(state, v_p, E_europe):
+            if d_countries_controlled(state, v_p, E_europe) > d_countries_controlled(
+                state, (v_p + 1) % 2, E_europe
+            ) and d_battlegrounds_controlled(
+                state, v_p, E_europe
+            ) >= d_battlegrounds_in(
+                state, E_europe
+            ):
                 end_game(
                     state,
                     v_p,
@@ -453,7 +466,9 @@ def p_score_region(state, v_r):
         " ".join(
             [
                 text_of(
-                    attr_of(
+                    ENTITY_LABELS[v_r]
+                    if v_r is not None
+                    else attr_of(
                         ENTITY_LABELS,
                         v_r,
                         "label",
@@ -561,10 +576,12 @@ def p_space_race_attempt(state, v_p, v_c):
         state,
         " ".join(
             [
-                text_of(d_side_name(state, v_p)),
+                text_of("USA" if v_p == 1 else "USSR"),
                 "tries the space race with",
                 text_of(
-                    attr_of(
+                    ENTITY_LABELS[v_c]
+                    if v_c is not None
+                    else attr_of(
                         ENTITY_LABELS,
                         v_c,
                         "label",
@@ -589,7 +606,10 @@ def p_space_race_advance(state, v_p):
         # spec: spec/twilight_struggle/space_race.rules:54
         state.tracks[6 + v_p] = max(0, min(8, state.tracks[6 + v_p] + 1))
         # spec: spec/twilight_struggle/space_race.rules:55
-        if state.tracks[6 + opponent_of(v_p, 2)] >= state.tracks[6 + v_p]:
+        if (
+            state.tracks[6 + (None if v_p is None else (v_p + 1) % 2)]
+            >= state.tracks[6 + v_p]
+        ):
             # spec: spec/twilight_struggle/space_race.rules:56
             p_gain_vp(state, v_p, d_space_vp_second(state, state.tracks[6 + v_p]))
         else:
@@ -618,13 +638,16 @@ def p_deal_cards(state):
     "phase deal_cards (spec/twilight_struggle/turn.rules:37)"
     # spec: spec/twilight_struggle/turn.rules:38
     while (
-        any(d_wants_cards(state, c_p) for c_p in PLAYERS)
+        any(
+            len(state.zones[2 + c_p]) < (9 if state.tracks[2] >= 4 else 8)
+            for c_p in PLAYERS
+        )
         and len(state.zones[1]) + len(state.zones[9]) > 0
     ):
         tick(state, "while", "spec/twilight_struggle/turn.rules:38:5")
         # spec: spec/twilight_struggle/turn.rules:39
         for v_p in PLAYERS:
-            if d_wants_cards(state, v_p):
+            if len(state.zones[2 + v_p]) < (9 if state.tracks[2] >= 4 else 8):
                 p_draw_card(state, v_p)
 
 
@@ -690,7 +713,7 @@ def p_defcon_one_check(state):
     if state.tracks[0] <= 1:
         end_game(
             state,
-            opponent_of(state.vars[1], 2),
+            None if state.vars[1] is None else (state.vars[1] + 1) % 2,
             "DEFCON 1: the phasing player started a nuclear war",
             "spec/twilight_struggle/victory.rules:51:22",
         )
@@ -710,8 +733,8 @@ def p_military_operations_check(state):
         min(
             99,
             state.tracks[1]
-            + d_milops_shortfall(state, 0)
-            - d_milops_shortfall(state, 1),
+            + max(0, state.tracks[0] - state.tracks[4 + 0])
+            - max(0, state.tracks[0] - state.tracks[4 + 1]),
         ),
     )
     # spec: spec/twilight_struggle/victory.rules:75
@@ -733,7 +756,7 @@ def p_twenty_vp_at_military_check(state):
         # spec: spec/twilight_struggle/victory.rules:86
         end_game(
             state,
-            opponent_of(v_leader, 2),
+            None if v_leader is None else (v_leader + 1) % 2,
             "the side reaching 20 VP held a scoring card (rule 10.3.1)",
             "spec/twilight_struggle/victory.rules:86:9",
         )
@@ -901,7 +924,7 @@ def ev_red_scare_purge(state, v_you, v_this):
     # spec: spec/twilight_struggle/cards.rules:381
     p_start_ops_shift_rule(state)
     # spec: spec/twilight_struggle/cards.rules:382
-    activate(state, 8, [opponent_of(v_you, 2)], "end_of_turn")
+    activate(state, 8, [None if v_you is None else (v_you + 1) % 2], "end_of_turn")
 
 
 def ev_nuclear_test_ban(state, v_you, v_this):
@@ -933,7 +956,10 @@ def ev_southeast_asia_scoring(state, v_you, v_this):
 def ev_arms_race(state, v_you, v_this):
     "event of arms_race (spec/twilight_struggle/events_mid.rules:47)"
     # spec: spec/twilight_struggle/events_mid.rules:48
-    if state.tracks[4 + v_you] > state.tracks[4 + opponent_of(v_you, 2)]:
+    if (
+        state.tracks[4 + v_you]
+        > state.tracks[4 + (None if v_you is None else (v_you + 1) % 2)]
+    ):
         # spec: spec/twilight_struggle/events_mid.rules:49
         if state.tracks[4 + v_you] >= state.tracks[0]:
             p_gain_vp(state, v_you, 3)
@@ -946,7 +972,7 @@ def ev_cuban_missile_crisis(state, v_you, v_this):
     # spec: spec/twilight_struggle/events_mid.rules:72
     p_set_defcon_to(state, 2)
     # spec: spec/twilight_struggle/events_mid.rules:73
-    activate(state, 17, [opponent_of(v_you, 2)], "end_of_turn")
+    activate(state, 17, [None if v_you is None else (v_you + 1) % 2], "end_of_turn")
 
 
 def ev_nuclear_subs(state, v_you, v_this):
@@ -973,9 +999,27 @@ def ev_kitchen_debates(state, v_you, v_this):
     "event of kitchen_debates (spec/twilight_struggle/events_mid.rules:290)"
     # spec: spec/twilight_struggle/events_mid.rules:291
     if len(
-        [c_c for c_c in K_country if A_battleground[c_c] and d_controls(state, 1, c_c)]
+        [
+            c_c
+            for c_c in K_country
+            if A_battleground[c_c]
+            and (
+                state.counters[1 + 1][c_c] >= A_stability[c_c]
+                and state.counters[1 + 1][c_c] - state.counters[1 + (1 + 1) % 2][c_c]
+                >= A_stability[c_c]
+            )
+        ]
     ) > len(
-        [c_c for c_c in K_country if A_battleground[c_c] and d_controls(state, 0, c_c)]
+        [
+            c_c
+            for c_c in K_country
+            if A_battleground[c_c]
+            and (
+                state.counters[1 + 0][c_c] >= A_stability[c_c]
+                and state.counters[1 + 0][c_c] - state.counters[1 + (0 + 1) % 2][c_c]
+                >= A_stability[c_c]
+            )
+        ]
     ):
         # spec: spec/twilight_struggle/events_mid.rules:293
         p_gain_vp(state, 1, 2)
@@ -1058,7 +1102,21 @@ def ev_opec(state, v_you, v_this):
             [
                 c_c
                 for c_c in K_country
-                if d_opec_country(state, c_c) and d_controls(state, 0, c_c)
+                if (
+                    c_c == E_egypt
+                    or c_c == E_iran
+                    or c_c == E_libya
+                    or c_c == E_saudi_arabia
+                    or c_c == E_iraq
+                    or c_c == E_gulf_states
+                    or c_c == E_venezuela
+                )
+                and (
+                    state.counters[1 + 0][c_c] >= A_stability[c_c]
+                    and state.counters[1 + 0][c_c]
+                    - state.counters[1 + (0 + 1) % 2][c_c]
+                    >= A_stability[c_c]
+                )
             ]
         ),
     )
@@ -1137,9 +1195,14 @@ def ev_alliance_for_progress(state, v_you, v_this):
             [
                 c_c
                 for c_c in K_country
-                if d_in_latin_america(state, c_c)
+                if (c_c in RS_central_america or c_c in RS_south_america)
                 and A_battleground[c_c]
-                and d_controls(state, 1, c_c)
+                and (
+                    state.counters[1 + 1][c_c] >= A_stability[c_c]
+                    and state.counters[1 + 1][c_c]
+                    - state.counters[1 + (1 + 1) % 2][c_c]
+                    >= A_stability[c_c]
+                )
             ]
         ),
     )
@@ -1201,13 +1264,17 @@ def ev_terrorism(state, v_you, v_this):
     # spec: spec/twilight_struggle/events_late.rules:224
     v_count_lost = (
         2
-        if v_you == 0 and d_starred_event_played(state, E_iranian_hostage_crisis)
+        if v_you == 0
+        and (
+            A_starred[E_iranian_hostage_crisis]
+            and state.location[E_iranian_hostage_crisis] == 10
+        )
         else 1
     )
     # spec: spec/twilight_struggle/events_late.rules:225
     for _ in range(v_count_lost):
         tick(state, "repeat", "spec/twilight_struggle/events_late.rules:225:5")
-        p_move_random_card(state, opponent_of(v_you, 2), "@9")
+        p_move_random_card(state, None if v_you is None else (v_you + 1) % 2, "@9")
 
 
 def ev_iran_contra_scandal(state, v_you, v_this):
@@ -1305,7 +1372,7 @@ def t_cuban_missile_crisis_in_effect_2(state, v_target, v_p, v_c):
     # spec: spec/twilight_struggle/events_mid.rules:82
     end_game(
         state,
-        opponent_of(v_target, 2),
+        None if v_target is None else (v_target + 1) % 2,
         "Cuban Missile Crisis: a coup attempt started a nuclear war",
         "spec/twilight_struggle/events_mid.rules:82:9",
     )
@@ -1427,7 +1494,20 @@ def emit_card_played(state, x0, x1):
         elif kind == 28:  # flower_power_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:508
-            if d_flower_power_counts(state, x0, x1):
+            if (
+                x0 == 1
+                and (
+                    x1 == E_arab_israeli_war
+                    or x1 == E_korean_war
+                    or x1 == E_brush_war
+                    or x1 == E_indo_pakistani_war
+                    or x1 == E_iran_iraq_war
+                )
+                and not (
+                    A_starred[E_an_evil_empire]
+                    and state.location[E_an_evil_empire] == 10
+                )
+            ):
                 runs.append((t_flower_power_in_effect_0, [x0, x1]))
     for function, values in runs:
         function(state, *values)
@@ -1506,7 +1586,12 @@ def emit_action_round_started(state, x0):
         elif kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:77
-            if x0 == args[0] and d_cmc_can_cancel(state, args[0]):
+            if x0 == args[0] and (
+                state.counters[1][E_cuba] >= 2
+                if args[0] == 0
+                else state.counters[2][E_west_germany] >= 2
+                or state.counters[2][E_turkey] >= 2
+            ):
                 runs.append(new_frame(86, [args[0], x0]))
         elif kind == 22:  # missile_envy_obligation
             args = effect[1]
@@ -1595,7 +1680,20 @@ def emit_space_attempted(state, x0, x1):
         if kind == 28:  # flower_power_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:509
-            if d_flower_power_counts(state, x0, x1):
+            if (
+                x0 == 1
+                and (
+                    x1 == E_arab_israeli_war
+                    or x1 == E_korean_war
+                    or x1 == E_brush_war
+                    or x1 == E_indo_pakistani_war
+                    or x1 == E_iran_iraq_war
+                )
+                and not (
+                    A_starred[E_an_evil_empire]
+                    and state.location[E_an_evil_empire] == 10
+                )
+            ):
                 runs.append((t_flower_power_in_effect_1, [x0, x1]))
     for function, values in runs:
         function(state, *values)
@@ -1611,8 +1709,52 @@ def emit_headline_played(state, x0, x1):
         if kind == 28:  # flower_power_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:513
-            if d_flower_power_counts(state, x0, x1) and event_allowed(
-                state, EVENT_WHEN, x1, d_event_owner(state, x1, x0)
+            if (
+                x0 == 1
+                and (
+                    x1 == E_arab_israeli_war
+                    or x1 == E_korean_war
+                    or x1 == E_brush_war
+                    or x1 == E_indo_pakistani_war
+                    or x1 == E_iran_iraq_war
+                )
+                and not (
+                    A_starred[E_an_evil_empire]
+                    and state.location[E_an_evil_empire] == 10
+                )
+            ) and event_allowed(
+                state,
+                EVENT_WHEN,
+                x1,
+                (
+                    0
+                    if (
+                        A_side[x1]
+                        if x1 is not None
+                        else attr_of(
+                            A_side,
+                            x1,
+                            "side",
+                            "spec/twilight_struggle/card_play.rules:37:8",
+                        )
+                    )
+                    == 0
+                    else (
+                        1
+                        if (
+                            A_side[x1]
+                            if x1 is not None
+                            else attr_of(
+                                A_side,
+                                x1,
+                                "side",
+                                "spec/twilight_struggle/card_play.rules:37:41",
+                            )
+                        )
+                        == 1
+                        else x0
+                    )
+                ),
             ):
                 runs.append((t_flower_power_in_effect_2, [x0, x1]))
     for function, values in runs:
@@ -1629,7 +1771,12 @@ def emit_coup_announced(state, x0, x1):
         if kind == 17:  # cuban_missile_crisis_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:80
-            if x0 == args[0] and d_cmc_can_cancel(state, args[0]):
+            if x0 == args[0] and (
+                state.counters[1][E_cuba] >= 2
+                if args[0] == 0
+                else state.counters[2][E_west_germany] >= 2
+                or state.counters[2][E_turkey] >= 2
+            ):
                 runs.append(new_frame(87, [args[0], x0, x1]))
     # the first trigger runs first: it goes on top
     state.frames.extend(reversed(runs))
@@ -1682,7 +1829,15 @@ def s_play_card_in_action_round(state, frame):
             L[1] = q_action_rounds_for(state, L[0]) - state.tracks[3] + 1
             # spec: spec/twilight_struggle/card_play.rules:50
             if any(
-                d_may_play_now(state, L[0], c_c, L[1])
+                (
+                    bool(
+                        state.location[c_c] == 2 + L[0]
+                        or c_c == E_china_card
+                        and state.location[c_c] == 4 + L[0]
+                        and state.vars[2]
+                    )
+                    and (A_scoring[c_c] or d_scoring_cards_held(state, L[0]) < L[1])
+                )
                 and allowed_play_card(state, L[0], c_c)
                 for c_c in K_card
             ):
@@ -1695,7 +1850,15 @@ def s_play_card_in_action_round(state, frame):
             values = [
                 c_c
                 for c_c in K_card
-                if d_may_play_now(state, L[0], c_c, L[1])
+                if (
+                    bool(
+                        state.location[c_c] == 2 + L[0]
+                        or c_c == E_china_card
+                        and state.location[c_c] == 4 + L[0]
+                        and state.vars[2]
+                    )
+                    and (A_scoring[c_c] or d_scoring_cards_held(state, L[0]) < L[1])
+                )
                 and allowed_play_card(state, L[0], c_c)
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -1722,7 +1885,7 @@ def s_play_card_in_action_round(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_side_name(state, L[0])),
+                        text_of("USA" if L[0] == 1 else "USSR"),
                         "has no card that may be played and passes",
                     ]
                 ),
@@ -1762,10 +1925,12 @@ def s_play_card_for_action(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_side_name(state, L[0])),
+                        text_of("USA" if L[0] == 1 else "USSR"),
                         "plays",
                         text_of(
-                            attr_of(
+                            ENTITY_LABELS[L[1]]
+                            if L[1] is not None
+                            else attr_of(
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
@@ -1777,11 +1942,15 @@ def s_play_card_for_action(state, frame):
                 "spec/twilight_struggle/card_play.rules:69:5",
             )
             # spec: spec/twilight_struggle/card_play.rules:70
-            if attr_of(
-                A_scoring,
-                L[1],
-                "scoring",
-                "spec/twilight_struggle/card_play.rules:70:8",
+            if (
+                A_scoring[L[1]]
+                if L[1] is not None
+                else attr_of(
+                    A_scoring,
+                    L[1],
+                    "scoring",
+                    "spec/twilight_struggle/card_play.rules:70:8",
+                )
             ):
                 pc = 1
             else:
@@ -1795,10 +1964,62 @@ def s_play_card_for_action(state, frame):
             # spec: spec/twilight_struggle/card_play.rules:74
             player = L[0]
             offered = []
-            if d_may_play_as_event(state, L[0], L[1]):
+            if (
+                L[1] != E_china_card
+                and not (
+                    A_scoring[L[1]]
+                    if L[1] is not None
+                    else attr_of(
+                        A_scoring,
+                        L[1],
+                        "scoring",
+                        "spec/twilight_struggle/card_play.rules:44:29",
+                    )
+                )
+                and (
+                    (
+                        A_side[L[1]]
+                        if L[1] is not None
+                        else attr_of(
+                            A_side,
+                            L[1],
+                            "side",
+                            "spec/twilight_struggle/card_play.rules:44:44",
+                        )
+                    )
+                    == L[0]
+                    or (
+                        A_side[L[1]]
+                        if L[1] is not None
+                        else attr_of(
+                            A_side,
+                            L[1],
+                            "side",
+                            "spec/twilight_struggle/card_play.rules:44:59",
+                        )
+                    )
+                    == None
+                )
+                and event_allowed(state, EVENT_WHEN, L[1], L[0])
+            ):
                 offered.append(0)
             offered.append(1)
-            if d_may_attempt_space(state, L[0], L[1]):
+            if (
+                not (
+                    A_scoring[L[1]]
+                    if L[1] is not None
+                    else attr_of(
+                        A_scoring,
+                        L[1],
+                        "scoring",
+                        "spec/twilight_struggle/space_race.rules:39:9",
+                    )
+                )
+                and state.tracks[6 + L[0]] < 8
+                and state.tracks[8 + L[0]] < q_space_attempts_allowed(state, L[0])
+                and q_ops_value(state, L[0], L[1])
+                >= d_space_ops_needed(state, state.tracks[6 + L[0]] + 1)
+            ):
                 offered.append(2)
             ids, labels = option_names(
                 offered,
@@ -1861,9 +2082,13 @@ def s_operations_with_card(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/card_play.rules:93
-            if attr_of(
-                A_side, L[1], "side", "spec/twilight_struggle/card_play.rules:93:8"
-            ) == opponent_of(L[0], 2):
+            if (
+                A_side[L[1]]
+                if L[1] is not None
+                else attr_of(
+                    A_side, L[1], "side", "spec/twilight_struggle/card_play.rules:93:8"
+                )
+            ) == (None if L[0] is None else (L[0] + 1) % 2):
                 pc = 1
             else:
                 pc = 7
@@ -1903,7 +2128,9 @@ def s_operations_with_card(state, frame):
         if pc == 3:
             # spec: spec/twilight_struggle/card_play.rules:96
             frame[1] = 4
-            state.frames.append(new_frame(4, [L[1], opponent_of(L[0], 2)]))
+            state.frames.append(
+                new_frame(4, [L[1], None if L[0] is None else (L[0] + 1) % 2])
+            )
             return
         if pc == 4:
             # spec: spec/twilight_struggle/card_play.rules:97
@@ -1922,7 +2149,9 @@ def s_operations_with_card(state, frame):
             p_check_vp_victory(state)
             # spec: spec/twilight_struggle/card_play.rules:103
             state.frames.pop()
-            state.frames.append(new_frame(4, [L[1], opponent_of(L[0], 2)]))
+            state.frames.append(
+                new_frame(4, [L[1], None if L[0] is None else (L[0] + 1) % 2])
+            )
             return
         if pc == 7:
             # spec: spec/twilight_struggle/card_play.rules:107
@@ -1997,7 +2226,9 @@ def s_fire_event(state, frame):
                 " ".join(
                     [
                         text_of(
-                            attr_of(
+                            ENTITY_LABELS[L[0]]
+                            if L[0] is not None
+                            else attr_of(
                                 ENTITY_LABELS,
                                 L[0],
                                 "label",
@@ -2073,7 +2304,7 @@ def s_optional_event_operations(state, frame):
             log_line(
                 state,
                 " ".join(
-                    [text_of(d_side_name(state, L[0])), "declines the operations"]
+                    [text_of("USA" if L[0] == 1 else "USSR"), "declines the operations"]
                 ),
                 "spec/twilight_struggle/event_helpers.rules:83:44",
             )
@@ -2248,8 +2479,15 @@ def s_late_event_operations(state, frame):
                 state,
                 L[0],
                 L[1],
-                attr_of(
-                    A_ops, L[1], "ops", "spec/twilight_struggle/events_late.rules:65:34"
+                (
+                    A_ops[L[1]]
+                    if L[1] is not None
+                    else attr_of(
+                        A_ops,
+                        L[1],
+                        "ops",
+                        "spec/twilight_struggle/events_late.rules:65:34",
+                    )
                 ),
             )
             # spec: spec/twilight_struggle/events_late.rules:66
@@ -2257,7 +2495,11 @@ def s_late_event_operations(state, frame):
             offered = []
             if any(d_may_place_influence(state, L[0], c_x) for c_x in K_country):
                 offered.append(0)
-            if any(d_realign_target(state, L[0], c_x) for c_x in K_country):
+            if any(
+                state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_x] > 0
+                and allowed_realign(state, L[0], c_x)
+                for c_x in K_country
+            ):
                 offered.append(1)
             offered.append(2)
             ids, labels = option_names(
@@ -2429,7 +2671,10 @@ def s_late_free_realignments(state, frame):
                 L[3] > 0
                 and any(
                     c_c in KS_country
-                    and state.counters[1 + opponent_of(L[0], 2)][c_c] > 0
+                    and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
+                        c_c
+                    ]
+                    > 0
                     for c_c in collection_of(
                         state,
                         L[2],
@@ -2454,7 +2699,10 @@ def s_late_free_realignments(state, frame):
                         REGION_SETS,
                         "spec/twilight_struggle/events_late.rules:324:43",
                     )
-                    and state.counters[1 + opponent_of(L[0], 2)][c_target] > 0
+                    and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
+                        c_target
+                    ]
+                    > 0
                 )
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2493,7 +2741,12 @@ def s_norad_check(state, frame):
             if (
                 state.tracks[0] == 2
                 and state.vars[0] != 2
-                and d_controls(state, 1, E_canada)
+                and (
+                    state.counters[1 + 1][E_canada] >= A_stability[E_canada]
+                    and state.counters[1 + 1][E_canada]
+                    - state.counters[1 + (1 + 1) % 2][E_canada]
+                    >= A_stability[E_canada]
+                )
                 and any(state.counters[2][c_c] > 0 for c_c in K_country)
             ):
                 pc = 1
@@ -2598,7 +2851,12 @@ def s_trap_action_round(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:144
             L[1] = q_action_rounds_for(state, L[0]) - state.tracks[3] + 1
             # spec: spec/twilight_struggle/events_mid.rules:145
-            L[2] = any(d_trap_discard_ok(state, L[0], c_c) for c_c in K_card)
+            L[2] = any(
+                state.location[c_c] == 2 + L[0]
+                and not A_scoring[c_c]
+                and q_ops_value(state, L[0], c_c) >= 2
+                for c_c in K_card
+            )
             # spec: spec/twilight_struggle/events_mid.rules:146
             L[3] = bool(L[2] and d_scoring_cards_held(state, L[0]) < L[1])
             # spec: spec/twilight_struggle/events_mid.rules:147
@@ -2648,7 +2906,15 @@ def s_trap_action_round(state, frame):
         if pc == 3:
             # spec: spec/twilight_struggle/events_mid.rules:153
             player = L[0]
-            values = [c_c for c_c in K_card if d_trap_discard_ok(state, L[0], c_c)]
+            values = [
+                c_c
+                for c_c in K_card
+                if (
+                    state.location[c_c] == 2 + L[0]
+                    and not A_scoring[c_c]
+                    and q_ops_value(state, L[0], c_c) >= 2
+                )
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -2672,7 +2938,7 @@ def s_trap_action_round(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_side_name(state, L[0])),
+                        text_of("USA" if L[0] == 1 else "USSR"),
                         "discards",
                         text_of(ENTITY_LABELS[L[5]]),
                         "and rolls",
@@ -2691,7 +2957,9 @@ def s_trap_action_round(state, frame):
                 # spec: spec/twilight_struggle/events_mid.rules:159
                 log_line(
                     state,
-                    " ".join([text_of(d_side_name(state, L[0])), "escapes the trap"]),
+                    " ".join(
+                        [text_of("USA" if L[0] == 1 else "USSR"), "escapes the trap"]
+                    ),
                     "spec/twilight_struggle/events_mid.rules:159:21",
                 )
             pc = 8
@@ -2723,7 +2991,7 @@ def s_trap_action_round(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_side_name(state, L[0])),
+                        text_of("USA" if L[0] == 1 else "USSR"),
                         "is trapped and has no card to discard: the action round is skipped",
                     ]
                 ),
@@ -2800,8 +3068,11 @@ def s_free_latin_american_realignments(state, frame):
             if not (
                 L[2] > 0
                 and any(
-                    d_in_latin_america(state, c_c)
-                    and state.counters[1 + opponent_of(L[0], 2)][c_c] > 0
+                    (c_c in RS_central_america or c_c in RS_south_america)
+                    and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
+                        c_c
+                    ]
+                    > 0
                     for c_c in K_country
                 )
             ):
@@ -2814,8 +3085,11 @@ def s_free_latin_american_realignments(state, frame):
                 c_target
                 for c_target in K_country
                 if (
-                    d_in_latin_america(state, c_target)
-                    and state.counters[1 + opponent_of(L[0], 2)][c_target] > 0
+                    (c_target in RS_central_america or c_target in RS_south_america)
+                    and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
+                        c_target
+                    ]
+                    > 0
                 )
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -2859,9 +3133,16 @@ def s_missile_envy_use(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:335
             emit_card_played(state, L[0], L[1])
             # spec: spec/twilight_struggle/events_mid.rules:336
-            if attr_of(
-                A_side, L[1], "side", "spec/twilight_struggle/events_mid.rules:336:8"
-            ) == opponent_of(L[0], 2):
+            if (
+                A_side[L[1]]
+                if L[1] is not None
+                else attr_of(
+                    A_side,
+                    L[1],
+                    "side",
+                    "spec/twilight_struggle/events_mid.rules:336:8",
+                )
+            ) == (None if L[0] is None else (L[0] + 1) % 2):
                 pc = 1
             else:
                 pc = 3
@@ -2877,11 +3158,15 @@ def s_missile_envy_use(state, frame):
                             state,
                             L[0],
                             L[1],
-                            attr_of(
-                                A_ops,
-                                L[1],
-                                "ops",
-                                "spec/twilight_struggle/events_mid.rules:337:45",
+                            (
+                                A_ops[L[1]]
+                                if L[1] is not None
+                                else attr_of(
+                                    A_ops,
+                                    L[1],
+                                    "ops",
+                                    "spec/twilight_struggle/events_mid.rules:337:45",
+                                )
                             ),
                         ),
                     ],
@@ -2922,18 +3207,25 @@ def s_conduct_operations(state, frame):
             offered = []
             if any(d_may_place_influence(state, L[0], c_c) for c_c in K_country):
                 offered.append(0)
-            if any(d_realign_target(state, L[0], c_c) for c_c in K_country):
+            if any(
+                state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c] > 0
+                and allowed_realign(state, L[0], c_c)
+                for c_c in K_country
+            ):
                 offered.append(1)
             if any(
-                state.counters[1 + opponent_of(L[0], 2)][c_c] > 0
+                state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c] > 0
                 and allowed_coup(state, L[0], c_c)
                 for c_c in K_country
             ):
                 offered.append(2)
             if not any(
                 d_may_place_influence(state, L[0], c_c)
-                or d_realign_target(state, L[0], c_c)
-                or state.counters[1 + opponent_of(L[0], 2)][c_c] > 0
+                or state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c]
+                > 0
+                and allowed_realign(state, L[0], c_c)
+                or state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c]
+                > 0
                 and allowed_coup(state, L[0], c_c)
                 for c_c in K_country
             ):
@@ -2990,7 +3282,9 @@ def s_conduct_operations(state, frame):
             # spec: spec/twilight_struggle/operations.rules:71
             log_line(
                 state,
-                " ".join([text_of(d_side_name(state, L[0])), "can use no operations"]),
+                " ".join(
+                    [text_of("USA" if L[0] == 1 else "USSR"), "can use no operations"]
+                ),
                 "spec/twilight_struggle/operations.rules:71:13",
             )
             pc = 6
@@ -3015,26 +3309,30 @@ def s_place_influence_by_ops(state, frame):
             # spec: spec/twilight_struggle/operations.rules:93
             pc = 1
         if pc == 1:
-            if not any(
-                d_may_place_influence(state, L[0], c_c)
-                and d_influence_cost(state, L[0], c_c)
-                <= d_budget_in(state, c_c, L[1], L[4], L[5], L[6])
-                for c_c in K_country
-            ):
-                pc = 3
-                continue
-            tick(state, "while", "spec/twilight_struggle/operations.rules:93:5")
-            # spec: spec/twilight_struggle/operations.rules:95
-            player = L[0]
             values = [
                 c_target
                 for c_target in K_country
                 if (
                     d_may_place_influence(state, L[0], c_target)
-                    and d_influence_cost(state, L[0], c_target)
-                    <= d_budget_in(state, c_target, L[1], L[4], L[5], L[6])
+                    and (
+                        2
+                        if d_controls(
+                            state, None if L[0] is None else (L[0] + 1) % 2, c_target
+                        )
+                        else 1
+                    )
+                    <= L[1]
+                    - L[4]
+                    + (L[5] if c_target in RS_asia else 0)
+                    + (L[6] if c_target in RS_southeast_asia else 0)
                 )
             ]
+            if not values:
+                pc = 3
+                continue
+            tick(state, "while", "spec/twilight_struggle/operations.rules:93:5")
+            # spec: spec/twilight_struggle/operations.rules:95
+            player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3050,7 +3348,11 @@ def s_place_influence_by_ops(state, frame):
         if pc == 2:
             L[7] = frame[3]
             # spec: spec/twilight_struggle/operations.rules:99
-            L[4] = L[4] + d_influence_cost(state, L[0], L[7])
+            L[4] = L[4] + (
+                2
+                if d_controls(state, None if L[0] is None else (L[0] + 1) % 2, L[7])
+                else 1
+            )
             # spec: spec/twilight_struggle/operations.rules:100
             state.counters[1 + L[0]][L[7]] = max(0, state.counters[1 + L[0]][L[7]] + 1)
             # spec: spec/twilight_struggle/operations.rules:101
@@ -3083,8 +3385,16 @@ def s_realign_with_ops(state, frame):
             pc = 1
         if pc == 1:
             if not any(
-                d_realign_target(state, L[0], c_c)
-                and d_budget_in(state, c_c, L[1], L[4], L[5], L[6]) >= 1
+                (
+                    state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c]
+                    > 0
+                    and allowed_realign(state, L[0], c_c)
+                )
+                and L[1]
+                - L[4]
+                + (L[5] if c_c in RS_asia else 0)
+                + (L[6] if c_c in RS_southeast_asia else 0)
+                >= 1
                 for c_c in K_country
             ):
                 pc = 3
@@ -3096,8 +3406,15 @@ def s_realign_with_ops(state, frame):
                 c_target
                 for c_target in K_country
                 if (
-                    state.counters[1 + opponent_of(L[0], 2)][c_target] > 0
-                    and d_budget_in(state, c_target, L[1], L[4], L[5], L[6]) >= 1
+                    state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
+                        c_target
+                    ]
+                    > 0
+                    and L[1]
+                    - L[4]
+                    + (L[5] if c_target in RS_asia else 0)
+                    + (L[6] if c_target in RS_southeast_asia else 0)
+                    >= 1
                 )
                 and allowed_realign(state, L[0], c_target)
             ]
@@ -3144,7 +3461,10 @@ def s_coup_with_ops(state, frame):
             values = [
                 c_target
                 for c_target in K_country
-                if state.counters[1 + opponent_of(L[0], 2)][c_target] > 0
+                if state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
+                    c_target
+                ]
+                > 0
                 and allowed_coup(state, L[0], c_target)
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3166,7 +3486,15 @@ def s_coup_with_ops(state, frame):
             state.frames.append(
                 new_frame(
                     22,
-                    [L[0], L[4], d_budget_in(state, L[4], L[1], 0, L[2], L[3]), False]
+                    [
+                        L[0],
+                        L[4],
+                        L[1]
+                        - 0
+                        + (L[2] if L[4] in RS_asia else 0)
+                        + (L[3] if L[4] in RS_southeast_asia else 0),
+                        False,
+                    ]
                     + [UNBOUND] * 3,
                 )
             )
@@ -3194,11 +3522,15 @@ def s_coup_attempt(state, frame):
                 + L[2]
                 + q_coup_roll_modifier(state, L[0], L[1])
                 - 2
-                * attr_of(
-                    A_stability,
-                    L[1],
-                    "stability",
-                    "spec/twilight_struggle/operations.rules:174:61",
+                * (
+                    A_stability[L[1]]
+                    if L[1] is not None
+                    else attr_of(
+                        A_stability,
+                        L[1],
+                        "stability",
+                        "spec/twilight_struggle/operations.rules:174:61",
+                    )
                 )
             )
             # spec: spec/twilight_struggle/operations.rules:175
@@ -3206,10 +3538,12 @@ def s_coup_attempt(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_side_name(state, L[0])),
+                        text_of("USA" if L[0] == 1 else "USSR"),
                         "coups in",
                         text_of(
-                            attr_of(
+                            ENTITY_LABELS[L[1]]
+                            if L[1] is not None
+                            else attr_of(
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
@@ -3229,9 +3563,14 @@ def s_coup_attempt(state, frame):
             # spec: spec/twilight_struggle/operations.rules:176
             if L[5] > 0:
                 # spec: spec/twilight_struggle/operations.rules:177
-                L[6] = min(L[5], state.counters[1 + opponent_of(L[0], 2)][L[1]])
+                L[6] = min(
+                    L[5],
+                    state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
+                        L[1]
+                    ],
+                )
                 # spec: spec/twilight_struggle/operations.rules:178
-                row = 1 + opponent_of(L[0], 2)
+                row = 1 + (None if L[0] is None else (L[0] + 1) % 2)
                 state.counters[row][L[1]] = max(0, state.counters[row][L[1]] - L[6])
                 # spec: spec/twilight_struggle/operations.rules:179
                 state.counters[1 + L[0]][L[1]] = max(
@@ -3388,9 +3727,9 @@ def s_space_discard_ability(state, frame):
                 continue
             L[0] = L[2][L[3]]
             # spec: spec/twilight_struggle/space_race.rules:68
-            if d_space_ability(state, L[0], 6) and any(
-                not A_scoring[c_c] for c_c in state.zones[2 + L[0]]
-            ):
+            if (
+                state.tracks[6 + L[0]] >= 6 and state.tracks[6 + (L[0] + 1) % 2] < 6
+            ) and any(not A_scoring[c_c] for c_c in state.zones[2 + L[0]]):
                 pc = 2
             else:
                 pc = 6
@@ -3507,13 +3846,13 @@ def s_headline_phase(state, frame):
             # spec: spec/twilight_struggle/turn.rules:58
             L[1] = False
             # spec: spec/twilight_struggle/turn.rules:59
-            if d_space_ability(state, 1, 4):
+            if state.tracks[6 + 1] >= 4 and state.tracks[6 + (1 + 1) % 2] < 4:
                 # spec: spec/twilight_struggle/turn.rules:60
                 L[0] = 0
                 # spec: spec/twilight_struggle/turn.rules:61
                 L[1] = True
             # spec: spec/twilight_struggle/turn.rules:63
-            if d_space_ability(state, 0, 4):
+            if state.tracks[6 + 0] >= 4 and state.tracks[6 + (0 + 1) % 2] < 4:
                 # spec: spec/twilight_struggle/turn.rules:64
                 L[0] = 1
                 # spec: spec/twilight_struggle/turn.rules:65
@@ -3528,7 +3867,11 @@ def s_headline_phase(state, frame):
                 state.revealed[6 + L[0]] = True
             # spec: spec/twilight_struggle/turn.rules:69
             frame[1] = 2
-            state.frames.append(new_frame(27, [opponent_of(L[0], 2)] + [UNBOUND] * 1))
+            state.frames.append(
+                new_frame(
+                    27, [None if L[0] is None else (L[0] + 1) % 2] + [UNBOUND] * 1
+                )
+            )
             return
         if pc == 2:
             # spec: spec/twilight_struggle/turn.rules:70
@@ -3538,7 +3881,7 @@ def s_headline_phase(state, frame):
             # spec: spec/twilight_struggle/turn.rules:74
             L[2] = (
                 1
-                if any(d_headline_goes_first(state, c_c) for c_c in state.zones[7])
+                if any(c_c == E_defectors for c_c in state.zones[7])
                 else (
                     0
                     if d_headline_value_of(state, 0) > d_headline_value_of(state, 1)
@@ -3552,7 +3895,11 @@ def s_headline_phase(state, frame):
         if pc == 3:
             # spec: spec/twilight_struggle/turn.rules:77
             frame[1] = 4
-            state.frames.append(new_frame(28, [opponent_of(L[2], 2)] + [UNBOUND] * 3))
+            state.frames.append(
+                new_frame(
+                    28, [None if L[2] is None else (L[2] + 1) % 2] + [UNBOUND] * 3
+                )
+            )
             return
         if pc == 4:
             # spec: spec/twilight_struggle/turn.rules:78
@@ -3573,20 +3920,18 @@ def s_choose_headline(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/turn.rules:84
-            if any(
-                allowed_headline_card(state, L[0], c_c) for c_c in state.zones[2 + L[0]]
-            ):
+            values = [
+                c_c
+                for c_c in state.zones[2 + L[0]]
+                if allowed_headline_card(state, L[0], c_c)
+            ]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/twilight_struggle/turn.rules:85
             player = L[0]
-            values = [
-                c_c
-                for c_c in state.zones[2 + L[0]]
-                if allowed_headline_card(state, L[0], c_c)
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3643,7 +3988,7 @@ def s_resolve_headline(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_side_name(state, L[0])),
+                        text_of("USA" if L[0] == 1 else "USSR"),
                         "headlines",
                         text_of(ENTITY_LABELS[L[1]]),
                     ]
@@ -3652,7 +3997,15 @@ def s_resolve_headline(state, frame):
             )
             # spec: spec/twilight_struggle/turn.rules:104
             frame[1] = 2
-            state.frames.append(new_frame(4, [L[1], d_event_owner(state, L[1], L[0])]))
+            state.frames.append(
+                new_frame(
+                    4,
+                    [
+                        L[1],
+                        0 if A_side[L[1]] == 0 else 1 if A_side[L[1]] == 1 else L[0],
+                    ],
+                )
+            )
             return
         if pc == 2:
             # spec: spec/twilight_struggle/turn.rules:105
@@ -3742,7 +4095,7 @@ def s_take_action_round_of(state, frame):
                 pc = 2
             elif not d_has_playable_card(state, L[0]):
                 pc = 3
-            elif state.tracks[3] > d_standard_action_rounds(state):
+            elif state.tracks[3] > (7 if state.tracks[2] >= 4 else 6):
                 pc = 4
             else:
                 pc = 5
@@ -3758,7 +4111,7 @@ def s_take_action_round_of(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_side_name(state, L[0])),
+                        text_of("USA" if L[0] == 1 else "USSR"),
                         "has no card to play and passes the action round",
                     ]
                 ),
@@ -3941,7 +4294,9 @@ def sev_five_year_plan(state, frame):
                     [
                         "Five Year Plan: the USSR discards",
                         text_of(
-                            attr_of(
+                            ENTITY_LABELS[L[2]]
+                            if L[2] is not None
+                            else attr_of(
                                 ENTITY_LABELS,
                                 L[2],
                                 "label",
@@ -3954,11 +4309,12 @@ def sev_five_year_plan(state, frame):
             )
             # spec: spec/twilight_struggle/cards.rules:51
             if (
-                attr_of(
+                A_side[L[2]]
+                if L[2] is not None
+                else attr_of(
                     A_side, L[2], "side", "spec/twilight_struggle/cards.rules:51:16"
                 )
-                == 1
-            ):
+            ) == 1:
                 pc = 2
             else:
                 pc = 4
@@ -4000,18 +4356,6 @@ def sev_socialist_governments(state, frame):
                 continue
             tick(state, "repeat", "spec/twilight_struggle/cards.rules:69:9")
             # spec: spec/twilight_struggle/cards.rules:70
-            if any(
-                c_c in KS_country
-                and state.counters[2][c_c] > 0
-                and state.counters[0][c_c] < 2
-                for c_c in R_western_europe
-            ):
-                pc = 2
-            else:
-                pc = 4
-        if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:72
-            player = L[0]
             values = [
                 c_c
                 for c_c in K_country
@@ -4021,6 +4365,13 @@ def sev_socialist_governments(state, frame):
                     and state.counters[0][c_c] < 2
                 )
             ]
+            if values:
+                pc = 2
+            else:
+                pc = 4
+        if pc == 2:
+            # spec: spec/twilight_struggle/cards.rules:72
+            player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4143,27 +4494,27 @@ def sev_comecon(state, frame):
                 continue
             tick(state, "repeat", "spec/twilight_struggle/cards.rules:138:9")
             # spec: spec/twilight_struggle/cards.rules:139
-            if any(
-                c_c in KS_country
-                and not d_controls(state, 1, c_c)
-                and state.counters[0][c_c] == 0
-                for c_c in R_eastern_europe
-            ):
+            values = [
+                c_c
+                for c_c in K_country
+                if (
+                    c_c in RS_eastern_europe
+                    and not (
+                        state.counters[1 + 1][c_c] >= A_stability[c_c]
+                        and state.counters[1 + 1][c_c]
+                        - state.counters[1 + (1 + 1) % 2][c_c]
+                        >= A_stability[c_c]
+                    )
+                    and state.counters[0][c_c] == 0
+                )
+            ]
+            if values:
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
             # spec: spec/twilight_struggle/cards.rules:141
             player = L[0]
-            values = [
-                c_c
-                for c_c in K_country
-                if (
-                    c_c in RS_eastern_europe
-                    and not d_controls(state, 1, c_c)
-                    and state.counters[0][c_c] == 0
-                )
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4243,21 +4594,18 @@ def sev_warsaw_pact_formed(state, frame):
                 continue
             tick(state, "repeat", "spec/twilight_struggle/cards.rules:166:17")
             # spec: spec/twilight_struggle/cards.rules:167
-            if any(
-                c_c in KS_country and state.counters[2][c_c] > 0
-                for c_c in R_eastern_europe
-            ):
+            values = [
+                c_c
+                for c_c in K_country
+                if (c_c in RS_eastern_europe and state.counters[2][c_c] > 0)
+            ]
+            if values:
                 pc = 4
             else:
                 pc = 6
         if pc == 4:
             # spec: spec/twilight_struggle/cards.rules:168
             player = L[0]
-            values = [
-                c_c
-                for c_c in K_country
-                if (c_c in RS_eastern_europe and state.counters[2][c_c] > 0)
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4331,29 +4679,33 @@ def sev_truman_doctrine(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/cards.rules:207
-            if any(
-                c_c in KS_country
-                and state.counters[1][c_c] > 0
-                and not d_controls(state, 0, c_c)
-                and not d_controls(state, 1, c_c)
-                for c_c in R_europe
-            ):
-                pc = 1
-            else:
-                pc = 3
-        if pc == 1:
-            # spec: spec/twilight_struggle/cards.rules:209
-            player = L[0]
             values = [
                 c_c
                 for c_c in K_country
                 if (
                     c_c in RS_europe
                     and state.counters[1][c_c] > 0
-                    and not d_controls(state, 0, c_c)
-                    and not d_controls(state, 1, c_c)
+                    and not (
+                        state.counters[1 + 0][c_c] >= A_stability[c_c]
+                        and state.counters[1 + 0][c_c]
+                        - state.counters[1 + (0 + 1) % 2][c_c]
+                        >= A_stability[c_c]
+                    )
+                    and not (
+                        state.counters[1 + 1][c_c] >= A_stability[c_c]
+                        and state.counters[1 + 1][c_c]
+                        - state.counters[1 + (1 + 1) % 2][c_c]
+                        >= A_stability[c_c]
+                    )
                 )
             ]
+            if values:
+                pc = 1
+            else:
+                pc = 3
+        if pc == 1:
+            # spec: spec/twilight_struggle/cards.rules:209
+            player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4384,7 +4736,7 @@ def sev_olympic_games(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/cards.rules:225
-            player = opponent_of(L[0], 2)
+            player = None if L[0] is None else (L[0] + 1) % 2
             offered = []
             offered.append(0)
             offered.append(1)
@@ -4434,10 +4786,14 @@ def sev_olympic_games(state, frame):
                 " ".join(
                     [
                         "Olympic Games:",
-                        text_of(d_side_name(state, L[0])),
+                        text_of("USA" if L[0] == 1 else "USSR"),
                         text_of(L[2]),
                         "against",
-                        text_of(d_side_name(state, opponent_of(L[0], 2))),
+                        text_of(
+                            "USA"
+                            if (None if L[0] is None else (L[0] + 1) % 2) == 1
+                            else "USSR"
+                        ),
                         text_of(L[3]),
                     ]
                 ),
@@ -4449,14 +4805,26 @@ def sev_olympic_games(state, frame):
                 p_gain_vp(state, L[0], 2)
             else:
                 # spec: spec/twilight_struggle/cards.rules:240
-                p_gain_vp(state, opponent_of(L[0], 2), 2)
+                p_gain_vp(state, None if L[0] is None else (L[0] + 1) % 2, 2)
             pc = 4
         if pc == 3:
             # spec: spec/twilight_struggle/cards.rules:244
             p_degrade_defcon(state, 1)
             # spec: spec/twilight_struggle/cards.rules:245
             state.frames.pop()
-            state.frames.append(new_frame(6, [L[0], d_event_ops(state, L[0], L[1], 4)]))
+            state.frames.append(
+                new_frame(
+                    6,
+                    [
+                        L[0],
+                        (
+                            4
+                            if q_ops_shift(state, L[0], L[1]) == 0
+                            else min(4, max(1, 4 + q_ops_shift(state, L[0], L[1])))
+                        ),
+                    ],
+                )
+            )
             return
         if pc == 4:
             state.frames.pop()
@@ -4471,25 +4839,27 @@ def sev_independent_reds(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/cards.rules:263
-            if any(
-                d_independent_reds_country(state, c_c)
-                and state.counters[1][c_c] > state.counters[2][c_c]
+            values = [
+                c_c
                 for c_c in K_country
-            ):
+                if (
+                    (
+                        c_c == E_yugoslavia
+                        or c_c == E_romania
+                        or c_c == E_bulgaria
+                        or c_c == E_hungary
+                        or c_c == E_czechoslovakia
+                    )
+                    and state.counters[1][c_c] > state.counters[2][c_c]
+                )
+            ]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/twilight_struggle/cards.rules:265
             player = L[0]
-            values = [
-                c_c
-                for c_c in K_country
-                if (
-                    d_independent_reds_country(state, c_c)
-                    and state.counters[1][c_c] > state.counters[2][c_c]
-                )
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4530,27 +4900,27 @@ def sev_marshall_plan(state, frame):
                 continue
             tick(state, "repeat", "spec/twilight_struggle/cards.rules:277:9")
             # spec: spec/twilight_struggle/cards.rules:278
-            if any(
-                c_c in KS_country
-                and not d_controls(state, 0, c_c)
-                and state.counters[0][c_c] == 0
-                for c_c in R_western_europe
-            ):
+            values = [
+                c_c
+                for c_c in K_country
+                if (
+                    c_c in RS_western_europe
+                    and not (
+                        state.counters[1 + 0][c_c] >= A_stability[c_c]
+                        and state.counters[1 + 0][c_c]
+                        - state.counters[1 + (0 + 1) % 2][c_c]
+                        >= A_stability[c_c]
+                    )
+                    and state.counters[0][c_c] == 0
+                )
+            ]
+            if values:
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
             # spec: spec/twilight_struggle/cards.rules:280
             player = L[0]
-            values = [
-                c_c
-                for c_c in K_country
-                if (
-                    c_c in RS_western_europe
-                    and not d_controls(state, 0, c_c)
-                    and state.counters[0][c_c] == 0
-                )
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4626,7 +4996,19 @@ def sev_cia_created(state, frame):
             state.revealed[2] = True
             # spec: spec/twilight_struggle/cards.rules:314
             frame[1] = 1
-            state.frames.append(new_frame(6, [1, d_event_ops(state, 1, L[1], 1)]))
+            state.frames.append(
+                new_frame(
+                    6,
+                    [
+                        1,
+                        (
+                            1
+                            if q_ops_shift(state, 1, L[1]) == 0
+                            else min(4, max(1, 1 + q_ops_shift(state, 1, L[1])))
+                        ),
+                    ],
+                )
+            )
             return
         if pc == 1:
             # spec: spec/twilight_struggle/cards.rules:315
@@ -4653,27 +5035,22 @@ def sev_suez_crisis(state, frame):
                 continue
             tick(state, "repeat", "spec/twilight_struggle/cards.rules:332:9")
             # spec: spec/twilight_struggle/cards.rules:333
-            if any(
-                d_suez_country(state, c_c)
-                and state.counters[2][c_c] > 0
-                and state.counters[0][c_c] < 2
+            values = [
+                c_c
                 for c_c in K_country
-            ):
+                if (
+                    (c_c == E_france or c_c == E_uk or c_c == E_israel)
+                    and state.counters[2][c_c] > 0
+                    and state.counters[0][c_c] < 2
+                )
+            ]
+            if values:
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
             # spec: spec/twilight_struggle/cards.rules:335
             player = L[0]
-            values = [
-                c_c
-                for c_c in K_country
-                if (
-                    d_suez_country(state, c_c)
-                    and state.counters[2][c_c] > 0
-                    and state.counters[0][c_c] < 2
-                )
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4722,18 +5099,6 @@ def sev_east_european_unrest(state, frame):
                 continue
             tick(state, "repeat", "spec/twilight_struggle/cards.rules:351:9")
             # spec: spec/twilight_struggle/cards.rules:352
-            if any(
-                c_c in KS_country
-                and state.counters[1][c_c] > 0
-                and state.counters[0][c_c] == 0
-                for c_c in R_eastern_europe
-            ):
-                pc = 2
-            else:
-                pc = 4
-        if pc == 2:
-            # spec: spec/twilight_struggle/cards.rules:354
-            player = L[0]
             values = [
                 c_c
                 for c_c in K_country
@@ -4743,6 +5108,13 @@ def sev_east_european_unrest(state, frame):
                     and state.counters[0][c_c] == 0
                 )
             ]
+            if values:
+                pc = 2
+            else:
+                pc = 4
+        if pc == 2:
+            # spec: spec/twilight_struggle/cards.rules:354
+            player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -4836,7 +5208,7 @@ def sev_un_intervention(state, frame):
             values = [
                 c_c
                 for c_c in state.zones[2 + L[0]]
-                if A_side[c_c] == opponent_of(L[0], 2)
+                if A_side[c_c] == (None if L[0] is None else (L[0] + 1) % 2)
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -4857,7 +5229,7 @@ def sev_un_intervention(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_side_name(state, L[0])),
+                        text_of("USA" if L[0] == 1 else "USSR"),
                         "plays",
                         text_of(ENTITY_LABELS[L[2]]),
                         "with UN Intervention: its event is cancelled",
@@ -4953,7 +5325,15 @@ def sev_de_stalinization(state, frame):
             values = [
                 c_dest
                 for c_dest in K_country
-                if (not d_controls(state, 1, c_dest) and state.counters[0][c_dest] < 2)
+                if (
+                    not (
+                        state.counters[1 + 1][c_dest] >= A_stability[c_dest]
+                        and state.counters[1 + 1][c_dest]
+                        - state.counters[1 + (1 + 1) % 2][c_dest]
+                        >= A_stability[c_dest]
+                    )
+                    and state.counters[0][c_dest] < 2
+                )
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -4999,7 +5379,23 @@ def sev_brush_war(state, frame):
             values = [
                 c_target
                 for c_target in K_country
-                if d_brush_war_target(state, L[0], c_target)
+                if (
+                    A_stability[c_target] <= 2
+                    and not (
+                        L[0] == 0
+                        and (
+                            is_active(state, 5, None)
+                            and c_target in RS_europe
+                            and (
+                                state.counters[1 + 1][c_target] >= A_stability[c_target]
+                                and state.counters[1 + 1][c_target]
+                                - state.counters[1 + (1 + 1) % 2][c_target]
+                                >= A_stability[c_target]
+                            )
+                            and q_nato_exempt(state, c_target) == 0
+                        )
+                    )
+                )
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -5092,7 +5488,7 @@ def sev_salt_negotiations(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_side_name(state, L[0])),
+                        text_of("USA" if L[0] == 1 else "USSR"),
                         "takes",
                         text_of(ENTITY_LABELS[L[2]]),
                         "from the discards",
@@ -5120,14 +5516,16 @@ def sev_summit(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:219
             L[4] = L[2] + d_summit_bonus(state, L[0])
             # spec: spec/twilight_struggle/events_mid.rules:220
-            L[5] = L[3] + d_summit_bonus(state, opponent_of(L[0], 2))
+            L[5] = L[3] + d_summit_bonus(
+                state, None if L[0] is None else (L[0] + 1) % 2
+            )
             # spec: spec/twilight_struggle/events_mid.rules:221
             log_line(
                 state,
                 " ".join(
                     [
                         "Summit:",
-                        text_of(d_side_name(state, L[0])),
+                        text_of("USA" if L[0] == 1 else "USSR"),
                         text_of(L[4]),
                         "against",
                         text_of(L[5]),
@@ -5150,7 +5548,9 @@ def sev_summit(state, frame):
         if pc == 2:
             # spec: spec/twilight_struggle/events_mid.rules:225
             state.frames.pop()
-            state.frames.append(new_frame(15, [opponent_of(L[0], 2)]))
+            state.frames.append(
+                new_frame(15, [None if L[0] is None else (L[0] + 1) % 2])
+            )
             return
         if pc == 3:
             state.frames.pop()
@@ -5201,7 +5601,7 @@ def sev_junta(state, frame):
             values = [
                 c_target
                 for c_target in K_country
-                if d_in_latin_america(state, c_target)
+                if (c_target in RS_central_america or c_target in RS_south_america)
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -5225,14 +5625,16 @@ def sev_junta(state, frame):
             player = L[0]
             offered = []
             if any(
-                d_in_latin_america(state, c_c)
-                and state.counters[1 + opponent_of(L[0], 2)][c_c] > 0
+                (c_c in RS_central_america or c_c in RS_south_america)
+                and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c]
+                > 0
                 for c_c in K_country
             ):
                 offered.append(0)
             if any(
-                d_in_latin_america(state, c_c)
-                and state.counters[1 + opponent_of(L[0], 2)][c_c] > 0
+                (c_c in RS_central_america or c_c in RS_south_america)
+                and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][c_c]
+                > 0
                 for c_c in K_country
             ):
                 offered.append(1)
@@ -5274,8 +5676,11 @@ def sev_junta(state, frame):
                 c_c
                 for c_c in K_country
                 if (
-                    d_in_latin_america(state, c_c)
-                    and state.counters[1 + opponent_of(L[0], 2)][c_c] > 0
+                    (c_c in RS_central_america or c_c in RS_south_america)
+                    and state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
+                        c_c
+                    ]
+                    > 0
                 )
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5314,7 +5719,7 @@ def sev_missile_envy(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/events_mid.rules:321
-            L[2] = opponent_of(L[0], 2)
+            L[2] = None if L[0] is None else (L[0] + 1) % 2
             # spec: spec/twilight_struggle/events_mid.rules:322
             if len(state.zones[2 + L[2]]) > 0:
                 pc = 1
@@ -5355,7 +5760,7 @@ def sev_missile_envy(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(d_side_name(state, L[0])),
+                        text_of("USA" if L[0] == 1 else "USSR"),
                         "takes",
                         text_of(ENTITY_LABELS[L[5]]),
                         "with Missile Envy",
@@ -5463,16 +5868,6 @@ def sev_muslim_revolution(state, frame):
                 continue
             tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:461:5")
             # spec: spec/twilight_struggle/events_mid.rules:462
-            if any(
-                d_muslim_revolution_country(state, c_c) and state.counters[2][c_c] > 0
-                for c_c in K_country
-            ):
-                pc = 2
-            else:
-                pc = 4
-        if pc == 2:
-            # spec: spec/twilight_struggle/events_mid.rules:463
-            player = L[0]
             values = [
                 c_c
                 for c_c in K_country
@@ -5481,6 +5876,13 @@ def sev_muslim_revolution(state, frame):
                     and state.counters[2][c_c] > 0
                 )
             ]
+            if values:
+                pc = 2
+            else:
+                pc = 4
+        if pc == 2:
+            # spec: spec/twilight_struggle/events_mid.rules:463
+            player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5615,7 +6017,10 @@ def sev_puppet_governments(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:592
             player = 1
             offered = []
-            if any(d_empty_country(state, c_c) for c_c in K_country):
+            if any(
+                state.counters[2][c_c] == 0 and state.counters[1][c_c] == 0
+                for c_c in K_country
+            ):
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -5645,7 +6050,11 @@ def sev_puppet_governments(state, frame):
         if pc == 3:
             # spec: spec/twilight_struggle/events_mid.rules:595
             player = 1
-            values = [c_c for c_c in K_country if d_empty_country(state, c_c)]
+            values = [
+                c_c
+                for c_c in K_country
+                if (state.counters[2][c_c] == 0 and state.counters[1][c_c] == 0)
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5735,7 +6144,9 @@ def sev_grain_sales_to_soviets(state, frame):
                     [
                         "USA plays",
                         text_of(
-                            attr_of(
+                            ENTITY_LABELS[L[3]]
+                            if L[3] is not None
+                            else attr_of(
                                 ENTITY_LABELS,
                                 L[3],
                                 "label",
@@ -5793,7 +6204,11 @@ def sev_oas_founded(state, frame):
             tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:655:5")
             # spec: spec/twilight_struggle/events_mid.rules:656
             player = 1
-            values = [c_c for c_c in K_country if d_in_latin_america(state, c_c)]
+            values = [
+                c_c
+                for c_c in K_country
+                if (c_c in RS_central_america or c_c in RS_south_america)
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -5836,14 +6251,22 @@ def sev_the_voice_of_america(state, frame):
                 continue
             tick(state, "repeat", "spec/twilight_struggle/events_mid.rules:716:5")
             # spec: spec/twilight_struggle/events_mid.rules:717
-            if any(d_voice_of_america_target(state, c_c) for c_c in K_country):
+            values = [
+                c_c
+                for c_c in K_country
+                if (
+                    c_c not in RS_europe
+                    and state.counters[1][c_c] > 0
+                    and state.counters[0][c_c] < 2
+                )
+            ]
+            if values:
                 pc = 2
             else:
                 pc = 4
         if pc == 2:
             # spec: spec/twilight_struggle/events_mid.rules:718
             player = 1
-            values = [c_c for c_c in K_country if d_voice_of_america_target(state, c_c)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -6082,14 +6505,14 @@ def sev_star_wars(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/events_late.rules:129
-            if any(not A_scoring[c_c] for c_c in state.zones[9]):
+            values = [c_c for c_c in state.zones[9] if not A_scoring[c_c]]
+            if values:
                 pc = 1
             else:
                 pc = 4
         if pc == 1:
             # spec: spec/twilight_struggle/events_late.rules:130
             player = 1
-            values = [c_c for c_c in state.zones[9] if not A_scoring[c_c]]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -6120,7 +6543,11 @@ def sev_star_wars(state, frame):
             )
             # spec: spec/twilight_struggle/events_late.rules:133
             frame[1] = 3
-            state.frames.append(new_frame(4, [L[2], d_event_owner(state, L[2], 1)]))
+            state.frames.append(
+                new_frame(
+                    4, [L[2], 0 if A_side[L[2]] == 0 else 1 if A_side[L[2]] == 1 else 1]
+                )
+            )
             return
         if pc == 3:
             # spec: spec/twilight_struggle/events_late.rules:134
@@ -6175,7 +6602,12 @@ def sev_soviets_shoot_down_kal_007(state, frame):
             # spec: spec/twilight_struggle/events_late.rules:183
             p_gain_vp(state, 1, 2)
             # spec: spec/twilight_struggle/events_late.rules:184
-            if d_controls(state, 1, E_south_korea):
+            if (
+                state.counters[1 + 1][E_south_korea] >= A_stability[E_south_korea]
+                and state.counters[1 + 1][E_south_korea]
+                - state.counters[1 + (1 + 1) % 2][E_south_korea]
+                >= A_stability[E_south_korea]
+            ):
                 pc = 1
             else:
                 pc = 2
@@ -6304,7 +6736,7 @@ def sev_chernobyl(state, frame):
         if pc == 0:
             # spec: spec/twilight_struggle/events_late.rules:247
             player = 1
-            values = [c_r for c_r in K_region if d_is_main_region(state, c_r)]
+            values = [c_r for c_r in K_region if A_presence[c_r] > 0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -6573,14 +7005,14 @@ def sev_wargames(state, frame):
             k = frame[3]
             if k == 0:
                 # spec: spec/twilight_struggle/events_late.rules:374
-                p_gain_vp(state, opponent_of(L[0], 2), 6)
+                p_gain_vp(state, None if L[0] is None else (L[0] + 1) % 2, 6)
                 # spec: spec/twilight_struggle/events_late.rules:375
                 log_line(
                     state,
                     " ".join(
                         [
                             "Wargames:",
-                            text_of(d_side_name(state, L[0])),
+                            text_of("USA" if L[0] == 1 else "USSR"),
                             "ends the game",
                         ]
                     ),
@@ -6753,7 +7185,11 @@ def sev_special_relationship(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/events_late.rules:466
-            if d_controls(state, 1, E_uk):
+            if (
+                state.counters[1 + 1][E_uk] >= A_stability[E_uk]
+                and state.counters[1 + 1][E_uk] - state.counters[1 + (1 + 1) % 2][E_uk]
+                >= A_stability[E_uk]
+            ):
                 pc = 1
             else:
                 pc = 6
@@ -6822,7 +7258,16 @@ def sev_che(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:802
             L[2] = d_event_ops(state, 0, L[1], A_ops[L[1]])
             # spec: spec/twilight_struggle/events_mid.rules:803
-            if any(d_che_target(state, c_c) for c_c in K_country):
+            if any(
+                not A_battleground[c_c]
+                and (
+                    (c_c in RS_central_america or c_c in RS_south_america)
+                    or c_c in RS_africa
+                )
+                and state.counters[2][c_c] > 0
+                and allowed_coup(state, 0, c_c)
+                for c_c in K_country
+            ):
                 pc = 1
             else:
                 pc = 10
@@ -6862,7 +7307,19 @@ def sev_che(state, frame):
         if pc == 3:
             # spec: spec/twilight_struggle/events_mid.rules:806
             player = 0
-            values = [c_first for c_first in K_country if d_che_target(state, c_first)]
+            values = [
+                c_first
+                for c_first in K_country
+                if (
+                    not A_battleground[c_first]
+                    and (
+                        (c_first in RS_central_america or c_first in RS_south_america)
+                        or c_first in RS_africa
+                    )
+                    and state.counters[2][c_first] > 0
+                    and allowed_coup(state, 0, c_first)
+                )
+            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -6886,7 +7343,17 @@ def sev_che(state, frame):
         if pc == 5:
             # spec: spec/twilight_struggle/events_mid.rules:809
             if state.counters[2][L[3]] < L[4] and any(
-                d_che_target(state, c_c) and c_c != L[3] for c_c in K_country
+                (
+                    not A_battleground[c_c]
+                    and (
+                        (c_c in RS_central_america or c_c in RS_south_america)
+                        or c_c in RS_africa
+                    )
+                    and state.counters[2][c_c] > 0
+                    and allowed_coup(state, 0, c_c)
+                )
+                and c_c != L[3]
+                for c_c in K_country
             ):
                 pc = 6
             else:
@@ -6925,7 +7392,21 @@ def sev_che(state, frame):
             values = [
                 c_second
                 for c_second in K_country
-                if (d_che_target(state, c_second) and c_second != L[3])
+                if (
+                    (
+                        not A_battleground[c_second]
+                        and (
+                            (
+                                c_second in RS_central_america
+                                or c_second in RS_south_america
+                            )
+                            or c_second in RS_africa
+                        )
+                        and state.counters[2][c_second] > 0
+                        and allowed_coup(state, 0, c_second)
+                    )
+                    and c_second != L[3]
+                )
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(

@@ -28,13 +28,13 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source e9417ea8b2ee6b7b21ef output 8521bf9215e2271fe849
+# Fingerprint: source 8df3a686cfa83d2f5967 output e6d881d9fe7dee25b784
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
 from runtime.policy import keep_best
 from runtime.state import is_active
-from runtime.values import attr_of, collection_of, event_allowed, member_of, opponent_of
+from runtime.values import attr_of, collection_of, event_allowed, member_of
 from .tables import (
     ADJ,
     ADJS,
@@ -151,7 +151,13 @@ def d_battlegrounds_held(state, v_p):
         [
             c_c
             for c_c in K_country
-            if A_battleground[c_c] and d_controls(state, v_p, c_c)
+            if A_battleground[c_c]
+            and (
+                state.counters[1 + v_p][c_c] >= A_stability[c_c]
+                and state.counters[1 + v_p][c_c]
+                - state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c]
+                >= A_stability[c_c]
+            )
         ]
     )
 
@@ -159,7 +165,16 @@ def d_battlegrounds_held(state, v_p):
 def d_countries_held(state, v_p):
     "define countries_held"
     # spec: spec/twilight_struggle/bots.rules:12
-    return len([c_c for c_c in K_country if d_controls(state, v_p, c_c)])
+    return len(
+        [
+            c_c
+            for c_c in K_country
+            if state.counters[1 + v_p][c_c] >= A_stability[c_c]
+            and state.counters[1 + v_p][c_c]
+            - state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c]
+            >= A_stability[c_c]
+        ]
+    )
 
 
 def d_regions_present(state, v_p):
@@ -169,7 +184,7 @@ def d_regions_present(state, v_p):
         [
             c_r
             for c_r in K_region
-            if A_presence[c_r] > 0 and d_has_presence(state, v_p, c_r)
+            if A_presence[c_r] > 0 and d_countries_controlled(state, v_p, c_r) >= 1
         ]
     )
 
@@ -195,7 +210,15 @@ def d_held_playable(state, v_p, v_c):
 def d_has_playable_card(state, v_p):
     "define has_playable_card"
     # spec: spec/twilight_struggle/card_play.rules:18
-    return any(d_held_playable(state, v_p, c_c) for c_c in K_card)
+    return any(
+        bool(
+            state.location[c_c] == 2 + v_p
+            or c_c == E_china_card
+            and state.location[c_c] == 4 + v_p
+            and state.vars[2]
+        )
+        for c_c in K_card
+    )
 
 
 def d_scoring_cards_held(state, v_p):
@@ -208,16 +231,23 @@ def d_may_play_now(state, v_p, v_c, v_rounds_left):
     "define may_play_now"
     # spec: spec/twilight_struggle/card_play.rules:25
     return bool(
-        d_held_playable(state, v_p, v_c)
-        and (
-            attr_of(
+        v_c is not None
+        and state.location[v_c] == 2 + v_p
+        or v_c == E_china_card
+        and (v_c is not None and state.location[v_c] == 4 + v_p)
+        and state.vars[2]
+    ) and (
+        (
+            A_scoring[v_c]
+            if v_c is not None
+            else attr_of(
                 A_scoring,
                 v_c,
                 "scoring",
                 "spec/twilight_struggle/card_play.rules:26:30",
             )
-            or d_scoring_cards_held(state, v_p) < v_rounds_left
         )
+        or d_scoring_cards_held(state, v_p) < v_rounds_left
     )
 
 
@@ -230,7 +260,10 @@ def d_action_rounds_left(state, v_p):
 def d_scoring_card_due(state, v_p):
     "define scoring_card_due"
     # spec: spec/twilight_struggle/card_play.rules:33
-    return d_scoring_cards_held(state, v_p) >= d_action_rounds_left(state, v_p)
+    return (
+        d_scoring_cards_held(state, v_p)
+        >= q_action_rounds_for(state, v_p) - state.tracks[3] + 1
+    )
 
 
 def d_event_owner(state, v_c, v_p):
@@ -238,12 +271,22 @@ def d_event_owner(state, v_c, v_p):
     # spec: spec/twilight_struggle/card_play.rules:36
     return (
         0
-        if attr_of(A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:37:8")
+        if (
+            A_side[v_c]
+            if v_c is not None
+            else attr_of(
+                A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:37:8"
+            )
+        )
         == 0
         else (
             1
-            if attr_of(
-                A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:37:41"
+            if (
+                A_side[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:37:41"
+                )
             )
             == 1
             else v_p
@@ -256,14 +299,31 @@ def d_may_play_as_event(state, v_p, v_c):
     # spec: spec/twilight_struggle/card_play.rules:43
     return (
         v_c != E_china_card
-        and not attr_of(
-            A_scoring, v_c, "scoring", "spec/twilight_struggle/card_play.rules:44:29"
+        and not (
+            A_scoring[v_c]
+            if v_c is not None
+            else attr_of(
+                A_scoring,
+                v_c,
+                "scoring",
+                "spec/twilight_struggle/card_play.rules:44:29",
+            )
         )
         and (
-            attr_of(A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:44:44")
+            (
+                A_side[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:44:44"
+                )
+            )
             == v_p
-            or attr_of(
-                A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:44:59"
+            or (
+                A_side[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_side, v_c, "side", "spec/twilight_struggle/card_play.rules:44:59"
+                )
             )
             == None
         )
@@ -274,12 +334,22 @@ def d_may_play_as_event(state, v_p, v_c):
 def d_controls(state, v_p, v_c):
     "define controls"
     # spec: spec/twilight_struggle/control.rules:7
-    return state.counters[1 + v_p][v_c] >= attr_of(
-        A_stability, v_c, "stability", "spec/twilight_struggle/control.rules:8:24"
-    ) and state.counters[1 + v_p][v_c] - state.counters[1 + opponent_of(v_p, 2)][
+    return state.counters[1 + v_p][v_c] >= (
+        A_stability[v_c]
+        if v_c is not None
+        else attr_of(
+            A_stability, v_c, "stability", "spec/twilight_struggle/control.rules:8:24"
+        )
+    ) and state.counters[1 + v_p][v_c] - state.counters[
+        1 + (None if v_p is None else (v_p + 1) % 2)
+    ][
         v_c
-    ] >= attr_of(
-        A_stability, v_c, "stability", "spec/twilight_struggle/control.rules:8:87"
+    ] >= (
+        A_stability[v_c]
+        if v_c is not None
+        else attr_of(
+            A_stability, v_c, "stability", "spec/twilight_struggle/control.rules:8:87"
+        )
     )
 
 
@@ -299,7 +369,17 @@ def d_adjacent_controlled(state, v_p, v_c):
     "define adjacent_controlled"
     # spec: spec/twilight_struggle/control.rules:19
     return len(
-        [c_x for c_x in ADJ[v_c] if c_x in KS_country and d_controls(state, v_p, c_x)]
+        [
+            c_x
+            for c_x in ADJ[v_c]
+            if c_x in KS_country
+            and (
+                state.counters[1 + v_p][c_x] >= A_stability[c_x]
+                and state.counters[1 + v_p][c_x]
+                - state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_x]
+                >= A_stability[c_x]
+            )
+        ]
     )
 
 
@@ -318,7 +398,13 @@ def d_countries_controlled(state, v_p, v_r):
             for c_c in collection_of(
                 state, v_r, REGION_MEMBERS, "spec/twilight_struggle/control.rules:41:35"
             )
-            if c_c in KS_country and d_controls(state, v_p, c_c)
+            if c_c in KS_country
+            and (
+                state.counters[1 + v_p][c_c] >= A_stability[c_c]
+                and state.counters[1 + v_p][c_c]
+                - state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c]
+                >= A_stability[c_c]
+            )
         ]
     )
 
@@ -338,8 +424,13 @@ def d_battlegrounds_controlled(state, v_p, v_r):
                     "spec/twilight_struggle/control.rules:45:39",
                 )
                 if c_c in KS_country
-                and d_is_scoring_battleground(state, c_c)
-                and d_controls(state, v_p, c_c)
+                and q_scoring_battleground(state, c_c) >= 1
+                and (
+                    state.counters[1 + v_p][c_c] >= A_stability[c_c]
+                    and state.counters[1 + v_p][c_c]
+                    - state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c]
+                    >= A_stability[c_c]
+                )
             ]
         )
         + q_battleground_adjustment(state, v_p, v_r),
@@ -355,7 +446,7 @@ def d_battlegrounds_in(state, v_r):
             for c_c in collection_of(
                 state, v_r, REGION_MEMBERS, "spec/twilight_struggle/control.rules:49:35"
             )
-            if c_c in KS_country and d_is_scoring_battleground(state, c_c)
+            if c_c in KS_country and q_scoring_battleground(state, c_c) >= 1
         ]
     )
 
@@ -370,8 +461,13 @@ def d_nonbattlegrounds_controlled(state, v_p, v_r):
                 state, v_r, REGION_MEMBERS, "spec/twilight_struggle/control.rules:52:35"
             )
             if c_c in KS_country
-            and not d_is_scoring_battleground(state, c_c)
-            and d_controls(state, v_p, c_c)
+            and not q_scoring_battleground(state, c_c) >= 1
+            and (
+                state.counters[1 + v_p][c_c] >= A_stability[c_c]
+                and state.counters[1 + v_p][c_c]
+                - state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c]
+                >= A_stability[c_c]
+            )
         ]
     )
 
@@ -387,9 +483,9 @@ def d_has_domination(state, v_p, v_r):
     # spec: spec/twilight_struggle/control.rules:60
     return (
         d_countries_controlled(state, v_p, v_r)
-        > d_countries_controlled(state, opponent_of(v_p, 2), v_r)
+        > d_countries_controlled(state, None if v_p is None else (v_p + 1) % 2, v_r)
         and d_battlegrounds_controlled(state, v_p, v_r)
-        > d_battlegrounds_controlled(state, opponent_of(v_p, 2), v_r)
+        > d_battlegrounds_controlled(state, None if v_p is None else (v_p + 1) % 2, v_r)
         and d_battlegrounds_controlled(state, v_p, v_r) >= 1
         and d_nonbattlegrounds_controlled(state, v_p, v_r) >= 1
     )
@@ -399,7 +495,7 @@ def d_has_region_control(state, v_p, v_r):
     "define has_region_control"
     # spec: spec/twilight_struggle/control.rules:66
     return d_countries_controlled(state, v_p, v_r) > d_countries_controlled(
-        state, opponent_of(v_p, 2), v_r
+        state, None if v_p is None else (v_p + 1) % 2, v_r
     ) and d_battlegrounds_controlled(state, v_p, v_r) >= d_battlegrounds_in(state, v_r)
 
 
@@ -407,24 +503,41 @@ def d_level_points(state, v_p, v_r):
     "define level_points"
     # spec: spec/twilight_struggle/control.rules:71
     return (
-        attr_of(A_control, v_r, "control", "spec/twilight_struggle/control.rules:72:38")
-        if d_has_region_control(state, v_p, v_r)
+        (
+            A_control[v_r]
+            if v_r is not None
+            else attr_of(
+                A_control, v_r, "control", "spec/twilight_struggle/control.rules:72:38"
+            )
+        )
+        if d_countries_controlled(state, v_p, v_r)
+        > d_countries_controlled(state, None if v_p is None else (v_p + 1) % 2, v_r)
+        and d_battlegrounds_controlled(state, v_p, v_r)
+        >= d_battlegrounds_in(state, v_r)
         else (
-            attr_of(
-                A_domination,
-                v_r,
-                "domination",
-                "spec/twilight_struggle/control.rules:72:82",
+            (
+                A_domination[v_r]
+                if v_r is not None
+                else attr_of(
+                    A_domination,
+                    v_r,
+                    "domination",
+                    "spec/twilight_struggle/control.rules:72:82",
+                )
             )
             if d_has_domination(state, v_p, v_r)
             else (
-                attr_of(
-                    A_presence,
-                    v_r,
-                    "presence",
-                    "spec/twilight_struggle/control.rules:73:37",
+                (
+                    A_presence[v_r]
+                    if v_r is not None
+                    else attr_of(
+                        A_presence,
+                        v_r,
+                        "presence",
+                        "spec/twilight_struggle/control.rules:73:37",
+                    )
                 )
-                if d_has_presence(state, v_p, v_r)
+                if d_countries_controlled(state, v_p, v_r) >= 1
                 else 0
             )
         )
@@ -435,7 +548,49 @@ def d_region_points(state, v_p, v_r):
     "define region_points"
     # spec: spec/twilight_struggle/control.rules:77
     return (
-        d_level_points(state, v_p, v_r)
+        (
+            (
+                A_control[v_r]
+                if v_r is not None
+                else attr_of(
+                    A_control,
+                    v_r,
+                    "control",
+                    "spec/twilight_struggle/control.rules:72:38",
+                )
+            )
+            if d_countries_controlled(state, v_p, v_r)
+            > d_countries_controlled(state, None if v_p is None else (v_p + 1) % 2, v_r)
+            and d_battlegrounds_controlled(state, v_p, v_r)
+            >= d_battlegrounds_in(state, v_r)
+            else (
+                (
+                    A_domination[v_r]
+                    if v_r is not None
+                    else attr_of(
+                        A_domination,
+                        v_r,
+                        "domination",
+                        "spec/twilight_struggle/control.rules:72:82",
+                    )
+                )
+                if d_has_domination(state, v_p, v_r)
+                else (
+                    (
+                        A_presence[v_r]
+                        if v_r is not None
+                        else attr_of(
+                            A_presence,
+                            v_r,
+                            "presence",
+                            "spec/twilight_struggle/control.rules:73:37",
+                        )
+                    )
+                    if d_countries_controlled(state, v_p, v_r) >= 1
+                    else 0
+                )
+            )
+        )
         + d_battlegrounds_controlled(state, v_p, v_r)
         + len(
             [
@@ -447,8 +602,15 @@ def d_region_points(state, v_p, v_r):
                     "spec/twilight_struggle/control.rules:79:37",
                 )
                 if c_c in KS_country
-                and d_controls(state, v_p, c_c)
-                and d_adjacent_to_superpower_of(state, opponent_of(v_p, 2), c_c)
+                and (
+                    state.counters[1 + v_p][c_c] >= A_stability[c_c]
+                    and state.counters[1 + v_p][c_c]
+                    - state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c]
+                    >= A_stability[c_c]
+                )
+                and d_adjacent_to_superpower_of(
+                    state, None if v_p is None else (v_p + 1) % 2, c_c
+                )
             ]
         )
     )
@@ -461,7 +623,13 @@ def d_southeast_asia_points(state, v_p):
         [
             2 if c_c == E_thailand else 1
             for c_c in RS_southeast_asia
-            if c_c in KS_country and d_controls(state, v_p, c_c)
+            if c_c in KS_country
+            and (
+                state.counters[1 + v_p][c_c] >= A_stability[c_c]
+                and state.counters[1 + v_p][c_c]
+                - state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c]
+                >= A_stability[c_c]
+            )
         ]
     )
 
@@ -479,10 +647,33 @@ def d_event_ops(state, v_p, v_c, v_n):
 def d_nato_protected(state, v_c):
     "define nato_protected"
     # spec: spec/twilight_struggle/event_helpers.rules:96
-    return bool(
+    return (
         is_active(state, 5, None)
         and v_c in RS_europe
-        and d_controls(state, 1, v_c)
+        and (
+            state.counters[1 + 1][v_c]
+            >= (
+                A_stability[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_stability,
+                    v_c,
+                    "stability",
+                    "spec/twilight_struggle/control.rules:8:24",
+                )
+            )
+            and state.counters[1 + 1][v_c] - state.counters[1 + (1 + 1) % 2][v_c]
+            >= (
+                A_stability[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_stability,
+                    v_c,
+                    "stability",
+                    "spec/twilight_struggle/control.rules:8:87",
+                )
+            )
+        )
         and q_nato_exempt(state, v_c) == 0
     )
 
@@ -490,8 +681,15 @@ def d_nato_protected(state, v_c):
 def d_starred_event_played(state, v_c):
     "define starred_event_played"
     # spec: spec/twilight_struggle/event_helpers.rules:106
-    return attr_of(
-        A_starred, v_c, "starred", "spec/twilight_struggle/event_helpers.rules:106:48"
+    return (
+        A_starred[v_c]
+        if v_c is not None
+        else attr_of(
+            A_starred,
+            v_c,
+            "starred",
+            "spec/twilight_struggle/event_helpers.rules:106:48",
+        )
     ) and (v_c is not None and state.location[v_c] == 10)
 
 
@@ -551,14 +749,15 @@ def d_is_main_region(state, v_r):
     "define is_main_region"
     # spec: spec/twilight_struggle/events_late.rules:88
     return (
-        attr_of(
+        A_presence[v_r]
+        if v_r is not None
+        else attr_of(
             A_presence,
             v_r,
             "presence",
             "spec/twilight_struggle/events_late.rules:88:44",
         )
-        > 0
-    )
+    ) > 0
 
 
 def d_headline_goes_first(state, v_c):
@@ -576,9 +775,47 @@ def d_in_latin_america(state, v_c):
 def d_brush_war_target(state, v_p, v_c):
     "define brush_war_target"
     # spec: spec/twilight_struggle/events_mid.rules:35
-    return attr_of(
-        A_stability, v_c, "stability", "spec/twilight_struggle/events_mid.rules:36:5"
-    ) <= 2 and not (v_p == 0 and d_nato_protected(state, v_c))
+    return (
+        A_stability[v_c]
+        if v_c is not None
+        else attr_of(
+            A_stability,
+            v_c,
+            "stability",
+            "spec/twilight_struggle/events_mid.rules:36:5",
+        )
+    ) <= 2 and not (
+        v_p == 0
+        and (
+            is_active(state, 5, None)
+            and v_c in RS_europe
+            and (
+                state.counters[1 + 1][v_c]
+                >= (
+                    A_stability[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_stability,
+                        v_c,
+                        "stability",
+                        "spec/twilight_struggle/control.rules:8:24",
+                    )
+                )
+                and state.counters[1 + 1][v_c] - state.counters[1 + (1 + 1) % 2][v_c]
+                >= (
+                    A_stability[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_stability,
+                        v_c,
+                        "stability",
+                        "spec/twilight_struggle/control.rules:8:87",
+                    )
+                )
+            )
+            and q_nato_exempt(state, v_c) == 0
+        )
+    )
 
 
 def d_cmc_can_cancel(state, v_p):
@@ -596,8 +833,15 @@ def d_trap_discard_ok(state, v_p, v_c):
     # spec: spec/twilight_struggle/events_mid.rules:130
     return (
         (v_c is not None and state.location[v_c] == 2 + v_p)
-        and not attr_of(
-            A_scoring, v_c, "scoring", "spec/twilight_struggle/events_mid.rules:131:26"
+        and not (
+            A_scoring[v_c]
+            if v_c is not None
+            else attr_of(
+                A_scoring,
+                v_c,
+                "scoring",
+                "spec/twilight_struggle/events_mid.rules:131:26",
+            )
         )
         and q_ops_value(state, v_p, v_c) >= 2
     )
@@ -623,10 +867,22 @@ def d_summit_bonus(state, v_p):
         [
             c_r
             for c_r in K_region
-            if d_scoring_region(state, c_r)
+            if (
+                c_r == E_europe
+                or c_r == E_asia
+                or c_r == E_middle_east
+                or c_r == E_africa
+                or c_r == E_central_america
+                or c_r == E_south_america
+            )
             and (
                 d_has_domination(state, v_p, c_r)
-                or d_has_region_control(state, v_p, c_r)
+                or d_countries_controlled(state, v_p, c_r)
+                > d_countries_controlled(
+                    state, None if v_p is None else (v_p + 1) % 2, c_r
+                )
+                and d_battlegrounds_controlled(state, v_p, c_r)
+                >= d_battlegrounds_in(state, c_r)
             )
         ]
     )
@@ -662,10 +918,16 @@ def d_is_war_card(state, v_c):
 def d_flower_power_counts(state, v_p, v_c):
     "define flower_power_counts"
     # spec: spec/twilight_struggle/events_mid.rules:502
-    return bool(
+    return (
         v_p == 1
-        and d_is_war_card(state, v_c)
-        and not d_starred_event_played(state, E_an_evil_empire)
+        and (
+            v_c == E_arab_israeli_war
+            or v_c == E_korean_war
+            or v_c == E_brush_war
+            or v_c == E_indo_pakistani_war
+            or v_c == E_iran_iraq_war
+        )
+        and not (A_starred[E_an_evil_empire] and state.location[E_an_evil_empire] == 10)
     )
 
 
@@ -702,14 +964,18 @@ def d_voice_of_america_target(state, v_c):
 def d_che_target(state, v_c):
     "define che_target"
     # spec: spec/twilight_struggle/events_mid.rules:797
-    return bool(
-        not attr_of(
-            A_battleground,
-            v_c,
-            "battleground",
-            "spec/twilight_struggle/events_mid.rules:798:9",
+    return (
+        not (
+            A_battleground[v_c]
+            if v_c is not None
+            else attr_of(
+                A_battleground,
+                v_c,
+                "battleground",
+                "spec/twilight_struggle/events_mid.rules:798:9",
+            )
         )
-        and (d_in_latin_america(state, v_c) or v_c in RS_africa)
+        and ((v_c in RS_central_america or v_c in RS_south_america) or v_c in RS_africa)
         and state.counters[2][v_c] > 0
         and allowed_coup(state, 0, v_c)
     )
@@ -742,15 +1008,15 @@ def d_may_place_influence(state, v_p, v_c):
 def d_influence_cost(state, v_p, v_c):
     "define influence_cost"
     # spec: spec/twilight_struggle/operations.rules:87
-    return 2 if d_controls(state, opponent_of(v_p, 2), v_c) else 1
+    return 2 if d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c) else 1
 
 
 def d_realign_target(state, v_p, v_c):
     "define realign_target"
     # spec: spec/twilight_struggle/operations.rules:110
-    return state.counters[1 + opponent_of(v_p, 2)][v_c] > 0 and allowed_realign(
-        state, v_p, v_c
-    )
+    return state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][
+        v_c
+    ] > 0 and allowed_realign(state, v_p, v_c)
 
 
 def d_realign_modifier(state, v_p, v_c):
@@ -761,7 +1027,7 @@ def d_realign_modifier(state, v_p, v_c):
         + (
             1
             if state.counters[1 + v_p][v_c]
-            > state.counters[1 + opponent_of(v_p, 2)][v_c]
+            > state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
             else 0
         )
         + (1 if d_adjacent_to_superpower_of(state, v_p, v_c) else 0)
@@ -775,7 +1041,38 @@ def d_war_penalty(state, v_defender, v_target, v_target_counts):
     return (
         d_adjacent_controlled(state, v_defender, v_target)
         + (1 if d_adjacent_to_superpower_of(state, v_defender, v_target) else 0)
-        + (1 if v_target_counts and d_controls(state, v_defender, v_target) else 0)
+        + (
+            1
+            if v_target_counts
+            and (
+                state.counters[1 + v_defender][v_target]
+                >= (
+                    A_stability[v_target]
+                    if v_target is not None
+                    else attr_of(
+                        A_stability,
+                        v_target,
+                        "stability",
+                        "spec/twilight_struggle/control.rules:8:24",
+                    )
+                )
+                and state.counters[1 + v_defender][v_target]
+                - state.counters[
+                    1 + (None if v_defender is None else (v_defender + 1) % 2)
+                ][v_target]
+                >= (
+                    A_stability[v_target]
+                    if v_target is not None
+                    else attr_of(
+                        A_stability,
+                        v_target,
+                        "stability",
+                        "spec/twilight_struggle/control.rules:8:87",
+                    )
+                )
+            )
+            else 0
+        )
     )
 
 
@@ -793,18 +1090,65 @@ def d_degrades_defcon(state, v_c):
 def d_nuclear_risk(state, v_p, v_c):
     "define nuclear_risk"
     # spec: spec/twilight_struggle/policies.rules:21
-    return bool(
+    return (
         state.tracks[0] <= 2
-        and not d_may_attempt_space(state, v_p, v_c)
+        and not (
+            not (
+                A_scoring[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_scoring,
+                    v_c,
+                    "scoring",
+                    "spec/twilight_struggle/space_race.rules:39:9",
+                )
+            )
+            and state.tracks[6 + v_p] < 8
+            and state.tracks[8 + v_p] < q_space_attempts_allowed(state, v_p)
+            and q_ops_value(state, v_p, v_c)
+            >= d_space_ops_needed(state, state.tracks[6 + v_p] + 1)
+        )
         and (
-            d_their_event(state, v_p, v_c)
-            and (d_degrades_defcon(state, v_c) or d_grants_operations(state, v_c))
+            (
+                A_side[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:133:50"
+                )
+            )
+            == (None if v_p is None else (v_p + 1) % 2)
+            and (
+                (
+                    v_c == E_duck_and_cover
+                    or v_c == E_we_will_bury_you
+                    or v_c == E_soviets_shoot_down_kal_007
+                    or v_c == E_olympic_games
+                )
+                or (
+                    v_c == E_lone_gunman
+                    or v_c == E_cia_created
+                    or v_c == E_glasnost
+                    or v_c == E_grain_sales_to_soviets
+                )
+            )
             or v_c == E_five_year_plan
-            and d_their_event(state, v_p, v_c)
+            and (
+                A_side[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:133:50"
+                )
+            )
+            == (None if v_p is None else (v_p + 1) % 2)
             and any(
                 c_x != v_c
-                and d_degrades_defcon(state, c_x)
-                and d_their_event(state, v_p, c_x)
+                and (
+                    c_x == E_duck_and_cover
+                    or c_x == E_we_will_bury_you
+                    or c_x == E_soviets_shoot_down_kal_007
+                    or c_x == E_olympic_games
+                )
+                and A_side[c_x] == (None if v_p is None else (v_p + 1) % 2)
                 for c_x in state.zones[2 + v_p]
             )
         )
@@ -825,7 +1169,12 @@ def d_grants_operations(state, v_c):
 def d_nuclear_headline(state, v_c):
     "define nuclear_headline"
     # spec: spec/twilight_struggle/policies.rules:35
-    return bool(state.tracks[0] <= 3 and d_degrades_defcon(state, v_c))
+    return state.tracks[0] <= 3 and (
+        v_c == E_duck_and_cover
+        or v_c == E_we_will_bury_you
+        or v_c == E_soviets_shoot_down_kal_007
+        or v_c == E_olympic_games
+    )
 
 
 def d_sets_off_events(state, v_c):
@@ -849,8 +1198,12 @@ def d_suicidal_coup(state, v_p, v_c):
 def d_safe_free_coup(state, v_p, v_c):
     "define safe_free_coup"
     # spec: spec/twilight_struggle/policies.rules:51
-    return state.counters[1 + opponent_of(v_p, 2)][v_c] > 0 and not d_suicidal_coup(
-        state, v_p, v_c
+    return state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][
+        v_c
+    ] > 0 and not (
+        state.tracks[0] <= 2
+        and q_coup_defcon_loss(state, v_p, v_c) > 0
+        or is_active(state, 17, [v_p])
     )
 
 
@@ -858,9 +1211,13 @@ def d_safe_coup_target(state, v_p):
     "define safe_coup_target"
     # spec: spec/twilight_struggle/policies.rules:54
     return any(
-        state.counters[1 + opponent_of(v_p, 2)][c_c] > 0
+        state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c] > 0
         and allowed_coup(state, v_p, c_c)
-        and not d_suicidal_coup(state, v_p, c_c)
+        and not (
+            state.tracks[0] <= 2
+            and q_coup_defcon_loss(state, v_p, c_c) > 0
+            or is_active(state, 17, [v_p])
+        )
         for c_c in K_country
     )
 
@@ -870,11 +1227,13 @@ def d_ahead_in(state, v_p, v_r):
     # spec: spec/twilight_struggle/policies.rules:62
     return (
         d_battlegrounds_controlled(state, v_p, v_r)
-        > d_battlegrounds_controlled(state, opponent_of(v_p, 2), v_r)
+        > d_battlegrounds_controlled(state, None if v_p is None else (v_p + 1) % 2, v_r)
         or d_battlegrounds_controlled(state, v_p, v_r)
-        == d_battlegrounds_controlled(state, opponent_of(v_p, 2), v_r)
+        == d_battlegrounds_controlled(
+            state, None if v_p is None else (v_p + 1) % 2, v_r
+        )
         and d_countries_controlled(state, v_p, v_r)
-        > d_countries_controlled(state, opponent_of(v_p, 2), v_r)
+        > d_countries_controlled(state, None if v_p is None else (v_p + 1) % 2, v_r)
     )
 
 
@@ -883,11 +1242,18 @@ def d_scoring_pays(state, v_p, v_c):
     # spec: spec/twilight_struggle/policies.rules:67
     return (
         d_southeast_asia_points(state, v_p)
-        > d_southeast_asia_points(state, opponent_of(v_p, 2))
+        > d_southeast_asia_points(state, None if v_p is None else (v_p + 1) % 2)
         if v_c == E_southeast_asia_scoring
         else bool(
-            attr_of(
-                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:70:10"
+            (
+                A_scoring[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_scoring,
+                    v_c,
+                    "scoring",
+                    "spec/twilight_struggle/policies.rules:70:10",
+                )
             )
             and d_ahead_in(state, v_p, d_scoring_region_of(state, v_c))
         )
@@ -898,16 +1264,54 @@ def d_control_with_one(state, v_p, v_c):
     "define control_with_one"
     # spec: spec/twilight_struggle/policies.rules:73
     return (
-        not d_controls(state, v_p, v_c)
+        not (
+            state.counters[1 + v_p][v_c]
+            >= (
+                A_stability[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_stability,
+                    v_c,
+                    "stability",
+                    "spec/twilight_struggle/control.rules:8:24",
+                )
+            )
+            and state.counters[1 + v_p][v_c]
+            - state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+            >= (
+                A_stability[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_stability,
+                    v_c,
+                    "stability",
+                    "spec/twilight_struggle/control.rules:8:87",
+                )
+            )
+        )
         and state.counters[1 + v_p][v_c] + 1
-        >= attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:74:51"
+        >= (
+            A_stability[v_c]
+            if v_c is not None
+            else attr_of(
+                A_stability,
+                v_c,
+                "stability",
+                "spec/twilight_struggle/policies.rules:74:51",
+            )
         )
         and state.counters[1 + v_p][v_c]
         + 1
-        - state.counters[1 + opponent_of(v_p, 2)][v_c]
-        >= attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:75:60"
+        - state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+        >= (
+            A_stability[v_c]
+            if v_c is not None
+            else attr_of(
+                A_stability,
+                v_c,
+                "stability",
+                "spec/twilight_struggle/policies.rules:75:60",
+            )
         )
     )
 
@@ -919,8 +1323,15 @@ def d_coup_margin(state, v_p, v_c):
         7
         + 2 * (2 if state.vars[6] == None else q_ops_value(state, v_p, state.vars[6]))
         - 4
-        * attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:81:11"
+        * (
+            A_stability[v_c]
+            if v_c is not None
+            else attr_of(
+                A_stability,
+                v_c,
+                "stability",
+                "spec/twilight_struggle/policies.rules:81:11",
+            )
         )
     )
 
@@ -930,13 +1341,27 @@ def d_points_to_control(state, v_p, v_c):
     # spec: spec/twilight_struggle/policies.rules:85
     return max(
         0,
-        attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:86:12"
+        (
+            A_stability[v_c]
+            if v_c is not None
+            else attr_of(
+                A_stability,
+                v_c,
+                "stability",
+                "spec/twilight_struggle/policies.rules:86:12",
+            )
         )
-        + state.counters[1 + opponent_of(v_p, 2)][v_c]
+        + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
         - state.counters[1 + v_p][v_c],
-        attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:86:71"
+        (
+            A_stability[v_c]
+            if v_c is not None
+            else attr_of(
+                A_stability,
+                v_c,
+                "stability",
+                "spec/twilight_struggle/policies.rules:86:71",
+            )
         )
         - state.counters[1 + v_p][v_c],
     )
@@ -946,12 +1371,19 @@ def d_breaks_with_one(state, v_p, v_c):
     "define breaks_with_one"
     # spec: spec/twilight_struggle/policies.rules:89
     return bool(
-        d_controls(state, opponent_of(v_p, 2), v_c)
-        and state.counters[1 + opponent_of(v_p, 2)][v_c]
+        d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c)
+        and state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
         - state.counters[1 + v_p][v_c]
         - 1
-        < attr_of(
-            A_stability, v_c, "stability", "spec/twilight_struggle/policies.rules:90:84"
+        < (
+            A_stability[v_c]
+            if v_c is not None
+            else attr_of(
+                A_stability,
+                v_c,
+                "stability",
+                "spec/twilight_struggle/policies.rules:90:84",
+            )
         )
     )
 
@@ -985,20 +1417,54 @@ def d_placement_value(state, v_p, v_c):
         state,
         v_p,
         v_c,
-        attr_of(
-            A_battleground,
-            v_c,
-            "battleground",
-            "spec/twilight_struggle/policies.rules:105:26",
+        (
+            A_battleground[v_c]
+            if v_c is not None
+            else attr_of(
+                A_battleground,
+                v_c,
+                "battleground",
+                "spec/twilight_struggle/policies.rules:105:26",
+            )
         ),
-        d_points_to_control(state, v_p, v_c),
-        state.counters[1 + opponent_of(v_p, 2)][v_c] - state.counters[1 + v_p][v_c],
-        state.counters[1 + opponent_of(v_p, 2)][v_c],
-        attr_of(
-            A_stability,
-            v_c,
-            "stability",
-            "spec/twilight_struggle/policies.rules:106:81",
+        max(
+            0,
+            (
+                A_stability[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_stability,
+                    v_c,
+                    "stability",
+                    "spec/twilight_struggle/policies.rules:86:12",
+                )
+            )
+            + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+            - state.counters[1 + v_p][v_c],
+            (
+                A_stability[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_stability,
+                    v_c,
+                    "stability",
+                    "spec/twilight_struggle/policies.rules:86:71",
+                )
+            )
+            - state.counters[1 + v_p][v_c],
+        ),
+        state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+        - state.counters[1 + v_p][v_c],
+        state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c],
+        (
+            A_stability[v_c]
+            if v_c is not None
+            else attr_of(
+                A_stability,
+                v_c,
+                "stability",
+                "spec/twilight_struggle/policies.rules:106:81",
+            )
         ),
     )
 
@@ -1007,11 +1473,11 @@ def d_placement_from(state, v_p, v_c, v_bg, v_pts, v_gap, v_o, v_s):
     "define placement_from"
     # spec: spec/twilight_struggle/policies.rules:112
     return (
-        d_weight(state, bool(v_bg and v_pts == 1), 256)
-        + d_weight(state, bool(v_bg and v_o >= v_s and v_gap == v_s), 128)
-        + d_weight(state, bool(v_pts == 1 and d_scores_soon(state, v_p, v_c)), 64)
-        + d_weight(state, v_pts > 0, 32)
-        + d_weight(state, bool(v_bg and not (v_o >= v_s and v_gap >= v_s)), 16)
+        (256 if bool(v_bg and v_pts == 1) else 0)
+        + (128 if bool(v_bg and v_o >= v_s and v_gap == v_s) else 0)
+        + (64 if bool(v_pts == 1 and d_scores_soon(state, v_p, v_c)) else 0)
+        + (32 if (v_pts > 0) else 0)
+        + (16 if bool(v_bg and not (v_o >= v_s and v_gap >= v_s)) else 0)
         - min(v_pts, 15)
     )
 
@@ -1020,45 +1486,93 @@ def d_removal_value(state, v_p, v_c):
     "define removal_value"
     # spec: spec/twilight_struggle/policies.rules:120
     return (
-        d_weight(
-            state,
-            bool(
-                attr_of(
+        (
+            4096
+            if (
+                (
+                    A_battleground[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_battleground,
+                        v_c,
+                        "battleground",
+                        "spec/twilight_struggle/policies.rules:121:12",
+                    )
+                )
+                and bool(
+                    d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c)
+                    and state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][
+                        v_c
+                    ]
+                    - state.counters[1 + v_p][v_c]
+                    - 1
+                    < (
+                        A_stability[v_c]
+                        if v_c is not None
+                        else attr_of(
+                            A_stability,
+                            v_c,
+                            "stability",
+                            "spec/twilight_struggle/policies.rules:90:84",
+                        )
+                    )
+                )
+            )
+            else 0
+        )
+        + (
+            2048
+            if bool(
+                (
+                    A_battleground[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_battleground,
+                        v_c,
+                        "battleground",
+                        "spec/twilight_struggle/policies.rules:122:14",
+                    )
+                )
+                and d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c)
+            )
+            else 0
+        )
+        + (
+            1024
+            if bool(
+                d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c)
+                and state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+                - state.counters[1 + v_p][v_c]
+                - 1
+                < (
+                    A_stability[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_stability,
+                        v_c,
+                        "stability",
+                        "spec/twilight_struggle/policies.rules:90:84",
+                    )
+                )
+            )
+            else 0
+        )
+        + (
+            512
+            if (
+                A_battleground[v_c]
+                if v_c is not None
+                else attr_of(
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:121:12",
+                    "spec/twilight_struggle/policies.rules:123:52",
                 )
-                and d_breaks_with_one(state, v_p, v_c)
-            ),
-            4096,
+            )
+            else 0
         )
-        + d_weight(
-            state,
-            bool(
-                attr_of(
-                    A_battleground,
-                    v_c,
-                    "battleground",
-                    "spec/twilight_struggle/policies.rules:122:14",
-                )
-                and d_controls(state, opponent_of(v_p, 2), v_c)
-            ),
-            2048,
-        )
-        + d_weight(state, d_breaks_with_one(state, v_p, v_c), 1024)
-        + d_weight(
-            state,
-            attr_of(
-                A_battleground,
-                v_c,
-                "battleground",
-                "spec/twilight_struggle/policies.rules:123:52",
-            ),
-            512,
-        )
-        + d_weight(state, d_scores_soon(state, v_p, v_c), 256)
-        + min(state.counters[1 + opponent_of(v_p, 2)][v_c], 15)
+        + (256 if d_scores_soon(state, v_p, v_c) else 0)
+        + min(state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c], 15)
     )
 
 
@@ -1066,29 +1580,71 @@ def d_spare_value(state, v_p, v_c):
     "define spare_value"
     # spec: spec/twilight_struggle/policies.rules:128
     return (
-        d_weight(
-            state,
-            state.counters[1 + v_p][v_c] - 1
-            >= attr_of(
-                A_stability,
-                v_c,
-                "stability",
-                "spec/twilight_struggle/policies.rules:129:35",
+        (
+            4096
+            if (
+                state.counters[1 + v_p][v_c] - 1
+                >= (
+                    A_stability[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_stability,
+                        v_c,
+                        "stability",
+                        "spec/twilight_struggle/policies.rules:129:35",
+                    )
+                )
+                + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
             )
-            + state.counters[1 + opponent_of(v_p, 2)][v_c],
-            4096,
+            else 0
         )
-        + d_weight(
-            state,
-            not attr_of(
-                A_battleground,
-                v_c,
-                "battleground",
-                "spec/twilight_struggle/policies.rules:130:18",
-            ),
-            2048,
+        + (
+            2048
+            if (
+                not (
+                    A_battleground[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_battleground,
+                        v_c,
+                        "battleground",
+                        "spec/twilight_struggle/policies.rules:130:18",
+                    )
+                )
+            )
+            else 0
         )
-        + d_weight(state, not d_controls(state, v_p, v_c), 1024)
+        + (
+            1024
+            if (
+                not (
+                    state.counters[1 + v_p][v_c]
+                    >= (
+                        A_stability[v_c]
+                        if v_c is not None
+                        else attr_of(
+                            A_stability,
+                            v_c,
+                            "stability",
+                            "spec/twilight_struggle/control.rules:8:24",
+                        )
+                    )
+                    and state.counters[1 + v_p][v_c]
+                    - state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+                    >= (
+                        A_stability[v_c]
+                        if v_c is not None
+                        else attr_of(
+                            A_stability,
+                            v_c,
+                            "stability",
+                            "spec/twilight_struggle/control.rules:8:87",
+                        )
+                    )
+                )
+            )
+            else 0
+        )
         + min(state.counters[1 + v_p][v_c], 15)
     )
 
@@ -1097,17 +1653,24 @@ def d_my_event(state, v_p, v_c):
     "define my_event"
     # spec: spec/twilight_struggle/policies.rules:132
     return (
-        attr_of(A_side, v_c, "side", "spec/twilight_struggle/policies.rules:132:47")
-        == v_p
-    )
+        A_side[v_c]
+        if v_c is not None
+        else attr_of(
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:132:47"
+        )
+    ) == v_p
 
 
 def d_their_event(state, v_p, v_c):
     "define their_event"
     # spec: spec/twilight_struggle/policies.rules:133
-    return attr_of(
-        A_side, v_c, "side", "spec/twilight_struggle/policies.rules:133:50"
-    ) == opponent_of(v_p, 2)
+    return (
+        A_side[v_c]
+        if v_c is not None
+        else attr_of(
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:133:50"
+        )
+    ) == (None if v_p is None else (v_p + 1) % 2)
 
 
 def d_space_ops_needed(state, v_box_number):
@@ -1145,7 +1708,7 @@ def d_space_ability(state, v_p, v_box_number):
     # spec: spec/twilight_struggle/space_race.rules:31
     return (
         state.tracks[6 + v_p] >= v_box_number
-        and state.tracks[6 + opponent_of(v_p, 2)] < v_box_number
+        and state.tracks[6 + (None if v_p is None else (v_p + 1) % 2)] < v_box_number
     )
 
 
@@ -1153,8 +1716,15 @@ def d_may_attempt_space(state, v_p, v_c):
     "define may_attempt_space"
     # spec: spec/twilight_struggle/space_race.rules:38
     return (
-        not attr_of(
-            A_scoring, v_c, "scoring", "spec/twilight_struggle/space_race.rules:39:9"
+        not (
+            A_scoring[v_c]
+            if v_c is not None
+            else attr_of(
+                A_scoring,
+                v_c,
+                "scoring",
+                "spec/twilight_struggle/space_race.rules:39:9",
+            )
         )
         and state.tracks[6 + v_p] < 8
         and state.tracks[8 + v_p] < q_space_attempts_allowed(state, v_p)
@@ -1172,7 +1742,7 @@ def d_hand_size(state):
 def d_wants_cards(state, v_p):
     "define wants_cards"
     # spec: spec/twilight_struggle/turn.rules:32
-    return len(state.zones[2 + v_p]) < d_hand_size(state)
+    return len(state.zones[2 + v_p]) < (9 if state.tracks[2] >= 4 else 8)
 
 
 def d_headline_value(state, v_c):
@@ -1180,15 +1750,25 @@ def d_headline_value(state, v_c):
     # spec: spec/twilight_struggle/turn.rules:46
     return (
         0
-        if attr_of(A_scoring, v_c, "scoring", "spec/twilight_struggle/turn.rules:46:44")
-        else attr_of(A_ops, v_c, "ops", "spec/twilight_struggle/turn.rules:46:66")
+        if (
+            A_scoring[v_c]
+            if v_c is not None
+            else attr_of(
+                A_scoring, v_c, "scoring", "spec/twilight_struggle/turn.rules:46:44"
+            )
+        )
+        else (
+            A_ops[v_c]
+            if v_c is not None
+            else attr_of(A_ops, v_c, "ops", "spec/twilight_struggle/turn.rules:46:66")
+        )
     )
 
 
 def d_headline_value_of(state, v_p):
     "define headline_value_of"
     # spec: spec/twilight_struggle/turn.rules:48
-    return sum([d_headline_value(state, c_c) for c_c in state.zones[6 + v_p]])
+    return sum([0 if A_scoring[c_c] else A_ops[c_c] for c_c in state.zones[6 + v_p]])
 
 
 def d_standard_action_rounds(state):
@@ -1211,11 +1791,15 @@ def q_scoring_battleground(state, v_c):
     # spec: spec/twilight_struggle/control.rules:28
     value = (
         1
-        if attr_of(
-            A_battleground,
-            v_c,
-            "battleground",
-            "spec/twilight_struggle/control.rules:28:48",
+        if (
+            A_battleground[v_c]
+            if v_c is not None
+            else attr_of(
+                A_battleground,
+                v_c,
+                "battleground",
+                "spec/twilight_struggle/control.rules:28:48",
+            )
         )
         else 0
     )
@@ -1224,7 +1808,12 @@ def q_scoring_battleground(state, v_c):
         if kind == 9:  # formosan_resolution_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_early.rules:73
-            if v_c == E_taiwan and d_controls(state, 1, E_taiwan):
+            if v_c == E_taiwan and (
+                state.counters[1 + 1][E_taiwan] >= A_stability[E_taiwan]
+                and state.counters[1 + 1][E_taiwan]
+                - state.counters[1 + (1 + 1) % 2][E_taiwan]
+                >= A_stability[E_taiwan]
+            ):
                 value += 1
     return value
 
@@ -1286,8 +1875,9 @@ def q_nato_exempt(state, v_c):
         elif kind == 27:  # willy_brandt_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:447
-            if v_c == E_west_germany and not d_starred_event_played(
-                state, E_tear_down_this_wall
+            if v_c == E_west_germany and not (
+                A_starred[E_tear_down_this_wall]
+                and state.location[E_tear_down_this_wall] == 10
             ):
                 value += 1
     return value
@@ -1296,18 +1886,26 @@ def q_nato_exempt(state, v_c):
 def q_ops_value(state, v_p, v_c):
     "quantity ops_value"
     # spec: spec/twilight_struggle/operations.rules:30
-    value = attr_of(A_ops, v_c, "ops", "spec/twilight_struggle/operations.rules:30:42")
+    value = (
+        A_ops[v_c]
+        if v_c is not None
+        else attr_of(A_ops, v_c, "ops", "spec/twilight_struggle/operations.rules:30:42")
+    )
     for effect in state.effects:
         kind = effect[0]
         if kind == 0:  # ops_shift_rule
             args = effect[1]
             # spec: spec/twilight_struggle/event_helpers.rules:54
             if (
-                not attr_of(
-                    A_scoring,
-                    v_c,
-                    "scoring",
-                    "spec/twilight_struggle/event_helpers.rules:55:18",
+                not (
+                    A_scoring[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_scoring,
+                        v_c,
+                        "scoring",
+                        "spec/twilight_struggle/event_helpers.rules:55:18",
+                    )
                 )
                 and q_ops_shift(state, v_p, v_c) != 0
             ):
@@ -1329,11 +1927,15 @@ def q_ops_bonus_in(state, v_p, v_c, v_r):
             if (
                 v_p == 0
                 and v_r == E_southeast_asia
-                and not attr_of(
-                    A_scoring,
-                    v_c,
-                    "scoring",
-                    "spec/twilight_struggle/events_early.rules:18:86",
+                and not (
+                    A_scoring[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_scoring,
+                        v_c,
+                        "scoring",
+                        "spec/twilight_struggle/events_early.rules:18:86",
+                    )
                 )
             ):
                 value += 1
@@ -1353,10 +1955,14 @@ def q_coup_roll_modifier(state, v_p, v_c):
         elif kind == 30:  # latin_american_death_squads_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_mid.rules:648
-            if v_p == args[0] and d_in_latin_america(state, v_c):
+            if v_p == args[0] and (
+                v_c in RS_central_america or v_c in RS_south_america
+            ):
                 value += 1
             # spec: spec/twilight_struggle/events_mid.rules:649
-            if v_p == opponent_of(args[0], 2) and d_in_latin_america(state, v_c):
+            if v_p == (None if args[0] is None else (args[0] + 1) % 2) and (
+                v_c in RS_central_america or v_c in RS_south_america
+            ):
                 value += -1
     return value
 
@@ -1380,11 +1986,15 @@ def q_coup_defcon_loss(state, v_p, v_c):
     # spec: spec/twilight_struggle/operations.rules:43
     value = (
         1
-        if attr_of(
-            A_battleground,
-            v_c,
-            "battleground",
-            "spec/twilight_struggle/operations.rules:43:55",
+        if (
+            A_battleground[v_c]
+            if v_c is not None
+            else attr_of(
+                A_battleground,
+                v_c,
+                "battleground",
+                "spec/twilight_struggle/operations.rules:43:55",
+            )
         )
         else 0
     )
@@ -1402,7 +2012,12 @@ def q_coup_defcon_loss(state, v_p, v_c):
 def q_space_attempts_allowed(state, v_p):
     "quantity space_attempts_allowed"
     # spec: spec/twilight_struggle/space_race.rules:34
-    value = 2 if d_space_ability(state, v_p, 2) else 1
+    value = (
+        2
+        if state.tracks[6 + v_p] >= 2
+        and state.tracks[6 + (None if v_p is None else (v_p + 1) % 2)] < 2
+        else 1
+    )
     for effect in state.effects:
         kind = effect[0]
         if kind == 23:  # missile_envy_ops_only
@@ -1417,8 +2032,11 @@ def q_space_attempts_allowed(state, v_p):
 def q_action_rounds_for(state, v_p):
     "quantity action_rounds_for"
     # spec: spec/twilight_struggle/turn.rules:117
-    value = d_standard_action_rounds(state) + (
-        1 if d_space_ability(state, v_p, 8) else 0
+    value = (7 if state.tracks[2] >= 4 else 6) + (
+        1
+        if state.tracks[6 + v_p] >= 8
+        and state.tracks[6 + (None if v_p is None else (v_p + 1) % 2)] < 8
+        else 0
     )
     for effect in state.effects:
         kind = effect[0]
@@ -1465,7 +2083,35 @@ def allowed_coup(state, x0, x1):
         if kind == 5:  # nato_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_early.rules:35
-            if x0 == 0 and d_nato_protected(state, x1):
+            if x0 == 0 and (
+                is_active(state, 5, None)
+                and x1 in RS_europe
+                and (
+                    state.counters[1 + 1][x1]
+                    >= (
+                        A_stability[x1]
+                        if x1 is not None
+                        else attr_of(
+                            A_stability,
+                            x1,
+                            "stability",
+                            "spec/twilight_struggle/control.rules:8:24",
+                        )
+                    )
+                    and state.counters[1 + 1][x1] - state.counters[1 + (1 + 1) % 2][x1]
+                    >= (
+                        A_stability[x1]
+                        if x1 is not None
+                        else attr_of(
+                            A_stability,
+                            x1,
+                            "stability",
+                            "spec/twilight_struggle/control.rules:8:87",
+                        )
+                    )
+                )
+                and q_nato_exempt(state, x1) == 0
+            ):
                 return False
         elif kind == 7:  # us_japan_pact_in_effect
             args = effect[1]
@@ -1496,7 +2142,35 @@ def allowed_realign(state, x0, x1):
         if kind == 5:  # nato_in_effect
             args = effect[1]
             # spec: spec/twilight_struggle/events_early.rules:35
-            if x0 == 0 and d_nato_protected(state, x1):
+            if x0 == 0 and (
+                is_active(state, 5, None)
+                and x1 in RS_europe
+                and (
+                    state.counters[1 + 1][x1]
+                    >= (
+                        A_stability[x1]
+                        if x1 is not None
+                        else attr_of(
+                            A_stability,
+                            x1,
+                            "stability",
+                            "spec/twilight_struggle/control.rules:8:24",
+                        )
+                    )
+                    and state.counters[1 + 1][x1] - state.counters[1 + (1 + 1) % 2][x1]
+                    >= (
+                        A_stability[x1]
+                        if x1 is not None
+                        else attr_of(
+                            A_stability,
+                            x1,
+                            "stability",
+                            "spec/twilight_struggle/control.rules:8:87",
+                        )
+                    )
+                )
+                and q_nato_exempt(state, x1) == 0
+            ):
                 return False
         elif kind == 7:  # us_japan_pact_in_effect
             args = effect[1]
@@ -1553,13 +2227,18 @@ def allowed_play_card(state, x0, x1):
                 and state.location[E_missile_envy] == 2 + args[0]
                 and x1 != E_missile_envy
                 and not (
-                    attr_of(
-                        A_scoring,
-                        x1,
-                        "scoring",
-                        "spec/twilight_struggle/events_mid.rules:348:18",
+                    (
+                        A_scoring[x1]
+                        if x1 is not None
+                        else attr_of(
+                            A_scoring,
+                            x1,
+                            "scoring",
+                            "spec/twilight_struggle/events_mid.rules:348:18",
+                        )
                     )
-                    and d_scoring_card_due(state, args[0])
+                    and d_scoring_cards_held(state, args[0])
+                    >= q_action_rounds_for(state, args[0]) - state.tracks[3] + 1
                 )
             ):
                 return False
@@ -1572,13 +2251,15 @@ def allowed_play_card(state, x0, x1):
 def when_socialist_governments(state, v_you, v_this):
     "when the event of socialist_governments may happen"
     # spec: spec/twilight_struggle/cards.rules:67
-    return not d_starred_event_played(state, E_the_iron_lady)
+    return not (A_starred[E_the_iron_lady] and state.location[E_the_iron_lady] == 10)
 
 
 def when_arab_israeli_war(state, v_you, v_this):
     "when the event of arab_israeli_war may happen"
     # spec: spec/twilight_struggle/cards.rules:131
-    return not d_starred_event_played(state, E_camp_david_accords)
+    return not (
+        A_starred[E_camp_david_accords] and state.location[E_camp_david_accords] == 10
+    )
 
 
 def when_nato(state, v_you, v_this):
@@ -1591,7 +2272,8 @@ def when_un_intervention(state, v_you, v_this):
     "when the event of un_intervention may happen"
     # spec: spec/twilight_struggle/cards.rules:391
     return not state.vars[3] and any(
-        A_side[c_c] == opponent_of(v_you, 2) for c_c in state.zones[2 + v_you]
+        A_side[c_c] == (None if v_you is None else (v_you + 1) % 2)
+        for c_c in state.zones[2 + v_you]
     )
 
 
@@ -1604,31 +2286,39 @@ def when_missile_envy(state, v_you, v_this):
 def when_willy_brandt(state, v_you, v_this):
     "when the event of willy_brandt may happen"
     # spec: spec/twilight_struggle/events_mid.rules:440
-    return not d_starred_event_played(state, E_tear_down_this_wall)
+    return not (
+        A_starred[E_tear_down_this_wall] and state.location[E_tear_down_this_wall] == 10
+    )
 
 
 def when_muslim_revolution(state, v_you, v_this):
     "when the event of muslim_revolution may happen"
     # spec: spec/twilight_struggle/events_mid.rules:460
-    return not d_starred_event_played(state, E_awacs_sale_to_saudis)
+    return not (
+        A_starred[E_awacs_sale_to_saudis]
+        and state.location[E_awacs_sale_to_saudis] == 10
+    )
 
 
 def when_flower_power(state, v_you, v_this):
     "when the event of flower_power may happen"
     # spec: spec/twilight_struggle/events_mid.rules:505
-    return not d_starred_event_played(state, E_an_evil_empire)
+    return not (A_starred[E_an_evil_empire] and state.location[E_an_evil_empire] == 10)
 
 
 def when_opec(state, v_you, v_this):
     "when the event of opec may happen"
     # spec: spec/twilight_struggle/events_mid.rules:540
-    return not d_starred_event_played(state, E_north_sea_oil)
+    return not (A_starred[E_north_sea_oil] and state.location[E_north_sea_oil] == 10)
 
 
 def when_one_small_step(state, v_you, v_this):
     "when the event of one_small_step may happen"
     # spec: spec/twilight_struggle/events_mid.rules:785
-    return state.tracks[6 + v_you] < state.tracks[6 + opponent_of(v_you, 2)]
+    return (
+        state.tracks[6 + v_you]
+        < state.tracks[6 + (None if v_you is None else (v_you + 1) % 2)]
+    )
 
 
 def when_star_wars(state, v_you, v_this):
@@ -1646,7 +2336,10 @@ def when_wargames(state, v_you, v_this):
 def when_solidarity(state, v_you, v_this):
     "when the event of solidarity may happen"
     # spec: spec/twilight_struggle/events_late.rules:392
-    return d_starred_event_played(state, E_john_paul_ii_elected_pope)
+    return (
+        A_starred[E_john_paul_ii_elected_pope]
+        and state.location[E_john_paul_ii_elected_pope] == 10
+    )
 
 
 def when_the_cambridge_five(state, v_you, v_this):
@@ -1658,7 +2351,15 @@ def when_the_cambridge_five(state, v_you, v_this):
 def when_our_man_in_tehran(state, v_you, v_this):
     "when the event of our_man_in_tehran may happen"
     # spec: spec/twilight_struggle/events_mid.rules:834
-    return any(c_c in KS_country and d_controls(state, 1, c_c) for c_c in R_middle_east)
+    return any(
+        c_c in KS_country
+        and (
+            state.counters[1 + 1][c_c] >= A_stability[c_c]
+            and state.counters[1 + 1][c_c] - state.counters[1 + (1 + 1) % 2][c_c]
+            >= A_stability[c_c]
+        )
+        for c_c in R_middle_east
+    )
 
 
 EVENT_WHEN = {
@@ -1740,25 +2441,25 @@ def bot_positional(state, v_you):
     "bot positional"
     # spec: spec/twilight_struggle/bots.rules:19
     return (
-        20 * d_vp_for(state, v_you)
+        20 * (state.tracks[1] if v_you == 1 else 0 - state.tracks[1])
         + 6
         * (
             d_battlegrounds_held(state, v_you)
-            - d_battlegrounds_held(state, opponent_of(v_you, 2))
+            - d_battlegrounds_held(state, None if v_you is None else (v_you + 1) % 2)
         )
         + 3
         * (
             d_countries_held(state, v_you)
-            - d_countries_held(state, opponent_of(v_you, 2))
+            - d_countries_held(state, None if v_you is None else (v_you + 1) % 2)
         )
         + 2
         * (
             d_regions_present(state, v_you)
-            - d_regions_present(state, opponent_of(v_you, 2))
+            - d_regions_present(state, None if v_you is None else (v_you + 1) % 2)
         )
         + (
             d_influence_on_map(state, v_you)
-            - d_influence_on_map(state, opponent_of(v_you, 2))
+            - d_influence_on_map(state, None if v_you is None else (v_you + 1) % 2)
         )
         + (-5 if state.tracks[0] == 2 and state.vars[1] == v_you else 0)
     )
@@ -1767,7 +2468,7 @@ def bot_positional(state, v_you):
 def bot_points_only(state, v_you):
     "bot points_only"
     # spec: spec/twilight_struggle/bots.rules:26
-    return d_vp_for(state, v_you)
+    return state.tracks[1] if v_you == 1 else 0 - state.tracks[1]
 
 
 INVARIANTS = (
@@ -1818,7 +2519,18 @@ def pol_careful_0(state, pending):
     best = keep_best(
         best,
         [
-            bool(A_scoring[v_c] and d_scoring_pays(state, v_you, v_c))
+            A_scoring[v_c]
+            and (
+                d_southeast_asia_points(state, v_you)
+                > d_southeast_asia_points(
+                    state, None if v_you is None else (v_you + 1) % 2
+                )
+                if v_c == E_southeast_asia_scoring
+                else bool(
+                    A_scoring[v_c]
+                    and d_ahead_in(state, v_you, d_scoring_region_of(state, v_c))
+                )
+            )
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -1829,10 +2541,19 @@ def pol_careful_0(state, pending):
     best = keep_best(
         best,
         [
-            bool(
-                d_their_event(state, v_you, v_c)
-                and d_degrades_defcon(state, v_c)
-                and d_may_attempt_space(state, v_you, v_c)
+            A_side[v_c] == (None if v_you is None else (v_you + 1) % 2)
+            and (
+                v_c == E_duck_and_cover
+                or v_c == E_we_will_bury_you
+                or v_c == E_soviets_shoot_down_kal_007
+                or v_c == E_olympic_games
+            )
+            and (
+                not A_scoring[v_c]
+                and state.tracks[6 + v_you] < 8
+                and state.tracks[8 + v_you] < q_space_attempts_allowed(state, v_you)
+                and q_ops_value(state, v_you, v_c)
+                >= d_space_ops_needed(state, state.tracks[6 + v_you] + 1)
             )
             for v_c in [values[i] for i in best]
         ],
@@ -1844,11 +2565,14 @@ def pol_careful_0(state, pending):
     best = keep_best(
         best,
         [
-            bool(
-                d_their_event(state, v_you, v_c)
-                and d_degrades_defcon(state, v_c)
-                and state.tracks[0] >= 4
+            A_side[v_c] == (None if v_you is None else (v_you + 1) % 2)
+            and (
+                v_c == E_duck_and_cover
+                or v_c == E_we_will_bury_you
+                or v_c == E_soviets_shoot_down_kal_007
+                or v_c == E_olympic_games
             )
+            and state.tracks[0] >= 4
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -1869,9 +2593,9 @@ def pol_careful_0(state, pending):
     best = keep_best(
         best,
         [
-            bool(
-                d_their_event(state, v_you, v_c)
-                and not event_allowed(state, EVENT_WHEN, v_c, opponent_of(v_you, 2))
+            A_side[v_c] == (None if v_you is None else (v_you + 1) % 2)
+            and not event_allowed(
+                state, EVENT_WHEN, v_c, None if v_you is None else (v_you + 1) % 2
             )
             for v_c in [values[i] for i in best]
         ],
@@ -1882,7 +2606,10 @@ def pol_careful_0(state, pending):
     # spec: spec/twilight_struggle/policies.rules:150
     best = keep_best(
         best,
-        [d_their_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
+        [
+            A_side[v_c] == (None if v_you is None else (v_you + 1) % 2)
+            for v_c in [values[i] for i in best]
+        ],
         True,
     )
     if len(best) == 1:
@@ -1907,7 +2634,16 @@ def pol_careful_1(state, pending):
     # spec: spec/twilight_struggle/policies.rules:154
     best = keep_best(
         best,
-        [d_nuclear_headline(state, v_c) for v_c in [values[i] for i in best]],
+        [
+            state.tracks[0] <= 3
+            and (
+                v_c == E_duck_and_cover
+                or v_c == E_we_will_bury_you
+                or v_c == E_soviets_shoot_down_kal_007
+                or v_c == E_olympic_games
+            )
+            for v_c in [values[i] for i in best]
+        ],
         True,
     )
     if len(best) == 1:
@@ -1915,7 +2651,10 @@ def pol_careful_1(state, pending):
     # spec: spec/twilight_struggle/policies.rules:155
     best = keep_best(
         best,
-        [d_their_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
+        [
+            A_side[v_c] == (None if v_you is None else (v_you + 1) % 2)
+            for v_c in [values[i] for i in best]
+        ],
         True,
     )
     if len(best) == 1:
@@ -1924,7 +2663,18 @@ def pol_careful_1(state, pending):
     best = keep_best(
         best,
         [
-            bool(A_scoring[v_c] and d_scoring_pays(state, v_you, v_c))
+            A_scoring[v_c]
+            and (
+                d_southeast_asia_points(state, v_you)
+                > d_southeast_asia_points(
+                    state, None if v_you is None else (v_you + 1) % 2
+                )
+                if v_c == E_southeast_asia_scoring
+                else bool(
+                    A_scoring[v_c]
+                    and d_ahead_in(state, v_you, d_scoring_region_of(state, v_c))
+                )
+            )
             for v_c in [values[i] for i in best]
         ],
         False,
@@ -1937,9 +2687,7 @@ def pol_careful_1(state, pending):
         return best
     # spec: spec/twilight_struggle/policies.rules:158
     best = keep_best(
-        best,
-        [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
-        False,
+        best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
@@ -1957,20 +2705,47 @@ def pol_careful_2(state, pending):
     ids = pending["ids"]
     best = list(range(len(ids)))
     # spec: spec/twilight_struggle/policies.rules:162
-    if d_their_event(state, v_you, state.vars[6]):
+    if (
+        A_side[state.vars[6]]
+        if state.vars[6] is not None
+        else attr_of(
+            A_side,
+            state.vars[6],
+            "side",
+            "spec/twilight_struggle/policies.rules:133:50",
+        )
+    ) == (None if v_you is None else (v_you + 1) % 2):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
     # spec: spec/twilight_struggle/policies.rules:163
     if state.tracks[0] <= 2 and (
-        d_degrades_defcon(state, state.vars[6])
-        or d_sets_off_events(state, state.vars[6])
+        (
+            state.vars[6] == E_duck_and_cover
+            or state.vars[6] == E_we_will_bury_you
+            or state.vars[6] == E_soviets_shoot_down_kal_007
+            or state.vars[6] == E_olympic_games
+        )
+        or (
+            state.vars[6] == E_five_year_plan
+            or state.vars[6] == E_star_wars
+            or state.vars[6] == E_grain_sales_to_soviets
+        )
     ):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
     # spec: spec/twilight_struggle/policies.rules:166
-    if d_my_event(state, v_you, state.vars[6]):
+    if (
+        A_side[state.vars[6]]
+        if state.vars[6] is not None
+        else attr_of(
+            A_side,
+            state.vars[6],
+            "side",
+            "spec/twilight_struggle/policies.rules:132:47",
+        )
+    ) == v_you:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
@@ -1988,7 +2763,12 @@ def pol_careful_3(state, pending):
     ids = pending["ids"]
     best = list(range(len(ids)))
     # spec: spec/twilight_struggle/policies.rules:172
-    if d_degrades_defcon(state, state.vars[6]):
+    if (
+        state.vars[6] == E_duck_and_cover
+        or state.vars[6] == E_we_will_bury_you
+        or state.vars[6] == E_soviets_shoot_down_kal_007
+        or state.vars[6] == E_olympic_games
+    ):
         best = keep_best(best, [ids[i] in ("event_first",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2050,7 +2830,9 @@ def pol_careful_6(state, pending):
     best = keep_best(
         best,
         [
-            d_suicidal_coup(state, v_you, v_target)
+            state.tracks[0] <= 2
+            and q_coup_defcon_loss(state, v_you, v_target) > 0
+            or is_active(state, 17, [v_you])
             for v_target in [values[i] for i in best]
         ],
         True,
@@ -2061,7 +2843,12 @@ def pol_careful_6(state, pending):
     best = keep_best(
         best,
         [
-            A_battleground[v_target] and d_coup_margin(state, v_you, v_target) > 0
+            A_battleground[v_target]
+            and 7
+            + 2
+            * (2 if state.vars[6] == None else q_ops_value(state, v_you, state.vars[6]))
+            - 4 * A_stability[v_target]
+            > 0
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2072,7 +2859,11 @@ def pol_careful_6(state, pending):
     best = keep_best(
         best,
         [
-            d_coup_margin(state, v_you, v_target) > 0
+            7
+            + 2
+            * (2 if state.vars[6] == None else q_ops_value(state, v_you, state.vars[6]))
+            - 4 * A_stability[v_target]
+            > 0
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2091,7 +2882,10 @@ def pol_careful_6(state, pending):
     best = keep_best(
         best,
         [
-            d_coup_margin(state, v_you, v_target)
+            7
+            + 2
+            * (2 if state.vars[6] == None else q_ops_value(state, v_you, state.vars[6]))
+            - 4 * A_stability[v_target]
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2102,7 +2896,7 @@ def pol_careful_6(state, pending):
     best = keep_best(
         best,
         [
-            state.counters[1 + opponent_of(v_you, 2)][v_target]
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][v_target]
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2123,7 +2917,9 @@ def pol_careful_7(state, pending):
         best,
         [
             d_realign_modifier(state, v_you, v_target)
-            - d_realign_modifier(state, opponent_of(v_you, 2), v_target)
+            - d_realign_modifier(
+                state, None if v_you is None else (v_you + 1) % 2, v_target
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2142,7 +2938,7 @@ def pol_careful_7(state, pending):
     best = keep_best(
         best,
         [
-            state.counters[1 + opponent_of(v_you, 2)][v_target]
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][v_target]
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2162,7 +2958,29 @@ def pol_careful_8(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2182,7 +3000,29 @@ def pol_careful_9(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2202,7 +3042,29 @@ def pol_careful_10(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2222,7 +3084,29 @@ def pol_careful_11(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2242,7 +3126,29 @@ def pol_careful_12(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2262,7 +3168,29 @@ def pol_careful_13(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2282,7 +3210,29 @@ def pol_careful_14(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2302,7 +3252,29 @@ def pol_careful_15(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2322,7 +3294,29 @@ def pol_careful_16(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2342,7 +3336,29 @@ def pol_careful_17(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2362,7 +3378,29 @@ def pol_careful_18(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2382,7 +3420,29 @@ def pol_careful_19(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2402,7 +3462,29 @@ def pol_careful_20(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2422,7 +3504,29 @@ def pol_careful_21(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2442,7 +3546,29 @@ def pol_careful_22(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2462,7 +3588,29 @@ def pol_careful_23(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2482,7 +3630,29 @@ def pol_careful_24(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2502,7 +3672,29 @@ def pol_careful_25(state, pending):
     best = keep_best(
         best,
         [
-            d_placement_value(state, v_you, v_target)
+            d_placement_from(
+                state,
+                v_you,
+                v_target,
+                A_battleground[v_target],
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2702,7 +3894,9 @@ def pol_careful_35(state, pending):
     best = keep_best(
         best,
         [
-            d_suicidal_coup(state, v_you, v_target)
+            state.tracks[0] <= 2
+            and q_coup_defcon_loss(state, v_you, v_target) > 0
+            or is_active(state, 17, [v_you])
             for v_target in [values[i] for i in best]
         ],
         True,
@@ -2713,7 +3907,10 @@ def pol_careful_35(state, pending):
     best = keep_best(
         best,
         [
-            d_coup_margin(state, v_you, v_target)
+            7
+            + 2
+            * (2 if state.vars[6] == None else q_ops_value(state, v_you, state.vars[6]))
+            - 4 * A_stability[v_target]
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2733,7 +3930,9 @@ def pol_careful_36(state, pending):
     best = keep_best(
         best,
         [
-            d_suicidal_coup(state, v_you, v_target)
+            state.tracks[0] <= 2
+            and q_coup_defcon_loss(state, v_you, v_target) > 0
+            or is_active(state, 17, [v_you])
             for v_target in [values[i] for i in best]
         ],
         True,
@@ -2744,7 +3943,10 @@ def pol_careful_36(state, pending):
     best = keep_best(
         best,
         [
-            d_coup_margin(state, v_you, v_target)
+            7
+            + 2
+            * (2 if state.vars[6] == None else q_ops_value(state, v_you, state.vars[6]))
+            - 4 * A_stability[v_target]
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2765,7 +3967,9 @@ def pol_careful_37(state, pending):
         best,
         [
             d_realign_modifier(state, v_you, v_target)
-            - d_realign_modifier(state, opponent_of(v_you, 2), v_target)
+            - d_realign_modifier(
+                state, None if v_you is None else (v_you + 1) % 2, v_target
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2793,7 +3997,15 @@ def pol_careful_38(state, pending):
     best = keep_best(
         best,
         [
-            A_battleground[v_target] and not d_controls(state, v_you, v_target)
+            A_battleground[v_target]
+            and not (
+                state.counters[1 + v_you][v_target] >= A_stability[v_target]
+                and state.counters[1 + v_you][v_target]
+                - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                >= A_stability[v_target]
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2803,7 +4015,13 @@ def pol_careful_38(state, pending):
     # spec: spec/twilight_struggle/policies.rules:297
     best = keep_best(
         best,
-        [d_controls(state, v_you, v_target) for v_target in [values[i] for i in best]],
+        [
+            state.counters[1 + v_you][v_target] >= A_stability[v_target]
+            and state.counters[1 + v_you][v_target]
+            - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][v_target]
+            >= A_stability[v_target]
+            for v_target in [values[i] for i in best]
+        ],
         True,
     )
     if len(best) == 1:
@@ -2827,7 +4045,15 @@ def pol_careful_39(state, pending):
     best = keep_best(
         best,
         [
-            A_battleground[v_target] and not d_controls(state, v_you, v_target)
+            A_battleground[v_target]
+            and not (
+                state.counters[1 + v_you][v_target] >= A_stability[v_target]
+                and state.counters[1 + v_you][v_target]
+                - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                >= A_stability[v_target]
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2837,7 +4063,13 @@ def pol_careful_39(state, pending):
     # spec: spec/twilight_struggle/policies.rules:302
     best = keep_best(
         best,
-        [d_controls(state, v_you, v_target) for v_target in [values[i] for i in best]],
+        [
+            state.counters[1 + v_you][v_target] >= A_stability[v_target]
+            and state.counters[1 + v_you][v_target]
+            - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][v_target]
+            >= A_stability[v_target]
+            for v_target in [values[i] for i in best]
+        ],
         True,
     )
     if len(best) == 1:
@@ -2861,7 +4093,9 @@ def pol_careful_40(state, pending):
     best = keep_best(
         best,
         [
-            d_suicidal_coup(state, v_you, v_target)
+            state.tracks[0] <= 2
+            and q_coup_defcon_loss(state, v_you, v_target) > 0
+            or is_active(state, 17, [v_you])
             for v_target in [values[i] for i in best]
         ],
         True,
@@ -2880,7 +4114,7 @@ def pol_careful_40(state, pending):
     best = keep_best(
         best,
         [
-            state.counters[1 + opponent_of(v_you, 2)][v_target]
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][v_target]
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -2971,7 +4205,15 @@ def pol_careful_46(state, pending):
     best = list(range(len(ids)))
     # spec: spec/twilight_struggle/policies.rules:327
     if any(
-        d_in_latin_america(state, c_c) and d_safe_free_coup(state, v_you, c_c)
+        (c_c in RS_central_america or c_c in RS_south_america)
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
         for c_c in K_country
     ):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
@@ -2992,7 +4234,16 @@ def pol_careful_47(state, pending):
     best = list(range(len(ids)))
     # spec: spec/twilight_struggle/policies.rules:331
     if any(
-        c_c in KS_country and d_safe_free_coup(state, v_you, c_c) for c_c in R_europe
+        c_c in KS_country
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
+        for c_c in R_europe
     ):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -3012,7 +4263,15 @@ def pol_careful_48(state, pending):
     best = list(range(len(ids)))
     # spec: spec/twilight_struggle/policies.rules:335
     if any(
-        c_c in KS_country and d_safe_free_coup(state, v_you, c_c)
+        c_c in KS_country
+        and (
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][c_c] > 0
+            and not (
+                state.tracks[0] <= 2
+                and q_coup_defcon_loss(state, v_you, c_c) > 0
+                or is_active(state, 17, [v_you])
+            )
+        )
         for c_c in ADJ[E_nicaragua]
     ):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
@@ -3077,7 +4336,10 @@ def pol_careful_52(state, pending):
     ids = pending["ids"]
     best = list(range(len(ids)))
     # spec: spec/twilight_struggle/policies.rules:349
-    if d_scoring_card_due(state, v_you):
+    if (
+        d_scoring_cards_held(state, v_you)
+        >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
+    ):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3166,7 +4428,10 @@ def pol_careful_58(state, pending):
                 c_c
                 for c_c in RS_eastern_europe
                 if c_c in KS_country
-                and state.counters[1 + opponent_of(v_you, 2)][c_c] > 0
+                and state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    c_c
+                ]
+                > 0
             ]
         )
         >= 2
@@ -3230,7 +4495,13 @@ def pol_careful_62(state, pending):
     best = keep_best(
         best,
         [
-            bool(state.tracks[0] <= 2 and d_degrades_defcon(state, v_c))
+            state.tracks[0] <= 2
+            and (
+                v_c == E_duck_and_cover
+                or v_c == E_we_will_bury_you
+                or v_c == E_soviets_shoot_down_kal_007
+                or v_c == E_olympic_games
+            )
             for v_c in [values[i] for i in best]
         ],
         True,
@@ -3239,9 +4510,7 @@ def pol_careful_62(state, pending):
         return best
     # spec: spec/twilight_struggle/policies.rules:385
     best = keep_best(
-        best,
-        [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
-        False,
+        best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
@@ -3260,9 +4529,7 @@ def pol_careful_63(state, pending):
     best = list(range(len(values)))
     # spec: spec/twilight_struggle/policies.rules:392
     best = keep_best(
-        best,
-        [d_my_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
-        False,
+        best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
@@ -3320,7 +4587,10 @@ def pol_careful_66(state, pending):
     # spec: spec/twilight_struggle/policies.rules:405
     best = keep_best(
         best,
-        [d_their_event(state, v_you, v_c) for v_c in [values[i] for i in best]],
+        [
+            A_side[v_c] == (None if v_you is None else (v_you + 1) % 2)
+            for v_c in [values[i] for i in best]
+        ],
         False,
     )
     if len(best) == 1:

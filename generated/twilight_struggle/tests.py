@@ -28,15 +28,22 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source a0189200fed2ef555756 output ce73eb13634fd5424ff1
+# Fingerprint: source c8add119dd2ca63f1a94 output d6716ada25c9261f5cea
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
 from runtime.state import activate, expire, is_active, move_card
 from runtime.values import deciding_of, event_allowed, winner_of
 from .tables import (
+    A_control,
+    A_domination,
     A_number,
     A_optional,
+    A_presence,
+    A_scoring,
+    A_side,
+    A_stability,
+    A_starred,
     A_war,
     E_abm_treaty,
     E_afghanistan,
@@ -214,6 +221,7 @@ from .tables import (
     E_zaire,
     E_zimbabwe,
     K_country,
+    RS_europe,
 )
 from .rules import (
     EVENT_WHEN,
@@ -223,33 +231,26 @@ from .rules import (
     allowed_play_card,
     allowed_realign,
     allowed_take_action_round,
+    d_adjacent_controlled,
+    d_adjacent_to_superpower_of,
     d_battlegrounds_controlled,
+    d_battlegrounds_in,
     d_controls,
-    d_event_ops,
-    d_event_owner,
+    d_countries_controlled,
     d_has_domination,
-    d_has_presence,
-    d_has_region_control,
-    d_held_playable,
-    d_influence_cost,
-    d_is_scoring_battleground,
-    d_level_points,
-    d_may_attempt_space,
-    d_may_play_as_event,
-    d_nato_protected,
     d_realign_modifier,
     d_region_points,
     d_southeast_asia_points,
     d_space_ops_needed,
-    d_space_success_max,
-    d_starred_event_played,
     d_summit_bonus,
-    d_war_penalty,
     q_action_rounds_for,
     q_battleground_adjustment,
     q_coup_roll_modifier,
+    q_nato_exempt,
     q_ops_bonus_in,
+    q_ops_shift,
     q_ops_value,
+    q_scoring_battleground,
     q_space_attempts_allowed,
 )
 from .procedures import (
@@ -7865,52 +7866,98 @@ def tx_card_play_1_1(state, L):
 
 def tx_card_play_2_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:38
-    return d_may_play_as_event(state, 0, E_vietnam_revolts)
+    return (
+        E_vietnam_revolts != E_china_card
+        and not A_scoring[E_vietnam_revolts]
+        and (A_side[E_vietnam_revolts] == 0 or A_side[E_vietnam_revolts] == None)
+        and event_allowed(state, EVENT_WHEN, E_vietnam_revolts, 0)
+    )
 
 
 def tx_card_play_2_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:39
-    return not d_may_play_as_event(state, 1, E_vietnam_revolts)
+    return not (
+        E_vietnam_revolts != E_china_card
+        and not A_scoring[E_vietnam_revolts]
+        and (A_side[E_vietnam_revolts] == 1 or A_side[E_vietnam_revolts] == None)
+        and event_allowed(state, EVENT_WHEN, E_vietnam_revolts, 1)
+    )
 
 
 def tx_card_play_2_2(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:40
-    return d_may_play_as_event(state, 1, E_containment)
+    return (
+        E_containment != E_china_card
+        and not A_scoring[E_containment]
+        and (A_side[E_containment] == 1 or A_side[E_containment] == None)
+        and event_allowed(state, EVENT_WHEN, E_containment, 1)
+    )
 
 
 def tx_card_play_2_3(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:41
-    return d_may_play_as_event(state, 0, E_red_scare_purge)
+    return (
+        E_red_scare_purge != E_china_card
+        and not A_scoring[E_red_scare_purge]
+        and (A_side[E_red_scare_purge] == 0 or A_side[E_red_scare_purge] == None)
+        and event_allowed(state, EVENT_WHEN, E_red_scare_purge, 0)
+    )
 
 
 def tx_card_play_2_4(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:41
-    return d_may_play_as_event(state, 1, E_red_scare_purge)
+    return (
+        E_red_scare_purge != E_china_card
+        and not A_scoring[E_red_scare_purge]
+        and (A_side[E_red_scare_purge] == 1 or A_side[E_red_scare_purge] == None)
+        and event_allowed(state, EVENT_WHEN, E_red_scare_purge, 1)
+    )
 
 
 def tx_card_play_2_5(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:42
-    return not d_may_play_as_event(state, 0, E_china_card)
+    return not (
+        E_china_card != E_china_card
+        and not A_scoring[E_china_card]
+        and (A_side[E_china_card] == 0 or A_side[E_china_card] == None)
+        and event_allowed(state, EVENT_WHEN, E_china_card, 0)
+    )
 
 
 def tx_card_play_2_6(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:43
-    return d_event_owner(state, E_red_scare_purge, 1) == 1
+    return (
+        0
+        if A_side[E_red_scare_purge] == 0
+        else 1 if A_side[E_red_scare_purge] == 1 else 1
+    ) == 1
 
 
 def tx_card_play_2_6_sides(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:43
-    return (d_event_owner(state, E_red_scare_purge, 1), 1)
+    return (
+        (
+            0
+            if A_side[E_red_scare_purge] == 0
+            else 1 if A_side[E_red_scare_purge] == 1 else 1
+        ),
+        1,
+    )
 
 
 def tx_card_play_2_7(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:43
-    return d_event_owner(state, E_containment, 0) == 1
+    return (
+        0 if A_side[E_containment] == 0 else 1 if A_side[E_containment] == 1 else 0
+    ) == 1
 
 
 def tx_card_play_2_7_sides(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:43
-    return (d_event_owner(state, E_containment, 0), 1)
+    return (
+        0 if A_side[E_containment] == 0 else 1 if A_side[E_containment] == 1 else 0,
+        1,
+    )
 
 
 def tx_card_play_3_0(state, L):
@@ -8060,7 +8107,13 @@ def tx_card_play_14_0_sides(state, L):
 
 def tx_card_play_14_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:151
-    return d_may_attempt_space(state, 1, E_vietnam_revolts)
+    return (
+        not A_scoring[E_vietnam_revolts]
+        and state.tracks[6 + 1] < 8
+        and state.tracks[8 + 1] < q_space_attempts_allowed(state, 1)
+        and q_ops_value(state, 1, E_vietnam_revolts)
+        >= d_space_ops_needed(state, state.tracks[6 + 1] + 1)
+    )
 
 
 def tx_card_play_14_2(state, L):
@@ -8075,37 +8128,79 @@ def tx_card_play_14_2_sides(state, L):
 
 def tx_card_play_14_3(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:153
-    return not d_may_attempt_space(state, 1, E_vietnam_revolts)
+    return not (
+        not A_scoring[E_vietnam_revolts]
+        and state.tracks[6 + 1] < 8
+        and state.tracks[8 + 1] < q_space_attempts_allowed(state, 1)
+        and q_ops_value(state, 1, E_vietnam_revolts)
+        >= d_space_ops_needed(state, state.tracks[6 + 1] + 1)
+    )
 
 
 def tx_card_play_15_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:158
-    return not d_may_attempt_space(state, 0, E_vietnam_revolts)
+    return not (
+        not A_scoring[E_vietnam_revolts]
+        and state.tracks[6 + 0] < 8
+        and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
+        and q_ops_value(state, 0, E_vietnam_revolts)
+        >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
+    )
 
 
 def tx_card_play_15_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:159
-    return d_may_attempt_space(state, 0, E_socialist_governments)
+    return (
+        not A_scoring[E_socialist_governments]
+        and state.tracks[6 + 0] < 8
+        and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
+        and q_ops_value(state, 0, E_socialist_governments)
+        >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
+    )
 
 
 def tx_card_play_15_2(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:161
-    return not d_may_attempt_space(state, 0, E_socialist_governments)
+    return not (
+        not A_scoring[E_socialist_governments]
+        and state.tracks[6 + 0] < 8
+        and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
+        and q_ops_value(state, 0, E_socialist_governments)
+        >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
+    )
 
 
 def tx_card_play_15_3(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:162
-    return d_may_attempt_space(state, 0, E_red_scare_purge)
+    return (
+        not A_scoring[E_red_scare_purge]
+        and state.tracks[6 + 0] < 8
+        and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
+        and q_ops_value(state, 0, E_red_scare_purge)
+        >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
+    )
 
 
 def tx_card_play_15_4(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:164
-    return not d_may_attempt_space(state, 0, E_red_scare_purge)
+    return not (
+        not A_scoring[E_red_scare_purge]
+        and state.tracks[6 + 0] < 8
+        and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
+        and q_ops_value(state, 0, E_red_scare_purge)
+        >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
+    )
 
 
 def tx_card_play_15_5(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:165
-    return not d_may_attempt_space(state, 0, E_asia_scoring)
+    return not (
+        not A_scoring[E_asia_scoring]
+        and state.tracks[6 + 0] < 8
+        and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
+        and q_ops_value(state, 0, E_asia_scoring)
+        >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
+    )
 
 
 def tx_card_play_16_0(state, L):
@@ -8160,62 +8255,62 @@ def tx_card_play_16_4_sides(state, L):
 
 def tx_card_play_17_0(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:186
-    return d_space_success_max(state, 1) == 3
+    return (2 if 1 == 8 else 3 if 1 % 2 == 1 else 4) == 3
 
 
 def tx_card_play_17_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:186
-    return (d_space_success_max(state, 1), 3)
+    return (2 if 1 == 8 else 3 if 1 % 2 == 1 else 4, 3)
 
 
 def tx_card_play_17_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:186
-    return d_space_success_max(state, 2) == 4
+    return (2 if 2 == 8 else 3 if 2 % 2 == 1 else 4) == 4
 
 
 def tx_card_play_17_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:186
-    return (d_space_success_max(state, 2), 4)
+    return (2 if 2 == 8 else 3 if 2 % 2 == 1 else 4, 4)
 
 
 def tx_card_play_17_2(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:186
-    return d_space_success_max(state, 8) == 2
+    return (2 if 8 == 8 else 3 if 8 % 2 == 1 else 4) == 2
 
 
 def tx_card_play_17_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:186
-    return (d_space_success_max(state, 8), 2)
+    return (2 if 8 == 8 else 3 if 8 % 2 == 1 else 4, 2)
 
 
 def tx_card_play_17_3(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:187
-    return d_space_ops_needed(state, 4) == 2
+    return (2 if 4 <= 4 else 3 if 4 <= 7 else 4) == 2
 
 
 def tx_card_play_17_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:187
-    return (d_space_ops_needed(state, 4), 2)
+    return (2 if 4 <= 4 else 3 if 4 <= 7 else 4, 2)
 
 
 def tx_card_play_17_4(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:187
-    return d_space_ops_needed(state, 5) == 3
+    return (2 if 5 <= 4 else 3 if 5 <= 7 else 4) == 3
 
 
 def tx_card_play_17_4_sides(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:187
-    return (d_space_ops_needed(state, 5), 3)
+    return (2 if 5 <= 4 else 3 if 5 <= 7 else 4, 3)
 
 
 def tx_card_play_17_5(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:187
-    return d_space_ops_needed(state, 8) == 4
+    return (2 if 8 <= 4 else 3 if 8 <= 7 else 4) == 4
 
 
 def tx_card_play_17_5_sides(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:187
-    return (d_space_ops_needed(state, 8), 4)
+    return (2 if 8 <= 4 else 3 if 8 <= 7 else 4, 4)
 
 
 def tx_card_play_18_0(state, L):
@@ -8280,12 +8375,22 @@ def tx_card_play_21_2(state, L):
 
 def tx_card_play_21_3(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:233
-    return not d_held_playable(state, 1, E_china_card)
+    return not bool(
+        state.location[E_china_card] == 2 + 1
+        or E_china_card == E_china_card
+        and state.location[E_china_card] == 4 + 1
+        and state.vars[2]
+    )
 
 
 def tx_card_play_21_4(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:234
-    return not d_held_playable(state, 0, E_china_card)
+    return not bool(
+        state.location[E_china_card] == 2 + 0
+        or E_china_card == E_china_card
+        and state.location[E_china_card] == 4 + 0
+        and state.vars[2]
+    )
 
 
 def tx_card_play_22_0(state, L):
@@ -8295,7 +8400,12 @@ def tx_card_play_22_0(state, L):
 
 def tx_card_play_22_1(state, L):
     # spec: spec/twilight_struggle/tests/card_play.rules:240
-    return d_held_playable(state, 1, E_china_card)
+    return bool(
+        state.location[E_china_card] == 2 + 1
+        or E_china_card == E_china_card
+        and state.location[E_china_card] == 4 + 1
+        and state.vars[2]
+    )
 
 
 def tx_card_play_23_0(state, L):
@@ -8340,37 +8450,65 @@ def tx_card_play_25_2_sides(state, L):
 
 def tx_control_and_scoring_0_0(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:6
-    return not d_controls(state, 1, E_iran)
+    return not (
+        state.counters[1 + 1][E_iran] >= A_stability[E_iran]
+        and state.counters[1 + 1][E_iran] - state.counters[1 + (1 + 1) % 2][E_iran]
+        >= A_stability[E_iran]
+    )
 
 
 def tx_control_and_scoring_0_1(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:8
-    return d_controls(state, 1, E_iran)
+    return (
+        state.counters[1 + 1][E_iran] >= A_stability[E_iran]
+        and state.counters[1 + 1][E_iran] - state.counters[1 + (1 + 1) % 2][E_iran]
+        >= A_stability[E_iran]
+    )
 
 
 def tx_control_and_scoring_0_2(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:10
-    return not d_controls(state, 1, E_uk)
+    return not (
+        state.counters[1 + 1][E_uk] >= A_stability[E_uk]
+        and state.counters[1 + 1][E_uk] - state.counters[1 + (1 + 1) % 2][E_uk]
+        >= A_stability[E_uk]
+    )
 
 
 def tx_control_and_scoring_0_3(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:12
-    return d_controls(state, 1, E_uk)
+    return (
+        state.counters[1 + 1][E_uk] >= A_stability[E_uk]
+        and state.counters[1 + 1][E_uk] - state.counters[1 + (1 + 1) % 2][E_uk]
+        >= A_stability[E_uk]
+    )
 
 
 def tx_control_and_scoring_0_4(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:12
-    return not d_controls(state, 0, E_uk)
+    return not (
+        state.counters[1 + 0][E_uk] >= A_stability[E_uk]
+        and state.counters[1 + 0][E_uk] - state.counters[1 + (0 + 1) % 2][E_uk]
+        >= A_stability[E_uk]
+    )
 
 
 def tx_control_and_scoring_1_0(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:17
-    return d_controls(state, 1, E_turkey)
+    return (
+        state.counters[1 + 1][E_turkey] >= A_stability[E_turkey]
+        and state.counters[1 + 1][E_turkey] - state.counters[1 + (1 + 1) % 2][E_turkey]
+        >= A_stability[E_turkey]
+    )
 
 
 def tx_control_and_scoring_2_0(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:30
-    return not d_controls(state, 1, E_panama)
+    return not (
+        state.counters[1 + 1][E_panama] >= A_stability[E_panama]
+        and state.counters[1 + 1][E_panama] - state.counters[1 + (1 + 1) % 2][E_panama]
+        >= A_stability[E_panama]
+    )
 
 
 def tx_control_and_scoring_2_1(state, L):
@@ -8380,12 +8518,17 @@ def tx_control_and_scoring_2_1(state, L):
 
 def tx_control_and_scoring_2_2(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:31
-    return not d_has_region_control(state, 0, E_central_america)
+    return not (
+        d_countries_controlled(state, 0, E_central_america)
+        > d_countries_controlled(state, (0 + 1) % 2, E_central_america)
+        and d_battlegrounds_controlled(state, 0, E_central_america)
+        >= d_battlegrounds_in(state, E_central_america)
+    )
 
 
 def tx_control_and_scoring_2_3(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:32
-    return d_has_presence(state, 1, E_central_america)
+    return d_countries_controlled(state, 1, E_central_america) >= 1
 
 
 def tx_control_and_scoring_2_4(state, L):
@@ -8430,12 +8573,45 @@ def tx_control_and_scoring_3_0(state, L):
 
 def tx_control_and_scoring_3_1(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:46
-    return d_level_points(state, 1, E_middle_east) == 3
+    return (
+        A_control[E_middle_east]
+        if d_countries_controlled(state, 1, E_middle_east)
+        > d_countries_controlled(state, (1 + 1) % 2, E_middle_east)
+        and d_battlegrounds_controlled(state, 1, E_middle_east)
+        >= d_battlegrounds_in(state, E_middle_east)
+        else (
+            A_domination[E_middle_east]
+            if d_has_domination(state, 1, E_middle_east)
+            else (
+                A_presence[E_middle_east]
+                if d_countries_controlled(state, 1, E_middle_east) >= 1
+                else 0
+            )
+        )
+    ) == 3
 
 
 def tx_control_and_scoring_3_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:46
-    return (d_level_points(state, 1, E_middle_east), 3)
+    return (
+        (
+            A_control[E_middle_east]
+            if d_countries_controlled(state, 1, E_middle_east)
+            > d_countries_controlled(state, (1 + 1) % 2, E_middle_east)
+            and d_battlegrounds_controlled(state, 1, E_middle_east)
+            >= d_battlegrounds_in(state, E_middle_east)
+            else (
+                A_domination[E_middle_east]
+                if d_has_domination(state, 1, E_middle_east)
+                else (
+                    A_presence[E_middle_east]
+                    if d_countries_controlled(state, 1, E_middle_east) >= 1
+                    else 0
+                )
+            )
+        ),
+        3,
+    )
 
 
 def tx_control_and_scoring_3_2(state, L):
@@ -8455,7 +8631,11 @@ def tx_control_and_scoring_3_3_sides(state, L):
 
 def tx_control_and_scoring_4_0(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:62
-    return d_has_region_control(state, 0, E_middle_east)
+    return d_countries_controlled(state, 0, E_middle_east) > d_countries_controlled(
+        state, (0 + 1) % 2, E_middle_east
+    ) and d_battlegrounds_controlled(state, 0, E_middle_east) >= d_battlegrounds_in(
+        state, E_middle_east
+    )
 
 
 def tx_control_and_scoring_4_1(state, L):
@@ -8500,22 +8680,88 @@ def tx_control_and_scoring_5_1(state, L):
 
 def tx_control_and_scoring_5_2(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:75
-    return d_level_points(state, 0, E_central_america) == 1
+    return (
+        A_control[E_central_america]
+        if d_countries_controlled(state, 0, E_central_america)
+        > d_countries_controlled(state, (0 + 1) % 2, E_central_america)
+        and d_battlegrounds_controlled(state, 0, E_central_america)
+        >= d_battlegrounds_in(state, E_central_america)
+        else (
+            A_domination[E_central_america]
+            if d_has_domination(state, 0, E_central_america)
+            else (
+                A_presence[E_central_america]
+                if d_countries_controlled(state, 0, E_central_america) >= 1
+                else 0
+            )
+        )
+    ) == 1
 
 
 def tx_control_and_scoring_5_2_sides(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:75
-    return (d_level_points(state, 0, E_central_america), 1)
+    return (
+        (
+            A_control[E_central_america]
+            if d_countries_controlled(state, 0, E_central_america)
+            > d_countries_controlled(state, (0 + 1) % 2, E_central_america)
+            and d_battlegrounds_controlled(state, 0, E_central_america)
+            >= d_battlegrounds_in(state, E_central_america)
+            else (
+                A_domination[E_central_america]
+                if d_has_domination(state, 0, E_central_america)
+                else (
+                    A_presence[E_central_america]
+                    if d_countries_controlled(state, 0, E_central_america) >= 1
+                    else 0
+                )
+            )
+        ),
+        1,
+    )
 
 
 def tx_control_and_scoring_5_3(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:75
-    return d_level_points(state, 1, E_central_america) == 1
+    return (
+        A_control[E_central_america]
+        if d_countries_controlled(state, 1, E_central_america)
+        > d_countries_controlled(state, (1 + 1) % 2, E_central_america)
+        and d_battlegrounds_controlled(state, 1, E_central_america)
+        >= d_battlegrounds_in(state, E_central_america)
+        else (
+            A_domination[E_central_america]
+            if d_has_domination(state, 1, E_central_america)
+            else (
+                A_presence[E_central_america]
+                if d_countries_controlled(state, 1, E_central_america) >= 1
+                else 0
+            )
+        )
+    ) == 1
 
 
 def tx_control_and_scoring_5_3_sides(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:75
-    return (d_level_points(state, 1, E_central_america), 1)
+    return (
+        (
+            A_control[E_central_america]
+            if d_countries_controlled(state, 1, E_central_america)
+            > d_countries_controlled(state, (1 + 1) % 2, E_central_america)
+            and d_battlegrounds_controlled(state, 1, E_central_america)
+            >= d_battlegrounds_in(state, E_central_america)
+            else (
+                A_domination[E_central_america]
+                if d_has_domination(state, 1, E_central_america)
+                else (
+                    A_presence[E_central_america]
+                    if d_countries_controlled(state, 1, E_central_america) >= 1
+                    else 0
+                )
+            )
+        ),
+        1,
+    )
 
 
 def tx_control_and_scoring_6_0(state, L):
@@ -8570,7 +8816,7 @@ def tx_control_and_scoring_7_2_sides(state, L):
 
 def tx_control_and_scoring_8_0(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:101
-    return d_has_presence(state, 1, E_asia)
+    return d_countries_controlled(state, 1, E_asia) >= 1
 
 
 def tx_control_and_scoring_8_1(state, L):
@@ -8585,7 +8831,11 @@ def tx_control_and_scoring_8_1_sides(state, L):
 
 def tx_control_and_scoring_9_0(state, L):
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:112
-    return d_has_region_control(state, 1, E_europe)
+    return d_countries_controlled(state, 1, E_europe) > d_countries_controlled(
+        state, (1 + 1) % 2, E_europe
+    ) and d_battlegrounds_controlled(state, 1, E_europe) >= d_battlegrounds_in(
+        state, E_europe
+    )
 
 
 def tx_control_and_scoring_9_1(state, L):
@@ -8960,7 +9210,11 @@ def tx_events_early_17_1_sides(state, L):
 
 def tx_events_early_17_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:154
-    return d_controls(state, 0, E_cuba)
+    return (
+        state.counters[1 + 0][E_cuba] >= A_stability[E_cuba]
+        and state.counters[1 + 0][E_cuba] - state.counters[1 + (0 + 1) % 2][E_cuba]
+        >= A_stability[E_cuba]
+    )
 
 
 def tx_events_early_18_0(state, L):
@@ -9545,7 +9799,11 @@ def tx_events_early_39_1(state, L):
 
 def tx_events_early_39_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:364
-    return d_controls(state, 1, E_france)
+    return (
+        state.counters[1 + 1][E_france] >= A_stability[E_france]
+        and state.counters[1 + 1][E_france] - state.counters[1 + (1 + 1) % 2][E_france]
+        >= A_stability[E_france]
+    )
 
 
 def tx_events_early_39_3(state, L):
@@ -9810,7 +10068,17 @@ def tx_events_early_51_0(state, L):
 
 def tx_events_early_51_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:484
-    return d_nato_protected(state, E_turkey)
+    return (
+        is_active(state, 5, None)
+        and E_turkey in RS_europe
+        and (
+            state.counters[1 + 1][E_turkey] >= A_stability[E_turkey]
+            and state.counters[1 + 1][E_turkey]
+            - state.counters[1 + (1 + 1) % 2][E_turkey]
+            >= A_stability[E_turkey]
+        )
+        and q_nato_exempt(state, E_turkey) == 0
+    )
 
 
 def tx_events_early_51_2(state, L):
@@ -10255,7 +10523,11 @@ def tx_events_early_65_0_sides(state, L):
 
 def tx_events_early_65_1(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:627
-    return d_controls(state, 1, E_japan)
+    return (
+        state.counters[1 + 1][E_japan] >= A_stability[E_japan]
+        and state.counters[1 + 1][E_japan] - state.counters[1 + (1 + 1) % 2][E_japan]
+        >= A_stability[E_japan]
+    )
 
 
 def tx_events_early_65_2(state, L):
@@ -10615,7 +10887,7 @@ def tx_events_early_76_1_sides(state, L):
 
 def tx_events_early_77_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:776
-    return d_is_scoring_battleground(state, E_taiwan)
+    return q_scoring_battleground(state, E_taiwan) >= 1
 
 
 def tx_events_early_77_1(state, L):
@@ -10635,7 +10907,7 @@ def tx_events_early_77_2_sides(state, L):
 
 def tx_events_early_78_0(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:784
-    return not d_is_scoring_battleground(state, E_taiwan)
+    return not q_scoring_battleground(state, E_taiwan) >= 1
 
 
 def tx_events_early_79_0(state, L):
@@ -10650,7 +10922,7 @@ def tx_events_early_79_1(state, L):
 
 def tx_events_early_79_2(state, L):
     # spec: spec/twilight_struggle/tests/events_early.rules:793
-    return not d_is_scoring_battleground(state, E_taiwan)
+    return not q_scoring_battleground(state, E_taiwan) >= 1
 
 
 def tx_events_early_80_0(state, L):
@@ -10835,7 +11107,15 @@ def tx_events_late_6_2(state, L):
 
 def tx_events_late_6_3(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:67
-    return not d_may_play_as_event(state, 0, E_socialist_governments)
+    return not (
+        E_socialist_governments != E_china_card
+        and not A_scoring[E_socialist_governments]
+        and (
+            A_side[E_socialist_governments] == 0
+            or A_side[E_socialist_governments] == None
+        )
+        and event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
+    )
 
 
 def tx_events_late_7_0(state, L):
@@ -11605,7 +11885,9 @@ def tx_events_late_38_2_sides(state, L):
 
 def tx_events_late_39_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:427
-    return d_starred_event_played(state, E_tear_down_this_wall)
+    return (
+        A_starred[E_tear_down_this_wall] and state.location[E_tear_down_this_wall] == 10
+    )
 
 
 def tx_events_late_40_0(state, L):
@@ -12240,7 +12522,10 @@ def tx_events_late_71_0_sides(state, L):
 
 def tx_events_late_71_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:767
-    return d_starred_event_played(state, E_awacs_sale_to_saudis)
+    return (
+        A_starred[E_awacs_sale_to_saudis]
+        and state.location[E_awacs_sale_to_saudis] == 10
+    )
 
 
 def tx_events_late_72_0(state, L):
@@ -12270,12 +12555,32 @@ def tx_events_late_73_1(state, L):
 
 def tx_events_late_74_0(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:794
-    return not d_nato_protected(state, E_west_germany)
+    return not (
+        is_active(state, 5, None)
+        and E_west_germany in RS_europe
+        and (
+            state.counters[1 + 1][E_west_germany] >= A_stability[E_west_germany]
+            and state.counters[1 + 1][E_west_germany]
+            - state.counters[1 + (1 + 1) % 2][E_west_germany]
+            >= A_stability[E_west_germany]
+        )
+        and q_nato_exempt(state, E_west_germany) == 0
+    )
 
 
 def tx_events_late_74_1(state, L):
     # spec: spec/twilight_struggle/tests/events_late.rules:799
-    return d_nato_protected(state, E_west_germany)
+    return (
+        is_active(state, 5, None)
+        and E_west_germany in RS_europe
+        and (
+            state.counters[1 + 1][E_west_germany] >= A_stability[E_west_germany]
+            and state.counters[1 + 1][E_west_germany]
+            - state.counters[1 + (1 + 1) % 2][E_west_germany]
+            >= A_stability[E_west_germany]
+        )
+        and q_nato_exempt(state, E_west_germany) == 0
+    )
 
 
 def tx_events_late_74_2(state, L):
@@ -13240,7 +13545,12 @@ def tx_events_mid_44_6(state, L):
 
 def tx_events_mid_44_7(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:503
-    return d_may_play_as_event(state, 0, E_missile_envy)
+    return (
+        E_missile_envy != E_china_card
+        and not A_scoring[E_missile_envy]
+        and (A_side[E_missile_envy] == 0 or A_side[E_missile_envy] == None)
+        and event_allowed(state, EVENT_WHEN, E_missile_envy, 0)
+    )
 
 
 def tx_events_mid_45_0(state, L):
@@ -14970,22 +15280,44 @@ def tx_events_mid_127_1_sides(state, L):
 
 def tx_events_mid_128_0(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1347
-    return d_event_ops(state, 1, E_abm_treaty, 4) == 4
+    return (
+        4
+        if q_ops_shift(state, 1, E_abm_treaty) == 0
+        else min(4, max(1, 4 + q_ops_shift(state, 1, E_abm_treaty)))
+    ) == 4
 
 
 def tx_events_mid_128_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1347
-    return (d_event_ops(state, 1, E_abm_treaty, 4), 4)
+    return (
+        (
+            4
+            if q_ops_shift(state, 1, E_abm_treaty) == 0
+            else min(4, max(1, 4 + q_ops_shift(state, 1, E_abm_treaty)))
+        ),
+        4,
+    )
 
 
 def tx_events_mid_128_1(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1347
-    return d_event_ops(state, 1, E_arms_race, 3) == 4
+    return (
+        3
+        if q_ops_shift(state, 1, E_arms_race) == 0
+        else min(4, max(1, 3 + q_ops_shift(state, 1, E_arms_race)))
+    ) == 4
 
 
 def tx_events_mid_128_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/events_mid.rules:1347
-    return (d_event_ops(state, 1, E_arms_race, 3), 4)
+    return (
+        (
+            3
+            if q_ops_shift(state, 1, E_arms_race) == 0
+            else min(4, max(1, 3 + q_ops_shift(state, 1, E_arms_race)))
+        ),
+        4,
+    )
 
 
 def tx_events_mid_128_2(state, L):
@@ -15045,7 +15377,11 @@ def tx_inside_other_plays_0_6_sides(state, L):
 
 def tx_inside_other_plays_1_0(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:37
-    return d_controls(state, 0, E_cuba)
+    return (
+        state.counters[1 + 0][E_cuba] >= A_stability[E_cuba]
+        and state.counters[1 + 0][E_cuba] - state.counters[1 + (0 + 1) % 2][E_cuba]
+        >= A_stability[E_cuba]
+    )
 
 
 def tx_inside_other_plays_1_1(state, L):
@@ -15230,7 +15566,11 @@ def tx_inside_other_plays_8_1(state, L):
 
 def tx_inside_other_plays_8_2(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:120
-    return d_controls(state, 0, E_cuba)
+    return (
+        state.counters[1 + 0][E_cuba] >= A_stability[E_cuba]
+        and state.counters[1 + 0][E_cuba] - state.counters[1 + (0 + 1) % 2][E_cuba]
+        >= A_stability[E_cuba]
+    )
 
 
 def tx_inside_other_plays_9_0(state, L):
@@ -15260,7 +15600,11 @@ def tx_inside_other_plays_10_0(state, L):
 
 def tx_inside_other_plays_10_1(state, L):
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:146
-    return d_controls(state, 0, E_cuba)
+    return (
+        state.counters[1 + 0][E_cuba] >= A_stability[E_cuba]
+        and state.counters[1 + 0][E_cuba] - state.counters[1 + (0 + 1) % 2][E_cuba]
+        >= A_stability[E_cuba]
+    )
 
 
 def tx_inside_other_plays_10_2(state, L):
@@ -15580,22 +15924,22 @@ def tx_operations_9_2_sides(state, L):
 
 def tx_operations_10_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:115
-    return d_influence_cost(state, 0, E_turkey) == 2
+    return (2 if d_controls(state, (0 + 1) % 2, E_turkey) else 1) == 2
 
 
 def tx_operations_10_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:115
-    return (d_influence_cost(state, 0, E_turkey), 2)
+    return (2 if d_controls(state, (0 + 1) % 2, E_turkey) else 1, 2)
 
 
 def tx_operations_10_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:118
-    return d_influence_cost(state, 0, E_turkey) == 1
+    return (2 if d_controls(state, (0 + 1) % 2, E_turkey) else 1) == 1
 
 
 def tx_operations_10_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:118
-    return (d_influence_cost(state, 0, E_turkey), 1)
+    return (2 if d_controls(state, (0 + 1) % 2, E_turkey) else 1, 1)
 
 
 def tx_operations_10_2(state, L):
@@ -15910,22 +16254,82 @@ def tx_operations_24_2_sides(state, L):
 
 def tx_operations_25_0(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:276
-    return d_war_penalty(state, 1, E_mexico, False) == 1
+    return (
+        d_adjacent_controlled(state, 1, E_mexico)
+        + (1 if d_adjacent_to_superpower_of(state, 1, E_mexico) else 0)
+        + (
+            1
+            if False
+            and (
+                state.counters[1 + 1][E_mexico] >= A_stability[E_mexico]
+                and state.counters[1 + 1][E_mexico]
+                - state.counters[1 + (1 + 1) % 2][E_mexico]
+                >= A_stability[E_mexico]
+            )
+            else 0
+        )
+        == 1
+    )
 
 
 def tx_operations_25_0_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:276
-    return (d_war_penalty(state, 1, E_mexico, False), 1)
+    return (
+        d_adjacent_controlled(state, 1, E_mexico)
+        + (1 if d_adjacent_to_superpower_of(state, 1, E_mexico) else 0)
+        + (
+            1
+            if False
+            and (
+                state.counters[1 + 1][E_mexico] >= A_stability[E_mexico]
+                and state.counters[1 + 1][E_mexico]
+                - state.counters[1 + (1 + 1) % 2][E_mexico]
+                >= A_stability[E_mexico]
+            )
+            else 0
+        ),
+        1,
+    )
 
 
 def tx_operations_25_1(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:278
-    return d_war_penalty(state, 1, E_mexico, False) == 2
+    return (
+        d_adjacent_controlled(state, 1, E_mexico)
+        + (1 if d_adjacent_to_superpower_of(state, 1, E_mexico) else 0)
+        + (
+            1
+            if False
+            and (
+                state.counters[1 + 1][E_mexico] >= A_stability[E_mexico]
+                and state.counters[1 + 1][E_mexico]
+                - state.counters[1 + (1 + 1) % 2][E_mexico]
+                >= A_stability[E_mexico]
+            )
+            else 0
+        )
+        == 2
+    )
 
 
 def tx_operations_25_1_sides(state, L):
     # spec: spec/twilight_struggle/tests/operations.rules:278
-    return (d_war_penalty(state, 1, E_mexico, False), 2)
+    return (
+        d_adjacent_controlled(state, 1, E_mexico)
+        + (1 if d_adjacent_to_superpower_of(state, 1, E_mexico) else 0)
+        + (
+            1
+            if False
+            and (
+                state.counters[1 + 1][E_mexico] >= A_stability[E_mexico]
+                and state.counters[1 + 1][E_mexico]
+                - state.counters[1 + (1 + 1) % 2][E_mexico]
+                >= A_stability[E_mexico]
+            )
+            else 0
+        ),
+        2,
+    )
 
 
 def tx_turn_and_victory_0_0(state, L):

@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source efdbe2b919168e8030c4 output 480b2549f0676545b549
+# Fingerprint: source 28c502a780cc6dee91e7 output 813a30ac7d06cabe6302
 "Mini: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -22,7 +22,7 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import opponent_of, option_names, some_card
+from runtime.values import option_names, some_card
 from .tables import ENTITY_IDS, ENTITY_LABELS, HAS_EVENT, K_card, K_field, PLAYERS
 from .rules import EVENT_WHEN, allowed_play, d_total, q_worth
 
@@ -270,9 +270,9 @@ def sev_four(state, frame):
     while True:
         if pc == 0:
             # spec: tests/specs/mini/mini.rules:38
-            player = opponent_of(L[0], 2)
+            player = None if L[0] is None else (L[0] + 1) % 2
             offered = []
-            if state.tracks[opponent_of(L[0], 2)] > 0:
+            if state.tracks[None if L[0] is None else (L[0] + 1) % 2] > 0:
                 offered.append(0)
             offered.append(1)
             ids, labels = option_names(
@@ -293,7 +293,7 @@ def sev_four(state, frame):
             k = frame[3]
             if k == 0:
                 # spec: tests/specs/mini/mini.rules:40
-                slot = opponent_of(L[0], 2)
+                slot = None if L[0] is None else (L[0] + 1) % 2
                 state.tracks[slot] = max(0, min(20, state.tracks[slot] - 1))
             elif k == 1:
                 # spec: tests/specs/mini/mini.rules:42

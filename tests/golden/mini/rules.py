@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 9f3a36f19060568bef3b output e6dc8ebd3bc3be535b58
+# Fingerprint: source 97d41a474e6a25005c3d output 0cb1984ea98497a9565e
 "Mini: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.values import attr_of
@@ -26,7 +26,11 @@ def d_total(state, v_p):
 def q_worth(state, v_p, v_c):
     "quantity worth"
     # spec: tests/specs/mini/mini.rules:56
-    value = attr_of(A_points, v_c, "points", "tests/specs/mini/mini.rules:56:38")
+    value = (
+        A_points[v_c]
+        if v_c is not None
+        else attr_of(A_points, v_c, "points", "tests/specs/mini/mini.rules:56:38")
+    )
     for effect in state.effects:
         kind = effect[0]
         if kind == 0:  # doubled
@@ -46,7 +50,11 @@ def allowed_play(state, x0, x1):
     # spec: tests/specs/mini/mini.rules:49
     if (
         state.tracks[2] == 1
-        and attr_of(A_colour, x1, "colour", "tests/specs/mini/mini.rules:50:29")
+        and (
+            A_colour[x1]
+            if x1 is not None
+            else attr_of(A_colour, x1, "colour", "tests/specs/mini/mini.rules:50:29")
+        )
         == "cold"
         and any(A_colour[c_d] == "warm" for c_d in state.zones[2 + x0])
     ):
