@@ -22,12 +22,12 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 64ebca91fd341623ac95 output 04a470418927a9cb29fd
+# Fingerprint: source 8ab872eb0aff9ff67313 output 3ae5dc08d2993bc12191
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
 from runtime.policy import keep_best
-from runtime.values import attr_of, event_allowed, opponent_of
+from runtime.values import attr_of, event_allowed
 from .tables import (
     ADJ,
     A_act,
@@ -97,7 +97,7 @@ def d_seat_no(state, v_p):
 def d_next_seat(state, v_p):
     "define next_seat"
     # spec: spec/terraforming_mars/01_frame.rules:36
-    return opponent_of(v_p, state.params["players"])
+    return None if v_p is None else (v_p + 1) % state.params["players"]
 
 
 def d_temperature_done(state):
@@ -121,9 +121,7 @@ def d_oceans_done(state):
 def d_mars_done(state):
     "define mars_done"
     # spec: spec/terraforming_mars/01_frame.rules:66
-    return bool(
-        d_temperature_done(state) and d_oxygen_done(state) and d_oceans_done(state)
-    )
+    return state.tracks[70] >= 8 and state.tracks[71] >= 14 and state.tracks[72] >= 9
 
 
 def d_idle_seat(state, v_p):
@@ -180,9 +178,12 @@ def d_city_exempt(state, v_s):
     "define city_exempt"
     # spec: spec/terraforming_mars/03_tiles.rules:22
     return (
-        attr_of(A_noctis, v_s, "noctis", "spec/terraforming_mars/03_tiles.rules:22:39")
-        or state.counters[16][v_s] > 0
-    )
+        A_noctis[v_s]
+        if v_s is not None
+        else attr_of(
+            A_noctis, v_s, "noctis", "spec/terraforming_mars/03_tiles.rules:22:39"
+        )
+    ) or state.counters[16][v_s] > 0
 
 
 def d_adjacent_oceans(state, v_s):
@@ -219,17 +220,32 @@ def d_land_free(state, v_s):
     "define land_free"
     # spec: spec/terraforming_mars/03_tiles.rules:29
     return (
-        not attr_of(
-            A_ocean_spot,
-            v_s,
-            "ocean_spot",
-            "spec/terraforming_mars/03_tiles.rules:30:9",
+        not (
+            A_ocean_spot[v_s]
+            if v_s is not None
+            else attr_of(
+                A_ocean_spot,
+                v_s,
+                "ocean_spot",
+                "spec/terraforming_mars/03_tiles.rules:30:9",
+            )
         )
-        and not attr_of(
-            A_noctis, v_s, "noctis", "spec/terraforming_mars/03_tiles.rules:30:30"
+        and not (
+            A_noctis[v_s]
+            if v_s is not None
+            else attr_of(
+                A_noctis, v_s, "noctis", "spec/terraforming_mars/03_tiles.rules:30:30"
+            )
         )
-        and not attr_of(
-            A_off_mars, v_s, "off_mars", "spec/terraforming_mars/03_tiles.rules:30:47"
+        and not (
+            A_off_mars[v_s]
+            if v_s is not None
+            else attr_of(
+                A_off_mars,
+                v_s,
+                "off_mars",
+                "spec/terraforming_mars/03_tiles.rules:30:47",
+            )
         )
         and d_tiles_on(state, v_s) == 0
     )
@@ -239,36 +255,77 @@ def d_ocean_free(state, v_s):
     "define ocean_free"
     # spec: spec/terraforming_mars/03_tiles.rules:31
     return (
-        attr_of(
+        A_ocean_spot[v_s]
+        if v_s is not None
+        else attr_of(
             A_ocean_spot,
             v_s,
             "ocean_spot",
             "spec/terraforming_mars/03_tiles.rules:31:38",
         )
-        and d_tiles_on(state, v_s) == 0
-    )
+    ) and d_tiles_on(state, v_s) == 0
 
 
 def d_next_to_own(state, v_p, v_s):
     "define next_to_own"
     # spec: spec/terraforming_mars/03_tiles.rules:32
-    return any(d_owns_tile(state, v_p, c_t) for c_t in ADJ[v_s])
+    return any(
+        state.counters[1 + v_p][c_t]
+        + state.counters[6 + v_p][c_t]
+        + state.counters[11 + v_p][c_t]
+        > 0
+        for c_t in ADJ[v_s]
+    )
 
 
 def d_greenery_anchor(state, v_p):
     "define greenery_anchor"
     # spec: spec/terraforming_mars/03_tiles.rules:34
     return any(
-        d_land_free(state, c_s) and d_next_to_own(state, v_p, c_s) for c_s in K_area
+        (
+            not A_ocean_spot[c_s]
+            and not A_noctis[c_s]
+            and not A_off_mars[c_s]
+            and d_tiles_on(state, c_s) == 0
+        )
+        and d_next_to_own(state, v_p, c_s)
+        for c_s in K_area
     )
 
 
 def d_city_spot(state, v_s):
     "define city_spot"
     # spec: spec/terraforming_mars/03_tiles.rules:36
-    return bool(
-        d_land_free(state, v_s) and not any(d_is_city(state, c_t) for c_t in ADJ[v_s])
-    )
+    return (
+        not (
+            A_ocean_spot[v_s]
+            if v_s is not None
+            else attr_of(
+                A_ocean_spot,
+                v_s,
+                "ocean_spot",
+                "spec/terraforming_mars/03_tiles.rules:30:9",
+            )
+        )
+        and not (
+            A_noctis[v_s]
+            if v_s is not None
+            else attr_of(
+                A_noctis, v_s, "noctis", "spec/terraforming_mars/03_tiles.rules:30:30"
+            )
+        )
+        and not (
+            A_off_mars[v_s]
+            if v_s is not None
+            else attr_of(
+                A_off_mars,
+                v_s,
+                "off_mars",
+                "spec/terraforming_mars/03_tiles.rules:30:47",
+            )
+        )
+        and d_tiles_on(state, v_s) == 0
+    ) and not any(d_is_city(state, c_t) for c_t in ADJ[v_s])
 
 
 def d_any_city_spot(state):
@@ -281,7 +338,14 @@ def d_any_greenery_spot(state, v_p):
     "define any_greenery_spot"
     # spec: spec/terraforming_mars/03_tiles.rules:39
     return bool(
-        d_greenery_anchor(state, v_p) or any(d_land_free(state, c_s) for c_s in K_area)
+        d_greenery_anchor(state, v_p)
+        or any(
+            not A_ocean_spot[c_s]
+            and not A_noctis[c_s]
+            and not A_off_mars[c_s]
+            and d_tiles_on(state, c_s) == 0
+            for c_s in K_area
+        )
     )
 
 
@@ -289,76 +353,122 @@ def d_tag_of(state, v_c, v_t):
     "define tag_of"
     # spec: spec/terraforming_mars/04_economy.rules:39
     return (
-        attr_of(
-            A_building, v_c, "building", "spec/terraforming_mars/04_economy.rules:40:31"
+        (
+            A_building[v_c]
+            if v_c is not None
+            else attr_of(
+                A_building,
+                v_c,
+                "building",
+                "spec/terraforming_mars/04_economy.rules:40:31",
+            )
         )
         if v_t == "building_tag"
         else (
-            attr_of(
-                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:40:70"
+            (
+                A_space[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_space,
+                    v_c,
+                    "space",
+                    "spec/terraforming_mars/04_economy.rules:40:70",
+                )
             )
             if v_t == "space_tag"
             else (
-                attr_of(
-                    A_science,
-                    v_c,
-                    "science",
-                    "spec/terraforming_mars/04_economy.rules:41:35",
+                (
+                    A_science[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_science,
+                        v_c,
+                        "science",
+                        "spec/terraforming_mars/04_economy.rules:41:35",
+                    )
                 )
                 if v_t == "science_tag"
                 else (
-                    attr_of(
-                        A_power,
-                        v_c,
-                        "power",
-                        "spec/terraforming_mars/04_economy.rules:41:73",
+                    (
+                        A_power[v_c]
+                        if v_c is not None
+                        else attr_of(
+                            A_power,
+                            v_c,
+                            "power",
+                            "spec/terraforming_mars/04_economy.rules:41:73",
+                        )
                     )
                     if v_t == "power_tag"
                     else (
-                        attr_of(
-                            A_earth,
-                            v_c,
-                            "earth",
-                            "spec/terraforming_mars/04_economy.rules:42:33",
+                        (
+                            A_earth[v_c]
+                            if v_c is not None
+                            else attr_of(
+                                A_earth,
+                                v_c,
+                                "earth",
+                                "spec/terraforming_mars/04_economy.rules:42:33",
+                            )
                         )
                         if v_t == "earth_tag"
                         else (
-                            attr_of(
-                                A_jovian,
-                                v_c,
-                                "jovian",
-                                "spec/terraforming_mars/04_economy.rules:42:70",
+                            (
+                                A_jovian[v_c]
+                                if v_c is not None
+                                else attr_of(
+                                    A_jovian,
+                                    v_c,
+                                    "jovian",
+                                    "spec/terraforming_mars/04_economy.rules:42:70",
+                                )
                             )
                             if v_t == "jovian_tag"
                             else (
-                                attr_of(
-                                    A_plant,
-                                    v_c,
-                                    "plant",
-                                    "spec/terraforming_mars/04_economy.rules:43:33",
+                                (
+                                    A_plant[v_c]
+                                    if v_c is not None
+                                    else attr_of(
+                                        A_plant,
+                                        v_c,
+                                        "plant",
+                                        "spec/terraforming_mars/04_economy.rules:43:33",
+                                    )
                                 )
                                 if v_t == "plant_tag"
                                 else (
-                                    attr_of(
-                                        A_microbe,
-                                        v_c,
-                                        "microbe",
-                                        "spec/terraforming_mars/04_economy.rules:43:71",
+                                    (
+                                        A_microbe[v_c]
+                                        if v_c is not None
+                                        else attr_of(
+                                            A_microbe,
+                                            v_c,
+                                            "microbe",
+                                            "spec/terraforming_mars/04_economy.rules:43:71",
+                                        )
                                     )
                                     if v_t == "microbe_tag"
                                     else (
-                                        attr_of(
-                                            A_animal,
-                                            v_c,
-                                            "animal",
-                                            "spec/terraforming_mars/04_economy.rules:44:34",
+                                        (
+                                            A_animal[v_c]
+                                            if v_c is not None
+                                            else attr_of(
+                                                A_animal,
+                                                v_c,
+                                                "animal",
+                                                "spec/terraforming_mars/04_economy.rules:44:34",
+                                            )
                                         )
                                         if v_t == "animal_tag"
-                                        else attr_of(
-                                            A_city_t,
-                                            v_c,
-                                            "city_t",
-                                            "spec/terraforming_mars/04_economy.rules:44:48",
+                                        else (
+                                            A_city_t[v_c]
+                                            if v_c is not None
+                                            else attr_of(
+                                                A_city_t,
+                                                v_c,
+                                                "city_t",
+                                                "spec/terraforming_mars/04_economy.rules:44:48",
+                                            )
                                         )
                                     )
                                 )
@@ -424,7 +534,7 @@ def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
     # spec: spec/terraforming_mars/04_economy.rules:69
     return (
         state.tracks[v_p]
-        + d_heat_money(state, v_p)
+        + q_heat_as_mc(state, v_p) * max(0, state.tracks[25 + v_p] - state.tracks[89])
         + (q_steel_value(state, v_p) * state.tracks[5 + v_p] if v_steel_ok else 0)
         + (
             q_titanium_value(state, v_p) * state.tracks[10 + v_p]
@@ -438,33 +548,52 @@ def d_playable(state, v_p, v_c):
     "define playable"
     # spec: spec/terraforming_mars/04_economy.rules:109
     return (
-        attr_of(
-            A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:110:5"
+        (
+            A_colour[v_c]
+            if v_c is not None
+            else attr_of(
+                A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:110:5"
+            )
         )
         != "corporation"
         and event_allowed(state, EVENT_WHEN, v_c, v_p)
         and d_budget(
             state,
             v_p,
-            attr_of(
-                A_building,
-                v_c,
-                "building",
-                "spec/terraforming_mars/04_economy.rules:111:19",
+            (
+                A_building[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_building,
+                    v_c,
+                    "building",
+                    "spec/terraforming_mars/04_economy.rules:111:19",
+                )
             )
             > 0,
-            attr_of(
-                A_space, v_c, "space", "spec/terraforming_mars/04_economy.rules:111:35"
+            (
+                A_space[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_space,
+                    v_c,
+                    "space",
+                    "spec/terraforming_mars/04_economy.rules:111:35",
+                )
             )
             > 0,
         )
         - (
             min(
-                attr_of(
-                    A_needs_heat,
-                    v_c,
-                    "needs_heat",
-                    "spec/terraforming_mars/04_economy.rules:112:38",
+                (
+                    A_needs_heat[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_needs_heat,
+                        v_c,
+                        "needs_heat",
+                        "spec/terraforming_mars/04_economy.rules:112:38",
+                    )
                 ),
                 state.tracks[25 + v_p],
             )
@@ -494,97 +623,149 @@ def d_action_ready(state, v_p, v_c):
     "define action_ready"
     # spec: spec/terraforming_mars/04_economy.rules:131
     return bool(
-        attr_of(A_act, v_c, "act", "spec/terraforming_mars/04_economy.rules:132:5")
+        (
+            A_act[v_c]
+            if v_c is not None
+            else attr_of(
+                A_act, v_c, "act", "spec/terraforming_mars/04_economy.rules:132:5"
+            )
+        )
         and state.counters[19][v_c] == 0
         and d_budget(
             state,
             v_p,
-            attr_of(
-                A_act_steel,
-                v_c,
-                "act_steel",
-                "spec/terraforming_mars/04_economy.rules:132:42",
+            (
+                A_act_steel[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_act_steel,
+                    v_c,
+                    "act_steel",
+                    "spec/terraforming_mars/04_economy.rules:132:42",
+                )
             ),
-            attr_of(
-                A_act_titanium,
-                v_c,
-                "act_titanium",
-                "spec/terraforming_mars/04_economy.rules:132:55",
+            (
+                A_act_titanium[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_act_titanium,
+                    v_c,
+                    "act_titanium",
+                    "spec/terraforming_mars/04_economy.rules:132:55",
+                )
             ),
         )
-        >= attr_of(
-            A_act_pay, v_c, "act_pay", "spec/terraforming_mars/04_economy.rules:132:74"
+        >= (
+            A_act_pay[v_c]
+            if v_c is not None
+            else attr_of(
+                A_act_pay,
+                v_c,
+                "act_pay",
+                "spec/terraforming_mars/04_economy.rules:132:74",
+            )
         )
         and state.tracks[20 + v_p]
-        >= attr_of(
-            A_act_energy,
-            v_c,
-            "act_energy",
-            "spec/terraforming_mars/04_economy.rules:133:22",
+        >= (
+            A_act_energy[v_c]
+            if v_c is not None
+            else attr_of(
+                A_act_energy,
+                v_c,
+                "act_energy",
+                "spec/terraforming_mars/04_economy.rules:133:22",
+            )
         )
         and state.tracks[50 + v_p]
-        >= attr_of(
-            A_act_energy_prod,
-            v_c,
-            "act_energy_prod",
-            "spec/terraforming_mars/04_economy.rules:133:57",
+        >= (
+            A_act_energy_prod[v_c]
+            if v_c is not None
+            else attr_of(
+                A_act_energy_prod,
+                v_c,
+                "act_energy_prod",
+                "spec/terraforming_mars/04_economy.rules:133:57",
+            )
         )
         and state.counters[18][v_c]
-        >= attr_of(
-            A_act_here,
-            v_c,
-            "act_here",
-            "spec/terraforming_mars/04_economy.rules:133:89",
+        >= (
+            A_act_here[v_c]
+            if v_c is not None
+            else attr_of(
+                A_act_here,
+                v_c,
+                "act_here",
+                "spec/terraforming_mars/04_economy.rules:133:89",
+            )
         )
         and (
-            attr_of(
-                A_act_takes,
-                v_c,
-                "act_takes",
-                "spec/terraforming_mars/04_economy.rules:134:10",
+            (
+                A_act_takes[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_act_takes,
+                    v_c,
+                    "act_takes",
+                    "spec/terraforming_mars/04_economy.rules:134:10",
+                )
             )
             == "no_resource"
             or d_holders(
                 state,
-                attr_of(
-                    A_act_takes,
-                    v_c,
-                    "act_takes",
-                    "spec/terraforming_mars/04_economy.rules:134:48",
+                (
+                    A_act_takes[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_act_takes,
+                        v_c,
+                        "act_takes",
+                        "spec/terraforming_mars/04_economy.rules:134:48",
+                    )
                 ),
                 v_c,
             )
         )
         and (
-            not attr_of(
-                A_act_tr_raised,
-                v_c,
-                "act_tr_raised",
-                "spec/terraforming_mars/04_economy.rules:135:14",
+            not (
+                A_act_tr_raised[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_act_tr_raised,
+                    v_c,
+                    "act_tr_raised",
+                    "spec/terraforming_mars/04_economy.rules:135:14",
+                )
             )
             or state.tracks[65 + v_p] > 0
         )
         and (
-            attr_of(
-                A_act_gives,
-                v_c,
-                "act_gives",
-                "spec/terraforming_mars/04_economy.rules:136:10",
+            (
+                A_act_gives[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_act_gives,
+                    v_c,
+                    "act_gives",
+                    "spec/terraforming_mars/04_economy.rules:136:10",
+                )
             )
             == "no_resource"
             or any(
                 A_holds[c_d]
-                == attr_of(
-                    A_act_gives,
-                    v_c,
-                    "act_gives",
-                    "spec/terraforming_mars/04_economy.rules:136:76",
+                == (
+                    A_act_gives[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_act_gives,
+                        v_c,
+                        "act_gives",
+                        "spec/terraforming_mars/04_economy.rules:136:76",
+                    )
                 )
                 and c_d != v_c
                 for c_d in state.zones[23 + v_p]
             )
         )
-        and d_action_needs_met(state, v_p, v_c)
     )
 
 
@@ -626,32 +807,51 @@ def d_goal_met(state, v_p, v_m):
     # spec: spec/terraforming_mars/05_generation.rules:25
     return (
         state.tracks[60 + v_p] >= 35
-        if attr_of(
-            A_goal, v_m, "goal", "spec/terraforming_mars/05_generation.rules:26:8"
+        if (
+            A_goal[v_m]
+            if v_m is not None
+            else attr_of(
+                A_goal, v_m, "goal", "spec/terraforming_mars/05_generation.rules:26:8"
+            )
         )
         == "terraformer"
         else (
             d_own_cities(state, v_p) >= 3
-            if attr_of(
-                A_goal, v_m, "goal", "spec/terraforming_mars/05_generation.rules:26:55"
+            if (
+                A_goal[v_m]
+                if v_m is not None
+                else attr_of(
+                    A_goal,
+                    v_m,
+                    "goal",
+                    "spec/terraforming_mars/05_generation.rules:26:55",
+                )
             )
             == "mayor"
             else (
                 d_own_greeneries(state, v_p) >= 3
-                if attr_of(
-                    A_goal,
-                    v_m,
-                    "goal",
-                    "spec/terraforming_mars/05_generation.rules:27:13",
+                if (
+                    A_goal[v_m]
+                    if v_m is not None
+                    else attr_of(
+                        A_goal,
+                        v_m,
+                        "goal",
+                        "spec/terraforming_mars/05_generation.rules:27:13",
+                    )
                 )
                 == "gardener"
                 else (
                     d_tags(state, v_p, "building_tag") >= 8
-                    if attr_of(
-                        A_goal,
-                        v_m,
-                        "goal",
-                        "spec/terraforming_mars/05_generation.rules:28:13",
+                    if (
+                        A_goal[v_m]
+                        if v_m is not None
+                        else attr_of(
+                            A_goal,
+                            v_m,
+                            "goal",
+                            "spec/terraforming_mars/05_generation.rules:28:13",
+                        )
                     )
                     == "builder"
                     else len(state.zones[8 + v_p]) >= 16
@@ -688,7 +888,7 @@ def d_can_fund(state, v_p, v_a):
         d_seat_count(state) > 1
         and d_awards_funded(state) < 3
         and state.counters[26][v_a] == 0
-        and state.tracks[v_p] >= d_award_cost(state)
+        and state.tracks[v_p] >= 8 + 6 * d_awards_funded(state)
     )
 
 
@@ -696,37 +896,65 @@ def d_award_value(state, v_p, v_a):
     "define award_value"
     # spec: spec/terraforming_mars/05_generation.rules:38
     return (
-        len([c_s for c_s in R_mars if d_owns_tile(state, v_p, c_s)])
-        if attr_of(
-            A_measure, v_a, "measure", "spec/terraforming_mars/05_generation.rules:39:8"
+        len(
+            [
+                c_s
+                for c_s in R_mars
+                if state.counters[1 + v_p][c_s]
+                + state.counters[6 + v_p][c_s]
+                + state.counters[11 + v_p][c_s]
+                > 0
+            ]
+        )
+        if (
+            A_measure[v_a]
+            if v_a is not None
+            else attr_of(
+                A_measure,
+                v_a,
+                "measure",
+                "spec/terraforming_mars/05_generation.rules:39:8",
+            )
         )
         == "landlord"
         else (
             state.tracks[30 + v_p]
-            if attr_of(
-                A_measure,
-                v_a,
-                "measure",
-                "spec/terraforming_mars/05_generation.rules:40:13",
+            if (
+                A_measure[v_a]
+                if v_a is not None
+                else attr_of(
+                    A_measure,
+                    v_a,
+                    "measure",
+                    "spec/terraforming_mars/05_generation.rules:40:13",
+                )
             )
             == "banker"
             else (
                 d_tags(state, v_p, "science_tag")
                 + sum([A_science[c_c] for c_c in state.zones[28 + v_p]])
-                if attr_of(
-                    A_measure,
-                    v_a,
-                    "measure",
-                    "spec/terraforming_mars/05_generation.rules:41:13",
+                if (
+                    A_measure[v_a]
+                    if v_a is not None
+                    else attr_of(
+                        A_measure,
+                        v_a,
+                        "measure",
+                        "spec/terraforming_mars/05_generation.rules:41:13",
+                    )
                 )
                 == "scientist"
                 else (
                     state.tracks[25 + v_p]
-                    if attr_of(
-                        A_measure,
-                        v_a,
-                        "measure",
-                        "spec/terraforming_mars/05_generation.rules:42:13",
+                    if (
+                        A_measure[v_a]
+                        if v_a is not None
+                        else attr_of(
+                            A_measure,
+                            v_a,
+                            "measure",
+                            "spec/terraforming_mars/05_generation.rules:42:13",
+                        )
                     )
                     == "thermalist"
                     else state.tracks[5 + v_p] + state.tracks[10 + v_p]
@@ -790,43 +1018,69 @@ def d_card_vp(state, v_p, v_c):
     "define card_vp"
     # spec: spec/terraforming_mars/05_generation.rules:56
     return (
-        attr_of(A_vp, v_c, "vp", "spec/terraforming_mars/05_generation.rules:57:30")
-        + d_special_vp(state, v_p, v_c)
-        if attr_of(
-            A_vp_by, v_c, "vp_by", "spec/terraforming_mars/05_generation.rules:57:8"
+        (
+            A_vp[v_c]
+            if v_c is not None
+            else attr_of(
+                A_vp, v_c, "vp", "spec/terraforming_mars/05_generation.rules:57:30"
+            )
+        )
+        + 0
+        if (
+            A_vp_by[v_c]
+            if v_c is not None
+            else attr_of(
+                A_vp_by, v_c, "vp_by", "spec/terraforming_mars/05_generation.rules:57:8"
+            )
         )
         == "fixed"
         else (
             state.counters[18][v_c]
-            // attr_of(
-                A_vp_per,
-                v_c,
-                "vp_per",
-                "spec/terraforming_mars/05_generation.rules:58:51",
+            // (
+                A_vp_per[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_vp_per,
+                    v_c,
+                    "vp_per",
+                    "spec/terraforming_mars/05_generation.rules:58:51",
+                )
             )
-            if attr_of(
-                A_vp_by,
-                v_c,
-                "vp_by",
-                "spec/terraforming_mars/05_generation.rules:58:13",
+            if (
+                A_vp_by[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_vp_by,
+                    v_c,
+                    "vp_by",
+                    "spec/terraforming_mars/05_generation.rules:58:13",
+                )
             )
             == "per_resource"
             else (
                 d_tags(state, v_p, "jovian_tag")
-                if attr_of(
-                    A_vp_by,
-                    v_c,
-                    "vp_by",
-                    "spec/terraforming_mars/05_generation.rules:59:13",
+                if (
+                    A_vp_by[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_vp_by,
+                        v_c,
+                        "vp_by",
+                        "spec/terraforming_mars/05_generation.rules:59:13",
+                    )
                 )
                 == "per_jovian_tag"
                 else (
                     d_cities_in_play(state) // 3
-                    if attr_of(
-                        A_vp_by,
-                        v_c,
-                        "vp_by",
-                        "spec/terraforming_mars/05_generation.rules:60:13",
+                    if (
+                        A_vp_by[v_c]
+                        if v_c is not None
+                        else attr_of(
+                            A_vp_by,
+                            v_c,
+                            "vp_by",
+                            "spec/terraforming_mars/05_generation.rules:60:13",
+                        )
                     )
                     == "per_3_cities"
                     else (
@@ -838,11 +1092,15 @@ def d_card_vp(state, v_p, v_c):
                                 and state.counters[6 + v_p][c_s] > 0
                             ]
                         )
-                        if attr_of(
-                            A_vp_by,
-                            v_c,
-                            "vp_by",
-                            "spec/terraforming_mars/05_generation.rules:61:13",
+                        if (
+                            A_vp_by[v_c]
+                            if v_c is not None
+                            else attr_of(
+                                A_vp_by,
+                                v_c,
+                                "vp_by",
+                                "spec/terraforming_mars/05_generation.rules:61:13",
+                            )
                         )
                         == "per_adjacent_ocean"
                         else 3 if state.counters[18][v_c] > 0 else 0
@@ -876,7 +1134,20 @@ def d_score(state, v_p):
     # spec: spec/terraforming_mars/05_generation.rules:70
     return (
         state.tracks[60 + v_p]
-        + sum([d_award_vp(state, v_p, c_a) for c_a in K_award])
+        + sum(
+            [
+                (
+                    0
+                    if state.counters[26][c_a] == 0
+                    else (
+                        5
+                        if d_award_first(state, v_p, c_a)
+                        else 2 if d_award_second(state, v_p, c_a) else 0
+                    )
+                )
+                for c_a in K_award
+            ]
+        )
         + 5 * len([c_m for c_m in K_milestone if state.counters[21 + v_p][c_m] > 0])
         + d_board_vp(state, v_p)
         + sum([d_card_vp(state, v_p, c_c) for c_c in state.zones[23 + v_p]])
@@ -905,14 +1176,15 @@ def d_can_aquifer(state, v_p):
 def d_any_standard_project(state, v_p):
     "define any_standard_project"
     # spec: spec/terraforming_mars/05_generation.rules:81
-    return bool(
+    return (
         len(state.zones[8 + v_p]) > 0
         or state.tracks[v_p] >= q_power_plant_cost(state, v_p)
         or state.tracks[v_p] >= 14
-        and not d_temperature_done(state)
-        or d_can_aquifer(state, v_p)
-        or d_can_greenery_project(state, v_p)
-        or d_can_city_project(state, v_p)
+        and not state.tracks[70] >= 8
+        or state.tracks[v_p] >= 18
+        and state.tracks[72] < 9
+        or bool(state.tracks[v_p] >= 23 and d_any_greenery_spot(state, v_p))
+        or bool(state.tracks[v_p] >= 25 and d_any_city_spot(state))
     )
 
 
@@ -970,7 +1242,7 @@ def d_corporate_era(state):
 def d_base_production(state):
     "define base_production"
     # spec: spec/terraforming_mars/06_corporations.rules:18
-    return 0 if d_corporate_era(state) else 1
+    return 1
 
 
 def d_production(state, v_q, v_r):
@@ -1002,71 +1274,191 @@ def d_production(state, v_q, v_r):
 def d_no_neighbour_tile(state, v_s):
     "define no_neighbour_tile"
     # spec: spec/terraforming_mars/07_cards.rules:52
-    return bool(
-        d_land_free(state, v_s)
-        and not any(d_tiles_on(state, c_t) > 0 for c_t in ADJ[v_s])
-    )
+    return (
+        not (
+            A_ocean_spot[v_s]
+            if v_s is not None
+            else attr_of(
+                A_ocean_spot,
+                v_s,
+                "ocean_spot",
+                "spec/terraforming_mars/03_tiles.rules:30:9",
+            )
+        )
+        and not (
+            A_noctis[v_s]
+            if v_s is not None
+            else attr_of(
+                A_noctis, v_s, "noctis", "spec/terraforming_mars/03_tiles.rules:30:30"
+            )
+        )
+        and not (
+            A_off_mars[v_s]
+            if v_s is not None
+            else attr_of(
+                A_off_mars,
+                v_s,
+                "off_mars",
+                "spec/terraforming_mars/03_tiles.rules:30:47",
+            )
+        )
+        and d_tiles_on(state, v_s) == 0
+    ) and not any(d_tiles_on(state, c_t) > 0 for c_t in ADJ[v_s])
 
 
 def d_mining_spot(state, v_s):
     "define mining_spot"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:80
-    return bool(
-        d_land_free(state, v_s)
-        and (
-            attr_of(
+    return (
+        not (
+            A_ocean_spot[v_s]
+            if v_s is not None
+            else attr_of(
+                A_ocean_spot,
+                v_s,
+                "ocean_spot",
+                "spec/terraforming_mars/03_tiles.rules:30:9",
+            )
+        )
+        and not (
+            A_noctis[v_s]
+            if v_s is not None
+            else attr_of(
+                A_noctis, v_s, "noctis", "spec/terraforming_mars/03_tiles.rules:30:30"
+            )
+        )
+        and not (
+            A_off_mars[v_s]
+            if v_s is not None
+            else attr_of(
+                A_off_mars,
+                v_s,
+                "off_mars",
+                "spec/terraforming_mars/03_tiles.rules:30:47",
+            )
+        )
+        and d_tiles_on(state, v_s) == 0
+    ) and (
+        (
+            A_bonus_steel[v_s]
+            if v_s is not None
+            else attr_of(
                 A_bonus_steel,
                 v_s,
                 "bonus_steel",
                 "spec/terraforming_mars/07b_tiles_events.rules:80:57",
             )
-            > 0
-            or attr_of(
+        )
+        > 0
+        or (
+            A_bonus_titanium[v_s]
+            if v_s is not None
+            else attr_of(
                 A_bonus_titanium,
                 v_s,
                 "bonus_titanium",
                 "spec/terraforming_mars/07b_tiles_events.rules:80:78",
             )
-            > 0
         )
+        > 0
     )
 
 
 def d_urban_spot(state, v_s):
     "define urban_spot"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:112
-    return bool(
-        d_land_free(state, v_s)
-        and len([c_t for c_t in ADJ[v_s] if d_is_city(state, c_t)]) >= 2
-    )
+    return (
+        not (
+            A_ocean_spot[v_s]
+            if v_s is not None
+            else attr_of(
+                A_ocean_spot,
+                v_s,
+                "ocean_spot",
+                "spec/terraforming_mars/03_tiles.rules:30:9",
+            )
+        )
+        and not (
+            A_noctis[v_s]
+            if v_s is not None
+            else attr_of(
+                A_noctis, v_s, "noctis", "spec/terraforming_mars/03_tiles.rules:30:30"
+            )
+        )
+        and not (
+            A_off_mars[v_s]
+            if v_s is not None
+            else attr_of(
+                A_off_mars,
+                v_s,
+                "off_mars",
+                "spec/terraforming_mars/03_tiles.rules:30:47",
+            )
+        )
+        and d_tiles_on(state, v_s) == 0
+    ) and len([c_t for c_t in ADJ[v_s] if d_is_city(state, c_t)]) >= 2
 
 
 def d_volcanic_spot(state, v_s):
     "define volcanic_spot"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:122
     return (
-        attr_of(
+        A_volcanic[v_s]
+        if v_s is not None
+        else attr_of(
             A_volcanic,
             v_s,
             "volcanic",
             "spec/terraforming_mars/07b_tiles_events.rules:122:41",
         )
-        and d_tiles_on(state, v_s) == 0
-    )
+    ) and d_tiles_on(state, v_s) == 0
 
 
 def d_flood_victim(state, v_p, v_q, v_o):
     "define flood_victim"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:301
-    return v_q != v_p and any(d_owns_tile(state, v_q, c_t) for c_t in ADJ[v_o])
+    return v_q != v_p and any(
+        state.counters[1 + v_q][c_t]
+        + state.counters[6 + v_q][c_t]
+        + state.counters[11 + v_q][c_t]
+        > 0
+        for c_t in ADJ[v_o]
+    )
 
 
 def d_eco_spot(state, v_s):
     "define eco_spot"
     # spec: spec/terraforming_mars/07c_active.rules:248
-    return bool(
-        d_land_free(state, v_s) and any(d_is_greenery(state, c_t) for c_t in ADJ[v_s])
-    )
+    return (
+        not (
+            A_ocean_spot[v_s]
+            if v_s is not None
+            else attr_of(
+                A_ocean_spot,
+                v_s,
+                "ocean_spot",
+                "spec/terraforming_mars/03_tiles.rules:30:9",
+            )
+        )
+        and not (
+            A_noctis[v_s]
+            if v_s is not None
+            else attr_of(
+                A_noctis, v_s, "noctis", "spec/terraforming_mars/03_tiles.rules:30:30"
+            )
+        )
+        and not (
+            A_off_mars[v_s]
+            if v_s is not None
+            else attr_of(
+                A_off_mars,
+                v_s,
+                "off_mars",
+                "spec/terraforming_mars/03_tiles.rules:30:47",
+            )
+        )
+        and d_tiles_on(state, v_s) == 0
+    ) and any(d_is_greenery(state, c_t) for c_t in ADJ[v_s])
 
 
 def d_leads_award(state, v_p, v_a):
@@ -1111,8 +1503,12 @@ def q_slack(state, v_p):
 def q_card_cost(state, v_p, v_c):
     "quantity card_cost"
     # spec: spec/terraforming_mars/04_economy.rules:61
-    value = attr_of(
-        A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:61:45"
+    value = (
+        A_cost[v_c]
+        if v_c is not None
+        else attr_of(
+            A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:61:45"
+        )
     )
     for effect in state.effects:
         kind = effect[0]
@@ -1121,11 +1517,15 @@ def q_card_cost(state, v_p, v_c):
             # spec: spec/terraforming_mars/06_corporations.rules:178
             if (
                 v_p == args[0]
-                and attr_of(
-                    A_power,
-                    v_c,
-                    "power",
-                    "spec/terraforming_mars/06_corporations.rules:178:60",
+                and (
+                    A_power[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_power,
+                        v_c,
+                        "power",
+                        "spec/terraforming_mars/06_corporations.rules:178:60",
+                    )
                 )
                 > 0
             ):
@@ -1142,11 +1542,15 @@ def q_card_cost(state, v_p, v_c):
             # spec: spec/terraforming_mars/07c_active.rules:280
             if (
                 v_p == args[0]
-                and attr_of(
-                    A_space,
-                    v_c,
-                    "space",
-                    "spec/terraforming_mars/07c_active.rules:280:60",
+                and (
+                    A_space[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_space,
+                        v_c,
+                        "space",
+                        "spec/terraforming_mars/07c_active.rules:280:60",
+                    )
                 )
                 > 0
             ):
@@ -1225,19 +1629,21 @@ def q_greenery_plants(state, v_p):
 def when_colonizer_training_camp(state, v_you, v_this):
     "when the event of colonizer_training_camp may happen"
     # spec: spec/terraforming_mars/07_cards.rules:58
-    return d_oxygen_at_most(state, v_you, 5)
+    return state.tracks[71] <= 5 + q_slack(state, v_you)
 
 
 def when_cloud_seeding(state, v_you, v_this):
     "when the event of cloud_seeding may happen"
     # spec: spec/terraforming_mars/07_cards.rules:67
-    return d_oceans_at_least(state, v_you, 3) and state.tracks[30 + v_you] >= -4
+    return (
+        state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[30 + v_you] >= -4
+    )
 
 
 def when_methane_from_titan(state, v_you, v_this):
     "when the event of methane_from_titan may happen"
     # spec: spec/terraforming_mars/07_cards.rules:74
-    return d_oxygen_at_least(state, v_you, 2)
+    return state.tracks[71] >= 2 - q_slack(state, v_you)
 
 
 def when_black_polar_dust(state, v_you, v_this):
@@ -1285,13 +1691,13 @@ def when_nuclear_power(state, v_you, v_this):
 def when_algae(state, v_you, v_this):
     "when the event of algae may happen"
     # spec: spec/terraforming_mars/07_cards.rules:126
-    return d_oceans_at_least(state, v_you, 5)
+    return state.tracks[72] >= 5 - q_slack(state, v_you)
 
 
 def when_kelp_farming(state, v_you, v_this):
     "when the event of kelp_farming may happen"
     # spec: spec/terraforming_mars/07_cards.rules:135
-    return d_oceans_at_least(state, v_you, 6)
+    return state.tracks[72] >= 6 - q_slack(state, v_you)
 
 
 def when_beam_from_a_thorium_asteroid(state, v_you, v_this):
@@ -1339,25 +1745,27 @@ def when_fueled_generators(state, v_you, v_this):
 def when_breathing_filters(state, v_you, v_this):
     "when the event of breathing_filters may happen"
     # spec: spec/terraforming_mars/07_cards.rules:204
-    return d_oxygen_at_least(state, v_you, 7)
+    return state.tracks[71] >= 7 - q_slack(state, v_you)
 
 
 def when_farming(state, v_you, v_this):
     "when the event of farming may happen"
     # spec: spec/terraforming_mars/07_cards.rules:218
-    return d_temp_at_least(state, v_you, 4)
+    return state.tracks[70] >= 4 - 2 * q_slack(state, v_you)
 
 
 def when_dust_seals(state, v_you, v_this):
     "when the event of dust_seals may happen"
     # spec: spec/terraforming_mars/07_cards.rules:225
-    return d_oceans_at_most(state, v_you, 3)
+    return state.tracks[72] <= 3 + q_slack(state, v_you)
 
 
 def when_moss(state, v_you, v_this):
     "when the event of moss may happen"
     # spec: spec/terraforming_mars/07_cards.rules:228
-    return d_oceans_at_least(state, v_you, 3) and state.tracks[15 + v_you] >= 1
+    return (
+        state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[15 + v_you] >= 1
+    )
 
 
 def when_ghg_factories(state, v_you, v_this):
@@ -1369,13 +1777,13 @@ def when_ghg_factories(state, v_you, v_this):
 def when_zeppelins(state, v_you, v_this):
     "when the event of zeppelins may happen"
     # spec: spec/terraforming_mars/07_cards.rules:240
-    return d_oxygen_at_least(state, v_you, 5)
+    return state.tracks[71] >= 5 - q_slack(state, v_you)
 
 
 def when_worms(state, v_you, v_this):
     "when the event of worms may happen"
     # spec: spec/terraforming_mars/07_cards.rules:243
-    return d_oxygen_at_least(state, v_you, 4)
+    return state.tracks[71] >= 4 - q_slack(state, v_you)
 
 
 def when_fusion_power(state, v_you, v_this):
@@ -1397,7 +1805,7 @@ def when_advanced_ecosystems(state, v_you, v_this):
 def when_great_dam(state, v_you, v_this):
     "when the event of great_dam may happen"
     # spec: spec/terraforming_mars/07_cards.rules:257
-    return d_oceans_at_least(state, v_you, 4)
+    return state.tracks[72] >= 4 - q_slack(state, v_you)
 
 
 def when_strip_mine(state, v_you, v_this):
@@ -1409,7 +1817,7 @@ def when_strip_mine(state, v_you, v_this):
 def when_wave_power(state, v_you, v_this):
     "when the event of wave_power may happen"
     # spec: spec/terraforming_mars/07_cards.rules:268
-    return d_oceans_at_least(state, v_you, 3)
+    return state.tracks[72] >= 3 - q_slack(state, v_you)
 
 
 def when_tectonic_stress_power(state, v_you, v_this):
@@ -1421,13 +1829,15 @@ def when_tectonic_stress_power(state, v_you, v_this):
 def when_nitrophilic_moss(state, v_you, v_this):
     "when the event of nitrophilic_moss may happen"
     # spec: spec/terraforming_mars/07_cards.rules:278
-    return d_oceans_at_least(state, v_you, 3) and state.tracks[15 + v_you] >= 2
+    return (
+        state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[15 + v_you] >= 2
+    )
 
 
 def when_insects(state, v_you, v_this):
     "when the event of insects may happen"
     # spec: spec/terraforming_mars/07_cards.rules:284
-    return d_oxygen_at_least(state, v_you, 6)
+    return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_insulation(state, v_you, v_this):
@@ -1457,7 +1867,7 @@ def when_magnetic_field_generators(state, v_you, v_this):
 def when_windmills(state, v_you, v_this):
     "when the event of windmills may happen"
     # spec: spec/terraforming_mars/07_cards.rules:316
-    return d_oxygen_at_least(state, v_you, 7)
+    return state.tracks[71] >= 7 - q_slack(state, v_you)
 
 
 def when_tundra_farming(state, v_you, v_this):
@@ -1487,7 +1897,7 @@ def when_soil_factory(state, v_you, v_this):
 def when_biomass_combustors(state, v_you, v_this):
     "when the event of biomass_combustors may happen"
     # spec: spec/terraforming_mars/07_cards.rules:351
-    return d_oxygen_at_least(state, v_you, 6)
+    return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_rad_chem_factory(state, v_you, v_this):
@@ -1500,7 +1910,7 @@ def when_capital(state, v_you, v_this):
     "when the event of capital may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:6
     return (
-        d_oceans_at_least(state, v_you, 4)
+        state.tracks[72] >= 4 - q_slack(state, v_you)
         and state.tracks[50 + v_you] >= 2
         and d_any_city_spot(state)
     )
@@ -1510,7 +1920,7 @@ def when_domed_crater(state, v_you, v_this):
     "when the event of domed_crater may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:15
     return (
-        d_oxygen_at_most(state, v_you, 7)
+        state.tracks[71] <= 7 + q_slack(state, v_you)
         and state.tracks[50 + v_you] >= 1
         and d_any_city_spot(state)
     )
@@ -1538,7 +1948,7 @@ def when_cupola_city(state, v_you, v_this):
     "when the event of cupola_city may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:48
     return (
-        d_oxygen_at_most(state, v_you, 9)
+        state.tracks[71] <= 9 + q_slack(state, v_you)
         and state.tracks[50 + v_you] >= 1
         and d_any_city_spot(state)
     )
@@ -1553,7 +1963,7 @@ def when_underground_city(state, v_you, v_this):
 def when_natural_preserve(state, v_you, v_this):
     "when the event of natural_preserve may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:62
-    return d_oxygen_at_most(state, v_you, 4) and any(
+    return state.tracks[71] <= 4 + q_slack(state, v_you) and any(
         d_no_neighbour_tile(state, c_s) for c_s in K_area
     )
 
@@ -1561,21 +1971,30 @@ def when_natural_preserve(state, v_you, v_this):
 def when_lake_marineris(state, v_you, v_this):
     "when the event of lake_marineris may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:70
-    return d_temp_at_least(state, v_you, 0)
+    return state.tracks[70] >= 0 - 2 * q_slack(state, v_you)
 
 
 def when_mangrove(state, v_you, v_this):
     "when the event of mangrove may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:76
-    return d_temp_at_least(state, v_you, 4) and any(
-        d_ocean_free(state, c_s) for c_s in K_area
+    return state.tracks[70] >= 4 - 2 * q_slack(state, v_you) and any(
+        A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area
     )
 
 
 def when_mining_rights(state, v_you, v_this):
     "when the event of mining_rights may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:82
-    return any(d_mining_spot(state, c_s) for c_s in K_area)
+    return any(
+        (
+            not A_ocean_spot[c_s]
+            and not A_noctis[c_s]
+            and not A_off_mars[c_s]
+            and d_tiles_on(state, c_s) == 0
+        )
+        and (A_bonus_steel[c_s] > 0 or A_bonus_titanium[c_s] > 0)
+        for c_s in K_area
+    )
 
 
 def when_ganymede_colony(state, v_you, v_this):
@@ -1587,14 +2006,20 @@ def when_ganymede_colony(state, v_you, v_this):
 def when_nuclear_zone(state, v_you, v_this):
     "when the event of nuclear_zone may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:94
-    return any(d_land_free(state, c_s) for c_s in K_area)
+    return any(
+        not A_ocean_spot[c_s]
+        and not A_noctis[c_s]
+        and not A_off_mars[c_s]
+        and d_tiles_on(state, c_s) == 0
+        for c_s in K_area
+    )
 
 
 def when_open_city(state, v_you, v_this):
     "when the event of open_city may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:101
     return (
-        d_oxygen_at_least(state, v_you, 12)
+        state.tracks[71] >= 12 - q_slack(state, v_you)
         and state.tracks[50 + v_you] >= 1
         and d_any_city_spot(state)
     )
@@ -1625,25 +2050,25 @@ def when_plantation(state, v_you, v_this):
 def when_mohole_area(state, v_you, v_this):
     "when the event of mohole_area may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:127
-    return any(d_ocean_free(state, c_s) for c_s in K_area)
+    return any(A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area)
 
 
 def when_protected_valley(state, v_you, v_this):
     "when the event of protected_valley may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:134
-    return any(d_ocean_free(state, c_s) for c_s in K_area)
+    return any(A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area)
 
 
 def when_lava_flows(state, v_you, v_this):
     "when the event of lava_flows may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:233
-    return any(d_volcanic_spot(state, c_s) for c_s in K_area)
+    return any(A_volcanic[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area)
 
 
 def when_ice_cap_melting(state, v_you, v_this):
     "when the event of ice_cap_melting may happen"
     # spec: spec/terraforming_mars/07b_tiles_events.rules:279
-    return d_temp_at_least(state, v_you, 2)
+    return state.tracks[70] >= 2 - 2 * q_slack(state, v_you)
 
 
 def when_local_heat_trapping(state, v_you, v_this):
@@ -1661,43 +2086,43 @@ def when_permafrost_extraction(state, v_you, v_this):
 def when_search_for_life(state, v_you, v_this):
     "when the event of search_for_life may happen"
     # spec: spec/terraforming_mars/07c_active.rules:10
-    return state.vars[3] or d_oxygen_at_most(state, v_you, 6)
+    return state.vars[3] or state.tracks[71] <= 6 + q_slack(state, v_you)
 
 
 def when_predators(state, v_you, v_this):
     "when the event of predators may happen"
     # spec: spec/terraforming_mars/07c_active.rules:55
-    return state.vars[3] or d_oxygen_at_least(state, v_you, 11)
+    return state.vars[3] or state.tracks[71] >= 11 - q_slack(state, v_you)
 
 
 def when_ghg_producing_bacteria(state, v_you, v_this):
     "when the event of ghg_producing_bacteria may happen"
     # spec: spec/terraforming_mars/07c_active.rules:80
-    return state.vars[3] or d_oxygen_at_least(state, v_you, 4)
+    return state.vars[3] or state.tracks[71] >= 4 - q_slack(state, v_you)
 
 
 def when_ants(state, v_you, v_this):
     "when the event of ants may happen"
     # spec: spec/terraforming_mars/07c_active.rules:90
-    return state.vars[3] or d_oxygen_at_least(state, v_you, 4)
+    return state.vars[3] or state.tracks[71] >= 4 - q_slack(state, v_you)
 
 
 def when_fish(state, v_you, v_this):
     "when the event of fish may happen"
     # spec: spec/terraforming_mars/07c_active.rules:96
-    return state.vars[3] or d_temp_at_least(state, v_you, 2)
+    return state.vars[3] or state.tracks[70] >= 2 - 2 * q_slack(state, v_you)
 
 
 def when_small_animals(state, v_you, v_this):
     "when the event of small_animals may happen"
     # spec: spec/terraforming_mars/07c_active.rules:102
-    return state.vars[3] or d_oxygen_at_least(state, v_you, 6)
+    return state.vars[3] or state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_birds(state, v_you, v_this):
     "when the event of birds may happen"
     # spec: spec/terraforming_mars/07c_active.rules:108
-    return state.vars[3] or d_oxygen_at_least(state, v_you, 13)
+    return state.vars[3] or state.tracks[71] >= 13 - q_slack(state, v_you)
 
 
 def when_symbiotic_fungus(state, v_you, v_this):
@@ -1717,7 +2142,7 @@ def when_livestock(state, v_you, v_this):
     # spec: spec/terraforming_mars/07c_active.rules:183
     return (
         state.vars[3]
-        or d_oxygen_at_least(state, v_you, 9)
+        or state.tracks[71] >= 9 - q_slack(state, v_you)
         and state.tracks[45 + v_you] >= 1
     )
 
@@ -1725,7 +2150,7 @@ def when_livestock(state, v_you, v_this):
 def when_water_splitting_plant(state, v_you, v_this):
     "when the event of water_splitting_plant may happen"
     # spec: spec/terraforming_mars/07c_active.rules:194
-    return state.vars[3] or d_oceans_at_least(state, v_you, 2)
+    return state.vars[3] or state.tracks[72] >= 2 - q_slack(state, v_you)
 
 
 def when_arctic_algae(state, v_you, v_this):
@@ -1745,19 +2170,21 @@ def when_ecological_zone(state, v_you, v_this):
 def when_decomposers(state, v_you, v_this):
     "when the event of decomposers may happen"
     # spec: spec/terraforming_mars/07c_active.rules:262
-    return d_oxygen_at_least(state, v_you, 3)
+    return state.tracks[71] >= 3 - q_slack(state, v_you)
 
 
 def when_herbivores(state, v_you, v_this):
     "when the event of herbivores may happen"
     # spec: spec/terraforming_mars/07c_active.rules:269
-    return d_oxygen_at_least(state, v_you, 8)
+    return state.tracks[71] >= 8 - q_slack(state, v_you)
 
 
 def when_shuttles(state, v_you, v_this):
     "when the event of shuttles may happen"
     # spec: spec/terraforming_mars/07c_active.rules:283
-    return d_oxygen_at_least(state, v_you, 5) and state.tracks[50 + v_you] >= 1
+    return (
+        state.tracks[71] >= 5 - q_slack(state, v_you) and state.tracks[50 + v_you] >= 1
+    )
 
 
 def when_immigrant_city(state, v_you, v_this):
@@ -1908,10 +2335,30 @@ def inv_empty_seats_idle(state):
     "invariant empty_seats_idle"
     # spec: spec/terraforming_mars/01_frame.rules:111
     return (
-        (1 in range(state.params["players"]) or d_idle_seat(state, 1))
-        and (2 in range(state.params["players"]) or d_idle_seat(state, 2))
-        and (3 in range(state.params["players"]) or d_idle_seat(state, 3))
-        and (4 in range(state.params["players"]) or d_idle_seat(state, 4))
+        (
+            1 in range(state.params["players"])
+            or state.tracks[60 + 1] == 0
+            and len(state.zones[8 + 1]) == 0
+            and len(state.zones[23 + 1]) == 0
+        )
+        and (
+            2 in range(state.params["players"])
+            or state.tracks[60 + 2] == 0
+            and len(state.zones[8 + 2]) == 0
+            and len(state.zones[23 + 2]) == 0
+        )
+        and (
+            3 in range(state.params["players"])
+            or state.tracks[60 + 3] == 0
+            and len(state.zones[8 + 3]) == 0
+            and len(state.zones[23 + 3]) == 0
+        )
+        and (
+            4 in range(state.params["players"])
+            or state.tracks[60 + 4] == 0
+            and len(state.zones[8 + 4]) == 0
+            and len(state.zones[23 + 4]) == 0
+        )
     )
 
 
@@ -1958,9 +2405,10 @@ def inv_cities_apart(state):
     return all(
         all(
             state.counters[6 + c_q][c_s] == 0
-            or d_city_exempt(state, c_s)
+            or (A_noctis[c_s] or state.counters[16][c_s] > 0)
             or not any(
-                d_is_city(state, c_t) and not d_city_exempt(state, c_t)
+                d_is_city(state, c_t)
+                and not (A_noctis[c_t] or state.counters[16][c_t] > 0)
                 for c_t in ADJ[c_s]
             )
             for c_s in K_area
@@ -2062,7 +2510,13 @@ def pol_builder_0(state, pending):
         return best
     # spec: spec/terraforming_mars/08_bots.rules:27
     if state.tracks[v_you] >= 20 and any(
-        d_can_fund(state, v_you, c_a) and d_leads_award(state, v_you, c_a)
+        (
+            d_seat_count(state) > 1
+            and d_awards_funded(state) < 3
+            and state.counters[26][c_a] == 0
+            and state.tracks[v_you] >= 8 + 6 * d_awards_funded(state)
+        )
+        and d_leads_award(state, v_you, c_a)
         for c_a in K_award
     ):
         best = keep_best(best, [ids[i] in ("fund_award",) for i in best], False)
@@ -2162,7 +2616,10 @@ def pol_builder_4(state, pending):
     best = list(range(len(ids)))
     # spec: spec/terraforming_mars/08_bots.rules:49
     if (
-        d_research_budget(state, v_you) >= 12
+        state.tracks[v_you]
+        + d_start_money(state, v_you)
+        - 3 * len(state.zones[18 + v_you])
+        >= 12
         and len(state.zones[8 + v_you]) + len(state.zones[18 + v_you]) < 8
     ):
         best = keep_best(best, [ids[i] in ("keep",) for i in best], False)
