@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from . import ast, backends
 from .errors import SpecError
-from .variants import EXCLUDED
+from .variants import only_excluded
 from .loader import LoadedSpec, available_variants, load_spec, test_variant_sets
 from .locations import shown
 from .testplan import plan_tests, test_file_key
@@ -168,7 +168,7 @@ class _Runner:
             except SpecError as err:
                 first = err.diagnostics[0].headline() if err.diagnostics else str(err)
                 where = f"tests that turn on {'+'.join(extra)} cannot run with {'+'.join(loaded.variants)}"
-                if err.diagnostics and all(EXCLUDED in d.message for d in err.diagnostics):
+                if only_excluded(err):
                     if self.on_note:  # a combination a variant `excludes`: not played, not an error
                         self.on_note(f"{where} (not run): {first}")
                 else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from . import ast
-from .errors import Diagnostic, did_you_mean
+from .errors import Diagnostic, SpecError, did_you_mean
 
 
 def decl_name(decl: ast.Decl) -> str | None:
@@ -65,6 +65,11 @@ def apply_overlays(base: tuple[ast.SpecFile, ...], variants: list[ast.SpecFile],
 
 # The words of the error for two variants one of which excludes the other.
 EXCLUDED = "' cannot be combined with '"
+
+
+def only_excluded(err: SpecError) -> bool:
+    """The spec failed to load only because a variant `excludes` another one turned on."""
+    return bool(err.diagnostics) and all(EXCLUDED in d.message for d in err.diagnostics)
 
 
 def _exclusions(variants: list[ast.SpecFile], available: list[str] | None) -> list[Diagnostic]:

@@ -1,0 +1,55 @@
+"""Terraforming Mars' balance bot under its variants: the draft's pick and the solo race,
+as the policy `builder` makes them on both back ends (spec/terraforming_mars/variants)."""
+
+from __future__ import annotations
+
+import pytest
+
+from runtime.agents import seat_agents
+from runtime.game import Game
+from support import BACKENDS, REPO, loaded, program
+
+TM = REPO / "spec" / "terraforming_mars"
+
+
+def first_decision(backend: str, variants: tuple[str, ...], prompt: str, seed: int, wanted=None) -> Game:
+    """Play `builder` bots until a decision asking `prompt` (and offering `wanted`, if given)."""
+    game = Game(program(TM, backend, variants), seed=seed)
+    bots = seat_agents(("policy",) * len(game.players), game.players, seed)
+    while not game.over:
+        d = game.decision
+        if d.prompt == prompt and (wanted is None or wanted in d.option_ids):
+            return game
+        game.choose(bots[d.player].choose(game, d))
+    pytest.fail(f"no decision '{prompt}' in the game")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_draft_pick_keeps_the_card_the_policy_would_play_first(backend: str) -> None:
+    model = loaded(TM, ("draft",)).model
+    game = first_decision(backend, ("draft",), "Draft: keep one card, pass the others", 3)
+    ids = game.decision.option_ids
+    value = {i: (model.entity_attrs[model.entity_index[i]]["vp"],
+                 model.entity_attrs[model.entity_index[i]]["cost"]) for i in ids}
+    best = {ids[k] for k in game.program.prefer(game.state, "builder")}
+    assert len(set(value.values())) > 1, "a deal where the cards differ"
+    assert best == {i for i in ids if value[i] == max(value.values())}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_solo_bot_takes_the_cheapest_step_and_buys_no_research(backend: str) -> None:
+    game = first_decision(backend, ("solo",), "Standard project", 1, "asteroid_project")
+    ids = game.decision.option_ids
+    assert [ids[k] for k in game.program.prefer(game.state, "builder")] == ["asteroid_project"]
+    game = first_decision(backend, ("solo",), "Keep this card for 3 MC?", 1)
+    ids = game.decision.option_ids
+    assert [ids[k] for k in game.program.prefer(game.state, "builder")] == ["drop"]
+
+
+def test_the_base_game_bot_is_builder_core_unchanged() -> None:
+    base = first_decision("generated", (), "Keep this card for 3 MC?", 1)
+    assert game_choices(base, "builder") == game_choices(base, "builder_core")
+
+
+def game_choices(game: Game, policy: str) -> list[int]:
+    return game.program.prefer(game.state, policy)
