@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 3418d3d3c373bb48
+# Spec hash: a9e4f87fee3e2600
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 8ab872eb0aff9ff67313 output 3ae5dc08d2993bc12191
+# Fingerprint: source ea893dcdf355f7cdfb74 output 4658fc2670d6dbde46a2
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -2494,21 +2494,21 @@ BOTS = {
 # ---------------------------------------------------------------- policies
 
 
-def pol_builder_0(state, pending):
-    "policy builder, rule 1: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:24
+def pol_builder_core_0(state, pending):
+    "policy builder_core, rule 1: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:30
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/terraforming_mars/08_bots.rules:25
+    # spec: spec/terraforming_mars/08_bots.rules:31
     best = keep_best(best, [ids[i] in ("claim_milestone",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:26
+    # spec: spec/terraforming_mars/08_bots.rules:32
     best = keep_best(best, [ids[i] in ("plants_to_greenery",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:27
+    # spec: spec/terraforming_mars/08_bots.rules:33
     if state.tracks[v_you] >= 20 and any(
         (
             d_seat_count(state) > 1
@@ -2522,59 +2522,59 @@ def pol_builder_0(state, pending):
         best = keep_best(best, [ids[i] in ("fund_award",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:29
+    # spec: spec/terraforming_mars/08_bots.rules:35
     best = keep_best(best, [ids[i] in ("play_card",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:30
+    # spec: spec/terraforming_mars/08_bots.rules:36
     best = keep_best(best, [ids[i] in ("card_action",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:31
+    # spec: spec/terraforming_mars/08_bots.rules:37
     best = keep_best(best, [ids[i] in ("heat_to_temperature",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:32
+    # spec: spec/terraforming_mars/08_bots.rules:38
     if state.tracks[v_you] >= 25 or len(state.zones[8 + v_you]) > 8:
         best = keep_best(best, [ids[i] in ("standard",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:34
+    # spec: spec/terraforming_mars/08_bots.rules:40
     if state.tracks[v_you] < 25 and len(state.zones[8 + v_you]) <= 8:
         best = keep_best(best, [ids[i] in ("standard",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:35
+    # spec: spec/terraforming_mars/08_bots.rules:41
     best = keep_best(best, [ids[i] in ("pass", "end_turn") for i in best], True)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_builder_1(state, pending):
-    "policy builder, rule 2: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:37
+def pol_builder_core_1(state, pending):
+    "policy builder_core, rule 2: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:43
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:38
+    # spec: spec/terraforming_mars/08_bots.rules:44
     best = keep_best(best, [A_vp[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:39
+    # spec: spec/terraforming_mars/08_bots.rules:45
     best = keep_best(best, [A_cost[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_builder_2(state, pending):
-    "policy builder, rule 3: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:41
+def pol_builder_core_2(state, pending):
+    "policy builder_core, rule 3: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:47
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:42
+    # spec: spec/terraforming_mars/08_bots.rules:48
     best = keep_best(
         best, [A_start_mc[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -2583,13 +2583,13 @@ def pol_builder_2(state, pending):
     return best
 
 
-def pol_builder_3(state, pending):
-    "policy builder, rule 4: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:44
+def pol_builder_core_3(state, pending):
+    "policy builder_core, rule 4: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:50
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:45
+    # spec: spec/terraforming_mars/08_bots.rules:51
     best = keep_best(
         best,
         [d_leads_award(state, v_you, v_a) for v_a in [values[i] for i in best]],
@@ -2597,7 +2597,7 @@ def pol_builder_3(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:46
+    # spec: spec/terraforming_mars/08_bots.rules:52
     best = keep_best(
         best,
         [d_award_value(state, v_you, v_a) for v_a in [values[i] for i in best]],
@@ -2608,13 +2608,13 @@ def pol_builder_3(state, pending):
     return best
 
 
-def pol_builder_4(state, pending):
-    "policy builder, rule 5: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:48
+def pol_builder_core_4(state, pending):
+    "policy builder_core, rule 5: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:54
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/terraforming_mars/08_bots.rules:49
+    # spec: spec/terraforming_mars/08_bots.rules:55
     if (
         state.tracks[v_you]
         + d_start_money(state, v_you)
@@ -2625,79 +2625,79 @@ def pol_builder_4(state, pending):
         best = keep_best(best, [ids[i] in ("keep",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:50
+    # spec: spec/terraforming_mars/08_bots.rules:56
     best = keep_best(best, [ids[i] in ("drop",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_builder_5(state, pending):
-    "policy builder, rule 6: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:52
+def pol_builder_core_5(state, pending):
+    "policy builder_core, rule 6: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:58
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/terraforming_mars/08_bots.rules:53
+    # spec: spec/terraforming_mars/08_bots.rules:59
     best = keep_best(best, [ids[i] in ("greenery_project",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:54
+    # spec: spec/terraforming_mars/08_bots.rules:60
     best = keep_best(best, [ids[i] in ("city_project",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:55
+    # spec: spec/terraforming_mars/08_bots.rules:61
     best = keep_best(best, [ids[i] in ("aquifer",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:56
+    # spec: spec/terraforming_mars/08_bots.rules:62
     best = keep_best(best, [ids[i] in ("asteroid_project",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:57
+    # spec: spec/terraforming_mars/08_bots.rules:63
     best = keep_best(best, [ids[i] in ("power_plant",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_builder_6(state, pending):
-    "policy builder, rule 7: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:59
+def pol_builder_core_6(state, pending):
+    "policy builder_core, rule 7: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:65
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/terraforming_mars/08_bots.rules:60
+    # spec: spec/terraforming_mars/08_bots.rules:66
     best = keep_best(best, [ids[i] in ("final_greenery",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_builder_7(state, pending):
-    "policy builder, rule 8: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:62
+def pol_builder_core_7(state, pending):
+    "policy builder_core, rule 8: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:68
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/terraforming_mars/08_bots.rules:63
+    # spec: spec/terraforming_mars/08_bots.rules:69
     best = keep_best(best, [ids[i] in ("lower",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_builder_8(state, pending):
-    "policy builder, rule 9: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:66
+def pol_builder_core_8(state, pending):
+    "policy builder_core, rule 9: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:72
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:67
+    # spec: spec/terraforming_mars/08_bots.rules:73
     best = keep_best(best, [v_q == v_you for v_q in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:68
+    # spec: spec/terraforming_mars/08_bots.rules:74
     best = keep_best(
         best, [state.tracks[60 + v_q] for v_q in [values[i] for i in best]], False
     )
@@ -2706,23 +2706,23 @@ def pol_builder_8(state, pending):
     return best
 
 
-def pol_builder_9(state, pending):
-    "policy builder, rule 10: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:70
+def pol_builder_core_9(state, pending):
+    "policy builder_core, rule 10: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:76
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:71
+    # spec: spec/terraforming_mars/08_bots.rules:77
     best = keep_best(best, [v_q == v_you for v_q in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:72
+    # spec: spec/terraforming_mars/08_bots.rules:78
     best = keep_best(
         best, [state.tracks[15 + v_q] for v_q in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/terraforming_mars/08_bots.rules:73
+    # spec: spec/terraforming_mars/08_bots.rules:79
     best = keep_best(
         best, [state.tracks[60 + v_q] for v_q in [values[i] for i in best]], False
     )
@@ -2731,13 +2731,13 @@ def pol_builder_9(state, pending):
     return best
 
 
-def pol_builder_10(state, pending):
-    "policy builder, rule 11: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:75
+def pol_builder_core_10(state, pending):
+    "policy builder_core, rule 11: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:81
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:76
+    # spec: spec/terraforming_mars/08_bots.rules:82
     best = keep_best(
         best,
         [
@@ -2755,26 +2755,26 @@ def pol_builder_10(state, pending):
     return best
 
 
-def pol_builder_11(state, pending):
-    "policy builder, rule 12: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:79
+def pol_builder_core_11(state, pending):
+    "policy builder_core, rule 12: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:85
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:80
+    # spec: spec/terraforming_mars/08_bots.rules:86
     best = keep_best(best, [v_k for v_k in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_builder_12(state, pending):
-    "policy builder, rule 13: the options it likes best"
-    # spec: spec/terraforming_mars/08_bots.rules:82
+def pol_builder_core_12(state, pending):
+    "policy builder_core, rule 13: the options it likes best"
+    # spec: spec/terraforming_mars/08_bots.rules:88
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/terraforming_mars/08_bots.rules:83
+    # spec: spec/terraforming_mars/08_bots.rules:89
     best = keep_best(best, [v_k for v_k in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -2783,33 +2783,63 @@ def pol_builder_12(state, pending):
 
 POLICIES = {
     "builder": {
-        "spec/terraforming_mars/03_tiles.rules:104:9": pol_builder_10,
-        "spec/terraforming_mars/03_tiles.rules:111:9": pol_builder_10,
-        "spec/terraforming_mars/03_tiles.rules:124:9": pol_builder_10,
-        "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_10,
-        "spec/terraforming_mars/03_tiles.rules:135:9": pol_builder_10,
-        "spec/terraforming_mars/03_tiles.rules:147:9": pol_builder_10,
-        "spec/terraforming_mars/04_economy.rules:83:9": pol_builder_11,
-        "spec/terraforming_mars/04_economy.rules:92:9": pol_builder_12,
-        "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_0,
-        "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_1,
-        "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_3,
-        "spec/terraforming_mars/05_generation.rules:219:9": pol_builder_4,
-        "spec/terraforming_mars/05_generation.rules:268:9": pol_builder_6,
-        "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_5,
-        "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_4,
-        "spec/terraforming_mars/06_corporations.rules:60:9": pol_builder_2,
-        "spec/terraforming_mars/07_cards.rules:33:5": pol_builder_7,
-        "spec/terraforming_mars/07_cards.rules:36:13": pol_builder_8,
-        "spec/terraforming_mars/07_cards.rules:46:13": pol_builder_9,
-        "spec/terraforming_mars/07b_tiles_events.rules:117:9": pol_builder_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:129:9": pol_builder_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:235:9": pol_builder_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:34:9": pol_builder_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:64:9": pol_builder_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:83:9": pol_builder_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:95:9": pol_builder_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:9:9": pol_builder_10,
-        "spec/terraforming_mars/07c_active.rules:253:9": pol_builder_10,
+        "spec/terraforming_mars/03_tiles.rules:104:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:111:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:124:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:135:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:147:9": pol_builder_core_10,
+        "spec/terraforming_mars/04_economy.rules:83:9": pol_builder_core_11,
+        "spec/terraforming_mars/04_economy.rules:92:9": pol_builder_core_12,
+        "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
+        "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_core_1,
+        "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_core_3,
+        "spec/terraforming_mars/05_generation.rules:219:9": pol_builder_core_4,
+        "spec/terraforming_mars/05_generation.rules:268:9": pol_builder_core_6,
+        "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
+        "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
+        "spec/terraforming_mars/06_corporations.rules:60:9": pol_builder_core_2,
+        "spec/terraforming_mars/07_cards.rules:33:5": pol_builder_core_7,
+        "spec/terraforming_mars/07_cards.rules:36:13": pol_builder_core_8,
+        "spec/terraforming_mars/07_cards.rules:46:13": pol_builder_core_9,
+        "spec/terraforming_mars/07b_tiles_events.rules:117:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:129:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:235:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:34:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:64:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:83:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:95:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:9:9": pol_builder_core_10,
+        "spec/terraforming_mars/07c_active.rules:253:9": pol_builder_core_10,
+    },
+    "builder_core": {
+        "spec/terraforming_mars/03_tiles.rules:104:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:111:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:124:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:135:9": pol_builder_core_10,
+        "spec/terraforming_mars/03_tiles.rules:147:9": pol_builder_core_10,
+        "spec/terraforming_mars/04_economy.rules:83:9": pol_builder_core_11,
+        "spec/terraforming_mars/04_economy.rules:92:9": pol_builder_core_12,
+        "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
+        "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_core_1,
+        "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_core_3,
+        "spec/terraforming_mars/05_generation.rules:219:9": pol_builder_core_4,
+        "spec/terraforming_mars/05_generation.rules:268:9": pol_builder_core_6,
+        "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
+        "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
+        "spec/terraforming_mars/06_corporations.rules:60:9": pol_builder_core_2,
+        "spec/terraforming_mars/07_cards.rules:33:5": pol_builder_core_7,
+        "spec/terraforming_mars/07_cards.rules:36:13": pol_builder_core_8,
+        "spec/terraforming_mars/07_cards.rules:46:13": pol_builder_core_9,
+        "spec/terraforming_mars/07b_tiles_events.rules:117:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:129:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:235:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:34:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:64:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:83:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:95:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:9:9": pol_builder_core_10,
+        "spec/terraforming_mars/07c_active.rules:253:9": pol_builder_core_10,
     },
 }

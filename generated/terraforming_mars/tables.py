@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: 3418d3d3c373bb48
+# Spec hash: a9e4f87fee3e2600
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source c341651682c645860a30 output e08aecfd1fb660379b19
+# Fingerprint: source f2e65b390c4975e02fe3 output 614b5358ca933eef1549
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -6729,7 +6729,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="terraforming_mars",
     title="Terraforming Mars (base game, Tharsis)",
-    spec_hash="3418d3d3c373bb48",
+    spec_hash="a9e4f87fee3e2600",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2", "p3", "p4", "p5"),
     player_labels=("Spieler 1", "Spieler 2", "Spieler 3", "Spieler 4", "Spieler 5"),
@@ -6745,7 +6745,7 @@ META = GameMeta(
     invariants=META_INVARIANTS,
     effects=META_EFFECTS,
     bots=("points",),
-    policies=("builder",),
+    policies=("builder", "builder_core"),
     counts=META_COUNTS,
     var_kinds=("player", "player", "", "", "space"),
     effect_param_kinds=META_EFFECT_PARAM_KINDS,
