@@ -35,6 +35,8 @@ class Evaluator:
         self.region_sets = {r: frozenset(s) for r, s in model.region_members.items()}
         self.kind_sets = {k: frozenset(m) for k, m in model.kind_members.items()}
         self.effect_decls = list(model.effects.values())  # by effect index
+        from .labels import player_labels  # the checks' scope walk imports this module
+        self.player_label_reads = player_labels(model).attributes
         self.modifiers: dict[str, list[tuple[int, ast.Modifier]]] = {}
         for index, decl in enumerate(self.effect_decls):
             for mod in decl.modifiers:
@@ -225,7 +227,8 @@ class Evaluator:
     def _attr(self, state: State, env: dict, node: ast.Attr) -> Any:
         entity = self.value(state, env, node.obj)
         if node.name == "label":
-            return attr_of(self.meta.entity_labels, entity, node.name, location(node.span))
+            labels = self.meta.player_labels if node in self.player_label_reads else self.meta.entity_labels
+            return attr_of(labels, entity, node.name, location(node.span))
         return attr_of(self.model.entity_attrs, entity, node.name, location(node.span))[node.name]
 
     # ------------------------------------------------------------ operators

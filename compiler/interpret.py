@@ -12,12 +12,13 @@ from typing import Any, Callable
 from . import ast
 from .errors import InternalError
 from .evaluate import Evaluator
+from .labels import player_labels
 from .locations import location
 from .model import Model
 from .testplan import Plan, plan_tests
 from runtime import state as rt
 from runtime.state import GameOver, RuleError, State
-from runtime.values import option_names, some_card, text_of
+from runtime.values import label_of, option_names, some_card, text_of
 
 
 def _loc(node: ast.Node) -> str:
@@ -41,6 +42,7 @@ class Interpreter:
         self._register_all()
         self.ev = Evaluator(model, self.meta)
         self.effect_decls = self.ev.effect_decls
+        self.logged_players = player_labels(model).logged
         self.players = len(model.players)
         self._exec: dict[type, Callable[[State, dict, Any], None]] = {
             ast.Let: self._let, ast.SetStmt: self._set, ast.AddStmt: self._add,
@@ -347,7 +349,9 @@ class Interpreter:
         rt.lose_game(state, losers, stmt.reason, _loc(stmt))
 
     def _log(self, state, frame, stmt: ast.Log):
-        parts = [text_of(self.ev.value(state, frame["env"], p)) for p in stmt.parts]
+        players = self.logged_players
+        parts = [label_of(self.meta.player_labels, value) if p in players else text_of(value)
+                 for p in stmt.parts for value in (self.ev.value(state, frame["env"], p),)]
         rt.log_line(state, " ".join(parts), _loc(stmt))
 
     def rebind_cards(self, state: State, mapping: dict[int, int]) -> None:

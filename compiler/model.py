@@ -74,6 +74,7 @@ class Model:
     tests_hash: str = ""
     sources: Any = None  # errors.Sources of every parsed file, to quote spec text
     test_plan: Any = None  # testplan.Plan, made on first use
+    player_labels_found: Any = None  # labels.PlayerLabels, made on first use
 
     # ------------------------------------------------------------ queries
     def category(self, kind: str) -> str | None:

@@ -79,6 +79,11 @@ def text_of(value: Any) -> str:
     return str(value)
 
 
+def label_of(labels: Sequence[str], player: int | None) -> str:
+    """A player as `log` writes it: its label, or none."""
+    return "none" if player is None else labels[player]
+
+
 def option_names(values: list, ids: Sequence[str] | None = None,
                  labels: Sequence[str] | None = None) -> tuple[list[str], list[str]]:
     """The ids and labels of a choice's options: by table, or numbers by themselves."""

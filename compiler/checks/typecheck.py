@@ -141,7 +141,9 @@ class TypeCheck(ScopedVisitor):
             return
         span = ast.Span(node.span.file, node.span.end_line, node.span.end_column - len(node.name),
                         node.span.end_line, node.span.end_column)
-        if obj.base != "entity":
+        if obj.base == "player":
+            self.report(f"a player has no attribute '{node.name}' (only 'label')", span)
+        elif obj.base != "entity":
             self.report(f"only spaces, regions and cards have attributes, not {obj}", span)
         else:
             names = [f.name.name for f in self.types.fields(obj)] + ["label"]

@@ -245,10 +245,10 @@ class TypeInfer:
         """The type of attribute `name` of an entity type; None when it has none."""
         if obj.base == "unknown":
             return UNKNOWN
+        if name == "label" and obj.base in ("entity", "player"):
+            return STR  # an entity's or a player's quoted name (labels.py)
         if obj.base != "entity":
             return None
-        if name == "label":
-            return STR
         for field in self.fields(obj):
             if field.name.name == name:
                 return type_of_ref(self.model, field.type)

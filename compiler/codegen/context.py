@@ -7,6 +7,7 @@ from typing import Any
 
 from .. import ast
 from ..errors import InternalError
+from ..labels import player_labels
 from ..locations import spec_path
 from ..model import Model
 from ..policy import plan_policies
@@ -27,7 +28,7 @@ RUNTIME_NAMES = {
     ),
     "runtime.values": (
         "attr_of", "collection_of", "deciding_of", "end_reason_of", "event_allowed", "in_zone",
-        "losers_of", "member_of", "opponent_of", "option_names", "reachable", "rule_error", "some_card", "text_of",
+        "label_of", "losers_of", "member_of", "opponent_of", "option_names", "reachable", "rule_error", "some_card", "text_of",
         "unknown_function", "unknown_name", "winner_of", "zone_slot", "zone_value",
     ),
     "runtime.frames": ("UNBOUND", "new_frame"),
@@ -46,6 +47,7 @@ class Gen:
         self.model = model
         self.players = len(model.players)
         self.suspension = Suspension(model)
+        self.player_labels = player_labels(model)
         self.home: dict[str, str] = {}
         self.uses: dict[str, set[str]] = {m: set() for m in MODULES + ("init",)}
         self.module = "tables"

@@ -353,11 +353,25 @@ class ExprEmitter:
 
     # ------------------------------------------------------------ attributes
     def emit_Attr(self, node: ast.Attr) -> Code:
+        if node in self.gen.player_labels.attributes:
+            return self.player_label(node.obj, node)
         if isinstance(node.obj, ast.NameRef):
             return self.dispatch(node.obj.name, lambda: self._global_attr(node),
                                  lambda v: self._attr(node, Code(v), self.nonnull(node.obj),
                                                       self.is_simple(node.obj)))
         return self._attr(node, self.emit(node.obj), False)
+
+    def player_label(self, obj: ast.Expr, attr: ast.Attr | None) -> Code:
+        """A player's label (labels.py): `p.label`, or a player `log` writes (none reads "none")."""
+        player = self.emit(obj)
+        if player.number is not None:
+            return Code.constant(self.model.player_labels[player.number])
+        labels = self.ref("PLAYER_LABELS")
+        if self.nonnull(obj):
+            return Code(f"{labels}[{player.text}]", P_ATOM)
+        if attr is None:
+            return Code(f"{self.ref('label_of')}({labels}, {player.text})", P_ATOM)
+        return Code(f"{self.ref('attr_of')}({labels}, {player.text}, 'label', {self.loc(attr)})", P_ATOM)
 
     def _global_attr(self, node: ast.Attr) -> Code:
         obj = node.obj

@@ -364,6 +364,8 @@ class Lowerer:
                 parts.append(repr(part.value))
             elif isinstance(part, ast.IntLit):
                 parts.append(repr(str(part.value)))
+            elif part in self.gen.player_labels.logged:
+                parts.append(self.ex.player_label(part, None).text)
             else:
                 parts.append(f"{self.gen.ref('text_of')}({self.ex.value(part)})")
         text = parts[0] if len(parts) == 1 else f"' '.join([{', '.join(parts)}])"

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 33be9252524d21a3
+# Spec hash: f8c8e85a281c9255
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source f5f7ae2059d4d3757ca4 output 7012c88b6c4cfe3ff2ec
+# Fingerprint: source bfb1adb7a453efcfcb1c output 16979d90d12ee0517fff
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -39,7 +39,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "33be9252524d21a3"
+SPEC_HASH = "f8c8e85a281c9255"
 TESTS_HASH = "0f8d494758f95795"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

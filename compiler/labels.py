@@ -1,0 +1,54 @@
+"""Where a player is shown by its label: `p.label`, and a player written by `log`.
+
+A player's value is its seat number, like an entity's is its index, so the back
+ends cannot tell `p.label` from `c.label`, or a player from a number in `log`,
+by the value: the types tell. This walk finds those places once per model, for
+both back ends alike. It is not a check pass: the checks are skipped when the
+spec passed them before, and the back ends need it every time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import ast
+from .checks.scope import ScopedVisitor
+from .model import Model
+
+
+@dataclass(frozen=True)
+class PlayerLabels:
+    """The `.label` reads of a player value, and the `log` parts that are players."""
+
+    attributes: frozenset[ast.Attr]
+    logged: frozenset[ast.Expr]
+
+
+def player_labels(model: Model) -> PlayerLabels:
+    """The model's places that show a player by label (found on first use, then kept)."""
+    if model.player_labels_found is None:
+        finder = _Finder(model)
+        finder.run()
+        model.player_labels_found = PlayerLabels(frozenset(finder.attributes), frozenset(finder.logged))
+    return model.player_labels_found
+
+
+class _Finder(ScopedVisitor):
+    def __init__(self, model: Model):
+        super().__init__(model)
+        self.attributes: set[ast.Attr] = set()
+        self.logged: set[ast.Expr] = set()
+
+    def is_player(self, expr: ast.Expr) -> bool:
+        return self.infer(expr).base == "player"  # `player?` too: none shows as none
+
+    def visit_Attr(self, node: ast.Attr) -> None:
+        self.visit(node.obj)
+        if node.name == "label" and self.is_player(node.obj):
+            self.attributes.add(node)
+
+    def visit_Log(self, stmt: ast.Log) -> None:
+        for part in stmt.parts:
+            self.visit(part)
+            if self.is_player(part):
+                self.logged.add(part)
