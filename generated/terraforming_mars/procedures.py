@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 841e8d1c2890482d9cd7 output 43f9f6dd1e62c5547f69
+# Fingerprint: source 834f290f6d8055f6ae48 output e27cc969cf63c0d9f40a
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -42,7 +42,7 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import attr_of, option_names, some_card, text_of
+from runtime.values import attr_of, label_of, option_names, some_card, text_of
 from .tables import (
     A_animal,
     A_bonus_cards,
@@ -1953,7 +1953,7 @@ def s_play_project(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(L[0]),
+                        label_of(PLAYER_LABELS, L[0]),
                         "plays",
                         text_of(
                             ENTITY_LABELS[L[1]]
@@ -2014,7 +2014,7 @@ def s_use_action(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of(L[0]),
+                        label_of(PLAYER_LABELS, L[0]),
                         "uses the action of",
                         text_of(
                             ENTITY_LABELS[L[1]]
@@ -2987,7 +2987,9 @@ def s_final_scoring(state, frame):
             for L[0] in range(state.params["players"]):
                 log_line(
                     state,
-                    " ".join([text_of(L[0]), "scores", text_of(d_score(state, L[0]))]),
+                    " ".join(
+                        [PLAYER_LABELS[L[0]], "scores", text_of(d_score(state, L[0]))]
+                    ),
                     "spec/terraforming_mars/05_generation.rules:282:24",
                 )
             # spec: spec/terraforming_mars/05_generation.rules:284
@@ -3489,7 +3491,7 @@ def s_spend_or_add(state, frame):
                 # spec: spec/terraforming_mars/07c_active.rules:63
                 log_line(
                     state,
-                    " ".join([text_of(L[0]), text_of(L[3])]),
+                    " ".join([label_of(PLAYER_LABELS, L[0]), text_of(L[3])]),
                     "spec/terraforming_mars/07c_active.rules:63:13",
                 )
             elif k == 1:
@@ -4675,7 +4677,13 @@ def sev_search_for_life(state, frame):
                 # spec: spec/terraforming_mars/07c_active.rules:19
                 log_line(
                     state,
-                    " ".join([text_of(L[0]), "reveals", text_of(ENTITY_LABELS[L[2]])]),
+                    " ".join(
+                        [
+                            label_of(PLAYER_LABELS, L[0]),
+                            "reveals",
+                            text_of(ENTITY_LABELS[L[2]]),
+                        ]
+                    ),
                     "spec/terraforming_mars/07c_active.rules:19:17",
                 )
                 # spec: spec/terraforming_mars/07c_active.rules:20

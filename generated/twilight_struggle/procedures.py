@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 33be9252524d21a3
+# Spec hash: f8c8e85a281c9255
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source 12e4135625eb24e431c1 output 4d773bf982589599cfbb
+# Fingerprint: source 9367f8a358fe22983a12 output eb4ce2ee1cf3a04f23f7
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -141,6 +141,7 @@ from .tables import (
     K_country,
     K_region,
     PLAYERS,
+    PLAYER_LABELS,
     REGION_MEMBERS,
     REGION_SETS,
     RS_africa,
@@ -335,7 +336,14 @@ def p_realignment_roll(state, v_p, v_c):
         state,
         " ".join(
             [
-                text_of("USA" if v_p == 1 else "USSR"),
+                text_of(
+                    attr_of(
+                        PLAYER_LABELS,
+                        v_p,
+                        "label",
+                        "spec/twilight_struggle/operations.rules:148:9",
+                    )
+                ),
                 "realigns in",
                 text_of(
                     ENTITY_LABELS[v_c]
@@ -344,7 +352,7 @@ def p_realignment_roll(state, v_p, v_c):
                         ENTITY_LABELS,
                         v_c,
                         "label",
-                        "spec/twilight_struggle/operations.rules:148:38",
+                        "spec/twilight_struggle/operations.rules:148:33",
                     )
                 ),
                 "-",
@@ -393,7 +401,14 @@ def p_war(
         state,
         " ".join(
             [
-                text_of("USA" if v_attacker == 1 else "USSR"),
+                text_of(
+                    attr_of(
+                        PLAYER_LABELS,
+                        v_attacker,
+                        "label",
+                        "spec/twilight_struggle/operations.rules:205:9",
+                    )
+                ),
                 "wages war in",
                 text_of(
                     ENTITY_LABELS[v_target]
@@ -402,7 +417,7 @@ def p_war(
                         ENTITY_LABELS,
                         v_target,
                         "label",
-                        "spec/twilight_struggle/operations.rules:205:46",
+                        "spec/twilight_struggle/operations.rules:205:41",
                     )
                 ),
                 "- roll",
@@ -576,7 +591,14 @@ def p_space_race_attempt(state, v_p, v_c):
         state,
         " ".join(
             [
-                text_of("USA" if v_p == 1 else "USSR"),
+                text_of(
+                    attr_of(
+                        PLAYER_LABELS,
+                        v_p,
+                        "label",
+                        "spec/twilight_struggle/space_race.rules:48:9",
+                    )
+                ),
                 "tries the space race with",
                 text_of(
                     ENTITY_LABELS[v_c]
@@ -585,7 +607,7 @@ def p_space_race_attempt(state, v_p, v_c):
                         ENTITY_LABELS,
                         v_c,
                         "label",
-                        "spec/twilight_struggle/space_race.rules:48:52",
+                        "spec/twilight_struggle/space_race.rules:48:47",
                     )
                 ),
                 "- roll",
@@ -1885,7 +1907,14 @@ def s_play_card_in_action_round(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("USA" if L[0] == 1 else "USSR"),
+                        text_of(
+                            attr_of(
+                                PLAYER_LABELS,
+                                L[0],
+                                "label",
+                                "spec/twilight_struggle/card_play.rules:55:13",
+                            )
+                        ),
                         "has no card that may be played and passes",
                     ]
                 ),
@@ -1925,7 +1954,14 @@ def s_play_card_for_action(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("USA" if L[0] == 1 else "USSR"),
+                        text_of(
+                            attr_of(
+                                PLAYER_LABELS,
+                                L[0],
+                                "label",
+                                "spec/twilight_struggle/card_play.rules:69:9",
+                            )
+                        ),
                         "plays",
                         text_of(
                             ENTITY_LABELS[L[1]]
@@ -1934,7 +1970,7 @@ def s_play_card_for_action(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/twilight_struggle/card_play.rules:69:32",
+                                "spec/twilight_struggle/card_play.rules:69:27",
                             )
                         ),
                     ]
@@ -2304,7 +2340,17 @@ def s_optional_event_operations(state, frame):
             log_line(
                 state,
                 " ".join(
-                    [text_of("USA" if L[0] == 1 else "USSR"), "declines the operations"]
+                    [
+                        text_of(
+                            attr_of(
+                                PLAYER_LABELS,
+                                L[0],
+                                "label",
+                                "spec/twilight_struggle/event_helpers.rules:83:48",
+                            )
+                        ),
+                        "declines the operations",
+                    ]
                 ),
                 "spec/twilight_struggle/event_helpers.rules:83:44",
             )
@@ -2938,7 +2984,14 @@ def s_trap_action_round(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("USA" if L[0] == 1 else "USSR"),
+                        text_of(
+                            attr_of(
+                                PLAYER_LABELS,
+                                L[0],
+                                "label",
+                                "spec/twilight_struggle/events_mid.rules:156:21",
+                            )
+                        ),
                         "discards",
                         text_of(ENTITY_LABELS[L[5]]),
                         "and rolls",
@@ -2958,7 +3011,17 @@ def s_trap_action_round(state, frame):
                 log_line(
                     state,
                     " ".join(
-                        [text_of("USA" if L[0] == 1 else "USSR"), "escapes the trap"]
+                        [
+                            text_of(
+                                attr_of(
+                                    PLAYER_LABELS,
+                                    L[0],
+                                    "label",
+                                    "spec/twilight_struggle/events_mid.rules:159:25",
+                                )
+                            ),
+                            "escapes the trap",
+                        ]
                     ),
                     "spec/twilight_struggle/events_mid.rules:159:21",
                 )
@@ -2991,7 +3054,14 @@ def s_trap_action_round(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("USA" if L[0] == 1 else "USSR"),
+                        text_of(
+                            attr_of(
+                                PLAYER_LABELS,
+                                L[0],
+                                "label",
+                                "spec/twilight_struggle/events_mid.rules:168:13",
+                            )
+                        ),
                         "is trapped and has no card to discard: the action round is skipped",
                     ]
                 ),
@@ -3283,7 +3353,17 @@ def s_conduct_operations(state, frame):
             log_line(
                 state,
                 " ".join(
-                    [text_of("USA" if L[0] == 1 else "USSR"), "can use no operations"]
+                    [
+                        text_of(
+                            attr_of(
+                                PLAYER_LABELS,
+                                L[0],
+                                "label",
+                                "spec/twilight_struggle/operations.rules:71:17",
+                            )
+                        ),
+                        "can use no operations",
+                    ]
                 ),
                 "spec/twilight_struggle/operations.rules:71:13",
             )
@@ -3538,7 +3618,14 @@ def s_coup_attempt(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("USA" if L[0] == 1 else "USSR"),
+                        text_of(
+                            attr_of(
+                                PLAYER_LABELS,
+                                L[0],
+                                "label",
+                                "spec/twilight_struggle/operations.rules:175:9",
+                            )
+                        ),
                         "coups in",
                         text_of(
                             ENTITY_LABELS[L[1]]
@@ -3547,7 +3634,7 @@ def s_coup_attempt(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/twilight_struggle/operations.rules:175:35",
+                                "spec/twilight_struggle/operations.rules:175:30",
                             )
                         ),
                         "with",
@@ -3988,7 +4075,14 @@ def s_resolve_headline(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("USA" if L[0] == 1 else "USSR"),
+                        text_of(
+                            attr_of(
+                                PLAYER_LABELS,
+                                L[0],
+                                "label",
+                                "spec/twilight_struggle/turn.rules:103:13",
+                            )
+                        ),
                         "headlines",
                         text_of(ENTITY_LABELS[L[1]]),
                     ]
@@ -4111,7 +4205,14 @@ def s_take_action_round_of(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("USA" if L[0] == 1 else "USSR"),
+                        text_of(
+                            attr_of(
+                                PLAYER_LABELS,
+                                L[0],
+                                "label",
+                                "spec/twilight_struggle/turn.rules:137:13",
+                            )
+                        ),
                         "has no card to play and passes the action round",
                     ]
                 ),
@@ -4786,13 +4887,23 @@ def sev_olympic_games(state, frame):
                 " ".join(
                     [
                         "Olympic Games:",
-                        text_of("USA" if L[0] == 1 else "USSR"),
+                        text_of(
+                            attr_of(
+                                PLAYER_LABELS,
+                                L[0],
+                                "label",
+                                "spec/twilight_struggle/cards.rules:235:39",
+                            )
+                        ),
                         text_of(L[2]),
                         "against",
                         text_of(
-                            "USA"
-                            if (None if L[0] is None else (L[0] + 1) % 2) == 1
-                            else "USSR"
+                            attr_of(
+                                PLAYER_LABELS,
+                                None if L[0] is None else (L[0] + 1) % 2,
+                                "label",
+                                "spec/twilight_struggle/cards.rules:235:76",
+                            )
                         ),
                         text_of(L[3]),
                     ]
@@ -5229,7 +5340,14 @@ def sev_un_intervention(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("USA" if L[0] == 1 else "USSR"),
+                        text_of(
+                            attr_of(
+                                PLAYER_LABELS,
+                                L[0],
+                                "label",
+                                "spec/twilight_struggle/cards.rules:394:13",
+                            )
+                        ),
                         "plays",
                         text_of(ENTITY_LABELS[L[2]]),
                         "with UN Intervention: its event is cancelled",
@@ -5488,7 +5606,14 @@ def sev_salt_negotiations(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("USA" if L[0] == 1 else "USSR"),
+                        text_of(
+                            attr_of(
+                                PLAYER_LABELS,
+                                L[0],
+                                "label",
+                                "spec/twilight_struggle/events_mid.rules:193:21",
+                            )
+                        ),
                         "takes",
                         text_of(ENTITY_LABELS[L[2]]),
                         "from the discards",
@@ -5525,7 +5650,14 @@ def sev_summit(state, frame):
                 " ".join(
                     [
                         "Summit:",
-                        text_of("USA" if L[0] == 1 else "USSR"),
+                        text_of(
+                            attr_of(
+                                PLAYER_LABELS,
+                                L[0],
+                                "label",
+                                "spec/twilight_struggle/events_mid.rules:221:20",
+                            )
+                        ),
                         text_of(L[4]),
                         "against",
                         text_of(L[5]),
@@ -5760,7 +5892,14 @@ def sev_missile_envy(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("USA" if L[0] == 1 else "USSR"),
+                        text_of(
+                            attr_of(
+                                PLAYER_LABELS,
+                                L[0],
+                                "label",
+                                "spec/twilight_struggle/events_mid.rules:328:13",
+                            )
+                        ),
                         "takes",
                         text_of(ENTITY_LABELS[L[5]]),
                         "with Missile Envy",
@@ -7012,7 +7151,14 @@ def sev_wargames(state, frame):
                     " ".join(
                         [
                             "Wargames:",
-                            text_of("USA" if L[0] == 1 else "USSR"),
+                            text_of(
+                                attr_of(
+                                    PLAYER_LABELS,
+                                    L[0],
+                                    "label",
+                                    "spec/twilight_struggle/events_late.rules:375:30",
+                                )
+                            ),
                             "ends the game",
                         ]
                     ),

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 33be9252524d21a3
+# Spec hash: f8c8e85a281c9255
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source 8df3a686cfa83d2f5967 output e6d881d9fe7dee25b784
+# Fingerprint: source bf0e2d082ae0d2698fb7 output 3b59a3b4f2d028d4c52c
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -353,21 +353,15 @@ def d_controls(state, v_p, v_c):
     )
 
 
-def d_side_name(state, v_p):
-    "define side_name"
-    # spec: spec/twilight_struggle/control.rules:11
-    return "USA" if v_p == 1 else "USSR"
-
-
 def d_adjacent_to_superpower_of(state, v_p, v_c):
     "define adjacent_to_superpower_of"
-    # spec: spec/twilight_struggle/control.rules:16
+    # spec: spec/twilight_struggle/control.rules:13
     return any(A_owner[c_s] == v_p and c_s in ADJS[v_c] for c_s in K_superpower)
 
 
 def d_adjacent_controlled(state, v_p, v_c):
     "define adjacent_controlled"
-    # spec: spec/twilight_struggle/control.rules:19
+    # spec: spec/twilight_struggle/control.rules:16
     return len(
         [
             c_x
@@ -385,18 +379,18 @@ def d_adjacent_controlled(state, v_p, v_c):
 
 def d_is_scoring_battleground(state, v_c):
     "define is_scoring_battleground"
-    # spec: spec/twilight_struggle/control.rules:30
+    # spec: spec/twilight_struggle/control.rules:27
     return q_scoring_battleground(state, v_c) >= 1
 
 
 def d_countries_controlled(state, v_p, v_r):
     "define countries_controlled"
-    # spec: spec/twilight_struggle/control.rules:40
+    # spec: spec/twilight_struggle/control.rules:37
     return len(
         [
             c_c
             for c_c in collection_of(
-                state, v_r, REGION_MEMBERS, "spec/twilight_struggle/control.rules:41:35"
+                state, v_r, REGION_MEMBERS, "spec/twilight_struggle/control.rules:38:35"
             )
             if c_c in KS_country
             and (
@@ -411,7 +405,7 @@ def d_countries_controlled(state, v_p, v_r):
 
 def d_battlegrounds_controlled(state, v_p, v_r):
     "define battlegrounds_controlled"
-    # spec: spec/twilight_struggle/control.rules:43
+    # spec: spec/twilight_struggle/control.rules:40
     return max(
         0,
         len(
@@ -421,7 +415,7 @@ def d_battlegrounds_controlled(state, v_p, v_r):
                     state,
                     v_r,
                     REGION_MEMBERS,
-                    "spec/twilight_struggle/control.rules:45:39",
+                    "spec/twilight_struggle/control.rules:42:39",
                 )
                 if c_c in KS_country
                 and q_scoring_battleground(state, c_c) >= 1
@@ -439,12 +433,12 @@ def d_battlegrounds_controlled(state, v_p, v_r):
 
 def d_battlegrounds_in(state, v_r):
     "define battlegrounds_in"
-    # spec: spec/twilight_struggle/control.rules:48
+    # spec: spec/twilight_struggle/control.rules:45
     return len(
         [
             c_c
             for c_c in collection_of(
-                state, v_r, REGION_MEMBERS, "spec/twilight_struggle/control.rules:49:35"
+                state, v_r, REGION_MEMBERS, "spec/twilight_struggle/control.rules:46:35"
             )
             if c_c in KS_country and q_scoring_battleground(state, c_c) >= 1
         ]
@@ -453,12 +447,12 @@ def d_battlegrounds_in(state, v_r):
 
 def d_nonbattlegrounds_controlled(state, v_p, v_r):
     "define nonbattlegrounds_controlled"
-    # spec: spec/twilight_struggle/control.rules:51
+    # spec: spec/twilight_struggle/control.rules:48
     return len(
         [
             c_c
             for c_c in collection_of(
-                state, v_r, REGION_MEMBERS, "spec/twilight_struggle/control.rules:52:35"
+                state, v_r, REGION_MEMBERS, "spec/twilight_struggle/control.rules:49:35"
             )
             if c_c in KS_country
             and not q_scoring_battleground(state, c_c) >= 1
@@ -474,13 +468,13 @@ def d_nonbattlegrounds_controlled(state, v_p, v_r):
 
 def d_has_presence(state, v_p, v_r):
     "define has_presence"
-    # spec: spec/twilight_struggle/control.rules:56
+    # spec: spec/twilight_struggle/control.rules:53
     return d_countries_controlled(state, v_p, v_r) >= 1
 
 
 def d_has_domination(state, v_p, v_r):
     "define has_domination"
-    # spec: spec/twilight_struggle/control.rules:60
+    # spec: spec/twilight_struggle/control.rules:57
     return (
         d_countries_controlled(state, v_p, v_r)
         > d_countries_controlled(state, None if v_p is None else (v_p + 1) % 2, v_r)
@@ -493,7 +487,7 @@ def d_has_domination(state, v_p, v_r):
 
 def d_has_region_control(state, v_p, v_r):
     "define has_region_control"
-    # spec: spec/twilight_struggle/control.rules:66
+    # spec: spec/twilight_struggle/control.rules:63
     return d_countries_controlled(state, v_p, v_r) > d_countries_controlled(
         state, None if v_p is None else (v_p + 1) % 2, v_r
     ) and d_battlegrounds_controlled(state, v_p, v_r) >= d_battlegrounds_in(state, v_r)
@@ -501,13 +495,13 @@ def d_has_region_control(state, v_p, v_r):
 
 def d_level_points(state, v_p, v_r):
     "define level_points"
-    # spec: spec/twilight_struggle/control.rules:71
+    # spec: spec/twilight_struggle/control.rules:68
     return (
         (
             A_control[v_r]
             if v_r is not None
             else attr_of(
-                A_control, v_r, "control", "spec/twilight_struggle/control.rules:72:38"
+                A_control, v_r, "control", "spec/twilight_struggle/control.rules:69:38"
             )
         )
         if d_countries_controlled(state, v_p, v_r)
@@ -522,7 +516,7 @@ def d_level_points(state, v_p, v_r):
                     A_domination,
                     v_r,
                     "domination",
-                    "spec/twilight_struggle/control.rules:72:82",
+                    "spec/twilight_struggle/control.rules:69:82",
                 )
             )
             if d_has_domination(state, v_p, v_r)
@@ -534,7 +528,7 @@ def d_level_points(state, v_p, v_r):
                         A_presence,
                         v_r,
                         "presence",
-                        "spec/twilight_struggle/control.rules:73:37",
+                        "spec/twilight_struggle/control.rules:70:37",
                     )
                 )
                 if d_countries_controlled(state, v_p, v_r) >= 1
@@ -546,7 +540,7 @@ def d_level_points(state, v_p, v_r):
 
 def d_region_points(state, v_p, v_r):
     "define region_points"
-    # spec: spec/twilight_struggle/control.rules:77
+    # spec: spec/twilight_struggle/control.rules:74
     return (
         (
             (
@@ -556,7 +550,7 @@ def d_region_points(state, v_p, v_r):
                     A_control,
                     v_r,
                     "control",
-                    "spec/twilight_struggle/control.rules:72:38",
+                    "spec/twilight_struggle/control.rules:69:38",
                 )
             )
             if d_countries_controlled(state, v_p, v_r)
@@ -571,7 +565,7 @@ def d_region_points(state, v_p, v_r):
                         A_domination,
                         v_r,
                         "domination",
-                        "spec/twilight_struggle/control.rules:72:82",
+                        "spec/twilight_struggle/control.rules:69:82",
                     )
                 )
                 if d_has_domination(state, v_p, v_r)
@@ -583,7 +577,7 @@ def d_region_points(state, v_p, v_r):
                             A_presence,
                             v_r,
                             "presence",
-                            "spec/twilight_struggle/control.rules:73:37",
+                            "spec/twilight_struggle/control.rules:70:37",
                         )
                     )
                     if d_countries_controlled(state, v_p, v_r) >= 1
@@ -599,7 +593,7 @@ def d_region_points(state, v_p, v_r):
                     state,
                     v_r,
                     REGION_MEMBERS,
-                    "spec/twilight_struggle/control.rules:79:37",
+                    "spec/twilight_struggle/control.rules:76:37",
                 )
                 if c_c in KS_country
                 and (
@@ -618,7 +612,7 @@ def d_region_points(state, v_p, v_r):
 
 def d_southeast_asia_points(state, v_p):
     "define southeast_asia_points"
-    # spec: spec/twilight_struggle/control.rules:83
+    # spec: spec/twilight_struggle/control.rules:80
     return sum(
         [
             2 if c_c == E_thailand else 1
@@ -1788,7 +1782,7 @@ def d_milops_shortfall(state, v_p):
 
 def q_scoring_battleground(state, v_c):
     "quantity scoring_battleground"
-    # spec: spec/twilight_struggle/control.rules:28
+    # spec: spec/twilight_struggle/control.rules:25
     value = (
         1
         if (
@@ -1798,7 +1792,7 @@ def q_scoring_battleground(state, v_c):
                 A_battleground,
                 v_c,
                 "battleground",
-                "spec/twilight_struggle/control.rules:28:48",
+                "spec/twilight_struggle/control.rules:25:48",
             )
         )
         else 0
@@ -1820,7 +1814,7 @@ def q_scoring_battleground(state, v_c):
 
 def q_battleground_adjustment(state, v_p, v_r):
     "quantity battleground_adjustment"
-    # spec: spec/twilight_struggle/control.rules:38
+    # spec: spec/twilight_struggle/control.rules:35
     value = 0
     for effect in state.effects:
         kind = effect[0]
