@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: a9e4f87fee3e2600
+# Spec hash: cd447687eeb8bdec
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 834f290f6d8055f6ae48 output e27cc969cf63c0d9f40a
+# Fingerprint: source df2e112266138e8f05c1 output 02ca0eec888a01dff164
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -49,6 +49,8 @@ from .tables import (
     A_bonus_plants,
     A_bonus_steel,
     A_bonus_titanium,
+    A_box_hit,
+    A_box_hits,
     A_building,
     A_colour,
     A_cost,
@@ -87,6 +89,7 @@ from .rules import (
     d_any_playable,
     d_awards_funded,
     d_beginner,
+    d_box_of,
     d_can_claim,
     d_cities_in_play,
     d_cities_on_mars,
@@ -445,365 +448,63 @@ def ev_thorgate(state, v_you, v_this):
 
 
 def ev_colonizer_training_camp(state, v_you, v_this):
-    "event of colonizer_training_camp (spec/terraforming_mars/07_cards.rules:58)"
+    "event of colonizer_training_camp (spec/terraforming_mars/07_cards.rules:92)"
     pass
 
 
-def ev_methane_from_titan(state, v_you, v_this):
-    "event of methane_from_titan (spec/terraforming_mars/07_cards.rules:74)"
-    # spec: spec/terraforming_mars/07_cards.rules:75
-    state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:76
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
-
-
-def ev_lunar_beam(state, v_you, v_this):
-    "event of lunar_beam (spec/terraforming_mars/07_cards.rules:95)"
-    # spec: spec/terraforming_mars/07_cards.rules:96
-    state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] - 2))
-    # spec: spec/terraforming_mars/07_cards.rules:97
-    state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:98
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 2))
-
-
-def ev_asteroid_mining(state, v_you, v_this):
-    "event of asteroid_mining (spec/terraforming_mars/07_cards.rules:102)"
-    # spec: spec/terraforming_mars/07_cards.rules:102
-    state.tracks[40 + v_you] = max(0, min(999, state.tracks[40 + v_you] + 2))
-
-
-def ev_food_factory(state, v_you, v_this):
-    "event of food_factory (spec/terraforming_mars/07_cards.rules:105)"
-    # spec: spec/terraforming_mars/07_cards.rules:106
-    state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 4))
-    # spec: spec/terraforming_mars/07_cards.rules:107
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] - 1))
-
-
-def ev_archaebacteria(state, v_you, v_this):
-    "event of archaebacteria (spec/terraforming_mars/07_cards.rules:111)"
-    # spec: spec/terraforming_mars/07_cards.rules:111
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
-
-
-def ev_carbonate_processing(state, v_you, v_this):
-    "event of carbonate_processing (spec/terraforming_mars/07_cards.rules:114)"
-    # spec: spec/terraforming_mars/07_cards.rules:115
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 1))
-    # spec: spec/terraforming_mars/07_cards.rules:116
-    state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 3))
-
-
-def ev_nuclear_power(state, v_you, v_this):
-    "event of nuclear_power (spec/terraforming_mars/07_cards.rules:120)"
-    # spec: spec/terraforming_mars/07_cards.rules:121
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 3))
-    # spec: spec/terraforming_mars/07_cards.rules:122
-    state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] - 2))
-
-
-def ev_algae(state, v_you, v_this):
-    "event of algae (spec/terraforming_mars/07_cards.rules:126)"
-    # spec: spec/terraforming_mars/07_cards.rules:127
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:128
-    state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 1))
-
-
-def ev_adapted_lichen(state, v_you, v_this):
-    "event of adapted_lichen (spec/terraforming_mars/07_cards.rules:132)"
-    # spec: spec/terraforming_mars/07_cards.rules:132
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
-
-
-def ev_kelp_farming(state, v_you, v_this):
-    "event of kelp_farming (spec/terraforming_mars/07_cards.rules:135)"
-    # spec: spec/terraforming_mars/07_cards.rules:136
-    state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:137
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 3))
-    # spec: spec/terraforming_mars/07_cards.rules:138
-    state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 2))
-
-
-def ev_beam_from_a_thorium_asteroid(state, v_you, v_this):
-    "event of beam_from_a_thorium_asteroid (spec/terraforming_mars/07_cards.rules:143)"
-    # spec: spec/terraforming_mars/07_cards.rules:144
-    state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 3))
-    # spec: spec/terraforming_mars/07_cards.rules:145
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 3))
-
-
-def ev_trees(state, v_you, v_this):
-    "event of trees (spec/terraforming_mars/07_cards.rules:149)"
-    # spec: spec/terraforming_mars/07_cards.rules:150
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 3))
-    # spec: spec/terraforming_mars/07_cards.rules:151
-    state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 1))
-
-
-def ev_solar_wind_power(state, v_you, v_this):
-    "event of solar_wind_power (spec/terraforming_mars/07_cards.rules:155)"
-    # spec: spec/terraforming_mars/07_cards.rules:156
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
-    # spec: spec/terraforming_mars/07_cards.rules:157
-    state.tracks[10 + v_you] = max(0, min(9999, state.tracks[10 + v_you] + 2))
-
-
-def ev_giant_space_mirror(state, v_you, v_this):
-    "event of giant_space_mirror (spec/terraforming_mars/07_cards.rules:161)"
-    # spec: spec/terraforming_mars/07_cards.rules:161
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 3))
-
-
-def ev_grass(state, v_you, v_this):
-    "event of grass (spec/terraforming_mars/07_cards.rules:164)"
-    # spec: spec/terraforming_mars/07_cards.rules:165
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
-    # spec: spec/terraforming_mars/07_cards.rules:166
-    state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 3))
-
-
-def ev_heather(state, v_you, v_this):
-    "event of heather (spec/terraforming_mars/07_cards.rules:170)"
-    # spec: spec/terraforming_mars/07_cards.rules:171
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
-    # spec: spec/terraforming_mars/07_cards.rules:172
-    state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 1))
-
-
-def ev_peroxide_power(state, v_you, v_this):
-    "event of peroxide_power (spec/terraforming_mars/07_cards.rules:176)"
-    # spec: spec/terraforming_mars/07_cards.rules:177
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:178
-    state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] - 1))
-
-
-def ev_bushes(state, v_you, v_this):
-    "event of bushes (spec/terraforming_mars/07_cards.rules:182)"
-    # spec: spec/terraforming_mars/07_cards.rules:183
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:184
-    state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 2))
-
-
 def ev_greenhouses(state, v_you, v_this):
-    "event of greenhouses (spec/terraforming_mars/07_cards.rules:188)"
-    # spec: spec/terraforming_mars/07_cards.rules:188
+    "event of greenhouses (spec/terraforming_mars/07_cards.rules:202)"
+    # spec: spec/terraforming_mars/07_cards.rules:202
     state.tracks[15 + v_you] = max(
         0, min(9999, state.tracks[15 + v_you] + d_cities_in_play(state))
     )
 
 
-def ev_fueled_generators(state, v_you, v_this):
-    "event of fueled_generators (spec/terraforming_mars/07_cards.rules:191)"
-    # spec: spec/terraforming_mars/07_cards.rules:192
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
-    # spec: spec/terraforming_mars/07_cards.rules:193
-    state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] - 1))
-
-
 def ev_power_grid(state, v_you, v_this):
-    "event of power_grid (spec/terraforming_mars/07_cards.rules:198)"
-    # spec: spec/terraforming_mars/07_cards.rules:198
+    "event of power_grid (spec/terraforming_mars/07_cards.rules:210)"
+    # spec: spec/terraforming_mars/07_cards.rules:210
     state.tracks[50 + v_you] = max(
         0, min(999, state.tracks[50 + v_you] + d_tags(state, v_you, "power_tag"))
     )
 
 
-def ev_solar_power(state, v_you, v_this):
-    "event of solar_power (spec/terraforming_mars/07_cards.rules:201)"
-    # spec: spec/terraforming_mars/07_cards.rules:201
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
-
-
 def ev_breathing_filters(state, v_you, v_this):
-    "event of breathing_filters (spec/terraforming_mars/07_cards.rules:204)"
+    "event of breathing_filters (spec/terraforming_mars/07_cards.rules:216)"
     pass
-
-
-def ev_geothermal_power(state, v_you, v_this):
-    "event of geothermal_power (spec/terraforming_mars/07_cards.rules:215)"
-    # spec: spec/terraforming_mars/07_cards.rules:215
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 2))
-
-
-def ev_farming(state, v_you, v_this):
-    "event of farming (spec/terraforming_mars/07_cards.rules:218)"
-    # spec: spec/terraforming_mars/07_cards.rules:219
-    state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:220
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:221
-    state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 2))
 
 
 def ev_dust_seals(state, v_you, v_this):
-    "event of dust_seals (spec/terraforming_mars/07_cards.rules:225)"
+    "event of dust_seals (spec/terraforming_mars/07_cards.rules:236)"
     pass
 
 
-def ev_moss(state, v_you, v_this):
-    "event of moss (spec/terraforming_mars/07_cards.rules:228)"
-    # spec: spec/terraforming_mars/07_cards.rules:229
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
-    # spec: spec/terraforming_mars/07_cards.rules:230
-    state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] - 1))
-
-
-def ev_ghg_factories(state, v_you, v_this):
-    "event of ghg_factories (spec/terraforming_mars/07_cards.rules:234)"
-    # spec: spec/terraforming_mars/07_cards.rules:235
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 1))
-    # spec: spec/terraforming_mars/07_cards.rules:236
-    state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 4))
-
-
 def ev_zeppelins(state, v_you, v_this):
-    "event of zeppelins (spec/terraforming_mars/07_cards.rules:240)"
-    # spec: spec/terraforming_mars/07_cards.rules:240
+    "event of zeppelins (spec/terraforming_mars/07_cards.rules:248)"
+    # spec: spec/terraforming_mars/07_cards.rules:248
     state.tracks[30 + v_you] = max(
         -5, min(999, state.tracks[30 + v_you] + d_cities_on_mars(state))
     )
 
 
 def ev_worms(state, v_you, v_this):
-    "event of worms (spec/terraforming_mars/07_cards.rules:243)"
-    # spec: spec/terraforming_mars/07_cards.rules:243
+    "event of worms (spec/terraforming_mars/07_cards.rules:251)"
+    # spec: spec/terraforming_mars/07_cards.rules:251
     state.tracks[45 + v_you] = max(
         0, min(999, state.tracks[45 + v_you] + d_tags(state, v_you, "microbe_tag") // 2)
     )
 
 
-def ev_fusion_power(state, v_you, v_this):
-    "event of fusion_power (spec/terraforming_mars/07_cards.rules:246)"
-    # spec: spec/terraforming_mars/07_cards.rules:246
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 3))
-
-
 def ev_advanced_ecosystems(state, v_you, v_this):
-    "event of advanced_ecosystems (spec/terraforming_mars/07_cards.rules:252)"
+    "event of advanced_ecosystems (spec/terraforming_mars/07_cards.rules:261)"
     pass
 
 
-def ev_great_dam(state, v_you, v_this):
-    "event of great_dam (spec/terraforming_mars/07_cards.rules:257)"
-    # spec: spec/terraforming_mars/07_cards.rules:257
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 2))
-
-
-def ev_wave_power(state, v_you, v_this):
-    "event of wave_power (spec/terraforming_mars/07_cards.rules:268)"
-    # spec: spec/terraforming_mars/07_cards.rules:268
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
-
-
-def ev_power_plant_card(state, v_you, v_this):
-    "event of power_plant_card (spec/terraforming_mars/07_cards.rules:271)"
-    # spec: spec/terraforming_mars/07_cards.rules:271
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
-
-
-def ev_tectonic_stress_power(state, v_you, v_this):
-    "event of tectonic_stress_power (spec/terraforming_mars/07_cards.rules:275)"
-    # spec: spec/terraforming_mars/07_cards.rules:275
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 3))
-
-
-def ev_nitrophilic_moss(state, v_you, v_this):
-    "event of nitrophilic_moss (spec/terraforming_mars/07_cards.rules:278)"
-    # spec: spec/terraforming_mars/07_cards.rules:279
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:280
-    state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] - 2))
-
-
 def ev_insects(state, v_you, v_this):
-    "event of insects (spec/terraforming_mars/07_cards.rules:284)"
-    # spec: spec/terraforming_mars/07_cards.rules:284
+    "event of insects (spec/terraforming_mars/07_cards.rules:292)"
+    # spec: spec/terraforming_mars/07_cards.rules:292
     state.tracks[45 + v_you] = max(
         0, min(999, state.tracks[45 + v_you] + d_tags(state, v_you, "plant_tag"))
     )
-
-
-def ev_designed_microorganisms(state, v_you, v_this):
-    "event of designed_microorganisms (spec/terraforming_mars/07_cards.rules:294)"
-    # spec: spec/terraforming_mars/07_cards.rules:294
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
-
-
-def ev_industrial_microbes(state, v_you, v_this):
-    "event of industrial_microbes (spec/terraforming_mars/07_cards.rules:297)"
-    # spec: spec/terraforming_mars/07_cards.rules:298
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
-    # spec: spec/terraforming_mars/07_cards.rules:299
-    state.tracks[35 + v_you] = max(0, min(999, state.tracks[35 + v_you] + 1))
-
-
-def ev_lichen(state, v_you, v_this):
-    "event of lichen (spec/terraforming_mars/07_cards.rules:303)"
-    # spec: spec/terraforming_mars/07_cards.rules:303
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
-
-
-def ev_micro_mills(state, v_you, v_this):
-    "event of micro_mills (spec/terraforming_mars/07_cards.rules:306)"
-    # spec: spec/terraforming_mars/07_cards.rules:306
-    state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 1))
-
-
-def ev_magnetic_field_generators(state, v_you, v_this):
-    "event of magnetic_field_generators (spec/terraforming_mars/07_cards.rules:309)"
-    # spec: spec/terraforming_mars/07_cards.rules:310
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 4))
-    # spec: spec/terraforming_mars/07_cards.rules:311
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:312
-    p_raise_tr(state, v_you, 3)
-
-
-def ev_windmills(state, v_you, v_this):
-    "event of windmills (spec/terraforming_mars/07_cards.rules:316)"
-    # spec: spec/terraforming_mars/07_cards.rules:316
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] + 1))
-
-
-def ev_tundra_farming(state, v_you, v_this):
-    "event of tundra_farming (spec/terraforming_mars/07_cards.rules:319)"
-    # spec: spec/terraforming_mars/07_cards.rules:320
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
-    # spec: spec/terraforming_mars/07_cards.rules:321
-    state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:322
-    state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 1))
-
-
-def ev_magnetic_field_dome(state, v_you, v_this):
-    "event of magnetic_field_dome (spec/terraforming_mars/07_cards.rules:326)"
-    # spec: spec/terraforming_mars/07_cards.rules:327
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 2))
-    # spec: spec/terraforming_mars/07_cards.rules:328
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
-    # spec: spec/terraforming_mars/07_cards.rules:329
-    p_raise_tr(state, v_you, 1)
-
-
-def ev_noctis_farming(state, v_you, v_this):
-    "event of noctis_farming (spec/terraforming_mars/07_cards.rules:333)"
-    # spec: spec/terraforming_mars/07_cards.rules:334
-    state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 1))
-    # spec: spec/terraforming_mars/07_cards.rules:335
-    state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 2))
-
-
-def ev_soil_factory(state, v_you, v_this):
-    "event of soil_factory (spec/terraforming_mars/07_cards.rules:345)"
-    # spec: spec/terraforming_mars/07_cards.rules:346
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 1))
-    # spec: spec/terraforming_mars/07_cards.rules:347
-    state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] + 1))
 
 
 def ev_energy_saving(state, v_you, v_this):
@@ -814,68 +515,16 @@ def ev_energy_saving(state, v_you, v_this):
     )
 
 
-def ev_immigration_shuttles(state, v_you, v_this):
-    "event of immigration_shuttles (spec/terraforming_mars/07_cards.rules:361)"
-    # spec: spec/terraforming_mars/07_cards.rules:361
-    state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 5))
-
-
-def ev_soletta(state, v_you, v_this):
-    "event of soletta (spec/terraforming_mars/07_cards.rules:364)"
-    # spec: spec/terraforming_mars/07_cards.rules:364
-    state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 7))
-
-
-def ev_rad_chem_factory(state, v_you, v_this):
-    "event of rad_chem_factory (spec/terraforming_mars/07_cards.rules:367)"
-    # spec: spec/terraforming_mars/07_cards.rules:368
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 1))
-    # spec: spec/terraforming_mars/07_cards.rules:369
-    p_raise_tr(state, v_you, 2)
-
-
-def ev_noctis_city(state, v_you, v_this):
-    "event of noctis_city (spec/terraforming_mars/07b_tiles_events.rules:24)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:25
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 1))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:26
-    state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 3))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:27
-    p_city_placed(state, v_you, E_s31)
-
-
-def ev_phobos_space_haven(state, v_you, v_this):
-    "event of phobos_space_haven (spec/terraforming_mars/07b_tiles_events.rules:42)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:43
-    state.tracks[40 + v_you] = max(0, min(999, state.tracks[40 + v_you] + 1))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:44
-    p_city_placed(state, v_you, E_s02)
-
-
 def ev_ganymede_colony(state, v_you, v_this):
-    "event of ganymede_colony (spec/terraforming_mars/07b_tiles_events.rules:91)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:91
+    "event of ganymede_colony (spec/terraforming_mars/07b_tiles_events.rules:92)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:92
     p_city_placed(state, v_you, E_s01)
 
 
 def ev_release_of_inert_gases(state, v_you, v_this):
-    "event of release_of_inert_gases (spec/terraforming_mars/07b_tiles_events.rules:181)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:181
+    "event of release_of_inert_gases (spec/terraforming_mars/07b_tiles_events.rules:182)"
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:182
     p_raise_tr(state, v_you, 2)
-
-
-def ev_imported_ghg(state, v_you, v_this):
-    "event of imported_ghg (spec/terraforming_mars/07b_tiles_events.rules:253)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:254
-    state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 1))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:255
-    state.tracks[25 + v_you] = max(0, min(9999, state.tracks[25 + v_you] + 3))
-
-
-def ev_import_of_advanced_ghg(state, v_you, v_this):
-    "event of import_of_advanced_ghg (spec/terraforming_mars/07b_tiles_events.rules:268)"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:268
-    state.tracks[55 + v_you] = max(0, min(999, state.tracks[55 + v_you] + 2))
 
 
 def ev_special_design(state, v_you, v_this):
@@ -906,66 +555,43 @@ def ev_equatorial_magnetizer(state, v_you, v_this):
         p_raise_tr(state, v_you, 1)
 
 
-def ev_livestock(state, v_you, v_this):
-    "event of livestock (spec/terraforming_mars/07c_active.rules:183)"
-    # spec: spec/terraforming_mars/07c_active.rules:184
-    if state.vars[3]:
-        # spec: spec/terraforming_mars/07c_active.rules:185
-        state.counters[18][v_this] = max(0, state.counters[18][v_this] + 1)
-    else:
-        # spec: spec/terraforming_mars/07c_active.rules:187
-        state.tracks[45 + v_you] = max(0, min(999, state.tracks[45 + v_you] - 1))
-        # spec: spec/terraforming_mars/07c_active.rules:188
-        state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 2))
-
-
 def ev_arctic_algae(state, v_you, v_this):
-    "event of arctic_algae (spec/terraforming_mars/07c_active.rules:225)"
-    # spec: spec/terraforming_mars/07c_active.rules:226
+    "event of arctic_algae (spec/terraforming_mars/07c_active.rules:220)"
+    # spec: spec/terraforming_mars/07c_active.rules:221
     state.tracks[15 + v_you] = max(0, min(9999, state.tracks[15 + v_you] + 1))
-    # spec: spec/terraforming_mars/07c_active.rules:227
+    # spec: spec/terraforming_mars/07c_active.rules:222
     activate(state, 11, [v_you], None)
 
 
 def ev_optimal_aerobraking(state, v_you, v_this):
-    "event of optimal_aerobraking (spec/terraforming_mars/07c_active.rules:237)"
-    # spec: spec/terraforming_mars/07c_active.rules:237
+    "event of optimal_aerobraking (spec/terraforming_mars/07c_active.rules:232)"
+    # spec: spec/terraforming_mars/07c_active.rules:232
     activate(state, 12, [v_you], None)
 
 
 def ev_rover_construction(state, v_you, v_this):
-    "event of rover_construction (spec/terraforming_mars/07c_active.rules:243)"
-    # spec: spec/terraforming_mars/07c_active.rules:243
+    "event of rover_construction (spec/terraforming_mars/07c_active.rules:238)"
+    # spec: spec/terraforming_mars/07c_active.rules:238
     activate(state, 13, [v_you], None)
 
 
 def ev_decomposers(state, v_you, v_this):
-    "event of decomposers (spec/terraforming_mars/07c_active.rules:262)"
-    # spec: spec/terraforming_mars/07c_active.rules:262
+    "event of decomposers (spec/terraforming_mars/07c_active.rules:257)"
+    # spec: spec/terraforming_mars/07c_active.rules:257
     activate(state, 15, [v_you, v_this], None)
 
 
 def ev_adaptation_technology(state, v_you, v_this):
-    "event of adaptation_technology (spec/terraforming_mars/07c_active.rules:277)"
-    # spec: spec/terraforming_mars/07c_active.rules:277
+    "event of adaptation_technology (spec/terraforming_mars/07c_active.rules:272)"
+    # spec: spec/terraforming_mars/07c_active.rules:272
     activate(state, 4, [v_you], None)
 
 
-def ev_shuttles(state, v_you, v_this):
-    "event of shuttles (spec/terraforming_mars/07c_active.rules:283)"
-    # spec: spec/terraforming_mars/07c_active.rules:284
-    state.tracks[50 + v_you] = max(0, min(999, state.tracks[50 + v_you] - 1))
-    # spec: spec/terraforming_mars/07c_active.rules:285
-    state.tracks[30 + v_you] = max(-5, min(999, state.tracks[30 + v_you] + 2))
-    # spec: spec/terraforming_mars/07c_active.rules:286
-    activate(state, 17, [v_you], None)
-
-
 def ev_pets(state, v_you, v_this):
-    "event of pets (spec/terraforming_mars/07c_active.rules:296)"
-    # spec: spec/terraforming_mars/07c_active.rules:297
+    "event of pets (spec/terraforming_mars/07c_active.rules:291)"
+    # spec: spec/terraforming_mars/07c_active.rules:292
     state.counters[18][v_this] = max(0, state.counters[18][v_this] + 1)
-    # spec: spec/terraforming_mars/07c_active.rules:298
+    # spec: spec/terraforming_mars/07c_active.rules:293
     activate(state, 18, [v_you, v_this], None)
 
 
@@ -1006,28 +632,28 @@ def t_special_design_effect_0(state, v_owner, v_q, v_c):
 
 
 def t_arctic_algae_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of arctic_algae_effect (spec/terraforming_mars/07c_active.rules:222)"
-    # spec: spec/terraforming_mars/07c_active.rules:222
+    "on tile_placed of arctic_algae_effect (spec/terraforming_mars/07c_active.rules:217)"
+    # spec: spec/terraforming_mars/07c_active.rules:217
     state.tracks[15 + v_owner] = max(0, min(9999, state.tracks[15 + v_owner] + 2))
 
 
 def t_aerobraking_effect_0(state, v_owner, v_q, v_c):
-    "on card_played of aerobraking_effect (spec/terraforming_mars/07c_active.rules:231)"
-    # spec: spec/terraforming_mars/07c_active.rules:232
+    "on card_played of aerobraking_effect (spec/terraforming_mars/07c_active.rules:226)"
+    # spec: spec/terraforming_mars/07c_active.rules:227
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 3))
-    # spec: spec/terraforming_mars/07c_active.rules:233
+    # spec: spec/terraforming_mars/07c_active.rules:228
     state.tracks[25 + v_owner] = max(0, min(9999, state.tracks[25 + v_owner] + 3))
 
 
 def t_rover_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of rover_effect (spec/terraforming_mars/07c_active.rules:240)"
-    # spec: spec/terraforming_mars/07c_active.rules:240
+    "on tile_placed of rover_effect (spec/terraforming_mars/07c_active.rules:235)"
+    # spec: spec/terraforming_mars/07c_active.rules:235
     state.tracks[v_owner] = max(0, min(9999, state.tracks[v_owner] + 2))
 
 
 def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
-    "on card_played of ecological_zone_effect (spec/terraforming_mars/07c_active.rules:246)"
-    # spec: spec/terraforming_mars/07c_active.rules:246
+    "on card_played of ecological_zone_effect (spec/terraforming_mars/07c_active.rules:241)"
+    # spec: spec/terraforming_mars/07c_active.rules:241
     state.counters[18][v_z] = max(
         0,
         state.counters[18][v_z]
@@ -1039,7 +665,7 @@ def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
                     A_animal,
                     v_c,
                     "animal",
-                    "spec/terraforming_mars/07c_active.rules:246:48",
+                    "spec/terraforming_mars/07c_active.rules:241:48",
                 )
             )
             + (
@@ -1049,7 +675,7 @@ def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
                     A_plant,
                     v_c,
                     "plant",
-                    "spec/terraforming_mars/07c_active.rules:246:59",
+                    "spec/terraforming_mars/07c_active.rules:241:59",
                 )
             )
         ),
@@ -1057,8 +683,8 @@ def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
 
 
 def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
-    "on card_played of decomposers_effect (spec/terraforming_mars/07c_active.rules:258)"
-    # spec: spec/terraforming_mars/07c_active.rules:258
+    "on card_played of decomposers_effect (spec/terraforming_mars/07c_active.rules:253)"
+    # spec: spec/terraforming_mars/07c_active.rules:253
     state.counters[18][v_z] = max(
         0,
         state.counters[18][v_z]
@@ -1070,7 +696,7 @@ def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
                     A_animal,
                     v_c,
                     "animal",
-                    "spec/terraforming_mars/07c_active.rules:258:48",
+                    "spec/terraforming_mars/07c_active.rules:253:48",
                 )
             )
             + (
@@ -1080,7 +706,7 @@ def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
                     A_plant,
                     v_c,
                     "plant",
-                    "spec/terraforming_mars/07c_active.rules:258:59",
+                    "spec/terraforming_mars/07c_active.rules:253:59",
                 )
             )
             + (
@@ -1090,7 +716,7 @@ def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
                     A_microbe,
                     v_c,
                     "microbe",
-                    "spec/terraforming_mars/07c_active.rules:258:69",
+                    "spec/terraforming_mars/07c_active.rules:253:69",
                 )
             )
         ),
@@ -1098,20 +724,20 @@ def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
 
 
 def t_herbivores_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
-    "on tile_placed of herbivores_effect (spec/terraforming_mars/07c_active.rules:265)"
-    # spec: spec/terraforming_mars/07c_active.rules:265
+    "on tile_placed of herbivores_effect (spec/terraforming_mars/07c_active.rules:260)"
+    # spec: spec/terraforming_mars/07c_active.rules:260
     state.counters[18][v_z] = max(0, state.counters[18][v_z] + 1)
 
 
 def t_pets_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
-    "on tile_placed of pets_effect (spec/terraforming_mars/07c_active.rules:292)"
-    # spec: spec/terraforming_mars/07c_active.rules:292
+    "on tile_placed of pets_effect (spec/terraforming_mars/07c_active.rules:287)"
+    # spec: spec/terraforming_mars/07c_active.rules:287
     state.counters[18][v_z] = max(0, state.counters[18][v_z] + 1)
 
 
 def t_immigrant_city_effect_0(state, v_owner, v_q, v_s, v_t):
-    "on tile_placed of immigrant_city_effect (spec/terraforming_mars/07c_active.rules:302)"
-    # spec: spec/terraforming_mars/07c_active.rules:302
+    "on tile_placed of immigrant_city_effect (spec/terraforming_mars/07c_active.rules:297)"
+    # spec: spec/terraforming_mars/07c_active.rules:297
     state.tracks[30 + v_owner] = max(-5, min(999, state.tracks[30 + v_owner] + 1))
 
 
@@ -1174,27 +800,27 @@ def emit_tile_placed(state, x0, x1, x2):
                 runs.append((t_tharsis_effect_1, [args[0], x0, x1, x2]))
         elif kind == 11:  # arctic_algae_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:222
+            # spec: spec/terraforming_mars/07c_active.rules:217
             if x2 == "ocean_t":
                 runs.append((t_arctic_algae_effect_0, [args[0], x0, x1, x2]))
         elif kind == 13:  # rover_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:240
+            # spec: spec/terraforming_mars/07c_active.rules:235
             if x2 == "city_t":
                 runs.append((t_rover_effect_0, [args[0], x0, x1, x2]))
         elif kind == 16:  # herbivores_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:265
+            # spec: spec/terraforming_mars/07c_active.rules:260
             if x0 == args[0] and x2 == "greenery_t":
                 runs.append((t_herbivores_effect_0, [args[0], args[1], x0, x1, x2]))
         elif kind == 18:  # pets_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:292
+            # spec: spec/terraforming_mars/07c_active.rules:287
             if x2 == "city_t":
                 runs.append((t_pets_effect_0, [args[0], args[1], x0, x1, x2]))
         elif kind == 19:  # immigrant_city_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:302
+            # spec: spec/terraforming_mars/07c_active.rules:297
             if x2 == "city_t":
                 runs.append((t_immigrant_city_effect_0, [args[0], x0, x1, x2]))
     for function, values in runs:
@@ -1233,7 +859,7 @@ def emit_card_played(state, x0, x1):
                 runs.append((t_special_design_effect_0, [args[0], x0, x1]))
         elif kind == 12:  # aerobraking_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:231
+            # spec: spec/terraforming_mars/07c_active.rules:226
             if (
                 x0 == args[0]
                 and (
@@ -1243,7 +869,7 @@ def emit_card_played(state, x0, x1):
                         A_colour,
                         x1,
                         "colour",
-                        "spec/terraforming_mars/07c_active.rules:231:46",
+                        "spec/terraforming_mars/07c_active.rules:226:46",
                     )
                 )
                 == "event"
@@ -1254,7 +880,7 @@ def emit_card_played(state, x0, x1):
                         A_space,
                         x1,
                         "space",
-                        "spec/terraforming_mars/07c_active.rules:231:68",
+                        "spec/terraforming_mars/07c_active.rules:226:68",
                     )
                 )
                 > 0
@@ -1262,12 +888,12 @@ def emit_card_played(state, x0, x1):
                 runs.append((t_aerobraking_effect_0, [args[0], x0, x1]))
         elif kind == 14:  # ecological_zone_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:246
+            # spec: spec/terraforming_mars/07c_active.rules:241
             if x0 == args[0]:
                 runs.append((t_ecological_zone_effect_0, [args[0], args[1], x0, x1]))
         elif kind == 15:  # decomposers_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:258
+            # spec: spec/terraforming_mars/07c_active.rules:253
             if x0 == args[0]:
                 runs.append((t_decomposers_effect_0, [args[0], args[1], x0, x1]))
     for function, values in runs:
@@ -1317,7 +943,7 @@ def resolve_event(state, card, you, at):
         leave_event(state)
         return False
     step, size = EVENT_STEPS[card]
-    state.frames.append(new_frame(101, []))  # event_done, when the event is over
+    state.frames.append(new_frame(151, []))  # event_done, when the event is over
     state.frames.append(new_frame(step, [you, card] + [UNBOUND] * size))
     return True
 
@@ -1713,23 +1339,23 @@ def s_place_city(state, frame):
 
 
 def s_pay(state, frame):
-    "procedure pay (spec/terraforming_mars/04_economy.rules:75)"
+    "procedure pay (spec/terraforming_mars/04_economy.rules:84)"
     # L: 0 p, 1 n, 2 steel_ok, 3 titanium_ok, 4 rest, 5 sv, 6 others, 7 least, 8 most, 9 k, 10 tv
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:76
+            # spec: spec/terraforming_mars/04_economy.rules:85
             L[4] = L[1]
-            # spec: spec/terraforming_mars/04_economy.rules:77
+            # spec: spec/terraforming_mars/04_economy.rules:86
             if L[2] and state.tracks[5 + L[0]] > 0 and L[4] > 0:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:78
+            # spec: spec/terraforming_mars/04_economy.rules:87
             L[5] = q_steel_value(state, L[0])
-            # spec: spec/terraforming_mars/04_economy.rules:79
+            # spec: spec/terraforming_mars/04_economy.rules:88
             L[6] = (
                 state.tracks[L[0]]
                 + q_heat_as_mc(state, L[0])
@@ -1740,11 +1366,11 @@ def s_pay(state, frame):
                     else 0
                 )
             )
-            # spec: spec/terraforming_mars/04_economy.rules:81
+            # spec: spec/terraforming_mars/04_economy.rules:90
             L[7] = max(0, (L[4] - L[6] + L[5] - 1) // L[5])
-            # spec: spec/terraforming_mars/04_economy.rules:82
+            # spec: spec/terraforming_mars/04_economy.rules:91
             L[8] = min(state.tracks[5 + L[0]], (L[4] + L[5] - 1) // L[5])
-            # spec: spec/terraforming_mars/04_economy.rules:83
+            # spec: spec/terraforming_mars/04_economy.rules:92
             player = L[0]
             values = list(range(L[7], L[8] + 1))
             ids, labels = option_names(values)
@@ -1755,35 +1381,35 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:83:9",
+                "spec/terraforming_mars/04_economy.rules:92:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[9] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:84
+            # spec: spec/terraforming_mars/04_economy.rules:93
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] - L[9]))
-            # spec: spec/terraforming_mars/04_economy.rules:85
+            # spec: spec/terraforming_mars/04_economy.rules:94
             L[4] = max(0, L[4] - L[5] * L[9])
             pc = 3
         if pc == 3:
-            # spec: spec/terraforming_mars/04_economy.rules:87
+            # spec: spec/terraforming_mars/04_economy.rules:96
             if L[3] and state.tracks[10 + L[0]] > 0 and L[4] > 0:
                 pc = 4
             else:
                 pc = 6
         if pc == 4:
-            # spec: spec/terraforming_mars/04_economy.rules:88
+            # spec: spec/terraforming_mars/04_economy.rules:97
             L[10] = q_titanium_value(state, L[0])
-            # spec: spec/terraforming_mars/04_economy.rules:89
+            # spec: spec/terraforming_mars/04_economy.rules:98
             L[6] = state.tracks[L[0]] + q_heat_as_mc(state, L[0]) * max(
                 0, state.tracks[25 + L[0]] - state.tracks[89]
             )
-            # spec: spec/terraforming_mars/04_economy.rules:90
+            # spec: spec/terraforming_mars/04_economy.rules:99
             L[7] = max(0, (L[4] - L[6] + L[10] - 1) // L[10])
-            # spec: spec/terraforming_mars/04_economy.rules:91
+            # spec: spec/terraforming_mars/04_economy.rules:100
             L[8] = min(state.tracks[10 + L[0]], (L[4] + L[10] - 1) // L[10])
-            # spec: spec/terraforming_mars/04_economy.rules:92
+            # spec: spec/terraforming_mars/04_economy.rules:101
             player = L[0]
             values = list(range(L[7], L[8] + 1))
             ids, labels = option_names(values)
@@ -1794,19 +1420,19 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:92:9",
+                "spec/terraforming_mars/04_economy.rules:101:9",
             )
             frame[1] = 5
             return
         if pc == 5:
             L[9] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:93
+            # spec: spec/terraforming_mars/04_economy.rules:102
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] - L[9]))
-            # spec: spec/terraforming_mars/04_economy.rules:94
+            # spec: spec/terraforming_mars/04_economy.rules:103
             L[4] = max(0, L[4] - L[10] * L[9])
             pc = 6
         if pc == 6:
-            # spec: spec/terraforming_mars/04_economy.rules:96
+            # spec: spec/terraforming_mars/04_economy.rules:105
             if (
                 q_heat_as_mc(state, L[0])
                 * max(0, state.tracks[25 + L[0]] - state.tracks[89])
@@ -1817,15 +1443,15 @@ def s_pay(state, frame):
             else:
                 pc = 9
         if pc == 7:
-            # spec: spec/terraforming_mars/04_economy.rules:97
+            # spec: spec/terraforming_mars/04_economy.rules:106
             L[7] = max(0, L[4] - state.tracks[L[0]])
-            # spec: spec/terraforming_mars/04_economy.rules:98
+            # spec: spec/terraforming_mars/04_economy.rules:107
             L[8] = min(
                 q_heat_as_mc(state, L[0])
                 * max(0, state.tracks[25 + L[0]] - state.tracks[89]),
                 L[4],
             )
-            # spec: spec/terraforming_mars/04_economy.rules:99
+            # spec: spec/terraforming_mars/04_economy.rules:108
             player = L[0]
             values = list(range(L[7], L[8] + 1))
             ids, labels = option_names(values)
@@ -1836,42 +1462,42 @@ def s_pay(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:99:9",
+                "spec/terraforming_mars/04_economy.rules:108:9",
             )
             frame[1] = 8
             return
         if pc == 8:
             L[9] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:100
+            # spec: spec/terraforming_mars/04_economy.rules:109
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - L[9]))
-            # spec: spec/terraforming_mars/04_economy.rules:101
+            # spec: spec/terraforming_mars/04_economy.rules:110
             L[4] = L[4] - L[9]
             pc = 9
         if pc == 9:
-            # spec: spec/terraforming_mars/04_economy.rules:103
+            # spec: spec/terraforming_mars/04_economy.rules:112
             state.tracks[L[0]] = max(0, min(9999, state.tracks[L[0]] - L[4]))
             state.frames.pop()
             return
 
 
 def s_pay_mc(state, frame):
-    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:105)"
+    "procedure pay_mc (spec/terraforming_mars/04_economy.rules:114)"
     # L: 0 p, 1 n
     L = frame[2]
-    # spec: spec/terraforming_mars/04_economy.rules:105
+    # spec: spec/terraforming_mars/04_economy.rules:114
     state.frames.pop()
     state.frames.append(new_frame(8, [L[0], L[1], False, False] + [UNBOUND] * 7))
     return
 
 
 def s_play_project(state, frame):
-    "procedure play_project (spec/terraforming_mars/04_economy.rules:115)"
+    "procedure play_project (spec/terraforming_mars/04_economy.rules:124)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:116
+            # spec: spec/terraforming_mars/04_economy.rules:125
             state.tracks[89] = max(
                 0,
                 min(
@@ -1883,12 +1509,12 @@ def s_play_project(state, frame):
                             A_needs_heat,
                             L[1],
                             "needs_heat",
-                            "spec/terraforming_mars/04_economy.rules:116:22",
+                            "spec/terraforming_mars/04_economy.rules:125:22",
                         )
                     ),
                 ),
             )
-            # spec: spec/terraforming_mars/04_economy.rules:117
+            # spec: spec/terraforming_mars/04_economy.rules:126
             frame[1] = 1
             state.frames.append(
                 new_frame(
@@ -1903,7 +1529,7 @@ def s_play_project(state, frame):
                                 A_building,
                                 L[1],
                                 "building",
-                                "spec/terraforming_mars/04_economy.rules:117:29",
+                                "spec/terraforming_mars/04_economy.rules:126:29",
                             )
                         )
                         > 0,
@@ -1914,7 +1540,7 @@ def s_play_project(state, frame):
                                 A_space,
                                 L[1],
                                 "space",
-                                "spec/terraforming_mars/04_economy.rules:117:45",
+                                "spec/terraforming_mars/04_economy.rules:126:45",
                             )
                         )
                         > 0,
@@ -1924,9 +1550,9 @@ def s_play_project(state, frame):
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:118
+            # spec: spec/terraforming_mars/04_economy.rules:127
             state.tracks[89] = 0
-            # spec: spec/terraforming_mars/04_economy.rules:119
+            # spec: spec/terraforming_mars/04_economy.rules:128
             if (
                 A_colour[L[1]]
                 if L[1] is not None
@@ -1934,21 +1560,21 @@ def s_play_project(state, frame):
                     A_colour,
                     L[1],
                     "colour",
-                    "spec/terraforming_mars/04_economy.rules:119:8",
+                    "spec/terraforming_mars/04_economy.rules:128:8",
                 )
             ) == "event":
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:119:28"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:128:28"),
                     28 + L[0],
                 )
             else:
                 move_card(
                     state,
-                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:119:57"),
+                    some_card(L[1], "spec/terraforming_mars/04_economy.rules:128:57"),
                     23 + L[0],
                 )
-            # spec: spec/terraforming_mars/04_economy.rules:120
+            # spec: spec/terraforming_mars/04_economy.rules:129
             log_line(
                 state,
                 " ".join(
@@ -1962,24 +1588,24 @@ def s_play_project(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:120:21",
+                                "spec/terraforming_mars/04_economy.rules:129:21",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:120:5",
+                "spec/terraforming_mars/04_economy.rules:129:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:121
+            # spec: spec/terraforming_mars/04_economy.rules:130
             state.vars[3] = False
-            # spec: spec/terraforming_mars/04_economy.rules:122
+            # spec: spec/terraforming_mars/04_economy.rules:131
             frame[1] = 2
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:122:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:131:5"
             ):
                 return
             pc = 2
         if pc == 2:
-            # spec: spec/terraforming_mars/04_economy.rules:123
+            # spec: spec/terraforming_mars/04_economy.rules:132
             emit_paid_project(
                 state,
                 L[0],
@@ -1990,26 +1616,26 @@ def s_play_project(state, frame):
                         A_cost,
                         L[1],
                         "cost",
-                        "spec/terraforming_mars/04_economy.rules:123:26",
+                        "spec/terraforming_mars/04_economy.rules:132:26",
                     )
                 ),
             )
-            # spec: spec/terraforming_mars/04_economy.rules:124
+            # spec: spec/terraforming_mars/04_economy.rules:133
             emit_card_played(state, L[0], L[1])
             state.frames.pop()
             return
 
 
 def s_use_action(state, frame):
-    "procedure use_action (spec/terraforming_mars/04_economy.rules:141)"
+    "procedure use_action (spec/terraforming_mars/04_economy.rules:150)"
     # L: 0 p, 1 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:142
+            # spec: spec/terraforming_mars/04_economy.rules:151
             state.counters[19][L[1]] = 1
-            # spec: spec/terraforming_mars/04_economy.rules:143
+            # spec: spec/terraforming_mars/04_economy.rules:152
             log_line(
                 state,
                 " ".join(
@@ -2023,37 +1649,37 @@ def s_use_action(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/terraforming_mars/04_economy.rules:143:34",
+                                "spec/terraforming_mars/04_economy.rules:152:34",
                             )
                         ),
                     ]
                 ),
-                "spec/terraforming_mars/04_economy.rules:143:5",
+                "spec/terraforming_mars/04_economy.rules:152:5",
             )
-            # spec: spec/terraforming_mars/04_economy.rules:144
+            # spec: spec/terraforming_mars/04_economy.rules:153
             state.vars[3] = True
-            # spec: spec/terraforming_mars/04_economy.rules:145
+            # spec: spec/terraforming_mars/04_economy.rules:154
             frame[1] = 1
             if resolve_event(
-                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:145:5"
+                state, L[1], L[0], "spec/terraforming_mars/04_economy.rules:154:5"
             ):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:146
+            # spec: spec/terraforming_mars/04_economy.rules:155
             state.vars[3] = False
             state.frames.pop()
             return
 
 
 def s_add_to_own_card(state, frame):
-    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:152)"
+    "procedure add_to_own_card (spec/terraforming_mars/04_economy.rules:161)"
     # L: 0 p, 1 k, 2 n, 3 not_this, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:153
+            # spec: spec/terraforming_mars/04_economy.rules:162
             values = [
                 c_d
                 for c_d in state.zones[23 + L[0]]
@@ -2064,7 +1690,7 @@ def s_add_to_own_card(state, frame):
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/04_economy.rules:154
+            # spec: spec/terraforming_mars/04_economy.rules:163
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -2074,13 +1700,13 @@ def s_add_to_own_card(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:154:9",
+                "spec/terraforming_mars/04_economy.rules:163:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:156
+            # spec: spec/terraforming_mars/04_economy.rules:165
             state.counters[18][L[4]] = max(0, state.counters[18][L[4]] + L[2])
             pc = 3
         if pc == 3:
@@ -2089,13 +1715,13 @@ def s_add_to_own_card(state, frame):
 
 
 def s_take_one_from_any(state, frame):
-    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:160)"
+    "procedure take_one_from_any (spec/terraforming_mars/04_economy.rules:169)"
     # L: 0 p, 1 k, 2 into, 3 q, 4 d
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/04_economy.rules:161
+            # spec: spec/terraforming_mars/04_economy.rules:170
             player = L[0]
             values = [
                 c_q
@@ -2116,13 +1742,13 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:161:5",
+                "spec/terraforming_mars/04_economy.rules:170:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:164
+            # spec: spec/terraforming_mars/04_economy.rules:173
             player = L[0]
             values = [
                 c_d
@@ -2142,15 +1768,15 @@ def s_take_one_from_any(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/04_economy.rules:164:5",
+                "spec/terraforming_mars/04_economy.rules:173:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[4] = frame[3]
-            # spec: spec/terraforming_mars/04_economy.rules:166
+            # spec: spec/terraforming_mars/04_economy.rules:175
             state.counters[18][L[4]] = max(0, state.counters[18][L[4]] - 1)
-            # spec: spec/terraforming_mars/04_economy.rules:167
+            # spec: spec/terraforming_mars/04_economy.rules:176
             state.counters[18][L[2]] = max(0, state.counters[18][L[2]] + 1)
             state.frames.pop()
             return
@@ -3248,14 +2874,116 @@ def s_standard_setup(state, frame):
             return
 
 
+def s_apply_box(state, frame):
+    "procedure apply_box (spec/terraforming_mars/07_cards.rules:54)"
+    # L: 0 p, 1 c
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:55
+            state.tracks[30 + L[0]] = max(
+                -5,
+                min(999, state.tracks[30 + L[0]] + d_box_of(state, L[0], L[1], "r_mc")),
+            )
+            # spec: spec/terraforming_mars/07_cards.rules:56
+            state.tracks[35 + L[0]] = max(
+                0,
+                min(
+                    999,
+                    state.tracks[35 + L[0]] + d_box_of(state, L[0], L[1], "r_steel"),
+                ),
+            )
+            # spec: spec/terraforming_mars/07_cards.rules:57
+            state.tracks[40 + L[0]] = max(
+                0,
+                min(
+                    999,
+                    state.tracks[40 + L[0]] + d_box_of(state, L[0], L[1], "r_titanium"),
+                ),
+            )
+            # spec: spec/terraforming_mars/07_cards.rules:58
+            state.tracks[45 + L[0]] = max(
+                0,
+                min(
+                    999,
+                    state.tracks[45 + L[0]] + d_box_of(state, L[0], L[1], "r_plants"),
+                ),
+            )
+            # spec: spec/terraforming_mars/07_cards.rules:59
+            state.tracks[50 + L[0]] = max(
+                0,
+                min(
+                    999,
+                    state.tracks[50 + L[0]] + d_box_of(state, L[0], L[1], "r_energy"),
+                ),
+            )
+            # spec: spec/terraforming_mars/07_cards.rules:60
+            state.tracks[55 + L[0]] = max(
+                0,
+                min(
+                    999, state.tracks[55 + L[0]] + d_box_of(state, L[0], L[1], "r_heat")
+                ),
+            )
+            # spec: spec/terraforming_mars/07_cards.rules:61
+            if (
+                A_box_hit[L[1]]
+                if L[1] is not None
+                else attr_of(
+                    A_box_hit,
+                    L[1],
+                    "box_hit",
+                    "spec/terraforming_mars/07_cards.rules:61:8",
+                )
+            ) > 0:
+                pc = 1
+            else:
+                pc = 2
+        if pc == 1:
+            state.frames.pop()
+            state.frames.append(
+                new_frame(
+                    28,
+                    [
+                        L[0],
+                        (
+                            A_box_hits[L[1]]
+                            if L[1] is not None
+                            else attr_of(
+                                A_box_hits,
+                                L[1],
+                                "box_hits",
+                                "spec/terraforming_mars/07_cards.rules:61:48",
+                            )
+                        ),
+                        (
+                            A_box_hit[L[1]]
+                            if L[1] is not None
+                            else attr_of(
+                                A_box_hit,
+                                L[1],
+                                "box_hit",
+                                "spec/terraforming_mars/07_cards.rules:61:60",
+                            )
+                        ),
+                    ]
+                    + [UNBOUND] * 1,
+                )
+            )
+            return
+        if pc == 2:
+            state.frames.pop()
+            return
+
+
 def s_lower_any_production(state, frame):
-    "procedure lower_any_production (spec/terraforming_mars/07_cards.rules:32)"
+    "procedure lower_any_production (spec/terraforming_mars/07_cards.rules:66)"
     # L: 0 p, 1 r, 2 n, 3 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:33
+            # spec: spec/terraforming_mars/07_cards.rules:67
             player = L[0]
             offered = []
             if any(
@@ -3276,7 +3004,7 @@ def s_lower_any_production(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:33:5",
+                "spec/terraforming_mars/07_cards.rules:67:5",
             )
             frame[1] = 1
             return
@@ -3289,7 +3017,7 @@ def s_lower_any_production(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07_cards.rules:36
+            # spec: spec/terraforming_mars/07_cards.rules:70
             player = L[0]
             values = [
                 c_q
@@ -3304,13 +3032,13 @@ def s_lower_any_production(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:36:13",
+                "spec/terraforming_mars/07_cards.rules:70:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[3] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:37
+            # spec: spec/terraforming_mars/07_cards.rules:71
             p_lower_production(state, L[3], L[1], L[2])
             pc = 4
         if pc == 4:
@@ -3319,13 +3047,13 @@ def s_lower_any_production(state, frame):
 
 
 def s_remove_any_plants(state, frame):
-    "procedure remove_any_plants (spec/terraforming_mars/07_cards.rules:42)"
+    "procedure remove_any_plants (spec/terraforming_mars/07_cards.rules:76)"
     # L: 0 p, 1 n, 2 q
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:43
+            # spec: spec/terraforming_mars/07_cards.rules:77
             player = L[0]
             offered = []
             if any(
@@ -3345,7 +3073,7 @@ def s_remove_any_plants(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:43:5",
+                "spec/terraforming_mars/07_cards.rules:77:5",
             )
             frame[1] = 1
             return
@@ -3358,7 +3086,7 @@ def s_remove_any_plants(state, frame):
             else:
                 pc = 4
         if pc == 2:
-            # spec: spec/terraforming_mars/07_cards.rules:46
+            # spec: spec/terraforming_mars/07_cards.rules:80
             player = L[0]
             values = [
                 c_q
@@ -3373,13 +3101,13 @@ def s_remove_any_plants(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:46:13",
+                "spec/terraforming_mars/07_cards.rules:80:13",
             )
             frame[1] = 3
             return
         if pc == 3:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:47
+            # spec: spec/terraforming_mars/07_cards.rules:81
             state.tracks[15 + L[2]] = max(
                 0,
                 min(9999, state.tracks[15 + L[2]] - min(L[1], state.tracks[15 + L[2]])),
@@ -3391,13 +3119,13 @@ def s_remove_any_plants(state, frame):
 
 
 def s_gain_choice_plants_or(state, frame):
-    "procedure gain_choice_plants_or (spec/terraforming_mars/07b_tiles_events.rules:162)"
+    "procedure gain_choice_plants_or (spec/terraforming_mars/07b_tiles_events.rules:163)"
     # L: 0 p, 1 n_plants, 2 n_microbes, 3 n_animals
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:163
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:164
             player = L[0]
             offered = []
             offered.append(0)
@@ -3417,7 +3145,7 @@ def s_gain_choice_plants_or(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07b_tiles_events.rules:163:5",
+                "spec/terraforming_mars/07b_tiles_events.rules:164:5",
             )
             frame[1] = 1
             return
@@ -3432,18 +3160,18 @@ def s_gain_choice_plants_or(state, frame):
             else:
                 pc = 5
         if pc == 2:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:164
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:165
             state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + L[1]))
             pc = 5
         if pc == 3:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:167
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:168
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "microbes", L[2], None] + [UNBOUND] * 1)
             )
             return
         if pc == 4:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:170
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:171
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "animals", L[3], None] + [UNBOUND] * 1)
@@ -3616,67 +3344,337 @@ def sev_unmi(state, frame):
 
 
 def sev_deep_well_heating(state, frame):
-    "event of deep_well_heating (spec/terraforming_mars/07_cards.rules:61)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:62
-    state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 1))
-    # spec: spec/terraforming_mars/07_cards.rules:63
-    state.frames.pop()
-    state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
-    return
-
-
-def sev_cloud_seeding(state, frame):
-    "event of cloud_seeding (spec/terraforming_mars/07_cards.rules:67)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:68
-    state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] - 1))
-    # spec: spec/terraforming_mars/07_cards.rules:69
-    state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:70
-    state.frames.pop()
-    state.frames.append(new_frame(27, [L[0], "r_heat", 1] + [UNBOUND] * 1))
-    return
-
-
-def sev_black_polar_dust(state, frame):
-    "event of black_polar_dust (spec/terraforming_mars/07_cards.rules:80)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:81
-    state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] - 2))
-    # spec: spec/terraforming_mars/07_cards.rules:82
-    state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] + 3))
-    # spec: spec/terraforming_mars/07_cards.rules:83
-    state.frames.pop()
-    state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
-    return
-
-
-def sev_eos_chasma_national_park(state, frame):
-    "event of eos_chasma_national_park (spec/terraforming_mars/07_cards.rules:88)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:89
-    state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:90
-    state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
-    # spec: spec/terraforming_mars/07_cards.rules:91
-    state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], "animals", 1, None] + [UNBOUND] * 1))
-    return
-
-
-def sev_artificial_photosynthesis(state, frame):
-    "event of artificial_photosynthesis (spec/terraforming_mars/07_cards.rules:207)"
+    "event of deep_well_heating (spec/terraforming_mars/07_cards.rules:95)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:208
+            # spec: spec/terraforming_mars/07_cards.rules:96
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:97
+            state.frames.pop()
+            state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
+            return
+
+
+def sev_cloud_seeding(state, frame):
+    "event of cloud_seeding (spec/terraforming_mars/07_cards.rules:102)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:102
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_methane_from_titan(state, frame):
+    "event of methane_from_titan (spec/terraforming_mars/07_cards.rules:106)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:106
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_black_polar_dust(state, frame):
+    "event of black_polar_dust (spec/terraforming_mars/07_cards.rules:109)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:110
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:111
+            state.frames.pop()
+            state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
+            return
+
+
+def sev_eos_chasma_national_park(state, frame):
+    "event of eos_chasma_national_park (spec/terraforming_mars/07_cards.rules:116)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:117
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:118
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
+            # spec: spec/terraforming_mars/07_cards.rules:119
+            state.frames.pop()
+            state.frames.append(
+                new_frame(12, [L[0], "animals", 1, None] + [UNBOUND] * 1)
+            )
+            return
+
+
+def sev_lunar_beam(state, frame):
+    "event of lunar_beam (spec/terraforming_mars/07_cards.rules:124)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:124
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_asteroid_mining(state, frame):
+    "event of asteroid_mining (spec/terraforming_mars/07_cards.rules:128)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:128
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_food_factory(state, frame):
+    "event of food_factory (spec/terraforming_mars/07_cards.rules:131)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:131
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_archaebacteria(state, frame):
+    "event of archaebacteria (spec/terraforming_mars/07_cards.rules:134)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:134
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_carbonate_processing(state, frame):
+    "event of carbonate_processing (spec/terraforming_mars/07_cards.rules:138)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:138
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_nuclear_power(state, frame):
+    "event of nuclear_power (spec/terraforming_mars/07_cards.rules:142)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:142
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_algae(state, frame):
+    "event of algae (spec/terraforming_mars/07_cards.rules:145)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:146
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:147
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
+            state.frames.pop()
+            return
+
+
+def sev_adapted_lichen(state, frame):
+    "event of adapted_lichen (spec/terraforming_mars/07_cards.rules:151)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:151
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_kelp_farming(state, frame):
+    "event of kelp_farming (spec/terraforming_mars/07_cards.rules:154)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:155
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:156
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
+            state.frames.pop()
+            return
+
+
+def sev_beam_from_a_thorium_asteroid(state, frame):
+    "event of beam_from_a_thorium_asteroid (spec/terraforming_mars/07_cards.rules:161)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:161
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_trees(state, frame):
+    "event of trees (spec/terraforming_mars/07_cards.rules:164)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:165
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:166
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
+            state.frames.pop()
+            return
+
+
+def sev_solar_wind_power(state, frame):
+    "event of solar_wind_power (spec/terraforming_mars/07_cards.rules:171)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:172
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:173
+            state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 2))
+            state.frames.pop()
+            return
+
+
+def sev_giant_space_mirror(state, frame):
+    "event of giant_space_mirror (spec/terraforming_mars/07_cards.rules:177)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:177
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_grass(state, frame):
+    "event of grass (spec/terraforming_mars/07_cards.rules:180)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:181
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:182
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
+            state.frames.pop()
+            return
+
+
+def sev_heather(state, frame):
+    "event of heather (spec/terraforming_mars/07_cards.rules:186)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:187
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:188
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
+            state.frames.pop()
+            return
+
+
+def sev_peroxide_power(state, frame):
+    "event of peroxide_power (spec/terraforming_mars/07_cards.rules:193)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:193
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_bushes(state, frame):
+    "event of bushes (spec/terraforming_mars/07_cards.rules:196)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:197
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:198
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
+            state.frames.pop()
+            return
+
+
+def sev_fueled_generators(state, frame):
+    "event of fueled_generators (spec/terraforming_mars/07_cards.rules:206)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:206
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_solar_power(state, frame):
+    "event of solar_power (spec/terraforming_mars/07_cards.rules:213)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:213
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_artificial_photosynthesis(state, frame):
+    "event of artificial_photosynthesis (spec/terraforming_mars/07_cards.rules:219)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:220
             player = L[0]
             offered = []
             offered.append(0)
@@ -3693,46 +3691,172 @@ def sev_artificial_photosynthesis(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/terraforming_mars/07_cards.rules:208:9",
+                "spec/terraforming_mars/07_cards.rules:220:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             k = frame[3]
             if k == 0:
-                # spec: spec/terraforming_mars/07_cards.rules:209
+                # spec: spec/terraforming_mars/07_cards.rules:221
                 state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 2))
             elif k == 1:
-                # spec: spec/terraforming_mars/07_cards.rules:210
+                # spec: spec/terraforming_mars/07_cards.rules:222
                 state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 1))
             state.frames.pop()
             return
 
 
-def sev_strip_mine(state, frame):
-    "event of strip_mine (spec/terraforming_mars/07_cards.rules:260)"
+def sev_geothermal_power(state, frame):
+    "event of geothermal_power (spec/terraforming_mars/07_cards.rules:227)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07_cards.rules:261
-    state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] - 2))
-    # spec: spec/terraforming_mars/07_cards.rules:262
-    state.tracks[35 + L[0]] = max(0, min(999, state.tracks[35 + L[0]] + 2))
-    # spec: spec/terraforming_mars/07_cards.rules:263
-    state.tracks[40 + L[0]] = max(0, min(999, state.tracks[40 + L[0]] + 1))
-    # spec: spec/terraforming_mars/07_cards.rules:264
+    # spec: spec/terraforming_mars/07_cards.rules:227
     state.frames.pop()
-    state.frames.append(new_frame(1, [L[0], 2] + [UNBOUND] * 1))
+    state.frames.append(new_frame(27, [L[0], L[1]]))
     return
 
 
+def sev_farming(state, frame):
+    "event of farming (spec/terraforming_mars/07_cards.rules:230)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:231
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:232
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
+            state.frames.pop()
+            return
+
+
+def sev_moss(state, frame):
+    "event of moss (spec/terraforming_mars/07_cards.rules:239)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:240
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:241
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] - 1))
+            state.frames.pop()
+            return
+
+
+def sev_ghg_factories(state, frame):
+    "event of ghg_factories (spec/terraforming_mars/07_cards.rules:245)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:245
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_fusion_power(state, frame):
+    "event of fusion_power (spec/terraforming_mars/07_cards.rules:255)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:255
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_great_dam(state, frame):
+    "event of great_dam (spec/terraforming_mars/07_cards.rules:266)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:266
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_strip_mine(state, frame):
+    "event of strip_mine (spec/terraforming_mars/07_cards.rules:270)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:271
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:272
+            state.frames.pop()
+            state.frames.append(new_frame(1, [L[0], 2] + [UNBOUND] * 1))
+            return
+
+
+def sev_wave_power(state, frame):
+    "event of wave_power (spec/terraforming_mars/07_cards.rules:276)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:276
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_power_plant_card(state, frame):
+    "event of power_plant_card (spec/terraforming_mars/07_cards.rules:279)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:279
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_tectonic_stress_power(state, frame):
+    "event of tectonic_stress_power (spec/terraforming_mars/07_cards.rules:283)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:283
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_nitrophilic_moss(state, frame):
+    "event of nitrophilic_moss (spec/terraforming_mars/07_cards.rules:286)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:287
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:288
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] - 2))
+            state.frames.pop()
+            return
+
+
 def sev_insulation(state, frame):
-    "event of insulation (spec/terraforming_mars/07_cards.rules:287)"
+    "event of insulation (spec/terraforming_mars/07_cards.rules:295)"
     # L: 0 you, 1 this, 2 x
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:288
+            # spec: spec/terraforming_mars/07_cards.rules:296
             player = L[0]
             values = list(range(1, state.tracks[55 + L[0]] + 1))
             ids, labels = option_names(values)
@@ -3743,22 +3867,126 @@ def sev_insulation(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07_cards.rules:288:9",
+                "spec/terraforming_mars/07_cards.rules:296:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07_cards.rules:289
+            # spec: spec/terraforming_mars/07_cards.rules:297
             state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] - L[2]))
-            # spec: spec/terraforming_mars/07_cards.rules:290
+            # spec: spec/terraforming_mars/07_cards.rules:298
             state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + L[2]))
             state.frames.pop()
             return
 
 
-def sev_heat_trappers(state, frame):
-    "event of heat_trappers (spec/terraforming_mars/07_cards.rules:339)"
+def sev_designed_microorganisms(state, frame):
+    "event of designed_microorganisms (spec/terraforming_mars/07_cards.rules:303)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:303
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_industrial_microbes(state, frame):
+    "event of industrial_microbes (spec/terraforming_mars/07_cards.rules:307)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:307
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_lichen(state, frame):
+    "event of lichen (spec/terraforming_mars/07_cards.rules:310)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:310
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_micro_mills(state, frame):
+    "event of micro_mills (spec/terraforming_mars/07_cards.rules:313)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:313
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_magnetic_field_generators(state, frame):
+    "event of magnetic_field_generators (spec/terraforming_mars/07_cards.rules:317)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:318
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:319
+            p_raise_tr(state, L[0], 3)
+            state.frames.pop()
+            return
+
+
+def sev_windmills(state, frame):
+    "event of windmills (spec/terraforming_mars/07_cards.rules:323)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:323
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_tundra_farming(state, frame):
+    "event of tundra_farming (spec/terraforming_mars/07_cards.rules:326)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:327
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:328
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 1))
+            state.frames.pop()
+            return
+
+
+def sev_magnetic_field_dome(state, frame):
+    "event of magnetic_field_dome (spec/terraforming_mars/07_cards.rules:333)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07_cards.rules:334
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07_cards.rules:335
+            p_raise_tr(state, L[0], 1)
+            state.frames.pop()
+            return
+
+
+def sev_noctis_farming(state, frame):
+    "event of noctis_farming (spec/terraforming_mars/07_cards.rules:339)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
@@ -3766,44 +3994,95 @@ def sev_heat_trappers(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07_cards.rules:340
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], "r_heat", 2] + [UNBOUND] * 1))
+            state.frames.append(new_frame(27, [L[0], L[1]]))
             return
         if pc == 1:
             # spec: spec/terraforming_mars/07_cards.rules:341
-            state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 1))
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             state.frames.pop()
             return
 
 
+def sev_heat_trappers(state, frame):
+    "event of heat_trappers (spec/terraforming_mars/07_cards.rules:346)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:346
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_soil_factory(state, frame):
+    "event of soil_factory (spec/terraforming_mars/07_cards.rules:350)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:350
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
 def sev_biomass_combustors(state, frame):
-    "event of biomass_combustors (spec/terraforming_mars/07_cards.rules:351)"
+    "event of biomass_combustors (spec/terraforming_mars/07_cards.rules:354)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:354
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_immigration_shuttles(state, frame):
+    "event of immigration_shuttles (spec/terraforming_mars/07_cards.rules:361)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:361
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_soletta(state, frame):
+    "event of soletta (spec/terraforming_mars/07_cards.rules:364)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    # spec: spec/terraforming_mars/07_cards.rules:364
+    state.frames.pop()
+    state.frames.append(new_frame(27, [L[0], L[1]]))
+    return
+
+
+def sev_rad_chem_factory(state, frame):
+    "event of rad_chem_factory (spec/terraforming_mars/07_cards.rules:367)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07_cards.rules:352
+            # spec: spec/terraforming_mars/07_cards.rules:368
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], "r_plants", 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(27, [L[0], L[1]]))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07_cards.rules:353
-            state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] + 2))
+            # spec: spec/terraforming_mars/07_cards.rules:369
+            p_raise_tr(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_capital(state, frame):
-    "event of capital (spec/terraforming_mars/07b_tiles_events.rules:6)"
+    "event of capital (spec/terraforming_mars/07b_tiles_events.rules:7)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:7
-            state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] - 2))
             # spec: spec/terraforming_mars/07b_tiles_events.rules:8
-            state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 5))
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:9
             player = L[0]
             values = [c_s for c_s in K_area if d_city_spot(state, c_s)]
@@ -3817,9 +4096,9 @@ def sev_capital(state, frame):
                 values,
                 "spec/terraforming_mars/07b_tiles_events.rules:9:9",
             )
-            frame[1] = 1
+            frame[1] = 2
             return
-        if pc == 1:
+        if pc == 2:
             L[2] = frame[3]
             # spec: spec/terraforming_mars/07b_tiles_events.rules:10
             state.counters[20][L[2]] = 1
@@ -3830,31 +4109,53 @@ def sev_capital(state, frame):
 
 
 def sev_domed_crater(state, frame):
-    "event of domed_crater (spec/terraforming_mars/07b_tiles_events.rules:15)"
+    "event of domed_crater (spec/terraforming_mars/07b_tiles_events.rules:16)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:16
-    state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] - 1))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:17
-    state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 3))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:18
-    state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:19
-    state.frames.pop()
-    state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
-    return
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:17
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:18
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 3))
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:19
+            state.frames.pop()
+            state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
+            return
+
+
+def sev_noctis_city(state, frame):
+    "event of noctis_city (spec/terraforming_mars/07b_tiles_events.rules:24)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:25
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:26
+            p_city_placed(state, L[0], E_s31)
+            state.frames.pop()
+            return
 
 
 def sev_research_outpost(state, frame):
-    "event of research_outpost (spec/terraforming_mars/07b_tiles_events.rules:32)"
+    "event of research_outpost (spec/terraforming_mars/07b_tiles_events.rules:31)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:33
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:32
             activate(state, 9, [L[0], 1], None)
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:34
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:33
             player = L[0]
             values = [c_s for c_s in K_area if d_no_neighbour_tile(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3865,14 +4166,32 @@ def sev_research_outpost(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:34:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:33:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:35
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:34
             p_city_placed(state, L[0], L[2])
+            state.frames.pop()
+            return
+
+
+def sev_phobos_space_haven(state, frame):
+    "event of phobos_space_haven (spec/terraforming_mars/07b_tiles_events.rules:42)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:43
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:44
+            p_city_placed(state, L[0], E_s02)
             state.frames.pop()
             return
 
@@ -3881,28 +4200,36 @@ def sev_cupola_city(state, frame):
     "event of cupola_city (spec/terraforming_mars/07b_tiles_events.rules:48)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:49
-    state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] - 1))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:50
-    state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 3))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:51
-    state.frames.pop()
-    state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
-    return
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:49
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:50
+            state.frames.pop()
+            state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
+            return
 
 
 def sev_underground_city(state, frame):
     "event of underground_city (spec/terraforming_mars/07b_tiles_events.rules:55)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:56
-    state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] - 2))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:57
-    state.tracks[35 + L[0]] = max(0, min(999, state.tracks[35 + L[0]] + 2))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:58
-    state.frames.pop()
-    state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
-    return
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:56
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:57
+            state.frames.pop()
+            state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
+            return
 
 
 def sev_natural_preserve(state, frame):
@@ -3913,7 +4240,10 @@ def sev_natural_preserve(state, frame):
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:63
-            state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 1))
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:64
             player = L[0]
             values = [c_s for c_s in K_area if d_no_neighbour_tile(state, c_s)]
@@ -3927,9 +4257,9 @@ def sev_natural_preserve(state, frame):
                 values,
                 "spec/terraforming_mars/07b_tiles_events.rules:64:9",
             )
-            frame[1] = 1
+            frame[1] = 2
             return
-        if pc == 1:
+        if pc == 2:
             L[2] = frame[3]
             # spec: spec/terraforming_mars/07b_tiles_events.rules:66
             p_special_placed(state, L[0], L[2])
@@ -4004,22 +4334,22 @@ def sev_mining_rights(state, frame):
             # spec: spec/terraforming_mars/07b_tiles_events.rules:85
             p_special_placed(state, L[0], L[2])
             # spec: spec/terraforming_mars/07b_tiles_events.rules:86
-            if A_bonus_steel[L[2]] > 0:
-                state.tracks[35 + L[0]] = max(0, min(999, state.tracks[35 + L[0]] + 1))
-            else:
-                state.tracks[40 + L[0]] = max(0, min(999, state.tracks[40 + L[0]] + 1))
+            if A_bonus_steel[L[2]] == 0:
+                state.counters[27][L[1]] = 1
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:87
             state.frames.pop()
+            state.frames.append(new_frame(27, [L[0], L[1]]))
             return
 
 
 def sev_nuclear_zone(state, frame):
-    "event of nuclear_zone (spec/terraforming_mars/07b_tiles_events.rules:94)"
+    "event of nuclear_zone (spec/terraforming_mars/07b_tiles_events.rules:95)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:95
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:96
             player = L[0]
             values = [
                 c_s
@@ -4039,58 +4369,63 @@ def sev_nuclear_zone(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:95:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:96:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:96
-            p_special_placed(state, L[0], L[2])
             # spec: spec/terraforming_mars/07b_tiles_events.rules:97
+            p_special_placed(state, L[0], L[2])
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:98
             state.frames.pop()
             state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
             return
 
 
 def sev_open_city(state, frame):
-    "event of open_city (spec/terraforming_mars/07b_tiles_events.rules:101)"
+    "event of open_city (spec/terraforming_mars/07b_tiles_events.rules:103)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:102
-    state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] - 1))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:103
-    state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 4))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:104
-    state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:105
-    state.frames.pop()
-    state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
-    return
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:104
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:105
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:106
+            state.frames.pop()
+            state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
+            return
 
 
 def sev_artificial_lake(state, frame):
-    "event of artificial_lake (spec/terraforming_mars/07b_tiles_events.rules:109)"
+    "event of artificial_lake (spec/terraforming_mars/07b_tiles_events.rules:110)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:109
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:110
     state.frames.pop()
     state.frames.append(new_frame(3, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_urbanized_area(state, frame):
-    "event of urbanized_area (spec/terraforming_mars/07b_tiles_events.rules:114)"
+    "event of urbanized_area (spec/terraforming_mars/07b_tiles_events.rules:116)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:115
-            state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] - 1))
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:116
-            state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 2))
             # spec: spec/terraforming_mars/07b_tiles_events.rules:117
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:118
             player = L[0]
             values = [c_s for c_s in K_area if d_urban_spot(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -4101,40 +4436,43 @@ def sev_urbanized_area(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:117:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:118:9",
             )
-            frame[1] = 1
+            frame[1] = 2
             return
-        if pc == 1:
+        if pc == 2:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:118
-            state.counters[16][L[2]] = 1
             # spec: spec/terraforming_mars/07b_tiles_events.rules:119
+            state.counters[16][L[2]] = 1
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:120
             p_city_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_plantation(state, frame):
-    "event of plantation (spec/terraforming_mars/07b_tiles_events.rules:124)"
+    "event of plantation (spec/terraforming_mars/07b_tiles_events.rules:125)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:124
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:125
     state.frames.pop()
     state.frames.append(new_frame(5, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_mohole_area(state, frame):
-    "event of mohole_area (spec/terraforming_mars/07b_tiles_events.rules:127)"
+    "event of mohole_area (spec/terraforming_mars/07b_tiles_events.rules:128)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:128
-            state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] + 4))
             # spec: spec/terraforming_mars/07b_tiles_events.rules:129
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:130
             player = L[0]
             values = [
                 c_s
@@ -4149,265 +4487,271 @@ def sev_mohole_area(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:129:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:130:9",
             )
-            frame[1] = 1
+            frame[1] = 2
             return
-        if pc == 1:
+        if pc == 2:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:130
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:131
             p_special_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_protected_valley(state, frame):
-    "event of protected_valley (spec/terraforming_mars/07b_tiles_events.rules:134)"
-    # L: 0 you, 1 this
-    L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:135
-    state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] + 2))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:136
-    state.frames.pop()
-    state.frames.append(new_frame(6, [L[0]] + [UNBOUND] * 1))
-    return
-
-
-def sev_asteroid(state, frame):
-    "event of asteroid (spec/terraforming_mars/07b_tiles_events.rules:142)"
+    "event of protected_valley (spec/terraforming_mars/07b_tiles_events.rules:135)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:143
-            state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 2))
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:136
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:137
+            state.frames.pop()
+            state.frames.append(new_frame(6, [L[0]] + [UNBOUND] * 1))
+            return
+
+
+def sev_asteroid(state, frame):
+    "event of asteroid (spec/terraforming_mars/07b_tiles_events.rules:143)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:144
+            state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 2))
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:145
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:145
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:146
             state.frames.pop()
-            state.frames.append(new_frame(28, [L[0], 3] + [UNBOUND] * 1))
+            state.frames.append(new_frame(29, [L[0], 3] + [UNBOUND] * 1))
             return
 
 
 def sev_comet(state, frame):
-    "event of comet (spec/terraforming_mars/07b_tiles_events.rules:149)"
+    "event of comet (spec/terraforming_mars/07b_tiles_events.rules:150)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:150
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:151
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:151
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:152
             frame[1] = 2
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:152
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:153
             state.frames.pop()
-            state.frames.append(new_frame(28, [L[0], 3] + [UNBOUND] * 1))
+            state.frames.append(new_frame(29, [L[0], 3] + [UNBOUND] * 1))
             return
 
 
 def sev_big_asteroid(state, frame):
-    "event of big_asteroid (spec/terraforming_mars/07b_tiles_events.rules:156)"
+    "event of big_asteroid (spec/terraforming_mars/07b_tiles_events.rules:157)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:157
-            state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 4))
             # spec: spec/terraforming_mars/07b_tiles_events.rules:158
+            state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] + 4))
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:159
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:159
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:160
             state.frames.pop()
-            state.frames.append(new_frame(28, [L[0], 4] + [UNBOUND] * 1))
+            state.frames.append(new_frame(29, [L[0], 4] + [UNBOUND] * 1))
             return
 
 
 def sev_imported_hydrogen(state, frame):
-    "event of imported_hydrogen (spec/terraforming_mars/07b_tiles_events.rules:175)"
+    "event of imported_hydrogen (spec/terraforming_mars/07b_tiles_events.rules:176)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:176
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:177
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:177
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:178
             state.frames.pop()
-            state.frames.append(new_frame(29, [L[0], 3, 3, 2]))
+            state.frames.append(new_frame(30, [L[0], 3, 3, 2]))
             return
 
 
 def sev_nitrogen_rich_asteroid(state, frame):
-    "event of nitrogen_rich_asteroid (spec/terraforming_mars/07b_tiles_events.rules:184)"
+    "event of nitrogen_rich_asteroid (spec/terraforming_mars/07b_tiles_events.rules:185)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:185
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:186
             if d_tags(state, L[0], "plant_tag") >= 3:
-                # spec: spec/terraforming_mars/07b_tiles_events.rules:186
+                # spec: spec/terraforming_mars/07b_tiles_events.rules:187
                 state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 4))
             else:
-                # spec: spec/terraforming_mars/07b_tiles_events.rules:188
+                # spec: spec/terraforming_mars/07b_tiles_events.rules:189
                 state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 1))
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:190
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:191
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:191
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:192
             p_raise_tr(state, L[0], 2)
             state.frames.pop()
             return
 
 
 def sev_deimos_down(state, frame):
-    "event of deimos_down (spec/terraforming_mars/07b_tiles_events.rules:195)"
+    "event of deimos_down (spec/terraforming_mars/07b_tiles_events.rules:196)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:196
-            state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 4))
             # spec: spec/terraforming_mars/07b_tiles_events.rules:197
+            state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 4))
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:198
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 3] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:198
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:199
             state.frames.pop()
-            state.frames.append(new_frame(28, [L[0], 8] + [UNBOUND] * 1))
+            state.frames.append(new_frame(29, [L[0], 8] + [UNBOUND] * 1))
             return
 
 
 def sev_mining_expedition(state, frame):
-    "event of mining_expedition (spec/terraforming_mars/07b_tiles_events.rules:202)"
+    "event of mining_expedition (spec/terraforming_mars/07b_tiles_events.rules:203)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:203
-            state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 2))
             # spec: spec/terraforming_mars/07b_tiles_events.rules:204
+            state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] + 2))
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:205
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:205
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:206
             state.frames.pop()
-            state.frames.append(new_frame(28, [L[0], 2] + [UNBOUND] * 1))
+            state.frames.append(new_frame(29, [L[0], 2] + [UNBOUND] * 1))
             return
 
 
 def sev_towing_a_comet(state, frame):
-    "event of towing_a_comet (spec/terraforming_mars/07b_tiles_events.rules:209)"
+    "event of towing_a_comet (spec/terraforming_mars/07b_tiles_events.rules:210)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:210
-            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
             # spec: spec/terraforming_mars/07b_tiles_events.rules:211
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 2))
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:212
             frame[1] = 1
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:212
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:213
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_ice_asteroid(state, frame):
-    "event of ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:216)"
+    "event of ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:217)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:217
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:218
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:218
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:219
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_giant_ice_asteroid(state, frame):
-    "event of giant_ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:222)"
+    "event of giant_ice_asteroid (spec/terraforming_mars/07b_tiles_events.rules:223)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:223
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:224
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:224
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:225
             frame[1] = 2
-            state.frames.append(new_frame(28, [L[0], 6] + [UNBOUND] * 1))
+            state.frames.append(new_frame(29, [L[0], 6] + [UNBOUND] * 1))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:225
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:226
             frame[1] = 3
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 3:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:226
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:227
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
 
 
 def sev_subterranean_reservoir(state, frame):
-    "event of subterranean_reservoir (spec/terraforming_mars/07b_tiles_events.rules:230)"
+    "event of subterranean_reservoir (spec/terraforming_mars/07b_tiles_events.rules:231)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:230
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:231
     state.frames.pop()
     state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
     return
 
 
 def sev_lava_flows(state, frame):
-    "event of lava_flows (spec/terraforming_mars/07b_tiles_events.rules:233)"
+    "event of lava_flows (spec/terraforming_mars/07b_tiles_events.rules:234)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:234
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:235
             frame[1] = 1
             state.frames.append(new_frame(0, [L[0], 2] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:235
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:236
             player = L[0]
             values = [
                 c_s
@@ -4422,75 +4766,93 @@ def sev_lava_flows(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07b_tiles_events.rules:235:9",
+                "spec/terraforming_mars/07b_tiles_events.rules:236:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:236
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:237
             p_special_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_large_convoy(state, frame):
-    "event of large_convoy (spec/terraforming_mars/07b_tiles_events.rules:240)"
+    "event of large_convoy (spec/terraforming_mars/07b_tiles_events.rules:241)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:241
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:242
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:242
-            p_draw_cards(state, L[0], 2)
             # spec: spec/terraforming_mars/07b_tiles_events.rules:243
+            p_draw_cards(state, L[0], 2)
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:244
             state.frames.pop()
-            state.frames.append(new_frame(29, [L[0], 5, 0, 4]))
+            state.frames.append(new_frame(30, [L[0], 5, 0, 4]))
             return
 
 
 def sev_convoy_from_europa(state, frame):
-    "event of convoy_from_europa (spec/terraforming_mars/07b_tiles_events.rules:247)"
+    "event of convoy_from_europa (spec/terraforming_mars/07b_tiles_events.rules:248)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:248
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:249
             frame[1] = 1
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:249
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:250
             p_draw_cards(state, L[0], 1)
             state.frames.pop()
             return
 
 
-def sev_imported_nitrogen(state, frame):
-    "event of imported_nitrogen (spec/terraforming_mars/07b_tiles_events.rules:259)"
+def sev_imported_ghg(state, frame):
+    "event of imported_ghg (spec/terraforming_mars/07b_tiles_events.rules:254)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:260
-            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 4))
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:255
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:256
+            state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] + 3))
+            state.frames.pop()
+            return
+
+
+def sev_imported_nitrogen(state, frame):
+    "event of imported_nitrogen (spec/terraforming_mars/07b_tiles_events.rules:260)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
             # spec: spec/terraforming_mars/07b_tiles_events.rules:261
-            p_raise_tr(state, L[0], 1)
+            state.tracks[15 + L[0]] = max(0, min(9999, state.tracks[15 + L[0]] + 4))
             # spec: spec/terraforming_mars/07b_tiles_events.rules:262
+            p_raise_tr(state, L[0], 1)
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:263
             frame[1] = 1
             state.frames.append(
                 new_frame(12, [L[0], "microbes", 3, None] + [UNBOUND] * 1)
             )
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:263
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:264
             state.frames.pop()
             state.frames.append(
                 new_frame(12, [L[0], "animals", 2, None] + [UNBOUND] * 1)
@@ -4498,18 +4860,34 @@ def sev_imported_nitrogen(state, frame):
             return
 
 
-def sev_aerobraked_ammonia_asteroid(state, frame):
-    "event of aerobraked_ammonia_asteroid (spec/terraforming_mars/07b_tiles_events.rules:272)"
+def sev_import_of_advanced_ghg(state, frame):
+    "event of import_of_advanced_ghg (spec/terraforming_mars/07b_tiles_events.rules:269)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:273
-    state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] + 3))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:274
-    state.tracks[45 + L[0]] = max(0, min(999, state.tracks[45 + L[0]] + 1))
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:275
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:269
     state.frames.pop()
-    state.frames.append(new_frame(12, [L[0], "microbes", 2, None] + [UNBOUND] * 1))
+    state.frames.append(new_frame(27, [L[0], L[1]]))
     return
+
+
+def sev_aerobraked_ammonia_asteroid(state, frame):
+    "event of aerobraked_ammonia_asteroid (spec/terraforming_mars/07b_tiles_events.rules:273)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:274
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:275
+            state.frames.pop()
+            state.frames.append(
+                new_frame(12, [L[0], "microbes", 2, None] + [UNBOUND] * 1)
+            )
+            return
 
 
 def sev_ice_cap_melting(state, frame):
@@ -4530,7 +4908,7 @@ def sev_local_heat_trapping(state, frame):
     state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - 5))
     # spec: spec/terraforming_mars/07b_tiles_events.rules:284
     state.frames.pop()
-    state.frames.append(new_frame(29, [L[0], 4, 0, 2]))
+    state.frames.append(new_frame(30, [L[0], 4, 0, 2]))
     return
 
 
@@ -4763,7 +5141,7 @@ def sev_regolith_eaters(state, frame):
             # spec: spec/terraforming_mars/07c_active.rules:73
             frame[1] = 2
             state.frames.append(
-                new_frame(30, [L[0], L[1], 2, "spends 2 microbes: oxygen +1"])
+                new_frame(31, [L[0], L[1], 2, "spends 2 microbes: oxygen +1"])
             )
             return
         if pc == 2:
@@ -4799,7 +5177,7 @@ def sev_ghg_producing_bacteria(state, frame):
             # spec: spec/terraforming_mars/07c_active.rules:83
             frame[1] = 2
             state.frames.append(
-                new_frame(30, [L[0], L[1], 2, "spends 2 microbes: temperature +1"])
+                new_frame(31, [L[0], L[1], 2, "spends 2 microbes: temperature +1"])
             )
             return
         if pc == 2:
@@ -4855,7 +5233,7 @@ def sev_fish(state, frame):
             pc = 3
         if pc == 2:
             state.frames.pop()
-            state.frames.append(new_frame(27, [L[0], "r_plants", 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(27, [L[0], L[1]]))
             return
         if pc == 3:
             state.frames.pop()
@@ -4879,7 +5257,7 @@ def sev_small_animals(state, frame):
             pc = 3
         if pc == 2:
             state.frames.pop()
-            state.frames.append(new_frame(27, [L[0], "r_plants", 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(27, [L[0], L[1]]))
             return
         if pc == 3:
             state.frames.pop()
@@ -4903,7 +5281,7 @@ def sev_birds(state, frame):
             pc = 3
         if pc == 2:
             state.frames.pop()
-            state.frames.append(new_frame(27, [L[0], "r_plants", 2] + [UNBOUND] * 1))
+            state.frames.append(new_frame(27, [L[0], L[1]]))
             return
         if pc == 3:
             state.frames.pop()
@@ -5117,7 +5495,7 @@ def sev_nitrite_reducing_bacteria(state, frame):
             # spec: spec/terraforming_mars/07c_active.rules:174
             frame[1] = 2
             state.frames.append(
-                new_frame(30, [L[0], L[1], 3, "spends 3 microbes: TR +1"])
+                new_frame(31, [L[0], L[1], 3, "spends 3 microbes: TR +1"])
             )
             return
         if pc == 2:
@@ -5134,22 +5512,46 @@ def sev_nitrite_reducing_bacteria(state, frame):
             return
 
 
-def sev_water_splitting_plant(state, frame):
-    "event of water_splitting_plant (spec/terraforming_mars/07c_active.rules:194)"
+def sev_livestock(state, frame):
+    "event of livestock (spec/terraforming_mars/07c_active.rules:183)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:195
+            # spec: spec/terraforming_mars/07c_active.rules:184
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 2
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:196
+            state.counters[18][L[1]] = max(0, state.counters[18][L[1]] + 1)
+            pc = 3
+        if pc == 2:
+            state.frames.pop()
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 3:
+            state.frames.pop()
+            return
+
+
+def sev_water_splitting_plant(state, frame):
+    "event of water_splitting_plant (spec/terraforming_mars/07c_active.rules:189)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07c_active.rules:190
+            if state.vars[3]:
+                pc = 1
+            else:
+                pc = 2
+        if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:191
             state.tracks[20 + L[0]] = max(0, min(9999, state.tracks[20 + L[0]] - 3))
-            # spec: spec/terraforming_mars/07c_active.rules:197
+            # spec: spec/terraforming_mars/07c_active.rules:192
             state.frames.pop()
             state.frames.append(new_frame(1, [L[0], 1] + [UNBOUND] * 1))
             return
@@ -5159,24 +5561,24 @@ def sev_water_splitting_plant(state, frame):
 
 
 def sev_aquifer_pumping(state, frame):
-    "event of aquifer_pumping (spec/terraforming_mars/07c_active.rules:203)"
+    "event of aquifer_pumping (spec/terraforming_mars/07c_active.rules:198)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:204
+            # spec: spec/terraforming_mars/07c_active.rules:199
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:205
+            # spec: spec/terraforming_mars/07c_active.rules:200
             frame[1] = 2
             state.frames.append(new_frame(8, [L[0], 8, True, False] + [UNBOUND] * 7))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/07c_active.rules:206
+            # spec: spec/terraforming_mars/07c_active.rules:201
             state.frames.pop()
             state.frames.append(new_frame(2, [L[0]] + [UNBOUND] * 1))
             return
@@ -5186,24 +5588,24 @@ def sev_aquifer_pumping(state, frame):
 
 
 def sev_underground_detonations(state, frame):
-    "event of underground_detonations (spec/terraforming_mars/07c_active.rules:212)"
+    "event of underground_detonations (spec/terraforming_mars/07c_active.rules:207)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:213
+            # spec: spec/terraforming_mars/07c_active.rules:208
             if state.vars[3]:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:214
+            # spec: spec/terraforming_mars/07c_active.rules:209
             frame[1] = 2
             state.frames.append(new_frame(9, [L[0], 10]))
             return
         if pc == 2:
-            # spec: spec/terraforming_mars/07c_active.rules:215
+            # spec: spec/terraforming_mars/07c_active.rules:210
             state.tracks[55 + L[0]] = max(0, min(999, state.tracks[55 + L[0]] + 2))
             pc = 3
         if pc == 3:
@@ -5212,15 +5614,15 @@ def sev_underground_detonations(state, frame):
 
 
 def sev_ecological_zone(state, frame):
-    "event of ecological_zone (spec/terraforming_mars/07c_active.rules:251)"
+    "event of ecological_zone (spec/terraforming_mars/07c_active.rules:246)"
     # L: 0 you, 1 this, 2 s
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:252
+            # spec: spec/terraforming_mars/07c_active.rules:247
             activate(state, 14, [L[0], L[1]], None)
-            # spec: spec/terraforming_mars/07c_active.rules:253
+            # spec: spec/terraforming_mars/07c_active.rules:248
             player = L[0]
             values = [c_s for c_s in K_area if d_eco_spot(state, c_s)]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -5231,52 +5633,74 @@ def sev_ecological_zone(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/terraforming_mars/07c_active.rules:253:9",
+                "spec/terraforming_mars/07c_active.rules:248:9",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[2] = frame[3]
-            # spec: spec/terraforming_mars/07c_active.rules:254
+            # spec: spec/terraforming_mars/07c_active.rules:249
             p_special_placed(state, L[0], L[2])
             state.frames.pop()
             return
 
 
 def sev_herbivores(state, frame):
-    "event of herbivores (spec/terraforming_mars/07c_active.rules:269)"
+    "event of herbivores (spec/terraforming_mars/07c_active.rules:264)"
     # L: 0 you, 1 this
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/terraforming_mars/07c_active.rules:270
+            # spec: spec/terraforming_mars/07c_active.rules:265
             state.counters[18][L[1]] = max(0, state.counters[18][L[1]] + 1)
-            # spec: spec/terraforming_mars/07c_active.rules:271
+            # spec: spec/terraforming_mars/07c_active.rules:266
             frame[1] = 1
-            state.frames.append(new_frame(27, [L[0], "r_plants", 1] + [UNBOUND] * 1))
+            state.frames.append(new_frame(27, [L[0], L[1]]))
             return
         if pc == 1:
-            # spec: spec/terraforming_mars/07c_active.rules:272
+            # spec: spec/terraforming_mars/07c_active.rules:267
             activate(state, 16, [L[0], L[1]], None)
             state.frames.pop()
             return
 
 
-def sev_immigrant_city(state, frame):
-    "event of immigrant_city (spec/terraforming_mars/07c_active.rules:306)"
+def sev_shuttles(state, frame):
+    "event of shuttles (spec/terraforming_mars/07c_active.rules:279)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/terraforming_mars/07c_active.rules:307
-    state.tracks[50 + L[0]] = max(0, min(999, state.tracks[50 + L[0]] - 1))
-    # spec: spec/terraforming_mars/07c_active.rules:308
-    state.tracks[30 + L[0]] = max(-5, min(999, state.tracks[30 + L[0]] - 2))
-    # spec: spec/terraforming_mars/07c_active.rules:309
-    activate(state, 19, [L[0]], None)
-    # spec: spec/terraforming_mars/07c_active.rules:310
-    state.frames.pop()
-    state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
-    return
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07c_active.rules:280
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:281
+            activate(state, 17, [L[0]], None)
+            state.frames.pop()
+            return
+
+
+def sev_immigrant_city(state, frame):
+    "event of immigrant_city (spec/terraforming_mars/07c_active.rules:302)"
+    # L: 0 you, 1 this
+    L = frame[2]
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/terraforming_mars/07c_active.rules:303
+            frame[1] = 1
+            state.frames.append(new_frame(27, [L[0], L[1]]))
+            return
+        if pc == 1:
+            # spec: spec/terraforming_mars/07c_active.rules:304
+            activate(state, 19, [L[0]], None)
+            # spec: spec/terraforming_mars/07c_active.rules:305
+            state.frames.pop()
+            state.frames.append(new_frame(7, [L[0]] + [UNBOUND] * 1))
+            return
 
 
 EVENT_PLAIN = {
@@ -5289,146 +5713,146 @@ EVENT_PLAIN = {
     82: ev_phobolog,  # phobolog
     84: ev_thorgate,  # thorgate
     86: ev_colonizer_training_camp,  # colonizer_training_camp
-    89: ev_methane_from_titan,  # methane_from_titan
-    92: ev_lunar_beam,  # lunar_beam
-    93: ev_asteroid_mining,  # asteroid_mining
-    94: ev_food_factory,  # food_factory
-    95: ev_archaebacteria,  # archaebacteria
-    96: ev_carbonate_processing,  # carbonate_processing
-    97: ev_nuclear_power,  # nuclear_power
-    98: ev_algae,  # algae
-    99: ev_adapted_lichen,  # adapted_lichen
-    100: ev_kelp_farming,  # kelp_farming
-    101: ev_beam_from_a_thorium_asteroid,  # beam_from_a_thorium_asteroid
-    102: ev_trees,  # trees
-    103: ev_solar_wind_power,  # solar_wind_power
-    104: ev_giant_space_mirror,  # giant_space_mirror
-    105: ev_grass,  # grass
-    106: ev_heather,  # heather
-    107: ev_peroxide_power,  # peroxide_power
-    108: ev_bushes,  # bushes
     109: ev_greenhouses,  # greenhouses
-    110: ev_fueled_generators,  # fueled_generators
     111: ev_power_grid,  # power_grid
-    112: ev_solar_power,  # solar_power
     113: ev_breathing_filters,  # breathing_filters
-    115: ev_geothermal_power,  # geothermal_power
-    116: ev_farming,  # farming
     117: ev_dust_seals,  # dust_seals
-    118: ev_moss,  # moss
-    119: ev_ghg_factories,  # ghg_factories
     120: ev_zeppelins,  # zeppelins
     121: ev_worms,  # worms
-    122: ev_fusion_power,  # fusion_power
     123: ev_advanced_ecosystems,  # advanced_ecosystems
-    124: ev_great_dam,  # great_dam
-    126: ev_wave_power,  # wave_power
-    127: ev_power_plant_card,  # power_plant_card
-    128: ev_tectonic_stress_power,  # tectonic_stress_power
-    129: ev_nitrophilic_moss,  # nitrophilic_moss
     130: ev_insects,  # insects
-    132: ev_designed_microorganisms,  # designed_microorganisms
-    133: ev_industrial_microbes,  # industrial_microbes
-    134: ev_lichen,  # lichen
-    135: ev_micro_mills,  # micro_mills
-    136: ev_magnetic_field_generators,  # magnetic_field_generators
-    137: ev_windmills,  # windmills
-    138: ev_tundra_farming,  # tundra_farming
-    139: ev_magnetic_field_dome,  # magnetic_field_dome
-    140: ev_noctis_farming,  # noctis_farming
-    142: ev_soil_factory,  # soil_factory
     144: ev_energy_saving,  # energy_saving
-    145: ev_immigration_shuttles,  # immigration_shuttles
-    146: ev_soletta,  # soletta
-    147: ev_rad_chem_factory,  # rad_chem_factory
-    150: ev_noctis_city,  # noctis_city
-    152: ev_phobos_space_haven,  # phobos_space_haven
     159: ev_ganymede_colony,  # ganymede_colony
     171: ev_release_of_inert_gases,  # release_of_inert_gases
-    182: ev_imported_ghg,  # imported_ghg
-    184: ev_import_of_advanced_ghg,  # import_of_advanced_ghg
     189: ev_special_design,  # special_design
     192: ev_martian_rails,  # martian_rails
     194: ev_equatorial_magnetizer,  # equatorial_magnetizer
-    209: ev_livestock,  # livestock
     213: ev_arctic_algae,  # arctic_algae
     214: ev_optimal_aerobraking,  # optimal_aerobraking
     215: ev_rover_construction,  # rover_construction
     217: ev_decomposers,  # decomposers
     219: ev_adaptation_technology,  # adaptation_technology
-    220: ev_shuttles,  # shuttles
     221: ev_pets,  # pets
 }
 EVENT_STEPS = {
-    83: (32, 0),  # tharsis_republic
-    85: (33, 0),  # unmi
-    87: (34, 0),  # deep_well_heating
-    88: (35, 0),  # cloud_seeding
-    90: (36, 0),  # black_polar_dust
-    91: (37, 0),  # eos_chasma_national_park
-    114: (38, 0),  # artificial_photosynthesis
-    125: (39, 0),  # strip_mine
-    131: (40, 1),  # insulation
-    141: (41, 0),  # heat_trappers
-    143: (42, 0),  # biomass_combustors
-    148: (43, 1),  # capital
-    149: (44, 0),  # domed_crater
-    151: (45, 1),  # research_outpost
-    153: (46, 0),  # cupola_city
-    154: (47, 0),  # underground_city
-    155: (48, 1),  # natural_preserve
-    156: (49, 0),  # lake_marineris
-    157: (50, 0),  # mangrove
-    158: (51, 1),  # mining_rights
-    160: (52, 1),  # nuclear_zone
-    161: (53, 0),  # open_city
-    162: (54, 0),  # artificial_lake
-    163: (55, 1),  # urbanized_area
-    164: (56, 0),  # plantation
-    165: (57, 1),  # mohole_area
-    166: (58, 0),  # protected_valley
-    167: (59, 0),  # asteroid
-    168: (60, 0),  # comet
-    169: (61, 0),  # big_asteroid
-    170: (62, 0),  # imported_hydrogen
-    172: (63, 0),  # nitrogen_rich_asteroid
-    173: (64, 0),  # deimos_down
-    174: (65, 0),  # mining_expedition
-    175: (66, 0),  # towing_a_comet
-    176: (67, 0),  # ice_asteroid
-    177: (68, 0),  # giant_ice_asteroid
-    178: (69, 0),  # subterranean_reservoir
-    179: (70, 1),  # lava_flows
-    180: (71, 0),  # large_convoy
-    181: (72, 0),  # convoy_from_europa
-    183: (73, 0),  # imported_nitrogen
-    185: (74, 0),  # aerobraked_ammonia_asteroid
-    186: (75, 0),  # ice_cap_melting
-    187: (76, 0),  # local_heat_trapping
-    188: (77, 0),  # permafrost_extraction
-    190: (78, 5),  # flooding
-    191: (79, 1),  # search_for_life
-    193: (80, 0),  # water_import_from_europa
-    195: (81, 0),  # predators
-    196: (82, 1),  # regolith_eaters
-    197: (83, 1),  # ghg_producing_bacteria
-    198: (84, 0),  # ants
-    199: (85, 0),  # fish
-    200: (86, 0),  # small_animals
-    201: (87, 0),  # birds
-    202: (88, 0),  # space_mirrors
-    203: (89, 0),  # ironworks
-    204: (90, 0),  # steelworks
-    205: (91, 0),  # ore_processor
-    206: (92, 0),  # symbiotic_fungus
-    207: (93, 0),  # extreme_cold_fungus
-    208: (94, 1),  # nitrite_reducing_bacteria
-    210: (95, 0),  # water_splitting_plant
-    211: (96, 0),  # aquifer_pumping
-    212: (97, 0),  # underground_detonations
-    216: (98, 1),  # ecological_zone
-    218: (99, 0),  # herbivores
-    222: (100, 0),  # immigrant_city
+    83: (33, 0),  # tharsis_republic
+    85: (34, 0),  # unmi
+    87: (35, 0),  # deep_well_heating
+    88: (36, 0),  # cloud_seeding
+    89: (37, 0),  # methane_from_titan
+    90: (38, 0),  # black_polar_dust
+    91: (39, 0),  # eos_chasma_national_park
+    92: (40, 0),  # lunar_beam
+    93: (41, 0),  # asteroid_mining
+    94: (42, 0),  # food_factory
+    95: (43, 0),  # archaebacteria
+    96: (44, 0),  # carbonate_processing
+    97: (45, 0),  # nuclear_power
+    98: (46, 0),  # algae
+    99: (47, 0),  # adapted_lichen
+    100: (48, 0),  # kelp_farming
+    101: (49, 0),  # beam_from_a_thorium_asteroid
+    102: (50, 0),  # trees
+    103: (51, 0),  # solar_wind_power
+    104: (52, 0),  # giant_space_mirror
+    105: (53, 0),  # grass
+    106: (54, 0),  # heather
+    107: (55, 0),  # peroxide_power
+    108: (56, 0),  # bushes
+    110: (57, 0),  # fueled_generators
+    112: (58, 0),  # solar_power
+    114: (59, 0),  # artificial_photosynthesis
+    115: (60, 0),  # geothermal_power
+    116: (61, 0),  # farming
+    118: (62, 0),  # moss
+    119: (63, 0),  # ghg_factories
+    122: (64, 0),  # fusion_power
+    124: (65, 0),  # great_dam
+    125: (66, 0),  # strip_mine
+    126: (67, 0),  # wave_power
+    127: (68, 0),  # power_plant_card
+    128: (69, 0),  # tectonic_stress_power
+    129: (70, 0),  # nitrophilic_moss
+    131: (71, 1),  # insulation
+    132: (72, 0),  # designed_microorganisms
+    133: (73, 0),  # industrial_microbes
+    134: (74, 0),  # lichen
+    135: (75, 0),  # micro_mills
+    136: (76, 0),  # magnetic_field_generators
+    137: (77, 0),  # windmills
+    138: (78, 0),  # tundra_farming
+    139: (79, 0),  # magnetic_field_dome
+    140: (80, 0),  # noctis_farming
+    141: (81, 0),  # heat_trappers
+    142: (82, 0),  # soil_factory
+    143: (83, 0),  # biomass_combustors
+    145: (84, 0),  # immigration_shuttles
+    146: (85, 0),  # soletta
+    147: (86, 0),  # rad_chem_factory
+    148: (87, 1),  # capital
+    149: (88, 0),  # domed_crater
+    150: (89, 0),  # noctis_city
+    151: (90, 1),  # research_outpost
+    152: (91, 0),  # phobos_space_haven
+    153: (92, 0),  # cupola_city
+    154: (93, 0),  # underground_city
+    155: (94, 1),  # natural_preserve
+    156: (95, 0),  # lake_marineris
+    157: (96, 0),  # mangrove
+    158: (97, 1),  # mining_rights
+    160: (98, 1),  # nuclear_zone
+    161: (99, 0),  # open_city
+    162: (100, 0),  # artificial_lake
+    163: (101, 1),  # urbanized_area
+    164: (102, 0),  # plantation
+    165: (103, 1),  # mohole_area
+    166: (104, 0),  # protected_valley
+    167: (105, 0),  # asteroid
+    168: (106, 0),  # comet
+    169: (107, 0),  # big_asteroid
+    170: (108, 0),  # imported_hydrogen
+    172: (109, 0),  # nitrogen_rich_asteroid
+    173: (110, 0),  # deimos_down
+    174: (111, 0),  # mining_expedition
+    175: (112, 0),  # towing_a_comet
+    176: (113, 0),  # ice_asteroid
+    177: (114, 0),  # giant_ice_asteroid
+    178: (115, 0),  # subterranean_reservoir
+    179: (116, 1),  # lava_flows
+    180: (117, 0),  # large_convoy
+    181: (118, 0),  # convoy_from_europa
+    182: (119, 0),  # imported_ghg
+    183: (120, 0),  # imported_nitrogen
+    184: (121, 0),  # import_of_advanced_ghg
+    185: (122, 0),  # aerobraked_ammonia_asteroid
+    186: (123, 0),  # ice_cap_melting
+    187: (124, 0),  # local_heat_trapping
+    188: (125, 0),  # permafrost_extraction
+    190: (126, 5),  # flooding
+    191: (127, 1),  # search_for_life
+    193: (128, 0),  # water_import_from_europa
+    195: (129, 0),  # predators
+    196: (130, 1),  # regolith_eaters
+    197: (131, 1),  # ghg_producing_bacteria
+    198: (132, 0),  # ants
+    199: (133, 0),  # fish
+    200: (134, 0),  # small_animals
+    201: (135, 0),  # birds
+    202: (136, 0),  # space_mirrors
+    203: (137, 0),  # ironworks
+    204: (138, 0),  # steelworks
+    205: (139, 0),  # ore_processor
+    206: (140, 0),  # symbiotic_fungus
+    207: (141, 0),  # extreme_cold_fungus
+    208: (142, 1),  # nitrite_reducing_bacteria
+    209: (143, 0),  # livestock
+    210: (144, 0),  # water_splitting_plant
+    211: (145, 0),  # aquifer_pumping
+    212: (146, 0),  # underground_detonations
+    216: (147, 1),  # ecological_zone
+    218: (148, 0),  # herbivores
+    220: (149, 0),  # shuttles
+    222: (150, 0),  # immigrant_city
 }
 STEPS = (
     s_raise_temperature,  # 0
@@ -5458,83 +5882,133 @@ STEPS = (
     s_final_scoring,  # 24
     s_buy_choices,  # 25
     s_standard_setup,  # 26
-    s_lower_any_production,  # 27
-    s_remove_any_plants,  # 28
-    s_gain_choice_plants_or,  # 29
-    s_spend_or_add,  # 30
-    s_start,  # 31
-    sev_tharsis_republic,  # 32
-    sev_unmi,  # 33
-    sev_deep_well_heating,  # 34
-    sev_cloud_seeding,  # 35
-    sev_black_polar_dust,  # 36
-    sev_eos_chasma_national_park,  # 37
-    sev_artificial_photosynthesis,  # 38
-    sev_strip_mine,  # 39
-    sev_insulation,  # 40
-    sev_heat_trappers,  # 41
-    sev_biomass_combustors,  # 42
-    sev_capital,  # 43
-    sev_domed_crater,  # 44
-    sev_research_outpost,  # 45
-    sev_cupola_city,  # 46
-    sev_underground_city,  # 47
-    sev_natural_preserve,  # 48
-    sev_lake_marineris,  # 49
-    sev_mangrove,  # 50
-    sev_mining_rights,  # 51
-    sev_nuclear_zone,  # 52
-    sev_open_city,  # 53
-    sev_artificial_lake,  # 54
-    sev_urbanized_area,  # 55
-    sev_plantation,  # 56
-    sev_mohole_area,  # 57
-    sev_protected_valley,  # 58
-    sev_asteroid,  # 59
-    sev_comet,  # 60
-    sev_big_asteroid,  # 61
-    sev_imported_hydrogen,  # 62
-    sev_nitrogen_rich_asteroid,  # 63
-    sev_deimos_down,  # 64
-    sev_mining_expedition,  # 65
-    sev_towing_a_comet,  # 66
-    sev_ice_asteroid,  # 67
-    sev_giant_ice_asteroid,  # 68
-    sev_subterranean_reservoir,  # 69
-    sev_lava_flows,  # 70
-    sev_large_convoy,  # 71
-    sev_convoy_from_europa,  # 72
-    sev_imported_nitrogen,  # 73
-    sev_aerobraked_ammonia_asteroid,  # 74
-    sev_ice_cap_melting,  # 75
-    sev_local_heat_trapping,  # 76
-    sev_permafrost_extraction,  # 77
-    sev_flooding,  # 78
-    sev_search_for_life,  # 79
-    sev_water_import_from_europa,  # 80
-    sev_predators,  # 81
-    sev_regolith_eaters,  # 82
-    sev_ghg_producing_bacteria,  # 83
-    sev_ants,  # 84
-    sev_fish,  # 85
-    sev_small_animals,  # 86
-    sev_birds,  # 87
-    sev_space_mirrors,  # 88
-    sev_ironworks,  # 89
-    sev_steelworks,  # 90
-    sev_ore_processor,  # 91
-    sev_symbiotic_fungus,  # 92
-    sev_extreme_cold_fungus,  # 93
-    sev_nitrite_reducing_bacteria,  # 94
-    sev_water_splitting_plant,  # 95
-    sev_aquifer_pumping,  # 96
-    sev_underground_detonations,  # 97
-    sev_ecological_zone,  # 98
-    sev_herbivores,  # 99
-    sev_immigrant_city,  # 100
-    event_done,  # 101
+    s_apply_box,  # 27
+    s_lower_any_production,  # 28
+    s_remove_any_plants,  # 29
+    s_gain_choice_plants_or,  # 30
+    s_spend_or_add,  # 31
+    s_start,  # 32
+    sev_tharsis_republic,  # 33
+    sev_unmi,  # 34
+    sev_deep_well_heating,  # 35
+    sev_cloud_seeding,  # 36
+    sev_methane_from_titan,  # 37
+    sev_black_polar_dust,  # 38
+    sev_eos_chasma_national_park,  # 39
+    sev_lunar_beam,  # 40
+    sev_asteroid_mining,  # 41
+    sev_food_factory,  # 42
+    sev_archaebacteria,  # 43
+    sev_carbonate_processing,  # 44
+    sev_nuclear_power,  # 45
+    sev_algae,  # 46
+    sev_adapted_lichen,  # 47
+    sev_kelp_farming,  # 48
+    sev_beam_from_a_thorium_asteroid,  # 49
+    sev_trees,  # 50
+    sev_solar_wind_power,  # 51
+    sev_giant_space_mirror,  # 52
+    sev_grass,  # 53
+    sev_heather,  # 54
+    sev_peroxide_power,  # 55
+    sev_bushes,  # 56
+    sev_fueled_generators,  # 57
+    sev_solar_power,  # 58
+    sev_artificial_photosynthesis,  # 59
+    sev_geothermal_power,  # 60
+    sev_farming,  # 61
+    sev_moss,  # 62
+    sev_ghg_factories,  # 63
+    sev_fusion_power,  # 64
+    sev_great_dam,  # 65
+    sev_strip_mine,  # 66
+    sev_wave_power,  # 67
+    sev_power_plant_card,  # 68
+    sev_tectonic_stress_power,  # 69
+    sev_nitrophilic_moss,  # 70
+    sev_insulation,  # 71
+    sev_designed_microorganisms,  # 72
+    sev_industrial_microbes,  # 73
+    sev_lichen,  # 74
+    sev_micro_mills,  # 75
+    sev_magnetic_field_generators,  # 76
+    sev_windmills,  # 77
+    sev_tundra_farming,  # 78
+    sev_magnetic_field_dome,  # 79
+    sev_noctis_farming,  # 80
+    sev_heat_trappers,  # 81
+    sev_soil_factory,  # 82
+    sev_biomass_combustors,  # 83
+    sev_immigration_shuttles,  # 84
+    sev_soletta,  # 85
+    sev_rad_chem_factory,  # 86
+    sev_capital,  # 87
+    sev_domed_crater,  # 88
+    sev_noctis_city,  # 89
+    sev_research_outpost,  # 90
+    sev_phobos_space_haven,  # 91
+    sev_cupola_city,  # 92
+    sev_underground_city,  # 93
+    sev_natural_preserve,  # 94
+    sev_lake_marineris,  # 95
+    sev_mangrove,  # 96
+    sev_mining_rights,  # 97
+    sev_nuclear_zone,  # 98
+    sev_open_city,  # 99
+    sev_artificial_lake,  # 100
+    sev_urbanized_area,  # 101
+    sev_plantation,  # 102
+    sev_mohole_area,  # 103
+    sev_protected_valley,  # 104
+    sev_asteroid,  # 105
+    sev_comet,  # 106
+    sev_big_asteroid,  # 107
+    sev_imported_hydrogen,  # 108
+    sev_nitrogen_rich_asteroid,  # 109
+    sev_deimos_down,  # 110
+    sev_mining_expedition,  # 111
+    sev_towing_a_comet,  # 112
+    sev_ice_asteroid,  # 113
+    sev_giant_ice_asteroid,  # 114
+    sev_subterranean_reservoir,  # 115
+    sev_lava_flows,  # 116
+    sev_large_convoy,  # 117
+    sev_convoy_from_europa,  # 118
+    sev_imported_ghg,  # 119
+    sev_imported_nitrogen,  # 120
+    sev_import_of_advanced_ghg,  # 121
+    sev_aerobraked_ammonia_asteroid,  # 122
+    sev_ice_cap_melting,  # 123
+    sev_local_heat_trapping,  # 124
+    sev_permafrost_extraction,  # 125
+    sev_flooding,  # 126
+    sev_search_for_life,  # 127
+    sev_water_import_from_europa,  # 128
+    sev_predators,  # 129
+    sev_regolith_eaters,  # 130
+    sev_ghg_producing_bacteria,  # 131
+    sev_ants,  # 132
+    sev_fish,  # 133
+    sev_small_animals,  # 134
+    sev_birds,  # 135
+    sev_space_mirrors,  # 136
+    sev_ironworks,  # 137
+    sev_steelworks,  # 138
+    sev_ore_processor,  # 139
+    sev_symbiotic_fungus,  # 140
+    sev_extreme_cold_fungus,  # 141
+    sev_nitrite_reducing_bacteria,  # 142
+    sev_livestock,  # 143
+    sev_water_splitting_plant,  # 144
+    sev_aquifer_pumping,  # 145
+    sev_underground_detonations,  # 146
+    sev_ecological_zone,  # 147
+    sev_herbivores,  # 148
+    sev_shuttles,  # 149
+    sev_immigrant_city,  # 150
+    event_done,  # 151
 )
-START = (31, 0)
+START = (32, 0)
 # Where suspended frames hold cards: step -> (slots of cards, slots of lists of
 # cards), so a search bot that re-deals unseen cards re-deals these too.
 CARD_SLOTS = {
@@ -5548,74 +6022,124 @@ CARD_SLOTS = {
     21: ((2,), (3,)),  # procedure research_choices
     25: ((3,), (4,)),  # procedure buy_choices
     26: ((0, 1, 2), (10,)),  # setup standard_setup
-    30: ((1,), ()),  # procedure spend_or_add
-    32: ((1,), ()),  # event of tharsis_republic
-    33: ((1,), ()),  # event of unmi
-    34: ((1,), ()),  # event of deep_well_heating
-    35: ((1,), ()),  # event of cloud_seeding
-    36: ((1,), ()),  # event of black_polar_dust
-    37: ((1,), ()),  # event of eos_chasma_national_park
-    38: ((1,), ()),  # event of artificial_photosynthesis
-    39: ((1,), ()),  # event of strip_mine
-    40: ((1,), ()),  # event of insulation
-    41: ((1,), ()),  # event of heat_trappers
-    42: ((1,), ()),  # event of biomass_combustors
-    43: ((1,), ()),  # event of capital
-    44: ((1,), ()),  # event of domed_crater
-    45: ((1,), ()),  # event of research_outpost
-    46: ((1,), ()),  # event of cupola_city
-    47: ((1,), ()),  # event of underground_city
-    48: ((1,), ()),  # event of natural_preserve
-    49: ((1,), ()),  # event of lake_marineris
-    50: ((1,), ()),  # event of mangrove
-    51: ((1,), ()),  # event of mining_rights
-    52: ((1,), ()),  # event of nuclear_zone
-    53: ((1,), ()),  # event of open_city
-    54: ((1,), ()),  # event of artificial_lake
-    55: ((1,), ()),  # event of urbanized_area
-    56: ((1,), ()),  # event of plantation
-    57: ((1,), ()),  # event of mohole_area
-    58: ((1,), ()),  # event of protected_valley
-    59: ((1,), ()),  # event of asteroid
-    60: ((1,), ()),  # event of comet
-    61: ((1,), ()),  # event of big_asteroid
-    62: ((1,), ()),  # event of imported_hydrogen
-    63: ((1,), ()),  # event of nitrogen_rich_asteroid
-    64: ((1,), ()),  # event of deimos_down
-    65: ((1,), ()),  # event of mining_expedition
-    66: ((1,), ()),  # event of towing_a_comet
-    67: ((1,), ()),  # event of ice_asteroid
-    68: ((1,), ()),  # event of giant_ice_asteroid
-    69: ((1,), ()),  # event of subterranean_reservoir
-    70: ((1,), ()),  # event of lava_flows
-    71: ((1,), ()),  # event of large_convoy
-    72: ((1,), ()),  # event of convoy_from_europa
-    73: ((1,), ()),  # event of imported_nitrogen
-    74: ((1,), ()),  # event of aerobraked_ammonia_asteroid
-    75: ((1,), ()),  # event of ice_cap_melting
-    76: ((1,), ()),  # event of local_heat_trapping
-    77: ((1,), ()),  # event of permafrost_extraction
-    78: ((1,), ()),  # event of flooding
-    79: ((1, 2), ()),  # event of search_for_life
-    80: ((1,), ()),  # event of water_import_from_europa
-    81: ((1,), ()),  # event of predators
-    82: ((1,), ()),  # event of regolith_eaters
-    83: ((1,), ()),  # event of ghg_producing_bacteria
-    84: ((1,), ()),  # event of ants
-    85: ((1,), ()),  # event of fish
-    86: ((1,), ()),  # event of small_animals
-    87: ((1,), ()),  # event of birds
-    88: ((1,), ()),  # event of space_mirrors
-    89: ((1,), ()),  # event of ironworks
-    90: ((1,), ()),  # event of steelworks
-    91: ((1,), ()),  # event of ore_processor
-    92: ((1,), ()),  # event of symbiotic_fungus
-    93: ((1,), ()),  # event of extreme_cold_fungus
-    94: ((1,), ()),  # event of nitrite_reducing_bacteria
-    95: ((1,), ()),  # event of water_splitting_plant
-    96: ((1,), ()),  # event of aquifer_pumping
-    97: ((1,), ()),  # event of underground_detonations
-    98: ((1,), ()),  # event of ecological_zone
-    99: ((1,), ()),  # event of herbivores
-    100: ((1,), ()),  # event of immigrant_city
+    27: ((1,), ()),  # procedure apply_box
+    31: ((1,), ()),  # procedure spend_or_add
+    33: ((1,), ()),  # event of tharsis_republic
+    34: ((1,), ()),  # event of unmi
+    35: ((1,), ()),  # event of deep_well_heating
+    36: ((1,), ()),  # event of cloud_seeding
+    37: ((1,), ()),  # event of methane_from_titan
+    38: ((1,), ()),  # event of black_polar_dust
+    39: ((1,), ()),  # event of eos_chasma_national_park
+    40: ((1,), ()),  # event of lunar_beam
+    41: ((1,), ()),  # event of asteroid_mining
+    42: ((1,), ()),  # event of food_factory
+    43: ((1,), ()),  # event of archaebacteria
+    44: ((1,), ()),  # event of carbonate_processing
+    45: ((1,), ()),  # event of nuclear_power
+    46: ((1,), ()),  # event of algae
+    47: ((1,), ()),  # event of adapted_lichen
+    48: ((1,), ()),  # event of kelp_farming
+    49: ((1,), ()),  # event of beam_from_a_thorium_asteroid
+    50: ((1,), ()),  # event of trees
+    51: ((1,), ()),  # event of solar_wind_power
+    52: ((1,), ()),  # event of giant_space_mirror
+    53: ((1,), ()),  # event of grass
+    54: ((1,), ()),  # event of heather
+    55: ((1,), ()),  # event of peroxide_power
+    56: ((1,), ()),  # event of bushes
+    57: ((1,), ()),  # event of fueled_generators
+    58: ((1,), ()),  # event of solar_power
+    59: ((1,), ()),  # event of artificial_photosynthesis
+    60: ((1,), ()),  # event of geothermal_power
+    61: ((1,), ()),  # event of farming
+    62: ((1,), ()),  # event of moss
+    63: ((1,), ()),  # event of ghg_factories
+    64: ((1,), ()),  # event of fusion_power
+    65: ((1,), ()),  # event of great_dam
+    66: ((1,), ()),  # event of strip_mine
+    67: ((1,), ()),  # event of wave_power
+    68: ((1,), ()),  # event of power_plant_card
+    69: ((1,), ()),  # event of tectonic_stress_power
+    70: ((1,), ()),  # event of nitrophilic_moss
+    71: ((1,), ()),  # event of insulation
+    72: ((1,), ()),  # event of designed_microorganisms
+    73: ((1,), ()),  # event of industrial_microbes
+    74: ((1,), ()),  # event of lichen
+    75: ((1,), ()),  # event of micro_mills
+    76: ((1,), ()),  # event of magnetic_field_generators
+    77: ((1,), ()),  # event of windmills
+    78: ((1,), ()),  # event of tundra_farming
+    79: ((1,), ()),  # event of magnetic_field_dome
+    80: ((1,), ()),  # event of noctis_farming
+    81: ((1,), ()),  # event of heat_trappers
+    82: ((1,), ()),  # event of soil_factory
+    83: ((1,), ()),  # event of biomass_combustors
+    84: ((1,), ()),  # event of immigration_shuttles
+    85: ((1,), ()),  # event of soletta
+    86: ((1,), ()),  # event of rad_chem_factory
+    87: ((1,), ()),  # event of capital
+    88: ((1,), ()),  # event of domed_crater
+    89: ((1,), ()),  # event of noctis_city
+    90: ((1,), ()),  # event of research_outpost
+    91: ((1,), ()),  # event of phobos_space_haven
+    92: ((1,), ()),  # event of cupola_city
+    93: ((1,), ()),  # event of underground_city
+    94: ((1,), ()),  # event of natural_preserve
+    95: ((1,), ()),  # event of lake_marineris
+    96: ((1,), ()),  # event of mangrove
+    97: ((1,), ()),  # event of mining_rights
+    98: ((1,), ()),  # event of nuclear_zone
+    99: ((1,), ()),  # event of open_city
+    100: ((1,), ()),  # event of artificial_lake
+    101: ((1,), ()),  # event of urbanized_area
+    102: ((1,), ()),  # event of plantation
+    103: ((1,), ()),  # event of mohole_area
+    104: ((1,), ()),  # event of protected_valley
+    105: ((1,), ()),  # event of asteroid
+    106: ((1,), ()),  # event of comet
+    107: ((1,), ()),  # event of big_asteroid
+    108: ((1,), ()),  # event of imported_hydrogen
+    109: ((1,), ()),  # event of nitrogen_rich_asteroid
+    110: ((1,), ()),  # event of deimos_down
+    111: ((1,), ()),  # event of mining_expedition
+    112: ((1,), ()),  # event of towing_a_comet
+    113: ((1,), ()),  # event of ice_asteroid
+    114: ((1,), ()),  # event of giant_ice_asteroid
+    115: ((1,), ()),  # event of subterranean_reservoir
+    116: ((1,), ()),  # event of lava_flows
+    117: ((1,), ()),  # event of large_convoy
+    118: ((1,), ()),  # event of convoy_from_europa
+    119: ((1,), ()),  # event of imported_ghg
+    120: ((1,), ()),  # event of imported_nitrogen
+    121: ((1,), ()),  # event of import_of_advanced_ghg
+    122: ((1,), ()),  # event of aerobraked_ammonia_asteroid
+    123: ((1,), ()),  # event of ice_cap_melting
+    124: ((1,), ()),  # event of local_heat_trapping
+    125: ((1,), ()),  # event of permafrost_extraction
+    126: ((1,), ()),  # event of flooding
+    127: ((1, 2), ()),  # event of search_for_life
+    128: ((1,), ()),  # event of water_import_from_europa
+    129: ((1,), ()),  # event of predators
+    130: ((1,), ()),  # event of regolith_eaters
+    131: ((1,), ()),  # event of ghg_producing_bacteria
+    132: ((1,), ()),  # event of ants
+    133: ((1,), ()),  # event of fish
+    134: ((1,), ()),  # event of small_animals
+    135: ((1,), ()),  # event of birds
+    136: ((1,), ()),  # event of space_mirrors
+    137: ((1,), ()),  # event of ironworks
+    138: ((1,), ()),  # event of steelworks
+    139: ((1,), ()),  # event of ore_processor
+    140: ((1,), ()),  # event of symbiotic_fungus
+    141: ((1,), ()),  # event of extreme_cold_fungus
+    142: ((1,), ()),  # event of nitrite_reducing_bacteria
+    143: ((1,), ()),  # event of livestock
+    144: ((1,), ()),  # event of water_splitting_plant
+    145: ((1,), ()),  # event of aquifer_pumping
+    146: ((1,), ()),  # event of underground_detonations
+    147: ((1,), ()),  # event of ecological_zone
+    148: ((1,), ()),  # event of herbivores
+    149: ((1,), ()),  # event of shuttles
+    150: ((1,), ()),  # event of immigrant_city
 }

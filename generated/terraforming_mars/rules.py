@@ -10,7 +10,7 @@
 #     terraforming_mars/07c_active.rules
 #     terraforming_mars/08_bots.rules
 #     terraforming_mars/09_board.rules
-# Spec hash: a9e4f87fee3e2600
+# Spec hash: cd447687eeb8bdec
 # Designer tests from:
 #     terraforming_mars/tests/01_parameters.rules
 #     terraforming_mars/tests/02_tiles.rules
@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source ea893dcdf355f7cdfb74 output 4658fc2670d6dbde46a2
+# Fingerprint: source 7fb8b99959d8852062ef output f734ba7b92c78896288b
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -46,6 +46,14 @@ from .tables import (
     A_bonus_plants,
     A_bonus_steel,
     A_bonus_titanium,
+    A_box_by,
+    A_box_energy,
+    A_box_heat,
+    A_box_hit,
+    A_box_mc,
+    A_box_plants,
+    A_box_steel,
+    A_box_titanium,
     A_building,
     A_city_t,
     A_colour,
@@ -351,7 +359,7 @@ def d_any_greenery_spot(state, v_p):
 
 def d_tag_of(state, v_c, v_t):
     "define tag_of"
-    # spec: spec/terraforming_mars/04_economy.rules:39
+    # spec: spec/terraforming_mars/04_economy.rules:48
     return (
         (
             A_building[v_c]
@@ -360,7 +368,7 @@ def d_tag_of(state, v_c, v_t):
                 A_building,
                 v_c,
                 "building",
-                "spec/terraforming_mars/04_economy.rules:40:31",
+                "spec/terraforming_mars/04_economy.rules:49:31",
             )
         )
         if v_t == "building_tag"
@@ -372,7 +380,7 @@ def d_tag_of(state, v_c, v_t):
                     A_space,
                     v_c,
                     "space",
-                    "spec/terraforming_mars/04_economy.rules:40:70",
+                    "spec/terraforming_mars/04_economy.rules:49:70",
                 )
             )
             if v_t == "space_tag"
@@ -384,7 +392,7 @@ def d_tag_of(state, v_c, v_t):
                         A_science,
                         v_c,
                         "science",
-                        "spec/terraforming_mars/04_economy.rules:41:35",
+                        "spec/terraforming_mars/04_economy.rules:50:35",
                     )
                 )
                 if v_t == "science_tag"
@@ -396,7 +404,7 @@ def d_tag_of(state, v_c, v_t):
                             A_power,
                             v_c,
                             "power",
-                            "spec/terraforming_mars/04_economy.rules:41:73",
+                            "spec/terraforming_mars/04_economy.rules:50:73",
                         )
                     )
                     if v_t == "power_tag"
@@ -408,7 +416,7 @@ def d_tag_of(state, v_c, v_t):
                                 A_earth,
                                 v_c,
                                 "earth",
-                                "spec/terraforming_mars/04_economy.rules:42:33",
+                                "spec/terraforming_mars/04_economy.rules:51:33",
                             )
                         )
                         if v_t == "earth_tag"
@@ -420,7 +428,7 @@ def d_tag_of(state, v_c, v_t):
                                     A_jovian,
                                     v_c,
                                     "jovian",
-                                    "spec/terraforming_mars/04_economy.rules:42:70",
+                                    "spec/terraforming_mars/04_economy.rules:51:70",
                                 )
                             )
                             if v_t == "jovian_tag"
@@ -432,7 +440,7 @@ def d_tag_of(state, v_c, v_t):
                                         A_plant,
                                         v_c,
                                         "plant",
-                                        "spec/terraforming_mars/04_economy.rules:43:33",
+                                        "spec/terraforming_mars/04_economy.rules:52:33",
                                     )
                                 )
                                 if v_t == "plant_tag"
@@ -444,7 +452,7 @@ def d_tag_of(state, v_c, v_t):
                                             A_microbe,
                                             v_c,
                                             "microbe",
-                                            "spec/terraforming_mars/04_economy.rules:43:71",
+                                            "spec/terraforming_mars/04_economy.rules:52:71",
                                         )
                                     )
                                     if v_t == "microbe_tag"
@@ -456,7 +464,7 @@ def d_tag_of(state, v_c, v_t):
                                                 A_animal,
                                                 v_c,
                                                 "animal",
-                                                "spec/terraforming_mars/04_economy.rules:44:34",
+                                                "spec/terraforming_mars/04_economy.rules:53:34",
                                             )
                                         )
                                         if v_t == "animal_tag"
@@ -467,7 +475,7 @@ def d_tag_of(state, v_c, v_t):
                                                 A_city_t,
                                                 v_c,
                                                 "city_t",
-                                                "spec/terraforming_mars/04_economy.rules:44:48",
+                                                "spec/terraforming_mars/04_economy.rules:53:48",
                                             )
                                         )
                                     )
@@ -483,55 +491,55 @@ def d_tag_of(state, v_c, v_t):
 
 def d_tags(state, v_p, v_t):
     "define tags"
-    # spec: spec/terraforming_mars/04_economy.rules:46
+    # spec: spec/terraforming_mars/04_economy.rules:55
     return sum([d_tag_of(state, c_c, v_t) for c_c in state.zones[23 + v_p]])
 
 
 def d_temp_at_least(state, v_p, v_t):
     "define temp_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:53
+    # spec: spec/terraforming_mars/04_economy.rules:62
     return state.tracks[70] >= v_t - 2 * q_slack(state, v_p)
 
 
 def d_temp_at_most(state, v_p, v_t):
     "define temp_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:54
+    # spec: spec/terraforming_mars/04_economy.rules:63
     return state.tracks[70] <= v_t + 2 * q_slack(state, v_p)
 
 
 def d_oxygen_at_least(state, v_p, v_n):
     "define oxygen_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:55
+    # spec: spec/terraforming_mars/04_economy.rules:64
     return state.tracks[71] >= v_n - q_slack(state, v_p)
 
 
 def d_oxygen_at_most(state, v_p, v_n):
     "define oxygen_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:56
+    # spec: spec/terraforming_mars/04_economy.rules:65
     return state.tracks[71] <= v_n + q_slack(state, v_p)
 
 
 def d_oceans_at_least(state, v_p, v_n):
     "define oceans_at_least"
-    # spec: spec/terraforming_mars/04_economy.rules:57
+    # spec: spec/terraforming_mars/04_economy.rules:66
     return state.tracks[72] >= v_n - q_slack(state, v_p)
 
 
 def d_oceans_at_most(state, v_p, v_n):
     "define oceans_at_most"
-    # spec: spec/terraforming_mars/04_economy.rules:58
+    # spec: spec/terraforming_mars/04_economy.rules:67
     return state.tracks[72] <= v_n + q_slack(state, v_p)
 
 
 def d_heat_money(state, v_p):
     "define heat_money"
-    # spec: spec/terraforming_mars/04_economy.rules:68
+    # spec: spec/terraforming_mars/04_economy.rules:77
     return q_heat_as_mc(state, v_p) * max(0, state.tracks[25 + v_p] - state.tracks[89])
 
 
 def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
     "define budget"
-    # spec: spec/terraforming_mars/04_economy.rules:69
+    # spec: spec/terraforming_mars/04_economy.rules:78
     return (
         state.tracks[v_p]
         + q_heat_as_mc(state, v_p) * max(0, state.tracks[25 + v_p] - state.tracks[89])
@@ -546,13 +554,13 @@ def d_budget(state, v_p, v_steel_ok, v_titanium_ok):
 
 def d_playable(state, v_p, v_c):
     "define playable"
-    # spec: spec/terraforming_mars/04_economy.rules:109
+    # spec: spec/terraforming_mars/04_economy.rules:118
     return (
         (
             A_colour[v_c]
             if v_c is not None
             else attr_of(
-                A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:110:5"
+                A_colour, v_c, "colour", "spec/terraforming_mars/04_economy.rules:119:5"
             )
         )
         != "corporation"
@@ -567,7 +575,7 @@ def d_playable(state, v_p, v_c):
                     A_building,
                     v_c,
                     "building",
-                    "spec/terraforming_mars/04_economy.rules:111:19",
+                    "spec/terraforming_mars/04_economy.rules:120:19",
                 )
             )
             > 0,
@@ -578,7 +586,7 @@ def d_playable(state, v_p, v_c):
                     A_space,
                     v_c,
                     "space",
-                    "spec/terraforming_mars/04_economy.rules:111:35",
+                    "spec/terraforming_mars/04_economy.rules:120:35",
                 )
             )
             > 0,
@@ -592,7 +600,7 @@ def d_playable(state, v_p, v_c):
                         A_needs_heat,
                         v_c,
                         "needs_heat",
-                        "spec/terraforming_mars/04_economy.rules:112:38",
+                        "spec/terraforming_mars/04_economy.rules:121:38",
                     )
                 ),
                 state.tracks[25 + v_p],
@@ -606,7 +614,7 @@ def d_playable(state, v_p, v_c):
 
 def d_holders(state, v_k, v_other_than):
     "define holders"
-    # spec: spec/terraforming_mars/04_economy.rules:128
+    # spec: spec/terraforming_mars/04_economy.rules:137
     return any(
         any(
             A_holds[c_d] == v_k
@@ -621,13 +629,13 @@ def d_holders(state, v_k, v_other_than):
 
 def d_action_ready(state, v_p, v_c):
     "define action_ready"
-    # spec: spec/terraforming_mars/04_economy.rules:131
+    # spec: spec/terraforming_mars/04_economy.rules:140
     return bool(
         (
             A_act[v_c]
             if v_c is not None
             else attr_of(
-                A_act, v_c, "act", "spec/terraforming_mars/04_economy.rules:132:5"
+                A_act, v_c, "act", "spec/terraforming_mars/04_economy.rules:141:5"
             )
         )
         and state.counters[19][v_c] == 0
@@ -641,7 +649,7 @@ def d_action_ready(state, v_p, v_c):
                     A_act_steel,
                     v_c,
                     "act_steel",
-                    "spec/terraforming_mars/04_economy.rules:132:42",
+                    "spec/terraforming_mars/04_economy.rules:141:42",
                 )
             ),
             (
@@ -651,7 +659,7 @@ def d_action_ready(state, v_p, v_c):
                     A_act_titanium,
                     v_c,
                     "act_titanium",
-                    "spec/terraforming_mars/04_economy.rules:132:55",
+                    "spec/terraforming_mars/04_economy.rules:141:55",
                 )
             ),
         )
@@ -662,7 +670,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_pay,
                 v_c,
                 "act_pay",
-                "spec/terraforming_mars/04_economy.rules:132:74",
+                "spec/terraforming_mars/04_economy.rules:141:74",
             )
         )
         and state.tracks[20 + v_p]
@@ -673,7 +681,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_energy,
                 v_c,
                 "act_energy",
-                "spec/terraforming_mars/04_economy.rules:133:22",
+                "spec/terraforming_mars/04_economy.rules:142:22",
             )
         )
         and state.tracks[50 + v_p]
@@ -684,7 +692,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_energy_prod,
                 v_c,
                 "act_energy_prod",
-                "spec/terraforming_mars/04_economy.rules:133:57",
+                "spec/terraforming_mars/04_economy.rules:142:57",
             )
         )
         and state.counters[18][v_c]
@@ -695,7 +703,7 @@ def d_action_ready(state, v_p, v_c):
                 A_act_here,
                 v_c,
                 "act_here",
-                "spec/terraforming_mars/04_economy.rules:133:89",
+                "spec/terraforming_mars/04_economy.rules:142:89",
             )
         )
         and (
@@ -706,7 +714,7 @@ def d_action_ready(state, v_p, v_c):
                     A_act_takes,
                     v_c,
                     "act_takes",
-                    "spec/terraforming_mars/04_economy.rules:134:10",
+                    "spec/terraforming_mars/04_economy.rules:143:10",
                 )
             )
             == "no_resource"
@@ -719,7 +727,7 @@ def d_action_ready(state, v_p, v_c):
                         A_act_takes,
                         v_c,
                         "act_takes",
-                        "spec/terraforming_mars/04_economy.rules:134:48",
+                        "spec/terraforming_mars/04_economy.rules:143:48",
                     )
                 ),
                 v_c,
@@ -733,7 +741,7 @@ def d_action_ready(state, v_p, v_c):
                     A_act_tr_raised,
                     v_c,
                     "act_tr_raised",
-                    "spec/terraforming_mars/04_economy.rules:135:14",
+                    "spec/terraforming_mars/04_economy.rules:144:14",
                 )
             )
             or state.tracks[65 + v_p] > 0
@@ -746,7 +754,7 @@ def d_action_ready(state, v_p, v_c):
                     A_act_gives,
                     v_c,
                     "act_gives",
-                    "spec/terraforming_mars/04_economy.rules:136:10",
+                    "spec/terraforming_mars/04_economy.rules:145:10",
                 )
             )
             == "no_resource"
@@ -759,7 +767,7 @@ def d_action_ready(state, v_p, v_c):
                         A_act_gives,
                         v_c,
                         "act_gives",
-                        "spec/terraforming_mars/04_economy.rules:136:76",
+                        "spec/terraforming_mars/04_economy.rules:145:76",
                     )
                 )
                 and c_d != v_c
@@ -771,13 +779,13 @@ def d_action_ready(state, v_p, v_c):
 
 def d_action_needs_met(state, v_p, v_c):
     "define action_needs_met"
-    # spec: spec/terraforming_mars/04_economy.rules:140
+    # spec: spec/terraforming_mars/04_economy.rules:149
     return True
 
 
 def d_own_holder(state, v_p, v_k):
     "define own_holder"
-    # spec: spec/terraforming_mars/04_economy.rules:150
+    # spec: spec/terraforming_mars/04_economy.rules:159
     return any(A_holds[c_d] == v_k for c_d in state.zones[23 + v_p])
 
 
@@ -1271,9 +1279,232 @@ def d_production(state, v_q, v_r):
     )
 
 
+def d_box_of(state, v_p, v_c, v_r):
+    "define box_of"
+    # spec: spec/terraforming_mars/07_cards.rules:37
+    return (
+        (
+            A_box_mc[v_c]
+            if v_c is not None
+            else attr_of(
+                A_box_mc, v_c, "box_mc", "spec/terraforming_mars/07_cards.rules:39:14"
+            )
+        )
+        + (
+            d_tags(state, v_p, "building_tag") // 2
+            if (
+                A_box_by[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_box_by,
+                    v_c,
+                    "box_by",
+                    "spec/terraforming_mars/07_cards.rules:39:29",
+                )
+            )
+            == "mc_per_2_building"
+            else 0
+        )
+        if v_r == "r_mc"
+        else (
+            (
+                A_box_steel[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_box_steel,
+                    v_c,
+                    "box_steel",
+                    "spec/terraforming_mars/07_cards.rules:41:14",
+                )
+            )
+            + (
+                1
+                if (
+                    A_box_by[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_box_by,
+                        v_c,
+                        "box_by",
+                        "spec/terraforming_mars/07_cards.rules:41:32",
+                    )
+                )
+                == "mined"
+                and state.counters[27][v_c] == 0
+                else 0
+            )
+            if v_r == "r_steel"
+            else (
+                (
+                    A_box_titanium[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_box_titanium,
+                        v_c,
+                        "box_titanium",
+                        "spec/terraforming_mars/07_cards.rules:43:14",
+                    )
+                )
+                + (
+                    1
+                    if (
+                        A_box_by[v_c]
+                        if v_c is not None
+                        else attr_of(
+                            A_box_by,
+                            v_c,
+                            "box_by",
+                            "spec/terraforming_mars/07_cards.rules:43:35",
+                        )
+                    )
+                    == "mined"
+                    and state.counters[27][v_c] > 0
+                    else 0
+                )
+                if v_r == "r_titanium"
+                else (
+                    (
+                        A_box_plants[v_c]
+                        if v_c is not None
+                        else attr_of(
+                            A_box_plants,
+                            v_c,
+                            "box_plants",
+                            "spec/terraforming_mars/07_cards.rules:44:32",
+                        )
+                    )
+                    if v_r == "r_plants"
+                    else (
+                        (
+                            A_box_energy[v_c]
+                            if v_c is not None
+                            else attr_of(
+                                A_box_energy,
+                                v_c,
+                                "box_energy",
+                                "spec/terraforming_mars/07_cards.rules:44:72",
+                            )
+                        )
+                        if v_r == "r_energy"
+                        else (
+                            A_box_heat[v_c]
+                            if v_c is not None
+                            else attr_of(
+                                A_box_heat,
+                                v_c,
+                                "box_heat",
+                                "spec/terraforming_mars/07_cards.rules:44:90",
+                            )
+                        )
+                    )
+                )
+            )
+        )
+    )
+
+
+def d_has_box(state, v_c):
+    "define has_box"
+    # spec: spec/terraforming_mars/07_cards.rules:45
+    return (
+        (
+            A_box_mc[v_c]
+            if v_c is not None
+            else attr_of(
+                A_box_mc, v_c, "box_mc", "spec/terraforming_mars/07_cards.rules:46:5"
+            )
+        )
+        != 0
+        or (
+            A_box_steel[v_c]
+            if v_c is not None
+            else attr_of(
+                A_box_steel,
+                v_c,
+                "box_steel",
+                "spec/terraforming_mars/07_cards.rules:46:22",
+            )
+        )
+        != 0
+        or (
+            A_box_titanium[v_c]
+            if v_c is not None
+            else attr_of(
+                A_box_titanium,
+                v_c,
+                "box_titanium",
+                "spec/terraforming_mars/07_cards.rules:46:42",
+            )
+        )
+        != 0
+        or (
+            A_box_plants[v_c]
+            if v_c is not None
+            else attr_of(
+                A_box_plants,
+                v_c,
+                "box_plants",
+                "spec/terraforming_mars/07_cards.rules:46:65",
+            )
+        )
+        != 0
+        or (
+            A_box_energy[v_c]
+            if v_c is not None
+            else attr_of(
+                A_box_energy,
+                v_c,
+                "box_energy",
+                "spec/terraforming_mars/07_cards.rules:47:8",
+            )
+        )
+        != 0
+        or (
+            A_box_heat[v_c]
+            if v_c is not None
+            else attr_of(
+                A_box_heat,
+                v_c,
+                "box_heat",
+                "spec/terraforming_mars/07_cards.rules:47:29",
+            )
+        )
+        != 0
+        or (
+            A_box_hit[v_c]
+            if v_c is not None
+            else attr_of(
+                A_box_hit, v_c, "box_hit", "spec/terraforming_mars/07_cards.rules:47:48"
+            )
+        )
+        > 0
+        or (
+            A_box_by[v_c]
+            if v_c is not None
+            else attr_of(
+                A_box_by, v_c, "box_by", "spec/terraforming_mars/07_cards.rules:47:65"
+            )
+        )
+        != "fixed_box"
+    )
+
+
+def d_box_affordable(state, v_p, v_c):
+    "define box_affordable"
+    # spec: spec/terraforming_mars/07_cards.rules:49
+    return (
+        state.tracks[30 + v_p] + d_box_of(state, v_p, v_c, "r_mc") >= -5
+        and state.tracks[35 + v_p] + d_box_of(state, v_p, v_c, "r_steel") >= 0
+        and state.tracks[40 + v_p] + d_box_of(state, v_p, v_c, "r_titanium") >= 0
+        and state.tracks[45 + v_p] + d_box_of(state, v_p, v_c, "r_plants") >= 0
+        and state.tracks[50 + v_p] + d_box_of(state, v_p, v_c, "r_energy") >= 0
+        and state.tracks[55 + v_p] + d_box_of(state, v_p, v_c, "r_heat") >= 0
+    )
+
+
 def d_no_neighbour_tile(state, v_s):
     "define no_neighbour_tile"
-    # spec: spec/terraforming_mars/07_cards.rules:52
+    # spec: spec/terraforming_mars/07_cards.rules:86
     return (
         not (
             A_ocean_spot[v_s]
@@ -1366,7 +1597,7 @@ def d_mining_spot(state, v_s):
 
 def d_urban_spot(state, v_s):
     "define urban_spot"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:112
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:113
     return (
         not (
             A_ocean_spot[v_s]
@@ -1401,7 +1632,7 @@ def d_urban_spot(state, v_s):
 
 def d_volcanic_spot(state, v_s):
     "define volcanic_spot"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:122
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:123
     return (
         A_volcanic[v_s]
         if v_s is not None
@@ -1409,7 +1640,7 @@ def d_volcanic_spot(state, v_s):
             A_volcanic,
             v_s,
             "volcanic",
-            "spec/terraforming_mars/07b_tiles_events.rules:122:41",
+            "spec/terraforming_mars/07b_tiles_events.rules:123:41",
         )
     ) and d_tiles_on(state, v_s) == 0
 
@@ -1428,7 +1659,7 @@ def d_flood_victim(state, v_p, v_q, v_o):
 
 def d_eco_spot(state, v_s):
     "define eco_spot"
-    # spec: spec/terraforming_mars/07c_active.rules:248
+    # spec: spec/terraforming_mars/07c_active.rules:243
     return (
         not (
             A_ocean_spot[v_s]
@@ -1483,7 +1714,7 @@ def d_research_budget(state, v_p):
 
 def q_slack(state, v_p):
     "quantity slack"
-    # spec: spec/terraforming_mars/04_economy.rules:52
+    # spec: spec/terraforming_mars/04_economy.rules:61
     value = 0
     for effect in state.effects:
         kind = effect[0]
@@ -1502,12 +1733,12 @@ def q_slack(state, v_p):
 
 def q_card_cost(state, v_p, v_c):
     "quantity card_cost"
-    # spec: spec/terraforming_mars/04_economy.rules:61
+    # spec: spec/terraforming_mars/04_economy.rules:70
     value = (
         A_cost[v_c]
         if v_c is not None
         else attr_of(
-            A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:61:45"
+            A_cost, v_c, "cost", "spec/terraforming_mars/04_economy.rules:70:45"
         )
     )
     for effect in state.effects:
@@ -1533,13 +1764,13 @@ def q_card_cost(state, v_p, v_c):
                 value = max(value, 0)
         elif kind == 9:  # discount_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07b_tiles_events.rules:39
+            # spec: spec/terraforming_mars/07b_tiles_events.rules:38
             if v_p == args[0]:
                 value += -args[1]
                 value = max(value, 0)
         elif kind == 17:  # shuttles_effect
             args = effect[1]
-            # spec: spec/terraforming_mars/07c_active.rules:280
+            # spec: spec/terraforming_mars/07c_active.rules:275
             if (
                 v_p == args[0]
                 and (
@@ -1549,7 +1780,7 @@ def q_card_cost(state, v_p, v_c):
                         A_space,
                         v_c,
                         "space",
-                        "spec/terraforming_mars/07c_active.rules:280:60",
+                        "spec/terraforming_mars/07c_active.rules:275:60",
                     )
                 )
                 > 0
@@ -1561,14 +1792,14 @@ def q_card_cost(state, v_p, v_c):
 
 def q_steel_value(state, v_p):
     "quantity steel_value"
-    # spec: spec/terraforming_mars/04_economy.rules:62
+    # spec: spec/terraforming_mars/04_economy.rules:71
     value = 2
     return value
 
 
 def q_titanium_value(state, v_p):
     "quantity titanium_value"
-    # spec: spec/terraforming_mars/04_economy.rules:63
+    # spec: spec/terraforming_mars/04_economy.rules:72
     value = 3
     for effect in state.effects:
         kind = effect[0]
@@ -1582,7 +1813,7 @@ def q_titanium_value(state, v_p):
 
 def q_heat_as_mc(state, v_p):
     "quantity heat_as_mc"
-    # spec: spec/terraforming_mars/04_economy.rules:65
+    # spec: spec/terraforming_mars/04_economy.rules:74
     value = 0
     for effect in state.effects:
         kind = effect[0]
@@ -1628,13 +1859,13 @@ def q_greenery_plants(state, v_p):
 
 def when_colonizer_training_camp(state, v_you, v_this):
     "when the event of colonizer_training_camp may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:58
+    # spec: spec/terraforming_mars/07_cards.rules:92
     return state.tracks[71] <= 5 + q_slack(state, v_you)
 
 
 def when_cloud_seeding(state, v_you, v_this):
     "when the event of cloud_seeding may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:67
+    # spec: spec/terraforming_mars/07_cards.rules:102
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[30 + v_you] >= -4
     )
@@ -1642,127 +1873,127 @@ def when_cloud_seeding(state, v_you, v_this):
 
 def when_methane_from_titan(state, v_you, v_this):
     "when the event of methane_from_titan may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:74
+    # spec: spec/terraforming_mars/07_cards.rules:106
     return state.tracks[71] >= 2 - q_slack(state, v_you)
 
 
 def when_black_polar_dust(state, v_you, v_this):
     "when the event of black_polar_dust may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:80
+    # spec: spec/terraforming_mars/07_cards.rules:109
     return state.tracks[30 + v_you] >= -3
 
 
 def when_eos_chasma_national_park(state, v_you, v_this):
     "when the event of eos_chasma_national_park may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:88
+    # spec: spec/terraforming_mars/07_cards.rules:116
     return d_temp_at_least(state, v_you, -12)
 
 
 def when_lunar_beam(state, v_you, v_this):
     "when the event of lunar_beam may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:95
+    # spec: spec/terraforming_mars/07_cards.rules:124
     return state.tracks[30 + v_you] >= -3
 
 
 def when_food_factory(state, v_you, v_this):
     "when the event of food_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:105
+    # spec: spec/terraforming_mars/07_cards.rules:131
     return state.tracks[45 + v_you] >= 1
 
 
 def when_archaebacteria(state, v_you, v_this):
     "when the event of archaebacteria may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:111
+    # spec: spec/terraforming_mars/07_cards.rules:134
     return d_temp_at_most(state, v_you, -18)
 
 
 def when_carbonate_processing(state, v_you, v_this):
     "when the event of carbonate_processing may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:114
+    # spec: spec/terraforming_mars/07_cards.rules:138
     return state.tracks[50 + v_you] >= 1
 
 
 def when_nuclear_power(state, v_you, v_this):
     "when the event of nuclear_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:120
+    # spec: spec/terraforming_mars/07_cards.rules:142
     return state.tracks[30 + v_you] >= -3
 
 
 def when_algae(state, v_you, v_this):
     "when the event of algae may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:126
+    # spec: spec/terraforming_mars/07_cards.rules:145
     return state.tracks[72] >= 5 - q_slack(state, v_you)
 
 
 def when_kelp_farming(state, v_you, v_this):
     "when the event of kelp_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:135
+    # spec: spec/terraforming_mars/07_cards.rules:154
     return state.tracks[72] >= 6 - q_slack(state, v_you)
 
 
 def when_beam_from_a_thorium_asteroid(state, v_you, v_this):
     "when the event of beam_from_a_thorium_asteroid may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:143
+    # spec: spec/terraforming_mars/07_cards.rules:161
     return d_tags(state, v_you, "jovian_tag") >= 1
 
 
 def when_trees(state, v_you, v_this):
     "when the event of trees may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:149
+    # spec: spec/terraforming_mars/07_cards.rules:164
     return d_temp_at_least(state, v_you, -4)
 
 
 def when_grass(state, v_you, v_this):
     "when the event of grass may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:164
+    # spec: spec/terraforming_mars/07_cards.rules:180
     return d_temp_at_least(state, v_you, -16)
 
 
 def when_heather(state, v_you, v_this):
     "when the event of heather may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:170
+    # spec: spec/terraforming_mars/07_cards.rules:186
     return d_temp_at_least(state, v_you, -14)
 
 
 def when_peroxide_power(state, v_you, v_this):
     "when the event of peroxide_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:176
+    # spec: spec/terraforming_mars/07_cards.rules:193
     return state.tracks[30 + v_you] >= -4
 
 
 def when_bushes(state, v_you, v_this):
     "when the event of bushes may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:182
+    # spec: spec/terraforming_mars/07_cards.rules:196
     return d_temp_at_least(state, v_you, -10)
 
 
 def when_fueled_generators(state, v_you, v_this):
     "when the event of fueled_generators may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:191
+    # spec: spec/terraforming_mars/07_cards.rules:206
     return state.tracks[30 + v_you] >= -4
 
 
 def when_breathing_filters(state, v_you, v_this):
     "when the event of breathing_filters may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:204
+    # spec: spec/terraforming_mars/07_cards.rules:216
     return state.tracks[71] >= 7 - q_slack(state, v_you)
 
 
 def when_farming(state, v_you, v_this):
     "when the event of farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:218
+    # spec: spec/terraforming_mars/07_cards.rules:230
     return state.tracks[70] >= 4 - 2 * q_slack(state, v_you)
 
 
 def when_dust_seals(state, v_you, v_this):
     "when the event of dust_seals may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:225
+    # spec: spec/terraforming_mars/07_cards.rules:236
     return state.tracks[72] <= 3 + q_slack(state, v_you)
 
 
 def when_moss(state, v_you, v_this):
     "when the event of moss may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:228
+    # spec: spec/terraforming_mars/07_cards.rules:239
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[15 + v_you] >= 1
     )
@@ -1770,31 +2001,31 @@ def when_moss(state, v_you, v_this):
 
 def when_ghg_factories(state, v_you, v_this):
     "when the event of ghg_factories may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:234
+    # spec: spec/terraforming_mars/07_cards.rules:245
     return state.tracks[50 + v_you] >= 1
 
 
 def when_zeppelins(state, v_you, v_this):
     "when the event of zeppelins may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:240
+    # spec: spec/terraforming_mars/07_cards.rules:248
     return state.tracks[71] >= 5 - q_slack(state, v_you)
 
 
 def when_worms(state, v_you, v_this):
     "when the event of worms may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:243
+    # spec: spec/terraforming_mars/07_cards.rules:251
     return state.tracks[71] >= 4 - q_slack(state, v_you)
 
 
 def when_fusion_power(state, v_you, v_this):
     "when the event of fusion_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:246
+    # spec: spec/terraforming_mars/07_cards.rules:255
     return d_tags(state, v_you, "power_tag") >= 2
 
 
 def when_advanced_ecosystems(state, v_you, v_this):
     "when the event of advanced_ecosystems may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:252
+    # spec: spec/terraforming_mars/07_cards.rules:261
     return (
         d_tags(state, v_you, "plant_tag") >= 1
         and d_tags(state, v_you, "animal_tag") >= 1
@@ -1804,31 +2035,31 @@ def when_advanced_ecosystems(state, v_you, v_this):
 
 def when_great_dam(state, v_you, v_this):
     "when the event of great_dam may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:257
+    # spec: spec/terraforming_mars/07_cards.rules:266
     return state.tracks[72] >= 4 - q_slack(state, v_you)
 
 
 def when_strip_mine(state, v_you, v_this):
     "when the event of strip_mine may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:260
+    # spec: spec/terraforming_mars/07_cards.rules:270
     return state.tracks[50 + v_you] >= 2
 
 
 def when_wave_power(state, v_you, v_this):
     "when the event of wave_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:268
+    # spec: spec/terraforming_mars/07_cards.rules:276
     return state.tracks[72] >= 3 - q_slack(state, v_you)
 
 
 def when_tectonic_stress_power(state, v_you, v_this):
     "when the event of tectonic_stress_power may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:275
+    # spec: spec/terraforming_mars/07_cards.rules:283
     return d_tags(state, v_you, "science_tag") >= 2
 
 
 def when_nitrophilic_moss(state, v_you, v_this):
     "when the event of nitrophilic_moss may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:278
+    # spec: spec/terraforming_mars/07_cards.rules:286
     return (
         state.tracks[72] >= 3 - q_slack(state, v_you) and state.tracks[15 + v_you] >= 2
     )
@@ -1836,67 +2067,67 @@ def when_nitrophilic_moss(state, v_you, v_this):
 
 def when_insects(state, v_you, v_this):
     "when the event of insects may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:284
+    # spec: spec/terraforming_mars/07_cards.rules:292
     return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
 def when_insulation(state, v_you, v_this):
     "when the event of insulation may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:287
+    # spec: spec/terraforming_mars/07_cards.rules:295
     return state.tracks[55 + v_you] >= 1
 
 
 def when_designed_microorganisms(state, v_you, v_this):
     "when the event of designed_microorganisms may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:294
+    # spec: spec/terraforming_mars/07_cards.rules:303
     return d_temp_at_most(state, v_you, -14)
 
 
 def when_lichen(state, v_you, v_this):
     "when the event of lichen may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:303
+    # spec: spec/terraforming_mars/07_cards.rules:310
     return d_temp_at_least(state, v_you, -24)
 
 
 def when_magnetic_field_generators(state, v_you, v_this):
     "when the event of magnetic_field_generators may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:309
+    # spec: spec/terraforming_mars/07_cards.rules:317
     return state.tracks[50 + v_you] >= 4
 
 
 def when_windmills(state, v_you, v_this):
     "when the event of windmills may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:316
+    # spec: spec/terraforming_mars/07_cards.rules:323
     return state.tracks[71] >= 7 - q_slack(state, v_you)
 
 
 def when_tundra_farming(state, v_you, v_this):
     "when the event of tundra_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:319
+    # spec: spec/terraforming_mars/07_cards.rules:326
     return d_temp_at_least(state, v_you, -6)
 
 
 def when_magnetic_field_dome(state, v_you, v_this):
     "when the event of magnetic_field_dome may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:326
+    # spec: spec/terraforming_mars/07_cards.rules:333
     return state.tracks[50 + v_you] >= 2
 
 
 def when_noctis_farming(state, v_you, v_this):
     "when the event of noctis_farming may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:333
+    # spec: spec/terraforming_mars/07_cards.rules:339
     return d_temp_at_least(state, v_you, -20)
 
 
 def when_soil_factory(state, v_you, v_this):
     "when the event of soil_factory may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:345
+    # spec: spec/terraforming_mars/07_cards.rules:350
     return state.tracks[50 + v_you] >= 1
 
 
 def when_biomass_combustors(state, v_you, v_this):
     "when the event of biomass_combustors may happen"
-    # spec: spec/terraforming_mars/07_cards.rules:351
+    # spec: spec/terraforming_mars/07_cards.rules:354
     return state.tracks[71] >= 6 - q_slack(state, v_you)
 
 
@@ -1908,7 +2139,7 @@ def when_rad_chem_factory(state, v_you, v_this):
 
 def when_capital(state, v_you, v_this):
     "when the event of capital may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:6
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:7
     return (
         state.tracks[72] >= 4 - q_slack(state, v_you)
         and state.tracks[50 + v_you] >= 2
@@ -1918,7 +2149,7 @@ def when_capital(state, v_you, v_this):
 
 def when_domed_crater(state, v_you, v_this):
     "when the event of domed_crater may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:15
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:16
     return (
         state.tracks[71] <= 7 + q_slack(state, v_you)
         and state.tracks[50 + v_you] >= 1
@@ -1934,7 +2165,7 @@ def when_noctis_city(state, v_you, v_this):
 
 def when_research_outpost(state, v_you, v_this):
     "when the event of research_outpost may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:32
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:31
     return any(d_no_neighbour_tile(state, c_s) for c_s in K_area)
 
 
@@ -1999,13 +2230,13 @@ def when_mining_rights(state, v_you, v_this):
 
 def when_ganymede_colony(state, v_you, v_this):
     "when the event of ganymede_colony may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:91
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:92
     return d_tiles_on(state, E_s01) == 0
 
 
 def when_nuclear_zone(state, v_you, v_this):
     "when the event of nuclear_zone may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:94
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:95
     return any(
         not A_ocean_spot[c_s]
         and not A_noctis[c_s]
@@ -2017,7 +2248,7 @@ def when_nuclear_zone(state, v_you, v_this):
 
 def when_open_city(state, v_you, v_this):
     "when the event of open_city may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:101
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:103
     return (
         state.tracks[71] >= 12 - q_slack(state, v_you)
         and state.tracks[50 + v_you] >= 1
@@ -2027,13 +2258,13 @@ def when_open_city(state, v_you, v_this):
 
 def when_artificial_lake(state, v_you, v_this):
     "when the event of artificial_lake may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:109
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:110
     return d_temp_at_least(state, v_you, -6)
 
 
 def when_urbanized_area(state, v_you, v_this):
     "when the event of urbanized_area may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:114
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:116
     return state.tracks[50 + v_you] >= 1 and any(
         d_urban_spot(state, c_s) for c_s in K_area
     )
@@ -2041,7 +2272,7 @@ def when_urbanized_area(state, v_you, v_this):
 
 def when_plantation(state, v_you, v_this):
     "when the event of plantation may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:124
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:125
     return d_tags(state, v_you, "science_tag") >= 2 and d_any_greenery_spot(
         state, v_you
     )
@@ -2049,19 +2280,19 @@ def when_plantation(state, v_you, v_this):
 
 def when_mohole_area(state, v_you, v_this):
     "when the event of mohole_area may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:127
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:128
     return any(A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area)
 
 
 def when_protected_valley(state, v_you, v_this):
     "when the event of protected_valley may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:134
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:135
     return any(A_ocean_spot[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area)
 
 
 def when_lava_flows(state, v_you, v_this):
     "when the event of lava_flows may happen"
-    # spec: spec/terraforming_mars/07b_tiles_events.rules:233
+    # spec: spec/terraforming_mars/07b_tiles_events.rules:234
     return any(A_volcanic[c_s] and d_tiles_on(state, c_s) == 0 for c_s in K_area)
 
 
@@ -2149,19 +2380,19 @@ def when_livestock(state, v_you, v_this):
 
 def when_water_splitting_plant(state, v_you, v_this):
     "when the event of water_splitting_plant may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:194
+    # spec: spec/terraforming_mars/07c_active.rules:189
     return state.vars[3] or state.tracks[72] >= 2 - q_slack(state, v_you)
 
 
 def when_arctic_algae(state, v_you, v_this):
     "when the event of arctic_algae may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:225
+    # spec: spec/terraforming_mars/07c_active.rules:220
     return d_temp_at_most(state, v_you, -12)
 
 
 def when_ecological_zone(state, v_you, v_this):
     "when the event of ecological_zone may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:251
+    # spec: spec/terraforming_mars/07c_active.rules:246
     return d_own_greeneries(state, v_you) >= 1 and any(
         d_eco_spot(state, c_s) for c_s in K_area
     )
@@ -2169,19 +2400,19 @@ def when_ecological_zone(state, v_you, v_this):
 
 def when_decomposers(state, v_you, v_this):
     "when the event of decomposers may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:262
+    # spec: spec/terraforming_mars/07c_active.rules:257
     return state.tracks[71] >= 3 - q_slack(state, v_you)
 
 
 def when_herbivores(state, v_you, v_this):
     "when the event of herbivores may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:269
+    # spec: spec/terraforming_mars/07c_active.rules:264
     return state.tracks[71] >= 8 - q_slack(state, v_you)
 
 
 def when_shuttles(state, v_you, v_this):
     "when the event of shuttles may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:283
+    # spec: spec/terraforming_mars/07c_active.rules:279
     return (
         state.tracks[71] >= 5 - q_slack(state, v_you) and state.tracks[50 + v_you] >= 1
     )
@@ -2189,7 +2420,7 @@ def when_shuttles(state, v_you, v_this):
 
 def when_immigrant_city(state, v_you, v_this):
     "when the event of immigrant_city may happen"
-    # spec: spec/terraforming_mars/07c_active.rules:306
+    # spec: spec/terraforming_mars/07c_active.rules:302
     return (
         state.tracks[50 + v_you] >= 1
         and state.tracks[30 + v_you] >= -3
@@ -2789,8 +3020,8 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:135:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:147:9": pol_builder_core_10,
-        "spec/terraforming_mars/04_economy.rules:83:9": pol_builder_core_11,
-        "spec/terraforming_mars/04_economy.rules:92:9": pol_builder_core_12,
+        "spec/terraforming_mars/04_economy.rules:101:9": pol_builder_core_12,
+        "spec/terraforming_mars/04_economy.rules:92:9": pol_builder_core_11,
         "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
         "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_core_1,
         "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_core_3,
@@ -2799,18 +3030,18 @@ POLICIES = {
         "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
         "spec/terraforming_mars/06_corporations.rules:60:9": pol_builder_core_2,
-        "spec/terraforming_mars/07_cards.rules:33:5": pol_builder_core_7,
-        "spec/terraforming_mars/07_cards.rules:36:13": pol_builder_core_8,
-        "spec/terraforming_mars/07_cards.rules:46:13": pol_builder_core_9,
-        "spec/terraforming_mars/07b_tiles_events.rules:117:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:129:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:235:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:34:9": pol_builder_core_10,
+        "spec/terraforming_mars/07_cards.rules:67:5": pol_builder_core_7,
+        "spec/terraforming_mars/07_cards.rules:70:13": pol_builder_core_8,
+        "spec/terraforming_mars/07_cards.rules:80:13": pol_builder_core_9,
+        "spec/terraforming_mars/07b_tiles_events.rules:118:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:130:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:236:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:33:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:64:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:83:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:95:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:96:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:9:9": pol_builder_core_10,
-        "spec/terraforming_mars/07c_active.rules:253:9": pol_builder_core_10,
+        "spec/terraforming_mars/07c_active.rules:248:9": pol_builder_core_10,
     },
     "builder_core": {
         "spec/terraforming_mars/03_tiles.rules:104:9": pol_builder_core_10,
@@ -2819,8 +3050,8 @@ POLICIES = {
         "spec/terraforming_mars/03_tiles.rules:128:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:135:9": pol_builder_core_10,
         "spec/terraforming_mars/03_tiles.rules:147:9": pol_builder_core_10,
-        "spec/terraforming_mars/04_economy.rules:83:9": pol_builder_core_11,
-        "spec/terraforming_mars/04_economy.rules:92:9": pol_builder_core_12,
+        "spec/terraforming_mars/04_economy.rules:101:9": pol_builder_core_12,
+        "spec/terraforming_mars/04_economy.rules:92:9": pol_builder_core_11,
         "spec/terraforming_mars/05_generation.rules:151:5": pol_builder_core_0,
         "spec/terraforming_mars/05_generation.rules:153:13": pol_builder_core_1,
         "spec/terraforming_mars/05_generation.rules:164:13": pol_builder_core_3,
@@ -2829,17 +3060,17 @@ POLICIES = {
         "spec/terraforming_mars/05_generation.rules:85:5": pol_builder_core_5,
         "spec/terraforming_mars/06_corporations.rules:29:9": pol_builder_core_4,
         "spec/terraforming_mars/06_corporations.rules:60:9": pol_builder_core_2,
-        "spec/terraforming_mars/07_cards.rules:33:5": pol_builder_core_7,
-        "spec/terraforming_mars/07_cards.rules:36:13": pol_builder_core_8,
-        "spec/terraforming_mars/07_cards.rules:46:13": pol_builder_core_9,
-        "spec/terraforming_mars/07b_tiles_events.rules:117:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:129:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:235:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:34:9": pol_builder_core_10,
+        "spec/terraforming_mars/07_cards.rules:67:5": pol_builder_core_7,
+        "spec/terraforming_mars/07_cards.rules:70:13": pol_builder_core_8,
+        "spec/terraforming_mars/07_cards.rules:80:13": pol_builder_core_9,
+        "spec/terraforming_mars/07b_tiles_events.rules:118:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:130:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:236:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:33:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:64:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:83:9": pol_builder_core_10,
-        "spec/terraforming_mars/07b_tiles_events.rules:95:9": pol_builder_core_10,
+        "spec/terraforming_mars/07b_tiles_events.rules:96:9": pol_builder_core_10,
         "spec/terraforming_mars/07b_tiles_events.rules:9:9": pol_builder_core_10,
-        "spec/terraforming_mars/07c_active.rules:253:9": pol_builder_core_10,
+        "spec/terraforming_mars/07c_active.rules:248:9": pol_builder_core_10,
     },
 }
