@@ -197,6 +197,13 @@ class ProgramRef:
         from .loader import load_spec
         return load_program(load_spec(Path(self.folder), self.variants), self.backend)
 
+    def native_modules(self) -> list[str]:
+        """The modules a process loading this program on this machine imports as native builds."""
+        if self.backend != "generated" or self.package is None:
+            return []
+        from .native import native_modules
+        return native_modules(Path(self.package))
+
     def __repr__(self) -> str:
         return f"ProgramRef({self.folder!r}, {self.variants!r}, {self.backend!r}, {self.package!r})"
 

@@ -1,17 +1,20 @@
-"""An opt-in compiled build of a generated package: Cython on its modules, pure Python beside.
+"""An opt-in compiled build of a generated package: Cython on its hot modules, kept in the cache.
 
 `rulespec compile --native` writes the package as usual, then compiles its
-table, rule and procedure modules with Cython into extension modules next to
-the .py files. Python imports an extension module before the source of the
-same name, so the package runs compiled where the build worked and as pure
-Python everywhere else (delete the .so files, or recompile without
---native: a rewritten package is swapped in whole, so no stale build stays).
-The code is the same code: `rulespec fuzz` plays both back ends move for move.
+rule and procedure modules with Cython into extension modules stored in the
+rulespec cache (`native/` in `.rulespec-cache/`), each under a hash of the
+exact source text it was compiled from (and of the Python ABI). Importing a
+generated package (compiler/packages.py) looks there for each of those
+modules: found, the extension module is loaded in its place; not found, the
+source runs. So a native build is never committed (generated/ holds sources
+only), never loaded for a changed spec (changed rules are changed source, so
+another hash), and pure Python is always the fallback. `RULESPEC_NATIVE=0`
+in the environment turns it off. The code is the same code: `rulespec fuzz`
+plays both back ends move for move, on whichever build is loaded.
 """
 
 from __future__ import annotations
 
-import importlib.machinery
 import os
 import shutil
 import subprocess
@@ -20,7 +23,15 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
-MODULES = ("tables", "rules", "procedures")  # where the time goes; tests and __init__ stay Python
+from .cache import cache_root, digest
+
+# Where the time goes (tables are data built once at import; tests and __init__ stay Python).
+MODULES = ("rules", "procedures")
+# C compiler flags after Python's own (-O3 -g): on Twilight Struggle's 6-9 MB of C per module
+# -O3 with debug info did not finish in reasonable time on a loaded machine; -O1 without it
+# keeps nearly all of the gain (the time is in Python's C API calls, not in loops gcc tunes).
+CFLAGS = ("-O1", "-g0")
+SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 
 # Run in a child process: setuptools and the C compiler print to the real
 # stdout, which `--json` keeps for one JSON object.
@@ -28,12 +39,13 @@ _BUILD = """
 import sys
 from Cython.Build import cythonize
 from setuptools import Distribution, Extension
-work, name, *modules = sys.argv[1:]
-exts = [Extension(f"{name}.{m}", [f"{work}/{name}/{m}.py"]) for m in modules]
+work, name, flags, *modules = sys.argv[1:]
+exts = [Extension(f"{name}.{m}", [f"{work}/{name}/{m}.py"], extra_compile_args=flags.split())
+        for m in modules]
 dist = Distribution({"ext_modules": cythonize(exts, quiet=True,
                                              compiler_directives={"language_level": 3})})
 cmd = dist.get_command_obj("build_ext")
-cmd.build_lib, cmd.build_temp = f"{work}/lib", f"{work}/tmp"
+cmd.build_lib, cmd.build_temp, cmd.parallel = f"{work}/lib", f"{work}/tmp", 2
 dist.run_command("build_ext")
 print("\\n".join(cmd.get_outputs()))
 """
@@ -44,7 +56,7 @@ class NativeError(Exception):
 
 
 def available() -> str | None:
-    """Why a native build cannot run here, or None when it can."""
+    """Why a native build cannot be made here, or None when it can."""
     try:
         import Cython  # noqa: F401
     except ImportError:
@@ -55,34 +67,60 @@ def available() -> str | None:
     return None
 
 
+def enabled() -> bool:
+    """Whether imports use native builds (RULESPEC_NATIVE=0 says no)."""
+    return os.environ.get("RULESPEC_NATIVE", "1") != "0"
+
+
+def build_path(module: str, source: bytes) -> Path:
+    """Where the native build of a module with this source text lives (or would)."""
+    key = digest("native", SUFFIX, " ".join(CFLAGS), source)
+    return cache_root() / "native" / f"{module}-{key}{SUFFIX}"
+
+
+def built(module: str, source: bytes) -> Path | None:
+    """The native build of this module source, when one was made and imports may use it."""
+    if module not in MODULES or not enabled():
+        return None
+    path = build_path(module, source)
+    return path if path.is_file() else None
+
+
+def native_modules(package: Path) -> list[str]:
+    """The package's modules that import as native builds (their current source was built)."""
+    package = Path(package)
+    return [m for m in MODULES
+            if (package / f"{m}.py").is_file() and built(m, (package / f"{m}.py").read_bytes())]
+
+
 def build_native(package: Path, modules: tuple[str, ...] = MODULES) -> list[Path]:
-    """Compile the package's modules into extension modules beside them; the files written."""
+    """Compile the package's modules into the cache (those not built yet); the builds."""
     why = available()
     if why:
         raise NativeError(why)
     package = Path(package)
-    name = package.name
+    sources = {m: (package / f"{m}.py").read_bytes() for m in modules}
+    todo = [m for m in modules if not build_path(m, sources[m]).is_file()]
+    if todo:
+        _compile(package.name, {m: sources[m] for m in todo})
+    return [build_path(m, sources[m]) for m in modules]
+
+
+def _compile(name: str, sources: dict[str, bytes]) -> None:
     with tempfile.TemporaryDirectory(prefix="rulespec-native-") as work:
         (Path(work) / name).mkdir()
         (Path(work) / name / "__init__.py").write_text("", encoding="utf-8")
-        for module in modules:
-            shutil.copyfile(package / f"{module}.py", Path(work) / name / f"{module}.py")
-        done = subprocess.run([sys.executable, "-c", _BUILD, work, name, *modules],
+        for module, source in sources.items():
+            (Path(work) / name / f"{module}.py").write_bytes(source)
+        done = subprocess.run([sys.executable, "-c", _BUILD, work, name, " ".join(CFLAGS), *sources],
                               capture_output=True, text=True)
         if done.returncode != 0:
             last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-3:]
             raise NativeError("the native build failed: " + " / ".join(last))
-        written = []
-        for built in done.stdout.split():
-            target = package / Path(built).name
-            staged = target.with_name(f".{target.name}.new")
-            shutil.copyfile(built, staged)
-            os.replace(staged, target)  # a running process keeps the old file it mapped
-            written.append(target)
-    return written
-
-
-def native_modules(package: Path) -> list[Path]:
-    """The extension modules a native build left in a package."""
-    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    return sorted(p for p in Path(package).iterdir() if p.name.endswith(suffixes))
+        for made in done.stdout.split():
+            module = Path(made).name.split(".")[0]
+            target = build_path(module, sources[module])
+            target.parent.mkdir(parents=True, exist_ok=True)
+            staged = target.with_name(f".{target.name}.{os.getpid()}.new")
+            shutil.copyfile(made, staged)
+            os.replace(staged, target)  # complete or absent: a reader never sees half a file

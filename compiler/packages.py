@@ -9,6 +9,8 @@ compiled code in the rulespec cache under the hash of its source (and the
 Python version), whatever folder it lies in: a rebuilt variant package whose
 tests.py did not change compiles nothing. A code object found is given the
 module's own file name, so tracebacks and locations point at the right file.
+Where the rulespec cache holds a native build of a module's exact source
+(`rulespec compile --native`, compiler/native.py), that is imported instead.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import sys
 import types
 from pathlib import Path
 
+from . import native
 from .cache import digest, store
 
 CODE_CACHE = "code"
@@ -53,6 +56,23 @@ def _refiled(code: types.CodeType, filename: str) -> types.CodeType:
     return code.replace(co_filename=filename, co_consts=consts)
 
 
+class _NativeLoader(importlib.machinery.ExtensionFileLoader):
+    """A native build (compiler/native.py) in place of a module's source. An extension module
+    initialises once per process, so a package imported again shares the module made first
+    from the same build (the same source: the same code and tables)."""
+
+    loaded: dict[str, types.ModuleType] = {}  # build path -> module
+
+    def create_module(self, spec):
+        found = self.loaded.get(self.path)
+        return found if found is not None else super().create_module(spec)
+
+    def exec_module(self, module):
+        if self.loaded.get(self.path) is not module:
+            super().exec_module(module)
+            self.loaded[self.path] = module
+
+
 class _Finder(importlib.abc.MetaPathFinder):
     """Finds the modules of the packages import_package put in place, by name."""
 
@@ -69,9 +89,15 @@ class _Finder(importlib.abc.MetaPathFinder):
             return importlib.util.spec_from_file_location(
                 fullname, file, loader=_Loader(fullname, str(file)),
                 submodule_search_locations=[str(root)])
-        file = root / f"{fullname.rpartition('.')[2]}.py"
+        module = fullname.rpartition('.')[2]
+        file = root / f"{module}.py"
         if not file.is_file():
             return None
+        if module in native.MODULES:
+            made = native.built(module, file.read_bytes())
+            if made is not None:
+                return importlib.util.spec_from_file_location(fullname, made, loader=_NativeLoader(
+                    fullname, str(made)))
         return importlib.util.spec_from_file_location(fullname, file, loader=_Loader(fullname, str(file)))
 
     def _parent(self, fullname: str) -> Path | None:

@@ -22,7 +22,8 @@ DEFAULT_MAX_DECISIONS = 100_000
 
 
 class Agent(Protocol):
-    """Anything that picks one option id of a decision."""
+    """Anything that picks one option id of a decision (and may offer
+    `choose_index(game) -> int`, the same pick as an index: play_out uses it)."""
 
     def choose(self, game: Game, decision: Decision) -> str:
         """The id of the chosen option."""
@@ -39,6 +40,10 @@ class RandomAgent:
     def choose(self, game: Game, decision: Decision) -> str:
         index = next_random(self._stream) % len(decision.option_ids)
         return decision.option_ids[index]
+
+    def choose_index(self, game: Game) -> int:
+        """The same pick as `choose`, as the pending option's index."""
+        return next_random(self._stream) % len(game.state.pending["ids"])
 
 
 class FirstAgent:
@@ -151,13 +156,19 @@ def play_out(game: Game, agents: dict[str, Agent], max_decisions: int = DEFAULT_
     `after(game)`, when given, runs after every decision (property tests use it).
     """
     made = 0
+    players = game.meta.players
     while not game.over:
-        decision = game.decision
-        if decision is None:
+        pending = game.state.pending
+        if pending is None:
             raise RuleError("the game stopped without a result: nothing is pending and no `win` ended it")
         if made >= max_decisions:
             raise DecisionLimit(f"the game did not end within {max_decisions} decisions")
-        game.choose(agents[decision.player].choose(game, decision))
+        agent = agents[players[pending["player"]]]
+        by_index = getattr(agent, "choose_index", None)  # no Decision built, no id looked up
+        if by_index is not None:
+            game.choose_index(by_index(game))
+        else:
+            game.choose(agent.choose(game, game.decision))
         made += 1
         if after is not None:
             after(game)

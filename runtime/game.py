@@ -83,7 +83,11 @@ class Game:
             offered = ", ".join(pending["ids"])
             raise RuleError(f"'{option_id}' is not a legal option for '{pending['prompt']}'"
                             f" (legal: {offered})", pending["at"]) from None
-        self.choices.append(option_id)
+        self.choose_index(index)
+
+    def choose_index(self, index: int) -> None:
+        """Answer the pending decision with its option number `index` (bots that pick by index)."""
+        self.choices.append(self.state.pending["ids"][index])
         self.program.resume(self.state, index)
 
     @property

@@ -78,6 +78,9 @@ class PolicyAgent:
     def choose(self, game, decision) -> str:
         return decision.option_ids[self.pick(game.program, game.state)]
 
+    def choose_index(self, game) -> int:
+        return self.pick(game.program, game.state)
+
     def pick(self, program, state: State) -> int:
         """The index of the chosen pending option (MCTS rollouts call this on their worlds)."""
         policy = self.policy or program.meta.policies[0]

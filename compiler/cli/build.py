@@ -43,8 +43,9 @@ def check(spec_dir: str, variants: tuple[str, ...], verbose: bool) -> None:
                    " generated/<game>__<variant>... with variants). Never a file, nor a folder"
                    " that holds something else than a generated package.")
 @click.option("--native", is_flag=True,
-              help="Also compile the package's modules with Cython (the extra rulespec[native]);"
-                   " pure Python stays beside them as the fallback.")
+              help="Also compile the package's rule and procedure modules with Cython (the extra"
+                   " rulespec[native]) into the cache, where imports of these exact sources find"
+                   " them; pure Python stays the fallback (RULESPEC_NATIVE=0 forces it).")
 def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None, native: bool = False) -> None:
     """Generate the engine package; all-or-nothing."""
     from .. import unchanged
@@ -80,4 +81,6 @@ def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None, na
             built = build_native(out)
         except NativeError as err:
             raise UserError(str(err)) from None
-        click.echo(f"{loaded.model.game}: compiled {len(built)} modules natively in {backends._shown(out)}")
+        click.echo(f"{loaded.model.game}: {', '.join(p.name.split('-')[0] for p in built)} built natively"
+                   f" into {backends._shown(built[0].parent)} (imported in place of {backends._shown(out)}'s"
+                   f" sources while they are unchanged)")

@@ -159,6 +159,8 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
                            games_asked=games, seed=seed, agents=names, precision=precision,
                            stopped=stopped, backend=backend, executor=executor, workers=used,
                            workers_asked=workers)
+    for entry, factory in zip(out["variants"], factories):
+        entry["native"] = factory.native_modules()  # rulespec compile --native
     if report_dir:
         from runtime.report import write_report
         out["report"] = str(write_report(out, Path(report_dir)))
@@ -190,6 +192,8 @@ def _simulate_summary(out: dict) -> None:
                    f" {entry['mean_length']:.0f} decisions")
         reasons = ", ".join(f"{k} {v}" for k, v in entry["end_reasons"].items())
         click.echo(f"    ended by: {reasons}")
+        if entry.get("native"):
+            click.echo(f"    ran the native build of: {', '.join(entry['native'])}")
     if "comparison" in out:
         click.echo(out["comparison"]["sentence"])
         for warning in out["comparison"].get("warnings", []):
