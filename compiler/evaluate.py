@@ -11,8 +11,8 @@ from runtime.meta import GameMeta
 from .errors import InternalError
 from runtime.state import State, is_active
 from runtime.values import (attr_of, collection_of, deciding_of, end_reason_of, in_zone, is_zone,
-                            losers_of, opponent_of, option_names, reachable, unknown_function, unknown_name,
-                            winner_of, zone_slot, zone_value)
+                            losers_of, none_read, opponent_of, option_names, reachable, unknown_function,
+                            unknown_name, winner_of, zone_slot, zone_value)
 
 ARITHMETIC: dict[str, Callable[[int, int], int]] = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
@@ -60,7 +60,10 @@ class Evaluator:
             evaluate = self._eval[type(node)]
         except KeyError:
             raise InternalError(f"the interpreter does not handle {type(node).__name__} at {node.span}") from None
-        return evaluate(state, env, node)
+        try:
+            return evaluate(state, env, node)
+        except (TypeError, KeyError) as err:  # none used as a player, space or card
+            raise none_read(err, location(node.span)) from None
 
     def handles(self, node_class: type) -> bool:
         return node_class in self._eval

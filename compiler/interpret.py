@@ -18,7 +18,7 @@ from .model import Model
 from .testplan import Plan, plan_tests
 from runtime import state as rt
 from runtime.state import GameOver, RuleError, State
-from runtime.values import label_of, option_names, some_card, text_of
+from runtime.values import label_of, none_read, option_names, some_card, text_of
 
 
 def _loc(node: ast.Node) -> str:
@@ -135,7 +135,10 @@ class Interpreter:
             execute = self._exec[type(stmt)]
         except KeyError:
             raise InternalError(f"the interpreter does not handle {type(stmt).__name__} at {stmt.span}") from None
-        execute(state, frame, stmt)
+        try:
+            execute(state, frame, stmt)
+        except (TypeError, KeyError) as err:  # none used as a player, space or card
+            raise none_read(err, _loc(stmt)) from None
 
     def handles(self, node_class: type) -> bool:
         return node_class in self._exec

@@ -15,6 +15,7 @@ from .flow import check_flow
 from .kinds import check_kinds
 from .mapcheck import check_map_graph
 from .names import check_names
+from .nones import check_nones
 from .params import check_params
 from .policies import check_policies
 from .termination import check_termination
@@ -24,7 +25,7 @@ Pass = Callable[[Model, list[ast.SpecFile]], list[Diagnostic]]
 
 # In this order: later passes stay quiet about what earlier ones report.
 PASSES: tuple[Pass, ...] = (
-    check_declarations, check_kinds, check_names, check_types, check_params, check_flow,
+    check_declarations, check_kinds, check_names, check_types, check_nones, check_params, check_flow,
     check_map_graph, check_tests,
     check_policies, check_board,
 )

@@ -445,7 +445,8 @@ class ViewBuilder:
     def build_init(self) -> dict[str, Any]:
         self.gen.ref("CARD_SLOTS")  # rebind_cards
         for name in ("META", "STEPS", "TEST_STEPS", "START", "INVARIANTS", "BOTS", "POLICIES", "prefer_options",
-                     "TEST_BLOCKS", "TEST_EXPECTS", "TEST_SIDES", "GameOver", "RuleError", "UNBOUND", "new_frame"):
+                     "TEST_BLOCKS", "TEST_EXPECTS", "TEST_SIDES", "GameOver", "RuleError", "UNBOUND", "new_frame",
+                     "none_read"):
             self.gen.ref(name)
         return {}
 

@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: e77dd5fd720b1dbc
+# Spec hash: e96d2d92a2af9542
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -29,18 +29,19 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source e58572b843e0930cfb44 output 2dfb7f206a3a744d2264
+# Fingerprint: source e7f1021d2c87ef71f7ed output 5b965160fba072b57e55
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
 from runtime.policy import prefer_options
 from runtime.state import GameOver, RuleError
+from runtime.values import none_read
 from .tables import META
 from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "e77dd5fd720b1dbc"
+SPEC_HASH = "e96d2d92a2af9542"
 TESTS_HASH = "ae0e39c34ac8794c"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
@@ -71,6 +72,8 @@ class GeneratedProgram:
                 steps[frame[0]](state, frame)
         except GameOver:
             pass
+        except (TypeError, KeyError) as err:  # none used as a player, space or card
+            raise none_read(err) from None
 
     def resume(self, state, index):
         """Answer the pending decision with option `index` and run on."""
@@ -95,15 +98,26 @@ class GeneratedProgram:
 
     def check_invariants(self, state):
         """The (name, label) of every invariant that does not hold."""
-        return [(name, label) for name, label, holds in INVARIANTS if not holds(state)]
+        try:
+            return [
+                (name, label) for name, label, holds in INVARIANTS if not holds(state)
+            ]
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def evaluate(self, state, bot, player):
         """A spec-declared `bot` evaluation of the position for `player`."""
-        return BOTS[bot](state, player)
+        try:
+            return BOTS[bot](state, player)
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def prefer(self, state, policy):
         """The pending options a spec-declared policy likes best, by index."""
-        return prefer_options(POLICIES, state, policy)
+        try:
+            return prefer_options(POLICIES, state, policy)
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def test_keys(self):
         """The keys of every test block and expectation compiled here."""
@@ -116,11 +130,17 @@ class GeneratedProgram:
 
     def test_expect(self, state, key, env):
         """Evaluate one part of a test's `expect`."""
-        return bool(TEST_EXPECTS[key](state, env))
+        try:
+            return bool(TEST_EXPECTS[key](state, env))
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def test_sides(self, state, key, env):
         """The two sides of a comparison in a test's `expect`."""
-        return TEST_SIDES[key](state, env)
+        try:
+            return TEST_SIDES[key](state, env)
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
 
 PROGRAM = GeneratedProgram()

@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: e77dd5fd720b1dbc
+# Spec hash: e96d2d92a2af9542
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 4aae6992d6ee114f0a24 output 4fc74c7737f8e324a9b4
+# Fingerprint: source b47467d8872967066c64 output 1a803e11fdd7b07b1aa8
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -1098,7 +1098,8 @@ def ev_papagei_plapper(state, v_you, v_this):
 def ev_sonderangebot(state, v_you, v_this):
     "event of sonderangebot (spec/heldenhain/13_purpurpakt.rules:146)"
     # spec: spec/heldenhain/13_purpurpakt.rules:146
-    activate(state, 7, [v_you, 2, state.vars[4]], "turn")
+    if state.vars[4] != None:
+        activate(state, 7, [v_you, 2, state.vars[4]], "turn")
 
 
 def ev_pakt_mit_preis(state, v_you, v_this):
@@ -3955,10 +3956,21 @@ def sev_roxy(state, frame):
     "event of roxy (spec/heldenhain/10_superfreundinnen.rules:17)"
     # L: 0 you, 1 this
     L = frame[2]
-    # spec: spec/heldenhain/10_superfreundinnen.rules:17
-    state.frames.pop()
-    state.frames.append(new_frame(9, [L[0], state.vars[4], 2] + [UNBOUND] * 1))
-    return
+    pc = frame[1]
+    while True:
+        if pc == 0:
+            # spec: spec/heldenhain/10_superfreundinnen.rules:17
+            if state.vars[4] != None:
+                pc = 1
+            else:
+                pc = 2
+        if pc == 1:
+            state.frames.pop()
+            state.frames.append(new_frame(9, [L[0], state.vars[4], 2] + [UNBOUND] * 1))
+            return
+        if pc == 2:
+            state.frames.pop()
+            return
 
 
 def sev_ronja_regenbogen(state, frame):

@@ -16,12 +16,13 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source 3925989e86f571dd09c5 output 409d58dd5856c932f0ba
+# Fingerprint: source 3354aedf2a73259e4093 output 609ee15d9453ad9b3cb6
 "Risiko - Das Duell (Risk: Balance of Power): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
 from runtime.policy import prefer_options
 from runtime.state import GameOver, RuleError
+from runtime.values import none_read
 from .tables import META
 from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
@@ -58,6 +59,8 @@ class GeneratedProgram:
                 steps[frame[0]](state, frame)
         except GameOver:
             pass
+        except (TypeError, KeyError) as err:  # none used as a player, space or card
+            raise none_read(err) from None
 
     def resume(self, state, index):
         """Answer the pending decision with option `index` and run on."""
@@ -82,15 +85,26 @@ class GeneratedProgram:
 
     def check_invariants(self, state):
         """The (name, label) of every invariant that does not hold."""
-        return [(name, label) for name, label, holds in INVARIANTS if not holds(state)]
+        try:
+            return [
+                (name, label) for name, label, holds in INVARIANTS if not holds(state)
+            ]
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def evaluate(self, state, bot, player):
         """A spec-declared `bot` evaluation of the position for `player`."""
-        return BOTS[bot](state, player)
+        try:
+            return BOTS[bot](state, player)
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def prefer(self, state, policy):
         """The pending options a spec-declared policy likes best, by index."""
-        return prefer_options(POLICIES, state, policy)
+        try:
+            return prefer_options(POLICIES, state, policy)
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def test_keys(self):
         """The keys of every test block and expectation compiled here."""
@@ -103,11 +117,17 @@ class GeneratedProgram:
 
     def test_expect(self, state, key, env):
         """Evaluate one part of a test's `expect`."""
-        return bool(TEST_EXPECTS[key](state, env))
+        try:
+            return bool(TEST_EXPECTS[key](state, env))
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def test_sides(self, state, key, env):
         """The two sides of a comparison in a test's `expect`."""
-        return TEST_SIDES[key](state, env)
+        try:
+            return TEST_SIDES[key](state, env)
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
 
 PROGRAM = GeneratedProgram()

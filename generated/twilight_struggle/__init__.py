@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: f8c8e85a281c9255
+# Spec hash: c0ae01012732d4a3
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,18 +28,19 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source bfb1adb7a453efcfcb1c output 16979d90d12ee0517fff
+# Fingerprint: source b5e5e0ec9be61ab378c6 output cf07a3b32a91b4de4055
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
 from runtime.policy import prefer_options
 from runtime.state import GameOver, RuleError
+from runtime.values import none_read
 from .tables import META
 from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "f8c8e85a281c9255"
+SPEC_HASH = "c0ae01012732d4a3"
 TESTS_HASH = "0f8d494758f95795"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
@@ -70,6 +71,8 @@ class GeneratedProgram:
                 steps[frame[0]](state, frame)
         except GameOver:
             pass
+        except (TypeError, KeyError) as err:  # none used as a player, space or card
+            raise none_read(err) from None
 
     def resume(self, state, index):
         """Answer the pending decision with option `index` and run on."""
@@ -94,15 +97,26 @@ class GeneratedProgram:
 
     def check_invariants(self, state):
         """The (name, label) of every invariant that does not hold."""
-        return [(name, label) for name, label, holds in INVARIANTS if not holds(state)]
+        try:
+            return [
+                (name, label) for name, label, holds in INVARIANTS if not holds(state)
+            ]
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def evaluate(self, state, bot, player):
         """A spec-declared `bot` evaluation of the position for `player`."""
-        return BOTS[bot](state, player)
+        try:
+            return BOTS[bot](state, player)
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def prefer(self, state, policy):
         """The pending options a spec-declared policy likes best, by index."""
-        return prefer_options(POLICIES, state, policy)
+        try:
+            return prefer_options(POLICIES, state, policy)
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def test_keys(self):
         """The keys of every test block and expectation compiled here."""
@@ -115,11 +129,17 @@ class GeneratedProgram:
 
     def test_expect(self, state, key, env):
         """Evaluate one part of a test's `expect`."""
-        return bool(TEST_EXPECTS[key](state, env))
+        try:
+            return bool(TEST_EXPECTS[key](state, env))
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def test_sides(self, state, key, env):
         """The two sides of a comparison in a test's `expect`."""
-        return TEST_SIDES[key](state, env)
+        try:
+            return TEST_SIDES[key](state, env)
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
 
 PROGRAM = GeneratedProgram()

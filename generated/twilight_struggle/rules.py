@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: f8c8e85a281c9255
+# Spec hash: c0ae01012732d4a3
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source bf0e2d082ae0d2698fb7 output 3b59a3b4f2d028d4c52c
+# Fingerprint: source cd4fa2f80203a8d87d44 output 65a1c3a109f7483a1690
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -2694,12 +2694,12 @@ def pol_careful_1(state, pending):
 
 def pol_careful_2(state, pending):
     "policy careful, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:161
+    # spec: spec/twilight_struggle/policies.rules:162
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:162
-    if (
+    # spec: spec/twilight_struggle/policies.rules:163
+    if state.vars[6] != None and (
         A_side[state.vars[6]]
         if state.vars[6] is not None
         else attr_of(
@@ -2712,38 +2712,46 @@ def pol_careful_2(state, pending):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:163
-    if state.tracks[0] <= 2 and (
-        (
-            state.vars[6] == E_duck_and_cover
-            or state.vars[6] == E_we_will_bury_you
-            or state.vars[6] == E_soviets_shoot_down_kal_007
-            or state.vars[6] == E_olympic_games
-        )
-        or (
-            state.vars[6] == E_five_year_plan
-            or state.vars[6] == E_star_wars
-            or state.vars[6] == E_grain_sales_to_soviets
+    # spec: spec/twilight_struggle/policies.rules:164
+    if (
+        state.tracks[0] <= 2
+        and state.vars[6] != None
+        and (
+            (
+                state.vars[6] == E_duck_and_cover
+                or state.vars[6] == E_we_will_bury_you
+                or state.vars[6] == E_soviets_shoot_down_kal_007
+                or state.vars[6] == E_olympic_games
+            )
+            or (
+                state.vars[6] == E_five_year_plan
+                or state.vars[6] == E_star_wars
+                or state.vars[6] == E_grain_sales_to_soviets
+            )
         )
     ):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:166
+    # spec: spec/twilight_struggle/policies.rules:167
     if (
-        A_side[state.vars[6]]
-        if state.vars[6] is not None
-        else attr_of(
-            A_side,
-            state.vars[6],
-            "side",
-            "spec/twilight_struggle/policies.rules:132:47",
+        state.vars[6] != None
+        and (
+            A_side[state.vars[6]]
+            if state.vars[6] is not None
+            else attr_of(
+                A_side,
+                state.vars[6],
+                "side",
+                "spec/twilight_struggle/policies.rules:132:47",
+            )
         )
-    ) == v_you:
+        == v_you
+    ):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:167
+    # spec: spec/twilight_struggle/policies.rules:168
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2752,12 +2760,12 @@ def pol_careful_2(state, pending):
 
 def pol_careful_3(state, pending):
     "policy careful, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:171
+    # spec: spec/twilight_struggle/policies.rules:172
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:172
-    if (
+    # spec: spec/twilight_struggle/policies.rules:173
+    if state.vars[6] != None and (
         state.vars[6] == E_duck_and_cover
         or state.vars[6] == E_we_will_bury_you
         or state.vars[6] == E_soviets_shoot_down_kal_007
@@ -2771,16 +2779,16 @@ def pol_careful_3(state, pending):
 
 def pol_careful_4(state, pending):
     "policy careful, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:174
+    # spec: spec/twilight_struggle/policies.rules:175
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:175
+    # spec: spec/twilight_struggle/policies.rules:176
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:176
+    # spec: spec/twilight_struggle/policies.rules:177
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2789,25 +2797,25 @@ def pol_careful_4(state, pending):
 
 def pol_careful_5(state, pending):
     "policy careful, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:178
+    # spec: spec/twilight_struggle/policies.rules:179
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:179
+    # spec: spec/twilight_struggle/policies.rules:180
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:180
+    # spec: spec/twilight_struggle/policies.rules:181
     if state.tracks[4 + v_you] < state.tracks[0] and state.tracks[0] >= 3:
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:181
+    # spec: spec/twilight_struggle/policies.rules:182
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:182
+    # spec: spec/twilight_struggle/policies.rules:183
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2816,11 +2824,11 @@ def pol_careful_5(state, pending):
 
 def pol_careful_6(state, pending):
     "policy careful, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:185
+    # spec: spec/twilight_struggle/policies.rules:186
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:186
+    # spec: spec/twilight_struggle/policies.rules:187
     best = keep_best(
         best,
         [
@@ -2833,7 +2841,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:187
+    # spec: spec/twilight_struggle/policies.rules:188
     best = keep_best(
         best,
         [
@@ -2849,7 +2857,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:188
+    # spec: spec/twilight_struggle/policies.rules:189
     best = keep_best(
         best,
         [
@@ -2864,7 +2872,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:189
+    # spec: spec/twilight_struggle/policies.rules:190
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -2872,7 +2880,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:190
+    # spec: spec/twilight_struggle/policies.rules:191
     best = keep_best(
         best,
         [
@@ -2886,7 +2894,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:191
+    # spec: spec/twilight_struggle/policies.rules:192
     best = keep_best(
         best,
         [
@@ -2902,11 +2910,11 @@ def pol_careful_6(state, pending):
 
 def pol_careful_7(state, pending):
     "policy careful, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:193
+    # spec: spec/twilight_struggle/policies.rules:194
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:194
+    # spec: spec/twilight_struggle/policies.rules:195
     best = keep_best(
         best,
         [
@@ -2920,7 +2928,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:195
+    # spec: spec/twilight_struggle/policies.rules:196
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -2928,7 +2936,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:196
+    # spec: spec/twilight_struggle/policies.rules:197
     best = keep_best(
         best,
         [
@@ -2944,11 +2952,11 @@ def pol_careful_7(state, pending):
 
 def pol_careful_8(state, pending):
     "policy careful, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:200
+    # spec: spec/twilight_struggle/policies.rules:201
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:201
+    # spec: spec/twilight_struggle/policies.rules:202
     best = keep_best(
         best,
         [
@@ -2986,11 +2994,11 @@ def pol_careful_8(state, pending):
 
 def pol_careful_9(state, pending):
     "policy careful, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:203
+    # spec: spec/twilight_struggle/policies.rules:204
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:204
+    # spec: spec/twilight_struggle/policies.rules:205
     best = keep_best(
         best,
         [
@@ -3028,11 +3036,11 @@ def pol_careful_9(state, pending):
 
 def pol_careful_10(state, pending):
     "policy careful, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:206
+    # spec: spec/twilight_struggle/policies.rules:207
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:207
+    # spec: spec/twilight_struggle/policies.rules:208
     best = keep_best(
         best,
         [
@@ -3070,11 +3078,11 @@ def pol_careful_10(state, pending):
 
 def pol_careful_11(state, pending):
     "policy careful, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:209
+    # spec: spec/twilight_struggle/policies.rules:210
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:210
+    # spec: spec/twilight_struggle/policies.rules:211
     best = keep_best(
         best,
         [
@@ -3112,11 +3120,11 @@ def pol_careful_11(state, pending):
 
 def pol_careful_12(state, pending):
     "policy careful, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:212
+    # spec: spec/twilight_struggle/policies.rules:213
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:213
+    # spec: spec/twilight_struggle/policies.rules:214
     best = keep_best(
         best,
         [
@@ -3154,11 +3162,11 @@ def pol_careful_12(state, pending):
 
 def pol_careful_13(state, pending):
     "policy careful, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:215
+    # spec: spec/twilight_struggle/policies.rules:216
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:216
+    # spec: spec/twilight_struggle/policies.rules:217
     best = keep_best(
         best,
         [
@@ -3196,11 +3204,11 @@ def pol_careful_13(state, pending):
 
 def pol_careful_14(state, pending):
     "policy careful, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:218
+    # spec: spec/twilight_struggle/policies.rules:219
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:219
+    # spec: spec/twilight_struggle/policies.rules:220
     best = keep_best(
         best,
         [
@@ -3238,11 +3246,11 @@ def pol_careful_14(state, pending):
 
 def pol_careful_15(state, pending):
     "policy careful, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:221
+    # spec: spec/twilight_struggle/policies.rules:222
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:222
+    # spec: spec/twilight_struggle/policies.rules:223
     best = keep_best(
         best,
         [
@@ -3280,11 +3288,11 @@ def pol_careful_15(state, pending):
 
 def pol_careful_16(state, pending):
     "policy careful, rule 17: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:224
+    # spec: spec/twilight_struggle/policies.rules:225
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:225
+    # spec: spec/twilight_struggle/policies.rules:226
     best = keep_best(
         best,
         [
@@ -3322,11 +3330,11 @@ def pol_careful_16(state, pending):
 
 def pol_careful_17(state, pending):
     "policy careful, rule 18: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:227
+    # spec: spec/twilight_struggle/policies.rules:228
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:228
+    # spec: spec/twilight_struggle/policies.rules:229
     best = keep_best(
         best,
         [
@@ -3364,11 +3372,11 @@ def pol_careful_17(state, pending):
 
 def pol_careful_18(state, pending):
     "policy careful, rule 19: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:230
+    # spec: spec/twilight_struggle/policies.rules:231
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:231
+    # spec: spec/twilight_struggle/policies.rules:232
     best = keep_best(
         best,
         [
@@ -3406,11 +3414,11 @@ def pol_careful_18(state, pending):
 
 def pol_careful_19(state, pending):
     "policy careful, rule 20: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:233
+    # spec: spec/twilight_struggle/policies.rules:234
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:234
+    # spec: spec/twilight_struggle/policies.rules:235
     best = keep_best(
         best,
         [
@@ -3448,11 +3456,11 @@ def pol_careful_19(state, pending):
 
 def pol_careful_20(state, pending):
     "policy careful, rule 21: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:236
+    # spec: spec/twilight_struggle/policies.rules:237
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:237
+    # spec: spec/twilight_struggle/policies.rules:238
     best = keep_best(
         best,
         [
@@ -3490,11 +3498,11 @@ def pol_careful_20(state, pending):
 
 def pol_careful_21(state, pending):
     "policy careful, rule 22: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:239
+    # spec: spec/twilight_struggle/policies.rules:240
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:240
+    # spec: spec/twilight_struggle/policies.rules:241
     best = keep_best(
         best,
         [
@@ -3532,11 +3540,11 @@ def pol_careful_21(state, pending):
 
 def pol_careful_22(state, pending):
     "policy careful, rule 23: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:242
+    # spec: spec/twilight_struggle/policies.rules:243
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:243
+    # spec: spec/twilight_struggle/policies.rules:244
     best = keep_best(
         best,
         [
@@ -3574,11 +3582,11 @@ def pol_careful_22(state, pending):
 
 def pol_careful_23(state, pending):
     "policy careful, rule 24: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:245
+    # spec: spec/twilight_struggle/policies.rules:246
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:246
+    # spec: spec/twilight_struggle/policies.rules:247
     best = keep_best(
         best,
         [
@@ -3616,11 +3624,11 @@ def pol_careful_23(state, pending):
 
 def pol_careful_24(state, pending):
     "policy careful, rule 25: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:248
+    # spec: spec/twilight_struggle/policies.rules:249
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:249
+    # spec: spec/twilight_struggle/policies.rules:250
     best = keep_best(
         best,
         [
@@ -3658,11 +3666,11 @@ def pol_careful_24(state, pending):
 
 def pol_careful_25(state, pending):
     "policy careful, rule 26: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:251
+    # spec: spec/twilight_struggle/policies.rules:252
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:252
+    # spec: spec/twilight_struggle/policies.rules:253
     best = keep_best(
         best,
         [
@@ -3700,11 +3708,11 @@ def pol_careful_25(state, pending):
 
 def pol_careful_26(state, pending):
     "policy careful, rule 27: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:254
+    # spec: spec/twilight_struggle/policies.rules:255
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:255
+    # spec: spec/twilight_struggle/policies.rules:256
     best = keep_best(
         best,
         [
@@ -3720,11 +3728,11 @@ def pol_careful_26(state, pending):
 
 def pol_careful_27(state, pending):
     "policy careful, rule 28: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:257
+    # spec: spec/twilight_struggle/policies.rules:258
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:258
+    # spec: spec/twilight_struggle/policies.rules:259
     best = keep_best(
         best,
         [
@@ -3740,11 +3748,11 @@ def pol_careful_27(state, pending):
 
 def pol_careful_28(state, pending):
     "policy careful, rule 29: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:260
+    # spec: spec/twilight_struggle/policies.rules:261
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:261
+    # spec: spec/twilight_struggle/policies.rules:262
     best = keep_best(
         best,
         [
@@ -3760,11 +3768,11 @@ def pol_careful_28(state, pending):
 
 def pol_careful_29(state, pending):
     "policy careful, rule 30: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:263
+    # spec: spec/twilight_struggle/policies.rules:264
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:264
+    # spec: spec/twilight_struggle/policies.rules:265
     best = keep_best(
         best,
         [
@@ -3780,11 +3788,11 @@ def pol_careful_29(state, pending):
 
 def pol_careful_30(state, pending):
     "policy careful, rule 31: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:266
+    # spec: spec/twilight_struggle/policies.rules:267
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:267
+    # spec: spec/twilight_struggle/policies.rules:268
     best = keep_best(
         best,
         [
@@ -3800,11 +3808,11 @@ def pol_careful_30(state, pending):
 
 def pol_careful_31(state, pending):
     "policy careful, rule 32: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:269
+    # spec: spec/twilight_struggle/policies.rules:270
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:270
+    # spec: spec/twilight_struggle/policies.rules:271
     best = keep_best(
         best,
         [
@@ -3820,11 +3828,11 @@ def pol_careful_31(state, pending):
 
 def pol_careful_32(state, pending):
     "policy careful, rule 33: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:272
+    # spec: spec/twilight_struggle/policies.rules:273
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:273
+    # spec: spec/twilight_struggle/policies.rules:274
     best = keep_best(
         best,
         [
@@ -3840,11 +3848,11 @@ def pol_careful_32(state, pending):
 
 def pol_careful_33(state, pending):
     "policy careful, rule 34: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:275
+    # spec: spec/twilight_struggle/policies.rules:276
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:276
+    # spec: spec/twilight_struggle/policies.rules:277
     best = keep_best(
         best,
         [
@@ -3860,11 +3868,11 @@ def pol_careful_33(state, pending):
 
 def pol_careful_34(state, pending):
     "policy careful, rule 35: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:278
+    # spec: spec/twilight_struggle/policies.rules:279
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:279
+    # spec: spec/twilight_struggle/policies.rules:280
     best = keep_best(
         best,
         [
@@ -3880,11 +3888,11 @@ def pol_careful_34(state, pending):
 
 def pol_careful_35(state, pending):
     "policy careful, rule 36: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:281
+    # spec: spec/twilight_struggle/policies.rules:282
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:282
+    # spec: spec/twilight_struggle/policies.rules:283
     best = keep_best(
         best,
         [
@@ -3897,7 +3905,7 @@ def pol_careful_35(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:283
+    # spec: spec/twilight_struggle/policies.rules:284
     best = keep_best(
         best,
         [
@@ -3916,11 +3924,11 @@ def pol_careful_35(state, pending):
 
 def pol_careful_36(state, pending):
     "policy careful, rule 37: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:285
+    # spec: spec/twilight_struggle/policies.rules:286
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:286
+    # spec: spec/twilight_struggle/policies.rules:287
     best = keep_best(
         best,
         [
@@ -3933,7 +3941,7 @@ def pol_careful_36(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:287
+    # spec: spec/twilight_struggle/policies.rules:288
     best = keep_best(
         best,
         [
@@ -3952,11 +3960,11 @@ def pol_careful_36(state, pending):
 
 def pol_careful_37(state, pending):
     "policy careful, rule 38: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:289
+    # spec: spec/twilight_struggle/policies.rules:290
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:290
+    # spec: spec/twilight_struggle/policies.rules:291
     best = keep_best(
         best,
         [
@@ -3970,7 +3978,7 @@ def pol_careful_37(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:291
+    # spec: spec/twilight_struggle/policies.rules:292
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3983,11 +3991,11 @@ def pol_careful_37(state, pending):
 
 def pol_careful_38(state, pending):
     "policy careful, rule 39: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:295
+    # spec: spec/twilight_struggle/policies.rules:296
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:296
+    # spec: spec/twilight_struggle/policies.rules:297
     best = keep_best(
         best,
         [
@@ -4006,7 +4014,7 @@ def pol_careful_38(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:297
+    # spec: spec/twilight_struggle/policies.rules:298
     best = keep_best(
         best,
         [
@@ -4020,7 +4028,7 @@ def pol_careful_38(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:298
+    # spec: spec/twilight_struggle/policies.rules:299
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4031,11 +4039,11 @@ def pol_careful_38(state, pending):
 
 def pol_careful_39(state, pending):
     "policy careful, rule 40: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:300
+    # spec: spec/twilight_struggle/policies.rules:301
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:301
+    # spec: spec/twilight_struggle/policies.rules:302
     best = keep_best(
         best,
         [
@@ -4054,7 +4062,7 @@ def pol_careful_39(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:302
+    # spec: spec/twilight_struggle/policies.rules:303
     best = keep_best(
         best,
         [
@@ -4068,7 +4076,7 @@ def pol_careful_39(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:303
+    # spec: spec/twilight_struggle/policies.rules:304
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4079,11 +4087,11 @@ def pol_careful_39(state, pending):
 
 def pol_careful_40(state, pending):
     "policy careful, rule 41: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:305
+    # spec: spec/twilight_struggle/policies.rules:306
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:306
+    # spec: spec/twilight_struggle/policies.rules:307
     best = keep_best(
         best,
         [
@@ -4096,7 +4104,7 @@ def pol_careful_40(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:307
+    # spec: spec/twilight_struggle/policies.rules:308
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4104,7 +4112,7 @@ def pol_careful_40(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:308
+    # spec: spec/twilight_struggle/policies.rules:309
     best = keep_best(
         best,
         [
@@ -4120,11 +4128,11 @@ def pol_careful_40(state, pending):
 
 def pol_careful_41(state, pending):
     "policy careful, rule 42: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:310
+    # spec: spec/twilight_struggle/policies.rules:311
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:311
+    # spec: spec/twilight_struggle/policies.rules:312
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -4135,11 +4143,11 @@ def pol_careful_41(state, pending):
 
 def pol_careful_42(state, pending):
     "policy careful, rule 43: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:313
+    # spec: spec/twilight_struggle/policies.rules:314
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:314
+    # spec: spec/twilight_struggle/policies.rules:315
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -4149,11 +4157,11 @@ def pol_careful_42(state, pending):
 
 def pol_careful_43(state, pending):
     "policy careful, rule 44: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:316
+    # spec: spec/twilight_struggle/policies.rules:317
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:317
+    # spec: spec/twilight_struggle/policies.rules:318
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4162,11 +4170,11 @@ def pol_careful_43(state, pending):
 
 def pol_careful_44(state, pending):
     "policy careful, rule 45: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:319
+    # spec: spec/twilight_struggle/policies.rules:320
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:320
+    # spec: spec/twilight_struggle/policies.rules:321
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4175,16 +4183,16 @@ def pol_careful_44(state, pending):
 
 def pol_careful_45(state, pending):
     "policy careful, rule 46: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:322
+    # spec: spec/twilight_struggle/policies.rules:323
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:323
+    # spec: spec/twilight_struggle/policies.rules:324
     if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
         best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:324
+    # spec: spec/twilight_struggle/policies.rules:325
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4193,11 +4201,11 @@ def pol_careful_45(state, pending):
 
 def pol_careful_46(state, pending):
     "policy careful, rule 47: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:326
+    # spec: spec/twilight_struggle/policies.rules:327
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:327
+    # spec: spec/twilight_struggle/policies.rules:328
     if any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4213,7 +4221,7 @@ def pol_careful_46(state, pending):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:328
+    # spec: spec/twilight_struggle/policies.rules:329
     best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4222,11 +4230,11 @@ def pol_careful_46(state, pending):
 
 def pol_careful_47(state, pending):
     "policy careful, rule 48: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:330
+    # spec: spec/twilight_struggle/policies.rules:331
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:331
+    # spec: spec/twilight_struggle/policies.rules:332
     if any(
         c_c in KS_country
         and (
@@ -4242,7 +4250,7 @@ def pol_careful_47(state, pending):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:332
+    # spec: spec/twilight_struggle/policies.rules:333
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4251,11 +4259,11 @@ def pol_careful_47(state, pending):
 
 def pol_careful_48(state, pending):
     "policy careful, rule 49: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:334
+    # spec: spec/twilight_struggle/policies.rules:335
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:335
+    # spec: spec/twilight_struggle/policies.rules:336
     if any(
         c_c in KS_country
         and (
@@ -4271,7 +4279,7 @@ def pol_careful_48(state, pending):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:336
+    # spec: spec/twilight_struggle/policies.rules:337
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4280,11 +4288,11 @@ def pol_careful_48(state, pending):
 
 def pol_careful_49(state, pending):
     "policy careful, rule 50: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:338
+    # spec: spec/twilight_struggle/policies.rules:339
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:339
+    # spec: spec/twilight_struggle/policies.rules:340
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -4294,11 +4302,11 @@ def pol_careful_49(state, pending):
 
 def pol_careful_50(state, pending):
     "policy careful, rule 51: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:341
+    # spec: spec/twilight_struggle/policies.rules:342
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:342
+    # spec: spec/twilight_struggle/policies.rules:343
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -4308,15 +4316,15 @@ def pol_careful_50(state, pending):
 
 def pol_careful_51(state, pending):
     "policy careful, rule 52: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:344
+    # spec: spec/twilight_struggle/policies.rules:345
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:345
+    # spec: spec/twilight_struggle/policies.rules:346
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:346
+    # spec: spec/twilight_struggle/policies.rules:347
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4325,11 +4333,11 @@ def pol_careful_51(state, pending):
 
 def pol_careful_52(state, pending):
     "policy careful, rule 53: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:348
+    # spec: spec/twilight_struggle/policies.rules:349
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:349
+    # spec: spec/twilight_struggle/policies.rules:350
     if (
         d_scoring_cards_held(state, v_you)
         >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
@@ -4337,7 +4345,7 @@ def pol_careful_52(state, pending):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:350
+    # spec: spec/twilight_struggle/policies.rules:351
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4346,11 +4354,11 @@ def pol_careful_52(state, pending):
 
 def pol_careful_53(state, pending):
     "policy careful, rule 54: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:352
+    # spec: spec/twilight_struggle/policies.rules:353
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:353
+    # spec: spec/twilight_struggle/policies.rules:354
     best = keep_best(best, [ids[i] in ("double",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4359,11 +4367,11 @@ def pol_careful_53(state, pending):
 
 def pol_careful_54(state, pending):
     "policy careful, rule 55: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:355
+    # spec: spec/twilight_struggle/policies.rules:356
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:356
+    # spec: spec/twilight_struggle/policies.rules:357
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4372,11 +4380,11 @@ def pol_careful_54(state, pending):
 
 def pol_careful_55(state, pending):
     "policy careful, rule 56: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:358
+    # spec: spec/twilight_struggle/policies.rules:359
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:359
+    # spec: spec/twilight_struggle/policies.rules:360
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4385,11 +4393,11 @@ def pol_careful_55(state, pending):
 
 def pol_careful_56(state, pending):
     "policy careful, rule 57: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:361
+    # spec: spec/twilight_struggle/policies.rules:362
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:362
+    # spec: spec/twilight_struggle/policies.rules:363
     best = keep_best(best, [ids[i] in ("move",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4398,11 +4406,11 @@ def pol_careful_56(state, pending):
 
 def pol_careful_57(state, pending):
     "policy careful, rule 58: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:364
+    # spec: spec/twilight_struggle/policies.rules:365
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:365
+    # spec: spec/twilight_struggle/policies.rules:366
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4411,11 +4419,11 @@ def pol_careful_57(state, pending):
 
 def pol_careful_58(state, pending):
     "policy careful, rule 59: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:367
+    # spec: spec/twilight_struggle/policies.rules:368
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:368
+    # spec: spec/twilight_struggle/policies.rules:369
     if (
         len(
             [
@@ -4433,7 +4441,7 @@ def pol_careful_58(state, pending):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:371
+    # spec: spec/twilight_struggle/policies.rules:372
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4442,11 +4450,11 @@ def pol_careful_58(state, pending):
 
 def pol_careful_59(state, pending):
     "policy careful, rule 60: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:373
+    # spec: spec/twilight_struggle/policies.rules:374
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:374
+    # spec: spec/twilight_struggle/policies.rules:375
     best = keep_best(best, [ids[i] in ("split",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4455,11 +4463,11 @@ def pol_careful_59(state, pending):
 
 def pol_careful_60(state, pending):
     "policy careful, rule 61: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:376
+    # spec: spec/twilight_struggle/policies.rules:377
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:377
+    # spec: spec/twilight_struggle/policies.rules:378
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4468,11 +4476,11 @@ def pol_careful_60(state, pending):
 
 def pol_careful_61(state, pending):
     "policy careful, rule 62: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:379
+    # spec: spec/twilight_struggle/policies.rules:380
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:380
+    # spec: spec/twilight_struggle/policies.rules:381
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4481,11 +4489,11 @@ def pol_careful_61(state, pending):
 
 def pol_careful_62(state, pending):
     "policy careful, rule 63: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:383
+    # spec: spec/twilight_struggle/policies.rules:384
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:384
+    # spec: spec/twilight_struggle/policies.rules:385
     best = keep_best(
         best,
         [
@@ -4502,13 +4510,13 @@ def pol_careful_62(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:385
+    # spec: spec/twilight_struggle/policies.rules:386
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:386
+    # spec: spec/twilight_struggle/policies.rules:387
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4517,17 +4525,17 @@ def pol_careful_62(state, pending):
 
 def pol_careful_63(state, pending):
     "policy careful, rule 64: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:391
+    # spec: spec/twilight_struggle/policies.rules:392
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:392
+    # spec: spec/twilight_struggle/policies.rules:393
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:393
+    # spec: spec/twilight_struggle/policies.rules:394
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4536,11 +4544,11 @@ def pol_careful_63(state, pending):
 
 def pol_careful_64(state, pending):
     "policy careful, rule 65: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:395
+    # spec: spec/twilight_struggle/policies.rules:396
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:396
+    # spec: spec/twilight_struggle/policies.rules:397
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4553,11 +4561,11 @@ def pol_careful_64(state, pending):
 
 def pol_careful_65(state, pending):
     "policy careful, rule 66: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:398
+    # spec: spec/twilight_struggle/policies.rules:399
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:399
+    # spec: spec/twilight_struggle/policies.rules:400
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4566,11 +4574,11 @@ def pol_careful_65(state, pending):
 
 def pol_careful_66(state, pending):
     "policy careful, rule 67: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:403
+    # spec: spec/twilight_struggle/policies.rules:404
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:404
+    # spec: spec/twilight_struggle/policies.rules:405
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -4578,7 +4586,7 @@ def pol_careful_66(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:405
+    # spec: spec/twilight_struggle/policies.rules:406
     best = keep_best(
         best,
         [
@@ -4589,7 +4597,7 @@ def pol_careful_66(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:406
+    # spec: spec/twilight_struggle/policies.rules:407
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4602,17 +4610,17 @@ def pol_careful_66(state, pending):
 
 def pol_careful_67(state, pending):
     "policy careful, rule 68: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:409
+    # spec: spec/twilight_struggle/policies.rules:410
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:410
+    # spec: spec/twilight_struggle/policies.rules:411
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:411
+    # spec: spec/twilight_struggle/policies.rules:412
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )

@@ -3,12 +3,13 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 163405a945794cb87808 output 4c3eb383eb8246e29578
+# Fingerprint: source 95ad1e93c6f470f553b2 output 37557fdf19d77885b57b
 "Mini: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
 from runtime.policy import prefer_options
 from runtime.state import GameOver, RuleError
+from runtime.values import none_read
 from .tables import META
 from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
@@ -45,6 +46,8 @@ class GeneratedProgram:
                 steps[frame[0]](state, frame)
         except GameOver:
             pass
+        except (TypeError, KeyError) as err:  # none used as a player, space or card
+            raise none_read(err) from None
 
     def resume(self, state, index):
         """Answer the pending decision with option `index` and run on."""
@@ -69,15 +72,26 @@ class GeneratedProgram:
 
     def check_invariants(self, state):
         """The (name, label) of every invariant that does not hold."""
-        return [(name, label) for name, label, holds in INVARIANTS if not holds(state)]
+        try:
+            return [
+                (name, label) for name, label, holds in INVARIANTS if not holds(state)
+            ]
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def evaluate(self, state, bot, player):
         """A spec-declared `bot` evaluation of the position for `player`."""
-        return BOTS[bot](state, player)
+        try:
+            return BOTS[bot](state, player)
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def prefer(self, state, policy):
         """The pending options a spec-declared policy likes best, by index."""
-        return prefer_options(POLICIES, state, policy)
+        try:
+            return prefer_options(POLICIES, state, policy)
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def test_keys(self):
         """The keys of every test block and expectation compiled here."""
@@ -90,11 +104,17 @@ class GeneratedProgram:
 
     def test_expect(self, state, key, env):
         """Evaluate one part of a test's `expect`."""
-        return bool(TEST_EXPECTS[key](state, env))
+        try:
+            return bool(TEST_EXPECTS[key](state, env))
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def test_sides(self, state, key, env):
         """The two sides of a comparison in a test's `expect`."""
-        return TEST_SIDES[key](state, env)
+        try:
+            return TEST_SIDES[key](state, env)
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
 
 PROGRAM = GeneratedProgram()
