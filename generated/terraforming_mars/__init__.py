@@ -22,12 +22,13 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 240aa637290e1352bcd2 output 6c55c959bae9acaf73ce
+# Fingerprint: source fe2cbb7913c71e001d9b output e480cd60e0a9fc6ac3d7
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
 from runtime.policy import prefer_options
 from runtime.state import GameOver, RuleError
+from runtime.values import none_read
 from .tables import META
 from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
@@ -64,6 +65,8 @@ class GeneratedProgram:
                 steps[frame[0]](state, frame)
         except GameOver:
             pass
+        except (TypeError, KeyError) as err:  # none used as a player, space or card
+            raise none_read(err) from None
 
     def resume(self, state, index):
         """Answer the pending decision with option `index` and run on."""
@@ -88,15 +91,26 @@ class GeneratedProgram:
 
     def check_invariants(self, state):
         """The (name, label) of every invariant that does not hold."""
-        return [(name, label) for name, label, holds in INVARIANTS if not holds(state)]
+        try:
+            return [
+                (name, label) for name, label, holds in INVARIANTS if not holds(state)
+            ]
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def evaluate(self, state, bot, player):
         """A spec-declared `bot` evaluation of the position for `player`."""
-        return BOTS[bot](state, player)
+        try:
+            return BOTS[bot](state, player)
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def prefer(self, state, policy):
         """The pending options a spec-declared policy likes best, by index."""
-        return prefer_options(POLICIES, state, policy)
+        try:
+            return prefer_options(POLICIES, state, policy)
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def test_keys(self):
         """The keys of every test block and expectation compiled here."""
@@ -109,11 +123,17 @@ class GeneratedProgram:
 
     def test_expect(self, state, key, env):
         """Evaluate one part of a test's `expect`."""
-        return bool(TEST_EXPECTS[key](state, env))
+        try:
+            return bool(TEST_EXPECTS[key](state, env))
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
     def test_sides(self, state, key, env):
         """The two sides of a comparison in a test's `expect`."""
-        return TEST_SIDES[key](state, env)
+        try:
+            return TEST_SIDES[key](state, env)
+        except (TypeError, KeyError) as err:
+            raise none_read(err) from None
 
 
 PROGRAM = GeneratedProgram()
