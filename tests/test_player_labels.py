@@ -36,12 +36,12 @@ start {
     log "leader:", leader
     for p in players { greet(p) }
     set leader to south
-    log "leader:", leader, leader.label
+    if leader != none { log "leader:", leader, leader.label }
     north chooses q in players "Who?"
     log q, "was chosen by", north, "not card", c1
     if crash {
-        set leader to none
-        log "again:", leader.label
+        let gone = if crash then none else north
+        log "again:", gone.label
     }
     win north "done"
 }
