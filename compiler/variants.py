@@ -68,8 +68,9 @@ EXCLUDED = "' cannot be combined with '"
 
 
 def only_excluded(err: SpecError) -> bool:
-    """The spec failed to load only because a variant `excludes` another one turned on."""
-    return bool(err.diagnostics) and all(EXCLUDED in d.message for d in err.diagnostics)
+    """The spec failed to load because a variant `excludes` another one turned on (the
+    clashes between two such variants are moot: they are never played together)."""
+    return any(EXCLUDED in d.message for d in err.diagnostics)
 
 
 def _exclusions(variants: list[ast.SpecFile], available: list[str] | None) -> list[Diagnostic]:

@@ -42,8 +42,25 @@ def test_the_solo_bot_takes_the_cheapest_step_and_buys_no_research(backend: str)
     ids = game.decision.option_ids
     assert [ids[k] for k in game.program.prefer(game.state, "builder")] == ["asteroid_project"]
     game = first_decision(backend, ("solo",), "Keep this card for 3 MC?", 1)
-    ids = game.decision.option_ids
-    assert [ids[k] for k in game.program.prefer(game.state, "builder")] == ["drop"]
+    bots = seat_agents(("policy",), game.players, 1)
+    model, seen = loaded(TM, ("solo",)).model, set()
+    while game.decision.prompt == "Keep this card for 3 MC?":  # the set-up's 10 cards
+        card = model.entity_attrs[game.state.zones[research_slot(game)][-1]]
+        box = sum(w * card[f"box_{r}"] for r, w in WEIGHTS.items()) + (8 if card["box_by"] == "mined" else 0)
+        worth = 13 * box // 4  # 14 generations to go in the first
+        ids = game.decision.option_ids
+        wanted = "keep" if "keep" in ids and worth > card["cost"] + 3 else "drop"
+        assert [ids[k] for k in game.program.prefer(game.state, "builder")] == [wanted]
+        seen.add(wanted)
+        game.choose(bots[game.decision.player].choose(game, game.decision))
+    assert seen == {"keep", "drop"}, "a deal with a card worth keeping and one not"
+
+
+WEIGHTS = {"mc": 4, "steel": 8, "titanium": 12, "plants": 11, "energy": 7, "heat": 7}
+
+
+def research_slot(game: Game) -> int:
+    return next(s for s in range(len(game.state.zones)) if game.meta.zone_slot_name(s) == "research(p1)")
 
 
 def test_the_base_game_bot_is_builder_core_unchanged() -> None:
