@@ -222,6 +222,37 @@ def test_black_per_statement_is_black_on_the_whole_module(mini: Path) -> None:
         assert black.format_str(text, mode=black.Mode()) == text, name
 
 
+@pytest.mark.parametrize("value", ["plain", "it's", 'say "hi"', "both ' and \"", "tab\tand\\slash",
+                                   "Côte d'Ivoire", "\x00\u2028", "#not a comment", "'", '"', ""])
+def test_strings_are_handed_to_black_in_its_own_quotes(value: str) -> None:
+    import ast as pyast
+    line = f"x = {value!r}  # a comment's quote 'stays'\n"
+    requoted = formatting.prefer_double_quotes(line)
+    assert pyast.literal_eval(requoted.split(" = ", 1)[1].split("  #")[0]) == value
+    assert requoted.endswith("  # a comment's quote 'stays'\n")
+    assert black.format_str(line, mode=black.Mode()) == black.format_str(requoted, mode=black.Mode())
+    assert black.format_str(requoted, mode=black.Mode()) == requoted  # one pass of black, not two
+
+
+def test_a_compile_that_changes_no_byte_writes_nothing_and_says_so(mini: Path, tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    from click.testing import CliRunner
+    from compiler.cli import main
+    out = tmp_path / "out" / "mini"
+    first = CliRunner().invoke(main, ["compile", str(mini), "-o", str(out)])
+    assert first.exit_code == 0 and ": wrote " in first.output, first.output
+    stamps = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "cache2"))  # no record of that compile:
+    # the package is rendered again, and found byte for byte in place
+    again = CliRunner().invoke(main, ["compile", str(mini), "-o", str(out)])
+    assert again.exit_code == 0 and ": up to date: " in again.output, again.output
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == stamps
+    (out / "stray.py").write_text("# not generated\n", encoding="utf-8")
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "cache3"))
+    third = CliRunner().invoke(main, ["compile", str(mini), "-o", str(out)])
+    assert ": wrote " in third.output and not (out / "stray.py").exists(), third.output
+
+
 def test_an_edit_formats_only_the_statements_it_changed(mini: Path, monkeypatch) -> None:
     render_game(load_spec(mini).model)
     calls: list[str] = []

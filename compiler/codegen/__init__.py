@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..cache import compiler_version, digest, store
 from ..model import Model
-from .output import write_package
+from .output import leftovers, write_package
 from .render import MODULES, VIEWS, render_marker, render_module
 from runtime.files import write_atomic
 from .view import ViewBuilder
@@ -43,20 +43,33 @@ def compile_game(model: Model, out_dir: Path, previous: Path | None = None) -> l
 
     previous: where an earlier output may be reused from (default: out_dir).
     Also writes generated/__init__.py (a package marker) beside the package
-    when the parent folder is named `generated`.
+    when the parent folder is named `generated`. Returns the files written: none
+    when out_dir already held exactly these modules, byte for byte.
     """
     out_dir = Path(out_dir)
     if _up_to_date(model, out_dir):
         return []
     sources = render_game(model, out_dir if previous is None else previous)
-    write_package(out_dir, sources)
+    written = []
+    if not _holds_exactly(out_dir, sources):
+        write_package(out_dir, sources)
+        written = [out_dir / name for name in sources]
     _remember(model, out_dir)
-    written = [out_dir / name for name in sources]
     marker = out_dir.parent / "__init__.py"
     if out_dir.parent.name == "generated" and not marker.exists():
         write_atomic(marker, render_marker())
         written.append(marker)
     return written
+
+
+def _holds_exactly(folder: Path, sources: dict[str, str]) -> bool:
+    """Whether folder holds these modules byte for byte and nothing else (but __pycache__)."""
+    try:
+        found = sorted(p.name for p in folder.iterdir() if p.name != "__pycache__")
+        return found == sorted(sources) and not leftovers(folder) and all(
+            (folder / name).read_bytes() == text.encode("utf-8") for name, text in sources.items())
+    except OSError:
+        return False
 
 
 # A package this compiler made from this very spec and tests, untouched since,
