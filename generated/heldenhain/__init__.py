@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source e7f1021d2c87ef71f7ed output 5b965160fba072b57e55
+# Fingerprint: source b2c2c6e8ec747bfb9d04 output 5b965160fba072b57e55
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame

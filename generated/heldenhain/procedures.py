@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source b47467d8872967066c64 output 1a803e11fdd7b07b1aa8
+# Fingerprint: source 84d3754a57c5ef010863 output 1a803e11fdd7b07b1aa8
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame

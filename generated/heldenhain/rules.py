@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 40dd49511353e81494ad output 071899f9e289198dab84
+# Fingerprint: source e0716cc00eacb5749335 output 071899f9e289198dab84
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND

@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source dc021455e55f4fdbf267 output aef970677130d68fb158
+# Fingerprint: source 0dfd3cacfe290b6de41b output aef970677130d68fb158
 "Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame

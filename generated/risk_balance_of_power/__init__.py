@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source 3354aedf2a73259e4093 output 609ee15d9453ad9b3cb6
+# Fingerprint: source a410e9c04e28321a9efb output 609ee15d9453ad9b3cb6
 "Risiko - Das Duell (Risk: Balance of Power): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame

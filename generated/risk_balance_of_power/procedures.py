@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source ae0c5a1deb384e6b95f0 output bc50c399e2211a5c4489
+# Fingerprint: source 07f1a0b0c8896dd44656 output bc50c399e2211a5c4489
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame

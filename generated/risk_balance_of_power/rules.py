@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source 15ab2f209d6ef693995a output fd8c0d4367c545a637d9
+# Fingerprint: source 9772ec776a0e9aee22f9 output fd8c0d4367c545a637d9
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND

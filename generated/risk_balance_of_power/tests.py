@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source 1d49ab6ff9fec128a108 output 45e557a654a6939f376e
+# Fingerprint: source af9e1c11390be7c46c69 output 45e557a654a6939f376e
 "Risiko - Das Duell (Risk: Balance of Power): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame

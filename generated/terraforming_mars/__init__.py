@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source fe2cbb7913c71e001d9b output e480cd60e0a9fc6ac3d7
+# Fingerprint: source 862bd70a7c3ddfc4ecec output e480cd60e0a9fc6ac3d7
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source df2e112266138e8f05c1 output 02ca0eec888a01dff164
+# Fingerprint: source 061f5ba1e2650e5431e8 output 02ca0eec888a01dff164
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 7fb8b99959d8852062ef output f734ba7b92c78896288b
+# Fingerprint: source 2b0e6ebbbda67b968487 output f734ba7b92c78896288b
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 3926b4fcc5d6851128cd output c204d0bd3dfdb2f52aab
+# Fingerprint: source e8fe47356fb220824f63 output c204d0bd3dfdb2f52aab
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame

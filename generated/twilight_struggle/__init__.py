@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source b5e5e0ec9be61ab378c6 output cf07a3b32a91b4de4055
+# Fingerprint: source b16b7b4986692ba877c8 output cf07a3b32a91b4de4055
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame

@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source 9367f8a358fe22983a12 output eb4ce2ee1cf3a04f23f7
+# Fingerprint: source 117eec83c20ed463d630 output eb4ce2ee1cf3a04f23f7
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame

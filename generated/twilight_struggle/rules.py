@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source cd4fa2f80203a8d87d44 output 65a1c3a109f7483a1690
+# Fingerprint: source e9fb83f5b78aa9c173b5 output 65a1c3a109f7483a1690
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND

@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 0f8d494758f95795
-# Fingerprint: source c8add119dd2ca63f1a94 output d6716ada25c9261f5cea
+# Fingerprint: source 0ef854909bac37ede976 output d6716ada25c9261f5cea
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame

@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 95ad1e93c6f470f553b2 output 37557fdf19d77885b57b
+# Fingerprint: source add153f8c522818274e5 output 37557fdf19d77885b57b
 "Mini: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame

@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 28c502a780cc6dee91e7 output 813a30ac7d06cabe6302
+# Fingerprint: source 9711ad9d55a459761e2d output 813a30ac7d06cabe6302
 "Mini: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame

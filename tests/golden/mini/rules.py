@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 97d41a474e6a25005c3d output 0cb1984ea98497a9565e
+# Fingerprint: source e55164ed2ac6f62e1b08 output 0cb1984ea98497a9565e
 "Mini: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.values import attr_of

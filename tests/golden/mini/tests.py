@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 469985f416288936d62e output ba125e1b355e161d089d
+# Fingerprint: source c357f3fa84d63d29c16d output ba125e1b355e161d089d
 "Mini: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND
