@@ -1,19 +1,32 @@
-"""Determinised Monte Carlo tree search over information sets, the spec's policy as its rollout.
+"""Determinised Monte Carlo tree search over information sets, the spec's policy as prior and rollout.
 
 Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): every playout
 re-deals what the searching seat cannot see (runtime/search.py's
 `determinize`) and walks one tree shared by all the deals. A node is the
 sequence of option ids chosen since the root; its children are the options
 some deal offered there; UCB1 picks among the children this deal offers,
-counting each child's chances by how often it was on offer, and widening
-progressively: a node visited n times has tried at most 1 + isqrt(n) of its
-options, the policy's choice first. The new leaf is
-played on by the spec's policy for a few decisions and scored: a finished
-game 1 for a win, 0 for a loss, 1/2 for a draw; an unfinished one by the
-spec's first `bot` evaluation, squashed into 0..1 around its value at the
-root (with two seats, the other seat's reward is the complement). Each node keeps the reward of the player who moved into it, so every
-seat's choices in the tree are its own best replies. A fixed budget of
-playouts per decision, and nothing is timed: the same seed plays the same game.
+counting each child's chances by how often it was on offer.
+
+The policy is the prior: a node tries its options in the policy's order of
+preference (tier by tier), at most WIDTH of them, and a node visited n times
+has tried at most 1 + isqrt(n) (progressive widening), so a small budget
+weighs the policy's choice against its next few, not against chance. The new
+leaf is played on by the policy until the player to move has changed DEPTH
+times (each side's next turns, however many decisions they take) and scored:
+a finished game 1 for a win, 0 for a loss, 1/2 for a draw, with certainty; an
+unfinished one by the spec's first `bot` evaluation, squashed into 0..1
+around its value at the root (with two seats, the other seat's reward is the
+complement). Each node keeps the reward of the player who moved into it, so
+every seat's choices in the tree are its own best replies.
+
+The search plays the policy's choice unless another option was visited at
+least as often and scored at least MARGIN more on average: a few noisy
+playouts of a short horizon do not overrule the policy, a sure win or loss
+within it does. Playouts go in pairs on one deal and one dice stream, and
+when the first pair (the policy's choice and its runner-up) shows no rival,
+the rest of the budget is not spent (unless the policy ties: then the search
+decides). A fixed budget of playouts per decision, and nothing is timed: the
+same seed plays the same game.
 """
 
 from __future__ import annotations
@@ -23,8 +36,12 @@ import math
 from .search import determinize
 from .state import GameOver, State, Stream, next_random
 
-PLAYOUTS = 12  # per decision with more than one option
-DEPTH = 8  # policy decisions after the leaf before the evaluation scores it
+PLAYOUTS = 8  # per decision with more than one option
+DEPTH = 2  # changes of the player to move in a rollout before the evaluation scores it
+WIDTH = 4  # options a node tries at most, in the policy's order
+MARGIN = 0.4  # how much better (mean reward, 0..1) an option must score to overrule the policy
+SCREEN = 2  # playouts after which a decision with no rival in sight keeps the policy's choice
+ROLLOUT_CAP = 400  # decisions a rollout makes at most, whoever moves
 EXPLORE = 0.7  # UCB1's exploration constant, for rewards in 0..1
 
 
@@ -60,8 +77,11 @@ class Node:
         self.avail = 1
         self.reward = 0.0
 
+    def mean(self) -> float:
+        return self.reward / self.visits
+
     def ucb(self) -> float:
-        return self.reward / self.visits + EXPLORE * math.sqrt(math.log(self.avail) / self.visits)
+        return self.mean() + EXPLORE * math.sqrt(math.log(self.avail) / self.visits)
 
 
 class MctsAgent:
@@ -77,9 +97,46 @@ class MctsAgent:
         if len(ids) == 1:
             return ids[0]
         search = _Search(game, self.policy or game.meta.policies[0], self.depth, self.stream)
-        for _ in range(self.playouts):
+        for n in range(self.playouts):
             search.playout()
+            if n + 1 == SCREEN and not search.tied and search.best() == search.first:
+                break  # the first pair found no rival to the policy's own choice: keep it
         return search.best()
+
+
+def policy_order(program, policy: str, world: State, stream: Stream, count: int) -> list[int]:
+    """The indices of the first `count` pending options in the policy's order: its best tier
+    (shuffled by the stream), then the best of the rest, and so on."""
+    return policy_tiers(program, policy, world, stream, count)[0]
+
+
+def policy_tiers(program, policy: str, world: State, stream: Stream,
+                 count: int) -> tuple[list[int], int]:
+    """policy_order's indices, and how many options the best tier holds."""
+    pending = world.pending
+    left, order, first_tier = list(range(len(pending["ids"]))), [], 0
+    try:
+        while left and len(order) < count:
+            world.pending = pending if len(left) == len(pending["ids"]) else _narrowed(pending, left)
+            tier = [left[i] for i in program.prefer(world, policy)]
+            for i in range(len(tier) - 1, 0, -1):
+                j = next_random(stream) % (i + 1)
+                tier[i], tier[j] = tier[j], tier[i]
+            order += tier
+            first_tier = first_tier or len(tier)
+            chosen = set(tier)
+            left = [i for i in left if i not in chosen]
+    finally:
+        world.pending = pending
+    return order[:count], first_tier
+
+
+def _narrowed(pending: dict, keep: list[int]) -> dict:
+    """The pending decision offering only the options `keep` (for ranking the rest)."""
+    narrowed = dict(pending)
+    for key in ("ids", "labels", "values"):
+        narrowed[key] = [pending[key][i] for i in keep]
+    return narrowed
 
 
 class _Search:
@@ -90,6 +147,9 @@ class _Search:
         self.depth, self.stream = depth, stream
         self.me = game.state.pending["player"]
         self.root = Node(self.me)
+        self.first: str | None = None  # the policy's choice at the root, in the first deal
+        self.tied = False  # whether the policy's best tier at the root holds several options
+        self.deal: State | None = None  # the deal the next playout shares with the last one
         self.bot = game.meta.bots[0] if game.meta.bots else None
         self.players = range(len(game.players))
         # Two seats: one evaluation a leaf, the other seat's reward its complement.
@@ -99,19 +159,36 @@ class _Search:
         self.scored = 0
 
     def playout(self) -> None:
-        world = determinize(self.game, self.game.state, self.me, self.stream)
+        # Playouts go in pairs on one deal and one dice stream, so the first
+        # two (the policy's choice and its runner-up) meet the same luck.
+        if self.deal is None:
+            world = determinize(self.game, self.game.state, self.me, self.stream)
+            self.deal = world.copy()
+        else:
+            world, self.deal = self.deal, None
         if self.base is None and self.bot is not None:
             self.base = [float(self.program.evaluate(world, self.bot, p)) for p in self.scored_seats]
         path = self.descend(world)
-        for _ in range(self.depth if self.bot is not None else 1_000_000):
-            if world.result is not None or world.pending is None:
-                break
-            _resume(self.program, world, self.pick(world))
+        self.rollout(world)
         rewards = self.rewards(world)
         self.root.visits += 1
         for node in path:
             node.visits += 1
             node.reward += rewards[node.mover]
+
+    def rollout(self, world: State) -> None:
+        """The policy plays on until the player to move has changed `depth` times (to the end
+        when the spec declares no evaluation)."""
+        changes = self.depth if self.bot is not None else ROLLOUT_CAP
+        mover = world.pending["player"] if world.pending is not None else None
+        for _ in range(ROLLOUT_CAP):
+            if world.result is not None or world.pending is None:
+                return
+            if world.pending["player"] != mover:
+                mover, changes = world.pending["player"], changes - 1
+                if changes <= 0:
+                    return
+            _resume(self.program, world, self.pick(world))
 
     def descend(self, world: State) -> list[Node]:
         """Selection and expansion in this deal: the nodes walked, the new leaf last."""
@@ -122,15 +199,20 @@ class _Search:
             tried = [k for k, child in enumerate(offered) if child is not None]
             for k in tried:
                 offered[k].avail += 1
-            if len(tried) < len(ids) and len(tried) <= math.isqrt(node.visits):
-                index = self.pick(world)
-                if offered[index] is not None:
-                    untried = [k for k, child in enumerate(offered) if child is None]
-                    index = untried[next_random(self.stream) % len(untried)]
-                child = node.children[ids[index]] = Node(world.pending["player"])
-                path.append(child)
-                _resume(self.program, world, index)
-                return path
+            if len(tried) < min(len(ids), WIDTH) and len(tried) <= math.isqrt(node.visits):
+                order, tier = policy_tiers(self.program, self.policy, world, self.stream,
+                                           len(tried) + 1)
+                if node is self.root and self.first is None:
+                    self.tied = tier > 1
+                untried = [k for k in order if offered[k] is None]
+                if untried:
+                    index = untried[0]
+                    child = node.children[ids[index]] = Node(world.pending["player"])
+                    if node is self.root and self.first is None:
+                        self.first = ids[index]
+                    path.append(child)
+                    _resume(self.program, world, index)
+                    return path
             index = max(tried, key=lambda k: offered[k].ucb())
             node = offered[index]
             path.append(node)
@@ -164,16 +246,16 @@ class _Search:
         return rewards
 
     def best(self) -> str:
-        """The most visited option at the root; ties by mean reward, then offered order."""
-        ids = self.game.state.pending["ids"]
+        """The policy's choice, unless another option was visited as often and scored MARGIN more."""
         children = self.root.children
-
-        def rank(k: int) -> tuple[float, float, int]:
-            child = children.get(ids[k])
-            if child is None or not child.visits:
-                return (-1.0, 0.0, -k)
-            return (child.visits, child.reward / child.visits, -k)
-        return ids[max(range(len(ids)), key=rank)]
+        default = children[self.first]
+        choice, top = self.first, default
+        for option, child in children.items():
+            if child.visits < default.visits or child.mean() < default.mean() + MARGIN:
+                continue
+            if top is default or (child.visits, child.mean()) > (top.visits, top.mean()):
+                choice, top = option, child
+        return choice
 
 
 def _resume(program, world: State, index: int) -> None:

@@ -15,8 +15,9 @@ import pytest
 
 from runtime.agents import make_agent, parse_agents, seat_agents
 from runtime.game import Game
-from runtime.mcts import MctsAgent
+from runtime.mcts import MARGIN, MctsAgent, Node, _Search, policy_order
 from runtime.policy import PolicyAgent, masked
+from runtime.state import Stream
 from support import BACKENDS, TS, need_ts, program
 
 PREFS = """\
@@ -195,6 +196,49 @@ def test_mcts_is_deterministic_and_plays_legal_moves(prefs):
             game.choose(bots[game.decision.player].choose(game, game.decision))
         runs.append(game.choices)
     assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_search_tries_options_in_the_policys_order(prefs, backend):
+    prog = program(prefs, backend)
+    game = Game(prog, seed=3)
+    game.choose("play_on")
+    hand = list(game.decision.option_ids)
+    order = policy_order(prog, "points", game.state.copy(), Stream(1), len(hand))
+    assert [hand[i] for i in order] == sorted(hand, key=lambda c: -int(c[1:]))  # most points first
+    assert policy_order(prog, "points", game.state.copy(), Stream(1), 2) == order[:2]
+    assert game.state.pending["ids"] == hand  # the ranking leaves the decision as it was
+
+
+def test_a_rollout_stops_once_the_player_to_move_changed_depth_times(prefs):
+    prog = program(prefs, "generated")
+    game = Game(prog, seed=3)
+    game.choose("play_on")  # north to play a card, then its bonus, count and scorer
+    for depth, mover in ((1, "south"), (2, "north")):
+        search = _Search(game, "points", depth, Stream(1))
+        world = game.state.copy()
+        search.rollout(world)
+        assert (prog.meta.players[world.pending["player"]], world.pending["prompt"]) == (
+            mover, "Play which card?")
+
+
+def test_the_search_keeps_the_policys_choice_unless_another_scores_clearly_better(prefs):
+    prog = program(prefs, "generated")
+    game = Game(prog, seed=3)
+    game.choose("play_on")
+    search = _Search(game, "points", 1, Stream(1))
+    ids = game.decision.option_ids
+    search.first = ids[0]
+
+    def stats(option, visits, mean):
+        node = search.root.children[option] = Node(search.me)
+        node.visits, node.reward = visits, visits * mean
+    stats(ids[0], 4, 0.5)
+    stats(ids[1], 4, 0.5 + MARGIN / 2)  # better, but within the margin
+    stats(ids[2], 3, 0.9)  # far better, but fewer visits than the policy's choice
+    assert search.best() == ids[0]
+    stats(ids[1], 5, 0.5 + 2 * MARGIN)
+    assert search.best() == ids[1]
 
 
 def test_agent_names_are_checked_against_the_spec(prefs):

@@ -23,8 +23,10 @@ from runtime.state import RuleError
 @variant_option
 @click.option("--seed", default=1, show_default=True, type=int)
 @click.option("--agents", default=None, metavar="A,B",
-              help="One bot for all players, or one per player: random, first, last, greedy, mc;"
-                   " human for a person's seat in the terminal.  [default: random]")
+              help="One bot for all players, or one per player: random, first, last,"
+                   " policy[:NAME], mcts[:POLICY][@PLAYOUTSxDEPTH] (e.g. mcts@8x2),"
+                   " greedy[:BOT], mc[:BOT]; human for a person's seat in the terminal."
+                   "  [default: random]")
 @click.option("--resume", default=None, metavar="FILE",
               help="Continue a saved record at the terminal (GAME may be left out).")
 @click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)

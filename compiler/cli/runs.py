@@ -111,8 +111,12 @@ def _fuzz_summary(out: dict) -> None:
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=1, show_default=True, type=int)
 @click.option("--agents", default=None, metavar="A,B",
-              help="The bots (default: the balance bot, runtime.agents.default_agent: the spec's"
-                   " first policy, random for a spec without one).")
+              help="The bots, one for all players or one per player: random, first, last,"
+                   " policy[:NAME], mcts[:POLICY][@PLAYOUTSxDEPTH] (e.g. mcts@8x2: 8 playouts a"
+                   " decision, each played on until the player to move changed 2 times),"
+                   " greedy[:BOT], mc[:BOT] (default: the balance bot,"
+                   " runtime.agents.default_agent: the spec's first policy, random for a spec"
+                   " without one).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1),
               help="Worker processes (local) or CPUs of a private Ray; at most one per batch of"
                    " 25 games and, on this machine, two per CPU (docs/SCALING.md).")
