@@ -27,8 +27,8 @@
 #     twilight_struggle/tests/inside_other_plays.rules
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 0f8d494758f95795
-# Fingerprint: source 8bdd3b5848b5641c6ffd output c4cd052cc1c9bb4fd744
+# Tests hash: 7ee76e28f3d88fea
+# Fingerprint: source c7b99d4e92a9d81907ec output 6b645af7aedcd7fd4fc0
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -1073,7 +1073,7 @@ META_COUNTS = {
     "cards_with_events": 109,
     "phases": 6,
     "constraints": 2,
-    "designer_tests": 393,
+    "designer_tests": 395,
 }
 META_EFFECT_PARAM_KINDS = (
     (),
