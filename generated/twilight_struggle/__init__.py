@@ -27,8 +27,8 @@
 #     twilight_struggle/tests/inside_other_plays.rules
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 0f8d494758f95795
-# Fingerprint: source b16b7b4986692ba877c8 output cf07a3b32a91b4de4055
+# Tests hash: 7ee76e28f3d88fea
+# Fingerprint: source 12e54b65ea5309aa3d4f output e9dd92bf1e2996b27f9a
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,7 +41,7 @@ from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
 SPEC_HASH = "c0ae01012732d4a3"
-TESTS_HASH = "0f8d494758f95795"
+TESTS_HASH = "7ee76e28f3d88fea"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

@@ -27,7 +27,7 @@
 #     twilight_struggle/tests/inside_other_plays.rules
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 0f8d494758f95795
+# Tests hash: 7ee76e28f3d88fea
 # Fingerprint: source 117eec83c20ed463d630 output eb4ce2ee1cf3a04f23f7
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 

@@ -27,7 +27,7 @@
 #     twilight_struggle/tests/inside_other_plays.rules
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 0f8d494758f95795
+# Tests hash: 7ee76e28f3d88fea
 # Fingerprint: source e9fb83f5b78aa9c173b5 output 65a1c3a109f7483a1690
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 

@@ -27,8 +27,8 @@
 #     twilight_struggle/tests/inside_other_plays.rules
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 0f8d494758f95795
-# Fingerprint: source 0ef854909bac37ede976 output d6716ada25c9261f5cea
+# Tests hash: 7ee76e28f3d88fea
+# Fingerprint: source a08e76d00dc0c0d8ff5c output 2c260acdbbf762a77a30
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -7611,214 +7611,248 @@ def tb_turn_and_victory_10_1(state, frame):
 def tb_turn_and_victory_11_0(state, frame):
     "test tests/turn_and_victory.rules#11 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:130)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:130
-    state.tracks[0] = 3
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:131
-    p_improve_defcon(state, 1)
+    state.tracks[2] = 3
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_11_1(state, frame):
-    "test tests/turn_and_victory.rules#11 part 1 (spec/twilight_struggle/tests/turn_and_victory.rules:133)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:133
-    p_improve_defcon(state, 3)
+    "test tests/turn_and_victory.rules#11 part 1 (spec/twilight_struggle/tests/turn_and_victory.rules:132)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:132
+    state.tracks[2] = 4
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_12_0(state, frame):
-    "test tests/turn_and_victory.rules#12 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:138)"
+    "test tests/turn_and_victory.rules#12 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:137)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:137
+    state.tracks[2] = 1
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:138
-    state.vars[1] = 0
+    move_card(state, E_romanian_abdication, 2)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:139
-    state.tracks[0] = 2
+    move_card(state, E_nasser, 2)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:140
-    p_degrade_defcon(state, 1)
+    move_card(state, E_containment, 3)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:141
+    move_card(state, E_truman_doctrine, 3)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:142
     state.frames.pop()
+    state.frames.append(new_frame(29, [UNBOUND] * 6))
     return
 
 
 def tb_turn_and_victory_13_0(state, frame):
-    "test tests/turn_and_victory.rules#13 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:149)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:149
-    state.tracks[0] = 4
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:150
-    state.tracks[5] = 2
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:151
-    state.tracks[4] = 4
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:152
-    p_military_operations_check(state)
+    "test tests/turn_and_victory.rules#13 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:155)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:155
+    state.tracks[0] = 3
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:156
+    p_improve_defcon(state, 1)
+    state.frames.pop()
+    return
+
+
+def tb_turn_and_victory_13_1(state, frame):
+    "test tests/turn_and_victory.rules#13 part 1 (spec/twilight_struggle/tests/turn_and_victory.rules:158)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:158
+    p_improve_defcon(state, 3)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_14_0(state, frame):
-    "test tests/turn_and_victory.rules#14 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:158)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:158
-    state.tracks[0] = 5
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:159
-    state.tracks[5] = 1
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:160
-    state.tracks[4] = 3
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:161
-    p_military_operations_check(state)
+    "test tests/turn_and_victory.rules#14 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:163)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:163
+    state.vars[1] = 0
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:164
+    state.tracks[0] = 2
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:165
+    p_degrade_defcon(state, 1)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_15_0(state, frame):
-    "test tests/turn_and_victory.rules#15 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:167)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:167
-    state.tracks[1] = 18
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:168
-    state.tracks[0] = 5
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:169
-    state.tracks[5] = 5
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:170
-    state.tracks[4] = 3
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:171
-    move_card(state, E_europe_scoring, 3)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:172
+    "test tests/turn_and_victory.rules#15 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:174)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:174
+    state.tracks[0] = 4
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:175
+    state.tracks[5] = 2
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:176
+    state.tracks[4] = 4
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:177
     p_military_operations_check(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_16_0(state, frame):
-    "test tests/turn_and_victory.rules#16 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:178)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:178
-    state.tracks[1] = -18
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:179
-    state.tracks[0] = 3
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:180
+    "test tests/turn_and_victory.rules#16 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:183)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:183
+    state.tracks[0] = 5
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:184
+    state.tracks[5] = 1
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:185
     state.tracks[4] = 3
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:181
-    move_card(state, E_fidel, 2)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:182
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:186
     p_military_operations_check(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_17_0(state, frame):
-    "test tests/turn_and_victory.rules#17 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:189)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:189
+    "test tests/turn_and_victory.rules#17 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:192)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:192
     state.tracks[1] = 18
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:190
-    p_gain_vp(state, 1, 2)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:191
-    p_check_vp_victory(state)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:193
+    state.tracks[0] = 5
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:194
+    state.tracks[5] = 5
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:195
+    state.tracks[4] = 3
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:196
+    move_card(state, E_europe_scoring, 3)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:197
+    p_military_operations_check(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_18_0(state, frame):
-    "test tests/turn_and_victory.rules#18 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:196)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:196
-    p_gain_vp(state, 0, 25)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:197
-    p_check_vp_victory(state)
+    "test tests/turn_and_victory.rules#18 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:203)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:203
+    state.tracks[1] = -18
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:204
+    state.tracks[0] = 3
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:205
+    state.tracks[4] = 3
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:206
+    move_card(state, E_fidel, 2)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:207
+    p_military_operations_check(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_19_0(state, frame):
-    "test tests/turn_and_victory.rules#19 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:202)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:202
-    move_card(state, E_europe_scoring, 3)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:203
-    p_held_card_check(state)
+    "test tests/turn_and_victory.rules#19 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:214)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:214
+    state.tracks[1] = 18
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:215
+    p_gain_vp(state, 1, 2)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:216
+    p_check_vp_victory(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_20_0(state, frame):
-    "test tests/turn_and_victory.rules#20 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:208)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:208
-    move_card(state, E_fidel, 3)
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:209
-    state.tracks[4] = 5
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:210
-    state.tracks[5] = 5
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:211
+    "test tests/turn_and_victory.rules#20 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:221)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:221
+    p_gain_vp(state, 0, 25)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:222
+    p_check_vp_victory(state)
     state.frames.pop()
-    state.frames.append(new_frame(32, [UNBOUND] * 1))
     return
 
 
 def tb_turn_and_victory_21_0(state, frame):
-    "test tests/turn_and_victory.rules#21 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:220)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:220
-    state.tracks[1] = 12
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:221
-    state.counters[2][E_france] = 3
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:222
-    state.counters[2][E_west_germany] = 4
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:223
-    state.counters[2][E_uk] = 5
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:224
-    state.counters[1][E_north_korea] = 3
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:225
-    state.counters[1][E_south_korea] = 3
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:226
-    state.counters[1][E_japan] = 4
+    "test tests/turn_and_victory.rules#21 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:227)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:227
-    state.counters[1][E_pakistan] = 2
+    move_card(state, E_europe_scoring, 3)
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:228
-    state.counters[1][E_india] = 3
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:229
-    state.counters[1][E_thailand] = 2
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:230
-    state.counters[1][E_cuba] = 3
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:231
-    state.counters[1][E_mexico] = 2
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:232
-    state.counters[1][E_panama] = 2
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:233
-    p_final_scoring(state)
+    p_held_card_check(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_22_0(state, frame):
-    "test tests/turn_and_victory.rules#22 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:239)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:239
-    state.tracks[1] = -30
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:240
-    state.counters[2][E_france] = 3
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:241
-    state.counters[2][E_west_germany] = 4
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:242
-    state.counters[2][E_italy] = 2
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:243
-    state.counters[2][E_east_germany] = 3
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:244
-    state.counters[2][E_poland] = 3
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:245
-    p_final_scoring(state)
+    "test tests/turn_and_victory.rules#22 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:233)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:233
+    move_card(state, E_fidel, 3)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:234
+    state.tracks[4] = 5
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:235
+    state.tracks[5] = 5
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:236
     state.frames.pop()
+    state.frames.append(new_frame(32, [UNBOUND] * 1))
     return
 
 
 def tb_turn_and_victory_23_0(state, frame):
-    "test tests/turn_and_victory.rules#23 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:250)"
+    "test tests/turn_and_victory.rules#23 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:245)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:245
+    state.tracks[1] = 12
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:246
+    state.counters[2][E_france] = 3
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:247
+    state.counters[2][E_west_germany] = 4
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:248
+    state.counters[2][E_uk] = 5
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:249
+    state.counters[1][E_north_korea] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:250
-    state.tracks[1] = 1
+    state.counters[1][E_south_korea] = 3
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:251
-    p_pass_china_card(state, 0, False)
+    state.counters[1][E_japan] = 4
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:252
+    state.counters[1][E_pakistan] = 2
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:253
+    state.counters[1][E_india] = 3
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:254
+    state.counters[1][E_thailand] = 2
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:255
+    state.counters[1][E_cuba] = 3
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:256
+    state.counters[1][E_mexico] = 2
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:257
+    state.counters[1][E_panama] = 2
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:258
     p_final_scoring(state)
     state.frames.pop()
     return
 
 
 def tb_turn_and_victory_24_0(state, frame):
-    "test tests/turn_and_victory.rules#24 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:258)"
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:258
+    "test tests/turn_and_victory.rules#24 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:264)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:264
+    state.tracks[1] = -30
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:265
+    state.counters[2][E_france] = 3
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:266
+    state.counters[2][E_west_germany] = 4
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:267
+    state.counters[2][E_italy] = 2
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:268
+    state.counters[2][E_east_germany] = 3
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:269
+    state.counters[2][E_poland] = 3
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:270
+    p_final_scoring(state)
+    state.frames.pop()
+    return
+
+
+def tb_turn_and_victory_25_0(state, frame):
+    "test tests/turn_and_victory.rules#25 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:275)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:275
+    state.tracks[1] = 1
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:276
+    p_pass_china_card(state, 0, False)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:277
+    p_final_scoring(state)
+    state.frames.pop()
+    return
+
+
+def tb_turn_and_victory_26_0(state, frame):
+    "test tests/turn_and_victory.rules#26 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:283)"
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:283
     state.counters[2][E_thailand] = 2
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:259
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:284
     state.counters[2][E_vietnam] = 1
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:260
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:285
     p_final_scoring(state)
     state.frames.pop()
     return
@@ -16666,277 +16700,397 @@ def tx_turn_and_victory_10_3_sides(state, L):
 
 
 def tx_turn_and_victory_11_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:132
-    return state.tracks[0] == 4
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:131
+    return q_action_rounds_for(state, 0) == 6
 
 
 def tx_turn_and_victory_11_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:132
-    return (state.tracks[0], 4)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:131
+    return (q_action_rounds_for(state, 0), 6)
 
 
 def tx_turn_and_victory_11_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:134
-    return state.tracks[0] == 5
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:131
+    return q_action_rounds_for(state, 1) == 6
 
 
 def tx_turn_and_victory_11_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:134
-    return (state.tracks[0], 5)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:131
+    return (q_action_rounds_for(state, 1), 6)
+
+
+def tx_turn_and_victory_11_2(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:133
+    return q_action_rounds_for(state, 0) == 7
+
+
+def tx_turn_and_victory_11_2_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:133
+    return (q_action_rounds_for(state, 0), 7)
+
+
+def tx_turn_and_victory_11_3(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:133
+    return q_action_rounds_for(state, 1) == 7
+
+
+def tx_turn_and_victory_11_3_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:133
+    return (q_action_rounds_for(state, 1), 7)
 
 
 def tx_turn_and_victory_12_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:141
-    return state.result is not None
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:143
+    return deciding_of(state) == 0
+
+
+def tx_turn_and_victory_12_0_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:143
+    return (deciding_of(state), 0)
 
 
 def tx_turn_and_victory_12_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:141
-    return winner_of(state) == 1
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:143
+    return state.tracks[3] == 1
 
 
 def tx_turn_and_victory_12_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:141
-    return (winner_of(state), 1)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:143
+    return (state.tracks[3], 1)
+
+
+def tx_turn_and_victory_12_2(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:145
+    return deciding_of(state) == 1
+
+
+def tx_turn_and_victory_12_2_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:145
+    return (deciding_of(state), 1)
+
+
+def tx_turn_and_victory_12_3(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:145
+    return state.tracks[3] == 1
+
+
+def tx_turn_and_victory_12_3_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:145
+    return (state.tracks[3], 1)
+
+
+def tx_turn_and_victory_12_4(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:147
+    return deciding_of(state) == 0
+
+
+def tx_turn_and_victory_12_4_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:147
+    return (deciding_of(state), 0)
+
+
+def tx_turn_and_victory_12_5(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:147
+    return state.tracks[3] == 2
+
+
+def tx_turn_and_victory_12_5_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:147
+    return (state.tracks[3], 2)
+
+
+def tx_turn_and_victory_12_6(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:149
+    return deciding_of(state) == 1
+
+
+def tx_turn_and_victory_12_6_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:149
+    return (deciding_of(state), 1)
+
+
+def tx_turn_and_victory_12_7(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:149
+    return state.tracks[3] == 2
+
+
+def tx_turn_and_victory_12_7_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:149
+    return (state.tracks[3], 2)
 
 
 def tx_turn_and_victory_13_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:153
-    return state.tracks[1] == -2
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:157
+    return state.tracks[0] == 4
 
 
 def tx_turn_and_victory_13_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:153
-    return (state.tracks[1], -2)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:157
+    return (state.tracks[0], 4)
 
 
 def tx_turn_and_victory_13_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:154
-    return state.tracks[5] == 0
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:159
+    return state.tracks[0] == 5
 
 
 def tx_turn_and_victory_13_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:154
-    return (state.tracks[5], 0)
-
-
-def tx_turn_and_victory_13_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:154
-    return state.tracks[4] == 0
-
-
-def tx_turn_and_victory_13_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:154
-    return (state.tracks[4], 0)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:159
+    return (state.tracks[0], 5)
 
 
 def tx_turn_and_victory_14_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:163
-    return state.tracks[1] == -2
-
-
-def tx_turn_and_victory_14_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:163
-    return (state.tracks[1], -2)
-
-
-def tx_turn_and_victory_15_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:173
-    return state.tracks[1] == 20
-
-
-def tx_turn_and_victory_15_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:173
-    return (state.tracks[1], 20)
-
-
-def tx_turn_and_victory_15_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:174
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:166
     return state.result is not None
 
 
-def tx_turn_and_victory_15_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:174
-    return winner_of(state) == 0
-
-
-def tx_turn_and_victory_15_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:174
-    return (winner_of(state), 0)
-
-
-def tx_turn_and_victory_16_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:183
-    return state.result is not None
-
-
-def tx_turn_and_victory_16_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:183
-    return winner_of(state) == 0
-
-
-def tx_turn_and_victory_16_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:183
-    return (winner_of(state), 0)
-
-
-def tx_turn_and_victory_17_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:192
-    return state.result is not None
-
-
-def tx_turn_and_victory_17_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:192
+def tx_turn_and_victory_14_1(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:166
     return winner_of(state) == 1
 
 
-def tx_turn_and_victory_17_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:192
+def tx_turn_and_victory_14_1_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:166
     return (winner_of(state), 1)
 
 
-def tx_turn_and_victory_18_0(state, L):
+def tx_turn_and_victory_15_0(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:178
+    return state.tracks[1] == -2
+
+
+def tx_turn_and_victory_15_0_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:178
+    return (state.tracks[1], -2)
+
+
+def tx_turn_and_victory_15_1(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:179
+    return state.tracks[5] == 0
+
+
+def tx_turn_and_victory_15_1_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:179
+    return (state.tracks[5], 0)
+
+
+def tx_turn_and_victory_15_2(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:179
+    return state.tracks[4] == 0
+
+
+def tx_turn_and_victory_15_2_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:179
+    return (state.tracks[4], 0)
+
+
+def tx_turn_and_victory_16_0(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:188
+    return state.tracks[1] == -2
+
+
+def tx_turn_and_victory_16_0_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:188
+    return (state.tracks[1], -2)
+
+
+def tx_turn_and_victory_17_0(state, L):
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:198
+    return state.tracks[1] == 20
+
+
+def tx_turn_and_victory_17_0_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:198
+    return (state.tracks[1], 20)
+
+
+def tx_turn_and_victory_17_1(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:199
+    return state.result is not None
+
+
+def tx_turn_and_victory_17_2(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:199
+    return winner_of(state) == 0
+
+
+def tx_turn_and_victory_17_2_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:199
+    return (winner_of(state), 0)
+
+
+def tx_turn_and_victory_18_0(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:208
     return state.result is not None
 
 
 def tx_turn_and_victory_18_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:198
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:208
     return winner_of(state) == 0
 
 
 def tx_turn_and_victory_18_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:198
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:208
     return (winner_of(state), 0)
 
 
-def tx_turn_and_victory_18_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:198
-    return state.tracks[1] == -25
-
-
-def tx_turn_and_victory_18_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:198
-    return (state.tracks[1], -25)
-
-
 def tx_turn_and_victory_19_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:204
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:217
     return state.result is not None
 
 
 def tx_turn_and_victory_19_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:204
-    return winner_of(state) == 0
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:217
+    return winner_of(state) == 1
 
 
 def tx_turn_and_victory_19_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:204
-    return (winner_of(state), 0)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:217
+    return (winner_of(state), 1)
 
 
 def tx_turn_and_victory_20_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:212
-    return not state.result is not None
-
-
-def tx_turn_and_victory_20_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:212
-    return state.vars[2]
-
-
-def tx_turn_and_victory_21_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:234
-    return state.tracks[1] == -5
-
-
-def tx_turn_and_victory_21_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:234
-    return (state.tracks[1], -5)
-
-
-def tx_turn_and_victory_21_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:235
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:223
     return state.result is not None
 
 
-def tx_turn_and_victory_21_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:235
+def tx_turn_and_victory_20_1(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:223
     return winner_of(state) == 0
 
 
-def tx_turn_and_victory_21_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:235
+def tx_turn_and_victory_20_1_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:223
+    return (winner_of(state), 0)
+
+
+def tx_turn_and_victory_20_2(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:223
+    return state.tracks[1] == -25
+
+
+def tx_turn_and_victory_20_2_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:223
+    return (state.tracks[1], -25)
+
+
+def tx_turn_and_victory_21_0(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:229
+    return state.result is not None
+
+
+def tx_turn_and_victory_21_1(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:229
+    return winner_of(state) == 0
+
+
+def tx_turn_and_victory_21_1_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:229
     return (winner_of(state), 0)
 
 
 def tx_turn_and_victory_22_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:246
-    return state.result is not None
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:237
+    return not state.result is not None
 
 
 def tx_turn_and_victory_22_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:246
-    return winner_of(state) == 1
-
-
-def tx_turn_and_victory_22_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:246
-    return (winner_of(state), 1)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:237
+    return state.vars[2]
 
 
 def tx_turn_and_victory_23_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:253
-    return state.tracks[1] == 0
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:259
+    return state.tracks[1] == -5
 
 
 def tx_turn_and_victory_23_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:253
-    return (state.tracks[1], 0)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:259
+    return (state.tracks[1], -5)
 
 
 def tx_turn_and_victory_23_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:254
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:260
     return state.result is not None
 
 
 def tx_turn_and_victory_23_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:254
-    return winner_of(state) == None
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:260
+    return winner_of(state) == 0
 
 
 def tx_turn_and_victory_23_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:254
-    return (winner_of(state), None)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:260
+    return (winner_of(state), 0)
 
 
 def tx_turn_and_victory_24_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:263
-    return state.tracks[1] == 8
-
-
-def tx_turn_and_victory_24_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:263
-    return (state.tracks[1], 8)
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:271
+    return state.result is not None
 
 
 def tx_turn_and_victory_24_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:263
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:271
     return winner_of(state) == 1
 
 
 def tx_turn_and_victory_24_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:263
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:271
     return (winner_of(state), 1)
 
 
 def tx_turn_and_victory_25_0(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:269
-    return state.params["last_turn"] == 10
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:278
+    return state.tracks[1] == 0
 
 
 def tx_turn_and_victory_25_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:269
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:278
+    return (state.tracks[1], 0)
+
+
+def tx_turn_and_victory_25_1(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:279
+    return state.result is not None
+
+
+def tx_turn_and_victory_25_2(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:279
+    return winner_of(state) == None
+
+
+def tx_turn_and_victory_25_2_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:279
+    return (winner_of(state), None)
+
+
+def tx_turn_and_victory_26_0(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:288
+    return state.tracks[1] == 8
+
+
+def tx_turn_and_victory_26_0_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:288
+    return (state.tracks[1], 8)
+
+
+def tx_turn_and_victory_26_1(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:288
+    return winner_of(state) == 1
+
+
+def tx_turn_and_victory_26_1_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:288
+    return (winner_of(state), 1)
+
+
+def tx_turn_and_victory_27_0(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:294
+    return state.params["last_turn"] == 10
+
+
+def tx_turn_and_victory_27_0_sides(state, L):
+    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:294
     return (state.params["last_turn"], 10)
 
 
@@ -17476,6 +17630,7 @@ TEST_STEPS = (
     tb_turn_and_victory_11_1,
     tb_turn_and_victory_12_0,
     tb_turn_and_victory_13_0,
+    tb_turn_and_victory_13_1,
     tb_turn_and_victory_14_0,
     tb_turn_and_victory_15_0,
     tb_turn_and_victory_16_0,
@@ -17487,6 +17642,8 @@ TEST_STEPS = (
     tb_turn_and_victory_22_0,
     tb_turn_and_victory_23_0,
     tb_turn_and_victory_24_0,
+    tb_turn_and_victory_25_0,
+    tb_turn_and_victory_26_0,
 )
 TEST_BLOCKS = {
     "tests/card_play.rules#0:run0": tb_card_play_0_0,
@@ -18024,6 +18181,7 @@ TEST_BLOCKS = {
     "tests/turn_and_victory.rules#11:run1": tb_turn_and_victory_11_1,
     "tests/turn_and_victory.rules#12:run0": tb_turn_and_victory_12_0,
     "tests/turn_and_victory.rules#13:run0": tb_turn_and_victory_13_0,
+    "tests/turn_and_victory.rules#13:run1": tb_turn_and_victory_13_1,
     "tests/turn_and_victory.rules#14:run0": tb_turn_and_victory_14_0,
     "tests/turn_and_victory.rules#15:run0": tb_turn_and_victory_15_0,
     "tests/turn_and_victory.rules#16:run0": tb_turn_and_victory_16_0,
@@ -18035,6 +18193,8 @@ TEST_BLOCKS = {
     "tests/turn_and_victory.rules#22:run0": tb_turn_and_victory_22_0,
     "tests/turn_and_victory.rules#23:run0": tb_turn_and_victory_23_0,
     "tests/turn_and_victory.rules#24:run0": tb_turn_and_victory_24_0,
+    "tests/turn_and_victory.rules#25:run0": tb_turn_and_victory_25_0,
+    "tests/turn_and_victory.rules#26:run0": tb_turn_and_victory_26_0,
 }
 TEST_EXPECTS = {
     "tests/card_play.rules#0:expect0": tx_card_play_0_0,
@@ -19076,29 +19236,36 @@ TEST_EXPECTS = {
     "tests/turn_and_victory.rules#10:expect3": tx_turn_and_victory_10_3,
     "tests/turn_and_victory.rules#11:expect0": tx_turn_and_victory_11_0,
     "tests/turn_and_victory.rules#11:expect1": tx_turn_and_victory_11_1,
+    "tests/turn_and_victory.rules#11:expect2": tx_turn_and_victory_11_2,
+    "tests/turn_and_victory.rules#11:expect3": tx_turn_and_victory_11_3,
     "tests/turn_and_victory.rules#12:expect0": tx_turn_and_victory_12_0,
     "tests/turn_and_victory.rules#12:expect1": tx_turn_and_victory_12_1,
+    "tests/turn_and_victory.rules#12:expect2": tx_turn_and_victory_12_2,
+    "tests/turn_and_victory.rules#12:expect3": tx_turn_and_victory_12_3,
+    "tests/turn_and_victory.rules#12:expect4": tx_turn_and_victory_12_4,
+    "tests/turn_and_victory.rules#12:expect5": tx_turn_and_victory_12_5,
+    "tests/turn_and_victory.rules#12:expect6": tx_turn_and_victory_12_6,
+    "tests/turn_and_victory.rules#12:expect7": tx_turn_and_victory_12_7,
     "tests/turn_and_victory.rules#13:expect0": tx_turn_and_victory_13_0,
     "tests/turn_and_victory.rules#13:expect1": tx_turn_and_victory_13_1,
-    "tests/turn_and_victory.rules#13:expect2": tx_turn_and_victory_13_2,
     "tests/turn_and_victory.rules#14:expect0": tx_turn_and_victory_14_0,
+    "tests/turn_and_victory.rules#14:expect1": tx_turn_and_victory_14_1,
     "tests/turn_and_victory.rules#15:expect0": tx_turn_and_victory_15_0,
     "tests/turn_and_victory.rules#15:expect1": tx_turn_and_victory_15_1,
     "tests/turn_and_victory.rules#15:expect2": tx_turn_and_victory_15_2,
     "tests/turn_and_victory.rules#16:expect0": tx_turn_and_victory_16_0,
-    "tests/turn_and_victory.rules#16:expect1": tx_turn_and_victory_16_1,
     "tests/turn_and_victory.rules#17:expect0": tx_turn_and_victory_17_0,
     "tests/turn_and_victory.rules#17:expect1": tx_turn_and_victory_17_1,
+    "tests/turn_and_victory.rules#17:expect2": tx_turn_and_victory_17_2,
     "tests/turn_and_victory.rules#18:expect0": tx_turn_and_victory_18_0,
     "tests/turn_and_victory.rules#18:expect1": tx_turn_and_victory_18_1,
-    "tests/turn_and_victory.rules#18:expect2": tx_turn_and_victory_18_2,
     "tests/turn_and_victory.rules#19:expect0": tx_turn_and_victory_19_0,
     "tests/turn_and_victory.rules#19:expect1": tx_turn_and_victory_19_1,
     "tests/turn_and_victory.rules#20:expect0": tx_turn_and_victory_20_0,
     "tests/turn_and_victory.rules#20:expect1": tx_turn_and_victory_20_1,
+    "tests/turn_and_victory.rules#20:expect2": tx_turn_and_victory_20_2,
     "tests/turn_and_victory.rules#21:expect0": tx_turn_and_victory_21_0,
     "tests/turn_and_victory.rules#21:expect1": tx_turn_and_victory_21_1,
-    "tests/turn_and_victory.rules#21:expect2": tx_turn_and_victory_21_2,
     "tests/turn_and_victory.rules#22:expect0": tx_turn_and_victory_22_0,
     "tests/turn_and_victory.rules#22:expect1": tx_turn_and_victory_22_1,
     "tests/turn_and_victory.rules#23:expect0": tx_turn_and_victory_23_0,
@@ -19107,6 +19274,11 @@ TEST_EXPECTS = {
     "tests/turn_and_victory.rules#24:expect0": tx_turn_and_victory_24_0,
     "tests/turn_and_victory.rules#24:expect1": tx_turn_and_victory_24_1,
     "tests/turn_and_victory.rules#25:expect0": tx_turn_and_victory_25_0,
+    "tests/turn_and_victory.rules#25:expect1": tx_turn_and_victory_25_1,
+    "tests/turn_and_victory.rules#25:expect2": tx_turn_and_victory_25_2,
+    "tests/turn_and_victory.rules#26:expect0": tx_turn_and_victory_26_0,
+    "tests/turn_and_victory.rules#26:expect1": tx_turn_and_victory_26_1,
+    "tests/turn_and_victory.rules#27:expect0": tx_turn_and_victory_27_0,
 }
 TEST_SIDES = {
     "tests/card_play.rules#0:expect0": tx_card_play_0_0_sides,
@@ -19760,24 +19932,36 @@ TEST_SIDES = {
     "tests/turn_and_victory.rules#10:expect3": tx_turn_and_victory_10_3_sides,
     "tests/turn_and_victory.rules#11:expect0": tx_turn_and_victory_11_0_sides,
     "tests/turn_and_victory.rules#11:expect1": tx_turn_and_victory_11_1_sides,
+    "tests/turn_and_victory.rules#11:expect2": tx_turn_and_victory_11_2_sides,
+    "tests/turn_and_victory.rules#11:expect3": tx_turn_and_victory_11_3_sides,
+    "tests/turn_and_victory.rules#12:expect0": tx_turn_and_victory_12_0_sides,
     "tests/turn_and_victory.rules#12:expect1": tx_turn_and_victory_12_1_sides,
+    "tests/turn_and_victory.rules#12:expect2": tx_turn_and_victory_12_2_sides,
+    "tests/turn_and_victory.rules#12:expect3": tx_turn_and_victory_12_3_sides,
+    "tests/turn_and_victory.rules#12:expect4": tx_turn_and_victory_12_4_sides,
+    "tests/turn_and_victory.rules#12:expect5": tx_turn_and_victory_12_5_sides,
+    "tests/turn_and_victory.rules#12:expect6": tx_turn_and_victory_12_6_sides,
+    "tests/turn_and_victory.rules#12:expect7": tx_turn_and_victory_12_7_sides,
     "tests/turn_and_victory.rules#13:expect0": tx_turn_and_victory_13_0_sides,
     "tests/turn_and_victory.rules#13:expect1": tx_turn_and_victory_13_1_sides,
-    "tests/turn_and_victory.rules#13:expect2": tx_turn_and_victory_13_2_sides,
-    "tests/turn_and_victory.rules#14:expect0": tx_turn_and_victory_14_0_sides,
+    "tests/turn_and_victory.rules#14:expect1": tx_turn_and_victory_14_1_sides,
     "tests/turn_and_victory.rules#15:expect0": tx_turn_and_victory_15_0_sides,
+    "tests/turn_and_victory.rules#15:expect1": tx_turn_and_victory_15_1_sides,
     "tests/turn_and_victory.rules#15:expect2": tx_turn_and_victory_15_2_sides,
-    "tests/turn_and_victory.rules#16:expect1": tx_turn_and_victory_16_1_sides,
-    "tests/turn_and_victory.rules#17:expect1": tx_turn_and_victory_17_1_sides,
+    "tests/turn_and_victory.rules#16:expect0": tx_turn_and_victory_16_0_sides,
+    "tests/turn_and_victory.rules#17:expect0": tx_turn_and_victory_17_0_sides,
+    "tests/turn_and_victory.rules#17:expect2": tx_turn_and_victory_17_2_sides,
     "tests/turn_and_victory.rules#18:expect1": tx_turn_and_victory_18_1_sides,
-    "tests/turn_and_victory.rules#18:expect2": tx_turn_and_victory_18_2_sides,
     "tests/turn_and_victory.rules#19:expect1": tx_turn_and_victory_19_1_sides,
-    "tests/turn_and_victory.rules#21:expect0": tx_turn_and_victory_21_0_sides,
-    "tests/turn_and_victory.rules#21:expect2": tx_turn_and_victory_21_2_sides,
-    "tests/turn_and_victory.rules#22:expect1": tx_turn_and_victory_22_1_sides,
+    "tests/turn_and_victory.rules#20:expect1": tx_turn_and_victory_20_1_sides,
+    "tests/turn_and_victory.rules#20:expect2": tx_turn_and_victory_20_2_sides,
+    "tests/turn_and_victory.rules#21:expect1": tx_turn_and_victory_21_1_sides,
     "tests/turn_and_victory.rules#23:expect0": tx_turn_and_victory_23_0_sides,
     "tests/turn_and_victory.rules#23:expect2": tx_turn_and_victory_23_2_sides,
-    "tests/turn_and_victory.rules#24:expect0": tx_turn_and_victory_24_0_sides,
     "tests/turn_and_victory.rules#24:expect1": tx_turn_and_victory_24_1_sides,
     "tests/turn_and_victory.rules#25:expect0": tx_turn_and_victory_25_0_sides,
+    "tests/turn_and_victory.rules#25:expect2": tx_turn_and_victory_25_2_sides,
+    "tests/turn_and_victory.rules#26:expect0": tx_turn_and_victory_26_0_sides,
+    "tests/turn_and_victory.rules#26:expect1": tx_turn_and_victory_26_1_sides,
+    "tests/turn_and_victory.rules#27:expect0": tx_turn_and_victory_27_0_sides,
 }
