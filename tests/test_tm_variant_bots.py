@@ -37,16 +37,16 @@ def test_the_draft_pick_keeps_the_card_the_policy_would_play_first(backend: str)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_the_solo_bot_takes_the_cheapest_step_and_buys_no_research(backend: str) -> None:
-    game = first_decision(backend, ("solo",), "Standard project", 1, "asteroid_project")
+def test_the_solo_bot_steps_oceans_first_and_keeps_cards_whose_box_pays(backend: str) -> None:
+    game = first_decision(backend, ("solo",), "Standard project", 1, "aquifer")
     ids = game.decision.option_ids
-    assert [ids[k] for k in game.program.prefer(game.state, "builder")] == ["asteroid_project"]
+    assert [ids[k] for k in game.program.prefer(game.state, "builder")] == ["aquifer"]
     game = first_decision(backend, ("solo",), "Keep this card for 3 MC?", 1)
     bots = seat_agents(("policy",), game.players, 1)
     model, seen = loaded(TM, ("solo",)).model, set()
     while game.decision.prompt == "Keep this card for 3 MC?":  # the set-up's 10 cards
         card = model.entity_attrs[game.state.zones[research_slot(game)][-1]]
-        box = sum(w * card[f"box_{r}"] for r, w in WEIGHTS.items()) + (8 if card["box_by"] == "mined" else 0)
+        box = sum(w * card[f"box_{r}"] for r, w in WEIGHTS.items()) + (4 if card["box_by"] == "mined" else 0)
         worth = 13 * box // 4  # 14 generations to go in the first
         ids = game.decision.option_ids
         wanted = "keep" if "keep" in ids and worth > card["cost"] + 3 else "drop"
@@ -56,7 +56,7 @@ def test_the_solo_bot_takes_the_cheapest_step_and_buys_no_research(backend: str)
     assert seen == {"keep", "drop"}, "a deal with a card worth keeping and one not"
 
 
-WEIGHTS = {"mc": 4, "steel": 8, "titanium": 12, "plants": 11, "energy": 7, "heat": 7}
+WEIGHTS = {"mc": 4, "steel": 4, "titanium": 12, "plants": 8, "energy": 4, "heat": 4}
 
 
 def research_slot(game: Game) -> int:
