@@ -33,11 +33,14 @@ def prefer_options(table: dict[str, dict[str, Any]], state: State, policy: str) 
 
 def masked(meta, state: State, seat: int) -> State:
     """`state`, or a shallow copy whose vars holding a card `seat` cannot see read as none."""
+    card_vars, seen_by = _view_of(meta)
     hidden = []
-    for i in _card_vars(meta):
+    for i in card_vars:
         card = state.vars[i]
-        if card is not None and not _sees(meta, state, seat, state.location[card]):
-            hidden.append(i)
+        if card is not None:
+            slot = state.location[card]
+            if slot >= 0 and not state.revealed[slot] and seen_by[slot] is not True and seen_by[slot] != seat:
+                hidden.append(i)
     if not hidden:
         return state
     view = object.__new__(State)
@@ -49,23 +52,24 @@ def masked(meta, state: State, seat: int) -> State:
     return view
 
 
-_CARD_VARS: dict[int, tuple[Any, tuple[int, ...]]] = {}  # id(meta) -> (meta, var indices)
+# id(meta) -> (meta, the indices of the vars that hold a card, per zone slot who sees its cards)
+_VIEWS: dict[int, tuple[Any, tuple[int, ...], tuple[Any, ...]]] = {}
 
 
-def _card_vars(meta) -> tuple[int, ...]:
-    """The indices of the vars that hold a card (worked out once per game's meta)."""
-    found = _CARD_VARS.get(id(meta))
+def _view_of(meta) -> tuple[tuple[int, ...], tuple[Any, ...]]:
+    """Worked out once per game's meta: the card vars, and per zone slot True (everyone sees
+    its cards), the seat that owns it (only that seat does), or None (nobody, unless revealed):
+    as runtime.game.seen_slots decides."""
+    found = _VIEWS.get(id(meta))
     if found is None or found[0] is not meta:
-        found = _CARD_VARS[id(meta)] = (meta, tuple(i for i, k in enumerate(meta.var_kinds) if k == "card"))
-    return found[1]
-
-
-def _sees(meta, state: State, seat: int, slot: int) -> bool:
-    """Whether `seat` sees the cards of zone slot `slot` (as runtime.game.seen_slots decides)."""
-    if slot < 0 or state.revealed[slot]:
-        return True
-    zone, owner = meta.zone_of_slot(slot)
-    return zone.visibility == "public" or (zone.visibility == "owner" and owner == seat)
+        card_vars = tuple(i for i, k in enumerate(meta.var_kinds) if k == "card")
+        seen_by = []
+        for slot in range(meta.zone_slots):
+            zone, owner = meta.zone_of_slot(slot)
+            seen_by.append(True if zone.visibility == "public" else
+                           owner if zone.visibility == "owner" else None)
+        found = _VIEWS[id(meta)] = (meta, card_vars, tuple(seen_by))
+    return found[1], found[2]
 
 
 class PolicyAgent:

@@ -293,10 +293,12 @@ class Lowerer:
         iterable = self.ex.collection(source).text
         name = self.ex.bind(var, named)
         try:
-            tests = [self.ex.truth(where)] if where is not None else []
-            if action is not None:
-                tests.append(self.ex.emit(ast.Allowed(action.span, action.name, action.args)))
-            condition = " and ".join(t.at(P_NOT) for t in tests)
+            if action is not None:  # one chain of `and`s, as `where ... and allowed ...` is written
+                allowed = ast.Allowed(action.span, action.name, action.args)
+                parts = (where.operands if isinstance(where, ast.BoolOp) and where.op == "and" else
+                         (where,) if where is not None else ())
+                where = ast.BoolOp(action.span, "and", parts + (allowed,)) if parts else allowed
+            condition = self.ex.truth(where).at(P_NOT)
         finally:
             self.scope.pop()
         return f"[{name} for {name} in {iterable} if {condition}]"
