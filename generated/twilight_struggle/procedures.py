@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 7ee76e28f3d88fea
-# Fingerprint: source 117eec83c20ed463d630 output eb4ce2ee1cf3a04f23f7
+# Fingerprint: source 476d2caa486aa6c6e6ac output 8c3ea7c200e7c98a8917
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -1850,39 +1850,29 @@ def s_play_card_in_action_round(state, frame):
             # spec: spec/twilight_struggle/card_play.rules:49
             L[1] = q_action_rounds_for(state, L[0]) - state.tracks[3] + 1
             # spec: spec/twilight_struggle/card_play.rules:50
-            if any(
-                (
-                    bool(
-                        state.location[c_c] == 2 + L[0]
-                        or c_c == E_china_card
-                        and state.location[c_c] == 4 + L[0]
-                        and state.vars[2]
-                    )
-                    and (A_scoring[c_c] or d_scoring_cards_held(state, L[0]) < L[1])
-                )
-                and allowed_play_card(state, L[0], c_c)
+            values = [
+                c_c
                 for c_c in K_card
-            ):
+                if (
+                    (
+                        bool(
+                            state.location[c_c] == 2 + L[0]
+                            or c_c == E_china_card
+                            and state.location[c_c] == 4 + L[0]
+                            and state.vars[2]
+                        )
+                        and (A_scoring[c_c] or d_scoring_cards_held(state, L[0]) < L[1])
+                    )
+                    and allowed_play_card(state, L[0], c_c)
+                )
+            ]
+            if values:
                 pc = 1
             else:
                 pc = 3
         if pc == 1:
             # spec: spec/twilight_struggle/card_play.rules:51
             player = L[0]
-            values = [
-                c_c
-                for c_c in K_card
-                if (
-                    bool(
-                        state.location[c_c] == 2 + L[0]
-                        or c_c == E_china_card
-                        and state.location[c_c] == 4 + L[0]
-                        and state.vars[2]
-                    )
-                    and (A_scoring[c_c] or d_scoring_cards_held(state, L[0]) < L[1])
-                )
-                and allowed_play_card(state, L[0], c_c)
-            ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3495,8 +3485,8 @@ def s_realign_with_ops(state, frame):
                     + (L[5] if c_target in RS_asia else 0)
                     + (L[6] if c_target in RS_southeast_asia else 0)
                     >= 1
+                    and allowed_realign(state, L[0], c_target)
                 )
-                and allowed_realign(state, L[0], c_target)
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
@@ -3541,11 +3531,13 @@ def s_coup_with_ops(state, frame):
             values = [
                 c_target
                 for c_target in K_country
-                if state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
-                    c_target
-                ]
-                > 0
-                and allowed_coup(state, L[0], c_target)
+                if (
+                    state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
+                        c_target
+                    ]
+                    > 0
+                    and allowed_coup(state, L[0], c_target)
+                )
             ]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
