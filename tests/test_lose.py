@@ -74,3 +74,13 @@ def test_play_prints_and_reports_the_loss() -> None:
     out = runner.invoke(main, ["play", str(LOSE), "--seed", str(RED_LOSES), "--json"])
     data = json.loads(out.output)
     assert data["winner"] is None and data["losers"] == ["red"]
+
+
+def test_a_recorded_loss_replays_as_a_loss(tmp_path) -> None:
+    runner = CliRunner()
+    record = tmp_path / "lost.json"
+    played_out = runner.invoke(main, ["play", str(LOSE), "--seed", str(RED_LOSES), "--record", str(record)])
+    assert played_out.exit_code == 0, played_out.output
+    out = runner.invoke(main, ["replay", str(record), "--spec", str(LOSE), "--json"])
+    data = json.loads(out.output[out.output.index("{"):])
+    assert data["winner"] is None and data["losers"] == ["red"] and data["reason"] == "rolled a one"
