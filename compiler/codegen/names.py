@@ -32,7 +32,8 @@ PREFIXES = {
     "bot": "bot_",
     "policy": "pol_",     # one rule of a policy
     "test_block": "tb_",
-    "test_expect": "tx_",
+    "test_expect": "tx_",  # a test file's table of expectations
+    "test_sides": "ts_",   # and of the two sides of each comparison in them
     "attribute": "A_",
     "entity": "E_",       # an entity's index, by name
     "kind": "K_",

@@ -405,13 +405,17 @@ class ViewBuilder:
 
     # ------------------------------------------------------------ tests.py
     def build_tests(self) -> dict[str, Any]:
-        """A function per key of the tests' plan (compiler/testplan.py): blocks, checks, sides."""
+        """The tests' plan (compiler/testplan.py) as code: a step function per block of
+        statements, and per test file one table of its expectations (and one of the two sides
+        of each comparison), each a lambda keyed by the rest of its plan key ("#3:expect0")."""
         plan = plan_tests(self.model)
-        blocks, checks = [], []
+        blocks: list[tuple[str, RoutineView]] = []
+        files: dict[str, dict[str, Any]] = {}
         for test, case in zip(self.model.tests, plan.cases):
             names = bound_names(ast.Block(test.span, tuple(
                 s for s in test.steps if not isinstance(s, DRIVING))))
             stem = _test_stem(case.key)
+            file_key = case.key.rsplit("#", 1)[0]
             for step in case.steps:
                 if step.kind == "run":
                     part = step.payload.rsplit(":run", 1)[1]
@@ -421,25 +425,35 @@ class ViewBuilder:
                     routine.locals = list(names)
                     blocks.append((step.payload, self.routine(routine, "dict")))
                 elif step.kind == "expect":
+                    checks = files.setdefault(file_key, [])
                     for part in step.payload:
-                        checks.append(self.test_check(part.key, stem, plan.checks[part.key], names))
-        return {"blocks": blocks, "checks": checks,
+                        checks.append(self.test_check(part.key[len(file_key):], plan.checks[part.key],
+                                                      names))
+        tables = [self._check_table(file_key, number, checks[start:start + TABLE_SLICE])
+                  for file_key, checks in files.items()
+                  for number, start in enumerate(range(0, len(checks), TABLE_SLICE))]
+        return {"blocks": blocks, "check_tables": tables,
                 "test_steps": [view.name for _, view in blocks]}
 
-    def test_check(self, key: str, stem: str, check, names: list[str]) -> dict[str, Any]:
-        """An expectation's condition, and for a comparison its two sides, as functions."""
+    def _check_table(self, file_key: str, number: int, checks: list[dict[str, Any]]) -> dict[str, Any]:
+        """One slice of a test file's expectations: black formats a slice at a time, so a
+        long entry costs a second pass over its slice alone, and an edit re-formats one slice."""
+        stem = f"{_test_stem(f'{file_key}#0')[:-2]}_{number}"
+        return {"file": file_key, "checks": checks,
+                "expects": self.gen._define(mangle("test_expect", stem), "tests"),
+                "sides": self.gen._define(mangle("test_sides", stem), "tests")}
+
+    def test_check(self, key: str, check, names: list[str]) -> dict[str, Any]:
+        """An expectation's condition, and for a comparison its two sides, as lambdas."""
         routine = Routine("expect", "test", "expect", check.test.span, [], set(),
                           ast.Block(check.test.span, ()))
         routine.locals = list(names)
         ex = ExprEmitter(self.gen, Scope("dict", routine))
-        number = key.rsplit(":expect", 1)[1]
-        name = self.gen._define(mangle("test_expect", f"{stem}_{number}"), "tests")
         sides = None
         if check.left is not None:
-            sides = self.gen._define(mangle("test_expect", f"{stem}_{number}_sides"), "tests")
-        return {"key": key, "name": name, "spec": self.where(check.test), "test": ex.test(check.test),
-                "sides": sides, "left": ex.value(check.left) if sides else None,
-                "right": ex.value(check.right) if sides else None}
+            sides = _lambda(key, f"({ex.value(check.left)}, {ex.value(check.right)})", bracketed=True)
+        return {"key": key, "spec": self.where(check.test), "test": _lambda(key, ex.test(check.test)),
+                "sides": sides}
 
     # ------------------------------------------------------------ __init__.py
     def build_init(self) -> dict[str, Any]:
@@ -452,6 +466,18 @@ class ViewBuilder:
 
 
 # ------------------------------------------------------------------ literal values
+
+
+TABLE_WIDTH = 88  # black's line length: a longer entry of a table has its lambda's body in brackets
+TABLE_SLICE = 16  # entries: a test file's expectations are tables of at most this many
+
+
+def _lambda(key: str, body: str, bracketed: bool = False) -> str:
+    """A test table's entry: `lambda state, L: body`, the body bracketed when the line is long,
+    so black breaks it inside the brackets (a readable block) and not at its operators."""
+    if not bracketed and len(f"    {key!r}: lambda state, L: {body},") > TABLE_WIDTH:
+        body = f"({body})"
+    return f"lambda state, L: {body}"
 
 
 def _test_stem(key: str) -> str:
