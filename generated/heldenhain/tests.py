@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 0dfd3cacfe290b6de41b output aef970677130d68fb158
+# Fingerprint: source 505d04411babfa15fad8 output 101611890712343bc5b9
 "Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -5643,9 +5643,11 @@ def tb_13_purpurpakt_49_1(state, frame):
     return
 
 
-def tx_01_decks_0_0(state, L):
+# Expectations, in tables of a test file's, keyed by the rest of each one's plan key
+# ("#3:expect0": test 3, part 0); the `ts_` tables hold the two sides of each comparison.
+tx_01_decks_0 = {
     # spec: spec/heldenhain/tests/01_decks.rules:6
-    return (
+    "#0:expect0": lambda state, L: (
         len(
             [
                 c_c
@@ -5661,33 +5663,9 @@ def tx_01_decks_0_0(state, L):
             ]
         )
         == 62
-    )
-
-
-def tx_01_decks_0_0_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:6
-    return (
-        len(
-            [
-                c_c
-                for c_c in state.zones[0]
-                if (1 if c_c in KS_spiegel else 0) == 0
-                and attr_of(
-                    A_deck,
-                    A_von[c_c] if c_c in KS_spiegel else c_c,
-                    "deck",
-                    "spec/heldenhain/tests/01_decks.rules:6:61",
-                )
-                == "superfreundinnen"
-            ]
-        ),
-        62,
-    )
-
-
-def tx_01_decks_0_1(state, L):
+    ),
     # spec: spec/heldenhain/tests/01_decks.rules:7
-    return (
+    "#0:expect1": lambda state, L: (
         len(
             [
                 c_c
@@ -5703,33 +5681,9 @@ def tx_01_decks_0_1(state, L):
             ]
         )
         == 62
-    )
-
-
-def tx_01_decks_0_1_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:7
-    return (
-        len(
-            [
-                c_c
-                for c_c in state.zones[0]
-                if (1 if c_c in KS_spiegel else 0) == 0
-                and attr_of(
-                    A_deck,
-                    A_von[c_c] if c_c in KS_spiegel else c_c,
-                    "deck",
-                    "spec/heldenhain/tests/01_decks.rules:7:61",
-                )
-                == "schattenkabinett"
-            ]
-        ),
-        62,
-    )
-
-
-def tx_01_decks_0_2(state, L):
+    ),
     # spec: spec/heldenhain/tests/01_decks.rules:8
-    return (
+    "#0:expect2": lambda state, L: (
         len(
             [
                 c_c
@@ -5745,33 +5699,9 @@ def tx_01_decks_0_2(state, L):
             ]
         )
         == 62
-    )
-
-
-def tx_01_decks_0_2_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:8
-    return (
-        len(
-            [
-                c_c
-                for c_c in state.zones[0]
-                if (1 if c_c in KS_spiegel else 0) == 0
-                and attr_of(
-                    A_deck,
-                    A_von[c_c] if c_c in KS_spiegel else c_c,
-                    "deck",
-                    "spec/heldenhain/tests/01_decks.rules:8:61",
-                )
-                == "weggefaehrten"
-            ]
-        ),
-        62,
-    )
-
-
-def tx_01_decks_0_3(state, L):
+    ),
     # spec: spec/heldenhain/tests/01_decks.rules:9
-    return (
+    "#0:expect3": lambda state, L: (
         len(
             [
                 c_c
@@ -5787,614 +5717,401 @@ def tx_01_decks_0_3(state, L):
             ]
         )
         == 62
-    )
-
-
-def tx_01_decks_0_3_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:9
-    return (
-        len(
-            [
-                c_c
-                for c_c in state.zones[0]
-                if (1 if c_c in KS_spiegel else 0) == 0
-                and attr_of(
-                    A_deck,
-                    A_von[c_c] if c_c in KS_spiegel else c_c,
-                    "deck",
-                    "spec/heldenhain/tests/01_decks.rules:9:61",
-                )
-                == "purpurpakt"
-            ]
-        ),
-        62,
-    )
-
-
-def tx_01_decks_1_0(state, L):
+    ),
     # spec: spec/heldenhain/tests/01_decks.rules:13
-    return all(
-        (1 if c_c in KS_spiegel else 0) == 1
-        or len(
-            [
-                c_d
-                for c_d in state.zones[0]
-                if (1 if c_d in KS_spiegel else 0) == 0
-                and attr_of(
-                    A_deck,
-                    A_von[c_d] if c_d in KS_spiegel else c_d,
-                    "deck",
-                    "spec/heldenhain/tests/01_decks.rules:14:65",
-                )
-                == attr_of(
-                    A_deck,
-                    A_von[c_c] if c_c in KS_spiegel else c_c,
-                    "deck",
-                    "spec/heldenhain/tests/01_decks.rules:14:81",
-                )
-                and ENTITY_LABELS[c_d] == ENTITY_LABELS[c_c]
-            ]
+    "#1:expect0": lambda state, L: (
+        all(
+            (1 if c_c in KS_spiegel else 0) == 1
+            or len(
+                [
+                    c_d
+                    for c_d in state.zones[0]
+                    if (1 if c_d in KS_spiegel else 0) == 0
+                    and attr_of(
+                        A_deck,
+                        A_von[c_d] if c_d in KS_spiegel else c_d,
+                        "deck",
+                        "spec/heldenhain/tests/01_decks.rules:14:65",
+                    )
+                    == attr_of(
+                        A_deck,
+                        A_von[c_c] if c_c in KS_spiegel else c_c,
+                        "deck",
+                        "spec/heldenhain/tests/01_decks.rules:14:81",
+                    )
+                    and ENTITY_LABELS[c_d] == ENTITY_LABELS[c_c]
+                ]
+            )
+            == 1
+            for c_c in state.zones[0]
         )
-        == 1
-        for c_c in state.zones[0]
-    )
-
-
-def tx_01_decks_2_0(state, L):
+    ),
     # spec: spec/heldenhain/tests/01_decks.rules:19
-    return (
+    "#2:expect0": lambda state, L: (
         len([c_c for c_c in state.zones[0] if (1 if c_c in KS_spiegel else 0) == 1])
         == 248
-    )
-
-
-def tx_01_decks_2_0_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:19
-    return (
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:20
+    "#2:expect1": lambda state, L: (
+        all(
+            (1 if c_c in KS_spiegel else 0) == 0
+            or ENTITY_LABELS[c_c]
+            == attr_of(
+                ENTITY_LABELS,
+                A_von[c_c] if c_c in KS_spiegel else c_c,
+                "label",
+                "spec/heldenhain/tests/01_decks.rules:21:28",
+            )
+            and d_besitzer(state, A_von[c_c] if c_c in KS_spiegel else c_c) == 0
+            for c_c in state.zones[0]
+        )
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:22
+    "#2:expect2": lambda state, L: (
+        all(
+            (1 if c_c in KS_spiegel else 0) == 1
+            or len(
+                [
+                    c_d
+                    for c_d in state.zones[0]
+                    if (A_von[c_d] if c_d in KS_spiegel else c_d) == c_c
+                ]
+            )
+            == 2
+            for c_c in state.zones[0]
+        )
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:27
+    "#3:expect0": lambda state, L: (
+        len([c_c for c_c in K_charakter if A_deck[c_c] == "superfreundinnen"]) == 20
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:28
+    "#3:expect1": lambda state, L: (
+        len([c_c for c_c in K_charakter if A_deck[c_c] == "schattenkabinett"]) == 21
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:29
+    "#3:expect2": lambda state, L: (
+        len([c_c for c_c in K_charakter if A_deck[c_c] == "weggefaehrten"]) == 21
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:30
+    "#3:expect3": lambda state, L: (
+        len([c_c for c_c in K_charakter if A_deck[c_c] == "purpurpakt"]) == 21
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:31
+    "#3:expect4": lambda state, L: len(K_drache) == 1,
+    # spec: spec/heldenhain/tests/01_decks.rules:31
+    "#3:expect5": lambda state, L: (
+        all(A_deck[c_c] == "superfreundinnen" for c_c in K_drache)
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:32
+    "#3:expect6": lambda state, L: (
+        len([c_c for c_c in K_begleiter if A_deck[c_c] == "superfreundinnen"]) == 6
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:33
+    "#3:expect7": lambda state, L: (
+        len([c_c for c_c in K_begleiter if A_deck[c_c] == "purpurpakt"]) == 6
+    ),
+}
+ts_01_decks_0 = {
+    "#0:expect0": lambda state, L: (
+        len(
+            [
+                c_c
+                for c_c in state.zones[0]
+                if (1 if c_c in KS_spiegel else 0) == 0
+                and attr_of(
+                    A_deck,
+                    A_von[c_c] if c_c in KS_spiegel else c_c,
+                    "deck",
+                    "spec/heldenhain/tests/01_decks.rules:6:61",
+                )
+                == "superfreundinnen"
+            ]
+        ),
+        62,
+    ),
+    "#0:expect1": lambda state, L: (
+        len(
+            [
+                c_c
+                for c_c in state.zones[0]
+                if (1 if c_c in KS_spiegel else 0) == 0
+                and attr_of(
+                    A_deck,
+                    A_von[c_c] if c_c in KS_spiegel else c_c,
+                    "deck",
+                    "spec/heldenhain/tests/01_decks.rules:7:61",
+                )
+                == "schattenkabinett"
+            ]
+        ),
+        62,
+    ),
+    "#0:expect2": lambda state, L: (
+        len(
+            [
+                c_c
+                for c_c in state.zones[0]
+                if (1 if c_c in KS_spiegel else 0) == 0
+                and attr_of(
+                    A_deck,
+                    A_von[c_c] if c_c in KS_spiegel else c_c,
+                    "deck",
+                    "spec/heldenhain/tests/01_decks.rules:8:61",
+                )
+                == "weggefaehrten"
+            ]
+        ),
+        62,
+    ),
+    "#0:expect3": lambda state, L: (
+        len(
+            [
+                c_c
+                for c_c in state.zones[0]
+                if (1 if c_c in KS_spiegel else 0) == 0
+                and attr_of(
+                    A_deck,
+                    A_von[c_c] if c_c in KS_spiegel else c_c,
+                    "deck",
+                    "spec/heldenhain/tests/01_decks.rules:9:61",
+                )
+                == "purpurpakt"
+            ]
+        ),
+        62,
+    ),
+    "#2:expect0": lambda state, L: (
         len([c_c for c_c in state.zones[0] if (1 if c_c in KS_spiegel else 0) == 1]),
         248,
-    )
-
-
-def tx_01_decks_2_1(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:20
-    return all(
-        (1 if c_c in KS_spiegel else 0) == 0
-        or ENTITY_LABELS[c_c]
-        == attr_of(
-            ENTITY_LABELS,
-            A_von[c_c] if c_c in KS_spiegel else c_c,
-            "label",
-            "spec/heldenhain/tests/01_decks.rules:21:28",
-        )
-        and d_besitzer(state, A_von[c_c] if c_c in KS_spiegel else c_c) == 0
-        for c_c in state.zones[0]
-    )
-
-
-def tx_01_decks_2_2(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:22
-    return all(
-        (1 if c_c in KS_spiegel else 0) == 1
-        or len(
-            [
-                c_d
-                for c_d in state.zones[0]
-                if (A_von[c_d] if c_d in KS_spiegel else c_d) == c_c
-            ]
-        )
-        == 2
-        for c_c in state.zones[0]
-    )
-
-
-def tx_01_decks_3_0(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:27
-    return len([c_c for c_c in K_charakter if A_deck[c_c] == "superfreundinnen"]) == 20
-
-
-def tx_01_decks_3_0_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:27
-    return (len([c_c for c_c in K_charakter if A_deck[c_c] == "superfreundinnen"]), 20)
-
-
-def tx_01_decks_3_1(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:28
-    return len([c_c for c_c in K_charakter if A_deck[c_c] == "schattenkabinett"]) == 21
-
-
-def tx_01_decks_3_1_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:28
-    return (len([c_c for c_c in K_charakter if A_deck[c_c] == "schattenkabinett"]), 21)
-
-
-def tx_01_decks_3_2(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:29
-    return len([c_c for c_c in K_charakter if A_deck[c_c] == "weggefaehrten"]) == 21
-
-
-def tx_01_decks_3_2_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:29
-    return (len([c_c for c_c in K_charakter if A_deck[c_c] == "weggefaehrten"]), 21)
-
-
-def tx_01_decks_3_3(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:30
-    return len([c_c for c_c in K_charakter if A_deck[c_c] == "purpurpakt"]) == 21
-
-
-def tx_01_decks_3_3_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:30
-    return (len([c_c for c_c in K_charakter if A_deck[c_c] == "purpurpakt"]), 21)
-
-
-def tx_01_decks_3_4(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:31
-    return len(K_drache) == 1
-
-
-def tx_01_decks_3_4_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:31
-    return (len(K_drache), 1)
-
-
-def tx_01_decks_3_5(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:31
-    return all(A_deck[c_c] == "superfreundinnen" for c_c in K_drache)
-
-
-def tx_01_decks_3_6(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:32
-    return len([c_c for c_c in K_begleiter if A_deck[c_c] == "superfreundinnen"]) == 6
-
-
-def tx_01_decks_3_6_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:32
-    return (len([c_c for c_c in K_begleiter if A_deck[c_c] == "superfreundinnen"]), 6)
-
-
-def tx_01_decks_3_7(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:33
-    return len([c_c for c_c in K_begleiter if A_deck[c_c] == "purpurpakt"]) == 6
-
-
-def tx_01_decks_3_7_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:33
-    return (len([c_c for c_c in K_begleiter if A_deck[c_c] == "purpurpakt"]), 6)
-
-
-def tx_01_decks_3_8(state, L):
+    ),
+    "#3:expect0": lambda state, L: (
+        len([c_c for c_c in K_charakter if A_deck[c_c] == "superfreundinnen"]),
+        20,
+    ),
+    "#3:expect1": lambda state, L: (
+        len([c_c for c_c in K_charakter if A_deck[c_c] == "schattenkabinett"]),
+        21,
+    ),
+    "#3:expect2": lambda state, L: (
+        len([c_c for c_c in K_charakter if A_deck[c_c] == "weggefaehrten"]),
+        21,
+    ),
+    "#3:expect3": lambda state, L: (
+        len([c_c for c_c in K_charakter if A_deck[c_c] == "purpurpakt"]),
+        21,
+    ),
+    "#3:expect4": lambda state, L: (len(K_drache), 1),
+    "#3:expect6": lambda state, L: (
+        len([c_c for c_c in K_begleiter if A_deck[c_c] == "superfreundinnen"]),
+        6,
+    ),
+    "#3:expect7": lambda state, L: (
+        len([c_c for c_c in K_begleiter if A_deck[c_c] == "purpurpakt"]),
+        6,
+    ),
+}
+tx_01_decks_1 = {
     # spec: spec/heldenhain/tests/01_decks.rules:34
-    return len([c_c for c_c in K_ki if A_deck[c_c] == "schattenkabinett"]) == 4
-
-
-def tx_01_decks_3_8_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:34
-    return (len([c_c for c_c in K_ki if A_deck[c_c] == "schattenkabinett"]), 4)
-
-
-def tx_01_decks_3_9(state, L):
+    "#3:expect8": lambda state, L: (
+        len([c_c for c_c in K_ki if A_deck[c_c] == "schattenkabinett"]) == 4
+    ),
     # spec: spec/heldenhain/tests/01_decks.rules:35
-    return len([c_c for c_c in K_ki if A_deck[c_c] == "weggefaehrten"]) == 4
-
-
-def tx_01_decks_3_9_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:35
-    return (len([c_c for c_c in K_ki if A_deck[c_c] == "weggefaehrten"]), 4)
-
-
-def tx_01_decks_3_10(state, L):
+    "#3:expect9": lambda state, L: (
+        len([c_c for c_c in K_ki if A_deck[c_c] == "weggefaehrten"]) == 4
+    ),
     # spec: spec/heldenhain/tests/01_decks.rules:36
-    return len([c_c for c_c in K_aktion if A_deck[c_c] == "weggefaehrten"]) == 17
-
-
-def tx_01_decks_3_10_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:36
-    return (len([c_c for c_c in K_aktion if A_deck[c_c] == "weggefaehrten"]), 17)
-
-
-def tx_01_decks_3_11(state, L):
+    "#3:expect10": lambda state, L: (
+        len([c_c for c_c in K_aktion if A_deck[c_c] == "weggefaehrten"]) == 17
+    ),
     # spec: spec/heldenhain/tests/01_decks.rules:37
-    return len([c_c for c_c in K_aktion if A_deck[c_c] == "superfreundinnen"]) == 17
-
-
-def tx_01_decks_3_11_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:37
-    return (len([c_c for c_c in K_aktion if A_deck[c_c] == "superfreundinnen"]), 17)
-
-
-def tx_01_decks_3_12(state, L):
+    "#3:expect11": lambda state, L: (
+        len([c_c for c_c in K_aktion if A_deck[c_c] == "superfreundinnen"]) == 17
+    ),
     # spec: spec/heldenhain/tests/01_decks.rules:38
-    return len([c_c for c_c in K_ausruestung if A_deck[c_c] == "purpurpakt"]) == 7
-
-
-def tx_01_decks_3_12_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:38
-    return (len([c_c for c_c in K_ausruestung if A_deck[c_c] == "purpurpakt"]), 7)
-
-
-def tx_01_decks_3_13(state, L):
+    "#3:expect12": lambda state, L: (
+        len([c_c for c_c in K_ausruestung if A_deck[c_c] == "purpurpakt"]) == 7
+    ),
     # spec: spec/heldenhain/tests/01_decks.rules:39
-    return len([c_c for c_c in K_ausruestung if A_deck[c_c] == "schattenkabinett"]) == 7
-
-
-def tx_01_decks_3_13_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:39
-    return (len([c_c for c_c in K_ausruestung if A_deck[c_c] == "schattenkabinett"]), 7)
-
-
-def tx_01_decks_3_14(state, L):
+    "#3:expect13": lambda state, L: (
+        len([c_c for c_c in K_ausruestung if A_deck[c_c] == "schattenkabinett"]) == 7
+    ),
     # spec: spec/heldenhain/tests/01_decks.rules:40
-    return (
+    "#3:expect14": lambda state, L: (
         len([c_c for c_c in K_hauptquartier if A_deck[c_c] == "superfreundinnen"]) == 4
-    )
-
-
-def tx_01_decks_3_14_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:40
-    return (
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:41
+    "#3:expect15": lambda state, L: (
+        len([c_c for c_c in K_hauptquartier if A_deck[c_c] == "purpurpakt"]) == 4
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:42
+    "#3:expect16": lambda state, L: (
+        len([c_c for c_c in K_schauplatz if A_deck[c_c] == "schattenkabinett"]) == 3
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:43
+    "#3:expect17": lambda state, L: (
+        len([c_c for c_c in K_schauplatz if A_deck[c_c] == "weggefaehrten"]) == 3
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:50
+    "#4:expect0": lambda state, L: len(state.zones[1]) == 62,
+    # spec: spec/heldenhain/tests/01_decks.rules:50
+    "#4:expect1": lambda state, L: len(state.zones[2]) == 62,
+    # spec: spec/heldenhain/tests/01_decks.rules:51
+    "#4:expect2": lambda state, L: (
+        all((1 if c_c in KS_spiegel else 0) == 0 for c_c in state.zones[1])
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:52
+    "#4:expect3": lambda state, L: (
+        all((1 if c_c in KS_spiegel else 0) == 1 for c_c in state.zones[2])
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:53
+    "#4:expect4": lambda state, L: (
+        any(
+            (A_von[c_c] if c_c in KS_spiegel else c_c) == E_jaro
+            for c_c in state.zones[1]
+        )
+    ),
+    # spec: spec/heldenhain/tests/01_decks.rules:53
+    "#4:expect5": lambda state, L: (
+        any(
+            (A_von[c_c] if c_c in KS_spiegel else c_c) == E_jaro
+            for c_c in state.zones[2]
+        )
+    ),
+}
+ts_01_decks_1 = {
+    "#3:expect8": lambda state, L: (
+        len([c_c for c_c in K_ki if A_deck[c_c] == "schattenkabinett"]),
+        4,
+    ),
+    "#3:expect9": lambda state, L: (
+        len([c_c for c_c in K_ki if A_deck[c_c] == "weggefaehrten"]),
+        4,
+    ),
+    "#3:expect10": lambda state, L: (
+        len([c_c for c_c in K_aktion if A_deck[c_c] == "weggefaehrten"]),
+        17,
+    ),
+    "#3:expect11": lambda state, L: (
+        len([c_c for c_c in K_aktion if A_deck[c_c] == "superfreundinnen"]),
+        17,
+    ),
+    "#3:expect12": lambda state, L: (
+        len([c_c for c_c in K_ausruestung if A_deck[c_c] == "purpurpakt"]),
+        7,
+    ),
+    "#3:expect13": lambda state, L: (
+        len([c_c for c_c in K_ausruestung if A_deck[c_c] == "schattenkabinett"]),
+        7,
+    ),
+    "#3:expect14": lambda state, L: (
         len([c_c for c_c in K_hauptquartier if A_deck[c_c] == "superfreundinnen"]),
         4,
-    )
-
-
-def tx_01_decks_3_15(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:41
-    return len([c_c for c_c in K_hauptquartier if A_deck[c_c] == "purpurpakt"]) == 4
-
-
-def tx_01_decks_3_15_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:41
-    return (len([c_c for c_c in K_hauptquartier if A_deck[c_c] == "purpurpakt"]), 4)
-
-
-def tx_01_decks_3_16(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:42
-    return len([c_c for c_c in K_schauplatz if A_deck[c_c] == "schattenkabinett"]) == 3
-
-
-def tx_01_decks_3_16_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:42
-    return (len([c_c for c_c in K_schauplatz if A_deck[c_c] == "schattenkabinett"]), 3)
-
-
-def tx_01_decks_3_17(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:43
-    return len([c_c for c_c in K_schauplatz if A_deck[c_c] == "weggefaehrten"]) == 3
-
-
-def tx_01_decks_3_17_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:43
-    return (len([c_c for c_c in K_schauplatz if A_deck[c_c] == "weggefaehrten"]), 3)
-
-
-def tx_01_decks_4_0(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:50
-    return len(state.zones[1]) == 62
-
-
-def tx_01_decks_4_0_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:50
-    return (len(state.zones[1]), 62)
-
-
-def tx_01_decks_4_1(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:50
-    return len(state.zones[2]) == 62
-
-
-def tx_01_decks_4_1_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:50
-    return (len(state.zones[2]), 62)
-
-
-def tx_01_decks_4_2(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:51
-    return all((1 if c_c in KS_spiegel else 0) == 0 for c_c in state.zones[1])
-
-
-def tx_01_decks_4_3(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:52
-    return all((1 if c_c in KS_spiegel else 0) == 1 for c_c in state.zones[2])
-
-
-def tx_01_decks_4_4(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:53
-    return any(
-        (A_von[c_c] if c_c in KS_spiegel else c_c) == E_jaro for c_c in state.zones[1]
-    )
-
-
-def tx_01_decks_4_5(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:53
-    return any(
-        (A_von[c_c] if c_c in KS_spiegel else c_c) == E_jaro for c_c in state.zones[2]
-    )
-
-
-def tx_01_decks_5_0(state, L):
+    ),
+    "#3:expect15": lambda state, L: (
+        len([c_c for c_c in K_hauptquartier if A_deck[c_c] == "purpurpakt"]),
+        4,
+    ),
+    "#3:expect16": lambda state, L: (
+        len([c_c for c_c in K_schauplatz if A_deck[c_c] == "schattenkabinett"]),
+        3,
+    ),
+    "#3:expect17": lambda state, L: (
+        len([c_c for c_c in K_schauplatz if A_deck[c_c] == "weggefaehrten"]),
+        3,
+    ),
+    "#4:expect0": lambda state, L: (len(state.zones[1]), 62),
+    "#4:expect1": lambda state, L: (len(state.zones[2]), 62),
+}
+tx_01_decks_2 = {
     # spec: spec/heldenhain/tests/01_decks.rules:57
-    return True
-
-
-def tx_01_decks_5_0_sides(state, L):
+    "#5:expect0": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:57
-    return ("superfreundinnen", "superfreundinnen")
-
-
-def tx_01_decks_5_1(state, L):
+    "#5:expect1": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:57
-    return True
-
-
-def tx_01_decks_5_1_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:57
-    return (3, 3)
-
-
-def tx_01_decks_5_2(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:57
-    return True
-
-
-def tx_01_decks_5_2_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:57
-    return (4, 4)
-
-
-def tx_01_decks_5_3(state, L):
+    "#5:expect2": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:58
-    return True
-
-
-def tx_01_decks_5_3_sides(state, L):
+    "#5:expect3": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:58
-    return ("schattenkabinett", "schattenkabinett")
-
-
-def tx_01_decks_5_4(state, L):
+    "#5:expect4": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:58
-    return True
-
-
-def tx_01_decks_5_4_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:58
-    return (2, 2)
-
-
-def tx_01_decks_5_5(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:58
-    return True
-
-
-def tx_01_decks_5_5_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:58
-    return (3, 3)
-
-
-def tx_01_decks_5_6(state, L):
+    "#5:expect5": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:59
-    return True
-
-
-def tx_01_decks_5_6_sides(state, L):
+    "#5:expect6": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:59
-    return ("superfreundinnen", "superfreundinnen")
-
-
-def tx_01_decks_5_7(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:59
-    return True
-
-
-def tx_01_decks_5_7_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:59
-    return ("superfreundinnen", "superfreundinnen")
-
-
-def tx_01_decks_5_8(state, L):
+    "#5:expect7": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:60
-    return True
-
-
-def tx_01_decks_5_8_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:60
-    return ("superfreundinnen", "superfreundinnen")
-
-
-def tx_01_decks_5_9(state, L):
+    "#5:expect8": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:61
-    return True
-
-
-def tx_01_decks_5_9_sides(state, L):
+    "#5:expect9": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:61
-    return ("schattenkabinett", "schattenkabinett")
-
-
-def tx_01_decks_5_10(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:61
-    return True
-
-
-def tx_01_decks_5_10_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:61
-    return ("schattenkabinett", "schattenkabinett")
-
-
-def tx_01_decks_5_11(state, L):
+    "#5:expect10": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:62
-    return True
-
-
-def tx_01_decks_5_11_sides(state, L):
+    "#5:expect11": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:62
-    return ("weggefaehrten", "weggefaehrten")
-
-
-def tx_01_decks_5_12(state, L):
+    "#5:expect12": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:62
-    return True
-
-
-def tx_01_decks_5_12_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:62
-    return ("weggefaehrten", "weggefaehrten")
-
-
-def tx_01_decks_5_13(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:62
-    return True
-
-
-def tx_01_decks_5_13_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:62
-    return ("weggefaehrten", "weggefaehrten")
-
-
-def tx_01_decks_5_14(state, L):
+    "#5:expect13": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:63
-    return True
-
-
-def tx_01_decks_5_14_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:63
-    return ("weggefaehrten", "weggefaehrten")
-
-
-def tx_01_decks_5_15(state, L):
+    "#5:expect14": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:64
-    return True
-
-
-def tx_01_decks_5_15_sides(state, L):
+    "#5:expect15": lambda state, L: True,
+}
+ts_01_decks_2 = {
+    "#5:expect0": lambda state, L: ("superfreundinnen", "superfreundinnen"),
+    "#5:expect1": lambda state, L: (3, 3),
+    "#5:expect2": lambda state, L: (4, 4),
+    "#5:expect3": lambda state, L: ("schattenkabinett", "schattenkabinett"),
+    "#5:expect4": lambda state, L: (2, 2),
+    "#5:expect5": lambda state, L: (3, 3),
+    "#5:expect6": lambda state, L: ("superfreundinnen", "superfreundinnen"),
+    "#5:expect7": lambda state, L: ("superfreundinnen", "superfreundinnen"),
+    "#5:expect8": lambda state, L: ("superfreundinnen", "superfreundinnen"),
+    "#5:expect9": lambda state, L: ("schattenkabinett", "schattenkabinett"),
+    "#5:expect10": lambda state, L: ("schattenkabinett", "schattenkabinett"),
+    "#5:expect11": lambda state, L: ("weggefaehrten", "weggefaehrten"),
+    "#5:expect12": lambda state, L: ("weggefaehrten", "weggefaehrten"),
+    "#5:expect13": lambda state, L: ("weggefaehrten", "weggefaehrten"),
+    "#5:expect14": lambda state, L: ("weggefaehrten", "weggefaehrten"),
+    "#5:expect15": lambda state, L: ("purpurpakt", "purpurpakt"),
+}
+tx_01_decks_3 = {
     # spec: spec/heldenhain/tests/01_decks.rules:64
-    return ("purpurpakt", "purpurpakt")
-
-
-def tx_01_decks_5_16(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:64
-    return True
-
-
-def tx_01_decks_5_16_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:64
-    return ("purpurpakt", "purpurpakt")
-
-
-def tx_01_decks_5_17(state, L):
+    "#5:expect16": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:65
-    return True
-
-
-def tx_01_decks_5_17_sides(state, L):
-    # spec: spec/heldenhain/tests/01_decks.rules:65
-    return ("purpurpakt", "purpurpakt")
-
-
-def tx_01_decks_5_18(state, L):
+    "#5:expect17": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:66
-    return True
-
-
-def tx_01_decks_5_19(state, L):
+    "#5:expect18": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:66
-    return True
-
-
-def tx_01_decks_5_20(state, L):
+    "#5:expect19": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:66
-    return True
-
-
-def tx_01_decks_5_21(state, L):
+    "#5:expect20": lambda state, L: True,
     # spec: spec/heldenhain/tests/01_decks.rules:66
-    return True
-
-
-def tx_03_setup_0_0(state, L):
+    "#5:expect21": lambda state, L: True,
+}
+ts_01_decks_3 = {
+    "#5:expect16": lambda state, L: ("purpurpakt", "purpurpakt"),
+    "#5:expect17": lambda state, L: ("purpurpakt", "purpurpakt"),
+}
+tx_03_setup_0 = {
     # spec: spec/heldenhain/tests/03_setup.rules:5
-    return state.tracks[0] == 0
-
-
-def tx_03_setup_0_0_sides(state, L):
+    "#0:expect0": lambda state, L: state.tracks[0] == 0,
     # spec: spec/heldenhain/tests/03_setup.rules:5
-    return (state.tracks[0], 0)
-
-
-def tx_03_setup_0_1(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:5
-    return state.tracks[1] == 0
-
-
-def tx_03_setup_0_1_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:5
-    return (state.tracks[1], 0)
-
-
-def tx_03_setup_0_2(state, L):
+    "#0:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/heldenhain/tests/03_setup.rules:6
-    return state.tracks[2] == 6
-
-
-def tx_03_setup_0_2_sides(state, L):
+    "#0:expect2": lambda state, L: state.tracks[2] == 6,
     # spec: spec/heldenhain/tests/03_setup.rules:6
-    return (state.tracks[2], 6)
-
-
-def tx_03_setup_0_3(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:6
-    return state.tracks[3] == 6
-
-
-def tx_03_setup_0_3_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:6
-    return (state.tracks[3], 6)
-
-
-def tx_03_setup_1_0(state, L):
+    "#0:expect3": lambda state, L: state.tracks[3] == 6,
     # spec: spec/heldenhain/tests/03_setup.rules:12
-    return len(state.zones[3]) == 5
-
-
-def tx_03_setup_1_0_sides(state, L):
+    "#1:expect0": lambda state, L: len(state.zones[3]) == 5,
     # spec: spec/heldenhain/tests/03_setup.rules:12
-    return (len(state.zones[3]), 5)
-
-
-def tx_03_setup_1_1(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:12
-    return len(state.zones[4]) == 5
-
-
-def tx_03_setup_1_1_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:12
-    return (len(state.zones[4]), 5)
-
-
-def tx_03_setup_1_2(state, L):
+    "#1:expect1": lambda state, L: len(state.zones[4]) == 5,
     # spec: spec/heldenhain/tests/03_setup.rules:13
-    return len(state.zones[1]) == 57
-
-
-def tx_03_setup_1_2_sides(state, L):
+    "#1:expect2": lambda state, L: len(state.zones[1]) == 57,
     # spec: spec/heldenhain/tests/03_setup.rules:13
-    return (len(state.zones[1]), 57)
-
-
-def tx_03_setup_1_3(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:13
-    return len(state.zones[2]) == 57
-
-
-def tx_03_setup_1_3_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:13
-    return (len(state.zones[2]), 57)
-
-
-def tx_03_setup_1_4(state, L):
+    "#1:expect3": lambda state, L: len(state.zones[2]) == 57,
     # spec: spec/heldenhain/tests/03_setup.rules:14
-    return (
+    "#1:expect4": lambda state, L: (
         len(
             [
                 c_c
@@ -6404,27 +6121,9 @@ def tx_03_setup_1_4(state, L):
             ]
         )
         == 1
-    )
-
-
-def tx_03_setup_1_4_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:14
-    return (
-        len(
-            [
-                c_c
-                for c_c in state.zones[3]
-                if state.counters[10][c_c] > 0
-                and (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
-            ]
-        ),
-        1,
-    )
-
-
-def tx_03_setup_1_5(state, L):
+    ),
     # spec: spec/heldenhain/tests/03_setup.rules:15
-    return (
+    "#1:expect5": lambda state, L: (
         len(
             [
                 c_c
@@ -6434,521 +6133,254 @@ def tx_03_setup_1_5(state, L):
             ]
         )
         == 1
-    )
-
-
-def tx_03_setup_1_5_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:15
-    return (
-        len(
-            [
-                c_c
-                for c_c in state.zones[4]
-                if state.counters[10][c_c] > 0
-                and (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
-            ]
-        ),
-        1,
-    )
-
-
-def tx_03_setup_1_6(state, L):
+    ),
     # spec: spec/heldenhain/tests/03_setup.rules:16
-    return all(
-        attr_of(
-            A_deck,
-            A_von[c_c] if c_c in KS_spiegel else c_c,
-            "deck",
-            "spec/heldenhain/tests/03_setup.rules:16:36",
+    "#1:expect6": lambda state, L: (
+        all(
+            attr_of(
+                A_deck,
+                A_von[c_c] if c_c in KS_spiegel else c_c,
+                "deck",
+                "spec/heldenhain/tests/03_setup.rules:16:36",
+            )
+            == "superfreundinnen"
+            and (1 if c_c in KS_spiegel else 0) == 0
+            for c_c in state.zones[3]
         )
-        == "superfreundinnen"
-        and (1 if c_c in KS_spiegel else 0) == 0
-        for c_c in state.zones[3]
-    )
-
-
-def tx_03_setup_1_7(state, L):
+    ),
     # spec: spec/heldenhain/tests/03_setup.rules:17
-    return all(
-        attr_of(
-            A_deck,
-            A_von[c_c] if c_c in KS_spiegel else c_c,
-            "deck",
-            "spec/heldenhain/tests/03_setup.rules:17:36",
+    "#1:expect7": lambda state, L: (
+        all(
+            attr_of(
+                A_deck,
+                A_von[c_c] if c_c in KS_spiegel else c_c,
+                "deck",
+                "spec/heldenhain/tests/03_setup.rules:17:36",
+            )
+            == "schattenkabinett"
+            and (1 if c_c in KS_spiegel else 0) == 1
+            for c_c in state.zones[4]
         )
-        == "schattenkabinett"
-        and (1 if c_c in KS_spiegel else 0) == 1
-        for c_c in state.zones[4]
-    )
-
-
-def tx_03_setup_2_0(state, L):
+    ),
     # spec: spec/heldenhain/tests/03_setup.rules:24
-    return state.vars[1] == 1
-
-
-def tx_03_setup_2_0_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:24
-    return (state.vars[1], 1)
-
-
-def tx_03_setup_2_1(state, L):
+    "#2:expect0": lambda state, L: state.vars[1] == 1,
     # spec: spec/heldenhain/tests/03_setup.rules:26
-    return state.vars[1] == 1
-
-
-def tx_03_setup_2_1_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:26
-    return (state.vars[1], 1)
-
-
-def tx_03_setup_3_0(state, L):
+    "#2:expect1": lambda state, L: state.vars[1] == 1,
     # spec: spec/heldenhain/tests/03_setup.rules:41
-    return state.location[E_blitzy] == 3
-
-
-def tx_03_setup_3_1(state, L):
+    "#3:expect0": lambda state, L: state.location[E_blitzy] == 3,
     # spec: spec/heldenhain/tests/03_setup.rules:41
-    return len(state.zones[3]) == 5
-
-
-def tx_03_setup_3_1_sides(state, L):
+    "#3:expect1": lambda state, L: len(state.zones[3]) == 5,
+}
+ts_03_setup_0 = {
+    "#0:expect0": lambda state, L: (state.tracks[0], 0),
+    "#0:expect1": lambda state, L: (state.tracks[1], 0),
+    "#0:expect2": lambda state, L: (state.tracks[2], 6),
+    "#0:expect3": lambda state, L: (state.tracks[3], 6),
+    "#1:expect0": lambda state, L: (len(state.zones[3]), 5),
+    "#1:expect1": lambda state, L: (len(state.zones[4]), 5),
+    "#1:expect2": lambda state, L: (len(state.zones[1]), 57),
+    "#1:expect3": lambda state, L: (len(state.zones[2]), 57),
+    "#1:expect4": lambda state, L: (
+        len(
+            [
+                c_c
+                for c_c in state.zones[3]
+                if state.counters[10][c_c] > 0
+                and (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
+            ]
+        ),
+        1,
+    ),
+    "#1:expect5": lambda state, L: (
+        len(
+            [
+                c_c
+                for c_c in state.zones[4]
+                if state.counters[10][c_c] > 0
+                and (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
+            ]
+        ),
+        1,
+    ),
+    "#2:expect0": lambda state, L: (state.vars[1], 1),
+    "#2:expect1": lambda state, L: (state.vars[1], 1),
+    "#3:expect1": lambda state, L: (len(state.zones[3]), 5),
+}
+tx_03_setup_1 = {
     # spec: spec/heldenhain/tests/03_setup.rules:41
-    return (len(state.zones[3]), 5)
-
-
-def tx_03_setup_3_2(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:41
-    return len(state.zones[1]) == 57
-
-
-def tx_03_setup_3_2_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:41
-    return (len(state.zones[1]), 57)
-
-
-def tx_03_setup_4_0(state, L):
+    "#3:expect2": lambda state, L: len(state.zones[1]) == 57,
     # spec: spec/heldenhain/tests/03_setup.rules:50
-    return len(state.zones[3]) == 5
-
-
-def tx_03_setup_4_0_sides(state, L):
+    "#4:expect0": lambda state, L: len(state.zones[3]) == 5,
     # spec: spec/heldenhain/tests/03_setup.rules:50
-    return (len(state.zones[3]), 5)
-
-
-def tx_03_setup_4_1(state, L):
+    "#4:expect1": lambda state, L: len(state.zones[4]) == 5,
     # spec: spec/heldenhain/tests/03_setup.rules:50
-    return len(state.zones[4]) == 5
-
-
-def tx_03_setup_4_1_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:50
-    return (len(state.zones[4]), 5)
-
-
-def tx_03_setup_4_2(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:50
-    return not state.result is not None
-
-
-def tx_03_setup_5_0(state, L):
+    "#4:expect2": lambda state, L: not state.result is not None,
     # spec: spec/heldenhain/tests/03_setup.rules:60
-    return len(state.zones[3]) == 0
-
-
-def tx_03_setup_5_0_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:60
-    return (len(state.zones[3]), 0)
-
-
-def tx_03_setup_5_1(state, L):
+    "#5:expect0": lambda state, L: len(state.zones[3]) == 0,
     # spec: spec/heldenhain/tests/03_setup.rules:64
-    return len(state.zones[4]) == 1
-
-
-def tx_03_setup_5_1_sides(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:64
-    return (len(state.zones[4]), 1)
-
-
-def tx_03_setup_5_2(state, L):
+    "#5:expect1": lambda state, L: len(state.zones[4]) == 1,
     # spec: spec/heldenhain/tests/03_setup.rules:68
-    return len(state.zones[3]) == 1
-
-
-def tx_03_setup_5_2_sides(state, L):
+    "#5:expect2": lambda state, L: len(state.zones[3]) == 1,
     # spec: spec/heldenhain/tests/03_setup.rules:68
-    return (len(state.zones[3]), 1)
-
-
-def tx_03_setup_5_3(state, L):
-    # spec: spec/heldenhain/tests/03_setup.rules:68
-    return state.location[E_sonnenstrahl] == 3
-
-
-def tx_03_setup_6_0(state, L):
+    "#5:expect3": lambda state, L: state.location[E_sonnenstrahl] == 3,
     # spec: spec/heldenhain/tests/03_setup.rules:76
-    return any(
-        (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
-        and allowed_ausspielen(state, 0, c_c)
-        for c_c in state.zones[3]
-    )
-
-
-def tx_04_turn_0_0(state, L):
+    "#6:expect0": lambda state, L: (
+        any(
+            (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
+            and allowed_ausspielen(state, 0, c_c)
+            for c_c in state.zones[3]
+        )
+    ),
+}
+ts_03_setup_1 = {
+    "#3:expect2": lambda state, L: (len(state.zones[1]), 57),
+    "#4:expect0": lambda state, L: (len(state.zones[3]), 5),
+    "#4:expect1": lambda state, L: (len(state.zones[4]), 5),
+    "#5:expect0": lambda state, L: (len(state.zones[3]), 0),
+    "#5:expect1": lambda state, L: (len(state.zones[4]), 1),
+    "#5:expect2": lambda state, L: (len(state.zones[3]), 1),
+}
+tx_04_turn_0 = {
     # spec: spec/heldenhain/tests/04_turn.rules:13
-    return not state.counters[1][E_blitzy] > 0
-
-
-def tx_04_turn_0_1(state, L):
+    "#0:expect0": lambda state, L: not state.counters[1][E_blitzy] > 0,
     # spec: spec/heldenhain/tests/04_turn.rules:13
-    return not state.counters[1][E_ki_kompass] > 0
-
-
-def tx_04_turn_0_2(state, L):
+    "#0:expect1": lambda state, L: not state.counters[1][E_ki_kompass] > 0,
     # spec: spec/heldenhain/tests/04_turn.rules:14
-    return state.counters[1][E_roxy] > 0
-
-
-def tx_04_turn_1_0(state, L):
+    "#0:expect2": lambda state, L: state.counters[1][E_roxy] > 0,
     # spec: spec/heldenhain/tests/04_turn.rules:22
-    return state.counters[1][E_samt_2] > 0
-
-
-def tx_04_turn_2_0(state, L):
+    "#1:expect0": lambda state, L: state.counters[1][E_samt_2] > 0,
     # spec: spec/heldenhain/tests/04_turn.rules:29
-    return state.counters[2][E_blitzy] > 0
-
-
-def tx_04_turn_2_1(state, L):
+    "#2:expect0": lambda state, L: state.counters[2][E_blitzy] > 0,
     # spec: spec/heldenhain/tests/04_turn.rules:29
-    return not allowed_sammeln(state, 0, E_blitzy)
-
-
-def tx_04_turn_2_2(state, L):
+    "#2:expect1": lambda state, L: not allowed_sammeln(state, 0, E_blitzy),
     # spec: spec/heldenhain/tests/04_turn.rules:31
-    return not state.counters[2][E_blitzy] > 0
-
-
-def tx_04_turn_2_3(state, L):
+    "#2:expect2": lambda state, L: not state.counters[2][E_blitzy] > 0,
     # spec: spec/heldenhain/tests/04_turn.rules:31
-    return allowed_sammeln(state, 0, E_blitzy)
-
-
-def tx_04_turn_3_0(state, L):
+    "#2:expect3": lambda state, L: allowed_sammeln(state, 0, E_blitzy),
     # spec: spec/heldenhain/tests/04_turn.rules:38
-    return state.tracks[2] == 6
-
-
-def tx_04_turn_3_0_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:38
-    return (state.tracks[2], 6)
-
-
-def tx_04_turn_4_0(state, L):
+    "#3:expect0": lambda state, L: state.tracks[2] == 6,
     # spec: spec/heldenhain/tests/04_turn.rules:46
-    return state.tracks[2] == 3
-
-
-def tx_04_turn_4_0_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:46
-    return (state.tracks[2], 3)
-
-
-def tx_04_turn_4_1(state, L):
+    "#4:expect0": lambda state, L: state.tracks[2] == 3,
     # spec: spec/heldenhain/tests/04_turn.rules:50
-    return state.tracks[2] == 6
-
-
-def tx_04_turn_4_1_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:50
-    return (state.tracks[2], 6)
-
-
-def tx_04_turn_5_0(state, L):
+    "#4:expect1": lambda state, L: state.tracks[2] == 6,
     # spec: spec/heldenhain/tests/04_turn.rules:59
-    return state.tracks[2] == 4
-
-
-def tx_04_turn_5_0_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:59
-    return (state.tracks[2], 4)
-
-
-def tx_04_turn_5_1(state, L):
+    "#5:expect0": lambda state, L: state.tracks[2] == 4,
     # spec: spec/heldenhain/tests/04_turn.rules:65
-    return state.counters[0][E_blitzy] == 1
-
-
-def tx_04_turn_5_1_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:65
-    return (state.counters[0][E_blitzy], 1)
-
-
-def tx_04_turn_6_0(state, L):
+    "#5:expect1": lambda state, L: state.counters[0][E_blitzy] == 1,
     # spec: spec/heldenhain/tests/04_turn.rules:79
-    return state.counters[0][E_zauberer_zins] == 1
-
-
-def tx_04_turn_6_0_sides(state, L):
+    "#6:expect0": lambda state, L: state.counters[0][E_zauberer_zins] == 1,
     # spec: spec/heldenhain/tests/04_turn.rules:79
-    return (state.counters[0][E_zauberer_zins], 1)
-
-
-def tx_04_turn_6_1(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:79
-    return state.location[E_kuchenpause] == 3
-
-
-def tx_04_turn_7_0(state, L):
+    "#6:expect1": lambda state, L: state.location[E_kuchenpause] == 3,
     # spec: spec/heldenhain/tests/04_turn.rules:88
-    return len(state.zones[3]) == 1
-
-
-def tx_04_turn_7_0_sides(state, L):
+    "#7:expect0": lambda state, L: len(state.zones[3]) == 1,
+}
+ts_04_turn_0 = {
+    "#3:expect0": lambda state, L: (state.tracks[2], 6),
+    "#4:expect0": lambda state, L: (state.tracks[2], 3),
+    "#4:expect1": lambda state, L: (state.tracks[2], 6),
+    "#5:expect0": lambda state, L: (state.tracks[2], 4),
+    "#5:expect1": lambda state, L: (state.counters[0][E_blitzy], 1),
+    "#6:expect0": lambda state, L: (state.counters[0][E_zauberer_zins], 1),
+    "#7:expect0": lambda state, L: (len(state.zones[3]), 1),
+}
+tx_04_turn_1 = {
     # spec: spec/heldenhain/tests/04_turn.rules:88
-    return (len(state.zones[3]), 1)
-
-
-def tx_04_turn_7_1(state, L):
+    "#7:expect1": lambda state, L: state.location[E_sonnenstrahl] == 3,
     # spec: spec/heldenhain/tests/04_turn.rules:88
-    return state.location[E_sonnenstrahl] == 3
-
-
-def tx_04_turn_7_2(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:88
-    return state.location[E_kuchenpause] == 1
-
-
-def tx_04_turn_8_0(state, L):
+    "#7:expect2": lambda state, L: state.location[E_kuchenpause] == 1,
     # spec: spec/heldenhain/tests/04_turn.rules:98
-    return allowed_ausspielen(state, 0, E_roxy)
-
-
-def tx_04_turn_8_1(state, L):
+    "#8:expect0": lambda state, L: allowed_ausspielen(state, 0, E_roxy),
     # spec: spec/heldenhain/tests/04_turn.rules:98
-    return allowed_ausspielen(state, 0, E_blitzy)
-
-
-def tx_04_turn_8_2(state, L):
+    "#8:expect1": lambda state, L: allowed_ausspielen(state, 0, E_blitzy),
     # spec: spec/heldenhain/tests/04_turn.rules:99
-    return allowed_ausspielen(state, 0, E_kuchenpause)
-
-
-def tx_04_turn_8_3(state, L):
+    "#8:expect2": lambda state, L: allowed_ausspielen(state, 0, E_kuchenpause),
     # spec: spec/heldenhain/tests/04_turn.rules:100
-    return not allowed_ausspielen(state, 0, E_zauberstab)
-
-
-def tx_04_turn_8_4(state, L):
+    "#8:expect3": lambda state, L: not allowed_ausspielen(state, 0, E_zauberstab),
     # spec: spec/heldenhain/tests/04_turn.rules:102
-    return state.tracks[2] == 1
-
-
-def tx_04_turn_8_4_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:102
-    return (state.tracks[2], 1)
-
-
-def tx_04_turn_8_5(state, L):
+    "#8:expect4": lambda state, L: state.tracks[2] == 1,
     # spec: spec/heldenhain/tests/04_turn.rules:103
-    return not allowed_ausspielen(state, 0, E_roxy)
-
-
-def tx_04_turn_8_6(state, L):
+    "#8:expect5": lambda state, L: not allowed_ausspielen(state, 0, E_roxy),
     # spec: spec/heldenhain/tests/04_turn.rules:103
-    return allowed_ausspielen(state, 0, E_kuchenpause)
-
-
-def tx_04_turn_8_7(state, L):
+    "#8:expect6": lambda state, L: allowed_ausspielen(state, 0, E_kuchenpause),
     # spec: spec/heldenhain/tests/04_turn.rules:105
-    return state.tracks[2] == 0
-
-
-def tx_04_turn_8_7_sides(state, L):
+    "#8:expect7": lambda state, L: state.tracks[2] == 0,
     # spec: spec/heldenhain/tests/04_turn.rules:105
-    return (state.tracks[2], 0)
-
-
-def tx_04_turn_8_8(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:105
-    return state.location[E_kuchenpause] == 16
-
-
-def tx_04_turn_9_0(state, L):
+    "#8:expect8": lambda state, L: state.location[E_kuchenpause] == 16,
     # spec: spec/heldenhain/tests/04_turn.rules:114
-    return state.tracks[4] == 3
-
-
-def tx_04_turn_9_0_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:114
-    return (state.tracks[4], 3)
-
-
-def tx_04_turn_9_1(state, L):
+    "#9:expect0": lambda state, L: state.tracks[4] == 3,
     # spec: spec/heldenhain/tests/04_turn.rules:116
-    return state.tracks[4] == 2
-
-
-def tx_04_turn_9_1_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:116
-    return (state.tracks[4], 2)
-
-
-def tx_04_turn_9_2(state, L):
+    "#9:expect1": lambda state, L: state.tracks[4] == 2,
     # spec: spec/heldenhain/tests/04_turn.rules:118
-    return state.tracks[4] == 0
-
-
-def tx_04_turn_9_2_sides(state, L):
+    "#9:expect2": lambda state, L: state.tracks[4] == 0,
     # spec: spec/heldenhain/tests/04_turn.rules:118
-    return (state.tracks[4], 0)
-
-
-def tx_04_turn_9_3(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:118
-    return state.tracks[0] == 6
-
-
-def tx_04_turn_9_3_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:118
-    return (state.tracks[0], 6)
-
-
-def tx_04_turn_10_0(state, L):
+    "#9:expect3": lambda state, L: state.tracks[0] == 6,
     # spec: spec/heldenhain/tests/04_turn.rules:130
-    return not state.vars[2]
-
-
-def tx_04_turn_10_1(state, L):
+    "#10:expect0": lambda state, L: not state.vars[2],
+}
+ts_04_turn_1 = {
+    "#8:expect4": lambda state, L: (state.tracks[2], 1),
+    "#8:expect7": lambda state, L: (state.tracks[2], 0),
+    "#9:expect0": lambda state, L: (state.tracks[4], 3),
+    "#9:expect1": lambda state, L: (state.tracks[4], 2),
+    "#9:expect2": lambda state, L: (state.tracks[4], 0),
+    "#9:expect3": lambda state, L: (state.tracks[0], 6),
+}
+tx_04_turn_2 = {
     # spec: spec/heldenhain/tests/04_turn.rules:130
-    return not allowed_ausspielen(state, 0, E_sonnenstrahl)
-
-
-def tx_04_turn_11_0(state, L):
+    "#10:expect1": lambda state, L: not allowed_ausspielen(state, 0, E_sonnenstrahl),
     # spec: spec/heldenhain/tests/04_turn.rules:143
-    return state.tracks[4] == 3
-
-
-def tx_04_turn_11_0_sides(state, L):
+    "#11:expect0": lambda state, L: state.tracks[4] == 3,
     # spec: spec/heldenhain/tests/04_turn.rules:143
-    return (state.tracks[4], 3)
-
-
-def tx_04_turn_11_1(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:143
-    return state.location[E_kuchenpause] == 3
-
-
-def tx_04_turn_11_2(state, L):
+    "#11:expect1": lambda state, L: state.location[E_kuchenpause] == 3,
     # spec: spec/heldenhain/tests/04_turn.rules:145
-    return state.tracks[4] == 3
-
-
-def tx_04_turn_11_2_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:145
-    return (state.tracks[4], 3)
-
-
-def tx_04_turn_12_0(state, L):
+    "#11:expect2": lambda state, L: state.tracks[4] == 3,
     # spec: spec/heldenhain/tests/04_turn.rules:153
-    return q_ausdauer(state, E_blitzy) == 4
-
-
-def tx_04_turn_12_0_sides(state, L):
+    "#12:expect0": lambda state, L: q_ausdauer(state, E_blitzy) == 4,
     # spec: spec/heldenhain/tests/04_turn.rules:153
-    return (q_ausdauer(state, E_blitzy), 4)
-
-
-def tx_04_turn_12_1(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:153
-    return not state.counters[0][E_blitzy] >= q_ausdauer(state, E_blitzy)
-
-
-def tx_04_turn_12_2(state, L):
+    "#12:expect1": lambda state, L: (
+        not state.counters[0][E_blitzy] >= q_ausdauer(state, E_blitzy)
+    ),
     # spec: spec/heldenhain/tests/04_turn.rules:155
-    return state.location[E_blitzy] == 16
-
-
-def tx_04_turn_13_0(state, L):
+    "#12:expect2": lambda state, L: state.location[E_blitzy] == 16,
     # spec: spec/heldenhain/tests/04_turn.rules:164
-    return len(state.zones[3]) == 9
-
-
-def tx_04_turn_13_0_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:164
-    return (len(state.zones[3]), 9)
-
-
-def tx_04_turn_13_1(state, L):
+    "#13:expect0": lambda state, L: len(state.zones[3]) == 9,
     # spec: spec/heldenhain/tests/04_turn.rules:167
-    return len(state.zones[3]) == 7
-
-
-def tx_04_turn_13_1_sides(state, L):
+    "#13:expect1": lambda state, L: len(state.zones[3]) == 7,
     # spec: spec/heldenhain/tests/04_turn.rules:167
-    return (len(state.zones[3]), 7)
-
-
-def tx_04_turn_13_2(state, L):
+    "#13:expect2": lambda state, L: state.location[E_blitzy] == 16,
     # spec: spec/heldenhain/tests/04_turn.rules:167
-    return state.location[E_blitzy] == 16
-
-
-def tx_04_turn_13_3(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:167
-    return state.location[E_roxy] == 16
-
-
-def tx_04_turn_14_0(state, L):
+    "#13:expect3": lambda state, L: state.location[E_roxy] == 16,
     # spec: spec/heldenhain/tests/04_turn.rules:176
-    return state.tracks[0] == 0
-
-
-def tx_04_turn_14_0_sides(state, L):
+    "#14:expect0": lambda state, L: state.tracks[0] == 0,
     # spec: spec/heldenhain/tests/04_turn.rules:176
-    return (state.tracks[0], 0)
-
-
-def tx_04_turn_14_1(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:176
-    return state.location[E_kuchenpause] == 3
-
-
-def tx_04_turn_15_0(state, L):
+    "#14:expect1": lambda state, L: state.location[E_kuchenpause] == 3,
     # spec: spec/heldenhain/tests/04_turn.rules:184
-    return state.tracks[0] == 3
-
-
-def tx_04_turn_15_0_sides(state, L):
+    "#15:expect0": lambda state, L: state.tracks[0] == 3,
     # spec: spec/heldenhain/tests/04_turn.rules:184
-    return (state.tracks[0], 3)
-
-
-def tx_04_turn_15_1(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:184
-    return state.location[E_grosses_finale] == 16
-
-
-def tx_04_turn_15_2(state, L):
+    "#15:expect1": lambda state, L: state.location[E_grosses_finale] == 16,
     # spec: spec/heldenhain/tests/04_turn.rules:187
-    return not state.counters[1][E_blitzy] > 0
-
-
-def tx_04_turn_15_3(state, L):
+    "#15:expect2": lambda state, L: not state.counters[1][E_blitzy] > 0,
+}
+ts_04_turn_2 = {
+    "#11:expect0": lambda state, L: (state.tracks[4], 3),
+    "#11:expect2": lambda state, L: (state.tracks[4], 3),
+    "#12:expect0": lambda state, L: (q_ausdauer(state, E_blitzy), 4),
+    "#13:expect0": lambda state, L: (len(state.zones[3]), 9),
+    "#13:expect1": lambda state, L: (len(state.zones[3]), 7),
+    "#14:expect0": lambda state, L: (state.tracks[0], 0),
+    "#15:expect0": lambda state, L: (state.tracks[0], 3),
+}
+tx_04_turn_3 = {
     # spec: spec/heldenhain/tests/04_turn.rules:187
-    return state.tracks[0] == 3
-
-
-def tx_04_turn_15_3_sides(state, L):
-    # spec: spec/heldenhain/tests/04_turn.rules:187
-    return (state.tracks[0], 3)
-
-
-def tx_05_bots_0_0(state, L):
+    "#15:expect3": lambda state, L: state.tracks[0]
+    == 3,
+}
+ts_04_turn_3 = {
+    "#15:expect3": lambda state, L: (state.tracks[0], 3),
+}
+tx_05_bots_0 = {
     # spec: spec/heldenhain/tests/05_bots.rules:10
-    return (
+    "#0:expect0": lambda state, L: (
         d_eval_tante_taktik(state, 0)
         == (
             L["a"]
@@ -6956,25 +6388,9 @@ def tx_05_bots_0_0(state, L):
             else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:10:37")
         )
         + 100
-    )
-
-
-def tx_05_bots_0_0_sides(state, L):
+    ),
     # spec: spec/heldenhain/tests/05_bots.rules:10
-    return (
-        d_eval_tante_taktik(state, 0),
-        (
-            L["a"]
-            if "a" in L
-            else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:10:37")
-        )
-        + 100,
-    )
-
-
-def tx_05_bots_0_1(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:10
-    return (
+    "#0:expect1": lambda state, L: (
         d_eval_graf_gruebel(state, 0)
         == (
             L["b"]
@@ -6982,25 +6398,9 @@ def tx_05_bots_0_1(state, L):
             else unknown_name("b", "spec/heldenhain/tests/05_bots.rules:10:74")
         )
         + 100
-    )
-
-
-def tx_05_bots_0_1_sides(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:10
-    return (
-        d_eval_graf_gruebel(state, 0),
-        (
-            L["b"]
-            if "b" in L
-            else unknown_name("b", "spec/heldenhain/tests/05_bots.rules:10:74")
-        )
-        + 100,
-    )
-
-
-def tx_05_bots_0_2(state, L):
+    ),
     # spec: spec/heldenhain/tests/05_bots.rules:11
-    return (
+    "#0:expect2": lambda state, L: (
         d_eval_der_wegweiser(state, 0)
         == (
             L["c"]
@@ -7008,25 +6408,9 @@ def tx_05_bots_0_2(state, L):
             else unknown_name("c", "spec/heldenhain/tests/05_bots.rules:11:38")
         )
         + 100
-    )
-
-
-def tx_05_bots_0_2_sides(state, L):
+    ),
     # spec: spec/heldenhain/tests/05_bots.rules:11
-    return (
-        d_eval_der_wegweiser(state, 0),
-        (
-            L["c"]
-            if "c" in L
-            else unknown_name("c", "spec/heldenhain/tests/05_bots.rules:11:38")
-        )
-        + 100,
-    )
-
-
-def tx_05_bots_0_3(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:11
-    return (
+    "#0:expect3": lambda state, L: (
         d_eval_fraeulein_rabatt(state, 0)
         == (
             L["d"]
@@ -7034,46 +6418,18 @@ def tx_05_bots_0_3(state, L):
             else unknown_name("d", "spec/heldenhain/tests/05_bots.rules:11:79")
         )
         + 100
-    )
-
-
-def tx_05_bots_0_3_sides(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:11
-    return (
-        d_eval_fraeulein_rabatt(state, 0),
-        (
-            L["d"]
-            if "d" in L
-            else unknown_name("d", "spec/heldenhain/tests/05_bots.rules:11:79")
-        )
-        + 100,
-    )
-
-
-def tx_05_bots_0_4(state, L):
+    ),
     # spec: spec/heldenhain/tests/05_bots.rules:13
-    return d_eval_tante_taktik(state, 0) == (
-        L["a"]
-        if "a" in L
-        else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:13:37")
-    )
-
-
-def tx_05_bots_0_4_sides(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:13
-    return (
-        d_eval_tante_taktik(state, 0),
-        (
+    "#0:expect4": lambda state, L: (
+        d_eval_tante_taktik(state, 0)
+        == (
             L["a"]
             if "a" in L
             else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:13:37")
-        ),
-    )
-
-
-def tx_05_bots_1_0(state, L):
+        )
+    ),
     # spec: spec/heldenhain/tests/05_bots.rules:20
-    return (
+    "#1:expect0": lambda state, L: (
         d_eval_tante_taktik(state, 0)
         == (
             L["a"]
@@ -7081,25 +6437,9 @@ def tx_05_bots_1_0(state, L):
             else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:20:37")
         )
         - 16
-    )
-
-
-def tx_05_bots_1_0_sides(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:20
-    return (
-        d_eval_tante_taktik(state, 0),
-        (
-            L["a"]
-            if "a" in L
-            else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:20:37")
-        )
-        - 16,
-    )
-
-
-def tx_05_bots_2_0(state, L):
+    ),
     # spec: spec/heldenhain/tests/05_bots.rules:27
-    return (
+    "#2:expect0": lambda state, L: (
         d_eval_graf_gruebel(state, 0)
         == (
             L["a"]
@@ -7107,12 +6447,156 @@ def tx_05_bots_2_0(state, L):
             else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:27:37")
         )
         + 15
-    )
-
-
-def tx_05_bots_2_0_sides(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:27
-    return (
+    ),
+    # spec: spec/heldenhain/tests/05_bots.rules:34
+    "#3:expect0": lambda state, L: (
+        d_eval_der_wegweiser(state, 0)
+        == (
+            L["a"]
+            if "a" in L
+            else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:34:38")
+        )
+        + 25
+        + 9
+        * (
+            3 * q_rettung(state, E_finn_faehrte)
+            + q_einsatz(state, E_finn_faehrte)
+            + max(
+                0, q_ausdauer(state, E_finn_faehrte) - state.counters[0][E_finn_faehrte]
+            )
+        )
+    ),
+    # spec: spec/heldenhain/tests/05_bots.rules:37
+    "#3:expect1": lambda state, L: (
+        d_eval_der_wegweiser(state, 0)
+        == (
+            L["b"]
+            if "b" in L
+            else unknown_name("b", "spec/heldenhain/tests/05_bots.rules:37:38")
+        )
+        + 9
+        * (
+            3 * q_rettung(state, E_igel_ingo)
+            + q_einsatz(state, E_igel_ingo)
+            + max(0, q_ausdauer(state, E_igel_ingo) - state.counters[0][E_igel_ingo])
+        )
+    ),
+    # spec: spec/heldenhain/tests/05_bots.rules:44
+    "#4:expect0": lambda state, L: (
+        d_eval_fraeulein_rabatt(state, 0)
+        == (
+            L["a"]
+            if "a" in L
+            else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:44:41")
+        )
+        + 6
+    ),
+    # spec: spec/heldenhain/tests/05_bots.rules:44
+    "#4:expect1": lambda state, L: (
+        d_eval_tante_taktik(state, 0)
+        == (
+            L["t"]
+            if "t" in L
+            else unknown_name("t", "spec/heldenhain/tests/05_bots.rules:44:76")
+        )
+        + 3
+    ),
+    # spec: spec/heldenhain/tests/05_bots.rules:50
+    "#5:expect0": lambda state, L: (
+        (
+            d_eval_tante_taktik(state, 0)
+            if (state.params["deck_1"] if 0 == 0 else state.params["deck_2"])
+            == "superfreundinnen"
+            else (
+                d_eval_graf_gruebel(state, 0)
+                if (state.params["deck_1"] if 0 == 0 else state.params["deck_2"])
+                == "schattenkabinett"
+                else (
+                    d_eval_der_wegweiser(state, 0)
+                    if (state.params["deck_1"] if 0 == 0 else state.params["deck_2"])
+                    == "weggefaehrten"
+                    else d_eval_fraeulein_rabatt(state, 0)
+                )
+            )
+        )
+        == d_eval_tante_taktik(state, 0)
+    ),
+    # spec: spec/heldenhain/tests/05_bots.rules:51
+    "#5:expect1": lambda state, L: (
+        (
+            d_eval_tante_taktik(state, 1)
+            if (state.params["deck_1"] if 1 == 0 else state.params["deck_2"])
+            == "superfreundinnen"
+            else (
+                d_eval_graf_gruebel(state, 1)
+                if (state.params["deck_1"] if 1 == 0 else state.params["deck_2"])
+                == "schattenkabinett"
+                else (
+                    d_eval_der_wegweiser(state, 1)
+                    if (state.params["deck_1"] if 1 == 0 else state.params["deck_2"])
+                    == "weggefaehrten"
+                    else d_eval_fraeulein_rabatt(state, 1)
+                )
+            )
+        )
+        == d_eval_graf_gruebel(state, 1)
+    ),
+}
+ts_05_bots_0 = {
+    "#0:expect0": lambda state, L: (
+        d_eval_tante_taktik(state, 0),
+        (
+            L["a"]
+            if "a" in L
+            else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:10:37")
+        )
+        + 100,
+    ),
+    "#0:expect1": lambda state, L: (
+        d_eval_graf_gruebel(state, 0),
+        (
+            L["b"]
+            if "b" in L
+            else unknown_name("b", "spec/heldenhain/tests/05_bots.rules:10:74")
+        )
+        + 100,
+    ),
+    "#0:expect2": lambda state, L: (
+        d_eval_der_wegweiser(state, 0),
+        (
+            L["c"]
+            if "c" in L
+            else unknown_name("c", "spec/heldenhain/tests/05_bots.rules:11:38")
+        )
+        + 100,
+    ),
+    "#0:expect3": lambda state, L: (
+        d_eval_fraeulein_rabatt(state, 0),
+        (
+            L["d"]
+            if "d" in L
+            else unknown_name("d", "spec/heldenhain/tests/05_bots.rules:11:79")
+        )
+        + 100,
+    ),
+    "#0:expect4": lambda state, L: (
+        d_eval_tante_taktik(state, 0),
+        (
+            L["a"]
+            if "a" in L
+            else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:13:37")
+        ),
+    ),
+    "#1:expect0": lambda state, L: (
+        d_eval_tante_taktik(state, 0),
+        (
+            L["a"]
+            if "a" in L
+            else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:20:37")
+        )
+        - 16,
+    ),
+    "#2:expect0": lambda state, L: (
         d_eval_graf_gruebel(state, 0),
         (
             L["a"]
@@ -7120,25 +6604,8 @@ def tx_05_bots_2_0_sides(state, L):
             else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:27:37")
         )
         + 15,
-    )
-
-
-def tx_05_bots_3_0(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:34
-    return d_eval_der_wegweiser(state, 0) == (
-        L["a"]
-        if "a" in L
-        else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:34:38")
-    ) + 25 + 9 * (
-        3 * q_rettung(state, E_finn_faehrte)
-        + q_einsatz(state, E_finn_faehrte)
-        + max(0, q_ausdauer(state, E_finn_faehrte) - state.counters[0][E_finn_faehrte])
-    )
-
-
-def tx_05_bots_3_0_sides(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:34
-    return (
+    ),
+    "#3:expect0": lambda state, L: (
         d_eval_der_wegweiser(state, 0),
         (
             L["a"]
@@ -7154,25 +6621,8 @@ def tx_05_bots_3_0_sides(state, L):
                 0, q_ausdauer(state, E_finn_faehrte) - state.counters[0][E_finn_faehrte]
             )
         ),
-    )
-
-
-def tx_05_bots_3_1(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:37
-    return d_eval_der_wegweiser(state, 0) == (
-        L["b"]
-        if "b" in L
-        else unknown_name("b", "spec/heldenhain/tests/05_bots.rules:37:38")
-    ) + 9 * (
-        3 * q_rettung(state, E_igel_ingo)
-        + q_einsatz(state, E_igel_ingo)
-        + max(0, q_ausdauer(state, E_igel_ingo) - state.counters[0][E_igel_ingo])
-    )
-
-
-def tx_05_bots_3_1_sides(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:37
-    return (
+    ),
+    "#3:expect1": lambda state, L: (
         d_eval_der_wegweiser(state, 0),
         (
             L["b"]
@@ -7185,25 +6635,8 @@ def tx_05_bots_3_1_sides(state, L):
             + q_einsatz(state, E_igel_ingo)
             + max(0, q_ausdauer(state, E_igel_ingo) - state.counters[0][E_igel_ingo])
         ),
-    )
-
-
-def tx_05_bots_4_0(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:44
-    return (
-        d_eval_fraeulein_rabatt(state, 0)
-        == (
-            L["a"]
-            if "a" in L
-            else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:44:41")
-        )
-        + 6
-    )
-
-
-def tx_05_bots_4_0_sides(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:44
-    return (
+    ),
+    "#4:expect0": lambda state, L: (
         d_eval_fraeulein_rabatt(state, 0),
         (
             L["a"]
@@ -7211,25 +6644,8 @@ def tx_05_bots_4_0_sides(state, L):
             else unknown_name("a", "spec/heldenhain/tests/05_bots.rules:44:41")
         )
         + 6,
-    )
-
-
-def tx_05_bots_4_1(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:44
-    return (
-        d_eval_tante_taktik(state, 0)
-        == (
-            L["t"]
-            if "t" in L
-            else unknown_name("t", "spec/heldenhain/tests/05_bots.rules:44:76")
-        )
-        + 3
-    )
-
-
-def tx_05_bots_4_1_sides(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:44
-    return (
+    ),
+    "#4:expect1": lambda state, L: (
         d_eval_tante_taktik(state, 0),
         (
             L["t"]
@@ -7237,32 +6653,8 @@ def tx_05_bots_4_1_sides(state, L):
             else unknown_name("t", "spec/heldenhain/tests/05_bots.rules:44:76")
         )
         + 3,
-    )
-
-
-def tx_05_bots_5_0(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:50
-    return (
-        d_eval_tante_taktik(state, 0)
-        if (state.params["deck_1"] if 0 == 0 else state.params["deck_2"])
-        == "superfreundinnen"
-        else (
-            d_eval_graf_gruebel(state, 0)
-            if (state.params["deck_1"] if 0 == 0 else state.params["deck_2"])
-            == "schattenkabinett"
-            else (
-                d_eval_der_wegweiser(state, 0)
-                if (state.params["deck_1"] if 0 == 0 else state.params["deck_2"])
-                == "weggefaehrten"
-                else d_eval_fraeulein_rabatt(state, 0)
-            )
-        )
-    ) == d_eval_tante_taktik(state, 0)
-
-
-def tx_05_bots_5_0_sides(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:50
-    return (
+    ),
+    "#5:expect0": lambda state, L: (
         (
             d_eval_tante_taktik(state, 0)
             if (state.params["deck_1"] if 0 == 0 else state.params["deck_2"])
@@ -7280,32 +6672,8 @@ def tx_05_bots_5_0_sides(state, L):
             )
         ),
         d_eval_tante_taktik(state, 0),
-    )
-
-
-def tx_05_bots_5_1(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:51
-    return (
-        d_eval_tante_taktik(state, 1)
-        if (state.params["deck_1"] if 1 == 0 else state.params["deck_2"])
-        == "superfreundinnen"
-        else (
-            d_eval_graf_gruebel(state, 1)
-            if (state.params["deck_1"] if 1 == 0 else state.params["deck_2"])
-            == "schattenkabinett"
-            else (
-                d_eval_der_wegweiser(state, 1)
-                if (state.params["deck_1"] if 1 == 0 else state.params["deck_2"])
-                == "weggefaehrten"
-                else d_eval_fraeulein_rabatt(state, 1)
-            )
-        )
-    ) == d_eval_graf_gruebel(state, 1)
-
-
-def tx_05_bots_5_1_sides(state, L):
-    # spec: spec/heldenhain/tests/05_bots.rules:51
-    return (
+    ),
+    "#5:expect1": lambda state, L: (
         (
             d_eval_tante_taktik(state, 1)
             if (state.params["deck_1"] if 1 == 0 else state.params["deck_2"])
@@ -7323,31 +6691,24 @@ def tx_05_bots_5_1_sides(state, L):
             )
         ),
         d_eval_graf_gruebel(state, 1),
-    )
-
-
-def tx_05_figures_0_0(state, L):
+    ),
+}
+tx_05_figures_0 = {
     # spec: spec/heldenhain/tests/05_figures.rules:4
-    return (
+    "#0:expect0": lambda state, L: (
         (A_von[E_nami] if E_nami in KS_spiegel else E_nami) in KS_charakter
         or (A_von[E_nami] if E_nami in KS_spiegel else E_nami) in KS_begleiter
         or (A_von[E_nami] if E_nami in KS_spiegel else E_nami) in KS_drache
-    )
-
-
-def tx_05_figures_0_1(state, L):
+    ),
     # spec: spec/heldenhain/tests/05_figures.rules:4
-    return (
+    "#0:expect1": lambda state, L: (
         (A_von[E_flauschi] if E_flauschi in KS_spiegel else E_flauschi) in KS_charakter
         or (A_von[E_flauschi] if E_flauschi in KS_spiegel else E_flauschi)
         in KS_begleiter
         or (A_von[E_flauschi] if E_flauschi in KS_spiegel else E_flauschi) in KS_drache
-    )
-
-
-def tx_05_figures_0_2(state, L):
+    ),
     # spec: spec/heldenhain/tests/05_figures.rules:4
-    return (
+    "#0:expect2": lambda state, L: (
         (
             A_von[E_illusionsdrache]
             if E_illusionsdrache in KS_spiegel
@@ -7366,4973 +6727,1916 @@ def tx_05_figures_0_2(state, L):
             else E_illusionsdrache
         )
         in KS_drache
-    )
-
-
-def tx_05_figures_0_3(state, L):
+    ),
     # spec: spec/heldenhain/tests/05_figures.rules:5
-    return not (
-        (A_von[E_ki_kompass] if E_ki_kompass in KS_spiegel else E_ki_kompass)
-        in KS_charakter
-        or (A_von[E_ki_kompass] if E_ki_kompass in KS_spiegel else E_ki_kompass)
-        in KS_begleiter
-        or (A_von[E_ki_kompass] if E_ki_kompass in KS_spiegel else E_ki_kompass)
-        in KS_drache
-    )
-
-
-def tx_05_figures_0_4(state, L):
+    "#0:expect3": lambda state, L: (
+        not (
+            (A_von[E_ki_kompass] if E_ki_kompass in KS_spiegel else E_ki_kompass)
+            in KS_charakter
+            or (A_von[E_ki_kompass] if E_ki_kompass in KS_spiegel else E_ki_kompass)
+            in KS_begleiter
+            or (A_von[E_ki_kompass] if E_ki_kompass in KS_spiegel else E_ki_kompass)
+            in KS_drache
+        )
+    ),
     # spec: spec/heldenhain/tests/05_figures.rules:5
-    return not (
-        (A_von[E_kuchenpause] if E_kuchenpause in KS_spiegel else E_kuchenpause)
-        in KS_charakter
-        or (A_von[E_kuchenpause] if E_kuchenpause in KS_spiegel else E_kuchenpause)
-        in KS_begleiter
-        or (A_von[E_kuchenpause] if E_kuchenpause in KS_spiegel else E_kuchenpause)
-        in KS_drache
-    )
-
-
-def tx_05_figures_0_5(state, L):
+    "#0:expect4": lambda state, L: (
+        not (
+            (A_von[E_kuchenpause] if E_kuchenpause in KS_spiegel else E_kuchenpause)
+            in KS_charakter
+            or (A_von[E_kuchenpause] if E_kuchenpause in KS_spiegel else E_kuchenpause)
+            in KS_begleiter
+            or (A_von[E_kuchenpause] if E_kuchenpause in KS_spiegel else E_kuchenpause)
+            in KS_drache
+        )
+    ),
     # spec: spec/heldenhain/tests/05_figures.rules:5
-    return not (
-        (A_von[E_zauberstab] if E_zauberstab in KS_spiegel else E_zauberstab)
-        in KS_charakter
-        or (A_von[E_zauberstab] if E_zauberstab in KS_spiegel else E_zauberstab)
-        in KS_begleiter
-        or (A_von[E_zauberstab] if E_zauberstab in KS_spiegel else E_zauberstab)
-        in KS_drache
-    )
-
-
-def tx_05_figures_0_6(state, L):
+    "#0:expect5": lambda state, L: (
+        not (
+            (A_von[E_zauberstab] if E_zauberstab in KS_spiegel else E_zauberstab)
+            in KS_charakter
+            or (A_von[E_zauberstab] if E_zauberstab in KS_spiegel else E_zauberstab)
+            in KS_begleiter
+            or (A_von[E_zauberstab] if E_zauberstab in KS_spiegel else E_zauberstab)
+            in KS_drache
+        )
+    ),
     # spec: spec/heldenhain/tests/05_figures.rules:6
-    return not (
-        (A_von[E_baumhaus] if E_baumhaus in KS_spiegel else E_baumhaus) in KS_charakter
-        or (A_von[E_baumhaus] if E_baumhaus in KS_spiegel else E_baumhaus)
-        in KS_begleiter
-        or (A_von[E_baumhaus] if E_baumhaus in KS_spiegel else E_baumhaus) in KS_drache
-    )
-
-
-def tx_05_figures_0_7(state, L):
+    "#0:expect6": lambda state, L: (
+        not (
+            (A_von[E_baumhaus] if E_baumhaus in KS_spiegel else E_baumhaus)
+            in KS_charakter
+            or (A_von[E_baumhaus] if E_baumhaus in KS_spiegel else E_baumhaus)
+            in KS_begleiter
+            or (A_von[E_baumhaus] if E_baumhaus in KS_spiegel else E_baumhaus)
+            in KS_drache
+        )
+    ),
     # spec: spec/heldenhain/tests/05_figures.rules:6
-    return not (
-        (A_von[E_blumenwiese] if E_blumenwiese in KS_spiegel else E_blumenwiese)
-        in KS_charakter
-        or (A_von[E_blumenwiese] if E_blumenwiese in KS_spiegel else E_blumenwiese)
-        in KS_begleiter
-        or (A_von[E_blumenwiese] if E_blumenwiese in KS_spiegel else E_blumenwiese)
-        in KS_drache
-    )
-
-
-def tx_05_figures_0_8(state, L):
+    "#0:expect7": lambda state, L: (
+        not (
+            (A_von[E_blumenwiese] if E_blumenwiese in KS_spiegel else E_blumenwiese)
+            in KS_charakter
+            or (A_von[E_blumenwiese] if E_blumenwiese in KS_spiegel else E_blumenwiese)
+            in KS_begleiter
+            or (A_von[E_blumenwiese] if E_blumenwiese in KS_spiegel else E_blumenwiese)
+            in KS_drache
+        )
+    ),
     # spec: spec/heldenhain/tests/05_figures.rules:7
-    return (
+    "#0:expect8": lambda state, L: (
         (A_von[E_nami_2] if E_nami_2 in KS_spiegel else E_nami_2) in KS_charakter
         or (A_von[E_nami_2] if E_nami_2 in KS_spiegel else E_nami_2) in KS_begleiter
         or (A_von[E_nami_2] if E_nami_2 in KS_spiegel else E_nami_2) in KS_drache
-    )
-
-
-def tx_05_figures_0_9(state, L):
+    ),
     # spec: spec/heldenhain/tests/05_figures.rules:7
-    return not (
-        (A_von[E_ki_kompass_2] if E_ki_kompass_2 in KS_spiegel else E_ki_kompass_2)
-        in KS_charakter
-        or (A_von[E_ki_kompass_2] if E_ki_kompass_2 in KS_spiegel else E_ki_kompass_2)
-        in KS_begleiter
-        or (A_von[E_ki_kompass_2] if E_ki_kompass_2 in KS_spiegel else E_ki_kompass_2)
-        in KS_drache
-    )
-
-
-def tx_05_figures_1_0(state, L):
+    "#0:expect9": lambda state, L: (
+        not (
+            (A_von[E_ki_kompass_2] if E_ki_kompass_2 in KS_spiegel else E_ki_kompass_2)
+            in KS_charakter
+            or (
+                A_von[E_ki_kompass_2]
+                if E_ki_kompass_2 in KS_spiegel
+                else E_ki_kompass_2
+            )
+            in KS_begleiter
+            or (
+                A_von[E_ki_kompass_2]
+                if E_ki_kompass_2 in KS_spiegel
+                else E_ki_kompass_2
+            )
+            in KS_drache
+        )
+    ),
     # spec: spec/heldenhain/tests/05_figures.rules:13
-    return state.location[E_blitzy] == 5
-
-
-def tx_05_figures_1_1(state, L):
+    "#1:expect0": lambda state, L: state.location[E_blitzy] == 5,
     # spec: spec/heldenhain/tests/05_figures.rules:13
-    return not state.counters[1][E_blitzy] > 0
-
-
-def tx_05_figures_1_2(state, L):
+    "#1:expect1": lambda state, L: not state.counters[1][E_blitzy] > 0,
     # spec: spec/heldenhain/tests/05_figures.rules:13
-    return state.counters[2][E_blitzy] > 0
-
-
-def tx_05_figures_1_3(state, L):
+    "#1:expect2": lambda state, L: state.counters[2][E_blitzy] > 0,
     # spec: spec/heldenhain/tests/05_figures.rules:14
-    return state.tracks[2] == 4
-
-
-def tx_05_figures_1_3_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:14
-    return (state.tracks[2], 4)
-
-
-def tx_05_figures_2_0(state, L):
+    "#1:expect3": lambda state, L: state.tracks[2] == 4,
     # spec: spec/heldenhain/tests/05_figures.rules:23
-    return not allowed_sammeln(state, 0, E_blitzy)
-
-
-def tx_05_figures_2_1(state, L):
+    "#2:expect0": lambda state, L: not allowed_sammeln(state, 0, E_blitzy),
     # spec: spec/heldenhain/tests/05_figures.rules:24
-    return not allowed_ablenken_mit(state, 0, E_blitzy)
-
-
-def tx_05_figures_2_2(state, L):
+    "#2:expect1": lambda state, L: not allowed_ablenken_mit(state, 0, E_blitzy),
+}
+ts_05_figures_0 = {
+    "#1:expect3": lambda state, L: (state.tracks[2], 4),
+}
+tx_05_figures_1 = {
     # spec: spec/heldenhain/tests/05_figures.rules:24
-    return not allowed_ablenken(state, 0, E_blitzy, E_samt_2)
-
-
-def tx_05_figures_2_3(state, L):
+    "#2:expect2": lambda state, L: not allowed_ablenken(state, 0, E_blitzy, E_samt_2),
     # spec: spec/heldenhain/tests/05_figures.rules:25
-    return not allowed_drache_nutzen(state, 0, E_illusionsdrache)
-
-
-def tx_05_figures_2_4(state, L):
+    "#2:expect3": lambda state, L: (
+        not allowed_drache_nutzen(state, 0, E_illusionsdrache)
+    ),
     # spec: spec/heldenhain/tests/05_figures.rules:27
-    return allowed_sammeln(state, 0, E_blitzy)
-
-
-def tx_05_figures_2_5(state, L):
+    "#2:expect4": lambda state, L: allowed_sammeln(state, 0, E_blitzy),
     # spec: spec/heldenhain/tests/05_figures.rules:27
-    return allowed_ablenken(state, 0, E_blitzy, E_samt_2)
-
-
-def tx_05_figures_2_6(state, L):
+    "#2:expect5": lambda state, L: allowed_ablenken(state, 0, E_blitzy, E_samt_2),
     # spec: spec/heldenhain/tests/05_figures.rules:28
-    return allowed_drache_nutzen(state, 0, E_illusionsdrache)
-
-
-def tx_05_figures_3_0(state, L):
+    "#2:expect6": lambda state, L: allowed_drache_nutzen(state, 0, E_illusionsdrache),
     # spec: spec/heldenhain/tests/05_figures.rules:37
-    return state.counters[2][E_nami] > 0
-
-
-def tx_05_figures_3_1(state, L):
+    "#3:expect0": lambda state, L: state.counters[2][E_nami] > 0,
     # spec: spec/heldenhain/tests/05_figures.rules:38
-    return allowed_ablenken(state, 0, E_nami, E_samt_2)
-
-
-def tx_05_figures_3_2(state, L):
+    "#3:expect1": lambda state, L: allowed_ablenken(state, 0, E_nami, E_samt_2),
     # spec: spec/heldenhain/tests/05_figures.rules:39
-    return not allowed_sammeln(state, 0, E_nami)
-
-
-def tx_05_figures_4_0(state, L):
+    "#3:expect2": lambda state, L: not allowed_sammeln(state, 0, E_nami),
     # spec: spec/heldenhain/tests/05_figures.rules:47
-    return allowed_ablenken(state, 0, E_herr_gegenwind, E_blitzy_2)
-
-
-def tx_05_figures_4_1(state, L):
+    "#4:expect0": lambda state, L: (
+        allowed_ablenken(state, 0, E_herr_gegenwind, E_blitzy_2)
+    ),
     # spec: spec/heldenhain/tests/05_figures.rules:48
-    return not allowed_sammeln(state, 0, E_herr_gegenwind)
-
-
-def tx_05_figures_5_0(state, L):
+    "#4:expect1": lambda state, L: not allowed_sammeln(state, 0, E_herr_gegenwind),
     # spec: spec/heldenhain/tests/05_figures.rules:56
-    return allowed_ablenken(state, 0, E_dorian_faltfach, E_blitzy_2)
-
-
-def tx_05_figures_5_1(state, L):
+    "#5:expect0": lambda state, L: (
+        allowed_ablenken(state, 0, E_dorian_faltfach, E_blitzy_2)
+    ),
     # spec: spec/heldenhain/tests/05_figures.rules:57
-    return not allowed_sammeln(state, 0, E_dorian_faltfach)
-
-
-def tx_05_figures_6_0(state, L):
+    "#5:expect1": lambda state, L: not allowed_sammeln(state, 0, E_dorian_faltfach),
     # spec: spec/heldenhain/tests/05_figures.rules:66
-    return allowed_ablenken(state, 0, E_rico_rueckprall, E_blitzy_2)
-
-
-def tx_05_figures_6_1(state, L):
+    "#6:expect0": lambda state, L: (
+        allowed_ablenken(state, 0, E_rico_rueckprall, E_blitzy_2)
+    ),
     # spec: spec/heldenhain/tests/05_figures.rules:67
-    return not allowed_sammeln(state, 0, E_rico_rueckprall)
-
-
-def tx_05_figures_7_0(state, L):
+    "#6:expect1": lambda state, L: not allowed_sammeln(state, 0, E_rico_rueckprall),
     # spec: spec/heldenhain/tests/05_figures.rules:79
-    return allowed_ausspielen(state, 0, E_roxy) == False
-
-
-def tx_05_figures_7_0_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:79
-    return (allowed_ausspielen(state, 0, E_roxy), False)
-
-
-def tx_05_figures_7_1(state, L):
+    "#7:expect0": lambda state, L: allowed_ausspielen(state, 0, E_roxy) == False,
     # spec: spec/heldenhain/tests/05_figures.rules:81
-    return allowed_ausspielen(state, 0, E_roxy)
-
-
-def tx_05_figures_7_2(state, L):
+    "#7:expect1": lambda state, L: allowed_ausspielen(state, 0, E_roxy),
+}
+ts_05_figures_1 = {
+    "#7:expect0": lambda state, L: (allowed_ausspielen(state, 0, E_roxy), False),
+}
+tx_05_figures_2 = {
     # spec: spec/heldenhain/tests/05_figures.rules:86
-    return state.location[E_ella_eiche] == 16
-
-
-def tx_05_figures_7_3(state, L):
+    "#7:expect2": lambda state, L: state.location[E_ella_eiche] == 16,
     # spec: spec/heldenhain/tests/05_figures.rules:86
-    return state.location[E_zauberstab] == 16
-
-
-def tx_05_figures_7_4(state, L):
+    "#7:expect3": lambda state, L: state.location[E_zauberstab] == 16,
     # spec: spec/heldenhain/tests/05_figures.rules:87
-    return state.location[E_roxy] == 5
-
-
-def tx_05_figures_7_5(state, L):
+    "#7:expect4": lambda state, L: state.location[E_roxy] == 5,
     # spec: spec/heldenhain/tests/05_figures.rules:87
-    return len(state.zones[5]) == 6
-
-
-def tx_05_figures_7_5_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:87
-    return (len(state.zones[5]), 6)
-
-
-def tx_05_figures_8_0(state, L):
+    "#7:expect5": lambda state, L: len(state.zones[5]) == 6,
     # spec: spec/heldenhain/tests/05_figures.rules:99
-    return state.location[E_ki_kompass] == 7
-
-
-def tx_05_figures_8_1(state, L):
+    "#8:expect0": lambda state, L: state.location[E_ki_kompass] == 7,
     # spec: spec/heldenhain/tests/05_figures.rules:99
-    return len(state.zones[5]) == 6
-
-
-def tx_05_figures_8_1_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:99
-    return (len(state.zones[5]), 6)
-
-
-def tx_05_figures_9_0(state, L):
+    "#8:expect1": lambda state, L: len(state.zones[5]) == 6,
     # spec: spec/heldenhain/tests/05_figures.rules:105
-    return not allowed_ausspielen(state, 0, E_nami)
-
-
-def tx_05_figures_9_1(state, L):
+    "#9:expect0": lambda state, L: not allowed_ausspielen(state, 0, E_nami),
     # spec: spec/heldenhain/tests/05_figures.rules:107
-    return allowed_ausspielen(state, 0, E_nami)
-
-
-def tx_05_figures_10_0(state, L):
+    "#9:expect1": lambda state, L: allowed_ausspielen(state, 0, E_nami),
     # spec: spec/heldenhain/tests/05_figures.rules:119
-    return q_einsatz(state, E_blitzy) == 3
-
-
-def tx_05_figures_10_0_sides(state, L):
+    "#10:expect0": lambda state, L: q_einsatz(state, E_blitzy) == 3,
     # spec: spec/heldenhain/tests/05_figures.rules:119
-    return (q_einsatz(state, E_blitzy), 3)
-
-
-def tx_05_figures_10_1(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:119
-    return q_rettung(state, E_blitzy) == 5
-
-
-def tx_05_figures_10_1_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:119
-    return (q_rettung(state, E_blitzy), 5)
-
-
-def tx_05_figures_10_2(state, L):
+    "#10:expect1": lambda state, L: q_rettung(state, E_blitzy) == 5,
     # spec: spec/heldenhain/tests/05_figures.rules:121
-    return state.location[E_blitzy] == 3
-
-
-def tx_05_figures_10_3(state, L):
+    "#10:expect2": lambda state, L: state.location[E_blitzy] == 3,
     # spec: spec/heldenhain/tests/05_figures.rules:121
-    return state.location[E_gluecksarmband] == 3
-
-
-def tx_05_figures_10_4(state, L):
+    "#10:expect3": lambda state, L: state.location[E_gluecksarmband] == 3,
     # spec: spec/heldenhain/tests/05_figures.rules:122
-    return state.counters[0][E_blitzy] == 0
-
-
-def tx_05_figures_10_4_sides(state, L):
+    "#10:expect4": lambda state, L: state.counters[0][E_blitzy] == 0,
     # spec: spec/heldenhain/tests/05_figures.rules:122
-    return (state.counters[0][E_blitzy], 0)
-
-
-def tx_05_figures_10_5(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:122
-    return state.counters[5][E_blitzy] == 0
-
-
-def tx_05_figures_10_5_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:122
-    return (state.counters[5][E_blitzy], 0)
-
-
-def tx_05_figures_10_6(state, L):
+    "#10:expect5": lambda state, L: state.counters[5][E_blitzy] == 0,
     # spec: spec/heldenhain/tests/05_figures.rules:125
-    return state.counters[2][E_blitzy] > 0
-
-
-def tx_05_figures_10_7(state, L):
+    "#10:expect6": lambda state, L: state.counters[2][E_blitzy] > 0,
     # spec: spec/heldenhain/tests/05_figures.rules:125
-    return q_einsatz(state, E_blitzy) == 2
-
-
-def tx_05_figures_10_7_sides(state, L):
+    "#10:expect7": lambda state, L: q_einsatz(state, E_blitzy) == 2,
+}
+ts_05_figures_2 = {
+    "#7:expect5": lambda state, L: (len(state.zones[5]), 6),
+    "#8:expect1": lambda state, L: (len(state.zones[5]), 6),
+    "#10:expect0": lambda state, L: (q_einsatz(state, E_blitzy), 3),
+    "#10:expect1": lambda state, L: (q_rettung(state, E_blitzy), 5),
+    "#10:expect4": lambda state, L: (state.counters[0][E_blitzy], 0),
+    "#10:expect5": lambda state, L: (state.counters[5][E_blitzy], 0),
+    "#10:expect7": lambda state, L: (q_einsatz(state, E_blitzy), 2),
+}
+tx_05_figures_3 = {
     # spec: spec/heldenhain/tests/05_figures.rules:125
-    return (q_einsatz(state, E_blitzy), 2)
-
-
-def tx_05_figures_10_8(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:125
-    return q_rettung(state, E_blitzy) == 2
-
-
-def tx_05_figures_10_8_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:125
-    return (q_rettung(state, E_blitzy), 2)
-
-
-def tx_05_figures_10_9(state, L):
+    "#10:expect8": lambda state, L: q_rettung(state, E_blitzy) == 2,
     # spec: spec/heldenhain/tests/05_figures.rules:126
-    return state.counters[0][E_blitzy] == 0
-
-
-def tx_05_figures_10_9_sides(state, L):
-    # spec: spec/heldenhain/tests/05_figures.rules:126
-    return (state.counters[0][E_blitzy], 0)
-
-
-def tx_06_collect_0_0(state, L):
+    "#10:expect9": lambda state, L: state.counters[0][E_blitzy] == 0,
+}
+ts_05_figures_3 = {
+    "#10:expect8": lambda state, L: (q_rettung(state, E_blitzy), 2),
+    "#10:expect9": lambda state, L: (state.counters[0][E_blitzy], 0),
+}
+tx_06_collect_0 = {
     # spec: spec/heldenhain/tests/06_collect.rules:9
-    return state.tracks[0] == 2
-
-
-def tx_06_collect_0_0_sides(state, L):
+    "#0:expect0": lambda state, L: state.tracks[0] == 2,
     # spec: spec/heldenhain/tests/06_collect.rules:9
-    return (state.tracks[0], 2)
-
-
-def tx_06_collect_0_1(state, L):
+    "#0:expect1": lambda state, L: state.counters[1][E_roxy] > 0,
     # spec: spec/heldenhain/tests/06_collect.rules:9
-    return state.counters[1][E_roxy] > 0
-
-
-def tx_06_collect_0_2(state, L):
-    # spec: spec/heldenhain/tests/06_collect.rules:9
-    return state.tracks[4] == 2
-
-
-def tx_06_collect_0_2_sides(state, L):
-    # spec: spec/heldenhain/tests/06_collect.rules:9
-    return (state.tracks[4], 2)
-
-
-def tx_06_collect_1_0(state, L):
+    "#0:expect2": lambda state, L: state.tracks[4] == 2,
     # spec: spec/heldenhain/tests/06_collect.rules:19
-    return state.tracks[0] == 4
-
-
-def tx_06_collect_1_0_sides(state, L):
-    # spec: spec/heldenhain/tests/06_collect.rules:19
-    return (state.tracks[0], 4)
-
-
-def tx_06_collect_2_0(state, L):
+    "#1:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/heldenhain/tests/06_collect.rules:30
-    return allowed_sammeln(state, 0, E_roxy)
-
-
-def tx_06_collect_2_1(state, L):
+    "#2:expect0": lambda state, L: allowed_sammeln(state, 0, E_roxy),
     # spec: spec/heldenhain/tests/06_collect.rules:31
-    return not allowed_sammeln(state, 0, E_blitzy_2)
-
-
-def tx_06_collect_2_2(state, L):
+    "#2:expect1": lambda state, L: not allowed_sammeln(state, 0, E_blitzy_2),
     # spec: spec/heldenhain/tests/06_collect.rules:32
-    return not allowed_sammeln(state, 0, E_ella_eiche)
-
-
-def tx_06_collect_2_3(state, L):
+    "#2:expect2": lambda state, L: not allowed_sammeln(state, 0, E_ella_eiche),
     # spec: spec/heldenhain/tests/06_collect.rules:33
-    return not allowed_sammeln(state, 0, E_lena)
-
-
-def tx_06_collect_3_0(state, L):
+    "#2:expect3": lambda state, L: not allowed_sammeln(state, 0, E_lena),
     # spec: spec/heldenhain/tests/06_collect.rules:40
-    return not allowed_sammeln(state, 0, E_flauschi)
-
-
-def tx_06_collect_3_1(state, L):
+    "#3:expect0": lambda state, L: not allowed_sammeln(state, 0, E_flauschi),
     # spec: spec/heldenhain/tests/06_collect.rules:40
-    return not allowed_sammeln(state, 0, E_illusionsdrache)
-
-
-def tx_06_collect_3_2(state, L):
+    "#3:expect1": lambda state, L: not allowed_sammeln(state, 0, E_illusionsdrache),
     # spec: spec/heldenhain/tests/06_collect.rules:41
-    return q_rettung(state, E_flauschi) == 0
-
-
-def tx_06_collect_3_2_sides(state, L):
-    # spec: spec/heldenhain/tests/06_collect.rules:41
-    return (q_rettung(state, E_flauschi), 0)
-
-
-def tx_06_collect_4_0(state, L):
+    "#3:expect2": lambda state, L: q_rettung(state, E_flauschi) == 0,
     # spec: spec/heldenhain/tests/06_collect.rules:49
-    return state.result is not None
-
-
-def tx_06_collect_4_1(state, L):
+    "#4:expect0": lambda state, L: state.result is not None,
     # spec: spec/heldenhain/tests/06_collect.rules:49
-    return winner_of(state) == 0
-
-
-def tx_06_collect_4_1_sides(state, L):
+    "#4:expect1": lambda state, L: winner_of(state) == 0,
     # spec: spec/heldenhain/tests/06_collect.rules:49
-    return (winner_of(state), 0)
-
-
-def tx_06_collect_4_2(state, L):
-    # spec: spec/heldenhain/tests/06_collect.rules:49
-    return state.tracks[0] == 20
-
-
-def tx_06_collect_4_2_sides(state, L):
-    # spec: spec/heldenhain/tests/06_collect.rules:49
-    return (state.tracks[0], 20)
-
-
-def tx_06_collect_5_0(state, L):
+    "#4:expect2": lambda state, L: state.tracks[0] == 20,
     # spec: spec/heldenhain/tests/06_collect.rules:59
-    return state.result is not None
-
-
-def tx_06_collect_5_1(state, L):
+    "#5:expect0": lambda state, L: state.result is not None,
     # spec: spec/heldenhain/tests/06_collect.rules:59
-    return winner_of(state) == 0
-
-
-def tx_06_collect_5_1_sides(state, L):
-    # spec: spec/heldenhain/tests/06_collect.rules:59
-    return (winner_of(state), 0)
-
-
-def tx_06_collect_5_2(state, L):
+    "#5:expect1": lambda state, L: winner_of(state) == 0,
+}
+ts_06_collect_0 = {
+    "#0:expect0": lambda state, L: (state.tracks[0], 2),
+    "#0:expect2": lambda state, L: (state.tracks[4], 2),
+    "#1:expect0": lambda state, L: (state.tracks[0], 4),
+    "#3:expect2": lambda state, L: (q_rettung(state, E_flauschi), 0),
+    "#4:expect1": lambda state, L: (winner_of(state), 0),
+    "#4:expect2": lambda state, L: (state.tracks[0], 20),
+    "#5:expect1": lambda state, L: (winner_of(state), 0),
+}
+tx_06_collect_1 = {
     # spec: spec/heldenhain/tests/06_collect.rules:60
-    return len(state.zones[3]) == 0
-
-
-def tx_06_collect_5_2_sides(state, L):
+    "#5:expect2": lambda state, L: len(state.zones[3]) == 0,
     # spec: spec/heldenhain/tests/06_collect.rules:60
-    return (len(state.zones[3]), 0)
-
-
-def tx_06_collect_5_3(state, L):
-    # spec: spec/heldenhain/tests/06_collect.rules:60
-    return state.location[E_kuchenpause] == 1
-
-
-def tx_06_collect_6_0(state, L):
+    "#5:expect3": lambda state, L: state.location[E_kuchenpause] == 1,
     # spec: spec/heldenhain/tests/06_collect.rules:70
-    return state.tracks[0] == 12
-
-
-def tx_06_collect_6_0_sides(state, L):
+    "#6:expect0": lambda state, L: state.tracks[0] == 12,
     # spec: spec/heldenhain/tests/06_collect.rules:70
-    return (state.tracks[0], 12)
-
-
-def tx_06_collect_6_1(state, L):
-    # spec: spec/heldenhain/tests/06_collect.rules:70
-    return state.location[E_kuchenpause] == 3
-
-
-def tx_07_distract_0_0(state, L):
+    "#6:expect1": lambda state, L: state.location[E_kuchenpause] == 3,
+}
+ts_06_collect_1 = {
+    "#5:expect2": lambda state, L: (len(state.zones[3]), 0),
+    "#6:expect0": lambda state, L: (state.tracks[0], 12),
+}
+tx_07_distract_0 = {
     # spec: spec/heldenhain/tests/07_distract.rules:7
-    return q_einsatz(state, E_nami) == 3
-
-
-def tx_07_distract_0_0_sides(state, L):
+    "#0:expect0": lambda state, L: q_einsatz(state, E_nami) == 3,
     # spec: spec/heldenhain/tests/07_distract.rules:7
-    return (q_einsatz(state, E_nami), 3)
-
-
-def tx_07_distract_0_1(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:7
-    return q_ausdauer(state, E_nami) == 4
-
-
-def tx_07_distract_0_1_sides(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:7
-    return (q_ausdauer(state, E_nami), 4)
-
-
-def tx_07_distract_0_2(state, L):
+    "#0:expect1": lambda state, L: q_ausdauer(state, E_nami) == 4,
     # spec: spec/heldenhain/tests/07_distract.rules:8
-    return q_einsatz(state, E_samt_2) == 2
-
-
-def tx_07_distract_0_2_sides(state, L):
+    "#0:expect2": lambda state, L: q_einsatz(state, E_samt_2) == 2,
     # spec: spec/heldenhain/tests/07_distract.rules:8
-    return (q_einsatz(state, E_samt_2), 2)
-
-
-def tx_07_distract_0_3(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:8
-    return q_ausdauer(state, E_samt_2) == 3
-
-
-def tx_07_distract_0_3_sides(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:8
-    return (q_ausdauer(state, E_samt_2), 3)
-
-
-def tx_07_distract_0_4(state, L):
+    "#0:expect3": lambda state, L: q_ausdauer(state, E_samt_2) == 3,
     # spec: spec/heldenhain/tests/07_distract.rules:15
-    return state.location[E_samt_2] == 17
-
-
-def tx_07_distract_0_5(state, L):
+    "#0:expect4": lambda state, L: state.location[E_samt_2] == 17,
     # spec: spec/heldenhain/tests/07_distract.rules:16
-    return state.location[E_nami] == 5
-
-
-def tx_07_distract_0_6(state, L):
+    "#0:expect5": lambda state, L: state.location[E_nami] == 5,
     # spec: spec/heldenhain/tests/07_distract.rules:16
-    return state.counters[0][E_nami] == 2
-
-
-def tx_07_distract_0_6_sides(state, L):
+    "#0:expect6": lambda state, L: state.counters[0][E_nami] == 2,
     # spec: spec/heldenhain/tests/07_distract.rules:16
-    return (state.counters[0][E_nami], 2)
-
-
-def tx_07_distract_0_7(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:16
-    return q_ausdauer(state, E_nami) == 4
-
-
-def tx_07_distract_0_7_sides(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:16
-    return (q_ausdauer(state, E_nami), 4)
-
-
-def tx_07_distract_0_8(state, L):
+    "#0:expect7": lambda state, L: q_ausdauer(state, E_nami) == 4,
     # spec: spec/heldenhain/tests/07_distract.rules:17
-    return state.counters[1][E_nami] > 0
-
-
-def tx_07_distract_0_9(state, L):
+    "#0:expect8": lambda state, L: state.counters[1][E_nami] > 0,
     # spec: spec/heldenhain/tests/07_distract.rules:17
-    return state.tracks[4] == 2
-
-
-def tx_07_distract_0_9_sides(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:17
-    return (state.tracks[4], 2)
-
-
-def tx_07_distract_1_0(state, L):
+    "#0:expect9": lambda state, L: state.tracks[4] == 2,
     # spec: spec/heldenhain/tests/07_distract.rules:25
-    return not allowed_ablenken(state, 0, E_nami, E_samt_2)
-
-
-def tx_07_distract_1_1(state, L):
+    "#1:expect0": lambda state, L: not allowed_ablenken(state, 0, E_nami, E_samt_2),
     # spec: spec/heldenhain/tests/07_distract.rules:26
-    return not allowed_ablenken_mit(state, 0, E_nami)
-
-
-def tx_07_distract_1_2(state, L):
+    "#1:expect1": lambda state, L: not allowed_ablenken_mit(state, 0, E_nami),
     # spec: spec/heldenhain/tests/07_distract.rules:28
-    return allowed_ablenken(state, 0, E_nami, E_samt_2)
-
-
-def tx_07_distract_1_3(state, L):
+    "#1:expect2": lambda state, L: allowed_ablenken(state, 0, E_nami, E_samt_2),
     # spec: spec/heldenhain/tests/07_distract.rules:28
-    return allowed_ablenken_mit(state, 0, E_nami)
-
-
-def tx_07_distract_2_0(state, L):
+    "#1:expect3": lambda state, L: allowed_ablenken_mit(state, 0, E_nami),
     # spec: spec/heldenhain/tests/07_distract.rules:37
-    return not allowed_ablenken_mit(state, 0, E_nami)
-
-
-def tx_07_distract_2_1(state, L):
+    "#2:expect0": lambda state, L: not allowed_ablenken_mit(state, 0, E_nami),
     # spec: spec/heldenhain/tests/07_distract.rules:38
-    return not allowed_ablenken(state, 1, E_samt_2, E_nami)
-
-
-def tx_07_distract_3_0(state, L):
+    "#2:expect1": lambda state, L: not allowed_ablenken(state, 1, E_samt_2, E_nami),
+}
+ts_07_distract_0 = {
+    "#0:expect0": lambda state, L: (q_einsatz(state, E_nami), 3),
+    "#0:expect1": lambda state, L: (q_ausdauer(state, E_nami), 4),
+    "#0:expect2": lambda state, L: (q_einsatz(state, E_samt_2), 2),
+    "#0:expect3": lambda state, L: (q_ausdauer(state, E_samt_2), 3),
+    "#0:expect6": lambda state, L: (state.counters[0][E_nami], 2),
+    "#0:expect7": lambda state, L: (q_ausdauer(state, E_nami), 4),
+    "#0:expect9": lambda state, L: (state.tracks[4], 2),
+}
+tx_07_distract_1 = {
     # spec: spec/heldenhain/tests/07_distract.rules:49
-    return state.location[E_samt_2] == 17
-
-
-def tx_07_distract_3_1(state, L):
+    "#3:expect0": lambda state, L: state.location[E_samt_2] == 17,
     # spec: spec/heldenhain/tests/07_distract.rules:50
-    return state.location[E_mira_morgentau] == 16
-
-
-def tx_07_distract_4_0(state, L):
+    "#3:expect1": lambda state, L: state.location[E_mira_morgentau] == 16,
     # spec: spec/heldenhain/tests/07_distract.rules:59
-    return q_einsatz(state, E_nami) == 3
-
-
-def tx_07_distract_4_0_sides(state, L):
+    "#4:expect0": lambda state, L: q_einsatz(state, E_nami) == 3,
     # spec: spec/heldenhain/tests/07_distract.rules:59
-    return (q_einsatz(state, E_nami), 3)
-
-
-def tx_07_distract_4_1(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:59
-    return q_einsatz(state, E_direktor_dunkel_2) == 3
-
-
-def tx_07_distract_4_1_sides(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:59
-    return (q_einsatz(state, E_direktor_dunkel_2), 3)
-
-
-def tx_07_distract_4_2(state, L):
+    "#4:expect1": lambda state, L: q_einsatz(state, E_direktor_dunkel_2) == 3,
     # spec: spec/heldenhain/tests/07_distract.rules:61
-    return state.counters[0][E_nami] == 3
-
-
-def tx_07_distract_4_2_sides(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:61
-    return (state.counters[0][E_nami], 3)
-
-
-def tx_07_distract_4_3(state, L):
+    "#4:expect2": lambda state, L: state.counters[0][E_nami] == 3,
     # spec: spec/heldenhain/tests/07_distract.rules:62
-    return state.counters[0][E_direktor_dunkel_2] == 3
-
-
-def tx_07_distract_4_3_sides(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:62
-    return (state.counters[0][E_direktor_dunkel_2], 3)
-
-
-def tx_07_distract_4_4(state, L):
+    "#4:expect3": lambda state, L: state.counters[0][E_direktor_dunkel_2] == 3,
     # spec: spec/heldenhain/tests/07_distract.rules:63
-    return state.location[E_nami] == 5
-
-
-def tx_07_distract_4_5(state, L):
+    "#4:expect4": lambda state, L: state.location[E_nami] == 5,
     # spec: spec/heldenhain/tests/07_distract.rules:63
-    return state.location[E_direktor_dunkel_2] == 6
-
-
-def tx_07_distract_5_0(state, L):
+    "#4:expect5": lambda state, L: state.location[E_direktor_dunkel_2] == 6,
     # spec: spec/heldenhain/tests/07_distract.rules:74
-    return state.counters[0][E_direktor_dunkel_2] == 2
-
-
-def tx_07_distract_5_0_sides(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:74
-    return (state.counters[0][E_direktor_dunkel_2], 2)
-
-
-def tx_07_distract_5_1(state, L):
+    "#5:expect0": lambda state, L: state.counters[0][E_direktor_dunkel_2] == 2,
     # spec: spec/heldenhain/tests/07_distract.rules:75
-    return state.counters[0][E_nami] == 3
-
-
-def tx_07_distract_5_1_sides(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:75
-    return (state.counters[0][E_nami], 3)
-
-
-def tx_07_distract_6_0(state, L):
+    "#5:expect1": lambda state, L: state.counters[0][E_nami] == 3,
     # spec: spec/heldenhain/tests/07_distract.rules:87
-    return state.location[E_samt_2] == 17
-
-
-def tx_07_distract_6_1(state, L):
+    "#6:expect0": lambda state, L: state.location[E_samt_2] == 17,
     # spec: spec/heldenhain/tests/07_distract.rules:87
-    return state.location[E_monokel_2] == 17
-
-
-def tx_07_distract_7_0(state, L):
+    "#6:expect1": lambda state, L: state.location[E_monokel_2] == 17,
     # spec: spec/heldenhain/tests/07_distract.rules:96
-    return state.counters[0][E_direktor_dunkel_2] == 3
-
-
-def tx_07_distract_7_0_sides(state, L):
+    "#7:expect0": lambda state, L: state.counters[0][E_direktor_dunkel_2] == 3,
     # spec: spec/heldenhain/tests/07_distract.rules:96
-    return (state.counters[0][E_direktor_dunkel_2], 3)
-
-
-def tx_07_distract_7_1(state, L):
+    "#7:expect1": lambda state, L: state.counters[0][E_nami] == 3,
     # spec: spec/heldenhain/tests/07_distract.rules:96
-    return state.counters[0][E_nami] == 3
-
-
-def tx_07_distract_7_1_sides(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:96
-    return (state.counters[0][E_nami], 3)
-
-
-def tx_07_distract_7_2(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:96
-    return state.location[E_direktor_dunkel_2] == 6
-
-
-def tx_07_distract_7_3(state, L):
+    "#7:expect2": lambda state, L: state.location[E_direktor_dunkel_2] == 6,
     # spec: spec/heldenhain/tests/07_distract.rules:99
-    return state.counters[1][E_direktor_dunkel_2] > 0
-
-
-def tx_07_distract_7_4(state, L):
+    "#7:expect3": lambda state, L: state.counters[1][E_direktor_dunkel_2] > 0,
+}
+ts_07_distract_1 = {
+    "#4:expect0": lambda state, L: (q_einsatz(state, E_nami), 3),
+    "#4:expect1": lambda state, L: (q_einsatz(state, E_direktor_dunkel_2), 3),
+    "#4:expect2": lambda state, L: (state.counters[0][E_nami], 3),
+    "#4:expect3": lambda state, L: (state.counters[0][E_direktor_dunkel_2], 3),
+    "#5:expect0": lambda state, L: (state.counters[0][E_direktor_dunkel_2], 2),
+    "#5:expect1": lambda state, L: (state.counters[0][E_nami], 3),
+    "#7:expect0": lambda state, L: (state.counters[0][E_direktor_dunkel_2], 3),
+    "#7:expect1": lambda state, L: (state.counters[0][E_nami], 3),
+}
+tx_07_distract_2 = {
     # spec: spec/heldenhain/tests/07_distract.rules:103
-    return not state.counters[1][E_nami] > 0
-
-
-def tx_07_distract_7_5(state, L):
+    "#7:expect4": lambda state, L: not state.counters[1][E_nami] > 0,
     # spec: spec/heldenhain/tests/07_distract.rules:107
-    return not state.counters[1][E_direktor_dunkel_2] > 0
-
-
-def tx_07_distract_8_0(state, L):
+    "#7:expect5": lambda state, L: not state.counters[1][E_direktor_dunkel_2] > 0,
     # spec: spec/heldenhain/tests/07_distract.rules:118
-    return state.counters[0][E_nami] == 2
-
-
-def tx_07_distract_8_0_sides(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:118
-    return (state.counters[0][E_nami], 2)
-
-
-def tx_07_distract_8_1(state, L):
+    "#8:expect0": lambda state, L: state.counters[0][E_nami] == 2,
     # spec: spec/heldenhain/tests/07_distract.rules:120
-    return state.counters[0][E_nami] == 1
-
-
-def tx_07_distract_8_1_sides(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:120
-    return (state.counters[0][E_nami], 1)
-
-
-def tx_07_distract_9_0(state, L):
+    "#8:expect1": lambda state, L: state.counters[0][E_nami] == 1,
     # spec: spec/heldenhain/tests/07_distract.rules:129
-    return state.counters[1][E_blitzy_2] > 0
-
-
-def tx_07_distract_9_1(state, L):
+    "#9:expect0": lambda state, L: state.counters[1][E_blitzy_2] > 0,
     # spec: spec/heldenhain/tests/07_distract.rules:129
-    return state.counters[3][E_blitzy_2] > 0
-
-
-def tx_07_distract_9_2(state, L):
+    "#9:expect1": lambda state, L: state.counters[3][E_blitzy_2] > 0,
     # spec: spec/heldenhain/tests/07_distract.rules:132
-    return state.counters[1][E_blitzy_2] > 0
-
-
-def tx_07_distract_10_0(state, L):
+    "#9:expect2": lambda state, L: state.counters[1][E_blitzy_2] > 0,
     # spec: spec/heldenhain/tests/07_distract.rules:140
-    return not state.counters[1][E_blitzy] > 0
-
-
-def tx_07_distract_11_0(state, L):
+    "#10:expect0": lambda state, L: not state.counters[1][E_blitzy] > 0,
     # spec: spec/heldenhain/tests/07_distract.rules:151
-    return state.counters[1][E_ella_eiche_2] > 0
-
-
-def tx_07_distract_11_1(state, L):
+    "#11:expect0": lambda state, L: state.counters[1][E_ella_eiche_2] > 0,
     # spec: spec/heldenhain/tests/07_distract.rules:151
-    return not allowed_aussetzen_lassen(state, E_ella_eiche_2)
-
-
-def tx_07_distract_11_2(state, L):
+    "#11:expect1": lambda state, L: not allowed_aussetzen_lassen(state, E_ella_eiche_2),
     # spec: spec/heldenhain/tests/07_distract.rules:157
-    return state.counters[0][E_ella_eiche_2] == 3
-
-
-def tx_07_distract_11_2_sides(state, L):
+    "#11:expect2": lambda state, L: state.counters[0][E_ella_eiche_2] == 3,
     # spec: spec/heldenhain/tests/07_distract.rules:157
-    return (state.counters[0][E_ella_eiche_2], 3)
-
-
-def tx_07_distract_11_3(state, L):
-    # spec: spec/heldenhain/tests/07_distract.rules:157
-    return not state.counters[3][E_ella_eiche_2] > 0
-
-
-def tx_07_distract_11_4(state, L):
+    "#11:expect3": lambda state, L: not state.counters[3][E_ella_eiche_2] > 0,
     # spec: spec/heldenhain/tests/07_distract.rules:161
-    return not state.counters[1][E_ella_eiche_2] > 0
-
-
-def tx_07_distract_11_5(state, L):
+    "#11:expect4": lambda state, L: not state.counters[1][E_ella_eiche_2] > 0,
     # spec: spec/heldenhain/tests/07_distract.rules:163
-    return allowed_aussetzen_lassen(state, E_ella_eiche_2)
-
-
-def tx_07_distract_12_0(state, L):
+    "#11:expect5": lambda state, L: allowed_aussetzen_lassen(state, E_ella_eiche_2),
     # spec: spec/heldenhain/tests/07_distract.rules:174
-    return state.counters[1][E_blitzy_2] > 0
-
-
-def tx_07_distract_12_1(state, L):
+    "#12:expect0": lambda state, L: state.counters[1][E_blitzy_2] > 0,
     # spec: spec/heldenhain/tests/07_distract.rules:174
-    return not state.counters[3][E_blitzy_2] > 0
-
-
-def tx_08_card_kinds_0_0(state, L):
+    "#12:expect1": lambda state, L: not state.counters[3][E_blitzy_2] > 0,
+}
+ts_07_distract_2 = {
+    "#8:expect0": lambda state, L: (state.counters[0][E_nami], 2),
+    "#8:expect1": lambda state, L: (state.counters[0][E_nami], 1),
+    "#11:expect2": lambda state, L: (state.counters[0][E_ella_eiche_2], 3),
+}
+tx_08_card_kinds_0 = {
     # spec: spec/heldenhain/tests/08_card_kinds.rules:7
-    return allowed_ausspielen(state, 0, E_kuchenpause)
-
-
-def tx_08_card_kinds_0_1(state, L):
+    "#0:expect0": lambda state, L: allowed_ausspielen(state, 0, E_kuchenpause),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:7
-    return not allowed_ausspielen(state, 0, E_baumhaus)
-
-
-def tx_08_card_kinds_0_2(state, L):
+    "#0:expect1": lambda state, L: not allowed_ausspielen(state, 0, E_baumhaus),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:9
-    return not allowed_ausspielen(state, 0, E_kuchenpause)
-
-
-def tx_08_card_kinds_1_0(state, L):
+    "#0:expect2": lambda state, L: not allowed_ausspielen(state, 0, E_kuchenpause),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:21
-    return state.location[E_zauberstab] == 9
-
-
-def tx_08_card_kinds_1_1(state, L):
+    "#1:expect0": lambda state, L: state.location[E_zauberstab] == 9,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:21
-    return is_active(state, 0, [E_zauberstab, E_blitzy])
-
-
-def tx_08_card_kinds_1_2(state, L):
+    "#1:expect1": lambda state, L: is_active(state, 0, [E_zauberstab, E_blitzy]),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:22
-    return q_einsatz(state, E_blitzy) == 3
-
-
-def tx_08_card_kinds_1_2_sides(state, L):
+    "#1:expect2": lambda state, L: q_einsatz(state, E_blitzy) == 3,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:22
-    return (q_einsatz(state, E_blitzy), 3)
-
-
-def tx_08_card_kinds_1_3(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:22
-    return q_rettung(state, E_blitzy) == 3
-
-
-def tx_08_card_kinds_1_3_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:22
-    return (q_rettung(state, E_blitzy), 3)
-
-
-def tx_08_card_kinds_2_0(state, L):
+    "#1:expect3": lambda state, L: q_rettung(state, E_blitzy) == 3,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:29
-    return not allowed_ausspielen(state, 0, E_zauberstab)
-
-
-def tx_08_card_kinds_2_1(state, L):
+    "#2:expect0": lambda state, L: not allowed_ausspielen(state, 0, E_zauberstab),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:31
-    return allowed_ausspielen(state, 0, E_zauberstab)
-
-
-def tx_08_card_kinds_3_0(state, L):
+    "#2:expect1": lambda state, L: allowed_ausspielen(state, 0, E_zauberstab),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:42
-    return state.location[E_zauberstab] == 16
-
-
-def tx_08_card_kinds_3_1(state, L):
+    "#3:expect0": lambda state, L: state.location[E_zauberstab] == 16,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:42
-    return state.location[E_sternenkrone] == 9
-
-
-def tx_08_card_kinds_3_2(state, L):
+    "#3:expect1": lambda state, L: state.location[E_sternenkrone] == 9,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:43
-    return q_einsatz(state, E_blitzy) == 2
-
-
-def tx_08_card_kinds_3_2_sides(state, L):
+    "#3:expect2": lambda state, L: q_einsatz(state, E_blitzy) == 2,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:43
-    return (q_einsatz(state, E_blitzy), 2)
-
-
-def tx_08_card_kinds_3_3(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:43
-    return q_rettung(state, E_blitzy) == 4
-
-
-def tx_08_card_kinds_3_3_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:43
-    return (q_rettung(state, E_blitzy), 4)
-
-
-def tx_08_card_kinds_4_0(state, L):
+    "#3:expect3": lambda state, L: q_rettung(state, E_blitzy) == 4,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:54
-    return q_ausdauer(state, E_mira_morgentau_2) == 4
-
-
-def tx_08_card_kinds_4_0_sides(state, L):
+    "#4:expect0": lambda state, L: q_ausdauer(state, E_mira_morgentau_2) == 4,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:54
-    return (q_ausdauer(state, E_mira_morgentau_2), 4)
-
-
-def tx_08_card_kinds_4_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:54
-    return state.location[E_mira_morgentau_2] == 6
-
-
-def tx_08_card_kinds_4_2(state, L):
+    "#4:expect1": lambda state, L: state.location[E_mira_morgentau_2] == 6,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:57
-    return state.location[E_mira_morgentau_2] == 17
-
-
-def tx_08_card_kinds_4_3(state, L):
+    "#4:expect2": lambda state, L: state.location[E_mira_morgentau_2] == 17,
+}
+ts_08_card_kinds_0 = {
+    "#1:expect2": lambda state, L: (q_einsatz(state, E_blitzy), 3),
+    "#1:expect3": lambda state, L: (q_rettung(state, E_blitzy), 3),
+    "#3:expect2": lambda state, L: (q_einsatz(state, E_blitzy), 2),
+    "#3:expect3": lambda state, L: (q_rettung(state, E_blitzy), 4),
+    "#4:expect0": lambda state, L: (q_ausdauer(state, E_mira_morgentau_2), 4),
+}
+tx_08_card_kinds_1 = {
     # spec: spec/heldenhain/tests/08_card_kinds.rules:57
-    return state.location[E_dornenkrone_2] == 17
-
-
-def tx_08_card_kinds_4_4(state, L):
+    "#4:expect3": lambda state, L: state.location[E_dornenkrone_2] == 17,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:58
-    return state.location[E_regenbogenschirm_2] == 17
-
-
-def tx_08_card_kinds_5_0(state, L):
+    "#4:expect4": lambda state, L: state.location[E_regenbogenschirm_2] == 17,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:67
-    return state.location[E_blitzy] == 16
-
-
-def tx_08_card_kinds_5_1(state, L):
+    "#5:expect0": lambda state, L: state.location[E_blitzy] == 16,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:67
-    return state.location[E_kuscheldecke] == 16
-
-
-def tx_08_card_kinds_5_2(state, L):
+    "#5:expect1": lambda state, L: state.location[E_kuscheldecke] == 16,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:67
-    return not is_active(state, 0, [E_kuscheldecke, E_blitzy])
-
-
-def tx_08_card_kinds_6_0(state, L):
+    "#5:expect2": lambda state, L: not is_active(state, 0, [E_kuscheldecke, E_blitzy]),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:75
-    return state.location[E_flauschi] == 5
-
-
-def tx_08_card_kinds_6_1(state, L):
+    "#6:expect0": lambda state, L: state.location[E_flauschi] == 5,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:75
-    return len(state.zones[5]) == 1
-
-
-def tx_08_card_kinds_6_1_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:75
-    return (len(state.zones[5]), 1)
-
-
-def tx_08_card_kinds_6_2(state, L):
+    "#6:expect1": lambda state, L: len(state.zones[5]) == 1,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:76
-    return not allowed_sammeln(state, 0, E_flauschi)
-
-
-def tx_08_card_kinds_6_3(state, L):
+    "#6:expect2": lambda state, L: not allowed_sammeln(state, 0, E_flauschi),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:80
-    return allowed_ablenken(state, 1, E_samt_2, E_flauschi)
-
-
-def tx_08_card_kinds_6_4(state, L):
+    "#6:expect3": lambda state, L: allowed_ablenken(state, 1, E_samt_2, E_flauschi),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:82
-    return state.location[E_flauschi] == 16
-
-
-def tx_08_card_kinds_7_0(state, L):
+    "#6:expect4": lambda state, L: state.location[E_flauschi] == 16,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:92
-    return state.counters[1][E_flauschi] > 0
-
-
-def tx_08_card_kinds_7_1(state, L):
+    "#7:expect0": lambda state, L: state.counters[1][E_flauschi] > 0,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:92
-    return state.counters[0][E_roxy] == 1
-
-
-def tx_08_card_kinds_7_1_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:92
-    return (state.counters[0][E_roxy], 1)
-
-
-def tx_08_card_kinds_8_0(state, L):
+    "#7:expect1": lambda state, L: state.counters[0][E_roxy] == 1,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:101
-    return not (
-        (A_von[E_ki_stoppuhr_2] if E_ki_stoppuhr_2 in KS_spiegel else E_ki_stoppuhr_2)
-        in KS_charakter
-        or (
-            A_von[E_ki_stoppuhr_2] if E_ki_stoppuhr_2 in KS_spiegel else E_ki_stoppuhr_2
+    "#8:expect0": lambda state, L: (
+        not (
+            (
+                A_von[E_ki_stoppuhr_2]
+                if E_ki_stoppuhr_2 in KS_spiegel
+                else E_ki_stoppuhr_2
+            )
+            in KS_charakter
+            or (
+                A_von[E_ki_stoppuhr_2]
+                if E_ki_stoppuhr_2 in KS_spiegel
+                else E_ki_stoppuhr_2
+            )
+            in KS_begleiter
+            or (
+                A_von[E_ki_stoppuhr_2]
+                if E_ki_stoppuhr_2 in KS_spiegel
+                else E_ki_stoppuhr_2
+            )
+            in KS_drache
         )
-        in KS_begleiter
-        or (
-            A_von[E_ki_stoppuhr_2] if E_ki_stoppuhr_2 in KS_spiegel else E_ki_stoppuhr_2
-        )
-        in KS_drache
-    )
-
-
-def tx_08_card_kinds_8_1(state, L):
+    ),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:102
-    return not allowed_ablenken(state, 0, E_nami, E_ki_stoppuhr_2)
-
-
-def tx_08_card_kinds_8_2(state, L):
+    "#8:expect1": lambda state, L: (
+        not allowed_ablenken(state, 0, E_nami, E_ki_stoppuhr_2)
+    ),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:106
-    return not state.counters[1][E_ki_stoppuhr_2] > 0
-
-
-def tx_08_card_kinds_9_0(state, L):
+    "#8:expect2": lambda state, L: not state.counters[1][E_ki_stoppuhr_2] > 0,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:117
-    return state.counters[1][E_ki_kompass] > 0
-
-
-def tx_08_card_kinds_9_1(state, L):
+    "#9:expect0": lambda state, L: state.counters[1][E_ki_kompass] > 0,
+}
+ts_08_card_kinds_1 = {
+    "#6:expect1": lambda state, L: (len(state.zones[5]), 1),
+    "#7:expect1": lambda state, L: (state.counters[0][E_roxy], 1),
+}
+tx_08_card_kinds_2 = {
     # spec: spec/heldenhain/tests/08_card_kinds.rules:117
-    return state.tracks[4] == 2
-
-
-def tx_08_card_kinds_9_1_sides(state, L):
+    "#9:expect1": lambda state, L: state.tracks[4] == 2,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:117
-    return (state.tracks[4], 2)
-
-
-def tx_08_card_kinds_9_2(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:117
-    return q_einsatz(state, E_blitzy) == 3
-
-
-def tx_08_card_kinds_9_2_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:117
-    return (q_einsatz(state, E_blitzy), 3)
-
-
-def tx_08_card_kinds_9_3(state, L):
+    "#9:expect2": lambda state, L: q_einsatz(state, E_blitzy) == 3,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:119
-    return q_einsatz(state, E_blitzy) == 2
-
-
-def tx_08_card_kinds_9_3_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:119
-    return (q_einsatz(state, E_blitzy), 2)
-
-
-def tx_08_card_kinds_10_0(state, L):
+    "#9:expect3": lambda state, L: q_einsatz(state, E_blitzy) == 2,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:126
-    return not state.counters[1][E_ki_kompass] > 0
-
-
-def tx_08_card_kinds_10_1(state, L):
+    "#10:expect0": lambda state, L: not state.counters[1][E_ki_kompass] > 0,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:129
-    return not allowed_ausspielen(state, 0, E_ki_kompass_2)
-
-
-def tx_08_card_kinds_11_0(state, L):
+    "#10:expect1": lambda state, L: not allowed_ausspielen(state, 0, E_ki_kompass_2),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:138
-    return state.location[E_kuchenpause] == 16
-
-
-def tx_08_card_kinds_11_1(state, L):
+    "#11:expect0": lambda state, L: state.location[E_kuchenpause] == 16,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:138
-    return len(state.zones[3]) == 2
-
-
-def tx_08_card_kinds_11_1_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:138
-    return (len(state.zones[3]), 2)
-
-
-def tx_08_card_kinds_12_0(state, L):
+    "#11:expect1": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:145
-    return state.location[E_blitzy] == 3
-
-
-def tx_08_card_kinds_12_1(state, L):
+    "#12:expect0": lambda state, L: state.location[E_blitzy] == 3,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:145
-    return state.location[E_sonnenstrahl] == 16
-
-
-def tx_08_card_kinds_13_0(state, L):
+    "#12:expect1": lambda state, L: state.location[E_sonnenstrahl] == 16,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:152
-    return not allowed_ausspielen(state, 0, E_kuchenpause)
-
-
-def tx_08_card_kinds_13_1(state, L):
+    "#13:expect0": lambda state, L: not allowed_ausspielen(state, 0, E_kuchenpause),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:152
-    return allowed_ausspielen(state, 0, E_schutzengel)
-
-
-def tx_08_card_kinds_14_0(state, L):
+    "#13:expect1": lambda state, L: allowed_ausspielen(state, 0, E_schutzengel),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:161
-    return state.location[E_sternwarte] == 11
-
-
-def tx_08_card_kinds_14_1(state, L):
+    "#14:expect0": lambda state, L: state.location[E_sternwarte] == 11,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:161
-    return state.location[E_baumhaus] == 16
-
-
-def tx_08_card_kinds_14_2(state, L):
+    "#14:expect1": lambda state, L: state.location[E_baumhaus] == 16,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:161
-    return len(state.zones[11]) == 1
-
-
-def tx_08_card_kinds_14_2_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:161
-    return (len(state.zones[11]), 1)
-
-
-def tx_08_card_kinds_15_0(state, L):
+    "#14:expect2": lambda state, L: len(state.zones[11]) == 1,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:171
-    return not (
-        (A_von[E_wolkenschloss] if E_wolkenschloss in KS_spiegel else E_wolkenschloss)
-        in KS_charakter
-        or (
-            A_von[E_wolkenschloss] if E_wolkenschloss in KS_spiegel else E_wolkenschloss
+    "#15:expect0": lambda state, L: (
+        not (
+            (
+                A_von[E_wolkenschloss]
+                if E_wolkenschloss in KS_spiegel
+                else E_wolkenschloss
+            )
+            in KS_charakter
+            or (
+                A_von[E_wolkenschloss]
+                if E_wolkenschloss in KS_spiegel
+                else E_wolkenschloss
+            )
+            in KS_begleiter
+            or (
+                A_von[E_wolkenschloss]
+                if E_wolkenschloss in KS_spiegel
+                else E_wolkenschloss
+            )
+            in KS_drache
         )
-        in KS_begleiter
-        or (
-            A_von[E_wolkenschloss] if E_wolkenschloss in KS_spiegel else E_wolkenschloss
-        )
-        in KS_drache
-    )
-
-
-def tx_08_card_kinds_15_1(state, L):
+    ),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:171
-    return state.counters[2][E_wolkenschloss] > 0
-
-
-def tx_08_card_kinds_15_2(state, L):
+    "#15:expect1": lambda state, L: state.counters[2][E_wolkenschloss] > 0,
+}
+ts_08_card_kinds_2 = {
+    "#9:expect1": lambda state, L: (state.tracks[4], 2),
+    "#9:expect2": lambda state, L: (q_einsatz(state, E_blitzy), 3),
+    "#9:expect3": lambda state, L: (q_einsatz(state, E_blitzy), 2),
+    "#11:expect1": lambda state, L: (len(state.zones[3]), 2),
+    "#14:expect2": lambda state, L: (len(state.zones[11]), 1),
+}
+tx_08_card_kinds_3 = {
     # spec: spec/heldenhain/tests/08_card_kinds.rules:178
-    return state.counters[0][E_blitzy] == 1
-
-
-def tx_08_card_kinds_15_2_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:178
-    return (state.counters[0][E_blitzy], 1)
-
-
-def tx_08_card_kinds_16_0(state, L):
+    "#15:expect2": lambda state, L: state.counters[0][E_blitzy] == 1,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:189
-    return state.tracks[4] == 3
-
-
-def tx_08_card_kinds_16_0_sides(state, L):
+    "#16:expect0": lambda state, L: state.tracks[4] == 3,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:189
-    return (state.tracks[4], 3)
-
-
-def tx_08_card_kinds_16_1(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:189
-    return state.counters[9][E_sternwarte] > 0
-
-
-def tx_08_card_kinds_16_2(state, L):
+    "#16:expect1": lambda state, L: state.counters[9][E_sternwarte] > 0,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:194
-    return not allowed_hq_nutzen(state, 0, E_sternwarte)
-
-
-def tx_08_card_kinds_17_0(state, L):
+    "#16:expect2": lambda state, L: not allowed_hq_nutzen(state, 0, E_sternwarte),
     # spec: spec/heldenhain/tests/08_card_kinds.rules:203
-    return state.tracks[2] == 6
-
-
-def tx_08_card_kinds_17_0_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:203
-    return (state.tracks[2], 6)
-
-
-def tx_08_card_kinds_18_0(state, L):
+    "#17:expect0": lambda state, L: state.tracks[2] == 6,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:214
-    return state.location[E_regenbogenbruecke] == 13
-
-
-def tx_08_card_kinds_18_1(state, L):
+    "#18:expect0": lambda state, L: state.location[E_regenbogenbruecke] == 13,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:215
-    return q_ausdauer(state, E_blitzy) == 4
-
-
-def tx_08_card_kinds_18_1_sides(state, L):
+    "#18:expect1": lambda state, L: q_ausdauer(state, E_blitzy) == 4,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:215
-    return (q_ausdauer(state, E_blitzy), 4)
-
-
-def tx_08_card_kinds_18_2(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:215
-    return q_ausdauer(state, E_samt_2) == 4
-
-
-def tx_08_card_kinds_18_2_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:215
-    return (q_ausdauer(state, E_samt_2), 4)
-
-
-def tx_08_card_kinds_19_0(state, L):
+    "#18:expect2": lambda state, L: q_ausdauer(state, E_samt_2) == 4,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:222
-    return state.location[E_gluecksmarkt] == 13
-
-
-def tx_08_card_kinds_19_1(state, L):
+    "#19:expect0": lambda state, L: state.location[E_gluecksmarkt] == 13,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:222
-    return state.location[E_blumenwiese_2] == 17
-
-
-def tx_08_card_kinds_19_2(state, L):
+    "#19:expect1": lambda state, L: state.location[E_blumenwiese_2] == 17,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:222
-    return len(state.zones[13]) == 1
-
-
-def tx_08_card_kinds_19_2_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:222
-    return (len(state.zones[13]), 1)
-
-
-def tx_08_card_kinds_20_0(state, L):
+    "#19:expect2": lambda state, L: len(state.zones[13]) == 1,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:230
-    return state.tracks[0] == 0
-
-
-def tx_08_card_kinds_20_0_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:230
-    return (state.tracks[0], 0)
-
-
-def tx_08_card_kinds_20_1(state, L):
+    "#20:expect0": lambda state, L: state.tracks[0] == 0,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:235
-    return state.tracks[1] == 1
-
-
-def tx_08_card_kinds_20_1_sides(state, L):
+    "#20:expect1": lambda state, L: state.tracks[1] == 1,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:235
-    return (state.tracks[1], 1)
-
-
-def tx_08_card_kinds_20_2(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:235
-    return state.tracks[0] == 0
-
-
-def tx_08_card_kinds_20_2_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:235
-    return (state.tracks[0], 0)
-
-
-def tx_08_card_kinds_21_0(state, L):
+    "#20:expect2": lambda state, L: state.tracks[0] == 0,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:244
-    return state.location[E_baumhaus_2] == 17
-
-
-def tx_08_card_kinds_21_1(state, L):
+    "#21:expect0": lambda state, L: state.location[E_baumhaus_2] == 17,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:244
-    return state.location[E_blumenwiese_2] == 13
-
-
-def tx_08_card_kinds_22_0(state, L):
+    "#21:expect1": lambda state, L: state.location[E_blumenwiese_2] == 13,
+}
+ts_08_card_kinds_3 = {
+    "#15:expect2": lambda state, L: (state.counters[0][E_blitzy], 1),
+    "#16:expect0": lambda state, L: (state.tracks[4], 3),
+    "#17:expect0": lambda state, L: (state.tracks[2], 6),
+    "#18:expect1": lambda state, L: (q_ausdauer(state, E_blitzy), 4),
+    "#18:expect2": lambda state, L: (q_ausdauer(state, E_samt_2), 4),
+    "#19:expect2": lambda state, L: (len(state.zones[13]), 1),
+    "#20:expect0": lambda state, L: (state.tracks[0], 0),
+    "#20:expect1": lambda state, L: (state.tracks[1], 1),
+    "#20:expect2": lambda state, L: (state.tracks[0], 0),
+}
+tx_08_card_kinds_4 = {
     # spec: spec/heldenhain/tests/08_card_kinds.rules:254
-    return state.counters[1][E_roxy] > 0
-
-
-def tx_08_card_kinds_22_1(state, L):
+    "#22:expect0": lambda state, L: state.counters[1][E_roxy] > 0,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:259
-    return state.counters[1][E_illusionsdrache] > 0
-
-
-def tx_08_card_kinds_22_2(state, L):
+    "#22:expect1": lambda state, L: state.counters[1][E_illusionsdrache] > 0,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:259
-    return state.tracks[4] == 1
-
-
-def tx_08_card_kinds_22_2_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:259
-    return (state.tracks[4], 1)
-
-
-def tx_08_card_kinds_22_3(state, L):
+    "#22:expect2": lambda state, L: state.tracks[4] == 1,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:260
-    return not state.counters[1][E_roxy] > 0
-
-
-def tx_08_card_kinds_22_4(state, L):
+    "#22:expect3": lambda state, L: not state.counters[1][E_roxy] > 0,
     # spec: spec/heldenhain/tests/08_card_kinds.rules:262
-    return state.tracks[0] == 4
-
-
-def tx_08_card_kinds_22_4_sides(state, L):
-    # spec: spec/heldenhain/tests/08_card_kinds.rules:262
-    return (state.tracks[0], 4)
-
-
-def tx_09_keywords_0_0(state, L):
+    "#22:expect4": lambda state, L: state.tracks[0] == 4,
+}
+ts_08_card_kinds_4 = {
+    "#22:expect2": lambda state, L: (state.tracks[4], 1),
+    "#22:expect4": lambda state, L: (state.tracks[0], 4),
+}
+tx_09_keywords_0 = {
     # spec: spec/heldenhain/tests/09_keywords.rules:9
-    return state.location[E_kuchenpause] == 16
-
-
-def tx_09_keywords_0_1(state, L):
+    "#0:expect0": lambda state, L: state.location[E_kuchenpause] == 16,
     # spec: spec/heldenhain/tests/09_keywords.rules:9
-    return state.location[E_blitzy] == 16
-
-
-def tx_09_keywords_1_0(state, L):
+    "#0:expect1": lambda state, L: state.location[E_blitzy] == 16,
     # spec: spec/heldenhain/tests/09_keywords.rules:17
-    return state.location[E_kuchenpause] == 3
-
-
-def tx_09_keywords_1_1(state, L):
+    "#1:expect0": lambda state, L: state.location[E_kuchenpause] == 3,
     # spec: spec/heldenhain/tests/09_keywords.rules:17
-    return state.tracks[4] == 3
-
-
-def tx_09_keywords_1_1_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:17
-    return (state.tracks[4], 3)
-
-
-def tx_09_keywords_2_0(state, L):
+    "#1:expect1": lambda state, L: state.tracks[4] == 3,
     # spec: spec/heldenhain/tests/09_keywords.rules:26
-    return q_einsatz(state, E_blitzy) == 4
-
-
-def tx_09_keywords_2_0_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:26
-    return (q_einsatz(state, E_blitzy), 4)
-
-
-def tx_09_keywords_2_1(state, L):
+    "#2:expect0": lambda state, L: q_einsatz(state, E_blitzy) == 4,
     # spec: spec/heldenhain/tests/09_keywords.rules:28
-    return q_einsatz(state, E_blitzy) == 2
-
-
-def tx_09_keywords_2_1_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:28
-    return (q_einsatz(state, E_blitzy), 2)
-
-
-def tx_09_keywords_3_0(state, L):
+    "#2:expect1": lambda state, L: q_einsatz(state, E_blitzy) == 2,
     # spec: spec/heldenhain/tests/09_keywords.rules:34
-    return q_rettung(state, E_juna_jubel) == 1
-
-
-def tx_09_keywords_3_0_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:34
-    return (q_rettung(state, E_juna_jubel), 1)
-
-
-def tx_09_keywords_3_1(state, L):
+    "#3:expect0": lambda state, L: q_rettung(state, E_juna_jubel) == 1,
     # spec: spec/heldenhain/tests/09_keywords.rules:36
-    return q_rettung(state, E_juna_jubel) == 2
-
-
-def tx_09_keywords_3_1_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:36
-    return (q_rettung(state, E_juna_jubel), 2)
-
-
-def tx_09_keywords_4_0(state, L):
+    "#3:expect1": lambda state, L: q_rettung(state, E_juna_jubel) == 2,
     # spec: spec/heldenhain/tests/09_keywords.rules:45
-    return q_mannschaftsgroesse(state, 0) == 2
-
-
-def tx_09_keywords_4_0_sides(state, L):
+    "#4:expect0": lambda state, L: q_mannschaftsgroesse(state, 0) == 2,
     # spec: spec/heldenhain/tests/09_keywords.rules:45
-    return (q_mannschaftsgroesse(state, 0), 2)
-
-
-def tx_09_keywords_4_1(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:45
-    return q_rettung(state, E_juna_jubel) == 1
-
-
-def tx_09_keywords_4_1_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:45
-    return (q_rettung(state, E_juna_jubel), 1)
-
-
-def tx_09_keywords_5_0(state, L):
+    "#4:expect1": lambda state, L: q_rettung(state, E_juna_jubel) == 1,
     # spec: spec/heldenhain/tests/09_keywords.rules:55
-    return state.counters[0][E_roxy] == 1
-
-
-def tx_09_keywords_5_0_sides(state, L):
+    "#5:expect0": lambda state, L: state.counters[0][E_roxy] == 1,
     # spec: spec/heldenhain/tests/09_keywords.rules:55
-    return (state.counters[0][E_roxy], 1)
-
-
-def tx_09_keywords_5_1(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:55
-    return state.tracks[0] == 2
-
-
-def tx_09_keywords_5_1_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:55
-    return (state.tracks[0], 2)
-
-
-def tx_09_keywords_6_0(state, L):
+    "#5:expect1": lambda state, L: state.tracks[0] == 2,
     # spec: spec/heldenhain/tests/09_keywords.rules:62
-    return state.tracks[1] == 0
-
-
-def tx_09_keywords_6_0_sides(state, L):
+    "#6:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/heldenhain/tests/09_keywords.rules:62
-    return (state.tracks[1], 0)
-
-
-def tx_09_keywords_6_1(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:62
-    return state.tracks[0] == 0
-
-
-def tx_09_keywords_6_1_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:62
-    return (state.tracks[0], 0)
-
-
-def tx_09_keywords_7_0(state, L):
+    "#6:expect1": lambda state, L: state.tracks[0] == 0,
     # spec: spec/heldenhain/tests/09_keywords.rules:73
-    return state.counters[0][E_roxy] == 2
-
-
-def tx_09_keywords_7_0_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:73
-    return (state.counters[0][E_roxy], 2)
-
-
-def tx_09_keywords_7_1(state, L):
+    "#7:expect0": lambda state, L: state.counters[0][E_roxy] == 2,
     # spec: spec/heldenhain/tests/09_keywords.rules:74
-    return state.counters[0][E_direktor_dunkel_2] == 2
-
-
-def tx_09_keywords_7_1_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:74
-    return (state.counters[0][E_direktor_dunkel_2], 2)
-
-
-def tx_09_keywords_8_0(state, L):
+    "#7:expect1": lambda state, L: state.counters[0][E_direktor_dunkel_2] == 2,
+}
+ts_09_keywords_0 = {
+    "#1:expect1": lambda state, L: (state.tracks[4], 3),
+    "#2:expect0": lambda state, L: (q_einsatz(state, E_blitzy), 4),
+    "#2:expect1": lambda state, L: (q_einsatz(state, E_blitzy), 2),
+    "#3:expect0": lambda state, L: (q_rettung(state, E_juna_jubel), 1),
+    "#3:expect1": lambda state, L: (q_rettung(state, E_juna_jubel), 2),
+    "#4:expect0": lambda state, L: (q_mannschaftsgroesse(state, 0), 2),
+    "#4:expect1": lambda state, L: (q_rettung(state, E_juna_jubel), 1),
+    "#5:expect0": lambda state, L: (state.counters[0][E_roxy], 1),
+    "#5:expect1": lambda state, L: (state.tracks[0], 2),
+    "#6:expect0": lambda state, L: (state.tracks[1], 0),
+    "#6:expect1": lambda state, L: (state.tracks[0], 0),
+    "#7:expect0": lambda state, L: (state.counters[0][E_roxy], 2),
+    "#7:expect1": lambda state, L: (state.counters[0][E_direktor_dunkel_2], 2),
+}
+tx_09_keywords_1 = {
     # spec: spec/heldenhain/tests/09_keywords.rules:86
-    return state.counters[0][E_tessa_trost] == 1
-
-
-def tx_09_keywords_8_0_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:86
-    return (state.counters[0][E_tessa_trost], 1)
-
-
-def tx_09_keywords_9_0(state, L):
+    "#8:expect0": lambda state, L: state.counters[0][E_tessa_trost] == 1,
     # spec: spec/heldenhain/tests/09_keywords.rules:93
-    return state.location[E_roxy] == 5
-
-
-def tx_09_keywords_9_1(state, L):
+    "#9:expect0": lambda state, L: state.location[E_roxy] == 5,
     # spec: spec/heldenhain/tests/09_keywords.rules:96
-    return state.location[E_roxy] == 16
-
-
-def tx_09_keywords_10_0(state, L):
+    "#9:expect1": lambda state, L: state.location[E_roxy] == 16,
     # spec: spec/heldenhain/tests/09_keywords.rules:105
-    return state.counters[0][E_luzi_lichtblick] == 2
-
-
-def tx_09_keywords_10_0_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:105
-    return (state.counters[0][E_luzi_lichtblick], 2)
-
-
-def tx_09_keywords_10_1(state, L):
+    "#10:expect0": lambda state, L: state.counters[0][E_luzi_lichtblick] == 2,
     # spec: spec/heldenhain/tests/09_keywords.rules:109
-    return state.counters[0][E_luzi_lichtblick] == 1
-
-
-def tx_09_keywords_10_1_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:109
-    return (state.counters[0][E_luzi_lichtblick], 1)
-
-
-def tx_09_keywords_11_0(state, L):
+    "#10:expect1": lambda state, L: state.counters[0][E_luzi_lichtblick] == 1,
     # spec: spec/heldenhain/tests/09_keywords.rules:117
-    return len(state.zones[3]) == 1
-
-
-def tx_09_keywords_11_0_sides(state, L):
+    "#11:expect0": lambda state, L: len(state.zones[3]) == 1,
     # spec: spec/heldenhain/tests/09_keywords.rules:117
-    return (len(state.zones[3]), 1)
-
-
-def tx_09_keywords_11_1(state, L):
+    "#11:expect1": lambda state, L: len(state.zones[1]) == 1,
     # spec: spec/heldenhain/tests/09_keywords.rules:117
-    return len(state.zones[1]) == 1
-
-
-def tx_09_keywords_11_1_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:117
-    return (len(state.zones[1]), 1)
-
-
-def tx_09_keywords_11_2(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:117
-    return len(state.zones[16]) == 0
-
-
-def tx_09_keywords_11_2_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:117
-    return (len(state.zones[16]), 0)
-
-
-def tx_09_keywords_12_0(state, L):
+    "#11:expect2": lambda state, L: len(state.zones[16]) == 0,
     # spec: spec/heldenhain/tests/09_keywords.rules:123
-    return len(state.zones[3]) == 0
-
-
-def tx_09_keywords_12_0_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:123
-    return (len(state.zones[3]), 0)
-
-
-def tx_09_keywords_13_0(state, L):
+    "#12:expect0": lambda state, L: len(state.zones[3]) == 0,
     # spec: spec/heldenhain/tests/09_keywords.rules:132
-    return state.location[E_mira_morgentau_2] == 17
-
-
-def tx_09_keywords_13_1(state, L):
+    "#13:expect0": lambda state, L: state.location[E_mira_morgentau_2] == 17,
     # spec: spec/heldenhain/tests/09_keywords.rules:132
-    return state.tracks[1] == 2
-
-
-def tx_09_keywords_13_1_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:132
-    return (state.tracks[1], 2)
-
-
-def tx_09_keywords_14_0(state, L):
+    "#13:expect1": lambda state, L: state.tracks[1] == 2,
     # spec: spec/heldenhain/tests/09_keywords.rules:140
-    return not allowed_ausspielen(state, 1, E_schutzengel_2)
-
-
-def tx_09_keywords_14_1(state, L):
+    "#14:expect0": lambda state, L: not allowed_ausspielen(state, 1, E_schutzengel_2),
     # spec: spec/heldenhain/tests/09_keywords.rules:141
-    return not allowed_ki_nutzen(state, 1, E_ki_kompass_2)
-
-
-def tx_09_keywords_14_2(state, L):
+    "#14:expect1": lambda state, L: not allowed_ki_nutzen(state, 1, E_ki_kompass_2),
     # spec: spec/heldenhain/tests/09_keywords.rules:142
-    return not allowed_sammeln(state, 1, E_blitzy_2)
-
-
-def tx_09_keywords_14_3(state, L):
+    "#14:expect2": lambda state, L: not allowed_sammeln(state, 1, E_blitzy_2),
     # spec: spec/heldenhain/tests/09_keywords.rules:144
-    return allowed_ausspielen(state, 1, E_schutzengel_2)
-
-
-def tx_09_keywords_14_4(state, L):
+    "#14:expect3": lambda state, L: allowed_ausspielen(state, 1, E_schutzengel_2),
     # spec: spec/heldenhain/tests/09_keywords.rules:144
-    return allowed_ki_nutzen(state, 1, E_ki_kompass_2)
-
-
-def tx_09_keywords_14_5(state, L):
+    "#14:expect4": lambda state, L: allowed_ki_nutzen(state, 1, E_ki_kompass_2),
+}
+ts_09_keywords_1 = {
+    "#8:expect0": lambda state, L: (state.counters[0][E_tessa_trost], 1),
+    "#10:expect0": lambda state, L: (state.counters[0][E_luzi_lichtblick], 2),
+    "#10:expect1": lambda state, L: (state.counters[0][E_luzi_lichtblick], 1),
+    "#11:expect0": lambda state, L: (len(state.zones[3]), 1),
+    "#11:expect1": lambda state, L: (len(state.zones[1]), 1),
+    "#11:expect2": lambda state, L: (len(state.zones[16]), 0),
+    "#12:expect0": lambda state, L: (len(state.zones[3]), 0),
+    "#13:expect1": lambda state, L: (state.tracks[1], 2),
+}
+tx_09_keywords_2 = {
     # spec: spec/heldenhain/tests/09_keywords.rules:145
-    return allowed_sammeln(state, 1, E_blitzy_2)
-
-
-def tx_09_keywords_15_0(state, L):
+    "#14:expect5": lambda state, L: allowed_sammeln(state, 1, E_blitzy_2),
     # spec: spec/heldenhain/tests/09_keywords.rules:154
-    return allowed_ablenken(state, 0, E_nami, E_samt_2)
-
-
-def tx_09_keywords_15_1(state, L):
+    "#15:expect0": lambda state, L: allowed_ablenken(state, 0, E_nami, E_samt_2),
     # spec: spec/heldenhain/tests/09_keywords.rules:156
-    return not allowed_ablenken(state, 0, E_nami, E_samt_2)
-
-
-def tx_09_keywords_16_0(state, L):
+    "#15:expect1": lambda state, L: not allowed_ablenken(state, 0, E_nami, E_samt_2),
     # spec: spec/heldenhain/tests/09_keywords.rules:163
-    return q_ablenkstress(state, E_roxy, 3) == 2
-
-
-def tx_09_keywords_16_0_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:163
-    return (q_ablenkstress(state, E_roxy, 3), 2)
-
-
-def tx_09_keywords_16_1(state, L):
+    "#16:expect0": lambda state, L: q_ablenkstress(state, E_roxy, 3) == 2,
     # spec: spec/heldenhain/tests/09_keywords.rules:165
-    return q_ablenkstress(state, E_roxy, 3) == 1
-
-
-def tx_09_keywords_16_1_sides(state, L):
-    # spec: spec/heldenhain/tests/09_keywords.rules:165
-    return (q_ablenkstress(state, E_roxy, 3), 1)
-
-
-def tx_10_superfreundinnen_0_0(state, L):
+    "#16:expect1": lambda state, L: q_ablenkstress(state, E_roxy, 3) == 1,
+}
+ts_09_keywords_2 = {
+    "#16:expect0": lambda state, L: (q_ablenkstress(state, E_roxy, 3), 2),
+    "#16:expect1": lambda state, L: (q_ablenkstress(state, E_roxy, 3), 1),
+}
+tx_10_superfreundinnen_0 = {
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:14
-    return state.counters[0][E_blitzy] == 0
-
-
-def tx_10_superfreundinnen_0_0_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:14
-    return (state.counters[0][E_blitzy], 0)
-
-
-def tx_10_superfreundinnen_1_0(state, L):
+    "#0:expect0": lambda state, L: state.counters[0][E_blitzy] == 0,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:19
-    return state.location[E_roxy] == 5
-
-
-def tx_10_superfreundinnen_2_0(state, L):
+    "#1:expect0": lambda state, L: state.location[E_roxy] == 5,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:29
-    return len(state.zones[3]) == 0
-
-
-def tx_10_superfreundinnen_2_0_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:29
-    return (len(state.zones[3]), 0)
-
-
-def tx_10_superfreundinnen_2_1(state, L):
+    "#2:expect0": lambda state, L: len(state.zones[3]) == 0,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:33
-    return len(state.zones[3]) == 2
-
-
-def tx_10_superfreundinnen_2_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:33
-    return (len(state.zones[3]), 2)
-
-
-def tx_10_superfreundinnen_3_0(state, L):
+    "#2:expect1": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:43
-    return state.tracks[0] == 4
-
-
-def tx_10_superfreundinnen_3_0_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:43
-    return (state.tracks[0], 4)
-
-
-def tx_10_superfreundinnen_3_1(state, L):
+    "#3:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:47
-    return state.tracks[0] == 7
-
-
-def tx_10_superfreundinnen_3_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:47
-    return (state.tracks[0], 7)
-
-
-def tx_10_superfreundinnen_4_0(state, L):
+    "#3:expect1": lambda state, L: state.tracks[0] == 7,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:53
-    return state.tracks[2] == 6
-
-
-def tx_10_superfreundinnen_4_0_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:53
-    return (state.tracks[2], 6)
-
-
-def tx_10_superfreundinnen_4_1(state, L):
+    "#4:expect0": lambda state, L: state.tracks[2] == 6,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:56
-    return state.tracks[3] == 5
-
-
-def tx_10_superfreundinnen_4_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:56
-    return (state.tracks[3], 5)
-
-
-def tx_10_superfreundinnen_5_0(state, L):
+    "#4:expect1": lambda state, L: state.tracks[3] == 5,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:63
-    return q_ausdauer(state, E_zoe_zuversicht) == 3
-
-
-def tx_10_superfreundinnen_5_0_sides(state, L):
+    "#5:expect0": lambda state, L: q_ausdauer(state, E_zoe_zuversicht) == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:63
-    return (q_ausdauer(state, E_zoe_zuversicht), 3)
-
-
-def tx_10_superfreundinnen_5_1(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:63
-    return q_rettung(state, E_zoe_zuversicht) == 2
-
-
-def tx_10_superfreundinnen_5_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:63
-    return (q_rettung(state, E_zoe_zuversicht), 2)
-
-
-def tx_10_superfreundinnen_5_2(state, L):
+    "#5:expect1": lambda state, L: q_rettung(state, E_zoe_zuversicht) == 2,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:65
-    return q_ausdauer(state, E_zoe_zuversicht) == 4
-
-
-def tx_10_superfreundinnen_5_2_sides(state, L):
+    "#5:expect2": lambda state, L: q_ausdauer(state, E_zoe_zuversicht) == 4,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:65
-    return (q_ausdauer(state, E_zoe_zuversicht), 4)
-
-
-def tx_10_superfreundinnen_5_3(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:65
-    return q_rettung(state, E_zoe_zuversicht) == 3
-
-
-def tx_10_superfreundinnen_5_3_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:65
-    return (q_rettung(state, E_zoe_zuversicht), 3)
-
-
-def tx_10_superfreundinnen_6_0(state, L):
+    "#5:expect3": lambda state, L: q_rettung(state, E_zoe_zuversicht) == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:74
-    return state.counters[0][E_blitzy] == 1
-
-
-def tx_10_superfreundinnen_6_0_sides(state, L):
+    "#6:expect0": lambda state, L: state.counters[0][E_blitzy] == 1,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:74
-    return (state.counters[0][E_blitzy], 1)
-
-
-def tx_10_superfreundinnen_6_1(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:74
-    return state.counters[0][E_roxy] == 0
-
-
-def tx_10_superfreundinnen_6_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:74
-    return (state.counters[0][E_roxy], 0)
-
-
-def tx_10_superfreundinnen_7_0(state, L):
+    "#6:expect1": lambda state, L: state.counters[0][E_roxy] == 0,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:84
-    return state.counters[0][E_cleo_chance] == 1
-
-
-def tx_10_superfreundinnen_7_0_sides(state, L):
+    "#7:expect0": lambda state, L: state.counters[0][E_cleo_chance] == 1,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:84
-    return (state.counters[0][E_cleo_chance], 1)
-
-
-def tx_10_superfreundinnen_7_1(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:84
-    return len(state.zones[3]) == 0
-
-
-def tx_10_superfreundinnen_7_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:84
-    return (len(state.zones[3]), 0)
-
-
-def tx_10_superfreundinnen_7_2(state, L):
+    "#7:expect1": lambda state, L: len(state.zones[3]) == 0,
+}
+ts_10_superfreundinnen_0 = {
+    "#0:expect0": lambda state, L: (state.counters[0][E_blitzy], 0),
+    "#2:expect0": lambda state, L: (len(state.zones[3]), 0),
+    "#2:expect1": lambda state, L: (len(state.zones[3]), 2),
+    "#3:expect0": lambda state, L: (state.tracks[0], 4),
+    "#3:expect1": lambda state, L: (state.tracks[0], 7),
+    "#4:expect0": lambda state, L: (state.tracks[2], 6),
+    "#4:expect1": lambda state, L: (state.tracks[3], 5),
+    "#5:expect0": lambda state, L: (q_ausdauer(state, E_zoe_zuversicht), 3),
+    "#5:expect1": lambda state, L: (q_rettung(state, E_zoe_zuversicht), 2),
+    "#5:expect2": lambda state, L: (q_ausdauer(state, E_zoe_zuversicht), 4),
+    "#5:expect3": lambda state, L: (q_rettung(state, E_zoe_zuversicht), 3),
+    "#6:expect0": lambda state, L: (state.counters[0][E_blitzy], 1),
+    "#6:expect1": lambda state, L: (state.counters[0][E_roxy], 0),
+    "#7:expect0": lambda state, L: (state.counters[0][E_cleo_chance], 1),
+    "#7:expect1": lambda state, L: (len(state.zones[3]), 0),
+}
+tx_10_superfreundinnen_1 = {
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:88
-    return state.counters[0][E_cleo_chance] == 1
-
-
-def tx_10_superfreundinnen_7_2_sides(state, L):
+    "#7:expect2": lambda state, L: state.counters[0][E_cleo_chance] == 1,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:88
-    return (state.counters[0][E_cleo_chance], 1)
-
-
-def tx_10_superfreundinnen_7_3(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:88
-    return state.location[E_kuchenpause] == 3
-
-
-def tx_10_superfreundinnen_8_0(state, L):
+    "#7:expect3": lambda state, L: state.location[E_kuchenpause] == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:94
-    return q_einsatz(state, E_frieda_freundschaft) == 2
-
-
-def tx_10_superfreundinnen_8_0_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:94
-    return (q_einsatz(state, E_frieda_freundschaft), 2)
-
-
-def tx_10_superfreundinnen_8_1(state, L):
+    "#8:expect0": lambda state, L: q_einsatz(state, E_frieda_freundschaft) == 2,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:96
-    return q_einsatz(state, E_frieda_freundschaft) == 3
-
-
-def tx_10_superfreundinnen_8_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:96
-    return (q_einsatz(state, E_frieda_freundschaft), 3)
-
-
-def tx_10_superfreundinnen_9_0(state, L):
+    "#8:expect1": lambda state, L: q_einsatz(state, E_frieda_freundschaft) == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:102
-    return state.tracks[0] == 1
-
-
-def tx_10_superfreundinnen_9_0_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:102
-    return (state.tracks[0], 1)
-
-
-def tx_10_superfreundinnen_10_0(state, L):
+    "#9:expect0": lambda state, L: state.tracks[0] == 1,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:110
-    return not state.counters[1][E_blitzy] > 0
-
-
-def tx_10_superfreundinnen_10_1(state, L):
+    "#10:expect0": lambda state, L: not state.counters[1][E_blitzy] > 0,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:110
-    return not state.counters[3][E_blitzy] > 0
-
-
-def tx_10_superfreundinnen_11_0(state, L):
+    "#10:expect1": lambda state, L: not state.counters[3][E_blitzy] > 0,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:119
-    return not state.counters[1][E_flauschi] > 0
-
-
-def tx_10_superfreundinnen_12_0(state, L):
+    "#11:expect0": lambda state, L: not state.counters[1][E_flauschi] > 0,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:129
-    return not state.counters[1][E_flauschi] > 0
-
-
-def tx_10_superfreundinnen_12_1(state, L):
+    "#12:expect0": lambda state, L: not state.counters[1][E_flauschi] > 0,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:129
-    return state.counters[0][E_roxy] == 1
-
-
-def tx_10_superfreundinnen_12_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:129
-    return (state.counters[0][E_roxy], 1)
-
-
-def tx_10_superfreundinnen_13_0(state, L):
+    "#12:expect1": lambda state, L: state.counters[0][E_roxy] == 1,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:139
-    return state.counters[0][E_roxy] == 1
-
-
-def tx_10_superfreundinnen_13_0_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:139
-    return (state.counters[0][E_roxy], 1)
-
-
-def tx_10_superfreundinnen_14_0(state, L):
+    "#13:expect0": lambda state, L: state.counters[0][E_roxy] == 1,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:150
-    return state.tracks[0] == 3
-
-
-def tx_10_superfreundinnen_14_0_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:150
-    return (state.tracks[0], 3)
-
-
-def tx_10_superfreundinnen_15_0(state, L):
+    "#14:expect0": lambda state, L: state.tracks[0] == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:159
-    return state.location[E_kuchenpause] == 3
-
-
-def tx_10_superfreundinnen_15_1(state, L):
+    "#15:expect0": lambda state, L: state.location[E_kuchenpause] == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:159
-    return state.location[E_blitzy] == 16
-
-
-def tx_10_superfreundinnen_16_0(state, L):
+    "#15:expect1": lambda state, L: state.location[E_blitzy] == 16,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:167
-    return state.counters[1][E_illusionsdrache] > 0
-
-
-def tx_10_superfreundinnen_17_0(state, L):
+    "#16:expect0": lambda state, L: state.counters[1][E_illusionsdrache] > 0,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:176
-    return q_rettung(state, E_roxy) == 3
-
-
-def tx_10_superfreundinnen_17_0_sides(state, L):
+    "#17:expect0": lambda state, L: q_rettung(state, E_roxy) == 3,
+}
+ts_10_superfreundinnen_1 = {
+    "#7:expect2": lambda state, L: (state.counters[0][E_cleo_chance], 1),
+    "#8:expect0": lambda state, L: (q_einsatz(state, E_frieda_freundschaft), 2),
+    "#8:expect1": lambda state, L: (q_einsatz(state, E_frieda_freundschaft), 3),
+    "#9:expect0": lambda state, L: (state.tracks[0], 1),
+    "#12:expect1": lambda state, L: (state.counters[0][E_roxy], 1),
+    "#13:expect0": lambda state, L: (state.counters[0][E_roxy], 1),
+    "#14:expect0": lambda state, L: (state.tracks[0], 3),
+    "#17:expect0": lambda state, L: (q_rettung(state, E_roxy), 3),
+}
+tx_10_superfreundinnen_2 = {
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:176
-    return (q_rettung(state, E_roxy), 3)
-
-
-def tx_10_superfreundinnen_17_1(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:176
-    return q_rettung(state, E_flauschi) == 0
-
-
-def tx_10_superfreundinnen_17_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:176
-    return (q_rettung(state, E_flauschi), 0)
-
-
-def tx_10_superfreundinnen_17_2(state, L):
+    "#17:expect1": lambda state, L: q_rettung(state, E_flauschi) == 0,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:178
-    return q_rettung(state, E_roxy) == 2
-
-
-def tx_10_superfreundinnen_17_2_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:178
-    return (q_rettung(state, E_roxy), 2)
-
-
-def tx_10_superfreundinnen_18_0(state, L):
+    "#17:expect2": lambda state, L: q_rettung(state, E_roxy) == 2,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:189
-    return len(state.zones[3]) == 1
-
-
-def tx_10_superfreundinnen_18_0_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:189
-    return (len(state.zones[3]), 1)
-
-
-def tx_10_superfreundinnen_18_1(state, L):
+    "#18:expect0": lambda state, L: len(state.zones[3]) == 1,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:192
-    return len(state.zones[3]) == 3
-
-
-def tx_10_superfreundinnen_18_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:192
-    return (len(state.zones[3]), 3)
-
-
-def tx_10_superfreundinnen_19_0(state, L):
+    "#18:expect1": lambda state, L: len(state.zones[3]) == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:202
-    return state.counters[0][E_roxy] == 1
-
-
-def tx_10_superfreundinnen_19_0_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:202
-    return (state.counters[0][E_roxy], 1)
-
-
-def tx_10_superfreundinnen_20_0(state, L):
+    "#19:expect0": lambda state, L: state.counters[0][E_roxy] == 1,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:213
-    return q_ausdauer(state, E_roxy) == 5
-
-
-def tx_10_superfreundinnen_20_0_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:213
-    return (q_ausdauer(state, E_roxy), 5)
-
-
-def tx_10_superfreundinnen_20_1(state, L):
+    "#20:expect0": lambda state, L: q_ausdauer(state, E_roxy) == 5,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:215
-    return state.counters[0][E_roxy] == 1
-
-
-def tx_10_superfreundinnen_20_1_sides(state, L):
+    "#20:expect1": lambda state, L: state.counters[0][E_roxy] == 1,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:215
-    return (state.counters[0][E_roxy], 1)
-
-
-def tx_10_superfreundinnen_20_2(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:215
-    return state.counters[0][E_blitzy] == 2
-
-
-def tx_10_superfreundinnen_20_2_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:215
-    return (state.counters[0][E_blitzy], 2)
-
-
-def tx_10_superfreundinnen_21_0(state, L):
+    "#20:expect2": lambda state, L: state.counters[0][E_blitzy] == 2,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:227
-    return state.counters[0][E_samt_2] == 1
-
-
-def tx_10_superfreundinnen_21_0_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:227
-    return (state.counters[0][E_samt_2], 1)
-
-
-def tx_10_superfreundinnen_22_0(state, L):
+    "#21:expect0": lambda state, L: state.counters[0][E_samt_2] == 1,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:237
-    return state.counters[0][E_roxy] == 1
-
-
-def tx_10_superfreundinnen_22_0_sides(state, L):
+    "#22:expect0": lambda state, L: state.counters[0][E_roxy] == 1,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:237
-    return (state.counters[0][E_roxy], 1)
-
-
-def tx_10_superfreundinnen_22_1(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:237
-    return state.counters[0][E_blitzy] == 0
-
-
-def tx_10_superfreundinnen_22_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:237
-    return (state.counters[0][E_blitzy], 0)
-
-
-def tx_10_superfreundinnen_23_0(state, L):
+    "#22:expect1": lambda state, L: state.counters[0][E_blitzy] == 0,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:243
-    return state.tracks[0] == 2
-
-
-def tx_10_superfreundinnen_23_0_sides(state, L):
+    "#23:expect0": lambda state, L: state.tracks[0] == 2,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:243
-    return (state.tracks[0], 2)
-
-
-def tx_10_superfreundinnen_23_1(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:243
-    return state.tracks[2] == 5
-
-
-def tx_10_superfreundinnen_23_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:243
-    return (state.tracks[2], 5)
-
-
-def tx_10_superfreundinnen_23_2(state, L):
+    "#23:expect1": lambda state, L: state.tracks[2] == 5,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:247
-    return state.tracks[0] == 2
-
-
-def tx_10_superfreundinnen_23_2_sides(state, L):
+    "#23:expect2": lambda state, L: state.tracks[0] == 2,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:247
-    return (state.tracks[0], 2)
-
-
-def tx_10_superfreundinnen_23_3(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:247
-    return state.tracks[2] == 5
-
-
-def tx_10_superfreundinnen_23_3_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:247
-    return (state.tracks[2], 5)
-
-
-def tx_10_superfreundinnen_24_0(state, L):
+    "#23:expect3": lambda state, L: state.tracks[2] == 5,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:254
-    return not allowed_ausspielen(state, 0, E_zusammenhalt)
-
-
-def tx_10_superfreundinnen_24_1(state, L):
+    "#24:expect0": lambda state, L: not allowed_ausspielen(state, 0, E_zusammenhalt),
+}
+ts_10_superfreundinnen_2 = {
+    "#17:expect1": lambda state, L: (q_rettung(state, E_flauschi), 0),
+    "#17:expect2": lambda state, L: (q_rettung(state, E_roxy), 2),
+    "#18:expect0": lambda state, L: (len(state.zones[3]), 1),
+    "#18:expect1": lambda state, L: (len(state.zones[3]), 3),
+    "#19:expect0": lambda state, L: (state.counters[0][E_roxy], 1),
+    "#20:expect0": lambda state, L: (q_ausdauer(state, E_roxy), 5),
+    "#20:expect1": lambda state, L: (state.counters[0][E_roxy], 1),
+    "#20:expect2": lambda state, L: (state.counters[0][E_blitzy], 2),
+    "#21:expect0": lambda state, L: (state.counters[0][E_samt_2], 1),
+    "#22:expect0": lambda state, L: (state.counters[0][E_roxy], 1),
+    "#22:expect1": lambda state, L: (state.counters[0][E_blitzy], 0),
+    "#23:expect0": lambda state, L: (state.tracks[0], 2),
+    "#23:expect1": lambda state, L: (state.tracks[2], 5),
+    "#23:expect2": lambda state, L: (state.tracks[0], 2),
+    "#23:expect3": lambda state, L: (state.tracks[2], 5),
+}
+tx_10_superfreundinnen_3 = {
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:256
-    return allowed_ausspielen(state, 0, E_zusammenhalt)
-
-
-def tx_10_superfreundinnen_24_2(state, L):
+    "#24:expect1": lambda state, L: allowed_ausspielen(state, 0, E_zusammenhalt),
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:258
-    return q_rettung(state, E_roxy) == 3
-
-
-def tx_10_superfreundinnen_24_2_sides(state, L):
+    "#24:expect2": lambda state, L: q_rettung(state, E_roxy) == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:258
-    return (q_rettung(state, E_roxy), 3)
-
-
-def tx_10_superfreundinnen_24_3(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:258
-    return q_rettung(state, E_lena) == 3
-
-
-def tx_10_superfreundinnen_24_3_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:258
-    return (q_rettung(state, E_lena), 3)
-
-
-def tx_10_superfreundinnen_25_0(state, L):
+    "#24:expect3": lambda state, L: q_rettung(state, E_lena) == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:266
-    return not state.counters[1][E_roxy] > 0
-
-
-def tx_10_superfreundinnen_26_0(state, L):
+    "#25:expect0": lambda state, L: not state.counters[1][E_roxy] > 0,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:276
-    return state.counters[0][E_roxy] == 0
-
-
-def tx_10_superfreundinnen_26_0_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:276
-    return (state.counters[0][E_roxy], 0)
-
-
-def tx_10_superfreundinnen_27_0(state, L):
+    "#26:expect0": lambda state, L: state.counters[0][E_roxy] == 0,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:286
-    return q_rettung(state, E_roxy) == 4
-
-
-def tx_10_superfreundinnen_27_0_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:286
-    return (q_rettung(state, E_roxy), 4)
-
-
-def tx_10_superfreundinnen_28_0(state, L):
+    "#27:expect0": lambda state, L: q_rettung(state, E_roxy) == 4,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:295
-    return len(state.zones[3]) == 1
-
-
-def tx_10_superfreundinnen_28_0_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:295
-    return (len(state.zones[3]), 1)
-
-
-def tx_10_superfreundinnen_28_1(state, L):
+    "#28:expect0": lambda state, L: len(state.zones[3]) == 1,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:299
-    return len(state.zones[3]) == 3
-
-
-def tx_10_superfreundinnen_28_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:299
-    return (len(state.zones[3]), 3)
-
-
-def tx_10_superfreundinnen_28_2(state, L):
+    "#28:expect1": lambda state, L: len(state.zones[3]) == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:304
-    return state.tracks[0] == 2
-
-
-def tx_10_superfreundinnen_28_2_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:304
-    return (state.tracks[0], 2)
-
-
-def tx_10_superfreundinnen_29_0(state, L):
+    "#28:expect2": lambda state, L: state.tracks[0] == 2,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:312
-    return state.location[E_roxy] == 3
-
-
-def tx_10_superfreundinnen_29_1(state, L):
+    "#29:expect0": lambda state, L: state.location[E_roxy] == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:312
-    return state.location[E_sternschnuppe] == 16
-
-
-def tx_10_superfreundinnen_30_0(state, L):
+    "#29:expect1": lambda state, L: state.location[E_sternschnuppe] == 16,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:320
-    return state.counters[0][E_roxy] == 1
-
-
-def tx_10_superfreundinnen_30_0_sides(state, L):
+    "#30:expect0": lambda state, L: state.counters[0][E_roxy] == 1,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:320
-    return (state.counters[0][E_roxy], 1)
-
-
-def tx_10_superfreundinnen_30_1(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:320
-    return q_ausdauer(state, E_roxy) == 5
-
-
-def tx_10_superfreundinnen_30_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:320
-    return (q_ausdauer(state, E_roxy), 5)
-
-
-def tx_10_superfreundinnen_30_2(state, L):
+    "#30:expect1": lambda state, L: q_ausdauer(state, E_roxy) == 5,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:322
-    return q_ausdauer(state, E_roxy) == 5
-
-
-def tx_10_superfreundinnen_30_2_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:322
-    return (q_ausdauer(state, E_roxy), 5)
-
-
-def tx_10_superfreundinnen_31_0(state, L):
+    "#30:expect2": lambda state, L: q_ausdauer(state, E_roxy) == 5,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:330
-    return state.location[E_roxy] == 3
-
-
-def tx_10_superfreundinnen_31_1(state, L):
+    "#31:expect0": lambda state, L: state.location[E_roxy] == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:330
-    return state.counters[0][E_roxy] == 0
-
-
-def tx_10_superfreundinnen_31_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:330
-    return (state.counters[0][E_roxy], 0)
-
-
-def tx_10_superfreundinnen_32_0(state, L):
+    "#31:expect1": lambda state, L: state.counters[0][E_roxy] == 0,
+}
+ts_10_superfreundinnen_3 = {
+    "#24:expect2": lambda state, L: (q_rettung(state, E_roxy), 3),
+    "#24:expect3": lambda state, L: (q_rettung(state, E_lena), 3),
+    "#26:expect0": lambda state, L: (state.counters[0][E_roxy], 0),
+    "#27:expect0": lambda state, L: (q_rettung(state, E_roxy), 4),
+    "#28:expect0": lambda state, L: (len(state.zones[3]), 1),
+    "#28:expect1": lambda state, L: (len(state.zones[3]), 3),
+    "#28:expect2": lambda state, L: (state.tracks[0], 2),
+    "#30:expect0": lambda state, L: (state.counters[0][E_roxy], 1),
+    "#30:expect1": lambda state, L: (q_ausdauer(state, E_roxy), 5),
+    "#30:expect2": lambda state, L: (q_ausdauer(state, E_roxy), 5),
+    "#31:expect1": lambda state, L: (state.counters[0][E_roxy], 0),
+}
+tx_10_superfreundinnen_4 = {
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:336
-    return not allowed_ausspielen(state, 0, E_pyjamaparty)
-
-
-def tx_10_superfreundinnen_32_1(state, L):
+    "#32:expect0": lambda state, L: not allowed_ausspielen(state, 0, E_pyjamaparty),
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:341
-    return len(state.zones[3]) == 2
-
-
-def tx_10_superfreundinnen_32_1_sides(state, L):
+    "#32:expect1": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:341
-    return (len(state.zones[3]), 2)
-
-
-def tx_10_superfreundinnen_32_2(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:341
-    return state.tracks[2] == 5
-
-
-def tx_10_superfreundinnen_32_2_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:341
-    return (state.tracks[2], 5)
-
-
-def tx_10_superfreundinnen_33_0(state, L):
+    "#32:expect2": lambda state, L: state.tracks[2] == 5,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:348
-    return q_ausdauer(state, E_roxy) == 5
-
-
-def tx_10_superfreundinnen_33_0_sides(state, L):
+    "#33:expect0": lambda state, L: q_ausdauer(state, E_roxy) == 5,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:348
-    return (q_ausdauer(state, E_roxy), 5)
-
-
-def tx_10_superfreundinnen_33_1(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:348
-    return q_ausdauer(state, E_flauschi) == 3
-
-
-def tx_10_superfreundinnen_33_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:348
-    return (q_ausdauer(state, E_flauschi), 3)
-
-
-def tx_10_superfreundinnen_34_0(state, L):
+    "#33:expect1": lambda state, L: q_ausdauer(state, E_flauschi) == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:355
-    return q_einsatz(state, E_roxy) == 3
-
-
-def tx_10_superfreundinnen_34_0_sides(state, L):
+    "#34:expect0": lambda state, L: q_einsatz(state, E_roxy) == 3,
     # spec: spec/heldenhain/tests/10_superfreundinnen.rules:355
-    return (q_einsatz(state, E_roxy), 3)
-
-
-def tx_10_superfreundinnen_34_1(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:355
-    return q_einsatz(state, E_samt_2) == 2
-
-
-def tx_10_superfreundinnen_34_1_sides(state, L):
-    # spec: spec/heldenhain/tests/10_superfreundinnen.rules:355
-    return (q_einsatz(state, E_samt_2), 2)
-
-
-def tx_11_overview_0_0(state, L):
+    "#34:expect1": lambda state, L: q_einsatz(state, E_samt_2) == 2,
+}
+ts_10_superfreundinnen_4 = {
+    "#32:expect1": lambda state, L: (len(state.zones[3]), 2),
+    "#32:expect2": lambda state, L: (state.tracks[2], 5),
+    "#33:expect0": lambda state, L: (q_ausdauer(state, E_roxy), 5),
+    "#33:expect1": lambda state, L: (q_ausdauer(state, E_flauschi), 3),
+    "#34:expect0": lambda state, L: (q_einsatz(state, E_roxy), 3),
+    "#34:expect1": lambda state, L: (q_einsatz(state, E_samt_2), 2),
+}
+tx_11_overview_0 = {
     # spec: spec/heldenhain/tests/11_overview.rules:7
-    return state.result is not None
-
-
-def tx_11_overview_0_1(state, L):
+    "#0:expect0": lambda state, L: state.result is not None,
     # spec: spec/heldenhain/tests/11_overview.rules:7
-    return winner_of(state) == 1
-
-
-def tx_11_overview_0_1_sides(state, L):
+    "#0:expect1": lambda state, L: winner_of(state) == 1,
     # spec: spec/heldenhain/tests/11_overview.rules:7
-    return (winner_of(state), 1)
-
-
-def tx_11_overview_0_2(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:7
-    return state.tracks[1] == 20
-
-
-def tx_11_overview_0_2_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:7
-    return (state.tracks[1], 20)
-
-
-def tx_11_overview_1_0(state, L):
+    "#0:expect2": lambda state, L: state.tracks[1] == 20,
     # spec: spec/heldenhain/tests/11_overview.rules:13
-    return len(state.zones[1]) == 62
-
-
-def tx_11_overview_1_0_sides(state, L):
+    "#1:expect0": lambda state, L: len(state.zones[1]) == 62,
     # spec: spec/heldenhain/tests/11_overview.rules:13
-    return (len(state.zones[1]), 62)
-
-
-def tx_11_overview_1_1(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:13
-    return len(state.zones[2]) == 62
-
-
-def tx_11_overview_1_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:13
-    return (len(state.zones[2]), 62)
-
-
-def tx_11_overview_1_2(state, L):
+    "#1:expect1": lambda state, L: len(state.zones[2]) == 62,
     # spec: spec/heldenhain/tests/11_overview.rules:14
-    return all(
-        len([c_d for c_d in state.zones[1] if ENTITY_LABELS[c_d] == ENTITY_LABELS[c_c]])
-        == 1
-        for c_c in state.zones[1]
-    )
-
-
-def tx_11_overview_2_0(state, L):
+    "#1:expect2": lambda state, L: (
+        all(
+            len(
+                [
+                    c_d
+                    for c_d in state.zones[1]
+                    if ENTITY_LABELS[c_d] == ENTITY_LABELS[c_c]
+                ]
+            )
+            == 1
+            for c_c in state.zones[1]
+        )
+    ),
     # spec: spec/heldenhain/tests/11_overview.rules:21
-    return len(state.zones[3]) == 5
-
-
-def tx_11_overview_2_0_sides(state, L):
+    "#2:expect0": lambda state, L: len(state.zones[3]) == 5,
     # spec: spec/heldenhain/tests/11_overview.rules:21
-    return (len(state.zones[3]), 5)
-
-
-def tx_11_overview_2_1(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:21
-    return len(state.zones[4]) == 5
-
-
-def tx_11_overview_2_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:21
-    return (len(state.zones[4]), 5)
-
-
-def tx_11_overview_2_2(state, L):
+    "#2:expect1": lambda state, L: len(state.zones[4]) == 5,
     # spec: spec/heldenhain/tests/11_overview.rules:22
-    return len([c_c for c_c in state.zones[3] if state.counters[10][c_c] > 0]) == 1
-
-
-def tx_11_overview_2_2_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:22
-    return (len([c_c for c_c in state.zones[3] if state.counters[10][c_c] > 0]), 1)
-
-
-def tx_11_overview_2_3(state, L):
+    "#2:expect2": lambda state, L: (
+        len([c_c for c_c in state.zones[3] if state.counters[10][c_c] > 0]) == 1
+    ),
     # spec: spec/heldenhain/tests/11_overview.rules:23
-    return len([c_c for c_c in state.zones[4] if state.counters[10][c_c] > 0]) == 1
-
-
-def tx_11_overview_2_3_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:23
-    return (len([c_c for c_c in state.zones[4] if state.counters[10][c_c] > 0]), 1)
-
-
-def tx_11_overview_3_0(state, L):
+    "#2:expect3": lambda state, L: (
+        len([c_c for c_c in state.zones[4] if state.counters[10][c_c] > 0]) == 1
+    ),
     # spec: spec/heldenhain/tests/11_overview.rules:27
-    return state.tracks[2] == 6
-
-
-def tx_11_overview_3_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:27
-    return (state.tracks[2], 6)
-
-
-def tx_11_overview_3_1(state, L):
+    "#3:expect0": lambda state, L: state.tracks[2] == 6,
     # spec: spec/heldenhain/tests/11_overview.rules:29
-    return state.tracks[2] == 6
-
-
-def tx_11_overview_3_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:29
-    return (state.tracks[2], 6)
-
-
-def tx_11_overview_3_2(state, L):
+    "#3:expect1": lambda state, L: state.tracks[2] == 6,
     # spec: spec/heldenhain/tests/11_overview.rules:33
-    return state.tracks[2] == 5
-
-
-def tx_11_overview_3_2_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:33
-    return (state.tracks[2], 5)
-
-
-def tx_11_overview_3_3(state, L):
+    "#3:expect2": lambda state, L: state.tracks[2] == 5,
     # spec: spec/heldenhain/tests/11_overview.rules:36
-    return state.tracks[2] == 6
-
-
-def tx_11_overview_3_3_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:36
-    return (state.tracks[2], 6)
-
-
-def tx_11_overview_4_0(state, L):
+    "#3:expect3": lambda state, L: state.tracks[2] == 6,
     # spec: spec/heldenhain/tests/11_overview.rules:51
-    return state.tracks[4] == 0
-
-
-def tx_11_overview_4_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:51
-    return (state.tracks[4], 0)
-
-
-def tx_11_overview_5_0(state, L):
+    "#4:expect0": lambda state, L: state.tracks[4] == 0,
     # spec: spec/heldenhain/tests/11_overview.rules:67
-    return len(state.zones[5]) == 6
-
-
-def tx_11_overview_5_0_sides(state, L):
+    "#5:expect0": lambda state, L: len(state.zones[5]) == 6,
+}
+ts_11_overview_0 = {
+    "#0:expect1": lambda state, L: (winner_of(state), 1),
+    "#0:expect2": lambda state, L: (state.tracks[1], 20),
+    "#1:expect0": lambda state, L: (len(state.zones[1]), 62),
+    "#1:expect1": lambda state, L: (len(state.zones[2]), 62),
+    "#2:expect0": lambda state, L: (len(state.zones[3]), 5),
+    "#2:expect1": lambda state, L: (len(state.zones[4]), 5),
+    "#2:expect2": lambda state, L: (
+        len([c_c for c_c in state.zones[3] if state.counters[10][c_c] > 0]),
+        1,
+    ),
+    "#2:expect3": lambda state, L: (
+        len([c_c for c_c in state.zones[4] if state.counters[10][c_c] > 0]),
+        1,
+    ),
+    "#3:expect0": lambda state, L: (state.tracks[2], 6),
+    "#3:expect1": lambda state, L: (state.tracks[2], 6),
+    "#3:expect2": lambda state, L: (state.tracks[2], 5),
+    "#3:expect3": lambda state, L: (state.tracks[2], 6),
+    "#4:expect0": lambda state, L: (state.tracks[4], 0),
+    "#5:expect0": lambda state, L: (len(state.zones[5]), 6),
+}
+tx_11_overview_1 = {
     # spec: spec/heldenhain/tests/11_overview.rules:67
-    return (len(state.zones[5]), 6)
-
-
-def tx_11_overview_5_1(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:67
-    return state.location[E_flauschi] == 16
-
-
-def tx_11_overview_6_0(state, L):
+    "#5:expect1": lambda state, L: state.location[E_flauschi] == 16,
     # spec: spec/heldenhain/tests/11_overview.rules:78
-    return (
+    "#6:expect0": lambda state, L: (
         len([c_a for c_a in state.zones[9] if is_active(state, 0, [c_a, E_blitzy])])
         == 1
-    )
-
-
-def tx_11_overview_6_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:78
-    return (
+    ),
+    # spec: spec/heldenhain/tests/11_overview.rules:91
+    "#7:expect0": lambda state, L: len(state.zones[11]) == 1,
+    # spec: spec/heldenhain/tests/11_overview.rules:91
+    "#7:expect1": lambda state, L: len(state.zones[13]) == 1,
+    # spec: spec/heldenhain/tests/11_overview.rules:91
+    "#7:expect2": lambda state, L: state.location[E_nebelmoor_2] == 13,
+    # spec: spec/heldenhain/tests/11_overview.rules:98
+    "#8:expect0": lambda state, L: len(state.zones[4]) == 9,
+    # spec: spec/heldenhain/tests/11_overview.rules:101
+    "#8:expect1": lambda state, L: len(state.zones[4]) == 7,
+    # spec: spec/heldenhain/tests/11_overview.rules:108
+    "#9:expect0": lambda state, L: (
+        not allowed_ablenken(state, 0, E_bruno, E_graue_eminenz_2)
+    ),
+    # spec: spec/heldenhain/tests/11_overview.rules:111
+    "#9:expect1": lambda state, L: state.counters[0][E_bruno] == 2,
+    # spec: spec/heldenhain/tests/11_overview.rules:111
+    "#9:expect2": lambda state, L: state.counters[0][E_graue_eminenz_2] == 2,
+    # spec: spec/heldenhain/tests/11_overview.rules:111
+    "#9:expect3": lambda state, L: state.counters[3][E_graue_eminenz_2] > 0,
+    # spec: spec/heldenhain/tests/11_overview.rules:120
+    "#10:expect0": lambda state, L: state.location[E_blitzy] == 16,
+    # spec: spec/heldenhain/tests/11_overview.rules:120
+    "#10:expect1": lambda state, L: state.location[E_roxy] == 16,
+}
+ts_11_overview_1 = {
+    "#6:expect0": lambda state, L: (
         len([c_a for c_a in state.zones[9] if is_active(state, 0, [c_a, E_blitzy])]),
         1,
-    )
-
-
-def tx_11_overview_7_0(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:91
-    return len(state.zones[11]) == 1
-
-
-def tx_11_overview_7_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:91
-    return (len(state.zones[11]), 1)
-
-
-def tx_11_overview_7_1(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:91
-    return len(state.zones[13]) == 1
-
-
-def tx_11_overview_7_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:91
-    return (len(state.zones[13]), 1)
-
-
-def tx_11_overview_7_2(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:91
-    return state.location[E_nebelmoor_2] == 13
-
-
-def tx_11_overview_8_0(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:98
-    return len(state.zones[4]) == 9
-
-
-def tx_11_overview_8_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:98
-    return (len(state.zones[4]), 9)
-
-
-def tx_11_overview_8_1(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:101
-    return len(state.zones[4]) == 7
-
-
-def tx_11_overview_8_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:101
-    return (len(state.zones[4]), 7)
-
-
-def tx_11_overview_9_0(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:108
-    return not allowed_ablenken(state, 0, E_bruno, E_graue_eminenz_2)
-
-
-def tx_11_overview_9_1(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:111
-    return state.counters[0][E_bruno] == 2
-
-
-def tx_11_overview_9_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:111
-    return (state.counters[0][E_bruno], 2)
-
-
-def tx_11_overview_9_2(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:111
-    return state.counters[0][E_graue_eminenz_2] == 2
-
-
-def tx_11_overview_9_2_sides(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:111
-    return (state.counters[0][E_graue_eminenz_2], 2)
-
-
-def tx_11_overview_9_3(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:111
-    return state.counters[3][E_graue_eminenz_2] > 0
-
-
-def tx_11_overview_10_0(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:120
-    return state.location[E_blitzy] == 16
-
-
-def tx_11_overview_10_1(state, L):
-    # spec: spec/heldenhain/tests/11_overview.rules:120
-    return state.location[E_roxy] == 16
-
-
-def tx_11_schattenkabinett_0_0(state, L):
+    ),
+    "#7:expect0": lambda state, L: (len(state.zones[11]), 1),
+    "#7:expect1": lambda state, L: (len(state.zones[13]), 1),
+    "#8:expect0": lambda state, L: (len(state.zones[4]), 9),
+    "#8:expect1": lambda state, L: (len(state.zones[4]), 7),
+    "#9:expect1": lambda state, L: (state.counters[0][E_bruno], 2),
+    "#9:expect2": lambda state, L: (state.counters[0][E_graue_eminenz_2], 2),
+}
+tx_11_schattenkabinett_0 = {
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:10
-    return q_einsatz(state, E_roxy_2) == 1
-
-
-def tx_11_schattenkabinett_0_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:10
-    return (q_einsatz(state, E_roxy_2), 1)
-
-
-def tx_11_schattenkabinett_0_1(state, L):
+    "#0:expect0": lambda state, L: q_einsatz(state, E_roxy_2) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:12
-    return q_einsatz(state, E_roxy_2) == 2
-
-
-def tx_11_schattenkabinett_0_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:12
-    return (q_einsatz(state, E_roxy_2), 2)
-
-
-def tx_11_schattenkabinett_1_0(state, L):
+    "#0:expect1": lambda state, L: q_einsatz(state, E_roxy_2) == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:21
-    return state.tracks[0] == 2
-
-
-def tx_11_schattenkabinett_1_0_sides(state, L):
+    "#1:expect0": lambda state, L: state.tracks[0] == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:21
-    return (state.tracks[0], 2)
-
-
-def tx_11_schattenkabinett_1_1(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:21
-    return state.tracks[1] == 3
-
-
-def tx_11_schattenkabinett_1_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:21
-    return (state.tracks[1], 3)
-
-
-def tx_11_schattenkabinett_2_0(state, L):
+    "#1:expect1": lambda state, L: state.tracks[1] == 3,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:31
-    return q_einsatz(state, E_roxy_2) == 1
-
-
-def tx_11_schattenkabinett_2_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:31
-    return (q_einsatz(state, E_roxy_2), 1)
-
-
-def tx_11_schattenkabinett_2_1(state, L):
+    "#2:expect0": lambda state, L: q_einsatz(state, E_roxy_2) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:33
-    return q_einsatz(state, E_roxy_2) == 1
-
-
-def tx_11_schattenkabinett_2_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:33
-    return (q_einsatz(state, E_roxy_2), 1)
-
-
-def tx_11_schattenkabinett_2_2(state, L):
+    "#2:expect1": lambda state, L: q_einsatz(state, E_roxy_2) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:40
-    return q_einsatz(state, E_roxy_2) == 0
-
-
-def tx_11_schattenkabinett_2_2_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:40
-    return (q_einsatz(state, E_roxy_2), 0)
-
-
-def tx_11_schattenkabinett_2_3(state, L):
+    "#2:expect2": lambda state, L: q_einsatz(state, E_roxy_2) == 0,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:42
-    return q_einsatz(state, E_roxy_2) == 2
-
-
-def tx_11_schattenkabinett_2_3_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:42
-    return (q_einsatz(state, E_roxy_2), 2)
-
-
-def tx_11_schattenkabinett_3_0(state, L):
+    "#2:expect3": lambda state, L: q_einsatz(state, E_roxy_2) == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:51
-    return state.tracks[1] == 3
-
-
-def tx_11_schattenkabinett_3_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:51
-    return (state.tracks[1], 3)
-
-
-def tx_11_schattenkabinett_3_1(state, L):
+    "#3:expect0": lambda state, L: state.tracks[1] == 3,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:55
-    return state.tracks[1] == 4
-
-
-def tx_11_schattenkabinett_3_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:55
-    return (state.tracks[1], 4)
-
-
-def tx_11_schattenkabinett_4_0(state, L):
+    "#3:expect1": lambda state, L: state.tracks[1] == 4,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:61
-    return state.tracks[3] == 5
-
-
-def tx_11_schattenkabinett_4_0_sides(state, L):
+    "#4:expect0": lambda state, L: state.tracks[3] == 5,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:61
-    return (state.tracks[3], 5)
-
-
-def tx_11_schattenkabinett_4_1(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:61
-    return state.tracks[2] == 4
-
-
-def tx_11_schattenkabinett_4_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:61
-    return (state.tracks[2], 4)
-
-
-def tx_11_schattenkabinett_5_0(state, L):
+    "#4:expect1": lambda state, L: state.tracks[2] == 4,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:67
-    return q_rettung(state, E_kommissar_kleinlaut) == 1
-
-
-def tx_11_schattenkabinett_5_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:67
-    return (q_rettung(state, E_kommissar_kleinlaut), 1)
-
-
-def tx_11_schattenkabinett_5_1(state, L):
+    "#5:expect0": lambda state, L: q_rettung(state, E_kommissar_kleinlaut) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:69
-    return q_rettung(state, E_kommissar_kleinlaut) == 2
-
-
-def tx_11_schattenkabinett_5_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:69
-    return (q_rettung(state, E_kommissar_kleinlaut), 2)
-
-
-def tx_11_schattenkabinett_6_0(state, L):
+    "#5:expect1": lambda state, L: q_rettung(state, E_kommissar_kleinlaut) == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
-    return q_einsatz(state, E_roxy_2) == 1
-
-
-def tx_11_schattenkabinett_6_0_sides(state, L):
+    "#6:expect0": lambda state, L: q_einsatz(state, E_roxy_2) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
-    return (q_einsatz(state, E_roxy_2), 1)
-
-
-def tx_11_schattenkabinett_6_1(state, L):
+    "#6:expect1": lambda state, L: q_einsatz(state, E_spatz_pieps_2) == 0,
+}
+ts_11_schattenkabinett_0 = {
+    "#0:expect0": lambda state, L: (q_einsatz(state, E_roxy_2), 1),
+    "#0:expect1": lambda state, L: (q_einsatz(state, E_roxy_2), 2),
+    "#1:expect0": lambda state, L: (state.tracks[0], 2),
+    "#1:expect1": lambda state, L: (state.tracks[1], 3),
+    "#2:expect0": lambda state, L: (q_einsatz(state, E_roxy_2), 1),
+    "#2:expect1": lambda state, L: (q_einsatz(state, E_roxy_2), 1),
+    "#2:expect2": lambda state, L: (q_einsatz(state, E_roxy_2), 0),
+    "#2:expect3": lambda state, L: (q_einsatz(state, E_roxy_2), 2),
+    "#3:expect0": lambda state, L: (state.tracks[1], 3),
+    "#3:expect1": lambda state, L: (state.tracks[1], 4),
+    "#4:expect0": lambda state, L: (state.tracks[3], 5),
+    "#4:expect1": lambda state, L: (state.tracks[2], 4),
+    "#5:expect0": lambda state, L: (q_rettung(state, E_kommissar_kleinlaut), 1),
+    "#5:expect1": lambda state, L: (q_rettung(state, E_kommissar_kleinlaut), 2),
+    "#6:expect0": lambda state, L: (q_einsatz(state, E_roxy_2), 1),
+    "#6:expect1": lambda state, L: (q_einsatz(state, E_spatz_pieps_2), 0),
+}
+tx_11_schattenkabinett_1 = {
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
-    return q_einsatz(state, E_spatz_pieps_2) == 0
-
-
-def tx_11_schattenkabinett_6_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
-    return (q_einsatz(state, E_spatz_pieps_2), 0)
-
-
-def tx_11_schattenkabinett_6_2(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
-    return q_einsatz(state, E_samt) == 2
-
-
-def tx_11_schattenkabinett_6_2_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:78
-    return (q_einsatz(state, E_samt), 2)
-
-
-def tx_11_schattenkabinett_7_0(state, L):
+    "#6:expect2": lambda state, L: q_einsatz(state, E_samt) == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:88
-    return state.counters[0][E_ella_eiche_2] == 3
-
-
-def tx_11_schattenkabinett_7_0_sides(state, L):
+    "#7:expect0": lambda state, L: state.counters[0][E_ella_eiche_2] == 3,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:88
-    return (state.counters[0][E_ella_eiche_2], 3)
-
-
-def tx_11_schattenkabinett_7_1(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:88
-    return q_einsatz(state, E_ella_eiche_2) == 1
-
-
-def tx_11_schattenkabinett_7_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:88
-    return (q_einsatz(state, E_ella_eiche_2), 1)
-
-
-def tx_11_schattenkabinett_7_2(state, L):
+    "#7:expect1": lambda state, L: q_einsatz(state, E_ella_eiche_2) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:89
-    return state.counters[0][E_fraeulein_frost] == 2
-
-
-def tx_11_schattenkabinett_7_2_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:89
-    return (state.counters[0][E_fraeulein_frost], 2)
-
-
-def tx_11_schattenkabinett_8_0(state, L):
+    "#7:expect2": lambda state, L: state.counters[0][E_fraeulein_frost] == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:95
-    return q_ablenkstress(state, E_samt, 3) == 2
-
-
-def tx_11_schattenkabinett_8_0_sides(state, L):
+    "#8:expect0": lambda state, L: q_ablenkstress(state, E_samt, 3) == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:95
-    return (q_ablenkstress(state, E_samt, 3), 2)
-
-
-def tx_11_schattenkabinett_8_1(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:95
-    return q_ablenkstress(state, E_herr_hemmschuh, 3) == 3
-
-
-def tx_11_schattenkabinett_8_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:95
-    return (q_ablenkstress(state, E_herr_hemmschuh, 3), 3)
-
-
-def tx_11_schattenkabinett_9_0(state, L):
+    "#8:expect1": lambda state, L: q_ablenkstress(state, E_herr_hemmschuh, 3) == 3,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:101
-    return state.tracks[1] == 1
-
-
-def tx_11_schattenkabinett_9_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:101
-    return (state.tracks[1], 1)
-
-
-def tx_11_schattenkabinett_10_0(state, L):
+    "#9:expect0": lambda state, L: state.tracks[1] == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:114
-    return state.counters[0][E_roxy_2] == 1
-
-
-def tx_11_schattenkabinett_10_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:114
-    return (state.counters[0][E_roxy_2], 1)
-
-
-def tx_11_schattenkabinett_11_0(state, L):
+    "#10:expect0": lambda state, L: state.counters[0][E_roxy_2] == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:122
-    return q_einsatz(state, E_roxy_2) == 0
-
-
-def tx_11_schattenkabinett_11_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:122
-    return (q_einsatz(state, E_roxy_2), 0)
-
-
-def tx_11_schattenkabinett_12_0(state, L):
+    "#11:expect0": lambda state, L: q_einsatz(state, E_roxy_2) == 0,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:132
-    return len(state.zones[4]) == 1
-
-
-def tx_11_schattenkabinett_12_0_sides(state, L):
+    "#12:expect0": lambda state, L: len(state.zones[4]) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:132
-    return (len(state.zones[4]), 1)
-
-
-def tx_11_schattenkabinett_12_1(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:132
-    return len(state.zones[17]) == 1
-
-
-def tx_11_schattenkabinett_12_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:132
-    return (len(state.zones[17]), 1)
-
-
-def tx_11_schattenkabinett_13_0(state, L):
+    "#12:expect1": lambda state, L: len(state.zones[17]) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:139
-    return q_rettung(state, E_baron_bleischwer) == 2
-
-
-def tx_11_schattenkabinett_13_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:139
-    return (q_rettung(state, E_baron_bleischwer), 2)
-
-
-def tx_11_schattenkabinett_13_1(state, L):
+    "#13:expect0": lambda state, L: q_rettung(state, E_baron_bleischwer) == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:141
-    return q_rettung(state, E_baron_bleischwer) == 3
-
-
-def tx_11_schattenkabinett_13_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:141
-    return (q_rettung(state, E_baron_bleischwer), 3)
-
-
-def tx_11_schattenkabinett_14_0(state, L):
+    "#13:expect1": lambda state, L: q_rettung(state, E_baron_bleischwer) == 3,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:152
-    return state.counters[1][E_rabe_raspel] > 0
-
-
-def tx_11_schattenkabinett_14_1(state, L):
+    "#14:expect0": lambda state, L: state.counters[1][E_rabe_raspel] > 0,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:152
-    return state.tracks[1] == 2
-
-
-def tx_11_schattenkabinett_14_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:152
-    return (state.tracks[1], 2)
-
-
-def tx_11_schattenkabinett_14_2(state, L):
+    "#14:expect1": lambda state, L: state.tracks[1] == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:154
-    return state.tracks[1] == 2
-
-
-def tx_11_schattenkabinett_14_2_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:154
-    return (state.tracks[1], 2)
-
-
-def tx_11_schattenkabinett_15_0(state, L):
+    "#14:expect2": lambda state, L: state.tracks[1] == 2,
+}
+ts_11_schattenkabinett_1 = {
+    "#6:expect2": lambda state, L: (q_einsatz(state, E_samt), 2),
+    "#7:expect0": lambda state, L: (state.counters[0][E_ella_eiche_2], 3),
+    "#7:expect1": lambda state, L: (q_einsatz(state, E_ella_eiche_2), 1),
+    "#7:expect2": lambda state, L: (state.counters[0][E_fraeulein_frost], 2),
+    "#8:expect0": lambda state, L: (q_ablenkstress(state, E_samt, 3), 2),
+    "#8:expect1": lambda state, L: (q_ablenkstress(state, E_herr_hemmschuh, 3), 3),
+    "#9:expect0": lambda state, L: (state.tracks[1], 1),
+    "#10:expect0": lambda state, L: (state.counters[0][E_roxy_2], 1),
+    "#11:expect0": lambda state, L: (q_einsatz(state, E_roxy_2), 0),
+    "#12:expect0": lambda state, L: (len(state.zones[4]), 1),
+    "#12:expect1": lambda state, L: (len(state.zones[17]), 1),
+    "#13:expect0": lambda state, L: (q_rettung(state, E_baron_bleischwer), 2),
+    "#13:expect1": lambda state, L: (q_rettung(state, E_baron_bleischwer), 3),
+    "#14:expect1": lambda state, L: (state.tracks[1], 2),
+    "#14:expect2": lambda state, L: (state.tracks[1], 2),
+}
+tx_11_schattenkabinett_2 = {
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:160
-    return q_ablenkstress(state, E_samt, 2) == 1
-
-
-def tx_11_schattenkabinett_15_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:160
-    return (q_ablenkstress(state, E_samt, 2), 1)
-
-
-def tx_11_schattenkabinett_16_0(state, L):
+    "#15:expect0": lambda state, L: q_ablenkstress(state, E_samt, 2) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:167
-    return state.tracks[3] == 5
-
-
-def tx_11_schattenkabinett_16_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:167
-    return (state.tracks[3], 5)
-
-
-def tx_11_schattenkabinett_17_0(state, L):
+    "#16:expect0": lambda state, L: state.tracks[3] == 5,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:180
-    return state.location[E_rufmord] == 3
-
-
-def tx_11_schattenkabinett_18_0(state, L):
+    "#17:expect0": lambda state, L: state.location[E_rufmord] == 3,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:189
-    return q_einsatz(state, E_roxy_2) == 1
-
-
-def tx_11_schattenkabinett_18_0_sides(state, L):
+    "#18:expect0": lambda state, L: q_einsatz(state, E_roxy_2) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:189
-    return (q_einsatz(state, E_roxy_2), 1)
-
-
-def tx_11_schattenkabinett_18_1(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:189
-    return q_einsatz(state, E_samt) == 2
-
-
-def tx_11_schattenkabinett_18_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:189
-    return (q_einsatz(state, E_samt), 2)
-
-
-def tx_11_schattenkabinett_18_2(state, L):
+    "#18:expect1": lambda state, L: q_einsatz(state, E_samt) == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:191
-    return q_einsatz(state, E_roxy_2) == 2
-
-
-def tx_11_schattenkabinett_18_2_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:191
-    return (q_einsatz(state, E_roxy_2), 2)
-
-
-def tx_11_schattenkabinett_19_0(state, L):
+    "#18:expect2": lambda state, L: q_einsatz(state, E_roxy_2) == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:200
-    return q_einsatz(state, E_samt) == 4
-
-
-def tx_11_schattenkabinett_19_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:200
-    return (q_einsatz(state, E_samt), 4)
-
-
-def tx_11_schattenkabinett_20_0(state, L):
+    "#19:expect0": lambda state, L: q_einsatz(state, E_samt) == 4,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:208
-    return q_rettung(state, E_samt) == 2
-
-
-def tx_11_schattenkabinett_20_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:208
-    return (q_rettung(state, E_samt), 2)
-
-
-def tx_11_schattenkabinett_21_0(state, L):
+    "#20:expect0": lambda state, L: q_rettung(state, E_samt) == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:217
-    return state.counters[1][E_roxy_2] > 0
-
-
-def tx_11_schattenkabinett_21_1(state, L):
+    "#21:expect0": lambda state, L: state.counters[1][E_roxy_2] > 0,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:217
-    return state.counters[3][E_roxy_2] > 0
-
-
-def tx_11_schattenkabinett_22_0(state, L):
+    "#21:expect1": lambda state, L: state.counters[3][E_roxy_2] > 0,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:228
-    return state.counters[3][E_roxy_2] > 0
-
-
-def tx_11_schattenkabinett_22_1(state, L):
+    "#22:expect0": lambda state, L: state.counters[3][E_roxy_2] > 0,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:228
-    return state.counters[3][E_lena_2] > 0
-
-
-def tx_11_schattenkabinett_22_2(state, L):
+    "#22:expect1": lambda state, L: state.counters[3][E_lena_2] > 0,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:228
-    return not state.counters[1][E_blitzy_2] > 0
-
-
-def tx_11_schattenkabinett_23_0(state, L):
+    "#22:expect2": lambda state, L: not state.counters[1][E_blitzy_2] > 0,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:235
-    return state.counters[3][E_roxy_2] > 0
-
-
-def tx_11_schattenkabinett_23_1(state, L):
+    "#23:expect0": lambda state, L: state.counters[3][E_roxy_2] > 0,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:235
-    return state.location[E_laehmende_rede] == 16
-
-
-def tx_11_schattenkabinett_24_0(state, L):
+    "#23:expect1": lambda state, L: state.location[E_laehmende_rede] == 16,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:244
-    return state.tracks[1] == 2
-
-
-def tx_11_schattenkabinett_24_0_sides(state, L):
+    "#24:expect0": lambda state, L: state.tracks[1] == 2,
+}
+ts_11_schattenkabinett_2 = {
+    "#15:expect0": lambda state, L: (q_ablenkstress(state, E_samt, 2), 1),
+    "#16:expect0": lambda state, L: (state.tracks[3], 5),
+    "#18:expect0": lambda state, L: (q_einsatz(state, E_roxy_2), 1),
+    "#18:expect1": lambda state, L: (q_einsatz(state, E_samt), 2),
+    "#18:expect2": lambda state, L: (q_einsatz(state, E_roxy_2), 2),
+    "#19:expect0": lambda state, L: (q_einsatz(state, E_samt), 4),
+    "#20:expect0": lambda state, L: (q_rettung(state, E_samt), 2),
+    "#24:expect0": lambda state, L: (state.tracks[1], 2),
+}
+tx_11_schattenkabinett_3 = {
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:244
-    return (state.tracks[1], 2)
-
-
-def tx_11_schattenkabinett_24_1(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:244
-    return not state.counters[1][E_samt] > 0
-
-
-def tx_11_schattenkabinett_25_0(state, L):
+    "#24:expect1": lambda state, L: not state.counters[1][E_samt] > 0,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:253
-    return q_einsatz(state, E_roxy_2) == 1
-
-
-def tx_11_schattenkabinett_25_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:253
-    return (q_einsatz(state, E_roxy_2), 1)
-
-
-def tx_11_schattenkabinett_26_0(state, L):
+    "#25:expect0": lambda state, L: q_einsatz(state, E_roxy_2) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:260
-    return q_einsatz(state, E_ella_eiche_2) == 0
-
-
-def tx_11_schattenkabinett_26_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:260
-    return (q_einsatz(state, E_ella_eiche_2), 0)
-
-
-def tx_11_schattenkabinett_26_1(state, L):
+    "#26:expect0": lambda state, L: q_einsatz(state, E_ella_eiche_2) == 0,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:262
-    return q_einsatz(state, E_ella_eiche_2) == 2
-
-
-def tx_11_schattenkabinett_26_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:262
-    return (q_einsatz(state, E_ella_eiche_2), 2)
-
-
-def tx_11_schattenkabinett_27_0(state, L):
+    "#26:expect1": lambda state, L: q_einsatz(state, E_ella_eiche_2) == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:269
-    return state.location[E_mira_morgentau_2] == 17
-
-
-def tx_11_schattenkabinett_28_0(state, L):
+    "#27:expect0": lambda state, L: state.location[E_mira_morgentau_2] == 17,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:276
-    return len(state.zones[3]) == 2
-
-
-def tx_11_schattenkabinett_28_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:276
-    return (len(state.zones[3]), 2)
-
-
-def tx_11_schattenkabinett_29_0(state, L):
+    "#28:expect0": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:283
-    return state.location[E_roxy_2] == 17
-
-
-def tx_11_schattenkabinett_29_1(state, L):
+    "#29:expect0": lambda state, L: state.location[E_roxy_2] == 17,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:283
-    return state.location[E_rufmord] == 3
-
-
-def tx_11_schattenkabinett_30_0(state, L):
+    "#29:expect1": lambda state, L: state.location[E_rufmord] == 3,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:293
-    return state.tracks[2] == 6
-
-
-def tx_11_schattenkabinett_30_0_sides(state, L):
+    "#30:expect0": lambda state, L: state.tracks[2] == 6,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:293
-    return (state.tracks[2], 6)
-
-
-def tx_11_schattenkabinett_30_1(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:293
-    return len(state.zones[3]) == 1
-
-
-def tx_11_schattenkabinett_30_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:293
-    return (len(state.zones[3]), 1)
-
-
-def tx_11_schattenkabinett_31_0(state, L):
+    "#30:expect1": lambda state, L: len(state.zones[3]) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:302
-    return not allowed_ausspielen(state, 0, E_schachzug)
-
-
-def tx_11_schattenkabinett_31_1(state, L):
+    "#31:expect0": lambda state, L: not allowed_ausspielen(state, 0, E_schachzug),
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:305
-    return state.tracks[1] == 2
-
-
-def tx_11_schattenkabinett_31_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:305
-    return (state.tracks[1], 2)
-
-
-def tx_11_schattenkabinett_32_0(state, L):
+    "#31:expect1": lambda state, L: state.tracks[1] == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:313
-    return state.counters[0][E_roxy_2] == 1
-
-
-def tx_11_schattenkabinett_32_0_sides(state, L):
+    "#32:expect0": lambda state, L: state.counters[0][E_roxy_2] == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:313
-    return (state.counters[0][E_roxy_2], 1)
-
-
-def tx_11_schattenkabinett_32_1(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:313
-    return state.counters[0][E_blitzy_2] == 0
-
-
-def tx_11_schattenkabinett_32_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:313
-    return (state.counters[0][E_blitzy_2], 0)
-
-
-def tx_11_schattenkabinett_33_0(state, L):
+    "#32:expect1": lambda state, L: state.counters[0][E_blitzy_2] == 0,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:320
-    return allowed_ausspielen(state, 0, E_eiserne_disziplin)
-
-
-def tx_11_schattenkabinett_33_1(state, L):
+    "#33:expect0": lambda state, L: allowed_ausspielen(state, 0, E_eiserne_disziplin),
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:323
-    return q_einsatz(state, E_samt) == 4
-
-
-def tx_11_schattenkabinett_33_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:323
-    return (q_einsatz(state, E_samt), 4)
-
-
-def tx_11_schattenkabinett_34_0(state, L):
+    "#33:expect1": lambda state, L: q_einsatz(state, E_samt) == 4,
+}
+ts_11_schattenkabinett_3 = {
+    "#25:expect0": lambda state, L: (q_einsatz(state, E_roxy_2), 1),
+    "#26:expect0": lambda state, L: (q_einsatz(state, E_ella_eiche_2), 0),
+    "#26:expect1": lambda state, L: (q_einsatz(state, E_ella_eiche_2), 2),
+    "#28:expect0": lambda state, L: (len(state.zones[3]), 2),
+    "#30:expect0": lambda state, L: (state.tracks[2], 6),
+    "#30:expect1": lambda state, L: (len(state.zones[3]), 1),
+    "#31:expect1": lambda state, L: (state.tracks[1], 2),
+    "#32:expect0": lambda state, L: (state.counters[0][E_roxy_2], 1),
+    "#32:expect1": lambda state, L: (state.counters[0][E_blitzy_2], 0),
+    "#33:expect1": lambda state, L: (q_einsatz(state, E_samt), 4),
+}
+tx_11_schattenkabinett_4 = {
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:332
-    return state.location[E_roxy_2] == 4
-
-
-def tx_11_schattenkabinett_34_1(state, L):
+    "#34:expect0": lambda state, L: state.location[E_roxy_2] == 4,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:332
-    return state.location[E_zauberstab_2] == 4
-
-
-def tx_11_schattenkabinett_35_0(state, L):
+    "#34:expect1": lambda state, L: state.location[E_zauberstab_2] == 4,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:338
-    return state.location[E_rufmord] == 3
-
-
-def tx_11_schattenkabinett_35_1(state, L):
+    "#35:expect0": lambda state, L: state.location[E_rufmord] == 3,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:338
-    return state.tracks[2] == 6
-
-
-def tx_11_schattenkabinett_35_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:338
-    return (state.tracks[2], 6)
-
-
-def tx_11_schattenkabinett_36_0(state, L):
+    "#35:expect1": lambda state, L: state.tracks[2] == 6,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:350
-    return state.tracks[1] == 8
-
-
-def tx_11_schattenkabinett_36_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:350
-    return (state.tracks[1], 8)
-
-
-def tx_11_schattenkabinett_36_1(state, L):
+    "#36:expect0": lambda state, L: state.tracks[1] == 8,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:356
-    return state.tracks[1] == 5
-
-
-def tx_11_schattenkabinett_36_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:356
-    return (state.tracks[1], 5)
-
-
-def tx_11_schattenkabinett_37_0(state, L):
+    "#36:expect1": lambda state, L: state.tracks[1] == 5,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:368
-    return state.tracks[1] == 3
-
-
-def tx_11_schattenkabinett_37_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:368
-    return (state.tracks[1], 3)
-
-
-def tx_11_schattenkabinett_37_1(state, L):
+    "#37:expect0": lambda state, L: state.tracks[1] == 3,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:370
-    return state.tracks[0] == 3
-
-
-def tx_11_schattenkabinett_37_1_sides(state, L):
+    "#37:expect1": lambda state, L: state.tracks[0] == 3,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:370
-    return (state.tracks[0], 3)
-
-
-def tx_11_schattenkabinett_37_2(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:370
-    return state.tracks[1] == 2
-
-
-def tx_11_schattenkabinett_37_2_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:370
-    return (state.tracks[1], 2)
-
-
-def tx_11_schattenkabinett_38_0(state, L):
+    "#37:expect2": lambda state, L: state.tracks[1] == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:377
-    return q_einsatz(state, E_samt) == 1
-
-
-def tx_11_schattenkabinett_38_0_sides(state, L):
+    "#38:expect0": lambda state, L: q_einsatz(state, E_samt) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:377
-    return (q_einsatz(state, E_samt), 1)
-
-
-def tx_11_schattenkabinett_38_1(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:377
-    return q_ausdauer(state, E_samt) == 6
-
-
-def tx_11_schattenkabinett_38_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:377
-    return (q_ausdauer(state, E_samt), 6)
-
-
-def tx_11_schattenkabinett_39_0(state, L):
+    "#38:expect1": lambda state, L: q_ausdauer(state, E_samt) == 6,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:388
-    return state.location[E_rufmord] == 3
-
-
-def tx_11_schattenkabinett_39_1(state, L):
+    "#39:expect0": lambda state, L: state.location[E_rufmord] == 3,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:388
-    return state.location[E_intrige] == 16
-
-
-def tx_11_schattenkabinett_40_0(state, L):
+    "#39:expect1": lambda state, L: state.location[E_intrige] == 16,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:398
-    return q_einsatz(state, E_roxy_2) == 1
-
-
-def tx_11_schattenkabinett_40_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:398
-    return (q_einsatz(state, E_roxy_2), 1)
-
-
-def tx_11_schattenkabinett_40_1(state, L):
+    "#40:expect0": lambda state, L: q_einsatz(state, E_roxy_2) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:400
-    return q_einsatz(state, E_roxy_2) == 2
-
-
-def tx_11_schattenkabinett_40_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:400
-    return (q_einsatz(state, E_roxy_2), 2)
-
-
-def tx_11_schattenkabinett_41_0(state, L):
+    "#40:expect1": lambda state, L: q_einsatz(state, E_roxy_2) == 2,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:408
-    return state.counters[0][E_samt] == 1
-
-
-def tx_11_schattenkabinett_41_0_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:408
-    return (state.counters[0][E_samt], 1)
-
-
-def tx_11_schattenkabinett_42_0(state, L):
+    "#41:expect0": lambda state, L: state.counters[0][E_samt] == 1,
+}
+ts_11_schattenkabinett_4 = {
+    "#35:expect1": lambda state, L: (state.tracks[2], 6),
+    "#36:expect0": lambda state, L: (state.tracks[1], 8),
+    "#36:expect1": lambda state, L: (state.tracks[1], 5),
+    "#37:expect0": lambda state, L: (state.tracks[1], 3),
+    "#37:expect1": lambda state, L: (state.tracks[0], 3),
+    "#37:expect2": lambda state, L: (state.tracks[1], 2),
+    "#38:expect0": lambda state, L: (q_einsatz(state, E_samt), 1),
+    "#38:expect1": lambda state, L: (q_ausdauer(state, E_samt), 6),
+    "#40:expect0": lambda state, L: (q_einsatz(state, E_roxy_2), 1),
+    "#40:expect1": lambda state, L: (q_einsatz(state, E_roxy_2), 2),
+    "#41:expect0": lambda state, L: (state.counters[0][E_samt], 1),
+}
+tx_11_schattenkabinett_5 = {
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
-    return q_einsatz(state, E_samt) == 1
-
-
-def tx_11_schattenkabinett_42_0_sides(state, L):
+    "#42:expect0": lambda state, L: q_einsatz(state, E_samt) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
-    return (q_einsatz(state, E_samt), 1)
-
-
-def tx_11_schattenkabinett_42_1(state, L):
+    "#42:expect1": lambda state, L: q_einsatz(state, E_roxy_2) == 1,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
-    return q_einsatz(state, E_roxy_2) == 1
-
-
-def tx_11_schattenkabinett_42_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
-    return (q_einsatz(state, E_roxy_2), 1)
-
-
-def tx_11_schattenkabinett_42_2(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
-    return q_einsatz(state, E_spatz_pieps_2) == 0
-
-
-def tx_11_schattenkabinett_42_2_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:418
-    return (q_einsatz(state, E_spatz_pieps_2), 0)
-
-
-def tx_11_schattenkabinett_43_0(state, L):
+    "#42:expect2": lambda state, L: q_einsatz(state, E_spatz_pieps_2) == 0,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:427
-    return state.tracks[0] == 10
-
-
-def tx_11_schattenkabinett_43_0_sides(state, L):
+    "#43:expect0": lambda state, L: state.tracks[0] == 10,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:427
-    return (state.tracks[0], 10)
-
-
-def tx_11_schattenkabinett_43_1(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:427
-    return state.tracks[1] == 11
-
-
-def tx_11_schattenkabinett_43_1_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:427
-    return (state.tracks[1], 11)
-
-
-def tx_11_schattenkabinett_43_2(state, L):
+    "#43:expect1": lambda state, L: state.tracks[1] == 11,
     # spec: spec/heldenhain/tests/11_schattenkabinett.rules:430
-    return state.tracks[0] == 10
-
-
-def tx_11_schattenkabinett_43_2_sides(state, L):
-    # spec: spec/heldenhain/tests/11_schattenkabinett.rules:430
-    return (state.tracks[0], 10)
-
-
-def tx_12_weggefaehrten_0_0(state, L):
+    "#43:expect2": lambda state, L: state.tracks[0] == 10,
+}
+ts_11_schattenkabinett_5 = {
+    "#42:expect0": lambda state, L: (q_einsatz(state, E_samt), 1),
+    "#42:expect1": lambda state, L: (q_einsatz(state, E_roxy_2), 1),
+    "#42:expect2": lambda state, L: (q_einsatz(state, E_spatz_pieps_2), 0),
+    "#43:expect0": lambda state, L: (state.tracks[0], 10),
+    "#43:expect1": lambda state, L: (state.tracks[1], 11),
+    "#43:expect2": lambda state, L: (state.tracks[0], 10),
+}
+tx_12_weggefaehrten_0 = {
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:7
-    return q_rettung(state, E_jaro) == 2
-
-
-def tx_12_weggefaehrten_0_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:7
-    return (q_rettung(state, E_jaro), 2)
-
-
-def tx_12_weggefaehrten_0_1(state, L):
+    "#0:expect0": lambda state, L: q_rettung(state, E_jaro) == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:9
-    return q_rettung(state, E_jaro) == 3
-
-
-def tx_12_weggefaehrten_0_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:9
-    return (q_rettung(state, E_jaro), 3)
-
-
-def tx_12_weggefaehrten_1_0(state, L):
+    "#0:expect1": lambda state, L: q_rettung(state, E_jaro) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:15
-    return q_ablenkstress(state, E_jaro, 3) == 2
-
-
-def tx_12_weggefaehrten_1_0_sides(state, L):
+    "#1:expect0": lambda state, L: q_ablenkstress(state, E_jaro, 3) == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:15
-    return (q_ablenkstress(state, E_jaro, 3), 2)
-
-
-def tx_12_weggefaehrten_1_1(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:15
-    return q_ablenkstress(state, E_bruno, 3) == 3
-
-
-def tx_12_weggefaehrten_1_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:15
-    return (q_ablenkstress(state, E_bruno, 3), 3)
-
-
-def tx_12_weggefaehrten_2_0(state, L):
+    "#1:expect1": lambda state, L: q_ablenkstress(state, E_bruno, 3) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:20
-    return q_einsatz(state, E_emil) == 1
-
-
-def tx_12_weggefaehrten_2_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:20
-    return (q_einsatz(state, E_emil), 1)
-
-
-def tx_12_weggefaehrten_2_1(state, L):
+    "#2:expect0": lambda state, L: q_einsatz(state, E_emil) == 1,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:22
-    return q_einsatz(state, E_emil) == 2
-
-
-def tx_12_weggefaehrten_2_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:22
-    return (q_einsatz(state, E_emil), 2)
-
-
-def tx_12_weggefaehrten_3_0(state, L):
+    "#2:expect1": lambda state, L: q_einsatz(state, E_emil) == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:30
-    return len(state.zones[3]) == 0
-
-
-def tx_12_weggefaehrten_3_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:30
-    return (len(state.zones[3]), 0)
-
-
-def tx_12_weggefaehrten_3_1(state, L):
+    "#3:expect0": lambda state, L: len(state.zones[3]) == 0,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:35
-    return len(state.zones[3]) == 2
-
-
-def tx_12_weggefaehrten_3_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:35
-    return (len(state.zones[3]), 2)
-
-
-def tx_12_weggefaehrten_4_0(state, L):
+    "#3:expect1": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:41
-    return q_rettung(state, E_karl_kompass) == 1
-
-
-def tx_12_weggefaehrten_4_0_sides(state, L):
+    "#4:expect0": lambda state, L: q_rettung(state, E_karl_kompass) == 1,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:41
-    return (q_rettung(state, E_karl_kompass), 1)
-
-
-def tx_12_weggefaehrten_4_1(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:41
-    return q_einsatz(state, E_ida_eifer) == 1
-
-
-def tx_12_weggefaehrten_4_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:41
-    return (q_einsatz(state, E_ida_eifer), 1)
-
-
-def tx_12_weggefaehrten_4_2(state, L):
+    "#4:expect1": lambda state, L: q_einsatz(state, E_ida_eifer) == 1,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:43
-    return q_rettung(state, E_karl_kompass) == 2
-
-
-def tx_12_weggefaehrten_4_2_sides(state, L):
+    "#4:expect2": lambda state, L: q_rettung(state, E_karl_kompass) == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:43
-    return (q_rettung(state, E_karl_kompass), 2)
-
-
-def tx_12_weggefaehrten_4_3(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:43
-    return q_einsatz(state, E_ida_eifer) == 2
-
-
-def tx_12_weggefaehrten_4_3_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:43
-    return (q_einsatz(state, E_ida_eifer), 2)
-
-
-def tx_12_weggefaehrten_5_0(state, L):
+    "#4:expect3": lambda state, L: q_einsatz(state, E_ida_eifer) == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:49
-    return q_ablenkstress(state, E_finn_faehrte, 4) == 3
-
-
-def tx_12_weggefaehrten_5_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:49
-    return (q_ablenkstress(state, E_finn_faehrte, 4), 3)
-
-
-def tx_12_weggefaehrten_5_1(state, L):
+    "#5:expect0": lambda state, L: q_ablenkstress(state, E_finn_faehrte, 4) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:52
-    return q_ablenkstress(state, E_finn_faehrte, 4) == 1
-
-
-def tx_12_weggefaehrten_5_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:52
-    return (q_ablenkstress(state, E_finn_faehrte, 4), 1)
-
-
-def tx_12_weggefaehrten_5_2(state, L):
+    "#5:expect1": lambda state, L: q_ablenkstress(state, E_finn_faehrte, 4) == 1,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:54
-    return q_ablenkstress(state, E_finn_faehrte, 4) == 1
-
-
-def tx_12_weggefaehrten_5_2_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:54
-    return (q_ablenkstress(state, E_finn_faehrte, 4), 1)
-
-
-def tx_12_weggefaehrten_5_3(state, L):
+    "#5:expect2": lambda state, L: q_ablenkstress(state, E_finn_faehrte, 4) == 1,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:55
-    return q_ablenkstress(state, E_hugo_hueter, 4) == 1
-
-
-def tx_12_weggefaehrten_5_3_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:55
-    return (q_ablenkstress(state, E_hugo_hueter, 4), 1)
-
-
-def tx_12_weggefaehrten_6_0(state, L):
+    "#5:expect3": lambda state, L: q_ablenkstress(state, E_hugo_hueter, 4) == 1,
+}
+ts_12_weggefaehrten_0 = {
+    "#0:expect0": lambda state, L: (q_rettung(state, E_jaro), 2),
+    "#0:expect1": lambda state, L: (q_rettung(state, E_jaro), 3),
+    "#1:expect0": lambda state, L: (q_ablenkstress(state, E_jaro, 3), 2),
+    "#1:expect1": lambda state, L: (q_ablenkstress(state, E_bruno, 3), 3),
+    "#2:expect0": lambda state, L: (q_einsatz(state, E_emil), 1),
+    "#2:expect1": lambda state, L: (q_einsatz(state, E_emil), 2),
+    "#3:expect0": lambda state, L: (len(state.zones[3]), 0),
+    "#3:expect1": lambda state, L: (len(state.zones[3]), 2),
+    "#4:expect0": lambda state, L: (q_rettung(state, E_karl_kompass), 1),
+    "#4:expect1": lambda state, L: (q_einsatz(state, E_ida_eifer), 1),
+    "#4:expect2": lambda state, L: (q_rettung(state, E_karl_kompass), 2),
+    "#4:expect3": lambda state, L: (q_einsatz(state, E_ida_eifer), 2),
+    "#5:expect0": lambda state, L: (q_ablenkstress(state, E_finn_faehrte, 4), 3),
+    "#5:expect1": lambda state, L: (q_ablenkstress(state, E_finn_faehrte, 4), 1),
+    "#5:expect2": lambda state, L: (q_ablenkstress(state, E_finn_faehrte, 4), 1),
+    "#5:expect3": lambda state, L: (q_ablenkstress(state, E_hugo_hueter, 4), 1),
+}
+tx_12_weggefaehrten_1 = {
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:62
-    return q_einsatz(state, E_mats_mut) == 3
-
-
-def tx_12_weggefaehrten_6_0_sides(state, L):
+    "#6:expect0": lambda state, L: q_einsatz(state, E_mats_mut) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:62
-    return (q_einsatz(state, E_mats_mut), 3)
-
-
-def tx_12_weggefaehrten_6_1(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:62
-    return q_rettung(state, E_mats_mut) == 2
-
-
-def tx_12_weggefaehrten_6_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:62
-    return (q_rettung(state, E_mats_mut), 2)
-
-
-def tx_12_weggefaehrten_6_2(state, L):
+    "#6:expect1": lambda state, L: q_rettung(state, E_mats_mut) == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:64
-    return q_einsatz(state, E_mats_mut) == 4
-
-
-def tx_12_weggefaehrten_6_2_sides(state, L):
+    "#6:expect2": lambda state, L: q_einsatz(state, E_mats_mut) == 4,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:64
-    return (q_einsatz(state, E_mats_mut), 4)
-
-
-def tx_12_weggefaehrten_6_3(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:64
-    return q_rettung(state, E_mats_mut) == 3
-
-
-def tx_12_weggefaehrten_6_3_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:64
-    return (q_rettung(state, E_mats_mut), 3)
-
-
-def tx_12_weggefaehrten_7_0(state, L):
+    "#6:expect3": lambda state, L: q_rettung(state, E_mats_mut) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:74
-    return state.tracks[0] == 2
-
-
-def tx_12_weggefaehrten_7_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:74
-    return (state.tracks[0], 2)
-
-
-def tx_12_weggefaehrten_7_1(state, L):
+    "#7:expect0": lambda state, L: state.tracks[0] == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:78
-    return state.tracks[0] == 5
-
-
-def tx_12_weggefaehrten_7_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:78
-    return (state.tracks[0], 5)
-
-
-def tx_12_weggefaehrten_8_0(state, L):
+    "#7:expect1": lambda state, L: state.tracks[0] == 5,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:86
-    return q_ausdauer(state, E_jaro) == 5
-
-
-def tx_12_weggefaehrten_8_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:86
-    return (q_ausdauer(state, E_jaro), 5)
-
-
-def tx_12_weggefaehrten_9_0(state, L):
+    "#8:expect0": lambda state, L: q_ausdauer(state, E_jaro) == 5,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:97
-    return state.tracks[2] == 3
-
-
-def tx_12_weggefaehrten_9_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:97
-    return (state.tracks[2], 3)
-
-
-def tx_12_weggefaehrten_9_1(state, L):
+    "#9:expect0": lambda state, L: state.tracks[2] == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:102
-    return state.tracks[2] == 4
-
-
-def tx_12_weggefaehrten_9_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:102
-    return (state.tracks[2], 4)
-
-
-def tx_12_weggefaehrten_10_0(state, L):
+    "#9:expect1": lambda state, L: state.tracks[2] == 4,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:113
-    return len(state.zones[3]) == 0
-
-
-def tx_12_weggefaehrten_10_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:113
-    return (len(state.zones[3]), 0)
-
-
-def tx_12_weggefaehrten_10_1(state, L):
+    "#10:expect0": lambda state, L: len(state.zones[3]) == 0,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:117
-    return state.location[E_aufbruch] == 3
-
-
-def tx_12_weggefaehrten_11_0(state, L):
+    "#10:expect1": lambda state, L: state.location[E_aufbruch] == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:125
-    return q_ausdauer(state, E_nele_nebenan) == 3
-
-
-def tx_12_weggefaehrten_11_0_sides(state, L):
+    "#11:expect0": lambda state, L: q_ausdauer(state, E_nele_nebenan) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:125
-    return (q_ausdauer(state, E_nele_nebenan), 3)
-
-
-def tx_12_weggefaehrten_11_1(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:125
-    return q_rettung(state, E_bert_bergfuehrer) == 1
-
-
-def tx_12_weggefaehrten_11_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:125
-    return (q_rettung(state, E_bert_bergfuehrer), 1)
-
-
-def tx_12_weggefaehrten_11_2(state, L):
+    "#11:expect1": lambda state, L: q_rettung(state, E_bert_bergfuehrer) == 1,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:127
-    return q_rettung(state, E_bert_bergfuehrer) == 3
-
-
-def tx_12_weggefaehrten_11_2_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:127
-    return (q_rettung(state, E_bert_bergfuehrer), 3)
-
-
-def tx_12_weggefaehrten_12_0(state, L):
+    "#11:expect2": lambda state, L: q_rettung(state, E_bert_bergfuehrer) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:134
-    return q_ablenkstress(state, E_jaro, 4) == 2
-
-
-def tx_12_weggefaehrten_12_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:134
-    return (q_ablenkstress(state, E_jaro, 4), 2)
-
-
-def tx_12_weggefaehrten_13_0(state, L):
+    "#12:expect0": lambda state, L: q_ablenkstress(state, E_jaro, 4) == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:143
-    return state.counters[1][E_pony_polka] > 0
-
-
-def tx_12_weggefaehrten_13_1(state, L):
+    "#13:expect0": lambda state, L: state.counters[1][E_pony_polka] > 0,
+}
+ts_12_weggefaehrten_1 = {
+    "#6:expect0": lambda state, L: (q_einsatz(state, E_mats_mut), 3),
+    "#6:expect1": lambda state, L: (q_rettung(state, E_mats_mut), 2),
+    "#6:expect2": lambda state, L: (q_einsatz(state, E_mats_mut), 4),
+    "#6:expect3": lambda state, L: (q_rettung(state, E_mats_mut), 3),
+    "#7:expect0": lambda state, L: (state.tracks[0], 2),
+    "#7:expect1": lambda state, L: (state.tracks[0], 5),
+    "#8:expect0": lambda state, L: (q_ausdauer(state, E_jaro), 5),
+    "#9:expect0": lambda state, L: (state.tracks[2], 3),
+    "#9:expect1": lambda state, L: (state.tracks[2], 4),
+    "#10:expect0": lambda state, L: (len(state.zones[3]), 0),
+    "#11:expect0": lambda state, L: (q_ausdauer(state, E_nele_nebenan), 3),
+    "#11:expect1": lambda state, L: (q_rettung(state, E_bert_bergfuehrer), 1),
+    "#11:expect2": lambda state, L: (q_rettung(state, E_bert_bergfuehrer), 3),
+    "#12:expect0": lambda state, L: (q_ablenkstress(state, E_jaro, 4), 2),
+}
+tx_12_weggefaehrten_2 = {
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:143
-    return q_ausdauer(state, E_jaro) == 5
-
-
-def tx_12_weggefaehrten_13_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:143
-    return (q_ausdauer(state, E_jaro), 5)
-
-
-def tx_12_weggefaehrten_14_0(state, L):
+    "#13:expect1": lambda state, L: q_ausdauer(state, E_jaro) == 5,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:151
-    return allowed_ablenken(state, 0, E_falke_fiete, E_samt_2)
-
-
-def tx_12_weggefaehrten_15_0(state, L):
+    "#14:expect0": lambda state, L: allowed_ablenken(state, 0, E_falke_fiete, E_samt_2),
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:161
-    return state.counters[0][E_jaro] == 1
-
-
-def tx_12_weggefaehrten_15_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:161
-    return (state.counters[0][E_jaro], 1)
-
-
-def tx_12_weggefaehrten_16_0(state, L):
+    "#15:expect0": lambda state, L: state.counters[0][E_jaro] == 1,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:171
-    return q_rettung(state, E_jaro) == 3
-
-
-def tx_12_weggefaehrten_16_0_sides(state, L):
+    "#16:expect0": lambda state, L: q_rettung(state, E_jaro) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:171
-    return (q_rettung(state, E_jaro), 3)
-
-
-def tx_12_weggefaehrten_16_1(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:171
-    return state.tracks[4] == 2
-
-
-def tx_12_weggefaehrten_16_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:171
-    return (state.tracks[4], 2)
-
-
-def tx_12_weggefaehrten_16_2(state, L):
+    "#16:expect1": lambda state, L: state.tracks[4] == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:177
-    return state.tracks[4] == 3
-
-
-def tx_12_weggefaehrten_16_2_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:177
-    return (state.tracks[4], 3)
-
-
-def tx_12_weggefaehrten_17_0(state, L):
+    "#16:expect2": lambda state, L: state.tracks[4] == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:186
-    return q_einsatz(state, E_jaro) == 3
-
-
-def tx_12_weggefaehrten_17_0_sides(state, L):
+    "#17:expect0": lambda state, L: q_einsatz(state, E_jaro) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:186
-    return (q_einsatz(state, E_jaro), 3)
-
-
-def tx_12_weggefaehrten_17_1(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:186
-    return q_einsatz(state, E_hund_hasso) == 2
-
-
-def tx_12_weggefaehrten_17_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:186
-    return (q_einsatz(state, E_hund_hasso), 2)
-
-
-def tx_12_weggefaehrten_18_0(state, L):
+    "#17:expect1": lambda state, L: q_einsatz(state, E_hund_hasso) == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:196
-    return state.counters[0][E_jaro] == 1
-
-
-def tx_12_weggefaehrten_18_0_sides(state, L):
+    "#18:expect0": lambda state, L: state.counters[0][E_jaro] == 1,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:196
-    return (state.counters[0][E_jaro], 1)
-
-
-def tx_12_weggefaehrten_18_1(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:196
-    return state.counters[0][E_emil] == 0
-
-
-def tx_12_weggefaehrten_18_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:196
-    return (state.counters[0][E_emil], 0)
-
-
-def tx_12_weggefaehrten_19_0(state, L):
+    "#18:expect1": lambda state, L: state.counters[0][E_emil] == 0,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:206
-    return len(state.zones[3]) == 1
-
-
-def tx_12_weggefaehrten_19_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:206
-    return (len(state.zones[3]), 1)
-
-
-def tx_12_weggefaehrten_19_1(state, L):
+    "#19:expect0": lambda state, L: len(state.zones[3]) == 1,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:211
-    return len(state.zones[3]) == 3
-
-
-def tx_12_weggefaehrten_19_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:211
-    return (len(state.zones[3]), 3)
-
-
-def tx_12_weggefaehrten_20_0(state, L):
+    "#19:expect1": lambda state, L: len(state.zones[3]) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:218
-    return not allowed_ausspielen(state, 0, E_alle_fuer_einen)
-
-
-def tx_12_weggefaehrten_20_1(state, L):
+    "#20:expect0": lambda state, L: not allowed_ausspielen(state, 0, E_alle_fuer_einen),
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:221
-    return q_rettung(state, E_emil) == 3
-
-
-def tx_12_weggefaehrten_20_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:221
-    return (q_rettung(state, E_emil), 3)
-
-
-def tx_12_weggefaehrten_21_0(state, L):
+    "#20:expect1": lambda state, L: q_rettung(state, E_emil) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:227
-    return q_einsatz(state, E_jaro) == 3
-
-
-def tx_12_weggefaehrten_21_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:227
-    return (q_einsatz(state, E_jaro), 3)
-
-
-def tx_12_weggefaehrten_22_0(state, L):
+    "#21:expect0": lambda state, L: q_einsatz(state, E_jaro) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:235
-    return q_ausdauer(state, E_jaro) == 5
-
-
-def tx_12_weggefaehrten_22_0_sides(state, L):
+    "#22:expect0": lambda state, L: q_ausdauer(state, E_jaro) == 5,
+}
+ts_12_weggefaehrten_2 = {
+    "#13:expect1": lambda state, L: (q_ausdauer(state, E_jaro), 5),
+    "#15:expect0": lambda state, L: (state.counters[0][E_jaro], 1),
+    "#16:expect0": lambda state, L: (q_rettung(state, E_jaro), 3),
+    "#16:expect1": lambda state, L: (state.tracks[4], 2),
+    "#16:expect2": lambda state, L: (state.tracks[4], 3),
+    "#17:expect0": lambda state, L: (q_einsatz(state, E_jaro), 3),
+    "#17:expect1": lambda state, L: (q_einsatz(state, E_hund_hasso), 2),
+    "#18:expect0": lambda state, L: (state.counters[0][E_jaro], 1),
+    "#18:expect1": lambda state, L: (state.counters[0][E_emil], 0),
+    "#19:expect0": lambda state, L: (len(state.zones[3]), 1),
+    "#19:expect1": lambda state, L: (len(state.zones[3]), 3),
+    "#20:expect1": lambda state, L: (q_rettung(state, E_emil), 3),
+    "#21:expect0": lambda state, L: (q_einsatz(state, E_jaro), 3),
+    "#22:expect0": lambda state, L: (q_ausdauer(state, E_jaro), 5),
+}
+tx_12_weggefaehrten_3 = {
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:235
-    return (q_ausdauer(state, E_jaro), 5)
-
-
-def tx_12_weggefaehrten_22_1(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:235
-    return q_ausdauer(state, E_hund_hasso) == 4
-
-
-def tx_12_weggefaehrten_22_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:235
-    return (q_ausdauer(state, E_hund_hasso), 4)
-
-
-def tx_12_weggefaehrten_23_0(state, L):
+    "#22:expect1": lambda state, L: q_ausdauer(state, E_hund_hasso) == 4,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:243
-    return state.counters[0][E_jaro] == 1
-
-
-def tx_12_weggefaehrten_23_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:243
-    return (state.counters[0][E_jaro], 1)
-
-
-def tx_12_weggefaehrten_23_1(state, L):
+    "#23:expect0": lambda state, L: state.counters[0][E_jaro] == 1,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:246
-    return allowed_ausspielen(state, 0, E_festes_band)
-
-
-def tx_12_weggefaehrten_23_2(state, L):
+    "#23:expect1": lambda state, L: allowed_ausspielen(state, 0, E_festes_band),
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:249
-    return state.counters[0][E_jaro] == 0
-
-
-def tx_12_weggefaehrten_23_2_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:249
-    return (state.counters[0][E_jaro], 0)
-
-
-def tx_12_weggefaehrten_24_0(state, L):
+    "#23:expect2": lambda state, L: state.counters[0][E_jaro] == 0,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:256
-    return len(state.zones[3]) == 2
-
-
-def tx_12_weggefaehrten_24_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:256
-    return (len(state.zones[3]), 2)
-
-
-def tx_12_weggefaehrten_25_0(state, L):
+    "#24:expect0": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:262
-    return not allowed_ausspielen(state, 0, E_gemeinsamer_marsch)
-
-
-def tx_12_weggefaehrten_25_1(state, L):
+    "#25:expect0": lambda state, L: (
+        not allowed_ausspielen(state, 0, E_gemeinsamer_marsch)
+    ),
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:266
-    return state.tracks[2] == 4
-
-
-def tx_12_weggefaehrten_25_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:266
-    return (state.tracks[2], 4)
-
-
-def tx_12_weggefaehrten_26_0(state, L):
+    "#25:expect1": lambda state, L: state.tracks[2] == 4,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:280
-    return len(state.zones[3]) == 2
-
-
-def tx_12_weggefaehrten_26_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:280
-    return (len(state.zones[3]), 2)
-
-
-def tx_12_weggefaehrten_26_1(state, L):
+    "#26:expect0": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:286
-    return len(state.zones[3]) == 5
-
-
-def tx_12_weggefaehrten_26_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:286
-    return (len(state.zones[3]), 5)
-
-
-def tx_12_weggefaehrten_27_0(state, L):
+    "#26:expect1": lambda state, L: len(state.zones[3]) == 5,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:293
-    return q_einsatz(state, E_jaro) == 4
-
-
-def tx_12_weggefaehrten_27_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:293
-    return (q_einsatz(state, E_jaro), 4)
-
-
-def tx_12_weggefaehrten_28_0(state, L):
+    "#27:expect0": lambda state, L: q_einsatz(state, E_jaro) == 4,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:302
-    return state.location[E_jaro] == 3
-
-
-def tx_12_weggefaehrten_28_1(state, L):
+    "#28:expect0": lambda state, L: state.location[E_jaro] == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:302
-    return state.location[E_aufbruch] == 3
-
-
-def tx_12_weggefaehrten_28_2(state, L):
+    "#28:expect1": lambda state, L: state.location[E_aufbruch] == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:302
-    return state.counters[0][E_jaro] == 0
-
-
-def tx_12_weggefaehrten_28_2_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:302
-    return (state.counters[0][E_jaro], 0)
-
-
-def tx_12_weggefaehrten_29_0(state, L):
+    "#28:expect2": lambda state, L: state.counters[0][E_jaro] == 0,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:310
-    return not allowed_ausspielen(state, 0, E_gipfelsturm)
-
-
-def tx_12_weggefaehrten_29_1(state, L):
+    "#29:expect0": lambda state, L: not allowed_ausspielen(state, 0, E_gipfelsturm),
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:314
-    return state.tracks[0] == 3
-
-
-def tx_12_weggefaehrten_29_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:314
-    return (state.tracks[0], 3)
-
-
-def tx_12_weggefaehrten_30_0(state, L):
+    "#29:expect1": lambda state, L: state.tracks[0] == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:323
-    return not allowed_ausspielen(state, 0, E_treue_freunde)
-
-
-def tx_12_weggefaehrten_30_1(state, L):
+    "#30:expect0": lambda state, L: not allowed_ausspielen(state, 0, E_treue_freunde),
+}
+ts_12_weggefaehrten_3 = {
+    "#22:expect1": lambda state, L: (q_ausdauer(state, E_hund_hasso), 4),
+    "#23:expect0": lambda state, L: (state.counters[0][E_jaro], 1),
+    "#23:expect2": lambda state, L: (state.counters[0][E_jaro], 0),
+    "#24:expect0": lambda state, L: (len(state.zones[3]), 2),
+    "#25:expect1": lambda state, L: (state.tracks[2], 4),
+    "#26:expect0": lambda state, L: (len(state.zones[3]), 2),
+    "#26:expect1": lambda state, L: (len(state.zones[3]), 5),
+    "#27:expect0": lambda state, L: (q_einsatz(state, E_jaro), 4),
+    "#28:expect2": lambda state, L: (state.counters[0][E_jaro], 0),
+    "#29:expect1": lambda state, L: (state.tracks[0], 3),
+}
+tx_12_weggefaehrten_4 = {
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:326
-    return state.tracks[0] == 2
-
-
-def tx_12_weggefaehrten_30_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:326
-    return (state.tracks[0], 2)
-
-
-def tx_12_weggefaehrten_31_0(state, L):
+    "#30:expect1": lambda state, L: state.tracks[0] == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:332
-    return state.tracks[2] == 3
-
-
-def tx_12_weggefaehrten_31_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:332
-    return (state.tracks[2], 3)
-
-
-def tx_12_weggefaehrten_32_0(state, L):
+    "#31:expect0": lambda state, L: state.tracks[2] == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:339
-    return state.location[E_jaro] == 3
-
-
-def tx_12_weggefaehrten_32_1(state, L):
+    "#32:expect0": lambda state, L: state.location[E_jaro] == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:339
-    return state.location[E_aufbruch] == 3
-
-
-def tx_12_weggefaehrten_32_2(state, L):
+    "#32:expect1": lambda state, L: state.location[E_aufbruch] == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:345
-    return state.location[E_heldenmut] == 3
-
-
-def tx_12_weggefaehrten_32_3(state, L):
+    "#32:expect2": lambda state, L: state.location[E_heldenmut] == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:345
-    return state.location[E_emil] == 1
-
-
-def tx_12_weggefaehrten_33_0(state, L):
+    "#32:expect3": lambda state, L: state.location[E_emil] == 1,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:353
-    return state.counters[0][E_jaro] == 1
-
-
-def tx_12_weggefaehrten_33_0_sides(state, L):
+    "#33:expect0": lambda state, L: state.counters[0][E_jaro] == 1,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:353
-    return (state.counters[0][E_jaro], 1)
-
-
-def tx_12_weggefaehrten_33_1(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:353
-    return state.location[E_aufbruch] == 3
-
-
-def tx_12_weggefaehrten_34_0(state, L):
+    "#33:expect1": lambda state, L: state.location[E_aufbruch] == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:361
-    return q_einsatz(state, E_jaro) == 3
-
-
-def tx_12_weggefaehrten_34_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:361
-    return (q_einsatz(state, E_jaro), 3)
-
-
-def tx_12_weggefaehrten_35_0(state, L):
+    "#34:expect0": lambda state, L: q_einsatz(state, E_jaro) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:370
-    return not allowed_ausspielen(state, 0, E_schwur_der_gefaehrten)
-
-
-def tx_12_weggefaehrten_35_1(state, L):
+    "#35:expect0": lambda state, L: (
+        not allowed_ausspielen(state, 0, E_schwur_der_gefaehrten)
+    ),
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
-    return q_rettung(state, E_emil) == 3
-
-
-def tx_12_weggefaehrten_35_1_sides(state, L):
+    "#35:expect1": lambda state, L: q_rettung(state, E_emil) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
-    return (q_rettung(state, E_emil), 3)
-
-
-def tx_12_weggefaehrten_35_2(state, L):
+    "#35:expect2": lambda state, L: q_rettung(state, E_rudi_rast) == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
-    return q_rettung(state, E_rudi_rast) == 2
-
-
-def tx_12_weggefaehrten_35_2_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
-    return (q_rettung(state, E_rudi_rast), 2)
-
-
-def tx_12_weggefaehrten_35_3(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
-    return q_rettung(state, E_hund_hasso) == 0
-
-
-def tx_12_weggefaehrten_35_3_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:374
-    return (q_rettung(state, E_hund_hasso), 0)
-
-
-def tx_12_weggefaehrten_36_0(state, L):
+    "#35:expect3": lambda state, L: q_rettung(state, E_hund_hasso) == 0,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:383
-    return q_ausdauer(state, E_jaro) == 5
-
-
-def tx_12_weggefaehrten_36_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:383
-    return (q_ausdauer(state, E_jaro), 5)
-
-
-def tx_12_weggefaehrten_36_1(state, L):
+    "#36:expect0": lambda state, L: q_ausdauer(state, E_jaro) == 5,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:385
-    return state.counters[0][E_jaro] == 1
-
-
-def tx_12_weggefaehrten_36_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:385
-    return (state.counters[0][E_jaro], 1)
-
-
-def tx_12_weggefaehrten_37_0(state, L):
+    "#36:expect1": lambda state, L: state.counters[0][E_jaro] == 1,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
-    return q_mannschaftsgroesse(state, 0) == 3
-
-
-def tx_12_weggefaehrten_37_0_sides(state, L):
+    "#37:expect0": lambda state, L: q_mannschaftsgroesse(state, 0) == 3,
+}
+ts_12_weggefaehrten_4 = {
+    "#30:expect1": lambda state, L: (state.tracks[0], 2),
+    "#31:expect0": lambda state, L: (state.tracks[2], 3),
+    "#33:expect0": lambda state, L: (state.counters[0][E_jaro], 1),
+    "#34:expect0": lambda state, L: (q_einsatz(state, E_jaro), 3),
+    "#35:expect1": lambda state, L: (q_rettung(state, E_emil), 3),
+    "#35:expect2": lambda state, L: (q_rettung(state, E_rudi_rast), 2),
+    "#35:expect3": lambda state, L: (q_rettung(state, E_hund_hasso), 0),
+    "#36:expect0": lambda state, L: (q_ausdauer(state, E_jaro), 5),
+    "#36:expect1": lambda state, L: (state.counters[0][E_jaro], 1),
+    "#37:expect0": lambda state, L: (q_mannschaftsgroesse(state, 0), 3),
+}
+tx_12_weggefaehrten_5 = {
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
-    return (q_mannschaftsgroesse(state, 0), 3)
-
-
-def tx_12_weggefaehrten_37_1(state, L):
+    "#37:expect1": lambda state, L: q_rettung(state, E_jaro) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
-    return q_rettung(state, E_jaro) == 3
-
-
-def tx_12_weggefaehrten_37_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
-    return (q_rettung(state, E_jaro), 3)
-
-
-def tx_12_weggefaehrten_37_2(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
-    return q_rettung(state, E_emil) == 3
-
-
-def tx_12_weggefaehrten_37_2_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:395
-    return (q_rettung(state, E_emil), 3)
-
-
-def tx_12_weggefaehrten_38_0(state, L):
+    "#37:expect2": lambda state, L: q_rettung(state, E_emil) == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:403
-    return state.tracks[2] == 3
-
-
-def tx_12_weggefaehrten_38_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:403
-    return (state.tracks[2], 3)
-
-
-def tx_12_weggefaehrten_38_1(state, L):
+    "#38:expect0": lambda state, L: state.tracks[2] == 3,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:410
-    return state.counters[0][E_jaro] == 0
-
-
-def tx_12_weggefaehrten_38_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:410
-    return (state.counters[0][E_jaro], 0)
-
-
-def tx_12_weggefaehrten_39_0(state, L):
+    "#38:expect1": lambda state, L: state.counters[0][E_jaro] == 0,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:421
-    return state.counters[0][E_jaro] == 1
-
-
-def tx_12_weggefaehrten_39_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:421
-    return (state.counters[0][E_jaro], 1)
-
-
-def tx_12_weggefaehrten_40_0(state, L):
+    "#39:expect0": lambda state, L: state.counters[0][E_jaro] == 1,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:433
-    return len(state.zones[3]) == 0
-
-
-def tx_12_weggefaehrten_40_0_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:433
-    return (len(state.zones[3]), 0)
-
-
-def tx_12_weggefaehrten_40_1(state, L):
+    "#40:expect0": lambda state, L: len(state.zones[3]) == 0,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:438
-    return len(state.zones[3]) == 1
-
-
-def tx_12_weggefaehrten_40_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:438
-    return (len(state.zones[3]), 1)
-
-
-def tx_12_weggefaehrten_40_2(state, L):
+    "#40:expect1": lambda state, L: len(state.zones[3]) == 1,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:440
-    return len(state.zones[3]) == 2
-
-
-def tx_12_weggefaehrten_40_2_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:440
-    return (len(state.zones[3]), 2)
-
-
-def tx_12_weggefaehrten_41_0(state, L):
+    "#40:expect2": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:449
-    return q_ausdauer(state, E_jaro) == 5
-
-
-def tx_12_weggefaehrten_41_0_sides(state, L):
+    "#41:expect0": lambda state, L: q_ausdauer(state, E_jaro) == 5,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:449
-    return (q_ausdauer(state, E_jaro), 5)
-
-
-def tx_12_weggefaehrten_41_1(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:449
-    return q_ausdauer(state, E_samt_2) == 4
-
-
-def tx_12_weggefaehrten_41_1_sides(state, L):
-    # spec: spec/heldenhain/tests/12_weggefaehrten.rules:449
-    return (q_ausdauer(state, E_samt_2), 4)
-
-
-def tx_12_weggefaehrten_42_0(state, L):
+    "#41:expect1": lambda state, L: q_ausdauer(state, E_samt_2) == 4,
     # spec: spec/heldenhain/tests/12_weggefaehrten.rules:460
-    return state.location[E_aufbruch] == 3
-
-
-def tx_13_purpurpakt_0_0(state, L):
+    "#42:expect0": lambda state, L: state.location[E_aufbruch] == 3,
+}
+ts_12_weggefaehrten_5 = {
+    "#37:expect1": lambda state, L: (q_rettung(state, E_jaro), 3),
+    "#37:expect2": lambda state, L: (q_rettung(state, E_emil), 3),
+    "#38:expect0": lambda state, L: (state.tracks[2], 3),
+    "#38:expect1": lambda state, L: (state.counters[0][E_jaro], 0),
+    "#39:expect0": lambda state, L: (state.counters[0][E_jaro], 1),
+    "#40:expect0": lambda state, L: (len(state.zones[3]), 0),
+    "#40:expect1": lambda state, L: (len(state.zones[3]), 1),
+    "#40:expect2": lambda state, L: (len(state.zones[3]), 2),
+    "#41:expect0": lambda state, L: (q_ausdauer(state, E_jaro), 5),
+    "#41:expect1": lambda state, L: (q_ausdauer(state, E_samt_2), 4),
+}
+tx_13_purpurpakt_0 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:13
-    return state.tracks[0] == 3
-
-
-def tx_13_purpurpakt_0_0_sides(state, L):
+    "#0:expect0": lambda state, L: state.tracks[0] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:13
-    return (state.tracks[0], 3)
-
-
-def tx_13_purpurpakt_0_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:13
-    return state.location[E_kredit] == 16
-
-
-def tx_13_purpurpakt_1_0(state, L):
+    "#0:expect1": lambda state, L: state.location[E_kredit] == 16,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:21
-    return state.tracks[0] == 2
-
-
-def tx_13_purpurpakt_1_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:21
-    return (state.tracks[0], 2)
-
-
-def tx_13_purpurpakt_2_0(state, L):
+    "#1:expect0": lambda state, L: state.tracks[0] == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:27
-    return state.counters[0][E_rico_rueckprall] == 1
-
-
-def tx_13_purpurpakt_2_0_sides(state, L):
+    "#2:expect0": lambda state, L: state.counters[0][E_rico_rueckprall] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:27
-    return (state.counters[0][E_rico_rueckprall], 1)
-
-
-def tx_13_purpurpakt_2_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:27
-    return q_einsatz(state, E_rico_rueckprall) == 4
-
-
-def tx_13_purpurpakt_2_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:27
-    return (q_einsatz(state, E_rico_rueckprall), 4)
-
-
-def tx_13_purpurpakt_2_2(state, L):
+    "#2:expect1": lambda state, L: q_einsatz(state, E_rico_rueckprall) == 4,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:29
-    return q_einsatz(state, E_rico_rueckprall) == 2
-
-
-def tx_13_purpurpakt_2_2_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:29
-    return (q_einsatz(state, E_rico_rueckprall), 2)
-
-
-def tx_13_purpurpakt_3_0(state, L):
+    "#2:expect2": lambda state, L: q_einsatz(state, E_rico_rueckprall) == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:39
-    return not state.counters[1][E_madame_zugabe] > 0
-
-
-def tx_13_purpurpakt_3_1(state, L):
+    "#3:expect0": lambda state, L: not state.counters[1][E_madame_zugabe] > 0,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:39
-    return state.tracks[0] == 2
-
-
-def tx_13_purpurpakt_3_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:39
-    return (state.tracks[0], 2)
-
-
-def tx_13_purpurpakt_3_2(state, L):
+    "#3:expect1": lambda state, L: state.tracks[0] == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:41
-    return state.tracks[0] == 4
-
-
-def tx_13_purpurpakt_3_2_sides(state, L):
+    "#3:expect2": lambda state, L: state.tracks[0] == 4,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:41
-    return (state.tracks[0], 4)
-
-
-def tx_13_purpurpakt_3_3(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:41
-    return state.counters[1][E_madame_zugabe] > 0
-
-
-def tx_13_purpurpakt_3_4(state, L):
+    "#3:expect3": lambda state, L: state.counters[1][E_madame_zugabe] > 0,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:42
-    return state.location[E_wechselgeld] == 3
-
-
-def tx_13_purpurpakt_4_0(state, L):
+    "#3:expect4": lambda state, L: state.location[E_wechselgeld] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:51
-    return state.counters[0][E_baron_blutdruck] == 2
-
-
-def tx_13_purpurpakt_4_0_sides(state, L):
+    "#4:expect0": lambda state, L: state.counters[0][E_baron_blutdruck] == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:51
-    return (state.counters[0][E_baron_blutdruck], 2)
-
-
-def tx_13_purpurpakt_4_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:51
-    return len(state.zones[3]) == 2
-
-
-def tx_13_purpurpakt_4_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:51
-    return (len(state.zones[3]), 2)
-
-
-def tx_13_purpurpakt_5_0(state, L):
+    "#4:expect1": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:61
-    return state.counters[0][E_graefin_gier] == 1
-
-
-def tx_13_purpurpakt_5_0_sides(state, L):
+    "#5:expect0": lambda state, L: state.counters[0][E_graefin_gier] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:61
-    return (state.counters[0][E_graefin_gier], 1)
-
-
-def tx_13_purpurpakt_5_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:61
-    return state.tracks[2] == 4
-
-
-def tx_13_purpurpakt_5_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:61
-    return (state.tracks[2], 4)
-
-
-def tx_13_purpurpakt_6_0(state, L):
+    "#5:expect1": lambda state, L: state.tracks[2] == 4,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:70
-    return state.tracks[2] == 6
-
-
-def tx_13_purpurpakt_6_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:70
-    return (state.tracks[2], 6)
-
-
-def tx_13_purpurpakt_7_0(state, L):
+    "#6:expect0": lambda state, L: state.tracks[2] == 6,
+}
+ts_13_purpurpakt_0 = {
+    "#0:expect0": lambda state, L: (state.tracks[0], 3),
+    "#1:expect0": lambda state, L: (state.tracks[0], 2),
+    "#2:expect0": lambda state, L: (state.counters[0][E_rico_rueckprall], 1),
+    "#2:expect1": lambda state, L: (q_einsatz(state, E_rico_rueckprall), 4),
+    "#2:expect2": lambda state, L: (q_einsatz(state, E_rico_rueckprall), 2),
+    "#3:expect1": lambda state, L: (state.tracks[0], 2),
+    "#3:expect2": lambda state, L: (state.tracks[0], 4),
+    "#4:expect0": lambda state, L: (state.counters[0][E_baron_blutdruck], 2),
+    "#4:expect1": lambda state, L: (len(state.zones[3]), 2),
+    "#5:expect0": lambda state, L: (state.counters[0][E_graefin_gier], 1),
+    "#5:expect1": lambda state, L: (state.tracks[2], 4),
+    "#6:expect0": lambda state, L: (state.tracks[2], 6),
+}
+tx_13_purpurpakt_1 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:77
-    return state.tracks[2] == 4
-
-
-def tx_13_purpurpakt_7_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:77
-    return (state.tracks[2], 4)
-
-
-def tx_13_purpurpakt_8_0(state, L):
+    "#7:expect0": lambda state, L: state.tracks[2] == 4,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:86
-    return state.tracks[0] == 3
-
-
-def tx_13_purpurpakt_8_0_sides(state, L):
+    "#8:expect0": lambda state, L: state.tracks[0] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:86
-    return (state.tracks[0], 3)
-
-
-def tx_13_purpurpakt_8_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:86
-    return state.counters[0][E_lord_leihgabe] == 1
-
-
-def tx_13_purpurpakt_8_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:86
-    return (state.counters[0][E_lord_leihgabe], 1)
-
-
-def tx_13_purpurpakt_9_0(state, L):
+    "#8:expect1": lambda state, L: state.counters[0][E_lord_leihgabe] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:92
-    return q_rettung(state, E_mamsell_mitgift) == 1
-
-
-def tx_13_purpurpakt_9_0_sides(state, L):
+    "#9:expect0": lambda state, L: q_rettung(state, E_mamsell_mitgift) == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:92
-    return (q_rettung(state, E_mamsell_mitgift), 1)
-
-
-def tx_13_purpurpakt_9_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:92
-    return q_einsatz(state, E_prinz_praemie) == 2
-
-
-def tx_13_purpurpakt_9_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:92
-    return (q_einsatz(state, E_prinz_praemie), 2)
-
-
-def tx_13_purpurpakt_9_2(state, L):
+    "#9:expect1": lambda state, L: q_einsatz(state, E_prinz_praemie) == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:94
-    return q_rettung(state, E_mamsell_mitgift) == 2
-
-
-def tx_13_purpurpakt_9_2_sides(state, L):
+    "#9:expect2": lambda state, L: q_rettung(state, E_mamsell_mitgift) == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:94
-    return (q_rettung(state, E_mamsell_mitgift), 2)
-
-
-def tx_13_purpurpakt_9_3(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:94
-    return q_einsatz(state, E_prinz_praemie) == 3
-
-
-def tx_13_purpurpakt_9_3_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:94
-    return (q_einsatz(state, E_prinz_praemie), 3)
-
-
-def tx_13_purpurpakt_10_0(state, L):
+    "#9:expect3": lambda state, L: q_einsatz(state, E_prinz_praemie) == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:101
-    return state.location[E_kredit] == 16
-
-
-def tx_13_purpurpakt_11_0(state, L):
+    "#10:expect0": lambda state, L: state.location[E_kredit] == 16,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:111
-    return state.location[E_kredit] == 16
-
-
-def tx_13_purpurpakt_11_1(state, L):
+    "#11:expect0": lambda state, L: state.location[E_kredit] == 16,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:111
-    return state.counters[0][E_zauberer_zins] == 0
-
-
-def tx_13_purpurpakt_11_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:111
-    return (state.counters[0][E_zauberer_zins], 0)
-
-
-def tx_13_purpurpakt_12_0(state, L):
+    "#11:expect1": lambda state, L: state.counters[0][E_zauberer_zins] == 0,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:119
-    return state.counters[0][E_diva_dacapo] == 1
-
-
-def tx_13_purpurpakt_12_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:119
-    return (state.counters[0][E_diva_dacapo], 1)
-
-
-def tx_13_purpurpakt_12_1(state, L):
+    "#12:expect0": lambda state, L: state.counters[0][E_diva_dacapo] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:124
-    return state.location[E_diva_dacapo] == 16
-
-
-def tx_13_purpurpakt_13_0(state, L):
+    "#12:expect1": lambda state, L: state.location[E_diva_dacapo] == 16,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:134
-    return q_einsatz(state, E_wucherin_wanda) == 5
-
-
-def tx_13_purpurpakt_13_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:134
-    return (q_einsatz(state, E_wucherin_wanda), 5)
-
-
-def tx_13_purpurpakt_13_1(state, L):
+    "#13:expect0": lambda state, L: q_einsatz(state, E_wucherin_wanda) == 5,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:136
-    return q_einsatz(state, E_wucherin_wanda) == 3
-
-
-def tx_13_purpurpakt_13_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:136
-    return (q_einsatz(state, E_wucherin_wanda), 3)
-
-
-def tx_13_purpurpakt_14_0(state, L):
+    "#13:expect1": lambda state, L: q_einsatz(state, E_wucherin_wanda) == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:142
-    return state.counters[0][E_magier_mehrwert] == 1
-
-
-def tx_13_purpurpakt_14_0_sides(state, L):
+    "#14:expect0": lambda state, L: state.counters[0][E_magier_mehrwert] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:142
-    return (state.counters[0][E_magier_mehrwert], 1)
-
-
-def tx_13_purpurpakt_14_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:142
-    return state.tracks[2] == 5
-
-
-def tx_13_purpurpakt_14_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:142
-    return (state.tracks[2], 5)
-
-
-def tx_13_purpurpakt_15_0(state, L):
+    "#14:expect1": lambda state, L: state.tracks[2] == 5,
+}
+ts_13_purpurpakt_1 = {
+    "#7:expect0": lambda state, L: (state.tracks[2], 4),
+    "#8:expect0": lambda state, L: (state.tracks[0], 3),
+    "#8:expect1": lambda state, L: (state.counters[0][E_lord_leihgabe], 1),
+    "#9:expect0": lambda state, L: (q_rettung(state, E_mamsell_mitgift), 1),
+    "#9:expect1": lambda state, L: (q_einsatz(state, E_prinz_praemie), 2),
+    "#9:expect2": lambda state, L: (q_rettung(state, E_mamsell_mitgift), 2),
+    "#9:expect3": lambda state, L: (q_einsatz(state, E_prinz_praemie), 3),
+    "#11:expect1": lambda state, L: (state.counters[0][E_zauberer_zins], 0),
+    "#12:expect0": lambda state, L: (state.counters[0][E_diva_dacapo], 1),
+    "#13:expect0": lambda state, L: (q_einsatz(state, E_wucherin_wanda), 5),
+    "#13:expect1": lambda state, L: (q_einsatz(state, E_wucherin_wanda), 3),
+    "#14:expect0": lambda state, L: (state.counters[0][E_magier_mehrwert], 1),
+    "#14:expect1": lambda state, L: (state.tracks[2], 5),
+}
+tx_13_purpurpakt_2 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:151
-    return state.location[E_kredit] == 3
-
-
-def tx_13_purpurpakt_15_1(state, L):
+    "#15:expect0": lambda state, L: state.location[E_kredit] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:151
-    return state.counters[0][E_tante_tantieme] == 1
-
-
-def tx_13_purpurpakt_15_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:151
-    return (state.counters[0][E_tante_tantieme], 1)
-
-
-def tx_13_purpurpakt_16_0(state, L):
+    "#15:expect1": lambda state, L: state.counters[0][E_tante_tantieme] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:161
-    return state.counters[1][E_elster_elvira] > 0
-
-
-def tx_13_purpurpakt_16_1(state, L):
+    "#16:expect0": lambda state, L: state.counters[1][E_elster_elvira] > 0,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:161
-    return state.location[E_roxy_2] == 17
-
-
-def tx_13_purpurpakt_17_0(state, L):
+    "#16:expect1": lambda state, L: state.location[E_roxy_2] == 17,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:169
-    return allowed_ablenken(state, 0, E_affe_anleihe, E_samt_2)
-
-
-def tx_13_purpurpakt_18_0(state, L):
+    "#17:expect0": lambda state, L: (
+        allowed_ablenken(state, 0, E_affe_anleihe, E_samt_2)
+    ),
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:175
-    return state.location[E_kredit] == 3
-
-
-def tx_13_purpurpakt_19_0(state, L):
+    "#18:expect0": lambda state, L: state.location[E_kredit] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:181
-    return q_ablenkstress(state, E_kassierer_knick, 2) == 1
-
-
-def tx_13_purpurpakt_19_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:181
-    return (q_ablenkstress(state, E_kassierer_knick, 2), 1)
-
-
-def tx_13_purpurpakt_20_0(state, L):
+    "#19:expect0": lambda state, L: q_ablenkstress(state, E_kassierer_knick, 2) == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:192
-    return state.tracks[2] == 3
-
-
-def tx_13_purpurpakt_20_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:192
-    return (state.tracks[2], 3)
-
-
-def tx_13_purpurpakt_21_0(state, L):
+    "#20:expect0": lambda state, L: state.tracks[2] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:202
-    return q_einsatz(state, E_kassierer_knick) == 3
-
-
-def tx_13_purpurpakt_21_0_sides(state, L):
+    "#21:expect0": lambda state, L: q_einsatz(state, E_kassierer_knick) == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:202
-    return (q_einsatz(state, E_kassierer_knick), 3)
-
-
-def tx_13_purpurpakt_21_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:202
-    return state.counters[0][E_kassierer_knick] == 1
-
-
-def tx_13_purpurpakt_21_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:202
-    return (state.counters[0][E_kassierer_knick], 1)
-
-
-def tx_13_purpurpakt_22_0(state, L):
+    "#21:expect1": lambda state, L: state.counters[0][E_kassierer_knick] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:212
-    return q_rettung(state, E_kassierer_knick) == 2
-
-
-def tx_13_purpurpakt_22_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:212
-    return (q_rettung(state, E_kassierer_knick), 2)
-
-
-def tx_13_purpurpakt_23_0(state, L):
+    "#22:expect0": lambda state, L: q_rettung(state, E_kassierer_knick) == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:223
-    return len(state.zones[3]) == 2
-
-
-def tx_13_purpurpakt_23_0_sides(state, L):
+    "#23:expect0": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:223
-    return (len(state.zones[3]), 2)
-
-
-def tx_13_purpurpakt_23_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:223
-    return state.location[E_kredit] == 16
-
-
-def tx_13_purpurpakt_24_0(state, L):
+    "#23:expect1": lambda state, L: state.location[E_kredit] == 16,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:232
-    return q_einsatz(state, E_kassierer_knick) == 2
-
-
-def tx_13_purpurpakt_24_0_sides(state, L):
+    "#24:expect0": lambda state, L: q_einsatz(state, E_kassierer_knick) == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:232
-    return (q_einsatz(state, E_kassierer_knick), 2)
-
-
-def tx_13_purpurpakt_24_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:232
-    return state.counters[0][E_kassierer_knick] == 1
-
-
-def tx_13_purpurpakt_24_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:232
-    return (state.counters[0][E_kassierer_knick], 1)
-
-
-def tx_13_purpurpakt_25_0(state, L):
+    "#24:expect1": lambda state, L: state.counters[0][E_kassierer_knick] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:239
-    return q_kosten(state, 0, E_fuerst_faustpfand) == 3
-
-
-def tx_13_purpurpakt_25_0_sides(state, L):
+    "#25:expect0": lambda state, L: q_kosten(state, 0, E_fuerst_faustpfand) == 3,
+}
+ts_13_purpurpakt_2 = {
+    "#15:expect1": lambda state, L: (state.counters[0][E_tante_tantieme], 1),
+    "#19:expect0": lambda state, L: (q_ablenkstress(state, E_kassierer_knick, 2), 1),
+    "#20:expect0": lambda state, L: (state.tracks[2], 3),
+    "#21:expect0": lambda state, L: (q_einsatz(state, E_kassierer_knick), 3),
+    "#21:expect1": lambda state, L: (state.counters[0][E_kassierer_knick], 1),
+    "#22:expect0": lambda state, L: (q_rettung(state, E_kassierer_knick), 2),
+    "#23:expect0": lambda state, L: (len(state.zones[3]), 2),
+    "#24:expect0": lambda state, L: (q_einsatz(state, E_kassierer_knick), 2),
+    "#24:expect1": lambda state, L: (state.counters[0][E_kassierer_knick], 1),
+    "#25:expect0": lambda state, L: (q_kosten(state, 0, E_fuerst_faustpfand), 3),
+}
+tx_13_purpurpakt_3 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:239
-    return (q_kosten(state, 0, E_fuerst_faustpfand), 3)
-
-
-def tx_13_purpurpakt_25_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:239
-    return q_kosten(state, 0, E_kassierer_knick) == 0
-
-
-def tx_13_purpurpakt_25_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:239
-    return (q_kosten(state, 0, E_kassierer_knick), 0)
-
-
-def tx_13_purpurpakt_25_2(state, L):
+    "#25:expect1": lambda state, L: q_kosten(state, 0, E_kassierer_knick) == 0,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:241
-    return state.tracks[2] == 3
-
-
-def tx_13_purpurpakt_25_2_sides(state, L):
+    "#25:expect2": lambda state, L: state.tracks[2] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:241
-    return (state.tracks[2], 3)
-
-
-def tx_13_purpurpakt_25_3(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:241
-    return q_kosten(state, 0, E_kassierer_knick) == 1
-
-
-def tx_13_purpurpakt_25_3_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:241
-    return (q_kosten(state, 0, E_kassierer_knick), 1)
-
-
-def tx_13_purpurpakt_26_0(state, L):
+    "#25:expect3": lambda state, L: q_kosten(state, 0, E_kassierer_knick) == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:247
-    return not allowed_ausspielen(state, 0, E_tauschgeschaeft)
-
-
-def tx_13_purpurpakt_26_1(state, L):
+    "#26:expect0": lambda state, L: not allowed_ausspielen(state, 0, E_tauschgeschaeft),
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:254
-    return len(state.zones[3]) == 3
-
-
-def tx_13_purpurpakt_26_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:254
-    return (len(state.zones[3]), 3)
-
-
-def tx_13_purpurpakt_27_0(state, L):
+    "#26:expect1": lambda state, L: len(state.zones[3]) == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:263
-    return state.tracks[1] == 3
-
-
-def tx_13_purpurpakt_27_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:263
-    return (state.tracks[1], 3)
-
-
-def tx_13_purpurpakt_28_0(state, L):
+    "#27:expect0": lambda state, L: state.tracks[1] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:273
-    return not state.counters[1][E_kassierer_knick] > 0
-
-
-def tx_13_purpurpakt_28_1(state, L):
+    "#28:expect0": lambda state, L: not state.counters[1][E_kassierer_knick] > 0,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:273
-    return state.counters[0][E_kassierer_knick] == 1
-
-
-def tx_13_purpurpakt_28_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:273
-    return (state.counters[0][E_kassierer_knick], 1)
-
-
-def tx_13_purpurpakt_28_2(state, L):
+    "#28:expect1": lambda state, L: state.counters[0][E_kassierer_knick] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:275
-    return state.tracks[0] == 2
-
-
-def tx_13_purpurpakt_28_2_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:275
-    return (state.tracks[0], 2)
-
-
-def tx_13_purpurpakt_29_0(state, L):
+    "#28:expect2": lambda state, L: state.tracks[0] == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:283
-    return state.tracks[2] == 6
-
-
-def tx_13_purpurpakt_29_0_sides(state, L):
+    "#29:expect0": lambda state, L: state.tracks[2] == 6,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:283
-    return (state.tracks[2], 6)
-
-
-def tx_13_purpurpakt_29_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:283
-    return state.location[E_kredit] == 16
-
-
-def tx_13_purpurpakt_30_0(state, L):
+    "#29:expect1": lambda state, L: state.location[E_kredit] == 16,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
-    return q_einsatz(state, E_kassierer_knick) == 3
-
-
-def tx_13_purpurpakt_30_0_sides(state, L):
+    "#30:expect0": lambda state, L: q_einsatz(state, E_kassierer_knick) == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
-    return (q_einsatz(state, E_kassierer_knick), 3)
-
-
-def tx_13_purpurpakt_30_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
-    return state.counters[0][E_kassierer_knick] == 1
-
-
-def tx_13_purpurpakt_30_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:290
-    return (state.counters[0][E_kassierer_knick], 1)
-
-
-def tx_13_purpurpakt_30_2(state, L):
+    "#30:expect1": lambda state, L: state.counters[0][E_kassierer_knick] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:291
-    return state.counters[0][E_pudel_pomp] == 1
-
-
-def tx_13_purpurpakt_30_2_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:291
-    return (state.counters[0][E_pudel_pomp], 1)
-
-
-def tx_13_purpurpakt_31_0(state, L):
+    "#30:expect2": lambda state, L: state.counters[0][E_pudel_pomp] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:299
-    return len(state.zones[4]) == 1
-
-
-def tx_13_purpurpakt_31_0_sides(state, L):
+    "#31:expect0": lambda state, L: len(state.zones[4]) == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:299
-    return (len(state.zones[4]), 1)
-
-
-def tx_13_purpurpakt_31_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:299
-    return len(state.zones[17]) == 2
-
-
-def tx_13_purpurpakt_31_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:299
-    return (len(state.zones[17]), 2)
-
-
-def tx_13_purpurpakt_32_0(state, L):
+    "#31:expect1": lambda state, L: len(state.zones[17]) == 2,
+}
+ts_13_purpurpakt_3 = {
+    "#25:expect1": lambda state, L: (q_kosten(state, 0, E_kassierer_knick), 0),
+    "#25:expect2": lambda state, L: (state.tracks[2], 3),
+    "#25:expect3": lambda state, L: (q_kosten(state, 0, E_kassierer_knick), 1),
+    "#26:expect1": lambda state, L: (len(state.zones[3]), 3),
+    "#27:expect0": lambda state, L: (state.tracks[1], 3),
+    "#28:expect1": lambda state, L: (state.counters[0][E_kassierer_knick], 1),
+    "#28:expect2": lambda state, L: (state.tracks[0], 2),
+    "#29:expect0": lambda state, L: (state.tracks[2], 6),
+    "#30:expect0": lambda state, L: (q_einsatz(state, E_kassierer_knick), 3),
+    "#30:expect1": lambda state, L: (state.counters[0][E_kassierer_knick], 1),
+    "#30:expect2": lambda state, L: (state.counters[0][E_pudel_pomp], 1),
+    "#31:expect0": lambda state, L: (len(state.zones[4]), 1),
+    "#31:expect1": lambda state, L: (len(state.zones[17]), 2),
+}
+tx_13_purpurpakt_4 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:307
-    return state.location[E_wechselgeld] == 3
-
-
-def tx_13_purpurpakt_32_1(state, L):
+    "#32:expect0": lambda state, L: state.location[E_wechselgeld] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:307
-    return len(state.zones[3]) == 1
-
-
-def tx_13_purpurpakt_32_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:307
-    return (len(state.zones[3]), 1)
-
-
-def tx_13_purpurpakt_33_0(state, L):
+    "#32:expect1": lambda state, L: len(state.zones[3]) == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:317
-    return state.location[E_kassierer_knick] == 16
-
-
-def tx_13_purpurpakt_33_1(state, L):
+    "#33:expect0": lambda state, L: state.location[E_kassierer_knick] == 16,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:317
-    return state.location[E_goldene_uhr] == 16
-
-
-def tx_13_purpurpakt_33_2(state, L):
+    "#33:expect1": lambda state, L: state.location[E_goldene_uhr] == 16,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:317
-    return state.tracks[0] == 3
-
-
-def tx_13_purpurpakt_33_2_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:317
-    return (state.tracks[0], 3)
-
-
-def tx_13_purpurpakt_34_0(state, L):
+    "#33:expect2": lambda state, L: state.tracks[0] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:322
-    return not allowed_ausspielen(state, 0, E_blutgeld)
-
-
-def tx_13_purpurpakt_35_0(state, L):
+    "#34:expect0": lambda state, L: not allowed_ausspielen(state, 0, E_blutgeld),
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:330
-    return state.tracks[1] == 0
-
-
-def tx_13_purpurpakt_35_0_sides(state, L):
+    "#35:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:330
-    return (state.tracks[1], 0)
-
-
-def tx_13_purpurpakt_35_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:330
-    return state.location[E_kredit] == 16
-
-
-def tx_13_purpurpakt_36_0(state, L):
+    "#35:expect1": lambda state, L: state.location[E_kredit] == 16,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:338
-    return state.counters[0][E_roxy_2] == 2
-
-
-def tx_13_purpurpakt_36_0_sides(state, L):
+    "#36:expect0": lambda state, L: state.counters[0][E_roxy_2] == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:338
-    return (state.counters[0][E_roxy_2], 2)
-
-
-def tx_13_purpurpakt_36_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:338
-    return state.counters[0][E_kassierer_knick] == 1
-
-
-def tx_13_purpurpakt_36_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:338
-    return (state.counters[0][E_kassierer_knick], 1)
-
-
-def tx_13_purpurpakt_37_0(state, L):
+    "#36:expect1": lambda state, L: state.counters[0][E_kassierer_knick] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:346
-    return state.tracks[0] == 3
-
-
-def tx_13_purpurpakt_37_0_sides(state, L):
+    "#37:expect0": lambda state, L: state.tracks[0] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:346
-    return (state.tracks[0], 3)
-
-
-def tx_13_purpurpakt_37_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:346
-    return state.counters[0][E_kassierer_knick] == 1
-
-
-def tx_13_purpurpakt_37_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:346
-    return (state.counters[0][E_kassierer_knick], 1)
-
-
-def tx_13_purpurpakt_38_0(state, L):
+    "#37:expect1": lambda state, L: state.counters[0][E_kassierer_knick] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:357
-    return state.counters[0][E_blitzy_2] == 1
-
-
-def tx_13_purpurpakt_38_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:357
-    return (state.counters[0][E_blitzy_2], 1)
-
-
-def tx_13_purpurpakt_39_0(state, L):
+    "#38:expect0": lambda state, L: state.counters[0][E_blitzy_2] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:363
-    return not allowed_ausspielen(state, 0, E_kredit)
-
-
-def tx_13_purpurpakt_39_1(state, L):
+    "#39:expect0": lambda state, L: not allowed_ausspielen(state, 0, E_kredit),
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:368
-    return state.tracks[2] == 4
-
-
-def tx_13_purpurpakt_39_1_sides(state, L):
+    "#39:expect1": lambda state, L: state.tracks[2] == 4,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:368
-    return (state.tracks[2], 4)
-
-
-def tx_13_purpurpakt_39_2(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:368
-    return len(state.zones[3]) == 0
-
-
-def tx_13_purpurpakt_39_2_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:368
-    return (len(state.zones[3]), 0)
-
-
-def tx_13_purpurpakt_40_0(state, L):
+    "#39:expect2": lambda state, L: len(state.zones[3]) == 0,
+}
+ts_13_purpurpakt_4 = {
+    "#32:expect1": lambda state, L: (len(state.zones[3]), 1),
+    "#33:expect2": lambda state, L: (state.tracks[0], 3),
+    "#35:expect0": lambda state, L: (state.tracks[1], 0),
+    "#36:expect0": lambda state, L: (state.counters[0][E_roxy_2], 2),
+    "#36:expect1": lambda state, L: (state.counters[0][E_kassierer_knick], 1),
+    "#37:expect0": lambda state, L: (state.tracks[0], 3),
+    "#37:expect1": lambda state, L: (state.counters[0][E_kassierer_knick], 1),
+    "#38:expect0": lambda state, L: (state.counters[0][E_blitzy_2], 1),
+    "#39:expect1": lambda state, L: (state.tracks[2], 4),
+    "#39:expect2": lambda state, L: (len(state.zones[3]), 0),
+}
+tx_13_purpurpakt_5 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:375
-    return allowed_ausspielen(state, 0, E_letzte_rate)
-
-
-def tx_13_purpurpakt_40_1(state, L):
+    "#40:expect0": lambda state, L: allowed_ausspielen(state, 0, E_letzte_rate),
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:378
-    return state.tracks[0] == 1
-
-
-def tx_13_purpurpakt_40_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:378
-    return (state.tracks[0], 1)
-
-
-def tx_13_purpurpakt_41_0(state, L):
+    "#40:expect1": lambda state, L: state.tracks[0] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:386
-    return not allowed_ausspielen(state, 0, E_kleingedrucktes)
-
-
-def tx_13_purpurpakt_41_1(state, L):
+    "#41:expect0": lambda state, L: not allowed_ausspielen(state, 0, E_kleingedrucktes),
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:389
-    return state.tracks[1] == 1
-
-
-def tx_13_purpurpakt_41_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:389
-    return (state.tracks[1], 1)
-
-
-def tx_13_purpurpakt_42_0(state, L):
+    "#41:expect1": lambda state, L: state.tracks[1] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:397
-    return q_rettung(state, E_kassierer_knick) == 3
-
-
-def tx_13_purpurpakt_42_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:397
-    return (q_rettung(state, E_kassierer_knick), 3)
-
-
-def tx_13_purpurpakt_42_1(state, L):
+    "#42:expect0": lambda state, L: q_rettung(state, E_kassierer_knick) == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:399
-    return state.counters[0][E_kassierer_knick] == 1
-
-
-def tx_13_purpurpakt_42_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:399
-    return (state.counters[0][E_kassierer_knick], 1)
-
-
-def tx_13_purpurpakt_43_0(state, L):
+    "#42:expect1": lambda state, L: state.counters[0][E_kassierer_knick] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:412
-    return state.tracks[2] == 3
-
-
-def tx_13_purpurpakt_43_0_sides(state, L):
+    "#43:expect0": lambda state, L: state.tracks[2] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:412
-    return (state.tracks[2], 3)
-
-
-def tx_13_purpurpakt_43_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:412
-    return state.location[E_kredit] == 16
-
-
-def tx_13_purpurpakt_44_0(state, L):
+    "#43:expect1": lambda state, L: state.location[E_kredit] == 16,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:423
-    return state.counters[0][E_kassierer_knick] == 1
-
-
-def tx_13_purpurpakt_44_0_sides(state, L):
+    "#44:expect0": lambda state, L: state.counters[0][E_kassierer_knick] == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:423
-    return (state.counters[0][E_kassierer_knick], 1)
-
-
-def tx_13_purpurpakt_44_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:423
-    return state.location[E_kredit] == 3
-
-
-def tx_13_purpurpakt_45_0(state, L):
+    "#44:expect1": lambda state, L: state.location[E_kredit] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:432
-    return state.tracks[2] == 3
-
-
-def tx_13_purpurpakt_45_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:432
-    return (state.tracks[2], 3)
-
-
-def tx_13_purpurpakt_45_1(state, L):
+    "#45:expect0": lambda state, L: state.tracks[2] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:439
-    return state.counters[0][E_kassierer_knick] == 0
-
-
-def tx_13_purpurpakt_45_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:439
-    return (state.counters[0][E_kassierer_knick], 0)
-
-
-def tx_13_purpurpakt_46_0(state, L):
+    "#45:expect1": lambda state, L: state.counters[0][E_kassierer_knick] == 0,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:446
-    return q_kosten(state, 0, E_ausverkauf) == 1
-
-
-def tx_13_purpurpakt_46_0_sides(state, L):
+    "#46:expect0": lambda state, L: q_kosten(state, 0, E_ausverkauf) == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:446
-    return (q_kosten(state, 0, E_ausverkauf), 1)
-
-
-def tx_13_purpurpakt_46_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:446
-    return q_kosten(state, 1, E_rufmord_2) == 1
-
-
-def tx_13_purpurpakt_46_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:446
-    return (q_kosten(state, 1, E_rufmord_2), 1)
-
-
-def tx_13_purpurpakt_46_2(state, L):
+    "#46:expect1": lambda state, L: q_kosten(state, 1, E_rufmord_2) == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:447
-    return q_kosten(state, 0, E_kassierer_knick) == 1
-
-
-def tx_13_purpurpakt_46_2_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:447
-    return (q_kosten(state, 0, E_kassierer_knick), 1)
-
-
-def tx_13_purpurpakt_46_3(state, L):
+    "#46:expect2": lambda state, L: q_kosten(state, 0, E_kassierer_knick) == 1,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:448
-    return q_kosten(state, 0, E_kredit) == 0
-
-
-def tx_13_purpurpakt_46_3_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:448
-    return (q_kosten(state, 0, E_kredit), 0)
-
-
-def tx_13_purpurpakt_47_0(state, L):
+    "#46:expect3": lambda state, L: q_kosten(state, 0, E_kredit) == 0,
+}
+ts_13_purpurpakt_5 = {
+    "#40:expect1": lambda state, L: (state.tracks[0], 1),
+    "#41:expect1": lambda state, L: (state.tracks[1], 1),
+    "#42:expect0": lambda state, L: (q_rettung(state, E_kassierer_knick), 3),
+    "#42:expect1": lambda state, L: (state.counters[0][E_kassierer_knick], 1),
+    "#43:expect0": lambda state, L: (state.tracks[2], 3),
+    "#44:expect0": lambda state, L: (state.counters[0][E_kassierer_knick], 1),
+    "#45:expect0": lambda state, L: (state.tracks[2], 3),
+    "#45:expect1": lambda state, L: (state.counters[0][E_kassierer_knick], 0),
+    "#46:expect0": lambda state, L: (q_kosten(state, 0, E_ausverkauf), 1),
+    "#46:expect1": lambda state, L: (q_kosten(state, 1, E_rufmord_2), 1),
+    "#46:expect2": lambda state, L: (q_kosten(state, 0, E_kassierer_knick), 1),
+    "#46:expect3": lambda state, L: (q_kosten(state, 0, E_kredit), 0),
+}
+tx_13_purpurpakt_6 = {
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:460
-    return state.tracks[3] == 3
-
-
-def tx_13_purpurpakt_47_0_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:460
-    return (state.tracks[3], 3)
-
-
-def tx_13_purpurpakt_48_0(state, L):
+    "#47:expect0": lambda state, L: state.tracks[3] == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:469
-    return q_einsatz(state, E_kassierer_knick) == 2
-
-
-def tx_13_purpurpakt_48_0_sides(state, L):
+    "#48:expect0": lambda state, L: q_einsatz(state, E_kassierer_knick) == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:469
-    return (q_einsatz(state, E_kassierer_knick), 2)
-
-
-def tx_13_purpurpakt_48_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:469
-    return q_einsatz(state, E_roxy_2) == 3
-
-
-def tx_13_purpurpakt_48_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:469
-    return (q_einsatz(state, E_roxy_2), 3)
-
-
-def tx_13_purpurpakt_49_0(state, L):
+    "#48:expect1": lambda state, L: q_einsatz(state, E_roxy_2) == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:479
-    return q_ausdauer(state, E_kassierer_knick) == 3
-
-
-def tx_13_purpurpakt_49_0_sides(state, L):
+    "#49:expect0": lambda state, L: q_ausdauer(state, E_kassierer_knick) == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:479
-    return (q_ausdauer(state, E_kassierer_knick), 3)
-
-
-def tx_13_purpurpakt_49_1(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:479
-    return q_rettung(state, E_kassierer_knick) == 2
-
-
-def tx_13_purpurpakt_49_1_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:479
-    return (q_rettung(state, E_kassierer_knick), 2)
-
-
-def tx_13_purpurpakt_49_2(state, L):
+    "#49:expect1": lambda state, L: q_rettung(state, E_kassierer_knick) == 2,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:480
-    return q_einsatz(state, E_clown_kredit) == 3
-
-
-def tx_13_purpurpakt_49_2_sides(state, L):
+    "#49:expect2": lambda state, L: q_einsatz(state, E_clown_kredit) == 3,
     # spec: spec/heldenhain/tests/13_purpurpakt.rules:480
-    return (q_einsatz(state, E_clown_kredit), 3)
+    "#49:expect3": lambda state, L: q_rettung(state, E_clown_kredit) == 2,
+}
+ts_13_purpurpakt_6 = {
+    "#47:expect0": lambda state, L: (state.tracks[3], 3),
+    "#48:expect0": lambda state, L: (q_einsatz(state, E_kassierer_knick), 2),
+    "#48:expect1": lambda state, L: (q_einsatz(state, E_roxy_2), 3),
+    "#49:expect0": lambda state, L: (q_ausdauer(state, E_kassierer_knick), 3),
+    "#49:expect1": lambda state, L: (q_rettung(state, E_kassierer_knick), 2),
+    "#49:expect2": lambda state, L: (q_einsatz(state, E_clown_kredit), 3),
+    "#49:expect3": lambda state, L: (q_rettung(state, E_clown_kredit), 2),
+}
 
 
-def tx_13_purpurpakt_49_3(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:480
-    return q_rettung(state, E_clown_kredit) == 2
-
-
-def tx_13_purpurpakt_49_3_sides(state, L):
-    # spec: spec/heldenhain/tests/13_purpurpakt.rules:480
-    return (q_rettung(state, E_clown_kredit), 2)
+def _keyed(*tables):
+    """A plan key (a test file's key, then the entry's) for every entry of the tables."""
+    return {file + key: check for file, table in tables for key, check in table.items()}
 
 
 TEST_STEPS = (
@@ -13187,1224 +9491,115 @@ TEST_BLOCKS = {
     "tests/13_purpurpakt.rules#49:run0": tb_13_purpurpakt_49_0,
     "tests/13_purpurpakt.rules#49:run1": tb_13_purpurpakt_49_1,
 }
-TEST_EXPECTS = {
-    "tests/01_decks.rules#0:expect0": tx_01_decks_0_0,
-    "tests/01_decks.rules#0:expect1": tx_01_decks_0_1,
-    "tests/01_decks.rules#0:expect2": tx_01_decks_0_2,
-    "tests/01_decks.rules#0:expect3": tx_01_decks_0_3,
-    "tests/01_decks.rules#1:expect0": tx_01_decks_1_0,
-    "tests/01_decks.rules#2:expect0": tx_01_decks_2_0,
-    "tests/01_decks.rules#2:expect1": tx_01_decks_2_1,
-    "tests/01_decks.rules#2:expect2": tx_01_decks_2_2,
-    "tests/01_decks.rules#3:expect0": tx_01_decks_3_0,
-    "tests/01_decks.rules#3:expect1": tx_01_decks_3_1,
-    "tests/01_decks.rules#3:expect2": tx_01_decks_3_2,
-    "tests/01_decks.rules#3:expect3": tx_01_decks_3_3,
-    "tests/01_decks.rules#3:expect4": tx_01_decks_3_4,
-    "tests/01_decks.rules#3:expect5": tx_01_decks_3_5,
-    "tests/01_decks.rules#3:expect6": tx_01_decks_3_6,
-    "tests/01_decks.rules#3:expect7": tx_01_decks_3_7,
-    "tests/01_decks.rules#3:expect8": tx_01_decks_3_8,
-    "tests/01_decks.rules#3:expect9": tx_01_decks_3_9,
-    "tests/01_decks.rules#3:expect10": tx_01_decks_3_10,
-    "tests/01_decks.rules#3:expect11": tx_01_decks_3_11,
-    "tests/01_decks.rules#3:expect12": tx_01_decks_3_12,
-    "tests/01_decks.rules#3:expect13": tx_01_decks_3_13,
-    "tests/01_decks.rules#3:expect14": tx_01_decks_3_14,
-    "tests/01_decks.rules#3:expect15": tx_01_decks_3_15,
-    "tests/01_decks.rules#3:expect16": tx_01_decks_3_16,
-    "tests/01_decks.rules#3:expect17": tx_01_decks_3_17,
-    "tests/01_decks.rules#4:expect0": tx_01_decks_4_0,
-    "tests/01_decks.rules#4:expect1": tx_01_decks_4_1,
-    "tests/01_decks.rules#4:expect2": tx_01_decks_4_2,
-    "tests/01_decks.rules#4:expect3": tx_01_decks_4_3,
-    "tests/01_decks.rules#4:expect4": tx_01_decks_4_4,
-    "tests/01_decks.rules#4:expect5": tx_01_decks_4_5,
-    "tests/01_decks.rules#5:expect0": tx_01_decks_5_0,
-    "tests/01_decks.rules#5:expect1": tx_01_decks_5_1,
-    "tests/01_decks.rules#5:expect2": tx_01_decks_5_2,
-    "tests/01_decks.rules#5:expect3": tx_01_decks_5_3,
-    "tests/01_decks.rules#5:expect4": tx_01_decks_5_4,
-    "tests/01_decks.rules#5:expect5": tx_01_decks_5_5,
-    "tests/01_decks.rules#5:expect6": tx_01_decks_5_6,
-    "tests/01_decks.rules#5:expect7": tx_01_decks_5_7,
-    "tests/01_decks.rules#5:expect8": tx_01_decks_5_8,
-    "tests/01_decks.rules#5:expect9": tx_01_decks_5_9,
-    "tests/01_decks.rules#5:expect10": tx_01_decks_5_10,
-    "tests/01_decks.rules#5:expect11": tx_01_decks_5_11,
-    "tests/01_decks.rules#5:expect12": tx_01_decks_5_12,
-    "tests/01_decks.rules#5:expect13": tx_01_decks_5_13,
-    "tests/01_decks.rules#5:expect14": tx_01_decks_5_14,
-    "tests/01_decks.rules#5:expect15": tx_01_decks_5_15,
-    "tests/01_decks.rules#5:expect16": tx_01_decks_5_16,
-    "tests/01_decks.rules#5:expect17": tx_01_decks_5_17,
-    "tests/01_decks.rules#5:expect18": tx_01_decks_5_18,
-    "tests/01_decks.rules#5:expect19": tx_01_decks_5_19,
-    "tests/01_decks.rules#5:expect20": tx_01_decks_5_20,
-    "tests/01_decks.rules#5:expect21": tx_01_decks_5_21,
-    "tests/03_setup.rules#0:expect0": tx_03_setup_0_0,
-    "tests/03_setup.rules#0:expect1": tx_03_setup_0_1,
-    "tests/03_setup.rules#0:expect2": tx_03_setup_0_2,
-    "tests/03_setup.rules#0:expect3": tx_03_setup_0_3,
-    "tests/03_setup.rules#1:expect0": tx_03_setup_1_0,
-    "tests/03_setup.rules#1:expect1": tx_03_setup_1_1,
-    "tests/03_setup.rules#1:expect2": tx_03_setup_1_2,
-    "tests/03_setup.rules#1:expect3": tx_03_setup_1_3,
-    "tests/03_setup.rules#1:expect4": tx_03_setup_1_4,
-    "tests/03_setup.rules#1:expect5": tx_03_setup_1_5,
-    "tests/03_setup.rules#1:expect6": tx_03_setup_1_6,
-    "tests/03_setup.rules#1:expect7": tx_03_setup_1_7,
-    "tests/03_setup.rules#2:expect0": tx_03_setup_2_0,
-    "tests/03_setup.rules#2:expect1": tx_03_setup_2_1,
-    "tests/03_setup.rules#3:expect0": tx_03_setup_3_0,
-    "tests/03_setup.rules#3:expect1": tx_03_setup_3_1,
-    "tests/03_setup.rules#3:expect2": tx_03_setup_3_2,
-    "tests/03_setup.rules#4:expect0": tx_03_setup_4_0,
-    "tests/03_setup.rules#4:expect1": tx_03_setup_4_1,
-    "tests/03_setup.rules#4:expect2": tx_03_setup_4_2,
-    "tests/03_setup.rules#5:expect0": tx_03_setup_5_0,
-    "tests/03_setup.rules#5:expect1": tx_03_setup_5_1,
-    "tests/03_setup.rules#5:expect2": tx_03_setup_5_2,
-    "tests/03_setup.rules#5:expect3": tx_03_setup_5_3,
-    "tests/03_setup.rules#6:expect0": tx_03_setup_6_0,
-    "tests/04_turn.rules#0:expect0": tx_04_turn_0_0,
-    "tests/04_turn.rules#0:expect1": tx_04_turn_0_1,
-    "tests/04_turn.rules#0:expect2": tx_04_turn_0_2,
-    "tests/04_turn.rules#1:expect0": tx_04_turn_1_0,
-    "tests/04_turn.rules#2:expect0": tx_04_turn_2_0,
-    "tests/04_turn.rules#2:expect1": tx_04_turn_2_1,
-    "tests/04_turn.rules#2:expect2": tx_04_turn_2_2,
-    "tests/04_turn.rules#2:expect3": tx_04_turn_2_3,
-    "tests/04_turn.rules#3:expect0": tx_04_turn_3_0,
-    "tests/04_turn.rules#4:expect0": tx_04_turn_4_0,
-    "tests/04_turn.rules#4:expect1": tx_04_turn_4_1,
-    "tests/04_turn.rules#5:expect0": tx_04_turn_5_0,
-    "tests/04_turn.rules#5:expect1": tx_04_turn_5_1,
-    "tests/04_turn.rules#6:expect0": tx_04_turn_6_0,
-    "tests/04_turn.rules#6:expect1": tx_04_turn_6_1,
-    "tests/04_turn.rules#7:expect0": tx_04_turn_7_0,
-    "tests/04_turn.rules#7:expect1": tx_04_turn_7_1,
-    "tests/04_turn.rules#7:expect2": tx_04_turn_7_2,
-    "tests/04_turn.rules#8:expect0": tx_04_turn_8_0,
-    "tests/04_turn.rules#8:expect1": tx_04_turn_8_1,
-    "tests/04_turn.rules#8:expect2": tx_04_turn_8_2,
-    "tests/04_turn.rules#8:expect3": tx_04_turn_8_3,
-    "tests/04_turn.rules#8:expect4": tx_04_turn_8_4,
-    "tests/04_turn.rules#8:expect5": tx_04_turn_8_5,
-    "tests/04_turn.rules#8:expect6": tx_04_turn_8_6,
-    "tests/04_turn.rules#8:expect7": tx_04_turn_8_7,
-    "tests/04_turn.rules#8:expect8": tx_04_turn_8_8,
-    "tests/04_turn.rules#9:expect0": tx_04_turn_9_0,
-    "tests/04_turn.rules#9:expect1": tx_04_turn_9_1,
-    "tests/04_turn.rules#9:expect2": tx_04_turn_9_2,
-    "tests/04_turn.rules#9:expect3": tx_04_turn_9_3,
-    "tests/04_turn.rules#10:expect0": tx_04_turn_10_0,
-    "tests/04_turn.rules#10:expect1": tx_04_turn_10_1,
-    "tests/04_turn.rules#11:expect0": tx_04_turn_11_0,
-    "tests/04_turn.rules#11:expect1": tx_04_turn_11_1,
-    "tests/04_turn.rules#11:expect2": tx_04_turn_11_2,
-    "tests/04_turn.rules#12:expect0": tx_04_turn_12_0,
-    "tests/04_turn.rules#12:expect1": tx_04_turn_12_1,
-    "tests/04_turn.rules#12:expect2": tx_04_turn_12_2,
-    "tests/04_turn.rules#13:expect0": tx_04_turn_13_0,
-    "tests/04_turn.rules#13:expect1": tx_04_turn_13_1,
-    "tests/04_turn.rules#13:expect2": tx_04_turn_13_2,
-    "tests/04_turn.rules#13:expect3": tx_04_turn_13_3,
-    "tests/04_turn.rules#14:expect0": tx_04_turn_14_0,
-    "tests/04_turn.rules#14:expect1": tx_04_turn_14_1,
-    "tests/04_turn.rules#15:expect0": tx_04_turn_15_0,
-    "tests/04_turn.rules#15:expect1": tx_04_turn_15_1,
-    "tests/04_turn.rules#15:expect2": tx_04_turn_15_2,
-    "tests/04_turn.rules#15:expect3": tx_04_turn_15_3,
-    "tests/05_bots.rules#0:expect0": tx_05_bots_0_0,
-    "tests/05_bots.rules#0:expect1": tx_05_bots_0_1,
-    "tests/05_bots.rules#0:expect2": tx_05_bots_0_2,
-    "tests/05_bots.rules#0:expect3": tx_05_bots_0_3,
-    "tests/05_bots.rules#0:expect4": tx_05_bots_0_4,
-    "tests/05_bots.rules#1:expect0": tx_05_bots_1_0,
-    "tests/05_bots.rules#2:expect0": tx_05_bots_2_0,
-    "tests/05_bots.rules#3:expect0": tx_05_bots_3_0,
-    "tests/05_bots.rules#3:expect1": tx_05_bots_3_1,
-    "tests/05_bots.rules#4:expect0": tx_05_bots_4_0,
-    "tests/05_bots.rules#4:expect1": tx_05_bots_4_1,
-    "tests/05_bots.rules#5:expect0": tx_05_bots_5_0,
-    "tests/05_bots.rules#5:expect1": tx_05_bots_5_1,
-    "tests/05_figures.rules#0:expect0": tx_05_figures_0_0,
-    "tests/05_figures.rules#0:expect1": tx_05_figures_0_1,
-    "tests/05_figures.rules#0:expect2": tx_05_figures_0_2,
-    "tests/05_figures.rules#0:expect3": tx_05_figures_0_3,
-    "tests/05_figures.rules#0:expect4": tx_05_figures_0_4,
-    "tests/05_figures.rules#0:expect5": tx_05_figures_0_5,
-    "tests/05_figures.rules#0:expect6": tx_05_figures_0_6,
-    "tests/05_figures.rules#0:expect7": tx_05_figures_0_7,
-    "tests/05_figures.rules#0:expect8": tx_05_figures_0_8,
-    "tests/05_figures.rules#0:expect9": tx_05_figures_0_9,
-    "tests/05_figures.rules#1:expect0": tx_05_figures_1_0,
-    "tests/05_figures.rules#1:expect1": tx_05_figures_1_1,
-    "tests/05_figures.rules#1:expect2": tx_05_figures_1_2,
-    "tests/05_figures.rules#1:expect3": tx_05_figures_1_3,
-    "tests/05_figures.rules#2:expect0": tx_05_figures_2_0,
-    "tests/05_figures.rules#2:expect1": tx_05_figures_2_1,
-    "tests/05_figures.rules#2:expect2": tx_05_figures_2_2,
-    "tests/05_figures.rules#2:expect3": tx_05_figures_2_3,
-    "tests/05_figures.rules#2:expect4": tx_05_figures_2_4,
-    "tests/05_figures.rules#2:expect5": tx_05_figures_2_5,
-    "tests/05_figures.rules#2:expect6": tx_05_figures_2_6,
-    "tests/05_figures.rules#3:expect0": tx_05_figures_3_0,
-    "tests/05_figures.rules#3:expect1": tx_05_figures_3_1,
-    "tests/05_figures.rules#3:expect2": tx_05_figures_3_2,
-    "tests/05_figures.rules#4:expect0": tx_05_figures_4_0,
-    "tests/05_figures.rules#4:expect1": tx_05_figures_4_1,
-    "tests/05_figures.rules#5:expect0": tx_05_figures_5_0,
-    "tests/05_figures.rules#5:expect1": tx_05_figures_5_1,
-    "tests/05_figures.rules#6:expect0": tx_05_figures_6_0,
-    "tests/05_figures.rules#6:expect1": tx_05_figures_6_1,
-    "tests/05_figures.rules#7:expect0": tx_05_figures_7_0,
-    "tests/05_figures.rules#7:expect1": tx_05_figures_7_1,
-    "tests/05_figures.rules#7:expect2": tx_05_figures_7_2,
-    "tests/05_figures.rules#7:expect3": tx_05_figures_7_3,
-    "tests/05_figures.rules#7:expect4": tx_05_figures_7_4,
-    "tests/05_figures.rules#7:expect5": tx_05_figures_7_5,
-    "tests/05_figures.rules#8:expect0": tx_05_figures_8_0,
-    "tests/05_figures.rules#8:expect1": tx_05_figures_8_1,
-    "tests/05_figures.rules#9:expect0": tx_05_figures_9_0,
-    "tests/05_figures.rules#9:expect1": tx_05_figures_9_1,
-    "tests/05_figures.rules#10:expect0": tx_05_figures_10_0,
-    "tests/05_figures.rules#10:expect1": tx_05_figures_10_1,
-    "tests/05_figures.rules#10:expect2": tx_05_figures_10_2,
-    "tests/05_figures.rules#10:expect3": tx_05_figures_10_3,
-    "tests/05_figures.rules#10:expect4": tx_05_figures_10_4,
-    "tests/05_figures.rules#10:expect5": tx_05_figures_10_5,
-    "tests/05_figures.rules#10:expect6": tx_05_figures_10_6,
-    "tests/05_figures.rules#10:expect7": tx_05_figures_10_7,
-    "tests/05_figures.rules#10:expect8": tx_05_figures_10_8,
-    "tests/05_figures.rules#10:expect9": tx_05_figures_10_9,
-    "tests/06_collect.rules#0:expect0": tx_06_collect_0_0,
-    "tests/06_collect.rules#0:expect1": tx_06_collect_0_1,
-    "tests/06_collect.rules#0:expect2": tx_06_collect_0_2,
-    "tests/06_collect.rules#1:expect0": tx_06_collect_1_0,
-    "tests/06_collect.rules#2:expect0": tx_06_collect_2_0,
-    "tests/06_collect.rules#2:expect1": tx_06_collect_2_1,
-    "tests/06_collect.rules#2:expect2": tx_06_collect_2_2,
-    "tests/06_collect.rules#2:expect3": tx_06_collect_2_3,
-    "tests/06_collect.rules#3:expect0": tx_06_collect_3_0,
-    "tests/06_collect.rules#3:expect1": tx_06_collect_3_1,
-    "tests/06_collect.rules#3:expect2": tx_06_collect_3_2,
-    "tests/06_collect.rules#4:expect0": tx_06_collect_4_0,
-    "tests/06_collect.rules#4:expect1": tx_06_collect_4_1,
-    "tests/06_collect.rules#4:expect2": tx_06_collect_4_2,
-    "tests/06_collect.rules#5:expect0": tx_06_collect_5_0,
-    "tests/06_collect.rules#5:expect1": tx_06_collect_5_1,
-    "tests/06_collect.rules#5:expect2": tx_06_collect_5_2,
-    "tests/06_collect.rules#5:expect3": tx_06_collect_5_3,
-    "tests/06_collect.rules#6:expect0": tx_06_collect_6_0,
-    "tests/06_collect.rules#6:expect1": tx_06_collect_6_1,
-    "tests/07_distract.rules#0:expect0": tx_07_distract_0_0,
-    "tests/07_distract.rules#0:expect1": tx_07_distract_0_1,
-    "tests/07_distract.rules#0:expect2": tx_07_distract_0_2,
-    "tests/07_distract.rules#0:expect3": tx_07_distract_0_3,
-    "tests/07_distract.rules#0:expect4": tx_07_distract_0_4,
-    "tests/07_distract.rules#0:expect5": tx_07_distract_0_5,
-    "tests/07_distract.rules#0:expect6": tx_07_distract_0_6,
-    "tests/07_distract.rules#0:expect7": tx_07_distract_0_7,
-    "tests/07_distract.rules#0:expect8": tx_07_distract_0_8,
-    "tests/07_distract.rules#0:expect9": tx_07_distract_0_9,
-    "tests/07_distract.rules#1:expect0": tx_07_distract_1_0,
-    "tests/07_distract.rules#1:expect1": tx_07_distract_1_1,
-    "tests/07_distract.rules#1:expect2": tx_07_distract_1_2,
-    "tests/07_distract.rules#1:expect3": tx_07_distract_1_3,
-    "tests/07_distract.rules#2:expect0": tx_07_distract_2_0,
-    "tests/07_distract.rules#2:expect1": tx_07_distract_2_1,
-    "tests/07_distract.rules#3:expect0": tx_07_distract_3_0,
-    "tests/07_distract.rules#3:expect1": tx_07_distract_3_1,
-    "tests/07_distract.rules#4:expect0": tx_07_distract_4_0,
-    "tests/07_distract.rules#4:expect1": tx_07_distract_4_1,
-    "tests/07_distract.rules#4:expect2": tx_07_distract_4_2,
-    "tests/07_distract.rules#4:expect3": tx_07_distract_4_3,
-    "tests/07_distract.rules#4:expect4": tx_07_distract_4_4,
-    "tests/07_distract.rules#4:expect5": tx_07_distract_4_5,
-    "tests/07_distract.rules#5:expect0": tx_07_distract_5_0,
-    "tests/07_distract.rules#5:expect1": tx_07_distract_5_1,
-    "tests/07_distract.rules#6:expect0": tx_07_distract_6_0,
-    "tests/07_distract.rules#6:expect1": tx_07_distract_6_1,
-    "tests/07_distract.rules#7:expect0": tx_07_distract_7_0,
-    "tests/07_distract.rules#7:expect1": tx_07_distract_7_1,
-    "tests/07_distract.rules#7:expect2": tx_07_distract_7_2,
-    "tests/07_distract.rules#7:expect3": tx_07_distract_7_3,
-    "tests/07_distract.rules#7:expect4": tx_07_distract_7_4,
-    "tests/07_distract.rules#7:expect5": tx_07_distract_7_5,
-    "tests/07_distract.rules#8:expect0": tx_07_distract_8_0,
-    "tests/07_distract.rules#8:expect1": tx_07_distract_8_1,
-    "tests/07_distract.rules#9:expect0": tx_07_distract_9_0,
-    "tests/07_distract.rules#9:expect1": tx_07_distract_9_1,
-    "tests/07_distract.rules#9:expect2": tx_07_distract_9_2,
-    "tests/07_distract.rules#10:expect0": tx_07_distract_10_0,
-    "tests/07_distract.rules#11:expect0": tx_07_distract_11_0,
-    "tests/07_distract.rules#11:expect1": tx_07_distract_11_1,
-    "tests/07_distract.rules#11:expect2": tx_07_distract_11_2,
-    "tests/07_distract.rules#11:expect3": tx_07_distract_11_3,
-    "tests/07_distract.rules#11:expect4": tx_07_distract_11_4,
-    "tests/07_distract.rules#11:expect5": tx_07_distract_11_5,
-    "tests/07_distract.rules#12:expect0": tx_07_distract_12_0,
-    "tests/07_distract.rules#12:expect1": tx_07_distract_12_1,
-    "tests/08_card_kinds.rules#0:expect0": tx_08_card_kinds_0_0,
-    "tests/08_card_kinds.rules#0:expect1": tx_08_card_kinds_0_1,
-    "tests/08_card_kinds.rules#0:expect2": tx_08_card_kinds_0_2,
-    "tests/08_card_kinds.rules#1:expect0": tx_08_card_kinds_1_0,
-    "tests/08_card_kinds.rules#1:expect1": tx_08_card_kinds_1_1,
-    "tests/08_card_kinds.rules#1:expect2": tx_08_card_kinds_1_2,
-    "tests/08_card_kinds.rules#1:expect3": tx_08_card_kinds_1_3,
-    "tests/08_card_kinds.rules#2:expect0": tx_08_card_kinds_2_0,
-    "tests/08_card_kinds.rules#2:expect1": tx_08_card_kinds_2_1,
-    "tests/08_card_kinds.rules#3:expect0": tx_08_card_kinds_3_0,
-    "tests/08_card_kinds.rules#3:expect1": tx_08_card_kinds_3_1,
-    "tests/08_card_kinds.rules#3:expect2": tx_08_card_kinds_3_2,
-    "tests/08_card_kinds.rules#3:expect3": tx_08_card_kinds_3_3,
-    "tests/08_card_kinds.rules#4:expect0": tx_08_card_kinds_4_0,
-    "tests/08_card_kinds.rules#4:expect1": tx_08_card_kinds_4_1,
-    "tests/08_card_kinds.rules#4:expect2": tx_08_card_kinds_4_2,
-    "tests/08_card_kinds.rules#4:expect3": tx_08_card_kinds_4_3,
-    "tests/08_card_kinds.rules#4:expect4": tx_08_card_kinds_4_4,
-    "tests/08_card_kinds.rules#5:expect0": tx_08_card_kinds_5_0,
-    "tests/08_card_kinds.rules#5:expect1": tx_08_card_kinds_5_1,
-    "tests/08_card_kinds.rules#5:expect2": tx_08_card_kinds_5_2,
-    "tests/08_card_kinds.rules#6:expect0": tx_08_card_kinds_6_0,
-    "tests/08_card_kinds.rules#6:expect1": tx_08_card_kinds_6_1,
-    "tests/08_card_kinds.rules#6:expect2": tx_08_card_kinds_6_2,
-    "tests/08_card_kinds.rules#6:expect3": tx_08_card_kinds_6_3,
-    "tests/08_card_kinds.rules#6:expect4": tx_08_card_kinds_6_4,
-    "tests/08_card_kinds.rules#7:expect0": tx_08_card_kinds_7_0,
-    "tests/08_card_kinds.rules#7:expect1": tx_08_card_kinds_7_1,
-    "tests/08_card_kinds.rules#8:expect0": tx_08_card_kinds_8_0,
-    "tests/08_card_kinds.rules#8:expect1": tx_08_card_kinds_8_1,
-    "tests/08_card_kinds.rules#8:expect2": tx_08_card_kinds_8_2,
-    "tests/08_card_kinds.rules#9:expect0": tx_08_card_kinds_9_0,
-    "tests/08_card_kinds.rules#9:expect1": tx_08_card_kinds_9_1,
-    "tests/08_card_kinds.rules#9:expect2": tx_08_card_kinds_9_2,
-    "tests/08_card_kinds.rules#9:expect3": tx_08_card_kinds_9_3,
-    "tests/08_card_kinds.rules#10:expect0": tx_08_card_kinds_10_0,
-    "tests/08_card_kinds.rules#10:expect1": tx_08_card_kinds_10_1,
-    "tests/08_card_kinds.rules#11:expect0": tx_08_card_kinds_11_0,
-    "tests/08_card_kinds.rules#11:expect1": tx_08_card_kinds_11_1,
-    "tests/08_card_kinds.rules#12:expect0": tx_08_card_kinds_12_0,
-    "tests/08_card_kinds.rules#12:expect1": tx_08_card_kinds_12_1,
-    "tests/08_card_kinds.rules#13:expect0": tx_08_card_kinds_13_0,
-    "tests/08_card_kinds.rules#13:expect1": tx_08_card_kinds_13_1,
-    "tests/08_card_kinds.rules#14:expect0": tx_08_card_kinds_14_0,
-    "tests/08_card_kinds.rules#14:expect1": tx_08_card_kinds_14_1,
-    "tests/08_card_kinds.rules#14:expect2": tx_08_card_kinds_14_2,
-    "tests/08_card_kinds.rules#15:expect0": tx_08_card_kinds_15_0,
-    "tests/08_card_kinds.rules#15:expect1": tx_08_card_kinds_15_1,
-    "tests/08_card_kinds.rules#15:expect2": tx_08_card_kinds_15_2,
-    "tests/08_card_kinds.rules#16:expect0": tx_08_card_kinds_16_0,
-    "tests/08_card_kinds.rules#16:expect1": tx_08_card_kinds_16_1,
-    "tests/08_card_kinds.rules#16:expect2": tx_08_card_kinds_16_2,
-    "tests/08_card_kinds.rules#17:expect0": tx_08_card_kinds_17_0,
-    "tests/08_card_kinds.rules#18:expect0": tx_08_card_kinds_18_0,
-    "tests/08_card_kinds.rules#18:expect1": tx_08_card_kinds_18_1,
-    "tests/08_card_kinds.rules#18:expect2": tx_08_card_kinds_18_2,
-    "tests/08_card_kinds.rules#19:expect0": tx_08_card_kinds_19_0,
-    "tests/08_card_kinds.rules#19:expect1": tx_08_card_kinds_19_1,
-    "tests/08_card_kinds.rules#19:expect2": tx_08_card_kinds_19_2,
-    "tests/08_card_kinds.rules#20:expect0": tx_08_card_kinds_20_0,
-    "tests/08_card_kinds.rules#20:expect1": tx_08_card_kinds_20_1,
-    "tests/08_card_kinds.rules#20:expect2": tx_08_card_kinds_20_2,
-    "tests/08_card_kinds.rules#21:expect0": tx_08_card_kinds_21_0,
-    "tests/08_card_kinds.rules#21:expect1": tx_08_card_kinds_21_1,
-    "tests/08_card_kinds.rules#22:expect0": tx_08_card_kinds_22_0,
-    "tests/08_card_kinds.rules#22:expect1": tx_08_card_kinds_22_1,
-    "tests/08_card_kinds.rules#22:expect2": tx_08_card_kinds_22_2,
-    "tests/08_card_kinds.rules#22:expect3": tx_08_card_kinds_22_3,
-    "tests/08_card_kinds.rules#22:expect4": tx_08_card_kinds_22_4,
-    "tests/09_keywords.rules#0:expect0": tx_09_keywords_0_0,
-    "tests/09_keywords.rules#0:expect1": tx_09_keywords_0_1,
-    "tests/09_keywords.rules#1:expect0": tx_09_keywords_1_0,
-    "tests/09_keywords.rules#1:expect1": tx_09_keywords_1_1,
-    "tests/09_keywords.rules#2:expect0": tx_09_keywords_2_0,
-    "tests/09_keywords.rules#2:expect1": tx_09_keywords_2_1,
-    "tests/09_keywords.rules#3:expect0": tx_09_keywords_3_0,
-    "tests/09_keywords.rules#3:expect1": tx_09_keywords_3_1,
-    "tests/09_keywords.rules#4:expect0": tx_09_keywords_4_0,
-    "tests/09_keywords.rules#4:expect1": tx_09_keywords_4_1,
-    "tests/09_keywords.rules#5:expect0": tx_09_keywords_5_0,
-    "tests/09_keywords.rules#5:expect1": tx_09_keywords_5_1,
-    "tests/09_keywords.rules#6:expect0": tx_09_keywords_6_0,
-    "tests/09_keywords.rules#6:expect1": tx_09_keywords_6_1,
-    "tests/09_keywords.rules#7:expect0": tx_09_keywords_7_0,
-    "tests/09_keywords.rules#7:expect1": tx_09_keywords_7_1,
-    "tests/09_keywords.rules#8:expect0": tx_09_keywords_8_0,
-    "tests/09_keywords.rules#9:expect0": tx_09_keywords_9_0,
-    "tests/09_keywords.rules#9:expect1": tx_09_keywords_9_1,
-    "tests/09_keywords.rules#10:expect0": tx_09_keywords_10_0,
-    "tests/09_keywords.rules#10:expect1": tx_09_keywords_10_1,
-    "tests/09_keywords.rules#11:expect0": tx_09_keywords_11_0,
-    "tests/09_keywords.rules#11:expect1": tx_09_keywords_11_1,
-    "tests/09_keywords.rules#11:expect2": tx_09_keywords_11_2,
-    "tests/09_keywords.rules#12:expect0": tx_09_keywords_12_0,
-    "tests/09_keywords.rules#13:expect0": tx_09_keywords_13_0,
-    "tests/09_keywords.rules#13:expect1": tx_09_keywords_13_1,
-    "tests/09_keywords.rules#14:expect0": tx_09_keywords_14_0,
-    "tests/09_keywords.rules#14:expect1": tx_09_keywords_14_1,
-    "tests/09_keywords.rules#14:expect2": tx_09_keywords_14_2,
-    "tests/09_keywords.rules#14:expect3": tx_09_keywords_14_3,
-    "tests/09_keywords.rules#14:expect4": tx_09_keywords_14_4,
-    "tests/09_keywords.rules#14:expect5": tx_09_keywords_14_5,
-    "tests/09_keywords.rules#15:expect0": tx_09_keywords_15_0,
-    "tests/09_keywords.rules#15:expect1": tx_09_keywords_15_1,
-    "tests/09_keywords.rules#16:expect0": tx_09_keywords_16_0,
-    "tests/09_keywords.rules#16:expect1": tx_09_keywords_16_1,
-    "tests/10_superfreundinnen.rules#0:expect0": tx_10_superfreundinnen_0_0,
-    "tests/10_superfreundinnen.rules#1:expect0": tx_10_superfreundinnen_1_0,
-    "tests/10_superfreundinnen.rules#2:expect0": tx_10_superfreundinnen_2_0,
-    "tests/10_superfreundinnen.rules#2:expect1": tx_10_superfreundinnen_2_1,
-    "tests/10_superfreundinnen.rules#3:expect0": tx_10_superfreundinnen_3_0,
-    "tests/10_superfreundinnen.rules#3:expect1": tx_10_superfreundinnen_3_1,
-    "tests/10_superfreundinnen.rules#4:expect0": tx_10_superfreundinnen_4_0,
-    "tests/10_superfreundinnen.rules#4:expect1": tx_10_superfreundinnen_4_1,
-    "tests/10_superfreundinnen.rules#5:expect0": tx_10_superfreundinnen_5_0,
-    "tests/10_superfreundinnen.rules#5:expect1": tx_10_superfreundinnen_5_1,
-    "tests/10_superfreundinnen.rules#5:expect2": tx_10_superfreundinnen_5_2,
-    "tests/10_superfreundinnen.rules#5:expect3": tx_10_superfreundinnen_5_3,
-    "tests/10_superfreundinnen.rules#6:expect0": tx_10_superfreundinnen_6_0,
-    "tests/10_superfreundinnen.rules#6:expect1": tx_10_superfreundinnen_6_1,
-    "tests/10_superfreundinnen.rules#7:expect0": tx_10_superfreundinnen_7_0,
-    "tests/10_superfreundinnen.rules#7:expect1": tx_10_superfreundinnen_7_1,
-    "tests/10_superfreundinnen.rules#7:expect2": tx_10_superfreundinnen_7_2,
-    "tests/10_superfreundinnen.rules#7:expect3": tx_10_superfreundinnen_7_3,
-    "tests/10_superfreundinnen.rules#8:expect0": tx_10_superfreundinnen_8_0,
-    "tests/10_superfreundinnen.rules#8:expect1": tx_10_superfreundinnen_8_1,
-    "tests/10_superfreundinnen.rules#9:expect0": tx_10_superfreundinnen_9_0,
-    "tests/10_superfreundinnen.rules#10:expect0": tx_10_superfreundinnen_10_0,
-    "tests/10_superfreundinnen.rules#10:expect1": tx_10_superfreundinnen_10_1,
-    "tests/10_superfreundinnen.rules#11:expect0": tx_10_superfreundinnen_11_0,
-    "tests/10_superfreundinnen.rules#12:expect0": tx_10_superfreundinnen_12_0,
-    "tests/10_superfreundinnen.rules#12:expect1": tx_10_superfreundinnen_12_1,
-    "tests/10_superfreundinnen.rules#13:expect0": tx_10_superfreundinnen_13_0,
-    "tests/10_superfreundinnen.rules#14:expect0": tx_10_superfreundinnen_14_0,
-    "tests/10_superfreundinnen.rules#15:expect0": tx_10_superfreundinnen_15_0,
-    "tests/10_superfreundinnen.rules#15:expect1": tx_10_superfreundinnen_15_1,
-    "tests/10_superfreundinnen.rules#16:expect0": tx_10_superfreundinnen_16_0,
-    "tests/10_superfreundinnen.rules#17:expect0": tx_10_superfreundinnen_17_0,
-    "tests/10_superfreundinnen.rules#17:expect1": tx_10_superfreundinnen_17_1,
-    "tests/10_superfreundinnen.rules#17:expect2": tx_10_superfreundinnen_17_2,
-    "tests/10_superfreundinnen.rules#18:expect0": tx_10_superfreundinnen_18_0,
-    "tests/10_superfreundinnen.rules#18:expect1": tx_10_superfreundinnen_18_1,
-    "tests/10_superfreundinnen.rules#19:expect0": tx_10_superfreundinnen_19_0,
-    "tests/10_superfreundinnen.rules#20:expect0": tx_10_superfreundinnen_20_0,
-    "tests/10_superfreundinnen.rules#20:expect1": tx_10_superfreundinnen_20_1,
-    "tests/10_superfreundinnen.rules#20:expect2": tx_10_superfreundinnen_20_2,
-    "tests/10_superfreundinnen.rules#21:expect0": tx_10_superfreundinnen_21_0,
-    "tests/10_superfreundinnen.rules#22:expect0": tx_10_superfreundinnen_22_0,
-    "tests/10_superfreundinnen.rules#22:expect1": tx_10_superfreundinnen_22_1,
-    "tests/10_superfreundinnen.rules#23:expect0": tx_10_superfreundinnen_23_0,
-    "tests/10_superfreundinnen.rules#23:expect1": tx_10_superfreundinnen_23_1,
-    "tests/10_superfreundinnen.rules#23:expect2": tx_10_superfreundinnen_23_2,
-    "tests/10_superfreundinnen.rules#23:expect3": tx_10_superfreundinnen_23_3,
-    "tests/10_superfreundinnen.rules#24:expect0": tx_10_superfreundinnen_24_0,
-    "tests/10_superfreundinnen.rules#24:expect1": tx_10_superfreundinnen_24_1,
-    "tests/10_superfreundinnen.rules#24:expect2": tx_10_superfreundinnen_24_2,
-    "tests/10_superfreundinnen.rules#24:expect3": tx_10_superfreundinnen_24_3,
-    "tests/10_superfreundinnen.rules#25:expect0": tx_10_superfreundinnen_25_0,
-    "tests/10_superfreundinnen.rules#26:expect0": tx_10_superfreundinnen_26_0,
-    "tests/10_superfreundinnen.rules#27:expect0": tx_10_superfreundinnen_27_0,
-    "tests/10_superfreundinnen.rules#28:expect0": tx_10_superfreundinnen_28_0,
-    "tests/10_superfreundinnen.rules#28:expect1": tx_10_superfreundinnen_28_1,
-    "tests/10_superfreundinnen.rules#28:expect2": tx_10_superfreundinnen_28_2,
-    "tests/10_superfreundinnen.rules#29:expect0": tx_10_superfreundinnen_29_0,
-    "tests/10_superfreundinnen.rules#29:expect1": tx_10_superfreundinnen_29_1,
-    "tests/10_superfreundinnen.rules#30:expect0": tx_10_superfreundinnen_30_0,
-    "tests/10_superfreundinnen.rules#30:expect1": tx_10_superfreundinnen_30_1,
-    "tests/10_superfreundinnen.rules#30:expect2": tx_10_superfreundinnen_30_2,
-    "tests/10_superfreundinnen.rules#31:expect0": tx_10_superfreundinnen_31_0,
-    "tests/10_superfreundinnen.rules#31:expect1": tx_10_superfreundinnen_31_1,
-    "tests/10_superfreundinnen.rules#32:expect0": tx_10_superfreundinnen_32_0,
-    "tests/10_superfreundinnen.rules#32:expect1": tx_10_superfreundinnen_32_1,
-    "tests/10_superfreundinnen.rules#32:expect2": tx_10_superfreundinnen_32_2,
-    "tests/10_superfreundinnen.rules#33:expect0": tx_10_superfreundinnen_33_0,
-    "tests/10_superfreundinnen.rules#33:expect1": tx_10_superfreundinnen_33_1,
-    "tests/10_superfreundinnen.rules#34:expect0": tx_10_superfreundinnen_34_0,
-    "tests/10_superfreundinnen.rules#34:expect1": tx_10_superfreundinnen_34_1,
-    "tests/11_overview.rules#0:expect0": tx_11_overview_0_0,
-    "tests/11_overview.rules#0:expect1": tx_11_overview_0_1,
-    "tests/11_overview.rules#0:expect2": tx_11_overview_0_2,
-    "tests/11_overview.rules#1:expect0": tx_11_overview_1_0,
-    "tests/11_overview.rules#1:expect1": tx_11_overview_1_1,
-    "tests/11_overview.rules#1:expect2": tx_11_overview_1_2,
-    "tests/11_overview.rules#2:expect0": tx_11_overview_2_0,
-    "tests/11_overview.rules#2:expect1": tx_11_overview_2_1,
-    "tests/11_overview.rules#2:expect2": tx_11_overview_2_2,
-    "tests/11_overview.rules#2:expect3": tx_11_overview_2_3,
-    "tests/11_overview.rules#3:expect0": tx_11_overview_3_0,
-    "tests/11_overview.rules#3:expect1": tx_11_overview_3_1,
-    "tests/11_overview.rules#3:expect2": tx_11_overview_3_2,
-    "tests/11_overview.rules#3:expect3": tx_11_overview_3_3,
-    "tests/11_overview.rules#4:expect0": tx_11_overview_4_0,
-    "tests/11_overview.rules#5:expect0": tx_11_overview_5_0,
-    "tests/11_overview.rules#5:expect1": tx_11_overview_5_1,
-    "tests/11_overview.rules#6:expect0": tx_11_overview_6_0,
-    "tests/11_overview.rules#7:expect0": tx_11_overview_7_0,
-    "tests/11_overview.rules#7:expect1": tx_11_overview_7_1,
-    "tests/11_overview.rules#7:expect2": tx_11_overview_7_2,
-    "tests/11_overview.rules#8:expect0": tx_11_overview_8_0,
-    "tests/11_overview.rules#8:expect1": tx_11_overview_8_1,
-    "tests/11_overview.rules#9:expect0": tx_11_overview_9_0,
-    "tests/11_overview.rules#9:expect1": tx_11_overview_9_1,
-    "tests/11_overview.rules#9:expect2": tx_11_overview_9_2,
-    "tests/11_overview.rules#9:expect3": tx_11_overview_9_3,
-    "tests/11_overview.rules#10:expect0": tx_11_overview_10_0,
-    "tests/11_overview.rules#10:expect1": tx_11_overview_10_1,
-    "tests/11_schattenkabinett.rules#0:expect0": tx_11_schattenkabinett_0_0,
-    "tests/11_schattenkabinett.rules#0:expect1": tx_11_schattenkabinett_0_1,
-    "tests/11_schattenkabinett.rules#1:expect0": tx_11_schattenkabinett_1_0,
-    "tests/11_schattenkabinett.rules#1:expect1": tx_11_schattenkabinett_1_1,
-    "tests/11_schattenkabinett.rules#2:expect0": tx_11_schattenkabinett_2_0,
-    "tests/11_schattenkabinett.rules#2:expect1": tx_11_schattenkabinett_2_1,
-    "tests/11_schattenkabinett.rules#2:expect2": tx_11_schattenkabinett_2_2,
-    "tests/11_schattenkabinett.rules#2:expect3": tx_11_schattenkabinett_2_3,
-    "tests/11_schattenkabinett.rules#3:expect0": tx_11_schattenkabinett_3_0,
-    "tests/11_schattenkabinett.rules#3:expect1": tx_11_schattenkabinett_3_1,
-    "tests/11_schattenkabinett.rules#4:expect0": tx_11_schattenkabinett_4_0,
-    "tests/11_schattenkabinett.rules#4:expect1": tx_11_schattenkabinett_4_1,
-    "tests/11_schattenkabinett.rules#5:expect0": tx_11_schattenkabinett_5_0,
-    "tests/11_schattenkabinett.rules#5:expect1": tx_11_schattenkabinett_5_1,
-    "tests/11_schattenkabinett.rules#6:expect0": tx_11_schattenkabinett_6_0,
-    "tests/11_schattenkabinett.rules#6:expect1": tx_11_schattenkabinett_6_1,
-    "tests/11_schattenkabinett.rules#6:expect2": tx_11_schattenkabinett_6_2,
-    "tests/11_schattenkabinett.rules#7:expect0": tx_11_schattenkabinett_7_0,
-    "tests/11_schattenkabinett.rules#7:expect1": tx_11_schattenkabinett_7_1,
-    "tests/11_schattenkabinett.rules#7:expect2": tx_11_schattenkabinett_7_2,
-    "tests/11_schattenkabinett.rules#8:expect0": tx_11_schattenkabinett_8_0,
-    "tests/11_schattenkabinett.rules#8:expect1": tx_11_schattenkabinett_8_1,
-    "tests/11_schattenkabinett.rules#9:expect0": tx_11_schattenkabinett_9_0,
-    "tests/11_schattenkabinett.rules#10:expect0": tx_11_schattenkabinett_10_0,
-    "tests/11_schattenkabinett.rules#11:expect0": tx_11_schattenkabinett_11_0,
-    "tests/11_schattenkabinett.rules#12:expect0": tx_11_schattenkabinett_12_0,
-    "tests/11_schattenkabinett.rules#12:expect1": tx_11_schattenkabinett_12_1,
-    "tests/11_schattenkabinett.rules#13:expect0": tx_11_schattenkabinett_13_0,
-    "tests/11_schattenkabinett.rules#13:expect1": tx_11_schattenkabinett_13_1,
-    "tests/11_schattenkabinett.rules#14:expect0": tx_11_schattenkabinett_14_0,
-    "tests/11_schattenkabinett.rules#14:expect1": tx_11_schattenkabinett_14_1,
-    "tests/11_schattenkabinett.rules#14:expect2": tx_11_schattenkabinett_14_2,
-    "tests/11_schattenkabinett.rules#15:expect0": tx_11_schattenkabinett_15_0,
-    "tests/11_schattenkabinett.rules#16:expect0": tx_11_schattenkabinett_16_0,
-    "tests/11_schattenkabinett.rules#17:expect0": tx_11_schattenkabinett_17_0,
-    "tests/11_schattenkabinett.rules#18:expect0": tx_11_schattenkabinett_18_0,
-    "tests/11_schattenkabinett.rules#18:expect1": tx_11_schattenkabinett_18_1,
-    "tests/11_schattenkabinett.rules#18:expect2": tx_11_schattenkabinett_18_2,
-    "tests/11_schattenkabinett.rules#19:expect0": tx_11_schattenkabinett_19_0,
-    "tests/11_schattenkabinett.rules#20:expect0": tx_11_schattenkabinett_20_0,
-    "tests/11_schattenkabinett.rules#21:expect0": tx_11_schattenkabinett_21_0,
-    "tests/11_schattenkabinett.rules#21:expect1": tx_11_schattenkabinett_21_1,
-    "tests/11_schattenkabinett.rules#22:expect0": tx_11_schattenkabinett_22_0,
-    "tests/11_schattenkabinett.rules#22:expect1": tx_11_schattenkabinett_22_1,
-    "tests/11_schattenkabinett.rules#22:expect2": tx_11_schattenkabinett_22_2,
-    "tests/11_schattenkabinett.rules#23:expect0": tx_11_schattenkabinett_23_0,
-    "tests/11_schattenkabinett.rules#23:expect1": tx_11_schattenkabinett_23_1,
-    "tests/11_schattenkabinett.rules#24:expect0": tx_11_schattenkabinett_24_0,
-    "tests/11_schattenkabinett.rules#24:expect1": tx_11_schattenkabinett_24_1,
-    "tests/11_schattenkabinett.rules#25:expect0": tx_11_schattenkabinett_25_0,
-    "tests/11_schattenkabinett.rules#26:expect0": tx_11_schattenkabinett_26_0,
-    "tests/11_schattenkabinett.rules#26:expect1": tx_11_schattenkabinett_26_1,
-    "tests/11_schattenkabinett.rules#27:expect0": tx_11_schattenkabinett_27_0,
-    "tests/11_schattenkabinett.rules#28:expect0": tx_11_schattenkabinett_28_0,
-    "tests/11_schattenkabinett.rules#29:expect0": tx_11_schattenkabinett_29_0,
-    "tests/11_schattenkabinett.rules#29:expect1": tx_11_schattenkabinett_29_1,
-    "tests/11_schattenkabinett.rules#30:expect0": tx_11_schattenkabinett_30_0,
-    "tests/11_schattenkabinett.rules#30:expect1": tx_11_schattenkabinett_30_1,
-    "tests/11_schattenkabinett.rules#31:expect0": tx_11_schattenkabinett_31_0,
-    "tests/11_schattenkabinett.rules#31:expect1": tx_11_schattenkabinett_31_1,
-    "tests/11_schattenkabinett.rules#32:expect0": tx_11_schattenkabinett_32_0,
-    "tests/11_schattenkabinett.rules#32:expect1": tx_11_schattenkabinett_32_1,
-    "tests/11_schattenkabinett.rules#33:expect0": tx_11_schattenkabinett_33_0,
-    "tests/11_schattenkabinett.rules#33:expect1": tx_11_schattenkabinett_33_1,
-    "tests/11_schattenkabinett.rules#34:expect0": tx_11_schattenkabinett_34_0,
-    "tests/11_schattenkabinett.rules#34:expect1": tx_11_schattenkabinett_34_1,
-    "tests/11_schattenkabinett.rules#35:expect0": tx_11_schattenkabinett_35_0,
-    "tests/11_schattenkabinett.rules#35:expect1": tx_11_schattenkabinett_35_1,
-    "tests/11_schattenkabinett.rules#36:expect0": tx_11_schattenkabinett_36_0,
-    "tests/11_schattenkabinett.rules#36:expect1": tx_11_schattenkabinett_36_1,
-    "tests/11_schattenkabinett.rules#37:expect0": tx_11_schattenkabinett_37_0,
-    "tests/11_schattenkabinett.rules#37:expect1": tx_11_schattenkabinett_37_1,
-    "tests/11_schattenkabinett.rules#37:expect2": tx_11_schattenkabinett_37_2,
-    "tests/11_schattenkabinett.rules#38:expect0": tx_11_schattenkabinett_38_0,
-    "tests/11_schattenkabinett.rules#38:expect1": tx_11_schattenkabinett_38_1,
-    "tests/11_schattenkabinett.rules#39:expect0": tx_11_schattenkabinett_39_0,
-    "tests/11_schattenkabinett.rules#39:expect1": tx_11_schattenkabinett_39_1,
-    "tests/11_schattenkabinett.rules#40:expect0": tx_11_schattenkabinett_40_0,
-    "tests/11_schattenkabinett.rules#40:expect1": tx_11_schattenkabinett_40_1,
-    "tests/11_schattenkabinett.rules#41:expect0": tx_11_schattenkabinett_41_0,
-    "tests/11_schattenkabinett.rules#42:expect0": tx_11_schattenkabinett_42_0,
-    "tests/11_schattenkabinett.rules#42:expect1": tx_11_schattenkabinett_42_1,
-    "tests/11_schattenkabinett.rules#42:expect2": tx_11_schattenkabinett_42_2,
-    "tests/11_schattenkabinett.rules#43:expect0": tx_11_schattenkabinett_43_0,
-    "tests/11_schattenkabinett.rules#43:expect1": tx_11_schattenkabinett_43_1,
-    "tests/11_schattenkabinett.rules#43:expect2": tx_11_schattenkabinett_43_2,
-    "tests/12_weggefaehrten.rules#0:expect0": tx_12_weggefaehrten_0_0,
-    "tests/12_weggefaehrten.rules#0:expect1": tx_12_weggefaehrten_0_1,
-    "tests/12_weggefaehrten.rules#1:expect0": tx_12_weggefaehrten_1_0,
-    "tests/12_weggefaehrten.rules#1:expect1": tx_12_weggefaehrten_1_1,
-    "tests/12_weggefaehrten.rules#2:expect0": tx_12_weggefaehrten_2_0,
-    "tests/12_weggefaehrten.rules#2:expect1": tx_12_weggefaehrten_2_1,
-    "tests/12_weggefaehrten.rules#3:expect0": tx_12_weggefaehrten_3_0,
-    "tests/12_weggefaehrten.rules#3:expect1": tx_12_weggefaehrten_3_1,
-    "tests/12_weggefaehrten.rules#4:expect0": tx_12_weggefaehrten_4_0,
-    "tests/12_weggefaehrten.rules#4:expect1": tx_12_weggefaehrten_4_1,
-    "tests/12_weggefaehrten.rules#4:expect2": tx_12_weggefaehrten_4_2,
-    "tests/12_weggefaehrten.rules#4:expect3": tx_12_weggefaehrten_4_3,
-    "tests/12_weggefaehrten.rules#5:expect0": tx_12_weggefaehrten_5_0,
-    "tests/12_weggefaehrten.rules#5:expect1": tx_12_weggefaehrten_5_1,
-    "tests/12_weggefaehrten.rules#5:expect2": tx_12_weggefaehrten_5_2,
-    "tests/12_weggefaehrten.rules#5:expect3": tx_12_weggefaehrten_5_3,
-    "tests/12_weggefaehrten.rules#6:expect0": tx_12_weggefaehrten_6_0,
-    "tests/12_weggefaehrten.rules#6:expect1": tx_12_weggefaehrten_6_1,
-    "tests/12_weggefaehrten.rules#6:expect2": tx_12_weggefaehrten_6_2,
-    "tests/12_weggefaehrten.rules#6:expect3": tx_12_weggefaehrten_6_3,
-    "tests/12_weggefaehrten.rules#7:expect0": tx_12_weggefaehrten_7_0,
-    "tests/12_weggefaehrten.rules#7:expect1": tx_12_weggefaehrten_7_1,
-    "tests/12_weggefaehrten.rules#8:expect0": tx_12_weggefaehrten_8_0,
-    "tests/12_weggefaehrten.rules#9:expect0": tx_12_weggefaehrten_9_0,
-    "tests/12_weggefaehrten.rules#9:expect1": tx_12_weggefaehrten_9_1,
-    "tests/12_weggefaehrten.rules#10:expect0": tx_12_weggefaehrten_10_0,
-    "tests/12_weggefaehrten.rules#10:expect1": tx_12_weggefaehrten_10_1,
-    "tests/12_weggefaehrten.rules#11:expect0": tx_12_weggefaehrten_11_0,
-    "tests/12_weggefaehrten.rules#11:expect1": tx_12_weggefaehrten_11_1,
-    "tests/12_weggefaehrten.rules#11:expect2": tx_12_weggefaehrten_11_2,
-    "tests/12_weggefaehrten.rules#12:expect0": tx_12_weggefaehrten_12_0,
-    "tests/12_weggefaehrten.rules#13:expect0": tx_12_weggefaehrten_13_0,
-    "tests/12_weggefaehrten.rules#13:expect1": tx_12_weggefaehrten_13_1,
-    "tests/12_weggefaehrten.rules#14:expect0": tx_12_weggefaehrten_14_0,
-    "tests/12_weggefaehrten.rules#15:expect0": tx_12_weggefaehrten_15_0,
-    "tests/12_weggefaehrten.rules#16:expect0": tx_12_weggefaehrten_16_0,
-    "tests/12_weggefaehrten.rules#16:expect1": tx_12_weggefaehrten_16_1,
-    "tests/12_weggefaehrten.rules#16:expect2": tx_12_weggefaehrten_16_2,
-    "tests/12_weggefaehrten.rules#17:expect0": tx_12_weggefaehrten_17_0,
-    "tests/12_weggefaehrten.rules#17:expect1": tx_12_weggefaehrten_17_1,
-    "tests/12_weggefaehrten.rules#18:expect0": tx_12_weggefaehrten_18_0,
-    "tests/12_weggefaehrten.rules#18:expect1": tx_12_weggefaehrten_18_1,
-    "tests/12_weggefaehrten.rules#19:expect0": tx_12_weggefaehrten_19_0,
-    "tests/12_weggefaehrten.rules#19:expect1": tx_12_weggefaehrten_19_1,
-    "tests/12_weggefaehrten.rules#20:expect0": tx_12_weggefaehrten_20_0,
-    "tests/12_weggefaehrten.rules#20:expect1": tx_12_weggefaehrten_20_1,
-    "tests/12_weggefaehrten.rules#21:expect0": tx_12_weggefaehrten_21_0,
-    "tests/12_weggefaehrten.rules#22:expect0": tx_12_weggefaehrten_22_0,
-    "tests/12_weggefaehrten.rules#22:expect1": tx_12_weggefaehrten_22_1,
-    "tests/12_weggefaehrten.rules#23:expect0": tx_12_weggefaehrten_23_0,
-    "tests/12_weggefaehrten.rules#23:expect1": tx_12_weggefaehrten_23_1,
-    "tests/12_weggefaehrten.rules#23:expect2": tx_12_weggefaehrten_23_2,
-    "tests/12_weggefaehrten.rules#24:expect0": tx_12_weggefaehrten_24_0,
-    "tests/12_weggefaehrten.rules#25:expect0": tx_12_weggefaehrten_25_0,
-    "tests/12_weggefaehrten.rules#25:expect1": tx_12_weggefaehrten_25_1,
-    "tests/12_weggefaehrten.rules#26:expect0": tx_12_weggefaehrten_26_0,
-    "tests/12_weggefaehrten.rules#26:expect1": tx_12_weggefaehrten_26_1,
-    "tests/12_weggefaehrten.rules#27:expect0": tx_12_weggefaehrten_27_0,
-    "tests/12_weggefaehrten.rules#28:expect0": tx_12_weggefaehrten_28_0,
-    "tests/12_weggefaehrten.rules#28:expect1": tx_12_weggefaehrten_28_1,
-    "tests/12_weggefaehrten.rules#28:expect2": tx_12_weggefaehrten_28_2,
-    "tests/12_weggefaehrten.rules#29:expect0": tx_12_weggefaehrten_29_0,
-    "tests/12_weggefaehrten.rules#29:expect1": tx_12_weggefaehrten_29_1,
-    "tests/12_weggefaehrten.rules#30:expect0": tx_12_weggefaehrten_30_0,
-    "tests/12_weggefaehrten.rules#30:expect1": tx_12_weggefaehrten_30_1,
-    "tests/12_weggefaehrten.rules#31:expect0": tx_12_weggefaehrten_31_0,
-    "tests/12_weggefaehrten.rules#32:expect0": tx_12_weggefaehrten_32_0,
-    "tests/12_weggefaehrten.rules#32:expect1": tx_12_weggefaehrten_32_1,
-    "tests/12_weggefaehrten.rules#32:expect2": tx_12_weggefaehrten_32_2,
-    "tests/12_weggefaehrten.rules#32:expect3": tx_12_weggefaehrten_32_3,
-    "tests/12_weggefaehrten.rules#33:expect0": tx_12_weggefaehrten_33_0,
-    "tests/12_weggefaehrten.rules#33:expect1": tx_12_weggefaehrten_33_1,
-    "tests/12_weggefaehrten.rules#34:expect0": tx_12_weggefaehrten_34_0,
-    "tests/12_weggefaehrten.rules#35:expect0": tx_12_weggefaehrten_35_0,
-    "tests/12_weggefaehrten.rules#35:expect1": tx_12_weggefaehrten_35_1,
-    "tests/12_weggefaehrten.rules#35:expect2": tx_12_weggefaehrten_35_2,
-    "tests/12_weggefaehrten.rules#35:expect3": tx_12_weggefaehrten_35_3,
-    "tests/12_weggefaehrten.rules#36:expect0": tx_12_weggefaehrten_36_0,
-    "tests/12_weggefaehrten.rules#36:expect1": tx_12_weggefaehrten_36_1,
-    "tests/12_weggefaehrten.rules#37:expect0": tx_12_weggefaehrten_37_0,
-    "tests/12_weggefaehrten.rules#37:expect1": tx_12_weggefaehrten_37_1,
-    "tests/12_weggefaehrten.rules#37:expect2": tx_12_weggefaehrten_37_2,
-    "tests/12_weggefaehrten.rules#38:expect0": tx_12_weggefaehrten_38_0,
-    "tests/12_weggefaehrten.rules#38:expect1": tx_12_weggefaehrten_38_1,
-    "tests/12_weggefaehrten.rules#39:expect0": tx_12_weggefaehrten_39_0,
-    "tests/12_weggefaehrten.rules#40:expect0": tx_12_weggefaehrten_40_0,
-    "tests/12_weggefaehrten.rules#40:expect1": tx_12_weggefaehrten_40_1,
-    "tests/12_weggefaehrten.rules#40:expect2": tx_12_weggefaehrten_40_2,
-    "tests/12_weggefaehrten.rules#41:expect0": tx_12_weggefaehrten_41_0,
-    "tests/12_weggefaehrten.rules#41:expect1": tx_12_weggefaehrten_41_1,
-    "tests/12_weggefaehrten.rules#42:expect0": tx_12_weggefaehrten_42_0,
-    "tests/13_purpurpakt.rules#0:expect0": tx_13_purpurpakt_0_0,
-    "tests/13_purpurpakt.rules#0:expect1": tx_13_purpurpakt_0_1,
-    "tests/13_purpurpakt.rules#1:expect0": tx_13_purpurpakt_1_0,
-    "tests/13_purpurpakt.rules#2:expect0": tx_13_purpurpakt_2_0,
-    "tests/13_purpurpakt.rules#2:expect1": tx_13_purpurpakt_2_1,
-    "tests/13_purpurpakt.rules#2:expect2": tx_13_purpurpakt_2_2,
-    "tests/13_purpurpakt.rules#3:expect0": tx_13_purpurpakt_3_0,
-    "tests/13_purpurpakt.rules#3:expect1": tx_13_purpurpakt_3_1,
-    "tests/13_purpurpakt.rules#3:expect2": tx_13_purpurpakt_3_2,
-    "tests/13_purpurpakt.rules#3:expect3": tx_13_purpurpakt_3_3,
-    "tests/13_purpurpakt.rules#3:expect4": tx_13_purpurpakt_3_4,
-    "tests/13_purpurpakt.rules#4:expect0": tx_13_purpurpakt_4_0,
-    "tests/13_purpurpakt.rules#4:expect1": tx_13_purpurpakt_4_1,
-    "tests/13_purpurpakt.rules#5:expect0": tx_13_purpurpakt_5_0,
-    "tests/13_purpurpakt.rules#5:expect1": tx_13_purpurpakt_5_1,
-    "tests/13_purpurpakt.rules#6:expect0": tx_13_purpurpakt_6_0,
-    "tests/13_purpurpakt.rules#7:expect0": tx_13_purpurpakt_7_0,
-    "tests/13_purpurpakt.rules#8:expect0": tx_13_purpurpakt_8_0,
-    "tests/13_purpurpakt.rules#8:expect1": tx_13_purpurpakt_8_1,
-    "tests/13_purpurpakt.rules#9:expect0": tx_13_purpurpakt_9_0,
-    "tests/13_purpurpakt.rules#9:expect1": tx_13_purpurpakt_9_1,
-    "tests/13_purpurpakt.rules#9:expect2": tx_13_purpurpakt_9_2,
-    "tests/13_purpurpakt.rules#9:expect3": tx_13_purpurpakt_9_3,
-    "tests/13_purpurpakt.rules#10:expect0": tx_13_purpurpakt_10_0,
-    "tests/13_purpurpakt.rules#11:expect0": tx_13_purpurpakt_11_0,
-    "tests/13_purpurpakt.rules#11:expect1": tx_13_purpurpakt_11_1,
-    "tests/13_purpurpakt.rules#12:expect0": tx_13_purpurpakt_12_0,
-    "tests/13_purpurpakt.rules#12:expect1": tx_13_purpurpakt_12_1,
-    "tests/13_purpurpakt.rules#13:expect0": tx_13_purpurpakt_13_0,
-    "tests/13_purpurpakt.rules#13:expect1": tx_13_purpurpakt_13_1,
-    "tests/13_purpurpakt.rules#14:expect0": tx_13_purpurpakt_14_0,
-    "tests/13_purpurpakt.rules#14:expect1": tx_13_purpurpakt_14_1,
-    "tests/13_purpurpakt.rules#15:expect0": tx_13_purpurpakt_15_0,
-    "tests/13_purpurpakt.rules#15:expect1": tx_13_purpurpakt_15_1,
-    "tests/13_purpurpakt.rules#16:expect0": tx_13_purpurpakt_16_0,
-    "tests/13_purpurpakt.rules#16:expect1": tx_13_purpurpakt_16_1,
-    "tests/13_purpurpakt.rules#17:expect0": tx_13_purpurpakt_17_0,
-    "tests/13_purpurpakt.rules#18:expect0": tx_13_purpurpakt_18_0,
-    "tests/13_purpurpakt.rules#19:expect0": tx_13_purpurpakt_19_0,
-    "tests/13_purpurpakt.rules#20:expect0": tx_13_purpurpakt_20_0,
-    "tests/13_purpurpakt.rules#21:expect0": tx_13_purpurpakt_21_0,
-    "tests/13_purpurpakt.rules#21:expect1": tx_13_purpurpakt_21_1,
-    "tests/13_purpurpakt.rules#22:expect0": tx_13_purpurpakt_22_0,
-    "tests/13_purpurpakt.rules#23:expect0": tx_13_purpurpakt_23_0,
-    "tests/13_purpurpakt.rules#23:expect1": tx_13_purpurpakt_23_1,
-    "tests/13_purpurpakt.rules#24:expect0": tx_13_purpurpakt_24_0,
-    "tests/13_purpurpakt.rules#24:expect1": tx_13_purpurpakt_24_1,
-    "tests/13_purpurpakt.rules#25:expect0": tx_13_purpurpakt_25_0,
-    "tests/13_purpurpakt.rules#25:expect1": tx_13_purpurpakt_25_1,
-    "tests/13_purpurpakt.rules#25:expect2": tx_13_purpurpakt_25_2,
-    "tests/13_purpurpakt.rules#25:expect3": tx_13_purpurpakt_25_3,
-    "tests/13_purpurpakt.rules#26:expect0": tx_13_purpurpakt_26_0,
-    "tests/13_purpurpakt.rules#26:expect1": tx_13_purpurpakt_26_1,
-    "tests/13_purpurpakt.rules#27:expect0": tx_13_purpurpakt_27_0,
-    "tests/13_purpurpakt.rules#28:expect0": tx_13_purpurpakt_28_0,
-    "tests/13_purpurpakt.rules#28:expect1": tx_13_purpurpakt_28_1,
-    "tests/13_purpurpakt.rules#28:expect2": tx_13_purpurpakt_28_2,
-    "tests/13_purpurpakt.rules#29:expect0": tx_13_purpurpakt_29_0,
-    "tests/13_purpurpakt.rules#29:expect1": tx_13_purpurpakt_29_1,
-    "tests/13_purpurpakt.rules#30:expect0": tx_13_purpurpakt_30_0,
-    "tests/13_purpurpakt.rules#30:expect1": tx_13_purpurpakt_30_1,
-    "tests/13_purpurpakt.rules#30:expect2": tx_13_purpurpakt_30_2,
-    "tests/13_purpurpakt.rules#31:expect0": tx_13_purpurpakt_31_0,
-    "tests/13_purpurpakt.rules#31:expect1": tx_13_purpurpakt_31_1,
-    "tests/13_purpurpakt.rules#32:expect0": tx_13_purpurpakt_32_0,
-    "tests/13_purpurpakt.rules#32:expect1": tx_13_purpurpakt_32_1,
-    "tests/13_purpurpakt.rules#33:expect0": tx_13_purpurpakt_33_0,
-    "tests/13_purpurpakt.rules#33:expect1": tx_13_purpurpakt_33_1,
-    "tests/13_purpurpakt.rules#33:expect2": tx_13_purpurpakt_33_2,
-    "tests/13_purpurpakt.rules#34:expect0": tx_13_purpurpakt_34_0,
-    "tests/13_purpurpakt.rules#35:expect0": tx_13_purpurpakt_35_0,
-    "tests/13_purpurpakt.rules#35:expect1": tx_13_purpurpakt_35_1,
-    "tests/13_purpurpakt.rules#36:expect0": tx_13_purpurpakt_36_0,
-    "tests/13_purpurpakt.rules#36:expect1": tx_13_purpurpakt_36_1,
-    "tests/13_purpurpakt.rules#37:expect0": tx_13_purpurpakt_37_0,
-    "tests/13_purpurpakt.rules#37:expect1": tx_13_purpurpakt_37_1,
-    "tests/13_purpurpakt.rules#38:expect0": tx_13_purpurpakt_38_0,
-    "tests/13_purpurpakt.rules#39:expect0": tx_13_purpurpakt_39_0,
-    "tests/13_purpurpakt.rules#39:expect1": tx_13_purpurpakt_39_1,
-    "tests/13_purpurpakt.rules#39:expect2": tx_13_purpurpakt_39_2,
-    "tests/13_purpurpakt.rules#40:expect0": tx_13_purpurpakt_40_0,
-    "tests/13_purpurpakt.rules#40:expect1": tx_13_purpurpakt_40_1,
-    "tests/13_purpurpakt.rules#41:expect0": tx_13_purpurpakt_41_0,
-    "tests/13_purpurpakt.rules#41:expect1": tx_13_purpurpakt_41_1,
-    "tests/13_purpurpakt.rules#42:expect0": tx_13_purpurpakt_42_0,
-    "tests/13_purpurpakt.rules#42:expect1": tx_13_purpurpakt_42_1,
-    "tests/13_purpurpakt.rules#43:expect0": tx_13_purpurpakt_43_0,
-    "tests/13_purpurpakt.rules#43:expect1": tx_13_purpurpakt_43_1,
-    "tests/13_purpurpakt.rules#44:expect0": tx_13_purpurpakt_44_0,
-    "tests/13_purpurpakt.rules#44:expect1": tx_13_purpurpakt_44_1,
-    "tests/13_purpurpakt.rules#45:expect0": tx_13_purpurpakt_45_0,
-    "tests/13_purpurpakt.rules#45:expect1": tx_13_purpurpakt_45_1,
-    "tests/13_purpurpakt.rules#46:expect0": tx_13_purpurpakt_46_0,
-    "tests/13_purpurpakt.rules#46:expect1": tx_13_purpurpakt_46_1,
-    "tests/13_purpurpakt.rules#46:expect2": tx_13_purpurpakt_46_2,
-    "tests/13_purpurpakt.rules#46:expect3": tx_13_purpurpakt_46_3,
-    "tests/13_purpurpakt.rules#47:expect0": tx_13_purpurpakt_47_0,
-    "tests/13_purpurpakt.rules#48:expect0": tx_13_purpurpakt_48_0,
-    "tests/13_purpurpakt.rules#48:expect1": tx_13_purpurpakt_48_1,
-    "tests/13_purpurpakt.rules#49:expect0": tx_13_purpurpakt_49_0,
-    "tests/13_purpurpakt.rules#49:expect1": tx_13_purpurpakt_49_1,
-    "tests/13_purpurpakt.rules#49:expect2": tx_13_purpurpakt_49_2,
-    "tests/13_purpurpakt.rules#49:expect3": tx_13_purpurpakt_49_3,
-}
-TEST_SIDES = {
-    "tests/01_decks.rules#0:expect0": tx_01_decks_0_0_sides,
-    "tests/01_decks.rules#0:expect1": tx_01_decks_0_1_sides,
-    "tests/01_decks.rules#0:expect2": tx_01_decks_0_2_sides,
-    "tests/01_decks.rules#0:expect3": tx_01_decks_0_3_sides,
-    "tests/01_decks.rules#2:expect0": tx_01_decks_2_0_sides,
-    "tests/01_decks.rules#3:expect0": tx_01_decks_3_0_sides,
-    "tests/01_decks.rules#3:expect1": tx_01_decks_3_1_sides,
-    "tests/01_decks.rules#3:expect2": tx_01_decks_3_2_sides,
-    "tests/01_decks.rules#3:expect3": tx_01_decks_3_3_sides,
-    "tests/01_decks.rules#3:expect4": tx_01_decks_3_4_sides,
-    "tests/01_decks.rules#3:expect6": tx_01_decks_3_6_sides,
-    "tests/01_decks.rules#3:expect7": tx_01_decks_3_7_sides,
-    "tests/01_decks.rules#3:expect8": tx_01_decks_3_8_sides,
-    "tests/01_decks.rules#3:expect9": tx_01_decks_3_9_sides,
-    "tests/01_decks.rules#3:expect10": tx_01_decks_3_10_sides,
-    "tests/01_decks.rules#3:expect11": tx_01_decks_3_11_sides,
-    "tests/01_decks.rules#3:expect12": tx_01_decks_3_12_sides,
-    "tests/01_decks.rules#3:expect13": tx_01_decks_3_13_sides,
-    "tests/01_decks.rules#3:expect14": tx_01_decks_3_14_sides,
-    "tests/01_decks.rules#3:expect15": tx_01_decks_3_15_sides,
-    "tests/01_decks.rules#3:expect16": tx_01_decks_3_16_sides,
-    "tests/01_decks.rules#3:expect17": tx_01_decks_3_17_sides,
-    "tests/01_decks.rules#4:expect0": tx_01_decks_4_0_sides,
-    "tests/01_decks.rules#4:expect1": tx_01_decks_4_1_sides,
-    "tests/01_decks.rules#5:expect0": tx_01_decks_5_0_sides,
-    "tests/01_decks.rules#5:expect1": tx_01_decks_5_1_sides,
-    "tests/01_decks.rules#5:expect2": tx_01_decks_5_2_sides,
-    "tests/01_decks.rules#5:expect3": tx_01_decks_5_3_sides,
-    "tests/01_decks.rules#5:expect4": tx_01_decks_5_4_sides,
-    "tests/01_decks.rules#5:expect5": tx_01_decks_5_5_sides,
-    "tests/01_decks.rules#5:expect6": tx_01_decks_5_6_sides,
-    "tests/01_decks.rules#5:expect7": tx_01_decks_5_7_sides,
-    "tests/01_decks.rules#5:expect8": tx_01_decks_5_8_sides,
-    "tests/01_decks.rules#5:expect9": tx_01_decks_5_9_sides,
-    "tests/01_decks.rules#5:expect10": tx_01_decks_5_10_sides,
-    "tests/01_decks.rules#5:expect11": tx_01_decks_5_11_sides,
-    "tests/01_decks.rules#5:expect12": tx_01_decks_5_12_sides,
-    "tests/01_decks.rules#5:expect13": tx_01_decks_5_13_sides,
-    "tests/01_decks.rules#5:expect14": tx_01_decks_5_14_sides,
-    "tests/01_decks.rules#5:expect15": tx_01_decks_5_15_sides,
-    "tests/01_decks.rules#5:expect16": tx_01_decks_5_16_sides,
-    "tests/01_decks.rules#5:expect17": tx_01_decks_5_17_sides,
-    "tests/03_setup.rules#0:expect0": tx_03_setup_0_0_sides,
-    "tests/03_setup.rules#0:expect1": tx_03_setup_0_1_sides,
-    "tests/03_setup.rules#0:expect2": tx_03_setup_0_2_sides,
-    "tests/03_setup.rules#0:expect3": tx_03_setup_0_3_sides,
-    "tests/03_setup.rules#1:expect0": tx_03_setup_1_0_sides,
-    "tests/03_setup.rules#1:expect1": tx_03_setup_1_1_sides,
-    "tests/03_setup.rules#1:expect2": tx_03_setup_1_2_sides,
-    "tests/03_setup.rules#1:expect3": tx_03_setup_1_3_sides,
-    "tests/03_setup.rules#1:expect4": tx_03_setup_1_4_sides,
-    "tests/03_setup.rules#1:expect5": tx_03_setup_1_5_sides,
-    "tests/03_setup.rules#2:expect0": tx_03_setup_2_0_sides,
-    "tests/03_setup.rules#2:expect1": tx_03_setup_2_1_sides,
-    "tests/03_setup.rules#3:expect1": tx_03_setup_3_1_sides,
-    "tests/03_setup.rules#3:expect2": tx_03_setup_3_2_sides,
-    "tests/03_setup.rules#4:expect0": tx_03_setup_4_0_sides,
-    "tests/03_setup.rules#4:expect1": tx_03_setup_4_1_sides,
-    "tests/03_setup.rules#5:expect0": tx_03_setup_5_0_sides,
-    "tests/03_setup.rules#5:expect1": tx_03_setup_5_1_sides,
-    "tests/03_setup.rules#5:expect2": tx_03_setup_5_2_sides,
-    "tests/04_turn.rules#3:expect0": tx_04_turn_3_0_sides,
-    "tests/04_turn.rules#4:expect0": tx_04_turn_4_0_sides,
-    "tests/04_turn.rules#4:expect1": tx_04_turn_4_1_sides,
-    "tests/04_turn.rules#5:expect0": tx_04_turn_5_0_sides,
-    "tests/04_turn.rules#5:expect1": tx_04_turn_5_1_sides,
-    "tests/04_turn.rules#6:expect0": tx_04_turn_6_0_sides,
-    "tests/04_turn.rules#7:expect0": tx_04_turn_7_0_sides,
-    "tests/04_turn.rules#8:expect4": tx_04_turn_8_4_sides,
-    "tests/04_turn.rules#8:expect7": tx_04_turn_8_7_sides,
-    "tests/04_turn.rules#9:expect0": tx_04_turn_9_0_sides,
-    "tests/04_turn.rules#9:expect1": tx_04_turn_9_1_sides,
-    "tests/04_turn.rules#9:expect2": tx_04_turn_9_2_sides,
-    "tests/04_turn.rules#9:expect3": tx_04_turn_9_3_sides,
-    "tests/04_turn.rules#11:expect0": tx_04_turn_11_0_sides,
-    "tests/04_turn.rules#11:expect2": tx_04_turn_11_2_sides,
-    "tests/04_turn.rules#12:expect0": tx_04_turn_12_0_sides,
-    "tests/04_turn.rules#13:expect0": tx_04_turn_13_0_sides,
-    "tests/04_turn.rules#13:expect1": tx_04_turn_13_1_sides,
-    "tests/04_turn.rules#14:expect0": tx_04_turn_14_0_sides,
-    "tests/04_turn.rules#15:expect0": tx_04_turn_15_0_sides,
-    "tests/04_turn.rules#15:expect3": tx_04_turn_15_3_sides,
-    "tests/05_bots.rules#0:expect0": tx_05_bots_0_0_sides,
-    "tests/05_bots.rules#0:expect1": tx_05_bots_0_1_sides,
-    "tests/05_bots.rules#0:expect2": tx_05_bots_0_2_sides,
-    "tests/05_bots.rules#0:expect3": tx_05_bots_0_3_sides,
-    "tests/05_bots.rules#0:expect4": tx_05_bots_0_4_sides,
-    "tests/05_bots.rules#1:expect0": tx_05_bots_1_0_sides,
-    "tests/05_bots.rules#2:expect0": tx_05_bots_2_0_sides,
-    "tests/05_bots.rules#3:expect0": tx_05_bots_3_0_sides,
-    "tests/05_bots.rules#3:expect1": tx_05_bots_3_1_sides,
-    "tests/05_bots.rules#4:expect0": tx_05_bots_4_0_sides,
-    "tests/05_bots.rules#4:expect1": tx_05_bots_4_1_sides,
-    "tests/05_bots.rules#5:expect0": tx_05_bots_5_0_sides,
-    "tests/05_bots.rules#5:expect1": tx_05_bots_5_1_sides,
-    "tests/05_figures.rules#1:expect3": tx_05_figures_1_3_sides,
-    "tests/05_figures.rules#7:expect0": tx_05_figures_7_0_sides,
-    "tests/05_figures.rules#7:expect5": tx_05_figures_7_5_sides,
-    "tests/05_figures.rules#8:expect1": tx_05_figures_8_1_sides,
-    "tests/05_figures.rules#10:expect0": tx_05_figures_10_0_sides,
-    "tests/05_figures.rules#10:expect1": tx_05_figures_10_1_sides,
-    "tests/05_figures.rules#10:expect4": tx_05_figures_10_4_sides,
-    "tests/05_figures.rules#10:expect5": tx_05_figures_10_5_sides,
-    "tests/05_figures.rules#10:expect7": tx_05_figures_10_7_sides,
-    "tests/05_figures.rules#10:expect8": tx_05_figures_10_8_sides,
-    "tests/05_figures.rules#10:expect9": tx_05_figures_10_9_sides,
-    "tests/06_collect.rules#0:expect0": tx_06_collect_0_0_sides,
-    "tests/06_collect.rules#0:expect2": tx_06_collect_0_2_sides,
-    "tests/06_collect.rules#1:expect0": tx_06_collect_1_0_sides,
-    "tests/06_collect.rules#3:expect2": tx_06_collect_3_2_sides,
-    "tests/06_collect.rules#4:expect1": tx_06_collect_4_1_sides,
-    "tests/06_collect.rules#4:expect2": tx_06_collect_4_2_sides,
-    "tests/06_collect.rules#5:expect1": tx_06_collect_5_1_sides,
-    "tests/06_collect.rules#5:expect2": tx_06_collect_5_2_sides,
-    "tests/06_collect.rules#6:expect0": tx_06_collect_6_0_sides,
-    "tests/07_distract.rules#0:expect0": tx_07_distract_0_0_sides,
-    "tests/07_distract.rules#0:expect1": tx_07_distract_0_1_sides,
-    "tests/07_distract.rules#0:expect2": tx_07_distract_0_2_sides,
-    "tests/07_distract.rules#0:expect3": tx_07_distract_0_3_sides,
-    "tests/07_distract.rules#0:expect6": tx_07_distract_0_6_sides,
-    "tests/07_distract.rules#0:expect7": tx_07_distract_0_7_sides,
-    "tests/07_distract.rules#0:expect9": tx_07_distract_0_9_sides,
-    "tests/07_distract.rules#4:expect0": tx_07_distract_4_0_sides,
-    "tests/07_distract.rules#4:expect1": tx_07_distract_4_1_sides,
-    "tests/07_distract.rules#4:expect2": tx_07_distract_4_2_sides,
-    "tests/07_distract.rules#4:expect3": tx_07_distract_4_3_sides,
-    "tests/07_distract.rules#5:expect0": tx_07_distract_5_0_sides,
-    "tests/07_distract.rules#5:expect1": tx_07_distract_5_1_sides,
-    "tests/07_distract.rules#7:expect0": tx_07_distract_7_0_sides,
-    "tests/07_distract.rules#7:expect1": tx_07_distract_7_1_sides,
-    "tests/07_distract.rules#8:expect0": tx_07_distract_8_0_sides,
-    "tests/07_distract.rules#8:expect1": tx_07_distract_8_1_sides,
-    "tests/07_distract.rules#11:expect2": tx_07_distract_11_2_sides,
-    "tests/08_card_kinds.rules#1:expect2": tx_08_card_kinds_1_2_sides,
-    "tests/08_card_kinds.rules#1:expect3": tx_08_card_kinds_1_3_sides,
-    "tests/08_card_kinds.rules#3:expect2": tx_08_card_kinds_3_2_sides,
-    "tests/08_card_kinds.rules#3:expect3": tx_08_card_kinds_3_3_sides,
-    "tests/08_card_kinds.rules#4:expect0": tx_08_card_kinds_4_0_sides,
-    "tests/08_card_kinds.rules#6:expect1": tx_08_card_kinds_6_1_sides,
-    "tests/08_card_kinds.rules#7:expect1": tx_08_card_kinds_7_1_sides,
-    "tests/08_card_kinds.rules#9:expect1": tx_08_card_kinds_9_1_sides,
-    "tests/08_card_kinds.rules#9:expect2": tx_08_card_kinds_9_2_sides,
-    "tests/08_card_kinds.rules#9:expect3": tx_08_card_kinds_9_3_sides,
-    "tests/08_card_kinds.rules#11:expect1": tx_08_card_kinds_11_1_sides,
-    "tests/08_card_kinds.rules#14:expect2": tx_08_card_kinds_14_2_sides,
-    "tests/08_card_kinds.rules#15:expect2": tx_08_card_kinds_15_2_sides,
-    "tests/08_card_kinds.rules#16:expect0": tx_08_card_kinds_16_0_sides,
-    "tests/08_card_kinds.rules#17:expect0": tx_08_card_kinds_17_0_sides,
-    "tests/08_card_kinds.rules#18:expect1": tx_08_card_kinds_18_1_sides,
-    "tests/08_card_kinds.rules#18:expect2": tx_08_card_kinds_18_2_sides,
-    "tests/08_card_kinds.rules#19:expect2": tx_08_card_kinds_19_2_sides,
-    "tests/08_card_kinds.rules#20:expect0": tx_08_card_kinds_20_0_sides,
-    "tests/08_card_kinds.rules#20:expect1": tx_08_card_kinds_20_1_sides,
-    "tests/08_card_kinds.rules#20:expect2": tx_08_card_kinds_20_2_sides,
-    "tests/08_card_kinds.rules#22:expect2": tx_08_card_kinds_22_2_sides,
-    "tests/08_card_kinds.rules#22:expect4": tx_08_card_kinds_22_4_sides,
-    "tests/09_keywords.rules#1:expect1": tx_09_keywords_1_1_sides,
-    "tests/09_keywords.rules#2:expect0": tx_09_keywords_2_0_sides,
-    "tests/09_keywords.rules#2:expect1": tx_09_keywords_2_1_sides,
-    "tests/09_keywords.rules#3:expect0": tx_09_keywords_3_0_sides,
-    "tests/09_keywords.rules#3:expect1": tx_09_keywords_3_1_sides,
-    "tests/09_keywords.rules#4:expect0": tx_09_keywords_4_0_sides,
-    "tests/09_keywords.rules#4:expect1": tx_09_keywords_4_1_sides,
-    "tests/09_keywords.rules#5:expect0": tx_09_keywords_5_0_sides,
-    "tests/09_keywords.rules#5:expect1": tx_09_keywords_5_1_sides,
-    "tests/09_keywords.rules#6:expect0": tx_09_keywords_6_0_sides,
-    "tests/09_keywords.rules#6:expect1": tx_09_keywords_6_1_sides,
-    "tests/09_keywords.rules#7:expect0": tx_09_keywords_7_0_sides,
-    "tests/09_keywords.rules#7:expect1": tx_09_keywords_7_1_sides,
-    "tests/09_keywords.rules#8:expect0": tx_09_keywords_8_0_sides,
-    "tests/09_keywords.rules#10:expect0": tx_09_keywords_10_0_sides,
-    "tests/09_keywords.rules#10:expect1": tx_09_keywords_10_1_sides,
-    "tests/09_keywords.rules#11:expect0": tx_09_keywords_11_0_sides,
-    "tests/09_keywords.rules#11:expect1": tx_09_keywords_11_1_sides,
-    "tests/09_keywords.rules#11:expect2": tx_09_keywords_11_2_sides,
-    "tests/09_keywords.rules#12:expect0": tx_09_keywords_12_0_sides,
-    "tests/09_keywords.rules#13:expect1": tx_09_keywords_13_1_sides,
-    "tests/09_keywords.rules#16:expect0": tx_09_keywords_16_0_sides,
-    "tests/09_keywords.rules#16:expect1": tx_09_keywords_16_1_sides,
-    "tests/10_superfreundinnen.rules#0:expect0": tx_10_superfreundinnen_0_0_sides,
-    "tests/10_superfreundinnen.rules#2:expect0": tx_10_superfreundinnen_2_0_sides,
-    "tests/10_superfreundinnen.rules#2:expect1": tx_10_superfreundinnen_2_1_sides,
-    "tests/10_superfreundinnen.rules#3:expect0": tx_10_superfreundinnen_3_0_sides,
-    "tests/10_superfreundinnen.rules#3:expect1": tx_10_superfreundinnen_3_1_sides,
-    "tests/10_superfreundinnen.rules#4:expect0": tx_10_superfreundinnen_4_0_sides,
-    "tests/10_superfreundinnen.rules#4:expect1": tx_10_superfreundinnen_4_1_sides,
-    "tests/10_superfreundinnen.rules#5:expect0": tx_10_superfreundinnen_5_0_sides,
-    "tests/10_superfreundinnen.rules#5:expect1": tx_10_superfreundinnen_5_1_sides,
-    "tests/10_superfreundinnen.rules#5:expect2": tx_10_superfreundinnen_5_2_sides,
-    "tests/10_superfreundinnen.rules#5:expect3": tx_10_superfreundinnen_5_3_sides,
-    "tests/10_superfreundinnen.rules#6:expect0": tx_10_superfreundinnen_6_0_sides,
-    "tests/10_superfreundinnen.rules#6:expect1": tx_10_superfreundinnen_6_1_sides,
-    "tests/10_superfreundinnen.rules#7:expect0": tx_10_superfreundinnen_7_0_sides,
-    "tests/10_superfreundinnen.rules#7:expect1": tx_10_superfreundinnen_7_1_sides,
-    "tests/10_superfreundinnen.rules#7:expect2": tx_10_superfreundinnen_7_2_sides,
-    "tests/10_superfreundinnen.rules#8:expect0": tx_10_superfreundinnen_8_0_sides,
-    "tests/10_superfreundinnen.rules#8:expect1": tx_10_superfreundinnen_8_1_sides,
-    "tests/10_superfreundinnen.rules#9:expect0": tx_10_superfreundinnen_9_0_sides,
-    "tests/10_superfreundinnen.rules#12:expect1": tx_10_superfreundinnen_12_1_sides,
-    "tests/10_superfreundinnen.rules#13:expect0": tx_10_superfreundinnen_13_0_sides,
-    "tests/10_superfreundinnen.rules#14:expect0": tx_10_superfreundinnen_14_0_sides,
-    "tests/10_superfreundinnen.rules#17:expect0": tx_10_superfreundinnen_17_0_sides,
-    "tests/10_superfreundinnen.rules#17:expect1": tx_10_superfreundinnen_17_1_sides,
-    "tests/10_superfreundinnen.rules#17:expect2": tx_10_superfreundinnen_17_2_sides,
-    "tests/10_superfreundinnen.rules#18:expect0": tx_10_superfreundinnen_18_0_sides,
-    "tests/10_superfreundinnen.rules#18:expect1": tx_10_superfreundinnen_18_1_sides,
-    "tests/10_superfreundinnen.rules#19:expect0": tx_10_superfreundinnen_19_0_sides,
-    "tests/10_superfreundinnen.rules#20:expect0": tx_10_superfreundinnen_20_0_sides,
-    "tests/10_superfreundinnen.rules#20:expect1": tx_10_superfreundinnen_20_1_sides,
-    "tests/10_superfreundinnen.rules#20:expect2": tx_10_superfreundinnen_20_2_sides,
-    "tests/10_superfreundinnen.rules#21:expect0": tx_10_superfreundinnen_21_0_sides,
-    "tests/10_superfreundinnen.rules#22:expect0": tx_10_superfreundinnen_22_0_sides,
-    "tests/10_superfreundinnen.rules#22:expect1": tx_10_superfreundinnen_22_1_sides,
-    "tests/10_superfreundinnen.rules#23:expect0": tx_10_superfreundinnen_23_0_sides,
-    "tests/10_superfreundinnen.rules#23:expect1": tx_10_superfreundinnen_23_1_sides,
-    "tests/10_superfreundinnen.rules#23:expect2": tx_10_superfreundinnen_23_2_sides,
-    "tests/10_superfreundinnen.rules#23:expect3": tx_10_superfreundinnen_23_3_sides,
-    "tests/10_superfreundinnen.rules#24:expect2": tx_10_superfreundinnen_24_2_sides,
-    "tests/10_superfreundinnen.rules#24:expect3": tx_10_superfreundinnen_24_3_sides,
-    "tests/10_superfreundinnen.rules#26:expect0": tx_10_superfreundinnen_26_0_sides,
-    "tests/10_superfreundinnen.rules#27:expect0": tx_10_superfreundinnen_27_0_sides,
-    "tests/10_superfreundinnen.rules#28:expect0": tx_10_superfreundinnen_28_0_sides,
-    "tests/10_superfreundinnen.rules#28:expect1": tx_10_superfreundinnen_28_1_sides,
-    "tests/10_superfreundinnen.rules#28:expect2": tx_10_superfreundinnen_28_2_sides,
-    "tests/10_superfreundinnen.rules#30:expect0": tx_10_superfreundinnen_30_0_sides,
-    "tests/10_superfreundinnen.rules#30:expect1": tx_10_superfreundinnen_30_1_sides,
-    "tests/10_superfreundinnen.rules#30:expect2": tx_10_superfreundinnen_30_2_sides,
-    "tests/10_superfreundinnen.rules#31:expect1": tx_10_superfreundinnen_31_1_sides,
-    "tests/10_superfreundinnen.rules#32:expect1": tx_10_superfreundinnen_32_1_sides,
-    "tests/10_superfreundinnen.rules#32:expect2": tx_10_superfreundinnen_32_2_sides,
-    "tests/10_superfreundinnen.rules#33:expect0": tx_10_superfreundinnen_33_0_sides,
-    "tests/10_superfreundinnen.rules#33:expect1": tx_10_superfreundinnen_33_1_sides,
-    "tests/10_superfreundinnen.rules#34:expect0": tx_10_superfreundinnen_34_0_sides,
-    "tests/10_superfreundinnen.rules#34:expect1": tx_10_superfreundinnen_34_1_sides,
-    "tests/11_overview.rules#0:expect1": tx_11_overview_0_1_sides,
-    "tests/11_overview.rules#0:expect2": tx_11_overview_0_2_sides,
-    "tests/11_overview.rules#1:expect0": tx_11_overview_1_0_sides,
-    "tests/11_overview.rules#1:expect1": tx_11_overview_1_1_sides,
-    "tests/11_overview.rules#2:expect0": tx_11_overview_2_0_sides,
-    "tests/11_overview.rules#2:expect1": tx_11_overview_2_1_sides,
-    "tests/11_overview.rules#2:expect2": tx_11_overview_2_2_sides,
-    "tests/11_overview.rules#2:expect3": tx_11_overview_2_3_sides,
-    "tests/11_overview.rules#3:expect0": tx_11_overview_3_0_sides,
-    "tests/11_overview.rules#3:expect1": tx_11_overview_3_1_sides,
-    "tests/11_overview.rules#3:expect2": tx_11_overview_3_2_sides,
-    "tests/11_overview.rules#3:expect3": tx_11_overview_3_3_sides,
-    "tests/11_overview.rules#4:expect0": tx_11_overview_4_0_sides,
-    "tests/11_overview.rules#5:expect0": tx_11_overview_5_0_sides,
-    "tests/11_overview.rules#6:expect0": tx_11_overview_6_0_sides,
-    "tests/11_overview.rules#7:expect0": tx_11_overview_7_0_sides,
-    "tests/11_overview.rules#7:expect1": tx_11_overview_7_1_sides,
-    "tests/11_overview.rules#8:expect0": tx_11_overview_8_0_sides,
-    "tests/11_overview.rules#8:expect1": tx_11_overview_8_1_sides,
-    "tests/11_overview.rules#9:expect1": tx_11_overview_9_1_sides,
-    "tests/11_overview.rules#9:expect2": tx_11_overview_9_2_sides,
-    "tests/11_schattenkabinett.rules#0:expect0": tx_11_schattenkabinett_0_0_sides,
-    "tests/11_schattenkabinett.rules#0:expect1": tx_11_schattenkabinett_0_1_sides,
-    "tests/11_schattenkabinett.rules#1:expect0": tx_11_schattenkabinett_1_0_sides,
-    "tests/11_schattenkabinett.rules#1:expect1": tx_11_schattenkabinett_1_1_sides,
-    "tests/11_schattenkabinett.rules#2:expect0": tx_11_schattenkabinett_2_0_sides,
-    "tests/11_schattenkabinett.rules#2:expect1": tx_11_schattenkabinett_2_1_sides,
-    "tests/11_schattenkabinett.rules#2:expect2": tx_11_schattenkabinett_2_2_sides,
-    "tests/11_schattenkabinett.rules#2:expect3": tx_11_schattenkabinett_2_3_sides,
-    "tests/11_schattenkabinett.rules#3:expect0": tx_11_schattenkabinett_3_0_sides,
-    "tests/11_schattenkabinett.rules#3:expect1": tx_11_schattenkabinett_3_1_sides,
-    "tests/11_schattenkabinett.rules#4:expect0": tx_11_schattenkabinett_4_0_sides,
-    "tests/11_schattenkabinett.rules#4:expect1": tx_11_schattenkabinett_4_1_sides,
-    "tests/11_schattenkabinett.rules#5:expect0": tx_11_schattenkabinett_5_0_sides,
-    "tests/11_schattenkabinett.rules#5:expect1": tx_11_schattenkabinett_5_1_sides,
-    "tests/11_schattenkabinett.rules#6:expect0": tx_11_schattenkabinett_6_0_sides,
-    "tests/11_schattenkabinett.rules#6:expect1": tx_11_schattenkabinett_6_1_sides,
-    "tests/11_schattenkabinett.rules#6:expect2": tx_11_schattenkabinett_6_2_sides,
-    "tests/11_schattenkabinett.rules#7:expect0": tx_11_schattenkabinett_7_0_sides,
-    "tests/11_schattenkabinett.rules#7:expect1": tx_11_schattenkabinett_7_1_sides,
-    "tests/11_schattenkabinett.rules#7:expect2": tx_11_schattenkabinett_7_2_sides,
-    "tests/11_schattenkabinett.rules#8:expect0": tx_11_schattenkabinett_8_0_sides,
-    "tests/11_schattenkabinett.rules#8:expect1": tx_11_schattenkabinett_8_1_sides,
-    "tests/11_schattenkabinett.rules#9:expect0": tx_11_schattenkabinett_9_0_sides,
-    "tests/11_schattenkabinett.rules#10:expect0": tx_11_schattenkabinett_10_0_sides,
-    "tests/11_schattenkabinett.rules#11:expect0": tx_11_schattenkabinett_11_0_sides,
-    "tests/11_schattenkabinett.rules#12:expect0": tx_11_schattenkabinett_12_0_sides,
-    "tests/11_schattenkabinett.rules#12:expect1": tx_11_schattenkabinett_12_1_sides,
-    "tests/11_schattenkabinett.rules#13:expect0": tx_11_schattenkabinett_13_0_sides,
-    "tests/11_schattenkabinett.rules#13:expect1": tx_11_schattenkabinett_13_1_sides,
-    "tests/11_schattenkabinett.rules#14:expect1": tx_11_schattenkabinett_14_1_sides,
-    "tests/11_schattenkabinett.rules#14:expect2": tx_11_schattenkabinett_14_2_sides,
-    "tests/11_schattenkabinett.rules#15:expect0": tx_11_schattenkabinett_15_0_sides,
-    "tests/11_schattenkabinett.rules#16:expect0": tx_11_schattenkabinett_16_0_sides,
-    "tests/11_schattenkabinett.rules#18:expect0": tx_11_schattenkabinett_18_0_sides,
-    "tests/11_schattenkabinett.rules#18:expect1": tx_11_schattenkabinett_18_1_sides,
-    "tests/11_schattenkabinett.rules#18:expect2": tx_11_schattenkabinett_18_2_sides,
-    "tests/11_schattenkabinett.rules#19:expect0": tx_11_schattenkabinett_19_0_sides,
-    "tests/11_schattenkabinett.rules#20:expect0": tx_11_schattenkabinett_20_0_sides,
-    "tests/11_schattenkabinett.rules#24:expect0": tx_11_schattenkabinett_24_0_sides,
-    "tests/11_schattenkabinett.rules#25:expect0": tx_11_schattenkabinett_25_0_sides,
-    "tests/11_schattenkabinett.rules#26:expect0": tx_11_schattenkabinett_26_0_sides,
-    "tests/11_schattenkabinett.rules#26:expect1": tx_11_schattenkabinett_26_1_sides,
-    "tests/11_schattenkabinett.rules#28:expect0": tx_11_schattenkabinett_28_0_sides,
-    "tests/11_schattenkabinett.rules#30:expect0": tx_11_schattenkabinett_30_0_sides,
-    "tests/11_schattenkabinett.rules#30:expect1": tx_11_schattenkabinett_30_1_sides,
-    "tests/11_schattenkabinett.rules#31:expect1": tx_11_schattenkabinett_31_1_sides,
-    "tests/11_schattenkabinett.rules#32:expect0": tx_11_schattenkabinett_32_0_sides,
-    "tests/11_schattenkabinett.rules#32:expect1": tx_11_schattenkabinett_32_1_sides,
-    "tests/11_schattenkabinett.rules#33:expect1": tx_11_schattenkabinett_33_1_sides,
-    "tests/11_schattenkabinett.rules#35:expect1": tx_11_schattenkabinett_35_1_sides,
-    "tests/11_schattenkabinett.rules#36:expect0": tx_11_schattenkabinett_36_0_sides,
-    "tests/11_schattenkabinett.rules#36:expect1": tx_11_schattenkabinett_36_1_sides,
-    "tests/11_schattenkabinett.rules#37:expect0": tx_11_schattenkabinett_37_0_sides,
-    "tests/11_schattenkabinett.rules#37:expect1": tx_11_schattenkabinett_37_1_sides,
-    "tests/11_schattenkabinett.rules#37:expect2": tx_11_schattenkabinett_37_2_sides,
-    "tests/11_schattenkabinett.rules#38:expect0": tx_11_schattenkabinett_38_0_sides,
-    "tests/11_schattenkabinett.rules#38:expect1": tx_11_schattenkabinett_38_1_sides,
-    "tests/11_schattenkabinett.rules#40:expect0": tx_11_schattenkabinett_40_0_sides,
-    "tests/11_schattenkabinett.rules#40:expect1": tx_11_schattenkabinett_40_1_sides,
-    "tests/11_schattenkabinett.rules#41:expect0": tx_11_schattenkabinett_41_0_sides,
-    "tests/11_schattenkabinett.rules#42:expect0": tx_11_schattenkabinett_42_0_sides,
-    "tests/11_schattenkabinett.rules#42:expect1": tx_11_schattenkabinett_42_1_sides,
-    "tests/11_schattenkabinett.rules#42:expect2": tx_11_schattenkabinett_42_2_sides,
-    "tests/11_schattenkabinett.rules#43:expect0": tx_11_schattenkabinett_43_0_sides,
-    "tests/11_schattenkabinett.rules#43:expect1": tx_11_schattenkabinett_43_1_sides,
-    "tests/11_schattenkabinett.rules#43:expect2": tx_11_schattenkabinett_43_2_sides,
-    "tests/12_weggefaehrten.rules#0:expect0": tx_12_weggefaehrten_0_0_sides,
-    "tests/12_weggefaehrten.rules#0:expect1": tx_12_weggefaehrten_0_1_sides,
-    "tests/12_weggefaehrten.rules#1:expect0": tx_12_weggefaehrten_1_0_sides,
-    "tests/12_weggefaehrten.rules#1:expect1": tx_12_weggefaehrten_1_1_sides,
-    "tests/12_weggefaehrten.rules#2:expect0": tx_12_weggefaehrten_2_0_sides,
-    "tests/12_weggefaehrten.rules#2:expect1": tx_12_weggefaehrten_2_1_sides,
-    "tests/12_weggefaehrten.rules#3:expect0": tx_12_weggefaehrten_3_0_sides,
-    "tests/12_weggefaehrten.rules#3:expect1": tx_12_weggefaehrten_3_1_sides,
-    "tests/12_weggefaehrten.rules#4:expect0": tx_12_weggefaehrten_4_0_sides,
-    "tests/12_weggefaehrten.rules#4:expect1": tx_12_weggefaehrten_4_1_sides,
-    "tests/12_weggefaehrten.rules#4:expect2": tx_12_weggefaehrten_4_2_sides,
-    "tests/12_weggefaehrten.rules#4:expect3": tx_12_weggefaehrten_4_3_sides,
-    "tests/12_weggefaehrten.rules#5:expect0": tx_12_weggefaehrten_5_0_sides,
-    "tests/12_weggefaehrten.rules#5:expect1": tx_12_weggefaehrten_5_1_sides,
-    "tests/12_weggefaehrten.rules#5:expect2": tx_12_weggefaehrten_5_2_sides,
-    "tests/12_weggefaehrten.rules#5:expect3": tx_12_weggefaehrten_5_3_sides,
-    "tests/12_weggefaehrten.rules#6:expect0": tx_12_weggefaehrten_6_0_sides,
-    "tests/12_weggefaehrten.rules#6:expect1": tx_12_weggefaehrten_6_1_sides,
-    "tests/12_weggefaehrten.rules#6:expect2": tx_12_weggefaehrten_6_2_sides,
-    "tests/12_weggefaehrten.rules#6:expect3": tx_12_weggefaehrten_6_3_sides,
-    "tests/12_weggefaehrten.rules#7:expect0": tx_12_weggefaehrten_7_0_sides,
-    "tests/12_weggefaehrten.rules#7:expect1": tx_12_weggefaehrten_7_1_sides,
-    "tests/12_weggefaehrten.rules#8:expect0": tx_12_weggefaehrten_8_0_sides,
-    "tests/12_weggefaehrten.rules#9:expect0": tx_12_weggefaehrten_9_0_sides,
-    "tests/12_weggefaehrten.rules#9:expect1": tx_12_weggefaehrten_9_1_sides,
-    "tests/12_weggefaehrten.rules#10:expect0": tx_12_weggefaehrten_10_0_sides,
-    "tests/12_weggefaehrten.rules#11:expect0": tx_12_weggefaehrten_11_0_sides,
-    "tests/12_weggefaehrten.rules#11:expect1": tx_12_weggefaehrten_11_1_sides,
-    "tests/12_weggefaehrten.rules#11:expect2": tx_12_weggefaehrten_11_2_sides,
-    "tests/12_weggefaehrten.rules#12:expect0": tx_12_weggefaehrten_12_0_sides,
-    "tests/12_weggefaehrten.rules#13:expect1": tx_12_weggefaehrten_13_1_sides,
-    "tests/12_weggefaehrten.rules#15:expect0": tx_12_weggefaehrten_15_0_sides,
-    "tests/12_weggefaehrten.rules#16:expect0": tx_12_weggefaehrten_16_0_sides,
-    "tests/12_weggefaehrten.rules#16:expect1": tx_12_weggefaehrten_16_1_sides,
-    "tests/12_weggefaehrten.rules#16:expect2": tx_12_weggefaehrten_16_2_sides,
-    "tests/12_weggefaehrten.rules#17:expect0": tx_12_weggefaehrten_17_0_sides,
-    "tests/12_weggefaehrten.rules#17:expect1": tx_12_weggefaehrten_17_1_sides,
-    "tests/12_weggefaehrten.rules#18:expect0": tx_12_weggefaehrten_18_0_sides,
-    "tests/12_weggefaehrten.rules#18:expect1": tx_12_weggefaehrten_18_1_sides,
-    "tests/12_weggefaehrten.rules#19:expect0": tx_12_weggefaehrten_19_0_sides,
-    "tests/12_weggefaehrten.rules#19:expect1": tx_12_weggefaehrten_19_1_sides,
-    "tests/12_weggefaehrten.rules#20:expect1": tx_12_weggefaehrten_20_1_sides,
-    "tests/12_weggefaehrten.rules#21:expect0": tx_12_weggefaehrten_21_0_sides,
-    "tests/12_weggefaehrten.rules#22:expect0": tx_12_weggefaehrten_22_0_sides,
-    "tests/12_weggefaehrten.rules#22:expect1": tx_12_weggefaehrten_22_1_sides,
-    "tests/12_weggefaehrten.rules#23:expect0": tx_12_weggefaehrten_23_0_sides,
-    "tests/12_weggefaehrten.rules#23:expect2": tx_12_weggefaehrten_23_2_sides,
-    "tests/12_weggefaehrten.rules#24:expect0": tx_12_weggefaehrten_24_0_sides,
-    "tests/12_weggefaehrten.rules#25:expect1": tx_12_weggefaehrten_25_1_sides,
-    "tests/12_weggefaehrten.rules#26:expect0": tx_12_weggefaehrten_26_0_sides,
-    "tests/12_weggefaehrten.rules#26:expect1": tx_12_weggefaehrten_26_1_sides,
-    "tests/12_weggefaehrten.rules#27:expect0": tx_12_weggefaehrten_27_0_sides,
-    "tests/12_weggefaehrten.rules#28:expect2": tx_12_weggefaehrten_28_2_sides,
-    "tests/12_weggefaehrten.rules#29:expect1": tx_12_weggefaehrten_29_1_sides,
-    "tests/12_weggefaehrten.rules#30:expect1": tx_12_weggefaehrten_30_1_sides,
-    "tests/12_weggefaehrten.rules#31:expect0": tx_12_weggefaehrten_31_0_sides,
-    "tests/12_weggefaehrten.rules#33:expect0": tx_12_weggefaehrten_33_0_sides,
-    "tests/12_weggefaehrten.rules#34:expect0": tx_12_weggefaehrten_34_0_sides,
-    "tests/12_weggefaehrten.rules#35:expect1": tx_12_weggefaehrten_35_1_sides,
-    "tests/12_weggefaehrten.rules#35:expect2": tx_12_weggefaehrten_35_2_sides,
-    "tests/12_weggefaehrten.rules#35:expect3": tx_12_weggefaehrten_35_3_sides,
-    "tests/12_weggefaehrten.rules#36:expect0": tx_12_weggefaehrten_36_0_sides,
-    "tests/12_weggefaehrten.rules#36:expect1": tx_12_weggefaehrten_36_1_sides,
-    "tests/12_weggefaehrten.rules#37:expect0": tx_12_weggefaehrten_37_0_sides,
-    "tests/12_weggefaehrten.rules#37:expect1": tx_12_weggefaehrten_37_1_sides,
-    "tests/12_weggefaehrten.rules#37:expect2": tx_12_weggefaehrten_37_2_sides,
-    "tests/12_weggefaehrten.rules#38:expect0": tx_12_weggefaehrten_38_0_sides,
-    "tests/12_weggefaehrten.rules#38:expect1": tx_12_weggefaehrten_38_1_sides,
-    "tests/12_weggefaehrten.rules#39:expect0": tx_12_weggefaehrten_39_0_sides,
-    "tests/12_weggefaehrten.rules#40:expect0": tx_12_weggefaehrten_40_0_sides,
-    "tests/12_weggefaehrten.rules#40:expect1": tx_12_weggefaehrten_40_1_sides,
-    "tests/12_weggefaehrten.rules#40:expect2": tx_12_weggefaehrten_40_2_sides,
-    "tests/12_weggefaehrten.rules#41:expect0": tx_12_weggefaehrten_41_0_sides,
-    "tests/12_weggefaehrten.rules#41:expect1": tx_12_weggefaehrten_41_1_sides,
-    "tests/13_purpurpakt.rules#0:expect0": tx_13_purpurpakt_0_0_sides,
-    "tests/13_purpurpakt.rules#1:expect0": tx_13_purpurpakt_1_0_sides,
-    "tests/13_purpurpakt.rules#2:expect0": tx_13_purpurpakt_2_0_sides,
-    "tests/13_purpurpakt.rules#2:expect1": tx_13_purpurpakt_2_1_sides,
-    "tests/13_purpurpakt.rules#2:expect2": tx_13_purpurpakt_2_2_sides,
-    "tests/13_purpurpakt.rules#3:expect1": tx_13_purpurpakt_3_1_sides,
-    "tests/13_purpurpakt.rules#3:expect2": tx_13_purpurpakt_3_2_sides,
-    "tests/13_purpurpakt.rules#4:expect0": tx_13_purpurpakt_4_0_sides,
-    "tests/13_purpurpakt.rules#4:expect1": tx_13_purpurpakt_4_1_sides,
-    "tests/13_purpurpakt.rules#5:expect0": tx_13_purpurpakt_5_0_sides,
-    "tests/13_purpurpakt.rules#5:expect1": tx_13_purpurpakt_5_1_sides,
-    "tests/13_purpurpakt.rules#6:expect0": tx_13_purpurpakt_6_0_sides,
-    "tests/13_purpurpakt.rules#7:expect0": tx_13_purpurpakt_7_0_sides,
-    "tests/13_purpurpakt.rules#8:expect0": tx_13_purpurpakt_8_0_sides,
-    "tests/13_purpurpakt.rules#8:expect1": tx_13_purpurpakt_8_1_sides,
-    "tests/13_purpurpakt.rules#9:expect0": tx_13_purpurpakt_9_0_sides,
-    "tests/13_purpurpakt.rules#9:expect1": tx_13_purpurpakt_9_1_sides,
-    "tests/13_purpurpakt.rules#9:expect2": tx_13_purpurpakt_9_2_sides,
-    "tests/13_purpurpakt.rules#9:expect3": tx_13_purpurpakt_9_3_sides,
-    "tests/13_purpurpakt.rules#11:expect1": tx_13_purpurpakt_11_1_sides,
-    "tests/13_purpurpakt.rules#12:expect0": tx_13_purpurpakt_12_0_sides,
-    "tests/13_purpurpakt.rules#13:expect0": tx_13_purpurpakt_13_0_sides,
-    "tests/13_purpurpakt.rules#13:expect1": tx_13_purpurpakt_13_1_sides,
-    "tests/13_purpurpakt.rules#14:expect0": tx_13_purpurpakt_14_0_sides,
-    "tests/13_purpurpakt.rules#14:expect1": tx_13_purpurpakt_14_1_sides,
-    "tests/13_purpurpakt.rules#15:expect1": tx_13_purpurpakt_15_1_sides,
-    "tests/13_purpurpakt.rules#19:expect0": tx_13_purpurpakt_19_0_sides,
-    "tests/13_purpurpakt.rules#20:expect0": tx_13_purpurpakt_20_0_sides,
-    "tests/13_purpurpakt.rules#21:expect0": tx_13_purpurpakt_21_0_sides,
-    "tests/13_purpurpakt.rules#21:expect1": tx_13_purpurpakt_21_1_sides,
-    "tests/13_purpurpakt.rules#22:expect0": tx_13_purpurpakt_22_0_sides,
-    "tests/13_purpurpakt.rules#23:expect0": tx_13_purpurpakt_23_0_sides,
-    "tests/13_purpurpakt.rules#24:expect0": tx_13_purpurpakt_24_0_sides,
-    "tests/13_purpurpakt.rules#24:expect1": tx_13_purpurpakt_24_1_sides,
-    "tests/13_purpurpakt.rules#25:expect0": tx_13_purpurpakt_25_0_sides,
-    "tests/13_purpurpakt.rules#25:expect1": tx_13_purpurpakt_25_1_sides,
-    "tests/13_purpurpakt.rules#25:expect2": tx_13_purpurpakt_25_2_sides,
-    "tests/13_purpurpakt.rules#25:expect3": tx_13_purpurpakt_25_3_sides,
-    "tests/13_purpurpakt.rules#26:expect1": tx_13_purpurpakt_26_1_sides,
-    "tests/13_purpurpakt.rules#27:expect0": tx_13_purpurpakt_27_0_sides,
-    "tests/13_purpurpakt.rules#28:expect1": tx_13_purpurpakt_28_1_sides,
-    "tests/13_purpurpakt.rules#28:expect2": tx_13_purpurpakt_28_2_sides,
-    "tests/13_purpurpakt.rules#29:expect0": tx_13_purpurpakt_29_0_sides,
-    "tests/13_purpurpakt.rules#30:expect0": tx_13_purpurpakt_30_0_sides,
-    "tests/13_purpurpakt.rules#30:expect1": tx_13_purpurpakt_30_1_sides,
-    "tests/13_purpurpakt.rules#30:expect2": tx_13_purpurpakt_30_2_sides,
-    "tests/13_purpurpakt.rules#31:expect0": tx_13_purpurpakt_31_0_sides,
-    "tests/13_purpurpakt.rules#31:expect1": tx_13_purpurpakt_31_1_sides,
-    "tests/13_purpurpakt.rules#32:expect1": tx_13_purpurpakt_32_1_sides,
-    "tests/13_purpurpakt.rules#33:expect2": tx_13_purpurpakt_33_2_sides,
-    "tests/13_purpurpakt.rules#35:expect0": tx_13_purpurpakt_35_0_sides,
-    "tests/13_purpurpakt.rules#36:expect0": tx_13_purpurpakt_36_0_sides,
-    "tests/13_purpurpakt.rules#36:expect1": tx_13_purpurpakt_36_1_sides,
-    "tests/13_purpurpakt.rules#37:expect0": tx_13_purpurpakt_37_0_sides,
-    "tests/13_purpurpakt.rules#37:expect1": tx_13_purpurpakt_37_1_sides,
-    "tests/13_purpurpakt.rules#38:expect0": tx_13_purpurpakt_38_0_sides,
-    "tests/13_purpurpakt.rules#39:expect1": tx_13_purpurpakt_39_1_sides,
-    "tests/13_purpurpakt.rules#39:expect2": tx_13_purpurpakt_39_2_sides,
-    "tests/13_purpurpakt.rules#40:expect1": tx_13_purpurpakt_40_1_sides,
-    "tests/13_purpurpakt.rules#41:expect1": tx_13_purpurpakt_41_1_sides,
-    "tests/13_purpurpakt.rules#42:expect0": tx_13_purpurpakt_42_0_sides,
-    "tests/13_purpurpakt.rules#42:expect1": tx_13_purpurpakt_42_1_sides,
-    "tests/13_purpurpakt.rules#43:expect0": tx_13_purpurpakt_43_0_sides,
-    "tests/13_purpurpakt.rules#44:expect0": tx_13_purpurpakt_44_0_sides,
-    "tests/13_purpurpakt.rules#45:expect0": tx_13_purpurpakt_45_0_sides,
-    "tests/13_purpurpakt.rules#45:expect1": tx_13_purpurpakt_45_1_sides,
-    "tests/13_purpurpakt.rules#46:expect0": tx_13_purpurpakt_46_0_sides,
-    "tests/13_purpurpakt.rules#46:expect1": tx_13_purpurpakt_46_1_sides,
-    "tests/13_purpurpakt.rules#46:expect2": tx_13_purpurpakt_46_2_sides,
-    "tests/13_purpurpakt.rules#46:expect3": tx_13_purpurpakt_46_3_sides,
-    "tests/13_purpurpakt.rules#47:expect0": tx_13_purpurpakt_47_0_sides,
-    "tests/13_purpurpakt.rules#48:expect0": tx_13_purpurpakt_48_0_sides,
-    "tests/13_purpurpakt.rules#48:expect1": tx_13_purpurpakt_48_1_sides,
-    "tests/13_purpurpakt.rules#49:expect0": tx_13_purpurpakt_49_0_sides,
-    "tests/13_purpurpakt.rules#49:expect1": tx_13_purpurpakt_49_1_sides,
-    "tests/13_purpurpakt.rules#49:expect2": tx_13_purpurpakt_49_2_sides,
-    "tests/13_purpurpakt.rules#49:expect3": tx_13_purpurpakt_49_3_sides,
-}
+TEST_EXPECTS = _keyed(
+    ("tests/01_decks.rules", tx_01_decks_0),
+    ("tests/01_decks.rules", tx_01_decks_1),
+    ("tests/01_decks.rules", tx_01_decks_2),
+    ("tests/01_decks.rules", tx_01_decks_3),
+    ("tests/03_setup.rules", tx_03_setup_0),
+    ("tests/03_setup.rules", tx_03_setup_1),
+    ("tests/04_turn.rules", tx_04_turn_0),
+    ("tests/04_turn.rules", tx_04_turn_1),
+    ("tests/04_turn.rules", tx_04_turn_2),
+    ("tests/04_turn.rules", tx_04_turn_3),
+    ("tests/05_bots.rules", tx_05_bots_0),
+    ("tests/05_figures.rules", tx_05_figures_0),
+    ("tests/05_figures.rules", tx_05_figures_1),
+    ("tests/05_figures.rules", tx_05_figures_2),
+    ("tests/05_figures.rules", tx_05_figures_3),
+    ("tests/06_collect.rules", tx_06_collect_0),
+    ("tests/06_collect.rules", tx_06_collect_1),
+    ("tests/07_distract.rules", tx_07_distract_0),
+    ("tests/07_distract.rules", tx_07_distract_1),
+    ("tests/07_distract.rules", tx_07_distract_2),
+    ("tests/08_card_kinds.rules", tx_08_card_kinds_0),
+    ("tests/08_card_kinds.rules", tx_08_card_kinds_1),
+    ("tests/08_card_kinds.rules", tx_08_card_kinds_2),
+    ("tests/08_card_kinds.rules", tx_08_card_kinds_3),
+    ("tests/08_card_kinds.rules", tx_08_card_kinds_4),
+    ("tests/09_keywords.rules", tx_09_keywords_0),
+    ("tests/09_keywords.rules", tx_09_keywords_1),
+    ("tests/09_keywords.rules", tx_09_keywords_2),
+    ("tests/10_superfreundinnen.rules", tx_10_superfreundinnen_0),
+    ("tests/10_superfreundinnen.rules", tx_10_superfreundinnen_1),
+    ("tests/10_superfreundinnen.rules", tx_10_superfreundinnen_2),
+    ("tests/10_superfreundinnen.rules", tx_10_superfreundinnen_3),
+    ("tests/10_superfreundinnen.rules", tx_10_superfreundinnen_4),
+    ("tests/11_overview.rules", tx_11_overview_0),
+    ("tests/11_overview.rules", tx_11_overview_1),
+    ("tests/11_schattenkabinett.rules", tx_11_schattenkabinett_0),
+    ("tests/11_schattenkabinett.rules", tx_11_schattenkabinett_1),
+    ("tests/11_schattenkabinett.rules", tx_11_schattenkabinett_2),
+    ("tests/11_schattenkabinett.rules", tx_11_schattenkabinett_3),
+    ("tests/11_schattenkabinett.rules", tx_11_schattenkabinett_4),
+    ("tests/11_schattenkabinett.rules", tx_11_schattenkabinett_5),
+    ("tests/12_weggefaehrten.rules", tx_12_weggefaehrten_0),
+    ("tests/12_weggefaehrten.rules", tx_12_weggefaehrten_1),
+    ("tests/12_weggefaehrten.rules", tx_12_weggefaehrten_2),
+    ("tests/12_weggefaehrten.rules", tx_12_weggefaehrten_3),
+    ("tests/12_weggefaehrten.rules", tx_12_weggefaehrten_4),
+    ("tests/12_weggefaehrten.rules", tx_12_weggefaehrten_5),
+    ("tests/13_purpurpakt.rules", tx_13_purpurpakt_0),
+    ("tests/13_purpurpakt.rules", tx_13_purpurpakt_1),
+    ("tests/13_purpurpakt.rules", tx_13_purpurpakt_2),
+    ("tests/13_purpurpakt.rules", tx_13_purpurpakt_3),
+    ("tests/13_purpurpakt.rules", tx_13_purpurpakt_4),
+    ("tests/13_purpurpakt.rules", tx_13_purpurpakt_5),
+    ("tests/13_purpurpakt.rules", tx_13_purpurpakt_6),
+)
+TEST_SIDES = _keyed(
+    ("tests/01_decks.rules", ts_01_decks_0),
+    ("tests/01_decks.rules", ts_01_decks_1),
+    ("tests/01_decks.rules", ts_01_decks_2),
+    ("tests/01_decks.rules", ts_01_decks_3),
+    ("tests/03_setup.rules", ts_03_setup_0),
+    ("tests/03_setup.rules", ts_03_setup_1),
+    ("tests/04_turn.rules", ts_04_turn_0),
+    ("tests/04_turn.rules", ts_04_turn_1),
+    ("tests/04_turn.rules", ts_04_turn_2),
+    ("tests/04_turn.rules", ts_04_turn_3),
+    ("tests/05_bots.rules", ts_05_bots_0),
+    ("tests/05_figures.rules", ts_05_figures_0),
+    ("tests/05_figures.rules", ts_05_figures_1),
+    ("tests/05_figures.rules", ts_05_figures_2),
+    ("tests/05_figures.rules", ts_05_figures_3),
+    ("tests/06_collect.rules", ts_06_collect_0),
+    ("tests/06_collect.rules", ts_06_collect_1),
+    ("tests/07_distract.rules", ts_07_distract_0),
+    ("tests/07_distract.rules", ts_07_distract_1),
+    ("tests/07_distract.rules", ts_07_distract_2),
+    ("tests/08_card_kinds.rules", ts_08_card_kinds_0),
+    ("tests/08_card_kinds.rules", ts_08_card_kinds_1),
+    ("tests/08_card_kinds.rules", ts_08_card_kinds_2),
+    ("tests/08_card_kinds.rules", ts_08_card_kinds_3),
+    ("tests/08_card_kinds.rules", ts_08_card_kinds_4),
+    ("tests/09_keywords.rules", ts_09_keywords_0),
+    ("tests/09_keywords.rules", ts_09_keywords_1),
+    ("tests/09_keywords.rules", ts_09_keywords_2),
+    ("tests/10_superfreundinnen.rules", ts_10_superfreundinnen_0),
+    ("tests/10_superfreundinnen.rules", ts_10_superfreundinnen_1),
+    ("tests/10_superfreundinnen.rules", ts_10_superfreundinnen_2),
+    ("tests/10_superfreundinnen.rules", ts_10_superfreundinnen_3),
+    ("tests/10_superfreundinnen.rules", ts_10_superfreundinnen_4),
+    ("tests/11_overview.rules", ts_11_overview_0),
+    ("tests/11_overview.rules", ts_11_overview_1),
+    ("tests/11_schattenkabinett.rules", ts_11_schattenkabinett_0),
+    ("tests/11_schattenkabinett.rules", ts_11_schattenkabinett_1),
+    ("tests/11_schattenkabinett.rules", ts_11_schattenkabinett_2),
+    ("tests/11_schattenkabinett.rules", ts_11_schattenkabinett_3),
+    ("tests/11_schattenkabinett.rules", ts_11_schattenkabinett_4),
+    ("tests/11_schattenkabinett.rules", ts_11_schattenkabinett_5),
+    ("tests/12_weggefaehrten.rules", ts_12_weggefaehrten_0),
+    ("tests/12_weggefaehrten.rules", ts_12_weggefaehrten_1),
+    ("tests/12_weggefaehrten.rules", ts_12_weggefaehrten_2),
+    ("tests/12_weggefaehrten.rules", ts_12_weggefaehrten_3),
+    ("tests/12_weggefaehrten.rules", ts_12_weggefaehrten_4),
+    ("tests/12_weggefaehrten.rules", ts_12_weggefaehrten_5),
+    ("tests/13_purpurpakt.rules", ts_13_purpurpakt_0),
+    ("tests/13_purpurpakt.rules", ts_13_purpurpakt_1),
+    ("tests/13_purpurpakt.rules", ts_13_purpurpakt_2),
+    ("tests/13_purpurpakt.rules", ts_13_purpurpakt_3),
+    ("tests/13_purpurpakt.rules", ts_13_purpurpakt_4),
+    ("tests/13_purpurpakt.rules", ts_13_purpurpakt_5),
+    ("tests/13_purpurpakt.rules", ts_13_purpurpakt_6),
+)

@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source af9e1c11390be7c46c69 output 45e557a654a6939f376e
+# Fingerprint: source 5a492bee09e5a7edc1f8 output ebbae508255544556e05
 "Risiko - Das Duell (Risk: Balance of Power): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -967,126 +967,50 @@ def tb_03_turn_end_14_0(state, frame):
     return
 
 
-def tx_01_map_and_reinforcement_0_0(state, L):
+# Expectations, in tables of a test file's, keyed by the rest of each one's plan key
+# ("#3:expect0": test 3, part 0); the `ts_` tables hold the two sides of each comparison.
+tx_01_map_and_reinforcement_0 = {
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:6
-    return len(ADJ[E_polen]) == 8
-
-
-def tx_01_map_and_reinforcement_0_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:6
-    return (len(ADJ[E_polen]), 8)
-
-
-def tx_01_map_and_reinforcement_0_1(state, L):
+    "#0:expect0": lambda state, L: len(ADJ[E_polen]) == 8,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:7
-    return E_schweden in ADJS[E_polen]
-
-
-def tx_01_map_and_reinforcement_0_2(state, L):
+    "#0:expect1": lambda state, L: E_schweden in ADJS[E_polen],
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:7
-    return E_polen in ADJS[E_schweden]
-
-
-def tx_01_map_and_reinforcement_0_3(state, L):
+    "#0:expect2": lambda state, L: E_polen in ADJS[E_schweden],
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:8
-    return E_deutschland in ADJS[E_polen]
-
-
-def tx_01_map_and_reinforcement_0_4(state, L):
+    "#0:expect3": lambda state, L: E_deutschland in ADJS[E_polen],
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:8
-    return E_preussen in ADJS[E_polen]
-
-
-def tx_01_map_and_reinforcement_1_0(state, L):
+    "#0:expect4": lambda state, L: E_preussen in ADJS[E_polen],
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:12
-    return len(R_region_gruen) == 5
-
-
-def tx_01_map_and_reinforcement_1_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:12
-    return (len(R_region_gruen), 5)
-
-
-def tx_01_map_and_reinforcement_1_1(state, L):
+    "#1:expect0": lambda state, L: len(R_region_gruen) == 5,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:13
-    return all(
-        c_g == E_sued_frankreich
-        or c_g == E_nord_frankreich
-        or c_g == E_belgien
-        or c_g == E_niederlande
-        or c_g == E_deutschland
-        for c_g in R_region_gruen
-    )
-
-
-def tx_01_map_and_reinforcement_2_0(state, L):
+    "#1:expect1": lambda state, L: (
+        all(
+            c_g == E_sued_frankreich
+            or c_g == E_nord_frankreich
+            or c_g == E_belgien
+            or c_g == E_niederlande
+            or c_g == E_deutschland
+            for c_g in R_region_gruen
+        )
+    ),
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:18
-    return True
-
-
-def tx_01_map_and_reinforcement_2_0_sides(state, L):
+    "#2:expect0": lambda state, L: True,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:18
-    return ("gewoelbe", "gewoelbe")
-
-
-def tx_01_map_and_reinforcement_2_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:18
-    return True
-
-
-def tx_01_map_and_reinforcement_2_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:18
-    return ("marinestuetzpunkt", "marinestuetzpunkt")
-
-
-def tx_01_map_and_reinforcement_2_2(state, L):
+    "#2:expect1": lambda state, L: True,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:19
-    return True
-
-
-def tx_01_map_and_reinforcement_2_2_sides(state, L):
+    "#2:expect2": lambda state, L: True,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:19
-    return ("satellitenzentrum", "satellitenzentrum")
-
-
-def tx_01_map_and_reinforcement_2_3(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:19
-    return True
-
-
-def tx_01_map_and_reinforcement_2_3_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:19
-    return ("satellitenzentrum", "satellitenzentrum")
-
-
-def tx_01_map_and_reinforcement_2_4(state, L):
+    "#2:expect3": lambda state, L: True,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:20
-    return len([c_g for c_g in K_gebiet if A_bauwerk[c_g] != "kein_bauwerk"]) == 4
-
-
-def tx_01_map_and_reinforcement_2_4_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:20
-    return (len([c_g for c_g in K_gebiet if A_bauwerk[c_g] != "kein_bauwerk"]), 4)
-
-
-def tx_01_map_and_reinforcement_3_0(state, L):
+    "#2:expect4": lambda state, L: (
+        len([c_g for c_g in K_gebiet if A_bauwerk[c_g] != "kein_bauwerk"]) == 4
+    ),
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:24
-    return len(ADJ[E_irland]) == 1
-
-
-def tx_01_map_and_reinforcement_3_0_sides(state, L):
+    "#3:expect0": lambda state, L: len(ADJ[E_irland]) == 1,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:24
-    return (len(ADJ[E_irland]), 1)
-
-
-def tx_01_map_and_reinforcement_3_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:24
-    return E_grossbritannien in ADJS[E_irland]
-
-
-def tx_01_map_and_reinforcement_3_2(state, L):
+    "#3:expect1": lambda state, L: E_grossbritannien in ADJS[E_irland],
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:25
-    return (
+    "#3:expect2": lambda state, L: (
         len(
             reachable(
                 E_irland,
@@ -1096,12 +1020,23 @@ def tx_01_map_and_reinforcement_3_2(state, L):
             )
         )
         == 2
-    )
-
-
-def tx_01_map_and_reinforcement_3_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:25
-    return (
+    ),
+    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:38
+    "#4:expect0": lambda state, L: d_gebiete_von(state, 0) == 16,
+}
+ts_01_map_and_reinforcement_0 = {
+    "#0:expect0": lambda state, L: (len(ADJ[E_polen]), 8),
+    "#1:expect0": lambda state, L: (len(R_region_gruen), 5),
+    "#2:expect0": lambda state, L: ("gewoelbe", "gewoelbe"),
+    "#2:expect1": lambda state, L: ("marinestuetzpunkt", "marinestuetzpunkt"),
+    "#2:expect2": lambda state, L: ("satellitenzentrum", "satellitenzentrum"),
+    "#2:expect3": lambda state, L: ("satellitenzentrum", "satellitenzentrum"),
+    "#2:expect4": lambda state, L: (
+        len([c_g for c_g in K_gebiet if A_bauwerk[c_g] != "kein_bauwerk"]),
+        4,
+    ),
+    "#3:expect0": lambda state, L: (len(ADJ[E_irland]), 1),
+    "#3:expect2": lambda state, L: (
         len(
             reachable(
                 E_irland,
@@ -1111,1884 +1046,772 @@ def tx_01_map_and_reinforcement_3_2_sides(state, L):
             )
         ),
         2,
-    )
-
-
-def tx_01_map_and_reinforcement_4_0(state, L):
+    ),
+    "#4:expect0": lambda state, L: (d_gebiete_von(state, 0), 16),
+}
+tx_01_map_and_reinforcement_1 = {
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:38
-    return d_gebiete_von(state, 0) == 16
-
-
-def tx_01_map_and_reinforcement_4_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:38
-    return (d_gebiete_von(state, 0), 16)
-
-
-def tx_01_map_and_reinforcement_4_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:38
-    return d_staedte_von(state, 0) == 3
-
-
-def tx_01_map_and_reinforcement_4_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:38
-    return (d_staedte_von(state, 0), 3)
-
-
-def tx_01_map_and_reinforcement_4_2(state, L):
+    "#4:expect1": lambda state, L: d_staedte_von(state, 0) == 3,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:39
-    return max(3, (d_gebiete_von(state, 0) + d_staedte_von(state, 0)) // 3) == 6
-
-
-def tx_01_map_and_reinforcement_4_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:39
-    return (max(3, (d_gebiete_von(state, 0) + d_staedte_von(state, 0)) // 3), 6)
-
-
-def tx_01_map_and_reinforcement_5_0(state, L):
+    "#4:expect2": lambda state, L: (
+        max(3, (d_gebiete_von(state, 0) + d_staedte_von(state, 0)) // 3) == 6
+    ),
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:44
-    return d_gebiete_von(state, 1) == 5
-
-
-def tx_01_map_and_reinforcement_5_0_sides(state, L):
+    "#5:expect0": lambda state, L: d_gebiete_von(state, 1) == 5,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:44
-    return (d_gebiete_von(state, 1), 5)
-
-
-def tx_01_map_and_reinforcement_5_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:44
-    return d_staedte_von(state, 1) == 0
-
-
-def tx_01_map_and_reinforcement_5_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:44
-    return (d_staedte_von(state, 1), 0)
-
-
-def tx_01_map_and_reinforcement_5_2(state, L):
+    "#5:expect1": lambda state, L: d_staedte_von(state, 1) == 0,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:45
-    return max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3) == 3
-
-
-def tx_01_map_and_reinforcement_5_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:45
-    return (max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3), 3)
-
-
-def tx_01_map_and_reinforcement_6_0(state, L):
+    "#5:expect2": lambda state, L: (
+        max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3) == 3
+    ),
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:51
-    return d_kontrolliert_region(state, 1, E_region_blau)
-
-
-def tx_01_map_and_reinforcement_6_1(state, L):
+    "#6:expect0": lambda state, L: d_kontrolliert_region(state, 1, E_region_blau),
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:52
-    return d_verstaerkung_fuer_regionen(state, 1) == 2
-
-
-def tx_01_map_and_reinforcement_6_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:52
-    return (d_verstaerkung_fuer_regionen(state, 1), 2)
-
-
-def tx_01_map_and_reinforcement_7_0(state, L):
+    "#6:expect1": lambda state, L: d_verstaerkung_fuer_regionen(state, 1) == 2,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:57
-    return d_regionen_von(state, 0) == 2
-
-
-def tx_01_map_and_reinforcement_7_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:57
-    return (d_regionen_von(state, 0), 2)
-
-
-def tx_01_map_and_reinforcement_7_1(state, L):
+    "#7:expect0": lambda state, L: d_regionen_von(state, 0) == 2,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:58
-    return d_verstaerkung_fuer_regionen(state, 0) == 8
-
-
-def tx_01_map_and_reinforcement_7_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:58
-    return (d_verstaerkung_fuer_regionen(state, 0), 8)
-
-
-def tx_01_map_and_reinforcement_8_0(state, L):
+    "#7:expect1": lambda state, L: d_verstaerkung_fuer_regionen(state, 0) == 8,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:63
-    return d_verstaerkung_fuer_regionen(state, 0) == 5
-
-
-def tx_01_map_and_reinforcement_8_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:63
-    return (d_verstaerkung_fuer_regionen(state, 0), 5)
-
-
-def tx_01_map_and_reinforcement_8_1(state, L):
+    "#8:expect0": lambda state, L: d_verstaerkung_fuer_regionen(state, 0) == 5,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:66
-    return d_verstaerkung_fuer_regionen(state, 0) == 0
-
-
-def tx_01_map_and_reinforcement_8_1_sides(state, L):
+    "#8:expect1": lambda state, L: d_verstaerkung_fuer_regionen(state, 0) == 0,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:66
-    return (d_verstaerkung_fuer_regionen(state, 0), 0)
-
-
-def tx_01_map_and_reinforcement_8_2(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:66
-    return not d_kontrolliert_region(state, 0, E_region_orange)
-
-
-def tx_01_map_and_reinforcement_9_0(state, L):
+    "#8:expect2": lambda state, L: not d_kontrolliert_region(state, 0, E_region_orange),
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:74
-    return d_hauptstaedte_von(state, 0) * 1 == 1
-
-
-def tx_01_map_and_reinforcement_9_0_sides(state, L):
+    "#9:expect0": lambda state, L: d_hauptstaedte_von(state, 0) * 1 == 1,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:74
-    return (d_hauptstaedte_von(state, 0) * 1, 1)
-
-
-def tx_01_map_and_reinforcement_9_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:74
-    return d_hauptstaedte_von(state, 1) * 1 == 1
-
-
-def tx_01_map_and_reinforcement_9_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:74
-    return (d_hauptstaedte_von(state, 1) * 1, 1)
-
-
-def tx_01_map_and_reinforcement_9_2(state, L):
+    "#9:expect1": lambda state, L: d_hauptstaedte_von(state, 1) * 1 == 1,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:77
-    return d_hauptstaedte_von(state, 0) * 1 == 2
-
-
-def tx_01_map_and_reinforcement_9_2_sides(state, L):
+    "#9:expect2": lambda state, L: d_hauptstaedte_von(state, 0) * 1 == 2,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:77
-    return (d_hauptstaedte_von(state, 0) * 1, 2)
-
-
-def tx_01_map_and_reinforcement_9_3(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:77
-    return d_hauptstaedte_von(state, 1) == 0
-
-
-def tx_01_map_and_reinforcement_9_3_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:77
-    return (d_hauptstaedte_von(state, 1), 0)
-
-
-def tx_01_map_and_reinforcement_9_4(state, L):
+    "#9:expect3": lambda state, L: d_hauptstaedte_von(state, 1) == 0,
+}
+ts_01_map_and_reinforcement_1 = {
+    "#4:expect1": lambda state, L: (d_staedte_von(state, 0), 3),
+    "#4:expect2": lambda state, L: (
+        max(3, (d_gebiete_von(state, 0) + d_staedte_von(state, 0)) // 3),
+        6,
+    ),
+    "#5:expect0": lambda state, L: (d_gebiete_von(state, 1), 5),
+    "#5:expect1": lambda state, L: (d_staedte_von(state, 1), 0),
+    "#5:expect2": lambda state, L: (
+        max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3),
+        3,
+    ),
+    "#6:expect1": lambda state, L: (d_verstaerkung_fuer_regionen(state, 1), 2),
+    "#7:expect0": lambda state, L: (d_regionen_von(state, 0), 2),
+    "#7:expect1": lambda state, L: (d_verstaerkung_fuer_regionen(state, 0), 8),
+    "#8:expect0": lambda state, L: (d_verstaerkung_fuer_regionen(state, 0), 5),
+    "#8:expect1": lambda state, L: (d_verstaerkung_fuer_regionen(state, 0), 0),
+    "#9:expect0": lambda state, L: (d_hauptstaedte_von(state, 0) * 1, 1),
+    "#9:expect1": lambda state, L: (d_hauptstaedte_von(state, 1) * 1, 1),
+    "#9:expect2": lambda state, L: (d_hauptstaedte_von(state, 0) * 1, 2),
+    "#9:expect3": lambda state, L: (d_hauptstaedte_von(state, 1), 0),
+}
+tx_01_map_and_reinforcement_2 = {
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:78
-    return not d_haelt_eigene_hauptstadt(state, 1)
-
-
-def tx_01_map_and_reinforcement_9_5(state, L):
+    "#9:expect4": lambda state, L: not d_haelt_eigene_hauptstadt(state, 1),
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:78
-    return d_haelt_eigene_hauptstadt(state, 0)
-
-
-def tx_01_map_and_reinforcement_10_0(state, L):
+    "#9:expect5": lambda state, L: d_haelt_eigene_hauptstadt(state, 0),
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:87
-    return (
+    "#10:expect0": lambda state, L: (
         max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
         + d_verstaerkung_fuer_regionen(state, 1)
         + d_hauptstaedte_von(state, 1) * 1
         == 9
-    )
-
-
-def tx_01_map_and_reinforcement_10_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:87
-    return (
-        max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
-        + d_verstaerkung_fuer_regionen(state, 1)
-        + d_hauptstaedte_von(state, 1) * 1,
-        9,
-    )
-
-
-def tx_01_map_and_reinforcement_11_0(state, L):
+    ),
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:95
-    return state.tracks[2] == 3
-
-
-def tx_01_map_and_reinforcement_11_0_sides(state, L):
+    "#11:expect0": lambda state, L: state.tracks[2] == 3,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:95
-    return (state.tracks[2], 3)
-
-
-def tx_01_map_and_reinforcement_11_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:95
-    return state.tracks[0] == 85
-
-
-def tx_01_map_and_reinforcement_11_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:95
-    return (state.tracks[0], 85)
-
-
-def tx_01_map_and_reinforcement_11_2(state, L):
+    "#11:expect1": lambda state, L: state.tracks[0] == 85,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:99
-    return state.counters[0][E_polen] == 2
-
-
-def tx_01_map_and_reinforcement_11_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:99
-    return (state.counters[0][E_polen], 2)
-
-
-def tx_01_map_and_reinforcement_11_3(state, L):
+    "#11:expect2": lambda state, L: state.counters[0][E_polen] == 2,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:104
-    return state.counters[0][E_polen] == 3
-
-
-def tx_01_map_and_reinforcement_11_3_sides(state, L):
+    "#11:expect3": lambda state, L: state.counters[0][E_polen] == 3,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:104
-    return (state.counters[0][E_polen], 3)
-
-
-def tx_01_map_and_reinforcement_11_4(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:104
-    return state.counters[0][E_deutschland] == 2
-
-
-def tx_01_map_and_reinforcement_11_4_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:104
-    return (state.counters[0][E_deutschland], 2)
-
-
-def tx_01_map_and_reinforcement_11_5(state, L):
+    "#11:expect4": lambda state, L: state.counters[0][E_deutschland] == 2,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:105
-    return state.tracks[2] == 0
-
-
-def tx_01_map_and_reinforcement_11_5_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:105
-    return (state.tracks[2], 0)
-
-
-def tx_01_map_and_reinforcement_11_6(state, L):
+    "#11:expect5": lambda state, L: state.tracks[2] == 0,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:106
-    return (
+    "#11:expect6": lambda state, L: (
         d_einheiten_auf_dem_plan(state, 0)
         + state.tracks[0]
         + state.tracks[2 + 0]
         + state.tracks[5 + 0]
         == 90
-    )
-
-
-def tx_01_map_and_reinforcement_11_6_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:106
-    return (
+    ),
+    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:113
+    "#12:expect0": lambda state, L: state.tracks[2] == 2,
+    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:113
+    "#12:expect1": lambda state, L: state.tracks[0] == 0,
+    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:115
+    "#12:expect2": lambda state, L: state.counters[0][E_deutschland] == 90,
+    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:120
+    "#13:expect0": lambda state, L: d_einheiten_fuer_sterne(state, 1) == 0,
+    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:120
+    "#13:expect1": lambda state, L: d_einheiten_fuer_sterne(state, 2) == 2,
+    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:121
+    "#13:expect2": lambda state, L: d_einheiten_fuer_sterne(state, 3) == 4,
+}
+ts_01_map_and_reinforcement_2 = {
+    "#10:expect0": lambda state, L: (
+        max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
+        + d_verstaerkung_fuer_regionen(state, 1)
+        + d_hauptstaedte_von(state, 1) * 1,
+        9,
+    ),
+    "#11:expect0": lambda state, L: (state.tracks[2], 3),
+    "#11:expect1": lambda state, L: (state.tracks[0], 85),
+    "#11:expect2": lambda state, L: (state.counters[0][E_polen], 2),
+    "#11:expect3": lambda state, L: (state.counters[0][E_polen], 3),
+    "#11:expect4": lambda state, L: (state.counters[0][E_deutschland], 2),
+    "#11:expect5": lambda state, L: (state.tracks[2], 0),
+    "#11:expect6": lambda state, L: (
         d_einheiten_auf_dem_plan(state, 0)
         + state.tracks[0]
         + state.tracks[2 + 0]
         + state.tracks[5 + 0],
         90,
-    )
-
-
-def tx_01_map_and_reinforcement_12_0(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:113
-    return state.tracks[2] == 2
-
-
-def tx_01_map_and_reinforcement_12_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:113
-    return (state.tracks[2], 2)
-
-
-def tx_01_map_and_reinforcement_12_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:113
-    return state.tracks[0] == 0
-
-
-def tx_01_map_and_reinforcement_12_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:113
-    return (state.tracks[0], 0)
-
-
-def tx_01_map_and_reinforcement_12_2(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:115
-    return state.counters[0][E_deutschland] == 90
-
-
-def tx_01_map_and_reinforcement_12_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:115
-    return (state.counters[0][E_deutschland], 90)
-
-
-def tx_01_map_and_reinforcement_13_0(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:120
-    return d_einheiten_fuer_sterne(state, 1) == 0
-
-
-def tx_01_map_and_reinforcement_13_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:120
-    return (d_einheiten_fuer_sterne(state, 1), 0)
-
-
-def tx_01_map_and_reinforcement_13_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:120
-    return d_einheiten_fuer_sterne(state, 2) == 2
-
-
-def tx_01_map_and_reinforcement_13_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:120
-    return (d_einheiten_fuer_sterne(state, 2), 2)
-
-
-def tx_01_map_and_reinforcement_13_2(state, L):
+    ),
+    "#12:expect0": lambda state, L: (state.tracks[2], 2),
+    "#12:expect1": lambda state, L: (state.tracks[0], 0),
+    "#12:expect2": lambda state, L: (state.counters[0][E_deutschland], 90),
+    "#13:expect0": lambda state, L: (d_einheiten_fuer_sterne(state, 1), 0),
+    "#13:expect1": lambda state, L: (d_einheiten_fuer_sterne(state, 2), 2),
+    "#13:expect2": lambda state, L: (d_einheiten_fuer_sterne(state, 3), 4),
+}
+tx_01_map_and_reinforcement_3 = {
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:121
-    return d_einheiten_fuer_sterne(state, 3) == 4
-
-
-def tx_01_map_and_reinforcement_13_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:121
-    return (d_einheiten_fuer_sterne(state, 3), 4)
-
-
-def tx_01_map_and_reinforcement_13_3(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:121
-    return d_einheiten_fuer_sterne(state, 4) == 7
-
-
-def tx_01_map_and_reinforcement_13_3_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:121
-    return (d_einheiten_fuer_sterne(state, 4), 7)
-
-
-def tx_01_map_and_reinforcement_13_4(state, L):
+    "#13:expect3": lambda state, L: d_einheiten_fuer_sterne(state, 4) == 7,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:122
-    return d_einheiten_fuer_sterne(state, 5) == 10
-
-
-def tx_01_map_and_reinforcement_13_4_sides(state, L):
+    "#13:expect4": lambda state, L: d_einheiten_fuer_sterne(state, 5) == 10,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:122
-    return (d_einheiten_fuer_sterne(state, 5), 10)
-
-
-def tx_01_map_and_reinforcement_13_5(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:122
-    return d_einheiten_fuer_sterne(state, 6) == 13
-
-
-def tx_01_map_and_reinforcement_13_5_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:122
-    return (d_einheiten_fuer_sterne(state, 6), 13)
-
-
-def tx_01_map_and_reinforcement_13_6(state, L):
+    "#13:expect5": lambda state, L: d_einheiten_fuer_sterne(state, 6) == 13,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:123
-    return d_einheiten_fuer_sterne(state, 7) == 17
-
-
-def tx_01_map_and_reinforcement_13_6_sides(state, L):
+    "#13:expect6": lambda state, L: d_einheiten_fuer_sterne(state, 7) == 17,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:123
-    return (d_einheiten_fuer_sterne(state, 7), 17)
-
-
-def tx_01_map_and_reinforcement_13_7(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:123
-    return d_einheiten_fuer_sterne(state, 8) == 21
-
-
-def tx_01_map_and_reinforcement_13_7_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:123
-    return (d_einheiten_fuer_sterne(state, 8), 21)
-
-
-def tx_01_map_and_reinforcement_13_8(state, L):
+    "#13:expect7": lambda state, L: d_einheiten_fuer_sterne(state, 8) == 21,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:124
-    return d_einheiten_fuer_sterne(state, 9) == 25
-
-
-def tx_01_map_and_reinforcement_13_8_sides(state, L):
+    "#13:expect8": lambda state, L: d_einheiten_fuer_sterne(state, 9) == 25,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:124
-    return (d_einheiten_fuer_sterne(state, 9), 25)
-
-
-def tx_01_map_and_reinforcement_13_9(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:124
-    return d_einheiten_fuer_sterne(state, 10) == 30
-
-
-def tx_01_map_and_reinforcement_13_9_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:124
-    return (d_einheiten_fuer_sterne(state, 10), 30)
-
-
-def tx_01_map_and_reinforcement_14_0(state, L):
+    "#13:expect9": lambda state, L: d_einheiten_fuer_sterne(state, 10) == 30,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:135
-    return state.tracks[3] == 4
-
-
-def tx_01_map_and_reinforcement_14_0_sides(state, L):
+    "#14:expect0": lambda state, L: state.tracks[3] == 4,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:135
-    return (state.tracks[3], 4)
-
-
-def tx_01_map_and_reinforcement_14_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:135
-    return len(state.zones[3]) == 1
-
-
-def tx_01_map_and_reinforcement_14_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:135
-    return (len(state.zones[3]), 1)
-
-
-def tx_01_map_and_reinforcement_14_2(state, L):
+    "#14:expect1": lambda state, L: len(state.zones[3]) == 1,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:136
-    return state.location[E_karte_polen] == 5
-
-
-def tx_01_map_and_reinforcement_14_3(state, L):
+    "#14:expect2": lambda state, L: state.location[E_karte_polen] == 5,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:136
-    return state.location[E_karte_schweiz] == 5
-
-
-def tx_01_map_and_reinforcement_14_4(state, L):
+    "#14:expect3": lambda state, L: state.location[E_karte_schweiz] == 5,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:137
-    return state.location[E_karte_irland] == 3
-
-
-def tx_01_map_and_reinforcement_15_0(state, L):
+    "#14:expect4": lambda state, L: state.location[E_karte_irland] == 3,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:144
-    return state.tracks[3] == 0
-
-
-def tx_01_map_and_reinforcement_15_0_sides(state, L):
+    "#15:expect0": lambda state, L: state.tracks[3] == 0,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:144
-    return (state.tracks[3], 0)
-
-
-def tx_01_map_and_reinforcement_15_1(state, L):
+    "#15:expect1": lambda state, L: state.location[E_karte_polen] == 3,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:144
-    return state.location[E_karte_polen] == 3
-
-
-def tx_01_map_and_reinforcement_15_2(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:144
-    return state.tracks[11] == 0
-
-
-def tx_01_map_and_reinforcement_15_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:144
-    return (state.tracks[11], 0)
-
-
-def tx_01_map_and_reinforcement_16_0(state, L):
+    "#15:expect2": lambda state, L: state.tracks[11] == 0,
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:153
-    return state.tracks[2] == 30
-
-
-def tx_01_map_and_reinforcement_16_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:153
-    return (state.tracks[2], 30)
-
-
-def tx_01_map_and_reinforcement_16_1(state, L):
+    "#16:expect0": lambda state, L: state.tracks[2] == 30,
+}
+ts_01_map_and_reinforcement_3 = {
+    "#13:expect3": lambda state, L: (d_einheiten_fuer_sterne(state, 4), 7),
+    "#13:expect4": lambda state, L: (d_einheiten_fuer_sterne(state, 5), 10),
+    "#13:expect5": lambda state, L: (d_einheiten_fuer_sterne(state, 6), 13),
+    "#13:expect6": lambda state, L: (d_einheiten_fuer_sterne(state, 7), 17),
+    "#13:expect7": lambda state, L: (d_einheiten_fuer_sterne(state, 8), 21),
+    "#13:expect8": lambda state, L: (d_einheiten_fuer_sterne(state, 9), 25),
+    "#13:expect9": lambda state, L: (d_einheiten_fuer_sterne(state, 10), 30),
+    "#14:expect0": lambda state, L: (state.tracks[3], 4),
+    "#14:expect1": lambda state, L: (len(state.zones[3]), 1),
+    "#15:expect0": lambda state, L: (state.tracks[3], 0),
+    "#15:expect2": lambda state, L: (state.tracks[11], 0),
+    "#16:expect0": lambda state, L: (state.tracks[2], 30),
+}
+tx_01_map_and_reinforcement_4 = {
     # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:154
-    return len(state.zones[2]) == 6
-
-
-def tx_01_map_and_reinforcement_16_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/01_map_and_reinforcement.rules:154
-    return (len(state.zones[2]), 6)
-
-
-def tx_02_conquest_0_0(state, L):
+    "#16:expect1": lambda state, L: len(state.zones[2])
+    == 6,
+}
+ts_01_map_and_reinforcement_4 = {
+    "#16:expect1": lambda state, L: (len(state.zones[2]), 6),
+}
+tx_02_conquest_0 = {
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:16
-    return state.counters[0][E_finnland] == 3
-
-
-def tx_02_conquest_0_0_sides(state, L):
+    "#0:expect0": lambda state, L: state.counters[0][E_finnland] == 3,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:16
-    return (state.counters[0][E_finnland], 3)
-
-
-def tx_02_conquest_0_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:16
-    return state.counters[0][E_schweden] == 5
-
-
-def tx_02_conquest_0_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:16
-    return (state.counters[0][E_schweden], 5)
-
-
-def tx_02_conquest_0_2(state, L):
+    "#0:expect1": lambda state, L: state.counters[0][E_schweden] == 5,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:20
-    return state.counters[0][E_finnland] == 7
-
-
-def tx_02_conquest_0_2_sides(state, L):
+    "#0:expect2": lambda state, L: state.counters[0][E_finnland] == 7,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:20
-    return (state.counters[0][E_finnland], 7)
-
-
-def tx_02_conquest_0_3(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:20
-    return state.counters[0][E_schweden] == 1
-
-
-def tx_02_conquest_0_3_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:20
-    return (state.counters[0][E_schweden], 1)
-
-
-def tx_02_conquest_0_4(state, L):
+    "#0:expect3": lambda state, L: state.counters[0][E_schweden] == 1,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:21
-    return state.vars[2]
-
-
-def tx_02_conquest_0_5(state, L):
+    "#0:expect4": lambda state, L: state.vars[2],
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:21
-    return state.tracks[1] == 89
-
-
-def tx_02_conquest_0_5_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:21
-    return (state.tracks[1], 89)
-
-
-def tx_02_conquest_1_0(state, L):
+    "#0:expect5": lambda state, L: state.tracks[1] == 89,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:29
-    return state.counters[1][E_polen] == 4
-
-
-def tx_02_conquest_1_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:29
-    return (state.counters[1][E_polen], 4)
-
-
-def tx_02_conquest_1_1(state, L):
+    "#1:expect0": lambda state, L: state.counters[1][E_polen] == 4,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:30
-    return state.counters[0][E_deutschland] == 9
-
-
-def tx_02_conquest_1_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:30
-    return (state.counters[0][E_deutschland], 9)
-
-
-def tx_02_conquest_2_0(state, L):
+    "#1:expect1": lambda state, L: state.counters[0][E_deutschland] == 9,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:38
-    return state.counters[0][E_deutschland] == 8
-
-
-def tx_02_conquest_2_0_sides(state, L):
+    "#2:expect0": lambda state, L: state.counters[0][E_deutschland] == 8,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:38
-    return (state.counters[0][E_deutschland], 8)
-
-
-def tx_02_conquest_2_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:38
-    return state.counters[1][E_polen] == 5
-
-
-def tx_02_conquest_2_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:38
-    return (state.counters[1][E_polen], 5)
-
-
-def tx_02_conquest_3_0(state, L):
+    "#2:expect1": lambda state, L: state.counters[1][E_polen] == 5,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:46
-    return state.counters[1][E_polen] == 4
-
-
-def tx_02_conquest_3_0_sides(state, L):
+    "#3:expect0": lambda state, L: state.counters[1][E_polen] == 4,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:46
-    return (state.counters[1][E_polen], 4)
-
-
-def tx_02_conquest_3_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:46
-    return state.counters[0][E_deutschland] == 10
-
-
-def tx_02_conquest_3_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:46
-    return (state.counters[0][E_deutschland], 10)
-
-
-def tx_02_conquest_3_2(state, L):
+    "#3:expect1": lambda state, L: state.counters[0][E_deutschland] == 10,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:49
-    return state.counters[0][E_deutschland] == 9
-
-
-def tx_02_conquest_3_2_sides(state, L):
+    "#3:expect2": lambda state, L: state.counters[0][E_deutschland] == 9,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:49
-    return (state.counters[0][E_deutschland], 9)
-
-
-def tx_02_conquest_3_3(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:49
-    return state.counters[1][E_polen] == 4
-
-
-def tx_02_conquest_3_3_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:49
-    return (state.counters[1][E_polen], 4)
-
-
-def tx_02_conquest_4_0(state, L):
+    "#3:expect3": lambda state, L: state.counters[1][E_polen] == 4,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:56
-    return (
+    "#4:expect0": lambda state, L: (
         min(
             q_angriffswuerfel_hoechstens(state, 0, E_schweiz),
             state.counters[0][E_deutschland] - 1,
         )
         == 2
-    )
-
-
-def tx_02_conquest_4_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:56
-    return (
-        min(
-            q_angriffswuerfel_hoechstens(state, 0, E_schweiz),
-            state.counters[0][E_deutschland] - 1,
-        ),
-        2,
-    )
-
-
-def tx_02_conquest_4_1(state, L):
+    ),
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:57
-    return (
+    "#4:expect1": lambda state, L: (
         min(
             q_angriffswuerfel_hoechstens(state, 0, E_polen),
             state.counters[0][E_deutschland] - 1,
         )
         == 3
-    )
-
-
-def tx_02_conquest_4_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:57
-    return (
+    ),
+}
+ts_02_conquest_0 = {
+    "#0:expect0": lambda state, L: (state.counters[0][E_finnland], 3),
+    "#0:expect1": lambda state, L: (state.counters[0][E_schweden], 5),
+    "#0:expect2": lambda state, L: (state.counters[0][E_finnland], 7),
+    "#0:expect3": lambda state, L: (state.counters[0][E_schweden], 1),
+    "#0:expect5": lambda state, L: (state.tracks[1], 89),
+    "#1:expect0": lambda state, L: (state.counters[1][E_polen], 4),
+    "#1:expect1": lambda state, L: (state.counters[0][E_deutschland], 9),
+    "#2:expect0": lambda state, L: (state.counters[0][E_deutschland], 8),
+    "#2:expect1": lambda state, L: (state.counters[1][E_polen], 5),
+    "#3:expect0": lambda state, L: (state.counters[1][E_polen], 4),
+    "#3:expect1": lambda state, L: (state.counters[0][E_deutschland], 10),
+    "#3:expect2": lambda state, L: (state.counters[0][E_deutschland], 9),
+    "#3:expect3": lambda state, L: (state.counters[1][E_polen], 4),
+    "#4:expect0": lambda state, L: (
+        min(
+            q_angriffswuerfel_hoechstens(state, 0, E_schweiz),
+            state.counters[0][E_deutschland] - 1,
+        ),
+        2,
+    ),
+    "#4:expect1": lambda state, L: (
         min(
             q_angriffswuerfel_hoechstens(state, 0, E_polen),
             state.counters[0][E_deutschland] - 1,
         ),
         3,
-    )
-
-
-def tx_02_conquest_4_2(state, L):
+    ),
+}
+tx_02_conquest_1 = {
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:63
-    return deciding_of(state) == 1
-
-
-def tx_02_conquest_4_2_sides(state, L):
+    "#4:expect2": lambda state, L: deciding_of(state) == 1,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:63
-    return (deciding_of(state), 1)
-
-
-def tx_02_conquest_4_3(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:63
-    return state.counters[2][E_schweiz] == 3
-
-
-def tx_02_conquest_4_3_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:63
-    return (state.counters[2][E_schweiz], 3)
-
-
-def tx_02_conquest_4_4(state, L):
+    "#4:expect3": lambda state, L: state.counters[2][E_schweiz] == 3,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:66
-    return state.counters[2][E_schweiz] == 2
-
-
-def tx_02_conquest_4_4_sides(state, L):
+    "#4:expect4": lambda state, L: state.counters[2][E_schweiz] == 2,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:66
-    return (state.counters[2][E_schweiz], 2)
-
-
-def tx_02_conquest_4_5(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:66
-    return state.counters[0][E_deutschland] == 10
-
-
-def tx_02_conquest_4_5_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:66
-    return (state.counters[0][E_deutschland], 10)
-
-
-def tx_02_conquest_5_0(state, L):
+    "#4:expect5": lambda state, L: state.counters[0][E_deutschland] == 10,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:73
-    return (
+    "#5:expect0": lambda state, L: (
         min(
             q_angriffswuerfel_hoechstens(state, 0, E_polen),
             state.counters[0][E_deutschland] - 1,
         )
         == 2
-    )
-
-
-def tx_02_conquest_5_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:73
-    return (
+    ),
+    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:75
+    "#5:expect1": lambda state, L: not d_kann_angreifen_von(state, 0, E_deutschland),
+    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:84
+    "#6:expect0": lambda state, L: deciding_of(state) == 1,
+    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:88
+    "#6:expect1": lambda state, L: state.counters[2][E_daenemark] == 1,
+    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:88
+    "#6:expect2": lambda state, L: state.tracks[4] == 59,
+    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:89
+    "#6:expect3": lambda state, L: state.counters[0][E_deutschland] == 5,
+    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:99
+    "#7:expect0": lambda state, L: state.counters[2][E_daenemark] == 1,
+    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:99
+    "#7:expect1": lambda state, L: state.counters[0][E_deutschland] == 4,
+    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:109
+    "#8:expect0": lambda state, L: state.counters[0][E_daenemark] == 3,
+    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:109
+    "#8:expect1": lambda state, L: not state.vars[2],
+    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:120
+    "#9:expect0": lambda state, L: state.counters[5][E_polen] == 1,
+    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:120
+    "#9:expect1": lambda state, L: state.counters[0][E_polen] > 0,
+}
+ts_02_conquest_1 = {
+    "#4:expect2": lambda state, L: (deciding_of(state), 1),
+    "#4:expect3": lambda state, L: (state.counters[2][E_schweiz], 3),
+    "#4:expect4": lambda state, L: (state.counters[2][E_schweiz], 2),
+    "#4:expect5": lambda state, L: (state.counters[0][E_deutschland], 10),
+    "#5:expect0": lambda state, L: (
         min(
             q_angriffswuerfel_hoechstens(state, 0, E_polen),
             state.counters[0][E_deutschland] - 1,
         ),
         2,
-    )
-
-
-def tx_02_conquest_5_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:75
-    return not d_kann_angreifen_von(state, 0, E_deutschland)
-
-
-def tx_02_conquest_6_0(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:84
-    return deciding_of(state) == 1
-
-
-def tx_02_conquest_6_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:84
-    return (deciding_of(state), 1)
-
-
-def tx_02_conquest_6_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:88
-    return state.counters[2][E_daenemark] == 1
-
-
-def tx_02_conquest_6_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:88
-    return (state.counters[2][E_daenemark], 1)
-
-
-def tx_02_conquest_6_2(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:88
-    return state.tracks[4] == 59
-
-
-def tx_02_conquest_6_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:88
-    return (state.tracks[4], 59)
-
-
-def tx_02_conquest_6_3(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:89
-    return state.counters[0][E_deutschland] == 5
-
-
-def tx_02_conquest_6_3_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:89
-    return (state.counters[0][E_deutschland], 5)
-
-
-def tx_02_conquest_7_0(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:99
-    return state.counters[2][E_daenemark] == 1
-
-
-def tx_02_conquest_7_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:99
-    return (state.counters[2][E_daenemark], 1)
-
-
-def tx_02_conquest_7_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:99
-    return state.counters[0][E_deutschland] == 4
-
-
-def tx_02_conquest_7_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:99
-    return (state.counters[0][E_deutschland], 4)
-
-
-def tx_02_conquest_8_0(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:109
-    return state.counters[0][E_daenemark] == 3
-
-
-def tx_02_conquest_8_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:109
-    return (state.counters[0][E_daenemark], 3)
-
-
-def tx_02_conquest_8_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:109
-    return not state.vars[2]
-
-
-def tx_02_conquest_9_0(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:120
-    return state.counters[5][E_polen] == 1
-
-
-def tx_02_conquest_9_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:120
-    return (state.counters[5][E_polen], 1)
-
-
-def tx_02_conquest_9_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:120
-    return state.counters[0][E_polen] > 0
-
-
-def tx_02_conquest_9_2(state, L):
+    ),
+    "#6:expect0": lambda state, L: (deciding_of(state), 1),
+    "#6:expect1": lambda state, L: (state.counters[2][E_daenemark], 1),
+    "#6:expect2": lambda state, L: (state.tracks[4], 59),
+    "#6:expect3": lambda state, L: (state.counters[0][E_deutschland], 5),
+    "#7:expect0": lambda state, L: (state.counters[2][E_daenemark], 1),
+    "#7:expect1": lambda state, L: (state.counters[0][E_deutschland], 4),
+    "#8:expect0": lambda state, L: (state.counters[0][E_daenemark], 3),
+    "#9:expect0": lambda state, L: (state.counters[5][E_polen], 1),
+}
+tx_02_conquest_2 = {
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:121
-    return d_hauptstaedte_von(state, 0) == 1
-
-
-def tx_02_conquest_9_2_sides(state, L):
+    "#9:expect2": lambda state, L: d_hauptstaedte_von(state, 0) == 1,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:121
-    return (d_hauptstaedte_von(state, 0), 1)
-
-
-def tx_02_conquest_9_3(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:121
-    return not d_haelt_eigene_hauptstadt(state, 1)
-
-
-def tx_02_conquest_10_0(state, L):
+    "#9:expect3": lambda state, L: not d_haelt_eigene_hauptstadt(state, 1),
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:131
-    return deciding_of(state) == 1
-
-
-def tx_02_conquest_10_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:131
-    return (deciding_of(state), 1)
-
-
-def tx_02_conquest_10_1(state, L):
+    "#10:expect0": lambda state, L: deciding_of(state) == 1,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:134
-    return state.counters[0][E_deutschland] == 2
-
-
-def tx_02_conquest_10_1_sides(state, L):
+    "#10:expect1": lambda state, L: state.counters[0][E_deutschland] == 2,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:134
-    return (state.counters[0][E_deutschland], 2)
-
-
-def tx_02_conquest_10_2(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:134
-    return state.counters[1][E_polen] == 3
-
-
-def tx_02_conquest_10_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:134
-    return (state.counters[1][E_polen], 3)
-
-
-def tx_02_conquest_10_3(state, L):
+    "#10:expect2": lambda state, L: state.counters[1][E_polen] == 3,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:141
-    return state.counters[1][E_polen] == 2
-
-
-def tx_02_conquest_10_3_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:141
-    return (state.counters[1][E_polen], 2)
-
-
-def tx_02_conquest_10_4(state, L):
+    "#10:expect3": lambda state, L: state.counters[1][E_polen] == 2,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:143
-    return state.counters[0][E_tschechien] == 3
-
-
-def tx_02_conquest_10_4_sides(state, L):
+    "#10:expect4": lambda state, L: state.counters[0][E_tschechien] == 3,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:143
-    return (state.counters[0][E_tschechien], 3)
-
-
-def tx_02_conquest_10_5(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:143
-    return deciding_of(state) == None
-
-
-def tx_02_conquest_10_5_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:143
-    return (deciding_of(state), None)
-
-
-def tx_02_conquest_11_0(state, L):
+    "#10:expect5": lambda state, L: deciding_of(state) == None,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:153
-    return state.counters[0][E_polen] == 1
-
-
-def tx_02_conquest_11_0_sides(state, L):
+    "#11:expect0": lambda state, L: state.counters[0][E_polen] == 1,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:153
-    return (state.counters[0][E_polen], 1)
-
-
-def tx_02_conquest_11_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:153
-    return state.counters[0][E_deutschland] == 1
-
-
-def tx_02_conquest_11_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:153
-    return (state.counters[0][E_deutschland], 1)
-
-
-def tx_02_conquest_11_2(state, L):
+    "#11:expect1": lambda state, L: state.counters[0][E_deutschland] == 1,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:154
-    return deciding_of(state) == None
-
-
-def tx_02_conquest_11_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:154
-    return (deciding_of(state), None)
-
-
-def tx_02_conquest_12_0(state, L):
+    "#11:expect2": lambda state, L: deciding_of(state) == None,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:162
-    return state.result is not None
-
-
-def tx_02_conquest_12_1(state, L):
+    "#12:expect0": lambda state, L: state.result is not None,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:162
-    return winner_of(state) == 0
-
-
-def tx_02_conquest_12_1_sides(state, L):
+    "#12:expect1": lambda state, L: winner_of(state) == 0,
     # spec: spec/risk_balance_of_power/tests/02_conquest.rules:162
-    return (winner_of(state), 0)
-
-
-def tx_02_conquest_12_2(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:162
-    return end_reason_of(state) == "Der Gegner ist ausgeschaltet"
-
-
-def tx_02_conquest_12_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/02_conquest.rules:162
-    return (end_reason_of(state), "Der Gegner ist ausgeschaltet")
-
-
-def tx_03_turn_end_0_0(state, L):
+    "#12:expect2": lambda state, L: (
+        end_reason_of(state) == "Der Gegner ist ausgeschaltet"
+    ),
+}
+ts_02_conquest_2 = {
+    "#9:expect2": lambda state, L: (d_hauptstaedte_von(state, 0), 1),
+    "#10:expect0": lambda state, L: (deciding_of(state), 1),
+    "#10:expect1": lambda state, L: (state.counters[0][E_deutschland], 2),
+    "#10:expect2": lambda state, L: (state.counters[1][E_polen], 3),
+    "#10:expect3": lambda state, L: (state.counters[1][E_polen], 2),
+    "#10:expect4": lambda state, L: (state.counters[0][E_tschechien], 3),
+    "#10:expect5": lambda state, L: (deciding_of(state), None),
+    "#11:expect0": lambda state, L: (state.counters[0][E_polen], 1),
+    "#11:expect1": lambda state, L: (state.counters[0][E_deutschland], 1),
+    "#11:expect2": lambda state, L: (deciding_of(state), None),
+    "#12:expect1": lambda state, L: (winner_of(state), 0),
+    "#12:expect2": lambda state, L: (
+        end_reason_of(state),
+        "Der Gegner ist ausgeschaltet",
+    ),
+}
+tx_03_turn_end_0 = {
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:6
-    return d_schwierige_gebiete_von(state, 0) == 10
-
-
-def tx_03_turn_end_0_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:6
-    return (d_schwierige_gebiete_von(state, 0), 10)
-
-
-def tx_03_turn_end_0_1(state, L):
+    "#0:expect0": lambda state, L: d_schwierige_gebiete_von(state, 0) == 10,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:7
-    return d_mission_erfuellt(state, 0, E_m_schwieriges_gelaende)
-
-
-def tx_03_turn_end_0_2(state, L):
+    "#0:expect1": lambda state, L: (
+        d_mission_erfuellt(state, 0, E_m_schwieriges_gelaende)
+    ),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:8
-    return not d_mission_erfuellt(state, 1, E_m_schwieriges_gelaende)
-
-
-def tx_03_turn_end_0_3(state, L):
+    "#0:expect2": lambda state, L: (
+        not d_mission_erfuellt(state, 1, E_m_schwieriges_gelaende)
+    ),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:9
-    return d_mission_erfuellt(state, 0, E_m_schweizer_gewoelbe)
-
-
-def tx_03_turn_end_0_4(state, L):
+    "#0:expect3": lambda state, L: d_mission_erfuellt(state, 0, E_m_schweizer_gewoelbe),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:10
-    return d_mission_erfuellt(state, 0, E_m_satellitenzentren)
-
-
-def tx_03_turn_end_0_5(state, L):
+    "#0:expect4": lambda state, L: d_mission_erfuellt(state, 0, E_m_satellitenzentren),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:11
-    return not d_mission_erfuellt(state, 0, E_m_marinestuetzpunkt)
-
-
-def tx_03_turn_end_0_6(state, L):
+    "#0:expect5": lambda state, L: (
+        not d_mission_erfuellt(state, 0, E_m_marinestuetzpunkt)
+    ),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:13
-    return d_mission_erfuellt(state, 1, E_m_marinestuetzpunkt)
-
-
-def tx_03_turn_end_0_7(state, L):
+    "#0:expect6": lambda state, L: d_mission_erfuellt(state, 1, E_m_marinestuetzpunkt),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:16
-    return not d_mission_erfuellt(state, 0, E_m_satellitenzentren)
-
-
-def tx_03_turn_end_0_8(state, L):
+    "#0:expect7": lambda state, L: (
+        not d_mission_erfuellt(state, 0, E_m_satellitenzentren)
+    ),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:17
-    return not d_mission_erfuellt(state, 1, E_m_satellitenzentren)
-
-
-def tx_03_turn_end_1_0(state, L):
+    "#0:expect8": lambda state, L: (
+        not d_mission_erfuellt(state, 1, E_m_satellitenzentren)
+    ),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:22
-    return d_mission_erfuellt(state, 1, E_m_seestrassen)
-
-
-def tx_03_turn_end_1_1(state, L):
+    "#1:expect0": lambda state, L: d_mission_erfuellt(state, 1, E_m_seestrassen),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:24
-    return d_mission_erfuellt(state, 1, E_m_region_gelb)
-
-
-def tx_03_turn_end_1_2(state, L):
+    "#1:expect1": lambda state, L: d_mission_erfuellt(state, 1, E_m_region_gelb),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:24
-    return d_mission_erfuellt(state, 1, E_m_zwei_regionen)
-
-
-def tx_03_turn_end_1_3(state, L):
+    "#1:expect2": lambda state, L: d_mission_erfuellt(state, 1, E_m_zwei_regionen),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:25
-    return not d_mission_erfuellt(state, 1, E_m_region_gruen)
-
-
-def tx_03_turn_end_1_4(state, L):
+    "#1:expect3": lambda state, L: not d_mission_erfuellt(state, 1, E_m_region_gruen),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:26
-    return not d_mission_erfuellt(state, 1, E_m_region_orange)
-
-
-def tx_03_turn_end_1_5(state, L):
+    "#1:expect4": lambda state, L: not d_mission_erfuellt(state, 1, E_m_region_orange),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:28
-    return d_staedte_von(state, 1) == 7
-
-
-def tx_03_turn_end_1_5_sides(state, L):
+    "#1:expect5": lambda state, L: d_staedte_von(state, 1) == 7,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:28
-    return (d_staedte_von(state, 1), 7)
-
-
-def tx_03_turn_end_1_6(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:28
-    return d_mission_erfuellt(state, 1, E_m_sechs_staedte)
-
-
-def tx_03_turn_end_1_7(state, L):
+    "#1:expect6": lambda state, L: d_mission_erfuellt(state, 1, E_m_sechs_staedte),
+}
+ts_03_turn_end_0 = {
+    "#0:expect0": lambda state, L: (d_schwierige_gebiete_von(state, 0), 10),
+    "#1:expect5": lambda state, L: (d_staedte_von(state, 1), 7),
+}
+tx_03_turn_end_1 = {
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:29
-    return d_mission_erfuellt(state, 1, E_m_neutrale_armee)
-
-
-def tx_03_turn_end_1_8(state, L):
+    "#1:expect7": lambda state, L: d_mission_erfuellt(state, 1, E_m_neutrale_armee),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:31
-    return not d_mission_erfuellt(state, 1, E_m_neutrale_armee)
-
-
-def tx_03_turn_end_2_0(state, L):
+    "#1:expect8": lambda state, L: not d_mission_erfuellt(state, 1, E_m_neutrale_armee),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:48
-    return state.location[E_m_schweizer_gewoelbe] == 7
-
-
-def tx_03_turn_end_2_1(state, L):
+    "#2:expect0": lambda state, L: state.location[E_m_schweizer_gewoelbe] == 7,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:48
-    return state.location[E_m_marinestuetzpunkt] == 6
-
-
-def tx_03_turn_end_2_2(state, L):
+    "#2:expect1": lambda state, L: state.location[E_m_marinestuetzpunkt] == 6,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:49
-    return state.tracks[9] == 1
-
-
-def tx_03_turn_end_2_2_sides(state, L):
+    "#2:expect2": lambda state, L: state.tracks[9] == 1,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:49
-    return (state.tracks[9], 1)
-
-
-def tx_03_turn_end_2_3(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:49
-    return deciding_of(state) == None
-
-
-def tx_03_turn_end_2_3_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:49
-    return (deciding_of(state), None)
-
-
-def tx_03_turn_end_2_4(state, L):
+    "#2:expect3": lambda state, L: deciding_of(state) == None,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:51
-    return len(state.zones[2]) == 0
-
-
-def tx_03_turn_end_2_4_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:51
-    return (len(state.zones[2]), 0)
-
-
-def tx_03_turn_end_3_0(state, L):
+    "#2:expect4": lambda state, L: len(state.zones[2]) == 0,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:62
-    return len(state.zones[2]) == 1
-
-
-def tx_03_turn_end_3_0_sides(state, L):
+    "#3:expect0": lambda state, L: len(state.zones[2]) == 1,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:62
-    return (len(state.zones[2]), 1)
-
-
-def tx_03_turn_end_3_1(state, L):
+    "#3:expect1": lambda state, L: len(state.zones[1]) == 29,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:62
-    return len(state.zones[1]) == 29
-
-
-def tx_03_turn_end_3_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:62
-    return (len(state.zones[1]), 29)
-
-
-def tx_03_turn_end_3_2(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:62
-    return state.tracks[10] == 1
-
-
-def tx_03_turn_end_3_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:62
-    return (state.tracks[10], 1)
-
-
-def tx_03_turn_end_3_3(state, L):
+    "#3:expect2": lambda state, L: state.tracks[10] == 1,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:63
-    return state.location[E_m_marinestuetzpunkt] == 6
-
-
-def tx_03_turn_end_4_0(state, L):
+    "#3:expect3": lambda state, L: state.location[E_m_marinestuetzpunkt] == 6,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:70
-    return deciding_of(state) == None
-
-
-def tx_03_turn_end_4_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:70
-    return (deciding_of(state), None)
-
-
-def tx_03_turn_end_5_0(state, L):
+    "#4:expect0": lambda state, L: deciding_of(state) == None,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:77
-    return len(state.zones[2]) == 0
-
-
-def tx_03_turn_end_5_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:77
-    return (len(state.zones[2]), 0)
-
-
-def tx_03_turn_end_5_1(state, L):
+    "#5:expect0": lambda state, L: len(state.zones[2]) == 0,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:80
-    return len(state.zones[2]) == 1
-
-
-def tx_03_turn_end_5_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:80
-    return (len(state.zones[2]), 1)
-
-
-def tx_03_turn_end_6_0(state, L):
+    "#5:expect1": lambda state, L: len(state.zones[2]) == 1,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:89
-    return len(state.zones[2]) == 1
-
-
-def tx_03_turn_end_6_0_sides(state, L):
+    "#6:expect0": lambda state, L: len(state.zones[2]) == 1,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:89
-    return (len(state.zones[2]), 1)
-
-
-def tx_03_turn_end_6_1(state, L):
+    "#6:expect1": lambda state, L: len(state.zones[1]) == 1,
+}
+ts_03_turn_end_1 = {
+    "#2:expect2": lambda state, L: (state.tracks[9], 1),
+    "#2:expect3": lambda state, L: (deciding_of(state), None),
+    "#2:expect4": lambda state, L: (len(state.zones[2]), 0),
+    "#3:expect0": lambda state, L: (len(state.zones[2]), 1),
+    "#3:expect1": lambda state, L: (len(state.zones[1]), 29),
+    "#3:expect2": lambda state, L: (state.tracks[10], 1),
+    "#4:expect0": lambda state, L: (deciding_of(state), None),
+    "#5:expect0": lambda state, L: (len(state.zones[2]), 0),
+    "#5:expect1": lambda state, L: (len(state.zones[2]), 1),
+    "#6:expect0": lambda state, L: (len(state.zones[2]), 1),
+    "#6:expect1": lambda state, L: (len(state.zones[1]), 1),
+}
+tx_03_turn_end_2 = {
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:89
-    return len(state.zones[1]) == 1
-
-
-def tx_03_turn_end_6_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:89
-    return (len(state.zones[1]), 1)
-
-
-def tx_03_turn_end_6_2(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:89
-    return len(state.zones[5]) == 0
-
-
-def tx_03_turn_end_6_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:89
-    return (len(state.zones[5]), 0)
-
-
-def tx_03_turn_end_6_3(state, L):
+    "#6:expect2": lambda state, L: len(state.zones[5]) == 0,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:90
-    return state.location[E_karte_ungarn] == 3
-
-
-def tx_03_turn_end_7_0(state, L):
+    "#6:expect3": lambda state, L: state.location[E_karte_ungarn] == 3,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:96
-    return len(state.zones[2]) == 0
-
-
-def tx_03_turn_end_7_0_sides(state, L):
+    "#7:expect0": lambda state, L: len(state.zones[2]) == 0,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:96
-    return (len(state.zones[2]), 0)
-
-
-def tx_03_turn_end_7_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:96
-    return state.tracks[10] == 0
-
-
-def tx_03_turn_end_7_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:96
-    return (state.tracks[10], 0)
-
-
-def tx_03_turn_end_8_0(state, L):
+    "#7:expect1": lambda state, L: state.tracks[10] == 0,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:107
-    return d_verbunden(state, 0, E_deutschland, E_sued_russland)
-
-
-def tx_03_turn_end_8_1(state, L):
+    "#8:expect0": lambda state, L: (
+        d_verbunden(state, 0, E_deutschland, E_sued_russland)
+    ),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:116
-    return state.counters[0][E_sued_russland] == 5
-
-
-def tx_03_turn_end_8_1_sides(state, L):
+    "#8:expect1": lambda state, L: state.counters[0][E_sued_russland] == 5,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:116
-    return (state.counters[0][E_sued_russland], 5)
-
-
-def tx_03_turn_end_8_2(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:116
-    return state.counters[0][E_deutschland] == 1
-
-
-def tx_03_turn_end_8_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:116
-    return (state.counters[0][E_deutschland], 1)
-
-
-def tx_03_turn_end_8_3(state, L):
+    "#8:expect2": lambda state, L: state.counters[0][E_deutschland] == 1,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:117
-    return deciding_of(state) == None
-
-
-def tx_03_turn_end_8_3_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:117
-    return (deciding_of(state), None)
-
-
-def tx_03_turn_end_9_0(state, L):
+    "#8:expect3": lambda state, L: deciding_of(state) == None,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:125
-    return not d_verbunden(state, 0, E_deutschland, E_sued_russland)
-
-
-def tx_03_turn_end_9_1(state, L):
+    "#9:expect0": lambda state, L: (
+        not d_verbunden(state, 0, E_deutschland, E_sued_russland)
+    ),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:126
-    return d_verbunden(state, 0, E_deutschland, E_polen)
-
-
-def tx_03_turn_end_9_2(state, L):
+    "#9:expect1": lambda state, L: d_verbunden(state, 0, E_deutschland, E_polen),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:129
-    return not d_verbunden(state, 0, E_deutschland, E_sued_russland)
-
-
-def tx_03_turn_end_10_0(state, L):
+    "#9:expect2": lambda state, L: (
+        not d_verbunden(state, 0, E_deutschland, E_sued_russland)
+    ),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:136
-    return d_verbunden(state, 1, E_irland, E_norwegen)
-
-
-def tx_03_turn_end_10_1(state, L):
+    "#10:expect0": lambda state, L: d_verbunden(state, 1, E_irland, E_norwegen),
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:139
-    return state.counters[1][E_norwegen] == 3
-
-
-def tx_03_turn_end_10_1_sides(state, L):
+    "#10:expect1": lambda state, L: state.counters[1][E_norwegen] == 3,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:139
-    return (state.counters[1][E_norwegen], 3)
-
-
-def tx_03_turn_end_10_2(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:139
-    return state.counters[1][E_irland] == 1
-
-
-def tx_03_turn_end_10_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:139
-    return (state.counters[1][E_irland], 1)
-
-
-def tx_03_turn_end_11_0(state, L):
+    "#10:expect2": lambda state, L: state.counters[1][E_irland] == 1,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:147
-    return state.counters[0][E_deutschland] == 5
-
-
-def tx_03_turn_end_11_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:147
-    return (state.counters[0][E_deutschland], 5)
-
-
-def tx_03_turn_end_12_0(state, L):
+    "#11:expect0": lambda state, L: state.counters[0][E_deutschland] == 5,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:160
-    return state.result is not None
-
-
-def tx_03_turn_end_12_1(state, L):
+    "#12:expect0": lambda state, L: state.result is not None,
+}
+ts_03_turn_end_2 = {
+    "#6:expect2": lambda state, L: (len(state.zones[5]), 0),
+    "#7:expect0": lambda state, L: (len(state.zones[2]), 0),
+    "#7:expect1": lambda state, L: (state.tracks[10], 0),
+    "#8:expect1": lambda state, L: (state.counters[0][E_sued_russland], 5),
+    "#8:expect2": lambda state, L: (state.counters[0][E_deutschland], 1),
+    "#8:expect3": lambda state, L: (deciding_of(state), None),
+    "#10:expect1": lambda state, L: (state.counters[1][E_norwegen], 3),
+    "#10:expect2": lambda state, L: (state.counters[1][E_irland], 1),
+    "#11:expect0": lambda state, L: (state.counters[0][E_deutschland], 5),
+}
+tx_03_turn_end_3 = {
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:160
-    return winner_of(state) == 0
-
-
-def tx_03_turn_end_12_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:160
-    return (winner_of(state), 0)
-
-
-def tx_03_turn_end_12_2(state, L):
+    "#12:expect1": lambda state, L: winner_of(state) == 0,
     # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:161
-    return (
+    "#12:expect2": lambda state, L: (
         end_reason_of(state) == "Drei Missionen erfüllt, die eigene Hauptstadt gehalten"
-    )
-
-
-def tx_03_turn_end_12_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:161
-    return (
+    ),
+    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:174
+    "#13:expect0": lambda state, L: not state.result is not None,
+    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:174
+    "#13:expect1": lambda state, L: len(state.zones[7]) == 3,
+    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:177
+    "#13:expect2": lambda state, L: state.result is not None,
+    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:177
+    "#13:expect3": lambda state, L: winner_of(state) == 0,
+    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:183
+    "#14:expect0": lambda state, L: not d_haelt_eigene_hauptstadt(state, 1),
+    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:183
+    "#14:expect1": lambda state, L: d_hauptstaedte_von(state, 0) == 1,
+}
+ts_03_turn_end_3 = {
+    "#12:expect1": lambda state, L: (winner_of(state), 0),
+    "#12:expect2": lambda state, L: (
         end_reason_of(state),
         "Drei Missionen erfüllt, die eigene Hauptstadt gehalten",
-    )
-
-
-def tx_03_turn_end_13_0(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:174
-    return not state.result is not None
-
-
-def tx_03_turn_end_13_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:174
-    return len(state.zones[7]) == 3
-
-
-def tx_03_turn_end_13_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:174
-    return (len(state.zones[7]), 3)
-
-
-def tx_03_turn_end_13_2(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:177
-    return state.result is not None
-
-
-def tx_03_turn_end_13_3(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:177
-    return winner_of(state) == 0
-
-
-def tx_03_turn_end_13_3_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:177
-    return (winner_of(state), 0)
-
-
-def tx_03_turn_end_14_0(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:183
-    return not d_haelt_eigene_hauptstadt(state, 1)
-
-
-def tx_03_turn_end_14_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:183
-    return d_hauptstaedte_von(state, 0) == 1
-
-
-def tx_03_turn_end_14_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/03_turn_end.rules:183
-    return (d_hauptstaedte_von(state, 0), 1)
-
-
-def tx_04_setup_and_game_0_0(state, L):
+    ),
+    "#13:expect1": lambda state, L: (len(state.zones[7]), 3),
+    "#13:expect3": lambda state, L: (winner_of(state), 0),
+    "#14:expect1": lambda state, L: (d_hauptstaedte_von(state, 0), 1),
+}
+tx_04_setup_and_game_0 = {
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:5
-    return d_einheiten_auf_dem_plan(state, 0) == 27
-
-
-def tx_04_setup_and_game_0_0_sides(state, L):
+    "#0:expect0": lambda state, L: d_einheiten_auf_dem_plan(state, 0) == 27,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:5
-    return (d_einheiten_auf_dem_plan(state, 0), 27)
-
-
-def tx_04_setup_and_game_0_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:5
-    return d_einheiten_auf_dem_plan(state, 1) == 27
-
-
-def tx_04_setup_and_game_0_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:5
-    return (d_einheiten_auf_dem_plan(state, 1), 27)
-
-
-def tx_04_setup_and_game_0_2(state, L):
+    "#0:expect1": lambda state, L: d_einheiten_auf_dem_plan(state, 1) == 27,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:6
-    return sum([state.counters[2][c_g] for c_g in K_gebiet]) == 60
-
-
-def tx_04_setup_and_game_0_2_sides(state, L):
+    "#0:expect2": lambda state, L: (
+        sum([state.counters[2][c_g] for c_g in K_gebiet]) == 60
+    ),
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:6
-    return (sum([state.counters[2][c_g] for c_g in K_gebiet]), 60)
-
-
-def tx_04_setup_and_game_0_3(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:6
-    return state.tracks[4] == 0
-
-
-def tx_04_setup_and_game_0_3_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:6
-    return (state.tracks[4], 0)
-
-
-def tx_04_setup_and_game_0_4(state, L):
+    "#0:expect3": lambda state, L: state.tracks[4] == 0,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:7
-    return state.tracks[0] + state.tracks[2] == 63
-
-
-def tx_04_setup_and_game_0_4_sides(state, L):
+    "#0:expect4": lambda state, L: state.tracks[0] + state.tracks[2] == 63,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:7
-    return (state.tracks[0] + state.tracks[2], 63)
-
-
-def tx_04_setup_and_game_0_5(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:7
-    return state.tracks[1] == 63
-
-
-def tx_04_setup_and_game_0_5_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:7
-    return (state.tracks[1], 63)
-
-
-def tx_04_setup_and_game_0_6(state, L):
+    "#0:expect5": lambda state, L: state.tracks[1] == 63,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:8
-    return all(
-        state.counters[0][c_g] + state.counters[1][c_g] + state.counters[2][c_g] >= 1
-        and d_armeen_auf(state, c_g) == 1
-        for c_g in K_gebiet
-    )
-
-
-def tx_04_setup_and_game_0_7(state, L):
+    "#0:expect6": lambda state, L: (
+        all(
+            state.counters[0][c_g] + state.counters[1][c_g] + state.counters[2][c_g]
+            >= 1
+            and d_armeen_auf(state, c_g) == 1
+            for c_g in K_gebiet
+        )
+    ),
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:9
-    return len([c_g for c_g in K_gebiet if state.counters[3][c_g] > 0]) == 9
-
-
-def tx_04_setup_and_game_0_7_sides(state, L):
+    "#0:expect7": lambda state, L: (
+        len([c_g for c_g in K_gebiet if state.counters[3][c_g] > 0]) == 9
+    ),
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:9
-    return (len([c_g for c_g in K_gebiet if state.counters[3][c_g] > 0]), 9)
-
-
-def tx_04_setup_and_game_0_8(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:9
-    return len(state.zones[6]) == 8
-
-
-def tx_04_setup_and_game_0_8_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:9
-    return (len(state.zones[6]), 8)
-
-
-def tx_04_setup_and_game_0_9(state, L):
+    "#0:expect8": lambda state, L: len(state.zones[6]) == 8,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:10
-    return state.location[E_m_sechs_staedte] == 6
-
-
-def tx_04_setup_and_game_0_10(state, L):
+    "#0:expect9": lambda state, L: state.location[E_m_sechs_staedte] == 6,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:10
-    return state.location[E_m_region_gelb] == 6
-
-
-def tx_04_setup_and_game_0_11(state, L):
+    "#0:expect10": lambda state, L: state.location[E_m_region_gelb] == 6,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:11
-    return state.location[E_m_region_lila] == 0
-
-
-def tx_04_setup_and_game_0_12(state, L):
+    "#0:expect11": lambda state, L: state.location[E_m_region_lila] == 0,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:12
-    return state.counters[3][E_grossbritannien] == 1
-
-
-def tx_04_setup_and_game_0_12_sides(state, L):
+    "#0:expect12": lambda state, L: state.counters[3][E_grossbritannien] == 1,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:12
-    return (state.counters[3][E_grossbritannien], 1)
-
-
-def tx_04_setup_and_game_0_13(state, L):
+    "#0:expect13": lambda state, L: state.counters[3][E_litauen] == 1,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:12
-    return state.counters[3][E_litauen] == 1
-
-
-def tx_04_setup_and_game_0_13_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:12
-    return (state.counters[3][E_litauen], 1)
-
-
-def tx_04_setup_and_game_0_14(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:12
-    return state.counters[3][E_polen] == 1
-
-
-def tx_04_setup_and_game_0_14_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:12
-    return (state.counters[3][E_polen], 1)
-
-
-def tx_04_setup_and_game_0_15(state, L):
+    "#0:expect14": lambda state, L: state.counters[3][E_polen] == 1,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:13
-    return state.counters[2][E_daenemark] == 8
-
-
-def tx_04_setup_and_game_0_15_sides(state, L):
+    "#0:expect15": lambda state, L: state.counters[2][E_daenemark] == 8,
+}
+ts_04_setup_and_game_0 = {
+    "#0:expect0": lambda state, L: (d_einheiten_auf_dem_plan(state, 0), 27),
+    "#0:expect1": lambda state, L: (d_einheiten_auf_dem_plan(state, 1), 27),
+    "#0:expect2": lambda state, L: (
+        sum([state.counters[2][c_g] for c_g in K_gebiet]),
+        60,
+    ),
+    "#0:expect3": lambda state, L: (state.tracks[4], 0),
+    "#0:expect4": lambda state, L: (state.tracks[0] + state.tracks[2], 63),
+    "#0:expect5": lambda state, L: (state.tracks[1], 63),
+    "#0:expect7": lambda state, L: (
+        len([c_g for c_g in K_gebiet if state.counters[3][c_g] > 0]),
+        9,
+    ),
+    "#0:expect8": lambda state, L: (len(state.zones[6]), 8),
+    "#0:expect12": lambda state, L: (state.counters[3][E_grossbritannien], 1),
+    "#0:expect13": lambda state, L: (state.counters[3][E_litauen], 1),
+    "#0:expect14": lambda state, L: (state.counters[3][E_polen], 1),
+    "#0:expect15": lambda state, L: (state.counters[2][E_daenemark], 8),
+}
+tx_04_setup_and_game_1 = {
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:13
-    return (state.counters[2][E_daenemark], 8)
-
-
-def tx_04_setup_and_game_0_16(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:13
-    return state.counters[2][E_schweiz] == 15
-
-
-def tx_04_setup_and_game_0_16_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:13
-    return (state.counters[2][E_schweiz], 15)
-
-
-def tx_04_setup_and_game_0_17(state, L):
+    "#0:expect16": lambda state, L: state.counters[2][E_schweiz] == 15,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:14
-    return len(state.zones[1]) == 30
-
-
-def tx_04_setup_and_game_0_17_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:14
-    return (len(state.zones[1]), 30)
-
-
-def tx_04_setup_and_game_1_0(state, L):
+    "#0:expect17": lambda state, L: len(state.zones[1]) == 30,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:19
-    return state.vars[0] == 0
-
-
-def tx_04_setup_and_game_1_0_sides(state, L):
+    "#1:expect0": lambda state, L: state.vars[0] == 0,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:19
-    return (state.vars[0], 0)
-
-
-def tx_04_setup_and_game_1_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:19
-    return deciding_of(state) == 0
-
-
-def tx_04_setup_and_game_1_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:19
-    return (deciding_of(state), 0)
-
-
-def tx_04_setup_and_game_1_2(state, L):
+    "#1:expect1": lambda state, L: deciding_of(state) == 0,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:20
-    return state.tracks[2] == 6
-
-
-def tx_04_setup_and_game_1_2_sides(state, L):
+    "#1:expect2": lambda state, L: state.tracks[2] == 6,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:20
-    return (state.tracks[2], 6)
-
-
-def tx_04_setup_and_game_1_3(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:20
-    return (
+    "#1:expect3": lambda state, L: (
         max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
         + d_verstaerkung_fuer_regionen(state, 1)
         + d_hauptstaedte_von(state, 1) * 1
         == 6
-    )
-
-
-def tx_04_setup_and_game_1_3_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:20
-    return (
+    ),
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:21
+    "#1:expect4": lambda state, L: d_regionen_von(state, 0) == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:21
+    "#1:expect5": lambda state, L: d_regionen_von(state, 1) == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:27
+    "#2:expect0": lambda state, L: d_gebiete_von(state, 0) == 9,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:27
+    "#2:expect1": lambda state, L: d_gebiete_von(state, 1) == 9,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:28
+    "#2:expect2": lambda state, L: (
+        len([c_g for c_g in K_gebiet if state.counters[2][c_g] == 5]) == 12
+    ),
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:29
+    "#2:expect3": lambda state, L: state.location[E_m_zwei_regionen] == 6,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:29
+    "#2:expect4": lambda state, L: state.location[E_m_schweizer_gewoelbe] == 6,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:30
+    "#2:expect5": lambda state, L: state.location[E_m_sechs_staedte] == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:30
+    "#2:expect6": lambda state, L: state.location[E_m_satellitenzentren] == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:31
+    "#2:expect7": lambda state, L: state.counters[3][E_schweiz] == 1,
+}
+ts_04_setup_and_game_1 = {
+    "#0:expect16": lambda state, L: (state.counters[2][E_schweiz], 15),
+    "#0:expect17": lambda state, L: (len(state.zones[1]), 30),
+    "#1:expect0": lambda state, L: (state.vars[0], 0),
+    "#1:expect1": lambda state, L: (deciding_of(state), 0),
+    "#1:expect2": lambda state, L: (state.tracks[2], 6),
+    "#1:expect3": lambda state, L: (
         max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
         + d_verstaerkung_fuer_regionen(state, 1)
         + d_hauptstaedte_von(state, 1) * 1,
         6,
-    )
-
-
-def tx_04_setup_and_game_1_4(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:21
-    return d_regionen_von(state, 0) == 0
-
-
-def tx_04_setup_and_game_1_4_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:21
-    return (d_regionen_von(state, 0), 0)
-
-
-def tx_04_setup_and_game_1_5(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:21
-    return d_regionen_von(state, 1) == 0
-
-
-def tx_04_setup_and_game_1_5_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:21
-    return (d_regionen_von(state, 1), 0)
-
-
-def tx_04_setup_and_game_2_0(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:27
-    return d_gebiete_von(state, 0) == 9
-
-
-def tx_04_setup_and_game_2_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:27
-    return (d_gebiete_von(state, 0), 9)
-
-
-def tx_04_setup_and_game_2_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:27
-    return d_gebiete_von(state, 1) == 9
-
-
-def tx_04_setup_and_game_2_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:27
-    return (d_gebiete_von(state, 1), 9)
-
-
-def tx_04_setup_and_game_2_2(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:28
-    return len([c_g for c_g in K_gebiet if state.counters[2][c_g] == 5]) == 12
-
-
-def tx_04_setup_and_game_2_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:28
-    return (len([c_g for c_g in K_gebiet if state.counters[2][c_g] == 5]), 12)
-
-
-def tx_04_setup_and_game_2_3(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:29
-    return state.location[E_m_zwei_regionen] == 6
-
-
-def tx_04_setup_and_game_2_4(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:29
-    return state.location[E_m_schweizer_gewoelbe] == 6
-
-
-def tx_04_setup_and_game_2_5(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:30
-    return state.location[E_m_sechs_staedte] == 0
-
-
-def tx_04_setup_and_game_2_6(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:30
-    return state.location[E_m_satellitenzentren] == 0
-
-
-def tx_04_setup_and_game_2_7(state, L):
+    ),
+    "#1:expect4": lambda state, L: (d_regionen_von(state, 0), 0),
+    "#1:expect5": lambda state, L: (d_regionen_von(state, 1), 0),
+    "#2:expect0": lambda state, L: (d_gebiete_von(state, 0), 9),
+    "#2:expect1": lambda state, L: (d_gebiete_von(state, 1), 9),
+    "#2:expect2": lambda state, L: (
+        len([c_g for c_g in K_gebiet if state.counters[2][c_g] == 5]),
+        12,
+    ),
+    "#2:expect7": lambda state, L: (state.counters[3][E_schweiz], 1),
+}
+tx_04_setup_and_game_2 = {
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:31
-    return state.counters[3][E_schweiz] == 1
-
-
-def tx_04_setup_and_game_2_7_sides(state, L):
+    "#2:expect8": lambda state, L: state.counters[3][E_ost_ukraine] == 1,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:31
-    return (state.counters[3][E_schweiz], 1)
-
-
-def tx_04_setup_and_game_2_8(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:31
-    return state.counters[3][E_ost_ukraine] == 1
-
-
-def tx_04_setup_and_game_2_8_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:31
-    return (state.counters[3][E_ost_ukraine], 1)
-
-
-def tx_04_setup_and_game_2_9(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:31
-    return state.counters[3][E_grossbritannien] == 0
-
-
-def tx_04_setup_and_game_2_9_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:31
-    return (state.counters[3][E_grossbritannien], 0)
-
-
-def tx_04_setup_and_game_2_10(state, L):
+    "#2:expect9": lambda state, L: state.counters[3][E_grossbritannien] == 0,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:32
-    return state.tracks[2] == 5
-
-
-def tx_04_setup_and_game_2_10_sides(state, L):
+    "#2:expect10": lambda state, L: state.tracks[2] == 5,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:32
-    return (state.tracks[2], 5)
-
-
-def tx_04_setup_and_game_2_11(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:32
-    return (
+    "#2:expect11": lambda state, L: (
         max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
         + d_verstaerkung_fuer_regionen(state, 1)
         + d_hauptstaedte_von(state, 1) * 1
         == 5
-    )
-
-
-def tx_04_setup_and_game_2_11_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:32
-    return (
+    ),
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:33
+    "#2:expect12": lambda state, L: d_haelt_eigene_hauptstadt(state, 0),
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:33
+    "#2:expect13": lambda state, L: d_haelt_eigene_hauptstadt(state, 1),
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:39
+    "#3:expect0": lambda state, L: state.counters[0][E_deutschland] == 8,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:39
+    "#3:expect1": lambda state, L: deciding_of(state) == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:44
+    "#3:expect2": lambda state, L: deciding_of(state) == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:47
+    "#3:expect3": lambda state, L: state.counters[0][E_polen] == 3,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:47
+    "#3:expect4": lambda state, L: state.vars[2],
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:51
+    "#3:expect5": lambda state, L: deciding_of(state) == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:53
+    "#3:expect6": lambda state, L: len(state.zones[2]) == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:53
+    "#3:expect7": lambda state, L: state.tracks[10] == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:54
+    "#3:expect8": lambda state, L: state.vars[0] == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:54
+    "#3:expect9": lambda state, L: deciding_of(state) == 1,
+}
+ts_04_setup_and_game_2 = {
+    "#2:expect8": lambda state, L: (state.counters[3][E_ost_ukraine], 1),
+    "#2:expect9": lambda state, L: (state.counters[3][E_grossbritannien], 0),
+    "#2:expect10": lambda state, L: (state.tracks[2], 5),
+    "#2:expect11": lambda state, L: (
         max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
         + d_verstaerkung_fuer_regionen(state, 1)
         + d_hauptstaedte_von(state, 1) * 1,
         5,
-    )
-
-
-def tx_04_setup_and_game_2_12(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:33
-    return d_haelt_eigene_hauptstadt(state, 0)
-
-
-def tx_04_setup_and_game_2_13(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:33
-    return d_haelt_eigene_hauptstadt(state, 1)
-
-
-def tx_04_setup_and_game_3_0(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:39
-    return state.counters[0][E_deutschland] == 8
-
-
-def tx_04_setup_and_game_3_0_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:39
-    return (state.counters[0][E_deutschland], 8)
-
-
-def tx_04_setup_and_game_3_1(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:39
-    return deciding_of(state) == 0
-
-
-def tx_04_setup_and_game_3_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:39
-    return (deciding_of(state), 0)
-
-
-def tx_04_setup_and_game_3_2(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:44
-    return deciding_of(state) == 1
-
-
-def tx_04_setup_and_game_3_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:44
-    return (deciding_of(state), 1)
-
-
-def tx_04_setup_and_game_3_3(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:47
-    return state.counters[0][E_polen] == 3
-
-
-def tx_04_setup_and_game_3_3_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:47
-    return (state.counters[0][E_polen], 3)
-
-
-def tx_04_setup_and_game_3_4(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:47
-    return state.vars[2]
-
-
-def tx_04_setup_and_game_3_5(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:51
-    return deciding_of(state) == 0
-
-
-def tx_04_setup_and_game_3_5_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:51
-    return (deciding_of(state), 0)
-
-
-def tx_04_setup_and_game_3_6(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:53
-    return len(state.zones[2]) == 1
-
-
-def tx_04_setup_and_game_3_6_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:53
-    return (len(state.zones[2]), 1)
-
-
-def tx_04_setup_and_game_3_7(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:53
-    return state.tracks[10] == 0
-
-
-def tx_04_setup_and_game_3_7_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:53
-    return (state.tracks[10], 0)
-
-
-def tx_04_setup_and_game_3_8(state, L):
+    ),
+    "#3:expect0": lambda state, L: (state.counters[0][E_deutschland], 8),
+    "#3:expect1": lambda state, L: (deciding_of(state), 0),
+    "#3:expect2": lambda state, L: (deciding_of(state), 1),
+    "#3:expect3": lambda state, L: (state.counters[0][E_polen], 3),
+    "#3:expect5": lambda state, L: (deciding_of(state), 0),
+    "#3:expect6": lambda state, L: (len(state.zones[2]), 1),
+    "#3:expect7": lambda state, L: (state.tracks[10], 0),
+    "#3:expect8": lambda state, L: (state.vars[0], 1),
+    "#3:expect9": lambda state, L: (deciding_of(state), 1),
+}
+tx_04_setup_and_game_3 = {
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:54
-    return state.vars[0] == 1
-
-
-def tx_04_setup_and_game_3_8_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:54
-    return (state.vars[0], 1)
-
-
-def tx_04_setup_and_game_3_9(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:54
-    return deciding_of(state) == 1
-
-
-def tx_04_setup_and_game_3_9_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:54
-    return (deciding_of(state), 1)
-
-
-def tx_04_setup_and_game_3_10(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:54
-    return state.tracks[3] == 5
-
-
-def tx_04_setup_and_game_3_10_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:54
-    return (state.tracks[3], 5)
-
-
-def tx_04_setup_and_game_4_0(state, L):
+    "#3:expect10": lambda state, L: state.tracks[3] == 5,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:60
-    return state.vars[1] == 1
-
-
-def tx_04_setup_and_game_4_0_sides(state, L):
+    "#4:expect0": lambda state, L: state.vars[1] == 1,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:60
-    return (state.vars[1], 1)
-
-
-def tx_04_setup_and_game_4_1(state, L):
+    "#4:expect1": lambda state, L: state.vars[0] == 1,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:60
-    return state.vars[0] == 1
-
-
-def tx_04_setup_and_game_4_1_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:60
-    return (state.vars[0], 1)
-
-
-def tx_04_setup_and_game_4_2(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:60
-    return deciding_of(state) == 1
-
-
-def tx_04_setup_and_game_4_2_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:60
-    return (deciding_of(state), 1)
-
-
-def tx_04_setup_and_game_4_3(state, L):
+    "#4:expect2": lambda state, L: deciding_of(state) == 1,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:61
-    return state.tracks[3] > 0
-
-
-def tx_04_setup_and_game_4_3_sides(state, L):
+    "#4:expect3": lambda state, L: state.tracks[3] > 0,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:61
-    return (state.tracks[3], 0)
+    "#4:expect4": lambda state, L: state.tracks[2] == 0,
+}
+ts_04_setup_and_game_3 = {
+    "#3:expect10": lambda state, L: (state.tracks[3], 5),
+    "#4:expect0": lambda state, L: (state.vars[1], 1),
+    "#4:expect1": lambda state, L: (state.vars[0], 1),
+    "#4:expect2": lambda state, L: (deciding_of(state), 1),
+    "#4:expect3": lambda state, L: (state.tracks[3], 0),
+    "#4:expect4": lambda state, L: (state.tracks[2], 0),
+}
 
 
-def tx_04_setup_and_game_4_4(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:61
-    return state.tracks[2] == 0
-
-
-def tx_04_setup_and_game_4_4_sides(state, L):
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:61
-    return (state.tracks[2], 0)
+def _keyed(*tables):
+    """A plan key (a test file's key, then the entry's) for every entry of the tables."""
+    return {file + key: check for file, table in tables for key, check in table.items()}
 
 
 TEST_STEPS = (
@@ -3121,389 +1944,39 @@ TEST_BLOCKS = {
     "tests/03_turn_end.rules#13:run1": tb_03_turn_end_13_1,
     "tests/03_turn_end.rules#14:run0": tb_03_turn_end_14_0,
 }
-TEST_EXPECTS = {
-    "tests/01_map_and_reinforcement.rules#0:expect0": tx_01_map_and_reinforcement_0_0,
-    "tests/01_map_and_reinforcement.rules#0:expect1": tx_01_map_and_reinforcement_0_1,
-    "tests/01_map_and_reinforcement.rules#0:expect2": tx_01_map_and_reinforcement_0_2,
-    "tests/01_map_and_reinforcement.rules#0:expect3": tx_01_map_and_reinforcement_0_3,
-    "tests/01_map_and_reinforcement.rules#0:expect4": tx_01_map_and_reinforcement_0_4,
-    "tests/01_map_and_reinforcement.rules#1:expect0": tx_01_map_and_reinforcement_1_0,
-    "tests/01_map_and_reinforcement.rules#1:expect1": tx_01_map_and_reinforcement_1_1,
-    "tests/01_map_and_reinforcement.rules#2:expect0": tx_01_map_and_reinforcement_2_0,
-    "tests/01_map_and_reinforcement.rules#2:expect1": tx_01_map_and_reinforcement_2_1,
-    "tests/01_map_and_reinforcement.rules#2:expect2": tx_01_map_and_reinforcement_2_2,
-    "tests/01_map_and_reinforcement.rules#2:expect3": tx_01_map_and_reinforcement_2_3,
-    "tests/01_map_and_reinforcement.rules#2:expect4": tx_01_map_and_reinforcement_2_4,
-    "tests/01_map_and_reinforcement.rules#3:expect0": tx_01_map_and_reinforcement_3_0,
-    "tests/01_map_and_reinforcement.rules#3:expect1": tx_01_map_and_reinforcement_3_1,
-    "tests/01_map_and_reinforcement.rules#3:expect2": tx_01_map_and_reinforcement_3_2,
-    "tests/01_map_and_reinforcement.rules#4:expect0": tx_01_map_and_reinforcement_4_0,
-    "tests/01_map_and_reinforcement.rules#4:expect1": tx_01_map_and_reinforcement_4_1,
-    "tests/01_map_and_reinforcement.rules#4:expect2": tx_01_map_and_reinforcement_4_2,
-    "tests/01_map_and_reinforcement.rules#5:expect0": tx_01_map_and_reinforcement_5_0,
-    "tests/01_map_and_reinforcement.rules#5:expect1": tx_01_map_and_reinforcement_5_1,
-    "tests/01_map_and_reinforcement.rules#5:expect2": tx_01_map_and_reinforcement_5_2,
-    "tests/01_map_and_reinforcement.rules#6:expect0": tx_01_map_and_reinforcement_6_0,
-    "tests/01_map_and_reinforcement.rules#6:expect1": tx_01_map_and_reinforcement_6_1,
-    "tests/01_map_and_reinforcement.rules#7:expect0": tx_01_map_and_reinforcement_7_0,
-    "tests/01_map_and_reinforcement.rules#7:expect1": tx_01_map_and_reinforcement_7_1,
-    "tests/01_map_and_reinforcement.rules#8:expect0": tx_01_map_and_reinforcement_8_0,
-    "tests/01_map_and_reinforcement.rules#8:expect1": tx_01_map_and_reinforcement_8_1,
-    "tests/01_map_and_reinforcement.rules#8:expect2": tx_01_map_and_reinforcement_8_2,
-    "tests/01_map_and_reinforcement.rules#9:expect0": tx_01_map_and_reinforcement_9_0,
-    "tests/01_map_and_reinforcement.rules#9:expect1": tx_01_map_and_reinforcement_9_1,
-    "tests/01_map_and_reinforcement.rules#9:expect2": tx_01_map_and_reinforcement_9_2,
-    "tests/01_map_and_reinforcement.rules#9:expect3": tx_01_map_and_reinforcement_9_3,
-    "tests/01_map_and_reinforcement.rules#9:expect4": tx_01_map_and_reinforcement_9_4,
-    "tests/01_map_and_reinforcement.rules#9:expect5": tx_01_map_and_reinforcement_9_5,
-    "tests/01_map_and_reinforcement.rules#10:expect0": tx_01_map_and_reinforcement_10_0,
-    "tests/01_map_and_reinforcement.rules#11:expect0": tx_01_map_and_reinforcement_11_0,
-    "tests/01_map_and_reinforcement.rules#11:expect1": tx_01_map_and_reinforcement_11_1,
-    "tests/01_map_and_reinforcement.rules#11:expect2": tx_01_map_and_reinforcement_11_2,
-    "tests/01_map_and_reinforcement.rules#11:expect3": tx_01_map_and_reinforcement_11_3,
-    "tests/01_map_and_reinforcement.rules#11:expect4": tx_01_map_and_reinforcement_11_4,
-    "tests/01_map_and_reinforcement.rules#11:expect5": tx_01_map_and_reinforcement_11_5,
-    "tests/01_map_and_reinforcement.rules#11:expect6": tx_01_map_and_reinforcement_11_6,
-    "tests/01_map_and_reinforcement.rules#12:expect0": tx_01_map_and_reinforcement_12_0,
-    "tests/01_map_and_reinforcement.rules#12:expect1": tx_01_map_and_reinforcement_12_1,
-    "tests/01_map_and_reinforcement.rules#12:expect2": tx_01_map_and_reinforcement_12_2,
-    "tests/01_map_and_reinforcement.rules#13:expect0": tx_01_map_and_reinforcement_13_0,
-    "tests/01_map_and_reinforcement.rules#13:expect1": tx_01_map_and_reinforcement_13_1,
-    "tests/01_map_and_reinforcement.rules#13:expect2": tx_01_map_and_reinforcement_13_2,
-    "tests/01_map_and_reinforcement.rules#13:expect3": tx_01_map_and_reinforcement_13_3,
-    "tests/01_map_and_reinforcement.rules#13:expect4": tx_01_map_and_reinforcement_13_4,
-    "tests/01_map_and_reinforcement.rules#13:expect5": tx_01_map_and_reinforcement_13_5,
-    "tests/01_map_and_reinforcement.rules#13:expect6": tx_01_map_and_reinforcement_13_6,
-    "tests/01_map_and_reinforcement.rules#13:expect7": tx_01_map_and_reinforcement_13_7,
-    "tests/01_map_and_reinforcement.rules#13:expect8": tx_01_map_and_reinforcement_13_8,
-    "tests/01_map_and_reinforcement.rules#13:expect9": tx_01_map_and_reinforcement_13_9,
-    "tests/01_map_and_reinforcement.rules#14:expect0": tx_01_map_and_reinforcement_14_0,
-    "tests/01_map_and_reinforcement.rules#14:expect1": tx_01_map_and_reinforcement_14_1,
-    "tests/01_map_and_reinforcement.rules#14:expect2": tx_01_map_and_reinforcement_14_2,
-    "tests/01_map_and_reinforcement.rules#14:expect3": tx_01_map_and_reinforcement_14_3,
-    "tests/01_map_and_reinforcement.rules#14:expect4": tx_01_map_and_reinforcement_14_4,
-    "tests/01_map_and_reinforcement.rules#15:expect0": tx_01_map_and_reinforcement_15_0,
-    "tests/01_map_and_reinforcement.rules#15:expect1": tx_01_map_and_reinforcement_15_1,
-    "tests/01_map_and_reinforcement.rules#15:expect2": tx_01_map_and_reinforcement_15_2,
-    "tests/01_map_and_reinforcement.rules#16:expect0": tx_01_map_and_reinforcement_16_0,
-    "tests/01_map_and_reinforcement.rules#16:expect1": tx_01_map_and_reinforcement_16_1,
-    "tests/02_conquest.rules#0:expect0": tx_02_conquest_0_0,
-    "tests/02_conquest.rules#0:expect1": tx_02_conquest_0_1,
-    "tests/02_conquest.rules#0:expect2": tx_02_conquest_0_2,
-    "tests/02_conquest.rules#0:expect3": tx_02_conquest_0_3,
-    "tests/02_conquest.rules#0:expect4": tx_02_conquest_0_4,
-    "tests/02_conquest.rules#0:expect5": tx_02_conquest_0_5,
-    "tests/02_conquest.rules#1:expect0": tx_02_conquest_1_0,
-    "tests/02_conquest.rules#1:expect1": tx_02_conquest_1_1,
-    "tests/02_conquest.rules#2:expect0": tx_02_conquest_2_0,
-    "tests/02_conquest.rules#2:expect1": tx_02_conquest_2_1,
-    "tests/02_conquest.rules#3:expect0": tx_02_conquest_3_0,
-    "tests/02_conquest.rules#3:expect1": tx_02_conquest_3_1,
-    "tests/02_conquest.rules#3:expect2": tx_02_conquest_3_2,
-    "tests/02_conquest.rules#3:expect3": tx_02_conquest_3_3,
-    "tests/02_conquest.rules#4:expect0": tx_02_conquest_4_0,
-    "tests/02_conquest.rules#4:expect1": tx_02_conquest_4_1,
-    "tests/02_conquest.rules#4:expect2": tx_02_conquest_4_2,
-    "tests/02_conquest.rules#4:expect3": tx_02_conquest_4_3,
-    "tests/02_conquest.rules#4:expect4": tx_02_conquest_4_4,
-    "tests/02_conquest.rules#4:expect5": tx_02_conquest_4_5,
-    "tests/02_conquest.rules#5:expect0": tx_02_conquest_5_0,
-    "tests/02_conquest.rules#5:expect1": tx_02_conquest_5_1,
-    "tests/02_conquest.rules#6:expect0": tx_02_conquest_6_0,
-    "tests/02_conquest.rules#6:expect1": tx_02_conquest_6_1,
-    "tests/02_conquest.rules#6:expect2": tx_02_conquest_6_2,
-    "tests/02_conquest.rules#6:expect3": tx_02_conquest_6_3,
-    "tests/02_conquest.rules#7:expect0": tx_02_conquest_7_0,
-    "tests/02_conquest.rules#7:expect1": tx_02_conquest_7_1,
-    "tests/02_conquest.rules#8:expect0": tx_02_conquest_8_0,
-    "tests/02_conquest.rules#8:expect1": tx_02_conquest_8_1,
-    "tests/02_conquest.rules#9:expect0": tx_02_conquest_9_0,
-    "tests/02_conquest.rules#9:expect1": tx_02_conquest_9_1,
-    "tests/02_conquest.rules#9:expect2": tx_02_conquest_9_2,
-    "tests/02_conquest.rules#9:expect3": tx_02_conquest_9_3,
-    "tests/02_conquest.rules#10:expect0": tx_02_conquest_10_0,
-    "tests/02_conquest.rules#10:expect1": tx_02_conquest_10_1,
-    "tests/02_conquest.rules#10:expect2": tx_02_conquest_10_2,
-    "tests/02_conquest.rules#10:expect3": tx_02_conquest_10_3,
-    "tests/02_conquest.rules#10:expect4": tx_02_conquest_10_4,
-    "tests/02_conquest.rules#10:expect5": tx_02_conquest_10_5,
-    "tests/02_conquest.rules#11:expect0": tx_02_conquest_11_0,
-    "tests/02_conquest.rules#11:expect1": tx_02_conquest_11_1,
-    "tests/02_conquest.rules#11:expect2": tx_02_conquest_11_2,
-    "tests/02_conquest.rules#12:expect0": tx_02_conquest_12_0,
-    "tests/02_conquest.rules#12:expect1": tx_02_conquest_12_1,
-    "tests/02_conquest.rules#12:expect2": tx_02_conquest_12_2,
-    "tests/03_turn_end.rules#0:expect0": tx_03_turn_end_0_0,
-    "tests/03_turn_end.rules#0:expect1": tx_03_turn_end_0_1,
-    "tests/03_turn_end.rules#0:expect2": tx_03_turn_end_0_2,
-    "tests/03_turn_end.rules#0:expect3": tx_03_turn_end_0_3,
-    "tests/03_turn_end.rules#0:expect4": tx_03_turn_end_0_4,
-    "tests/03_turn_end.rules#0:expect5": tx_03_turn_end_0_5,
-    "tests/03_turn_end.rules#0:expect6": tx_03_turn_end_0_6,
-    "tests/03_turn_end.rules#0:expect7": tx_03_turn_end_0_7,
-    "tests/03_turn_end.rules#0:expect8": tx_03_turn_end_0_8,
-    "tests/03_turn_end.rules#1:expect0": tx_03_turn_end_1_0,
-    "tests/03_turn_end.rules#1:expect1": tx_03_turn_end_1_1,
-    "tests/03_turn_end.rules#1:expect2": tx_03_turn_end_1_2,
-    "tests/03_turn_end.rules#1:expect3": tx_03_turn_end_1_3,
-    "tests/03_turn_end.rules#1:expect4": tx_03_turn_end_1_4,
-    "tests/03_turn_end.rules#1:expect5": tx_03_turn_end_1_5,
-    "tests/03_turn_end.rules#1:expect6": tx_03_turn_end_1_6,
-    "tests/03_turn_end.rules#1:expect7": tx_03_turn_end_1_7,
-    "tests/03_turn_end.rules#1:expect8": tx_03_turn_end_1_8,
-    "tests/03_turn_end.rules#2:expect0": tx_03_turn_end_2_0,
-    "tests/03_turn_end.rules#2:expect1": tx_03_turn_end_2_1,
-    "tests/03_turn_end.rules#2:expect2": tx_03_turn_end_2_2,
-    "tests/03_turn_end.rules#2:expect3": tx_03_turn_end_2_3,
-    "tests/03_turn_end.rules#2:expect4": tx_03_turn_end_2_4,
-    "tests/03_turn_end.rules#3:expect0": tx_03_turn_end_3_0,
-    "tests/03_turn_end.rules#3:expect1": tx_03_turn_end_3_1,
-    "tests/03_turn_end.rules#3:expect2": tx_03_turn_end_3_2,
-    "tests/03_turn_end.rules#3:expect3": tx_03_turn_end_3_3,
-    "tests/03_turn_end.rules#4:expect0": tx_03_turn_end_4_0,
-    "tests/03_turn_end.rules#5:expect0": tx_03_turn_end_5_0,
-    "tests/03_turn_end.rules#5:expect1": tx_03_turn_end_5_1,
-    "tests/03_turn_end.rules#6:expect0": tx_03_turn_end_6_0,
-    "tests/03_turn_end.rules#6:expect1": tx_03_turn_end_6_1,
-    "tests/03_turn_end.rules#6:expect2": tx_03_turn_end_6_2,
-    "tests/03_turn_end.rules#6:expect3": tx_03_turn_end_6_3,
-    "tests/03_turn_end.rules#7:expect0": tx_03_turn_end_7_0,
-    "tests/03_turn_end.rules#7:expect1": tx_03_turn_end_7_1,
-    "tests/03_turn_end.rules#8:expect0": tx_03_turn_end_8_0,
-    "tests/03_turn_end.rules#8:expect1": tx_03_turn_end_8_1,
-    "tests/03_turn_end.rules#8:expect2": tx_03_turn_end_8_2,
-    "tests/03_turn_end.rules#8:expect3": tx_03_turn_end_8_3,
-    "tests/03_turn_end.rules#9:expect0": tx_03_turn_end_9_0,
-    "tests/03_turn_end.rules#9:expect1": tx_03_turn_end_9_1,
-    "tests/03_turn_end.rules#9:expect2": tx_03_turn_end_9_2,
-    "tests/03_turn_end.rules#10:expect0": tx_03_turn_end_10_0,
-    "tests/03_turn_end.rules#10:expect1": tx_03_turn_end_10_1,
-    "tests/03_turn_end.rules#10:expect2": tx_03_turn_end_10_2,
-    "tests/03_turn_end.rules#11:expect0": tx_03_turn_end_11_0,
-    "tests/03_turn_end.rules#12:expect0": tx_03_turn_end_12_0,
-    "tests/03_turn_end.rules#12:expect1": tx_03_turn_end_12_1,
-    "tests/03_turn_end.rules#12:expect2": tx_03_turn_end_12_2,
-    "tests/03_turn_end.rules#13:expect0": tx_03_turn_end_13_0,
-    "tests/03_turn_end.rules#13:expect1": tx_03_turn_end_13_1,
-    "tests/03_turn_end.rules#13:expect2": tx_03_turn_end_13_2,
-    "tests/03_turn_end.rules#13:expect3": tx_03_turn_end_13_3,
-    "tests/03_turn_end.rules#14:expect0": tx_03_turn_end_14_0,
-    "tests/03_turn_end.rules#14:expect1": tx_03_turn_end_14_1,
-    "tests/04_setup_and_game.rules#0:expect0": tx_04_setup_and_game_0_0,
-    "tests/04_setup_and_game.rules#0:expect1": tx_04_setup_and_game_0_1,
-    "tests/04_setup_and_game.rules#0:expect2": tx_04_setup_and_game_0_2,
-    "tests/04_setup_and_game.rules#0:expect3": tx_04_setup_and_game_0_3,
-    "tests/04_setup_and_game.rules#0:expect4": tx_04_setup_and_game_0_4,
-    "tests/04_setup_and_game.rules#0:expect5": tx_04_setup_and_game_0_5,
-    "tests/04_setup_and_game.rules#0:expect6": tx_04_setup_and_game_0_6,
-    "tests/04_setup_and_game.rules#0:expect7": tx_04_setup_and_game_0_7,
-    "tests/04_setup_and_game.rules#0:expect8": tx_04_setup_and_game_0_8,
-    "tests/04_setup_and_game.rules#0:expect9": tx_04_setup_and_game_0_9,
-    "tests/04_setup_and_game.rules#0:expect10": tx_04_setup_and_game_0_10,
-    "tests/04_setup_and_game.rules#0:expect11": tx_04_setup_and_game_0_11,
-    "tests/04_setup_and_game.rules#0:expect12": tx_04_setup_and_game_0_12,
-    "tests/04_setup_and_game.rules#0:expect13": tx_04_setup_and_game_0_13,
-    "tests/04_setup_and_game.rules#0:expect14": tx_04_setup_and_game_0_14,
-    "tests/04_setup_and_game.rules#0:expect15": tx_04_setup_and_game_0_15,
-    "tests/04_setup_and_game.rules#0:expect16": tx_04_setup_and_game_0_16,
-    "tests/04_setup_and_game.rules#0:expect17": tx_04_setup_and_game_0_17,
-    "tests/04_setup_and_game.rules#1:expect0": tx_04_setup_and_game_1_0,
-    "tests/04_setup_and_game.rules#1:expect1": tx_04_setup_and_game_1_1,
-    "tests/04_setup_and_game.rules#1:expect2": tx_04_setup_and_game_1_2,
-    "tests/04_setup_and_game.rules#1:expect3": tx_04_setup_and_game_1_3,
-    "tests/04_setup_and_game.rules#1:expect4": tx_04_setup_and_game_1_4,
-    "tests/04_setup_and_game.rules#1:expect5": tx_04_setup_and_game_1_5,
-    "tests/04_setup_and_game.rules#2:expect0": tx_04_setup_and_game_2_0,
-    "tests/04_setup_and_game.rules#2:expect1": tx_04_setup_and_game_2_1,
-    "tests/04_setup_and_game.rules#2:expect2": tx_04_setup_and_game_2_2,
-    "tests/04_setup_and_game.rules#2:expect3": tx_04_setup_and_game_2_3,
-    "tests/04_setup_and_game.rules#2:expect4": tx_04_setup_and_game_2_4,
-    "tests/04_setup_and_game.rules#2:expect5": tx_04_setup_and_game_2_5,
-    "tests/04_setup_and_game.rules#2:expect6": tx_04_setup_and_game_2_6,
-    "tests/04_setup_and_game.rules#2:expect7": tx_04_setup_and_game_2_7,
-    "tests/04_setup_and_game.rules#2:expect8": tx_04_setup_and_game_2_8,
-    "tests/04_setup_and_game.rules#2:expect9": tx_04_setup_and_game_2_9,
-    "tests/04_setup_and_game.rules#2:expect10": tx_04_setup_and_game_2_10,
-    "tests/04_setup_and_game.rules#2:expect11": tx_04_setup_and_game_2_11,
-    "tests/04_setup_and_game.rules#2:expect12": tx_04_setup_and_game_2_12,
-    "tests/04_setup_and_game.rules#2:expect13": tx_04_setup_and_game_2_13,
-    "tests/04_setup_and_game.rules#3:expect0": tx_04_setup_and_game_3_0,
-    "tests/04_setup_and_game.rules#3:expect1": tx_04_setup_and_game_3_1,
-    "tests/04_setup_and_game.rules#3:expect2": tx_04_setup_and_game_3_2,
-    "tests/04_setup_and_game.rules#3:expect3": tx_04_setup_and_game_3_3,
-    "tests/04_setup_and_game.rules#3:expect4": tx_04_setup_and_game_3_4,
-    "tests/04_setup_and_game.rules#3:expect5": tx_04_setup_and_game_3_5,
-    "tests/04_setup_and_game.rules#3:expect6": tx_04_setup_and_game_3_6,
-    "tests/04_setup_and_game.rules#3:expect7": tx_04_setup_and_game_3_7,
-    "tests/04_setup_and_game.rules#3:expect8": tx_04_setup_and_game_3_8,
-    "tests/04_setup_and_game.rules#3:expect9": tx_04_setup_and_game_3_9,
-    "tests/04_setup_and_game.rules#3:expect10": tx_04_setup_and_game_3_10,
-    "tests/04_setup_and_game.rules#4:expect0": tx_04_setup_and_game_4_0,
-    "tests/04_setup_and_game.rules#4:expect1": tx_04_setup_and_game_4_1,
-    "tests/04_setup_and_game.rules#4:expect2": tx_04_setup_and_game_4_2,
-    "tests/04_setup_and_game.rules#4:expect3": tx_04_setup_and_game_4_3,
-    "tests/04_setup_and_game.rules#4:expect4": tx_04_setup_and_game_4_4,
-}
-TEST_SIDES = {
-    "tests/01_map_and_reinforcement.rules#0:expect0": tx_01_map_and_reinforcement_0_0_sides,
-    "tests/01_map_and_reinforcement.rules#1:expect0": tx_01_map_and_reinforcement_1_0_sides,
-    "tests/01_map_and_reinforcement.rules#2:expect0": tx_01_map_and_reinforcement_2_0_sides,
-    "tests/01_map_and_reinforcement.rules#2:expect1": tx_01_map_and_reinforcement_2_1_sides,
-    "tests/01_map_and_reinforcement.rules#2:expect2": tx_01_map_and_reinforcement_2_2_sides,
-    "tests/01_map_and_reinforcement.rules#2:expect3": tx_01_map_and_reinforcement_2_3_sides,
-    "tests/01_map_and_reinforcement.rules#2:expect4": tx_01_map_and_reinforcement_2_4_sides,
-    "tests/01_map_and_reinforcement.rules#3:expect0": tx_01_map_and_reinforcement_3_0_sides,
-    "tests/01_map_and_reinforcement.rules#3:expect2": tx_01_map_and_reinforcement_3_2_sides,
-    "tests/01_map_and_reinforcement.rules#4:expect0": tx_01_map_and_reinforcement_4_0_sides,
-    "tests/01_map_and_reinforcement.rules#4:expect1": tx_01_map_and_reinforcement_4_1_sides,
-    "tests/01_map_and_reinforcement.rules#4:expect2": tx_01_map_and_reinforcement_4_2_sides,
-    "tests/01_map_and_reinforcement.rules#5:expect0": tx_01_map_and_reinforcement_5_0_sides,
-    "tests/01_map_and_reinforcement.rules#5:expect1": tx_01_map_and_reinforcement_5_1_sides,
-    "tests/01_map_and_reinforcement.rules#5:expect2": tx_01_map_and_reinforcement_5_2_sides,
-    "tests/01_map_and_reinforcement.rules#6:expect1": tx_01_map_and_reinforcement_6_1_sides,
-    "tests/01_map_and_reinforcement.rules#7:expect0": tx_01_map_and_reinforcement_7_0_sides,
-    "tests/01_map_and_reinforcement.rules#7:expect1": tx_01_map_and_reinforcement_7_1_sides,
-    "tests/01_map_and_reinforcement.rules#8:expect0": tx_01_map_and_reinforcement_8_0_sides,
-    "tests/01_map_and_reinforcement.rules#8:expect1": tx_01_map_and_reinforcement_8_1_sides,
-    "tests/01_map_and_reinforcement.rules#9:expect0": tx_01_map_and_reinforcement_9_0_sides,
-    "tests/01_map_and_reinforcement.rules#9:expect1": tx_01_map_and_reinforcement_9_1_sides,
-    "tests/01_map_and_reinforcement.rules#9:expect2": tx_01_map_and_reinforcement_9_2_sides,
-    "tests/01_map_and_reinforcement.rules#9:expect3": tx_01_map_and_reinforcement_9_3_sides,
-    "tests/01_map_and_reinforcement.rules#10:expect0": tx_01_map_and_reinforcement_10_0_sides,
-    "tests/01_map_and_reinforcement.rules#11:expect0": tx_01_map_and_reinforcement_11_0_sides,
-    "tests/01_map_and_reinforcement.rules#11:expect1": tx_01_map_and_reinforcement_11_1_sides,
-    "tests/01_map_and_reinforcement.rules#11:expect2": tx_01_map_and_reinforcement_11_2_sides,
-    "tests/01_map_and_reinforcement.rules#11:expect3": tx_01_map_and_reinforcement_11_3_sides,
-    "tests/01_map_and_reinforcement.rules#11:expect4": tx_01_map_and_reinforcement_11_4_sides,
-    "tests/01_map_and_reinforcement.rules#11:expect5": tx_01_map_and_reinforcement_11_5_sides,
-    "tests/01_map_and_reinforcement.rules#11:expect6": tx_01_map_and_reinforcement_11_6_sides,
-    "tests/01_map_and_reinforcement.rules#12:expect0": tx_01_map_and_reinforcement_12_0_sides,
-    "tests/01_map_and_reinforcement.rules#12:expect1": tx_01_map_and_reinforcement_12_1_sides,
-    "tests/01_map_and_reinforcement.rules#12:expect2": tx_01_map_and_reinforcement_12_2_sides,
-    "tests/01_map_and_reinforcement.rules#13:expect0": tx_01_map_and_reinforcement_13_0_sides,
-    "tests/01_map_and_reinforcement.rules#13:expect1": tx_01_map_and_reinforcement_13_1_sides,
-    "tests/01_map_and_reinforcement.rules#13:expect2": tx_01_map_and_reinforcement_13_2_sides,
-    "tests/01_map_and_reinforcement.rules#13:expect3": tx_01_map_and_reinforcement_13_3_sides,
-    "tests/01_map_and_reinforcement.rules#13:expect4": tx_01_map_and_reinforcement_13_4_sides,
-    "tests/01_map_and_reinforcement.rules#13:expect5": tx_01_map_and_reinforcement_13_5_sides,
-    "tests/01_map_and_reinforcement.rules#13:expect6": tx_01_map_and_reinforcement_13_6_sides,
-    "tests/01_map_and_reinforcement.rules#13:expect7": tx_01_map_and_reinforcement_13_7_sides,
-    "tests/01_map_and_reinforcement.rules#13:expect8": tx_01_map_and_reinforcement_13_8_sides,
-    "tests/01_map_and_reinforcement.rules#13:expect9": tx_01_map_and_reinforcement_13_9_sides,
-    "tests/01_map_and_reinforcement.rules#14:expect0": tx_01_map_and_reinforcement_14_0_sides,
-    "tests/01_map_and_reinforcement.rules#14:expect1": tx_01_map_and_reinforcement_14_1_sides,
-    "tests/01_map_and_reinforcement.rules#15:expect0": tx_01_map_and_reinforcement_15_0_sides,
-    "tests/01_map_and_reinforcement.rules#15:expect2": tx_01_map_and_reinforcement_15_2_sides,
-    "tests/01_map_and_reinforcement.rules#16:expect0": tx_01_map_and_reinforcement_16_0_sides,
-    "tests/01_map_and_reinforcement.rules#16:expect1": tx_01_map_and_reinforcement_16_1_sides,
-    "tests/02_conquest.rules#0:expect0": tx_02_conquest_0_0_sides,
-    "tests/02_conquest.rules#0:expect1": tx_02_conquest_0_1_sides,
-    "tests/02_conquest.rules#0:expect2": tx_02_conquest_0_2_sides,
-    "tests/02_conquest.rules#0:expect3": tx_02_conquest_0_3_sides,
-    "tests/02_conquest.rules#0:expect5": tx_02_conquest_0_5_sides,
-    "tests/02_conquest.rules#1:expect0": tx_02_conquest_1_0_sides,
-    "tests/02_conquest.rules#1:expect1": tx_02_conquest_1_1_sides,
-    "tests/02_conquest.rules#2:expect0": tx_02_conquest_2_0_sides,
-    "tests/02_conquest.rules#2:expect1": tx_02_conquest_2_1_sides,
-    "tests/02_conquest.rules#3:expect0": tx_02_conquest_3_0_sides,
-    "tests/02_conquest.rules#3:expect1": tx_02_conquest_3_1_sides,
-    "tests/02_conquest.rules#3:expect2": tx_02_conquest_3_2_sides,
-    "tests/02_conquest.rules#3:expect3": tx_02_conquest_3_3_sides,
-    "tests/02_conquest.rules#4:expect0": tx_02_conquest_4_0_sides,
-    "tests/02_conquest.rules#4:expect1": tx_02_conquest_4_1_sides,
-    "tests/02_conquest.rules#4:expect2": tx_02_conquest_4_2_sides,
-    "tests/02_conquest.rules#4:expect3": tx_02_conquest_4_3_sides,
-    "tests/02_conquest.rules#4:expect4": tx_02_conquest_4_4_sides,
-    "tests/02_conquest.rules#4:expect5": tx_02_conquest_4_5_sides,
-    "tests/02_conquest.rules#5:expect0": tx_02_conquest_5_0_sides,
-    "tests/02_conquest.rules#6:expect0": tx_02_conquest_6_0_sides,
-    "tests/02_conquest.rules#6:expect1": tx_02_conquest_6_1_sides,
-    "tests/02_conquest.rules#6:expect2": tx_02_conquest_6_2_sides,
-    "tests/02_conquest.rules#6:expect3": tx_02_conquest_6_3_sides,
-    "tests/02_conquest.rules#7:expect0": tx_02_conquest_7_0_sides,
-    "tests/02_conquest.rules#7:expect1": tx_02_conquest_7_1_sides,
-    "tests/02_conquest.rules#8:expect0": tx_02_conquest_8_0_sides,
-    "tests/02_conquest.rules#9:expect0": tx_02_conquest_9_0_sides,
-    "tests/02_conquest.rules#9:expect2": tx_02_conquest_9_2_sides,
-    "tests/02_conquest.rules#10:expect0": tx_02_conquest_10_0_sides,
-    "tests/02_conquest.rules#10:expect1": tx_02_conquest_10_1_sides,
-    "tests/02_conquest.rules#10:expect2": tx_02_conquest_10_2_sides,
-    "tests/02_conquest.rules#10:expect3": tx_02_conquest_10_3_sides,
-    "tests/02_conquest.rules#10:expect4": tx_02_conquest_10_4_sides,
-    "tests/02_conquest.rules#10:expect5": tx_02_conquest_10_5_sides,
-    "tests/02_conquest.rules#11:expect0": tx_02_conquest_11_0_sides,
-    "tests/02_conquest.rules#11:expect1": tx_02_conquest_11_1_sides,
-    "tests/02_conquest.rules#11:expect2": tx_02_conquest_11_2_sides,
-    "tests/02_conquest.rules#12:expect1": tx_02_conquest_12_1_sides,
-    "tests/02_conquest.rules#12:expect2": tx_02_conquest_12_2_sides,
-    "tests/03_turn_end.rules#0:expect0": tx_03_turn_end_0_0_sides,
-    "tests/03_turn_end.rules#1:expect5": tx_03_turn_end_1_5_sides,
-    "tests/03_turn_end.rules#2:expect2": tx_03_turn_end_2_2_sides,
-    "tests/03_turn_end.rules#2:expect3": tx_03_turn_end_2_3_sides,
-    "tests/03_turn_end.rules#2:expect4": tx_03_turn_end_2_4_sides,
-    "tests/03_turn_end.rules#3:expect0": tx_03_turn_end_3_0_sides,
-    "tests/03_turn_end.rules#3:expect1": tx_03_turn_end_3_1_sides,
-    "tests/03_turn_end.rules#3:expect2": tx_03_turn_end_3_2_sides,
-    "tests/03_turn_end.rules#4:expect0": tx_03_turn_end_4_0_sides,
-    "tests/03_turn_end.rules#5:expect0": tx_03_turn_end_5_0_sides,
-    "tests/03_turn_end.rules#5:expect1": tx_03_turn_end_5_1_sides,
-    "tests/03_turn_end.rules#6:expect0": tx_03_turn_end_6_0_sides,
-    "tests/03_turn_end.rules#6:expect1": tx_03_turn_end_6_1_sides,
-    "tests/03_turn_end.rules#6:expect2": tx_03_turn_end_6_2_sides,
-    "tests/03_turn_end.rules#7:expect0": tx_03_turn_end_7_0_sides,
-    "tests/03_turn_end.rules#7:expect1": tx_03_turn_end_7_1_sides,
-    "tests/03_turn_end.rules#8:expect1": tx_03_turn_end_8_1_sides,
-    "tests/03_turn_end.rules#8:expect2": tx_03_turn_end_8_2_sides,
-    "tests/03_turn_end.rules#8:expect3": tx_03_turn_end_8_3_sides,
-    "tests/03_turn_end.rules#10:expect1": tx_03_turn_end_10_1_sides,
-    "tests/03_turn_end.rules#10:expect2": tx_03_turn_end_10_2_sides,
-    "tests/03_turn_end.rules#11:expect0": tx_03_turn_end_11_0_sides,
-    "tests/03_turn_end.rules#12:expect1": tx_03_turn_end_12_1_sides,
-    "tests/03_turn_end.rules#12:expect2": tx_03_turn_end_12_2_sides,
-    "tests/03_turn_end.rules#13:expect1": tx_03_turn_end_13_1_sides,
-    "tests/03_turn_end.rules#13:expect3": tx_03_turn_end_13_3_sides,
-    "tests/03_turn_end.rules#14:expect1": tx_03_turn_end_14_1_sides,
-    "tests/04_setup_and_game.rules#0:expect0": tx_04_setup_and_game_0_0_sides,
-    "tests/04_setup_and_game.rules#0:expect1": tx_04_setup_and_game_0_1_sides,
-    "tests/04_setup_and_game.rules#0:expect2": tx_04_setup_and_game_0_2_sides,
-    "tests/04_setup_and_game.rules#0:expect3": tx_04_setup_and_game_0_3_sides,
-    "tests/04_setup_and_game.rules#0:expect4": tx_04_setup_and_game_0_4_sides,
-    "tests/04_setup_and_game.rules#0:expect5": tx_04_setup_and_game_0_5_sides,
-    "tests/04_setup_and_game.rules#0:expect7": tx_04_setup_and_game_0_7_sides,
-    "tests/04_setup_and_game.rules#0:expect8": tx_04_setup_and_game_0_8_sides,
-    "tests/04_setup_and_game.rules#0:expect12": tx_04_setup_and_game_0_12_sides,
-    "tests/04_setup_and_game.rules#0:expect13": tx_04_setup_and_game_0_13_sides,
-    "tests/04_setup_and_game.rules#0:expect14": tx_04_setup_and_game_0_14_sides,
-    "tests/04_setup_and_game.rules#0:expect15": tx_04_setup_and_game_0_15_sides,
-    "tests/04_setup_and_game.rules#0:expect16": tx_04_setup_and_game_0_16_sides,
-    "tests/04_setup_and_game.rules#0:expect17": tx_04_setup_and_game_0_17_sides,
-    "tests/04_setup_and_game.rules#1:expect0": tx_04_setup_and_game_1_0_sides,
-    "tests/04_setup_and_game.rules#1:expect1": tx_04_setup_and_game_1_1_sides,
-    "tests/04_setup_and_game.rules#1:expect2": tx_04_setup_and_game_1_2_sides,
-    "tests/04_setup_and_game.rules#1:expect3": tx_04_setup_and_game_1_3_sides,
-    "tests/04_setup_and_game.rules#1:expect4": tx_04_setup_and_game_1_4_sides,
-    "tests/04_setup_and_game.rules#1:expect5": tx_04_setup_and_game_1_5_sides,
-    "tests/04_setup_and_game.rules#2:expect0": tx_04_setup_and_game_2_0_sides,
-    "tests/04_setup_and_game.rules#2:expect1": tx_04_setup_and_game_2_1_sides,
-    "tests/04_setup_and_game.rules#2:expect2": tx_04_setup_and_game_2_2_sides,
-    "tests/04_setup_and_game.rules#2:expect7": tx_04_setup_and_game_2_7_sides,
-    "tests/04_setup_and_game.rules#2:expect8": tx_04_setup_and_game_2_8_sides,
-    "tests/04_setup_and_game.rules#2:expect9": tx_04_setup_and_game_2_9_sides,
-    "tests/04_setup_and_game.rules#2:expect10": tx_04_setup_and_game_2_10_sides,
-    "tests/04_setup_and_game.rules#2:expect11": tx_04_setup_and_game_2_11_sides,
-    "tests/04_setup_and_game.rules#3:expect0": tx_04_setup_and_game_3_0_sides,
-    "tests/04_setup_and_game.rules#3:expect1": tx_04_setup_and_game_3_1_sides,
-    "tests/04_setup_and_game.rules#3:expect2": tx_04_setup_and_game_3_2_sides,
-    "tests/04_setup_and_game.rules#3:expect3": tx_04_setup_and_game_3_3_sides,
-    "tests/04_setup_and_game.rules#3:expect5": tx_04_setup_and_game_3_5_sides,
-    "tests/04_setup_and_game.rules#3:expect6": tx_04_setup_and_game_3_6_sides,
-    "tests/04_setup_and_game.rules#3:expect7": tx_04_setup_and_game_3_7_sides,
-    "tests/04_setup_and_game.rules#3:expect8": tx_04_setup_and_game_3_8_sides,
-    "tests/04_setup_and_game.rules#3:expect9": tx_04_setup_and_game_3_9_sides,
-    "tests/04_setup_and_game.rules#3:expect10": tx_04_setup_and_game_3_10_sides,
-    "tests/04_setup_and_game.rules#4:expect0": tx_04_setup_and_game_4_0_sides,
-    "tests/04_setup_and_game.rules#4:expect1": tx_04_setup_and_game_4_1_sides,
-    "tests/04_setup_and_game.rules#4:expect2": tx_04_setup_and_game_4_2_sides,
-    "tests/04_setup_and_game.rules#4:expect3": tx_04_setup_and_game_4_3_sides,
-    "tests/04_setup_and_game.rules#4:expect4": tx_04_setup_and_game_4_4_sides,
-}
+TEST_EXPECTS = _keyed(
+    ("tests/01_map_and_reinforcement.rules", tx_01_map_and_reinforcement_0),
+    ("tests/01_map_and_reinforcement.rules", tx_01_map_and_reinforcement_1),
+    ("tests/01_map_and_reinforcement.rules", tx_01_map_and_reinforcement_2),
+    ("tests/01_map_and_reinforcement.rules", tx_01_map_and_reinforcement_3),
+    ("tests/01_map_and_reinforcement.rules", tx_01_map_and_reinforcement_4),
+    ("tests/02_conquest.rules", tx_02_conquest_0),
+    ("tests/02_conquest.rules", tx_02_conquest_1),
+    ("tests/02_conquest.rules", tx_02_conquest_2),
+    ("tests/03_turn_end.rules", tx_03_turn_end_0),
+    ("tests/03_turn_end.rules", tx_03_turn_end_1),
+    ("tests/03_turn_end.rules", tx_03_turn_end_2),
+    ("tests/03_turn_end.rules", tx_03_turn_end_3),
+    ("tests/04_setup_and_game.rules", tx_04_setup_and_game_0),
+    ("tests/04_setup_and_game.rules", tx_04_setup_and_game_1),
+    ("tests/04_setup_and_game.rules", tx_04_setup_and_game_2),
+    ("tests/04_setup_and_game.rules", tx_04_setup_and_game_3),
+)
+TEST_SIDES = _keyed(
+    ("tests/01_map_and_reinforcement.rules", ts_01_map_and_reinforcement_0),
+    ("tests/01_map_and_reinforcement.rules", ts_01_map_and_reinforcement_1),
+    ("tests/01_map_and_reinforcement.rules", ts_01_map_and_reinforcement_2),
+    ("tests/01_map_and_reinforcement.rules", ts_01_map_and_reinforcement_3),
+    ("tests/01_map_and_reinforcement.rules", ts_01_map_and_reinforcement_4),
+    ("tests/02_conquest.rules", ts_02_conquest_0),
+    ("tests/02_conquest.rules", ts_02_conquest_1),
+    ("tests/02_conquest.rules", ts_02_conquest_2),
+    ("tests/03_turn_end.rules", ts_03_turn_end_0),
+    ("tests/03_turn_end.rules", ts_03_turn_end_1),
+    ("tests/03_turn_end.rules", ts_03_turn_end_2),
+    ("tests/03_turn_end.rules", ts_03_turn_end_3),
+    ("tests/04_setup_and_game.rules", ts_04_setup_and_game_0),
+    ("tests/04_setup_and_game.rules", ts_04_setup_and_game_1),
+    ("tests/04_setup_and_game.rules", ts_04_setup_and_game_2),
+    ("tests/04_setup_and_game.rules", ts_04_setup_and_game_3),
+)

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source e8fe47356fb220824f63 output c204d0bd3dfdb2f52aab
+# Fingerprint: source 3b19819d97fb22649a59 output a9c5c2a0a6c5cb7887f3
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -3184,1488 +3184,641 @@ def tb_08_setup_hooks_1_0(state, frame):
     return
 
 
-def tx_01_parameters_0_0(state, L):
+# Expectations, in tables of a test file's, keyed by the rest of each one's plan key
+# ("#3:expect0": test 3, part 0); the `ts_` tables hold the two sides of each comparison.
+tx_01_parameters_0 = {
     # spec: spec/terraforming_mars/tests/01_parameters.rules:6
-    return state.tracks[70] == -28
-
-
-def tx_01_parameters_0_0_sides(state, L):
+    "#0:expect0": lambda state, L: state.tracks[70] == -28,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:6
-    return (state.tracks[70], -28)
-
-
-def tx_01_parameters_0_1(state, L):
+    "#0:expect1": lambda state, L: state.tracks[60] == 21,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:6
-    return state.tracks[60] == 21
-
-
-def tx_01_parameters_0_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:6
-    return (state.tracks[60], 21)
-
-
-def tx_01_parameters_0_2(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:6
-    return state.tracks[61] == 0
-
-
-def tx_01_parameters_0_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:6
-    return (state.tracks[61], 0)
-
-
-def tx_01_parameters_1_0(state, L):
+    "#0:expect2": lambda state, L: state.tracks[61] == 0,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:12
-    return state.tracks[70] == -20
-
-
-def tx_01_parameters_1_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:12
-    return (state.tracks[70], -20)
-
-
-def tx_01_parameters_1_1(state, L):
+    "#1:expect0": lambda state, L: state.tracks[70] == -20,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:13
-    return state.tracks[56] == 2
-
-
-def tx_01_parameters_1_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:13
-    return (state.tracks[56], 2)
-
-
-def tx_01_parameters_1_2(state, L):
+    "#1:expect1": lambda state, L: state.tracks[56] == 2,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:14
-    return state.tracks[61] == 3
-
-
-def tx_01_parameters_1_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:14
-    return (state.tracks[61], 3)
-
-
-def tx_01_parameters_2_0(state, L):
+    "#1:expect2": lambda state, L: state.tracks[61] == 3,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:20
-    return deciding_of(state) == 0
-
-
-def tx_01_parameters_2_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:20
-    return (deciding_of(state), 0)
-
-
-def tx_01_parameters_2_1(state, L):
+    "#2:expect0": lambda state, L: deciding_of(state) == 0,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:24
-    return state.tracks[70] == 0
-
-
-def tx_01_parameters_2_1_sides(state, L):
+    "#2:expect1": lambda state, L: state.tracks[70] == 0,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:24
-    return (state.tracks[70], 0)
-
-
-def tx_01_parameters_2_2(state, L):
+    "#2:expect2": lambda state, L: state.tracks[72] == 1,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:24
-    return state.tracks[72] == 1
-
-
-def tx_01_parameters_2_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:24
-    return (state.tracks[72], 1)
-
-
-def tx_01_parameters_2_3(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:24
-    return state.tracks[60] == 2
-
-
-def tx_01_parameters_2_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:24
-    return (state.tracks[60], 2)
-
-
-def tx_01_parameters_3_0(state, L):
+    "#2:expect3": lambda state, L: state.tracks[60] == 2,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:30
-    return state.tracks[71] == 8
-
-
-def tx_01_parameters_3_0_sides(state, L):
+    "#3:expect0": lambda state, L: state.tracks[71] == 8,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:30
-    return (state.tracks[71], 8)
-
-
-def tx_01_parameters_3_1(state, L):
+    "#3:expect1": lambda state, L: state.tracks[70] == -28,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:30
-    return state.tracks[70] == -28
-
-
-def tx_01_parameters_3_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:30
-    return (state.tracks[70], -28)
-
-
-def tx_01_parameters_3_2(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:30
-    return state.tracks[60] == 2
-
-
-def tx_01_parameters_3_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:30
-    return (state.tracks[60], 2)
-
-
-def tx_01_parameters_4_0(state, L):
+    "#3:expect2": lambda state, L: state.tracks[60] == 2,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:38
-    return state.tracks[70] == 8
-
-
-def tx_01_parameters_4_0_sides(state, L):
+    "#4:expect0": lambda state, L: state.tracks[70] == 8,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:38
-    return (state.tracks[70], 8)
-
-
-def tx_01_parameters_4_1(state, L):
+    "#4:expect1": lambda state, L: state.tracks[71] == 14,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:38
-    return state.tracks[71] == 14
-
-
-def tx_01_parameters_4_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:38
-    return (state.tracks[71], 14)
-
-
-def tx_01_parameters_4_2(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:38
-    return state.tracks[60] == 0
-
-
-def tx_01_parameters_4_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:38
-    return (state.tracks[60], 0)
-
-
-def tx_01_parameters_5_0(state, L):
+    "#4:expect2": lambda state, L: state.tracks[60] == 0,
+}
+ts_01_parameters_0 = {
+    "#0:expect0": lambda state, L: (state.tracks[70], -28),
+    "#0:expect1": lambda state, L: (state.tracks[60], 21),
+    "#0:expect2": lambda state, L: (state.tracks[61], 0),
+    "#1:expect0": lambda state, L: (state.tracks[70], -20),
+    "#1:expect1": lambda state, L: (state.tracks[56], 2),
+    "#1:expect2": lambda state, L: (state.tracks[61], 3),
+    "#2:expect0": lambda state, L: (deciding_of(state), 0),
+    "#2:expect1": lambda state, L: (state.tracks[70], 0),
+    "#2:expect2": lambda state, L: (state.tracks[72], 1),
+    "#2:expect3": lambda state, L: (state.tracks[60], 2),
+    "#3:expect0": lambda state, L: (state.tracks[71], 8),
+    "#3:expect1": lambda state, L: (state.tracks[70], -28),
+    "#3:expect2": lambda state, L: (state.tracks[60], 2),
+    "#4:expect0": lambda state, L: (state.tracks[70], 8),
+    "#4:expect1": lambda state, L: (state.tracks[71], 14),
+    "#4:expect2": lambda state, L: (state.tracks[60], 0),
+}
+tx_01_parameters_1 = {
     # spec: spec/terraforming_mars/tests/01_parameters.rules:44
-    return deciding_of(state) == None
-
-
-def tx_01_parameters_5_0_sides(state, L):
+    "#5:expect0": lambda state, L: deciding_of(state) == None,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:44
-    return (deciding_of(state), None)
-
-
-def tx_01_parameters_5_1(state, L):
+    "#5:expect1": lambda state, L: state.tracks[60] == 0,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:44
-    return state.tracks[60] == 0
-
-
-def tx_01_parameters_5_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:44
-    return (state.tracks[60], 0)
-
-
-def tx_01_parameters_5_2(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:44
-    return state.tracks[72] == 9
-
-
-def tx_01_parameters_5_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:44
-    return (state.tracks[72], 9)
-
-
-def tx_01_parameters_6_0(state, L):
+    "#5:expect2": lambda state, L: state.tracks[72] == 9,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:51
-    return state.tracks[30] == -5
-
-
-def tx_01_parameters_6_0_sides(state, L):
+    "#6:expect0": lambda state, L: state.tracks[30] == -5,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:51
-    return (state.tracks[30], -5)
-
-
-def tx_01_parameters_6_1(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:51
-    return state.tracks[55] == 0
-
-
-def tx_01_parameters_6_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:51
-    return (state.tracks[55], 0)
-
-
-def tx_01_parameters_7_0(state, L):
+    "#6:expect1": lambda state, L: state.tracks[55] == 0,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:58
-    return not d_playable(state, 0, E_lunar_beam)
-
-
-def tx_01_parameters_7_1(state, L):
+    "#7:expect0": lambda state, L: not d_playable(state, 0, E_lunar_beam),
     # spec: spec/terraforming_mars/tests/01_parameters.rules:60
-    return d_playable(state, 0, E_lunar_beam)
-
-
-def tx_01_parameters_8_0(state, L):
+    "#7:expect1": lambda state, L: d_playable(state, 0, E_lunar_beam),
     # spec: spec/terraforming_mars/tests/01_parameters.rules:69
-    return state.tracks[0] == 12
-
-
-def tx_01_parameters_8_0_sides(state, L):
+    "#8:expect0": lambda state, L: state.tracks[0] == 12,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:69
-    return (state.tracks[0], 12)
-
-
-def tx_01_parameters_8_1(state, L):
+    "#8:expect1": lambda state, L: state.tracks[60] == 35,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:69
-    return state.tracks[60] == 35
-
-
-def tx_01_parameters_8_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:69
-    return (state.tracks[60], 35)
-
-
-def tx_01_parameters_8_2(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:69
-    return state.counters[21][E_m_terraformer] == 1
-
-
-def tx_01_parameters_8_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:69
-    return (state.counters[21][E_m_terraformer], 1)
-
-
-def tx_01_parameters_8_3(state, L):
+    "#8:expect2": lambda state, L: state.counters[21][E_m_terraformer] == 1,
     # spec: spec/terraforming_mars/tests/01_parameters.rules:70
-    return d_score(state, 0) == 40
-
-
-def tx_01_parameters_8_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/01_parameters.rules:70
-    return (d_score(state, 0), 40)
-
-
-def tx_02_tiles_0_0(state, L):
+    "#8:expect3": lambda state, L: d_score(state, 0) == 40,
+}
+ts_01_parameters_1 = {
+    "#5:expect0": lambda state, L: (deciding_of(state), None),
+    "#5:expect1": lambda state, L: (state.tracks[60], 0),
+    "#5:expect2": lambda state, L: (state.tracks[72], 9),
+    "#6:expect0": lambda state, L: (state.tracks[30], -5),
+    "#6:expect1": lambda state, L: (state.tracks[55], 0),
+    "#8:expect0": lambda state, L: (state.tracks[0], 12),
+    "#8:expect1": lambda state, L: (state.tracks[60], 35),
+    "#8:expect2": lambda state, L: (state.counters[21][E_m_terraformer], 1),
+    "#8:expect3": lambda state, L: (d_score(state, 0), 40),
+}
+tx_02_tiles_0 = {
     # spec: spec/terraforming_mars/tests/02_tiles.rules:8
-    return state.tracks[15] == 2
-
-
-def tx_02_tiles_0_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:8
-    return (state.tracks[15], 2)
-
-
-def tx_02_tiles_0_1(state, L):
+    "#0:expect0": lambda state, L: state.tracks[15] == 2,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:9
-    return state.tracks[0] == 2
-
-
-def tx_02_tiles_0_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:9
-    return (state.tracks[0], 2)
-
-
-def tx_02_tiles_0_2(state, L):
+    "#0:expect1": lambda state, L: state.tracks[0] == 2,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:10
-    return state.tracks[60] == 1
-
-
-def tx_02_tiles_0_2_sides(state, L):
+    "#0:expect2": lambda state, L: state.tracks[60] == 1,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:10
-    return (state.tracks[60], 1)
-
-
-def tx_02_tiles_0_3(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:10
-    return state.tracks[72] == 2
-
-
-def tx_02_tiles_0_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:10
-    return (state.tracks[72], 2)
-
-
-def tx_02_tiles_1_0(state, L):
+    "#0:expect3": lambda state, L: state.tracks[72] == 2,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:18
-    return state.tracks[1] == 4
-
-
-def tx_02_tiles_1_0_sides(state, L):
+    "#1:expect0": lambda state, L: state.tracks[1] == 4,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:18
-    return (state.tracks[1], 4)
-
-
-def tx_02_tiles_1_1(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:18
-    return state.tracks[16] == 1
-
-
-def tx_02_tiles_1_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:18
-    return (state.tracks[16], 1)
-
-
-def tx_02_tiles_2_0(state, L):
+    "#1:expect1": lambda state, L: state.tracks[16] == 1,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:27
-    return state.counters[7][E_s15] == 1
-
-
-def tx_02_tiles_2_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:27
-    return (state.counters[7][E_s15], 1)
-
-
-def tx_02_tiles_4_0(state, L):
+    "#2:expect0": lambda state, L: state.counters[7][E_s15] == 1,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:42
-    return state.counters[1][E_s18] == 1
-
-
-def tx_02_tiles_4_0_sides(state, L):
+    "#4:expect0": lambda state, L: state.counters[1][E_s18] == 1,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:42
-    return (state.counters[1][E_s18], 1)
-
-
-def tx_02_tiles_4_1(state, L):
+    "#4:expect1": lambda state, L: state.tracks[71] == 1,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:42
-    return state.tracks[71] == 1
-
-
-def tx_02_tiles_4_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:42
-    return (state.tracks[71], 1)
-
-
-def tx_02_tiles_4_2(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:42
-    return state.tracks[60] == 1
-
-
-def tx_02_tiles_4_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:42
-    return (state.tracks[60], 1)
-
-
-def tx_02_tiles_5_0(state, L):
+    "#4:expect2": lambda state, L: state.tracks[60] == 1,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:49
-    return state.tracks[71] == 1
-
-
-def tx_02_tiles_5_0_sides(state, L):
+    "#5:expect0": lambda state, L: state.tracks[71] == 1,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:49
-    return (state.tracks[71], 1)
-
-
-def tx_02_tiles_5_1(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:49
-    return state.tracks[16] == 1
-
-
-def tx_02_tiles_5_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:49
-    return (state.tracks[16], 1)
-
-
-def tx_02_tiles_6_0(state, L):
+    "#5:expect1": lambda state, L: state.tracks[16] == 1,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:59
-    return state.tracks[30] == 3
-
-
-def tx_02_tiles_6_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:59
-    return (state.tracks[30], 3)
-
-
-def tx_02_tiles_6_1(state, L):
+    "#6:expect0": lambda state, L: state.tracks[30] == 3,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:62
-    return state.tracks[30] == 4
-
-
-def tx_02_tiles_6_1_sides(state, L):
+    "#6:expect1": lambda state, L: state.tracks[30] == 4,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:62
-    return (state.tracks[30], 4)
-
-
-def tx_02_tiles_6_2(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:62
-    return state.tracks[0] == 35
-
-
-def tx_02_tiles_6_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:62
-    return (state.tracks[0], 35)
-
-
-def tx_02_tiles_7_0(state, L):
+    "#6:expect2": lambda state, L: state.tracks[0] == 35,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:70
-    return d_playable(state, 0, E_noctis_city)
-
-
-def tx_02_tiles_7_1(state, L):
+    "#7:expect0": lambda state, L: d_playable(state, 0, E_noctis_city),
+}
+ts_02_tiles_0 = {
+    "#0:expect0": lambda state, L: (state.tracks[15], 2),
+    "#0:expect1": lambda state, L: (state.tracks[0], 2),
+    "#0:expect2": lambda state, L: (state.tracks[60], 1),
+    "#0:expect3": lambda state, L: (state.tracks[72], 2),
+    "#1:expect0": lambda state, L: (state.tracks[1], 4),
+    "#1:expect1": lambda state, L: (state.tracks[16], 1),
+    "#2:expect0": lambda state, L: (state.counters[7][E_s15], 1),
+    "#4:expect0": lambda state, L: (state.counters[1][E_s18], 1),
+    "#4:expect1": lambda state, L: (state.tracks[71], 1),
+    "#4:expect2": lambda state, L: (state.tracks[60], 1),
+    "#5:expect0": lambda state, L: (state.tracks[71], 1),
+    "#5:expect1": lambda state, L: (state.tracks[16], 1),
+    "#6:expect0": lambda state, L: (state.tracks[30], 3),
+    "#6:expect1": lambda state, L: (state.tracks[30], 4),
+    "#6:expect2": lambda state, L: (state.tracks[0], 35),
+}
+tx_02_tiles_1 = {
     # spec: spec/terraforming_mars/tests/02_tiles.rules:72
-    return state.counters[6][E_s31] == 1
-
-
-def tx_02_tiles_7_1_sides(state, L):
+    "#7:expect1": lambda state, L: state.counters[6][E_s31] == 1,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:72
-    return (state.counters[6][E_s31], 1)
-
-
-def tx_02_tiles_7_2(state, L):
+    "#7:expect2": lambda state, L: state.tracks[30] == 3,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:72
-    return state.tracks[30] == 3
-
-
-def tx_02_tiles_7_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:72
-    return (state.tracks[30], 3)
-
-
-def tx_02_tiles_7_3(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:72
-    return state.tracks[15] == 2
-
-
-def tx_02_tiles_7_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:72
-    return (state.tracks[15], 2)
-
-
-def tx_02_tiles_8_0(state, L):
+    "#7:expect3": lambda state, L: state.tracks[15] == 2,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:80
-    return not d_playable(state, 0, E_urbanized_area)
-
-
-def tx_02_tiles_8_1(state, L):
+    "#8:expect0": lambda state, L: not d_playable(state, 0, E_urbanized_area),
     # spec: spec/terraforming_mars/tests/02_tiles.rules:83
-    return d_playable(state, 0, E_urbanized_area)
-
-
-def tx_02_tiles_8_2(state, L):
+    "#8:expect1": lambda state, L: d_playable(state, 0, E_urbanized_area),
     # spec: spec/terraforming_mars/tests/02_tiles.rules:86
-    return state.counters[6][E_s17] == 1
-
-
-def tx_02_tiles_8_2_sides(state, L):
+    "#8:expect2": lambda state, L: state.counters[6][E_s17] == 1,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:86
-    return (state.counters[6][E_s17], 1)
-
-
-def tx_02_tiles_8_3(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:86
-    return state.counters[16][E_s17] == 1
-
-
-def tx_02_tiles_8_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:86
-    return (state.counters[16][E_s17], 1)
-
-
-def tx_02_tiles_9_0(state, L):
+    "#8:expect3": lambda state, L: state.counters[16][E_s17] == 1,
     # spec: spec/terraforming_mars/tests/02_tiles.rules:99
-    return d_card_vp(state, 0, E_capital) == 3
-
-
-def tx_02_tiles_9_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/02_tiles.rules:99
-    return (d_card_vp(state, 0, E_capital), 3)
-
-
-def tx_03_economy_0_0(state, L):
+    "#9:expect0": lambda state, L: d_card_vp(state, 0, E_capital) == 3,
+}
+ts_02_tiles_1 = {
+    "#7:expect1": lambda state, L: (state.counters[6][E_s31], 1),
+    "#7:expect2": lambda state, L: (state.tracks[30], 3),
+    "#7:expect3": lambda state, L: (state.tracks[15], 2),
+    "#8:expect2": lambda state, L: (state.counters[6][E_s17], 1),
+    "#8:expect3": lambda state, L: (state.counters[16][E_s17], 1),
+    "#9:expect0": lambda state, L: (d_card_vp(state, 0, E_capital), 3),
+}
+tx_03_economy_0 = {
     # spec: spec/terraforming_mars/tests/03_economy.rules:11
-    return state.tracks[5] == 0
-
-
-def tx_03_economy_0_0_sides(state, L):
+    "#0:expect0": lambda state, L: state.tracks[5] == 0,
     # spec: spec/terraforming_mars/tests/03_economy.rules:11
-    return (state.tracks[5], 0)
-
-
-def tx_03_economy_0_1(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:11
-    return state.tracks[0] == 7
-
-
-def tx_03_economy_0_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:11
-    return (state.tracks[0], 7)
-
-
-def tx_03_economy_1_0(state, L):
+    "#0:expect1": lambda state, L: state.tracks[0] == 7,
     # spec: spec/terraforming_mars/tests/03_economy.rules:18
-    return d_playable(state, 0, E_deep_well_heating)
-
-
-def tx_03_economy_1_1(state, L):
+    "#1:expect0": lambda state, L: d_playable(state, 0, E_deep_well_heating),
     # spec: spec/terraforming_mars/tests/03_economy.rules:21
-    return state.tracks[5] == 0
-
-
-def tx_03_economy_1_1_sides(state, L):
+    "#1:expect1": lambda state, L: state.tracks[5] == 0,
     # spec: spec/terraforming_mars/tests/03_economy.rules:21
-    return (state.tracks[5], 0)
-
-
-def tx_03_economy_1_2(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:21
-    return state.tracks[0] == 0
-
-
-def tx_03_economy_1_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:21
-    return (state.tracks[0], 0)
-
-
-def tx_03_economy_2_0(state, L):
+    "#1:expect2": lambda state, L: state.tracks[0] == 0,
     # spec: spec/terraforming_mars/tests/03_economy.rules:28
-    return d_playable(state, 0, E_micro_mills)
-
-
-def tx_03_economy_2_1(state, L):
+    "#2:expect0": lambda state, L: d_playable(state, 0, E_micro_mills),
     # spec: spec/terraforming_mars/tests/03_economy.rules:30
-    return not d_playable(state, 0, E_asteroid_mining)
-
-
-def tx_03_economy_3_0(state, L):
+    "#2:expect1": lambda state, L: not d_playable(state, 0, E_asteroid_mining),
     # spec: spec/terraforming_mars/tests/03_economy.rules:40
-    return state.tracks[10] == 0
-
-
-def tx_03_economy_3_0_sides(state, L):
+    "#3:expect0": lambda state, L: state.tracks[10] == 0,
     # spec: spec/terraforming_mars/tests/03_economy.rules:40
-    return (state.tracks[10], 0)
-
-
-def tx_03_economy_3_1(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:40
-    return state.tracks[40] == 2
-
-
-def tx_03_economy_3_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:40
-    return (state.tracks[40], 2)
-
-
-def tx_03_economy_4_0(state, L):
+    "#3:expect1": lambda state, L: state.tracks[40] == 2,
     # spec: spec/terraforming_mars/tests/03_economy.rules:47
-    return not d_playable(state, 0, E_colonizer_training_camp)
-
-
-def tx_03_economy_4_1(state, L):
+    "#4:expect0": lambda state, L: not d_playable(state, 0, E_colonizer_training_camp),
     # spec: spec/terraforming_mars/tests/03_economy.rules:49
-    return d_playable(state, 0, E_colonizer_training_camp)
-
-
-def tx_03_economy_4_2(state, L):
+    "#4:expect1": lambda state, L: d_playable(state, 0, E_colonizer_training_camp),
     # spec: spec/terraforming_mars/tests/03_economy.rules:52
-    return state.location[E_colonizer_training_camp] == 23
-
-
-def tx_03_economy_4_3(state, L):
+    "#4:expect2": lambda state, L: state.location[E_colonizer_training_camp] == 23,
     # spec: spec/terraforming_mars/tests/03_economy.rules:52
-    return d_card_vp(state, 0, E_colonizer_training_camp) == 2
-
-
-def tx_03_economy_4_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:52
-    return (d_card_vp(state, 0, E_colonizer_training_camp), 2)
-
-
-def tx_03_economy_5_0(state, L):
+    "#4:expect3": lambda state, L: d_card_vp(state, 0, E_colonizer_training_camp) == 2,
     # spec: spec/terraforming_mars/tests/03_economy.rules:59
-    return not d_playable(state, 0, E_lichen)
-
-
-def tx_03_economy_5_1(state, L):
+    "#5:expect0": lambda state, L: not d_playable(state, 0, E_lichen),
     # spec: spec/terraforming_mars/tests/03_economy.rules:61
-    return d_playable(state, 0, E_lichen)
-
-
-def tx_03_economy_5_2(state, L):
+    "#5:expect1": lambda state, L: d_playable(state, 0, E_lichen),
     # spec: spec/terraforming_mars/tests/03_economy.rules:62
-    return not d_playable(state, 1, E_lichen)
-
-
-def tx_03_economy_6_0(state, L):
+    "#5:expect2": lambda state, L: not d_playable(state, 1, E_lichen),
+}
+ts_03_economy_0 = {
+    "#0:expect0": lambda state, L: (state.tracks[5], 0),
+    "#0:expect1": lambda state, L: (state.tracks[0], 7),
+    "#1:expect1": lambda state, L: (state.tracks[5], 0),
+    "#1:expect2": lambda state, L: (state.tracks[0], 0),
+    "#3:expect0": lambda state, L: (state.tracks[10], 0),
+    "#3:expect1": lambda state, L: (state.tracks[40], 2),
+    "#4:expect3": lambda state, L: (d_card_vp(state, 0, E_colonizer_training_camp), 2),
+}
+tx_03_economy_1 = {
     # spec: spec/terraforming_mars/tests/03_economy.rules:69
-    return state.location[E_special_design] == 28
-
-
-def tx_03_economy_6_1(state, L):
+    "#6:expect0": lambda state, L: state.location[E_special_design] == 28,
     # spec: spec/terraforming_mars/tests/03_economy.rules:70
-    return d_tags(state, 0, "science_tag") == 0
-
-
-def tx_03_economy_6_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:70
-    return (d_tags(state, 0, "science_tag"), 0)
-
-
-def tx_03_economy_6_2(state, L):
+    "#6:expect1": lambda state, L: d_tags(state, 0, "science_tag") == 0,
     # spec: spec/terraforming_mars/tests/03_economy.rules:71
-    return d_award_value(state, 0, E_a_scientist) == 1
-
-
-def tx_03_economy_6_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:71
-    return (d_award_value(state, 0, E_a_scientist), 1)
-
-
-def tx_03_economy_7_0(state, L):
+    "#6:expect2": lambda state, L: d_award_value(state, 0, E_a_scientist) == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:81
-    return d_playable(state, 0, E_lichen)
-
-
-def tx_03_economy_7_1(state, L):
+    "#7:expect0": lambda state, L: d_playable(state, 0, E_lichen),
     # spec: spec/terraforming_mars/tests/03_economy.rules:81
-    return not d_playable(state, 0, E_heather)
-
-
-def tx_03_economy_7_2(state, L):
+    "#7:expect1": lambda state, L: not d_playable(state, 0, E_heather),
     # spec: spec/terraforming_mars/tests/03_economy.rules:83
-    return not is_active(state, 10, [0])
-
-
-def tx_03_economy_7_3(state, L):
+    "#7:expect2": lambda state, L: not is_active(state, 10, [0]),
     # spec: spec/terraforming_mars/tests/03_economy.rules:84
-    return not d_playable(state, 0, E_heather)
-
-
-def tx_03_economy_8_0(state, L):
+    "#7:expect3": lambda state, L: not d_playable(state, 0, E_heather),
     # spec: spec/terraforming_mars/tests/03_economy.rules:90
-    return q_card_cost(state, 0, E_micro_mills) == 2
-
-
-def tx_03_economy_8_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:90
-    return (q_card_cost(state, 0, E_micro_mills), 2)
-
-
-def tx_03_economy_8_1(state, L):
+    "#8:expect0": lambda state, L: q_card_cost(state, 0, E_micro_mills) == 2,
     # spec: spec/terraforming_mars/tests/03_economy.rules:91
-    return q_card_cost(state, 0, E_geothermal_power) == 7
-
-
-def tx_03_economy_8_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:91
-    return (q_card_cost(state, 0, E_geothermal_power), 7)
-
-
-def tx_03_economy_8_2(state, L):
+    "#8:expect1": lambda state, L: q_card_cost(state, 0, E_geothermal_power) == 7,
     # spec: spec/terraforming_mars/tests/03_economy.rules:92
-    return q_card_cost(state, 0, E_fueled_generators) == 0
-
-
-def tx_03_economy_8_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:92
-    return (q_card_cost(state, 0, E_fueled_generators), 0)
-
-
-def tx_03_economy_8_3(state, L):
+    "#8:expect2": lambda state, L: q_card_cost(state, 0, E_fueled_generators) == 0,
     # spec: spec/terraforming_mars/tests/03_economy.rules:93
-    return q_card_cost(state, 1, E_geothermal_power) == 11
-
-
-def tx_03_economy_8_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:93
-    return (q_card_cost(state, 1, E_geothermal_power), 11)
-
-
-def tx_03_economy_8_4(state, L):
+    "#8:expect3": lambda state, L: q_card_cost(state, 1, E_geothermal_power) == 11,
     # spec: spec/terraforming_mars/tests/03_economy.rules:94
-    return q_power_plant_cost(state, 0) == 8
-
-
-def tx_03_economy_8_4_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:94
-    return (q_power_plant_cost(state, 0), 8)
-
-
-def tx_03_economy_9_0(state, L):
+    "#8:expect4": lambda state, L: q_power_plant_cost(state, 0) == 8,
     # spec: spec/terraforming_mars/tests/03_economy.rules:100
-    return d_action_ready(state, 0, E_space_mirrors)
-
-
-def tx_03_economy_9_1(state, L):
+    "#9:expect0": lambda state, L: d_action_ready(state, 0, E_space_mirrors),
     # spec: spec/terraforming_mars/tests/03_economy.rules:102
-    return state.tracks[0] == 13
-
-
-def tx_03_economy_9_1_sides(state, L):
+    "#9:expect1": lambda state, L: state.tracks[0] == 13,
     # spec: spec/terraforming_mars/tests/03_economy.rules:102
-    return (state.tracks[0], 13)
-
-
-def tx_03_economy_9_2(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:102
-    return state.tracks[50] == 1
-
-
-def tx_03_economy_9_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:102
-    return (state.tracks[50], 1)
-
-
-def tx_03_economy_9_3(state, L):
+    "#9:expect2": lambda state, L: state.tracks[50] == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:103
-    return not d_action_ready(state, 0, E_space_mirrors)
-
-
-def tx_03_economy_9_4(state, L):
+    "#9:expect3": lambda state, L: not d_action_ready(state, 0, E_space_mirrors),
+}
+ts_03_economy_1 = {
+    "#6:expect1": lambda state, L: (d_tags(state, 0, "science_tag"), 0),
+    "#6:expect2": lambda state, L: (d_award_value(state, 0, E_a_scientist), 1),
+    "#8:expect0": lambda state, L: (q_card_cost(state, 0, E_micro_mills), 2),
+    "#8:expect1": lambda state, L: (q_card_cost(state, 0, E_geothermal_power), 7),
+    "#8:expect2": lambda state, L: (q_card_cost(state, 0, E_fueled_generators), 0),
+    "#8:expect3": lambda state, L: (q_card_cost(state, 1, E_geothermal_power), 11),
+    "#8:expect4": lambda state, L: (q_power_plant_cost(state, 0), 8),
+    "#9:expect1": lambda state, L: (state.tracks[0], 13),
+    "#9:expect2": lambda state, L: (state.tracks[50], 1),
+}
+tx_03_economy_2 = {
     # spec: spec/terraforming_mars/tests/03_economy.rules:105
-    return d_action_ready(state, 0, E_space_mirrors)
-
-
-def tx_03_economy_10_0(state, L):
+    "#9:expect4": lambda state, L: d_action_ready(state, 0, E_space_mirrors),
     # spec: spec/terraforming_mars/tests/03_economy.rules:111
-    return not d_action_ready(state, 0, E_ironworks)
-
-
-def tx_03_economy_10_1(state, L):
+    "#10:expect0": lambda state, L: not d_action_ready(state, 0, E_ironworks),
     # spec: spec/terraforming_mars/tests/03_economy.rules:114
-    return state.tracks[20] == 0
-
-
-def tx_03_economy_10_1_sides(state, L):
+    "#10:expect1": lambda state, L: state.tracks[20] == 0,
     # spec: spec/terraforming_mars/tests/03_economy.rules:114
-    return (state.tracks[20], 0)
-
-
-def tx_03_economy_10_2(state, L):
+    "#10:expect2": lambda state, L: state.tracks[5] == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:114
-    return state.tracks[5] == 1
-
-
-def tx_03_economy_10_2_sides(state, L):
+    "#10:expect3": lambda state, L: state.tracks[71] == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:114
-    return (state.tracks[5], 1)
-
-
-def tx_03_economy_10_3(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:114
-    return state.tracks[71] == 1
-
-
-def tx_03_economy_10_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:114
-    return (state.tracks[71], 1)
-
-
-def tx_03_economy_10_4(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:114
-    return state.tracks[60] == 1
-
-
-def tx_03_economy_10_4_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:114
-    return (state.tracks[60], 1)
-
-
-def tx_03_economy_11_0(state, L):
+    "#10:expect4": lambda state, L: state.tracks[60] == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:122
-    return not d_action_ready(state, 0, E_predators)
-
-
-def tx_03_economy_11_1(state, L):
+    "#11:expect0": lambda state, L: not d_action_ready(state, 0, E_predators),
     # spec: spec/terraforming_mars/tests/03_economy.rules:127
-    return state.counters[18][E_birds] == 1
-
-
-def tx_03_economy_11_1_sides(state, L):
+    "#11:expect1": lambda state, L: state.counters[18][E_birds] == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:127
-    return (state.counters[18][E_birds], 1)
-
-
-def tx_03_economy_11_2(state, L):
+    "#11:expect2": lambda state, L: state.counters[18][E_predators] == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:127
-    return state.counters[18][E_predators] == 1
-
-
-def tx_03_economy_11_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:127
-    return (state.counters[18][E_predators], 1)
-
-
-def tx_03_economy_11_3(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:127
-    return d_card_vp(state, 0, E_predators) == 1
-
-
-def tx_03_economy_11_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:127
-    return (d_card_vp(state, 0, E_predators), 1)
-
-
-def tx_03_economy_12_0(state, L):
+    "#11:expect3": lambda state, L: d_card_vp(state, 0, E_predators) == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:139
-    return state.counters[18][E_regolith_eaters] == 0
-
-
-def tx_03_economy_12_0_sides(state, L):
+    "#12:expect0": lambda state, L: state.counters[18][E_regolith_eaters] == 0,
     # spec: spec/terraforming_mars/tests/03_economy.rules:139
-    return (state.counters[18][E_regolith_eaters], 0)
-
-
-def tx_03_economy_12_1(state, L):
+    "#12:expect1": lambda state, L: state.tracks[71] == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:139
-    return state.tracks[71] == 1
-
-
-def tx_03_economy_12_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:139
-    return (state.tracks[71], 1)
-
-
-def tx_03_economy_12_2(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:139
-    return state.tracks[60] == 1
-
-
-def tx_03_economy_12_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:139
-    return (state.tracks[60], 1)
-
-
-def tx_03_economy_13_0(state, L):
+    "#12:expect2": lambda state, L: state.tracks[60] == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:149
-    return state.tracks[56] == 1
-
-
-def tx_03_economy_13_0_sides(state, L):
+    "#13:expect0": lambda state, L: state.tracks[56] == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:149
-    return (state.tracks[56], 1)
-
-
-def tx_03_economy_13_1(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:149
-    return state.tracks[50] == 1
-
-
-def tx_03_economy_13_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:149
-    return (state.tracks[50], 1)
-
-
-def tx_03_economy_13_2(state, L):
+    "#13:expect1": lambda state, L: state.tracks[50] == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:150
-    return d_card_vp(state, 0, E_heat_trappers) == -1
-
-
-def tx_03_economy_13_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:150
-    return (d_card_vp(state, 0, E_heat_trappers), -1)
-
-
-def tx_03_economy_14_0(state, L):
+    "#13:expect2": lambda state, L: d_card_vp(state, 0, E_heat_trappers) == -1,
+}
+ts_03_economy_2 = {
+    "#10:expect1": lambda state, L: (state.tracks[20], 0),
+    "#10:expect2": lambda state, L: (state.tracks[5], 1),
+    "#10:expect3": lambda state, L: (state.tracks[71], 1),
+    "#10:expect4": lambda state, L: (state.tracks[60], 1),
+    "#11:expect1": lambda state, L: (state.counters[18][E_birds], 1),
+    "#11:expect2": lambda state, L: (state.counters[18][E_predators], 1),
+    "#11:expect3": lambda state, L: (d_card_vp(state, 0, E_predators), 1),
+    "#12:expect0": lambda state, L: (state.counters[18][E_regolith_eaters], 0),
+    "#12:expect1": lambda state, L: (state.tracks[71], 1),
+    "#12:expect2": lambda state, L: (state.tracks[60], 1),
+    "#13:expect0": lambda state, L: (state.tracks[56], 1),
+    "#13:expect1": lambda state, L: (state.tracks[50], 1),
+    "#13:expect2": lambda state, L: (d_card_vp(state, 0, E_heat_trappers), -1),
+}
+tx_03_economy_3 = {
     # spec: spec/terraforming_mars/tests/03_economy.rules:158
-    return state.tracks[15] == 2
-
-
-def tx_03_economy_14_0_sides(state, L):
+    "#14:expect0": lambda state, L: state.tracks[15] == 2,
     # spec: spec/terraforming_mars/tests/03_economy.rules:158
-    return (state.tracks[15], 2)
-
-
-def tx_03_economy_14_1(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:158
-    return state.tracks[16] == 0
-
-
-def tx_03_economy_14_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:158
-    return (state.tracks[16], 0)
-
-
-def tx_03_economy_15_0(state, L):
+    "#14:expect1": lambda state, L: state.tracks[16] == 0,
     # spec: spec/terraforming_mars/tests/03_economy.rules:167
-    return state.counters[18][E_decomposers] == 1
-
-
-def tx_03_economy_15_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:167
-    return (state.counters[18][E_decomposers], 1)
-
-
-def tx_03_economy_15_1(state, L):
+    "#15:expect0": lambda state, L: state.counters[18][E_decomposers] == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:169
-    return state.counters[18][E_decomposers] == 2
-
-
-def tx_03_economy_15_1_sides(state, L):
+    "#15:expect1": lambda state, L: state.counters[18][E_decomposers] == 2,
     # spec: spec/terraforming_mars/tests/03_economy.rules:169
-    return (state.counters[18][E_decomposers], 2)
-
-
-def tx_03_economy_15_2(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:169
-    return d_card_vp(state, 0, E_decomposers) == 0
-
-
-def tx_03_economy_15_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:169
-    return (d_card_vp(state, 0, E_decomposers), 0)
-
-
-def tx_03_economy_16_0(state, L):
+    "#15:expect2": lambda state, L: d_card_vp(state, 0, E_decomposers) == 0,
     # spec: spec/terraforming_mars/tests/03_economy.rules:175
-    return state.tracks[30] == 1
-
-
-def tx_03_economy_16_0_sides(state, L):
+    "#16:expect0": lambda state, L: state.tracks[30] == 1,
     # spec: spec/terraforming_mars/tests/03_economy.rules:175
-    return (state.tracks[30], 1)
-
-
-def tx_03_economy_16_1(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:175
-    return state.tracks[0] == 0
-
-
-def tx_03_economy_16_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:175
-    return (state.tracks[0], 0)
-
-
-def tx_03_economy_16_2(state, L):
+    "#16:expect1": lambda state, L: state.tracks[0] == 0,
     # spec: spec/terraforming_mars/tests/03_economy.rules:177
-    return state.tracks[30] == 2
-
-
-def tx_03_economy_16_2_sides(state, L):
+    "#16:expect2": lambda state, L: state.tracks[30] == 2,
     # spec: spec/terraforming_mars/tests/03_economy.rules:177
-    return (state.tracks[30], 2)
-
-
-def tx_03_economy_16_3(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:177
-    return state.tracks[0] == 3
-
-
-def tx_03_economy_16_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:177
-    return (state.tracks[0], 3)
-
-
-def tx_03_economy_16_4(state, L):
+    "#16:expect3": lambda state, L: state.tracks[0] == 3,
     # spec: spec/terraforming_mars/tests/03_economy.rules:179
-    return state.tracks[30] == 2
-
-
-def tx_03_economy_16_4_sides(state, L):
+    "#16:expect4": lambda state, L: state.tracks[30] == 2,
     # spec: spec/terraforming_mars/tests/03_economy.rules:179
-    return (state.tracks[30], 2)
-
-
-def tx_03_economy_16_5(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:179
-    return state.tracks[0] == 6
-
-
-def tx_03_economy_16_5_sides(state, L):
-    # spec: spec/terraforming_mars/tests/03_economy.rules:179
-    return (state.tracks[0], 6)
-
-
-def tx_04_generation_0_0(state, L):
+    "#16:expect5": lambda state, L: state.tracks[0] == 6,
+}
+ts_03_economy_3 = {
+    "#14:expect0": lambda state, L: (state.tracks[15], 2),
+    "#14:expect1": lambda state, L: (state.tracks[16], 0),
+    "#15:expect0": lambda state, L: (state.counters[18][E_decomposers], 1),
+    "#15:expect1": lambda state, L: (state.counters[18][E_decomposers], 2),
+    "#15:expect2": lambda state, L: (d_card_vp(state, 0, E_decomposers), 0),
+    "#16:expect0": lambda state, L: (state.tracks[30], 1),
+    "#16:expect1": lambda state, L: (state.tracks[0], 0),
+    "#16:expect2": lambda state, L: (state.tracks[30], 2),
+    "#16:expect3": lambda state, L: (state.tracks[0], 3),
+    "#16:expect4": lambda state, L: (state.tracks[30], 2),
+    "#16:expect5": lambda state, L: (state.tracks[0], 6),
+}
+tx_04_generation_0 = {
     # spec: spec/terraforming_mars/tests/04_generation.rules:6
-    return state.tracks[60] == 20
-
-
-def tx_04_generation_0_0_sides(state, L):
+    "#0:expect0": lambda state, L: state.tracks[60] == 20,
     # spec: spec/terraforming_mars/tests/04_generation.rules:6
-    return (state.tracks[60], 20)
-
-
-def tx_04_generation_0_1(state, L):
+    "#0:expect1": lambda state, L: state.tracks[61] == 20,
     # spec: spec/terraforming_mars/tests/04_generation.rules:6
-    return state.tracks[61] == 20
-
-
-def tx_04_generation_0_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:6
-    return (state.tracks[61], 20)
-
-
-def tx_04_generation_0_2(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:6
-    return state.tracks[62] == 0
-
-
-def tx_04_generation_0_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:6
-    return (state.tracks[62], 0)
-
-
-def tx_04_generation_0_3(state, L):
+    "#0:expect2": lambda state, L: state.tracks[62] == 0,
     # spec: spec/terraforming_mars/tests/04_generation.rules:7
-    return state.tracks[30] == 1
-
-
-def tx_04_generation_0_3_sides(state, L):
+    "#0:expect3": lambda state, L: state.tracks[30] == 1,
     # spec: spec/terraforming_mars/tests/04_generation.rules:7
-    return (state.tracks[30], 1)
-
-
-def tx_04_generation_0_4(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:7
-    return state.tracks[56] == 1
-
-
-def tx_04_generation_0_4_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:7
-    return (state.tracks[56], 1)
-
-
-def tx_04_generation_0_5(state, L):
+    "#0:expect4": lambda state, L: state.tracks[56] == 1,
     # spec: spec/terraforming_mars/tests/04_generation.rules:8
-    return len(state.zones[3]) == 2
-
-
-def tx_04_generation_0_5_sides(state, L):
+    "#0:expect5": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/terraforming_mars/tests/04_generation.rules:8
-    return (len(state.zones[3]), 2)
-
-
-def tx_04_generation_0_6(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:8
-    return len(state.zones[13]) == 10
-
-
-def tx_04_generation_0_6_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:8
-    return (len(state.zones[13]), 10)
-
-
-def tx_04_generation_0_7(state, L):
+    "#0:expect6": lambda state, L: len(state.zones[13]) == 10,
     # spec: spec/terraforming_mars/tests/04_generation.rules:9
-    return len(state.zones[5]) == 0
-
-
-def tx_04_generation_0_7_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:9
-    return (len(state.zones[5]), 0)
-
-
-def tx_04_generation_0_8(state, L):
+    "#0:expect7": lambda state, L: len(state.zones[5]) == 0,
     # spec: spec/terraforming_mars/tests/04_generation.rules:10
-    return deciding_of(state) == 0
-
-
-def tx_04_generation_0_8_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:10
-    return (deciding_of(state), 0)
-
-
-def tx_04_generation_1_0(state, L):
+    "#0:expect8": lambda state, L: deciding_of(state) == 0,
     # spec: spec/terraforming_mars/tests/04_generation.rules:17
-    return len(state.zones[15]) == 10
-
-
-def tx_04_generation_1_0_sides(state, L):
+    "#1:expect0": lambda state, L: len(state.zones[15]) == 10,
     # spec: spec/terraforming_mars/tests/04_generation.rules:17
-    return (len(state.zones[15]), 10)
-
-
-def tx_04_generation_1_1(state, L):
+    "#1:expect1": lambda state, L: state.tracks[62] == 20,
     # spec: spec/terraforming_mars/tests/04_generation.rules:17
-    return state.tracks[62] == 20
-
-
-def tx_04_generation_1_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:17
-    return (state.tracks[62], 20)
-
-
-def tx_04_generation_1_2(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:17
-    return len(state.zones[16]) == 0
-
-
-def tx_04_generation_1_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:17
-    return (len(state.zones[16]), 0)
-
-
-def tx_04_generation_2_0(state, L):
+    "#1:expect2": lambda state, L: len(state.zones[16]) == 0,
     # spec: spec/terraforming_mars/tests/04_generation.rules:31
-    return len(state.zones[18]) == 2
-
-
-def tx_04_generation_2_0_sides(state, L):
+    "#2:expect0": lambda state, L: len(state.zones[18]) == 2,
     # spec: spec/terraforming_mars/tests/04_generation.rules:31
-    return (len(state.zones[18]), 2)
-
-
-def tx_04_generation_2_1(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:31
-    return state.tracks[0] == 0
-
-
-def tx_04_generation_2_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:31
-    return (state.tracks[0], 0)
-
-
-def tx_04_generation_2_2(state, L):
+    "#2:expect1": lambda state, L: state.tracks[0] == 0,
     # spec: spec/terraforming_mars/tests/04_generation.rules:35
-    return state.tracks[0] == 51
-
-
-def tx_04_generation_2_2_sides(state, L):
+    "#2:expect2": lambda state, L: state.tracks[0] == 51,
     # spec: spec/terraforming_mars/tests/04_generation.rules:35
-    return (state.tracks[0], 51)
-
-
-def tx_04_generation_2_3(state, L):
+    "#2:expect3": lambda state, L: len(state.zones[8]) == 2,
+}
+ts_04_generation_0 = {
+    "#0:expect0": lambda state, L: (state.tracks[60], 20),
+    "#0:expect1": lambda state, L: (state.tracks[61], 20),
+    "#0:expect2": lambda state, L: (state.tracks[62], 0),
+    "#0:expect3": lambda state, L: (state.tracks[30], 1),
+    "#0:expect4": lambda state, L: (state.tracks[56], 1),
+    "#0:expect5": lambda state, L: (len(state.zones[3]), 2),
+    "#0:expect6": lambda state, L: (len(state.zones[13]), 10),
+    "#0:expect7": lambda state, L: (len(state.zones[5]), 0),
+    "#0:expect8": lambda state, L: (deciding_of(state), 0),
+    "#1:expect0": lambda state, L: (len(state.zones[15]), 10),
+    "#1:expect1": lambda state, L: (state.tracks[62], 20),
+    "#1:expect2": lambda state, L: (len(state.zones[16]), 0),
+    "#2:expect0": lambda state, L: (len(state.zones[18]), 2),
+    "#2:expect1": lambda state, L: (state.tracks[0], 0),
+    "#2:expect2": lambda state, L: (state.tracks[0], 51),
+    "#2:expect3": lambda state, L: (len(state.zones[8]), 2),
+}
+tx_04_generation_1 = {
     # spec: spec/terraforming_mars/tests/04_generation.rules:35
-    return len(state.zones[8]) == 2
-
-
-def tx_04_generation_2_3_sides(state, L):
+    "#2:expect4": lambda state, L: state.location[E_trees] == 8,
     # spec: spec/terraforming_mars/tests/04_generation.rules:35
-    return (len(state.zones[8]), 2)
-
-
-def tx_04_generation_2_4(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:35
-    return state.location[E_trees] == 8
-
-
-def tx_04_generation_2_5(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:35
-    return state.location[E_heather] == 2
-
-
-def tx_04_generation_3_0(state, L):
+    "#2:expect5": lambda state, L: state.location[E_heather] == 2,
     # spec: spec/terraforming_mars/tests/04_generation.rules:43
-    return len(state.zones[13]) == 4
-
-
-def tx_04_generation_3_0_sides(state, L):
+    "#3:expect0": lambda state, L: len(state.zones[13]) == 4,
     # spec: spec/terraforming_mars/tests/04_generation.rules:43
-    return (len(state.zones[13]), 4)
-
-
-def tx_04_generation_3_1(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:43
-    return len(state.zones[14]) == 4
-
-
-def tx_04_generation_3_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:43
-    return (len(state.zones[14]), 4)
-
-
-def tx_04_generation_3_2(state, L):
+    "#3:expect1": lambda state, L: len(state.zones[14]) == 4,
     # spec: spec/terraforming_mars/tests/04_generation.rules:44
-    return deciding_of(state) == 0
-
-
-def tx_04_generation_3_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:44
-    return (deciding_of(state), 0)
-
-
-def tx_04_generation_3_3(state, L):
+    "#3:expect2": lambda state, L: deciding_of(state) == 0,
     # spec: spec/terraforming_mars/tests/04_generation.rules:49
-    return len(state.zones[8]) == 2
-
-
-def tx_04_generation_3_3_sides(state, L):
+    "#3:expect3": lambda state, L: len(state.zones[8]) == 2,
     # spec: spec/terraforming_mars/tests/04_generation.rules:49
-    return (len(state.zones[8]), 2)
-
-
-def tx_04_generation_3_4(state, L):
+    "#3:expect4": lambda state, L: state.tracks[0] == 1,
     # spec: spec/terraforming_mars/tests/04_generation.rules:49
-    return state.tracks[0] == 1
-
-
-def tx_04_generation_3_4_sides(state, L):
+    "#3:expect5": lambda state, L: len(state.zones[9]) == 4,
     # spec: spec/terraforming_mars/tests/04_generation.rules:49
-    return (state.tracks[0], 1)
-
-
-def tx_04_generation_3_5(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:49
-    return len(state.zones[9]) == 4
-
-
-def tx_04_generation_3_5_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:49
-    return (len(state.zones[9]), 4)
-
-
-def tx_04_generation_3_6(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:49
-    return state.tracks[1] == 18
-
-
-def tx_04_generation_3_6_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:49
-    return (state.tracks[1], 18)
-
-
-def tx_04_generation_4_0(state, L):
+    "#3:expect6": lambda state, L: state.tracks[1] == 18,
     # spec: spec/terraforming_mars/tests/04_generation.rules:60
-    return state.tracks[25] == 6
-
-
-def tx_04_generation_4_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:60
-    return (state.tracks[25], 6)
-
-
-def tx_04_generation_4_1(state, L):
+    "#4:expect0": lambda state, L: state.tracks[25] == 6,
     # spec: spec/terraforming_mars/tests/04_generation.rules:61
-    return state.tracks[20] == 2
-
-
-def tx_04_generation_4_1_sides(state, L):
+    "#4:expect1": lambda state, L: state.tracks[20] == 2,
     # spec: spec/terraforming_mars/tests/04_generation.rules:61
-    return (state.tracks[20], 2)
-
-
-def tx_04_generation_4_2(state, L):
+    "#4:expect2": lambda state, L: state.tracks[0] == 20,
     # spec: spec/terraforming_mars/tests/04_generation.rules:61
-    return state.tracks[0] == 20
-
-
-def tx_04_generation_4_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:61
-    return (state.tracks[0], 20)
-
-
-def tx_04_generation_4_3(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:61
-    return state.tracks[15] == 3
-
-
-def tx_04_generation_4_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:61
-    return (state.tracks[15], 3)
-
-
-def tx_04_generation_5_0(state, L):
+    "#4:expect3": lambda state, L: state.tracks[15] == 3,
     # spec: spec/terraforming_mars/tests/04_generation.rules:68
-    return deciding_of(state) == 0
-
-
-def tx_04_generation_5_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:68
-    return (deciding_of(state), 0)
-
-
-def tx_04_generation_5_1(state, L):
+    "#5:expect0": lambda state, L: deciding_of(state) == 0,
     # spec: spec/terraforming_mars/tests/04_generation.rules:73
-    return deciding_of(state) == 0
-
-
-def tx_04_generation_5_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:73
-    return (deciding_of(state), 0)
-
-
-def tx_04_generation_5_2(state, L):
+    "#5:expect1": lambda state, L: deciding_of(state) == 0,
     # spec: spec/terraforming_mars/tests/04_generation.rules:76
-    return deciding_of(state) == 1
-
-
-def tx_04_generation_5_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:76
-    return (deciding_of(state), 1)
-
-
-def tx_04_generation_5_3(state, L):
+    "#5:expect2": lambda state, L: deciding_of(state) == 1,
+}
+ts_04_generation_1 = {
+    "#3:expect0": lambda state, L: (len(state.zones[13]), 4),
+    "#3:expect1": lambda state, L: (len(state.zones[14]), 4),
+    "#3:expect2": lambda state, L: (deciding_of(state), 0),
+    "#3:expect3": lambda state, L: (len(state.zones[8]), 2),
+    "#3:expect4": lambda state, L: (state.tracks[0], 1),
+    "#3:expect5": lambda state, L: (len(state.zones[9]), 4),
+    "#3:expect6": lambda state, L: (state.tracks[1], 18),
+    "#4:expect0": lambda state, L: (state.tracks[25], 6),
+    "#4:expect1": lambda state, L: (state.tracks[20], 2),
+    "#4:expect2": lambda state, L: (state.tracks[0], 20),
+    "#4:expect3": lambda state, L: (state.tracks[15], 3),
+    "#5:expect0": lambda state, L: (deciding_of(state), 0),
+    "#5:expect1": lambda state, L: (deciding_of(state), 0),
+    "#5:expect2": lambda state, L: (deciding_of(state), 1),
+}
+tx_04_generation_2 = {
     # spec: spec/terraforming_mars/tests/04_generation.rules:78
-    return deciding_of(state) == 0
-
-
-def tx_04_generation_5_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:78
-    return (deciding_of(state), 0)
-
-
-def tx_04_generation_5_4(state, L):
+    "#5:expect3": lambda state, L: deciding_of(state) == 0,
     # spec: spec/terraforming_mars/tests/04_generation.rules:80
-    return deciding_of(state) == None
-
-
-def tx_04_generation_5_4_sides(state, L):
+    "#5:expect4": lambda state, L: deciding_of(state) == None,
     # spec: spec/terraforming_mars/tests/04_generation.rules:80
-    return (deciding_of(state), None)
-
-
-def tx_04_generation_5_5(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:80
-    return state.tracks[50] == 1
-
-
-def tx_04_generation_5_5_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:80
-    return (state.tracks[50], 1)
-
-
-def tx_04_generation_6_0(state, L):
+    "#5:expect5": lambda state, L: state.tracks[50] == 1,
     # spec: spec/terraforming_mars/tests/04_generation.rules:88
-    return state.tracks[50] == 2
-
-
-def tx_04_generation_6_0_sides(state, L):
+    "#6:expect0": lambda state, L: state.tracks[50] == 2,
     # spec: spec/terraforming_mars/tests/04_generation.rules:88
-    return (state.tracks[50], 2)
-
-
-def tx_04_generation_6_1(state, L):
+    "#6:expect1": lambda state, L: state.tracks[0] == 8,
     # spec: spec/terraforming_mars/tests/04_generation.rules:88
-    return state.tracks[0] == 8
-
-
-def tx_04_generation_6_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:88
-    return (state.tracks[0], 8)
-
-
-def tx_04_generation_6_2(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:88
-    return deciding_of(state) == 1
-
-
-def tx_04_generation_6_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:88
-    return (deciding_of(state), 1)
-
-
-def tx_04_generation_6_3(state, L):
+    "#6:expect2": lambda state, L: deciding_of(state) == 1,
     # spec: spec/terraforming_mars/tests/04_generation.rules:91
-    return deciding_of(state) == None
-
-
-def tx_04_generation_6_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:91
-    return (deciding_of(state), None)
-
-
-def tx_04_generation_7_0(state, L):
+    "#6:expect3": lambda state, L: deciding_of(state) == None,
     # spec: spec/terraforming_mars/tests/04_generation.rules:99
-    return state.tracks[25] == 1
-
-
-def tx_04_generation_7_0_sides(state, L):
+    "#7:expect0": lambda state, L: state.tracks[25] == 1,
     # spec: spec/terraforming_mars/tests/04_generation.rules:99
-    return (state.tracks[25], 1)
-
-
-def tx_04_generation_7_1(state, L):
+    "#7:expect1": lambda state, L: state.tracks[70] == -28,
     # spec: spec/terraforming_mars/tests/04_generation.rules:99
-    return state.tracks[70] == -28
-
-
-def tx_04_generation_7_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:99
-    return (state.tracks[70], -28)
-
-
-def tx_04_generation_7_2(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:99
-    return state.tracks[60] == 1
-
-
-def tx_04_generation_7_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:99
-    return (state.tracks[60], 1)
-
-
-def tx_04_generation_7_3(state, L):
+    "#7:expect2": lambda state, L: state.tracks[60] == 1,
     # spec: spec/terraforming_mars/tests/04_generation.rules:102
-    return state.tracks[15] == 1
-
-
-def tx_04_generation_7_3_sides(state, L):
+    "#7:expect3": lambda state, L: state.tracks[15] == 1,
     # spec: spec/terraforming_mars/tests/04_generation.rules:102
-    return (state.tracks[15], 1)
-
-
-def tx_04_generation_7_4(state, L):
+    "#7:expect4": lambda state, L: state.tracks[71] == 1,
     # spec: spec/terraforming_mars/tests/04_generation.rules:102
-    return state.tracks[71] == 1
-
-
-def tx_04_generation_7_4_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:102
-    return (state.tracks[71], 1)
-
-
-def tx_04_generation_7_5(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:102
-    return state.counters[1][E_s40] == 1
-
-
-def tx_04_generation_7_5_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:102
-    return (state.counters[1][E_s40], 1)
-
-
-def tx_04_generation_8_0(state, L):
+    "#7:expect5": lambda state, L: state.counters[1][E_s40] == 1,
     # spec: spec/terraforming_mars/tests/04_generation.rules:108
-    return bool(
-        state.tracks[15 + 0] >= q_greenery_plants(state, 0)
-        and d_any_greenery_spot(state, 0)
-    )
-
-
-def tx_04_generation_8_1(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:108
-    return not bool(
-        state.tracks[15 + 1] >= q_greenery_plants(state, 1)
-        and d_any_greenery_spot(state, 1)
-    )
-
-
-def tx_04_generation_9_0(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:117
-    return state.tracks[0] == 78
-
-
-def tx_04_generation_9_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:117
-    return (state.tracks[0], 78)
-
-
-def tx_04_generation_9_1(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:120
-    return state.tracks[0] == 58
-
-
-def tx_04_generation_9_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:120
-    return (state.tracks[0], 58)
-
-
-def tx_04_generation_9_2(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:120
-    return d_awards_funded(state) == 3
-
-
-def tx_04_generation_9_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:120
-    return (d_awards_funded(state), 3)
-
-
-def tx_04_generation_10_0(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:130
-    return (
-        0
-        if state.counters[26][E_a_thermalist] == 0
-        else (
-            5
-            if d_award_first(state, 0, E_a_thermalist)
-            else 2 if d_award_second(state, 0, E_a_thermalist) else 0
+    "#8:expect0": lambda state, L: (
+        bool(
+            state.tracks[15 + 0] >= q_greenery_plants(state, 0)
+            and d_any_greenery_spot(state, 0)
         )
-    ) == 5
-
-
-def tx_04_generation_10_0_sides(state, L):
+    ),
+    # spec: spec/terraforming_mars/tests/04_generation.rules:108
+    "#8:expect1": lambda state, L: (
+        not bool(
+            state.tracks[15 + 1] >= q_greenery_plants(state, 1)
+            and d_any_greenery_spot(state, 1)
+        )
+    ),
+    # spec: spec/terraforming_mars/tests/04_generation.rules:117
+    "#9:expect0": lambda state, L: state.tracks[0] == 78,
+}
+ts_04_generation_2 = {
+    "#5:expect3": lambda state, L: (deciding_of(state), 0),
+    "#5:expect4": lambda state, L: (deciding_of(state), None),
+    "#5:expect5": lambda state, L: (state.tracks[50], 1),
+    "#6:expect0": lambda state, L: (state.tracks[50], 2),
+    "#6:expect1": lambda state, L: (state.tracks[0], 8),
+    "#6:expect2": lambda state, L: (deciding_of(state), 1),
+    "#6:expect3": lambda state, L: (deciding_of(state), None),
+    "#7:expect0": lambda state, L: (state.tracks[25], 1),
+    "#7:expect1": lambda state, L: (state.tracks[70], -28),
+    "#7:expect2": lambda state, L: (state.tracks[60], 1),
+    "#7:expect3": lambda state, L: (state.tracks[15], 1),
+    "#7:expect4": lambda state, L: (state.tracks[71], 1),
+    "#7:expect5": lambda state, L: (state.counters[1][E_s40], 1),
+    "#9:expect0": lambda state, L: (state.tracks[0], 78),
+}
+tx_04_generation_3 = {
+    # spec: spec/terraforming_mars/tests/04_generation.rules:120
+    "#9:expect1": lambda state, L: state.tracks[0] == 58,
+    # spec: spec/terraforming_mars/tests/04_generation.rules:120
+    "#9:expect2": lambda state, L: d_awards_funded(state) == 3,
     # spec: spec/terraforming_mars/tests/04_generation.rules:130
-    return (
+    "#10:expect0": lambda state, L: (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 0, E_a_thermalist)
+                else 2 if d_award_second(state, 0, E_a_thermalist) else 0
+            )
+        )
+        == 5
+    ),
+    # spec: spec/terraforming_mars/tests/04_generation.rules:130
+    "#10:expect1": lambda state, L: (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 1, E_a_thermalist)
+                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+            )
+        )
+        == 0
+    ),
+    # spec: spec/terraforming_mars/tests/04_generation.rules:132
+    "#10:expect2": lambda state, L: (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 0, E_a_thermalist)
+                else 2 if d_award_second(state, 0, E_a_thermalist) else 0
+            )
+        )
+        == 5
+    ),
+    # spec: spec/terraforming_mars/tests/04_generation.rules:132
+    "#10:expect3": lambda state, L: (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 1, E_a_thermalist)
+                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+            )
+        )
+        == 5
+    ),
+    # spec: spec/terraforming_mars/tests/04_generation.rules:141
+    "#11:expect0": lambda state, L: (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 1, E_a_thermalist)
+                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+            )
+        )
+        == 2
+    ),
+    # spec: spec/terraforming_mars/tests/04_generation.rules:141
+    "#11:expect1": lambda state, L: (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 2, E_a_thermalist)
+                else 2 if d_award_second(state, 2, E_a_thermalist) else 0
+            )
+        )
+        == 2
+    ),
+    # spec: spec/terraforming_mars/tests/04_generation.rules:143
+    "#11:expect2": lambda state, L: (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 2, E_a_thermalist)
+                else 2 if d_award_second(state, 2, E_a_thermalist) else 0
+            )
+        )
+        == 0
+    ),
+    # spec: spec/terraforming_mars/tests/04_generation.rules:143
+    "#11:expect3": lambda state, L: (
+        (
+            0
+            if state.counters[26][E_a_thermalist] == 0
+            else (
+                5
+                if d_award_first(state, 1, E_a_thermalist)
+                else 2 if d_award_second(state, 1, E_a_thermalist) else 0
+            )
+        )
+        == 5
+    ),
+    # spec: spec/terraforming_mars/tests/04_generation.rules:150
+    "#12:expect0": lambda state, L: not d_can_claim(state, 0, E_m_terraformer),
+    # spec: spec/terraforming_mars/tests/04_generation.rules:150
+    "#12:expect1": lambda state, L: (
+        not (
+            d_seat_count(state) > 1
+            and d_awards_funded(state) < 3
+            and state.counters[26][E_a_banker] == 0
+            and state.tracks[0] >= 8 + 6 * d_awards_funded(state)
+        )
+    ),
+    # spec: spec/terraforming_mars/tests/04_generation.rules:159
+    "#13:expect0": lambda state, L: d_score(state, 0) == 23,
+    # spec: spec/terraforming_mars/tests/04_generation.rules:160
+    "#13:expect1": lambda state, L: d_board_vp(state, 1) == 1,
+    # spec: spec/terraforming_mars/tests/04_generation.rules:171
+    "#14:expect0": lambda state, L: deciding_of(state) == 0,
+    # spec: spec/terraforming_mars/tests/04_generation.rules:173
+    "#14:expect1": lambda state, L: state.tracks[71] == 14,
+}
+ts_04_generation_3 = {
+    "#9:expect1": lambda state, L: (state.tracks[0], 58),
+    "#9:expect2": lambda state, L: (d_awards_funded(state), 3),
+    "#10:expect0": lambda state, L: (
         (
             0
             if state.counters[26][E_a_thermalist] == 0
@@ -4676,25 +3829,8 @@ def tx_04_generation_10_0_sides(state, L):
             )
         ),
         5,
-    )
-
-
-def tx_04_generation_10_1(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:130
-    return (
-        0
-        if state.counters[26][E_a_thermalist] == 0
-        else (
-            5
-            if d_award_first(state, 1, E_a_thermalist)
-            else 2 if d_award_second(state, 1, E_a_thermalist) else 0
-        )
-    ) == 0
-
-
-def tx_04_generation_10_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:130
-    return (
+    ),
+    "#10:expect1": lambda state, L: (
         (
             0
             if state.counters[26][E_a_thermalist] == 0
@@ -4705,25 +3841,8 @@ def tx_04_generation_10_1_sides(state, L):
             )
         ),
         0,
-    )
-
-
-def tx_04_generation_10_2(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:132
-    return (
-        0
-        if state.counters[26][E_a_thermalist] == 0
-        else (
-            5
-            if d_award_first(state, 0, E_a_thermalist)
-            else 2 if d_award_second(state, 0, E_a_thermalist) else 0
-        )
-    ) == 5
-
-
-def tx_04_generation_10_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:132
-    return (
+    ),
+    "#10:expect2": lambda state, L: (
         (
             0
             if state.counters[26][E_a_thermalist] == 0
@@ -4734,25 +3853,8 @@ def tx_04_generation_10_2_sides(state, L):
             )
         ),
         5,
-    )
-
-
-def tx_04_generation_10_3(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:132
-    return (
-        0
-        if state.counters[26][E_a_thermalist] == 0
-        else (
-            5
-            if d_award_first(state, 1, E_a_thermalist)
-            else 2 if d_award_second(state, 1, E_a_thermalist) else 0
-        )
-    ) == 5
-
-
-def tx_04_generation_10_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:132
-    return (
+    ),
+    "#10:expect3": lambda state, L: (
         (
             0
             if state.counters[26][E_a_thermalist] == 0
@@ -4763,25 +3865,8 @@ def tx_04_generation_10_3_sides(state, L):
             )
         ),
         5,
-    )
-
-
-def tx_04_generation_11_0(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:141
-    return (
-        0
-        if state.counters[26][E_a_thermalist] == 0
-        else (
-            5
-            if d_award_first(state, 1, E_a_thermalist)
-            else 2 if d_award_second(state, 1, E_a_thermalist) else 0
-        )
-    ) == 2
-
-
-def tx_04_generation_11_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:141
-    return (
+    ),
+    "#11:expect0": lambda state, L: (
         (
             0
             if state.counters[26][E_a_thermalist] == 0
@@ -4792,25 +3877,8 @@ def tx_04_generation_11_0_sides(state, L):
             )
         ),
         2,
-    )
-
-
-def tx_04_generation_11_1(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:141
-    return (
-        0
-        if state.counters[26][E_a_thermalist] == 0
-        else (
-            5
-            if d_award_first(state, 2, E_a_thermalist)
-            else 2 if d_award_second(state, 2, E_a_thermalist) else 0
-        )
-    ) == 2
-
-
-def tx_04_generation_11_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:141
-    return (
+    ),
+    "#11:expect1": lambda state, L: (
         (
             0
             if state.counters[26][E_a_thermalist] == 0
@@ -4821,25 +3889,8 @@ def tx_04_generation_11_1_sides(state, L):
             )
         ),
         2,
-    )
-
-
-def tx_04_generation_11_2(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:143
-    return (
-        0
-        if state.counters[26][E_a_thermalist] == 0
-        else (
-            5
-            if d_award_first(state, 2, E_a_thermalist)
-            else 2 if d_award_second(state, 2, E_a_thermalist) else 0
-        )
-    ) == 0
-
-
-def tx_04_generation_11_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:143
-    return (
+    ),
+    "#11:expect2": lambda state, L: (
         (
             0
             if state.counters[26][E_a_thermalist] == 0
@@ -4850,25 +3901,8 @@ def tx_04_generation_11_2_sides(state, L):
             )
         ),
         0,
-    )
-
-
-def tx_04_generation_11_3(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:143
-    return (
-        0
-        if state.counters[26][E_a_thermalist] == 0
-        else (
-            5
-            if d_award_first(state, 1, E_a_thermalist)
-            else 2 if d_award_second(state, 1, E_a_thermalist) else 0
-        )
-    ) == 5
-
-
-def tx_04_generation_11_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:143
-    return (
+    ),
+    "#11:expect3": lambda state, L: (
         (
             0
             if state.counters[26][E_a_thermalist] == 0
@@ -4879,1467 +3913,571 @@ def tx_04_generation_11_3_sides(state, L):
             )
         ),
         5,
-    )
-
-
-def tx_04_generation_12_0(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:150
-    return not d_can_claim(state, 0, E_m_terraformer)
-
-
-def tx_04_generation_12_1(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:150
-    return not (
-        d_seat_count(state) > 1
-        and d_awards_funded(state) < 3
-        and state.counters[26][E_a_banker] == 0
-        and state.tracks[0] >= 8 + 6 * d_awards_funded(state)
-    )
-
-
-def tx_04_generation_13_0(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:159
-    return d_score(state, 0) == 23
-
-
-def tx_04_generation_13_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:159
-    return (d_score(state, 0), 23)
-
-
-def tx_04_generation_13_1(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:160
-    return d_board_vp(state, 1) == 1
-
-
-def tx_04_generation_13_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:160
-    return (d_board_vp(state, 1), 1)
-
-
-def tx_04_generation_14_0(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:171
-    return deciding_of(state) == 0
-
-
-def tx_04_generation_14_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:171
-    return (deciding_of(state), 0)
-
-
-def tx_04_generation_14_1(state, L):
+    ),
+    "#13:expect0": lambda state, L: (d_score(state, 0), 23),
+    "#13:expect1": lambda state, L: (d_board_vp(state, 1), 1),
+    "#14:expect0": lambda state, L: (deciding_of(state), 0),
+    "#14:expect1": lambda state, L: (state.tracks[71], 14),
+}
+tx_04_generation_4 = {
     # spec: spec/terraforming_mars/tests/04_generation.rules:173
-    return state.tracks[71] == 14
-
-
-def tx_04_generation_14_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:173
-    return (state.tracks[71], 14)
-
-
-def tx_04_generation_14_2(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:173
-    return state.tracks[60] == 30
-
-
-def tx_04_generation_14_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:173
-    return (state.tracks[60], 30)
-
-
-def tx_04_generation_14_3(state, L):
+    "#14:expect2": lambda state, L: state.tracks[60] == 30,
     # spec: spec/terraforming_mars/tests/04_generation.rules:174
-    return state.result is not None
-
-
-def tx_04_generation_14_4(state, L):
+    "#14:expect3": lambda state, L: state.result is not None,
     # spec: spec/terraforming_mars/tests/04_generation.rules:174
-    return winner_of(state) == 0
-
-
-def tx_04_generation_14_4_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:174
-    return (winner_of(state), 0)
-
-
-def tx_04_generation_15_0(state, L):
+    "#14:expect4": lambda state, L: winner_of(state) == 0,
     # spec: spec/terraforming_mars/tests/04_generation.rules:182
-    return state.result is not None
-
-
-def tx_04_generation_15_1(state, L):
+    "#15:expect0": lambda state, L: state.result is not None,
     # spec: spec/terraforming_mars/tests/04_generation.rules:182
-    return winner_of(state) == 1
-
-
-def tx_04_generation_15_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:182
-    return (winner_of(state), 1)
-
-
-def tx_04_generation_16_0(state, L):
+    "#15:expect1": lambda state, L: winner_of(state) == 1,
     # spec: spec/terraforming_mars/tests/04_generation.rules:187
-    return (0 + 1) % state.params["players"] == 1
-
-
-def tx_04_generation_16_0_sides(state, L):
+    "#16:expect0": lambda state, L: (0 + 1) % state.params["players"] == 1,
     # spec: spec/terraforming_mars/tests/04_generation.rules:187
-    return ((0 + 1) % state.params["players"], 1)
-
-
-def tx_04_generation_16_1(state, L):
+    "#16:expect1": lambda state, L: (1 + 1) % state.params["players"] == 2,
     # spec: spec/terraforming_mars/tests/04_generation.rules:187
-    return (1 + 1) % state.params["players"] == 2
-
-
-def tx_04_generation_16_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:187
-    return ((1 + 1) % state.params["players"], 2)
-
-
-def tx_04_generation_16_2(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:187
-    return (2 + 1) % state.params["players"] == 0
-
-
-def tx_04_generation_16_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:187
-    return ((2 + 1) % state.params["players"], 0)
-
-
-def tx_04_generation_16_3(state, L):
+    "#16:expect2": lambda state, L: (2 + 1) % state.params["players"] == 0,
     # spec: spec/terraforming_mars/tests/04_generation.rules:188
-    return 2 in range(state.params["players"])
-
-
-def tx_04_generation_16_4(state, L):
+    "#16:expect3": lambda state, L: 2 in range(state.params["players"]),
     # spec: spec/terraforming_mars/tests/04_generation.rules:188
-    return 3 not in range(state.params["players"])
-
-
-def tx_04_generation_16_5(state, L):
+    "#16:expect4": lambda state, L: 3 not in range(state.params["players"]),
     # spec: spec/terraforming_mars/tests/04_generation.rules:188
-    return d_seat_count(state) == 3
-
-
-def tx_04_generation_16_5_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:188
-    return (d_seat_count(state), 3)
-
-
-def tx_04_generation_17_0(state, L):
+    "#16:expect5": lambda state, L: d_seat_count(state) == 3,
     # spec: spec/terraforming_mars/tests/04_generation.rules:195
-    return deciding_of(state) == 2
-
-
-def tx_04_generation_17_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:195
-    return (deciding_of(state), 2)
-
-
-def tx_04_generation_17_1(state, L):
+    "#17:expect0": lambda state, L: deciding_of(state) == 2,
     # spec: spec/terraforming_mars/tests/04_generation.rules:197
-    return deciding_of(state) == 0
-
-
-def tx_04_generation_17_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:197
-    return (deciding_of(state), 0)
-
-
-def tx_04_generation_17_2(state, L):
+    "#17:expect1": lambda state, L: deciding_of(state) == 0,
     # spec: spec/terraforming_mars/tests/04_generation.rules:199
-    return deciding_of(state) == 1
-
-
-def tx_04_generation_17_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:199
-    return (deciding_of(state), 1)
-
-
-def tx_04_generation_17_3(state, L):
+    "#17:expect2": lambda state, L: deciding_of(state) == 1,
     # spec: spec/terraforming_mars/tests/04_generation.rules:201
-    return deciding_of(state) == None
-
-
-def tx_04_generation_17_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:201
-    return (deciding_of(state), None)
-
-
-def tx_04_generation_18_0(state, L):
+    "#17:expect3": lambda state, L: deciding_of(state) == None,
     # spec: spec/terraforming_mars/tests/04_generation.rules:208
-    return deciding_of(state) == 0
-
-
-def tx_04_generation_18_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:208
-    return (deciding_of(state), 0)
-
-
-def tx_04_generation_18_1(state, L):
+    "#18:expect0": lambda state, L: deciding_of(state) == 0,
+}
+ts_04_generation_4 = {
+    "#14:expect2": lambda state, L: (state.tracks[60], 30),
+    "#14:expect4": lambda state, L: (winner_of(state), 0),
+    "#15:expect1": lambda state, L: (winner_of(state), 1),
+    "#16:expect0": lambda state, L: ((0 + 1) % state.params["players"], 1),
+    "#16:expect1": lambda state, L: ((1 + 1) % state.params["players"], 2),
+    "#16:expect2": lambda state, L: ((2 + 1) % state.params["players"], 0),
+    "#16:expect5": lambda state, L: (d_seat_count(state), 3),
+    "#17:expect0": lambda state, L: (deciding_of(state), 2),
+    "#17:expect1": lambda state, L: (deciding_of(state), 0),
+    "#17:expect2": lambda state, L: (deciding_of(state), 1),
+    "#17:expect3": lambda state, L: (deciding_of(state), None),
+    "#18:expect0": lambda state, L: (deciding_of(state), 0),
+}
+tx_04_generation_5 = {
     # spec: spec/terraforming_mars/tests/04_generation.rules:211
-    return deciding_of(state) == 0
-
-
-def tx_04_generation_18_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:211
-    return (deciding_of(state), 0)
-
-
-def tx_04_generation_18_2(state, L):
+    "#18:expect1": lambda state, L: deciding_of(state) == 0,
     # spec: spec/terraforming_mars/tests/04_generation.rules:213
-    return deciding_of(state) == None
-
-
-def tx_04_generation_18_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/04_generation.rules:213
-    return (deciding_of(state), None)
-
-
-def tx_05_cards_0_0(state, L):
+    "#18:expect2": lambda state, L: deciding_of(state) == None,
+}
+ts_04_generation_5 = {
+    "#18:expect1": lambda state, L: (deciding_of(state), 0),
+    "#18:expect2": lambda state, L: (deciding_of(state), None),
+}
+tx_05_cards_0 = {
     # spec: spec/terraforming_mars/tests/05_cards.rules:7
-    return not d_playable(state, 0, E_local_heat_trapping)
-
-
-def tx_05_cards_0_1(state, L):
+    "#0:expect0": lambda state, L: not d_playable(state, 0, E_local_heat_trapping),
     # spec: spec/terraforming_mars/tests/05_cards.rules:9
-    return d_playable(state, 0, E_local_heat_trapping)
-
-
-def tx_05_cards_0_2(state, L):
+    "#0:expect1": lambda state, L: d_playable(state, 0, E_local_heat_trapping),
     # spec: spec/terraforming_mars/tests/05_cards.rules:12
-    return state.tracks[25] == 0
-
-
-def tx_05_cards_0_2_sides(state, L):
+    "#0:expect2": lambda state, L: state.tracks[25] == 0,
     # spec: spec/terraforming_mars/tests/05_cards.rules:12
-    return (state.tracks[25], 0)
-
-
-def tx_05_cards_0_3(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:12
-    return state.tracks[15] == 4
-
-
-def tx_05_cards_0_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:12
-    return (state.tracks[15], 4)
-
-
-def tx_05_cards_1_0(state, L):
+    "#0:expect3": lambda state, L: state.tracks[15] == 4,
     # spec: spec/terraforming_mars/tests/05_cards.rules:19
-    return d_playable(state, 0, E_asteroid_mining)
-
-
-def tx_05_cards_1_1(state, L):
+    "#1:expect0": lambda state, L: d_playable(state, 0, E_asteroid_mining),
     # spec: spec/terraforming_mars/tests/05_cards.rules:22
-    return state.tracks[10] == 0
-
-
-def tx_05_cards_1_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:22
-    return (state.tracks[10], 0)
-
-
-def tx_05_cards_2_0(state, L):
+    "#1:expect1": lambda state, L: state.tracks[10] == 0,
     # spec: spec/terraforming_mars/tests/05_cards.rules:30
-    return state.tracks[0] == 4
-
-
-def tx_05_cards_2_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:30
-    return (state.tracks[0], 4)
-
-
-def tx_05_cards_2_1(state, L):
+    "#2:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/terraforming_mars/tests/05_cards.rules:33
-    return state.tracks[0] == 1
-
-
-def tx_05_cards_2_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:33
-    return (state.tracks[0], 1)
-
-
-def tx_05_cards_3_0(state, L):
+    "#2:expect1": lambda state, L: state.tracks[0] == 1,
     # spec: spec/terraforming_mars/tests/05_cards.rules:43
-    return state.tracks[0] == 5
-
-
-def tx_05_cards_3_0_sides(state, L):
+    "#3:expect0": lambda state, L: state.tracks[0] == 5,
     # spec: spec/terraforming_mars/tests/05_cards.rules:43
-    return (state.tracks[0], 5)
-
-
-def tx_05_cards_3_1(state, L):
+    "#3:expect1": lambda state, L: state.tracks[25] == 3,
     # spec: spec/terraforming_mars/tests/05_cards.rules:43
-    return state.tracks[25] == 3
-
-
-def tx_05_cards_3_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:43
-    return (state.tracks[25], 3)
-
-
-def tx_05_cards_3_2(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:43
-    return state.tracks[10] == 2
-
-
-def tx_05_cards_3_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:43
-    return (state.tracks[10], 2)
-
-
-def tx_05_cards_4_0(state, L):
+    "#3:expect2": lambda state, L: state.tracks[10] == 2,
     # spec: spec/terraforming_mars/tests/05_cards.rules:49
-    return not d_action_ready(state, 0, E_unmi)
-
-
-def tx_05_cards_4_1(state, L):
+    "#4:expect0": lambda state, L: not d_action_ready(state, 0, E_unmi),
     # spec: spec/terraforming_mars/tests/05_cards.rules:52
-    return state.tracks[60] == 2
-
-
-def tx_05_cards_4_1_sides(state, L):
+    "#4:expect1": lambda state, L: state.tracks[60] == 2,
     # spec: spec/terraforming_mars/tests/05_cards.rules:52
-    return (state.tracks[60], 2)
-
-
-def tx_05_cards_4_2(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:52
-    return state.tracks[0] == 7
-
-
-def tx_05_cards_4_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:52
-    return (state.tracks[0], 7)
-
-
-def tx_05_cards_5_0(state, L):
+    "#4:expect2": lambda state, L: state.tracks[0] == 7,
     # spec: spec/terraforming_mars/tests/05_cards.rules:58
-    return state.tracks[35] == 1
-
-
-def tx_05_cards_5_0_sides(state, L):
+    "#5:expect0": lambda state, L: state.tracks[35] == 1,
     # spec: spec/terraforming_mars/tests/05_cards.rules:58
-    return (state.tracks[35], 1)
-
-
-def tx_05_cards_5_1(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:58
-    return state.tracks[5] == 2
-
-
-def tx_05_cards_5_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:58
-    return (state.tracks[5], 2)
-
-
-def tx_05_cards_5_2(state, L):
+    "#5:expect1": lambda state, L: state.tracks[5] == 2,
+}
+ts_05_cards_0 = {
+    "#0:expect2": lambda state, L: (state.tracks[25], 0),
+    "#0:expect3": lambda state, L: (state.tracks[15], 4),
+    "#1:expect1": lambda state, L: (state.tracks[10], 0),
+    "#2:expect0": lambda state, L: (state.tracks[0], 4),
+    "#2:expect1": lambda state, L: (state.tracks[0], 1),
+    "#3:expect0": lambda state, L: (state.tracks[0], 5),
+    "#3:expect1": lambda state, L: (state.tracks[25], 3),
+    "#3:expect2": lambda state, L: (state.tracks[10], 2),
+    "#4:expect1": lambda state, L: (state.tracks[60], 2),
+    "#4:expect2": lambda state, L: (state.tracks[0], 7),
+    "#5:expect0": lambda state, L: (state.tracks[35], 1),
+    "#5:expect1": lambda state, L: (state.tracks[5], 2),
+}
+tx_05_cards_1 = {
     # spec: spec/terraforming_mars/tests/05_cards.rules:60
-    return state.tracks[35] == 1
-
-
-def tx_05_cards_5_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:60
-    return (state.tracks[35], 1)
-
-
-def tx_05_cards_6_0(state, L):
+    "#5:expect2": lambda state, L: state.tracks[35] == 1,
     # spec: spec/terraforming_mars/tests/05_cards.rules:69
-    return state.counters[18][E_search_for_life] == 1
-
-
-def tx_05_cards_6_0_sides(state, L):
+    "#6:expect0": lambda state, L: state.counters[18][E_search_for_life] == 1,
     # spec: spec/terraforming_mars/tests/05_cards.rules:69
-    return (state.counters[18][E_search_for_life], 1)
-
-
-def tx_05_cards_6_1(state, L):
+    "#6:expect1": lambda state, L: state.location[E_ants] == 2,
     # spec: spec/terraforming_mars/tests/05_cards.rules:69
-    return state.location[E_ants] == 2
-
-
-def tx_05_cards_6_2(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:69
-    return state.tracks[0] == 1
-
-
-def tx_05_cards_6_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:69
-    return (state.tracks[0], 1)
-
-
-def tx_05_cards_6_3(state, L):
+    "#6:expect2": lambda state, L: state.tracks[0] == 1,
     # spec: spec/terraforming_mars/tests/05_cards.rules:70
-    return d_card_vp(state, 0, E_search_for_life) == 3
-
-
-def tx_05_cards_6_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:70
-    return (d_card_vp(state, 0, E_search_for_life), 3)
-
-
-def tx_05_cards_7_0(state, L):
+    "#6:expect3": lambda state, L: d_card_vp(state, 0, E_search_for_life) == 3,
     # spec: spec/terraforming_mars/tests/05_cards.rules:81
-    return d_card_vp(state, 0, E_ganymede_colony) == 2
-
-
-def tx_05_cards_7_0_sides(state, L):
+    "#7:expect0": lambda state, L: d_card_vp(state, 0, E_ganymede_colony) == 2,
     # spec: spec/terraforming_mars/tests/05_cards.rules:81
-    return (d_card_vp(state, 0, E_ganymede_colony), 2)
-
-
-def tx_05_cards_7_1(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:81
-    return d_card_vp(state, 1, E_immigration_shuttles) == 1
-
-
-def tx_05_cards_7_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:81
-    return (d_card_vp(state, 1, E_immigration_shuttles), 1)
-
-
-def tx_05_cards_8_0(state, L):
+    "#7:expect1": lambda state, L: d_card_vp(state, 1, E_immigration_shuttles) == 1,
     # spec: spec/terraforming_mars/tests/05_cards.rules:88
-    return not d_playable(state, 0, E_fusion_power)
-
-
-def tx_05_cards_8_1(state, L):
+    "#8:expect0": lambda state, L: not d_playable(state, 0, E_fusion_power),
     # spec: spec/terraforming_mars/tests/05_cards.rules:90
-    return d_playable(state, 0, E_fusion_power)
-
-
-def tx_05_cards_9_0(state, L):
+    "#8:expect1": lambda state, L: d_playable(state, 0, E_fusion_power),
     # spec: spec/terraforming_mars/tests/05_cards.rules:100
-    return state.tracks[55] == 1
-
-
-def tx_05_cards_9_0_sides(state, L):
+    "#9:expect0": lambda state, L: state.tracks[55] == 1,
     # spec: spec/terraforming_mars/tests/05_cards.rules:100
-    return (state.tracks[55], 1)
-
-
-def tx_05_cards_9_1(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:100
-    return state.tracks[30] == 2
-
-
-def tx_05_cards_9_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:100
-    return (state.tracks[30], 2)
-
-
-def tx_05_cards_10_0(state, L):
+    "#9:expect1": lambda state, L: state.tracks[30] == 2,
     # spec: spec/terraforming_mars/tests/05_cards.rules:112
-    return state.counters[18][E_regolith_eaters] == 3
-
-
-def tx_05_cards_10_0_sides(state, L):
+    "#10:expect0": lambda state, L: state.counters[18][E_regolith_eaters] == 3,
     # spec: spec/terraforming_mars/tests/05_cards.rules:112
-    return (state.counters[18][E_regolith_eaters], 3)
-
-
-def tx_05_cards_10_1(state, L):
+    "#10:expect1": lambda state, L: state.location[E_imported_hydrogen] == 28,
     # spec: spec/terraforming_mars/tests/05_cards.rules:112
-    return state.location[E_imported_hydrogen] == 28
-
-
-def tx_05_cards_10_2(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:112
-    return state.tracks[60] == 1
-
-
-def tx_05_cards_10_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:112
-    return (state.tracks[60], 1)
-
-
-def tx_05_cards_11_0(state, L):
+    "#10:expect2": lambda state, L: state.tracks[60] == 1,
     # spec: spec/terraforming_mars/tests/05_cards.rules:122
-    return state.tracks[1] == 0
-
-
-def tx_05_cards_11_0_sides(state, L):
+    "#11:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/terraforming_mars/tests/05_cards.rules:122
-    return (state.tracks[1], 0)
-
-
-def tx_05_cards_11_1(state, L):
+    "#11:expect1": lambda state, L: state.tracks[0] == 0,
+}
+ts_05_cards_1 = {
+    "#5:expect2": lambda state, L: (state.tracks[35], 1),
+    "#6:expect0": lambda state, L: (state.counters[18][E_search_for_life], 1),
+    "#6:expect2": lambda state, L: (state.tracks[0], 1),
+    "#6:expect3": lambda state, L: (d_card_vp(state, 0, E_search_for_life), 3),
+    "#7:expect0": lambda state, L: (d_card_vp(state, 0, E_ganymede_colony), 2),
+    "#7:expect1": lambda state, L: (d_card_vp(state, 1, E_immigration_shuttles), 1),
+    "#9:expect0": lambda state, L: (state.tracks[55], 1),
+    "#9:expect1": lambda state, L: (state.tracks[30], 2),
+    "#10:expect0": lambda state, L: (state.counters[18][E_regolith_eaters], 3),
+    "#10:expect2": lambda state, L: (state.tracks[60], 1),
+    "#11:expect0": lambda state, L: (state.tracks[1], 0),
+    "#11:expect1": lambda state, L: (state.tracks[0], 0),
+}
+tx_05_cards_2 = {
     # spec: spec/terraforming_mars/tests/05_cards.rules:122
-    return state.tracks[0] == 0
-
-
-def tx_05_cards_11_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:122
-    return (state.tracks[0], 0)
-
-
-def tx_05_cards_11_2(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:122
-    return d_card_vp(state, 0, E_flooding) == -1
-
-
-def tx_05_cards_11_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:122
-    return (d_card_vp(state, 0, E_flooding), -1)
-
-
-def tx_05_cards_12_0(state, L):
+    "#11:expect2": lambda state, L: d_card_vp(state, 0, E_flooding) == -1,
     # spec: spec/terraforming_mars/tests/05_cards.rules:132
-    return state.counters[18][E_herbivores] == 1
-
-
-def tx_05_cards_12_0_sides(state, L):
+    "#12:expect0": lambda state, L: state.counters[18][E_herbivores] == 1,
     # spec: spec/terraforming_mars/tests/05_cards.rules:132
-    return (state.counters[18][E_herbivores], 1)
-
-
-def tx_05_cards_12_1(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:132
-    return state.tracks[46] == 0
-
-
-def tx_05_cards_12_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:132
-    return (state.tracks[46], 0)
-
-
-def tx_05_cards_12_2(state, L):
+    "#12:expect1": lambda state, L: state.tracks[46] == 0,
     # spec: spec/terraforming_mars/tests/05_cards.rules:135
-    return state.counters[18][E_herbivores] == 2
-
-
-def tx_05_cards_12_2_sides(state, L):
+    "#12:expect2": lambda state, L: state.counters[18][E_herbivores] == 2,
     # spec: spec/terraforming_mars/tests/05_cards.rules:135
-    return (state.counters[18][E_herbivores], 2)
-
-
-def tx_05_cards_12_3(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:135
-    return d_card_vp(state, 0, E_herbivores) == 1
-
-
-def tx_05_cards_12_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:135
-    return (d_card_vp(state, 0, E_herbivores), 1)
-
-
-def tx_05_cards_13_0(state, L):
+    "#12:expect3": lambda state, L: d_card_vp(state, 0, E_herbivores) == 1,
     # spec: spec/terraforming_mars/tests/05_cards.rules:144
-    return state.tracks[30] == -1
-
-
-def tx_05_cards_13_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/05_cards.rules:144
-    return (state.tracks[30], -1)
-
-
-def tx_06_requirements_0_0(state, L):
+    "#13:expect0": lambda state, L: state.tracks[30] == -1,
+}
+ts_05_cards_2 = {
+    "#11:expect2": lambda state, L: (d_card_vp(state, 0, E_flooding), -1),
+    "#12:expect0": lambda state, L: (state.counters[18][E_herbivores], 1),
+    "#12:expect1": lambda state, L: (state.tracks[46], 0),
+    "#12:expect2": lambda state, L: (state.counters[18][E_herbivores], 2),
+    "#12:expect3": lambda state, L: (d_card_vp(state, 0, E_herbivores), 1),
+    "#13:expect0": lambda state, L: (state.tracks[30], -1),
+}
+tx_06_requirements_0 = {
     # spec: spec/terraforming_mars/tests/06_requirements.rules:12
-    return not d_playable(state, 0, E_eos_chasma_national_park)
-
-
-def tx_06_requirements_0_1(state, L):
+    "#0:expect0": lambda state, L: not d_playable(state, 0, E_eos_chasma_national_park),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:14
-    return d_playable(state, 0, E_eos_chasma_national_park)
-
-
-def tx_06_requirements_1_0(state, L):
+    "#0:expect1": lambda state, L: d_playable(state, 0, E_eos_chasma_national_park),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:25
-    return not d_playable(state, 0, E_fish)
-
-
-def tx_06_requirements_1_1(state, L):
+    "#1:expect0": lambda state, L: not d_playable(state, 0, E_fish),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:27
-    return d_playable(state, 0, E_fish)
-
-
-def tx_06_requirements_2_0(state, L):
+    "#1:expect1": lambda state, L: d_playable(state, 0, E_fish),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:38
-    return not d_playable(state, 0, E_lake_marineris)
-
-
-def tx_06_requirements_2_1(state, L):
+    "#2:expect0": lambda state, L: not d_playable(state, 0, E_lake_marineris),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:40
-    return d_playable(state, 0, E_lake_marineris)
-
-
-def tx_06_requirements_3_0(state, L):
+    "#2:expect1": lambda state, L: d_playable(state, 0, E_lake_marineris),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:51
-    return not d_playable(state, 0, E_mangrove)
-
-
-def tx_06_requirements_3_1(state, L):
+    "#3:expect0": lambda state, L: not d_playable(state, 0, E_mangrove),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:53
-    return d_playable(state, 0, E_mangrove)
-
-
-def tx_06_requirements_4_0(state, L):
+    "#3:expect1": lambda state, L: d_playable(state, 0, E_mangrove),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:64
-    return not d_playable(state, 0, E_trees)
-
-
-def tx_06_requirements_4_1(state, L):
+    "#4:expect0": lambda state, L: not d_playable(state, 0, E_trees),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:66
-    return d_playable(state, 0, E_trees)
-
-
-def tx_06_requirements_5_0(state, L):
+    "#4:expect1": lambda state, L: d_playable(state, 0, E_trees),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:77
-    return not d_playable(state, 0, E_grass)
-
-
-def tx_06_requirements_5_1(state, L):
+    "#5:expect0": lambda state, L: not d_playable(state, 0, E_grass),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:79
-    return d_playable(state, 0, E_grass)
-
-
-def tx_06_requirements_6_0(state, L):
+    "#5:expect1": lambda state, L: d_playable(state, 0, E_grass),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:90
-    return not d_playable(state, 0, E_heather)
-
-
-def tx_06_requirements_6_1(state, L):
+    "#6:expect0": lambda state, L: not d_playable(state, 0, E_heather),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:92
-    return d_playable(state, 0, E_heather)
-
-
-def tx_06_requirements_7_0(state, L):
+    "#6:expect1": lambda state, L: d_playable(state, 0, E_heather),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:103
-    return not d_playable(state, 0, E_bushes)
-
-
-def tx_06_requirements_7_1(state, L):
+    "#7:expect0": lambda state, L: not d_playable(state, 0, E_bushes),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:105
-    return d_playable(state, 0, E_bushes)
-
-
-def tx_06_requirements_8_0(state, L):
+    "#7:expect1": lambda state, L: d_playable(state, 0, E_bushes),
+}
+ts_06_requirements_0 = {}
+tx_06_requirements_1 = {
     # spec: spec/terraforming_mars/tests/06_requirements.rules:116
-    return not d_playable(state, 0, E_artificial_lake)
-
-
-def tx_06_requirements_8_1(state, L):
+    "#8:expect0": lambda state, L: not d_playable(state, 0, E_artificial_lake),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:118
-    return d_playable(state, 0, E_artificial_lake)
-
-
-def tx_06_requirements_9_0(state, L):
+    "#8:expect1": lambda state, L: d_playable(state, 0, E_artificial_lake),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:129
-    return not d_playable(state, 0, E_farming)
-
-
-def tx_06_requirements_9_1(state, L):
+    "#9:expect0": lambda state, L: not d_playable(state, 0, E_farming),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:131
-    return d_playable(state, 0, E_farming)
-
-
-def tx_06_requirements_10_0(state, L):
+    "#9:expect1": lambda state, L: d_playable(state, 0, E_farming),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:142
-    return not d_playable(state, 0, E_symbiotic_fungus)
-
-
-def tx_06_requirements_10_1(state, L):
+    "#10:expect0": lambda state, L: not d_playable(state, 0, E_symbiotic_fungus),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:144
-    return d_playable(state, 0, E_symbiotic_fungus)
-
-
-def tx_06_requirements_11_0(state, L):
+    "#10:expect1": lambda state, L: d_playable(state, 0, E_symbiotic_fungus),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:155
-    return not d_playable(state, 0, E_lichen)
-
-
-def tx_06_requirements_11_1(state, L):
+    "#11:expect0": lambda state, L: not d_playable(state, 0, E_lichen),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:157
-    return d_playable(state, 0, E_lichen)
-
-
-def tx_06_requirements_12_0(state, L):
+    "#11:expect1": lambda state, L: d_playable(state, 0, E_lichen),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:168
-    return not d_playable(state, 0, E_tundra_farming)
-
-
-def tx_06_requirements_12_1(state, L):
+    "#12:expect0": lambda state, L: not d_playable(state, 0, E_tundra_farming),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:170
-    return d_playable(state, 0, E_tundra_farming)
-
-
-def tx_06_requirements_13_0(state, L):
+    "#12:expect1": lambda state, L: d_playable(state, 0, E_tundra_farming),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:181
-    return not d_playable(state, 0, E_noctis_farming)
-
-
-def tx_06_requirements_13_1(state, L):
+    "#13:expect0": lambda state, L: not d_playable(state, 0, E_noctis_farming),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:183
-    return d_playable(state, 0, E_noctis_farming)
-
-
-def tx_06_requirements_14_0(state, L):
+    "#13:expect1": lambda state, L: d_playable(state, 0, E_noctis_farming),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:194
-    return not d_playable(state, 0, E_ice_cap_melting)
-
-
-def tx_06_requirements_14_1(state, L):
+    "#14:expect0": lambda state, L: not d_playable(state, 0, E_ice_cap_melting),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:196
-    return d_playable(state, 0, E_ice_cap_melting)
-
-
-def tx_06_requirements_15_0(state, L):
+    "#14:expect1": lambda state, L: d_playable(state, 0, E_ice_cap_melting),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:207
-    return not d_playable(state, 0, E_permafrost_extraction)
-
-
-def tx_06_requirements_15_1(state, L):
+    "#15:expect0": lambda state, L: not d_playable(state, 0, E_permafrost_extraction),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:209
-    return d_playable(state, 0, E_permafrost_extraction)
-
-
-def tx_06_requirements_16_0(state, L):
+    "#15:expect1": lambda state, L: d_playable(state, 0, E_permafrost_extraction),
+}
+ts_06_requirements_1 = {}
+tx_06_requirements_2 = {
     # spec: spec/terraforming_mars/tests/06_requirements.rules:220
-    return not d_playable(state, 0, E_arctic_algae)
-
-
-def tx_06_requirements_16_1(state, L):
+    "#16:expect0": lambda state, L: not d_playable(state, 0, E_arctic_algae),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:222
-    return d_playable(state, 0, E_arctic_algae)
-
-
-def tx_06_requirements_17_0(state, L):
+    "#16:expect1": lambda state, L: d_playable(state, 0, E_arctic_algae),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:233
-    return not d_playable(state, 0, E_archaebacteria)
-
-
-def tx_06_requirements_17_1(state, L):
+    "#17:expect0": lambda state, L: not d_playable(state, 0, E_archaebacteria),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:235
-    return d_playable(state, 0, E_archaebacteria)
-
-
-def tx_06_requirements_18_0(state, L):
+    "#17:expect1": lambda state, L: d_playable(state, 0, E_archaebacteria),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:246
-    return not d_playable(state, 0, E_extreme_cold_fungus)
-
-
-def tx_06_requirements_18_1(state, L):
+    "#18:expect0": lambda state, L: not d_playable(state, 0, E_extreme_cold_fungus),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:248
-    return d_playable(state, 0, E_extreme_cold_fungus)
-
-
-def tx_06_requirements_19_0(state, L):
+    "#18:expect1": lambda state, L: d_playable(state, 0, E_extreme_cold_fungus),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:259
-    return not d_playable(state, 0, E_designed_microorganisms)
-
-
-def tx_06_requirements_19_1(state, L):
+    "#19:expect0": lambda state, L: not d_playable(state, 0, E_designed_microorganisms),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:261
-    return d_playable(state, 0, E_designed_microorganisms)
-
-
-def tx_06_requirements_20_0(state, L):
+    "#19:expect1": lambda state, L: d_playable(state, 0, E_designed_microorganisms),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:272
-    return not d_playable(state, 0, E_methane_from_titan)
-
-
-def tx_06_requirements_20_1(state, L):
+    "#20:expect0": lambda state, L: not d_playable(state, 0, E_methane_from_titan),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:274
-    return d_playable(state, 0, E_methane_from_titan)
-
-
-def tx_06_requirements_21_0(state, L):
+    "#20:expect1": lambda state, L: d_playable(state, 0, E_methane_from_titan),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:285
-    return not d_playable(state, 0, E_predators)
-
-
-def tx_06_requirements_21_1(state, L):
+    "#21:expect0": lambda state, L: not d_playable(state, 0, E_predators),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:287
-    return d_playable(state, 0, E_predators)
-
-
-def tx_06_requirements_22_0(state, L):
+    "#21:expect1": lambda state, L: d_playable(state, 0, E_predators),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:298
-    return not d_playable(state, 0, E_ghg_producing_bacteria)
-
-
-def tx_06_requirements_22_1(state, L):
+    "#22:expect0": lambda state, L: not d_playable(state, 0, E_ghg_producing_bacteria),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:300
-    return d_playable(state, 0, E_ghg_producing_bacteria)
-
-
-def tx_06_requirements_23_0(state, L):
+    "#22:expect1": lambda state, L: d_playable(state, 0, E_ghg_producing_bacteria),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:311
-    return not d_playable(state, 0, E_ants)
-
-
-def tx_06_requirements_23_1(state, L):
+    "#23:expect0": lambda state, L: not d_playable(state, 0, E_ants),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:313
-    return d_playable(state, 0, E_ants)
-
-
-def tx_06_requirements_24_0(state, L):
+    "#23:expect1": lambda state, L: d_playable(state, 0, E_ants),
+}
+ts_06_requirements_2 = {}
+tx_06_requirements_3 = {
     # spec: spec/terraforming_mars/tests/06_requirements.rules:324
-    return not d_playable(state, 0, E_small_animals)
-
-
-def tx_06_requirements_24_1(state, L):
+    "#24:expect0": lambda state, L: not d_playable(state, 0, E_small_animals),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:326
-    return d_playable(state, 0, E_small_animals)
-
-
-def tx_06_requirements_25_0(state, L):
+    "#24:expect1": lambda state, L: d_playable(state, 0, E_small_animals),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:337
-    return not d_playable(state, 0, E_birds)
-
-
-def tx_06_requirements_25_1(state, L):
+    "#25:expect0": lambda state, L: not d_playable(state, 0, E_birds),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:339
-    return d_playable(state, 0, E_birds)
-
-
-def tx_06_requirements_26_0(state, L):
+    "#25:expect1": lambda state, L: d_playable(state, 0, E_birds),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:350
-    return not d_playable(state, 0, E_open_city)
-
-
-def tx_06_requirements_26_1(state, L):
+    "#26:expect0": lambda state, L: not d_playable(state, 0, E_open_city),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:352
-    return d_playable(state, 0, E_open_city)
-
-
-def tx_06_requirements_27_0(state, L):
+    "#26:expect1": lambda state, L: d_playable(state, 0, E_open_city),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:363
-    return not d_playable(state, 0, E_breathing_filters)
-
-
-def tx_06_requirements_27_1(state, L):
+    "#27:expect0": lambda state, L: not d_playable(state, 0, E_breathing_filters),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:365
-    return d_playable(state, 0, E_breathing_filters)
-
-
-def tx_06_requirements_28_0(state, L):
+    "#27:expect1": lambda state, L: d_playable(state, 0, E_breathing_filters),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:376
-    return not d_playable(state, 0, E_zeppelins)
-
-
-def tx_06_requirements_28_1(state, L):
+    "#28:expect0": lambda state, L: not d_playable(state, 0, E_zeppelins),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:378
-    return d_playable(state, 0, E_zeppelins)
-
-
-def tx_06_requirements_29_0(state, L):
+    "#28:expect1": lambda state, L: d_playable(state, 0, E_zeppelins),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:389
-    return not d_playable(state, 0, E_worms)
-
-
-def tx_06_requirements_29_1(state, L):
+    "#29:expect0": lambda state, L: not d_playable(state, 0, E_worms),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:391
-    return d_playable(state, 0, E_worms)
-
-
-def tx_06_requirements_30_0(state, L):
+    "#29:expect1": lambda state, L: d_playable(state, 0, E_worms),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:402
-    return not d_playable(state, 0, E_decomposers)
-
-
-def tx_06_requirements_30_1(state, L):
+    "#30:expect0": lambda state, L: not d_playable(state, 0, E_decomposers),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:404
-    return d_playable(state, 0, E_decomposers)
-
-
-def tx_06_requirements_31_0(state, L):
+    "#30:expect1": lambda state, L: d_playable(state, 0, E_decomposers),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:415
-    return not d_playable(state, 0, E_herbivores)
-
-
-def tx_06_requirements_31_1(state, L):
+    "#31:expect0": lambda state, L: not d_playable(state, 0, E_herbivores),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:417
-    return d_playable(state, 0, E_herbivores)
-
-
-def tx_06_requirements_32_0(state, L):
+    "#31:expect1": lambda state, L: d_playable(state, 0, E_herbivores),
+}
+ts_06_requirements_3 = {}
+tx_06_requirements_4 = {
     # spec: spec/terraforming_mars/tests/06_requirements.rules:428
-    return not d_playable(state, 0, E_insects)
-
-
-def tx_06_requirements_32_1(state, L):
+    "#32:expect0": lambda state, L: not d_playable(state, 0, E_insects),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:430
-    return d_playable(state, 0, E_insects)
-
-
-def tx_06_requirements_33_0(state, L):
+    "#32:expect1": lambda state, L: d_playable(state, 0, E_insects),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:441
-    return not d_playable(state, 0, E_shuttles)
-
-
-def tx_06_requirements_33_1(state, L):
+    "#33:expect0": lambda state, L: not d_playable(state, 0, E_shuttles),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:443
-    return d_playable(state, 0, E_shuttles)
-
-
-def tx_06_requirements_34_0(state, L):
+    "#33:expect1": lambda state, L: d_playable(state, 0, E_shuttles),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:454
-    return not d_playable(state, 0, E_windmills)
-
-
-def tx_06_requirements_34_1(state, L):
+    "#34:expect0": lambda state, L: not d_playable(state, 0, E_windmills),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:456
-    return d_playable(state, 0, E_windmills)
-
-
-def tx_06_requirements_35_0(state, L):
+    "#34:expect1": lambda state, L: d_playable(state, 0, E_windmills),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:467
-    return not d_playable(state, 0, E_biomass_combustors)
-
-
-def tx_06_requirements_35_1(state, L):
+    "#35:expect0": lambda state, L: not d_playable(state, 0, E_biomass_combustors),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:469
-    return d_playable(state, 0, E_biomass_combustors)
-
-
-def tx_06_requirements_36_0(state, L):
+    "#35:expect1": lambda state, L: d_playable(state, 0, E_biomass_combustors),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:480
-    return not d_playable(state, 0, E_livestock)
-
-
-def tx_06_requirements_36_1(state, L):
+    "#36:expect0": lambda state, L: not d_playable(state, 0, E_livestock),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:482
-    return d_playable(state, 0, E_livestock)
-
-
-def tx_06_requirements_37_0(state, L):
+    "#36:expect1": lambda state, L: d_playable(state, 0, E_livestock),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:493
-    return not d_playable(state, 0, E_colonizer_training_camp)
-
-
-def tx_06_requirements_37_1(state, L):
+    "#37:expect0": lambda state, L: not d_playable(state, 0, E_colonizer_training_camp),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:495
-    return d_playable(state, 0, E_colonizer_training_camp)
-
-
-def tx_06_requirements_38_0(state, L):
+    "#37:expect1": lambda state, L: d_playable(state, 0, E_colonizer_training_camp),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:506
-    return not d_playable(state, 0, E_search_for_life)
-
-
-def tx_06_requirements_38_1(state, L):
+    "#38:expect0": lambda state, L: not d_playable(state, 0, E_search_for_life),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:508
-    return d_playable(state, 0, E_search_for_life)
-
-
-def tx_06_requirements_39_0(state, L):
+    "#38:expect1": lambda state, L: d_playable(state, 0, E_search_for_life),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:519
-    return not d_playable(state, 0, E_domed_crater)
-
-
-def tx_06_requirements_39_1(state, L):
+    "#39:expect0": lambda state, L: not d_playable(state, 0, E_domed_crater),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:521
-    return d_playable(state, 0, E_domed_crater)
-
-
-def tx_06_requirements_40_0(state, L):
+    "#39:expect1": lambda state, L: d_playable(state, 0, E_domed_crater),
+}
+ts_06_requirements_4 = {}
+tx_06_requirements_5 = {
     # spec: spec/terraforming_mars/tests/06_requirements.rules:532
-    return not d_playable(state, 0, E_cupola_city)
-
-
-def tx_06_requirements_40_1(state, L):
+    "#40:expect0": lambda state, L: not d_playable(state, 0, E_cupola_city),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:534
-    return d_playable(state, 0, E_cupola_city)
-
-
-def tx_06_requirements_41_0(state, L):
+    "#40:expect1": lambda state, L: d_playable(state, 0, E_cupola_city),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:545
-    return not d_playable(state, 0, E_natural_preserve)
-
-
-def tx_06_requirements_41_1(state, L):
+    "#41:expect0": lambda state, L: not d_playable(state, 0, E_natural_preserve),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:547
-    return d_playable(state, 0, E_natural_preserve)
-
-
-def tx_06_requirements_42_0(state, L):
+    "#41:expect1": lambda state, L: d_playable(state, 0, E_natural_preserve),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:558
-    return not d_playable(state, 0, E_cloud_seeding)
-
-
-def tx_06_requirements_42_1(state, L):
+    "#42:expect0": lambda state, L: not d_playable(state, 0, E_cloud_seeding),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:560
-    return d_playable(state, 0, E_cloud_seeding)
-
-
-def tx_06_requirements_43_0(state, L):
+    "#42:expect1": lambda state, L: d_playable(state, 0, E_cloud_seeding),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:571
-    return not d_playable(state, 0, E_capital)
-
-
-def tx_06_requirements_43_1(state, L):
+    "#43:expect0": lambda state, L: not d_playable(state, 0, E_capital),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:573
-    return d_playable(state, 0, E_capital)
-
-
-def tx_06_requirements_44_0(state, L):
+    "#43:expect1": lambda state, L: d_playable(state, 0, E_capital),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:584
-    return not d_playable(state, 0, E_algae)
-
-
-def tx_06_requirements_44_1(state, L):
+    "#44:expect0": lambda state, L: not d_playable(state, 0, E_algae),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:586
-    return d_playable(state, 0, E_algae)
-
-
-def tx_06_requirements_45_0(state, L):
+    "#44:expect1": lambda state, L: d_playable(state, 0, E_algae),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:597
-    return not d_playable(state, 0, E_kelp_farming)
-
-
-def tx_06_requirements_45_1(state, L):
+    "#45:expect0": lambda state, L: not d_playable(state, 0, E_kelp_farming),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:599
-    return d_playable(state, 0, E_kelp_farming)
-
-
-def tx_06_requirements_46_0(state, L):
+    "#45:expect1": lambda state, L: d_playable(state, 0, E_kelp_farming),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:610
-    return not d_playable(state, 0, E_moss)
-
-
-def tx_06_requirements_46_1(state, L):
+    "#46:expect0": lambda state, L: not d_playable(state, 0, E_moss),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:612
-    return d_playable(state, 0, E_moss)
-
-
-def tx_06_requirements_47_0(state, L):
+    "#46:expect1": lambda state, L: d_playable(state, 0, E_moss),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:623
-    return not d_playable(state, 0, E_great_dam)
-
-
-def tx_06_requirements_47_1(state, L):
+    "#47:expect0": lambda state, L: not d_playable(state, 0, E_great_dam),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:625
-    return d_playable(state, 0, E_great_dam)
-
-
-def tx_06_requirements_48_0(state, L):
+    "#47:expect1": lambda state, L: d_playable(state, 0, E_great_dam),
+}
+ts_06_requirements_5 = {}
+tx_06_requirements_6 = {
     # spec: spec/terraforming_mars/tests/06_requirements.rules:636
-    return not d_playable(state, 0, E_wave_power)
-
-
-def tx_06_requirements_48_1(state, L):
+    "#48:expect0": lambda state, L: not d_playable(state, 0, E_wave_power),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:638
-    return d_playable(state, 0, E_wave_power)
-
-
-def tx_06_requirements_49_0(state, L):
+    "#48:expect1": lambda state, L: d_playable(state, 0, E_wave_power),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:649
-    return not d_playable(state, 0, E_nitrophilic_moss)
-
-
-def tx_06_requirements_49_1(state, L):
+    "#49:expect0": lambda state, L: not d_playable(state, 0, E_nitrophilic_moss),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:651
-    return d_playable(state, 0, E_nitrophilic_moss)
-
-
-def tx_06_requirements_50_0(state, L):
+    "#49:expect1": lambda state, L: d_playable(state, 0, E_nitrophilic_moss),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:662
-    return not d_playable(state, 0, E_water_splitting_plant)
-
-
-def tx_06_requirements_50_1(state, L):
+    "#50:expect0": lambda state, L: not d_playable(state, 0, E_water_splitting_plant),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:664
-    return d_playable(state, 0, E_water_splitting_plant)
-
-
-def tx_06_requirements_51_0(state, L):
+    "#50:expect1": lambda state, L: d_playable(state, 0, E_water_splitting_plant),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:675
-    return not d_playable(state, 0, E_dust_seals)
-
-
-def tx_06_requirements_51_1(state, L):
+    "#51:expect0": lambda state, L: not d_playable(state, 0, E_dust_seals),
     # spec: spec/terraforming_mars/tests/06_requirements.rules:677
-    return d_playable(state, 0, E_dust_seals)
-
-
-def tx_07_more_cards_0_0(state, L):
+    "#51:expect1": lambda state, L: d_playable(state, 0, E_dust_seals),
+}
+ts_06_requirements_6 = {}
+tx_07_more_cards_0 = {
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:9
-    return not d_playable(state, 0, E_beam_from_a_thorium_asteroid)
-
-
-def tx_07_more_cards_0_1(state, L):
+    "#0:expect0": lambda state, L: (
+        not d_playable(state, 0, E_beam_from_a_thorium_asteroid)
+    ),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:10
-    return not d_playable(state, 0, E_tectonic_stress_power)
-
-
-def tx_07_more_cards_0_2(state, L):
+    "#0:expect1": lambda state, L: not d_playable(state, 0, E_tectonic_stress_power),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:14
-    return d_playable(state, 0, E_beam_from_a_thorium_asteroid)
-
-
-def tx_07_more_cards_0_3(state, L):
+    "#0:expect2": lambda state, L: d_playable(state, 0, E_beam_from_a_thorium_asteroid),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:14
-    return d_playable(state, 0, E_tectonic_stress_power)
-
-
-def tx_07_more_cards_0_4(state, L):
+    "#0:expect3": lambda state, L: d_playable(state, 0, E_tectonic_stress_power),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:15
-    return d_playable(state, 0, E_plantation)
-
-
-def tx_07_more_cards_1_0(state, L):
+    "#0:expect4": lambda state, L: d_playable(state, 0, E_plantation),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:23
-    return not d_playable(state, 0, E_advanced_ecosystems)
-
-
-def tx_07_more_cards_1_1(state, L):
+    "#1:expect0": lambda state, L: not d_playable(state, 0, E_advanced_ecosystems),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:25
-    return d_playable(state, 0, E_advanced_ecosystems)
-
-
-def tx_07_more_cards_2_0(state, L):
+    "#1:expect1": lambda state, L: d_playable(state, 0, E_advanced_ecosystems),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:34
-    return state.tracks[0] == 4
-
-
-def tx_07_more_cards_2_0_sides(state, L):
+    "#2:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:34
-    return (state.tracks[0], 4)
-
-
-def tx_07_more_cards_2_1(state, L):
+    "#2:expect1": lambda state, L: state.counters[18][E_pets] == 2,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:34
-    return state.counters[18][E_pets] == 2
-
-
-def tx_07_more_cards_2_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:34
-    return (state.counters[18][E_pets], 2)
-
-
-def tx_07_more_cards_2_2(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:34
-    return d_card_vp(state, 1, E_pets) == 1
-
-
-def tx_07_more_cards_2_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:34
-    return (d_card_vp(state, 1, E_pets), 1)
-
-
-def tx_07_more_cards_3_0(state, L):
+    "#2:expect2": lambda state, L: d_card_vp(state, 1, E_pets) == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:41
-    return not d_action_ready(state, 0, E_water_import_from_europa)
-
-
-def tx_07_more_cards_3_1(state, L):
+    "#3:expect0": lambda state, L: (
+        not d_action_ready(state, 0, E_water_import_from_europa)
+    ),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:45
-    return state.tracks[10] == 0
-
-
-def tx_07_more_cards_3_1_sides(state, L):
+    "#3:expect1": lambda state, L: state.tracks[10] == 0,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:45
-    return (state.tracks[10], 0)
-
-
-def tx_07_more_cards_3_2(state, L):
+    "#3:expect2": lambda state, L: state.tracks[0] == 0,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:45
-    return state.tracks[0] == 0
-
-
-def tx_07_more_cards_3_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:45
-    return (state.tracks[0], 0)
-
-
-def tx_07_more_cards_3_3(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:45
-    return state.tracks[72] == 1
-
-
-def tx_07_more_cards_3_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:45
-    return (state.tracks[72], 1)
-
-
-def tx_07_more_cards_4_0(state, L):
+    "#3:expect3": lambda state, L: state.tracks[72] == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:53
-    return state.tracks[5] == 0
-
-
-def tx_07_more_cards_4_0_sides(state, L):
+    "#4:expect0": lambda state, L: state.tracks[5] == 0,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:53
-    return (state.tracks[5], 0)
-
-
-def tx_07_more_cards_4_1(state, L):
+    "#4:expect1": lambda state, L: state.tracks[72] == 1,
+}
+ts_07_more_cards_0 = {
+    "#2:expect0": lambda state, L: (state.tracks[0], 4),
+    "#2:expect1": lambda state, L: (state.counters[18][E_pets], 2),
+    "#2:expect2": lambda state, L: (d_card_vp(state, 1, E_pets), 1),
+    "#3:expect1": lambda state, L: (state.tracks[10], 0),
+    "#3:expect2": lambda state, L: (state.tracks[0], 0),
+    "#3:expect3": lambda state, L: (state.tracks[72], 1),
+    "#4:expect0": lambda state, L: (state.tracks[5], 0),
+    "#4:expect1": lambda state, L: (state.tracks[72], 1),
+}
+tx_07_more_cards_1 = {
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:53
-    return state.tracks[72] == 1
-
-
-def tx_07_more_cards_4_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:53
-    return (state.tracks[72], 1)
-
-
-def tx_07_more_cards_4_2(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:53
-    return state.tracks[60] == 1
-
-
-def tx_07_more_cards_4_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:53
-    return (state.tracks[60], 1)
-
-
-def tx_07_more_cards_5_0(state, L):
+    "#4:expect2": lambda state, L: state.tracks[60] == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:58
-    return not d_action_ready(state, 0, E_equatorial_magnetizer)
-
-
-def tx_07_more_cards_5_1(state, L):
+    "#5:expect0": lambda state, L: (
+        not d_action_ready(state, 0, E_equatorial_magnetizer)
+    ),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:61
-    return state.tracks[50] == 0
-
-
-def tx_07_more_cards_5_1_sides(state, L):
+    "#5:expect1": lambda state, L: state.tracks[50] == 0,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:61
-    return (state.tracks[50], 0)
-
-
-def tx_07_more_cards_5_2(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:61
-    return state.tracks[60] == 1
-
-
-def tx_07_more_cards_5_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:61
-    return (state.tracks[60], 1)
-
-
-def tx_07_more_cards_6_0(state, L):
+    "#5:expect2": lambda state, L: state.tracks[60] == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:72
-    return state.tracks[0] == 2
-
-
-def tx_07_more_cards_6_0_sides(state, L):
+    "#6:expect0": lambda state, L: state.tracks[0] == 2,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:72
-    return (state.tracks[0], 2)
-
-
-def tx_07_more_cards_6_1(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:72
-    return state.tracks[20] == 0
-
-
-def tx_07_more_cards_6_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:72
-    return (state.tracks[20], 0)
-
-
-def tx_07_more_cards_7_0(state, L):
+    "#6:expect1": lambda state, L: state.tracks[20] == 0,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:78
-    return not d_action_ready(state, 0, E_symbiotic_fungus)
-
-
-def tx_07_more_cards_7_1(state, L):
+    "#7:expect0": lambda state, L: not d_action_ready(state, 0, E_symbiotic_fungus),
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:85
-    return state.counters[18][E_ants] == 1
-
-
-def tx_07_more_cards_7_1_sides(state, L):
+    "#7:expect1": lambda state, L: state.counters[18][E_ants] == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:85
-    return (state.counters[18][E_ants], 1)
-
-
-def tx_07_more_cards_7_2(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:85
-    return state.tracks[15] == 1
-
-
-def tx_07_more_cards_7_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:85
-    return (state.tracks[15], 1)
-
-
-def tx_07_more_cards_8_0(state, L):
+    "#7:expect2": lambda state, L: state.tracks[15] == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:95
-    return state.counters[18][E_ecological_zone] == 2
-
-
-def tx_07_more_cards_8_0_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:95
-    return (state.counters[18][E_ecological_zone], 2)
-
-
-def tx_07_more_cards_8_1(state, L):
+    "#8:expect0": lambda state, L: state.counters[18][E_ecological_zone] == 2,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:96
-    return state.counters[11][E_s41] == 1
-
-
-def tx_07_more_cards_8_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:96
-    return (state.counters[11][E_s41], 1)
-
-
-def tx_07_more_cards_9_0(state, L):
+    "#8:expect1": lambda state, L: state.counters[11][E_s41] == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
-    return state.tracks[70] == -26
-
-
-def tx_07_more_cards_9_0_sides(state, L):
+    "#9:expect0": lambda state, L: state.tracks[70] == -26,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
-    return (state.tracks[70], -26)
-
-
-def tx_07_more_cards_9_1(state, L):
+    "#9:expect1": lambda state, L: state.tracks[60] == 2,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
-    return state.tracks[60] == 2
-
-
-def tx_07_more_cards_9_1_sides(state, L):
+    "#9:expect2": lambda state, L: state.tracks[10] == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
-    return (state.tracks[60], 2)
-
-
-def tx_07_more_cards_9_2(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
-    return state.tracks[10] == 1
-
-
-def tx_07_more_cards_9_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
-    return (state.tracks[10], 1)
-
-
-def tx_07_more_cards_9_3(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
-    return state.tracks[15] == 1
-
-
-def tx_07_more_cards_9_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:106
-    return (state.tracks[15], 1)
-
-
-def tx_07_more_cards_10_0(state, L):
+    "#9:expect3": lambda state, L: state.tracks[15] == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:115
-    return state.tracks[40] == 1
-
-
-def tx_07_more_cards_10_0_sides(state, L):
+    "#10:expect0": lambda state, L: state.tracks[40] == 1,
+}
+ts_07_more_cards_1 = {
+    "#4:expect2": lambda state, L: (state.tracks[60], 1),
+    "#5:expect1": lambda state, L: (state.tracks[50], 0),
+    "#5:expect2": lambda state, L: (state.tracks[60], 1),
+    "#6:expect0": lambda state, L: (state.tracks[0], 2),
+    "#6:expect1": lambda state, L: (state.tracks[20], 0),
+    "#7:expect1": lambda state, L: (state.counters[18][E_ants], 1),
+    "#7:expect2": lambda state, L: (state.tracks[15], 1),
+    "#8:expect0": lambda state, L: (state.counters[18][E_ecological_zone], 2),
+    "#8:expect1": lambda state, L: (state.counters[11][E_s41], 1),
+    "#9:expect0": lambda state, L: (state.tracks[70], -26),
+    "#9:expect1": lambda state, L: (state.tracks[60], 2),
+    "#9:expect2": lambda state, L: (state.tracks[10], 1),
+    "#9:expect3": lambda state, L: (state.tracks[15], 1),
+    "#10:expect0": lambda state, L: (state.tracks[40], 1),
+}
+tx_07_more_cards_2 = {
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:115
-    return (state.tracks[40], 1)
-
-
-def tx_07_more_cards_10_1(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:115
-    return state.tracks[10] == 1
-
-
-def tx_07_more_cards_10_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:115
-    return (state.tracks[10], 1)
-
-
-def tx_07_more_cards_11_0(state, L):
+    "#10:expect1": lambda state, L: state.tracks[10] == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:123
-    return state.counters[6][E_s02] == 1
-
-
-def tx_07_more_cards_11_0_sides(state, L):
+    "#11:expect0": lambda state, L: state.counters[6][E_s02] == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:123
-    return (state.counters[6][E_s02], 1)
-
-
-def tx_07_more_cards_11_1(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:123
-    return state.tracks[40] == 1
-
-
-def tx_07_more_cards_11_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:123
-    return (state.tracks[40], 1)
-
-
-def tx_07_more_cards_11_2(state, L):
+    "#11:expect1": lambda state, L: state.tracks[40] == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:126
-    return state.counters[6][E_s01] == 1
-
-
-def tx_07_more_cards_11_2_sides(state, L):
+    "#11:expect2": lambda state, L: state.counters[6][E_s01] == 1,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:126
-    return (state.counters[6][E_s01], 1)
-
-
-def tx_07_more_cards_11_3(state, L):
+    "#11:expect3": lambda state, L: d_cities_on_mars(state) == 0,
     # spec: spec/terraforming_mars/tests/07_more_cards.rules:126
-    return d_cities_on_mars(state) == 0
-
-
-def tx_07_more_cards_11_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:126
-    return (d_cities_on_mars(state), 0)
-
-
-def tx_07_more_cards_11_4(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:126
-    return d_cities_in_play(state) == 2
-
-
-def tx_07_more_cards_11_4_sides(state, L):
-    # spec: spec/terraforming_mars/tests/07_more_cards.rules:126
-    return (d_cities_in_play(state), 2)
-
-
-def tx_08_setup_hooks_0_0(state, L):
+    "#11:expect4": lambda state, L: d_cities_in_play(state) == 2,
+}
+ts_07_more_cards_2 = {
+    "#10:expect1": lambda state, L: (state.tracks[10], 1),
+    "#11:expect0": lambda state, L: (state.counters[6][E_s02], 1),
+    "#11:expect1": lambda state, L: (state.tracks[40], 1),
+    "#11:expect2": lambda state, L: (state.counters[6][E_s01], 1),
+    "#11:expect3": lambda state, L: (d_cities_on_mars(state), 0),
+    "#11:expect4": lambda state, L: (d_cities_in_play(state), 2),
+}
+tx_08_setup_hooks_0 = {
     # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:11
-    return d_beginner(state, 0)
-
-
-def tx_08_setup_hooks_0_1(state, L):
+    "#0:expect0": lambda state, L: d_beginner(state, 0),
     # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:16
-    return d_beginner(state, 0)
-
-
-def tx_08_setup_hooks_0_2(state, L):
+    "#0:expect1": lambda state, L: d_beginner(state, 0),
     # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:16
-    return state.tracks[0] == 42
-
-
-def tx_08_setup_hooks_0_2_sides(state, L):
+    "#0:expect2": lambda state, L: state.tracks[0] == 42,
     # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:16
-    return (state.tracks[0], 42)
-
-
-def tx_08_setup_hooks_0_3(state, L):
-    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:16
-    return len(state.zones[8]) == 10
-
-
-def tx_08_setup_hooks_0_3_sides(state, L):
-    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:16
-    return (len(state.zones[8]), 10)
-
-
-def tx_08_setup_hooks_1_0(state, L):
+    "#0:expect3": lambda state, L: len(state.zones[8]) == 10,
     # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:20
-    return True
-
-
-def tx_08_setup_hooks_1_1(state, L):
+    "#1:expect0": lambda state, L: True,
     # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:20
-    return True
-
-
-def tx_08_setup_hooks_1_1_sides(state, L):
-    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:20
-    return (1, 1)
-
-
-def tx_08_setup_hooks_1_2(state, L):
+    "#1:expect1": lambda state, L: True,
     # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:22
-    return len([c_s for c_s in K_area if d_tiles_on(state, c_s) > 0]) == 0
+    "#1:expect2": lambda state, L: (
+        len([c_s for c_s in K_area if d_tiles_on(state, c_s) > 0]) == 0
+    ),
+}
+ts_08_setup_hooks_0 = {
+    "#0:expect2": lambda state, L: (state.tracks[0], 42),
+    "#0:expect3": lambda state, L: (len(state.zones[8]), 10),
+    "#1:expect1": lambda state, L: (1, 1),
+    "#1:expect2": lambda state, L: (
+        len([c_s for c_s in K_area if d_tiles_on(state, c_s) > 0]),
+        0,
+    ),
+}
 
 
-def tx_08_setup_hooks_1_2_sides(state, L):
-    # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:22
-    return (len([c_s for c_s in K_area if d_tiles_on(state, c_s) > 0]), 0)
+def _keyed(*tables):
+    """A plan key (a test file's key, then the entry's) for every entry of the tables."""
+    return {file + key: check for file, table in tables for key, check in table.items()}
 
 
 TEST_STEPS = (
@@ -6802,606 +4940,63 @@ TEST_BLOCKS = {
     "tests/08_setup_hooks.rules#0:run1": tb_08_setup_hooks_0_1,
     "tests/08_setup_hooks.rules#1:run0": tb_08_setup_hooks_1_0,
 }
-TEST_EXPECTS = {
-    "tests/01_parameters.rules#0:expect0": tx_01_parameters_0_0,
-    "tests/01_parameters.rules#0:expect1": tx_01_parameters_0_1,
-    "tests/01_parameters.rules#0:expect2": tx_01_parameters_0_2,
-    "tests/01_parameters.rules#1:expect0": tx_01_parameters_1_0,
-    "tests/01_parameters.rules#1:expect1": tx_01_parameters_1_1,
-    "tests/01_parameters.rules#1:expect2": tx_01_parameters_1_2,
-    "tests/01_parameters.rules#2:expect0": tx_01_parameters_2_0,
-    "tests/01_parameters.rules#2:expect1": tx_01_parameters_2_1,
-    "tests/01_parameters.rules#2:expect2": tx_01_parameters_2_2,
-    "tests/01_parameters.rules#2:expect3": tx_01_parameters_2_3,
-    "tests/01_parameters.rules#3:expect0": tx_01_parameters_3_0,
-    "tests/01_parameters.rules#3:expect1": tx_01_parameters_3_1,
-    "tests/01_parameters.rules#3:expect2": tx_01_parameters_3_2,
-    "tests/01_parameters.rules#4:expect0": tx_01_parameters_4_0,
-    "tests/01_parameters.rules#4:expect1": tx_01_parameters_4_1,
-    "tests/01_parameters.rules#4:expect2": tx_01_parameters_4_2,
-    "tests/01_parameters.rules#5:expect0": tx_01_parameters_5_0,
-    "tests/01_parameters.rules#5:expect1": tx_01_parameters_5_1,
-    "tests/01_parameters.rules#5:expect2": tx_01_parameters_5_2,
-    "tests/01_parameters.rules#6:expect0": tx_01_parameters_6_0,
-    "tests/01_parameters.rules#6:expect1": tx_01_parameters_6_1,
-    "tests/01_parameters.rules#7:expect0": tx_01_parameters_7_0,
-    "tests/01_parameters.rules#7:expect1": tx_01_parameters_7_1,
-    "tests/01_parameters.rules#8:expect0": tx_01_parameters_8_0,
-    "tests/01_parameters.rules#8:expect1": tx_01_parameters_8_1,
-    "tests/01_parameters.rules#8:expect2": tx_01_parameters_8_2,
-    "tests/01_parameters.rules#8:expect3": tx_01_parameters_8_3,
-    "tests/02_tiles.rules#0:expect0": tx_02_tiles_0_0,
-    "tests/02_tiles.rules#0:expect1": tx_02_tiles_0_1,
-    "tests/02_tiles.rules#0:expect2": tx_02_tiles_0_2,
-    "tests/02_tiles.rules#0:expect3": tx_02_tiles_0_3,
-    "tests/02_tiles.rules#1:expect0": tx_02_tiles_1_0,
-    "tests/02_tiles.rules#1:expect1": tx_02_tiles_1_1,
-    "tests/02_tiles.rules#2:expect0": tx_02_tiles_2_0,
-    "tests/02_tiles.rules#4:expect0": tx_02_tiles_4_0,
-    "tests/02_tiles.rules#4:expect1": tx_02_tiles_4_1,
-    "tests/02_tiles.rules#4:expect2": tx_02_tiles_4_2,
-    "tests/02_tiles.rules#5:expect0": tx_02_tiles_5_0,
-    "tests/02_tiles.rules#5:expect1": tx_02_tiles_5_1,
-    "tests/02_tiles.rules#6:expect0": tx_02_tiles_6_0,
-    "tests/02_tiles.rules#6:expect1": tx_02_tiles_6_1,
-    "tests/02_tiles.rules#6:expect2": tx_02_tiles_6_2,
-    "tests/02_tiles.rules#7:expect0": tx_02_tiles_7_0,
-    "tests/02_tiles.rules#7:expect1": tx_02_tiles_7_1,
-    "tests/02_tiles.rules#7:expect2": tx_02_tiles_7_2,
-    "tests/02_tiles.rules#7:expect3": tx_02_tiles_7_3,
-    "tests/02_tiles.rules#8:expect0": tx_02_tiles_8_0,
-    "tests/02_tiles.rules#8:expect1": tx_02_tiles_8_1,
-    "tests/02_tiles.rules#8:expect2": tx_02_tiles_8_2,
-    "tests/02_tiles.rules#8:expect3": tx_02_tiles_8_3,
-    "tests/02_tiles.rules#9:expect0": tx_02_tiles_9_0,
-    "tests/03_economy.rules#0:expect0": tx_03_economy_0_0,
-    "tests/03_economy.rules#0:expect1": tx_03_economy_0_1,
-    "tests/03_economy.rules#1:expect0": tx_03_economy_1_0,
-    "tests/03_economy.rules#1:expect1": tx_03_economy_1_1,
-    "tests/03_economy.rules#1:expect2": tx_03_economy_1_2,
-    "tests/03_economy.rules#2:expect0": tx_03_economy_2_0,
-    "tests/03_economy.rules#2:expect1": tx_03_economy_2_1,
-    "tests/03_economy.rules#3:expect0": tx_03_economy_3_0,
-    "tests/03_economy.rules#3:expect1": tx_03_economy_3_1,
-    "tests/03_economy.rules#4:expect0": tx_03_economy_4_0,
-    "tests/03_economy.rules#4:expect1": tx_03_economy_4_1,
-    "tests/03_economy.rules#4:expect2": tx_03_economy_4_2,
-    "tests/03_economy.rules#4:expect3": tx_03_economy_4_3,
-    "tests/03_economy.rules#5:expect0": tx_03_economy_5_0,
-    "tests/03_economy.rules#5:expect1": tx_03_economy_5_1,
-    "tests/03_economy.rules#5:expect2": tx_03_economy_5_2,
-    "tests/03_economy.rules#6:expect0": tx_03_economy_6_0,
-    "tests/03_economy.rules#6:expect1": tx_03_economy_6_1,
-    "tests/03_economy.rules#6:expect2": tx_03_economy_6_2,
-    "tests/03_economy.rules#7:expect0": tx_03_economy_7_0,
-    "tests/03_economy.rules#7:expect1": tx_03_economy_7_1,
-    "tests/03_economy.rules#7:expect2": tx_03_economy_7_2,
-    "tests/03_economy.rules#7:expect3": tx_03_economy_7_3,
-    "tests/03_economy.rules#8:expect0": tx_03_economy_8_0,
-    "tests/03_economy.rules#8:expect1": tx_03_economy_8_1,
-    "tests/03_economy.rules#8:expect2": tx_03_economy_8_2,
-    "tests/03_economy.rules#8:expect3": tx_03_economy_8_3,
-    "tests/03_economy.rules#8:expect4": tx_03_economy_8_4,
-    "tests/03_economy.rules#9:expect0": tx_03_economy_9_0,
-    "tests/03_economy.rules#9:expect1": tx_03_economy_9_1,
-    "tests/03_economy.rules#9:expect2": tx_03_economy_9_2,
-    "tests/03_economy.rules#9:expect3": tx_03_economy_9_3,
-    "tests/03_economy.rules#9:expect4": tx_03_economy_9_4,
-    "tests/03_economy.rules#10:expect0": tx_03_economy_10_0,
-    "tests/03_economy.rules#10:expect1": tx_03_economy_10_1,
-    "tests/03_economy.rules#10:expect2": tx_03_economy_10_2,
-    "tests/03_economy.rules#10:expect3": tx_03_economy_10_3,
-    "tests/03_economy.rules#10:expect4": tx_03_economy_10_4,
-    "tests/03_economy.rules#11:expect0": tx_03_economy_11_0,
-    "tests/03_economy.rules#11:expect1": tx_03_economy_11_1,
-    "tests/03_economy.rules#11:expect2": tx_03_economy_11_2,
-    "tests/03_economy.rules#11:expect3": tx_03_economy_11_3,
-    "tests/03_economy.rules#12:expect0": tx_03_economy_12_0,
-    "tests/03_economy.rules#12:expect1": tx_03_economy_12_1,
-    "tests/03_economy.rules#12:expect2": tx_03_economy_12_2,
-    "tests/03_economy.rules#13:expect0": tx_03_economy_13_0,
-    "tests/03_economy.rules#13:expect1": tx_03_economy_13_1,
-    "tests/03_economy.rules#13:expect2": tx_03_economy_13_2,
-    "tests/03_economy.rules#14:expect0": tx_03_economy_14_0,
-    "tests/03_economy.rules#14:expect1": tx_03_economy_14_1,
-    "tests/03_economy.rules#15:expect0": tx_03_economy_15_0,
-    "tests/03_economy.rules#15:expect1": tx_03_economy_15_1,
-    "tests/03_economy.rules#15:expect2": tx_03_economy_15_2,
-    "tests/03_economy.rules#16:expect0": tx_03_economy_16_0,
-    "tests/03_economy.rules#16:expect1": tx_03_economy_16_1,
-    "tests/03_economy.rules#16:expect2": tx_03_economy_16_2,
-    "tests/03_economy.rules#16:expect3": tx_03_economy_16_3,
-    "tests/03_economy.rules#16:expect4": tx_03_economy_16_4,
-    "tests/03_economy.rules#16:expect5": tx_03_economy_16_5,
-    "tests/04_generation.rules#0:expect0": tx_04_generation_0_0,
-    "tests/04_generation.rules#0:expect1": tx_04_generation_0_1,
-    "tests/04_generation.rules#0:expect2": tx_04_generation_0_2,
-    "tests/04_generation.rules#0:expect3": tx_04_generation_0_3,
-    "tests/04_generation.rules#0:expect4": tx_04_generation_0_4,
-    "tests/04_generation.rules#0:expect5": tx_04_generation_0_5,
-    "tests/04_generation.rules#0:expect6": tx_04_generation_0_6,
-    "tests/04_generation.rules#0:expect7": tx_04_generation_0_7,
-    "tests/04_generation.rules#0:expect8": tx_04_generation_0_8,
-    "tests/04_generation.rules#1:expect0": tx_04_generation_1_0,
-    "tests/04_generation.rules#1:expect1": tx_04_generation_1_1,
-    "tests/04_generation.rules#1:expect2": tx_04_generation_1_2,
-    "tests/04_generation.rules#2:expect0": tx_04_generation_2_0,
-    "tests/04_generation.rules#2:expect1": tx_04_generation_2_1,
-    "tests/04_generation.rules#2:expect2": tx_04_generation_2_2,
-    "tests/04_generation.rules#2:expect3": tx_04_generation_2_3,
-    "tests/04_generation.rules#2:expect4": tx_04_generation_2_4,
-    "tests/04_generation.rules#2:expect5": tx_04_generation_2_5,
-    "tests/04_generation.rules#3:expect0": tx_04_generation_3_0,
-    "tests/04_generation.rules#3:expect1": tx_04_generation_3_1,
-    "tests/04_generation.rules#3:expect2": tx_04_generation_3_2,
-    "tests/04_generation.rules#3:expect3": tx_04_generation_3_3,
-    "tests/04_generation.rules#3:expect4": tx_04_generation_3_4,
-    "tests/04_generation.rules#3:expect5": tx_04_generation_3_5,
-    "tests/04_generation.rules#3:expect6": tx_04_generation_3_6,
-    "tests/04_generation.rules#4:expect0": tx_04_generation_4_0,
-    "tests/04_generation.rules#4:expect1": tx_04_generation_4_1,
-    "tests/04_generation.rules#4:expect2": tx_04_generation_4_2,
-    "tests/04_generation.rules#4:expect3": tx_04_generation_4_3,
-    "tests/04_generation.rules#5:expect0": tx_04_generation_5_0,
-    "tests/04_generation.rules#5:expect1": tx_04_generation_5_1,
-    "tests/04_generation.rules#5:expect2": tx_04_generation_5_2,
-    "tests/04_generation.rules#5:expect3": tx_04_generation_5_3,
-    "tests/04_generation.rules#5:expect4": tx_04_generation_5_4,
-    "tests/04_generation.rules#5:expect5": tx_04_generation_5_5,
-    "tests/04_generation.rules#6:expect0": tx_04_generation_6_0,
-    "tests/04_generation.rules#6:expect1": tx_04_generation_6_1,
-    "tests/04_generation.rules#6:expect2": tx_04_generation_6_2,
-    "tests/04_generation.rules#6:expect3": tx_04_generation_6_3,
-    "tests/04_generation.rules#7:expect0": tx_04_generation_7_0,
-    "tests/04_generation.rules#7:expect1": tx_04_generation_7_1,
-    "tests/04_generation.rules#7:expect2": tx_04_generation_7_2,
-    "tests/04_generation.rules#7:expect3": tx_04_generation_7_3,
-    "tests/04_generation.rules#7:expect4": tx_04_generation_7_4,
-    "tests/04_generation.rules#7:expect5": tx_04_generation_7_5,
-    "tests/04_generation.rules#8:expect0": tx_04_generation_8_0,
-    "tests/04_generation.rules#8:expect1": tx_04_generation_8_1,
-    "tests/04_generation.rules#9:expect0": tx_04_generation_9_0,
-    "tests/04_generation.rules#9:expect1": tx_04_generation_9_1,
-    "tests/04_generation.rules#9:expect2": tx_04_generation_9_2,
-    "tests/04_generation.rules#10:expect0": tx_04_generation_10_0,
-    "tests/04_generation.rules#10:expect1": tx_04_generation_10_1,
-    "tests/04_generation.rules#10:expect2": tx_04_generation_10_2,
-    "tests/04_generation.rules#10:expect3": tx_04_generation_10_3,
-    "tests/04_generation.rules#11:expect0": tx_04_generation_11_0,
-    "tests/04_generation.rules#11:expect1": tx_04_generation_11_1,
-    "tests/04_generation.rules#11:expect2": tx_04_generation_11_2,
-    "tests/04_generation.rules#11:expect3": tx_04_generation_11_3,
-    "tests/04_generation.rules#12:expect0": tx_04_generation_12_0,
-    "tests/04_generation.rules#12:expect1": tx_04_generation_12_1,
-    "tests/04_generation.rules#13:expect0": tx_04_generation_13_0,
-    "tests/04_generation.rules#13:expect1": tx_04_generation_13_1,
-    "tests/04_generation.rules#14:expect0": tx_04_generation_14_0,
-    "tests/04_generation.rules#14:expect1": tx_04_generation_14_1,
-    "tests/04_generation.rules#14:expect2": tx_04_generation_14_2,
-    "tests/04_generation.rules#14:expect3": tx_04_generation_14_3,
-    "tests/04_generation.rules#14:expect4": tx_04_generation_14_4,
-    "tests/04_generation.rules#15:expect0": tx_04_generation_15_0,
-    "tests/04_generation.rules#15:expect1": tx_04_generation_15_1,
-    "tests/04_generation.rules#16:expect0": tx_04_generation_16_0,
-    "tests/04_generation.rules#16:expect1": tx_04_generation_16_1,
-    "tests/04_generation.rules#16:expect2": tx_04_generation_16_2,
-    "tests/04_generation.rules#16:expect3": tx_04_generation_16_3,
-    "tests/04_generation.rules#16:expect4": tx_04_generation_16_4,
-    "tests/04_generation.rules#16:expect5": tx_04_generation_16_5,
-    "tests/04_generation.rules#17:expect0": tx_04_generation_17_0,
-    "tests/04_generation.rules#17:expect1": tx_04_generation_17_1,
-    "tests/04_generation.rules#17:expect2": tx_04_generation_17_2,
-    "tests/04_generation.rules#17:expect3": tx_04_generation_17_3,
-    "tests/04_generation.rules#18:expect0": tx_04_generation_18_0,
-    "tests/04_generation.rules#18:expect1": tx_04_generation_18_1,
-    "tests/04_generation.rules#18:expect2": tx_04_generation_18_2,
-    "tests/05_cards.rules#0:expect0": tx_05_cards_0_0,
-    "tests/05_cards.rules#0:expect1": tx_05_cards_0_1,
-    "tests/05_cards.rules#0:expect2": tx_05_cards_0_2,
-    "tests/05_cards.rules#0:expect3": tx_05_cards_0_3,
-    "tests/05_cards.rules#1:expect0": tx_05_cards_1_0,
-    "tests/05_cards.rules#1:expect1": tx_05_cards_1_1,
-    "tests/05_cards.rules#2:expect0": tx_05_cards_2_0,
-    "tests/05_cards.rules#2:expect1": tx_05_cards_2_1,
-    "tests/05_cards.rules#3:expect0": tx_05_cards_3_0,
-    "tests/05_cards.rules#3:expect1": tx_05_cards_3_1,
-    "tests/05_cards.rules#3:expect2": tx_05_cards_3_2,
-    "tests/05_cards.rules#4:expect0": tx_05_cards_4_0,
-    "tests/05_cards.rules#4:expect1": tx_05_cards_4_1,
-    "tests/05_cards.rules#4:expect2": tx_05_cards_4_2,
-    "tests/05_cards.rules#5:expect0": tx_05_cards_5_0,
-    "tests/05_cards.rules#5:expect1": tx_05_cards_5_1,
-    "tests/05_cards.rules#5:expect2": tx_05_cards_5_2,
-    "tests/05_cards.rules#6:expect0": tx_05_cards_6_0,
-    "tests/05_cards.rules#6:expect1": tx_05_cards_6_1,
-    "tests/05_cards.rules#6:expect2": tx_05_cards_6_2,
-    "tests/05_cards.rules#6:expect3": tx_05_cards_6_3,
-    "tests/05_cards.rules#7:expect0": tx_05_cards_7_0,
-    "tests/05_cards.rules#7:expect1": tx_05_cards_7_1,
-    "tests/05_cards.rules#8:expect0": tx_05_cards_8_0,
-    "tests/05_cards.rules#8:expect1": tx_05_cards_8_1,
-    "tests/05_cards.rules#9:expect0": tx_05_cards_9_0,
-    "tests/05_cards.rules#9:expect1": tx_05_cards_9_1,
-    "tests/05_cards.rules#10:expect0": tx_05_cards_10_0,
-    "tests/05_cards.rules#10:expect1": tx_05_cards_10_1,
-    "tests/05_cards.rules#10:expect2": tx_05_cards_10_2,
-    "tests/05_cards.rules#11:expect0": tx_05_cards_11_0,
-    "tests/05_cards.rules#11:expect1": tx_05_cards_11_1,
-    "tests/05_cards.rules#11:expect2": tx_05_cards_11_2,
-    "tests/05_cards.rules#12:expect0": tx_05_cards_12_0,
-    "tests/05_cards.rules#12:expect1": tx_05_cards_12_1,
-    "tests/05_cards.rules#12:expect2": tx_05_cards_12_2,
-    "tests/05_cards.rules#12:expect3": tx_05_cards_12_3,
-    "tests/05_cards.rules#13:expect0": tx_05_cards_13_0,
-    "tests/06_requirements.rules#0:expect0": tx_06_requirements_0_0,
-    "tests/06_requirements.rules#0:expect1": tx_06_requirements_0_1,
-    "tests/06_requirements.rules#1:expect0": tx_06_requirements_1_0,
-    "tests/06_requirements.rules#1:expect1": tx_06_requirements_1_1,
-    "tests/06_requirements.rules#2:expect0": tx_06_requirements_2_0,
-    "tests/06_requirements.rules#2:expect1": tx_06_requirements_2_1,
-    "tests/06_requirements.rules#3:expect0": tx_06_requirements_3_0,
-    "tests/06_requirements.rules#3:expect1": tx_06_requirements_3_1,
-    "tests/06_requirements.rules#4:expect0": tx_06_requirements_4_0,
-    "tests/06_requirements.rules#4:expect1": tx_06_requirements_4_1,
-    "tests/06_requirements.rules#5:expect0": tx_06_requirements_5_0,
-    "tests/06_requirements.rules#5:expect1": tx_06_requirements_5_1,
-    "tests/06_requirements.rules#6:expect0": tx_06_requirements_6_0,
-    "tests/06_requirements.rules#6:expect1": tx_06_requirements_6_1,
-    "tests/06_requirements.rules#7:expect0": tx_06_requirements_7_0,
-    "tests/06_requirements.rules#7:expect1": tx_06_requirements_7_1,
-    "tests/06_requirements.rules#8:expect0": tx_06_requirements_8_0,
-    "tests/06_requirements.rules#8:expect1": tx_06_requirements_8_1,
-    "tests/06_requirements.rules#9:expect0": tx_06_requirements_9_0,
-    "tests/06_requirements.rules#9:expect1": tx_06_requirements_9_1,
-    "tests/06_requirements.rules#10:expect0": tx_06_requirements_10_0,
-    "tests/06_requirements.rules#10:expect1": tx_06_requirements_10_1,
-    "tests/06_requirements.rules#11:expect0": tx_06_requirements_11_0,
-    "tests/06_requirements.rules#11:expect1": tx_06_requirements_11_1,
-    "tests/06_requirements.rules#12:expect0": tx_06_requirements_12_0,
-    "tests/06_requirements.rules#12:expect1": tx_06_requirements_12_1,
-    "tests/06_requirements.rules#13:expect0": tx_06_requirements_13_0,
-    "tests/06_requirements.rules#13:expect1": tx_06_requirements_13_1,
-    "tests/06_requirements.rules#14:expect0": tx_06_requirements_14_0,
-    "tests/06_requirements.rules#14:expect1": tx_06_requirements_14_1,
-    "tests/06_requirements.rules#15:expect0": tx_06_requirements_15_0,
-    "tests/06_requirements.rules#15:expect1": tx_06_requirements_15_1,
-    "tests/06_requirements.rules#16:expect0": tx_06_requirements_16_0,
-    "tests/06_requirements.rules#16:expect1": tx_06_requirements_16_1,
-    "tests/06_requirements.rules#17:expect0": tx_06_requirements_17_0,
-    "tests/06_requirements.rules#17:expect1": tx_06_requirements_17_1,
-    "tests/06_requirements.rules#18:expect0": tx_06_requirements_18_0,
-    "tests/06_requirements.rules#18:expect1": tx_06_requirements_18_1,
-    "tests/06_requirements.rules#19:expect0": tx_06_requirements_19_0,
-    "tests/06_requirements.rules#19:expect1": tx_06_requirements_19_1,
-    "tests/06_requirements.rules#20:expect0": tx_06_requirements_20_0,
-    "tests/06_requirements.rules#20:expect1": tx_06_requirements_20_1,
-    "tests/06_requirements.rules#21:expect0": tx_06_requirements_21_0,
-    "tests/06_requirements.rules#21:expect1": tx_06_requirements_21_1,
-    "tests/06_requirements.rules#22:expect0": tx_06_requirements_22_0,
-    "tests/06_requirements.rules#22:expect1": tx_06_requirements_22_1,
-    "tests/06_requirements.rules#23:expect0": tx_06_requirements_23_0,
-    "tests/06_requirements.rules#23:expect1": tx_06_requirements_23_1,
-    "tests/06_requirements.rules#24:expect0": tx_06_requirements_24_0,
-    "tests/06_requirements.rules#24:expect1": tx_06_requirements_24_1,
-    "tests/06_requirements.rules#25:expect0": tx_06_requirements_25_0,
-    "tests/06_requirements.rules#25:expect1": tx_06_requirements_25_1,
-    "tests/06_requirements.rules#26:expect0": tx_06_requirements_26_0,
-    "tests/06_requirements.rules#26:expect1": tx_06_requirements_26_1,
-    "tests/06_requirements.rules#27:expect0": tx_06_requirements_27_0,
-    "tests/06_requirements.rules#27:expect1": tx_06_requirements_27_1,
-    "tests/06_requirements.rules#28:expect0": tx_06_requirements_28_0,
-    "tests/06_requirements.rules#28:expect1": tx_06_requirements_28_1,
-    "tests/06_requirements.rules#29:expect0": tx_06_requirements_29_0,
-    "tests/06_requirements.rules#29:expect1": tx_06_requirements_29_1,
-    "tests/06_requirements.rules#30:expect0": tx_06_requirements_30_0,
-    "tests/06_requirements.rules#30:expect1": tx_06_requirements_30_1,
-    "tests/06_requirements.rules#31:expect0": tx_06_requirements_31_0,
-    "tests/06_requirements.rules#31:expect1": tx_06_requirements_31_1,
-    "tests/06_requirements.rules#32:expect0": tx_06_requirements_32_0,
-    "tests/06_requirements.rules#32:expect1": tx_06_requirements_32_1,
-    "tests/06_requirements.rules#33:expect0": tx_06_requirements_33_0,
-    "tests/06_requirements.rules#33:expect1": tx_06_requirements_33_1,
-    "tests/06_requirements.rules#34:expect0": tx_06_requirements_34_0,
-    "tests/06_requirements.rules#34:expect1": tx_06_requirements_34_1,
-    "tests/06_requirements.rules#35:expect0": tx_06_requirements_35_0,
-    "tests/06_requirements.rules#35:expect1": tx_06_requirements_35_1,
-    "tests/06_requirements.rules#36:expect0": tx_06_requirements_36_0,
-    "tests/06_requirements.rules#36:expect1": tx_06_requirements_36_1,
-    "tests/06_requirements.rules#37:expect0": tx_06_requirements_37_0,
-    "tests/06_requirements.rules#37:expect1": tx_06_requirements_37_1,
-    "tests/06_requirements.rules#38:expect0": tx_06_requirements_38_0,
-    "tests/06_requirements.rules#38:expect1": tx_06_requirements_38_1,
-    "tests/06_requirements.rules#39:expect0": tx_06_requirements_39_0,
-    "tests/06_requirements.rules#39:expect1": tx_06_requirements_39_1,
-    "tests/06_requirements.rules#40:expect0": tx_06_requirements_40_0,
-    "tests/06_requirements.rules#40:expect1": tx_06_requirements_40_1,
-    "tests/06_requirements.rules#41:expect0": tx_06_requirements_41_0,
-    "tests/06_requirements.rules#41:expect1": tx_06_requirements_41_1,
-    "tests/06_requirements.rules#42:expect0": tx_06_requirements_42_0,
-    "tests/06_requirements.rules#42:expect1": tx_06_requirements_42_1,
-    "tests/06_requirements.rules#43:expect0": tx_06_requirements_43_0,
-    "tests/06_requirements.rules#43:expect1": tx_06_requirements_43_1,
-    "tests/06_requirements.rules#44:expect0": tx_06_requirements_44_0,
-    "tests/06_requirements.rules#44:expect1": tx_06_requirements_44_1,
-    "tests/06_requirements.rules#45:expect0": tx_06_requirements_45_0,
-    "tests/06_requirements.rules#45:expect1": tx_06_requirements_45_1,
-    "tests/06_requirements.rules#46:expect0": tx_06_requirements_46_0,
-    "tests/06_requirements.rules#46:expect1": tx_06_requirements_46_1,
-    "tests/06_requirements.rules#47:expect0": tx_06_requirements_47_0,
-    "tests/06_requirements.rules#47:expect1": tx_06_requirements_47_1,
-    "tests/06_requirements.rules#48:expect0": tx_06_requirements_48_0,
-    "tests/06_requirements.rules#48:expect1": tx_06_requirements_48_1,
-    "tests/06_requirements.rules#49:expect0": tx_06_requirements_49_0,
-    "tests/06_requirements.rules#49:expect1": tx_06_requirements_49_1,
-    "tests/06_requirements.rules#50:expect0": tx_06_requirements_50_0,
-    "tests/06_requirements.rules#50:expect1": tx_06_requirements_50_1,
-    "tests/06_requirements.rules#51:expect0": tx_06_requirements_51_0,
-    "tests/06_requirements.rules#51:expect1": tx_06_requirements_51_1,
-    "tests/07_more_cards.rules#0:expect0": tx_07_more_cards_0_0,
-    "tests/07_more_cards.rules#0:expect1": tx_07_more_cards_0_1,
-    "tests/07_more_cards.rules#0:expect2": tx_07_more_cards_0_2,
-    "tests/07_more_cards.rules#0:expect3": tx_07_more_cards_0_3,
-    "tests/07_more_cards.rules#0:expect4": tx_07_more_cards_0_4,
-    "tests/07_more_cards.rules#1:expect0": tx_07_more_cards_1_0,
-    "tests/07_more_cards.rules#1:expect1": tx_07_more_cards_1_1,
-    "tests/07_more_cards.rules#2:expect0": tx_07_more_cards_2_0,
-    "tests/07_more_cards.rules#2:expect1": tx_07_more_cards_2_1,
-    "tests/07_more_cards.rules#2:expect2": tx_07_more_cards_2_2,
-    "tests/07_more_cards.rules#3:expect0": tx_07_more_cards_3_0,
-    "tests/07_more_cards.rules#3:expect1": tx_07_more_cards_3_1,
-    "tests/07_more_cards.rules#3:expect2": tx_07_more_cards_3_2,
-    "tests/07_more_cards.rules#3:expect3": tx_07_more_cards_3_3,
-    "tests/07_more_cards.rules#4:expect0": tx_07_more_cards_4_0,
-    "tests/07_more_cards.rules#4:expect1": tx_07_more_cards_4_1,
-    "tests/07_more_cards.rules#4:expect2": tx_07_more_cards_4_2,
-    "tests/07_more_cards.rules#5:expect0": tx_07_more_cards_5_0,
-    "tests/07_more_cards.rules#5:expect1": tx_07_more_cards_5_1,
-    "tests/07_more_cards.rules#5:expect2": tx_07_more_cards_5_2,
-    "tests/07_more_cards.rules#6:expect0": tx_07_more_cards_6_0,
-    "tests/07_more_cards.rules#6:expect1": tx_07_more_cards_6_1,
-    "tests/07_more_cards.rules#7:expect0": tx_07_more_cards_7_0,
-    "tests/07_more_cards.rules#7:expect1": tx_07_more_cards_7_1,
-    "tests/07_more_cards.rules#7:expect2": tx_07_more_cards_7_2,
-    "tests/07_more_cards.rules#8:expect0": tx_07_more_cards_8_0,
-    "tests/07_more_cards.rules#8:expect1": tx_07_more_cards_8_1,
-    "tests/07_more_cards.rules#9:expect0": tx_07_more_cards_9_0,
-    "tests/07_more_cards.rules#9:expect1": tx_07_more_cards_9_1,
-    "tests/07_more_cards.rules#9:expect2": tx_07_more_cards_9_2,
-    "tests/07_more_cards.rules#9:expect3": tx_07_more_cards_9_3,
-    "tests/07_more_cards.rules#10:expect0": tx_07_more_cards_10_0,
-    "tests/07_more_cards.rules#10:expect1": tx_07_more_cards_10_1,
-    "tests/07_more_cards.rules#11:expect0": tx_07_more_cards_11_0,
-    "tests/07_more_cards.rules#11:expect1": tx_07_more_cards_11_1,
-    "tests/07_more_cards.rules#11:expect2": tx_07_more_cards_11_2,
-    "tests/07_more_cards.rules#11:expect3": tx_07_more_cards_11_3,
-    "tests/07_more_cards.rules#11:expect4": tx_07_more_cards_11_4,
-    "tests/08_setup_hooks.rules#0:expect0": tx_08_setup_hooks_0_0,
-    "tests/08_setup_hooks.rules#0:expect1": tx_08_setup_hooks_0_1,
-    "tests/08_setup_hooks.rules#0:expect2": tx_08_setup_hooks_0_2,
-    "tests/08_setup_hooks.rules#0:expect3": tx_08_setup_hooks_0_3,
-    "tests/08_setup_hooks.rules#1:expect0": tx_08_setup_hooks_1_0,
-    "tests/08_setup_hooks.rules#1:expect1": tx_08_setup_hooks_1_1,
-    "tests/08_setup_hooks.rules#1:expect2": tx_08_setup_hooks_1_2,
-}
-TEST_SIDES = {
-    "tests/01_parameters.rules#0:expect0": tx_01_parameters_0_0_sides,
-    "tests/01_parameters.rules#0:expect1": tx_01_parameters_0_1_sides,
-    "tests/01_parameters.rules#0:expect2": tx_01_parameters_0_2_sides,
-    "tests/01_parameters.rules#1:expect0": tx_01_parameters_1_0_sides,
-    "tests/01_parameters.rules#1:expect1": tx_01_parameters_1_1_sides,
-    "tests/01_parameters.rules#1:expect2": tx_01_parameters_1_2_sides,
-    "tests/01_parameters.rules#2:expect0": tx_01_parameters_2_0_sides,
-    "tests/01_parameters.rules#2:expect1": tx_01_parameters_2_1_sides,
-    "tests/01_parameters.rules#2:expect2": tx_01_parameters_2_2_sides,
-    "tests/01_parameters.rules#2:expect3": tx_01_parameters_2_3_sides,
-    "tests/01_parameters.rules#3:expect0": tx_01_parameters_3_0_sides,
-    "tests/01_parameters.rules#3:expect1": tx_01_parameters_3_1_sides,
-    "tests/01_parameters.rules#3:expect2": tx_01_parameters_3_2_sides,
-    "tests/01_parameters.rules#4:expect0": tx_01_parameters_4_0_sides,
-    "tests/01_parameters.rules#4:expect1": tx_01_parameters_4_1_sides,
-    "tests/01_parameters.rules#4:expect2": tx_01_parameters_4_2_sides,
-    "tests/01_parameters.rules#5:expect0": tx_01_parameters_5_0_sides,
-    "tests/01_parameters.rules#5:expect1": tx_01_parameters_5_1_sides,
-    "tests/01_parameters.rules#5:expect2": tx_01_parameters_5_2_sides,
-    "tests/01_parameters.rules#6:expect0": tx_01_parameters_6_0_sides,
-    "tests/01_parameters.rules#6:expect1": tx_01_parameters_6_1_sides,
-    "tests/01_parameters.rules#8:expect0": tx_01_parameters_8_0_sides,
-    "tests/01_parameters.rules#8:expect1": tx_01_parameters_8_1_sides,
-    "tests/01_parameters.rules#8:expect2": tx_01_parameters_8_2_sides,
-    "tests/01_parameters.rules#8:expect3": tx_01_parameters_8_3_sides,
-    "tests/02_tiles.rules#0:expect0": tx_02_tiles_0_0_sides,
-    "tests/02_tiles.rules#0:expect1": tx_02_tiles_0_1_sides,
-    "tests/02_tiles.rules#0:expect2": tx_02_tiles_0_2_sides,
-    "tests/02_tiles.rules#0:expect3": tx_02_tiles_0_3_sides,
-    "tests/02_tiles.rules#1:expect0": tx_02_tiles_1_0_sides,
-    "tests/02_tiles.rules#1:expect1": tx_02_tiles_1_1_sides,
-    "tests/02_tiles.rules#2:expect0": tx_02_tiles_2_0_sides,
-    "tests/02_tiles.rules#4:expect0": tx_02_tiles_4_0_sides,
-    "tests/02_tiles.rules#4:expect1": tx_02_tiles_4_1_sides,
-    "tests/02_tiles.rules#4:expect2": tx_02_tiles_4_2_sides,
-    "tests/02_tiles.rules#5:expect0": tx_02_tiles_5_0_sides,
-    "tests/02_tiles.rules#5:expect1": tx_02_tiles_5_1_sides,
-    "tests/02_tiles.rules#6:expect0": tx_02_tiles_6_0_sides,
-    "tests/02_tiles.rules#6:expect1": tx_02_tiles_6_1_sides,
-    "tests/02_tiles.rules#6:expect2": tx_02_tiles_6_2_sides,
-    "tests/02_tiles.rules#7:expect1": tx_02_tiles_7_1_sides,
-    "tests/02_tiles.rules#7:expect2": tx_02_tiles_7_2_sides,
-    "tests/02_tiles.rules#7:expect3": tx_02_tiles_7_3_sides,
-    "tests/02_tiles.rules#8:expect2": tx_02_tiles_8_2_sides,
-    "tests/02_tiles.rules#8:expect3": tx_02_tiles_8_3_sides,
-    "tests/02_tiles.rules#9:expect0": tx_02_tiles_9_0_sides,
-    "tests/03_economy.rules#0:expect0": tx_03_economy_0_0_sides,
-    "tests/03_economy.rules#0:expect1": tx_03_economy_0_1_sides,
-    "tests/03_economy.rules#1:expect1": tx_03_economy_1_1_sides,
-    "tests/03_economy.rules#1:expect2": tx_03_economy_1_2_sides,
-    "tests/03_economy.rules#3:expect0": tx_03_economy_3_0_sides,
-    "tests/03_economy.rules#3:expect1": tx_03_economy_3_1_sides,
-    "tests/03_economy.rules#4:expect3": tx_03_economy_4_3_sides,
-    "tests/03_economy.rules#6:expect1": tx_03_economy_6_1_sides,
-    "tests/03_economy.rules#6:expect2": tx_03_economy_6_2_sides,
-    "tests/03_economy.rules#8:expect0": tx_03_economy_8_0_sides,
-    "tests/03_economy.rules#8:expect1": tx_03_economy_8_1_sides,
-    "tests/03_economy.rules#8:expect2": tx_03_economy_8_2_sides,
-    "tests/03_economy.rules#8:expect3": tx_03_economy_8_3_sides,
-    "tests/03_economy.rules#8:expect4": tx_03_economy_8_4_sides,
-    "tests/03_economy.rules#9:expect1": tx_03_economy_9_1_sides,
-    "tests/03_economy.rules#9:expect2": tx_03_economy_9_2_sides,
-    "tests/03_economy.rules#10:expect1": tx_03_economy_10_1_sides,
-    "tests/03_economy.rules#10:expect2": tx_03_economy_10_2_sides,
-    "tests/03_economy.rules#10:expect3": tx_03_economy_10_3_sides,
-    "tests/03_economy.rules#10:expect4": tx_03_economy_10_4_sides,
-    "tests/03_economy.rules#11:expect1": tx_03_economy_11_1_sides,
-    "tests/03_economy.rules#11:expect2": tx_03_economy_11_2_sides,
-    "tests/03_economy.rules#11:expect3": tx_03_economy_11_3_sides,
-    "tests/03_economy.rules#12:expect0": tx_03_economy_12_0_sides,
-    "tests/03_economy.rules#12:expect1": tx_03_economy_12_1_sides,
-    "tests/03_economy.rules#12:expect2": tx_03_economy_12_2_sides,
-    "tests/03_economy.rules#13:expect0": tx_03_economy_13_0_sides,
-    "tests/03_economy.rules#13:expect1": tx_03_economy_13_1_sides,
-    "tests/03_economy.rules#13:expect2": tx_03_economy_13_2_sides,
-    "tests/03_economy.rules#14:expect0": tx_03_economy_14_0_sides,
-    "tests/03_economy.rules#14:expect1": tx_03_economy_14_1_sides,
-    "tests/03_economy.rules#15:expect0": tx_03_economy_15_0_sides,
-    "tests/03_economy.rules#15:expect1": tx_03_economy_15_1_sides,
-    "tests/03_economy.rules#15:expect2": tx_03_economy_15_2_sides,
-    "tests/03_economy.rules#16:expect0": tx_03_economy_16_0_sides,
-    "tests/03_economy.rules#16:expect1": tx_03_economy_16_1_sides,
-    "tests/03_economy.rules#16:expect2": tx_03_economy_16_2_sides,
-    "tests/03_economy.rules#16:expect3": tx_03_economy_16_3_sides,
-    "tests/03_economy.rules#16:expect4": tx_03_economy_16_4_sides,
-    "tests/03_economy.rules#16:expect5": tx_03_economy_16_5_sides,
-    "tests/04_generation.rules#0:expect0": tx_04_generation_0_0_sides,
-    "tests/04_generation.rules#0:expect1": tx_04_generation_0_1_sides,
-    "tests/04_generation.rules#0:expect2": tx_04_generation_0_2_sides,
-    "tests/04_generation.rules#0:expect3": tx_04_generation_0_3_sides,
-    "tests/04_generation.rules#0:expect4": tx_04_generation_0_4_sides,
-    "tests/04_generation.rules#0:expect5": tx_04_generation_0_5_sides,
-    "tests/04_generation.rules#0:expect6": tx_04_generation_0_6_sides,
-    "tests/04_generation.rules#0:expect7": tx_04_generation_0_7_sides,
-    "tests/04_generation.rules#0:expect8": tx_04_generation_0_8_sides,
-    "tests/04_generation.rules#1:expect0": tx_04_generation_1_0_sides,
-    "tests/04_generation.rules#1:expect1": tx_04_generation_1_1_sides,
-    "tests/04_generation.rules#1:expect2": tx_04_generation_1_2_sides,
-    "tests/04_generation.rules#2:expect0": tx_04_generation_2_0_sides,
-    "tests/04_generation.rules#2:expect1": tx_04_generation_2_1_sides,
-    "tests/04_generation.rules#2:expect2": tx_04_generation_2_2_sides,
-    "tests/04_generation.rules#2:expect3": tx_04_generation_2_3_sides,
-    "tests/04_generation.rules#3:expect0": tx_04_generation_3_0_sides,
-    "tests/04_generation.rules#3:expect1": tx_04_generation_3_1_sides,
-    "tests/04_generation.rules#3:expect2": tx_04_generation_3_2_sides,
-    "tests/04_generation.rules#3:expect3": tx_04_generation_3_3_sides,
-    "tests/04_generation.rules#3:expect4": tx_04_generation_3_4_sides,
-    "tests/04_generation.rules#3:expect5": tx_04_generation_3_5_sides,
-    "tests/04_generation.rules#3:expect6": tx_04_generation_3_6_sides,
-    "tests/04_generation.rules#4:expect0": tx_04_generation_4_0_sides,
-    "tests/04_generation.rules#4:expect1": tx_04_generation_4_1_sides,
-    "tests/04_generation.rules#4:expect2": tx_04_generation_4_2_sides,
-    "tests/04_generation.rules#4:expect3": tx_04_generation_4_3_sides,
-    "tests/04_generation.rules#5:expect0": tx_04_generation_5_0_sides,
-    "tests/04_generation.rules#5:expect1": tx_04_generation_5_1_sides,
-    "tests/04_generation.rules#5:expect2": tx_04_generation_5_2_sides,
-    "tests/04_generation.rules#5:expect3": tx_04_generation_5_3_sides,
-    "tests/04_generation.rules#5:expect4": tx_04_generation_5_4_sides,
-    "tests/04_generation.rules#5:expect5": tx_04_generation_5_5_sides,
-    "tests/04_generation.rules#6:expect0": tx_04_generation_6_0_sides,
-    "tests/04_generation.rules#6:expect1": tx_04_generation_6_1_sides,
-    "tests/04_generation.rules#6:expect2": tx_04_generation_6_2_sides,
-    "tests/04_generation.rules#6:expect3": tx_04_generation_6_3_sides,
-    "tests/04_generation.rules#7:expect0": tx_04_generation_7_0_sides,
-    "tests/04_generation.rules#7:expect1": tx_04_generation_7_1_sides,
-    "tests/04_generation.rules#7:expect2": tx_04_generation_7_2_sides,
-    "tests/04_generation.rules#7:expect3": tx_04_generation_7_3_sides,
-    "tests/04_generation.rules#7:expect4": tx_04_generation_7_4_sides,
-    "tests/04_generation.rules#7:expect5": tx_04_generation_7_5_sides,
-    "tests/04_generation.rules#9:expect0": tx_04_generation_9_0_sides,
-    "tests/04_generation.rules#9:expect1": tx_04_generation_9_1_sides,
-    "tests/04_generation.rules#9:expect2": tx_04_generation_9_2_sides,
-    "tests/04_generation.rules#10:expect0": tx_04_generation_10_0_sides,
-    "tests/04_generation.rules#10:expect1": tx_04_generation_10_1_sides,
-    "tests/04_generation.rules#10:expect2": tx_04_generation_10_2_sides,
-    "tests/04_generation.rules#10:expect3": tx_04_generation_10_3_sides,
-    "tests/04_generation.rules#11:expect0": tx_04_generation_11_0_sides,
-    "tests/04_generation.rules#11:expect1": tx_04_generation_11_1_sides,
-    "tests/04_generation.rules#11:expect2": tx_04_generation_11_2_sides,
-    "tests/04_generation.rules#11:expect3": tx_04_generation_11_3_sides,
-    "tests/04_generation.rules#13:expect0": tx_04_generation_13_0_sides,
-    "tests/04_generation.rules#13:expect1": tx_04_generation_13_1_sides,
-    "tests/04_generation.rules#14:expect0": tx_04_generation_14_0_sides,
-    "tests/04_generation.rules#14:expect1": tx_04_generation_14_1_sides,
-    "tests/04_generation.rules#14:expect2": tx_04_generation_14_2_sides,
-    "tests/04_generation.rules#14:expect4": tx_04_generation_14_4_sides,
-    "tests/04_generation.rules#15:expect1": tx_04_generation_15_1_sides,
-    "tests/04_generation.rules#16:expect0": tx_04_generation_16_0_sides,
-    "tests/04_generation.rules#16:expect1": tx_04_generation_16_1_sides,
-    "tests/04_generation.rules#16:expect2": tx_04_generation_16_2_sides,
-    "tests/04_generation.rules#16:expect5": tx_04_generation_16_5_sides,
-    "tests/04_generation.rules#17:expect0": tx_04_generation_17_0_sides,
-    "tests/04_generation.rules#17:expect1": tx_04_generation_17_1_sides,
-    "tests/04_generation.rules#17:expect2": tx_04_generation_17_2_sides,
-    "tests/04_generation.rules#17:expect3": tx_04_generation_17_3_sides,
-    "tests/04_generation.rules#18:expect0": tx_04_generation_18_0_sides,
-    "tests/04_generation.rules#18:expect1": tx_04_generation_18_1_sides,
-    "tests/04_generation.rules#18:expect2": tx_04_generation_18_2_sides,
-    "tests/05_cards.rules#0:expect2": tx_05_cards_0_2_sides,
-    "tests/05_cards.rules#0:expect3": tx_05_cards_0_3_sides,
-    "tests/05_cards.rules#1:expect1": tx_05_cards_1_1_sides,
-    "tests/05_cards.rules#2:expect0": tx_05_cards_2_0_sides,
-    "tests/05_cards.rules#2:expect1": tx_05_cards_2_1_sides,
-    "tests/05_cards.rules#3:expect0": tx_05_cards_3_0_sides,
-    "tests/05_cards.rules#3:expect1": tx_05_cards_3_1_sides,
-    "tests/05_cards.rules#3:expect2": tx_05_cards_3_2_sides,
-    "tests/05_cards.rules#4:expect1": tx_05_cards_4_1_sides,
-    "tests/05_cards.rules#4:expect2": tx_05_cards_4_2_sides,
-    "tests/05_cards.rules#5:expect0": tx_05_cards_5_0_sides,
-    "tests/05_cards.rules#5:expect1": tx_05_cards_5_1_sides,
-    "tests/05_cards.rules#5:expect2": tx_05_cards_5_2_sides,
-    "tests/05_cards.rules#6:expect0": tx_05_cards_6_0_sides,
-    "tests/05_cards.rules#6:expect2": tx_05_cards_6_2_sides,
-    "tests/05_cards.rules#6:expect3": tx_05_cards_6_3_sides,
-    "tests/05_cards.rules#7:expect0": tx_05_cards_7_0_sides,
-    "tests/05_cards.rules#7:expect1": tx_05_cards_7_1_sides,
-    "tests/05_cards.rules#9:expect0": tx_05_cards_9_0_sides,
-    "tests/05_cards.rules#9:expect1": tx_05_cards_9_1_sides,
-    "tests/05_cards.rules#10:expect0": tx_05_cards_10_0_sides,
-    "tests/05_cards.rules#10:expect2": tx_05_cards_10_2_sides,
-    "tests/05_cards.rules#11:expect0": tx_05_cards_11_0_sides,
-    "tests/05_cards.rules#11:expect1": tx_05_cards_11_1_sides,
-    "tests/05_cards.rules#11:expect2": tx_05_cards_11_2_sides,
-    "tests/05_cards.rules#12:expect0": tx_05_cards_12_0_sides,
-    "tests/05_cards.rules#12:expect1": tx_05_cards_12_1_sides,
-    "tests/05_cards.rules#12:expect2": tx_05_cards_12_2_sides,
-    "tests/05_cards.rules#12:expect3": tx_05_cards_12_3_sides,
-    "tests/05_cards.rules#13:expect0": tx_05_cards_13_0_sides,
-    "tests/07_more_cards.rules#2:expect0": tx_07_more_cards_2_0_sides,
-    "tests/07_more_cards.rules#2:expect1": tx_07_more_cards_2_1_sides,
-    "tests/07_more_cards.rules#2:expect2": tx_07_more_cards_2_2_sides,
-    "tests/07_more_cards.rules#3:expect1": tx_07_more_cards_3_1_sides,
-    "tests/07_more_cards.rules#3:expect2": tx_07_more_cards_3_2_sides,
-    "tests/07_more_cards.rules#3:expect3": tx_07_more_cards_3_3_sides,
-    "tests/07_more_cards.rules#4:expect0": tx_07_more_cards_4_0_sides,
-    "tests/07_more_cards.rules#4:expect1": tx_07_more_cards_4_1_sides,
-    "tests/07_more_cards.rules#4:expect2": tx_07_more_cards_4_2_sides,
-    "tests/07_more_cards.rules#5:expect1": tx_07_more_cards_5_1_sides,
-    "tests/07_more_cards.rules#5:expect2": tx_07_more_cards_5_2_sides,
-    "tests/07_more_cards.rules#6:expect0": tx_07_more_cards_6_0_sides,
-    "tests/07_more_cards.rules#6:expect1": tx_07_more_cards_6_1_sides,
-    "tests/07_more_cards.rules#7:expect1": tx_07_more_cards_7_1_sides,
-    "tests/07_more_cards.rules#7:expect2": tx_07_more_cards_7_2_sides,
-    "tests/07_more_cards.rules#8:expect0": tx_07_more_cards_8_0_sides,
-    "tests/07_more_cards.rules#8:expect1": tx_07_more_cards_8_1_sides,
-    "tests/07_more_cards.rules#9:expect0": tx_07_more_cards_9_0_sides,
-    "tests/07_more_cards.rules#9:expect1": tx_07_more_cards_9_1_sides,
-    "tests/07_more_cards.rules#9:expect2": tx_07_more_cards_9_2_sides,
-    "tests/07_more_cards.rules#9:expect3": tx_07_more_cards_9_3_sides,
-    "tests/07_more_cards.rules#10:expect0": tx_07_more_cards_10_0_sides,
-    "tests/07_more_cards.rules#10:expect1": tx_07_more_cards_10_1_sides,
-    "tests/07_more_cards.rules#11:expect0": tx_07_more_cards_11_0_sides,
-    "tests/07_more_cards.rules#11:expect1": tx_07_more_cards_11_1_sides,
-    "tests/07_more_cards.rules#11:expect2": tx_07_more_cards_11_2_sides,
-    "tests/07_more_cards.rules#11:expect3": tx_07_more_cards_11_3_sides,
-    "tests/07_more_cards.rules#11:expect4": tx_07_more_cards_11_4_sides,
-    "tests/08_setup_hooks.rules#0:expect2": tx_08_setup_hooks_0_2_sides,
-    "tests/08_setup_hooks.rules#0:expect3": tx_08_setup_hooks_0_3_sides,
-    "tests/08_setup_hooks.rules#1:expect1": tx_08_setup_hooks_1_1_sides,
-    "tests/08_setup_hooks.rules#1:expect2": tx_08_setup_hooks_1_2_sides,
-}
+TEST_EXPECTS = _keyed(
+    ("tests/01_parameters.rules", tx_01_parameters_0),
+    ("tests/01_parameters.rules", tx_01_parameters_1),
+    ("tests/02_tiles.rules", tx_02_tiles_0),
+    ("tests/02_tiles.rules", tx_02_tiles_1),
+    ("tests/03_economy.rules", tx_03_economy_0),
+    ("tests/03_economy.rules", tx_03_economy_1),
+    ("tests/03_economy.rules", tx_03_economy_2),
+    ("tests/03_economy.rules", tx_03_economy_3),
+    ("tests/04_generation.rules", tx_04_generation_0),
+    ("tests/04_generation.rules", tx_04_generation_1),
+    ("tests/04_generation.rules", tx_04_generation_2),
+    ("tests/04_generation.rules", tx_04_generation_3),
+    ("tests/04_generation.rules", tx_04_generation_4),
+    ("tests/04_generation.rules", tx_04_generation_5),
+    ("tests/05_cards.rules", tx_05_cards_0),
+    ("tests/05_cards.rules", tx_05_cards_1),
+    ("tests/05_cards.rules", tx_05_cards_2),
+    ("tests/06_requirements.rules", tx_06_requirements_0),
+    ("tests/06_requirements.rules", tx_06_requirements_1),
+    ("tests/06_requirements.rules", tx_06_requirements_2),
+    ("tests/06_requirements.rules", tx_06_requirements_3),
+    ("tests/06_requirements.rules", tx_06_requirements_4),
+    ("tests/06_requirements.rules", tx_06_requirements_5),
+    ("tests/06_requirements.rules", tx_06_requirements_6),
+    ("tests/07_more_cards.rules", tx_07_more_cards_0),
+    ("tests/07_more_cards.rules", tx_07_more_cards_1),
+    ("tests/07_more_cards.rules", tx_07_more_cards_2),
+    ("tests/08_setup_hooks.rules", tx_08_setup_hooks_0),
+)
+TEST_SIDES = _keyed(
+    ("tests/01_parameters.rules", ts_01_parameters_0),
+    ("tests/01_parameters.rules", ts_01_parameters_1),
+    ("tests/02_tiles.rules", ts_02_tiles_0),
+    ("tests/02_tiles.rules", ts_02_tiles_1),
+    ("tests/03_economy.rules", ts_03_economy_0),
+    ("tests/03_economy.rules", ts_03_economy_1),
+    ("tests/03_economy.rules", ts_03_economy_2),
+    ("tests/03_economy.rules", ts_03_economy_3),
+    ("tests/04_generation.rules", ts_04_generation_0),
+    ("tests/04_generation.rules", ts_04_generation_1),
+    ("tests/04_generation.rules", ts_04_generation_2),
+    ("tests/04_generation.rules", ts_04_generation_3),
+    ("tests/04_generation.rules", ts_04_generation_4),
+    ("tests/04_generation.rules", ts_04_generation_5),
+    ("tests/05_cards.rules", ts_05_cards_0),
+    ("tests/05_cards.rules", ts_05_cards_1),
+    ("tests/05_cards.rules", ts_05_cards_2),
+    ("tests/06_requirements.rules", ts_06_requirements_0),
+    ("tests/06_requirements.rules", ts_06_requirements_1),
+    ("tests/06_requirements.rules", ts_06_requirements_2),
+    ("tests/06_requirements.rules", ts_06_requirements_3),
+    ("tests/06_requirements.rules", ts_06_requirements_4),
+    ("tests/06_requirements.rules", ts_06_requirements_5),
+    ("tests/06_requirements.rules", ts_06_requirements_6),
+    ("tests/07_more_cards.rules", ts_07_more_cards_0),
+    ("tests/07_more_cards.rules", ts_07_more_cards_1),
+    ("tests/07_more_cards.rules", ts_07_more_cards_2),
+    ("tests/08_setup_hooks.rules", ts_08_setup_hooks_0),
+)

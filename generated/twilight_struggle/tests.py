@@ -28,7 +28,7 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 7ee76e28f3d88fea
-# Fingerprint: source a08e76d00dc0c0d8ff5c output 2c260acdbbf762a77a30
+# Fingerprint: source 4db710dac6567471be1d output 5c75c25bca5359c25568
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -7858,776 +7858,441 @@ def tb_turn_and_victory_26_0(state, frame):
     return
 
 
-def tx_card_play_0_0(state, L):
+# Expectations, in tables of a test file's, keyed by the rest of each one's plan key
+# ("#3:expect0": test 3, part 0); the `ts_` tables hold the two sides of each comparison.
+tx_card_play_0 = {
     # spec: spec/twilight_struggle/tests/card_play.rules:22
-    return state.counters[2][E_japan] == 1
-
-
-def tx_card_play_0_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:22
-    return (state.counters[2][E_japan], 1)
-
-
-def tx_card_play_0_1(state, L):
+    "#0:expect0": lambda state, L: state.counters[2][E_japan] == 1,
     # spec: spec/twilight_struggle/tests/card_play.rules:23
-    return state.location[E_romanian_abdication] == 10
-
-
-def tx_card_play_0_2(state, L):
+    "#0:expect1": lambda state, L: state.location[E_romanian_abdication] == 10,
     # spec: spec/twilight_struggle/tests/card_play.rules:24
-    return state.vars[1] == 1
-
-
-def tx_card_play_0_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:24
-    return (state.vars[1], 1)
-
-
-def tx_card_play_1_0(state, L):
+    "#0:expect2": lambda state, L: state.vars[1] == 1,
     # spec: spec/twilight_struggle/tests/card_play.rules:34
-    return state.counters[2][E_canada] == 1
-
-
-def tx_card_play_1_0_sides(state, L):
+    "#1:expect0": lambda state, L: state.counters[2][E_canada] == 1,
     # spec: spec/twilight_struggle/tests/card_play.rules:34
-    return (state.counters[2][E_canada], 1)
-
-
-def tx_card_play_1_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:34
-    return state.location[E_romanian_abdication] == 10
-
-
-def tx_card_play_2_0(state, L):
+    "#1:expect1": lambda state, L: state.location[E_romanian_abdication] == 10,
     # spec: spec/twilight_struggle/tests/card_play.rules:38
-    return (
+    "#2:expect0": lambda state, L: (
         E_vietnam_revolts != E_china_card
         and not A_scoring[E_vietnam_revolts]
         and (A_side[E_vietnam_revolts] == 0 or A_side[E_vietnam_revolts] == None)
         and event_allowed(state, EVENT_WHEN, E_vietnam_revolts, 0)
-    )
-
-
-def tx_card_play_2_1(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:39
-    return not (
-        E_vietnam_revolts != E_china_card
-        and not A_scoring[E_vietnam_revolts]
-        and (A_side[E_vietnam_revolts] == 1 or A_side[E_vietnam_revolts] == None)
-        and event_allowed(state, EVENT_WHEN, E_vietnam_revolts, 1)
-    )
-
-
-def tx_card_play_2_2(state, L):
+    "#2:expect1": lambda state, L: (
+        not (
+            E_vietnam_revolts != E_china_card
+            and not A_scoring[E_vietnam_revolts]
+            and (A_side[E_vietnam_revolts] == 1 or A_side[E_vietnam_revolts] == None)
+            and event_allowed(state, EVENT_WHEN, E_vietnam_revolts, 1)
+        )
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:40
-    return (
+    "#2:expect2": lambda state, L: (
         E_containment != E_china_card
         and not A_scoring[E_containment]
         and (A_side[E_containment] == 1 or A_side[E_containment] == None)
         and event_allowed(state, EVENT_WHEN, E_containment, 1)
-    )
-
-
-def tx_card_play_2_3(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:41
-    return (
+    "#2:expect3": lambda state, L: (
         E_red_scare_purge != E_china_card
         and not A_scoring[E_red_scare_purge]
         and (A_side[E_red_scare_purge] == 0 or A_side[E_red_scare_purge] == None)
         and event_allowed(state, EVENT_WHEN, E_red_scare_purge, 0)
-    )
-
-
-def tx_card_play_2_4(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:41
-    return (
+    "#2:expect4": lambda state, L: (
         E_red_scare_purge != E_china_card
         and not A_scoring[E_red_scare_purge]
         and (A_side[E_red_scare_purge] == 1 or A_side[E_red_scare_purge] == None)
         and event_allowed(state, EVENT_WHEN, E_red_scare_purge, 1)
-    )
-
-
-def tx_card_play_2_5(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:42
-    return not (
-        E_china_card != E_china_card
-        and not A_scoring[E_china_card]
-        and (A_side[E_china_card] == 0 or A_side[E_china_card] == None)
-        and event_allowed(state, EVENT_WHEN, E_china_card, 0)
-    )
-
-
-def tx_card_play_2_6(state, L):
+    "#2:expect5": lambda state, L: (
+        not (
+            E_china_card != E_china_card
+            and not A_scoring[E_china_card]
+            and (A_side[E_china_card] == 0 or A_side[E_china_card] == None)
+            and event_allowed(state, EVENT_WHEN, E_china_card, 0)
+        )
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:43
-    return (
-        0
-        if A_side[E_red_scare_purge] == 0
-        else 1 if A_side[E_red_scare_purge] == 1 else 1
-    ) == 1
-
-
-def tx_card_play_2_6_sides(state, L):
+    "#2:expect6": lambda state, L: (
+        (
+            0
+            if A_side[E_red_scare_purge] == 0
+            else 1 if A_side[E_red_scare_purge] == 1 else 1
+        )
+        == 1
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:43
-    return (
+    "#2:expect7": lambda state, L: (
+        (0 if A_side[E_containment] == 0 else 1 if A_side[E_containment] == 1 else 0)
+        == 1
+    ),
+    # spec: spec/twilight_struggle/tests/card_play.rules:50
+    "#3:expect0": lambda state, L: state.location[E_vietnam_revolts] == 10,
+    # spec: spec/twilight_struggle/tests/card_play.rules:50
+    "#3:expect1": lambda state, L: state.location[E_vietnam_revolts] != 2,
+    # spec: spec/twilight_struggle/tests/card_play.rules:58
+    "#4:expect0": lambda state, L: state.location[E_vietnam_revolts] == 9,
+}
+ts_card_play_0 = {
+    "#0:expect0": lambda state, L: (state.counters[2][E_japan], 1),
+    "#0:expect2": lambda state, L: (state.vars[1], 1),
+    "#1:expect0": lambda state, L: (state.counters[2][E_canada], 1),
+    "#2:expect6": lambda state, L: (
         (
             0
             if A_side[E_red_scare_purge] == 0
             else 1 if A_side[E_red_scare_purge] == 1 else 1
         ),
         1,
-    )
-
-
-def tx_card_play_2_7(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:43
-    return (
-        0 if A_side[E_containment] == 0 else 1 if A_side[E_containment] == 1 else 0
-    ) == 1
-
-
-def tx_card_play_2_7_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:43
-    return (
+    ),
+    "#2:expect7": lambda state, L: (
         0 if A_side[E_containment] == 0 else 1 if A_side[E_containment] == 1 else 0,
         1,
-    )
-
-
-def tx_card_play_3_0(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:50
-    return state.location[E_vietnam_revolts] == 10
-
-
-def tx_card_play_3_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:50
-    return state.location[E_vietnam_revolts] != 2
-
-
-def tx_card_play_4_0(state, L):
+    ),
+}
+tx_card_play_1 = {
     # spec: spec/twilight_struggle/tests/card_play.rules:58
-    return state.location[E_vietnam_revolts] == 9
-
-
-def tx_card_play_4_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:58
-    return state.counters[1][E_poland] == 2
-
-
-def tx_card_play_4_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:58
-    return (state.counters[1][E_poland], 2)
-
-
-def tx_card_play_5_0(state, L):
+    "#4:expect1": lambda state, L: state.counters[1][E_poland] == 2,
     # spec: spec/twilight_struggle/tests/card_play.rules:71
-    return (
+    "#5:expect0": lambda state, L: (
         event_allowed(state, EVENT_WHEN, E_nato, 1)
         and state.location[E_nato] == 10
         or not event_allowed(state, EVENT_WHEN, E_nato, 1)
         and state.location[E_nato] == 9
-    )
-
-
-def tx_card_play_6_0(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:79
-    return state.location[E_asia_scoring] == 9
-
-
-def tx_card_play_6_1(state, L):
+    "#6:expect0": lambda state, L: state.location[E_asia_scoring] == 9,
     # spec: spec/twilight_struggle/tests/card_play.rules:81
-    return state.tracks[1] == 4
-
-
-def tx_card_play_7_0(state, L):
+    "#6:expect1": lambda state, L: state.tracks[1] == 4,
     # spec: spec/twilight_struggle/tests/card_play.rules:87
-    return state.location[E_southeast_asia_scoring] == 10
-
-
-def tx_card_play_8_0(state, L):
+    "#7:expect0": lambda state, L: state.location[E_southeast_asia_scoring] == 10,
     # spec: spec/twilight_struggle/tests/card_play.rules:101
-    return state.location[E_asia_scoring] == 9
-
-
-def tx_card_play_8_1(state, L):
+    "#8:expect0": lambda state, L: state.location[E_asia_scoring] == 9,
     # spec: spec/twilight_struggle/tests/card_play.rules:101
-    return state.location[E_fidel] == 2
-
-
-def tx_card_play_10_0(state, L):
+    "#8:expect1": lambda state, L: state.location[E_fidel] == 2,
     # spec: spec/twilight_struggle/tests/card_play.rules:116
-    return state.vars[1] == 1
-
-
-def tx_card_play_10_0_sides(state, L):
+    "#10:expect0": lambda state, L: state.vars[1] == 1,
     # spec: spec/twilight_struggle/tests/card_play.rules:116
-    return (state.vars[1], 1)
-
-
-def tx_card_play_10_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:116
-    return not state.result is not None
-
-
-def tx_card_play_11_0(state, L):
+    "#10:expect1": lambda state, L: not state.result is not None,
     # spec: spec/twilight_struggle/tests/card_play.rules:127
-    return state.tracks[7] == 1
-
-
-def tx_card_play_11_0_sides(state, L):
+    "#11:expect0": lambda state, L: state.tracks[7] == 1,
     # spec: spec/twilight_struggle/tests/card_play.rules:127
-    return (state.tracks[7], 1)
-
-
-def tx_card_play_11_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:127
-    return state.tracks[1] == 2
-
-
-def tx_card_play_11_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:127
-    return (state.tracks[1], 2)
-
-
-def tx_card_play_11_2(state, L):
+    "#11:expect1": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/card_play.rules:128
-    return state.location[E_vietnam_revolts] == 9
-
-
-def tx_card_play_11_3(state, L):
+    "#11:expect2": lambda state, L: state.location[E_vietnam_revolts] == 9,
     # spec: spec/twilight_struggle/tests/card_play.rules:129
-    return state.tracks[9] == 1
-
-
-def tx_card_play_11_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:129
-    return (state.tracks[9], 1)
-
-
-def tx_card_play_12_0(state, L):
+    "#11:expect3": lambda state, L: state.tracks[9] == 1,
     # spec: spec/twilight_struggle/tests/card_play.rules:137
-    return state.tracks[7] == 0
-
-
-def tx_card_play_12_0_sides(state, L):
+    "#12:expect0": lambda state, L: state.tracks[7] == 0,
     # spec: spec/twilight_struggle/tests/card_play.rules:137
-    return (state.tracks[7], 0)
-
-
-def tx_card_play_12_1(state, L):
+    "#12:expect1": lambda state, L: state.location[E_vietnam_revolts] == 9,
     # spec: spec/twilight_struggle/tests/card_play.rules:137
-    return state.location[E_vietnam_revolts] == 9
-
-
-def tx_card_play_12_2(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:137
-    return state.tracks[9] == 1
-
-
-def tx_card_play_12_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:137
-    return (state.tracks[9], 1)
-
-
-def tx_card_play_14_0(state, L):
+    "#12:expect2": lambda state, L: state.tracks[9] == 1,
+}
+ts_card_play_1 = {
+    "#4:expect1": lambda state, L: (state.counters[1][E_poland], 2),
+    "#10:expect0": lambda state, L: (state.vars[1], 1),
+    "#11:expect0": lambda state, L: (state.tracks[7], 1),
+    "#11:expect1": lambda state, L: (state.tracks[1], 2),
+    "#11:expect3": lambda state, L: (state.tracks[9], 1),
+    "#12:expect0": lambda state, L: (state.tracks[7], 0),
+    "#12:expect2": lambda state, L: (state.tracks[9], 1),
+}
+tx_card_play_2 = {
     # spec: spec/twilight_struggle/tests/card_play.rules:151
-    return q_space_attempts_allowed(state, 1) == 2
-
-
-def tx_card_play_14_0_sides(state, L):
+    "#14:expect0": lambda state, L: q_space_attempts_allowed(state, 1) == 2,
     # spec: spec/twilight_struggle/tests/card_play.rules:151
-    return (q_space_attempts_allowed(state, 1), 2)
-
-
-def tx_card_play_14_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:151
-    return (
+    "#14:expect1": lambda state, L: (
         not A_scoring[E_vietnam_revolts]
         and state.tracks[6 + 1] < 8
         and state.tracks[8 + 1] < q_space_attempts_allowed(state, 1)
         and q_ops_value(state, 1, E_vietnam_revolts)
         >= d_space_ops_needed(state, state.tracks[6 + 1] + 1)
-    )
-
-
-def tx_card_play_14_2(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:153
-    return q_space_attempts_allowed(state, 1) == 1
-
-
-def tx_card_play_14_2_sides(state, L):
+    "#14:expect2": lambda state, L: q_space_attempts_allowed(state, 1) == 1,
     # spec: spec/twilight_struggle/tests/card_play.rules:153
-    return (q_space_attempts_allowed(state, 1), 1)
-
-
-def tx_card_play_14_3(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:153
-    return not (
-        not A_scoring[E_vietnam_revolts]
-        and state.tracks[6 + 1] < 8
-        and state.tracks[8 + 1] < q_space_attempts_allowed(state, 1)
-        and q_ops_value(state, 1, E_vietnam_revolts)
-        >= d_space_ops_needed(state, state.tracks[6 + 1] + 1)
-    )
-
-
-def tx_card_play_15_0(state, L):
+    "#14:expect3": lambda state, L: (
+        not (
+            not A_scoring[E_vietnam_revolts]
+            and state.tracks[6 + 1] < 8
+            and state.tracks[8 + 1] < q_space_attempts_allowed(state, 1)
+            and q_ops_value(state, 1, E_vietnam_revolts)
+            >= d_space_ops_needed(state, state.tracks[6 + 1] + 1)
+        )
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:158
-    return not (
-        not A_scoring[E_vietnam_revolts]
-        and state.tracks[6 + 0] < 8
-        and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
-        and q_ops_value(state, 0, E_vietnam_revolts)
-        >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
-    )
-
-
-def tx_card_play_15_1(state, L):
+    "#15:expect0": lambda state, L: (
+        not (
+            not A_scoring[E_vietnam_revolts]
+            and state.tracks[6 + 0] < 8
+            and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
+            and q_ops_value(state, 0, E_vietnam_revolts)
+            >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
+        )
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:159
-    return (
+    "#15:expect1": lambda state, L: (
         not A_scoring[E_socialist_governments]
         and state.tracks[6 + 0] < 8
         and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
         and q_ops_value(state, 0, E_socialist_governments)
         >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
-    )
-
-
-def tx_card_play_15_2(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:161
-    return not (
-        not A_scoring[E_socialist_governments]
-        and state.tracks[6 + 0] < 8
-        and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
-        and q_ops_value(state, 0, E_socialist_governments)
-        >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
-    )
-
-
-def tx_card_play_15_3(state, L):
+    "#15:expect2": lambda state, L: (
+        not (
+            not A_scoring[E_socialist_governments]
+            and state.tracks[6 + 0] < 8
+            and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
+            and q_ops_value(state, 0, E_socialist_governments)
+            >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
+        )
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:162
-    return (
+    "#15:expect3": lambda state, L: (
         not A_scoring[E_red_scare_purge]
         and state.tracks[6 + 0] < 8
         and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
         and q_ops_value(state, 0, E_red_scare_purge)
         >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
-    )
-
-
-def tx_card_play_15_4(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:164
-    return not (
-        not A_scoring[E_red_scare_purge]
-        and state.tracks[6 + 0] < 8
-        and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
-        and q_ops_value(state, 0, E_red_scare_purge)
-        >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
-    )
-
-
-def tx_card_play_15_5(state, L):
+    "#15:expect4": lambda state, L: (
+        not (
+            not A_scoring[E_red_scare_purge]
+            and state.tracks[6 + 0] < 8
+            and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
+            and q_ops_value(state, 0, E_red_scare_purge)
+            >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
+        )
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:165
-    return not (
-        not A_scoring[E_asia_scoring]
-        and state.tracks[6 + 0] < 8
-        and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
-        and q_ops_value(state, 0, E_asia_scoring)
-        >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
-    )
-
-
-def tx_card_play_16_0(state, L):
+    "#15:expect5": lambda state, L: (
+        not (
+            not A_scoring[E_asia_scoring]
+            and state.tracks[6 + 0] < 8
+            and state.tracks[8 + 0] < q_space_attempts_allowed(state, 0)
+            and q_ops_value(state, 0, E_asia_scoring)
+            >= d_space_ops_needed(state, state.tracks[6 + 0] + 1)
+        )
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:171
-    return state.tracks[1] == 1
-
-
-def tx_card_play_16_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:171
-    return (state.tracks[1], 1)
-
-
-def tx_card_play_16_1(state, L):
+    "#16:expect0": lambda state, L: state.tracks[1] == 1,
     # spec: spec/twilight_struggle/tests/card_play.rules:174
-    return state.tracks[1] == 3
-
-
-def tx_card_play_16_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:174
-    return (state.tracks[1], 3)
-
-
-def tx_card_play_16_2(state, L):
+    "#16:expect1": lambda state, L: state.tracks[1] == 3,
     # spec: spec/twilight_struggle/tests/card_play.rules:178
-    return state.tracks[1] == 1
-
-
-def tx_card_play_16_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:178
-    return (state.tracks[1], 1)
-
-
-def tx_card_play_16_3(state, L):
+    "#16:expect2": lambda state, L: state.tracks[1] == 1,
     # spec: spec/twilight_struggle/tests/card_play.rules:180
-    return state.tracks[1] == 1
-
-
-def tx_card_play_16_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:180
-    return (state.tracks[1], 1)
-
-
-def tx_card_play_16_4(state, L):
+    "#16:expect3": lambda state, L: state.tracks[1] == 1,
     # spec: spec/twilight_struggle/tests/card_play.rules:182
-    return state.tracks[7] == 8
-
-
-def tx_card_play_16_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:182
-    return (state.tracks[7], 8)
-
-
-def tx_card_play_17_0(state, L):
+    "#16:expect4": lambda state, L: state.tracks[7] == 8,
     # spec: spec/twilight_struggle/tests/card_play.rules:186
-    return (2 if 1 == 8 else 3 if 1 % 2 == 1 else 4) == 3
-
-
-def tx_card_play_17_0_sides(state, L):
+    "#17:expect0": lambda state, L: (2 if 1 == 8 else 3 if 1 % 2 == 1 else 4) == 3,
+}
+ts_card_play_2 = {
+    "#14:expect0": lambda state, L: (q_space_attempts_allowed(state, 1), 2),
+    "#14:expect2": lambda state, L: (q_space_attempts_allowed(state, 1), 1),
+    "#16:expect0": lambda state, L: (state.tracks[1], 1),
+    "#16:expect1": lambda state, L: (state.tracks[1], 3),
+    "#16:expect2": lambda state, L: (state.tracks[1], 1),
+    "#16:expect3": lambda state, L: (state.tracks[1], 1),
+    "#16:expect4": lambda state, L: (state.tracks[7], 8),
+    "#17:expect0": lambda state, L: (2 if 1 == 8 else 3 if 1 % 2 == 1 else 4, 3),
+}
+tx_card_play_3 = {
     # spec: spec/twilight_struggle/tests/card_play.rules:186
-    return (2 if 1 == 8 else 3 if 1 % 2 == 1 else 4, 3)
-
-
-def tx_card_play_17_1(state, L):
+    "#17:expect1": lambda state, L: (2 if 2 == 8 else 3 if 2 % 2 == 1 else 4) == 4,
     # spec: spec/twilight_struggle/tests/card_play.rules:186
-    return (2 if 2 == 8 else 3 if 2 % 2 == 1 else 4) == 4
-
-
-def tx_card_play_17_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:186
-    return (2 if 2 == 8 else 3 if 2 % 2 == 1 else 4, 4)
-
-
-def tx_card_play_17_2(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:186
-    return (2 if 8 == 8 else 3 if 8 % 2 == 1 else 4) == 2
-
-
-def tx_card_play_17_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:186
-    return (2 if 8 == 8 else 3 if 8 % 2 == 1 else 4, 2)
-
-
-def tx_card_play_17_3(state, L):
+    "#17:expect2": lambda state, L: (2 if 8 == 8 else 3 if 8 % 2 == 1 else 4) == 2,
     # spec: spec/twilight_struggle/tests/card_play.rules:187
-    return (2 if 4 <= 4 else 3 if 4 <= 7 else 4) == 2
-
-
-def tx_card_play_17_3_sides(state, L):
+    "#17:expect3": lambda state, L: (2 if 4 <= 4 else 3 if 4 <= 7 else 4) == 2,
     # spec: spec/twilight_struggle/tests/card_play.rules:187
-    return (2 if 4 <= 4 else 3 if 4 <= 7 else 4, 2)
-
-
-def tx_card_play_17_4(state, L):
+    "#17:expect4": lambda state, L: (2 if 5 <= 4 else 3 if 5 <= 7 else 4) == 3,
     # spec: spec/twilight_struggle/tests/card_play.rules:187
-    return (2 if 5 <= 4 else 3 if 5 <= 7 else 4) == 3
-
-
-def tx_card_play_17_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:187
-    return (2 if 5 <= 4 else 3 if 5 <= 7 else 4, 3)
-
-
-def tx_card_play_17_5(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:187
-    return (2 if 8 <= 4 else 3 if 8 <= 7 else 4) == 4
-
-
-def tx_card_play_17_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:187
-    return (2 if 8 <= 4 else 3 if 8 <= 7 else 4, 4)
-
-
-def tx_card_play_18_0(state, L):
+    "#17:expect5": lambda state, L: (2 if 8 <= 4 else 3 if 8 <= 7 else 4) == 4,
     # spec: spec/twilight_struggle/tests/card_play.rules:196
-    return state.location[E_fidel] == 9
-
-
-def tx_card_play_19_0(state, L):
+    "#18:expect0": lambda state, L: state.location[E_fidel] == 9,
     # spec: spec/twilight_struggle/tests/card_play.rules:202
-    return q_action_rounds_for(state, 1) == 7
-
-
-def tx_card_play_19_0_sides(state, L):
+    "#19:expect0": lambda state, L: q_action_rounds_for(state, 1) == 7,
     # spec: spec/twilight_struggle/tests/card_play.rules:202
-    return (q_action_rounds_for(state, 1), 7)
-
-
-def tx_card_play_19_1(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:202
-    return q_action_rounds_for(state, 0) == 6
-
-
-def tx_card_play_19_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:202
-    return (q_action_rounds_for(state, 0), 6)
-
-
-def tx_card_play_19_2(state, L):
+    "#19:expect1": lambda state, L: q_action_rounds_for(state, 0) == 6,
     # spec: spec/twilight_struggle/tests/card_play.rules:204
-    return q_action_rounds_for(state, 1) == 6
-
-
-def tx_card_play_19_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:204
-    return (q_action_rounds_for(state, 1), 6)
-
-
-def tx_card_play_20_0(state, L):
+    "#19:expect2": lambda state, L: q_action_rounds_for(state, 1) == 6,
     # spec: spec/twilight_struggle/tests/card_play.rules:214
-    return state.location[E_fidel] == 3
-
-
-def tx_card_play_21_0(state, L):
+    "#20:expect0": lambda state, L: state.location[E_fidel] == 3,
     # spec: spec/twilight_struggle/tests/card_play.rules:231
-    return state.counters[1][E_north_korea] == 8
-
-
-def tx_card_play_21_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:231
-    return (state.counters[1][E_north_korea], 8)
-
-
-def tx_card_play_21_1(state, L):
+    "#21:expect0": lambda state, L: state.counters[1][E_north_korea] == 8,
     # spec: spec/twilight_struggle/tests/card_play.rules:232
-    return state.location[E_china_card] == 5
-
-
-def tx_card_play_21_2(state, L):
+    "#21:expect1": lambda state, L: state.location[E_china_card] == 5,
     # spec: spec/twilight_struggle/tests/card_play.rules:232
-    return not state.vars[2]
-
-
-def tx_card_play_21_3(state, L):
+    "#21:expect2": lambda state, L: not state.vars[2],
     # spec: spec/twilight_struggle/tests/card_play.rules:233
-    return not bool(
-        state.location[E_china_card] == 2 + 1
-        or E_china_card == E_china_card
-        and state.location[E_china_card] == 4 + 1
-        and state.vars[2]
-    )
-
-
-def tx_card_play_21_4(state, L):
+    "#21:expect3": lambda state, L: (
+        not bool(
+            state.location[E_china_card] == 2 + 1
+            or E_china_card == E_china_card
+            and state.location[E_china_card] == 4 + 1
+            and state.vars[2]
+        )
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:234
-    return not bool(
-        state.location[E_china_card] == 2 + 0
-        or E_china_card == E_china_card
-        and state.location[E_china_card] == 4 + 0
-        and state.vars[2]
-    )
-
-
-def tx_card_play_22_0(state, L):
+    "#21:expect4": lambda state, L: (
+        not bool(
+            state.location[E_china_card] == 2 + 0
+            or E_china_card == E_china_card
+            and state.location[E_china_card] == 4 + 0
+            and state.vars[2]
+        )
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:240
-    return state.vars[2]
-
-
-def tx_card_play_22_1(state, L):
+    "#22:expect0": lambda state, L: state.vars[2],
+}
+ts_card_play_3 = {
+    "#17:expect1": lambda state, L: (2 if 2 == 8 else 3 if 2 % 2 == 1 else 4, 4),
+    "#17:expect2": lambda state, L: (2 if 8 == 8 else 3 if 8 % 2 == 1 else 4, 2),
+    "#17:expect3": lambda state, L: (2 if 4 <= 4 else 3 if 4 <= 7 else 4, 2),
+    "#17:expect4": lambda state, L: (2 if 5 <= 4 else 3 if 5 <= 7 else 4, 3),
+    "#17:expect5": lambda state, L: (2 if 8 <= 4 else 3 if 8 <= 7 else 4, 4),
+    "#19:expect0": lambda state, L: (q_action_rounds_for(state, 1), 7),
+    "#19:expect1": lambda state, L: (q_action_rounds_for(state, 0), 6),
+    "#19:expect2": lambda state, L: (q_action_rounds_for(state, 1), 6),
+    "#21:expect0": lambda state, L: (state.counters[1][E_north_korea], 8),
+}
+tx_card_play_4 = {
     # spec: spec/twilight_struggle/tests/card_play.rules:240
-    return bool(
-        state.location[E_china_card] == 2 + 1
-        or E_china_card == E_china_card
-        and state.location[E_china_card] == 4 + 1
-        and state.vars[2]
-    )
-
-
-def tx_card_play_23_0(state, L):
+    "#22:expect1": lambda state, L: (
+        bool(
+            state.location[E_china_card] == 2 + 1
+            or E_china_card == E_china_card
+            and state.location[E_china_card] == 4 + 1
+            and state.vars[2]
+        )
+    ),
     # spec: spec/twilight_struggle/tests/card_play.rules:248
-    return state.location[E_china_card] == 4
-
-
-def tx_card_play_23_1(state, L):
+    "#23:expect0": lambda state, L: state.location[E_china_card] == 4,
     # spec: spec/twilight_struggle/tests/card_play.rules:248
-    return not state.vars[2]
-
-
-def tx_card_play_25_0(state, L):
+    "#23:expect1": lambda state, L: not state.vars[2],
     # spec: spec/twilight_struggle/tests/card_play.rules:264
-    return len(state.zones[2]) == 2
-
-
-def tx_card_play_25_0_sides(state, L):
+    "#25:expect0": lambda state, L: len(state.zones[2]) == 2,
     # spec: spec/twilight_struggle/tests/card_play.rules:264
-    return (len(state.zones[2]), 2)
-
-
-def tx_card_play_25_1(state, L):
+    "#25:expect1": lambda state, L: len(state.zones[9]) == 1,
     # spec: spec/twilight_struggle/tests/card_play.rules:264
-    return len(state.zones[9]) == 1
-
-
-def tx_card_play_25_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:264
-    return (len(state.zones[9]), 1)
-
-
-def tx_card_play_25_2(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:264
-    return len(state.zones[14]) == 0
-
-
-def tx_card_play_25_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/card_play.rules:264
-    return (len(state.zones[14]), 0)
-
-
-def tx_control_and_scoring_0_0(state, L):
+    "#25:expect2": lambda state, L: len(state.zones[14]) == 0,
+}
+ts_card_play_4 = {
+    "#25:expect0": lambda state, L: (len(state.zones[2]), 2),
+    "#25:expect1": lambda state, L: (len(state.zones[9]), 1),
+    "#25:expect2": lambda state, L: (len(state.zones[14]), 0),
+}
+tx_control_and_scoring_0 = {
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:6
-    return not (
-        state.counters[1 + 1][E_iran] >= A_stability[E_iran]
-        and state.counters[1 + 1][E_iran] - state.counters[1 + (1 + 1) % 2][E_iran]
-        >= A_stability[E_iran]
-    )
-
-
-def tx_control_and_scoring_0_1(state, L):
+    "#0:expect0": lambda state, L: (
+        not (
+            state.counters[1 + 1][E_iran] >= A_stability[E_iran]
+            and state.counters[1 + 1][E_iran] - state.counters[1 + (1 + 1) % 2][E_iran]
+            >= A_stability[E_iran]
+        )
+    ),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:8
-    return (
+    "#0:expect1": lambda state, L: (
         state.counters[1 + 1][E_iran] >= A_stability[E_iran]
         and state.counters[1 + 1][E_iran] - state.counters[1 + (1 + 1) % 2][E_iran]
         >= A_stability[E_iran]
-    )
-
-
-def tx_control_and_scoring_0_2(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:10
-    return not (
+    "#0:expect2": lambda state, L: (
+        not (
+            state.counters[1 + 1][E_uk] >= A_stability[E_uk]
+            and state.counters[1 + 1][E_uk] - state.counters[1 + (1 + 1) % 2][E_uk]
+            >= A_stability[E_uk]
+        )
+    ),
+    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:12
+    "#0:expect3": lambda state, L: (
         state.counters[1 + 1][E_uk] >= A_stability[E_uk]
         and state.counters[1 + 1][E_uk] - state.counters[1 + (1 + 1) % 2][E_uk]
         >= A_stability[E_uk]
-    )
-
-
-def tx_control_and_scoring_0_3(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:12
-    return (
-        state.counters[1 + 1][E_uk] >= A_stability[E_uk]
-        and state.counters[1 + 1][E_uk] - state.counters[1 + (1 + 1) % 2][E_uk]
-        >= A_stability[E_uk]
-    )
-
-
-def tx_control_and_scoring_0_4(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:12
-    return not (
-        state.counters[1 + 0][E_uk] >= A_stability[E_uk]
-        and state.counters[1 + 0][E_uk] - state.counters[1 + (0 + 1) % 2][E_uk]
-        >= A_stability[E_uk]
-    )
-
-
-def tx_control_and_scoring_1_0(state, L):
+    "#0:expect4": lambda state, L: (
+        not (
+            state.counters[1 + 0][E_uk] >= A_stability[E_uk]
+            and state.counters[1 + 0][E_uk] - state.counters[1 + (0 + 1) % 2][E_uk]
+            >= A_stability[E_uk]
+        )
+    ),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:17
-    return (
+    "#1:expect0": lambda state, L: (
         state.counters[1 + 1][E_turkey] >= A_stability[E_turkey]
         and state.counters[1 + 1][E_turkey] - state.counters[1 + (1 + 1) % 2][E_turkey]
         >= A_stability[E_turkey]
-    )
-
-
-def tx_control_and_scoring_2_0(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:30
-    return not (
-        state.counters[1 + 1][E_panama] >= A_stability[E_panama]
-        and state.counters[1 + 1][E_panama] - state.counters[1 + (1 + 1) % 2][E_panama]
-        >= A_stability[E_panama]
-    )
-
-
-def tx_control_and_scoring_2_1(state, L):
+    "#2:expect0": lambda state, L: (
+        not (
+            state.counters[1 + 1][E_panama] >= A_stability[E_panama]
+            and state.counters[1 + 1][E_panama]
+            - state.counters[1 + (1 + 1) % 2][E_panama]
+            >= A_stability[E_panama]
+        )
+    ),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:31
-    return d_has_domination(state, 0, E_central_america)
-
-
-def tx_control_and_scoring_2_2(state, L):
+    "#2:expect1": lambda state, L: d_has_domination(state, 0, E_central_america),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:31
-    return not (
-        d_countries_controlled(state, 0, E_central_america)
-        > d_countries_controlled(state, (0 + 1) % 2, E_central_america)
-        and d_battlegrounds_controlled(state, 0, E_central_america)
-        >= d_battlegrounds_in(state, E_central_america)
-    )
-
-
-def tx_control_and_scoring_2_3(state, L):
+    "#2:expect2": lambda state, L: (
+        not (
+            d_countries_controlled(state, 0, E_central_america)
+            > d_countries_controlled(state, (0 + 1) % 2, E_central_america)
+            and d_battlegrounds_controlled(state, 0, E_central_america)
+            >= d_battlegrounds_in(state, E_central_america)
+        )
+    ),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:32
-    return d_countries_controlled(state, 1, E_central_america) >= 1
-
-
-def tx_control_and_scoring_2_4(state, L):
+    "#2:expect3": lambda state, L: (
+        d_countries_controlled(state, 1, E_central_america) >= 1
+    ),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:32
-    return not d_has_domination(state, 1, E_central_america)
-
-
-def tx_control_and_scoring_2_5(state, L):
+    "#2:expect4": lambda state, L: not d_has_domination(state, 1, E_central_america),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:33
-    return d_region_points(state, 0, E_central_america) == 5
-
-
-def tx_control_and_scoring_2_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:33
-    return (d_region_points(state, 0, E_central_america), 5)
-
-
-def tx_control_and_scoring_2_6(state, L):
+    "#2:expect5": lambda state, L: d_region_points(state, 0, E_central_america) == 5,
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:34
-    return d_region_points(state, 1, E_central_america) == 1
-
-
-def tx_control_and_scoring_2_6_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:34
-    return (d_region_points(state, 1, E_central_america), 1)
-
-
-def tx_control_and_scoring_2_7(state, L):
+    "#2:expect6": lambda state, L: d_region_points(state, 1, E_central_america) == 1,
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:36
-    return state.tracks[1] == -4
-
-
-def tx_control_and_scoring_2_7_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:36
-    return (state.tracks[1], -4)
-
-
-def tx_control_and_scoring_3_0(state, L):
+    "#2:expect7": lambda state, L: state.tracks[1] == -4,
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:45
-    return not d_has_domination(state, 1, E_middle_east)
-
-
-def tx_control_and_scoring_3_1(state, L):
+    "#3:expect0": lambda state, L: not d_has_domination(state, 1, E_middle_east),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:46
-    return (
-        A_control[E_middle_east]
-        if d_countries_controlled(state, 1, E_middle_east)
-        > d_countries_controlled(state, (1 + 1) % 2, E_middle_east)
-        and d_battlegrounds_controlled(state, 1, E_middle_east)
-        >= d_battlegrounds_in(state, E_middle_east)
-        else (
-            A_domination[E_middle_east]
-            if d_has_domination(state, 1, E_middle_east)
+    "#3:expect1": lambda state, L: (
+        (
+            A_control[E_middle_east]
+            if d_countries_controlled(state, 1, E_middle_east)
+            > d_countries_controlled(state, (1 + 1) % 2, E_middle_east)
+            and d_battlegrounds_controlled(state, 1, E_middle_east)
+            >= d_battlegrounds_in(state, E_middle_east)
             else (
-                A_presence[E_middle_east]
-                if d_countries_controlled(state, 1, E_middle_east) >= 1
-                else 0
+                A_domination[E_middle_east]
+                if d_has_domination(state, 1, E_middle_east)
+                else (
+                    A_presence[E_middle_east]
+                    if d_countries_controlled(state, 1, E_middle_east) >= 1
+                    else 0
+                )
             )
         )
-    ) == 3
-
-
-def tx_control_and_scoring_3_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:46
-    return (
+        == 3
+    ),
+}
+ts_control_and_scoring_0 = {
+    "#2:expect5": lambda state, L: (d_region_points(state, 0, E_central_america), 5),
+    "#2:expect6": lambda state, L: (d_region_points(state, 1, E_central_america), 1),
+    "#2:expect7": lambda state, L: (state.tracks[1], -4),
+    "#3:expect1": lambda state, L: (
         (
             A_control[E_middle_east]
             if d_countries_controlled(state, 1, E_middle_east)
@@ -8645,96 +8310,89 @@ def tx_control_and_scoring_3_1_sides(state, L):
             )
         ),
         3,
-    )
-
-
-def tx_control_and_scoring_3_2(state, L):
+    ),
+}
+tx_control_and_scoring_1 = {
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:48
-    return d_has_domination(state, 1, E_middle_east)
-
-
-def tx_control_and_scoring_3_3(state, L):
+    "#3:expect2": lambda state, L: d_has_domination(state, 1, E_middle_east),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:49
-    return d_region_points(state, 1, E_middle_east) == 8
-
-
-def tx_control_and_scoring_3_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:49
-    return (d_region_points(state, 1, E_middle_east), 8)
-
-
-def tx_control_and_scoring_4_0(state, L):
+    "#3:expect3": lambda state, L: d_region_points(state, 1, E_middle_east) == 8,
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:62
-    return d_countries_controlled(state, 0, E_middle_east) > d_countries_controlled(
-        state, (0 + 1) % 2, E_middle_east
-    ) and d_battlegrounds_controlled(state, 0, E_middle_east) >= d_battlegrounds_in(
-        state, E_middle_east
-    )
-
-
-def tx_control_and_scoring_4_1(state, L):
+    "#4:expect0": lambda state, L: (
+        d_countries_controlled(state, 0, E_middle_east)
+        > d_countries_controlled(state, (0 + 1) % 2, E_middle_east)
+        and d_battlegrounds_controlled(state, 0, E_middle_east)
+        >= d_battlegrounds_in(state, E_middle_east)
+    ),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:63
-    return d_region_points(state, 0, E_middle_east) == 13
-
-
-def tx_control_and_scoring_4_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:63
-    return (d_region_points(state, 0, E_middle_east), 13)
-
-
-def tx_control_and_scoring_4_2(state, L):
+    "#4:expect1": lambda state, L: d_region_points(state, 0, E_middle_east) == 13,
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:64
-    return d_region_points(state, 1, E_middle_east) == 3
-
-
-def tx_control_and_scoring_4_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:64
-    return (d_region_points(state, 1, E_middle_east), 3)
-
-
-def tx_control_and_scoring_4_3(state, L):
+    "#4:expect2": lambda state, L: d_region_points(state, 1, E_middle_east) == 3,
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:66
-    return state.tracks[1] == -10
-
-
-def tx_control_and_scoring_4_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:66
-    return (state.tracks[1], -10)
-
-
-def tx_control_and_scoring_5_0(state, L):
+    "#4:expect3": lambda state, L: state.tracks[1] == -10,
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:74
-    return not d_has_domination(state, 0, E_central_america)
-
-
-def tx_control_and_scoring_5_1(state, L):
+    "#5:expect0": lambda state, L: not d_has_domination(state, 0, E_central_america),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:74
-    return not d_has_domination(state, 1, E_central_america)
-
-
-def tx_control_and_scoring_5_2(state, L):
+    "#5:expect1": lambda state, L: not d_has_domination(state, 1, E_central_america),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:75
-    return (
-        A_control[E_central_america]
-        if d_countries_controlled(state, 0, E_central_america)
-        > d_countries_controlled(state, (0 + 1) % 2, E_central_america)
-        and d_battlegrounds_controlled(state, 0, E_central_america)
-        >= d_battlegrounds_in(state, E_central_america)
-        else (
-            A_domination[E_central_america]
-            if d_has_domination(state, 0, E_central_america)
+    "#5:expect2": lambda state, L: (
+        (
+            A_control[E_central_america]
+            if d_countries_controlled(state, 0, E_central_america)
+            > d_countries_controlled(state, (0 + 1) % 2, E_central_america)
+            and d_battlegrounds_controlled(state, 0, E_central_america)
+            >= d_battlegrounds_in(state, E_central_america)
             else (
-                A_presence[E_central_america]
-                if d_countries_controlled(state, 0, E_central_america) >= 1
-                else 0
+                A_domination[E_central_america]
+                if d_has_domination(state, 0, E_central_america)
+                else (
+                    A_presence[E_central_america]
+                    if d_countries_controlled(state, 0, E_central_america) >= 1
+                    else 0
+                )
             )
         )
-    ) == 1
-
-
-def tx_control_and_scoring_5_2_sides(state, L):
+        == 1
+    ),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:75
-    return (
+    "#5:expect3": lambda state, L: (
+        (
+            A_control[E_central_america]
+            if d_countries_controlled(state, 1, E_central_america)
+            > d_countries_controlled(state, (1 + 1) % 2, E_central_america)
+            and d_battlegrounds_controlled(state, 1, E_central_america)
+            >= d_battlegrounds_in(state, E_central_america)
+            else (
+                A_domination[E_central_america]
+                if d_has_domination(state, 1, E_central_america)
+                else (
+                    A_presence[E_central_america]
+                    if d_countries_controlled(state, 1, E_central_america) >= 1
+                    else 0
+                )
+            )
+        )
+        == 1
+    ),
+    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:81
+    "#6:expect0": lambda state, L: d_region_points(state, 0, E_asia) == 5,
+    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:85
+    "#6:expect1": lambda state, L: d_region_points(state, 0, E_asia) == 6,
+    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:93
+    "#7:expect0": lambda state, L: d_southeast_asia_points(state, 0) == 3,
+    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:94
+    "#7:expect1": lambda state, L: d_southeast_asia_points(state, 1) == 1,
+    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:96
+    "#7:expect2": lambda state, L: state.tracks[1] == -2,
+    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:101
+    "#8:expect0": lambda state, L: d_countries_controlled(state, 1, E_asia) >= 1,
+}
+ts_control_and_scoring_1 = {
+    "#3:expect3": lambda state, L: (d_region_points(state, 1, E_middle_east), 8),
+    "#4:expect1": lambda state, L: (d_region_points(state, 0, E_middle_east), 13),
+    "#4:expect2": lambda state, L: (d_region_points(state, 1, E_middle_east), 3),
+    "#4:expect3": lambda state, L: (state.tracks[1], -10),
+    "#5:expect2": lambda state, L: (
         (
             A_control[E_central_america]
             if d_countries_controlled(state, 0, E_central_america)
@@ -8752,32 +8410,8 @@ def tx_control_and_scoring_5_2_sides(state, L):
             )
         ),
         1,
-    )
-
-
-def tx_control_and_scoring_5_3(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:75
-    return (
-        A_control[E_central_america]
-        if d_countries_controlled(state, 1, E_central_america)
-        > d_countries_controlled(state, (1 + 1) % 2, E_central_america)
-        and d_battlegrounds_controlled(state, 1, E_central_america)
-        >= d_battlegrounds_in(state, E_central_america)
-        else (
-            A_domination[E_central_america]
-            if d_has_domination(state, 1, E_central_america)
-            else (
-                A_presence[E_central_america]
-                if d_countries_controlled(state, 1, E_central_america) >= 1
-                else 0
-            )
-        )
-    ) == 1
-
-
-def tx_control_and_scoring_5_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:75
-    return (
+    ),
+    "#5:expect3": lambda state, L: (
         (
             A_control[E_central_america]
             if d_countries_controlled(state, 1, E_central_america)
@@ -8795,1314 +8429,487 @@ def tx_control_and_scoring_5_3_sides(state, L):
             )
         ),
         1,
-    )
-
-
-def tx_control_and_scoring_6_0(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:81
-    return d_region_points(state, 0, E_asia) == 5
-
-
-def tx_control_and_scoring_6_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:81
-    return (d_region_points(state, 0, E_asia), 5)
-
-
-def tx_control_and_scoring_6_1(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:85
-    return d_region_points(state, 0, E_asia) == 6
-
-
-def tx_control_and_scoring_6_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:85
-    return (d_region_points(state, 0, E_asia), 6)
-
-
-def tx_control_and_scoring_7_0(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:93
-    return d_southeast_asia_points(state, 0) == 3
-
-
-def tx_control_and_scoring_7_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:93
-    return (d_southeast_asia_points(state, 0), 3)
-
-
-def tx_control_and_scoring_7_1(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:94
-    return d_southeast_asia_points(state, 1) == 1
-
-
-def tx_control_and_scoring_7_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:94
-    return (d_southeast_asia_points(state, 1), 1)
-
-
-def tx_control_and_scoring_7_2(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:96
-    return state.tracks[1] == -2
-
-
-def tx_control_and_scoring_7_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:96
-    return (state.tracks[1], -2)
-
-
-def tx_control_and_scoring_8_0(state, L):
+    ),
+    "#6:expect0": lambda state, L: (d_region_points(state, 0, E_asia), 5),
+    "#6:expect1": lambda state, L: (d_region_points(state, 0, E_asia), 6),
+    "#7:expect0": lambda state, L: (d_southeast_asia_points(state, 0), 3),
+    "#7:expect1": lambda state, L: (d_southeast_asia_points(state, 1), 1),
+    "#7:expect2": lambda state, L: (state.tracks[1], -2),
+}
+tx_control_and_scoring_2 = {
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:101
-    return d_countries_controlled(state, 1, E_asia) >= 1
-
-
-def tx_control_and_scoring_8_1(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:101
-    return d_region_points(state, 1, E_asia) == 4
-
-
-def tx_control_and_scoring_8_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:101
-    return (d_region_points(state, 1, E_asia), 4)
-
-
-def tx_control_and_scoring_9_0(state, L):
+    "#8:expect1": lambda state, L: d_region_points(state, 1, E_asia) == 4,
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:112
-    return d_countries_controlled(state, 1, E_europe) > d_countries_controlled(
-        state, (1 + 1) % 2, E_europe
-    ) and d_battlegrounds_controlled(state, 1, E_europe) >= d_battlegrounds_in(
-        state, E_europe
-    )
-
-
-def tx_control_and_scoring_9_1(state, L):
+    "#9:expect0": lambda state, L: (
+        d_countries_controlled(state, 1, E_europe)
+        > d_countries_controlled(state, (1 + 1) % 2, E_europe)
+        and d_battlegrounds_controlled(state, 1, E_europe)
+        >= d_battlegrounds_in(state, E_europe)
+    ),
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:114
-    return state.result is not None
-
-
-def tx_control_and_scoring_9_2(state, L):
+    "#9:expect1": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:114
-    return winner_of(state) == 1
-
-
-def tx_control_and_scoring_9_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:114
-    return (winner_of(state), 1)
-
-
-def tx_control_and_scoring_10_0(state, L):
+    "#9:expect2": lambda state, L: winner_of(state) == 1,
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:124
-    return not state.result is not None
-
-
-def tx_control_and_scoring_11_0(state, L):
+    "#10:expect0": lambda state, L: not state.result is not None,
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:135
-    return state.tracks[1] == -6
-
-
-def tx_control_and_scoring_11_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:135
-    return (state.tracks[1], -6)
-
-
-def tx_control_and_scoring_11_1(state, L):
+    "#11:expect0": lambda state, L: state.tracks[1] == -6,
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:136
-    return not state.result is not None
-
-
-def tx_control_and_scoring_12_0(state, L):
+    "#11:expect1": lambda state, L: not state.result is not None,
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:145
-    return state.result is not None
-
-
-def tx_control_and_scoring_12_1(state, L):
+    "#12:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/control_and_scoring.rules:145
-    return winner_of(state) == 1
-
-
-def tx_control_and_scoring_12_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/control_and_scoring.rules:145
-    return (winner_of(state), 1)
-
-
-def tx_events_early_0_0(state, L):
+    "#12:expect1": lambda state, L: winner_of(state) == 1,
+}
+ts_control_and_scoring_2 = {
+    "#8:expect1": lambda state, L: (d_region_points(state, 1, E_asia), 4),
+    "#9:expect2": lambda state, L: (winner_of(state), 1),
+    "#11:expect0": lambda state, L: (state.tracks[1], -6),
+    "#12:expect1": lambda state, L: (winner_of(state), 1),
+}
+tx_events_early_0 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:15
-    return state.tracks[1] == -5
-
-
-def tx_events_early_0_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:15
-    return (state.tracks[1], -5)
-
-
-def tx_events_early_1_0(state, L):
+    "#0:expect0": lambda state, L: state.tracks[1] == -5,
     # spec: spec/twilight_struggle/tests/events_early.rules:25
-    return state.tracks[1] == -1
-
-
-def tx_events_early_1_0_sides(state, L):
+    "#1:expect0": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_early.rules:25
-    return (state.tracks[1], -1)
-
-
-def tx_events_early_1_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:25
-    return not state.result is not None
-
-
-def tx_events_early_2_0(state, L):
+    "#1:expect1": lambda state, L: not state.result is not None,
     # spec: spec/twilight_struggle/tests/events_early.rules:35
-    return state.result is not None
-
-
-def tx_events_early_2_1(state, L):
+    "#2:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_early.rules:35
-    return winner_of(state) == 0
-
-
-def tx_events_early_2_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:35
-    return (winner_of(state), 0)
-
-
-def tx_events_early_3_0(state, L):
+    "#2:expect1": lambda state, L: winner_of(state) == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:41
-    return state.tracks[1] == 4
-
-
-def tx_events_early_3_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:41
-    return (state.tracks[1], 4)
-
-
-def tx_events_early_4_0(state, L):
+    "#3:expect0": lambda state, L: state.tracks[1] == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:47
-    return state.tracks[1] == 2
-
-
-def tx_events_early_4_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:47
-    return (state.tracks[1], 2)
-
-
-def tx_events_early_4_1(state, L):
+    "#4:expect0": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:50
-    return state.tracks[1] == -1
-
-
-def tx_events_early_4_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:50
-    return (state.tracks[1], -1)
-
-
-def tx_events_early_4_2(state, L):
+    "#4:expect1": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_early.rules:53
-    return state.tracks[1] == -3
-
-
-def tx_events_early_4_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:53
-    return (state.tracks[1], -3)
-
-
-def tx_events_early_4_3(state, L):
+    "#4:expect2": lambda state, L: state.tracks[1] == -3,
     # spec: spec/twilight_struggle/tests/events_early.rules:57
-    return state.tracks[1] == -4
-
-
-def tx_events_early_4_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:57
-    return (state.tracks[1], -4)
-
-
-def tx_events_early_5_0(state, L):
+    "#4:expect3": lambda state, L: state.tracks[1] == -4,
     # spec: spec/twilight_struggle/tests/events_early.rules:64
-    return state.tracks[0] == 4
-
-
-def tx_events_early_5_0_sides(state, L):
+    "#5:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:64
-    return (state.tracks[0], 4)
-
-
-def tx_events_early_5_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:64
-    return state.tracks[1] == 1
-
-
-def tx_events_early_5_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:64
-    return (state.tracks[1], 1)
-
-
-def tx_events_early_6_0(state, L):
+    "#5:expect1": lambda state, L: state.tracks[1] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:70
-    return state.tracks[0] == 2
-
-
-def tx_events_early_6_0_sides(state, L):
+    "#6:expect0": lambda state, L: state.tracks[0] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:70
-    return (state.tracks[0], 2)
-
-
-def tx_events_early_6_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:70
-    return state.tracks[1] == 3
-
-
-def tx_events_early_6_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:70
-    return (state.tracks[1], 3)
-
-
-def tx_events_early_7_0(state, L):
+    "#6:expect1": lambda state, L: state.tracks[1] == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:77
-    return state.result is not None
-
-
-def tx_events_early_7_1(state, L):
+    "#7:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_early.rules:77
-    return winner_of(state) == 0
-
-
-def tx_events_early_7_1_sides(state, L):
+    "#7:expect1": lambda state, L: winner_of(state) == 0,
+}
+ts_events_early_0 = {
+    "#0:expect0": lambda state, L: (state.tracks[1], -5),
+    "#1:expect0": lambda state, L: (state.tracks[1], -1),
+    "#2:expect1": lambda state, L: (winner_of(state), 0),
+    "#3:expect0": lambda state, L: (state.tracks[1], 4),
+    "#4:expect0": lambda state, L: (state.tracks[1], 2),
+    "#4:expect1": lambda state, L: (state.tracks[1], -1),
+    "#4:expect2": lambda state, L: (state.tracks[1], -3),
+    "#4:expect3": lambda state, L: (state.tracks[1], -4),
+    "#5:expect0": lambda state, L: (state.tracks[0], 4),
+    "#5:expect1": lambda state, L: (state.tracks[1], 1),
+    "#6:expect0": lambda state, L: (state.tracks[0], 2),
+    "#6:expect1": lambda state, L: (state.tracks[1], 3),
+    "#7:expect1": lambda state, L: (winner_of(state), 0),
+}
+tx_events_early_1 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:77
-    return (winner_of(state), 0)
-
-
-def tx_events_early_7_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:77
-    return state.tracks[1] == 0
-
-
-def tx_events_early_7_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:77
-    return (state.tracks[1], 0)
-
-
-def tx_events_early_8_0(state, L):
+    "#7:expect2": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:85
-    return len(state.zones[2]) == 0
-
-
-def tx_events_early_8_0_sides(state, L):
+    "#8:expect0": lambda state, L: len(state.zones[2]) == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:85
-    return (len(state.zones[2]), 0)
-
-
-def tx_events_early_8_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:85
-    return state.location[E_duck_and_cover] == 9
-
-
-def tx_events_early_8_2(state, L):
+    "#8:expect1": lambda state, L: state.location[E_duck_and_cover] == 9,
     # spec: spec/twilight_struggle/tests/events_early.rules:86
-    return state.tracks[0] == 4
-
-
-def tx_events_early_8_2_sides(state, L):
+    "#8:expect2": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:86
-    return (state.tracks[0], 4)
-
-
-def tx_events_early_8_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:86
-    return state.tracks[1] == 1
-
-
-def tx_events_early_8_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:86
-    return (state.tracks[1], 1)
-
-
-def tx_events_early_9_0(state, L):
+    "#8:expect3": lambda state, L: state.tracks[1] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:93
-    return state.location[E_fidel] == 9
-
-
-def tx_events_early_9_1(state, L):
+    "#9:expect0": lambda state, L: state.location[E_fidel] == 9,
     # spec: spec/twilight_struggle/tests/events_early.rules:93
-    return state.counters[2][E_cuba] == 2
-
-
-def tx_events_early_9_1_sides(state, L):
+    "#9:expect1": lambda state, L: state.counters[2][E_cuba] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:93
-    return (state.counters[2][E_cuba], 2)
-
-
-def tx_events_early_9_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:93
-    return state.counters[1][E_cuba] == 0
-
-
-def tx_events_early_9_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:93
-    return (state.counters[1][E_cuba], 0)
-
-
-def tx_events_early_10_0(state, L):
+    "#9:expect2": lambda state, L: state.counters[1][E_cuba] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:99
-    return state.location[E_containment] == 10
-
-
-def tx_events_early_10_1(state, L):
+    "#10:expect0": lambda state, L: state.location[E_containment] == 10,
     # spec: spec/twilight_struggle/tests/events_early.rules:99
-    return is_active(state, 6, None)
-
-
-def tx_events_early_11_0(state, L):
+    "#10:expect1": lambda state, L: is_active(state, 6, None),
     # spec: spec/twilight_struggle/tests/events_early.rules:105
-    return state.location[E_nato] == 9
-
-
-def tx_events_early_11_1(state, L):
+    "#11:expect0": lambda state, L: state.location[E_nato] == 9,
     # spec: spec/twilight_struggle/tests/events_early.rules:105
-    return not is_active(state, 5, None)
-
-
-def tx_events_early_12_0(state, L):
+    "#11:expect1": lambda state, L: not is_active(state, 5, None),
     # spec: spec/twilight_struggle/tests/events_early.rules:110
-    return len(state.zones[9]) == 0
-
-
-def tx_events_early_12_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:110
-    return (len(state.zones[9]), 0)
-
-
-def tx_events_early_13_0(state, L):
+    "#12:expect0": lambda state, L: len(state.zones[9]) == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:119
-    return state.counters[1][E_austria] == 0
-
-
-def tx_events_early_13_0_sides(state, L):
+    "#13:expect0": lambda state, L: state.counters[1][E_austria] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:119
-    return (state.counters[1][E_austria], 0)
-
-
-def tx_events_early_13_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:119
-    return state.location[E_truman_doctrine] == 10
-
-
-def tx_events_early_14_0(state, L):
+    "#13:expect1": lambda state, L: state.location[E_truman_doctrine] == 10,
     # spec: spec/twilight_struggle/tests/events_early.rules:132
-    return state.counters[2][E_france] == 1
-
-
-def tx_events_early_14_0_sides(state, L):
+    "#14:expect0": lambda state, L: state.counters[2][E_france] == 1,
+}
+ts_events_early_1 = {
+    "#7:expect2": lambda state, L: (state.tracks[1], 0),
+    "#8:expect0": lambda state, L: (len(state.zones[2]), 0),
+    "#8:expect2": lambda state, L: (state.tracks[0], 4),
+    "#8:expect3": lambda state, L: (state.tracks[1], 1),
+    "#9:expect1": lambda state, L: (state.counters[2][E_cuba], 2),
+    "#9:expect2": lambda state, L: (state.counters[1][E_cuba], 0),
+    "#12:expect0": lambda state, L: (len(state.zones[9]), 0),
+    "#13:expect0": lambda state, L: (state.counters[1][E_austria], 0),
+    "#14:expect0": lambda state, L: (state.counters[2][E_france], 1),
+}
+tx_events_early_2 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:132
-    return (state.counters[2][E_france], 1)
-
-
-def tx_events_early_14_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:132
-    return state.counters[2][E_uk] == 4
-
-
-def tx_events_early_14_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:132
-    return (state.counters[2][E_uk], 4)
-
-
-def tx_events_early_15_0(state, L):
+    "#14:expect1": lambda state, L: state.counters[2][E_uk] == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:139
-    return state.counters[2][E_italy] == 0
-
-
-def tx_events_early_15_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:139
-    return (state.counters[2][E_italy], 0)
-
-
-def tx_events_early_16_0(state, L):
+    "#15:expect0": lambda state, L: state.counters[2][E_italy] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:143
-    return event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
-
-
-def tx_events_early_16_1(state, L):
+    "#16:expect0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:145
-    return not event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
-
-
-def tx_events_early_17_0(state, L):
+    "#16:expect1": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:154
-    return state.counters[2][E_cuba] == 0
-
-
-def tx_events_early_17_0_sides(state, L):
+    "#17:expect0": lambda state, L: state.counters[2][E_cuba] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:154
-    return (state.counters[2][E_cuba], 0)
-
-
-def tx_events_early_17_1(state, L):
+    "#17:expect1": lambda state, L: state.counters[1][E_cuba] == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:154
-    return state.counters[1][E_cuba] == 3
-
-
-def tx_events_early_17_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:154
-    return (state.counters[1][E_cuba], 3)
-
-
-def tx_events_early_17_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:154
-    return (
+    "#17:expect2": lambda state, L: (
         state.counters[1 + 0][E_cuba] >= A_stability[E_cuba]
         and state.counters[1 + 0][E_cuba] - state.counters[1 + (0 + 1) % 2][E_cuba]
         >= A_stability[E_cuba]
-    )
-
-
-def tx_events_early_18_0(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:160
-    return state.counters[2][E_romania] == 0
-
-
-def tx_events_early_18_0_sides(state, L):
+    "#18:expect0": lambda state, L: state.counters[2][E_romania] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:160
-    return (state.counters[2][E_romania], 0)
-
-
-def tx_events_early_18_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:160
-    return state.counters[1][E_romania] == 3
-
-
-def tx_events_early_18_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:160
-    return (state.counters[1][E_romania], 3)
-
-
-def tx_events_early_19_0(state, L):
+    "#18:expect1": lambda state, L: state.counters[1][E_romania] == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:166
-    return state.counters[1][E_romania] == 5
-
-
-def tx_events_early_19_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:166
-    return (state.counters[1][E_romania], 5)
-
-
-def tx_events_early_20_0(state, L):
+    "#19:expect0": lambda state, L: state.counters[1][E_romania] == 5,
     # spec: spec/twilight_struggle/tests/events_early.rules:173
-    return state.counters[1][E_vietnam] == 2
-
-
-def tx_events_early_20_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:173
-    return (state.counters[1][E_vietnam], 2)
-
-
-def tx_events_early_20_1(state, L):
+    "#20:expect0": lambda state, L: state.counters[1][E_vietnam] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:174
-    return q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia) == 1
-
-
-def tx_events_early_20_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:174
-    return (q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia), 1)
-
-
-def tx_events_early_20_2(state, L):
+    "#20:expect1": lambda state, L: (
+        q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia) == 1
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:175
-    return q_ops_bonus_in(state, 1, E_korean_war, E_southeast_asia) == 0
-
-
-def tx_events_early_20_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:175
-    return (q_ops_bonus_in(state, 1, E_korean_war, E_southeast_asia), 0)
-
-
-def tx_events_early_20_3(state, L):
+    "#20:expect2": lambda state, L: (
+        q_ops_bonus_in(state, 1, E_korean_war, E_southeast_asia) == 0
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:176
-    return q_ops_bonus_in(state, 0, E_korean_war, E_asia) == 0
-
-
-def tx_events_early_20_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:176
-    return (q_ops_bonus_in(state, 0, E_korean_war, E_asia), 0)
-
-
-def tx_events_early_20_4(state, L):
+    "#20:expect3": lambda state, L: q_ops_bonus_in(state, 0, E_korean_war, E_asia) == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:177
-    return q_ops_bonus_in(state, 0, E_china_card, E_asia) == 1
-
-
-def tx_events_early_20_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:177
-    return (q_ops_bonus_in(state, 0, E_china_card, E_asia), 1)
-
-
-def tx_events_early_20_5(state, L):
+    "#20:expect4": lambda state, L: q_ops_bonus_in(state, 0, E_china_card, E_asia) == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:178
-    return q_ops_bonus_in(state, 0, E_china_card, E_southeast_asia) == 1
-
-
-def tx_events_early_20_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:178
-    return (q_ops_bonus_in(state, 0, E_china_card, E_southeast_asia), 1)
-
-
-def tx_events_early_20_6(state, L):
+    "#20:expect5": lambda state, L: (
+        q_ops_bonus_in(state, 0, E_china_card, E_southeast_asia) == 1
+    ),
+}
+ts_events_early_2 = {
+    "#14:expect1": lambda state, L: (state.counters[2][E_uk], 4),
+    "#15:expect0": lambda state, L: (state.counters[2][E_italy], 0),
+    "#17:expect0": lambda state, L: (state.counters[2][E_cuba], 0),
+    "#17:expect1": lambda state, L: (state.counters[1][E_cuba], 3),
+    "#18:expect0": lambda state, L: (state.counters[2][E_romania], 0),
+    "#18:expect1": lambda state, L: (state.counters[1][E_romania], 3),
+    "#19:expect0": lambda state, L: (state.counters[1][E_romania], 5),
+    "#20:expect0": lambda state, L: (state.counters[1][E_vietnam], 2),
+    "#20:expect1": lambda state, L: (
+        q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia),
+        1,
+    ),
+    "#20:expect2": lambda state, L: (
+        q_ops_bonus_in(state, 1, E_korean_war, E_southeast_asia),
+        0,
+    ),
+    "#20:expect3": lambda state, L: (q_ops_bonus_in(state, 0, E_korean_war, E_asia), 0),
+    "#20:expect4": lambda state, L: (q_ops_bonus_in(state, 0, E_china_card, E_asia), 1),
+    "#20:expect5": lambda state, L: (
+        q_ops_bonus_in(state, 0, E_china_card, E_southeast_asia),
+        1,
+    ),
+}
+tx_events_early_3 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:180
-    return q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia) == 0
-
-
-def tx_events_early_20_6_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:180
-    return (q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia), 0)
-
-
-def tx_events_early_21_0(state, L):
+    "#20:expect6": lambda state, L: (
+        q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia) == 0
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:188
-    return state.counters[1][E_vietnam] == 4
-
-
-def tx_events_early_21_0_sides(state, L):
+    "#21:expect0": lambda state, L: state.counters[1][E_vietnam] == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:188
-    return (state.counters[1][E_vietnam], 4)
-
-
-def tx_events_early_21_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:188
-    return state.counters[1][E_thailand] == 1
-
-
-def tx_events_early_21_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:188
-    return (state.counters[1][E_thailand], 1)
-
-
-def tx_events_early_22_0(state, L):
+    "#21:expect1": lambda state, L: state.counters[1][E_thailand] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:197
-    return state.counters[1][E_vietnam] == 3
-
-
-def tx_events_early_22_0_sides(state, L):
+    "#22:expect0": lambda state, L: state.counters[1][E_vietnam] == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:197
-    return (state.counters[1][E_vietnam], 3)
-
-
-def tx_events_early_22_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:197
-    return state.counters[1][E_poland] == 2
-
-
-def tx_events_early_22_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:197
-    return (state.counters[1][E_poland], 2)
-
-
-def tx_events_early_23_0(state, L):
+    "#22:expect1": lambda state, L: state.counters[1][E_poland] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:211
-    return state.location[E_nato] == 9
-
-
-def tx_events_early_23_1(state, L):
+    "#23:expect0": lambda state, L: state.location[E_nato] == 9,
     # spec: spec/twilight_struggle/tests/events_early.rules:211
-    return state.counters[2][E_west_germany] == 4
-
-
-def tx_events_early_23_1_sides(state, L):
+    "#23:expect1": lambda state, L: state.counters[2][E_west_germany] == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:211
-    return (state.counters[2][E_west_germany], 4)
-
-
-def tx_events_early_23_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:211
-    return not is_active(state, 5, None)
-
-
-def tx_events_early_24_0(state, L):
+    "#23:expect2": lambda state, L: not is_active(state, 5, None),
     # spec: spec/twilight_struggle/tests/events_early.rules:220
-    return state.counters[2][E_west_germany] == 0
-
-
-def tx_events_early_24_0_sides(state, L):
+    "#24:expect0": lambda state, L: state.counters[2][E_west_germany] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:220
-    return (state.counters[2][E_west_germany], 0)
-
-
-def tx_events_early_24_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:220
-    return state.location[E_cia_created] == 3
-
-
-def tx_events_early_25_0(state, L):
+    "#24:expect1": lambda state, L: state.location[E_cia_created] == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:228
-    return state.counters[2][E_west_germany] == 0
-
-
-def tx_events_early_25_0_sides(state, L):
+    "#25:expect0": lambda state, L: state.counters[2][E_west_germany] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:228
-    return (state.counters[2][E_west_germany], 0)
-
-
-def tx_events_early_25_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:228
-    return state.location[E_marshall_plan] == 3
-
-
-def tx_events_early_26_0(state, L):
+    "#25:expect1": lambda state, L: state.location[E_marshall_plan] == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:238
-    return state.location[E_independent_reds] == 9
-
-
-def tx_events_early_26_1(state, L):
+    "#26:expect0": lambda state, L: state.location[E_independent_reds] == 9,
     # spec: spec/twilight_struggle/tests/events_early.rules:238
-    return state.counters[2][E_west_germany] == 2
-
-
-def tx_events_early_26_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:238
-    return (state.counters[2][E_west_germany], 2)
-
-
-def tx_events_early_27_0(state, L):
+    "#26:expect1": lambda state, L: state.counters[2][E_west_germany] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:248
-    return state.tracks[1] == -2
-
-
-def tx_events_early_27_0_sides(state, L):
+    "#27:expect0": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_early.rules:248
-    return (state.tracks[1], -2)
-
-
-def tx_events_early_27_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:248
-    return state.tracks[4] == 2
-
-
-def tx_events_early_27_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:248
-    return (state.tracks[4], 2)
-
-
-def tx_events_early_27_2(state, L):
+    "#27:expect1": lambda state, L: state.tracks[4] == 2,
+}
+ts_events_early_3 = {
+    "#20:expect6": lambda state, L: (
+        q_ops_bonus_in(state, 0, E_korean_war, E_southeast_asia),
+        0,
+    ),
+    "#21:expect0": lambda state, L: (state.counters[1][E_vietnam], 4),
+    "#21:expect1": lambda state, L: (state.counters[1][E_thailand], 1),
+    "#22:expect0": lambda state, L: (state.counters[1][E_vietnam], 3),
+    "#22:expect1": lambda state, L: (state.counters[1][E_poland], 2),
+    "#23:expect1": lambda state, L: (state.counters[2][E_west_germany], 4),
+    "#24:expect0": lambda state, L: (state.counters[2][E_west_germany], 0),
+    "#25:expect0": lambda state, L: (state.counters[2][E_west_germany], 0),
+    "#26:expect1": lambda state, L: (state.counters[2][E_west_germany], 2),
+    "#27:expect0": lambda state, L: (state.tracks[1], -2),
+    "#27:expect1": lambda state, L: (state.tracks[4], 2),
+}
+tx_events_early_4 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:249
-    return state.counters[2][E_south_korea] == 0
-
-
-def tx_events_early_27_2_sides(state, L):
+    "#27:expect2": lambda state, L: state.counters[2][E_south_korea] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:249
-    return (state.counters[2][E_south_korea], 0)
-
-
-def tx_events_early_27_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:249
-    return state.counters[1][E_south_korea] == 3
-
-
-def tx_events_early_27_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:249
-    return (state.counters[1][E_south_korea], 3)
-
-
-def tx_events_early_28_0(state, L):
+    "#27:expect3": lambda state, L: state.counters[1][E_south_korea] == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:257
-    return state.tracks[1] == 0
-
-
-def tx_events_early_28_0_sides(state, L):
+    "#28:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:257
-    return (state.tracks[1], 0)
-
-
-def tx_events_early_28_1(state, L):
+    "#28:expect1": lambda state, L: state.tracks[4] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:257
-    return state.tracks[4] == 2
-
-
-def tx_events_early_28_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:257
-    return (state.tracks[4], 2)
-
-
-def tx_events_early_28_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:257
-    return state.counters[2][E_south_korea] == 2
-
-
-def tx_events_early_28_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:257
-    return (state.counters[2][E_south_korea], 2)
-
-
-def tx_events_early_29_0(state, L):
+    "#28:expect2": lambda state, L: state.counters[2][E_south_korea] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:266
-    return state.tracks[1] == -2
-
-
-def tx_events_early_29_0_sides(state, L):
+    "#29:expect0": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_early.rules:266
-    return (state.tracks[1], -2)
-
-
-def tx_events_early_29_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:266
-    return state.tracks[4] == 2
-
-
-def tx_events_early_29_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:266
-    return (state.tracks[4], 2)
-
-
-def tx_events_early_29_2(state, L):
+    "#29:expect1": lambda state, L: state.tracks[4] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:267
-    return state.counters[2][E_israel] == 0
-
-
-def tx_events_early_29_2_sides(state, L):
+    "#29:expect2": lambda state, L: state.counters[2][E_israel] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:267
-    return (state.counters[2][E_israel], 0)
-
-
-def tx_events_early_29_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:267
-    return state.counters[1][E_israel] == 4
-
-
-def tx_events_early_29_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:267
-    return (state.counters[1][E_israel], 4)
-
-
-def tx_events_early_30_0(state, L):
+    "#29:expect3": lambda state, L: state.counters[1][E_israel] == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:274
-    return state.tracks[1] == 0
-
-
-def tx_events_early_30_0_sides(state, L):
+    "#30:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:274
-    return (state.tracks[1], 0)
-
-
-def tx_events_early_30_1(state, L):
+    "#30:expect1": lambda state, L: state.tracks[4] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:274
-    return state.tracks[4] == 2
-
-
-def tx_events_early_30_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:274
-    return (state.tracks[4], 2)
-
-
-def tx_events_early_30_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:274
-    return state.counters[2][E_israel] == 4
-
-
-def tx_events_early_30_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:274
-    return (state.counters[2][E_israel], 4)
-
-
-def tx_events_early_31_0(state, L):
+    "#30:expect2": lambda state, L: state.counters[2][E_israel] == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:278
-    return event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
-
-
-def tx_events_early_31_1(state, L):
+    "#31:expect0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:280
-    return not event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
-
-
-def tx_events_early_32_0(state, L):
+    "#31:expect1": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:293
-    return state.counters[1][E_east_germany] == 1
-
-
-def tx_events_early_32_0_sides(state, L):
+    "#32:expect0": lambda state, L: state.counters[1][E_east_germany] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:293
-    return (state.counters[1][E_east_germany], 1)
-
-
-def tx_events_early_32_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:293
-    return state.counters[1][E_hungary] == 1
-
-
-def tx_events_early_32_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:293
-    return (state.counters[1][E_hungary], 1)
-
-
-def tx_events_early_32_2(state, L):
+    "#32:expect1": lambda state, L: state.counters[1][E_hungary] == 1,
+}
+ts_events_early_4 = {
+    "#27:expect2": lambda state, L: (state.counters[2][E_south_korea], 0),
+    "#27:expect3": lambda state, L: (state.counters[1][E_south_korea], 3),
+    "#28:expect0": lambda state, L: (state.tracks[1], 0),
+    "#28:expect1": lambda state, L: (state.tracks[4], 2),
+    "#28:expect2": lambda state, L: (state.counters[2][E_south_korea], 2),
+    "#29:expect0": lambda state, L: (state.tracks[1], -2),
+    "#29:expect1": lambda state, L: (state.tracks[4], 2),
+    "#29:expect2": lambda state, L: (state.counters[2][E_israel], 0),
+    "#29:expect3": lambda state, L: (state.counters[1][E_israel], 4),
+    "#30:expect0": lambda state, L: (state.tracks[1], 0),
+    "#30:expect1": lambda state, L: (state.tracks[4], 2),
+    "#30:expect2": lambda state, L: (state.counters[2][E_israel], 4),
+    "#32:expect0": lambda state, L: (state.counters[1][E_east_germany], 1),
+    "#32:expect1": lambda state, L: (state.counters[1][E_hungary], 1),
+}
+tx_events_early_5 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:294
-    return state.counters[1][E_romania] == 1
-
-
-def tx_events_early_32_2_sides(state, L):
+    "#32:expect2": lambda state, L: state.counters[1][E_romania] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:294
-    return (state.counters[1][E_romania], 1)
-
-
-def tx_events_early_32_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:294
-    return state.counters[1][E_finland] == 1
-
-
-def tx_events_early_32_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:294
-    return (state.counters[1][E_finland], 1)
-
-
-def tx_events_early_32_4(state, L):
+    "#32:expect3": lambda state, L: state.counters[1][E_finland] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:295
-    return state.counters[1][E_poland] == 0
-
-
-def tx_events_early_32_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:295
-    return (state.counters[1][E_poland], 0)
-
-
-def tx_events_early_33_0(state, L):
+    "#32:expect4": lambda state, L: state.counters[1][E_poland] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:303
-    return state.counters[1][E_egypt] == 2
-
-
-def tx_events_early_33_0_sides(state, L):
+    "#33:expect0": lambda state, L: state.counters[1][E_egypt] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:303
-    return (state.counters[1][E_egypt], 2)
-
-
-def tx_events_early_33_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:303
-    return state.counters[2][E_egypt] == 1
-
-
-def tx_events_early_33_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:303
-    return (state.counters[2][E_egypt], 1)
-
-
-def tx_events_early_34_0(state, L):
+    "#33:expect1": lambda state, L: state.counters[2][E_egypt] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:309
-    return state.counters[2][E_egypt] == 0
-
-
-def tx_events_early_34_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:309
-    return (state.counters[2][E_egypt], 0)
-
-
-def tx_events_early_35_0(state, L):
+    "#34:expect0": lambda state, L: state.counters[2][E_egypt] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:320
-    return not event_allowed(state, EVENT_WHEN, E_nato, 1)
-
-
-def tx_events_early_35_1(state, L):
+    "#35:expect0": lambda state, L: not event_allowed(state, EVENT_WHEN, E_nato, 1),
     # spec: spec/twilight_struggle/tests/events_early.rules:325
-    return state.counters[2][E_east_germany] == 0
-
-
-def tx_events_early_35_1_sides(state, L):
+    "#35:expect1": lambda state, L: state.counters[2][E_east_germany] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:325
-    return (state.counters[2][E_east_germany], 0)
-
-
-def tx_events_early_35_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:325
-    return state.counters[2][E_austria] == 0
-
-
-def tx_events_early_35_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:325
-    return (state.counters[2][E_austria], 0)
-
-
-def tx_events_early_35_3(state, L):
+    "#35:expect2": lambda state, L: state.counters[2][E_austria] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:326
-    return state.counters[2][E_poland] == 0
-
-
-def tx_events_early_35_3_sides(state, L):
+    "#35:expect3": lambda state, L: state.counters[2][E_poland] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:326
-    return (state.counters[2][E_poland], 0)
-
-
-def tx_events_early_35_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:326
-    return state.counters[2][E_hungary] == 0
-
-
-def tx_events_early_35_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:326
-    return (state.counters[2][E_hungary], 0)
-
-
-def tx_events_early_35_5(state, L):
+    "#35:expect4": lambda state, L: state.counters[2][E_hungary] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:327
-    return state.counters[2][E_finland] == 1
-
-
-def tx_events_early_35_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:327
-    return (state.counters[2][E_finland], 1)
-
-
-def tx_events_early_35_6(state, L):
+    "#35:expect5": lambda state, L: state.counters[2][E_finland] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:328
-    return is_active(state, 2, None)
-
-
-def tx_events_early_35_7(state, L):
+    "#35:expect6": lambda state, L: is_active(state, 2, None),
     # spec: spec/twilight_struggle/tests/events_early.rules:328
-    return event_allowed(state, EVENT_WHEN, E_nato, 1)
-
-
-def tx_events_early_36_0(state, L):
+    "#35:expect7": lambda state, L: event_allowed(state, EVENT_WHEN, E_nato, 1),
     # spec: spec/twilight_struggle/tests/events_early.rules:336
-    return state.counters[1][E_poland] == 2
-
-
-def tx_events_early_36_0_sides(state, L):
+    "#36:expect0": lambda state, L: state.counters[1][E_poland] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:336
-    return (state.counters[1][E_poland], 2)
-
-
-def tx_events_early_36_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:336
-    return state.counters[1][E_hungary] == 2
-
-
-def tx_events_early_36_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:336
-    return (state.counters[1][E_hungary], 2)
-
-
-def tx_events_early_36_2(state, L):
+    "#36:expect1": lambda state, L: state.counters[1][E_hungary] == 2,
+}
+ts_events_early_5 = {
+    "#32:expect2": lambda state, L: (state.counters[1][E_romania], 1),
+    "#32:expect3": lambda state, L: (state.counters[1][E_finland], 1),
+    "#32:expect4": lambda state, L: (state.counters[1][E_poland], 0),
+    "#33:expect0": lambda state, L: (state.counters[1][E_egypt], 2),
+    "#33:expect1": lambda state, L: (state.counters[2][E_egypt], 1),
+    "#34:expect0": lambda state, L: (state.counters[2][E_egypt], 0),
+    "#35:expect1": lambda state, L: (state.counters[2][E_east_germany], 0),
+    "#35:expect2": lambda state, L: (state.counters[2][E_austria], 0),
+    "#35:expect3": lambda state, L: (state.counters[2][E_poland], 0),
+    "#35:expect4": lambda state, L: (state.counters[2][E_hungary], 0),
+    "#35:expect5": lambda state, L: (state.counters[2][E_finland], 1),
+    "#36:expect0": lambda state, L: (state.counters[1][E_poland], 2),
+    "#36:expect1": lambda state, L: (state.counters[1][E_hungary], 2),
+}
+tx_events_early_6 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:337
-    return state.counters[1][E_austria] == 1
-
-
-def tx_events_early_36_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:337
-    return (state.counters[1][E_austria], 1)
-
-
-def tx_events_early_36_3(state, L):
+    "#36:expect2": lambda state, L: state.counters[1][E_austria] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:338
-    return is_active(state, 2, None)
-
-
-def tx_events_early_37_0(state, L):
+    "#36:expect3": lambda state, L: is_active(state, 2, None),
     # spec: spec/twilight_struggle/tests/events_early.rules:345
-    return state.counters[2][E_yugoslavia] == 0
-
-
-def tx_events_early_37_0_sides(state, L):
+    "#37:expect0": lambda state, L: state.counters[2][E_yugoslavia] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:345
-    return (state.counters[2][E_yugoslavia], 0)
-
-
-def tx_events_early_37_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:345
-    return is_active(state, 2, None)
-
-
-def tx_events_early_38_0(state, L):
+    "#37:expect1": lambda state, L: is_active(state, 2, None),
     # spec: spec/twilight_struggle/tests/events_early.rules:353
-    return state.counters[2][E_france] == 1
-
-
-def tx_events_early_38_0_sides(state, L):
+    "#38:expect0": lambda state, L: state.counters[2][E_france] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:353
-    return (state.counters[2][E_france], 1)
-
-
-def tx_events_early_38_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:353
-    return state.counters[1][E_france] == 1
-
-
-def tx_events_early_38_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:353
-    return (state.counters[1][E_france], 1)
-
-
-def tx_events_early_39_0(state, L):
+    "#38:expect1": lambda state, L: state.counters[1][E_france] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:362
-    return not allowed_coup(state, 0, E_france)
-
-
-def tx_events_early_39_1(state, L):
+    "#39:expect0": lambda state, L: not allowed_coup(state, 0, E_france),
     # spec: spec/twilight_struggle/tests/events_early.rules:362
-    return not allowed_realign(state, 0, E_france)
-
-
-def tx_events_early_39_2(state, L):
+    "#39:expect1": lambda state, L: not allowed_realign(state, 0, E_france),
     # spec: spec/twilight_struggle/tests/events_early.rules:364
-    return (
+    "#39:expect2": lambda state, L: (
         state.counters[1 + 1][E_france] >= A_stability[E_france]
         and state.counters[1 + 1][E_france] - state.counters[1 + (1 + 1) % 2][E_france]
         >= A_stability[E_france]
-    )
-
-
-def tx_events_early_39_3(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:365
-    return allowed_coup(state, 0, E_france)
-
-
-def tx_events_early_39_4(state, L):
+    "#39:expect3": lambda state, L: allowed_coup(state, 0, E_france),
     # spec: spec/twilight_struggle/tests/events_early.rules:365
-    return allowed_realign(state, 0, E_france)
-
-
-def tx_events_early_39_5(state, L):
+    "#39:expect4": lambda state, L: allowed_realign(state, 0, E_france),
     # spec: spec/twilight_struggle/tests/events_early.rules:366
-    return not allowed_coup(state, 0, E_west_germany)
-
-
-def tx_events_early_40_0(state, L):
+    "#39:expect5": lambda state, L: not allowed_coup(state, 0, E_west_germany),
     # spec: spec/twilight_struggle/tests/events_early.rules:373
-    return state.tracks[6] == 1
-
-
-def tx_events_early_40_0_sides(state, L):
+    "#40:expect0": lambda state, L: state.tracks[6] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:373
-    return (state.tracks[6], 1)
-
-
-def tx_events_early_40_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:373
-    return state.tracks[1] == -2
-
-
-def tx_events_early_40_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:373
-    return (state.tracks[1], -2)
-
-
-def tx_events_early_40_2(state, L):
+    "#40:expect1": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_early.rules:375
-    return state.tracks[7] == 1
-
-
-def tx_events_early_40_2_sides(state, L):
+    "#40:expect2": lambda state, L: state.tracks[7] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:375
-    return (state.tracks[7], 1)
-
-
-def tx_events_early_40_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:375
-    return state.tracks[1] == -1
-
-
-def tx_events_early_40_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:375
-    return (state.tracks[1], -1)
-
-
-def tx_events_early_40_4(state, L):
+    "#40:expect3": lambda state, L: state.tracks[1] == -1,
+}
+ts_events_early_6 = {
+    "#36:expect2": lambda state, L: (state.counters[1][E_austria], 1),
+    "#37:expect0": lambda state, L: (state.counters[2][E_yugoslavia], 0),
+    "#38:expect0": lambda state, L: (state.counters[2][E_france], 1),
+    "#38:expect1": lambda state, L: (state.counters[1][E_france], 1),
+    "#40:expect0": lambda state, L: (state.tracks[6], 1),
+    "#40:expect1": lambda state, L: (state.tracks[1], -2),
+    "#40:expect2": lambda state, L: (state.tracks[7], 1),
+    "#40:expect3": lambda state, L: (state.tracks[1], -1),
+}
+tx_events_early_7 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:376
-    return state.tracks[8] == 0
-
-
-def tx_events_early_40_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:376
-    return (state.tracks[8], 0)
-
-
-def tx_events_early_41_0(state, L):
+    "#40:expect4": lambda state, L: state.tracks[8] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:391
-    return state.counters[1][E_austria] == 0
-
-
-def tx_events_early_41_0_sides(state, L):
+    "#41:expect0": lambda state, L: state.counters[1][E_austria] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:391
-    return (state.counters[1][E_austria], 0)
-
-
-def tx_events_early_41_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:391
-    return state.counters[1][E_poland] == 3
-
-
-def tx_events_early_41_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:391
-    return (state.counters[1][E_poland], 3)
-
-
-def tx_events_early_42_0(state, L):
+    "#41:expect1": lambda state, L: state.counters[1][E_poland] == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:397
-    return state.counters[1][E_poland] == 3
-
-
-def tx_events_early_42_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:397
-    return (state.counters[1][E_poland], 3)
-
-
-def tx_events_early_43_0(state, L):
+    "#42:expect0": lambda state, L: state.counters[1][E_poland] == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:407
-    return state.tracks[1] == 2
-
-
-def tx_events_early_43_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:407
-    return (state.tracks[1], 2)
-
-
-def tx_events_early_44_0(state, L):
+    "#43:expect0": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:414
-    return state.tracks[1] == 2
-
-
-def tx_events_early_44_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:414
-    return (state.tracks[1], 2)
-
-
-def tx_events_early_45_0(state, L):
+    "#44:expect0": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:422
-    return state.tracks[0] == 4
-
-
-def tx_events_early_45_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:422
-    return (state.tracks[0], 4)
-
-
-def tx_events_early_45_1(state, L):
+    "#45:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:425
-    return state.counters[1][E_poland] == 3
-
-
-def tx_events_early_45_1_sides(state, L):
+    "#45:expect1": lambda state, L: state.counters[1][E_poland] == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:425
-    return (state.counters[1][E_poland], 3)
-
-
-def tx_events_early_45_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:425
-    return state.counters[1][E_east_germany] == 1
-
-
-def tx_events_early_45_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:425
-    return (state.counters[1][E_east_germany], 1)
-
-
-def tx_events_early_45_3(state, L):
+    "#45:expect2": lambda state, L: state.counters[1][E_east_germany] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:426
-    return state.counters[1][E_czechoslovakia] == 1
-
-
-def tx_events_early_45_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:426
-    return (state.counters[1][E_czechoslovakia], 1)
-
-
-def tx_events_early_46_0(state, L):
+    "#45:expect3": lambda state, L: state.counters[1][E_czechoslovakia] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:434
-    return state.result is not None
-
-
-def tx_events_early_46_1(state, L):
+    "#46:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_early.rules:434
-    return winner_of(state) == 0
-
-
-def tx_events_early_46_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:434
-    return (winner_of(state), 0)
-
-
-def tx_events_early_47_0(state, L):
+    "#46:expect1": lambda state, L: winner_of(state) == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:444
-    return state.counters[2][E_uk] == 5
-
-
-def tx_events_early_47_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:444
-    return (state.counters[2][E_uk], 5)
-
-
-def tx_events_early_48_0(state, L):
+    "#47:expect0": lambda state, L: state.counters[2][E_uk] == 5,
     # spec: spec/twilight_struggle/tests/events_early.rules:454
-    return state.tracks[0] == 4
-
-
-def tx_events_early_48_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:454
-    return (state.tracks[0], 4)
-
-
-def tx_events_early_48_1(state, L):
+    "#48:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:455
-    return state.counters[1][E_poland] == 1
-
-
-def tx_events_early_48_1_sides(state, L):
+    "#48:expect1": lambda state, L: state.counters[1][E_poland] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:455
-    return (state.counters[1][E_poland], 1)
-
-
-def tx_events_early_48_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:455
-    return deciding_of(state) == None
-
-
-def tx_events_early_48_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:455
-    return (deciding_of(state), None)
-
-
-def tx_events_early_49_0(state, L):
+    "#48:expect2": lambda state, L: deciding_of(state) == None,
+}
+ts_events_early_7 = {
+    "#40:expect4": lambda state, L: (state.tracks[8], 0),
+    "#41:expect0": lambda state, L: (state.counters[1][E_austria], 0),
+    "#41:expect1": lambda state, L: (state.counters[1][E_poland], 3),
+    "#42:expect0": lambda state, L: (state.counters[1][E_poland], 3),
+    "#43:expect0": lambda state, L: (state.tracks[1], 2),
+    "#44:expect0": lambda state, L: (state.tracks[1], 2),
+    "#45:expect0": lambda state, L: (state.tracks[0], 4),
+    "#45:expect1": lambda state, L: (state.counters[1][E_poland], 3),
+    "#45:expect2": lambda state, L: (state.counters[1][E_east_germany], 1),
+    "#45:expect3": lambda state, L: (state.counters[1][E_czechoslovakia], 1),
+    "#46:expect1": lambda state, L: (winner_of(state), 0),
+    "#47:expect0": lambda state, L: (state.counters[2][E_uk], 5),
+    "#48:expect0": lambda state, L: (state.tracks[0], 4),
+    "#48:expect1": lambda state, L: (state.counters[1][E_poland], 1),
+    "#48:expect2": lambda state, L: (deciding_of(state), None),
+}
+tx_events_early_8 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:461
-    return not event_allowed(state, EVENT_WHEN, E_nato, 1)
-
-
-def tx_events_early_49_1(state, L):
+    "#49:expect0": lambda state, L: not event_allowed(state, EVENT_WHEN, E_nato, 1),
     # spec: spec/twilight_struggle/tests/events_early.rules:463
-    return not is_active(state, 5, None)
-
-
-def tx_events_early_50_0(state, L):
+    "#49:expect1": lambda state, L: not is_active(state, 5, None),
     # spec: spec/twilight_struggle/tests/events_early.rules:471
-    return event_allowed(state, EVENT_WHEN, E_nato, 1)
-
-
-def tx_events_early_50_1(state, L):
+    "#50:expect0": lambda state, L: event_allowed(state, EVENT_WHEN, E_nato, 1),
     # spec: spec/twilight_struggle/tests/events_early.rules:473
-    return is_active(state, 5, None)
-
-
-def tx_events_early_50_2(state, L):
+    "#50:expect1": lambda state, L: is_active(state, 5, None),
     # spec: spec/twilight_struggle/tests/events_early.rules:474
-    return not allowed_coup(state, 0, E_west_germany)
-
-
-def tx_events_early_50_3(state, L):
+    "#50:expect2": lambda state, L: not allowed_coup(state, 0, E_west_germany),
     # spec: spec/twilight_struggle/tests/events_early.rules:474
-    return not allowed_realign(state, 0, E_west_germany)
-
-
-def tx_events_early_50_4(state, L):
+    "#50:expect3": lambda state, L: not allowed_realign(state, 0, E_west_germany),
     # spec: spec/twilight_struggle/tests/events_early.rules:475
-    return allowed_coup(state, 0, E_italy)
-
-
-def tx_events_early_50_5(state, L):
+    "#50:expect4": lambda state, L: allowed_coup(state, 0, E_italy),
     # spec: spec/twilight_struggle/tests/events_early.rules:476
-    return allowed_coup(state, 0, E_japan)
-
-
-def tx_events_early_50_6(state, L):
+    "#50:expect5": lambda state, L: allowed_coup(state, 0, E_japan),
     # spec: spec/twilight_struggle/tests/events_early.rules:477
-    return allowed_coup(state, 1, E_west_germany)
-
-
-def tx_events_early_51_0(state, L):
+    "#50:expect6": lambda state, L: allowed_coup(state, 1, E_west_germany),
     # spec: spec/twilight_struggle/tests/events_early.rules:484
-    return is_active(state, 5, None)
-
-
-def tx_events_early_51_1(state, L):
+    "#51:expect0": lambda state, L: is_active(state, 5, None),
     # spec: spec/twilight_struggle/tests/events_early.rules:484
-    return (
+    "#51:expect1": lambda state, L: (
         is_active(state, 5, None)
         and E_turkey in RS_europe
         and (
@@ -10112,2499 +8919,945 @@ def tx_events_early_51_1(state, L):
             >= A_stability[E_turkey]
         )
         and q_nato_exempt(state, E_turkey) == 0
-    )
-
-
-def tx_events_early_51_2(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:484
-    return not allowed_coup(state, 0, E_turkey)
-
-
-def tx_events_early_52_0(state, L):
+    "#51:expect2": lambda state, L: not allowed_coup(state, 0, E_turkey),
     # spec: spec/twilight_struggle/tests/events_early.rules:494
-    return state.location[E_nato] == 9
-
-
-def tx_events_early_53_0(state, L):
+    "#52:expect0": lambda state, L: state.location[E_nato] == 9,
     # spec: spec/twilight_struggle/tests/events_early.rules:510
-    return state.counters[2][E_romania] == 3
-
-
-def tx_events_early_53_0_sides(state, L):
+    "#53:expect0": lambda state, L: state.counters[2][E_romania] == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:510
-    return (state.counters[2][E_romania], 3)
-
-
-def tx_events_early_53_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:510
-    return state.counters[2][E_hungary] == 0
-
-
-def tx_events_early_53_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:510
-    return (state.counters[2][E_hungary], 0)
-
-
-def tx_events_early_54_0(state, L):
+    "#53:expect1": lambda state, L: state.counters[2][E_hungary] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:515
-    return state.counters[2][E_romania] == 0
-
-
-def tx_events_early_54_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:515
-    return (state.counters[2][E_romania], 0)
-
-
-def tx_events_early_55_0(state, L):
+    "#54:expect0": lambda state, L: state.counters[2][E_romania] == 0,
+}
+ts_events_early_8 = {
+    "#53:expect0": lambda state, L: (state.counters[2][E_romania], 3),
+    "#53:expect1": lambda state, L: (state.counters[2][E_hungary], 0),
+    "#54:expect0": lambda state, L: (state.counters[2][E_romania], 0),
+}
+tx_events_early_9 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:527
-    return state.counters[2][E_uk] == 1
-
-
-def tx_events_early_55_0_sides(state, L):
+    "#55:expect0": lambda state, L: state.counters[2][E_uk] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:527
-    return (state.counters[2][E_uk], 1)
-
-
-def tx_events_early_55_1(state, L):
+    "#55:expect1": lambda state, L: state.counters[2][E_turkey] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:527
-    return state.counters[2][E_turkey] == 1
-
-
-def tx_events_early_55_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:527
-    return (state.counters[2][E_turkey], 1)
-
-
-def tx_events_early_55_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:527
-    return state.counters[2][E_italy] == 0
-
-
-def tx_events_early_55_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:527
-    return (state.counters[2][E_italy], 0)
-
-
-def tx_events_early_55_3(state, L):
+    "#55:expect2": lambda state, L: state.counters[2][E_italy] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:528
-    return is_active(state, 1, None)
-
-
-def tx_events_early_55_4(state, L):
+    "#55:expect3": lambda state, L: is_active(state, 1, None),
     # spec: spec/twilight_struggle/tests/events_early.rules:528
-    return event_allowed(state, EVENT_WHEN, E_nato, 1)
-
-
-def tx_events_early_56_0(state, L):
+    "#55:expect4": lambda state, L: event_allowed(state, EVENT_WHEN, E_nato, 1),
     # spec: spec/twilight_struggle/tests/events_early.rules:539
-    return state.tracks[1] == -2
-
-
-def tx_events_early_56_0_sides(state, L):
+    "#56:expect0": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_early.rules:539
-    return (state.tracks[1], -2)
-
-
-def tx_events_early_56_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:539
-    return state.tracks[4] == 2
-
-
-def tx_events_early_56_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:539
-    return (state.tracks[4], 2)
-
-
-def tx_events_early_56_2(state, L):
+    "#56:expect1": lambda state, L: state.tracks[4] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:540
-    return state.counters[2][E_pakistan] == 0
-
-
-def tx_events_early_56_2_sides(state, L):
+    "#56:expect2": lambda state, L: state.counters[2][E_pakistan] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:540
-    return (state.counters[2][E_pakistan], 0)
-
-
-def tx_events_early_56_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:540
-    return state.counters[1][E_pakistan] == 2
-
-
-def tx_events_early_56_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:540
-    return (state.counters[1][E_pakistan], 2)
-
-
-def tx_events_early_57_0(state, L):
+    "#56:expect3": lambda state, L: state.counters[1][E_pakistan] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:549
-    return state.tracks[1] == 0
-
-
-def tx_events_early_57_0_sides(state, L):
+    "#57:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:549
-    return (state.tracks[1], 0)
-
-
-def tx_events_early_57_1(state, L):
+    "#57:expect1": lambda state, L: state.tracks[5] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:549
-    return state.tracks[5] == 2
-
-
-def tx_events_early_57_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:549
-    return (state.tracks[5], 2)
-
-
-def tx_events_early_57_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:549
-    return state.counters[1][E_india] == 2
-
-
-def tx_events_early_57_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:549
-    return (state.counters[1][E_india], 2)
-
-
-def tx_events_early_58_0(state, L):
+    "#57:expect2": lambda state, L: state.counters[1][E_india] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:556
-    return q_ops_value(state, 1, E_duck_and_cover) == 4
-
-
-def tx_events_early_58_0_sides(state, L):
+    "#58:expect0": lambda state, L: q_ops_value(state, 1, E_duck_and_cover) == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:556
-    return (q_ops_value(state, 1, E_duck_and_cover), 4)
-
-
-def tx_events_early_58_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:556
-    return q_ops_value(state, 1, E_cia_created) == 2
-
-
-def tx_events_early_58_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:556
-    return (q_ops_value(state, 1, E_cia_created), 2)
-
-
-def tx_events_early_58_2(state, L):
+    "#58:expect1": lambda state, L: q_ops_value(state, 1, E_cia_created) == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:557
-    return q_ops_value(state, 1, E_nato) == 4
-
-
-def tx_events_early_58_2_sides(state, L):
+    "#58:expect2": lambda state, L: q_ops_value(state, 1, E_nato) == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:557
-    return (q_ops_value(state, 1, E_nato), 4)
-
-
-def tx_events_early_58_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:557
-    return q_ops_value(state, 1, E_china_card) == 4
-
-
-def tx_events_early_58_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:557
-    return (q_ops_value(state, 1, E_china_card), 4)
-
-
-def tx_events_early_58_4(state, L):
+    "#58:expect3": lambda state, L: q_ops_value(state, 1, E_china_card) == 4,
+}
+ts_events_early_9 = {
+    "#55:expect0": lambda state, L: (state.counters[2][E_uk], 1),
+    "#55:expect1": lambda state, L: (state.counters[2][E_turkey], 1),
+    "#55:expect2": lambda state, L: (state.counters[2][E_italy], 0),
+    "#56:expect0": lambda state, L: (state.tracks[1], -2),
+    "#56:expect1": lambda state, L: (state.tracks[4], 2),
+    "#56:expect2": lambda state, L: (state.counters[2][E_pakistan], 0),
+    "#56:expect3": lambda state, L: (state.counters[1][E_pakistan], 2),
+    "#57:expect0": lambda state, L: (state.tracks[1], 0),
+    "#57:expect1": lambda state, L: (state.tracks[5], 2),
+    "#57:expect2": lambda state, L: (state.counters[1][E_india], 2),
+    "#58:expect0": lambda state, L: (q_ops_value(state, 1, E_duck_and_cover), 4),
+    "#58:expect1": lambda state, L: (q_ops_value(state, 1, E_cia_created), 2),
+    "#58:expect2": lambda state, L: (q_ops_value(state, 1, E_nato), 4),
+    "#58:expect3": lambda state, L: (q_ops_value(state, 1, E_china_card), 4),
+}
+tx_events_early_10 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:558
-    return q_ops_value(state, 1, E_fidel) == 3
-
-
-def tx_events_early_58_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:558
-    return (q_ops_value(state, 1, E_fidel), 3)
-
-
-def tx_events_early_58_5(state, L):
+    "#58:expect4": lambda state, L: q_ops_value(state, 1, E_fidel) == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:559
-    return q_ops_value(state, 0, E_duck_and_cover) == 3
-
-
-def tx_events_early_58_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:559
-    return (q_ops_value(state, 0, E_duck_and_cover), 3)
-
-
-def tx_events_early_58_6(state, L):
+    "#58:expect5": lambda state, L: q_ops_value(state, 0, E_duck_and_cover) == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:560
-    return q_ops_value(state, 1, E_asia_scoring) == 0
-
-
-def tx_events_early_58_6_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:560
-    return (q_ops_value(state, 1, E_asia_scoring), 0)
-
-
-def tx_events_early_58_7(state, L):
+    "#58:expect6": lambda state, L: q_ops_value(state, 1, E_asia_scoring) == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:562
-    return q_ops_value(state, 1, E_duck_and_cover) == 3
-
-
-def tx_events_early_58_7_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:562
-    return (q_ops_value(state, 1, E_duck_and_cover), 3)
-
-
-def tx_events_early_59_0(state, L):
+    "#58:expect7": lambda state, L: q_ops_value(state, 1, E_duck_and_cover) == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:567
-    return q_ops_value(state, 1, E_nato) == 3
-
-
-def tx_events_early_59_0_sides(state, L):
+    "#59:expect0": lambda state, L: q_ops_value(state, 1, E_nato) == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:567
-    return (q_ops_value(state, 1, E_nato), 3)
-
-
-def tx_events_early_59_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:567
-    return q_ops_value(state, 1, E_cia_created) == 1
-
-
-def tx_events_early_59_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:567
-    return (q_ops_value(state, 1, E_cia_created), 1)
-
-
-def tx_events_early_59_2(state, L):
+    "#59:expect1": lambda state, L: q_ops_value(state, 1, E_cia_created) == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:568
-    return q_ops_value(state, 0, E_nato) == 4
-
-
-def tx_events_early_59_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:568
-    return (q_ops_value(state, 0, E_nato), 4)
-
-
-def tx_events_early_59_3(state, L):
+    "#59:expect2": lambda state, L: q_ops_value(state, 0, E_nato) == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:570
-    return q_ops_value(state, 0, E_nato) == 3
-
-
-def tx_events_early_59_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:570
-    return (q_ops_value(state, 0, E_nato), 3)
-
-
-def tx_events_early_59_4(state, L):
+    "#59:expect3": lambda state, L: q_ops_value(state, 0, E_nato) == 3,
     # spec: spec/twilight_struggle/tests/events_early.rules:572
-    return q_ops_value(state, 1, E_nato) == 4
-
-
-def tx_events_early_59_4_sides(state, L):
+    "#59:expect4": lambda state, L: q_ops_value(state, 1, E_nato) == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:572
-    return (q_ops_value(state, 1, E_nato), 4)
-
-
-def tx_events_early_59_5(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:572
-    return q_ops_value(state, 0, E_nato) == 4
-
-
-def tx_events_early_59_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:572
-    return (q_ops_value(state, 0, E_nato), 4)
-
-
-def tx_events_early_60_0(state, L):
+    "#59:expect5": lambda state, L: q_ops_value(state, 0, E_nato) == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:578
-    return q_ops_value(state, 1, E_cia_created) == 1
-
-
-def tx_events_early_60_0_sides(state, L):
+    "#60:expect0": lambda state, L: q_ops_value(state, 1, E_cia_created) == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:578
-    return (q_ops_value(state, 1, E_cia_created), 1)
-
-
-def tx_events_early_60_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:578
-    return q_ops_value(state, 1, E_nato) == 4
-
-
-def tx_events_early_60_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:578
-    return (q_ops_value(state, 1, E_nato), 4)
-
-
-def tx_events_early_60_2(state, L):
+    "#60:expect1": lambda state, L: q_ops_value(state, 1, E_nato) == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:579
-    return q_ops_value(state, 1, E_fidel) == 2
-
-
-def tx_events_early_60_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:579
-    return (q_ops_value(state, 1, E_fidel), 2)
-
-
-def tx_events_early_60_3(state, L):
+    "#60:expect2": lambda state, L: q_ops_value(state, 1, E_fidel) == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:583
-    return q_ops_value(state, 1, E_cia_created) == 1
-
-
-def tx_events_early_60_3_sides(state, L):
+    "#60:expect3": lambda state, L: q_ops_value(state, 1, E_cia_created) == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:583
-    return (q_ops_value(state, 1, E_cia_created), 1)
-
-
-def tx_events_early_60_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:583
-    return q_ops_value(state, 1, E_nato) == 4
-
-
-def tx_events_early_60_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:583
-    return (q_ops_value(state, 1, E_nato), 4)
-
-
-def tx_events_early_60_5(state, L):
+    "#60:expect4": lambda state, L: q_ops_value(state, 1, E_nato) == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:584
-    return q_ops_value(state, 1, E_fidel) == 2
-
-
-def tx_events_early_60_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:584
-    return (q_ops_value(state, 1, E_fidel), 2)
-
-
-def tx_events_early_61_0(state, L):
+    "#60:expect5": lambda state, L: q_ops_value(state, 1, E_fidel) == 2,
+}
+ts_events_early_10 = {
+    "#58:expect4": lambda state, L: (q_ops_value(state, 1, E_fidel), 3),
+    "#58:expect5": lambda state, L: (q_ops_value(state, 0, E_duck_and_cover), 3),
+    "#58:expect6": lambda state, L: (q_ops_value(state, 1, E_asia_scoring), 0),
+    "#58:expect7": lambda state, L: (q_ops_value(state, 1, E_duck_and_cover), 3),
+    "#59:expect0": lambda state, L: (q_ops_value(state, 1, E_nato), 3),
+    "#59:expect1": lambda state, L: (q_ops_value(state, 1, E_cia_created), 1),
+    "#59:expect2": lambda state, L: (q_ops_value(state, 0, E_nato), 4),
+    "#59:expect3": lambda state, L: (q_ops_value(state, 0, E_nato), 3),
+    "#59:expect4": lambda state, L: (q_ops_value(state, 1, E_nato), 4),
+    "#59:expect5": lambda state, L: (q_ops_value(state, 0, E_nato), 4),
+    "#60:expect0": lambda state, L: (q_ops_value(state, 1, E_cia_created), 1),
+    "#60:expect1": lambda state, L: (q_ops_value(state, 1, E_nato), 4),
+    "#60:expect2": lambda state, L: (q_ops_value(state, 1, E_fidel), 2),
+    "#60:expect3": lambda state, L: (q_ops_value(state, 1, E_cia_created), 1),
+    "#60:expect4": lambda state, L: (q_ops_value(state, 1, E_nato), 4),
+    "#60:expect5": lambda state, L: (q_ops_value(state, 1, E_fidel), 2),
+}
+tx_events_early_11 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:593
-    return state.counters[2][E_canada] == 1
-
-
-def tx_events_early_61_0_sides(state, L):
+    "#61:expect0": lambda state, L: state.counters[2][E_canada] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:593
-    return (state.counters[2][E_canada], 1)
-
-
-def tx_events_early_61_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:593
-    return state.location[E_fidel] == 2
-
-
-def tx_events_early_62_0(state, L):
+    "#61:expect1": lambda state, L: state.location[E_fidel] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:602
-    return state.counters[1][E_mexico] == 0
-
-
-def tx_events_early_62_0_sides(state, L):
+    "#62:expect0": lambda state, L: state.counters[1][E_mexico] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:602
-    return (state.counters[1][E_mexico], 0)
-
-
-def tx_events_early_62_1(state, L):
+    "#62:expect1": lambda state, L: state.counters[2][E_mexico] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:602
-    return state.counters[2][E_mexico] == 2
-
-
-def tx_events_early_62_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:602
-    return (state.counters[2][E_mexico], 2)
-
-
-def tx_events_early_62_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:602
-    return state.tracks[5] == 1
-
-
-def tx_events_early_62_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:602
-    return (state.tracks[5], 1)
-
-
-def tx_events_early_63_0(state, L):
+    "#62:expect2": lambda state, L: state.tracks[5] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:609
-    return state.counters[2][E_canada] == 2
-
-
-def tx_events_early_63_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:609
-    return (state.counters[2][E_canada], 2)
-
-
-def tx_events_early_64_0(state, L):
+    "#63:expect0": lambda state, L: state.counters[2][E_canada] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:617
-    return sum([state.counters[2][c_c] for c_c in K_country]) == 0
-
-
-def tx_events_early_64_0_sides(state, L):
+    "#64:expect0": lambda state, L: (
+        sum([state.counters[2][c_c] for c_c in K_country]) == 0
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:617
-    return (sum([state.counters[2][c_c] for c_c in K_country]), 0)
-
-
-def tx_events_early_64_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:617
-    return state.location[E_fidel] == 2
-
-
-def tx_events_early_64_2(state, L):
+    "#64:expect1": lambda state, L: state.location[E_fidel] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:618
-    return deciding_of(state) == None
-
-
-def tx_events_early_64_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:618
-    return (deciding_of(state), None)
-
-
-def tx_events_early_65_0(state, L):
+    "#64:expect2": lambda state, L: deciding_of(state) == None,
     # spec: spec/twilight_struggle/tests/events_early.rules:627
-    return state.counters[2][E_japan] == 6
-
-
-def tx_events_early_65_0_sides(state, L):
+    "#65:expect0": lambda state, L: state.counters[2][E_japan] == 6,
     # spec: spec/twilight_struggle/tests/events_early.rules:627
-    return (state.counters[2][E_japan], 6)
-
-
-def tx_events_early_65_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:627
-    return (
+    "#65:expect1": lambda state, L: (
         state.counters[1 + 1][E_japan] >= A_stability[E_japan]
         and state.counters[1 + 1][E_japan] - state.counters[1 + (1 + 1) % 2][E_japan]
         >= A_stability[E_japan]
-    )
-
-
-def tx_events_early_65_2(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:628
-    return not allowed_coup(state, 0, E_japan)
-
-
-def tx_events_early_65_3(state, L):
+    "#65:expect2": lambda state, L: not allowed_coup(state, 0, E_japan),
     # spec: spec/twilight_struggle/tests/events_early.rules:628
-    return not allowed_realign(state, 0, E_japan)
-
-
-def tx_events_early_65_4(state, L):
+    "#65:expect3": lambda state, L: not allowed_realign(state, 0, E_japan),
     # spec: spec/twilight_struggle/tests/events_early.rules:629
-    return allowed_coup(state, 0, E_south_korea)
-
-
-def tx_events_early_66_0(state, L):
+    "#65:expect4": lambda state, L: allowed_coup(state, 0, E_south_korea),
     # spec: spec/twilight_struggle/tests/events_early.rules:646
-    return state.counters[2][E_france] == 1
-
-
-def tx_events_early_66_0_sides(state, L):
+    "#66:expect0": lambda state, L: state.counters[2][E_france] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:646
-    return (state.counters[2][E_france], 1)
-
-
-def tx_events_early_66_1(state, L):
+    "#66:expect1": lambda state, L: state.counters[2][E_israel] == 0,
+}
+ts_events_early_11 = {
+    "#61:expect0": lambda state, L: (state.counters[2][E_canada], 1),
+    "#62:expect0": lambda state, L: (state.counters[1][E_mexico], 0),
+    "#62:expect1": lambda state, L: (state.counters[2][E_mexico], 2),
+    "#62:expect2": lambda state, L: (state.tracks[5], 1),
+    "#63:expect0": lambda state, L: (state.counters[2][E_canada], 2),
+    "#64:expect0": lambda state, L: (
+        sum([state.counters[2][c_c] for c_c in K_country]),
+        0,
+    ),
+    "#64:expect2": lambda state, L: (deciding_of(state), None),
+    "#65:expect0": lambda state, L: (state.counters[2][E_japan], 6),
+    "#66:expect0": lambda state, L: (state.counters[2][E_france], 1),
+    "#66:expect1": lambda state, L: (state.counters[2][E_israel], 0),
+}
+tx_events_early_12 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:646
-    return state.counters[2][E_israel] == 0
-
-
-def tx_events_early_66_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:646
-    return (state.counters[2][E_israel], 0)
-
-
-def tx_events_early_66_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:646
-    return state.counters[2][E_uk] == 4
-
-
-def tx_events_early_66_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:646
-    return (state.counters[2][E_uk], 4)
-
-
-def tx_events_early_67_0(state, L):
+    "#66:expect2": lambda state, L: state.counters[2][E_uk] == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:661
-    return state.counters[1][E_east_germany] == 2
-
-
-def tx_events_early_67_0_sides(state, L):
+    "#67:expect0": lambda state, L: state.counters[1][E_east_germany] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:661
-    return (state.counters[1][E_east_germany], 2)
-
-
-def tx_events_early_67_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:661
-    return state.counters[1][E_poland] == 1
-
-
-def tx_events_early_67_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:661
-    return (state.counters[1][E_poland], 1)
-
-
-def tx_events_early_67_2(state, L):
+    "#67:expect1": lambda state, L: state.counters[1][E_poland] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:662
-    return state.counters[1][E_hungary] == 0
-
-
-def tx_events_early_67_2_sides(state, L):
+    "#67:expect2": lambda state, L: state.counters[1][E_hungary] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:662
-    return (state.counters[1][E_hungary], 0)
-
-
-def tx_events_early_67_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:662
-    return state.counters[1][E_bulgaria] == 1
-
-
-def tx_events_early_67_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:662
-    return (state.counters[1][E_bulgaria], 1)
-
-
-def tx_events_early_68_0(state, L):
+    "#67:expect3": lambda state, L: state.counters[1][E_bulgaria] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:672
-    return state.counters[1][E_east_germany] == 1
-
-
-def tx_events_early_68_0_sides(state, L):
+    "#68:expect0": lambda state, L: state.counters[1][E_east_germany] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:672
-    return (state.counters[1][E_east_germany], 1)
-
-
-def tx_events_early_68_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:672
-    return state.counters[1][E_poland] == 0
-
-
-def tx_events_early_68_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:672
-    return (state.counters[1][E_poland], 0)
-
-
-def tx_events_early_68_2(state, L):
+    "#68:expect1": lambda state, L: state.counters[1][E_poland] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:673
-    return state.counters[1][E_hungary] == 0
-
-
-def tx_events_early_68_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:673
-    return (state.counters[1][E_hungary], 0)
-
-
-def tx_events_early_69_0(state, L):
+    "#68:expect2": lambda state, L: state.counters[1][E_hungary] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:685
-    return state.counters[1][E_angola] == 1
-
-
-def tx_events_early_69_0_sides(state, L):
+    "#69:expect0": lambda state, L: state.counters[1][E_angola] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:685
-    return (state.counters[1][E_angola], 1)
-
-
-def tx_events_early_69_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:685
-    return state.counters[1][E_vietnam] == 1
-
-
-def tx_events_early_69_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:685
-    return (state.counters[1][E_vietnam], 1)
-
-
-def tx_events_early_69_2(state, L):
+    "#69:expect1": lambda state, L: state.counters[1][E_vietnam] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:686
-    return state.counters[1][E_zaire] == 1
-
-
-def tx_events_early_69_2_sides(state, L):
+    "#69:expect2": lambda state, L: state.counters[1][E_zaire] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:686
-    return (state.counters[1][E_zaire], 1)
-
-
-def tx_events_early_69_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:686
-    return state.counters[1][E_burma] == 1
-
-
-def tx_events_early_69_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:686
-    return (state.counters[1][E_burma], 1)
-
-
-def tx_events_early_70_0(state, L):
+    "#69:expect3": lambda state, L: state.counters[1][E_burma] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:701
-    return state.counters[2][E_canada] == 2
-
-
-def tx_events_early_70_0_sides(state, L):
+    "#70:expect0": lambda state, L: state.counters[2][E_canada] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:701
-    return (state.counters[2][E_canada], 2)
-
-
-def tx_events_early_70_1(state, L):
+    "#70:expect1": lambda state, L: state.counters[2][E_cuba] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:701
-    return state.counters[2][E_cuba] == 1
-
-
-def tx_events_early_70_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:701
-    return (state.counters[2][E_cuba], 1)
-
-
-def tx_events_early_70_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:701
-    return state.counters[1][E_cuba] == 0
-
-
-def tx_events_early_70_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:701
-    return (state.counters[1][E_cuba], 0)
-
-
-def tx_events_early_70_3(state, L):
+    "#70:expect2": lambda state, L: state.counters[1][E_cuba] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:702
-    return state.location[E_fidel] == 9
-
-
-def tx_events_early_71_0(state, L):
+    "#70:expect3": lambda state, L: state.location[E_fidel] == 9,
+}
+ts_events_early_12 = {
+    "#66:expect2": lambda state, L: (state.counters[2][E_uk], 4),
+    "#67:expect0": lambda state, L: (state.counters[1][E_east_germany], 2),
+    "#67:expect1": lambda state, L: (state.counters[1][E_poland], 1),
+    "#67:expect2": lambda state, L: (state.counters[1][E_hungary], 0),
+    "#67:expect3": lambda state, L: (state.counters[1][E_bulgaria], 1),
+    "#68:expect0": lambda state, L: (state.counters[1][E_east_germany], 1),
+    "#68:expect1": lambda state, L: (state.counters[1][E_poland], 0),
+    "#68:expect2": lambda state, L: (state.counters[1][E_hungary], 0),
+    "#69:expect0": lambda state, L: (state.counters[1][E_angola], 1),
+    "#69:expect1": lambda state, L: (state.counters[1][E_vietnam], 1),
+    "#69:expect2": lambda state, L: (state.counters[1][E_zaire], 1),
+    "#69:expect3": lambda state, L: (state.counters[1][E_burma], 1),
+    "#70:expect0": lambda state, L: (state.counters[2][E_canada], 2),
+    "#70:expect1": lambda state, L: (state.counters[2][E_cuba], 1),
+    "#70:expect2": lambda state, L: (state.counters[1][E_cuba], 0),
+}
+tx_events_early_13 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:707
-    return not event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
-
-
-def tx_events_early_71_1(state, L):
+    "#71:expect0": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:709
-    return event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
-
-
-def tx_events_early_71_2(state, L):
+    "#71:expect1": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:711
-    return not event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
-
-
-def tx_events_early_71_3(state, L):
+    "#71:expect2": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_un_intervention, 1)
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:712
-    return not allowed_headline_card(state, 1, E_un_intervention)
-
-
-def tx_events_early_71_4(state, L):
+    "#71:expect3": lambda state, L: (
+        not allowed_headline_card(state, 1, E_un_intervention)
+    ),
     # spec: spec/twilight_struggle/tests/events_early.rules:713
-    return allowed_headline_card(state, 1, E_nato)
-
-
-def tx_events_early_72_0(state, L):
+    "#71:expect4": lambda state, L: allowed_headline_card(state, 1, E_nato),
     # spec: spec/twilight_struggle/tests/events_early.rules:724
-    return state.tracks[0] == 5
-
-
-def tx_events_early_72_0_sides(state, L):
+    "#72:expect0": lambda state, L: state.tracks[0] == 5,
     # spec: spec/twilight_struggle/tests/events_early.rules:724
-    return (state.tracks[0], 5)
-
-
-def tx_events_early_72_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:724
-    return state.tracks[1] == 0
-
-
-def tx_events_early_72_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:724
-    return (state.tracks[1], 0)
-
-
-def tx_events_early_72_2(state, L):
+    "#72:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:725
-    return state.counters[1][E_poland] == 4
-
-
-def tx_events_early_72_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:725
-    return (state.counters[1][E_poland], 4)
-
-
-def tx_events_early_72_3(state, L):
+    "#72:expect2": lambda state, L: state.counters[1][E_poland] == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:726
-    return state.location[E_un_intervention] == 9
-
-
-def tx_events_early_72_4(state, L):
+    "#72:expect3": lambda state, L: state.location[E_un_intervention] == 9,
     # spec: spec/twilight_struggle/tests/events_early.rules:726
-    return state.location[E_duck_and_cover] == 9
-
-
-def tx_events_early_73_0(state, L):
+    "#72:expect4": lambda state, L: state.location[E_duck_and_cover] == 9,
     # spec: spec/twilight_struggle/tests/events_early.rules:746
-    return state.counters[1][E_poland] == 1
-
-
-def tx_events_early_73_0_sides(state, L):
+    "#73:expect0": lambda state, L: state.counters[1][E_poland] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:746
-    return (state.counters[1][E_poland], 1)
-
-
-def tx_events_early_73_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:746
-    return state.counters[1][E_east_germany] == 1
-
-
-def tx_events_early_73_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:746
-    return (state.counters[1][E_east_germany], 1)
-
-
-def tx_events_early_73_2(state, L):
+    "#73:expect1": lambda state, L: state.counters[1][E_east_germany] == 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:747
-    return state.counters[1][E_france] == 2
-
-
-def tx_events_early_73_2_sides(state, L):
+    "#73:expect2": lambda state, L: state.counters[1][E_france] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:747
-    return (state.counters[1][E_france], 2)
-
-
-def tx_events_early_73_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:747
-    return state.counters[1][E_iran] == 2
-
-
-def tx_events_early_73_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:747
-    return (state.counters[1][E_iran], 2)
-
-
-def tx_events_early_74_0(state, L):
+    "#73:expect3": lambda state, L: state.counters[1][E_iran] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:754
-    return state.counters[1][E_poland] == 2
-
-
-def tx_events_early_74_0_sides(state, L):
+    "#74:expect0": lambda state, L: state.counters[1][E_poland] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:754
-    return (state.counters[1][E_poland], 2)
-
-
-def tx_events_early_74_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:754
-    return state.counters[1][E_cuba] == 1
-
-
-def tx_events_early_74_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:754
-    return (state.counters[1][E_cuba], 1)
-
-
-def tx_events_early_75_0(state, L):
+    "#74:expect1": lambda state, L: state.counters[1][E_cuba] == 1,
+}
+ts_events_early_13 = {
+    "#72:expect0": lambda state, L: (state.tracks[0], 5),
+    "#72:expect1": lambda state, L: (state.tracks[1], 0),
+    "#72:expect2": lambda state, L: (state.counters[1][E_poland], 4),
+    "#73:expect0": lambda state, L: (state.counters[1][E_poland], 1),
+    "#73:expect1": lambda state, L: (state.counters[1][E_east_germany], 1),
+    "#73:expect2": lambda state, L: (state.counters[1][E_france], 2),
+    "#73:expect3": lambda state, L: (state.counters[1][E_iran], 2),
+    "#74:expect0": lambda state, L: (state.counters[1][E_poland], 2),
+    "#74:expect1": lambda state, L: (state.counters[1][E_cuba], 1),
+}
+tx_events_early_14 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:762
-    return state.tracks[1] == 2
-
-
-def tx_events_early_75_0_sides(state, L):
+    "#75:expect0": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_early.rules:762
-    return (state.tracks[1], 2)
-
-
-def tx_events_early_75_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:762
-    return state.tracks[0] == 5
-
-
-def tx_events_early_75_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:762
-    return (state.tracks[0], 5)
-
-
-def tx_events_early_76_0(state, L):
+    "#75:expect1": lambda state, L: state.tracks[0] == 5,
     # spec: spec/twilight_struggle/tests/events_early.rules:768
-    return state.tracks[1] == 0
-
-
-def tx_events_early_76_0_sides(state, L):
+    "#76:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:768
-    return (state.tracks[1], 0)
-
-
-def tx_events_early_76_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:768
-    return state.tracks[0] == 4
-
-
-def tx_events_early_76_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:768
-    return (state.tracks[0], 4)
-
-
-def tx_events_early_77_0(state, L):
+    "#76:expect1": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:776
-    return q_scoring_battleground(state, E_taiwan) >= 1
-
-
-def tx_events_early_77_1(state, L):
+    "#77:expect0": lambda state, L: q_scoring_battleground(state, E_taiwan) >= 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:776
-    return True
-
-
-def tx_events_early_77_2(state, L):
+    "#77:expect1": lambda state, L: True,
     # spec: spec/twilight_struggle/tests/events_early.rules:778
-    return state.tracks[1] == 4
-
-
-def tx_events_early_77_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:778
-    return (state.tracks[1], 4)
-
-
-def tx_events_early_78_0(state, L):
+    "#77:expect2": lambda state, L: state.tracks[1] == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:784
-    return not q_scoring_battleground(state, E_taiwan) >= 1
-
-
-def tx_events_early_79_0(state, L):
+    "#78:expect0": lambda state, L: not q_scoring_battleground(state, E_taiwan) >= 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:791
-    return is_active(state, 9, None)
-
-
-def tx_events_early_79_1(state, L):
+    "#79:expect0": lambda state, L: is_active(state, 9, None),
     # spec: spec/twilight_struggle/tests/events_early.rules:793
-    return not is_active(state, 9, None)
-
-
-def tx_events_early_79_2(state, L):
+    "#79:expect1": lambda state, L: not is_active(state, 9, None),
     # spec: spec/twilight_struggle/tests/events_early.rules:793
-    return not q_scoring_battleground(state, E_taiwan) >= 1
-
-
-def tx_events_early_80_0(state, L):
+    "#79:expect2": lambda state, L: not q_scoring_battleground(state, E_taiwan) >= 1,
     # spec: spec/twilight_struggle/tests/events_early.rules:803
-    return not is_active(state, 9, None)
-
-
-def tx_events_early_80_1(state, L):
+    "#80:expect0": lambda state, L: not is_active(state, 9, None),
     # spec: spec/twilight_struggle/tests/events_early.rules:804
-    return state.location[E_china_card] == 4
-
-
-def tx_events_early_81_0(state, L):
+    "#80:expect1": lambda state, L: state.location[E_china_card] == 4,
     # spec: spec/twilight_struggle/tests/events_early.rules:813
-    return state.result is not None
-
-
-def tx_events_early_81_1(state, L):
+    "#81:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_early.rules:813
-    return winner_of(state) == 0
-
-
-def tx_events_early_81_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:813
-    return (winner_of(state), 0)
-
-
-def tx_events_early_82_0(state, L):
+    "#81:expect1": lambda state, L: winner_of(state) == 0,
     # spec: spec/twilight_struggle/tests/events_early.rules:822
-    return state.counters[2][E_west_germany] == 0
-
-
-def tx_events_early_82_0_sides(state, L):
+    "#82:expect0": lambda state, L: state.counters[2][E_west_germany] == 0,
+}
+ts_events_early_14 = {
+    "#75:expect0": lambda state, L: (state.tracks[1], 2),
+    "#75:expect1": lambda state, L: (state.tracks[0], 5),
+    "#76:expect0": lambda state, L: (state.tracks[1], 0),
+    "#76:expect1": lambda state, L: (state.tracks[0], 4),
+    "#77:expect2": lambda state, L: (state.tracks[1], 4),
+    "#81:expect1": lambda state, L: (winner_of(state), 0),
+    "#82:expect0": lambda state, L: (state.counters[2][E_west_germany], 0),
+}
+tx_events_early_15 = {
     # spec: spec/twilight_struggle/tests/events_early.rules:822
-    return (state.counters[2][E_west_germany], 0)
-
-
-def tx_events_early_82_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_early.rules:822
-    return state.location[E_blockade] == 10
-
-
-def tx_events_late_0_0(state, L):
+    "#82:expect1": lambda state, L: state.location[E_blockade]
+    == 10,
+}
+ts_events_early_15 = {}
+tx_events_late_0 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:14
-    return state.counters[2][E_iran] == 0
-
-
-def tx_events_late_0_0_sides(state, L):
+    "#0:expect0": lambda state, L: state.counters[2][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:14
-    return (state.counters[2][E_iran], 0)
-
-
-def tx_events_late_0_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:14
-    return state.counters[1][E_iran] == 3
-
-
-def tx_events_late_0_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:14
-    return (state.counters[1][E_iran], 3)
-
-
-def tx_events_late_1_0(state, L):
+    "#0:expect1": lambda state, L: state.counters[1][E_iran] == 3,
     # spec: spec/twilight_struggle/tests/events_late.rules:24
-    return len(state.zones[3]) == 2
-
-
-def tx_events_late_1_0_sides(state, L):
+    "#1:expect0": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:24
-    return (len(state.zones[3]), 2)
-
-
-def tx_events_late_1_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:24
-    return len(state.zones[9]) == 1
-
-
-def tx_events_late_1_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:24
-    return (len(state.zones[9]), 1)
-
-
-def tx_events_late_2_0(state, L):
+    "#1:expect1": lambda state, L: len(state.zones[9]) == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:31
-    return state.location[E_iranian_hostage_crisis] == 10
-
-
-def tx_events_late_2_1(state, L):
+    "#2:expect0": lambda state, L: state.location[E_iranian_hostage_crisis] == 10,
     # spec: spec/twilight_struggle/tests/events_late.rules:36
-    return len(state.zones[3]) == 1
-
-
-def tx_events_late_2_1_sides(state, L):
+    "#2:expect1": lambda state, L: len(state.zones[3]) == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:36
-    return (len(state.zones[3]), 1)
-
-
-def tx_events_late_2_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:36
-    return len(state.zones[9]) == 2
-
-
-def tx_events_late_2_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:36
-    return (len(state.zones[9]), 2)
-
-
-def tx_events_late_3_0(state, L):
+    "#2:expect2": lambda state, L: len(state.zones[9]) == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:44
-    return len(state.zones[2]) == 1
-
-
-def tx_events_late_3_0_sides(state, L):
+    "#3:expect0": lambda state, L: len(state.zones[2]) == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:44
-    return (len(state.zones[2]), 1)
-
-
-def tx_events_late_3_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:44
-    return len(state.zones[9]) == 1
-
-
-def tx_events_late_3_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:44
-    return (len(state.zones[9]), 1)
-
-
-def tx_events_late_4_0(state, L):
+    "#3:expect1": lambda state, L: len(state.zones[9]) == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:49
-    return len(state.zones[9]) == 0
-
-
-def tx_events_late_4_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:49
-    return (len(state.zones[9]), 0)
-
-
-def tx_events_late_5_0(state, L):
+    "#4:expect0": lambda state, L: len(state.zones[9]) == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:57
-    return state.tracks[1] == 1
-
-
-def tx_events_late_5_0_sides(state, L):
+    "#5:expect0": lambda state, L: state.tracks[1] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:57
-    return (state.tracks[1], 1)
-
-
-def tx_events_late_5_1(state, L):
+    "#5:expect1": lambda state, L: state.counters[1][E_argentina] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:57
-    return state.counters[1][E_argentina] == 1
-
-
-def tx_events_late_5_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:57
-    return (state.counters[1][E_argentina], 1)
-
-
-def tx_events_late_5_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:57
-    return state.counters[1][E_uk] == 0
-
-
-def tx_events_late_5_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:57
-    return (state.counters[1][E_uk], 0)
-
-
-def tx_events_late_6_0(state, L):
+    "#5:expect2": lambda state, L: state.counters[1][E_uk] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:61
-    return event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
-
-
-def tx_events_late_6_1(state, L):
+    "#6:expect0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:65
-    return state.location[E_the_iron_lady] == 10
-
-
-def tx_events_late_6_2(state, L):
+    "#6:expect1": lambda state, L: state.location[E_the_iron_lady] == 10,
     # spec: spec/twilight_struggle/tests/events_late.rules:66
-    return not event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
-
-
-def tx_events_late_6_3(state, L):
+    "#6:expect2": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
+    ),
+}
+ts_events_late_0 = {
+    "#0:expect0": lambda state, L: (state.counters[2][E_iran], 0),
+    "#0:expect1": lambda state, L: (state.counters[1][E_iran], 3),
+    "#1:expect0": lambda state, L: (len(state.zones[3]), 2),
+    "#1:expect1": lambda state, L: (len(state.zones[9]), 1),
+    "#2:expect1": lambda state, L: (len(state.zones[3]), 1),
+    "#2:expect2": lambda state, L: (len(state.zones[9]), 2),
+    "#3:expect0": lambda state, L: (len(state.zones[2]), 1),
+    "#3:expect1": lambda state, L: (len(state.zones[9]), 1),
+    "#4:expect0": lambda state, L: (len(state.zones[9]), 0),
+    "#5:expect0": lambda state, L: (state.tracks[1], 1),
+    "#5:expect1": lambda state, L: (state.counters[1][E_argentina], 1),
+    "#5:expect2": lambda state, L: (state.counters[1][E_uk], 0),
+}
+tx_events_late_1 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:67
-    return not (
-        E_socialist_governments != E_china_card
-        and not A_scoring[E_socialist_governments]
-        and (
-            A_side[E_socialist_governments] == 0
-            or A_side[E_socialist_governments] == None
+    "#6:expect3": lambda state, L: (
+        not (
+            E_socialist_governments != E_china_card
+            and not A_scoring[E_socialist_governments]
+            and (
+                A_side[E_socialist_governments] == 0
+                or A_side[E_socialist_governments] == None
+            )
+            and event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
         )
-        and event_allowed(state, EVENT_WHEN, E_socialist_governments, 0)
-    )
-
-
-def tx_events_late_7_0(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:75
-    return state.tracks[1] == 2
-
-
-def tx_events_late_7_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:75
-    return (state.tracks[1], 2)
-
-
-def tx_events_late_8_0(state, L):
+    "#7:expect0": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:83
-    return state.tracks[1] == 0
-
-
-def tx_events_late_8_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:83
-    return (state.tracks[1], 0)
-
-
-def tx_events_late_8_1(state, L):
+    "#8:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:84
-    return state.location[E_reagan_bombs_libya] == 10
-
-
-def tx_events_late_9_0(state, L):
+    "#8:expect1": lambda state, L: state.location[E_reagan_bombs_libya] == 10,
     # spec: spec/twilight_struggle/tests/events_late.rules:90
-    return not event_allowed(state, EVENT_WHEN, E_star_wars, 1)
-
-
-def tx_events_late_9_1(state, L):
+    "#9:expect0": lambda state, L: not event_allowed(state, EVENT_WHEN, E_star_wars, 1),
     # spec: spec/twilight_struggle/tests/events_late.rules:93
-    return not event_allowed(state, EVENT_WHEN, E_star_wars, 1)
-
-
-def tx_events_late_9_2(state, L):
+    "#9:expect1": lambda state, L: not event_allowed(state, EVENT_WHEN, E_star_wars, 1),
     # spec: spec/twilight_struggle/tests/events_late.rules:95
-    return event_allowed(state, EVENT_WHEN, E_star_wars, 1)
-
-
-def tx_events_late_10_0(state, L):
+    "#9:expect2": lambda state, L: event_allowed(state, EVENT_WHEN, E_star_wars, 1),
     # spec: spec/twilight_struggle/tests/events_late.rules:109
-    return state.tracks[1] == 2
-
-
-def tx_events_late_10_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:109
-    return (state.tracks[1], 2)
-
-
-def tx_events_late_10_1(state, L):
+    "#10:expect0": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:110
-    return state.location[E_reagan_bombs_libya] == 10
-
-
-def tx_events_late_10_2(state, L):
+    "#10:expect1": lambda state, L: state.location[E_reagan_bombs_libya] == 10,
     # spec: spec/twilight_struggle/tests/events_late.rules:111
-    return state.location[E_star_wars] == 10
-
-
-def tx_events_late_11_0(state, L):
+    "#10:expect2": lambda state, L: state.location[E_star_wars] == 10,
     # spec: spec/twilight_struggle/tests/events_late.rules:120
-    return state.counters[2][E_iran] == 0
-
-
-def tx_events_late_11_0_sides(state, L):
+    "#11:expect0": lambda state, L: state.counters[2][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:120
-    return (state.counters[2][E_iran], 0)
-
-
-def tx_events_late_11_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:120
-    return state.counters[1][E_iran] == 2
-
-
-def tx_events_late_11_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:120
-    return (state.counters[1][E_iran], 2)
-
-
-def tx_events_late_12_0(state, L):
+    "#11:expect1": lambda state, L: state.counters[1][E_iran] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:128
-    return state.counters[2][E_poland] == 0
-
-
-def tx_events_late_12_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:128
-    return (state.counters[2][E_poland], 0)
-
-
-def tx_events_late_12_1(state, L):
+    "#12:expect0": lambda state, L: state.counters[2][E_poland] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:129
-    return state.location[E_solidarity] == 9
-
-
-def tx_events_late_13_0(state, L):
+    "#12:expect1": lambda state, L: state.location[E_solidarity] == 9,
     # spec: spec/twilight_struggle/tests/events_late.rules:136
-    return state.location[E_asia_scoring] == 9
-
-
-def tx_events_late_13_1(state, L):
+    "#13:expect0": lambda state, L: state.location[E_asia_scoring] == 9,
     # spec: spec/twilight_struggle/tests/events_late.rules:136
-    return state.tracks[1] == 0
-
-
-def tx_events_late_13_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:136
-    return (state.tracks[1], 0)
-
-
-def tx_events_late_14_0(state, L):
+    "#13:expect1": lambda state, L: state.tracks[1] == 0,
+}
+ts_events_late_1 = {
+    "#7:expect0": lambda state, L: (state.tracks[1], 2),
+    "#8:expect0": lambda state, L: (state.tracks[1], 0),
+    "#10:expect0": lambda state, L: (state.tracks[1], 2),
+    "#11:expect0": lambda state, L: (state.counters[2][E_iran], 0),
+    "#11:expect1": lambda state, L: (state.counters[1][E_iran], 2),
+    "#12:expect0": lambda state, L: (state.counters[2][E_poland], 0),
+    "#13:expect1": lambda state, L: (state.tracks[1], 0),
+}
+tx_events_late_2 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:143
-    return q_action_rounds_for(state, 1) == 7
-
-
-def tx_events_late_14_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:143
-    return (q_action_rounds_for(state, 1), 7)
-
-
-def tx_events_late_14_1(state, L):
+    "#14:expect0": lambda state, L: q_action_rounds_for(state, 1) == 7,
     # spec: spec/twilight_struggle/tests/events_late.rules:145
-    return q_action_rounds_for(state, 1) == 8
-
-
-def tx_events_late_14_1_sides(state, L):
+    "#14:expect1": lambda state, L: q_action_rounds_for(state, 1) == 8,
     # spec: spec/twilight_struggle/tests/events_late.rules:145
-    return (q_action_rounds_for(state, 1), 8)
-
-
-def tx_events_late_14_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:145
-    return q_action_rounds_for(state, 0) == 7
-
-
-def tx_events_late_14_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:145
-    return (q_action_rounds_for(state, 0), 7)
-
-
-def tx_events_late_14_3(state, L):
+    "#14:expect2": lambda state, L: q_action_rounds_for(state, 0) == 7,
     # spec: spec/twilight_struggle/tests/events_late.rules:147
-    return q_action_rounds_for(state, 1) == 7
-
-
-def tx_events_late_14_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:147
-    return (q_action_rounds_for(state, 1), 7)
-
-
-def tx_events_late_15_0(state, L):
+    "#14:expect3": lambda state, L: q_action_rounds_for(state, 1) == 7,
     # spec: spec/twilight_struggle/tests/events_late.rules:153
-    return q_action_rounds_for(state, 1) == 8
-
-
-def tx_events_late_15_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:153
-    return (q_action_rounds_for(state, 1), 8)
-
-
-def tx_events_late_15_1(state, L):
+    "#15:expect0": lambda state, L: q_action_rounds_for(state, 1) == 8,
     # spec: spec/twilight_struggle/tests/events_late.rules:155
-    return q_action_rounds_for(state, 1) == 8
-
-
-def tx_events_late_15_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:155
-    return (q_action_rounds_for(state, 1), 8)
-
-
-def tx_events_late_16_0(state, L):
+    "#15:expect1": lambda state, L: q_action_rounds_for(state, 1) == 8,
     # spec: spec/twilight_struggle/tests/events_late.rules:166
-    return state.location[E_containment] == 3
-
-
-def tx_events_late_17_0(state, L):
+    "#16:expect0": lambda state, L: state.location[E_containment] == 3,
     # spec: spec/twilight_struggle/tests/events_late.rules:177
-    return state.counters[1][E_poland] == 2
-
-
-def tx_events_late_17_0_sides(state, L):
+    "#17:expect0": lambda state, L: state.counters[1][E_poland] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:177
-    return (state.counters[1][E_poland], 2)
-
-
-def tx_events_late_17_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:177
-    return state.counters[1][E_italy] == 1
-
-
-def tx_events_late_17_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:177
-    return (state.counters[1][E_italy], 1)
-
-
-def tx_events_late_17_2(state, L):
+    "#17:expect1": lambda state, L: state.counters[1][E_italy] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:178
-    return state.counters[1][E_france] == 1
-
-
-def tx_events_late_17_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:178
-    return (state.counters[1][E_france], 1)
-
-
-def tx_events_late_17_3(state, L):
+    "#17:expect2": lambda state, L: state.counters[1][E_france] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:179
-    return sum([state.counters[1][c_c] for c_c in K_country]) == 4
-
-
-def tx_events_late_17_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:179
-    return (sum([state.counters[1][c_c] for c_c in K_country]), 4)
-
-
-def tx_events_late_18_0(state, L):
+    "#17:expect3": lambda state, L: (
+        sum([state.counters[1][c_c] for c_c in K_country]) == 4
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:186
-    return sum([state.counters[1][c_c] for c_c in K_country]) == 6
-
-
-def tx_events_late_18_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:186
-    return (sum([state.counters[1][c_c] for c_c in K_country]), 6)
-
-
-def tx_events_late_19_0(state, L):
+    "#18:expect0": lambda state, L: (
+        sum([state.counters[1][c_c] for c_c in K_country]) == 6
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:192
-    return allowed_coup(state, 0, E_italy)
-
-
-def tx_events_late_19_1(state, L):
+    "#19:expect0": lambda state, L: allowed_coup(state, 0, E_italy),
     # spec: spec/twilight_struggle/tests/events_late.rules:195
-    return not allowed_coup(state, 0, E_italy)
-
-
-def tx_events_late_19_2(state, L):
+    "#19:expect1": lambda state, L: not allowed_coup(state, 0, E_italy),
     # spec: spec/twilight_struggle/tests/events_late.rules:196
-    return allowed_realign(state, 0, E_italy)
-
-
-def tx_events_late_19_3(state, L):
+    "#19:expect2": lambda state, L: allowed_realign(state, 0, E_italy),
     # spec: spec/twilight_struggle/tests/events_late.rules:197
-    return allowed_coup(state, 1, E_italy)
-
-
-def tx_events_late_19_4(state, L):
+    "#19:expect3": lambda state, L: allowed_coup(state, 1, E_italy),
+}
+ts_events_late_2 = {
+    "#14:expect0": lambda state, L: (q_action_rounds_for(state, 1), 7),
+    "#14:expect1": lambda state, L: (q_action_rounds_for(state, 1), 8),
+    "#14:expect2": lambda state, L: (q_action_rounds_for(state, 0), 7),
+    "#14:expect3": lambda state, L: (q_action_rounds_for(state, 1), 7),
+    "#15:expect0": lambda state, L: (q_action_rounds_for(state, 1), 8),
+    "#15:expect1": lambda state, L: (q_action_rounds_for(state, 1), 8),
+    "#17:expect0": lambda state, L: (state.counters[1][E_poland], 2),
+    "#17:expect1": lambda state, L: (state.counters[1][E_italy], 1),
+    "#17:expect2": lambda state, L: (state.counters[1][E_france], 1),
+    "#17:expect3": lambda state, L: (
+        sum([state.counters[1][c_c] for c_c in K_country]),
+        4,
+    ),
+    "#18:expect0": lambda state, L: (
+        sum([state.counters[1][c_c] for c_c in K_country]),
+        6,
+    ),
+}
+tx_events_late_3 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:199
-    return allowed_coup(state, 0, E_iran)
-
-
-def tx_events_late_20_0(state, L):
+    "#19:expect4": lambda state, L: allowed_coup(state, 0, E_iran),
     # spec: spec/twilight_struggle/tests/events_late.rules:205
-    return state.tracks[0] == 4
-
-
-def tx_events_late_20_0_sides(state, L):
+    "#20:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_late.rules:205
-    return (state.tracks[0], 4)
-
-
-def tx_events_late_20_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:205
-    return state.tracks[1] == -2
-
-
-def tx_events_late_20_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:205
-    return (state.tracks[1], -2)
-
-
-def tx_events_late_21_0(state, L):
+    "#20:expect1": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_late.rules:218
-    return state.counters[1][E_finland] == 2
-
-
-def tx_events_late_21_0_sides(state, L):
+    "#21:expect0": lambda state, L: state.counters[1][E_finland] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:218
-    return (state.counters[1][E_finland], 2)
-
-
-def tx_events_late_21_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:218
-    return state.counters[1][E_poland] == 2
-
-
-def tx_events_late_21_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:218
-    return (state.counters[1][E_poland], 2)
-
-
-def tx_events_late_21_2(state, L):
+    "#21:expect1": lambda state, L: state.counters[1][E_poland] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:219
-    return state.tracks[0] == 4
-
-
-def tx_events_late_21_2_sides(state, L):
+    "#21:expect2": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_late.rules:219
-    return (state.tracks[0], 4)
-
-
-def tx_events_late_21_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:219
-    return state.tracks[1] == -2
-
-
-def tx_events_late_21_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:219
-    return (state.tracks[1], -2)
-
-
-def tx_events_late_22_0(state, L):
+    "#21:expect3": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_late.rules:229
-    return state.counters[2][E_iran] == 0
-
-
-def tx_events_late_22_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:229
-    return (state.counters[2][E_iran], 0)
-
-
-def tx_events_late_23_0(state, L):
+    "#22:expect0": lambda state, L: state.counters[2][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:239
-    return state.counters[2][E_lebanon] == 0
-
-
-def tx_events_late_23_0_sides(state, L):
+    "#23:expect0": lambda state, L: state.counters[2][E_lebanon] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:239
-    return (state.counters[2][E_lebanon], 0)
-
-
-def tx_events_late_23_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:239
-    return deciding_of(state) == 0
-
-
-def tx_events_late_23_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:239
-    return (deciding_of(state), 0)
-
-
-def tx_events_late_23_2(state, L):
+    "#23:expect1": lambda state, L: deciding_of(state) == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:243
-    return state.counters[2][E_iran] == 1
-
-
-def tx_events_late_23_2_sides(state, L):
+    "#23:expect2": lambda state, L: state.counters[2][E_iran] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:243
-    return (state.counters[2][E_iran], 1)
-
-
-def tx_events_late_23_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:243
-    return state.counters[2][E_israel] == 1
-
-
-def tx_events_late_23_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:243
-    return (state.counters[2][E_israel], 1)
-
-
-def tx_events_late_24_0(state, L):
+    "#23:expect3": lambda state, L: state.counters[2][E_israel] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:252
-    return state.counters[2][E_israel] == 0
-
-
-def tx_events_late_24_0_sides(state, L):
+    "#24:expect0": lambda state, L: state.counters[2][E_israel] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:252
-    return (state.counters[2][E_israel], 0)
-
-
-def tx_events_late_24_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:252
-    return state.counters[2][E_japan] == 2
-
-
-def tx_events_late_24_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:252
-    return (state.counters[2][E_japan], 2)
-
-
-def tx_events_late_25_0(state, L):
+    "#24:expect1": lambda state, L: state.counters[2][E_japan] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:259
-    return state.tracks[0] == 4
-
-
-def tx_events_late_25_0_sides(state, L):
+    "#25:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_late.rules:259
-    return (state.tracks[0], 4)
-
-
-def tx_events_late_25_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:259
-    return state.tracks[1] == 2
-
-
-def tx_events_late_25_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:259
-    return (state.tracks[1], 2)
-
-
-def tx_events_late_26_0(state, L):
+    "#25:expect1": lambda state, L: state.tracks[1] == 2,
+}
+ts_events_late_3 = {
+    "#20:expect0": lambda state, L: (state.tracks[0], 4),
+    "#20:expect1": lambda state, L: (state.tracks[1], -2),
+    "#21:expect0": lambda state, L: (state.counters[1][E_finland], 2),
+    "#21:expect1": lambda state, L: (state.counters[1][E_poland], 2),
+    "#21:expect2": lambda state, L: (state.tracks[0], 4),
+    "#21:expect3": lambda state, L: (state.tracks[1], -2),
+    "#22:expect0": lambda state, L: (state.counters[2][E_iran], 0),
+    "#23:expect0": lambda state, L: (state.counters[2][E_lebanon], 0),
+    "#23:expect1": lambda state, L: (deciding_of(state), 0),
+    "#23:expect2": lambda state, L: (state.counters[2][E_iran], 1),
+    "#23:expect3": lambda state, L: (state.counters[2][E_israel], 1),
+    "#24:expect0": lambda state, L: (state.counters[2][E_israel], 0),
+    "#24:expect1": lambda state, L: (state.counters[2][E_japan], 2),
+    "#25:expect0": lambda state, L: (state.tracks[0], 4),
+    "#25:expect1": lambda state, L: (state.tracks[1], 2),
+}
+tx_events_late_4 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:269
-    return state.counters[2][E_japan] == 2
-
-
-def tx_events_late_26_0_sides(state, L):
+    "#26:expect0": lambda state, L: state.counters[2][E_japan] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:269
-    return (state.counters[2][E_japan], 2)
-
-
-def tx_events_late_26_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:269
-    return state.counters[2][E_taiwan] == 1
-
-
-def tx_events_late_26_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:269
-    return (state.counters[2][E_taiwan], 1)
-
-
-def tx_events_late_26_2(state, L):
+    "#26:expect1": lambda state, L: state.counters[2][E_taiwan] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:270
-    return state.counters[2][E_south_korea] == 4
-
-
-def tx_events_late_26_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:270
-    return (state.counters[2][E_south_korea], 4)
-
-
-def tx_events_late_26_3(state, L):
+    "#26:expect2": lambda state, L: state.counters[2][E_south_korea] == 4,
     # spec: spec/twilight_struggle/tests/events_late.rules:271
-    return state.tracks[0] == 4
-
-
-def tx_events_late_26_3_sides(state, L):
+    "#26:expect3": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_late.rules:271
-    return (state.tracks[0], 4)
-
-
-def tx_events_late_26_4(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:271
-    return state.tracks[1] == 2
-
-
-def tx_events_late_26_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:271
-    return (state.tracks[1], 2)
-
-
-def tx_events_late_27_0(state, L):
+    "#26:expect4": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:278
-    return state.result is not None
-
-
-def tx_events_late_27_1(state, L):
+    "#27:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_late.rules:278
-    return winner_of(state) == 1
-
-
-def tx_events_late_27_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:278
-    return (winner_of(state), 1)
-
-
-def tx_events_late_28_0(state, L):
+    "#27:expect1": lambda state, L: winner_of(state) == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:287
-    return state.counters[2][E_nicaragua] == 0
-
-
-def tx_events_late_28_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:287
-    return (state.counters[2][E_nicaragua], 0)
-
-
-def tx_events_late_28_1(state, L):
+    "#28:expect0": lambda state, L: state.counters[2][E_nicaragua] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:293
-    return state.counters[2][E_cuba] == 0
-
-
-def tx_events_late_28_1_sides(state, L):
+    "#28:expect1": lambda state, L: state.counters[2][E_cuba] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:293
-    return (state.counters[2][E_cuba], 0)
-
-
-def tx_events_late_28_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:293
-    return state.counters[1][E_cuba] == 1
-
-
-def tx_events_late_28_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:293
-    return (state.counters[1][E_cuba], 1)
-
-
-def tx_events_late_28_3(state, L):
+    "#28:expect2": lambda state, L: state.counters[1][E_cuba] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:294
-    return state.tracks[4] == 0
-
-
-def tx_events_late_28_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:294
-    return (state.tracks[4], 0)
-
-
-def tx_events_late_28_4(state, L):
+    "#28:expect3": lambda state, L: state.tracks[4] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:295
-    return state.tracks[0] == 4
-
-
-def tx_events_late_28_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:295
-    return (state.tracks[0], 4)
-
-
-def tx_events_late_29_0(state, L):
+    "#28:expect4": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_late.rules:301
-    return state.counters[2][E_nicaragua] == 0
-
-
-def tx_events_late_29_0_sides(state, L):
+    "#29:expect0": lambda state, L: state.counters[2][E_nicaragua] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:301
-    return (state.counters[2][E_nicaragua], 0)
-
-
-def tx_events_late_29_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:301
-    return state.tracks[0] == 5
-
-
-def tx_events_late_29_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:301
-    return (state.tracks[0], 5)
-
-
-def tx_events_late_30_0(state, L):
+    "#29:expect1": lambda state, L: state.tracks[0] == 5,
     # spec: spec/twilight_struggle/tests/events_late.rules:308
-    return state.counters[2][E_honduras] == 1
-
-
-def tx_events_late_30_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:308
-    return (state.counters[2][E_honduras], 1)
-
-
-def tx_events_late_31_0(state, L):
+    "#30:expect0": lambda state, L: state.counters[2][E_honduras] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:315
-    return d_realign_modifier(state, 1, E_iran) == -1
-
-
-def tx_events_late_31_0_sides(state, L):
+    "#31:expect0": lambda state, L: d_realign_modifier(state, 1, E_iran) == -1,
+}
+ts_events_late_4 = {
+    "#26:expect0": lambda state, L: (state.counters[2][E_japan], 2),
+    "#26:expect1": lambda state, L: (state.counters[2][E_taiwan], 1),
+    "#26:expect2": lambda state, L: (state.counters[2][E_south_korea], 4),
+    "#26:expect3": lambda state, L: (state.tracks[0], 4),
+    "#26:expect4": lambda state, L: (state.tracks[1], 2),
+    "#27:expect1": lambda state, L: (winner_of(state), 1),
+    "#28:expect0": lambda state, L: (state.counters[2][E_nicaragua], 0),
+    "#28:expect1": lambda state, L: (state.counters[2][E_cuba], 0),
+    "#28:expect2": lambda state, L: (state.counters[1][E_cuba], 1),
+    "#28:expect3": lambda state, L: (state.tracks[4], 0),
+    "#28:expect4": lambda state, L: (state.tracks[0], 4),
+    "#29:expect0": lambda state, L: (state.counters[2][E_nicaragua], 0),
+    "#29:expect1": lambda state, L: (state.tracks[0], 5),
+    "#30:expect0": lambda state, L: (state.counters[2][E_honduras], 1),
+    "#31:expect0": lambda state, L: (d_realign_modifier(state, 1, E_iran), -1),
+}
+tx_events_late_5 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:315
-    return (d_realign_modifier(state, 1, E_iran), -1)
-
-
-def tx_events_late_31_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:315
-    return d_realign_modifier(state, 0, E_iran) == 0
-
-
-def tx_events_late_31_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:315
-    return (d_realign_modifier(state, 0, E_iran), 0)
-
-
-def tx_events_late_31_2(state, L):
+    "#31:expect1": lambda state, L: d_realign_modifier(state, 0, E_iran) == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:317
-    return d_realign_modifier(state, 1, E_iran) == 0
-
-
-def tx_events_late_31_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:317
-    return (d_realign_modifier(state, 1, E_iran), 0)
-
-
-def tx_events_late_32_0(state, L):
+    "#31:expect2": lambda state, L: d_realign_modifier(state, 1, E_iran) == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:327
-    return state.counters[1][E_iran] == 1
-
-
-def tx_events_late_32_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:327
-    return (state.counters[1][E_iran], 1)
-
-
-def tx_events_late_33_0(state, L):
+    "#32:expect0": lambda state, L: state.counters[1][E_iran] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:337
-    return deciding_of(state) == 1
-
-
-def tx_events_late_33_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:337
-    return (deciding_of(state), 1)
-
-
-def tx_events_late_33_1(state, L):
+    "#33:expect0": lambda state, L: deciding_of(state) == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:346
-    return state.location[E_chernobyl] == 10
-
-
-def tx_events_late_33_2(state, L):
+    "#33:expect1": lambda state, L: state.location[E_chernobyl] == 10,
     # spec: spec/twilight_struggle/tests/events_late.rules:347
-    return not allowed_place_influence(state, 0, E_poland)
-
-
-def tx_events_late_33_3(state, L):
+    "#33:expect2": lambda state, L: not allowed_place_influence(state, 0, E_poland),
     # spec: spec/twilight_struggle/tests/events_late.rules:348
-    return allowed_place_influence(state, 0, E_japan)
-
-
-def tx_events_late_33_4(state, L):
+    "#33:expect3": lambda state, L: allowed_place_influence(state, 0, E_japan),
     # spec: spec/twilight_struggle/tests/events_late.rules:348
-    return allowed_place_influence(state, 1, E_poland)
-
-
-def tx_events_late_33_5(state, L):
+    "#33:expect4": lambda state, L: allowed_place_influence(state, 1, E_poland),
     # spec: spec/twilight_struggle/tests/events_late.rules:350
-    return allowed_place_influence(state, 0, E_poland)
-
-
-def tx_events_late_34_0(state, L):
+    "#33:expect5": lambda state, L: allowed_place_influence(state, 0, E_poland),
     # spec: spec/twilight_struggle/tests/events_late.rules:358
-    return state.counters[1][E_poland] == 2
-
-
-def tx_events_late_34_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:358
-    return (state.counters[1][E_poland], 2)
-
-
-def tx_events_late_35_0(state, L):
+    "#34:expect0": lambda state, L: state.counters[1][E_poland] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:368
-    return deciding_of(state) == 1
-
-
-def tx_events_late_35_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:368
-    return (deciding_of(state), 1)
-
-
-def tx_events_late_35_1(state, L):
+    "#35:expect0": lambda state, L: deciding_of(state) == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:374
-    return state.location[E_nato] == 9
-
-
-def tx_events_late_35_2(state, L):
+    "#35:expect1": lambda state, L: state.location[E_nato] == 9,
     # spec: spec/twilight_struggle/tests/events_late.rules:374
-    return state.counters[1][E_brazil] == 2
-
-
-def tx_events_late_35_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:374
-    return (state.counters[1][E_brazil], 2)
-
-
-def tx_events_late_36_0(state, L):
+    "#35:expect2": lambda state, L: state.counters[1][E_brazil] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:385
-    return deciding_of(state) == 0
-
-
-def tx_events_late_36_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:385
-    return (deciding_of(state), 0)
-
-
-def tx_events_late_36_1(state, L):
+    "#36:expect0": lambda state, L: deciding_of(state) == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:389
-    return state.counters[1][E_brazil] == 4
-
-
-def tx_events_late_36_1_sides(state, L):
+    "#36:expect1": lambda state, L: state.counters[1][E_brazil] == 4,
     # spec: spec/twilight_struggle/tests/events_late.rules:389
-    return (state.counters[1][E_brazil], 4)
-
-
-def tx_events_late_36_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:389
-    return state.counters[1][E_argentina] == 2
-
-
-def tx_events_late_36_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:389
-    return (state.counters[1][E_argentina], 2)
-
-
-def tx_events_late_36_3(state, L):
+    "#36:expect2": lambda state, L: state.counters[1][E_argentina] == 2,
+}
+ts_events_late_5 = {
+    "#31:expect1": lambda state, L: (d_realign_modifier(state, 0, E_iran), 0),
+    "#31:expect2": lambda state, L: (d_realign_modifier(state, 1, E_iran), 0),
+    "#32:expect0": lambda state, L: (state.counters[1][E_iran], 1),
+    "#33:expect0": lambda state, L: (deciding_of(state), 1),
+    "#34:expect0": lambda state, L: (state.counters[1][E_poland], 2),
+    "#35:expect0": lambda state, L: (deciding_of(state), 1),
+    "#35:expect2": lambda state, L: (state.counters[1][E_brazil], 2),
+    "#36:expect0": lambda state, L: (deciding_of(state), 0),
+    "#36:expect1": lambda state, L: (state.counters[1][E_brazil], 4),
+    "#36:expect2": lambda state, L: (state.counters[1][E_argentina], 2),
+}
+tx_events_late_6 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:390
-    return state.counters[1][E_chile] == 3
-
-
-def tx_events_late_36_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:390
-    return (state.counters[1][E_chile], 3)
-
-
-def tx_events_late_37_0(state, L):
+    "#36:expect3": lambda state, L: state.counters[1][E_chile] == 3,
     # spec: spec/twilight_struggle/tests/events_late.rules:399
-    return state.counters[2][E_east_germany] == 3
-
-
-def tx_events_late_37_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:399
-    return (state.counters[2][E_east_germany], 3)
-
-
-def tx_events_late_37_1(state, L):
+    "#37:expect0": lambda state, L: state.counters[2][E_east_germany] == 3,
     # spec: spec/twilight_struggle/tests/events_late.rules:403
-    return state.counters[1][E_poland] == 0
-
-
-def tx_events_late_37_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:403
-    return (state.counters[1][E_poland], 0)
-
-
-def tx_events_late_37_2(state, L):
+    "#37:expect1": lambda state, L: state.counters[1][E_poland] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:404
-    return state.tracks[5] == 0
-
-
-def tx_events_late_37_2_sides(state, L):
+    "#37:expect2": lambda state, L: state.tracks[5] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:404
-    return (state.tracks[5], 0)
-
-
-def tx_events_late_37_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:404
-    return state.tracks[0] == 2
-
-
-def tx_events_late_37_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:404
-    return (state.tracks[0], 2)
-
-
-def tx_events_late_38_0(state, L):
+    "#37:expect3": lambda state, L: state.tracks[0] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:416
-    return state.counters[1][E_poland] == 0
-
-
-def tx_events_late_38_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:416
-    return (state.counters[1][E_poland], 0)
-
-
-def tx_events_late_38_1(state, L):
+    "#38:expect0": lambda state, L: state.counters[1][E_poland] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:419
-    return state.counters[1][E_hungary] == 0
-
-
-def tx_events_late_38_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:419
-    return (state.counters[1][E_hungary], 0)
-
-
-def tx_events_late_38_2(state, L):
+    "#38:expect1": lambda state, L: state.counters[1][E_hungary] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:420
-    return sum([state.counters[1][c_c] for c_c in K_country]) == 0
-
-
-def tx_events_late_38_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:420
-    return (sum([state.counters[1][c_c] for c_c in K_country]), 0)
-
-
-def tx_events_late_39_0(state, L):
+    "#38:expect2": lambda state, L: (
+        sum([state.counters[1][c_c] for c_c in K_country]) == 0
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:427
-    return (
+    "#39:expect0": lambda state, L: (
         A_starred[E_tear_down_this_wall] and state.location[E_tear_down_this_wall] == 10
-    )
-
-
-def tx_events_late_40_0(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:436
-    return state.tracks[1] == 1
-
-
-def tx_events_late_40_0_sides(state, L):
+    "#40:expect0": lambda state, L: state.tracks[1] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:436
-    return (state.tracks[1], 1)
-
-
-def tx_events_late_40_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:436
-    return state.location[E_an_evil_empire] == 10
-
-
-def tx_events_late_41_0(state, L):
+    "#40:expect1": lambda state, L: state.location[E_an_evil_empire] == 10,
     # spec: spec/twilight_struggle/tests/events_late.rules:445
-    return deciding_of(state) == 0
-
-
-def tx_events_late_41_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:445
-    return (deciding_of(state), 0)
-
-
-def tx_events_late_41_1(state, L):
+    "#41:expect0": lambda state, L: deciding_of(state) == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:448
-    return state.location[E_europe_scoring] == 9
-
-
-def tx_events_late_41_2(state, L):
+    "#41:expect1": lambda state, L: state.location[E_europe_scoring] == 9,
     # spec: spec/twilight_struggle/tests/events_late.rules:448
-    return state.tracks[1] == 0
-
-
-def tx_events_late_41_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:448
-    return (state.tracks[1], 0)
-
-
-def tx_events_late_41_3(state, L):
+    "#41:expect2": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:449
-    return is_active(state, 14, None)
-
-
-def tx_events_late_41_4(state, L):
+    "#41:expect3": lambda state, L: is_active(state, 14, None),
     # spec: spec/twilight_struggle/tests/events_late.rules:451
-    return not is_active(state, 14, None)
-
-
-def tx_events_late_42_0(state, L):
+    "#41:expect4": lambda state, L: not is_active(state, 14, None),
+}
+ts_events_late_6 = {
+    "#36:expect3": lambda state, L: (state.counters[1][E_chile], 3),
+    "#37:expect0": lambda state, L: (state.counters[2][E_east_germany], 3),
+    "#37:expect1": lambda state, L: (state.counters[1][E_poland], 0),
+    "#37:expect2": lambda state, L: (state.tracks[5], 0),
+    "#37:expect3": lambda state, L: (state.tracks[0], 2),
+    "#38:expect0": lambda state, L: (state.counters[1][E_poland], 0),
+    "#38:expect1": lambda state, L: (state.counters[1][E_hungary], 0),
+    "#38:expect2": lambda state, L: (
+        sum([state.counters[1][c_c] for c_c in K_country]),
+        0,
+    ),
+    "#40:expect0": lambda state, L: (state.tracks[1], 1),
+    "#41:expect0": lambda state, L: (deciding_of(state), 0),
+    "#41:expect2": lambda state, L: (state.tracks[1], 0),
+}
+tx_events_late_7 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:466
-    return state.tracks[1] == -1
-
-
-def tx_events_late_42_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:466
-    return (state.tracks[1], -1)
-
-
-def tx_events_late_42_1(state, L):
+    "#42:expect0": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_late.rules:467
-    return state.counters[2][E_italy] == 1
-
-
-def tx_events_late_42_1_sides(state, L):
+    "#42:expect1": lambda state, L: state.counters[2][E_italy] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:467
-    return (state.counters[2][E_italy], 1)
-
-
-def tx_events_late_42_2(state, L):
+    "#42:expect2": lambda state, L: state.counters[2][E_france] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:467
-    return state.counters[2][E_france] == 0
-
-
-def tx_events_late_42_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:467
-    return (state.counters[2][E_france], 0)
-
-
-def tx_events_late_42_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:467
-    return state.counters[2][E_uk] == 4
-
-
-def tx_events_late_42_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:467
-    return (state.counters[2][E_uk], 4)
-
-
-def tx_events_late_43_0(state, L):
+    "#42:expect3": lambda state, L: state.counters[2][E_uk] == 4,
     # spec: spec/twilight_struggle/tests/events_late.rules:474
-    return state.counters[2][E_italy] == 1
-
-
-def tx_events_late_43_0_sides(state, L):
+    "#43:expect0": lambda state, L: state.counters[2][E_italy] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:474
-    return (state.counters[2][E_italy], 1)
-
-
-def tx_events_late_43_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:474
-    return state.tracks[1] == -1
-
-
-def tx_events_late_43_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:474
-    return (state.tracks[1], -1)
-
-
-def tx_events_late_44_0(state, L):
+    "#43:expect1": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_late.rules:481
-    return not event_allowed(state, EVENT_WHEN, E_wargames, 1)
-
-
-def tx_events_late_44_1(state, L):
+    "#44:expect0": lambda state, L: not event_allowed(state, EVENT_WHEN, E_wargames, 1),
     # spec: spec/twilight_struggle/tests/events_late.rules:483
-    return event_allowed(state, EVENT_WHEN, E_wargames, 1)
-
-
-def tx_events_late_44_2(state, L):
+    "#44:expect1": lambda state, L: event_allowed(state, EVENT_WHEN, E_wargames, 1),
     # spec: spec/twilight_struggle/tests/events_late.rules:483
-    return event_allowed(state, EVENT_WHEN, E_wargames, 0)
-
-
-def tx_events_late_45_0(state, L):
+    "#44:expect2": lambda state, L: event_allowed(state, EVENT_WHEN, E_wargames, 0),
     # spec: spec/twilight_struggle/tests/events_late.rules:492
-    return state.result is not None
-
-
-def tx_events_late_45_1(state, L):
+    "#45:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_late.rules:492
-    return winner_of(state) == 1
-
-
-def tx_events_late_45_1_sides(state, L):
+    "#45:expect1": lambda state, L: winner_of(state) == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:492
-    return (winner_of(state), 1)
-
-
-def tx_events_late_45_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:492
-    return state.tracks[1] == 4
-
-
-def tx_events_late_45_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:492
-    return (state.tracks[1], 4)
-
-
-def tx_events_late_46_0(state, L):
+    "#45:expect2": lambda state, L: state.tracks[1] == 4,
     # spec: spec/twilight_struggle/tests/events_late.rules:500
-    return state.result is not None
-
-
-def tx_events_late_46_1(state, L):
+    "#46:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_late.rules:500
-    return winner_of(state) == 0
-
-
-def tx_events_late_46_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:500
-    return (winner_of(state), 0)
-
-
-def tx_events_late_47_0(state, L):
+    "#46:expect1": lambda state, L: winner_of(state) == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:508
-    return state.result is not None
-
-
-def tx_events_late_47_1(state, L):
+    "#47:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_late.rules:508
-    return winner_of(state) == None
-
-
-def tx_events_late_47_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:508
-    return (winner_of(state), None)
-
-
-def tx_events_late_48_0(state, L):
+    "#47:expect1": lambda state, L: winner_of(state) == None,
+}
+ts_events_late_7 = {
+    "#42:expect0": lambda state, L: (state.tracks[1], -1),
+    "#42:expect1": lambda state, L: (state.counters[2][E_italy], 1),
+    "#42:expect2": lambda state, L: (state.counters[2][E_france], 0),
+    "#42:expect3": lambda state, L: (state.counters[2][E_uk], 4),
+    "#43:expect0": lambda state, L: (state.counters[2][E_italy], 1),
+    "#43:expect1": lambda state, L: (state.tracks[1], -1),
+    "#45:expect1": lambda state, L: (winner_of(state), 1),
+    "#45:expect2": lambda state, L: (state.tracks[1], 4),
+    "#46:expect1": lambda state, L: (winner_of(state), 0),
+    "#47:expect1": lambda state, L: (winner_of(state), None),
+}
+tx_events_late_8 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:516
-    return not state.result is not None
-
-
-def tx_events_late_48_1(state, L):
+    "#48:expect0": lambda state, L: not state.result is not None,
     # spec: spec/twilight_struggle/tests/events_late.rules:516
-    return state.location[E_wargames] == 10
-
-
-def tx_events_late_48_2(state, L):
+    "#48:expect1": lambda state, L: state.location[E_wargames] == 10,
     # spec: spec/twilight_struggle/tests/events_late.rules:516
-    return state.tracks[1] == 0
-
-
-def tx_events_late_48_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:516
-    return (state.tracks[1], 0)
-
-
-def tx_events_late_50_0(state, L):
+    "#48:expect2": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:530
-    return not event_allowed(state, EVENT_WHEN, E_solidarity, 1)
-
-
-def tx_events_late_50_1(state, L):
+    "#50:expect0": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_solidarity, 1)
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:535
-    return state.counters[2][E_poland] == 0
-
-
-def tx_events_late_50_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:535
-    return (state.counters[2][E_poland], 0)
-
-
-def tx_events_late_50_2(state, L):
+    "#50:expect1": lambda state, L: state.counters[2][E_poland] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:536
-    return state.location[E_solidarity] == 9
-
-
-def tx_events_late_51_0(state, L):
+    "#50:expect2": lambda state, L: state.location[E_solidarity] == 9,
     # spec: spec/twilight_struggle/tests/events_late.rules:544
-    return state.counters[2][E_poland] == 3
-
-
-def tx_events_late_51_0_sides(state, L):
+    "#51:expect0": lambda state, L: state.counters[2][E_poland] == 3,
     # spec: spec/twilight_struggle/tests/events_late.rules:544
-    return (state.counters[2][E_poland], 3)
-
-
-def tx_events_late_51_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:544
-    return state.location[E_solidarity] == 10
-
-
-def tx_events_late_52_0(state, L):
+    "#51:expect1": lambda state, L: state.location[E_solidarity] == 10,
     # spec: spec/twilight_struggle/tests/events_late.rules:555
-    return state.counters[1][E_iraq] == 0
-
-
-def tx_events_late_52_0_sides(state, L):
+    "#52:expect0": lambda state, L: state.counters[1][E_iraq] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:555
-    return (state.counters[1][E_iraq], 0)
-
-
-def tx_events_late_52_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:555
-    return state.counters[2][E_iraq] == 2
-
-
-def tx_events_late_52_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:555
-    return (state.counters[2][E_iraq], 2)
-
-
-def tx_events_late_52_2(state, L):
+    "#52:expect1": lambda state, L: state.counters[2][E_iraq] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:556
-    return state.tracks[1] == 2
-
-
-def tx_events_late_52_2_sides(state, L):
+    "#52:expect2": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:556
-    return (state.tracks[1], 2)
-
-
-def tx_events_late_52_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:556
-    return state.tracks[5] == 2
-
-
-def tx_events_late_52_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:556
-    return (state.tracks[5], 2)
-
-
-def tx_events_late_53_0(state, L):
+    "#52:expect3": lambda state, L: state.tracks[5] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:565
-    return state.counters[2][E_iran] == 1
-
-
-def tx_events_late_53_0_sides(state, L):
+    "#53:expect0": lambda state, L: state.counters[2][E_iran] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:565
-    return (state.counters[2][E_iran], 1)
-
-
-def tx_events_late_53_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:565
-    return state.tracks[1] == 0
-
-
-def tx_events_late_53_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:565
-    return (state.tracks[1], 0)
-
-
-def tx_events_late_53_2(state, L):
+    "#53:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:566
-    return state.tracks[4] == 2
-
-
-def tx_events_late_53_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:566
-    return (state.tracks[4], 2)
-
-
-def tx_events_late_54_0(state, L):
+    "#53:expect2": lambda state, L: state.tracks[4] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:577
-    return state.location[E_fidel] == 9
-
-
-def tx_events_late_54_1(state, L):
+    "#54:expect0": lambda state, L: state.location[E_fidel] == 9,
+}
+ts_events_late_8 = {
+    "#48:expect2": lambda state, L: (state.tracks[1], 0),
+    "#50:expect1": lambda state, L: (state.counters[2][E_poland], 0),
+    "#51:expect0": lambda state, L: (state.counters[2][E_poland], 3),
+    "#52:expect0": lambda state, L: (state.counters[1][E_iraq], 0),
+    "#52:expect1": lambda state, L: (state.counters[2][E_iraq], 2),
+    "#52:expect2": lambda state, L: (state.tracks[1], 2),
+    "#52:expect3": lambda state, L: (state.tracks[5], 2),
+    "#53:expect0": lambda state, L: (state.counters[2][E_iran], 1),
+    "#53:expect1": lambda state, L: (state.tracks[1], 0),
+    "#53:expect2": lambda state, L: (state.tracks[4], 2),
+}
+tx_events_late_9 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:578
-    return state.counters[2][E_cuba] == 1
-
-
-def tx_events_late_54_1_sides(state, L):
+    "#54:expect1": lambda state, L: state.counters[2][E_cuba] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:578
-    return (state.counters[2][E_cuba], 1)
-
-
-def tx_events_late_54_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:578
-    return state.counters[1][E_cuba] == 0
-
-
-def tx_events_late_54_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:578
-    return (state.counters[1][E_cuba], 0)
-
-
-def tx_events_late_54_3(state, L):
+    "#54:expect2": lambda state, L: state.counters[1][E_cuba] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:579
-    return state.location[E_defectors] == 9
-
-
-def tx_events_late_55_0(state, L):
+    "#54:expect3": lambda state, L: state.location[E_defectors] == 9,
     # spec: spec/twilight_struggle/tests/events_late.rules:587
-    return state.location[E_de_gaulle_leads_france] == 9
-
-
-def tx_events_late_55_1(state, L):
+    "#55:expect0": lambda state, L: state.location[E_de_gaulle_leads_france] == 9,
     # spec: spec/twilight_struggle/tests/events_late.rules:587
-    return state.counters[1][E_france] == 0
-
-
-def tx_events_late_55_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:587
-    return (state.counters[1][E_france], 0)
-
-
-def tx_events_late_55_2(state, L):
+    "#55:expect1": lambda state, L: state.counters[1][E_france] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:588
-    return state.vars[1] == 1
-
-
-def tx_events_late_55_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:588
-    return (state.vars[1], 1)
-
-
-def tx_events_late_56_0(state, L):
+    "#55:expect2": lambda state, L: state.vars[1] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:599
-    return state.location[E_europe_scoring] == 9
-
-
-def tx_events_late_56_1(state, L):
+    "#56:expect0": lambda state, L: state.location[E_europe_scoring] == 9,
     # spec: spec/twilight_struggle/tests/events_late.rules:599
-    return state.tracks[1] == 0
-
-
-def tx_events_late_56_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:599
-    return (state.tracks[1], 0)
-
-
-def tx_events_late_56_2(state, L):
+    "#56:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:600
-    return len(state.zones[6]) == 0
-
-
-def tx_events_late_56_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:600
-    return (len(state.zones[6]), 0)
-
-
-def tx_events_late_57_0(state, L):
+    "#56:expect2": lambda state, L: len(state.zones[6]) == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:609
-    return state.tracks[1] == 1
-
-
-def tx_events_late_57_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:609
-    return (state.tracks[1], 1)
-
-
-def tx_events_late_57_1(state, L):
+    "#57:expect0": lambda state, L: state.tracks[1] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:611
-    return state.location[E_defectors] == 9
-
-
-def tx_events_late_58_0(state, L):
+    "#57:expect1": lambda state, L: state.location[E_defectors] == 9,
     # spec: spec/twilight_struggle/tests/events_late.rules:619
-    return state.tracks[1] == 0
-
-
-def tx_events_late_58_0_sides(state, L):
+    "#58:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:619
-    return (state.tracks[1], 0)
-
-
-def tx_events_late_58_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:619
-    return state.location[E_defectors] == 9
-
-
-def tx_events_late_59_0(state, L):
+    "#58:expect1": lambda state, L: state.location[E_defectors] == 9,
     # spec: spec/twilight_struggle/tests/events_late.rules:629
-    return state.location[E_containment] == 7
-
-
-def tx_events_late_59_1(state, L):
+    "#59:expect0": lambda state, L: state.location[E_containment] == 7,
     # spec: spec/twilight_struggle/tests/events_late.rules:629
-    return state.tracks[1] == 0
-
-
-def tx_events_late_59_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:629
-    return (state.tracks[1], 0)
-
-
-def tx_events_late_60_0(state, L):
+    "#59:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:643
-    return state.counters[1][E_thailand] == 1
-
-
-def tx_events_late_60_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:643
-    return (state.counters[1][E_thailand], 1)
-
-
-def tx_events_late_61_0(state, L):
+    "#60:expect0": lambda state, L: state.counters[1][E_thailand] == 1,
+}
+ts_events_late_9 = {
+    "#54:expect1": lambda state, L: (state.counters[2][E_cuba], 1),
+    "#54:expect2": lambda state, L: (state.counters[1][E_cuba], 0),
+    "#55:expect1": lambda state, L: (state.counters[1][E_france], 0),
+    "#55:expect2": lambda state, L: (state.vars[1], 1),
+    "#56:expect1": lambda state, L: (state.tracks[1], 0),
+    "#56:expect2": lambda state, L: (len(state.zones[6]), 0),
+    "#57:expect0": lambda state, L: (state.tracks[1], 1),
+    "#58:expect0": lambda state, L: (state.tracks[1], 0),
+    "#59:expect1": lambda state, L: (state.tracks[1], 0),
+    "#60:expect0": lambda state, L: (state.counters[1][E_thailand], 1),
+}
+tx_events_late_10 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:649
-    return sum([state.counters[1][c_c] for c_c in K_country]) == 0
-
-
-def tx_events_late_61_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:649
-    return (sum([state.counters[1][c_c] for c_c in K_country]), 0)
-
-
-def tx_events_late_62_0(state, L):
+    "#61:expect0": lambda state, L: (
+        sum([state.counters[1][c_c] for c_c in K_country]) == 0
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:654
-    return event_allowed(state, EVENT_WHEN, E_the_cambridge_five, 0)
-
-
-def tx_events_late_62_1(state, L):
+    "#62:expect0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_the_cambridge_five, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:656
-    return not event_allowed(state, EVENT_WHEN, E_the_cambridge_five, 0)
-
-
-def tx_events_late_63_0(state, L):
+    "#62:expect1": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_the_cambridge_five, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:667
-    return state.counters[2][E_norway] == 1
-
-
-def tx_events_late_63_0_sides(state, L):
+    "#63:expect0": lambda state, L: state.counters[2][E_norway] == 1,
     # spec: spec/twilight_struggle/tests/events_late.rules:667
-    return (state.counters[2][E_norway], 1)
-
-
-def tx_events_late_63_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:667
-    return state.tracks[1] == 0
-
-
-def tx_events_late_63_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:667
-    return (state.tracks[1], 0)
-
-
-def tx_events_late_64_0(state, L):
+    "#63:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:676
-    return state.counters[2][E_italy] == 2
-
-
-def tx_events_late_64_0_sides(state, L):
+    "#64:expect0": lambda state, L: state.counters[2][E_italy] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:676
-    return (state.counters[2][E_italy], 2)
-
-
-def tx_events_late_64_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:676
-    return state.tracks[1] == 2
-
-
-def tx_events_late_64_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:676
-    return (state.tracks[1], 2)
-
-
-def tx_events_late_65_0(state, L):
+    "#64:expect1": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:683
-    return state.tracks[1] == 0
-
-
-def tx_events_late_65_0_sides(state, L):
+    "#65:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:683
-    return (state.tracks[1], 0)
-
-
-def tx_events_late_65_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:683
-    return sum([state.counters[2][c_c] for c_c in K_country]) == 4
-
-
-def tx_events_late_65_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:683
-    return (sum([state.counters[2][c_c] for c_c in K_country]), 4)
-
-
-def tx_events_late_66_0(state, L):
+    "#65:expect1": lambda state, L: (
+        sum([state.counters[2][c_c] for c_c in K_country]) == 4
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:699
-    return state.tracks[0] == 2
-
-
-def tx_events_late_66_0_sides(state, L):
+    "#66:expect0": lambda state, L: state.tracks[0] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:699
-    return (state.tracks[0], 2)
-
-
-def tx_events_late_66_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:699
-    return state.counters[2][E_iran] == 0
-
-
-def tx_events_late_66_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:699
-    return (state.counters[2][E_iran], 0)
-
-
-def tx_events_late_66_2(state, L):
+    "#66:expect1": lambda state, L: state.counters[2][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/events_late.rules:703
-    return state.counters[2][E_japan] == 2
-
-
-def tx_events_late_66_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:703
-    return (state.counters[2][E_japan], 2)
-
-
-def tx_events_late_67_0(state, L):
+    "#66:expect2": lambda state, L: state.counters[2][E_japan] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:714
-    return state.counters[2][E_canada] == 3
-
-
-def tx_events_late_67_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:714
-    return (state.counters[2][E_canada], 3)
-
-
-def tx_events_late_68_0(state, L):
+    "#67:expect0": lambda state, L: state.counters[2][E_canada] == 3,
     # spec: spec/twilight_struggle/tests/events_late.rules:724
-    return state.counters[2][E_canada] == 4
-
-
-def tx_events_late_68_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:724
-    return (state.counters[2][E_canada], 4)
-
-
-def tx_events_late_69_0(state, L):
+    "#68:expect0": lambda state, L: state.counters[2][E_canada] == 4,
     # spec: spec/twilight_struggle/tests/events_late.rules:735
-    return state.counters[2][E_canada] == 4
-
-
-def tx_events_late_69_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:735
-    return (state.counters[2][E_canada], 4)
-
-
-def tx_events_late_70_0(state, L):
+    "#69:expect0": lambda state, L: state.counters[2][E_canada] == 4,
     # spec: spec/twilight_struggle/tests/events_late.rules:745
-    return state.tracks[1] == -1
-
-
-def tx_events_late_70_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:745
-    return (state.tracks[1], -1)
-
-
-def tx_events_late_70_1(state, L):
+    "#70:expect0": lambda state, L: state.tracks[1] == -1,
+}
+ts_events_late_10 = {
+    "#61:expect0": lambda state, L: (
+        sum([state.counters[1][c_c] for c_c in K_country]),
+        0,
+    ),
+    "#63:expect0": lambda state, L: (state.counters[2][E_norway], 1),
+    "#63:expect1": lambda state, L: (state.tracks[1], 0),
+    "#64:expect0": lambda state, L: (state.counters[2][E_italy], 2),
+    "#64:expect1": lambda state, L: (state.tracks[1], 2),
+    "#65:expect0": lambda state, L: (state.tracks[1], 0),
+    "#65:expect1": lambda state, L: (
+        sum([state.counters[2][c_c] for c_c in K_country]),
+        4,
+    ),
+    "#66:expect0": lambda state, L: (state.tracks[0], 2),
+    "#66:expect1": lambda state, L: (state.counters[2][E_iran], 0),
+    "#66:expect2": lambda state, L: (state.counters[2][E_japan], 2),
+    "#67:expect0": lambda state, L: (state.counters[2][E_canada], 3),
+    "#68:expect0": lambda state, L: (state.counters[2][E_canada], 4),
+    "#69:expect0": lambda state, L: (state.counters[2][E_canada], 4),
+    "#70:expect0": lambda state, L: (state.tracks[1], -1),
+}
+tx_events_late_11 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:749
-    return state.tracks[1] == -1
-
-
-def tx_events_late_70_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:749
-    return (state.tracks[1], -1)
-
-
-def tx_events_late_70_2(state, L):
+    "#70:expect1": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_late.rules:753
-    return state.tracks[1] == -2
-
-
-def tx_events_late_70_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:753
-    return (state.tracks[1], -2)
-
-
-def tx_events_late_70_3(state, L):
+    "#70:expect2": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_late.rules:757
-    return state.tracks[1] == -2
-
-
-def tx_events_late_70_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:757
-    return (state.tracks[1], -2)
-
-
-def tx_events_late_71_0(state, L):
+    "#70:expect3": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_late.rules:766
-    return state.counters[2][E_saudi_arabia] == 2
-
-
-def tx_events_late_71_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:766
-    return (state.counters[2][E_saudi_arabia], 2)
-
-
-def tx_events_late_71_1(state, L):
+    "#71:expect0": lambda state, L: state.counters[2][E_saudi_arabia] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:767
-    return (
+    "#71:expect1": lambda state, L: (
         A_starred[E_awacs_sale_to_saudis]
         and state.location[E_awacs_sale_to_saudis] == 10
-    )
-
-
-def tx_events_late_72_0(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:773
-    return event_allowed(state, EVENT_WHEN, E_opec, 0)
-
-
-def tx_events_late_72_1(state, L):
+    "#72:expect0": lambda state, L: event_allowed(state, EVENT_WHEN, E_opec, 0),
     # spec: spec/twilight_struggle/tests/events_late.rules:777
-    return state.location[E_north_sea_oil] == 10
-
-
-def tx_events_late_72_2(state, L):
+    "#72:expect1": lambda state, L: state.location[E_north_sea_oil] == 10,
     # spec: spec/twilight_struggle/tests/events_late.rules:777
-    return not event_allowed(state, EVENT_WHEN, E_opec, 0)
-
-
-def tx_events_late_73_0(state, L):
+    "#72:expect2": lambda state, L: not event_allowed(state, EVENT_WHEN, E_opec, 0),
     # spec: spec/twilight_struggle/tests/events_late.rules:781
-    return event_allowed(state, EVENT_WHEN, E_muslim_revolution, 0)
-
-
-def tx_events_late_73_1(state, L):
+    "#73:expect0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_muslim_revolution, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:785
-    return not event_allowed(state, EVENT_WHEN, E_muslim_revolution, 0)
-
-
-def tx_events_late_74_0(state, L):
+    "#73:expect1": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_muslim_revolution, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:794
-    return not (
-        is_active(state, 5, None)
-        and E_west_germany in RS_europe
-        and (
-            state.counters[1 + 1][E_west_germany] >= A_stability[E_west_germany]
-            and state.counters[1 + 1][E_west_germany]
-            - state.counters[1 + (1 + 1) % 2][E_west_germany]
-            >= A_stability[E_west_germany]
+    "#74:expect0": lambda state, L: (
+        not (
+            is_active(state, 5, None)
+            and E_west_germany in RS_europe
+            and (
+                state.counters[1 + 1][E_west_germany] >= A_stability[E_west_germany]
+                and state.counters[1 + 1][E_west_germany]
+                - state.counters[1 + (1 + 1) % 2][E_west_germany]
+                >= A_stability[E_west_germany]
+            )
+            and q_nato_exempt(state, E_west_germany) == 0
         )
-        and q_nato_exempt(state, E_west_germany) == 0
-    )
-
-
-def tx_events_late_74_1(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:799
-    return (
+    "#74:expect1": lambda state, L: (
         is_active(state, 5, None)
         and E_west_germany in RS_europe
         and (
@@ -12614,3681 +9867,1401 @@ def tx_events_late_74_1(state, L):
             >= A_stability[E_west_germany]
         )
         and q_nato_exempt(state, E_west_germany) == 0
-    )
-
-
-def tx_events_late_74_2(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:800
-    return not event_allowed(state, EVENT_WHEN, E_willy_brandt, 0)
-
-
-def tx_events_late_75_0(state, L):
+    "#74:expect2": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_willy_brandt, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:808
-    return state.tracks[1] == -2
-
-
-def tx_events_late_75_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:808
-    return (state.tracks[1], -2)
-
-
-def tx_events_late_75_1(state, L):
+    "#75:expect0": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_late.rules:812
-    return state.tracks[1] == -1
-
-
-def tx_events_late_75_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:812
-    return (state.tracks[1], -1)
-
-
-def tx_events_late_75_2(state, L):
+    "#75:expect1": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_late.rules:814
-    return state.tracks[1] == -1
-
-
-def tx_events_late_75_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:814
-    return (state.tracks[1], -1)
-
-
-def tx_events_late_75_3(state, L):
+    "#75:expect2": lambda state, L: state.tracks[1] == -1,
+}
+ts_events_late_11 = {
+    "#70:expect1": lambda state, L: (state.tracks[1], -1),
+    "#70:expect2": lambda state, L: (state.tracks[1], -2),
+    "#70:expect3": lambda state, L: (state.tracks[1], -2),
+    "#71:expect0": lambda state, L: (state.counters[2][E_saudi_arabia], 2),
+    "#75:expect0": lambda state, L: (state.tracks[1], -2),
+    "#75:expect1": lambda state, L: (state.tracks[1], -1),
+    "#75:expect2": lambda state, L: (state.tracks[1], -1),
+}
+tx_events_late_12 = {
     # spec: spec/twilight_struggle/tests/events_late.rules:815
-    return not event_allowed(state, EVENT_WHEN, E_flower_power, 0)
-
-
-def tx_events_late_76_0(state, L):
+    "#75:expect3": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_flower_power, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_late.rules:824
-    return state.tracks[1] == -2
-
-
-def tx_events_late_76_0_sides(state, L):
+    "#76:expect0": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_late.rules:824
-    return (state.tracks[1], -2)
-
-
-def tx_events_late_76_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:824
-    return state.tracks[5] == 2
-
-
-def tx_events_late_76_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_late.rules:824
-    return (state.tracks[5], 2)
-
-
-def tx_events_late_77_0(state, L):
+    "#76:expect1": lambda state, L: state.tracks[5] == 2,
     # spec: spec/twilight_struggle/tests/events_late.rules:829
-    return is_active(state, 15, None)
-
-
-def tx_events_late_77_1(state, L):
+    "#77:expect0": lambda state, L: is_active(state, 15, None),
     # spec: spec/twilight_struggle/tests/events_late.rules:831
-    return not is_active(state, 15, None)
-
-
-def tx_events_mid_0_0(state, L):
+    "#77:expect1": lambda state, L: not is_active(state, 15, None),
+}
+ts_events_late_12 = {
+    "#76:expect0": lambda state, L: (state.tracks[1], -2),
+    "#76:expect1": lambda state, L: (state.tracks[5], 2),
+}
+tx_events_mid_0 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:15
-    return state.counters[1][E_lebanon] == 2
-
-
-def tx_events_mid_0_0_sides(state, L):
+    "#0:expect0": lambda state, L: state.counters[1][E_lebanon] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:15
-    return (state.counters[1][E_lebanon], 2)
-
-
-def tx_events_mid_0_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:15
-    return state.counters[2][E_lebanon] == 0
-
-
-def tx_events_mid_0_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:15
-    return (state.counters[2][E_lebanon], 0)
-
-
-def tx_events_mid_0_2(state, L):
+    "#0:expect1": lambda state, L: state.counters[2][E_lebanon] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:16
-    return state.tracks[1] == -1
-
-
-def tx_events_mid_0_2_sides(state, L):
+    "#0:expect2": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:16
-    return (state.tracks[1], -1)
-
-
-def tx_events_mid_0_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:16
-    return state.tracks[4] == 3
-
-
-def tx_events_mid_0_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:16
-    return (state.tracks[4], 3)
-
-
-def tx_events_mid_1_0(state, L):
+    "#0:expect3": lambda state, L: state.tracks[4] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:25
-    return state.counters[2][E_lebanon] == 2
-
-
-def tx_events_mid_1_0_sides(state, L):
+    "#1:expect0": lambda state, L: state.counters[2][E_lebanon] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:25
-    return (state.counters[2][E_lebanon], 2)
-
-
-def tx_events_mid_1_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:25
-    return state.counters[1][E_lebanon] == 0
-
-
-def tx_events_mid_1_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:25
-    return (state.counters[1][E_lebanon], 0)
-
-
-def tx_events_mid_1_2(state, L):
+    "#1:expect1": lambda state, L: state.counters[1][E_lebanon] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:26
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_1_2_sides(state, L):
+    "#1:expect2": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:26
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_1_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:26
-    return state.tracks[4] == 3
-
-
-def tx_events_mid_1_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:26
-    return (state.tracks[4], 3)
-
-
-def tx_events_mid_2_0(state, L):
+    "#1:expect3": lambda state, L: state.tracks[4] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:34
-    return state.counters[2][E_mexico] == 2
-
-
-def tx_events_mid_2_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:34
-    return (state.counters[2][E_mexico], 2)
-
-
-def tx_events_mid_4_0(state, L):
+    "#2:expect0": lambda state, L: state.counters[2][E_mexico] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:52
-    return state.counters[2][E_greece] == 2
-
-
-def tx_events_mid_4_0_sides(state, L):
+    "#4:expect0": lambda state, L: state.counters[2][E_greece] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:52
-    return (state.counters[2][E_greece], 2)
-
-
-def tx_events_mid_4_1(state, L):
+    "#4:expect1": lambda state, L: state.tracks[1] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:52
-    return state.tracks[1] == 1
-
-
-def tx_events_mid_4_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:52
-    return (state.tracks[1], 1)
-
-
-def tx_events_mid_4_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:52
-    return state.tracks[5] == 3
-
-
-def tx_events_mid_4_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:52
-    return (state.tracks[5], 3)
-
-
-def tx_events_mid_5_0(state, L):
+    "#4:expect2": lambda state, L: state.tracks[5] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:62
-    return state.tracks[1] == 3
-
-
-def tx_events_mid_5_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:62
-    return (state.tracks[1], 3)
-
-
-def tx_events_mid_6_0(state, L):
+    "#5:expect0": lambda state, L: state.tracks[1] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:70
-    return state.tracks[1] == -1
-
-
-def tx_events_mid_6_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:70
-    return (state.tracks[1], -1)
-
-
-def tx_events_mid_7_0(state, L):
+    "#6:expect0": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:77
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_7_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:77
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_8_0(state, L):
+    "#7:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:84
-    return state.tracks[0] == 2
-
-
-def tx_events_mid_8_0_sides(state, L):
+    "#8:expect0": lambda state, L: state.tracks[0] == 2,
+}
+ts_events_mid_0 = {
+    "#0:expect0": lambda state, L: (state.counters[1][E_lebanon], 2),
+    "#0:expect1": lambda state, L: (state.counters[2][E_lebanon], 0),
+    "#0:expect2": lambda state, L: (state.tracks[1], -1),
+    "#0:expect3": lambda state, L: (state.tracks[4], 3),
+    "#1:expect0": lambda state, L: (state.counters[2][E_lebanon], 2),
+    "#1:expect1": lambda state, L: (state.counters[1][E_lebanon], 0),
+    "#1:expect2": lambda state, L: (state.tracks[1], 0),
+    "#1:expect3": lambda state, L: (state.tracks[4], 3),
+    "#2:expect0": lambda state, L: (state.counters[2][E_mexico], 2),
+    "#4:expect0": lambda state, L: (state.counters[2][E_greece], 2),
+    "#4:expect1": lambda state, L: (state.tracks[1], 1),
+    "#4:expect2": lambda state, L: (state.tracks[5], 3),
+    "#5:expect0": lambda state, L: (state.tracks[1], 3),
+    "#6:expect0": lambda state, L: (state.tracks[1], -1),
+    "#7:expect0": lambda state, L: (state.tracks[1], 0),
+    "#8:expect0": lambda state, L: (state.tracks[0], 2),
+}
+tx_events_mid_1 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:84
-    return (state.tracks[0], 2)
-
-
-def tx_events_mid_8_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:84
-    return is_active(state, 17, [1])
-
-
-def tx_events_mid_8_2(state, L):
+    "#8:expect1": lambda state, L: is_active(state, 17, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:89
-    return state.result is not None
-
-
-def tx_events_mid_8_3(state, L):
+    "#8:expect2": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_mid.rules:89
-    return winner_of(state) == 0
-
-
-def tx_events_mid_8_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:89
-    return (winner_of(state), 0)
-
-
-def tx_events_mid_9_0(state, L):
+    "#8:expect3": lambda state, L: winner_of(state) == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:97
-    return not state.result is not None
-
-
-def tx_events_mid_9_1(state, L):
+    "#9:expect0": lambda state, L: not state.result is not None,
     # spec: spec/twilight_struggle/tests/events_mid.rules:97
-    return state.counters[1][E_nicaragua] == 4
-
-
-def tx_events_mid_9_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:97
-    return (state.counters[1][E_nicaragua], 4)
-
-
-def tx_events_mid_10_0(state, L):
+    "#9:expect1": lambda state, L: state.counters[1][E_nicaragua] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:109
-    return not state.result is not None
-
-
-def tx_events_mid_10_1(state, L):
+    "#10:expect0": lambda state, L: not state.result is not None,
     # spec: spec/twilight_struggle/tests/events_mid.rules:109
-    return state.counters[1][E_cuba] == 1
-
-
-def tx_events_mid_10_1_sides(state, L):
+    "#10:expect1": lambda state, L: state.counters[1][E_cuba] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:109
-    return (state.counters[1][E_cuba], 1)
-
-
-def tx_events_mid_10_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:109
-    return state.counters[1][E_nicaragua] == 4
-
-
-def tx_events_mid_10_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:109
-    return (state.counters[1][E_nicaragua], 4)
-
-
-def tx_events_mid_10_3(state, L):
+    "#10:expect2": lambda state, L: state.counters[1][E_nicaragua] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:110
-    return not is_active(state, 17, None)
-
-
-def tx_events_mid_11_0(state, L):
+    "#10:expect3": lambda state, L: not is_active(state, 17, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:123
-    return state.result is not None
-
-
-def tx_events_mid_11_1(state, L):
+    "#11:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_mid.rules:123
-    return winner_of(state) == 0
-
-
-def tx_events_mid_11_1_sides(state, L):
+    "#11:expect1": lambda state, L: winner_of(state) == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:123
-    return (winner_of(state), 0)
-
-
-def tx_events_mid_11_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:123
-    return state.counters[2][E_west_germany] == 2
-
-
-def tx_events_mid_11_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:123
-    return (state.counters[2][E_west_germany], 2)
-
-
-def tx_events_mid_12_0(state, L):
+    "#11:expect2": lambda state, L: state.counters[2][E_west_germany] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:135
-    return not is_active(state, 17, None)
-
-
-def tx_events_mid_12_1(state, L):
+    "#12:expect0": lambda state, L: not is_active(state, 17, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:135
-    return state.counters[1][E_cuba] == 0
-
-
-def tx_events_mid_12_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:135
-    return (state.counters[1][E_cuba], 0)
-
-
-def tx_events_mid_12_2(state, L):
+    "#12:expect1": lambda state, L: state.counters[1][E_cuba] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:138
-    return state.counters[1][E_chile] == 2
-
-
-def tx_events_mid_12_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:138
-    return (state.counters[1][E_chile], 2)
-
-
-def tx_events_mid_13_0(state, L):
+    "#12:expect2": lambda state, L: state.counters[1][E_chile] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:149
-    return is_active(state, 17, None)
-
-
-def tx_events_mid_13_1(state, L):
+    "#13:expect0": lambda state, L: is_active(state, 17, None),
+}
+ts_events_mid_1 = {
+    "#8:expect3": lambda state, L: (winner_of(state), 0),
+    "#9:expect1": lambda state, L: (state.counters[1][E_nicaragua], 4),
+    "#10:expect1": lambda state, L: (state.counters[1][E_cuba], 1),
+    "#10:expect2": lambda state, L: (state.counters[1][E_nicaragua], 4),
+    "#11:expect1": lambda state, L: (winner_of(state), 0),
+    "#11:expect2": lambda state, L: (state.counters[2][E_west_germany], 2),
+    "#12:expect1": lambda state, L: (state.counters[1][E_cuba], 0),
+    "#12:expect2": lambda state, L: (state.counters[1][E_chile], 2),
+}
+tx_events_mid_2 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:154
-    return not state.result is not None
-
-
-def tx_events_mid_13_2(state, L):
+    "#13:expect1": lambda state, L: not state.result is not None,
     # spec: spec/twilight_struggle/tests/events_mid.rules:154
-    return not is_active(state, 17, None)
-
-
-def tx_events_mid_14_0(state, L):
+    "#13:expect2": lambda state, L: not is_active(state, 17, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:163
-    return deciding_of(state) == 1
-
-
-def tx_events_mid_14_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:163
-    return (deciding_of(state), 1)
-
-
-def tx_events_mid_14_1(state, L):
+    "#14:expect0": lambda state, L: deciding_of(state) == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:172
-    return is_active(state, 17, None)
-
-
-def tx_events_mid_15_0(state, L):
+    "#14:expect1": lambda state, L: is_active(state, 17, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:178
-    return not is_active(state, 17, None)
-
-
-def tx_events_mid_15_1(state, L):
+    "#15:expect0": lambda state, L: not is_active(state, 17, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:182
-    return not state.result is not None
-
-
-def tx_events_mid_16_0(state, L):
+    "#15:expect1": lambda state, L: not state.result is not None,
     # spec: spec/twilight_struggle/tests/events_mid.rules:192
-    return state.tracks[0] == 5
-
-
-def tx_events_mid_16_0_sides(state, L):
+    "#16:expect0": lambda state, L: state.tracks[0] == 5,
     # spec: spec/twilight_struggle/tests/events_mid.rules:192
-    return (state.tracks[0], 5)
-
-
-def tx_events_mid_16_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:192
-    return state.tracks[5] == 2
-
-
-def tx_events_mid_16_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:192
-    return (state.tracks[5], 2)
-
-
-def tx_events_mid_17_0(state, L):
+    "#16:expect1": lambda state, L: state.tracks[5] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:200
-    return state.tracks[0] == 4
-
-
-def tx_events_mid_17_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:200
-    return (state.tracks[0], 4)
-
-
-def tx_events_mid_18_0(state, L):
+    "#17:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:209
-    return state.tracks[0] == 4
-
-
-def tx_events_mid_18_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:209
-    return (state.tracks[0], 4)
-
-
-def tx_events_mid_19_0(state, L):
+    "#18:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:227
-    return state.location[E_duck_and_cover] == 9
-
-
-def tx_events_mid_19_1(state, L):
+    "#19:expect0": lambda state, L: state.location[E_duck_and_cover] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:227
-    return state.tracks[0] == 5
-
-
-def tx_events_mid_19_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:227
-    return (state.tracks[0], 5)
-
-
-def tx_events_mid_19_2(state, L):
+    "#19:expect1": lambda state, L: state.tracks[0] == 5,
     # spec: spec/twilight_struggle/tests/events_mid.rules:228
-    return not is_active(state, 19, None)
-
-
-def tx_events_mid_20_0(state, L):
+    "#19:expect2": lambda state, L: not is_active(state, 19, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:238
-    return is_active(state, 19, None)
-
-
-def tx_events_mid_20_1(state, L):
+    "#20:expect0": lambda state, L: is_active(state, 19, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:238
-    return state.location[E_duck_and_cover] == 9
-
-
-def tx_events_mid_20_2(state, L):
+    "#20:expect1": lambda state, L: state.location[E_duck_and_cover] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:239
-    return allowed_take_action_round(state, 0)
-
-
-def tx_events_mid_20_3(state, L):
+    "#20:expect2": lambda state, L: allowed_take_action_round(state, 0),
+}
+ts_events_mid_2 = {
+    "#14:expect0": lambda state, L: (deciding_of(state), 1),
+    "#16:expect0": lambda state, L: (state.tracks[0], 5),
+    "#16:expect1": lambda state, L: (state.tracks[5], 2),
+    "#17:expect0": lambda state, L: (state.tracks[0], 4),
+    "#18:expect0": lambda state, L: (state.tracks[0], 4),
+    "#19:expect1": lambda state, L: (state.tracks[0], 5),
+}
+tx_events_mid_3 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:239
-    return not allowed_take_action_round(state, 1)
-
-
-def tx_events_mid_21_0(state, L):
+    "#20:expect3": lambda state, L: not allowed_take_action_round(state, 1),
     # spec: spec/twilight_struggle/tests/events_mid.rules:247
-    return state.location[E_cia_created] == 3
-
-
-def tx_events_mid_21_1(state, L):
+    "#21:expect0": lambda state, L: state.location[E_cia_created] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:247
-    return is_active(state, 19, None)
-
-
-def tx_events_mid_22_0(state, L):
+    "#21:expect1": lambda state, L: is_active(state, 19, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:260
-    return state.location[E_asia_scoring] == 9
-
-
-def tx_events_mid_22_1(state, L):
+    "#22:expect0": lambda state, L: state.location[E_asia_scoring] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:260
-    return state.tracks[1] == 4
-
-
-def tx_events_mid_22_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:260
-    return (state.tracks[1], 4)
-
-
-def tx_events_mid_22_2(state, L):
+    "#22:expect1": lambda state, L: state.tracks[1] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:261
-    return is_active(state, 19, None)
-
-
-def tx_events_mid_23_0(state, L):
+    "#22:expect2": lambda state, L: is_active(state, 19, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:271
-    return state.location[E_fidel] == 3
-
-
-def tx_events_mid_24_0(state, L):
+    "#23:expect0": lambda state, L: state.location[E_fidel] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:283
-    return state.location[E_asia_scoring] == 9
-
-
-def tx_events_mid_24_1(state, L):
+    "#24:expect0": lambda state, L: state.location[E_asia_scoring] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:283
-    return state.location[E_duck_and_cover] == 3
-
-
-def tx_events_mid_25_0(state, L):
+    "#24:expect1": lambda state, L: state.location[E_duck_and_cover] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:289
-    return not is_active(state, 15, None)
-
-
-def tx_events_mid_25_1(state, L):
+    "#25:expect0": lambda state, L: not is_active(state, 15, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:289
-    return is_active(state, 19, None)
-
-
-def tx_events_mid_26_0(state, L):
+    "#25:expect1": lambda state, L: is_active(state, 19, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:299
-    return state.location[E_fidel] == 9
-
-
-def tx_events_mid_26_1(state, L):
+    "#26:expect0": lambda state, L: state.location[E_fidel] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:299
-    return state.counters[1][E_cuba] == 0
-
-
-def tx_events_mid_26_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:299
-    return (state.counters[1][E_cuba], 0)
-
-
-def tx_events_mid_26_2(state, L):
+    "#26:expect1": lambda state, L: state.counters[1][E_cuba] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:300
-    return not is_active(state, 20, None)
-
-
-def tx_events_mid_27_0(state, L):
+    "#26:expect2": lambda state, L: not is_active(state, 20, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:311
-    return is_active(state, 20, None)
-
-
-def tx_events_mid_27_1(state, L):
+    "#27:expect0": lambda state, L: is_active(state, 20, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:311
-    return not allowed_take_action_round(state, 0)
-
-
-def tx_events_mid_28_0(state, L):
+    "#27:expect1": lambda state, L: not allowed_take_action_round(state, 0),
+}
+ts_events_mid_3 = {
+    "#22:expect1": lambda state, L: (state.tracks[1], 4),
+    "#26:expect1": lambda state, L: (state.counters[1][E_cuba], 0),
+}
+tx_events_mid_4 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:321
-    return state.tracks[0] == 4
-
-
-def tx_events_mid_28_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:321
-    return (state.tracks[0], 4)
-
-
-def tx_events_mid_28_1(state, L):
+    "#28:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:322
-    return q_coup_roll_modifier(state, 0, E_iran) == -1
-
-
-def tx_events_mid_28_1_sides(state, L):
+    "#28:expect1": lambda state, L: q_coup_roll_modifier(state, 0, E_iran) == -1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:322
-    return (q_coup_roll_modifier(state, 0, E_iran), -1)
-
-
-def tx_events_mid_28_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:322
-    return q_coup_roll_modifier(state, 1, E_cuba) == -1
-
-
-def tx_events_mid_28_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:322
-    return (q_coup_roll_modifier(state, 1, E_cuba), -1)
-
-
-def tx_events_mid_28_3(state, L):
+    "#28:expect2": lambda state, L: q_coup_roll_modifier(state, 1, E_cuba) == -1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:328
-    return state.location[E_duck_and_cover] == 3
-
-
-def tx_events_mid_28_4(state, L):
+    "#28:expect3": lambda state, L: state.location[E_duck_and_cover] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:328
-    return state.location[E_asia_scoring] == 9
-
-
-def tx_events_mid_29_0(state, L):
+    "#28:expect4": lambda state, L: state.location[E_asia_scoring] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:333
-    return state.tracks[0] == 5
-
-
-def tx_events_mid_29_0_sides(state, L):
+    "#29:expect0": lambda state, L: state.tracks[0] == 5,
     # spec: spec/twilight_struggle/tests/events_mid.rules:333
-    return (state.tracks[0], 5)
-
-
-def tx_events_mid_29_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:333
-    return is_active(state, 21, None)
-
-
-def tx_events_mid_29_2(state, L):
+    "#29:expect1": lambda state, L: is_active(state, 21, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:338
-    return state.counters[2][E_iran] == 0
-
-
-def tx_events_mid_29_2_sides(state, L):
+    "#29:expect2": lambda state, L: state.counters[2][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:338
-    return (state.counters[2][E_iran], 0)
-
-
-def tx_events_mid_29_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:338
-    return state.counters[1][E_iran] == 0
-
-
-def tx_events_mid_29_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:338
-    return (state.counters[1][E_iran], 0)
-
-
-def tx_events_mid_29_4(state, L):
+    "#29:expect3": lambda state, L: state.counters[1][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:340
-    return q_coup_roll_modifier(state, 0, E_iran) == 0
-
-
-def tx_events_mid_29_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:340
-    return (q_coup_roll_modifier(state, 0, E_iran), 0)
-
-
-def tx_events_mid_30_0(state, L):
+    "#29:expect4": lambda state, L: q_coup_roll_modifier(state, 0, E_iran) == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:351
-    return state.tracks[1] == -2
-
-
-def tx_events_mid_30_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:351
-    return (state.tracks[1], -2)
-
-
-def tx_events_mid_30_1(state, L):
+    "#30:expect0": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:355
-    return state.tracks[0] == 4
-
-
-def tx_events_mid_30_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:355
-    return (state.tracks[0], 4)
-
-
-def tx_events_mid_31_0(state, L):
+    "#30:expect1": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:363
-    return state.tracks[1] == 2
-
-
-def tx_events_mid_31_0_sides(state, L):
+    "#31:expect0": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:363
-    return (state.tracks[1], 2)
-
-
-def tx_events_mid_31_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:363
-    return state.tracks[0] == 4
-
-
-def tx_events_mid_31_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:363
-    return (state.tracks[0], 4)
-
-
-def tx_events_mid_32_0(state, L):
+    "#31:expect1": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:369
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_32_0_sides(state, L):
+    "#32:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:369
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_32_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:369
-    return state.tracks[0] == 5
-
-
-def tx_events_mid_32_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:369
-    return (state.tracks[0], 5)
-
-
-def tx_events_mid_33_0(state, L):
+    "#32:expect1": lambda state, L: state.tracks[0] == 5,
+}
+ts_events_mid_4 = {
+    "#28:expect0": lambda state, L: (state.tracks[0], 4),
+    "#28:expect1": lambda state, L: (q_coup_roll_modifier(state, 0, E_iran), -1),
+    "#28:expect2": lambda state, L: (q_coup_roll_modifier(state, 1, E_cuba), -1),
+    "#29:expect0": lambda state, L: (state.tracks[0], 5),
+    "#29:expect2": lambda state, L: (state.counters[2][E_iran], 0),
+    "#29:expect3": lambda state, L: (state.counters[1][E_iran], 0),
+    "#29:expect4": lambda state, L: (q_coup_roll_modifier(state, 0, E_iran), 0),
+    "#30:expect0": lambda state, L: (state.tracks[1], -2),
+    "#30:expect1": lambda state, L: (state.tracks[0], 4),
+    "#31:expect0": lambda state, L: (state.tracks[1], 2),
+    "#31:expect1": lambda state, L: (state.tracks[0], 4),
+    "#32:expect0": lambda state, L: (state.tracks[1], 0),
+    "#32:expect1": lambda state, L: (state.tracks[0], 5),
+}
+tx_events_mid_5 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:379
-    return state.tracks[0] == 4
-
-
-def tx_events_mid_33_0_sides(state, L):
+    "#33:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:379
-    return (state.tracks[0], 4)
-
-
-def tx_events_mid_33_1(state, L):
+    "#33:expect1": lambda state, L: state.tracks[5] == 5,
     # spec: spec/twilight_struggle/tests/events_mid.rules:379
-    return state.tracks[5] == 5
-
-
-def tx_events_mid_33_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:379
-    return (state.tracks[5], 5)
-
-
-def tx_events_mid_33_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:379
-    return state.tracks[4] == 0
-
-
-def tx_events_mid_33_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:379
-    return (state.tracks[4], 0)
-
-
-def tx_events_mid_34_0(state, L):
+    "#33:expect2": lambda state, L: state.tracks[4] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:386
-    return state.result is not None
-
-
-def tx_events_mid_34_1(state, L):
+    "#34:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_mid.rules:386
-    return winner_of(state) == 1
-
-
-def tx_events_mid_34_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:386
-    return (winner_of(state), 1)
-
-
-def tx_events_mid_35_0(state, L):
+    "#34:expect1": lambda state, L: winner_of(state) == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:397
-    return state.counters[2][E_guatemala] == 2
-
-
-def tx_events_mid_35_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:397
-    return (state.counters[2][E_guatemala], 2)
-
-
-def tx_events_mid_35_1(state, L):
+    "#35:expect0": lambda state, L: state.counters[2][E_guatemala] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:400
-    return state.counters[1][E_nicaragua] == 0
-
-
-def tx_events_mid_35_1_sides(state, L):
+    "#35:expect1": lambda state, L: state.counters[1][E_nicaragua] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:400
-    return (state.counters[1][E_nicaragua], 0)
-
-
-def tx_events_mid_35_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:400
-    return state.counters[2][E_nicaragua] == 4
-
-
-def tx_events_mid_35_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:400
-    return (state.counters[2][E_nicaragua], 4)
-
-
-def tx_events_mid_35_3(state, L):
+    "#35:expect2": lambda state, L: state.counters[2][E_nicaragua] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:401
-    return state.tracks[5] == 0
-
-
-def tx_events_mid_35_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:401
-    return (state.tracks[5], 0)
-
-
-def tx_events_mid_36_0(state, L):
+    "#35:expect3": lambda state, L: state.tracks[5] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:411
-    return state.counters[1][E_nicaragua] == 1
-
-
-def tx_events_mid_36_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:411
-    return (state.counters[1][E_nicaragua], 1)
-
-
-def tx_events_mid_36_1(state, L):
+    "#36:expect0": lambda state, L: state.counters[1][E_nicaragua] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:414
-    return state.counters[1][E_nicaragua] == 0
-
-
-def tx_events_mid_36_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:414
-    return (state.counters[1][E_nicaragua], 0)
-
-
-def tx_events_mid_37_0(state, L):
+    "#36:expect1": lambda state, L: state.counters[1][E_nicaragua] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:423
-    return state.counters[1][E_cuba] == 2
-
-
-def tx_events_mid_37_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:423
-    return (state.counters[1][E_cuba], 2)
-
-
-def tx_events_mid_38_0(state, L):
+    "#37:expect0": lambda state, L: state.counters[1][E_cuba] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:434
-    return state.counters[1][E_panama] == 1
-
-
-def tx_events_mid_38_0_sides(state, L):
+    "#38:expect0": lambda state, L: state.counters[1][E_panama] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:434
-    return (state.counters[1][E_panama], 1)
-
-
-def tx_events_mid_38_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:434
-    return state.tracks[0] == 4
-
-
-def tx_events_mid_38_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:434
-    return (state.tracks[0], 4)
-
-
-def tx_events_mid_39_0(state, L):
+    "#38:expect1": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:444
-    return state.tracks[1] == 2
-
-
-def tx_events_mid_39_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:444
-    return (state.tracks[1], 2)
-
-
-def tx_events_mid_40_0(state, L):
+    "#39:expect0": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:453
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_40_0_sides(state, L):
+    "#40:expect0": lambda state, L: state.tracks[1] == 0,
+}
+ts_events_mid_5 = {
+    "#33:expect0": lambda state, L: (state.tracks[0], 4),
+    "#33:expect1": lambda state, L: (state.tracks[5], 5),
+    "#33:expect2": lambda state, L: (state.tracks[4], 0),
+    "#34:expect1": lambda state, L: (winner_of(state), 1),
+    "#35:expect0": lambda state, L: (state.counters[2][E_guatemala], 2),
+    "#35:expect1": lambda state, L: (state.counters[1][E_nicaragua], 0),
+    "#35:expect2": lambda state, L: (state.counters[2][E_nicaragua], 4),
+    "#35:expect3": lambda state, L: (state.tracks[5], 0),
+    "#36:expect0": lambda state, L: (state.counters[1][E_nicaragua], 1),
+    "#36:expect1": lambda state, L: (state.counters[1][E_nicaragua], 0),
+    "#37:expect0": lambda state, L: (state.counters[1][E_cuba], 2),
+    "#38:expect0": lambda state, L: (state.counters[1][E_panama], 1),
+    "#38:expect1": lambda state, L: (state.tracks[0], 4),
+    "#39:expect0": lambda state, L: (state.tracks[1], 2),
+    "#40:expect0": lambda state, L: (state.tracks[1], 0),
+}
+tx_events_mid_6 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:453
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_40_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:453
-    return state.location[E_kitchen_debates] == 10
-
-
-def tx_events_mid_41_0(state, L):
+    "#40:expect1": lambda state, L: state.location[E_kitchen_debates] == 10,
     # spec: spec/twilight_struggle/tests/events_mid.rules:466
-    return state.counters[1][E_finland] == 3
-
-
-def tx_events_mid_41_0_sides(state, L):
+    "#41:expect0": lambda state, L: state.counters[1][E_finland] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:466
-    return (state.counters[1][E_finland], 3)
-
-
-def tx_events_mid_41_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:466
-    return state.tracks[0] == 5
-
-
-def tx_events_mid_41_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:466
-    return (state.tracks[0], 5)
-
-
-def tx_events_mid_41_2(state, L):
+    "#41:expect1": lambda state, L: state.tracks[0] == 5,
     # spec: spec/twilight_struggle/tests/events_mid.rules:467
-    return state.location[E_duck_and_cover] == 9
-
-
-def tx_events_mid_41_3(state, L):
+    "#41:expect2": lambda state, L: state.location[E_duck_and_cover] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:467
-    return state.location[E_missile_envy] == 3
-
-
-def tx_events_mid_41_4(state, L):
+    "#41:expect3": lambda state, L: state.location[E_missile_envy] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:468
-    return is_active(state, 22, [1])
-
-
-def tx_events_mid_42_0(state, L):
+    "#41:expect4": lambda state, L: is_active(state, 22, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:477
-    return state.counters[1][E_chile] == 2
-
-
-def tx_events_mid_42_0_sides(state, L):
+    "#42:expect0": lambda state, L: state.counters[1][E_chile] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:477
-    return (state.counters[1][E_chile], 2)
-
-
-def tx_events_mid_42_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:477
-    return state.location[E_allende] == 10
-
-
-def tx_events_mid_43_0(state, L):
+    "#42:expect1": lambda state, L: state.location[E_allende] == 10,
     # spec: spec/twilight_struggle/tests/events_mid.rules:485
-    return state.tracks[1] == -4
-
-
-def tx_events_mid_43_0_sides(state, L):
+    "#43:expect0": lambda state, L: state.tracks[1] == -4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:485
-    return (state.tracks[1], -4)
-
-
-def tx_events_mid_43_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:485
-    return state.location[E_asia_scoring] == 9
-
-
-def tx_events_mid_44_0(state, L):
+    "#43:expect1": lambda state, L: state.location[E_asia_scoring] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:492
-    return state.counters[2][E_canada] == 2
-
-
-def tx_events_mid_44_0_sides(state, L):
+    "#44:expect0": lambda state, L: state.counters[2][E_canada] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:492
-    return (state.counters[2][E_canada], 2)
-
-
-def tx_events_mid_44_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:492
-    return state.location[E_missile_envy] == 2
-
-
-def tx_events_mid_44_2(state, L):
+    "#44:expect1": lambda state, L: state.location[E_missile_envy] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:494
-    return not allowed_play_card(state, 0, E_allende)
-
-
-def tx_events_mid_44_3(state, L):
+    "#44:expect2": lambda state, L: not allowed_play_card(state, 0, E_allende),
     # spec: spec/twilight_struggle/tests/events_mid.rules:494
-    return allowed_play_card(state, 0, E_missile_envy)
-
-
-def tx_events_mid_44_4(state, L):
+    "#44:expect3": lambda state, L: allowed_play_card(state, 0, E_missile_envy),
     # spec: spec/twilight_struggle/tests/events_mid.rules:495
-    return not allowed_headline_card(state, 0, E_missile_envy)
-
-
-def tx_events_mid_44_5(state, L):
+    "#44:expect4": lambda state, L: not allowed_headline_card(state, 0, E_missile_envy),
     # spec: spec/twilight_struggle/tests/events_mid.rules:501
-    return state.location[E_missile_envy] == 9
-
-
-def tx_events_mid_44_6(state, L):
+    "#44:expect5": lambda state, L: state.location[E_missile_envy] == 9,
+}
+ts_events_mid_6 = {
+    "#41:expect0": lambda state, L: (state.counters[1][E_finland], 3),
+    "#41:expect1": lambda state, L: (state.tracks[0], 5),
+    "#42:expect0": lambda state, L: (state.counters[1][E_chile], 2),
+    "#43:expect0": lambda state, L: (state.tracks[1], -4),
+    "#44:expect0": lambda state, L: (state.counters[2][E_canada], 2),
+}
+tx_events_mid_7 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:501
-    return allowed_play_card(state, 0, E_allende)
-
-
-def tx_events_mid_44_7(state, L):
+    "#44:expect6": lambda state, L: allowed_play_card(state, 0, E_allende),
     # spec: spec/twilight_struggle/tests/events_mid.rules:503
-    return (
+    "#44:expect7": lambda state, L: (
         E_missile_envy != E_china_card
         and not A_scoring[E_missile_envy]
         and (A_side[E_missile_envy] == 0 or A_side[E_missile_envy] == None)
         and event_allowed(state, EVENT_WHEN, E_missile_envy, 0)
-    )
-
-
-def tx_events_mid_45_0(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:511
-    return state.location[E_allende] == 10
-
-
-def tx_events_mid_45_1(state, L):
+    "#45:expect0": lambda state, L: state.location[E_allende] == 10,
     # spec: spec/twilight_struggle/tests/events_mid.rules:511
-    return state.location[E_missile_envy] == 3
-
-
-def tx_events_mid_45_2(state, L):
+    "#45:expect1": lambda state, L: state.location[E_missile_envy] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:514
-    return not allowed_play_card(state, 1, E_asia_scoring)
-
-
-def tx_events_mid_45_3(state, L):
+    "#45:expect2": lambda state, L: not allowed_play_card(state, 1, E_asia_scoring),
     # spec: spec/twilight_struggle/tests/events_mid.rules:515
-    return not allowed_play_card(state, 1, E_duck_and_cover)
-
-
-def tx_events_mid_45_4(state, L):
+    "#45:expect3": lambda state, L: not allowed_play_card(state, 1, E_duck_and_cover),
     # spec: spec/twilight_struggle/tests/events_mid.rules:520
-    return state.location[E_missile_envy] == 9
-
-
-def tx_events_mid_45_5(state, L):
+    "#45:expect4": lambda state, L: state.location[E_missile_envy] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:520
-    return not is_active(state, 22, [1])
-
-
-def tx_events_mid_46_0(state, L):
+    "#45:expect5": lambda state, L: not is_active(state, 22, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:533
-    return state.location[E_asia_scoring] == 9
-
-
-def tx_events_mid_46_1(state, L):
+    "#46:expect0": lambda state, L: state.location[E_asia_scoring] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:534
-    return is_active(state, 22, [1])
-
-
-def tx_events_mid_46_2(state, L):
+    "#46:expect1": lambda state, L: is_active(state, 22, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:539
-    return not allowed_headline_card(state, 1, E_missile_envy)
-
-
-def tx_events_mid_46_3(state, L):
+    "#46:expect2": lambda state, L: not allowed_headline_card(state, 1, E_missile_envy),
     # spec: spec/twilight_struggle/tests/events_mid.rules:545
-    return not is_active(state, 22, [1])
-
-
-def tx_events_mid_46_4(state, L):
+    "#46:expect3": lambda state, L: not is_active(state, 22, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:545
-    return allowed_play_card(state, 1, E_duck_and_cover)
-
-
-def tx_events_mid_47_0(state, L):
+    "#46:expect4": lambda state, L: allowed_play_card(state, 1, E_duck_and_cover),
     # spec: spec/twilight_struggle/tests/events_mid.rules:558
-    return is_active(state, 19, None)
-
-
-def tx_events_mid_47_1(state, L):
+    "#47:expect0": lambda state, L: is_active(state, 19, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:559
-    return is_active(state, 22, [1])
-
-
-def tx_events_mid_47_2(state, L):
+    "#47:expect1": lambda state, L: is_active(state, 22, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:559
-    return state.location[E_missile_envy] == 3
-
-
-def tx_events_mid_48_0(state, L):
+    "#47:expect2": lambda state, L: state.location[E_missile_envy] == 3,
+}
+ts_events_mid_7 = {}
+tx_events_mid_8 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:568
-    return state.location[E_missile_envy] == 9
-
-
-def tx_events_mid_48_1(state, L):
+    "#48:expect0": lambda state, L: state.location[E_missile_envy] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:568
-    return state.location[E_terrorism] == 9
-
-
-def tx_events_mid_48_2(state, L):
+    "#48:expect1": lambda state, L: state.location[E_terrorism] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:571
-    return not is_active(state, 22, [1])
-
-
-def tx_events_mid_48_3(state, L):
+    "#48:expect2": lambda state, L: not is_active(state, 22, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:574
-    return allowed_play_card(state, 1, E_duck_and_cover)
-
-
-def tx_events_mid_49_0(state, L):
+    "#48:expect3": lambda state, L: allowed_play_card(state, 1, E_duck_and_cover),
     # spec: spec/twilight_struggle/tests/events_mid.rules:579
-    return not is_active(state, 22, [1])
-
-
-def tx_events_mid_49_1(state, L):
+    "#49:expect0": lambda state, L: not is_active(state, 22, [1]),
     # spec: spec/twilight_struggle/tests/events_mid.rules:579
-    return state.location[E_missile_envy] == 0
-
-
-def tx_events_mid_50_0(state, L):
+    "#49:expect1": lambda state, L: state.location[E_missile_envy] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:586
-    return state.tracks[0] == 4
-
-
-def tx_events_mid_50_0_sides(state, L):
+    "#50:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:586
-    return (state.tracks[0], 4)
-
-
-def tx_events_mid_50_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:586
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_50_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:586
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_50_2(state, L):
+    "#50:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:591
-    return state.tracks[1] == -3
-
-
-def tx_events_mid_50_2_sides(state, L):
+    "#50:expect2": lambda state, L: state.tracks[1] == -3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:591
-    return (state.tracks[1], -3)
-
-
-def tx_events_mid_50_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:591
-    return not is_active(state, 24, None)
-
-
-def tx_events_mid_51_0(state, L):
+    "#50:expect3": lambda state, L: not is_active(state, 24, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:601
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_51_0_sides(state, L):
+    "#51:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:601
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_51_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:601
-    return not is_active(state, 24, None)
-
-
-def tx_events_mid_51_2(state, L):
+    "#51:expect1": lambda state, L: not is_active(state, 24, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:602
-    return state.counters[2][E_canada] == 1
-
-
-def tx_events_mid_51_2_sides(state, L):
+    "#51:expect2": lambda state, L: state.counters[2][E_canada] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:602
-    return (state.counters[2][E_canada], 1)
-
-
-def tx_events_mid_51_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:602
-    return state.counters[1][E_chile] == 0
-
-
-def tx_events_mid_51_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:602
-    return (state.counters[1][E_chile], 0)
-
-
-def tx_events_mid_52_0(state, L):
+    "#51:expect3": lambda state, L: state.counters[1][E_chile] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:612
-    return state.tracks[1] == -3
-
-
-def tx_events_mid_52_0_sides(state, L):
+    "#52:expect0": lambda state, L: state.tracks[1] == -3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:612
-    return (state.tracks[1], -3)
-
-
-def tx_events_mid_52_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:612
-    return not is_active(state, 24, None)
-
-
-def tx_events_mid_53_0(state, L):
+    "#52:expect1": lambda state, L: not is_active(state, 24, None),
+}
+ts_events_mid_8 = {
+    "#50:expect0": lambda state, L: (state.tracks[0], 4),
+    "#50:expect1": lambda state, L: (state.tracks[1], 0),
+    "#50:expect2": lambda state, L: (state.tracks[1], -3),
+    "#51:expect0": lambda state, L: (state.tracks[1], 0),
+    "#51:expect2": lambda state, L: (state.counters[2][E_canada], 1),
+    "#51:expect3": lambda state, L: (state.counters[1][E_chile], 0),
+    "#52:expect0": lambda state, L: (state.tracks[1], -3),
+}
+tx_events_mid_9 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:621
-    return state.tracks[0] == 4
-
-
-def tx_events_mid_53_0_sides(state, L):
+    "#53:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:621
-    return (state.tracks[0], 4)
-
-
-def tx_events_mid_53_1(state, L):
+    "#53:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:621
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_53_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:621
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_53_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:621
-    return is_active(state, 24, None)
-
-
-def tx_events_mid_53_3(state, L):
+    "#53:expect2": lambda state, L: is_active(state, 24, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:626
-    return state.tracks[1] == -3
-
-
-def tx_events_mid_53_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:626
-    return (state.tracks[1], -3)
-
-
-def tx_events_mid_54_0(state, L):
+    "#53:expect3": lambda state, L: state.tracks[1] == -3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:634
-    return state.tracks[1] == -3
-
-
-def tx_events_mid_54_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:634
-    return (state.tracks[1], -3)
-
-
-def tx_events_mid_55_0(state, L):
+    "#54:expect0": lambda state, L: state.tracks[1] == -3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:641
-    return state.result is not None
-
-
-def tx_events_mid_55_1(state, L):
+    "#55:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_mid.rules:641
-    return winner_of(state) == 0
-
-
-def tx_events_mid_55_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:641
-    return (winner_of(state), 0)
-
-
-def tx_events_mid_56_0(state, L):
+    "#55:expect1": lambda state, L: winner_of(state) == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:648
-    return q_ops_value(state, 0, E_fidel) == 3
-
-
-def tx_events_mid_56_0_sides(state, L):
+    "#56:expect0": lambda state, L: q_ops_value(state, 0, E_fidel) == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:648
-    return (q_ops_value(state, 0, E_fidel), 3)
-
-
-def tx_events_mid_56_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:648
-    return q_ops_value(state, 0, E_comecon) == 4
-
-
-def tx_events_mid_56_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:648
-    return (q_ops_value(state, 0, E_comecon), 4)
-
-
-def tx_events_mid_56_2(state, L):
+    "#56:expect1": lambda state, L: q_ops_value(state, 0, E_comecon) == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:649
-    return q_ops_value(state, 0, E_nuclear_test_ban) == 4
-
-
-def tx_events_mid_56_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:649
-    return (q_ops_value(state, 0, E_nuclear_test_ban), 4)
-
-
-def tx_events_mid_56_3(state, L):
+    "#56:expect2": lambda state, L: q_ops_value(state, 0, E_nuclear_test_ban) == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:650
-    return q_ops_value(state, 1, E_fidel) == 2
-
-
-def tx_events_mid_56_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:650
-    return (q_ops_value(state, 1, E_fidel), 2)
-
-
-def tx_events_mid_56_4(state, L):
+    "#56:expect3": lambda state, L: q_ops_value(state, 1, E_fidel) == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:652
-    return q_ops_value(state, 0, E_fidel) == 2
-
-
-def tx_events_mid_56_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:652
-    return (q_ops_value(state, 0, E_fidel), 2)
-
-
-def tx_events_mid_57_0(state, L):
+    "#56:expect4": lambda state, L: q_ops_value(state, 0, E_fidel) == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:658
-    return q_ops_value(state, 0, E_fidel) == 2
-
-
-def tx_events_mid_57_0_sides(state, L):
+    "#57:expect0": lambda state, L: q_ops_value(state, 0, E_fidel) == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:658
-    return (q_ops_value(state, 0, E_fidel), 2)
-
-
-def tx_events_mid_57_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:658
-    return q_ops_value(state, 0, E_cia_created) == 1
-
-
-def tx_events_mid_57_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:658
-    return (q_ops_value(state, 0, E_cia_created), 1)
-
-
-def tx_events_mid_58_0(state, L):
+    "#57:expect1": lambda state, L: q_ops_value(state, 0, E_cia_created) == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:665
-    return state.counters[1][E_angola] == 2
-
-
-def tx_events_mid_58_0_sides(state, L):
+    "#58:expect0": lambda state, L: state.counters[1][E_angola] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:665
-    return (state.counters[1][E_angola], 2)
-
-
-def tx_events_mid_58_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:665
-    return state.counters[1][E_se_african_states] == 2
-
-
-def tx_events_mid_58_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:665
-    return (state.counters[1][E_se_african_states], 2)
-
-
-def tx_events_mid_59_0(state, L):
+    "#58:expect1": lambda state, L: state.counters[1][E_se_african_states] == 2,
+}
+ts_events_mid_9 = {
+    "#53:expect0": lambda state, L: (state.tracks[0], 4),
+    "#53:expect1": lambda state, L: (state.tracks[1], 0),
+    "#53:expect3": lambda state, L: (state.tracks[1], -3),
+    "#54:expect0": lambda state, L: (state.tracks[1], -3),
+    "#55:expect1": lambda state, L: (winner_of(state), 0),
+    "#56:expect0": lambda state, L: (q_ops_value(state, 0, E_fidel), 3),
+    "#56:expect1": lambda state, L: (q_ops_value(state, 0, E_comecon), 4),
+    "#56:expect2": lambda state, L: (q_ops_value(state, 0, E_nuclear_test_ban), 4),
+    "#56:expect3": lambda state, L: (q_ops_value(state, 1, E_fidel), 2),
+    "#56:expect4": lambda state, L: (q_ops_value(state, 0, E_fidel), 2),
+    "#57:expect0": lambda state, L: (q_ops_value(state, 0, E_fidel), 2),
+    "#57:expect1": lambda state, L: (q_ops_value(state, 0, E_cia_created), 1),
+    "#58:expect0": lambda state, L: (state.counters[1][E_angola], 2),
+    "#58:expect1": lambda state, L: (state.counters[1][E_se_african_states], 2),
+}
+tx_events_mid_10 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:673
-    return state.counters[1][E_south_africa] == 2
-
-
-def tx_events_mid_59_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:673
-    return (state.counters[1][E_south_africa], 2)
-
-
-def tx_events_mid_60_0(state, L):
+    "#59:expect0": lambda state, L: state.counters[1][E_south_africa] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:682
-    return state.counters[1][E_south_africa] == 1
-
-
-def tx_events_mid_60_0_sides(state, L):
+    "#60:expect0": lambda state, L: state.counters[1][E_south_africa] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:682
-    return (state.counters[1][E_south_africa], 1)
-
-
-def tx_events_mid_60_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:682
-    return state.counters[1][E_botswana] == 2
-
-
-def tx_events_mid_60_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:682
-    return (state.counters[1][E_botswana], 2)
-
-
-def tx_events_mid_61_0(state, L):
+    "#60:expect1": lambda state, L: state.counters[1][E_botswana] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:689
-    return state.counters[1][E_chile] == 2
-
-
-def tx_events_mid_61_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:689
-    return (state.counters[1][E_chile], 2)
-
-
-def tx_events_mid_62_0(state, L):
+    "#61:expect0": lambda state, L: state.counters[1][E_chile] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:697
-    return not allowed_coup(state, 0, E_west_germany)
-
-
-def tx_events_mid_62_1(state, L):
+    "#62:expect0": lambda state, L: not allowed_coup(state, 0, E_west_germany),
     # spec: spec/twilight_struggle/tests/events_mid.rules:699
-    return state.tracks[1] == -1
-
-
-def tx_events_mid_62_1_sides(state, L):
+    "#62:expect1": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:699
-    return (state.tracks[1], -1)
-
-
-def tx_events_mid_62_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:699
-    return state.counters[1][E_west_germany] == 1
-
-
-def tx_events_mid_62_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:699
-    return (state.counters[1][E_west_germany], 1)
-
-
-def tx_events_mid_62_3(state, L):
+    "#62:expect2": lambda state, L: state.counters[1][E_west_germany] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:700
-    return allowed_coup(state, 0, E_west_germany)
-
-
-def tx_events_mid_63_0(state, L):
+    "#62:expect3": lambda state, L: allowed_coup(state, 0, E_west_germany),
     # spec: spec/twilight_struggle/tests/events_mid.rules:708
-    return not allowed_coup(state, 0, E_west_germany)
-
-
-def tx_events_mid_64_0(state, L):
+    "#63:expect0": lambda state, L: not allowed_coup(state, 0, E_west_germany),
     # spec: spec/twilight_struggle/tests/events_mid.rules:713
-    return not event_allowed(state, EVENT_WHEN, E_willy_brandt, 0)
-
-
-def tx_events_mid_64_1(state, L):
+    "#64:expect0": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_willy_brandt, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:718
-    return state.location[E_willy_brandt] == 9
-
-
-def tx_events_mid_64_2(state, L):
+    "#64:expect1": lambda state, L: state.location[E_willy_brandt] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:718
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_64_2_sides(state, L):
+    "#64:expect2": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:718
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_64_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:718
-    return state.counters[1][E_west_germany] == 0
-
-
-def tx_events_mid_64_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:718
-    return (state.counters[1][E_west_germany], 0)
-
-
-def tx_events_mid_65_0(state, L):
+    "#64:expect3": lambda state, L: state.counters[1][E_west_germany] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:731
-    return state.counters[2][E_iran] == 0
-
-
-def tx_events_mid_65_0_sides(state, L):
+    "#65:expect0": lambda state, L: state.counters[2][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:731
-    return (state.counters[2][E_iran], 0)
-
-
-def tx_events_mid_65_1(state, L):
+    "#65:expect1": lambda state, L: state.counters[2][E_egypt] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:731
-    return state.counters[2][E_egypt] == 0
-
-
-def tx_events_mid_65_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:731
-    return (state.counters[2][E_egypt], 0)
-
-
-def tx_events_mid_65_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:731
-    return state.counters[2][E_israel] == 3
-
-
-def tx_events_mid_65_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:731
-    return (state.counters[2][E_israel], 3)
-
-
-def tx_events_mid_66_0(state, L):
+    "#65:expect2": lambda state, L: state.counters[2][E_israel] == 3,
+}
+ts_events_mid_10 = {
+    "#59:expect0": lambda state, L: (state.counters[1][E_south_africa], 2),
+    "#60:expect0": lambda state, L: (state.counters[1][E_south_africa], 1),
+    "#60:expect1": lambda state, L: (state.counters[1][E_botswana], 2),
+    "#61:expect0": lambda state, L: (state.counters[1][E_chile], 2),
+    "#62:expect1": lambda state, L: (state.tracks[1], -1),
+    "#62:expect2": lambda state, L: (state.counters[1][E_west_germany], 1),
+    "#64:expect2": lambda state, L: (state.tracks[1], 0),
+    "#64:expect3": lambda state, L: (state.counters[1][E_west_germany], 0),
+    "#65:expect0": lambda state, L: (state.counters[2][E_iran], 0),
+    "#65:expect1": lambda state, L: (state.counters[2][E_egypt], 0),
+    "#65:expect2": lambda state, L: (state.counters[2][E_israel], 3),
+}
+tx_events_mid_11 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:738
-    return state.counters[2][E_jordan] == 0
-
-
-def tx_events_mid_66_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:738
-    return (state.counters[2][E_jordan], 0)
-
-
-def tx_events_mid_67_0(state, L):
+    "#66:expect0": lambda state, L: state.counters[2][E_jordan] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:743
-    return not event_allowed(state, EVENT_WHEN, E_muslim_revolution, 0)
-
-
-def tx_events_mid_68_0(state, L):
+    "#67:expect0": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_muslim_revolution, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:751
-    return state.tracks[0] == 4
-
-
-def tx_events_mid_68_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:751
-    return (state.tracks[0], 4)
-
-
-def tx_events_mid_68_1(state, L):
+    "#68:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:753
-    return state.counters[2][E_canada] == 4
-
-
-def tx_events_mid_68_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:753
-    return (state.counters[2][E_canada], 4)
-
-
-def tx_events_mid_69_0(state, L):
+    "#68:expect1": lambda state, L: state.counters[2][E_canada] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:763
-    return state.counters[2][E_norway] == 4
-
-
-def tx_events_mid_69_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:763
-    return (state.counters[2][E_norway], 4)
-
-
-def tx_events_mid_70_0(state, L):
+    "#69:expect0": lambda state, L: state.counters[2][E_norway] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:771
-    return state.location[E_china_card] == 4
-
-
-def tx_events_mid_70_1(state, L):
+    "#70:expect0": lambda state, L: state.location[E_china_card] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:771
-    return state.vars[2]
-
-
-def tx_events_mid_70_2(state, L):
+    "#70:expect1": lambda state, L: state.vars[2],
     # spec: spec/twilight_struggle/tests/events_mid.rules:771
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_70_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:771
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_71_0(state, L):
+    "#70:expect2": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:777
-    return state.location[E_china_card] == 4
-
-
-def tx_events_mid_71_1(state, L):
+    "#71:expect0": lambda state, L: state.location[E_china_card] == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:777
-    return state.tracks[1] == -1
-
-
-def tx_events_mid_71_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:777
-    return (state.tracks[1], -1)
-
-
-def tx_events_mid_72_0(state, L):
+    "#71:expect1": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:786
-    return state.tracks[1] == -2
-
-
-def tx_events_mid_72_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:786
-    return (state.tracks[1], -2)
-
-
-def tx_events_mid_73_0(state, L):
+    "#72:expect0": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:795
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_73_0_sides(state, L):
+    "#73:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:795
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_73_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:795
-    return state.tracks[9] == 1
-
-
-def tx_events_mid_73_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:795
-    return (state.tracks[9], 1)
-
-
-def tx_events_mid_74_0(state, L):
+    "#73:expect1": lambda state, L: state.tracks[9] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:804
-    return state.tracks[1] == -2
-
-
-def tx_events_mid_74_0_sides(state, L):
+    "#74:expect0": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:804
-    return (state.tracks[1], -2)
-
-
-def tx_events_mid_74_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:804
-    return state.location[E_brush_war] == 9
-
-
-def tx_events_mid_75_0(state, L):
+    "#74:expect1": lambda state, L: state.location[E_brush_war] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:811
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_75_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:811
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_76_0(state, L):
+    "#75:expect0": lambda state, L: state.tracks[1] == 0,
+}
+ts_events_mid_11 = {
+    "#66:expect0": lambda state, L: (state.counters[2][E_jordan], 0),
+    "#68:expect0": lambda state, L: (state.tracks[0], 4),
+    "#68:expect1": lambda state, L: (state.counters[2][E_canada], 4),
+    "#69:expect0": lambda state, L: (state.counters[2][E_norway], 4),
+    "#70:expect2": lambda state, L: (state.tracks[1], 0),
+    "#71:expect1": lambda state, L: (state.tracks[1], -1),
+    "#72:expect0": lambda state, L: (state.tracks[1], -2),
+    "#73:expect0": lambda state, L: (state.tracks[1], 0),
+    "#73:expect1": lambda state, L: (state.tracks[9], 1),
+    "#74:expect0": lambda state, L: (state.tracks[1], -2),
+    "#75:expect0": lambda state, L: (state.tracks[1], 0),
+}
+tx_events_mid_12 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:817
-    return not event_allowed(state, EVENT_WHEN, E_flower_power, 0)
-
-
-def tx_events_mid_76_1(state, L):
+    "#76:expect0": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_flower_power, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:820
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_76_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:820
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_77_0(state, L):
+    "#76:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:827
-    return state.tracks[1] == -1
-
-
-def tx_events_mid_77_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:827
-    return (state.tracks[1], -1)
-
-
-def tx_events_mid_77_1(state, L):
+    "#77:expect0": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:833
-    return state.tracks[1] == -2
-
-
-def tx_events_mid_77_1_sides(state, L):
+    "#77:expect1": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:833
-    return (state.tracks[1], -2)
-
-
-def tx_events_mid_77_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:833
-    return not is_active(state, 29, None)
-
-
-def tx_events_mid_78_0(state, L):
+    "#77:expect2": lambda state, L: not is_active(state, 29, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:843
-    return state.tracks[1] == -1
-
-
-def tx_events_mid_78_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:843
-    return (state.tracks[1], -1)
-
-
-def tx_events_mid_78_1(state, L):
+    "#78:expect0": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:845
-    return not is_active(state, 29, None)
-
-
-def tx_events_mid_79_0(state, L):
+    "#78:expect1": lambda state, L: not is_active(state, 29, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:856
-    return state.tracks[1] == -3
-
-
-def tx_events_mid_79_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:856
-    return (state.tracks[1], -3)
-
-
-def tx_events_mid_80_0(state, L):
+    "#79:expect0": lambda state, L: state.tracks[1] == -3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:861
-    return not event_allowed(state, EVENT_WHEN, E_opec, 0)
-
-
-def tx_events_mid_81_0(state, L):
+    "#80:expect0": lambda state, L: not event_allowed(state, EVENT_WHEN, E_opec, 0),
     # spec: spec/twilight_struggle/tests/events_mid.rules:870
-    return state.counters[1][E_finland] == 1
-
-
-def tx_events_mid_81_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:870
-    return (state.counters[1][E_finland], 1)
-
-
-def tx_events_mid_82_0(state, L):
+    "#81:expect0": lambda state, L: state.counters[1][E_finland] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:877
-    return state.counters[1][E_finland] == 0
-
-
-def tx_events_mid_82_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:877
-    return (state.counters[1][E_finland], 0)
-
-
-def tx_events_mid_83_0(state, L):
+    "#82:expect0": lambda state, L: state.counters[1][E_finland] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:888
-    return state.counters[2][E_angola] == 1
-
-
-def tx_events_mid_83_0_sides(state, L):
+    "#83:expect0": lambda state, L: state.counters[2][E_angola] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:888
-    return (state.counters[2][E_angola], 1)
-
-
-def tx_events_mid_83_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:888
-    return state.counters[2][E_vietnam] == 1
-
-
-def tx_events_mid_83_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:888
-    return (state.counters[2][E_vietnam], 1)
-
-
-def tx_events_mid_83_2(state, L):
+    "#83:expect1": lambda state, L: state.counters[2][E_vietnam] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:889
-    return state.counters[2][E_zaire] == 1
-
-
-def tx_events_mid_83_2_sides(state, L):
+    "#83:expect2": lambda state, L: state.counters[2][E_zaire] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:889
-    return (state.counters[2][E_zaire], 1)
-
-
-def tx_events_mid_83_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:889
-    return state.counters[2][E_kenya] == 1
-
-
-def tx_events_mid_83_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:889
-    return (state.counters[2][E_kenya], 1)
-
-
-def tx_events_mid_84_0(state, L):
+    "#83:expect3": lambda state, L: state.counters[2][E_kenya] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:896
-    return state.counters[2][E_panama] == 1
-
-
-def tx_events_mid_84_0_sides(state, L):
+    "#84:expect0": lambda state, L: state.counters[2][E_panama] == 1,
+}
+ts_events_mid_12 = {
+    "#76:expect1": lambda state, L: (state.tracks[1], 0),
+    "#77:expect0": lambda state, L: (state.tracks[1], -1),
+    "#77:expect1": lambda state, L: (state.tracks[1], -2),
+    "#78:expect0": lambda state, L: (state.tracks[1], -1),
+    "#79:expect0": lambda state, L: (state.tracks[1], -3),
+    "#81:expect0": lambda state, L: (state.counters[1][E_finland], 1),
+    "#82:expect0": lambda state, L: (state.counters[1][E_finland], 0),
+    "#83:expect0": lambda state, L: (state.counters[2][E_angola], 1),
+    "#83:expect1": lambda state, L: (state.counters[2][E_vietnam], 1),
+    "#83:expect2": lambda state, L: (state.counters[2][E_zaire], 1),
+    "#83:expect3": lambda state, L: (state.counters[2][E_kenya], 1),
+    "#84:expect0": lambda state, L: (state.counters[2][E_panama], 1),
+}
+tx_events_mid_13 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:896
-    return (state.counters[2][E_panama], 1)
-
-
-def tx_events_mid_84_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:896
-    return state.counters[2][E_costa_rica] == 1
-
-
-def tx_events_mid_84_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:896
-    return (state.counters[2][E_costa_rica], 1)
-
-
-def tx_events_mid_84_2(state, L):
+    "#84:expect1": lambda state, L: state.counters[2][E_costa_rica] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:897
-    return state.counters[2][E_venezuela] == 1
-
-
-def tx_events_mid_84_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:897
-    return (state.counters[2][E_venezuela], 1)
-
-
-def tx_events_mid_85_0(state, L):
+    "#84:expect2": lambda state, L: state.counters[2][E_venezuela] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:904
-    return event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
-
-
-def tx_events_mid_85_1(state, L):
+    "#85:expect0": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:907
-    return state.tracks[1] == 1
-
-
-def tx_events_mid_85_1_sides(state, L):
+    "#85:expect1": lambda state, L: state.tracks[1] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:907
-    return (state.tracks[1], 1)
-
-
-def tx_events_mid_85_2(state, L):
+    "#85:expect2": lambda state, L: state.counters[2][E_israel] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:907
-    return state.counters[2][E_israel] == 1
-
-
-def tx_events_mid_85_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:907
-    return (state.counters[2][E_israel], 1)
-
-
-def tx_events_mid_85_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:907
-    return state.counters[2][E_jordan] == 1
-
-
-def tx_events_mid_85_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:907
-    return (state.counters[2][E_jordan], 1)
-
-
-def tx_events_mid_85_4(state, L):
+    "#85:expect3": lambda state, L: state.counters[2][E_jordan] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:908
-    return state.counters[2][E_egypt] == 1
-
-
-def tx_events_mid_85_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:908
-    return (state.counters[2][E_egypt], 1)
-
-
-def tx_events_mid_85_5(state, L):
+    "#85:expect4": lambda state, L: state.counters[2][E_egypt] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:909
-    return state.location[E_camp_david_accords] == 10
-
-
-def tx_events_mid_85_6(state, L):
+    "#85:expect5": lambda state, L: state.location[E_camp_david_accords] == 10,
     # spec: spec/twilight_struggle/tests/events_mid.rules:909
-    return not event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
-
-
-def tx_events_mid_86_0(state, L):
+    "#85:expect6": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_arab_israeli_war, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:921
-    return state.counters[2][E_chile] == 1
-
-
-def tx_events_mid_86_0_sides(state, L):
+    "#86:expect0": lambda state, L: state.counters[2][E_chile] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:921
-    return (state.counters[2][E_chile], 1)
-
-
-def tx_events_mid_86_1(state, L):
+    "#86:expect1": lambda state, L: state.counters[2][E_sudan] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:921
-    return state.counters[2][E_sudan] == 1
-
-
-def tx_events_mid_86_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:921
-    return (state.counters[2][E_sudan], 1)
-
-
-def tx_events_mid_86_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:921
-    return state.counters[2][E_burma] == 1
-
-
-def tx_events_mid_86_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:921
-    return (state.counters[2][E_burma], 1)
-
-
-def tx_events_mid_87_0(state, L):
+    "#86:expect2": lambda state, L: state.counters[2][E_burma] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:927
-    return state.counters[2][E_chile] == 1
-
-
-def tx_events_mid_87_0_sides(state, L):
+    "#87:expect0": lambda state, L: state.counters[2][E_chile] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:927
-    return (state.counters[2][E_chile], 1)
-
-
-def tx_events_mid_87_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:927
-    return sum([state.counters[2][c_c] for c_c in K_country]) == 1
-
-
-def tx_events_mid_87_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:927
-    return (sum([state.counters[2][c_c] for c_c in K_country]), 1)
-
-
-def tx_events_mid_88_0(state, L):
+    "#87:expect1": lambda state, L: (
+        sum([state.counters[2][c_c] for c_c in K_country]) == 1
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:935
-    return state.location[E_fidel] == 8
-
-
-def tx_events_mid_88_1(state, L):
+    "#88:expect0": lambda state, L: state.location[E_fidel] == 8,
     # spec: spec/twilight_struggle/tests/events_mid.rules:940
-    return state.counters[2][E_canada] == 2
-
-
-def tx_events_mid_88_1_sides(state, L):
+    "#88:expect1": lambda state, L: state.counters[2][E_canada] == 2,
+}
+ts_events_mid_13 = {
+    "#84:expect1": lambda state, L: (state.counters[2][E_costa_rica], 1),
+    "#84:expect2": lambda state, L: (state.counters[2][E_venezuela], 1),
+    "#85:expect1": lambda state, L: (state.tracks[1], 1),
+    "#85:expect2": lambda state, L: (state.counters[2][E_israel], 1),
+    "#85:expect3": lambda state, L: (state.counters[2][E_jordan], 1),
+    "#85:expect4": lambda state, L: (state.counters[2][E_egypt], 1),
+    "#86:expect0": lambda state, L: (state.counters[2][E_chile], 1),
+    "#86:expect1": lambda state, L: (state.counters[2][E_sudan], 1),
+    "#86:expect2": lambda state, L: (state.counters[2][E_burma], 1),
+    "#87:expect0": lambda state, L: (state.counters[2][E_chile], 1),
+    "#87:expect1": lambda state, L: (
+        sum([state.counters[2][c_c] for c_c in K_country]),
+        1,
+    ),
+    "#88:expect1": lambda state, L: (state.counters[2][E_canada], 2),
+}
+tx_events_mid_14 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:940
-    return (state.counters[2][E_canada], 2)
-
-
-def tx_events_mid_88_2(state, L):
+    "#88:expect2": lambda state, L: state.counters[1][E_cuba] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:940
-    return state.counters[1][E_cuba] == 3
-
-
-def tx_events_mid_88_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:940
-    return (state.counters[1][E_cuba], 3)
-
-
-def tx_events_mid_88_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:940
-    return state.location[E_fidel] == 10
-
-
-def tx_events_mid_89_0(state, L):
+    "#88:expect3": lambda state, L: state.location[E_fidel] == 10,
     # spec: spec/twilight_struggle/tests/events_mid.rules:947
-    return state.location[E_fidel] == 2
-
-
-def tx_events_mid_89_1(state, L):
+    "#89:expect0": lambda state, L: state.location[E_fidel] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:949
-    return state.counters[2][E_canada] == 2
-
-
-def tx_events_mid_89_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:949
-    return (state.counters[2][E_canada], 2)
-
-
-def tx_events_mid_90_0(state, L):
+    "#89:expect1": lambda state, L: state.counters[2][E_canada] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:956
-    return len(state.zones[3]) == 0
-
-
-def tx_events_mid_90_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:956
-    return (len(state.zones[3]), 0)
-
-
-def tx_events_mid_91_0(state, L):
+    "#90:expect0": lambda state, L: len(state.zones[3]) == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:964
-    return not event_allowed(state, EVENT_WHEN, E_solidarity, 1)
-
-
-def tx_events_mid_91_1(state, L):
+    "#91:expect0": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_solidarity, 1)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:967
-    return state.counters[1][E_poland] == 1
-
-
-def tx_events_mid_91_1_sides(state, L):
+    "#91:expect1": lambda state, L: state.counters[1][E_poland] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:967
-    return (state.counters[1][E_poland], 1)
-
-
-def tx_events_mid_91_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:967
-    return state.counters[2][E_poland] == 1
-
-
-def tx_events_mid_91_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:967
-    return (state.counters[2][E_poland], 1)
-
-
-def tx_events_mid_91_3(state, L):
+    "#91:expect2": lambda state, L: state.counters[2][E_poland] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:968
-    return event_allowed(state, EVENT_WHEN, E_solidarity, 1)
-
-
-def tx_events_mid_92_0(state, L):
+    "#91:expect3": lambda state, L: event_allowed(state, EVENT_WHEN, E_solidarity, 1),
     # spec: spec/twilight_struggle/tests/events_mid.rules:975
-    return q_coup_roll_modifier(state, 1, E_panama) == 1
-
-
-def tx_events_mid_92_0_sides(state, L):
+    "#92:expect0": lambda state, L: q_coup_roll_modifier(state, 1, E_panama) == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:975
-    return (q_coup_roll_modifier(state, 1, E_panama), 1)
-
-
-def tx_events_mid_92_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:975
-    return q_coup_roll_modifier(state, 0, E_chile) == -1
-
-
-def tx_events_mid_92_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:975
-    return (q_coup_roll_modifier(state, 0, E_chile), -1)
-
-
-def tx_events_mid_92_2(state, L):
+    "#92:expect1": lambda state, L: q_coup_roll_modifier(state, 0, E_chile) == -1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:976
-    return q_coup_roll_modifier(state, 1, E_iran) == 0
-
-
-def tx_events_mid_92_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:976
-    return (q_coup_roll_modifier(state, 1, E_iran), 0)
-
-
-def tx_events_mid_92_3(state, L):
+    "#92:expect2": lambda state, L: q_coup_roll_modifier(state, 1, E_iran) == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:981
-    return state.counters[1][E_nicaragua] == 0
-
-
-def tx_events_mid_92_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:981
-    return (state.counters[1][E_nicaragua], 0)
-
-
-def tx_events_mid_93_0(state, L):
+    "#92:expect3": lambda state, L: state.counters[1][E_nicaragua] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:986
-    return q_coup_roll_modifier(state, 0, E_mexico) == 1
-
-
-def tx_events_mid_93_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:986
-    return (q_coup_roll_modifier(state, 0, E_mexico), 1)
-
-
-def tx_events_mid_93_1(state, L):
+    "#93:expect0": lambda state, L: q_coup_roll_modifier(state, 0, E_mexico) == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:988
-    return q_coup_roll_modifier(state, 0, E_mexico) == 0
-
-
-def tx_events_mid_93_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:988
-    return (q_coup_roll_modifier(state, 0, E_mexico), 0)
-
-
-def tx_events_mid_94_0(state, L):
+    "#93:expect1": lambda state, L: q_coup_roll_modifier(state, 0, E_mexico) == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:997
-    return state.counters[2][E_panama] == 2
-
-
-def tx_events_mid_94_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:997
-    return (state.counters[2][E_panama], 2)
-
-
-def tx_events_mid_95_0(state, L):
+    "#94:expect0": lambda state, L: state.counters[2][E_panama] == 2,
+}
+ts_events_mid_14 = {
+    "#88:expect2": lambda state, L: (state.counters[1][E_cuba], 3),
+    "#89:expect1": lambda state, L: (state.counters[2][E_canada], 2),
+    "#90:expect0": lambda state, L: (len(state.zones[3]), 0),
+    "#91:expect1": lambda state, L: (state.counters[1][E_poland], 1),
+    "#91:expect2": lambda state, L: (state.counters[2][E_poland], 1),
+    "#92:expect0": lambda state, L: (q_coup_roll_modifier(state, 1, E_panama), 1),
+    "#92:expect1": lambda state, L: (q_coup_roll_modifier(state, 0, E_chile), -1),
+    "#92:expect2": lambda state, L: (q_coup_roll_modifier(state, 1, E_iran), 0),
+    "#92:expect3": lambda state, L: (state.counters[1][E_nicaragua], 0),
+    "#93:expect0": lambda state, L: (q_coup_roll_modifier(state, 0, E_mexico), 1),
+    "#93:expect1": lambda state, L: (q_coup_roll_modifier(state, 0, E_mexico), 0),
+    "#94:expect0": lambda state, L: (state.counters[2][E_panama], 2),
+}
+tx_events_mid_15 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1005
-    return state.location[E_china_card] == 5
-
-
-def tx_events_mid_95_1(state, L):
+    "#95:expect0": lambda state, L: state.location[E_china_card] == 5,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1005
-    return not state.vars[2]
-
-
-def tx_events_mid_95_2(state, L):
+    "#95:expect1": lambda state, L: not state.vars[2],
     # spec: spec/twilight_struggle/tests/events_mid.rules:1005
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_95_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1005
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_96_0(state, L):
+    "#95:expect2": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1011
-    return state.location[E_china_card] == 5
-
-
-def tx_events_mid_96_1(state, L):
+    "#96:expect0": lambda state, L: state.location[E_china_card] == 5,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1011
-    return state.tracks[1] == 2
-
-
-def tx_events_mid_96_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1011
-    return (state.tracks[1], 2)
-
-
-def tx_events_mid_97_0(state, L):
+    "#96:expect1": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1019
-    return state.counters[1][E_egypt] == 0
-
-
-def tx_events_mid_97_0_sides(state, L):
+    "#97:expect0": lambda state, L: state.counters[1][E_egypt] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1019
-    return (state.counters[1][E_egypt], 0)
-
-
-def tx_events_mid_97_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1019
-    return state.counters[2][E_egypt] == 1
-
-
-def tx_events_mid_97_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1019
-    return (state.counters[2][E_egypt], 1)
-
-
-def tx_events_mid_98_0(state, L):
+    "#97:expect1": lambda state, L: state.counters[2][E_egypt] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1028
-    return state.location[E_shuttle_diplomacy] == 11
-
-
-def tx_events_mid_98_1(state, L):
+    "#98:expect0": lambda state, L: state.location[E_shuttle_diplomacy] == 11,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1035
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_98_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1035
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_98_2(state, L):
+    "#98:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1036
-    return state.location[E_shuttle_diplomacy] == 9
-
-
-def tx_events_mid_98_3(state, L):
+    "#98:expect2": lambda state, L: state.location[E_shuttle_diplomacy] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1036
-    return not is_active(state, 31, None)
-
-
-def tx_events_mid_99_0(state, L):
+    "#98:expect3": lambda state, L: not is_active(state, 31, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1043
-    return is_active(state, 31, None)
-
-
-def tx_events_mid_99_1(state, L):
+    "#99:expect0": lambda state, L: is_active(state, 31, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1043
-    return state.location[E_shuttle_diplomacy] == 11
-
-
-def tx_events_mid_99_2(state, L):
+    "#99:expect1": lambda state, L: state.location[E_shuttle_diplomacy] == 11,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1045
-    return q_battleground_adjustment(state, 0, E_asia) == -1
-
-
-def tx_events_mid_99_2_sides(state, L):
+    "#99:expect2": lambda state, L: q_battleground_adjustment(state, 0, E_asia) == -1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1045
-    return (q_battleground_adjustment(state, 0, E_asia), -1)
-
-
-def tx_events_mid_99_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1045
-    return q_battleground_adjustment(state, 1, E_asia) == 0
-
-
-def tx_events_mid_99_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1045
-    return (q_battleground_adjustment(state, 1, E_asia), 0)
-
-
-def tx_events_mid_99_4(state, L):
+    "#99:expect3": lambda state, L: q_battleground_adjustment(state, 1, E_asia) == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1047
-    return q_battleground_adjustment(state, 0, E_asia) == 0
-
-
-def tx_events_mid_99_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1047
-    return (q_battleground_adjustment(state, 0, E_asia), 0)
-
-
-def tx_events_mid_100_0(state, L):
+    "#99:expect4": lambda state, L: q_battleground_adjustment(state, 0, E_asia) == 0,
+}
+ts_events_mid_15 = {
+    "#95:expect2": lambda state, L: (state.tracks[1], 0),
+    "#96:expect1": lambda state, L: (state.tracks[1], 2),
+    "#97:expect0": lambda state, L: (state.counters[1][E_egypt], 0),
+    "#97:expect1": lambda state, L: (state.counters[2][E_egypt], 1),
+    "#98:expect1": lambda state, L: (state.tracks[1], 0),
+    "#99:expect2": lambda state, L: (q_battleground_adjustment(state, 0, E_asia), -1),
+    "#99:expect3": lambda state, L: (q_battleground_adjustment(state, 1, E_asia), 0),
+    "#99:expect4": lambda state, L: (q_battleground_adjustment(state, 0, E_asia), 0),
+}
+tx_events_mid_16 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1059
-    return state.tracks[1] == -1
-
-
-def tx_events_mid_100_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1059
-    return (state.tracks[1], -1)
-
-
-def tx_events_mid_100_1(state, L):
+    "#100:expect0": lambda state, L: state.tracks[1] == -1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1060
-    return state.location[E_shuttle_diplomacy] == 9
-
-
-def tx_events_mid_100_2(state, L):
+    "#100:expect1": lambda state, L: state.location[E_shuttle_diplomacy] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1060
-    return not is_active(state, 31, None)
-
-
-def tx_events_mid_101_0(state, L):
+    "#100:expect2": lambda state, L: not is_active(state, 31, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1068
-    return not d_has_domination(state, 0, E_middle_east)
-
-
-def tx_events_mid_101_1(state, L):
+    "#101:expect0": lambda state, L: not d_has_domination(state, 0, E_middle_east),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1070
-    return state.tracks[1] == -2
-
-
-def tx_events_mid_101_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1070
-    return (state.tracks[1], -2)
-
-
-def tx_events_mid_102_0(state, L):
+    "#101:expect1": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1082
-    return state.tracks[1] == -6
-
-
-def tx_events_mid_102_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1082
-    return (state.tracks[1], -6)
-
-
-def tx_events_mid_103_0(state, L):
+    "#102:expect0": lambda state, L: state.tracks[1] == -6,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1089
-    return d_has_domination(state, 0, E_middle_east)
-
-
-def tx_events_mid_103_1(state, L):
+    "#103:expect0": lambda state, L: d_has_domination(state, 0, E_middle_east),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1090
-    return d_summit_bonus(state, 0) == 1
-
-
-def tx_events_mid_103_1_sides(state, L):
+    "#103:expect1": lambda state, L: d_summit_bonus(state, 0) == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1090
-    return (d_summit_bonus(state, 0), 1)
-
-
-def tx_events_mid_103_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1090
-    return d_battlegrounds_controlled(state, 0, E_middle_east) == 1
-
-
-def tx_events_mid_103_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1090
-    return (d_battlegrounds_controlled(state, 0, E_middle_east), 1)
-
-
-def tx_events_mid_103_3(state, L):
+    "#103:expect2": lambda state, L: (
+        d_battlegrounds_controlled(state, 0, E_middle_east) == 1
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1094
-    return state.tracks[1] == -2
-
-
-def tx_events_mid_103_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1094
-    return (state.tracks[1], -2)
-
-
-def tx_events_mid_103_4(state, L):
+    "#103:expect3": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1096
-    return is_active(state, 31, None)
-
-
-def tx_events_mid_103_5(state, L):
+    "#103:expect4": lambda state, L: is_active(state, 31, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1096
-    return state.location[E_shuttle_diplomacy] == 11
-
-
-def tx_events_mid_104_0(state, L):
+    "#103:expect5": lambda state, L: state.location[E_shuttle_diplomacy] == 11,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1111
-    return state.counters[1][E_egypt] == 1
-
-
-def tx_events_mid_104_0_sides(state, L):
+    "#104:expect0": lambda state, L: state.counters[1][E_egypt] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1111
-    return (state.counters[1][E_egypt], 1)
-
-
-def tx_events_mid_104_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1111
-    return state.counters[1][E_angola] == 0
-
-
-def tx_events_mid_104_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1111
-    return (state.counters[1][E_angola], 0)
-
-
-def tx_events_mid_104_2(state, L):
+    "#104:expect1": lambda state, L: state.counters[1][E_angola] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1112
-    return state.counters[1][E_cuba] == 0
-
-
-def tx_events_mid_104_2_sides(state, L):
+    "#104:expect2": lambda state, L: state.counters[1][E_cuba] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1112
-    return (state.counters[1][E_cuba], 0)
-
-
-def tx_events_mid_104_3(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1112
-    return state.counters[1][E_poland] == 2
-
-
-def tx_events_mid_104_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1112
-    return (state.counters[1][E_poland], 2)
-
-
-def tx_events_mid_105_0(state, L):
+    "#104:expect3": lambda state, L: state.counters[1][E_poland] == 2,
+}
+ts_events_mid_16 = {
+    "#100:expect0": lambda state, L: (state.tracks[1], -1),
+    "#101:expect1": lambda state, L: (state.tracks[1], -2),
+    "#102:expect0": lambda state, L: (state.tracks[1], -6),
+    "#103:expect1": lambda state, L: (d_summit_bonus(state, 0), 1),
+    "#103:expect2": lambda state, L: (
+        d_battlegrounds_controlled(state, 0, E_middle_east),
+        1,
+    ),
+    "#103:expect3": lambda state, L: (state.tracks[1], -2),
+    "#104:expect0": lambda state, L: (state.counters[1][E_egypt], 1),
+    "#104:expect1": lambda state, L: (state.counters[1][E_angola], 0),
+    "#104:expect2": lambda state, L: (state.counters[1][E_cuba], 0),
+    "#104:expect3": lambda state, L: (state.counters[1][E_poland], 2),
+}
+tx_events_mid_17 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1119
-    return state.counters[1][E_angola] == 0
-
-
-def tx_events_mid_105_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1119
-    return (state.counters[1][E_angola], 0)
-
-
-def tx_events_mid_106_0(state, L):
+    "#105:expect0": lambda state, L: state.counters[1][E_angola] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1130
-    return state.counters[1][E_cuba] == 2
-
-
-def tx_events_mid_106_0_sides(state, L):
+    "#106:expect0": lambda state, L: state.counters[1][E_cuba] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1130
-    return (state.counters[1][E_cuba], 2)
-
-
-def tx_events_mid_106_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1130
-    return state.counters[1][E_haiti] == 1
-
-
-def tx_events_mid_106_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1130
-    return (state.counters[1][E_haiti], 1)
-
-
-def tx_events_mid_107_0(state, L):
+    "#106:expect1": lambda state, L: state.counters[1][E_haiti] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1138
-    return state.location[E_china_card] == 5
-
-
-def tx_events_mid_107_1(state, L):
+    "#107:expect0": lambda state, L: state.location[E_china_card] == 5,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1138
-    return state.vars[2]
-
-
-def tx_events_mid_108_0(state, L):
+    "#107:expect1": lambda state, L: state.vars[2],
     # spec: spec/twilight_struggle/tests/events_mid.rules:1148
-    return state.counters[2][E_japan] == 2
-
-
-def tx_events_mid_108_0_sides(state, L):
+    "#108:expect0": lambda state, L: state.counters[2][E_japan] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1148
-    return (state.counters[2][E_japan], 2)
-
-
-def tx_events_mid_108_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1148
-    return state.counters[2][E_thailand] == 2
-
-
-def tx_events_mid_108_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1148
-    return (state.counters[2][E_thailand], 2)
-
-
-def tx_events_mid_109_0(state, L):
+    "#108:expect1": lambda state, L: state.counters[2][E_thailand] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1161
-    return state.location[E_asia_scoring] == 9
-
-
-def tx_events_mid_109_1(state, L):
+    "#109:expect0": lambda state, L: state.location[E_asia_scoring] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1161
-    return state.location[E_cia_created] == 9
-
-
-def tx_events_mid_109_2(state, L):
+    "#109:expect1": lambda state, L: state.location[E_cia_created] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1161
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_109_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1161
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_109_3(state, L):
+    "#109:expect2": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1162
-    return len(state.zones[3]) == 3
-
-
-def tx_events_mid_109_3_sides(state, L):
+    "#109:expect3": lambda state, L: len(state.zones[3]) == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1162
-    return (len(state.zones[3]), 3)
-
-
-def tx_events_mid_109_4(state, L):
+    "#109:expect4": lambda state, L: state.location[E_fidel] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1162
-    return state.location[E_fidel] == 3
-
-
-def tx_events_mid_109_5(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1162
-    return state.location[E_allende] == 3
-
-
-def tx_events_mid_110_0(state, L):
+    "#109:expect5": lambda state, L: state.location[E_allende] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1170
-    return state.location[E_fidel] == 3
-
-
-def tx_events_mid_110_1(state, L):
+    "#110:expect0": lambda state, L: state.location[E_fidel] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1170
-    return len(state.zones[3]) == 1
-
-
-def tx_events_mid_110_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1170
-    return (len(state.zones[3]), 1)
-
-
-def tx_events_mid_111_0(state, L):
+    "#110:expect1": lambda state, L: len(state.zones[3]) == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1178
-    return state.location[E_fidel] == 1
-
-
-def tx_events_mid_111_1(state, L):
+    "#111:expect0": lambda state, L: state.location[E_fidel] == 1,
+}
+ts_events_mid_17 = {
+    "#105:expect0": lambda state, L: (state.counters[1][E_angola], 0),
+    "#106:expect0": lambda state, L: (state.counters[1][E_cuba], 2),
+    "#106:expect1": lambda state, L: (state.counters[1][E_haiti], 1),
+    "#108:expect0": lambda state, L: (state.counters[2][E_japan], 2),
+    "#108:expect1": lambda state, L: (state.counters[2][E_thailand], 2),
+    "#109:expect2": lambda state, L: (state.tracks[1], 0),
+    "#109:expect3": lambda state, L: (len(state.zones[3]), 3),
+    "#110:expect1": lambda state, L: (len(state.zones[3]), 1),
+}
+tx_events_mid_18 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1178
-    return len(state.zones[3]) == 1
-
-
-def tx_events_mid_111_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1178
-    return (len(state.zones[3]), 1)
-
-
-def tx_events_mid_112_0(state, L):
+    "#111:expect1": lambda state, L: len(state.zones[3]) == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1189
-    return state.tracks[1] == 2
-
-
-def tx_events_mid_112_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1189
-    return (state.tracks[1], 2)
-
-
-def tx_events_mid_113_0(state, L):
+    "#112:expect0": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1198
-    return state.tracks[7] == 7
-
-
-def tx_events_mid_113_0_sides(state, L):
+    "#113:expect0": lambda state, L: state.tracks[7] == 7,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1198
-    return (state.tracks[7], 7)
-
-
-def tx_events_mid_113_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1198
-    return state.tracks[1] == 2
-
-
-def tx_events_mid_113_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1198
-    return (state.tracks[1], 2)
-
-
-def tx_events_mid_114_0(state, L):
+    "#113:expect1": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1205
-    return state.tracks[6] == 3
-
-
-def tx_events_mid_114_0_sides(state, L):
+    "#114:expect0": lambda state, L: state.tracks[6] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1205
-    return (state.tracks[6], 3)
-
-
-def tx_events_mid_114_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1205
-    return state.tracks[1] == -2
-
-
-def tx_events_mid_114_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1205
-    return (state.tracks[1], -2)
-
-
-def tx_events_mid_115_0(state, L):
+    "#114:expect1": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1211
-    return not event_allowed(state, EVENT_WHEN, E_one_small_step, 1)
-
-
-def tx_events_mid_115_1(state, L):
+    "#115:expect0": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_one_small_step, 1)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1213
-    return event_allowed(state, EVENT_WHEN, E_one_small_step, 1)
-
-
-def tx_events_mid_115_2(state, L):
+    "#115:expect1": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_one_small_step, 1)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1213
-    return not event_allowed(state, EVENT_WHEN, E_one_small_step, 0)
-
-
-def tx_events_mid_116_0(state, L):
+    "#115:expect2": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_one_small_step, 0)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1220
-    return state.tracks[7] == 8
-
-
-def tx_events_mid_116_0_sides(state, L):
+    "#116:expect0": lambda state, L: state.tracks[7] == 8,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1220
-    return (state.tracks[7], 8)
-
-
-def tx_events_mid_116_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1220
-    return state.tracks[1] == 0
-
-
-def tx_events_mid_116_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1220
-    return (state.tracks[1], 0)
-
-
-def tx_events_mid_117_0(state, L):
+    "#116:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1234
-    return state.counters[2][E_nicaragua] == 0
-
-
-def tx_events_mid_117_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1234
-    return (state.counters[2][E_nicaragua], 0)
-
-
-def tx_events_mid_117_1(state, L):
+    "#117:expect0": lambda state, L: state.counters[2][E_nicaragua] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1239
-    return state.counters[2][E_haiti] == 0
-
-
-def tx_events_mid_117_1_sides(state, L):
+    "#117:expect1": lambda state, L: state.counters[2][E_haiti] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1239
-    return (state.counters[2][E_haiti], 0)
-
-
-def tx_events_mid_117_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1239
-    return state.counters[1][E_haiti] == 5
-
-
-def tx_events_mid_117_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1239
-    return (state.counters[1][E_haiti], 5)
-
-
-def tx_events_mid_117_3(state, L):
+    "#117:expect2": lambda state, L: state.counters[1][E_haiti] == 5,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1240
-    return state.tracks[4] == 5
-
-
-def tx_events_mid_117_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1240
-    return (state.tracks[4], 5)
-
-
-def tx_events_mid_118_0(state, L):
+    "#117:expect3": lambda state, L: state.tracks[4] == 5,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1250
-    return state.counters[2][E_honduras] == 1
-
-
-def tx_events_mid_118_0_sides(state, L):
+    "#118:expect0": lambda state, L: state.counters[2][E_honduras] == 1,
+}
+ts_events_mid_18 = {
+    "#111:expect1": lambda state, L: (len(state.zones[3]), 1),
+    "#112:expect0": lambda state, L: (state.tracks[1], 2),
+    "#113:expect0": lambda state, L: (state.tracks[7], 7),
+    "#113:expect1": lambda state, L: (state.tracks[1], 2),
+    "#114:expect0": lambda state, L: (state.tracks[6], 3),
+    "#114:expect1": lambda state, L: (state.tracks[1], -2),
+    "#116:expect0": lambda state, L: (state.tracks[7], 8),
+    "#116:expect1": lambda state, L: (state.tracks[1], 0),
+    "#117:expect0": lambda state, L: (state.counters[2][E_nicaragua], 0),
+    "#117:expect1": lambda state, L: (state.counters[2][E_haiti], 0),
+    "#117:expect2": lambda state, L: (state.counters[1][E_haiti], 5),
+    "#117:expect3": lambda state, L: (state.tracks[4], 5),
+    "#118:expect0": lambda state, L: (state.counters[2][E_honduras], 1),
+}
+tx_events_mid_19 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1250
-    return (state.counters[2][E_honduras], 1)
-
-
-def tx_events_mid_118_1(state, L):
+    "#118:expect1": lambda state, L: state.counters[2][E_haiti] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1250
-    return state.counters[2][E_haiti] == 1
-
-
-def tx_events_mid_118_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1250
-    return (state.counters[2][E_haiti], 1)
-
-
-def tx_events_mid_118_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1250
-    return state.tracks[4] == 3
-
-
-def tx_events_mid_118_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1250
-    return (state.tracks[4], 3)
-
-
-def tx_events_mid_119_0(state, L):
+    "#118:expect2": lambda state, L: state.tracks[4] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1255
-    return state.tracks[4] == 0
-
-
-def tx_events_mid_119_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1255
-    return (state.tracks[4], 0)
-
-
-def tx_events_mid_119_1(state, L):
+    "#119:expect0": lambda state, L: state.tracks[4] == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1260
-    return state.counters[2][E_zimbabwe] == 1
-
-
-def tx_events_mid_119_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1260
-    return (state.counters[2][E_zimbabwe], 1)
-
-
-def tx_events_mid_120_0(state, L):
+    "#119:expect1": lambda state, L: state.counters[2][E_zimbabwe] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1278
-    return state.location[E_summit] == 9
-
-
-def tx_events_mid_120_1(state, L):
+    "#120:expect0": lambda state, L: state.location[E_summit] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1278
-    return state.location[E_arms_race] == 9
-
-
-def tx_events_mid_120_2(state, L):
+    "#120:expect1": lambda state, L: state.location[E_arms_race] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1278
-    return len(state.zones[1]) == 4
-
-
-def tx_events_mid_120_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1278
-    return (len(state.zones[1]), 4)
-
-
-def tx_events_mid_120_3(state, L):
+    "#120:expect2": lambda state, L: len(state.zones[1]) == 4,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1279
-    return state.location[E_fidel] == 1
-
-
-def tx_events_mid_120_4(state, L):
+    "#120:expect3": lambda state, L: state.location[E_fidel] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1279
-    return state.location[E_allende] == 1
-
-
-def tx_events_mid_120_5(state, L):
+    "#120:expect4": lambda state, L: state.location[E_allende] == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1279
-    return len(state.zones[13]) == 0
-
-
-def tx_events_mid_120_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1279
-    return (len(state.zones[13]), 0)
-
-
-def tx_events_mid_121_0(state, L):
+    "#120:expect5": lambda state, L: len(state.zones[13]) == 0,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1283
-    return not event_allowed(state, EVENT_WHEN, E_our_man_in_tehran, 1)
-
-
-def tx_events_mid_121_1(state, L):
+    "#121:expect0": lambda state, L: (
+        not event_allowed(state, EVENT_WHEN, E_our_man_in_tehran, 1)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1285
-    return event_allowed(state, EVENT_WHEN, E_our_man_in_tehran, 1)
-
-
-def tx_events_mid_122_0(state, L):
+    "#121:expect1": lambda state, L: (
+        event_allowed(state, EVENT_WHEN, E_our_man_in_tehran, 1)
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1297
-    return state.result is not None
-
-
-def tx_events_mid_122_1(state, L):
+    "#122:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1297
-    return winner_of(state) == 1
-
-
-def tx_events_mid_122_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1297
-    return (winner_of(state), 1)
-
-
-def tx_events_mid_123_0(state, L):
+    "#122:expect1": lambda state, L: winner_of(state) == 1,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1306
-    return state.result is not None
-
-
-def tx_events_mid_123_1(state, L):
+    "#123:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1306
-    return winner_of(state) == 0
-
-
-def tx_events_mid_123_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1306
-    return (winner_of(state), 0)
-
-
-def tx_events_mid_124_0(state, L):
+    "#123:expect1": lambda state, L: winner_of(state) == 0,
+}
+ts_events_mid_19 = {
+    "#118:expect1": lambda state, L: (state.counters[2][E_haiti], 1),
+    "#118:expect2": lambda state, L: (state.tracks[4], 3),
+    "#119:expect0": lambda state, L: (state.tracks[4], 0),
+    "#119:expect1": lambda state, L: (state.counters[2][E_zimbabwe], 1),
+    "#120:expect2": lambda state, L: (len(state.zones[1]), 4),
+    "#120:expect5": lambda state, L: (len(state.zones[13]), 0),
+    "#122:expect1": lambda state, L: (winner_of(state), 1),
+    "#123:expect1": lambda state, L: (winner_of(state), 0),
+}
+tx_events_mid_20 = {
     # spec: spec/twilight_struggle/tests/events_mid.rules:1315
-    return state.tracks[1] == -2
-
-
-def tx_events_mid_124_0_sides(state, L):
+    "#124:expect0": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1315
-    return (state.tracks[1], -2)
-
-
-def tx_events_mid_124_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1315
-    return state.tracks[5] == 3
-
-
-def tx_events_mid_124_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1315
-    return (state.tracks[5], 3)
-
-
-def tx_events_mid_125_0(state, L):
+    "#124:expect1": lambda state, L: state.tracks[5] == 3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1324
-    return state.location[E_flower_power] == 9
-
-
-def tx_events_mid_125_1(state, L):
+    "#125:expect0": lambda state, L: state.location[E_flower_power] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1324
-    return not is_active(state, 28, None)
-
-
-def tx_events_mid_126_0(state, L):
+    "#125:expect1": lambda state, L: not is_active(state, 28, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1332
-    return state.tracks[1] == -3
-
-
-def tx_events_mid_126_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1332
-    return (state.tracks[1], -3)
-
-
-def tx_events_mid_126_1(state, L):
+    "#126:expect0": lambda state, L: state.tracks[1] == -3,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1333
-    return state.location[E_shuttle_diplomacy] == 9
-
-
-def tx_events_mid_126_2(state, L):
+    "#126:expect1": lambda state, L: state.location[E_shuttle_diplomacy] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1333
-    return not is_active(state, 31, None)
-
-
-def tx_events_mid_127_0(state, L):
+    "#126:expect2": lambda state, L: not is_active(state, 31, None),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1341
-    return state.location[E_africa_scoring] == 9
-
-
-def tx_events_mid_127_1(state, L):
+    "#127:expect0": lambda state, L: state.location[E_africa_scoring] == 9,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1341
-    return state.tracks[1] == 2
-
-
-def tx_events_mid_127_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1341
-    return (state.tracks[1], 2)
-
-
-def tx_events_mid_128_0(state, L):
+    "#127:expect1": lambda state, L: state.tracks[1] == 2,
     # spec: spec/twilight_struggle/tests/events_mid.rules:1347
-    return (
-        4
-        if q_ops_shift(state, 1, E_abm_treaty) == 0
-        else min(4, max(1, 4 + q_ops_shift(state, 1, E_abm_treaty)))
-    ) == 4
-
-
-def tx_events_mid_128_0_sides(state, L):
+    "#128:expect0": lambda state, L: (
+        (
+            4
+            if q_ops_shift(state, 1, E_abm_treaty) == 0
+            else min(4, max(1, 4 + q_ops_shift(state, 1, E_abm_treaty)))
+        )
+        == 4
+    ),
     # spec: spec/twilight_struggle/tests/events_mid.rules:1347
-    return (
+    "#128:expect1": lambda state, L: (
+        (
+            3
+            if q_ops_shift(state, 1, E_arms_race) == 0
+            else min(4, max(1, 3 + q_ops_shift(state, 1, E_arms_race)))
+        )
+        == 4
+    ),
+    # spec: spec/twilight_struggle/tests/events_mid.rules:1350
+    "#128:expect2": lambda state, L: state.counters[2][E_canada] == 4,
+}
+ts_events_mid_20 = {
+    "#124:expect0": lambda state, L: (state.tracks[1], -2),
+    "#124:expect1": lambda state, L: (state.tracks[5], 3),
+    "#126:expect0": lambda state, L: (state.tracks[1], -3),
+    "#127:expect1": lambda state, L: (state.tracks[1], 2),
+    "#128:expect0": lambda state, L: (
         (
             4
             if q_ops_shift(state, 1, E_abm_treaty) == 0
             else min(4, max(1, 4 + q_ops_shift(state, 1, E_abm_treaty)))
         ),
         4,
-    )
-
-
-def tx_events_mid_128_1(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1347
-    return (
-        3
-        if q_ops_shift(state, 1, E_arms_race) == 0
-        else min(4, max(1, 3 + q_ops_shift(state, 1, E_arms_race)))
-    ) == 4
-
-
-def tx_events_mid_128_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1347
-    return (
+    ),
+    "#128:expect1": lambda state, L: (
         (
             3
             if q_ops_shift(state, 1, E_arms_race) == 0
             else min(4, max(1, 3 + q_ops_shift(state, 1, E_arms_race)))
         ),
         4,
-    )
-
-
-def tx_events_mid_128_2(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1350
-    return state.counters[2][E_canada] == 4
-
-
-def tx_events_mid_128_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/events_mid.rules:1350
-    return (state.counters[2][E_canada], 4)
-
-
-def tx_inside_other_plays_0_0(state, L):
+    ),
+    "#128:expect2": lambda state, L: (state.counters[2][E_canada], 4),
+}
+tx_inside_other_plays_0 = {
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:17
-    return state.location[E_fidel] == 8
-
-
-def tx_inside_other_plays_0_1(state, L):
+    "#0:expect0": lambda state, L: state.location[E_fidel] == 8,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:17
-    return state.location[E_star_wars] == 8
-
-
-def tx_inside_other_plays_0_2(state, L):
+    "#0:expect1": lambda state, L: state.location[E_star_wars] == 8,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:20
-    return state.location[E_fidel] == 2
-
-
-def tx_inside_other_plays_0_3(state, L):
+    "#0:expect2": lambda state, L: state.location[E_fidel] == 2,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:24
-    return deciding_of(state) == None
-
-
-def tx_inside_other_plays_0_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/inside_other_plays.rules:24
-    return (deciding_of(state), None)
-
-
-def tx_inside_other_plays_0_4(state, L):
+    "#0:expect3": lambda state, L: deciding_of(state) == None,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:25
-    return state.location[E_star_wars] == 10
-
-
-def tx_inside_other_plays_0_5(state, L):
+    "#0:expect4": lambda state, L: state.location[E_star_wars] == 10,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:25
-    return state.location[E_grain_sales_to_soviets] == 9
-
-
-def tx_inside_other_plays_0_6(state, L):
+    "#0:expect5": lambda state, L: state.location[E_grain_sales_to_soviets] == 9,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:25
-    return len(state.zones[8]) == 0
-
-
-def tx_inside_other_plays_0_6_sides(state, L):
-    # spec: spec/twilight_struggle/tests/inside_other_plays.rules:25
-    return (len(state.zones[8]), 0)
-
-
-def tx_inside_other_plays_1_0(state, L):
+    "#0:expect6": lambda state, L: len(state.zones[8]) == 0,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:37
-    return (
+    "#1:expect0": lambda state, L: (
         state.counters[1 + 0][E_cuba] >= A_stability[E_cuba]
         and state.counters[1 + 0][E_cuba] - state.counters[1 + (0 + 1) % 2][E_cuba]
         >= A_stability[E_cuba]
-    )
-
-
-def tx_inside_other_plays_1_1(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:38
-    return state.counters[2][E_canada] == 2
-
-
-def tx_inside_other_plays_1_1_sides(state, L):
+    "#1:expect1": lambda state, L: state.counters[2][E_canada] == 2,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:38
-    return (state.counters[2][E_canada], 2)
-
-
-def tx_inside_other_plays_1_2(state, L):
-    # spec: spec/twilight_struggle/tests/inside_other_plays.rules:38
-    return deciding_of(state) == None
-
-
-def tx_inside_other_plays_1_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/inside_other_plays.rules:38
-    return (deciding_of(state), None)
-
-
-def tx_inside_other_plays_1_3(state, L):
+    "#1:expect2": lambda state, L: deciding_of(state) == None,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:39
-    return state.location[E_fidel] == 10
-
-
-def tx_inside_other_plays_1_4(state, L):
+    "#1:expect3": lambda state, L: state.location[E_fidel] == 10,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:39
-    return state.location[E_star_wars] == 10
-
-
-def tx_inside_other_plays_1_5(state, L):
+    "#1:expect4": lambda state, L: state.location[E_star_wars] == 10,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:39
-    return state.location[E_grain_sales_to_soviets] == 9
-
-
-def tx_inside_other_plays_2_0(state, L):
+    "#1:expect5": lambda state, L: state.location[E_grain_sales_to_soviets] == 9,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:49
-    return state.location[E_allende] == 8
-
-
-def tx_inside_other_plays_2_1(state, L):
+    "#2:expect0": lambda state, L: state.location[E_allende] == 8,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:51
-    return state.location[E_allende] == 2
-
-
-def tx_inside_other_plays_2_2(state, L):
+    "#2:expect1": lambda state, L: state.location[E_allende] == 2,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:51
-    return state.location[E_five_year_plan] == 8
-
-
-def tx_inside_other_plays_2_3(state, L):
+    "#2:expect2": lambda state, L: state.location[E_five_year_plan] == 8,
+}
+ts_inside_other_plays_0 = {
+    "#0:expect3": lambda state, L: (deciding_of(state), None),
+    "#0:expect6": lambda state, L: (len(state.zones[8]), 0),
+    "#1:expect1": lambda state, L: (state.counters[2][E_canada], 2),
+    "#1:expect2": lambda state, L: (deciding_of(state), None),
+}
+tx_inside_other_plays_1 = {
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:54
-    return deciding_of(state) == None
-
-
-def tx_inside_other_plays_2_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/inside_other_plays.rules:54
-    return (deciding_of(state), None)
-
-
-def tx_inside_other_plays_3_0(state, L):
+    "#2:expect3": lambda state, L: deciding_of(state) == None,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:63
-    return state.tracks[1] == 0
-
-
-def tx_inside_other_plays_3_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/inside_other_plays.rules:63
-    return (state.tracks[1], 0)
-
-
-def tx_inside_other_plays_3_1(state, L):
+    "#3:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:65
-    return state.location[E_defectors] == 9
-
-
-def tx_inside_other_plays_3_2(state, L):
+    "#3:expect1": lambda state, L: state.location[E_defectors] == 9,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:65
-    return state.location[E_grain_sales_to_soviets] == 9
-
-
-def tx_inside_other_plays_4_0(state, L):
+    "#3:expect2": lambda state, L: state.location[E_grain_sales_to_soviets] == 9,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:78
-    return state.counters[1][E_chile] == 2
-
-
-def tx_inside_other_plays_4_0_sides(state, L):
+    "#4:expect0": lambda state, L: state.counters[1][E_chile] == 2,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:78
-    return (state.counters[1][E_chile], 2)
-
-
-def tx_inside_other_plays_4_1(state, L):
-    # spec: spec/twilight_struggle/tests/inside_other_plays.rules:78
-    return state.location[E_allende] == 10
-
-
-def tx_inside_other_plays_4_2(state, L):
+    "#4:expect1": lambda state, L: state.location[E_allende] == 10,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:79
-    return state.location[E_star_wars] == 10
-
-
-def tx_inside_other_plays_5_0(state, L):
+    "#4:expect2": lambda state, L: state.location[E_star_wars] == 10,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:86
-    return deciding_of(state) == None
-
-
-def tx_inside_other_plays_5_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/inside_other_plays.rules:86
-    return (deciding_of(state), None)
-
-
-def tx_inside_other_plays_5_1(state, L):
+    "#5:expect0": lambda state, L: deciding_of(state) == None,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:87
-    return state.location[E_star_wars] == 10
-
-
-def tx_inside_other_plays_6_0(state, L):
+    "#5:expect1": lambda state, L: state.location[E_star_wars] == 10,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:98
-    return len(state.zones[3]) == 2
-
-
-def tx_inside_other_plays_6_0_sides(state, L):
+    "#6:expect0": lambda state, L: len(state.zones[3]) == 2,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:98
-    return (len(state.zones[3]), 2)
-
-
-def tx_inside_other_plays_6_1(state, L):
+    "#6:expect1": lambda state, L: len(state.zones[1]) == 1,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:98
-    return len(state.zones[1]) == 1
-
-
-def tx_inside_other_plays_6_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/inside_other_plays.rules:98
-    return (len(state.zones[1]), 1)
-
-
-def tx_inside_other_plays_6_2(state, L):
-    # spec: spec/twilight_struggle/tests/inside_other_plays.rules:98
-    return len(state.zones[9]) == 0
-
-
-def tx_inside_other_plays_6_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/inside_other_plays.rules:98
-    return (len(state.zones[9]), 0)
-
-
-def tx_inside_other_plays_6_3(state, L):
+    "#6:expect2": lambda state, L: len(state.zones[9]) == 0,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:99
-    return state.location[E_ask_not_what_your_country_can_do_for_you] == 10
-
-
-def tx_inside_other_plays_7_0(state, L):
+    "#6:expect3": lambda state, L: (
+        state.location[E_ask_not_what_your_country_can_do_for_you] == 10
+    ),
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:108
-    return state.location[E_defectors] == 9
-
-
-def tx_inside_other_plays_7_1(state, L):
+    "#7:expect0": lambda state, L: state.location[E_defectors] == 9,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:108
-    return state.tracks[1] == 0
-
-
-def tx_inside_other_plays_7_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/inside_other_plays.rules:108
-    return (state.tracks[1], 0)
-
-
-def tx_inside_other_plays_7_2(state, L):
+    "#7:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:110
-    return state.location[E_five_year_plan] == 9
-
-
-def tx_inside_other_plays_8_0(state, L):
+    "#7:expect2": lambda state, L: state.location[E_five_year_plan] == 9,
+}
+ts_inside_other_plays_1 = {
+    "#2:expect3": lambda state, L: (deciding_of(state), None),
+    "#3:expect0": lambda state, L: (state.tracks[1], 0),
+    "#4:expect0": lambda state, L: (state.counters[1][E_chile], 2),
+    "#5:expect0": lambda state, L: (deciding_of(state), None),
+    "#6:expect0": lambda state, L: (len(state.zones[3]), 2),
+    "#6:expect1": lambda state, L: (len(state.zones[1]), 1),
+    "#6:expect2": lambda state, L: (len(state.zones[9]), 0),
+    "#7:expect1": lambda state, L: (state.tracks[1], 0),
+}
+tx_inside_other_plays_2 = {
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:119
-    return state.location[E_defectors] == 9
-
-
-def tx_inside_other_plays_8_1(state, L):
+    "#8:expect0": lambda state, L: state.location[E_defectors] == 9,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:120
-    return state.location[E_fidel] == 10
-
-
-def tx_inside_other_plays_8_2(state, L):
+    "#8:expect1": lambda state, L: state.location[E_fidel] == 10,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:120
-    return (
+    "#8:expect2": lambda state, L: (
         state.counters[1 + 0][E_cuba] >= A_stability[E_cuba]
         and state.counters[1 + 0][E_cuba] - state.counters[1 + (0 + 1) % 2][E_cuba]
         >= A_stability[E_cuba]
-    )
-
-
-def tx_inside_other_plays_9_0(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:132
-    return state.tracks[1] == 0
-
-
-def tx_inside_other_plays_9_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/inside_other_plays.rules:132
-    return (state.tracks[1], 0)
-
-
-def tx_inside_other_plays_9_1(state, L):
+    "#9:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:134
-    return state.location[E_star_wars] == 10
-
-
-def tx_inside_other_plays_9_2(state, L):
+    "#9:expect1": lambda state, L: state.location[E_star_wars] == 10,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:134
-    return state.location[E_defectors] == 9
-
-
-def tx_inside_other_plays_10_0(state, L):
+    "#9:expect2": lambda state, L: state.location[E_defectors] == 9,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:146
-    return state.location[E_fidel] == 10
-
-
-def tx_inside_other_plays_10_1(state, L):
+    "#10:expect0": lambda state, L: state.location[E_fidel] == 10,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:146
-    return (
+    "#10:expect1": lambda state, L: (
         state.counters[1 + 0][E_cuba] >= A_stability[E_cuba]
         and state.counters[1 + 0][E_cuba] - state.counters[1 + (0 + 1) % 2][E_cuba]
         >= A_stability[E_cuba]
-    )
-
-
-def tx_inside_other_plays_10_2(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:147
-    return state.location[E_star_wars] == 10
-
-
-def tx_inside_other_plays_10_3(state, L):
+    "#10:expect2": lambda state, L: state.location[E_star_wars] == 10,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:147
-    return state.location[E_defectors] == 9
-
-
-def tx_inside_other_plays_11_0(state, L):
+    "#10:expect3": lambda state, L: state.location[E_defectors] == 9,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:157
-    return state.location[E_fidel] == 9
-
-
-def tx_inside_other_plays_11_1(state, L):
+    "#11:expect0": lambda state, L: state.location[E_fidel] == 9,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:157
-    return state.location[E_duck_and_cover] == 3
-
-
-def tx_inside_other_plays_11_2(state, L):
+    "#11:expect1": lambda state, L: state.location[E_duck_and_cover] == 3,
     # spec: spec/twilight_struggle/tests/inside_other_plays.rules:163
-    return is_active(state, 14, None)
-
-
-def tx_operations_0_0(state, L):
+    "#11:expect2": lambda state, L: is_active(state, 14, None),
+}
+ts_inside_other_plays_2 = {
+    "#9:expect0": lambda state, L: (state.tracks[1], 0),
+}
+tx_operations_0 = {
     # spec: spec/twilight_struggle/tests/operations.rules:12
-    return state.counters[2][E_iran] == 0
-
-
-def tx_operations_0_0_sides(state, L):
+    "#0:expect0": lambda state, L: state.counters[2][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/operations.rules:12
-    return (state.counters[2][E_iran], 0)
-
-
-def tx_operations_0_1(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:12
-    return state.counters[1][E_iran] == 1
-
-
-def tx_operations_0_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:12
-    return (state.counters[1][E_iran], 1)
-
-
-def tx_operations_0_2(state, L):
+    "#0:expect1": lambda state, L: state.counters[1][E_iran] == 1,
     # spec: spec/twilight_struggle/tests/operations.rules:13
-    return state.tracks[0] == 4
-
-
-def tx_operations_0_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:13
-    return (state.tracks[0], 4)
-
-
-def tx_operations_0_3(state, L):
+    "#0:expect2": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/operations.rules:14
-    return state.tracks[4] == 3
-
-
-def tx_operations_0_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:14
-    return (state.tracks[4], 3)
-
-
-def tx_operations_1_0(state, L):
+    "#0:expect3": lambda state, L: state.tracks[4] == 3,
     # spec: spec/twilight_struggle/tests/operations.rules:21
-    return state.counters[2][E_iran] == 2
-
-
-def tx_operations_1_0_sides(state, L):
+    "#1:expect0": lambda state, L: state.counters[2][E_iran] == 2,
     # spec: spec/twilight_struggle/tests/operations.rules:21
-    return (state.counters[2][E_iran], 2)
-
-
-def tx_operations_1_1(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:21
-    return state.counters[1][E_iran] == 0
-
-
-def tx_operations_1_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:21
-    return (state.counters[1][E_iran], 0)
-
-
-def tx_operations_1_2(state, L):
+    "#1:expect1": lambda state, L: state.counters[1][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/operations.rules:22
-    return state.tracks[0] == 4
-
-
-def tx_operations_1_2_sides(state, L):
+    "#1:expect2": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/operations.rules:22
-    return (state.tracks[0], 4)
-
-
-def tx_operations_1_3(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:22
-    return state.tracks[4] == 3
-
-
-def tx_operations_1_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:22
-    return (state.tracks[4], 3)
-
-
-def tx_operations_2_0(state, L):
+    "#1:expect3": lambda state, L: state.tracks[4] == 3,
     # spec: spec/twilight_struggle/tests/operations.rules:29
-    return state.tracks[0] == 5
-
-
-def tx_operations_2_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:29
-    return (state.tracks[0], 5)
-
-
-def tx_operations_2_1(state, L):
+    "#2:expect0": lambda state, L: state.tracks[0] == 5,
     # spec: spec/twilight_struggle/tests/operations.rules:30
-    return state.counters[2][E_jordan] == 0
-
-
-def tx_operations_2_1_sides(state, L):
+    "#2:expect1": lambda state, L: state.counters[2][E_jordan] == 0,
     # spec: spec/twilight_struggle/tests/operations.rules:30
-    return (state.counters[2][E_jordan], 0)
-
-
-def tx_operations_2_2(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:30
-    return state.counters[1][E_jordan] == 3
-
-
-def tx_operations_2_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:30
-    return (state.counters[1][E_jordan], 3)
-
-
-def tx_operations_3_0(state, L):
+    "#2:expect2": lambda state, L: state.counters[1][E_jordan] == 3,
     # spec: spec/twilight_struggle/tests/operations.rules:37
-    return state.tracks[0] == 4
-
-
-def tx_operations_3_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:37
-    return (state.tracks[0], 4)
-
-
-def tx_operations_3_1(state, L):
+    "#3:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/operations.rules:38
-    return state.tracks[4] == 0
-
-
-def tx_operations_3_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:38
-    return (state.tracks[4], 0)
-
-
-def tx_operations_4_0(state, L):
+    "#3:expect1": lambda state, L: state.tracks[4] == 0,
     # spec: spec/twilight_struggle/tests/operations.rules:46
-    return not allowed_coup(state, 0, E_italy)
-
-
-def tx_operations_4_1(state, L):
+    "#4:expect0": lambda state, L: not allowed_coup(state, 0, E_italy),
     # spec: spec/twilight_struggle/tests/operations.rules:49
-    return state.counters[2][E_italy] == 0
-
-
-def tx_operations_4_1_sides(state, L):
+    "#4:expect1": lambda state, L: state.counters[2][E_italy] == 0,
     # spec: spec/twilight_struggle/tests/operations.rules:49
-    return (state.counters[2][E_italy], 0)
-
-
-def tx_operations_4_2(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:49
-    return state.counters[1][E_italy] == 2
-
-
-def tx_operations_4_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:49
-    return (state.counters[1][E_italy], 2)
-
-
-def tx_operations_4_3(state, L):
+    "#4:expect2": lambda state, L: state.counters[1][E_italy] == 2,
+}
+ts_operations_0 = {
+    "#0:expect0": lambda state, L: (state.counters[2][E_iran], 0),
+    "#0:expect1": lambda state, L: (state.counters[1][E_iran], 1),
+    "#0:expect2": lambda state, L: (state.tracks[0], 4),
+    "#0:expect3": lambda state, L: (state.tracks[4], 3),
+    "#1:expect0": lambda state, L: (state.counters[2][E_iran], 2),
+    "#1:expect1": lambda state, L: (state.counters[1][E_iran], 0),
+    "#1:expect2": lambda state, L: (state.tracks[0], 4),
+    "#1:expect3": lambda state, L: (state.tracks[4], 3),
+    "#2:expect0": lambda state, L: (state.tracks[0], 5),
+    "#2:expect1": lambda state, L: (state.counters[2][E_jordan], 0),
+    "#2:expect2": lambda state, L: (state.counters[1][E_jordan], 3),
+    "#3:expect0": lambda state, L: (state.tracks[0], 4),
+    "#3:expect1": lambda state, L: (state.tracks[4], 0),
+    "#4:expect1": lambda state, L: (state.counters[2][E_italy], 0),
+    "#4:expect2": lambda state, L: (state.counters[1][E_italy], 2),
+}
+tx_operations_1 = {
     # spec: spec/twilight_struggle/tests/operations.rules:50
-    return state.tracks[0] == 2
-
-
-def tx_operations_4_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:50
-    return (state.tracks[0], 2)
-
-
-def tx_operations_5_0(state, L):
+    "#4:expect3": lambda state, L: state.tracks[0] == 2,
     # spec: spec/twilight_struggle/tests/operations.rules:60
-    return state.tracks[4] == 5
-
-
-def tx_operations_5_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:60
-    return (state.tracks[4], 5)
-
-
-def tx_operations_6_0(state, L):
+    "#5:expect0": lambda state, L: state.tracks[4] == 5,
     # spec: spec/twilight_struggle/tests/operations.rules:69
-    return state.result is not None
-
-
-def tx_operations_6_1(state, L):
+    "#6:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/operations.rules:69
-    return winner_of(state) == 0
-
-
-def tx_operations_6_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:69
-    return (winner_of(state), 0)
-
-
-def tx_operations_7_0(state, L):
+    "#6:expect1": lambda state, L: winner_of(state) == 0,
     # spec: spec/twilight_struggle/tests/operations.rules:76
-    return not allowed_coup(state, 0, E_italy)
-
-
-def tx_operations_7_1(state, L):
+    "#7:expect0": lambda state, L: not allowed_coup(state, 0, E_italy),
     # spec: spec/twilight_struggle/tests/operations.rules:76
-    return not allowed_realign(state, 0, E_italy)
-
-
-def tx_operations_7_2(state, L):
+    "#7:expect1": lambda state, L: not allowed_realign(state, 0, E_italy),
     # spec: spec/twilight_struggle/tests/operations.rules:77
-    return allowed_coup(state, 0, E_japan)
-
-
-def tx_operations_7_3(state, L):
+    "#7:expect2": lambda state, L: allowed_coup(state, 0, E_japan),
     # spec: spec/twilight_struggle/tests/operations.rules:77
-    return allowed_realign(state, 0, E_iran)
-
-
-def tx_operations_7_4(state, L):
+    "#7:expect3": lambda state, L: allowed_realign(state, 0, E_iran),
     # spec: spec/twilight_struggle/tests/operations.rules:78
-    return allowed_place_influence(state, 0, E_italy)
-
-
-def tx_operations_8_0(state, L):
+    "#7:expect4": lambda state, L: allowed_place_influence(state, 0, E_italy),
     # spec: spec/twilight_struggle/tests/operations.rules:83
-    return not allowed_coup(state, 1, E_north_korea)
-
-
-def tx_operations_8_1(state, L):
+    "#8:expect0": lambda state, L: not allowed_coup(state, 1, E_north_korea),
     # spec: spec/twilight_struggle/tests/operations.rules:83
-    return not allowed_realign(state, 1, E_thailand)
-
-
-def tx_operations_8_2(state, L):
+    "#8:expect1": lambda state, L: not allowed_realign(state, 1, E_thailand),
     # spec: spec/twilight_struggle/tests/operations.rules:84
-    return allowed_coup(state, 1, E_iraq)
-
-
-def tx_operations_8_3(state, L):
+    "#8:expect2": lambda state, L: allowed_coup(state, 1, E_iraq),
     # spec: spec/twilight_struggle/tests/operations.rules:86
-    return not allowed_coup(state, 1, E_iraq)
-
-
-def tx_operations_8_4(state, L):
+    "#8:expect3": lambda state, L: not allowed_coup(state, 1, E_iraq),
     # spec: spec/twilight_struggle/tests/operations.rules:86
-    return not allowed_realign(state, 1, E_egypt)
-
-
-def tx_operations_8_5(state, L):
+    "#8:expect4": lambda state, L: not allowed_realign(state, 1, E_egypt),
     # spec: spec/twilight_struggle/tests/operations.rules:87
-    return allowed_coup(state, 1, E_angola)
-
-
-def tx_operations_8_6(state, L):
+    "#8:expect5": lambda state, L: allowed_coup(state, 1, E_angola),
     # spec: spec/twilight_struggle/tests/operations.rules:87
-    return allowed_coup(state, 1, E_cuba)
-
-
-def tx_operations_8_7(state, L):
+    "#8:expect6": lambda state, L: allowed_coup(state, 1, E_cuba),
+}
+ts_operations_1 = {
+    "#4:expect3": lambda state, L: (state.tracks[0], 2),
+    "#5:expect0": lambda state, L: (state.tracks[4], 5),
+    "#6:expect1": lambda state, L: (winner_of(state), 0),
+}
+tx_operations_2 = {
     # spec: spec/twilight_struggle/tests/operations.rules:87
-    return allowed_coup(state, 1, E_brazil)
-
-
-def tx_operations_8_8(state, L):
+    "#8:expect7": lambda state, L: allowed_coup(state, 1, E_brazil),
     # spec: spec/twilight_struggle/tests/operations.rules:88
-    return allowed_place_influence(state, 1, E_egypt)
-
-
-def tx_operations_9_0(state, L):
+    "#8:expect8": lambda state, L: allowed_place_influence(state, 1, E_egypt),
     # spec: spec/twilight_struggle/tests/operations.rules:102
-    return state.counters[2][E_iran] == 0
-
-
-def tx_operations_9_0_sides(state, L):
+    "#9:expect0": lambda state, L: state.counters[2][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/operations.rules:102
-    return (state.counters[2][E_iran], 0)
-
-
-def tx_operations_9_1(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:102
-    return state.counters[1][E_iran] == 2
-
-
-def tx_operations_9_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:102
-    return (state.counters[1][E_iran], 2)
-
-
-def tx_operations_9_2(state, L):
+    "#9:expect1": lambda state, L: state.counters[1][E_iran] == 2,
     # spec: spec/twilight_struggle/tests/operations.rules:103
-    return state.tracks[4] == 3
-
-
-def tx_operations_9_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:103
-    return (state.tracks[4], 3)
-
-
-def tx_operations_10_0(state, L):
+    "#9:expect2": lambda state, L: state.tracks[4] == 3,
     # spec: spec/twilight_struggle/tests/operations.rules:115
-    return (2 if d_controls(state, (0 + 1) % 2, E_turkey) else 1) == 2
-
-
-def tx_operations_10_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:115
-    return (2 if d_controls(state, (0 + 1) % 2, E_turkey) else 1, 2)
-
-
-def tx_operations_10_1(state, L):
+    "#10:expect0": lambda state, L: (
+        (2 if d_controls(state, (0 + 1) % 2, E_turkey) else 1) == 2
+    ),
     # spec: spec/twilight_struggle/tests/operations.rules:118
-    return (2 if d_controls(state, (0 + 1) % 2, E_turkey) else 1) == 1
-
-
-def tx_operations_10_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:118
-    return (2 if d_controls(state, (0 + 1) % 2, E_turkey) else 1, 1)
-
-
-def tx_operations_10_2(state, L):
+    "#10:expect1": lambda state, L: (
+        (2 if d_controls(state, (0 + 1) % 2, E_turkey) else 1) == 1
+    ),
     # spec: spec/twilight_struggle/tests/operations.rules:120
-    return state.counters[1][E_turkey] == 3
-
-
-def tx_operations_10_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:120
-    return (state.counters[1][E_turkey], 3)
-
-
-def tx_operations_11_0(state, L):
+    "#10:expect2": lambda state, L: state.counters[1][E_turkey] == 3,
     # spec: spec/twilight_struggle/tests/operations.rules:134
-    return state.counters[1][E_costa_rica] == 2
-
-
-def tx_operations_11_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:134
-    return (state.counters[1][E_costa_rica], 2)
-
-
-def tx_operations_12_0(state, L):
+    "#11:expect0": lambda state, L: state.counters[1][E_costa_rica] == 2,
     # spec: spec/twilight_struggle/tests/operations.rules:143
-    return state.counters[2][E_japan] == 1
-
-
-def tx_operations_12_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:143
-    return (state.counters[2][E_japan], 1)
-
-
-def tx_operations_13_0(state, L):
+    "#12:expect0": lambda state, L: state.counters[2][E_japan] == 1,
     # spec: spec/twilight_struggle/tests/operations.rules:154
-    return state.counters[1][E_poland] == 1
-
-
-def tx_operations_13_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:154
-    return (state.counters[1][E_poland], 1)
-
-
-def tx_operations_14_0(state, L):
+    "#13:expect0": lambda state, L: state.counters[1][E_poland] == 1,
     # spec: spec/twilight_struggle/tests/operations.rules:161
-    return d_realign_modifier(state, 1, E_iran) == 1
-
-
-def tx_operations_14_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:161
-    return (d_realign_modifier(state, 1, E_iran), 1)
-
-
-def tx_operations_14_1(state, L):
+    "#14:expect0": lambda state, L: d_realign_modifier(state, 1, E_iran) == 1,
     # spec: spec/twilight_struggle/tests/operations.rules:162
-    return d_realign_modifier(state, 0, E_iran) == 0
-
-
-def tx_operations_14_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:162
-    return (d_realign_modifier(state, 0, E_iran), 0)
-
-
-def tx_operations_14_2(state, L):
+    "#14:expect1": lambda state, L: d_realign_modifier(state, 0, E_iran) == 0,
     # spec: spec/twilight_struggle/tests/operations.rules:165
-    return d_realign_modifier(state, 0, E_iran) == 2
-
-
-def tx_operations_14_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:165
-    return (d_realign_modifier(state, 0, E_iran), 2)
-
-
-def tx_operations_14_3(state, L):
+    "#14:expect2": lambda state, L: d_realign_modifier(state, 0, E_iran) == 2,
     # spec: spec/twilight_struggle/tests/operations.rules:167
-    return d_realign_modifier(state, 0, E_finland) == 1
-
-
-def tx_operations_14_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:167
-    return (d_realign_modifier(state, 0, E_finland), 1)
-
-
-def tx_operations_15_0(state, L):
+    "#14:expect3": lambda state, L: d_realign_modifier(state, 0, E_finland) == 1,
     # spec: spec/twilight_struggle/tests/operations.rules:175
-    return state.counters[2][E_iran] == 0
-
-
-def tx_operations_15_0_sides(state, L):
+    "#15:expect0": lambda state, L: state.counters[2][E_iran] == 0,
+}
+ts_operations_2 = {
+    "#9:expect0": lambda state, L: (state.counters[2][E_iran], 0),
+    "#9:expect1": lambda state, L: (state.counters[1][E_iran], 2),
+    "#9:expect2": lambda state, L: (state.tracks[4], 3),
+    "#10:expect0": lambda state, L: (
+        2 if d_controls(state, (0 + 1) % 2, E_turkey) else 1,
+        2,
+    ),
+    "#10:expect1": lambda state, L: (
+        2 if d_controls(state, (0 + 1) % 2, E_turkey) else 1,
+        1,
+    ),
+    "#10:expect2": lambda state, L: (state.counters[1][E_turkey], 3),
+    "#11:expect0": lambda state, L: (state.counters[1][E_costa_rica], 2),
+    "#12:expect0": lambda state, L: (state.counters[2][E_japan], 1),
+    "#13:expect0": lambda state, L: (state.counters[1][E_poland], 1),
+    "#14:expect0": lambda state, L: (d_realign_modifier(state, 1, E_iran), 1),
+    "#14:expect1": lambda state, L: (d_realign_modifier(state, 0, E_iran), 0),
+    "#14:expect2": lambda state, L: (d_realign_modifier(state, 0, E_iran), 2),
+    "#14:expect3": lambda state, L: (d_realign_modifier(state, 0, E_finland), 1),
+    "#15:expect0": lambda state, L: (state.counters[2][E_iran], 0),
+}
+tx_operations_3 = {
     # spec: spec/twilight_struggle/tests/operations.rules:175
-    return (state.counters[2][E_iran], 0)
-
-
-def tx_operations_15_1(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:175
-    return state.counters[1][E_iran] == 0
-
-
-def tx_operations_15_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:175
-    return (state.counters[1][E_iran], 0)
-
-
-def tx_operations_16_0(state, L):
+    "#15:expect1": lambda state, L: state.counters[1][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/operations.rules:183
-    return state.counters[2][E_iran] == 2
-
-
-def tx_operations_16_0_sides(state, L):
+    "#16:expect0": lambda state, L: state.counters[2][E_iran] == 2,
     # spec: spec/twilight_struggle/tests/operations.rules:183
-    return (state.counters[2][E_iran], 2)
-
-
-def tx_operations_16_1(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:183
-    return state.counters[1][E_iran] == 0
-
-
-def tx_operations_16_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:183
-    return (state.counters[1][E_iran], 0)
-
-
-def tx_operations_16_2(state, L):
+    "#16:expect1": lambda state, L: state.counters[1][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/operations.rules:187
-    return state.counters[2][E_iran] == 2
-
-
-def tx_operations_16_2_sides(state, L):
+    "#16:expect2": lambda state, L: state.counters[2][E_iran] == 2,
     # spec: spec/twilight_struggle/tests/operations.rules:187
-    return (state.counters[2][E_iran], 2)
-
-
-def tx_operations_16_3(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:187
-    return state.counters[1][E_iran] == 0
-
-
-def tx_operations_16_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:187
-    return (state.counters[1][E_iran], 0)
-
-
-def tx_operations_17_0(state, L):
+    "#16:expect3": lambda state, L: state.counters[1][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/operations.rules:195
-    return state.counters[1][E_iran] == 0
-
-
-def tx_operations_17_0_sides(state, L):
+    "#17:expect0": lambda state, L: state.counters[1][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/operations.rules:195
-    return (state.counters[1][E_iran], 0)
-
-
-def tx_operations_17_1(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:195
-    return state.counters[2][E_iran] == 2
-
-
-def tx_operations_17_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:195
-    return (state.counters[2][E_iran], 2)
-
-
-def tx_operations_18_0(state, L):
+    "#17:expect1": lambda state, L: state.counters[2][E_iran] == 2,
     # spec: spec/twilight_struggle/tests/operations.rules:205
-    return state.counters[2][E_iran] == 1
-
-
-def tx_operations_18_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:205
-    return (state.counters[2][E_iran], 1)
-
-
-def tx_operations_18_1(state, L):
+    "#18:expect0": lambda state, L: state.counters[2][E_iran] == 1,
     # spec: spec/twilight_struggle/tests/operations.rules:208
-    return state.counters[2][E_iran] == 0
-
-
-def tx_operations_18_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:208
-    return (state.counters[2][E_iran], 0)
-
-
-def tx_operations_18_2(state, L):
+    "#18:expect1": lambda state, L: state.counters[2][E_iran] == 0,
     # spec: spec/twilight_struggle/tests/operations.rules:209
-    return state.tracks[4] == 0
-
-
-def tx_operations_18_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:209
-    return (state.tracks[4], 0)
-
-
-def tx_operations_20_0(state, L):
+    "#18:expect2": lambda state, L: state.tracks[4] == 0,
     # spec: spec/twilight_struggle/tests/operations.rules:233
-    return state.counters[1][E_north_korea] == 8
-
-
-def tx_operations_20_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:233
-    return (state.counters[1][E_north_korea], 8)
-
-
-def tx_operations_21_0(state, L):
+    "#20:expect0": lambda state, L: state.counters[1][E_north_korea] == 8,
     # spec: spec/twilight_struggle/tests/operations.rules:241
-    return state.counters[1][E_poland] == 1
-
-
-def tx_operations_21_0_sides(state, L):
+    "#21:expect0": lambda state, L: state.counters[1][E_poland] == 1,
     # spec: spec/twilight_struggle/tests/operations.rules:241
-    return (state.counters[1][E_poland], 1)
-
-
-def tx_operations_21_1(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:241
-    return state.counters[1][E_north_korea] == 6
-
-
-def tx_operations_21_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:241
-    return (state.counters[1][E_north_korea], 6)
-
-
-def tx_operations_22_0(state, L):
+    "#21:expect1": lambda state, L: state.counters[1][E_north_korea] == 6,
     # spec: spec/twilight_struggle/tests/operations.rules:251
-    return state.tracks[4] == 5
-
-
-def tx_operations_22_0_sides(state, L):
+    "#22:expect0": lambda state, L: state.tracks[4] == 5,
     # spec: spec/twilight_struggle/tests/operations.rules:251
-    return (state.tracks[4], 5)
-
-
-def tx_operations_22_1(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:251
-    return state.counters[2][E_south_korea] == 1
-
-
-def tx_operations_22_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:251
-    return (state.counters[2][E_south_korea], 1)
-
-
-def tx_operations_23_0(state, L):
+    "#22:expect1": lambda state, L: state.counters[2][E_south_korea] == 1,
     # spec: spec/twilight_struggle/tests/operations.rules:263
-    return state.counters[2][E_south_korea] == 0
-
-
-def tx_operations_23_0_sides(state, L):
+    "#23:expect0": lambda state, L: state.counters[2][E_south_korea] == 0,
+}
+ts_operations_3 = {
+    "#15:expect1": lambda state, L: (state.counters[1][E_iran], 0),
+    "#16:expect0": lambda state, L: (state.counters[2][E_iran], 2),
+    "#16:expect1": lambda state, L: (state.counters[1][E_iran], 0),
+    "#16:expect2": lambda state, L: (state.counters[2][E_iran], 2),
+    "#16:expect3": lambda state, L: (state.counters[1][E_iran], 0),
+    "#17:expect0": lambda state, L: (state.counters[1][E_iran], 0),
+    "#17:expect1": lambda state, L: (state.counters[2][E_iran], 2),
+    "#18:expect0": lambda state, L: (state.counters[2][E_iran], 1),
+    "#18:expect1": lambda state, L: (state.counters[2][E_iran], 0),
+    "#18:expect2": lambda state, L: (state.tracks[4], 0),
+    "#20:expect0": lambda state, L: (state.counters[1][E_north_korea], 8),
+    "#21:expect0": lambda state, L: (state.counters[1][E_poland], 1),
+    "#21:expect1": lambda state, L: (state.counters[1][E_north_korea], 6),
+    "#22:expect0": lambda state, L: (state.tracks[4], 5),
+    "#22:expect1": lambda state, L: (state.counters[2][E_south_korea], 1),
+    "#23:expect0": lambda state, L: (state.counters[2][E_south_korea], 0),
+}
+tx_operations_4 = {
     # spec: spec/twilight_struggle/tests/operations.rules:263
-    return (state.counters[2][E_south_korea], 0)
-
-
-def tx_operations_23_1(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:263
-    return state.counters[1][E_south_korea] == 2
-
-
-def tx_operations_23_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:263
-    return (state.counters[1][E_south_korea], 2)
-
-
-def tx_operations_23_2(state, L):
+    "#23:expect1": lambda state, L: state.counters[1][E_south_korea] == 2,
     # spec: spec/twilight_struggle/tests/operations.rules:264
-    return state.tracks[1] == -2
-
-
-def tx_operations_23_2_sides(state, L):
+    "#23:expect2": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/operations.rules:264
-    return (state.tracks[1], -2)
-
-
-def tx_operations_23_3(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:264
-    return state.tracks[4] == 2
-
-
-def tx_operations_23_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:264
-    return (state.tracks[4], 2)
-
-
-def tx_operations_24_0(state, L):
+    "#23:expect3": lambda state, L: state.tracks[4] == 2,
     # spec: spec/twilight_struggle/tests/operations.rules:272
-    return state.counters[2][E_south_korea] == 2
-
-
-def tx_operations_24_0_sides(state, L):
+    "#24:expect0": lambda state, L: state.counters[2][E_south_korea] == 2,
     # spec: spec/twilight_struggle/tests/operations.rules:272
-    return (state.counters[2][E_south_korea], 2)
-
-
-def tx_operations_24_1(state, L):
+    "#24:expect1": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/operations.rules:272
-    return state.tracks[1] == 0
-
-
-def tx_operations_24_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:272
-    return (state.tracks[1], 0)
-
-
-def tx_operations_24_2(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:272
-    return state.tracks[4] == 2
-
-
-def tx_operations_24_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:272
-    return (state.tracks[4], 2)
-
-
-def tx_operations_25_0(state, L):
+    "#24:expect2": lambda state, L: state.tracks[4] == 2,
     # spec: spec/twilight_struggle/tests/operations.rules:276
-    return (
+    "#25:expect0": lambda state, L: (
         d_adjacent_controlled(state, 1, E_mexico)
         + (1 if d_adjacent_to_superpower_of(state, 1, E_mexico) else 0)
         + (
@@ -16303,32 +11276,9 @@ def tx_operations_25_0(state, L):
             else 0
         )
         == 1
-    )
-
-
-def tx_operations_25_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:276
-    return (
-        d_adjacent_controlled(state, 1, E_mexico)
-        + (1 if d_adjacent_to_superpower_of(state, 1, E_mexico) else 0)
-        + (
-            1
-            if False
-            and (
-                state.counters[1 + 1][E_mexico] >= A_stability[E_mexico]
-                and state.counters[1 + 1][E_mexico]
-                - state.counters[1 + (1 + 1) % 2][E_mexico]
-                >= A_stability[E_mexico]
-            )
-            else 0
-        ),
-        1,
-    )
-
-
-def tx_operations_25_1(state, L):
+    ),
     # spec: spec/twilight_struggle/tests/operations.rules:278
-    return (
+    "#25:expect1": lambda state, L: (
         d_adjacent_controlled(state, 1, E_mexico)
         + (1 if d_adjacent_to_superpower_of(state, 1, E_mexico) else 0)
         + (
@@ -16343,12 +11293,32 @@ def tx_operations_25_1(state, L):
             else 0
         )
         == 2
-    )
-
-
-def tx_operations_25_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/operations.rules:278
-    return (
+    ),
+}
+ts_operations_4 = {
+    "#23:expect1": lambda state, L: (state.counters[1][E_south_korea], 2),
+    "#23:expect2": lambda state, L: (state.tracks[1], -2),
+    "#23:expect3": lambda state, L: (state.tracks[4], 2),
+    "#24:expect0": lambda state, L: (state.counters[2][E_south_korea], 2),
+    "#24:expect1": lambda state, L: (state.tracks[1], 0),
+    "#24:expect2": lambda state, L: (state.tracks[4], 2),
+    "#25:expect0": lambda state, L: (
+        d_adjacent_controlled(state, 1, E_mexico)
+        + (1 if d_adjacent_to_superpower_of(state, 1, E_mexico) else 0)
+        + (
+            1
+            if False
+            and (
+                state.counters[1 + 1][E_mexico] >= A_stability[E_mexico]
+                and state.counters[1 + 1][E_mexico]
+                - state.counters[1 + (1 + 1) % 2][E_mexico]
+                >= A_stability[E_mexico]
+            )
+            else 0
+        ),
+        1,
+    ),
+    "#25:expect1": lambda state, L: (
         d_adjacent_controlled(state, 1, E_mexico)
         + (1 if d_adjacent_to_superpower_of(state, 1, E_mexico) else 0)
         + (
@@ -16363,735 +11333,281 @@ def tx_operations_25_1_sides(state, L):
             else 0
         ),
         2,
-    )
-
-
-def tx_turn_and_victory_0_0(state, L):
+    ),
+}
+tx_turn_and_victory_0 = {
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:15
-    return sum([state.counters[1][c_c] for c_c in K_country]) == 15
-
-
-def tx_turn_and_victory_0_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:15
-    return (sum([state.counters[1][c_c] for c_c in K_country]), 15)
-
-
-def tx_turn_and_victory_0_1(state, L):
+    "#0:expect0": lambda state, L: (
+        sum([state.counters[1][c_c] for c_c in K_country]) == 15
+    ),
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
-    return sum([state.counters[2][c_c] for c_c in K_country]) == 25
-
-
-def tx_turn_and_victory_0_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:16
-    return (sum([state.counters[2][c_c] for c_c in K_country]), 25)
-
-
-def tx_turn_and_victory_0_2(state, L):
+    "#0:expect1": lambda state, L: (
+        sum([state.counters[2][c_c] for c_c in K_country]) == 25
+    ),
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:17
-    return state.counters[1][E_east_germany] == 4
-
-
-def tx_turn_and_victory_0_2_sides(state, L):
+    "#0:expect2": lambda state, L: state.counters[1][E_east_germany] == 4,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:17
-    return (state.counters[1][E_east_germany], 4)
-
-
-def tx_turn_and_victory_0_3(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:17
-    return state.counters[2][E_uk] == 5
-
-
-def tx_turn_and_victory_0_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:17
-    return (state.counters[2][E_uk], 5)
-
-
-def tx_turn_and_victory_0_4(state, L):
+    "#0:expect3": lambda state, L: state.counters[2][E_uk] == 5,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:18
-    return state.counters[2][E_australia] == 4
-
-
-def tx_turn_and_victory_0_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:18
-    return (state.counters[2][E_australia], 4)
-
-
-def tx_turn_and_victory_0_5(state, L):
+    "#0:expect4": lambda state, L: state.counters[2][E_australia] == 4,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:19
-    return len(state.zones[2]) == 8
-
-
-def tx_turn_and_victory_0_5_sides(state, L):
+    "#0:expect5": lambda state, L: len(state.zones[2]) == 8,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:19
-    return (len(state.zones[2]), 8)
-
-
-def tx_turn_and_victory_0_6(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:19
-    return len(state.zones[3]) == 8
-
-
-def tx_turn_and_victory_0_6_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:19
-    return (len(state.zones[3]), 8)
-
-
-def tx_turn_and_victory_0_7(state, L):
+    "#0:expect6": lambda state, L: len(state.zones[3]) == 8,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:20
-    return len(state.zones[1]) == 19
-
-
-def tx_turn_and_victory_0_7_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:20
-    return (len(state.zones[1]), 19)
-
-
-def tx_turn_and_victory_0_8(state, L):
+    "#0:expect7": lambda state, L: len(state.zones[1]) == 19,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:21
-    return state.location[E_china_card] == 4
-
-
-def tx_turn_and_victory_0_9(state, L):
+    "#0:expect8": lambda state, L: state.location[E_china_card] == 4,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:21
-    return state.vars[2]
-
-
-def tx_turn_and_victory_0_10(state, L):
+    "#0:expect9": lambda state, L: state.vars[2],
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:22
-    return state.tracks[0] == 5
-
-
-def tx_turn_and_victory_0_10_sides(state, L):
+    "#0:expect10": lambda state, L: state.tracks[0] == 5,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:22
-    return (state.tracks[0], 5)
-
-
-def tx_turn_and_victory_0_11(state, L):
+    "#0:expect11": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:22
-    return state.tracks[1] == 0
-
-
-def tx_turn_and_victory_0_11_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:22
-    return (state.tracks[1], 0)
-
-
-def tx_turn_and_victory_0_12(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:22
-    return state.tracks[2] == 1
-
-
-def tx_turn_and_victory_0_12_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:22
-    return (state.tracks[2], 1)
-
-
-def tx_turn_and_victory_0_13(state, L):
+    "#0:expect12": lambda state, L: state.tracks[2] == 1,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:23
-    return not any(
-        A_war[c_c] != "early" or A_optional[c_c] or c_c == E_china_card
-        for c_c in state.zones[1]
-    )
-
-
-def tx_turn_and_victory_1_0(state, L):
+    "#0:expect13": lambda state, L: (
+        not any(
+            A_war[c_c] != "early" or A_optional[c_c] or c_c == E_china_card
+            for c_c in state.zones[1]
+        )
+    ),
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:32
-    return len(state.zones[2]) == 8
-
-
-def tx_turn_and_victory_1_0_sides(state, L):
+    "#1:expect0": lambda state, L: len(state.zones[2]) == 8,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:32
-    return (len(state.zones[2]), 8)
-
-
-def tx_turn_and_victory_1_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:32
-    return len(state.zones[3]) == 8
-
-
-def tx_turn_and_victory_1_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:32
-    return (len(state.zones[3]), 8)
-
-
-def tx_turn_and_victory_2_0(state, L):
+    "#1:expect1": lambda state, L: len(state.zones[3]) == 8,
+}
+ts_turn_and_victory_0 = {
+    "#0:expect0": lambda state, L: (
+        sum([state.counters[1][c_c] for c_c in K_country]),
+        15,
+    ),
+    "#0:expect1": lambda state, L: (
+        sum([state.counters[2][c_c] for c_c in K_country]),
+        25,
+    ),
+    "#0:expect2": lambda state, L: (state.counters[1][E_east_germany], 4),
+    "#0:expect3": lambda state, L: (state.counters[2][E_uk], 5),
+    "#0:expect4": lambda state, L: (state.counters[2][E_australia], 4),
+    "#0:expect5": lambda state, L: (len(state.zones[2]), 8),
+    "#0:expect6": lambda state, L: (len(state.zones[3]), 8),
+    "#0:expect7": lambda state, L: (len(state.zones[1]), 19),
+    "#0:expect10": lambda state, L: (state.tracks[0], 5),
+    "#0:expect11": lambda state, L: (state.tracks[1], 0),
+    "#0:expect12": lambda state, L: (state.tracks[2], 1),
+    "#1:expect0": lambda state, L: (len(state.zones[2]), 8),
+    "#1:expect1": lambda state, L: (len(state.zones[3]), 8),
+}
+tx_turn_and_victory_1 = {
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:39
-    return len(state.zones[2]) == 9
-
-
-def tx_turn_and_victory_2_0_sides(state, L):
+    "#2:expect0": lambda state, L: len(state.zones[2]) == 9,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:39
-    return (len(state.zones[2]), 9)
-
-
-def tx_turn_and_victory_2_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:39
-    return len(state.zones[3]) == 9
-
-
-def tx_turn_and_victory_2_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:39
-    return (len(state.zones[3]), 9)
-
-
-def tx_turn_and_victory_3_0(state, L):
+    "#2:expect1": lambda state, L: len(state.zones[3]) == 9,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:50
-    return len(state.zones[2]) == 8
-
-
-def tx_turn_and_victory_3_0_sides(state, L):
+    "#3:expect0": lambda state, L: len(state.zones[2]) == 8,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:50
-    return (len(state.zones[2]), 8)
-
-
-def tx_turn_and_victory_3_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:50
-    return len(state.zones[3]) == 8
-
-
-def tx_turn_and_victory_3_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:50
-    return (len(state.zones[3]), 8)
-
-
-def tx_turn_and_victory_3_2(state, L):
+    "#3:expect1": lambda state, L: len(state.zones[3]) == 8,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:51
-    return state.location[E_olympic_games] == 2
-
-
-def tx_turn_and_victory_3_3(state, L):
+    "#3:expect2": lambda state, L: state.location[E_olympic_games] == 2,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:53
-    return len(state.zones[1]) == 8
-
-
-def tx_turn_and_victory_3_3_sides(state, L):
+    "#3:expect3": lambda state, L: len(state.zones[1]) == 8,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:53
-    return (len(state.zones[1]), 8)
-
-
-def tx_turn_and_victory_3_4(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:53
-    return len(state.zones[9]) == 0
-
-
-def tx_turn_and_victory_3_4_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:53
-    return (len(state.zones[9]), 0)
-
-
-def tx_turn_and_victory_3_5(state, L):
+    "#3:expect4": lambda state, L: len(state.zones[9]) == 0,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:54
-    return len(state.zones[10]) == 2
-
-
-def tx_turn_and_victory_3_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:54
-    return (len(state.zones[10]), 2)
-
-
-def tx_turn_and_victory_4_0(state, L):
+    "#3:expect5": lambda state, L: len(state.zones[10]) == 2,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:62
-    return len(state.zones[1]) == 51
-
-
-def tx_turn_and_victory_4_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:62
-    return (len(state.zones[1]), 51)
-
-
-def tx_turn_and_victory_4_1(state, L):
+    "#4:expect0": lambda state, L: len(state.zones[1]) == 51,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:63
-    return len(state.zones[9]) == 4
-
-
-def tx_turn_and_victory_4_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:63
-    return (len(state.zones[9]), 4)
-
-
-def tx_turn_and_victory_4_2(state, L):
+    "#4:expect1": lambda state, L: len(state.zones[9]) == 4,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:64
-    return state.location[E_che] == 0
-
-
-def tx_turn_and_victory_4_3(state, L):
+    "#4:expect2": lambda state, L: state.location[E_che] == 0,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:64
-    return state.location[E_our_man_in_tehran] == 0
-
-
-def tx_turn_and_victory_5_0(state, L):
+    "#4:expect3": lambda state, L: state.location[E_our_man_in_tehran] == 0,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:75
-    return state.vars[1] == 1
-
-
-def tx_turn_and_victory_5_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:75
-    return (state.vars[1], 1)
-
-
-def tx_turn_and_victory_5_1(state, L):
+    "#5:expect0": lambda state, L: state.vars[1] == 1,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:76
-    return state.location[E_red_scare_purge] == 9
-
-
-def tx_turn_and_victory_5_2(state, L):
+    "#5:expect1": lambda state, L: state.location[E_red_scare_purge] == 9,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:76
-    return state.location[E_containment] == 10
-
-
-def tx_turn_and_victory_5_3(state, L):
+    "#5:expect2": lambda state, L: state.location[E_containment] == 10,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:77
-    return not state.vars[3]
-
-
-def tx_turn_and_victory_6_0(state, L):
+    "#5:expect3": lambda state, L: not state.vars[3],
+}
+ts_turn_and_victory_1 = {
+    "#2:expect0": lambda state, L: (len(state.zones[2]), 9),
+    "#2:expect1": lambda state, L: (len(state.zones[3]), 9),
+    "#3:expect0": lambda state, L: (len(state.zones[2]), 8),
+    "#3:expect1": lambda state, L: (len(state.zones[3]), 8),
+    "#3:expect3": lambda state, L: (len(state.zones[1]), 8),
+    "#3:expect4": lambda state, L: (len(state.zones[9]), 0),
+    "#3:expect5": lambda state, L: (len(state.zones[10]), 2),
+    "#4:expect0": lambda state, L: (len(state.zones[1]), 51),
+    "#4:expect1": lambda state, L: (len(state.zones[9]), 4),
+    "#5:expect0": lambda state, L: (state.vars[1], 1),
+}
+tx_turn_and_victory_2 = {
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:85
-    return state.vars[1] == 0
-
-
-def tx_turn_and_victory_6_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:85
-    return (state.vars[1], 0)
-
-
-def tx_turn_and_victory_7_0(state, L):
+    "#6:expect0": lambda state, L: state.vars[1] == 0,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:93
-    return state.vars[1] == 1
-
-
-def tx_turn_and_victory_7_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:93
-    return (state.vars[1], 1)
-
-
-def tx_turn_and_victory_9_0(state, L):
+    "#7:expect0": lambda state, L: state.vars[1] == 1,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:114
-    return state.location[E_containment] == 10
-
-
-def tx_turn_and_victory_10_0(state, L):
+    "#9:expect0": lambda state, L: state.location[E_containment] == 10,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:121
-    return state.vars[1] == 1
-
-
-def tx_turn_and_victory_10_0_sides(state, L):
+    "#10:expect0": lambda state, L: state.vars[1] == 1,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:121
-    return (state.vars[1], 1)
-
-
-def tx_turn_and_victory_10_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:121
-    return state.location[E_europe_scoring] == 9
-
-
-def tx_turn_and_victory_10_2(state, L):
+    "#10:expect1": lambda state, L: state.location[E_europe_scoring] == 9,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:124
-    return state.result is not None
-
-
-def tx_turn_and_victory_10_3(state, L):
+    "#10:expect2": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:124
-    return winner_of(state) == 0
-
-
-def tx_turn_and_victory_10_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:124
-    return (winner_of(state), 0)
-
-
-def tx_turn_and_victory_11_0(state, L):
+    "#10:expect3": lambda state, L: winner_of(state) == 0,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:131
-    return q_action_rounds_for(state, 0) == 6
-
-
-def tx_turn_and_victory_11_0_sides(state, L):
+    "#11:expect0": lambda state, L: q_action_rounds_for(state, 0) == 6,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:131
-    return (q_action_rounds_for(state, 0), 6)
-
-
-def tx_turn_and_victory_11_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:131
-    return q_action_rounds_for(state, 1) == 6
-
-
-def tx_turn_and_victory_11_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:131
-    return (q_action_rounds_for(state, 1), 6)
-
-
-def tx_turn_and_victory_11_2(state, L):
+    "#11:expect1": lambda state, L: q_action_rounds_for(state, 1) == 6,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:133
-    return q_action_rounds_for(state, 0) == 7
-
-
-def tx_turn_and_victory_11_2_sides(state, L):
+    "#11:expect2": lambda state, L: q_action_rounds_for(state, 0) == 7,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:133
-    return (q_action_rounds_for(state, 0), 7)
-
-
-def tx_turn_and_victory_11_3(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:133
-    return q_action_rounds_for(state, 1) == 7
-
-
-def tx_turn_and_victory_11_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:133
-    return (q_action_rounds_for(state, 1), 7)
-
-
-def tx_turn_and_victory_12_0(state, L):
+    "#11:expect3": lambda state, L: q_action_rounds_for(state, 1) == 7,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:143
-    return deciding_of(state) == 0
-
-
-def tx_turn_and_victory_12_0_sides(state, L):
+    "#12:expect0": lambda state, L: deciding_of(state) == 0,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:143
-    return (deciding_of(state), 0)
-
-
-def tx_turn_and_victory_12_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:143
-    return state.tracks[3] == 1
-
-
-def tx_turn_and_victory_12_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:143
-    return (state.tracks[3], 1)
-
-
-def tx_turn_and_victory_12_2(state, L):
+    "#12:expect1": lambda state, L: state.tracks[3] == 1,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:145
-    return deciding_of(state) == 1
-
-
-def tx_turn_and_victory_12_2_sides(state, L):
+    "#12:expect2": lambda state, L: deciding_of(state) == 1,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:145
-    return (deciding_of(state), 1)
-
-
-def tx_turn_and_victory_12_3(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:145
-    return state.tracks[3] == 1
-
-
-def tx_turn_and_victory_12_3_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:145
-    return (state.tracks[3], 1)
-
-
-def tx_turn_and_victory_12_4(state, L):
+    "#12:expect3": lambda state, L: state.tracks[3] == 1,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:147
-    return deciding_of(state) == 0
-
-
-def tx_turn_and_victory_12_4_sides(state, L):
+    "#12:expect4": lambda state, L: deciding_of(state) == 0,
+}
+ts_turn_and_victory_2 = {
+    "#6:expect0": lambda state, L: (state.vars[1], 0),
+    "#7:expect0": lambda state, L: (state.vars[1], 1),
+    "#10:expect0": lambda state, L: (state.vars[1], 1),
+    "#10:expect3": lambda state, L: (winner_of(state), 0),
+    "#11:expect0": lambda state, L: (q_action_rounds_for(state, 0), 6),
+    "#11:expect1": lambda state, L: (q_action_rounds_for(state, 1), 6),
+    "#11:expect2": lambda state, L: (q_action_rounds_for(state, 0), 7),
+    "#11:expect3": lambda state, L: (q_action_rounds_for(state, 1), 7),
+    "#12:expect0": lambda state, L: (deciding_of(state), 0),
+    "#12:expect1": lambda state, L: (state.tracks[3], 1),
+    "#12:expect2": lambda state, L: (deciding_of(state), 1),
+    "#12:expect3": lambda state, L: (state.tracks[3], 1),
+    "#12:expect4": lambda state, L: (deciding_of(state), 0),
+}
+tx_turn_and_victory_3 = {
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:147
-    return (deciding_of(state), 0)
-
-
-def tx_turn_and_victory_12_5(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:147
-    return state.tracks[3] == 2
-
-
-def tx_turn_and_victory_12_5_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:147
-    return (state.tracks[3], 2)
-
-
-def tx_turn_and_victory_12_6(state, L):
+    "#12:expect5": lambda state, L: state.tracks[3] == 2,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:149
-    return deciding_of(state) == 1
-
-
-def tx_turn_and_victory_12_6_sides(state, L):
+    "#12:expect6": lambda state, L: deciding_of(state) == 1,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:149
-    return (deciding_of(state), 1)
-
-
-def tx_turn_and_victory_12_7(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:149
-    return state.tracks[3] == 2
-
-
-def tx_turn_and_victory_12_7_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:149
-    return (state.tracks[3], 2)
-
-
-def tx_turn_and_victory_13_0(state, L):
+    "#12:expect7": lambda state, L: state.tracks[3] == 2,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:157
-    return state.tracks[0] == 4
-
-
-def tx_turn_and_victory_13_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:157
-    return (state.tracks[0], 4)
-
-
-def tx_turn_and_victory_13_1(state, L):
+    "#13:expect0": lambda state, L: state.tracks[0] == 4,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:159
-    return state.tracks[0] == 5
-
-
-def tx_turn_and_victory_13_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:159
-    return (state.tracks[0], 5)
-
-
-def tx_turn_and_victory_14_0(state, L):
+    "#13:expect1": lambda state, L: state.tracks[0] == 5,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:166
-    return state.result is not None
-
-
-def tx_turn_and_victory_14_1(state, L):
+    "#14:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:166
-    return winner_of(state) == 1
-
-
-def tx_turn_and_victory_14_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:166
-    return (winner_of(state), 1)
-
-
-def tx_turn_and_victory_15_0(state, L):
+    "#14:expect1": lambda state, L: winner_of(state) == 1,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:178
-    return state.tracks[1] == -2
-
-
-def tx_turn_and_victory_15_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:178
-    return (state.tracks[1], -2)
-
-
-def tx_turn_and_victory_15_1(state, L):
+    "#15:expect0": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:179
-    return state.tracks[5] == 0
-
-
-def tx_turn_and_victory_15_1_sides(state, L):
+    "#15:expect1": lambda state, L: state.tracks[5] == 0,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:179
-    return (state.tracks[5], 0)
-
-
-def tx_turn_and_victory_15_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:179
-    return state.tracks[4] == 0
-
-
-def tx_turn_and_victory_15_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:179
-    return (state.tracks[4], 0)
-
-
-def tx_turn_and_victory_16_0(state, L):
+    "#15:expect2": lambda state, L: state.tracks[4] == 0,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:188
-    return state.tracks[1] == -2
-
-
-def tx_turn_and_victory_16_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:188
-    return (state.tracks[1], -2)
-
-
-def tx_turn_and_victory_17_0(state, L):
+    "#16:expect0": lambda state, L: state.tracks[1] == -2,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:198
-    return state.tracks[1] == 20
-
-
-def tx_turn_and_victory_17_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:198
-    return (state.tracks[1], 20)
-
-
-def tx_turn_and_victory_17_1(state, L):
+    "#17:expect0": lambda state, L: state.tracks[1] == 20,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:199
-    return state.result is not None
-
-
-def tx_turn_and_victory_17_2(state, L):
+    "#17:expect1": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:199
-    return winner_of(state) == 0
-
-
-def tx_turn_and_victory_17_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:199
-    return (winner_of(state), 0)
-
-
-def tx_turn_and_victory_18_0(state, L):
+    "#17:expect2": lambda state, L: winner_of(state) == 0,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:208
-    return state.result is not None
-
-
-def tx_turn_and_victory_18_1(state, L):
+    "#18:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:208
-    return winner_of(state) == 0
-
-
-def tx_turn_and_victory_18_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:208
-    return (winner_of(state), 0)
-
-
-def tx_turn_and_victory_19_0(state, L):
+    "#18:expect1": lambda state, L: winner_of(state) == 0,
+}
+ts_turn_and_victory_3 = {
+    "#12:expect5": lambda state, L: (state.tracks[3], 2),
+    "#12:expect6": lambda state, L: (deciding_of(state), 1),
+    "#12:expect7": lambda state, L: (state.tracks[3], 2),
+    "#13:expect0": lambda state, L: (state.tracks[0], 4),
+    "#13:expect1": lambda state, L: (state.tracks[0], 5),
+    "#14:expect1": lambda state, L: (winner_of(state), 1),
+    "#15:expect0": lambda state, L: (state.tracks[1], -2),
+    "#15:expect1": lambda state, L: (state.tracks[5], 0),
+    "#15:expect2": lambda state, L: (state.tracks[4], 0),
+    "#16:expect0": lambda state, L: (state.tracks[1], -2),
+    "#17:expect0": lambda state, L: (state.tracks[1], 20),
+    "#17:expect2": lambda state, L: (winner_of(state), 0),
+    "#18:expect1": lambda state, L: (winner_of(state), 0),
+}
+tx_turn_and_victory_4 = {
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:217
-    return state.result is not None
-
-
-def tx_turn_and_victory_19_1(state, L):
+    "#19:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:217
-    return winner_of(state) == 1
-
-
-def tx_turn_and_victory_19_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:217
-    return (winner_of(state), 1)
-
-
-def tx_turn_and_victory_20_0(state, L):
+    "#19:expect1": lambda state, L: winner_of(state) == 1,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:223
-    return state.result is not None
-
-
-def tx_turn_and_victory_20_1(state, L):
+    "#20:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:223
-    return winner_of(state) == 0
-
-
-def tx_turn_and_victory_20_1_sides(state, L):
+    "#20:expect1": lambda state, L: winner_of(state) == 0,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:223
-    return (winner_of(state), 0)
-
-
-def tx_turn_and_victory_20_2(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:223
-    return state.tracks[1] == -25
-
-
-def tx_turn_and_victory_20_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:223
-    return (state.tracks[1], -25)
-
-
-def tx_turn_and_victory_21_0(state, L):
+    "#20:expect2": lambda state, L: state.tracks[1] == -25,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:229
-    return state.result is not None
-
-
-def tx_turn_and_victory_21_1(state, L):
+    "#21:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:229
-    return winner_of(state) == 0
-
-
-def tx_turn_and_victory_21_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:229
-    return (winner_of(state), 0)
-
-
-def tx_turn_and_victory_22_0(state, L):
+    "#21:expect1": lambda state, L: winner_of(state) == 0,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:237
-    return not state.result is not None
-
-
-def tx_turn_and_victory_22_1(state, L):
+    "#22:expect0": lambda state, L: not state.result is not None,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:237
-    return state.vars[2]
-
-
-def tx_turn_and_victory_23_0(state, L):
+    "#22:expect1": lambda state, L: state.vars[2],
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:259
-    return state.tracks[1] == -5
-
-
-def tx_turn_and_victory_23_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:259
-    return (state.tracks[1], -5)
-
-
-def tx_turn_and_victory_23_1(state, L):
+    "#23:expect0": lambda state, L: state.tracks[1] == -5,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:260
-    return state.result is not None
-
-
-def tx_turn_and_victory_23_2(state, L):
+    "#23:expect1": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:260
-    return winner_of(state) == 0
-
-
-def tx_turn_and_victory_23_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:260
-    return (winner_of(state), 0)
-
-
-def tx_turn_and_victory_24_0(state, L):
+    "#23:expect2": lambda state, L: winner_of(state) == 0,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:271
-    return state.result is not None
-
-
-def tx_turn_and_victory_24_1(state, L):
+    "#24:expect0": lambda state, L: state.result is not None,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:271
-    return winner_of(state) == 1
-
-
-def tx_turn_and_victory_24_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:271
-    return (winner_of(state), 1)
-
-
-def tx_turn_and_victory_25_0(state, L):
+    "#24:expect1": lambda state, L: winner_of(state) == 1,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:278
-    return state.tracks[1] == 0
-
-
-def tx_turn_and_victory_25_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:278
-    return (state.tracks[1], 0)
-
-
-def tx_turn_and_victory_25_1(state, L):
+    "#25:expect0": lambda state, L: state.tracks[1] == 0,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:279
-    return state.result is not None
-
-
-def tx_turn_and_victory_25_2(state, L):
+    "#25:expect1": lambda state, L: state.result is not None,
+}
+ts_turn_and_victory_4 = {
+    "#19:expect1": lambda state, L: (winner_of(state), 1),
+    "#20:expect1": lambda state, L: (winner_of(state), 0),
+    "#20:expect2": lambda state, L: (state.tracks[1], -25),
+    "#21:expect1": lambda state, L: (winner_of(state), 0),
+    "#23:expect0": lambda state, L: (state.tracks[1], -5),
+    "#23:expect2": lambda state, L: (winner_of(state), 0),
+    "#24:expect1": lambda state, L: (winner_of(state), 1),
+    "#25:expect0": lambda state, L: (state.tracks[1], 0),
+}
+tx_turn_and_victory_5 = {
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:279
-    return winner_of(state) == None
-
-
-def tx_turn_and_victory_25_2_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:279
-    return (winner_of(state), None)
-
-
-def tx_turn_and_victory_26_0(state, L):
+    "#25:expect2": lambda state, L: winner_of(state) == None,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:288
-    return state.tracks[1] == 8
-
-
-def tx_turn_and_victory_26_0_sides(state, L):
+    "#26:expect0": lambda state, L: state.tracks[1] == 8,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:288
-    return (state.tracks[1], 8)
-
-
-def tx_turn_and_victory_26_1(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:288
-    return winner_of(state) == 1
-
-
-def tx_turn_and_victory_26_1_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:288
-    return (winner_of(state), 1)
-
-
-def tx_turn_and_victory_27_0(state, L):
+    "#26:expect1": lambda state, L: winner_of(state) == 1,
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:294
-    return state.params["last_turn"] == 10
+    "#27:expect0": lambda state, L: state.params["last_turn"] == 10,
+}
+ts_turn_and_victory_5 = {
+    "#25:expect2": lambda state, L: (winner_of(state), None),
+    "#26:expect0": lambda state, L: (state.tracks[1], 8),
+    "#26:expect1": lambda state, L: (winner_of(state), 1),
+    "#27:expect0": lambda state, L: (state.params["last_turn"], 10),
+}
 
 
-def tx_turn_and_victory_27_0_sides(state, L):
-    # spec: spec/twilight_struggle/tests/turn_and_victory.rules:294
-    return (state.params["last_turn"], 10)
+def _keyed(*tables):
+    """A plan key (a test file's key, then the entry's) for every entry of the tables."""
+    return {file + key: check for file, table in tables for key, check in table.items()}
 
 
 TEST_STEPS = (
@@ -18196,1772 +12712,151 @@ TEST_BLOCKS = {
     "tests/turn_and_victory.rules#25:run0": tb_turn_and_victory_25_0,
     "tests/turn_and_victory.rules#26:run0": tb_turn_and_victory_26_0,
 }
-TEST_EXPECTS = {
-    "tests/card_play.rules#0:expect0": tx_card_play_0_0,
-    "tests/card_play.rules#0:expect1": tx_card_play_0_1,
-    "tests/card_play.rules#0:expect2": tx_card_play_0_2,
-    "tests/card_play.rules#1:expect0": tx_card_play_1_0,
-    "tests/card_play.rules#1:expect1": tx_card_play_1_1,
-    "tests/card_play.rules#2:expect0": tx_card_play_2_0,
-    "tests/card_play.rules#2:expect1": tx_card_play_2_1,
-    "tests/card_play.rules#2:expect2": tx_card_play_2_2,
-    "tests/card_play.rules#2:expect3": tx_card_play_2_3,
-    "tests/card_play.rules#2:expect4": tx_card_play_2_4,
-    "tests/card_play.rules#2:expect5": tx_card_play_2_5,
-    "tests/card_play.rules#2:expect6": tx_card_play_2_6,
-    "tests/card_play.rules#2:expect7": tx_card_play_2_7,
-    "tests/card_play.rules#3:expect0": tx_card_play_3_0,
-    "tests/card_play.rules#3:expect1": tx_card_play_3_1,
-    "tests/card_play.rules#4:expect0": tx_card_play_4_0,
-    "tests/card_play.rules#4:expect1": tx_card_play_4_1,
-    "tests/card_play.rules#5:expect0": tx_card_play_5_0,
-    "tests/card_play.rules#6:expect0": tx_card_play_6_0,
-    "tests/card_play.rules#6:expect1": tx_card_play_6_1,
-    "tests/card_play.rules#7:expect0": tx_card_play_7_0,
-    "tests/card_play.rules#8:expect0": tx_card_play_8_0,
-    "tests/card_play.rules#8:expect1": tx_card_play_8_1,
-    "tests/card_play.rules#10:expect0": tx_card_play_10_0,
-    "tests/card_play.rules#10:expect1": tx_card_play_10_1,
-    "tests/card_play.rules#11:expect0": tx_card_play_11_0,
-    "tests/card_play.rules#11:expect1": tx_card_play_11_1,
-    "tests/card_play.rules#11:expect2": tx_card_play_11_2,
-    "tests/card_play.rules#11:expect3": tx_card_play_11_3,
-    "tests/card_play.rules#12:expect0": tx_card_play_12_0,
-    "tests/card_play.rules#12:expect1": tx_card_play_12_1,
-    "tests/card_play.rules#12:expect2": tx_card_play_12_2,
-    "tests/card_play.rules#14:expect0": tx_card_play_14_0,
-    "tests/card_play.rules#14:expect1": tx_card_play_14_1,
-    "tests/card_play.rules#14:expect2": tx_card_play_14_2,
-    "tests/card_play.rules#14:expect3": tx_card_play_14_3,
-    "tests/card_play.rules#15:expect0": tx_card_play_15_0,
-    "tests/card_play.rules#15:expect1": tx_card_play_15_1,
-    "tests/card_play.rules#15:expect2": tx_card_play_15_2,
-    "tests/card_play.rules#15:expect3": tx_card_play_15_3,
-    "tests/card_play.rules#15:expect4": tx_card_play_15_4,
-    "tests/card_play.rules#15:expect5": tx_card_play_15_5,
-    "tests/card_play.rules#16:expect0": tx_card_play_16_0,
-    "tests/card_play.rules#16:expect1": tx_card_play_16_1,
-    "tests/card_play.rules#16:expect2": tx_card_play_16_2,
-    "tests/card_play.rules#16:expect3": tx_card_play_16_3,
-    "tests/card_play.rules#16:expect4": tx_card_play_16_4,
-    "tests/card_play.rules#17:expect0": tx_card_play_17_0,
-    "tests/card_play.rules#17:expect1": tx_card_play_17_1,
-    "tests/card_play.rules#17:expect2": tx_card_play_17_2,
-    "tests/card_play.rules#17:expect3": tx_card_play_17_3,
-    "tests/card_play.rules#17:expect4": tx_card_play_17_4,
-    "tests/card_play.rules#17:expect5": tx_card_play_17_5,
-    "tests/card_play.rules#18:expect0": tx_card_play_18_0,
-    "tests/card_play.rules#19:expect0": tx_card_play_19_0,
-    "tests/card_play.rules#19:expect1": tx_card_play_19_1,
-    "tests/card_play.rules#19:expect2": tx_card_play_19_2,
-    "tests/card_play.rules#20:expect0": tx_card_play_20_0,
-    "tests/card_play.rules#21:expect0": tx_card_play_21_0,
-    "tests/card_play.rules#21:expect1": tx_card_play_21_1,
-    "tests/card_play.rules#21:expect2": tx_card_play_21_2,
-    "tests/card_play.rules#21:expect3": tx_card_play_21_3,
-    "tests/card_play.rules#21:expect4": tx_card_play_21_4,
-    "tests/card_play.rules#22:expect0": tx_card_play_22_0,
-    "tests/card_play.rules#22:expect1": tx_card_play_22_1,
-    "tests/card_play.rules#23:expect0": tx_card_play_23_0,
-    "tests/card_play.rules#23:expect1": tx_card_play_23_1,
-    "tests/card_play.rules#25:expect0": tx_card_play_25_0,
-    "tests/card_play.rules#25:expect1": tx_card_play_25_1,
-    "tests/card_play.rules#25:expect2": tx_card_play_25_2,
-    "tests/control_and_scoring.rules#0:expect0": tx_control_and_scoring_0_0,
-    "tests/control_and_scoring.rules#0:expect1": tx_control_and_scoring_0_1,
-    "tests/control_and_scoring.rules#0:expect2": tx_control_and_scoring_0_2,
-    "tests/control_and_scoring.rules#0:expect3": tx_control_and_scoring_0_3,
-    "tests/control_and_scoring.rules#0:expect4": tx_control_and_scoring_0_4,
-    "tests/control_and_scoring.rules#1:expect0": tx_control_and_scoring_1_0,
-    "tests/control_and_scoring.rules#2:expect0": tx_control_and_scoring_2_0,
-    "tests/control_and_scoring.rules#2:expect1": tx_control_and_scoring_2_1,
-    "tests/control_and_scoring.rules#2:expect2": tx_control_and_scoring_2_2,
-    "tests/control_and_scoring.rules#2:expect3": tx_control_and_scoring_2_3,
-    "tests/control_and_scoring.rules#2:expect4": tx_control_and_scoring_2_4,
-    "tests/control_and_scoring.rules#2:expect5": tx_control_and_scoring_2_5,
-    "tests/control_and_scoring.rules#2:expect6": tx_control_and_scoring_2_6,
-    "tests/control_and_scoring.rules#2:expect7": tx_control_and_scoring_2_7,
-    "tests/control_and_scoring.rules#3:expect0": tx_control_and_scoring_3_0,
-    "tests/control_and_scoring.rules#3:expect1": tx_control_and_scoring_3_1,
-    "tests/control_and_scoring.rules#3:expect2": tx_control_and_scoring_3_2,
-    "tests/control_and_scoring.rules#3:expect3": tx_control_and_scoring_3_3,
-    "tests/control_and_scoring.rules#4:expect0": tx_control_and_scoring_4_0,
-    "tests/control_and_scoring.rules#4:expect1": tx_control_and_scoring_4_1,
-    "tests/control_and_scoring.rules#4:expect2": tx_control_and_scoring_4_2,
-    "tests/control_and_scoring.rules#4:expect3": tx_control_and_scoring_4_3,
-    "tests/control_and_scoring.rules#5:expect0": tx_control_and_scoring_5_0,
-    "tests/control_and_scoring.rules#5:expect1": tx_control_and_scoring_5_1,
-    "tests/control_and_scoring.rules#5:expect2": tx_control_and_scoring_5_2,
-    "tests/control_and_scoring.rules#5:expect3": tx_control_and_scoring_5_3,
-    "tests/control_and_scoring.rules#6:expect0": tx_control_and_scoring_6_0,
-    "tests/control_and_scoring.rules#6:expect1": tx_control_and_scoring_6_1,
-    "tests/control_and_scoring.rules#7:expect0": tx_control_and_scoring_7_0,
-    "tests/control_and_scoring.rules#7:expect1": tx_control_and_scoring_7_1,
-    "tests/control_and_scoring.rules#7:expect2": tx_control_and_scoring_7_2,
-    "tests/control_and_scoring.rules#8:expect0": tx_control_and_scoring_8_0,
-    "tests/control_and_scoring.rules#8:expect1": tx_control_and_scoring_8_1,
-    "tests/control_and_scoring.rules#9:expect0": tx_control_and_scoring_9_0,
-    "tests/control_and_scoring.rules#9:expect1": tx_control_and_scoring_9_1,
-    "tests/control_and_scoring.rules#9:expect2": tx_control_and_scoring_9_2,
-    "tests/control_and_scoring.rules#10:expect0": tx_control_and_scoring_10_0,
-    "tests/control_and_scoring.rules#11:expect0": tx_control_and_scoring_11_0,
-    "tests/control_and_scoring.rules#11:expect1": tx_control_and_scoring_11_1,
-    "tests/control_and_scoring.rules#12:expect0": tx_control_and_scoring_12_0,
-    "tests/control_and_scoring.rules#12:expect1": tx_control_and_scoring_12_1,
-    "tests/events_early.rules#0:expect0": tx_events_early_0_0,
-    "tests/events_early.rules#1:expect0": tx_events_early_1_0,
-    "tests/events_early.rules#1:expect1": tx_events_early_1_1,
-    "tests/events_early.rules#2:expect0": tx_events_early_2_0,
-    "tests/events_early.rules#2:expect1": tx_events_early_2_1,
-    "tests/events_early.rules#3:expect0": tx_events_early_3_0,
-    "tests/events_early.rules#4:expect0": tx_events_early_4_0,
-    "tests/events_early.rules#4:expect1": tx_events_early_4_1,
-    "tests/events_early.rules#4:expect2": tx_events_early_4_2,
-    "tests/events_early.rules#4:expect3": tx_events_early_4_3,
-    "tests/events_early.rules#5:expect0": tx_events_early_5_0,
-    "tests/events_early.rules#5:expect1": tx_events_early_5_1,
-    "tests/events_early.rules#6:expect0": tx_events_early_6_0,
-    "tests/events_early.rules#6:expect1": tx_events_early_6_1,
-    "tests/events_early.rules#7:expect0": tx_events_early_7_0,
-    "tests/events_early.rules#7:expect1": tx_events_early_7_1,
-    "tests/events_early.rules#7:expect2": tx_events_early_7_2,
-    "tests/events_early.rules#8:expect0": tx_events_early_8_0,
-    "tests/events_early.rules#8:expect1": tx_events_early_8_1,
-    "tests/events_early.rules#8:expect2": tx_events_early_8_2,
-    "tests/events_early.rules#8:expect3": tx_events_early_8_3,
-    "tests/events_early.rules#9:expect0": tx_events_early_9_0,
-    "tests/events_early.rules#9:expect1": tx_events_early_9_1,
-    "tests/events_early.rules#9:expect2": tx_events_early_9_2,
-    "tests/events_early.rules#10:expect0": tx_events_early_10_0,
-    "tests/events_early.rules#10:expect1": tx_events_early_10_1,
-    "tests/events_early.rules#11:expect0": tx_events_early_11_0,
-    "tests/events_early.rules#11:expect1": tx_events_early_11_1,
-    "tests/events_early.rules#12:expect0": tx_events_early_12_0,
-    "tests/events_early.rules#13:expect0": tx_events_early_13_0,
-    "tests/events_early.rules#13:expect1": tx_events_early_13_1,
-    "tests/events_early.rules#14:expect0": tx_events_early_14_0,
-    "tests/events_early.rules#14:expect1": tx_events_early_14_1,
-    "tests/events_early.rules#15:expect0": tx_events_early_15_0,
-    "tests/events_early.rules#16:expect0": tx_events_early_16_0,
-    "tests/events_early.rules#16:expect1": tx_events_early_16_1,
-    "tests/events_early.rules#17:expect0": tx_events_early_17_0,
-    "tests/events_early.rules#17:expect1": tx_events_early_17_1,
-    "tests/events_early.rules#17:expect2": tx_events_early_17_2,
-    "tests/events_early.rules#18:expect0": tx_events_early_18_0,
-    "tests/events_early.rules#18:expect1": tx_events_early_18_1,
-    "tests/events_early.rules#19:expect0": tx_events_early_19_0,
-    "tests/events_early.rules#20:expect0": tx_events_early_20_0,
-    "tests/events_early.rules#20:expect1": tx_events_early_20_1,
-    "tests/events_early.rules#20:expect2": tx_events_early_20_2,
-    "tests/events_early.rules#20:expect3": tx_events_early_20_3,
-    "tests/events_early.rules#20:expect4": tx_events_early_20_4,
-    "tests/events_early.rules#20:expect5": tx_events_early_20_5,
-    "tests/events_early.rules#20:expect6": tx_events_early_20_6,
-    "tests/events_early.rules#21:expect0": tx_events_early_21_0,
-    "tests/events_early.rules#21:expect1": tx_events_early_21_1,
-    "tests/events_early.rules#22:expect0": tx_events_early_22_0,
-    "tests/events_early.rules#22:expect1": tx_events_early_22_1,
-    "tests/events_early.rules#23:expect0": tx_events_early_23_0,
-    "tests/events_early.rules#23:expect1": tx_events_early_23_1,
-    "tests/events_early.rules#23:expect2": tx_events_early_23_2,
-    "tests/events_early.rules#24:expect0": tx_events_early_24_0,
-    "tests/events_early.rules#24:expect1": tx_events_early_24_1,
-    "tests/events_early.rules#25:expect0": tx_events_early_25_0,
-    "tests/events_early.rules#25:expect1": tx_events_early_25_1,
-    "tests/events_early.rules#26:expect0": tx_events_early_26_0,
-    "tests/events_early.rules#26:expect1": tx_events_early_26_1,
-    "tests/events_early.rules#27:expect0": tx_events_early_27_0,
-    "tests/events_early.rules#27:expect1": tx_events_early_27_1,
-    "tests/events_early.rules#27:expect2": tx_events_early_27_2,
-    "tests/events_early.rules#27:expect3": tx_events_early_27_3,
-    "tests/events_early.rules#28:expect0": tx_events_early_28_0,
-    "tests/events_early.rules#28:expect1": tx_events_early_28_1,
-    "tests/events_early.rules#28:expect2": tx_events_early_28_2,
-    "tests/events_early.rules#29:expect0": tx_events_early_29_0,
-    "tests/events_early.rules#29:expect1": tx_events_early_29_1,
-    "tests/events_early.rules#29:expect2": tx_events_early_29_2,
-    "tests/events_early.rules#29:expect3": tx_events_early_29_3,
-    "tests/events_early.rules#30:expect0": tx_events_early_30_0,
-    "tests/events_early.rules#30:expect1": tx_events_early_30_1,
-    "tests/events_early.rules#30:expect2": tx_events_early_30_2,
-    "tests/events_early.rules#31:expect0": tx_events_early_31_0,
-    "tests/events_early.rules#31:expect1": tx_events_early_31_1,
-    "tests/events_early.rules#32:expect0": tx_events_early_32_0,
-    "tests/events_early.rules#32:expect1": tx_events_early_32_1,
-    "tests/events_early.rules#32:expect2": tx_events_early_32_2,
-    "tests/events_early.rules#32:expect3": tx_events_early_32_3,
-    "tests/events_early.rules#32:expect4": tx_events_early_32_4,
-    "tests/events_early.rules#33:expect0": tx_events_early_33_0,
-    "tests/events_early.rules#33:expect1": tx_events_early_33_1,
-    "tests/events_early.rules#34:expect0": tx_events_early_34_0,
-    "tests/events_early.rules#35:expect0": tx_events_early_35_0,
-    "tests/events_early.rules#35:expect1": tx_events_early_35_1,
-    "tests/events_early.rules#35:expect2": tx_events_early_35_2,
-    "tests/events_early.rules#35:expect3": tx_events_early_35_3,
-    "tests/events_early.rules#35:expect4": tx_events_early_35_4,
-    "tests/events_early.rules#35:expect5": tx_events_early_35_5,
-    "tests/events_early.rules#35:expect6": tx_events_early_35_6,
-    "tests/events_early.rules#35:expect7": tx_events_early_35_7,
-    "tests/events_early.rules#36:expect0": tx_events_early_36_0,
-    "tests/events_early.rules#36:expect1": tx_events_early_36_1,
-    "tests/events_early.rules#36:expect2": tx_events_early_36_2,
-    "tests/events_early.rules#36:expect3": tx_events_early_36_3,
-    "tests/events_early.rules#37:expect0": tx_events_early_37_0,
-    "tests/events_early.rules#37:expect1": tx_events_early_37_1,
-    "tests/events_early.rules#38:expect0": tx_events_early_38_0,
-    "tests/events_early.rules#38:expect1": tx_events_early_38_1,
-    "tests/events_early.rules#39:expect0": tx_events_early_39_0,
-    "tests/events_early.rules#39:expect1": tx_events_early_39_1,
-    "tests/events_early.rules#39:expect2": tx_events_early_39_2,
-    "tests/events_early.rules#39:expect3": tx_events_early_39_3,
-    "tests/events_early.rules#39:expect4": tx_events_early_39_4,
-    "tests/events_early.rules#39:expect5": tx_events_early_39_5,
-    "tests/events_early.rules#40:expect0": tx_events_early_40_0,
-    "tests/events_early.rules#40:expect1": tx_events_early_40_1,
-    "tests/events_early.rules#40:expect2": tx_events_early_40_2,
-    "tests/events_early.rules#40:expect3": tx_events_early_40_3,
-    "tests/events_early.rules#40:expect4": tx_events_early_40_4,
-    "tests/events_early.rules#41:expect0": tx_events_early_41_0,
-    "tests/events_early.rules#41:expect1": tx_events_early_41_1,
-    "tests/events_early.rules#42:expect0": tx_events_early_42_0,
-    "tests/events_early.rules#43:expect0": tx_events_early_43_0,
-    "tests/events_early.rules#44:expect0": tx_events_early_44_0,
-    "tests/events_early.rules#45:expect0": tx_events_early_45_0,
-    "tests/events_early.rules#45:expect1": tx_events_early_45_1,
-    "tests/events_early.rules#45:expect2": tx_events_early_45_2,
-    "tests/events_early.rules#45:expect3": tx_events_early_45_3,
-    "tests/events_early.rules#46:expect0": tx_events_early_46_0,
-    "tests/events_early.rules#46:expect1": tx_events_early_46_1,
-    "tests/events_early.rules#47:expect0": tx_events_early_47_0,
-    "tests/events_early.rules#48:expect0": tx_events_early_48_0,
-    "tests/events_early.rules#48:expect1": tx_events_early_48_1,
-    "tests/events_early.rules#48:expect2": tx_events_early_48_2,
-    "tests/events_early.rules#49:expect0": tx_events_early_49_0,
-    "tests/events_early.rules#49:expect1": tx_events_early_49_1,
-    "tests/events_early.rules#50:expect0": tx_events_early_50_0,
-    "tests/events_early.rules#50:expect1": tx_events_early_50_1,
-    "tests/events_early.rules#50:expect2": tx_events_early_50_2,
-    "tests/events_early.rules#50:expect3": tx_events_early_50_3,
-    "tests/events_early.rules#50:expect4": tx_events_early_50_4,
-    "tests/events_early.rules#50:expect5": tx_events_early_50_5,
-    "tests/events_early.rules#50:expect6": tx_events_early_50_6,
-    "tests/events_early.rules#51:expect0": tx_events_early_51_0,
-    "tests/events_early.rules#51:expect1": tx_events_early_51_1,
-    "tests/events_early.rules#51:expect2": tx_events_early_51_2,
-    "tests/events_early.rules#52:expect0": tx_events_early_52_0,
-    "tests/events_early.rules#53:expect0": tx_events_early_53_0,
-    "tests/events_early.rules#53:expect1": tx_events_early_53_1,
-    "tests/events_early.rules#54:expect0": tx_events_early_54_0,
-    "tests/events_early.rules#55:expect0": tx_events_early_55_0,
-    "tests/events_early.rules#55:expect1": tx_events_early_55_1,
-    "tests/events_early.rules#55:expect2": tx_events_early_55_2,
-    "tests/events_early.rules#55:expect3": tx_events_early_55_3,
-    "tests/events_early.rules#55:expect4": tx_events_early_55_4,
-    "tests/events_early.rules#56:expect0": tx_events_early_56_0,
-    "tests/events_early.rules#56:expect1": tx_events_early_56_1,
-    "tests/events_early.rules#56:expect2": tx_events_early_56_2,
-    "tests/events_early.rules#56:expect3": tx_events_early_56_3,
-    "tests/events_early.rules#57:expect0": tx_events_early_57_0,
-    "tests/events_early.rules#57:expect1": tx_events_early_57_1,
-    "tests/events_early.rules#57:expect2": tx_events_early_57_2,
-    "tests/events_early.rules#58:expect0": tx_events_early_58_0,
-    "tests/events_early.rules#58:expect1": tx_events_early_58_1,
-    "tests/events_early.rules#58:expect2": tx_events_early_58_2,
-    "tests/events_early.rules#58:expect3": tx_events_early_58_3,
-    "tests/events_early.rules#58:expect4": tx_events_early_58_4,
-    "tests/events_early.rules#58:expect5": tx_events_early_58_5,
-    "tests/events_early.rules#58:expect6": tx_events_early_58_6,
-    "tests/events_early.rules#58:expect7": tx_events_early_58_7,
-    "tests/events_early.rules#59:expect0": tx_events_early_59_0,
-    "tests/events_early.rules#59:expect1": tx_events_early_59_1,
-    "tests/events_early.rules#59:expect2": tx_events_early_59_2,
-    "tests/events_early.rules#59:expect3": tx_events_early_59_3,
-    "tests/events_early.rules#59:expect4": tx_events_early_59_4,
-    "tests/events_early.rules#59:expect5": tx_events_early_59_5,
-    "tests/events_early.rules#60:expect0": tx_events_early_60_0,
-    "tests/events_early.rules#60:expect1": tx_events_early_60_1,
-    "tests/events_early.rules#60:expect2": tx_events_early_60_2,
-    "tests/events_early.rules#60:expect3": tx_events_early_60_3,
-    "tests/events_early.rules#60:expect4": tx_events_early_60_4,
-    "tests/events_early.rules#60:expect5": tx_events_early_60_5,
-    "tests/events_early.rules#61:expect0": tx_events_early_61_0,
-    "tests/events_early.rules#61:expect1": tx_events_early_61_1,
-    "tests/events_early.rules#62:expect0": tx_events_early_62_0,
-    "tests/events_early.rules#62:expect1": tx_events_early_62_1,
-    "tests/events_early.rules#62:expect2": tx_events_early_62_2,
-    "tests/events_early.rules#63:expect0": tx_events_early_63_0,
-    "tests/events_early.rules#64:expect0": tx_events_early_64_0,
-    "tests/events_early.rules#64:expect1": tx_events_early_64_1,
-    "tests/events_early.rules#64:expect2": tx_events_early_64_2,
-    "tests/events_early.rules#65:expect0": tx_events_early_65_0,
-    "tests/events_early.rules#65:expect1": tx_events_early_65_1,
-    "tests/events_early.rules#65:expect2": tx_events_early_65_2,
-    "tests/events_early.rules#65:expect3": tx_events_early_65_3,
-    "tests/events_early.rules#65:expect4": tx_events_early_65_4,
-    "tests/events_early.rules#66:expect0": tx_events_early_66_0,
-    "tests/events_early.rules#66:expect1": tx_events_early_66_1,
-    "tests/events_early.rules#66:expect2": tx_events_early_66_2,
-    "tests/events_early.rules#67:expect0": tx_events_early_67_0,
-    "tests/events_early.rules#67:expect1": tx_events_early_67_1,
-    "tests/events_early.rules#67:expect2": tx_events_early_67_2,
-    "tests/events_early.rules#67:expect3": tx_events_early_67_3,
-    "tests/events_early.rules#68:expect0": tx_events_early_68_0,
-    "tests/events_early.rules#68:expect1": tx_events_early_68_1,
-    "tests/events_early.rules#68:expect2": tx_events_early_68_2,
-    "tests/events_early.rules#69:expect0": tx_events_early_69_0,
-    "tests/events_early.rules#69:expect1": tx_events_early_69_1,
-    "tests/events_early.rules#69:expect2": tx_events_early_69_2,
-    "tests/events_early.rules#69:expect3": tx_events_early_69_3,
-    "tests/events_early.rules#70:expect0": tx_events_early_70_0,
-    "tests/events_early.rules#70:expect1": tx_events_early_70_1,
-    "tests/events_early.rules#70:expect2": tx_events_early_70_2,
-    "tests/events_early.rules#70:expect3": tx_events_early_70_3,
-    "tests/events_early.rules#71:expect0": tx_events_early_71_0,
-    "tests/events_early.rules#71:expect1": tx_events_early_71_1,
-    "tests/events_early.rules#71:expect2": tx_events_early_71_2,
-    "tests/events_early.rules#71:expect3": tx_events_early_71_3,
-    "tests/events_early.rules#71:expect4": tx_events_early_71_4,
-    "tests/events_early.rules#72:expect0": tx_events_early_72_0,
-    "tests/events_early.rules#72:expect1": tx_events_early_72_1,
-    "tests/events_early.rules#72:expect2": tx_events_early_72_2,
-    "tests/events_early.rules#72:expect3": tx_events_early_72_3,
-    "tests/events_early.rules#72:expect4": tx_events_early_72_4,
-    "tests/events_early.rules#73:expect0": tx_events_early_73_0,
-    "tests/events_early.rules#73:expect1": tx_events_early_73_1,
-    "tests/events_early.rules#73:expect2": tx_events_early_73_2,
-    "tests/events_early.rules#73:expect3": tx_events_early_73_3,
-    "tests/events_early.rules#74:expect0": tx_events_early_74_0,
-    "tests/events_early.rules#74:expect1": tx_events_early_74_1,
-    "tests/events_early.rules#75:expect0": tx_events_early_75_0,
-    "tests/events_early.rules#75:expect1": tx_events_early_75_1,
-    "tests/events_early.rules#76:expect0": tx_events_early_76_0,
-    "tests/events_early.rules#76:expect1": tx_events_early_76_1,
-    "tests/events_early.rules#77:expect0": tx_events_early_77_0,
-    "tests/events_early.rules#77:expect1": tx_events_early_77_1,
-    "tests/events_early.rules#77:expect2": tx_events_early_77_2,
-    "tests/events_early.rules#78:expect0": tx_events_early_78_0,
-    "tests/events_early.rules#79:expect0": tx_events_early_79_0,
-    "tests/events_early.rules#79:expect1": tx_events_early_79_1,
-    "tests/events_early.rules#79:expect2": tx_events_early_79_2,
-    "tests/events_early.rules#80:expect0": tx_events_early_80_0,
-    "tests/events_early.rules#80:expect1": tx_events_early_80_1,
-    "tests/events_early.rules#81:expect0": tx_events_early_81_0,
-    "tests/events_early.rules#81:expect1": tx_events_early_81_1,
-    "tests/events_early.rules#82:expect0": tx_events_early_82_0,
-    "tests/events_early.rules#82:expect1": tx_events_early_82_1,
-    "tests/events_late.rules#0:expect0": tx_events_late_0_0,
-    "tests/events_late.rules#0:expect1": tx_events_late_0_1,
-    "tests/events_late.rules#1:expect0": tx_events_late_1_0,
-    "tests/events_late.rules#1:expect1": tx_events_late_1_1,
-    "tests/events_late.rules#2:expect0": tx_events_late_2_0,
-    "tests/events_late.rules#2:expect1": tx_events_late_2_1,
-    "tests/events_late.rules#2:expect2": tx_events_late_2_2,
-    "tests/events_late.rules#3:expect0": tx_events_late_3_0,
-    "tests/events_late.rules#3:expect1": tx_events_late_3_1,
-    "tests/events_late.rules#4:expect0": tx_events_late_4_0,
-    "tests/events_late.rules#5:expect0": tx_events_late_5_0,
-    "tests/events_late.rules#5:expect1": tx_events_late_5_1,
-    "tests/events_late.rules#5:expect2": tx_events_late_5_2,
-    "tests/events_late.rules#6:expect0": tx_events_late_6_0,
-    "tests/events_late.rules#6:expect1": tx_events_late_6_1,
-    "tests/events_late.rules#6:expect2": tx_events_late_6_2,
-    "tests/events_late.rules#6:expect3": tx_events_late_6_3,
-    "tests/events_late.rules#7:expect0": tx_events_late_7_0,
-    "tests/events_late.rules#8:expect0": tx_events_late_8_0,
-    "tests/events_late.rules#8:expect1": tx_events_late_8_1,
-    "tests/events_late.rules#9:expect0": tx_events_late_9_0,
-    "tests/events_late.rules#9:expect1": tx_events_late_9_1,
-    "tests/events_late.rules#9:expect2": tx_events_late_9_2,
-    "tests/events_late.rules#10:expect0": tx_events_late_10_0,
-    "tests/events_late.rules#10:expect1": tx_events_late_10_1,
-    "tests/events_late.rules#10:expect2": tx_events_late_10_2,
-    "tests/events_late.rules#11:expect0": tx_events_late_11_0,
-    "tests/events_late.rules#11:expect1": tx_events_late_11_1,
-    "tests/events_late.rules#12:expect0": tx_events_late_12_0,
-    "tests/events_late.rules#12:expect1": tx_events_late_12_1,
-    "tests/events_late.rules#13:expect0": tx_events_late_13_0,
-    "tests/events_late.rules#13:expect1": tx_events_late_13_1,
-    "tests/events_late.rules#14:expect0": tx_events_late_14_0,
-    "tests/events_late.rules#14:expect1": tx_events_late_14_1,
-    "tests/events_late.rules#14:expect2": tx_events_late_14_2,
-    "tests/events_late.rules#14:expect3": tx_events_late_14_3,
-    "tests/events_late.rules#15:expect0": tx_events_late_15_0,
-    "tests/events_late.rules#15:expect1": tx_events_late_15_1,
-    "tests/events_late.rules#16:expect0": tx_events_late_16_0,
-    "tests/events_late.rules#17:expect0": tx_events_late_17_0,
-    "tests/events_late.rules#17:expect1": tx_events_late_17_1,
-    "tests/events_late.rules#17:expect2": tx_events_late_17_2,
-    "tests/events_late.rules#17:expect3": tx_events_late_17_3,
-    "tests/events_late.rules#18:expect0": tx_events_late_18_0,
-    "tests/events_late.rules#19:expect0": tx_events_late_19_0,
-    "tests/events_late.rules#19:expect1": tx_events_late_19_1,
-    "tests/events_late.rules#19:expect2": tx_events_late_19_2,
-    "tests/events_late.rules#19:expect3": tx_events_late_19_3,
-    "tests/events_late.rules#19:expect4": tx_events_late_19_4,
-    "tests/events_late.rules#20:expect0": tx_events_late_20_0,
-    "tests/events_late.rules#20:expect1": tx_events_late_20_1,
-    "tests/events_late.rules#21:expect0": tx_events_late_21_0,
-    "tests/events_late.rules#21:expect1": tx_events_late_21_1,
-    "tests/events_late.rules#21:expect2": tx_events_late_21_2,
-    "tests/events_late.rules#21:expect3": tx_events_late_21_3,
-    "tests/events_late.rules#22:expect0": tx_events_late_22_0,
-    "tests/events_late.rules#23:expect0": tx_events_late_23_0,
-    "tests/events_late.rules#23:expect1": tx_events_late_23_1,
-    "tests/events_late.rules#23:expect2": tx_events_late_23_2,
-    "tests/events_late.rules#23:expect3": tx_events_late_23_3,
-    "tests/events_late.rules#24:expect0": tx_events_late_24_0,
-    "tests/events_late.rules#24:expect1": tx_events_late_24_1,
-    "tests/events_late.rules#25:expect0": tx_events_late_25_0,
-    "tests/events_late.rules#25:expect1": tx_events_late_25_1,
-    "tests/events_late.rules#26:expect0": tx_events_late_26_0,
-    "tests/events_late.rules#26:expect1": tx_events_late_26_1,
-    "tests/events_late.rules#26:expect2": tx_events_late_26_2,
-    "tests/events_late.rules#26:expect3": tx_events_late_26_3,
-    "tests/events_late.rules#26:expect4": tx_events_late_26_4,
-    "tests/events_late.rules#27:expect0": tx_events_late_27_0,
-    "tests/events_late.rules#27:expect1": tx_events_late_27_1,
-    "tests/events_late.rules#28:expect0": tx_events_late_28_0,
-    "tests/events_late.rules#28:expect1": tx_events_late_28_1,
-    "tests/events_late.rules#28:expect2": tx_events_late_28_2,
-    "tests/events_late.rules#28:expect3": tx_events_late_28_3,
-    "tests/events_late.rules#28:expect4": tx_events_late_28_4,
-    "tests/events_late.rules#29:expect0": tx_events_late_29_0,
-    "tests/events_late.rules#29:expect1": tx_events_late_29_1,
-    "tests/events_late.rules#30:expect0": tx_events_late_30_0,
-    "tests/events_late.rules#31:expect0": tx_events_late_31_0,
-    "tests/events_late.rules#31:expect1": tx_events_late_31_1,
-    "tests/events_late.rules#31:expect2": tx_events_late_31_2,
-    "tests/events_late.rules#32:expect0": tx_events_late_32_0,
-    "tests/events_late.rules#33:expect0": tx_events_late_33_0,
-    "tests/events_late.rules#33:expect1": tx_events_late_33_1,
-    "tests/events_late.rules#33:expect2": tx_events_late_33_2,
-    "tests/events_late.rules#33:expect3": tx_events_late_33_3,
-    "tests/events_late.rules#33:expect4": tx_events_late_33_4,
-    "tests/events_late.rules#33:expect5": tx_events_late_33_5,
-    "tests/events_late.rules#34:expect0": tx_events_late_34_0,
-    "tests/events_late.rules#35:expect0": tx_events_late_35_0,
-    "tests/events_late.rules#35:expect1": tx_events_late_35_1,
-    "tests/events_late.rules#35:expect2": tx_events_late_35_2,
-    "tests/events_late.rules#36:expect0": tx_events_late_36_0,
-    "tests/events_late.rules#36:expect1": tx_events_late_36_1,
-    "tests/events_late.rules#36:expect2": tx_events_late_36_2,
-    "tests/events_late.rules#36:expect3": tx_events_late_36_3,
-    "tests/events_late.rules#37:expect0": tx_events_late_37_0,
-    "tests/events_late.rules#37:expect1": tx_events_late_37_1,
-    "tests/events_late.rules#37:expect2": tx_events_late_37_2,
-    "tests/events_late.rules#37:expect3": tx_events_late_37_3,
-    "tests/events_late.rules#38:expect0": tx_events_late_38_0,
-    "tests/events_late.rules#38:expect1": tx_events_late_38_1,
-    "tests/events_late.rules#38:expect2": tx_events_late_38_2,
-    "tests/events_late.rules#39:expect0": tx_events_late_39_0,
-    "tests/events_late.rules#40:expect0": tx_events_late_40_0,
-    "tests/events_late.rules#40:expect1": tx_events_late_40_1,
-    "tests/events_late.rules#41:expect0": tx_events_late_41_0,
-    "tests/events_late.rules#41:expect1": tx_events_late_41_1,
-    "tests/events_late.rules#41:expect2": tx_events_late_41_2,
-    "tests/events_late.rules#41:expect3": tx_events_late_41_3,
-    "tests/events_late.rules#41:expect4": tx_events_late_41_4,
-    "tests/events_late.rules#42:expect0": tx_events_late_42_0,
-    "tests/events_late.rules#42:expect1": tx_events_late_42_1,
-    "tests/events_late.rules#42:expect2": tx_events_late_42_2,
-    "tests/events_late.rules#42:expect3": tx_events_late_42_3,
-    "tests/events_late.rules#43:expect0": tx_events_late_43_0,
-    "tests/events_late.rules#43:expect1": tx_events_late_43_1,
-    "tests/events_late.rules#44:expect0": tx_events_late_44_0,
-    "tests/events_late.rules#44:expect1": tx_events_late_44_1,
-    "tests/events_late.rules#44:expect2": tx_events_late_44_2,
-    "tests/events_late.rules#45:expect0": tx_events_late_45_0,
-    "tests/events_late.rules#45:expect1": tx_events_late_45_1,
-    "tests/events_late.rules#45:expect2": tx_events_late_45_2,
-    "tests/events_late.rules#46:expect0": tx_events_late_46_0,
-    "tests/events_late.rules#46:expect1": tx_events_late_46_1,
-    "tests/events_late.rules#47:expect0": tx_events_late_47_0,
-    "tests/events_late.rules#47:expect1": tx_events_late_47_1,
-    "tests/events_late.rules#48:expect0": tx_events_late_48_0,
-    "tests/events_late.rules#48:expect1": tx_events_late_48_1,
-    "tests/events_late.rules#48:expect2": tx_events_late_48_2,
-    "tests/events_late.rules#50:expect0": tx_events_late_50_0,
-    "tests/events_late.rules#50:expect1": tx_events_late_50_1,
-    "tests/events_late.rules#50:expect2": tx_events_late_50_2,
-    "tests/events_late.rules#51:expect0": tx_events_late_51_0,
-    "tests/events_late.rules#51:expect1": tx_events_late_51_1,
-    "tests/events_late.rules#52:expect0": tx_events_late_52_0,
-    "tests/events_late.rules#52:expect1": tx_events_late_52_1,
-    "tests/events_late.rules#52:expect2": tx_events_late_52_2,
-    "tests/events_late.rules#52:expect3": tx_events_late_52_3,
-    "tests/events_late.rules#53:expect0": tx_events_late_53_0,
-    "tests/events_late.rules#53:expect1": tx_events_late_53_1,
-    "tests/events_late.rules#53:expect2": tx_events_late_53_2,
-    "tests/events_late.rules#54:expect0": tx_events_late_54_0,
-    "tests/events_late.rules#54:expect1": tx_events_late_54_1,
-    "tests/events_late.rules#54:expect2": tx_events_late_54_2,
-    "tests/events_late.rules#54:expect3": tx_events_late_54_3,
-    "tests/events_late.rules#55:expect0": tx_events_late_55_0,
-    "tests/events_late.rules#55:expect1": tx_events_late_55_1,
-    "tests/events_late.rules#55:expect2": tx_events_late_55_2,
-    "tests/events_late.rules#56:expect0": tx_events_late_56_0,
-    "tests/events_late.rules#56:expect1": tx_events_late_56_1,
-    "tests/events_late.rules#56:expect2": tx_events_late_56_2,
-    "tests/events_late.rules#57:expect0": tx_events_late_57_0,
-    "tests/events_late.rules#57:expect1": tx_events_late_57_1,
-    "tests/events_late.rules#58:expect0": tx_events_late_58_0,
-    "tests/events_late.rules#58:expect1": tx_events_late_58_1,
-    "tests/events_late.rules#59:expect0": tx_events_late_59_0,
-    "tests/events_late.rules#59:expect1": tx_events_late_59_1,
-    "tests/events_late.rules#60:expect0": tx_events_late_60_0,
-    "tests/events_late.rules#61:expect0": tx_events_late_61_0,
-    "tests/events_late.rules#62:expect0": tx_events_late_62_0,
-    "tests/events_late.rules#62:expect1": tx_events_late_62_1,
-    "tests/events_late.rules#63:expect0": tx_events_late_63_0,
-    "tests/events_late.rules#63:expect1": tx_events_late_63_1,
-    "tests/events_late.rules#64:expect0": tx_events_late_64_0,
-    "tests/events_late.rules#64:expect1": tx_events_late_64_1,
-    "tests/events_late.rules#65:expect0": tx_events_late_65_0,
-    "tests/events_late.rules#65:expect1": tx_events_late_65_1,
-    "tests/events_late.rules#66:expect0": tx_events_late_66_0,
-    "tests/events_late.rules#66:expect1": tx_events_late_66_1,
-    "tests/events_late.rules#66:expect2": tx_events_late_66_2,
-    "tests/events_late.rules#67:expect0": tx_events_late_67_0,
-    "tests/events_late.rules#68:expect0": tx_events_late_68_0,
-    "tests/events_late.rules#69:expect0": tx_events_late_69_0,
-    "tests/events_late.rules#70:expect0": tx_events_late_70_0,
-    "tests/events_late.rules#70:expect1": tx_events_late_70_1,
-    "tests/events_late.rules#70:expect2": tx_events_late_70_2,
-    "tests/events_late.rules#70:expect3": tx_events_late_70_3,
-    "tests/events_late.rules#71:expect0": tx_events_late_71_0,
-    "tests/events_late.rules#71:expect1": tx_events_late_71_1,
-    "tests/events_late.rules#72:expect0": tx_events_late_72_0,
-    "tests/events_late.rules#72:expect1": tx_events_late_72_1,
-    "tests/events_late.rules#72:expect2": tx_events_late_72_2,
-    "tests/events_late.rules#73:expect0": tx_events_late_73_0,
-    "tests/events_late.rules#73:expect1": tx_events_late_73_1,
-    "tests/events_late.rules#74:expect0": tx_events_late_74_0,
-    "tests/events_late.rules#74:expect1": tx_events_late_74_1,
-    "tests/events_late.rules#74:expect2": tx_events_late_74_2,
-    "tests/events_late.rules#75:expect0": tx_events_late_75_0,
-    "tests/events_late.rules#75:expect1": tx_events_late_75_1,
-    "tests/events_late.rules#75:expect2": tx_events_late_75_2,
-    "tests/events_late.rules#75:expect3": tx_events_late_75_3,
-    "tests/events_late.rules#76:expect0": tx_events_late_76_0,
-    "tests/events_late.rules#76:expect1": tx_events_late_76_1,
-    "tests/events_late.rules#77:expect0": tx_events_late_77_0,
-    "tests/events_late.rules#77:expect1": tx_events_late_77_1,
-    "tests/events_mid.rules#0:expect0": tx_events_mid_0_0,
-    "tests/events_mid.rules#0:expect1": tx_events_mid_0_1,
-    "tests/events_mid.rules#0:expect2": tx_events_mid_0_2,
-    "tests/events_mid.rules#0:expect3": tx_events_mid_0_3,
-    "tests/events_mid.rules#1:expect0": tx_events_mid_1_0,
-    "tests/events_mid.rules#1:expect1": tx_events_mid_1_1,
-    "tests/events_mid.rules#1:expect2": tx_events_mid_1_2,
-    "tests/events_mid.rules#1:expect3": tx_events_mid_1_3,
-    "tests/events_mid.rules#2:expect0": tx_events_mid_2_0,
-    "tests/events_mid.rules#4:expect0": tx_events_mid_4_0,
-    "tests/events_mid.rules#4:expect1": tx_events_mid_4_1,
-    "tests/events_mid.rules#4:expect2": tx_events_mid_4_2,
-    "tests/events_mid.rules#5:expect0": tx_events_mid_5_0,
-    "tests/events_mid.rules#6:expect0": tx_events_mid_6_0,
-    "tests/events_mid.rules#7:expect0": tx_events_mid_7_0,
-    "tests/events_mid.rules#8:expect0": tx_events_mid_8_0,
-    "tests/events_mid.rules#8:expect1": tx_events_mid_8_1,
-    "tests/events_mid.rules#8:expect2": tx_events_mid_8_2,
-    "tests/events_mid.rules#8:expect3": tx_events_mid_8_3,
-    "tests/events_mid.rules#9:expect0": tx_events_mid_9_0,
-    "tests/events_mid.rules#9:expect1": tx_events_mid_9_1,
-    "tests/events_mid.rules#10:expect0": tx_events_mid_10_0,
-    "tests/events_mid.rules#10:expect1": tx_events_mid_10_1,
-    "tests/events_mid.rules#10:expect2": tx_events_mid_10_2,
-    "tests/events_mid.rules#10:expect3": tx_events_mid_10_3,
-    "tests/events_mid.rules#11:expect0": tx_events_mid_11_0,
-    "tests/events_mid.rules#11:expect1": tx_events_mid_11_1,
-    "tests/events_mid.rules#11:expect2": tx_events_mid_11_2,
-    "tests/events_mid.rules#12:expect0": tx_events_mid_12_0,
-    "tests/events_mid.rules#12:expect1": tx_events_mid_12_1,
-    "tests/events_mid.rules#12:expect2": tx_events_mid_12_2,
-    "tests/events_mid.rules#13:expect0": tx_events_mid_13_0,
-    "tests/events_mid.rules#13:expect1": tx_events_mid_13_1,
-    "tests/events_mid.rules#13:expect2": tx_events_mid_13_2,
-    "tests/events_mid.rules#14:expect0": tx_events_mid_14_0,
-    "tests/events_mid.rules#14:expect1": tx_events_mid_14_1,
-    "tests/events_mid.rules#15:expect0": tx_events_mid_15_0,
-    "tests/events_mid.rules#15:expect1": tx_events_mid_15_1,
-    "tests/events_mid.rules#16:expect0": tx_events_mid_16_0,
-    "tests/events_mid.rules#16:expect1": tx_events_mid_16_1,
-    "tests/events_mid.rules#17:expect0": tx_events_mid_17_0,
-    "tests/events_mid.rules#18:expect0": tx_events_mid_18_0,
-    "tests/events_mid.rules#19:expect0": tx_events_mid_19_0,
-    "tests/events_mid.rules#19:expect1": tx_events_mid_19_1,
-    "tests/events_mid.rules#19:expect2": tx_events_mid_19_2,
-    "tests/events_mid.rules#20:expect0": tx_events_mid_20_0,
-    "tests/events_mid.rules#20:expect1": tx_events_mid_20_1,
-    "tests/events_mid.rules#20:expect2": tx_events_mid_20_2,
-    "tests/events_mid.rules#20:expect3": tx_events_mid_20_3,
-    "tests/events_mid.rules#21:expect0": tx_events_mid_21_0,
-    "tests/events_mid.rules#21:expect1": tx_events_mid_21_1,
-    "tests/events_mid.rules#22:expect0": tx_events_mid_22_0,
-    "tests/events_mid.rules#22:expect1": tx_events_mid_22_1,
-    "tests/events_mid.rules#22:expect2": tx_events_mid_22_2,
-    "tests/events_mid.rules#23:expect0": tx_events_mid_23_0,
-    "tests/events_mid.rules#24:expect0": tx_events_mid_24_0,
-    "tests/events_mid.rules#24:expect1": tx_events_mid_24_1,
-    "tests/events_mid.rules#25:expect0": tx_events_mid_25_0,
-    "tests/events_mid.rules#25:expect1": tx_events_mid_25_1,
-    "tests/events_mid.rules#26:expect0": tx_events_mid_26_0,
-    "tests/events_mid.rules#26:expect1": tx_events_mid_26_1,
-    "tests/events_mid.rules#26:expect2": tx_events_mid_26_2,
-    "tests/events_mid.rules#27:expect0": tx_events_mid_27_0,
-    "tests/events_mid.rules#27:expect1": tx_events_mid_27_1,
-    "tests/events_mid.rules#28:expect0": tx_events_mid_28_0,
-    "tests/events_mid.rules#28:expect1": tx_events_mid_28_1,
-    "tests/events_mid.rules#28:expect2": tx_events_mid_28_2,
-    "tests/events_mid.rules#28:expect3": tx_events_mid_28_3,
-    "tests/events_mid.rules#28:expect4": tx_events_mid_28_4,
-    "tests/events_mid.rules#29:expect0": tx_events_mid_29_0,
-    "tests/events_mid.rules#29:expect1": tx_events_mid_29_1,
-    "tests/events_mid.rules#29:expect2": tx_events_mid_29_2,
-    "tests/events_mid.rules#29:expect3": tx_events_mid_29_3,
-    "tests/events_mid.rules#29:expect4": tx_events_mid_29_4,
-    "tests/events_mid.rules#30:expect0": tx_events_mid_30_0,
-    "tests/events_mid.rules#30:expect1": tx_events_mid_30_1,
-    "tests/events_mid.rules#31:expect0": tx_events_mid_31_0,
-    "tests/events_mid.rules#31:expect1": tx_events_mid_31_1,
-    "tests/events_mid.rules#32:expect0": tx_events_mid_32_0,
-    "tests/events_mid.rules#32:expect1": tx_events_mid_32_1,
-    "tests/events_mid.rules#33:expect0": tx_events_mid_33_0,
-    "tests/events_mid.rules#33:expect1": tx_events_mid_33_1,
-    "tests/events_mid.rules#33:expect2": tx_events_mid_33_2,
-    "tests/events_mid.rules#34:expect0": tx_events_mid_34_0,
-    "tests/events_mid.rules#34:expect1": tx_events_mid_34_1,
-    "tests/events_mid.rules#35:expect0": tx_events_mid_35_0,
-    "tests/events_mid.rules#35:expect1": tx_events_mid_35_1,
-    "tests/events_mid.rules#35:expect2": tx_events_mid_35_2,
-    "tests/events_mid.rules#35:expect3": tx_events_mid_35_3,
-    "tests/events_mid.rules#36:expect0": tx_events_mid_36_0,
-    "tests/events_mid.rules#36:expect1": tx_events_mid_36_1,
-    "tests/events_mid.rules#37:expect0": tx_events_mid_37_0,
-    "tests/events_mid.rules#38:expect0": tx_events_mid_38_0,
-    "tests/events_mid.rules#38:expect1": tx_events_mid_38_1,
-    "tests/events_mid.rules#39:expect0": tx_events_mid_39_0,
-    "tests/events_mid.rules#40:expect0": tx_events_mid_40_0,
-    "tests/events_mid.rules#40:expect1": tx_events_mid_40_1,
-    "tests/events_mid.rules#41:expect0": tx_events_mid_41_0,
-    "tests/events_mid.rules#41:expect1": tx_events_mid_41_1,
-    "tests/events_mid.rules#41:expect2": tx_events_mid_41_2,
-    "tests/events_mid.rules#41:expect3": tx_events_mid_41_3,
-    "tests/events_mid.rules#41:expect4": tx_events_mid_41_4,
-    "tests/events_mid.rules#42:expect0": tx_events_mid_42_0,
-    "tests/events_mid.rules#42:expect1": tx_events_mid_42_1,
-    "tests/events_mid.rules#43:expect0": tx_events_mid_43_0,
-    "tests/events_mid.rules#43:expect1": tx_events_mid_43_1,
-    "tests/events_mid.rules#44:expect0": tx_events_mid_44_0,
-    "tests/events_mid.rules#44:expect1": tx_events_mid_44_1,
-    "tests/events_mid.rules#44:expect2": tx_events_mid_44_2,
-    "tests/events_mid.rules#44:expect3": tx_events_mid_44_3,
-    "tests/events_mid.rules#44:expect4": tx_events_mid_44_4,
-    "tests/events_mid.rules#44:expect5": tx_events_mid_44_5,
-    "tests/events_mid.rules#44:expect6": tx_events_mid_44_6,
-    "tests/events_mid.rules#44:expect7": tx_events_mid_44_7,
-    "tests/events_mid.rules#45:expect0": tx_events_mid_45_0,
-    "tests/events_mid.rules#45:expect1": tx_events_mid_45_1,
-    "tests/events_mid.rules#45:expect2": tx_events_mid_45_2,
-    "tests/events_mid.rules#45:expect3": tx_events_mid_45_3,
-    "tests/events_mid.rules#45:expect4": tx_events_mid_45_4,
-    "tests/events_mid.rules#45:expect5": tx_events_mid_45_5,
-    "tests/events_mid.rules#46:expect0": tx_events_mid_46_0,
-    "tests/events_mid.rules#46:expect1": tx_events_mid_46_1,
-    "tests/events_mid.rules#46:expect2": tx_events_mid_46_2,
-    "tests/events_mid.rules#46:expect3": tx_events_mid_46_3,
-    "tests/events_mid.rules#46:expect4": tx_events_mid_46_4,
-    "tests/events_mid.rules#47:expect0": tx_events_mid_47_0,
-    "tests/events_mid.rules#47:expect1": tx_events_mid_47_1,
-    "tests/events_mid.rules#47:expect2": tx_events_mid_47_2,
-    "tests/events_mid.rules#48:expect0": tx_events_mid_48_0,
-    "tests/events_mid.rules#48:expect1": tx_events_mid_48_1,
-    "tests/events_mid.rules#48:expect2": tx_events_mid_48_2,
-    "tests/events_mid.rules#48:expect3": tx_events_mid_48_3,
-    "tests/events_mid.rules#49:expect0": tx_events_mid_49_0,
-    "tests/events_mid.rules#49:expect1": tx_events_mid_49_1,
-    "tests/events_mid.rules#50:expect0": tx_events_mid_50_0,
-    "tests/events_mid.rules#50:expect1": tx_events_mid_50_1,
-    "tests/events_mid.rules#50:expect2": tx_events_mid_50_2,
-    "tests/events_mid.rules#50:expect3": tx_events_mid_50_3,
-    "tests/events_mid.rules#51:expect0": tx_events_mid_51_0,
-    "tests/events_mid.rules#51:expect1": tx_events_mid_51_1,
-    "tests/events_mid.rules#51:expect2": tx_events_mid_51_2,
-    "tests/events_mid.rules#51:expect3": tx_events_mid_51_3,
-    "tests/events_mid.rules#52:expect0": tx_events_mid_52_0,
-    "tests/events_mid.rules#52:expect1": tx_events_mid_52_1,
-    "tests/events_mid.rules#53:expect0": tx_events_mid_53_0,
-    "tests/events_mid.rules#53:expect1": tx_events_mid_53_1,
-    "tests/events_mid.rules#53:expect2": tx_events_mid_53_2,
-    "tests/events_mid.rules#53:expect3": tx_events_mid_53_3,
-    "tests/events_mid.rules#54:expect0": tx_events_mid_54_0,
-    "tests/events_mid.rules#55:expect0": tx_events_mid_55_0,
-    "tests/events_mid.rules#55:expect1": tx_events_mid_55_1,
-    "tests/events_mid.rules#56:expect0": tx_events_mid_56_0,
-    "tests/events_mid.rules#56:expect1": tx_events_mid_56_1,
-    "tests/events_mid.rules#56:expect2": tx_events_mid_56_2,
-    "tests/events_mid.rules#56:expect3": tx_events_mid_56_3,
-    "tests/events_mid.rules#56:expect4": tx_events_mid_56_4,
-    "tests/events_mid.rules#57:expect0": tx_events_mid_57_0,
-    "tests/events_mid.rules#57:expect1": tx_events_mid_57_1,
-    "tests/events_mid.rules#58:expect0": tx_events_mid_58_0,
-    "tests/events_mid.rules#58:expect1": tx_events_mid_58_1,
-    "tests/events_mid.rules#59:expect0": tx_events_mid_59_0,
-    "tests/events_mid.rules#60:expect0": tx_events_mid_60_0,
-    "tests/events_mid.rules#60:expect1": tx_events_mid_60_1,
-    "tests/events_mid.rules#61:expect0": tx_events_mid_61_0,
-    "tests/events_mid.rules#62:expect0": tx_events_mid_62_0,
-    "tests/events_mid.rules#62:expect1": tx_events_mid_62_1,
-    "tests/events_mid.rules#62:expect2": tx_events_mid_62_2,
-    "tests/events_mid.rules#62:expect3": tx_events_mid_62_3,
-    "tests/events_mid.rules#63:expect0": tx_events_mid_63_0,
-    "tests/events_mid.rules#64:expect0": tx_events_mid_64_0,
-    "tests/events_mid.rules#64:expect1": tx_events_mid_64_1,
-    "tests/events_mid.rules#64:expect2": tx_events_mid_64_2,
-    "tests/events_mid.rules#64:expect3": tx_events_mid_64_3,
-    "tests/events_mid.rules#65:expect0": tx_events_mid_65_0,
-    "tests/events_mid.rules#65:expect1": tx_events_mid_65_1,
-    "tests/events_mid.rules#65:expect2": tx_events_mid_65_2,
-    "tests/events_mid.rules#66:expect0": tx_events_mid_66_0,
-    "tests/events_mid.rules#67:expect0": tx_events_mid_67_0,
-    "tests/events_mid.rules#68:expect0": tx_events_mid_68_0,
-    "tests/events_mid.rules#68:expect1": tx_events_mid_68_1,
-    "tests/events_mid.rules#69:expect0": tx_events_mid_69_0,
-    "tests/events_mid.rules#70:expect0": tx_events_mid_70_0,
-    "tests/events_mid.rules#70:expect1": tx_events_mid_70_1,
-    "tests/events_mid.rules#70:expect2": tx_events_mid_70_2,
-    "tests/events_mid.rules#71:expect0": tx_events_mid_71_0,
-    "tests/events_mid.rules#71:expect1": tx_events_mid_71_1,
-    "tests/events_mid.rules#72:expect0": tx_events_mid_72_0,
-    "tests/events_mid.rules#73:expect0": tx_events_mid_73_0,
-    "tests/events_mid.rules#73:expect1": tx_events_mid_73_1,
-    "tests/events_mid.rules#74:expect0": tx_events_mid_74_0,
-    "tests/events_mid.rules#74:expect1": tx_events_mid_74_1,
-    "tests/events_mid.rules#75:expect0": tx_events_mid_75_0,
-    "tests/events_mid.rules#76:expect0": tx_events_mid_76_0,
-    "tests/events_mid.rules#76:expect1": tx_events_mid_76_1,
-    "tests/events_mid.rules#77:expect0": tx_events_mid_77_0,
-    "tests/events_mid.rules#77:expect1": tx_events_mid_77_1,
-    "tests/events_mid.rules#77:expect2": tx_events_mid_77_2,
-    "tests/events_mid.rules#78:expect0": tx_events_mid_78_0,
-    "tests/events_mid.rules#78:expect1": tx_events_mid_78_1,
-    "tests/events_mid.rules#79:expect0": tx_events_mid_79_0,
-    "tests/events_mid.rules#80:expect0": tx_events_mid_80_0,
-    "tests/events_mid.rules#81:expect0": tx_events_mid_81_0,
-    "tests/events_mid.rules#82:expect0": tx_events_mid_82_0,
-    "tests/events_mid.rules#83:expect0": tx_events_mid_83_0,
-    "tests/events_mid.rules#83:expect1": tx_events_mid_83_1,
-    "tests/events_mid.rules#83:expect2": tx_events_mid_83_2,
-    "tests/events_mid.rules#83:expect3": tx_events_mid_83_3,
-    "tests/events_mid.rules#84:expect0": tx_events_mid_84_0,
-    "tests/events_mid.rules#84:expect1": tx_events_mid_84_1,
-    "tests/events_mid.rules#84:expect2": tx_events_mid_84_2,
-    "tests/events_mid.rules#85:expect0": tx_events_mid_85_0,
-    "tests/events_mid.rules#85:expect1": tx_events_mid_85_1,
-    "tests/events_mid.rules#85:expect2": tx_events_mid_85_2,
-    "tests/events_mid.rules#85:expect3": tx_events_mid_85_3,
-    "tests/events_mid.rules#85:expect4": tx_events_mid_85_4,
-    "tests/events_mid.rules#85:expect5": tx_events_mid_85_5,
-    "tests/events_mid.rules#85:expect6": tx_events_mid_85_6,
-    "tests/events_mid.rules#86:expect0": tx_events_mid_86_0,
-    "tests/events_mid.rules#86:expect1": tx_events_mid_86_1,
-    "tests/events_mid.rules#86:expect2": tx_events_mid_86_2,
-    "tests/events_mid.rules#87:expect0": tx_events_mid_87_0,
-    "tests/events_mid.rules#87:expect1": tx_events_mid_87_1,
-    "tests/events_mid.rules#88:expect0": tx_events_mid_88_0,
-    "tests/events_mid.rules#88:expect1": tx_events_mid_88_1,
-    "tests/events_mid.rules#88:expect2": tx_events_mid_88_2,
-    "tests/events_mid.rules#88:expect3": tx_events_mid_88_3,
-    "tests/events_mid.rules#89:expect0": tx_events_mid_89_0,
-    "tests/events_mid.rules#89:expect1": tx_events_mid_89_1,
-    "tests/events_mid.rules#90:expect0": tx_events_mid_90_0,
-    "tests/events_mid.rules#91:expect0": tx_events_mid_91_0,
-    "tests/events_mid.rules#91:expect1": tx_events_mid_91_1,
-    "tests/events_mid.rules#91:expect2": tx_events_mid_91_2,
-    "tests/events_mid.rules#91:expect3": tx_events_mid_91_3,
-    "tests/events_mid.rules#92:expect0": tx_events_mid_92_0,
-    "tests/events_mid.rules#92:expect1": tx_events_mid_92_1,
-    "tests/events_mid.rules#92:expect2": tx_events_mid_92_2,
-    "tests/events_mid.rules#92:expect3": tx_events_mid_92_3,
-    "tests/events_mid.rules#93:expect0": tx_events_mid_93_0,
-    "tests/events_mid.rules#93:expect1": tx_events_mid_93_1,
-    "tests/events_mid.rules#94:expect0": tx_events_mid_94_0,
-    "tests/events_mid.rules#95:expect0": tx_events_mid_95_0,
-    "tests/events_mid.rules#95:expect1": tx_events_mid_95_1,
-    "tests/events_mid.rules#95:expect2": tx_events_mid_95_2,
-    "tests/events_mid.rules#96:expect0": tx_events_mid_96_0,
-    "tests/events_mid.rules#96:expect1": tx_events_mid_96_1,
-    "tests/events_mid.rules#97:expect0": tx_events_mid_97_0,
-    "tests/events_mid.rules#97:expect1": tx_events_mid_97_1,
-    "tests/events_mid.rules#98:expect0": tx_events_mid_98_0,
-    "tests/events_mid.rules#98:expect1": tx_events_mid_98_1,
-    "tests/events_mid.rules#98:expect2": tx_events_mid_98_2,
-    "tests/events_mid.rules#98:expect3": tx_events_mid_98_3,
-    "tests/events_mid.rules#99:expect0": tx_events_mid_99_0,
-    "tests/events_mid.rules#99:expect1": tx_events_mid_99_1,
-    "tests/events_mid.rules#99:expect2": tx_events_mid_99_2,
-    "tests/events_mid.rules#99:expect3": tx_events_mid_99_3,
-    "tests/events_mid.rules#99:expect4": tx_events_mid_99_4,
-    "tests/events_mid.rules#100:expect0": tx_events_mid_100_0,
-    "tests/events_mid.rules#100:expect1": tx_events_mid_100_1,
-    "tests/events_mid.rules#100:expect2": tx_events_mid_100_2,
-    "tests/events_mid.rules#101:expect0": tx_events_mid_101_0,
-    "tests/events_mid.rules#101:expect1": tx_events_mid_101_1,
-    "tests/events_mid.rules#102:expect0": tx_events_mid_102_0,
-    "tests/events_mid.rules#103:expect0": tx_events_mid_103_0,
-    "tests/events_mid.rules#103:expect1": tx_events_mid_103_1,
-    "tests/events_mid.rules#103:expect2": tx_events_mid_103_2,
-    "tests/events_mid.rules#103:expect3": tx_events_mid_103_3,
-    "tests/events_mid.rules#103:expect4": tx_events_mid_103_4,
-    "tests/events_mid.rules#103:expect5": tx_events_mid_103_5,
-    "tests/events_mid.rules#104:expect0": tx_events_mid_104_0,
-    "tests/events_mid.rules#104:expect1": tx_events_mid_104_1,
-    "tests/events_mid.rules#104:expect2": tx_events_mid_104_2,
-    "tests/events_mid.rules#104:expect3": tx_events_mid_104_3,
-    "tests/events_mid.rules#105:expect0": tx_events_mid_105_0,
-    "tests/events_mid.rules#106:expect0": tx_events_mid_106_0,
-    "tests/events_mid.rules#106:expect1": tx_events_mid_106_1,
-    "tests/events_mid.rules#107:expect0": tx_events_mid_107_0,
-    "tests/events_mid.rules#107:expect1": tx_events_mid_107_1,
-    "tests/events_mid.rules#108:expect0": tx_events_mid_108_0,
-    "tests/events_mid.rules#108:expect1": tx_events_mid_108_1,
-    "tests/events_mid.rules#109:expect0": tx_events_mid_109_0,
-    "tests/events_mid.rules#109:expect1": tx_events_mid_109_1,
-    "tests/events_mid.rules#109:expect2": tx_events_mid_109_2,
-    "tests/events_mid.rules#109:expect3": tx_events_mid_109_3,
-    "tests/events_mid.rules#109:expect4": tx_events_mid_109_4,
-    "tests/events_mid.rules#109:expect5": tx_events_mid_109_5,
-    "tests/events_mid.rules#110:expect0": tx_events_mid_110_0,
-    "tests/events_mid.rules#110:expect1": tx_events_mid_110_1,
-    "tests/events_mid.rules#111:expect0": tx_events_mid_111_0,
-    "tests/events_mid.rules#111:expect1": tx_events_mid_111_1,
-    "tests/events_mid.rules#112:expect0": tx_events_mid_112_0,
-    "tests/events_mid.rules#113:expect0": tx_events_mid_113_0,
-    "tests/events_mid.rules#113:expect1": tx_events_mid_113_1,
-    "tests/events_mid.rules#114:expect0": tx_events_mid_114_0,
-    "tests/events_mid.rules#114:expect1": tx_events_mid_114_1,
-    "tests/events_mid.rules#115:expect0": tx_events_mid_115_0,
-    "tests/events_mid.rules#115:expect1": tx_events_mid_115_1,
-    "tests/events_mid.rules#115:expect2": tx_events_mid_115_2,
-    "tests/events_mid.rules#116:expect0": tx_events_mid_116_0,
-    "tests/events_mid.rules#116:expect1": tx_events_mid_116_1,
-    "tests/events_mid.rules#117:expect0": tx_events_mid_117_0,
-    "tests/events_mid.rules#117:expect1": tx_events_mid_117_1,
-    "tests/events_mid.rules#117:expect2": tx_events_mid_117_2,
-    "tests/events_mid.rules#117:expect3": tx_events_mid_117_3,
-    "tests/events_mid.rules#118:expect0": tx_events_mid_118_0,
-    "tests/events_mid.rules#118:expect1": tx_events_mid_118_1,
-    "tests/events_mid.rules#118:expect2": tx_events_mid_118_2,
-    "tests/events_mid.rules#119:expect0": tx_events_mid_119_0,
-    "tests/events_mid.rules#119:expect1": tx_events_mid_119_1,
-    "tests/events_mid.rules#120:expect0": tx_events_mid_120_0,
-    "tests/events_mid.rules#120:expect1": tx_events_mid_120_1,
-    "tests/events_mid.rules#120:expect2": tx_events_mid_120_2,
-    "tests/events_mid.rules#120:expect3": tx_events_mid_120_3,
-    "tests/events_mid.rules#120:expect4": tx_events_mid_120_4,
-    "tests/events_mid.rules#120:expect5": tx_events_mid_120_5,
-    "tests/events_mid.rules#121:expect0": tx_events_mid_121_0,
-    "tests/events_mid.rules#121:expect1": tx_events_mid_121_1,
-    "tests/events_mid.rules#122:expect0": tx_events_mid_122_0,
-    "tests/events_mid.rules#122:expect1": tx_events_mid_122_1,
-    "tests/events_mid.rules#123:expect0": tx_events_mid_123_0,
-    "tests/events_mid.rules#123:expect1": tx_events_mid_123_1,
-    "tests/events_mid.rules#124:expect0": tx_events_mid_124_0,
-    "tests/events_mid.rules#124:expect1": tx_events_mid_124_1,
-    "tests/events_mid.rules#125:expect0": tx_events_mid_125_0,
-    "tests/events_mid.rules#125:expect1": tx_events_mid_125_1,
-    "tests/events_mid.rules#126:expect0": tx_events_mid_126_0,
-    "tests/events_mid.rules#126:expect1": tx_events_mid_126_1,
-    "tests/events_mid.rules#126:expect2": tx_events_mid_126_2,
-    "tests/events_mid.rules#127:expect0": tx_events_mid_127_0,
-    "tests/events_mid.rules#127:expect1": tx_events_mid_127_1,
-    "tests/events_mid.rules#128:expect0": tx_events_mid_128_0,
-    "tests/events_mid.rules#128:expect1": tx_events_mid_128_1,
-    "tests/events_mid.rules#128:expect2": tx_events_mid_128_2,
-    "tests/inside_other_plays.rules#0:expect0": tx_inside_other_plays_0_0,
-    "tests/inside_other_plays.rules#0:expect1": tx_inside_other_plays_0_1,
-    "tests/inside_other_plays.rules#0:expect2": tx_inside_other_plays_0_2,
-    "tests/inside_other_plays.rules#0:expect3": tx_inside_other_plays_0_3,
-    "tests/inside_other_plays.rules#0:expect4": tx_inside_other_plays_0_4,
-    "tests/inside_other_plays.rules#0:expect5": tx_inside_other_plays_0_5,
-    "tests/inside_other_plays.rules#0:expect6": tx_inside_other_plays_0_6,
-    "tests/inside_other_plays.rules#1:expect0": tx_inside_other_plays_1_0,
-    "tests/inside_other_plays.rules#1:expect1": tx_inside_other_plays_1_1,
-    "tests/inside_other_plays.rules#1:expect2": tx_inside_other_plays_1_2,
-    "tests/inside_other_plays.rules#1:expect3": tx_inside_other_plays_1_3,
-    "tests/inside_other_plays.rules#1:expect4": tx_inside_other_plays_1_4,
-    "tests/inside_other_plays.rules#1:expect5": tx_inside_other_plays_1_5,
-    "tests/inside_other_plays.rules#2:expect0": tx_inside_other_plays_2_0,
-    "tests/inside_other_plays.rules#2:expect1": tx_inside_other_plays_2_1,
-    "tests/inside_other_plays.rules#2:expect2": tx_inside_other_plays_2_2,
-    "tests/inside_other_plays.rules#2:expect3": tx_inside_other_plays_2_3,
-    "tests/inside_other_plays.rules#3:expect0": tx_inside_other_plays_3_0,
-    "tests/inside_other_plays.rules#3:expect1": tx_inside_other_plays_3_1,
-    "tests/inside_other_plays.rules#3:expect2": tx_inside_other_plays_3_2,
-    "tests/inside_other_plays.rules#4:expect0": tx_inside_other_plays_4_0,
-    "tests/inside_other_plays.rules#4:expect1": tx_inside_other_plays_4_1,
-    "tests/inside_other_plays.rules#4:expect2": tx_inside_other_plays_4_2,
-    "tests/inside_other_plays.rules#5:expect0": tx_inside_other_plays_5_0,
-    "tests/inside_other_plays.rules#5:expect1": tx_inside_other_plays_5_1,
-    "tests/inside_other_plays.rules#6:expect0": tx_inside_other_plays_6_0,
-    "tests/inside_other_plays.rules#6:expect1": tx_inside_other_plays_6_1,
-    "tests/inside_other_plays.rules#6:expect2": tx_inside_other_plays_6_2,
-    "tests/inside_other_plays.rules#6:expect3": tx_inside_other_plays_6_3,
-    "tests/inside_other_plays.rules#7:expect0": tx_inside_other_plays_7_0,
-    "tests/inside_other_plays.rules#7:expect1": tx_inside_other_plays_7_1,
-    "tests/inside_other_plays.rules#7:expect2": tx_inside_other_plays_7_2,
-    "tests/inside_other_plays.rules#8:expect0": tx_inside_other_plays_8_0,
-    "tests/inside_other_plays.rules#8:expect1": tx_inside_other_plays_8_1,
-    "tests/inside_other_plays.rules#8:expect2": tx_inside_other_plays_8_2,
-    "tests/inside_other_plays.rules#9:expect0": tx_inside_other_plays_9_0,
-    "tests/inside_other_plays.rules#9:expect1": tx_inside_other_plays_9_1,
-    "tests/inside_other_plays.rules#9:expect2": tx_inside_other_plays_9_2,
-    "tests/inside_other_plays.rules#10:expect0": tx_inside_other_plays_10_0,
-    "tests/inside_other_plays.rules#10:expect1": tx_inside_other_plays_10_1,
-    "tests/inside_other_plays.rules#10:expect2": tx_inside_other_plays_10_2,
-    "tests/inside_other_plays.rules#10:expect3": tx_inside_other_plays_10_3,
-    "tests/inside_other_plays.rules#11:expect0": tx_inside_other_plays_11_0,
-    "tests/inside_other_plays.rules#11:expect1": tx_inside_other_plays_11_1,
-    "tests/inside_other_plays.rules#11:expect2": tx_inside_other_plays_11_2,
-    "tests/operations.rules#0:expect0": tx_operations_0_0,
-    "tests/operations.rules#0:expect1": tx_operations_0_1,
-    "tests/operations.rules#0:expect2": tx_operations_0_2,
-    "tests/operations.rules#0:expect3": tx_operations_0_3,
-    "tests/operations.rules#1:expect0": tx_operations_1_0,
-    "tests/operations.rules#1:expect1": tx_operations_1_1,
-    "tests/operations.rules#1:expect2": tx_operations_1_2,
-    "tests/operations.rules#1:expect3": tx_operations_1_3,
-    "tests/operations.rules#2:expect0": tx_operations_2_0,
-    "tests/operations.rules#2:expect1": tx_operations_2_1,
-    "tests/operations.rules#2:expect2": tx_operations_2_2,
-    "tests/operations.rules#3:expect0": tx_operations_3_0,
-    "tests/operations.rules#3:expect1": tx_operations_3_1,
-    "tests/operations.rules#4:expect0": tx_operations_4_0,
-    "tests/operations.rules#4:expect1": tx_operations_4_1,
-    "tests/operations.rules#4:expect2": tx_operations_4_2,
-    "tests/operations.rules#4:expect3": tx_operations_4_3,
-    "tests/operations.rules#5:expect0": tx_operations_5_0,
-    "tests/operations.rules#6:expect0": tx_operations_6_0,
-    "tests/operations.rules#6:expect1": tx_operations_6_1,
-    "tests/operations.rules#7:expect0": tx_operations_7_0,
-    "tests/operations.rules#7:expect1": tx_operations_7_1,
-    "tests/operations.rules#7:expect2": tx_operations_7_2,
-    "tests/operations.rules#7:expect3": tx_operations_7_3,
-    "tests/operations.rules#7:expect4": tx_operations_7_4,
-    "tests/operations.rules#8:expect0": tx_operations_8_0,
-    "tests/operations.rules#8:expect1": tx_operations_8_1,
-    "tests/operations.rules#8:expect2": tx_operations_8_2,
-    "tests/operations.rules#8:expect3": tx_operations_8_3,
-    "tests/operations.rules#8:expect4": tx_operations_8_4,
-    "tests/operations.rules#8:expect5": tx_operations_8_5,
-    "tests/operations.rules#8:expect6": tx_operations_8_6,
-    "tests/operations.rules#8:expect7": tx_operations_8_7,
-    "tests/operations.rules#8:expect8": tx_operations_8_8,
-    "tests/operations.rules#9:expect0": tx_operations_9_0,
-    "tests/operations.rules#9:expect1": tx_operations_9_1,
-    "tests/operations.rules#9:expect2": tx_operations_9_2,
-    "tests/operations.rules#10:expect0": tx_operations_10_0,
-    "tests/operations.rules#10:expect1": tx_operations_10_1,
-    "tests/operations.rules#10:expect2": tx_operations_10_2,
-    "tests/operations.rules#11:expect0": tx_operations_11_0,
-    "tests/operations.rules#12:expect0": tx_operations_12_0,
-    "tests/operations.rules#13:expect0": tx_operations_13_0,
-    "tests/operations.rules#14:expect0": tx_operations_14_0,
-    "tests/operations.rules#14:expect1": tx_operations_14_1,
-    "tests/operations.rules#14:expect2": tx_operations_14_2,
-    "tests/operations.rules#14:expect3": tx_operations_14_3,
-    "tests/operations.rules#15:expect0": tx_operations_15_0,
-    "tests/operations.rules#15:expect1": tx_operations_15_1,
-    "tests/operations.rules#16:expect0": tx_operations_16_0,
-    "tests/operations.rules#16:expect1": tx_operations_16_1,
-    "tests/operations.rules#16:expect2": tx_operations_16_2,
-    "tests/operations.rules#16:expect3": tx_operations_16_3,
-    "tests/operations.rules#17:expect0": tx_operations_17_0,
-    "tests/operations.rules#17:expect1": tx_operations_17_1,
-    "tests/operations.rules#18:expect0": tx_operations_18_0,
-    "tests/operations.rules#18:expect1": tx_operations_18_1,
-    "tests/operations.rules#18:expect2": tx_operations_18_2,
-    "tests/operations.rules#20:expect0": tx_operations_20_0,
-    "tests/operations.rules#21:expect0": tx_operations_21_0,
-    "tests/operations.rules#21:expect1": tx_operations_21_1,
-    "tests/operations.rules#22:expect0": tx_operations_22_0,
-    "tests/operations.rules#22:expect1": tx_operations_22_1,
-    "tests/operations.rules#23:expect0": tx_operations_23_0,
-    "tests/operations.rules#23:expect1": tx_operations_23_1,
-    "tests/operations.rules#23:expect2": tx_operations_23_2,
-    "tests/operations.rules#23:expect3": tx_operations_23_3,
-    "tests/operations.rules#24:expect0": tx_operations_24_0,
-    "tests/operations.rules#24:expect1": tx_operations_24_1,
-    "tests/operations.rules#24:expect2": tx_operations_24_2,
-    "tests/operations.rules#25:expect0": tx_operations_25_0,
-    "tests/operations.rules#25:expect1": tx_operations_25_1,
-    "tests/turn_and_victory.rules#0:expect0": tx_turn_and_victory_0_0,
-    "tests/turn_and_victory.rules#0:expect1": tx_turn_and_victory_0_1,
-    "tests/turn_and_victory.rules#0:expect2": tx_turn_and_victory_0_2,
-    "tests/turn_and_victory.rules#0:expect3": tx_turn_and_victory_0_3,
-    "tests/turn_and_victory.rules#0:expect4": tx_turn_and_victory_0_4,
-    "tests/turn_and_victory.rules#0:expect5": tx_turn_and_victory_0_5,
-    "tests/turn_and_victory.rules#0:expect6": tx_turn_and_victory_0_6,
-    "tests/turn_and_victory.rules#0:expect7": tx_turn_and_victory_0_7,
-    "tests/turn_and_victory.rules#0:expect8": tx_turn_and_victory_0_8,
-    "tests/turn_and_victory.rules#0:expect9": tx_turn_and_victory_0_9,
-    "tests/turn_and_victory.rules#0:expect10": tx_turn_and_victory_0_10,
-    "tests/turn_and_victory.rules#0:expect11": tx_turn_and_victory_0_11,
-    "tests/turn_and_victory.rules#0:expect12": tx_turn_and_victory_0_12,
-    "tests/turn_and_victory.rules#0:expect13": tx_turn_and_victory_0_13,
-    "tests/turn_and_victory.rules#1:expect0": tx_turn_and_victory_1_0,
-    "tests/turn_and_victory.rules#1:expect1": tx_turn_and_victory_1_1,
-    "tests/turn_and_victory.rules#2:expect0": tx_turn_and_victory_2_0,
-    "tests/turn_and_victory.rules#2:expect1": tx_turn_and_victory_2_1,
-    "tests/turn_and_victory.rules#3:expect0": tx_turn_and_victory_3_0,
-    "tests/turn_and_victory.rules#3:expect1": tx_turn_and_victory_3_1,
-    "tests/turn_and_victory.rules#3:expect2": tx_turn_and_victory_3_2,
-    "tests/turn_and_victory.rules#3:expect3": tx_turn_and_victory_3_3,
-    "tests/turn_and_victory.rules#3:expect4": tx_turn_and_victory_3_4,
-    "tests/turn_and_victory.rules#3:expect5": tx_turn_and_victory_3_5,
-    "tests/turn_and_victory.rules#4:expect0": tx_turn_and_victory_4_0,
-    "tests/turn_and_victory.rules#4:expect1": tx_turn_and_victory_4_1,
-    "tests/turn_and_victory.rules#4:expect2": tx_turn_and_victory_4_2,
-    "tests/turn_and_victory.rules#4:expect3": tx_turn_and_victory_4_3,
-    "tests/turn_and_victory.rules#5:expect0": tx_turn_and_victory_5_0,
-    "tests/turn_and_victory.rules#5:expect1": tx_turn_and_victory_5_1,
-    "tests/turn_and_victory.rules#5:expect2": tx_turn_and_victory_5_2,
-    "tests/turn_and_victory.rules#5:expect3": tx_turn_and_victory_5_3,
-    "tests/turn_and_victory.rules#6:expect0": tx_turn_and_victory_6_0,
-    "tests/turn_and_victory.rules#7:expect0": tx_turn_and_victory_7_0,
-    "tests/turn_and_victory.rules#9:expect0": tx_turn_and_victory_9_0,
-    "tests/turn_and_victory.rules#10:expect0": tx_turn_and_victory_10_0,
-    "tests/turn_and_victory.rules#10:expect1": tx_turn_and_victory_10_1,
-    "tests/turn_and_victory.rules#10:expect2": tx_turn_and_victory_10_2,
-    "tests/turn_and_victory.rules#10:expect3": tx_turn_and_victory_10_3,
-    "tests/turn_and_victory.rules#11:expect0": tx_turn_and_victory_11_0,
-    "tests/turn_and_victory.rules#11:expect1": tx_turn_and_victory_11_1,
-    "tests/turn_and_victory.rules#11:expect2": tx_turn_and_victory_11_2,
-    "tests/turn_and_victory.rules#11:expect3": tx_turn_and_victory_11_3,
-    "tests/turn_and_victory.rules#12:expect0": tx_turn_and_victory_12_0,
-    "tests/turn_and_victory.rules#12:expect1": tx_turn_and_victory_12_1,
-    "tests/turn_and_victory.rules#12:expect2": tx_turn_and_victory_12_2,
-    "tests/turn_and_victory.rules#12:expect3": tx_turn_and_victory_12_3,
-    "tests/turn_and_victory.rules#12:expect4": tx_turn_and_victory_12_4,
-    "tests/turn_and_victory.rules#12:expect5": tx_turn_and_victory_12_5,
-    "tests/turn_and_victory.rules#12:expect6": tx_turn_and_victory_12_6,
-    "tests/turn_and_victory.rules#12:expect7": tx_turn_and_victory_12_7,
-    "tests/turn_and_victory.rules#13:expect0": tx_turn_and_victory_13_0,
-    "tests/turn_and_victory.rules#13:expect1": tx_turn_and_victory_13_1,
-    "tests/turn_and_victory.rules#14:expect0": tx_turn_and_victory_14_0,
-    "tests/turn_and_victory.rules#14:expect1": tx_turn_and_victory_14_1,
-    "tests/turn_and_victory.rules#15:expect0": tx_turn_and_victory_15_0,
-    "tests/turn_and_victory.rules#15:expect1": tx_turn_and_victory_15_1,
-    "tests/turn_and_victory.rules#15:expect2": tx_turn_and_victory_15_2,
-    "tests/turn_and_victory.rules#16:expect0": tx_turn_and_victory_16_0,
-    "tests/turn_and_victory.rules#17:expect0": tx_turn_and_victory_17_0,
-    "tests/turn_and_victory.rules#17:expect1": tx_turn_and_victory_17_1,
-    "tests/turn_and_victory.rules#17:expect2": tx_turn_and_victory_17_2,
-    "tests/turn_and_victory.rules#18:expect0": tx_turn_and_victory_18_0,
-    "tests/turn_and_victory.rules#18:expect1": tx_turn_and_victory_18_1,
-    "tests/turn_and_victory.rules#19:expect0": tx_turn_and_victory_19_0,
-    "tests/turn_and_victory.rules#19:expect1": tx_turn_and_victory_19_1,
-    "tests/turn_and_victory.rules#20:expect0": tx_turn_and_victory_20_0,
-    "tests/turn_and_victory.rules#20:expect1": tx_turn_and_victory_20_1,
-    "tests/turn_and_victory.rules#20:expect2": tx_turn_and_victory_20_2,
-    "tests/turn_and_victory.rules#21:expect0": tx_turn_and_victory_21_0,
-    "tests/turn_and_victory.rules#21:expect1": tx_turn_and_victory_21_1,
-    "tests/turn_and_victory.rules#22:expect0": tx_turn_and_victory_22_0,
-    "tests/turn_and_victory.rules#22:expect1": tx_turn_and_victory_22_1,
-    "tests/turn_and_victory.rules#23:expect0": tx_turn_and_victory_23_0,
-    "tests/turn_and_victory.rules#23:expect1": tx_turn_and_victory_23_1,
-    "tests/turn_and_victory.rules#23:expect2": tx_turn_and_victory_23_2,
-    "tests/turn_and_victory.rules#24:expect0": tx_turn_and_victory_24_0,
-    "tests/turn_and_victory.rules#24:expect1": tx_turn_and_victory_24_1,
-    "tests/turn_and_victory.rules#25:expect0": tx_turn_and_victory_25_0,
-    "tests/turn_and_victory.rules#25:expect1": tx_turn_and_victory_25_1,
-    "tests/turn_and_victory.rules#25:expect2": tx_turn_and_victory_25_2,
-    "tests/turn_and_victory.rules#26:expect0": tx_turn_and_victory_26_0,
-    "tests/turn_and_victory.rules#26:expect1": tx_turn_and_victory_26_1,
-    "tests/turn_and_victory.rules#27:expect0": tx_turn_and_victory_27_0,
-}
-TEST_SIDES = {
-    "tests/card_play.rules#0:expect0": tx_card_play_0_0_sides,
-    "tests/card_play.rules#0:expect2": tx_card_play_0_2_sides,
-    "tests/card_play.rules#1:expect0": tx_card_play_1_0_sides,
-    "tests/card_play.rules#2:expect6": tx_card_play_2_6_sides,
-    "tests/card_play.rules#2:expect7": tx_card_play_2_7_sides,
-    "tests/card_play.rules#4:expect1": tx_card_play_4_1_sides,
-    "tests/card_play.rules#10:expect0": tx_card_play_10_0_sides,
-    "tests/card_play.rules#11:expect0": tx_card_play_11_0_sides,
-    "tests/card_play.rules#11:expect1": tx_card_play_11_1_sides,
-    "tests/card_play.rules#11:expect3": tx_card_play_11_3_sides,
-    "tests/card_play.rules#12:expect0": tx_card_play_12_0_sides,
-    "tests/card_play.rules#12:expect2": tx_card_play_12_2_sides,
-    "tests/card_play.rules#14:expect0": tx_card_play_14_0_sides,
-    "tests/card_play.rules#14:expect2": tx_card_play_14_2_sides,
-    "tests/card_play.rules#16:expect0": tx_card_play_16_0_sides,
-    "tests/card_play.rules#16:expect1": tx_card_play_16_1_sides,
-    "tests/card_play.rules#16:expect2": tx_card_play_16_2_sides,
-    "tests/card_play.rules#16:expect3": tx_card_play_16_3_sides,
-    "tests/card_play.rules#16:expect4": tx_card_play_16_4_sides,
-    "tests/card_play.rules#17:expect0": tx_card_play_17_0_sides,
-    "tests/card_play.rules#17:expect1": tx_card_play_17_1_sides,
-    "tests/card_play.rules#17:expect2": tx_card_play_17_2_sides,
-    "tests/card_play.rules#17:expect3": tx_card_play_17_3_sides,
-    "tests/card_play.rules#17:expect4": tx_card_play_17_4_sides,
-    "tests/card_play.rules#17:expect5": tx_card_play_17_5_sides,
-    "tests/card_play.rules#19:expect0": tx_card_play_19_0_sides,
-    "tests/card_play.rules#19:expect1": tx_card_play_19_1_sides,
-    "tests/card_play.rules#19:expect2": tx_card_play_19_2_sides,
-    "tests/card_play.rules#21:expect0": tx_card_play_21_0_sides,
-    "tests/card_play.rules#25:expect0": tx_card_play_25_0_sides,
-    "tests/card_play.rules#25:expect1": tx_card_play_25_1_sides,
-    "tests/card_play.rules#25:expect2": tx_card_play_25_2_sides,
-    "tests/control_and_scoring.rules#2:expect5": tx_control_and_scoring_2_5_sides,
-    "tests/control_and_scoring.rules#2:expect6": tx_control_and_scoring_2_6_sides,
-    "tests/control_and_scoring.rules#2:expect7": tx_control_and_scoring_2_7_sides,
-    "tests/control_and_scoring.rules#3:expect1": tx_control_and_scoring_3_1_sides,
-    "tests/control_and_scoring.rules#3:expect3": tx_control_and_scoring_3_3_sides,
-    "tests/control_and_scoring.rules#4:expect1": tx_control_and_scoring_4_1_sides,
-    "tests/control_and_scoring.rules#4:expect2": tx_control_and_scoring_4_2_sides,
-    "tests/control_and_scoring.rules#4:expect3": tx_control_and_scoring_4_3_sides,
-    "tests/control_and_scoring.rules#5:expect2": tx_control_and_scoring_5_2_sides,
-    "tests/control_and_scoring.rules#5:expect3": tx_control_and_scoring_5_3_sides,
-    "tests/control_and_scoring.rules#6:expect0": tx_control_and_scoring_6_0_sides,
-    "tests/control_and_scoring.rules#6:expect1": tx_control_and_scoring_6_1_sides,
-    "tests/control_and_scoring.rules#7:expect0": tx_control_and_scoring_7_0_sides,
-    "tests/control_and_scoring.rules#7:expect1": tx_control_and_scoring_7_1_sides,
-    "tests/control_and_scoring.rules#7:expect2": tx_control_and_scoring_7_2_sides,
-    "tests/control_and_scoring.rules#8:expect1": tx_control_and_scoring_8_1_sides,
-    "tests/control_and_scoring.rules#9:expect2": tx_control_and_scoring_9_2_sides,
-    "tests/control_and_scoring.rules#11:expect0": tx_control_and_scoring_11_0_sides,
-    "tests/control_and_scoring.rules#12:expect1": tx_control_and_scoring_12_1_sides,
-    "tests/events_early.rules#0:expect0": tx_events_early_0_0_sides,
-    "tests/events_early.rules#1:expect0": tx_events_early_1_0_sides,
-    "tests/events_early.rules#2:expect1": tx_events_early_2_1_sides,
-    "tests/events_early.rules#3:expect0": tx_events_early_3_0_sides,
-    "tests/events_early.rules#4:expect0": tx_events_early_4_0_sides,
-    "tests/events_early.rules#4:expect1": tx_events_early_4_1_sides,
-    "tests/events_early.rules#4:expect2": tx_events_early_4_2_sides,
-    "tests/events_early.rules#4:expect3": tx_events_early_4_3_sides,
-    "tests/events_early.rules#5:expect0": tx_events_early_5_0_sides,
-    "tests/events_early.rules#5:expect1": tx_events_early_5_1_sides,
-    "tests/events_early.rules#6:expect0": tx_events_early_6_0_sides,
-    "tests/events_early.rules#6:expect1": tx_events_early_6_1_sides,
-    "tests/events_early.rules#7:expect1": tx_events_early_7_1_sides,
-    "tests/events_early.rules#7:expect2": tx_events_early_7_2_sides,
-    "tests/events_early.rules#8:expect0": tx_events_early_8_0_sides,
-    "tests/events_early.rules#8:expect2": tx_events_early_8_2_sides,
-    "tests/events_early.rules#8:expect3": tx_events_early_8_3_sides,
-    "tests/events_early.rules#9:expect1": tx_events_early_9_1_sides,
-    "tests/events_early.rules#9:expect2": tx_events_early_9_2_sides,
-    "tests/events_early.rules#12:expect0": tx_events_early_12_0_sides,
-    "tests/events_early.rules#13:expect0": tx_events_early_13_0_sides,
-    "tests/events_early.rules#14:expect0": tx_events_early_14_0_sides,
-    "tests/events_early.rules#14:expect1": tx_events_early_14_1_sides,
-    "tests/events_early.rules#15:expect0": tx_events_early_15_0_sides,
-    "tests/events_early.rules#17:expect0": tx_events_early_17_0_sides,
-    "tests/events_early.rules#17:expect1": tx_events_early_17_1_sides,
-    "tests/events_early.rules#18:expect0": tx_events_early_18_0_sides,
-    "tests/events_early.rules#18:expect1": tx_events_early_18_1_sides,
-    "tests/events_early.rules#19:expect0": tx_events_early_19_0_sides,
-    "tests/events_early.rules#20:expect0": tx_events_early_20_0_sides,
-    "tests/events_early.rules#20:expect1": tx_events_early_20_1_sides,
-    "tests/events_early.rules#20:expect2": tx_events_early_20_2_sides,
-    "tests/events_early.rules#20:expect3": tx_events_early_20_3_sides,
-    "tests/events_early.rules#20:expect4": tx_events_early_20_4_sides,
-    "tests/events_early.rules#20:expect5": tx_events_early_20_5_sides,
-    "tests/events_early.rules#20:expect6": tx_events_early_20_6_sides,
-    "tests/events_early.rules#21:expect0": tx_events_early_21_0_sides,
-    "tests/events_early.rules#21:expect1": tx_events_early_21_1_sides,
-    "tests/events_early.rules#22:expect0": tx_events_early_22_0_sides,
-    "tests/events_early.rules#22:expect1": tx_events_early_22_1_sides,
-    "tests/events_early.rules#23:expect1": tx_events_early_23_1_sides,
-    "tests/events_early.rules#24:expect0": tx_events_early_24_0_sides,
-    "tests/events_early.rules#25:expect0": tx_events_early_25_0_sides,
-    "tests/events_early.rules#26:expect1": tx_events_early_26_1_sides,
-    "tests/events_early.rules#27:expect0": tx_events_early_27_0_sides,
-    "tests/events_early.rules#27:expect1": tx_events_early_27_1_sides,
-    "tests/events_early.rules#27:expect2": tx_events_early_27_2_sides,
-    "tests/events_early.rules#27:expect3": tx_events_early_27_3_sides,
-    "tests/events_early.rules#28:expect0": tx_events_early_28_0_sides,
-    "tests/events_early.rules#28:expect1": tx_events_early_28_1_sides,
-    "tests/events_early.rules#28:expect2": tx_events_early_28_2_sides,
-    "tests/events_early.rules#29:expect0": tx_events_early_29_0_sides,
-    "tests/events_early.rules#29:expect1": tx_events_early_29_1_sides,
-    "tests/events_early.rules#29:expect2": tx_events_early_29_2_sides,
-    "tests/events_early.rules#29:expect3": tx_events_early_29_3_sides,
-    "tests/events_early.rules#30:expect0": tx_events_early_30_0_sides,
-    "tests/events_early.rules#30:expect1": tx_events_early_30_1_sides,
-    "tests/events_early.rules#30:expect2": tx_events_early_30_2_sides,
-    "tests/events_early.rules#32:expect0": tx_events_early_32_0_sides,
-    "tests/events_early.rules#32:expect1": tx_events_early_32_1_sides,
-    "tests/events_early.rules#32:expect2": tx_events_early_32_2_sides,
-    "tests/events_early.rules#32:expect3": tx_events_early_32_3_sides,
-    "tests/events_early.rules#32:expect4": tx_events_early_32_4_sides,
-    "tests/events_early.rules#33:expect0": tx_events_early_33_0_sides,
-    "tests/events_early.rules#33:expect1": tx_events_early_33_1_sides,
-    "tests/events_early.rules#34:expect0": tx_events_early_34_0_sides,
-    "tests/events_early.rules#35:expect1": tx_events_early_35_1_sides,
-    "tests/events_early.rules#35:expect2": tx_events_early_35_2_sides,
-    "tests/events_early.rules#35:expect3": tx_events_early_35_3_sides,
-    "tests/events_early.rules#35:expect4": tx_events_early_35_4_sides,
-    "tests/events_early.rules#35:expect5": tx_events_early_35_5_sides,
-    "tests/events_early.rules#36:expect0": tx_events_early_36_0_sides,
-    "tests/events_early.rules#36:expect1": tx_events_early_36_1_sides,
-    "tests/events_early.rules#36:expect2": tx_events_early_36_2_sides,
-    "tests/events_early.rules#37:expect0": tx_events_early_37_0_sides,
-    "tests/events_early.rules#38:expect0": tx_events_early_38_0_sides,
-    "tests/events_early.rules#38:expect1": tx_events_early_38_1_sides,
-    "tests/events_early.rules#40:expect0": tx_events_early_40_0_sides,
-    "tests/events_early.rules#40:expect1": tx_events_early_40_1_sides,
-    "tests/events_early.rules#40:expect2": tx_events_early_40_2_sides,
-    "tests/events_early.rules#40:expect3": tx_events_early_40_3_sides,
-    "tests/events_early.rules#40:expect4": tx_events_early_40_4_sides,
-    "tests/events_early.rules#41:expect0": tx_events_early_41_0_sides,
-    "tests/events_early.rules#41:expect1": tx_events_early_41_1_sides,
-    "tests/events_early.rules#42:expect0": tx_events_early_42_0_sides,
-    "tests/events_early.rules#43:expect0": tx_events_early_43_0_sides,
-    "tests/events_early.rules#44:expect0": tx_events_early_44_0_sides,
-    "tests/events_early.rules#45:expect0": tx_events_early_45_0_sides,
-    "tests/events_early.rules#45:expect1": tx_events_early_45_1_sides,
-    "tests/events_early.rules#45:expect2": tx_events_early_45_2_sides,
-    "tests/events_early.rules#45:expect3": tx_events_early_45_3_sides,
-    "tests/events_early.rules#46:expect1": tx_events_early_46_1_sides,
-    "tests/events_early.rules#47:expect0": tx_events_early_47_0_sides,
-    "tests/events_early.rules#48:expect0": tx_events_early_48_0_sides,
-    "tests/events_early.rules#48:expect1": tx_events_early_48_1_sides,
-    "tests/events_early.rules#48:expect2": tx_events_early_48_2_sides,
-    "tests/events_early.rules#53:expect0": tx_events_early_53_0_sides,
-    "tests/events_early.rules#53:expect1": tx_events_early_53_1_sides,
-    "tests/events_early.rules#54:expect0": tx_events_early_54_0_sides,
-    "tests/events_early.rules#55:expect0": tx_events_early_55_0_sides,
-    "tests/events_early.rules#55:expect1": tx_events_early_55_1_sides,
-    "tests/events_early.rules#55:expect2": tx_events_early_55_2_sides,
-    "tests/events_early.rules#56:expect0": tx_events_early_56_0_sides,
-    "tests/events_early.rules#56:expect1": tx_events_early_56_1_sides,
-    "tests/events_early.rules#56:expect2": tx_events_early_56_2_sides,
-    "tests/events_early.rules#56:expect3": tx_events_early_56_3_sides,
-    "tests/events_early.rules#57:expect0": tx_events_early_57_0_sides,
-    "tests/events_early.rules#57:expect1": tx_events_early_57_1_sides,
-    "tests/events_early.rules#57:expect2": tx_events_early_57_2_sides,
-    "tests/events_early.rules#58:expect0": tx_events_early_58_0_sides,
-    "tests/events_early.rules#58:expect1": tx_events_early_58_1_sides,
-    "tests/events_early.rules#58:expect2": tx_events_early_58_2_sides,
-    "tests/events_early.rules#58:expect3": tx_events_early_58_3_sides,
-    "tests/events_early.rules#58:expect4": tx_events_early_58_4_sides,
-    "tests/events_early.rules#58:expect5": tx_events_early_58_5_sides,
-    "tests/events_early.rules#58:expect6": tx_events_early_58_6_sides,
-    "tests/events_early.rules#58:expect7": tx_events_early_58_7_sides,
-    "tests/events_early.rules#59:expect0": tx_events_early_59_0_sides,
-    "tests/events_early.rules#59:expect1": tx_events_early_59_1_sides,
-    "tests/events_early.rules#59:expect2": tx_events_early_59_2_sides,
-    "tests/events_early.rules#59:expect3": tx_events_early_59_3_sides,
-    "tests/events_early.rules#59:expect4": tx_events_early_59_4_sides,
-    "tests/events_early.rules#59:expect5": tx_events_early_59_5_sides,
-    "tests/events_early.rules#60:expect0": tx_events_early_60_0_sides,
-    "tests/events_early.rules#60:expect1": tx_events_early_60_1_sides,
-    "tests/events_early.rules#60:expect2": tx_events_early_60_2_sides,
-    "tests/events_early.rules#60:expect3": tx_events_early_60_3_sides,
-    "tests/events_early.rules#60:expect4": tx_events_early_60_4_sides,
-    "tests/events_early.rules#60:expect5": tx_events_early_60_5_sides,
-    "tests/events_early.rules#61:expect0": tx_events_early_61_0_sides,
-    "tests/events_early.rules#62:expect0": tx_events_early_62_0_sides,
-    "tests/events_early.rules#62:expect1": tx_events_early_62_1_sides,
-    "tests/events_early.rules#62:expect2": tx_events_early_62_2_sides,
-    "tests/events_early.rules#63:expect0": tx_events_early_63_0_sides,
-    "tests/events_early.rules#64:expect0": tx_events_early_64_0_sides,
-    "tests/events_early.rules#64:expect2": tx_events_early_64_2_sides,
-    "tests/events_early.rules#65:expect0": tx_events_early_65_0_sides,
-    "tests/events_early.rules#66:expect0": tx_events_early_66_0_sides,
-    "tests/events_early.rules#66:expect1": tx_events_early_66_1_sides,
-    "tests/events_early.rules#66:expect2": tx_events_early_66_2_sides,
-    "tests/events_early.rules#67:expect0": tx_events_early_67_0_sides,
-    "tests/events_early.rules#67:expect1": tx_events_early_67_1_sides,
-    "tests/events_early.rules#67:expect2": tx_events_early_67_2_sides,
-    "tests/events_early.rules#67:expect3": tx_events_early_67_3_sides,
-    "tests/events_early.rules#68:expect0": tx_events_early_68_0_sides,
-    "tests/events_early.rules#68:expect1": tx_events_early_68_1_sides,
-    "tests/events_early.rules#68:expect2": tx_events_early_68_2_sides,
-    "tests/events_early.rules#69:expect0": tx_events_early_69_0_sides,
-    "tests/events_early.rules#69:expect1": tx_events_early_69_1_sides,
-    "tests/events_early.rules#69:expect2": tx_events_early_69_2_sides,
-    "tests/events_early.rules#69:expect3": tx_events_early_69_3_sides,
-    "tests/events_early.rules#70:expect0": tx_events_early_70_0_sides,
-    "tests/events_early.rules#70:expect1": tx_events_early_70_1_sides,
-    "tests/events_early.rules#70:expect2": tx_events_early_70_2_sides,
-    "tests/events_early.rules#72:expect0": tx_events_early_72_0_sides,
-    "tests/events_early.rules#72:expect1": tx_events_early_72_1_sides,
-    "tests/events_early.rules#72:expect2": tx_events_early_72_2_sides,
-    "tests/events_early.rules#73:expect0": tx_events_early_73_0_sides,
-    "tests/events_early.rules#73:expect1": tx_events_early_73_1_sides,
-    "tests/events_early.rules#73:expect2": tx_events_early_73_2_sides,
-    "tests/events_early.rules#73:expect3": tx_events_early_73_3_sides,
-    "tests/events_early.rules#74:expect0": tx_events_early_74_0_sides,
-    "tests/events_early.rules#74:expect1": tx_events_early_74_1_sides,
-    "tests/events_early.rules#75:expect0": tx_events_early_75_0_sides,
-    "tests/events_early.rules#75:expect1": tx_events_early_75_1_sides,
-    "tests/events_early.rules#76:expect0": tx_events_early_76_0_sides,
-    "tests/events_early.rules#76:expect1": tx_events_early_76_1_sides,
-    "tests/events_early.rules#77:expect2": tx_events_early_77_2_sides,
-    "tests/events_early.rules#81:expect1": tx_events_early_81_1_sides,
-    "tests/events_early.rules#82:expect0": tx_events_early_82_0_sides,
-    "tests/events_late.rules#0:expect0": tx_events_late_0_0_sides,
-    "tests/events_late.rules#0:expect1": tx_events_late_0_1_sides,
-    "tests/events_late.rules#1:expect0": tx_events_late_1_0_sides,
-    "tests/events_late.rules#1:expect1": tx_events_late_1_1_sides,
-    "tests/events_late.rules#2:expect1": tx_events_late_2_1_sides,
-    "tests/events_late.rules#2:expect2": tx_events_late_2_2_sides,
-    "tests/events_late.rules#3:expect0": tx_events_late_3_0_sides,
-    "tests/events_late.rules#3:expect1": tx_events_late_3_1_sides,
-    "tests/events_late.rules#4:expect0": tx_events_late_4_0_sides,
-    "tests/events_late.rules#5:expect0": tx_events_late_5_0_sides,
-    "tests/events_late.rules#5:expect1": tx_events_late_5_1_sides,
-    "tests/events_late.rules#5:expect2": tx_events_late_5_2_sides,
-    "tests/events_late.rules#7:expect0": tx_events_late_7_0_sides,
-    "tests/events_late.rules#8:expect0": tx_events_late_8_0_sides,
-    "tests/events_late.rules#10:expect0": tx_events_late_10_0_sides,
-    "tests/events_late.rules#11:expect0": tx_events_late_11_0_sides,
-    "tests/events_late.rules#11:expect1": tx_events_late_11_1_sides,
-    "tests/events_late.rules#12:expect0": tx_events_late_12_0_sides,
-    "tests/events_late.rules#13:expect1": tx_events_late_13_1_sides,
-    "tests/events_late.rules#14:expect0": tx_events_late_14_0_sides,
-    "tests/events_late.rules#14:expect1": tx_events_late_14_1_sides,
-    "tests/events_late.rules#14:expect2": tx_events_late_14_2_sides,
-    "tests/events_late.rules#14:expect3": tx_events_late_14_3_sides,
-    "tests/events_late.rules#15:expect0": tx_events_late_15_0_sides,
-    "tests/events_late.rules#15:expect1": tx_events_late_15_1_sides,
-    "tests/events_late.rules#17:expect0": tx_events_late_17_0_sides,
-    "tests/events_late.rules#17:expect1": tx_events_late_17_1_sides,
-    "tests/events_late.rules#17:expect2": tx_events_late_17_2_sides,
-    "tests/events_late.rules#17:expect3": tx_events_late_17_3_sides,
-    "tests/events_late.rules#18:expect0": tx_events_late_18_0_sides,
-    "tests/events_late.rules#20:expect0": tx_events_late_20_0_sides,
-    "tests/events_late.rules#20:expect1": tx_events_late_20_1_sides,
-    "tests/events_late.rules#21:expect0": tx_events_late_21_0_sides,
-    "tests/events_late.rules#21:expect1": tx_events_late_21_1_sides,
-    "tests/events_late.rules#21:expect2": tx_events_late_21_2_sides,
-    "tests/events_late.rules#21:expect3": tx_events_late_21_3_sides,
-    "tests/events_late.rules#22:expect0": tx_events_late_22_0_sides,
-    "tests/events_late.rules#23:expect0": tx_events_late_23_0_sides,
-    "tests/events_late.rules#23:expect1": tx_events_late_23_1_sides,
-    "tests/events_late.rules#23:expect2": tx_events_late_23_2_sides,
-    "tests/events_late.rules#23:expect3": tx_events_late_23_3_sides,
-    "tests/events_late.rules#24:expect0": tx_events_late_24_0_sides,
-    "tests/events_late.rules#24:expect1": tx_events_late_24_1_sides,
-    "tests/events_late.rules#25:expect0": tx_events_late_25_0_sides,
-    "tests/events_late.rules#25:expect1": tx_events_late_25_1_sides,
-    "tests/events_late.rules#26:expect0": tx_events_late_26_0_sides,
-    "tests/events_late.rules#26:expect1": tx_events_late_26_1_sides,
-    "tests/events_late.rules#26:expect2": tx_events_late_26_2_sides,
-    "tests/events_late.rules#26:expect3": tx_events_late_26_3_sides,
-    "tests/events_late.rules#26:expect4": tx_events_late_26_4_sides,
-    "tests/events_late.rules#27:expect1": tx_events_late_27_1_sides,
-    "tests/events_late.rules#28:expect0": tx_events_late_28_0_sides,
-    "tests/events_late.rules#28:expect1": tx_events_late_28_1_sides,
-    "tests/events_late.rules#28:expect2": tx_events_late_28_2_sides,
-    "tests/events_late.rules#28:expect3": tx_events_late_28_3_sides,
-    "tests/events_late.rules#28:expect4": tx_events_late_28_4_sides,
-    "tests/events_late.rules#29:expect0": tx_events_late_29_0_sides,
-    "tests/events_late.rules#29:expect1": tx_events_late_29_1_sides,
-    "tests/events_late.rules#30:expect0": tx_events_late_30_0_sides,
-    "tests/events_late.rules#31:expect0": tx_events_late_31_0_sides,
-    "tests/events_late.rules#31:expect1": tx_events_late_31_1_sides,
-    "tests/events_late.rules#31:expect2": tx_events_late_31_2_sides,
-    "tests/events_late.rules#32:expect0": tx_events_late_32_0_sides,
-    "tests/events_late.rules#33:expect0": tx_events_late_33_0_sides,
-    "tests/events_late.rules#34:expect0": tx_events_late_34_0_sides,
-    "tests/events_late.rules#35:expect0": tx_events_late_35_0_sides,
-    "tests/events_late.rules#35:expect2": tx_events_late_35_2_sides,
-    "tests/events_late.rules#36:expect0": tx_events_late_36_0_sides,
-    "tests/events_late.rules#36:expect1": tx_events_late_36_1_sides,
-    "tests/events_late.rules#36:expect2": tx_events_late_36_2_sides,
-    "tests/events_late.rules#36:expect3": tx_events_late_36_3_sides,
-    "tests/events_late.rules#37:expect0": tx_events_late_37_0_sides,
-    "tests/events_late.rules#37:expect1": tx_events_late_37_1_sides,
-    "tests/events_late.rules#37:expect2": tx_events_late_37_2_sides,
-    "tests/events_late.rules#37:expect3": tx_events_late_37_3_sides,
-    "tests/events_late.rules#38:expect0": tx_events_late_38_0_sides,
-    "tests/events_late.rules#38:expect1": tx_events_late_38_1_sides,
-    "tests/events_late.rules#38:expect2": tx_events_late_38_2_sides,
-    "tests/events_late.rules#40:expect0": tx_events_late_40_0_sides,
-    "tests/events_late.rules#41:expect0": tx_events_late_41_0_sides,
-    "tests/events_late.rules#41:expect2": tx_events_late_41_2_sides,
-    "tests/events_late.rules#42:expect0": tx_events_late_42_0_sides,
-    "tests/events_late.rules#42:expect1": tx_events_late_42_1_sides,
-    "tests/events_late.rules#42:expect2": tx_events_late_42_2_sides,
-    "tests/events_late.rules#42:expect3": tx_events_late_42_3_sides,
-    "tests/events_late.rules#43:expect0": tx_events_late_43_0_sides,
-    "tests/events_late.rules#43:expect1": tx_events_late_43_1_sides,
-    "tests/events_late.rules#45:expect1": tx_events_late_45_1_sides,
-    "tests/events_late.rules#45:expect2": tx_events_late_45_2_sides,
-    "tests/events_late.rules#46:expect1": tx_events_late_46_1_sides,
-    "tests/events_late.rules#47:expect1": tx_events_late_47_1_sides,
-    "tests/events_late.rules#48:expect2": tx_events_late_48_2_sides,
-    "tests/events_late.rules#50:expect1": tx_events_late_50_1_sides,
-    "tests/events_late.rules#51:expect0": tx_events_late_51_0_sides,
-    "tests/events_late.rules#52:expect0": tx_events_late_52_0_sides,
-    "tests/events_late.rules#52:expect1": tx_events_late_52_1_sides,
-    "tests/events_late.rules#52:expect2": tx_events_late_52_2_sides,
-    "tests/events_late.rules#52:expect3": tx_events_late_52_3_sides,
-    "tests/events_late.rules#53:expect0": tx_events_late_53_0_sides,
-    "tests/events_late.rules#53:expect1": tx_events_late_53_1_sides,
-    "tests/events_late.rules#53:expect2": tx_events_late_53_2_sides,
-    "tests/events_late.rules#54:expect1": tx_events_late_54_1_sides,
-    "tests/events_late.rules#54:expect2": tx_events_late_54_2_sides,
-    "tests/events_late.rules#55:expect1": tx_events_late_55_1_sides,
-    "tests/events_late.rules#55:expect2": tx_events_late_55_2_sides,
-    "tests/events_late.rules#56:expect1": tx_events_late_56_1_sides,
-    "tests/events_late.rules#56:expect2": tx_events_late_56_2_sides,
-    "tests/events_late.rules#57:expect0": tx_events_late_57_0_sides,
-    "tests/events_late.rules#58:expect0": tx_events_late_58_0_sides,
-    "tests/events_late.rules#59:expect1": tx_events_late_59_1_sides,
-    "tests/events_late.rules#60:expect0": tx_events_late_60_0_sides,
-    "tests/events_late.rules#61:expect0": tx_events_late_61_0_sides,
-    "tests/events_late.rules#63:expect0": tx_events_late_63_0_sides,
-    "tests/events_late.rules#63:expect1": tx_events_late_63_1_sides,
-    "tests/events_late.rules#64:expect0": tx_events_late_64_0_sides,
-    "tests/events_late.rules#64:expect1": tx_events_late_64_1_sides,
-    "tests/events_late.rules#65:expect0": tx_events_late_65_0_sides,
-    "tests/events_late.rules#65:expect1": tx_events_late_65_1_sides,
-    "tests/events_late.rules#66:expect0": tx_events_late_66_0_sides,
-    "tests/events_late.rules#66:expect1": tx_events_late_66_1_sides,
-    "tests/events_late.rules#66:expect2": tx_events_late_66_2_sides,
-    "tests/events_late.rules#67:expect0": tx_events_late_67_0_sides,
-    "tests/events_late.rules#68:expect0": tx_events_late_68_0_sides,
-    "tests/events_late.rules#69:expect0": tx_events_late_69_0_sides,
-    "tests/events_late.rules#70:expect0": tx_events_late_70_0_sides,
-    "tests/events_late.rules#70:expect1": tx_events_late_70_1_sides,
-    "tests/events_late.rules#70:expect2": tx_events_late_70_2_sides,
-    "tests/events_late.rules#70:expect3": tx_events_late_70_3_sides,
-    "tests/events_late.rules#71:expect0": tx_events_late_71_0_sides,
-    "tests/events_late.rules#75:expect0": tx_events_late_75_0_sides,
-    "tests/events_late.rules#75:expect1": tx_events_late_75_1_sides,
-    "tests/events_late.rules#75:expect2": tx_events_late_75_2_sides,
-    "tests/events_late.rules#76:expect0": tx_events_late_76_0_sides,
-    "tests/events_late.rules#76:expect1": tx_events_late_76_1_sides,
-    "tests/events_mid.rules#0:expect0": tx_events_mid_0_0_sides,
-    "tests/events_mid.rules#0:expect1": tx_events_mid_0_1_sides,
-    "tests/events_mid.rules#0:expect2": tx_events_mid_0_2_sides,
-    "tests/events_mid.rules#0:expect3": tx_events_mid_0_3_sides,
-    "tests/events_mid.rules#1:expect0": tx_events_mid_1_0_sides,
-    "tests/events_mid.rules#1:expect1": tx_events_mid_1_1_sides,
-    "tests/events_mid.rules#1:expect2": tx_events_mid_1_2_sides,
-    "tests/events_mid.rules#1:expect3": tx_events_mid_1_3_sides,
-    "tests/events_mid.rules#2:expect0": tx_events_mid_2_0_sides,
-    "tests/events_mid.rules#4:expect0": tx_events_mid_4_0_sides,
-    "tests/events_mid.rules#4:expect1": tx_events_mid_4_1_sides,
-    "tests/events_mid.rules#4:expect2": tx_events_mid_4_2_sides,
-    "tests/events_mid.rules#5:expect0": tx_events_mid_5_0_sides,
-    "tests/events_mid.rules#6:expect0": tx_events_mid_6_0_sides,
-    "tests/events_mid.rules#7:expect0": tx_events_mid_7_0_sides,
-    "tests/events_mid.rules#8:expect0": tx_events_mid_8_0_sides,
-    "tests/events_mid.rules#8:expect3": tx_events_mid_8_3_sides,
-    "tests/events_mid.rules#9:expect1": tx_events_mid_9_1_sides,
-    "tests/events_mid.rules#10:expect1": tx_events_mid_10_1_sides,
-    "tests/events_mid.rules#10:expect2": tx_events_mid_10_2_sides,
-    "tests/events_mid.rules#11:expect1": tx_events_mid_11_1_sides,
-    "tests/events_mid.rules#11:expect2": tx_events_mid_11_2_sides,
-    "tests/events_mid.rules#12:expect1": tx_events_mid_12_1_sides,
-    "tests/events_mid.rules#12:expect2": tx_events_mid_12_2_sides,
-    "tests/events_mid.rules#14:expect0": tx_events_mid_14_0_sides,
-    "tests/events_mid.rules#16:expect0": tx_events_mid_16_0_sides,
-    "tests/events_mid.rules#16:expect1": tx_events_mid_16_1_sides,
-    "tests/events_mid.rules#17:expect0": tx_events_mid_17_0_sides,
-    "tests/events_mid.rules#18:expect0": tx_events_mid_18_0_sides,
-    "tests/events_mid.rules#19:expect1": tx_events_mid_19_1_sides,
-    "tests/events_mid.rules#22:expect1": tx_events_mid_22_1_sides,
-    "tests/events_mid.rules#26:expect1": tx_events_mid_26_1_sides,
-    "tests/events_mid.rules#28:expect0": tx_events_mid_28_0_sides,
-    "tests/events_mid.rules#28:expect1": tx_events_mid_28_1_sides,
-    "tests/events_mid.rules#28:expect2": tx_events_mid_28_2_sides,
-    "tests/events_mid.rules#29:expect0": tx_events_mid_29_0_sides,
-    "tests/events_mid.rules#29:expect2": tx_events_mid_29_2_sides,
-    "tests/events_mid.rules#29:expect3": tx_events_mid_29_3_sides,
-    "tests/events_mid.rules#29:expect4": tx_events_mid_29_4_sides,
-    "tests/events_mid.rules#30:expect0": tx_events_mid_30_0_sides,
-    "tests/events_mid.rules#30:expect1": tx_events_mid_30_1_sides,
-    "tests/events_mid.rules#31:expect0": tx_events_mid_31_0_sides,
-    "tests/events_mid.rules#31:expect1": tx_events_mid_31_1_sides,
-    "tests/events_mid.rules#32:expect0": tx_events_mid_32_0_sides,
-    "tests/events_mid.rules#32:expect1": tx_events_mid_32_1_sides,
-    "tests/events_mid.rules#33:expect0": tx_events_mid_33_0_sides,
-    "tests/events_mid.rules#33:expect1": tx_events_mid_33_1_sides,
-    "tests/events_mid.rules#33:expect2": tx_events_mid_33_2_sides,
-    "tests/events_mid.rules#34:expect1": tx_events_mid_34_1_sides,
-    "tests/events_mid.rules#35:expect0": tx_events_mid_35_0_sides,
-    "tests/events_mid.rules#35:expect1": tx_events_mid_35_1_sides,
-    "tests/events_mid.rules#35:expect2": tx_events_mid_35_2_sides,
-    "tests/events_mid.rules#35:expect3": tx_events_mid_35_3_sides,
-    "tests/events_mid.rules#36:expect0": tx_events_mid_36_0_sides,
-    "tests/events_mid.rules#36:expect1": tx_events_mid_36_1_sides,
-    "tests/events_mid.rules#37:expect0": tx_events_mid_37_0_sides,
-    "tests/events_mid.rules#38:expect0": tx_events_mid_38_0_sides,
-    "tests/events_mid.rules#38:expect1": tx_events_mid_38_1_sides,
-    "tests/events_mid.rules#39:expect0": tx_events_mid_39_0_sides,
-    "tests/events_mid.rules#40:expect0": tx_events_mid_40_0_sides,
-    "tests/events_mid.rules#41:expect0": tx_events_mid_41_0_sides,
-    "tests/events_mid.rules#41:expect1": tx_events_mid_41_1_sides,
-    "tests/events_mid.rules#42:expect0": tx_events_mid_42_0_sides,
-    "tests/events_mid.rules#43:expect0": tx_events_mid_43_0_sides,
-    "tests/events_mid.rules#44:expect0": tx_events_mid_44_0_sides,
-    "tests/events_mid.rules#50:expect0": tx_events_mid_50_0_sides,
-    "tests/events_mid.rules#50:expect1": tx_events_mid_50_1_sides,
-    "tests/events_mid.rules#50:expect2": tx_events_mid_50_2_sides,
-    "tests/events_mid.rules#51:expect0": tx_events_mid_51_0_sides,
-    "tests/events_mid.rules#51:expect2": tx_events_mid_51_2_sides,
-    "tests/events_mid.rules#51:expect3": tx_events_mid_51_3_sides,
-    "tests/events_mid.rules#52:expect0": tx_events_mid_52_0_sides,
-    "tests/events_mid.rules#53:expect0": tx_events_mid_53_0_sides,
-    "tests/events_mid.rules#53:expect1": tx_events_mid_53_1_sides,
-    "tests/events_mid.rules#53:expect3": tx_events_mid_53_3_sides,
-    "tests/events_mid.rules#54:expect0": tx_events_mid_54_0_sides,
-    "tests/events_mid.rules#55:expect1": tx_events_mid_55_1_sides,
-    "tests/events_mid.rules#56:expect0": tx_events_mid_56_0_sides,
-    "tests/events_mid.rules#56:expect1": tx_events_mid_56_1_sides,
-    "tests/events_mid.rules#56:expect2": tx_events_mid_56_2_sides,
-    "tests/events_mid.rules#56:expect3": tx_events_mid_56_3_sides,
-    "tests/events_mid.rules#56:expect4": tx_events_mid_56_4_sides,
-    "tests/events_mid.rules#57:expect0": tx_events_mid_57_0_sides,
-    "tests/events_mid.rules#57:expect1": tx_events_mid_57_1_sides,
-    "tests/events_mid.rules#58:expect0": tx_events_mid_58_0_sides,
-    "tests/events_mid.rules#58:expect1": tx_events_mid_58_1_sides,
-    "tests/events_mid.rules#59:expect0": tx_events_mid_59_0_sides,
-    "tests/events_mid.rules#60:expect0": tx_events_mid_60_0_sides,
-    "tests/events_mid.rules#60:expect1": tx_events_mid_60_1_sides,
-    "tests/events_mid.rules#61:expect0": tx_events_mid_61_0_sides,
-    "tests/events_mid.rules#62:expect1": tx_events_mid_62_1_sides,
-    "tests/events_mid.rules#62:expect2": tx_events_mid_62_2_sides,
-    "tests/events_mid.rules#64:expect2": tx_events_mid_64_2_sides,
-    "tests/events_mid.rules#64:expect3": tx_events_mid_64_3_sides,
-    "tests/events_mid.rules#65:expect0": tx_events_mid_65_0_sides,
-    "tests/events_mid.rules#65:expect1": tx_events_mid_65_1_sides,
-    "tests/events_mid.rules#65:expect2": tx_events_mid_65_2_sides,
-    "tests/events_mid.rules#66:expect0": tx_events_mid_66_0_sides,
-    "tests/events_mid.rules#68:expect0": tx_events_mid_68_0_sides,
-    "tests/events_mid.rules#68:expect1": tx_events_mid_68_1_sides,
-    "tests/events_mid.rules#69:expect0": tx_events_mid_69_0_sides,
-    "tests/events_mid.rules#70:expect2": tx_events_mid_70_2_sides,
-    "tests/events_mid.rules#71:expect1": tx_events_mid_71_1_sides,
-    "tests/events_mid.rules#72:expect0": tx_events_mid_72_0_sides,
-    "tests/events_mid.rules#73:expect0": tx_events_mid_73_0_sides,
-    "tests/events_mid.rules#73:expect1": tx_events_mid_73_1_sides,
-    "tests/events_mid.rules#74:expect0": tx_events_mid_74_0_sides,
-    "tests/events_mid.rules#75:expect0": tx_events_mid_75_0_sides,
-    "tests/events_mid.rules#76:expect1": tx_events_mid_76_1_sides,
-    "tests/events_mid.rules#77:expect0": tx_events_mid_77_0_sides,
-    "tests/events_mid.rules#77:expect1": tx_events_mid_77_1_sides,
-    "tests/events_mid.rules#78:expect0": tx_events_mid_78_0_sides,
-    "tests/events_mid.rules#79:expect0": tx_events_mid_79_0_sides,
-    "tests/events_mid.rules#81:expect0": tx_events_mid_81_0_sides,
-    "tests/events_mid.rules#82:expect0": tx_events_mid_82_0_sides,
-    "tests/events_mid.rules#83:expect0": tx_events_mid_83_0_sides,
-    "tests/events_mid.rules#83:expect1": tx_events_mid_83_1_sides,
-    "tests/events_mid.rules#83:expect2": tx_events_mid_83_2_sides,
-    "tests/events_mid.rules#83:expect3": tx_events_mid_83_3_sides,
-    "tests/events_mid.rules#84:expect0": tx_events_mid_84_0_sides,
-    "tests/events_mid.rules#84:expect1": tx_events_mid_84_1_sides,
-    "tests/events_mid.rules#84:expect2": tx_events_mid_84_2_sides,
-    "tests/events_mid.rules#85:expect1": tx_events_mid_85_1_sides,
-    "tests/events_mid.rules#85:expect2": tx_events_mid_85_2_sides,
-    "tests/events_mid.rules#85:expect3": tx_events_mid_85_3_sides,
-    "tests/events_mid.rules#85:expect4": tx_events_mid_85_4_sides,
-    "tests/events_mid.rules#86:expect0": tx_events_mid_86_0_sides,
-    "tests/events_mid.rules#86:expect1": tx_events_mid_86_1_sides,
-    "tests/events_mid.rules#86:expect2": tx_events_mid_86_2_sides,
-    "tests/events_mid.rules#87:expect0": tx_events_mid_87_0_sides,
-    "tests/events_mid.rules#87:expect1": tx_events_mid_87_1_sides,
-    "tests/events_mid.rules#88:expect1": tx_events_mid_88_1_sides,
-    "tests/events_mid.rules#88:expect2": tx_events_mid_88_2_sides,
-    "tests/events_mid.rules#89:expect1": tx_events_mid_89_1_sides,
-    "tests/events_mid.rules#90:expect0": tx_events_mid_90_0_sides,
-    "tests/events_mid.rules#91:expect1": tx_events_mid_91_1_sides,
-    "tests/events_mid.rules#91:expect2": tx_events_mid_91_2_sides,
-    "tests/events_mid.rules#92:expect0": tx_events_mid_92_0_sides,
-    "tests/events_mid.rules#92:expect1": tx_events_mid_92_1_sides,
-    "tests/events_mid.rules#92:expect2": tx_events_mid_92_2_sides,
-    "tests/events_mid.rules#92:expect3": tx_events_mid_92_3_sides,
-    "tests/events_mid.rules#93:expect0": tx_events_mid_93_0_sides,
-    "tests/events_mid.rules#93:expect1": tx_events_mid_93_1_sides,
-    "tests/events_mid.rules#94:expect0": tx_events_mid_94_0_sides,
-    "tests/events_mid.rules#95:expect2": tx_events_mid_95_2_sides,
-    "tests/events_mid.rules#96:expect1": tx_events_mid_96_1_sides,
-    "tests/events_mid.rules#97:expect0": tx_events_mid_97_0_sides,
-    "tests/events_mid.rules#97:expect1": tx_events_mid_97_1_sides,
-    "tests/events_mid.rules#98:expect1": tx_events_mid_98_1_sides,
-    "tests/events_mid.rules#99:expect2": tx_events_mid_99_2_sides,
-    "tests/events_mid.rules#99:expect3": tx_events_mid_99_3_sides,
-    "tests/events_mid.rules#99:expect4": tx_events_mid_99_4_sides,
-    "tests/events_mid.rules#100:expect0": tx_events_mid_100_0_sides,
-    "tests/events_mid.rules#101:expect1": tx_events_mid_101_1_sides,
-    "tests/events_mid.rules#102:expect0": tx_events_mid_102_0_sides,
-    "tests/events_mid.rules#103:expect1": tx_events_mid_103_1_sides,
-    "tests/events_mid.rules#103:expect2": tx_events_mid_103_2_sides,
-    "tests/events_mid.rules#103:expect3": tx_events_mid_103_3_sides,
-    "tests/events_mid.rules#104:expect0": tx_events_mid_104_0_sides,
-    "tests/events_mid.rules#104:expect1": tx_events_mid_104_1_sides,
-    "tests/events_mid.rules#104:expect2": tx_events_mid_104_2_sides,
-    "tests/events_mid.rules#104:expect3": tx_events_mid_104_3_sides,
-    "tests/events_mid.rules#105:expect0": tx_events_mid_105_0_sides,
-    "tests/events_mid.rules#106:expect0": tx_events_mid_106_0_sides,
-    "tests/events_mid.rules#106:expect1": tx_events_mid_106_1_sides,
-    "tests/events_mid.rules#108:expect0": tx_events_mid_108_0_sides,
-    "tests/events_mid.rules#108:expect1": tx_events_mid_108_1_sides,
-    "tests/events_mid.rules#109:expect2": tx_events_mid_109_2_sides,
-    "tests/events_mid.rules#109:expect3": tx_events_mid_109_3_sides,
-    "tests/events_mid.rules#110:expect1": tx_events_mid_110_1_sides,
-    "tests/events_mid.rules#111:expect1": tx_events_mid_111_1_sides,
-    "tests/events_mid.rules#112:expect0": tx_events_mid_112_0_sides,
-    "tests/events_mid.rules#113:expect0": tx_events_mid_113_0_sides,
-    "tests/events_mid.rules#113:expect1": tx_events_mid_113_1_sides,
-    "tests/events_mid.rules#114:expect0": tx_events_mid_114_0_sides,
-    "tests/events_mid.rules#114:expect1": tx_events_mid_114_1_sides,
-    "tests/events_mid.rules#116:expect0": tx_events_mid_116_0_sides,
-    "tests/events_mid.rules#116:expect1": tx_events_mid_116_1_sides,
-    "tests/events_mid.rules#117:expect0": tx_events_mid_117_0_sides,
-    "tests/events_mid.rules#117:expect1": tx_events_mid_117_1_sides,
-    "tests/events_mid.rules#117:expect2": tx_events_mid_117_2_sides,
-    "tests/events_mid.rules#117:expect3": tx_events_mid_117_3_sides,
-    "tests/events_mid.rules#118:expect0": tx_events_mid_118_0_sides,
-    "tests/events_mid.rules#118:expect1": tx_events_mid_118_1_sides,
-    "tests/events_mid.rules#118:expect2": tx_events_mid_118_2_sides,
-    "tests/events_mid.rules#119:expect0": tx_events_mid_119_0_sides,
-    "tests/events_mid.rules#119:expect1": tx_events_mid_119_1_sides,
-    "tests/events_mid.rules#120:expect2": tx_events_mid_120_2_sides,
-    "tests/events_mid.rules#120:expect5": tx_events_mid_120_5_sides,
-    "tests/events_mid.rules#122:expect1": tx_events_mid_122_1_sides,
-    "tests/events_mid.rules#123:expect1": tx_events_mid_123_1_sides,
-    "tests/events_mid.rules#124:expect0": tx_events_mid_124_0_sides,
-    "tests/events_mid.rules#124:expect1": tx_events_mid_124_1_sides,
-    "tests/events_mid.rules#126:expect0": tx_events_mid_126_0_sides,
-    "tests/events_mid.rules#127:expect1": tx_events_mid_127_1_sides,
-    "tests/events_mid.rules#128:expect0": tx_events_mid_128_0_sides,
-    "tests/events_mid.rules#128:expect1": tx_events_mid_128_1_sides,
-    "tests/events_mid.rules#128:expect2": tx_events_mid_128_2_sides,
-    "tests/inside_other_plays.rules#0:expect3": tx_inside_other_plays_0_3_sides,
-    "tests/inside_other_plays.rules#0:expect6": tx_inside_other_plays_0_6_sides,
-    "tests/inside_other_plays.rules#1:expect1": tx_inside_other_plays_1_1_sides,
-    "tests/inside_other_plays.rules#1:expect2": tx_inside_other_plays_1_2_sides,
-    "tests/inside_other_plays.rules#2:expect3": tx_inside_other_plays_2_3_sides,
-    "tests/inside_other_plays.rules#3:expect0": tx_inside_other_plays_3_0_sides,
-    "tests/inside_other_plays.rules#4:expect0": tx_inside_other_plays_4_0_sides,
-    "tests/inside_other_plays.rules#5:expect0": tx_inside_other_plays_5_0_sides,
-    "tests/inside_other_plays.rules#6:expect0": tx_inside_other_plays_6_0_sides,
-    "tests/inside_other_plays.rules#6:expect1": tx_inside_other_plays_6_1_sides,
-    "tests/inside_other_plays.rules#6:expect2": tx_inside_other_plays_6_2_sides,
-    "tests/inside_other_plays.rules#7:expect1": tx_inside_other_plays_7_1_sides,
-    "tests/inside_other_plays.rules#9:expect0": tx_inside_other_plays_9_0_sides,
-    "tests/operations.rules#0:expect0": tx_operations_0_0_sides,
-    "tests/operations.rules#0:expect1": tx_operations_0_1_sides,
-    "tests/operations.rules#0:expect2": tx_operations_0_2_sides,
-    "tests/operations.rules#0:expect3": tx_operations_0_3_sides,
-    "tests/operations.rules#1:expect0": tx_operations_1_0_sides,
-    "tests/operations.rules#1:expect1": tx_operations_1_1_sides,
-    "tests/operations.rules#1:expect2": tx_operations_1_2_sides,
-    "tests/operations.rules#1:expect3": tx_operations_1_3_sides,
-    "tests/operations.rules#2:expect0": tx_operations_2_0_sides,
-    "tests/operations.rules#2:expect1": tx_operations_2_1_sides,
-    "tests/operations.rules#2:expect2": tx_operations_2_2_sides,
-    "tests/operations.rules#3:expect0": tx_operations_3_0_sides,
-    "tests/operations.rules#3:expect1": tx_operations_3_1_sides,
-    "tests/operations.rules#4:expect1": tx_operations_4_1_sides,
-    "tests/operations.rules#4:expect2": tx_operations_4_2_sides,
-    "tests/operations.rules#4:expect3": tx_operations_4_3_sides,
-    "tests/operations.rules#5:expect0": tx_operations_5_0_sides,
-    "tests/operations.rules#6:expect1": tx_operations_6_1_sides,
-    "tests/operations.rules#9:expect0": tx_operations_9_0_sides,
-    "tests/operations.rules#9:expect1": tx_operations_9_1_sides,
-    "tests/operations.rules#9:expect2": tx_operations_9_2_sides,
-    "tests/operations.rules#10:expect0": tx_operations_10_0_sides,
-    "tests/operations.rules#10:expect1": tx_operations_10_1_sides,
-    "tests/operations.rules#10:expect2": tx_operations_10_2_sides,
-    "tests/operations.rules#11:expect0": tx_operations_11_0_sides,
-    "tests/operations.rules#12:expect0": tx_operations_12_0_sides,
-    "tests/operations.rules#13:expect0": tx_operations_13_0_sides,
-    "tests/operations.rules#14:expect0": tx_operations_14_0_sides,
-    "tests/operations.rules#14:expect1": tx_operations_14_1_sides,
-    "tests/operations.rules#14:expect2": tx_operations_14_2_sides,
-    "tests/operations.rules#14:expect3": tx_operations_14_3_sides,
-    "tests/operations.rules#15:expect0": tx_operations_15_0_sides,
-    "tests/operations.rules#15:expect1": tx_operations_15_1_sides,
-    "tests/operations.rules#16:expect0": tx_operations_16_0_sides,
-    "tests/operations.rules#16:expect1": tx_operations_16_1_sides,
-    "tests/operations.rules#16:expect2": tx_operations_16_2_sides,
-    "tests/operations.rules#16:expect3": tx_operations_16_3_sides,
-    "tests/operations.rules#17:expect0": tx_operations_17_0_sides,
-    "tests/operations.rules#17:expect1": tx_operations_17_1_sides,
-    "tests/operations.rules#18:expect0": tx_operations_18_0_sides,
-    "tests/operations.rules#18:expect1": tx_operations_18_1_sides,
-    "tests/operations.rules#18:expect2": tx_operations_18_2_sides,
-    "tests/operations.rules#20:expect0": tx_operations_20_0_sides,
-    "tests/operations.rules#21:expect0": tx_operations_21_0_sides,
-    "tests/operations.rules#21:expect1": tx_operations_21_1_sides,
-    "tests/operations.rules#22:expect0": tx_operations_22_0_sides,
-    "tests/operations.rules#22:expect1": tx_operations_22_1_sides,
-    "tests/operations.rules#23:expect0": tx_operations_23_0_sides,
-    "tests/operations.rules#23:expect1": tx_operations_23_1_sides,
-    "tests/operations.rules#23:expect2": tx_operations_23_2_sides,
-    "tests/operations.rules#23:expect3": tx_operations_23_3_sides,
-    "tests/operations.rules#24:expect0": tx_operations_24_0_sides,
-    "tests/operations.rules#24:expect1": tx_operations_24_1_sides,
-    "tests/operations.rules#24:expect2": tx_operations_24_2_sides,
-    "tests/operations.rules#25:expect0": tx_operations_25_0_sides,
-    "tests/operations.rules#25:expect1": tx_operations_25_1_sides,
-    "tests/turn_and_victory.rules#0:expect0": tx_turn_and_victory_0_0_sides,
-    "tests/turn_and_victory.rules#0:expect1": tx_turn_and_victory_0_1_sides,
-    "tests/turn_and_victory.rules#0:expect2": tx_turn_and_victory_0_2_sides,
-    "tests/turn_and_victory.rules#0:expect3": tx_turn_and_victory_0_3_sides,
-    "tests/turn_and_victory.rules#0:expect4": tx_turn_and_victory_0_4_sides,
-    "tests/turn_and_victory.rules#0:expect5": tx_turn_and_victory_0_5_sides,
-    "tests/turn_and_victory.rules#0:expect6": tx_turn_and_victory_0_6_sides,
-    "tests/turn_and_victory.rules#0:expect7": tx_turn_and_victory_0_7_sides,
-    "tests/turn_and_victory.rules#0:expect10": tx_turn_and_victory_0_10_sides,
-    "tests/turn_and_victory.rules#0:expect11": tx_turn_and_victory_0_11_sides,
-    "tests/turn_and_victory.rules#0:expect12": tx_turn_and_victory_0_12_sides,
-    "tests/turn_and_victory.rules#1:expect0": tx_turn_and_victory_1_0_sides,
-    "tests/turn_and_victory.rules#1:expect1": tx_turn_and_victory_1_1_sides,
-    "tests/turn_and_victory.rules#2:expect0": tx_turn_and_victory_2_0_sides,
-    "tests/turn_and_victory.rules#2:expect1": tx_turn_and_victory_2_1_sides,
-    "tests/turn_and_victory.rules#3:expect0": tx_turn_and_victory_3_0_sides,
-    "tests/turn_and_victory.rules#3:expect1": tx_turn_and_victory_3_1_sides,
-    "tests/turn_and_victory.rules#3:expect3": tx_turn_and_victory_3_3_sides,
-    "tests/turn_and_victory.rules#3:expect4": tx_turn_and_victory_3_4_sides,
-    "tests/turn_and_victory.rules#3:expect5": tx_turn_and_victory_3_5_sides,
-    "tests/turn_and_victory.rules#4:expect0": tx_turn_and_victory_4_0_sides,
-    "tests/turn_and_victory.rules#4:expect1": tx_turn_and_victory_4_1_sides,
-    "tests/turn_and_victory.rules#5:expect0": tx_turn_and_victory_5_0_sides,
-    "tests/turn_and_victory.rules#6:expect0": tx_turn_and_victory_6_0_sides,
-    "tests/turn_and_victory.rules#7:expect0": tx_turn_and_victory_7_0_sides,
-    "tests/turn_and_victory.rules#10:expect0": tx_turn_and_victory_10_0_sides,
-    "tests/turn_and_victory.rules#10:expect3": tx_turn_and_victory_10_3_sides,
-    "tests/turn_and_victory.rules#11:expect0": tx_turn_and_victory_11_0_sides,
-    "tests/turn_and_victory.rules#11:expect1": tx_turn_and_victory_11_1_sides,
-    "tests/turn_and_victory.rules#11:expect2": tx_turn_and_victory_11_2_sides,
-    "tests/turn_and_victory.rules#11:expect3": tx_turn_and_victory_11_3_sides,
-    "tests/turn_and_victory.rules#12:expect0": tx_turn_and_victory_12_0_sides,
-    "tests/turn_and_victory.rules#12:expect1": tx_turn_and_victory_12_1_sides,
-    "tests/turn_and_victory.rules#12:expect2": tx_turn_and_victory_12_2_sides,
-    "tests/turn_and_victory.rules#12:expect3": tx_turn_and_victory_12_3_sides,
-    "tests/turn_and_victory.rules#12:expect4": tx_turn_and_victory_12_4_sides,
-    "tests/turn_and_victory.rules#12:expect5": tx_turn_and_victory_12_5_sides,
-    "tests/turn_and_victory.rules#12:expect6": tx_turn_and_victory_12_6_sides,
-    "tests/turn_and_victory.rules#12:expect7": tx_turn_and_victory_12_7_sides,
-    "tests/turn_and_victory.rules#13:expect0": tx_turn_and_victory_13_0_sides,
-    "tests/turn_and_victory.rules#13:expect1": tx_turn_and_victory_13_1_sides,
-    "tests/turn_and_victory.rules#14:expect1": tx_turn_and_victory_14_1_sides,
-    "tests/turn_and_victory.rules#15:expect0": tx_turn_and_victory_15_0_sides,
-    "tests/turn_and_victory.rules#15:expect1": tx_turn_and_victory_15_1_sides,
-    "tests/turn_and_victory.rules#15:expect2": tx_turn_and_victory_15_2_sides,
-    "tests/turn_and_victory.rules#16:expect0": tx_turn_and_victory_16_0_sides,
-    "tests/turn_and_victory.rules#17:expect0": tx_turn_and_victory_17_0_sides,
-    "tests/turn_and_victory.rules#17:expect2": tx_turn_and_victory_17_2_sides,
-    "tests/turn_and_victory.rules#18:expect1": tx_turn_and_victory_18_1_sides,
-    "tests/turn_and_victory.rules#19:expect1": tx_turn_and_victory_19_1_sides,
-    "tests/turn_and_victory.rules#20:expect1": tx_turn_and_victory_20_1_sides,
-    "tests/turn_and_victory.rules#20:expect2": tx_turn_and_victory_20_2_sides,
-    "tests/turn_and_victory.rules#21:expect1": tx_turn_and_victory_21_1_sides,
-    "tests/turn_and_victory.rules#23:expect0": tx_turn_and_victory_23_0_sides,
-    "tests/turn_and_victory.rules#23:expect2": tx_turn_and_victory_23_2_sides,
-    "tests/turn_and_victory.rules#24:expect1": tx_turn_and_victory_24_1_sides,
-    "tests/turn_and_victory.rules#25:expect0": tx_turn_and_victory_25_0_sides,
-    "tests/turn_and_victory.rules#25:expect2": tx_turn_and_victory_25_2_sides,
-    "tests/turn_and_victory.rules#26:expect0": tx_turn_and_victory_26_0_sides,
-    "tests/turn_and_victory.rules#26:expect1": tx_turn_and_victory_26_1_sides,
-    "tests/turn_and_victory.rules#27:expect0": tx_turn_and_victory_27_0_sides,
-}
+TEST_EXPECTS = _keyed(
+    ("tests/card_play.rules", tx_card_play_0),
+    ("tests/card_play.rules", tx_card_play_1),
+    ("tests/card_play.rules", tx_card_play_2),
+    ("tests/card_play.rules", tx_card_play_3),
+    ("tests/card_play.rules", tx_card_play_4),
+    ("tests/control_and_scoring.rules", tx_control_and_scoring_0),
+    ("tests/control_and_scoring.rules", tx_control_and_scoring_1),
+    ("tests/control_and_scoring.rules", tx_control_and_scoring_2),
+    ("tests/events_early.rules", tx_events_early_0),
+    ("tests/events_early.rules", tx_events_early_1),
+    ("tests/events_early.rules", tx_events_early_2),
+    ("tests/events_early.rules", tx_events_early_3),
+    ("tests/events_early.rules", tx_events_early_4),
+    ("tests/events_early.rules", tx_events_early_5),
+    ("tests/events_early.rules", tx_events_early_6),
+    ("tests/events_early.rules", tx_events_early_7),
+    ("tests/events_early.rules", tx_events_early_8),
+    ("tests/events_early.rules", tx_events_early_9),
+    ("tests/events_early.rules", tx_events_early_10),
+    ("tests/events_early.rules", tx_events_early_11),
+    ("tests/events_early.rules", tx_events_early_12),
+    ("tests/events_early.rules", tx_events_early_13),
+    ("tests/events_early.rules", tx_events_early_14),
+    ("tests/events_early.rules", tx_events_early_15),
+    ("tests/events_late.rules", tx_events_late_0),
+    ("tests/events_late.rules", tx_events_late_1),
+    ("tests/events_late.rules", tx_events_late_2),
+    ("tests/events_late.rules", tx_events_late_3),
+    ("tests/events_late.rules", tx_events_late_4),
+    ("tests/events_late.rules", tx_events_late_5),
+    ("tests/events_late.rules", tx_events_late_6),
+    ("tests/events_late.rules", tx_events_late_7),
+    ("tests/events_late.rules", tx_events_late_8),
+    ("tests/events_late.rules", tx_events_late_9),
+    ("tests/events_late.rules", tx_events_late_10),
+    ("tests/events_late.rules", tx_events_late_11),
+    ("tests/events_late.rules", tx_events_late_12),
+    ("tests/events_mid.rules", tx_events_mid_0),
+    ("tests/events_mid.rules", tx_events_mid_1),
+    ("tests/events_mid.rules", tx_events_mid_2),
+    ("tests/events_mid.rules", tx_events_mid_3),
+    ("tests/events_mid.rules", tx_events_mid_4),
+    ("tests/events_mid.rules", tx_events_mid_5),
+    ("tests/events_mid.rules", tx_events_mid_6),
+    ("tests/events_mid.rules", tx_events_mid_7),
+    ("tests/events_mid.rules", tx_events_mid_8),
+    ("tests/events_mid.rules", tx_events_mid_9),
+    ("tests/events_mid.rules", tx_events_mid_10),
+    ("tests/events_mid.rules", tx_events_mid_11),
+    ("tests/events_mid.rules", tx_events_mid_12),
+    ("tests/events_mid.rules", tx_events_mid_13),
+    ("tests/events_mid.rules", tx_events_mid_14),
+    ("tests/events_mid.rules", tx_events_mid_15),
+    ("tests/events_mid.rules", tx_events_mid_16),
+    ("tests/events_mid.rules", tx_events_mid_17),
+    ("tests/events_mid.rules", tx_events_mid_18),
+    ("tests/events_mid.rules", tx_events_mid_19),
+    ("tests/events_mid.rules", tx_events_mid_20),
+    ("tests/inside_other_plays.rules", tx_inside_other_plays_0),
+    ("tests/inside_other_plays.rules", tx_inside_other_plays_1),
+    ("tests/inside_other_plays.rules", tx_inside_other_plays_2),
+    ("tests/operations.rules", tx_operations_0),
+    ("tests/operations.rules", tx_operations_1),
+    ("tests/operations.rules", tx_operations_2),
+    ("tests/operations.rules", tx_operations_3),
+    ("tests/operations.rules", tx_operations_4),
+    ("tests/turn_and_victory.rules", tx_turn_and_victory_0),
+    ("tests/turn_and_victory.rules", tx_turn_and_victory_1),
+    ("tests/turn_and_victory.rules", tx_turn_and_victory_2),
+    ("tests/turn_and_victory.rules", tx_turn_and_victory_3),
+    ("tests/turn_and_victory.rules", tx_turn_and_victory_4),
+    ("tests/turn_and_victory.rules", tx_turn_and_victory_5),
+)
+TEST_SIDES = _keyed(
+    ("tests/card_play.rules", ts_card_play_0),
+    ("tests/card_play.rules", ts_card_play_1),
+    ("tests/card_play.rules", ts_card_play_2),
+    ("tests/card_play.rules", ts_card_play_3),
+    ("tests/card_play.rules", ts_card_play_4),
+    ("tests/control_and_scoring.rules", ts_control_and_scoring_0),
+    ("tests/control_and_scoring.rules", ts_control_and_scoring_1),
+    ("tests/control_and_scoring.rules", ts_control_and_scoring_2),
+    ("tests/events_early.rules", ts_events_early_0),
+    ("tests/events_early.rules", ts_events_early_1),
+    ("tests/events_early.rules", ts_events_early_2),
+    ("tests/events_early.rules", ts_events_early_3),
+    ("tests/events_early.rules", ts_events_early_4),
+    ("tests/events_early.rules", ts_events_early_5),
+    ("tests/events_early.rules", ts_events_early_6),
+    ("tests/events_early.rules", ts_events_early_7),
+    ("tests/events_early.rules", ts_events_early_8),
+    ("tests/events_early.rules", ts_events_early_9),
+    ("tests/events_early.rules", ts_events_early_10),
+    ("tests/events_early.rules", ts_events_early_11),
+    ("tests/events_early.rules", ts_events_early_12),
+    ("tests/events_early.rules", ts_events_early_13),
+    ("tests/events_early.rules", ts_events_early_14),
+    ("tests/events_early.rules", ts_events_early_15),
+    ("tests/events_late.rules", ts_events_late_0),
+    ("tests/events_late.rules", ts_events_late_1),
+    ("tests/events_late.rules", ts_events_late_2),
+    ("tests/events_late.rules", ts_events_late_3),
+    ("tests/events_late.rules", ts_events_late_4),
+    ("tests/events_late.rules", ts_events_late_5),
+    ("tests/events_late.rules", ts_events_late_6),
+    ("tests/events_late.rules", ts_events_late_7),
+    ("tests/events_late.rules", ts_events_late_8),
+    ("tests/events_late.rules", ts_events_late_9),
+    ("tests/events_late.rules", ts_events_late_10),
+    ("tests/events_late.rules", ts_events_late_11),
+    ("tests/events_late.rules", ts_events_late_12),
+    ("tests/events_mid.rules", ts_events_mid_0),
+    ("tests/events_mid.rules", ts_events_mid_1),
+    ("tests/events_mid.rules", ts_events_mid_2),
+    ("tests/events_mid.rules", ts_events_mid_3),
+    ("tests/events_mid.rules", ts_events_mid_4),
+    ("tests/events_mid.rules", ts_events_mid_5),
+    ("tests/events_mid.rules", ts_events_mid_6),
+    ("tests/events_mid.rules", ts_events_mid_7),
+    ("tests/events_mid.rules", ts_events_mid_8),
+    ("tests/events_mid.rules", ts_events_mid_9),
+    ("tests/events_mid.rules", ts_events_mid_10),
+    ("tests/events_mid.rules", ts_events_mid_11),
+    ("tests/events_mid.rules", ts_events_mid_12),
+    ("tests/events_mid.rules", ts_events_mid_13),
+    ("tests/events_mid.rules", ts_events_mid_14),
+    ("tests/events_mid.rules", ts_events_mid_15),
+    ("tests/events_mid.rules", ts_events_mid_16),
+    ("tests/events_mid.rules", ts_events_mid_17),
+    ("tests/events_mid.rules", ts_events_mid_18),
+    ("tests/events_mid.rules", ts_events_mid_19),
+    ("tests/events_mid.rules", ts_events_mid_20),
+    ("tests/inside_other_plays.rules", ts_inside_other_plays_0),
+    ("tests/inside_other_plays.rules", ts_inside_other_plays_1),
+    ("tests/inside_other_plays.rules", ts_inside_other_plays_2),
+    ("tests/operations.rules", ts_operations_0),
+    ("tests/operations.rules", ts_operations_1),
+    ("tests/operations.rules", ts_operations_2),
+    ("tests/operations.rules", ts_operations_3),
+    ("tests/operations.rules", ts_operations_4),
+    ("tests/turn_and_victory.rules", ts_turn_and_victory_0),
+    ("tests/turn_and_victory.rules", ts_turn_and_victory_1),
+    ("tests/turn_and_victory.rules", ts_turn_and_victory_2),
+    ("tests/turn_and_victory.rules", ts_turn_and_victory_3),
+    ("tests/turn_and_victory.rules", ts_turn_and_victory_4),
+    ("tests/turn_and_victory.rules", ts_turn_and_victory_5),
+)

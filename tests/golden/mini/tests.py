@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source c357f3fa84d63d29c16d output ba125e1b355e161d089d
+# Fingerprint: source d04a2f8e5551085631e6 output ed03abc7ed7810383309
 "Mini: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND
@@ -39,49 +39,31 @@ def tb_mini_2_0(state, frame):
     return
 
 
-def tx_mini_0_0(state, L):
+# Expectations, in tables of a test file's, keyed by the rest of each one's plan key
+# ("#3:expect0": test 3, part 0); the `ts_` tables hold the two sides of each comparison.
+tx_mini_0 = {
     # spec: tests/specs/mini/mini.rules:90
-    return state.tracks[0] == 1
-
-
-def tx_mini_0_0_sides(state, L):
-    # spec: tests/specs/mini/mini.rules:90
-    return (state.tracks[0], 1)
-
-
-def tx_mini_1_0(state, L):
+    "#0:expect0": lambda state, L: state.tracks[0] == 1,
     # spec: tests/specs/mini/mini.rules:96
-    return state.counters[1][E_b] == 1
-
-
-def tx_mini_1_0_sides(state, L):
+    "#1:expect0": lambda state, L: state.counters[1][E_b] == 1,
     # spec: tests/specs/mini/mini.rules:96
-    return (state.counters[1][E_b], 1)
-
-
-def tx_mini_1_1(state, L):
-    # spec: tests/specs/mini/mini.rules:96
-    return d_total(state, 1) == 2
-
-
-def tx_mini_1_1_sides(state, L):
-    # spec: tests/specs/mini/mini.rules:96
-    return (d_total(state, 1), 2)
-
-
-def tx_mini_2_0(state, L):
+    "#1:expect1": lambda state, L: d_total(state, 1) == 2,
     # spec: tests/specs/mini/mini.rules:102
-    return is_active(state, 0, [0])
-
-
-def tx_mini_2_1(state, L):
+    "#2:expect0": lambda state, L: is_active(state, 0, [0]),
     # spec: tests/specs/mini/mini.rules:102
-    return q_worth(state, 0, E_three) == 4
+    "#2:expect1": lambda state, L: q_worth(state, 0, E_three) == 4,
+}
+ts_mini_0 = {
+    "#0:expect0": lambda state, L: (state.tracks[0], 1),
+    "#1:expect0": lambda state, L: (state.counters[1][E_b], 1),
+    "#1:expect1": lambda state, L: (d_total(state, 1), 2),
+    "#2:expect1": lambda state, L: (q_worth(state, 0, E_three), 4),
+}
 
 
-def tx_mini_2_1_sides(state, L):
-    # spec: tests/specs/mini/mini.rules:102
-    return (q_worth(state, 0, E_three), 4)
+def _keyed(*tables):
+    """A plan key (a test file's key, then the entry's) for every entry of the tables."""
+    return {file + key: check for file, table in tables for key, check in table.items()}
 
 
 TEST_STEPS = (
@@ -94,16 +76,5 @@ TEST_BLOCKS = {
     "mini/mini.rules#1:run0": tb_mini_1_0,
     "mini/mini.rules#2:run0": tb_mini_2_0,
 }
-TEST_EXPECTS = {
-    "mini/mini.rules#0:expect0": tx_mini_0_0,
-    "mini/mini.rules#1:expect0": tx_mini_1_0,
-    "mini/mini.rules#1:expect1": tx_mini_1_1,
-    "mini/mini.rules#2:expect0": tx_mini_2_0,
-    "mini/mini.rules#2:expect1": tx_mini_2_1,
-}
-TEST_SIDES = {
-    "mini/mini.rules#0:expect0": tx_mini_0_0_sides,
-    "mini/mini.rules#1:expect0": tx_mini_1_0_sides,
-    "mini/mini.rules#1:expect1": tx_mini_1_1_sides,
-    "mini/mini.rules#2:expect1": tx_mini_2_1_sides,
-}
+TEST_EXPECTS = _keyed(("mini/mini.rules", tx_mini_0))
+TEST_SIDES = _keyed(("mini/mini.rules", ts_mini_0))
