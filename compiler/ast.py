@@ -610,7 +610,7 @@ class ExpectOffered(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class ParamStep(Stmt):
-    """param action_points = 2: the test's game has this param value."""
+    """param NAME = VALUE: the test's game has this param value."""
 
     name: Name
     value: Expr
@@ -618,7 +618,7 @@ class ParamStep(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class VariantStep(Stmt):
-    """variant two_action_points: the test runs with this variant on."""
+    """variant NAME: the test runs with this variant on."""
 
     name: Name
 

@@ -4,8 +4,8 @@ Generated code is written once and run from anywhere, so it cannot name
 files relative to the working directory; the interpreter names them the same
 way, so the back ends agree on every location (the fuzzer compares them).
 A file inside the repository is named from the repository's root
-(spec/twilight_struggle/cards.rules), any other from its game's folder
-(twilight_struggle/cards.rules); `shown` turns such a name back into a path
+(spec/GAME/cards.rules), any other from its game's folder
+(GAME/cards.rules); `shown` turns such a name back into a path
 the user can open from where they are.
 """
 

@@ -27,7 +27,7 @@ from .cache import cache_root, digest
 
 # Where the time goes (tables are data built once at import; tests and __init__ stay Python).
 MODULES = ("rules", "procedures")
-# C compiler flags after Python's own (-O3 -g): on Twilight Struggle's 6-9 MB of C per module
+# C compiler flags after Python's own (-O3 -g): on the biggest spec's 6-9 MB of C per module
 # -O3 with debug info did not finish in reasonable time on a loaded machine; -O1 without it
 # keeps nearly all of the gain (the time is in Python's C API calls, not in loops gcc tunes).
 CFLAGS = ("-O1", "-g0")

@@ -2,7 +2,7 @@
 
 Python compiles a module's source each time it is imported without a usable
 __pycache__ (a fresh build folder, PYTHONDONTWRITEBYTECODE, a read-only
-checkout), and a generated package is large: Twilight Struggle's costs a
+checkout), and a generated package is large: the biggest spec's costs a
 quarter of a second to compile, and `rulespec test` imports ten packages. So
 a package is imported through a finder whose loader keeps each module's
 compiled code in the rulespec cache under the hash of its source (and the

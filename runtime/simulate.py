@@ -53,7 +53,7 @@ def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any
 
 
 def readable_trace(meta, trace: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
-    """'event 12' -> 'event korean_war'; 'event 12 by 1' -> uses['event korean_war usa']."""
+    """'event 12' -> 'event CARD'; 'event 12 by 1' -> uses['event CARD PLAYER'] (the spec's ids)."""
     events, uses = {}, {}
     names = _trace_names(meta)
     for key, count in sorted(trace.items()):

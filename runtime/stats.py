@@ -79,7 +79,7 @@ def two_proportions(a: int, n: int, b: int, m: int, z: float = Z95) -> tuple[flo
 
 def describe_change(subject: str, before: float, after: float, diff: PairedDifference,
                     variant: str, games: int) -> str:
-    """One plain sentence, e.g. 'X raises the USA's win rate from 41.2% to 47.9% ...'."""
+    """One plain sentence, e.g. 'V raises P's win rate from 41.2% to 47.9% ...' (V a variant, P a player)."""
     points = diff.difference * 100
     lo, hi = diff.ci95[0] * 100, diff.ci95[1] * 100
     shown = round(points, 1)

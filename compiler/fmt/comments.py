@@ -192,7 +192,7 @@ def _after_header(unit: ast.Node, sequences, comment: Comment) -> bool:
 
 # ------------------------------------------------------------------ a declaration's own comment
 
-_RULE = re.compile(r"^#\s*[-=#]{4,}")  # a section rule: "# ------ Europe" heads a section
+_RULE = re.compile(r"^#\s*[-=#]{4,}")  # a section rule: "# ------ Scoring" heads a section
 
 
 def doc_comment(lines: list[str], line: int) -> str:
