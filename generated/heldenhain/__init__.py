@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: e96d2d92a2af9542
+# Spec hash: e1a78fcbe222a946
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source b2c2c6e8ec747bfb9d04 output 5b965160fba072b57e55
+# Fingerprint: source d6f708c6930af335ad48 output 4a878f5937537678067a
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "e96d2d92a2af9542"
+SPEC_HASH = "e1a78fcbe222a946"
 TESTS_HASH = "ae0e39c34ac8794c"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: e96d2d92a2af9542
+# Spec hash: e1a78fcbe222a946
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 84d3754a57c5ef010863 output 1a803e11fdd7b07b1aa8
+# Fingerprint: source 936bb81d2de39759962e output 753c6d4aa72c8134e4e9
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -51,7 +51,7 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import attr_of, option_names, some_card, text_of
+from runtime.values import attr_of, label_of, option_names, some_card, text_of
 from .tables import (
     A_beendet_zug,
     A_deck,
@@ -138,6 +138,7 @@ from .tables import (
     KS_schauplatz,
     KS_spiegel,
     PLAYERS,
+    PLAYER_LABELS,
 )
 from .rules import (
     EVENT_WHEN,
@@ -197,7 +198,7 @@ def p_punkte_gewinnen(state, v_p, v_n):
                 state,
                 " ".join(
                     [
-                        text_of("Seite 1" if v_p == 0 else "Seite 2"),
+                        label_of(PLAYER_LABELS, v_p),
                         "erreicht",
                         text_of(state.tracks[v_p]),
                         "Punkte und gewinnt",
@@ -506,7 +507,7 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
         state,
         " ".join(
             [
-                text_of("Seite 1" if v_p == 0 else "Seite 2"),
+                label_of(PLAYER_LABELS, v_p),
                 "-",
                 text_of(
                     ENTITY_LABELS[v_f]
@@ -515,7 +516,7 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_f,
                         "label",
-                        "spec/heldenhain/03_rules.rules:366:24",
+                        "spec/heldenhain/03_rules.rules:366:17",
                     )
                 ),
                 "lenkt",
@@ -526,7 +527,7 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
                         ENTITY_LABELS,
                         v_z,
                         "label",
-                        "spec/heldenhain/03_rules.rules:366:42",
+                        "spec/heldenhain/03_rules.rules:366:35",
                     )
                 ),
                 "ab",
@@ -2532,7 +2533,7 @@ def s_karte_ausspielen(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("Seite 1" if L[0] == 0 else "Seite 2"),
+                        label_of(PLAYER_LABELS, L[0]),
                         "spielt",
                         text_of(
                             ENTITY_LABELS[L[1]]
@@ -2541,7 +2542,7 @@ def s_karte_ausspielen(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:311:29",
+                                "spec/heldenhain/03_rules.rules:311:22",
                             )
                         ),
                         "aus",
@@ -2779,7 +2780,7 @@ def s_punkte_sammeln(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("Seite 1" if L[0] == 0 else "Seite 2"),
+                        label_of(PLAYER_LABELS, L[0]),
                         "-",
                         text_of(
                             ENTITY_LABELS[L[1]]
@@ -2788,7 +2789,7 @@ def s_punkte_sammeln(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:355:24",
+                                "spec/heldenhain/03_rules.rules:355:17",
                             )
                         ),
                         "sammelt",
@@ -2824,7 +2825,7 @@ def s_ki_ausfuehren(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("Seite 1" if L[0] == 0 else "Seite 2"),
+                        label_of(PLAYER_LABELS, L[0]),
                         "nutzt",
                         text_of(
                             ENTITY_LABELS[L[1]]
@@ -2833,7 +2834,7 @@ def s_ki_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:378:28",
+                                "spec/heldenhain/03_rules.rules:378:21",
                             )
                         ),
                     ]
@@ -2866,7 +2867,7 @@ def s_drache_ausfuehren(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("Seite 1" if L[0] == 0 else "Seite 2"),
+                        label_of(PLAYER_LABELS, L[0]),
                         "nutzt",
                         text_of(
                             ENTITY_LABELS[L[1]]
@@ -2875,7 +2876,7 @@ def s_drache_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:384:28",
+                                "spec/heldenhain/03_rules.rules:384:21",
                             )
                         ),
                     ]
@@ -2908,7 +2909,7 @@ def s_hq_ausfuehren(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("Seite 1" if L[0] == 0 else "Seite 2"),
+                        label_of(PLAYER_LABELS, L[0]),
                         "nutzt",
                         text_of(
                             ENTITY_LABELS[L[1]]
@@ -2917,7 +2918,7 @@ def s_hq_ausfuehren(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/heldenhain/03_rules.rules:390:28",
+                                "spec/heldenhain/03_rules.rules:390:21",
                             )
                         ),
                     ]
@@ -3346,9 +3347,7 @@ def s_aufbau(state, frame):
             # spec: spec/heldenhain/04_turn.rules:38
             log_line(
                 state,
-                " ".join(
-                    [text_of("Seite 1" if state.vars[1] == 0 else "Seite 2"), "beginnt"]
-                ),
+                " ".join([label_of(PLAYER_LABELS, state.vars[1]), "beginnt"]),
                 "spec/heldenhain/04_turn.rules:38:5",
             )
             # spec: spec/heldenhain/04_turn.rules:39
@@ -3530,7 +3529,7 @@ def s_zug_spielen(state, frame):
                         "Zug",
                         text_of(state.tracks[7]),
                         "-",
-                        text_of("Seite 1" if L[0] == 0 else "Seite 2"),
+                        label_of(PLAYER_LABELS, L[0]),
                         "(Punkte",
                         text_of(state.tracks[L[0]]),
                         ":",

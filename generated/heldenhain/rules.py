@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: e96d2d92a2af9542
+# Spec hash: e1a78fcbe222a946
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source e0716cc00eacb5749335 output 071899f9e289198dab84
+# Fingerprint: source c0a9b793fff41d8ead4b output 6f8b9f96f94215ff5d35
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -97,21 +97,15 @@ def d_besitzer(state, v_c):
     return 1 if v_c in KS_spiegel else 0
 
 
-def d_seite(state, v_p):
-    "define seite"
-    # spec: spec/heldenhain/02_cards.rules:11
-    return "Seite 1" if v_p == 0 else "Seite 2"
-
-
 def d_deck_von(state, v_p):
     "define deck_von"
-    # spec: spec/heldenhain/02_cards.rules:12
+    # spec: spec/heldenhain/02_cards.rules:11
     return state.params["deck_1"] if v_p == 0 else state.params["deck_2"]
 
 
 def d_ist(state, v_c, v_k):
     "define ist"
-    # spec: spec/heldenhain/02_cards.rules:13
+    # spec: spec/heldenhain/02_cards.rules:12
     return (
         (
             A_von[v_c]
@@ -125,7 +119,7 @@ def d_ist(state, v_c, v_k):
 
 def d_ist_charakter(state, v_c):
     "define ist_charakter"
-    # spec: spec/heldenhain/02_cards.rules:15
+    # spec: spec/heldenhain/02_cards.rules:14
     return (
         (
             A_von[v_c]
@@ -139,7 +133,7 @@ def d_ist_charakter(state, v_c):
 
 def d_ist_begleiter(state, v_c):
     "define ist_begleiter"
-    # spec: spec/heldenhain/02_cards.rules:16
+    # spec: spec/heldenhain/02_cards.rules:15
     return (
         (
             A_von[v_c]
@@ -153,7 +147,7 @@ def d_ist_begleiter(state, v_c):
 
 def d_ist_drache(state, v_c):
     "define ist_drache"
-    # spec: spec/heldenhain/02_cards.rules:17
+    # spec: spec/heldenhain/02_cards.rules:16
     return (
         (
             A_von[v_c]
@@ -167,7 +161,7 @@ def d_ist_drache(state, v_c):
 
 def d_ist_figur(state, v_c):
     "define ist_figur"
-    # spec: spec/heldenhain/02_cards.rules:19
+    # spec: spec/heldenhain/02_cards.rules:18
     return (
         (
             (
@@ -204,7 +198,7 @@ def d_ist_figur(state, v_c):
 
 def d_ist_ki(state, v_c):
     "define ist_ki"
-    # spec: spec/heldenhain/02_cards.rules:20
+    # spec: spec/heldenhain/02_cards.rules:19
     return (
         (
             A_von[v_c]
@@ -218,7 +212,7 @@ def d_ist_ki(state, v_c):
 
 def d_ist_aktion(state, v_c):
     "define ist_aktion"
-    # spec: spec/heldenhain/02_cards.rules:21
+    # spec: spec/heldenhain/02_cards.rules:20
     return (
         (
             A_von[v_c]
@@ -232,7 +226,7 @@ def d_ist_aktion(state, v_c):
 
 def d_ist_ausruestung(state, v_c):
     "define ist_ausruestung"
-    # spec: spec/heldenhain/02_cards.rules:22
+    # spec: spec/heldenhain/02_cards.rules:21
     return (
         (
             A_von[v_c]
@@ -246,7 +240,7 @@ def d_ist_ausruestung(state, v_c):
 
 def d_ist_hauptquartier(state, v_c):
     "define ist_hauptquartier"
-    # spec: spec/heldenhain/02_cards.rules:23
+    # spec: spec/heldenhain/02_cards.rules:22
     return (
         (
             A_von[v_c]
@@ -260,7 +254,7 @@ def d_ist_hauptquartier(state, v_c):
 
 def d_ist_schauplatz(state, v_c):
     "define ist_schauplatz"
-    # spec: spec/heldenhain/02_cards.rules:24
+    # spec: spec/heldenhain/02_cards.rules:23
     return (
         (
             A_von[v_c]
@@ -274,31 +268,31 @@ def d_ist_schauplatz(state, v_c):
 
 def d_siegziel(state):
     "define siegziel"
-    # spec: spec/heldenhain/02_cards.rules:27
+    # spec: spec/heldenhain/02_cards.rules:26
     return 20
 
 
 def d_feldgroesse(state):
     "define feldgroesse"
-    # spec: spec/heldenhain/02_cards.rules:28
+    # spec: spec/heldenhain/02_cards.rules:27
     return 6
 
 
 def d_handlimit(state):
     "define handlimit"
-    # spec: spec/heldenhain/02_cards.rules:29
+    # spec: spec/heldenhain/02_cards.rules:28
     return 7
 
 
 def d_energiespeicher(state):
     "define energiespeicher"
-    # spec: spec/heldenhain/02_cards.rules:30
+    # spec: spec/heldenhain/02_cards.rules:29
     return 6
 
 
 def d_im_feld(state, v_p, v_k):
     "define im_feld"
-    # spec: spec/heldenhain/02_cards.rules:33
+    # spec: spec/heldenhain/02_cards.rules:32
     return any(
         (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k
         for c_x in state.zones[5 + v_p]
@@ -307,7 +301,7 @@ def d_im_feld(state, v_p, v_k):
 
 def d_im_spiel(state, v_p, v_k):
     "define im_spiel"
-    # spec: spec/heldenhain/02_cards.rules:34
+    # spec: spec/heldenhain/02_cards.rules:33
     return bool(
         d_im_feld(state, v_p, v_k)
         or any(
@@ -327,7 +321,7 @@ def d_im_spiel(state, v_p, v_k):
 
 def d_hq_aktiv(state, v_p, v_k):
     "define hq_aktiv"
-    # spec: spec/heldenhain/02_cards.rules:38
+    # spec: spec/heldenhain/02_cards.rules:37
     return any(
         (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k
         and not state.counters[2][c_x] > 0
@@ -337,7 +331,7 @@ def d_hq_aktiv(state, v_p, v_k):
 
 def d_schauplatz_liegt(state, v_k):
     "define schauplatz_liegt"
-    # spec: spec/heldenhain/02_cards.rules:40
+    # spec: spec/heldenhain/02_cards.rules:39
     return any(
         (A_von[c_x] if c_x in KS_spiegel else c_x) == v_k for c_x in state.zones[13]
     )
@@ -345,13 +339,13 @@ def d_schauplatz_liegt(state, v_k):
 
 def d_mannschaft(state, v_p, v_x):
     "define mannschaft"
-    # spec: spec/heldenhain/02_cards.rules:45
+    # spec: spec/heldenhain/02_cards.rules:44
     return q_mannschaftsgroesse(state, v_p) >= v_x
 
 
 def d_flink(state, v_f):
     "define flink"
-    # spec: spec/heldenhain/02_cards.rules:47
+    # spec: spec/heldenhain/02_cards.rules:46
     return (
         (
             (
@@ -395,55 +389,55 @@ def d_flink(state, v_f):
             else v_f
         ),
         "flink",
-        "spec/heldenhain/02_cards.rules:47:50",
+        "spec/heldenhain/02_cards.rules:46:50",
     )
 
 
 def d_erschoepft(state, v_f):
     "define erschoepft"
-    # spec: spec/heldenhain/02_cards.rules:51
+    # spec: spec/heldenhain/02_cards.rules:50
     return state.counters[1][v_f] > 0
 
 
 def d_bereit(state, v_f):
     "define bereit"
-    # spec: spec/heldenhain/02_cards.rules:52
+    # spec: spec/heldenhain/02_cards.rules:51
     return not state.counters[1][v_f] > 0
 
 
 def d_wartezeit(state, v_f):
     "define wartezeit"
-    # spec: spec/heldenhain/02_cards.rules:53
+    # spec: spec/heldenhain/02_cards.rules:52
     return state.counters[2][v_f] > 0
 
 
 def d_setzt_aus(state, v_f):
     "define setzt_aus"
-    # spec: spec/heldenhain/02_cards.rules:54
+    # spec: spec/heldenhain/02_cards.rules:53
     return state.counters[3][v_f] > 0
 
 
 def d_genutzt(state, v_f):
     "define genutzt"
-    # spec: spec/heldenhain/02_cards.rules:55
+    # spec: spec/heldenhain/02_cards.rules:54
     return state.counters[9][v_f] > 0
 
 
 def d_startcharakter(state, v_f):
     "define startcharakter"
-    # spec: spec/heldenhain/02_cards.rules:56
+    # spec: spec/heldenhain/02_cards.rules:55
     return state.counters[10][v_f] > 0
 
 
 def d_traegt(state, v_f, v_a):
     "define traegt"
-    # spec: spec/heldenhain/02_cards.rules:60
+    # spec: spec/heldenhain/02_cards.rules:59
     return is_active(state, 0, [v_a, v_f])
 
 
 def d_ausgeruestet(state, v_f):
     "define ausgeruestet"
-    # spec: spec/heldenhain/02_cards.rules:61
+    # spec: spec/heldenhain/02_cards.rules:60
     return any(
         is_active(state, 0, [c_a, v_f])
         for c_a in state.zones[9 + (1 if v_f in KS_spiegel else 0)]
@@ -452,7 +446,7 @@ def d_ausgeruestet(state, v_f):
 
 def d_mannschaft_gilt(state, v_f):
     "define mannschaft_gilt"
-    # spec: spec/heldenhain/02_cards.rules:64
+    # spec: spec/heldenhain/02_cards.rules:63
     return bool(
         (
             (
@@ -478,7 +472,7 @@ def d_mannschaft_gilt(state, v_f):
                 else v_f
             ),
             "mannschaft",
-            "spec/heldenhain/02_cards.rules:65:26",
+            "spec/heldenhain/02_cards.rules:64:26",
         )
         > 0
         and (
@@ -502,7 +496,7 @@ def d_mannschaft_gilt(state, v_f):
                     else v_f
                 ),
                 "mannschaft",
-                "spec/heldenhain/02_cards.rules:66:33",
+                "spec/heldenhain/02_cards.rules:65:33",
             ),
         )
     )
@@ -510,14 +504,14 @@ def d_mannschaft_gilt(state, v_f):
 
 def d_rueckendeckung_summe(state, v_z):
     "define rueckendeckung_summe"
-    # spec: spec/heldenhain/02_cards.rules:91
+    # spec: spec/heldenhain/02_cards.rules:90
     return sum(
         [
             attr_of(
                 A_rueckendeckung,
                 A_von[c_g] if c_g in KS_spiegel else c_g,
                 "rueckendeckung",
-                "spec/heldenhain/02_cards.rules:92:9",
+                "spec/heldenhain/02_cards.rules:91:9",
             )
             for c_g in state.zones[5 + (1 if v_z in KS_spiegel else 0)]
             if c_g != v_z
@@ -532,7 +526,7 @@ def d_rueckendeckung_summe(state, v_z):
 
 def d_ueberlastet(state, v_f):
     "define ueberlastet"
-    # spec: spec/heldenhain/02_cards.rules:97
+    # spec: spec/heldenhain/02_cards.rules:96
     return state.counters[0][v_f] >= q_ausdauer(state, v_f)
 
 
@@ -563,7 +557,7 @@ def d_darf_ablenken(state, v_p, v_f):
                     else v_f
                 ),
                 "flink",
-                "spec/heldenhain/02_cards.rules:47:50",
+                "spec/heldenhain/02_cards.rules:46:50",
             )
         )
     )
@@ -811,7 +805,7 @@ def d_ausschalten_moeglich(state, v_p):
                     A_flink,
                     A_von[c_f] if c_f in KS_spiegel else c_f,
                     "flink",
-                    "spec/heldenhain/02_cards.rules:47:50",
+                    "spec/heldenhain/02_cards.rules:46:50",
                 )
             )
         )
@@ -869,7 +863,7 @@ def d_deckgroesse(state, v_d):
 
 def q_mannschaftsgroesse(state, v_p):
     "quantity mannschaftsgroesse"
-    # spec: spec/heldenhain/02_cards.rules:44
+    # spec: spec/heldenhain/02_cards.rules:43
     value = len(
         [
             c_f
@@ -892,7 +886,7 @@ def q_mannschaftsgroesse(state, v_p):
 
 def q_einsatz(state, v_f):
     "quantity einsatz"
-    # spec: spec/heldenhain/02_cards.rules:69
+    # spec: spec/heldenhain/02_cards.rules:68
     value = (
         attr_of(
             A_einsatz,
@@ -908,7 +902,7 @@ def q_einsatz(state, v_f):
                 else v_f
             ),
             "einsatz",
-            "spec/heldenhain/02_cards.rules:70:5",
+            "spec/heldenhain/02_cards.rules:69:5",
         )
         + state.counters[5][v_f]
         + sum(
@@ -917,7 +911,7 @@ def q_einsatz(state, v_f):
                     A_einsatz,
                     A_von[c_a] if c_a in KS_spiegel else c_a,
                     "einsatz",
-                    "spec/heldenhain/02_cards.rules:71:11",
+                    "spec/heldenhain/02_cards.rules:70:11",
                 )
                 for c_a in state.zones[9 + (1 if v_f in KS_spiegel else 0)]
                 if is_active(state, 0, [c_a, v_f])
@@ -938,7 +932,7 @@ def q_einsatz(state, v_f):
                     else v_f
                 ),
                 "mannschaft_einsatz",
-                "spec/heldenhain/02_cards.rules:72:35",
+                "spec/heldenhain/02_cards.rules:71:35",
             )
             if bool(
                 (
@@ -967,7 +961,7 @@ def q_einsatz(state, v_f):
                         else v_f
                     ),
                     "mannschaft",
-                    "spec/heldenhain/02_cards.rules:65:26",
+                    "spec/heldenhain/02_cards.rules:64:26",
                 )
                 > 0
                 and (
@@ -994,7 +988,7 @@ def q_einsatz(state, v_f):
                             else v_f
                         ),
                         "mannschaft",
-                        "spec/heldenhain/02_cards.rules:66:33",
+                        "spec/heldenhain/02_cards.rules:65:33",
                     ),
                 )
             )
@@ -1042,7 +1036,7 @@ def q_einsatz(state, v_f):
 
 def q_ausdauer(state, v_f):
     "quantity ausdauer"
-    # spec: spec/heldenhain/02_cards.rules:73
+    # spec: spec/heldenhain/02_cards.rules:72
     value = (
         attr_of(
             A_ausdauer,
@@ -1058,7 +1052,7 @@ def q_ausdauer(state, v_f):
                 else v_f
             ),
             "ausdauer",
-            "spec/heldenhain/02_cards.rules:74:5",
+            "spec/heldenhain/02_cards.rules:73:5",
         )
         + state.counters[6][v_f]
         + sum(
@@ -1067,7 +1061,7 @@ def q_ausdauer(state, v_f):
                     A_ausdauer,
                     A_von[c_a] if c_a in KS_spiegel else c_a,
                     "ausdauer",
-                    "spec/heldenhain/02_cards.rules:75:11",
+                    "spec/heldenhain/02_cards.rules:74:11",
                 )
                 for c_a in state.zones[9 + (1 if v_f in KS_spiegel else 0)]
                 if is_active(state, 0, [c_a, v_f])
@@ -1088,7 +1082,7 @@ def q_ausdauer(state, v_f):
                     else v_f
                 ),
                 "mannschaft_ausdauer",
-                "spec/heldenhain/02_cards.rules:76:35",
+                "spec/heldenhain/02_cards.rules:75:35",
             )
             if bool(
                 (
@@ -1117,7 +1111,7 @@ def q_ausdauer(state, v_f):
                         else v_f
                     ),
                     "mannschaft",
-                    "spec/heldenhain/02_cards.rules:65:26",
+                    "spec/heldenhain/02_cards.rules:64:26",
                 )
                 > 0
                 and (
@@ -1144,7 +1138,7 @@ def q_ausdauer(state, v_f):
                             else v_f
                         ),
                         "mannschaft",
-                        "spec/heldenhain/02_cards.rules:66:33",
+                        "spec/heldenhain/02_cards.rules:65:33",
                     ),
                 )
             )
@@ -1178,7 +1172,7 @@ def q_ausdauer(state, v_f):
 
 def q_rettung(state, v_f):
     "quantity rettung"
-    # spec: spec/heldenhain/02_cards.rules:78
+    # spec: spec/heldenhain/02_cards.rules:77
     value = (
         0
         if not (
@@ -1205,7 +1199,7 @@ def q_rettung(state, v_f):
                 else v_f
             ),
             "rettung",
-            "spec/heldenhain/02_cards.rules:80:10",
+            "spec/heldenhain/02_cards.rules:79:10",
         )
         + state.counters[7][v_f]
         + sum(
@@ -1214,7 +1208,7 @@ def q_rettung(state, v_f):
                     A_rettung,
                     A_von[c_a] if c_a in KS_spiegel else c_a,
                     "rettung",
-                    "spec/heldenhain/02_cards.rules:81:11",
+                    "spec/heldenhain/02_cards.rules:80:11",
                 )
                 for c_a in state.zones[9 + (1 if v_f in KS_spiegel else 0)]
                 if is_active(state, 0, [c_a, v_f])
@@ -1235,7 +1229,7 @@ def q_rettung(state, v_f):
                     else v_f
                 ),
                 "mannschaft_rettung",
-                "spec/heldenhain/02_cards.rules:82:35",
+                "spec/heldenhain/02_cards.rules:81:35",
             )
             if bool(
                 (
@@ -1264,7 +1258,7 @@ def q_rettung(state, v_f):
                         else v_f
                     ),
                     "mannschaft",
-                    "spec/heldenhain/02_cards.rules:65:26",
+                    "spec/heldenhain/02_cards.rules:64:26",
                 )
                 > 0
                 and (
@@ -1291,7 +1285,7 @@ def q_rettung(state, v_f):
                             else v_f
                         ),
                         "mannschaft",
-                        "spec/heldenhain/02_cards.rules:66:33",
+                        "spec/heldenhain/02_cards.rules:65:33",
                     ),
                 )
             )
@@ -1327,7 +1321,7 @@ def q_rettung(state, v_f):
 
 def q_kosten(state, v_p, v_c):
     "quantity kosten"
-    # spec: spec/heldenhain/02_cards.rules:84
+    # spec: spec/heldenhain/02_cards.rules:83
     value = attr_of(
         A_kosten,
         (
@@ -1340,7 +1334,7 @@ def q_kosten(state, v_p, v_c):
             else v_c
         ),
         "kosten",
-        "spec/heldenhain/02_cards.rules:84:39",
+        "spec/heldenhain/02_cards.rules:83:39",
     )
     for effect in state.effects:
         kind = effect[0]
@@ -1375,7 +1369,7 @@ def q_kosten(state, v_p, v_c):
 
 def q_rueckendeckung_fuer(state, v_z):
     "quantity rueckendeckung_fuer"
-    # spec: spec/heldenhain/02_cards.rules:93
+    # spec: spec/heldenhain/02_cards.rules:92
     value = d_rueckendeckung_summe(state, v_z)
     for effect in state.effects:
         kind = effect[0]
@@ -1389,7 +1383,7 @@ def q_rueckendeckung_fuer(state, v_z):
 
 def q_ablenkstress(state, v_z, v_n):
     "quantity ablenkstress"
-    # spec: spec/heldenhain/02_cards.rules:94
+    # spec: spec/heldenhain/02_cards.rules:93
     value = 0 if v_n <= 0 else max(1, v_n - q_rueckendeckung_fuer(state, v_z))
     return value
 
@@ -1605,7 +1599,7 @@ def allowed_ablenken_mit(state, x0, x1):
                     else x1
                 ),
                 "flink",
-                "spec/heldenhain/02_cards.rules:47:50",
+                "spec/heldenhain/02_cards.rules:46:50",
             )
         )
     ) or not any(
@@ -1659,7 +1653,7 @@ def allowed_ablenken(state, x0, x1, x2):
                     else x1
                 ),
                 "flink",
-                "spec/heldenhain/02_cards.rules:47:50",
+                "spec/heldenhain/02_cards.rules:46:50",
             )
         )
     ):
