@@ -8,7 +8,9 @@ The convention the page follows, checked here:
 - every spelling (`-o` and `--output`) appears somewhere in the section;
 - every option is described: in the section's text outside the synopsis, or in the "Shared
   options" table on a row whose commands column names the command (and every command that
-  table names has that option).
+  table names has that option);
+- an option's default value is stated there too: "default 10", "Defaults: `--seed 1`, …"
+  or "`--backend both`, the default".
 """
 
 from __future__ import annotations
@@ -117,3 +119,25 @@ def test_the_shared_options_table_names_only_commands_that_have_the_option() -> 
             assert name in COMMANDS, f"Shared options: {flag} names an unknown command '{name}'"
             flags = {f for o in options(COMMANDS[name]) for f in o.opts + o.secondary_opts}
             assert flag in flags, f"Shared options: '{name}' has no {flag}"
+
+
+def states_default(text: str, flag: str, value: object) -> bool:
+    shown = re.escape(str(value))
+    value_at = rf"(?<![\w.]){shown}(?![\w.])"
+    return any(re.search(p, text) for p in (
+        rf"[Dd]efault[^.;\n]{{0,60}}?{value_at}",                   # (default 10)
+        rf"Defaults:[^.]*?`{re.escape(flag)} {shown}`",              # Defaults: `--seed 1`, …
+        rf"`{re.escape(flag)} {shown}`,? \(?the default"))            # `--backend both`, the default
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_default_is_stated(name: str) -> None:
+    rows = dict(re.findall(r"^\| `(--[\w-]+)[^\n]*?\| ([^\n]*)", sections(DOC_TEXT)["Shared options"], re.M))
+    for option in options(COMMANDS[name]):
+        value = option.default
+        if value is None or value == "" or option.is_flag or option.multiple or callable(value):
+            continue
+        row = rows.get(option.opts[0], "")
+        described = states_default(SECTIONS[name], option.opts[0], value) or (
+            name in row and states_default(row, option.opts[0], value))
+        assert described, f"## {name}: the default of {option.opts[0]} ({value}) is not stated"
