@@ -234,6 +234,12 @@ def test_strings_are_handed_to_black_in_its_own_quotes(value: str) -> None:
     assert black.format_str(requoted, mode=black.Mode()) == requoted  # one pass of black, not two
 
 
+def test_a_generated_piece_that_does_not_compile_is_an_internal_error(mini: Path) -> None:
+    from compiler.errors import InternalError
+    with pytest.raises(InternalError, match=r"generated broken.py does not compile: .*: x = = 1"):
+        formatting.format_module("y = 2\nx = = 1\n", "broken.py")
+
+
 def test_a_compile_that_changes_no_byte_writes_nothing_and_says_so(mini: Path, tmp_path: Path,
                                                                    monkeypatch) -> None:
     from click.testing import CliRunner

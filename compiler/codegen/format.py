@@ -82,11 +82,14 @@ def _format_piece(text: str, name: str, table) -> str:
     black, mode = _black()
     key = digest(_settings(), text)
     try:
-        compile(text, name, "exec")
-    except SyntaxError as err:
-        line = text.splitlines()[err.lineno - 1] if err.lineno else ""
-        raise InternalError(f"generated {name} does not compile: {err.msg}: {line.strip()}") from err
-    formatted = black.format_str(text, mode=mode)
+        formatted = black.format_str(text, mode=mode)
+    except black.InvalidInput as failed:  # Python's own message says better what is wrong
+        try:
+            compile(text, name, "exec")
+        except SyntaxError as err:
+            line = text.splitlines()[err.lineno - 1] if err.lineno else ""
+            raise InternalError(f"generated {name} does not compile: {err.msg}: {line.strip()}") from err
+        raise InternalError(f"black cannot format generated {name}: {failed}") from failed
     table.put(key, formatted.encode("utf-8"))
     return formatted
 
