@@ -6,9 +6,11 @@ layout, so each declaration starts a line):
 - the game's id, its folder, its variants' names, and its title (the part before any
   parenthesis or dash: "Twilight Struggle", "Risiko");
 - its players' ids and labels ("usa", "USA") and every entity's id (spaces, cards, regions);
-- the name of every other declaration when it has an underscore (a track, zone, param,
-  define, procedure… named `card_being_played`): one-word names such as `deck`, `hand`,
-  `turn` or `score` are the language's own vocabulary and are not checked.
+- every track and counter name (`defcon`, `influence`, `oxygen`: the words docs/DESIGN
+  names as the ones the kernel must not know);
+- the name of every other declaration when it has an underscore (a zone, param, define,
+  procedure… named `card_being_played`): one-word names such as `deck`, `hand` or `score`
+  are the language's own vocabulary and are not checked.
 A few ids are plain English or the kernel's own term, listed in ALLOWED with the reason.
 
 Every file under runtime/ and compiler/ is read: code, docstrings, comments, templates, the
@@ -32,9 +34,15 @@ ALLOWED = {
     "capital": "an English word (a Terraforming Mars tile; 'Capital' starts sentences in card sheets)",
     "p1": "the placeholder player of examples (Heldenhain and Terraforming Mars use it as an id too)",
     "seat_count": "the kernel's own term for the number of seated players (runtime/meta.py)",
+    "turn": "the kernel's word for a player's turn (the terminal seat, the table)",
+    "generation": "an English word (code generation; a Terraforming Mars track)",
+    "passed": "an English word (tests passed; a Terraforming Mars track)",
+    "used": "an English word (a Terraforming Mars counter)",
+    "mc": "the Monte Carlo bot's name, `--agents mc` (a Terraforming Mars track)",
+    "tr": "the HTML table row element in the web table (a Terraforming Mars track)",
 }
 
-DECLARED = re.compile(r"^(?:replace )?(?:track|counter|zone|var|param|enum|lifetimes|action|signal|effect"
+DECLARED = re.compile(r"^(?:replace )?(track|counter|zone|var|param|enum|lifetimes|action|signal|effect"
                       r"|define|quantity|procedure|phase|setup|invariant|bot|policy|assert|tally"
                       r"|constraint) (\w+)", re.M)
 
@@ -54,7 +62,9 @@ def spec_words(game: Path) -> dict[str, str]:
     for kind, name in re.findall(r'^(?:replace )?(\w+) (\w+) "', text, re.M):
         if kind in kinds:
             words[name] = f"a {kind}"
-    words.update((name, "a declaration") for name in DECLARED.findall(text) if "_" in name)
+    for keyword, name in DECLARED.findall(text):
+        if "_" in name or keyword in ("track", "counter"):
+            words[name] = f"a {keyword}"
     return {w.lower(): why for w, why in words.items() if w.lower() not in ALLOWED}
 
 
@@ -89,6 +99,6 @@ def test_the_rule_finds_what_it_should() -> None:
     # Guards the collector itself: were it to find nothing, the test above could not fail.
     words = all_spec_words()
     for word in ("twilight struggle", "twilight_struggle", "usa", "korean_war", "card_being_played",
-                 "heldenhain", "two_action_points", "terraforming mars"):
+                 "heldenhain", "two_action_points", "terraforming mars", "defcon", "influence", "oxygen"):
         assert word in words, word
     assert "deck" not in words and "mine" not in words
