@@ -3,8 +3,9 @@
 - Every quoted keyword of the grammar, and the leading keywords of every alternative (`move
   all`, `expect not offered`, `dice random`), appear in the page's code (a fenced block or
   `inline code`); every builtin the checker knows has a row in the Builtins table.
-- An example cited as `# game/file.rules:N` is that spec line: its text (spaces squeezed) is
-  part of line N of spec/game/file.rules, so an example cannot drift from the specs. When a
+- An example cited as `# game/file.rules:N` (a code line) or `` `code` (game/file.rules:N) ``
+  (inline) is that spec line: its text (spaces squeezed, `…` for parts left out) is part of
+  line N of spec/game/file.rules, so an example cannot drift from the specs. When a
   spec edit moves the line, `RULESPEC_UPDATE_DOCS=1` rewrites the number (the text is looked
   up in that file; it must be found on exactly one line).
 - An example with no citation at all is a whole piece of spec: it must parse. The page says
@@ -89,41 +90,65 @@ def test_every_builtin_has_a_row_in_the_builtins_table() -> None:
         assert re.search(rf"`{name}\b", rows), f"docs/LANGUAGE.md, Builtins: no row for '{name}'"
 
 
-def cited_lines() -> list[tuple[int, str, str, int]]:
-    """(line of the page, example text, spec file, cited line) for each cited example line."""
+INLINE = re.compile(r"`([^`\n]+)` \(([\w./-]+\.rules)(?::(\d+))?\)")
+
+
+def cited_lines() -> list[tuple[int, str, str, int | None]]:
+    """(line of the page, example text, cited file, cited line or None) for each citation:
+    a code line ending `# game/file.rules:N`, or inline code followed by `(game/file.rules:N)`."""
     found = []
     for number, line in enumerate(DOC_TEXT.splitlines(), 1):
         cited = CITED.search(line)
         if cited and not line.startswith("|"):
-            found.append((number, squeeze(line[:cited.start()]).rstrip(" …"), cited[1], int(cited[2])))
+            found.append((number, line[:cited.start()], cited[1], int(cited[2])))
+        for inline in INLINE.finditer(line):
+            found.append((number, inline[1], inline[2], int(inline[3]) if inline[3] else None))
     return found
+
+
+def cited_file(name: str) -> Path:
+    """A cited file: under spec/ (`heldenhain/…`), else from the top of the repository."""
+    return REPO / "spec" / name if (REPO / "spec" / name).is_file() else REPO / name
+
+
+def shows(text: str, line: str) -> bool:
+    """The example is part of the line; `…` stands for text left out."""
+    at = 0
+    for piece in (p.strip() for p in squeeze(text).split("…")):
+        at = line.find(piece, at)
+        if at < 0:
+            return False
+        at += len(piece)
+    return True
 
 
 def test_cited_examples_are_the_spec_lines_they_cite() -> None:
     cited = cited_lines()
-    assert len(cited) > 50, "the citation reader found too few examples"
+    assert len(cited) > 100, "the citation reader found too few examples"
     wrong, moved = [], {}
-    for number, text, spec, line in cited:
-        path = REPO / "spec" / spec
-        assert path.is_file(), f"docs/LANGUAGE.md:{number}: cites {spec}, which is not under spec/"
+    for number, text, name, line in cited:
+        path = cited_file(name)
+        assert path.is_file(), f"docs/LANGUAGE.md:{number}: cites {name}, which is not a file"
         lines = [squeeze(s) for s in path.read_text(encoding="utf-8").splitlines()]
-        if line <= len(lines) and text in lines[line - 1]:
+        if (line is None and any(shows(text, s) for s in lines)) or (
+                line is not None and line <= len(lines) and shows(text, lines[line - 1])):
             continue
-        at = [k for k, s in enumerate(lines, 1) if text in s]
-        wrong.append(f"docs/LANGUAGE.md:{number}: '{text}' is not at {spec}:{line}"
+        at = [k for k, s in enumerate(lines, 1) if shows(text, s)]
+        wrong.append(f"docs/LANGUAGE.md:{number}: '{squeeze(text)}' is not at {name}:{line}"
                      + (f" but at line {at[0]}" if len(at) == 1 else f" (found on {len(at)} lines)"))
-        if len(at) == 1:
-            moved[number] = (f"{spec}:{line}", f"{spec}:{at[0]}")
+        if len(at) == 1 and line is not None:
+            moved.setdefault(number, []).append((f"{name}:{line}", f"{name}:{at[0]}"))
     if moved and os.environ.get("RULESPEC_UPDATE_DOCS"):
         rewrite_citations(moved)
         wrong = [w for w in wrong if int(w.split(":")[1]) not in moved]
     assert not wrong, "\n".join(wrong) + "\n(RULESPEC_UPDATE_DOCS=1 renumbers the moved ones)"
 
 
-def rewrite_citations(moved: dict[int, tuple[str, str]]) -> None:
+def rewrite_citations(moved: dict[int, list[tuple[str, str]]]) -> None:
     lines = DOC_TEXT.splitlines(keepends=True)
-    for number, (old, new) in moved.items():
-        lines[number - 1] = lines[number - 1].replace(f"# {old}", f"# {new}")
+    for number, changes in moved.items():
+        for old, new in changes:
+            lines[number - 1] = re.sub(re.escape(old) + r"(?!\d)", new, lines[number - 1])
     DOC.write_text("".join(lines), encoding="utf-8")
 
 
