@@ -27,9 +27,9 @@ from .cache import cache_root, digest
 
 # Where the time goes (tables are data built once at import; tests and __init__ stay Python).
 MODULES = ("rules", "procedures")
-# C compiler flags after Python's own (-O3 -g): on the biggest spec's 6-9 MB of C per module
-# -O3 with debug info did not finish in reasonable time on a loaded machine; -O1 without it
-# keeps nearly all of the gain (the time is in Python's C API calls, not in loops gcc tunes).
+# C compiler flags after Python's own (-O3 -g): the biggest spec's modules are 6-9 MB of C
+# each; with Python's flags the build never finished on the shared machine, with these it
+# takes about 85 s of CPU (docs/BENCHMARKS.md; whether -O3 would run faster is not measured).
 CFLAGS = ("-O1", "-g0")
 SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 
