@@ -217,6 +217,15 @@ def test_tests_are_numbered_per_file(mini: Path) -> None:
     assert "def tb_a_1_0(" in after and "def tb_a_1_0(" not in before
 
 
+def test_a_rule_file_and_a_test_file_of_one_name_keep_their_tests_apart(mini: Path) -> None:
+    before = run_tests(mini).counts()
+    add(mini, "mini.rules", 'test "in the rules" { resolve one for red\n expect score(red) == 1 }\n')
+    add(mini, "tests/mini.rules", 'test "in tests" { resolve two for blue\n expect score(blue) == 0 }\n')
+    report = run_tests(mini)
+    assert not report.failures and not report.problems
+    assert report.counts() == {side: count + 2 for side, count in before.items()}
+
+
 def test_black_per_statement_is_black_on_the_whole_module(mini: Path) -> None:
     for name, text in render_game(load_spec(mini).model).items():
         assert black.format_str(text, mode=black.Mode()) == text, name

@@ -481,11 +481,13 @@ def _lambda(key: str, body: str, bracketed: bool = False) -> str:
 
 
 def _test_stem(key: str) -> str:
-    """tests/card_play.rules#3 -> card_play_3; variants/x.rules#0 -> v_x_0 (a name part)."""
+    """tests/card_play.rules#3 -> card_play_3; variants/x.rules#0 -> v_x_0; a test in one of the
+    game's own rule files, game/x.rules#0 -> r_x_0 (so it never meets tests/x.rules' names)."""
     file, number = key.rsplit("#", 1)
     folder, _, name = file.rpartition("/")
     stem = re.sub(r"\W", "_", name.rsplit(".", 1)[0])
-    return f"{'v_' if folder == 'variants' else ''}{stem}_{number}"
+    prefix = {"tests": "", "variants": "v_"}.get(folder, "r_")
+    return f"{prefix}{stem}_{number}"
 
 
 META_INLINE = 80  # characters: a META field longer than this is a table of its own

@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source d04a2f8e5551085631e6 output ed03abc7ed7810383309
+# Fingerprint: source 657ad9e1b8d56114fd09 output e0089f9061fea6868acb
 "Mini: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND
@@ -15,7 +15,7 @@ from .procedures import resolve_event
 # Test statements keep their locals in the test's environment (L, a dict).
 
 
-def tb_mini_0_0(state, frame):
+def tb_r_mini_0_0(state, frame):
     "test mini/mini.rules#0 part 0 (tests/specs/mini/mini.rules:89)"
     # spec: tests/specs/mini/mini.rules:89
     state.frames.pop()
@@ -23,7 +23,7 @@ def tb_mini_0_0(state, frame):
     return
 
 
-def tb_mini_1_0(state, frame):
+def tb_r_mini_1_0(state, frame):
     "test mini/mini.rules#1 part 0 (tests/specs/mini/mini.rules:93)"
     # spec: tests/specs/mini/mini.rules:93
     state.frames.pop()
@@ -31,7 +31,7 @@ def tb_mini_1_0(state, frame):
     return
 
 
-def tb_mini_2_0(state, frame):
+def tb_r_mini_2_0(state, frame):
     "test mini/mini.rules#2 part 0 (tests/specs/mini/mini.rules:99)"
     # spec: tests/specs/mini/mini.rules:99
     state.frames.pop()
@@ -41,7 +41,7 @@ def tb_mini_2_0(state, frame):
 
 # Expectations, in tables of a test file's, keyed by the rest of each one's plan key
 # ("#3:expect0": test 3, part 0); the `ts_` tables hold the two sides of each comparison.
-tx_mini_0 = {
+tx_r_mini_0 = {
     # spec: tests/specs/mini/mini.rules:90
     "#0:expect0": lambda state, L: state.tracks[0] == 1,
     # spec: tests/specs/mini/mini.rules:96
@@ -53,7 +53,7 @@ tx_mini_0 = {
     # spec: tests/specs/mini/mini.rules:102
     "#2:expect1": lambda state, L: q_worth(state, 0, E_three) == 4,
 }
-ts_mini_0 = {
+ts_r_mini_0 = {
     "#0:expect0": lambda state, L: (state.tracks[0], 1),
     "#1:expect0": lambda state, L: (state.counters[1][E_b], 1),
     "#1:expect1": lambda state, L: (d_total(state, 1), 2),
@@ -67,14 +67,14 @@ def _keyed(*tables):
 
 
 TEST_STEPS = (
-    tb_mini_0_0,
-    tb_mini_1_0,
-    tb_mini_2_0,
+    tb_r_mini_0_0,
+    tb_r_mini_1_0,
+    tb_r_mini_2_0,
 )
 TEST_BLOCKS = {
-    "mini/mini.rules#0:run0": tb_mini_0_0,
-    "mini/mini.rules#1:run0": tb_mini_1_0,
-    "mini/mini.rules#2:run0": tb_mini_2_0,
+    "mini/mini.rules#0:run0": tb_r_mini_0_0,
+    "mini/mini.rules#1:run0": tb_r_mini_1_0,
+    "mini/mini.rules#2:run0": tb_r_mini_2_0,
 }
-TEST_EXPECTS = _keyed(("mini/mini.rules", tx_mini_0))
-TEST_SIDES = _keyed(("mini/mini.rules", ts_mini_0))
+TEST_EXPECTS = _keyed(("mini/mini.rules", tx_r_mini_0))
+TEST_SIDES = _keyed(("mini/mini.rules", ts_r_mini_0))
