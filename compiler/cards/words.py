@@ -118,6 +118,8 @@ class Words:
 
     def w_Attr(self, e: ast.Attr) -> str:
         field = "name" if e.name == "label" else e.name.replace("_", " ")
+        if _is_name(e.obj, "you"):
+            return f"your {field}"
         return f"the {field} of {self.operand(e.obj)}"
 
     def w_Not(self, e: ast.Not) -> str:
