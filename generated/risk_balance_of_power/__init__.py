@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: c363b95d98f0d8f1
+# Spec hash: 1f2ee34a2d08c3c8
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source a410e9c04e28321a9efb output 609ee15d9453ad9b3cb6
+# Fingerprint: source 5be4d63ea50d80a7ce34 output 0cea59ee60041c4451d8
 "Risiko - Das Duell (Risk: Balance of Power): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -28,7 +28,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "c363b95d98f0d8f1"
+SPEC_HASH = "1f2ee34a2d08c3c8"
 TESTS_HASH = "417ebc4cdd4f6211"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: c363b95d98f0d8f1
+# Spec hash: 1f2ee34a2d08c3c8
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source 07f1a0b0c8896dd44656 output bc50c399e2211a5c4489
+# Fingerprint: source eaaa2621f70ff8b045a7 output a084c6e52a76ad1cd7a4
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -35,7 +35,14 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import attr_of, option_names, reachable, some_card, text_of
+from runtime.values import (
+    attr_of,
+    label_of,
+    option_names,
+    reachable,
+    some_card,
+    text_of,
+)
 from .tables import (
     ADJ,
     A_sterne,
@@ -86,6 +93,7 @@ from .tables import (
     K_gebiet,
     K_gebietskarte,
     PLAYERS,
+    PLAYER_LABELS,
 )
 from .rules import (
     EVENT_WHEN,
@@ -148,63 +156,63 @@ def p_neutrale_einheit_gefallen(state):
 
 
 def p_zugbeginn(state, v_p):
-    "procedure zugbeginn (spec/risk_balance_of_power/06_turn.rules:30)"
+    "procedure zugbeginn (spec/risk_balance_of_power/06_turn.rules:28)"
     pass
 
 
 def p_einheiten_nehmen(state, v_p, v_n):
-    "procedure einheiten_nehmen (spec/risk_balance_of_power/06_turn.rules:34)"
-    # spec: spec/risk_balance_of_power/06_turn.rules:35
+    "procedure einheiten_nehmen (spec/risk_balance_of_power/06_turn.rules:32)"
+    # spec: spec/risk_balance_of_power/06_turn.rules:33
     v_k = min(v_n, state.tracks[v_p])
-    # spec: spec/risk_balance_of_power/06_turn.rules:36
+    # spec: spec/risk_balance_of_power/06_turn.rules:34
     state.tracks[v_p] = max(0, min(90, state.tracks[v_p] - v_k))
-    # spec: spec/risk_balance_of_power/06_turn.rules:37
+    # spec: spec/risk_balance_of_power/06_turn.rules:35
     state.tracks[2 + v_p] = max(0, min(90, state.tracks[2 + v_p] + v_k))
 
 
 def p_gebietskarte_ziehen(state, v_p):
-    "procedure gebietskarte_ziehen (spec/risk_balance_of_power/06_turn.rules:147)"
-    # spec: spec/risk_balance_of_power/06_turn.rules:148
+    "procedure gebietskarte_ziehen (spec/risk_balance_of_power/06_turn.rules:145)"
+    # spec: spec/risk_balance_of_power/06_turn.rules:146
     if state.vars[2] and state.tracks[9] == 0:
-        # spec: spec/risk_balance_of_power/06_turn.rules:149
+        # spec: spec/risk_balance_of_power/06_turn.rules:147
         if len(state.zones[1]) == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:150
+            # spec: spec/risk_balance_of_power/06_turn.rules:148
             for card in list(state.zones[5]):
                 move_card(state, card, 1)
-            # spec: spec/risk_balance_of_power/06_turn.rules:151
+            # spec: spec/risk_balance_of_power/06_turn.rules:149
             shuffle(state, 1)
-        # spec: spec/risk_balance_of_power/06_turn.rules:153
+        # spec: spec/risk_balance_of_power/06_turn.rules:151
         if len(state.zones[1]) > 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:154
+            # spec: spec/risk_balance_of_power/06_turn.rules:152
             move_card(
                 state,
                 some_card(
                     top_card(state, 1),
-                    "spec/risk_balance_of_power/06_turn.rules:154:13",
+                    "spec/risk_balance_of_power/06_turn.rules:152:13",
                 ),
                 2 + v_p,
             )
-            # spec: spec/risk_balance_of_power/06_turn.rules:155
+            # spec: spec/risk_balance_of_power/06_turn.rules:153
             state.tracks[10] = max(0, min(30, state.tracks[10] + 1))
 
 
 def p_sieg_pruefen(state, v_p):
-    "procedure sieg_pruefen (spec/risk_balance_of_power/06_turn.rules:163)"
-    # spec: spec/risk_balance_of_power/06_turn.rules:164
+    "procedure sieg_pruefen (spec/risk_balance_of_power/06_turn.rules:161)"
+    # spec: spec/risk_balance_of_power/06_turn.rules:162
     if d_gebiete_von(state, None if v_p is None else (v_p + 1) % 2) == 0:
         end_game(
             state,
             v_p,
             "Der Gegner ist ausgeschaltet",
-            "spec/risk_balance_of_power/06_turn.rules:164:40",
+            "spec/risk_balance_of_power/06_turn.rules:162:40",
         )
-    # spec: spec/risk_balance_of_power/06_turn.rules:165
+    # spec: spec/risk_balance_of_power/06_turn.rules:163
     if bool(len(state.zones[7 + v_p]) >= 3 and d_haelt_eigene_hauptstadt(state, v_p)):
         end_game(
             state,
             v_p,
             "Drei Missionen erfüllt, die eigene Hauptstadt gehalten",
-            "spec/risk_balance_of_power/06_turn.rules:165:26",
+            "spec/risk_balance_of_power/06_turn.rules:163:26",
         )
 
 
@@ -720,7 +728,7 @@ def s_kampf(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("Rot" if L[0] == 0 else "Blau"),
+                        label_of(PLAYER_LABELS, L[0]),
                         "greift",
                         text_of(
                             ENTITY_LABELS[L[2]]
@@ -729,7 +737,7 @@ def s_kampf(state, frame):
                                 ENTITY_LABELS,
                                 L[2],
                                 "label",
-                                "spec/risk_balance_of_power/05_conquest.rules:79:36",
+                                "spec/risk_balance_of_power/05_conquest.rules:79:22",
                             )
                         ),
                         "von",
@@ -740,7 +748,7 @@ def s_kampf(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/risk_balance_of_power/05_conquest.rules:79:55",
+                                "spec/risk_balance_of_power/05_conquest.rules:79:41",
                             )
                         ),
                         "an:",
@@ -797,7 +805,7 @@ def s_erobern(state, frame):
                 state,
                 " ".join(
                     [
-                        text_of("Rot" if L[0] == 0 else "Blau"),
+                        label_of(PLAYER_LABELS, L[0]),
                         "erobert",
                         text_of(
                             ENTITY_LABELS[L[2]]
@@ -806,7 +814,7 @@ def s_erobern(state, frame):
                                 ENTITY_LABELS,
                                 L[2],
                                 "label",
-                                "spec/risk_balance_of_power/05_conquest.rules:115:37",
+                                "spec/risk_balance_of_power/05_conquest.rules:115:23",
                             )
                         ),
                     ]
@@ -853,21 +861,21 @@ def s_erobern(state, frame):
 
 
 def s_zug(state, frame):
-    "procedure zug (spec/risk_balance_of_power/06_turn.rules:6)"
+    "procedure zug (spec/risk_balance_of_power/06_turn.rules:4)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:7
+            # spec: spec/risk_balance_of_power/06_turn.rules:5
             state.vars[0] = L[0]
-            # spec: spec/risk_balance_of_power/06_turn.rules:8
+            # spec: spec/risk_balance_of_power/06_turn.rules:6
             state.vars[2] = False
-            # spec: spec/risk_balance_of_power/06_turn.rules:9
+            # spec: spec/risk_balance_of_power/06_turn.rules:7
             state.tracks[9] = 0
-            # spec: spec/risk_balance_of_power/06_turn.rules:10
+            # spec: spec/risk_balance_of_power/06_turn.rules:8
             state.tracks[10] = 0
-            # spec: spec/risk_balance_of_power/06_turn.rules:11
+            # spec: spec/risk_balance_of_power/06_turn.rules:9
             log_line(
                 state,
                 " ".join(
@@ -875,80 +883,80 @@ def s_zug(state, frame):
                         "Runde",
                         text_of(state.tracks[8]),
                         "-",
-                        text_of("Rot" if L[0] == 0 else "Blau"),
+                        label_of(PLAYER_LABELS, L[0]),
                         "ist am Zug",
                     ]
                 ),
-                "spec/risk_balance_of_power/06_turn.rules:11:5",
+                "spec/risk_balance_of_power/06_turn.rules:9:5",
             )
-            # spec: spec/risk_balance_of_power/06_turn.rules:12
+            # spec: spec/risk_balance_of_power/06_turn.rules:10
             p_zugbeginn(state, L[0])
-            # spec: spec/risk_balance_of_power/06_turn.rules:13
+            # spec: spec/risk_balance_of_power/06_turn.rules:11
             frame[1] = 1
             state.frames.append(new_frame(5, []))
             return
         if pc == 1:
-            # spec: spec/risk_balance_of_power/06_turn.rules:14
+            # spec: spec/risk_balance_of_power/06_turn.rules:12
             frame[1] = 2
             state.frames.append(new_frame(6, []))
             return
         if pc == 2:
-            # spec: spec/risk_balance_of_power/06_turn.rules:15
+            # spec: spec/risk_balance_of_power/06_turn.rules:13
             frame[1] = 3
             state.frames.append(new_frame(7, []))
             return
         if pc == 3:
-            # spec: spec/risk_balance_of_power/06_turn.rules:16
+            # spec: spec/risk_balance_of_power/06_turn.rules:14
             expire(state, "zug")
             state.frames.pop()
             return
 
 
 def s_phase_verstaerkung(state, frame):
-    "phase phase_verstaerkung (spec/risk_balance_of_power/06_turn.rules:20)"
-    # spec: spec/risk_balance_of_power/06_turn.rules:20
+    "phase phase_verstaerkung (spec/risk_balance_of_power/06_turn.rules:18)"
+    # spec: spec/risk_balance_of_power/06_turn.rules:18
     state.frames.pop()
     state.frames.append(new_frame(8, [state.vars[0]]))
     return
 
 
 def s_phase_erobern(state, frame):
-    "phase phase_erobern (spec/risk_balance_of_power/06_turn.rules:21)"
-    # spec: spec/risk_balance_of_power/06_turn.rules:21
+    "phase phase_erobern (spec/risk_balance_of_power/06_turn.rules:19)"
+    # spec: spec/risk_balance_of_power/06_turn.rules:19
     state.frames.pop()
     state.frames.append(new_frame(0, [state.vars[0]] + [UNBOUND] * 1))
     return
 
 
 def s_phase_zug_beenden(state, frame):
-    "phase phase_zug_beenden (spec/risk_balance_of_power/06_turn.rules:22)"
+    "phase phase_zug_beenden (spec/risk_balance_of_power/06_turn.rules:20)"
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:23
+            # spec: spec/risk_balance_of_power/06_turn.rules:21
             frame[1] = 1
             state.frames.append(new_frame(11, [state.vars[0]] + [UNBOUND] * 1))
             return
         if pc == 1:
-            # spec: spec/risk_balance_of_power/06_turn.rules:24
+            # spec: spec/risk_balance_of_power/06_turn.rules:22
             frame[1] = 2
             state.frames.append(new_frame(12, [state.vars[0]]))
             return
         if pc == 2:
-            # spec: spec/risk_balance_of_power/06_turn.rules:25
+            # spec: spec/risk_balance_of_power/06_turn.rules:23
             p_gebietskarte_ziehen(state, state.vars[0])
             state.frames.pop()
             return
 
 
 def s_verstaerken(state, frame):
-    "procedure verstaerken (spec/risk_balance_of_power/06_turn.rules:40)"
+    "procedure verstaerken (spec/risk_balance_of_power/06_turn.rules:38)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:41
+            # spec: spec/risk_balance_of_power/06_turn.rules:39
             p_einheiten_nehmen(
                 state,
                 L[0],
@@ -956,29 +964,29 @@ def s_verstaerken(state, frame):
                 + d_verstaerkung_fuer_regionen(state, L[0])
                 + d_hauptstaedte_von(state, L[0]) * 1,
             )
-            # spec: spec/risk_balance_of_power/06_turn.rules:42
+            # spec: spec/risk_balance_of_power/06_turn.rules:40
             frame[1] = 1
             state.frames.append(new_frame(9, [L[0]] + [UNBOUND] * 2))
             return
         if pc == 1:
-            # spec: spec/risk_balance_of_power/06_turn.rules:43
+            # spec: spec/risk_balance_of_power/06_turn.rules:41
             state.frames.pop()
             state.frames.append(new_frame(10, [L[0]] + [UNBOUND] * 2))
             return
 
 
 def s_karten_eintauschen(state, frame):
-    "procedure karten_eintauschen (spec/risk_balance_of_power/06_turn.rules:49)"
+    "procedure karten_eintauschen (spec/risk_balance_of_power/06_turn.rules:47)"
     # L: 0 p, 1 weiter, 2 c
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:50
+            # spec: spec/risk_balance_of_power/06_turn.rules:48
             state.tracks[11] = 0
-            # spec: spec/risk_balance_of_power/06_turn.rules:51
+            # spec: spec/risk_balance_of_power/06_turn.rules:49
             L[1] = True
-            # spec: spec/risk_balance_of_power/06_turn.rules:52
+            # spec: spec/risk_balance_of_power/06_turn.rules:50
             pc = 1
         if pc == 1:
             if not (
@@ -990,8 +998,8 @@ def s_karten_eintauschen(state, frame):
             ):
                 pc = 6
                 continue
-            tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:52:5")
-            # spec: spec/risk_balance_of_power/06_turn.rules:53
+            tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:50:5")
+            # spec: spec/risk_balance_of_power/06_turn.rules:51
             player = L[0]
             offered = []
             offered.append(0)
@@ -1008,7 +1016,7 @@ def s_karten_eintauschen(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/risk_balance_of_power/06_turn.rules:53:9",
+                "spec/risk_balance_of_power/06_turn.rules:51:9",
             )
             frame[1] = 2
             return
@@ -1021,7 +1029,7 @@ def s_karten_eintauschen(state, frame):
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/risk_balance_of_power/06_turn.rules:55
+            # spec: spec/risk_balance_of_power/06_turn.rules:53
             player = L[0]
             values = [
                 c_c
@@ -1036,32 +1044,32 @@ def s_karten_eintauschen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:55:17",
+                "spec/risk_balance_of_power/06_turn.rules:53:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:57
+            # spec: spec/risk_balance_of_power/06_turn.rules:55
             move_card(state, L[2], 4)
-            # spec: spec/risk_balance_of_power/06_turn.rules:58
+            # spec: spec/risk_balance_of_power/06_turn.rules:56
             state.tracks[11] = max(0, min(20, state.tracks[11] + A_sterne[L[2]]))
             pc = 1
             continue
         if pc == 5:
-            # spec: spec/risk_balance_of_power/06_turn.rules:60
+            # spec: spec/risk_balance_of_power/06_turn.rules:58
             L[1] = False
             pc = 1
             continue
         if pc == 6:
-            # spec: spec/risk_balance_of_power/06_turn.rules:63
+            # spec: spec/risk_balance_of_power/06_turn.rules:61
             if state.tracks[11] >= 2:
-                # spec: spec/risk_balance_of_power/06_turn.rules:64
+                # spec: spec/risk_balance_of_power/06_turn.rules:62
                 log_line(
                     state,
                     " ".join(
                         [
-                            text_of("Rot" if L[0] == 0 else "Blau"),
+                            label_of(PLAYER_LABELS, L[0]),
                             "tauscht",
                             text_of(state.tracks[11]),
                             "Sterne gegen",
@@ -1069,41 +1077,41 @@ def s_karten_eintauschen(state, frame):
                             "Einheiten",
                         ]
                     ),
-                    "spec/risk_balance_of_power/06_turn.rules:64:9",
+                    "spec/risk_balance_of_power/06_turn.rules:62:9",
                 )
-                # spec: spec/risk_balance_of_power/06_turn.rules:66
+                # spec: spec/risk_balance_of_power/06_turn.rules:64
                 p_einheiten_nehmen(
                     state, L[0], d_einheiten_fuer_sterne(state, state.tracks[11])
                 )
-                # spec: spec/risk_balance_of_power/06_turn.rules:67
+                # spec: spec/risk_balance_of_power/06_turn.rules:65
                 for card in list(state.zones[4]):
                     move_card(state, card, 5)
             else:
-                # spec: spec/risk_balance_of_power/06_turn.rules:69
+                # spec: spec/risk_balance_of_power/06_turn.rules:67
                 dest = 2 + L[0]
                 for card in list(state.zones[4]):
                     move_card(state, card, dest)
-            # spec: spec/risk_balance_of_power/06_turn.rules:71
+            # spec: spec/risk_balance_of_power/06_turn.rules:69
             state.tracks[11] = 0
             state.frames.pop()
             return
 
 
 def s_platzieren(state, frame):
-    "procedure platzieren (spec/risk_balance_of_power/06_turn.rules:76)"
+    "procedure platzieren (spec/risk_balance_of_power/06_turn.rules:74)"
     # L: 0 p, 1 g, 2 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:77
+            # spec: spec/risk_balance_of_power/06_turn.rules:75
             pc = 1
         if pc == 1:
             if not (state.tracks[2 + L[0]] > 0 and d_gebiete_von(state, L[0]) > 0):
                 pc = 5
                 continue
-            tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:77:5")
-            # spec: spec/risk_balance_of_power/06_turn.rules:78
+            tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:75:5")
+            # spec: spec/risk_balance_of_power/06_turn.rules:76
             player = L[0]
             values = [c_g for c_g in K_gebiet if state.counters[L[0]][c_g] > 0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -1114,23 +1122,23 @@ def s_platzieren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:78:9",
+                "spec/risk_balance_of_power/06_turn.rules:76:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[1] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:79
+            # spec: spec/risk_balance_of_power/06_turn.rules:77
             state.tracks[2 + L[0]] = max(0, min(90, state.tracks[2 + L[0]] - 1))
-            # spec: spec/risk_balance_of_power/06_turn.rules:80
+            # spec: spec/risk_balance_of_power/06_turn.rules:78
             state.counters[L[0]][L[1]] = max(0, state.counters[L[0]][L[1]] + 1)
-            # spec: spec/risk_balance_of_power/06_turn.rules:81
+            # spec: spec/risk_balance_of_power/06_turn.rules:79
             if state.tracks[2 + L[0]] > 0:
                 pc = 3
             else:
                 pc = 1
         if pc == 3:
-            # spec: spec/risk_balance_of_power/06_turn.rules:82
+            # spec: spec/risk_balance_of_power/06_turn.rules:80
             player = L[0]
             values = list(range(0, state.tracks[2 + L[0]] + 1))
             ids, labels = option_names(values)
@@ -1141,15 +1149,15 @@ def s_platzieren(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:82:13",
+                "spec/risk_balance_of_power/06_turn.rules:80:13",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[2] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:83
+            # spec: spec/risk_balance_of_power/06_turn.rules:81
             state.tracks[2 + L[0]] = max(0, min(90, state.tracks[2 + L[0]] - L[2]))
-            # spec: spec/risk_balance_of_power/06_turn.rules:84
+            # spec: spec/risk_balance_of_power/06_turn.rules:82
             state.counters[L[0]][L[1]] = max(0, state.counters[L[0]][L[1]] + L[2])
             pc = 1
             continue
@@ -1159,19 +1167,19 @@ def s_platzieren(state, frame):
 
 
 def s_mission_beanspruchen(state, frame):
-    "procedure mission_beanspruchen (spec/risk_balance_of_power/06_turn.rules:92)"
+    "procedure mission_beanspruchen (spec/risk_balance_of_power/06_turn.rules:90)"
     # L: 0 p, 1 m
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:93
+            # spec: spec/risk_balance_of_power/06_turn.rules:91
             if any(d_mission_erfuellt(state, L[0], c_m) for c_m in state.zones[6]):
                 pc = 1
             else:
                 pc = 5
         if pc == 1:
-            # spec: spec/risk_balance_of_power/06_turn.rules:94
+            # spec: spec/risk_balance_of_power/06_turn.rules:92
             player = L[0]
             offered = []
             offered.append(0)
@@ -1188,7 +1196,7 @@ def s_mission_beanspruchen(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/risk_balance_of_power/06_turn.rules:94:9",
+                "spec/risk_balance_of_power/06_turn.rules:92:9",
             )
             frame[1] = 2
             return
@@ -1201,7 +1209,7 @@ def s_mission_beanspruchen(state, frame):
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/risk_balance_of_power/06_turn.rules:96
+            # spec: spec/risk_balance_of_power/06_turn.rules:94
             player = L[0]
             values = [
                 c_m for c_m in state.zones[6] if d_mission_erfuellt(state, L[0], c_m)
@@ -1214,29 +1222,29 @@ def s_mission_beanspruchen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:96:17",
+                "spec/risk_balance_of_power/06_turn.rules:94:17",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[1] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:97
+            # spec: spec/risk_balance_of_power/06_turn.rules:95
             move_card(state, L[1], 7 + L[0])
-            # spec: spec/risk_balance_of_power/06_turn.rules:98
+            # spec: spec/risk_balance_of_power/06_turn.rules:96
             state.tracks[9] = max(0, min(12, state.tracks[9] + 1))
-            # spec: spec/risk_balance_of_power/06_turn.rules:99
+            # spec: spec/risk_balance_of_power/06_turn.rules:97
             log_line(
                 state,
                 " ".join(
                     [
-                        text_of("Rot" if L[0] == 0 else "Blau"),
+                        label_of(PLAYER_LABELS, L[0]),
                         "erfüllt die Mission",
                         text_of(ENTITY_LABELS[L[1]]),
                     ]
                 ),
-                "spec/risk_balance_of_power/06_turn.rules:99:17",
+                "spec/risk_balance_of_power/06_turn.rules:97:17",
             )
-            # spec: spec/risk_balance_of_power/06_turn.rules:100
+            # spec: spec/risk_balance_of_power/06_turn.rules:98
             p_sieg_pruefen(state, L[0])
             pc = 5
         if pc == 5:
@@ -1245,19 +1253,19 @@ def s_mission_beanspruchen(state, frame):
 
 
 def s_truppenbewegung(state, frame):
-    "procedure truppenbewegung (spec/risk_balance_of_power/06_turn.rules:118)"
+    "procedure truppenbewegung (spec/risk_balance_of_power/06_turn.rules:116)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:119
+            # spec: spec/risk_balance_of_power/06_turn.rules:117
             if any(d_kann_bewegen_von(state, L[0], c_g) for c_g in K_gebiet):
                 pc = 1
             else:
                 pc = 4
         if pc == 1:
-            # spec: spec/risk_balance_of_power/06_turn.rules:120
+            # spec: spec/risk_balance_of_power/06_turn.rules:118
             player = L[0]
             offered = []
             offered.append(0)
@@ -1277,7 +1285,7 @@ def s_truppenbewegung(state, frame):
                 ids,
                 labels,
                 offered,
-                "spec/risk_balance_of_power/06_turn.rules:120:9",
+                "spec/risk_balance_of_power/06_turn.rules:118:9",
             )
             frame[1] = 2
             return
@@ -1290,7 +1298,7 @@ def s_truppenbewegung(state, frame):
             else:
                 pc = 4
         if pc == 3:
-            # spec: spec/risk_balance_of_power/06_turn.rules:122
+            # spec: spec/risk_balance_of_power/06_turn.rules:120
             state.frames.pop()
             state.frames.append(new_frame(13, [L[0]] + [UNBOUND] * 4))
             return
@@ -1300,13 +1308,13 @@ def s_truppenbewegung(state, frame):
 
 
 def s_truppen_bewegen(state, frame):
-    "procedure truppen_bewegen (spec/risk_balance_of_power/06_turn.rules:129)"
+    "procedure truppen_bewegen (spec/risk_balance_of_power/06_turn.rules:127)"
     # L: 0 p, 1 von, 2 nach, 3 k, 4 n
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:130
+            # spec: spec/risk_balance_of_power/06_turn.rules:128
             player = L[0]
             values = [
                 c_von for c_von in K_gebiet if d_kann_bewegen_von(state, L[0], c_von)
@@ -1319,13 +1327,13 @@ def s_truppen_bewegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:130:5",
+                "spec/risk_balance_of_power/06_turn.rules:128:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[1] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:131
+            # spec: spec/risk_balance_of_power/06_turn.rules:129
             player = L[0]
             values = [
                 c_nach
@@ -1333,7 +1341,7 @@ def s_truppen_bewegen(state, frame):
                     L[1],
                     ADJ,
                     lambda c_g: state.counters[L[0]][c_g] > 0,
-                    "spec/risk_balance_of_power/06_turn.rules:131:23",
+                    "spec/risk_balance_of_power/06_turn.rules:129:23",
                 )
                 if c_nach != L[1]
             ]
@@ -1345,21 +1353,21 @@ def s_truppen_bewegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:131:5",
+                "spec/risk_balance_of_power/06_turn.rules:129:5",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[2] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:133
+            # spec: spec/risk_balance_of_power/06_turn.rules:131
             L[3] = 1
-            # spec: spec/risk_balance_of_power/06_turn.rules:134
+            # spec: spec/risk_balance_of_power/06_turn.rules:132
             if state.counters[L[0]][L[1]] > 2:
                 pc = 3
             else:
                 pc = 5
         if pc == 3:
-            # spec: spec/risk_balance_of_power/06_turn.rules:135
+            # spec: spec/risk_balance_of_power/06_turn.rules:133
             player = L[0]
             values = list(range(1, state.counters[L[0]][L[1]] - 1 + 1))
             ids, labels = option_names(values)
@@ -1370,61 +1378,61 @@ def s_truppen_bewegen(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/risk_balance_of_power/06_turn.rules:135:9",
+                "spec/risk_balance_of_power/06_turn.rules:133:9",
             )
             frame[1] = 4
             return
         if pc == 4:
             L[4] = frame[3]
-            # spec: spec/risk_balance_of_power/06_turn.rules:136
+            # spec: spec/risk_balance_of_power/06_turn.rules:134
             L[3] = L[4]
             pc = 5
         if pc == 5:
-            # spec: spec/risk_balance_of_power/06_turn.rules:138
+            # spec: spec/risk_balance_of_power/06_turn.rules:136
             state.counters[L[0]][L[1]] = max(0, state.counters[L[0]][L[1]] - L[3])
-            # spec: spec/risk_balance_of_power/06_turn.rules:139
+            # spec: spec/risk_balance_of_power/06_turn.rules:137
             state.counters[L[0]][L[2]] = max(0, state.counters[L[0]][L[2]] + L[3])
             state.frames.pop()
             return
 
 
 def s_spiel(state, frame):
-    "procedure spiel (spec/risk_balance_of_power/06_turn.rules:169)"
+    "procedure spiel (spec/risk_balance_of_power/06_turn.rules:167)"
     # L: 0 p
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/risk_balance_of_power/06_turn.rules:170
+            # spec: spec/risk_balance_of_power/06_turn.rules:168
             state.vars[3] = True
-            # spec: spec/risk_balance_of_power/06_turn.rules:171
+            # spec: spec/risk_balance_of_power/06_turn.rules:169
             L[0] = state.vars[1]
-            # spec: spec/risk_balance_of_power/06_turn.rules:172
+            # spec: spec/risk_balance_of_power/06_turn.rules:170
             pc = 1
         if pc == 1:
             if not True:
                 pc = 3
                 continue
-            tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:172:5")
-            # spec: spec/risk_balance_of_power/06_turn.rules:173
+            tick(state, "while", "spec/risk_balance_of_power/06_turn.rules:170:5")
+            # spec: spec/risk_balance_of_power/06_turn.rules:171
             frame[1] = 2
             state.frames.append(new_frame(4, [L[0]]))
             return
         if pc == 2:
-            # spec: spec/risk_balance_of_power/06_turn.rules:174
+            # spec: spec/risk_balance_of_power/06_turn.rules:172
             if L[0] != state.vars[1]:
-                # spec: spec/risk_balance_of_power/06_turn.rules:175
+                # spec: spec/risk_balance_of_power/06_turn.rules:173
                 if state.tracks[8] >= state.params["rundenlimit"]:
-                    # spec: spec/risk_balance_of_power/06_turn.rules:176
+                    # spec: spec/risk_balance_of_power/06_turn.rules:174
                     end_game(
                         state,
                         None,
                         "Rundenlimit erreicht (Simulationsgrenze, nicht in der Regel)",
-                        "spec/risk_balance_of_power/06_turn.rules:176:17",
+                        "spec/risk_balance_of_power/06_turn.rules:174:17",
                     )
-                # spec: spec/risk_balance_of_power/06_turn.rules:178
+                # spec: spec/risk_balance_of_power/06_turn.rules:176
                 state.tracks[8] = max(1, min(999, state.tracks[8] + 1))
-            # spec: spec/risk_balance_of_power/06_turn.rules:180
+            # spec: spec/risk_balance_of_power/06_turn.rules:178
             L[0] = None if L[0] is None else (L[0] + 1) % 2
             pc = 1
             continue

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: c363b95d98f0d8f1
+# Spec hash: 1f2ee34a2d08c3c8
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source 9772ec776a0e9aee22f9 output fd8c0d4367c545a637d9
+# Fingerprint: source 2e395683dc718d5adcbc output a615f6bb76d978925822
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -455,15 +455,9 @@ def d_kann_angreifen(state, v_p):
     return any(d_kann_angreifen_von(state, v_p, c_g) for c_g in K_gebiet)
 
 
-def d_spieler_name(state, v_p):
-    "define spieler_name"
-    # spec: spec/risk_balance_of_power/06_turn.rules:4
-    return "Rot" if v_p == 0 else "Blau"
-
-
 def d_kann_bewegen_von(state, v_p, v_g):
     "define kann_bewegen_von"
-    # spec: spec/risk_balance_of_power/06_turn.rules:113
+    # spec: spec/risk_balance_of_power/06_turn.rules:111
     return state.counters[v_p][v_g] >= 2 and any(
         state.counters[v_p][c_z] > 0 for c_z in ADJ[v_g]
     )
@@ -471,12 +465,12 @@ def d_kann_bewegen_von(state, v_p, v_g):
 
 def d_verbunden(state, v_p, v_von, v_nach):
     "define verbunden"
-    # spec: spec/risk_balance_of_power/06_turn.rules:115
+    # spec: spec/risk_balance_of_power/06_turn.rules:113
     return v_nach in reachable(
         v_von,
         ADJ,
         lambda c_g: state.counters[v_p][c_g] > 0,
-        "spec/risk_balance_of_power/06_turn.rules:116:13",
+        "spec/risk_balance_of_power/06_turn.rules:114:13",
     )
 
 
@@ -1306,15 +1300,15 @@ POLICIES = {
         "spec/risk_balance_of_power/05_conquest.rules:55:5": pol_feldzug_grundausbildung_6,
         "spec/risk_balance_of_power/05_conquest.rules:59:9": pol_feldzug_grundausbildung_7,
         "spec/risk_balance_of_power/05_conquest.rules:64:9": pol_feldzug_grundausbildung_8,
-        "spec/risk_balance_of_power/06_turn.rules:120:9": pol_feldzug_grundausbildung_11,
-        "spec/risk_balance_of_power/06_turn.rules:130:5": pol_feldzug_grundausbildung_12,
-        "spec/risk_balance_of_power/06_turn.rules:131:5": pol_feldzug_grundausbildung_13,
-        "spec/risk_balance_of_power/06_turn.rules:135:9": pol_feldzug_grundausbildung_14,
-        "spec/risk_balance_of_power/06_turn.rules:53:9": pol_feldzug_grundausbildung_2,
-        "spec/risk_balance_of_power/06_turn.rules:55:17": pol_feldzug_grundausbildung_3,
-        "spec/risk_balance_of_power/06_turn.rules:78:9": pol_feldzug_grundausbildung_0,
-        "spec/risk_balance_of_power/06_turn.rules:82:13": pol_feldzug_grundausbildung_1,
-        "spec/risk_balance_of_power/06_turn.rules:94:9": pol_feldzug_grundausbildung_10,
+        "spec/risk_balance_of_power/06_turn.rules:118:9": pol_feldzug_grundausbildung_11,
+        "spec/risk_balance_of_power/06_turn.rules:128:5": pol_feldzug_grundausbildung_12,
+        "spec/risk_balance_of_power/06_turn.rules:129:5": pol_feldzug_grundausbildung_13,
+        "spec/risk_balance_of_power/06_turn.rules:133:9": pol_feldzug_grundausbildung_14,
+        "spec/risk_balance_of_power/06_turn.rules:51:9": pol_feldzug_grundausbildung_2,
+        "spec/risk_balance_of_power/06_turn.rules:53:17": pol_feldzug_grundausbildung_3,
+        "spec/risk_balance_of_power/06_turn.rules:76:9": pol_feldzug_grundausbildung_0,
+        "spec/risk_balance_of_power/06_turn.rules:80:13": pol_feldzug_grundausbildung_1,
+        "spec/risk_balance_of_power/06_turn.rules:92:9": pol_feldzug_grundausbildung_10,
     },
     "feldzug_grundausbildung": {
         "spec/risk_balance_of_power/05_conquest.rules:119:9": pol_feldzug_grundausbildung_9,
@@ -1323,14 +1317,14 @@ POLICIES = {
         "spec/risk_balance_of_power/05_conquest.rules:55:5": pol_feldzug_grundausbildung_6,
         "spec/risk_balance_of_power/05_conquest.rules:59:9": pol_feldzug_grundausbildung_7,
         "spec/risk_balance_of_power/05_conquest.rules:64:9": pol_feldzug_grundausbildung_8,
-        "spec/risk_balance_of_power/06_turn.rules:120:9": pol_feldzug_grundausbildung_11,
-        "spec/risk_balance_of_power/06_turn.rules:130:5": pol_feldzug_grundausbildung_12,
-        "spec/risk_balance_of_power/06_turn.rules:131:5": pol_feldzug_grundausbildung_13,
-        "spec/risk_balance_of_power/06_turn.rules:135:9": pol_feldzug_grundausbildung_14,
-        "spec/risk_balance_of_power/06_turn.rules:53:9": pol_feldzug_grundausbildung_2,
-        "spec/risk_balance_of_power/06_turn.rules:55:17": pol_feldzug_grundausbildung_3,
-        "spec/risk_balance_of_power/06_turn.rules:78:9": pol_feldzug_grundausbildung_0,
-        "spec/risk_balance_of_power/06_turn.rules:82:13": pol_feldzug_grundausbildung_1,
-        "spec/risk_balance_of_power/06_turn.rules:94:9": pol_feldzug_grundausbildung_10,
+        "spec/risk_balance_of_power/06_turn.rules:118:9": pol_feldzug_grundausbildung_11,
+        "spec/risk_balance_of_power/06_turn.rules:128:5": pol_feldzug_grundausbildung_12,
+        "spec/risk_balance_of_power/06_turn.rules:129:5": pol_feldzug_grundausbildung_13,
+        "spec/risk_balance_of_power/06_turn.rules:133:9": pol_feldzug_grundausbildung_14,
+        "spec/risk_balance_of_power/06_turn.rules:51:9": pol_feldzug_grundausbildung_2,
+        "spec/risk_balance_of_power/06_turn.rules:53:17": pol_feldzug_grundausbildung_3,
+        "spec/risk_balance_of_power/06_turn.rules:76:9": pol_feldzug_grundausbildung_0,
+        "spec/risk_balance_of_power/06_turn.rules:80:13": pol_feldzug_grundausbildung_1,
+        "spec/risk_balance_of_power/06_turn.rules:92:9": pol_feldzug_grundausbildung_10,
     },
 }
