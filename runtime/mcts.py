@@ -104,15 +104,11 @@ class MctsAgent:
         return search.best()
 
 
-def policy_order(program, policy: str, world: State, stream: Stream, count: int) -> list[int]:
-    """The indices of the first `count` pending options in the policy's order: its best tier
-    (shuffled by the stream), then the best of the rest, and so on."""
-    return policy_tiers(program, policy, world, stream, count)[0]
-
-
 def policy_tiers(program, policy: str, world: State, stream: Stream,
                  count: int) -> tuple[list[int], int]:
-    """policy_order's indices, and how many options the best tier holds."""
+    """The indices of the first `count` pending options in the policy's order (its best tier
+    shuffled by the stream, then the best of the rest, and so on), and how many options the
+    best tier holds."""
     pending = world.pending
     left, order, first_tier = list(range(len(pending["ids"]))), [], 0
     try:

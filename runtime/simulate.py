@@ -55,32 +55,15 @@ def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any
 def readable_trace(meta, trace: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
     """'event 12' -> 'event CARD'; 'event 12 by 1' -> uses['event CARD PLAYER'] (the spec's ids)."""
     events, uses = {}, {}
-    names = _trace_names(meta)
     for key, count in sorted(trace.items()):
-        found = names.get(key)
-        if found is None:
-            found = names[key] = _trace_name(meta, key)
-        (uses if found[0] else events)[found[1]] = count
+        what, by, player = key.partition(" by ")
+        use, card = what.rsplit(" ", 1)
+        name = f"{use} {meta.entity_ids[int(card)]}"
+        if by:
+            uses[f"{name} {meta.players[int(player)]}"] = count
+        else:
+            events[name] = count
     return events, uses
-
-
-_TRACE_NAMES: dict[int, tuple[Any, dict[str, tuple[bool, str]]]] = {}  # id(meta) -> (meta, names)
-
-
-def _trace_names(meta) -> dict[str, tuple[bool, str]]:
-    """The readable names of trace keys met so far in this process's games of `meta`."""
-    found = _TRACE_NAMES.get(id(meta))
-    if found is None or found[0] is not meta:
-        found = _TRACE_NAMES[id(meta)] = (meta, {})
-    return found[1]
-
-
-def _trace_name(meta, key: str) -> tuple[bool, str]:
-    """(whether it is a use by a player, its readable name) of one trace key."""
-    what, by, player = key.partition(" by ")
-    use, card = what.rsplit(" ", 1)
-    name = f"{use} {meta.entity_ids[int(card)]}"
-    return (True, f"{name} {meta.players[int(player)]}") if by else (False, name)
 
 
 _LOADED: dict[Any, Any] = {}

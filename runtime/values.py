@@ -155,8 +155,6 @@ def event_allowed(state: State, whens: Mapping[int, Callable[..., Any]], card: i
     return True if when is None else bool(when(state, player, card))
 
 
-
-
 # ------------------------------------------------------------------ none where a value is needed
 
 NONE_READ = "a value here is none, where a player, space or card is needed"

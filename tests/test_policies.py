@@ -15,7 +15,7 @@ import pytest
 
 from runtime.agents import make_agent, parse_agents, seat_agents
 from runtime.game import Game
-from runtime.mcts import MARGIN, MctsAgent, Node, _Search, policy_order
+from runtime.mcts import MARGIN, MctsAgent, Node, _Search, policy_tiers
 from runtime.policy import PolicyAgent, masked
 from runtime.state import Stream
 from support import BACKENDS, TS, need_ts, program
@@ -204,9 +204,9 @@ def test_the_search_tries_options_in_the_policys_order(prefs, backend):
     game = Game(prog, seed=3)
     game.choose("play_on")
     hand = list(game.decision.option_ids)
-    order = policy_order(prog, "points", game.state.copy(), Stream(1), len(hand))
+    order = policy_tiers(prog, "points", game.state.copy(), Stream(1), len(hand))[0]
     assert [hand[i] for i in order] == sorted(hand, key=lambda c: -int(c[1:]))  # most points first
-    assert policy_order(prog, "points", game.state.copy(), Stream(1), 2) == order[:2]
+    assert policy_tiers(prog, "points", game.state.copy(), Stream(1), 2)[0] == order[:2]
     assert game.state.pending["ids"] == hand  # the ranking leaves the decision as it was
 
 

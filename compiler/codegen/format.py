@@ -33,7 +33,7 @@ FORMAT_CACHE = "black"
 def _black():
     """black and its settings, imported only when something needs formatting."""
     import black
-    return black, black.Mode()
+    return black, black.Mode(**_MODE)
 
 
 @lru_cache(maxsize=1)
@@ -41,10 +41,10 @@ def _settings() -> str:
     """The cache key of black's settings, without importing black (its version from the
     package's metadata), so a module found whole in the cache needs no black at all."""
     from importlib.metadata import version
-    return digest(version("black"), _MODE)
+    return digest(version("black"), f"Mode({_MODE})" if _MODE else "Mode()")
 
 
-_MODE = "Mode()"  # the settings every module is formatted with (as _black makes them)
+_MODE: dict[str, object] = {}  # black.Mode's arguments for every module (its defaults)
 
 
 @dataclass(frozen=True)
@@ -63,12 +63,16 @@ def format_module(source: str, name: str) -> str:
     pieces = [dataclasses.replace(p, text=prefer_double_quotes(p.text)) for p in split(source, name)]
     table = store(FORMAT_CACHE)
     settings = _settings()
-    known = table.get_many([digest(settings, piece.text) for piece in pieces])
+    keys = [digest(settings, piece.text) for piece in pieces]
+    known = table.get_many(keys)
     out: list[str] = []
     previous: Piece | None = None
-    for piece in pieces:
-        found = known.get(digest(settings, piece.text))
-        formatted = found.decode("utf-8") if found is not None else _format_piece(piece.text, name, table)
+    for piece, key in zip(pieces, keys):
+        found = known.get(key)
+        if found is not None:
+            formatted = found.decode("utf-8")
+        else:
+            formatted = _format_piece(piece.text, key, name, table)
         if previous is not None:
             out.append("\n" * _blank_lines(previous, piece))
         out.append(formatted)
@@ -77,10 +81,9 @@ def format_module(source: str, name: str) -> str:
     return "".join(out)
 
 
-def _format_piece(text: str, name: str, table) -> str:
-    """black's text of one piece not in the cache, remembered there."""
+def _format_piece(text: str, key: str, name: str, table) -> str:
+    """black's text of one piece not in the cache, remembered there under `key`."""
     black, mode = _black()
-    key = digest(_settings(), text)
     try:
         formatted = black.format_str(text, mode=mode)
     except black.InvalidInput as failed:  # Python's own message says better what is wrong

@@ -438,7 +438,7 @@ class ViewBuilder:
     def _check_table(self, file_key: str, number: int, checks: list[dict[str, Any]]) -> dict[str, Any]:
         """One slice of a test file's expectations: black formats a slice at a time, so a
         long entry costs a second pass over its slice alone, and an edit re-formats one slice."""
-        stem = f"{_test_stem(f'{file_key}#0')[:-2]}_{number}"
+        stem = f"{_file_stem(file_key)}_{number}"
         return {"file": file_key, "checks": checks,
                 "expects": self.gen._define(mangle("test_expect", stem), "tests"),
                 "sides": self.gen._define(mangle("test_sides", stem), "tests")}
@@ -481,13 +481,17 @@ def _lambda(key: str, body: str, bracketed: bool = False) -> str:
 
 
 def _test_stem(key: str) -> str:
-    """tests/card_play.rules#3 -> card_play_3; variants/x.rules#0 -> v_x_0; a test in one of the
-    game's own rule files, game/x.rules#0 -> r_x_0 (so it never meets tests/x.rules' names)."""
+    """tests/card_play.rules#3 -> card_play_3 (a name part)."""
     file, number = key.rsplit("#", 1)
+    return f"{_file_stem(file)}_{number}"
+
+
+def _file_stem(file: str) -> str:
+    """tests/card_play.rules -> card_play; variants/x.rules -> v_x; one of the game's own rule
+    files, game/x.rules -> r_x (so its tests never meet tests/x.rules' names)."""
     folder, _, name = file.rpartition("/")
-    stem = re.sub(r"\W", "_", name.rsplit(".", 1)[0])
     prefix = {"tests": "", "variants": "v_"}.get(folder, "r_")
-    return f"{prefix}{stem}_{number}"
+    return prefix + re.sub(r"\W", "_", name.rsplit(".", 1)[0])
 
 
 META_INLINE = 80  # characters: a META field longer than this is a table of its own
