@@ -24,23 +24,40 @@ def _label(entry: dict) -> str:
     return " + ".join(entry["variants"]) or "base"
 
 
-def plot_win_rates(results: dict, path: Path) -> None:
+def has_losses(results: dict) -> bool:
+    """Did `lose` end any game with a loser? Only then does the report show losses."""
+    return any(rate for s in results["variants"] for rate in s.get("loss_rate", {}).values())
+
+
+def _plot_rates(results: dict, path: Path, rate: str, ci: str, xlabel: str) -> None:
+    """Per rule set, each player's bar of `rate` with its `ci` interval, in percent."""
     plt = _pyplot()
     sets = results["variants"]
-    players = list(sets[0]["win_rate"])
+    players = list(sets[0][rate])
     fig, ax = plt.subplots(figsize=(7, 3 + 0.4 * len(sets)))
     height = 0.8 / len(players)
     for k, player in enumerate(players):
         ys = [i + k * height for i in range(len(sets))]
-        rates = [s["win_rate"][player] * 100 for s in sets]
-        lows = [r - s["win_ci95"][player][0] * 100 for r, s in zip(rates, sets)]
-        highs = [s["win_ci95"][player][1] * 100 - r for r, s in zip(rates, sets)]
+        rates = [s[rate][player] * 100 for s in sets]
+        # max(0, …): at a rate of 0 or 1 Wilson's bound equals it up to rounding
+        lows = [max(0.0, r - s[ci][player][0] * 100) for r, s in zip(rates, sets)]
+        highs = [max(0.0, s[ci][player][1] * 100 - r) for r, s in zip(rates, sets)]
         ax.barh(ys, rates, height=height, xerr=[lows, highs], capsize=3, label=player)
     ax.set_yticks([i + height * (len(players) - 1) / 2 for i in range(len(sets))])
     ax.set_yticklabels([_label(s) for s in sets])
-    ax.set_xlabel("win rate, % (95% Wilson interval)")
+    ax.set_xlabel(xlabel)
     ax.legend()
     _save(plt, fig, path)
+
+
+def plot_win_rates(results: dict, path: Path) -> None:
+    _plot_rates(results, path, "win_rate", "win_ci95", "win rate, % (95% Wilson interval)")
+
+
+def plot_loss_rates(results: dict, path: Path) -> None:
+    """Games a `lose` ended with that player losing; no plot when no game had a loser."""
+    if has_losses(results):
+        _plot_rates(results, path, "loss_rate", "loss_ci95", "loss rate, % (95% Wilson interval)")
 
 
 def plot_tracks(results: dict, path: Path) -> None:
@@ -90,14 +107,18 @@ def plot_events(results: dict, path: Path, top: int = 40) -> None:
 
 
 def plot_difference(results: dict, path: Path) -> None:
-    """The comparison: each player's change in win rate with its 95% interval, zero marked."""
+    """The comparison: each player's change in win rate (and in loss rate when some game had
+    a loser) with its 95% interval, zero marked."""
     comparison = results.get("comparison")
     if not comparison:
         return
     plt = _pyplot()
     rows = list(comparison["by_player"].items())
+    losses = comparison.get("losses")
+    if losses:
+        rows = [(f"{p} wins", r) for p, r in rows] + [(f"{p} loses", r) for p, r in losses.items()]
     fig, ax = plt.subplots(figsize=(7, 1.2 + 0.6 * len(rows)))
-    for y, (player, row) in enumerate(rows):
+    for y, (_, row) in enumerate(rows):
         lo, hi = (v * 100 for v in row["ci95"])
         point = row["difference"] * 100
         ax.errorbar([point], [y], xerr=[[point - lo], [hi - point]], fmt="o", capsize=5)
@@ -108,7 +129,8 @@ def plot_difference(results: dict, path: Path) -> None:
     ax.axvline(0, color="#555", linewidth=1)
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([p for p, _ in rows])
-    ax.set_xlabel("change in win rate, points (variant − base, 95% interval)")
+    what = "win and loss rates" if losses else "win rate"
+    ax.set_xlabel(f"change in {what}, points (variant − base, 95% interval)")
     _save(plt, fig, path)
 
 
@@ -161,6 +183,7 @@ def _save(plt, fig, path: Path) -> None:
 PLOTS = (
     ("difference.png", plot_difference, "The change, with its interval"),
     ("win_rates.png", plot_win_rates, "Win rates"),
+    ("loss_rates.png", plot_loss_rates, "Loss rates (games that ended with that player losing)"),
     ("lengths.png", plot_lengths, "How long games last"),
     ("player_tracks.png", plot_player_tracks, "Each player's tracks at the end"),
     ("final_tracks.png", plot_tracks, "Final values of the shared tracks"),
@@ -191,7 +214,7 @@ def write_report(results: dict[str, Any], folder: Path) -> Path:
         agents=results["agents"], backend=results.get("backend", "generated"),
         precision=results.get("precision"), stopped_by=results.get("stopped_by"),
         comparison=comparison, plots=plots, sets=results["variants"],
-        players=list(results["variants"][0]["win_rate"]),
+        players=list(results["variants"][0]["win_rate"]), losses=has_losses(results),
         movers=(comparison or {}).get("cards", [])[:TOP_CARDS],
         cards=sorted(results["variants"][0].get("cards", []), key=lambda r: -r["games"])[:TOP_CARDS],
         min_games=MIN_CARD_GAMES)

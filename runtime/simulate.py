@@ -396,7 +396,19 @@ def compare(players: list[str], variant: tuple[str, ...], results: list[GameSumm
            "cards": card_movers(players, results, base)}
     if warning:
         out["warnings"].append(warning)
+    if any(g.losers for g in (*results, *base)):
+        out["losses"] = {p: _loss_change(p, results, base) for p in players}
     return out
+
+
+def _loss_change(player: str, results: list[GameSummary], base: list[GameSummary]) -> dict:
+    """The paired change in how often `lose` ended a game with this player losing."""
+    after = [1.0 if player in g.losers else 0.0 for g in results]
+    before = [1.0 if player in g.losers else 0.0 for g in base]
+    diff = paired_difference(after, before)
+    return {"rate": sum(after) / len(after), "base_rate": sum(before) / len(before),
+            "difference": diff.difference, "ci95": list(diff.ci95), "half_width": diff.half_width,
+            "p_value": diff.p_value, "pairs_to_settle": diff.pairs_to_settle()}
 
 
 def summary_dict(summary: GameSummary) -> dict:
