@@ -100,7 +100,8 @@ def cached_build(loaded: LoadedSpec) -> Path:
     """The cache's build of this exact spec (and tests), compiled once when missing.
 
     A new build reuses what it can from the newest earlier build of the same
-    variant set, or from the committed package, so it costs little after an edit."""
+    variant set, or from the committed package, so it costs little after an edit;
+    the committed package's seed file lends black's output even to an empty cache."""
     model = loaded.model
     root = cache_root() / "packages"
     name = "__".join((model.game,) + tuple(loaded.variants))
@@ -114,7 +115,7 @@ def cached_build(loaded: LoadedSpec) -> Path:
     if previous is None:
         previous = default_package(model.game)
     try:
-        compile_game(model, target, previous=previous)
+        compile_game(model, target, previous=previous, seeds=(default_package(model.game),))
     except OSError as err:
         raise BackendError(f"cannot build {name} into the cache {_shown(root)}:"
                            f" {err.strerror or err}") from None

@@ -20,6 +20,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+# The file in each generated package that seeds black's cache from the package itself
+# (compiler/codegen/seed.py); named here so the light up-to-date check can name it too.
+SEED_FILE = "FORMAT"
 
 
 def cache_root() -> Path:

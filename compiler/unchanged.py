@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .cache import compiler_version, digest, store
+from .cache import SEED_FILE, compiler_version, digest, store
 from .inputs import spec_files, test_files
 
 UNCHANGED = "unchanged"
@@ -34,9 +34,10 @@ def _key(folder: Path, variants: tuple[str, ...], output: str | None) -> str | N
 
 
 def package_digest(out: Path) -> str:
-    """A hash of a package's modules (and of the package marker beside it, when it needs one)."""
+    """A hash of a package's modules and seed file (and of the package marker beside it, when
+    it needs one)."""
     try:
-        files = sorted(out.glob("*.py"))
+        files = sorted(out.glob("*.py")) + [p for p in [out / SEED_FILE] if p.is_file()]
         marker = out.parent / "__init__.py"
         if out.parent.name == "generated":
             files.append(marker)

@@ -347,3 +347,127 @@ def test_the_command_line_loads_no_front_end_before_it_must() -> None:
              " if m in sys.modules))")
     shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "[]"
+
+
+# ------------------------------------------------------------------ the package as black's cache
+
+
+def _black_spy(monkeypatch) -> set[str]:
+    """The cache keys of the pieces black is asked to format from now on."""
+    keys: set[str] = set()
+    real = black.format_str
+    monkeypatch.setattr(black, "format_str", lambda text, mode: keys.add(
+        formatting.digest(formatting.black_settings(), text)) or real(text, mode=mode))
+    return keys
+
+
+def _seed_keys(package: Path) -> set[str]:
+    from compiler.codegen.seed import parse_seed
+    entries = parse_seed((package / "FORMAT").read_text(encoding="utf-8"))
+    return {key for entry in entries.values() for key, _ in entry.layout}
+
+
+def _afresh(model, tmp_path: Path, monkeypatch) -> dict[str, str]:
+    """The package as black makes it from nothing: no earlier package, an empty cache."""
+    from compiler.codegen import render_package
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "afresh"))
+    return render_package(model)
+
+
+def _set_points(folder: Path, card: str, points: int) -> None:
+    path = folder / "mini.rules"
+    text = path.read_text(encoding="utf-8")
+    start = text.index(f'card {card} "')
+    end = text.index(")", start)
+    head = text[start:end]
+    path.write_text(text[:start] + head.replace(head.split("points ")[1].split(",")[0], str(points), 1)
+                    + text[end:], encoding="utf-8")
+
+
+def test_an_empty_cache_takes_black_output_from_the_package_in_place(mini: Path, tmp_path: Path,
+                                                                      monkeypatch) -> None:
+    from compiler.codegen import render_package
+    out = tmp_path / "out" / "mini"
+    compile_game(load_spec(mini).model, out)
+    before = _seed_keys(out)
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "fresh"))  # a fresh clone's cache
+    _set_points(mini, "three", 7)  # one card's attribute: tables.py and the spec hash change
+    model = load_spec(mini).model
+    formatted = _black_spy(monkeypatch)
+    files = render_package(model, previous=out)
+    after = _seed_keys_of(files)
+    assert formatted == after - before and 0 < len(formatted) <= 4, len(formatted)
+    assert len(after & before) > 20  # the unchanged pieces of the changed modules came from the seed
+    assert files == _afresh(model, tmp_path, monkeypatch)  # and they are exactly black's
+
+
+def _seed_keys_of(files: dict[str, str]) -> set[str]:
+    from compiler.codegen.seed import parse_seed
+    return {key for entry in parse_seed(files["FORMAT"]).values() for key, _ in entry.layout}
+
+
+@pytest.mark.parametrize("tamper", ["same-length edit", "seed lengths", "seed gone", "other black"])
+def test_a_tampered_package_seeds_nothing_of_what_it_changed(mini: Path, tmp_path: Path, monkeypatch,
+                                                             tamper: str) -> None:
+    from compiler.codegen import render_package
+    from compiler.codegen.seed import parse_seed
+    out = tmp_path / "out" / "mini"
+    compile_game(load_spec(mini).model, out)
+    tables = (out / "tables.py").read_text(encoding="utf-8")
+    seed = (out / "FORMAT").read_text(encoding="utf-8")
+    if tamper == "same-length edit":  # a value edited by hand, the fingerprint made to fit
+        (out / "tables.py").write_text(tables.replace('"One"', '"Uno"'), encoding="utf-8")
+    elif tamper == "seed lengths":  # two pieces' boundary moved: each still ends a line
+        entry = parse_seed(seed)["tables.py"]
+        (key1, len1), (key2, len2) = entry.layout[3], entry.layout[4]
+        seed = seed.replace(f"{key1} {len1}\n{key2} {len2}\n", f"{key1} {len1 + 1}\n{key2} {len2 - 1}\n")
+        (out / "FORMAT").write_text(seed, encoding="utf-8")
+    elif tamper == "seed gone":
+        (out / "FORMAT").unlink()
+    else:  # another version of black: none of the recorded keys is asked for
+        monkeypatch.setattr(formatting, "black_settings", lambda: "another black")
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "fresh"))
+    _set_points(mini, "three", 7)
+    model = load_spec(mini).model
+    formatted = _black_spy(monkeypatch)
+    files = render_package(model, previous=out)
+    tables_keys = {key for key, _ in parse_seed(files["FORMAT"])["tables.py"].layout}
+    assert tables_keys <= formatted  # nothing of tables.py was taken from the package
+    assert files == _afresh(model, tmp_path, monkeypatch)
+
+
+def test_a_variant_package_is_seeded_from_the_committed_base_package(mini: Path, tmp_path: Path,
+                                                                     monkeypatch) -> None:
+    base = backends.default_package("mini")
+    compile_game(load_spec(mini).model, base)
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "fresh"))  # a fresh clone: only generated/
+    loaded = load_spec(mini, ("quick",))
+    formatted = _black_spy(monkeypatch)
+    built = backends.current_package(loaded)
+    made = _seed_keys(built)
+    assert formatted == made - _seed_keys(base) and formatted, len(formatted)
+    assert len(made & _seed_keys(base)) > 50
+    files = {p.name: p.read_text(encoding="utf-8") for p in built.iterdir() if p.is_file()}
+    assert files == _afresh(loaded.model, tmp_path, monkeypatch)
+
+
+@pytest.mark.parametrize("game", sorted(p.name for p in (MINI.parents[2] / "generated").iterdir()
+                                        if (p / "__init__.py").is_file()))
+def test_every_committed_package_seeds_every_piece_of_its_modules(game: str) -> None:
+    from compiler.codegen.seed import cut, parse_seed
+    package = MINI.parents[2] / "generated" / game  # written by this black, cut as it says
+    entries = parse_seed((package / "FORMAT").read_text(encoding="utf-8"), formatting.black_settings())
+    assert sorted(entries) == sorted(p.name for p in package.glob("*.py"))
+    for name, entry in entries.items():
+        pieces = cut((package / name).read_text(encoding="utf-8"), entry)
+        assert pieces is not None and len(pieces) == len({key for key, _ in entry.layout}), name
+
+
+def test_compile_is_not_up_to_date_without_its_seed_file(mini: Path, tmp_path: Path, monkeypatch) -> None:
+    from click.testing import CliRunner
+    from compiler.cli import main
+    out = tmp_path / "out" / "mini"
+    assert CliRunner().invoke(main, ["compile", str(mini), "-o", str(out)]).exit_code == 0
+    (out / "FORMAT").unlink()
+    again = CliRunner().invoke(main, ["compile", str(mini), "-o", str(out)])
+    assert again.exit_code == 0 and ": wrote " in again.output and (out / "FORMAT").is_file(), again.output

@@ -68,7 +68,9 @@ def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None, na
     # compile_game is atomic itself (compiler/codegen/output.py); the previous
     # output lends the modules whose source did not change (black is the slow part).
     try:
-        written = compile_game(loaded.model, out)
+        # a variant package's pieces that are the base game's are in its committed seed file
+        base = (backends.default_package(loaded.model.game),) if loaded.variants else ()
+        written = compile_game(loaded.model, out, seeds=base)
     except OSError as err:
         raise UserError(f"cannot write {out}: {err.strerror or err}") from None
     unchanged.remember(loaded.folder, variants, output, loaded.model.game, out, backends._shown(out),

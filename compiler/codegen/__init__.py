@@ -1,6 +1,7 @@
 """The code generator: a Model in, a Python package of the game's engine out.
 
-`render_game(model)` returns the generated modules' text; `compile_game`
+`render_game(model)` returns the generated modules' text, `render_package`
+those and the package's seed of black's cache (seed.py); `compile_game`
 writes them atomically. The package imports only `runtime`, implements
 runtime.program.Program exactly like the interpreter, and is byte-identical
 whenever it is regenerated from the same spec.
@@ -10,25 +11,40 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..cache import compiler_version, digest, store
+from ..cache import SEED_FILE, compiler_version, digest, store
 from ..model import Model
 from .output import leftovers, write_package
+from . import format as formatting
 from .render import MODULES, VIEWS, render_marker, render_module
 from runtime.files import write_atomic
+from .seed import Seeds, seed_text
 from .view import ViewBuilder
 
-__all__ = ["compile_game", "render_game"]
+__all__ = ["compile_game", "render_game", "render_package"]
 
 
-def render_game(model: Model, previous: Path | None = None) -> dict[str, str]:
-    """file name -> source of every module of the game's package.
+def render_package(model: Model, previous: Path | None = None,
+                   seeds: tuple[Path, ...] = ()) -> dict[str, str]:
+    """file name -> text of every file of the game's package: its modules and its seed file.
 
     previous: an earlier output folder; its modules are reused where the text
     before formatting is unchanged and the file intact (black is the slow part).
+    A piece black's cache lacks is taken from the seed file of previous, else of
+    the `seeds` folders (other packages: a variant's base game), else black makes it.
     """
     views = ViewBuilder(model).build()
-    return {name: render_module(template, views[VIEWS[name]], name, _read(previous, name))
-            for name, template in MODULES.items()}
+    lender = Seeds(formatting.black_settings(), (previous, *seeds))
+    rendered = {name: render_module(template, views[VIEWS[name]], name, _read(previous, name), lender)
+                for name, template in MODULES.items()}
+    files = {name: done.text for name, done in rendered.items()}
+    files[SEED_FILE] = seed_text(lender.settings, {name: (done.text, done.start, done.layout)
+                                  for name, done in rendered.items()})
+    return files
+
+
+def render_game(model: Model, previous: Path | None = None) -> dict[str, str]:
+    """file name -> source of every module of the game's package (render_package's modules)."""
+    return {name: text for name, text in render_package(model, previous).items() if name in MODULES}
 
 
 def _read(folder: Path | None, name: str) -> str | None:
@@ -37,11 +53,13 @@ def _read(folder: Path | None, name: str) -> str | None:
     return (Path(folder) / name).read_text(encoding="utf-8")
 
 
-def compile_game(model: Model, out_dir: Path, previous: Path | None = None) -> list[Path]:
+def compile_game(model: Model, out_dir: Path, previous: Path | None = None,
+                 seeds: tuple[Path, ...] = ()) -> list[Path]:
     """Write the package to out_dir, all or nothing: a failure keeps the old output
     (compiler/codegen/output.py); runtime.files.WriteError when it cannot be written.
 
-    previous: where an earlier output may be reused from (default: out_dir).
+    previous: where an earlier output may be reused from (default: out_dir);
+    seeds: more packages whose seed files lend black's output (render_package).
     Also writes generated/__init__.py (a package marker) beside the package
     when the parent folder is named `generated`. Returns the files written: none
     when out_dir already held exactly these modules, byte for byte.
@@ -49,7 +67,7 @@ def compile_game(model: Model, out_dir: Path, previous: Path | None = None) -> l
     out_dir = Path(out_dir)
     if _up_to_date(model, out_dir):
         return []
-    sources = render_game(model, out_dir if previous is None else previous)
+    sources = render_package(model, out_dir if previous is None else previous, seeds)
     written = []
     if not _holds_exactly(out_dir, sources):
         write_package(out_dir, sources)
@@ -83,7 +101,7 @@ def _compiled_key(model: Model) -> str:
 
 def _package_digest(folder: Path) -> str:
     try:
-        return digest(*((folder / name).read_bytes() for name in MODULES))
+        return digest(*((folder / name).read_bytes() for name in (*MODULES, SEED_FILE)))
     except OSError:
         return ""
 

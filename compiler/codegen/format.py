@@ -13,6 +13,9 @@ black formats a text twice unless its first pass changes nothing, so each piece
 is handed over closer to black's own form: single-quoted string literals (as
 repr() writes them) are given the quotes black would choose (`prefer_double_quotes`);
 a piece black leaves as it is then costs one pass instead of two.
+
+A piece missing from the cache is looked up in the seeds (seed.py: the
+packages already written, which are black's output) before black is asked.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from functools import lru_cache
 
 from ..cache import digest, store
 from ..errors import InternalError
+from .seed import Layout, Seeds
 
 FORMAT_CACHE = "black"
 
@@ -37,7 +41,7 @@ def _black():
 
 
 @lru_cache(maxsize=1)
-def _settings() -> str:
+def black_settings() -> str:
     """The cache key of black's settings, without importing black (its version from the
     package's metadata), so a module found whole in the cache needs no black at all."""
     from importlib.metadata import version
@@ -58,27 +62,38 @@ class Piece:
     is_docstring: bool
 
 
-def format_module(source: str, name: str) -> str:
+@dataclass(frozen=True)
+class Formatted:
+    """A module's text as black formats it, and where each piece of it came from."""
+
+    text: str
+    layout: Layout  # (cache key, length in text) of each piece, in order
+
+
+def format_module(source: str, name: str, seeds: Seeds | None = None) -> Formatted:
     """The module as black formats it; `name` is for error messages only."""
     pieces = [dataclasses.replace(p, text=prefer_double_quotes(p.text)) for p in split(source, name)]
     table = store(FORMAT_CACHE)
-    settings = _settings()
+    settings = black_settings()
     keys = [digest(settings, piece.text) for piece in pieces]
     known = table.get_many(keys)
     out: list[str] = []
+    lengths: list[int] = []
     previous: Piece | None = None
     for piece, key in zip(pieces, keys):
         found = known.get(key)
         if found is not None:
             formatted = found.decode("utf-8")
         else:
-            formatted = _format_piece(piece.text, key, name, table)
+            formatted = (seeds.find(key) if seeds is not None else None) or _format_piece(
+                piece.text, key, name, table)
         if previous is not None:
             out.append("\n" * _blank_lines(previous, piece))
         out.append(formatted)
+        lengths.append(len(formatted))
         previous = piece
     table.flush()
-    return "".join(out)
+    return Formatted("".join(out), tuple(zip(keys, lengths)))
 
 
 def _format_piece(text: str, key: str, name: str, table) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -11,6 +12,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from ..errors import InternalError
 from .format import format_module
+from .seed import Layout, Seeds
 
 # Template → generated module, in dependency order.
 MODULES = {
@@ -70,7 +72,17 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
-def render_module(template: str, view: dict[str, Any], name: str, previous: str | None = None) -> str:
+@dataclass(frozen=True)
+class Rendered:
+    """A module's text, where its formatted body starts, and the body's pieces (seed.py)."""
+
+    text: str
+    start: int
+    layout: Layout
+
+
+def render_module(template: str, view: dict[str, Any], name: str, previous: str | None = None,
+                  seeds: Seeds | None = None) -> Rendered:
     """Render one module, then format its body with black (or reuse the previous body)."""
     text = environment().get_template(template).render(fingerprint=PENDING, **view)
     if text.count(_STAMP) != 1:
@@ -78,9 +90,14 @@ def render_module(template: str, view: dict[str, Any], name: str, previous: str 
     header, body = text.split(_STAMP)
     source_hash = _digest(body)
     formatted = _reusable_body(previous, source_hash) if previous is not None else None
-    if formatted is None:
-        formatted = format_module(body, name)
-    return f"{header}# Fingerprint: source {source_hash} output {_digest(formatted)}\n{formatted}"
+    layout = None  # how a reused body was cut: the previous package's seed file says
+    if formatted is not None and previous is not None and seeds is not None:
+        layout = seeds.layout(name, previous)
+    if layout is None:
+        done = format_module(body, name, seeds)
+        formatted, layout = done.text, done.layout
+    head = f"{header}# Fingerprint: source {source_hash} output {_digest(formatted)}\n"
+    return Rendered(head + formatted, len(head), layout)
 
 
 def _reusable_body(previous: str, source_hash: str) -> str | None:
