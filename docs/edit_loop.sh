@@ -16,11 +16,20 @@ export RULESPEC_CACHE="$WORK/cache"
 cpu() {  # label, command...: prints the CPU seconds of one run
     local label=$1; shift
     /usr/bin/time -f "%U %S" -o "$WORK/time" "$@" >/dev/null 2>&1 || true
-    tail -1 "$WORK/time" | awk -v label="$label" '{printf "%-58s %6.2f s CPU\n", label, $1 + $2}'
+    tail -1 "$WORK/time" | awk -v label="$label" '{printf "%-66s %6.2f s CPU\n", label, $1 + $2}'
 }
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $($RULESPEC --version)"
 echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-cpu "cold compile (empty cache, new folder)" $RULESPEC compile "$WORK/$GAME" -o "$WORK/out1/$GAME"
+# A new spec no package was ever written for: black formats every piece (its throughput is the cost).
+cpu "cold compile (empty cache, new folder: no package to seed it)" $RULESPEC compile "$WORK/$GAME" -o "$WORK/out1/$GAME"
+# A fresh clone of this checkout's HEAD (CI, a new designer): an empty cache, the committed package in
+# place, whose FORMAT seeds black's cache (compiler/codegen/seed.py); one card's ops edited first.
+git clone -q "$PWD" "$WORK/clone"
+CLONE_FILE=$(grep -l "$CARD" "$WORK/clone/spec/$GAME"/*.rules | head -1)
+sed -i "/$CARD/ s/ops \([0-9]\)/ops 4/" "$CLONE_FILE"
+IN_CLONE="env -C $WORK/clone RULESPEC_CACHE=$WORK/clone-cache PYTHONPATH=$WORK/clone"
+cpu "fresh clone: edit one card's ops, then compile (empty cache)" $IN_CLONE $RULESPEC compile "spec/$GAME"
+cpu "fresh clone: then rulespec test (both, all variants)" $IN_CLONE $RULESPEC test "spec/$GAME"
 rm -rf "$WORK/out2"
 cpu "cold compile (new folder, cache kept)" $RULESPEC compile "$WORK/$GAME" -o "$WORK/out2/$GAME"
 cpu "compile with nothing changed" $RULESPEC compile "$WORK/$GAME" -o "$WORK/out2/$GAME"
