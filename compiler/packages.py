@@ -7,7 +7,10 @@ quarter of a second to compile, and `rulespec test` imports ten packages. So
 a package is imported through a finder whose loader keeps each module's
 compiled code in the rulespec cache under the hash of its source (and the
 Python version), whatever folder it lies in: a rebuilt variant package whose
-tests.py did not change compiles nothing. A code object found is given the
+tests.py did not change compiles nothing. The comment lines a module opens with
+(the header naming the spec hash, which every edit changes) are hashed by
+their number only: their words make no difference to the code, their count
+moves the line numbers. A code object found is given the
 module's own file name, so tracebacks and locations point at the right file.
 Where the rulespec cache holds a native build of a module's exact source
 (`rulespec compile --native`, compiler/native.py), that is imported instead.
@@ -35,7 +38,7 @@ class _Loader(importlib.machinery.SourceFileLoader):
     def get_code(self, fullname: str) -> types.CodeType:
         path = self.get_filename(fullname)
         source = self.get_data(path)
-        key = digest(importlib.util.MAGIC_NUMBER, source)
+        key = code_key(source)
         table = store(CODE_CACHE)
         found = table.get(key)
         if found is not None:
@@ -47,6 +50,20 @@ class _Loader(importlib.machinery.SourceFileLoader):
         table.put(key, marshal.dumps(code))
         table.flush()
         return code
+
+
+def code_key(source: bytes) -> str:
+    """The cache key of a module's code: its text, the leading comment lines counted, not read.
+
+    No string can be open before the first line of code, so those lines are comments;
+    a coding declaration among them changes how the rest reads, so it is kept whole."""
+    start = lines = 0
+    while source.startswith(b"#", start):
+        end = source.find(b"\n", start)
+        if end < 0 or b"coding" in source[start:end]:
+            break
+        start, lines = end + 1, lines + 1
+    return digest(importlib.util.MAGIC_NUMBER, str(lines), source[start:])
 
 
 def _refiled(code: types.CodeType, filename: str) -> types.CodeType:

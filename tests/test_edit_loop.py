@@ -196,6 +196,32 @@ def test_a_package_copied_elsewhere_imports_without_compiling(mini: Path, tmp_pa
                and f.__module__ == "_probe_two.rules")
 
 
+def test_a_module_whose_header_alone_changed_imports_without_compiling(tmp_path: Path,
+                                                                       monkeypatch) -> None:
+    import importlib.machinery
+    from compiler.packages import code_key, import_package
+    body = "# Spec hash: {}\nVALUE = 1\n\n\ndef where():\n    raise ValueError\n"
+    assert code_key(body.format("aaaa").encode()) == code_key(body.format("bbbb").encode())
+    assert code_key(body.format("a").encode()) != code_key(("#\n" + body.format("a")).encode())
+    assert code_key(b"# coding: latin-1\nX = '\xe9'\n") != code_key(b"# coding: utf-8\nX = '\xe9'\n")
+    assert code_key(b"# a\nVALUE = 1\n") != code_key(b"# a\nVALUE = 2\n")
+    first, second = tmp_path / "one", tmp_path / "two"
+    for folder, header in ((first, "aaaa"), (second, "bbbb")):
+        folder.mkdir()
+        (folder / "__init__.py").write_text(body.format(header))
+    import_package("_probe_header_one", first)
+    compiled: list[str] = []
+    real = importlib.machinery.SourceFileLoader.source_to_code
+    monkeypatch.setattr(importlib.machinery.SourceFileLoader, "source_to_code",
+                        lambda self, data, path, **k: compiled.append(path) or real(self, data, path))
+    module = import_package("_probe_header_two", second)
+    assert compiled == [] and module.VALUE == 1
+    assert module.where.__code__.co_firstlineno == 5
+    assert module.where.__code__.co_filename == str(second / "__init__.py")
+    (second / "__init__.py").write_text(body.format("cccc").replace("VALUE = 1", "VALUE = 2"))
+    assert import_package("_probe_header_two", second).VALUE == 2 and len(compiled) == 1
+
+
 def test_the_command_table_names_every_command_where_it_is_registered() -> None:
     from compiler.cli import base, main
     for module in set(base.COMMAND_MODULES.values()):
