@@ -199,6 +199,7 @@ def test_a_package_copied_elsewhere_imports_without_compiling(mini: Path, tmp_pa
 def test_a_module_whose_header_alone_changed_imports_without_compiling(tmp_path: Path,
                                                                        monkeypatch) -> None:
     import importlib.machinery
+    import uuid
     from compiler.packages import code_key, import_package
     body = "# Spec hash: {}\nVALUE = 1\n\n\ndef where():\n    raise ValueError\n"
     assert code_key(body.format("aaaa").encode()) == code_key(body.format("bbbb").encode())
@@ -218,8 +219,9 @@ def test_a_module_whose_header_alone_changed_imports_without_compiling(tmp_path:
     assert compiled == [] and module.VALUE == 1
     assert module.where.__code__.co_firstlineno == 5
     assert module.where.__code__.co_filename == str(second / "__init__.py")
-    (second / "__init__.py").write_text(body.format("cccc").replace("VALUE = 1", "VALUE = 2"))
-    assert import_package("_probe_header_two", second).VALUE == 2 and len(compiled) == 1
+    fresh = uuid.uuid4().int  # code no earlier run can have left in the cache
+    (second / "__init__.py").write_text(body.format("cccc").replace("VALUE = 1", f"VALUE = {fresh}"))
+    assert import_package("_probe_header_two", second).VALUE == fresh and len(compiled) == 1
 
 
 def test_the_command_table_names_every_command_where_it_is_registered() -> None:
