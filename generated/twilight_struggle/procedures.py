@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: c0ae01012732d4a3
+# Spec hash: 97c77630a2cd1f20
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -26,9 +26,10 @@
 #     twilight_struggle/tests/events_mid.rules
 #     twilight_struggle/tests/inside_other_plays.rules
 #     twilight_struggle/tests/operations.rules
+#     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 7ee76e28f3d88fea
-# Fingerprint: source 476d2caa486aa6c6e6ac output 8c3ea7c200e7c98a8917
+# Tests hash: 9b86f650dcf7d66a
+# Fingerprint: source 0cd9644113ca375d31a0 output 4c19a3c8633e4b7aebac
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -320,18 +321,18 @@ def p_start_ops_shift_rule(state):
 
 
 def p_realignment_roll(state, v_p, v_c):
-    "procedure realignment_roll (spec/twilight_struggle/operations.rules:143)"
-    # spec: spec/twilight_struggle/operations.rules:144
-    v_own_die = roll(state, 6, "spec/twilight_struggle/operations.rules:144:5")
-    # spec: spec/twilight_struggle/operations.rules:145
-    v_their_die = roll(state, 6, "spec/twilight_struggle/operations.rules:145:5")
-    # spec: spec/twilight_struggle/operations.rules:146
+    "procedure realignment_roll (spec/twilight_struggle/operations.rules:149)"
+    # spec: spec/twilight_struggle/operations.rules:150
+    v_own_die = roll(state, 6, "spec/twilight_struggle/operations.rules:150:5")
+    # spec: spec/twilight_struggle/operations.rules:151
+    v_their_die = roll(state, 6, "spec/twilight_struggle/operations.rules:151:5")
+    # spec: spec/twilight_struggle/operations.rules:152
     v_own_total = v_own_die + d_realign_modifier(state, v_p, v_c)
-    # spec: spec/twilight_struggle/operations.rules:147
+    # spec: spec/twilight_struggle/operations.rules:153
     v_their_total = v_their_die + d_realign_modifier(
         state, None if v_p is None else (v_p + 1) % 2, v_c
     )
-    # spec: spec/twilight_struggle/operations.rules:148
+    # spec: spec/twilight_struggle/operations.rules:154
     log_line(
         state,
         " ".join(
@@ -341,7 +342,7 @@ def p_realignment_roll(state, v_p, v_c):
                         PLAYER_LABELS,
                         v_p,
                         "label",
-                        "spec/twilight_struggle/operations.rules:148:9",
+                        "spec/twilight_struggle/operations.rules:154:9",
                     )
                 ),
                 "realigns in",
@@ -352,7 +353,7 @@ def p_realignment_roll(state, v_p, v_c):
                         ENTITY_LABELS,
                         v_c,
                         "label",
-                        "spec/twilight_struggle/operations.rules:148:33",
+                        "spec/twilight_struggle/operations.rules:154:33",
                     )
                 ),
                 "-",
@@ -361,17 +362,17 @@ def p_realignment_roll(state, v_p, v_c):
                 text_of(v_their_total),
             ]
         ),
-        "spec/twilight_struggle/operations.rules:148:5",
+        "spec/twilight_struggle/operations.rules:154:5",
     )
-    # spec: spec/twilight_struggle/operations.rules:149
+    # spec: spec/twilight_struggle/operations.rules:155
     if v_own_total > v_their_total:
-        # spec: spec/twilight_struggle/operations.rules:150
+        # spec: spec/twilight_struggle/operations.rules:156
         row = 1 + (None if v_p is None else (v_p + 1) % 2)
         state.counters[row][v_c] = max(
             0, state.counters[row][v_c] - (v_own_total - v_their_total)
         )
     elif v_their_total > v_own_total:
-        # spec: spec/twilight_struggle/operations.rules:152
+        # spec: spec/twilight_struggle/operations.rules:158
         state.counters[1 + v_p][v_c] = max(
             0, state.counters[1 + v_p][v_c] - (v_their_total - v_own_total)
         )
@@ -386,17 +387,17 @@ def p_war(
     v_milops_gain,
     v_target_counts,
 ):
-    "procedure war (spec/twilight_struggle/operations.rules:201)"
-    # spec: spec/twilight_struggle/operations.rules:203
-    v_die = roll(state, 6, "spec/twilight_struggle/operations.rules:203:5")
-    # spec: spec/twilight_struggle/operations.rules:204
+    "procedure war (spec/twilight_struggle/operations.rules:207)"
+    # spec: spec/twilight_struggle/operations.rules:209
+    v_die = roll(state, 6, "spec/twilight_struggle/operations.rules:209:5")
+    # spec: spec/twilight_struggle/operations.rules:210
     v_result = v_die - d_war_penalty(
         state,
         None if v_attacker is None else (v_attacker + 1) % 2,
         v_target,
         v_target_counts,
     )
-    # spec: spec/twilight_struggle/operations.rules:205
+    # spec: spec/twilight_struggle/operations.rules:211
     log_line(
         state,
         " ".join(
@@ -406,7 +407,7 @@ def p_war(
                         PLAYER_LABELS,
                         v_attacker,
                         "label",
-                        "spec/twilight_struggle/operations.rules:205:9",
+                        "spec/twilight_struggle/operations.rules:211:9",
                     )
                 ),
                 "wages war in",
@@ -417,7 +418,7 @@ def p_war(
                         ENTITY_LABELS,
                         v_target,
                         "label",
-                        "spec/twilight_struggle/operations.rules:205:41",
+                        "spec/twilight_struggle/operations.rules:211:41",
                     )
                 ),
                 "- roll",
@@ -426,15 +427,15 @@ def p_war(
                 text_of(v_result),
             ]
         ),
-        "spec/twilight_struggle/operations.rules:205:5",
+        "spec/twilight_struggle/operations.rules:211:5",
     )
-    # spec: spec/twilight_struggle/operations.rules:206
+    # spec: spec/twilight_struggle/operations.rules:212
     p_add_milops(state, v_attacker, v_milops_gain)
-    # spec: spec/twilight_struggle/operations.rules:207
+    # spec: spec/twilight_struggle/operations.rules:213
     if v_result >= v_success_from:
-        # spec: spec/twilight_struggle/operations.rules:208
+        # spec: spec/twilight_struggle/operations.rules:214
         p_gain_vp(state, v_attacker, v_vp_award)
-        # spec: spec/twilight_struggle/operations.rules:209
+        # spec: spec/twilight_struggle/operations.rules:215
         state.counters[1 + v_attacker][v_target] = max(
             0,
             state.counters[1 + v_attacker][v_target]
@@ -442,7 +443,7 @@ def p_war(
                 1 + (None if v_attacker is None else (v_attacker + 1) % 2)
             ][v_target],
         )
-        # spec: spec/twilight_struggle/operations.rules:210
+        # spec: spec/twilight_struggle/operations.rules:216
         row = 1 + (None if v_attacker is None else (v_attacker + 1) % 2)
         state.counters[row][v_target] = 0
 
@@ -3364,21 +3365,41 @@ def s_conduct_operations(state, frame):
 
 
 def s_place_influence_by_ops(state, frame):
-    "procedure place_influence_by_ops (spec/twilight_struggle/operations.rules:89)"
+    "procedure place_influence_by_ops (spec/twilight_struggle/operations.rules:94)"
     # L: 0 p, 1 ops, 2 asia_bonus, 3 sea_bonus, 4 spent, 5 asia_live, 6 sea_live, 7 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/operations.rules:90
+            # spec: spec/twilight_struggle/operations.rules:95
             L[4] = 0
-            # spec: spec/twilight_struggle/operations.rules:91
+            # spec: spec/twilight_struggle/operations.rules:96
             L[5] = L[2]
-            # spec: spec/twilight_struggle/operations.rules:92
+            # spec: spec/twilight_struggle/operations.rules:97
             L[6] = L[3]
-            # spec: spec/twilight_struggle/operations.rules:93
+            # spec: spec/twilight_struggle/operations.rules:98
             pc = 1
         if pc == 1:
+            if not any(
+                d_may_place_influence(state, L[0], c_c)
+                and (
+                    2
+                    if d_controls(state, None if L[0] is None else (L[0] + 1) % 2, c_c)
+                    else 1
+                )
+                <= L[1]
+                - L[4]
+                + (L[5] if c_c in RS_asia else 0)
+                + (L[6] if c_c in RS_southeast_asia else 0)
+                for c_c in K_country
+            ):
+                pc = 3
+                continue
+            tick(state, "while", "spec/twilight_struggle/operations.rules:98:5")
+            # spec: spec/twilight_struggle/operations.rules:100
+            state.vars[9] = L[1] - L[4]
+            # spec: spec/twilight_struggle/operations.rules:101
+            player = L[0]
             values = [
                 c_target
                 for c_target in K_country
@@ -3397,12 +3418,6 @@ def s_place_influence_by_ops(state, frame):
                     + (L[6] if c_target in RS_southeast_asia else 0)
                 )
             ]
-            if not values:
-                pc = 3
-                continue
-            tick(state, "while", "spec/twilight_struggle/operations.rules:93:5")
-            # spec: spec/twilight_struggle/operations.rules:95
-            player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
@@ -3411,24 +3426,24 @@ def s_place_influence_by_ops(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/operations.rules:95:9",
+                "spec/twilight_struggle/operations.rules:101:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[7] = frame[3]
-            # spec: spec/twilight_struggle/operations.rules:99
+            # spec: spec/twilight_struggle/operations.rules:105
             L[4] = L[4] + (
                 2
                 if d_controls(state, None if L[0] is None else (L[0] + 1) % 2, L[7])
                 else 1
             )
-            # spec: spec/twilight_struggle/operations.rules:100
+            # spec: spec/twilight_struggle/operations.rules:106
             state.counters[1 + L[0]][L[7]] = max(0, state.counters[1 + L[0]][L[7]] + 1)
-            # spec: spec/twilight_struggle/operations.rules:101
+            # spec: spec/twilight_struggle/operations.rules:107
             if L[7] not in RS_asia:
                 L[5] = 0
-            # spec: spec/twilight_struggle/operations.rules:102
+            # spec: spec/twilight_struggle/operations.rules:108
             if L[7] not in RS_southeast_asia:
                 L[6] = 0
             pc = 1
@@ -3439,19 +3454,19 @@ def s_place_influence_by_ops(state, frame):
 
 
 def s_realign_with_ops(state, frame):
-    "procedure realign_with_ops (spec/twilight_struggle/operations.rules:122)"
+    "procedure realign_with_ops (spec/twilight_struggle/operations.rules:128)"
     # L: 0 p, 1 ops, 2 asia_bonus, 3 sea_bonus, 4 spent, 5 asia_live, 6 sea_live, 7 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/operations.rules:123
+            # spec: spec/twilight_struggle/operations.rules:129
             L[4] = 0
-            # spec: spec/twilight_struggle/operations.rules:124
+            # spec: spec/twilight_struggle/operations.rules:130
             L[5] = L[2]
-            # spec: spec/twilight_struggle/operations.rules:125
+            # spec: spec/twilight_struggle/operations.rules:131
             L[6] = L[3]
-            # spec: spec/twilight_struggle/operations.rules:126
+            # spec: spec/twilight_struggle/operations.rules:132
             pc = 1
         if pc == 1:
             if not any(
@@ -3469,8 +3484,8 @@ def s_realign_with_ops(state, frame):
             ):
                 pc = 3
                 continue
-            tick(state, "while", "spec/twilight_struggle/operations.rules:126:5")
-            # spec: spec/twilight_struggle/operations.rules:128
+            tick(state, "while", "spec/twilight_struggle/operations.rules:132:5")
+            # spec: spec/twilight_struggle/operations.rules:134
             player = L[0]
             values = [
                 c_target
@@ -3496,20 +3511,20 @@ def s_realign_with_ops(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/operations.rules:128:9",
+                "spec/twilight_struggle/operations.rules:134:9",
             )
             frame[1] = 2
             return
         if pc == 2:
             L[7] = frame[3]
-            # spec: spec/twilight_struggle/operations.rules:132
+            # spec: spec/twilight_struggle/operations.rules:138
             L[4] = L[4] + 1
-            # spec: spec/twilight_struggle/operations.rules:133
+            # spec: spec/twilight_struggle/operations.rules:139
             p_realignment_roll(state, L[0], L[7])
-            # spec: spec/twilight_struggle/operations.rules:134
+            # spec: spec/twilight_struggle/operations.rules:140
             if L[7] not in RS_asia:
                 L[5] = 0
-            # spec: spec/twilight_struggle/operations.rules:135
+            # spec: spec/twilight_struggle/operations.rules:141
             if L[7] not in RS_southeast_asia:
                 L[6] = 0
             pc = 1
@@ -3520,13 +3535,13 @@ def s_realign_with_ops(state, frame):
 
 
 def s_coup_with_ops(state, frame):
-    "procedure coup_with_ops (spec/twilight_struggle/operations.rules:160)"
+    "procedure coup_with_ops (spec/twilight_struggle/operations.rules:166)"
     # L: 0 p, 1 ops, 2 asia_bonus, 3 sea_bonus, 4 target
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/operations.rules:161
+            # spec: spec/twilight_struggle/operations.rules:167
             player = L[0]
             values = [
                 c_target
@@ -3547,13 +3562,13 @@ def s_coup_with_ops(state, frame):
                 ids,
                 labels,
                 values,
-                "spec/twilight_struggle/operations.rules:161:5",
+                "spec/twilight_struggle/operations.rules:167:5",
             )
             frame[1] = 1
             return
         if pc == 1:
             L[4] = frame[3]
-            # spec: spec/twilight_struggle/operations.rules:163
+            # spec: spec/twilight_struggle/operations.rules:169
             state.frames.pop()
             state.frames.append(
                 new_frame(
@@ -3574,21 +3589,21 @@ def s_coup_with_ops(state, frame):
 
 
 def s_coup_attempt(state, frame):
-    "procedure coup_attempt (spec/twilight_struggle/operations.rules:171)"
+    "procedure coup_attempt (spec/twilight_struggle/operations.rules:177)"
     # L: 0 p, 1 c, 2 ops, 3 free, 4 die, 5 margin, 6 taken
     L = frame[2]
     pc = frame[1]
     while True:
         if pc == 0:
-            # spec: spec/twilight_struggle/operations.rules:172
+            # spec: spec/twilight_struggle/operations.rules:178
             frame[1] = 1
             if emit_coup_announced(state, L[0], L[1]):
                 return
             pc = 1
         if pc == 1:
-            # spec: spec/twilight_struggle/operations.rules:173
-            L[4] = roll(state, 6, "spec/twilight_struggle/operations.rules:173:5")
-            # spec: spec/twilight_struggle/operations.rules:174
+            # spec: spec/twilight_struggle/operations.rules:179
+            L[4] = roll(state, 6, "spec/twilight_struggle/operations.rules:179:5")
+            # spec: spec/twilight_struggle/operations.rules:180
             L[5] = (
                 L[4]
                 + L[2]
@@ -3601,11 +3616,11 @@ def s_coup_attempt(state, frame):
                         A_stability,
                         L[1],
                         "stability",
-                        "spec/twilight_struggle/operations.rules:174:61",
+                        "spec/twilight_struggle/operations.rules:180:61",
                     )
                 )
             )
-            # spec: spec/twilight_struggle/operations.rules:175
+            # spec: spec/twilight_struggle/operations.rules:181
             log_line(
                 state,
                 " ".join(
@@ -3615,7 +3630,7 @@ def s_coup_attempt(state, frame):
                                 PLAYER_LABELS,
                                 L[0],
                                 "label",
-                                "spec/twilight_struggle/operations.rules:175:9",
+                                "spec/twilight_struggle/operations.rules:181:9",
                             )
                         ),
                         "coups in",
@@ -3626,7 +3641,7 @@ def s_coup_attempt(state, frame):
                                 ENTITY_LABELS,
                                 L[1],
                                 "label",
-                                "spec/twilight_struggle/operations.rules:175:30",
+                                "spec/twilight_struggle/operations.rules:181:30",
                             )
                         ),
                         "with",
@@ -3637,30 +3652,30 @@ def s_coup_attempt(state, frame):
                         text_of(L[5]),
                     ]
                 ),
-                "spec/twilight_struggle/operations.rules:175:5",
+                "spec/twilight_struggle/operations.rules:181:5",
             )
-            # spec: spec/twilight_struggle/operations.rules:176
+            # spec: spec/twilight_struggle/operations.rules:182
             if L[5] > 0:
-                # spec: spec/twilight_struggle/operations.rules:177
+                # spec: spec/twilight_struggle/operations.rules:183
                 L[6] = min(
                     L[5],
                     state.counters[1 + (None if L[0] is None else (L[0] + 1) % 2)][
                         L[1]
                     ],
                 )
-                # spec: spec/twilight_struggle/operations.rules:178
+                # spec: spec/twilight_struggle/operations.rules:184
                 row = 1 + (None if L[0] is None else (L[0] + 1) % 2)
                 state.counters[row][L[1]] = max(0, state.counters[row][L[1]] - L[6])
-                # spec: spec/twilight_struggle/operations.rules:179
+                # spec: spec/twilight_struggle/operations.rules:185
                 state.counters[1 + L[0]][L[1]] = max(
                     0, state.counters[1 + L[0]][L[1]] + (L[5] - L[6])
                 )
-            # spec: spec/twilight_struggle/operations.rules:181
+            # spec: spec/twilight_struggle/operations.rules:187
             if not L[3]:
                 p_add_milops(state, L[0], L[2])
-            # spec: spec/twilight_struggle/operations.rules:182
+            # spec: spec/twilight_struggle/operations.rules:188
             emit_coup_made(state, L[0], L[1])
-            # spec: spec/twilight_struggle/operations.rules:183
+            # spec: spec/twilight_struggle/operations.rules:189
             p_degrade_defcon(state, q_coup_defcon_loss(state, L[0], L[1]))
             state.frames.pop()
             return

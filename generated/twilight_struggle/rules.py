@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: c0ae01012732d4a3
+# Spec hash: 97c77630a2cd1f20
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -26,9 +26,10 @@
 #     twilight_struggle/tests/events_mid.rules
 #     twilight_struggle/tests/inside_other_plays.rules
 #     twilight_struggle/tests/operations.rules
+#     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 7ee76e28f3d88fea
-# Fingerprint: source e9fb83f5b78aa9c173b5 output 65a1c3a109f7483a1690
+# Tests hash: 9b86f650dcf7d66a
+# Fingerprint: source 1f676f205e427c7de5fe output 72bd9b4cad55d2113c44
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -48,6 +49,7 @@ from .tables import (
     A_side,
     A_stability,
     A_starred,
+    A_war,
     E_africa,
     E_africa_scoring,
     E_an_evil_empire,
@@ -1007,7 +1009,7 @@ def d_influence_cost(state, v_p, v_c):
 
 def d_realign_target(state, v_p, v_c):
     "define realign_target"
-    # spec: spec/twilight_struggle/operations.rules:110
+    # spec: spec/twilight_struggle/operations.rules:116
     return state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][
         v_c
     ] > 0 and allowed_realign(state, v_p, v_c)
@@ -1015,7 +1017,7 @@ def d_realign_target(state, v_p, v_c):
 
 def d_realign_modifier(state, v_p, v_c):
     "define realign_modifier"
-    # spec: spec/twilight_struggle/operations.rules:116
+    # spec: spec/twilight_struggle/operations.rules:122
     return (
         d_adjacent_controlled(state, v_p, v_c)
         + (
@@ -1031,7 +1033,7 @@ def d_realign_modifier(state, v_p, v_c):
 
 def d_war_penalty(state, v_defender, v_target, v_target_counts):
     "define war_penalty"
-    # spec: spec/twilight_struggle/operations.rules:196
+    # spec: spec/twilight_struggle/operations.rules:202
     return (
         d_adjacent_controlled(state, v_defender, v_target)
         + (1 if d_adjacent_to_superpower_of(state, v_defender, v_target) else 0)
@@ -1107,7 +1109,7 @@ def d_nuclear_risk(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:133:50"
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:166:50"
                 )
             )
             == (None if v_p is None else (v_p + 1) % 2)
@@ -1130,7 +1132,7 @@ def d_nuclear_risk(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:133:50"
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:166:50"
                 )
             )
             == (None if v_p is None else (v_p + 1) % 2)
@@ -1254,65 +1256,9 @@ def d_scoring_pays(state, v_p, v_c):
     )
 
 
-def d_control_with_one(state, v_p, v_c):
-    "define control_with_one"
-    # spec: spec/twilight_struggle/policies.rules:73
-    return (
-        not (
-            state.counters[1 + v_p][v_c]
-            >= (
-                A_stability[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_stability,
-                    v_c,
-                    "stability",
-                    "spec/twilight_struggle/control.rules:8:24",
-                )
-            )
-            and state.counters[1 + v_p][v_c]
-            - state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
-            >= (
-                A_stability[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_stability,
-                    v_c,
-                    "stability",
-                    "spec/twilight_struggle/control.rules:8:87",
-                )
-            )
-        )
-        and state.counters[1 + v_p][v_c] + 1
-        >= (
-            A_stability[v_c]
-            if v_c is not None
-            else attr_of(
-                A_stability,
-                v_c,
-                "stability",
-                "spec/twilight_struggle/policies.rules:74:51",
-            )
-        )
-        and state.counters[1 + v_p][v_c]
-        + 1
-        - state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
-        >= (
-            A_stability[v_c]
-            if v_c is not None
-            else attr_of(
-                A_stability,
-                v_c,
-                "stability",
-                "spec/twilight_struggle/policies.rules:75:60",
-            )
-        )
-    )
-
-
 def d_coup_margin(state, v_p, v_c):
     "define coup_margin"
-    # spec: spec/twilight_struggle/policies.rules:79
+    # spec: spec/twilight_struggle/policies.rules:74
     return (
         7
         + 2 * (2 if state.vars[6] == None else q_ops_value(state, v_p, state.vars[6]))
@@ -1324,7 +1270,7 @@ def d_coup_margin(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:81:11",
+                "spec/twilight_struggle/policies.rules:76:11",
             )
         )
     )
@@ -1332,7 +1278,7 @@ def d_coup_margin(state, v_p, v_c):
 
 def d_points_to_control(state, v_p, v_c):
     "define points_to_control"
-    # spec: spec/twilight_struggle/policies.rules:85
+    # spec: spec/twilight_struggle/policies.rules:80
     return max(
         0,
         (
@@ -1342,7 +1288,7 @@ def d_points_to_control(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:86:12",
+                "spec/twilight_struggle/policies.rules:81:12",
             )
         )
         + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1354,7 +1300,7 @@ def d_points_to_control(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:86:71",
+                "spec/twilight_struggle/policies.rules:81:71",
             )
         )
         - state.counters[1 + v_p][v_c],
@@ -1363,7 +1309,7 @@ def d_points_to_control(state, v_p, v_c):
 
 def d_breaks_with_one(state, v_p, v_c):
     "define breaks_with_one"
-    # spec: spec/twilight_struggle/policies.rules:89
+    # spec: spec/twilight_struggle/policies.rules:84
     return bool(
         d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c)
         and state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1376,7 +1322,7 @@ def d_breaks_with_one(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:90:84",
+                "spec/twilight_struggle/policies.rules:85:84",
             )
         )
     )
@@ -1384,7 +1330,7 @@ def d_breaks_with_one(state, v_p, v_c):
 
 def d_scores_soon(state, v_p, v_c):
     "define scores_soon"
-    # spec: spec/twilight_struggle/policies.rules:93
+    # spec: spec/twilight_struggle/policies.rules:88
     return any(
         A_scoring[c_s]
         and member_of(
@@ -1392,7 +1338,7 @@ def d_scores_soon(state, v_p, v_c):
             v_c,
             d_scoring_region_of(state, c_s),
             REGION_SETS,
-            "spec/twilight_struggle/policies.rules:94:42",
+            "spec/twilight_struggle/policies.rules:89:42",
         )
         for c_s in state.zones[2 + v_p]
     )
@@ -1400,27 +1346,105 @@ def d_scores_soon(state, v_p, v_c):
 
 def d_weight(state, v_b, v_w):
     "define weight"
-    # spec: spec/twilight_struggle/policies.rules:96
+    # spec: spec/twilight_struggle/policies.rules:91
     return v_w if v_b else 0
 
 
-def d_placement_value(state, v_p, v_c):
-    "define placement_value"
-    # spec: spec/twilight_struggle/policies.rules:104
-    return d_placement_from(
+def d_control_worth(state, v_p, v_c):
+    "define control_worth"
+    # spec: spec/twilight_struggle/policies.rules:96
+    return d_map_worth(state, v_p, v_c) + (3 if d_scores_soon(state, v_p, v_c) else 0)
+
+
+def d_map_worth(state, v_p, v_c):
+    "define map_worth"
+    # spec: spec/twilight_struggle/policies.rules:103
+    return (
+        (
+            3
+            if (
+                A_battleground[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_battleground,
+                    v_c,
+                    "battleground",
+                    "spec/twilight_struggle/policies.rules:104:57",
+                )
+            )
+            else 1
+        )
+        if attr_of(
+            A_war,
+            d_region_card(state, v_c),
+            "war",
+            "spec/twilight_struggle/policies.rules:104:9",
+        )
+        == "mid"
+        and state.tracks[2] < 4
+        else (
+            5
+            if (
+                A_battleground[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_battleground,
+                    v_c,
+                    "battleground",
+                    "spec/twilight_struggle/policies.rules:105:15",
+                )
+            )
+            else 1
+        )
+        + attr_of(
+            A_domination,
+            d_scoring_region_of(state, d_region_card(state, v_c)),
+            "domination",
+            "spec/twilight_struggle/policies.rules:105:47",
+        )
+        // 3
+    ) + (
+        1
+        if d_adjacent_to_superpower_of(
+            state, None if v_p is None else (v_p + 1) % 2, v_c
+        )
+        else 0
+    )
+
+
+def d_region_card(state, v_c):
+    "define region_card"
+    # spec: spec/twilight_struggle/policies.rules:109
+    return (
+        E_europe_scoring
+        if v_c in RS_europe
+        else (
+            E_asia_scoring
+            if v_c in RS_asia
+            else (
+                E_middle_east_scoring
+                if v_c in RS_middle_east
+                else (
+                    E_africa_scoring
+                    if v_c in RS_africa
+                    else (
+                        E_central_america_scoring
+                        if v_c in RS_central_america
+                        else E_south_america_scoring
+                    )
+                )
+            )
+        )
+    )
+
+
+def d_ops_placement_value(state, v_p, v_c):
+    "define ops_placement_value"
+    # spec: spec/twilight_struggle/policies.rules:120
+    return d_point_value(
         state,
         v_p,
         v_c,
-        (
-            A_battleground[v_c]
-            if v_c is not None
-            else attr_of(
-                A_battleground,
-                v_c,
-                "battleground",
-                "spec/twilight_struggle/policies.rules:105:26",
-            )
-        ),
         max(
             0,
             (
@@ -1430,7 +1454,7 @@ def d_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:86:12",
+                    "spec/twilight_struggle/policies.rules:81:12",
                 )
             )
             + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1442,7 +1466,7 @@ def d_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:86:71",
+                    "spec/twilight_struggle/policies.rules:81:71",
                 )
             )
             - state.counters[1 + v_p][v_c],
@@ -1457,28 +1481,108 @@ def d_placement_value(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:106:81",
+                "spec/twilight_struggle/policies.rules:122:36",
             )
         ),
+        2,
+        state.vars[9],
     )
 
 
-def d_placement_from(state, v_p, v_c, v_bg, v_pts, v_gap, v_o, v_s):
-    "define placement_from"
-    # spec: spec/twilight_struggle/policies.rules:112
+def d_event_placement_value(state, v_p, v_c):
+    "define event_placement_value"
+    # spec: spec/twilight_struggle/policies.rules:125
+    return d_point_value(
+        state,
+        v_p,
+        v_c,
+        max(
+            0,
+            (
+                A_stability[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_stability,
+                    v_c,
+                    "stability",
+                    "spec/twilight_struggle/policies.rules:81:12",
+                )
+            )
+            + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+            - state.counters[1 + v_p][v_c],
+            (
+                A_stability[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_stability,
+                    v_c,
+                    "stability",
+                    "spec/twilight_struggle/policies.rules:81:71",
+                )
+            )
+            - state.counters[1 + v_p][v_c],
+        ),
+        state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+        - state.counters[1 + v_p][v_c],
+        state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c],
+        (
+            A_stability[v_c]
+            if v_c is not None
+            else attr_of(
+                A_stability,
+                v_c,
+                "stability",
+                "spec/twilight_struggle/policies.rules:127:36",
+            )
+        ),
+        1,
+        1,
+    )
+
+
+def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left):
+    "define point_value"
+    # spec: spec/twilight_struggle/policies.rules:133
     return (
-        (256 if bool(v_bg and v_pts == 1) else 0)
-        + (128 if bool(v_bg and v_o >= v_s and v_gap == v_s) else 0)
-        + (64 if bool(v_pts == 1 and d_scores_soon(state, v_p, v_c)) else 0)
-        + (32 if (v_pts > 0) else 0)
-        + (16 if bool(v_bg and not (v_o >= v_s and v_gap >= v_s)) else 0)
-        - min(v_pts, 15)
+        0
+        if v_pts == 0
+        else (
+            max(
+                d_plan_rate(
+                    state,
+                    d_map_worth(state, v_p, v_c)
+                    + (3 if d_scores_soon(state, v_p, v_c) else 0),
+                    v_pts + (v_per - 1) * (v_gap - v_s + 1),
+                    v_left,
+                ),
+                d_plan_rate(
+                    state,
+                    d_map_worth(state, None if v_p is None else (v_p + 1) % 2, v_c),
+                    v_per * (v_gap - v_s + 1),
+                    v_left,
+                ),
+            )
+            if v_o >= v_s and v_gap >= v_s
+            else d_plan_rate(
+                state,
+                d_map_worth(state, v_p, v_c)
+                + (3 if d_scores_soon(state, v_p, v_c) else 0),
+                v_pts,
+                v_left,
+            )
+        )
     )
+
+
+def d_plan_rate(state, v_worth, v_cost, v_left):
+    "define plan_rate"
+    # spec: spec/twilight_struggle/policies.rules:142
+    return 60 * v_worth // v_cost if v_cost <= v_left else 15 * v_worth // v_cost
 
 
 def d_removal_value(state, v_p, v_c):
     "define removal_value"
-    # spec: spec/twilight_struggle/policies.rules:120
+    # spec: spec/twilight_struggle/policies.rules:148
     return (
         (
             4096
@@ -1490,7 +1594,7 @@ def d_removal_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:121:12",
+                        "spec/twilight_struggle/policies.rules:149:12",
                     )
                 )
                 and bool(
@@ -1507,7 +1611,7 @@ def d_removal_value(state, v_p, v_c):
                             A_stability,
                             v_c,
                             "stability",
-                            "spec/twilight_struggle/policies.rules:90:84",
+                            "spec/twilight_struggle/policies.rules:85:84",
                         )
                     )
                 )
@@ -1524,7 +1628,7 @@ def d_removal_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:122:14",
+                        "spec/twilight_struggle/policies.rules:150:14",
                     )
                 )
                 and d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c)
@@ -1545,7 +1649,7 @@ def d_removal_value(state, v_p, v_c):
                         A_stability,
                         v_c,
                         "stability",
-                        "spec/twilight_struggle/policies.rules:90:84",
+                        "spec/twilight_struggle/policies.rules:85:84",
                     )
                 )
             )
@@ -1560,7 +1664,7 @@ def d_removal_value(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:123:52",
+                    "spec/twilight_struggle/policies.rules:151:52",
                 )
             )
             else 0
@@ -1572,7 +1676,7 @@ def d_removal_value(state, v_p, v_c):
 
 def d_spare_value(state, v_p, v_c):
     "define spare_value"
-    # spec: spec/twilight_struggle/policies.rules:128
+    # spec: spec/twilight_struggle/policies.rules:156
     return (
         (
             4096
@@ -1585,7 +1689,7 @@ def d_spare_value(state, v_p, v_c):
                         A_stability,
                         v_c,
                         "stability",
-                        "spec/twilight_struggle/policies.rules:129:35",
+                        "spec/twilight_struggle/policies.rules:157:35",
                     )
                 )
                 + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1602,7 +1706,7 @@ def d_spare_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:130:18",
+                        "spec/twilight_struggle/policies.rules:158:18",
                     )
                 )
             )
@@ -1643,26 +1747,34 @@ def d_spare_value(state, v_p, v_c):
     )
 
 
+def d_within_reach(state, v_p, v_c):
+    "define within_reach"
+    # spec: spec/twilight_struggle/policies.rules:162
+    return state.counters[1 + v_p][v_c] > 0 or any(
+        c_x in KS_country and state.counters[1 + v_p][c_x] > 0 for c_x in ADJ[v_c]
+    )
+
+
 def d_my_event(state, v_p, v_c):
     "define my_event"
-    # spec: spec/twilight_struggle/policies.rules:132
+    # spec: spec/twilight_struggle/policies.rules:165
     return (
         A_side[v_c]
         if v_c is not None
         else attr_of(
-            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:132:47"
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:165:47"
         )
     ) == v_p
 
 
 def d_their_event(state, v_p, v_c):
     "define their_event"
-    # spec: spec/twilight_struggle/policies.rules:133
+    # spec: spec/twilight_struggle/policies.rules:166
     return (
         A_side[v_c]
         if v_c is not None
         else attr_of(
-            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:133:50"
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:166:50"
         )
     ) == (None if v_p is None else (v_p + 1) % 2)
 
@@ -2497,11 +2609,11 @@ BOTS = {
 
 def pol_careful_0(state, pending):
     "policy careful, rule 1: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:138
+    # spec: spec/twilight_struggle/policies.rules:171
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:139
+    # spec: spec/twilight_struggle/policies.rules:172
     best = keep_best(
         best,
         [d_nuclear_risk(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -2509,7 +2621,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:140
+    # spec: spec/twilight_struggle/policies.rules:173
     best = keep_best(
         best,
         [
@@ -2531,7 +2643,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:142
+    # spec: spec/twilight_struggle/policies.rules:175
     best = keep_best(
         best,
         [
@@ -2555,7 +2667,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:145
+    # spec: spec/twilight_struggle/policies.rules:178
     best = keep_best(
         best,
         [
@@ -2573,17 +2685,17 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:146
+    # spec: spec/twilight_struggle/policies.rules:179
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:147
+    # spec: spec/twilight_struggle/policies.rules:180
     best = keep_best(
         best, [v_c == E_china_card for v_c in [values[i] for i in best]], True
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:149
+    # spec: spec/twilight_struggle/policies.rules:182
     best = keep_best(
         best,
         [
@@ -2597,7 +2709,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:150
+    # spec: spec/twilight_struggle/policies.rules:183
     best = keep_best(
         best,
         [
@@ -2608,7 +2720,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:151
+    # spec: spec/twilight_struggle/policies.rules:184
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -2621,11 +2733,11 @@ def pol_careful_0(state, pending):
 
 def pol_careful_1(state, pending):
     "policy careful, rule 2: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:153
+    # spec: spec/twilight_struggle/policies.rules:186
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:154
+    # spec: spec/twilight_struggle/policies.rules:187
     best = keep_best(
         best,
         [
@@ -2642,7 +2754,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:155
+    # spec: spec/twilight_struggle/policies.rules:188
     best = keep_best(
         best,
         [
@@ -2653,7 +2765,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:156
+    # spec: spec/twilight_struggle/policies.rules:189
     best = keep_best(
         best,
         [
@@ -2675,17 +2787,17 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:157
+    # spec: spec/twilight_struggle/policies.rules:190
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:158
+    # spec: spec/twilight_struggle/policies.rules:191
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:159
+    # spec: spec/twilight_struggle/policies.rules:192
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -2694,11 +2806,11 @@ def pol_careful_1(state, pending):
 
 def pol_careful_2(state, pending):
     "policy careful, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:162
+    # spec: spec/twilight_struggle/policies.rules:195
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:163
+    # spec: spec/twilight_struggle/policies.rules:196
     if state.vars[6] != None and (
         A_side[state.vars[6]]
         if state.vars[6] is not None
@@ -2706,13 +2818,13 @@ def pol_careful_2(state, pending):
             A_side,
             state.vars[6],
             "side",
-            "spec/twilight_struggle/policies.rules:133:50",
+            "spec/twilight_struggle/policies.rules:166:50",
         )
     ) == (None if v_you is None else (v_you + 1) % 2):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:164
+    # spec: spec/twilight_struggle/policies.rules:197
     if (
         state.tracks[0] <= 2
         and state.vars[6] != None
@@ -2733,7 +2845,7 @@ def pol_careful_2(state, pending):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:167
+    # spec: spec/twilight_struggle/policies.rules:200
     if (
         state.vars[6] != None
         and (
@@ -2743,7 +2855,7 @@ def pol_careful_2(state, pending):
                 A_side,
                 state.vars[6],
                 "side",
-                "spec/twilight_struggle/policies.rules:132:47",
+                "spec/twilight_struggle/policies.rules:165:47",
             )
         )
         == v_you
@@ -2751,7 +2863,7 @@ def pol_careful_2(state, pending):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:168
+    # spec: spec/twilight_struggle/policies.rules:201
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2760,11 +2872,11 @@ def pol_careful_2(state, pending):
 
 def pol_careful_3(state, pending):
     "policy careful, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:172
+    # spec: spec/twilight_struggle/policies.rules:205
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:173
+    # spec: spec/twilight_struggle/policies.rules:206
     if state.vars[6] != None and (
         state.vars[6] == E_duck_and_cover
         or state.vars[6] == E_we_will_bury_you
@@ -2779,16 +2891,16 @@ def pol_careful_3(state, pending):
 
 def pol_careful_4(state, pending):
     "policy careful, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:175
+    # spec: spec/twilight_struggle/policies.rules:208
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:176
+    # spec: spec/twilight_struggle/policies.rules:209
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:177
+    # spec: spec/twilight_struggle/policies.rules:210
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2797,25 +2909,25 @@ def pol_careful_4(state, pending):
 
 def pol_careful_5(state, pending):
     "policy careful, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:179
+    # spec: spec/twilight_struggle/policies.rules:212
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:180
+    # spec: spec/twilight_struggle/policies.rules:213
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:181
-    if state.tracks[4 + v_you] < state.tracks[0] and state.tracks[0] >= 3:
+    # spec: spec/twilight_struggle/policies.rules:214
+    if state.tracks[4 + v_you] < state.tracks[0]:
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:182
+    # spec: spec/twilight_struggle/policies.rules:215
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:183
+    # spec: spec/twilight_struggle/policies.rules:216
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2824,11 +2936,11 @@ def pol_careful_5(state, pending):
 
 def pol_careful_6(state, pending):
     "policy careful, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:186
+    # spec: spec/twilight_struggle/policies.rules:219
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:187
+    # spec: spec/twilight_struggle/policies.rules:220
     best = keep_best(
         best,
         [
@@ -2841,7 +2953,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:188
+    # spec: spec/twilight_struggle/policies.rules:221
     best = keep_best(
         best,
         [
@@ -2857,7 +2969,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:189
+    # spec: spec/twilight_struggle/policies.rules:222
     best = keep_best(
         best,
         [
@@ -2872,7 +2984,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:190
+    # spec: spec/twilight_struggle/policies.rules:223
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -2880,7 +2992,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:191
+    # spec: spec/twilight_struggle/policies.rules:224
     best = keep_best(
         best,
         [
@@ -2894,7 +3006,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:192
+    # spec: spec/twilight_struggle/policies.rules:225
     best = keep_best(
         best,
         [
@@ -2910,11 +3022,11 @@ def pol_careful_6(state, pending):
 
 def pol_careful_7(state, pending):
     "policy careful, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:194
+    # spec: spec/twilight_struggle/policies.rules:227
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:195
+    # spec: spec/twilight_struggle/policies.rules:228
     best = keep_best(
         best,
         [
@@ -2928,7 +3040,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:196
+    # spec: spec/twilight_struggle/policies.rules:229
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -2936,7 +3048,7 @@ def pol_careful_7(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:197
+    # spec: spec/twilight_struggle/policies.rules:230
     best = keep_best(
         best,
         [
@@ -2952,19 +3064,18 @@ def pol_careful_7(state, pending):
 
 def pol_careful_8(state, pending):
     "policy careful, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:201
+    # spec: spec/twilight_struggle/policies.rules:234
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:202
+    # spec: spec/twilight_struggle/policies.rules:235
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -2982,10 +3093,39 @@ def pol_careful_8(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                2,
+                state.vars[9],
             )
             for v_target in [values[i] for i in best]
         ],
         False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:236
+    best = keep_best(
+        best,
+        [A_battleground[v_target] for v_target in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:237
+    best = keep_best(
+        best,
+        [
+            max(
+                0,
+                A_stability[v_target]
+                + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                A_stability[v_target] - state.counters[1 + v_you][v_target],
+            )
+            for v_target in [values[i] for i in best]
+        ],
+        True,
     )
     if len(best) == 1:
         return best
@@ -2994,19 +3134,18 @@ def pol_careful_8(state, pending):
 
 def pol_careful_9(state, pending):
     "policy careful, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:204
+    # spec: spec/twilight_struggle/policies.rules:239
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:205
+    # spec: spec/twilight_struggle/policies.rules:240
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3024,6 +3163,8 @@ def pol_careful_9(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3036,19 +3177,18 @@ def pol_careful_9(state, pending):
 
 def pol_careful_10(state, pending):
     "policy careful, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:207
+    # spec: spec/twilight_struggle/policies.rules:242
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:208
+    # spec: spec/twilight_struggle/policies.rules:243
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3066,6 +3206,8 @@ def pol_careful_10(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3078,19 +3220,18 @@ def pol_careful_10(state, pending):
 
 def pol_careful_11(state, pending):
     "policy careful, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:210
+    # spec: spec/twilight_struggle/policies.rules:245
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:211
+    # spec: spec/twilight_struggle/policies.rules:246
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3108,6 +3249,8 @@ def pol_careful_11(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3120,19 +3263,18 @@ def pol_careful_11(state, pending):
 
 def pol_careful_12(state, pending):
     "policy careful, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:213
+    # spec: spec/twilight_struggle/policies.rules:248
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:214
+    # spec: spec/twilight_struggle/policies.rules:249
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3150,6 +3292,8 @@ def pol_careful_12(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3162,19 +3306,18 @@ def pol_careful_12(state, pending):
 
 def pol_careful_13(state, pending):
     "policy careful, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:216
+    # spec: spec/twilight_struggle/policies.rules:251
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:217
+    # spec: spec/twilight_struggle/policies.rules:252
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3192,6 +3335,8 @@ def pol_careful_13(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3204,19 +3349,18 @@ def pol_careful_13(state, pending):
 
 def pol_careful_14(state, pending):
     "policy careful, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:219
+    # spec: spec/twilight_struggle/policies.rules:254
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:220
+    # spec: spec/twilight_struggle/policies.rules:255
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3234,6 +3378,8 @@ def pol_careful_14(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3246,19 +3392,18 @@ def pol_careful_14(state, pending):
 
 def pol_careful_15(state, pending):
     "policy careful, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:222
+    # spec: spec/twilight_struggle/policies.rules:257
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:223
+    # spec: spec/twilight_struggle/policies.rules:258
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3276,6 +3421,8 @@ def pol_careful_15(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3288,19 +3435,18 @@ def pol_careful_15(state, pending):
 
 def pol_careful_16(state, pending):
     "policy careful, rule 17: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:225
+    # spec: spec/twilight_struggle/policies.rules:260
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:226
+    # spec: spec/twilight_struggle/policies.rules:261
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3318,6 +3464,8 @@ def pol_careful_16(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3330,19 +3478,18 @@ def pol_careful_16(state, pending):
 
 def pol_careful_17(state, pending):
     "policy careful, rule 18: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:228
+    # spec: spec/twilight_struggle/policies.rules:263
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:229
+    # spec: spec/twilight_struggle/policies.rules:264
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3360,6 +3507,8 @@ def pol_careful_17(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3372,19 +3521,18 @@ def pol_careful_17(state, pending):
 
 def pol_careful_18(state, pending):
     "policy careful, rule 19: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:231
+    # spec: spec/twilight_struggle/policies.rules:266
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:232
+    # spec: spec/twilight_struggle/policies.rules:267
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3402,6 +3550,8 @@ def pol_careful_18(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3414,19 +3564,18 @@ def pol_careful_18(state, pending):
 
 def pol_careful_19(state, pending):
     "policy careful, rule 20: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:234
+    # spec: spec/twilight_struggle/policies.rules:269
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:235
+    # spec: spec/twilight_struggle/policies.rules:270
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3444,6 +3593,8 @@ def pol_careful_19(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3456,19 +3607,18 @@ def pol_careful_19(state, pending):
 
 def pol_careful_20(state, pending):
     "policy careful, rule 21: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:237
+    # spec: spec/twilight_struggle/policies.rules:272
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:238
+    # spec: spec/twilight_struggle/policies.rules:273
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3486,6 +3636,8 @@ def pol_careful_20(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3498,19 +3650,18 @@ def pol_careful_20(state, pending):
 
 def pol_careful_21(state, pending):
     "policy careful, rule 22: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:240
+    # spec: spec/twilight_struggle/policies.rules:275
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:241
+    # spec: spec/twilight_struggle/policies.rules:276
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3528,6 +3679,8 @@ def pol_careful_21(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3540,19 +3693,18 @@ def pol_careful_21(state, pending):
 
 def pol_careful_22(state, pending):
     "policy careful, rule 23: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:243
+    # spec: spec/twilight_struggle/policies.rules:278
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:244
+    # spec: spec/twilight_struggle/policies.rules:279
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3570,6 +3722,8 @@ def pol_careful_22(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3582,19 +3736,18 @@ def pol_careful_22(state, pending):
 
 def pol_careful_23(state, pending):
     "policy careful, rule 24: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:246
+    # spec: spec/twilight_struggle/policies.rules:281
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:247
+    # spec: spec/twilight_struggle/policies.rules:282
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3612,6 +3765,8 @@ def pol_careful_23(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3624,19 +3779,18 @@ def pol_careful_23(state, pending):
 
 def pol_careful_24(state, pending):
     "policy careful, rule 25: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:249
+    # spec: spec/twilight_struggle/policies.rules:284
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:250
+    # spec: spec/twilight_struggle/policies.rules:285
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3654,6 +3808,8 @@ def pol_careful_24(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3666,19 +3822,18 @@ def pol_careful_24(state, pending):
 
 def pol_careful_25(state, pending):
     "policy careful, rule 26: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:252
+    # spec: spec/twilight_struggle/policies.rules:287
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:253
+    # spec: spec/twilight_struggle/policies.rules:288
     best = keep_best(
         best,
         [
-            d_placement_from(
+            d_point_value(
                 state,
                 v_you,
                 v_target,
-                A_battleground[v_target],
                 max(
                     0,
                     A_stability[v_target]
@@ -3696,6 +3851,8 @@ def pol_careful_25(state, pending):
                     v_target
                 ],
                 A_stability[v_target],
+                1,
+                1,
             )
             for v_target in [values[i] for i in best]
         ],
@@ -3708,11 +3865,11 @@ def pol_careful_25(state, pending):
 
 def pol_careful_26(state, pending):
     "policy careful, rule 27: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:255
+    # spec: spec/twilight_struggle/policies.rules:290
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:256
+    # spec: spec/twilight_struggle/policies.rules:291
     best = keep_best(
         best,
         [
@@ -3728,11 +3885,11 @@ def pol_careful_26(state, pending):
 
 def pol_careful_27(state, pending):
     "policy careful, rule 28: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:258
+    # spec: spec/twilight_struggle/policies.rules:293
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:259
+    # spec: spec/twilight_struggle/policies.rules:294
     best = keep_best(
         best,
         [
@@ -3748,11 +3905,11 @@ def pol_careful_27(state, pending):
 
 def pol_careful_28(state, pending):
     "policy careful, rule 29: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:261
+    # spec: spec/twilight_struggle/policies.rules:296
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:262
+    # spec: spec/twilight_struggle/policies.rules:297
     best = keep_best(
         best,
         [
@@ -3768,11 +3925,11 @@ def pol_careful_28(state, pending):
 
 def pol_careful_29(state, pending):
     "policy careful, rule 30: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:264
+    # spec: spec/twilight_struggle/policies.rules:299
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:265
+    # spec: spec/twilight_struggle/policies.rules:300
     best = keep_best(
         best,
         [
@@ -3788,11 +3945,11 @@ def pol_careful_29(state, pending):
 
 def pol_careful_30(state, pending):
     "policy careful, rule 31: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:267
+    # spec: spec/twilight_struggle/policies.rules:302
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:268
+    # spec: spec/twilight_struggle/policies.rules:303
     best = keep_best(
         best,
         [
@@ -3808,11 +3965,11 @@ def pol_careful_30(state, pending):
 
 def pol_careful_31(state, pending):
     "policy careful, rule 32: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:270
+    # spec: spec/twilight_struggle/policies.rules:305
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:271
+    # spec: spec/twilight_struggle/policies.rules:306
     best = keep_best(
         best,
         [
@@ -3828,11 +3985,11 @@ def pol_careful_31(state, pending):
 
 def pol_careful_32(state, pending):
     "policy careful, rule 33: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:273
+    # spec: spec/twilight_struggle/policies.rules:308
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:274
+    # spec: spec/twilight_struggle/policies.rules:309
     best = keep_best(
         best,
         [
@@ -3848,11 +4005,11 @@ def pol_careful_32(state, pending):
 
 def pol_careful_33(state, pending):
     "policy careful, rule 34: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:276
+    # spec: spec/twilight_struggle/policies.rules:311
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:277
+    # spec: spec/twilight_struggle/policies.rules:312
     best = keep_best(
         best,
         [
@@ -3868,11 +4025,11 @@ def pol_careful_33(state, pending):
 
 def pol_careful_34(state, pending):
     "policy careful, rule 35: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:279
+    # spec: spec/twilight_struggle/policies.rules:314
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:280
+    # spec: spec/twilight_struggle/policies.rules:315
     best = keep_best(
         best,
         [
@@ -3888,11 +4045,11 @@ def pol_careful_34(state, pending):
 
 def pol_careful_35(state, pending):
     "policy careful, rule 36: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:282
+    # spec: spec/twilight_struggle/policies.rules:317
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:283
+    # spec: spec/twilight_struggle/policies.rules:318
     best = keep_best(
         best,
         [
@@ -3905,7 +4062,7 @@ def pol_careful_35(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:284
+    # spec: spec/twilight_struggle/policies.rules:319
     best = keep_best(
         best,
         [
@@ -3924,11 +4081,11 @@ def pol_careful_35(state, pending):
 
 def pol_careful_36(state, pending):
     "policy careful, rule 37: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:286
+    # spec: spec/twilight_struggle/policies.rules:321
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:287
+    # spec: spec/twilight_struggle/policies.rules:322
     best = keep_best(
         best,
         [
@@ -3941,7 +4098,7 @@ def pol_careful_36(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:288
+    # spec: spec/twilight_struggle/policies.rules:323
     best = keep_best(
         best,
         [
@@ -3960,11 +4117,11 @@ def pol_careful_36(state, pending):
 
 def pol_careful_37(state, pending):
     "policy careful, rule 38: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:290
+    # spec: spec/twilight_struggle/policies.rules:325
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:291
+    # spec: spec/twilight_struggle/policies.rules:326
     best = keep_best(
         best,
         [
@@ -3978,7 +4135,7 @@ def pol_careful_37(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:292
+    # spec: spec/twilight_struggle/policies.rules:327
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3991,11 +4148,35 @@ def pol_careful_37(state, pending):
 
 def pol_careful_38(state, pending):
     "policy careful, rule 39: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:296
+    # spec: spec/twilight_struggle/policies.rules:332
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:297
+    # spec: spec/twilight_struggle/policies.rules:333
+    best = keep_best(
+        best,
+        [
+            bool(
+                A_battleground[v_target]
+                and not (
+                    state.counters[1 + v_you][v_target] >= A_stability[v_target]
+                    and state.counters[1 + v_you][v_target]
+                    - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    >= A_stability[v_target]
+                )
+                and d_within_reach(
+                    state, None if v_you is None else (v_you + 1) % 2, v_target
+                )
+            )
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:335
     best = keep_best(
         best,
         [
@@ -4014,7 +4195,7 @@ def pol_careful_38(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:298
+    # spec: spec/twilight_struggle/policies.rules:336
     best = keep_best(
         best,
         [
@@ -4028,7 +4209,7 @@ def pol_careful_38(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:299
+    # spec: spec/twilight_struggle/policies.rules:337
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4039,11 +4220,35 @@ def pol_careful_38(state, pending):
 
 def pol_careful_39(state, pending):
     "policy careful, rule 40: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:301
+    # spec: spec/twilight_struggle/policies.rules:339
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:302
+    # spec: spec/twilight_struggle/policies.rules:340
+    best = keep_best(
+        best,
+        [
+            bool(
+                A_battleground[v_target]
+                and not (
+                    state.counters[1 + v_you][v_target] >= A_stability[v_target]
+                    and state.counters[1 + v_you][v_target]
+                    - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    >= A_stability[v_target]
+                )
+                and d_within_reach(
+                    state, None if v_you is None else (v_you + 1) % 2, v_target
+                )
+            )
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:342
     best = keep_best(
         best,
         [
@@ -4062,7 +4267,7 @@ def pol_careful_39(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:303
+    # spec: spec/twilight_struggle/policies.rules:343
     best = keep_best(
         best,
         [
@@ -4076,7 +4281,7 @@ def pol_careful_39(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:304
+    # spec: spec/twilight_struggle/policies.rules:344
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4087,11 +4292,11 @@ def pol_careful_39(state, pending):
 
 def pol_careful_40(state, pending):
     "policy careful, rule 41: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:306
+    # spec: spec/twilight_struggle/policies.rules:346
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:307
+    # spec: spec/twilight_struggle/policies.rules:347
     best = keep_best(
         best,
         [
@@ -4104,7 +4309,7 @@ def pol_careful_40(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:308
+    # spec: spec/twilight_struggle/policies.rules:348
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4112,7 +4317,7 @@ def pol_careful_40(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:309
+    # spec: spec/twilight_struggle/policies.rules:349
     best = keep_best(
         best,
         [
@@ -4128,11 +4333,11 @@ def pol_careful_40(state, pending):
 
 def pol_careful_41(state, pending):
     "policy careful, rule 42: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:311
+    # spec: spec/twilight_struggle/policies.rules:351
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:312
+    # spec: spec/twilight_struggle/policies.rules:352
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -4143,11 +4348,11 @@ def pol_careful_41(state, pending):
 
 def pol_careful_42(state, pending):
     "policy careful, rule 43: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:314
+    # spec: spec/twilight_struggle/policies.rules:354
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:315
+    # spec: spec/twilight_struggle/policies.rules:355
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -4157,11 +4362,11 @@ def pol_careful_42(state, pending):
 
 def pol_careful_43(state, pending):
     "policy careful, rule 44: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:317
+    # spec: spec/twilight_struggle/policies.rules:357
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:318
+    # spec: spec/twilight_struggle/policies.rules:358
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4170,11 +4375,11 @@ def pol_careful_43(state, pending):
 
 def pol_careful_44(state, pending):
     "policy careful, rule 45: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:320
+    # spec: spec/twilight_struggle/policies.rules:360
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:321
+    # spec: spec/twilight_struggle/policies.rules:361
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4183,16 +4388,16 @@ def pol_careful_44(state, pending):
 
 def pol_careful_45(state, pending):
     "policy careful, rule 46: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:323
+    # spec: spec/twilight_struggle/policies.rules:363
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:324
+    # spec: spec/twilight_struggle/policies.rules:364
     if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
         best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:325
+    # spec: spec/twilight_struggle/policies.rules:365
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4201,11 +4406,11 @@ def pol_careful_45(state, pending):
 
 def pol_careful_46(state, pending):
     "policy careful, rule 47: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:327
+    # spec: spec/twilight_struggle/policies.rules:367
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:328
+    # spec: spec/twilight_struggle/policies.rules:368
     if any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4221,7 +4426,7 @@ def pol_careful_46(state, pending):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:329
+    # spec: spec/twilight_struggle/policies.rules:369
     best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4230,11 +4435,11 @@ def pol_careful_46(state, pending):
 
 def pol_careful_47(state, pending):
     "policy careful, rule 48: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:331
+    # spec: spec/twilight_struggle/policies.rules:371
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:332
+    # spec: spec/twilight_struggle/policies.rules:372
     if any(
         c_c in KS_country
         and (
@@ -4250,7 +4455,7 @@ def pol_careful_47(state, pending):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:333
+    # spec: spec/twilight_struggle/policies.rules:373
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4259,11 +4464,11 @@ def pol_careful_47(state, pending):
 
 def pol_careful_48(state, pending):
     "policy careful, rule 49: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:335
+    # spec: spec/twilight_struggle/policies.rules:375
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:336
+    # spec: spec/twilight_struggle/policies.rules:376
     if any(
         c_c in KS_country
         and (
@@ -4279,7 +4484,7 @@ def pol_careful_48(state, pending):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:337
+    # spec: spec/twilight_struggle/policies.rules:377
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4288,11 +4493,11 @@ def pol_careful_48(state, pending):
 
 def pol_careful_49(state, pending):
     "policy careful, rule 50: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:339
+    # spec: spec/twilight_struggle/policies.rules:379
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:340
+    # spec: spec/twilight_struggle/policies.rules:380
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -4302,11 +4507,11 @@ def pol_careful_49(state, pending):
 
 def pol_careful_50(state, pending):
     "policy careful, rule 51: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:342
+    # spec: spec/twilight_struggle/policies.rules:382
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:343
+    # spec: spec/twilight_struggle/policies.rules:383
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -4316,15 +4521,15 @@ def pol_careful_50(state, pending):
 
 def pol_careful_51(state, pending):
     "policy careful, rule 52: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:345
+    # spec: spec/twilight_struggle/policies.rules:385
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:346
+    # spec: spec/twilight_struggle/policies.rules:386
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:347
+    # spec: spec/twilight_struggle/policies.rules:387
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4333,11 +4538,11 @@ def pol_careful_51(state, pending):
 
 def pol_careful_52(state, pending):
     "policy careful, rule 53: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:349
+    # spec: spec/twilight_struggle/policies.rules:389
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:350
+    # spec: spec/twilight_struggle/policies.rules:390
     if (
         d_scoring_cards_held(state, v_you)
         >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
@@ -4345,7 +4550,7 @@ def pol_careful_52(state, pending):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:351
+    # spec: spec/twilight_struggle/policies.rules:391
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4354,11 +4559,11 @@ def pol_careful_52(state, pending):
 
 def pol_careful_53(state, pending):
     "policy careful, rule 54: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:353
+    # spec: spec/twilight_struggle/policies.rules:393
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:354
+    # spec: spec/twilight_struggle/policies.rules:394
     best = keep_best(best, [ids[i] in ("double",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4367,11 +4572,11 @@ def pol_careful_53(state, pending):
 
 def pol_careful_54(state, pending):
     "policy careful, rule 55: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:356
+    # spec: spec/twilight_struggle/policies.rules:396
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:357
+    # spec: spec/twilight_struggle/policies.rules:397
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4380,11 +4585,11 @@ def pol_careful_54(state, pending):
 
 def pol_careful_55(state, pending):
     "policy careful, rule 56: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:359
+    # spec: spec/twilight_struggle/policies.rules:399
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:360
+    # spec: spec/twilight_struggle/policies.rules:400
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4393,11 +4598,11 @@ def pol_careful_55(state, pending):
 
 def pol_careful_56(state, pending):
     "policy careful, rule 57: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:362
+    # spec: spec/twilight_struggle/policies.rules:402
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:363
+    # spec: spec/twilight_struggle/policies.rules:403
     best = keep_best(best, [ids[i] in ("move",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4406,11 +4611,11 @@ def pol_careful_56(state, pending):
 
 def pol_careful_57(state, pending):
     "policy careful, rule 58: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:365
+    # spec: spec/twilight_struggle/policies.rules:405
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:366
+    # spec: spec/twilight_struggle/policies.rules:406
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4419,11 +4624,11 @@ def pol_careful_57(state, pending):
 
 def pol_careful_58(state, pending):
     "policy careful, rule 59: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:368
+    # spec: spec/twilight_struggle/policies.rules:408
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:369
+    # spec: spec/twilight_struggle/policies.rules:409
     if (
         len(
             [
@@ -4441,7 +4646,7 @@ def pol_careful_58(state, pending):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:372
+    # spec: spec/twilight_struggle/policies.rules:412
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4450,11 +4655,11 @@ def pol_careful_58(state, pending):
 
 def pol_careful_59(state, pending):
     "policy careful, rule 60: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:374
+    # spec: spec/twilight_struggle/policies.rules:414
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:375
+    # spec: spec/twilight_struggle/policies.rules:415
     best = keep_best(best, [ids[i] in ("split",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4463,11 +4668,11 @@ def pol_careful_59(state, pending):
 
 def pol_careful_60(state, pending):
     "policy careful, rule 61: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:377
+    # spec: spec/twilight_struggle/policies.rules:417
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:378
+    # spec: spec/twilight_struggle/policies.rules:418
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4476,11 +4681,11 @@ def pol_careful_60(state, pending):
 
 def pol_careful_61(state, pending):
     "policy careful, rule 62: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:380
+    # spec: spec/twilight_struggle/policies.rules:420
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:381
+    # spec: spec/twilight_struggle/policies.rules:421
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4489,11 +4694,11 @@ def pol_careful_61(state, pending):
 
 def pol_careful_62(state, pending):
     "policy careful, rule 63: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:384
+    # spec: spec/twilight_struggle/policies.rules:424
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:385
+    # spec: spec/twilight_struggle/policies.rules:425
     best = keep_best(
         best,
         [
@@ -4510,13 +4715,13 @@ def pol_careful_62(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:386
+    # spec: spec/twilight_struggle/policies.rules:426
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:387
+    # spec: spec/twilight_struggle/policies.rules:427
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4525,17 +4730,17 @@ def pol_careful_62(state, pending):
 
 def pol_careful_63(state, pending):
     "policy careful, rule 64: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:392
+    # spec: spec/twilight_struggle/policies.rules:432
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:393
+    # spec: spec/twilight_struggle/policies.rules:433
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:394
+    # spec: spec/twilight_struggle/policies.rules:434
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4544,11 +4749,11 @@ def pol_careful_63(state, pending):
 
 def pol_careful_64(state, pending):
     "policy careful, rule 65: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:396
+    # spec: spec/twilight_struggle/policies.rules:436
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:397
+    # spec: spec/twilight_struggle/policies.rules:437
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4561,11 +4766,11 @@ def pol_careful_64(state, pending):
 
 def pol_careful_65(state, pending):
     "policy careful, rule 66: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:399
+    # spec: spec/twilight_struggle/policies.rules:439
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:400
+    # spec: spec/twilight_struggle/policies.rules:440
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4574,11 +4779,11 @@ def pol_careful_65(state, pending):
 
 def pol_careful_66(state, pending):
     "policy careful, rule 67: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:404
+    # spec: spec/twilight_struggle/policies.rules:444
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:405
+    # spec: spec/twilight_struggle/policies.rules:445
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -4586,7 +4791,7 @@ def pol_careful_66(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:406
+    # spec: spec/twilight_struggle/policies.rules:446
     best = keep_best(
         best,
         [
@@ -4597,7 +4802,7 @@ def pol_careful_66(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:407
+    # spec: spec/twilight_struggle/policies.rules:447
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4610,17 +4815,17 @@ def pol_careful_66(state, pending):
 
 def pol_careful_67(state, pending):
     "policy careful, rule 68: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:410
+    # spec: spec/twilight_struggle/policies.rules:450
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:411
+    # spec: spec/twilight_struggle/policies.rules:451
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:412
+    # spec: spec/twilight_struggle/policies.rules:452
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -4704,10 +4909,10 @@ POLICIES = {
         "spec/twilight_struggle/events_mid.rules:811:21": pol_careful_50,
         "spec/twilight_struggle/events_mid.rules:813:29": pol_careful_36,
         "spec/twilight_struggle/events_mid.rules:839:17": pol_careful_66,
-        "spec/twilight_struggle/operations.rules:128:9": pol_careful_7,
-        "spec/twilight_struggle/operations.rules:161:5": pol_careful_6,
+        "spec/twilight_struggle/operations.rules:101:9": pol_careful_8,
+        "spec/twilight_struggle/operations.rules:134:9": pol_careful_7,
+        "spec/twilight_struggle/operations.rules:167:5": pol_careful_6,
         "spec/twilight_struggle/operations.rules:55:5": pol_careful_5,
-        "spec/twilight_struggle/operations.rules:95:9": pol_careful_8,
         "spec/twilight_struggle/setup.rules:28:9": pol_careful_38,
         "spec/twilight_struggle/setup.rules:46:9": pol_careful_39,
         "spec/twilight_struggle/space_race.rules:72:21": pol_careful_66,

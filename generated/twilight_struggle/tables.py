@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: c0ae01012732d4a3
+# Spec hash: 97c77630a2cd1f20
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -26,9 +26,10 @@
 #     twilight_struggle/tests/events_mid.rules
 #     twilight_struggle/tests/inside_other_plays.rules
 #     twilight_struggle/tests/operations.rules
+#     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 7ee76e28f3d88fea
-# Fingerprint: source c7b99d4e92a9d81907ec output 6b645af7aedcd7fd4fc0
+# Tests hash: 9b86f650dcf7d66a
+# Fingerprint: source edca7e2b6012452ad6df output affe9d00969af52373e4
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -117,6 +118,7 @@ META_VARS = (
     ("card_being_played", None),
     ("card_player", 0),
     ("region_being_scored", None),
+    ("ops_unspent", 0),
 )
 META_ZONES = (
     ZoneMeta(
@@ -1073,7 +1075,7 @@ META_COUNTS = {
     "cards_with_events": 109,
     "phases": 6,
     "constraints": 2,
-    "designer_tests": 395,
+    "designer_tests": 401,
 }
 META_EFFECT_PARAM_KINDS = (
     (),
@@ -2369,7 +2371,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="c0ae01012732d4a3",
+    spec_hash="97c77630a2cd1f20",
     spec_files=META_SPEC_FILES,
     players=("ussr", "usa"),
     player_labels=("USSR", "USA"),
@@ -2387,7 +2389,7 @@ META = GameMeta(
     bots=("positional", "points_only"),
     policies=("careful",),
     counts=META_COUNTS,
-    var_kinds=("", "player", "", "", "", "", "card", "player", "region"),
+    var_kinds=("", "player", "", "", "", "", "card", "player", "region", ""),
     effect_param_kinds=META_EFFECT_PARAM_KINDS,
     param_domains=META_PARAM_DOMAINS,
     board=META_BOARD,
@@ -2398,7 +2400,7 @@ META = GameMeta(
 #   state.tracks: 0 defcon, 1 vp, 2 turn, 3 action_round, 4 milops(ussr), 5 milops(usa), 6 space_race(ussr), 7 space_race(usa), 8 space_attempts(ussr), 9 space_attempts(usa)
 #   state.zones: 0 box, 1 deck, 2 hand(ussr), 3 hand(usa), 4 china_holder(ussr), 5 china_holder(usa), 6 headline(ussr), 7 headline(usa), 8 in_play, 9 discard, 10 removed, 11 in_effect, 12 event_view(ussr), 13 event_view(usa), 14 random_pick
 #   state.counters: 0 event_tally, 1 influence(ussr), 2 influence(usa), 3 start_influence(ussr), 4 start_influence(usa)
-#   state.vars: 0 norad_defcon_at_round_start, 1 phasing, 2 china_face_up, 3 in_headline, 4 in_final_scoring, 5 event_fired, 6 card_being_played, 7 card_player, 8 region_being_scored
+#   state.vars: 0 norad_defcon_at_round_start, 1 phasing, 2 china_face_up, 3 in_headline, 4 in_final_scoring, 5 event_fired, 6 card_being_played, 7 card_player, 8 region_being_scored, 9 ops_unspent
 
 PLAYERS = (0, 1)
 PLAYER_IDS = ("ussr", "usa")

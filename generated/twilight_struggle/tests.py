@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: c0ae01012732d4a3
+# Spec hash: 97c77630a2cd1f20
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -26,9 +26,10 @@
 #     twilight_struggle/tests/events_mid.rules
 #     twilight_struggle/tests/inside_other_plays.rules
 #     twilight_struggle/tests/operations.rules
+#     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 7ee76e28f3d88fea
-# Fingerprint: source 4db710dac6567471be1d output 5c75c25bca5359c25568
+# Tests hash: 9b86f650dcf7d66a
+# Fingerprint: source ec4be04e8fe93344523b output b8e84cf6b301a3f1f6b9
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -238,11 +239,14 @@ from .rules import (
     d_controls,
     d_countries_controlled,
     d_has_domination,
+    d_map_worth,
+    d_point_value,
     d_realign_modifier,
     d_region_points,
     d_southeast_asia_points,
     d_space_ops_needed,
     d_summit_bonus,
+    d_within_reach,
     q_action_rounds_for,
     q_battleground_adjustment,
     q_coup_roll_modifier,
@@ -7439,6 +7443,89 @@ def tb_operations_25_0(state, frame):
     return
 
 
+def tb_policy_helpers_0_0(state, frame):
+    "test tests/policy_helpers.rules#0 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:5)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:5
+    move_card(state, E_vietnam_revolts, 2)
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:6
+    state.counters[3][:] = state.counters[1]
+    state.counters[4][:] = state.counters[2]
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:7
+    state.frames.pop()
+    state.frames.append(new_frame(1, [0, E_vietnam_revolts] + [UNBOUND] * 2))
+    return
+
+
+def tb_policy_helpers_1_0(state, frame):
+    "test tests/policy_helpers.rules#1 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:13)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:13
+    state.counters[1][E_poland] = 1
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:14
+    state.vars[9] = 2
+    state.frames.pop()
+    return
+
+
+def tb_policy_helpers_1_1(state, frame):
+    "test tests/policy_helpers.rules#1 part 1 (spec/twilight_struggle/tests/policy_helpers.rules:21)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:21
+    state.vars[9] = 3
+    state.frames.pop()
+    return
+
+
+def tb_policy_helpers_2_0(state, frame):
+    "test tests/policy_helpers.rules#2 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:26)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:26
+    state.counters[2][E_italy] = 2
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:27
+    state.vars[9] = 2
+    state.frames.pop()
+    return
+
+
+def tb_policy_helpers_2_1(state, frame):
+    "test tests/policy_helpers.rules#2 part 1 (spec/twilight_struggle/tests/policy_helpers.rules:30)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:30
+    state.vars[9] = 1
+    state.frames.pop()
+    return
+
+
+def tb_policy_helpers_3_0(state, frame):
+    "test tests/policy_helpers.rules#3 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:35)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:35
+    state.counters[1][E_angola] = 0
+    state.frames.pop()
+    return
+
+
+def tb_policy_helpers_3_1(state, frame):
+    "test tests/policy_helpers.rules#3 part 1 (spec/twilight_struggle/tests/policy_helpers.rules:37)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:37
+    state.tracks[2] = 4
+    state.frames.pop()
+    return
+
+
+def tb_policy_helpers_4_0(state, frame):
+    "test tests/policy_helpers.rules#4 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:43)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:43
+    state.counters[1][E_poland] = 3
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:44
+    state.vars[9] = 4
+    state.frames.pop()
+    return
+
+
+def tb_policy_helpers_5_0(state, frame):
+    "test tests/policy_helpers.rules#5 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:49)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:49
+    state.counters[1][E_austria] = 1
+    state.frames.pop()
+    return
+
+
 def tb_turn_and_victory_0_0(state, frame):
     "test tests/turn_and_victory.rules#0 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:7)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:7
@@ -11335,6 +11422,353 @@ ts_operations_4 = {
         2,
     ),
 }
+tx_policy_helpers_0 = {
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:9
+    "#0:expect0": lambda state, L: state.vars[9] == 1,
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:18
+    "#1:expect0": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_poland,
+            max(
+                0,
+                A_stability[E_poland]
+                + state.counters[1 + (0 + 1) % 2][E_poland]
+                - state.counters[1 + 0][E_poland],
+                A_stability[E_poland] - state.counters[1 + 0][E_poland],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
+            state.counters[1 + (0 + 1) % 2][E_poland],
+            A_stability[E_poland],
+            2,
+            state.vars[9],
+        )
+        == 210
+    ),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:19
+    "#1:expect1": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_romania,
+            max(
+                0,
+                A_stability[E_romania]
+                + state.counters[1 + (0 + 1) % 2][E_romania]
+                - state.counters[1 + 0][E_romania],
+                A_stability[E_romania] - state.counters[1 + 0][E_romania],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_romania]
+            - state.counters[1 + 0][E_romania],
+            state.counters[1 + (0 + 1) % 2][E_romania],
+            A_stability[E_romania],
+            2,
+            state.vars[9],
+        )
+        == 15
+    ),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:20
+    "#1:expect2": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_poland,
+            max(
+                0,
+                A_stability[E_poland]
+                + state.counters[1 + (0 + 1) % 2][E_poland]
+                - state.counters[1 + 0][E_poland],
+                A_stability[E_poland] - state.counters[1 + 0][E_poland],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
+            state.counters[1 + (0 + 1) % 2][E_poland],
+            A_stability[E_poland],
+            2,
+            state.vars[9],
+        )
+        > d_point_value(
+            state,
+            0,
+            E_romania,
+            max(
+                0,
+                A_stability[E_romania]
+                + state.counters[1 + (0 + 1) % 2][E_romania]
+                - state.counters[1 + 0][E_romania],
+                A_stability[E_romania] - state.counters[1 + 0][E_romania],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_romania]
+            - state.counters[1 + 0][E_romania],
+            state.counters[1 + (0 + 1) % 2][E_romania],
+            A_stability[E_romania],
+            2,
+            state.vars[9],
+        )
+    ),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:22
+    "#1:expect3": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_romania,
+            max(
+                0,
+                A_stability[E_romania]
+                + state.counters[1 + (0 + 1) % 2][E_romania]
+                - state.counters[1 + 0][E_romania],
+                A_stability[E_romania] - state.counters[1 + 0][E_romania],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_romania]
+            - state.counters[1 + 0][E_romania],
+            state.counters[1 + (0 + 1) % 2][E_romania],
+            A_stability[E_romania],
+            2,
+            state.vars[9],
+        )
+        == 60
+    ),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:29
+    "#2:expect0": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_italy,
+            max(
+                0,
+                A_stability[E_italy]
+                + state.counters[1 + (0 + 1) % 2][E_italy]
+                - state.counters[1 + 0][E_italy],
+                A_stability[E_italy] - state.counters[1 + 0][E_italy],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_italy] - state.counters[1 + 0][E_italy],
+            state.counters[1 + (0 + 1) % 2][E_italy],
+            A_stability[E_italy],
+            2,
+            state.vars[9],
+        )
+        == 210
+    ),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:31
+    "#2:expect1": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_italy,
+            max(
+                0,
+                A_stability[E_italy]
+                + state.counters[1 + (0 + 1) % 2][E_italy]
+                - state.counters[1 + 0][E_italy],
+                A_stability[E_italy] - state.counters[1 + 0][E_italy],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_italy] - state.counters[1 + 0][E_italy],
+            state.counters[1 + (0 + 1) % 2][E_italy],
+            A_stability[E_italy],
+            2,
+            state.vars[9],
+        )
+        == 52
+    ),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:36
+    "#3:expect0": lambda state, L: d_map_worth(state, 0, E_angola) == 3,
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:38
+    "#3:expect1": lambda state, L: d_map_worth(state, 0, E_angola) == 6,
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:39
+    "#3:expect2": lambda state, L: d_map_worth(state, 1, E_poland) == 8,
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:45
+    "#4:expect0": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_poland,
+            max(
+                0,
+                A_stability[E_poland]
+                + state.counters[1 + (0 + 1) % 2][E_poland]
+                - state.counters[1 + 0][E_poland],
+                A_stability[E_poland] - state.counters[1 + 0][E_poland],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
+            state.counters[1 + (0 + 1) % 2][E_poland],
+            A_stability[E_poland],
+            2,
+            state.vars[9],
+        )
+        == 0
+    ),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:50
+    "#5:expect0": lambda state, L: d_within_reach(state, 0, E_italy),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:50
+    "#5:expect1": lambda state, L: d_within_reach(state, 0, E_austria),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:51
+    "#5:expect2": lambda state, L: not d_within_reach(state, 0, E_france),
+}
+ts_policy_helpers_0 = {
+    "#0:expect0": lambda state, L: (state.vars[9], 1),
+    "#1:expect0": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_poland,
+            max(
+                0,
+                A_stability[E_poland]
+                + state.counters[1 + (0 + 1) % 2][E_poland]
+                - state.counters[1 + 0][E_poland],
+                A_stability[E_poland] - state.counters[1 + 0][E_poland],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
+            state.counters[1 + (0 + 1) % 2][E_poland],
+            A_stability[E_poland],
+            2,
+            state.vars[9],
+        ),
+        210,
+    ),
+    "#1:expect1": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_romania,
+            max(
+                0,
+                A_stability[E_romania]
+                + state.counters[1 + (0 + 1) % 2][E_romania]
+                - state.counters[1 + 0][E_romania],
+                A_stability[E_romania] - state.counters[1 + 0][E_romania],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_romania]
+            - state.counters[1 + 0][E_romania],
+            state.counters[1 + (0 + 1) % 2][E_romania],
+            A_stability[E_romania],
+            2,
+            state.vars[9],
+        ),
+        15,
+    ),
+    "#1:expect2": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_poland,
+            max(
+                0,
+                A_stability[E_poland]
+                + state.counters[1 + (0 + 1) % 2][E_poland]
+                - state.counters[1 + 0][E_poland],
+                A_stability[E_poland] - state.counters[1 + 0][E_poland],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
+            state.counters[1 + (0 + 1) % 2][E_poland],
+            A_stability[E_poland],
+            2,
+            state.vars[9],
+        ),
+        d_point_value(
+            state,
+            0,
+            E_romania,
+            max(
+                0,
+                A_stability[E_romania]
+                + state.counters[1 + (0 + 1) % 2][E_romania]
+                - state.counters[1 + 0][E_romania],
+                A_stability[E_romania] - state.counters[1 + 0][E_romania],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_romania]
+            - state.counters[1 + 0][E_romania],
+            state.counters[1 + (0 + 1) % 2][E_romania],
+            A_stability[E_romania],
+            2,
+            state.vars[9],
+        ),
+    ),
+    "#1:expect3": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_romania,
+            max(
+                0,
+                A_stability[E_romania]
+                + state.counters[1 + (0 + 1) % 2][E_romania]
+                - state.counters[1 + 0][E_romania],
+                A_stability[E_romania] - state.counters[1 + 0][E_romania],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_romania]
+            - state.counters[1 + 0][E_romania],
+            state.counters[1 + (0 + 1) % 2][E_romania],
+            A_stability[E_romania],
+            2,
+            state.vars[9],
+        ),
+        60,
+    ),
+    "#2:expect0": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_italy,
+            max(
+                0,
+                A_stability[E_italy]
+                + state.counters[1 + (0 + 1) % 2][E_italy]
+                - state.counters[1 + 0][E_italy],
+                A_stability[E_italy] - state.counters[1 + 0][E_italy],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_italy] - state.counters[1 + 0][E_italy],
+            state.counters[1 + (0 + 1) % 2][E_italy],
+            A_stability[E_italy],
+            2,
+            state.vars[9],
+        ),
+        210,
+    ),
+    "#2:expect1": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_italy,
+            max(
+                0,
+                A_stability[E_italy]
+                + state.counters[1 + (0 + 1) % 2][E_italy]
+                - state.counters[1 + 0][E_italy],
+                A_stability[E_italy] - state.counters[1 + 0][E_italy],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_italy] - state.counters[1 + 0][E_italy],
+            state.counters[1 + (0 + 1) % 2][E_italy],
+            A_stability[E_italy],
+            2,
+            state.vars[9],
+        ),
+        52,
+    ),
+    "#3:expect0": lambda state, L: (d_map_worth(state, 0, E_angola), 3),
+    "#3:expect1": lambda state, L: (d_map_worth(state, 0, E_angola), 6),
+    "#3:expect2": lambda state, L: (d_map_worth(state, 1, E_poland), 8),
+    "#4:expect0": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_poland,
+            max(
+                0,
+                A_stability[E_poland]
+                + state.counters[1 + (0 + 1) % 2][E_poland]
+                - state.counters[1 + 0][E_poland],
+                A_stability[E_poland] - state.counters[1 + 0][E_poland],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
+            state.counters[1 + (0 + 1) % 2][E_poland],
+            A_stability[E_poland],
+            2,
+            state.vars[9],
+        ),
+        0,
+    ),
+}
 tx_turn_and_victory_0 = {
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:15
     "#0:expect0": lambda state, L: (
@@ -12130,6 +12564,15 @@ TEST_STEPS = (
     tb_operations_24_0,
     tb_operations_24_1,
     tb_operations_25_0,
+    tb_policy_helpers_0_0,
+    tb_policy_helpers_1_0,
+    tb_policy_helpers_1_1,
+    tb_policy_helpers_2_0,
+    tb_policy_helpers_2_1,
+    tb_policy_helpers_3_0,
+    tb_policy_helpers_3_1,
+    tb_policy_helpers_4_0,
+    tb_policy_helpers_5_0,
     tb_turn_and_victory_0_0,
     tb_turn_and_victory_1_0,
     tb_turn_and_victory_2_0,
@@ -12681,6 +13124,15 @@ TEST_BLOCKS = {
     "tests/operations.rules#24:run0": tb_operations_24_0,
     "tests/operations.rules#24:run1": tb_operations_24_1,
     "tests/operations.rules#25:run0": tb_operations_25_0,
+    "tests/policy_helpers.rules#0:run0": tb_policy_helpers_0_0,
+    "tests/policy_helpers.rules#1:run0": tb_policy_helpers_1_0,
+    "tests/policy_helpers.rules#1:run1": tb_policy_helpers_1_1,
+    "tests/policy_helpers.rules#2:run0": tb_policy_helpers_2_0,
+    "tests/policy_helpers.rules#2:run1": tb_policy_helpers_2_1,
+    "tests/policy_helpers.rules#3:run0": tb_policy_helpers_3_0,
+    "tests/policy_helpers.rules#3:run1": tb_policy_helpers_3_1,
+    "tests/policy_helpers.rules#4:run0": tb_policy_helpers_4_0,
+    "tests/policy_helpers.rules#5:run0": tb_policy_helpers_5_0,
     "tests/turn_and_victory.rules#0:run0": tb_turn_and_victory_0_0,
     "tests/turn_and_victory.rules#1:run0": tb_turn_and_victory_1_0,
     "tests/turn_and_victory.rules#2:run0": tb_turn_and_victory_2_0,
@@ -12779,6 +13231,7 @@ TEST_EXPECTS = _keyed(
     ("tests/operations.rules", tx_operations_2),
     ("tests/operations.rules", tx_operations_3),
     ("tests/operations.rules", tx_operations_4),
+    ("tests/policy_helpers.rules", tx_policy_helpers_0),
     ("tests/turn_and_victory.rules", tx_turn_and_victory_0),
     ("tests/turn_and_victory.rules", tx_turn_and_victory_1),
     ("tests/turn_and_victory.rules", tx_turn_and_victory_2),
@@ -12853,6 +13306,7 @@ TEST_SIDES = _keyed(
     ("tests/operations.rules", ts_operations_2),
     ("tests/operations.rules", ts_operations_3),
     ("tests/operations.rules", ts_operations_4),
+    ("tests/policy_helpers.rules", ts_policy_helpers_0),
     ("tests/turn_and_victory.rules", ts_turn_and_victory_0),
     ("tests/turn_and_victory.rules", ts_turn_and_victory_1),
     ("tests/turn_and_victory.rules", ts_turn_and_victory_2),
