@@ -8,7 +8,9 @@ of the spec's `policy` declarations: runtime/policy.py), `greedy` / `mc`
 (optionally `greedy:<bot>` to pick one of the spec's `bot` evaluations) and
 `mcts` (determinised UCT with the policy as rollout: runtime/mcts.py;
 `mcts:<policy>`, and a search budget `mcts@<playouts>x<depth>`, e.g.
-`mcts:careful@4x4`).
+`mcts:careful@4x4`) and `rollout` (the policy's best few options compared by
+policy rollouts on shared deals: runtime/rollout.py; `rollout:<policy>`,
+`rollout@<deals>x<depth>x<width>`).
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ class LastAgent:
 
 AGENTS: dict[str, type] = {"random": RandomAgent, "first": FirstAgent, "last": LastAgent}
 SEARCH_AGENTS = ("greedy", "mc")
-POLICY_AGENTS = ("policy", "mcts")  # need a `policy` declaration in the spec
+POLICY_AGENTS = ("policy", "mcts", "rollout")  # need a `policy` declaration in the spec
 
 # The bot balance runs use unless told otherwise: the spec's first policy
 # (random for a spec that declares none) - people's play, at little more
@@ -104,6 +106,9 @@ def make_agent(name: str, seed: int) -> Agent:
     if kind == "mcts" or name.startswith("mcts@"):
         from .mcts import make_mcts_agent
         return make_mcts_agent(name, seed)
+    if kind == "rollout" or name.startswith("rollout@"):
+        from .rollout import make_rollout_agent
+        return make_rollout_agent(name, seed)
     try:
         return AGENTS[name](seed)
     except KeyError:
@@ -128,6 +133,9 @@ def _check_agent(name: str, bots: tuple[str, ...], policies: tuple[str, ...] = (
     if name == "mcts" or name.startswith(("mcts:", "mcts@")):
         from .mcts import parse_mcts
         name = parse_mcts(name)[0]
+    if name == "rollout" or name.startswith(("rollout:", "rollout@")):
+        from .rollout import parse_rollout
+        name = parse_rollout(name)[0]
     kind, _, bot = name.partition(":")
     if kind in POLICY_AGENTS:
         if not policies:

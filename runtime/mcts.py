@@ -47,14 +47,26 @@ EXPLORE = 0.7  # UCB1's exploration constant, for rewards in 0..1
 
 def parse_mcts(name: str) -> tuple[str, int, int]:
     """'mcts[:POLICY][@PLAYOUTSxDEPTH]' -> ('mcts[:POLICY]', playouts, depth), or ValueError."""
+    head, playouts, depth = parse_budget(name, "PLAYOUTSxDEPTH", (PLAYOUTS, DEPTH))
+    return head, playouts, depth
+
+
+_COUNTS = {1: "one", 2: "two", 3: "three"}
+
+
+def parse_budget(name: str, shape: str, defaults: tuple[int, ...]) -> tuple:
+    """'KIND[:POLICY][@AxB...]' -> ('KIND[:POLICY]', a, b, ...): the numbers given after the `@`,
+    the defaults for those left out at the end; ValueError (naming `shape`) for anything else."""
     head, at, budget = name.partition("@")
     if not at:
-        return head, PLAYOUTS, DEPTH
-    playouts, x, depth = budget.partition("x")
-    if not (playouts.isdigit() and int(playouts) >= 1 and (not x or (depth.isdigit() and int(depth) >= 1))):
-        raise ValueError(f"'{name}': the search budget is @PLAYOUTSxDEPTH, two whole numbers of 1 or more"
-                         f" (e.g. mcts@{PLAYOUTS}x{DEPTH})")
-    return head, int(playouts), int(depth) if x else DEPTH
+        return (head, *defaults)
+    parts = budget.split("x")
+    if len(parts) > len(defaults) or not all(p.isdigit() and int(p) >= 1 for p in parts):
+        kind = head.partition(":")[0]
+        raise ValueError(f"'{name}': the search budget is @{shape},"
+                         f" {_COUNTS.get(len(defaults), len(defaults))} whole numbers of 1 or more"
+                         f" (e.g. {kind}@{'x'.join(str(d) for d in defaults)})")
+    return (head, *(int(p) for p in parts), *defaults[len(parts):])
 
 
 def make_mcts_agent(name: str, seed: int) -> "MctsAgent":

@@ -1,0 +1,104 @@
+"""The rollout bot (runtime/rollout.py): the policy's best few options compared on shared deals.
+
+On test_policies' small game: it finds a win the policy does not see, plays
+the same game for the same seed and only legal options, decides on re-dealt
+worlds (never the opponent's real hand), and switches from the policy's
+choice only on a clearly positive paired gain.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from runtime import rollout
+from runtime.agents import make_agent, parse_agents
+from runtime.game import Game
+from runtime.rollout import MARGIN, RolloutAgent, choose
+from support import BACKENDS, program
+from test_policies import PREFS
+
+
+@pytest.fixture(scope="module")
+def prefs(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("prefs")
+    (folder / "prefs.rules").write_text(PREFS, encoding="utf-8")
+    return folder
+
+
+def test_the_rollouts_find_the_winning_move_the_policy_ignores(prefs):
+    for backend in BACKENDS:
+        prog = program(prefs, backend)
+        picks = [RolloutAgent(seed, "points").choose(game, game.decision)
+                 for seed, game in ((s, Game(prog, seed=s)) for s in range(3))]
+        assert picks == ["win_now"] * 3, backend  # no rule answers "Finish?": a three-way tie
+
+
+def _play(prog, seed: int, agent_seed: int) -> list[str]:
+    game = Game(prog, seed=seed)
+    game.choose("play_on")
+    bots = {p: RolloutAgent(agent_seed + i, deals=3, depth=2) for i, p in enumerate(prog.meta.players)}
+    while not game.over:
+        pick = bots[game.decision.player].choose(game, game.decision)
+        assert pick in game.decision.option_ids
+        game.choose(pick)
+    return game.choices
+
+
+def test_the_same_seed_plays_the_same_game_and_only_legal_options(prefs):
+    prog = program(prefs, "generated")
+    assert _play(prog, 11, 4) == _play(prog, 11, 4)
+
+
+def test_the_search_plays_on_re_dealt_worlds_never_the_real_hand(prefs, monkeypatch):
+    prog = program(prefs, "generated")
+    game = Game(prog, seed=5)
+    game.choose("play_on")
+    meta, state = prog.meta, game.state
+    me = state.pending["player"]
+    hand = next(z for z in meta.zones if z.name == "hand").slot  # one slot per player, in order
+    theirs, mine = hand + (1 - me), hand + me
+    assert meta.zone_of_slot(theirs)[1] == 1 - me
+    real_theirs, real_mine = sorted(state.zones[theirs]), sorted(state.zones[mine])
+    seen, worlds = [], {}
+    resume = prog.resume
+
+    def spy(world, index):
+        assert world is not state, "the search played on the real state"
+        if id(world) not in worlds:  # the hands as the deal left them, before any move
+            worlds[id(world)] = world  # kept alive, so no later world takes its id
+            seen.append((sorted(world.zones[theirs]), sorted(world.zones[mine])))
+        return resume(world, index)
+    monkeypatch.setattr(prog, "resume", spy)
+    RolloutAgent(1, "points", deals=4, depth=2).choose(game, game.decision)
+    assert seen and all(hand == real_mine for _, hand in seen)  # its own hand it knows
+    assert {tuple(hand) for hand, _ in seen} - {tuple(real_theirs)}, "the opponent's hand was read"
+    assert sorted(state.zones[theirs]) == real_theirs  # the real game is untouched
+
+
+def test_another_option_needs_a_clearly_positive_paired_gain():
+    assert choose([[0.5, 0.5], [0.6, 0.4]], 1) == 0  # level on average
+    assert choose([[0.5], [0.9]], 1) == 0  # one deal is not enough
+    assert choose([[0.5, 0.5, 0.5], [0.5 + MARGIN / 2] * 3], 1) == 0  # within the margin
+    assert choose([[0.5, 0.4, 0.6], [0.7, 0.6, 0.8]], 1) == 1  # +0.2 on every deal
+    assert choose([[0.5, 0.4, 0.6], [0.7, 0.6, 0.8], [0.9, 0.8, 1.0]], 1) == 2  # the largest gain
+    assert choose([[0.1, 0.1], [0.3, 0.3], [0.2, 0.2]], 2) == 1  # within the policy's tie: best mean
+
+
+def test_a_rollout_budget_is_named_with_the_agent(prefs):
+    meta = program(prefs, "generated").meta
+    assert parse_agents("rollout:thrifty@3x2x2,rollout@5", meta.players, meta.bots,
+                        meta.policies) == ("rollout:thrifty@3x2x2", "rollout@5")
+    agent = make_agent("rollout:thrifty@3x2x2", 1)
+    assert (agent.policy, agent.deals, agent.depth, agent.width) == ("thrifty", 3, 2, 2)
+    plain = make_agent("rollout", 1)
+    assert (plain.deals, plain.depth, plain.width) == (rollout.DEALS, rollout.DEPTH, rollout.WIDTH)
+    assert make_agent("rollout@5", 1).deals == 5
+    for bad in ("rollout@0", "rollout@3x", "rollout@1x2x3x4", "rollout:thrifty@big"):
+        with pytest.raises(ValueError, match="search budget is @DEALSxDEPTHxWIDTH"):
+            parse_agents(bad, meta.players, meta.bots, meta.policies)
+    with pytest.raises(ValueError, match="unknown policy 'nope'"):
+        parse_agents("rollout:nope", meta.players, meta.bots, meta.policies)
+    with pytest.raises(ValueError, match="needs a `policy`"):
+        parse_agents("rollout", meta.players, meta.bots, ())
