@@ -314,7 +314,7 @@ def test_compile_on_a_full_disk_is_one_line_and_keeps_the_output(tmp_path, monke
     out.mkdir()
     (out / "__init__.py").write_text("# the previous output\n")
 
-    def full_disk(model, target, previous=None):
+    def full_disk(model, target, previous=None, seeds=()):
         raise OSError(28, "No space left on device")
 
     _fake_codegen(monkeypatch, full_disk)

@@ -479,6 +479,20 @@ def test_a_variant_package_is_seeded_from_the_committed_base_package(mini: Path,
     assert files == _afresh(loaded.model, tmp_path, monkeypatch)
 
 
+def test_compiling_a_variant_set_is_seeded_from_the_base_package(mini: Path, tmp_path: Path,
+                                                                  monkeypatch) -> None:
+    from click.testing import CliRunner
+    from compiler.cli import main
+    base = backends.default_package("mini")
+    compile_game(load_spec(mini).model, base)
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "fresh"))
+    formatted = _black_spy(monkeypatch)
+    done = CliRunner().invoke(main, ["compile", str(mini), "--variant", "quick"])
+    assert done.exit_code == 0, done.output
+    made = _seed_keys(backends.default_package("mini", ("quick",)))
+    assert formatted == made - _seed_keys(base) and len(made & _seed_keys(base)) > 50
+
+
 @pytest.mark.parametrize("game", sorted(p.name for p in (MINI.parents[2] / "generated").iterdir()
                                         if (p / "__init__.py").is_file()))
 def test_every_committed_package_seeds_every_piece_of_its_modules(game: str) -> None:

@@ -74,3 +74,22 @@ def test_builder_buys_cards_in_the_set_up_with_its_corporations_money(engines):
             game.choose(bots[game.decision.player].choose(game, game.decision))
         hands = {p: len(game.view(p)["zones"][f"hand({p})"]) for p in game.players}
         assert all(n > 0 for n in hands.values()), (seed, hands)
+
+
+def test_two_seats_take_turns_as_the_rulebook_says(engines):
+    """[02, 03]: seat 1 starts generation 1, the first-player token moves on each later
+    generation, a player who passed takes no more actions in that generation, and the
+    other acts alone until they pass (what the seat-edge traces rely on)."""
+    generated, _ = engines
+    firsts, passed_acting = {}, []
+    for game, decision, chosen in builder_games(generated, 2):
+        if decision.prompt != "Your action":
+            continue
+        tracks = game.tracks()
+        generation = (game.seed, tracks["generation"])
+        firsts.setdefault(generation, decision.player)
+        if tracks["passed"][decision.player]:
+            passed_acting.append((generation, decision.player))
+    assert len(firsts) > 20, "too few generations seen"
+    assert firsts == {(seed, gen): "p1" if gen % 2 else "p2" for seed, gen in firsts}
+    assert passed_acting == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import ast
 from ..errors import Diagnostic
 from ..model import Model
+from .reuse import VERDICTS
 from .symbols import PLACES, RESERVED, Named, name_span, named_declarations
 from .types import PRIMITIVES
 
@@ -84,14 +85,16 @@ def _against(named: Named, earlier: list[Named]) -> Diagnostic | None:
 
 def _parameter_lists(model: Model) -> list[Diagnostic]:
     """No name twice in one parameter list or pattern."""
-    problems = []
-    for node in model.spec.walk():
-        params = getattr(node, "params", None)
-        if isinstance(params, tuple):
-            problems += _repeats([(p.name, name_span(p.span, p.name)) for p in params], "parameter")
-        names = getattr(node, "names", None)
-        if isinstance(node, (ast.Modifier, ast.ActionPattern, ast.Trigger)):
-            problems += _repeats([(n.name, n.span) for n in names], "name")
+    problems: list[Diagnostic] = []
+
+    def visit(decl: ast.Decl) -> None:
+        for node in decl.walk():
+            params = getattr(node, "params", None)
+            if isinstance(params, tuple):
+                problems.extend(_repeats([(p.name, name_span(p.span, p.name)) for p in params], "parameter"))
+            if isinstance(node, (ast.Modifier, ast.ActionPattern, ast.Trigger)):
+                problems.extend(_repeats([(n.name, n.span) for n in node.names], "name"))
+    VERDICTS.each("parameter lists", model, model.spec.decls(), visit, problems, alone=True)
     return problems
 
 

@@ -11,6 +11,8 @@ from .scope import ScopedVisitor
 class FlowCheck(ScopedVisitor):
     """Reports a 'break' outside any loop and a menu offering two options of one name."""
 
+    reuse_as = "flow"
+
     def visit_Break(self, stmt: ast.Break) -> None:
         if self.loops == 0:
             self.report("'break' outside a loop: only 'for', 'repeat' and 'while' can be left", stmt.span)

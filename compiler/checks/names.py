@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import ast
 from ..errors import Diagnostic, did_you_mean
 from ..model import Model
+from .reuse import VERDICTS
 from .scope import ScopedVisitor
 from .symbols import EVENT_LOCALS, RESERVED, Globals, is_type_name, name_span
 from .types import BUILTIN_RESULTS, BUILTIN_VALUES, CATEGORIES, PRIMITIVES
@@ -18,12 +19,17 @@ class NameCheck(ScopedVisitor):
         self.globals = Globals(model)
         self.cards = [e.name.name for i, e in enumerate(model.entities) if model.entity_category(i) == "card"]
 
+    reuse_as = "names"
+
     def run(self) -> list[Diagnostic]:
         super().run()
-        for tree in [self.model.spec, *self.model.tests]:
-            for node in tree.find_all(ast.TypeRef):
-                self.type_ref(node)
+        decls = [*self.model.spec.decls(), *self.model.tests]
+        VERDICTS.each("type names", self.model, decls, self.type_refs, self.problems)
         return self.problems
+
+    def type_refs(self, decl: ast.Decl) -> None:
+        for node in decl.find_all(ast.TypeRef):
+            self.type_ref(node)
 
     def unknown(self, word: str, name: str, span: ast.Span, candidates) -> None:
         self.report(f"unknown {word} '{name}'{did_you_mean(name, candidates)}", span)

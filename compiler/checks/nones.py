@@ -26,6 +26,8 @@ def check_nones(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic
 class NoneCheck(ScopedVisitor):
     """Reports a declared maybe-none name read where none cannot stand, unless a test narrowed it."""
 
+    reuse_as = "nones"
+
     def __init__(self, model: Model):
         super().__init__(model)
         self.declared: set[str] = set()  # parameters declared `T?` in the current frame

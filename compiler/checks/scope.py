@@ -12,6 +12,7 @@ from typing import Iterator
 from .. import ast
 from ..errors import Diagnostic
 from ..model import Model
+from .reuse import VERDICTS
 from .symbols import name_span
 from .types import BOOL, INT, PLAYER, SPACE, UNKNOWN, Type, TypeInfer, element, entity, type_of_ref
 from .visitor import Visitor
@@ -30,12 +31,18 @@ class ScopedVisitor(Visitor):
         self.rule_params: list[Binding] = []
         self.problems: list[Diagnostic] = []
 
+    # A pass whose verdict on a declaration rests on it and the names in it (checks/reuse.py)
+    # names itself here: declarations that passed it in an equal context are not visited again.
+    reuse_as: str | None = None
+
     def run(self) -> list[Diagnostic]:
-        for decl in self.model.spec.decls():
-            if not isinstance(decl, ast.TestDecl):
+        decls = [d for d in self.model.spec.decls() if not isinstance(d, ast.TestDecl)]
+        decls += self.model.tests
+        if self.reuse_as is None:
+            for decl in decls:
                 self.visit(decl)
-        for test in self.model.tests:
-            self.visit(test)
+        else:
+            VERDICTS.each(self.reuse_as, self.model, decls, self.visit, self.problems)
         return self.problems
 
     def report(self, message: str, span: ast.Span) -> None:

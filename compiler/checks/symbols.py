@@ -36,10 +36,10 @@ class Named:
 def named_declarations(spec: ast.Spec) -> Iterator[Named]:
     """Every name the spec's declarations introduce, in source order."""
     for decl in spec.decls():
-        yield from _names_of(decl)
+        yield from names_of(decl)
 
 
-def _names_of(decl: ast.Decl) -> Iterator[Named]:
+def names_of(decl: ast.Decl) -> Iterator[Named]:
     simple = {
         ast.ParamDecl: "param", ast.EnumDecl: "enum", ast.TrackDecl: "track",
         ast.VarDecl: "var", ast.ZoneDecl: "zone", ast.CounterDecl: "counter",

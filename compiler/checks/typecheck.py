@@ -17,6 +17,8 @@ ORDERING = ("<", "<=", ">", ">=")
 class TypeCheck(ScopedVisitor):
     """Reports every expression or statement whose parts have the wrong type or number."""
 
+    reuse_as = "types"
+
     def __init__(self, model: Model):
         super().__init__(model)
         self.globals = Globals(model)

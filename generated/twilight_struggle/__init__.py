@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 97c77630a2cd1f20
+# Spec hash: 1c20e9bfe0e9be29
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 9b86f650dcf7d66a
-# Fingerprint: source 12cf71315e996970fb96 output ec4688180a9bc423b701
+# Tests hash: c86ff4ae4717e2ed
+# Fingerprint: source deaaa5ddadce2391d4fc output e5bbaef3689bd147c605
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,8 +41,8 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "97c77630a2cd1f20"
-TESTS_HASH = "9b86f650dcf7d66a"
+SPEC_HASH = "1c20e9bfe0e9be29"
+TESTS_HASH = "c86ff4ae4717e2ed"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

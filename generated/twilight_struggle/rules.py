@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 97c77630a2cd1f20
+# Spec hash: 1c20e9bfe0e9be29
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 9b86f650dcf7d66a
-# Fingerprint: source 1f676f205e427c7de5fe output 72bd9b4cad55d2113c44
+# Tests hash: c86ff4ae4717e2ed
+# Fingerprint: source 2c61a4b4ede368062d08 output ff5a6dcd166993873900
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1218,47 +1218,32 @@ def d_safe_coup_target(state, v_p):
     )
 
 
-def d_ahead_in(state, v_p, v_r):
-    "define ahead_in"
-    # spec: spec/twilight_struggle/policies.rules:62
-    return (
-        d_battlegrounds_controlled(state, v_p, v_r)
-        > d_battlegrounds_controlled(state, None if v_p is None else (v_p + 1) % 2, v_r)
-        or d_battlegrounds_controlled(state, v_p, v_r)
-        == d_battlegrounds_controlled(
-            state, None if v_p is None else (v_p + 1) % 2, v_r
-        )
-        and d_countries_controlled(state, v_p, v_r)
-        > d_countries_controlled(state, None if v_p is None else (v_p + 1) % 2, v_r)
-    )
-
-
 def d_scoring_pays(state, v_p, v_c):
     "define scoring_pays"
-    # spec: spec/twilight_struggle/policies.rules:67
+    # spec: spec/twilight_struggle/policies.rules:62
     return (
         d_southeast_asia_points(state, v_p)
         > d_southeast_asia_points(state, None if v_p is None else (v_p + 1) % 2)
         if v_c == E_southeast_asia_scoring
-        else bool(
-            (
-                A_scoring[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_scoring,
-                    v_c,
-                    "scoring",
-                    "spec/twilight_struggle/policies.rules:70:10",
-                )
+        else (
+            A_scoring[v_c]
+            if v_c is not None
+            else attr_of(
+                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:65:10"
             )
-            and d_ahead_in(state, v_p, d_scoring_region_of(state, v_c))
+        )
+        and d_region_points(state, v_p, d_scoring_region_of(state, v_c))
+        > d_region_points(
+            state,
+            None if v_p is None else (v_p + 1) % 2,
+            d_scoring_region_of(state, v_c),
         )
     )
 
 
 def d_coup_margin(state, v_p, v_c):
     "define coup_margin"
-    # spec: spec/twilight_struggle/policies.rules:74
+    # spec: spec/twilight_struggle/policies.rules:70
     return (
         7
         + 2 * (2 if state.vars[6] == None else q_ops_value(state, v_p, state.vars[6]))
@@ -1270,7 +1255,7 @@ def d_coup_margin(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:76:11",
+                "spec/twilight_struggle/policies.rules:72:11",
             )
         )
     )
@@ -1278,7 +1263,7 @@ def d_coup_margin(state, v_p, v_c):
 
 def d_points_to_control(state, v_p, v_c):
     "define points_to_control"
-    # spec: spec/twilight_struggle/policies.rules:80
+    # spec: spec/twilight_struggle/policies.rules:76
     return max(
         0,
         (
@@ -1288,7 +1273,7 @@ def d_points_to_control(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:81:12",
+                "spec/twilight_struggle/policies.rules:77:12",
             )
         )
         + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1300,7 +1285,7 @@ def d_points_to_control(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:81:71",
+                "spec/twilight_struggle/policies.rules:77:71",
             )
         )
         - state.counters[1 + v_p][v_c],
@@ -1309,7 +1294,7 @@ def d_points_to_control(state, v_p, v_c):
 
 def d_breaks_with_one(state, v_p, v_c):
     "define breaks_with_one"
-    # spec: spec/twilight_struggle/policies.rules:84
+    # spec: spec/twilight_struggle/policies.rules:80
     return bool(
         d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c)
         and state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1322,7 +1307,7 @@ def d_breaks_with_one(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:85:84",
+                "spec/twilight_struggle/policies.rules:81:84",
             )
         )
     )
@@ -1330,7 +1315,7 @@ def d_breaks_with_one(state, v_p, v_c):
 
 def d_scores_soon(state, v_p, v_c):
     "define scores_soon"
-    # spec: spec/twilight_struggle/policies.rules:88
+    # spec: spec/twilight_struggle/policies.rules:84
     return any(
         A_scoring[c_s]
         and member_of(
@@ -1338,7 +1323,7 @@ def d_scores_soon(state, v_p, v_c):
             v_c,
             d_scoring_region_of(state, c_s),
             REGION_SETS,
-            "spec/twilight_struggle/policies.rules:89:42",
+            "spec/twilight_struggle/policies.rules:85:42",
         )
         for c_s in state.zones[2 + v_p]
     )
@@ -1346,19 +1331,19 @@ def d_scores_soon(state, v_p, v_c):
 
 def d_weight(state, v_b, v_w):
     "define weight"
-    # spec: spec/twilight_struggle/policies.rules:91
+    # spec: spec/twilight_struggle/policies.rules:87
     return v_w if v_b else 0
 
 
 def d_control_worth(state, v_p, v_c):
     "define control_worth"
-    # spec: spec/twilight_struggle/policies.rules:96
+    # spec: spec/twilight_struggle/policies.rules:92
     return d_map_worth(state, v_p, v_c) + (3 if d_scores_soon(state, v_p, v_c) else 0)
 
 
 def d_map_worth(state, v_p, v_c):
     "define map_worth"
-    # spec: spec/twilight_struggle/policies.rules:103
+    # spec: spec/twilight_struggle/policies.rules:99
     return (
         (
             3
@@ -1369,7 +1354,7 @@ def d_map_worth(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:104:57",
+                    "spec/twilight_struggle/policies.rules:100:57",
                 )
             )
             else 1
@@ -1378,7 +1363,7 @@ def d_map_worth(state, v_p, v_c):
             A_war,
             d_region_card(state, v_c),
             "war",
-            "spec/twilight_struggle/policies.rules:104:9",
+            "spec/twilight_struggle/policies.rules:100:9",
         )
         == "mid"
         and state.tracks[2] < 4
@@ -1391,7 +1376,7 @@ def d_map_worth(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:105:15",
+                    "spec/twilight_struggle/policies.rules:101:15",
                 )
             )
             else 1
@@ -1400,7 +1385,7 @@ def d_map_worth(state, v_p, v_c):
             A_domination,
             d_scoring_region_of(state, d_region_card(state, v_c)),
             "domination",
-            "spec/twilight_struggle/policies.rules:105:47",
+            "spec/twilight_struggle/policies.rules:101:47",
         )
         // 3
     ) + (
@@ -1414,7 +1399,7 @@ def d_map_worth(state, v_p, v_c):
 
 def d_region_card(state, v_c):
     "define region_card"
-    # spec: spec/twilight_struggle/policies.rules:109
+    # spec: spec/twilight_struggle/policies.rules:105
     return (
         E_europe_scoring
         if v_c in RS_europe
@@ -1440,7 +1425,7 @@ def d_region_card(state, v_c):
 
 def d_ops_placement_value(state, v_p, v_c):
     "define ops_placement_value"
-    # spec: spec/twilight_struggle/policies.rules:120
+    # spec: spec/twilight_struggle/policies.rules:118
     return d_point_value(
         state,
         v_p,
@@ -1454,7 +1439,7 @@ def d_ops_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:81:12",
+                    "spec/twilight_struggle/policies.rules:77:12",
                 )
             )
             + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1466,7 +1451,7 @@ def d_ops_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:81:71",
+                    "spec/twilight_struggle/policies.rules:77:71",
                 )
             )
             - state.counters[1 + v_p][v_c],
@@ -1481,7 +1466,7 @@ def d_ops_placement_value(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:122:36",
+                "spec/twilight_struggle/policies.rules:120:36",
             )
         ),
         2,
@@ -1491,7 +1476,7 @@ def d_ops_placement_value(state, v_p, v_c):
 
 def d_event_placement_value(state, v_p, v_c):
     "define event_placement_value"
-    # spec: spec/twilight_struggle/policies.rules:125
+    # spec: spec/twilight_struggle/policies.rules:123
     return d_point_value(
         state,
         v_p,
@@ -1505,7 +1490,7 @@ def d_event_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:81:12",
+                    "spec/twilight_struggle/policies.rules:77:12",
                 )
             )
             + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1517,7 +1502,7 @@ def d_event_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:81:71",
+                    "spec/twilight_struggle/policies.rules:77:71",
                 )
             )
             - state.counters[1 + v_p][v_c],
@@ -1532,7 +1517,7 @@ def d_event_placement_value(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:127:36",
+                "spec/twilight_struggle/policies.rules:125:36",
             )
         ),
         1,
@@ -1542,9 +1527,28 @@ def d_event_placement_value(state, v_p, v_c):
 
 def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left):
     "define point_value"
-    # spec: spec/twilight_struggle/policies.rules:133
+    # spec: spec/twilight_struggle/policies.rules:131
     return (
-        0
+        (
+            15
+            * (
+                d_map_worth(state, v_p, v_c)
+                + (3 if d_scores_soon(state, v_p, v_c) else 0)
+            )
+            if v_gap + v_s == 0
+            and (
+                A_battleground[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_battleground,
+                    v_c,
+                    "battleground",
+                    "spec/twilight_struggle/policies.rules:133:35",
+                )
+            )
+            and d_within_reach(state, None if v_p is None else (v_p + 1) % 2, v_c)
+            else 0
+        )
         if v_pts == 0
         else (
             max(
@@ -1611,7 +1615,7 @@ def d_removal_value(state, v_p, v_c):
                             A_stability,
                             v_c,
                             "stability",
-                            "spec/twilight_struggle/policies.rules:85:84",
+                            "spec/twilight_struggle/policies.rules:81:84",
                         )
                     )
                 )
@@ -1649,7 +1653,7 @@ def d_removal_value(state, v_p, v_c):
                         A_stability,
                         v_c,
                         "stability",
-                        "spec/twilight_struggle/policies.rules:85:84",
+                        "spec/twilight_struggle/policies.rules:81:84",
                     )
                 )
             )
@@ -2632,9 +2636,12 @@ def pol_careful_0(state, pending):
                     state, None if v_you is None else (v_you + 1) % 2
                 )
                 if v_c == E_southeast_asia_scoring
-                else bool(
-                    A_scoring[v_c]
-                    and d_ahead_in(state, v_you, d_scoring_region_of(state, v_c))
+                else A_scoring[v_c]
+                and d_region_points(state, v_you, d_scoring_region_of(state, v_c))
+                > d_region_points(
+                    state,
+                    None if v_you is None else (v_you + 1) % 2,
+                    d_scoring_region_of(state, v_c),
                 )
             )
             for v_c in [values[i] for i in best]
@@ -2776,9 +2783,12 @@ def pol_careful_1(state, pending):
                     state, None if v_you is None else (v_you + 1) % 2
                 )
                 if v_c == E_southeast_asia_scoring
-                else bool(
-                    A_scoring[v_c]
-                    and d_ahead_in(state, v_you, d_scoring_region_of(state, v_c))
+                else A_scoring[v_c]
+                and d_region_points(state, v_you, d_scoring_region_of(state, v_c))
+                > d_region_points(
+                    state,
+                    None if v_you is None else (v_you + 1) % 2,
+                    d_scoring_region_of(state, v_c),
                 )
             )
             for v_c in [values[i] for i in best]

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 97c77630a2cd1f20
+# Spec hash: 1c20e9bfe0e9be29
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 9b86f650dcf7d66a
-# Fingerprint: source ec4be04e8fe93344523b output b8e84cf6b301a3f1f6b9
+# Tests hash: c86ff4ae4717e2ed
+# Fingerprint: source e864e8f76c5d6dce5661 output 3ed7bb1cbe767ba82fb5
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -7518,9 +7518,25 @@ def tb_policy_helpers_4_0(state, frame):
     return
 
 
+def tb_policy_helpers_4_1(state, frame):
+    "test tests/policy_helpers.rules#4 part 1 (spec/twilight_struggle/tests/policy_helpers.rules:46)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:46
+    state.counters[2][E_east_germany] = 1
+    state.frames.pop()
+    return
+
+
+def tb_policy_helpers_4_2(state, frame):
+    "test tests/policy_helpers.rules#4 part 2 (spec/twilight_struggle/tests/policy_helpers.rules:48)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:48
+    state.counters[1][E_poland] = 4
+    state.frames.pop()
+    return
+
+
 def tb_policy_helpers_5_0(state, frame):
-    "test tests/policy_helpers.rules#5 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:49)"
-    # spec: spec/twilight_struggle/tests/policy_helpers.rules:49
+    "test tests/policy_helpers.rules#5 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:53)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:53
     state.counters[1][E_austria] = 1
     state.frames.pop()
     return
@@ -11597,11 +11613,53 @@ tx_policy_helpers_0 = {
         )
         == 0
     ),
-    # spec: spec/twilight_struggle/tests/policy_helpers.rules:50
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:47
+    "#4:expect1": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_poland,
+            max(
+                0,
+                A_stability[E_poland]
+                + state.counters[1 + (0 + 1) % 2][E_poland]
+                - state.counters[1 + 0][E_poland],
+                A_stability[E_poland] - state.counters[1 + 0][E_poland],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
+            state.counters[1 + (0 + 1) % 2][E_poland],
+            A_stability[E_poland],
+            2,
+            state.vars[9],
+        )
+        == 105
+    ),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:49
+    "#4:expect2": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_poland,
+            max(
+                0,
+                A_stability[E_poland]
+                + state.counters[1 + (0 + 1) % 2][E_poland]
+                - state.counters[1 + 0][E_poland],
+                A_stability[E_poland] - state.counters[1 + 0][E_poland],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
+            state.counters[1 + (0 + 1) % 2][E_poland],
+            A_stability[E_poland],
+            2,
+            state.vars[9],
+        )
+        == 0
+    ),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:54
     "#5:expect0": lambda state, L: d_within_reach(state, 0, E_italy),
-    # spec: spec/twilight_struggle/tests/policy_helpers.rules:50
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:54
     "#5:expect1": lambda state, L: d_within_reach(state, 0, E_austria),
-    # spec: spec/twilight_struggle/tests/policy_helpers.rules:51
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:55
     "#5:expect2": lambda state, L: not d_within_reach(state, 0, E_france),
 }
 ts_policy_helpers_0 = {
@@ -11749,6 +11807,46 @@ ts_policy_helpers_0 = {
     "#3:expect1": lambda state, L: (d_map_worth(state, 0, E_angola), 6),
     "#3:expect2": lambda state, L: (d_map_worth(state, 1, E_poland), 8),
     "#4:expect0": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_poland,
+            max(
+                0,
+                A_stability[E_poland]
+                + state.counters[1 + (0 + 1) % 2][E_poland]
+                - state.counters[1 + 0][E_poland],
+                A_stability[E_poland] - state.counters[1 + 0][E_poland],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
+            state.counters[1 + (0 + 1) % 2][E_poland],
+            A_stability[E_poland],
+            2,
+            state.vars[9],
+        ),
+        0,
+    ),
+    "#4:expect1": lambda state, L: (
+        d_point_value(
+            state,
+            0,
+            E_poland,
+            max(
+                0,
+                A_stability[E_poland]
+                + state.counters[1 + (0 + 1) % 2][E_poland]
+                - state.counters[1 + 0][E_poland],
+                A_stability[E_poland] - state.counters[1 + 0][E_poland],
+            ),
+            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
+            state.counters[1 + (0 + 1) % 2][E_poland],
+            A_stability[E_poland],
+            2,
+            state.vars[9],
+        ),
+        105,
+    ),
+    "#4:expect2": lambda state, L: (
         d_point_value(
             state,
             0,
@@ -12572,6 +12670,8 @@ TEST_STEPS = (
     tb_policy_helpers_3_0,
     tb_policy_helpers_3_1,
     tb_policy_helpers_4_0,
+    tb_policy_helpers_4_1,
+    tb_policy_helpers_4_2,
     tb_policy_helpers_5_0,
     tb_turn_and_victory_0_0,
     tb_turn_and_victory_1_0,
@@ -13132,6 +13232,8 @@ TEST_BLOCKS = {
     "tests/policy_helpers.rules#3:run0": tb_policy_helpers_3_0,
     "tests/policy_helpers.rules#3:run1": tb_policy_helpers_3_1,
     "tests/policy_helpers.rules#4:run0": tb_policy_helpers_4_0,
+    "tests/policy_helpers.rules#4:run1": tb_policy_helpers_4_1,
+    "tests/policy_helpers.rules#4:run2": tb_policy_helpers_4_2,
     "tests/policy_helpers.rules#5:run0": tb_policy_helpers_5_0,
     "tests/turn_and_victory.rules#0:run0": tb_turn_and_victory_0_0,
     "tests/turn_and_victory.rules#1:run0": tb_turn_and_victory_1_0,

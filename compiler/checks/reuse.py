@@ -1,0 +1,157 @@
+"""Verdicts of the per-declaration checks, reused where a later model holds the same declaration.
+
+`rulespec test` checks the base game and then each variant set: nine models that
+share nearly every declaration (the parse cache hands out the same nodes). A
+check that looks at one declaration at a time reads, besides the declaration
+itself, only (a) the declarations of the names written in it, through the
+model's tables (`model.defines[name]`, the globals by name, ...), and (b) a few
+global facts: the players, the kinds and their fields, enums, lifetimes, the
+map and board, the variants on. So a declaration that passed a check in one
+model passes it in another when it is equal there, the global facts are equal
+and every name written in it (any word in any of its nodes: locals too, so a
+new global a local would hide is seen) is declared by equal declarations, or by
+none in both. "Equal" here is what a declaration offers the others: its whole
+text except the code no other declaration's check reads (a procedure's,
+quantity's or typed define's body, a card's events, a constraint's forbids, the
+value of an invariant, tally, assert or bot). An untyped define's type is its
+body's, so untyped defines count as global facts, whole.
+
+Only clean verdicts are kept: a declaration that drew a problem is checked
+again everywhere (its messages name other declarations and hints from all the
+names). Passes that look across declarations (the call graph, termination,
+policies, duplicate names) do not use this.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+from typing import Any, Callable
+
+from .. import ast
+from ..model import Model
+from ..variants import decl_name
+from .symbols import names_of
+
+# What a declaration offers the others leaves these out: code only its own check reads.
+PRIVATE: dict[type, frozenset[str]] = {
+    ast.ProcedureDecl: frozenset({"body"}), ast.QuantityDecl: frozenset({"body"}),
+    ast.EntityDecl: frozenset({"events"}), ast.ConstraintDecl: frozenset({"forbids"}),
+    ast.InvariantDecl: frozenset({"test"}), ast.TallyDecl: frozenset({"value"}),
+    ast.AssertDecl: frozenset({"test"}), ast.BotDecl: frozenset({"value"}),
+}
+GLOBAL = (ast.GameDecl, ast.PlayersDecl, ast.EnumDecl, ast.KindDecl, ast.LifetimesDecl,
+          ast.MapDecl, ast.BoardDecl, ast.ChangesDecl)
+KEPT_MODELS = 16  # the per-model indexes kept; a long-running process forgets older ones
+KEPT_CONTEXTS = 4  # the contexts a clean verdict is remembered under, per declaration
+KEPT_VERDICTS = 200_000  # then all are forgotten (an editor's server checks for hours)
+
+
+@lru_cache(maxsize=None)
+def _fields(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def offer(decl: ast.Decl) -> tuple:
+    """What a declaration offers the checks of the others (compared by value)."""
+    private = PRIVATE.get(type(decl), frozenset())
+    if isinstance(decl, ast.DefineDecl) and decl.type is not None:
+        private = frozenset({"body"})
+    return (type(decl),) + tuple(None if f in private else getattr(decl, f) for f in _fields(type(decl)))
+
+
+def _words(decl: ast.Decl) -> tuple[str, ...]:
+    """Every word written in a declaration: each str field of each of its nodes."""
+    found: set[str] = set()
+    for node in decl.walk():
+        for name in _fields(type(node)):
+            value = getattr(node, name)
+            if isinstance(value, str):
+                found.add(value)
+            elif isinstance(value, tuple):
+                found.update(v for v in value if isinstance(v, str))
+    return tuple(sorted(found))
+
+
+class _Index:
+    """One model's declarations by the names they declare, and its global facts."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.by_name: dict[str, list[tuple]] = {}
+        facts: list[Any] = [tuple(model.available_variants)]  # (none reads which are on)
+        for decl in model.spec.decls():
+            if isinstance(decl, ast.TestDecl):
+                continue
+            names = {n.ident.name for n in names_of(decl)}
+            own = decl_name(decl)
+            if own is not None:
+                names.add(own)
+            if not names or isinstance(decl, GLOBAL) or \
+                    (isinstance(decl, ast.DefineDecl) and decl.type is None):
+                facts.append(decl)
+            offered = offer(decl)
+            for name in names:
+                self.by_name.setdefault(name, []).append(offered)
+        self.facts = tuple(facts)
+        self.contexts: dict[tuple, tuple] = {}
+
+    def context(self, decl: ast.Decl, words: tuple[str, ...]) -> tuple:
+        """What a clean verdict on decl rests on in this model."""
+        key = (type(decl), decl.span)
+        found = self.contexts.get(key)
+        if found is None or found[0] is not decl:
+            deps = tuple((w, tuple(self.by_name[w])) for w in words if w in self.by_name)
+            found = self.contexts[key] = (decl, (self.facts, deps))
+        return found[1]
+
+
+class Verdicts:
+    """Clean verdicts of per-declaration checks, across the models of one process."""
+
+    def __init__(self) -> None:
+        self._clean: dict[tuple, tuple[ast.Decl, list[tuple]]] = {}
+        self._words: dict[tuple, tuple[ast.Decl, tuple[str, ...]]] = {}
+        self._indexes: dict[int, _Index] = {}
+        self.reused = 0  # verdicts taken instead of checking (tests read it)
+
+    def each(self, check: str, model: Model, decls, visit: Callable[[ast.Decl], None],
+             problems: list, alone: bool = False) -> None:
+        """visit(decl) for each declaration but those that passed this check before in an
+        equal context; alone: the check reads nothing but the declaration itself."""
+        if len(self._clean) > KEPT_VERDICTS:
+            self.forget()
+        for decl in decls:
+            context = () if alone else self._context(model, decl)
+            key = (check, type(decl), decl.span)
+            known = self._clean.get(key)
+            if known is not None and (known[0] is decl or known[0] == decl) and context in known[1]:
+                self.reused += 1
+                continue
+            before = len(problems)
+            visit(decl)
+            if len(problems) == before:
+                if known is None or not (known[0] is decl or known[0] == decl):
+                    known = self._clean[key] = (decl, [])
+                known[1][:] = [context] + known[1][:KEPT_CONTEXTS - 1]
+
+    def forget(self) -> None:
+        """Every verdict and index dropped: the next checks visit everything."""
+        self._clean.clear()
+        self._words.clear()
+        self._indexes.clear()
+
+    def _context(self, model: Model, decl: ast.Decl) -> tuple:
+        index = self._indexes.get(id(model))
+        if index is None or index.model is not model:
+            if len(self._indexes) >= KEPT_MODELS:
+                self._indexes.pop(next(iter(self._indexes)))
+            index = self._indexes[id(model)] = _Index(model)
+        key = (type(decl), decl.span)
+        words = self._words.get(key)
+        if words is None or not (words[0] is decl or words[0] == decl):
+            words = self._words[key] = (decl, _words(decl))
+        return index.context(decl, words[1])
+
+
+VERDICTS = Verdicts()

@@ -1,0 +1,86 @@
+"""Checks of a variant set reuse the base game's clean verdicts (compiler/checks/reuse.py), and
+still report, at the base game's line, what a variant breaks in a declaration it leaves alone."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from compiler.checks import reuse
+from compiler.errors import SpecError
+from compiler.loader import load_spec
+
+MINI = Path(__file__).resolve().parent / "specs" / "mini"
+
+
+@pytest.fixture()
+def game(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "cache"))  # no "checked before" skips
+    folder = tmp_path / "mini"
+    shutil.copytree(MINI, folder)
+    return folder
+
+
+def variant(folder: Path, name: str, text: str) -> None:
+    (folder / "variants" / f"{name}.rules").write_text(f'variant {name} "{name}"\n{text}')
+
+
+def headlines(folder: Path, variants: tuple[str, ...]) -> list[str]:
+    try:
+        load_spec(folder, variants)
+    except SpecError as err:
+        return [d.headline() for d in err.diagnostics]
+    return []
+
+
+def after_base_and_fresh(folder: Path, variants: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """The variant set's problems checked right after the base game (verdicts to reuse), and
+    in a process that never checked anything (nothing to reuse)."""
+    load_spec(folder)
+    reused_before = reuse.VERDICTS.reused
+    after_base = headlines(folder, variants)
+    assert reuse.VERDICTS.reused > reused_before  # the unrelated declarations were not visited again
+    reuse.VERDICTS.forget()
+    fresh = headlines(folder, variants)
+    return after_base, fresh
+
+
+def test_a_changed_signature_is_reported_in_the_base_caller(game: Path) -> None:
+    variant(game, "two_draws", "replace procedure draw(p: player, n: int) {\n    move top(deck) to hand(p)\n}\n")
+    after_base, fresh = after_base_and_fresh(game, ("two_draws",))
+    assert after_base == fresh and after_base
+    assert all("mini/mini.rules:" in h and "'draw'" in h for h in after_base), after_base
+
+
+def test_a_changed_result_type_is_reported_where_the_base_uses_it(game: Path) -> None:
+    variant(game, "yes_no", "replace define total(p: player) -> bool = score(p) > 0\n")
+    after_base, fresh = after_base_and_fresh(game, ("yes_no",))
+    assert after_base == fresh
+    assert any("mini/mini.rules:" in h for h in after_base), after_base  # the phase: total(p) >= goal
+
+
+def test_a_new_global_is_seen_by_a_base_local_of_that_name(game: Path) -> None:
+    variant(game, "rolled", 'track r "Rolled" 0..6 start 0\n')  # the phase binds `roll r`
+    after_base, fresh = after_base_and_fresh(game, ("rolled",))
+    assert after_base == fresh
+    assert [h for h in after_base if "mini/mini.rules:" in h and "'r' is already a track" in h], after_base
+
+
+def test_only_what_the_variant_touches_is_checked_again(game: Path, monkeypatch) -> None:
+    load_spec(game)
+    visited: list[str] = []
+    each = reuse.VERDICTS.each
+
+    def recording(check, model, decls, visit, problems, alone=False):
+        def seen(decl):
+            if check == "types":
+                visited.append(getattr(getattr(decl, "name", None), "name", type(decl).__name__))
+            visit(decl)
+        each(check, model, decls, seen, problems, alone)
+    monkeypatch.setattr(reuse.VERDICTS, "each", recording)
+    load_spec(game, ("quick",))  # replaces param goal, adds card five and a test
+    assert "turn_phase" in visited  # it reads goal
+    assert "five" in visited and "goal" in visited
+    assert "draw" not in visited and "total" not in visited and "worth" not in visited
