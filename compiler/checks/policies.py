@@ -10,6 +10,7 @@ from .. import ast
 from ..errors import Diagnostic, did_you_mean
 from ..locations import location
 from ..model import Model
+from .reuse import VERDICTS
 from .scope import ScopedVisitor
 from .types import Type, compatible, resolve_type
 
@@ -40,9 +41,12 @@ class _SiteFinder(ScopedVisitor):
         self.sites: list[Site] = []
 
     def run(self) -> list[Site]:
-        for decl in self.model.spec.decls():
-            if not isinstance(decl, ast.TestDecl):
-                self.visit(decl)
+        decls = [d for d in self.model.spec.decls() if not isinstance(d, ast.TestDecl)]
+        return VERDICTS.gather("decision sites", self.model, decls, self.sites_of)
+
+    def sites_of(self, decl: ast.Decl) -> list[Site]:
+        self.sites = []
+        self.visit(decl)
         return self.sites
 
     def visit_Choose(self, stmt: ast.Choose) -> None:

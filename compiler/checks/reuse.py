@@ -19,7 +19,8 @@ body's, so untyped defines count as global facts, whole.
 Only clean verdicts are kept: a declaration that drew a problem is checked
 again everywhere (its messages name other declarations and hints from all the
 names). Passes that look across declarations (the call graph, termination,
-policies, duplicate names) do not use this.
+policies, duplicate names) do not use this; what a walk of the same kind finds
+in each declaration (the decisions policies answer) is reused the same way.
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ class Verdicts:
 
     def __init__(self) -> None:
         self._clean: dict[tuple, tuple[ast.Decl, list[tuple]]] = {}
+        self._found: dict[tuple, tuple[ast.Decl, list[tuple[tuple, list]]]] = {}
         self._words: dict[tuple, tuple[ast.Decl, tuple[str, ...]]] = {}
         self._indexes: dict[int, _Index] = {}
         self.reused = 0  # verdicts taken instead of checking (tests read it)
@@ -119,7 +121,7 @@ class Verdicts:
              problems: list, alone: bool = False) -> None:
         """visit(decl) for each declaration but those that passed this check before in an
         equal context; alone: the check reads nothing but the declaration itself."""
-        if len(self._clean) > KEPT_VERDICTS:
+        if len(self._clean) + len(self._found) > KEPT_VERDICTS:
             self.forget()
         for decl in decls:
             context = () if alone else self._context(model, decl)
@@ -135,9 +137,29 @@ class Verdicts:
                     known = self._clean[key] = (decl, [])
                 known[1][:] = [context] + known[1][:KEPT_CONTEXTS - 1]
 
+    def gather(self, check: str, model: Model, decls, compute: Callable[[ast.Decl], list]) -> list:
+        """compute(decl) for each declaration, joined; a declaration's list is the one an
+        earlier model's equal declaration gave in an equal context (what a walk found in it)."""
+        out: list = []
+        for decl in decls:
+            context = self._context(model, decl)
+            key = (check, type(decl), decl.span)
+            known = self._found.get(key)
+            if known is None or not (known[0] is decl or known[0] == decl):
+                known = self._found[key] = (decl, [])
+            found = next((f for c, f in known[1] if c == context), None)
+            if found is None:
+                found = compute(decl)
+                known[1][:] = [(context, found)] + known[1][:KEPT_CONTEXTS - 1]
+            else:
+                self.reused += 1
+            out.extend(found)
+        return out
+
     def forget(self) -> None:
         """Every verdict and index dropped: the next checks visit everything."""
         self._clean.clear()
+        self._found.clear()
         self._words.clear()
         self._indexes.clear()
 
