@@ -25,6 +25,32 @@ def _loc(node: ast.Node) -> str:
     return location(node.span)
 
 
+REGISTRABLE = (ast.Block, ast.While, ast.Menu)
+KEPT = (ast.Decl, ast.Block)
+# The registrable nodes under each declaration and block, in walk order, kept by the node:
+# the models of one process (a game and its variant sets) share the parse's nodes, so what
+# a variant leaves alone is walked once, not once per model. Forgotten past KEPT_NODES.
+_UNDER: dict[int, tuple[ast.Node, list[ast.Node]]] = {}
+KEPT_NODES = 200_000
+
+
+def _registrable(node: ast.Node) -> list[ast.Node]:
+    """The blocks, while loops and menus of node's tree, parents first, in field order."""
+    kept = isinstance(node, KEPT)
+    if kept:
+        found = _UNDER.get(id(node))
+        if found is not None and found[0] is node:
+            return found[1]
+    out = [node] if isinstance(node, REGISTRABLE) else []
+    for child in node.children():
+        out += _registrable(child)
+    if kept:
+        if len(_UNDER) > KEPT_NODES:
+            _UNDER.clear()
+        _UNDER[id(node)] = (node, out)
+    return out
+
+
 class Interpreter:
     """Runs a Model's procedures, events and tests on a runtime State."""
 
@@ -59,10 +85,9 @@ class Interpreter:
 
     # ------------------------------------------------------------ tables
     def _register_all(self) -> None:
-        for node in self.model.spec.walk():
-            self._register(node)
-        for test in self.model.tests:
-            for node in test.walk():
+        """Number the blocks, loops and menus in walk order (a saved state names them so)."""
+        for root in [self.model.spec, *self.model.tests]:
+            for node in _registrable(root):
                 self._register(node)
 
     def _register(self, node: ast.Node) -> None:

@@ -95,16 +95,44 @@ def _exclusions(variants: list[ast.SpecFile], available: list[str] | None) -> li
     return problems
 
 
+# An entity is split from its events, and joined with one, the same way every time: the same
+# parts give the same objects, so the models of one process (a game and its variant sets)
+# share the entities a variant leaves alone (the checks' and the interpreter's caches by node).
+_SPLIT: dict[int, tuple[ast.EntityDecl, ast.EntityDecl, tuple[ast.EventDecl, ...]]] = {}
+_JOINED: dict[tuple[int, int], tuple[ast.EntityDecl, ast.EventDecl, ast.EntityDecl]] = {}
+KEPT_PARTS = 100_000
+
+
+def _split(entity: ast.EntityDecl) -> tuple[ast.EntityDecl, tuple[ast.EventDecl, ...]]:
+    found = _SPLIT.get(id(entity))
+    if found is None or found[0] is not entity:
+        if len(_SPLIT) > KEPT_PARTS:
+            _SPLIT.clear()
+        bare = dataclasses.replace(entity, events=())
+        events = tuple(ast.EventDecl(e.span, entity.name, e.when, e.body) for e in entity.events)
+        found = _SPLIT[id(entity)] = (entity, bare, events)
+    return found[1], found[2]
+
+
+def _joined(entity: ast.EntityDecl, event: ast.EventDecl) -> ast.EntityDecl:
+    found = _JOINED.get((id(entity), id(event)))
+    if found is None or found[0] is not entity or found[1] is not event:
+        if len(_JOINED) > KEPT_PARTS:
+            _JOINED.clear()
+        joined = dataclasses.replace(entity, events=(ast.EventBlock(event.span, event.when, event.body),))
+        found = _JOINED[(id(entity), id(event))] = (entity, event, joined)
+    return found[2]
+
+
 def _hoist_events(file: ast.SpecFile) -> ast.SpecFile:
     """Inline `{ event ... }` of entities become `event card ...` declarations."""
     decls: list[ast.Decl] = []
     for decl in file.decls:
         target = decl.decl if isinstance(decl, ast.ReplaceDecl) else decl
         if isinstance(target, ast.EntityDecl) and target.events:
-            bare = dataclasses.replace(target, events=())
+            bare, events = _split(target)
             decls.append(dataclasses.replace(decl, decl=bare) if decl is not target else bare)
-            for event in target.events:
-                hoisted = ast.EventDecl(event.span, target.name, event.when, event.body)
+            for hoisted in events:
                 decls.append(dataclasses.replace(decl, decl=hoisted) if decl is not target else hoisted)
         else:
             decls.append(decl)
@@ -134,8 +162,7 @@ def _with_events(file: ast.SpecFile, events: dict[str, ast.EventDecl]) -> ast.Sp
         if isinstance(decl, ast.EventDecl):
             continue
         if isinstance(decl, ast.EntityDecl) and decl.name.name in events:
-            event = events[decl.name.name]
-            decl = dataclasses.replace(decl, events=(ast.EventBlock(event.span, event.when, event.body),))
+            decl = _joined(decl, events[decl.name.name])
         decls.append(decl)
     return dataclasses.replace(file, decls=tuple(decls))
 

@@ -64,3 +64,21 @@ def test_an_unknown_node_fails_loudly():
     state.frames.append({"proc": "odd", "env": {}, "cur": [[block, 0, None]], "wait": None})
     with pytest.raises(InternalError, match="does not handle Odd"):
         interp.run(state)
+
+
+def test_blocks_loops_and_menus_are_numbered_in_walk_order_whatever_was_walked_before():
+    # (a saved state names them by number; the walk of shared declarations is cached per process)
+    from support import REPO
+    from compiler.loader import available_variants, load_spec
+    folder = REPO / "spec" / "twilight_struggle"
+    models = [load_spec(folder, check=False).model]
+    models += [load_spec(folder, (v,), check=False, base_tests=False).model for v in available_variants(folder)]
+    for model in models + models[:1]:
+        interp = Interpreter(model)
+        for cls, numbered in ((ast.Block, interp.blocks), (ast.While, interp.whiles), (ast.Menu, interp.menus)):
+            plain: dict[int, ast.Node] = {}
+            for root in [model.spec, *model.tests]:
+                for node in root.walk():
+                    if isinstance(node, cls):
+                        plain.setdefault(id(node), node)
+            assert [id(n) for n in numbered] == list(plain), (model.variants, cls.__name__)

@@ -124,3 +124,14 @@ def test_excludes_in_the_base_game_is_an_error(game: Path) -> None:
     with pytest.raises(SpecError) as caught:
         load_spec(game)
     assert any("'excludes' belongs in a variant file" in d.message for d in caught.value.diagnostics)
+
+
+def test_entities_a_variant_leaves_alone_are_the_base_games_own(game: Path) -> None:
+    # (one object for one entity across the models of a process: the per-node caches need it)
+    write(game, "new_two", 'variant new_two "New two"\nreplace event two { add 2 to score(you) }\n')
+    base = {e.name.name: e for e in load_spec(game).model.entities}
+    under = {e.name.name: e for e in load_spec(game, ("new_two",)).model.entities}
+    assert under["one"] is base["one"] and under["four"] is base["four"]  # events of their own
+    assert under["three"] is base["three"] and under["a"] is base["a"]
+    assert under["two"] is not base["two"] and under["two"].events != base["two"].events
+    assert {e.name.name: e for e in load_spec(game).model.entities}["two"] is base["two"]
