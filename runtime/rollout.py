@@ -29,7 +29,7 @@ from .state import State, Stream, next_random
 
 DEALS = 4  # deals each candidate is played on, at most
 DEPTH = 3  # changes of the player to move in a rollout before the evaluation scores it
-WIDTH = 3  # candidates: the policy's first options in its order
+WIDTH = 2  # candidates: the policy's first options in its order
 MARGIN = 0.02  # mean paired gain (reward 0..1) an option needs beyond Z standard errors
 Z = 1.5
 SCALE_WINDOW = 200  # leaves the running scale of evaluation differences averages over

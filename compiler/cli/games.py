@@ -25,7 +25,7 @@ from runtime.state import RuleError
 @click.option("--agents", default=None, metavar="A,B",
               help="One bot for all players, or one per player: random, first, last,"
                    " policy[:NAME], mcts[:POLICY][@PLAYOUTSxDEPTH] (e.g. mcts@8x2),"
-                   " rollout[:POLICY][@DEALSxDEPTHxWIDTH] (e.g. rollout@4x3x3),"
+                   " rollout[:POLICY][@DEALSxDEPTHxWIDTH] (e.g. rollout@4x3x2),"
                    " greedy[:BOT], mc[:BOT]; human for a person's seat in the terminal."
                    "  [default: random]")
 @click.option("--resume", default=None, metavar="FILE",

@@ -114,7 +114,7 @@ def _fuzz_summary(out: dict) -> None:
               help="The bots, one for all players or one per player: random, first, last,"
                    " policy[:NAME], mcts[:POLICY][@PLAYOUTSxDEPTH] (e.g. mcts@8x2: 8 playouts a"
                    " decision, each played on until the player to move changed 2 times),"
-                   " rollout[:POLICY][@DEALSxDEPTHxWIDTH] (e.g. rollout@4x3x3: the policy's 3 best"
+                   " rollout[:POLICY][@DEALSxDEPTHxWIDTH] (e.g. rollout@4x3x2: the policy's 2 best"
                    " options played on the same 4 deals to the 3rd change of the player to move),"
                    " greedy[:BOT], mc[:BOT] (default: the balance bot,"
                    " runtime.agents.default_agent: the spec's first policy, random for a spec"
