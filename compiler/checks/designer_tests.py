@@ -8,6 +8,7 @@ from pathlib import PurePath
 from .. import ast
 from ..errors import Diagnostic, did_you_mean
 from ..model import Model
+from .reuse import found_under
 
 STEPS = (ast.DiceStep, ast.ChooseStep, ast.ExpectOffered, ast.Expect, ast.ParamStep,
          ast.VariantStep, ast.StartStep)
@@ -19,12 +20,12 @@ def check_tests(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic
     problems: list[Diagnostic] = []
     for decl in model.spec.decls():
         if not isinstance(decl, ast.TestDecl):
-            problems += [_misplaced(n) for n in decl.walk() if isinstance(n, STEPS)]
+            problems += [_misplaced(n) for n in found_under(decl, STEPS)]
     for file in test_files:
         problems += [_not_a_test(d) for d in file.decls if not isinstance(d, ast.TestDecl)]
     problems += _names(model.tests)
     for test in model.tests:
-        problems += [_die(step, v) for step in test.find_all(ast.DiceStep)
+        problems += [_die(step, v) for step in found_under(test, (ast.DiceStep,))
                      for v in step.values if not 1 <= v <= 6]
         problems += _settings(model, test)
     problems += _changes(model)

@@ -39,19 +39,30 @@ def named_declarations(spec: ast.Spec) -> Iterator[Named]:
         yield from names_of(decl)
 
 
-def names_of(decl: ast.Decl) -> Iterator[Named]:
-    simple = {
-        ast.ParamDecl: "param", ast.EnumDecl: "enum", ast.TrackDecl: "track",
-        ast.VarDecl: "var", ast.ZoneDecl: "zone", ast.CounterDecl: "counter",
-        ast.KindDecl: "kind", ast.ActionDecl: "action", ast.SignalDecl: "signal",
-        ast.ConstraintDecl: "constraint", ast.EffectDecl: "effect", ast.DefineDecl: "define",
-        ast.QuantityDecl: "quantity", ast.InvariantDecl: "invariant", ast.AssertDecl: "assert",
-        ast.TallyDecl: "tally",
-    }
-    for cls, namespace in simple.items():
-        if isinstance(decl, cls):
-            yield Named(namespace, namespace, decl.name)
-    yield from _special_names(decl)
+SIMPLE = {
+    ast.ParamDecl: "param", ast.EnumDecl: "enum", ast.TrackDecl: "track",
+    ast.VarDecl: "var", ast.ZoneDecl: "zone", ast.CounterDecl: "counter",
+    ast.KindDecl: "kind", ast.ActionDecl: "action", ast.SignalDecl: "signal",
+    ast.ConstraintDecl: "constraint", ast.EffectDecl: "effect", ast.DefineDecl: "define",
+    ast.QuantityDecl: "quantity", ast.InvariantDecl: "invariant", ast.AssertDecl: "assert",
+    ast.TallyDecl: "tally",
+}
+# names_of's answers, by declaration (kept: its id stays its own); every check of every
+# model of a process asks, and the models share their declarations.
+_NAMES: dict[int, tuple[ast.Decl, tuple[Named, ...]]] = {}
+KEPT_NAMES = 200_000
+
+
+def names_of(decl: ast.Decl) -> tuple[Named, ...]:
+    """The names one declaration introduces, in source order."""
+    found = _NAMES.get(id(decl))
+    if found is None or found[0] is not decl:
+        if len(_NAMES) > KEPT_NAMES:
+            _NAMES.clear()
+        namespace = SIMPLE.get(type(decl))
+        names = (Named(namespace, namespace, decl.name),) if namespace else ()
+        found = _NAMES[id(decl)] = (decl, names + tuple(_special_names(decl)))
+    return found[1]
 
 
 def _special_names(decl: ast.Decl) -> Iterator[Named]:

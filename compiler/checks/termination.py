@@ -14,10 +14,15 @@ import networkx as nx
 from .. import ast
 from ..errors import Diagnostic
 from ..model import Model
+from .reuse import found_under
 
 Key = tuple[str, str]  # ("procedure" | "define" | "quantity" | "allowed" | "signal", name)
 ANY = ("any",)  # an effect this pass does not follow (an event resolved by value)
 ZONES, EFFECTS, RESULT, PENDING = ("zones",), ("effects",), ("result",), ("pending",)
+CALLS = (ast.CallStmt, ast.CallExpr, ast.Allowed, ast.Choose, ast.Emit)
+WRITERS = (ast.SetStmt, ast.AddStmt, ast.RemoveStmt, ast.Let, ast.Roll, ast.For, ast.Choose, ast.RollDice,
+           ast.MoveCard, ast.MoveAll, ast.Shuffle, ast.Reveal, ast.CopyCounter, ast.ClearCounter,
+           ast.Activate, ast.Cancel, ast.Expire, ast.Resolve, ast.Menu, ast.CallStmt, ast.Emit)
 WORDS = {"procedure": "procedure", "define": "define", "quantity": "quantity",
          "allowed": "the constraints on", "signal": "the triggers of"}
 
@@ -99,7 +104,7 @@ class _Rules:
     def calls(self, node: ast.Node) -> Iterator[tuple[Key, ast.Node]]:
         """The named rules a piece of code runs, with the node that runs each."""
         model = self.model
-        for n in node.walk():
+        for n in found_under(node, CALLS):
             if isinstance(n, ast.CallStmt):
                 yield ("procedure", n.name.name), n
             elif isinstance(n, ast.CallExpr):
@@ -117,8 +122,8 @@ class _Rules:
     # ------------------------------------------------------------ endless loops
     def endless_loops(self) -> list[Diagnostic]:
         problems = []
-        roots = [self.model.spec] + list(self.model.tests)
-        for loop in (n for root in roots for n in root.walk() if isinstance(n, ast.While)):
+        roots = list(self.model.spec.decls()) + list(self.model.tests)
+        for loop in (n for root in roots for n in found_under(root, (ast.While,))):
             if isinstance(loop.test, ast.BoolLit) and not loop.test.value:
                 continue
             if _leaves(loop.body) or self.may_end_game(loop.body):
@@ -141,7 +146,7 @@ class _Rules:
         return problems
 
     def may_end_game(self, node: ast.Node, seen: frozenset = frozenset()) -> bool:
-        for n in node.walk():
+        for n in found_under(node, (ast.Win, ast.Lose, ast.CallStmt)):
             if isinstance(n, (ast.Win, ast.Lose)):
                 return True
             if isinstance(n, ast.CallStmt):
@@ -154,7 +159,7 @@ class _Rules:
     def writes(self, node: ast.Node) -> frozenset:
         """What running `node` may change: names, zones, effects; ANY when not followed."""
         out: set = set()
-        for n in node.walk():
+        for n in found_under(node, WRITERS):
             if isinstance(n, (ast.SetStmt, ast.AddStmt, ast.RemoveStmt)):
                 out.add(("name", n.target.name.name))
             elif isinstance(n, (ast.Let, ast.Roll)):
@@ -192,7 +197,7 @@ class _Rules:
     def reads(self, node: ast.Node) -> frozenset:
         """What the value of `node` depends on: names, zones, effects, the result."""
         model, out = self.model, set()
-        for n in node.walk():
+        for n in found_under(node, (ast.NameRef, ast.CallExpr, ast.Active, ast.Allowed)):
             if isinstance(n, ast.NameRef):
                 out |= self._name(n.name)
             elif isinstance(n, ast.CallExpr):
