@@ -67,7 +67,10 @@ def gain_vp(state, p, n, inner=P.p_gain_vp):
         source = "final scoring China card"
     else:
         card = state.vars[VAR["card_being_played"]]
-        source = ("war " if caller == "p_war" else "event ") + (IDS[card] if card is not None else "?")
+        if card is None:  # a lasting effect's trigger (We Will Bury You): named by its function
+            source = "trigger " + caller.split("_", 1)[1]
+        else:
+            source = ("war " if caller == "p_war" else "event ") + IDS[card]
     credit(META.players[p], source, n)
     inner(state, p, n)
 
@@ -111,7 +114,8 @@ def main(argv: list[str]) -> None:
         rows = collections.Counter()
         for (side, w, source), v in by_war.items():
             if w == war:
-                rows[source.split(" ")[0] if source.startswith(("event", "war")) else source] += v if side == "ussr" else -v
+                rows[source.split(" ")[0] if source.startswith(("event", "war", "trigger")) else source] += (
+                    v if side == "ussr" else -v)
         print(f"{war}: USSR minus USA, VP a game:",
               ", ".join(f"{s} {v / games:+.2f}" for s, v in rows.most_common() if abs(v) / games >= 0.1))
     print("mean VP at the start of turn 2..:",
