@@ -2,7 +2,8 @@
 would use it - clicks on the board, on cards and on buttons, waiting for what the page
 shows, never for a time. For every seed game: 30 decisions clicked against a bot (with an
 undo), and a whole game between bots watched to its end (in the slow suite; the default
-one watches a short Heldenhain game). A failure saves a screenshot.
+one watches a short Heldenhain game). The page `simulate --report` writes is opened from disk
+too. A failure saves a screenshot.
 
 Skips only when Chromium is genuinely absent outside CI; under CI=1 it must run.
 """
@@ -237,3 +238,18 @@ def test_the_replay_viewer_steps_through_a_saved_record(page, tmp_path):
         page.click("#last")
         page.wait_for_function("() => document.getElementById('app').dataset.step === '3'")
         assert page.locator("#as-seat option").count() == 1  # an unfinished game: only your view
+
+
+def test_the_simulation_report_shows_its_plots_and_the_losses(page, tmp_path):
+    """`simulate --report`'s page opened from disk: every plot loads, the losses are shown."""
+    from test_report import games, report
+    report(tmp_path, games("lost:red", "blue", "lost:red", "red"), games("red", "lost:blue", "blue", ""))
+    page.base = (tmp_path / "index.html").parent.as_uri() + "/"
+    with screenshot_on_failure(page, "report", tmp_path):
+        page.goto((tmp_path / "index.html").as_uri())
+        sources = page.eval_on_selector_all("img", "imgs => imgs.map(i => i.getAttribute('src'))")
+        assert {"loss_rates.png", "win_rates.png", "difference.png"} <= set(sources)
+        page.wait_for_function("() => [...document.images].every(i => i.complete && i.naturalWidth > 0)")
+        assert page.get_by_role("columnheader", name="red losses").is_visible()
+        assert "red 0.0% → 50.0% (+50.0 points" in page.inner_text("body")
+    assert not page.problems, page.problems
