@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import ast
+from .checks.reuse import VERDICTS
 from .checks.scope import ScopedVisitor
 from .model import Model
 
@@ -28,8 +29,10 @@ def player_labels(model: Model) -> PlayerLabels:
     """The model's places that show a player by label (found on first use, then kept)."""
     if model.player_labels_found is None:
         finder = _Finder(model)
-        finder.run()
-        model.player_labels_found = PlayerLabels(frozenset(finder.attributes), frozenset(finder.logged))
+        decls = [d for d in model.spec.decls() if not isinstance(d, ast.TestDecl)] + list(model.tests)
+        found = VERDICTS.gather("player labels", model, decls, finder.found_in)  # (checks/reuse.py)
+        model.player_labels_found = PlayerLabels(frozenset(n for kind, n in found if kind == "attribute"),
+                                                 frozenset(n for kind, n in found if kind == "logged"))
     return model.player_labels_found
 
 
@@ -38,6 +41,12 @@ class _Finder(ScopedVisitor):
         super().__init__(model)
         self.attributes: set[ast.Attr] = set()
         self.logged: set[ast.Expr] = set()
+
+    def found_in(self, decl: ast.Decl) -> list[tuple[str, ast.Expr]]:
+        """What one declaration holds: ("attribute", a p.label) and ("logged", a player logged)."""
+        self.attributes, self.logged = set(), set()
+        self.visit(decl)
+        return [("attribute", n) for n in self.attributes] + [("logged", n) for n in self.logged]
 
     def is_player(self, expr: ast.Expr) -> bool:
         return self.infer(expr).base == "player"  # `player?` too: none shows as none

@@ -7,6 +7,7 @@ from typing import Any
 
 from .. import ast
 from ..errors import InternalError
+from ..checks.reuse import found_under
 from ..labels import player_labels
 from ..locations import spec_path
 from ..model import Model
@@ -171,9 +172,8 @@ class Gen:
             for trigger in effect.triggers:
                 name = trigger.signal.name
                 arity[name] = max(arity.get(name, 0), len(trigger.names))
-        nodes = list(model.spec.walk()) + [n for t in model.tests for n in t.walk()]
-        for node in nodes:
-            if isinstance(node, ast.Emit):
+        for root in [*model.spec.decls(), *model.tests]:
+            for node in found_under(root, (ast.Emit,)):  # kept by node: variant sets share theirs
                 arity[node.signal.name] = max(arity.get(node.signal.name, 0), len(node.args))
         self.emit_arity = arity
         self.emits = {name: self._define(mangle("emit", name), "procedures") for name in arity}
