@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 1c20e9bfe0e9be29
+# Spec hash: 19b8e0af45efe779
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: c86ff4ae4717e2ed
-# Fingerprint: source deaaa5ddadce2391d4fc output e5bbaef3689bd147c605
+# Tests hash: 3968cd19b6104f39
+# Fingerprint: source 08fe52124c4dccd08721 output 039b0b8095193ea395dc
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,8 +41,8 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "1c20e9bfe0e9be29"
-TESTS_HASH = "c86ff4ae4717e2ed"
+SPEC_HASH = "19b8e0af45efe779"
+TESTS_HASH = "3968cd19b6104f39"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 1c20e9bfe0e9be29
+# Spec hash: 19b8e0af45efe779
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: c86ff4ae4717e2ed
-# Fingerprint: source 2c61a4b4ede368062d08 output ff5a6dcd166993873900
+# Tests hash: 3968cd19b6104f39
+# Fingerprint: source 8caba304bb6f49242000 output 2c433b00dfa4fa3d3d28
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1109,7 +1109,7 @@ def d_nuclear_risk(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:166:50"
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:171:50"
                 )
             )
             == (None if v_p is None else (v_p + 1) % 2)
@@ -1132,7 +1132,7 @@ def d_nuclear_risk(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:166:50"
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:171:50"
                 )
             )
             == (None if v_p is None else (v_p + 1) % 2)
@@ -1203,9 +1203,26 @@ def d_safe_free_coup(state, v_p, v_c):
     )
 
 
+def d_good_realignment(state, v_p):
+    "define good_realignment"
+    # spec: spec/twilight_struggle/policies.rules:55
+    return any(
+        A_battleground[c_c]
+        and d_controls(state, None if v_p is None else (v_p + 1) % 2, c_c)
+        and (
+            state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c] > 0
+            and allowed_realign(state, v_p, c_c)
+        )
+        and d_realign_modifier(state, v_p, c_c)
+        - d_realign_modifier(state, None if v_p is None else (v_p + 1) % 2, c_c)
+        >= 2
+        for c_c in K_country
+    )
+
+
 def d_safe_coup_target(state, v_p):
     "define safe_coup_target"
-    # spec: spec/twilight_struggle/policies.rules:54
+    # spec: spec/twilight_struggle/policies.rules:59
     return any(
         state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][c_c] > 0
         and allowed_coup(state, v_p, c_c)
@@ -1220,7 +1237,7 @@ def d_safe_coup_target(state, v_p):
 
 def d_scoring_pays(state, v_p, v_c):
     "define scoring_pays"
-    # spec: spec/twilight_struggle/policies.rules:62
+    # spec: spec/twilight_struggle/policies.rules:67
     return (
         d_southeast_asia_points(state, v_p)
         > d_southeast_asia_points(state, None if v_p is None else (v_p + 1) % 2)
@@ -1229,7 +1246,7 @@ def d_scoring_pays(state, v_p, v_c):
             A_scoring[v_c]
             if v_c is not None
             else attr_of(
-                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:65:10"
+                A_scoring, v_c, "scoring", "spec/twilight_struggle/policies.rules:70:10"
             )
         )
         and d_region_points(state, v_p, d_scoring_region_of(state, v_c))
@@ -1243,7 +1260,7 @@ def d_scoring_pays(state, v_p, v_c):
 
 def d_coup_margin(state, v_p, v_c):
     "define coup_margin"
-    # spec: spec/twilight_struggle/policies.rules:70
+    # spec: spec/twilight_struggle/policies.rules:75
     return (
         7
         + 2 * (2 if state.vars[6] == None else q_ops_value(state, v_p, state.vars[6]))
@@ -1255,7 +1272,7 @@ def d_coup_margin(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:72:11",
+                "spec/twilight_struggle/policies.rules:77:11",
             )
         )
     )
@@ -1263,7 +1280,7 @@ def d_coup_margin(state, v_p, v_c):
 
 def d_points_to_control(state, v_p, v_c):
     "define points_to_control"
-    # spec: spec/twilight_struggle/policies.rules:76
+    # spec: spec/twilight_struggle/policies.rules:81
     return max(
         0,
         (
@@ -1273,7 +1290,7 @@ def d_points_to_control(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:77:12",
+                "spec/twilight_struggle/policies.rules:82:12",
             )
         )
         + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1285,7 +1302,7 @@ def d_points_to_control(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:77:71",
+                "spec/twilight_struggle/policies.rules:82:71",
             )
         )
         - state.counters[1 + v_p][v_c],
@@ -1294,7 +1311,7 @@ def d_points_to_control(state, v_p, v_c):
 
 def d_breaks_with_one(state, v_p, v_c):
     "define breaks_with_one"
-    # spec: spec/twilight_struggle/policies.rules:80
+    # spec: spec/twilight_struggle/policies.rules:85
     return bool(
         d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c)
         and state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1307,7 +1324,7 @@ def d_breaks_with_one(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:81:84",
+                "spec/twilight_struggle/policies.rules:86:84",
             )
         )
     )
@@ -1315,7 +1332,7 @@ def d_breaks_with_one(state, v_p, v_c):
 
 def d_scores_soon(state, v_p, v_c):
     "define scores_soon"
-    # spec: spec/twilight_struggle/policies.rules:84
+    # spec: spec/twilight_struggle/policies.rules:89
     return any(
         A_scoring[c_s]
         and member_of(
@@ -1323,7 +1340,7 @@ def d_scores_soon(state, v_p, v_c):
             v_c,
             d_scoring_region_of(state, c_s),
             REGION_SETS,
-            "spec/twilight_struggle/policies.rules:85:42",
+            "spec/twilight_struggle/policies.rules:90:42",
         )
         for c_s in state.zones[2 + v_p]
     )
@@ -1331,19 +1348,19 @@ def d_scores_soon(state, v_p, v_c):
 
 def d_weight(state, v_b, v_w):
     "define weight"
-    # spec: spec/twilight_struggle/policies.rules:87
+    # spec: spec/twilight_struggle/policies.rules:92
     return v_w if v_b else 0
 
 
 def d_control_worth(state, v_p, v_c):
     "define control_worth"
-    # spec: spec/twilight_struggle/policies.rules:92
+    # spec: spec/twilight_struggle/policies.rules:97
     return d_map_worth(state, v_p, v_c) + (3 if d_scores_soon(state, v_p, v_c) else 0)
 
 
 def d_map_worth(state, v_p, v_c):
     "define map_worth"
-    # spec: spec/twilight_struggle/policies.rules:99
+    # spec: spec/twilight_struggle/policies.rules:104
     return (
         (
             3
@@ -1354,7 +1371,7 @@ def d_map_worth(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:100:57",
+                    "spec/twilight_struggle/policies.rules:105:57",
                 )
             )
             else 1
@@ -1363,7 +1380,7 @@ def d_map_worth(state, v_p, v_c):
             A_war,
             d_region_card(state, v_c),
             "war",
-            "spec/twilight_struggle/policies.rules:100:9",
+            "spec/twilight_struggle/policies.rules:105:9",
         )
         == "mid"
         and state.tracks[2] < 4
@@ -1376,7 +1393,7 @@ def d_map_worth(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:101:15",
+                    "spec/twilight_struggle/policies.rules:106:15",
                 )
             )
             else 1
@@ -1385,7 +1402,7 @@ def d_map_worth(state, v_p, v_c):
             A_domination,
             d_scoring_region_of(state, d_region_card(state, v_c)),
             "domination",
-            "spec/twilight_struggle/policies.rules:101:47",
+            "spec/twilight_struggle/policies.rules:106:47",
         )
         // 3
     ) + (
@@ -1399,7 +1416,7 @@ def d_map_worth(state, v_p, v_c):
 
 def d_region_card(state, v_c):
     "define region_card"
-    # spec: spec/twilight_struggle/policies.rules:105
+    # spec: spec/twilight_struggle/policies.rules:110
     return (
         E_europe_scoring
         if v_c in RS_europe
@@ -1425,57 +1442,6 @@ def d_region_card(state, v_c):
 
 def d_ops_placement_value(state, v_p, v_c):
     "define ops_placement_value"
-    # spec: spec/twilight_struggle/policies.rules:118
-    return d_point_value(
-        state,
-        v_p,
-        v_c,
-        max(
-            0,
-            (
-                A_stability[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_stability,
-                    v_c,
-                    "stability",
-                    "spec/twilight_struggle/policies.rules:77:12",
-                )
-            )
-            + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
-            - state.counters[1 + v_p][v_c],
-            (
-                A_stability[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_stability,
-                    v_c,
-                    "stability",
-                    "spec/twilight_struggle/policies.rules:77:71",
-                )
-            )
-            - state.counters[1 + v_p][v_c],
-        ),
-        state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
-        - state.counters[1 + v_p][v_c],
-        state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c],
-        (
-            A_stability[v_c]
-            if v_c is not None
-            else attr_of(
-                A_stability,
-                v_c,
-                "stability",
-                "spec/twilight_struggle/policies.rules:120:36",
-            )
-        ),
-        2,
-        state.vars[9],
-    )
-
-
-def d_event_placement_value(state, v_p, v_c):
-    "define event_placement_value"
     # spec: spec/twilight_struggle/policies.rules:123
     return d_point_value(
         state,
@@ -1490,7 +1456,7 @@ def d_event_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:77:12",
+                    "spec/twilight_struggle/policies.rules:82:12",
                 )
             )
             + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1502,7 +1468,7 @@ def d_event_placement_value(state, v_p, v_c):
                     A_stability,
                     v_c,
                     "stability",
-                    "spec/twilight_struggle/policies.rules:77:71",
+                    "spec/twilight_struggle/policies.rules:82:71",
                 )
             )
             - state.counters[1 + v_p][v_c],
@@ -1520,6 +1486,57 @@ def d_event_placement_value(state, v_p, v_c):
                 "spec/twilight_struggle/policies.rules:125:36",
             )
         ),
+        2,
+        state.vars[9],
+    )
+
+
+def d_event_placement_value(state, v_p, v_c):
+    "define event_placement_value"
+    # spec: spec/twilight_struggle/policies.rules:128
+    return d_point_value(
+        state,
+        v_p,
+        v_c,
+        max(
+            0,
+            (
+                A_stability[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_stability,
+                    v_c,
+                    "stability",
+                    "spec/twilight_struggle/policies.rules:82:12",
+                )
+            )
+            + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+            - state.counters[1 + v_p][v_c],
+            (
+                A_stability[v_c]
+                if v_c is not None
+                else attr_of(
+                    A_stability,
+                    v_c,
+                    "stability",
+                    "spec/twilight_struggle/policies.rules:82:71",
+                )
+            )
+            - state.counters[1 + v_p][v_c],
+        ),
+        state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+        - state.counters[1 + v_p][v_c],
+        state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c],
+        (
+            A_stability[v_c]
+            if v_c is not None
+            else attr_of(
+                A_stability,
+                v_c,
+                "stability",
+                "spec/twilight_struggle/policies.rules:130:36",
+            )
+        ),
         1,
         1,
     )
@@ -1527,7 +1544,7 @@ def d_event_placement_value(state, v_p, v_c):
 
 def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left):
     "define point_value"
-    # spec: spec/twilight_struggle/policies.rules:131
+    # spec: spec/twilight_struggle/policies.rules:136
     return (
         (
             15
@@ -1543,7 +1560,7 @@ def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:133:35",
+                    "spec/twilight_struggle/policies.rules:138:35",
                 )
             )
             and d_within_reach(state, None if v_p is None else (v_p + 1) % 2, v_c)
@@ -1580,13 +1597,13 @@ def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left):
 
 def d_plan_rate(state, v_worth, v_cost, v_left):
     "define plan_rate"
-    # spec: spec/twilight_struggle/policies.rules:142
+    # spec: spec/twilight_struggle/policies.rules:147
     return 60 * v_worth // v_cost if v_cost <= v_left else 15 * v_worth // v_cost
 
 
 def d_removal_value(state, v_p, v_c):
     "define removal_value"
-    # spec: spec/twilight_struggle/policies.rules:148
+    # spec: spec/twilight_struggle/policies.rules:153
     return (
         (
             4096
@@ -1598,7 +1615,7 @@ def d_removal_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:149:12",
+                        "spec/twilight_struggle/policies.rules:154:12",
                     )
                 )
                 and bool(
@@ -1615,7 +1632,7 @@ def d_removal_value(state, v_p, v_c):
                             A_stability,
                             v_c,
                             "stability",
-                            "spec/twilight_struggle/policies.rules:81:84",
+                            "spec/twilight_struggle/policies.rules:86:84",
                         )
                     )
                 )
@@ -1632,7 +1649,7 @@ def d_removal_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:150:14",
+                        "spec/twilight_struggle/policies.rules:155:14",
                     )
                 )
                 and d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c)
@@ -1653,7 +1670,7 @@ def d_removal_value(state, v_p, v_c):
                         A_stability,
                         v_c,
                         "stability",
-                        "spec/twilight_struggle/policies.rules:81:84",
+                        "spec/twilight_struggle/policies.rules:86:84",
                     )
                 )
             )
@@ -1668,7 +1685,7 @@ def d_removal_value(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:151:52",
+                    "spec/twilight_struggle/policies.rules:156:52",
                 )
             )
             else 0
@@ -1680,7 +1697,7 @@ def d_removal_value(state, v_p, v_c):
 
 def d_spare_value(state, v_p, v_c):
     "define spare_value"
-    # spec: spec/twilight_struggle/policies.rules:156
+    # spec: spec/twilight_struggle/policies.rules:161
     return (
         (
             4096
@@ -1693,7 +1710,7 @@ def d_spare_value(state, v_p, v_c):
                         A_stability,
                         v_c,
                         "stability",
-                        "spec/twilight_struggle/policies.rules:157:35",
+                        "spec/twilight_struggle/policies.rules:162:35",
                     )
                 )
                 + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1710,7 +1727,7 @@ def d_spare_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:158:18",
+                        "spec/twilight_struggle/policies.rules:163:18",
                     )
                 )
             )
@@ -1753,7 +1770,7 @@ def d_spare_value(state, v_p, v_c):
 
 def d_within_reach(state, v_p, v_c):
     "define within_reach"
-    # spec: spec/twilight_struggle/policies.rules:162
+    # spec: spec/twilight_struggle/policies.rules:167
     return state.counters[1 + v_p][v_c] > 0 or any(
         c_x in KS_country and state.counters[1 + v_p][c_x] > 0 for c_x in ADJ[v_c]
     )
@@ -1761,24 +1778,24 @@ def d_within_reach(state, v_p, v_c):
 
 def d_my_event(state, v_p, v_c):
     "define my_event"
-    # spec: spec/twilight_struggle/policies.rules:165
+    # spec: spec/twilight_struggle/policies.rules:170
     return (
         A_side[v_c]
         if v_c is not None
         else attr_of(
-            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:165:47"
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:170:47"
         )
     ) == v_p
 
 
 def d_their_event(state, v_p, v_c):
     "define their_event"
-    # spec: spec/twilight_struggle/policies.rules:166
+    # spec: spec/twilight_struggle/policies.rules:171
     return (
         A_side[v_c]
         if v_c is not None
         else attr_of(
-            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:166:50"
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:171:50"
         )
     ) == (None if v_p is None else (v_p + 1) % 2)
 
@@ -2613,11 +2630,11 @@ BOTS = {
 
 def pol_careful_0(state, pending):
     "policy careful, rule 1: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:171
+    # spec: spec/twilight_struggle/policies.rules:176
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:172
+    # spec: spec/twilight_struggle/policies.rules:177
     best = keep_best(
         best,
         [d_nuclear_risk(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -2625,7 +2642,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:173
+    # spec: spec/twilight_struggle/policies.rules:178
     best = keep_best(
         best,
         [
@@ -2650,7 +2667,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:175
+    # spec: spec/twilight_struggle/policies.rules:180
     best = keep_best(
         best,
         [
@@ -2674,7 +2691,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:178
+    # spec: spec/twilight_struggle/policies.rules:183
     best = keep_best(
         best,
         [
@@ -2692,17 +2709,17 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:179
+    # spec: spec/twilight_struggle/policies.rules:184
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:180
+    # spec: spec/twilight_struggle/policies.rules:185
     best = keep_best(
         best, [v_c == E_china_card for v_c in [values[i] for i in best]], True
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:182
+    # spec: spec/twilight_struggle/policies.rules:187
     best = keep_best(
         best,
         [
@@ -2716,7 +2733,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:183
+    # spec: spec/twilight_struggle/policies.rules:188
     best = keep_best(
         best,
         [
@@ -2727,7 +2744,7 @@ def pol_careful_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:184
+    # spec: spec/twilight_struggle/policies.rules:189
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -2740,11 +2757,11 @@ def pol_careful_0(state, pending):
 
 def pol_careful_1(state, pending):
     "policy careful, rule 2: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:186
+    # spec: spec/twilight_struggle/policies.rules:191
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:187
+    # spec: spec/twilight_struggle/policies.rules:192
     best = keep_best(
         best,
         [
@@ -2761,7 +2778,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:188
+    # spec: spec/twilight_struggle/policies.rules:193
     best = keep_best(
         best,
         [
@@ -2772,7 +2789,7 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:189
+    # spec: spec/twilight_struggle/policies.rules:194
     best = keep_best(
         best,
         [
@@ -2797,17 +2814,17 @@ def pol_careful_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:190
+    # spec: spec/twilight_struggle/policies.rules:195
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:191
+    # spec: spec/twilight_struggle/policies.rules:196
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:192
+    # spec: spec/twilight_struggle/policies.rules:197
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -2816,11 +2833,11 @@ def pol_careful_1(state, pending):
 
 def pol_careful_2(state, pending):
     "policy careful, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:195
+    # spec: spec/twilight_struggle/policies.rules:200
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:196
+    # spec: spec/twilight_struggle/policies.rules:201
     if state.vars[6] != None and (
         A_side[state.vars[6]]
         if state.vars[6] is not None
@@ -2828,13 +2845,13 @@ def pol_careful_2(state, pending):
             A_side,
             state.vars[6],
             "side",
-            "spec/twilight_struggle/policies.rules:166:50",
+            "spec/twilight_struggle/policies.rules:171:50",
         )
     ) == (None if v_you is None else (v_you + 1) % 2):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:197
+    # spec: spec/twilight_struggle/policies.rules:202
     if (
         state.tracks[0] <= 2
         and state.vars[6] != None
@@ -2855,7 +2872,7 @@ def pol_careful_2(state, pending):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:200
+    # spec: spec/twilight_struggle/policies.rules:205
     if (
         state.vars[6] != None
         and (
@@ -2865,7 +2882,7 @@ def pol_careful_2(state, pending):
                 A_side,
                 state.vars[6],
                 "side",
-                "spec/twilight_struggle/policies.rules:165:47",
+                "spec/twilight_struggle/policies.rules:170:47",
             )
         )
         == v_you
@@ -2873,7 +2890,7 @@ def pol_careful_2(state, pending):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:201
+    # spec: spec/twilight_struggle/policies.rules:206
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2882,11 +2899,11 @@ def pol_careful_2(state, pending):
 
 def pol_careful_3(state, pending):
     "policy careful, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:205
+    # spec: spec/twilight_struggle/policies.rules:210
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:206
+    # spec: spec/twilight_struggle/policies.rules:211
     if state.vars[6] != None and (
         state.vars[6] == E_duck_and_cover
         or state.vars[6] == E_we_will_bury_you
@@ -2901,16 +2918,16 @@ def pol_careful_3(state, pending):
 
 def pol_careful_4(state, pending):
     "policy careful, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:208
+    # spec: spec/twilight_struggle/policies.rules:213
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:209
+    # spec: spec/twilight_struggle/policies.rules:214
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:210
+    # spec: spec/twilight_struggle/policies.rules:215
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2919,25 +2936,30 @@ def pol_careful_4(state, pending):
 
 def pol_careful_5(state, pending):
     "policy careful, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:212
+    # spec: spec/twilight_struggle/policies.rules:217
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:213
+    # spec: spec/twilight_struggle/policies.rules:218
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:214
+    # spec: spec/twilight_struggle/policies.rules:219
     if state.tracks[4 + v_you] < state.tracks[0]:
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:215
+    # spec: spec/twilight_struggle/policies.rules:220
+    if d_good_realignment(state, v_you):
+        best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:221
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:216
+    # spec: spec/twilight_struggle/policies.rules:222
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2946,11 +2968,11 @@ def pol_careful_5(state, pending):
 
 def pol_careful_6(state, pending):
     "policy careful, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:219
+    # spec: spec/twilight_struggle/policies.rules:225
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:220
+    # spec: spec/twilight_struggle/policies.rules:226
     best = keep_best(
         best,
         [
@@ -2963,7 +2985,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:221
+    # spec: spec/twilight_struggle/policies.rules:227
     best = keep_best(
         best,
         [
@@ -2979,7 +3001,7 @@ def pol_careful_6(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:222
+    # spec: spec/twilight_struggle/policies.rules:228
     best = keep_best(
         best,
         [
@@ -2988,62 +3010,6 @@ def pol_careful_6(state, pending):
             * (2 if state.vars[6] == None else q_ops_value(state, v_you, state.vars[6]))
             - 4 * A_stability[v_target]
             > 0
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:223
-    best = keep_best(
-        best,
-        [A_battleground[v_target] for v_target in [values[i] for i in best]],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:224
-    best = keep_best(
-        best,
-        [
-            7
-            + 2
-            * (2 if state.vars[6] == None else q_ops_value(state, v_you, state.vars[6]))
-            - 4 * A_stability[v_target]
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:225
-    best = keep_best(
-        best,
-        [
-            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][v_target]
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_7(state, pending):
-    "policy careful, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:227
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:228
-    best = keep_best(
-        best,
-        [
-            d_realign_modifier(state, v_you, v_target)
-            - d_realign_modifier(
-                state, None if v_you is None else (v_you + 1) % 2, v_target
-            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3062,6 +3028,62 @@ def pol_careful_7(state, pending):
     best = keep_best(
         best,
         [
+            7
+            + 2
+            * (2 if state.vars[6] == None else q_ops_value(state, v_you, state.vars[6]))
+            - 4 * A_stability[v_target]
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:231
+    best = keep_best(
+        best,
+        [
+            state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][v_target]
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_7(state, pending):
+    "policy careful, rule 8: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:233
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:234
+    best = keep_best(
+        best,
+        [
+            d_realign_modifier(state, v_you, v_target)
+            - d_realign_modifier(
+                state, None if v_you is None else (v_you + 1) % 2, v_target
+            )
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:235
+    best = keep_best(
+        best,
+        [A_battleground[v_target] for v_target in [values[i] for i in best]],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:236
+    best = keep_best(
+        best,
+        [
             state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][v_target]
             for v_target in [values[i] for i in best]
         ],
@@ -3074,11 +3096,11 @@ def pol_careful_7(state, pending):
 
 def pol_careful_8(state, pending):
     "policy careful, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:234
+    # spec: spec/twilight_struggle/policies.rules:240
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:235
+    # spec: spec/twilight_struggle/policies.rules:241
     best = keep_best(
         best,
         [
@@ -3112,7 +3134,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:236
+    # spec: spec/twilight_struggle/policies.rules:242
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3120,7 +3142,7 @@ def pol_careful_8(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:237
+    # spec: spec/twilight_struggle/policies.rules:243
     best = keep_best(
         best,
         [
@@ -3144,92 +3166,6 @@ def pol_careful_8(state, pending):
 
 def pol_careful_9(state, pending):
     "policy careful, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:239
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:240
-    best = keep_best(
-        best,
-        [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_10(state, pending):
-    "policy careful, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:242
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:243
-    best = keep_best(
-        best,
-        [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_11(state, pending):
-    "policy careful, rule 12: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:245
     v_you = pending["player"]
     values = pending["values"]
@@ -3271,8 +3207,8 @@ def pol_careful_11(state, pending):
     return best
 
 
-def pol_careful_12(state, pending):
-    "policy careful, rule 13: the options it likes best"
+def pol_careful_10(state, pending):
+    "policy careful, rule 11: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:248
     v_you = pending["player"]
     values = pending["values"]
@@ -3314,8 +3250,8 @@ def pol_careful_12(state, pending):
     return best
 
 
-def pol_careful_13(state, pending):
-    "policy careful, rule 14: the options it likes best"
+def pol_careful_11(state, pending):
+    "policy careful, rule 12: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:251
     v_you = pending["player"]
     values = pending["values"]
@@ -3357,8 +3293,8 @@ def pol_careful_13(state, pending):
     return best
 
 
-def pol_careful_14(state, pending):
-    "policy careful, rule 15: the options it likes best"
+def pol_careful_12(state, pending):
+    "policy careful, rule 13: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:254
     v_you = pending["player"]
     values = pending["values"]
@@ -3400,8 +3336,8 @@ def pol_careful_14(state, pending):
     return best
 
 
-def pol_careful_15(state, pending):
-    "policy careful, rule 16: the options it likes best"
+def pol_careful_13(state, pending):
+    "policy careful, rule 14: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:257
     v_you = pending["player"]
     values = pending["values"]
@@ -3443,8 +3379,8 @@ def pol_careful_15(state, pending):
     return best
 
 
-def pol_careful_16(state, pending):
-    "policy careful, rule 17: the options it likes best"
+def pol_careful_14(state, pending):
+    "policy careful, rule 15: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:260
     v_you = pending["player"]
     values = pending["values"]
@@ -3486,8 +3422,8 @@ def pol_careful_16(state, pending):
     return best
 
 
-def pol_careful_17(state, pending):
-    "policy careful, rule 18: the options it likes best"
+def pol_careful_15(state, pending):
+    "policy careful, rule 16: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:263
     v_you = pending["player"]
     values = pending["values"]
@@ -3529,8 +3465,8 @@ def pol_careful_17(state, pending):
     return best
 
 
-def pol_careful_18(state, pending):
-    "policy careful, rule 19: the options it likes best"
+def pol_careful_16(state, pending):
+    "policy careful, rule 17: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:266
     v_you = pending["player"]
     values = pending["values"]
@@ -3572,8 +3508,8 @@ def pol_careful_18(state, pending):
     return best
 
 
-def pol_careful_19(state, pending):
-    "policy careful, rule 20: the options it likes best"
+def pol_careful_17(state, pending):
+    "policy careful, rule 18: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:269
     v_you = pending["player"]
     values = pending["values"]
@@ -3615,8 +3551,8 @@ def pol_careful_19(state, pending):
     return best
 
 
-def pol_careful_20(state, pending):
-    "policy careful, rule 21: the options it likes best"
+def pol_careful_18(state, pending):
+    "policy careful, rule 19: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:272
     v_you = pending["player"]
     values = pending["values"]
@@ -3658,8 +3594,8 @@ def pol_careful_20(state, pending):
     return best
 
 
-def pol_careful_21(state, pending):
-    "policy careful, rule 22: the options it likes best"
+def pol_careful_19(state, pending):
+    "policy careful, rule 20: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:275
     v_you = pending["player"]
     values = pending["values"]
@@ -3701,8 +3637,8 @@ def pol_careful_21(state, pending):
     return best
 
 
-def pol_careful_22(state, pending):
-    "policy careful, rule 23: the options it likes best"
+def pol_careful_20(state, pending):
+    "policy careful, rule 21: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:278
     v_you = pending["player"]
     values = pending["values"]
@@ -3744,8 +3680,8 @@ def pol_careful_22(state, pending):
     return best
 
 
-def pol_careful_23(state, pending):
-    "policy careful, rule 24: the options it likes best"
+def pol_careful_21(state, pending):
+    "policy careful, rule 22: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:281
     v_you = pending["player"]
     values = pending["values"]
@@ -3787,8 +3723,8 @@ def pol_careful_23(state, pending):
     return best
 
 
-def pol_careful_24(state, pending):
-    "policy careful, rule 25: the options it likes best"
+def pol_careful_22(state, pending):
+    "policy careful, rule 23: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:284
     v_you = pending["player"]
     values = pending["values"]
@@ -3830,8 +3766,8 @@ def pol_careful_24(state, pending):
     return best
 
 
-def pol_careful_25(state, pending):
-    "policy careful, rule 26: the options it likes best"
+def pol_careful_23(state, pending):
+    "policy careful, rule 24: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:287
     v_you = pending["player"]
     values = pending["values"]
@@ -3873,8 +3809,8 @@ def pol_careful_25(state, pending):
     return best
 
 
-def pol_careful_26(state, pending):
-    "policy careful, rule 27: the options it likes best"
+def pol_careful_24(state, pending):
+    "policy careful, rule 25: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:290
     v_you = pending["player"]
     values = pending["values"]
@@ -3883,7 +3819,30 @@ def pol_careful_26(state, pending):
     best = keep_best(
         best,
         [
-            d_removal_value(state, v_you, v_target)
+            d_point_value(
+                state,
+                v_you,
+                v_target,
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+                1,
+                1,
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3893,8 +3852,8 @@ def pol_careful_26(state, pending):
     return best
 
 
-def pol_careful_27(state, pending):
-    "policy careful, rule 28: the options it likes best"
+def pol_careful_25(state, pending):
+    "policy careful, rule 26: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:293
     v_you = pending["player"]
     values = pending["values"]
@@ -3903,7 +3862,30 @@ def pol_careful_27(state, pending):
     best = keep_best(
         best,
         [
-            d_removal_value(state, v_you, v_target)
+            d_point_value(
+                state,
+                v_you,
+                v_target,
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+                1,
+                1,
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3913,8 +3895,8 @@ def pol_careful_27(state, pending):
     return best
 
 
-def pol_careful_28(state, pending):
-    "policy careful, rule 29: the options it likes best"
+def pol_careful_26(state, pending):
+    "policy careful, rule 27: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:296
     v_you = pending["player"]
     values = pending["values"]
@@ -3933,8 +3915,8 @@ def pol_careful_28(state, pending):
     return best
 
 
-def pol_careful_29(state, pending):
-    "policy careful, rule 30: the options it likes best"
+def pol_careful_27(state, pending):
+    "policy careful, rule 28: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:299
     v_you = pending["player"]
     values = pending["values"]
@@ -3953,8 +3935,8 @@ def pol_careful_29(state, pending):
     return best
 
 
-def pol_careful_30(state, pending):
-    "policy careful, rule 31: the options it likes best"
+def pol_careful_28(state, pending):
+    "policy careful, rule 29: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:302
     v_you = pending["player"]
     values = pending["values"]
@@ -3973,8 +3955,8 @@ def pol_careful_30(state, pending):
     return best
 
 
-def pol_careful_31(state, pending):
-    "policy careful, rule 32: the options it likes best"
+def pol_careful_29(state, pending):
+    "policy careful, rule 30: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:305
     v_you = pending["player"]
     values = pending["values"]
@@ -3993,8 +3975,8 @@ def pol_careful_31(state, pending):
     return best
 
 
-def pol_careful_32(state, pending):
-    "policy careful, rule 33: the options it likes best"
+def pol_careful_30(state, pending):
+    "policy careful, rule 31: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:308
     v_you = pending["player"]
     values = pending["values"]
@@ -4013,8 +3995,8 @@ def pol_careful_32(state, pending):
     return best
 
 
-def pol_careful_33(state, pending):
-    "policy careful, rule 34: the options it likes best"
+def pol_careful_31(state, pending):
+    "policy careful, rule 32: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:311
     v_you = pending["player"]
     values = pending["values"]
@@ -4033,13 +4015,53 @@ def pol_careful_33(state, pending):
     return best
 
 
-def pol_careful_34(state, pending):
-    "policy careful, rule 35: the options it likes best"
+def pol_careful_32(state, pending):
+    "policy careful, rule 33: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:314
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
     # spec: spec/twilight_struggle/policies.rules:315
+    best = keep_best(
+        best,
+        [
+            d_removal_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_33(state, pending):
+    "policy careful, rule 34: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:317
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:318
+    best = keep_best(
+        best,
+        [
+            d_removal_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_34(state, pending):
+    "policy careful, rule 35: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:320
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:321
     best = keep_best(
         best,
         [
@@ -4055,11 +4077,11 @@ def pol_careful_34(state, pending):
 
 def pol_careful_35(state, pending):
     "policy careful, rule 36: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:317
+    # spec: spec/twilight_struggle/policies.rules:323
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:318
+    # spec: spec/twilight_struggle/policies.rules:324
     best = keep_best(
         best,
         [
@@ -4072,7 +4094,7 @@ def pol_careful_35(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:319
+    # spec: spec/twilight_struggle/policies.rules:325
     best = keep_best(
         best,
         [
@@ -4091,11 +4113,11 @@ def pol_careful_35(state, pending):
 
 def pol_careful_36(state, pending):
     "policy careful, rule 37: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:321
+    # spec: spec/twilight_struggle/policies.rules:327
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:322
+    # spec: spec/twilight_struggle/policies.rules:328
     best = keep_best(
         best,
         [
@@ -4108,7 +4130,7 @@ def pol_careful_36(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:323
+    # spec: spec/twilight_struggle/policies.rules:329
     best = keep_best(
         best,
         [
@@ -4127,11 +4149,11 @@ def pol_careful_36(state, pending):
 
 def pol_careful_37(state, pending):
     "policy careful, rule 38: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:325
+    # spec: spec/twilight_struggle/policies.rules:331
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:326
+    # spec: spec/twilight_struggle/policies.rules:332
     best = keep_best(
         best,
         [
@@ -4145,7 +4167,7 @@ def pol_careful_37(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:327
+    # spec: spec/twilight_struggle/policies.rules:333
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4158,11 +4180,11 @@ def pol_careful_37(state, pending):
 
 def pol_careful_38(state, pending):
     "policy careful, rule 39: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:332
+    # spec: spec/twilight_struggle/policies.rules:338
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:333
+    # spec: spec/twilight_struggle/policies.rules:339
     best = keep_best(
         best,
         [
@@ -4186,7 +4208,7 @@ def pol_careful_38(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:335
+    # spec: spec/twilight_struggle/policies.rules:341
     best = keep_best(
         best,
         [
@@ -4198,59 +4220,6 @@ def pol_careful_38(state, pending):
                     v_target
                 ]
                 >= A_stability[v_target]
-            )
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:336
-    best = keep_best(
-        best,
-        [
-            state.counters[1 + v_you][v_target] >= A_stability[v_target]
-            and state.counters[1 + v_you][v_target]
-            - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][v_target]
-            >= A_stability[v_target]
-            for v_target in [values[i] for i in best]
-        ],
-        True,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/twilight_struggle/policies.rules:337
-    best = keep_best(
-        best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_39(state, pending):
-    "policy careful, rule 40: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:339
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:340
-    best = keep_best(
-        best,
-        [
-            bool(
-                A_battleground[v_target]
-                and not (
-                    state.counters[1 + v_you][v_target] >= A_stability[v_target]
-                    and state.counters[1 + v_you][v_target]
-                    - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    >= A_stability[v_target]
-                )
-                and d_within_reach(
-                    state, None if v_you is None else (v_you + 1) % 2, v_target
-                )
             )
             for v_target in [values[i] for i in best]
         ],
@@ -4262,6 +4231,59 @@ def pol_careful_39(state, pending):
     best = keep_best(
         best,
         [
+            state.counters[1 + v_you][v_target] >= A_stability[v_target]
+            and state.counters[1 + v_you][v_target]
+            - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][v_target]
+            >= A_stability[v_target]
+            for v_target in [values[i] for i in best]
+        ],
+        True,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:343
+    best = keep_best(
+        best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_39(state, pending):
+    "policy careful, rule 40: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:345
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:346
+    best = keep_best(
+        best,
+        [
+            bool(
+                A_battleground[v_target]
+                and not (
+                    state.counters[1 + v_you][v_target] >= A_stability[v_target]
+                    and state.counters[1 + v_you][v_target]
+                    - state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    >= A_stability[v_target]
+                )
+                and d_within_reach(
+                    state, None if v_you is None else (v_you + 1) % 2, v_target
+                )
+            )
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:348
+    best = keep_best(
+        best,
+        [
             A_battleground[v_target]
             and not (
                 state.counters[1 + v_you][v_target] >= A_stability[v_target]
@@ -4277,7 +4299,7 @@ def pol_careful_39(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:343
+    # spec: spec/twilight_struggle/policies.rules:349
     best = keep_best(
         best,
         [
@@ -4291,7 +4313,7 @@ def pol_careful_39(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:344
+    # spec: spec/twilight_struggle/policies.rules:350
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4302,11 +4324,11 @@ def pol_careful_39(state, pending):
 
 def pol_careful_40(state, pending):
     "policy careful, rule 41: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:346
+    # spec: spec/twilight_struggle/policies.rules:352
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:347
+    # spec: spec/twilight_struggle/policies.rules:353
     best = keep_best(
         best,
         [
@@ -4319,7 +4341,7 @@ def pol_careful_40(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:348
+    # spec: spec/twilight_struggle/policies.rules:354
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4327,7 +4349,7 @@ def pol_careful_40(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:349
+    # spec: spec/twilight_struggle/policies.rules:355
     best = keep_best(
         best,
         [
@@ -4343,11 +4365,11 @@ def pol_careful_40(state, pending):
 
 def pol_careful_41(state, pending):
     "policy careful, rule 42: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:351
+    # spec: spec/twilight_struggle/policies.rules:357
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:352
+    # spec: spec/twilight_struggle/policies.rules:358
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -4358,11 +4380,11 @@ def pol_careful_41(state, pending):
 
 def pol_careful_42(state, pending):
     "policy careful, rule 43: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:354
+    # spec: spec/twilight_struggle/policies.rules:360
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:355
+    # spec: spec/twilight_struggle/policies.rules:361
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -4372,11 +4394,11 @@ def pol_careful_42(state, pending):
 
 def pol_careful_43(state, pending):
     "policy careful, rule 44: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:357
+    # spec: spec/twilight_struggle/policies.rules:363
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:358
+    # spec: spec/twilight_struggle/policies.rules:364
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4385,11 +4407,11 @@ def pol_careful_43(state, pending):
 
 def pol_careful_44(state, pending):
     "policy careful, rule 45: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:360
+    # spec: spec/twilight_struggle/policies.rules:366
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:361
+    # spec: spec/twilight_struggle/policies.rules:367
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4398,16 +4420,16 @@ def pol_careful_44(state, pending):
 
 def pol_careful_45(state, pending):
     "policy careful, rule 46: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:363
+    # spec: spec/twilight_struggle/policies.rules:369
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:364
+    # spec: spec/twilight_struggle/policies.rules:370
     if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
         best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:365
+    # spec: spec/twilight_struggle/policies.rules:371
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4416,11 +4438,11 @@ def pol_careful_45(state, pending):
 
 def pol_careful_46(state, pending):
     "policy careful, rule 47: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:367
+    # spec: spec/twilight_struggle/policies.rules:373
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:368
+    # spec: spec/twilight_struggle/policies.rules:374
     if any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4436,7 +4458,7 @@ def pol_careful_46(state, pending):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:369
+    # spec: spec/twilight_struggle/policies.rules:375
     best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4445,11 +4467,11 @@ def pol_careful_46(state, pending):
 
 def pol_careful_47(state, pending):
     "policy careful, rule 48: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:371
+    # spec: spec/twilight_struggle/policies.rules:377
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:372
+    # spec: spec/twilight_struggle/policies.rules:378
     if any(
         c_c in KS_country
         and (
@@ -4465,7 +4487,7 @@ def pol_careful_47(state, pending):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:373
+    # spec: spec/twilight_struggle/policies.rules:379
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4474,11 +4496,11 @@ def pol_careful_47(state, pending):
 
 def pol_careful_48(state, pending):
     "policy careful, rule 49: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:375
+    # spec: spec/twilight_struggle/policies.rules:381
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:376
+    # spec: spec/twilight_struggle/policies.rules:382
     if any(
         c_c in KS_country
         and (
@@ -4494,7 +4516,7 @@ def pol_careful_48(state, pending):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:377
+    # spec: spec/twilight_struggle/policies.rules:383
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4503,11 +4525,11 @@ def pol_careful_48(state, pending):
 
 def pol_careful_49(state, pending):
     "policy careful, rule 50: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:379
+    # spec: spec/twilight_struggle/policies.rules:385
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:380
+    # spec: spec/twilight_struggle/policies.rules:386
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -4517,11 +4539,11 @@ def pol_careful_49(state, pending):
 
 def pol_careful_50(state, pending):
     "policy careful, rule 51: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:382
+    # spec: spec/twilight_struggle/policies.rules:388
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:383
+    # spec: spec/twilight_struggle/policies.rules:389
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -4531,15 +4553,15 @@ def pol_careful_50(state, pending):
 
 def pol_careful_51(state, pending):
     "policy careful, rule 52: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:385
+    # spec: spec/twilight_struggle/policies.rules:391
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:386
+    # spec: spec/twilight_struggle/policies.rules:392
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:387
+    # spec: spec/twilight_struggle/policies.rules:393
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4548,11 +4570,11 @@ def pol_careful_51(state, pending):
 
 def pol_careful_52(state, pending):
     "policy careful, rule 53: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:389
+    # spec: spec/twilight_struggle/policies.rules:395
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:390
+    # spec: spec/twilight_struggle/policies.rules:396
     if (
         d_scoring_cards_held(state, v_you)
         >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
@@ -4560,7 +4582,7 @@ def pol_careful_52(state, pending):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:391
+    # spec: spec/twilight_struggle/policies.rules:397
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4569,11 +4591,11 @@ def pol_careful_52(state, pending):
 
 def pol_careful_53(state, pending):
     "policy careful, rule 54: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:393
+    # spec: spec/twilight_struggle/policies.rules:399
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:394
+    # spec: spec/twilight_struggle/policies.rules:400
     best = keep_best(best, [ids[i] in ("double",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4582,11 +4604,11 @@ def pol_careful_53(state, pending):
 
 def pol_careful_54(state, pending):
     "policy careful, rule 55: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:396
+    # spec: spec/twilight_struggle/policies.rules:402
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:397
+    # spec: spec/twilight_struggle/policies.rules:403
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4595,11 +4617,11 @@ def pol_careful_54(state, pending):
 
 def pol_careful_55(state, pending):
     "policy careful, rule 56: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:399
+    # spec: spec/twilight_struggle/policies.rules:405
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:400
+    # spec: spec/twilight_struggle/policies.rules:406
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4608,11 +4630,11 @@ def pol_careful_55(state, pending):
 
 def pol_careful_56(state, pending):
     "policy careful, rule 57: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:402
+    # spec: spec/twilight_struggle/policies.rules:408
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:403
+    # spec: spec/twilight_struggle/policies.rules:409
     best = keep_best(best, [ids[i] in ("move",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4621,11 +4643,11 @@ def pol_careful_56(state, pending):
 
 def pol_careful_57(state, pending):
     "policy careful, rule 58: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:405
+    # spec: spec/twilight_struggle/policies.rules:411
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:406
+    # spec: spec/twilight_struggle/policies.rules:412
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4634,11 +4656,11 @@ def pol_careful_57(state, pending):
 
 def pol_careful_58(state, pending):
     "policy careful, rule 59: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:408
+    # spec: spec/twilight_struggle/policies.rules:414
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:409
+    # spec: spec/twilight_struggle/policies.rules:415
     if (
         len(
             [
@@ -4656,7 +4678,7 @@ def pol_careful_58(state, pending):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:412
+    # spec: spec/twilight_struggle/policies.rules:418
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4665,11 +4687,11 @@ def pol_careful_58(state, pending):
 
 def pol_careful_59(state, pending):
     "policy careful, rule 60: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:414
+    # spec: spec/twilight_struggle/policies.rules:420
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:415
+    # spec: spec/twilight_struggle/policies.rules:421
     best = keep_best(best, [ids[i] in ("split",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4678,11 +4700,11 @@ def pol_careful_59(state, pending):
 
 def pol_careful_60(state, pending):
     "policy careful, rule 61: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:417
+    # spec: spec/twilight_struggle/policies.rules:423
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:418
+    # spec: spec/twilight_struggle/policies.rules:424
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4691,11 +4713,11 @@ def pol_careful_60(state, pending):
 
 def pol_careful_61(state, pending):
     "policy careful, rule 62: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:420
+    # spec: spec/twilight_struggle/policies.rules:426
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:421
+    # spec: spec/twilight_struggle/policies.rules:427
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4704,11 +4726,11 @@ def pol_careful_61(state, pending):
 
 def pol_careful_62(state, pending):
     "policy careful, rule 63: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:424
+    # spec: spec/twilight_struggle/policies.rules:430
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:425
+    # spec: spec/twilight_struggle/policies.rules:431
     best = keep_best(
         best,
         [
@@ -4725,13 +4747,13 @@ def pol_careful_62(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:426
+    # spec: spec/twilight_struggle/policies.rules:432
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:427
+    # spec: spec/twilight_struggle/policies.rules:433
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4740,17 +4762,17 @@ def pol_careful_62(state, pending):
 
 def pol_careful_63(state, pending):
     "policy careful, rule 64: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:432
+    # spec: spec/twilight_struggle/policies.rules:438
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:433
+    # spec: spec/twilight_struggle/policies.rules:439
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:434
+    # spec: spec/twilight_struggle/policies.rules:440
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4759,11 +4781,11 @@ def pol_careful_63(state, pending):
 
 def pol_careful_64(state, pending):
     "policy careful, rule 65: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:436
+    # spec: spec/twilight_struggle/policies.rules:442
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:437
+    # spec: spec/twilight_struggle/policies.rules:443
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4776,11 +4798,11 @@ def pol_careful_64(state, pending):
 
 def pol_careful_65(state, pending):
     "policy careful, rule 66: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:439
+    # spec: spec/twilight_struggle/policies.rules:445
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:440
+    # spec: spec/twilight_struggle/policies.rules:446
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4789,11 +4811,11 @@ def pol_careful_65(state, pending):
 
 def pol_careful_66(state, pending):
     "policy careful, rule 67: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:444
+    # spec: spec/twilight_struggle/policies.rules:450
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:445
+    # spec: spec/twilight_struggle/policies.rules:451
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -4801,7 +4823,7 @@ def pol_careful_66(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:446
+    # spec: spec/twilight_struggle/policies.rules:452
     best = keep_best(
         best,
         [
@@ -4812,7 +4834,7 @@ def pol_careful_66(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:447
+    # spec: spec/twilight_struggle/policies.rules:453
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4825,17 +4847,17 @@ def pol_careful_66(state, pending):
 
 def pol_careful_67(state, pending):
     "policy careful, rule 68: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:450
+    # spec: spec/twilight_struggle/policies.rules:456
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:451
+    # spec: spec/twilight_struggle/policies.rules:457
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:452
+    # spec: spec/twilight_struggle/policies.rules:458
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 1c20e9bfe0e9be29
+# Spec hash: 19b8e0af45efe779
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: c86ff4ae4717e2ed
-# Fingerprint: source 78dacd92c7676b2cd296 output 55126a1f31f95561f407
+# Tests hash: 3968cd19b6104f39
+# Fingerprint: source 8c4167384e00e0333ecc output 81405a362751f31a546b
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -1075,7 +1075,7 @@ META_COUNTS = {
     "cards_with_events": 109,
     "phases": 6,
     "constraints": 2,
-    "designer_tests": 401,
+    "designer_tests": 402,
 }
 META_EFFECT_PARAM_KINDS = (
     (),
@@ -2371,7 +2371,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="1c20e9bfe0e9be29",
+    spec_hash="19b8e0af45efe779",
     spec_files=META_SPEC_FILES,
     players=("ussr", "usa"),
     player_labels=("USSR", "USA"),

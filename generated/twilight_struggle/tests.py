@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 1c20e9bfe0e9be29
+# Spec hash: 19b8e0af45efe779
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: c86ff4ae4717e2ed
-# Fingerprint: source e864e8f76c5d6dce5661 output 3ed7bb1cbe767ba82fb5
+# Tests hash: 3968cd19b6104f39
+# Fingerprint: source ffe2b42149a4d952dd46 output 365e9f12eee39a4f54d0
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -238,6 +238,7 @@ from .rules import (
     d_battlegrounds_in,
     d_controls,
     d_countries_controlled,
+    d_good_realignment,
     d_has_domination,
     d_map_worth,
     d_point_value,
@@ -7542,6 +7543,24 @@ def tb_policy_helpers_5_0(state, frame):
     return
 
 
+def tb_policy_helpers_6_0(state, frame):
+    "test tests/policy_helpers.rules#6 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:59)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:59
+    state.counters[1][E_cuba] = 3
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:62
+    state.counters[2][E_haiti] = 1
+    state.frames.pop()
+    return
+
+
+def tb_policy_helpers_6_1(state, frame):
+    "test tests/policy_helpers.rules#6 part 1 (spec/twilight_struggle/tests/policy_helpers.rules:64)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:64
+    state.counters[2][E_nicaragua] = 1
+    state.frames.pop()
+    return
+
+
 def tb_turn_and_victory_0_0(state, frame):
     "test tests/turn_and_victory.rules#0 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:7)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:7
@@ -11867,6 +11886,13 @@ ts_policy_helpers_0 = {
         0,
     ),
 }
+tx_policy_helpers_1 = {
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:63
+    "#6:expect0": lambda state, L: not d_good_realignment(state, 1),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:65
+    "#6:expect1": lambda state, L: d_good_realignment(state, 1),
+}
+ts_policy_helpers_1 = {}
 tx_turn_and_victory_0 = {
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:15
     "#0:expect0": lambda state, L: (
@@ -12673,6 +12699,8 @@ TEST_STEPS = (
     tb_policy_helpers_4_1,
     tb_policy_helpers_4_2,
     tb_policy_helpers_5_0,
+    tb_policy_helpers_6_0,
+    tb_policy_helpers_6_1,
     tb_turn_and_victory_0_0,
     tb_turn_and_victory_1_0,
     tb_turn_and_victory_2_0,
@@ -13235,6 +13263,8 @@ TEST_BLOCKS = {
     "tests/policy_helpers.rules#4:run1": tb_policy_helpers_4_1,
     "tests/policy_helpers.rules#4:run2": tb_policy_helpers_4_2,
     "tests/policy_helpers.rules#5:run0": tb_policy_helpers_5_0,
+    "tests/policy_helpers.rules#6:run0": tb_policy_helpers_6_0,
+    "tests/policy_helpers.rules#6:run1": tb_policy_helpers_6_1,
     "tests/turn_and_victory.rules#0:run0": tb_turn_and_victory_0_0,
     "tests/turn_and_victory.rules#1:run0": tb_turn_and_victory_1_0,
     "tests/turn_and_victory.rules#2:run0": tb_turn_and_victory_2_0,
@@ -13334,6 +13364,7 @@ TEST_EXPECTS = _keyed(
     ("tests/operations.rules", tx_operations_3),
     ("tests/operations.rules", tx_operations_4),
     ("tests/policy_helpers.rules", tx_policy_helpers_0),
+    ("tests/policy_helpers.rules", tx_policy_helpers_1),
     ("tests/turn_and_victory.rules", tx_turn_and_victory_0),
     ("tests/turn_and_victory.rules", tx_turn_and_victory_1),
     ("tests/turn_and_victory.rules", tx_turn_and_victory_2),
@@ -13409,6 +13440,7 @@ TEST_SIDES = _keyed(
     ("tests/operations.rules", ts_operations_3),
     ("tests/operations.rules", ts_operations_4),
     ("tests/policy_helpers.rules", ts_policy_helpers_0),
+    ("tests/policy_helpers.rules", ts_policy_helpers_1),
     ("tests/turn_and_victory.rules", ts_turn_and_victory_0),
     ("tests/turn_and_victory.rules", ts_turn_and_victory_1),
     ("tests/turn_and_victory.rules", ts_turn_and_victory_2),
