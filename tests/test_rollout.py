@@ -47,8 +47,9 @@ def _play(prog, seed: int, agent_seed: int) -> list[str]:
 
 
 def test_the_same_seed_plays_the_same_game_and_only_legal_options(prefs):
-    prog = program(prefs, "generated")
-    assert _play(prog, 11, 4) == _play(prog, 11, 4)
+    games = [_play(program(prefs, backend), 11, 4) for backend in BACKENDS]
+    assert games[0] == games[1]  # the two back ends, move for move
+    assert _play(program(prefs, "generated"), 11, 4) == games[0]
 
 
 def test_the_search_plays_on_re_dealt_worlds_never_the_real_hand(prefs, monkeypatch):
