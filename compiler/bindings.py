@@ -49,6 +49,7 @@ class _Walk(ScopedVisitor):
     def run(self):  # designer tests never wait under a bot
         for decl in self.model.spec.decls():
             if not isinstance(decl, ast.TestDecl):
+                self.current = None  # a define's or quantity's parameters belong to no routine
                 self.visit(decl)
         return self.problems
 
@@ -56,23 +57,27 @@ class _Walk(ScopedVisitor):
         self.current = self.found.names.setdefault(id(body), set())
         return self.current
 
+    def _within(self, body: ast.Block, visit, node, names=()) -> None:
+        """Visit a routine's node recording under its body; what follows it in the same
+        declaration (a card's conditions after its event) belongs to no routine."""
+        self.routine(body).update(names)
+        visit(node)
+        self.current = None
+
     def bind(self, name: str, type_: Type, span: ast.Span, role: str = "local") -> None:
         super().bind(name, type_, span, role)
         if self.current is not None and _is_card(type_):
             self.current.add(name)
 
     def visit_ProcedureDecl(self, decl: ast.ProcedureDecl) -> None:
-        self.routine(decl.body)
-        super().visit_ProcedureDecl(decl)
+        self._within(decl.body, super().visit_ProcedureDecl, decl)
 
     def visit_EventBlock(self, event: ast.EventBlock) -> None:
-        names = self.routine(event.body)
-        names.update(n for n in ("this", "you") if n in self.env and _is_card(self.env[n]))
-        super().visit_EventBlock(event)
+        own = [n for n in ("this", "you") if n in self.env and _is_card(self.env[n])]
+        self._within(event.body, super().visit_EventBlock, event, own)
 
     def visit_Trigger(self, trigger: ast.Trigger) -> None:
-        self.routine(trigger.body)
-        super().visit_Trigger(trigger)
+        self._within(trigger.body, super().visit_Trigger, trigger)
 
     def visit_Modifier(self, mod: ast.Modifier) -> None:
         self.current = None
