@@ -1,11 +1,14 @@
 """The code generator's speed passes keep the interpreter's games: small defines inlined where
-that is the same computation, and one option list for a loop's `any` test and its choice."""
+that is the same computation, one option list for a loop's `any` test and its choice, and
+`any`/`all` over a kind of two or three entities unrolled."""
 
 from __future__ import annotations
 
 import re
 
-from compiler import backends
+from compiler import ast, backends
+from compiler.codegen.expr import renamed
+from compiler.parse import parse_text
 from compiler.codegen import compile_game
 from compiler.loader import load_spec
 from runtime.fuzz import FuzzReport, fuzz_game
@@ -16,6 +19,9 @@ players red "Red", blue "Blue"
 track score "Score" per player 0..99 start 0
 counter marks "Marks" per player on field
 kind field: space(value: int)
+kind home: space(owner: player)
+home red_home "Red home" (owner red)
+home blue_home "Blue home" (owner blue)
 field a "A" (value 1)
     adjacent b
 field b "B" (value 2)
@@ -26,6 +32,10 @@ define open(p: player, f: field) -> bool = marks(p, f) < f.value
 define worth(p: player, f: field) -> int = f.value + marks(opponent(p), f)
 define pick(b: bool, w: int) -> int = if b then w else 0
 define near(f: field) -> bool = any(g in adjacent(f) where g.value > f.value)
+define guarded(p: player, f: field) -> bool =
+    any(h in home where h.owner == p and marks(h.owner, f) + 2 > f.value)
+define crowded(f: field) -> bool = all(h in home where marks(h.owner, f) > 0)
+define lonely(p: player) -> int = count(h in home where h.owner == p)
 procedure place(p: player, budget: int) {
     let spent = 0
     while any(f in field where open(p, f) and spent + f.value <= budget) {
@@ -40,6 +50,7 @@ start {
             place(p, 4)
             add pick(score(p) > 2, 5) + pick(true, score(p) + 1) + worth(p, b) to score(p)
             if near(c) { add 1 to score(p) }
+            add count(f in field where guarded(p, f) and not crowded(f)) + lonely(p) to score(p)
         }
     }
     win none "done"
@@ -71,6 +82,33 @@ def test_a_loop_and_its_choice_share_one_option_list(tmp_path):
     place = (out / "procedures.py").read_text(encoding="utf-8").split("def s_place")[1].split("\ndef ")[0]
     assert "any(" not in place and "if not values:" in place
     assert len(re.findall(r"for c_\w+ in K_field", place)) == 1
+
+
+def test_any_and_all_over_a_small_kind_are_unrolled(tmp_path):
+    _, out = _compiled(tmp_path)
+    rules = (out / "rules.py").read_text(encoding="utf-8")
+    guarded = rules.split("def d_guarded")[1].split("\ndef ")[0]
+    crowded = rules.split("def d_crowded")[1].split("\ndef ")[0]
+    lonely = rules.split("def d_lonely")[1].split("\ndef ")[0]
+    # each entity by name: its owner folded, the tests in the kind's order, short-circuit
+    assert "any(" not in guarded and "K_home" not in guarded
+    assert re.search(r"0 == v_p\s+and state.counters\[0\]\[v_f\] \+ 2\s+>.+?\s+or 1 == v_p"
+                     r"\s+and state.counters\[1\]\[v_f\] \+ 2", guarded, re.S)
+    assert "all(" not in crowded and " and " in crowded and "K_home" not in crowded
+    assert "K_home" in lonely  # a count is no test: it walks the kind
+
+
+def test_renaming_for_an_unrolled_test_stops_where_the_name_is_bound_again():
+    where = _where("any(h in home where h.owner == red and any(g in field where marks(h.owner, g) > 0))")
+    done = renamed(where, "h", "red_home")
+    names = {n.name for n in done.walk() if isinstance(n, ast.NameRef)}
+    assert "red_home" in names and "h" not in names and "g" in names
+    assert renamed(where, "g", "a") is None  # an inner `g in field` binds g again: not unrolled
+
+
+def _where(text: str) -> ast.Expr:
+    decl = parse_text(f"define t() -> bool = {text}\n", "t.rules").decls[0]
+    return decl.body.where
 
 
 def test_the_passes_play_the_interpreters_games(tmp_path):

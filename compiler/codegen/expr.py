@@ -12,6 +12,7 @@ name" error) at run time, exactly like the interpreter's environment lookup.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Callable
 
 from runtime.values import zone_value
@@ -680,6 +681,9 @@ class ExprEmitter:
         return False
 
     def emit_Quantifier(self, node: ast.Quantifier) -> Code:
+        unrolled = self._unrolled(node)
+        if unrolled is not None:
+            return self.emit_BoolOp(unrolled)
         narrow = {"count": "unordered", "any": "ordered"}.get(node.kind)
         var, source, condition, _ = self.comprehension(node.var, node.source, node.where, narrow=narrow)
         if node.kind == "count":
@@ -695,6 +699,30 @@ class ExprEmitter:
                 return Code(f"len({source}) >= 0", P_CMP, True)
             return Code(f"all({condition} for {var} in {source})", P_ATOM, True)
         raise InternalError(f"unknown quantifier {node.kind!r} at {node.span}")
+
+    def _unrolled(self, node: ast.Quantifier) -> ast.BoolOp | None:
+        """`any(x in K where P)` over a kind of at most UNROLL_MEMBERS entities as
+        `P[e1] or P[e2] ...` (`all`: `and`), in K's order: the same tests, short-circuit as the
+        walk, without a generator; each P reads its entity by name, so its attributes fold."""
+        source = node.source
+        if (node.kind not in ("any", "all") or node.where is None or not isinstance(source, ast.NameRef)
+                or source.name not in self.model.kinds or self.shadowed(source.name)):
+            return None
+        members = self.model.kind_members.get(source.name, [])
+        if not 2 <= len(members) <= UNROLL_MEMBERS:
+            return None
+        parts = []
+        for member in members:
+            entity = self.model.entities[member].name.name
+            part = renamed(node.where, node.var.name, entity)
+            if part is None or self.shadowed(entity):
+                return None
+            parts.append(part)
+        return ast.BoolOp(node.span, "or" if node.kind == "any" else "and", tuple(parts))
+
+    def shadowed(self, name: str) -> bool:
+        """Whether `name` reads a binding or a local here rather than the global."""
+        return self.scope.binding(name) is not None or self.scope.is_local(name)
 
     def emit_SumOf(self, node: ast.SumOf) -> Code:
         var, source, condition, item = self.comprehension(node.var, node.source, node.where, node.value,
@@ -732,6 +760,7 @@ class ExprEmitter:
         return Code(f"{self.ref('is_active')}(state, {index}, {args})", P_ATOM, True)
 
 
+UNROLL_MEMBERS = 3  # the largest kind an any/all is unrolled over
 INLINE_DEPTH = 3  # defines inlined inside inlined defines, at most
 INLINE_NODES = 24  # the largest body inlined, in expression nodes
 _BINDERS = (ast.Quantifier, ast.SumOf, ast.Reachable)
@@ -783,3 +812,32 @@ def _without_constants(op: str, operands: list[Code]) -> list[Code]:
             kept.append(Code.constant(op == "or"))
             break
     return kept or [Code.constant(op == "and")]
+
+
+def renamed(node: ast.Node, name: str, new: str) -> ast.Node | None:
+    """`node` with every read of `name` reading `new`, or None when something in it binds `name`."""
+    if isinstance(node, ast.NameRef):
+        return ast.NameRef(node.span, new) if node.name == name else node
+    if isinstance(node, _BINDERS) and node.var.name == name:
+        return None
+    changes = {}
+    for field in dataclasses.fields(node):
+        value = getattr(node, field.name)
+        after = _renamed_value(value, name, new)
+        if after is None:
+            return None
+        if after is not value:
+            changes[field.name] = after
+    return dataclasses.replace(node, **changes) if changes else node
+
+
+def _renamed_value(value, name: str, new: str):
+    """A field's value renamed: a node, a tuple of nodes (or of tuples of them), or as it is."""
+    if isinstance(value, ast.Node):
+        return renamed(value, name, new)
+    if not isinstance(value, tuple):
+        return value
+    after = tuple(_renamed_value(v, name, new) for v in value)
+    if any(a is None for a in after):
+        return None
+    return value if all(a is b for a, b in zip(after, value)) else after

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 19b8e0af45efe779
+# Spec hash: 04d058aa42739cb6
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 3968cd19b6104f39
-# Fingerprint: source 08fe52124c4dccd08721 output 039b0b8095193ea395dc
+# Fingerprint: source e739dd37501e7fb522c0 output 2278c390862f4cc3fad1
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "19b8e0af45efe779"
+SPEC_HASH = "04d058aa42739cb6"
 TESTS_HASH = "3968cd19b6104f39"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 19b8e0af45efe779
+# Spec hash: 04d058aa42739cb6
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 3968cd19b6104f39
-# Fingerprint: source 8caba304bb6f49242000 output 2c433b00dfa4fa3d3d28
+# Fingerprint: source 7926229960ccce35fee6 output b4d60106738774675009
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -43,7 +43,6 @@ from .tables import (
     A_control,
     A_domination,
     A_ops,
-    A_owner,
     A_presence,
     A_scoring,
     A_side,
@@ -111,6 +110,8 @@ from .tables import (
     E_turkey,
     E_uk,
     E_un_intervention,
+    E_usa_superpower,
+    E_ussr_superpower,
     E_venezuela,
     E_we_will_bury_you,
     E_west_germany,
@@ -119,7 +120,6 @@ from .tables import (
     K_card,
     K_country,
     K_region,
-    K_superpower,
     PLAYERS,
     REGION_MEMBERS,
     REGION_SETS,
@@ -358,7 +358,12 @@ def d_controls(state, v_p, v_c):
 def d_adjacent_to_superpower_of(state, v_p, v_c):
     "define adjacent_to_superpower_of"
     # spec: spec/twilight_struggle/control.rules:13
-    return any(A_owner[c_s] == v_p and c_s in ADJS[v_c] for c_s in K_superpower)
+    return (
+        1 == v_p
+        and E_usa_superpower in ADJS[v_c]
+        or 0 == v_p
+        and E_ussr_superpower in ADJS[v_c]
+    )
 
 
 def d_adjacent_controlled(state, v_p, v_c):
@@ -1376,14 +1381,14 @@ def d_map_worth(state, v_p, v_c):
             )
             else 1
         )
-        if attr_of(
+        if state.tracks[2] < 4
+        and attr_of(
             A_war,
             d_region_card(state, v_c),
             "war",
-            "spec/twilight_struggle/policies.rules:105:9",
+            "spec/twilight_struggle/policies.rules:105:22",
         )
         == "mid"
-        and state.tracks[2] < 4
         else (
             5
             if (
