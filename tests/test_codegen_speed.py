@@ -96,6 +96,9 @@ def test_any_and_all_over_a_small_kind_are_unrolled(tmp_path):
                      r"\s+and state.counters\[1\]\[v_f\] \+ 2", guarded, re.S)
     assert "all(" not in crowded and " and " in crowded and "K_home" not in crowded
     assert "K_home" in lonely  # a count is no test: it walks the kind
+    start = (out / "procedures.py").read_text(encoding="utf-8").split("def s_start")[1]
+    # unrolled, a body binds no name: small, it is inlined (guarded is too big, lonely a count)
+    assert "d_crowded(" not in start and "d_guarded(" in start and "d_lonely(" in start
 
 
 def test_renaming_for_an_unrolled_test_stops_where_the_name_is_bound_again():

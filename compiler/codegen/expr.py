@@ -259,11 +259,12 @@ class ExprEmitter:
         comprehension's variable could capture an argument's text); its other names resolve
         in the define's own scope, as in its function."""
         params = [p.name for p in decl.params]
-        if (len(args) != len(params) or not inlinable(decl.body) or decl.name.name in self.gen.inlining
+        body = self._plain_body(decl)
+        if (len(args) != len(params) or not inlinable(body) or decl.name.name in self.gen.inlining
                 or len(self.gen.inlining) >= INLINE_DEPTH):
             return None
         loose = [p for p, a in zip(params, args) if not self.is_simple(a)]
-        if len(loose) > 1 or (loose and not evaluated_first(decl.body, loose[0])):
+        if len(loose) > 1 or (loose and not evaluated_first(body, loose[0])):
             return None
         bindings = []
         for param, arg in zip(params, args):
@@ -271,9 +272,17 @@ class ExprEmitter:
             bindings.append((param, code.at(P_ATOM), self.nonnull(arg)))
         self.gen.inlining.append(decl.name.name)
         try:
-            return ExprEmitter(self.gen, Scope("none", bindings=bindings)).emit(decl.body)
+            return ExprEmitter(self.gen, Scope("none", bindings=bindings)).emit(body)
         finally:
             self.gen.inlining.pop()
+
+    def _plain_body(self, decl: ast.DefineDecl) -> ast.Expr:
+        """A define's body, unrolled when it is an any/all over a small kind (then it binds no
+        name: it may be inlined), as its own function's scope (its parameters bound) reads it."""
+        if not isinstance(decl.body, ast.Quantifier):
+            return decl.body
+        own = ExprEmitter(self.gen, Scope("none", bindings=[(p.name, "", True) for p in decl.params]))
+        return own._unrolled(decl.body) or decl.body
 
     def _call(self, function: str, args: tuple[ast.Expr, ...], width: int) -> Code:
         return Code(f"{self.ref(function)}({', '.join(['state'] + self.args(args, width))})")

@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 3968cd19b6104f39
-# Fingerprint: source 7926229960ccce35fee6 output b4d60106738774675009
+# Fingerprint: source cf84132ca543273b5916 output 4499b34edc6f875f6301
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -996,14 +996,16 @@ def d_budget_in(state, v_c, v_ops, v_spent, v_asia_live, v_sea_live):
 def d_may_place_influence(state, v_p, v_c):
     "define may_place_influence"
     # spec: spec/twilight_struggle/operations.rules:81
-    return bool(
-        (
-            state.counters[3 + v_p][v_c] > 0
-            or any(state.counters[3 + v_p][c_x] > 0 for c_x in ADJ[v_c])
-            or d_adjacent_to_superpower_of(state, v_p, v_c)
+    return (
+        state.counters[3 + v_p][v_c] > 0
+        or any(state.counters[3 + v_p][c_x] > 0 for c_x in ADJ[v_c])
+        or (
+            1 == v_p
+            and E_usa_superpower in ADJS[v_c]
+            or 0 == v_p
+            and E_ussr_superpower in ADJS[v_c]
         )
-        and allowed_place_influence(state, v_p, v_c)
-    )
+    ) and allowed_place_influence(state, v_p, v_c)
 
 
 def d_influence_cost(state, v_p, v_c):
@@ -1031,7 +1033,14 @@ def d_realign_modifier(state, v_p, v_c):
             > state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
             else 0
         )
-        + (1 if d_adjacent_to_superpower_of(state, v_p, v_c) else 0)
+        + (
+            1
+            if 1 == v_p
+            and E_usa_superpower in ADJS[v_c]
+            or 0 == v_p
+            and E_ussr_superpower in ADJS[v_c]
+            else 0
+        )
         + q_realign_roll_modifier(state, v_p, v_c)
     )
 
@@ -1041,7 +1050,14 @@ def d_war_penalty(state, v_defender, v_target, v_target_counts):
     # spec: spec/twilight_struggle/operations.rules:202
     return (
         d_adjacent_controlled(state, v_defender, v_target)
-        + (1 if d_adjacent_to_superpower_of(state, v_defender, v_target) else 0)
+        + (
+            1
+            if 1 == v_defender
+            and E_usa_superpower in ADJS[v_target]
+            or 0 == v_defender
+            and E_ussr_superpower in ADJS[v_target]
+            else 0
+        )
         + (
             1
             if v_target_counts

@@ -29,13 +29,15 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 3968cd19b6104f39
-# Fingerprint: source ffe2b42149a4d952dd46 output 365e9f12eee39a4f54d0
+# Fingerprint: source 1fadad677384d5b43b07 output dc9e61e60eca2ed58e03
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
 from runtime.state import activate, expire, is_active, move_card
 from runtime.values import deciding_of, event_allowed, winner_of
 from .tables import (
+    ADJ,
+    ADJS,
     A_control,
     A_domination,
     A_number,
@@ -208,6 +210,8 @@ from .tables import (
     E_uk,
     E_un_intervention,
     E_us_japan_mutual_defense_pact,
+    E_usa_superpower,
+    E_ussr_superpower,
     E_ussuri_river_skirmish,
     E_venezuela,
     E_vietnam,
@@ -233,7 +237,6 @@ from .rules import (
     allowed_realign,
     allowed_take_action_round,
     d_adjacent_controlled,
-    d_adjacent_to_superpower_of,
     d_battlegrounds_controlled,
     d_battlegrounds_in,
     d_controls,
@@ -11385,7 +11388,14 @@ tx_operations_4 = {
     # spec: spec/twilight_struggle/tests/operations.rules:276
     "#25:expect0": lambda state, L: (
         d_adjacent_controlled(state, 1, E_mexico)
-        + (1 if d_adjacent_to_superpower_of(state, 1, E_mexico) else 0)
+        + (
+            1
+            if 1 == 1
+            and E_usa_superpower in ADJS[E_mexico]
+            or 0 == 1
+            and E_ussr_superpower in ADJS[E_mexico]
+            else 0
+        )
         + (
             1
             if False
@@ -11402,7 +11412,14 @@ tx_operations_4 = {
     # spec: spec/twilight_struggle/tests/operations.rules:278
     "#25:expect1": lambda state, L: (
         d_adjacent_controlled(state, 1, E_mexico)
-        + (1 if d_adjacent_to_superpower_of(state, 1, E_mexico) else 0)
+        + (
+            1
+            if 1 == 1
+            and E_usa_superpower in ADJS[E_mexico]
+            or 0 == 1
+            and E_ussr_superpower in ADJS[E_mexico]
+            else 0
+        )
         + (
             1
             if False
@@ -11426,7 +11443,14 @@ ts_operations_4 = {
     "#24:expect2": lambda state, L: (state.tracks[4], 2),
     "#25:expect0": lambda state, L: (
         d_adjacent_controlled(state, 1, E_mexico)
-        + (1 if d_adjacent_to_superpower_of(state, 1, E_mexico) else 0)
+        + (
+            1
+            if 1 == 1
+            and E_usa_superpower in ADJS[E_mexico]
+            or 0 == 1
+            and E_ussr_superpower in ADJS[E_mexico]
+            else 0
+        )
         + (
             1
             if False
@@ -11442,7 +11466,14 @@ ts_operations_4 = {
     ),
     "#25:expect1": lambda state, L: (
         d_adjacent_controlled(state, 1, E_mexico)
-        + (1 if d_adjacent_to_superpower_of(state, 1, E_mexico) else 0)
+        + (
+            1
+            if 1 == 1
+            and E_usa_superpower in ADJS[E_mexico]
+            or 0 == 1
+            and E_ussr_superpower in ADJS[E_mexico]
+            else 0
+        )
         + (
             1
             if False
