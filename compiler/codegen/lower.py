@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .. import ast
+from ..checks.termination import _Rules as ReadsWrites  # what a filter reads, as the loop check asks
 from ..errors import InternalError
 from . import lines as ln
 from .analysis import Routine
@@ -29,6 +30,7 @@ class Lowerer:
         self.gen = gen
         self.routine = routine
         self.scope = Scope(style, routine)
+        self._reads: ReadsWrites | None = None  # made on first use (offered_first)
         self.ex = ExprEmitter(gen, self.scope)
         self.resumable = style in ("slot", "dict")
         self.blocks = [ln.BlockOut(ln.Label())]
@@ -597,15 +599,42 @@ class Lowerer:
         made once, and the test is whether it is empty (the choice takes it as made: the
         same state, so the same options; the filter is pure, and the same Python text, so
         it fails, if at all, on the same option with the same error)."""
-        choice = block.body[0] if block.body else None
-        if not (isinstance(test, ast.Quantifier) and test.kind == "any" and test.where is not None
-                and isinstance(choice, ast.Choose) and self.ex.is_simple(choice.chooser)):
+        if not (isinstance(test, ast.Quantifier) and test.kind == "any" and test.where is not None):
+            return None
+        lead = 0  # `set v to e` first (v a var the filter never reads, e pure): made before it
+        while lead < len(block.body) and self._aside(block.body[lead], test.where):
+            lead += 1
+        choice = block.body[lead] if lead < len(block.body) else None
+        if not (isinstance(choice, ast.Choose) and self.ex.is_simple(choice.chooser)):
             return None
         values = self.members(choice.var, choice.source, choice.where, choice.action)
         if self.members(test.var, test.source, test.where, named=choice.var) != values:
             return None
         self.offered = choice
         return values
+
+    def _aside(self, stmt: ast.Stmt, where: ast.Expr) -> bool:
+        """Whether `stmt` sets a var the filter `where` does not read (through defines,
+        quantities, forbids: checks/termination.py's reads) to a value that cannot fail (names,
+        literals, + - *): then the options are the same made before it or after it."""
+        if not (isinstance(stmt, ast.SetStmt) and stmt.target.args is None):
+            return False
+        name = stmt.target.name.name
+        if (name not in self.gen.model.var_index or self.scope.binding(name) is not None
+                or self.scope.is_local(name) or not self._cannot_fail(stmt.value)):
+            return False
+        if self._reads is None:
+            self._reads = ReadsWrites(self.gen.model)
+        return ("name", name) not in self._reads.reads(where)
+
+    def _cannot_fail(self, node: ast.Expr) -> bool:
+        """Literals and bound names joined by + - * (numbers, as the checker types them: a sum
+        of ints fails on no state; nothing is read that the filter could change)."""
+        if isinstance(node, ast.BinOp):
+            return (node.op in ("+", "-", "*") and self._cannot_fail(node.left)
+                    and self._cannot_fail(node.right))
+        return (isinstance(node, ast.IntLit) or isinstance(node, ast.NameRef) and self.ex.is_simple(node)
+                and (self.scope.binding(node.name) is not None or self.scope.is_local(node.name)))
 
     def _suspending_loop(self, stmt: ast.Repeat | ast.While, done: str, step: ln.Line | None,
                          first: ln.Line | None = None) -> None:

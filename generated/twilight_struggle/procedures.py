@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 3968cd19b6104f39
-# Fingerprint: source 0cd9644113ca375d31a0 output 4c19a3c8633e4b7aebac
+# Fingerprint: source 6ec559bd6650a5e7c9a7 output ba32cb1baab91e890dd2
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -3380,26 +3380,6 @@ def s_place_influence_by_ops(state, frame):
             # spec: spec/twilight_struggle/operations.rules:98
             pc = 1
         if pc == 1:
-            if not any(
-                d_may_place_influence(state, L[0], c_c)
-                and (
-                    2
-                    if d_controls(state, None if L[0] is None else (L[0] + 1) % 2, c_c)
-                    else 1
-                )
-                <= L[1]
-                - L[4]
-                + (L[5] if c_c in RS_asia else 0)
-                + (L[6] if c_c in RS_southeast_asia else 0)
-                for c_c in K_country
-            ):
-                pc = 3
-                continue
-            tick(state, "while", "spec/twilight_struggle/operations.rules:98:5")
-            # spec: spec/twilight_struggle/operations.rules:100
-            state.vars[9] = L[1] - L[4]
-            # spec: spec/twilight_struggle/operations.rules:101
-            player = L[0]
             values = [
                 c_target
                 for c_target in K_country
@@ -3418,6 +3398,14 @@ def s_place_influence_by_ops(state, frame):
                     + (L[6] if c_target in RS_southeast_asia else 0)
                 )
             ]
+            if not values:
+                pc = 3
+                continue
+            tick(state, "while", "spec/twilight_struggle/operations.rules:98:5")
+            # spec: spec/twilight_struggle/operations.rules:100
+            state.vars[9] = L[1] - L[4]
+            # spec: spec/twilight_struggle/operations.rules:101
+            player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
             ask(
                 state,
