@@ -187,16 +187,7 @@ class _Search:
     def rollout(self, world: State) -> None:
         """The policy plays on until the player to move has changed `depth` times (to the end
         when the spec declares no evaluation)."""
-        changes = self.depth if self.bot is not None else ROLLOUT_CAP
-        mover = world.pending["player"] if world.pending is not None else None
-        for _ in range(ROLLOUT_CAP):
-            if world.result is not None or world.pending is None:
-                return
-            if world.pending["player"] != mover:
-                mover, changes = world.pending["player"], changes - 1
-                if changes <= 0:
-                    return
-            _resume(self.program, world, self.pick(world))
+        play_out(self.program, world, self.depth if self.bot is not None else ROLLOUT_CAP, self.pick)
 
     def descend(self, world: State) -> list[Node]:
         """Selection and expansion in this deal: the nodes walked, the new leaf last."""
@@ -229,10 +220,7 @@ class _Search:
 
     def pick(self, world: State) -> int:
         """The policy's choice in a deal (ties from the search's stream)."""
-        if len(world.pending["ids"]) == 1:
-            return 0
-        best = self.program.prefer(world, self.policy)
-        return best[0] if len(best) == 1 else best[next_random(self.stream) % len(best)]
+        return policy_pick(self.program, world, self.policy, self.stream)
 
     def rewards(self, world: State) -> list[float]:
         result = world.result
@@ -264,6 +252,28 @@ class _Search:
             if top is default or (child.visits, child.mean()) > (top.visits, top.mean()):
                 choice, top = option, child
         return choice
+
+
+def policy_pick(program, world: State, policy: str, ties: Stream) -> int:
+    """The policy's choice at the pending decision, a tie broken by `ties`."""
+    if len(world.pending["ids"]) == 1:
+        return 0
+    best = program.prefer(world, policy)
+    return best[0] if len(best) == 1 else best[next_random(ties) % len(best)]
+
+
+def play_out(program, world: State, changes: int, pick) -> None:
+    """`pick(world)` chooses for whoever moves until the player to move has changed
+    `changes` times, the game ends, or ROLLOUT_CAP decisions were made."""
+    mover = world.pending["player"] if world.pending is not None else None
+    for _ in range(ROLLOUT_CAP):
+        if world.result is not None or world.pending is None:
+            return
+        if world.pending["player"] != mover:
+            mover, changes = world.pending["player"], changes - 1
+            if changes <= 0:
+                return
+        _resume(program, world, pick(world))
 
 
 def _resume(program, world: State, index: int) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 
-from .mcts import ROLLOUT_CAP, _resume, parse_budget, policy_tiers
+from .mcts import ROLLOUT_CAP, _resume, parse_budget, play_out, policy_pick, policy_tiers
 from .search import determinize
 from .state import State, Stream, next_random
 
@@ -90,20 +90,8 @@ class RolloutAgent:
     def rollout(self, program, policy: str, world: State, ties: Stream, scored: bool) -> None:
         """The policy plays both sides until the player to move has changed `depth` times
         (to the end, within ROLLOUT_CAP decisions, when the spec has no evaluation)."""
-        changes = self.depth if scored else ROLLOUT_CAP
-        mover = world.pending["player"] if world.pending is not None else None
-        for _ in range(ROLLOUT_CAP):
-            if world.result is not None or world.pending is None:
-                return
-            if world.pending["player"] != mover:
-                mover, changes = world.pending["player"], changes - 1
-                if changes <= 0:
-                    return
-            index = 0
-            if len(world.pending["ids"]) > 1:
-                best = program.prefer(world, policy)
-                index = best[0] if len(best) == 1 else best[next_random(ties) % len(best)]
-            _resume(program, world, index)
+        play_out(program, world, self.depth if scored else ROLLOUT_CAP,
+                 lambda w: policy_pick(program, w, policy, ties))
 
     def reward(self, program, bot: str | None, world: State, me: int, base: float) -> float:
         """The seat's reward in 0..1: a finished game's result, else its squashed evaluation gain."""
