@@ -175,18 +175,24 @@ def test_compile_with_nothing_changed_parses_nothing(mini: Path, tmp_path: Path,
     assert compile_mini().exit_code == 3
 
 
+def _spy_on_source_compiles(monkeypatch) -> list[str]:
+    """The paths Python compiles from source from now on (a code-cache miss each)."""
+    import importlib.machinery
+    compiled: list[str] = []
+    real = importlib.machinery.SourceFileLoader.source_to_code
+    monkeypatch.setattr(importlib.machinery.SourceFileLoader, "source_to_code",
+                        lambda self, data, path, **k: compiled.append(path) or real(self, data, path))
+    return compiled
+
+
 def test_a_package_copied_elsewhere_imports_without_compiling(mini: Path, tmp_path: Path,
                                                                monkeypatch) -> None:
-    import importlib.machinery
     from compiler.packages import import_package
     first, second = tmp_path / "one" / "mini", tmp_path / "two" / "mini"
     compile_game(load_spec(mini).model, first)
     shutil.copytree(first, second)
     import_package("_probe_one", first)
-    compiled: list[str] = []
-    real = importlib.machinery.SourceFileLoader.source_to_code
-    monkeypatch.setattr(importlib.machinery.SourceFileLoader, "source_to_code",
-                        lambda self, data, path, **k: compiled.append(path) or real(self, data, path))
+    compiled = _spy_on_source_compiles(monkeypatch)
     module = import_package("_probe_two", second)
     assert compiled == []  # every module's code came from the cache
     rules = __import__("sys").modules["_probe_two.rules"]
@@ -198,7 +204,6 @@ def test_a_package_copied_elsewhere_imports_without_compiling(mini: Path, tmp_pa
 
 def test_a_module_whose_header_alone_changed_imports_without_compiling(tmp_path: Path,
                                                                        monkeypatch) -> None:
-    import importlib.machinery
     import uuid
     from compiler.packages import code_key, import_package
     body = "# Spec hash: {}\nVALUE = 1\n\n\ndef where():\n    raise ValueError\n"
@@ -211,10 +216,7 @@ def test_a_module_whose_header_alone_changed_imports_without_compiling(tmp_path:
         folder.mkdir()
         (folder / "__init__.py").write_text(body.format(header))
     import_package("_probe_header_one", first)
-    compiled: list[str] = []
-    real = importlib.machinery.SourceFileLoader.source_to_code
-    monkeypatch.setattr(importlib.machinery.SourceFileLoader, "source_to_code",
-                        lambda self, data, path, **k: compiled.append(path) or real(self, data, path))
+    compiled = _spy_on_source_compiles(monkeypatch)
     module = import_package("_probe_header_two", second)
     assert compiled == [] and module.VALUE == 1
     assert module.where.__code__.co_firstlineno == 5
