@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from . import ast
+from .identity import KeptByNode
 from .errors import InternalError
 from .evaluate import Evaluator
 from .labels import player_labels
@@ -29,26 +30,21 @@ REGISTRABLE = (ast.Block, ast.While, ast.Menu)
 KEPT = (ast.Decl, ast.Block)
 # The registrable nodes under each declaration and block, in walk order, kept by the node:
 # the models of one process (a game and its variant sets) share the parse's nodes, so what
-# a variant leaves alone is walked once, not once per model. Forgotten past KEPT_NODES.
-_UNDER: dict[int, tuple[ast.Node, list[ast.Node]]] = {}
-KEPT_NODES = 200_000
+# a variant leaves alone is walked once, not once per model. (compiler/identity.py)
+_UNDER: KeptByNode[list[ast.Node]] = KeptByNode(200_000)
 
 
 def _registrable(node: ast.Node) -> list[ast.Node]:
     """The blocks, while loops and menus of node's tree, parents first, in field order."""
     kept = isinstance(node, KEPT)
     if kept:
-        found = _UNDER.get(id(node))
-        if found is not None and found[0] is node:
-            return found[1]
+        found = _UNDER.get((node,))
+        if found is not None:
+            return found
     out = [node] if isinstance(node, REGISTRABLE) else []
     for child in node.children():
         out += _registrable(child)
-    if kept:
-        if len(_UNDER) > KEPT_NODES:
-            _UNDER.clear()
-        _UNDER[id(node)] = (node, out)
-    return out
+    return _UNDER.put((node,), out) if kept else out
 
 
 class Interpreter:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from . import ast
+from .identity import KeptByNode
 from .errors import Diagnostic, SpecError, did_you_mean
 
 
@@ -98,30 +99,25 @@ def _exclusions(variants: list[ast.SpecFile], available: list[str] | None) -> li
 # An entity is split from its events, and joined with one, the same way every time: the same
 # parts give the same objects, so the models of one process (a game and its variant sets)
 # share the entities a variant leaves alone (the checks' and the interpreter's caches by node).
-_SPLIT: dict[int, tuple[ast.EntityDecl, ast.EntityDecl, tuple[ast.EventDecl, ...]]] = {}
-_JOINED: dict[tuple[int, int], tuple[ast.EntityDecl, ast.EventDecl, ast.EntityDecl]] = {}
-KEPT_PARTS = 100_000
+_SPLIT: KeptByNode[tuple[ast.EntityDecl, tuple[ast.EventDecl, ...]]] = KeptByNode(100_000)
+_JOINED: KeptByNode[ast.EntityDecl] = KeptByNode(100_000)
 
 
 def _split(entity: ast.EntityDecl) -> tuple[ast.EntityDecl, tuple[ast.EventDecl, ...]]:
-    found = _SPLIT.get(id(entity))
-    if found is None or found[0] is not entity:
-        if len(_SPLIT) > KEPT_PARTS:
-            _SPLIT.clear()
+    found = _SPLIT.get((entity,))
+    if found is None:
         bare = dataclasses.replace(entity, events=())
         events = tuple(ast.EventDecl(e.span, entity.name, e.when, e.body) for e in entity.events)
-        found = _SPLIT[id(entity)] = (entity, bare, events)
-    return found[1], found[2]
+        found = _SPLIT.put((entity,), (bare, events))
+    return found
 
 
 def _joined(entity: ast.EntityDecl, event: ast.EventDecl) -> ast.EntityDecl:
-    found = _JOINED.get((id(entity), id(event)))
-    if found is None or found[0] is not entity or found[1] is not event:
-        if len(_JOINED) > KEPT_PARTS:
-            _JOINED.clear()
+    found = _JOINED.get((entity, event))
+    if found is None:
         joined = dataclasses.replace(entity, events=(ast.EventBlock(event.span, event.when, event.body),))
-        found = _JOINED[(id(entity), id(event))] = (entity, event, joined)
-    return found[2]
+        found = _JOINED.put((entity, event), joined)
+    return found
 
 
 def _hoist_events(file: ast.SpecFile) -> ast.SpecFile:

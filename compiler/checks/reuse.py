@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from .. import ast
+from ..identity import KeptByNode
 from ..model import Model
 from ..variants import decl_name
 from .symbols import names_of
@@ -205,17 +206,14 @@ class Verdicts:
 
 VERDICTS = Verdicts()
 
-# found_under's lists, by node and classes (the node kept: its id stays its own).
-_UNDER: dict[tuple[int, tuple[type, ...]], tuple[ast.Node, list[ast.Node]]] = {}
+# found_under's lists, by node and classes.
+_UNDER: KeptByNode[list[ast.Node]] = KeptByNode(KEPT_VERDICTS)
 
 
 def found_under(node: ast.Node, classes: tuple[type, ...]) -> list[ast.Node]:
     """The nodes of node's tree (itself too) of the classes, in walk order: node.find_all, kept
     by the node itself, since the models of one process share the parse's nodes."""
-    key = (id(node), classes)
-    found = _UNDER.get(key)
-    if found is None or found[0] is not node:
-        if len(_UNDER) > KEPT_VERDICTS:
-            _UNDER.clear()
-        found = _UNDER[key] = (node, [n for n in node.walk() if isinstance(n, classes)])
-    return found[1]
+    found = _UNDER.get((node,), classes)
+    if found is None:
+        found = _UNDER.put((node,), [n for n in node.walk() if isinstance(n, classes)], classes)
+    return found

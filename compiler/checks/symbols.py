@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from .. import ast
+from ..identity import KeptByNode
 from ..model import Model
 from .types import BUILTIN_RESULTS, BUILTIN_VALUES, PRIMITIVES, Type, compatible, entity_type
 
@@ -47,22 +48,19 @@ SIMPLE = {
     ast.QuantityDecl: "quantity", ast.InvariantDecl: "invariant", ast.AssertDecl: "assert",
     ast.TallyDecl: "tally",
 }
-# names_of's answers, by declaration (kept: its id stays its own); every check of every
-# model of a process asks, and the models share their declarations.
-_NAMES: dict[int, tuple[ast.Decl, tuple[Named, ...]]] = {}
-KEPT_NAMES = 200_000
+# names_of's answers, by declaration: every check of every model of a process asks, and
+# the models share their declarations.
+_NAMES: KeptByNode[tuple[Named, ...]] = KeptByNode(200_000)
 
 
 def names_of(decl: ast.Decl) -> tuple[Named, ...]:
     """The names one declaration introduces, in source order."""
-    found = _NAMES.get(id(decl))
-    if found is None or found[0] is not decl:
-        if len(_NAMES) > KEPT_NAMES:
-            _NAMES.clear()
+    found = _NAMES.get((decl,))
+    if found is None:
         namespace = SIMPLE.get(type(decl))
         names = (Named(namespace, namespace, decl.name),) if namespace else ()
-        found = _NAMES[id(decl)] = (decl, names + tuple(_special_names(decl)))
-    return found[1]
+        found = _NAMES.put((decl,), names + tuple(_special_names(decl)))
+    return found
 
 
 def _special_names(decl: ast.Decl) -> Iterator[Named]:
