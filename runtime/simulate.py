@@ -378,11 +378,8 @@ def compare(players: list[str], variant: tuple[str, ...], results: list[GameSumm
     name = " + ".join(variant) or "the base game"
     by_player = {}
     for p in players:
-        after = [1.0 if g.winner == p else 0.0 for g in results]
-        before = [1.0 if g.winner == p else 0.0 for g in base]
-        diff = paired_difference(after, before)
-        sentence = describe_change(p, sum(before) / len(before), sum(after) / len(after),
-                                   diff, name, len(results))
+        rate, base_rate, diff = _paired_change(lambda g, p=p: g.winner == p, results, base)
+        sentence = describe_change(p, base_rate, rate, diff, name, len(results))
         by_player[p] = {"difference": diff.difference, "ci95": list(diff.ci95),
                         "half_width": diff.half_width, "p_value": diff.p_value,
                         "discordant_pairs": diff.discordant, "pairs": diff.pairs,
@@ -401,12 +398,18 @@ def compare(players: list[str], variant: tuple[str, ...], results: list[GameSumm
     return out
 
 
+def _paired_change(hit, results: list[GameSummary], base: list[GameSummary]):
+    """How often `hit(game)` held with the variant and in the base game, and the paired
+    difference of the two (the same seeds pair the games)."""
+    after = [1.0 if hit(g) else 0.0 for g in results]
+    before = [1.0 if hit(g) else 0.0 for g in base]
+    return sum(after) / len(after), sum(before) / len(before), paired_difference(after, before)
+
+
 def _loss_change(player: str, results: list[GameSummary], base: list[GameSummary]) -> dict:
     """The paired change in how often `lose` ended a game with this player losing."""
-    after = [1.0 if player in g.losers else 0.0 for g in results]
-    before = [1.0 if player in g.losers else 0.0 for g in base]
-    diff = paired_difference(after, before)
-    return {"rate": sum(after) / len(after), "base_rate": sum(before) / len(before),
+    rate, base_rate, diff = _paired_change(lambda g: player in g.losers, results, base)
+    return {"rate": rate, "base_rate": base_rate,
             "difference": diff.difference, "ci95": list(diff.ci95), "half_width": diff.half_width,
             "p_value": diff.p_value, "pairs_to_settle": diff.pairs_to_settle()}
 

@@ -29,11 +29,11 @@ WORDS = {"procedure": "procedure", "define": "define", "quantity": "quantity",
 
 def check_termination(model: Model, test_files: list[ast.SpecFile]) -> list[Diagnostic]:
     """Recursion among procedures, defines, quantities, constraints and triggers; endless loops."""
-    rules = _Rules(model)
+    rules = RuleGraph(model)
     return rules.recursion() + rules.endless_loops()
 
 
-class _Rules:
+class RuleGraph:
     """What each named rule runs (the call graph) and what it reads and writes."""
 
     def __init__(self, model: Model):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .. import ast
-from ..checks.termination import _Rules as ReadsWrites  # what a filter reads, as the loop check asks
+from ..checks.termination import RuleGraph  # what a filter reads, as the loop check asks
 from ..errors import InternalError
 from . import lines as ln
 from .analysis import Routine
@@ -30,7 +30,7 @@ class Lowerer:
         self.gen = gen
         self.routine = routine
         self.scope = Scope(style, routine)
-        self._reads: ReadsWrites | None = None  # made on first use (offered_first)
+        self._reads: RuleGraph | None = None  # made on first use (offered_first)
         self.ex = ExprEmitter(gen, self.scope)
         self.resumable = style in ("slot", "dict")
         self.blocks = [ln.BlockOut(ln.Label())]
@@ -624,7 +624,7 @@ class Lowerer:
                 or self.scope.is_local(name) or not self._cannot_fail(stmt.value)):
             return False
         if self._reads is None:
-            self._reads = ReadsWrites(self.gen.model)
+            self._reads = RuleGraph(self.gen.model)
         return ("name", name) not in self._reads.reads(where)
 
     def _cannot_fail(self, node: ast.Expr) -> bool:
