@@ -84,3 +84,12 @@ def test_a_recorded_loss_replays_as_a_loss(tmp_path) -> None:
     out = runner.invoke(main, ["replay", str(record), "--spec", str(LOSE), "--json"])
     data = json.loads(out.output[out.output.index("{"):])
     assert data["winner"] is None and data["losers"] == ["red"] and data["reason"] == "rolled a one"
+
+
+def test_simulate_refuses_to_pair_sets_that_seat_different_players():
+    """Solo seats one player, the two-player game two: one clear line, not a KeyError."""
+    result = CliRunner().invoke(main, ["simulate", "terraforming_mars", "--variant", "solo",
+                                       "--against", "base", "--games", "2", "--workers", "1"])
+    assert result.exit_code == 1
+    assert "cannot compare solo with the base game: they seat different players" in result.output
+    assert "Traceback" not in result.output

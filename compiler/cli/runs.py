@@ -103,6 +103,16 @@ def _fuzz_summary(out: dict) -> None:
                    f"{' ...' if len(never) > 30 else ''}")
 
 
+def _same_seats(seats: tuple[str, ...], base_seats: tuple[str, ...], variants: tuple[str, ...],
+                against: tuple[str, ...]) -> None:
+    """Paired games compare the same players: one clear line when the two sets seat others."""
+    if seats != base_seats:
+        raise UserError(f"cannot compare {' + '.join(variants) or 'the base game'} with"
+                        f" {' + '.join(against) or 'the base game'}: they seat different players"
+                        f" ({', '.join(seats)} against {', '.join(base_seats)}); compare sets that"
+                        f" seat the same players")
+
+
 @main.command()
 @click.argument("game_name", metavar="GAME")
 @variant_option
@@ -142,10 +152,12 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
     if against:
         base = load(game_name, tuple(v for v in against if v != "base"))
     program = load_program(loaded, backend)
-    if base is not None:
-        load_program(base, backend)  # fail here, in one line, if it cannot run
     meta = program.meta
     values = param_values(meta, params)
+    if base is not None:
+        base_meta = load_program(base, backend).meta  # fail here, in one line, if it cannot run
+        _same_seats(meta.seated(values), base_meta.seated(param_values(base_meta, params)),
+                    loaded.variants, base.variants)
     names = agent_names(agents or default_agent(meta), meta, values)
     if precision is not None and base is None:
         raise UserError("--precision needs --against: it is the precision of a difference")
