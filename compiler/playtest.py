@@ -6,6 +6,7 @@ and the record, and hand a runtime Table to the terminal seat or the web table.
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import Any, Callable
 
@@ -25,7 +26,7 @@ def spec_roots(loaded: LoadedSpec) -> tuple[Path, ...]:
 
 def seats_of(text: str, meta, flag: str = "--agents", params: dict | None = None) -> tuple[str, ...]:
     try:
-        return parse_seats(text, meta.seated(params), getattr(meta, "bots", ()), flag)
+        return parse_seats(text, meta.seated(params), meta, flag)
     except ValueError as err:
         raise PlaytestError(str(err)) from None
 
@@ -34,6 +35,17 @@ def default_seats(meta, params: dict | None = None) -> tuple[str, ...]:
     """A person in the first seat, bots in the others (greedy where the spec has evaluations)."""
     bot = "greedy" if getattr(meta, "bots", ()) else "random"
     return (HUMAN,) + (bot,) * (meta.seat_count(params) - 1)
+
+
+def table_seed(seed: int | None) -> int:
+    """The seed a table a person sits at is dealt with: `--seed`, else a fresh random one, so
+    no two tables deal the same hands unless asked to (a small number, easy to type again)."""
+    return secrets.randbelow(1_000_000) + 1 if seed is None else seed
+
+
+def seed_line(table: Table) -> str:
+    seed = table.game.seed
+    return f"Seed {seed} (--seed {seed} deals this table again)"
 
 
 def has_human(text: str) -> bool:
@@ -73,6 +85,7 @@ def serve_table(table: Table, host: str, port: int, records_dir: str,
 
     def tell(running) -> None:
         announce(f"{table.meta.title or table.meta.game}: the table is open on {running.base}")
+        announce("  " + seed_line(table))
         for player in table.players:
             announce(f"  {table.label_of(player)} ({table.seats[player]}): {running.urls[player]}")
         announce(f"  host (every seat's link, hot-seat): {running.urls['host']}")

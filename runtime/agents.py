@@ -129,7 +129,18 @@ def parse_agents(text: str, players: tuple[str, ...], bots: tuple[str, ...] = ()
     return names
 
 
-def _check_agent(name: str, bots: tuple[str, ...], policies: tuple[str, ...] = ()) -> None:
+def spec_offers(meta: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What a game's spec offers its bots: its `bot` evaluations and its `policy` names."""
+    return getattr(meta, "bots", ()), getattr(meta, "policies", ())
+
+
+def check_agent(name: str, meta: Any = None) -> None:
+    """ValueError, in one line, unless `name` is a bot the game of `meta` can seat (the
+    whole meta is handed over, so no caller can leave out part of what the spec offers)."""
+    _check_agent(name, *spec_offers(meta))
+
+
+def _check_agent(name: str, bots: tuple[str, ...], policies: tuple[str, ...]) -> None:
     if name == "mcts" or name.startswith(("mcts:", "mcts@")):
         from .mcts import parse_mcts
         name = parse_mcts(name)[0]

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from . import record as records
-from .agents import Agent, make_agent, parse_agents
+from .agents import Agent, check_agent, make_agent
 from .game import Game, seen_slots
 from .meta import GameMeta
 from .program import Program
@@ -58,7 +58,7 @@ class LogLine:
     own: bool = False  # the seat's own decision, not a line the rules wrote
 
 
-def parse_seats(text: str, players: tuple[str, ...], bots: tuple[str, ...] = (),
+def parse_seats(text: str, players: tuple[str, ...], meta: Any = None,
                 flag: str = "--agents") -> tuple[str, ...]:
     """'human,greedy' → one seat per player: `human` or a bot name; ValueError when wrong.
 
@@ -71,7 +71,7 @@ def parse_seats(text: str, players: tuple[str, ...], bots: tuple[str, ...] = (),
     names = names + (names[-1],) * (len(players) - len(names))
     for name in names:
         if name != HUMAN:
-            parse_agents(name, players[:1], bots)
+            check_agent(name, meta)
     return names
 
 

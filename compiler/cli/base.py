@@ -180,9 +180,9 @@ def program(loaded: LoadedSpec, backend: str, package: str | None = None):
 
 def agents(text: str, meta, values: dict[str, Any] | None = None) -> tuple[str, ...]:
     """One agent name per seated player (under the params `values`)."""
-    from runtime.agents import parse_agents
+    from runtime.agents import parse_agents, spec_offers
     try:
-        return parse_agents(text, meta.seated(values), getattr(meta, "bots", ()), getattr(meta, "policies", ()))
+        return parse_agents(text, meta.seated(values), *spec_offers(meta))
     except ValueError as err:
         raise UserError(str(err)) from None
 

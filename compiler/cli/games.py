@@ -21,7 +21,8 @@ from runtime.state import RuleError
 @main.command()
 @click.argument("game_name", metavar="GAME", required=False)
 @variant_option
-@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--seed", default=None, type=int,
+              help="The game's seed.  [default: 1; with a human seat a random one, printed]")
 @click.option("--agents", default=None, metavar="A,B",
               help="One bot for all players, or one per player: random, first, last,"
                    " policy[:NAME], mcts[:POLICY][@PLAYOUTSxDEPTH] (e.g. mcts@8x2),"
@@ -37,7 +38,7 @@ from runtime.state import RuleError
               help="Stop a game that runs longer than this.")
 @package_option
 @json_option
-def play(game_name: str | None, variants: tuple[str, ...], seed: int, agents: str | None,
+def play(game_name: str | None, variants: tuple[str, ...], seed: int | None, agents: str | None,
          resume: str | None, backend: str, record_path: str | None, params: tuple[str, ...],
          max_decisions: int, package: str | None, as_json: bool) -> None:
     """Play one game between bots and show the result (with `human` seats: at the terminal)."""
@@ -46,6 +47,7 @@ def play(game_name: str | None, variants: tuple[str, ...], seed: int, agents: st
                                   record_path)
     if game_name is None:
         raise click.UsageError("Missing argument 'GAME' (or --resume FILE).")
+    seed = 1 if seed is None else seed  # bots alone: the same game every time, unless told
     agents = agents or "random"
     loaded = load(game_name, variants)
     program = load_program(loaded, backend, package)

@@ -15,19 +15,20 @@ from .base import variant_option
 from runtime import record as records
 
 
-def play_by_hand(game_name: str | None, variants: tuple[str, ...], seed: int, agents: str | None,
+def play_by_hand(game_name: str | None, variants: tuple[str, ...], seed: int | None, agents: str | None,
                  backend: str, params: tuple[str, ...], package: str | None, resume: str | None,
                  record_path: str | None = None) -> None:
     """`rulespec play` with a person in a seat, or `--resume FILE`: the terminal seat;
     --record FILE saves the game as it stands when the person leaves or it ends."""
     table = _table(game_name, variants, seed, agents, backend, params, package, resume)
+    click.echo(playtest.seed_line(table))
     playtest.play_in_terminal(table)
     if record_path:
         table.save(record_path)
         click.echo(f"Record:    {record_path} (rulespec play --resume {record_path})")
 
 
-def _table(game_name: str | None, variants: tuple[str, ...], seed: int, seats: str | None,
+def _table(game_name: str | None, variants: tuple[str, ...], seed: int | None, seats: str | None,
            backend: str, params: tuple[str, ...], package: str | None, resume: str | None,
            flag: str = "--agents"):
     record = None
@@ -44,6 +45,7 @@ def _table(game_name: str | None, variants: tuple[str, ...], seed: int, seats: s
         chosen = playtest.seats_of(seats, meta, flag, values) if seats else None
         if record is None and chosen is None:
             chosen = playtest.default_seats(meta, values)
+        seed = playtest.table_seed(seed)
         return playtest.open_table(loaded, program, chosen, seed, values, record)
     except playtest.PlaytestError as err:
         raise UserError(str(err)) from None
@@ -57,7 +59,8 @@ def _table(game_name: str | None, variants: tuple[str, ...], seed: int, seats: s
 @click.option("--seats", default=None, metavar="A,B",
               help="Per player: human or a bot; the last fills the seats left (default: the"
                    " first human, bots in the others).")
-@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--seed", default=None, type=int,
+              help="The game's seed.  [default: a random one, printed]")
 @click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
 @param_option
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -67,7 +70,7 @@ def _table(game_name: str | None, variants: tuple[str, ...], seed: int, seats: s
               help="Where the table saves records.")
 @click.option("--resume", default=None, metavar="FILE", help="Open the table at a record.")
 @package_option
-def serve(game_name: str | None, variants: tuple[str, ...], seats: str | None, seed: int, backend: str,
+def serve(game_name: str | None, variants: tuple[str, ...], seats: str | None, seed: int | None, backend: str,
           params: tuple[str, ...], host: str, port: int, records_dir: str, resume: str | None,
           package: str | None) -> None:
     """The web table: a link per seat, each showing that seat's view only."""
