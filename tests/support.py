@@ -11,6 +11,7 @@ import pytest
 from compiler import backends
 from compiler.interpret import Interpreter
 from compiler.loader import LoadedSpec, load_spec
+from compiler.parse import parse_text
 from runtime.game import Game
 
 TESTS = Path(__file__).resolve().parent
@@ -78,6 +79,17 @@ def program(folder: Path, backend: str, variants: tuple[str, ...] = ()):
     out = Path(_SCRATCH.name) / "_".join((spec.model.game,) + variants) / spec.model.game
     compile_game(spec.model, out)
     return backends.load_program(spec, "generated", out)
+
+
+def spec_value(interpreter, state, text: str, **env) -> object:
+    """Evaluate one expression of the spec's language against a state (the interpreter reads it).
+
+    `env` maps each name the expression uses to `(kind, value)`, e.g. `p=("player", 0)`.
+    """
+    params = ", ".join(f"{name}: {kind}" for name, (kind, _) in env.items())
+    define = parse_text(f"define probe({params}) -> int = {text}\n", Path("probe.rules").as_posix())
+    body = define.decls[0].body
+    return interpreter.ev.value(state, {name: value for name, (_, value) in env.items()}, body)
 
 
 @functools.cache

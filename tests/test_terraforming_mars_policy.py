@@ -9,14 +9,11 @@ fixed choices on policy games, reading the spec's own definitions.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from compiler.parse import parse_text
 from runtime.agents import seat_agents
 from runtime.game import Game
-from support import REPO, program
+from support import REPO, program, spec_value
 
 TM = REPO / "spec" / "terraforming_mars"
 SEEDS = (1, 2, 3)
@@ -25,14 +22,6 @@ SEEDS = (1, 2, 3)
 @pytest.fixture(scope="module")
 def engines():
     return program(TM, "generated"), program(TM, "interpreted")
-
-
-def spec_value(interpreter, state, text: str, **env) -> object:
-    """Evaluate one expression of the spec's language against a state (the interpreter reads it)."""
-    params = ", ".join(f"{name}: {kind}" for name, (kind, _) in env.items())
-    define = parse_text(f"define probe({params}) -> int = {text}\n", Path("probe.rules").as_posix())
-    body = define.decls[0].body
-    return interpreter.ev.value(state, {name: value for name, (_, value) in env.items()}, body)
 
 
 def builder_games(generated, players: int):

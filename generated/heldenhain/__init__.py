@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: e1a78fcbe222a946
+# Spec hash: fc13236b39ea60e1
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source d6f708c6930af335ad48 output 4a878f5937537678067a
+# Fingerprint: source 7a50ee6781d983b076ab output 0edc3fd9e5928020b420
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "e1a78fcbe222a946"
+SPEC_HASH = "fc13236b39ea60e1"
 TESTS_HASH = "ae0e39c34ac8794c"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

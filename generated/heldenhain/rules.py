@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: e1a78fcbe222a946
+# Spec hash: fc13236b39ea60e1
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source c0a9b793fff41d8ead4b output 6f8b9f96f94215ff5d35
+# Fingerprint: source 380992feb0a218650ca6 output 3423a5a159840aa0ed03
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -821,21 +821,55 @@ def d_ausschalten_moeglich(state, v_p):
     )
 
 
+def d_sperren_lohnt(state, v_p):
+    "define sperren_lohnt"
+    # spec: spec/heldenhain/06_policies.rules:30
+    return any(
+        (A_von[c_z] if c_z in KS_spiegel else c_z) in KS_charakter
+        and q_rettung(state, c_z) >= 3
+        and any(
+            (
+                state.location[c_f] == 5 + v_p
+                and not state.counters[1][c_f] > 0
+                and (
+                    not state.counters[2][c_f] > 0
+                    or bool(
+                        d_ist_charakter(state, c_f)
+                        or d_ist_begleiter(state, c_f)
+                        or d_ist_drache(state, c_f)
+                    )
+                    and attr_of(
+                        A_flink,
+                        A_von[c_f] if c_f in KS_spiegel else c_f,
+                        "flink",
+                        "spec/heldenhain/02_cards.rules:46:50",
+                    )
+                )
+            )
+            and allowed_ablenken(state, v_p, c_f, c_z)
+            and q_rettung(state, c_f) < q_rettung(state, c_z)
+            and state.counters[0][c_f] + q_einsatz(state, c_z) < q_ausdauer(state, c_f)
+            for c_f in state.zones[5 + v_p]
+        )
+        for c_z in state.zones[5 + (None if v_p is None else (v_p + 1) % 2)]
+    )
+
+
 def d_platz_im_feld(state, v_p):
     "define platz_im_feld"
-    # spec: spec/heldenhain/06_policies.rules:26
+    # spec: spec/heldenhain/06_policies.rules:35
     return len(state.zones[5 + v_p]) < 6
 
 
 def d_reserve(state, v_f):
     "define reserve"
-    # spec: spec/heldenhain/06_policies.rules:29
+    # spec: spec/heldenhain/06_policies.rules:38
     return q_ausdauer(state, v_f) - state.counters[0][v_f]
 
 
 def d_spielt(state, v_p, v_d):
     "define spielt"
-    # spec: spec/heldenhain/06_policies.rules:33
+    # spec: spec/heldenhain/06_policies.rules:42
     return (state.params["deck_1"] if v_p == 0 else state.params["deck_2"]) == v_d
 
 
@@ -2098,44 +2132,42 @@ BOTS = {
 
 def pol_deck_ki_0(state, pending):
     "policy deck_ki, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:36
+    # spec: spec/heldenhain/06_policies.rules:45
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:37
+    # spec: spec/heldenhain/06_policies.rules:46
     if d_siegwurf(state, v_you):
         best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:38
+    # spec: spec/heldenhain/06_policies.rules:47
     best = keep_best(
         best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:39
-    if (
-        state.params["deck_1"] if v_you == 0 else state.params["deck_2"]
-    ) == "schattenkabinett" or d_ausschalten_moeglich(state, v_you):
+    # spec: spec/heldenhain/06_policies.rules:48
+    if d_ausschalten_moeglich(state, v_you):
         best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:40
+    # spec: spec/heldenhain/06_policies.rules:49
     if (
         state.params["deck_1"] if v_you == 0 else state.params["deck_2"]
-    ) == "schattenkabinett":
-        best = keep_best(best, [ids[i] in ("ki",) for i in best], False)
+    ) == "schattenkabinett" and d_sperren_lohnt(state, v_you):
+        best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:41
+    # spec: spec/heldenhain/06_policies.rules:50
     best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:42
+    # spec: spec/heldenhain/06_policies.rules:51
     best = keep_best(best, [ids[i] in ("ki", "drache") for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:43
+    # spec: spec/heldenhain/06_policies.rules:52
     best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
     if len(best) == 1:
         return best
@@ -2144,24 +2176,11 @@ def pol_deck_ki_0(state, pending):
 
 def pol_deck_ki_1(state, pending):
     "policy deck_ki, rule 2: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:45
+    # spec: spec/heldenhain/06_policies.rules:54
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:46
-    best = keep_best(
-        best,
-        [
-            (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_aktion
-            and (state.params["deck_1"] if v_you == 0 else state.params["deck_2"])
-            == "schattenkabinett"
-            for v_c in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/heldenhain/06_policies.rules:47
+    # spec: spec/heldenhain/06_policies.rules:55
     best = keep_best(
         best,
         [
@@ -2175,7 +2194,7 @@ def pol_deck_ki_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:48
+    # spec: spec/heldenhain/06_policies.rules:56
     best = keep_best(
         best,
         [
@@ -2191,7 +2210,7 @@ def pol_deck_ki_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:49
+    # spec: spec/heldenhain/06_policies.rules:57
     best = keep_best(
         best,
         [
@@ -2200,7 +2219,7 @@ def pol_deck_ki_1(state, pending):
                 A_heilung,
                 A_von[v_c] if v_c in KS_spiegel else v_c,
                 "heilung",
-                "spec/heldenhain/06_policies.rules:49:41",
+                "spec/heldenhain/06_policies.rules:57:41",
             )
             > 0
             and (state.params["deck_1"] if v_you == 0 else state.params["deck_2"])
@@ -2211,7 +2230,7 @@ def pol_deck_ki_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:50
+    # spec: spec/heldenhain/06_policies.rules:58
     best = keep_best(
         best,
         [
@@ -2220,7 +2239,7 @@ def pol_deck_ki_1(state, pending):
                     A_kosten,
                     A_von[v_c] if v_c in KS_spiegel else v_c,
                     "kosten",
-                    "spec/heldenhain/06_policies.rules:50:47",
+                    "spec/heldenhain/06_policies.rules:58:47",
                 )
                 if (state.params["deck_1"] if v_you == 0 else state.params["deck_2"])
                 == "purpurpakt"
@@ -2232,7 +2251,7 @@ def pol_deck_ki_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:51
+    # spec: spec/heldenhain/06_policies.rules:59
     best = keep_best(
         best,
         [
@@ -2262,11 +2281,11 @@ def pol_deck_ki_1(state, pending):
 
 def pol_der_wegweiser_0(state, pending):
     "policy der_wegweiser, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:152
+    # spec: spec/heldenhain/06_policies.rules:158
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:153
+    # spec: spec/heldenhain/06_policies.rules:159
     best = keep_best(
         best,
         [
@@ -2278,7 +2297,7 @@ def pol_der_wegweiser_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:154
+    # spec: spec/heldenhain/06_policies.rules:160
     best = keep_best(
         best,
         [
@@ -2291,7 +2310,7 @@ def pol_der_wegweiser_0(state, pending):
                 A_rueckendeckung,
                 A_von[v_c] if v_c in KS_spiegel else v_c,
                 "rueckendeckung",
-                "spec/heldenhain/06_policies.rules:154:33",
+                "spec/heldenhain/06_policies.rules:160:33",
             )
             > 0
             and len(state.zones[5 + v_you]) < 6
@@ -2301,7 +2320,7 @@ def pol_der_wegweiser_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:155
+    # spec: spec/heldenhain/06_policies.rules:161
     best = keep_best(
         best,
         [
@@ -2331,11 +2350,11 @@ def pol_der_wegweiser_0(state, pending):
 
 def pol_fraeulein_rabatt_0(state, pending):
     "policy fraeulein_rabatt, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:161
+    # spec: spec/heldenhain/06_policies.rules:167
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:162
+    # spec: spec/heldenhain/06_policies.rules:168
     best = keep_best(
         best,
         [
@@ -2351,7 +2370,7 @@ def pol_fraeulein_rabatt_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:163
+    # spec: spec/heldenhain/06_policies.rules:169
     best = keep_best(
         best,
         [
@@ -2359,7 +2378,7 @@ def pol_fraeulein_rabatt_0(state, pending):
                 A_kosten,
                 A_von[v_c] if v_c in KS_spiegel else v_c,
                 "kosten",
-                "spec/heldenhain/06_policies.rules:163:15",
+                "spec/heldenhain/06_policies.rules:169:15",
             )
             for v_c in [values[i] for i in best]
         ],
@@ -2367,7 +2386,7 @@ def pol_fraeulein_rabatt_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:164
+    # spec: spec/heldenhain/06_policies.rules:170
     best = keep_best(
         best,
         [
@@ -2397,11 +2416,11 @@ def pol_fraeulein_rabatt_0(state, pending):
 
 def pol_fraeulein_rabatt_1(state, pending):
     "policy fraeulein_rabatt, rule 2: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:166
+    # spec: spec/heldenhain/06_policies.rules:172
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:167
+    # spec: spec/heldenhain/06_policies.rules:173
     best = keep_best(best, [ids[i] in ("stress",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2410,96 +2429,36 @@ def pol_fraeulein_rabatt_1(state, pending):
 
 def pol_graf_gruebel_0(state, pending):
     "policy graf_gruebel, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:135
+    # spec: spec/heldenhain/06_policies.rules:146
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:136
+    # spec: spec/heldenhain/06_policies.rules:147
     if d_siegwurf(state, v_you):
         best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:137
+    # spec: spec/heldenhain/06_policies.rules:148
     best = keep_best(
         best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:138
-    best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
+    # spec: spec/heldenhain/06_policies.rules:149
+    if d_ausschalten_moeglich(state, v_you) or d_sperren_lohnt(state, v_you):
+        best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:139
-    best = keep_best(best, [ids[i] in ("ki",) for i in best], False)
+    # spec: spec/heldenhain/06_policies.rules:150
+    best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:140
-    best = keep_best(best, [ids[i] in ("sammeln", "drache") for i in best], False)
+    # spec: spec/heldenhain/06_policies.rules:151
+    best = keep_best(best, [ids[i] in ("ki", "drache") for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:141
+    # spec: spec/heldenhain/06_policies.rules:152
     best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_graf_gruebel_1(state, pending):
-    "policy graf_gruebel, rule 2: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:143
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:144
-    best = keep_best(
-        best,
-        [
-            (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_aktion
-            for v_c in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/heldenhain/06_policies.rules:145
-    best = keep_best(
-        best,
-        [
-            (
-                (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_charakter
-                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_begleiter
-                or (A_von[v_c] if v_c in KS_spiegel else v_c) in KS_drache
-            )
-            and len(state.zones[5 + v_you]) < 6
-            for v_c in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    # spec: spec/heldenhain/06_policies.rules:146
-    best = keep_best(
-        best,
-        [
-            (
-                3 * q_rettung(state, v_c)
-                + q_einsatz(state, v_c)
-                + max(0, q_ausdauer(state, v_c) - state.counters[0][v_c])
-                if d_orig(state, v_c) in KS_charakter
-                or d_orig(state, v_c) in KS_begleiter
-                or d_orig(state, v_c) in KS_drache
-                else 2
-                * attr_of(
-                    A_kosten,
-                    A_von[v_c] if v_c in KS_spiegel else v_c,
-                    "kosten",
-                    "spec/heldenhain/06_policies.rules:13:80",
-                )
-            )
-            for v_c in [values[i] for i in best]
-        ],
-        False,
-    )
     if len(best) == 1:
         return best
     return best
@@ -2507,11 +2466,11 @@ def pol_graf_gruebel_1(state, pending):
 
 def pol_tante_taktik_0(state, pending):
     "policy tante_taktik, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:114
+    # spec: spec/heldenhain/06_policies.rules:122
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:115
+    # spec: spec/heldenhain/06_policies.rules:123
     best = keep_best(
         best,
         [
@@ -2527,7 +2486,7 @@ def pol_tante_taktik_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:116
+    # spec: spec/heldenhain/06_policies.rules:124
     best = keep_best(
         best,
         [
@@ -2536,7 +2495,7 @@ def pol_tante_taktik_0(state, pending):
                 A_heilung,
                 A_von[v_c] if v_c in KS_spiegel else v_c,
                 "heilung",
-                "spec/heldenhain/06_policies.rules:116:41",
+                "spec/heldenhain/06_policies.rules:124:41",
             )
             > 0
             for v_c in [values[i] for i in best]
@@ -2545,7 +2504,7 @@ def pol_tante_taktik_0(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:117
+    # spec: spec/heldenhain/06_policies.rules:125
     best = keep_best(
         best,
         [
@@ -2575,11 +2534,11 @@ def pol_tante_taktik_0(state, pending):
 
 def pol_tante_taktik_1(state, pending):
     "policy tante_taktik, rule 2: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:119
+    # spec: spec/heldenhain/06_policies.rules:127
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:120
+    # spec: spec/heldenhain/06_policies.rules:128
     best = keep_best(
         best,
         [
@@ -2590,7 +2549,7 @@ def pol_tante_taktik_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:121
+    # spec: spec/heldenhain/06_policies.rules:129
     best = keep_best(
         best,
         [
@@ -2606,35 +2565,35 @@ def pol_tante_taktik_1(state, pending):
 
 def pol_tante_taktik_2(state, pending):
     "policy tante_taktik, rule 3: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:123
+    # spec: spec/heldenhain/06_policies.rules:131
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:124
+    # spec: spec/heldenhain/06_policies.rules:132
     if d_siegwurf(state, v_you):
         best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:125
+    # spec: spec/heldenhain/06_policies.rules:133
     best = keep_best(
         best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:126
+    # spec: spec/heldenhain/06_policies.rules:134
     best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:127
+    # spec: spec/heldenhain/06_policies.rules:135
     if d_ausschalten_moeglich(state, v_you):
         best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:128
+    # spec: spec/heldenhain/06_policies.rules:136
     best = keep_best(best, [ids[i] in ("ki", "drache") for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:129
+    # spec: spec/heldenhain/06_policies.rules:137
     best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
     if len(best) == 1:
         return best
@@ -2643,35 +2602,35 @@ def pol_tante_taktik_2(state, pending):
 
 def pol_umsichtig_0(state, pending):
     "policy umsichtig, rule 1: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:57
+    # spec: spec/heldenhain/06_policies.rules:65
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:58
+    # spec: spec/heldenhain/06_policies.rules:66
     if d_siegwurf(state, v_you):
         best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:59
+    # spec: spec/heldenhain/06_policies.rules:67
     best = keep_best(
         best, [ids[i] in ("ausspielen", "hauptquartier") for i in best], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:60
+    # spec: spec/heldenhain/06_policies.rules:68
     if d_ausschalten_moeglich(state, v_you):
         best = keep_best(best, [ids[i] in ("ablenken",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:61
+    # spec: spec/heldenhain/06_policies.rules:69
     best = keep_best(best, [ids[i] in ("sammeln",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:62
+    # spec: spec/heldenhain/06_policies.rules:70
     best = keep_best(best, [ids[i] in ("ki", "drache") for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:63
+    # spec: spec/heldenhain/06_policies.rules:71
     best = keep_best(best, [ids[i] in ("beenden",) for i in best], True)
     if len(best) == 1:
         return best
@@ -2680,11 +2639,11 @@ def pol_umsichtig_0(state, pending):
 
 def pol_umsichtig_1(state, pending):
     "policy umsichtig, rule 2: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:65
+    # spec: spec/heldenhain/06_policies.rules:73
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:66
+    # spec: spec/heldenhain/06_policies.rules:74
     best = keep_best(
         best,
         [
@@ -2700,7 +2659,7 @@ def pol_umsichtig_1(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:67
+    # spec: spec/heldenhain/06_policies.rules:75
     best = keep_best(
         best,
         [
@@ -2730,11 +2689,11 @@ def pol_umsichtig_1(state, pending):
 
 def pol_umsichtig_2(state, pending):
     "policy umsichtig, rule 3: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:69
+    # spec: spec/heldenhain/06_policies.rules:77
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:70
+    # spec: spec/heldenhain/06_policies.rules:78
     best = keep_best(
         best, [q_rettung(state, v_f) for v_f in [values[i] for i in best]], False
     )
@@ -2745,11 +2704,11 @@ def pol_umsichtig_2(state, pending):
 
 def pol_umsichtig_3(state, pending):
     "policy umsichtig, rule 4: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:72
+    # spec: spec/heldenhain/06_policies.rules:80
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:73
+    # spec: spec/heldenhain/06_policies.rules:81
     best = keep_best(
         best,
         [
@@ -2760,7 +2719,7 @@ def pol_umsichtig_3(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:74
+    # spec: spec/heldenhain/06_policies.rules:82
     best = keep_best(
         best, [q_einsatz(state, v_f) for v_f in [values[i] for i in best]], False
     )
@@ -2771,11 +2730,11 @@ def pol_umsichtig_3(state, pending):
 
 def pol_umsichtig_4(state, pending):
     "policy umsichtig, rule 5: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:76
+    # spec: spec/heldenhain/06_policies.rules:84
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:77
+    # spec: spec/heldenhain/06_policies.rules:85
     best = keep_best(
         best,
         [
@@ -2786,13 +2745,13 @@ def pol_umsichtig_4(state, pending):
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:78
+    # spec: spec/heldenhain/06_policies.rules:86
     best = keep_best(
         best, [q_rettung(state, v_z) for v_z in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:79
+    # spec: spec/heldenhain/06_policies.rules:87
     best = keep_best(
         best,
         [
@@ -2808,11 +2767,11 @@ def pol_umsichtig_4(state, pending):
 
 def pol_umsichtig_5(state, pending):
     "policy umsichtig, rule 6: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:81
+    # spec: spec/heldenhain/06_policies.rules:89
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:82
+    # spec: spec/heldenhain/06_policies.rules:90
     if (
         len(
             [
@@ -2822,7 +2781,7 @@ def pol_umsichtig_5(state, pending):
                     A_kosten,
                     A_von[c_c] if c_c in KS_spiegel else c_c,
                     "kosten",
-                    "spec/heldenhain/06_policies.rules:82:57",
+                    "spec/heldenhain/06_policies.rules:90:57",
                 )
                 <= 3
             ]
@@ -2832,7 +2791,7 @@ def pol_umsichtig_5(state, pending):
         best = keep_best(best, [ids[i] in ("behalten",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:83
+    # spec: spec/heldenhain/06_policies.rules:91
     best = keep_best(best, [ids[i] in ("neu_mischen",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2841,11 +2800,11 @@ def pol_umsichtig_5(state, pending):
 
 def pol_umsichtig_6(state, pending):
     "policy umsichtig, rule 7: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:85
+    # spec: spec/heldenhain/06_policies.rules:93
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:86
+    # spec: spec/heldenhain/06_policies.rules:94
     best = keep_best(
         best,
         [
@@ -2875,11 +2834,11 @@ def pol_umsichtig_6(state, pending):
 
 def pol_umsichtig_7(state, pending):
     "policy umsichtig, rule 8: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:88
+    # spec: spec/heldenhain/06_policies.rules:96
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:89
+    # spec: spec/heldenhain/06_policies.rules:97
     best = keep_best(
         best,
         [
@@ -2909,11 +2868,11 @@ def pol_umsichtig_7(state, pending):
 
 def pol_umsichtig_8(state, pending):
     "policy umsichtig, rule 9: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:91
+    # spec: spec/heldenhain/06_policies.rules:99
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:92
+    # spec: spec/heldenhain/06_policies.rules:100
     best = keep_best(
         best,
         [
@@ -2931,11 +2890,11 @@ def pol_umsichtig_8(state, pending):
 
 def pol_umsichtig_9(state, pending):
     "policy umsichtig, rule 10: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:94
+    # spec: spec/heldenhain/06_policies.rules:102
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:95
+    # spec: spec/heldenhain/06_policies.rules:103
     best = keep_best(
         best,
         [
@@ -2951,11 +2910,11 @@ def pol_umsichtig_9(state, pending):
 
 def pol_umsichtig_10(state, pending):
     "policy umsichtig, rule 11: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:97
+    # spec: spec/heldenhain/06_policies.rules:105
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:98
+    # spec: spec/heldenhain/06_policies.rules:106
     best = keep_best(
         best,
         [
@@ -2973,16 +2932,16 @@ def pol_umsichtig_10(state, pending):
 
 def pol_umsichtig_11(state, pending):
     "policy umsichtig, rule 12: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:100
+    # spec: spec/heldenhain/06_policies.rules:108
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/heldenhain/06_policies.rules:101
+    # spec: spec/heldenhain/06_policies.rules:109
     if len(state.zones[3 + v_you]) > 3:
         best = keep_best(best, [ids[i] in ("handkarte",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/heldenhain/06_policies.rules:102
+    # spec: spec/heldenhain/06_policies.rules:110
     best = keep_best(best, [ids[i] in ("stress",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2991,11 +2950,11 @@ def pol_umsichtig_11(state, pending):
 
 def pol_umsichtig_12(state, pending):
     "policy umsichtig, rule 13: the options it likes best"
-    # spec: spec/heldenhain/06_policies.rules:106
+    # spec: spec/heldenhain/06_policies.rules:114
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/heldenhain/06_policies.rules:107
+    # spec: spec/heldenhain/06_policies.rules:115
     best = keep_best(
         best,
         [
@@ -3151,7 +3110,7 @@ POLICIES = {
         "spec/heldenhain/03_rules.rules:443:9": pol_umsichtig_12,
         "spec/heldenhain/03_rules.rules:449:9": pol_umsichtig_9,
         "spec/heldenhain/04_turn.rules:103:9": pol_graf_gruebel_0,
-        "spec/heldenhain/04_turn.rules:106:17": pol_graf_gruebel_1,
+        "spec/heldenhain/04_turn.rules:106:17": pol_umsichtig_1,
         "spec/heldenhain/04_turn.rules:115:17": pol_umsichtig_2,
         "spec/heldenhain/04_turn.rules:121:17": pol_umsichtig_3,
         "spec/heldenhain/04_turn.rules:122:17": pol_umsichtig_4,
