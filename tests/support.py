@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -113,3 +114,27 @@ def write_peek(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "peek.rules").write_text(PEEK, encoding="utf-8")
     return folder
+
+
+def spec_copy(game: str, variants: dict[str, str] = (), tests: dict[str, str] = (),
+              root: Path | None = None) -> Path:
+    """A copy of spec/<game> with a designer's additions: variant files and designer-test files
+    (name -> text). The machinery must take such a copy as it takes the game itself."""
+    base = Path(tempfile.mkdtemp(prefix="rulespec-copy-", dir=root or _SCRATCH.name))
+    folder = base / game
+    shutil.copytree(REPO / "spec" / game, folder)
+    for name, text in dict(variants).items():
+        (folder / "variants" / f"{name}.rules").write_text(text, encoding="utf-8")
+    for name, text in dict(tests).items():
+        (folder / "tests" / f"{name}.rules").write_text(text, encoding="utf-8")
+    return folder
+
+
+def walkthrough_block(first_line: str) -> str:
+    """The code block of docs/WALKTHROUGH.md that begins with `first_line`."""
+    text = (REPO / "docs" / "WALKTHROUGH.md").read_text(encoding="utf-8")
+    for block in text.split("```")[1::2]:
+        body = block.lstrip("\n")
+        if body.startswith(first_line):
+            return body
+    raise AssertionError(f"docs/WALKTHROUGH.md has no code block beginning {first_line!r}")

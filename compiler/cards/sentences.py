@@ -164,9 +164,9 @@ class Sentences:
 
     def s_Activate(self, s: ast.Activate) -> Line:
         effect = self.model.effects.get(s.effect.name)
-        args = f" for {', '.join(self.w(a) for a in s.args)}" if s.args else ""
+        args = f" for {self.words.items(s.args)}" if s.args else ""
         if effect is not None and s.args and len(effect.params) == len(s.args):
-            bound = ", ".join(f"{code(p.name)} = {self.w(a)}" for p, a in zip(effect.params, s.args))
+            bound = ", ".join(f"{code(p.name)} = {self.words.item(a)}" for p, a in zip(effect.params, s.args))
             args = f" (with {bound})"
         until = f"until {code(s.lifetime.name)}" if s.lifetime else "for the rest of the game"
         rules = self.effect_rules(effect) if effect is not None else ()
@@ -212,7 +212,7 @@ class Sentences:
         return Line(f"Whenever {code(f'{t.signal.name}({names})')} happens{when}:", self.block(t.body))
 
     def s_Cancel(self, s: ast.Cancel) -> Line:
-        args = f" for {', '.join(self.w(a) for a in s.args)}" if s.args else ""
+        args = f" for {self.words.items(s.args)}" if s.args else ""
         return Line(f"End {self.words.effect(s.effect.name)}{args}.")
 
     def s_Expire(self, s: ast.Expire) -> Line:
@@ -227,12 +227,12 @@ class Sentences:
         return Line(f"{capital(self.w(s.player))} wins the game: “{s.reason}”.")
 
     def s_Lose(self, s: ast.Lose) -> Line:
-        who = " and ".join(self.w(p) for p in s.players)
+        who = " and ".join(self.words.item(p) for p in s.players)
         verb = "loses" if len(s.players) == 1 else "lose"
         return Line(f"{capital(who)} {verb} the game, and nobody wins: “{s.reason}”.")
 
     def s_Log(self, s: ast.Log) -> Line:
-        return Line(f"Write in the log: {' '.join(self.w(p) for p in s.parts)}.")
+        return Line(f"Write in the log: {' '.join(self.words.item(p) for p in s.parts)}.")
 
     # ------------------------------------------------------------ test steps (never on a card)
     def s_DiceStep(self, s: ast.DiceStep) -> Line:

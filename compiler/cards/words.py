@@ -11,9 +11,16 @@ from typing import Callable
 from .. import ast
 from ..model import Model
 
+# How tightly words bind, loosest first. OPEN: a phrase whose last clause takes all that follows
+# ("if ... then ..., else ...", "... such that P"); OPENED: a phrase that ends in an OPEN one. Then
+# or, and, not, comparisons, phrases closed by their own words ("half of X, rounded down", "the
+# smaller of A and B"), sums, products, signs, atoms. A part is put in parentheses when it binds
+# looser than its place asks, so the words group exactly what the expression groups.
+OPENED, OPEN, OR, AND, NOT, COMPARE, PHRASE, SUM, PRODUCT, UNARY, ATOM = range(11)
+MINUS = "\u2212"
 _COMPARE = {"==": "is", "!=": "is not", ">=": "is at least", "<=": "is at most",
             ">": "is more than", "<": "is less than"}
-_ARITHMETIC = {"+": "+", "-": "-", "*": "×", "/": "÷", "%": "mod"}
+_ARITHMETIC = {"+": "+", "-": MINUS, "*": "×", "%": "mod"}
 
 
 def code(name: str) -> str:
@@ -61,26 +68,44 @@ class Words:
 
     def player(self, expr: ast.Expr) -> str:
         """A player in a possessive place: `your` for you."""
-        return "your" if _is_name(expr, "you") else f"{self.expr(expr)}'s"
+        return "your" if _is_name(expr, "you") else f"{self.part(expr, ATOM)}'s"
 
     def owner(self, expr: ast.Expr) -> str:
         """A player before a counter's label: `your Supply`, `Blue Supply`."""
-        return "your" if _is_name(expr, "you") else self.expr(expr)
+        return "your" if _is_name(expr, "you") else self.part(expr, ATOM)
 
     # ------------------------------------------------------------ expressions
     def expr(self, expr: ast.Expr) -> str:
-        method: Callable[[ast.Expr], str] | None = getattr(self, "w_" + type(expr).__name__, None)
+        """The expression in words, as a whole (a sentence's own clause)."""
+        return self.words_of(expr)[0]
+
+    def words_of(self, expr: ast.Expr) -> tuple[str, int]:
+        """The words and how tightly they bind (a level below)."""
+        method: Callable[[ast.Expr], tuple[str, int] | str] | None = getattr(
+            self, "w_" + type(expr).__name__, None)
         if method is None:
-            return cannot(expr)
-        return method(expr)
+            return cannot(expr), ATOM
+        out = method(expr)
+        return out if isinstance(out, tuple) else (out, ATOM)
+
+    def part(self, expr: ast.Expr, at_least: int) -> str:
+        """A part of a larger phrase: in parentheses when its words bind looser than the place asks."""
+        text, level = self.words_of(expr)
+        return f"({text})" if level < at_least else text
 
     def operand(self, expr: ast.Expr) -> str:
-        """An expression inside a larger one: compound ones in parentheses."""
-        text = self.expr(expr)
-        return f"({text})" if isinstance(expr, (ast.BoolOp, ast.Cond)) else text
+        """An amount in a sentence ("Add 2 ... ", "Repeat ... times"): compound ones in parentheses."""
+        return self.part(expr, UNARY)
 
-    def w_IntLit(self, e: ast.IntLit) -> str:
-        return str(e.value)
+    def item(self, expr: ast.Expr) -> str:
+        """One item of a comma-separated list: anything with its own commas or clauses in parentheses."""
+        return self.part(expr, SUM)
+
+    def items(self, exprs: tuple[ast.Expr, ...]) -> str:
+        return ", ".join(self.item(e) for e in exprs)
+
+    def w_IntLit(self, e: ast.IntLit):
+        return (f"{MINUS}{-e.value}", UNARY) if e.value < 0 else str(e.value)
 
     def w_StrLit(self, e: ast.StrLit) -> str:
         return f"“{e.value}”"
@@ -94,7 +119,7 @@ class Words:
     def w_NameRef(self, e: ast.NameRef) -> str:
         return self.name(e.name)
 
-    def w_CallExpr(self, e: ast.CallExpr) -> str:
+    def w_CallExpr(self, e: ast.CallExpr):
         builtin = getattr(self, "builtin_" + e.name, None)
         if builtin is not None and e.name not in self.model.defines:
             return builtin(e.args)
@@ -107,76 +132,98 @@ class Words:
             counter = model.counters[name]
             label = _noun(counter.label)
             if counter.per_player and len(args) == 2:
-                return f"{self.owner(args[0])} {label} on {self.expr(args[1])}"
-            return f"{label} on {self.expr(args[-1])}" if args else label
+                return f"{self.owner(args[0])} {label} in {self.part(args[1], ATOM)}"
+            return f"{label} in {self.part(args[-1], ATOM)}" if args else label
         if (name in model.tracks or name in model.zones) and len(args) == 1:
             return f"{self.player(args[0])} {self.label_of(name)}"
         return self.call(name, args)
 
     def call(self, name: str, args: tuple[ast.Expr, ...]) -> str:
-        return f"{code(name)}({', '.join(self.expr(a) for a in args)})"
+        return f"{code(name)}({self.items(args)})"
 
     def w_Attr(self, e: ast.Attr) -> str:
         field = "name" if e.name == "label" else e.name.replace("_", " ")
         if _is_name(e.obj, "you"):
             return f"your {field}"
-        return f"the {field} of {self.operand(e.obj)}"
+        return f"the {field} of {self.part(e.obj, ATOM)}"
 
-    def w_Not(self, e: ast.Not) -> str:
-        return f"not {self.operand(e.operand)}"
+    def tail(self, expr: ast.Expr, at_least: int) -> tuple[str, bool]:
+        """The last part of a phrase: an open one ("... such that P") may stand there bare, since
+        nothing of the phrase follows it; the phrase then ends in an open one (OPENED)."""
+        text, level = self.words_of(expr)
+        if level == OPEN:
+            return text, True
+        return self.part(expr, at_least), False
 
-    def w_Negate(self, e: ast.Negate) -> str:
-        return f"-{self.operand(e.operand)}"
+    def w_Not(self, e: ast.Not):
+        if isinstance(e.operand, ast.Active):
+            return self.w_Active(e.operand, "is not in effect")
+        return f"not {self.part(e.operand, SUM)}", NOT
 
-    def w_BinOp(self, e: ast.BinOp) -> str:
-        text = f"{self.operand(e.left)} {_ARITHMETIC[e.op]} {self.operand(e.right)}"
-        return text + (" (rounded down)" if e.op == "/" else "")
+    def w_Negate(self, e: ast.Negate):
+        return f"{MINUS}{self.part(e.operand, ATOM)}", UNARY
 
-    def w_BoolOp(self, e: ast.BoolOp) -> str:
-        return f" {e.op} ".join(self.operand(o) for o in e.operands)
+    def w_BinOp(self, e: ast.BinOp):
+        if e.op == "/":  # floor division: a phrase of its own, closed by "rounded down"
+            if isinstance(e.right, ast.IntLit) and e.right.value == 2:
+                return f"half of {self.part(e.left, UNARY)}, rounded down", PHRASE
+            return f"{self.part(e.left, UNARY)} ÷ {self.part(e.right, UNARY)}, rounded down", PHRASE
+        level = SUM if e.op in "+-" else PRODUCT
+        return f"{self.part(e.left, level)} {_ARITHMETIC[e.op]} {self.part(e.right, level + 1)}", level
 
-    def w_Compare(self, e: ast.Compare) -> str:
-        return f"{self.operand(e.left)} {_COMPARE[e.op]} {self.operand(e.right)}"
+    def w_BoolOp(self, e: ast.BoolOp):
+        last, open_ = self.tail(e.operands[-1], NOT)
+        text = f" {e.op} ".join([self.part(o, NOT) for o in e.operands[:-1]] + [last])
+        return text, OPENED if open_ else OR if e.op == "or" else AND
 
-    def w_Member(self, e: ast.Member) -> str:
+    def w_Compare(self, e: ast.Compare):
+        right, open_ = self.tail(e.right, SUM)
+        return f"{self.part(e.left, SUM)} {_COMPARE[e.op]} {right}", OPENED if open_ else COMPARE
+
+    def w_Member(self, e: ast.Member):
         word = "is not" if e.negated else "is"
         source = e.collection
         if isinstance(source, ast.NameRef) and source.name in self.model.kinds:
-            return f"{self.operand(e.element)} {word} a {source.name}"
-        return f"{self.operand(e.element)} {word} in {self.collection(source)}"
+            return f"{self.part(e.element, SUM)} {word} a {source.name}", COMPARE
+        return f"{self.part(e.element, SUM)} {word} in {self.collection(source)}", COMPARE
 
-    def w_Range(self, e: ast.Range) -> str:
-        return f"{self.operand(e.low)} to {self.operand(e.high)}"
+    def w_Range(self, e: ast.Range):
+        return f"{self.part(e.low, SUM)} to {self.part(e.high, SUM)}", PHRASE
 
-    def w_Cond(self, e: ast.Cond) -> str:
-        return f"if {self.expr(e.test)} then {self.operand(e.then)}, else {self.operand(e.otherwise)}"
+    def w_Cond(self, e: ast.Cond):
+        return (f"if {self.part(e.test, OR)} then {self.part(e.then, OR)}, "
+                f"else {self.expr(e.otherwise)}", OPEN)
 
-    def w_Quantifier(self, e: ast.Quantifier) -> str:
+    def w_Quantifier(self, e: ast.Quantifier):
         each = self.each(e.var.name, e.source)
         such = f" such that {self.expr(e.where)}" if e.where is not None else ""
+        level = OPEN if such else PHRASE
         if e.kind == "count":
-            return f"the number of {each}{such}"
+            return f"the number of {each}{such}", level
         if e.kind == "any":
-            return f"there is {_article(each)}{such}" if such else f"there is {_article(each)}"
-        return f"for every {each}, {self.expr(e.where)}" if e.where is not None else "always true"
+            return (f"there is {_article(each)}{such}" if such else f"there is {_article(each)}"), level
+        if e.where is None:
+            return "always true"
+        return f"for every {each}, {self.expr(e.where)}", OPEN
 
-    def w_SumOf(self, e: ast.SumOf) -> str:
+    def w_SumOf(self, e: ast.SumOf):
         such = f" such that {self.expr(e.where)}" if e.where is not None else ""
-        return f"the sum of {self.operand(e.value)} over every {self.each(e.var.name, e.source)}{such}"
+        return (f"the sum of {self.part(e.value, SUM)} over every {self.each(e.var.name, e.source)}{such}",
+                OPEN if such else PHRASE)
 
-    def w_Reachable(self, e: ast.Reachable) -> str:
+    def w_Reachable(self, e: ast.Reachable):
         such = f" such that {self.expr(e.where)}" if e.where is not None else ""
-        return (f"the spaces reachable from {self.operand(e.start)} through adjacent spaces "
-                f"{code(e.var.name)}{such}")
+        return (f"the spaces reachable from {self.part(e.start, ATOM)} through adjacent spaces "
+                f"{code(e.var.name)}{such}", OPEN if such else ATOM)
 
-    def w_Allowed(self, e: ast.Allowed) -> str:
+    def w_Allowed(self, e: ast.Allowed):
         label = self.label_of(e.action.name)
         action = f"“{label}”" if label else code(e.action.name)
-        return f"{action} is allowed for {', '.join(self.expr(a) for a in e.args)}"
+        return f"{action} is allowed for {self.items(e.args)}", COMPARE
 
-    def w_Active(self, e: ast.Active) -> str:
-        args = f" ({', '.join(self.expr(a) for a in e.args)})" if e.args else ""
-        return f"{self.effect(e.effect.name)}{args} is in effect"
+    def w_Active(self, e: ast.Active, verb: str = "is in effect"):
+        args = f" ({self.items(e.args)})" if e.args else ""
+        return f"{self.effect(e.effect.name)}{args} {verb}", COMPARE
 
     def effect(self, name: str) -> str:
         label = self.label_of(name)
@@ -188,7 +235,7 @@ class Words:
             return f"every {source.name}"
         if isinstance(source, ast.Range):
             return f"the numbers {self.expr(source)}"
-        return self.expr(source)
+        return self.part(source, SUM)
 
     def each(self, var: str, source: ast.Expr) -> str:
         """`space s`, `s in NAME`, `player p`, `c from 1 to 3`: one member of a collection."""
@@ -202,31 +249,34 @@ class Words:
 
     # ------------------------------------------------------------ builtins
     def builtin_opponent(self, args) -> str:
-        return "your opponent" if _is_name(args[0], "you") else f"the opponent of {self.expr(args[0])}"
+        return "your opponent" if _is_name(args[0], "you") else f"the opponent of {self.part(args[0], ATOM)}"
 
     def builtin_adjacent(self, args) -> str:
-        return f"the spaces adjacent to {self.operand(args[0])}"
+        return f"the spaces adjacent to {self.part(args[0], ATOM)}"
 
-    def builtin_min(self, args) -> str:
-        return f"the smaller of {self.operand(args[0])} and {self.operand(args[1])}"
+    def builtin_min(self, args):
+        last, open_ = self.tail(args[1], SUM)
+        return f"the smaller of {self.part(args[0], SUM)} and {last}", OPENED if open_ else PHRASE
 
-    def builtin_max(self, args) -> str:
-        return f"the larger of {self.operand(args[0])} and {self.operand(args[1])}"
+    def builtin_max(self, args):
+        last, open_ = self.tail(args[1], SUM)
+        return f"the larger of {self.part(args[0], SUM)} and {last}", OPENED if open_ else PHRASE
 
     def builtin_abs(self, args) -> str:
-        return f"the size of {self.operand(args[0])} without its sign"
+        return f"the size of {self.part(args[0], SUM)} without its sign"
 
     def builtin_size(self, args) -> str:
-        return f"the number of cards in {self.operand(args[0])}"
+        return f"the number of cards in {self.part(args[0], ATOM)}"
 
     def builtin_top(self, args) -> str:
-        return f"the top card of {self.operand(args[0])}"
+        return f"the top card of {self.part(args[0], ATOM)}"
 
-    def builtin_event_allowed(self, args) -> str:
-        return f"the event of {self.operand(args[0])} may take place for {self.operand(args[1])}"
+    def builtin_event_allowed(self, args):
+        return (f"the event of {self.part(args[0], ATOM)} may take place for {self.part(args[1], SUM)}",
+                COMPARE)
 
-    def builtin_has_event(self, args) -> str:
-        return f"{self.operand(args[0])} has an event"
+    def builtin_has_event(self, args):
+        return f"{self.part(args[0], SUM)} has an event", COMPARE
 
 
 def cannot(node: ast.Node) -> str:
