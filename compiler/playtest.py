@@ -88,7 +88,7 @@ def serve_table(table: Table, host: str, port: int, records_dir: str,
         announce("  " + seed_line(table))
         for player in table.players:
             announce(f"  {table.label_of(player)} ({table.seats[player]}): {running.urls[player]}")
-        announce(f"  host (every seat's link, hot-seat): {running.urls['host']}")
+        announce(f"  host (every seat's link, hot-seat, loading records): {running.urls['host']}")
         announce("  each link is that seat's key: give it only to the person in that seat; Ctrl-C stops")
     try:
         web.serve(table, host=host, port=port, records_dir=records_dir, announce=tell)

@@ -22,6 +22,7 @@ from .game import Game, seen_slots
 from .meta import GameMeta
 from .program import Program
 from .state import RuleError
+from .text import shown
 
 HUMAN = "human"
 HIDDEN_CARD = "(a hidden card)"
@@ -249,6 +250,9 @@ class Table:
         """Take back `player`'s last decision (and the bots' answers to it); how many steps went."""
         if player not in self.seats:
             raise TableError(f"unknown seat '{player}'", 404)
+        if not self.is_human(player):
+            raise TableError(f"{player} is played by the bot '{self.seats[player]}': a bot takes"
+                             f" nothing back", 403)
         if version is not None and version != self.version:
             raise TableError(f"stale request: the table has moved on (now at version {self.version})", 409)
         index, why = self.undo_target(player)
@@ -270,11 +274,20 @@ class Table:
     def save(self, path: str | Path) -> None:
         records.save(self.game, path, self.spec_dir, snapshot=self.error is None)
 
-    def load(self, record: dict[str, Any]) -> None:
-        """Replace the game by a record's (same spec); the seats stay."""
+    def check_record(self, record: dict[str, Any]) -> None:
+        """RecordError unless `record` is a game of this table's spec: its hash and its
+        variants (a record's variant names are never taken on trust: they name files)."""
         records.check_program(record, self.game.program)
+        variants, ours = tuple(record["variants"]), tuple(self.game.variants)
+        if variants != ours:
+            raise records.RecordError(
+                f"record plays {_variants(variants)}, this table {_variants(ours)}")
+
+    def load(self, record: dict[str, Any]) -> None:
+        """Replace the game by a record's (same spec and variants); the seats stay."""
+        self.check_record(record)
         fresh = Game(self.game.program, seed=record["seed"], params=record["params"],
-                     variants=tuple(record["variants"]), agents=self.game.agents)
+                     variants=tuple(self.game.variants), agents=self.game.agents)
         version, self.error = self.version, None
         self._start(fresh, list(record["choices"]))
         self.version = version + 1
@@ -412,6 +425,10 @@ def entity_marks(meta: GameMeta, view: dict[str, Any]) -> dict[str, list[list[An
 def plain_record(record: Any) -> dict[str, Any]:
     """A record as a plain JSON dict, whether it came as a dict or a records.Record."""
     return dict(record.to_json()) if hasattr(record, "to_json") else dict(record)
+
+
+def _variants(names: tuple[str, ...]) -> str:
+    return "the base game" if not names else "the variants " + ", ".join(f"'{shown(n)}'" for n in names)
 
 
 def _card_labels(meta: GameMeta) -> dict[str, list[int]]:

@@ -20,6 +20,7 @@ from support import REPO, TS, program
 HELDENHAIN = REPO / "spec" / "heldenhain"
 RISK = REPO / "spec" / "risk_balance_of_power"
 MARS = REPO / "spec" / "terraforming_mars"
+BASE = "http://127.0.0.1:8000"  # a TableServer's own address unless it is told another
 
 
 def _served(folder: Path, seats: tuple[str, ...], seed: int, tmp_path: Path):
@@ -28,7 +29,7 @@ def _served(folder: Path, seats: tuple[str, ...], seed: int, tmp_path: Path):
     table = Table.new(prog, seats, seed=seed, spec_roots=(REPO,))
     table.run_bots()
     server = TableServer(table, tmp_path / "records")
-    return server, TestClient(create_app(server))
+    return server, TestClient(create_app(server), base_url=BASE)
 
 
 def _tokens(server: TableServer) -> dict[str, str]:
@@ -265,8 +266,10 @@ def test_save_keeps_the_record_on_the_server_and_replay_shows_only_your_seat(hot
     view = client.get(f"/api/{token}/view").json()
     client.post(f"/api/{token}/choose", json={"option": view["decision"]["options"][0]["id"], "version": view["version"]})
     saved = client.post(f"/api/{token}/save", json={"name": "early"})
-    assert saved.json() == {"saved": "early"} and (server.records_dir / "early.json").is_file()
+    assert saved.json() == {"saved": "early"}
+    assert (server.records_dir / "twilight_struggle" / "early.json").is_file()  # the game's own folder
     _refused(client.post(f"/api/{token}/save", json={"name": "../escape"}), 400, "record name")
+    _refused(client.post(f"/api/{token}/save", json={"name": "early"}), 409, "saved already")
     assert client.get(f"/api/{token}/records").json() == {"records": ["early"]}
     opened = client.post(f"/api/{token}/replay", json={"name": "early"}).json()
     player = server.seats[token].player
@@ -276,6 +279,7 @@ def test_save_keeps_the_record_on_the_server_and_replay_shows_only_your_seat(hot
              403, "only")
     step = client.get(f"/api/{token}/replay/{opened['replay']}", params={"step": 1}).json()
     assert step["seat"] == player and step["replay"]["step"] == 1
-    loaded = client.post(f"/api/{token}/load", json={"name": "early"})
+    host = server.host_token
+    loaded = client.post(f"/api/{host}/load", json={"name": "early"})
     assert loaded.status_code == 200 and loaded.json()["decisions"] == 1
-    _refused(client.post(f"/api/{token}/load", json={"record": {"game": "chess"}}), 400, "corrupt record")
+    _refused(client.post(f"/api/{host}/load", json={"record": {"game": "chess"}}), 400, "corrupt record")

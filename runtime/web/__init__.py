@@ -52,6 +52,7 @@ def prepare(table: Table, host: str = "127.0.0.1", port: int = 8000,
     """Bind the socket (port 0: any free one) and build the app; nothing served yet."""
     uvicorn, TableServer, create_app = _imports()
     served = TableServer(table, Path(records_dir))
+    check_folder(served.game_records)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -61,11 +62,22 @@ def prepare(table: Table, host: str = "127.0.0.1", port: int = 8000,
         raise OSError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
     sock.listen(64)
     bound = sock.getsockname()[1]
+    served.address = (host, bound)  # the Host header the app answers to
     shown = f"[{host}]" if ":" in host else host
     base = f"http://{shown}:{bound}"
     config = uvicorn.Config(create_app(served), log_level="warning", access_log=False,
                             lifespan="off")
     return Running(base, served.urls(base), served, uvicorn.Server(config)), sock
+
+
+def check_folder(path: Path) -> None:
+    """OSError, one line, when the records folder `path` is a file or sits under one:
+    found at start, not at the first save."""
+    for at in (path, *path.parents):
+        if at.exists():
+            if not at.is_dir():
+                raise NotADirectoryError(f"cannot keep records in {path}: {at} is a file, not a folder")
+            return
 
 
 def serve(table: Table, host: str = "127.0.0.1", port: int = 8000, records_dir: str | Path = "records",

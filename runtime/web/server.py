@@ -2,9 +2,13 @@
 
 A seat's token is its only credential: every route finds the seat from it and
 answers with that seat's view (Table.seat_view, built from Game.view) and
-nothing else. Refusals are JSON `{"error": "one line"}` with a 4xx status and
-change nothing. Moves are serialised by one lock and carry the table version
-they were made against, so a stale or repeated request is refused.
+nothing else. The host token (whoever started the table, who holds every seat
+anyway) alone loads a record into the table, opens an uploaded one, and replays
+one with every seat's view; a seat replays saved records as that seat only.
+Refusals are JSON `{"error": "one line"}` with a 4xx status and change nothing.
+Moves are serialised by one lock and carry the table version they were made
+against, so a stale or repeated request is refused. Before any route, guard.py
+refuses another Host than the table's own and bodies over 1 MB.
 """
 
 from __future__ import annotations
@@ -28,12 +32,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import record as records
 from ..board import board_payload, zone_positions
 from ..table import Table, TableError, plain_record
+from .guard import BodyTooLarge, Guard, host_check
 
 MAX_REPLAYS = 16  # replays kept open at once
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
                 ".png": "image/png", ".ico": "image/x-icon"}
 HERE = Path(str(resources.files(__package__)))
+HOST = "(host)"  # who the host token stands for: no player id has brackets
 
 
 class Move(BaseModel):
@@ -59,10 +65,12 @@ class RecordRequest(BaseModel):
 
 @dataclass
 class Replay:
-    """A record stepped through by the replay viewer; `seats` are the views it may show."""
+    """A record stepped through by the replay viewer; `seats` are the views it may show, to
+    `owner` only (the seat that opened it, or HOST)."""
 
     record: dict[str, Any]
     seats: tuple[str, ...]
+    owner: str
     table: Table | None = None
 
 
@@ -77,7 +85,8 @@ class TableServer:
     """One table served: its seats' tokens, saved records, replays, and the lock."""
 
     table: Table
-    records_dir: Path
+    records_dir: Path  # the records of this game are kept in records_dir/<game>/
+    address: tuple[str, int] = ("127.0.0.1", 8000)  # where it listens: the Host it answers to
     seats: dict[str, Seat] = field(default_factory=dict)
     host_token: str = ""
     replays: dict[str, Replay] = field(default_factory=dict)
@@ -97,12 +106,34 @@ class TableServer:
             if secrets.compare_digest(known.encode(), token.encode()):
                 found = seat.player
         if found is None:
+            if self.is_host(token):
+                raise TableError("the host link is no seat: open a seat's link from the host page", 403)
             raise TableError("unknown seat token: use the link the table printed for your seat", 404)
         return found
 
+    def is_host(self, token: str) -> bool:
+        return secrets.compare_digest(self.host_token.encode(), token.encode())
+
     def check_host(self, token: str) -> None:
-        if not secrets.compare_digest(self.host_token.encode(), token.encode()):
+        if not self.is_host(token):
             raise TableError("unknown host token: use the host link the table printed", 404)
+
+    def caller(self, token: str) -> str:
+        """The seat a token stands for, or HOST for the host's; 404 for any other string."""
+        return HOST if self.is_host(token) else self.seat_of(token)
+
+    def host_only(self, token: str, what: str) -> None:
+        """403 unless `token` is the host's: `what` belongs to whoever started the table."""
+        if not self.is_host(token):
+            self.seat_of(token)  # an unknown token stays a 404
+            raise TableError(f"{what} belongs to the host link (whoever started the table,"
+                             f" who holds every seat): a seat's link may not", 403)
+
+    def where(self) -> str:
+        """The addresses this table answers at, for the Host refusal."""
+        host, port = self.address
+        names = dict.fromkeys(("127.0.0.1", "localhost", f"[{host}]" if ":" in host else host))
+        return " or ".join(f"{name}:{port}" for name in names)
 
     def token_of(self, player: str) -> str:
         return next(t for t, s in self.seats.items() if s.player == player)
@@ -126,21 +157,39 @@ class TableServer:
         return board
 
     # ------------------------------------------------------------ records
+    @property
+    def game_records(self) -> Path:
+        """This game's records folder: a table of another game never lists nor loads them."""
+        return self.records_dir / self.table.meta.game
+
     def record_path(self, name: str) -> Path:
         if not NAME.match(name):
             raise TableError("a record name is letters, digits, '_', '-' and '.', at most 64", 400)
-        return self.records_dir / (name if name.endswith(".json") else f"{name}.json")
+        return self.game_records / (name if name.endswith(".json") else f"{name}.json")
 
     def saved(self) -> list[str]:
-        if not self.records_dir.is_dir():
+        if not self.game_records.is_dir():
             return []
-        return sorted(p.stem for p in self.records_dir.glob("*.json"))
+        return sorted(p.stem for p in self.game_records.glob("*.json"))
 
     def read_saved(self, name: str) -> dict[str, Any]:
         path = self.record_path(name)
         if not path.is_file():
             raise TableError(f"no saved record '{name}'", 404)
         return plain_record(records.read(path))
+
+    def save(self, name: str) -> str:
+        """Write the table's record as `name`; never over one saved before (a seat could
+        otherwise wipe out the positions others kept)."""
+        path = self.record_path(name)
+        if path.exists():
+            raise TableError(f"a record '{path.stem}' is saved already: choose another name", 409)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise TableError(f"cannot save in {path.parent}: {err.strerror or err}", 500) from None
+        self.table.save(path)
+        return path.stem
 
 
 # ------------------------------------------------------------------ the app
@@ -149,6 +198,7 @@ class TableServer:
 def create_app(server: TableServer) -> FastAPI:
     """The FastAPI app of one served table (no docs pages: they would load from a CDN)."""
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(Guard, allowed=host_check(*server.address), where=server.where)
     pages = Environment(loader=FileSystemLoader(str(HERE / "templates")),
                         autoescape=select_autoescape(["html"]), keep_trailing_newline=True)
 
@@ -173,6 +223,12 @@ def create_app(server: TableServer) -> FastAPI:
         message = {404: "no such page", 405: "method not allowed"}.get(err.status_code, str(err.detail))
         return JSONResponse({"error": message}, status_code=err.status_code)
 
+    @app.exception_handler(BodyTooLarge)
+    def too_large(request: Request, err: BodyTooLarge) -> JSONResponse:
+        """A chunked body past the limit: refused, and the connection closed, so the rest
+        of it is never read."""
+        return JSONResponse({"error": str(err.detail)}, status_code=413, headers={"Connection": "close"})
+
     @app.exception_handler(Exception)
     def internal(request: Request, err: Exception) -> JSONResponse:
         first = str(err).splitlines()[0] if str(err) else ""
@@ -195,9 +251,11 @@ def create_app(server: TableServer) -> FastAPI:
 
     @app.get("/replay/{token}", response_class=HTMLResponse)
     def replay_page(token: str) -> HTMLResponse:
-        player = server.seat_of(token)
+        who = server.caller(token)
+        host = who == HOST
         return page("replay.html", token=token, title=server.table.meta.title or server.table.meta.game,
-                    seat=server.table.label_of(player))
+                    seat="host" if host else server.table.label_of(who), host=host,
+                    back=f"/{'host' if host else 'seat'}/{token}")
 
     @app.get("/host/{token}", response_class=HTMLResponse)
     def host_page(token: str) -> HTMLResponse:
@@ -243,8 +301,8 @@ def create_app(server: TableServer) -> FastAPI:
 
     @app.get("/api/{token}/board")
     def board(token: str) -> JSONResponse:
-        player = server.seat_of(token)
-        return JSONResponse(server.board(player))
+        who = server.caller(token)
+        return JSONResponse(server.board(server.table.players[0] if who == HOST else who))
 
     @app.post("/api/{token}/choose")
     def choose(token: str, move: Move) -> JSONResponse:
@@ -288,49 +346,49 @@ def create_app(server: TableServer) -> FastAPI:
     @app.post("/api/{token}/save")
     def save(token: str, body: SaveRequest) -> dict[str, Any]:
         """The record is written on the server's disk, never sent: it holds every choice."""
-        server.seat_of(token)
-        path = server.record_path(body.name)
+        server.caller(token)
         with server.lock:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            server.table.save(path)
-        return {"saved": path.stem}
+            return {"saved": server.save(body.name)}
 
     @app.get("/api/{token}/records")
     def saved(token: str) -> dict[str, Any]:
-        server.seat_of(token)
+        server.caller(token)
         return {"records": server.saved()}
 
     @app.post("/api/{token}/load")
-    def load(token: str, body: RecordRequest) -> JSONResponse:
-        player = server.seat_of(token)
+    def load(token: str, body: RecordRequest) -> dict[str, Any]:
+        """The host replaces the table's game by a record's; every seat's page follows."""
+        server.host_only(token, "loading a record into the table")
         record = _requested_record(server, body)
         with server.lock:
             server.table.load(record)
-            return JSONResponse(server.view(player))
+            table = server.table
+            return {"version": table.version, "decisions": len(table.steps), "over": table.over,
+                    "waiting_for": table.pending_player}
 
     # --------------------------------------------------------- the replay viewer
     @app.post("/api/{token}/replay")
     def open_replay(token: str, body: RecordRequest) -> dict[str, Any]:
-        player = server.seat_of(token)
+        """A seat replays a saved record as itself; the host any record, as every seat."""
+        who = server.caller(token)
+        if body.record is not None:
+            server.host_only(token, "opening an uploaded record")
         record = _requested_record(server, body)
-        records.check_program(record, server.table.game.program)
-        players = server.table.players
-        seats = players
-        if body.name is not None and not _finished(server, record):
-            seats = (player,)  # an unfinished game of this table: only your own view
+        seats = server.table.players if who == HOST else (who,)
         rid = secrets.token_urlsafe(12)
-        server.replays[rid] = Replay(record, tuple(seats))
-        while len(server.replays) > MAX_REPLAYS:  # the oldest go first
-            del server.replays[next(iter(server.replays))]
+        with server.lock:
+            server.replays[rid] = Replay(record, tuple(seats), who)
+            while len(server.replays) > MAX_REPLAYS:  # the oldest go first
+                del server.replays[next(iter(server.replays))]
         return {"replay": rid, "steps": len(record["choices"]), "seats": list(seats)}
 
     @app.get("/api/{token}/replay/{rid}")
     def replay_step(token: str, rid: str, step: int = 0, seat: str | None = None) -> JSONResponse:
-        player = server.seat_of(token)
+        who = server.caller(token)
         replay = server.replays.get(rid)
-        if replay is None:
+        if replay is None or replay.owner != who:  # a replay is its opener's alone
             raise TableError("unknown replay: open the record again", 404)
-        seat = seat or (player if player in replay.seats else replay.seats[0])
+        seat = seat or (who if who in replay.seats else replay.seats[0])
         if seat not in replay.seats:
             raise TableError(f"this replay shows only {', '.join(replay.seats)}'s view", 403)
         total = len(replay.record["choices"])
@@ -346,19 +404,15 @@ def create_app(server: TableServer) -> FastAPI:
 
 
 def _requested_record(server: TableServer, body: RecordRequest) -> dict[str, Any]:
+    """The saved or uploaded record a request names, checked against this table's game."""
     if (body.name is None) == (body.record is None):
         raise TableError("give either the name of a saved record or a record", 400)
     if body.name is not None:
-        return server.read_saved(body.name)
-    return plain_record(records.validate(json.loads(json.dumps(body.record)), "the uploaded record"))
-
-
-def _finished(server: TableServer, record: dict[str, Any]) -> bool:
-    try:
-        table = Table.from_record(record, server.table.game.program, server.table.seat_names())
-    except records.RecordError:
-        return False
-    return table.over
+        record = server.read_saved(body.name)
+    else:
+        record = plain_record(records.validate(json.loads(json.dumps(body.record)), "the uploaded record"))
+    server.table.check_record(record)
+    return record
 
 
 def _replay_at(server: TableServer, replay: Replay, step: int) -> Table:

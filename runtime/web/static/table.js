@@ -555,18 +555,6 @@
         say(err.message, true);
       }
     });
-    document.getElementById("load").addEventListener("click", function () {
-      const name = document.getElementById("saved").value;
-      if (!name) return say("no saved record to load", true);
-      act("load", { name: name });
-    });
-    document.getElementById("upload").addEventListener("change", async function (e) {
-      try {
-        act("load", { record: await readUpload(e.target) });
-      } catch (err) {
-        say(err.message, true);
-      }
-    });
   }
 
   function wireReplay() {
@@ -575,7 +563,8 @@
       if (!name) return say("no saved record", true);
       openReplay({ name: name });
     });
-    document.getElementById("upload").addEventListener("change", async function (e) {
+    const upload = document.getElementById("upload"); // the host's viewer only
+    if (upload) upload.addEventListener("change", async function (e) {
       try {
         openReplay({ record: await readUpload(e.target) });
       } catch (err) {

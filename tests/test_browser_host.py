@@ -1,0 +1,48 @@
+"""The host's page in Chromium: it alone loads a saved or an uploaded record into the
+table, and the seat's page follows; the seat's page offers no Load and no upload."""
+
+from __future__ import annotations
+
+import json
+
+from test_browser import (TS, _moved_on, _settled, _version, browser, page,  # noqa: F401 (fixtures)
+                          screenshot_on_failure, served)
+
+
+def test_the_host_loads_a_saved_and_an_uploaded_record_and_the_seat_follows(page, tmp_path):
+    with served(page, TS, ("human", "policy"), 4, tmp_path) as running, \
+            screenshot_on_failure(page, "host", tmp_path):
+        page.goto(running.urls["ussr"])
+        assert page.locator("#load").count() == 0 and page.locator("#upload").count() == 0
+        for _ in range(2):
+            _settled(page)
+            version = _version(page)
+            page.locator("button.option").first.click()
+            _moved_on(page, version)
+        page.fill("#save-name", "two")
+        page.click("#save")
+        page.wait_for_function("() => document.getElementById('message').textContent.includes('Saved as two')")
+        record = running.server.table.record()
+        for _ in range(2):
+            _settled(page)
+            version = _version(page)
+            page.locator("button.option").first.click()
+            _moved_on(page, version)
+        assert page.get_attribute("#app", "data-decisions") == "4"
+
+        host = page.context.new_page()
+        host.goto(running.urls["host"])
+        host.wait_for_selector("#saved option[value='two']", state="attached")
+        host.click("#load")
+        host.wait_for_function("() => document.getElementById('message').textContent.includes('Loaded: 2 decisions')")
+        page.wait_for_function("() => document.getElementById('app').dataset.decisions === '2'")
+        upload = tmp_path / "upload.json"
+        upload.write_text(json.dumps(record), encoding="utf-8")
+        host.set_input_files("#upload", str(upload))
+        host.wait_for_function("() => document.getElementById('message').textContent.includes('Loaded: 2 decisions')")
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps(dict(record, variants=["../../x"])), encoding="utf-8")
+        host.set_input_files("#upload", str(bad))
+        host.wait_for_function("() => document.getElementById('message').textContent.includes(\"'../../x'\")")
+        assert "error" in host.get_attribute("#message", "class")
+        host.close()
