@@ -35,6 +35,7 @@ import math
 
 from .search import determinize
 from .state import GameOver, State, Stream, next_random
+from .text import shown
 
 PLAYOUTS = 8  # per decision with more than one option
 DEPTH = 2  # changes of the player to move in a rollout before the evaluation scores it
@@ -52,6 +53,7 @@ def parse_mcts(name: str) -> tuple[str, int, int]:
 
 
 _COUNTS = {1: "one", 2: "two", 3: "three"}
+MAX_BUDGET = 1_000  # each number of a search budget (docs/CLI.md, "Limits")
 
 
 def parse_budget(name: str, shape: str, defaults: tuple[int, ...]) -> tuple:
@@ -61,12 +63,16 @@ def parse_budget(name: str, shape: str, defaults: tuple[int, ...]) -> tuple:
     if not at:
         return (head, *defaults)
     parts = budget.split("x")
-    if len(parts) > len(defaults) or not all(p.isdigit() and int(p) >= 1 for p in parts):
+    if len(parts) > len(defaults) or not all(_count(p) for p in parts):
         kind = head.partition(":")[0]
-        raise ValueError(f"'{name}': the search budget is @{shape},"
-                         f" {_COUNTS.get(len(defaults), len(defaults))} whole numbers of 1 or more"
-                         f" (e.g. {kind}@{'x'.join(str(d) for d in defaults)})")
+        raise ValueError(f"'{shown(name)}': the search budget is @{shape},"
+                         f" {_COUNTS.get(len(defaults), len(defaults))} whole numbers from 1 to"
+                         f" {MAX_BUDGET:,} (e.g. {kind}@{'x'.join(str(d) for d in defaults)})")
     return (head, *(int(p) for p in parts), *defaults[len(parts):])
+
+
+def _count(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= 9 and 1 <= int(text) <= MAX_BUDGET
 
 
 def make_mcts_agent(name: str, seed: int) -> "MctsAgent":

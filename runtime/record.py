@@ -22,7 +22,7 @@ from .files import WriteError, write_atomic
 from .game import Game
 from .params import ParamError, check_params
 from .program import Program
-from .state import State
+from .state import SEED_HIGH, SEED_LOW, State
 from .text import shown
 
 FORMAT = "rulespec-record/1"
@@ -95,7 +95,7 @@ class Record:
         seed = data["seed"]
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise bad("'seed' should be an integer")
-        if not -2**63 <= seed < 2**64:
+        if not SEED_LOW <= seed <= SEED_HIGH:
             raise bad("'seed' is out of range (a 64-bit number)")
         params = data["params"]
         if not isinstance(params, dict):

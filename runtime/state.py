@@ -7,6 +7,9 @@ from typing import Any
 from .meta import GameMeta
 
 _MASK = (1 << 64) - 1
+# The seeds a game takes: a 64-bit number, signed or not (the stream keeps its low 64 bits).
+# Every command taking --seed and every record is held to this range.
+SEED_LOW, SEED_HIGH = -2**63, 2**64 - 1
 
 # A budget both back ends keep alike, so a program that never ends stops with
 # the same located error on either: loop rounds (`while`, `repeat`) between two

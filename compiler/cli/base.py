@@ -12,7 +12,7 @@ import click
 
 from .. import backends
 from ..inputs import REPO_ROOT, find_spec_dir
-from runtime.text import safe_line, safe_lines
+from runtime.text import safe_line, safe_lines, shown
 
 if TYPE_CHECKING:
     from ..errors import SpecError
@@ -128,6 +128,54 @@ def note(text: str) -> None:
 @click.version_option(package_name="rulespec", prog_name="rulespec")
 def main() -> None:
     """rulespec: game rules as data, a checked spec, a fast engine."""
+
+
+# ------------------------------------------------------------------ counts with a stated cap
+
+
+class Bounded(click.ParamType):
+    """A whole number within stated limits (docs/CLI.md, "Limits"). Past them: one line, exit 1,
+    before any work starts; so `--games 10**20` is refused, not an OverflowError or a run
+    that never ends."""
+
+    name = "integer"
+
+    def __init__(self, low: int, high: int):
+        self.low, self.high = low, high
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            digits = text[1:] if text[:1] in "+-" else text
+            if not (digits.isascii() and digits.isdigit()):
+                self.fail(f"'{shown(text)}' is not a whole number", param, ctx)
+            number = int(text) if len(text) <= 40 else self.high + 1  # never parse 10,000 digits
+        if not self.low <= number <= self.high:
+            name = param.opts[0] if param is not None and param.opts else "the value"
+            raise UserError(f"{name} takes a whole number from {self.low:,} to {self.high:,},"
+                            f" not {shown(str(value))}")
+        return number
+
+
+MAX_GAMES = 1_000_000
+MAX_DECISIONS = 10_000_000
+
+
+def games_option(default: int):
+    return click.option("--games", default=default, show_default=True, type=Bounded(1, MAX_GAMES))
+
+
+def seed_option(default: int | None = 1, help: str | None = None):
+    from runtime.state import SEED_HIGH, SEED_LOW
+    return click.option("--seed", default=default, show_default=default is not None,
+                        type=Bounded(SEED_LOW, SEED_HIGH), help=help)
+
+
+def max_decisions_option(default: int, help: str):
+    return click.option("--max-decisions", default=default, show_default=True,
+                        type=Bounded(1, MAX_DECISIONS), help=help)
 
 
 variant_option = click.option("--variant", "variants", multiple=True, metavar="V",

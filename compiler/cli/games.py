@@ -9,8 +9,8 @@ import click
 from .. import backends, playtest
 from . import table
 from .base import (UserError, agents as agent_names, emit_json, json_option, load, main,
-                   package_option, param_option, params as param_values, program as load_program,
-                   variant_option)
+                   max_decisions_option, package_option, param_option, params as param_values,
+                   program as load_program, seed_option, variant_option)
 from runtime import record as records
 from runtime.agents import DEFAULT_MAX_DECISIONS, play_out, seat_agents
 from runtime.game import Game
@@ -21,8 +21,7 @@ from runtime.state import RuleError
 @main.command()
 @click.argument("game_name", metavar="GAME", required=False)
 @variant_option
-@click.option("--seed", default=None, type=int,
-              help="The game's seed.  [default: 1; with a human seat a random one, printed]")
+@seed_option(None, help="The game's seed.  [default: 1; with a human seat a random one, printed]")
 @click.option("--agents", default=None, metavar="A,B",
               help="One bot for all players, or one per player: random, first, last,"
                    " policy[:NAME], mcts[:POLICY][@PLAYOUTSxDEPTH] (e.g. mcts@8x2),"
@@ -34,8 +33,7 @@ from runtime.state import RuleError
 @click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
 @click.option("--record", "record_path", default=None, metavar="FILE", help="Save the game record here.")
 @param_option
-@click.option("--max-decisions", default=DEFAULT_MAX_DECISIONS, show_default=True, type=int,
-              help="Stop a game that runs longer than this.")
+@max_decisions_option(DEFAULT_MAX_DECISIONS, help="Stop a game that runs longer than this.")
 @package_option
 @json_option
 def play(game_name: str | None, variants: tuple[str, ...], seed: int | None, agents: str | None,

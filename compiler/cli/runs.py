@@ -8,16 +8,17 @@ from pathlib import Path
 import click
 
 from .. import backends
-from .base import (EXIT_ERROR, EXIT_OK, UserError, agents as agent_names, emit_json, json_option,
-                   load, main, note, one_line, package_option, param_option, params as param_values,
-                   program as load_program, progress, variant_option)
+from .base import (EXIT_ERROR, EXIT_OK, UserError, agents as agent_names,
+                   emit_json, games_option, json_option, load, main, max_decisions_option, note,
+                   one_line, package_option, param_option, params as param_values,
+                   program as load_program, progress, seed_option, variant_option)
 from runtime.agents import default_agent
 
 
 @main.command()
 @click.argument("game_name", metavar="GAME")
-@click.option("--games", default=10, show_default=True, type=click.IntRange(min=1))
-@click.option("--seed", default=1, show_default=True, type=int)
+@games_option(10)
+@seed_option()
 @click.option("--backend", type=click.Choice(("both",) + backends.BACKENDS), default="both",
               show_default=True)
 @param_option
@@ -55,10 +56,9 @@ def bench(game_name: str, games: int, seed: int, backend: str, params: tuple[str
 @main.command()
 @click.argument("game_name", metavar="GAME")
 @variant_option
-@click.option("--games", default=100, show_default=True, type=click.IntRange(min=1))
-@click.option("--seed", default=1, show_default=True, type=int)
-@click.option("--max-decisions", default=20_000, show_default=True, type=int,
-              help="A game longer than this is reported as overlong.")
+@games_option(100)
+@seed_option()
+@max_decisions_option(20_000, help="A game longer than this is reported as overlong.")
 @click.option("--backend", type=click.Choice(("both",) + backends.BACKENDS), default="both",
               show_default=True, help="Both: compare the back ends move for move.")
 @click.option("--problems-dir", default=None, metavar="DIR",
@@ -118,8 +118,8 @@ def _same_seats(seats: tuple[str, ...], base_seats: tuple[str, ...], variants: t
 @variant_option
 @click.option("--against", "against", multiple=True, metavar="V",
               help="The variant set to compare with: 'base' for the base game (repeatable).")
-@click.option("--games", default=1000, show_default=True, type=click.IntRange(min=1))
-@click.option("--seed", default=1, show_default=True, type=int)
+@games_option(1000)
+@seed_option()
 @click.option("--agents", default=None, metavar="A,B",
               help="The bots, one for all players or one per player: random, first, last,"
                    " policy[:NAME], mcts[:POLICY][@PLAYOUTSxDEPTH] (e.g. mcts@8x2: 8 playouts a"

@@ -11,7 +11,7 @@ import click
 from .. import backends, playtest
 from .base import UserError, load, main, package_option, param_option, params as param_values
 from .base import program as load_program
-from .base import variant_option
+from .base import seed_option, variant_option
 from runtime import record as records
 
 
@@ -59,8 +59,7 @@ def _table(game_name: str | None, variants: tuple[str, ...], seed: int | None, s
 @click.option("--seats", default=None, metavar="A,B",
               help="Per player: human or a bot; the last fills the seats left (default: the"
                    " first human, bots in the others).")
-@click.option("--seed", default=None, type=int,
-              help="The game's seed.  [default: a random one, printed]")
+@seed_option(None, help="The game's seed.  [default: a random one, printed]")
 @click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
 @param_option
 @click.option("--host", default="127.0.0.1", show_default=True,

@@ -1,0 +1,60 @@
+"""The last bad inputs of issue 23 (counts, seeds, frames, records, long lines): each ends as
+one located line and exit 1, or is refused before work starts; never an internal error
+(exit 3), a traceback or a run that does not end."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from test_cli import M, one_error, run
+
+HUGE = "99999999999999999999"  # past any 64-bit count: an OverflowError where it reached range()
+
+
+# ------------------------------------------------------------------ counts on the command line
+
+
+@pytest.mark.parametrize("args, words", [
+    (("simulate", M, "--games", HUGE), "--games takes a whole number from 1 to 1,000,000"),
+    (("fuzz", M, "--games", "100000000000000000000"), "--games takes a whole number from 1 to"),
+    (("bench", M, "--games", "1000001"), "--games takes a whole number from 1 to 1,000,000"),
+    (("bench", M, "--games", "0"), "not 0"),
+    (("play", M, "--max-decisions", "-5"), "--max-decisions takes a whole number from 1 to"),
+    (("fuzz", M, "--max-decisions", HUGE), "--max-decisions takes"),
+    (("simulate", M, "--games", "2", "--agents", "mcts@99999999999x2"),
+     "two whole numbers from 1 to 1,000"),
+    (("play", M, "--agents", "rollout@4x3x" + HUGE), "three whole numbers from 1 to 1,000"),
+    (("play", M, "--agents", "mcts@\u00b2"), "the search budget is"),
+])
+def test_a_count_past_its_cap_is_one_line_before_any_game(args, words):
+    assert words in one_error(run(*args))
+
+
+def test_a_count_of_ten_thousand_digits_is_not_parsed_or_quoted_in_full():
+    line = one_error(run("simulate", M, "--games", "9" * 10_000))
+    assert len(line) < 300 and "--games takes" in line
+
+
+def test_a_count_that_is_not_a_number_stays_a_usage_error():
+    result = run("fuzz", M, "--seed", "\u00b2")
+    assert result.exit_code == 2 and "is not a whole number" in result.stderr
+
+
+# ------------------------------------------------------------------ seeds: the range records take
+
+
+@pytest.mark.parametrize("command", [("play", M), ("bench", M), ("fuzz", M), ("simulate", M),
+                                     ("serve", M)])
+def test_a_seed_no_record_can_hold_is_refused_by_every_command(command):
+    line = one_error(run(*command, "--seed", "1180591620717411303424"))
+    assert "--seed takes a whole number from -9,223,372,036,854,775,808 to" in line
+
+
+@pytest.mark.parametrize("seed", ["-9223372036854775808", "18446744073709551615"])
+def test_a_seed_at_either_end_of_the_range_plays_records_and_replays(tmp_path, seed):
+    path = tmp_path / "r.json"
+    assert run("play", M, "--seed", seed, "--record", str(path)).exit_code == 0
+    assert json.loads(path.read_text())["seed"] == int(seed)
+    assert run("replay", str(path)).exit_code == 0
