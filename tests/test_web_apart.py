@@ -151,13 +151,11 @@ def running(tmp_path):
     served.stop()
 
 
-def _raw(running, request: bytes, body_parts=()) -> tuple[int, dict]:
-    """Send `request` (and body parts) on a socket; the status and JSON of the answer."""
+def _raw(running, request: bytes) -> tuple[int, dict]:
+    """Send `request` on a socket; the status and JSON of the answer."""
     port = int(running.base.rsplit(":", 1)[1])
     with socket.create_connection(("127.0.0.1", port), timeout=WAIT) as sock:
         sock.sendall(request)
-        for part in body_parts:
-            sock.sendall(part)
         answer = b""
         while chunk := sock.recv(65536):
             answer += chunk
@@ -168,10 +166,11 @@ def _raw(running, request: bytes, body_parts=()) -> tuple[int, dict]:
 def test_a_running_server_refuses_a_large_body_unread_and_a_forged_host(running):
     token = running.urls["usa"].rsplit("/", 1)[1]
     port = running.base.rsplit(":", 1)[1]
-    # 100 MB announced, 1 KB sent: the answer comes at once, without waiting for the rest
+    # 100 MB announced, none sent: the answer comes without waiting for any of it (no byte
+    # is left unread when the server closes, so the answer is never lost to a reset)
     head = (f"POST /api/{token}/choose HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
             f"Content-Type: application/json\r\nContent-Length: {100 * 2**20}\r\n\r\n").encode()
-    status, body = _raw(running, head, [b"x" * 1024])
+    status, body = _raw(running, head)
     assert status == 413 and "larger than 1 MB" in body["error"]
     for host in ("rebound.example", f"rebound.example:{port}"):
         status, body = _raw(running, f"GET /api/{token}/view HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
