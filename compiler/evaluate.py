@@ -10,9 +10,9 @@ from .model import Model
 from runtime.meta import GameMeta
 from .errors import InternalError
 from runtime.state import State, is_active
-from runtime.values import (attr_of, collection_of, deciding_of, end_reason_of, in_zone, is_zone,
-                            losers_of, none_read, opponent_of, option_names, reachable, unknown_function,
-                            unknown_name, winner_of, zone_slot, zone_value)
+from runtime.values import (RULE_FAILURES, attr_of, collection_of, deciding_of, end_reason_of, in_zone,
+                            is_zone, losers_of, opponent_of, option_names, reachable, rule_error_of,
+                            unknown_function, unknown_name, winner_of, zone_slot, zone_value)
 
 ARITHMETIC: dict[str, Callable[[int, int], int]] = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
@@ -62,8 +62,8 @@ class Evaluator:
             raise InternalError(f"the interpreter does not handle {type(node).__name__} at {node.span}") from None
         try:
             return evaluate(state, env, node)
-        except (TypeError, KeyError) as err:  # none used as a player, space or card
-            raise none_read(err, location(node.span)) from None
+        except RULE_FAILURES as err:  # none where a value is needed, a divisor of 0
+            raise rule_error_of(err, location(node.span)) from None
 
     def handles(self, node_class: type) -> bool:
         return node_class in self._eval

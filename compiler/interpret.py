@@ -19,7 +19,7 @@ from .model import Model
 from .testplan import Plan, plan_tests
 from runtime import state as rt
 from runtime.state import GameOver, RuleError, State
-from runtime.values import label_of, none_read, option_names, some_card, text_of
+from runtime.values import RULE_FAILURES, label_of, option_names, rule_error_of, some_card, text_of
 
 
 def _loc(node: ast.Node) -> str:
@@ -158,8 +158,8 @@ class Interpreter:
             raise InternalError(f"the interpreter does not handle {type(stmt).__name__} at {stmt.span}") from None
         try:
             execute(state, frame, stmt)
-        except (TypeError, KeyError) as err:  # none used as a player, space or card
-            raise none_read(err, _loc(stmt)) from None
+        except RULE_FAILURES as err:  # none where a value is needed, a divisor of 0
+            raise rule_error_of(err, _loc(stmt)) from None
 
     def handles(self, node_class: type) -> bool:
         return node_class in self._exec

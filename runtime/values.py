@@ -155,16 +155,26 @@ def event_allowed(state: State, whens: Mapping[int, Callable[..., Any]], card: i
     return True if when is None else bool(when(state, player, card))
 
 
-# ------------------------------------------------------------------ none where a value is needed
+# ------------------------------------------------------------------ failures of the rules' own values
 
 NONE_READ = "a value here is none, where a player, space or card is needed"
+DIVISION_BY_ZERO = "division by zero: the divisor here is 0"
+
+# What a rule's values can fail with when they run, past the checker: none where a player, space
+# or card is needed, a divisor that is 0. Both back ends catch these around what runs spec code
+# and turn them into a RuleError at the spec line (rule_error_of); nothing is tested beforehand,
+# so the engine pays nothing while no rule fails.
+RULE_FAILURES = (TypeError, KeyError, ZeroDivisionError)
 
 
-def none_read(err: Exception, location: str = "") -> Exception:
-    """A TypeError or KeyError that came of none used as a player, space or card (a counter's
-    cell, a per-player track or zone, a neighbour list) as a RuleError at its spec line: the
+def rule_error_of(err: Exception, location: str = "") -> Exception:
+    """One of RULE_FAILURES that came of the spec's values as a RuleError at its spec line: the
     given one, else the `# spec:` line above the generated statement that failed. Any other
     error is returned as it was (a bug stays a bug)."""
+    if isinstance(err, ZeroDivisionError):
+        if not location and not _raised_in_generated(err.__traceback__):
+            return err  # a division in the runtime's own code: a bug
+        return RuleError(DIVISION_BY_ZERO, location or _generated_spec_line(err.__traceback__))
     if not _of_none(err):
         return err
     return RuleError(NONE_READ, location or _generated_spec_line(err.__traceback__))
@@ -174,6 +184,20 @@ def _of_none(err: Exception) -> bool:
     if isinstance(err, KeyError):
         return err.args == (None,)
     return isinstance(err, TypeError) and "NoneType" in str(err)
+
+
+def _is_generated(code) -> bool:
+    lines = linecache.getlines(code.co_filename)
+    return bool(lines) and lines[0].startswith(GENERATED_MARK)
+
+
+def _raised_in_generated(tb) -> bool:
+    """Whether the innermost frame of a traceback is generated code."""
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return _is_generated(tb.tb_frame.f_code)
 
 
 def _generated_spec_line(tb) -> str:

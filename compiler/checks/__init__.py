@@ -11,6 +11,7 @@ from .asserts import check_asserts
 from .board import check_board
 from .declarations import check_card_zones, check_declarations
 from .designer_tests import check_tests
+from .divisors import check_divisors
 from .flow import check_flow
 from .kinds import check_kinds
 from .mapcheck import check_map_graph
@@ -25,7 +26,8 @@ Pass = Callable[[Model, list[ast.SpecFile]], list[Diagnostic]]
 
 # In this order: later passes stay quiet about what earlier ones report.
 PASSES: tuple[Pass, ...] = (
-    check_declarations, check_kinds, check_names, check_types, check_nones, check_params, check_flow,
+    check_declarations, check_kinds, check_names, check_types, check_nones, check_divisors, check_params,
+    check_flow,
     check_map_graph, check_tests,
     check_policies, check_board,
 )

@@ -4,7 +4,7 @@ stand - an attribute, an argument that may not be none - without a test that it 
 A test narrows: in `x != none and f(x)`, `x == none or f(x)`, `if x != none then f(x) else 0`,
 and in the block of an `if`, `while`, option or event whose condition says `x != none`, x is
 sure. What a program does between the test and the read (a `set x to none` in the block) is
-not followed: the run-time check (runtime.values.none_read) catches what this one lets by.
+not followed: the run-time check (runtime.values.rule_error_of) catches what this one lets by.
 """
 
 from __future__ import annotations

@@ -29,7 +29,8 @@ RUNTIME_NAMES = {
     ),
     "runtime.values": (
         "attr_of", "collection_of", "deciding_of", "end_reason_of", "event_allowed", "in_zone",
-        "label_of", "losers_of", "member_of", "none_read", "opponent_of", "option_names", "reachable", "rule_error", "some_card", "text_of",
+        "label_of", "losers_of", "member_of", "opponent_of", "option_names", "reachable", "rule_error",
+        "rule_error_of", "RULE_FAILURES", "some_card", "text_of",
         "unknown_function", "unknown_name", "winner_of", "zone_slot", "zone_value",
     ),
     "runtime.frames": ("UNBOUND", "new_frame"),

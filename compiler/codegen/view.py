@@ -460,7 +460,7 @@ class ViewBuilder:
         self.gen.ref("CARD_SLOTS")  # rebind_cards
         for name in ("META", "STEPS", "TEST_STEPS", "START", "INVARIANTS", "BOTS", "POLICIES", "prefer_options",
                      "TEST_BLOCKS", "TEST_EXPECTS", "TEST_SIDES", "GameOver", "RuleError", "UNBOUND", "new_frame",
-                     "none_read"):
+                     "rule_error_of", "RULE_FAILURES"):
             self.gen.ref(name)
         return {}
 

@@ -29,13 +29,13 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 7a50ee6781d983b076ab output 0edc3fd9e5928020b420
+# Fingerprint: source 81e634731fa0689c19a2 output 8c0fe801b00cff3c3d5f
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
 from runtime.policy import prefer_options
 from runtime.state import GameOver, RuleError
-from runtime.values import none_read
+from runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
 from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
@@ -72,8 +72,8 @@ class GeneratedProgram:
                 steps[frame[0]](state, frame)
         except GameOver:
             pass
-        except (TypeError, KeyError) as err:  # none used as a player, space or card
-            raise none_read(err) from None
+        except RULE_FAILURES as err:  # none where a value is needed, a divisor of 0
+            raise rule_error_of(err) from None
 
     def resume(self, state, index):
         """Answer the pending decision with option `index` and run on."""
@@ -102,22 +102,22 @@ class GeneratedProgram:
             return [
                 (name, label) for name, label, holds in INVARIANTS if not holds(state)
             ]
-        except (TypeError, KeyError) as err:
-            raise none_read(err) from None
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
 
     def evaluate(self, state, bot, player):
         """A spec-declared `bot` evaluation of the position for `player`."""
         try:
             return BOTS[bot](state, player)
-        except (TypeError, KeyError) as err:
-            raise none_read(err) from None
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
 
     def prefer(self, state, policy):
         """The pending options a spec-declared policy likes best, by index."""
         try:
             return prefer_options(POLICIES, state, policy)
-        except (TypeError, KeyError) as err:
-            raise none_read(err) from None
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
 
     def test_keys(self):
         """The keys of every test block and expectation compiled here."""
@@ -132,15 +132,15 @@ class GeneratedProgram:
         """Evaluate one part of a test's `expect`."""
         try:
             return bool(TEST_EXPECTS[key](state, env))
-        except (TypeError, KeyError) as err:
-            raise none_read(err) from None
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
 
     def test_sides(self, state, key, env):
         """The two sides of a comparison in a test's `expect`."""
         try:
             return TEST_SIDES[key](state, env)
-        except (TypeError, KeyError) as err:
-            raise none_read(err) from None
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
 
 
 PROGRAM = GeneratedProgram()

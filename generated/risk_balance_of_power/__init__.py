@@ -16,13 +16,13 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source 5be4d63ea50d80a7ce34 output 0cea59ee60041c4451d8
+# Fingerprint: source aa11cddfbd6ab05ec54b output b7ef14119f3811960749
 "Risiko - Das Duell (Risk: Balance of Power): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
 from runtime.policy import prefer_options
 from runtime.state import GameOver, RuleError
-from runtime.values import none_read
+from runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
 from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
@@ -59,8 +59,8 @@ class GeneratedProgram:
                 steps[frame[0]](state, frame)
         except GameOver:
             pass
-        except (TypeError, KeyError) as err:  # none used as a player, space or card
-            raise none_read(err) from None
+        except RULE_FAILURES as err:  # none where a value is needed, a divisor of 0
+            raise rule_error_of(err) from None
 
     def resume(self, state, index):
         """Answer the pending decision with option `index` and run on."""
@@ -89,22 +89,22 @@ class GeneratedProgram:
             return [
                 (name, label) for name, label, holds in INVARIANTS if not holds(state)
             ]
-        except (TypeError, KeyError) as err:
-            raise none_read(err) from None
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
 
     def evaluate(self, state, bot, player):
         """A spec-declared `bot` evaluation of the position for `player`."""
         try:
             return BOTS[bot](state, player)
-        except (TypeError, KeyError) as err:
-            raise none_read(err) from None
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
 
     def prefer(self, state, policy):
         """The pending options a spec-declared policy likes best, by index."""
         try:
             return prefer_options(POLICIES, state, policy)
-        except (TypeError, KeyError) as err:
-            raise none_read(err) from None
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
 
     def test_keys(self):
         """The keys of every test block and expectation compiled here."""
@@ -119,15 +119,15 @@ class GeneratedProgram:
         """Evaluate one part of a test's `expect`."""
         try:
             return bool(TEST_EXPECTS[key](state, env))
-        except (TypeError, KeyError) as err:
-            raise none_read(err) from None
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
 
     def test_sides(self, state, key, env):
         """The two sides of a comparison in a test's `expect`."""
         try:
             return TEST_SIDES[key](state, env)
-        except (TypeError, KeyError) as err:
-            raise none_read(err) from None
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
 
 
 PROGRAM = GeneratedProgram()

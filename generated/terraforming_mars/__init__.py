@@ -22,13 +22,13 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 862bd70a7c3ddfc4ecec output e480cd60e0a9fc6ac3d7
+# Fingerprint: source e983fd8817052c2a5e18 output 23c2ba995140c3dc21e7
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
 from runtime.policy import prefer_options
 from runtime.state import GameOver, RuleError
-from runtime.values import none_read
+from runtime.values import RULE_FAILURES, rule_error_of
 from .tables import META
 from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
@@ -65,8 +65,8 @@ class GeneratedProgram:
                 steps[frame[0]](state, frame)
         except GameOver:
             pass
-        except (TypeError, KeyError) as err:  # none used as a player, space or card
-            raise none_read(err) from None
+        except RULE_FAILURES as err:  # none where a value is needed, a divisor of 0
+            raise rule_error_of(err) from None
 
     def resume(self, state, index):
         """Answer the pending decision with option `index` and run on."""
@@ -95,22 +95,22 @@ class GeneratedProgram:
             return [
                 (name, label) for name, label, holds in INVARIANTS if not holds(state)
             ]
-        except (TypeError, KeyError) as err:
-            raise none_read(err) from None
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
 
     def evaluate(self, state, bot, player):
         """A spec-declared `bot` evaluation of the position for `player`."""
         try:
             return BOTS[bot](state, player)
-        except (TypeError, KeyError) as err:
-            raise none_read(err) from None
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
 
     def prefer(self, state, policy):
         """The pending options a spec-declared policy likes best, by index."""
         try:
             return prefer_options(POLICIES, state, policy)
-        except (TypeError, KeyError) as err:
-            raise none_read(err) from None
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
 
     def test_keys(self):
         """The keys of every test block and expectation compiled here."""
@@ -125,15 +125,15 @@ class GeneratedProgram:
         """Evaluate one part of a test's `expect`."""
         try:
             return bool(TEST_EXPECTS[key](state, env))
-        except (TypeError, KeyError) as err:
-            raise none_read(err) from None
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
 
     def test_sides(self, state, key, env):
         """The two sides of a comparison in a test's `expect`."""
         try:
             return TEST_SIDES[key](state, env)
-        except (TypeError, KeyError) as err:
-            raise none_read(err) from None
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
 
 
 PROGRAM = GeneratedProgram()
