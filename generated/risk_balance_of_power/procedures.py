@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 1f2ee34a2d08c3c8
+# Spec hash: 6164426f92a54cbe
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
-# Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source eaaa2621f70ff8b045a7 output a084c6e52a76ad1cd7a4
+# Tests hash: 1bb5436cb0fe585f
+# Fingerprint: source 7210bf8144c5652667f6 output 067c4ce443fc05a421e2
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -30,6 +30,7 @@ from runtime.state import (
     move_card,
     note_event,
     note_signal,
+    roll,
     roll_sorted,
     shuffle,
     tick,
@@ -247,223 +248,230 @@ def p_stadt_bauen(state, v_g):
 
 
 def p_spiel_1(state):
-    "setup spiel_1 (spec/risk_balance_of_power/07_setup.rules:42)"
-    # spec: spec/risk_balance_of_power/07_setup.rules:43
-    p_mission_auslegen(state, E_m_sechs_staedte)
-    # spec: spec/risk_balance_of_power/07_setup.rules:44
-    p_mission_auslegen(state, E_m_marinestuetzpunkt)
-    # spec: spec/risk_balance_of_power/07_setup.rules:45
-    p_mission_auslegen(state, E_m_neutrale_armee)
-    # spec: spec/risk_balance_of_power/07_setup.rules:46
-    p_mission_auslegen(state, E_m_satellitenzentren)
-    # spec: spec/risk_balance_of_power/07_setup.rules:47
-    p_mission_auslegen(state, E_m_schwieriges_gelaende)
-    # spec: spec/risk_balance_of_power/07_setup.rules:48
-    p_mission_auslegen(state, E_m_region_gruen)
-    # spec: spec/risk_balance_of_power/07_setup.rules:49
-    p_mission_auslegen(state, E_m_seestrassen)
+    "setup spiel_1 (spec/risk_balance_of_power/07_setup.rules:49)"
     # spec: spec/risk_balance_of_power/07_setup.rules:50
-    p_mission_auslegen(state, E_m_region_gelb)
+    p_mission_auslegen(state, E_m_sechs_staedte)
     # spec: spec/risk_balance_of_power/07_setup.rules:51
-    p_stadt_bauen(state, E_grossbritannien)
+    p_mission_auslegen(state, E_m_marinestuetzpunkt)
     # spec: spec/risk_balance_of_power/07_setup.rules:52
-    p_stadt_bauen(state, E_belgien)
+    p_mission_auslegen(state, E_m_neutrale_armee)
     # spec: spec/risk_balance_of_power/07_setup.rules:53
-    p_stadt_bauen(state, E_finnland)
+    p_mission_auslegen(state, E_m_satellitenzentren)
     # spec: spec/risk_balance_of_power/07_setup.rules:54
-    p_stadt_bauen(state, E_litauen)
+    p_mission_auslegen(state, E_m_schwieriges_gelaende)
     # spec: spec/risk_balance_of_power/07_setup.rules:55
-    p_stadt_bauen(state, E_irland)
+    p_mission_auslegen(state, E_m_region_gruen)
     # spec: spec/risk_balance_of_power/07_setup.rules:56
-    p_stadt_bauen(state, E_norwegen)
+    p_mission_auslegen(state, E_m_seestrassen)
     # spec: spec/risk_balance_of_power/07_setup.rules:57
-    p_stadt_bauen(state, E_schweden)
+    p_mission_auslegen(state, E_m_region_gelb)
     # spec: spec/risk_balance_of_power/07_setup.rules:58
-    p_stadt_bauen(state, E_daenemark)
+    p_stadt_bauen(state, E_grossbritannien)
     # spec: spec/risk_balance_of_power/07_setup.rules:59
-    p_stadt_bauen(state, E_polen)
+    p_stadt_bauen(state, E_belgien)
     # spec: spec/risk_balance_of_power/07_setup.rules:60
-    p_aufstellen(state, 0, E_nord_frankreich, 7)
+    p_stadt_bauen(state, E_finnland)
     # spec: spec/risk_balance_of_power/07_setup.rules:61
-    p_aufstellen(state, 0, E_sued_frankreich, 2)
+    p_stadt_bauen(state, E_litauen)
     # spec: spec/risk_balance_of_power/07_setup.rules:62
-    p_aufstellen(state, 0, E_belgien, 2)
+    p_stadt_bauen(state, E_irland)
     # spec: spec/risk_balance_of_power/07_setup.rules:63
-    p_aufstellen(state, 0, E_deutschland, 2)
+    p_stadt_bauen(state, E_norwegen)
     # spec: spec/risk_balance_of_power/07_setup.rules:64
-    p_aufstellen(state, 0, E_grossbritannien, 2)
+    p_stadt_bauen(state, E_schweden)
     # spec: spec/risk_balance_of_power/07_setup.rules:65
-    p_aufstellen(state, 0, E_schweden, 2)
+    p_stadt_bauen(state, E_daenemark)
     # spec: spec/risk_balance_of_power/07_setup.rules:66
-    p_aufstellen(state, 0, E_italien, 2)
+    p_stadt_bauen(state, E_polen)
     # spec: spec/risk_balance_of_power/07_setup.rules:67
-    p_aufstellen(state, 0, E_oesterreich, 2)
+    p_aufstellen(state, 0, E_nord_frankreich, 7)
     # spec: spec/risk_balance_of_power/07_setup.rules:68
-    p_aufstellen(state, 0, E_slowakei, 2)
+    p_aufstellen(state, 0, E_sued_frankreich, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:69
-    p_aufstellen(state, 0, E_ungarn, 2)
+    p_aufstellen(state, 0, E_belgien, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:70
-    p_aufstellen(state, 0, E_finnland, 2)
+    p_aufstellen(state, 0, E_deutschland, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:71
-    p_aufstellen(state, 1, E_preussen, 2)
+    p_aufstellen(state, 0, E_grossbritannien, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:72
-    p_aufstellen(state, 1, E_polen, 2)
+    p_aufstellen(state, 0, E_schweden, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:73
-    p_aufstellen(state, 1, E_litauen, 2)
+    p_aufstellen(state, 0, E_italien, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:74
-    p_aufstellen(state, 1, E_irland, 2)
+    p_aufstellen(state, 0, E_oesterreich, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:75
-    p_aufstellen(state, 1, E_estland, 2)
+    p_aufstellen(state, 0, E_slowakei, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:76
-    p_aufstellen(state, 1, E_weissrussland, 5)
+    p_aufstellen(state, 0, E_ungarn, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:77
-    p_aufstellen(state, 1, E_ost_ukraine, 2)
+    p_aufstellen(state, 0, E_preussen, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:78
-    p_aufstellen(state, 1, E_moldawien, 2)
+    p_aufstellen(state, 1, E_finnland, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:79
-    p_aufstellen(state, 1, E_rumaenien, 2)
+    p_aufstellen(state, 1, E_polen, 5)
     # spec: spec/risk_balance_of_power/07_setup.rules:80
-    p_aufstellen(state, 1, E_sued_russland, 2)
+    p_aufstellen(state, 1, E_litauen, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:81
-    p_aufstellen(state, 1, E_zentral_russland, 2)
+    p_aufstellen(state, 1, E_irland, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:82
-    p_aufstellen(state, 1, E_nord_russland, 2)
+    p_aufstellen(state, 1, E_estland, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:83
-    p_neutral_aufstellen(state, E_schweiz, 15)
+    p_aufstellen(state, 1, E_weissrussland, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:84
-    p_neutral_aufstellen(state, E_west_ukraine, 12)
+    p_aufstellen(state, 1, E_ost_ukraine, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:85
-    p_neutral_aufstellen(state, E_daenemark, 8)
+    p_aufstellen(state, 1, E_moldawien, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:86
-    p_neutral_aufstellen(state, E_norwegen, 7)
+    p_aufstellen(state, 1, E_rumaenien, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:87
-    p_neutral_aufstellen(state, E_tschechien, 7)
+    p_aufstellen(state, 1, E_sued_russland, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:88
-    p_neutral_aufstellen(state, E_niederlande, 6)
+    p_aufstellen(state, 1, E_zentral_russland, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:89
-    p_neutral_aufstellen(state, E_lettland, 5)
+    p_aufstellen(state, 1, E_nord_russland, 2)
     # spec: spec/risk_balance_of_power/07_setup.rules:90
-    state.counters[4][E_nord_frankreich] = 1
+    p_neutral_aufstellen(state, E_schweiz, 15)
     # spec: spec/risk_balance_of_power/07_setup.rules:91
-    state.counters[5][E_weissrussland] = 1
+    p_neutral_aufstellen(state, E_west_ukraine, 12)
+    # spec: spec/risk_balance_of_power/07_setup.rules:92
+    p_neutral_aufstellen(state, E_daenemark, 8)
+    # spec: spec/risk_balance_of_power/07_setup.rules:93
+    p_neutral_aufstellen(state, E_norwegen, 7)
+    # spec: spec/risk_balance_of_power/07_setup.rules:94
+    p_neutral_aufstellen(state, E_tschechien, 7)
+    # spec: spec/risk_balance_of_power/07_setup.rules:95
+    p_neutral_aufstellen(state, E_niederlande, 6)
+    # spec: spec/risk_balance_of_power/07_setup.rules:96
+    p_neutral_aufstellen(state, E_lettland, 5)
+    # spec: spec/risk_balance_of_power/07_setup.rules:97
+    state.counters[4][E_nord_frankreich] = 1
+    # spec: spec/risk_balance_of_power/07_setup.rules:98
+    state.counters[5][E_zentral_russland] = 1
 
 
 def p_spiel_2(state):
-    "setup spiel_2 (spec/risk_balance_of_power/07_setup.rules:99)"
-    # spec: spec/risk_balance_of_power/07_setup.rules:100
-    p_mission_auslegen(state, E_m_marinestuetzpunkt)
-    # spec: spec/risk_balance_of_power/07_setup.rules:101
-    p_mission_auslegen(state, E_m_neutrale_armee)
-    # spec: spec/risk_balance_of_power/07_setup.rules:102
-    p_mission_auslegen(state, E_m_schwieriges_gelaende)
-    # spec: spec/risk_balance_of_power/07_setup.rules:103
-    p_mission_auslegen(state, E_m_region_gruen)
-    # spec: spec/risk_balance_of_power/07_setup.rules:104
-    p_mission_auslegen(state, E_m_seestrassen)
-    # spec: spec/risk_balance_of_power/07_setup.rules:105
-    p_mission_auslegen(state, E_m_region_lila)
-    # spec: spec/risk_balance_of_power/07_setup.rules:106
-    p_mission_auslegen(state, E_m_schweizer_gewoelbe)
+    "setup spiel_2 (spec/risk_balance_of_power/07_setup.rules:106)"
     # spec: spec/risk_balance_of_power/07_setup.rules:107
-    p_mission_auslegen(state, E_m_zwei_regionen)
+    p_mission_auslegen(state, E_m_marinestuetzpunkt)
     # spec: spec/risk_balance_of_power/07_setup.rules:108
-    p_stadt_bauen(state, E_schweiz)
+    p_mission_auslegen(state, E_m_neutrale_armee)
     # spec: spec/risk_balance_of_power/07_setup.rules:109
-    p_stadt_bauen(state, E_oesterreich)
+    p_mission_auslegen(state, E_m_schwieriges_gelaende)
     # spec: spec/risk_balance_of_power/07_setup.rules:110
-    p_stadt_bauen(state, E_italien)
+    p_mission_auslegen(state, E_m_region_gruen)
     # spec: spec/risk_balance_of_power/07_setup.rules:111
-    p_stadt_bauen(state, E_rumaenien)
+    p_mission_auslegen(state, E_m_seestrassen)
     # spec: spec/risk_balance_of_power/07_setup.rules:112
-    p_stadt_bauen(state, E_estland)
+    p_mission_auslegen(state, E_m_region_lila)
     # spec: spec/risk_balance_of_power/07_setup.rules:113
-    p_stadt_bauen(state, E_tschechien)
+    p_mission_auslegen(state, E_m_schweizer_gewoelbe)
     # spec: spec/risk_balance_of_power/07_setup.rules:114
-    p_stadt_bauen(state, E_ungarn)
+    p_mission_auslegen(state, E_m_zwei_regionen)
     # spec: spec/risk_balance_of_power/07_setup.rules:115
-    p_stadt_bauen(state, E_moldawien)
+    p_stadt_bauen(state, E_schweiz)
     # spec: spec/risk_balance_of_power/07_setup.rules:116
-    p_stadt_bauen(state, E_ost_ukraine)
+    p_stadt_bauen(state, E_oesterreich)
     # spec: spec/risk_balance_of_power/07_setup.rules:117
-    p_aufstellen(state, 0, E_nord_frankreich, 3)
+    p_stadt_bauen(state, E_italien)
     # spec: spec/risk_balance_of_power/07_setup.rules:118
-    p_aufstellen(state, 0, E_sued_frankreich, 3)
+    p_stadt_bauen(state, E_rumaenien)
     # spec: spec/risk_balance_of_power/07_setup.rules:119
-    p_aufstellen(state, 0, E_belgien, 3)
+    p_stadt_bauen(state, E_estland)
     # spec: spec/risk_balance_of_power/07_setup.rules:120
-    p_aufstellen(state, 0, E_deutschland, 3)
+    p_stadt_bauen(state, E_tschechien)
     # spec: spec/risk_balance_of_power/07_setup.rules:121
-    p_aufstellen(state, 0, E_grossbritannien, 3)
+    p_stadt_bauen(state, E_ungarn)
     # spec: spec/risk_balance_of_power/07_setup.rules:122
-    p_aufstellen(state, 0, E_schweden, 3)
+    p_stadt_bauen(state, E_moldawien)
     # spec: spec/risk_balance_of_power/07_setup.rules:123
-    p_aufstellen(state, 0, E_italien, 3)
+    p_stadt_bauen(state, E_ost_ukraine)
     # spec: spec/risk_balance_of_power/07_setup.rules:124
-    p_aufstellen(state, 0, E_oesterreich, 3)
+    p_aufstellen(state, 0, E_nord_frankreich, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:125
-    p_aufstellen(state, 0, E_ungarn, 3)
+    p_aufstellen(state, 0, E_sued_frankreich, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:126
-    p_aufstellen(state, 1, E_polen, 3)
+    p_aufstellen(state, 0, E_belgien, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:127
-    p_aufstellen(state, 1, E_preussen, 3)
+    p_aufstellen(state, 0, E_deutschland, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:128
-    p_aufstellen(state, 1, E_litauen, 3)
+    p_aufstellen(state, 0, E_grossbritannien, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:129
-    p_aufstellen(state, 1, E_estland, 3)
+    p_aufstellen(state, 0, E_schweden, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:130
-    p_aufstellen(state, 1, E_ost_ukraine, 3)
+    p_aufstellen(state, 0, E_italien, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:131
-    p_aufstellen(state, 1, E_moldawien, 3)
+    p_aufstellen(state, 0, E_oesterreich, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:132
-    p_aufstellen(state, 1, E_rumaenien, 3)
+    p_aufstellen(state, 0, E_ungarn, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:133
-    p_aufstellen(state, 1, E_zentral_russland, 3)
+    p_aufstellen(state, 1, E_polen, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:134
-    p_aufstellen(state, 1, E_nord_russland, 3)
+    p_aufstellen(state, 1, E_preussen, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:135
-    p_neutral_aufstellen(state, E_schweiz, 5)
+    p_aufstellen(state, 1, E_litauen, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:136
-    p_neutral_aufstellen(state, E_daenemark, 5)
+    p_aufstellen(state, 1, E_estland, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:137
-    p_neutral_aufstellen(state, E_norwegen, 5)
+    p_aufstellen(state, 1, E_ost_ukraine, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:138
-    p_neutral_aufstellen(state, E_west_ukraine, 5)
+    p_aufstellen(state, 1, E_moldawien, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:139
-    p_neutral_aufstellen(state, E_niederlande, 5)
+    p_aufstellen(state, 1, E_rumaenien, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:140
-    p_neutral_aufstellen(state, E_irland, 5)
+    p_aufstellen(state, 1, E_zentral_russland, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:141
-    p_neutral_aufstellen(state, E_tschechien, 5)
+    p_aufstellen(state, 1, E_nord_russland, 3)
     # spec: spec/risk_balance_of_power/07_setup.rules:142
-    p_neutral_aufstellen(state, E_slowakei, 5)
+    p_neutral_aufstellen(state, E_schweiz, 5)
     # spec: spec/risk_balance_of_power/07_setup.rules:143
-    p_neutral_aufstellen(state, E_weissrussland, 5)
+    p_neutral_aufstellen(state, E_daenemark, 5)
     # spec: spec/risk_balance_of_power/07_setup.rules:144
-    p_neutral_aufstellen(state, E_lettland, 5)
+    p_neutral_aufstellen(state, E_norwegen, 5)
     # spec: spec/risk_balance_of_power/07_setup.rules:145
-    p_neutral_aufstellen(state, E_finnland, 5)
+    p_neutral_aufstellen(state, E_west_ukraine, 5)
     # spec: spec/risk_balance_of_power/07_setup.rules:146
-    p_neutral_aufstellen(state, E_sued_russland, 5)
+    p_neutral_aufstellen(state, E_niederlande, 5)
     # spec: spec/risk_balance_of_power/07_setup.rules:147
-    state.counters[4][E_nord_frankreich] = 1
+    p_neutral_aufstellen(state, E_irland, 5)
     # spec: spec/risk_balance_of_power/07_setup.rules:148
+    p_neutral_aufstellen(state, E_tschechien, 5)
+    # spec: spec/risk_balance_of_power/07_setup.rules:149
+    p_neutral_aufstellen(state, E_slowakei, 5)
+    # spec: spec/risk_balance_of_power/07_setup.rules:150
+    p_neutral_aufstellen(state, E_weissrussland, 5)
+    # spec: spec/risk_balance_of_power/07_setup.rules:151
+    p_neutral_aufstellen(state, E_lettland, 5)
+    # spec: spec/risk_balance_of_power/07_setup.rules:152
+    p_neutral_aufstellen(state, E_finnland, 5)
+    # spec: spec/risk_balance_of_power/07_setup.rules:153
+    p_neutral_aufstellen(state, E_sued_russland, 5)
+    # spec: spec/risk_balance_of_power/07_setup.rules:154
+    state.counters[4][E_nord_frankreich] = 1
+    # spec: spec/risk_balance_of_power/07_setup.rules:155
     state.counters[5][E_litauen] = 1
 
 
 def p_grundausbildung(state):
-    "setup grundausbildung (spec/risk_balance_of_power/07_setup.rules:153)"
-    # spec: spec/risk_balance_of_power/07_setup.rules:154
+    "setup grundausbildung (spec/risk_balance_of_power/07_setup.rules:162)"
+    # spec: spec/risk_balance_of_power/07_setup.rules:163
     if state.params["aufbau"] == 2:
         p_spiel_2(state)
     else:
         p_spiel_1(state)
-    # spec: spec/risk_balance_of_power/07_setup.rules:155
+    # spec: spec/risk_balance_of_power/07_setup.rules:164
     for card in K_gebietskarte:
         move_card(state, card, 1)
-    # spec: spec/risk_balance_of_power/07_setup.rules:156
+    # spec: spec/risk_balance_of_power/07_setup.rules:165
     shuffle(state, 1)
-    # spec: spec/risk_balance_of_power/07_setup.rules:157
-    state.vars[1] = 1 if state.params["beginner"] == 2 else 0
+    # spec: spec/risk_balance_of_power/07_setup.rules:166
+    if state.params["beginner"] == 0:
+        # spec: spec/risk_balance_of_power/07_setup.rules:167
+        v_w = roll(state, 6, "spec/risk_balance_of_power/07_setup.rules:167:9")
+        # spec: spec/risk_balance_of_power/07_setup.rules:168
+        state.vars[1] = 0 if v_w <= 3 else 1
+    else:
+        # spec: spec/risk_balance_of_power/07_setup.rules:170
+        state.vars[1] = 1 if state.params["beginner"] == 2 else 0
 
 
 # ---------------------------------------------------------------- signals
@@ -1442,10 +1450,10 @@ def s_spiel(state, frame):
 
 
 def s_start(state, frame):
-    "start (spec/risk_balance_of_power/07_setup.rules:160)"
-    # spec: spec/risk_balance_of_power/07_setup.rules:161
+    "start (spec/risk_balance_of_power/07_setup.rules:174)"
+    # spec: spec/risk_balance_of_power/07_setup.rules:175
     p_grundausbildung(state)
-    # spec: spec/risk_balance_of_power/07_setup.rules:162
+    # spec: spec/risk_balance_of_power/07_setup.rules:176
     state.frames.pop()
     state.frames.append(new_frame(14, [UNBOUND] * 1))
     return

@@ -9,13 +9,13 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 1f2ee34a2d08c3c8
+# Spec hash: 6164426f92a54cbe
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
-# Tests hash: 417ebc4cdd4f6211
+# Tests hash: 1bb5436cb0fe585f
 # Fingerprint: source 2e395683dc718d5adcbc output a615f6bb76d978925822
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 

@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 1f2ee34a2d08c3c8
+# Spec hash: 6164426f92a54cbe
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
-# Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source 8ac75c51a4cefd1ed63b output af8476dce1a7200417db
+# Tests hash: 1bb5436cb0fe585f
+# Fingerprint: source d6849bd920daf509c6dd output 70a2e1372518748754d5
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -498,7 +498,7 @@ META_COUNTS = {
     "cards_with_events": 0,
     "phases": 3,
     "constraints": 0,
-    "designer_tests": 50,
+    "designer_tests": 53,
 }
 META_PARAM_DOMAINS = (
     ("aufbau", ("range", (-9223372036854775807, 9223372036854775807))),
@@ -850,7 +850,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="risk_balance_of_power",
     title="Risiko - Das Duell (Risk: Balance of Power)",
-    spec_hash="1f2ee34a2d08c3c8",
+    spec_hash="6164426f92a54cbe",
     spec_files=META_SPEC_FILES,
     players=("rot", "blau"),
     player_labels=("Rot", "Blau"),

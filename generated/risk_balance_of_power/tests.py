@@ -9,14 +9,14 @@
 #     risk_balance_of_power/08_bots.rules
 #     risk_balance_of_power/09_board.rules
 #     risk_balance_of_power/10_policies.rules
-# Spec hash: 1f2ee34a2d08c3c8
+# Spec hash: 6164426f92a54cbe
 # Designer tests from:
 #     risk_balance_of_power/tests/01_map_and_reinforcement.rules
 #     risk_balance_of_power/tests/02_conquest.rules
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
-# Tests hash: 417ebc4cdd4f6211
-# Fingerprint: source 5a492bee09e5a7edc1f8 output ebbae508255544556e05
+# Tests hash: 1bb5436cb0fe585f
+# Fingerprint: source 865a71062054ee74b514 output 6cd37dd871d371ac7ee9
 "Risiko - Das Duell (Risk: Balance of Power): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -70,6 +70,7 @@ from .tables import (
     E_preussen,
     E_region_blau,
     E_region_orange,
+    E_rumaenien,
     E_schweden,
     E_schweiz,
     E_sued_frankreich,
@@ -77,8 +78,10 @@ from .tables import (
     E_tschechien,
     E_ungarn,
     E_weissrussland,
+    E_zentral_russland,
     K_gebiet,
     K_gebietskarte,
+    PLAYERS,
     RS_region_blau,
     RS_region_braun,
     RS_region_gelb,
@@ -1599,21 +1602,21 @@ ts_03_turn_end_3 = {
     "#14:expect1": lambda state, L: (d_hauptstaedte_von(state, 0), 1),
 }
 tx_04_setup_and_game_0 = {
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:5
-    "#0:expect0": lambda state, L: d_einheiten_auf_dem_plan(state, 0) == 27,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:5
-    "#0:expect1": lambda state, L: d_einheiten_auf_dem_plan(state, 1) == 27,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:6
+    "#0:expect0": lambda state, L: d_einheiten_auf_dem_plan(state, 0) == 27,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:6
+    "#0:expect1": lambda state, L: d_einheiten_auf_dem_plan(state, 1) == 27,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:7
     "#0:expect2": lambda state, L: (
         sum([state.counters[2][c_g] for c_g in K_gebiet]) == 60
     ),
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:6
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:7
     "#0:expect3": lambda state, L: state.tracks[4] == 0,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:7
-    "#0:expect4": lambda state, L: state.tracks[0] + state.tracks[2] == 63,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:7
-    "#0:expect5": lambda state, L: state.tracks[1] == 63,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:8
+    "#0:expect4": lambda state, L: state.tracks[0] + state.tracks[2] == 63,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:8
+    "#0:expect5": lambda state, L: state.tracks[1] == 63,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:9
     "#0:expect6": lambda state, L: (
         all(
             state.counters[0][c_g] + state.counters[1][c_g] + state.counters[2][c_g]
@@ -1622,25 +1625,25 @@ tx_04_setup_and_game_0 = {
             for c_g in K_gebiet
         )
     ),
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:9
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:10
     "#0:expect7": lambda state, L: (
         len([c_g for c_g in K_gebiet if state.counters[3][c_g] > 0]) == 9
     ),
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:9
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:10
     "#0:expect8": lambda state, L: len(state.zones[6]) == 8,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:10
-    "#0:expect9": lambda state, L: state.location[E_m_sechs_staedte] == 6,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:10
-    "#0:expect10": lambda state, L: state.location[E_m_region_gelb] == 6,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:11
+    "#0:expect9": lambda state, L: state.location[E_m_sechs_staedte] == 6,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:11
+    "#0:expect10": lambda state, L: state.location[E_m_region_gelb] == 6,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:12
     "#0:expect11": lambda state, L: state.location[E_m_region_lila] == 0,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:12
-    "#0:expect12": lambda state, L: state.counters[3][E_grossbritannien] == 1,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:12
-    "#0:expect13": lambda state, L: state.counters[3][E_litauen] == 1,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:12
-    "#0:expect14": lambda state, L: state.counters[3][E_polen] == 1,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:13
+    "#0:expect12": lambda state, L: state.counters[3][E_grossbritannien] == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:13
+    "#0:expect13": lambda state, L: state.counters[3][E_litauen] == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:13
+    "#0:expect14": lambda state, L: state.counters[3][E_polen] == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:14
     "#0:expect15": lambda state, L: state.counters[2][E_daenemark] == 8,
 }
 ts_04_setup_and_game_0 = {
@@ -1664,52 +1667,59 @@ ts_04_setup_and_game_0 = {
     "#0:expect15": lambda state, L: (state.counters[2][E_daenemark], 8),
 }
 tx_04_setup_and_game_1 = {
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:13
-    "#0:expect16": lambda state, L: state.counters[2][E_schweiz] == 15,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:14
+    "#0:expect16": lambda state, L: state.counters[2][E_schweiz] == 15,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:15
     "#0:expect17": lambda state, L: len(state.zones[1]) == 30,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:19
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:21
     "#1:expect0": lambda state, L: state.vars[0] == 0,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:19
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:21
     "#1:expect1": lambda state, L: deciding_of(state) == 0,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:20
-    "#1:expect2": lambda state, L: state.tracks[2] == 6,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:20
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:22
+    "#1:expect2": lambda state, L: state.tracks[2] == 5,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:22
     "#1:expect3": lambda state, L: (
         max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
         + d_verstaerkung_fuer_regionen(state, 1)
         + d_hauptstaedte_von(state, 1) * 1
         == 6
     ),
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:21
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:23
     "#1:expect4": lambda state, L: d_regionen_von(state, 0) == 0,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:21
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:23
     "#1:expect5": lambda state, L: d_regionen_von(state, 1) == 0,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:27
-    "#2:expect0": lambda state, L: d_gebiete_von(state, 0) == 9,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:27
-    "#2:expect1": lambda state, L: d_gebiete_von(state, 1) == 9,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:28
-    "#2:expect2": lambda state, L: (
-        len([c_g for c_g in K_gebiet if state.counters[2][c_g] == 5]) == 12
-    ),
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:29
-    "#2:expect3": lambda state, L: state.location[E_m_zwei_regionen] == 6,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:29
-    "#2:expect4": lambda state, L: state.location[E_m_schweizer_gewoelbe] == 6,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:30
-    "#2:expect5": lambda state, L: state.location[E_m_sechs_staedte] == 0,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:30
-    "#2:expect6": lambda state, L: state.location[E_m_satellitenzentren] == 0,
     # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:31
-    "#2:expect7": lambda state, L: state.counters[3][E_schweiz] == 1,
+    "#2:expect0": lambda state, L: state.counters[4][E_nord_frankreich] == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:31
+    "#2:expect1": lambda state, L: state.counters[5][E_zentral_russland] == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:32
+    "#2:expect2": lambda state, L: (
+        all(
+            all(
+                state.counters[4 + c_p][c_g] == 0
+                or all(state.counters[c_p][c_n] > 0 for c_n in ADJ[c_g])
+                for c_g in K_gebiet
+            )
+            for c_p in PLAYERS
+        )
+    ),
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:39
+    "#3:expect0": lambda state, L: state.vars[1] == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:39
+    "#3:expect1": lambda state, L: state.vars[0] == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:39
+    "#3:expect2": lambda state, L: deciding_of(state) == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:45
+    "#4:expect0": lambda state, L: state.vars[1] == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:45
+    "#4:expect1": lambda state, L: state.vars[0] == 0,
 }
 ts_04_setup_and_game_1 = {
     "#0:expect16": lambda state, L: (state.counters[2][E_schweiz], 15),
     "#0:expect17": lambda state, L: (len(state.zones[1]), 30),
     "#1:expect0": lambda state, L: (state.vars[0], 0),
     "#1:expect1": lambda state, L: (deciding_of(state), 0),
-    "#1:expect2": lambda state, L: (state.tracks[2], 6),
+    "#1:expect2": lambda state, L: (state.tracks[2], 5),
     "#1:expect3": lambda state, L: (
         max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
         + d_verstaerkung_fuer_regionen(state, 1)
@@ -1718,94 +1728,122 @@ ts_04_setup_and_game_1 = {
     ),
     "#1:expect4": lambda state, L: (d_regionen_von(state, 0), 0),
     "#1:expect5": lambda state, L: (d_regionen_von(state, 1), 0),
-    "#2:expect0": lambda state, L: (d_gebiete_von(state, 0), 9),
-    "#2:expect1": lambda state, L: (d_gebiete_von(state, 1), 9),
-    "#2:expect2": lambda state, L: (
-        len([c_g for c_g in K_gebiet if state.counters[2][c_g] == 5]),
-        12,
-    ),
-    "#2:expect7": lambda state, L: (state.counters[3][E_schweiz], 1),
+    "#2:expect0": lambda state, L: (state.counters[4][E_nord_frankreich], 1),
+    "#2:expect1": lambda state, L: (state.counters[5][E_zentral_russland], 1),
+    "#3:expect0": lambda state, L: (state.vars[1], 1),
+    "#3:expect1": lambda state, L: (state.vars[0], 1),
+    "#3:expect2": lambda state, L: (deciding_of(state), 1),
+    "#4:expect0": lambda state, L: (state.vars[1], 0),
+    "#4:expect1": lambda state, L: (state.vars[0], 0),
 }
 tx_04_setup_and_game_2 = {
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:31
-    "#2:expect8": lambda state, L: state.counters[3][E_ost_ukraine] == 1,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:31
-    "#2:expect9": lambda state, L: state.counters[3][E_grossbritannien] == 0,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:32
-    "#2:expect10": lambda state, L: state.tracks[2] == 5,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:32
-    "#2:expect11": lambda state, L: (
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:45
+    "#4:expect2": lambda state, L: deciding_of(state) == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:52
+    "#5:expect0": lambda state, L: d_gebiete_von(state, 0) == 9,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:52
+    "#5:expect1": lambda state, L: d_gebiete_von(state, 1) == 9,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:53
+    "#5:expect2": lambda state, L: (
+        len([c_g for c_g in K_gebiet if state.counters[2][c_g] == 5]) == 12
+    ),
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:54
+    "#5:expect3": lambda state, L: state.location[E_m_zwei_regionen] == 6,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:54
+    "#5:expect4": lambda state, L: state.location[E_m_schweizer_gewoelbe] == 6,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:55
+    "#5:expect5": lambda state, L: state.location[E_m_sechs_staedte] == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:55
+    "#5:expect6": lambda state, L: state.location[E_m_satellitenzentren] == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:56
+    "#5:expect7": lambda state, L: state.counters[3][E_schweiz] == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:56
+    "#5:expect8": lambda state, L: state.counters[3][E_ost_ukraine] == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:56
+    "#5:expect9": lambda state, L: state.counters[3][E_grossbritannien] == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:57
+    "#5:expect10": lambda state, L: state.tracks[2] == 5,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:57
+    "#5:expect11": lambda state, L: (
         max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
         + d_verstaerkung_fuer_regionen(state, 1)
         + d_hauptstaedte_von(state, 1) * 1
         == 5
     ),
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:33
-    "#2:expect12": lambda state, L: d_haelt_eigene_hauptstadt(state, 0),
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:33
-    "#2:expect13": lambda state, L: d_haelt_eigene_hauptstadt(state, 1),
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:39
-    "#3:expect0": lambda state, L: state.counters[0][E_deutschland] == 8,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:39
-    "#3:expect1": lambda state, L: deciding_of(state) == 0,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:44
-    "#3:expect2": lambda state, L: deciding_of(state) == 1,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:47
-    "#3:expect3": lambda state, L: state.counters[0][E_polen] == 3,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:47
-    "#3:expect4": lambda state, L: state.vars[2],
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:51
-    "#3:expect5": lambda state, L: deciding_of(state) == 0,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:53
-    "#3:expect6": lambda state, L: len(state.zones[2]) == 1,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:53
-    "#3:expect7": lambda state, L: state.tracks[10] == 0,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:54
-    "#3:expect8": lambda state, L: state.vars[0] == 1,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:54
-    "#3:expect9": lambda state, L: deciding_of(state) == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:58
+    "#5:expect12": lambda state, L: d_haelt_eigene_hauptstadt(state, 0),
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:58
+    "#5:expect13": lambda state, L: d_haelt_eigene_hauptstadt(state, 1),
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:65
+    "#6:expect0": lambda state, L: state.counters[0][E_ungarn] == 7,
 }
 ts_04_setup_and_game_2 = {
-    "#2:expect8": lambda state, L: (state.counters[3][E_ost_ukraine], 1),
-    "#2:expect9": lambda state, L: (state.counters[3][E_grossbritannien], 0),
-    "#2:expect10": lambda state, L: (state.tracks[2], 5),
-    "#2:expect11": lambda state, L: (
+    "#4:expect2": lambda state, L: (deciding_of(state), 0),
+    "#5:expect0": lambda state, L: (d_gebiete_von(state, 0), 9),
+    "#5:expect1": lambda state, L: (d_gebiete_von(state, 1), 9),
+    "#5:expect2": lambda state, L: (
+        len([c_g for c_g in K_gebiet if state.counters[2][c_g] == 5]),
+        12,
+    ),
+    "#5:expect7": lambda state, L: (state.counters[3][E_schweiz], 1),
+    "#5:expect8": lambda state, L: (state.counters[3][E_ost_ukraine], 1),
+    "#5:expect9": lambda state, L: (state.counters[3][E_grossbritannien], 0),
+    "#5:expect10": lambda state, L: (state.tracks[2], 5),
+    "#5:expect11": lambda state, L: (
         max(3, (d_gebiete_von(state, 1) + d_staedte_von(state, 1)) // 3)
         + d_verstaerkung_fuer_regionen(state, 1)
         + d_hauptstaedte_von(state, 1) * 1,
         5,
     ),
-    "#3:expect0": lambda state, L: (state.counters[0][E_deutschland], 8),
-    "#3:expect1": lambda state, L: (deciding_of(state), 0),
-    "#3:expect2": lambda state, L: (deciding_of(state), 1),
-    "#3:expect3": lambda state, L: (state.counters[0][E_polen], 3),
-    "#3:expect5": lambda state, L: (deciding_of(state), 0),
-    "#3:expect6": lambda state, L: (len(state.zones[2]), 1),
-    "#3:expect7": lambda state, L: (state.tracks[10], 0),
-    "#3:expect8": lambda state, L: (state.vars[0], 1),
-    "#3:expect9": lambda state, L: (deciding_of(state), 1),
+    "#6:expect0": lambda state, L: (state.counters[0][E_ungarn], 7),
 }
 tx_04_setup_and_game_3 = {
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:54
-    "#3:expect10": lambda state, L: state.tracks[3] == 5,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:60
-    "#4:expect0": lambda state, L: state.vars[1] == 1,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:60
-    "#4:expect1": lambda state, L: state.vars[0] == 1,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:60
-    "#4:expect2": lambda state, L: deciding_of(state) == 1,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:61
-    "#4:expect3": lambda state, L: state.tracks[3] > 0,
-    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:61
-    "#4:expect4": lambda state, L: state.tracks[2] == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:65
+    "#6:expect1": lambda state, L: deciding_of(state) == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:72
+    "#6:expect2": lambda state, L: deciding_of(state) == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:75
+    "#6:expect3": lambda state, L: state.counters[0][E_rumaenien] == 2,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:75
+    "#6:expect4": lambda state, L: state.vars[2],
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:79
+    "#6:expect5": lambda state, L: deciding_of(state) == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:81
+    "#6:expect6": lambda state, L: len(state.zones[2]) == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:81
+    "#6:expect7": lambda state, L: state.tracks[10] == 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:82
+    "#6:expect8": lambda state, L: state.vars[0] == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:82
+    "#6:expect9": lambda state, L: deciding_of(state) == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:82
+    "#6:expect10": lambda state, L: state.tracks[3] == 6,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:88
+    "#7:expect0": lambda state, L: state.vars[1] == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:88
+    "#7:expect1": lambda state, L: state.vars[0] == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:88
+    "#7:expect2": lambda state, L: deciding_of(state) == 1,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:89
+    "#7:expect3": lambda state, L: state.tracks[3] > 0,
+    # spec: spec/risk_balance_of_power/tests/04_setup_and_game.rules:89
+    "#7:expect4": lambda state, L: state.tracks[2] == 0,
 }
 ts_04_setup_and_game_3 = {
-    "#3:expect10": lambda state, L: (state.tracks[3], 5),
-    "#4:expect0": lambda state, L: (state.vars[1], 1),
-    "#4:expect1": lambda state, L: (state.vars[0], 1),
-    "#4:expect2": lambda state, L: (deciding_of(state), 1),
-    "#4:expect3": lambda state, L: (state.tracks[3], 0),
-    "#4:expect4": lambda state, L: (state.tracks[2], 0),
+    "#6:expect1": lambda state, L: (deciding_of(state), 0),
+    "#6:expect2": lambda state, L: (deciding_of(state), 1),
+    "#6:expect3": lambda state, L: (state.counters[0][E_rumaenien], 2),
+    "#6:expect5": lambda state, L: (deciding_of(state), 0),
+    "#6:expect6": lambda state, L: (len(state.zones[2]), 1),
+    "#6:expect7": lambda state, L: (state.tracks[10], 0),
+    "#6:expect8": lambda state, L: (state.vars[0], 1),
+    "#6:expect9": lambda state, L: (deciding_of(state), 1),
+    "#6:expect10": lambda state, L: (state.tracks[3], 6),
+    "#7:expect0": lambda state, L: (state.vars[1], 1),
+    "#7:expect1": lambda state, L: (state.vars[0], 1),
+    "#7:expect2": lambda state, L: (deciding_of(state), 1),
+    "#7:expect3": lambda state, L: (state.tracks[3], 0),
+    "#7:expect4": lambda state, L: (state.tracks[2], 0),
 }
 
 
