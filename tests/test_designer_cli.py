@@ -35,7 +35,7 @@ def test_cards_in_words_and_as_a_page(tmp_path):
     result = run("cards", str(MINI), "--card", "two")
     assert result.exit_code == 0, result.output
     assert "event (only if your Score is less than 3):" in result.output
-    assert "You choose a field `f` such that your Marks on `f` is 0 (asked: “Mark a field”)." in result.output
+    assert "You choose a field `f` such that your Marks in `f` is 0 (asked: “Mark a field”)." in result.output
     result = run("cards", str(MINI), "--html", str(tmp_path / "cards"))
     assert result.exit_code == 0 and "(4 cards)" in result.output
     result = run("cards", str(MINI), "--card", "tow")
