@@ -1,15 +1,22 @@
 """A person's seat in the terminal: the seat's own view drawn with rich, and its
 decisions as numbered menus.
 
+A seat's first decision draws its whole view; after that only what changed since
+it last decided (the tracks, the cards in and out of each zone, the counters on
+the map), the new log lines, a one-line status and the menu, so ten quick
+decisions do not scroll ten screens by. Players are named by their labels.
+
 Commands at the prompt: a number or an option id answers; `?` shows the spec
 line behind the decision (`? N` behind option N); `undo` takes back the last own
 decision that revealed nothing new; `save FILE` writes a record that
-`rulespec play --resume FILE` continues; `map`, `log`, `help`, `quit`.
-Everything drawn comes from Table.seat_view, which is built from Game.view.
+`rulespec play --resume FILE` continues; `view` (everything again), `map`,
+`log`, `help`, `quit`. Everything drawn comes from Table.seat_view, which is
+built from Game.view.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from rich.columns import Columns
@@ -24,12 +31,23 @@ from .results import outcome
 from .table import Table, TableError, entity_info
 
 HELP = ("a number or an option id answers · ? [N] the spec line behind the decision (or option N)"
-        " · undo · save FILE · map · log · help · quit")
+        " · undo · save FILE · view · map · log · help · quit")
+FIGURES = 2  # whole-number attributes shown beside a card's name (ops, cost...)
 LOG_SHOWN = 8
 
 
 class Quit(Exception):
     """The person typed quit (or closed the input)."""
+
+
+@dataclass
+class Drawn:
+    """What a seat was last shown, as text, to tell what changed: track values by (track,
+    player), the cards of each zone (or its count), counters by (space, counter, player)."""
+
+    tracks: dict[tuple[str, str], str] = field(default_factory=dict)
+    zones: dict[str, tuple[str, ...] | int] = field(default_factory=dict)
+    marks: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 class TerminalSeat:
@@ -42,6 +60,8 @@ class TerminalSeat:
         self.read = read
         self.shown_to: str | None = None
         self.log_seen: dict[str, int] = {}
+        self.drawn: dict[str, Drawn] = {}  # per seat: what it saw at its last decision
+        self.figures = card_figures(table.meta)
 
     # ------------------------------------------------------------ the loop
     def play(self) -> None:
@@ -60,10 +80,11 @@ class TerminalSeat:
         if self.shown_to not in (None, seat) and len(self.table.humans()) > 1:
             self.ask(f"Pass the seat to {self.table.label_of(seat)} and press Enter ")
             self.console.clear()
+            self.drawn.pop(seat, None)  # a cleared screen: everything again
         self.shown_to = seat
         self.show(seat)
         while self.table.pending_player == seat and not self.table.over:
-            if self.command(seat, self.ask(f"{seat}> ").strip()):
+            if self.command(seat, self.ask(f"{self.table.label_of(seat)}> ").strip()):
                 return
 
     def ask(self, prompt: str) -> str:
@@ -89,6 +110,9 @@ class TerminalSeat:
             return self.undo(seat)
         elif word == "save":
             self.save(rest.strip())
+        elif word == "view":
+            self.drawn.pop(seat, None)
+            self.show(seat)
         elif word == "map":
             self.console.print(self.map_grid(view, every=True))
         elif word == "log":
@@ -160,23 +184,83 @@ class TerminalSeat:
 
     # ------------------------------------------------------------ drawing
     def show(self, seat: str) -> None:
+        """The seat's whole view at its first decision (and on `view`); after that what
+        changed since its last, then the log's new lines and the menu."""
         view = self.table.seat_view(seat)
         console = self.console
-        console.rule(f"{escape(view['title'])} — {escape(view['seat_label'])} ({seat}),"
+        console.rule(f"{escape(view['title'])} — {escape(view['seat_label'])},"
                      f" decision {view['decisions'] + 1}")
-        console.print(Columns([self.tracks_grid(view), self.zones_grid(view)], padding=(0, 4)))
-        board = board_of(self.table.meta)
-        if board.spaces:
-            console.print(self.map_grid(view))
+        now = self.picture(view)
+        before = self.drawn.get(seat)
+        self.drawn[seat] = now
+        if before is None:
+            console.print(Columns([self.tracks_grid(view), self.zones_grid(view)], padding=(0, 4)))
+            if board_of(self.table.meta).spaces:
+                console.print(self.map_grid(view))
+        else:
+            for line in self.changes(before, now):
+                console.print(line)
         self.print_log(view)
-        self.print_decision(view)
+        self.print_decision(view, hint=before is None)
+
+    def picture(self, view: dict[str, Any]) -> Drawn:
+        """What the seat is shown now, as Drawn (labels, not ids)."""
+        meta, drawn = self.table.meta, Drawn()
+        labels = {t.name: t.label for t in meta.tracks}
+        for name, value in view["view"]["tracks"].items():
+            rows = value.items() if isinstance(value, dict) else [("", value)]
+            for player, number in rows:
+                drawn.tracks[(labels.get(name, name), self.player(player))] = str(number)
+        for zone in view["zones"]:
+            cards = zone.get("cards")
+            drawn.zones[zone["label"]] = zone["count"] if cards is None else \
+                tuple(self.card_text(view, c) for c in cards)
+        for sid, marks in view["marks"].items():
+            entity = self.table.meta.entity_ids.index(sid) if sid in self._spaces else None
+            if entity is None:
+                continue
+            for label, player, value, _ in marks:
+                drawn.marks[(meta.entity_labels[entity], self.player(player) or label)] = str(value)
+        return drawn
+
+    @property
+    def _spaces(self) -> frozenset[str]:
+        meta = self.table.meta
+        return frozenset(meta.entity_ids[s] for s in board_of(meta).spaces)
+
+    def changes(self, before: Drawn, now: Drawn) -> list[str]:
+        """A line for the tracks that moved, one per zone whose cards changed, one for the
+        counters that moved on the map (rich markup, escaped)."""
+        lines = []
+        moved = _moved(before.tracks, now.tracks)
+        if moved:
+            lines.append("[bold]Tracks[/bold]  " + " · ".join(moved))
+        for label, cards in now.zones.items():
+            was = before.zones.get(label, ())
+            if cards == was:
+                continue
+            if isinstance(cards, int) or isinstance(was, int):
+                lines.append(f"[bold]{escape(label)}[/bold]  {_count(was)} → {_count(cards)}")
+                continue
+            came = [c for c in cards if c not in was]
+            went = [c for c in was if c not in cards]
+            told = [f"+ {', '.join(came)}"] * bool(came) + [f"− {', '.join(went)}"] * bool(went)
+            lines.append(f"[bold]{escape(label)}[/bold]  " + "  ".join(told or ["in another order"]))
+        moved = _moved(before.marks, now.marks)
+        if moved:
+            lines.append("[bold]Map[/bold]  " + " · ".join(moved))
+        return lines
+
+    def player(self, player: str | None) -> str:
+        """A player's label ('' for none): ids are the spec's names, not the table's."""
+        return self.table.label_of(player) if player else ""
 
     def tracks_grid(self, view: dict[str, Any]) -> Grid:
         grid = Grid(title="Tracks", show_header=False, box=None)
         labels = {t.name: t.label for t in self.table.meta.tracks}
         for name, value in view["view"]["tracks"].items():
             if isinstance(value, dict):
-                value = "  ".join(f"{p} {v}" for p, v in value.items())
+                value = "  ".join(f"{self.player(p)} {v}" for p, v in value.items())
             grid.add_row(escape(labels.get(name, name)), escape(str(value)))
         return grid
 
@@ -192,7 +276,7 @@ class TerminalSeat:
 
     def card_text(self, view: dict[str, Any], card: str) -> str:
         info = view["cards"].get(card, {})
-        text = escape(info.get("label", card))
+        text = escape(info.get("label", card)) + escape(self.figures.get(card, ""))
         marks = view["marks"].get(card)
         if marks:
             text += " [" + ", ".join(f"{escape(label)} {value}" for label, _, value, _ in marks) + "]"
@@ -215,7 +299,7 @@ class TerminalSeat:
                 marks = [m for m in view["marks"].get(sid, []) if not counters or m[3] in counters]
                 if not (every or marks or sid in offered):
                     continue
-                cells = "  ".join(f"{escape(p or label)} {v}" for label, p, v, _ in marks)
+                cells = "  ".join(f"{escape(self.player(p) or label)} {v}" for label, p, v, _ in marks)
                 star = "[bold]*[/bold]" if sid in offered else " "
                 grid.add_row(star + escape(meta.entity_labels[space]) + self.shown(space), cells)
             if grid.row_count:
@@ -228,7 +312,7 @@ class TerminalSeat:
                 marks = [m for m in view["marks"].get(sid, []) if not counters or m[3] in counters]
                 if every or marks or sid in offered:
                     grid.add_row(escape(meta.entity_labels[space]),
-                                 "  ".join(f"{escape(p or l)} {v}" for l, p, v, _ in marks))
+                                 "  ".join(f"{escape(self.player(p) or l)} {v}" for l, p, v, _ in marks))
             grids.append(grid)
         return Columns(grids, padding=(0, 3))
 
@@ -247,13 +331,73 @@ class TerminalSeat:
             self.console.print(f"  {escape(line['text'])}", style=style)
         self.log_seen[seat] = len(log)
 
-    def print_decision(self, view: dict[str, Any]) -> None:
+    def print_decision(self, view: dict[str, Any], hint: bool = True) -> None:
+        """The prompt and the numbered options; the commands too at a whole redraw."""
         decision = view["decision"]
         self.console.print(f"[bold]{escape(decision['prompt'])}[/bold]  [dim]({escape(decision['at'])})[/dim]")
-        items = [f"{o['number']:>3}. {escape(o['label'])}" for o in decision["options"]]
+        items = [f"{o['number']:>3}. {escape(o['label'])}{escape(self.figures.get(o['id'], ''))}"
+                 for o in decision["options"]]
         self.console.print(Columns(items, padding=(0, 2)))
-        extra = "" if view["can_undo"] else f" (no undo: {view['undo_reason']})"
-        self.console.print(f"[dim]{escape(HELP + extra)}[/dim]")
+        if hint:
+            extra = "" if view["can_undo"] else f" (no undo: {view['undo_reason']})"
+            self.console.print(f"[dim]{escape(HELP + extra)}[/dim]")
+
+
+def _moved(before: dict[tuple[str, str], str], now: dict[tuple[str, str], str]) -> list[str]:
+    """'Name Player 0→3' for every value that changed ('Name Player 3' for one that came,
+    'Name Player 3→0' for one gone), escaped."""
+    out = []
+    for key in list(now) + [k for k in before if k not in now]:
+        was, value = before.get(key), now.get(key, "0")
+        if was != value:
+            name = " ".join(p for p in key if p)
+            out.append(escape(f"{name} {value}" if was is None else f"{name} {was}→{value}"))
+    return out
+
+
+def _count(content: tuple[str, ...] | int) -> str:
+    return f"{content} hidden" if isinstance(content, int) else f"{len(content)} cards"
+
+
+def card_figures(meta: Any) -> dict[str, str]:
+    """Per card id, its first FIGURES whole-number attributes that tell it apart, beside its
+    name: ' (ops 3)', ' (cost 13, building 1)'. Left out: 0, an attribute's default (the
+    value nine cards in ten of the kind have) and a serial number (no two cards share it)."""
+    board = board_of(meta)
+    by_kind: dict[str, list[int]] = {}
+    for card in meta.card_entities:
+        by_kind.setdefault(meta.entity_kinds[card], []).append(card)
+    out = {}
+    for cards in by_kind.values():
+        plain = _plain_values(board, cards)
+        for card in cards:
+            figures = [f"{name} {value}" for name, value in board.attributes[card]
+                       if _whole(value) and int(value) != 0 and (name, value) not in plain
+                       and (name, None) not in plain][:FIGURES]
+            if figures:
+                out[meta.entity_ids[card]] = f" ({', '.join(figures)})"
+    return out
+
+
+def _plain_values(board: Any, cards: list[int]) -> set[tuple[str, str | None]]:
+    """(attribute, value) pairs that say nothing of a card of this kind: (name, None) for a
+    serial number, (name, default) for a value nine in ten of them have."""
+    values: dict[str, list[str]] = {}
+    for card in cards:
+        for name, value in board.attributes[card]:
+            values.setdefault(name, []).append(value)
+    plain: set[tuple[str, str | None]] = set()
+    for name, seen in values.items():
+        if len(seen) > 1 and len(set(seen)) == len(seen):
+            plain.add((name, None))
+        common = max(set(seen), key=seen.count)
+        if seen.count(common) * 10 >= len(cards) * 9:
+            plain.add((name, common))
+    return plain
+
+
+def _whole(text: str) -> bool:
+    return text.lstrip("-").isdigit()
 
 
 def resolve(decision: dict[str, Any] | None, text: str) -> str | None:

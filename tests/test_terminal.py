@@ -1,11 +1,13 @@
 """A person's seat in the terminal, driven through a pseudo-terminal as a person types:
 the seat's own view and map, a numbered menu, `?` for the spec line, undo, save and
-`rulespec play --resume`."""
+`rulespec play --resume`; after the first decision only what changed is drawn, players
+by their labels, cards with their figures (ops, cost)."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -33,23 +35,29 @@ def _answer(child, text: str, expect: str) -> str:
 
 def test_a_person_plays_twilight_struggle_at_the_terminal(tmp_path):
     child = _spawn("play", "twilight_struggle", "--agents", "human,random", "--seed", "4")
-    child.expect("ussr> ")
+    child.expect("USSR> ")
     screen = child.before
     assert "Hand (USSR)" in screen and "Hand (USA)" in screen and "8 hidden" in screen
     assert "Eastern Europe" in screen and "East Germany" in screen  # the map, by region
     assert "Place 1 setup influence in Eastern Europe" in screen and "1. Austria" in screen
-    said = _answer(child, "?", "ussr> ")
+    assert "USSR 0  USA 0" in screen and "ussr 0" not in screen  # tracks by the players' labels
+    assert re.search(r"Hand \(USSR\) +\S[^\n]*\(ops \d\)", screen)  # the cards in hand with their ops
+    said = _answer(child, "?", "USSR> ")
     assert "setup.rules:" in said and "ussr chooses" in said
-    said = _answer(child, "? 2", "ussr> ")
+    said = _answer(child, "? 2", "USSR> ")
     assert "map.rules:" in said and 'country bulgaria "Bulgaria"' in said
-    _answer(child, "2", "ussr> ")
-    _answer(child, "hungary", "ussr> ")
-    said = _answer(child, "undo", "ussr> ")
+    said = _answer(child, "2", "USSR> ")
+    assert "Map  Bulgaria USSR 1" in said and "Hand (USSR)" not in said  # what changed, no more
+    assert len(said.strip().splitlines()) <= 8, said
+    _answer(child, "hungary", "USSR> ")
+    said = _answer(child, "view", "USSR> ")
+    assert "Hand (USSR)" in said and "Eastern Europe" in said  # everything again
+    said = _answer(child, "undo", "USSR> ")
     assert "undone: 1 decision" in said
-    said = _answer(child, "99", "ussr> ")
+    said = _answer(child, "99", "USSR> ")
     assert "'99' is no option" in said
     record = tmp_path / "ts.json"
-    said = _answer(child, f"save {record}", "ussr> ")
+    said = _answer(child, f"save {record}", "USSR> ")
     assert "saved:" in said
     child.sendline("quit")
     child.expect(pexpect.EOF)
@@ -57,24 +65,42 @@ def test_a_person_plays_twilight_struggle_at_the_terminal(tmp_path):
     assert saved["choices"] == ["bulgaria"] and saved["agents"] == ["human", "random"]
 
     again = _spawn("play", "--resume", str(record))
-    again.expect("ussr> ")
+    again.expect("USSR> ")
     assert "decision 2" in again.before
-    _answer(again, "1", "ussr> ")
+    _answer(again, "1", "USSR> ")
     again.sendline("quit")
     again.expect(pexpect.EOF)
 
 
 def test_heldenhain_at_the_terminal_to_the_end_of_a_turn_and_back(tmp_path):
     child = _spawn("play", "heldenhain", "--agents", "human,random", "--seed", "3")
-    child.expect("p1> ")
+    child.expect("Seite 1> ")
     assert "Hand (Seite 1)" in child.before and "Hand (Seite 2)" in child.before
     assert "1. Starthand behalten" in child.before
-    said = _answer(child, "1", "p1> ")
+    said = _answer(child, "1", "Seite 1> ")
     assert "Was tust du?" in said
     # end the turn: the bot plays its own, and what it plays is news, so no undo past it
-    said = _answer(child, "2", "p1> ")
+    said = _answer(child, "2", "Seite 1> ")
     assert "Zug 2 - Seite 2" in said
-    said = _answer(child, "undo", "p1> ")
+    said = _answer(child, "undo", "Seite 1> ")
     assert "nothing to undo" in said and "revealed" in said
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_ten_research_decisions_redraw_only_what_changed():
+    """Terraforming Mars' research asks ten times in a row: after the first whole view, each
+    decision draws a status line, what changed, the new log lines and its menu."""
+    child = _spawn("play", "terraforming_mars", "--agents", "human,random", "--seed", "3")
+    child.expect("Spieler 1> ")
+    screen = child.before
+    assert "Spieler 1 20  Spieler 2 20" in screen and "p1 20" not in screen  # labels, not ids
+    assert "(cost " in screen  # the drawn cards with their cost
+    drawn = [_answer(child, "1", "Spieler 1> ").strip().splitlines()]  # a corporation: the first card
+    for _ in range(9):  # keep it, and the next eight
+        drawn.append(_answer(child, "1", "Spieler 1> ").strip().splitlines())
+    assert all(len(lines) <= 10 for lines in drawn[1:]), max(drawn[1:], key=len)
+    assert sum(len(lines) for lines in drawn) < 100  # not 400
+    assert not any("Generation" in line for lines in drawn for line in lines)  # unmoved tracks stay undrawn
     child.sendline("quit")
     child.expect(pexpect.EOF)
