@@ -907,11 +907,32 @@ class BotDecl(Decl):
 
 
 @dataclass(frozen=True, slots=True)
+class Tunable(Node):
+    """tunable name = default [in low..high] ["label"]: a policy's named number, tuned by play."""
+
+    name: Ident
+    default: IntLit
+    low: IntLit | None
+    high: IntLit | None
+    label: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Weight(Node):
+    """weight N / weight name / weight name = default in low..high: what a line's value counts."""
+
+    value: Expr  # an IntLit or a NameRef of a tunable
+    declares: Tunable | None  # the inline form declares the tunable it names
+
+
+@dataclass(frozen=True, slots=True)
 class Preference(Node):
-    """prefer value / avoid value: one tier of a choice rule (higher first; avoid: lower first)."""
+    """prefer value / avoid value: one tier of a choice rule (higher first; avoid: lower first);
+    consecutive weighted lines make one tier, their weighted values summed."""
 
     avoid: bool
     value: Expr
+    weight: Weight | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -921,6 +942,7 @@ class OptionPreference(Node):
     avoid: bool
     options: tuple[Ident, ...]
     when: Expr | None
+    weight: Weight | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -950,6 +972,13 @@ class PolicyDecl(Decl):
     label: str
     extends: Ident | None
     rules: tuple[Node, ...]
+    tunables: tuple[Tunable, ...] = ()  # the `tunable` lines (inline `weight` ones are in rules)
+
+    def declared_tunables(self) -> list[Tunable]:
+        """Every tunable this policy declares, on its own line or in a `weight`, in source order."""
+        found = list(self.tunables) + [w.declares for r in self.rules for p in r.prefs
+                                      for w in [p.weight] if w is not None and w.declares is not None]
+        return sorted(found, key=lambda t: (t.span.line, t.span.column))
 
 
 @dataclass(frozen=True, slots=True)

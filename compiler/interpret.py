@@ -405,12 +405,13 @@ class Interpreter:
         """A spec-declared evaluation of the position for `player`."""
         return self.ev.value(state, {"you": player}, self.model.bots[bot].value)
 
-    def prefer(self, state: State, policy: str) -> list[int]:
-        """The pending options a spec-declared policy likes best, by index (compiler/policy.py)."""
+    def prefer(self, state: State, policy) -> list[int]:
+        """The pending options a spec-declared policy (a name, or runtime.policy.Tuned) likes
+        best, by index (compiler/policy.py)."""
         if getattr(self, "_policies", None) is None:
             from .policy import PolicyRunner
             self._policies = PolicyRunner(self.model, self.ev)
-        return self._policies.prefer(state, policy)
+        return self._policies.prefer(state, policy, self.meta)
 
     # The designer tests run from their plan (compiler/testplan.py), as in generated code.
     @property

@@ -9,7 +9,7 @@ from typing import Any
 
 from . import ast
 from .board import board_meta
-from runtime.meta import CounterMeta, GameMeta, TrackMeta, ZoneMeta
+from runtime.meta import CounterMeta, GameMeta, TrackMeta, TunableMeta, ZoneMeta
 
 PRIMITIVE_TYPES = ("int", "bool", "str", "player", "zone", "space", "card", "region")
 SEATS_PARAM = "players"  # the param of `players … seats D in L..H`
@@ -127,6 +127,7 @@ class Model:
             effects=tuple(self.effects),
             bots=tuple(self.bots),
             policies=tuple(self.policies),
+            tunables=tuple((name, self.tunable_metas(name)) for name in self.policies),
             counts=self.counts(),
             var_kinds=tuple(self.value_kind(d.type.name) for d in self.vars.values()),
             effect_param_kinds=tuple(tuple(self.value_kind(p.type.name) for p in e.params)
@@ -135,6 +136,31 @@ class Model:
             seats_param=SEATS_PARAM if self.seats is not None else "",
             board=board_meta(self),
         )
+
+    def policy_chain(self, name: str) -> list[ast.PolicyDecl]:
+        """The policy and the ones it extends, nearest first (a cycle stops at the repeat)."""
+        chain: list[ast.PolicyDecl] = []
+        while name in self.policies and all(d.name.name != name for d in chain):
+            decl = self.policies[name]
+            chain.append(decl)
+            name = decl.extends.name if decl.extends is not None else ""
+        return chain
+
+    def policy_tunables(self, name: str) -> list[ast.Tunable]:
+        """The tunables a policy's rules may read: its own, then its bases', first name wins."""
+        found: dict[str, ast.Tunable] = {}
+        for decl in self.policy_chain(name):
+            for tunable in decl.declared_tunables():
+                found.setdefault(tunable.name.name, tunable)
+        return list(found.values())
+
+    def tunable_metas(self, name: str) -> tuple[TunableMeta, ...]:
+        owners = {id(t): d.name.name for d in self.policy_chain(name) for t in d.declared_tunables()}
+        return tuple(TunableMeta(t.name.name, t.default.value,
+                                 t.low.value if t.low is not None else None,
+                                 t.high.value if t.high is not None else None,
+                                 owners[id(t)], str(t.default.span), t.label or "")
+                     for t in self.policy_tunables(name))
 
     def all_params(self) -> dict[str, ast.ParamDecl]:
         """The params a run or a test may set: the declared ones and the seat count."""

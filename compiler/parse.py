@@ -377,9 +377,30 @@ class _Builder(Transformer):
 
     # -- policies
     def policy_decl(self, meta, c):
-        name, label, base, *rules = c
+        name, label, base, *items = c
+        rules = tuple(i for i in items if not isinstance(i, ast.Tunable))
+        tunables = tuple(i for i in items if isinstance(i, ast.Tunable))
         return ast.PolicyDecl(self._span(meta), self._ident(name), _unquote(label),
-                              self._ident(base) if base is not None else None, tuple(rules))
+                              self._ident(base) if base is not None else None, rules, tunables)
+
+    def tunable_line(self, meta, c):
+        return dataclasses.replace(c[0], span=self._span(meta))
+
+    def tunable_spec(self, meta, c):
+        name, default, low, high, label = c
+        return ast.Tunable(self._span(meta), self._ident(name), default, low, high,
+                           _unquote(label) if label is not None else None)
+
+    def weight_number(self, meta, c):
+        return ast.Weight(self._span(meta), c[0], None)
+
+    def weight_named(self, meta, c):
+        name = self._ident(c[0])
+        return ast.Weight(self._span(meta), ast.NameRef(name.span, name.name), None)
+
+    def weight_declared(self, meta, c):
+        tunable = c[0]
+        return ast.Weight(self._span(meta), ast.NameRef(tunable.name.span, tunable.name.name), tunable)
 
     def choice_rule(self, meta, c):
         var, kind, action, prompt, *prefs = c
@@ -392,16 +413,16 @@ class _Builder(Transformer):
         return ast.MenuRule(self._span(meta), _unquote(c[0]), tuple(c[1:]))
 
     def prefer(self, meta, c):
-        return ast.Preference(self._span(meta), False, c[0])
+        return ast.Preference(self._span(meta), False, c[0], c[1])
 
     def avoid(self, meta, c):
-        return ast.Preference(self._span(meta), True, c[0])
+        return ast.Preference(self._span(meta), True, c[0], c[1])
 
     def prefer_option(self, meta, c):
-        return ast.OptionPreference(self._span(meta), False, self._idents(c[:-1]), c[-1])
+        return ast.OptionPreference(self._span(meta), False, self._idents(c[:-2]), c[-2], c[-1])
 
     def avoid_option(self, meta, c):
-        return ast.OptionPreference(self._span(meta), True, self._idents(c[:-1]), c[-1])
+        return ast.OptionPreference(self._span(meta), True, self._idents(c[:-2]), c[-2], c[-1])
 
     def map_decl(self, meta, c):
         return ast.MapDecl(self._span(meta), tuple(c))

@@ -53,6 +53,22 @@ def plan_policies(model: Model) -> PolicyPlan:
     return PolicyPlan(sites, answers)
 
 
+def tiers(prefs: tuple[ast.Node, ...]) -> list[tuple[ast.Node, ...]]:
+    """A rule's lines grouped into tiers: each unweighted line alone, each run of weighted
+    lines together (their weighted values summed), in order."""
+    groups: list[list[ast.Node]] = []
+    for pref in prefs:
+        if pref.weight is not None and groups and groups[-1][-1].weight is not None:
+            groups[-1].append(pref)
+        else:
+            groups.append([pref])
+    return [tuple(g) for g in groups]
+
+
+def weighted(tier: tuple[ast.Node, ...]) -> bool:
+    return tier[0].weight is not None
+
+
 class PolicyRunner:
     """The interpreter's policies: the pending options each likes best, tier by tier."""
 
@@ -60,39 +76,55 @@ class PolicyRunner:
         self.model = model
         self.ev = evaluator
         self.plan = plan_policies(model)
+        self.tiers = {id(rule): tiers(rule.prefs) for decl in model.policies.values() for rule in decl.rules}
 
-    def prefer(self, state, policy: str) -> list[int]:
+    def prefer(self, state, policy, meta) -> list[int]:
         """Indices of the pending options the policy likes best (all when no rule answers)."""
+        from runtime.policy import resolve
         pending = state.pending
         best = list(range(len(pending["ids"])))
-        rule = self.plan.rule(self.model, policy, pending["at"])
+        name, values = resolve(meta, policy)
+        rule = self.plan.rule(self.model, name, pending["at"])
+        if rule is None:
+            return best
+        env = {**values, "you": pending["player"]}
         if isinstance(rule, ast.ChoiceRule):
-            return self._choice(state, pending, rule, best)
-        if isinstance(rule, ast.MenuRule):
-            return self._menu(state, pending, rule, best)
-        return best
+            return self._choice(state, pending, rule, best, env)
+        return self._menu(state, pending, rule, best, env)
 
-    def _choice(self, state, pending, rule: ast.ChoiceRule, best: list[int]) -> list[int]:
-        env = {"you": pending["player"]}
+    def _choice(self, state, pending, rule: ast.ChoiceRule, best: list[int], env: dict) -> list[int]:
         values = pending["values"]
-        for pref in rule.prefs:
+        for tier in self.tiers[id(rule)]:
             keys = []
             for i in best:
                 env[rule.var.name] = values[i]
-                keys.append(self.ev.value(state, env, pref.value))
-            best = _keep_best(best, keys, pref.avoid)
+                keys.append(self._key(state, env, tier))
+            best = _keep_best(best, keys, tier[0].avoid and not weighted(tier))
             if len(best) == 1:
                 break
         return best
 
-    def _menu(self, state, pending, rule: ast.MenuRule, best: list[int]) -> list[int]:
-        env = {"you": pending["player"]}
+    def _key(self, state, env: dict, tier: tuple[ast.Preference, ...]):
+        if not weighted(tier):
+            return self.ev.value(state, env, tier[0].value)
+        return sum((-1 if p.avoid else 1) * self.ev.value(state, env, p.weight.value)
+                   * self.ev.value(state, env, p.value) for p in tier)
+
+    def _menu(self, state, pending, rule: ast.MenuRule, best: list[int], env: dict) -> list[int]:
+        from runtime.policy import menu_keys
         ids = pending["ids"]
-        for pref in rule.prefs:
-            if pref.when is not None and not self.ev.truth(state, env, pref.when):
-                continue
-            names = {o.name for o in pref.options}
-            best = _keep_best(best, [ids[i] in names for i in best], pref.avoid)
+        for tier in self.tiers[id(rule)]:
+            if weighted(tier):
+                lines = [(tuple(o.name for o in p.options),
+                          (-1 if p.avoid else 1) * self.ev.value(state, env, p.weight.value)
+                          if p.when is None or self.ev.truth(state, env, p.when) else 0) for p in tier]
+                best = _keep_best(best, menu_keys(ids, best, lines), False)
+            else:
+                pref = tier[0]
+                if pref.when is not None and not self.ev.truth(state, env, pref.when):
+                    continue
+                names = {o.name for o in pref.options}
+                best = _keep_best(best, [ids[i] in names for i in best], pref.avoid)
             if len(best) == 1:
                 break
         return best

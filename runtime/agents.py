@@ -15,6 +15,7 @@ policy rollouts on shared deals: runtime/rollout.py; `rollout:<policy>`,
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
 from .game import Decision, Game
@@ -96,6 +97,47 @@ def known_agents() -> list[str]:
 
 
 def make_agent(name: str, seed: int) -> Agent:
+    plain, values = split_tuned(name)
+    agent = _make_agent(plain, seed)
+    if values:  # a policy bot (or a search on one) playing some tunables of its own
+        from .policy import Tuned
+        agent.policy = Tuned(agent.policy, values)
+    return agent
+
+
+_TUNED = re.compile(r"\(([^()]*)\)")
+_SETTING = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(-?[0-9]{1,18})\s*")
+
+
+def split_tuned(name: str) -> tuple[str, tuple[tuple[str, int], ...]]:
+    """'policy:careful(w=5,t=2)@..' -> ('policy:careful@..', (('w', 5), ('t', 2))), or ValueError."""
+    found = _TUNED.search(name)
+    if found is None:
+        return name, ()
+    plain = name[:found.start()] + name[found.end():]
+    settings = [_SETTING.fullmatch(part) for part in found.group(1).split(",")]
+    if "(" in plain or ")" in plain or not all(settings) or plain.partition(":")[0].partition("@")[0] not in POLICY_AGENTS:
+        raise ValueError(f"'{name}': tunables are set as NAME=NUMBER after a policy bot's name,"
+                         f" e.g. policy:careful(w_battleground=6,margin=2)")
+    values = tuple((m.group(1), int(m.group(2))) for m in settings)
+    if len({k for k, _ in values}) != len(values):
+        raise ValueError(f"'{name}': a tunable is set twice")
+    return plain, values
+
+
+def split_agent_list(text: str) -> list[str]:
+    """'a,policy(w=1,t=2),b' -> ['a', 'policy(w=1,t=2)', 'b']: commas inside () stay."""
+    names, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            names.append(text[start:i])
+            start = i + 1
+    names.append(text[start:])
+    return [n.strip() for n in names if n.strip()]
+
+
+def _make_agent(name: str, seed: int) -> Agent:
     kind, _, bot = name.partition(":")
     if kind in SEARCH_AGENTS:
         from .search import make_search_agent
@@ -116,28 +158,52 @@ def make_agent(name: str, seed: int) -> Agent:
 
 
 def parse_agents(text: str, players: tuple[str, ...], bots: tuple[str, ...] = (),
-                 policies: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """'random' or 'random,greedy' → one agent name per player, or ValueError."""
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
+                 policies: tuple[str, ...] = (), tunables: tuple = ()) -> tuple[str, ...]:
+    """'random' or 'random,greedy' → one agent name per player, or ValueError. `tunables` is the
+    meta's, to check the values a tuned policy bot sets (`policy:careful(w=5)`)."""
+    names = tuple(split_agent_list(text))
     if len(names) == 1:
         names = names * len(players)
     if len(names) != len(players):
         raise ValueError(f"--agents needs 1 or {len(players)} names (for {', '.join(players)}),"
                          f" got {len(names)}")
     for name in names:
-        _check_agent(name, bots, policies)
+        _check_offered(name, bots, policies, tunables)
     return names
 
 
-def spec_offers(meta: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """What a game's spec offers its bots: its `bot` evaluations and its `policy` names."""
-    return getattr(meta, "bots", ()), getattr(meta, "policies", ())
+def spec_offers(meta: Any) -> tuple[tuple[str, ...], tuple[str, ...], tuple]:
+    """What a game's spec offers its bots: its `bot` evaluations, its `policy` names and each
+    policy's tunables (for the values a tuned policy bot sets)."""
+    return getattr(meta, "bots", ()), getattr(meta, "policies", ()), getattr(meta, "tunables", ())
 
 
 def check_agent(name: str, meta: Any = None) -> None:
     """ValueError, in one line, unless `name` is a bot the game of `meta` can seat (the
     whole meta is handed over, so no caller can leave out part of what the spec offers)."""
-    _check_agent(name, *spec_offers(meta))
+    _check_offered(name, *spec_offers(meta))
+
+
+def _check_offered(name: str, bots: tuple[str, ...], policies: tuple[str, ...], tunables: tuple) -> None:
+    plain, values = split_tuned(name)
+    _check_agent(plain, bots, policies)
+    if values:
+        check_tuned(plain, values, policies, tunables)
+
+
+def check_tuned(name: str, values, policies: tuple[str, ...], tunables: tuple) -> None:
+    """Every value a tuned policy bot sets names a tunable of its policy, within its range."""
+    head = name.partition("@")[0]
+    policy = head.partition(":")[2] or (policies[0] if policies else "")
+    declared = {t.name: t for t in dict(tunables).get(policy, ())}
+    for key, value in values:
+        tunable = declared.get(key)
+        if tunable is None:
+            known = ", ".join(declared) or "none"
+            raise ValueError(f"policy '{policy}' has no tunable '{key}' (its tunables: {known})")
+        if not tunable.low <= value <= tunable.high:
+            raise ValueError(f"tunable '{key}' of policy '{policy}' takes {tunable.low}..{tunable.high},"
+                             f" not {value}")
 
 
 def _check_agent(name: str, bots: tuple[str, ...], policies: tuple[str, ...]) -> None:

@@ -41,6 +41,19 @@ class CounterMeta:
 
 
 @dataclass(frozen=True)
+class TunableMeta:
+    """A number a policy names with `tunable` (or `weight NAME = ...`): its default and range."""
+
+    name: str
+    default: int
+    low: int | None  # None: declared without a range (a named number `tune` cannot search)
+    high: int | None
+    policy: str  # the policy that declares it
+    location: str  # file:line:col of its default value, where `rulespec tune` writes
+    label: str = ""
+
+
+@dataclass(frozen=True)
 class BoardMeta:
     """The map and the table's layout, as a play surface draws them (all of it public)."""
 
@@ -78,6 +91,8 @@ class GameMeta:
     effects: tuple[str, ...]
     bots: tuple[str, ...] = ()  # spec-declared evaluations for the search bots
     policies: tuple[str, ...] = ()  # spec-declared preferences for the policy bot
+    # Per policy, the tunables its rules read (its own, then its bases'), by name.
+    tunables: tuple[tuple[str, tuple[TunableMeta, ...]], ...] = ()
     counts: dict = field(default_factory=dict)  # for `rulespec info`
     # What a value stands for, per var and per effect parameter: "card", "space",
     # "region", "player" or "" (a number, flag, text or enum value). Views hide a

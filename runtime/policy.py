@@ -9,6 +9,7 @@ reads as none (the bot evaluates on a copy with those vars masked).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .state import State, Stream, next_random
@@ -22,13 +23,50 @@ def keep_best(best: list[int], keys: list[Any], avoid: bool) -> list[int]:
     return [i for i, k in zip(best, keys) if k == top]
 
 
-def prefer_options(table: dict[str, dict[str, Any]], state: State, policy: str) -> list[int]:
+def menu_keys(ids: list[str], best: list[int], lines: list[tuple[tuple[str, ...], int]]) -> list[int]:
+    """One tier of weighted menu lines: per option, the sum of the weights of the lines that
+    name it (a line whose `when` is false weighs 0, an `avoid` line its weight negated)."""
+    return [sum(w for names, w in lines if ids[i] in names) for i in best]
+
+
+@dataclass(frozen=True)
+class Tuned:
+    """A policy played with some of its tunables set (`policy:NAME(w=5,t=2)`); name None: the
+    spec's first policy."""
+
+    name: str | None
+    values: tuple[tuple[str, int], ...]
+
+    def __str__(self) -> str:
+        return f"{self.name or ''}({','.join(f'{k}={v}' for k, v in self.values)})"
+
+
+def resolve(meta, policy: str | Tuned | None) -> tuple[str, dict[str, int]]:
+    """The declared policy and the value of each tunable its rules read: the spec's defaults
+    (from the meta both back ends share), with a Tuned policy's values in their place."""
+    key = (id(meta), policy)
+    found = _RESOLVED.get(key)
+    if found is None or found[0] is not meta:
+        name = policy.name if isinstance(policy, Tuned) else policy
+        name = name or meta.policies[0]
+        values = {t.name: t.default for t in dict(meta.tunables).get(name, ())}
+        if isinstance(policy, Tuned):
+            values.update(policy.values)
+        found = _RESOLVED[key] = (meta, name, values)
+    return found[1], found[2]
+
+
+_RESOLVED: dict[tuple[int, Any], tuple[Any, str, dict[str, int]]] = {}
+
+
+def prefer_options(table: dict[str, dict[str, Any]], state: State, policy: str | Tuned, meta) -> list[int]:
     """Generated packages: the rule answering the pending decision, or every option."""
     pending = state.pending
-    rule = table[policy].get(pending["at"])
+    name, values = resolve(meta, policy)
+    rule = table[name].get(pending["at"])
     if rule is None:
         return list(range(len(pending["ids"])))
-    return rule(state, pending)
+    return rule(state, pending, values)
 
 
 def masked(meta, state: State, seat: int) -> State:

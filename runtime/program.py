@@ -66,8 +66,9 @@ class Program(Protocol):
     def evaluate(self, state: State, bot: str, player: int) -> float:
         """A spec-declared `bot` evaluation of the position for `player`."""
 
-    def prefer(self, state: State, policy: str) -> list[int]:
-        """The indices of the pending options a spec-declared `policy` likes best."""
+    def prefer(self, state: State, policy) -> list[int]:
+        """The indices of the pending options a spec-declared `policy` likes best (a name, or
+        runtime.policy.Tuned: the policy with some tunables set)."""
 
     def test_keys(self) -> frozenset[str]:
         """The keys of every test block and expectation this back end can run."""

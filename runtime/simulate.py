@@ -228,16 +228,24 @@ def simulate(factories: list[ProgramFactory], games: int, seed: int, agents: tup
              params: dict[str, Any], executor, on_done: Callable[[int], None] = lambda n: None,
              batch_size: int = BATCH) -> list[list[GameSummary]]:
     """The games of every variant set, each list ordered by seed."""
-    seeds = list(range(seed, seed + games))
-    jobs = [(f, chunk, agents, params) for f in factories for chunk in batches(seeds, batch_size)]
+    return play_sets([(f, agents) for f in factories], list(range(seed, seed + games)), params,
+                     executor, on_done, batch_size)
+
+
+def play_sets(sets: list[tuple[ProgramFactory, tuple[str, ...]]], seeds: list[int],
+              params: dict[str, Any], executor, on_done: Callable[[int], None] = lambda n: None,
+              batch_size: int = BATCH, close: bool = True) -> list[list[GameSummary]]:
+    """The games of every (program, seat agents) set on the same seeds, each list ordered by
+    seed: one map over the executor for all of them (close=False keeps it for another)."""
+    jobs = [(f, chunk, agents, params) for f, agents in sets for chunk in batches(seeds, batch_size)]
     try:
         results = executor.map(jobs, on_done)
     finally:
-        close = getattr(executor, "close", None)
-        if close is not None:
-            close()
+        stop = getattr(executor, "close", None)
+        if close and stop is not None:
+            stop()
     per_set, chunks = [], len(batches(seeds, batch_size))
-    for k in range(len(factories)):
+    for k in range(len(sets)):
         per_set.append([g for chunk in results[k * chunks:(k + 1) * chunks] for g in chunk])
     return per_set
 

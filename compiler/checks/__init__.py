@@ -20,6 +20,7 @@ from .nones import check_nones
 from .params import check_params
 from .policies import check_policies
 from .termination import check_termination
+from .tunables import check_tunables
 from .typecheck import check_types
 
 Pass = Callable[[Model, list[ast.SpecFile]], list[Diagnostic]]
@@ -29,7 +30,7 @@ PASSES: tuple[Pass, ...] = (
     check_declarations, check_kinds, check_names, check_types, check_nones, check_divisors, check_params,
     check_flow,
     check_map_graph, check_tests,
-    check_policies, check_board,
+    check_policies, check_tunables, check_board,
 )
 
 

@@ -68,13 +68,8 @@ def decision_sites(model: Model) -> list[Site]:
 
 def rule_chain(model: Model, name: str) -> list[tuple[str, int, ast.Node]]:
     """(declaring policy, index, rule) in the order they are tried: own rules, then the base's."""
-    chain, seen = [], set()
-    while name in model.policies and name not in seen:
-        seen.add(name)
-        decl = model.policies[name]
-        chain += [(name, i, rule) for i, rule in enumerate(decl.rules)]
-        name = decl.extends.name if decl.extends is not None else ""
-    return chain
+    return [(decl.name.name, i, rule) for decl in model.policy_chain(name)
+            for i, rule in enumerate(decl.rules)]
 
 
 def fits(model: Model, rule: ast.Node, site: Site) -> bool:

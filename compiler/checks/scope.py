@@ -138,21 +138,36 @@ class ScopedVisitor(Visitor):
         with self.frame([], {"you": PLAYER}):
             self.expect(decl.value, INT, "a bot's value")
 
+    # A policy's rules read its tunables (its own and its bases') as ints, beside `you`.
+    policy_locals: dict[str, Type] = {}
+
     def visit_PolicyDecl(self, decl: ast.PolicyDecl) -> None:
-        for rule in decl.rules:
-            self.visit(rule)
+        saved = self.policy_locals
+        self.policy_locals = {"you": PLAYER, **{t.name.name: INT
+                                               for t in self.model.policy_tunables(decl.name.name)}}
+        try:
+            for rule in decl.rules:
+                self.visit(rule)
+        finally:
+            self.policy_locals = saved
 
     def visit_ChoiceRule(self, rule: ast.ChoiceRule) -> None:
         option = type_of_ref(self.model, rule.type)
-        with self.frame([(rule.var.name, option, rule.var.span)], {"you": PLAYER}):
+        with self.frame([(rule.var.name, option, rule.var.span)], self.policy_locals or {"you": PLAYER}):
             for pref in rule.prefs:
                 self.score(pref.value, "a preference")
+                self.weight(pref.weight)
 
     def visit_MenuRule(self, rule: ast.MenuRule) -> None:
-        with self.frame([], {"you": PLAYER}):
+        with self.frame([], self.policy_locals or {"you": PLAYER}):
             for pref in rule.prefs:
                 if pref.when is not None:
                     self.expect(pref.when, BOOL, "the 'when' condition")
+                self.weight(pref.weight)
+
+    def weight(self, weight: ast.Weight | None) -> None:
+        if weight is not None:
+            self.expect(weight.value, INT, "a weight")
 
     def score(self, expr: ast.Expr, what: str) -> None:
         """Visit an expression that should be an int or a bool; the types pass checks it."""

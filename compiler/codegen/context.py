@@ -34,7 +34,7 @@ RUNTIME_NAMES = {
         "unknown_function", "unknown_name", "winner_of", "zone_slot", "zone_value",
     ),
     "runtime.frames": ("UNBOUND", "new_frame"),
-    "runtime.policy": ("keep_best", "prefer_options"),
+    "runtime.policy": ("keep_best", "menu_keys", "prefer_options"),
 }
 TABLES = (
     "META", "PLAYERS", "PLAYER_IDS", "PLAYER_LABELS", "ENTITY_IDS", "ENTITY_LABELS",

@@ -16,11 +16,13 @@ from ..errors import InternalError
 from ..model import Model
 from ..bindings import card_bindings
 from .analysis import Routine, bound_names, statements
+from .code import P_MUL, P_UNARY
 from .context import Gen
 from .expr import ExprEmitter, Scope
 from .lines import BlockOut, Line
 from .lower import Lowerer
 from .names import mangle
+from ..policy import tiers as policy_tiers, weighted
 from ..testplan import DRIVING, plan_tests
 
 
@@ -264,18 +266,45 @@ class ViewBuilder:
         return {"policies": rules, "policy_table": table}
 
     def policy_rule(self, name: str, ref: tuple[str, int], rule: ast.Node) -> dict[str, Any]:
-        you = ("you", "v_you", False)
+        """A rule's tiers (compiler/policy.py groups them); its tunables read from `tun`, the
+        values runtime.policy.resolve gives (the spec's, or those a tuned agent plays)."""
+        bound = [("you", "v_you", False)] + [(t.name.name, f"tun[{t.name.name!r}]", True)
+                                              for t in self.model.policy_tunables(ref[0])]
         doc = repr(f"policy {ref[0]}, rule {ref[1] + 1}: the options it likes best")
         if isinstance(rule, ast.ChoiceRule):
             var = mangle("local", rule.var.name)
-            ex = self.emitter([you, (rule.var.name, var, True)])
-            tiers = [{"spec": self.where(p), "key": ex.value(p.value), "avoid": p.avoid} for p in rule.prefs]
+            ex = self.emitter(bound + [(rule.var.name, var, True)])
+            tiers = [self.choice_tier(ex, tier) for tier in policy_tiers(rule.prefs)]
             return {"name": name, "doc": doc, "spec": self.where(rule), "menu": False, "var": var,
                     "tiers": tiers}
-        ex = self.emitter([you])
-        tiers = [{"spec": self.where(p), "when": ex.test(p.when) if p.when is not None else None,
-                  "names": repr(tuple(o.name for o in p.options)), "avoid": p.avoid} for p in rule.prefs]
+        ex = self.emitter(bound)
+        tiers = [self.menu_tier(ex, tier) for tier in policy_tiers(rule.prefs)]
+        if any(t["lines"] for t in tiers):
+            self.gen.ref("menu_keys")
         return {"name": name, "doc": doc, "spec": self.where(rule), "menu": True, "tiers": tiers}
+
+    def choice_tier(self, ex, tier) -> dict[str, Any]:
+        first = tier[0]
+        if not weighted(tier):
+            return {"spec": self.where(first), "key": ex.value(first.value), "avoid": first.avoid}
+        key = ""
+        for p in tier:  # weight * value, summed; an avoid line's subtracted
+            term = f"{ex.emit(p.weight.value).at(P_MUL)} * {ex.emit(p.value).at(P_UNARY)}"
+            key = f"-{term}" if not key and p.avoid else f"{key} {'-' if p.avoid else '+'} {term}" if key else term
+        return {"spec": self.where(first), "key": key, "avoid": False}
+
+    def menu_tier(self, ex, tier) -> dict[str, Any]:
+        first = tier[0]
+        if not weighted(tier):
+            return {"spec": self.where(first), "when": ex.test(first.when) if first.when is not None else None,
+                    "names": repr(tuple(o.name for o in first.options)), "avoid": first.avoid, "lines": None}
+        lines = []
+        for p in tier:
+            weight = f"{'-' if p.avoid else ''}({ex.value(p.weight.value)})"
+            if p.when is not None:
+                weight = f"({weight} if {ex.test(p.when)} else 0)"
+            lines.append(f"({tuple(o.name for o in p.options)!r}, {weight})")
+        return {"spec": self.where(first), "lines": f"[{', '.join(lines)}]"}
 
     # ------------------------------------------------------------ procedures.py
     def build_procedures(self) -> dict[str, Any]:

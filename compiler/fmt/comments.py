@@ -19,7 +19,7 @@ _TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|#[^\n]*')
 # Nodes written on lines of their own, items of a body.
 UNIT_TYPES: tuple[type, ...] = (
     ast.Decl, ast.Stmt, ast.Modifier, ast.Forbid, ast.Trigger, ast.Option, ast.EventBlock,
-    ast.ChoiceRule, ast.MenuRule, ast.Preference, ast.OptionPreference,
+    ast.ChoiceRule, ast.MenuRule, ast.Preference, ast.OptionPreference, ast.Tunable,
     ast.RequireConnected, ast.RequireInRegion, ast.Field, ast.AttributeValue,
 ) + tuple(getattr(ast, name) for name in ("Placement",) if hasattr(ast, name))  # newer constructs
 

@@ -243,7 +243,8 @@ class Printer:
 
     def decl_PolicyDecl(self, d: ast.PolicyDecl) -> Doc:
         base = f" extends {d.extends.name}" if d.extends is not None else ""
-        return concat(f"policy {d.name.name} {quote(d.label)}{base} ", self.body(list(d.rules), self.item, d))
+        items = sorted([*d.tunables, *d.rules], key=lambda n: (n.span.line, n.span.column))
+        return concat(f"policy {d.name.name} {quote(d.label)}{base} ", self.body(items, self.item, d))
 
     def decl_MapDecl(self, d: ast.MapDecl) -> Doc:
         return concat("map ", self.body(list(d.rules), self.item, d))
@@ -324,11 +325,15 @@ class Printer:
         return concat(f"choosing {quote(r.prompt)} ", self.body(list(r.prefs), self.item, r))
 
     def item_Preference(self, p: ast.Preference) -> Doc:
-        return concat("avoid " if p.avoid else "prefer ", nest(INDENT, expr_doc(p.value)))
+        head = concat("avoid " if p.avoid else "prefer ", nest(INDENT, expr_doc(p.value)))
+        return clauses(head, _weight(p.weight)) if p.weight is not None else head
 
     def item_OptionPreference(self, p: ast.OptionPreference) -> Doc:
         word = "avoid " if p.avoid else "prefer "
-        return clauses(word + ", ".join(o.name for o in p.options), when(p.when))
+        return clauses(word + ", ".join(o.name for o in p.options), when(p.when), _weight(p.weight))
+
+    def item_Tunable(self, t: ast.Tunable) -> Doc:
+        return f"tunable {tunable_text(t)}"
 
     def item_RequireConnected(self, r: ast.RequireConnected) -> Doc:
         return "require connected"
@@ -371,3 +376,17 @@ def _simple(stmt: ast.Node) -> bool:
 
 
 __all__ = ["Printer", "TRAILING", "RUN_END", "join", "group"]
+
+
+def tunable_text(t: ast.Tunable) -> str:
+    """NAME = DEFAULT in LOW..HIGH "label", as `tunable` and `weight` write it."""
+    text = f"{t.name.name} = {t.default.value}"
+    if t.low is not None and t.high is not None:
+        text += f" in {t.low.value}..{t.high.value}"
+    return text + (f" {quote(t.label)}" if t.label is not None else "")
+
+
+def _weight(w: ast.Weight | None) -> Doc | None:
+    if w is None:
+        return None
+    return "weight " + (tunable_text(w.declares) if w.declares is not None else literal(w.value))

@@ -13,6 +13,7 @@ from ..errors import Sources
 from ..fmt.comments import doc_comment
 from ..fmt.exprs import expr_doc, literal, params_text, quote, type_text
 from ..fmt.layout import render
+from ..fmt.printer import tunable_text
 from ..model import Model
 from ..parse import parse_files, spec_files
 
@@ -214,6 +215,8 @@ def build_reference(model: Model, folder: Path) -> Reference:
          [entry.bot(d) for d in model.bots.values()]),
         ("Policies", "Preferences over the options a decision offers.",
          [entry.policy(d) for d in model.policies.values()]),
+        ("Tunables", "A policy's numbers that `rulespec tune` searches by play, within their ranges.",
+         [entry.tunable(d, t) for d in model.policies.values() for t in d.declared_tunables()]),
         ("Variants", "Overlays on the base game (`--variant NAME`).", _variants(folder, entry, comments)),
     ]
     reference.sections = [Section(t, b, tuple(e)) for t, b, e in sections if e]
@@ -354,6 +357,11 @@ class _Maker:
         return self._entry("policy", d, d.name.name, f"policy {d.name.name} {quote(d.label)}{base}",
                            (f"{rules} rule{'s' if rules != 1 else ''} over choices and menus; "
                             f"--agents policy:{d.name.name} or mcts:{d.name.name}",))
+
+    def tunable(self, d: ast.PolicyDecl, t: ast.Tunable) -> Entry:
+        return self._entry("tunable", t, t.name.name, f"tunable {tunable_text(t)}",
+                           (f"in policy {d.name.name}; rulespec tune GAME --policy {d.name.name}"
+                            f" searches it; --agents 'policy:{d.name.name}({t.name.name}=N)' plays N",))
 
     def variant(self, file: ast.SpecFile) -> Entry | None:
         header = next((d for d in file.decls if isinstance(d, ast.VariantDecl)), None)

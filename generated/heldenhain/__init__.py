@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 81e634731fa0689c19a2 output 8c0fe801b00cff3c3d5f
+# Fingerprint: source 1abcf13c9b83656278bf output 43e5ec00dfab6d54f1d8
 "Heldenhain: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -115,7 +115,7 @@ class GeneratedProgram:
     def prefer(self, state, policy):
         """The pending options a spec-declared policy likes best, by index."""
         try:
-            return prefer_options(POLICIES, state, policy)
+            return prefer_options(POLICIES, state, policy, META)
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
 

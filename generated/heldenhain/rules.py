@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 380992feb0a218650ca6 output 3423a5a159840aa0ed03
+# Fingerprint: source f96f1546a8edf928ed54 output 4ab896037d2c8cc223d3
 "Heldenhain: derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -2130,7 +2130,7 @@ BOTS = {
 # ---------------------------------------------------------------- policies
 
 
-def pol_deck_ki_0(state, pending):
+def pol_deck_ki_0(state, pending, tun):
     "policy deck_ki, rule 1: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:45
     v_you = pending["player"]
@@ -2174,7 +2174,7 @@ def pol_deck_ki_0(state, pending):
     return best
 
 
-def pol_deck_ki_1(state, pending):
+def pol_deck_ki_1(state, pending, tun):
     "policy deck_ki, rule 2: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:54
     v_you = pending["player"]
@@ -2279,7 +2279,7 @@ def pol_deck_ki_1(state, pending):
     return best
 
 
-def pol_der_wegweiser_0(state, pending):
+def pol_der_wegweiser_0(state, pending, tun):
     "policy der_wegweiser, rule 1: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:158
     v_you = pending["player"]
@@ -2348,7 +2348,7 @@ def pol_der_wegweiser_0(state, pending):
     return best
 
 
-def pol_fraeulein_rabatt_0(state, pending):
+def pol_fraeulein_rabatt_0(state, pending, tun):
     "policy fraeulein_rabatt, rule 1: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:167
     v_you = pending["player"]
@@ -2414,7 +2414,7 @@ def pol_fraeulein_rabatt_0(state, pending):
     return best
 
 
-def pol_fraeulein_rabatt_1(state, pending):
+def pol_fraeulein_rabatt_1(state, pending, tun):
     "policy fraeulein_rabatt, rule 2: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:172
     v_you = pending["player"]
@@ -2427,7 +2427,7 @@ def pol_fraeulein_rabatt_1(state, pending):
     return best
 
 
-def pol_graf_gruebel_0(state, pending):
+def pol_graf_gruebel_0(state, pending, tun):
     "policy graf_gruebel, rule 1: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:146
     v_you = pending["player"]
@@ -2464,7 +2464,7 @@ def pol_graf_gruebel_0(state, pending):
     return best
 
 
-def pol_tante_taktik_0(state, pending):
+def pol_tante_taktik_0(state, pending, tun):
     "policy tante_taktik, rule 1: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:122
     v_you = pending["player"]
@@ -2532,7 +2532,7 @@ def pol_tante_taktik_0(state, pending):
     return best
 
 
-def pol_tante_taktik_1(state, pending):
+def pol_tante_taktik_1(state, pending, tun):
     "policy tante_taktik, rule 2: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:127
     v_you = pending["player"]
@@ -2563,7 +2563,7 @@ def pol_tante_taktik_1(state, pending):
     return best
 
 
-def pol_tante_taktik_2(state, pending):
+def pol_tante_taktik_2(state, pending, tun):
     "policy tante_taktik, rule 3: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:131
     v_you = pending["player"]
@@ -2600,7 +2600,7 @@ def pol_tante_taktik_2(state, pending):
     return best
 
 
-def pol_umsichtig_0(state, pending):
+def pol_umsichtig_0(state, pending, tun):
     "policy umsichtig, rule 1: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:65
     v_you = pending["player"]
@@ -2637,7 +2637,7 @@ def pol_umsichtig_0(state, pending):
     return best
 
 
-def pol_umsichtig_1(state, pending):
+def pol_umsichtig_1(state, pending, tun):
     "policy umsichtig, rule 2: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:73
     v_you = pending["player"]
@@ -2687,7 +2687,7 @@ def pol_umsichtig_1(state, pending):
     return best
 
 
-def pol_umsichtig_2(state, pending):
+def pol_umsichtig_2(state, pending, tun):
     "policy umsichtig, rule 3: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:77
     v_you = pending["player"]
@@ -2702,7 +2702,7 @@ def pol_umsichtig_2(state, pending):
     return best
 
 
-def pol_umsichtig_3(state, pending):
+def pol_umsichtig_3(state, pending, tun):
     "policy umsichtig, rule 4: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:80
     v_you = pending["player"]
@@ -2728,7 +2728,7 @@ def pol_umsichtig_3(state, pending):
     return best
 
 
-def pol_umsichtig_4(state, pending):
+def pol_umsichtig_4(state, pending, tun):
     "policy umsichtig, rule 5: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:84
     v_you = pending["player"]
@@ -2765,7 +2765,7 @@ def pol_umsichtig_4(state, pending):
     return best
 
 
-def pol_umsichtig_5(state, pending):
+def pol_umsichtig_5(state, pending, tun):
     "policy umsichtig, rule 6: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:89
     v_you = pending["player"]
@@ -2798,7 +2798,7 @@ def pol_umsichtig_5(state, pending):
     return best
 
 
-def pol_umsichtig_6(state, pending):
+def pol_umsichtig_6(state, pending, tun):
     "policy umsichtig, rule 7: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:93
     v_you = pending["player"]
@@ -2832,7 +2832,7 @@ def pol_umsichtig_6(state, pending):
     return best
 
 
-def pol_umsichtig_7(state, pending):
+def pol_umsichtig_7(state, pending, tun):
     "policy umsichtig, rule 8: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:96
     v_you = pending["player"]
@@ -2866,7 +2866,7 @@ def pol_umsichtig_7(state, pending):
     return best
 
 
-def pol_umsichtig_8(state, pending):
+def pol_umsichtig_8(state, pending, tun):
     "policy umsichtig, rule 9: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:99
     v_you = pending["player"]
@@ -2888,7 +2888,7 @@ def pol_umsichtig_8(state, pending):
     return best
 
 
-def pol_umsichtig_9(state, pending):
+def pol_umsichtig_9(state, pending, tun):
     "policy umsichtig, rule 10: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:102
     v_you = pending["player"]
@@ -2908,7 +2908,7 @@ def pol_umsichtig_9(state, pending):
     return best
 
 
-def pol_umsichtig_10(state, pending):
+def pol_umsichtig_10(state, pending, tun):
     "policy umsichtig, rule 11: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:105
     v_you = pending["player"]
@@ -2930,7 +2930,7 @@ def pol_umsichtig_10(state, pending):
     return best
 
 
-def pol_umsichtig_11(state, pending):
+def pol_umsichtig_11(state, pending, tun):
     "policy umsichtig, rule 12: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:108
     v_you = pending["player"]
@@ -2948,7 +2948,7 @@ def pol_umsichtig_11(state, pending):
     return best
 
 
-def pol_umsichtig_12(state, pending):
+def pol_umsichtig_12(state, pending, tun):
     "policy umsichtig, rule 13: the options it likes best"
     # spec: spec/heldenhain/06_policies.rules:114
     v_you = pending["player"]

@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 4aa70b5a94b6324df2ef output f7fe1c61160a54d2fd4f
+# Fingerprint: source 2160ff5a91199cb210d6 output 3144246f0607c0e4e461
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -2501,6 +2501,14 @@ META_POLICIES = (
     "graf_gruebel",
     "der_wegweiser",
     "fraeulein_rabatt",
+)
+META_TUNABLES = (
+    ("deck_ki", ()),
+    ("umsichtig", ()),
+    ("tante_taktik", ()),
+    ("graf_gruebel", ()),
+    ("der_wegweiser", ()),
+    ("fraeulein_rabatt", ()),
 )
 META_COUNTS = {
     "spaces": 0,
@@ -5822,6 +5830,7 @@ META = GameMeta(
         "fraeulein_rabatt",
     ),
     policies=META_POLICIES,
+    tunables=META_TUNABLES,
     counts=META_COUNTS,
     var_kinds=("player", "player", "", "", "card", ""),
     effect_param_kinds=META_EFFECT_PARAM_KINDS,

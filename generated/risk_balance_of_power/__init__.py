@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 9e781cb54750b502bf33 output f49d50eded6d9820d04a
+# Fingerprint: source 4d76333ce02589b06438 output b05478b02a6a5f1c1de9
 "Risiko - Das Duell (Risk: Balance of Power): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -102,7 +102,7 @@ class GeneratedProgram:
     def prefer(self, state, policy):
         """The pending options a spec-declared policy likes best, by index."""
         try:
-            return prefer_options(POLICIES, state, policy)
+            return prefer_options(POLICIES, state, policy, META)
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
 

@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 2e395683dc718d5adcbc output a615f6bb76d978925822
+# Fingerprint: source 3fe4645fe1a74d630b69 output adb5d852811beb3285d9
 "Risiko - Das Duell (Risk: Balance of Power): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -939,7 +939,7 @@ BOTS = {
 # ---------------------------------------------------------------- policies
 
 
-def pol_feldzug_grundausbildung_0(state, pending):
+def pol_feldzug_grundausbildung_0(state, pending, tun):
     "policy feldzug_grundausbildung, rule 1: the options it likes best"
     # spec: spec/risk_balance_of_power/10_policies.rules:66
     v_you = pending["player"]
@@ -988,7 +988,7 @@ def pol_feldzug_grundausbildung_0(state, pending):
     return best
 
 
-def pol_feldzug_grundausbildung_1(state, pending):
+def pol_feldzug_grundausbildung_1(state, pending, tun):
     "policy feldzug_grundausbildung, rule 2: the options it likes best"
     # spec: spec/risk_balance_of_power/10_policies.rules:73
     v_you = pending["player"]
@@ -1001,7 +1001,7 @@ def pol_feldzug_grundausbildung_1(state, pending):
     return best
 
 
-def pol_feldzug_grundausbildung_2(state, pending):
+def pol_feldzug_grundausbildung_2(state, pending, tun):
     "policy feldzug_grundausbildung, rule 3: the options it likes best"
     # spec: spec/risk_balance_of_power/10_policies.rules:78
     v_you = pending["player"]
@@ -1024,7 +1024,7 @@ def pol_feldzug_grundausbildung_2(state, pending):
     return best
 
 
-def pol_feldzug_grundausbildung_3(state, pending):
+def pol_feldzug_grundausbildung_3(state, pending, tun):
     "policy feldzug_grundausbildung, rule 4: the options it likes best"
     # spec: spec/risk_balance_of_power/10_policies.rules:83
     v_you = pending["player"]
@@ -1037,7 +1037,7 @@ def pol_feldzug_grundausbildung_3(state, pending):
     return best
 
 
-def pol_feldzug_grundausbildung_4(state, pending):
+def pol_feldzug_grundausbildung_4(state, pending, tun):
     "policy feldzug_grundausbildung, rule 5: the options it likes best"
     # spec: spec/risk_balance_of_power/10_policies.rules:87
     v_you = pending["player"]
@@ -1055,7 +1055,7 @@ def pol_feldzug_grundausbildung_4(state, pending):
     return best
 
 
-def pol_feldzug_grundausbildung_5(state, pending):
+def pol_feldzug_grundausbildung_5(state, pending, tun):
     "policy feldzug_grundausbildung, rule 6: the options it likes best"
     # spec: spec/risk_balance_of_power/10_policies.rules:91
     v_you = pending["player"]
@@ -1078,7 +1078,7 @@ def pol_feldzug_grundausbildung_5(state, pending):
     return best
 
 
-def pol_feldzug_grundausbildung_6(state, pending):
+def pol_feldzug_grundausbildung_6(state, pending, tun):
     "policy feldzug_grundausbildung, rule 7: the options it likes best"
     # spec: spec/risk_balance_of_power/10_policies.rules:95
     v_you = pending["player"]
@@ -1120,7 +1120,7 @@ def pol_feldzug_grundausbildung_6(state, pending):
     return best
 
 
-def pol_feldzug_grundausbildung_7(state, pending):
+def pol_feldzug_grundausbildung_7(state, pending, tun):
     "policy feldzug_grundausbildung, rule 8: the options it likes best"
     # spec: spec/risk_balance_of_power/10_policies.rules:100
     v_you = pending["player"]
@@ -1133,7 +1133,7 @@ def pol_feldzug_grundausbildung_7(state, pending):
     return best
 
 
-def pol_feldzug_grundausbildung_8(state, pending):
+def pol_feldzug_grundausbildung_8(state, pending, tun):
     "policy feldzug_grundausbildung, rule 9: the options it likes best"
     # spec: spec/risk_balance_of_power/10_policies.rules:105
     v_you = pending["player"]
@@ -1146,7 +1146,7 @@ def pol_feldzug_grundausbildung_8(state, pending):
     return best
 
 
-def pol_feldzug_grundausbildung_9(state, pending):
+def pol_feldzug_grundausbildung_9(state, pending, tun):
     "policy feldzug_grundausbildung, rule 10: the options it likes best"
     # spec: spec/risk_balance_of_power/10_policies.rules:110
     v_you = pending["player"]
@@ -1174,7 +1174,7 @@ def pol_feldzug_grundausbildung_9(state, pending):
     return best
 
 
-def pol_feldzug_grundausbildung_10(state, pending):
+def pol_feldzug_grundausbildung_10(state, pending, tun):
     "policy feldzug_grundausbildung, rule 11: the options it likes best"
     # spec: spec/risk_balance_of_power/10_policies.rules:116
     v_you = pending["player"]
@@ -1187,7 +1187,7 @@ def pol_feldzug_grundausbildung_10(state, pending):
     return best
 
 
-def pol_feldzug_grundausbildung_11(state, pending):
+def pol_feldzug_grundausbildung_11(state, pending, tun):
     "policy feldzug_grundausbildung, rule 12: the options it likes best"
     # spec: spec/risk_balance_of_power/10_policies.rules:120
     v_you = pending["player"]
@@ -1208,7 +1208,7 @@ def pol_feldzug_grundausbildung_11(state, pending):
     return best
 
 
-def pol_feldzug_grundausbildung_12(state, pending):
+def pol_feldzug_grundausbildung_12(state, pending, tun):
     "policy feldzug_grundausbildung, rule 13: the options it likes best"
     # spec: spec/risk_balance_of_power/10_policies.rules:124
     v_you = pending["player"]
@@ -1236,7 +1236,7 @@ def pol_feldzug_grundausbildung_12(state, pending):
     return best
 
 
-def pol_feldzug_grundausbildung_13(state, pending):
+def pol_feldzug_grundausbildung_13(state, pending, tun):
     "policy feldzug_grundausbildung, rule 14: the options it likes best"
     # spec: spec/risk_balance_of_power/10_policies.rules:128
     v_you = pending["player"]
@@ -1279,7 +1279,7 @@ def pol_feldzug_grundausbildung_13(state, pending):
     return best
 
 
-def pol_feldzug_grundausbildung_14(state, pending):
+def pol_feldzug_grundausbildung_14(state, pending, tun):
     "policy feldzug_grundausbildung, rule 15: the options it likes best"
     # spec: spec/risk_balance_of_power/10_policies.rules:134
     v_you = pending["player"]

@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source d6849bd920daf509c6dd output 70a2e1372518748754d5
+# Fingerprint: source ab00c00a42d25b5ea962 output afea6a72027cc1b5aa46
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -867,6 +867,7 @@ META = GameMeta(
     effects=(),
     bots=("feldherr",),
     policies=("feldzug", "feldzug_grundausbildung"),
+    tunables=(("feldzug", ()), ("feldzug_grundausbildung", ())),
     counts=META_COUNTS,
     var_kinds=("player", "player", "", "", "", "space", "space"),
     effect_param_kinds=(),

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source e983fd8817052c2a5e18 output 23c2ba995140c3dc21e7
+# Fingerprint: source 493dfad318695e693cac output 759406be177772a4c271
 "Terraforming Mars (base game, Tharsis): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -108,7 +108,7 @@ class GeneratedProgram:
     def prefer(self, state, policy):
         """The pending options a spec-declared policy likes best, by index."""
         try:
-            return prefer_options(POLICIES, state, policy)
+            return prefer_options(POLICIES, state, policy, META)
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
 

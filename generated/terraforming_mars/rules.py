@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 2b0e6ebbbda67b968487 output f734ba7b92c78896288b
+# Fingerprint: source d803b0cf89c43166d5ad output 942c29c20a29242397cb
 "Terraforming Mars (base game, Tharsis): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -2725,7 +2725,7 @@ BOTS = {
 # ---------------------------------------------------------------- policies
 
 
-def pol_builder_core_0(state, pending):
+def pol_builder_core_0(state, pending, tun):
     "policy builder_core, rule 1: the options it likes best"
     # spec: spec/terraforming_mars/08_bots.rules:30
     v_you = pending["player"]
@@ -2782,7 +2782,7 @@ def pol_builder_core_0(state, pending):
     return best
 
 
-def pol_builder_core_1(state, pending):
+def pol_builder_core_1(state, pending, tun):
     "policy builder_core, rule 2: the options it likes best"
     # spec: spec/terraforming_mars/08_bots.rules:43
     v_you = pending["player"]
@@ -2799,7 +2799,7 @@ def pol_builder_core_1(state, pending):
     return best
 
 
-def pol_builder_core_2(state, pending):
+def pol_builder_core_2(state, pending, tun):
     "policy builder_core, rule 3: the options it likes best"
     # spec: spec/terraforming_mars/08_bots.rules:47
     v_you = pending["player"]
@@ -2814,7 +2814,7 @@ def pol_builder_core_2(state, pending):
     return best
 
 
-def pol_builder_core_3(state, pending):
+def pol_builder_core_3(state, pending, tun):
     "policy builder_core, rule 4: the options it likes best"
     # spec: spec/terraforming_mars/08_bots.rules:50
     v_you = pending["player"]
@@ -2839,7 +2839,7 @@ def pol_builder_core_3(state, pending):
     return best
 
 
-def pol_builder_core_4(state, pending):
+def pol_builder_core_4(state, pending, tun):
     "policy builder_core, rule 5: the options it likes best"
     # spec: spec/terraforming_mars/08_bots.rules:54
     v_you = pending["player"]
@@ -2863,7 +2863,7 @@ def pol_builder_core_4(state, pending):
     return best
 
 
-def pol_builder_core_5(state, pending):
+def pol_builder_core_5(state, pending, tun):
     "policy builder_core, rule 6: the options it likes best"
     # spec: spec/terraforming_mars/08_bots.rules:58
     v_you = pending["player"]
@@ -2892,7 +2892,7 @@ def pol_builder_core_5(state, pending):
     return best
 
 
-def pol_builder_core_6(state, pending):
+def pol_builder_core_6(state, pending, tun):
     "policy builder_core, rule 7: the options it likes best"
     # spec: spec/terraforming_mars/08_bots.rules:65
     v_you = pending["player"]
@@ -2905,7 +2905,7 @@ def pol_builder_core_6(state, pending):
     return best
 
 
-def pol_builder_core_7(state, pending):
+def pol_builder_core_7(state, pending, tun):
     "policy builder_core, rule 8: the options it likes best"
     # spec: spec/terraforming_mars/08_bots.rules:68
     v_you = pending["player"]
@@ -2918,7 +2918,7 @@ def pol_builder_core_7(state, pending):
     return best
 
 
-def pol_builder_core_8(state, pending):
+def pol_builder_core_8(state, pending, tun):
     "policy builder_core, rule 9: the options it likes best"
     # spec: spec/terraforming_mars/08_bots.rules:72
     v_you = pending["player"]
@@ -2937,7 +2937,7 @@ def pol_builder_core_8(state, pending):
     return best
 
 
-def pol_builder_core_9(state, pending):
+def pol_builder_core_9(state, pending, tun):
     "policy builder_core, rule 10: the options it likes best"
     # spec: spec/terraforming_mars/08_bots.rules:76
     v_you = pending["player"]
@@ -2962,7 +2962,7 @@ def pol_builder_core_9(state, pending):
     return best
 
 
-def pol_builder_core_10(state, pending):
+def pol_builder_core_10(state, pending, tun):
     "policy builder_core, rule 11: the options it likes best"
     # spec: spec/terraforming_mars/08_bots.rules:81
     v_you = pending["player"]
@@ -2986,7 +2986,7 @@ def pol_builder_core_10(state, pending):
     return best
 
 
-def pol_builder_core_11(state, pending):
+def pol_builder_core_11(state, pending, tun):
     "policy builder_core, rule 12: the options it likes best"
     # spec: spec/terraforming_mars/08_bots.rules:85
     v_you = pending["player"]
@@ -2999,7 +2999,7 @@ def pol_builder_core_11(state, pending):
     return best
 
 
-def pol_builder_core_12(state, pending):
+def pol_builder_core_12(state, pending, tun):
     "policy builder_core, rule 13: the options it likes best"
     # spec: spec/terraforming_mars/08_bots.rules:88
     v_you = pending["player"]

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 5a234c6e5227a2124c0b output b9ea70eb0df6cc213dc8
+# Fingerprint: source 89bebceb224aa7098542 output b9d99dcdaa0bed96093d
 "Terraforming Mars (base game, Tharsis): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -8084,6 +8084,7 @@ META = GameMeta(
     effects=META_EFFECTS,
     bots=("points",),
     policies=("builder", "builder_core"),
+    tunables=(("builder", ()), ("builder_core", ())),
     counts=META_COUNTS,
     var_kinds=("player", "player", "", "", "space"),
     effect_param_kinds=META_EFFECT_PARAM_KINDS,

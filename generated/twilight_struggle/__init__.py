@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 3968cd19b6104f39
-# Fingerprint: source f8cc314a7c21957b332f output 09fa61aee527acf1266a
+# Fingerprint: source c36a8370c0ccc3993a78 output 9572e17e972d30e5005f
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -115,7 +115,7 @@ class GeneratedProgram:
     def prefer(self, state, policy):
         """The pending options a spec-declared policy likes best, by index."""
         try:
-            return prefer_options(POLICIES, state, policy)
+            return prefer_options(POLICIES, state, policy, META)
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
 

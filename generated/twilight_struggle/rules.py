@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 3968cd19b6104f39
-# Fingerprint: source cf84132ca543273b5916 output 4499b34edc6f875f6301
+# Fingerprint: source ac393790aa4d1a4dfac0 output f57e42206ed3e33ac424
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -2649,7 +2649,7 @@ BOTS = {
 # ---------------------------------------------------------------- policies
 
 
-def pol_careful_0(state, pending):
+def pol_careful_0(state, pending, tun):
     "policy careful, rule 1: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:176
     v_you = pending["player"]
@@ -2776,7 +2776,7 @@ def pol_careful_0(state, pending):
     return best
 
 
-def pol_careful_1(state, pending):
+def pol_careful_1(state, pending, tun):
     "policy careful, rule 2: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:191
     v_you = pending["player"]
@@ -2852,7 +2852,7 @@ def pol_careful_1(state, pending):
     return best
 
 
-def pol_careful_2(state, pending):
+def pol_careful_2(state, pending, tun):
     "policy careful, rule 3: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:200
     v_you = pending["player"]
@@ -2918,7 +2918,7 @@ def pol_careful_2(state, pending):
     return best
 
 
-def pol_careful_3(state, pending):
+def pol_careful_3(state, pending, tun):
     "policy careful, rule 4: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:210
     v_you = pending["player"]
@@ -2937,7 +2937,7 @@ def pol_careful_3(state, pending):
     return best
 
 
-def pol_careful_4(state, pending):
+def pol_careful_4(state, pending, tun):
     "policy careful, rule 5: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:213
     v_you = pending["player"]
@@ -2955,7 +2955,7 @@ def pol_careful_4(state, pending):
     return best
 
 
-def pol_careful_5(state, pending):
+def pol_careful_5(state, pending, tun):
     "policy careful, rule 6: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:217
     v_you = pending["player"]
@@ -2987,7 +2987,7 @@ def pol_careful_5(state, pending):
     return best
 
 
-def pol_careful_6(state, pending):
+def pol_careful_6(state, pending, tun):
     "policy careful, rule 7: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:225
     v_you = pending["player"]
@@ -3073,7 +3073,7 @@ def pol_careful_6(state, pending):
     return best
 
 
-def pol_careful_7(state, pending):
+def pol_careful_7(state, pending, tun):
     "policy careful, rule 8: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:233
     v_you = pending["player"]
@@ -3115,7 +3115,7 @@ def pol_careful_7(state, pending):
     return best
 
 
-def pol_careful_8(state, pending):
+def pol_careful_8(state, pending, tun):
     "policy careful, rule 9: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:240
     v_you = pending["player"]
@@ -3185,7 +3185,7 @@ def pol_careful_8(state, pending):
     return best
 
 
-def pol_careful_9(state, pending):
+def pol_careful_9(state, pending, tun):
     "policy careful, rule 10: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:245
     v_you = pending["player"]
@@ -3228,7 +3228,7 @@ def pol_careful_9(state, pending):
     return best
 
 
-def pol_careful_10(state, pending):
+def pol_careful_10(state, pending, tun):
     "policy careful, rule 11: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:248
     v_you = pending["player"]
@@ -3271,7 +3271,7 @@ def pol_careful_10(state, pending):
     return best
 
 
-def pol_careful_11(state, pending):
+def pol_careful_11(state, pending, tun):
     "policy careful, rule 12: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:251
     v_you = pending["player"]
@@ -3314,7 +3314,7 @@ def pol_careful_11(state, pending):
     return best
 
 
-def pol_careful_12(state, pending):
+def pol_careful_12(state, pending, tun):
     "policy careful, rule 13: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:254
     v_you = pending["player"]
@@ -3357,7 +3357,7 @@ def pol_careful_12(state, pending):
     return best
 
 
-def pol_careful_13(state, pending):
+def pol_careful_13(state, pending, tun):
     "policy careful, rule 14: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:257
     v_you = pending["player"]
@@ -3400,7 +3400,7 @@ def pol_careful_13(state, pending):
     return best
 
 
-def pol_careful_14(state, pending):
+def pol_careful_14(state, pending, tun):
     "policy careful, rule 15: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:260
     v_you = pending["player"]
@@ -3443,7 +3443,7 @@ def pol_careful_14(state, pending):
     return best
 
 
-def pol_careful_15(state, pending):
+def pol_careful_15(state, pending, tun):
     "policy careful, rule 16: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:263
     v_you = pending["player"]
@@ -3486,7 +3486,7 @@ def pol_careful_15(state, pending):
     return best
 
 
-def pol_careful_16(state, pending):
+def pol_careful_16(state, pending, tun):
     "policy careful, rule 17: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:266
     v_you = pending["player"]
@@ -3529,7 +3529,7 @@ def pol_careful_16(state, pending):
     return best
 
 
-def pol_careful_17(state, pending):
+def pol_careful_17(state, pending, tun):
     "policy careful, rule 18: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:269
     v_you = pending["player"]
@@ -3572,7 +3572,7 @@ def pol_careful_17(state, pending):
     return best
 
 
-def pol_careful_18(state, pending):
+def pol_careful_18(state, pending, tun):
     "policy careful, rule 19: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:272
     v_you = pending["player"]
@@ -3615,7 +3615,7 @@ def pol_careful_18(state, pending):
     return best
 
 
-def pol_careful_19(state, pending):
+def pol_careful_19(state, pending, tun):
     "policy careful, rule 20: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:275
     v_you = pending["player"]
@@ -3658,7 +3658,7 @@ def pol_careful_19(state, pending):
     return best
 
 
-def pol_careful_20(state, pending):
+def pol_careful_20(state, pending, tun):
     "policy careful, rule 21: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:278
     v_you = pending["player"]
@@ -3701,7 +3701,7 @@ def pol_careful_20(state, pending):
     return best
 
 
-def pol_careful_21(state, pending):
+def pol_careful_21(state, pending, tun):
     "policy careful, rule 22: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:281
     v_you = pending["player"]
@@ -3744,7 +3744,7 @@ def pol_careful_21(state, pending):
     return best
 
 
-def pol_careful_22(state, pending):
+def pol_careful_22(state, pending, tun):
     "policy careful, rule 23: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:284
     v_you = pending["player"]
@@ -3787,7 +3787,7 @@ def pol_careful_22(state, pending):
     return best
 
 
-def pol_careful_23(state, pending):
+def pol_careful_23(state, pending, tun):
     "policy careful, rule 24: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:287
     v_you = pending["player"]
@@ -3830,7 +3830,7 @@ def pol_careful_23(state, pending):
     return best
 
 
-def pol_careful_24(state, pending):
+def pol_careful_24(state, pending, tun):
     "policy careful, rule 25: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:290
     v_you = pending["player"]
@@ -3873,7 +3873,7 @@ def pol_careful_24(state, pending):
     return best
 
 
-def pol_careful_25(state, pending):
+def pol_careful_25(state, pending, tun):
     "policy careful, rule 26: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:293
     v_you = pending["player"]
@@ -3916,7 +3916,7 @@ def pol_careful_25(state, pending):
     return best
 
 
-def pol_careful_26(state, pending):
+def pol_careful_26(state, pending, tun):
     "policy careful, rule 27: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:296
     v_you = pending["player"]
@@ -3936,7 +3936,7 @@ def pol_careful_26(state, pending):
     return best
 
 
-def pol_careful_27(state, pending):
+def pol_careful_27(state, pending, tun):
     "policy careful, rule 28: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:299
     v_you = pending["player"]
@@ -3956,7 +3956,7 @@ def pol_careful_27(state, pending):
     return best
 
 
-def pol_careful_28(state, pending):
+def pol_careful_28(state, pending, tun):
     "policy careful, rule 29: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:302
     v_you = pending["player"]
@@ -3976,7 +3976,7 @@ def pol_careful_28(state, pending):
     return best
 
 
-def pol_careful_29(state, pending):
+def pol_careful_29(state, pending, tun):
     "policy careful, rule 30: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:305
     v_you = pending["player"]
@@ -3996,7 +3996,7 @@ def pol_careful_29(state, pending):
     return best
 
 
-def pol_careful_30(state, pending):
+def pol_careful_30(state, pending, tun):
     "policy careful, rule 31: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:308
     v_you = pending["player"]
@@ -4016,7 +4016,7 @@ def pol_careful_30(state, pending):
     return best
 
 
-def pol_careful_31(state, pending):
+def pol_careful_31(state, pending, tun):
     "policy careful, rule 32: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:311
     v_you = pending["player"]
@@ -4036,7 +4036,7 @@ def pol_careful_31(state, pending):
     return best
 
 
-def pol_careful_32(state, pending):
+def pol_careful_32(state, pending, tun):
     "policy careful, rule 33: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:314
     v_you = pending["player"]
@@ -4056,7 +4056,7 @@ def pol_careful_32(state, pending):
     return best
 
 
-def pol_careful_33(state, pending):
+def pol_careful_33(state, pending, tun):
     "policy careful, rule 34: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:317
     v_you = pending["player"]
@@ -4076,7 +4076,7 @@ def pol_careful_33(state, pending):
     return best
 
 
-def pol_careful_34(state, pending):
+def pol_careful_34(state, pending, tun):
     "policy careful, rule 35: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:320
     v_you = pending["player"]
@@ -4096,7 +4096,7 @@ def pol_careful_34(state, pending):
     return best
 
 
-def pol_careful_35(state, pending):
+def pol_careful_35(state, pending, tun):
     "policy careful, rule 36: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:323
     v_you = pending["player"]
@@ -4132,7 +4132,7 @@ def pol_careful_35(state, pending):
     return best
 
 
-def pol_careful_36(state, pending):
+def pol_careful_36(state, pending, tun):
     "policy careful, rule 37: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:327
     v_you = pending["player"]
@@ -4168,7 +4168,7 @@ def pol_careful_36(state, pending):
     return best
 
 
-def pol_careful_37(state, pending):
+def pol_careful_37(state, pending, tun):
     "policy careful, rule 38: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:331
     v_you = pending["player"]
@@ -4199,7 +4199,7 @@ def pol_careful_37(state, pending):
     return best
 
 
-def pol_careful_38(state, pending):
+def pol_careful_38(state, pending, tun):
     "policy careful, rule 39: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:338
     v_you = pending["player"]
@@ -4271,7 +4271,7 @@ def pol_careful_38(state, pending):
     return best
 
 
-def pol_careful_39(state, pending):
+def pol_careful_39(state, pending, tun):
     "policy careful, rule 40: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:345
     v_you = pending["player"]
@@ -4343,7 +4343,7 @@ def pol_careful_39(state, pending):
     return best
 
 
-def pol_careful_40(state, pending):
+def pol_careful_40(state, pending, tun):
     "policy careful, rule 41: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:352
     v_you = pending["player"]
@@ -4384,7 +4384,7 @@ def pol_careful_40(state, pending):
     return best
 
 
-def pol_careful_41(state, pending):
+def pol_careful_41(state, pending, tun):
     "policy careful, rule 42: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:357
     v_you = pending["player"]
@@ -4399,7 +4399,7 @@ def pol_careful_41(state, pending):
     return best
 
 
-def pol_careful_42(state, pending):
+def pol_careful_42(state, pending, tun):
     "policy careful, rule 43: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:360
     v_you = pending["player"]
@@ -4413,7 +4413,7 @@ def pol_careful_42(state, pending):
     return best
 
 
-def pol_careful_43(state, pending):
+def pol_careful_43(state, pending, tun):
     "policy careful, rule 44: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:363
     v_you = pending["player"]
@@ -4426,7 +4426,7 @@ def pol_careful_43(state, pending):
     return best
 
 
-def pol_careful_44(state, pending):
+def pol_careful_44(state, pending, tun):
     "policy careful, rule 45: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:366
     v_you = pending["player"]
@@ -4439,7 +4439,7 @@ def pol_careful_44(state, pending):
     return best
 
 
-def pol_careful_45(state, pending):
+def pol_careful_45(state, pending, tun):
     "policy careful, rule 46: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:369
     v_you = pending["player"]
@@ -4457,7 +4457,7 @@ def pol_careful_45(state, pending):
     return best
 
 
-def pol_careful_46(state, pending):
+def pol_careful_46(state, pending, tun):
     "policy careful, rule 47: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:373
     v_you = pending["player"]
@@ -4486,7 +4486,7 @@ def pol_careful_46(state, pending):
     return best
 
 
-def pol_careful_47(state, pending):
+def pol_careful_47(state, pending, tun):
     "policy careful, rule 48: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:377
     v_you = pending["player"]
@@ -4515,7 +4515,7 @@ def pol_careful_47(state, pending):
     return best
 
 
-def pol_careful_48(state, pending):
+def pol_careful_48(state, pending, tun):
     "policy careful, rule 49: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:381
     v_you = pending["player"]
@@ -4544,7 +4544,7 @@ def pol_careful_48(state, pending):
     return best
 
 
-def pol_careful_49(state, pending):
+def pol_careful_49(state, pending, tun):
     "policy careful, rule 50: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:385
     v_you = pending["player"]
@@ -4558,7 +4558,7 @@ def pol_careful_49(state, pending):
     return best
 
 
-def pol_careful_50(state, pending):
+def pol_careful_50(state, pending, tun):
     "policy careful, rule 51: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:388
     v_you = pending["player"]
@@ -4572,7 +4572,7 @@ def pol_careful_50(state, pending):
     return best
 
 
-def pol_careful_51(state, pending):
+def pol_careful_51(state, pending, tun):
     "policy careful, rule 52: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:391
     v_you = pending["player"]
@@ -4589,7 +4589,7 @@ def pol_careful_51(state, pending):
     return best
 
 
-def pol_careful_52(state, pending):
+def pol_careful_52(state, pending, tun):
     "policy careful, rule 53: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:395
     v_you = pending["player"]
@@ -4610,7 +4610,7 @@ def pol_careful_52(state, pending):
     return best
 
 
-def pol_careful_53(state, pending):
+def pol_careful_53(state, pending, tun):
     "policy careful, rule 54: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:399
     v_you = pending["player"]
@@ -4623,7 +4623,7 @@ def pol_careful_53(state, pending):
     return best
 
 
-def pol_careful_54(state, pending):
+def pol_careful_54(state, pending, tun):
     "policy careful, rule 55: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:402
     v_you = pending["player"]
@@ -4636,7 +4636,7 @@ def pol_careful_54(state, pending):
     return best
 
 
-def pol_careful_55(state, pending):
+def pol_careful_55(state, pending, tun):
     "policy careful, rule 56: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:405
     v_you = pending["player"]
@@ -4649,7 +4649,7 @@ def pol_careful_55(state, pending):
     return best
 
 
-def pol_careful_56(state, pending):
+def pol_careful_56(state, pending, tun):
     "policy careful, rule 57: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:408
     v_you = pending["player"]
@@ -4662,7 +4662,7 @@ def pol_careful_56(state, pending):
     return best
 
 
-def pol_careful_57(state, pending):
+def pol_careful_57(state, pending, tun):
     "policy careful, rule 58: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:411
     v_you = pending["player"]
@@ -4675,7 +4675,7 @@ def pol_careful_57(state, pending):
     return best
 
 
-def pol_careful_58(state, pending):
+def pol_careful_58(state, pending, tun):
     "policy careful, rule 59: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:414
     v_you = pending["player"]
@@ -4706,7 +4706,7 @@ def pol_careful_58(state, pending):
     return best
 
 
-def pol_careful_59(state, pending):
+def pol_careful_59(state, pending, tun):
     "policy careful, rule 60: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:420
     v_you = pending["player"]
@@ -4719,7 +4719,7 @@ def pol_careful_59(state, pending):
     return best
 
 
-def pol_careful_60(state, pending):
+def pol_careful_60(state, pending, tun):
     "policy careful, rule 61: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:423
     v_you = pending["player"]
@@ -4732,7 +4732,7 @@ def pol_careful_60(state, pending):
     return best
 
 
-def pol_careful_61(state, pending):
+def pol_careful_61(state, pending, tun):
     "policy careful, rule 62: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:426
     v_you = pending["player"]
@@ -4745,7 +4745,7 @@ def pol_careful_61(state, pending):
     return best
 
 
-def pol_careful_62(state, pending):
+def pol_careful_62(state, pending, tun):
     "policy careful, rule 63: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:430
     v_you = pending["player"]
@@ -4781,7 +4781,7 @@ def pol_careful_62(state, pending):
     return best
 
 
-def pol_careful_63(state, pending):
+def pol_careful_63(state, pending, tun):
     "policy careful, rule 64: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:438
     v_you = pending["player"]
@@ -4800,7 +4800,7 @@ def pol_careful_63(state, pending):
     return best
 
 
-def pol_careful_64(state, pending):
+def pol_careful_64(state, pending, tun):
     "policy careful, rule 65: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:442
     v_you = pending["player"]
@@ -4817,7 +4817,7 @@ def pol_careful_64(state, pending):
     return best
 
 
-def pol_careful_65(state, pending):
+def pol_careful_65(state, pending, tun):
     "policy careful, rule 66: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:445
     v_you = pending["player"]
@@ -4830,7 +4830,7 @@ def pol_careful_65(state, pending):
     return best
 
 
-def pol_careful_66(state, pending):
+def pol_careful_66(state, pending, tun):
     "policy careful, rule 67: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:450
     v_you = pending["player"]
@@ -4866,7 +4866,7 @@ def pol_careful_66(state, pending):
     return best
 
 
-def pol_careful_67(state, pending):
+def pol_careful_67(state, pending, tun):
     "policy careful, rule 68: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:456
     v_you = pending["player"]

@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 3968cd19b6104f39
-# Fingerprint: source 069a03c3bb6b45b9ccd6 output 228db896cef29b87a838
+# Fingerprint: source 1730093c570ab410c931 output a81d42bb483f07a71726
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -2388,6 +2388,7 @@ META = GameMeta(
     effects=META_EFFECTS,
     bots=("positional", "points_only"),
     policies=("careful",),
+    tunables=(("careful", ()),),
     counts=META_COUNTS,
     var_kinds=("", "player", "", "", "", "", "card", "player", "region", ""),
     effect_param_kinds=META_EFFECT_PARAM_KINDS,

@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 67f84764d9bb866b3ecf output 94bb3650ece1bc590912
+# Fingerprint: source fd20146326e364ccd6cf output 61a6a11b0f9c58faab8a
 "Mini: the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -89,7 +89,7 @@ class GeneratedProgram:
     def prefer(self, state, policy):
         """The pending options a spec-declared policy likes best, by index."""
         try:
-            return prefer_options(POLICIES, state, policy)
+            return prefer_options(POLICIES, state, policy, META)
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
 

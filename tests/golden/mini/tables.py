@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source e169325ff5fef4e8d3c1 output 0d46c416197ef26ac6eb
+# Fingerprint: source 568904bcab40a49b2111 output 7e787a8002dbc11d1639
 "Mini: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -124,6 +124,7 @@ META = GameMeta(
     effects=("doubled",),
     bots=(),
     policies=(),
+    tunables=(),
     counts=META_COUNTS,
     var_kinds=("player",),
     effect_param_kinds=(("player",),),
