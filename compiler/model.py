@@ -159,7 +159,7 @@ class Model:
         return tuple(TunableMeta(t.name.name, t.default.value,
                                  t.low.value if t.low is not None else None,
                                  t.high.value if t.high is not None else None,
-                                 owners[id(t)], str(t.default.span), t.label or "")
+                                 owners[id(t)], t.label or "")
                      for t in self.policy_tunables(name))
 
     def all_params(self) -> dict[str, ast.ParamDecl]:

@@ -49,7 +49,6 @@ class TunableMeta:
     low: int | None  # None: declared without a range (a named number `tune` cannot search)
     high: int | None
     policy: str  # the policy that declares it
-    location: str  # file:line:col of its default value, where `rulespec tune` writes
     label: str = ""
 
 

@@ -75,7 +75,8 @@ def tune(game_name: str, policy: str | None, variants: tuple[str, ...], params: 
     written = []
     if result.clearly_better and not dry_run:
         written = [str(p) for p in write_values(loaded, name, result.best)]
-    out = _tune_json(loaded.model.game, result, metas, games, seed, written, dry_run)
+    where = {t.name.name: str(t.default.span) for t in loaded.model.policy_tunables(name)}
+    out = _tune_json(loaded.model.game, result, metas, where, games, seed, written, dry_run)
     if as_json:
         emit_json(out)
         return
@@ -90,7 +91,8 @@ def _values(values: dict[str, int]) -> str:
     return ", ".join(f"{k}={v}" for k, v in values.items())
 
 
-def _tune_json(game: str, result, metas, games: int, seed: int, written: list[str], dry_run: bool) -> dict:
+def _tune_json(game: str, result, metas, where: dict[str, str], games: int, seed: int,
+               written: list[str], dry_run: bool) -> dict:
     final = result.final
     tuned = _values({k: v for k, v in result.best.items() if v != result.start[k]}) or "unchanged"
     if final is None:
@@ -105,7 +107,7 @@ def _tune_json(game: str, result, metas, games: int, seed: int, written: list[st
     return {
         "game": game, "policy": result.policy, "seed": seed, "games": games,
         "tunables": [{"name": t.name, "low": t.low, "high": t.high, "start": result.start[t.name],
-                      "tuned": result.best[t.name], "policy": t.policy, "location": t.location}
+                      "tuned": result.best[t.name], "policy": t.policy, "location": where[t.name]}
                      for t in metas],
         "generations": [{"number": g.number, "candidates": g.candidates, "gains": g.gains,
                          "incumbent": g.incumbent, "promoted": g.promoted} for g in result.generations],
