@@ -813,10 +813,12 @@ class ActionDecl(Decl):
 
 @dataclass(frozen=True, slots=True)
 class SignalDecl(Decl):
-    """signal name(params): something that happens, for triggers to hear."""
+    """signal name(params) ["label"]: something that happens, for triggers to hear; the label
+    names the use of a card it stands for, in the simulation's card table."""
 
     name: Ident
     params: tuple[Param, ...]
+    label: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -128,6 +128,7 @@ class Model:
             bots=tuple(self.bots),
             policies=tuple(self.policies),
             tunables=tuple((name, self.tunable_metas(name)) for name in self.policies),
+            use_labels=tuple((n, d.label) for n, d in self.signals.items() if d.label is not None),
             counts=self.counts(),
             var_kinds=tuple(self.value_kind(d.type.name) for d in self.vars.values()),
             effect_param_kinds=tuple(tuple(self.value_kind(p.type.name) for p in e.params)

@@ -325,7 +325,8 @@ class _Builder(Transformer):
         return ast.ActionDecl(self._span(meta), self._ident(c[0]), c[1], _unquote(c[2]))
 
     def signal_decl(self, meta, c):
-        return ast.SignalDecl(self._span(meta), self._ident(c[0]), c[1])
+        label = _unquote(c[2]) if len(c) > 2 and c[2] is not None else None
+        return ast.SignalDecl(self._span(meta), self._ident(c[0]), c[1], label)
 
     def constraint_decl(self, meta, c):
         return ast.ConstraintDecl(self._span(meta), self._ident(c[0]), _unquote(c[1]), tuple(c[2:]))

@@ -92,6 +92,9 @@ class GameMeta:
     policies: tuple[str, ...] = ()  # spec-declared preferences for the policy bot
     # Per policy, the tunables its rules read (its own, then its bases'), by name.
     tunables: tuple[tuple[str, tuple[TunableMeta, ...]], ...] = ()
+    # The signals a spec labels (`signal s(p: player, c: card) "headlined"`): the uses of a
+    # card the simulation's card table shows, under those words.
+    use_labels: tuple[tuple[str, str], ...] = ()
     counts: dict = field(default_factory=dict)  # for `rulespec info`
     # What a value stands for, per var and per effect parameter: "card", "space",
     # "region", "player" or "" (a number, flag, text or enum value). Views hide a

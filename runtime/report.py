@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .files import make_dirs, write_atomic
-from .simulate import MIN_CARD_GAMES
+from .card_uses import FALSE_DISCOVERY_RATE, MIN_CARD_GAMES
 
 
 def _pyplot():
@@ -217,5 +217,5 @@ def write_report(results: dict[str, Any], folder: Path) -> Path:
         players=list(results["variants"][0]["win_rate"]), losses=has_losses(results),
         movers=(comparison or {}).get("cards", [])[:TOP_CARDS],
         cards=sorted(results["variants"][0].get("cards", []), key=lambda r: -r["games"])[:TOP_CARDS],
-        min_games=MIN_CARD_GAMES)
+        min_games=MIN_CARD_GAMES, false_discovery=FALSE_DISCOVERY_RATE)
     return write_atomic(folder / "index.html", page)

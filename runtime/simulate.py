@@ -14,8 +14,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable, Protocol
 
 from .agents import play_out, seat_agents
+from .card_uses import FALSE_DISCOVERY_RATE, MIN_CARD_GAMES, CardNames, card_movers, card_table
 from .game import Game
-from .stats import Z95, describe_change, lopsided, paired_difference, two_proportions, wilson
+from .stats import Z95, describe_change, lopsided, paired_difference, wilson
 
 MAX_DECISIONS = 200_000
 
@@ -286,7 +287,8 @@ def _paired(player: str, results: list[GameSummary], base: list[GameSummary]):
                              [1.0 if g.winner == player else 0.0 for g in base])
 
 
-def summarise(players: Iterable[str], variants: tuple[str, ...], results: list[GameSummary]) -> dict:
+def summarise(players: Iterable[str], variants: tuple[str, ...], results: list[GameSummary],
+              names: CardNames | None = None) -> dict:
     """Win and loss rates with Wilson intervals, draws, lengths, end reasons, tracks, events.
 
     A loss is a game a `lose` ended for that player; a draw ended with neither a winner nor
@@ -325,50 +327,8 @@ def summarise(players: Iterable[str], variants: tuple[str, ...], results: list[G
                                 for name, by in sorted(per_player.items())},
         "lengths": _distribution([g.decisions for g in results]) if results else {},
         "events_fired": dict(sorted(events.items())),
-        "cards": card_table(players, results),
+        "cards": card_table(results, names),
     }
-
-
-def _uses(players: list[str], results: list[GameSummary]) -> dict[tuple[str, str, str], list[int]]:
-    """(card, use, player) -> [games with that use by that player, of them won by that player]."""
-    table: dict[tuple[str, str, str], list[int]] = {}
-    for g in results:
-        for key in g.uses:
-            use, card, player = key.rsplit(" ", 2)
-            row = table.setdefault((card, use, player), [0, 0])
-            row[0] += 1
-            row[1] += g.winner == player
-    return table
-
-
-def card_table(players: list[str], results: list[GameSummary]) -> list[dict[str, Any]]:
-    """Per card and use (event, and each signal a spec declares with a card and a player):
-    in how many games the side used it, and that side's win rate in them."""
-    rows = []
-    for (card, use, player), (games, won) in sorted(_uses(players, results).items()):
-        rows.append({"card": card, "use": use, "player": player, "games": games,
-                     "win_rate": won / games, "win_ci95": list(wilson(won, games))})
-    return rows
-
-
-MIN_CARD_GAMES = 30  # fewer uses than this say nothing about a card
-
-
-def card_movers(players: list[str], results: list[GameSummary], base: list[GameSummary]) -> list[dict]:
-    """Per card and use: the using side's win rate under the variant minus under the base,
-    with its interval; the largest changes first (cards used too seldom left out)."""
-    after, before = _uses(players, results), _uses(players, base)
-    rows = []
-    for key in sorted(set(after) & set(before)):
-        (n, a), (m, b) = after[key], before[key]
-        if n < MIN_CARD_GAMES or m < MIN_CARD_GAMES:
-            continue
-        difference, ci = two_proportions(a, n, b, m)
-        card, use, player = key
-        rows.append({"card": card, "use": use, "player": player, "games": n, "win_rate": a / n,
-                     "base_games": m, "base_win_rate": b / m, "difference": difference,
-                     "ci95": list(ci), "clear": ci[0] > 0 or ci[1] < 0})
-    return sorted(rows, key=lambda r: (-abs(r["difference"]), r["card"], r["use"], r["player"]))
 
 
 def _distribution(values: list[int]) -> dict[str, Any]:
@@ -381,7 +341,7 @@ def _distribution(values: list[int]) -> dict[str, Any]:
 
 
 def compare(players: list[str], variant: tuple[str, ...], results: list[GameSummary],
-            base: list[GameSummary]) -> dict:
+            base: list[GameSummary], names: CardNames | None = None) -> dict:
     """The paired difference in each player's win rate; the side that gains leads."""
     name = " + ".join(variant) or "the base game"
     by_player = {}
@@ -398,7 +358,8 @@ def compare(players: list[str], variant: tuple[str, ...], results: list[GameSumm
     base_rates = {p: sum(1 for g in base if g.winner == p) / len(base) for p in players}
     warning = lopsided(base_rates)
     out = {"player": lead, **by_player[lead], "by_player": by_player, "warnings": [],
-           "cards": card_movers(players, results, base)}
+           "cards": card_movers(results, base, names), "cards_min_games": MIN_CARD_GAMES,
+           "cards_false_discovery_rate": FALSE_DISCOVERY_RATE}
     if warning:
         out["warnings"].append(warning)
     if any(g.losers for g in (*results, *base)):
@@ -429,7 +390,8 @@ def summary_dict(summary: GameSummary) -> dict:
 def results_json(game: str, players: list[str], sets: list[tuple[str, ...]],
                  results: list[list[GameSummary]], *, games_asked: int, seed: int,
                  agents: tuple[str, ...], precision: float | None, stopped: str, backend: str,
-                 executor: str, workers: int, workers_asked: int) -> dict[str, Any]:
+                 executor: str, workers: int, workers_asked: int,
+                 names: CardNames | None = None) -> dict[str, Any]:
     """The keys docs/CLI.md promises for `simulate --json`: each variant set summarised, and
     with a base (the second set) the comparison, its sentence saying how far --precision got."""
     played = len(results[0])
@@ -437,10 +399,10 @@ def results_json(game: str, players: list[str], sets: list[tuple[str, ...]],
         "game": game, "games": played, "games_asked": games_asked, "seed": seed,
         "agents": list(agents), "precision": precision, "stopped_by": stopped,
         "backend": backend, "executor": executor, "workers": workers, "workers_asked": workers_asked,
-        "variants": [summarise(players, s, r) for s, r in zip(sets, results)],
+        "variants": [summarise(players, s, r, names) for s, r in zip(sets, results)],
     }
     if len(sets) > 1:
-        out["comparison"] = compare(players, sets[0], results[0], results[1])
+        out["comparison"] = compare(players, sets[0], results[0], results[1], names)
         out["comparison"]["against"] = list(sets[1]) or ["base"]
         if precision is not None:
             out["comparison"]["sentence"] += (

@@ -13,6 +13,7 @@ from .base import (EXIT_ERROR, EXIT_OK, UserError, agents as agent_names,
                    one_line, package_option, param_option, params as param_values,
                    program as load_program, progress, seed_option, variant_option)
 from runtime.agents import default_agent
+from runtime.card_uses import CardNames, movers_text
 
 
 @main.command()
@@ -152,7 +153,7 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
     if against:
         base = load(game_name, tuple(v for v in against if v != "base"))
     program = load_program(loaded, backend)
-    meta = program.meta
+    meta = base_meta = program.meta
     values = param_values(meta, params)
     if base is not None:
         base_meta = load_program(base, backend).meta  # fail here, in one line, if it cannot run
@@ -176,7 +177,7 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
     out = sim.results_json(loaded.model.game, players, [s.variants for s in sets], results,
                            games_asked=games, seed=seed, agents=names, precision=precision,
                            stopped=stopped, backend=backend, executor=executor, workers=used,
-                           workers_asked=workers)
+                           workers_asked=workers, names=CardNames.of(meta, base_meta))
     for entry, factory in zip(out["variants"], factories):
         entry["native"] = factory.native_modules()  # rulespec compile --native
     if report_dir:
@@ -216,10 +217,7 @@ def _simulate_summary(out: dict) -> None:
         click.echo(out["comparison"]["sentence"])
         for warning in out["comparison"].get("warnings", []):
             click.echo(f"warning: {warning}")
-        movers = [r for r in out["comparison"].get("cards", []) if r["clear"]][:5]
-        for row in movers:
-            click.echo(f"  {row['card']} ({row['use']} by {row['player']}): {row['player']} wins"
-                       f" {row['win_rate'] * 100:.1f}% (base {row['base_win_rate'] * 100:.1f}%,"
-                       f" {row['difference'] * 100:+.1f} points)")
+        for line in movers_text(out["comparison"].get("cards", [])):
+            click.echo(line)
     if out.get("report"):
         click.echo(f"Report: {out['report']}")

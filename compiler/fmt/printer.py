@@ -202,7 +202,8 @@ class Printer:
         return concat(f"action {d.name.name}", _params(d.params), f" {quote(d.label)}")
 
     def decl_SignalDecl(self, d: ast.SignalDecl) -> Doc:
-        return concat(f"signal {d.name.name}", _params(d.params))
+        label = f" {quote(d.label)}" if d.label is not None else ""
+        return concat(f"signal {d.name.name}", _params(d.params), label)
 
     def decl_ConstraintDecl(self, d: ast.ConstraintDecl) -> Doc:
         return concat(f"constraint {d.name.name} {quote(d.label)} ",

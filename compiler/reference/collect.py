@@ -335,7 +335,8 @@ class _Maker:
                            details + _used_at(d.name.name, self.uses))
 
     def signal(self, d: ast.SignalDecl) -> Entry:
-        return self._entry("signal", d, d.name.name, f"signal {d.name.name}{_params(d.params)}",
+        label = f" {quote(d.label)}" if d.label is not None else ""
+        return self._entry("signal", d, d.name.name, f"signal {d.name.name}{_params(d.params)}{label}",
                            tuple(x.replace("used at", "emitted at") for x in _used_at(d.name.name, self.uses)))
 
     def lifetime(self, name: ast.Ident) -> Entry:

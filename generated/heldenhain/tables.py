@@ -12,7 +12,7 @@
 #     heldenhain/13_purpurpakt.rules
 #     heldenhain/20_mirrors.rules
 #     heldenhain/99_deck_rules.rules
-# Spec hash: fc13236b39ea60e1
+# Spec hash: 5801814163bb6d12
 # Designer tests from:
 #     heldenhain/tests/01_decks.rules
 #     heldenhain/tests/03_setup.rules
@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 2160ff5a91199cb210d6 output 3144246f0607c0e4e461
+# Fingerprint: source 4f965790768a37ed2d57 output 4f235123c2f84b6f1046
 "Heldenhain: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -2509,6 +2509,15 @@ META_TUNABLES = (
     ("graf_gruebel", ()),
     ("der_wegweiser", ()),
     ("fraeulein_rabatt", ()),
+)
+META_USE_LABELS = (
+    ("ausgespielt", "ausgespielt"),
+    ("gesammelt", "Punkte gesammelt"),
+    ("abgelenkt", "Ablenkung"),
+    ("ausgeschieden", "ausgeschieden"),
+    ("ki_genutzt", "KI-Unterstützung erschöpft"),
+    ("drache_genutzt", "Drachenaktion genutzt"),
+    ("hq_genutzt", "Hauptquartier genutzt"),
 )
 META_COUNTS = {
     "spaces": 0,
@@ -5807,7 +5816,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="heldenhain",
     title="Heldenhain",
-    spec_hash="fc13236b39ea60e1",
+    spec_hash="5801814163bb6d12",
     spec_files=META_SPEC_FILES,
     players=("p1", "p2"),
     player_labels=("Seite 1", "Seite 2"),
@@ -5831,6 +5840,7 @@ META = GameMeta(
     ),
     policies=META_POLICIES,
     tunables=META_TUNABLES,
+    use_labels=META_USE_LABELS,
     counts=META_COUNTS,
     var_kinds=("player", "player", "", "", "card", ""),
     effect_param_kinds=META_EFFECT_PARAM_KINDS,

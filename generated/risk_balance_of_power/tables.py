@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source ab00c00a42d25b5ea962 output afea6a72027cc1b5aa46
+# Fingerprint: source e67fbceb75f0bf2097a1 output 2fb2468adfc7fa4ecf4f
 "Risiko - Das Duell (Risk: Balance of Power): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -868,6 +868,7 @@ META = GameMeta(
     bots=("feldherr",),
     policies=("feldzug", "feldzug_grundausbildung"),
     tunables=(("feldzug", ()), ("feldzug_grundausbildung", ())),
+    use_labels=(),
     counts=META_COUNTS,
     var_kinds=("player", "player", "", "", "", "space", "space"),
     effect_param_kinds=(),

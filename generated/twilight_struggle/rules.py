@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 04d058aa42739cb6
+# Spec hash: 716e61a420265305
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 3968cd19b6104f39
-# Fingerprint: source ac393790aa4d1a4dfac0 output f57e42206ed3e33ac424
+# Fingerprint: source e0b093b9d3f9510cd6de output 6d3f771bdd95ca7b0421
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -2534,13 +2534,13 @@ EVENT_WHEN = {
 
 def inv_defcon_range(state):
     "invariant defcon_range"
-    # spec: spec/twilight_struggle/frame.rules:161
+    # spec: spec/twilight_struggle/frame.rules:162
     return state.tracks[0] >= 1 and state.tracks[0] <= 5
 
 
 def inv_milops_range(state):
     "invariant milops_range"
-    # spec: spec/twilight_struggle/frame.rules:163
+    # spec: spec/twilight_struggle/frame.rules:164
     return all(
         state.tracks[4 + c_p] >= 0 and state.tracks[4 + c_p] <= 5 for c_p in PLAYERS
     )
@@ -2548,7 +2548,7 @@ def inv_milops_range(state):
 
 def inv_space_range(state):
     "invariant space_range"
-    # spec: spec/twilight_struggle/frame.rules:166
+    # spec: spec/twilight_struggle/frame.rules:167
     return all(
         state.tracks[6 + c_p] >= 0 and state.tracks[6 + c_p] <= 8 for c_p in PLAYERS
     )
@@ -2556,7 +2556,7 @@ def inv_space_range(state):
 
 def inv_influence_not_negative(state):
     "invariant influence_not_negative"
-    # spec: spec/twilight_struggle/frame.rules:169
+    # spec: spec/twilight_struggle/frame.rules:170
     return all(
         state.counters[1][c_c] >= 0 and state.counters[2][c_c] >= 0 for c_c in K_country
     )
@@ -2564,13 +2564,13 @@ def inv_influence_not_negative(state):
 
 def inv_hand_limit(state):
     "invariant hand_limit"
-    # spec: spec/twilight_struggle/frame.rules:173
+    # spec: spec/twilight_struggle/frame.rules:174
     return all(len(state.zones[2 + c_p]) <= 9 for c_p in PLAYERS)
 
 
 def inv_china_card_place(state):
     "invariant china_card_place"
-    # spec: spec/twilight_struggle/frame.rules:175
+    # spec: spec/twilight_struggle/frame.rules:176
     return (
         state.location[E_china_card] == 4
         or state.location[E_china_card] == 5
@@ -2581,7 +2581,7 @@ def inv_china_card_place(state):
 
 def inv_one_headline_each(state):
     "invariant one_headline_each"
-    # spec: spec/twilight_struggle/frame.rules:179
+    # spec: spec/twilight_struggle/frame.rules:180
     return all(len(state.zones[6 + c_p]) <= 1 for c_p in PLAYERS)
 
 

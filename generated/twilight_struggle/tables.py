@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 04d058aa42739cb6
+# Spec hash: 716e61a420265305
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 3968cd19b6104f39
-# Fingerprint: source 1730093c570ab410c931 output a81d42bb483f07a71726
+# Fingerprint: source aa98c11a6d5721c5a5c2 output 7e76a630c5c63354dfd0
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -1067,6 +1067,12 @@ META_EFFECTS = (
     "u2_incident_in_effect",
     "latin_american_death_squads_in_effect",
     "shuttle_diplomacy_in_effect",
+)
+META_USE_LABELS = (
+    ("card_played", "played in an action round"),
+    ("event_resolved", "event took place"),
+    ("space_attempted", "sent to the space race"),
+    ("headline_played", "headlined"),
 )
 META_COUNTS = {
     "spaces": 86,
@@ -2371,7 +2377,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="04d058aa42739cb6",
+    spec_hash="716e61a420265305",
     spec_files=META_SPEC_FILES,
     players=("ussr", "usa"),
     player_labels=("USSR", "USA"),
@@ -2389,6 +2395,7 @@ META = GameMeta(
     bots=("positional", "points_only"),
     policies=("careful",),
     tunables=(("careful", ()),),
+    use_labels=META_USE_LABELS,
     counts=META_COUNTS,
     var_kinds=("", "player", "", "", "", "", "card", "player", "region", ""),
     effect_param_kinds=META_EFFECT_PARAM_KINDS,

@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 568904bcab40a49b2111 output 7e787a8002dbc11d1639
+# Fingerprint: source 8827cf35c65f13fd8308 output 0e2a4b9407e539b6d864
 "Mini: the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -125,6 +125,7 @@ META = GameMeta(
     bots=(),
     policies=(),
     tunables=(),
+    use_labels=(),
     counts=META_COUNTS,
     var_kinds=("player",),
     effect_param_kinds=(("player",),),
