@@ -80,8 +80,9 @@ def play_duels(factory: ProgramFactory, challengers: list[str], incumbent: str, 
                on_done: Callable[[int], None] = lambda n: None) -> list[Duel]:
     """Each challenger against the incumbent on the same seeds, in one map over the executor."""
     per = seatings("", "", len(players))
-    sets = [(factory, agents) for c in challengers for agents in seatings(c, incumbent, len(players))]
-    results = play_sets(sets, seeds, params, executor, on_done, close=False)
+    sets = [(factory, agents, params) for c in challengers
+            for agents in seatings(c, incumbent, len(players))]
+    results = play_sets(sets, seeds, executor, on_done, close=False)
     out = []
     for k in range(len(challengers)):
         out.append(duel(*duel_scores(results[k * len(per):(k + 1) * len(per)], players)))

@@ -13,6 +13,7 @@ domains existed have none, and only the types are checked).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .meta import GameMeta
@@ -81,6 +82,32 @@ def parse_param(meta: GameMeta, pair: str) -> tuple[str, Any]:
 
 
 _BAD = object()
+_SWEEP = re.compile(r"(-?[0-9]{1,18})\s*\.\.\s*(-?[0-9]{1,18})")
+
+
+def parse_sweep(meta: GameMeta, pair: str) -> tuple[str, int, int]:
+    """`NAME=LOW..HIGH` (rulespec balance): an int param and a range inside the one it declares."""
+    name, sep, text = pair.partition("=")
+    name, text = name.strip(), text.strip()
+    found = _SWEEP.fullmatch(text)
+    if not sep or not name or found is None:
+        raise ParamError(f"bad --param {shown(pair)}: the param to sweep is NAME=LOW..HIGH,"
+                         f" two whole numbers")
+    params = declared(meta)
+    if name not in params:
+        raise ParamError(f"unknown param '{shown(name)}' ({meta.game} declares:"
+                         f" {', '.join(params) or 'none'})")
+    kind, _, domain = params[name]
+    if kind != "int" or domain[0] != "range":
+        raise ParamError(f"param '{name}' is {describe(meta, kind, domain)}, not a whole number:"
+                         f" only an int param can be swept over LOW..HIGH")
+    low, high = int(found.group(1)), int(found.group(2))
+    if low > high:
+        raise ParamError(f"--param {name}={low}..{high}: the range is empty (LOW above HIGH)")
+    if low < domain[1][0] or high > domain[1][1]:
+        raise ParamError(f"param '{name}' is {describe(meta, kind, domain)}: {low}..{high} goes"
+                         f" outside it")
+    return name, low, high
 
 
 def _from_text(meta: GameMeta, kind: str, domain: tuple, text: str) -> Any:

@@ -180,7 +180,27 @@ def _save(plt, fig, path: Path) -> None:
     plt.close(fig)
 
 
+def plot_ladder(results: dict, path: Path) -> None:
+    """simulate --ladder: the variant's effect with each rung, and their difference, zero marked."""
+    ladder = results.get("ladder")
+    if not ladder:
+        return
+    plt = _pyplot()
+    rows = [(f"with {e['agents']}", e) for e in ladder["effects"]] + [("difference", ladder)]
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.6 * len(rows)))
+    for y, (_, row) in enumerate(rows):
+        lo, hi = (v * 100 for v in row["ci95"])
+        point = row["difference"] * 100
+        ax.errorbar([point], [y], xerr=[[point - lo], [hi - point]], fmt="o", capsize=5)
+    ax.axvline(0, color="#555", linewidth=1)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([label for label, _ in rows])
+    ax.set_xlabel(f"change in {ladder['player']}'s win rate, points (95% interval)")
+    _save(plt, fig, path)
+
+
 PLOTS = (
+    ("ladder.png", plot_ladder, "The effect with each bot, and the difference"),
     ("difference.png", plot_difference, "The change, with its interval"),
     ("win_rates.png", plot_win_rates, "Win rates"),
     ("loss_rates.png", plot_loss_rates, "Loss rates (games that ended with that player losing)"),
@@ -213,7 +233,7 @@ def write_report(results: dict[str, Any], folder: Path) -> Path:
         game=results["game"], games=results["games"], seed=results["seed"],
         agents=results["agents"], backend=results.get("backend", "generated"),
         precision=results.get("precision"), stopped_by=results.get("stopped_by"),
-        comparison=comparison, plots=plots, sets=results["variants"],
+        comparison=comparison, ladder=results.get("ladder"), plots=plots, sets=results["variants"],
         players=list(results["variants"][0]["win_rate"]), losses=has_losses(results),
         movers=(comparison or {}).get("cards", [])[:TOP_CARDS],
         cards=sorted(results["variants"][0].get("cards", []), key=lambda r: -r["games"])[:TOP_CARDS],

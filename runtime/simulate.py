@@ -229,16 +229,17 @@ def simulate(factories: list[ProgramFactory], games: int, seed: int, agents: tup
              params: dict[str, Any], executor, on_done: Callable[[int], None] = lambda n: None,
              batch_size: int = BATCH) -> list[list[GameSummary]]:
     """The games of every variant set, each list ordered by seed."""
-    return play_sets([(f, agents) for f in factories], list(range(seed, seed + games)), params,
+    return play_sets([(f, agents, params) for f in factories], list(range(seed, seed + games)),
                      executor, on_done, batch_size)
 
 
-def play_sets(sets: list[tuple[ProgramFactory, tuple[str, ...]]], seeds: list[int],
-              params: dict[str, Any], executor, on_done: Callable[[int], None] = lambda n: None,
+def play_sets(sets: list[tuple[ProgramFactory, tuple[str, ...], dict[str, Any]]], seeds: list[int],
+              executor, on_done: Callable[[int], None] = lambda n: None,
               batch_size: int = BATCH, close: bool = True) -> list[list[GameSummary]]:
-    """The games of every (program, seat agents) set on the same seeds, each list ordered by
-    seed: one map over the executor for all of them (close=False keeps it for another)."""
-    jobs = [(f, chunk, agents, params) for f, agents in sets for chunk in batches(seeds, batch_size)]
+    """The games of every (program, seat agents, params) set on the same seeds, each list ordered
+    by seed: one map over the executor for all of them (close=False keeps it for another)."""
+    jobs = [(f, chunk, agents, params) for f, agents, params in sets
+            for chunk in batches(seeds, batch_size)]
     try:
         results = executor.map(jobs, on_done)
     finally:

@@ -63,8 +63,9 @@ def test_a_dry_run_leaves_the_spec_as_it_was(tmp_path):
 
 def test_bad_input_is_one_line_and_exit_1():
     for args, message in (
-            (("--games", "10001"), "--games 10001 is beyond the cap of 10000"),
-            (("--budget", "90000"), "--budget 90000 is beyond the cap of 86400"),
+            (("--games", "10001"), "--games takes a whole number from 1 to 10,000, not 10001"),
+            (("--generations", "1001"), "--generations takes a whole number from 1 to 1,000, not 1001"),
+            (("--budget", "90000"), "--budget takes CPU seconds from 0.1 to 86,400, not 90000"),
             (("--policy", "nope"), "unknown policy 'nope' (the spec declares: farmer)")):
         result = run("tune", str(SOW), *args)
         assert result.exit_code == 1 and result.output.strip() == f"rulespec: error: {message}", result.output

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from .. import backends
-from .base import (UserError, emit_json, json_option, load, main, note, param_option,
-                   params as param_values, program as load_program, progress, variant_option)
+from runtime.tune import MAX_BUDGET, MAX_GAMES as MAX_TUNE_GAMES, MAX_GENERATIONS
 
-
-def _capped(value: float, cap: float, what: str) -> None:
-    if value > cap:
-        raise UserError(f"{what} {value:g} is beyond the cap of {cap:g}")
+from .base import (Bounded, UserError, emit_json, games_option, json_option, load, main, note,
+                   param_option, params as param_values, program as load_program, progress,
+                   seed_option, variant_option)
 
 
 @main.command()
@@ -19,17 +19,17 @@ def _capped(value: float, cap: float, what: str) -> None:
 @click.option("--policy", default=None, metavar="NAME", help="The policy to tune (default: the first).")
 @variant_option
 @param_option
-@click.option("--games", default=50, show_default=True, type=click.IntRange(min=1),
+@click.option("--games", default=50, show_default=True, type=Bounded(1, MAX_TUNE_GAMES),
               help="Seeds each candidate plays the incumbent on per generation, once in every seat.")
-@click.option("--generations", default=20, show_default=True, type=click.IntRange(min=1),
+@click.option("--generations", default=20, show_default=True, type=Bounded(1, MAX_GENERATIONS),
               help="CMA-ES generations at most.")
 @click.option("--budget", default=600, show_default=True, type=click.FloatRange(min=0.1), metavar="S",
               help="CPU seconds the search may spend (no new generation starts after).")
-@click.option("--final-games", default=200, show_default=True, type=click.IntRange(min=2),
+@click.option("--final-games", default=200, show_default=True, type=Bounded(2, MAX_TUNE_GAMES),
               help="Fresh seeds the tuned values play the spec's on, for the gain and its interval.")
-@click.option("--popsize", default=None, type=click.IntRange(min=2), metavar="K",
+@click.option("--popsize", default=None, type=Bounded(2, 1000), metavar="K",
               help="Candidates per generation (default: CMA-ES's, 4 + 3 ln(tunables)).")
-@click.option("--seed", default=1, show_default=True, type=int)
+@seed_option()
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
 @click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
 @click.option("--dry-run", is_flag=True, help="Report the tuned values; leave the spec as it is.")
@@ -41,10 +41,8 @@ def tune(game_name: str, policy: str | None, variants: tuple[str, ...], params: 
     from runtime import tune as tuner
     from runtime.simulate import LocalExecutor, choose_workers
     from ..tuning import TuneError, tunables_of, write_values
-    _capped(games, tuner.MAX_GAMES, "--games")
-    _capped(final_games, tuner.MAX_GAMES, "--final-games")
-    _capped(generations, tuner.MAX_GENERATIONS, "--generations")
-    _capped(budget, tuner.MAX_BUDGET, "--budget")
+    if budget > MAX_BUDGET:
+        raise UserError(f"--budget takes CPU seconds from 0.1 to {MAX_BUDGET:,.0f}, not {budget:g}")
     loaded = load(game_name, variants)
     try:
         name, metas = tunables_of(loaded, policy)
@@ -119,3 +117,77 @@ def _tune_json(game: str, result, metas, where: dict[str, str], games: int, seed
         "clearly_better": result.clearly_better, "written": written, "dry_run": dry_run,
         "sentence": sentence, "cpu_seconds": result.cpu_seconds,
     }
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@variant_option
+@click.option("--param", "params", multiple=True, metavar="NAME=LO..HI",
+              help="The int param to sweep, NAME=LOW..HIGH (once); others as NAME=VALUE, held fixed.")
+@click.option("--seat", default=None, metavar="PLAYER",
+              help="Whose share of the decided games is the split (default: the first player).")
+@games_option(2000)
+@click.option("--precision", default=None, type=click.FloatRange(min=0.01, max=50), metavar="P",
+              help="Stop once the leading value's 95%% interval is within ±P points.")
+@click.option("--agents", default=None, metavar="A,B", help="The bots, as for simulate.")
+@seed_option()
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1))
+@click.option("--backend", type=click.Choice(backends.BACKENDS), default="generated", show_default=True)
+@click.option("--report", "report_dir", default=None, metavar="DIR",
+              help="Write DIR/index.html with the plot, and DIR/results.json.")
+@json_option
+def balance(game_name: str, variants: tuple[str, ...], params: tuple[str, ...], seat: str | None,
+            games: int, precision: float | None, agents: str | None, seed: int, workers: int,
+            backend: str, report_dir: str | None, as_json: bool) -> None:
+    """The value of an int param that evens the game: each value on the same seeds, sequentially."""
+    from runtime import balance as sweeping
+    from runtime.agents import default_agent
+    from runtime.params import parse_sweep
+    from runtime.simulate import LocalExecutor, choose_workers
+    from .base import agents as agent_names
+    loaded = load(game_name, variants)
+    meta = load_program(loaded, backend).meta
+    swept = [p for p in params if ".." in p.partition("=")[2]]
+    if len(swept) != 1:
+        raise UserError(f"balance sweeps one int param: give one --param NAME=LOW..HIGH"
+                        f" ({len(swept)} given)")
+    name, low, high = parse_sweep(meta, swept[0])
+    if name == meta.seats_param:
+        raise UserError(f"param '{name}' says how many play: balance compares the split of one"
+                        f" table, so sweep a param that leaves the seats as they are")
+    if high - low + 1 > sweeping.MAX_VALUES:
+        raise UserError(f"--param {name}={low}..{high} holds {high - low + 1:,} values; balance"
+                        f" sweeps at most {sweeping.MAX_VALUES}")
+    fixed = param_values(meta, tuple(p for p in params if p is not swept[0]))
+    if name in fixed:
+        raise UserError(f"param '{name}' is both swept and fixed")
+    fixed.pop(name, None)
+    players = list(meta.seated({**fixed, name: low}))
+    seat = seat or players[0]
+    if seat not in players:
+        raise UserError(f"unknown seat '{seat}' (players: {', '.join(players)})")
+    names = agent_names(agents or default_agent(meta), meta, fixed)
+    values = list(range(low, high + 1))
+    used, capped = choose_workers(workers, sweeping.ROUND, len(values))
+    if capped:
+        note(capped)
+    factory = backends.ProgramRef.of(loaded, backend)
+    with progress(games * len(values), "balance", show=not as_json) as advance:
+        result = sweeping.sweep(factory, name, values, seat, players, names, fixed, LocalExecutor(used),
+                                games=games, seed=seed, precision=None if precision is None else precision / 100,
+                                on_done=lambda n: [advance() for _ in range(n)])
+    out = sweeping.sweep_json(loaded.model.game, result, names, loaded.variants, seed, games, precision)
+    if report_dir:
+        out["report"] = str(sweeping.write_report(out, Path(report_dir)))
+    if as_json:
+        emit_json(out)
+        return
+    click.echo(out["sentence"])
+    for row in out["values"]:
+        share = "no decided game" if row["share"] is None else (
+            f"{row['share'] * 100:5.1f}% [{row['ci95'][0] * 100:.1f}..{row['ci95'][1] * 100:.1f}]")
+        out_after = f", out after {row['out_after']:,} games" if row["out_after"] is not None else ""
+        click.echo(f"  {name} = {row['value']}: {seat} {share} of {row['decided']:,} decided"
+                   f" ({row['games']:,} games{out_after})")
+    if out.get("report"):
+        click.echo(f"Report: {out['report']}")

@@ -140,12 +140,15 @@ def _same_seats(seats: tuple[str, ...], base_seats: tuple[str, ...], variants: t
 @click.option("--precision", default=None, type=click.FloatRange(min=0.01, max=50), metavar="P",
               help="With --against: play paired games until the 95%% interval of the difference"
                    " is within ±P points, or --games pairs are played.")
+@click.option("--ladder", default=None, metavar="A,B",
+              help="With --against: play the comparison with two bots (rungs) on the same seeds and"
+                   " say whether the variant's effect agrees across them.")
 @param_option
 @json_option
 def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...], games: int,
              seed: int, agents: str, workers: int, executor: str, backend: str,
-             report_dir: str | None, precision: float | None, params: tuple[str, ...],
-             as_json: bool) -> None:
+             report_dir: str | None, precision: float | None, ladder: str | None,
+             params: tuple[str, ...], as_json: bool) -> None:
     """Many games with paired seeds; win rates, intervals, and a variant against its base."""
     from runtime import simulate as sim
     loaded = load(game_name, variants)
@@ -159,7 +162,8 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
         base_meta = load_program(base, backend).meta  # fail here, in one line, if it cannot run
         _same_seats(meta.seated(values), base_meta.seated(param_values(base_meta, params)),
                     loaded.variants, base.variants)
-    names = agent_names(agents or default_agent(meta), meta, values)
+    rungs = _rungs(ladder, agents, base is not None, meta, values)
+    names = rungs[0][1] if rungs else agent_names(agents or default_agent(meta), meta, values)
     if precision is not None and base is None:
         raise UserError("--precision needs --against: it is the precision of a difference")
     sets = [loaded] + ([base] if base is not None else [])
@@ -174,12 +178,17 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
             factories, games, seed, names, values, runner, players,
             None if precision is None else precision / 100,
             on_done=lambda n: [advance() for _ in range(n)])
+    card_names = CardNames.of(meta, base_meta)
     out = sim.results_json(loaded.model.game, players, [s.variants for s in sets], results,
                            games_asked=games, seed=seed, agents=names, precision=precision,
                            stopped=stopped, backend=backend, executor=executor, workers=used,
-                           workers_asked=workers, names=CardNames.of(meta, base_meta))
+                           workers_asked=workers, names=card_names)
     for entry, factory in zip(out["variants"], factories):
         entry["native"] = factory.native_modules()  # rulespec compile --native
+    if rungs:
+        again = sim.LocalExecutor(used) if executor == "local" else _ray_executor(used)
+        out["ladder"] = _second_rung(sim, factories, rungs, results, out, values, again, players,
+                                     loaded, card_names, as_json)
     if report_dir:
         from runtime.report import write_report
         out["report"] = str(write_report(out, Path(report_dir)))
@@ -187,6 +196,40 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
         emit_json(out)
         return
     _simulate_summary(out)
+
+
+def _rungs(ladder: str | None, agents: str | None, comparing: bool, meta, values) -> list:
+    """--ladder A,B: (the rung as written, its agent per seat) for each of the two rungs."""
+    if ladder is None:
+        return []
+    from runtime.agents import split_agent_list
+    if not comparing:
+        raise UserError("--ladder needs --against: it compares a variant's effect across bots")
+    if agents is not None:
+        raise UserError("--ladder names the bots of both rungs: leave out --agents")
+    rungs = split_agent_list(ladder)
+    if len(rungs) != 2:
+        raise UserError(f"--ladder takes two bots, A,B (each plays every seat), got {len(rungs)}")
+    return [(rung, agent_names(rung, meta, values)) for rung in rungs]
+
+
+def _second_rung(sim, factories, rungs, results, out, values, runner, players, loaded, names,
+                 as_json) -> dict:
+    """The second rung on the seeds the first played, and the two effects compared."""
+    from runtime.ladder import ladder_json
+    played = out["games"]
+    with progress(played * len(factories), f"simulate ({rungs[1][0]})", show=not as_json) as advance:
+        second = sim.simulate(factories, played, out["seed"], rungs[1][1], values, runner,
+                              on_done=lambda n: [advance() for _ in range(n)])
+    variant = " + ".join(loaded.variants) or "the base game"
+    found = ladder_json(out["comparison"]["player"], variant, [r for r, _ in rungs],
+                        [(results[0], results[1]), (second[0], second[1])])
+    found["second"] = {"agents": list(rungs[1][1]),
+                       "variants": [sim.summarise(players, v, r, names) for v, r in zip(
+                           [e["variants"] for e in out["variants"]], second)],
+                       "comparison": sim.compare(players, tuple(out["variants"][0]["variants"]),
+                                                 second[0], second[1], names)}
+    return found
 
 
 def _ray_executor(workers: int):
@@ -198,6 +241,8 @@ def _ray_executor(workers: int):
 
 
 def _simulate_summary(out: dict) -> None:
+    if "ladder" in out:
+        click.echo(out["ladder"]["sentence"])
     click.echo(f"{out['game']}: {out['games']} games per set, agents {' vs '.join(out['agents'])},"
                f" seeds {out['seed']}..{out['seed'] + out['games'] - 1}")
     for entry in out["variants"]:
@@ -219,5 +264,9 @@ def _simulate_summary(out: dict) -> None:
             click.echo(f"warning: {warning}")
         for line in movers_text(out["comparison"].get("cards", [])):
             click.echo(line)
+    if "ladder" in out:
+        second = out["ladder"]["second"]
+        lead = second["comparison"]["by_player"][out["ladder"]["player"]]
+        click.echo(f"with {out['ladder']['rungs'][1]}: {lead['sentence']}")
     if out.get("report"):
         click.echo(f"Report: {out['report']}")
