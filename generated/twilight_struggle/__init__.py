@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 716e61a420265305
+# Spec hash: 9afcb134b6f6b76f
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 3968cd19b6104f39
-# Fingerprint: source e032920e158f8006e57a output e9629ed8df660c95d4f8
+# Fingerprint: source 397143ab8f4c125e5453 output 481a4983c2c4a005784c
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,7 +41,7 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "716e61a420265305"
+SPEC_HASH = "9afcb134b6f6b76f"
 TESTS_HASH = "3968cd19b6104f39"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {

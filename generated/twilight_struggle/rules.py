@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 716e61a420265305
+# Spec hash: 9afcb134b6f6b76f
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 3968cd19b6104f39
-# Fingerprint: source e0b093b9d3f9510cd6de output 6d3f771bdd95ca7b0421
+# Fingerprint: source 66d87e57166814956d56 output 0931607ebe30d74e2186
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1130,7 +1130,7 @@ def d_nuclear_risk(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:171:50"
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:177:50"
                 )
             )
             == (None if v_p is None else (v_p + 1) % 2)
@@ -1153,7 +1153,7 @@ def d_nuclear_risk(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:171:50"
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:177:50"
                 )
             )
             == (None if v_p is None else (v_p + 1) % 2)
@@ -1797,26 +1797,43 @@ def d_within_reach(state, v_p, v_c):
     )
 
 
+def d_un_intervention_pays(state, v_p, v_c):
+    "define un_intervention_pays"
+    # spec: spec/twilight_struggle/policies.rules:172
+    return (
+        v_c == E_un_intervention
+        and not state.vars[3]
+        and any(
+            A_side[c_x] == (None if v_p is None else (v_p + 1) % 2)
+            and A_ops[c_x] >= 2
+            and event_allowed(
+                state, EVENT_WHEN, c_x, None if v_p is None else (v_p + 1) % 2
+            )
+            for c_x in state.zones[2 + v_p]
+        )
+    )
+
+
 def d_my_event(state, v_p, v_c):
     "define my_event"
-    # spec: spec/twilight_struggle/policies.rules:170
+    # spec: spec/twilight_struggle/policies.rules:176
     return (
         A_side[v_c]
         if v_c is not None
         else attr_of(
-            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:170:47"
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:176:47"
         )
     ) == v_p
 
 
 def d_their_event(state, v_p, v_c):
     "define their_event"
-    # spec: spec/twilight_struggle/policies.rules:171
+    # spec: spec/twilight_struggle/policies.rules:177
     return (
         A_side[v_c]
         if v_c is not None
         else attr_of(
-            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:171:50"
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:177:50"
         )
     ) == (None if v_p is None else (v_p + 1) % 2)
 
@@ -2649,13 +2666,13 @@ BOTS = {
 # ---------------------------------------------------------------- policies
 
 
-def pol_careful_0(state, pending, tun):
-    "policy careful, rule 1: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:176
+def pol_careful_core_0(state, pending, tun):
+    "policy careful_core, rule 1: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:186
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:177
+    # spec: spec/twilight_struggle/policies.rules:187
     best = keep_best(
         best,
         [d_nuclear_risk(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -2663,7 +2680,7 @@ def pol_careful_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:178
+    # spec: spec/twilight_struggle/policies.rules:188
     best = keep_best(
         best,
         [
@@ -2688,7 +2705,7 @@ def pol_careful_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:180
+    # spec: spec/twilight_struggle/policies.rules:190
     best = keep_best(
         best,
         [
@@ -2712,7 +2729,7 @@ def pol_careful_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:183
+    # spec: spec/twilight_struggle/policies.rules:193
     best = keep_best(
         best,
         [
@@ -2730,17 +2747,28 @@ def pol_careful_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:184
+    # spec: spec/twilight_struggle/policies.rules:196
+    best = keep_best(
+        best,
+        [
+            d_un_intervention_pays(state, v_you, v_c)
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:197
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:185
+    # spec: spec/twilight_struggle/policies.rules:198
     best = keep_best(
         best, [v_c == E_china_card for v_c in [values[i] for i in best]], True
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:187
+    # spec: spec/twilight_struggle/policies.rules:200
     best = keep_best(
         best,
         [
@@ -2754,7 +2782,7 @@ def pol_careful_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:188
+    # spec: spec/twilight_struggle/policies.rules:201
     best = keep_best(
         best,
         [
@@ -2765,7 +2793,7 @@ def pol_careful_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:189
+    # spec: spec/twilight_struggle/policies.rules:202
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -2776,13 +2804,13 @@ def pol_careful_0(state, pending, tun):
     return best
 
 
-def pol_careful_1(state, pending, tun):
-    "policy careful, rule 2: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:191
+def pol_careful_core_1(state, pending, tun):
+    "policy careful_core, rule 2: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:204
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:192
+    # spec: spec/twilight_struggle/policies.rules:205
     best = keep_best(
         best,
         [
@@ -2799,7 +2827,7 @@ def pol_careful_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:193
+    # spec: spec/twilight_struggle/policies.rules:206
     best = keep_best(
         best,
         [
@@ -2810,7 +2838,7 @@ def pol_careful_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:194
+    # spec: spec/twilight_struggle/policies.rules:207
     best = keep_best(
         best,
         [
@@ -2835,30 +2863,30 @@ def pol_careful_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:195
+    # spec: spec/twilight_struggle/policies.rules:208
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:196
+    # spec: spec/twilight_struggle/policies.rules:209
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:197
+    # spec: spec/twilight_struggle/policies.rules:210
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_2(state, pending, tun):
-    "policy careful, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:200
+def pol_careful_core_2(state, pending, tun):
+    "policy careful_core, rule 3: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:213
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:201
+    # spec: spec/twilight_struggle/policies.rules:214
     if state.vars[6] != None and (
         A_side[state.vars[6]]
         if state.vars[6] is not None
@@ -2866,13 +2894,13 @@ def pol_careful_2(state, pending, tun):
             A_side,
             state.vars[6],
             "side",
-            "spec/twilight_struggle/policies.rules:171:50",
+            "spec/twilight_struggle/policies.rules:177:50",
         )
     ) == (None if v_you is None else (v_you + 1) % 2):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:202
+    # spec: spec/twilight_struggle/policies.rules:215
     if (
         state.tracks[0] <= 2
         and state.vars[6] != None
@@ -2893,7 +2921,17 @@ def pol_careful_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:205
+    # spec: spec/twilight_struggle/policies.rules:218
+    if state.vars[6] == E_un_intervention:
+        best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:220
+    if state.vars[6] == E_defectors:
+        best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:221
     if (
         state.vars[6] != None
         and (
@@ -2903,7 +2941,7 @@ def pol_careful_2(state, pending, tun):
                 A_side,
                 state.vars[6],
                 "side",
-                "spec/twilight_struggle/policies.rules:170:47",
+                "spec/twilight_struggle/policies.rules:176:47",
             )
         )
         == v_you
@@ -2911,20 +2949,20 @@ def pol_careful_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:206
+    # spec: spec/twilight_struggle/policies.rules:222
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_3(state, pending, tun):
-    "policy careful, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:210
+def pol_careful_core_3(state, pending, tun):
+    "policy careful_core, rule 4: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:226
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:211
+    # spec: spec/twilight_struggle/policies.rules:227
     if state.vars[6] != None and (
         state.vars[6] == E_duck_and_cover
         or state.vars[6] == E_we_will_bury_you
@@ -2937,63 +2975,63 @@ def pol_careful_3(state, pending, tun):
     return best
 
 
-def pol_careful_4(state, pending, tun):
-    "policy careful, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:213
+def pol_careful_core_4(state, pending, tun):
+    "policy careful_core, rule 5: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:229
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:214
+    # spec: spec/twilight_struggle/policies.rules:230
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:215
+    # spec: spec/twilight_struggle/policies.rules:231
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_5(state, pending, tun):
-    "policy careful, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:217
+def pol_careful_core_5(state, pending, tun):
+    "policy careful_core, rule 6: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:233
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:218
+    # spec: spec/twilight_struggle/policies.rules:234
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:219
+    # spec: spec/twilight_struggle/policies.rules:235
     if state.tracks[4 + v_you] < state.tracks[0]:
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:220
+    # spec: spec/twilight_struggle/policies.rules:236
     if d_good_realignment(state, v_you):
         best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:221
+    # spec: spec/twilight_struggle/policies.rules:237
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:222
+    # spec: spec/twilight_struggle/policies.rules:238
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_6(state, pending, tun):
-    "policy careful, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:225
+def pol_careful_core_6(state, pending, tun):
+    "policy careful_core, rule 7: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:241
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:226
+    # spec: spec/twilight_struggle/policies.rules:242
     best = keep_best(
         best,
         [
@@ -3006,7 +3044,7 @@ def pol_careful_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:227
+    # spec: spec/twilight_struggle/policies.rules:243
     best = keep_best(
         best,
         [
@@ -3022,7 +3060,7 @@ def pol_careful_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:228
+    # spec: spec/twilight_struggle/policies.rules:244
     best = keep_best(
         best,
         [
@@ -3037,7 +3075,7 @@ def pol_careful_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:229
+    # spec: spec/twilight_struggle/policies.rules:245
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3045,7 +3083,7 @@ def pol_careful_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:230
+    # spec: spec/twilight_struggle/policies.rules:246
     best = keep_best(
         best,
         [
@@ -3059,7 +3097,7 @@ def pol_careful_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:231
+    # spec: spec/twilight_struggle/policies.rules:247
     best = keep_best(
         best,
         [
@@ -3073,13 +3111,13 @@ def pol_careful_6(state, pending, tun):
     return best
 
 
-def pol_careful_7(state, pending, tun):
-    "policy careful, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:233
+def pol_careful_core_7(state, pending, tun):
+    "policy careful_core, rule 8: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:249
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:234
+    # spec: spec/twilight_struggle/policies.rules:250
     best = keep_best(
         best,
         [
@@ -3093,7 +3131,7 @@ def pol_careful_7(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:235
+    # spec: spec/twilight_struggle/policies.rules:251
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3101,7 +3139,7 @@ def pol_careful_7(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:236
+    # spec: spec/twilight_struggle/policies.rules:252
     best = keep_best(
         best,
         [
@@ -3115,13 +3153,13 @@ def pol_careful_7(state, pending, tun):
     return best
 
 
-def pol_careful_8(state, pending, tun):
-    "policy careful, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:240
+def pol_careful_core_8(state, pending, tun):
+    "policy careful_core, rule 9: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:256
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:241
+    # spec: spec/twilight_struggle/policies.rules:257
     best = keep_best(
         best,
         [
@@ -3155,7 +3193,7 @@ def pol_careful_8(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:242
+    # spec: spec/twilight_struggle/policies.rules:258
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3163,7 +3201,7 @@ def pol_careful_8(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:243
+    # spec: spec/twilight_struggle/policies.rules:259
     best = keep_best(
         best,
         [
@@ -3185,228 +3223,13 @@ def pol_careful_8(state, pending, tun):
     return best
 
 
-def pol_careful_9(state, pending, tun):
-    "policy careful, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:245
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:246
-    best = keep_best(
-        best,
-        [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_10(state, pending, tun):
-    "policy careful, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:248
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:249
-    best = keep_best(
-        best,
-        [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_11(state, pending, tun):
-    "policy careful, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:251
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:252
-    best = keep_best(
-        best,
-        [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_12(state, pending, tun):
-    "policy careful, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:254
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:255
-    best = keep_best(
-        best,
-        [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_13(state, pending, tun):
-    "policy careful, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:257
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:258
-    best = keep_best(
-        best,
-        [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
-            for v_target in [values[i] for i in best]
-        ],
-        False,
-    )
-    if len(best) == 1:
-        return best
-    return best
-
-
-def pol_careful_14(state, pending, tun):
-    "policy careful, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:260
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_9(state, pending, tun):
+    "policy careful_core, rule 10: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:261
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:262
     best = keep_best(
         best,
         [
@@ -3443,13 +3266,13 @@ def pol_careful_14(state, pending, tun):
     return best
 
 
-def pol_careful_15(state, pending, tun):
-    "policy careful, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:263
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_10(state, pending, tun):
+    "policy careful_core, rule 11: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:264
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:265
     best = keep_best(
         best,
         [
@@ -3486,13 +3309,13 @@ def pol_careful_15(state, pending, tun):
     return best
 
 
-def pol_careful_16(state, pending, tun):
-    "policy careful, rule 17: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:266
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_11(state, pending, tun):
+    "policy careful_core, rule 12: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:267
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:268
     best = keep_best(
         best,
         [
@@ -3529,13 +3352,13 @@ def pol_careful_16(state, pending, tun):
     return best
 
 
-def pol_careful_17(state, pending, tun):
-    "policy careful, rule 18: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:269
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_12(state, pending, tun):
+    "policy careful_core, rule 13: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:270
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:271
     best = keep_best(
         best,
         [
@@ -3572,13 +3395,13 @@ def pol_careful_17(state, pending, tun):
     return best
 
 
-def pol_careful_18(state, pending, tun):
-    "policy careful, rule 19: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:272
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_13(state, pending, tun):
+    "policy careful_core, rule 14: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:273
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:274
     best = keep_best(
         best,
         [
@@ -3615,13 +3438,13 @@ def pol_careful_18(state, pending, tun):
     return best
 
 
-def pol_careful_19(state, pending, tun):
-    "policy careful, rule 20: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:275
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_14(state, pending, tun):
+    "policy careful_core, rule 15: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:276
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:277
     best = keep_best(
         best,
         [
@@ -3658,13 +3481,13 @@ def pol_careful_19(state, pending, tun):
     return best
 
 
-def pol_careful_20(state, pending, tun):
-    "policy careful, rule 21: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:278
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_15(state, pending, tun):
+    "policy careful_core, rule 16: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:279
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:280
     best = keep_best(
         best,
         [
@@ -3701,13 +3524,13 @@ def pol_careful_20(state, pending, tun):
     return best
 
 
-def pol_careful_21(state, pending, tun):
-    "policy careful, rule 22: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:281
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_16(state, pending, tun):
+    "policy careful_core, rule 17: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:282
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:283
     best = keep_best(
         best,
         [
@@ -3744,13 +3567,13 @@ def pol_careful_21(state, pending, tun):
     return best
 
 
-def pol_careful_22(state, pending, tun):
-    "policy careful, rule 23: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:284
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_17(state, pending, tun):
+    "policy careful_core, rule 18: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:285
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:286
     best = keep_best(
         best,
         [
@@ -3787,13 +3610,13 @@ def pol_careful_22(state, pending, tun):
     return best
 
 
-def pol_careful_23(state, pending, tun):
-    "policy careful, rule 24: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:287
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_18(state, pending, tun):
+    "policy careful_core, rule 19: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:288
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:289
     best = keep_best(
         best,
         [
@@ -3830,13 +3653,13 @@ def pol_careful_23(state, pending, tun):
     return best
 
 
-def pol_careful_24(state, pending, tun):
-    "policy careful, rule 25: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:290
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_19(state, pending, tun):
+    "policy careful_core, rule 20: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:291
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:292
     best = keep_best(
         best,
         [
@@ -3873,13 +3696,13 @@ def pol_careful_24(state, pending, tun):
     return best
 
 
-def pol_careful_25(state, pending, tun):
-    "policy careful, rule 26: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:293
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_20(state, pending, tun):
+    "policy careful_core, rule 21: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:294
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:295
     best = keep_best(
         best,
         [
@@ -3916,17 +3739,40 @@ def pol_careful_25(state, pending, tun):
     return best
 
 
-def pol_careful_26(state, pending, tun):
-    "policy careful, rule 27: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:296
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_21(state, pending, tun):
+    "policy careful_core, rule 22: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:297
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:298
     best = keep_best(
         best,
         [
-            d_removal_value(state, v_you, v_target)
+            d_point_value(
+                state,
+                v_you,
+                v_target,
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+                1,
+                1,
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3936,17 +3782,40 @@ def pol_careful_26(state, pending, tun):
     return best
 
 
-def pol_careful_27(state, pending, tun):
-    "policy careful, rule 28: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:299
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_22(state, pending, tun):
+    "policy careful_core, rule 23: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:300
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:301
     best = keep_best(
         best,
         [
-            d_removal_value(state, v_you, v_target)
+            d_point_value(
+                state,
+                v_you,
+                v_target,
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+                1,
+                1,
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3956,17 +3825,40 @@ def pol_careful_27(state, pending, tun):
     return best
 
 
-def pol_careful_28(state, pending, tun):
-    "policy careful, rule 29: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:302
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_23(state, pending, tun):
+    "policy careful_core, rule 24: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:303
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:304
     best = keep_best(
         best,
         [
-            d_removal_value(state, v_you, v_target)
+            d_point_value(
+                state,
+                v_you,
+                v_target,
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+                1,
+                1,
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3976,17 +3868,40 @@ def pol_careful_28(state, pending, tun):
     return best
 
 
-def pol_careful_29(state, pending, tun):
-    "policy careful, rule 30: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:305
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_24(state, pending, tun):
+    "policy careful_core, rule 25: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:306
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:307
     best = keep_best(
         best,
         [
-            d_removal_value(state, v_you, v_target)
+            d_point_value(
+                state,
+                v_you,
+                v_target,
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+                1,
+                1,
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3996,17 +3911,40 @@ def pol_careful_29(state, pending, tun):
     return best
 
 
-def pol_careful_30(state, pending, tun):
-    "policy careful, rule 31: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:308
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_25(state, pending, tun):
+    "policy careful_core, rule 26: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:309
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:310
     best = keep_best(
         best,
         [
-            d_removal_value(state, v_you, v_target)
+            d_point_value(
+                state,
+                v_you,
+                v_target,
+                max(
+                    0,
+                    A_stability[v_target]
+                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                        v_target
+                    ]
+                    - state.counters[1 + v_you][v_target],
+                    A_stability[v_target] - state.counters[1 + v_you][v_target],
+                ),
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ]
+                - state.counters[1 + v_you][v_target],
+                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
+                    v_target
+                ],
+                A_stability[v_target],
+                1,
+                1,
+            )
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -4016,13 +3954,13 @@ def pol_careful_30(state, pending, tun):
     return best
 
 
-def pol_careful_31(state, pending, tun):
-    "policy careful, rule 32: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:311
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_26(state, pending, tun):
+    "policy careful_core, rule 27: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:312
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:313
     best = keep_best(
         best,
         [
@@ -4036,13 +3974,13 @@ def pol_careful_31(state, pending, tun):
     return best
 
 
-def pol_careful_32(state, pending, tun):
-    "policy careful, rule 33: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:314
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_27(state, pending, tun):
+    "policy careful_core, rule 28: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:315
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:316
     best = keep_best(
         best,
         [
@@ -4056,13 +3994,13 @@ def pol_careful_32(state, pending, tun):
     return best
 
 
-def pol_careful_33(state, pending, tun):
-    "policy careful, rule 34: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:317
-    v_you = pending["player"]
-    values = pending["values"]
-    best = list(range(len(values)))
+def pol_careful_core_28(state, pending, tun):
+    "policy careful_core, rule 29: the options it likes best"
     # spec: spec/twilight_struggle/policies.rules:318
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:319
     best = keep_best(
         best,
         [
@@ -4076,13 +4014,113 @@ def pol_careful_33(state, pending, tun):
     return best
 
 
-def pol_careful_34(state, pending, tun):
-    "policy careful, rule 35: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:320
+def pol_careful_core_29(state, pending, tun):
+    "policy careful_core, rule 30: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:321
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:321
+    # spec: spec/twilight_struggle/policies.rules:322
+    best = keep_best(
+        best,
+        [
+            d_removal_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_core_30(state, pending, tun):
+    "policy careful_core, rule 31: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:324
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:325
+    best = keep_best(
+        best,
+        [
+            d_removal_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_core_31(state, pending, tun):
+    "policy careful_core, rule 32: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:327
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:328
+    best = keep_best(
+        best,
+        [
+            d_removal_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_core_32(state, pending, tun):
+    "policy careful_core, rule 33: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:330
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:331
+    best = keep_best(
+        best,
+        [
+            d_removal_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_core_33(state, pending, tun):
+    "policy careful_core, rule 34: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:333
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:334
+    best = keep_best(
+        best,
+        [
+            d_removal_value(state, v_you, v_target)
+            for v_target in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    return best
+
+
+def pol_careful_core_34(state, pending, tun):
+    "policy careful_core, rule 35: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:336
+    v_you = pending["player"]
+    values = pending["values"]
+    best = list(range(len(values)))
+    # spec: spec/twilight_struggle/policies.rules:337
     best = keep_best(
         best,
         [
@@ -4096,13 +4134,13 @@ def pol_careful_34(state, pending, tun):
     return best
 
 
-def pol_careful_35(state, pending, tun):
-    "policy careful, rule 36: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:323
+def pol_careful_core_35(state, pending, tun):
+    "policy careful_core, rule 36: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:339
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:324
+    # spec: spec/twilight_struggle/policies.rules:340
     best = keep_best(
         best,
         [
@@ -4115,7 +4153,7 @@ def pol_careful_35(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:325
+    # spec: spec/twilight_struggle/policies.rules:341
     best = keep_best(
         best,
         [
@@ -4132,13 +4170,13 @@ def pol_careful_35(state, pending, tun):
     return best
 
 
-def pol_careful_36(state, pending, tun):
-    "policy careful, rule 37: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:327
+def pol_careful_core_36(state, pending, tun):
+    "policy careful_core, rule 37: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:343
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:328
+    # spec: spec/twilight_struggle/policies.rules:344
     best = keep_best(
         best,
         [
@@ -4151,7 +4189,7 @@ def pol_careful_36(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:329
+    # spec: spec/twilight_struggle/policies.rules:345
     best = keep_best(
         best,
         [
@@ -4168,13 +4206,13 @@ def pol_careful_36(state, pending, tun):
     return best
 
 
-def pol_careful_37(state, pending, tun):
-    "policy careful, rule 38: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:331
+def pol_careful_core_37(state, pending, tun):
+    "policy careful_core, rule 38: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:347
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:332
+    # spec: spec/twilight_struggle/policies.rules:348
     best = keep_best(
         best,
         [
@@ -4188,7 +4226,7 @@ def pol_careful_37(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:333
+    # spec: spec/twilight_struggle/policies.rules:349
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4199,13 +4237,13 @@ def pol_careful_37(state, pending, tun):
     return best
 
 
-def pol_careful_38(state, pending, tun):
-    "policy careful, rule 39: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:338
+def pol_careful_core_38(state, pending, tun):
+    "policy careful_core, rule 39: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:354
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:339
+    # spec: spec/twilight_struggle/policies.rules:355
     best = keep_best(
         best,
         [
@@ -4229,7 +4267,7 @@ def pol_careful_38(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:341
+    # spec: spec/twilight_struggle/policies.rules:357
     best = keep_best(
         best,
         [
@@ -4248,7 +4286,7 @@ def pol_careful_38(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:342
+    # spec: spec/twilight_struggle/policies.rules:358
     best = keep_best(
         best,
         [
@@ -4262,7 +4300,7 @@ def pol_careful_38(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:343
+    # spec: spec/twilight_struggle/policies.rules:359
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4271,13 +4309,13 @@ def pol_careful_38(state, pending, tun):
     return best
 
 
-def pol_careful_39(state, pending, tun):
-    "policy careful, rule 40: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:345
+def pol_careful_core_39(state, pending, tun):
+    "policy careful_core, rule 40: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:361
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:346
+    # spec: spec/twilight_struggle/policies.rules:362
     best = keep_best(
         best,
         [
@@ -4301,7 +4339,7 @@ def pol_careful_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:348
+    # spec: spec/twilight_struggle/policies.rules:364
     best = keep_best(
         best,
         [
@@ -4320,7 +4358,7 @@ def pol_careful_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:349
+    # spec: spec/twilight_struggle/policies.rules:365
     best = keep_best(
         best,
         [
@@ -4334,7 +4372,7 @@ def pol_careful_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:350
+    # spec: spec/twilight_struggle/policies.rules:366
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4343,13 +4381,13 @@ def pol_careful_39(state, pending, tun):
     return best
 
 
-def pol_careful_40(state, pending, tun):
-    "policy careful, rule 41: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:352
+def pol_careful_core_40(state, pending, tun):
+    "policy careful_core, rule 41: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:368
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:353
+    # spec: spec/twilight_struggle/policies.rules:369
     best = keep_best(
         best,
         [
@@ -4362,7 +4400,7 @@ def pol_careful_40(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:354
+    # spec: spec/twilight_struggle/policies.rules:370
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4370,7 +4408,7 @@ def pol_careful_40(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:355
+    # spec: spec/twilight_struggle/policies.rules:371
     best = keep_best(
         best,
         [
@@ -4384,13 +4422,13 @@ def pol_careful_40(state, pending, tun):
     return best
 
 
-def pol_careful_41(state, pending, tun):
-    "policy careful, rule 42: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:357
+def pol_careful_core_41(state, pending, tun):
+    "policy careful_core, rule 42: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:373
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:358
+    # spec: spec/twilight_struggle/policies.rules:374
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -4399,13 +4437,13 @@ def pol_careful_41(state, pending, tun):
     return best
 
 
-def pol_careful_42(state, pending, tun):
-    "policy careful, rule 43: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:360
+def pol_careful_core_42(state, pending, tun):
+    "policy careful_core, rule 43: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:376
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:361
+    # spec: spec/twilight_struggle/policies.rules:377
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -4413,57 +4451,57 @@ def pol_careful_42(state, pending, tun):
     return best
 
 
-def pol_careful_43(state, pending, tun):
-    "policy careful, rule 44: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:363
+def pol_careful_core_43(state, pending, tun):
+    "policy careful_core, rule 44: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:379
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:364
+    # spec: spec/twilight_struggle/policies.rules:380
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_44(state, pending, tun):
-    "policy careful, rule 45: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:366
+def pol_careful_core_44(state, pending, tun):
+    "policy careful_core, rule 45: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:382
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:367
+    # spec: spec/twilight_struggle/policies.rules:383
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_45(state, pending, tun):
-    "policy careful, rule 46: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:369
+def pol_careful_core_45(state, pending, tun):
+    "policy careful_core, rule 46: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:385
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:370
+    # spec: spec/twilight_struggle/policies.rules:386
     if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
         best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:371
+    # spec: spec/twilight_struggle/policies.rules:387
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_46(state, pending, tun):
-    "policy careful, rule 47: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:373
+def pol_careful_core_46(state, pending, tun):
+    "policy careful_core, rule 47: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:389
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:374
+    # spec: spec/twilight_struggle/policies.rules:390
     if any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4479,20 +4517,20 @@ def pol_careful_46(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:375
+    # spec: spec/twilight_struggle/policies.rules:391
     best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_47(state, pending, tun):
-    "policy careful, rule 48: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:377
+def pol_careful_core_47(state, pending, tun):
+    "policy careful_core, rule 48: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:393
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:378
+    # spec: spec/twilight_struggle/policies.rules:394
     if any(
         c_c in KS_country
         and (
@@ -4508,20 +4546,20 @@ def pol_careful_47(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:379
+    # spec: spec/twilight_struggle/policies.rules:395
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_48(state, pending, tun):
-    "policy careful, rule 49: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:381
+def pol_careful_core_48(state, pending, tun):
+    "policy careful_core, rule 49: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:397
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:382
+    # spec: spec/twilight_struggle/policies.rules:398
     if any(
         c_c in KS_country
         and (
@@ -4537,20 +4575,20 @@ def pol_careful_48(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:383
+    # spec: spec/twilight_struggle/policies.rules:399
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_49(state, pending, tun):
-    "policy careful, rule 50: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:385
+def pol_careful_core_49(state, pending, tun):
+    "policy careful_core, rule 50: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:401
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:386
+    # spec: spec/twilight_struggle/policies.rules:402
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -4558,13 +4596,13 @@ def pol_careful_49(state, pending, tun):
     return best
 
 
-def pol_careful_50(state, pending, tun):
-    "policy careful, rule 51: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:388
+def pol_careful_core_50(state, pending, tun):
+    "policy careful_core, rule 51: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:404
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:389
+    # spec: spec/twilight_struggle/policies.rules:405
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -4572,30 +4610,30 @@ def pol_careful_50(state, pending, tun):
     return best
 
 
-def pol_careful_51(state, pending, tun):
-    "policy careful, rule 52: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:391
+def pol_careful_core_51(state, pending, tun):
+    "policy careful_core, rule 52: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:407
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:392
+    # spec: spec/twilight_struggle/policies.rules:408
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:393
+    # spec: spec/twilight_struggle/policies.rules:409
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_52(state, pending, tun):
-    "policy careful, rule 53: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:395
+def pol_careful_core_52(state, pending, tun):
+    "policy careful_core, rule 53: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:411
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:396
+    # spec: spec/twilight_struggle/policies.rules:412
     if (
         d_scoring_cards_held(state, v_you)
         >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
@@ -4603,85 +4641,85 @@ def pol_careful_52(state, pending, tun):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:397
+    # spec: spec/twilight_struggle/policies.rules:413
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_53(state, pending, tun):
-    "policy careful, rule 54: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:399
+def pol_careful_core_53(state, pending, tun):
+    "policy careful_core, rule 54: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:415
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:400
+    # spec: spec/twilight_struggle/policies.rules:416
     best = keep_best(best, [ids[i] in ("double",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_54(state, pending, tun):
-    "policy careful, rule 55: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:402
+def pol_careful_core_54(state, pending, tun):
+    "policy careful_core, rule 55: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:418
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:403
+    # spec: spec/twilight_struggle/policies.rules:419
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_55(state, pending, tun):
-    "policy careful, rule 56: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:405
+def pol_careful_core_55(state, pending, tun):
+    "policy careful_core, rule 56: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:421
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:406
+    # spec: spec/twilight_struggle/policies.rules:422
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_56(state, pending, tun):
-    "policy careful, rule 57: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:408
+def pol_careful_core_56(state, pending, tun):
+    "policy careful_core, rule 57: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:424
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:409
+    # spec: spec/twilight_struggle/policies.rules:425
     best = keep_best(best, [ids[i] in ("move",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_57(state, pending, tun):
-    "policy careful, rule 58: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:411
+def pol_careful_core_57(state, pending, tun):
+    "policy careful_core, rule 58: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:427
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:412
+    # spec: spec/twilight_struggle/policies.rules:428
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_58(state, pending, tun):
-    "policy careful, rule 59: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:414
+def pol_careful_core_58(state, pending, tun):
+    "policy careful_core, rule 59: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:430
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:415
+    # spec: spec/twilight_struggle/policies.rules:431
     if (
         len(
             [
@@ -4699,59 +4737,59 @@ def pol_careful_58(state, pending, tun):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:418
+    # spec: spec/twilight_struggle/policies.rules:434
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_59(state, pending, tun):
-    "policy careful, rule 60: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:420
+def pol_careful_core_59(state, pending, tun):
+    "policy careful_core, rule 60: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:436
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:421
+    # spec: spec/twilight_struggle/policies.rules:437
     best = keep_best(best, [ids[i] in ("split",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_60(state, pending, tun):
-    "policy careful, rule 61: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:423
+def pol_careful_core_60(state, pending, tun):
+    "policy careful_core, rule 61: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:439
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:424
+    # spec: spec/twilight_struggle/policies.rules:440
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_61(state, pending, tun):
-    "policy careful, rule 62: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:426
+def pol_careful_core_61(state, pending, tun):
+    "policy careful_core, rule 62: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:442
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:427
+    # spec: spec/twilight_struggle/policies.rules:443
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_62(state, pending, tun):
-    "policy careful, rule 63: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:430
+def pol_careful_core_62(state, pending, tun):
+    "policy careful_core, rule 63: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:446
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:431
+    # spec: spec/twilight_struggle/policies.rules:447
     best = keep_best(
         best,
         [
@@ -4768,45 +4806,58 @@ def pol_careful_62(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:432
+    # spec: spec/twilight_struggle/policies.rules:448
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:433
+    # spec: spec/twilight_struggle/policies.rules:449
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_63(state, pending, tun):
-    "policy careful, rule 64: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:438
+def pol_careful_core_63(state, pending, tun):
+    "policy careful_core, rule 64: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:454
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:439
+    # spec: spec/twilight_struggle/policies.rules:455
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:440
+    # spec: spec/twilight_struggle/policies.rules:456
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_64(state, pending, tun):
-    "policy careful, rule 65: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:442
+def pol_careful_core_64(state, pending, tun):
+    "policy careful_core, rule 65: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:458
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:443
+    # spec: spec/twilight_struggle/policies.rules:459
+    best = keep_best(
+        best,
+        [
+            event_allowed(
+                state, EVENT_WHEN, v_c, None if v_you is None else (v_you + 1) % 2
+            )
+            for v_c in [values[i] for i in best]
+        ],
+        False,
+    )
+    if len(best) == 1:
+        return best
+    # spec: spec/twilight_struggle/policies.rules:460
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4817,26 +4868,26 @@ def pol_careful_64(state, pending, tun):
     return best
 
 
-def pol_careful_65(state, pending, tun):
-    "policy careful, rule 66: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:445
+def pol_careful_core_65(state, pending, tun):
+    "policy careful_core, rule 66: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:462
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:446
+    # spec: spec/twilight_struggle/policies.rules:463
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
     return best
 
 
-def pol_careful_66(state, pending, tun):
-    "policy careful, rule 67: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:450
+def pol_careful_core_66(state, pending, tun):
+    "policy careful_core, rule 67: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:467
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:451
+    # spec: spec/twilight_struggle/policies.rules:468
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -4844,7 +4895,7 @@ def pol_careful_66(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:452
+    # spec: spec/twilight_struggle/policies.rules:469
     best = keep_best(
         best,
         [
@@ -4855,7 +4906,7 @@ def pol_careful_66(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:453
+    # spec: spec/twilight_struggle/policies.rules:470
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4866,19 +4917,19 @@ def pol_careful_66(state, pending, tun):
     return best
 
 
-def pol_careful_67(state, pending, tun):
-    "policy careful, rule 68: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:456
+def pol_careful_core_67(state, pending, tun):
+    "policy careful_core, rule 68: the options it likes best"
+    # spec: spec/twilight_struggle/policies.rules:473
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:457
+    # spec: spec/twilight_struggle/policies.rules:474
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:458
+    # spec: spec/twilight_struggle/policies.rules:475
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )
@@ -4889,87 +4940,171 @@ def pol_careful_67(state, pending, tun):
 
 POLICIES = {
     "careful": {
-        "spec/twilight_struggle/card_play.rules:51:9": pol_careful_0,
-        "spec/twilight_struggle/card_play.rules:74:9": pol_careful_2,
-        "spec/twilight_struggle/card_play.rules:94:9": pol_careful_3,
-        "spec/twilight_struggle/cards.rules:101:9": pol_careful_43,
-        "spec/twilight_struggle/cards.rules:104:17": pol_careful_66,
-        "spec/twilight_struggle/cards.rules:141:17": pol_careful_9,
-        "spec/twilight_struggle/cards.rules:164:9": pol_careful_58,
-        "spec/twilight_struggle/cards.rules:168:25": pol_careful_27,
-        "spec/twilight_struggle/cards.rules:176:21": pol_careful_10,
-        "spec/twilight_struggle/cards.rules:209:13": pol_careful_28,
-        "spec/twilight_struggle/cards.rules:225:9": pol_careful_4,
-        "spec/twilight_struggle/cards.rules:265:13": pol_careful_11,
-        "spec/twilight_struggle/cards.rules:280:17": pol_careful_12,
-        "spec/twilight_struggle/cards.rules:295:9": pol_careful_67,
-        "spec/twilight_struggle/cards.rules:335:17": pol_careful_29,
-        "spec/twilight_struggle/cards.rules:354:17": pol_careful_30,
-        "spec/twilight_struggle/cards.rules:369:13": pol_careful_13,
-        "spec/twilight_struggle/cards.rules:392:9": pol_careful_64,
-        "spec/twilight_struggle/cards.rules:409:13": pol_careful_56,
-        "spec/twilight_struggle/cards.rules:411:21": pol_careful_34,
-        "spec/twilight_struggle/cards.rules:414:21": pol_careful_14,
-        "spec/twilight_struggle/cards.rules:72:17": pol_careful_26,
-        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_61,
-        "spec/twilight_struggle/events_late.rules:130:9": pol_careful_62,
-        "spec/twilight_struggle/events_late.rules:205:9": pol_careful_48,
-        "spec/twilight_struggle/events_late.rules:207:17": pol_careful_40,
-        "spec/twilight_struggle/events_late.rules:258:5": pol_careful_44,
-        "spec/twilight_struggle/events_late.rules:261:13": pol_careful_66,
-        "spec/twilight_struggle/events_late.rules:277:9": pol_careful_53,
-        "spec/twilight_struggle/events_late.rules:279:17": pol_careful_24,
-        "spec/twilight_struggle/events_late.rules:304:5": pol_careful_47,
-        "spec/twilight_struggle/events_late.rules:307:13": pol_careful_40,
-        "spec/twilight_struggle/events_late.rules:324:9": pol_careful_67,
-        "spec/twilight_struggle/events_late.rules:34:13": pol_careful_22,
-        "spec/twilight_struggle/events_late.rules:351:9": pol_careful_65,
-        "spec/twilight_struggle/events_late.rules:372:5": pol_careful_45,
-        "spec/twilight_struggle/events_late.rules:403:5": pol_careful_67,
-        "spec/twilight_struggle/events_late.rules:447:9": pol_careful_55,
-        "spec/twilight_struggle/events_late.rules:449:17": pol_careful_22,
-        "spec/twilight_struggle/events_late.rules:468:13": pol_careful_23,
-        "spec/twilight_struggle/events_late.rules:472:13": pol_careful_22,
-        "spec/twilight_struggle/events_late.rules:47:13": pol_careful_33,
-        "spec/twilight_struggle/events_late.rules:496:9": pol_careful_25,
-        "spec/twilight_struggle/events_late.rules:66:5": pol_careful_51,
-        "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_52,
-        "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_66,
-        "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_66,
-        "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_57,
-        "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_63,
-        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_42,
-        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_41,
-        "spec/twilight_struggle/events_mid.rules:256:5": pol_careful_15,
-        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_46,
-        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_40,
-        "spec/twilight_struggle/events_mid.rules:277:9": pol_careful_37,
-        "spec/twilight_struggle/events_mid.rules:325:9": pol_careful_66,
-        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_67,
-        "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_59,
-        "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_16,
-        "spec/twilight_struggle/events_mid.rules:463:13": pol_careful_31,
-        "spec/twilight_struggle/events_mid.rules:559:9": pol_careful_17,
-        "spec/twilight_struggle/events_mid.rules:592:9": pol_careful_54,
-        "spec/twilight_struggle/events_mid.rules:595:17": pol_careful_18,
-        "spec/twilight_struggle/events_mid.rules:656:9": pol_careful_19,
-        "spec/twilight_struggle/events_mid.rules:718:13": pol_careful_32,
-        "spec/twilight_struggle/events_mid.rules:731:9": pol_careful_20,
-        "spec/twilight_struggle/events_mid.rules:746:13": pol_careful_21,
-        "spec/twilight_struggle/events_mid.rules:763:17": pol_careful_66,
-        "spec/twilight_struggle/events_mid.rules:804:9": pol_careful_49,
-        "spec/twilight_struggle/events_mid.rules:806:17": pol_careful_35,
-        "spec/twilight_struggle/events_mid.rules:811:21": pol_careful_50,
-        "spec/twilight_struggle/events_mid.rules:813:29": pol_careful_36,
-        "spec/twilight_struggle/events_mid.rules:839:17": pol_careful_66,
-        "spec/twilight_struggle/operations.rules:101:9": pol_careful_8,
-        "spec/twilight_struggle/operations.rules:134:9": pol_careful_7,
-        "spec/twilight_struggle/operations.rules:167:5": pol_careful_6,
-        "spec/twilight_struggle/operations.rules:55:5": pol_careful_5,
-        "spec/twilight_struggle/setup.rules:28:9": pol_careful_38,
-        "spec/twilight_struggle/setup.rules:46:9": pol_careful_39,
-        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_66,
-        "spec/twilight_struggle/turn.rules:151:5": pol_careful_60,
-        "spec/twilight_struggle/turn.rules:85:9": pol_careful_1,
+        "spec/twilight_struggle/card_play.rules:51:9": pol_careful_core_0,
+        "spec/twilight_struggle/card_play.rules:74:9": pol_careful_core_2,
+        "spec/twilight_struggle/card_play.rules:94:9": pol_careful_core_3,
+        "spec/twilight_struggle/cards.rules:101:9": pol_careful_core_43,
+        "spec/twilight_struggle/cards.rules:104:17": pol_careful_core_66,
+        "spec/twilight_struggle/cards.rules:141:17": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:164:9": pol_careful_core_58,
+        "spec/twilight_struggle/cards.rules:168:25": pol_careful_core_27,
+        "spec/twilight_struggle/cards.rules:176:21": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:209:13": pol_careful_core_28,
+        "spec/twilight_struggle/cards.rules:225:9": pol_careful_core_4,
+        "spec/twilight_struggle/cards.rules:265:13": pol_careful_core_11,
+        "spec/twilight_struggle/cards.rules:280:17": pol_careful_core_12,
+        "spec/twilight_struggle/cards.rules:295:9": pol_careful_core_67,
+        "spec/twilight_struggle/cards.rules:335:17": pol_careful_core_29,
+        "spec/twilight_struggle/cards.rules:354:17": pol_careful_core_30,
+        "spec/twilight_struggle/cards.rules:369:13": pol_careful_core_13,
+        "spec/twilight_struggle/cards.rules:392:9": pol_careful_core_64,
+        "spec/twilight_struggle/cards.rules:409:13": pol_careful_core_56,
+        "spec/twilight_struggle/cards.rules:411:21": pol_careful_core_34,
+        "spec/twilight_struggle/cards.rules:414:21": pol_careful_core_14,
+        "spec/twilight_struggle/cards.rules:72:17": pol_careful_core_26,
+        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_61,
+        "spec/twilight_struggle/events_late.rules:130:9": pol_careful_core_62,
+        "spec/twilight_struggle/events_late.rules:205:9": pol_careful_core_48,
+        "spec/twilight_struggle/events_late.rules:207:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:258:5": pol_careful_core_44,
+        "spec/twilight_struggle/events_late.rules:261:13": pol_careful_core_66,
+        "spec/twilight_struggle/events_late.rules:277:9": pol_careful_core_53,
+        "spec/twilight_struggle/events_late.rules:279:17": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:304:5": pol_careful_core_47,
+        "spec/twilight_struggle/events_late.rules:307:13": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:324:9": pol_careful_core_67,
+        "spec/twilight_struggle/events_late.rules:34:13": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:351:9": pol_careful_core_65,
+        "spec/twilight_struggle/events_late.rules:372:5": pol_careful_core_45,
+        "spec/twilight_struggle/events_late.rules:403:5": pol_careful_core_67,
+        "spec/twilight_struggle/events_late.rules:447:9": pol_careful_core_55,
+        "spec/twilight_struggle/events_late.rules:449:17": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:468:13": pol_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:472:13": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:47:13": pol_careful_core_33,
+        "spec/twilight_struggle/events_late.rules:496:9": pol_careful_core_25,
+        "spec/twilight_struggle/events_late.rules:66:5": pol_careful_core_51,
+        "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_52,
+        "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_66,
+        "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_66,
+        "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_core_57,
+        "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_core_63,
+        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_core_42,
+        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_core_41,
+        "spec/twilight_struggle/events_mid.rules:256:5": pol_careful_core_15,
+        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_core_46,
+        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:277:9": pol_careful_core_37,
+        "spec/twilight_struggle/events_mid.rules:325:9": pol_careful_core_66,
+        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_67,
+        "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_core_59,
+        "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_core_16,
+        "spec/twilight_struggle/events_mid.rules:463:13": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:559:9": pol_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:592:9": pol_careful_core_54,
+        "spec/twilight_struggle/events_mid.rules:595:17": pol_careful_core_18,
+        "spec/twilight_struggle/events_mid.rules:656:9": pol_careful_core_19,
+        "spec/twilight_struggle/events_mid.rules:718:13": pol_careful_core_32,
+        "spec/twilight_struggle/events_mid.rules:731:9": pol_careful_core_20,
+        "spec/twilight_struggle/events_mid.rules:746:13": pol_careful_core_21,
+        "spec/twilight_struggle/events_mid.rules:763:17": pol_careful_core_66,
+        "spec/twilight_struggle/events_mid.rules:804:9": pol_careful_core_49,
+        "spec/twilight_struggle/events_mid.rules:806:17": pol_careful_core_35,
+        "spec/twilight_struggle/events_mid.rules:811:21": pol_careful_core_50,
+        "spec/twilight_struggle/events_mid.rules:813:29": pol_careful_core_36,
+        "spec/twilight_struggle/events_mid.rules:839:17": pol_careful_core_66,
+        "spec/twilight_struggle/operations.rules:101:9": pol_careful_core_8,
+        "spec/twilight_struggle/operations.rules:134:9": pol_careful_core_7,
+        "spec/twilight_struggle/operations.rules:167:5": pol_careful_core_6,
+        "spec/twilight_struggle/operations.rules:55:5": pol_careful_core_5,
+        "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_38,
+        "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_39,
+        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_66,
+        "spec/twilight_struggle/turn.rules:151:5": pol_careful_core_60,
+        "spec/twilight_struggle/turn.rules:85:9": pol_careful_core_1,
+    },
+    "careful_core": {
+        "spec/twilight_struggle/card_play.rules:51:9": pol_careful_core_0,
+        "spec/twilight_struggle/card_play.rules:74:9": pol_careful_core_2,
+        "spec/twilight_struggle/card_play.rules:94:9": pol_careful_core_3,
+        "spec/twilight_struggle/cards.rules:101:9": pol_careful_core_43,
+        "spec/twilight_struggle/cards.rules:104:17": pol_careful_core_66,
+        "spec/twilight_struggle/cards.rules:141:17": pol_careful_core_9,
+        "spec/twilight_struggle/cards.rules:164:9": pol_careful_core_58,
+        "spec/twilight_struggle/cards.rules:168:25": pol_careful_core_27,
+        "spec/twilight_struggle/cards.rules:176:21": pol_careful_core_10,
+        "spec/twilight_struggle/cards.rules:209:13": pol_careful_core_28,
+        "spec/twilight_struggle/cards.rules:225:9": pol_careful_core_4,
+        "spec/twilight_struggle/cards.rules:265:13": pol_careful_core_11,
+        "spec/twilight_struggle/cards.rules:280:17": pol_careful_core_12,
+        "spec/twilight_struggle/cards.rules:295:9": pol_careful_core_67,
+        "spec/twilight_struggle/cards.rules:335:17": pol_careful_core_29,
+        "spec/twilight_struggle/cards.rules:354:17": pol_careful_core_30,
+        "spec/twilight_struggle/cards.rules:369:13": pol_careful_core_13,
+        "spec/twilight_struggle/cards.rules:392:9": pol_careful_core_64,
+        "spec/twilight_struggle/cards.rules:409:13": pol_careful_core_56,
+        "spec/twilight_struggle/cards.rules:411:21": pol_careful_core_34,
+        "spec/twilight_struggle/cards.rules:414:21": pol_careful_core_14,
+        "spec/twilight_struggle/cards.rules:72:17": pol_careful_core_26,
+        "spec/twilight_struggle/event_helpers.rules:81:5": pol_careful_core_61,
+        "spec/twilight_struggle/events_late.rules:130:9": pol_careful_core_62,
+        "spec/twilight_struggle/events_late.rules:205:9": pol_careful_core_48,
+        "spec/twilight_struggle/events_late.rules:207:17": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:258:5": pol_careful_core_44,
+        "spec/twilight_struggle/events_late.rules:261:13": pol_careful_core_66,
+        "spec/twilight_struggle/events_late.rules:277:9": pol_careful_core_53,
+        "spec/twilight_struggle/events_late.rules:279:17": pol_careful_core_24,
+        "spec/twilight_struggle/events_late.rules:304:5": pol_careful_core_47,
+        "spec/twilight_struggle/events_late.rules:307:13": pol_careful_core_40,
+        "spec/twilight_struggle/events_late.rules:324:9": pol_careful_core_67,
+        "spec/twilight_struggle/events_late.rules:34:13": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:351:9": pol_careful_core_65,
+        "spec/twilight_struggle/events_late.rules:372:5": pol_careful_core_45,
+        "spec/twilight_struggle/events_late.rules:403:5": pol_careful_core_67,
+        "spec/twilight_struggle/events_late.rules:447:9": pol_careful_core_55,
+        "spec/twilight_struggle/events_late.rules:449:17": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:468:13": pol_careful_core_23,
+        "spec/twilight_struggle/events_late.rules:472:13": pol_careful_core_22,
+        "spec/twilight_struggle/events_late.rules:47:13": pol_careful_core_33,
+        "spec/twilight_struggle/events_late.rules:496:9": pol_careful_core_25,
+        "spec/twilight_struggle/events_late.rules:66:5": pol_careful_core_51,
+        "spec/twilight_struggle/events_mid.rules:150:9": pol_careful_core_52,
+        "spec/twilight_struggle/events_mid.rules:153:17": pol_careful_core_66,
+        "spec/twilight_struggle/events_mid.rules:163:17": pol_careful_core_66,
+        "spec/twilight_struggle/events_mid.rules:189:9": pol_careful_core_57,
+        "spec/twilight_struggle/events_mid.rules:191:17": pol_careful_core_63,
+        "spec/twilight_struggle/events_mid.rules:231:5": pol_careful_core_42,
+        "spec/twilight_struggle/events_mid.rules:243:5": pol_careful_core_41,
+        "spec/twilight_struggle/events_mid.rules:256:5": pol_careful_core_15,
+        "spec/twilight_struggle/events_mid.rules:259:5": pol_careful_core_46,
+        "spec/twilight_struggle/events_mid.rules:262:13": pol_careful_core_40,
+        "spec/twilight_struggle/events_mid.rules:277:9": pol_careful_core_37,
+        "spec/twilight_struggle/events_mid.rules:325:9": pol_careful_core_66,
+        "spec/twilight_struggle/events_mid.rules:39:5": pol_careful_core_67,
+        "spec/twilight_struggle/events_mid.rules:421:5": pol_careful_core_59,
+        "spec/twilight_struggle/events_mid.rules:425:13": pol_careful_core_16,
+        "spec/twilight_struggle/events_mid.rules:463:13": pol_careful_core_31,
+        "spec/twilight_struggle/events_mid.rules:559:9": pol_careful_core_17,
+        "spec/twilight_struggle/events_mid.rules:592:9": pol_careful_core_54,
+        "spec/twilight_struggle/events_mid.rules:595:17": pol_careful_core_18,
+        "spec/twilight_struggle/events_mid.rules:656:9": pol_careful_core_19,
+        "spec/twilight_struggle/events_mid.rules:718:13": pol_careful_core_32,
+        "spec/twilight_struggle/events_mid.rules:731:9": pol_careful_core_20,
+        "spec/twilight_struggle/events_mid.rules:746:13": pol_careful_core_21,
+        "spec/twilight_struggle/events_mid.rules:763:17": pol_careful_core_66,
+        "spec/twilight_struggle/events_mid.rules:804:9": pol_careful_core_49,
+        "spec/twilight_struggle/events_mid.rules:806:17": pol_careful_core_35,
+        "spec/twilight_struggle/events_mid.rules:811:21": pol_careful_core_50,
+        "spec/twilight_struggle/events_mid.rules:813:29": pol_careful_core_36,
+        "spec/twilight_struggle/events_mid.rules:839:17": pol_careful_core_66,
+        "spec/twilight_struggle/operations.rules:101:9": pol_careful_core_8,
+        "spec/twilight_struggle/operations.rules:134:9": pol_careful_core_7,
+        "spec/twilight_struggle/operations.rules:167:5": pol_careful_core_6,
+        "spec/twilight_struggle/operations.rules:55:5": pol_careful_core_5,
+        "spec/twilight_struggle/setup.rules:28:9": pol_careful_core_38,
+        "spec/twilight_struggle/setup.rules:46:9": pol_careful_core_39,
+        "spec/twilight_struggle/space_race.rules:72:21": pol_careful_core_66,
+        "spec/twilight_struggle/turn.rules:151:5": pol_careful_core_60,
+        "spec/twilight_struggle/turn.rules:85:9": pol_careful_core_1,
     },
 }

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 716e61a420265305
+# Spec hash: 9afcb134b6f6b76f
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 3968cd19b6104f39
-# Fingerprint: source aa98c11a6d5721c5a5c2 output 7e76a630c5c63354dfd0
+# Fingerprint: source c3cee56729ce6b32e516 output 6065ea08b8471602f817
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -2377,7 +2377,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="716e61a420265305",
+    spec_hash="9afcb134b6f6b76f",
     spec_files=META_SPEC_FILES,
     players=("ussr", "usa"),
     player_labels=("USSR", "USA"),
@@ -2393,8 +2393,8 @@ META = GameMeta(
     invariants=META_INVARIANTS,
     effects=META_EFFECTS,
     bots=("positional", "points_only"),
-    policies=("careful",),
-    tunables=(("careful", ()),),
+    policies=("careful", "careful_core"),
+    tunables=(("careful", ()), ("careful_core", ())),
     use_labels=META_USE_LABELS,
     counts=META_COUNTS,
     var_kinds=("", "player", "", "", "", "", "card", "player", "region", ""),
