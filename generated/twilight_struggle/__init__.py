@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 9afcb134b6f6b76f
+# Spec hash: 7e52ebaed19f7452
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 3968cd19b6104f39
-# Fingerprint: source 397143ab8f4c125e5453 output 481a4983c2c4a005784c
+# Tests hash: 68313c62b053bb78
+# Fingerprint: source ddc3e5082dda626136c2 output a678e1f7d955f322b28b
 "Twilight Struggle (Deluxe edition, 2015 rules): the generated engine (runtime.program.Program)."
 
 from runtime.frames import UNBOUND, new_frame
@@ -41,8 +41,8 @@ from .rules import BOTS, INVARIANTS, POLICIES
 from .procedures import CARD_SLOTS, START, STEPS
 from .tests import TEST_BLOCKS, TEST_EXPECTS, TEST_SIDES, TEST_STEPS
 
-SPEC_HASH = "9afcb134b6f6b76f"
-TESTS_HASH = "3968cd19b6104f39"
+SPEC_HASH = "7e52ebaed19f7452"
+TESTS_HASH = "68313c62b053bb78"
 ALL_STEPS = STEPS + TEST_STEPS
 TEST_STEP_IDS = {
     key: len(STEPS) + TEST_STEPS.index(step) for key, step in TEST_BLOCKS.items()

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 9afcb134b6f6b76f
+# Spec hash: 7e52ebaed19f7452
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 3968cd19b6104f39
-# Fingerprint: source 66d87e57166814956d56 output 0931607ebe30d74e2186
+# Tests hash: 68313c62b053bb78
+# Fingerprint: source e2915152011f68ff4788 output dc51566b4a81c9a88de2
 "Twilight Struggle (Deluxe edition, 2015 rules): derived rules (defines, quantities, constraints, conditions) and helpers."
 
 from runtime.frames import UNBOUND
@@ -1130,7 +1130,7 @@ def d_nuclear_risk(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:177:50"
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:187:50"
                 )
             )
             == (None if v_p is None else (v_p + 1) % 2)
@@ -1153,7 +1153,7 @@ def d_nuclear_risk(state, v_p, v_c):
                 A_side[v_c]
                 if v_c is not None
                 else attr_of(
-                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:177:50"
+                    A_side, v_c, "side", "spec/twilight_struggle/policies.rules:187:50"
                 )
             )
             == (None if v_p is None else (v_p + 1) % 2)
@@ -1373,15 +1373,9 @@ def d_weight(state, v_b, v_w):
     return v_w if v_b else 0
 
 
-def d_control_worth(state, v_p, v_c):
-    "define control_worth"
-    # spec: spec/twilight_struggle/policies.rules:97
-    return d_map_worth(state, v_p, v_c) + (3 if d_scores_soon(state, v_p, v_c) else 0)
-
-
 def d_map_worth(state, v_p, v_c):
     "define map_worth"
-    # spec: spec/twilight_struggle/policies.rules:104
+    # spec: spec/twilight_struggle/policies.rules:102
     return (
         (
             3
@@ -1392,7 +1386,7 @@ def d_map_worth(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:105:57",
+                    "spec/twilight_struggle/policies.rules:103:57",
                 )
             )
             else 1
@@ -1402,7 +1396,7 @@ def d_map_worth(state, v_p, v_c):
             A_war,
             d_region_card(state, v_c),
             "war",
-            "spec/twilight_struggle/policies.rules:105:22",
+            "spec/twilight_struggle/policies.rules:103:22",
         )
         == "mid"
         else (
@@ -1414,7 +1408,7 @@ def d_map_worth(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:106:15",
+                    "spec/twilight_struggle/policies.rules:104:15",
                 )
             )
             else 1
@@ -1423,7 +1417,7 @@ def d_map_worth(state, v_p, v_c):
             A_domination,
             d_scoring_region_of(state, d_region_card(state, v_c)),
             "domination",
-            "spec/twilight_struggle/policies.rules:106:47",
+            "spec/twilight_struggle/policies.rules:104:47",
         )
         // 3
     ) + (
@@ -1437,7 +1431,7 @@ def d_map_worth(state, v_p, v_c):
 
 def d_region_card(state, v_c):
     "define region_card"
-    # spec: spec/twilight_struggle/policies.rules:110
+    # spec: spec/twilight_struggle/policies.rules:108
     return (
         E_europe_scoring
         if v_c in RS_europe
@@ -1463,7 +1457,7 @@ def d_region_card(state, v_c):
 
 def d_ops_placement_value(state, v_p, v_c):
     "define ops_placement_value"
-    # spec: spec/twilight_struggle/policies.rules:123
+    # spec: spec/twilight_struggle/policies.rules:121
     return d_point_value(
         state,
         v_p,
@@ -1504,17 +1498,18 @@ def d_ops_placement_value(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:125:36",
+                "spec/twilight_struggle/policies.rules:123:36",
             )
         ),
         2,
         state.vars[9],
+        d_scores_soon(state, v_p, v_c),
     )
 
 
 def d_event_placement_value(state, v_p, v_c):
     "define event_placement_value"
-    # spec: spec/twilight_struggle/policies.rules:128
+    # spec: spec/twilight_struggle/policies.rules:126
     return d_point_value(
         state,
         v_p,
@@ -1555,24 +1550,21 @@ def d_event_placement_value(state, v_p, v_c):
                 A_stability,
                 v_c,
                 "stability",
-                "spec/twilight_struggle/policies.rules:130:36",
+                "spec/twilight_struggle/policies.rules:128:36",
             )
         ),
         1,
         1,
+        d_scores_soon(state, v_p, v_c),
     )
 
 
-def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left):
+def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left, v_soon):
     "define point_value"
-    # spec: spec/twilight_struggle/policies.rules:136
+    # spec: spec/twilight_struggle/policies.rules:137
     return (
         (
-            15
-            * (
-                d_map_worth(state, v_p, v_c)
-                + (3 if d_scores_soon(state, v_p, v_c) else 0)
-            )
+            15 * (d_map_worth(state, v_p, v_c) + (3 if v_soon else 0))
             if v_gap + v_s == 0
             and (
                 A_battleground[v_c]
@@ -1581,7 +1573,7 @@ def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:138:35",
+                    "spec/twilight_struggle/policies.rules:140:35",
                 )
             )
             and d_within_reach(state, None if v_p is None else (v_p + 1) % 2, v_c)
@@ -1592,39 +1584,71 @@ def d_point_value(state, v_p, v_c, v_pts, v_gap, v_o, v_s, v_per, v_left):
             max(
                 d_plan_rate(
                     state,
-                    d_map_worth(state, v_p, v_c)
-                    + (3 if d_scores_soon(state, v_p, v_c) else 0),
+                    d_map_worth(state, v_p, v_c) + (3 if v_soon else 0),
                     v_pts + (v_per - 1) * (v_gap - v_s + 1),
                     v_left,
+                    v_soon,
                 ),
                 d_plan_rate(
                     state,
-                    d_map_worth(state, None if v_p is None else (v_p + 1) % 2, v_c),
+                    d_map_worth(state, None if v_p is None else (v_p + 1) % 2, v_c)
+                    + (3 if v_soon else 0),
                     v_per * (v_gap - v_s + 1),
                     v_left,
+                    v_soon,
                 ),
             )
             if v_o >= v_s and v_gap >= v_s
-            else d_plan_rate(
-                state,
-                d_map_worth(state, v_p, v_c)
-                + (3 if d_scores_soon(state, v_p, v_c) else 0),
-                v_pts,
-                v_left,
+            else max(
+                d_plan_rate(
+                    state,
+                    d_map_worth(state, v_p, v_c) + (3 if v_soon else 0),
+                    v_pts,
+                    v_left,
+                    v_soon,
+                ),
+                d_denial_value(state, v_p, v_c, v_s - v_gap, v_o),
             )
         )
     )
 
 
-def d_plan_rate(state, v_worth, v_cost, v_left):
+def d_denial_value(state, v_p, v_c, v_need, v_o):
+    "define denial_value"
+    # spec: spec/twilight_struggle/policies.rules:151
+    return (
+        30
+        * d_map_worth(state, None if v_p is None else (v_p + 1) % 2, v_c)
+        // (v_need + 1)
+        if (
+            A_battleground[v_c]
+            if v_c is not None
+            else attr_of(
+                A_battleground,
+                v_c,
+                "battleground",
+                "spec/twilight_struggle/policies.rules:152:8",
+            )
+        )
+        and v_o > 0
+        and v_need <= 2
+        else 0
+    )
+
+
+def d_plan_rate(state, v_worth, v_cost, v_left, v_soon):
     "define plan_rate"
-    # spec: spec/twilight_struggle/policies.rules:147
-    return 60 * v_worth // v_cost if v_cost <= v_left else 15 * v_worth // v_cost
+    # spec: spec/twilight_struggle/policies.rules:157
+    return (
+        60 * v_worth // v_cost
+        if v_cost <= v_left
+        else (30 if v_soon else 15) * v_worth // v_cost
+    )
 
 
 def d_removal_value(state, v_p, v_c):
     "define removal_value"
-    # spec: spec/twilight_struggle/policies.rules:153
+    # spec: spec/twilight_struggle/policies.rules:163
     return (
         (
             4096
@@ -1636,7 +1660,7 @@ def d_removal_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:154:12",
+                        "spec/twilight_struggle/policies.rules:164:12",
                     )
                 )
                 and bool(
@@ -1670,7 +1694,7 @@ def d_removal_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:155:14",
+                        "spec/twilight_struggle/policies.rules:165:14",
                     )
                 )
                 and d_controls(state, None if v_p is None else (v_p + 1) % 2, v_c)
@@ -1706,7 +1730,7 @@ def d_removal_value(state, v_p, v_c):
                     A_battleground,
                     v_c,
                     "battleground",
-                    "spec/twilight_struggle/policies.rules:156:52",
+                    "spec/twilight_struggle/policies.rules:166:52",
                 )
             )
             else 0
@@ -1718,7 +1742,7 @@ def d_removal_value(state, v_p, v_c):
 
 def d_spare_value(state, v_p, v_c):
     "define spare_value"
-    # spec: spec/twilight_struggle/policies.rules:161
+    # spec: spec/twilight_struggle/policies.rules:171
     return (
         (
             4096
@@ -1731,7 +1755,7 @@ def d_spare_value(state, v_p, v_c):
                         A_stability,
                         v_c,
                         "stability",
-                        "spec/twilight_struggle/policies.rules:162:35",
+                        "spec/twilight_struggle/policies.rules:172:35",
                     )
                 )
                 + state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
@@ -1748,7 +1772,7 @@ def d_spare_value(state, v_p, v_c):
                         A_battleground,
                         v_c,
                         "battleground",
-                        "spec/twilight_struggle/policies.rules:163:18",
+                        "spec/twilight_struggle/policies.rules:173:18",
                     )
                 )
             )
@@ -1791,7 +1815,7 @@ def d_spare_value(state, v_p, v_c):
 
 def d_within_reach(state, v_p, v_c):
     "define within_reach"
-    # spec: spec/twilight_struggle/policies.rules:167
+    # spec: spec/twilight_struggle/policies.rules:177
     return state.counters[1 + v_p][v_c] > 0 or any(
         c_x in KS_country and state.counters[1 + v_p][c_x] > 0 for c_x in ADJ[v_c]
     )
@@ -1799,7 +1823,7 @@ def d_within_reach(state, v_p, v_c):
 
 def d_un_intervention_pays(state, v_p, v_c):
     "define un_intervention_pays"
-    # spec: spec/twilight_struggle/policies.rules:172
+    # spec: spec/twilight_struggle/policies.rules:182
     return (
         v_c == E_un_intervention
         and not state.vars[3]
@@ -1816,24 +1840,24 @@ def d_un_intervention_pays(state, v_p, v_c):
 
 def d_my_event(state, v_p, v_c):
     "define my_event"
-    # spec: spec/twilight_struggle/policies.rules:176
+    # spec: spec/twilight_struggle/policies.rules:186
     return (
         A_side[v_c]
         if v_c is not None
         else attr_of(
-            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:176:47"
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:186:47"
         )
     ) == v_p
 
 
 def d_their_event(state, v_p, v_c):
     "define their_event"
-    # spec: spec/twilight_struggle/policies.rules:177
+    # spec: spec/twilight_struggle/policies.rules:187
     return (
         A_side[v_c]
         if v_c is not None
         else attr_of(
-            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:177:50"
+            A_side, v_c, "side", "spec/twilight_struggle/policies.rules:187:50"
         )
     ) == (None if v_p is None else (v_p + 1) % 2)
 
@@ -2668,11 +2692,11 @@ BOTS = {
 
 def pol_careful_core_0(state, pending, tun):
     "policy careful_core, rule 1: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:186
+    # spec: spec/twilight_struggle/policies.rules:196
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:187
+    # spec: spec/twilight_struggle/policies.rules:197
     best = keep_best(
         best,
         [d_nuclear_risk(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -2680,7 +2704,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:188
+    # spec: spec/twilight_struggle/policies.rules:198
     best = keep_best(
         best,
         [
@@ -2705,7 +2729,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:190
+    # spec: spec/twilight_struggle/policies.rules:200
     best = keep_best(
         best,
         [
@@ -2729,7 +2753,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:193
+    # spec: spec/twilight_struggle/policies.rules:203
     best = keep_best(
         best,
         [
@@ -2747,7 +2771,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:196
+    # spec: spec/twilight_struggle/policies.rules:206
     best = keep_best(
         best,
         [
@@ -2758,17 +2782,17 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:197
+    # spec: spec/twilight_struggle/policies.rules:207
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:198
+    # spec: spec/twilight_struggle/policies.rules:208
     best = keep_best(
         best, [v_c == E_china_card for v_c in [values[i] for i in best]], True
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:200
+    # spec: spec/twilight_struggle/policies.rules:210
     best = keep_best(
         best,
         [
@@ -2782,7 +2806,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:201
+    # spec: spec/twilight_struggle/policies.rules:211
     best = keep_best(
         best,
         [
@@ -2793,7 +2817,7 @@ def pol_careful_core_0(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:202
+    # spec: spec/twilight_struggle/policies.rules:212
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -2806,11 +2830,11 @@ def pol_careful_core_0(state, pending, tun):
 
 def pol_careful_core_1(state, pending, tun):
     "policy careful_core, rule 2: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:204
+    # spec: spec/twilight_struggle/policies.rules:214
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:205
+    # spec: spec/twilight_struggle/policies.rules:215
     best = keep_best(
         best,
         [
@@ -2827,7 +2851,7 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:206
+    # spec: spec/twilight_struggle/policies.rules:216
     best = keep_best(
         best,
         [
@@ -2838,7 +2862,7 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:207
+    # spec: spec/twilight_struggle/policies.rules:217
     best = keep_best(
         best,
         [
@@ -2863,17 +2887,17 @@ def pol_careful_core_1(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:208
+    # spec: spec/twilight_struggle/policies.rules:218
     best = keep_best(best, [A_scoring[v_c] for v_c in [values[i] for i in best]], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:209
+    # spec: spec/twilight_struggle/policies.rules:219
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:210
+    # spec: spec/twilight_struggle/policies.rules:220
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -2882,11 +2906,11 @@ def pol_careful_core_1(state, pending, tun):
 
 def pol_careful_core_2(state, pending, tun):
     "policy careful_core, rule 3: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:213
+    # spec: spec/twilight_struggle/policies.rules:223
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:214
+    # spec: spec/twilight_struggle/policies.rules:224
     if state.vars[6] != None and (
         A_side[state.vars[6]]
         if state.vars[6] is not None
@@ -2894,13 +2918,13 @@ def pol_careful_core_2(state, pending, tun):
             A_side,
             state.vars[6],
             "side",
-            "spec/twilight_struggle/policies.rules:177:50",
+            "spec/twilight_struggle/policies.rules:187:50",
         )
     ) == (None if v_you is None else (v_you + 1) % 2):
         best = keep_best(best, [ids[i] in ("space_attempt",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:215
+    # spec: spec/twilight_struggle/policies.rules:225
     if (
         state.tracks[0] <= 2
         and state.vars[6] != None
@@ -2921,17 +2945,17 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:218
+    # spec: spec/twilight_struggle/policies.rules:228
     if state.vars[6] == E_un_intervention:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:220
+    # spec: spec/twilight_struggle/policies.rules:230
     if state.vars[6] == E_defectors:
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:221
+    # spec: spec/twilight_struggle/policies.rules:231
     if (
         state.vars[6] != None
         and (
@@ -2941,7 +2965,7 @@ def pol_careful_core_2(state, pending, tun):
                 A_side,
                 state.vars[6],
                 "side",
-                "spec/twilight_struggle/policies.rules:176:47",
+                "spec/twilight_struggle/policies.rules:186:47",
             )
         )
         == v_you
@@ -2949,7 +2973,7 @@ def pol_careful_core_2(state, pending, tun):
         best = keep_best(best, [ids[i] in ("play_event",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:222
+    # spec: spec/twilight_struggle/policies.rules:232
     best = keep_best(best, [ids[i] in ("operations",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2958,11 +2982,11 @@ def pol_careful_core_2(state, pending, tun):
 
 def pol_careful_core_3(state, pending, tun):
     "policy careful_core, rule 4: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:226
+    # spec: spec/twilight_struggle/policies.rules:236
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:227
+    # spec: spec/twilight_struggle/policies.rules:237
     if state.vars[6] != None and (
         state.vars[6] == E_duck_and_cover
         or state.vars[6] == E_we_will_bury_you
@@ -2977,16 +3001,16 @@ def pol_careful_core_3(state, pending, tun):
 
 def pol_careful_core_4(state, pending, tun):
     "policy careful_core, rule 5: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:229
+    # spec: spec/twilight_struggle/policies.rules:239
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:230
+    # spec: spec/twilight_struggle/policies.rules:240
     if state.tracks[0] <= 2:
         best = keep_best(best, [ids[i] in ("boycott",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:231
+    # spec: spec/twilight_struggle/policies.rules:241
     best = keep_best(best, [ids[i] in ("compete",) for i in best], False)
     if len(best) == 1:
         return best
@@ -2995,30 +3019,30 @@ def pol_careful_core_4(state, pending, tun):
 
 def pol_careful_core_5(state, pending, tun):
     "policy careful_core, rule 6: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:233
+    # spec: spec/twilight_struggle/policies.rules:243
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:234
+    # spec: spec/twilight_struggle/policies.rules:244
     if not d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], True)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:235
+    # spec: spec/twilight_struggle/policies.rules:245
     if state.tracks[4 + v_you] < state.tracks[0]:
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:236
+    # spec: spec/twilight_struggle/policies.rules:246
     if d_good_realignment(state, v_you):
         best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:237
+    # spec: spec/twilight_struggle/policies.rules:247
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:238
+    # spec: spec/twilight_struggle/policies.rules:248
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -3027,11 +3051,11 @@ def pol_careful_core_5(state, pending, tun):
 
 def pol_careful_core_6(state, pending, tun):
     "policy careful_core, rule 7: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:241
+    # spec: spec/twilight_struggle/policies.rules:251
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:242
+    # spec: spec/twilight_struggle/policies.rules:252
     best = keep_best(
         best,
         [
@@ -3044,7 +3068,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:243
+    # spec: spec/twilight_struggle/policies.rules:253
     best = keep_best(
         best,
         [
@@ -3060,7 +3084,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:244
+    # spec: spec/twilight_struggle/policies.rules:254
     best = keep_best(
         best,
         [
@@ -3075,7 +3099,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:245
+    # spec: spec/twilight_struggle/policies.rules:255
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3083,7 +3107,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:246
+    # spec: spec/twilight_struggle/policies.rules:256
     best = keep_best(
         best,
         [
@@ -3097,7 +3121,7 @@ def pol_careful_core_6(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:247
+    # spec: spec/twilight_struggle/policies.rules:257
     best = keep_best(
         best,
         [
@@ -3113,11 +3137,11 @@ def pol_careful_core_6(state, pending, tun):
 
 def pol_careful_core_7(state, pending, tun):
     "policy careful_core, rule 8: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:249
+    # spec: spec/twilight_struggle/policies.rules:259
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:250
+    # spec: spec/twilight_struggle/policies.rules:260
     best = keep_best(
         best,
         [
@@ -3131,7 +3155,7 @@ def pol_careful_core_7(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:251
+    # spec: spec/twilight_struggle/policies.rules:261
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3139,7 +3163,7 @@ def pol_careful_core_7(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:252
+    # spec: spec/twilight_struggle/policies.rules:262
     best = keep_best(
         best,
         [
@@ -3155,45 +3179,22 @@ def pol_careful_core_7(state, pending, tun):
 
 def pol_careful_core_8(state, pending, tun):
     "policy careful_core, rule 9: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:256
+    # spec: spec/twilight_struggle/policies.rules:266
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:257
+    # spec: spec/twilight_struggle/policies.rules:267
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                2,
-                state.vars[9],
-            )
+            d_ops_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:258
+    # spec: spec/twilight_struggle/policies.rules:268
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -3201,7 +3202,7 @@ def pol_careful_core_8(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:259
+    # spec: spec/twilight_struggle/policies.rules:269
     best = keep_best(
         best,
         [
@@ -3225,38 +3226,15 @@ def pol_careful_core_8(state, pending, tun):
 
 def pol_careful_core_9(state, pending, tun):
     "policy careful_core, rule 10: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:261
+    # spec: spec/twilight_struggle/policies.rules:271
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:262
+    # spec: spec/twilight_struggle/policies.rules:272
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3268,38 +3246,15 @@ def pol_careful_core_9(state, pending, tun):
 
 def pol_careful_core_10(state, pending, tun):
     "policy careful_core, rule 11: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:264
+    # spec: spec/twilight_struggle/policies.rules:274
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:265
+    # spec: spec/twilight_struggle/policies.rules:275
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3311,38 +3266,15 @@ def pol_careful_core_10(state, pending, tun):
 
 def pol_careful_core_11(state, pending, tun):
     "policy careful_core, rule 12: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:267
+    # spec: spec/twilight_struggle/policies.rules:277
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:268
+    # spec: spec/twilight_struggle/policies.rules:278
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3354,38 +3286,15 @@ def pol_careful_core_11(state, pending, tun):
 
 def pol_careful_core_12(state, pending, tun):
     "policy careful_core, rule 13: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:270
+    # spec: spec/twilight_struggle/policies.rules:280
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:271
+    # spec: spec/twilight_struggle/policies.rules:281
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3397,38 +3306,15 @@ def pol_careful_core_12(state, pending, tun):
 
 def pol_careful_core_13(state, pending, tun):
     "policy careful_core, rule 14: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:273
+    # spec: spec/twilight_struggle/policies.rules:283
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:274
+    # spec: spec/twilight_struggle/policies.rules:284
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3440,38 +3326,15 @@ def pol_careful_core_13(state, pending, tun):
 
 def pol_careful_core_14(state, pending, tun):
     "policy careful_core, rule 15: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:276
+    # spec: spec/twilight_struggle/policies.rules:286
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:277
+    # spec: spec/twilight_struggle/policies.rules:287
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3483,38 +3346,15 @@ def pol_careful_core_14(state, pending, tun):
 
 def pol_careful_core_15(state, pending, tun):
     "policy careful_core, rule 16: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:279
+    # spec: spec/twilight_struggle/policies.rules:289
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:280
+    # spec: spec/twilight_struggle/policies.rules:290
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3526,38 +3366,15 @@ def pol_careful_core_15(state, pending, tun):
 
 def pol_careful_core_16(state, pending, tun):
     "policy careful_core, rule 17: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:282
+    # spec: spec/twilight_struggle/policies.rules:292
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:283
+    # spec: spec/twilight_struggle/policies.rules:293
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3569,38 +3386,15 @@ def pol_careful_core_16(state, pending, tun):
 
 def pol_careful_core_17(state, pending, tun):
     "policy careful_core, rule 18: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:285
+    # spec: spec/twilight_struggle/policies.rules:295
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:286
+    # spec: spec/twilight_struggle/policies.rules:296
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3612,38 +3406,15 @@ def pol_careful_core_17(state, pending, tun):
 
 def pol_careful_core_18(state, pending, tun):
     "policy careful_core, rule 19: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:288
+    # spec: spec/twilight_struggle/policies.rules:298
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:289
+    # spec: spec/twilight_struggle/policies.rules:299
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3655,38 +3426,15 @@ def pol_careful_core_18(state, pending, tun):
 
 def pol_careful_core_19(state, pending, tun):
     "policy careful_core, rule 20: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:291
+    # spec: spec/twilight_struggle/policies.rules:301
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:292
+    # spec: spec/twilight_struggle/policies.rules:302
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3698,38 +3446,15 @@ def pol_careful_core_19(state, pending, tun):
 
 def pol_careful_core_20(state, pending, tun):
     "policy careful_core, rule 21: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:294
+    # spec: spec/twilight_struggle/policies.rules:304
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:295
+    # spec: spec/twilight_struggle/policies.rules:305
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3741,38 +3466,15 @@ def pol_careful_core_20(state, pending, tun):
 
 def pol_careful_core_21(state, pending, tun):
     "policy careful_core, rule 22: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:297
+    # spec: spec/twilight_struggle/policies.rules:307
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:298
+    # spec: spec/twilight_struggle/policies.rules:308
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3784,38 +3486,15 @@ def pol_careful_core_21(state, pending, tun):
 
 def pol_careful_core_22(state, pending, tun):
     "policy careful_core, rule 23: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:300
+    # spec: spec/twilight_struggle/policies.rules:310
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:301
+    # spec: spec/twilight_struggle/policies.rules:311
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3827,38 +3506,15 @@ def pol_careful_core_22(state, pending, tun):
 
 def pol_careful_core_23(state, pending, tun):
     "policy careful_core, rule 24: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:303
+    # spec: spec/twilight_struggle/policies.rules:313
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:304
+    # spec: spec/twilight_struggle/policies.rules:314
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3870,38 +3526,15 @@ def pol_careful_core_23(state, pending, tun):
 
 def pol_careful_core_24(state, pending, tun):
     "policy careful_core, rule 25: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:306
+    # spec: spec/twilight_struggle/policies.rules:316
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:307
+    # spec: spec/twilight_struggle/policies.rules:317
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3913,38 +3546,15 @@ def pol_careful_core_24(state, pending, tun):
 
 def pol_careful_core_25(state, pending, tun):
     "policy careful_core, rule 26: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:309
+    # spec: spec/twilight_struggle/policies.rules:319
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:310
+    # spec: spec/twilight_struggle/policies.rules:320
     best = keep_best(
         best,
         [
-            d_point_value(
-                state,
-                v_you,
-                v_target,
-                max(
-                    0,
-                    A_stability[v_target]
-                    + state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                        v_target
-                    ]
-                    - state.counters[1 + v_you][v_target],
-                    A_stability[v_target] - state.counters[1 + v_you][v_target],
-                ),
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ]
-                - state.counters[1 + v_you][v_target],
-                state.counters[1 + (None if v_you is None else (v_you + 1) % 2)][
-                    v_target
-                ],
-                A_stability[v_target],
-                1,
-                1,
-            )
+            d_event_placement_value(state, v_you, v_target)
             for v_target in [values[i] for i in best]
         ],
         False,
@@ -3956,11 +3566,11 @@ def pol_careful_core_25(state, pending, tun):
 
 def pol_careful_core_26(state, pending, tun):
     "policy careful_core, rule 27: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:312
+    # spec: spec/twilight_struggle/policies.rules:322
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:313
+    # spec: spec/twilight_struggle/policies.rules:323
     best = keep_best(
         best,
         [
@@ -3976,11 +3586,11 @@ def pol_careful_core_26(state, pending, tun):
 
 def pol_careful_core_27(state, pending, tun):
     "policy careful_core, rule 28: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:315
+    # spec: spec/twilight_struggle/policies.rules:325
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:316
+    # spec: spec/twilight_struggle/policies.rules:326
     best = keep_best(
         best,
         [
@@ -3996,11 +3606,11 @@ def pol_careful_core_27(state, pending, tun):
 
 def pol_careful_core_28(state, pending, tun):
     "policy careful_core, rule 29: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:318
+    # spec: spec/twilight_struggle/policies.rules:328
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:319
+    # spec: spec/twilight_struggle/policies.rules:329
     best = keep_best(
         best,
         [
@@ -4016,11 +3626,11 @@ def pol_careful_core_28(state, pending, tun):
 
 def pol_careful_core_29(state, pending, tun):
     "policy careful_core, rule 30: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:321
+    # spec: spec/twilight_struggle/policies.rules:331
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:322
+    # spec: spec/twilight_struggle/policies.rules:332
     best = keep_best(
         best,
         [
@@ -4036,11 +3646,11 @@ def pol_careful_core_29(state, pending, tun):
 
 def pol_careful_core_30(state, pending, tun):
     "policy careful_core, rule 31: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:324
+    # spec: spec/twilight_struggle/policies.rules:334
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:325
+    # spec: spec/twilight_struggle/policies.rules:335
     best = keep_best(
         best,
         [
@@ -4056,11 +3666,11 @@ def pol_careful_core_30(state, pending, tun):
 
 def pol_careful_core_31(state, pending, tun):
     "policy careful_core, rule 32: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:327
+    # spec: spec/twilight_struggle/policies.rules:337
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:328
+    # spec: spec/twilight_struggle/policies.rules:338
     best = keep_best(
         best,
         [
@@ -4076,11 +3686,11 @@ def pol_careful_core_31(state, pending, tun):
 
 def pol_careful_core_32(state, pending, tun):
     "policy careful_core, rule 33: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:330
+    # spec: spec/twilight_struggle/policies.rules:340
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:331
+    # spec: spec/twilight_struggle/policies.rules:341
     best = keep_best(
         best,
         [
@@ -4096,11 +3706,11 @@ def pol_careful_core_32(state, pending, tun):
 
 def pol_careful_core_33(state, pending, tun):
     "policy careful_core, rule 34: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:333
+    # spec: spec/twilight_struggle/policies.rules:343
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:334
+    # spec: spec/twilight_struggle/policies.rules:344
     best = keep_best(
         best,
         [
@@ -4116,11 +3726,11 @@ def pol_careful_core_33(state, pending, tun):
 
 def pol_careful_core_34(state, pending, tun):
     "policy careful_core, rule 35: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:336
+    # spec: spec/twilight_struggle/policies.rules:346
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:337
+    # spec: spec/twilight_struggle/policies.rules:347
     best = keep_best(
         best,
         [
@@ -4136,11 +3746,11 @@ def pol_careful_core_34(state, pending, tun):
 
 def pol_careful_core_35(state, pending, tun):
     "policy careful_core, rule 36: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:339
+    # spec: spec/twilight_struggle/policies.rules:349
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:340
+    # spec: spec/twilight_struggle/policies.rules:350
     best = keep_best(
         best,
         [
@@ -4153,7 +3763,7 @@ def pol_careful_core_35(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:341
+    # spec: spec/twilight_struggle/policies.rules:351
     best = keep_best(
         best,
         [
@@ -4172,11 +3782,11 @@ def pol_careful_core_35(state, pending, tun):
 
 def pol_careful_core_36(state, pending, tun):
     "policy careful_core, rule 37: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:343
+    # spec: spec/twilight_struggle/policies.rules:353
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:344
+    # spec: spec/twilight_struggle/policies.rules:354
     best = keep_best(
         best,
         [
@@ -4189,7 +3799,7 @@ def pol_careful_core_36(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:345
+    # spec: spec/twilight_struggle/policies.rules:355
     best = keep_best(
         best,
         [
@@ -4208,11 +3818,11 @@ def pol_careful_core_36(state, pending, tun):
 
 def pol_careful_core_37(state, pending, tun):
     "policy careful_core, rule 38: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:347
+    # spec: spec/twilight_struggle/policies.rules:357
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:348
+    # spec: spec/twilight_struggle/policies.rules:358
     best = keep_best(
         best,
         [
@@ -4226,7 +3836,7 @@ def pol_careful_core_37(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:349
+    # spec: spec/twilight_struggle/policies.rules:359
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4239,11 +3849,11 @@ def pol_careful_core_37(state, pending, tun):
 
 def pol_careful_core_38(state, pending, tun):
     "policy careful_core, rule 39: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:354
+    # spec: spec/twilight_struggle/policies.rules:364
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:355
+    # spec: spec/twilight_struggle/policies.rules:365
     best = keep_best(
         best,
         [
@@ -4267,7 +3877,7 @@ def pol_careful_core_38(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:357
+    # spec: spec/twilight_struggle/policies.rules:367
     best = keep_best(
         best,
         [
@@ -4286,7 +3896,7 @@ def pol_careful_core_38(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:358
+    # spec: spec/twilight_struggle/policies.rules:368
     best = keep_best(
         best,
         [
@@ -4300,7 +3910,7 @@ def pol_careful_core_38(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:359
+    # spec: spec/twilight_struggle/policies.rules:369
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4311,11 +3921,11 @@ def pol_careful_core_38(state, pending, tun):
 
 def pol_careful_core_39(state, pending, tun):
     "policy careful_core, rule 40: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:361
+    # spec: spec/twilight_struggle/policies.rules:371
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:362
+    # spec: spec/twilight_struggle/policies.rules:372
     best = keep_best(
         best,
         [
@@ -4339,7 +3949,7 @@ def pol_careful_core_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:364
+    # spec: spec/twilight_struggle/policies.rules:374
     best = keep_best(
         best,
         [
@@ -4358,7 +3968,7 @@ def pol_careful_core_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:365
+    # spec: spec/twilight_struggle/policies.rules:375
     best = keep_best(
         best,
         [
@@ -4372,7 +3982,7 @@ def pol_careful_core_39(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:366
+    # spec: spec/twilight_struggle/policies.rules:376
     best = keep_best(
         best, [A_stability[v_target] for v_target in [values[i] for i in best]], False
     )
@@ -4383,11 +3993,11 @@ def pol_careful_core_39(state, pending, tun):
 
 def pol_careful_core_40(state, pending, tun):
     "policy careful_core, rule 41: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:368
+    # spec: spec/twilight_struggle/policies.rules:378
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:369
+    # spec: spec/twilight_struggle/policies.rules:379
     best = keep_best(
         best,
         [
@@ -4400,7 +4010,7 @@ def pol_careful_core_40(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:370
+    # spec: spec/twilight_struggle/policies.rules:380
     best = keep_best(
         best,
         [A_battleground[v_target] for v_target in [values[i] for i in best]],
@@ -4408,7 +4018,7 @@ def pol_careful_core_40(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:371
+    # spec: spec/twilight_struggle/policies.rules:381
     best = keep_best(
         best,
         [
@@ -4424,11 +4034,11 @@ def pol_careful_core_40(state, pending, tun):
 
 def pol_careful_core_41(state, pending, tun):
     "policy careful_core, rule 42: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:373
+    # spec: spec/twilight_struggle/policies.rules:383
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:374
+    # spec: spec/twilight_struggle/policies.rules:384
     best = keep_best(
         best, [v_level <= 2 for v_level in [values[i] for i in best]], True
     )
@@ -4439,11 +4049,11 @@ def pol_careful_core_41(state, pending, tun):
 
 def pol_careful_core_42(state, pending, tun):
     "policy careful_core, rule 43: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:376
+    # spec: spec/twilight_struggle/policies.rules:386
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:377
+    # spec: spec/twilight_struggle/policies.rules:387
     if state.tracks[0] <= 3:
         best = keep_best(best, [ids[i] in ("degrade",) for i in best], True)
     if len(best) == 1:
@@ -4453,11 +4063,11 @@ def pol_careful_core_42(state, pending, tun):
 
 def pol_careful_core_43(state, pending, tun):
     "policy careful_core, rule 44: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:379
+    # spec: spec/twilight_struggle/policies.rules:389
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:380
+    # spec: spec/twilight_struggle/policies.rules:390
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4466,11 +4076,11 @@ def pol_careful_core_43(state, pending, tun):
 
 def pol_careful_core_44(state, pending, tun):
     "policy careful_core, rule 45: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:382
+    # spec: spec/twilight_struggle/policies.rules:392
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:383
+    # spec: spec/twilight_struggle/policies.rules:393
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4479,16 +4089,16 @@ def pol_careful_core_44(state, pending, tun):
 
 def pol_careful_core_45(state, pending, tun):
     "policy careful_core, rule 46: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:385
+    # spec: spec/twilight_struggle/policies.rules:395
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:386
+    # spec: spec/twilight_struggle/policies.rules:396
     if v_you == 1 and state.tracks[1] > 6 or v_you == 0 and state.tracks[1] < -6:
         best = keep_best(best, [ids[i] in ("end_game",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:387
+    # spec: spec/twilight_struggle/policies.rules:397
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4497,11 +4107,11 @@ def pol_careful_core_45(state, pending, tun):
 
 def pol_careful_core_46(state, pending, tun):
     "policy careful_core, rule 47: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:389
+    # spec: spec/twilight_struggle/policies.rules:399
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:390
+    # spec: spec/twilight_struggle/policies.rules:400
     if any(
         (c_c in RS_central_america or c_c in RS_south_america)
         and (
@@ -4517,7 +4127,7 @@ def pol_careful_core_46(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:391
+    # spec: spec/twilight_struggle/policies.rules:401
     best = keep_best(best, [ids[i] in ("realign",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4526,11 +4136,11 @@ def pol_careful_core_46(state, pending, tun):
 
 def pol_careful_core_47(state, pending, tun):
     "policy careful_core, rule 48: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:393
+    # spec: spec/twilight_struggle/policies.rules:403
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:394
+    # spec: spec/twilight_struggle/policies.rules:404
     if any(
         c_c in KS_country
         and (
@@ -4546,7 +4156,7 @@ def pol_careful_core_47(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:395
+    # spec: spec/twilight_struggle/policies.rules:405
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4555,11 +4165,11 @@ def pol_careful_core_47(state, pending, tun):
 
 def pol_careful_core_48(state, pending, tun):
     "policy careful_core, rule 49: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:397
+    # spec: spec/twilight_struggle/policies.rules:407
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:398
+    # spec: spec/twilight_struggle/policies.rules:408
     if any(
         c_c in KS_country
         and (
@@ -4575,7 +4185,7 @@ def pol_careful_core_48(state, pending, tun):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:399
+    # spec: spec/twilight_struggle/policies.rules:409
     best = keep_best(best, [ids[i] in ("decline",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4584,11 +4194,11 @@ def pol_careful_core_48(state, pending, tun):
 
 def pol_careful_core_49(state, pending, tun):
     "policy careful_core, rule 50: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:401
+    # spec: spec/twilight_struggle/policies.rules:411
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:402
+    # spec: spec/twilight_struggle/policies.rules:412
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -4598,11 +4208,11 @@ def pol_careful_core_49(state, pending, tun):
 
 def pol_careful_core_50(state, pending, tun):
     "policy careful_core, rule 51: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:404
+    # spec: spec/twilight_struggle/policies.rules:414
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:405
+    # spec: spec/twilight_struggle/policies.rules:415
     if d_safe_coup_target(state, v_you):
         best = keep_best(best, [ids[i] in ("coup",) for i in best], False)
     if len(best) == 1:
@@ -4612,15 +4222,15 @@ def pol_careful_core_50(state, pending, tun):
 
 def pol_careful_core_51(state, pending, tun):
     "policy careful_core, rule 52: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:407
+    # spec: spec/twilight_struggle/policies.rules:417
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:408
+    # spec: spec/twilight_struggle/policies.rules:418
     best = keep_best(best, [ids[i] in ("influence",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:409
+    # spec: spec/twilight_struggle/policies.rules:419
     best = keep_best(best, [ids[i] in ("realignment",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4629,11 +4239,11 @@ def pol_careful_core_51(state, pending, tun):
 
 def pol_careful_core_52(state, pending, tun):
     "policy careful_core, rule 53: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:411
+    # spec: spec/twilight_struggle/policies.rules:421
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:412
+    # spec: spec/twilight_struggle/policies.rules:422
     if (
         d_scoring_cards_held(state, v_you)
         >= q_action_rounds_for(state, v_you) - state.tracks[3] + 1
@@ -4641,7 +4251,7 @@ def pol_careful_core_52(state, pending, tun):
         best = keep_best(best, [ids[i] in ("scoring",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:413
+    # spec: spec/twilight_struggle/policies.rules:423
     best = keep_best(best, [ids[i] in ("discard",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4650,11 +4260,11 @@ def pol_careful_core_52(state, pending, tun):
 
 def pol_careful_core_53(state, pending, tun):
     "policy careful_core, rule 54: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:415
+    # spec: spec/twilight_struggle/policies.rules:425
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:416
+    # spec: spec/twilight_struggle/policies.rules:426
     best = keep_best(best, [ids[i] in ("double",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4663,11 +4273,11 @@ def pol_careful_core_53(state, pending, tun):
 
 def pol_careful_core_54(state, pending, tun):
     "policy careful_core, rule 55: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:418
+    # spec: spec/twilight_struggle/policies.rules:428
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:419
+    # spec: spec/twilight_struggle/policies.rules:429
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4676,11 +4286,11 @@ def pol_careful_core_54(state, pending, tun):
 
 def pol_careful_core_55(state, pending, tun):
     "policy careful_core, rule 56: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:421
+    # spec: spec/twilight_struggle/policies.rules:431
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:422
+    # spec: spec/twilight_struggle/policies.rules:432
     best = keep_best(best, [ids[i] in ("place",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4689,11 +4299,11 @@ def pol_careful_core_55(state, pending, tun):
 
 def pol_careful_core_56(state, pending, tun):
     "policy careful_core, rule 57: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:424
+    # spec: spec/twilight_struggle/policies.rules:434
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:425
+    # spec: spec/twilight_struggle/policies.rules:435
     best = keep_best(best, [ids[i] in ("move",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4702,11 +4312,11 @@ def pol_careful_core_56(state, pending, tun):
 
 def pol_careful_core_57(state, pending, tun):
     "policy careful_core, rule 58: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:427
+    # spec: spec/twilight_struggle/policies.rules:437
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:428
+    # spec: spec/twilight_struggle/policies.rules:438
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4715,11 +4325,11 @@ def pol_careful_core_57(state, pending, tun):
 
 def pol_careful_core_58(state, pending, tun):
     "policy careful_core, rule 59: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:430
+    # spec: spec/twilight_struggle/policies.rules:440
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:431
+    # spec: spec/twilight_struggle/policies.rules:441
     if (
         len(
             [
@@ -4737,7 +4347,7 @@ def pol_careful_core_58(state, pending, tun):
         best = keep_best(best, [ids[i] in ("remove",) for i in best], False)
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:434
+    # spec: spec/twilight_struggle/policies.rules:444
     best = keep_best(best, [ids[i] in ("add",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4746,11 +4356,11 @@ def pol_careful_core_58(state, pending, tun):
 
 def pol_careful_core_59(state, pending, tun):
     "policy careful_core, rule 60: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:436
+    # spec: spec/twilight_struggle/policies.rules:446
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:437
+    # spec: spec/twilight_struggle/policies.rules:447
     best = keep_best(best, [ids[i] in ("split",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4759,11 +4369,11 @@ def pol_careful_core_59(state, pending, tun):
 
 def pol_careful_core_60(state, pending, tun):
     "policy careful_core, rule 61: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:439
+    # spec: spec/twilight_struggle/policies.rules:449
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:440
+    # spec: spec/twilight_struggle/policies.rules:450
     best = keep_best(best, [ids[i] in ("take",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4772,11 +4382,11 @@ def pol_careful_core_60(state, pending, tun):
 
 def pol_careful_core_61(state, pending, tun):
     "policy careful_core, rule 62: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:442
+    # spec: spec/twilight_struggle/policies.rules:452
     v_you = pending["player"]
     ids = pending["ids"]
     best = list(range(len(ids)))
-    # spec: spec/twilight_struggle/policies.rules:443
+    # spec: spec/twilight_struggle/policies.rules:453
     best = keep_best(best, [ids[i] in ("use",) for i in best], False)
     if len(best) == 1:
         return best
@@ -4785,11 +4395,11 @@ def pol_careful_core_61(state, pending, tun):
 
 def pol_careful_core_62(state, pending, tun):
     "policy careful_core, rule 63: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:446
+    # spec: spec/twilight_struggle/policies.rules:456
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:447
+    # spec: spec/twilight_struggle/policies.rules:457
     best = keep_best(
         best,
         [
@@ -4806,13 +4416,13 @@ def pol_careful_core_62(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:448
+    # spec: spec/twilight_struggle/policies.rules:458
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:449
+    # spec: spec/twilight_struggle/policies.rules:459
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4821,17 +4431,17 @@ def pol_careful_core_62(state, pending, tun):
 
 def pol_careful_core_63(state, pending, tun):
     "policy careful_core, rule 64: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:454
+    # spec: spec/twilight_struggle/policies.rules:464
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:455
+    # spec: spec/twilight_struggle/policies.rules:465
     best = keep_best(
         best, [A_side[v_c] == v_you for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:456
+    # spec: spec/twilight_struggle/policies.rules:466
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4840,11 +4450,11 @@ def pol_careful_core_63(state, pending, tun):
 
 def pol_careful_core_64(state, pending, tun):
     "policy careful_core, rule 65: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:458
+    # spec: spec/twilight_struggle/policies.rules:468
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:459
+    # spec: spec/twilight_struggle/policies.rules:469
     best = keep_best(
         best,
         [
@@ -4857,7 +4467,7 @@ def pol_careful_core_64(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:460
+    # spec: spec/twilight_struggle/policies.rules:470
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4870,11 +4480,11 @@ def pol_careful_core_64(state, pending, tun):
 
 def pol_careful_core_65(state, pending, tun):
     "policy careful_core, rule 66: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:462
+    # spec: spec/twilight_struggle/policies.rules:472
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:463
+    # spec: spec/twilight_struggle/policies.rules:473
     best = keep_best(best, [A_ops[v_c] for v_c in [values[i] for i in best]], False)
     if len(best) == 1:
         return best
@@ -4883,11 +4493,11 @@ def pol_careful_core_65(state, pending, tun):
 
 def pol_careful_core_66(state, pending, tun):
     "policy careful_core, rule 67: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:467
+    # spec: spec/twilight_struggle/policies.rules:477
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:468
+    # spec: spec/twilight_struggle/policies.rules:478
     best = keep_best(
         best,
         [A_scoring[v_c] or v_c == E_china_card for v_c in [values[i] for i in best]],
@@ -4895,7 +4505,7 @@ def pol_careful_core_66(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:469
+    # spec: spec/twilight_struggle/policies.rules:479
     best = keep_best(
         best,
         [
@@ -4906,7 +4516,7 @@ def pol_careful_core_66(state, pending, tun):
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:470
+    # spec: spec/twilight_struggle/policies.rules:480
     best = keep_best(
         best,
         [q_ops_value(state, v_you, v_c) for v_c in [values[i] for i in best]],
@@ -4919,17 +4529,17 @@ def pol_careful_core_66(state, pending, tun):
 
 def pol_careful_core_67(state, pending, tun):
     "policy careful_core, rule 68: the options it likes best"
-    # spec: spec/twilight_struggle/policies.rules:473
+    # spec: spec/twilight_struggle/policies.rules:483
     v_you = pending["player"]
     values = pending["values"]
     best = list(range(len(values)))
-    # spec: spec/twilight_struggle/policies.rules:474
+    # spec: spec/twilight_struggle/policies.rules:484
     best = keep_best(
         best, [A_battleground[v_c] for v_c in [values[i] for i in best]], False
     )
     if len(best) == 1:
         return best
-    # spec: spec/twilight_struggle/policies.rules:475
+    # spec: spec/twilight_struggle/policies.rules:485
     best = keep_best(
         best, [A_stability[v_c] for v_c in [values[i] for i in best]], False
     )

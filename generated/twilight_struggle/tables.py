@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 9afcb134b6f6b76f
+# Spec hash: 7e52ebaed19f7452
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 3968cd19b6104f39
-# Fingerprint: source c3cee56729ce6b32e516 output 6065ea08b8471602f817
+# Tests hash: 68313c62b053bb78
+# Fingerprint: source 837de1e029e08bf21c9b output 8230f1391e66c6260feb
 "Twilight Struggle (Deluxe edition, 2015 rules): the tables (players, entities, attributes, regions, adjacency)."
 
 from runtime.meta import BoardMeta, CounterMeta, GameMeta, TrackMeta, ZoneMeta
@@ -1081,7 +1081,7 @@ META_COUNTS = {
     "cards_with_events": 109,
     "phases": 6,
     "constraints": 2,
-    "designer_tests": 402,
+    "designer_tests": 404,
 }
 META_EFFECT_PARAM_KINDS = (
     (),
@@ -2377,7 +2377,7 @@ META_BOARD = BoardMeta(
 META = GameMeta(
     game="twilight_struggle",
     title="Twilight Struggle (Deluxe edition, 2015 rules)",
-    spec_hash="9afcb134b6f6b76f",
+    spec_hash="7e52ebaed19f7452",
     spec_files=META_SPEC_FILES,
     players=("ussr", "usa"),
     player_labels=("USSR", "USA"),

@@ -17,7 +17,7 @@
 #     twilight_struggle/space_race.rules
 #     twilight_struggle/turn.rules
 #     twilight_struggle/victory.rules
-# Spec hash: 9afcb134b6f6b76f
+# Spec hash: 7e52ebaed19f7452
 # Designer tests from:
 #     twilight_struggle/tests/card_play.rules
 #     twilight_struggle/tests/control_and_scoring.rules
@@ -28,8 +28,8 @@
 #     twilight_struggle/tests/operations.rules
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
-# Tests hash: 3968cd19b6104f39
-# Fingerprint: source 1fadad677384d5b43b07 output dc9e61e60eca2ed58e03
+# Tests hash: 68313c62b053bb78
+# Fingerprint: source 2f1bec6b58fd98a104b7 output 37db2cf94cbca1cebfee
 "Twilight Struggle (Deluxe edition, 2015 rules): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
@@ -38,6 +38,7 @@ from runtime.values import deciding_of, event_allowed, winner_of
 from .tables import (
     ADJ,
     ADJS,
+    A_battleground,
     A_control,
     A_domination,
     A_number,
@@ -189,6 +190,7 @@ from .tables import (
     E_southeast_asia,
     E_southeast_asia_scoring,
     E_soviets_shoot_down_kal_007,
+    E_spain_portugal,
     E_special_relationship,
     E_star_wars,
     E_sudan,
@@ -244,7 +246,7 @@ from .rules import (
     d_good_realignment,
     d_has_domination,
     d_map_worth,
-    d_point_value,
+    d_ops_placement_value,
     d_realign_modifier,
     d_region_points,
     d_southeast_asia_points,
@@ -7564,6 +7566,38 @@ def tb_policy_helpers_6_1(state, frame):
     return
 
 
+def tb_policy_helpers_7_0(state, frame):
+    "test tests/policy_helpers.rules#7 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:72)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:72
+    state.counters[2][E_france] = 0
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:73
+    state.counters[1][E_france] = 1
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:74
+    state.vars[9] = 2
+    state.frames.pop()
+    return
+
+
+def tb_policy_helpers_8_0(state, frame):
+    "test tests/policy_helpers.rules#8 part 0 (spec/twilight_struggle/tests/policy_helpers.rules:81)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:81
+    state.counters[2][E_poland] = 0
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:82
+    state.counters[1][E_poland] = 0
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:83
+    state.vars[9] = 1
+    state.frames.pop()
+    return
+
+
+def tb_policy_helpers_8_1(state, frame):
+    "test tests/policy_helpers.rules#8 part 1 (spec/twilight_struggle/tests/policy_helpers.rules:86)"
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:86
+    move_card(state, E_europe_scoring, 2)
+    state.frames.pop()
+    return
+
+
 def tb_turn_and_victory_0_0(state, frame):
     "test tests/turn_and_victory.rules#0 part 0 (spec/twilight_struggle/tests/turn_and_victory.rules:7)"
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:7
@@ -11492,150 +11526,20 @@ tx_policy_helpers_0 = {
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:9
     "#0:expect0": lambda state, L: state.vars[9] == 1,
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:18
-    "#1:expect0": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_poland,
-            max(
-                0,
-                A_stability[E_poland]
-                + state.counters[1 + (0 + 1) % 2][E_poland]
-                - state.counters[1 + 0][E_poland],
-                A_stability[E_poland] - state.counters[1 + 0][E_poland],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
-            state.counters[1 + (0 + 1) % 2][E_poland],
-            A_stability[E_poland],
-            2,
-            state.vars[9],
-        )
-        == 210
-    ),
+    "#1:expect0": lambda state, L: d_ops_placement_value(state, 0, E_poland) == 210,
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:19
-    "#1:expect1": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_romania,
-            max(
-                0,
-                A_stability[E_romania]
-                + state.counters[1 + (0 + 1) % 2][E_romania]
-                - state.counters[1 + 0][E_romania],
-                A_stability[E_romania] - state.counters[1 + 0][E_romania],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_romania]
-            - state.counters[1 + 0][E_romania],
-            state.counters[1 + (0 + 1) % 2][E_romania],
-            A_stability[E_romania],
-            2,
-            state.vars[9],
-        )
-        == 15
-    ),
+    "#1:expect1": lambda state, L: d_ops_placement_value(state, 0, E_romania) == 15,
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:20
     "#1:expect2": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_poland,
-            max(
-                0,
-                A_stability[E_poland]
-                + state.counters[1 + (0 + 1) % 2][E_poland]
-                - state.counters[1 + 0][E_poland],
-                A_stability[E_poland] - state.counters[1 + 0][E_poland],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
-            state.counters[1 + (0 + 1) % 2][E_poland],
-            A_stability[E_poland],
-            2,
-            state.vars[9],
-        )
-        > d_point_value(
-            state,
-            0,
-            E_romania,
-            max(
-                0,
-                A_stability[E_romania]
-                + state.counters[1 + (0 + 1) % 2][E_romania]
-                - state.counters[1 + 0][E_romania],
-                A_stability[E_romania] - state.counters[1 + 0][E_romania],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_romania]
-            - state.counters[1 + 0][E_romania],
-            state.counters[1 + (0 + 1) % 2][E_romania],
-            A_stability[E_romania],
-            2,
-            state.vars[9],
-        )
+        d_ops_placement_value(state, 0, E_poland)
+        > d_ops_placement_value(state, 0, E_romania)
     ),
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:22
-    "#1:expect3": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_romania,
-            max(
-                0,
-                A_stability[E_romania]
-                + state.counters[1 + (0 + 1) % 2][E_romania]
-                - state.counters[1 + 0][E_romania],
-                A_stability[E_romania] - state.counters[1 + 0][E_romania],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_romania]
-            - state.counters[1 + 0][E_romania],
-            state.counters[1 + (0 + 1) % 2][E_romania],
-            A_stability[E_romania],
-            2,
-            state.vars[9],
-        )
-        == 60
-    ),
+    "#1:expect3": lambda state, L: d_ops_placement_value(state, 0, E_romania) == 60,
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:29
-    "#2:expect0": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_italy,
-            max(
-                0,
-                A_stability[E_italy]
-                + state.counters[1 + (0 + 1) % 2][E_italy]
-                - state.counters[1 + 0][E_italy],
-                A_stability[E_italy] - state.counters[1 + 0][E_italy],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_italy] - state.counters[1 + 0][E_italy],
-            state.counters[1 + (0 + 1) % 2][E_italy],
-            A_stability[E_italy],
-            2,
-            state.vars[9],
-        )
-        == 210
-    ),
+    "#2:expect0": lambda state, L: d_ops_placement_value(state, 0, E_italy) == 210,
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:31
-    "#2:expect1": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_italy,
-            max(
-                0,
-                A_stability[E_italy]
-                + state.counters[1 + (0 + 1) % 2][E_italy]
-                - state.counters[1 + 0][E_italy],
-                A_stability[E_italy] - state.counters[1 + 0][E_italy],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_italy] - state.counters[1 + 0][E_italy],
-            state.counters[1 + (0 + 1) % 2][E_italy],
-            A_stability[E_italy],
-            2,
-            state.vars[9],
-        )
-        == 52
-    ),
+    "#2:expect1": lambda state, L: d_ops_placement_value(state, 0, E_italy) == 52,
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:36
     "#3:expect0": lambda state, L: d_map_worth(state, 0, E_angola) == 3,
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:38
@@ -11643,68 +11547,11 @@ tx_policy_helpers_0 = {
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:39
     "#3:expect2": lambda state, L: d_map_worth(state, 1, E_poland) == 8,
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:45
-    "#4:expect0": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_poland,
-            max(
-                0,
-                A_stability[E_poland]
-                + state.counters[1 + (0 + 1) % 2][E_poland]
-                - state.counters[1 + 0][E_poland],
-                A_stability[E_poland] - state.counters[1 + 0][E_poland],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
-            state.counters[1 + (0 + 1) % 2][E_poland],
-            A_stability[E_poland],
-            2,
-            state.vars[9],
-        )
-        == 0
-    ),
+    "#4:expect0": lambda state, L: d_ops_placement_value(state, 0, E_poland) == 0,
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:47
-    "#4:expect1": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_poland,
-            max(
-                0,
-                A_stability[E_poland]
-                + state.counters[1 + (0 + 1) % 2][E_poland]
-                - state.counters[1 + 0][E_poland],
-                A_stability[E_poland] - state.counters[1 + 0][E_poland],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
-            state.counters[1 + (0 + 1) % 2][E_poland],
-            A_stability[E_poland],
-            2,
-            state.vars[9],
-        )
-        == 105
-    ),
+    "#4:expect1": lambda state, L: d_ops_placement_value(state, 0, E_poland) == 105,
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:49
-    "#4:expect2": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_poland,
-            max(
-                0,
-                A_stability[E_poland]
-                + state.counters[1 + (0 + 1) % 2][E_poland]
-                - state.counters[1 + 0][E_poland],
-                A_stability[E_poland] - state.counters[1 + 0][E_poland],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
-            state.counters[1 + (0 + 1) % 2][E_poland],
-            A_stability[E_poland],
-            2,
-            state.vars[9],
-        )
-        == 0
-    ),
+    "#4:expect2": lambda state, L: d_ops_placement_value(state, 0, E_poland) == 0,
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:54
     "#5:expect0": lambda state, L: d_within_reach(state, 0, E_italy),
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:54
@@ -11714,216 +11561,91 @@ tx_policy_helpers_0 = {
 }
 ts_policy_helpers_0 = {
     "#0:expect0": lambda state, L: (state.vars[9], 1),
-    "#1:expect0": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_poland,
-            max(
-                0,
-                A_stability[E_poland]
-                + state.counters[1 + (0 + 1) % 2][E_poland]
-                - state.counters[1 + 0][E_poland],
-                A_stability[E_poland] - state.counters[1 + 0][E_poland],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
-            state.counters[1 + (0 + 1) % 2][E_poland],
-            A_stability[E_poland],
-            2,
-            state.vars[9],
-        ),
-        210,
-    ),
-    "#1:expect1": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_romania,
-            max(
-                0,
-                A_stability[E_romania]
-                + state.counters[1 + (0 + 1) % 2][E_romania]
-                - state.counters[1 + 0][E_romania],
-                A_stability[E_romania] - state.counters[1 + 0][E_romania],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_romania]
-            - state.counters[1 + 0][E_romania],
-            state.counters[1 + (0 + 1) % 2][E_romania],
-            A_stability[E_romania],
-            2,
-            state.vars[9],
-        ),
-        15,
-    ),
+    "#1:expect0": lambda state, L: (d_ops_placement_value(state, 0, E_poland), 210),
+    "#1:expect1": lambda state, L: (d_ops_placement_value(state, 0, E_romania), 15),
     "#1:expect2": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_poland,
-            max(
-                0,
-                A_stability[E_poland]
-                + state.counters[1 + (0 + 1) % 2][E_poland]
-                - state.counters[1 + 0][E_poland],
-                A_stability[E_poland] - state.counters[1 + 0][E_poland],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
-            state.counters[1 + (0 + 1) % 2][E_poland],
-            A_stability[E_poland],
-            2,
-            state.vars[9],
-        ),
-        d_point_value(
-            state,
-            0,
-            E_romania,
-            max(
-                0,
-                A_stability[E_romania]
-                + state.counters[1 + (0 + 1) % 2][E_romania]
-                - state.counters[1 + 0][E_romania],
-                A_stability[E_romania] - state.counters[1 + 0][E_romania],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_romania]
-            - state.counters[1 + 0][E_romania],
-            state.counters[1 + (0 + 1) % 2][E_romania],
-            A_stability[E_romania],
-            2,
-            state.vars[9],
-        ),
+        d_ops_placement_value(state, 0, E_poland),
+        d_ops_placement_value(state, 0, E_romania),
     ),
-    "#1:expect3": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_romania,
-            max(
-                0,
-                A_stability[E_romania]
-                + state.counters[1 + (0 + 1) % 2][E_romania]
-                - state.counters[1 + 0][E_romania],
-                A_stability[E_romania] - state.counters[1 + 0][E_romania],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_romania]
-            - state.counters[1 + 0][E_romania],
-            state.counters[1 + (0 + 1) % 2][E_romania],
-            A_stability[E_romania],
-            2,
-            state.vars[9],
-        ),
-        60,
-    ),
-    "#2:expect0": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_italy,
-            max(
-                0,
-                A_stability[E_italy]
-                + state.counters[1 + (0 + 1) % 2][E_italy]
-                - state.counters[1 + 0][E_italy],
-                A_stability[E_italy] - state.counters[1 + 0][E_italy],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_italy] - state.counters[1 + 0][E_italy],
-            state.counters[1 + (0 + 1) % 2][E_italy],
-            A_stability[E_italy],
-            2,
-            state.vars[9],
-        ),
-        210,
-    ),
-    "#2:expect1": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_italy,
-            max(
-                0,
-                A_stability[E_italy]
-                + state.counters[1 + (0 + 1) % 2][E_italy]
-                - state.counters[1 + 0][E_italy],
-                A_stability[E_italy] - state.counters[1 + 0][E_italy],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_italy] - state.counters[1 + 0][E_italy],
-            state.counters[1 + (0 + 1) % 2][E_italy],
-            A_stability[E_italy],
-            2,
-            state.vars[9],
-        ),
-        52,
-    ),
+    "#1:expect3": lambda state, L: (d_ops_placement_value(state, 0, E_romania), 60),
+    "#2:expect0": lambda state, L: (d_ops_placement_value(state, 0, E_italy), 210),
+    "#2:expect1": lambda state, L: (d_ops_placement_value(state, 0, E_italy), 52),
     "#3:expect0": lambda state, L: (d_map_worth(state, 0, E_angola), 3),
     "#3:expect1": lambda state, L: (d_map_worth(state, 0, E_angola), 6),
     "#3:expect2": lambda state, L: (d_map_worth(state, 1, E_poland), 8),
-    "#4:expect0": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_poland,
-            max(
-                0,
-                A_stability[E_poland]
-                + state.counters[1 + (0 + 1) % 2][E_poland]
-                - state.counters[1 + 0][E_poland],
-                A_stability[E_poland] - state.counters[1 + 0][E_poland],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
-            state.counters[1 + (0 + 1) % 2][E_poland],
-            A_stability[E_poland],
-            2,
-            state.vars[9],
-        ),
-        0,
-    ),
-    "#4:expect1": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_poland,
-            max(
-                0,
-                A_stability[E_poland]
-                + state.counters[1 + (0 + 1) % 2][E_poland]
-                - state.counters[1 + 0][E_poland],
-                A_stability[E_poland] - state.counters[1 + 0][E_poland],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
-            state.counters[1 + (0 + 1) % 2][E_poland],
-            A_stability[E_poland],
-            2,
-            state.vars[9],
-        ),
-        105,
-    ),
-    "#4:expect2": lambda state, L: (
-        d_point_value(
-            state,
-            0,
-            E_poland,
-            max(
-                0,
-                A_stability[E_poland]
-                + state.counters[1 + (0 + 1) % 2][E_poland]
-                - state.counters[1 + 0][E_poland],
-                A_stability[E_poland] - state.counters[1 + 0][E_poland],
-            ),
-            state.counters[1 + (0 + 1) % 2][E_poland] - state.counters[1 + 0][E_poland],
-            state.counters[1 + (0 + 1) % 2][E_poland],
-            A_stability[E_poland],
-            2,
-            state.vars[9],
-        ),
-        0,
-    ),
+    "#4:expect0": lambda state, L: (d_ops_placement_value(state, 0, E_poland), 0),
+    "#4:expect1": lambda state, L: (d_ops_placement_value(state, 0, E_poland), 105),
+    "#4:expect2": lambda state, L: (d_ops_placement_value(state, 0, E_poland), 0),
 }
 tx_policy_helpers_1 = {
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:63
     "#6:expect0": lambda state, L: not d_good_realignment(state, 1),
     # spec: spec/twilight_struggle/tests/policy_helpers.rules:65
     "#6:expect1": lambda state, L: d_good_realignment(state, 1),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:75
+    "#7:expect0": lambda state, L: (
+        (
+            30 * d_map_worth(state, (1 + 1) % 2, E_france) // (2 + 1)
+            if A_battleground[E_france] and 1 > 0 and 2 <= 2
+            else 0
+        )
+        == 30 * d_map_worth(state, 0, E_france) // 3
+    ),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:76
+    "#7:expect1": lambda state, L: (
+        d_ops_placement_value(state, 1, E_france)
+        == 30 * d_map_worth(state, 0, E_france) // 3
+    ),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:77
+    "#7:expect2": lambda state, L: (
+        (
+            30 * d_map_worth(state, (1 + 1) % 2, E_spain_portugal) // (2 + 1)
+            if A_battleground[E_spain_portugal] and 1 > 0 and 2 <= 2
+            else 0
+        )
+        == 0
+    ),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:85
+    "#8:expect0": lambda state, L: (
+        d_ops_placement_value(state, 0, E_poland)
+        == 15 * d_map_worth(state, 0, E_poland) // 3
+    ),
+    # spec: spec/twilight_struggle/tests/policy_helpers.rules:87
+    "#8:expect1": lambda state, L: (
+        d_ops_placement_value(state, 0, E_poland)
+        == 30 * (d_map_worth(state, 0, E_poland) + 3) // 3
+    ),
 }
-ts_policy_helpers_1 = {}
+ts_policy_helpers_1 = {
+    "#7:expect0": lambda state, L: (
+        (
+            30 * d_map_worth(state, (1 + 1) % 2, E_france) // (2 + 1)
+            if A_battleground[E_france] and 1 > 0 and 2 <= 2
+            else 0
+        ),
+        30 * d_map_worth(state, 0, E_france) // 3,
+    ),
+    "#7:expect1": lambda state, L: (
+        d_ops_placement_value(state, 1, E_france),
+        30 * d_map_worth(state, 0, E_france) // 3,
+    ),
+    "#7:expect2": lambda state, L: (
+        (
+            30 * d_map_worth(state, (1 + 1) % 2, E_spain_portugal) // (2 + 1)
+            if A_battleground[E_spain_portugal] and 1 > 0 and 2 <= 2
+            else 0
+        ),
+        0,
+    ),
+    "#8:expect0": lambda state, L: (
+        d_ops_placement_value(state, 0, E_poland),
+        15 * d_map_worth(state, 0, E_poland) // 3,
+    ),
+    "#8:expect1": lambda state, L: (
+        d_ops_placement_value(state, 0, E_poland),
+        30 * (d_map_worth(state, 0, E_poland) + 3) // 3,
+    ),
+}
 tx_turn_and_victory_0 = {
     # spec: spec/twilight_struggle/tests/turn_and_victory.rules:15
     "#0:expect0": lambda state, L: (
@@ -12732,6 +12454,9 @@ TEST_STEPS = (
     tb_policy_helpers_5_0,
     tb_policy_helpers_6_0,
     tb_policy_helpers_6_1,
+    tb_policy_helpers_7_0,
+    tb_policy_helpers_8_0,
+    tb_policy_helpers_8_1,
     tb_turn_and_victory_0_0,
     tb_turn_and_victory_1_0,
     tb_turn_and_victory_2_0,
@@ -13296,6 +13021,9 @@ TEST_BLOCKS = {
     "tests/policy_helpers.rules#5:run0": tb_policy_helpers_5_0,
     "tests/policy_helpers.rules#6:run0": tb_policy_helpers_6_0,
     "tests/policy_helpers.rules#6:run1": tb_policy_helpers_6_1,
+    "tests/policy_helpers.rules#7:run0": tb_policy_helpers_7_0,
+    "tests/policy_helpers.rules#8:run0": tb_policy_helpers_8_0,
+    "tests/policy_helpers.rules#8:run1": tb_policy_helpers_8_1,
     "tests/turn_and_victory.rules#0:run0": tb_turn_and_victory_0_0,
     "tests/turn_and_victory.rules#1:run0": tb_turn_and_victory_1_0,
     "tests/turn_and_victory.rules#2:run0": tb_turn_and_victory_2_0,
