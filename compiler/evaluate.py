@@ -10,9 +10,9 @@ from .model import Model
 from runtime.meta import GameMeta
 from .errors import InternalError
 from runtime.state import State, is_active
-from runtime.values import (RULE_FAILURES, attr_of, collection_of, deciding_of, end_reason_of, in_zone,
-                            is_zone, losers_of, opponent_of, option_names, reachable, rule_error_of,
-                            unknown_function, unknown_name, winner_of, zone_slot, zone_value)
+from runtime.values import (RULE_FAILURES, attr_of, bounded, collection_of, deciding_of, end_reason_of,
+                            in_zone, int_range, is_zone, losers_of, opponent_of, option_names, reachable,
+                            rule_error_of, unknown_function, unknown_name, winner_of, zone_slot, zone_value)
 
 ARITHMETIC: dict[str, Callable[[int, int], int]] = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
@@ -92,7 +92,8 @@ class Evaluator:
     def collection(self, state: State, env: dict, node: ast.Expr) -> list:
         model = self.model
         if isinstance(node, ast.Range):
-            return list(range(self.value(state, env, node.low), self.value(state, env, node.high) + 1))
+            return list(int_range(self.value(state, env, node.low), self.value(state, env, node.high),
+                                  location(node.span)))
         if isinstance(node, ast.Reachable):
             return self._reachable(state, env, node)
         if isinstance(node, ast.NameRef) and node.name not in env:
@@ -120,13 +121,19 @@ class Evaluator:
             return zone.slot + self.value(state, env, node.args[0])
         return zone_slot(self.value(state, env, node), location(node.span))
 
+    def kept_args(self, state: State, env: dict, nodes: tuple[ast.Expr, ...]) -> list:
+        """Arguments a routine or an effect keeps, each within the bound of whole numbers."""
+        return [bounded(self.value(state, env, a), location(a.span)) for a in nodes]
+
     def assign(self, state: State, env: dict, ref: ast.Ref, update: Callable[[Any], Any]) -> None:
-        name, model = ref.name.name, self.model
+        """set/add/remove: a local, var or counter within the bound of whole numbers, a track
+        clamped to its own."""
+        name, model, at = ref.name.name, self.model, location(ref.span)
         if ref.args is None and name in env:
-            env[name] = update(env[name])
+            env[name] = bounded(update(env[name]), at)
         elif name in model.var_index:
             i = model.var_index[name]
-            state.vars[i] = update(state.vars[i])
+            state.vars[i] = bounded(update(state.vars[i]), at)
         elif name in model.tracks:
             track = model.tracks[name]
             slot = track.slot + (self.value(state, env, ref.args[0]) if track.per_player else 0)
@@ -136,7 +143,7 @@ class Evaluator:
             args = [self.value(state, env, a) for a in ref.args]
             slot = counter.slot + (args[0] if counter.per_player else 0)
             cells = state.counters[slot]
-            cells[args[-1]] = max(0, update(cells[args[-1]]))
+            cells[args[-1]] = bounded(max(0, update(cells[args[-1]])), at)
 
     # ------------------------------------------------------------ option ids
     def option_ids(self, kind: str, values: list) -> tuple[list[str], list[str]]:

@@ -19,7 +19,7 @@ from .model import Model
 from .testplan import Plan, plan_tests
 from runtime import state as rt
 from runtime.state import GameOver, RuleError, State
-from runtime.values import RULE_FAILURES, label_of, option_names, rule_error_of, some_card, text_of
+from runtime.values import RULE_FAILURES, bounded, label_of, option_names, rule_error_of, some_card, text_of
 
 
 def _loc(node: ast.Node) -> str:
@@ -190,7 +190,7 @@ class Interpreter:
 
     # ------------------------------------------------------------ statements
     def _let(self, state, frame, stmt: ast.Let):
-        frame["env"][stmt.name.name] = self.ev.value(state, frame["env"], stmt.value)
+        frame["env"][stmt.name.name] = bounded(self.ev.value(state, frame["env"], stmt.value), _loc(stmt))
 
     def _set(self, state, frame, stmt: ast.SetStmt):
         value = self.ev.value(state, frame["env"], stmt.value)
@@ -307,7 +307,7 @@ class Interpreter:
 
     def _call(self, state, frame, stmt: ast.CallStmt):
         proc = self.model.procedures[stmt.name.name]
-        args = [self.ev.value(state, frame["env"], a) for a in stmt.args]
+        args = self.ev.kept_args(state, frame["env"], stmt.args)
         env = {p.name: v for p, v in zip(proc.params, args)}
         self._push(state, proc.name.name, env, proc.body)
 
@@ -324,19 +324,19 @@ class Interpreter:
             self._push(state, "event " + self.meta.entity_ids[card], env, event.body)
 
     def _activate(self, state, frame, stmt: ast.Activate):
-        args = [self.ev.value(state, frame["env"], a) for a in stmt.args]
+        args = self.ev.kept_args(state, frame["env"], stmt.args)
         lifetime = stmt.lifetime.name if stmt.lifetime else None
         rt.activate(state, self.model.effect_index[stmt.effect.name], args, lifetime)
 
     def _cancel(self, state, frame, stmt: ast.Cancel):
-        args = None if stmt.args is None else [self.ev.value(state, frame["env"], a) for a in stmt.args]
+        args = None if stmt.args is None else self.ev.kept_args(state, frame["env"], stmt.args)
         rt.cancel(state, self.model.effect_index[stmt.effect.name], args)
 
     def _expire(self, state, frame, stmt: ast.Expire):
         rt.expire(state, stmt.lifetime.name)
 
     def _emit(self, state, frame, stmt: ast.Emit):
-        args = [self.ev.value(state, frame["env"], a) for a in stmt.args]
+        args = self.ev.kept_args(state, frame["env"], stmt.args)
         if state.trace is not None:
             by = self._player_param(stmt.signal.name)
             rt.note_signal(state, stmt.signal.name, [args[i] for i in self._card_params(stmt.signal.name)],

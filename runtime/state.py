@@ -16,6 +16,7 @@ SEED_LOW, SEED_HIGH = -2**63, 2**64 - 1
 # decisions, and events resolved inside events still running.
 MAX_ROUNDS = 1_000_000
 MAX_NESTING = 50
+MAX_DICE = 10_000  # dice in one roll
 
 
 class RuleError(Exception):
@@ -180,8 +181,9 @@ def roll(state: State, sides: int = 6, at: str = "") -> int:
 
 def roll_sorted(state: State, count: int, width: int, at: str = "") -> list[int]:
     """`count` dice, highest first, as `width` values: the highest ones, or 0 where none is left."""
-    if count < 0:
-        raise RuleError(f"cannot roll {count} dice", at)
+    if not 0 <= count <= MAX_DICE:
+        shown = count if abs(count) < 10**12 else "so many"  # str() of a huge int is slow
+        raise RuleError(f"cannot roll {shown} dice (at most {MAX_DICE:,} at once)", at)
     rolls = sorted((roll(state, 6, at) for _ in range(count)), reverse=True)
     return (rolls + [0] * width)[:width]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import linecache
 from typing import Any, Callable, Mapping, NoReturn, Sequence
 
-from .state import RuleError, State
+from .state import MAX_ROUNDS, RuleError, State
 
 # A zone as a value (a `zone` parameter or local) is "@<slot>": plain data.
 ZONE_TAG = "@"
@@ -153,6 +153,35 @@ def event_allowed(state: State, whens: Mapping[int, Callable[..., Any]], card: i
     """Whether a card's event condition holds for `player` (true without one)."""
     when = whens.get(card)
     return True if when is None else bool(when(state, player, card))
+
+
+# ------------------------------------------------------------------ the bound of whole numbers
+
+# Whole numbers a rule keeps are signed 64-bit (docs/LANGUAGE.md, "Values and types"): a value
+# past this is a rule error where it is kept - in a var, a counter, a local, an argument - so a
+# loop that squares a number stops at once instead of filling memory. A range collection holds
+# at most MAX_ROUNDS numbers and a roll at most MAX_DICE
+# dice (runtime.state), so neither runs without end.
+INT_LOW, INT_HIGH = -2**63, 2**63 - 1
+
+
+def bounded(value: Any, location: str) -> Any:
+    """`value` as it is, unless it is a whole number past the bound: then a RuleError."""
+    if type(value) is int and not INT_LOW <= value <= INT_HIGH:
+        raise RuleError(f"a whole number of {value.bit_length():,} bits, past the bound of"
+                        f" {INT_LOW:,}..{INT_HIGH:,} (signed 64 bits): a value that grows without"
+                        f" end?", location)
+    return value
+
+
+def int_range(low: int, high: int, location: str) -> range:
+    """The numbers low..high, both included: a RuleError past MAX_ROUNDS of them."""
+    bounded(low, location)
+    bounded(high, location)
+    if high - low >= MAX_ROUNDS:
+        raise RuleError(f"the range {low}..{high} holds {high - low + 1:,} numbers, more than"
+                        f" the {MAX_ROUNDS:,} a range may hold", location)
+    return range(low, high + 1)
 
 
 # ------------------------------------------------------------------ failures of the rules' own values

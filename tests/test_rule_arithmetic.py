@@ -83,3 +83,70 @@ def test_a_division_by_zero_in_the_runtime_itself_stays_a_bug() -> None:
         1 // 0
     except ZeroDivisionError as err:
         assert rule_error_of(err) is err
+
+
+# ------------------------------------------------------------------ the bound of whole numbers
+
+GROWTH = """\
+game growth "Growth"
+players red "Red", blue "Blue"
+param mode: int = 0 in 0..6
+var counter_k: int = 2
+kind field: space()
+field a "A"
+counter marks "Marks" per player on field
+procedure keep(n: int) {
+    set counter_k to n
+}
+start {
+    if mode == 1 {
+        while counter_k >= 0 { set counter_k to counter_k * counter_k }
+    } else if mode == 2 {
+        add 1 to marks(red, a)
+        while marks(red, a) > 0 { add marks(red, a) to marks(red, a) }
+    } else if mode == 3 {
+        let x = 3
+        while x > 0 { set x to x * 1000 }
+    } else if mode == 4 {
+        while counter_k > 0 { keep(counter_k * counter_k) }
+    } else if mode == 5 {
+        for i in 1..counter_k * 1000000 { add 1 to marks(red, a) }
+    } else if mode == 6 {
+        roll best from counter_k * 100000 dice
+    }
+    red chooses "Go?" {
+        option go "Go" { win red "went" }
+    }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def growth(tmp_path_factory) -> Path:
+    made = tmp_path_factory.mktemp("growth")
+    (made / "growth.rules").write_text(GROWTH, encoding="utf-8")
+    return made
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_sound_game_stays_within_the_bound(growth: Path, backend: str) -> None:
+    game = Game(program(growth, backend), seed=1)
+    assert game.state.pending is not None and game.state.vars[0] == 2
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("mode, line, words", [
+    (1, 13, "past the bound of -9,223,372,036,854,775,808..9,223,372,036,854,775,807"),
+    (2, 16, "past the bound"),
+    (3, 19, "past the bound"),
+    (4, 21, "past the bound"),
+    (5, 23, "more than the 1,000,000 a range may hold"),
+    (6, 25, "cannot roll 200000 dice (at most 10,000 at once)"),
+])
+def test_a_value_that_grows_without_end_is_a_rule_error_at_its_line(growth, backend, mode, line, words):
+    """Squaring a var, doubling a counter, a local, an argument; a range and a roll past their
+    caps: each stops at once (it filled memory or never ended before)."""
+    with pytest.raises(RuleError) as err:
+        Game(program(growth, backend), seed=1, params={"mode": mode})
+    assert words in err.value.reason
+    assert _line(err.value) == f"growth.rules:{line}"

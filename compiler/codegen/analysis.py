@@ -147,3 +147,17 @@ class Suspension:
         if isinstance(stmt, ast.Emit):
             return self.signal(stmt.signal.name)
         return any(self.block(b) for b in blocks_of(stmt))
+
+
+def may_grow(model: Model, expr: ast.Expr) -> bool:
+    """Whether a whole number `expr` gives may lie past the language's bound although every
+    value it reads lies within it: it does arithmetic, or calls a define or quantity (which may).
+    Only such values are bound-checked where a rule keeps them (runtime.values.bounded); a
+    literal, a read, a count or a comparison never needs it, so the hot paths pay nothing."""
+    for node in expr.walk():
+        if isinstance(node, (ast.BinOp, ast.Negate, ast.SumOf)):
+            return True
+        if isinstance(node, ast.CallExpr) and (node.name in model.defines or node.name in model.quantities
+                                               or node.name == "abs"):
+            return True
+    return False

@@ -15,11 +15,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable
 
+from runtime.state import MAX_ROUNDS
 from runtime.values import zone_value
 
 from .. import ast
 from ..errors import InternalError
-from .analysis import Routine
+from .analysis import Routine, may_grow
 from .code import (ARITHMETIC, COMPARISONS, P_ADD, P_AND, P_ATOM, P_CMP, P_COND, P_MUL, P_NOT, P_OR,
                    P_UNARY, Code, Table, fold_arithmetic, fold_comparison, numbers)
 from .context import Gen
@@ -214,12 +215,21 @@ class ExprEmitter:
 
     # ------------------------------------------------------------ calls
     def args(self, nodes: tuple[ast.Expr, ...], width: int | None = None) -> list[str]:
-        """Arguments as the interpreter binds them: extra ones dropped, missing ones unbound."""
-        codes = [self.value(a) for a in nodes]
+        """Arguments as the interpreter binds them: extra ones dropped, missing ones unbound;
+        each within the bound of whole numbers (a routine keeps it)."""
+        codes = [self.kept(a) for a in nodes]
         if width is None:
             return codes
         codes = codes[:width]
         return codes + [self.ref("UNBOUND")] * (width - len(codes))
+
+    def kept(self, node: ast.Expr) -> str:
+        """A value a rule keeps (a local, var, counter or argument): bound-checked when it may
+        grow past the bound of whole numbers (runtime.values.bounded, analysis.may_grow)."""
+        code = self.emit(node)
+        if code.is_constant or not may_grow(self.model, node):
+            return code.text
+        return f"{self.ref('bounded')}({code.text}, {self.loc(node)})"
 
     def emit_CallExpr(self, node: ast.CallExpr) -> Code:
         name, model = node.name, self.model
@@ -490,6 +500,9 @@ class ExprEmitter:
 
     def range_of(self, node: ast.Range) -> Code:
         low, high = self.emit(node.low), self.emit(node.high)
+        if low.number is None or high.number is None or high.number - low.number >= MAX_ROUNDS:
+            # held to MAX_ROUNDS numbers, so `for i in 1..n` cannot run without end
+            return Code(f"{self.ref('int_range')}({low.text}, {high.text}, {self.loc(node)})")
         if high.number is not None:
             end = str(high.number + 1)
         else:

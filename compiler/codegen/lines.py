@@ -69,11 +69,12 @@ class Clamp(Line):
 
 @dataclass
 class Floor(Line):
-    """A counter's update, never below 0."""
+    """A counter's update, never below 0; with `at`, within the bound of whole numbers too."""
 
     kind = "floor"
     target: str
     value: str
+    at: str | None = None
 
 
 @dataclass

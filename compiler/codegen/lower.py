@@ -17,7 +17,7 @@ from .. import ast
 from ..checks.termination import RuleGraph  # what a filter reads, as the loop check asks
 from ..errors import InternalError
 from . import lines as ln
-from .analysis import Routine
+from .analysis import Routine, may_grow
 from .context import Gen
 from .code import P_ADD, P_NOT, Code, clamp
 from .expr import ExprEmitter, Scope
@@ -169,7 +169,7 @@ class Lowerer:
 
     # ------------------------------------------------------------ simple statements
     def lower_Let(self, stmt: ast.Let, depth: int) -> None:
-        value = self.ex.value(stmt.value)
+        value = self.ex.kept(stmt.value)
         self.add(ln.Assign(depth, target=self.local(stmt.name.name), value=value))
         self.bind(stmt.name.name)
 
@@ -188,16 +188,19 @@ class Lowerer:
             self.bind(name.name)
 
     def lower_SetStmt(self, stmt: ast.SetStmt, depth: int) -> None:
-        self.assign(stmt.target, "=", self.ex.emit(stmt.value), depth, stmt)
+        self.assign(stmt.target, "=", self.ex.emit(stmt.value), depth, stmt,
+                    may_grow(self.gen.model, stmt.value))
 
     def lower_AddStmt(self, stmt: ast.AddStmt, depth: int) -> None:
-        self.assign(stmt.target, "+", self.ex.emit(stmt.amount), depth, stmt)
+        self.assign(stmt.target, "+", self.ex.emit(stmt.amount), depth, stmt, True)
 
     def lower_RemoveStmt(self, stmt: ast.RemoveStmt, depth: int) -> None:
-        self.assign(stmt.target, "-", self.ex.emit(stmt.amount), depth, stmt)
+        self.assign(stmt.target, "-", self.ex.emit(stmt.amount), depth, stmt, True)
 
-    def assign(self, ref: ast.Ref, op: str, amount, depth: int, stmt: ast.Stmt) -> None:
-        """set/add/remove: a local or var as is, a track clamped, a counter never below 0."""
+    def assign(self, ref: ast.Ref, op: str, amount, depth: int, stmt: ast.Stmt, grows: bool) -> None:
+        """set/add/remove: a local or var as is, a track clamped, a counter never below 0;
+        `grows`: the new value may lie past the bound of whole numbers, so it is checked
+        (a track needs no check: it is clamped to its bounds)."""
         name = ref.name.name
         model = self.gen.model
         if ref.args is None and self.scope.is_local(name):
@@ -205,7 +208,8 @@ class Lowerer:
             if self.scope.is_definite(name) or name not in model.var_index and name not in model.tracks:
                 if not self.scope.is_definite(name):
                     self.scope.maybe.add(name)
-                self.add(ln.Assign(depth, target=local, value=self._update(local, op, amount).text))
+                value = self._kept(self._update(local, op, amount), stmt, grows)
+                self.add(ln.Assign(depth, target=local, value=value))
                 return
             self.scope.maybe.add(name)
             if self.scope.style == "dict":
@@ -213,22 +217,31 @@ class Lowerer:
             else:
                 test = f"{local} != {self.gen.ref('UNBOUND')}"
             self.add(ln.If(depth, test=test))
-            self.add(ln.Assign(depth + 1, target=local, value=self._update(local, op, amount).text))
+            self.add(ln.Assign(depth + 1, target=local,
+                               value=self._kept(self._update(local, op, amount), stmt, grows)))
             self.add(ln.Else(depth))
-            self._assign_global(ref, op, amount, depth + 1, stmt)
+            self._assign_global(ref, op, amount, depth + 1, stmt, grows)
             return
-        self._assign_global(ref, op, amount, depth, stmt)
+        self._assign_global(ref, op, amount, depth, stmt, grows)
 
     def _update(self, old: str, op: str, amount: Code) -> Code:
         if op == "=":
             return amount
         return Code(f"{old} {op} {amount.at(P_ADD + 1)}", P_ADD)
 
-    def _assign_global(self, ref: ast.Ref, op: str, amount, depth: int, stmt: ast.Stmt) -> None:
+    def _kept(self, value: Code, stmt: ast.Stmt, grows: bool) -> str:
+        """The new value of a local, var or counter, bound-checked when it may grow past the bound."""
+        if not grows or value.is_constant:
+            return value.text
+        return f"{self.gen.ref('bounded')}({value.text}, {self.loc(stmt)})"
+
+    def _assign_global(self, ref: ast.Ref, op: str, amount, depth: int, stmt: ast.Stmt,
+                       grows: bool) -> None:
         name, model = ref.name.name, self.gen.model
         if name in model.var_index:
             target = f"state.vars[{model.var_index[name]}]"
-            self.add(ln.Assign(depth, target=target, value=self._update(target, op, amount).text))
+            value = self._kept(self._update(target, op, amount), stmt, grows)
+            self.add(ln.Assign(depth, target=target, value=value))
         elif name in model.tracks:
             track = model.tracks[name]
             slot = str(track.slot)
@@ -252,7 +265,8 @@ class Lowerer:
             if value.number is not None:
                 self.add(ln.Assign(depth, target=target, value=repr(max(0, value.number))))
             else:
-                self.add(ln.Floor(depth, target=target, value=value.text))
+                at = self.loc(stmt) if grows and self.gen.ref("bounded") else None
+                self.add(ln.Floor(depth, target=target, value=value.text, at=at))
         else:
             self.error(depth, f"cannot assign to '{name}'", stmt)
 

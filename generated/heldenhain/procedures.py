@@ -29,7 +29,7 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 936bb81d2de39759962e output 753c6d4aa72c8134e4e9
+# Fingerprint: source 42f064c303e7032f06d6 output 0029aa6b3dcf9e033b9e
 "Heldenhain: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -51,7 +51,7 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import attr_of, label_of, option_names, some_card, text_of
+from runtime.values import attr_of, bounded, label_of, option_names, some_card, text_of
 from .tables import (
     A_beendet_zug,
     A_deck,
@@ -280,13 +280,17 @@ def p_energie_gewinnen(state, v_p, v_n):
 def p_heilen(state, v_f, v_n):
     "procedure heilen (spec/heldenhain/03_rules.rules:194)"
     # spec: spec/heldenhain/03_rules.rules:194
-    state.counters[0][v_f] = max(0, state.counters[0][v_f] - v_n)
+    state.counters[0][v_f] = bounded(
+        max(0, state.counters[0][v_f] - v_n), "spec/heldenhain/03_rules.rules:194:37"
+    )
 
 
 def p_stress_geben(state, v_f, v_n):
     "procedure stress_geben (spec/heldenhain/03_rules.rules:195)"
     # spec: spec/heldenhain/03_rules.rules:195
-    state.counters[0][v_f] = max(0, state.counters[0][v_f] + v_n)
+    state.counters[0][v_f] = bounded(
+        max(0, state.counters[0][v_f] + v_n), "spec/heldenhain/03_rules.rules:195:43"
+    )
 
 
 def p_stress_setzen(state, v_f, v_n):
@@ -328,19 +332,25 @@ def p_setzt_aus_setzen(state, v_f, v_an):
 def p_dauerhaft_einsatz(state, v_f, v_n):
     "procedure dauerhaft_einsatz (spec/heldenhain/03_rules.rules:202)"
     # spec: spec/heldenhain/03_rules.rules:202
-    state.counters[5][v_f] = max(0, state.counters[5][v_f] + v_n)
+    state.counters[5][v_f] = bounded(
+        max(0, state.counters[5][v_f] + v_n), "spec/heldenhain/03_rules.rules:202:48"
+    )
 
 
 def p_dauerhaft_ausdauer(state, v_f, v_n):
     "procedure dauerhaft_ausdauer (spec/heldenhain/03_rules.rules:203)"
     # spec: spec/heldenhain/03_rules.rules:203
-    state.counters[6][v_f] = max(0, state.counters[6][v_f] + v_n)
+    state.counters[6][v_f] = bounded(
+        max(0, state.counters[6][v_f] + v_n), "spec/heldenhain/03_rules.rules:203:49"
+    )
 
 
 def p_dauerhaft_rettung(state, v_f, v_n):
     "procedure dauerhaft_rettung (spec/heldenhain/03_rules.rules:204)"
     # spec: spec/heldenhain/03_rules.rules:204
-    state.counters[7][v_f] = max(0, state.counters[7][v_f] + v_n)
+    state.counters[7][v_f] = bounded(
+        max(0, state.counters[7][v_f] + v_n), "spec/heldenhain/03_rules.rules:204:48"
+    )
 
 
 def p_aufrichten(state, v_f):
@@ -387,7 +397,9 @@ def p_zuruecksetzen(state, v_f):
     # spec: spec/heldenhain/03_rules.rules:230
     state.counters[9][v_f] = 0
     # spec: spec/heldenhain/03_rules.rules:231
-    state.counters[8][v_f] = max(0, state.counters[8][v_f] + 1)
+    state.counters[8][v_f] = bounded(
+        max(0, state.counters[8][v_f] + 1), "spec/heldenhain/03_rules.rules:231:5"
+    )
 
 
 def p_ablegen_von(state, v_a, v_f):
@@ -399,7 +411,9 @@ def p_ablegen_von(state, v_a, v_f):
 def p_ausscheiden(state, v_f):
     "procedure ausscheiden (spec/heldenhain/03_rules.rules:236)"
     # spec: spec/heldenhain/03_rules.rules:237
-    v_p = 1 if v_f in KS_spiegel else 0
+    v_p = bounded(
+        1 if v_f in KS_spiegel else 0, "spec/heldenhain/03_rules.rules:237:13"
+    )
     # spec: spec/heldenhain/03_rules.rules:238
     for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
         # spec: spec/heldenhain/03_rules.rules:239
@@ -437,7 +451,9 @@ def p_ausscheiden(state, v_f):
 def p_ablegen(state, v_f):
     "procedure ablegen (spec/heldenhain/03_rules.rules:248)"
     # spec: spec/heldenhain/03_rules.rules:249
-    v_p = 1 if v_f in KS_spiegel else 0
+    v_p = bounded(
+        1 if v_f in KS_spiegel else 0, "spec/heldenhain/03_rules.rules:249:13"
+    )
     # spec: spec/heldenhain/03_rules.rules:250
     for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
         # spec: spec/heldenhain/03_rules.rules:251
@@ -453,7 +469,9 @@ def p_ablegen(state, v_f):
 def p_auf_die_hand(state, v_f):
     "procedure auf_die_hand (spec/heldenhain/03_rules.rules:260)"
     # spec: spec/heldenhain/03_rules.rules:261
-    v_p = 1 if v_f in KS_spiegel else 0
+    v_p = bounded(
+        1 if v_f in KS_spiegel else 0, "spec/heldenhain/03_rules.rules:261:13"
+    )
     # spec: spec/heldenhain/03_rules.rules:262
     for v_a in [c_a for c_a in state.zones[9 + v_p] if is_active(state, 0, [c_a, v_f])]:
         # spec: spec/heldenhain/03_rules.rules:263
@@ -538,9 +556,18 @@ def p_ablenken_ausfuehren(state, v_p, v_f, v_z):
     # spec: spec/heldenhain/03_rules.rules:367
     p_erschoepfen(state, v_f)
     # spec: spec/heldenhain/03_rules.rules:368
-    v_an_ziel = q_ablenkstress(state, v_z, q_einsatz(state, v_f))
+    v_an_ziel = bounded(
+        q_ablenkstress(
+            state,
+            v_z,
+            bounded(q_einsatz(state, v_f), "spec/heldenhain/03_rules.rules:368:35"),
+        ),
+        "spec/heldenhain/03_rules.rules:368:19",
+    )
     # spec: spec/heldenhain/03_rules.rules:369
-    v_an_figur = max(0, q_einsatz(state, v_z))
+    v_an_figur = bounded(
+        max(0, q_einsatz(state, v_z)), "spec/heldenhain/03_rules.rules:369:20"
+    )
     # spec: spec/heldenhain/03_rules.rules:370
     p_stress_geben(state, v_z, v_an_ziel)
     # spec: spec/heldenhain/03_rules.rules:371
@@ -955,17 +982,20 @@ def ev_nullsummenspiel(state, v_you, v_this):
     p_punktabzug(
         state,
         None if v_you is None else (v_you + 1) % 2,
-        min(
-            3,
-            len(
-                [
-                    c_z
-                    for c_z in state.zones[
-                        5 + (None if v_you is None else (v_you + 1) % 2)
+        bounded(
+            min(
+                3,
+                len(
+                    [
+                        c_z
+                        for c_z in state.zones[
+                            5 + (None if v_you is None else (v_you + 1) % 2)
+                        ]
+                        if state.counters[1][c_z] > 0
                     ]
-                    if state.counters[1][c_z] > 0
-                ]
+                ),
             ),
+            "spec/heldenhain/11_schattenkabinett.rules:182:39",
         ),
     )
 
@@ -1013,15 +1043,18 @@ def ev_verstaerkung(state, v_you, v_this):
     p_karten_ziehen(
         state,
         v_you,
-        min(
-            3,
-            len(
-                [
-                    c_f
-                    for c_f in state.zones[5 + v_you]
-                    if (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
-                ]
+        bounded(
+            min(
+                3,
+                len(
+                    [
+                        c_f
+                        for c_f in state.zones[5 + v_you]
+                        if (A_von[c_f] if c_f in KS_spiegel else c_f) in KS_charakter
+                    ]
+                ),
             ),
+            "spec/heldenhain/12_weggefaehrten.rules:115:32",
         ),
     )
 
@@ -1047,12 +1080,15 @@ def ev_wegzehrung(state, v_you, v_this):
 def ev_kundschafter(state, v_you, v_this):
     "event of kundschafter (spec/heldenhain/12_weggefaehrten.rules:148)"
     # spec: spec/heldenhain/12_weggefaehrten.rules:149
-    v_vorher = len(
-        [
-            c_c
-            for c_c in state.zones[3 + v_you]
-            if (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
-        ]
+    v_vorher = bounded(
+        len(
+            [
+                c_c
+                for c_c in state.zones[3 + v_you]
+                if (A_von[c_c] if c_c in KS_spiegel else c_c) in KS_charakter
+            ]
+        ),
+        "spec/heldenhain/12_weggefaehrten.rules:149:22",
     )
     # spec: spec/heldenhain/12_weggefaehrten.rules:150
     p_ziehen(state, v_you)
@@ -2774,7 +2810,9 @@ def s_punkte_sammeln(state, frame):
             # spec: spec/heldenhain/03_rules.rules:353
             p_erschoepfen(state, L[1])
             # spec: spec/heldenhain/03_rules.rules:354
-            L[2] = max(0, q_rettung(state, L[1]))
+            L[2] = bounded(
+                max(0, q_rettung(state, L[1])), "spec/heldenhain/03_rules.rules:354:13"
+            )
             # spec: spec/heldenhain/03_rules.rules:355
             log_line(
                 state,
@@ -3132,7 +3170,9 @@ def s_gegnerischen_einsatz_bis_zugende_senken(state, frame):
         if pc == 2:
             L[2] = frame[3]
             # spec: spec/heldenhain/03_rules.rules:431
-            p_bis_zugende_einsatz(state, L[2], -L[1])
+            p_bis_zugende_einsatz(
+                state, L[2], bounded(-L[1], "spec/heldenhain/03_rules.rules:431:32")
+            )
             pc = 3
         if pc == 3:
             state.frames.pop()
@@ -3170,7 +3210,16 @@ def s_gegnerischen_einsatz_dauerhaft_senken(state, frame):
         if pc == 2:
             L[2] = frame[3]
             # spec: spec/heldenhain/03_rules.rules:438
-            activate(state, 1, [L[2], -L[1], state.counters[8][L[2]]], None)
+            activate(
+                state,
+                1,
+                [
+                    L[2],
+                    bounded(-L[1], "spec/heldenhain/03_rules.rules:438:35"),
+                    state.counters[8][L[2]],
+                ],
+                None,
+            )
             pc = 3
         if pc == 3:
             state.frames.pop()
@@ -3410,10 +3459,13 @@ def s_zugbeginn_ausfuehren(state, frame):
                 p_energie_gewinnen(
                     state,
                     L[0],
-                    attr_of(
-                        A_energie,
-                        A_von[L[3]] if L[3] in KS_spiegel else L[3],
-                        "energie",
+                    bounded(
+                        attr_of(
+                            A_energie,
+                            A_von[L[3]] if L[3] in KS_spiegel else L[3],
+                            "energie",
+                            "spec/heldenhain/04_turn.rules:71:29",
+                        ),
                         "spec/heldenhain/04_turn.rules:71:29",
                     ),
                 )
@@ -3431,10 +3483,13 @@ def s_zugbeginn_ausfuehren(state, frame):
                         p_heilen(
                             state,
                             L[1],
-                            attr_of(
-                                A_heilung,
-                                A_von[L[3]] if L[3] in KS_spiegel else L[3],
-                                "heilung",
+                            bounded(
+                                attr_of(
+                                    A_heilung,
+                                    A_von[L[3]] if L[3] in KS_spiegel else L[3],
+                                    "heilung",
+                                    "spec/heldenhain/04_turn.rules:72:63",
+                                ),
                                 "spec/heldenhain/04_turn.rules:72:63",
                             ),
                         )
@@ -3497,7 +3552,14 @@ def s_zugende_ausfuehren(state, frame):
             for L[2] in [
                 c_f for c_f in state.zones[5 + L[0]] if state.counters[4][c_f] > 0
             ]:
-                p_sperrschutz_setzen(state, L[2], state.counters[4][L[2]] - 1)
+                p_sperrschutz_setzen(
+                    state,
+                    L[2],
+                    bounded(
+                        state.counters[4][L[2]] - 1,
+                        "spec/heldenhain/04_turn.rules:89:71",
+                    ),
+                )
             state.frames.pop()
             return
 

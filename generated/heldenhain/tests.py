@@ -29,12 +29,12 @@
 #     heldenhain/tests/12_weggefaehrten.rules
 #     heldenhain/tests/13_purpurpakt.rules
 # Tests hash: ae0e39c34ac8794c
-# Fingerprint: source 505d04411babfa15fad8 output 101611890712343bc5b9
+# Fingerprint: source 23ac612785633a23a4ac output 35f5ffe7bdc763f1aeff
 "Heldenhain: the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
 from runtime.state import activate, is_active, move_card
-from runtime.values import attr_of, unknown_name, winner_of
+from runtime.values import attr_of, bounded, unknown_name, winner_of
 from .tables import (
     A_deck,
     A_kosten,
@@ -788,13 +788,21 @@ def tb_05_bots_0_0(state, frame):
     # spec: spec/heldenhain/tests/05_bots.rules:4
     move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/05_bots.rules:5
-    L["a"] = d_eval_tante_taktik(state, 0)
+    L["a"] = bounded(
+        d_eval_tante_taktik(state, 0), "spec/heldenhain/tests/05_bots.rules:5:13"
+    )
     # spec: spec/heldenhain/tests/05_bots.rules:6
-    L["b"] = d_eval_graf_gruebel(state, 0)
+    L["b"] = bounded(
+        d_eval_graf_gruebel(state, 0), "spec/heldenhain/tests/05_bots.rules:6:13"
+    )
     # spec: spec/heldenhain/tests/05_bots.rules:7
-    L["c"] = d_eval_der_wegweiser(state, 0)
+    L["c"] = bounded(
+        d_eval_der_wegweiser(state, 0), "spec/heldenhain/tests/05_bots.rules:7:13"
+    )
     # spec: spec/heldenhain/tests/05_bots.rules:8
-    L["d"] = d_eval_fraeulein_rabatt(state, 0)
+    L["d"] = bounded(
+        d_eval_fraeulein_rabatt(state, 0), "spec/heldenhain/tests/05_bots.rules:8:13"
+    )
     # spec: spec/heldenhain/tests/05_bots.rules:9
     state.tracks[0] = 1
     state.frames.pop()
@@ -818,7 +826,9 @@ def tb_05_bots_1_0(state, frame):
     # spec: spec/heldenhain/tests/05_bots.rules:17
     move_card(state, E_roxy, 5)
     # spec: spec/heldenhain/tests/05_bots.rules:18
-    L["a"] = d_eval_tante_taktik(state, 0)
+    L["a"] = bounded(
+        d_eval_tante_taktik(state, 0), "spec/heldenhain/tests/05_bots.rules:18:13"
+    )
     # spec: spec/heldenhain/tests/05_bots.rules:19
     p_stress_geben(state, E_roxy, 1)
     state.frames.pop()
@@ -832,7 +842,9 @@ def tb_05_bots_2_0(state, frame):
     # spec: spec/heldenhain/tests/05_bots.rules:24
     move_card(state, E_roxy_2, 6)
     # spec: spec/heldenhain/tests/05_bots.rules:25
-    L["a"] = d_eval_graf_gruebel(state, 0)
+    L["a"] = bounded(
+        d_eval_graf_gruebel(state, 0), "spec/heldenhain/tests/05_bots.rules:25:13"
+    )
     # spec: spec/heldenhain/tests/05_bots.rules:26
     p_sperren(state, E_roxy_2)
     state.frames.pop()
@@ -846,7 +858,9 @@ def tb_05_bots_3_0(state, frame):
     # spec: spec/heldenhain/tests/05_bots.rules:31
     move_card(state, E_jaro, 5)
     # spec: spec/heldenhain/tests/05_bots.rules:32
-    L["a"] = d_eval_der_wegweiser(state, 0)
+    L["a"] = bounded(
+        d_eval_der_wegweiser(state, 0), "spec/heldenhain/tests/05_bots.rules:32:13"
+    )
     # spec: spec/heldenhain/tests/05_bots.rules:33
     move_card(state, E_finn_faehrte, 5)
     state.frames.pop()
@@ -858,7 +872,9 @@ def tb_05_bots_3_1(state, frame):
     # L: the test's locals, by name
     L = frame[2]
     # spec: spec/heldenhain/tests/05_bots.rules:35
-    L["b"] = d_eval_der_wegweiser(state, 0)
+    L["b"] = bounded(
+        d_eval_der_wegweiser(state, 0), "spec/heldenhain/tests/05_bots.rules:35:13"
+    )
     # spec: spec/heldenhain/tests/05_bots.rules:36
     move_card(state, E_igel_ingo, 5)
     state.frames.pop()
@@ -870,9 +886,13 @@ def tb_05_bots_4_0(state, frame):
     # L: the test's locals, by name
     L = frame[2]
     # spec: spec/heldenhain/tests/05_bots.rules:41
-    L["a"] = d_eval_fraeulein_rabatt(state, 0)
+    L["a"] = bounded(
+        d_eval_fraeulein_rabatt(state, 0), "spec/heldenhain/tests/05_bots.rules:41:13"
+    )
     # spec: spec/heldenhain/tests/05_bots.rules:42
-    L["t"] = d_eval_tante_taktik(state, 0)
+    L["t"] = bounded(
+        d_eval_tante_taktik(state, 0), "spec/heldenhain/tests/05_bots.rules:42:13"
+    )
     # spec: spec/heldenhain/tests/05_bots.rules:43
     move_card(state, E_kredit, 3)
     state.frames.pop()
@@ -5762,7 +5782,14 @@ tx_01_decks_0 = {
                 "label",
                 "spec/heldenhain/tests/01_decks.rules:21:28",
             )
-            and d_besitzer(state, A_von[c_c] if c_c in KS_spiegel else c_c) == 0
+            and d_besitzer(
+                state,
+                bounded(
+                    A_von[c_c] if c_c in KS_spiegel else c_c,
+                    "spec/heldenhain/tests/01_decks.rules:21:55",
+                ),
+            )
+            == 0
             for c_c in state.zones[0]
         )
     ),

@@ -16,7 +16,7 @@
 #     risk_balance_of_power/tests/03_turn_end.rules
 #     risk_balance_of_power/tests/04_setup_and_game.rules
 # Tests hash: 1bb5436cb0fe585f
-# Fingerprint: source 7210bf8144c5652667f6 output 067c4ce443fc05a421e2
+# Fingerprint: source 86c6ef3307cf2e9d3284 output a1ac690908e170f76ca7
 "Risiko - Das Duell (Risk: Balance of Power): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -38,6 +38,8 @@ from runtime.state import (
 )
 from runtime.values import (
     attr_of,
+    bounded,
+    int_range,
     label_of,
     option_names,
     reachable,
@@ -133,13 +135,19 @@ def p_einheit_verloren(state, v_g):
     # spec: spec/risk_balance_of_power/05_conquest.rules:94
     if state.counters[2][v_g] > 0:
         # spec: spec/risk_balance_of_power/05_conquest.rules:95
-        state.counters[2][v_g] = max(0, state.counters[2][v_g] - 1)
+        state.counters[2][v_g] = bounded(
+            max(0, state.counters[2][v_g] - 1),
+            "spec/risk_balance_of_power/05_conquest.rules:95:9",
+        )
         # spec: spec/risk_balance_of_power/05_conquest.rules:96
         p_neutrale_einheit_gefallen(state)
     # spec: spec/risk_balance_of_power/05_conquest.rules:98
     for v_q in [c_q for c_q in PLAYERS if state.counters[c_q][v_g] > 0]:
         # spec: spec/risk_balance_of_power/05_conquest.rules:99
-        state.counters[v_q][v_g] = max(0, state.counters[v_q][v_g] - 1)
+        state.counters[v_q][v_g] = bounded(
+            max(0, state.counters[v_q][v_g] - 1),
+            "spec/risk_balance_of_power/05_conquest.rules:99:9",
+        )
         # spec: spec/risk_balance_of_power/05_conquest.rules:100
         p_einheit_gefallen(state, v_q)
 
@@ -222,7 +230,10 @@ def p_aufstellen(state, v_p, v_g, v_n):
     # spec: spec/risk_balance_of_power/07_setup.rules:4
     state.tracks[v_p] = max(0, min(90, state.tracks[v_p] - v_n))
     # spec: spec/risk_balance_of_power/07_setup.rules:5
-    state.counters[v_p][v_g] = max(0, state.counters[v_p][v_g] + v_n)
+    state.counters[v_p][v_g] = bounded(
+        max(0, state.counters[v_p][v_g] + v_n),
+        "spec/risk_balance_of_power/07_setup.rules:5:5",
+    )
 
 
 def p_neutral_aufstellen(state, v_g, v_n):
@@ -230,7 +241,10 @@ def p_neutral_aufstellen(state, v_g, v_n):
     # spec: spec/risk_balance_of_power/07_setup.rules:8
     state.tracks[4] = max(0, min(60, state.tracks[4] - v_n))
     # spec: spec/risk_balance_of_power/07_setup.rules:9
-    state.counters[2][v_g] = max(0, state.counters[2][v_g] + v_n)
+    state.counters[2][v_g] = bounded(
+        max(0, state.counters[2][v_g] + v_n),
+        "spec/risk_balance_of_power/07_setup.rules:9:5",
+    )
 
 
 def p_mission_auslegen(state, v_m):
@@ -632,9 +646,12 @@ def s_angriff(state, frame):
             # spec: spec/risk_balance_of_power/05_conquest.rules:56
             state.vars[6] = L[2]
             # spec: spec/risk_balance_of_power/05_conquest.rules:57
-            L[3] = min(
-                q_angriffswuerfel_hoechstens(state, L[0], L[2]),
-                state.counters[L[0]][L[1]] - 1,
+            L[3] = bounded(
+                min(
+                    q_angriffswuerfel_hoechstens(state, L[0], L[2]),
+                    state.counters[L[0]][L[1]] - 1,
+                ),
+                "spec/risk_balance_of_power/05_conquest.rules:57:13",
             )
             # spec: spec/risk_balance_of_power/05_conquest.rules:58
             if L[3] > 1:
@@ -644,7 +661,9 @@ def s_angriff(state, frame):
         if pc == 3:
             # spec: spec/risk_balance_of_power/05_conquest.rules:59
             player = L[0]
-            values = list(range(1, L[3] + 1))
+            values = list(
+                int_range(1, L[3], "spec/risk_balance_of_power/05_conquest.rules:59:24")
+            )
             ids, labels = option_names(values)
             ask(
                 state,
@@ -664,11 +683,14 @@ def s_angriff(state, frame):
             pc = 5
         if pc == 5:
             # spec: spec/risk_balance_of_power/05_conquest.rules:62
-            L[5] = min(
-                q_verteidigungswuerfel_hoechstens(state, L[0], L[2]),
-                state.counters[0][L[2]]
-                + state.counters[1][L[2]]
-                + state.counters[2][L[2]],
+            L[5] = bounded(
+                min(
+                    q_verteidigungswuerfel_hoechstens(state, L[0], L[2]),
+                    state.counters[0][L[2]]
+                    + state.counters[1][L[2]]
+                    + state.counters[2][L[2]],
+                ),
+                "spec/risk_balance_of_power/05_conquest.rules:62:13",
             )
             # spec: spec/risk_balance_of_power/05_conquest.rules:63
             if L[5] > 1:
@@ -678,7 +700,9 @@ def s_angriff(state, frame):
         if pc == 6:
             # spec: spec/risk_balance_of_power/05_conquest.rules:64
             player = None if L[0] is None else (L[0] + 1) % 2
-            values = list(range(1, L[5] + 1))
+            values = list(
+                int_range(1, L[5], "spec/risk_balance_of_power/05_conquest.rules:64:34")
+            )
             ids, labels = option_names(values)
             ask(
                 state,
@@ -722,7 +746,10 @@ def s_kampf(state, frame):
     while True:
         if pc == 0:
             # spec: spec/risk_balance_of_power/05_conquest.rules:76
-            L[5] = d_besetzt(state, None if L[0] is None else (L[0] + 1) % 2, L[2])
+            L[5] = bounded(
+                d_besetzt(state, None if L[0] is None else (L[0] + 1) % 2, L[2]),
+                "spec/risk_balance_of_power/05_conquest.rules:76:22",
+            )
             # spec: spec/risk_balance_of_power/05_conquest.rules:77
             L[6], L[7], L[8] = roll_sorted(
                 state, L[3], 3, "spec/risk_balance_of_power/05_conquest.rules:77:5"
@@ -830,9 +857,15 @@ def s_erobern(state, frame):
                 "spec/risk_balance_of_power/05_conquest.rules:115:5",
             )
             # spec: spec/risk_balance_of_power/05_conquest.rules:116
-            state.counters[L[0]][L[1]] = max(0, state.counters[L[0]][L[1]] - L[3])
+            state.counters[L[0]][L[1]] = bounded(
+                max(0, state.counters[L[0]][L[1]] - L[3]),
+                "spec/risk_balance_of_power/05_conquest.rules:116:5",
+            )
             # spec: spec/risk_balance_of_power/05_conquest.rules:117
-            state.counters[L[0]][L[2]] = max(0, state.counters[L[0]][L[2]] + L[3])
+            state.counters[L[0]][L[2]] = bounded(
+                max(0, state.counters[L[0]][L[2]] + L[3]),
+                "spec/risk_balance_of_power/05_conquest.rules:117:5",
+            )
             # spec: spec/risk_balance_of_power/05_conquest.rules:118
             if state.counters[L[0]][L[1]] > 1:
                 pc = 1
@@ -841,7 +874,13 @@ def s_erobern(state, frame):
         if pc == 1:
             # spec: spec/risk_balance_of_power/05_conquest.rules:119
             player = L[0]
-            values = list(range(0, state.counters[L[0]][L[1]] - 1 + 1))
+            values = list(
+                int_range(
+                    0,
+                    state.counters[L[0]][L[1]] - 1,
+                    "spec/risk_balance_of_power/05_conquest.rules:119:24",
+                )
+            )
             ids, labels = option_names(values)
             ask(
                 state,
@@ -857,9 +896,15 @@ def s_erobern(state, frame):
         if pc == 2:
             L[5] = frame[3]
             # spec: spec/risk_balance_of_power/05_conquest.rules:120
-            state.counters[L[0]][L[1]] = max(0, state.counters[L[0]][L[1]] - L[5])
+            state.counters[L[0]][L[1]] = bounded(
+                max(0, state.counters[L[0]][L[1]] - L[5]),
+                "spec/risk_balance_of_power/05_conquest.rules:120:9",
+            )
             # spec: spec/risk_balance_of_power/05_conquest.rules:121
-            state.counters[L[0]][L[2]] = max(0, state.counters[L[0]][L[2]] + L[5])
+            state.counters[L[0]][L[2]] = bounded(
+                max(0, state.counters[L[0]][L[2]] + L[5]),
+                "spec/risk_balance_of_power/05_conquest.rules:121:9",
+            )
             pc = 3
         if pc == 3:
             # spec: spec/risk_balance_of_power/05_conquest.rules:123
@@ -968,9 +1013,15 @@ def s_verstaerken(state, frame):
             p_einheiten_nehmen(
                 state,
                 L[0],
-                max(3, (d_gebiete_von(state, L[0]) + d_staedte_von(state, L[0])) // 3)
-                + d_verstaerkung_fuer_regionen(state, L[0])
-                + d_hauptstaedte_von(state, L[0]) * 1,
+                bounded(
+                    max(
+                        3,
+                        (d_gebiete_von(state, L[0]) + d_staedte_von(state, L[0])) // 3,
+                    )
+                    + d_verstaerkung_fuer_regionen(state, L[0])
+                    + d_hauptstaedte_von(state, L[0]) * 1,
+                    "spec/risk_balance_of_power/06_turn.rules:39:25",
+                ),
             )
             # spec: spec/risk_balance_of_power/06_turn.rules:40
             frame[1] = 1
@@ -1089,7 +1140,12 @@ def s_karten_eintauschen(state, frame):
                 )
                 # spec: spec/risk_balance_of_power/06_turn.rules:64
                 p_einheiten_nehmen(
-                    state, L[0], d_einheiten_fuer_sterne(state, state.tracks[11])
+                    state,
+                    L[0],
+                    bounded(
+                        d_einheiten_fuer_sterne(state, state.tracks[11]),
+                        "spec/risk_balance_of_power/06_turn.rules:64:29",
+                    ),
                 )
                 # spec: spec/risk_balance_of_power/06_turn.rules:65
                 for card in list(state.zones[4]):
@@ -1139,7 +1195,10 @@ def s_platzieren(state, frame):
             # spec: spec/risk_balance_of_power/06_turn.rules:77
             state.tracks[2 + L[0]] = max(0, min(90, state.tracks[2 + L[0]] - 1))
             # spec: spec/risk_balance_of_power/06_turn.rules:78
-            state.counters[L[0]][L[1]] = max(0, state.counters[L[0]][L[1]] + 1)
+            state.counters[L[0]][L[1]] = bounded(
+                max(0, state.counters[L[0]][L[1]] + 1),
+                "spec/risk_balance_of_power/06_turn.rules:78:9",
+            )
             # spec: spec/risk_balance_of_power/06_turn.rules:79
             if state.tracks[2 + L[0]] > 0:
                 pc = 3
@@ -1148,7 +1207,13 @@ def s_platzieren(state, frame):
         if pc == 3:
             # spec: spec/risk_balance_of_power/06_turn.rules:80
             player = L[0]
-            values = list(range(0, state.tracks[2 + L[0]] + 1))
+            values = list(
+                int_range(
+                    0,
+                    state.tracks[2 + L[0]],
+                    "spec/risk_balance_of_power/06_turn.rules:80:28",
+                )
+            )
             ids, labels = option_names(values)
             ask(
                 state,
@@ -1166,7 +1231,10 @@ def s_platzieren(state, frame):
             # spec: spec/risk_balance_of_power/06_turn.rules:81
             state.tracks[2 + L[0]] = max(0, min(90, state.tracks[2 + L[0]] - L[2]))
             # spec: spec/risk_balance_of_power/06_turn.rules:82
-            state.counters[L[0]][L[1]] = max(0, state.counters[L[0]][L[1]] + L[2])
+            state.counters[L[0]][L[1]] = bounded(
+                max(0, state.counters[L[0]][L[1]] + L[2]),
+                "spec/risk_balance_of_power/06_turn.rules:82:13",
+            )
             pc = 1
             continue
         if pc == 5:
@@ -1377,7 +1445,13 @@ def s_truppen_bewegen(state, frame):
         if pc == 3:
             # spec: spec/risk_balance_of_power/06_turn.rules:133
             player = L[0]
-            values = list(range(1, state.counters[L[0]][L[1]] - 1 + 1))
+            values = list(
+                int_range(
+                    1,
+                    state.counters[L[0]][L[1]] - 1,
+                    "spec/risk_balance_of_power/06_turn.rules:133:24",
+                )
+            )
             ids, labels = option_names(values)
             ask(
                 state,
@@ -1397,9 +1471,15 @@ def s_truppen_bewegen(state, frame):
             pc = 5
         if pc == 5:
             # spec: spec/risk_balance_of_power/06_turn.rules:136
-            state.counters[L[0]][L[1]] = max(0, state.counters[L[0]][L[1]] - L[3])
+            state.counters[L[0]][L[1]] = bounded(
+                max(0, state.counters[L[0]][L[1]] - L[3]),
+                "spec/risk_balance_of_power/06_turn.rules:136:5",
+            )
             # spec: spec/risk_balance_of_power/06_turn.rules:137
-            state.counters[L[0]][L[2]] = max(0, state.counters[L[0]][L[2]] + L[3])
+            state.counters[L[0]][L[2]] = bounded(
+                max(0, state.counters[L[0]][L[2]] + L[3]),
+                "spec/risk_balance_of_power/06_turn.rules:137:5",
+            )
             state.frames.pop()
             return
 

@@ -22,7 +22,7 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 061f5ba1e2650e5431e8 output 02ca0eec888a01dff164
+# Fingerprint: source 880c69a1072c41b205c8 output b9d3404782ab7ffd0bed
 "Terraforming Mars (base game, Tharsis): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -42,7 +42,15 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import attr_of, label_of, option_names, some_card, text_of
+from runtime.values import (
+    attr_of,
+    bounded,
+    int_range,
+    label_of,
+    option_names,
+    some_card,
+    text_of,
+)
 from .tables import (
     A_animal,
     A_bonus_cards,
@@ -590,7 +598,10 @@ def ev_adaptation_technology(state, v_you, v_this):
 def ev_pets(state, v_you, v_this):
     "event of pets (spec/terraforming_mars/07c_active.rules:291)"
     # spec: spec/terraforming_mars/07c_active.rules:292
-    state.counters[18][v_this] = max(0, state.counters[18][v_this] + 1)
+    state.counters[18][v_this] = bounded(
+        max(0, state.counters[18][v_this] + 1),
+        "spec/terraforming_mars/07c_active.rules:292:9",
+    )
     # spec: spec/terraforming_mars/07c_active.rules:293
     activate(state, 18, [v_you, v_this], None)
 
@@ -654,85 +665,97 @@ def t_rover_effect_0(state, v_owner, v_q, v_s, v_t):
 def t_ecological_zone_effect_0(state, v_owner, v_z, v_q, v_c):
     "on card_played of ecological_zone_effect (spec/terraforming_mars/07c_active.rules:241)"
     # spec: spec/terraforming_mars/07c_active.rules:241
-    state.counters[18][v_z] = max(
-        0,
-        state.counters[18][v_z]
-        + (
-            (
-                A_animal[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_animal,
-                    v_c,
-                    "animal",
-                    "spec/terraforming_mars/07c_active.rules:241:48",
-                )
-            )
+    state.counters[18][v_z] = bounded(
+        max(
+            0,
+            state.counters[18][v_z]
             + (
-                A_plant[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_plant,
-                    v_c,
-                    "plant",
-                    "spec/terraforming_mars/07c_active.rules:241:59",
+                (
+                    A_animal[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_animal,
+                        v_c,
+                        "animal",
+                        "spec/terraforming_mars/07c_active.rules:241:48",
+                    )
                 )
-            )
+                + (
+                    A_plant[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_plant,
+                        v_c,
+                        "plant",
+                        "spec/terraforming_mars/07c_active.rules:241:59",
+                    )
+                )
+            ),
         ),
+        "spec/terraforming_mars/07c_active.rules:241:44",
     )
 
 
 def t_decomposers_effect_0(state, v_owner, v_z, v_q, v_c):
     "on card_played of decomposers_effect (spec/terraforming_mars/07c_active.rules:253)"
     # spec: spec/terraforming_mars/07c_active.rules:253
-    state.counters[18][v_z] = max(
-        0,
-        state.counters[18][v_z]
-        + (
-            (
-                A_animal[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_animal,
-                    v_c,
-                    "animal",
-                    "spec/terraforming_mars/07c_active.rules:253:48",
-                )
-            )
+    state.counters[18][v_z] = bounded(
+        max(
+            0,
+            state.counters[18][v_z]
             + (
-                A_plant[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_plant,
-                    v_c,
-                    "plant",
-                    "spec/terraforming_mars/07c_active.rules:253:59",
+                (
+                    A_animal[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_animal,
+                        v_c,
+                        "animal",
+                        "spec/terraforming_mars/07c_active.rules:253:48",
+                    )
                 )
-            )
-            + (
-                A_microbe[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_microbe,
-                    v_c,
-                    "microbe",
-                    "spec/terraforming_mars/07c_active.rules:253:69",
+                + (
+                    A_plant[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_plant,
+                        v_c,
+                        "plant",
+                        "spec/terraforming_mars/07c_active.rules:253:59",
+                    )
                 )
-            )
+                + (
+                    A_microbe[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_microbe,
+                        v_c,
+                        "microbe",
+                        "spec/terraforming_mars/07c_active.rules:253:69",
+                    )
+                )
+            ),
         ),
+        "spec/terraforming_mars/07c_active.rules:253:44",
     )
 
 
 def t_herbivores_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
     "on tile_placed of herbivores_effect (spec/terraforming_mars/07c_active.rules:260)"
     # spec: spec/terraforming_mars/07c_active.rules:260
-    state.counters[18][v_z] = max(0, state.counters[18][v_z] + 1)
+    state.counters[18][v_z] = bounded(
+        max(0, state.counters[18][v_z] + 1),
+        "spec/terraforming_mars/07c_active.rules:260:67",
+    )
 
 
 def t_pets_effect_0(state, v_owner, v_z, v_q, v_s, v_t):
     "on tile_placed of pets_effect (spec/terraforming_mars/07c_active.rules:287)"
     # spec: spec/terraforming_mars/07c_active.rules:287
-    state.counters[18][v_z] = max(0, state.counters[18][v_z] + 1)
+    state.counters[18][v_z] = bounded(
+        max(0, state.counters[18][v_z] + 1),
+        "spec/terraforming_mars/07c_active.rules:287:48",
+    )
 
 
 def t_immigrant_city_effect_0(state, v_owner, v_q, v_s, v_t):
@@ -1354,9 +1377,12 @@ def s_pay(state, frame):
                 pc = 3
         if pc == 1:
             # spec: spec/terraforming_mars/04_economy.rules:87
-            L[5] = q_steel_value(state, L[0])
+            L[5] = bounded(
+                q_steel_value(state, L[0]),
+                "spec/terraforming_mars/04_economy.rules:87:18",
+            )
             # spec: spec/terraforming_mars/04_economy.rules:88
-            L[6] = (
+            L[6] = bounded(
                 state.tracks[L[0]]
                 + q_heat_as_mc(state, L[0])
                 * max(0, state.tracks[25 + L[0]] - state.tracks[89])
@@ -1364,15 +1390,24 @@ def s_pay(state, frame):
                     q_titanium_value(state, L[0]) * state.tracks[10 + L[0]]
                     if L[3]
                     else 0
-                )
+                ),
+                "spec/terraforming_mars/04_economy.rules:88:22",
             )
             # spec: spec/terraforming_mars/04_economy.rules:90
-            L[7] = max(0, (L[4] - L[6] + L[5] - 1) // L[5])
+            L[7] = bounded(
+                max(0, (L[4] - L[6] + L[5] - 1) // L[5]),
+                "spec/terraforming_mars/04_economy.rules:90:21",
+            )
             # spec: spec/terraforming_mars/04_economy.rules:91
-            L[8] = min(state.tracks[5 + L[0]], (L[4] + L[5] - 1) // L[5])
+            L[8] = bounded(
+                min(state.tracks[5 + L[0]], (L[4] + L[5] - 1) // L[5]),
+                "spec/terraforming_mars/04_economy.rules:91:20",
+            )
             # spec: spec/terraforming_mars/04_economy.rules:92
             player = L[0]
-            values = list(range(L[7], L[8] + 1))
+            values = list(
+                int_range(L[7], L[8], "spec/terraforming_mars/04_economy.rules:92:24")
+            )
             ids, labels = option_names(values)
             ask(
                 state,
@@ -1390,7 +1425,10 @@ def s_pay(state, frame):
             # spec: spec/terraforming_mars/04_economy.rules:93
             state.tracks[5 + L[0]] = max(0, min(9999, state.tracks[5 + L[0]] - L[9]))
             # spec: spec/terraforming_mars/04_economy.rules:94
-            L[4] = max(0, L[4] - L[5] * L[9])
+            L[4] = bounded(
+                max(0, L[4] - L[5] * L[9]),
+                "spec/terraforming_mars/04_economy.rules:94:9",
+            )
             pc = 3
         if pc == 3:
             # spec: spec/terraforming_mars/04_economy.rules:96
@@ -1400,18 +1438,32 @@ def s_pay(state, frame):
                 pc = 6
         if pc == 4:
             # spec: spec/terraforming_mars/04_economy.rules:97
-            L[10] = q_titanium_value(state, L[0])
+            L[10] = bounded(
+                q_titanium_value(state, L[0]),
+                "spec/terraforming_mars/04_economy.rules:97:18",
+            )
             # spec: spec/terraforming_mars/04_economy.rules:98
-            L[6] = state.tracks[L[0]] + q_heat_as_mc(state, L[0]) * max(
-                0, state.tracks[25 + L[0]] - state.tracks[89]
+            L[6] = bounded(
+                state.tracks[L[0]]
+                + q_heat_as_mc(state, L[0])
+                * max(0, state.tracks[25 + L[0]] - state.tracks[89]),
+                "spec/terraforming_mars/04_economy.rules:98:22",
             )
             # spec: spec/terraforming_mars/04_economy.rules:99
-            L[7] = max(0, (L[4] - L[6] + L[10] - 1) // L[10])
+            L[7] = bounded(
+                max(0, (L[4] - L[6] + L[10] - 1) // L[10]),
+                "spec/terraforming_mars/04_economy.rules:99:21",
+            )
             # spec: spec/terraforming_mars/04_economy.rules:100
-            L[8] = min(state.tracks[10 + L[0]], (L[4] + L[10] - 1) // L[10])
+            L[8] = bounded(
+                min(state.tracks[10 + L[0]], (L[4] + L[10] - 1) // L[10]),
+                "spec/terraforming_mars/04_economy.rules:100:20",
+            )
             # spec: spec/terraforming_mars/04_economy.rules:101
             player = L[0]
-            values = list(range(L[7], L[8] + 1))
+            values = list(
+                int_range(L[7], L[8], "spec/terraforming_mars/04_economy.rules:101:24")
+            )
             ids, labels = option_names(values)
             ask(
                 state,
@@ -1429,7 +1481,10 @@ def s_pay(state, frame):
             # spec: spec/terraforming_mars/04_economy.rules:102
             state.tracks[10 + L[0]] = max(0, min(9999, state.tracks[10 + L[0]] - L[9]))
             # spec: spec/terraforming_mars/04_economy.rules:103
-            L[4] = max(0, L[4] - L[10] * L[9])
+            L[4] = bounded(
+                max(0, L[4] - L[10] * L[9]),
+                "spec/terraforming_mars/04_economy.rules:103:9",
+            )
             pc = 6
         if pc == 6:
             # spec: spec/terraforming_mars/04_economy.rules:105
@@ -1444,16 +1499,24 @@ def s_pay(state, frame):
                 pc = 9
         if pc == 7:
             # spec: spec/terraforming_mars/04_economy.rules:106
-            L[7] = max(0, L[4] - state.tracks[L[0]])
+            L[7] = bounded(
+                max(0, L[4] - state.tracks[L[0]]),
+                "spec/terraforming_mars/04_economy.rules:106:21",
+            )
             # spec: spec/terraforming_mars/04_economy.rules:107
-            L[8] = min(
-                q_heat_as_mc(state, L[0])
-                * max(0, state.tracks[25 + L[0]] - state.tracks[89]),
-                L[4],
+            L[8] = bounded(
+                min(
+                    q_heat_as_mc(state, L[0])
+                    * max(0, state.tracks[25 + L[0]] - state.tracks[89]),
+                    L[4],
+                ),
+                "spec/terraforming_mars/04_economy.rules:107:20",
             )
             # spec: spec/terraforming_mars/04_economy.rules:108
             player = L[0]
-            values = list(range(L[7], L[8] + 1))
+            values = list(
+                int_range(L[7], L[8], "spec/terraforming_mars/04_economy.rules:108:24")
+            )
             ids, labels = option_names(values)
             ask(
                 state,
@@ -1471,7 +1534,7 @@ def s_pay(state, frame):
             # spec: spec/terraforming_mars/04_economy.rules:109
             state.tracks[25 + L[0]] = max(0, min(9999, state.tracks[25 + L[0]] - L[9]))
             # spec: spec/terraforming_mars/04_economy.rules:110
-            L[4] = L[4] - L[9]
+            L[4] = bounded(L[4] - L[9], "spec/terraforming_mars/04_economy.rules:110:9")
             pc = 9
         if pc == 9:
             # spec: spec/terraforming_mars/04_economy.rules:112
@@ -1521,7 +1584,10 @@ def s_play_project(state, frame):
                     8,
                     [
                         L[0],
-                        q_card_cost(state, L[0], L[1]),
+                        bounded(
+                            q_card_cost(state, L[0], L[1]),
+                            "spec/terraforming_mars/04_economy.rules:126:12",
+                        ),
                         (
                             A_building[L[1]]
                             if L[1] is not None
@@ -1707,7 +1773,10 @@ def s_add_to_own_card(state, frame):
         if pc == 2:
             L[4] = frame[3]
             # spec: spec/terraforming_mars/04_economy.rules:165
-            state.counters[18][L[4]] = max(0, state.counters[18][L[4]] + L[2])
+            state.counters[18][L[4]] = bounded(
+                max(0, state.counters[18][L[4]] + L[2]),
+                "spec/terraforming_mars/04_economy.rules:165:9",
+            )
             pc = 3
         if pc == 3:
             state.frames.pop()
@@ -1775,9 +1844,15 @@ def s_take_one_from_any(state, frame):
         if pc == 2:
             L[4] = frame[3]
             # spec: spec/terraforming_mars/04_economy.rules:175
-            state.counters[18][L[4]] = max(0, state.counters[18][L[4]] - 1)
+            state.counters[18][L[4]] = bounded(
+                max(0, state.counters[18][L[4]] - 1),
+                "spec/terraforming_mars/04_economy.rules:175:5",
+            )
             # spec: spec/terraforming_mars/04_economy.rules:176
-            state.counters[18][L[2]] = max(0, state.counters[18][L[2]] + 1)
+            state.counters[18][L[2]] = bounded(
+                max(0, state.counters[18][L[2]] + 1),
+                "spec/terraforming_mars/04_economy.rules:176:5",
+            )
             state.frames.pop()
             return
 
@@ -1858,7 +1933,18 @@ def s_standard_project(state, frame):
         if pc == 3:
             # spec: spec/terraforming_mars/05_generation.rules:90
             frame[1] = 4
-            state.frames.append(new_frame(9, [L[0], q_power_plant_cost(state, L[0])]))
+            state.frames.append(
+                new_frame(
+                    9,
+                    [
+                        L[0],
+                        bounded(
+                            q_power_plant_cost(state, L[0]),
+                            "spec/terraforming_mars/05_generation.rules:90:23",
+                        ),
+                    ],
+                )
+            )
             return
         if pc == 4:
             # spec: spec/terraforming_mars/05_generation.rules:91
@@ -2216,7 +2302,18 @@ def s_take_action(state, frame):
             L[4] = frame[3]
             # spec: spec/terraforming_mars/05_generation.rules:165
             frame[1] = 10
-            state.frames.append(new_frame(9, [L[0], 8 + 6 * d_awards_funded(state)]))
+            state.frames.append(
+                new_frame(
+                    9,
+                    [
+                        L[0],
+                        bounded(
+                            8 + 6 * d_awards_funded(state),
+                            "spec/terraforming_mars/05_generation.rules:165:23",
+                        ),
+                    ],
+                )
+            )
             return
         if pc == 10:
             # spec: spec/terraforming_mars/05_generation.rules:166
@@ -2390,10 +2487,13 @@ def s_action_phase(state, frame):
             return
         if pc == 3:
             # spec: spec/terraforming_mars/05_generation.rules:209
-            state.vars[1] = (
-                None
-                if state.vars[1] is None
-                else (state.vars[1] + 1) % state.params["players"]
+            state.vars[1] = bounded(
+                (
+                    None
+                    if state.vars[1] is None
+                    else (state.vars[1] + 1) % state.params["players"]
+                ),
+                "spec/terraforming_mars/05_generation.rules:209:9",
             )
             pc = 1
             continue
@@ -2600,10 +2700,13 @@ def s_final_scoring(state, frame):
             return
         if pc == 2:
             # spec: spec/terraforming_mars/05_generation.rules:280
-            state.vars[1] = (
-                None
-                if state.vars[1] is None
-                else (state.vars[1] + 1) % state.params["players"]
+            state.vars[1] = bounded(
+                (
+                    None
+                    if state.vars[1] is None
+                    else (state.vars[1] + 1) % state.params["players"]
+                ),
+                "spec/terraforming_mars/05_generation.rules:280:9",
             )
             L[1] = L[1] - 1
             pc = 1
@@ -2818,7 +2921,18 @@ def s_standard_setup(state, frame):
             # spec: spec/terraforming_mars/06_corporations.rules:69
             frame[1] = 7
             state.frames.append(
-                new_frame(25, [L[3], 3, d_start_money(state, L[3])] + [UNBOUND] * 3)
+                new_frame(
+                    25,
+                    [
+                        L[3],
+                        3,
+                        bounded(
+                            d_start_money(state, L[3]),
+                            "spec/terraforming_mars/06_corporations.rules:69:31",
+                        ),
+                    ]
+                    + [UNBOUND] * 3,
+                )
             )
             return
         if pc == 7:
@@ -2865,7 +2979,14 @@ def s_standard_setup(state, frame):
             continue
         if pc == 12:
             # spec: spec/terraforming_mars/06_corporations.rules:80
-            p_research_pay(state, L[3], 0 if d_beginner(state, L[3]) else 3)
+            p_research_pay(
+                state,
+                L[3],
+                bounded(
+                    0 if d_beginner(state, L[3]) else 3,
+                    "spec/terraforming_mars/06_corporations.rules:80:25",
+                ),
+            )
             L[9] = L[9] + 1
             pc = 9
             continue
@@ -3215,7 +3336,10 @@ def s_spend_or_add(state, frame):
             k = frame[3]
             if k == 0:
                 # spec: spec/terraforming_mars/07c_active.rules:62
-                state.counters[18][L[1]] = max(0, state.counters[18][L[1]] - L[2])
+                state.counters[18][L[1]] = bounded(
+                    max(0, state.counters[18][L[1]] - L[2]),
+                    "spec/terraforming_mars/07c_active.rules:62:13",
+                )
                 # spec: spec/terraforming_mars/07c_active.rules:63
                 log_line(
                     state,
@@ -3224,7 +3348,10 @@ def s_spend_or_add(state, frame):
                 )
             elif k == 1:
                 # spec: spec/terraforming_mars/07c_active.rules:65
-                state.counters[18][L[1]] = max(0, state.counters[18][L[1]] + 1)
+                state.counters[18][L[1]] = bounded(
+                    max(0, state.counters[18][L[1]] + 1),
+                    "spec/terraforming_mars/07c_active.rules:65:49",
+                )
             state.frames.pop()
             return
 
@@ -3263,10 +3390,13 @@ def s_start(state, frame):
             # spec: spec/terraforming_mars/05_generation.rules:298
             state.tracks[73] = max(1, min(99, state.tracks[73] + 1))
             # spec: spec/terraforming_mars/05_generation.rules:299
-            state.vars[0] = (
-                None
-                if state.vars[0] is None
-                else (state.vars[0] + 1) % state.params["players"]
+            state.vars[0] = bounded(
+                (
+                    None
+                    if state.vars[0] is None
+                    else (state.vars[0] + 1) % state.params["players"]
+                ),
+                "spec/terraforming_mars/05_generation.rules:299:9",
             )
             # spec: spec/terraforming_mars/05_generation.rules:300
             frame[1] = 4
@@ -3858,7 +3988,13 @@ def sev_insulation(state, frame):
         if pc == 0:
             # spec: spec/terraforming_mars/07_cards.rules:296
             player = L[0]
-            values = list(range(1, state.tracks[55 + L[0]] + 1))
+            values = list(
+                int_range(
+                    1,
+                    state.tracks[55 + L[0]],
+                    "spec/terraforming_mars/07_cards.rules:296:26",
+                )
+            )
             ids, labels = option_names(values)
             ask(
                 state,
@@ -5066,7 +5202,10 @@ def sev_search_for_life(state, frame):
                 )
                 # spec: spec/terraforming_mars/07c_active.rules:20
                 if A_microbe[L[2]] > 0:
-                    state.counters[18][L[1]] = max(0, state.counters[18][L[1]] + 1)
+                    state.counters[18][L[1]] = bounded(
+                        max(0, state.counters[18][L[1]] + 1),
+                        "spec/terraforming_mars/07c_active.rules:20:36",
+                    )
                 # spec: spec/terraforming_mars/07c_active.rules:21
                 move_card(state, L[2], 2)
             pc = 3
@@ -5229,7 +5368,10 @@ def sev_fish(state, frame):
             else:
                 pc = 2
         if pc == 1:
-            state.counters[18][L[1]] = max(0, state.counters[18][L[1]] + 1)
+            state.counters[18][L[1]] = bounded(
+                max(0, state.counters[18][L[1]] + 1),
+                "spec/terraforming_mars/07c_active.rules:97:21",
+            )
             pc = 3
         if pc == 2:
             state.frames.pop()
@@ -5253,7 +5395,10 @@ def sev_small_animals(state, frame):
             else:
                 pc = 2
         if pc == 1:
-            state.counters[18][L[1]] = max(0, state.counters[18][L[1]] + 1)
+            state.counters[18][L[1]] = bounded(
+                max(0, state.counters[18][L[1]] + 1),
+                "spec/terraforming_mars/07c_active.rules:103:21",
+            )
             pc = 3
         if pc == 2:
             state.frames.pop()
@@ -5277,7 +5422,10 @@ def sev_birds(state, frame):
             else:
                 pc = 2
         if pc == 1:
-            state.counters[18][L[1]] = max(0, state.counters[18][L[1]] + 1)
+            state.counters[18][L[1]] = bounded(
+                max(0, state.counters[18][L[1]] + 1),
+                "spec/terraforming_mars/07c_active.rules:109:21",
+            )
             pc = 3
         if pc == 2:
             state.frames.pop()
@@ -5505,7 +5653,10 @@ def sev_nitrite_reducing_bacteria(state, frame):
             pc = 4
         if pc == 3:
             # spec: spec/terraforming_mars/07c_active.rules:177
-            state.counters[18][L[1]] = max(0, state.counters[18][L[1]] + 3)
+            state.counters[18][L[1]] = bounded(
+                max(0, state.counters[18][L[1]] + 3),
+                "spec/terraforming_mars/07c_active.rules:177:13",
+            )
             pc = 4
         if pc == 4:
             state.frames.pop()
@@ -5525,7 +5676,10 @@ def sev_livestock(state, frame):
             else:
                 pc = 2
         if pc == 1:
-            state.counters[18][L[1]] = max(0, state.counters[18][L[1]] + 1)
+            state.counters[18][L[1]] = bounded(
+                max(0, state.counters[18][L[1]] + 1),
+                "spec/terraforming_mars/07c_active.rules:184:21",
+            )
             pc = 3
         if pc == 2:
             state.frames.pop()
@@ -5653,7 +5807,10 @@ def sev_herbivores(state, frame):
     while True:
         if pc == 0:
             # spec: spec/terraforming_mars/07c_active.rules:265
-            state.counters[18][L[1]] = max(0, state.counters[18][L[1]] + 1)
+            state.counters[18][L[1]] = bounded(
+                max(0, state.counters[18][L[1]] + 1),
+                "spec/terraforming_mars/07c_active.rules:265:9",
+            )
             # spec: spec/terraforming_mars/07c_active.rules:266
             frame[1] = 1
             state.frames.append(new_frame(27, [L[0], L[1]]))

@@ -22,12 +22,19 @@
 #     terraforming_mars/tests/08_setup_hooks.rules
 #     terraforming_mars/tests/09_variant_combinations.rules
 # Tests hash: 587f3397a39b9e13
-# Fingerprint: source 3b19819d97fb22649a59 output a9c5c2a0a6c5cb7887f3
+# Fingerprint: source 4de46ea8132e7b96d342 output 09d4d23622f61a382b5d
 "Terraforming Mars (base game, Tharsis): the designer tests' statements and expectations, keyed as compiler/testplan.py plans them."
 
 from runtime.frames import UNBOUND, new_frame
 from runtime.state import activate, ask, is_active, move_card, tick, top_card
-from runtime.values import deciding_of, option_names, some_card, unknown_name, winner_of
+from runtime.values import (
+    bounded,
+    deciding_of,
+    option_names,
+    some_card,
+    unknown_name,
+    winner_of,
+)
 from .tables import (
     A_colour,
     ENTITY_IDS,
@@ -868,7 +875,20 @@ def tb_04_generation_2_1(state, frame):
     L = frame[2]
     # spec: spec/terraforming_mars/tests/04_generation.rules:29
     state.frames.pop()
-    state.frames.append(new_frame(25, [0, 3, d_start_money(state, 0)] + [UNBOUND] * 3))
+    state.frames.append(
+        new_frame(
+            25,
+            [
+                0,
+                3,
+                bounded(
+                    d_start_money(state, 0),
+                    "spec/terraforming_mars/tests/04_generation.rules:29:24",
+                ),
+            ]
+            + [UNBOUND] * 3,
+        )
+    )
     return
 
 
@@ -3171,7 +3191,14 @@ def tb_08_setup_hooks_0_1(state, frame):
     # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:14
     state.tracks[0] = max(0, min(9999, state.tracks[0] + 42))
     # spec: spec/terraforming_mars/tests/08_setup_hooks.rules:15
-    p_research_pay(state, 0, 0 if d_beginner(state, 0) else 3)
+    p_research_pay(
+        state,
+        0,
+        bounded(
+            0 if d_beginner(state, 0) else 3,
+            "spec/terraforming_mars/tests/08_setup_hooks.rules:15:22",
+        ),
+    )
     state.frames.pop()
     return
 

@@ -29,7 +29,7 @@
 #     twilight_struggle/tests/policy_helpers.rules
 #     twilight_struggle/tests/turn_and_victory.rules
 # Tests hash: 68313c62b053bb78
-# Fingerprint: source 6ec559bd6650a5e7c9a7 output ba32cb1baab91e890dd2
+# Fingerprint: source f41eb8bbdbfb8737c25d output 1c07db55fe8552d45663
 "Twilight Struggle (Deluxe edition, 2015 rules): procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -53,8 +53,10 @@ from runtime.state import (
 )
 from runtime.values import (
     attr_of,
+    bounded,
     collection_of,
     event_allowed,
+    int_range,
     member_of,
     option_names,
     some_card,
@@ -294,22 +296,25 @@ def p_move_random_card(state, v_p, v_dest):
 def p_gain_control(state, v_p, v_c):
     "procedure gain_control (spec/twilight_struggle/event_helpers.rules:34)"
     # spec: spec/twilight_struggle/event_helpers.rules:35
-    state.counters[1 + v_p][v_c] = max(
-        0,
+    state.counters[1 + v_p][v_c] = bounded(
         max(
-            state.counters[1 + v_p][v_c],
-            state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
-            + (
-                A_stability[v_c]
-                if v_c is not None
-                else attr_of(
-                    A_stability,
-                    v_c,
-                    "stability",
-                    "spec/twilight_struggle/event_helpers.rules:35:77",
-                )
+            0,
+            max(
+                state.counters[1 + v_p][v_c],
+                state.counters[1 + (None if v_p is None else (v_p + 1) % 2)][v_c]
+                + (
+                    A_stability[v_c]
+                    if v_c is not None
+                    else attr_of(
+                        A_stability,
+                        v_c,
+                        "stability",
+                        "spec/twilight_struggle/event_helpers.rules:35:77",
+                    )
+                ),
             ),
         ),
+        "spec/twilight_struggle/event_helpers.rules:35:5",
     )
 
 
@@ -327,10 +332,15 @@ def p_realignment_roll(state, v_p, v_c):
     # spec: spec/twilight_struggle/operations.rules:151
     v_their_die = roll(state, 6, "spec/twilight_struggle/operations.rules:151:5")
     # spec: spec/twilight_struggle/operations.rules:152
-    v_own_total = v_own_die + d_realign_modifier(state, v_p, v_c)
+    v_own_total = bounded(
+        v_own_die + d_realign_modifier(state, v_p, v_c),
+        "spec/twilight_struggle/operations.rules:152:21",
+    )
     # spec: spec/twilight_struggle/operations.rules:153
-    v_their_total = v_their_die + d_realign_modifier(
-        state, None if v_p is None else (v_p + 1) % 2, v_c
+    v_their_total = bounded(
+        v_their_die
+        + d_realign_modifier(state, None if v_p is None else (v_p + 1) % 2, v_c),
+        "spec/twilight_struggle/operations.rules:153:23",
     )
     # spec: spec/twilight_struggle/operations.rules:154
     log_line(
@@ -368,13 +378,15 @@ def p_realignment_roll(state, v_p, v_c):
     if v_own_total > v_their_total:
         # spec: spec/twilight_struggle/operations.rules:156
         row = 1 + (None if v_p is None else (v_p + 1) % 2)
-        state.counters[row][v_c] = max(
-            0, state.counters[row][v_c] - (v_own_total - v_their_total)
+        state.counters[row][v_c] = bounded(
+            max(0, state.counters[row][v_c] - (v_own_total - v_their_total)),
+            "spec/twilight_struggle/operations.rules:156:9",
         )
     elif v_their_total > v_own_total:
         # spec: spec/twilight_struggle/operations.rules:158
-        state.counters[1 + v_p][v_c] = max(
-            0, state.counters[1 + v_p][v_c] - (v_their_total - v_own_total)
+        state.counters[1 + v_p][v_c] = bounded(
+            max(0, state.counters[1 + v_p][v_c] - (v_their_total - v_own_total)),
+            "spec/twilight_struggle/operations.rules:158:9",
         )
 
 
@@ -391,11 +403,15 @@ def p_war(
     # spec: spec/twilight_struggle/operations.rules:209
     v_die = roll(state, 6, "spec/twilight_struggle/operations.rules:209:5")
     # spec: spec/twilight_struggle/operations.rules:210
-    v_result = v_die - d_war_penalty(
-        state,
-        None if v_attacker is None else (v_attacker + 1) % 2,
-        v_target,
-        v_target_counts,
+    v_result = bounded(
+        v_die
+        - d_war_penalty(
+            state,
+            None if v_attacker is None else (v_attacker + 1) % 2,
+            v_target,
+            v_target_counts,
+        ),
+        "spec/twilight_struggle/operations.rules:210:18",
     )
     # spec: spec/twilight_struggle/operations.rules:211
     log_line(
@@ -436,12 +452,15 @@ def p_war(
         # spec: spec/twilight_struggle/operations.rules:214
         p_gain_vp(state, v_attacker, v_vp_award)
         # spec: spec/twilight_struggle/operations.rules:215
-        state.counters[1 + v_attacker][v_target] = max(
-            0,
-            state.counters[1 + v_attacker][v_target]
-            + state.counters[
-                1 + (None if v_attacker is None else (v_attacker + 1) % 2)
-            ][v_target],
+        state.counters[1 + v_attacker][v_target] = bounded(
+            max(
+                0,
+                state.counters[1 + v_attacker][v_target]
+                + state.counters[
+                    1 + (None if v_attacker is None else (v_attacker + 1) % 2)
+                ][v_target],
+            ),
+            "spec/twilight_struggle/operations.rules:215:9",
         )
         # spec: spec/twilight_struggle/operations.rules:216
         row = 1 + (None if v_attacker is None else (v_attacker + 1) % 2)
@@ -471,9 +490,13 @@ def p_score_region(state, v_r):
     # spec: spec/twilight_struggle/scoring.rules:17
     state.vars[8] = v_r
     # spec: spec/twilight_struggle/scoring.rules:18
-    v_usa_points = d_region_points(state, 1, v_r)
+    v_usa_points = bounded(
+        d_region_points(state, 1, v_r), "spec/twilight_struggle/scoring.rules:18:22"
+    )
     # spec: spec/twilight_struggle/scoring.rules:19
-    v_ussr_points = d_region_points(state, 0, v_r)
+    v_ussr_points = bounded(
+        d_region_points(state, 0, v_r), "spec/twilight_struggle/scoring.rules:19:23"
+    )
     # spec: spec/twilight_struggle/scoring.rules:20
     state.vars[8] = None
     # spec: spec/twilight_struggle/scoring.rules:21
@@ -508,9 +531,13 @@ def p_score_region(state, v_r):
 def p_score_southeast_asia(state):
     "procedure score_southeast_asia (spec/twilight_struggle/scoring.rules:29)"
     # spec: spec/twilight_struggle/scoring.rules:30
-    v_usa_points = d_southeast_asia_points(state, 1)
+    v_usa_points = bounded(
+        d_southeast_asia_points(state, 1), "spec/twilight_struggle/scoring.rules:30:22"
+    )
     # spec: spec/twilight_struggle/scoring.rules:31
-    v_ussr_points = d_southeast_asia_points(state, 0)
+    v_ussr_points = bounded(
+        d_southeast_asia_points(state, 0), "spec/twilight_struggle/scoring.rules:31:23"
+    )
     # spec: spec/twilight_struggle/scoring.rules:32
     log_line(
         state,
@@ -618,7 +645,12 @@ def p_space_race_attempt(state, v_p, v_c):
         "spec/twilight_struggle/space_race.rules:48:5",
     )
     # spec: spec/twilight_struggle/space_race.rules:49
-    if v_die <= d_space_success_max(state, state.tracks[6 + v_p] + 1):
+    if v_die <= d_space_success_max(
+        state,
+        bounded(
+            state.tracks[6 + v_p] + 1, "spec/twilight_struggle/space_race.rules:49:33"
+        ),
+    ):
         p_space_race_advance(state, v_p)
 
 
@@ -634,10 +666,24 @@ def p_space_race_advance(state, v_p):
             >= state.tracks[6 + v_p]
         ):
             # spec: spec/twilight_struggle/space_race.rules:56
-            p_gain_vp(state, v_p, d_space_vp_second(state, state.tracks[6 + v_p]))
+            p_gain_vp(
+                state,
+                v_p,
+                bounded(
+                    d_space_vp_second(state, state.tracks[6 + v_p]),
+                    "spec/twilight_struggle/space_race.rules:56:24",
+                ),
+            )
         else:
             # spec: spec/twilight_struggle/space_race.rules:58
-            p_gain_vp(state, v_p, d_space_vp_first(state, state.tracks[6 + v_p]))
+            p_gain_vp(
+                state,
+                v_p,
+                bounded(
+                    d_space_vp_first(state, state.tracks[6 + v_p]),
+                    "spec/twilight_struggle/space_race.rules:58:24",
+                ),
+            )
 
 
 def p_add_war_to_deck(state, v_w):
@@ -855,7 +901,11 @@ def ev_duck_and_cover(state, v_you, v_this):
     # spec: spec/twilight_struggle/cards.rules:32
     p_degrade_defcon(state, 1)
     # spec: spec/twilight_struggle/cards.rules:33
-    p_gain_vp(state, 1, 5 - state.tracks[0])
+    p_gain_vp(
+        state,
+        1,
+        bounded(5 - state.tracks[0], "spec/twilight_struggle/cards.rules:33:22"),
+    )
 
 
 def ev_fidel(state, v_you, v_this):
@@ -869,7 +919,10 @@ def ev_fidel(state, v_you, v_this):
 def ev_vietnam_revolts(state, v_you, v_this):
     "event of vietnam_revolts (spec/twilight_struggle/cards.rules:89)"
     # spec: spec/twilight_struggle/cards.rules:90
-    state.counters[1][E_vietnam] = max(0, state.counters[1][E_vietnam] + 2)
+    state.counters[1][E_vietnam] = bounded(
+        max(0, state.counters[1][E_vietnam] + 2),
+        "spec/twilight_struggle/cards.rules:90:9",
+    )
     # spec: spec/twilight_struggle/cards.rules:91
     activate(state, 3, [], "end_of_turn")
 
@@ -897,19 +950,29 @@ def ev_arab_israeli_war(state, v_you, v_this):
 def ev_nasser(state, v_you, v_this):
     "event of nasser (spec/twilight_struggle/cards.rules:152)"
     # spec: spec/twilight_struggle/cards.rules:153
-    state.counters[1][E_egypt] = max(0, state.counters[1][E_egypt] + 2)
+    state.counters[1][E_egypt] = bounded(
+        max(0, state.counters[1][E_egypt] + 2),
+        "spec/twilight_struggle/cards.rules:153:9",
+    )
     # spec: spec/twilight_struggle/cards.rules:154
-    state.counters[2][E_egypt] = max(
-        0, state.counters[2][E_egypt] - (state.counters[2][E_egypt] + 1) // 2
+    state.counters[2][E_egypt] = bounded(
+        max(0, state.counters[2][E_egypt] - (state.counters[2][E_egypt] + 1) // 2),
+        "spec/twilight_struggle/cards.rules:154:9",
     )
 
 
 def ev_de_gaulle_leads_france(state, v_you, v_this):
     "event of de_gaulle_leads_france (spec/twilight_struggle/cards.rules:190)"
     # spec: spec/twilight_struggle/cards.rules:191
-    state.counters[2][E_france] = max(0, state.counters[2][E_france] - 2)
+    state.counters[2][E_france] = bounded(
+        max(0, state.counters[2][E_france] - 2),
+        "spec/twilight_struggle/cards.rules:191:9",
+    )
     # spec: spec/twilight_struggle/cards.rules:192
-    state.counters[1][E_france] = max(0, state.counters[1][E_france] + 1)
+    state.counters[1][E_france] = bounded(
+        max(0, state.counters[1][E_france] + 1),
+        "spec/twilight_struggle/cards.rules:192:9",
+    )
     # spec: spec/twilight_struggle/cards.rules:193
     activate(state, 4, [], None)
 
@@ -953,7 +1016,11 @@ def ev_red_scare_purge(state, v_you, v_this):
 def ev_nuclear_test_ban(state, v_you, v_this):
     "event of nuclear_test_ban (spec/twilight_struggle/cards.rules:428)"
     # spec: spec/twilight_struggle/cards.rules:429
-    p_gain_vp(state, v_you, state.tracks[0] - 2)
+    p_gain_vp(
+        state,
+        v_you,
+        bounded(state.tracks[0] - 2, "spec/twilight_struggle/cards.rules:429:22"),
+    )
     # spec: spec/twilight_struggle/cards.rules:430
     p_improve_defcon(state, 2)
 
@@ -1067,17 +1134,24 @@ def ev_brezhnev_doctrine(state, v_you, v_this):
 def ev_portuguese_empire_crumbles(state, v_you, v_this):
     "event of portuguese_empire_crumbles (spec/twilight_struggle/events_mid.rules:412)"
     # spec: spec/twilight_struggle/events_mid.rules:413
-    state.counters[1][E_se_african_states] = max(
-        0, state.counters[1][E_se_african_states] + 2
+    state.counters[1][E_se_african_states] = bounded(
+        max(0, state.counters[1][E_se_african_states] + 2),
+        "spec/twilight_struggle/events_mid.rules:413:5",
     )
     # spec: spec/twilight_struggle/events_mid.rules:414
-    state.counters[1][E_angola] = max(0, state.counters[1][E_angola] + 2)
+    state.counters[1][E_angola] = bounded(
+        max(0, state.counters[1][E_angola] + 2),
+        "spec/twilight_struggle/events_mid.rules:414:5",
+    )
 
 
 def ev_allende(state, v_you, v_this):
     "event of allende (spec/twilight_struggle/events_mid.rules:433)"
     # spec: spec/twilight_struggle/events_mid.rules:433
-    state.counters[1][E_chile] = max(0, state.counters[1][E_chile] + 2)
+    state.counters[1][E_chile] = bounded(
+        max(0, state.counters[1][E_chile] + 2),
+        "spec/twilight_struggle/events_mid.rules:433:17",
+    )
 
 
 def ev_willy_brandt(state, v_you, v_this):
@@ -1085,7 +1159,10 @@ def ev_willy_brandt(state, v_you, v_this):
     # spec: spec/twilight_struggle/events_mid.rules:441
     p_gain_vp(state, 0, 1)
     # spec: spec/twilight_struggle/events_mid.rules:442
-    state.counters[1][E_west_germany] = max(0, state.counters[1][E_west_germany] + 1)
+    state.counters[1][E_west_germany] = bounded(
+        max(0, state.counters[1][E_west_germany] + 1),
+        "spec/twilight_struggle/events_mid.rules:442:5",
+    )
     # spec: spec/twilight_struggle/events_mid.rules:443
     activate(state, 27, [], None)
 
@@ -1121,26 +1198,29 @@ def ev_opec(state, v_you, v_this):
     p_gain_vp(
         state,
         0,
-        len(
-            [
-                c_c
-                for c_c in K_country
-                if (
-                    c_c == E_egypt
-                    or c_c == E_iran
-                    or c_c == E_libya
-                    or c_c == E_saudi_arabia
-                    or c_c == E_iraq
-                    or c_c == E_gulf_states
-                    or c_c == E_venezuela
-                )
-                and (
-                    state.counters[1 + 0][c_c] >= A_stability[c_c]
-                    and state.counters[1 + 0][c_c]
-                    - state.counters[1 + (0 + 1) % 2][c_c]
-                    >= A_stability[c_c]
-                )
-            ]
+        bounded(
+            len(
+                [
+                    c_c
+                    for c_c in K_country
+                    if (
+                        c_c == E_egypt
+                        or c_c == E_iran
+                        or c_c == E_libya
+                        or c_c == E_saudi_arabia
+                        or c_c == E_iraq
+                        or c_c == E_gulf_states
+                        or c_c == E_venezuela
+                    )
+                    and (
+                        state.counters[1 + 0][c_c] >= A_stability[c_c]
+                        and state.counters[1 + 0][c_c]
+                        - state.counters[1 + (0 + 1) % 2][c_c]
+                        >= A_stability[c_c]
+                    )
+                ]
+            ),
+            "spec/twilight_struggle/events_mid.rules:541:19",
         ),
     )
 
@@ -1148,11 +1228,20 @@ def ev_opec(state, v_you, v_this):
 def ev_panama_canal_returned(state, v_you, v_this):
     "event of panama_canal_returned (spec/twilight_struggle/events_mid.rules:568)"
     # spec: spec/twilight_struggle/events_mid.rules:569
-    state.counters[2][E_panama] = max(0, state.counters[2][E_panama] + 1)
+    state.counters[2][E_panama] = bounded(
+        max(0, state.counters[2][E_panama] + 1),
+        "spec/twilight_struggle/events_mid.rules:569:5",
+    )
     # spec: spec/twilight_struggle/events_mid.rules:570
-    state.counters[2][E_costa_rica] = max(0, state.counters[2][E_costa_rica] + 1)
+    state.counters[2][E_costa_rica] = bounded(
+        max(0, state.counters[2][E_costa_rica] + 1),
+        "spec/twilight_struggle/events_mid.rules:570:5",
+    )
     # spec: spec/twilight_struggle/events_mid.rules:571
-    state.counters[2][E_venezuela] = max(0, state.counters[2][E_venezuela] + 1)
+    state.counters[2][E_venezuela] = bounded(
+        max(0, state.counters[2][E_venezuela] + 1),
+        "spec/twilight_struggle/events_mid.rules:571:5",
+    )
 
 
 def ev_camp_david_accords(state, v_you, v_this):
@@ -1160,19 +1249,34 @@ def ev_camp_david_accords(state, v_you, v_this):
     # spec: spec/twilight_struggle/events_mid.rules:578
     p_gain_vp(state, 1, 1)
     # spec: spec/twilight_struggle/events_mid.rules:579
-    state.counters[2][E_israel] = max(0, state.counters[2][E_israel] + 1)
+    state.counters[2][E_israel] = bounded(
+        max(0, state.counters[2][E_israel] + 1),
+        "spec/twilight_struggle/events_mid.rules:579:5",
+    )
     # spec: spec/twilight_struggle/events_mid.rules:580
-    state.counters[2][E_jordan] = max(0, state.counters[2][E_jordan] + 1)
+    state.counters[2][E_jordan] = bounded(
+        max(0, state.counters[2][E_jordan] + 1),
+        "spec/twilight_struggle/events_mid.rules:580:5",
+    )
     # spec: spec/twilight_struggle/events_mid.rules:581
-    state.counters[2][E_egypt] = max(0, state.counters[2][E_egypt] + 1)
+    state.counters[2][E_egypt] = bounded(
+        max(0, state.counters[2][E_egypt] + 1),
+        "spec/twilight_struggle/events_mid.rules:581:5",
+    )
 
 
 def ev_john_paul_ii_elected_pope(state, v_you, v_this):
     "event of john_paul_ii_elected_pope (spec/twilight_struggle/events_mid.rules:634)"
     # spec: spec/twilight_struggle/events_mid.rules:635
-    state.counters[1][E_poland] = max(0, state.counters[1][E_poland] - 2)
+    state.counters[1][E_poland] = bounded(
+        max(0, state.counters[1][E_poland] - 2),
+        "spec/twilight_struggle/events_mid.rules:635:5",
+    )
     # spec: spec/twilight_struggle/events_mid.rules:636
-    state.counters[2][E_poland] = max(0, state.counters[2][E_poland] + 1)
+    state.counters[2][E_poland] = bounded(
+        max(0, state.counters[2][E_poland] + 1),
+        "spec/twilight_struggle/events_mid.rules:636:5",
+    )
 
 
 def ev_latin_american_death_squads(state, v_you, v_this):
@@ -1197,7 +1301,10 @@ def ev_sadat_expels_soviets(state, v_you, v_this):
     # spec: spec/twilight_struggle/events_mid.rules:674
     state.counters[1][E_egypt] = 0
     # spec: spec/twilight_struggle/events_mid.rules:675
-    state.counters[2][E_egypt] = max(0, state.counters[2][E_egypt] + 1)
+    state.counters[2][E_egypt] = bounded(
+        max(0, state.counters[2][E_egypt] + 1),
+        "spec/twilight_struggle/events_mid.rules:675:5",
+    )
 
 
 def ev_shuttle_diplomacy(state, v_you, v_this):
@@ -1214,19 +1321,22 @@ def ev_alliance_for_progress(state, v_you, v_this):
     p_gain_vp(
         state,
         1,
-        len(
-            [
-                c_c
-                for c_c in K_country
-                if (c_c in RS_central_america or c_c in RS_south_america)
-                and A_battleground[c_c]
-                and (
-                    state.counters[1 + 1][c_c] >= A_stability[c_c]
-                    and state.counters[1 + 1][c_c]
-                    - state.counters[1 + (1 + 1) % 2][c_c]
-                    >= A_stability[c_c]
-                )
-            ]
+        bounded(
+            len(
+                [
+                    c_c
+                    for c_c in K_country
+                    if (c_c in RS_central_america or c_c in RS_south_america)
+                    and A_battleground[c_c]
+                    and (
+                        state.counters[1 + 1][c_c] >= A_stability[c_c]
+                        and state.counters[1 + 1][c_c]
+                        - state.counters[1 + (1 + 1) % 2][c_c]
+                        >= A_stability[c_c]
+                    )
+                ]
+            ),
+            "spec/twilight_struggle/events_mid.rules:778:13",
         ),
     )
 
@@ -1257,7 +1367,10 @@ def ev_iranian_hostage_crisis(state, v_you, v_this):
     # spec: spec/twilight_struggle/events_late.rules:95
     state.counters[2][E_iran] = 0
     # spec: spec/twilight_struggle/events_late.rules:96
-    state.counters[1][E_iran] = max(0, state.counters[1][E_iran] + 2)
+    state.counters[1][E_iran] = bounded(
+        max(0, state.counters[1][E_iran] + 2),
+        "spec/twilight_struggle/events_late.rules:96:5",
+    )
 
 
 def ev_the_iron_lady(state, v_you, v_this):
@@ -1265,7 +1378,10 @@ def ev_the_iron_lady(state, v_you, v_this):
     # spec: spec/twilight_struggle/events_late.rules:104
     p_gain_vp(state, 1, 1)
     # spec: spec/twilight_struggle/events_late.rules:105
-    state.counters[1][E_argentina] = max(0, state.counters[1][E_argentina] + 1)
+    state.counters[1][E_argentina] = bounded(
+        max(0, state.counters[1][E_argentina] + 1),
+        "spec/twilight_struggle/events_late.rules:105:5",
+    )
     # spec: spec/twilight_struggle/events_late.rules:106
     state.counters[1][E_uk] = 0
 
@@ -1273,7 +1389,14 @@ def ev_the_iron_lady(state, v_you, v_this):
 def ev_reagan_bombs_libya(state, v_you, v_this):
     "event of reagan_bombs_libya (spec/twilight_struggle/events_late.rules:111)"
     # spec: spec/twilight_struggle/events_late.rules:111
-    p_gain_vp(state, 1, state.counters[1][E_libya] // 2)
+    p_gain_vp(
+        state,
+        1,
+        bounded(
+            state.counters[1][E_libya] // 2,
+            "spec/twilight_struggle/events_late.rules:111:41",
+        ),
+    )
 
 
 def ev_north_sea_oil(state, v_you, v_this):
@@ -1285,14 +1408,17 @@ def ev_north_sea_oil(state, v_you, v_this):
 def ev_terrorism(state, v_you, v_this):
     "event of terrorism (spec/twilight_struggle/events_late.rules:223)"
     # spec: spec/twilight_struggle/events_late.rules:224
-    v_count_lost = (
-        2
-        if v_you == 0
-        and (
-            A_starred[E_iranian_hostage_crisis]
-            and state.location[E_iranian_hostage_crisis] == 10
-        )
-        else 1
+    v_count_lost = bounded(
+        (
+            2
+            if v_you == 0
+            and (
+                A_starred[E_iranian_hostage_crisis]
+                and state.location[E_iranian_hostage_crisis] == 10
+            )
+            else 1
+        ),
+        "spec/twilight_struggle/events_late.rules:224:22",
     )
     # spec: spec/twilight_struggle/events_late.rules:225
     for _ in range(v_count_lost):
@@ -1315,7 +1441,10 @@ def ev_an_evil_empire(state, v_you, v_this):
 def ev_solidarity(state, v_you, v_this):
     "event of solidarity (spec/twilight_struggle/events_late.rules:392)"
     # spec: spec/twilight_struggle/events_late.rules:393
-    state.counters[2][E_poland] = max(0, state.counters[2][E_poland] + 3)
+    state.counters[2][E_poland] = bounded(
+        max(0, state.counters[2][E_poland] + 3),
+        "spec/twilight_struggle/events_late.rules:393:5",
+    )
 
 
 def ev_defectors(state, v_you, v_this):
@@ -1363,7 +1492,10 @@ def ev_yuri_and_samantha(state, v_you, v_this):
 def ev_awacs_sale_to_saudis(state, v_you, v_this):
     "event of awacs_sale_to_saudis (spec/twilight_struggle/events_late.rules:520)"
     # spec: spec/twilight_struggle/events_late.rules:520
-    state.counters[2][E_saudi_arabia] = max(0, state.counters[2][E_saudi_arabia] + 2)
+    state.counters[2][E_saudi_arabia] = bounded(
+        max(0, state.counters[2][E_saudi_arabia] + 2),
+        "spec/twilight_struggle/events_late.rules:520:30",
+    )
 
 
 def t_formosan_resolution_in_effect_0(state, v_p, v_c):
@@ -1749,21 +1881,9 @@ def emit_headline_played(state, x0, x1):
                 state,
                 EVENT_WHEN,
                 x1,
-                (
-                    0
-                    if (
-                        A_side[x1]
-                        if x1 is not None
-                        else attr_of(
-                            A_side,
-                            x1,
-                            "side",
-                            "spec/twilight_struggle/card_play.rules:37:8",
-                        )
-                    )
-                    == 0
-                    else (
-                        1
+                bounded(
+                    (
+                        0
                         if (
                             A_side[x1]
                             if x1 is not None
@@ -1771,12 +1891,27 @@ def emit_headline_played(state, x0, x1):
                                 A_side,
                                 x1,
                                 "side",
-                                "spec/twilight_struggle/card_play.rules:37:41",
+                                "spec/twilight_struggle/card_play.rules:37:8",
                             )
                         )
-                        == 1
-                        else x0
-                    )
+                        == 0
+                        else (
+                            1
+                            if (
+                                A_side[x1]
+                                if x1 is not None
+                                else attr_of(
+                                    A_side,
+                                    x1,
+                                    "side",
+                                    "spec/twilight_struggle/card_play.rules:37:41",
+                                )
+                            )
+                            == 1
+                            else x0
+                        )
+                    ),
+                    "spec/twilight_struggle/events_mid.rules:513:82",
                 ),
             ):
                 runs.append((t_flower_power_in_effect_2, [x0, x1]))
@@ -1849,7 +1984,10 @@ def s_play_card_in_action_round(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/card_play.rules:49
-            L[1] = q_action_rounds_for(state, L[0]) - state.tracks[3] + 1
+            L[1] = bounded(
+                q_action_rounds_for(state, L[0]) - state.tracks[3] + 1,
+                "spec/twilight_struggle/card_play.rules:49:23",
+            )
             # spec: spec/twilight_struggle/card_play.rules:50
             values = [
                 c_c
@@ -2045,7 +2183,13 @@ def s_play_card_for_action(state, frame):
                 and state.tracks[6 + L[0]] < 8
                 and state.tracks[8 + L[0]] < q_space_attempts_allowed(state, L[0])
                 and q_ops_value(state, L[0], L[1])
-                >= d_space_ops_needed(state, state.tracks[6 + L[0]] + 1)
+                >= d_space_ops_needed(
+                    state,
+                    bounded(
+                        state.tracks[6 + L[0]] + 1,
+                        "spec/twilight_struggle/space_race.rules:40:45",
+                    ),
+                )
             ):
                 offered.append(2)
             ids, labels = option_names(
@@ -2201,9 +2345,18 @@ def s_card_operations(state, frame):
             18,
             [
                 L[0],
-                q_ops_value(state, L[0], L[1]),
-                q_ops_bonus_in(state, L[0], L[1], E_asia),
-                q_ops_bonus_in(state, L[0], L[1], E_southeast_asia),
+                bounded(
+                    q_ops_value(state, L[0], L[1]),
+                    "spec/twilight_struggle/card_play.rules:112:27",
+                ),
+                bounded(
+                    q_ops_bonus_in(state, L[0], L[1], E_asia),
+                    "spec/twilight_struggle/card_play.rules:112:44",
+                ),
+                bounded(
+                    q_ops_bonus_in(state, L[0], L[1], E_southeast_asia),
+                    "spec/twilight_struggle/card_play.rules:113:13",
+                ),
             ],
         )
     )
@@ -2413,9 +2566,15 @@ def s_late_add_influence_capped(state, frame):
         if pc == 3:
             L[4] = frame[3]
             # spec: spec/twilight_struggle/events_late.rules:35
-            state.counters[1 + L[0]][L[4]] = max(0, state.counters[1 + L[0]][L[4]] + 1)
+            state.counters[1 + L[0]][L[4]] = bounded(
+                max(0, state.counters[1 + L[0]][L[4]] + 1),
+                "spec/twilight_struggle/events_late.rules:35:13",
+            )
             # spec: spec/twilight_struggle/events_late.rules:36
-            state.counters[0][L[4]] = max(0, state.counters[0][L[4]] + 1)
+            state.counters[0][L[4]] = bounded(
+                max(0, state.counters[0][L[4]] + 1),
+                "spec/twilight_struggle/events_late.rules:36:13",
+            )
             pc = 4
         if pc == 4:
             L[5] = L[5] - 1
@@ -2491,9 +2650,15 @@ def s_late_remove_influence_capped(state, frame):
         if pc == 3:
             L[5] = frame[3]
             # spec: spec/twilight_struggle/events_late.rules:50
-            state.counters[1 + L[1]][L[5]] = max(0, state.counters[1 + L[1]][L[5]] - 1)
+            state.counters[1 + L[1]][L[5]] = bounded(
+                max(0, state.counters[1 + L[1]][L[5]] - 1),
+                "spec/twilight_struggle/events_late.rules:50:13",
+            )
             # spec: spec/twilight_struggle/events_late.rules:51
-            state.counters[0][L[5]] = max(0, state.counters[0][L[5]] + 1)
+            state.counters[0][L[5]] = bounded(
+                max(0, state.counters[0][L[5]] + 1),
+                "spec/twilight_struggle/events_late.rules:51:13",
+            )
             pc = 4
         if pc == 4:
             L[6] = L[6] - 1
@@ -2512,20 +2677,23 @@ def s_late_event_operations(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/events_late.rules:65
-            L[2] = d_event_ops(
-                state,
-                L[0],
-                L[1],
-                (
-                    A_ops[L[1]]
-                    if L[1] is not None
-                    else attr_of(
-                        A_ops,
-                        L[1],
-                        "ops",
-                        "spec/twilight_struggle/events_late.rules:65:34",
-                    )
+            L[2] = bounded(
+                d_event_ops(
+                    state,
+                    L[0],
+                    L[1],
+                    (
+                        A_ops[L[1]]
+                        if L[1] is not None
+                        else attr_of(
+                            A_ops,
+                            L[1],
+                            "ops",
+                            "spec/twilight_struggle/events_late.rules:65:34",
+                        )
+                    ),
                 ),
+                "spec/twilight_struggle/events_late.rules:65:18",
             )
             # spec: spec/twilight_struggle/events_late.rules:66
             player = L[0]
@@ -2673,13 +2841,17 @@ def s_late_double_influence(state, frame):
         if pc == 4:
             L[4] = frame[3]
             # spec: spec/twilight_struggle/events_late.rules:281
-            state.counters[1 + L[0]][L[4]] = max(
-                0, state.counters[1 + L[0]][L[4]] + state.counters[1 + L[0]][L[4]]
+            state.counters[1 + L[0]][L[4]] = bounded(
+                max(0, state.counters[1 + L[0]][L[4]] + state.counters[1 + L[0]][L[4]]),
+                "spec/twilight_struggle/events_late.rules:281:17",
             )
             # spec: spec/twilight_struggle/events_late.rules:282
-            state.counters[0][L[4]] = max(0, state.counters[0][L[4]] + 1)
+            state.counters[0][L[4]] = bounded(
+                max(0, state.counters[0][L[4]] + 1),
+                "spec/twilight_struggle/events_late.rules:282:17",
+            )
             # spec: spec/twilight_struggle/events_late.rules:283
-            L[3] = L[3] - 1
+            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:283:17")
             pc = 1
             continue
         if pc == 5:
@@ -2759,7 +2931,7 @@ def s_late_free_realignments(state, frame):
             # spec: spec/twilight_struggle/events_late.rules:326
             p_realignment_roll(state, L[0], L[4])
             # spec: spec/twilight_struggle/events_late.rules:327
-            L[3] = L[3] - 1
+            L[3] = bounded(L[3] - 1, "spec/twilight_struggle/events_late.rules:327:9")
             pc = 1
             continue
         if pc == 3:
@@ -2808,7 +2980,10 @@ def s_norad_check(state, frame):
         if pc == 2:
             L[0] = frame[3]
             # spec: spec/twilight_struggle/events_late.rules:497
-            state.counters[2][L[0]] = max(0, state.counters[2][L[0]] + 1)
+            state.counters[2][L[0]] = bounded(
+                max(0, state.counters[2][L[0]] + 1),
+                "spec/twilight_struggle/events_late.rules:497:9",
+            )
             pc = 3
         if pc == 3:
             state.frames.pop()
@@ -2859,19 +3034,26 @@ def s_offer_cmc_cancel(state, frame):
                 pass
             elif k == 1:
                 # spec: spec/twilight_struggle/events_mid.rules:91
-                state.counters[1][E_cuba] = max(0, state.counters[1][E_cuba] - 2)
+                state.counters[1][E_cuba] = bounded(
+                    max(0, state.counters[1][E_cuba] - 2),
+                    "spec/twilight_struggle/events_mid.rules:91:13",
+                )
                 # spec: spec/twilight_struggle/events_mid.rules:92
                 cancel(state, 17, None)
             elif k == 2:
                 # spec: spec/twilight_struggle/events_mid.rules:96
-                state.counters[2][E_west_germany] = max(
-                    0, state.counters[2][E_west_germany] - 2
+                state.counters[2][E_west_germany] = bounded(
+                    max(0, state.counters[2][E_west_germany] - 2),
+                    "spec/twilight_struggle/events_mid.rules:96:13",
                 )
                 # spec: spec/twilight_struggle/events_mid.rules:97
                 cancel(state, 17, None)
             elif k == 3:
                 # spec: spec/twilight_struggle/events_mid.rules:101
-                state.counters[2][E_turkey] = max(0, state.counters[2][E_turkey] - 2)
+                state.counters[2][E_turkey] = bounded(
+                    max(0, state.counters[2][E_turkey] - 2),
+                    "spec/twilight_struggle/events_mid.rules:101:13",
+                )
                 # spec: spec/twilight_struggle/events_mid.rules:102
                 cancel(state, 17, None)
             state.frames.pop()
@@ -2886,19 +3068,30 @@ def s_trap_action_round(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/events_mid.rules:144
-            L[1] = q_action_rounds_for(state, L[0]) - state.tracks[3] + 1
+            L[1] = bounded(
+                q_action_rounds_for(state, L[0]) - state.tracks[3] + 1,
+                "spec/twilight_struggle/events_mid.rules:144:23",
+            )
             # spec: spec/twilight_struggle/events_mid.rules:145
-            L[2] = any(
-                state.location[c_c] == 2 + L[0]
-                and not A_scoring[c_c]
-                and q_ops_value(state, L[0], c_c) >= 2
-                for c_c in K_card
+            L[2] = bounded(
+                any(
+                    state.location[c_c] == 2 + L[0]
+                    and not A_scoring[c_c]
+                    and q_ops_value(state, L[0], c_c) >= 2
+                    for c_c in K_card
+                ),
+                "spec/twilight_struggle/events_mid.rules:145:23",
             )
             # spec: spec/twilight_struggle/events_mid.rules:146
-            L[3] = bool(L[2] and d_scoring_cards_held(state, L[0]) < L[1])
+            L[3] = bounded(
+                bool(L[2] and d_scoring_cards_held(state, L[0]) < L[1]),
+                "spec/twilight_struggle/events_mid.rules:146:23",
+            )
             # spec: spec/twilight_struggle/events_mid.rules:147
-            L[4] = d_scoring_cards_held(state, L[0]) > 0 and (
-                not L[2] or d_scoring_cards_held(state, L[0]) >= L[1]
+            L[4] = bounded(
+                d_scoring_cards_held(state, L[0]) > 0
+                and (not L[2] or d_scoring_cards_held(state, L[0]) >= L[1]),
+                "spec/twilight_struggle/events_mid.rules:147:21",
             )
             # spec: spec/twilight_struggle/events_mid.rules:149
             if L[3] or L[4]:
@@ -3170,7 +3363,7 @@ def s_free_latin_american_realignments(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:280
             p_realignment_roll(state, L[0], L[3])
             # spec: spec/twilight_struggle/events_mid.rules:281
-            L[2] = L[2] - 1
+            L[2] = bounded(L[2] - 1, "spec/twilight_struggle/events_mid.rules:281:9")
             pc = 1
             continue
         if pc == 3:
@@ -3215,20 +3408,23 @@ def s_missile_envy_use(state, frame):
                     5,
                     [
                         L[0],
-                        d_event_ops(
-                            state,
-                            L[0],
-                            L[1],
-                            (
-                                A_ops[L[1]]
-                                if L[1] is not None
-                                else attr_of(
-                                    A_ops,
-                                    L[1],
-                                    "ops",
-                                    "spec/twilight_struggle/events_mid.rules:337:45",
-                                )
+                        bounded(
+                            d_event_ops(
+                                state,
+                                L[0],
+                                L[1],
+                                (
+                                    A_ops[L[1]]
+                                    if L[1] is not None
+                                    else attr_of(
+                                        A_ops,
+                                        L[1],
+                                        "ops",
+                                        "spec/twilight_struggle/events_mid.rules:337:45",
+                                    )
+                                ),
                             ),
+                            "spec/twilight_struggle/events_mid.rules:337:29",
                         ),
                     ],
                 )
@@ -3403,7 +3599,9 @@ def s_place_influence_by_ops(state, frame):
                 continue
             tick(state, "while", "spec/twilight_struggle/operations.rules:98:5")
             # spec: spec/twilight_struggle/operations.rules:100
-            state.vars[9] = L[1] - L[4]
+            state.vars[9] = bounded(
+                L[1] - L[4], "spec/twilight_struggle/operations.rules:100:9"
+            )
             # spec: spec/twilight_struggle/operations.rules:101
             player = L[0]
             ids, labels = option_names(values, ENTITY_IDS, ENTITY_LABELS)
@@ -3421,13 +3619,20 @@ def s_place_influence_by_ops(state, frame):
         if pc == 2:
             L[7] = frame[3]
             # spec: spec/twilight_struggle/operations.rules:105
-            L[4] = L[4] + (
-                2
-                if d_controls(state, None if L[0] is None else (L[0] + 1) % 2, L[7])
-                else 1
+            L[4] = bounded(
+                L[4]
+                + (
+                    2
+                    if d_controls(state, None if L[0] is None else (L[0] + 1) % 2, L[7])
+                    else 1
+                ),
+                "spec/twilight_struggle/operations.rules:105:9",
             )
             # spec: spec/twilight_struggle/operations.rules:106
-            state.counters[1 + L[0]][L[7]] = max(0, state.counters[1 + L[0]][L[7]] + 1)
+            state.counters[1 + L[0]][L[7]] = bounded(
+                max(0, state.counters[1 + L[0]][L[7]] + 1),
+                "spec/twilight_struggle/operations.rules:106:9",
+            )
             # spec: spec/twilight_struggle/operations.rules:107
             if L[7] not in RS_asia:
                 L[5] = 0
@@ -3506,7 +3711,7 @@ def s_realign_with_ops(state, frame):
         if pc == 2:
             L[7] = frame[3]
             # spec: spec/twilight_struggle/operations.rules:138
-            L[4] = L[4] + 1
+            L[4] = bounded(L[4] + 1, "spec/twilight_struggle/operations.rules:138:9")
             # spec: spec/twilight_struggle/operations.rules:139
             p_realignment_roll(state, L[0], L[7])
             # spec: spec/twilight_struggle/operations.rules:140
@@ -3564,10 +3769,13 @@ def s_coup_with_ops(state, frame):
                     [
                         L[0],
                         L[4],
-                        L[1]
-                        - 0
-                        + (L[2] if L[4] in RS_asia else 0)
-                        + (L[3] if L[4] in RS_southeast_asia else 0),
+                        bounded(
+                            L[1]
+                            - 0
+                            + (L[2] if L[4] in RS_asia else 0)
+                            + (L[3] if L[4] in RS_southeast_asia else 0),
+                            "spec/twilight_struggle/operations.rules:169:29",
+                        ),
                         False,
                     ]
                     + [UNBOUND] * 3,
@@ -3592,7 +3800,7 @@ def s_coup_attempt(state, frame):
             # spec: spec/twilight_struggle/operations.rules:179
             L[4] = roll(state, 6, "spec/twilight_struggle/operations.rules:179:5")
             # spec: spec/twilight_struggle/operations.rules:180
-            L[5] = (
+            L[5] = bounded(
                 L[4]
                 + L[2]
                 + q_coup_roll_modifier(state, L[0], L[1])
@@ -3606,7 +3814,8 @@ def s_coup_attempt(state, frame):
                         "stability",
                         "spec/twilight_struggle/operations.rules:180:61",
                     )
-                )
+                ),
+                "spec/twilight_struggle/operations.rules:180:18",
             )
             # spec: spec/twilight_struggle/operations.rules:181
             log_line(
@@ -3653,10 +3862,14 @@ def s_coup_attempt(state, frame):
                 )
                 # spec: spec/twilight_struggle/operations.rules:184
                 row = 1 + (None if L[0] is None else (L[0] + 1) % 2)
-                state.counters[row][L[1]] = max(0, state.counters[row][L[1]] - L[6])
+                state.counters[row][L[1]] = bounded(
+                    max(0, state.counters[row][L[1]] - L[6]),
+                    "spec/twilight_struggle/operations.rules:184:9",
+                )
                 # spec: spec/twilight_struggle/operations.rules:185
-                state.counters[1 + L[0]][L[1]] = max(
-                    0, state.counters[1 + L[0]][L[1]] + (L[5] - L[6])
+                state.counters[1 + L[0]][L[1]] = bounded(
+                    max(0, state.counters[1 + L[0]][L[1]] + (L[5] - L[6])),
+                    "spec/twilight_struggle/operations.rules:185:9",
                 )
             # spec: spec/twilight_struggle/operations.rules:187
             if not L[3]:
@@ -3664,7 +3877,13 @@ def s_coup_attempt(state, frame):
             # spec: spec/twilight_struggle/operations.rules:188
             emit_coup_made(state, L[0], L[1])
             # spec: spec/twilight_struggle/operations.rules:189
-            p_degrade_defcon(state, q_coup_defcon_loss(state, L[0], L[1]))
+            p_degrade_defcon(
+                state,
+                bounded(
+                    q_coup_defcon_loss(state, L[0], L[1]),
+                    "spec/twilight_struggle/operations.rules:189:20",
+                ),
+            )
             state.frames.pop()
             return
 
@@ -3732,7 +3951,10 @@ def s_standard(state, frame):
         if pc == 2:
             L[1] = frame[3]
             # spec: spec/twilight_struggle/setup.rules:30
-            state.counters[1][L[1]] = max(0, state.counters[1][L[1]] + 1)
+            state.counters[1][L[1]] = bounded(
+                max(0, state.counters[1][L[1]] + 1),
+                "spec/twilight_struggle/setup.rules:30:9",
+            )
             L[2] = L[2] - 1
             pc = 1
             continue
@@ -3783,7 +4005,10 @@ def s_standard(state, frame):
         if pc == 5:
             L[1] = frame[3]
             # spec: spec/twilight_struggle/setup.rules:48
-            state.counters[2][L[1]] = max(0, state.counters[2][L[1]] + 1)
+            state.counters[2][L[1]] = bounded(
+                max(0, state.counters[2][L[1]] + 1),
+                "spec/twilight_struggle/setup.rules:48:9",
+            )
             L[3] = L[3] - 1
             pc = 4
             continue
@@ -3961,14 +4186,17 @@ def s_headline_phase(state, frame):
             # spec: spec/twilight_struggle/turn.rules:71
             state.revealed[7] = True
             # spec: spec/twilight_struggle/turn.rules:74
-            L[2] = (
-                1
-                if any(c_c == E_defectors for c_c in state.zones[7])
-                else (
-                    0
-                    if d_headline_value_of(state, 0) > d_headline_value_of(state, 1)
-                    else 1
-                )
+            L[2] = bounded(
+                (
+                    1
+                    if any(c_c == E_defectors for c_c in state.zones[7])
+                    else (
+                        0
+                        if d_headline_value_of(state, 0) > d_headline_value_of(state, 1)
+                        else 1
+                    )
+                ),
+                "spec/twilight_struggle/turn.rules:74:17",
             )
             # spec: spec/twilight_struggle/turn.rules:76
             frame[1] = 3
@@ -4091,7 +4319,14 @@ def s_resolve_headline(state, frame):
                     4,
                     [
                         L[1],
-                        0 if A_side[L[1]] == 0 else 1 if A_side[L[1]] == 1 else L[0],
+                        bounded(
+                            (
+                                0
+                                if A_side[L[1]] == 0
+                                else 1 if A_side[L[1]] == 1 else L[0]
+                            ),
+                            "spec/twilight_struggle/turn.rules:104:23",
+                        ),
                     ],
                 )
             )
@@ -4327,7 +4562,13 @@ def s_start(state, frame):
             return
         if pc == 1:
             # spec: spec/twilight_struggle/setup.rules:54
-            L[1] = list(range(1, state.params["last_turn"] + 1))
+            L[1] = list(
+                int_range(
+                    1,
+                    state.params["last_turn"],
+                    "spec/twilight_struggle/setup.rules:54:14",
+                )
+            )
             L[2] = 0
             pc = 2
         if pc == 2:
@@ -4483,9 +4724,15 @@ def sev_socialist_governments(state, frame):
         if pc == 3:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:75
-            state.counters[2][L[2]] = max(0, state.counters[2][L[2]] - 1)
+            state.counters[2][L[2]] = bounded(
+                max(0, state.counters[2][L[2]] - 1),
+                "spec/twilight_struggle/cards.rules:75:17",
+            )
             # spec: spec/twilight_struggle/cards.rules:76
-            state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
+            state.counters[0][L[2]] = bounded(
+                max(0, state.counters[0][L[2]] + 1),
+                "spec/twilight_struggle/cards.rules:76:17",
+            )
             pc = 4
         if pc == 4:
             L[3] = L[3] - 1
@@ -4626,9 +4873,15 @@ def sev_comecon(state, frame):
         if pc == 3:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:144
-            state.counters[1][L[2]] = max(0, state.counters[1][L[2]] + 1)
+            state.counters[1][L[2]] = bounded(
+                max(0, state.counters[1][L[2]] + 1),
+                "spec/twilight_struggle/cards.rules:144:17",
+            )
             # spec: spec/twilight_struggle/cards.rules:145
-            state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
+            state.counters[0][L[2]] = bounded(
+                max(0, state.counters[0][L[2]] + 1),
+                "spec/twilight_struggle/cards.rules:145:17",
+            )
             pc = 4
         if pc == 4:
             L[3] = L[3] - 1
@@ -4754,9 +5007,15 @@ def sev_warsaw_pact_formed(state, frame):
         if pc == 9:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:178
-            state.counters[1][L[2]] = max(0, state.counters[1][L[2]] + 1)
+            state.counters[1][L[2]] = bounded(
+                max(0, state.counters[1][L[2]] + 1),
+                "spec/twilight_struggle/cards.rules:178:21",
+            )
             # spec: spec/twilight_struggle/cards.rules:179
-            state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
+            state.counters[0][L[2]] = bounded(
+                max(0, state.counters[0][L[2]] + 1),
+                "spec/twilight_struggle/cards.rules:179:21",
+            )
             L[4] = L[4] - 1
             pc = 8
             continue
@@ -4873,7 +5132,7 @@ def sev_olympic_games(state, frame):
                 # spec: spec/twilight_struggle/cards.rules:231
                 L[5] = roll(state, 6, "spec/twilight_struggle/cards.rules:231:21")
                 # spec: spec/twilight_struggle/cards.rules:232
-                L[2] = L[4] + 2
+                L[2] = bounded(L[4] + 2, "spec/twilight_struggle/cards.rules:232:21")
                 # spec: spec/twilight_struggle/cards.rules:233
                 L[3] = L[5]
             # spec: spec/twilight_struggle/cards.rules:235
@@ -4923,10 +5182,13 @@ def sev_olympic_games(state, frame):
                     6,
                     [
                         L[0],
-                        (
-                            4
-                            if q_ops_shift(state, L[0], L[1]) == 0
-                            else min(4, max(1, 4 + q_ops_shift(state, L[0], L[1])))
+                        bounded(
+                            (
+                                4
+                                if q_ops_shift(state, L[0], L[1]) == 0
+                                else min(4, max(1, 4 + q_ops_shift(state, L[0], L[1])))
+                            ),
+                            "spec/twilight_struggle/cards.rules:245:48",
                         ),
                     ],
                 )
@@ -5042,9 +5304,15 @@ def sev_marshall_plan(state, frame):
         if pc == 3:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:283
-            state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
+            state.counters[2][L[2]] = bounded(
+                max(0, state.counters[2][L[2]] + 1),
+                "spec/twilight_struggle/cards.rules:283:17",
+            )
             # spec: spec/twilight_struggle/cards.rules:284
-            state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
+            state.counters[0][L[2]] = bounded(
+                max(0, state.counters[0][L[2]] + 1),
+                "spec/twilight_struggle/cards.rules:284:17",
+            )
             pc = 4
         if pc == 4:
             L[3] = L[3] - 1
@@ -5107,10 +5375,13 @@ def sev_cia_created(state, frame):
                     6,
                     [
                         1,
-                        (
-                            1
-                            if q_ops_shift(state, 1, L[1]) == 0
-                            else min(4, max(1, 1 + q_ops_shift(state, 1, L[1])))
+                        bounded(
+                            (
+                                1
+                                if q_ops_shift(state, 1, L[1]) == 0
+                                else min(4, max(1, 1 + q_ops_shift(state, 1, L[1])))
+                            ),
+                            "spec/twilight_struggle/cards.rules:314:40",
                         ),
                     ],
                 )
@@ -5172,9 +5443,15 @@ def sev_suez_crisis(state, frame):
         if pc == 3:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:338
-            state.counters[2][L[2]] = max(0, state.counters[2][L[2]] - 1)
+            state.counters[2][L[2]] = bounded(
+                max(0, state.counters[2][L[2]] - 1),
+                "spec/twilight_struggle/cards.rules:338:17",
+            )
             # spec: spec/twilight_struggle/cards.rules:339
-            state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
+            state.counters[0][L[2]] = bounded(
+                max(0, state.counters[0][L[2]] + 1),
+                "spec/twilight_struggle/cards.rules:339:17",
+            )
             pc = 4
         if pc == 4:
             L[3] = L[3] - 1
@@ -5236,9 +5513,15 @@ def sev_east_european_unrest(state, frame):
         if pc == 3:
             L[3] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:357
-            state.counters[1][L[3]] = max(0, state.counters[1][L[3]] - L[2])
+            state.counters[1][L[3]] = bounded(
+                max(0, state.counters[1][L[3]] - L[2]),
+                "spec/twilight_struggle/cards.rules:357:17",
+            )
             # spec: spec/twilight_struggle/cards.rules:358
-            state.counters[0][L[3]] = max(0, state.counters[0][L[3]] + 1)
+            state.counters[0][L[3]] = bounded(
+                max(0, state.counters[0][L[3]] + 1),
+                "spec/twilight_struggle/cards.rules:358:17",
+            )
             pc = 4
         if pc == 4:
             L[4] = L[4] - 1
@@ -5291,9 +5574,15 @@ def sev_decolonization(state, frame):
         if pc == 2:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:372
-            state.counters[1][L[2]] = max(0, state.counters[1][L[2]] + 1)
+            state.counters[1][L[2]] = bounded(
+                max(0, state.counters[1][L[2]] + 1),
+                "spec/twilight_struggle/cards.rules:372:13",
+            )
             # spec: spec/twilight_struggle/cards.rules:373
-            state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
+            state.counters[0][L[2]] = bounded(
+                max(0, state.counters[0][L[2]] + 1),
+                "spec/twilight_struggle/cards.rules:373:13",
+            )
             L[3] = L[3] - 1
             pc = 1
             continue
@@ -5432,7 +5721,10 @@ def sev_de_stalinization(state, frame):
         if pc == 4:
             L[3] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:413
-            state.counters[1][L[3]] = max(0, state.counters[1][L[3]] - 1)
+            state.counters[1][L[3]] = bounded(
+                max(0, state.counters[1][L[3]] - 1),
+                "spec/twilight_struggle/cards.rules:413:21",
+            )
             # spec: spec/twilight_struggle/cards.rules:414
             player = L[0]
             values = [
@@ -5463,11 +5755,17 @@ def sev_de_stalinization(state, frame):
         if pc == 5:
             L[4] = frame[3]
             # spec: spec/twilight_struggle/cards.rules:417
-            state.counters[1][L[4]] = max(0, state.counters[1][L[4]] + 1)
+            state.counters[1][L[4]] = bounded(
+                max(0, state.counters[1][L[4]] + 1),
+                "spec/twilight_struggle/cards.rules:417:21",
+            )
             # spec: spec/twilight_struggle/cards.rules:418
-            state.counters[0][L[4]] = max(0, state.counters[0][L[4]] + 1)
+            state.counters[0][L[4]] = bounded(
+                max(0, state.counters[0][L[4]] + 1),
+                "spec/twilight_struggle/cards.rules:418:21",
+            )
             # spec: spec/twilight_struggle/cards.rules:419
-            L[2] = L[2] + 1
+            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/cards.rules:419:21")
             pc = 1
             continue
         if pc == 6:
@@ -5634,10 +5932,14 @@ def sev_summit(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:218
             L[3] = roll(state, 6, "spec/twilight_struggle/events_mid.rules:218:5")
             # spec: spec/twilight_struggle/events_mid.rules:219
-            L[4] = L[2] + d_summit_bonus(state, L[0])
+            L[4] = bounded(
+                L[2] + d_summit_bonus(state, L[0]),
+                "spec/twilight_struggle/events_mid.rules:219:21",
+            )
             # spec: spec/twilight_struggle/events_mid.rules:220
-            L[5] = L[3] + d_summit_bonus(
-                state, None if L[0] is None else (L[0] + 1) % 2
+            L[5] = bounded(
+                L[3] + d_summit_bonus(state, None if L[0] is None else (L[0] + 1) % 2),
+                "spec/twilight_struggle/events_mid.rules:220:23",
             )
             # spec: spec/twilight_struggle/events_mid.rules:221
             log_line(
@@ -5745,9 +6047,15 @@ def sev_junta(state, frame):
         if pc == 1:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/events_mid.rules:257
-            state.counters[1 + L[0]][L[2]] = max(0, state.counters[1 + L[0]][L[2]] + 2)
+            state.counters[1 + L[0]][L[2]] = bounded(
+                max(0, state.counters[1 + L[0]][L[2]] + 2),
+                "spec/twilight_struggle/events_mid.rules:257:5",
+            )
             # spec: spec/twilight_struggle/events_mid.rules:258
-            L[3] = d_event_ops(state, L[0], L[1], A_ops[L[1]])
+            L[3] = bounded(
+                d_event_ops(state, L[0], L[1], A_ops[L[1]]),
+                "spec/twilight_struggle/events_mid.rules:258:15",
+            )
             # spec: spec/twilight_struggle/events_mid.rules:259
             player = L[0]
             offered = []
@@ -5952,14 +6260,16 @@ def sev_south_african_unrest(state, frame):
                 pc = 5
         if pc == 2:
             # spec: spec/twilight_struggle/events_mid.rules:422
-            state.counters[1][E_south_africa] = max(
-                0, state.counters[1][E_south_africa] + 2
+            state.counters[1][E_south_africa] = bounded(
+                max(0, state.counters[1][E_south_africa] + 2),
+                "spec/twilight_struggle/events_mid.rules:422:52",
             )
             pc = 5
         if pc == 3:
             # spec: spec/twilight_struggle/events_mid.rules:424
-            state.counters[1][E_south_africa] = max(
-                0, state.counters[1][E_south_africa] + 1
+            state.counters[1][E_south_africa] = bounded(
+                max(0, state.counters[1][E_south_africa] + 1),
+                "spec/twilight_struggle/events_mid.rules:424:13",
             )
             # spec: spec/twilight_struggle/events_mid.rules:425
             player = 0
@@ -5979,7 +6289,10 @@ def sev_south_african_unrest(state, frame):
         if pc == 4:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/events_mid.rules:426
-            state.counters[1][L[2]] = max(0, state.counters[1][L[2]] + 2)
+            state.counters[1][L[2]] = bounded(
+                max(0, state.counters[1][L[2]] + 2),
+                "spec/twilight_struggle/events_mid.rules:426:13",
+            )
             pc = 5
         if pc == 5:
             state.frames.pop()
@@ -6052,7 +6365,16 @@ def sev_abm_treaty(state, frame):
     # spec: spec/twilight_struggle/events_mid.rules:476
     state.frames.pop()
     state.frames.append(
-        new_frame(5, [L[0], d_event_ops(state, L[0], L[1], A_ops[L[1]])])
+        new_frame(
+            5,
+            [
+                L[0],
+                bounded(
+                    d_event_ops(state, L[0], L[1], A_ops[L[1]]),
+                    "spec/twilight_struggle/events_mid.rules:476:27",
+                ),
+            ],
+        )
     )
     return
 
@@ -6069,7 +6391,16 @@ def sev_lone_gunman(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:550
             frame[1] = 1
             state.frames.append(
-                new_frame(6, [0, d_event_ops(state, 0, L[1], A_ops[L[1]])])
+                new_frame(
+                    6,
+                    [
+                        0,
+                        bounded(
+                            d_event_ops(state, 0, L[1], A_ops[L[1]]),
+                            "spec/twilight_struggle/events_mid.rules:550:37",
+                        ),
+                    ],
+                )
             )
             return
         if pc == 1:
@@ -6122,9 +6453,15 @@ def sev_colonial_rear_guards(state, frame):
         if pc == 2:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/events_mid.rules:561
-            state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
+            state.counters[2][L[2]] = bounded(
+                max(0, state.counters[2][L[2]] + 1),
+                "spec/twilight_struggle/events_mid.rules:561:9",
+            )
             # spec: spec/twilight_struggle/events_mid.rules:562
-            state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
+            state.counters[0][L[2]] = bounded(
+                max(0, state.counters[0][L[2]] + 1),
+                "spec/twilight_struggle/events_mid.rules:562:9",
+            )
             L[3] = L[3] - 1
             pc = 1
             continue
@@ -6204,7 +6541,10 @@ def sev_puppet_governments(state, frame):
         if pc == 4:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/events_mid.rules:596
-            state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
+            state.counters[2][L[2]] = bounded(
+                max(0, state.counters[2][L[2]] + 1),
+                "spec/twilight_struggle/events_mid.rules:596:17",
+            )
             pc = 6
         if pc == 5:
             # spec: spec/twilight_struggle/events_mid.rules:598
@@ -6313,7 +6653,16 @@ def sev_grain_sales_to_soviets(state, frame):
         if pc == 6:
             state.frames.pop()
             state.frames.append(
-                new_frame(6, [1, d_event_ops(state, 1, L[1], A_ops[L[1]])])
+                new_frame(
+                    6,
+                    [
+                        1,
+                        bounded(
+                            d_event_ops(state, 1, L[1], A_ops[L[1]]),
+                            "spec/twilight_struggle/events_mid.rules:628:49",
+                        ),
+                    ],
+                )
             )
             return
         if pc == 7:
@@ -6358,7 +6707,10 @@ def sev_oas_founded(state, frame):
         if pc == 2:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/events_mid.rules:657
-            state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
+            state.counters[2][L[2]] = bounded(
+                max(0, state.counters[2][L[2]] + 1),
+                "spec/twilight_struggle/events_mid.rules:657:9",
+            )
             L[3] = L[3] - 1
             pc = 1
             continue
@@ -6416,9 +6768,15 @@ def sev_the_voice_of_america(state, frame):
         if pc == 3:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/events_mid.rules:720
-            state.counters[1][L[2]] = max(0, state.counters[1][L[2]] - 1)
+            state.counters[1][L[2]] = bounded(
+                max(0, state.counters[1][L[2]] - 1),
+                "spec/twilight_struggle/events_mid.rules:720:13",
+            )
             # spec: spec/twilight_struggle/events_mid.rules:721
-            state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
+            state.counters[0][L[2]] = bounded(
+                max(0, state.counters[0][L[2]] + 1),
+                "spec/twilight_struggle/events_mid.rules:721:13",
+            )
             pc = 4
         if pc == 4:
             L[3] = L[3] - 1
@@ -6468,9 +6826,15 @@ def sev_liberation_theology(state, frame):
         if pc == 2:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/events_mid.rules:733
-            state.counters[1][L[2]] = max(0, state.counters[1][L[2]] + 1)
+            state.counters[1][L[2]] = bounded(
+                max(0, state.counters[1][L[2]] + 1),
+                "spec/twilight_struggle/events_mid.rules:733:9",
+            )
             # spec: spec/twilight_struggle/events_mid.rules:734
-            state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
+            state.counters[0][L[2]] = bounded(
+                max(0, state.counters[0][L[2]] + 1),
+                "spec/twilight_struggle/events_mid.rules:734:9",
+            )
             L[3] = L[3] - 1
             pc = 1
             continue
@@ -6530,9 +6894,15 @@ def sev_ussuri_river_skirmish(state, frame):
         if pc == 4:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/events_mid.rules:748
-            state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
+            state.counters[2][L[2]] = bounded(
+                max(0, state.counters[2][L[2]] + 1),
+                "spec/twilight_struggle/events_mid.rules:748:13",
+            )
             # spec: spec/twilight_struggle/events_mid.rules:749
-            state.counters[0][L[2]] = max(0, state.counters[0][L[2]] + 1)
+            state.counters[0][L[2]] = bounded(
+                max(0, state.counters[0][L[2]] + 1),
+                "spec/twilight_struggle/events_mid.rules:749:13",
+            )
             L[3] = L[3] - 1
             pc = 3
             continue
@@ -6607,7 +6977,7 @@ def sev_ask_not_what_your_country_can_do_for_you(state, frame):
             # spec: spec/twilight_struggle/events_mid.rules:764
             move_card(state, L[3], 9)
             # spec: spec/twilight_struggle/events_mid.rules:765
-            L[2] = L[2] + 1
+            L[2] = bounded(L[2] + 1, "spec/twilight_struggle/events_mid.rules:765:17")
             pc = 1
             continue
         if pc == 5:
@@ -6679,7 +7049,14 @@ def sev_star_wars(state, frame):
             frame[1] = 3
             state.frames.append(
                 new_frame(
-                    4, [L[2], 0 if A_side[L[2]] == 0 else 1 if A_side[L[2]] == 1 else 1]
+                    4,
+                    [
+                        L[2],
+                        bounded(
+                            0 if A_side[L[2]] == 0 else 1 if A_side[L[2]] == 1 else 1,
+                            "spec/twilight_struggle/events_late.rules:133:23",
+                        ),
+                    ],
                 )
             )
             return
@@ -6851,7 +7228,15 @@ def sev_ortega_elected_in_nicaragua(state, frame):
             state.frames.append(
                 new_frame(
                     22,
-                    [0, L[2], d_event_ops(state, 0, L[1], A_ops[L[1]]), True]
+                    [
+                        0,
+                        L[2],
+                        bounded(
+                            d_event_ops(state, 0, L[1], A_ops[L[1]]),
+                            "spec/twilight_struggle/events_late.rules:210:44",
+                        ),
+                        True,
+                    ]
                     + [UNBOUND] * 3,
                 )
             )
@@ -6970,11 +7355,15 @@ def sev_tear_down_this_wall(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/events_late.rules:302
-            state.counters[2][E_east_germany] = max(
-                0, state.counters[2][E_east_germany] + 3
+            state.counters[2][E_east_germany] = bounded(
+                max(0, state.counters[2][E_east_germany] + 3),
+                "spec/twilight_struggle/events_late.rules:302:5",
             )
             # spec: spec/twilight_struggle/events_late.rules:303
-            L[2] = d_event_ops(state, 1, L[1], A_ops[L[1]])
+            L[2] = bounded(
+                d_event_ops(state, 1, L[1], A_ops[L[1]]),
+                "spec/twilight_struggle/events_late.rules:303:18",
+            )
             # spec: spec/twilight_struggle/events_late.rules:304
             player = 1
             offered = []
@@ -7311,7 +7700,10 @@ def sev_the_cambridge_five(state, frame):
         if pc == 4:
             L[3] = frame[3]
             # spec: spec/twilight_struggle/events_late.rules:452
-            state.counters[1][L[3]] = max(0, state.counters[1][L[3]] + 1)
+            state.counters[1][L[3]] = bounded(
+                max(0, state.counters[1][L[3]] + 1),
+                "spec/twilight_struggle/events_late.rules:452:17",
+            )
             pc = 5
         if pc == 5:
             state.frames.pop()
@@ -7359,7 +7751,10 @@ def sev_special_relationship(state, frame):
         if pc == 3:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/events_late.rules:469
-            state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 2)
+            state.counters[2][L[2]] = bounded(
+                max(0, state.counters[2][L[2]] + 2),
+                "spec/twilight_struggle/events_late.rules:469:13",
+            )
             # spec: spec/twilight_struggle/events_late.rules:470
             p_gain_vp(state, 1, 2)
             pc = 6
@@ -7382,7 +7777,10 @@ def sev_special_relationship(state, frame):
         if pc == 5:
             L[2] = frame[3]
             # spec: spec/twilight_struggle/events_late.rules:473
-            state.counters[2][L[2]] = max(0, state.counters[2][L[2]] + 1)
+            state.counters[2][L[2]] = bounded(
+                max(0, state.counters[2][L[2]] + 1),
+                "spec/twilight_struggle/events_late.rules:473:13",
+            )
             pc = 6
         if pc == 6:
             state.frames.pop()
@@ -7397,7 +7795,10 @@ def sev_che(state, frame):
     while True:
         if pc == 0:
             # spec: spec/twilight_struggle/events_mid.rules:802
-            L[2] = d_event_ops(state, 0, L[1], A_ops[L[1]])
+            L[2] = bounded(
+                d_event_ops(state, 0, L[1], A_ops[L[1]]),
+                "spec/twilight_struggle/events_mid.rules:802:15",
+            )
             # spec: spec/twilight_struggle/events_mid.rules:803
             if any(
                 not A_battleground[c_c]

@@ -3,7 +3,7 @@
 # Spec hash: 1fd938eda6fba367
 # Designer tests from:
 # Tests hash: e3b0c44298fc1c14
-# Fingerprint: source 9711ad9d55a459761e2d output 813a30ac7d06cabe6302
+# Fingerprint: source 6546a6ae347ae8f320bf output 36cc8148232d56435cc2
 "Mini: procedures, events and triggers; the step functions of the engine's frames."
 
 from runtime.frames import UNBOUND, new_frame
@@ -22,7 +22,7 @@ from runtime.state import (
     tick,
     top_card,
 )
-from runtime.values import option_names, some_card
+from runtime.values import bounded, option_names, some_card
 from .tables import ENTITY_IDS, ENTITY_LABELS, HAS_EVENT, K_card, K_field, PLAYERS
 from .rules import EVENT_WHEN, allowed_play, d_total, q_worth
 
@@ -257,7 +257,10 @@ def sev_two(state, frame):
         if pc == 1:
             L[2] = frame[3]
             # spec: tests/specs/mini/mini.rules:32
-            state.counters[L[0]][L[2]] = max(0, state.counters[L[0]][L[2]] + 1)
+            state.counters[L[0]][L[2]] = bounded(
+                max(0, state.counters[L[0]][L[2]] + 1),
+                "tests/specs/mini/mini.rules:32:9",
+            )
             state.frames.pop()
             return
 
