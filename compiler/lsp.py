@@ -9,6 +9,7 @@ compiler/editing.py; this module only speaks the protocol.
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from .editing import Editing, Problem, word_at
+from .lsp_frames import FrameError, note, start_io
 
 SOURCE = "rulespec"
 DEBOUNCE_SECONDS = 0.4
@@ -133,7 +135,12 @@ def completion(ls: RulesServer, params: types.CompletionParams) -> types.Complet
 
 
 def serve() -> None:
-    server.start_io()
+    """Serve on stdin/stdout; a frame no editor sends is one line and exit 1 (lsp_frames.py)."""
+    try:
+        start_io(server)
+    except FrameError as err:
+        note(f"error: {err}")
+        sys.exit(1)
 
 
 if __name__ == "__main__":

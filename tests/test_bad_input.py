@@ -5,9 +5,12 @@ one located line and exit 1, or is refused before work starts; never an internal
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
+from support import REPO
 from test_cli import M, one_error, run
 
 HUGE = "99999999999999999999"  # past any 64-bit count: an OverflowError where it reached range()
@@ -58,3 +61,42 @@ def test_a_seed_at_either_end_of_the_range_plays_records_and_replays(tmp_path, s
     assert run("play", M, "--seed", seed, "--record", str(path)).exit_code == 0
     assert json.loads(path.read_text())["seed"] == int(seed)
     assert run("replay", str(path)).exit_code == 0
+
+
+# ------------------------------------------------------------------ the editor server's frames
+
+
+def _lsp(data: bytes) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "compiler.cli", "lsp"], input=data, cwd=REPO,
+                          capture_output=True, timeout=60)
+
+
+def _frame(body: bytes, length: int | None = None) -> bytes:
+    return b"Content-Length: %d\r\n\r\n" % (len(body) if length is None else length) + body
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"Content-Length: 99999999999999999999\r\n\r\n{}", "a frame of 99999999999999999999 bytes, more than"),
+    (_frame(b"{}", 10**9), "more than the 67,108,864 one message may hold"),
+    (b"Content-Length: abc\r\n\r\n{}", "Content-Length is not a number of bytes: 'abc'"),
+    (b"Content-Type: x\r\n\r\n{}", "a frame without a Content-Length header"),
+    (_frame(b"{}", 50), "the input ended 48 bytes short of a frame's body"),
+    (b"Content-Length: " + b"1" * 10_000, "a header line longer than 4,096 bytes"),
+])
+def test_a_frame_the_server_cannot_read_past_is_one_line_and_exit_1(data, words):
+    done = _lsp(data)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.decode().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rulespec lsp: error: ") and words in lines[0]
+
+
+@pytest.mark.parametrize("body, code", [(b"{{{{{", -32700), (b"\xff\xfe", -32700), (b"{}", -32600),
+                                        (b"[]", -32600), (b'{"jsonrpc": "2.0", "id": 1, "method": 7}', -32600)])
+def test_a_body_that_is_not_json_rpc_gets_an_error_back_and_the_server_reads_on(body, code):
+    shutdown = _frame(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}).encode())
+    done = _lsp(_frame(body) + shutdown + _frame(b'{"jsonrpc": "2.0", "method": "exit"}'))
+    out = done.stdout.decode()
+    assert f'"code": {code}' in out and '"id": 2' in out  # the error, then shutdown's answer
+    lines = done.stderr.decode().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rulespec lsp: error: ")
+    assert "Traceback" not in done.stderr.decode()
